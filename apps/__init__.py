@@ -1,0 +1,1 @@
+"""apps stage of mainspring."""

@@ -1,0 +1,1 @@
+"""compute_json stage of mainspring."""

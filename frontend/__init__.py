@@ -1,0 +1,1 @@
+"""The embedded algorithm and schedule language (Halide-compatible) and its NumPy reference evaluator."""

@@ -1,0 +1,107 @@
+"""Scalar types of the language: Halide's integer types and Bool.
+
+A `Type` is a code (int, uint) and a bit width; `Bool()` is `UInt(1)`, as in Halide. Floating point is not
+part of this hardware language (the CGRA's PEs are integer units), so there is no `Float`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+INT = "int"
+UINT = "uint"
+
+_WIDTHS = {INT: (8, 16, 32), UINT: (1, 8, 16, 32)}
+
+
+@dataclass(frozen=True, slots=True)
+class Type:
+    code: str
+    _bits: int
+
+    def __post_init__(self):
+        from .errors import HalideError
+
+        if self.code not in _WIDTHS or self._bits not in _WIDTHS[self.code]:
+            raise HalideError(
+                f"Type {self.code}{self._bits} is not supported; use UInt(1|8|16|32), Int(8|16|32) or Bool()"
+            )
+
+    # Halide's Python bindings expose these as methods.
+    def bits(self) -> int:
+        return self._bits
+
+    def is_int(self) -> bool:
+        return self.code == INT
+
+    def is_uint(self) -> bool:
+        return self.code == UINT
+
+    def is_bool(self) -> bool:
+        return self.code == UINT and self._bits == 1
+
+    def is_float(self) -> bool:
+        return False
+
+    def with_bits(self, bits: int) -> "Type":
+        return Type(self.code, bits)
+
+    def with_code(self, code: str) -> "Type":
+        return Type(code, self._bits)
+
+    def min(self) -> int:
+        return -(1 << (self._bits - 1)) if self.is_int() else 0
+
+    def max(self) -> int:
+        return (1 << (self._bits - 1)) - 1 if self.is_int() else (1 << self._bits) - 1
+
+    def can_represent(self, value: int) -> bool:
+        return self.min() <= value <= self.max()
+
+    def wrap(self, value: int) -> int:
+        """The value this type holds after two's-complement truncation of `value`."""
+        v = value & ((1 << self._bits) - 1)
+        if self.is_int() and v >= (1 << (self._bits - 1)):
+            v -= 1 << self._bits
+        return v
+
+    @property
+    def dtype(self) -> np.dtype:
+        if self.is_bool():
+            return np.dtype(np.bool_)
+        return np.dtype(f"{'u' if self.is_uint() else ''}int{self._bits}")
+
+    def __str__(self) -> str:
+        return "bool" if self.is_bool() else f"{self.code}{self._bits}"
+
+    def __repr__(self) -> str:
+        return "Bool()" if self.is_bool() else f"{'UInt' if self.is_uint() else 'Int'}({self._bits})"
+
+
+def UInt(bits: int) -> Type:  # noqa: N802 - Halide's spelling
+    return Type(UINT, bits)
+
+
+def Int(bits: int) -> Type:  # noqa: N802
+    return Type(INT, bits)
+
+
+def Bool() -> Type:  # noqa: N802
+    return Type(UINT, 1)
+
+
+def type_of_dtype(dtype) -> Type:
+    from .errors import HalideError
+
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return Bool()
+    if dt.kind in "iu" and dt.itemsize in (1, 2, 4):
+        return Type(INT if dt.kind == "i" else UINT, dt.itemsize * 8)
+    raise HalideError(f"arrays of dtype {dt} are not supported; use uint8/16/32, int8/16/32 or bool")
+
+
+I32 = Int(32)
+BOOL = Bool()

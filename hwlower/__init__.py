@@ -1,0 +1,1 @@
+"""hwlower stage of mainspring."""

@@ -1,0 +1,111 @@
+"""The loop-nest IR of the accelerated region: what `hwlower` hands to `memories` and `compute_json`.
+
+Semantics:
+- A `LoopNest` is a tree of `Loop`s (outermost first) whose leaves are `Op`s, executed in program order
+  (sequential semantics: children in order, loop iterations in increasing order of the loop variable).
+- Loop bounds are constants: `var` runs over `min .. min + extent - 1`. An `unrolled` loop is duplicated
+  compute in hardware (all its iterations in one cycle); it still has the same sequential meaning.
+- Each `Op` stores one value into one element of a `Buffer` and loads elements of buffers; every index is an
+  affine function of the enclosing loop variables (`Affine`). Coordinates are in Halide's order (x first).
+- `Op.value` is an expression of the frontend IR (`mainspring.frontend.ir`) whose leaves are constants, scalar
+  Params (`ir.Call` with no args and a `Parameter` callee) and the op's loads (`ir.Call` whose callee is a
+  `LoadPort` of this op, with no args). Its type is the stored buffer's type.
+- Buffers named in `LoopNest.inputs` are written by the host (streamed in, in the order of their box:
+  x fastest); `LoopNest.output` is streamed out in the order its Op stores it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mainspring.frontend.types import Type
+
+
+@dataclass(frozen=True, slots=True)
+class Affine:
+    """sum(coeff * loop_var) + const."""
+
+    terms: tuple[tuple[str, int], ...]  # (loop var name, coefficient), sorted by name, no zero coefficients
+    const: int
+
+    @staticmethod
+    def make(terms: dict[str, int], const: int) -> "Affine":
+        return Affine(tuple(sorted((v, c) for v, c in terms.items() if c != 0)), int(const))
+
+    def evaluate(self, env: dict[str, int]) -> int:
+        return self.const + sum(c * env[v] for v, c in self.terms)
+
+    def __str__(self) -> str:
+        parts = [(f"{v}" if c == 1 else f"{c}*{v}") for v, c in self.terms]
+        if self.const or not parts:
+            parts.append(str(self.const))
+        return " + ".join(parts).replace("+ -", "- ")
+
+
+@dataclass(frozen=True, slots=True)
+class Buffer:
+    name: str
+    type: Type
+    box: tuple[tuple[int, int], ...]  # (min, extent) per dimension, x first
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    buffer: str
+    index: tuple[Affine, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LoadPort:
+    """A load of an Op, used as the callee of an argument-less `ir.Call` inside `Op.value`."""
+
+    name: str  # unique within the op, e.g. "hw_input_0"
+    access: Access
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Op:
+    name: str  # unique in the nest, e.g. "blur_unnormalized_s1"
+    func: str  # the Func this op belongs to
+    stage: int  # 0 for the pure definition, k for update k
+    store: Access
+    loads: tuple[LoadPort, ...]
+    value: object  # frontend ir.Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Loop:
+    var: str  # unique in the nest, e.g. "blur.s0.y"
+    min: int
+    extent: int
+    body: tuple["Loop | Op", ...]
+    unrolled: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LoopNest:
+    name: str
+    buffers: tuple[Buffer, ...]
+    inputs: tuple[str, ...]
+    output: str
+    body: tuple[Loop | Op, ...]
+
+    def buffer(self, name: str) -> Buffer:
+        for b in self.buffers:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def ops(self) -> list[tuple[tuple[Loop, ...], Op]]:
+        """Every Op with its enclosing loops (outermost first), in program order."""
+        out: list[tuple[tuple[Loop, ...], Op]] = []
+
+        def go(nodes, loops):
+            for n in nodes:
+                if isinstance(n, Op):
+                    out.append((loops, n))
+                else:
+                    go(n.body, loops + (n,))
+
+        go(self.body, ())
+        return out

@@ -1,0 +1,21 @@
+"""mainspring: Halide-style image pipelines with a hardware schedule, compiled to verified CGRA RTL.
+
+`import mainspring as hl` gives the language of Halide's Python bindings (integer types) plus the hardware
+flow (`compile`, `CGRA`, `Design`).
+"""
+
+from .frontend.errors import HalideError, MismatchError, ScheduleError
+from .frontend.expr import (
+    Expr, absd, cast, clamp, i8, i16, i32, mux, saturating_cast, select, u8, u16, u32,
+)
+from .frontend.expr import abs_ as abs  # noqa: A001 - Halide's name
+from .frontend.expr import max_ as max  # noqa: A001
+from .frontend.expr import min_ as min  # noqa: A001
+from .frontend.types import Bool, Int, Type, UInt
+
+__all__ = [
+    "HalideError", "MismatchError", "ScheduleError",
+    "Expr", "absd", "cast", "clamp", "i8", "i16", "i32", "mux", "saturating_cast", "select", "u8", "u16", "u32",
+    "abs", "max", "min",
+    "Bool", "Int", "Type", "UInt",
+]

@@ -1,0 +1,1 @@
+"""memories stage of mainspring."""

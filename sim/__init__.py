@@ -1,0 +1,1 @@
+"""sim stage of mainspring."""

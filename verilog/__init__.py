@@ -1,0 +1,1 @@
+"""verilog stage of mainspring."""
