@@ -1,7 +1,7 @@
 """mainspring: Halide-style image pipelines with a hardware schedule, compiled to verified CGRA RTL.
 
 `import mainspring as hl` gives the language of Halide's Python bindings (integer types) plus the hardware
-flow (`compile`, `CGRA`, `Design`).
+flow. See README.md for an example.
 """
 
 from .frontend.errors import HalideError, MismatchError, ScheduleError
@@ -11,11 +11,23 @@ from .frontend.expr import (
 from .frontend.expr import abs_ as abs  # noqa: A001 - Halide's name
 from .frontend.expr import max_ as max  # noqa: A001
 from .frontend.expr import min_ as min  # noqa: A001
+from .frontend.func import Func, FuncRef, Stage
+from .frontend.library import BoundaryConditions, maximum, minimum, product
+from .frontend.library import sum_ as sum  # noqa: A001
+from .frontend.params import Buffer, ImageParam, Param
+from .frontend.pipeline import Pipeline
+from .frontend.schedule import LoopLevel, MemoryType, TailStrategy
 from .frontend.types import Bool, Int, Type, UInt
+from .frontend.vars import RDom, Range, RVar, Var
 
 __all__ = [
     "HalideError", "MismatchError", "ScheduleError",
     "Expr", "absd", "cast", "clamp", "i8", "i16", "i32", "mux", "saturating_cast", "select", "u8", "u16", "u32",
     "abs", "max", "min",
+    "Func", "FuncRef", "Stage",
+    "BoundaryConditions", "maximum", "minimum", "product", "sum",
+    "Buffer", "ImageParam", "Param", "Pipeline",
+    "LoopLevel", "MemoryType", "TailStrategy",
     "Bool", "Int", "Type", "UInt",
+    "RDom", "Range", "RVar", "Var",
 ]

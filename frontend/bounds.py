@@ -1,0 +1,204 @@
+"""Bounds inference by interval arithmetic: the range of values of an expression, and the box of every Func
+and input a pipeline's output needs.
+
+Every value lies in its type's range, so intervals are always finite; a load from a Func or an image is
+only known to lie in its type's range (as in Halide).
+"""
+
+from __future__ import annotations
+
+from . import ir
+from .errors import HalideError
+from .func import Definition, Function
+from .params import Parameter
+from .types import Type
+
+Interval = tuple[int, int]  # inclusive
+Box = list[Interval]
+
+
+def _type_range(t: Type) -> Interval:
+    return (t.min(), t.max())
+
+
+def _fit(iv: Interval, t: Type) -> Interval:
+    """iv if it is inside t's range, else the whole range (the value wrapped)."""
+    return iv if t.min() <= iv[0] and iv[1] <= t.max() else _type_range(t)
+
+
+def _floordiv_bounds(a: Interval, c: int) -> Interval:
+    if c > 0:
+        return (a[0] // c, a[1] // c)
+    return (-(a[1] // -c), -(a[0] // -c))  # Euclidean division by a negative constant
+
+
+class Bounder:
+    """Interval of an expression given intervals of its variables and values of scalar parameters."""
+
+    def __init__(self, env: dict[str, Interval], scalars):
+        self.env = env
+        self.scalars = scalars  # callable Parameter -> int | None
+        self.memo: dict[int, Interval] = {}
+
+    def __call__(self, e: ir.Expr) -> Interval:
+        got = self.memo.get(id(e))
+        if got is None:
+            got = self._bounds(e)
+            self.memo[id(e)] = got
+        return got
+
+    def _bounds(self, e: ir.Expr) -> Interval:
+        if isinstance(e, ir.Const):
+            return (e.value, e.value)
+        if isinstance(e, (ir.Var, ir.RVar)):
+            return self.env[e.name]
+        if isinstance(e, ir.Call):
+            if isinstance(e.callee, Parameter) and not e.args:
+                v = self.scalars(e.callee)
+                return (v, v) if v is not None else _type_range(e.type)
+            return _type_range(e.type)
+        if isinstance(e, ir.Cast):
+            return _fit(self(e.value), e.type) if not e.type.is_bool() else (0, 1)
+        if isinstance(e, ir.Select):
+            t, f = self(e.true_value), self(e.false_value)
+            c = self(e.cond)
+            if c == (1, 1):
+                return t
+            if c == (0, 0):
+                return f
+            return (min(t[0], f[0]), max(t[1], f[1]))
+        if isinstance(e, ir.UnOp):
+            a = self(e.a)
+            if e.op == "abs":
+                lo = 0 if a[0] <= 0 <= a[1] else min(abs(a[0]), abs(a[1]))
+                return _fit((lo, max(abs(a[0]), abs(a[1]))), e.type)
+            return (0, 1) if e.type.is_bool() else _fit((-a[1] - 1, -a[0] - 1), e.type)
+        return self._binop(e)
+
+    def _binop(self, e: ir.BinOp) -> Interval:
+        a, b, t, op = self(e.a), self(e.b), e.type, e.op
+        if op in ir.COMPARISONS:
+            return (0, 1)
+        if op == "add":
+            return _fit((a[0] + b[0], a[1] + b[1]), t)
+        if op == "sub":
+            return _fit((a[0] - b[1], a[1] - b[0]), t)
+        if op == "mul":
+            p = [a[i] * b[j] for i in (0, 1) for j in (0, 1)]
+            return _fit((min(p), max(p)), t)
+        if op == "min":
+            return (min(a[0], b[0]), min(a[1], b[1]))
+        if op == "max":
+            return (max(a[0], b[0]), max(a[1], b[1]))
+        if op == "absd":
+            return _fit((0, max(abs(a[1] - b[0]), abs(a[0] - b[1]))), t)
+        if op == "div":
+            return self._div(a, b, t)
+        if op == "mod":
+            if b[0] == b[1] and b[0] != 0:
+                c = abs(b[0])
+                return a if 0 <= a[0] and a[1] < c else (0, c - 1)
+            m = max(abs(b[0]), abs(b[1]))
+            return (0, max(m - 1, 0)) if 0 <= a[0] or m else (0, 0)
+        if op in ("and", "or", "xor") and a[0] >= 0 and b[0] >= 0:
+            if op == "and":
+                return (0, min(a[1], b[1]))
+            hi = max(a[1], b[1])
+            return (0, (1 << hi.bit_length()) - 1)
+        if op in ("shl", "shr") and b[0] == b[1] and 0 <= b[0] < 63:
+            k = b[0]
+            if op == "shl":
+                return _fit((a[0] << k, a[1] << k), t)
+            return (a[0] >> k, a[1] >> k)
+        return _type_range(t)
+
+    def _div(self, a: Interval, b: Interval, t: Type) -> Interval:
+        if b[0] == b[1]:
+            c = b[0]
+            return _fit((0, 0) if c == 0 else _floordiv_bounds(a, c), t)
+        m = max(abs(a[0]), abs(a[1]))
+        lo = min(0, -m) if (a[0] < 0 or b[0] < 0) else 0
+        return _fit((lo - 1, m + 1), t) if lo < 0 else (0, a[1])
+
+
+def union(a: Box | None, b: Box) -> Box:
+    if a is None:
+        return list(b)
+    return [(min(x[0], y[0]), max(x[1], y[1])) for x, y in zip(a, b)]
+
+
+def definition_env(fn_box: Box, d: Definition, scalars) -> dict[str, Interval]:
+    """Ranges of a definition's pure vars (the Func's box in their dimensions) and RVars."""
+    env: dict[str, Interval] = {}
+    for i, a in enumerate(d.args):
+        if isinstance(a, ir.Var):
+            env[a.name] = fn_box[i]
+    if d.rdom is not None:
+        b = Bounder({}, scalars)
+        for name, lo, ext in d.rdom.dims:
+            lo_v, ext_v = b(lo), b(ext)
+            if lo_v[0] != lo_v[1] or ext_v[0] != ext_v[1]:
+                raise HalideError(f"RDom {d.rdom.name}: dimension {name} has bounds that are not known values")
+            env[name] = (lo_v[0], lo_v[0] + ext_v[0] - 1)
+    return env
+
+
+def calls_in(d: Definition):
+    for e in d.args + (d.value,):
+        for node in ir.walk(e):
+            if isinstance(node, ir.Call) and node.args:
+                yield node
+
+
+def infer_boxes(pipe, out_box: Box, scalars) -> tuple[dict[str, Box], dict[str, Box]]:
+    """The box each Func is realised over and the box of each input that is read (by unique name)."""
+    boxes: dict[str, Box] = {}
+    needs: dict[int, Box] = {id(pipe.output): out_box}
+    inputs: dict[str, Box] = {}
+    for fn in reversed(pipe.order):  # consumers before producers
+        box = needs.get(id(fn))
+        assert box is not None, fn.name
+        box = _apply_bounds(fn, box)
+        box = _self_footprint(pipe, fn, box, scalars)
+        boxes[pipe.name(fn)] = box
+        for d in pipe.definitions(fn):
+            bnd = Bounder(definition_env(box, d, scalars), scalars)
+            for call in calls_in(d):
+                req = [bnd(a) for a in call.args]
+                if isinstance(call.callee, Function):
+                    if call.callee is not fn:
+                        needs[id(call.callee)] = union(needs.get(id(call.callee)), req)
+                else:
+                    inputs[call.callee.name] = union(inputs.get(call.callee.name), req)
+    return boxes, inputs
+
+
+def _apply_bounds(fn: Function, box: Box) -> Box:
+    out = list(box)
+    for i, name in enumerate(fn.args):
+        if name in fn.placement.bounds:
+            lo, ext, loc = fn.placement.bounds[name]
+            lo = box[i][0] if lo is None else lo
+            if box[i][0] < lo or box[i][1] > lo + ext - 1:
+                raise HalideError(
+                    f"{loc}: Func '{fn.name}': bound({name}, {lo}, {ext}) covers {name} in [{lo}, {lo + ext - 1}], "
+                    f"but [{box[i][0]}, {box[i][1]}] is required; widen the bound"
+                )
+            out[i] = (lo, lo + ext - 1)
+    return out
+
+
+def _self_footprint(pipe, fn: Function, box: Box, scalars) -> Box:
+    """Grow the box by what fn's updates write and read of fn itself (e.g. a scan reading f[r.x - 1])."""
+    for _ in range(8):
+        grown = box
+        for d in pipe.definitions(fn)[1:]:
+            bnd = Bounder(definition_env(box, d, scalars), scalars)
+            grown = union(grown, [bnd(a) for a in d.args])
+            for call in calls_in(d):
+                if call.callee is fn:
+                    grown = union(grown, [bnd(a) for a in call.args])
+        if grown == box:
+            return box
+        box = grown
+    raise AssertionError(f"self footprint of {fn.name} did not converge")

@@ -1,0 +1,304 @@
+"""The NumPy reference: evaluates the algorithm (ignoring the schedule) over the boxes bounds inference gives.
+
+Each Func is computed over its whole box, producers first, with arrays whose axis i is dimension i. An update
+runs sequentially over its RDom (outer dimensions outer), each point vectorised over the pure variables: that
+is exact because Halide requires an update's references to its own Func to keep the pure variables in place,
+so different pure points never touch each other's values. A commutative reduction `f[L] = f[L] op e` (op in
++, *, min, max; e not reading f) is scattered in one step with `ufunc.at`, which is equally exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import ir, semantics
+from .bounds import Box, definition_env, infer_boxes
+from .errors import HalideError
+from .func import Definition, Function
+from .params import Buffer, Parameter
+from .types import Type
+
+_SCATTER = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
+_CHUNK = 1 << 23  # elements per scatter chunk
+
+
+class _Store:
+    """A realised Func or input: int64 values over a box."""
+
+    __slots__ = ("arr", "mins")
+
+    def __init__(self, arr: np.ndarray, mins: tuple[int, ...]):
+        self.arr, self.mins = arr, mins
+
+
+class Evaluator:
+    def __init__(self, pipe, params: dict[str, int], inputs: dict[str, Buffer]):
+        self.pipe = pipe
+        self.params = params
+        self.stores: dict[int, _Store] = {}
+        for name, buf in inputs.items():
+            self.stores[id(pipe.inputs[name])] = _Store(np.asarray(buf.halide_view(), dtype=np.int64), buf.mins())
+
+    def scalar(self, p: Parameter) -> int | None:
+        return self.params.get(p.name)
+
+    # ---- expressions ----
+    def eval(self, e: ir.Expr, env: dict, memo: dict) -> np.ndarray:
+        got = memo.get(id(e))
+        if got is not None:
+            return got
+        out = self._eval(e, env, memo)
+        memo[id(e)] = out
+        return out
+
+    def _eval(self, e: ir.Expr, env: dict, memo: dict):
+        if isinstance(e, ir.Const):
+            return np.int64(e.value)
+        if isinstance(e, (ir.Var, ir.RVar)):
+            return env[e.name]
+        if isinstance(e, ir.Call):
+            return self._call(e, env, memo)
+        if isinstance(e, ir.Cast):
+            return semantics.cast(self.eval(e.value, env, memo), e.value.type, e.type)
+        if isinstance(e, ir.BinOp):
+            a, b = self.eval(e.a, env, memo), self.eval(e.b, env, memo)
+            return semantics.binop(e.op, e.type, e.a.type, a, b)
+        if isinstance(e, ir.UnOp):
+            return semantics.unop(e.op, e.type, self.eval(e.a, env, memo))
+        if isinstance(e, ir.Select):
+            c = self.eval(e.cond, env, memo)
+            return semantics.select(c, self.eval(e.true_value, env, memo), self.eval(e.false_value, env, memo))
+        raise AssertionError(f"unknown IR node {type(e).__name__}")
+
+    def _call(self, e: ir.Call, env: dict, memo: dict):
+        if not e.args:
+            v = self.scalar(e.callee)
+            assert v is not None, e.callee.name
+            return np.int64(v)
+        store = self.stores[id(e.callee)]
+        sliced = self._slice(e, env, store)
+        if sliced is not None:
+            return sliced
+        idx = tuple(np.asarray(self.eval(a, env, memo)) - m for a, m in zip(e.args, store.mins))
+        return store.arr[idx]
+
+    def _slice(self, e: ir.Call, env: dict, store: _Store):
+        """Fast path for args `v_i + c` where v_i is the variable along axis i: a view instead of a gather."""
+        sl = []
+        for axis, a in enumerate(e.args):
+            off = 0
+            if isinstance(a, ir.BinOp) and a.op in ("add", "sub") and isinstance(a.b, ir.Const):
+                off = a.b.value if a.op == "add" else -a.b.value
+                a = a.a
+            if not isinstance(a, ir.Var):
+                return None
+            v = env.get(a.name)
+            if not isinstance(v, np.ndarray) or v.ndim != len(e.args) or v.shape[axis] != v.size:
+                return None
+            lo = int(v.flat[0]) + off - store.mins[axis]
+            sl.append(slice(lo, lo + v.size))
+        return store.arr[tuple(sl)]
+
+    # ---- Funcs ----
+    def realize_function(self, fn: Function, box: Box):
+        extents = tuple(hi - lo + 1 for lo, hi in box)
+        mins = tuple(lo for lo, _ in box)
+        defs = self.pipe.definitions(fn)
+        env = _grid(fn.args, box, len(box))
+        value = self.eval(defs[0].value, env, {})
+        arr = np.array(np.broadcast_to(value, extents), dtype=np.int64)
+        store = _Store(arr, mins)
+        self.stores[id(fn)] = store
+        for d in defs[1:]:
+            self._update(fn, d, box, store)
+
+    def _update(self, fn: Function, d: Definition, box: Box, store: _Store):
+        n = len(box)
+        if d.rdom is None:
+            env = _grid([a.name if isinstance(a, ir.Var) else None for a in d.args], box, n)
+            self._assign(fn, d, env, store, n)
+            return
+        ranges = definition_env(box, d, self.scalar)
+        rnames = [name for name, _, _ in d.rdom.dims]
+        pattern = _reduction_pattern(fn, d)
+        if pattern is not None:
+            self._scatter(fn, d, box, store, ranges, rnames, *pattern)
+            return
+        env = _grid([a.name if isinstance(a, ir.Var) else None for a in d.args], box, n)
+        for point in _rdom_points(rnames, ranges):
+            env.update(point)
+            self._assign(fn, d, env, store, n)
+
+    def _assign(self, fn, d: Definition, env: dict, store: _Store, n: int):
+        memo: dict = {}
+        value = self.eval(d.value, env, memo)
+        idx = [np.asarray(self.eval(a, env, memo)) - m for a, m in zip(d.args, store.mins)]
+        _check_inside(fn, idx, store)
+        shape = np.broadcast_shapes(np.shape(value), *(i.shape for i in idx))
+        store.arr[tuple(np.broadcast_to(i, shape) for i in idx)] = np.broadcast_to(value, shape)
+
+    def _scatter(self, fn, d, box, store, ranges, rnames, op, rhs):
+        n, m = len(box), len(rnames)
+        env = _grid([a.name if isinstance(a, ir.Var) else None for a in d.args], box, n + m)
+        pure_size = int(np.prod([hi - lo + 1 for lo, hi in box]))
+        outer = rnames[-1]
+        lo, hi = ranges[outer]
+        step = max(1, _CHUNK // max(1, pure_size * int(np.prod([ranges[r][1] - ranges[r][0] + 1 for r in rnames[:-1]]))))
+        for j, r in enumerate(rnames[:-1]):
+            env[r] = _axis(np.arange(ranges[r][0], ranges[r][1] + 1), n + j, n + m)
+        for start in range(lo, hi + 1, step):
+            env[outer] = _axis(np.arange(start, min(hi, start + step - 1) + 1), n + m - 1, n + m)
+            memo: dict = {}
+            value = self.eval(rhs, env, memo)
+            idx = [np.asarray(self.eval(a, env, memo)) - mn for a, mn in zip(d.args, store.mins)]
+            _check_inside(fn, idx, store)
+            shape = np.broadcast_shapes(np.shape(value), *(i.shape for i in idx))
+            _SCATTER[op].at(store.arr, tuple(np.broadcast_to(i, shape).ravel() for i in idx),
+                            np.broadcast_to(value, shape).ravel())
+        store.arr[...] = semantics.wrap(store.arr, fn.type) if op in ("add", "mul") else store.arr
+
+
+def _axis(values: np.ndarray, axis: int, ndim: int) -> np.ndarray:
+    shape = [1] * ndim
+    shape[axis] = values.size
+    return values.astype(np.int64).reshape(shape)
+
+
+def _grid(names, box: Box, ndim: int) -> dict:
+    env = {}
+    for i, name in enumerate(names):
+        if name is not None:
+            env[name] = _axis(np.arange(box[i][0], box[i][1] + 1), i, ndim)
+    return env
+
+
+def _rdom_points(rnames, ranges):
+    import itertools
+
+    axes = [range(ranges[r][0], ranges[r][1] + 1) for r in reversed(rnames)]  # outermost first
+    for combo in itertools.product(*axes):
+        yield {r: np.int64(v) for r, v in zip(reversed(rnames), combo)}
+
+
+def _reduction_pattern(fn: Function, d: Definition):
+    v = d.value
+    if not isinstance(v, ir.BinOp) or v.op not in _SCATTER:
+        return None
+    lhs_key = [ir.structural_key(a) for a in d.args]
+    for self_side, other in ((v.a, v.b), (v.b, v.a)):
+        if (isinstance(self_side, ir.Call) and self_side.callee is fn
+                and [ir.structural_key(a) for a in self_side.args] == lhs_key
+                and not any(isinstance(n, ir.Call) and n.callee is fn for n in ir.walk(other))):
+            return v.op, other
+    return None
+
+
+def _check_inside(fn: Function, idx, store: _Store):
+    for axis, i in enumerate(idx):
+        if i.size and (i.min() < 0 or i.max() >= store.arr.shape[axis]):
+            raise AssertionError(f"update of {fn.name} writes outside its inferred box in dimension {axis}")
+
+
+def _check_inputs(pipe, needed: dict[str, Box], buffers: dict[str, Buffer]):
+    for name, box in needed.items():
+        buf = buffers[name]
+        p = pipe.inputs[name]
+        if buf.dimensions() != p.dims:
+            raise HalideError(
+                f"Input buffer {name} requires a buffer of exactly {p.dims} dimensions, but the buffer passed in "
+                f"has {buf.dimensions()} dimensions"
+            )
+        for i, (lo, hi) in enumerate(box):
+            d = buf.dim(i)
+            if lo < d.min() or hi > d.max():
+                users = sorted(pipe.name(f) for f in pipe.order if _reads(pipe, f, p))
+                side = f"beyond the max ({d.max()})" if hi > d.max() else f"before the min ({d.min()})"
+                at = hi if hi > d.max() else lo
+                raise HalideError(
+                    f"Input buffer {name} is accessed at {at}, which is {side} in dimension {i}. "
+                    f"{', '.join(users)} needs {name} over {_show_box(box)}, but the buffer given covers "
+                    f"{_show_box([(buf.dim(k).min(), buf.dim(k).max()) for k in range(buf.dimensions())])}. "
+                    f"Pass a larger input, or read {name} through a boundary condition "
+                    f"(e.g. hl.BoundaryConditions.repeat_edge({name}))."
+                )
+
+
+def _reads(pipe, fn: Function, p: Parameter) -> bool:
+    return any(isinstance(n, ir.Call) and n.callee is p
+               for d in pipe.definitions(fn) for e in d.args + (d.value,) for n in ir.walk(e))
+
+
+def _show_box(box: Box) -> str:
+    return " x ".join(f"[{lo}, {hi}]" for lo, hi in box)
+
+
+def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], dict[str, int]]:
+    """The buffers bound to the pipeline's ImageParams and the values of its scalar Params."""
+    from .params import as_buffer
+
+    inputs = inputs or {}
+    buffers: dict[str, Buffer] = {}
+    for name, p in sorted(pipe.inputs.items()):
+        buf = as_buffer(inputs[name], f"input {name}") if name in inputs else p.owner.get()
+        if buf is None:
+            raise HalideError(
+                f"ImageParam {name} is used by the pipeline of '{pipe.output.name}' but no buffer was set; "
+                f"call {name}.set(hl.Buffer(array)) before realize"
+            )
+        if buf.type() != p.type:
+            raise HalideError(f"Input {name} has type {buf.type()} but ImageParam {name} has type {p.type}")
+        buffers[name] = buf
+    params: dict[str, int] = {}
+    for name, p in sorted(pipe.scalars.items()):
+        if p.kind == "shape":
+            owner, what, i = p.owner
+            buf = buffers.get(owner.name())
+            if buf is None:
+                buf = owner.get()
+            if buf is None:
+                raise HalideError(f"{name}: ImageParam {owner.name()} has no buffer set; its size is unknown")
+            d = buf.dim(i)
+            params[name] = d.min() if what == "min" else d.extent()
+        else:
+            v = inputs.get(name, p.owner.get())
+            if v is None:
+                raise HalideError(f"Param {name} is used but has no value; call {name}.set(value) before realize")
+            params[name] = int(v)
+    return buffers, params
+
+
+def realize(pipe, sizes, overrides: dict | None = None) -> Buffer:
+    fn = pipe.output
+    sizes = [sizes] if isinstance(sizes, int) else list(sizes)
+    if len(sizes) != len(fn.args):
+        raise HalideError(
+            f"realize({sizes}) of Func '{fn.name}': it has {len(fn.args)} dimensions ({', '.join(fn.args)}), "
+            f"so give {len(fn.args)} sizes"
+        )
+    values = realize_arrays(pipe, [(0, s - 1) for s in sizes], overrides)
+    out = values[id(fn)]
+    out_t: Type = fn.type
+    return Buffer(np.ascontiguousarray(semantics.to_numpy(out.arr, out_t).transpose()))
+
+
+def realize_arrays(pipe, out_box: Box, overrides: dict | None = None) -> dict[int, _Store]:
+    """Every Func of the pipeline realised over its inferred box (stores keyed by id(Function))."""
+    buffers, params = gather_inputs(pipe, overrides)
+    boxes, needed = infer_boxes(pipe, out_box, lambda p: params.get(p.name))
+    for name, box in needed.items():
+        if any(hi - lo > (1 << 24) for lo, hi in box):
+            raise HalideError(
+                f"Input {name} would be read over {_show_box(box)}: the access is unbounded. Clamp the index "
+                "(hl.clamp) or use a boundary condition so the region read is bounded."
+            )
+    _check_inputs(pipe, needed, buffers)
+    for name, box in boxes.items():
+        if np.prod([hi - lo + 1 for lo, hi in box], dtype=np.float64) > 1 << 28:
+            raise HalideError(
+                f"Func '{name}' would be computed over {_show_box(box)}: an unbounded access (an index computed "
+                "from a loaded value or a wide type). Clamp the index (hl.clamp) to the region you mean."
+            )
+    ev = Evaluator(pipe, params, buffers)
+    for fn in pipe.order:
+        ev.realize_function(fn, boxes[pipe.name(fn)])
+    return ev.stores

@@ -1,0 +1,331 @@
+"""Funcs: definitions (pure and update), references `f[x, y]`, stages and the Func-level schedule calls.
+
+A `Func` is the user's handle; its `Function` holds the definitions as internal IR (`Definition`s) and the
+schedule records. A first definition whose left side is distinct Vars is the pure definition; every later one
+is an update, as in Halide. `f[...] += e` on a Func with no definition first defines it as 0 (1 for `*=`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from . import ir
+from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
+from .expr import Expr, ExprLike, cast_ir, to_ir
+from .schedule import (
+    Dim, LoopLevel, MemoryType, Placement, StageSchedule, StageScheduling, _require_const_int,
+)
+from .types import Type
+from .vars import Var, var_name
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Definition:
+    args: tuple[ir.Expr, ...]  # left side; all ir.Var for the pure definition
+    value: ir.Expr
+    rdom: ir.ReductionDomain | None
+    loc: SourceLoc
+    schedule: StageSchedule
+
+    def pure_vars(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.args if isinstance(a, ir.Var))
+
+
+class Function:
+    """The internal record behind a Func (identity matters: IR calls point at it)."""
+
+    def __init__(self, name: str, loc: SourceLoc):
+        self.name = name
+        self.loc = loc
+        self.definitions: list[Definition] = []
+        self.placement = Placement()
+        self.wrappers: dict[str, "Function"] = {}  # "" for the global in_() wrapper, else consumer name
+        self.wrapped: "Function | None" = None  # for a wrapper: the Function it wraps
+        self.wrapper_for: "Function | None" = None  # for in_(g): the consumer g
+        self.handle: "Func | None" = None
+
+    @property
+    def type(self) -> Type:
+        return self.definitions[0].value.type
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.definitions[0].args)
+
+    def defined(self) -> bool:
+        return bool(self.definitions)
+
+    def __repr__(self) -> str:
+        return f"<Function {self.name}>"
+
+
+_func_anon = itertools.count()
+
+
+def _key_args(key) -> tuple:
+    if isinstance(key, tuple):
+        return key
+    if isinstance(key, list):
+        return tuple(key)
+    return (key,)
+
+
+class _Update:
+    """The value of `f[args] op= e` before Python's `__setitem__` stores it."""
+
+    __slots__ = ("op", "ref", "rhs")
+
+    def __init__(self, op: str, ref: "FuncRef", rhs):
+        self.op, self.ref, self.rhs = op, ref, rhs
+
+
+class FuncRef(ExprLike):
+    """`f[x, y]`: a call when read, a definition's left side when assigned."""
+
+    __slots__ = ("_func", "_args")
+
+    def __init__(self, func: "Func", args: tuple):
+        self._func = func
+        self._args = args
+
+    def _ir(self) -> ir.Expr:
+        fn = self._func._fn
+        if not fn.defined():
+            raise HalideError(
+                f"{user_location()}: Func '{fn.name}' is used before it has a definition; "
+                f"define it first (e.g. {fn.name}[x, y] = ...)"
+            )
+        args = tuple(_arg_ir(a, fn.name) for a in self._args)
+        if len(args) != len(fn.args):
+            raise HalideError(
+                f"{user_location()}: Func '{fn.name}' has {len(fn.args)} dimensions ({', '.join(fn.args)}) but is "
+                f"called with {len(args)} arguments"
+            )
+        return ir.Call(fn.type, fn, args)
+
+    def __iadd__(self, e):
+        return _Update("add", self, e)
+
+    def __isub__(self, e):
+        return _Update("sub", self, e)
+
+    def __imul__(self, e):
+        return _Update("mul", self, e)
+
+    def __itruediv__(self, e):
+        return _Update("div", self, e)
+
+    __ifloordiv__ = __itruediv__
+
+
+def _arg_ir(a, fname: str) -> ir.Expr:
+    node = to_ir(a, f"an argument of {fname}")
+    if node.type.is_bool():
+        raise HalideError(f"{user_location()}: an argument of Func '{fname}' is a Bool ({ir.to_string(node)}); use an integer")
+    return cast_ir(Type("int", 32), node)
+
+
+class Stage(StageScheduling):
+    """An update definition's handle for its loop transformations (`f.update(0).unroll(r.x)`)."""
+
+    def __init__(self, func: "Func", index: int):
+        self._func = func
+        self._index = index
+
+    def _stage(self) -> StageSchedule:
+        return self._func._fn.definitions[self._index].schedule
+
+    def _owner_name(self) -> str:
+        return f"{self._func._fn.name}.update({self._index - 1})"
+
+    def name(self) -> str:
+        return f"{self._func._fn.name}.s{self._index}"
+
+
+class Func(StageScheduling):
+    """A function of the algorithm: `f = hl.Func("f"); f[x, y] = ...`."""
+
+    def __init__(self, *args):
+        name = None
+        for a in args:
+            if isinstance(a, str):
+                name = a
+            elif isinstance(a, Function):
+                self._fn = a
+                return
+        self._fn = Function(name if name is not None else f"f{next(_func_anon)}", user_location())
+        self._fn.handle = self
+
+    # ---- identity and introspection ----
+    def name(self) -> str:
+        return self._fn.name
+
+    def defined(self) -> bool:
+        return self._fn.defined()
+
+    def type(self) -> Type:
+        self._require_defined("type()")
+        return self._fn.type
+
+    def dimensions(self) -> int:
+        return len(self._fn.args) if self._fn.defined() else 0
+
+    def args(self) -> list[Var]:
+        return [Var(n) for n in self._fn.args]
+
+    def value(self) -> Expr:
+        self._require_defined("value()")
+        return Expr(self._fn.definitions[0].value)
+
+    def has_update_definition(self) -> bool:
+        return len(self._fn.definitions) > 1
+
+    def num_update_definitions(self) -> int:
+        return max(0, len(self._fn.definitions) - 1)
+
+    def function(self) -> Function:
+        return self._fn
+
+    def _require_defined(self, what: str):
+        if not self._fn.defined():
+            raise HalideError(f"{user_location()}: Func '{self._fn.name}' has no definition yet; {what} needs one")
+
+    def __repr__(self) -> str:
+        return f"<mainspring.Func '{self._fn.name}'>"
+
+    # ---- definitions ----
+    def __getitem__(self, key) -> FuncRef:
+        return FuncRef(self, _key_args(key))
+
+    def __setitem__(self, key, value):
+        from .define import define
+
+        define(self._fn, _key_args(key), value, user_location())
+
+    # ---- stages ----
+    def _stage(self) -> StageSchedule:
+        self._require_defined("a schedule call")
+        return self._fn.definitions[0].schedule
+
+    def _owner_name(self) -> str:
+        return self._fn.name
+
+    def update(self, i: int = 0) -> Stage:
+        n = len(self._fn.definitions) - 1
+        if not 0 <= i < n:
+            raise HalideError(
+                f"{user_location()}: Func '{self._fn.name}'.update({i}): it has {n} update definition(s)"
+                + ("" if n == 0 else f"; use update(0) .. update({n - 1})")
+            )
+        return Stage(self, i + 1)
+
+    # ---- placement (order-independent) ----
+    def compute_root(self):
+        self._fn.placement.compute = LoopLevel.root(user_location())
+        return self
+
+    def store_root(self):
+        self._fn.placement.store = LoopLevel.root(user_location())
+        return self
+
+    def compute_inline(self):
+        self._fn.placement.compute = LoopLevel.inlined()
+        return self
+
+    def compute_at(self, f, v):
+        self._fn.placement.compute = _loop_level(f, v, "compute_at", user_location())
+        return self
+
+    def store_at(self, f, v):
+        self._fn.placement.store = _loop_level(f, v, "store_at", user_location())
+        return self
+
+    def bound(self, v, min, extent):  # noqa: A002 - Halide's names
+        return self._bound(v, min, extent, "bound")
+
+    def bound_extent(self, v, extent):
+        return self._bound(v, None, extent, "bound_extent")
+
+    def _bound(self, v, lo, extent, call):
+        loc = user_location()
+        self._require_defined(call)
+        name = var_name(v, call)
+        if name not in self._fn.args:
+            raise ScheduleError(
+                f"{loc}: Func '{self._fn.name}': {call}({name}, ...): can't bound variable {name} because it is not "
+                f"one of its dimensions ({', '.join(self._fn.args)}){did_you_mean(name, self._fn.args)}"
+            )
+        lo_v = None if lo is None else _require_const_int(lo, f"{call}({name}) min")
+        ext_v = _require_const_int(extent, f"{call}({name}) extent")
+        if ext_v < 1:
+            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ..., {ext_v}): the extent must be positive")
+        self._fn.placement.bounds[name] = (lo_v, ext_v, loc)
+        return self
+
+    def reorder_storage(self, *vars_):
+        loc = user_location()
+        names = [var_name(v, "reorder_storage") for v in vars_]
+        self._require_defined("reorder_storage")
+        if sorted(names) != sorted(self._fn.args):
+            raise ScheduleError(
+                f"{loc}: Func '{self._fn.name}': reorder_storage({', '.join(names)}) must list each of its "
+                f"dimensions ({', '.join(self._fn.args)}) once"
+            )
+        self._fn.placement.storage_order = tuple(names)
+        return self
+
+    def store_in(self, memory_type: MemoryType):
+        if not isinstance(memory_type, MemoryType):
+            raise HalideError(f"store_in takes an hl.MemoryType, got {memory_type!r}")
+        self._fn.placement.memory_type = (memory_type, user_location())
+        return self
+
+    # ---- hardware boundaries (seed 002) ----
+    def hw_accelerate(self, compute_var, store_var):
+        loc = user_location()
+        self._fn.placement.hw_accelerate = (var_name(compute_var, "hw_accelerate"), var_name(store_var, "hw_accelerate"), loc)
+        return self
+
+    def stream_to_accelerator(self):
+        self._fn.placement.accelerator_input = user_location()
+        return self
+
+    def accelerator_input(self):
+        self._fn.placement.accelerator_input = user_location()
+        return self
+
+    def accelerator_output(self):
+        self._fn.placement.accelerator_output = user_location()
+        return self
+
+    # ---- evaluation ----
+    def realize(self, sizes):
+        """Evaluate the algorithm over [0, size) in each dimension with the NumPy reference."""
+        from .pipeline import Pipeline
+
+        return Pipeline(self).realize(sizes)
+
+    # ---- wrappers ----
+    def in_(self, consumer: "Func | None" = None) -> "Func":
+        from .define import make_wrapper
+
+        return make_wrapper(self, consumer)
+
+
+def _loop_level(f, v, call: str, loc: SourceLoc) -> LoopLevel:
+    if not isinstance(f, Func):
+        raise HalideError(f"{loc}: {call} takes a Func and one of its loop variables, got {type(f).__name__}")
+    name = var_name(v, call)
+    return LoopLevel("at", f._fn, name, loc)
+
+
+def handle_of(fn: Function) -> Func:
+    return fn.handle if fn.handle is not None else Func(fn)
+
+
+def new_stage_schedule(args: tuple[ir.Expr, ...], rdom: ir.ReductionDomain | None) -> StageSchedule:
+    dims = [Dim(d[0], True) for d in rdom.dims] if rdom is not None else []
+    dims += [Dim(a.name, False) for a in args if isinstance(a, ir.Var)]
+    return StageSchedule(dims)
+

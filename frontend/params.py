@@ -1,0 +1,233 @@
+"""Inputs: `Buffer` (an ndarray seen with Halide's indexing), `ImageParam` and scalar `Param`."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from . import ir
+from .errors import HalideError, user_location
+from .expr import Expr, ExprLike, _literal_for, cast_ir, to_ir
+from .types import I32, Type, type_of_dtype
+
+_buf_anon = itertools.count()
+
+
+class _Dim:
+    __slots__ = ("_min", "_extent")
+
+    def __init__(self, lo, extent):
+        self._min, self._extent = lo, extent
+
+    def min(self):
+        return self._min
+
+    def extent(self):
+        return self._extent
+
+    def max(self):
+        return self._min + self._extent - 1
+
+
+class Buffer:
+    """An n-dimensional image. `Buffer(arr)` views `arr` with Halide's axis order: `buf[x, y] == arr[y, x]`;
+    `np.asarray(buf)` gives `arr` back."""
+
+    def __init__(self, data=None, sizes=None, name: str | None = None):
+        if isinstance(data, Type):
+            t, shape = data, tuple(reversed(list(sizes or [])))
+            self._arr = np.zeros(shape, dtype=t.dtype)
+        elif isinstance(data, np.ndarray):
+            type_of_dtype(data.dtype)
+            self._arr = data
+        else:
+            raise HalideError("Buffer takes an ndarray, or a type and a list of sizes (e.g. Buffer(hl.UInt(8), [64, 64]))")
+        self._mins = [0] * self._arr.ndim
+        self._name = name if name is not None else f"b{next(_buf_anon)}"
+
+    def __array__(self, dtype=None, copy=None):
+        return self._arr if dtype is None else self._arr.astype(dtype)
+
+    def name(self) -> str:
+        return self._name
+
+    def type(self) -> Type:
+        return type_of_dtype(self._arr.dtype)
+
+    def dimensions(self) -> int:
+        return self._arr.ndim
+
+    def dim(self, i: int) -> _Dim:
+        return _Dim(self._mins[i], self._arr.shape[self._arr.ndim - 1 - i])
+
+    def width(self) -> int:
+        return self.dim(0).extent() if self._arr.ndim > 0 else 1
+
+    def height(self) -> int:
+        return self.dim(1).extent() if self._arr.ndim > 1 else 1
+
+    def channels(self) -> int:
+        return self.dim(2).extent() if self._arr.ndim > 2 else 1
+
+    def set_min(self, mins):
+        self._mins = list(mins) + [0] * (self._arr.ndim - len(mins))
+        return self
+
+    def halide_view(self) -> np.ndarray:
+        """The data with axis i = Halide dimension i (x first)."""
+        return self._arr.transpose()
+
+    def mins(self) -> tuple[int, ...]:
+        return tuple(self._mins)
+
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        idx = tuple(k - m for k, m in zip(key, self._mins))
+        return self._arr[tuple(reversed(idx))]
+
+    def __setitem__(self, key, value):
+        key = key if isinstance(key, tuple) else (key,)
+        idx = tuple(k - m for k, m in zip(key, self._mins))
+        self._arr[tuple(reversed(idx))] = value
+
+
+class Parameter:
+    """The callee of loads from an ImageParam, or (with no args) of a scalar Param or a buffer-shape query."""
+
+    def __init__(self, name: str, type_: Type, dims: int, kind: str, owner=None):
+        self.name = name
+        self.type = type_
+        self.dims = dims
+        self.kind = kind  # "image" | "scalar" | "shape"
+        self.owner = owner
+
+    def __repr__(self) -> str:
+        return f"<Parameter {self.name}>"
+
+
+def as_buffer(value, what: str) -> Buffer:
+    if isinstance(value, Buffer):
+        return value
+    if isinstance(value, np.ndarray):
+        return Buffer(value)
+    raise HalideError(f"{what} takes an hl.Buffer or a NumPy array, got {type(value).__name__}")
+
+
+class _ShapeDim:
+    def __init__(self, param: "ImageParam", i: int):
+        self._p, self._i = param, i
+
+    def _q(self, what: str) -> Expr:
+        return Expr(ir.Call(I32, self._p._shape_param(what, self._i), ()))
+
+    def min(self) -> Expr:
+        return self._q("min")
+
+    def extent(self) -> Expr:
+        return self._q("extent")
+
+    def max(self) -> Expr:
+        return self.min() + self.extent() - 1
+
+
+class ImageParam:
+    """An input image of a pipeline: `ImageParam(hl.UInt(8), 2, "input")`; `input[x, y]`."""
+
+    def __init__(self, type_: Type, dims: int, name: str | None = None):
+        if not isinstance(type_, Type):
+            raise HalideError(f"ImageParam takes a type first (e.g. hl.UInt(8)), got {type_!r}")
+        self._param = Parameter(name if name is not None else f"p{next(_buf_anon)}", type_, dims, "image", self)
+        self._buffer: Buffer | None = None
+        self._shape: dict[tuple[str, int], Parameter] = {}
+        self.loc = user_location()
+
+    def name(self) -> str:
+        return self._param.name
+
+    def type(self) -> Type:
+        return self._param.type
+
+    def dimensions(self) -> int:
+        return self._param.dims
+
+    def parameter(self) -> Parameter:
+        return self._param
+
+    def set(self, value):
+        buf = as_buffer(value, f"ImageParam {self.name()}.set")
+        if buf.type() != self.type():
+            raise HalideError(
+                f"{user_location()}: Can't bind ImageParam {self.name()} of type {self.type()} to Buffer "
+                f"{buf.name()} of type {buf.type()}; convert the array (e.g. arr.astype(np.{self.type().dtype}))"
+            )
+        self._buffer = buf
+        return self
+
+    def get(self) -> Buffer | None:
+        return self._buffer
+
+    def reset(self):
+        self._buffer = None
+
+    def __getitem__(self, key) -> Expr:
+        key = key if isinstance(key, (tuple, list)) else (key,)
+        if len(key) != self.dimensions():
+            raise HalideError(
+                f"{user_location()}: ImageParam {self.name()} has {self.dimensions()} dimensions but is accessed "
+                f"with {len(key)} arguments"
+            )
+        args = tuple(cast_ir(I32, to_ir(k, f"an access to {self.name()}")) for k in key)
+        return Expr(ir.Call(self.type(), self._param, args))
+
+    def dim(self, i: int) -> _ShapeDim:
+        if not 0 <= i < self.dimensions():
+            raise HalideError(f"ImageParam {self.name()} has no dimension {i}")
+        return _ShapeDim(self, i)
+
+    def width(self) -> Expr:
+        return self.dim(0).extent()
+
+    def height(self) -> Expr:
+        return self.dim(1).extent()
+
+    def channels(self) -> Expr:
+        return self.dim(2).extent()
+
+    def _shape_param(self, what: str, i: int) -> Parameter:
+        key = (what, i)
+        if key not in self._shape:
+            self._shape[key] = Parameter(f"{self.name()}.{what}.{i}", I32, 0, "shape", (self, what, i))
+        return self._shape[key]
+
+
+class Param(ExprLike):
+    """A scalar parameter: `Param(hl.UInt(8), "gain", 2)`; a configuration register in hardware."""
+
+    __slots__ = ("_param", "_value")
+
+    def __init__(self, type_: Type, name: str | None = None, value=None):
+        if not isinstance(type_, Type):
+            raise HalideError(f"Param takes a type first (e.g. hl.UInt(8)), got {type_!r}")
+        self._param = Parameter(name if name is not None else f"p{next(_buf_anon)}", type_, 0, "scalar", self)
+        self._value = None
+        if value is not None:
+            self.set(value)
+
+    def name(self) -> str:
+        return self._param.name
+
+    def parameter(self) -> Parameter:
+        return self._param
+
+    def set(self, value: int):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise HalideError(f"Param {self.name()}.set takes an integer, got {value!r}")
+        _literal_for(self._param.type, int(value), f"Param {self.name()}.set")
+        self._value = int(value)
+
+    def get(self) -> int | None:
+        return self._value
+
+    def _ir(self) -> ir.Expr:
+        return ir.Call(self._param.type, self._param, ())

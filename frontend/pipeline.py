@@ -1,0 +1,229 @@
+"""The DAG of Funcs behind an output: wrapper resolution, unique names, and the schedule checks Halide makes
+before it lowers (`realize` and `compile` run them)."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from . import ir
+from .errors import HalideError, ScheduleError, did_you_mean
+from .func import Definition, Func, Function
+from .params import Parameter
+
+
+def _resolve(callee: Function, caller: Function) -> Function:
+    """The Function a call from `caller` to `callee` reads once in_() wrappers are applied."""
+    seen = set()
+    while id(callee) not in seen:
+        seen.add(id(callee))
+        w = callee.wrappers.get(caller.name)
+        if w is not None and w is not caller:
+            callee = w
+            continue
+        w = callee.wrappers.get("")
+        if w is not None and w is not caller and caller.wrapped is not callee:
+            callee = w
+            continue
+        break
+    return callee
+
+
+def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
+    got = memo.get(id(e))
+    if got is not None:
+        return got
+    if isinstance(e, (ir.Const, ir.Var, ir.RVar)):
+        out = e
+    elif isinstance(e, ir.Call):
+        args = tuple(_rewrite_calls(a, caller, memo) for a in e.args)
+        callee = _resolve(e.callee, caller) if isinstance(e.callee, Function) else e.callee
+        out = e if (callee is e.callee and all(a is b for a, b in zip(args, e.args))) else ir.Call(e.type, callee, args)
+    else:
+        kids = [_rewrite_calls(c, caller, memo) for c in ir.children(e)]
+        if all(a is b for a, b in zip(kids, ir.children(e))):
+            out = e
+        elif isinstance(e, ir.Cast):
+            out = ir.Cast(e.type, kids[0])
+        elif isinstance(e, ir.BinOp):
+            out = ir.BinOp(e.type, e.op, kids[0], kids[1])
+        elif isinstance(e, ir.UnOp):
+            out = ir.UnOp(e.type, e.op, kids[0])
+        else:
+            out = ir.Select(e.type, kids[0], kids[1], kids[2])
+    memo[id(e)] = out
+    return out
+
+
+class Pipeline:
+    """A pipeline computing one output Func."""
+
+    def __init__(self, output):
+        if isinstance(output, (list, tuple)):
+            if len(output) != 1:
+                raise HalideError("mainspring pipelines have one output Func for now; pass a single Func")
+            output = output[0]
+        if not isinstance(output, Func):
+            raise HalideError(f"Pipeline takes a Func, got {type(output).__name__}")
+        if not output.defined():
+            raise HalideError(f"Func '{output.name()}' is the output of a pipeline but has no definition")
+        self.output: Function = output.function()
+        self._defs: dict[int, list[Definition]] = {}
+        self.graph = nx.DiGraph()  # producer -> consumer, nodes are unique names
+        self.functions: dict[str, Function] = {}
+        self.inputs: dict[str, Parameter] = {}
+        self.scalars: dict[str, Parameter] = {}
+        self._names: dict[int, str] = {}
+        self._build()
+
+    # ---- construction ----
+    def _build(self):
+        order: list[Function] = []
+        state: dict[int, int] = {}
+
+        def visit(fn: Function):
+            st = state.get(id(fn))
+            if st == 2:
+                return
+            assert st != 1, f"cycle through {fn.name}"  # Funcs are defined before use, so no cycles
+            state[id(fn)] = 1
+            defs = self.definitions(fn)
+            for d in defs:
+                for e in d.args + (d.value,):
+                    for node in ir.walk(e):
+                        if isinstance(node, ir.Call) and isinstance(node.callee, Function) and node.callee is not fn:
+                            visit(node.callee)
+            state[id(fn)] = 2
+            order.append(fn)
+
+        visit(self.output)
+        used: dict[str, int] = {}
+        for fn in reversed(order):  # output first, so its name is kept
+            n = fn.name if fn.name not in used else f"{fn.name}${used[fn.name]}"
+            used[fn.name] = used.get(fn.name, 0) + 1
+            self._names[id(fn)] = n
+            self.functions[n] = fn
+        self.order = order  # producers before consumers
+        for fn in order:
+            self.graph.add_node(self.name(fn))
+            for d in self.definitions(fn):
+                for e in d.args + (d.value,):
+                    self._collect_edges(fn, e)
+
+    def _collect_edges(self, fn: Function, e: ir.Expr):
+        for node in ir.walk(e):
+            if not isinstance(node, ir.Call):
+                continue
+            c = node.callee
+            if isinstance(c, Function):
+                if c is not fn:
+                    self.graph.add_edge(self.name(c), self.name(fn))
+            elif c.kind == "image":
+                self.inputs[c.name] = c
+            else:
+                self.scalars[c.name] = c
+
+    def definitions(self, fn: Function) -> list[Definition]:
+        """fn's definitions with calls redirected through in_() wrappers."""
+        got = self._defs.get(id(fn))
+        if got is None:
+            got = []
+            for d in fn.definitions:
+                memo: dict = {}
+                args = tuple(_rewrite_calls(a, fn, memo) for a in d.args)
+                value = _rewrite_calls(d.value, fn, memo)
+                got.append(Definition(args, value, d.rdom, d.loc, d.schedule))
+            self._defs[id(fn)] = got
+        return got
+
+    def name(self, fn: Function) -> str:
+        return self._names[id(fn)]
+
+    def consumers(self, fn: Function) -> list[Function]:
+        return [self.functions[n] for n in sorted(self.graph.successors(self.name(fn)))]
+
+    def producers(self, fn: Function) -> list[Function]:
+        return [self.functions[n] for n in sorted(self.graph.predecessors(self.name(fn)))]
+
+    # ---- checks Halide makes before lowering ----
+    def check_schedule(self):
+        for fn in self.order:
+            pl = fn.placement
+            for level, call in ((pl.compute, "compute_at"), (pl.store, "store_at")):
+                if level is not None and level.kind == "at":
+                    self._check_loop_level(fn, level, call)
+            self._check_unrolls(fn)
+
+    def _users(self, fn: Function) -> set[int]:
+        """Funcs that read fn directly or through inlined Funcs (legal compute_at targets)."""
+        out: set[int] = set()
+        stack = list(self.consumers(fn))
+        while stack:
+            c = stack.pop()
+            if id(c) in out:
+                continue
+            out.add(id(c))
+            if c.placement.compute.kind == "inline" and c is not self.output:
+                stack.extend(self.consumers(c))
+        return out
+
+    def _check_loop_level(self, fn: Function, level, call: str):
+        target = level.func
+        legal = [f for f in self.order if id(f) in self._users(fn)]
+        if id(target) not in {id(f) for f in legal}:
+            where = "\n".join(f"  {fn.name}.{call}({c.name}, <one of {', '.join(self.loop_names(c))}>)" for c in legal)
+            raise ScheduleError(
+                f"{level.loc}: Func '{fn.name}' is computed at an invalid location: {fn.name}.{call}({target.name}, "
+                f"{level.var}): '{target.name}' does not use '{fn.name}'. Legal locations for this function are:\n"
+                f"  {fn.name}.compute_root();\n{where}"
+            )
+        loops = self.loop_names(target)
+        if level.var not in loops and level.var != "__outermost":
+            raise ScheduleError(
+                f"{level.loc}: Func '{fn.name}': {call}({target.name}, {level.var}): {target.name} has no loop "
+                f"'{level.var}' (its loops are {', '.join(loops)}){did_you_mean(level.var, loops)}"
+            )
+
+    def loop_names(self, fn: Function) -> list[str]:
+        names: list[str] = []
+        for d in fn.definitions:
+            for n in d.schedule.dim_names():
+                if n not in names:
+                    names.append(n)
+        return names
+
+    def _check_unrolls(self, fn: Function):
+        from .schedule import ForType, Split
+
+        for k, d in enumerate(fn.definitions):
+            made_by_split = {s.inner for s in d.schedule.directives if isinstance(s, Split)}
+            for dv in d.schedule.directives:
+                if not isinstance(dv, ForType) or dv.kind not in ("unroll", "vectorize") or dv.var in made_by_split:
+                    continue
+                extent = self._constant_extent(fn, d, dv.var)
+                if extent is None:
+                    stage = fn.name if k == 0 else f"{fn.name}.update({k - 1})"
+                    raise ScheduleError(
+                        f"{dv.loc}: Func '{fn.name}': {stage}.{dv.kind}({dv.var}): can only {dv.kind} a loop over a "
+                        f"constant extent, and the extent of {dv.var} is not known at compile time. Give it one "
+                        f"({fn.name}.bound({dv.var}, min, extent)), or {dv.kind} by a factor "
+                        f"({dv.kind}({dv.var}, 4, hl.TailStrategy.RoundUp))."
+                    )
+
+    def _constant_extent(self, fn: Function, d: Definition, var: str):
+        if d.rdom is not None:
+            for name, _lo, ext in d.rdom.dims:
+                if name == var:
+                    return ext.value if isinstance(ext, ir.Const) else None
+        if var in fn.placement.bounds:
+            return fn.placement.bounds[var][1]
+        if fn.placement.compute.kind == "at" and fn is not self.output:
+            return -1  # a footprint inside a loop: its extent is fixed by bounds inference at lowering
+        return None
+
+    # ---- evaluation ----
+    def realize(self, sizes, param_values=None):
+        from .evaluate import realize
+
+        self.check_schedule()
+        return realize(self, sizes, param_values)
+

@@ -1,0 +1,257 @@
+"""Schedule records: loop transformations per stage (applied in call order) and placement per Func
+(independent of call order), as Halide keeps them.
+
+Each stage keeps its current list of loop dimensions, innermost first (Halide's order), so that a call naming
+an unknown loop fails at the call, as in Halide. Every record carries the user's source location.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
+from .vars import RVar, Var, var_name
+
+
+class TailStrategy(enum.Enum):
+    Auto = "Auto"
+    RoundUp = "RoundUp"
+    GuardWithIf = "GuardWithIf"
+    ShiftInwards = "ShiftInwards"
+    Predicate = "Predicate"
+    PredicateLoads = "PredicateLoads"
+    PredicateStores = "PredicateStores"
+    RoundUpAndBlend = "RoundUpAndBlend"
+    ShiftInwardsAndBlend = "ShiftInwardsAndBlend"
+
+
+class MemoryType(enum.Enum):
+    Auto = "Auto"
+    Heap = "Heap"
+    Stack = "Stack"
+    Register = "Register"
+    GPUShared = "GPUShared"
+    LockedCache = "LockedCache"
+    VTCM = "VTCM"
+    AMXTile = "AMXTile"
+    GLB = "GLB"
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    old: str
+    outer: str
+    inner: str
+    factor: int
+    tail: TailStrategy
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Fuse:
+    inner: str
+    outer: str
+    fused: str
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class Reorder:
+    order: tuple[str, ...]  # innermost first
+    loc: SourceLoc
+
+
+@dataclass(frozen=True, slots=True)
+class ForType:
+    """unroll / vectorize / parallel of an existing loop."""
+
+    kind: str
+    var: str
+    loc: SourceLoc
+
+
+Directive = Split | Fuse | Reorder | ForType
+
+
+@dataclass(slots=True)
+class Dim:
+    name: str
+    is_rvar: bool
+
+
+@dataclass(slots=True)
+class StageSchedule:
+    dims: list[Dim]  # innermost first, without __outermost
+    directives: list[Directive] = field(default_factory=list)
+
+    def dim_names(self) -> list[str]:
+        return [d.name for d in self.dims]
+
+
+@dataclass(frozen=True, slots=True)
+class LoopLevel:
+    """Where a Func is computed or stored: root, inlined, or a loop of another Func's stage."""
+
+    kind: str  # "inline" | "root" | "at"
+    func: object = None  # the consumer's Function when kind == "at"
+    var: str = ""
+    loc: SourceLoc | None = None
+
+    @staticmethod
+    def root(loc=None) -> "LoopLevel":
+        return LoopLevel("root", loc=loc)
+
+    @staticmethod
+    def inlined() -> "LoopLevel":
+        return LoopLevel("inline")
+
+    def __str__(self) -> str:
+        if self.kind == "at":
+            return f"compute_at({self.func.name}, {self.var})"
+        return self.kind
+
+
+@dataclass(slots=True)
+class Placement:
+    """Func-level schedule: order-independent, as in Halide."""
+
+    compute: LoopLevel = field(default_factory=LoopLevel.inlined)
+    store: LoopLevel | None = None  # None: same as compute
+    bounds: dict[str, tuple[int | None, int, SourceLoc]] = field(default_factory=dict)  # var -> (min, extent)
+    hw_accelerate: tuple[str, str, SourceLoc] | None = None  # (compute var, store var)
+    accelerator_input: SourceLoc | None = None  # stream_to_accelerator() / accelerator_input()
+    accelerator_output: SourceLoc | None = None
+    memory_type: tuple[MemoryType, SourceLoc] | None = None
+    storage_order: tuple[str, ...] | None = None
+
+
+def _require_const_int(v, what: str) -> int:
+    from .expr import ExprLike
+    from . import ir
+
+    if isinstance(v, bool) or not isinstance(v, (int, ExprLike)):
+        raise HalideError(f"{what} must be an integer, got {v!r}")
+    if isinstance(v, int):
+        return v
+    node = v._ir()
+    if isinstance(node, ir.Const):
+        return node.value
+    raise ScheduleError(f"{what} must be a constant integer, got {ir.to_string(node)}")
+
+
+def _var_names(args, what):
+    return [var_name(a, what) for a in args]
+
+
+class StageScheduling:
+    """The loop-transformation calls shared by `Func` (its pure stage) and `Stage` (an update)."""
+
+    def _stage(self) -> StageSchedule:  # pragma: no cover
+        raise AssertionError("subclass must override _stage")
+
+    def _owner_name(self) -> str:  # pragma: no cover
+        raise AssertionError("subclass must override _owner_name")
+
+    def _find(self, name: str, call: str) -> int:
+        st = self._stage()
+        for i, d in enumerate(st.dims):
+            if d.name == name:
+                return i
+        names = st.dim_names()
+        raise ScheduleError(
+            f"{user_location()}: In schedule for {self._owner_name()}, {call}: could not find dimension {name}. "
+            f"Vars: {' '.join(names + ['__outermost'])}{did_you_mean(name, names)}"
+        )
+
+    def split(self, old, outer, inner, factor, tail: TailStrategy = TailStrategy.Auto):
+        loc = user_location()
+        old_n, outer_n, inner_n = _var_names((old, outer, inner), "split")
+        f = _require_const_int(factor, f"split({old_n}, {outer_n}, {inner_n}, factor) of {self._owner_name()}: factor")
+        if f < 1:
+            raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: split factor {f} must be at least 1")
+        st = self._stage()
+        i = self._find(old_n, f"split({old_n}, {outer_n}, {inner_n}, {f})")
+        for n in (outer_n, inner_n):
+            if n != old_n and n in st.dim_names():
+                raise ScheduleError(
+                    f"{loc}: In schedule for {self._owner_name()}: split({old_n}, {outer_n}, {inner_n}, {f}) "
+                    f"would create a second loop named {n}; use a new Var name"
+                )
+        is_r = st.dims[i].is_rvar
+        st.dims[i:i + 1] = [Dim(inner_n, is_r), Dim(outer_n, is_r)]
+        st.directives.append(Split(old_n, outer_n, inner_n, f, _tail(tail), loc))
+        return self
+
+    def fuse(self, inner, outer, fused):
+        loc = user_location()
+        inner_n, outer_n, fused_n = _var_names((inner, outer, fused), "fuse")
+        st = self._stage()
+        i = self._find(inner_n, f"fuse({inner_n}, {outer_n}, {fused_n})")
+        j = self._find(outer_n, f"fuse({inner_n}, {outer_n}, {fused_n})")
+        is_r = st.dims[i].is_rvar or st.dims[j].is_rvar
+        st.dims[i] = Dim(fused_n, is_r)
+        del st.dims[j]
+        st.directives.append(Fuse(inner_n, outer_n, fused_n, loc))
+        return self
+
+    def reorder(self, *vars_):
+        loc = user_location()
+        if len(vars_) == 1 and isinstance(vars_[0], (list, tuple)):
+            vars_ = tuple(vars_[0])
+        names = _var_names(vars_, "reorder")
+        if len(set(names)) != len(names):
+            raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) names a loop twice")
+        st = self._stage()
+        slots = sorted(self._find(n, f"reorder({', '.join(names)})") for n in names)
+        by_name = {d.name: d for d in st.dims}
+        for slot, n in zip(slots, names):
+            st.dims[slot] = by_name[n]
+        st.directives.append(Reorder(tuple(names), loc))
+        return self
+
+    def tile(self, x, y, *rest):
+        """tile(x, y, xo, yo, xi, yi, xf, yf[, tail]) or tile(x, y, xi, yi, xf, yf[, tail])."""
+        tail = TailStrategy.Auto
+        if rest and isinstance(rest[-1], TailStrategy):
+            tail, rest = rest[-1], rest[:-1]
+        if len(rest) == 6:
+            xo, yo, xi, yi, xf, yf = rest
+        elif len(rest) == 4:
+            xi, yi, xf, yf = rest
+            xo, yo = x, y
+        else:
+            raise HalideError("tile takes (x, y, xo, yo, xi, yi, xfactor, yfactor[, tail]) or (x, y, xi, yi, xfactor, yfactor[, tail])")
+        self.split(x, xo, xi, xf, tail)
+        self.split(y, yo, yi, yf, tail)
+        return self.reorder(xi, yi, xo, yo)
+
+    def _for_type(self, kind: str, v, factor, tail):
+        loc = user_location()
+        name = var_name(v, kind)
+        self._find(name, f"{kind}({name})")
+        if factor is not None:
+            inner = f"{name}.{kind[0]}i"
+            self.split(v, v, Var(inner) if not isinstance(v, RVar) else inner, factor, tail)
+            name = inner
+        self._stage().directives.append(ForType(kind, name, loc))
+        return self
+
+    def unroll(self, v, factor=None, tail: TailStrategy = TailStrategy.Auto):
+        return self._for_type("unroll", v, factor, tail)
+
+    def vectorize(self, v, factor=None, tail: TailStrategy = TailStrategy.Auto):
+        return self._for_type("vectorize", v, factor, tail)
+
+    def parallel(self, v, factor=None, tail: TailStrategy = TailStrategy.Auto):
+        return self._for_type("parallel", v, factor, tail)
+
+    def serial(self, v):
+        self._find(var_name(v, "serial"), f"serial({var_name(v, 'serial')})")
+        return self
+
+
+def _tail(t) -> TailStrategy:
+    if not isinstance(t, TailStrategy):
+        raise HalideError(f"tail strategy must be an hl.TailStrategy, got {t!r}")
+    return t
