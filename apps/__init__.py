@@ -1,1 +1,34 @@
-"""apps stage of mainspring."""
+"""Real pipelines with their hardware schedules.
+
+The app convention (also for a user's own file passed to `mainspring sim path/to/app.py`): a module with
+- `NAME`: the design name;
+- `DEFAULT_SIZE`: the default output size (width, height);
+- `build(width, height) -> (output_func, inputs)`: the algorithm with its hardware schedule, output bounded to
+  width x height, and a dict of input arrays keyed by ImageParam name (deterministic pseudo-random data,
+  indexed arr[y, x]) covering what the schedule reads.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+
+APPS = ("brighten", "gaussian", "cascade", "harris")
+
+
+def load(name_or_path: str):
+    """The app module named `name_or_path` (an app of this folder, or the path of a user's Python file)."""
+    from mainspring.frontend.errors import HalideError
+
+    if name_or_path in APPS:
+        return importlib.import_module(f"mainspring.apps.{name_or_path}")
+    if name_or_path.endswith(".py") and os.path.exists(name_or_path):
+        spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(name_or_path))[0], name_or_path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        for attr in ("NAME", "DEFAULT_SIZE", "build"):
+            if not hasattr(mod, attr):
+                raise HalideError(f"{name_or_path} does not follow the app convention: it has no {attr} (see mainspring.apps)")
+        return mod
+    raise HalideError(f"unknown app '{name_or_path}': use one of {', '.join(APPS)} or the path of a .py file")

@@ -1,0 +1,26 @@
+"""Pieces the apps share: Vars, random inputs, and the standard single-tile hardware schedule."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import mainspring as hl
+
+
+def random_image(width: int, height: int, dtype=np.uint8, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, size=(height, width), endpoint=True, dtype=dtype)
+
+
+def accelerate(output: hl.Func, hw_output: hl.Func, width: int, height: int, inner: list[hl.Func],
+               hw_input: hl.Func) -> None:
+    """Seed 002's schedule: bound the output, one accelerator tile, every inner Func buffered at xo."""
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    output.bound(x, 0, width).bound(y, 0, height)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
+    for f in inner:
+        f.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()

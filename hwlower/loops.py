@@ -1,0 +1,75 @@
+"""Replay a stage's loop transformations: the loops it runs (outermost first, constant extents) and each
+original variable as an affine function of those loops."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mainspring.frontend.errors import ScheduleError, SourceLoc
+from mainspring.frontend.schedule import ForType, Fuse, Reorder, Split, StageSchedule
+
+from .ir import Affine
+
+
+@dataclass(frozen=True, slots=True)
+class StageLoop:
+    dim: str  # the schedule's dimension name (e.g. "xi")
+    extent: int
+    unrolled: bool
+    is_rvar: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StageLoops:
+    loops: tuple[StageLoop, ...]  # outermost first
+    var_exprs: dict[str, Affine]  # original var / RVar name -> affine in dim names
+
+
+def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: set[str], who: str) -> StageLoops:
+    """extents: original dimension -> (min, extent)."""
+    ext: dict[str, int] = {d: e for d, (_, e) in extents.items()}
+    exprs: dict[str, dict[str, int]] = {d: {d: 1} for d in extents}
+    consts: dict[str, int] = {d: lo for d, (lo, _) in extents.items()}
+    unrolled: set[str] = set()
+    for dv in schedule.directives:
+        if isinstance(dv, Split):
+            _split(dv, ext, exprs, who)
+        elif isinstance(dv, Fuse):
+            raise ScheduleError(
+                f"{dv.loc}: {who}: fuse({dv.inner}, {dv.outer}, {dv.fused}) is not supported in hardware yet "
+                "(a fused loop indexes memories with / and %); use split, tile and reorder"
+            )
+        elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
+            unrolled.add(dv.var)
+        elif isinstance(dv, (Reorder, ForType)):
+            pass
+    order = list(reversed(schedule.dim_names()))  # outermost first
+    loops = tuple(StageLoop(d, ext[d], d in unrolled, _is_r(d, schedule)) for d in order)
+    var_exprs = {v: Affine.make(terms, consts[v]) for v, terms in exprs.items()}
+    return StageLoops(loops, var_exprs)
+
+
+def _is_r(name: str, schedule: StageSchedule) -> bool:
+    return any(d.name == name and d.is_rvar for d in schedule.dims)
+
+
+def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str) -> None:
+    e = ext.pop(dv.old)
+    if e % dv.factor:
+        _tail_error(dv, e, who)
+    ext[dv.inner] = dv.factor
+    ext[dv.outer] = -(-e // dv.factor)
+    for terms in exprs.values():
+        c = terms.pop(dv.old, 0)
+        if c:
+            terms[dv.outer] = terms.get(dv.outer, 0) + c * dv.factor
+            terms[dv.inner] = terms.get(dv.inner, 0) + c
+
+
+def _tail_error(dv: Split, e: int, who: str):
+    loc: SourceLoc = dv.loc
+    raise ScheduleError(
+        f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}): the extent of {dv.old} is {e}, "
+        f"which {dv.factor} does not divide; tails (tail strategy {dv.tail.name}) are not supported in hardware "
+        f"yet. Choose a factor that divides {e}, or bound the Func to a multiple of {dv.factor}."
+    )

@@ -1,0 +1,246 @@
+"""Lower the accelerated region of a pipeline to the loop-nest IR (`hwlower.ir`).
+
+Each buffered Func becomes loop nests of ops over its box. Updates whose reduction loops are all unrolled
+are folded into the Func's one op (compute duplication: the unrolled iterations become one expression, each
+reading the previous one's value), so a fully unrolled 3x3 convolution is one op reading nine taps. Other
+updates stay separate ops with sequential reduction loops.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from mainspring.frontend import ir
+from mainspring.frontend.bounds import Box, infer_boxes
+from mainspring.frontend.errors import HalideError, ScheduleError
+from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.pipeline import Pipeline
+
+from .affine import affine_of
+from .ir import Access, Affine, Buffer, LoadPort, Loop, LoopNest, Op
+from .loops import StageLoops, replay
+from .simplify import simplify
+from .region import Region, find_region
+
+
+@dataclass(frozen=True, slots=True)
+class Lowered:
+    nest: LoopNest
+    region: Region
+    pipe: Pipeline
+    boxes: dict[str, Box]  # every Func's box, by unique name
+    output_box: Box  # the final (host) output's box
+
+
+def output_box(pipe: Pipeline) -> Box:
+    out = pipe.output
+    box = []
+    for name in out.args:
+        b = out.placement.bounds.get(name)
+        if b is None or b[0] is None:
+            raise ScheduleError(
+                f"Func '{out.name}' is the pipeline's output but its dimension {name} has no bound: hardware sizes "
+                f"are fixed at compile time. Add {out.name}.bound({name}, 0, <extent>) for each dimension "
+                f"({', '.join(out.args)})."
+            )
+        box.append((b[0], b[0] + b[1] - 1))
+    return box
+
+
+def lower(pipe: Pipeline, name: str) -> Lowered:
+    """Build the loop nest of the accelerated region of `pipe`."""
+    region = find_region(pipe)
+    obox = output_box(pipe)
+    boxes, _ = infer_boxes(pipe, obox, lambda p: None)
+    inlined = {id(f) for f in region.inlined}
+    buffers = [Buffer(pipe.name(f), f.type, _box_tuple(boxes[pipe.name(f)])) for f in region.inputs]
+    body: list[Loop | Op] = []
+    for f in region.buffered:
+        fname = pipe.name(f)
+        buffers.append(Buffer(fname, f.type, _box_tuple(boxes[fname])))
+        defs = [_inline_definition(pipe, d, inlined) for d in pipe.definitions(f)]
+        body.extend(_lower_func(pipe, region, f, defs, boxes[fname]))
+    nest = LoopNest(name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
+                    tuple(body))
+    return Lowered(nest, region, pipe, boxes, obox)
+
+
+def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
+    return tuple((lo, hi - lo + 1) for lo, hi in box)
+
+
+# ---- inlining ----------------------------------------------------------------------------------------
+
+def _inline_definition(pipe: Pipeline, d: Definition, inlined: set[int]) -> Definition:
+    memo: dict = {}
+    args = tuple(_inline(pipe, a, inlined, memo) for a in d.args)
+    return Definition(args, _inline(pipe, d.value, inlined, memo), d.rdom, d.loc, d.schedule)
+
+
+def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict) -> ir.Expr:
+    def replace(node: ir.Call) -> ir.Expr | None:
+        g = node.callee
+        if not isinstance(g, Function) or id(g) not in inlined:
+            return None
+        gdefs = pipe.definitions(g)
+        if len(gdefs) > 1:
+            raise ScheduleError(
+                f"Func '{g.name}' has update definitions, so it cannot be inlined into the accelerator; give it "
+                f"a buffer: {g.name}.compute_at(<accelerator output>, <store var>)"
+            )
+        args = [_inline(pipe, a, inlined, memo) for a in node.args]
+        body = ir.substitute(gdefs[0].value, dict(zip(g.args, args)))
+        return _inline(pipe, body, inlined, {})
+
+    return map_calls(e, replace, memo)
+
+
+def map_calls(e: ir.Expr, fn, memo: dict) -> ir.Expr:
+    """Rebuild e with each Call for which fn returns a replacement replaced (bottom-up through args)."""
+    got = memo.get(id(e))
+    if got is not None:
+        return got
+    if isinstance(e, ir.Call):
+        out = fn(e)
+        if out is None:
+            args = tuple(map_calls(a, fn, memo) for a in e.args)
+            out = e if all(a is b for a, b in zip(args, e.args)) else ir.Call(e.type, e.callee, args)
+    elif isinstance(e, (ir.Const, ir.Var, ir.RVar)):
+        out = e
+    else:
+        kids = [map_calls(c, fn, memo) for c in ir.children(e)]
+        out = _rebuild(e, kids)
+    memo[id(e)] = out
+    return out
+
+
+def _rebuild(e: ir.Expr, kids: list[ir.Expr]) -> ir.Expr:
+    if all(a is b for a, b in zip(kids, ir.children(e))):
+        return e
+    if isinstance(e, ir.Cast):
+        return ir.Cast(e.type, kids[0])
+    if isinstance(e, ir.BinOp):
+        return ir.BinOp(e.type, e.op, kids[0], kids[1])
+    if isinstance(e, ir.UnOp):
+        return ir.UnOp(e.type, e.op, kids[0])
+    return ir.Select(e.type, kids[0], kids[1], kids[2])
+
+
+# ---- one Func -----------------------------------------------------------------------------------------
+
+def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box) -> list[Loop | Op]:
+    fname = pipe.name(f)
+    pure_extents = {a: box[i] for i, a in enumerate(f.args)}
+    pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
+    s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'")
+    if f is region.output:
+        s0 = _drop_host_loops(f, s0, region)
+    value = defs[0].value
+    out: list[Loop | Op] = []
+    pending: list[tuple[int, Definition]] = []
+    for k, d in enumerate(defs[1:], start=1):
+        folded = None if pending else _fold(f, d, value)
+        if folded is None:
+            pending.append((k, d))
+        else:
+            value = folded
+    out.append(_make_op(pipe, fname, f, 0, defs[0].args, value, s0))
+    for k, d in pending:
+        sk = _update_loops(f, d, box, k)
+        out.append(_make_op(pipe, fname, f, k, d.args, d.value, sk))
+    return out
+
+
+def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
+    names = [lp.dim for lp in s.loops]
+    cut = names.index(region.store_var) + 1
+    host = s.loops[:cut]
+    multi = [lp for lp in host if lp.extent != 1]
+    if multi:
+        shown = ", ".join(f"{lp.dim} ({lp.extent} iterations)" for lp in multi)
+        raise ScheduleError(
+            f"{f.placement.hw_accelerate[2]}: Func '{f.name}': hw_accelerate(..., {region.store_var}) leaves the host "
+            f"loops {shown}: invoking the accelerator on several tiles is not supported yet. Make the tile cover "
+            "the whole bounded output (tile sizes equal to the bounds)."
+        )
+    zero = {lp.dim for lp in host}
+    exprs = {v: Affine.make({d: c for d, c in a.terms if d not in zero}, a.const) for v, a in s.var_exprs.items()}
+    return StageLoops(s.loops[cut:], exprs)
+
+
+def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
+    extents: dict[str, tuple[int, int]] = {}
+    for i, a in enumerate(d.args):
+        if isinstance(a, ir.Var):
+            extents[a.name] = (box[i][0], box[i][1] - box[i][0] + 1)
+    rvars = set()
+    for name, lo, ext in d.rdom.dims if d.rdom is not None else ():
+        if not isinstance(lo, ir.Const) or not isinstance(ext, ir.Const):
+            raise ScheduleError(
+                f"{d.loc}: Func '{f.name}': update {k - 1} ranges over RDom {d.rdom.name}, whose bounds are not "
+                "constants; hardware loops need constant bounds"
+            )
+        extents[name] = (lo.value, ext.value)
+        rvars.add(name)
+    return replay(d.schedule, extents, rvars, f"Func '{f.name}'.update({k - 1})")
+
+
+def _fold(f: Function, d: Definition, acc: ir.Expr) -> ir.Expr | None:
+    """The update applied to acc with all its (unrolled) reduction points, or None if it cannot be folded."""
+    from mainspring.frontend.schedule import ForType, Split
+
+    if any(not (isinstance(a, ir.Var) and a.name == n) for a, n in zip(d.args, f.args)):
+        return None
+    if d.rdom is None:
+        return _replace_self(f, d.value, acc)
+    unrolled = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
+    if any(isinstance(dv, Split) for dv in d.schedule.directives):
+        return None
+    names = [name for name, _, _ in d.rdom.dims]
+    if not all(n in unrolled for n in names) or not all(isinstance(e, ir.Const) for _, lo, ext in d.rdom.dims for e in (lo, ext)):
+        return None
+    ranges = [range(lo.value, lo.value + ext.value) for _, lo, ext in reversed(d.rdom.dims)]  # outermost first
+    for point in itertools.product(*ranges):
+        env = {n: ir.i32(v) for n, v in zip(reversed(names), point)}
+        acc = _replace_self(f, ir.substitute(d.value, env), acc)
+    return acc
+
+
+def _replace_self(f: Function, e: ir.Expr, acc: ir.Expr) -> ir.Expr:
+    return map_calls(e, lambda c: acc if c.callee is f else None, {})
+
+
+def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: StageLoops) -> Loop | Op:
+    full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
+    env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
+    who = f"Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
+    store = Access(fname, tuple(_affine(a, env, who, fname) for a in args))
+    ports: dict[tuple, LoadPort] = {}
+
+    def to_port(c: ir.Call):
+        if not isinstance(c.callee, Function):
+            return None
+        src = pipe.name(c.callee)
+        idx = tuple(_affine(a, env, who, src) for a in c.args)
+        key = (src, idx)
+        if key not in ports:
+            ports[key] = LoadPort(f"{src}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
+        return ir.Call(c.type, ports[key], ())
+
+    body = simplify(map_calls(value, to_port, {}))
+    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body)
+    for lp in reversed(s.loops):
+        node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled)
+    return node
+
+
+def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str) -> Affine:
+    a = affine_of(e, env)
+    if a is None:
+        raise HalideError(
+            f"{who} accesses '{buf}' at {ir.to_string(e)}, which is not an affine function of its loops; memories "
+            "need affine addresses. Apply boundary conditions and data-dependent indexing on the host side, "
+            "before the accelerator input."
+        )
+    return a

@@ -1,0 +1,113 @@
+"""Find the accelerated region of a pipeline and check that the schedule places every Func the flow can build.
+
+The region runs from the accelerator inputs (`stream_to_accelerator()` / `accelerator_input()`) to the
+`hw_accelerate` output. Inside it every Func is either inlined (pure Funcs only) or a buffer of its own
+(`compute_at` the output's store loop, as seed 002 does; Clockwork picks the real compute level itself).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mainspring.frontend import ir
+from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.func import Function
+from mainspring.frontend.pipeline import Pipeline
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    output: Function  # the hw_accelerate Func
+    compute_var: str
+    store_var: str
+    inputs: tuple[Function, ...]  # accelerator inputs (streamed from the host), by unique name
+    buffered: tuple[Function, ...]  # Funcs with a buffer inside the accelerator, producers first (output last)
+    inlined: tuple[Function, ...]
+    host_after: tuple[Function, ...]  # host Funcs that consume the accelerator output, producers first
+
+
+def find_region(pipe: Pipeline) -> Region:
+    accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
+    if not accel:
+        raise ScheduleError(
+            f"No Func of the pipeline of '{pipe.output.name}' is scheduled hw_accelerate: mark the accelerator's "
+            "output, e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
+        )
+    if len(accel) > 1:
+        locs = "; ".join(f"{f.name} at {f.placement.hw_accelerate[2]}" for f in accel)
+        raise ScheduleError(
+            f"Several Funcs are scheduled hw_accelerate ({locs}): one accelerated region per pipeline is "
+            "supported for now; keep hw_accelerate on the last Func computed in hardware"
+        )
+    out = accel[0]
+    compute_var, store_var, loc = out.placement.hw_accelerate
+    loops = pipe.loop_names(out)
+    for v in (compute_var, store_var):
+        if v not in loops:
+            raise ScheduleError(
+                f"{loc}: Func '{out.name}': hw_accelerate({compute_var}, {store_var}): '{out.name}' has no loop "
+                f"'{v}' (its loops are {', '.join(loops)}); tile it first, e.g. "
+                f"{out.name}.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
+            )
+    inputs = [f for f in pipe.order if f.placement.accelerator_input is not None]
+    inside = _between(pipe, out, inputs)
+    buffered, inlined = [], []
+    for f in pipe.order:
+        if id(f) not in inside:
+            continue
+        if f is out or f.placement.compute.kind == "at":
+            buffered.append(f)
+        elif f.placement.compute.kind == "inline":
+            inlined.append(f)
+        else:
+            raise ScheduleError(
+                f"{f.placement.compute.loc}: Func '{f.name}' lies between the accelerator's inputs and its output "
+                f"'{out.name}' but is scheduled compute_root, outside the accelerator. Place it inside: "
+                f"{f.name}.compute_at({out.name}, {store_var}), or make it an accelerator input "
+                f"({f.name}.stream_to_accelerator())."
+            )
+    _check_no_host_reads(pipe, out, inside, inputs)
+    after = [f for f in pipe.order if id(f) not in inside and id(f) not in {id(i) for i in inputs}
+             and _depends_on(pipe, f, out)]
+    return Region(out, compute_var, store_var, tuple(inputs), tuple(buffered), tuple(inlined), tuple(after))
+
+
+def _between(pipe: Pipeline, out: Function, inputs) -> set[int]:
+    """Funcs the output reads, not reading past an accelerator input."""
+    stop = {id(f) for f in inputs}
+    inside: set[int] = set()
+    stack = [out]
+    while stack:
+        f = stack.pop()
+        if id(f) in inside or id(f) in stop:
+            continue
+        inside.add(id(f))
+        stack.extend(pipe.producers(f))
+    return inside
+
+
+def _depends_on(pipe: Pipeline, f: Function, out: Function) -> bool:
+    import networkx as nx
+
+    return f is not out and nx.has_path(pipe.graph, pipe.name(out), pipe.name(f))
+
+
+def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs):
+    for f in pipe.order:
+        if id(f) not in inside:
+            continue
+        for d in pipe.definitions(f):
+            for e in d.args + (d.value,):
+                for node in ir.walk(e):
+                    if isinstance(node, ir.Call) and node.args and not isinstance(node.callee, Function):
+                        raise ScheduleError(
+                            f"{d.loc}: Func '{f.name}' is inside the accelerator (it feeds '{out.name}') but reads "
+                            f"the image {node.callee.name} directly. Read it through an accelerator input: "
+                            f"hw_input[x, y] = {node.callee.name}[x, y]; hw_input.compute_root(); "
+                            "hw_input.stream_to_accelerator()"
+                        )
+    if not inputs:
+        raise ScheduleError(
+            f"The accelerator output '{out.name}' has no accelerator input: mark the Func the accelerator streams "
+            "in with stream_to_accelerator() (e.g. hw_input.stream_to_accelerator())"
+        )
