@@ -1,0 +1,147 @@
+"""hwlower: region finding, lowering and the printed loop nest (passes: find_region, lower)."""
+
+import inspect
+import os
+
+import pytest
+
+import mainspring as hl
+from mainspring import apps
+from mainspring.frontend.pipeline import Pipeline
+from mainspring.hwlower.lower import lower
+from mainspring.hwlower.printer import format_nest
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
+
+
+def _here() -> str:
+    f = inspect.currentframe().f_back
+    return f"{os.path.relpath(f.f_code.co_filename)}:{f.f_lineno}"
+
+
+def test_gaussian_loop_nest_golden():
+    mod = apps.load("gaussian")
+    out, _ = mod.build(*mod.DEFAULT_SIZE)
+    text = format_nest(lower(Pipeline(out), "gaussian").nest)
+    path = os.path.join(GOLDEN, "gaussian.loops.txt")
+    if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
+        with open(path, "w") as fh:
+            fh.write(text)
+    with open(path) as fh:
+        assert text == fh.read()
+
+
+@pytest.mark.parametrize("name", apps.APPS)
+def test_apps_lower_to_one_op_per_buffered_func(name):
+    mod = apps.load(name)
+    out, _ = mod.build(*mod.DEFAULT_SIZE)
+    low = lower(Pipeline(out), name)
+    funcs = [op.func for _, op in low.nest.ops()]
+    assert len(funcs) == len(set(funcs)), "unrolled reductions fold into their Func's op"
+    assert funcs[-1] == low.nest.output
+    for loops, op in low.nest.ops():
+        assert all(not lp.unrolled for lp in loops)
+
+
+def test_gaussian_taps_are_affine_loads():
+    mod = apps.load("gaussian")
+    out, _ = mod.build(*mod.DEFAULT_SIZE)
+    nest = lower(Pipeline(out), "g").nest
+    (_, op), = [(lp, o) for lp, o in nest.ops() if o.func == "blur_unnormalized"]
+    offsets = sorted((p.access.index[0].const, p.access.index[1].const) for p in op.loads)
+    assert offsets == [(i, j) for i in range(3) for j in range(3)]
+    assert nest.buffer("hw_input").box == ((0, 64), (0, 64))
+
+
+def test_sequential_reduction_stays_a_loop():
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    r = hl.RDom([hl.Range(0, 4)], "r")
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += hw_input[x + r.x, y]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = acc[x, y]
+    apps.common.accelerate(hw_output, hw_output, 8, 8, [acc], hw_input)
+    nest = lower(Pipeline(hw_output), "seq").nest
+    ops = {op.name: loops for loops, op in nest.ops()}
+    assert [lp.extent for lp in ops["acc_s1"]] == [8, 8, 4]
+
+
+def _gaussian_like():
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    blur = hl.Func("blur")
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = blur[x, y]
+    return x, y, (xo, yo, xi, yi), inp, hw_input, blur, hw_output
+
+
+def test_error_no_hw_accelerate():
+    x, y, _, _, hw_input, blur, hw_output = _gaussian_like()
+    hw_output.bound(x, 0, 8).bound(y, 0, 8)
+    with pytest.raises(hl.HalideError, match=r"No Func of the pipeline of 'hw_output' is scheduled hw_accelerate: mark"):
+        lower(Pipeline(hw_output), "t")
+
+
+def test_error_two_hw_accelerate():
+    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    hw_output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    blur.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    with pytest.raises(hl.HalideError, match=r"Several Funcs are scheduled hw_accelerate \(blur at .*; hw_output at .*\): one accelerated region"):
+        lower(Pipeline(hw_output), "t")
+
+
+def test_error_output_without_bound():
+    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    hw_input.stream_to_accelerator()
+    blur.compute_at(hw_output, xo)
+    with pytest.raises(hl.HalideError, match=r"Func 'hw_output' is the pipeline's output but its dimension x has no bound.*hw_output.bound\(x, 0, <extent>\)"):
+        lower(Pipeline(hw_output), "t")
+
+
+def test_error_func_between_not_placed_inside():
+    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    hw_output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    blur.compute_root(); where = _here()
+    with pytest.raises(hl.HalideError) as err:
+        lower(Pipeline(hw_output), "t")
+    assert str(err.value) == (
+        f"{where}: Func 'blur' lies between the accelerator's inputs and its output 'hw_output' but is scheduled "
+        "compute_root, outside the accelerator. Place it inside: blur.compute_at(hw_output, xo), or make it an "
+        "accelerator input (blur.stream_to_accelerator())."
+    )
+
+
+def test_error_non_affine_access():
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    f = hl.Func("f")
+    f[x, y] = hw_input[hl.clamp(x - 1, 0, 7), y]
+    apps.common.accelerate(f, f, 8, 8, [], hw_input)
+    with pytest.raises(hl.HalideError, match=r"Func 'f' accesses 'hw_input' at max\(min\(\(x - 1\), 7\), 0\), which is not an affine function of its loops"):
+        lower(Pipeline(f), "t")
+
+
+def test_error_several_tiles():
+    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    hw_output.bound(x, 0, 16).bound(y, 0, 8)
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo); where = _here()
+    hw_input.compute_root().stream_to_accelerator()
+    blur.compute_at(hw_output, xo)
+    with pytest.raises(hl.HalideError) as err:
+        lower(Pipeline(hw_output), "t")
+    assert str(err.value).startswith(f"{where}: Func 'hw_output': hw_accelerate(..., xo) leaves the host loops xo (2 iterations)")
