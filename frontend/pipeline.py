@@ -29,29 +29,14 @@ def _resolve(callee: Function, caller: Function) -> Function:
 
 
 def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
-    got = memo.get(id(e))
-    if got is not None:
-        return got
-    if isinstance(e, (ir.Const, ir.Var, ir.RVar)):
-        out = e
-    elif isinstance(e, ir.Call):
-        args = tuple(_rewrite_calls(a, caller, memo) for a in e.args)
-        callee = _resolve(e.callee, caller) if isinstance(e.callee, Function) else e.callee
-        out = e if (callee is e.callee and all(a is b for a, b in zip(args, e.args))) else ir.Call(e.type, callee, args)
-    else:
-        kids = [_rewrite_calls(c, caller, memo) for c in ir.children(e)]
-        if all(a is b for a, b in zip(kids, ir.children(e))):
-            out = e
-        elif isinstance(e, ir.Cast):
-            out = ir.Cast(e.type, kids[0])
-        elif isinstance(e, ir.BinOp):
-            out = ir.BinOp(e.type, e.op, kids[0], kids[1])
-        elif isinstance(e, ir.UnOp):
-            out = ir.UnOp(e.type, e.op, kids[0])
-        else:
-            out = ir.Select(e.type, kids[0], kids[1], kids[2])
-    memo[id(e)] = out
-    return out
+    def go(n: ir.Expr, kids: tuple) -> ir.Expr:
+        if isinstance(n, ir.Call) and isinstance(n.callee, Function):
+            callee = _resolve(n.callee, caller)
+            if callee is not n.callee:
+                return ir.Call(n.type, callee, kids)
+        return ir.rebuild(n, kids)
+
+    return ir.transform(e, go, memo)
 
 
 class Pipeline:
@@ -106,7 +91,8 @@ class Pipeline:
         for fn in order:
             self.graph.add_node(self.name(fn))
             for d in self.definitions(fn):
-                for e in d.args + (d.value,):
+                rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
+                for e in d.args + (d.value,) + rdom_bounds:
                     self._collect_edges(fn, e)
 
     def _collect_edges(self, fn: Function, e: ir.Expr):
@@ -154,16 +140,25 @@ class Pipeline:
             self._check_unrolls(fn)
 
     def _users(self, fn: Function) -> set[int]:
-        """Funcs that read fn directly or through inlined Funcs (legal compute_at targets)."""
-        out: set[int] = set()
-        stack = list(self.consumers(fn))
-        while stack:
-            c = stack.pop()
-            if id(c) in out:
-                continue
-            out.add(id(c))
-            if c.placement.compute.kind == "inline" and c is not self.output:
-                stack.extend(self.consumers(c))
+        """Funcs whose loops enclose every use of fn (legal compute_at targets): a consumer, or a Func inside
+        whose loops every consumer is computed (through compute_at chains and inlined Funcs)."""
+        common: set[int] | None = None
+        for c in self.consumers(fn):
+            enclosing = self._enclosing(c, set())
+            common = enclosing if common is None else common & enclosing
+        return common or set()
+
+    def _enclosing(self, c: Function, seen: set[int]) -> set[int]:
+        if id(c) in seen:
+            return set()
+        seen.add(id(c))
+        level = c.placement.compute
+        if c is not self.output and level.kind == "inline":
+            sets = [self._enclosing(u, seen) for u in self.consumers(c)]
+            return set.intersection(*sets) if sets else set()
+        out = {id(c)}
+        if level.kind == "at":
+            out |= self._enclosing(level.func, seen)
         return out
 
     def _check_loop_level(self, fn: Function, level, call: str):

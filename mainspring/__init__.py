@@ -5,12 +5,11 @@ flow. See README.md for an example.
 """
 
 from .frontend.errors import HalideError, MismatchError, ScheduleError
-from .frontend.expr import (
-    Expr, absd, cast, clamp, i8, i16, i32, mux, saturating_cast, select, u8, u16, u32,
-)
-from .frontend.expr import abs_ as abs  # noqa: A001 - Halide's name
-from .frontend.expr import max_ as max  # noqa: A001
-from .frontend.expr import min_ as min  # noqa: A001
+from .frontend.expr import Expr
+from .frontend.operators import absd, cast, clamp, i8, i16, i32, mux, saturating_cast, select, u8, u16, u32
+from .frontend.operators import abs_ as abs  # noqa: A001 - Halide's name
+from .frontend.operators import max_ as max  # noqa: A001
+from .frontend.operators import min_ as min  # noqa: A001
 from .frontend.func import Func, FuncRef, Stage
 from .frontend.library import BoundaryConditions, maximum, minimum, product
 from .frontend.library import sum_ as sum  # noqa: A001

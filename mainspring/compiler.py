@@ -1,0 +1,109 @@
+"""The compile driver: a straight line of named steps from a scheduled pipeline to RTL.
+
+    lower      hwlower: the accelerated region as a loop nest of ops with affine loads and stores
+    schedule   memories: static schedule, exact buffer sizes, mapping to registers and memory tiles, checked
+    compute    compute_json: one CoreIR kernel per op
+    verilog    verilog: the RTL, generated from the memory JSON and the compute JSON
+
+`compile(..., dump_after=STEP)` prints the result of a step (`mainspring compile APP --dump-after lower`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from .compute_json import compile_kernel, count_ops, dumps_coreir_json, kernel_from_op, to_coreir_json
+from .design import Design
+from .frontend.errors import HalideError, ScheduleError
+from .frontend.func import Func
+from .frontend.pipeline import Pipeline
+from .hwlower.lower import Lowered, lower
+from .hwlower.printer import format_nest
+from .memories import MemoryPlan, Target, analyze, dumps, to_json
+from .target import CGRA
+from .verilog.top import _kernel_module, design_verilog
+
+STEPS = ("lower", "schedule", "compute", "verilog")
+
+
+def _memory_target(t: CGRA) -> Target:
+    return Target(mem_tile_words=t.mem_tile_words, mem_tile_read_ports=t.mem_tile_read_ports,
+                  mem_tile_write_ports=t.mem_tile_write_ports, word_bits=t.word_bits,
+                  register_max_delay=t.register_delay_limit, pe_latency=t.pe_latency)
+
+
+def compile(output: Func, name: str = "design", target: CGRA | None = None, dump_after: str | None = None,
+            out=None) -> Design:  # noqa: A001 - the public name
+    """Compile the accelerated region of `output`'s pipeline for `target`; the result simulates and saves."""
+    if dump_after is not None and dump_after not in STEPS:
+        raise HalideError(f"--dump-after {dump_after}: unknown step; the steps are {', '.join(STEPS)}")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise HalideError(f"compile(name={name!r}): the design name must be a Python/Verilog identifier")
+    target = target or CGRA()
+    start = time.perf_counter()
+    pipe = Pipeline(output)
+    pipe.check_schedule()
+    lowered = lower(pipe, name)
+    _dump("lower", dump_after, lambda: format_nest(lowered.nest), out)
+    plan = analyze(lowered.nest, _memory_target(target))
+    memory_json = to_json(plan)
+    _dump("schedule", dump_after, lambda: dumps(plan), out)
+    compute_doc, pe_counts = _compute(lowered)
+    _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
+    verilog = design_verilog(name, memory_json, compute_doc)
+    _dump("verilog", dump_after, lambda: verilog, out)
+    report = _report(lowered, plan, pe_counts, target, time.perf_counter() - start)
+    _check_fits(name, report, target)
+    return Design(name, pipe, lowered, plan, memory_json, dumps(plan), compute_doc, verilog, report, target)
+
+
+def _dump(step: str, wanted: str | None, text, out) -> None:
+    if step == wanted:
+        print(f"// after {step}\n{text()}", file=out or sys.stdout, end="")
+
+
+def _compute(lowered: Lowered) -> tuple[dict, dict]:
+    modules: dict[str, dict] = {}
+    counts = {}
+    for _, op in lowered.nest.ops():
+        g = compile_kernel(kernel_from_op(op, name=_kernel_module(op.name)))
+        counts[op.name] = count_ops(g)
+        doc = to_coreir_json(g)
+        modules.update(doc["namespaces"]["global"]["modules"])
+    last = _kernel_module(lowered.nest.ops()[-1][1].name)
+    return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts
+
+
+def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
+    lanes = 1
+    ideal = -(-plan.input_words // lanes)
+    registers = sum(len(b.registers) for b in plan.buffers)
+    tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
+    return {
+        "name": lowered.nest.name,
+        "predicted_cycles": plan.cycles,
+        "ideal_cycles": ideal,
+        "first_output_cycle": plan.first_output_cycle,
+        "compile_seconds": round(seconds, 3),
+        "pes": sum(c.pe_ops for c in pe_counts.values()),
+        "const_words": sum(c.const_words for c in pe_counts.values()),
+        "dividers": sum(c.dividers for c in pe_counts.values()),
+        "mem_tiles": tiles,
+        "registers": registers,
+        "schedule": plan.strategy,
+        "buffers": [
+            {"name": b.name, "level": b.level, "words": b.words, "min_words": b.min_words}
+            for b in plan.buffers
+        ],
+    }
+
+
+def _check_fits(name: str, report: dict, target: CGRA) -> None:
+    for what, key, knob in (("PEs", "pes", "num_pes"), ("memory tiles", "mem_tiles", "num_mem_tiles")):
+        have = getattr(target, knob)
+        if report[key] > have:
+            raise ScheduleError(
+                f"design '{name}' needs {report[key]} {what} but the target has {have}: reduce unrolling or "
+                f"buffering, or compile for a larger target, e.g. hl.CGRA({knob}={report[key]})"
+            )

@@ -1,0 +1,204 @@
+"""A compiled design: its files, its report, and simulation checked against the NumPy reference."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .frontend import semantics
+from .frontend.errors import HalideError, MismatchError
+from .frontend.evaluate import Evaluator, gather_inputs, realize_arrays
+from .frontend.params import Buffer
+from .verilog.top import signal
+
+def _library_path() -> Path:
+    from . import verilog
+
+    return Path(verilog.__file__).resolve().parent / "ms_library.v"
+
+
+@dataclass
+class SimulationResult:
+    output: np.ndarray  # the pipeline output (host stages applied), indexed arr[y, x]
+    accelerator_output: np.ndarray  # the accelerator's output Func, indexed arr[y, x]
+    cycles: int  # first input word accepted .. last output word produced, stalls included
+    predicted_cycles: int  # the static schedule's figure (equal to cycles without bubbles and back-pressure)
+    simulator: str
+    waveform: str | None
+    sim_seconds: float
+    build_seconds: float
+
+
+class Design:
+    """What `hl.compile` returns."""
+
+    def __init__(self, name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target):
+        self.name = name
+        self.pipe = pipe
+        self.lowered = lowered
+        self.plan = plan
+        self.memory_json = memory_json
+        self.memory_text = memory_text
+        self.compute_doc = compute_doc
+        self.verilog = verilog
+        self.report = report
+        self.target = target
+
+    # ---- files ----
+    def files(self) -> dict[str, str]:
+        from .compute_json import dumps_coreir_json
+        from .hwlower.printer import format_nest
+
+        return {
+            f"{self.name}.memory.json": self.memory_text,
+            f"{self.name}.compute.json": dumps_coreir_json(self.compute_doc),
+            f"{self.name}.v": self.verilog + "\n" + _library_path().read_text(),
+            f"{self.name}.loops.txt": format_nest(self.lowered.nest),
+            f"{self.name}.report.json": json.dumps(self.report, indent=1, sort_keys=True) + "\n",
+        }
+
+    def save(self, directory) -> Path:
+        """Write the design's files and a standalone Icarus regression kit into `directory`."""
+        from .regression import write_kit
+
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        for fname, text in self.files().items():
+            (d / fname).write_text(text, encoding="utf-8", newline="\n")
+        inputs = self.example_inputs()
+        words, expected = self._stream_words(inputs)
+        write_kit(d / "regression", self, words, expected)
+        return d
+
+    # ---- data ----
+    def example_inputs(self, seed: int = 0) -> dict[str, Buffer]:
+        """Deterministic random inputs covering exactly the region the schedule reads."""
+        from .frontend.bounds import infer_boxes
+
+        _, needed = infer_boxes(self.pipe, self.lowered.output_box, lambda p: None)
+        rng = np.random.default_rng(seed)
+        out = {}
+        for name, box in sorted(needed.items()):
+            t = self.pipe.inputs[name].type
+            shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
+            arr = rng.integers(t.min(), t.max(), size=shape, endpoint=True).astype(t.dtype)
+            out[name] = Buffer(arr).set_min([lo for lo, _ in box])
+        return out
+
+    def _reference(self, inputs):
+        return realize_arrays(self.pipe, self.lowered.output_box, inputs)
+
+    def _stream_words(self, inputs):
+        stores = self._reference(inputs)
+        nest = self.lowered.nest
+        words = {}
+        for f in self.lowered.region.inputs:
+            name = self.pipe.name(f)
+            words[name] = _box_words(stores[id(f)], nest.buffer(name))
+        out = self.lowered.region.output
+        expected = _box_words(stores[id(out)], nest.buffer(self.pipe.name(out)))
+        return words, expected
+
+    # ---- simulation ----
+    def simulate(self, inputs: dict, simulator: str = "verilator", bubbles: float = 0.0, backpressure: float = 0.0,
+                 seed: int = 0, waves: bool = False, build_dir=None) -> SimulationResult:
+        from . import sim
+
+        _check_probability("bubbles", bubbles)
+        _check_probability("backpressure", backpressure)
+        stores = self._reference(inputs)
+        buffers, params = gather_inputs(self.pipe, inputs)
+        nest = self.lowered.nest
+        streams = {}
+        for f in self.lowered.region.inputs:
+            b = nest.buffer(self.pipe.name(f))
+            streams[signal(b.name)] = sim.StreamSpec(_box_words(stores[id(f)], b), width=b.type.bits())
+        out_fn = self.lowered.region.output
+        ob = nest.buffer(self.pipe.name(out_fn))
+        count = int(np.prod([e for _, e in ob.box]))
+        spec = sim.OutputSpec(signal(ob.name), width=ob.type.bits(), count=count, signed=ob.type.is_int())
+        cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
+               if self.pipe.scalars[k].kind == "scalar"}
+        build = Path(build_dir or os.environ.get("MAINSPRING_BUILD_DIR", "build/sim"))
+        src = build / "src" / self.name
+        src.mkdir(parents=True, exist_ok=True)
+        top_file = src / f"{self.name}.v"
+        top_file.write_text(self.verilog, encoding="utf-8")
+        result = sim.run([top_file, _library_path()], self.name, streams, spec, cfg, simulator=simulator,
+                         bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves)
+        hw = _words_to_box(result.words, ob)
+        final = self._host_after(stores, buffers, params, out_fn, hw, ob)
+        return SimulationResult(final, _to_user(hw, ob.type), result.cycles, self.plan.cycles, simulator,
+                                str(result.waveform) if result.waveform else None, result.sim_seconds,
+                                result.build_seconds)
+
+    def _host_after(self, stores, buffers, params, out_fn, hw, ob) -> np.ndarray:
+        ev = Evaluator(self.pipe, params, buffers)
+        ev.stores.update(stores)
+        store = ev.stores[id(out_fn)]
+        sl = tuple(slice(lo - m, lo - m + e) for (lo, e), m in zip(ob.box, store.mins))
+        fresh = np.array(store.arr)
+        fresh[sl] = hw
+        store.arr = fresh
+        boxes = self.lowered.boxes
+        for f in self.lowered.region.host_after:
+            ev.realize_function(f, boxes[self.pipe.name(f)])
+        final = ev.stores[id(self.pipe.output)]
+        return _to_user(final.arr, self.pipe.output.type)
+
+    def check(self, inputs: dict, simulator: str = "verilator", **kw) -> SimulationResult:
+        """Simulate and compare with the reference bit for bit; raise MismatchError on any difference."""
+        res = self.simulate(inputs, simulator=simulator, **kw)
+        want = self._reference_output(inputs)
+        if res.output.shape != want.shape or not np.array_equal(res.output, want):
+            raise _mismatch(self, res, want, inputs, simulator, kw)
+        return res
+
+    def _reference_output(self, inputs) -> np.ndarray:
+        stores = self._reference(inputs)
+        return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type)
+
+
+def _mismatch(design: Design, res: SimulationResult, want: np.ndarray, inputs, simulator, kw) -> MismatchError:
+    diff = np.argwhere(res.output != want)
+    first = [((int(i[1]), int(i[0])) if i.size == 2 else tuple(int(v) for v in reversed(i)),
+              int(want[tuple(i)]), int(res.output[tuple(i)])) for i in diff[:10]]
+    waveform = res.waveform
+    if waveform is None:
+        try:
+            waveform = design.simulate(inputs, simulator=simulator, waves=True,
+                                       **{k: v for k, v in kw.items() if k != "waves"}).waveform
+        except Exception as e:  # the waveform is a convenience; the mismatch is what matters
+            waveform = f"(no waveform: {e})"
+    lines = "\n".join(f"  at {c}: expected {e}, got {g}" for c, e, g in first)
+    return MismatchError(
+        f"design '{design.name}' on {simulator}: {len(diff)} of {want.size} output pixels differ from the "
+        f"reference; first differences (x, y):\n{lines}\nwaveform: {waveform}",
+        mismatches=first, count=int(len(diff)), waveform=waveform,
+    )
+
+
+def _check_probability(name: str, p: float) -> None:
+    if not 0.0 <= p < 1.0:
+        raise HalideError(f"simulate({name}={p}): a probability in [0, 1) is needed")
+
+
+def _box_words(store, buf) -> np.ndarray:
+    """The values of a store over a buffer's box, x fastest, as unsigned words of the buffer's width."""
+    sl = tuple(slice(lo - m, lo - m + e) for (lo, e), m in zip(buf.box, store.mins))
+    vals = store.arr[sl]
+    return (vals.transpose().ravel() & ((1 << buf.type.bits()) - 1)).astype(np.int64)
+
+
+def _words_to_box(words: np.ndarray, buf) -> np.ndarray:
+    shape = tuple(e for _, e in reversed(buf.box))
+    vals = semantics.wrap(np.asarray(words, dtype=np.int64), buf.type)
+    return vals.reshape(shape).transpose()
+
+
+def _to_user(arr: np.ndarray, t) -> np.ndarray:
+    return np.ascontiguousarray(semantics.to_numpy(arr, t).transpose())

@@ -1,0 +1,37 @@
+"""The hardware target: a CGRA modelled on the reference chip (a 32x16 array of PEs and memory tiles)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from .frontend.errors import HalideError
+
+
+@dataclass(frozen=True)
+class CGRA:
+    """A coarse-grained reconfigurable array.
+
+    word_bits: the PE datapath width; wider ops count as several PE words in reports.
+    num_pes: processing elements available; a design needing more is refused.
+    num_mem_tiles: memory tiles available.
+    mem_tile_words: words of SRAM per memory tile.
+    mem_tile_read_ports / mem_tile_write_ports: accesses per cycle a tile serves.
+    register_delay_limit: reads at most this many cycles behind their write become register chains
+        (a PE's pipeline registers) instead of memory-tile delay lines.
+    pe_latency: pipeline registers after each kernel (cycles from its loads to its store).
+    """
+
+    word_bits: int = 16
+    num_pes: int = 384
+    num_mem_tiles: int = 128
+    mem_tile_words: int = 2048
+    mem_tile_read_ports: int = 2
+    mem_tile_write_ports: int = 2
+    register_delay_limit: int = 8
+    pe_latency: int = 1
+
+    def __post_init__(self):
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < (0 if f.name in ("register_delay_limit", "pe_latency") else 1):
+                raise HalideError(f"CGRA({f.name}={v!r}): expected a positive integer")

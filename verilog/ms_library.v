@@ -1,0 +1,185 @@
+// mainspring hardware library: the generic parts every generated design configures.
+// Verilog-2005. All state advances only while the global enable `en` is high, so a stalled design holds.
+
+// An affine controller, as the memory tiles of the reference CGRA have them: an iteration counter of DIM
+// dimensions (innermost first) that fires in cycle CYCLE_START + sum(CYCLE_STRIDE[k] * i[k]) and then gives
+// the address (DATA_START + sum(DATA_STRIDE[k] * i[k])) mod WORDS. Vectors pack 32-bit fields, field k at
+// bits [32*k +: 32]. Firing cycles must increase along the iteration order (they do for a schedule).
+module ms_affine_ctrl #(
+    parameter integer DIM = 1,
+    parameter [32*8-1:0] EXTENT = {8{32'd1}},
+    parameter integer CYCLE_START = 0,
+    parameter [32*8-1:0] CYCLE_STRIDE = 0,
+    parameter integer DATA_START = 0,
+    parameter [32*8-1:0] DATA_STRIDE = 0,
+    parameter integer WORDS = 1,
+    parameter integer AW = 1
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input [31:0] cycle,
+    output fire,
+    output [AW-1:0] addr
+);
+    function integer field;
+        input [32*8-1:0] v;
+        input integer k;
+        begin
+            field = v[32*k +: 32];
+        end
+    endfunction
+
+    // What the cycle (or address) advances by when dimension k steps and every inner dimension wraps.
+    function integer delta;
+        input [32*8-1:0] stride;
+        input integer k;
+        integer j;
+        begin
+            delta = field(stride, k);
+            for (j = 0; j < k; j = j + 1)
+                delta = delta - field(stride, j) * (field(EXTENT, j) - 1);
+        end
+    endfunction
+
+    function integer modw;
+        input integer v;
+        begin
+            modw = ((v % WORDS) + WORDS) % WORDS;
+        end
+    endfunction
+
+    localparam [AW-1:0] START_ADDR = modw(DATA_START);
+
+    reg [31:0] next_cycle;
+    reg [AW-1:0] addr_r;
+    reg done;
+    wire [DIM:0] carry;  // carry[k]: every dimension below k is at its last iteration
+    wire [31:0] dcycle [0:DIM];
+    wire [AW:0] daddr [0:DIM];
+
+    assign carry[0] = 1'b1;
+    assign dcycle[DIM] = 32'd0;
+    assign daddr[DIM] = {(AW+1){1'b0}};
+    assign fire = !done && (cycle == next_cycle);
+    assign addr = addr_r;
+
+    genvar k;
+    generate
+        for (k = 0; k < DIM; k = k + 1) begin : dim
+            localparam [31:0] LAST = field(EXTENT, k) - 1;
+            localparam [31:0] DC = delta(CYCLE_STRIDE, k);
+            localparam [AW:0] DA = modw(delta(DATA_STRIDE, k));
+            reg [31:0] count;
+            wire at_last = (count == LAST);
+            assign carry[k + 1] = carry[k] & at_last;
+            assign dcycle[k] = (carry[k] & !at_last) ? DC : dcycle[k + 1];
+            assign daddr[k] = (carry[k] & !at_last) ? DA : daddr[k + 1];
+            always @(posedge clk) begin
+                if (!rst_n || restart)
+                    count <= 32'd0;
+                else if (en && fire && carry[k])
+                    count <= at_last ? 32'd0 : count + 32'd1;
+            end
+        end
+    endgenerate
+
+    wire [AW:0] sum = {1'b0, addr_r} + daddr[0];
+    wire [AW:0] wrapped = (sum >= WORDS) ? sum - WORDS : sum;
+
+    always @(posedge clk) begin
+        if (!rst_n || restart) begin
+            next_cycle <= CYCLE_START;
+            addr_r <= START_ADDR;
+            done <= 1'b0;
+        end else if (en && fire) begin
+            if (carry[DIM])
+                done <= 1'b1;
+            else begin
+                next_cycle <= next_cycle + dcycle[0];
+                addr_r <= wrapped[AW-1:0];
+            end
+        end
+    end
+endmodule
+
+// A memory tile: WORDS x WIDTH SRAM with one write port and up to two read ports, each driven by an affine
+// controller configured from the memory JSON. A read port's controller gives the cycles its consumer reads
+// in; the SRAM is read (synchronously) one cycle earlier so the word is in the output register by then.
+module ms_mem_tile #(
+    parameter integer WIDTH = 16,
+    parameter integer WORDS = 2048,
+    parameter integer AW = 11,
+    parameter integer NR = 1,
+    parameter integer W_DIM = 1,
+    parameter [32*8-1:0] W_EXTENT = {8{32'd1}},
+    parameter integer W_CYCLE_START = 0,
+    parameter [32*8-1:0] W_CYCLE_STRIDE = 0,
+    parameter integer W_DATA_START = 0,
+    parameter [32*8-1:0] W_DATA_STRIDE = 0,
+    parameter integer R0_DIM = 1,
+    parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
+    parameter integer R0_CYCLE_START = 1,
+    parameter [32*8-1:0] R0_CYCLE_STRIDE = 0,
+    parameter integer R0_DATA_START = 0,
+    parameter [32*8-1:0] R0_DATA_STRIDE = 0,
+    parameter integer R1_DIM = 1,
+    parameter [32*8-1:0] R1_EXTENT = {8{32'd1}},
+    parameter integer R1_CYCLE_START = 1,
+    parameter [32*8-1:0] R1_CYCLE_STRIDE = 0,
+    parameter integer R1_DATA_START = 0,
+    parameter [32*8-1:0] R1_DATA_STRIDE = 0
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input [31:0] cycle,
+    input [WIDTH-1:0] wdata,
+    output reg [WIDTH-1:0] rdata0,
+    output reg [WIDTH-1:0] rdata1
+);
+    reg [WIDTH-1:0] mem [0:WORDS-1];
+    wire wfire, rfire0, rfire1;
+    wire [AW-1:0] waddr, raddr0, raddr1;
+
+    ms_affine_ctrl #(.DIM(W_DIM), .EXTENT(W_EXTENT), .CYCLE_START(W_CYCLE_START), .CYCLE_STRIDE(W_CYCLE_STRIDE),
+                     .DATA_START(W_DATA_START), .DATA_STRIDE(W_DATA_STRIDE), .WORDS(WORDS), .AW(AW))
+        wctrl (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire), .addr(waddr));
+    ms_affine_ctrl #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
+                     .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
+                     .WORDS(WORDS), .AW(AW))
+        rctrl0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
+
+    always @(posedge clk) begin
+        if (en && wfire)
+            mem[waddr] <= wdata;
+    end
+    always @(posedge clk) begin
+        if (!rst_n)
+            rdata0 <= {WIDTH{1'b0}};
+        else if (en && rfire0)
+            rdata0 <= mem[raddr0];
+    end
+
+    generate
+        if (NR > 1) begin : second_read
+            ms_affine_ctrl #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
+                             .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START),
+                             .DATA_STRIDE(R1_DATA_STRIDE), .WORDS(WORDS), .AW(AW))
+                rctrl1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
+                        .addr(raddr1));
+            always @(posedge clk) begin
+                if (!rst_n)
+                    rdata1 <= {WIDTH{1'b0}};
+                else if (en && rfire1)
+                    rdata1 <= mem[raddr1];
+            end
+        end else begin : one_read
+            assign rfire1 = 1'b0;
+            assign raddr1 = {AW{1'b0}};
+            always @(posedge clk) rdata1 <= {WIDTH{1'b0}};
+        end
+    endgenerate
+endmodule
