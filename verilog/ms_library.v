@@ -50,43 +50,60 @@ module ms_affine_ctrl #(
         end
     endfunction
 
-    localparam [AW-1:0] START_ADDR = modw(DATA_START);
+    localparam integer START_I = modw(DATA_START);
+    localparam [AW-1:0] START_ADDR = START_I[AW-1:0];
+    localparam integer WORDS_I = WORDS;
+    localparam [AW:0] WORDS_W = WORDS_I[AW:0];
 
     reg [31:0] next_cycle;
     reg [AW-1:0] addr_r;
     reg done;
-    wire [DIM:0] carry;  // carry[k]: every dimension below k is at its last iteration
-    wire [31:0] dcycle [0:DIM];
-    wire [AW:0] daddr [0:DIM];
 
-    assign carry[0] = 1'b1;
-    assign dcycle[DIM] = 32'd0;
-    assign daddr[DIM] = {(AW+1){1'b0}};
     assign fire = !done && (cycle == next_cycle);
     assign addr = addr_r;
 
+    // Per dimension: `carry_in` says every inner dimension is at its last iteration, so this one steps (or
+    // wraps) when the controller fires; `dc`/`da` are the cycle and address steps of the whole controller,
+    // chosen by the innermost dimension that does not wrap. Separate wires per dimension keep the chain free
+    // of false combinational loops.
     genvar k;
     generate
         for (k = 0; k < DIM; k = k + 1) begin : dim
             localparam [31:0] LAST = field(EXTENT, k) - 1;
             localparam [31:0] DC = delta(CYCLE_STRIDE, k);
-            localparam [AW:0] DA = modw(delta(DATA_STRIDE, k));
+            localparam integer DA_I = modw(delta(DATA_STRIDE, k));
+            localparam [AW:0] DA = DA_I[AW:0];
             reg [31:0] count;
             wire at_last = (count == LAST);
-            assign carry[k + 1] = carry[k] & at_last;
-            assign dcycle[k] = (carry[k] & !at_last) ? DC : dcycle[k + 1];
-            assign daddr[k] = (carry[k] & !at_last) ? DA : daddr[k + 1];
+            wire carry_in;
+            wire carry_out = carry_in & at_last;
+            wire [31:0] dc;
+            wire [AW:0] da;
+            if (k == 0) begin : first
+                assign carry_in = 1'b1;
+            end else begin : chained
+                assign carry_in = dim[k - 1].carry_out;
+            end
+            if (k == DIM - 1) begin : outermost
+                assign dc = (carry_in & !at_last) ? DC : 32'd0;
+                assign da = (carry_in & !at_last) ? DA : {(AW+1){1'b0}};
+            end else begin : inner
+                assign dc = (carry_in & !at_last) ? DC : dim[k + 1].dc;
+                assign da = (carry_in & !at_last) ? DA : dim[k + 1].da;
+            end
             always @(posedge clk) begin
                 if (!rst_n || restart)
                     count <= 32'd0;
-                else if (en && fire && carry[k])
+                else if (en && fire && carry_in)
                     count <= at_last ? 32'd0 : count + 32'd1;
             end
         end
     endgenerate
 
-    wire [AW:0] sum = {1'b0, addr_r} + daddr[0];
-    wire [AW:0] wrapped = (sum >= WORDS) ? sum - WORDS : sum;
+    wire all_last = dim[DIM - 1].carry_out;
+    wire [AW:0] sum = {1'b0, addr_r} + dim[0].da;
+    wire [AW:0] wrapped = (sum >= WORDS_W) ? sum - WORDS_W : sum;
+    wire wrapped_unused = wrapped[AW];  // always 0 after the wrap
 
     always @(posedge clk) begin
         if (!rst_n || restart) begin
@@ -94,10 +111,10 @@ module ms_affine_ctrl #(
             addr_r <= START_ADDR;
             done <= 1'b0;
         end else if (en && fire) begin
-            if (carry[DIM])
+            if (all_last)
                 done <= 1'b1;
             else begin
-                next_cycle <= next_cycle + dcycle[0];
+                next_cycle <= next_cycle + dim[0].dc;
                 addr_r <= wrapped[AW-1:0];
             end
         end

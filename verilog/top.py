@@ -175,8 +175,9 @@ def _params(memory: dict, kernels) -> dict[str, int]:
 
 def _ctrl(inst: str, c: dict, kind: str, fire: str, addr: str | None = None, words: int = 1) -> str:
     params = _ctrl_params("", c, kind) + [f".WORDS({words})", f".AW({_aw(words)})"]
-    addr_conn = addr if addr is not None else ""
-    return (f"ms_affine_ctrl #({', '.join(params)})\n    {inst} (.clk(clk), .rst_n(rst_n), .en(en), "
+    addr_conn = addr if addr is not None else f"{inst}_addr_unused"
+    decl = "" if addr is not None else f"wire [{_aw(words) - 1}:0] {inst}_addr_unused;  // when-only controller\n"
+    return decl + (f"ms_affine_ctrl #({', '.join(params)})\n    {inst} (.clk(clk), .rst_n(rst_n), .en(en), "
             f".restart(restart), .cycle(cycle), .fire({fire}), .addr({addr_conn}));")
 
 

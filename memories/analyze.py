@@ -1,0 +1,63 @@
+"""The memories driver: a straight line of named steps from a loop nest to a checked memory plan."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from mainspring.hwlower.ir import LoopNest, Op
+
+from .capacity import buffer_capacity
+from .checker import check_plan
+from .ir import MemoryPlan, OpSchedule, Target
+from .mapping import map_buffer
+from .polyhedral import Program, build_program, default_latency
+from .schedule import Schedule, schedule
+
+
+def analyze(nest: LoopNest, target: Target = Target(), latencies: Mapping[str, int] | None = None,
+            check: bool = True) -> MemoryPlan:
+    """Schedule `nest`, size and map its buffers onto `target`, and (by default) prove the result correct.
+
+    `latencies` overrides the cycles from an op's firing to its stored value, by op name (default: 0 for an op
+    that only moves a value, `target.pe_latency` otherwise).
+    """
+    overrides = dict(latencies or {})
+
+    def latency(op: Op) -> int:
+        return overrides.get(op.name, default_latency(op, target.pe_latency))
+
+    prog = build_program(nest, latency)
+    sched = schedule(prog, target)
+    buffers = tuple(map_buffer(prog, sched, target, b.name, buffer_capacity(prog, sched, b.name))
+                    for b in nest.buffers)
+    ops = op_schedules(prog, sched)
+    computed = [s for s in ops if not s.host]
+    writes = [p.controller.cycle_starting_addr for b in buffers for p in b.write_ports if p.name in b.output_ports]
+    plan = MemoryPlan(
+        nest=nest.name, target=target, strategy=sched.strategy, ops=ops, internal_reads=prog.internal,
+        buffers=buffers,
+        cycles=max((s.last_cycle + s.latency for s in computed), default=-1) + 1,
+        input_words=sum(_words(nest, b) for b in nest.inputs),
+        first_output_cycle=min(writes, default=-1),
+    )
+    if check:
+        check_plan(nest, plan, prog)
+    return plan
+
+
+def op_schedules(prog: Program, sched: Schedule) -> tuple[OpSchedule, ...]:
+    out = []
+    for s in prog.stmts:
+        if s.name not in sched.timing:
+            continue  # host.out: the output is streamed as its final values are written
+        t = sched.timing[s.name]
+        func, stage = (s.op.func, s.op.stage) if s.op is not None else (s.buffer, 0)
+        out.append(OpSchedule(s.name, func, stage, s.time_dims, s.lane_dims, t.rates, t.delay, s.latency, s.is_host))
+    return tuple(out)
+
+
+def _words(nest: LoopNest, name: str) -> int:
+    n = 1
+    for _, extent in nest.buffer(name).box:
+        n *= extent
+    return n

@@ -1,0 +1,66 @@
+"""Count each buffer's capacity: the exact maximum number of live values over all cycles (barvinok).
+
+A value is one write of one lane of a store. It is live from its write cycle (fire + latency) through the
+cycle of its last read, both included: a value read in the cycle its slot is overwritten still counts, so a
+3x3 window over a W-wide stream needs 2*W + 3 words. Values streamed out are read in the cycle they are
+written (they occupy one word for that cycle). Counting uses lexicographic time vectors (timing.py) so that
+1920-wide images count in milliseconds: the fused schedule's mixed radix, or under the sequential fallback the
+program-order vector; only buffers that mix clocks (the host's stream with a slower group) count flat cycles.
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from .polyhedral import Flow, Program, Stmt
+from .schedule import Schedule
+from .timing import embed_values, periods_for, program_vector, time_space_bounds, time_vector
+
+
+def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
+    """The maximum number of values of `buffer` written but not yet last read, over all cycles."""
+    flows = [f for f in prog.flows if f.buffer == buffer]
+    if not flows:
+        return 0
+    clock = _clock(prog, flows, sched)
+    ports = sorted({(f.src.index, f.src_lane): f.src for f in flows}.items())
+    width = 1 + max(len(s.time_dims) for _, s in ports)
+    written = last = None
+    for k, ((_, lane), src) in enumerate(ports):
+        mine = [f for f in flows if f.src is src and f.src_lane == lane]
+        tw = _time(src, sched, clock, src.latency)
+        reads = None
+        for f in mine:
+            r = tw.intersect_domain(f.rel.domain()) if f.streamed_out else f.rel.apply_range(
+                _time(f.dst, sched, clock, 0))
+            reads = r if reads is None else reads.union(r)
+        emb = embed_values(src.time_name, len(src.time_dims), k, width)
+        reads = reads.coalesce()  # the taps of one window merge into one piece: much faster to count
+        w = tw.intersect_domain(reads.domain()).apply_domain(emb)
+        lm = reads.lexmax().apply_domain(emb)
+        written = w if written is None else written.union(w)
+        last = lm if last is None else last.union(lm)
+    t = time_space_bounds(clock[1], 2 * clock[2] + 2) if clock[0] == "program" else time_space_bounds(clock[1])
+    ident = isl.Map.identity(t.get_space().map_from_set()).intersect_domain(t)
+    live = written.lex_le_map(ident).intersect(last.lex_ge_map(ident)).reverse().coalesce()
+    if live.is_empty():
+        return 0
+    return live.card().max().to_python()
+
+
+def _clock(prog: Program, flows: list[Flow], sched: Schedule):
+    """How to write cycles as vectors: ("radix", periods), ("flat", None) or ("program", None, depth)."""
+    stmts = {f.src.name: f.src for f in flows} | {f.dst.name: f.dst for f in flows if not f.streamed_out}
+    ordered = sorted(stmts.values(), key=lambda s: s.index)
+    if sched.strategy == "sequential" and not any(s.is_host for s in ordered):
+        return ("program", None, max(len(s.loops) for s in prog.stmts))
+    periods = periods_for([sched.timing[s.name].rates for s in ordered],
+                          [tuple(d.extent for d in s.time_dims) for s in ordered])
+    return ("radix", periods) if periods is not None else ("flat", None)
+
+
+def _time(s: Stmt, sched: Schedule, clock, extra: int) -> isl.Map:
+    if clock[0] == "program":
+        return program_vector(s.time_name, s.loops, s.unrolled, s.position, clock[2], extra)
+    t = sched.timing[s.name]
+    return time_vector(s.time_name, s.time_dims, t.rates, t.delay + extra, clock[1])

@@ -1,0 +1,280 @@
+"""Prove with isl that a memory plan computes the nest's values: the verifier run after `analyze`.
+
+It trusts nothing the scheduler or mapper computed on the way: it rebuilds cycles and addresses from the plan's
+plain facts (op schedules, port controllers, tap delays) and the exact value flows of the nest, and checks
+1. every read happens at or after its value's write cycle (firing + latency);
+2. every read port delivers exactly the value the flow says: a tap's delay equals the read's distance from the
+   write, registers add one cycle each, delay-line ports follow their root stream;
+3. in every bank, each read finds its value at its address and no write to that address happens between the
+   value's write and its read (so no buffer holds more than its capacity), and no port or op is used twice in
+   one cycle, nor a tile given more ports or words than it has.
+A failure raises MemoryCheckError naming the buffer and the first violating point.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import islpy as isl
+
+from mainspring.hwlower.ir import LoopNest
+
+from .errors import MemoryCheckError
+from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule
+from .polyhedral import Flow, Program, build_program, point_values
+from .timing import bounds, flat_map
+
+
+def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) -> None:
+    """Raise MemoryCheckError unless `plan` is a correct schedule and mapping of `nest`."""
+    ops = {s.op: s for s in plan.ops}
+    if prog is None:
+        prog = build_program(nest, lambda op: ops[op.name].latency if op.name in ops else 0)
+    _check_ops(prog, plan, ops)
+    # Dependences first: a wrong delay is best reported as the read it breaks.
+    for buf in plan.buffers:
+        for f in prog.flows:
+            if f.buffer == buf.name and not f.streamed_out:
+                _check_dependence(buf, f, ops)
+    for buf in plan.buffers:
+        flows = [f for f in prog.flows if f.buffer == buf.name]
+        _check_streams(buf, flows, prog, ops)
+        for f in flows:
+            if not f.streamed_out:
+                _check_read_ports(buf, f, ops)
+        _check_elements(buf)
+        for bank in buf.banks:
+            _check_bank(buf, bank, plan, prog, ops)
+
+
+def _fail(buf: str, message: str) -> None:
+    raise MemoryCheckError(f"memories check: buffer '{buf}': {message}")
+
+
+def _lane(lane: tuple[int, ...]) -> str:
+    return f" lane {list(lane)}" if lane else ""
+
+
+def _at(dims: tuple[Dim, ...], values: list[int]) -> str:
+    if not values:
+        return "[" + ", ".join(f"{d.var} in {d.min}..{d.min + d.extent - 1}" for d in dims) + "]"
+    return "[" + ", ".join(f"{d.var}={v}" for d, v in zip(dims, values)) + "]"
+
+
+# ---- cycles and addresses from plain facts --------------------------------------------------------------
+
+def _op_cycles(s: OpSchedule, name: str, extra: int = 0) -> isl.Map:
+    return flat_map(name, s.dims, s.rates, s.delay + extra)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ctrl_map(name: str, dims: tuple[Dim, ...], c: Controller, data: bool) -> isl.Map:
+    """{ name[t] -> [cycle or address] } of a controller iterating the op coordinates `dims`."""
+    n = len(dims)
+    start, strides = (c.data_starting_addr, c.data_stride) if data else (c.cycle_starting_addr, c.cycle_stride)
+    terms = [f"{strides[k]}*(t{n - 1 - k} - {dims[n - 1 - k].min})" for k in range(n)]
+    ts = ", ".join(f"t{k}" for k in range(n))
+    return isl.Map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(start)])}] : {bounds(dims)} }}")
+
+
+def _follow(buf: str, port: str, name: str, dims: tuple[Dim, ...], c: Controller, op: OpSchedule,
+            extra: int) -> None:
+    """The controller must access in the cycle op fires + extra, at every iteration of `dims`."""
+    if tuple(c.extent) != (tuple(d.extent for d in reversed(dims)) or (1,)):
+        _fail(buf, f"port {port} iterates extents {list(c.extent)}, not its domain {_at(dims, [])}")
+    own = _op_cycles(op, name, extra).intersect_domain(_ctrl_map(name, dims, c, False).domain())
+    ctrl = _ctrl_map(name, dims, c, False)
+    differ = ctrl.subtract(own).domain().union(own.subtract(ctrl).domain())
+    if not differ.is_empty():
+        _fail(buf, f"port {port} does not follow op '{op.op}' fired + {extra} cycles, first at "
+                   f"{_at(dims, point_values(differ.lexmin()))}")
+
+
+def _pairs(rel: isl.Map, left: isl.Map, right: isl.Map) -> isl.Map:
+    """{ [p -> c] -> [left(p), right(c)] } over the pairs of `rel`."""
+    return rel.domain_map().apply_range(left).flat_range_product(rel.range_map().apply_range(right))
+
+
+def _first(viol: isl.Set) -> list[int] | None:
+    return None if viol.is_empty() else point_values(viol.lexmin())
+
+
+# ---- ops and streams ------------------------------------------------------------------------------------
+
+def _check_ops(prog: Program, plan: MemoryPlan, ops: dict[str, OpSchedule]) -> None:
+    for s in prog.stmts:
+        if s.name == "host.out":
+            continue
+        o = ops.get(s.name)
+        if o is None or o.dims != s.time_dims or o.lanes != s.lane_dims or len(o.rates) != len(o.dims):
+            raise MemoryCheckError(f"memories check: op '{s.name}' has no schedule over its loops {s.time_dims}")
+        if s.is_host and (o.delay, o.latency, o.rates) != (0, 0, _dense(o.dims)):
+            raise MemoryCheckError(f"memories check: op '{s.name}' is not the host's stream (one word per cycle "
+                                   f"from cycle 0, x fastest): delay {o.delay}, rates {o.rates}")
+        if o.delay < 0:
+            raise MemoryCheckError(f"memories check: op '{s.name}' fires before cycle 0 (delay {o.delay})")
+        if not _op_cycles(o, s.time_name).is_injective():
+            raise MemoryCheckError(f"memories check: op '{s.name}' fires twice in one cycle (rates {o.rates})")
+
+
+def _dense(dims: tuple[Dim, ...]) -> tuple[int, ...]:
+    rates, p = [], 1
+    for d in reversed(dims):
+        rates.append(p)
+        p *= d.extent
+    return tuple(reversed(rates))
+
+
+def _check_streams(buf: BufferPlan, flows: list[Flow], prog: Program, ops: dict[str, OpSchedule]) -> None:
+    ports = {(p.op, p.lane): p for p in buf.write_ports}
+    for p in buf.write_ports:
+        op = ops[p.op]
+        _follow(buf.name, p.name, prog.stmt(p.op).time_name, op.dims, p.controller, op, op.latency)
+    for f in flows:
+        p = ports.get((f.src.name, f.src_lane))
+        if p is None:
+            _fail(buf.name, f"op '{f.src.name}'{_lane(f.src_lane)} writes values that are read but has no write port")
+        if f.streamed_out and p.name not in buf.output_ports:
+            _fail(buf.name, f"write port {p.name} writes final output values but is not streamed out")
+
+
+def _check_dependence(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> None:
+    src, dst = ops[f.src.name], ops[f.dst.name]
+    both = _pairs(f.rel, _op_cycles(src, f.src.time_name, src.latency), _op_cycles(dst, f.dst.time_name))
+    bad = _first(both.intersect_range(isl.Set("{ [w, r] : r < w }")).domain())
+    if bad is not None:
+        n = len(f.src.time_dims)
+        _fail(buf.name, f"op '{f.dst.name}' load '{f.load}'{_lane(f.dst_lane)} at {_at(f.dst.time_dims, bad[n:])} "
+                        f"(cycle {dst.cycle(tuple(bad[n:]))}) reads the value op '{f.src.name}' writes at "
+                        f"{_at(f.src.time_dims, bad[:n])} in cycle {src.cycle(tuple(bad[:n])) + src.latency}: "
+                        "read before write")
+
+
+def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> None:
+    src, dst = ops[f.src.name], ops[f.dst.name]
+    wname = next(p.name for p in buf.write_ports if (p.op, p.lane) == (f.src.name, f.src_lane))
+    mine = [p for p in buf.read_ports if (p.op, p.load, p.lane, p.source) == (f.dst.name, f.load, f.dst_lane, wname)]
+    covered = isl.Set.empty(f.rel.range().get_space())
+    for p in mine:
+        dom = isl.Set(f"{{ {f.dst.time_name}[{', '.join(f't{k}' for k in range(len(p.domain)))}] : "
+                      f"{bounds(p.domain)} }}")
+        if not covered.intersect(dom).is_empty():
+            _fail(buf.name, f"read ports of op '{f.dst.name}' load '{f.load}' overlap at {p.name}")
+        covered = covered.union(dom)
+        if p.delay is not None:
+            rel = f.rel.intersect_range(dom)
+            both = _pairs(rel, _op_cycles(src, f.src.time_name, src.latency), _op_cycles(dst, f.dst.time_name))
+            bad = _first(both.intersect_range(isl.Set(f"{{ [w, r] : r - w != {p.delay} }}")).domain())
+            if bad is not None:
+                n = len(f.src.time_dims)
+                _fail(buf.name, f"read port {p.name} (tap {p.tap}, delay {p.delay}) at "
+                                f"{_at(f.dst.time_dims, bad[n:])} in cycle {dst.cycle(tuple(bad[n:]))} must deliver "
+                                f"the value op '{f.src.name}' writes at {_at(f.src.time_dims, bad[:n])} in cycle "
+                                f"{src.cycle(tuple(bad[:n])) + src.latency}, but the tap delivers another value")
+        _follow(buf.name, p.name, f.dst.time_name, p.domain, p.controller, dst, 0)
+    missing = f.rel.range().subtract(covered)
+    if not missing.is_empty():
+        _fail(buf.name, f"op '{f.dst.name}' load '{f.load}'{_lane(f.dst_lane)} has no read port at "
+                        f"{_at(f.dst.time_dims, point_values(missing.lexmin()))}")
+
+
+# ---- taps, registers and banks --------------------------------------------------------------------------
+
+def _check_elements(buf: BufferPlan) -> None:
+    """Every tap element delivers its root stream at the delay the read ports rely on."""
+    delay = {p.name: (p.name, 0) for p in buf.write_ports}
+    for b in buf.banks:
+        if b.kind == "delay_line":
+            delay |= {p.name: (b.root, p.delay) for p in b.read_ports}
+    for r in buf.registers:
+        src = delay.get(r.source)
+        if src is None or src != (r.root, r.delay - 1):
+            _fail(buf.name, f"register {r.name} (delay {r.delay} after {r.root}) is fed by {r.source} = {src}")
+        delay[r.name] = (r.root, r.delay)
+    for p in buf.read_ports:
+        if p.delay is not None and delay.get(p.tap) != (p.source, p.delay):
+            _fail(buf.name, f"read port {p.name} expects {p.source} delayed {p.delay} cycles from {p.tap}, which "
+                            f"delivers {delay.get(p.tap)}")
+    for b in buf.banks:
+        if b.kind == "delay_line":
+            for w in b.write_ports:
+                if delay.get(w.source) != (b.root, w.delay):
+                    _fail(buf.name, f"bank {b.name} is fed by {w.source}, not {b.root} delayed {w.delay} cycles")
+
+
+def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, ops: dict[str, OpSchedule]) -> None:
+    t = plan.target
+    if len(bank.write_ports) > t.mem_tile_write_ports or len(bank.read_ports) > t.mem_tile_read_ports:
+        _fail(buf.name, f"bank {bank.name} has {len(bank.write_ports)} write and {len(bank.read_ports)} read ports; a "
+                        f"tile has {t.mem_tile_write_ports} and {t.mem_tile_read_ports}")
+    if bank.words > bank.tiles * t.mem_tile_words or bank.words < 1:
+        _fail(buf.name, f"bank {bank.name} holds {bank.words} words in {bank.tiles} tiles of {t.mem_tile_words}")
+    names = {}
+    for k, p in enumerate(bank.write_ports + bank.read_ports):
+        names[p.name] = f"P{k}"
+        op = ops[p.op]
+        # Delay-line ports follow the root's writes shifted by their delay; addressed ports their own op.
+        extra = op.latency + p.delay if bank.kind == "delay_line" else (op.latency if p.kind == "write" else 0)
+        _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, extra)
+        if not _ctrl_map(names[p.name], p.domain, p.controller, False).is_injective():
+            _fail(buf.name, f"bank port {p.name} is used more than once in a cycle")
+    for r in bank.read_ports:
+        for w, expected in _expected_values(buf, bank, r, prog, names):
+            _check_bank_read(buf, bank, r, w, expected, names)
+
+
+def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str]):
+    """(write port, { read iteration -> write iteration }) for the values `r` must return."""
+    if bank.kind == "delay_line":
+        (w,) = bank.write_ports
+        n = len(r.domain)
+        ts = ", ".join(f"t{k}" for k in range(n))
+        yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{ts}] : {bounds(r.domain)} }}")
+        return
+    for w in bank.write_ports:
+        src = prog.stmt(w.op)
+        for f in prog.flows:
+            if f.buffer == buf.name and f.src is src and f.src_lane == w.lane and f.dst.name == r.op \
+                    and f.load == r.load and f.dst_lane == r.lane:
+                m = f.rel.reverse().set_tuple_name(isl.dim_type.in_, names[r.name])
+                m = m.set_tuple_name(isl.dim_type.out, names[w.name])
+                dom = isl.Set(f"{{ {names[r.name]}[{', '.join(f't{k}' for k in range(len(r.domain)))}] : "
+                              f"{bounds(r.domain)} }}")
+                yield w, m.intersect_domain(dom)
+
+
+def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expected: isl.Map,
+                     names: dict[str, str]) -> None:
+    rn, wn = names[r.name], names[w.name]
+    w_dom = _ctrl_map(wn, w.domain, w.controller, False).domain()
+    unwritten = expected.subtract_range(w_dom)
+    if not unwritten.is_empty():
+        pt = point_values(unwritten.domain().lexmin())
+        _fail(buf.name, f"bank {bank.name} read port {r.name} at {_at(r.domain, pt)} needs a value its write port "
+                        f"{w.name} never writes")
+    rc, ra = _ctrl_map(rn, r.domain, r.controller, False), _ctrl_map(rn, r.domain, r.controller, True)
+    wc, wa = _ctrl_map(wn, w.domain, w.controller, False), _ctrl_map(wn, w.domain, w.controller, True)
+    # [read -> write] -> [write cycle, read cycle, write address, read address]
+    quad = _pairs(expected.reverse(), wc, rc).flat_range_product(_pairs(expected.reverse(), wa, ra))
+    n = bank.words
+    bad = _first(quad.intersect_range(isl.Set(
+        f"{{ [wc, rc, wa, ra] : rc <= wc or (wa - ra) mod {n} != 0 }}")).domain())
+    if bad is not None:
+        _fail(buf.name, f"bank {bank.name} read port {r.name} at {_at(r.domain, bad[len(w.domain):])} does not find "
+                        f"the value written by {w.name} at {_at(w.domain, bad[:len(w.domain)])} (read not after "
+                        f"the write, or at another address)")
+    for other in bank.write_ports:
+        on = names[other.name]
+        oc = _ctrl_map(on, other.domain, other.controller, False)
+        oa = _ctrl_map(on, other.domain, other.controller, True)
+        clobber = quad.wrap().flat_product(oc.flat_range_product(oa).wrap())
+        k = len(w.domain) + len(r.domain)
+        tail = [f"v{j}" for j in range(len(other.domain))]
+        space = [f"u{j}" for j in range(k)] + ["wc", "rc", "wa", "ra"] + tail + ["oc", "oa"]
+        cond = f"wc < oc <= rc and (oa - ra) mod {n} = 0"
+        bad = _first(clobber.intersect(isl.Set(f"{{ [{', '.join(space)}] : {cond} }}")))
+        if bad is not None:
+            _fail(buf.name, f"bank {bank.name} ({n} words): the value {w.name} writes at "
+                            f"{_at(w.domain, bad[:len(w.domain)])} is overwritten by {other.name} at "
+                            f"{_at(other.domain, bad[k + 4:k + 4 + len(other.domain)])} (cycle {bad[-2]}) before "
+                            f"read port {r.name} reads it at {_at(r.domain, bad[len(w.domain):k])} (cycle {bad[k + 1]})")

@@ -1,0 +1,18 @@
+"""The two kinds of failure of the memories stage.
+
+`MemoryCheckError` is our bug (or a tampered plan): the checker found a schedule or mapping that would compute a
+wrong value; it is an AssertionError, as Halide's `internal_assert`. `MemoryMappingError` is a loop nest this
+stage cannot implement on the target (a ScheduleError, so the user sees it as a schedule to change).
+"""
+
+from __future__ import annotations
+
+from mainspring.frontend.errors import ScheduleError
+
+
+class MemoryCheckError(AssertionError):
+    """The final schedule or mapping violates a dependence, a capacity or a port limit."""
+
+
+class MemoryMappingError(ScheduleError):
+    """The loop nest needs a buffer organisation this stage does not implement on the target."""

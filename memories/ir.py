@@ -1,0 +1,205 @@
+"""The plain facts `memories` hands to later stages: the static schedule and the physical buffer mapping.
+
+No isl object crosses this boundary: everything here is a frozen dataclass of ints, strings and tuples.
+
+Semantics (cycle-accurate; the verilog stage builds controllers and enables from these facts):
+- Cycles count from 0, the cycle in which the host presents the first word of every input stream. The host
+  presents one word per cycle, x fastest over the input buffer's box (a pseudo-op `host.<buffer>` with
+  `host=True` in `MemoryPlan.ops`).
+- An op with time dims `t` (outermost first, loop values) fires in cycle
+  `delay + sum(rates[k] * (t[k] - dims[k].min))`; all its lanes (iterations of unrolled loops) fire in that
+  same cycle. It reads its loads in the firing cycle and its stored value is visible to readers from cycle
+  `fire + latency` on (the write cycle).
+- A value flows from a write port (an op's store, one lane) to a read port (an op's load, one lane, over a box of
+  the consumer's time dims). A read port with `delay` set gets its value from a *tap*: the element named by
+  `tap` delivers in cycle c the value its root write port wrote in cycle `c - delay`. Elements: the write port
+  itself (delay 0, a wire), a `Register` (delivers its source's value one cycle later, shifting every cycle), or
+  a delay-line bank read port.
+- A read port without `delay` reads an addressed bank (`Bank.kind == "addressed"`) through its controller.
+- Banks are memory-tile SRAM. A port controller iterates `i[0]` fastest (innermost first, as the reference
+  memory tiles do): in cycle `cycle_starting_addr + sum(cycle_stride[k] * i[k])` it accesses address
+  `(data_starting_addr + sum(data_stride[k] * i[k])) mod bank.words`. A read in cycle c returns the last value
+  written to that address in a cycle before c; no write to the address may happen in cycles (write, read] (a
+  value read in the cycle it would be overwritten counts as live). Controller iteration `i` corresponds to the
+  port's op coordinates `t[k] = domain[k].min + i[n - 1 - k]`.
+- A bank spans `tiles` memory tiles (address bits above the tile size select the tile) and `slices` parallel
+  tiles when a value is wider than a tile word; a tile never sees more reads or writes per cycle than it has
+  ports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The CGRA resources memories are mapped onto, and the scheduling knobs."""
+
+    mem_tile_words: int = 2048
+    mem_tile_read_ports: int = 2
+    mem_tile_write_ports: int = 2
+    word_bits: int = 16
+    register_max_delay: int = 4  # a tap at most this many cycles after the previous tap becomes registers
+    pe_latency: int = 1  # cycles from firing to the stored value of an op that computes (a registered PE)
+    max_ii: int = 4  # the largest initiation interval tried before the sequential fallback
+
+
+@dataclass(frozen=True, slots=True)
+class Dim:
+    var: str
+    min: int
+    extent: int
+
+
+@dataclass(frozen=True, slots=True)
+class Controller:
+    """An affine loop nest over time (and address, for memory ports), innermost dimension first."""
+
+    extent: tuple[int, ...]
+    cycle_starting_addr: int
+    cycle_stride: tuple[int, ...]
+    data_starting_addr: int = 0
+    data_stride: tuple[int, ...] = ()  # empty for controllers that only say when (op firing)
+
+    @property
+    def dimensionality(self) -> int:
+        return len(self.extent)
+
+    def shifted(self, cycles: int) -> "Controller":
+        return Controller(self.extent, self.cycle_starting_addr + cycles, self.cycle_stride,
+                          self.data_starting_addr, self.data_stride)
+
+
+@dataclass(frozen=True, slots=True)
+class OpSchedule:
+    op: str
+    func: str
+    stage: int
+    dims: tuple[Dim, ...]  # time dims, outermost first
+    lanes: tuple[Dim, ...]  # unrolled dims: duplicated compute, all in the firing cycle
+    rates: tuple[int, ...]  # cycles per step of each time dim
+    delay: int
+    latency: int
+    host: bool = False  # the host streaming an input buffer
+
+    def cycle(self, point: tuple[int, ...]) -> int:
+        return self.delay + sum(q * (t - d.min) for q, t, d in zip(self.rates, point, self.dims))
+
+    @property
+    def last_cycle(self) -> int:
+        return self.delay + sum(q * (d.extent - 1) for q, d in zip(self.rates, self.dims))
+
+    @property
+    def controller(self) -> Controller:
+        if not self.dims:
+            return Controller((1,), self.delay, (0,))
+        return Controller(tuple(d.extent for d in reversed(self.dims)), self.delay, tuple(reversed(self.rates)))
+
+
+@dataclass(frozen=True, slots=True)
+class InternalRead:
+    """A load whose value comes from an earlier lane of the same op in the same firing (chained compute)."""
+
+    op: str
+    load: str
+    lane: tuple[int, ...]
+    source_lane: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WritePort:
+    name: str
+    buffer: str
+    op: str
+    lane: tuple[int, ...]
+    controller: Controller  # every firing of the op; cycles are write cycles; data = element address in the box
+
+
+@dataclass(frozen=True, slots=True)
+class ReadPort:
+    name: str
+    buffer: str
+    op: str
+    load: str
+    lane: tuple[int, ...]
+    source: str  # the write port whose values this port reads
+    domain: tuple[Dim, ...]  # the box of the op's time dims it serves (outermost first)
+    delay: int | None  # constant cycles from the source's write to this read; None: addressed bank
+    tap: str  # the element delivering the value: write port, register or bank read port
+    controller: Controller  # cycles are firing cycles; data = element address in the buffer's box
+
+
+@dataclass(frozen=True, slots=True)
+class Register:
+    name: str
+    source: str  # the element whose value it takes each cycle
+    root: str  # the write port at the head of the chain
+    delay: int  # cycles after the root's write
+
+
+@dataclass(frozen=True, slots=True)
+class BankPort:
+    name: str
+    kind: str  # "write" or "read"
+    op: str  # the op whose coordinates the controller iterates
+    lane: tuple[int, ...]
+    domain: tuple[Dim, ...]  # op coordinates iterated, outermost first
+    controller: Controller
+    source: str | None = None  # write ports: the element feeding it (a write port or an upstream bank read port)
+    delay: int | None = None  # delay-line ports: cycles after the root write
+    load: str | None = None  # addressed read ports: the load served
+
+
+@dataclass(frozen=True, slots=True)
+class Bank:
+    name: str
+    kind: str  # "delay_line" (a circular buffer read at constant delays) or "addressed"
+    words: int  # circular size: addresses are taken modulo this
+    tiles: int
+    slices: int
+    write_ports: tuple[BankPort, ...]
+    read_ports: tuple[BankPort, ...]
+    root: str | None = None  # delay lines: the write port whose stream it delays
+
+
+@dataclass(frozen=True, slots=True)
+class BufferPlan:
+    name: str
+    type: str
+    bits: int
+    box: tuple[tuple[int, int], ...]  # (min, extent) per dimension, x first
+    role: str  # "input" (streamed in by the host), "output" (streamed out), "internal"
+    level: str  # "wire", "register" or "mem_tile"
+    min_words: int  # exact maximum number of live values (barvinok)
+    words: int  # words of storage the mapping allocates (registers + bank words)
+    write_ports: tuple[WritePort, ...]
+    read_ports: tuple[ReadPort, ...]
+    registers: tuple[Register, ...]
+    banks: tuple[Bank, ...]
+    output_ports: tuple[str, ...] = ()  # write ports whose values are streamed out (final values)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPlan:
+    nest: str
+    target: Target
+    strategy: str  # "fused", "fused_ii<k>" or "sequential"
+    ops: tuple[OpSchedule, ...]  # host pseudo-ops first, then ops in program order
+    internal_reads: tuple[InternalRead, ...]
+    buffers: tuple[BufferPlan, ...]
+    cycles: int  # cycles until the last op's value is written
+    input_words: int
+    first_output_cycle: int
+
+    def op(self, name: str) -> OpSchedule:
+        for s in self.ops:
+            if s.op == name:
+                return s
+        raise KeyError(name)
+
+    def buffer(self, name: str) -> BufferPlan:
+        for b in self.buffers:
+            if b.name == name:
+                return b
+        raise KeyError(name)

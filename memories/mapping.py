@@ -1,0 +1,323 @@
+"""Map each buffer onto wires, registers and memory tiles, and describe every port as an affine controller.
+
+- A read at a constant delay from its write stream is a tap on that stream. Taps within
+  `target.register_max_delay` cycles of the previous tap are register chains; farther ones are read ports of a
+  delay-line bank (a circular buffer in a memory tile written by the stream, read `d` cycles later). A bank
+  holds at most `mem_tile_words` words and `mem_tile_read_ports` taps; more taps or a longer delay chain a new
+  bank from the last tap, so a 3x3 window on a 64-wide stream is one tile with taps at 64 and 128 plus six
+  registers, and on a 1920-wide stream two chained tiles.
+- Other reads (rate changes, sequential reductions) go through an addressed bank: each element at its linear
+  address in the buffer's box, modulo the least circular size that never overwrites a live value; banks are
+  replicated when more reads than a tile's read ports exist.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import islpy as isl
+
+from mainspring.hwlower.ir import Affine
+
+from .errors import MemoryMappingError
+from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, Target, WritePort
+from .polyhedral import Flow, Program, Stmt, point_values
+from .schedule import Schedule, flow_delay
+from .timing import bounds, embed_values, flat_map
+
+
+@dataclass(frozen=True)
+class _Read:
+    port: ReadPort
+    flow: Flow
+
+
+def map_buffer(prog: Program, sched: Schedule, target: Target, name: str, min_words: int) -> BufferPlan:
+    """The physical organisation of buffer `name` under schedule `sched`."""
+    buf = prog.nest.buffer(name)
+    flows = [f for f in prog.flows if f.buffer == name]
+    writers = sorted({(f.src.index, f.src_lane): f for f in flows}.values(), key=lambda f: (f.src.index, f.src_lane))
+    wports = {(f.src.name, f.src_lane): _write_port(prog, sched, name, f.src, f.src_lane, k)
+              for k, f in enumerate(writers)}
+    reads = _read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
+    slices = math.ceil(buf.type.bits() / target.word_bits)
+    registers, banks, taps = [], [], {}
+    for wp in wports.values():
+        delays = {r.port.delay for r in reads if r.port.source == wp.name and r.port.delay is not None}
+        dims = prog.stmt(wp.op).time_dims
+        regs, dl_banks, elements = _tap_chain(wp, dims, delays, target, slices, len(banks))
+        registers += regs
+        banks += dl_banks
+        taps.update({(wp.name, d): e for d, e in elements.items()})
+    addressed = [r for r in reads if r.port.delay is None]
+    served: dict[str, str] = {}  # logical read port -> addressed bank read port
+    if addressed:
+        abanks = _addressed_banks(prog, sched, target, name, addressed, wports, slices, len(banks))
+        banks += abanks
+        served = {r.port.name: p.name for r, p in zip(addressed, (p for b in abanks for p in b.read_ports))}
+    final = []
+    for r in reads:
+        p = r.port
+        tap = taps[(p.source, p.delay)] if p.delay is not None else served[p.name]
+        final.append(ReadPort(p.name, p.buffer, p.op, p.load, p.lane, p.source, p.domain, p.delay, tap,
+                              p.controller))
+    level = "mem_tile" if banks else ("register" if registers else "wire")
+    words = len(registers) + sum(b.words for b in banks)
+    role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
+    outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
+        g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
+    return BufferPlan(name, str(buf.type), buf.type.bits(), buf.box, role, level, min_words, words,
+                      tuple(wports.values()), tuple(final), tuple(registers), tuple(banks), outs)
+
+
+# ---- logical ports ---------------------------------------------------------------------------------------
+
+def _write_port(prog: Program, sched: Schedule, buf: str, s: Stmt, lane: tuple[int, ...], k: int) -> WritePort:
+    store = next(a for a in prog.accesses if a.stmt is s and a.is_write)
+    t = sched.timing[s.name]
+    ctrl = controller(s.time_dims, t.rates, t.delay + s.latency, _element_address(prog, buf, store.index, s, lane))
+    return WritePort(f"{buf}.w{k}", buf, s.name, lane, ctrl)
+
+
+def _read_ports(prog, sched, buf: str, flows: list[Flow], wports) -> list[_Read]:
+    out: list[_Read] = []
+    for f in flows:
+        lo, hi = flow_delay(f, sched)
+        load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
+        t = sched.timing[f.dst.name]
+        for box in boxes(f.rel.range(), f.dst.time_dims, f"op '{f.dst.name}' load '{f.load}'"):
+            addr = _element_address(prog, buf, load.index, f.dst, f.dst_lane, box)
+            ctrl = controller(box, t.rates, t.delay + _offset(box, f.dst.time_dims, t.rates), addr)
+            port = ReadPort(f"{buf}.r{len(out)}", buf, f.dst.name, f.load, f.dst_lane,
+                            wports[(f.src.name, f.src_lane)].name, box, lo if lo == hi else None, "", ctrl)
+            out.append(_Read(port, f))
+    return out
+
+
+def controller(box: tuple[Dim, ...], rates: tuple[int, ...], start: int,
+               address: tuple[int, tuple[int, ...]] | None = None) -> Controller:
+    """An innermost-first controller over `box` (outermost first) firing at `start` for the box's min corner."""
+    if not box:
+        return Controller((1,), start, (0,), address[0] if address else 0, (0,) if address else ())
+    data = (address[0], address[1]) if address else (0, ())
+    return Controller(tuple(d.extent for d in reversed(box)), start, tuple(reversed(rates)), data[0], data[1])
+
+
+def _offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...]) -> int:
+    return sum(q * (b.min - d.min) for q, b, d in zip(rates, box, dims))
+
+
+def _element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...],
+                     box: tuple[Dim, ...] | None = None) -> tuple[int, tuple[int, ...]]:
+    """(address at the box's min corner, address stride per time dim innermost first), x-fastest linear."""
+    bbox = prog.nest.buffer(buf).box
+    strides, p = [], 1
+    for _, ext in bbox:
+        strides.append(p)
+        p *= ext
+    env = {d.var: v for d, v in zip(s.lane_dims, lane)}
+    env |= {d.var: d.min for d in (box or s.time_dims)}
+    start = sum(st * (a.evaluate(env) - lo) for st, a, (lo, _) in zip(strides, index, bbox))
+    per_dim = [sum(st * dict(a.terms).get(d.var, 0) for st, a in zip(strides, index)) for d in s.time_dims]
+    return start, tuple(reversed(per_dim))
+
+
+def boxes(s: isl.Set, dims: tuple[Dim, ...], what: str) -> list[tuple[Dim, ...]]:
+    """`s` as disjoint boxes of the statement's time dims (each becomes one affine controller).
+
+    The sets met in practice are boxes or lexicographic intervals of one (a loop-carried value read everywhere
+    but in the first iteration): an interval splits into at most 2n - 1 boxes."""
+    s = s.coalesce()
+    out = _as_boxes(s, dims)
+    if out is None:
+        out = []
+        for basic in s.make_disjoint().get_basic_sets():
+            piece = isl.Set.from_basic_set(basic)
+            got = _as_boxes(piece, dims)
+            if got is None:
+                raise MemoryMappingError(f"{what} reads a set of iterations that is not a union of boxes ({piece}); "
+                                         "a port controller is an affine loop nest over a box")
+            out += got
+    return sorted(out, key=lambda b: tuple(d.min for d in b))
+
+
+def _as_boxes(s: isl.Set, dims: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:
+    hull = _hull(s, dims)
+    if _box_set(s.get_tuple_name(), hull).is_equal(s):
+        return [hull]
+    lo, hi = point_values(s.lexmin()), point_values(s.lexmax())
+    pieces = _lex_interval(lo, hi, hull)
+    union = _box_set(s.get_tuple_name(), pieces[0])
+    for b in pieces[1:]:
+        union = union.union(_box_set(s.get_tuple_name(), b))
+    return pieces if union.is_equal(s) else None
+
+
+def _lex_interval(lo: list[int], hi: list[int], box: tuple[Dim, ...]) -> list[tuple[Dim, ...]]:
+    """Disjoint boxes covering { t in box : lo <=lex t <=lex hi }."""
+    if not box:
+        return [()]
+    d = box[0]
+    first, last = [b.min for b in box[1:]], [b.min + b.extent - 1 for b in box[1:]]
+    if lo[0] == hi[0]:
+        return [(Dim(d.var, lo[0], 1),) + rest for rest in _lex_interval(lo[1:], hi[1:], box[1:])]
+    # A partial first or last row of the interval is its own set of boxes; full rows merge into one box.
+    start = lo[0] if lo[1:] == first else lo[0] + 1
+    stop = hi[0] if hi[1:] == last else hi[0] - 1
+    out = []
+    if start != lo[0]:
+        out += [(Dim(d.var, lo[0], 1),) + r for r in _lex_interval(lo[1:], last, box[1:])]
+    if start <= stop:
+        out.append((Dim(d.var, start, stop - start + 1),) + box[1:])
+    if stop != hi[0]:
+        out += [(Dim(d.var, hi[0], 1),) + r for r in _lex_interval(first, hi[1:], box[1:])]
+    return out
+
+
+def _hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
+    lo = [s.dim_min_val(k).to_python() for k in range(len(dims))]
+    hi = [s.dim_max_val(k).to_python() for k in range(len(dims))]
+    return tuple(Dim(d.var, a, b - a + 1) for d, a, b in zip(dims, lo, hi))
+
+
+def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
+    ts = ", ".join(f"t{k}" for k in range(len(box)))
+    return isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
+
+
+# ---- delay lines -----------------------------------------------------------------------------------------
+
+def _tap_chain(wp: WritePort, dims: tuple[Dim, ...], delays: set[int], target: Target, slices: int,
+               first_bank: int):
+    """Registers and delay-line banks delivering `wp`'s stream at each delay; element name per delay."""
+    reg_delays: list[int] = []
+    sram: list[int] = []
+    prev = 0
+    for d in sorted(delays - {0}):
+        if d - prev <= target.register_max_delay:
+            reg_delays += range(prev + 1, d + 1)
+        else:
+            sram.append(d)
+        prev = d
+    elements = {0: wp.name}
+    banks = []
+    for base, taps in _pack_taps(sram, target):
+        # A chained bank's input is the previous bank's last tap, which exists by now.
+        bank = _delay_line(wp, dims, base, taps, elements[base], first_bank + len(banks), slices, target)
+        banks.append(bank)
+        elements.update({p.delay: p.name for p in bank.read_ports})
+    registers = []
+    for k in reg_delays:  # ascending, so each register's source (delay k - 1) is already named
+        elements[k] = f"{wp.name}.reg{k}"
+        registers.append(Register(elements[k], elements[k - 1], wp.name, k))
+    return registers, banks, elements
+
+
+def _pack_taps(sram: list[int], target: Target) -> list[tuple[int, list[int]]]:
+    """Group SRAM tap delays into banks of at most the tile's words and read ports; chain from the last tap."""
+    banks: list[tuple[int, list[int]]] = []
+    base, cur = 0, []
+    for d in sram:
+        while True:
+            if d - base + 1 <= target.mem_tile_words and len(cur) < target.mem_tile_read_ports:
+                cur.append(d)
+                break
+            if cur:
+                banks.append((base, cur))
+                base, cur = cur[-1], []
+            else:  # even an empty tile cannot reach d: a pure chaining tap at the tile's longest delay
+                chain = base + target.mem_tile_words - 1
+                banks.append((base, [chain]))
+                base = chain
+    if cur:
+        banks.append((base, cur))
+    return banks
+
+
+def _delay_line(wp: WritePort, dims: tuple[Dim, ...], base: int, taps: list[int], source: str, index: int,
+                slices: int, target: Target) -> Bank:
+    name = f"{wp.buffer}.bank{index}"
+    w = wp.controller
+    count, p = [], 1
+    for e in w.extent:
+        count.append(p)
+        p *= e
+    stream = Controller(w.extent, w.cycle_starting_addr, w.cycle_stride, 0, tuple(count))
+    words = max(taps) - base + 1
+    write = BankPort(f"{name}.w0", "write", wp.op, wp.lane, dims, stream.shifted(base), source=source, delay=base)
+    reads = tuple(BankPort(f"{name}.r{k}", "read", wp.op, wp.lane, dims, stream.shifted(d), delay=d)
+                  for k, d in enumerate(taps))
+    return Bank(name, "delay_line", words, math.ceil(words / target.mem_tile_words), slices, (write,), reads,
+                root=wp.name)
+
+
+# ---- addressed banks -------------------------------------------------------------------------------------
+
+def _addressed_banks(prog, sched, target: Target, buf: str, reads: list[_Read], wports, slices: int,
+                     first: int) -> list[Bank]:
+    srcs = sorted({(r.flow.src.index, r.flow.src_lane): r.flow.src for r in reads}.items())
+    if len(srcs) > target.mem_tile_write_ports:
+        raise MemoryMappingError(
+            f"buffer '{buf}' needs {len(srcs)} write streams into one addressed memory but a memory tile has "
+            f"{target.mem_tile_write_ports} write ports")
+    writes = [_addressed_write(prog, sched, buf, src, lane, reads) for (_, lane), src in srcs]
+    words = _circular_words(prog, sched, buf, reads, writes)
+    per = target.mem_tile_read_ports
+    banks = []
+    for j in range(0, len(reads), per):  # replicas, each with every write stream and its share of the reads
+        name = f"{buf}.bank{first + len(banks)}"
+        wps = tuple(BankPort(f"{name}.w{k}", "write", src.name, lane, box, ctrl, source=wports[(src.name, lane)].name)
+                    for k, (src, lane, box, ctrl) in enumerate(writes))
+        rps = tuple(BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain, r.port.controller,
+                             load=r.port.load) for k, r in enumerate(reads[j: j + per]))
+        banks.append(Bank(name, "addressed", words, math.ceil(words / target.mem_tile_words), slices, wps, rps))
+    return banks
+
+
+def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: tuple[int, ...],
+                     reads: list[_Read]):
+    """(op, lane, box, controller) writing every value in the hull of those read through memory."""
+    dom = None
+    for r in reads:
+        if r.flow.src is src and r.flow.src_lane == lane:
+            dom = r.flow.rel.domain() if dom is None else dom.union(r.flow.rel.domain())
+    box = _hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
+    t = sched.timing[src.name]
+    store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
+    ctrl = controller(box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates),
+                      _element_address(prog, buf, store.index, src, lane, box))
+    return src, lane, box, ctrl
+
+
+def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes) -> int:
+    """The least circular size such that no value's slot is rewritten between its write and last read."""
+    write_cycle = last_read = addr = None
+    width = 1 + max(len(src.time_dims) for src, _, _, _ in writes)
+    for k, (src, lane, box, _) in enumerate(writes):
+        t = sched.timing[src.name]
+        emb = embed_values(src.time_name, len(src.time_dims), k, width)
+        rel = None
+        for r in reads:
+            if r.flow.src is src and r.flow.src_lane == lane:
+                td = sched.timing[r.flow.dst.name]
+                m = r.flow.rel.apply_range(flat_map(r.flow.dst.time_name, r.flow.dst.time_dims, td.rates, td.delay))
+                rel = m if rel is None else rel.union(m)
+        wc = flat_map(src.time_name, box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates))
+        # A value nobody reads from memory dies as it is written (but still takes its slot in that cycle).
+        last = rel.lexmax().union(wc.subtract_domain(rel.domain()))
+        store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
+        start, strides = _element_address(prog, buf, store.index, src, lane)
+        am = flat_map(src.time_name, src.time_dims, tuple(reversed(strides)), start)
+        parts = (wc.apply_domain(emb), last.apply_domain(emb), am.apply_domain(emb))
+        write_cycle, last_read, addr = (p if acc is None else acc.union(p)
+                                        for acc, p in zip((write_cycle, last_read, addr), parts))
+    overlap = write_cycle.lex_le_map(write_cycle).intersect(last_read.lex_ge_map(write_cycle))
+    overlap = overlap.subtract(isl.Map.identity(overlap.get_space()))
+    if overlap.is_empty():
+        return 1
+    dist = overlap.apply_domain(addr).apply_range(addr).deltas()
+    if not dist.intersect(isl.Set("{ [0] }")).is_empty():
+        raise MemoryMappingError(f"buffer '{buf}': an element is rewritten while its previous value is still to be "
+                                 "read; this needs more than one copy of the buffer")
+    return max(dist.dim_max_val(0).to_python(), -dist.dim_min_val(0).to_python()) + 1

@@ -1,0 +1,133 @@
+"""Render a MemoryPlan as the memory JSON the verilog stage reads (deterministic: sorted keys, names only).
+
+Schema (format "mainspring-memories/1"; semantics of every field in `memories.ir`):
+
+    {
+      "format": "mainspring-memories/1",
+      "nest": str,
+      "target": {"mem_tile_words", "mem_tile_read_ports", "mem_tile_write_ports", "word_bits",
+                 "register_max_delay", "pe_latency", "max_ii"},           # ints
+      "schedule": {
+        "strategy": "fused" | "fused_ii<k>" | "sequential",
+        "cycles": int,                 # cycles until the last op's value is written
+        "input_words": int,            # words the host streams in (one per cycle from cycle 0)
+        "first_output_cycle": int,     # write cycle of the first streamed-out value
+        "ops": {<op name>: {           # host pseudo-ops "host.<buffer>" have "host": true
+          "func": str, "stage": int, "host": bool,
+          "dims": [{"var", "min", "extent"}],  # time loops, outermost first
+          "lanes": [{"var", "min", "extent"}], # unrolled loops (duplicated compute, same cycle)
+          "rates": [int], "delay": int, "latency": int,   # fire = delay + sum(rates[k] * (t[k] - min[k]))
+          "controller": <controller>,          # when it fires (innermost first, no data fields)
+          "internal_reads": [{"load", "lane": [int], "source_lane": [int]}]}}   # chained lanes
+      },
+      "buffers": {<buffer name>: {
+        "type": str, "bits": int, "box": [[min, extent]] (x first),
+        "role": "input" | "output" | "internal",
+        "level": "wire" | "register" | "mem_tile",
+        "capacity": {"min_words": int,   # exact max live values (barvinok)
+                     "words": int},      # storage allocated: registers + bank words
+        "write_ports": [{"name", "op", "lane", "controller": <write controller>}],   # data = element address
+        "output_ports": [write port name],   # streamed out to the host
+        "read_ports": [{"name", "op", "load", "lane", "source": write port, "domain": [dim],
+                        "delay": int | null,   # constant cycles after the source's write; null: addressed
+                        "tap": element name,  # write port (delay 0), register or bank read port
+                        "controller": <read controller>}],  # cycles = firing cycles; data = element address
+        "registers": [{"name", "source": element, "root": write port, "delay": int}],
+        "banks": [{"name", "kind": "delay_line" | "addressed", "words": int (addresses mod words),
+                   "tiles": int, "slices": int, "root": write port | null,
+                   "write_ports": [<bank port>], "read_ports": [<bank port>]}]}}
+    }
+    <controller> = {"dimensionality": int, "extent": [int], "cycle_starting_addr": int, "cycle_stride": [int],
+                    plus "write_data_starting_addr"/"write_data_stride" (write ports) or
+                    "read_data_starting_addr"/"read_data_stride" (read ports)}   # all lists innermost first
+    <bank port> = {"name", "op", "lane", "domain": [dim], "source": element | null, "delay": int | null,
+                   "load": str | null, "controller": <write or read controller>}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule, ReadPort, WritePort
+
+FORMAT = "mainspring-memories/1"
+
+
+def to_json(plan: MemoryPlan) -> dict:
+    """The memory JSON of `plan` as plain dicts and lists."""
+    return {
+        "format": FORMAT,
+        "nest": plan.nest,
+        "target": dataclasses.asdict(plan.target),
+        "schedule": {
+            "strategy": plan.strategy,
+            "cycles": plan.cycles,
+            "input_words": plan.input_words,
+            "first_output_cycle": plan.first_output_cycle,
+            "ops": {s.op: _op(s, plan) for s in plan.ops},
+        },
+        "buffers": {b.name: _buffer(b) for b in plan.buffers},
+    }
+
+
+def dumps(plan: MemoryPlan) -> str:
+    """The memory JSON as text: byte-identical for the same plan, across runs and processes."""
+    return json.dumps(to_json(plan), sort_keys=True, indent=1) + "\n"
+
+
+def _op(s: OpSchedule, plan: MemoryPlan) -> dict:
+    return {
+        "func": s.func, "stage": s.stage, "host": s.host,
+        "dims": [_dim(d) for d in s.dims], "lanes": [_dim(d) for d in s.lanes],
+        "rates": list(s.rates), "delay": s.delay, "latency": s.latency,
+        "controller": _controller(s.controller, None),
+        "internal_reads": [{"load": r.load, "lane": list(r.lane), "source_lane": list(r.source_lane)}
+                           for r in plan.internal_reads if r.op == s.op],
+    }
+
+
+def _buffer(b: BufferPlan) -> dict:
+    return {
+        "type": b.type, "bits": b.bits, "box": [list(x) for x in b.box], "role": b.role, "level": b.level,
+        "capacity": {"min_words": b.min_words, "words": b.words},
+        "write_ports": [_write_port(p) for p in b.write_ports],
+        "output_ports": list(b.output_ports),
+        "read_ports": [_read_port(p) for p in b.read_ports],
+        "registers": [dataclasses.asdict(r) for r in b.registers],
+        "banks": [_bank(k) for k in b.banks],
+    }
+
+
+def _write_port(p: WritePort) -> dict:
+    return {"name": p.name, "op": p.op, "lane": list(p.lane), "controller": _controller(p.controller, "write")}
+
+
+def _read_port(p: ReadPort) -> dict:
+    return {"name": p.name, "op": p.op, "load": p.load, "lane": list(p.lane), "source": p.source,
+            "domain": [_dim(d) for d in p.domain], "delay": p.delay, "tap": p.tap,
+            "controller": _controller(p.controller, "read")}
+
+
+def _bank(k: Bank) -> dict:
+    return {"name": k.name, "kind": k.kind, "words": k.words, "tiles": k.tiles, "slices": k.slices,
+            "root": k.root, "write_ports": [_bank_port(p) for p in k.write_ports],
+            "read_ports": [_bank_port(p) for p in k.read_ports]}
+
+
+def _bank_port(p: BankPort) -> dict:
+    return {"name": p.name, "op": p.op, "lane": list(p.lane), "domain": [_dim(d) for d in p.domain],
+            "source": p.source, "delay": p.delay, "load": p.load, "controller": _controller(p.controller, p.kind)}
+
+
+def _controller(c: Controller, kind: str | None) -> dict:
+    out = {"dimensionality": c.dimensionality, "extent": list(c.extent),
+           "cycle_starting_addr": c.cycle_starting_addr, "cycle_stride": list(c.cycle_stride)}
+    if kind is not None:
+        out[f"{kind}_data_starting_addr"] = c.data_starting_addr
+        out[f"{kind}_data_stride"] = list(c.data_stride)
+    return out
+
+
+def _dim(d: Dim) -> dict:
+    return {"var": d.var, "min": d.min, "extent": d.extent}

@@ -1,0 +1,289 @@
+"""Build the polyhedral model of a loop nest: iteration domains, access maps and exact value flows.
+
+Statements are the nest's ops plus two kinds of host pseudo-statements: `host.<buffer>` writes each input
+buffer (its box, x fastest) before the nest runs, and `host.out` reads the output buffer after it, so the value
+flows into it are exactly the final values that are streamed out.
+
+isl names: a statement's full domain (every enclosing loop, unrolled ones included, outermost first) is the
+tuple `F<k>`; its time-only domain (unrolled loops fixed to one lane and dropped) is `S<k>`. Flows are between
+time-only tuples of one lane each, because each lane of an unrolled loop is a separate hardware port.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Callable
+
+import islpy as isl
+
+from mainspring.frontend import ir as fir
+from mainspring.hwlower.ir import Affine, Loop, LoopNest, Op
+
+from .ir import Dim, InternalRead
+
+HOST_OUT = "host.out"
+
+
+@dataclass(frozen=True, eq=False)
+class Stmt:
+    name: str
+    index: int  # program order, host inputs first, host.out last
+    op: Op | None
+    buffer: str | None  # host statements: the buffer streamed
+    loops: tuple[Dim, ...]  # every enclosing loop, outermost first
+    unrolled: tuple[bool, ...]
+    position: tuple[int, ...]  # child index at each nesting level (len(loops) + 1 entries)
+    latency: int
+
+    @property
+    def full_name(self) -> str:
+        return f"F{self.index}"
+
+    @property
+    def time_name(self) -> str:
+        return f"S{self.index}"
+
+    @property
+    def is_host(self) -> bool:
+        return self.op is None
+
+    @property
+    def time_dims(self) -> tuple[Dim, ...]:
+        return tuple(d for d, u in zip(self.loops, self.unrolled) if not u)
+
+    @property
+    def lane_dims(self) -> tuple[Dim, ...]:
+        return tuple(d for d, u in zip(self.loops, self.unrolled) if u)
+
+    def lanes(self) -> list[tuple[int, ...]]:
+        return list(itertools.product(*(range(d.min, d.min + d.extent) for d in self.lane_dims)))
+
+    def full_vars(self) -> dict[str, str]:
+        return {d.var: f"i{k}" for k, d in enumerate(self.loops)}
+
+    def full_set(self) -> isl.Set:
+        names = [f"i{k}" for k in range(len(self.loops))]
+        return isl.Set(f"{{ {self.full_name}[{', '.join(names)}] : {_bounds(names, self.loops)} }}")
+
+    def time_set(self) -> isl.Set:
+        return time_set(self.time_name, self.time_dims)
+
+    def lane_projection(self, tuple_name: str, lane: tuple[int, ...]) -> isl.Map:
+        """{ <tuple_name>[all loops] -> S<k>[time loops] : lane loops == lane }."""
+        names = [f"i{k}" for k in range(len(self.loops))]
+        time = [n for n, u in zip(names, self.unrolled) if not u]
+        fixed = [f"{n} = {v}" for n, v in zip([n for n, u in zip(names, self.unrolled) if u], lane)]
+        cond = " and ".join([_bounds(names, self.loops)] + fixed)
+        return isl.Map(f"{{ {tuple_name}[{', '.join(names)}] -> {self.time_name}[{', '.join(time)}] : {cond} }}")
+
+
+@dataclass(frozen=True, eq=False)
+class Access:
+    stmt: Stmt
+    name: str  # "store" or the load port's name
+    buffer: str
+    index: tuple[Affine, ...]  # over the statement's loop vars, x first
+    is_write: bool
+
+    def map(self, tuple_name: str) -> isl.Map:
+        """{ <tuple_name>[all loops] -> <buffer>[index] } over the statement's full domain."""
+        env = self.stmt.full_vars()
+        names = [f"i{k}" for k in range(len(self.stmt.loops))]
+        idx = ", ".join(affine_str(a, env) for a in self.index)
+        return isl.Map(f"{{ {tuple_name}[{', '.join(names)}] -> B[{idx}] : {_bounds(names, self.stmt.loops)} }}")
+
+
+@dataclass(frozen=True, eq=False)
+class Flow:
+    """Values written by one lane of a store and read by one lane of a load (or streamed out)."""
+
+    buffer: str
+    src: Stmt
+    src_lane: tuple[int, ...]
+    dst: Stmt
+    load: str  # the load port's name ("host" for host.out)
+    dst_lane: tuple[int, ...]
+    rel: isl.Map  # { S<src>[t] -> S<dst>[t] }, exact: each read instance has exactly one source
+
+    @property
+    def streamed_out(self) -> bool:
+        return self.dst.name == HOST_OUT
+
+
+@dataclass(frozen=True, eq=False)
+class Program:
+    nest: LoopNest
+    stmts: tuple[Stmt, ...]
+    accesses: tuple[Access, ...]
+    flows: tuple[Flow, ...]
+    internal: tuple[InternalRead, ...]
+
+    def stmt(self, name: str) -> Stmt:
+        for s in self.stmts:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+
+def affine_str(a: Affine, env: dict[str, str]) -> str:
+    parts = [f"{c}*{env[v]}" for v, c in a.terms]
+    return " + ".join(parts + [str(a.const)])
+
+
+def time_set(name: str, dims: tuple[Dim, ...]) -> isl.Set:
+    names = [f"t{k}" for k in range(len(dims))]
+    return isl.Set(f"{{ {name}[{', '.join(names)}] : {_bounds(names, dims)} }}")
+
+
+def _bounds(names: list[str], dims: tuple[Dim, ...]) -> str:
+    return " and ".join([f"{d.min} <= {n} < {d.min + d.extent}" for n, d in zip(names, dims)] or ["true"])
+
+
+def default_latency(op: Op, pe_latency: int) -> int:
+    """0 for an op that only moves a value (a bare load, constant or Param: no PE), else the PE latency."""
+    v = op.value
+    return 0 if isinstance(v, (fir.Const, fir.Call)) and not getattr(v, "args", ()) else pe_latency
+
+
+def build_program(nest: LoopNest, latency: Callable[[Op], int]) -> Program:
+    """Model `nest`: statements, accesses and the exact value flows of every buffer."""
+    stmts, accesses = _statements(nest, latency)
+    flows: list[Flow] = []
+    internal: list[InternalRead] = []
+    for buf in nest.buffers:
+        f, i = _buffer_flows(buf.name, [a for a in accesses if a.buffer == buf.name], stmts)
+        flows += f
+        internal += i
+    return Program(nest, tuple(stmts), tuple(accesses), tuple(flows), tuple(internal))
+
+
+def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt], list[Access]]:
+    stmts: list[Stmt] = []
+    accesses: list[Access] = []
+    for name in nest.inputs:
+        s = _host_stmt(nest, f"host.{name}", name, len(stmts), 0)
+        stmts.append(s)
+        accesses.append(Access(s, "store", name, _identity_index(s), True))
+
+    def walk(nodes, loops: tuple[Loop, ...], pos: tuple[int, ...]):
+        first = 0 if loops else 1  # top-level position 0 is the host's input streams
+        for k, n in enumerate(nodes, first):
+            if isinstance(n, Loop):
+                walk(n.body, loops + (n,), pos + (k,))
+                continue
+            dims = tuple(Dim(lp.var, lp.min, lp.extent) for lp in loops)
+            s = Stmt(n.name, len(stmts), n, None, dims, tuple(lp.unrolled for lp in loops), pos + (k,), latency(n))
+            stmts.append(s)
+            accesses.extend(Access(s, lp.name, lp.access.buffer, lp.access.index, False) for lp in n.loads)
+            accesses.append(Access(s, "store", n.store.buffer, n.store.index, True))
+
+    walk(nest.body, (), ())
+    sink = _host_stmt(nest, HOST_OUT, nest.output, len(stmts), len(nest.body) + 1)
+    stmts.append(sink)
+    accesses.append(Access(sink, "host", nest.output, _identity_index(sink), False))
+    return stmts, accesses
+
+
+def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int) -> Stmt:
+    box = nest.buffer(buffer).box
+    # Loops outermost first: the box's last dimension outermost, x innermost (the stream order).
+    dims = tuple(Dim(f"{buffer}.d{j}", box[j][0], box[j][1]) for j in reversed(range(len(box))))
+    return Stmt(name, index, None, buffer, dims, (False,) * len(dims), (top,) + (0,) * len(dims), 0)
+
+
+def _identity_index(s: Stmt) -> tuple[Affine, ...]:
+    return tuple(Affine.make({d.var: 1}, 0) for d in reversed(s.loops))
+
+
+def _order(s: Stmt, after: int, depth: int) -> str:
+    """The program-order schedule of one access: [p0, i0, p1, i1, ..., pn, after], padded with zeros."""
+    names = [f"i{k}" for k in range(len(s.loops))]
+    vec: list[str] = []
+    for k, n in enumerate(names):
+        vec += [str(s.position[k]), n]
+    vec += [str(s.position[len(names)]), str(after)]
+    vec += ["0"] * (2 * depth + 2 - len(vec))
+    return f"[{', '.join(names)}] -> [{', '.join(vec)}]"
+
+
+def _buffer_flows(buf: str, accs: list[Access], stmts: list[Stmt]):
+    depth = max(len(s.loops) for s in stmts)
+    tag = {id(a): f"A{k}" for k, a in enumerate(accs)}
+    by_tag = {tag[id(a)]: a for a in accs}
+    empty = isl.UnionMap("{ }")
+    sinks, sources, order = empty, empty, empty
+    for a in accs:
+        m = isl.UnionMap.from_map(a.map(tag[id(a)]))
+        # Reads of an instance happen before its write, so the order has a last entry 0 (read) / 1 (write).
+        o = isl.UnionMap(f"{{ {tag[id(a)]}{_order(a.stmt, int(a.is_write), depth)} }}")
+        order = order.union(o.intersect_domain(m.domain()))
+        if a.is_write:
+            sources = sources.union(m)
+        else:
+            sinks = sinks.union(m)
+    if sinks.is_empty() or sources.is_empty():
+        _check_sourced(buf, sinks, by_tag)
+        return [], []
+    info = isl.UnionAccessInfo.from_sink(sinks).set_must_source(sources).set_schedule_map(order)
+    flow = info.compute_flow()
+    _check_sourced(buf, flow.get_must_no_source(), by_tag)
+    flows: list[Flow] = []
+    internal: list[InternalRead] = []
+    for m in maps_of(flow.get_must_dependence()):
+        w, r = by_tag[m.get_tuple_name(isl.dim_type.in_)], by_tag[m.get_tuple_name(isl.dim_type.out)]
+        f, i = _split_lanes(buf, m, w, r, tag)
+        flows += f
+        internal += i
+    flows.sort(key=lambda f: (f.dst.index, f.load, f.dst_lane, f.src.index, f.src_lane))
+    return flows, internal
+
+
+def _check_sourced(buf: str, no_source: isl.UnionMap, by_tag: dict[str, Access]) -> None:
+    for m in maps_of(no_source):
+        a = by_tag[m.get_tuple_name(isl.dim_type.in_)]
+        if a.stmt.name == HOST_OUT:
+            continue  # elements of the output never written stay undefined, as in Halide
+        point = m.domain().lexmin()
+        raise AssertionError(
+            f"hwlower contract: op '{a.stmt.name}' load '{a.name}' reads element(s) of buffer '{buf}' that no op "
+            f"writes and that are not streamed in, first at {_point_str(a.stmt.loops, point)}"
+        )
+
+
+def _split_lanes(buf: str, m: isl.Map, w: Access, r: Access, tag: dict[int, str]):
+    flows: list[Flow] = []
+    internal: list[InternalRead] = []
+    for rl in r.stmt.lanes():
+        into = m.apply_range(r.stmt.lane_projection(tag[id(r)], rl))
+        if into.is_empty():
+            continue
+        for wl in w.stmt.lanes():
+            rel = into.apply_domain(w.stmt.lane_projection(tag[id(w)], wl))
+            if rel.is_empty():
+                continue
+            if w.stmt is r.stmt:
+                same = rel.intersect(isl.Map.identity(rel.get_space()))
+                if not same.is_empty():
+                    internal.append(InternalRead(r.stmt.name, r.name, rl, wl))
+                    rel = rel.subtract(same)
+                    if rel.is_empty():
+                        continue
+            flows.append(Flow(buf, w.stmt, wl, r.stmt, r.name, rl, rel.coalesce()))
+    return flows, internal
+
+
+def _point_str(dims: tuple[Dim, ...], point: isl.Set) -> str:
+    vals = point_values(point)
+    return ", ".join(f"{d.var}={v}" for d, v in zip(dims, vals))
+
+
+def maps_of(um: isl.UnionMap) -> list[isl.Map]:
+    lst = um.get_map_list()
+    return [lst.get_at(k) for k in range(lst.n_map())]
+
+
+def point_values(single: isl.Set) -> list[int]:
+    """The coordinates of a set holding one point (e.g. a lexmin)."""
+    p = single.sample_point()
+    return [p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(single.dim(isl.dim_type.set))]

@@ -1,0 +1,234 @@
+"""Choose each op's cycle-accurate affine schedule `cycle = sum(rates[k] * (t[k] - min[k])) + delay`.
+
+Clockwork's recipe, simplified where our inputs allow it:
+1. Fused ("rate matched"): ops connected by value flows form a group sharing one mixed radix: innermost
+   rate 1 and each outer rate the product of the inner dims' largest extents (aligned from the outermost
+   loop), so a stencil pipeline runs one iteration per cycle with rows as long as the widest stage (the input
+   stream's). The host's input streams and the ops that merely copy them are fixed to the stream.
+2. Delays are the least satisfying every flow `read cycle >= write cycle (= fire + latency)`, plus one cycle
+   when the flow is not at a constant delay (it then goes through an addressed SRAM, which returns the value
+   written in an earlier cycle). Ops fed by nothing streamed in (constant inits) are pulled as late as their
+   consumers allow, so a pure init s0 collapses onto its update s1.
+3. When a loop-carried flow (a scan, a reduction loop that is not unrolled) cannot be met at rate 1, the
+   group's rates are scaled by an initiation interval ii = 2, 3, ...; failing that, the whole nest runs in
+   program order (each op takes latency + 1 cycles, loops run their bodies back to back), which is always
+   correct.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mainspring.hwlower.ir import Loop, Op
+
+from .ir import Target
+from .polyhedral import Flow, Program, Stmt
+from .timing import delta_bounds, flat_map
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    rates: tuple[int, ...]
+    delay: int
+
+
+@dataclass(frozen=True)
+class Schedule:
+    strategy: str
+    timing: dict[str, Timing]  # by statement name: host inputs and ops
+
+
+@dataclass(frozen=True, slots=True)
+class _Edge:
+    src: str
+    dst: str
+    weight: int  # dst.delay - src.delay >= weight
+
+
+def schedule(prog: Program, target: Target) -> Schedule:
+    """The fused schedule at the smallest workable initiation interval, else the sequential one."""
+    fixed = {s.name for s in scheduled_stmts(prog) if s.is_host} | _stream_copies(prog)
+    for ii in range(1, max(1, target.max_ii) + 1):
+        rates = _fused_rates(prog, ii, fixed)
+        delays = _solve(prog, rates, {n: 0 for n in fixed})
+        if delays is not None:
+            name = "fused" if ii == 1 else f"fused_ii{ii}"
+            return Schedule(name, {s: Timing(rates[s], delays[s]) for s in rates})
+    return _sequential(prog)
+
+
+def scheduled_stmts(prog: Program) -> list[Stmt]:
+    return [s for s in prog.stmts if s.name != "host.out"]
+
+
+def edges(prog: Program, rates: dict[str, tuple[int, ...]]) -> list[_Edge]:
+    """One constraint per flow: the least dst.delay - src.delay for which every read follows its write."""
+    out: dict[tuple[str, str], int] = {}
+    for f in prog.flows:
+        if f.streamed_out:
+            continue
+        lo, hi = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, rates[f.src.name], 0),
+                              flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], 0))
+        w = f.src.latency - lo + (0 if lo == hi else 1)
+        key = (f.src.name, f.dst.name)
+        out[key] = max(out.get(key, w), w)
+    return [_Edge(s, d, w) for (s, d), w in sorted(out.items())]
+
+
+def _host_rates(s: Stmt) -> tuple[int, ...]:
+    rates, p = [], 1
+    for d in reversed(s.time_dims):
+        rates.append(p)
+        p *= d.extent
+    return tuple(reversed(rates))
+
+
+def _stream_copies(prog: Program) -> set[str]:
+    """Ops that only copy an input stream at the same index: they run at the stream's own schedule."""
+    copies = set()
+    for s in prog.stmts:
+        if s.is_host or s.lane_dims:
+            continue
+        ins = [f for f in prog.flows if f.dst is s]
+        if not ins or any(not f.src.is_host for f in ins):
+            continue
+        host = ins[0].src
+        if any(f.src is not host for f in ins) or [d.extent for d in s.time_dims] != [
+                d.extent for d in host.time_dims]:
+            continue
+        rates = _host_rates(host)
+        if all(delta_bounds(f.rel, flat_map(host.time_name, host.time_dims, rates, 0),
+                            flat_map(s.time_name, s.time_dims, rates, 0)) == (0, 0) for f in ins):
+            copies.add(s.name)
+    return copies
+
+
+def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int, ...]]:
+    stmts = scheduled_stmts(prog)
+    rates = {s.name: _host_rates(s) for s in stmts if s.name in fixed}
+    for group, neighbours in _groups(prog, stmts, fixed):
+        depth = max(len(s.time_dims) for s in group)
+        widest = [max([s.time_dims[k].extent for s in group + neighbours if len(s.time_dims) > k] or [1])
+                  for k in range(depth)]
+        periods = [1] * depth
+        for k in reversed(range(depth - 1)):
+            periods[k] = periods[k + 1] * widest[k + 1]
+        for s in group:
+            rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
+    return rates
+
+
+def _groups(prog: Program, stmts: list[Stmt], fixed: set[str]):
+    """Connected components of the flow graph among unfixed ops, each with the fixed ops it touches."""
+    parent = {s.name: s.name for s in stmts}
+
+    def find(n: str) -> str:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for f in prog.flows:
+        if not f.streamed_out and f.src.name not in fixed and f.dst.name not in fixed:
+            parent[find(f.src.name)] = find(f.dst.name)
+    comps: dict[str, list[Stmt]] = {}
+    for s in stmts:
+        if s.name not in fixed:
+            comps.setdefault(find(s.name), []).append(s)
+    for members in comps.values():
+        names = {s.name for s in members}
+        touching = {f.src.name for f in prog.flows if f.dst.name in names and f.src.name in fixed}
+        touching |= {f.dst.name for f in prog.flows if f.src.name in names and f.dst.name in fixed}
+        yield members, [s for s in stmts if s.name in touching]
+
+
+def _solve(prog: Program, rates: dict[str, tuple[int, ...]], fixed: dict[str, int]) -> dict[str, int] | None:
+    """Least nonnegative delays meeting every edge (longest paths), or None if none exist."""
+    es = edges(prog, rates)
+    if any(e.src == e.dst and e.weight > 0 for e in es):
+        return None  # a loop-carried flow faster than the latency allows
+    es = [e for e in es if e.src != e.dst]
+    names = [s.name for s in scheduled_stmts(prog)]
+    d = {n: fixed.get(n, 0) for n in names}
+    for _ in range(len(names) + 1):
+        changed = False
+        for e in es:
+            if d[e.dst] < d[e.src] + e.weight:
+                if e.dst in fixed:
+                    return None
+                d[e.dst] = d[e.src] + e.weight
+                changed = True
+        if not changed:
+            break
+    else:
+        return None  # a positive cycle: these rates cannot work
+    _pull_late(d, es, _free(names, es, fixed))
+    return d
+
+
+def _free(names: list[str], es: list[_Edge], fixed: dict[str, int]) -> set[str]:
+    """Ops no streamed input reaches: nothing forces them early."""
+    reached = set(fixed)
+    changed = True
+    while changed:
+        changed = False
+        for e in es:
+            if e.src in reached and e.dst not in reached:
+                reached.add(e.dst)
+                changed = True
+    return set(names) - reached
+
+
+def _pull_late(d: dict[str, int], es: list[_Edge], free: set[str]) -> None:
+    for _ in range(len(d)):
+        changed = False
+        for n in sorted(free):
+            latest = [d[e.dst] - e.weight for e in es if e.src == n]
+            if latest and min(latest) > d[n]:
+                d[n] = min(latest)
+                changed = True
+        if not changed:
+            return
+
+
+def _sequential(prog: Program) -> Schedule:
+    """Program order: each op takes latency + 1 cycles; a loop runs its body extent times back to back."""
+    lat = {s.name: s.latency for s in prog.stmts}
+    timing: dict[str, Timing] = {}
+
+    def length(n: Loop | Op) -> int:
+        if isinstance(n, Op):
+            return lat[n.name] + 1
+        body = sum(length(c) for c in n.body)
+        return body if n.unrolled else body * n.extent
+
+    def lay(nodes, rates: tuple[int, ...], start: int) -> None:
+        t = start
+        for n in nodes:
+            if isinstance(n, Op):
+                timing[n.name] = Timing(rates, t)
+            else:
+                body = sum(length(c) for c in n.body)
+                lay(n.body, rates if n.unrolled else rates + (body,), t)
+            t += length(n)
+
+    lay(prog.nest.body, (), 0)
+    for s in prog.stmts:
+        if s.is_host and s.name != "host.out":
+            timing[s.name] = Timing(_host_rates(s), 0)
+    rates = {n: t.rates for n, t in timing.items()}
+    es = edges(prog, rates)
+    shift = max([timing[e.src].delay + e.weight - timing[e.dst].delay
+                 for e in es if prog.stmt(e.src).is_host] + [0])
+    out = {n: (t if prog.stmt(n).is_host else Timing(t.rates, t.delay + shift)) for n, t in timing.items()}
+    bad = [e for e in es if out[e.dst].delay - out[e.src].delay < e.weight]
+    assert not bad, f"sequential schedule violates {bad[0]}"
+    return Schedule("sequential", out)
+
+
+def flow_delay(f: Flow, sched: Schedule) -> tuple[int, int]:
+    """min and max cycles from a flow's write (fire + latency) to its read."""
+    ts, td = sched.timing[f.src.name], sched.timing[f.dst.name]
+    lo, hi = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, ts.rates, ts.delay + f.src.latency),
+                          flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay))
+    return lo, hi

@@ -1,0 +1,149 @@
+"""isl views of a static schedule: flat cycle maps (for exact bounds and checks) and lexicographic time vectors
+(for counting with barvinok).
+
+A flat map `{ S[t] -> [cycle] }` is fine for max/min and emptiness questions (integer programming), but
+counting live values over a flat `W*y + x` schedule makes `.max()` slow (seconds at W=1920, TOOLCHAIN.md). So
+for counting, a cycle is written as a mixed-radix vector `T[c0, ..., c(D-1)]` with `cycle = sum c_k * P_k`
+and `0 <= c_k < P_(k-1) / P_k`: lexicographic order on T is cycle order, and each op's map into T is piecewise
+affine with unit coefficients (the delay's digits plus carries), which barvinok counts quickly.
+
+Maps are cached by their plain (hashable) arguments: islpy objects behave as immutable values, and parsing isl
+text is most of the cost of the many small questions the checker asks.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import islpy as isl
+
+from .ir import Dim
+
+
+def cycle_expr(dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int, prefix: str = "t") -> str:
+    terms = [f"{q}*({prefix}{k} - {d.min})" for k, (q, d) in enumerate(zip(rates, dims)) if q]
+    return " + ".join(terms + [str(offset)])
+
+
+def bounds(dims: tuple[Dim, ...], prefix: str = "t") -> str:
+    parts = [f"{d.min} <= {prefix}{k} < {d.min + d.extent}" for k, d in enumerate(dims)]
+    return " and ".join(parts or ["true"])
+
+
+@functools.lru_cache(maxsize=4096)
+def flat_map(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int) -> isl.Map:
+    """{ name[t] -> [cycle] } over the box `dims`."""
+    ts = ", ".join(f"t{k}" for k in range(len(dims)))
+    return isl.Map(f"{{ {name}[{ts}] -> [{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
+
+
+def delta_bounds(rel: isl.Map, src: isl.Map, dst: isl.Map) -> tuple[int, int]:
+    """min and max over the pairs of `rel` of dst cycle - src cycle."""
+    d = rel.apply_domain(src).apply_range(dst).deltas()
+    return d.dim_min_val(0).to_python(), d.dim_max_val(0).to_python()
+
+
+def value_of(single: isl.Set) -> int:
+    return single.dim_min_val(0).to_python()
+
+
+def periods_for(rate_lists: list[tuple[int, ...]], extents: list[tuple[int, ...]]) -> tuple[int, ...] | None:
+    """A mixed radix in which every schedule is a digit-aligned prefix, or None (then count with flat cycles).
+
+    The candidate is the deepest schedule's rates; it works when it ends in 1, each period divides the one
+    before, and every other schedule's rates are a prefix of it with extents within the radix.
+    """
+    deepest = max(rate_lists, key=len, default=())
+    if not deepest or deepest[-1] != 1 or any(q <= 0 for q in deepest):
+        return None
+    if any(deepest[k] % deepest[k + 1] for k in range(len(deepest) - 1)):
+        return None
+    for rates, ext in zip(rate_lists, extents):
+        if tuple(deepest[: len(rates)]) != tuple(rates):
+            return None
+        for k in range(1, len(rates)):
+            if ext[k] > deepest[k - 1] // deepest[k]:
+                return None
+    return tuple(deepest)
+
+
+@functools.lru_cache(maxsize=4096)
+def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int,
+                periods: tuple[int, ...] | None) -> isl.Map:
+    """{ name[t] -> T[...] }: the cycle `offset + rates . (t - min)` as a lexicographic vector in `periods`
+    (whose prefix the rates must be), or as the one-dimensional flat cycle when `periods` is None."""
+    if periods is None:
+        ts = ", ".join(f"t{k}" for k in range(len(dims)))
+        return isl.Map(f"{{ {name}[{ts}] -> T[{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
+    assert tuple(rates) == tuple(periods[: len(rates)]), (name, rates, periods)
+    ts = [f"t{k}" for k in range(len(dims))]
+    head = f"{name}[{', '.join(ts)}]"
+    n, depth = len(dims), len(periods)
+    radix = [periods[k - 1] // periods[k] for k in range(1, depth)]  # radix[k-1] bounds digit k
+    rem, digits = offset, []
+    for p in periods:
+        digits.append(rem // p)
+        rem %= p
+    base = [f"({ts[k]} - {dims[k].min})" if k < n else "0" for k in range(depth)]
+    pieces = []
+    for carry in itertools.product((0, 1), repeat=depth - 1):
+        # carry[k-1] is the carry out of digit k into digit k-1.
+        conds, outs = [bounds(dims)], []
+        for k in range(depth):
+            cin = carry[k] if k < depth - 1 else 0
+            raw = f"{base[k]} + {digits[k] + cin}"
+            if k == 0:
+                outs.append(raw)
+                continue
+            cout = carry[k - 1]
+            conds.append(f"{raw} >= {radix[k - 1]}" if cout else f"{raw} < {radix[k - 1]}")
+            outs.append(f"{raw} - {radix[k - 1]}" if cout else raw)
+        pieces.append(f"({' and '.join(conds)} and {' and '.join(f'o{k} = {o}' for k, o in enumerate(outs))})")
+    outs = ", ".join(f"o{k}" for k in range(depth))
+    return isl.Map(f"{{ {head} -> T[{outs}] : {' or '.join(pieces)} }}")
+
+
+@functools.lru_cache(maxsize=4096)
+def program_vector(name: str, loops: tuple[Dim, ...], unrolled: tuple[bool, ...], position: tuple[int, ...],
+                   depth: int, sub: int) -> isl.Map:
+    """{ name[t] -> T[p0, i0, p1, i1, ..., pn, sub, 0...] }: the program-order time of the sequential schedule.
+
+    There each op owns latency + 1 cycles in program order, so its cycles (and its write, `sub` = latency
+    cycles into its slot) are ordered exactly as these vectors; unrolled loops add no time (their entry is 0).
+    """
+    ts, vec, k = [], [], 0
+    for level, (d, u) in enumerate(zip(loops, unrolled)):
+        vec.append(str(position[level]))
+        if u:
+            vec.append("0")
+        else:
+            ts.append(f"t{k}")
+            vec.append(f"t{k} - {d.min}")
+            k += 1
+    vec += [str(position[len(loops)]), str(sub)]
+    vec += ["0"] * (2 * depth + 2 - len(vec))
+    time_dims = tuple(d for d, u in zip(loops, unrolled) if not u)
+    return isl.Map(f"{{ {name}[{', '.join(ts)}] -> T[{', '.join(vec)}] : {bounds(time_dims)} }}")
+
+
+@functools.lru_cache(maxsize=4096)
+def time_space_bounds(periods: tuple[int, ...] | None, width: int = 1) -> isl.Set:
+    """The valid T vectors (digits within their radix), to count only at real cycles.
+
+    Counting at other vectors too would be harmless (between two real cycles the live set is a subset of the
+    one at either side), but bounding keeps the count's pieces few."""
+    if periods is None:
+        return isl.Set(f"{{ T[{', '.join(f'c{k}' for k in range(width))}] }}")
+    names = [f"c{k}" for k in range(len(periods))]
+    conds = [f"0 <= c{k} < {periods[k - 1] // periods[k]}" for k in range(1, len(periods))]
+    return isl.Set(f"{{ T[{', '.join(names)}] : {' and '.join(conds or ['true'])} }}")
+
+
+@functools.lru_cache(maxsize=4096)
+def embed_values(name: str, n: int, k: int, width: int) -> isl.Map:
+    """{ name[t] -> V[k, t, 0...] }: the values of several write ports in one space, so one count (or one
+    question) covers them all."""
+    ts = [f"t{j}" for j in range(n)]
+    vs = [str(k)] + ts + ["0"] * (width - 1 - n)
+    return isl.Map(f"{{ {name}[{', '.join(ts)}] -> V[{', '.join(vs)}] }}")

@@ -1,0 +1,38 @@
+"""memories on the loop nests hwlower produces for the apps (skipped while those stages cannot run)."""
+
+import time
+
+import pytest
+
+from mainspring.memories import analyze
+
+
+def lowered(name):
+    try:
+        from mainspring.apps import load
+        from mainspring.frontend.pipeline import Pipeline
+        from mainspring.hwlower.lower import lower
+
+        app = load(name)
+        out, _ = app.build()
+        return lower(Pipeline(out), app.NAME).nest
+    except Exception as e:  # another stage mid-change must not hide this stage's own results
+        pytest.skip(f"cannot lower app {name}: {type(e).__name__}: {e}")
+
+
+@pytest.mark.parametrize("name,line_buffers,min_words", [
+    ("brighten", 0, {}),
+    ("gaussian", 1, {"hw_input": 131}),
+    ("cascade", 2, {"hw_input": 131, "blur1": 127}),
+    ("harris", 5, {"hw_input": 131, "cim": 123}),
+])
+def test_apps_stream_at_one_pixel_per_cycle(name, line_buffers, min_words):
+    nest = lowered(name)
+    start = time.perf_counter()
+    plan = analyze(nest)
+    print(f"\n{name}: analysis {1e3 * (time.perf_counter() - start):.0f} ms, {plan.cycles} cycles, "
+          f"{sum(b.tiles * b.slices for buf in plan.buffers for b in buf.banks)} tiles, "
+          f"{sum(len(buf.registers) for buf in plan.buffers)} registers")
+    assert plan.strategy == "fused" and plan.cycles - plan.input_words <= 8
+    assert sum(1 for b in plan.buffers if b.banks) == line_buffers
+    assert {b: plan.buffer(b).min_words for b in min_words} == min_words

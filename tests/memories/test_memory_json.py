@@ -1,0 +1,55 @@
+"""memories.memory_json: the schema's fields, deterministic bytes, and a golden file for a small gaussian.
+
+Refresh the golden file after an intended change with MAINSPRING_UPDATE_GOLDEN=1 and review the diff.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import memories_nests as N
+from mainspring.memories import analyze, dumps, to_json
+
+GOLDEN = pathlib.Path(__file__).parent / "golden" / "gaussian_8x8.memory.json"
+
+
+def test_controllers_use_the_memory_tile_field_names():
+    j = to_json(analyze(N.gaussian()))
+    buf = j["buffers"]["hw_input"]
+    w = buf["write_ports"][0]["controller"]
+    assert w == {"dimensionality": 2, "extent": [64, 64], "cycle_starting_addr": 0, "cycle_stride": [1, 64],
+                 "write_data_starting_addr": 0, "write_data_stride": [1, 64]}
+    taps = [p["controller"] for p in buf["banks"][0]["read_ports"]]
+    assert [c["cycle_starting_addr"] for c in taps] == [64, 128]
+    assert all("read_data_starting_addr" in c and "read_data_stride" in c for c in taps)
+    assert buf["capacity"] == {"min_words": 131, "words": 135} and buf["level"] == "mem_tile"
+    op = j["schedule"]["ops"]["blur_unnormalized_s0"]
+    assert (op["rates"], op["delay"], op["latency"]) == ([64, 1], 130, 1)
+    assert op["controller"] == {"dimensionality": 2, "extent": [62, 62], "cycle_starting_addr": 130,
+                                "cycle_stride": [1, 64]}
+
+
+def test_internal_lane_chains_are_listed_with_their_op():
+    j = to_json(analyze(N.unrolled_box()))
+    chain = j["schedule"]["ops"]["sum_s1"]["internal_reads"]
+    assert len(chain) == 8 and {"load", "lane", "source_lane"} == set(chain[0])
+
+
+def test_the_json_is_byte_identical_across_processes():
+    code = ("import sys; sys.path.insert(0, %r); import memories_nests as N; "
+            "from mainspring.memories import analyze, dumps; sys.stdout.write(dumps(analyze(N.gaussian(8, 8))))"
+            % str(pathlib.Path(__file__).parent))
+    seed = str(int(os.environ.get("PYTHONHASHSEED", "0") or 0) + 12345)  # another set iteration order
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env=dict(os.environ, PYTHONHASHSEED=seed)).stdout
+    assert child == dumps(analyze(N.gaussian(8, 8)))
+    assert json.loads(child)["format"] == "mainspring-memories/1"
+
+
+def test_golden_gaussian_8x8():
+    text = dumps(analyze(N.gaussian(8, 8)))
+    if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
+        GOLDEN.write_text(text)
+    assert text == GOLDEN.read_text(), "memory JSON changed: review, then refresh with MAINSPRING_UPDATE_GOLDEN=1"
