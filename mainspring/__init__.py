@@ -18,6 +18,9 @@ from .frontend.pipeline import Pipeline
 from .frontend.schedule import LoopLevel, MemoryType, TailStrategy
 from .frontend.types import Bool, Int, Type, UInt
 from .frontend.vars import RDom, Range, RVar, Var
+from .target import CGRA
+from .design import Design, SimulationResult
+from .compiler import compile  # noqa: A004 - the public name of the hardware flow
 
 __all__ = [
     "HalideError", "MismatchError", "ScheduleError",
@@ -29,4 +32,5 @@ __all__ = [
     "LoopLevel", "MemoryType", "TailStrategy",
     "Bool", "Int", "Type", "UInt",
     "RDom", "Range", "RVar", "Var",
+    "CGRA", "Design", "SimulationResult", "compile",
 ]

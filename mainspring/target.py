@@ -16,7 +16,7 @@ class CGRA:
     num_mem_tiles: memory tiles available.
     mem_tile_words: words of SRAM per memory tile.
     mem_tile_read_ports / mem_tile_write_ports: accesses per cycle a tile serves.
-    register_delay_limit: reads at most this many cycles behind their write become register chains
+    register_delay_limit: a tap at most this many cycles after the previous tap is a register chain
         (a PE's pipeline registers) instead of memory-tile delay lines.
     pe_latency: pipeline registers after each kernel (cycles from its loads to its store).
     """
@@ -27,7 +27,7 @@ class CGRA:
     mem_tile_words: int = 2048
     mem_tile_read_ports: int = 2
     mem_tile_write_ports: int = 2
-    register_delay_limit: int = 8
+    register_delay_limit: int = 4
     pe_latency: int = 1
 
     def __post_init__(self):

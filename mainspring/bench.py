@@ -1,0 +1,87 @@
+"""`mainspring bench`: per app and size, compile time, cycles against the ideal, storage against the exact
+minimum, PEs, memory tiles, registers and (at small sizes) Yosys cells."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+DEFAULT_INPUT = 64
+
+_YOSYS = ("read_verilog {files}; hierarchy -top {top}; proc; {latch}flatten; opt; wreduce; alumacc; share; opt; "
+          "memory -nomap; opt_clean; techmap; opt -fast; stat")
+
+
+def yosys_figures(name: str, verilog: str, library: str) -> dict:
+    """Cells with memories kept as memories, and whether any latch was inferred."""
+    if shutil.which("yosys") is None:
+        return {"cells": None, "latches": None}
+    with tempfile.TemporaryDirectory() as d:
+        top = os.path.join(d, f"{name}.v")
+        with open(top, "w") as fh:
+            fh.write(verilog)
+        script = _YOSYS.format(files=f"{top} {library}", top=name, latch="select -assert-none t:$dlatch t:$_DLATCH*; ")
+        p = subprocess.run(["yosys", "-q", "-p", script, "-p", "tee -o " + os.path.join(d, "stat.txt") + " stat"],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            return {"cells": None, "latches": "latch" in (p.stdout + p.stderr).lower() or None}
+        with open(os.path.join(d, "stat.txt")) as fh:
+            text = fh.read()
+    m = re.findall(r"Number of cells:\s+(\d+)", text)
+    return {"cells": int(m[-1]) if m else None, "latches": 0}
+
+
+def _sizes(spec: str):
+    for part in spec.split(","):
+        part = part.strip()
+        if "x" in part:
+            w, h = part.split("x")
+            yield int(w), int(h)
+        else:
+            yield int(part), int(part)
+
+
+def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
+    from .compiler import compile
+    from .design import _library_path
+
+    border_w = DEFAULT_INPUT - mod.DEFAULT_SIZE[0]
+    border_h = DEFAULT_INPUT - mod.DEFAULT_SIZE[1]
+    out, _ = mod.build(in_w - border_w, in_h - border_h)
+    start = time.perf_counter()
+    design = compile(out, name=mod.NAME)
+    seconds = time.perf_counter() - start
+    rep = design.report
+    row = {
+        "app": mod.NAME, "input": f"{in_w}x{in_h}", "compile_s": round(seconds, 2),
+        "cycles": rep["predicted_cycles"], "ideal": rep["ideal_cycles"],
+        "over_ideal": rep["predicted_cycles"] - rep["ideal_cycles"],
+        "words": sum(b["words"] for b in rep["buffers"] if b["level"] != "wire"),
+        "min_words": sum(b["min_words"] for b in rep["buffers"] if b["level"] != "wire"),
+        "pes": rep["pes"], "mem_tiles": rep["mem_tiles"], "registers": rep["registers"],
+    }
+    if yosys and in_w * in_h <= 256 * 256:
+        row.update(yosys_figures(mod.NAME, design.verilog, str(_library_path())))
+    return row
+
+
+def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> int:
+    from . import apps
+
+    rows = []
+    for name in apps_wanted or apps.APPS:
+        mod = apps.load(name)
+        for w, h in _sizes(sizes):
+            progress(f"bench {name} at {w}x{h}")
+            rows.append(bench_one(mod, w, h, yosys))
+    cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "words", "min_words", "pes",
+            "mem_tiles", "registers", "cells", "latches"]
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join("" if r.get(c) is None else str(r.get(c)) for c in cols) + " |")
+    return 0

@@ -1,0 +1,105 @@
+"""The `mainspring` command: compile an app to RTL, simulate it against the reference, benchmark the apps.
+
+APP is an app of `mainspring.apps` (brighten, gaussian, cascade, harris) or the path of a Python file that
+follows the app convention (see `mainspring/apps/__init__.py`: NAME, DEFAULT_SIZE, build(width, height)).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from .frontend.errors import HalideError, MismatchError
+
+
+def _progress(msg: str) -> None:
+    print(f"[mainspring {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def _build(app: str, size):
+    from . import apps
+
+    mod = apps.load(app)
+    w, h = size if size else mod.DEFAULT_SIZE
+    out, inputs = mod.build(w, h)
+    return mod, out, inputs, (w, h)
+
+
+def cmd_compile(args) -> int:
+    from .compiler import compile
+
+    mod, out, _, size = _build(args.app, args.size)
+    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    design = compile(out, name=mod.NAME, dump_after=args.dump_after)
+    path = design.save(args.output)
+    _progress(f"wrote {path}")
+    print(json.dumps(design.report, indent=1, sort_keys=True))
+    return 0
+
+
+def cmd_sim(args) -> int:
+    from .compiler import compile
+
+    mod, out, inputs, size = _build(args.app, args.size)
+    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    design = compile(out, name=mod.NAME)
+    _progress(f"simulating on {args.simulator} (the first build of a design takes a while on Verilator)")
+    try:
+        res = design.check(inputs, simulator=args.simulator, bubbles=args.bubbles, backpressure=args.backpressure,
+                           seed=args.seed)
+    except MismatchError as e:
+        print(f"MISMATCH: {e}")
+        return 1
+    rep = design.report
+    print(f"{mod.NAME} {size[0]}x{size[1]} on {args.simulator}: bit-exact against the reference "
+          f"({res.output.size} output pixels)")
+    print(f"  cycles {res.cycles} (predicted {res.predicted_cycles}, ideal {rep['ideal_cycles']}, "
+          f"first output at cycle {rep['first_output_cycle']})")
+    print(f"  PEs {rep['pes']}, memory tiles {rep['mem_tiles']}, registers {rep['registers']}, "
+          f"compile {rep['compile_seconds']} s, simulation {res.sim_seconds:.1f} s")
+    for b in rep["buffers"]:
+        print(f"  buffer {b['name']}: {b['level']}, {b['words']} words (minimum {b['min_words']})")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import run_bench
+
+    return run_bench(args.apps or None, args.sizes, yosys=not args.no_yosys, progress=_progress)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="mainspring", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("compile", help="compile an app and write its files")
+    c.add_argument("app")
+    c.add_argument("-o", "--output", required=True, help="output directory")
+    c.add_argument("--dump-after", choices=("lower", "schedule", "compute", "verilog"))
+    c.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    c.set_defaults(fn=cmd_compile)
+    s = sub.add_parser("sim", help="compile an app, simulate it and check it bit for bit")
+    s.add_argument("app")
+    s.add_argument("--simulator", default="verilator", choices=("verilator", "icarus"))
+    s.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    s.add_argument("--bubbles", type=float, default=0.0)
+    s.add_argument("--backpressure", type=float, default=0.0)
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(fn=cmd_sim)
+    b = sub.add_parser("bench", help="a table of figures per app")
+    b.add_argument("apps", nargs="*")
+    b.add_argument("--sizes", default="64,1920x1080", help="comma-separated input sizes, e.g. 64,256,1920x1080")
+    b.add_argument("--no-yosys", action="store_true")
+    b.set_defaults(fn=cmd_bench)
+    args = p.parse_args(argv)
+    try:
+        return args.fn(args)
+    except HalideError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Every app compiled, simulated on both simulators and compared bit for bit with the reference
+(passes: the whole compile driver, then sim)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from mainspring import apps
+from mainspring.compiler import compile
+
+SIMULATORS = ("icarus", "verilator")
+
+BORDER = {name: 64 - apps.load(name).DEFAULT_SIZE[0] for name in apps.APPS}
+
+
+def _design(name, width=None, height=None):
+    mod = apps.load(name)
+    w, h = (width, height) if width else mod.DEFAULT_SIZE
+    out, inputs = mod.build(w, h)
+    return compile(out, name=mod.NAME), inputs
+
+
+def _pipeline_depth(design) -> int:
+    return design.report["first_output_cycle"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("name", apps.APPS)
+def test_app_bit_exact_with_and_without_stalls(name, simulator, build_dir):
+    design, inputs = _design(name)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles == design.report["predicted_cycles"]
+    ideal = design.report["ideal_cycles"]
+    assert res.cycles - ideal <= _pipeline_depth(design) + math.ceil(0.01 * ideal)
+    stalled = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=5)
+    assert stalled.cycles > res.cycles
+    assert np.array_equal(stalled.output, res.output)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("name", apps.APPS)
+def test_app_medium_size(name, simulator, build_dir):
+    design, inputs = _design(name, 256 - BORDER[name], 256 - BORDER[name])
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.output.shape == (256 - BORDER[name],) * 2
+    assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("simulator", ["verilator"], indirect=True)
+@pytest.mark.parametrize("name", apps.APPS)
+def test_app_full_hd_on_verilator(name, simulator, build_dir):
+    design, inputs = _design(name, 1920 - BORDER[name], 1080 - BORDER[name])
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.output.shape == (1080 - BORDER[name], 1920 - BORDER[name])
+    ideal = design.report["ideal_cycles"]
+    assert ideal == 1920 * 1080
+    assert res.cycles - ideal <= _pipeline_depth(design) + math.ceil(0.01 * ideal)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_frame_after_frame_without_reset(simulator, build_dir):
+    """After a frame the design restarts by itself: two frames stream through one run, no reset between."""
+    from mainspring import sim
+    from mainspring.design import _library_path
+    from mainspring.verilog.top import signal
+
+    design, inputs = _design("gaussian")
+    other = {"input": np.ascontiguousarray(inputs["input"][::-1, ::-1])}
+    (w1, e1), (w2, e2) = design._stream_words(inputs), design._stream_words(other)
+    assert not np.array_equal(e1, e2)
+    src = build_dir / "src" / "frames"
+    src.mkdir(parents=True, exist_ok=True)
+    (src / "gaussian.v").write_text(design.verilog)
+    streams = {signal(k): sim.StreamSpec(np.concatenate([w1[k], w2[k]]), width=16) for k in w1}
+    out = sim.OutputSpec("hw_output", width=16, count=2 * len(e1))
+    res = sim.run([src / "gaussian.v", _library_path()], "gaussian", streams, out, simulator=simulator,
+                  build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=11)
+    assert np.array_equal(np.asarray(res.words, dtype=np.int64), np.concatenate([e1, e2]))
