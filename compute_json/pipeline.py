@@ -1,0 +1,50 @@
+"""The compute_json driver: a kernel to an optimised graph of PE ops, step by named step."""
+
+from __future__ import annotations
+
+import sys
+
+import networkx as nx
+
+from .divide_by_constants import divide_by_constants
+from .eliminate_common_subexpressions import eliminate_common_subexpressions
+from .fold_constants import fold_constants
+from .graph import format_graph, verify
+from .kernel import Kernel
+from .lower import lower_kernel
+from .lower_dividers import lower_dividers
+from .shifts_for_powers_of_two import shifts_for_powers_of_two
+
+# (name, pass) after `lower_kernel`, in order. The strength reductions run after folding so a divisor
+# that only folding makes constant still becomes a shift or a multiply; the last two clean up the constants
+# and sign masks the rewrites create.
+PASSES = (
+    ("fold_constants", fold_constants),
+    ("eliminate_common_subexpressions", eliminate_common_subexpressions),
+    ("shifts_for_powers_of_two", shifts_for_powers_of_two),
+    ("divide_by_constants", divide_by_constants),
+    ("lower_dividers", lower_dividers),
+    ("fold_constants", fold_constants),
+    ("eliminate_common_subexpressions", eliminate_common_subexpressions),
+)
+STEP_NAMES = ("lower_kernel",) + tuple(name for name, _ in PASSES)
+
+
+def compile_kernel(kernel: Kernel, dump_after: str | None = None, out=None) -> nx.MultiDiGraph:
+    """The optimised compute graph of `kernel`; `dump_after` names a step whose result is printed to `out`
+    (stderr by default) each time it runs. The graph is verified after every step."""
+    if dump_after is not None and dump_after not in STEP_NAMES:
+        raise ValueError(f"unknown compute_json step {dump_after!r}; steps: {', '.join(STEP_NAMES)}")
+    g = lower_kernel(kernel)
+    _after("lower_kernel", g, dump_after, out)
+    for name, run in PASSES:
+        g = run(g)
+        _after(name, g, dump_after, out)
+    verify(g, lowered=True)
+    return g
+
+
+def _after(name: str, g: nx.MultiDiGraph, dump_after: str | None, out) -> None:
+    verify(g)
+    if name == dump_after:
+        print(f"// after {name}\n{format_graph(g)}", file=out or sys.stderr)

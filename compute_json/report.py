@@ -1,0 +1,55 @@
+"""How many 16-bit PE operations a compute graph needs (an analysis: it returns facts, not a graph)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from .graph import operands
+
+PE_WIDTH = 16
+# Pure wiring on a CGRA: no PE needed.
+_FREE = frozenset({"input", "output", "zext", "slice"})
+
+
+@dataclass(frozen=True, slots=True)
+class OpCount:
+    """`pe_ops`: 16-bit PE operations (a 32-bit add is 2; a w-bit multiply is ceil(w/16)**2 partial products);
+    `const_words`: 16-bit constant words; `dividers`: unsigned dividers (a PE has none: they need a divider
+    unit or a sequential schedule); `by_op`: PE operations per op."""
+
+    pe_ops: int
+    const_words: int
+    dividers: int
+    by_op: dict[str, int] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        ops = ", ".join(f"{op} {count}" for op, count in sorted(self.by_op.items()))
+        return (f"{self.pe_ops} PE ops ({ops or 'none'}), {self.const_words} constant words, "
+                f"{self.dividers} dividers")
+
+
+def _words(width: int) -> int:
+    return -(-width // PE_WIDTH)
+
+
+def count_ops(g: nx.MultiDiGraph) -> OpCount:
+    """Count the PE operations, constant words and dividers of graph `g`."""
+    by_op: Counter[str] = Counter()
+    const_words = dividers = 0
+    for n, d in sorted(g.nodes(data=True), key=lambda item: item[1]["seq"]):
+        op = d["op"]
+        if op in _FREE:
+            continue
+        if op == "const":
+            const_words += _words(d["width"])
+        elif op in ("udiv", "umod", "sdiv", "smod"):
+            dividers += 1
+        else:
+            # A comparison's cost is that of its operands, not of its 1-bit result.
+            width = max([d["width"]] + [g.nodes[s]["width"] for s in operands(g, n)])
+            words = _words(width)
+            by_op[op] += words * words if op in ("mul", "umulhi") else words
+    return OpCount(sum(by_op.values()), const_words, dividers, dict(sorted(by_op.items())))

@@ -1,0 +1,310 @@
+"""Verilog for compute kernels, generated from their CoreIR JSON (what `compute_json` writes).
+
+One combinational Verilog-2005 module per kernel: ports named and ordered as the JSON module's ports, one wire
+per CoreIR instance named after the instance (so names are stable and match the JSON), in dependency order,
+each with the generator it implements in a comment. Bits nothing reads are gathered into one `unused_*` wire
+so that `verilator --lint-only -Wall` stays quiet without pragmas. The text depends only on the JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mainspring.compute_json.kernel import RESERVED_NAMES
+
+from .kernel_generators import Generator, Shape, instantiate
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+@dataclass(slots=True)
+class _Net:
+    """A wire of the module: an instance's output or an operand that needed a name of its own."""
+
+    name: str
+    shape: Shape
+    expression: str
+    comment: str
+
+
+@dataclass(slots=True)
+class _Module:
+    name: str
+    ports: list[tuple[str, str, Shape]]  # (name, "input"/"output", shape)
+    port_types: dict[str, str]
+    source: str  # where the kernel comes from (JSON metadata), or ""
+    exprs: dict[str, str]  # output port -> its Halide expression (JSON metadata)
+    nets: list[_Net] = field(default_factory=list)
+    outputs: list[tuple[str, str]] = field(default_factory=list)  # (port, expression)
+    unused: list[str] = field(default_factory=list)  # bit selects nothing reads
+
+
+def kernel_verilog(doc: dict, module: str | None = None) -> str:
+    """The Verilog text of `module` (default: the top) of CoreIR JSON document `doc` (a dict, as loaded)."""
+    name, body = _find_module(doc, module)
+    return _print(_Elaboration(name, body).run())
+
+
+def write_kernel_verilog(json_path, verilog_path=None) -> Path:
+    """Read CoreIR JSON from `json_path` and write its top module's Verilog to `verilog_path` (default: next
+    to the JSON, named after the module, which `verilator -Wall` expects); return the Verilog path."""
+    doc = json.loads(Path(json_path).read_text(encoding="utf-8"))
+    name, _ = _find_module(doc, None)
+    out = Path(verilog_path) if verilog_path else Path(json_path).with_name(f"{name}.v")
+    out.write_text(kernel_verilog(doc), encoding="utf-8", newline="\n")
+    return out
+
+
+def _find_module(doc: dict, module: str | None) -> tuple[str, dict]:
+    ref = module if module is not None else doc.get("top", "")
+    namespace, _, name = ref.rpartition(".")
+    namespace = namespace or "global"
+    modules = doc.get("namespaces", {}).get(namespace, {}).get("modules", {})
+    if name not in modules:
+        raise ValueError(f"CoreIR JSON has no module {ref!r} (modules in {namespace}: {', '.join(sorted(modules))})")
+    if not _IDENTIFIER.match(name) or name in RESERVED_NAMES:
+        raise ValueError(f"module name {name!r} is not usable as a Verilog identifier")
+    return name, modules[name]
+
+
+def _shape_of(name: str, t) -> tuple[str, Shape]:
+    """Direction and shape of a CoreIR port type: "BitIn", "Bit" or ["Array", n, "BitIn"|"Bit"]."""
+    if not _IDENTIFIER.match(name) or name in RESERVED_NAMES:
+        raise ValueError(f"port name {name!r} is not usable as a Verilog identifier")
+    if t in ("BitIn", "Bit"):
+        return ("input" if t == "BitIn" else "output"), Shape(1, bit=True)
+    if isinstance(t, list) and len(t) == 3 and t[0] == "Array" and t[2] in ("BitIn", "Bit"):
+        return ("input" if t[2] == "BitIn" else "output"), Shape(t[1])
+    raise ValueError(f"port '{name}': type {t!r} is not a bit or a flat bit array")
+
+
+@dataclass(frozen=True, slots=True)
+class _End:
+    """One end of a connection: `owner` is "self" or an instance; `bit` selects one bit (None: all)."""
+
+    owner: str
+    port: str
+    bit: int | None
+
+    def __str__(self) -> str:
+        return f"{self.owner}.{self.port}" + ("" if self.bit is None else f".{self.bit}")
+
+    @staticmethod
+    def parse(path: str) -> "_End":
+        parts = path.split(".")
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+            raise ValueError(f"connection end {path!r}: only whole ports and single bits are supported")
+        return _End(parts[0], parts[1], int(parts[2]) if len(parts) == 3 else None)
+
+
+class _Elaboration:
+    """Resolve the JSON module into nets: which driver feeds each input bit, in what order to declare them."""
+
+    def __init__(self, name: str, body: dict):
+        self.name = name
+        self.body = body
+        self.ports: dict[str, tuple[str, Shape]] = {}
+        for port, t in body["type"][1]:
+            self.ports[port] = _shape_of(port, t)
+        meta = body.get("metadata", {}).get("mainspring", {})
+        self.module = _Module(name, [(p, d, s) for p, (d, s) in self.ports.items()], meta.get("port_types", {}),
+                              meta.get("source", ""), meta.get("outputs", {}))
+        self.generators: dict[str, Generator] = {
+            inst: instantiate(inst, spec["genref"], spec.get("genargs", {}), spec.get("modargs", {}))
+            for inst, spec in sorted(body.get("instances", {}).items())
+        }
+        self.wire = self._wire_names()
+        self.sinks: dict[tuple[str, str], dict[int | None, _End]] = {}
+        self.used: dict[str, set[int]] = {}  # identifier -> bits read
+
+    def _wire_names(self) -> dict[str, str]:
+        names, taken = {}, set(self.ports)
+        for inst in self.generators:
+            if not _IDENTIFIER.match(inst):
+                raise ValueError(f"instance name {inst!r} is not a Verilog identifier")
+            name = inst
+            while name in taken or name in RESERVED_NAMES:
+                name += "_w"  # a port (or keyword) took the instance's name
+            names[inst] = name
+            taken.add(name)
+        return names
+
+    def run(self) -> _Module:
+        for a, b in self.body.get("connections", []):
+            self._connect(_End.parse(a), _End.parse(b))
+        for inst in self._order():
+            gen = self.generators[inst]
+            operands = {key: self._operand(inst, key, shape, gen) for key, shape in sorted(gen.inputs.items())}
+            genref = self.body["instances"][inst]["genref"]
+            self.module.nets.append(_Net(self.wire[inst], gen.out, gen.expression(operands), genref))
+        for port, (direction, shape) in self.ports.items():
+            if direction == "output":
+                self.module.outputs.append((port, self._sink_expression(("self", port), shape, None)))
+        self.module.unused = self._unused_bits()
+        return self.module
+
+    def _shape(self, end: _End) -> tuple[bool, Shape]:
+        """Whether `end` drives (an input port of the module, an instance's output) and its shape."""
+        if end.owner == "self":
+            if end.port not in self.ports:
+                raise ValueError(f"connection to unknown port self.{end.port}")
+            direction, shape = self.ports[end.port]
+            return direction == "input", shape
+        gen = self.generators.get(end.owner)
+        if gen is None:
+            raise ValueError(f"connection to unknown instance {end.owner!r}")
+        if end.port == "out":
+            return True, gen.out
+        if end.port not in gen.inputs:
+            raise ValueError(f"instance {end.owner!r} has no port {end.port!r}")
+        return False, gen.inputs[end.port]
+
+    def _connect(self, a: _End, b: _End) -> None:
+        (a_drives, a_shape), (b_drives, b_shape) = self._shape(a), self._shape(b)
+        if a_drives == b_drives:
+            raise ValueError(f"connection {a} - {b} joins two {'drivers' if a_drives else 'sinks'}")
+        driver, sink = (a, b) if a_drives else (b, a)
+        d_width = 1 if driver.bit is not None else (a_shape if a_drives else b_shape).width
+        s_width = 1 if sink.bit is not None else (b_shape if a_drives else a_shape).width
+        if d_width != s_width:
+            raise ValueError(f"connection {driver} -> {sink}: widths {d_width} and {s_width} differ")
+        bits = self.sinks.setdefault((sink.owner, sink.port), {})
+        if sink.bit in bits or (sink.bit is None and bits) or None in bits:
+            raise ValueError(f"{sink.owner}.{sink.port} has more than one driver")
+        bits[sink.bit] = driver
+
+    def _order(self) -> list[str]:
+        """Instances with every instance they read before them; ties by name (a stable text)."""
+        needs = {inst: set() for inst in self.generators}
+        for (owner, _), bits in self.sinks.items():
+            if owner != "self":
+                needs[owner] |= {d.owner for d in bits.values() if d.owner != "self"}
+        order: list[str] = []
+        done: set[str] = set()
+        while len(order) < len(needs):
+            ready = sorted(i for i in needs if i not in done and needs[i] <= done)
+            if not ready:
+                raise ValueError(f"combinational loop among {sorted(set(needs) - done)}")
+            order.extend(ready)
+            done.update(ready)
+        return order
+
+    def _driver_name(self, end: _End) -> str:
+        return end.port if end.owner == "self" else self.wire[end.owner]
+
+    def _mark(self, identifier: str, bits) -> None:
+        self.used.setdefault(identifier, set()).update(bits)
+
+    def _operand(self, inst: str, key: str, shape: Shape, gen: Generator) -> str:
+        """An identifier holding operand `key` of `inst` (the driver itself, or a new net for bit gathers)."""
+        lo, hi = gen.uses.get(key, (0, shape.width))
+        expression = self._sink_expression((inst, key), shape, (lo, hi))
+        if _IDENTIFIER.match(expression):
+            return expression
+        name = f"{self.wire[inst]}_{key}"
+        taken = set(self.ports) | set(self.wire.values()) | {n.name for n in self.module.nets}
+        while name in taken:
+            name += "_w"
+        self.module.nets.append(_Net(name, shape, expression, f"operand {key} of {inst}"))
+        self._mark(name, range(lo, hi))
+        return name
+
+    def _sink_expression(self, sink: tuple[str, str], shape: Shape, uses: tuple[int, int] | None) -> str:
+        """The Verilog expression of what drives `sink` (owner, port); marks the driver bits it reads (only
+        `uses` [lo, hi) of a whole-port driver: a slice reads part of its operand)."""
+        bits = self.sinks.get(sink)
+        if not bits:
+            raise ValueError(f"{sink[0]}.{sink[1]} of module {self.name} is not driven")
+        if None in bits:
+            end = bits[None]
+            name = self._driver_name(end)
+            if end.bit is not None:  # one bit of a wider driver feeds a 1-bit port
+                self._mark(name, [end.bit])
+                return f"{name}[{end.bit}]"
+            self._mark(name, range(*(uses or (0, shape.width))))
+            return name
+        missing = [i for i in range(shape.width) if i not in bits]
+        if missing:
+            raise ValueError(f"bits {missing} of {sink[0]}.{sink[1]} are not driven")
+        runs: list[list] = []  # [name, hi, lo, is_whole]: MSB first
+        for i in reversed(range(shape.width)):
+            end = bits[i]
+            name = self._driver_name(end)
+            if end.bit is None:  # a single-bit driver as a whole
+                self._mark(name, [0])
+                runs.append([name, 0, 0, True])
+                continue
+            self._mark(name, [end.bit])
+            last = runs[-1] if runs else None
+            if last and not last[3] and last[0] == name and last[2] == end.bit + 1:
+                last[2] = end.bit
+            else:
+                runs.append([name, end.bit, end.bit, False])
+        parts = [n if whole else (f"{n}[{hi}]" if hi == lo else f"{n}[{hi}:{lo}]") for n, hi, lo, whole in runs]
+        return parts[0] if len(parts) == 1 else "{" + ", ".join(parts) + "}"
+
+    def _unused_bits(self) -> list[str]:
+        readable = [(p, s) for p, (d, s) in self.ports.items() if d == "input"]
+        readable += [(n.name, n.shape) for n in self.module.nets]
+        found = []
+        for name, shape in readable:
+            unused = [i for i in range(shape.width) if i not in self.used.get(name, set())]
+            if not unused:
+                continue
+            if shape.bit or len(unused) == shape.width:
+                found.append(name)
+                continue
+            runs: list[list[int]] = []
+            for i in reversed(unused):
+                if runs and runs[-1][1] == i + 1:
+                    runs[-1][1] = i
+                else:
+                    runs.append([i, i])
+            found += [f"{name}[{hi}]" if hi == lo else f"{name}[{hi}:{lo}]" for hi, lo in runs]
+        return found
+
+
+def _range(shape: Shape) -> str:
+    return "" if shape.bit else f"[{shape.width - 1}:0] "
+
+
+def _comment(text: str) -> str:
+    """Text safe inside a // comment: one line, no characters a Verilog reader could trip on."""
+    return "".join(c if c.isprintable() and c.isascii() else "?" for c in " ".join(str(text).split()))
+
+
+def _print(m: _Module) -> str:
+    types = ", ".join(f"{p} {m.port_types[p]}" for p, _, _ in m.ports if p in m.port_types)
+    lines = [
+        f"// {m.name}: combinational compute kernel.",
+        f"// Generated by mainspring.verilog.kernel from the CoreIR JSON module global.{m.name}",
+        "// (written by mainspring.compute_json). Do not edit: regenerate from the JSON.",
+    ]
+    if m.source:
+        lines.append(f"// Kernel of {_comment(m.source)}.")
+    if types:
+        lines.append(f"// Halide port types: {types}.")
+    lines += ["`default_nettype none", f"module {m.name} ("]
+    width = max(len(_range(s)) for _, _, s in m.ports)
+    for i, (port, direction, shape) in enumerate(m.ports):
+        comma = "," if i + 1 < len(m.ports) else ""
+        lines.append(f"    {direction:<6} wire {_range(shape):<{width}}{port}{comma}")
+    lines.append(");")
+    for net in m.nets:
+        lines.append(f"    wire {_range(net.shape)}{net.name} = {net.expression};  // {net.comment}")
+    if m.unused:
+        taken = {p for p, _, _ in m.ports} | {n.name for n in m.nets}
+        name = "unused_bits"
+        while name in taken:
+            name += "_w"
+        # Verilator's -Wall exempts signals named *unused*: this one reads every bit nothing else reads.
+        lines.append(f"    wire {name} = &{{1'b0, {', '.join(m.unused)}}};  // bits no output depends on")
+    for port, expression in m.outputs:
+        if port in m.exprs:
+            lines.append(f"    // {port} = {_comment(m.exprs[port])}")
+        lines.append(f"    assign {port} = {expression};")
+    lines += ["endmodule", "`default_nettype wire", ""]
+    return "\n".join(lines)
