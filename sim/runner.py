@@ -1,0 +1,408 @@
+"""Build a design's test bench once, then run it on any number of frames.
+
+`build` compiles the DUT with a generated `mainspring_tb` top (bench.py) through cocotb's runner, caching the
+result under `build_dir` by a hash of everything that goes into it (sources, interface, capacity, simulator
+and its version). `Bench.run` writes the frame to hex files, starts the simulator with plusargs, and turns
+the files the bench writes back into a `SimResult` or a `SimulationError`. A Verilator build costs ~15 s
+(~3 s once vlcache holds its runtime), an Icarus build ~0.1 s; every run re-uses the build.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from . import hexio, vlcache
+from .bench import OUTPUT_KEY, TB_TOP, Interface, Port, input_key, param_plusarg, render_testbench
+from .errors import BuildError, SimulationError, SimulationTimeout, StreamProtocolError
+from .spec import OutputSpec, SimResult, StreamSpec, check_identifier
+from .toolchain import check_simulator, prepare_environment, tool_version, wave_format
+
+DEFAULT_BUILD_DIR = Path("build") / "sim"
+BENCH_SOURCE = Path(__file__).with_name("ms_bench.v")
+ENTRY_SOURCE = Path(__file__).with_name("_cocotb_entry.py")
+ENTRY_MODULE = "mainspring_sim_entry"
+TIMESCALE = ("1ns", "1ps")  # Icarus needs one (TOOLCHAIN.md); the bench itself has no delays
+DRAIN_CYCLES = 64           # cycles watched for extra output words after the last expected one
+_HARNESS_VERSION = "1"      # bump when a change here must invalidate every cached build
+# Verilator's memory is compact (bytes per word), so one build covers a 1920x1080 frame and every smaller
+# one; an Icarus build is cheap but its memories cost ~40 bytes a word, so size them to the frame.
+_MIN_DEPTH_LOG2 = {"verilator": 21, "icarus": 10}
+
+
+class Bench:
+    """A compiled test bench: one DUT interface on one simulator. `run` it any number of times."""
+
+    def __init__(self, interface: Interface, simulator: str, directory: Path, depth_log2: int,
+                 waves: bool, build_seconds: float):
+        self.interface = interface
+        self.simulator = simulator
+        self.directory = directory
+        self.depth_log2 = depth_log2
+        self.waves = waves
+        self.build_seconds = build_seconds  # 0.0 when an earlier build was reused
+
+    @property
+    def _waves_name(self) -> str:
+        return f"waves.{wave_format(self.simulator)}"
+
+    @property
+    def capacity(self) -> int:
+        """The most transfers a stream can hold in one run."""
+        return 1 << self.depth_log2
+
+    def run(self, inputs: Mapping[str, StreamSpec], output: OutputSpec,
+            params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
+            backpressure: float = 0.0, seed: int = 1, timeout_cycles: int | None = None,
+            keep_files: bool = False) -> SimResult:
+        """Stream `inputs` through the design and collect `output.count` words.
+
+        `bubbles` is the probability that an input slot stays empty in a cycle, `backpressure` that the
+        output's ready is low; both are drawn in HDL from generators seeded by `seed`. The run fails with
+        SimulationTimeout after `timeout_cycles` (default: 20x the expected cycles plus 10,000).
+        """
+        _check_same_interface(self.interface, _interface_of(self.interface.top, inputs, output, params))
+        plusargs, limit = self._settings(inputs, output, bubbles, backpressure, seed, timeout_cycles)
+        plusargs += [f"+{param_plusarg(n)}={v:x}" for n, v in _param_values(params or {}).items()]
+        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.directory / "runs"))
+        for index, (name, spec) in enumerate(inputs.items()):
+            hexio.write_hex(run_dir / f"in_{name}.hex", spec.words, spec.width, spec.lanes)
+            plusargs += [f"+{input_key(index)}=in_{name}.hex",
+                         f"+{input_key(index)}_count={len(spec.words) // spec.lanes}"]
+        started = time.perf_counter()
+        self._simulate(run_dir, plusargs)
+        seconds = time.perf_counter() - started
+        result = self._collect(run_dir, inputs, output, limit, seconds)
+        if not (keep_files or self.waves):
+            shutil.rmtree(run_dir, ignore_errors=True)
+        return result
+
+    def _settings(self, inputs, output, bubbles, backpressure, seed, timeout_cycles):
+        for what, p in (("bubbles", bubbles), ("backpressure", backpressure)):
+            if not 0.0 <= p < 1.0:
+                raise ValueError(f"{what} is a probability per cycle in [0, 1), not {p!r}")
+        if not 0 <= int(seed) < 1 << 32:
+            raise ValueError(f"seed must fit in 32 bits, not {seed!r}")
+        transfers = [len(s.words) // s.lanes for s in inputs.values()] + [output.count // output.lanes]
+        if max(transfers) > self.capacity:
+            raise ValueError(
+                f"{max(transfers)} transfers exceed this bench's capacity of {self.capacity}; "
+                f"build with capacity >= {max(transfers)}"
+            )
+        if timeout_cycles is None:
+            expected = max(transfers) / ((1.0 - bubbles) * (1.0 - backpressure))
+            timeout_cycles = 20 * math.ceil(expected) + 10_000
+        plusargs = [
+            f"+ms_seed={int(seed)}",
+            f"+ms_bubbles={_threshold(bubbles)}",
+            f"+ms_backpressure={_threshold(backpressure)}",
+            f"+ms_timeout={int(timeout_cycles)}",
+            f"+ms_drain={DRAIN_CYCLES}",
+            "+ms_results=results.txt",
+            f"+{OUTPUT_KEY}=out_{output.name}.hex",
+            f"+{OUTPUT_KEY}_count={output.count // output.lanes}",
+        ]
+        return plusargs, int(timeout_cycles)
+
+    def _simulate(self, run_dir: Path, plusargs: list[str]) -> None:
+        prepare_environment()
+        # The entry module runs as a top-level module copied next to the run: importing it through
+        # `mainspring.sim` would load the whole compiler (numpy, networkx) in every simulator process.
+        shutil.copyfile(ENTRY_SOURCE, run_dir / f"{ENTRY_MODULE}.py")
+        test_args = []
+        if self.waves:
+            if self.simulator == "verilator":
+                test_args = ["--trace-file", self._waves_name]
+            else:
+                plusargs = plusargs + [f"+dumpfile_path={self._waves_name}"]
+        try:
+            _runner(self.simulator, python_path=run_dir).test(
+                test_module=ENTRY_MODULE, hdl_toplevel=TB_TOP, hdl_toplevel_lang="verilog",
+                build_dir=self.directory, test_dir=run_dir, plusargs=plusargs, test_args=test_args,
+                waves=self.waves, timescale=TIMESCALE, results_xml=str(run_dir / "cocotb_results.xml"),
+                log_file=run_dir / "sim.log",
+                # cocotb rewrites the asserts of every module the simulator imports, by default: seconds
+                # per run for nothing here.
+                extra_env={"COCOTB_REWRITE_ASSERTION_FILES": ""},
+            )
+        except (RuntimeError, SystemExit):
+            # The runner raises (or, under pytest, exits) when the simulator fails; the files it left
+            # say why, and _collect reports it.
+            pass
+
+    def _collect(self, run_dir, inputs, output, limit, seconds) -> SimResult:
+        what = f"{self.interface.top} on {self.simulator}"
+        report = _read_report(run_dir, what)
+        words = hexio.read_hex(run_dir / f"out_{output.name}.hex", output.width, output.lanes,
+                               f"{what}: output stream '{output.name}'")
+        if output.signed:
+            words = hexio.sign_extend(words, output.width)
+        accepted = {name: report["input"][name] * inputs[name].lanes for name in inputs}
+        offered = {name: len(spec.words) for name, spec in inputs.items()}
+        taken = report["output"][output.name] * output.lanes
+        if report["status"] == "timeout":
+            raise _timeout_error(what, run_dir, output, taken, accepted, offered, limit, words)
+        _check_counts(what, run_dir, output, taken, accepted, offered)
+        waveform = run_dir / self._waves_name if self.waves else None
+        return SimResult(
+            words=words, cycles=report["cycles"], waveform=waveform, simulator=self.simulator,
+            run_cycles=report["elapsed"], sim_seconds=seconds, build_seconds=0.0, accepted=accepted,
+        )
+
+
+def build(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec], output: OutputSpec,
+          params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
+          build_dir: str | Path | None = None, waves: bool = False, capacity: int | None = None) -> Bench:
+    """Compile `top` from `sources` inside a test bench for its interface, or reuse an identical build.
+
+    Only the shapes of `inputs`, `output` and `params` matter here (names, widths, lanes; word counts
+    size the memories unless `capacity`, in transfers, is given). Safe to call from parallel processes:
+    a file lock serialises builds of the same bench.
+    """
+    from filelock import FileLock
+
+    check_simulator(simulator)
+    prepare_environment()
+    interface = _interface_of(top, inputs, output, params)
+    transfers = max([len(s.words) // s.lanes for s in inputs.values()] + [output.count // output.lanes])
+    depth_log2 = max(_MIN_DEPTH_LOG2[simulator], math.ceil(math.log2(max(capacity or transfers, 1))))
+    testbench = render_testbench(interface, depth_log2)
+    paths = [Path(s).resolve() for s in sources]
+    for path in paths:
+        if not path.is_file():
+            raise FileNotFoundError(f"Verilog source {path} does not exist")
+    key = _build_key(simulator, waves, testbench, paths)
+    directory = Path(build_dir or DEFAULT_BUILD_DIR).resolve() / f"{top}-{simulator}-{key[:16]}"
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(directory) + ".lock"):
+        stamp = directory / "built.json"
+        seconds = 0.0
+        if not stamp.exists():
+            seconds = _compile(simulator, directory, testbench, paths, waves, interface)
+            stamp.write_text(json.dumps({"top": top, "simulator": simulator, "seconds": seconds}) + "\n")
+    (directory / "runs").mkdir(exist_ok=True)
+    return Bench(interface, simulator, directory, depth_log2, waves, seconds)
+
+
+def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec], output: OutputSpec,
+        params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
+        bubbles: float = 0.0, backpressure: float = 0.0, seed: int = 1, build_dir: str | Path | None = None,
+        waves: bool = False, timeout_cycles: int | None = None, keep_files: bool = False) -> SimResult:
+    """Build (or reuse) the test bench of `top` and stream one frame through it; see `Bench.run`."""
+    bench = build(sources, top, inputs, output, params, simulator=simulator, build_dir=build_dir, waves=waves)
+    result = bench.run(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
+                       timeout_cycles=timeout_cycles, keep_files=keep_files)
+    return dataclasses.replace(result, build_seconds=bench.build_seconds)
+
+
+def _runner(simulator: str, python_path: Path | None = None, touch_before_make: Sequence[Path] = ()):
+    """cocotb's runner for `simulator`; optionally with `python_path` first on the simulator's PYTHONPATH,
+    or touching files after `verilator` and before `make` (see vlcache)."""
+    from cocotb_tools.runner import get_runner
+
+    base = type(get_runner(simulator))
+
+    class _Runner(base):
+        def _set_env_test(self) -> None:
+            super()._set_env_test()
+            if python_path is not None:
+                self.env["PYTHONPATH"] = os.pathsep.join([str(python_path), self.env.get("PYTHONPATH", "")])
+
+        def _build_command(self):
+            commands = super()._build_command()
+            if touch_before_make:
+                commands.insert(1, ["touch", *map(str, touch_before_make)])
+            return commands
+
+    return _Runner()
+
+
+def _compile(simulator, directory, testbench, paths, waves, interface) -> float:
+    """Build the bench in a fresh `directory`; the seconds it took."""
+    from filelock import FileLock
+
+    started = time.perf_counter()
+    if simulator != "verilator":
+        _invoke_build(simulator, directory, testbench, paths, waves, interface)
+        return time.perf_counter() - started
+    runtime = vlcache.runtime_dir(directory.parent, waves)
+    with FileLock(str(runtime) + ".lock"):
+        # The first build for these flags compiles the runtime under the lock; builds started meanwhile
+        # wait for it and copy it, rather than all compiling it at once on the same cores.
+        if not vlcache.is_stored(runtime):
+            _invoke_build(simulator, directory, testbench, paths, waves, interface)
+            vlcache.store(runtime, directory)
+            return time.perf_counter() - started
+    try:
+        _invoke_build(simulator, directory, testbench, paths, waves, interface, seed_from=runtime)
+    except BuildError:
+        log = directory / "build.log"
+        if log.exists() and "%Error" in log.read_text(errors="replace"):
+            raise  # Verilator rejected the design itself
+        # A stale runtime copy must never be what breaks a build: drop it and build from scratch.
+        shutil.rmtree(runtime, ignore_errors=True)
+        _invoke_build(simulator, directory, testbench, paths, waves, interface)
+    return time.perf_counter() - started
+
+
+def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed_from=None) -> None:
+    if directory.exists():
+        shutil.rmtree(directory)  # a build that died half-way: start clean
+    directory.mkdir(parents=True)
+    tb_path = directory / f"{TB_TOP}.v"
+    tb_path.write_text(testbench)
+    seeded = vlcache.seed(seed_from, directory) if seed_from else []
+    try:
+        _runner(simulator, touch_before_make=seeded).build(
+            sources=[BENCH_SOURCE, *paths, tb_path], hdl_toplevel=TB_TOP, build_dir=directory,
+            build_args=_build_args(simulator, waves), timescale=TIMESCALE, waves=waves, always=True,
+            log_file=directory / "build.log",
+        )
+    except (RuntimeError, SystemExit) as error:
+        raise BuildError(
+            f"{simulator} could not build '{interface.top}' ({interface.describe()}) from "
+            f"{', '.join(p.name for p in paths)}: {error}\n{_tail(directory / 'build.log')}"
+        ) from None
+
+
+def _build_args(simulator: str, waves: bool) -> list[str]:
+    if simulator != "verilator":
+        return []
+    # Verilator stops on lint warnings by default; lint is the Verilog stage's gate, not the harness's.
+    args = ["-Wno-fatal", "-Wno-lint", "-Wno-style"]
+    if waves and wave_format(simulator) == "fst":
+        args.append("--trace-fst")  # the runner adds --trace (VCD) otherwise
+    return args
+
+
+def _build_key(simulator: str, waves: bool, testbench: str, paths: list[Path]) -> str:
+    import cocotb
+
+    digest = hashlib.sha256()
+    for part in (_HARNESS_VERSION, simulator, tool_version(simulator), cocotb.__version__, str(waves),
+                 " ".join(_build_args(simulator, waves)), testbench, BENCH_SOURCE.read_text()):
+        digest.update(part.encode() + b"\0")
+    for path in paths:
+        # Contents and file names, not folders: the same design written to a new temp dir reuses the build.
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _interface_of(top, inputs, output, params) -> Interface:
+    check_identifier("top module", top)
+    if not isinstance(output, OutputSpec):
+        raise TypeError(f"output must be an OutputSpec, not {type(output).__name__}")
+    ports = []
+    for name, spec in inputs.items():
+        check_identifier("input stream", name)
+        if not isinstance(spec, StreamSpec):
+            raise TypeError(f"input stream '{name}' must be a StreamSpec, not {type(spec).__name__}")
+        if len(spec.words) % spec.lanes:
+            raise ValueError(
+                f"input stream '{name}': {len(spec.words)} words do not fill whole transfers of "
+                f"{spec.lanes} lanes"
+            )
+        hexio.check_range(spec.words, spec.width, f"input stream '{name}'")
+        ports.append(Port(name, spec.width, spec.lanes))
+    names = [p.name for p in ports] + [output.name] + list(params or {})
+    clash = sorted({n for n in names if names.count(n) > 1})
+    if clash:
+        raise ValueError(f"stream and parameter names must differ; {', '.join(clash)} used twice")
+    widths = tuple((name, _param_width(name, value)) for name, value in (params or {}).items())
+    return Interface(top, tuple(ports), Port(output.name, output.width, output.lanes), widths)
+
+
+def _param_width(name: str, value) -> int:
+    check_identifier("parameter", name)
+    if not (isinstance(value, tuple) and len(value) == 2):
+        raise ValueError(f"parameter '{name}' must be given as (value, width), not {value!r}")
+    number, width = value
+    if not isinstance(width, int) or width <= 0:
+        raise ValueError(f"parameter '{name}': width must be a positive number of bits, not {width!r}")
+    if not -(1 << (width - 1)) <= int(number) < 1 << width:
+        raise ValueError(f"parameter '{name}' = {number} does not fit in {width} bits")
+    return width
+
+
+def _threshold(probability: float) -> int:
+    # The bench compares 16 random bits with this; 65536 would stall forever, so p < 1 stays below it.
+    return min(round(probability * 65536), 65535)
+
+
+def _param_values(params: Mapping[str, tuple[int, int]]) -> dict[str, int]:
+    # Two's complement in `width` bits: plusargs carry the raw bit pattern.
+    return {name: int(value) & ((1 << width) - 1) for name, (value, width) in params.items()}
+
+
+def _check_same_interface(built: Interface, asked: Interface) -> None:
+    if built != asked:
+        raise ValueError(
+            f"this bench was built for {built.describe()}, but the run passes {asked.describe()}"
+        )
+
+
+def _read_report(run_dir: Path, what: str) -> dict:
+    from cocotb_tools.check_results import get_results
+
+    path = run_dir / "results.txt"
+    if not path.exists():
+        raise SimulationError(
+            f"{what}: the simulation ended without writing its results (a crash, or a bench that never "
+            f"finished); files kept in {run_dir}\n{_tail(run_dir / 'sim.log')}", run_dir,
+        )
+    report: dict = {"input": {}, "output": {}}
+    for line in path.read_text().splitlines():
+        key, *values = line.split()
+        if key in ("input", "output"):
+            report[key][values[0]] = int(values[1])
+        else:
+            report[key] = values[0] if key == "status" else int(values[0])
+    try:
+        failed = get_results(run_dir / "cocotb_results.xml")[1]
+    except RuntimeError:
+        failed = 1
+    if failed:
+        raise SimulationError(f"{what}: the cocotb test failed; files kept in {run_dir}\n"
+                              f"{_tail(run_dir / 'sim.log')}", run_dir)
+    return report
+
+
+def _timeout_error(what, run_dir, output, taken, accepted, offered, limit, words) -> SimulationTimeout:
+    ins = ", ".join(f"'{n}' {accepted[n]} of {offered[n]}" for n in offered) or "none"
+    return SimulationTimeout(
+        f"{what} timed out after {limit} cycles: the output stream '{output.name}' delivered "
+        f"{taken} of {output.count} words (input words accepted: {ins}). The design hung, or lost words "
+        f"(if it is only slow, pass a larger timeout_cycles); files kept in {run_dir}", run_dir,
+        taken=taken, expected=output.count, accepted={n: (accepted[n], offered[n]) for n in offered},
+        limit=limit, words=words,
+    )
+
+
+def _check_counts(what, run_dir, output, taken, accepted, offered) -> None:
+    if taken > output.count:
+        raise StreamProtocolError(
+            f"{what}: the output stream '{output.name}' delivered {taken - output.count} words beyond the "
+            f"expected {output.count} (within {DRAIN_CYCLES} cycles after the last expected word); "
+            f"files kept in {run_dir}", run_dir,
+        )
+    short = [f"'{n}' accepted {accepted[n]} of {offered[n]} words" for n in offered if accepted[n] < offered[n]]
+    if short:
+        raise StreamProtocolError(
+            f"{what}: the output completed but input streams were not fully consumed: {'; '.join(short)}; "
+            f"files kept in {run_dir}", run_dir,
+        )
+
+
+def _tail(log: Path, lines: int = 30) -> str:
+    if not log.exists():
+        return f"(no log at {log})"
+    text = log.read_text(errors="replace").splitlines()
+    return f"last lines of {log}:\n" + "\n".join(text[-lines:])
