@@ -9,6 +9,7 @@ updates stay separate ops with sequential reduction loops.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 
 from mainspring.frontend import ir
@@ -225,14 +226,26 @@ def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: Sta
         idx = tuple(_affine(a, env, who, src) for a in c.args)
         key = (src, idx)
         if key not in ports:
-            ports[key] = LoadPort(f"{src}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
+            stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", src)).strip("_")
+            ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
         return ir.Call(c.type, ports[key], ())
 
     body = simplify(map_calls(value, to_port, {}))
+    _check_no_coordinates(body, who)
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body)
     for lp in reversed(s.loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled)
     return node
+
+
+def _check_no_coordinates(value: ir.Expr, who: str) -> None:
+    for n in ir.walk(value):
+        if isinstance(n, (ir.Var, ir.RVar)):
+            raise HalideError(
+                f"{who} uses the coordinate {n.name} as a value ({ir.to_string(value)}); the accelerator's kernels "
+                "compute on loaded values only. Compute the coordinate-dependent part on the host and stream it "
+                "in as an accelerator input, or make it a constant."
+            )
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str) -> Affine:

@@ -123,7 +123,8 @@ endmodule
 
 // A memory tile: WORDS x WIDTH SRAM with one write port and up to two read ports, each driven by an affine
 // controller configured from the memory JSON. A read port's controller gives the cycles its consumer reads
-// in; the SRAM is read (synchronously) one cycle earlier so the word is in the output register by then.
+// in; the SRAM is read (synchronously) one cycle earlier so the word is in the output register by then, with
+// the word being written in that cycle forwarded (a read one cycle after its write sees the new value).
 module ms_mem_tile #(
     parameter integer WIDTH = 16,
     parameter integer WORDS = 2048,
@@ -177,7 +178,7 @@ module ms_mem_tile #(
         if (!rst_n)
             rdata0 <= {WIDTH{1'b0}};
         else if (en && rfire0)
-            rdata0 <= mem[raddr0];
+            rdata0 <= (wfire && waddr == raddr0) ? wdata : mem[raddr0];
     end
 
     generate
@@ -191,7 +192,7 @@ module ms_mem_tile #(
                 if (!rst_n)
                     rdata1 <= {WIDTH{1'b0}};
                 else if (en && rfire1)
-                    rdata1 <= mem[raddr1];
+                    rdata1 <= (wfire && waddr == raddr1) ? wdata : mem[raddr1];
             end
         end else begin : one_read
             assign rfire1 = 1'b0;

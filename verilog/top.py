@@ -223,10 +223,32 @@ def _kernel_module(op_name: str) -> str:
     return signal(f"k_{op_name}").replace("__", "_")
 
 
+def _tap_signal(top: _Top, op_name: str, load: str, ports: list[dict], width: int) -> str:
+    """The signal feeding kernel input `load`: its one tap, or, when several read ports serve the load over
+    different parts of the op's iterations (e.g. the first step of a reduction reads the initial value), a mux
+    chosen by which port's controller fires this cycle."""
+    if len(ports) == 1:
+        return signal(ports[0]["tap"])
+    value = signal(ports[-1]["tap"])
+    for i, rp in reversed(list(enumerate(ports[:-1]))):
+        fire = f"{signal(op_name)}_{load}_sel{i}"
+        top.decls.append(f"wire {fire};")
+        top.body.append(_ctrl(f"c_{fire}", rp["controller"], "read", fire))
+        value = f"({fire} ? {signal(rp['tap'])} : {value})"
+    s = f"{signal(op_name)}_{load}_in"
+    top.decls.append(f"wire [{width - 1}:0] {s};")
+    top.body.append(f"assign {s} = {value};")
+    return s
+
+
 def _kernel_instance(top: _Top, op_name: str, op: dict, memory: dict, kernels, widths) -> None:
     module = _kernel_module(op_name)
     ports = kernels[module]
-    taps = {rp["load"]: rp["tap"] for b in memory["buffers"].values() for rp in b["read_ports"] if rp["op"] == op_name}
+    taps: dict[str, list[dict]] = {}
+    for b in memory["buffers"].values():
+        for rp in b["read_ports"]:
+            if rp["op"] == op_name:
+                taps.setdefault(rp["load"], []).append(rp)
     writes = [(bn, wp) for bn, b in memory["buffers"].items() for wp in b["write_ports"] if wp["op"] == op_name]
     (bname, wp), = writes
     w = widths[bname]
@@ -235,7 +257,8 @@ def _kernel_instance(top: _Top, op_name: str, op: dict, memory: dict, kernels, w
     conns = []
     for port, (direction, width) in ports.items():
         if direction == "input":
-            conns.append(f".{port}({signal(taps[port]) if port in taps else signal(port)})")
+            src = _tap_signal(top, op_name, port, taps[port], width) if port in taps else signal(port)
+            conns.append(f".{port}({src})")
         else:
             conns.append(f".{port}({kout})")
             top.decls.append(f"wire [{width - 1}:0] {kout};")
