@@ -43,8 +43,10 @@ class Bounder:
     def __call__(self, e: ir.Expr) -> Interval:
         got = self.memo.get(id(e))
         if got is None:
-            got = self._bounds(e)
-            self.memo[id(e)] = got
+            for n in ir.walk(e):  # children first, iteratively: any depth is fine
+                if id(n) not in self.memo:
+                    self.memo[id(n)] = self._bounds(n)
+            got = self.memo[id(e)]
         return got
 
     def _bounds(self, e: ir.Expr) -> Interval:
@@ -150,15 +152,17 @@ def calls_in(d: Definition):
                 yield node
 
 
-def infer_boxes(pipe, out_box: Box, scalars) -> tuple[dict[str, Box], dict[str, Box]]:
-    """The box each Func is realised over and the box of each input that is read (by unique name)."""
+def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True) -> tuple[dict[str, Box], dict[str, Box]]:
+    """The box each Func is realised over and the box of each input that is read (by unique name).
+    `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile)."""
     boxes: dict[str, Box] = {}
     needs: dict[int, Box] = {id(pipe.output): out_box}
     inputs: dict[str, Box] = {}
     for fn in reversed(pipe.order):  # consumers before producers
         box = needs.get(id(fn))
         assert box is not None, fn.name
-        box = _apply_bounds(fn, box)
+        if (fn is pipe.output and output_bounds) or (fn is not pipe.output and fn.placement.compute.kind != "inline"):
+            box = _apply_bounds(fn, box)  # Halide ignores (with a warning) the bounds of an inlined Func
         box = _self_footprint(pipe, fn, box, scalars)
         boxes[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
@@ -181,8 +185,9 @@ def _apply_bounds(fn: Function, box: Box) -> Box:
             lo = box[i][0] if lo is None else lo
             if box[i][0] < lo or box[i][1] > lo + ext - 1:
                 raise HalideError(
-                    f"{loc}: Func '{fn.name}': bound({name}, {lo}, {ext}) covers {name} in [{lo}, {lo + ext - 1}], "
-                    f"but [{box[i][0]}, {box[i][1]}] is required; widen the bound"
+                    f"{loc}: Bounds given for {fn.name} in {name} (from {lo} to {lo + ext - 1}) do not cover required "
+                    f"region (from {box[i][0]} to {box[i][1]}): Func \"{fn.name}\".bound({name}, {lo}, {ext}); widen "
+                    "the bound"
                 )
             out[i] = (lo, lo + ext - 1)
     return out

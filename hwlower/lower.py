@@ -23,6 +23,7 @@ from .ir import Access, Affine, Buffer, LoadPort, Loop, LoopNest, Op
 from .loops import StageLoops, replay
 from .simplify import simplify
 from .region import Region, find_region
+from .tiling import Tile, host_tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +31,9 @@ class Lowered:
     nest: LoopNest
     region: Region
     pipe: Pipeline
-    boxes: dict[str, Box]  # every Func's box, by unique name
+    boxes: dict[str, Box]  # every Func's box over the whole output (what the host computes), by unique name
     output_box: Box  # the final (host) output's box
+    tiles: tuple[Tile, ...]  # accelerator invocations; the hardware is built for tiles[0]
 
 
 def output_box(pipe: Pipeline) -> Box:
@@ -54,17 +56,19 @@ def lower(pipe: Pipeline, name: str) -> Lowered:
     region = find_region(pipe)
     obox = output_box(pipe)
     boxes, _ = infer_boxes(pipe, obox, lambda p: None)
+    tiles = host_tiles(pipe, region, boxes[pipe.name(region.output)])
+    tile_boxes = tiles[0].boxes
     inlined = {id(f) for f in region.inlined}
-    buffers = [Buffer(pipe.name(f), f.type, _box_tuple(boxes[pipe.name(f)])) for f in region.inputs]
+    buffers = [Buffer(pipe.name(f), f.type, _box_tuple(tile_boxes[pipe.name(f)])) for f in region.inputs]
     body: list[Loop | Op] = []
     for f in region.buffered:
         fname = pipe.name(f)
-        buffers.append(Buffer(fname, f.type, _box_tuple(boxes[fname])))
+        buffers.append(Buffer(fname, f.type, _box_tuple(tile_boxes[fname])))
         defs = [_inline_definition(pipe, d, inlined) for d in pipe.definitions(f)]
-        body.extend(_lower_func(pipe, region, f, defs, boxes[fname]))
+        body.extend(_lower_func(pipe, region, f, defs, tile_boxes[fname]))
     nest = LoopNest(name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
-    return Lowered(nest, region, pipe, boxes, obox)
+    return Lowered(nest, region, pipe, boxes, obox, tiles)
 
 
 def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
@@ -154,17 +158,11 @@ def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: 
 
 
 def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
+    """The loops inside the accelerator (the box is one tile, so the host loops have one iteration)."""
     names = [lp.dim for lp in s.loops]
     cut = names.index(region.store_var) + 1
     host = s.loops[:cut]
-    multi = [lp for lp in host if lp.extent != 1]
-    if multi:
-        shown = ", ".join(f"{lp.dim} ({lp.extent} iterations)" for lp in multi)
-        raise ScheduleError(
-            f"{f.placement.hw_accelerate[2]}: Func '{f.name}': hw_accelerate(..., {region.store_var}) leaves the host "
-            f"loops {shown}: invoking the accelerator on several tiles is not supported yet. Make the tile cover "
-            "the whole bounded output (tile sizes equal to the bounds)."
-        )
+    assert all(lp.extent == 1 for lp in host), [(lp.dim, lp.extent) for lp in host]
     zero = {lp.dim for lp in host}
     exprs = {v: Affine.make({d: c for d, c in a.terms if d not in zero}, a.const) for v, a in s.var_exprs.items()}
     return StageLoops(s.loops[cut:], exprs)

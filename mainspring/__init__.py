@@ -7,6 +7,7 @@ flow. See README.md for an example.
 from .frontend.errors import HalideError, MismatchError, ScheduleError
 from .frontend.expr import Expr
 from .frontend.operators import absd, cast, clamp, i8, i16, i32, mux, saturating_cast, select, u8, u16, u32
+from .frontend.operators import f32, f64, i64, u64
 from .frontend.operators import abs_ as abs  # noqa: A001 - Halide's name
 from .frontend.operators import max_ as max  # noqa: A001
 from .frontend.operators import min_ as min  # noqa: A001
@@ -16,7 +17,7 @@ from .frontend.library import sum_ as sum  # noqa: A001
 from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
 from .frontend.schedule import LoopLevel, MemoryType, TailStrategy
-from .frontend.types import Bool, Int, Type, UInt
+from .frontend.types import Bool, Float, Int, Type, UInt
 from .frontend.vars import RDom, Range, RVar, Var
 from .target import CGRA
 from .design import Design, SimulationResult
@@ -25,12 +26,13 @@ from .compiler import compile  # noqa: A004 - the public name of the hardware fl
 __all__ = [
     "HalideError", "MismatchError", "ScheduleError",
     "Expr", "absd", "cast", "clamp", "i8", "i16", "i32", "mux", "saturating_cast", "select", "u8", "u16", "u32",
+    "f32", "f64", "i64", "u64",
     "abs", "max", "min",
     "Func", "FuncRef", "Stage",
     "BoundaryConditions", "maximum", "minimum", "product", "sum",
     "Buffer", "ImageParam", "Param", "Pipeline",
     "LoopLevel", "MemoryType", "TailStrategy",
-    "Bool", "Int", "Type", "UInt",
+    "Bool", "Float", "Int", "Type", "UInt",
     "RDom", "Range", "RVar", "Var",
     "CGRA", "Design", "SimulationResult", "compile",
 ]

@@ -77,19 +77,25 @@ def _compute(lowered: Lowered) -> tuple[dict, dict]:
 
 def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
     lanes = 1
-    ideal = -(-plan.input_words // lanes)
+    tiles = len(lowered.tiles)
+    streamed = plan.input_words * tiles
+    ideal = -(-streamed // lanes)
+    image = sum(_size(b) for b in _image_boxes(lowered))
     registers = sum(len(b.registers) for b in plan.buffers)
-    tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
+    mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
     return {
         "name": lowered.nest.name,
-        "predicted_cycles": plan.cycles,
+        "predicted_cycles": plan.cycles * tiles,
         "ideal_cycles": ideal,
+        "tiles": tiles,
+        "tile_cycles": plan.cycles,
+        "halo_overhead": round(streamed / image - 1, 6) if image else 0.0,
         "first_output_cycle": plan.first_output_cycle,
         "compile_seconds": round(seconds, 3),
         "pes": sum(c.pe_ops for c in pe_counts.values()),
         "const_words": sum(c.const_words for c in pe_counts.values()),
         "dividers": sum(c.dividers for c in pe_counts.values()),
-        "mem_tiles": tiles,
+        "mem_tiles": mem_tiles,
         "registers": registers,
         "schedule": plan.strategy,
         "buffers": [
@@ -97,6 +103,19 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
             for b in plan.buffers
         ],
     }
+
+
+def _size(box) -> int:
+    n = 1
+    for lo, hi in box:
+        n *= hi - lo + 1
+    return n
+
+
+def _image_boxes(lowered: Lowered):
+    """The boxes of the accelerator inputs over the whole output (what streaming each word once would take)."""
+    pipe = lowered.pipe
+    return [lowered.boxes[pipe.name(f)] for f in lowered.region.inputs]
 
 
 def _check_fits(name: str, report: dict, target: CGRA) -> None:

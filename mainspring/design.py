@@ -92,35 +92,35 @@ class Design:
     def _reference(self, inputs):
         return realize_arrays(self.pipe, self.lowered.output_box, inputs)
 
-    def _stream_words(self, inputs):
-        stores = self._reference(inputs)
-        nest = self.lowered.nest
+    def _stream_words(self, inputs, stores=None):
+        """Words streamed in per accelerator input, and the words expected out, over all tiles in order."""
+        stores = self._reference(inputs) if stores is None else stores
+        tiles = self.lowered.tiles
         words = {}
         for f in self.lowered.region.inputs:
             name = self.pipe.name(f)
-            words[name] = _box_words(stores[id(f)], nest.buffer(name))
+            words[name] = np.concatenate([_box_words(stores[id(f)], t.boxes[name], f.type) for t in tiles])
         out = self.lowered.region.output
-        expected = _box_words(stores[id(out)], nest.buffer(self.pipe.name(out)))
+        expected = np.concatenate([_box_words(stores[id(out)], t.output_box, out.type) for t in tiles])
         return words, expected
 
     # ---- simulation ----
     def simulate(self, inputs: dict, simulator: str = "verilator", bubbles: float = 0.0, backpressure: float = 0.0,
                  seed: int = 0, waves: bool = False, build_dir=None) -> SimulationResult:
+        """Stream the inputs through the RTL (one accelerator invocation per tile, back to back) and run the
+        host stages after the accelerator on what it produced."""
         from . import sim
 
         _check_probability("bubbles", bubbles)
         _check_probability("backpressure", backpressure)
         stores = self._reference(inputs)
         buffers, params = gather_inputs(self.pipe, inputs)
+        words, expected = self._stream_words(inputs, stores)
         nest = self.lowered.nest
-        streams = {}
-        for f in self.lowered.region.inputs:
-            b = nest.buffer(self.pipe.name(f))
-            streams[signal(b.name)] = sim.StreamSpec(_box_words(stores[id(f)], b), width=b.type.bits())
+        streams = {signal(n): sim.StreamSpec(w, width=nest.buffer(n).type.bits()) for n, w in words.items()}
         out_fn = self.lowered.region.output
-        ob = nest.buffer(self.pipe.name(out_fn))
-        count = int(np.prod([e for _, e in ob.box]))
-        spec = sim.OutputSpec(signal(ob.name), width=ob.type.bits(), count=count, signed=ob.type.is_int())
+        ot = out_fn.type
+        spec = sim.OutputSpec(signal(nest.output), width=ot.bits(), count=len(expected), signed=ot.is_int())
         cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
                if self.pipe.scalars[k].kind == "scalar"}
         build = Path(build_dir or os.environ.get("MAINSPRING_BUILD_DIR", "build/sim"))
@@ -130,20 +130,22 @@ class Design:
         top_file.write_text(self.verilog, encoding="utf-8")
         result = sim.run([top_file, _library_path()], self.name, streams, spec, cfg, simulator=simulator,
                          bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves)
-        hw = _words_to_box(result.words, ob)
-        final = self._host_after(stores, buffers, params, out_fn, hw, ob)
-        return SimulationResult(final, _to_user(hw, ob.type), result.cycles, self.plan.cycles, simulator,
+        store = stores[id(out_fn)]
+        hw = np.array(store.arr)
+        offset = 0
+        for t in self.lowered.tiles:
+            n = int(np.prod([hi - lo + 1 for lo, hi in t.output_box]))
+            _place(hw, store.mins, t.output_box, _unpack(result.words[offset:offset + n], t.output_box, ot))
+            offset += n
+        final = self._host_after(stores, buffers, params, out_fn, hw)
+        return SimulationResult(final, _to_user(hw, ot), result.cycles, self.report["predicted_cycles"], simulator,
                                 str(result.waveform) if result.waveform else None, result.sim_seconds,
                                 result.build_seconds)
 
-    def _host_after(self, stores, buffers, params, out_fn, hw, ob) -> np.ndarray:
+    def _host_after(self, stores, buffers, params, out_fn, hw) -> np.ndarray:
         ev = Evaluator(self.pipe, params, buffers)
         ev.stores.update(stores)
-        store = ev.stores[id(out_fn)]
-        sl = tuple(slice(lo - m, lo - m + e) for (lo, e), m in zip(ob.box, store.mins))
-        fresh = np.array(store.arr)
-        fresh[sl] = hw
-        store.arr = fresh
+        ev.stores[id(out_fn)].arr = hw
         boxes = self.lowered.boxes
         for f in self.lowered.region.host_after:
             ev.realize_function(f, boxes[self.pipe.name(f)])
@@ -187,17 +189,23 @@ def _check_probability(name: str, p: float) -> None:
         raise HalideError(f"simulate({name}={p}): a probability in [0, 1) is needed")
 
 
-def _box_words(store, buf) -> np.ndarray:
-    """The values of a store over a buffer's box, x fastest, as unsigned words of the buffer's width."""
-    sl = tuple(slice(lo - m, lo - m + e) for (lo, e), m in zip(buf.box, store.mins))
-    vals = store.arr[sl]
-    return (vals.transpose().ravel() & ((1 << buf.type.bits()) - 1)).astype(np.int64)
+def _slices(box, mins) -> tuple[slice, ...]:
+    return tuple(slice(lo - m, hi - m + 1) for (lo, hi), m in zip(box, mins))
 
 
-def _words_to_box(words: np.ndarray, buf) -> np.ndarray:
-    shape = tuple(e for _, e in reversed(buf.box))
-    vals = semantics.wrap(np.asarray(words, dtype=np.int64), buf.type)
-    return vals.reshape(shape).transpose()
+def _box_words(store, box, t) -> np.ndarray:
+    """The values of a store over `box` (inclusive bounds), x fastest, as unsigned words of t's width."""
+    vals = store.arr[_slices(box, store.mins)]
+    return (vals.transpose().ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
+
+
+def _unpack(words: np.ndarray, box, t) -> np.ndarray:
+    shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
+    return semantics.wrap(np.asarray(words, dtype=np.int64), t).reshape(shape).transpose()
+
+
+def _place(arr: np.ndarray, mins, box, values: np.ndarray) -> None:
+    arr[_slices(box, mins)] = values
 
 
 def _to_user(arr: np.ndarray, t) -> np.ndarray:

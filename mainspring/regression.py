@@ -81,7 +81,7 @@ def write_kit(directory: Path, design, words: dict, expected) -> None:
                        f"        {s}_valid <= ({s}_i < {len(ws)}) && (lfsr[3:2] != 2'b00);\n")
     _write_hex(directory / "expected.hex", expected, ow)
     count = len(expected)
-    timeout = 20 * (design.plan.cycles + 100)
+    timeout = 20 * (design.report["predicted_cycles"] + 100)
     oname = signal(design.lowered.nest.output)
     (directory / "tb.v").write_text(_TB.format(
         name=design.name, decls="\n".join(decls), ow=ow, ocount=count, conns="".join(conns), oname=oname,

@@ -136,12 +136,43 @@ def test_error_non_affine_access():
         lower(Pipeline(f), "t")
 
 
-def test_error_several_tiles():
+def test_host_tiles_shift_inward_at_the_edge():
     x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
-    hw_output.bound(x, 0, 16).bound(y, 0, 8)
-    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo); where = _here()
+    hw_output.bound(x, 0, 20).bound(y, 0, 8)
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    blur.compute_at(hw_output, xo)
+    low = lower(Pipeline(hw_output), "t")
+    assert [t.output_box for t in low.tiles] == [[(0, 7), (0, 7)], [(8, 15), (0, 7)], [(12, 19), (0, 7)]]
+    assert [t.boxes["hw_input"] for t in low.tiles] == [[(0, 8), (0, 7)], [(8, 16), (0, 7)], [(12, 20), (0, 7)]]
+    assert low.nest.buffer("hw_input").box == ((0, 9), (0, 8))
+
+
+def test_error_tile_larger_than_output():
+    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    hw_output.bound(x, 0, 6).bound(y, 0, 8)
+    hw_output.split(x, xo, xi, 8); where = _here()
+    hw_output.reorder(xi, y, xo).hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
     blur.compute_at(hw_output, xo)
     with pytest.raises(hl.HalideError) as err:
         lower(Pipeline(hw_output), "t")
-    assert str(err.value).startswith(f"{where}: Func 'hw_output': hw_accelerate(..., xo) leaves the host loops xo (2 iterations)")
+    assert str(err.value) == (
+        f"{where}: Func 'hw_output': the accelerator tile (8 in x) is larger than the output (6); make the tile "
+        "at most 6"
+    )
+
+
+def test_error_host_tiles_with_round_up():
+    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    hw_output.bound(x, 0, 20).bound(y, 0, 8)
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8, hl.TailStrategy.RoundUp); where = _here()
+    hw_output.hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    blur.compute_at(hw_output, xo)
+    with pytest.raises(hl.HalideError) as err:
+        lower(Pipeline(hw_output), "t")
+    assert str(err.value).startswith(
+        f"{where}: Func 'hw_output': split(x, xo, xi, 8, RoundUp): the host loop xo over accelerator tiles needs "
+        "ShiftInwards tails (20 is not a multiple of 8)"
+    )

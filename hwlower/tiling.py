@@ -1,0 +1,99 @@
+"""Host tiling: the loops of the accelerator output at and outside `hw_accelerate`'s store loop run on the
+host, which invokes the accelerator once per tile (the last tile of a dimension shifts inward, Halide's
+default tail for a pure loop). The hardware is built for the first tile; every tile must have the same shape,
+which holds because accesses are affine and values do not depend on coordinates."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from mainspring.frontend.bounds import Box, infer_boxes
+from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.func import Func, Function
+from mainspring.frontend.schedule import Split, TailStrategy
+
+from .region import Region
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    output_box: Box  # the accelerator output's box in this invocation
+    boxes: dict[str, Box]  # every accelerator Func's and input's box in this invocation, by unique name
+
+
+def host_tiles(pipe, region: Region, full_box: Box) -> tuple[Tile, ...]:
+    """The accelerator invocations covering `full_box` of the accelerator output, in host loop order."""
+    f = region.output
+    extents, order = _tile_extents(f, region, full_box)
+    axes = []
+    for dim in order:
+        i = f.args.index(dim)
+        lo, hi = full_box[i]
+        e, t = hi - lo + 1, extents[dim]
+        axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
+    sub = Pipeline_of(f)
+    tiles = []
+    for origin in itertools.product(*axes):
+        at = dict(zip(order, origin))
+        box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
+        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False)
+        tiles.append(Tile(box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()}))
+    _check_same_shape(f, tiles)
+    return tuple(tiles)
+
+
+def Pipeline_of(f: Function):  # noqa: N802 - reads like the constructor it wraps
+    from mainspring.frontend.pipeline import Pipeline
+
+    return Pipeline(f.handle if f.handle is not None else Func(f))
+
+
+def _tile_extents(f: Function, region: Region, full_box: Box) -> tuple[dict[str, int], list[str]]:
+    """Tile extent per dimension of f, and f's dimensions that host loops step over (outermost first)."""
+    sched = f.definitions[0].schedule
+    loops = list(reversed(sched.dim_names()))
+    host = loops[: loops.index(region.store_var) + 1]
+    splits = {d.outer: d for d in sched.directives if isinstance(d, Split)}
+    extents = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, full_box)}
+    order = []
+    loc = f.placement.hw_accelerate[2]
+    for h in host:
+        s = splits.get(h)
+        if s is not None and s.old in f.args:
+            e = extents[s.old]
+            if e % s.factor and s.tail not in (TailStrategy.Auto, TailStrategy.ShiftInwards):
+                raise ScheduleError(
+                    f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, {s.tail.name}): "
+                    f"the host loop {s.outer} over accelerator tiles needs ShiftInwards tails ({e} is not a "
+                    f"multiple of {s.factor}); drop the tail strategy"
+                )
+            if s.factor > e:
+                raise ScheduleError(
+                    f"{s.loc}: Func '{f.name}': the accelerator tile ({s.factor} in {s.old}) is larger than the "
+                    f"output ({e}); make the tile at most {e}"
+                )
+            extents[s.old] = s.factor
+            order.append(s.old)
+        elif h in f.args:
+            extents[h] = 1
+            order.append(h)
+        else:
+            raise ScheduleError(
+                f"{loc}: Func '{f.name}': the host loop {h} outside hw_accelerate's store loop does not step over "
+                "tiles of one dimension; split each dimension once (e.g. tile(x, y, xo, yo, xi, yi, 64, 64))"
+            )
+    return extents, order
+
+
+def _check_same_shape(f: Function, tiles: list[Tile]) -> None:
+    first = tiles[0]
+    for t in tiles[1:]:
+        for name, box in t.boxes.items():
+            shape = [hi - lo for lo, hi in box]
+            if shape != [hi - lo for lo, hi in first.boxes[name]]:
+                raise ScheduleError(
+                    f"Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} for the tile at "
+                    f"{t.output_box} but {first.boxes[name]} for the first): host tiling needs accesses whose "
+                    "footprint only shifts from tile to tile (no scaled indices such as 2*x)"
+                )
