@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from . import ir
 from .errors import HalideError, SourceLoc, user_location
-from .expr import _literal_for, to_ir
+from .expr import to_ir, type_name
 from .func import Definition, Func, FuncRef, Function, _arg_ir, _Update, new_stage_schedule
 from .types import I32
-from .vars import Var
+from .vars import RVar, Var
 
 _INIT = {"add": 0, "sub": 0, "mul": 1, "div": 1}
 
@@ -18,41 +18,42 @@ def define(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
         return
     if not fn.defined():
         _define_pure(fn, key, value, loc)
-    else:
-        _define_update(fn, key, to_ir(value, f"the definition of {fn.name}") if not isinstance(value, int) or isinstance(value, bool) else value, loc)
+    else:  # a Python int is an Int(32) Expr here, as in Halide (`f[0] = 5` on a uint8 Func is an error)
+        _define_update(fn, key, to_ir(value, f"the definition of {fn.name}"), loc)
 
 
 def _where(fn: Function, loc: SourceLoc, kind: str) -> str:
-    return f"{loc}: In {kind} of Func '{fn.name}'"
+    return f"{loc}: In {kind} of Func \"{fn.name}\""
 
 
 def _define_pure(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
     if not all(isinstance(a, Var) for a in key):
-        bad = next(a for a in key if not isinstance(a, Var))
+        i, bad = next((i, a) for i, a in enumerate(key) if not isinstance(a, Var))
         raise HalideError(
-            f"{_where(fn, loc, 'pure definition')}: the left-hand side must be distinct Vars, but "
-            f"{_show(bad)} is not a Var. Give '{fn.name}' a pure definition over Vars first "
-            f"(e.g. {fn.name}[x] = 0), then update it at computed locations."
+            f"{loc}: Argument {i + 1} in initial definition of \"{fn.name}\" is not a Var: {_show(bad)}. The "
+            f"left-hand side of a pure definition must be distinct Vars: give '{fn.name}' a pure definition over "
+            f"Vars first (e.g. {fn.name}[x] = 0), then update it at computed locations."
         )
     names = [a.name() for a in key]
     for i, n in enumerate(names):
         if n in names[:i]:
             raise HalideError(
-                f"{_where(fn, loc, 'pure definition')}: in left-hand-side of definition, arguments {names.index(n)} "
-                f"and {i} both have the name \"{n}\"; use a different Var for each dimension"
+                f"{_where(fn, loc, 'pure definition')}:\nIn left-hand-side of definition, arguments {i} and "
+                f"{names.index(n)} both have the name \"{n}\"; use a different Var for each dimension"
             )
     v = to_ir(value, f"the definition of {fn.name}")
     for node in ir.walk(v):
         if isinstance(node, ir.Var) and node.name not in names:
             raise HalideError(
-                f"{_where(fn, loc, 'pure definition')}: undefined variable \"{node.name}\": it is used on the right "
-                f"side but is not one of the left side's Vars ({', '.join(names)}); add it to the left side or "
+                f"{loc}: Undefined variable \"{node.name}\" in definition of Func \"{fn.name}\": it is used on the "
+                f"right side but is not one of the left side's Vars ({', '.join(names)}); add it to the left side or "
                 "replace it"
             )
         if isinstance(node, ir.RVar):
             raise HalideError(
-                f"{_where(fn, loc, 'pure definition')}: the pure definition uses the reduction variable "
-                f"{node.name}; reductions belong in an update (e.g. {fn.name}[{', '.join(names)}] = 0, then "
+                f"{_where(fn, loc, 'pure definition')}:\nReduction domain referenced in pure function definition "
+                f"(the reduction variable {node.name}); reductions belong in an update "
+                f"(e.g. {fn.name}[{', '.join(names)}] = 0, then "
                 f"{fn.name}[{', '.join(names)}] += ...) or in hl.sum(...)"
             )
     args = tuple(ir.Var(I32, n) for n in names)
@@ -60,37 +61,48 @@ def _define_pure(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
 
 
 def _define_update_op(fn: Function, key: tuple, upd: _Update, loc: SourceLoc) -> None:
-    rhs = upd.rhs
-    if not fn.defined():
-        init_t = to_ir(rhs, f"the update of {fn.name}").type if not _py_int(rhs) else I32
-        pure = [a if isinstance(a, Var) else Var.implicit(i) for i, a in enumerate(key)]
-        pure_names = [p.name() for p in pure]
-        if len(set(pure_names)) != len(pure_names):
-            pure = [Var.implicit(i) for i in range(len(key))]
-        args = tuple(ir.Var(I32, p.name()) for p in pure)
-        fn.definitions.append(
-            Definition(args, ir.Const(init_t, _INIT[upd.op]), None, loc, new_stage_schedule(args, None))
+    """`f[key] op= rhs` (or `f[key] = f[key] op rhs`) on a Func with no definition: Halide's func_ref_update."""
+    if upd.ref._func._fn is not fn or not _same_args(upd.ref._args, key):
+        raise HalideError(
+            f"{loc}: Cannot use an unevaluated reference to '{upd.ref._func._fn.name}' to define an update at a "
+            f"different location. '{upd.ref._func._fn.name}' has no definition yet: define it first."
         )
-    t = fn.type
-    r = _literal_for(t, rhs, _OP_SYMBOL[upd.op]) if _py_int(rhs) else to_ir(rhs, f"the update of {fn.name}")
+    if fn.defined():
+        raise HalideError(
+            f"{loc}: Cannot use an unevaluated reference to '{fn.name}' to define an update when a pure "
+            "definition already exists."
+        )
+    rhs = to_ir(upd.rhs, f"the update of {fn.name}")
+    # The pure definition reuses the names of the left side's variables (an RVar's too: Halide then treats
+    # that RVar as the pure variable of the same name, so the update is pure there and loops no RDom).
+    names = [a.name() if isinstance(a, (Var, RVar)) else f"v{i}" for i, a in enumerate(key)]
+    if len(set(names)) != len(names):
+        names = [f"v{i}" for i in range(len(key))]
+    args = tuple(ir.Var(I32, n) for n in names)
+    init = ir.Const(rhs.type, _INIT[upd.op])
+    fn.definitions.append(Definition(args, init, None, loc, new_stage_schedule(args, None)))
+    as_pure = {a.name(): ir.Var(I32, a.name()) for a in key if isinstance(a, RVar) and a.name() in names}
+    key = tuple(Var(a.name()) if isinstance(a, RVar) and a.name() in as_pure else a for a in key)
+    rhs = ir.substitute(rhs, as_pure) if as_pure else rhs
     self_call = FuncRef(upd.ref._func, key)._ir()
-    if r.type != t:
-        _type_error(fn, loc, r)
-    _define_update(fn, key, ir.BinOp(t, upd.op, self_call, r), loc)
+    _define_update(fn, key, ir.BinOp(rhs.type, upd.op, self_call, rhs), loc)
 
 
-_OP_SYMBOL = {"add": "+=", "sub": "-=", "mul": "*=", "div": "/="}
-
-
-def _py_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+def _same_args(a: tuple, b: tuple) -> bool:
+    if len(a) != len(b):
+        return False
+    try:
+        return all(ir.structural_key(to_ir(p)) == ir.structural_key(to_ir(q)) for p, q in zip(a, b))
+    except HalideError:
+        return False
 
 
 def _type_error(fn: Function, loc: SourceLoc, value: ir.Expr):
     k = len(fn.definitions) - 1
     raise HalideError(
-        f"{_where(fn, loc, f'update definition {k}')}: the value has type {value.type}, but the pure definition "
-        f"has type {fn.type}. Use an explicit cast, e.g. hl.cast(hl.{_ctor(fn.type)}, ...)."
+        f"{_where(fn, loc, f'update definition {k}')}:\nTuple element 0 of update definition has type "
+        f"{type_name(value.type)}, but pure definition has type {type_name(fn.type)}. Use an explicit cast, e.g. "
+        f"hl.cast(hl.{_ctor(fn.type)}, ...)."
     )
 
 
@@ -100,17 +112,16 @@ def _ctor(t) -> str:
 
 def _define_update(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
     t = fn.type
-    if _py_int(value):
-        value = _literal_for(t, value, "=")
     if value.type != t:
         _type_error(fn, loc, value)
     if len(key) != len(fn.args):
         raise HalideError(
-            f"{_where(fn, loc, 'update definition')}: the left side has {len(key)} arguments but '{fn.name}' has "
-            f"{len(fn.args)} dimensions ({', '.join(fn.args)})"
+            f"{loc}: Func \"{fn.name}\" was called with {len(key)} arguments, but was defined with "
+            f"{len(fn.args)} ({', '.join(fn.args)}), in an update definition"
         )
-    args = tuple(_arg_ir(a, fn.name) for a in key)
-    pure = [a.name for a in args if isinstance(a, ir.Var)]
+    args = tuple(_arg_ir(a, fn.name, i) for i, a in enumerate(key))
+    # a pure Var of an update stands where the pure definition has it (Halide: else it is undefined there)
+    pure = [a.name for a, name in zip(args, fn.args) if isinstance(a, ir.Var) and a.name == name]
     rdoms = _check_update_vars(fn, loc, args, value, pure)
     if len(rdoms) > 1:
         raise HalideError(
@@ -128,9 +139,9 @@ def _check_update_vars(fn, loc, args, value, pure) -> set:
         for node in ir.walk(e):
             if isinstance(node, ir.Var) and node.name not in pure:
                 raise HalideError(
-                    f"{_where(fn, loc, 'update definition')}: undefined variable \"{node.name}\": a Var in an "
-                    "update must appear by itself as an argument on the left side; use an RDom to range over "
-                    "other locations"
+                    f"{loc}: Undefined variable \"{node.name}\" in definition of Func \"{fn.name}\": a Var in an "
+                    "update definition must appear by itself as an argument on the left side; use an RDom to range "
+                    "over other locations"
                 )
             if isinstance(node, ir.RVar):
                 rdoms[id(node.domain)] = node.domain

@@ -13,13 +13,14 @@ import numpy as np
 
 from . import ir, semantics
 from .bounds import Box, definition_env, infer_boxes
-from .errors import HalideError
+from .errors import HalideError, user_location
 from .func import Definition, Function
 from .params import Buffer, Parameter
 from .types import Type
 
 _SCATTER = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
 _CHUNK = 1 << 23  # elements per scatter chunk
+_POINTWISE = 1024  # an update with pure Vars on its left loops over up to this many RDom points one by one
 
 
 class _Store:
@@ -44,51 +45,65 @@ class Evaluator:
 
     # ---- expressions ----
     def eval(self, e: ir.Expr, env: dict, memo: dict) -> np.ndarray:
-        got = memo.get(id(e))
-        if got is not None:
-            return got
-        out = self._eval(e, env, memo)
-        memo[id(e)] = out
-        return out
+        """The value of e (children first, iteratively, so any depth is fine); memo maps id(node) -> value."""
+        stack = [e]
+        while stack:
+            n = stack[-1]
+            if id(n) in memo:
+                stack.pop()
+                continue
+            if isinstance(n, ir.Call) and n.args:
+                sliced = self._slice(n, env, self.stores[id(n.callee)])
+                if sliced is not None:  # a view: the arguments need no evaluation
+                    memo[id(n)] = sliced
+                    stack.pop()
+                    continue
+            pending = [c for c in ir.children(n) if id(c) not in memo]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            memo[id(n)] = self._eval_node(n, env, memo)
+        return memo[id(e)]
 
-    def _eval(self, e: ir.Expr, env: dict, memo: dict):
+    def _eval_node(self, e: ir.Expr, env: dict, memo: dict):
         if isinstance(e, ir.Const):
             return np.int64(e.value)
         if isinstance(e, (ir.Var, ir.RVar)):
             return env[e.name]
+        kids = [memo[id(c)] for c in ir.children(e)]
         if isinstance(e, ir.Call):
-            return self._call(e, env, memo)
+            return self._call(e, kids)
         if isinstance(e, ir.Cast):
-            return semantics.cast(self.eval(e.value, env, memo), e.value.type, e.type)
+            return semantics.cast(kids[0], e.value.type, e.type)
         if isinstance(e, ir.BinOp):
-            a, b = self.eval(e.a, env, memo), self.eval(e.b, env, memo)
-            return semantics.binop(e.op, e.type, e.a.type, a, b)
+            return semantics.binop(e.op, e.type, e.a.type, kids[0], kids[1])
         if isinstance(e, ir.UnOp):
-            return semantics.unop(e.op, e.type, self.eval(e.a, env, memo))
+            return semantics.unop(e.op, e.type, kids[0])
         if isinstance(e, ir.Select):
-            c = self.eval(e.cond, env, memo)
-            return semantics.select(c, self.eval(e.true_value, env, memo), self.eval(e.false_value, env, memo))
+            return semantics.select(kids[0], kids[1], kids[2])
         raise AssertionError(f"unknown IR node {type(e).__name__}")
 
-    def _call(self, e: ir.Call, env: dict, memo: dict):
+    def _call(self, e: ir.Call, args: list):
         if not e.args:
             v = self.scalar(e.callee)
             assert v is not None, e.callee.name
             return np.int64(v)
         store = self.stores[id(e.callee)]
-        sliced = self._slice(e, env, store)
-        if sliced is not None:
-            return sliced
-        idx = tuple(np.asarray(self.eval(a, env, memo)) - m for a, m in zip(e.args, store.mins))
+        idx = tuple(np.asarray(a) - m for a, m in zip(args, store.mins))
         return store.arr[idx]
 
     def _slice(self, e: ir.Call, env: dict, store: _Store):
-        """Fast path for args `v_i + c` where v_i is the variable along axis i: a view instead of a gather."""
+        """Fast path for args `v_i + k` where v_i is the variable along axis i and k a constant (or an RVar,
+        Param, ... with one value here): a view instead of a gather."""
         sl = []
         for axis, a in enumerate(e.args):
             off = 0
-            if isinstance(a, ir.BinOp) and a.op in ("add", "sub") and isinstance(a.b, ir.Const):
-                off = a.b.value if a.op == "add" else -a.b.value
+            if isinstance(a, ir.BinOp) and a.op in ("add", "sub"):
+                k = self._scalar_value(a.b, env)
+                if k is None:
+                    return None
+                off = k if a.op == "add" else -k
                 a = a.a
             if not isinstance(a, ir.Var):
                 return None
@@ -98,6 +113,16 @@ class Evaluator:
             lo = int(v.flat[0]) + off - store.mins[axis]
             sl.append(slice(lo, lo + v.size))
         return store.arr[tuple(sl)]
+
+    def _scalar_value(self, e: ir.Expr, env: dict) -> int | None:
+        if isinstance(e, ir.Const):
+            return e.value
+        if isinstance(e, ir.RVar):
+            v = env.get(e.name)
+            return int(v) if v is not None and np.ndim(v) == 0 else None
+        if isinstance(e, ir.Call) and not e.args:
+            return self.scalar(e.callee)
+        return None
 
     # ---- Funcs ----
     def realize_function(self, fn: Function, box: Box):
@@ -120,14 +145,19 @@ class Evaluator:
             return
         ranges = definition_env(box, d, self.scalar)
         rnames = [name for name, _, _ in d.rdom.dims]
+        points = int(np.prod([ranges[r][1] - ranges[r][0] + 1 for r in rnames]))
         pattern = _reduction_pattern(fn, d)
-        if pattern is not None:
+        pure = _pure_lhs(d)
+        if pattern is not None and not (pure and points <= _POINTWISE):
             self._scatter(fn, d, box, store, ranges, rnames, *pattern)
             return
         env = _grid([a.name if isinstance(a, ir.Var) else None for a in d.args], box, n)
         for point in _rdom_points(rnames, ranges):
             env.update(point)
-            self._assign(fn, d, env, store, n)
+            if pure:  # every point updates the whole box in place: no index arrays
+                store.arr[...] = self.eval(d.value, env, {})
+            else:
+                self._assign(fn, d, env, store, n)
 
     def _assign(self, fn, d: Definition, env: dict, store: _Store, n: int):
         memo: dict = {}
@@ -156,6 +186,12 @@ class Evaluator:
             _SCATTER[op].at(store.arr, tuple(np.broadcast_to(i, shape).ravel() for i in idx),
                             np.broadcast_to(value, shape).ravel())
         store.arr[...] = semantics.wrap(store.arr, fn.type) if op in ("add", "mul") else store.arr
+
+
+def _pure_lhs(d: Definition) -> bool:
+    """The left side is distinct pure Vars, one per dimension (so each RDom point updates the whole box)."""
+    names = [a.name for a in d.args if isinstance(a, ir.Var)]
+    return len(names) == len(d.args) and len(set(names)) == len(names)
 
 
 def _axis(values: np.ndarray, axis: int, ndim: int) -> np.ndarray:
@@ -206,7 +242,7 @@ def _check_inputs(pipe, needed: dict[str, Box], buffers: dict[str, Buffer]):
         if buf.dimensions() != p.dims:
             raise HalideError(
                 f"Input buffer {name} requires a buffer of exactly {p.dims} dimensions, but the buffer passed in "
-                f"has {buf.dimensions()} dimensions"
+                f"has {buf.dimensions()} dimensions (at {user_location()})"
             )
         for i, (lo, hi) in enumerate(box):
             d = buf.dim(i)
@@ -219,7 +255,7 @@ def _check_inputs(pipe, needed: dict[str, Box], buffers: dict[str, Buffer]):
                     f"{', '.join(users)} needs {name} over {_show_box(box)}, but the buffer given covers "
                     f"{_show_box([(buf.dim(k).min(), buf.dim(k).max()) for k in range(buf.dimensions())])}. "
                     f"Pass a larger input, or read {name} through a boundary condition "
-                    f"(e.g. hl.BoundaryConditions.repeat_edge({name}))."
+                    f"(e.g. hl.BoundaryConditions.repeat_edge({name})). (at {user_location()})"
                 )
 
 
@@ -242,11 +278,14 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
         buf = as_buffer(inputs[name], f"input {name}") if name in inputs else p.owner.get()
         if buf is None:
             raise HalideError(
-                f"ImageParam {name} is used by the pipeline of '{pipe.output.name}' but no buffer was set; "
-                f"call {name}.set(hl.Buffer(array)) before realize"
+                f"{user_location()}: Buffer argument {name} is nullptr: ImageParam {name} is used by the pipeline "
+                f"of '{pipe.output.name}' but no buffer was set; call {name}.set(hl.Buffer(array)) before realize"
             )
         if buf.type() != p.type:
-            raise HalideError(f"Input {name} has type {buf.type()} but ImageParam {name} has type {p.type}")
+            raise HalideError(
+                f"{user_location()}: Input {name} has type {buf.type()} but ImageParam {name} has type {p.type}: "
+                f"Can't bind ImageParam {name} of type {p.type} to Buffer {buf.name()} of type {buf.type()}"
+            )
         buffers[name] = buf
     params: dict[str, int] = {}
     for name, p in sorted(pipe.scalars.items()):
@@ -262,7 +301,10 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
         else:
             v = inputs.get(name, p.owner.get())
             if v is None:
-                raise HalideError(f"Param {name} is used but has no value; call {name}.set(value) before realize")
+                raise HalideError(
+                    f"{user_location()}: Parameter {name} does not have a valid scalar value: Param {name} is used "
+                    f"but was never set; call {name}.set(value) before realize"
+                )
             params[name] = int(v)
     return buffers, params
 
@@ -272,13 +314,17 @@ def realize(pipe, sizes, overrides: dict | None = None) -> Buffer:
     sizes = [sizes] if isinstance(sizes, int) else list(sizes)
     if len(sizes) != len(fn.args):
         raise HalideError(
-            f"realize({sizes}) of Func '{fn.name}': it has {len(fn.args)} dimensions ({', '.join(fn.args)}), "
-            f"so give {len(fn.args)} sizes"
+            f"{user_location()}: Func {fn.name} is defined with {len(fn.args)} dimensions, but realize() is "
+            f"requesting a realization with {len(sizes)} dimensions: realize({sizes}); give one size per "
+            f"dimension ({', '.join(fn.args)})"
         )
     values = realize_arrays(pipe, [(0, s - 1) for s in sizes], overrides)
     out = values[id(fn)]
+    # Updates may write outside the region asked for (a histogram realized over fewer bins): Halide's output
+    # buffer holds only that region, so the rest is not part of the result.
+    arr = out.arr[tuple(slice(-m, s - m) for m, s in zip(out.mins, sizes))]
     out_t: Type = fn.type
-    return Buffer(np.ascontiguousarray(semantics.to_numpy(out.arr, out_t).transpose()))
+    return Buffer(np.ascontiguousarray(semantics.to_numpy(arr, out_t).transpose()))
 
 
 def realize_arrays(pipe, out_box: Box, overrides: dict | None = None) -> dict[int, _Store]:

@@ -1,20 +1,26 @@
 """User-facing expressions: `Expr` and its operators, with Halide's type coercion.
 
 An `Expr` wraps an internal IR node (`ir.py`). Its `==` builds an expression and `bool()` of it raises, as in
-Halide, so user expressions are not dataclasses. The coercion rules were read off Halide 21's Python bindings:
-- Arithmetic, comparisons, min/max between Exprs: equal types stay; two uints widen to the wider; otherwise
-  both become Int(max bits) (so uint8 + int8 is int8, uint32 + int8 is int32). Bool counts as UInt(1).
+Halide, so user expressions are not dataclasses. The coercion rules are Halide 21's (IROperator.cpp and the
+Python bindings' PyBinaryOperators.h):
+- Arithmetic and comparisons between Exprs: equal types stay; two uints widen to the wider; otherwise both
+  become Int(max bits) (so uint8 + int8 is int8, uint32 + int8 is int32). Bool counts as UInt(1).
 - A Python int beside an Expr in an operator takes the Expr's type and must fit it (`u8 + 300` is an error).
-  In function calls (`min`, `max`, `absd`, `select`, ...) a Python int is an Int(32) Expr first.
+  Halide's bindings pass a Python int outside 32 bits as an Int(64) Expr, which mainspring cannot represent:
+  that is an error here. In function calls (`min`, `max`, `absd`, `select`, ...) a Python int is an Int(32)
+  Expr first.
 - Bitwise `& | ^` need both operands signed or both unsigned; the narrower widens.
-- Shifts: both operands widen to the wider width, each keeping its signedness; the result has the left
-  operand's signedness. A Python int amount must fit the signed type of the left operand's width.
+- Shifts between Exprs: both widen to the wider width, each keeping its signedness; the result has the left
+  operand's type. A Python int amount becomes an unsigned constant of the left operand's width; a negative one
+  shifts the other way (`u8 << -1` is `u8 >> 1`).
+- `hl.cast` of a constant folds to a constant of the new type (wrapped; a Bool keeps bit 0), as Halide's
+  `cast` does, so later coercions (select's) see a constant.
 """
 
 from __future__ import annotations
 
 from . import ir
-from .errors import ExprTruthError, HalideError
+from .errors import ExprTruthError, HalideError, user_location
 from .types import BOOL, I32, INT, UINT, Type
 
 
@@ -25,15 +31,23 @@ def to_ir(value, what: str = "value") -> ir.Expr:
     if isinstance(value, bool):
         return ir.Const(BOOL, int(value))
     if isinstance(value, int):
-        if not I32.can_represent(value):
-            raise HalideError(f"Integer constant {value} does not fit in Int(32); use an explicit cast of a smaller constant")
+        _check_32_bits(value)
         return ir.Const(I32, value)
     if isinstance(value, float):
         raise HalideError(
-            f"Floating-point constant {value} in {what}: mainspring compiles integer pipelines for the CGRA's "
-            "integer PEs; use integer arithmetic (e.g. fixed point with a shift)"
+            f"{user_location()}: Floating-point constant {value} in {what}: mainspring compiles integer pipelines "
+            "for the CGRA's integer PEs; use integer arithmetic (e.g. fixed point with a shift)"
         )
     raise HalideError(f"Cannot use {type(value).__name__} {value!r} as an expression in {what}")
+
+
+def _check_32_bits(value: int) -> None:
+    if not I32.can_represent(value):
+        raise HalideError(
+            f"{user_location()}: Integer constant {value} does not fit in 32 bits. Halide would make it an Int(64) "
+            "expression, and mainspring has no 64-bit types (UInt(1|8|16|32), Int(8|16|32) only); use a smaller "
+            "constant or build it from smaller pieces with explicit casts (e.g. hl.cast(hl.UInt(32), ...))."
+        )
 
 
 def wrap(node: ir.Expr) -> "Expr":
@@ -44,13 +58,24 @@ def _is_py_int(v) -> bool:
     return isinstance(v, int)
 
 
+def make_const(t: Type, value: int) -> ir.Const:
+    """Halide's make_const: `value` wrapped to type t (a Bool keeps bit 0)."""
+    return ir.Const(t, t.wrap(int(value)))
+
+
+def type_name(t: Type) -> str:
+    """The type as Halide's messages print it (Bool is uint1 there)."""
+    return "uint1" if t.is_bool() else str(t)
+
+
 def _literal_for(t: Type, value: int, op: str) -> ir.Const:
     """A Python int beside an Expr of type t, as Halide's operators coerce it (checked, not wrapped)."""
+    _check_32_bits(value)
     if not t.can_represent(value):
         raise HalideError(
-            f"Integer constant {value} will be implicitly coerced to type {t}, which changes its value to "
-            f"({t}){t.wrap(value)}. Use an explicit cast (e.g. hl.cast(hl.{_type_ctor(t)}, ...)) on the other "
-            f"operand of {op} if you meant a wider type."
+            f"{user_location()}: Integer constant {value} will be implicitly coerced to type {type_name(t)}, which "
+            f"changes its value to ({type_name(t)}){t.wrap(value)}. Use an explicit cast "
+            f"(e.g. hl.cast(hl.{_type_ctor(t)}, ...)) on the other operand of {op} if you meant a wider type."
         )
     return ir.Const(t, value)
 
@@ -60,8 +85,11 @@ def _type_ctor(t: Type) -> str:
 
 
 def cast_ir(t: Type, e: ir.Expr) -> ir.Expr:
+    """Halide's cast(): nothing for the same type, a folded constant for a constant, else a Cast node."""
     if e.type == t:
         return e
+    if isinstance(e, ir.Const):
+        return make_const(t, e.value)
     return ir.Cast(t, e)
 
 
@@ -72,7 +100,7 @@ def match_types(a: ir.Expr, b: ir.Expr) -> tuple[ir.Expr, ir.Expr]:
     if ta.is_uint() and tb.is_uint():
         t = ta if ta.bits() > tb.bits() else tb
         return cast_ir(t, a), cast_ir(t, b)
-    t = Type(INT, max(ta.bits(), tb.bits(), 8))
+    t = Type(INT, max(ta.bits(), tb.bits()))
     return cast_ir(t, a), cast_ir(t, b)
 
 
@@ -101,7 +129,7 @@ def bitwise(op: str, a, b) -> "Expr":
     x, y = _operands(a, b, name) if (_is_py_int(a) or _is_py_int(b)) else (to_ir(a, name), to_ir(b, name))
     if x.type.is_int() != y.type.is_int():
         raise HalideError(
-            f"Arguments to {name} must be both be signed or both be unsigned.\n"
+            f"{user_location()}: Arguments to {name} must be both be signed or both be unsigned.\n"
             f"LHS type: {x.type} RHS type: {y.type}\nLHS value: {ir.to_string(x)} RHS value: {ir.to_string(y)}\n"
             "Cast one side (e.g. hl.cast(hl.UInt(8), ...)) so both have the same signedness."
         )
@@ -109,27 +137,45 @@ def bitwise(op: str, a, b) -> "Expr":
     return Expr(ir.BinOp(t, op, cast_ir(t, x), cast_ir(t, y)))
 
 
+_FLIP = {"shl": "shr", "shr": "shl"}
+
+
 def shift(op: str, a, b) -> "Expr":
     name = "<<" if op == "shl" else ">>"
     if _is_py_int(b) and isinstance(a, ExprLike):
         x = a._ir()
-        if x.type.is_bool():
-            raise HalideError(f"Shift of a Bool ({ir.to_string(x)} {name} {b}): cast it to an integer type first")
-        amount_t = x.type.with_code(INT)
-        if not amount_t.can_represent(b):
-            raise HalideError(
-                f"Integer constant {b} will be implicitly coerced to type {amount_t}, which changes its value to "
-                f"({amount_t}){amount_t.wrap(b)}. Shift amounts must fit the signed type of the shifted value's width."
-            )
-        return Expr(ir.BinOp(x.type, op, x, ir.Const(amount_t, b)))
+        _check_32_bits(b)
+        if b < 0:
+            op, b = _FLIP[op], -b
+        return Expr(ir.BinOp(x.type, op, x, _literal_for(x.type.with_code(UINT), b, name)))
     x, y = to_ir(a, name), to_ir(b, name)
     bits = max(x.type.bits(), y.type.bits())
-    if bits == 1:
-        raise HalideError(f"Shift of a Bool ({ir.to_string(x)} {name} {ir.to_string(y)}): cast it to an integer type first")
-    bits = max(bits, 8)
-    x = cast_ir(x.type.with_bits(bits) if not x.type.is_bool() else Type(UINT, bits), x)
-    y = cast_ir(y.type.with_bits(bits) if not y.type.is_bool() else Type(UINT, bits), y)
+    x, y = cast_ir(x.type.with_bits(bits), x), cast_ir(y.type.with_bits(bits), y)
     return Expr(ir.BinOp(x.type, op, x, y))
+
+
+def power(base, exponent) -> "Expr":
+    """Halide's pow for an integer constant exponent: repeated multiplication (1 / e**-k for k < 0)."""
+    k = exponent._ir() if isinstance(exponent, ExprLike) else exponent
+    if isinstance(k, ir.Const) and k.type.is_int():
+        k = k.value
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise HalideError(
+            f"{user_location()}: '**' with exponent {exponent!s} is floating-point in Halide (pow_f32); mainspring "
+            "has integer types only: use an integer constant exponent, or multiply"
+        )
+    return _raise_to_integer_power(Expr(to_ir(base, "**")), k)
+
+
+def _raise_to_integer_power(e: "Expr", p: int) -> "Expr":
+    if p == 0:
+        return Expr(make_const(e.type(), 1))
+    if p == 1:
+        return e
+    if p < 0:
+        return Expr(make_const(e.type(), 1)) / _raise_to_integer_power(e, -p)
+    y = _raise_to_integer_power(e, p >> 1)
+    return y * y * e if p & 1 else y * y
 
 
 _OP_NAMES = {
@@ -192,7 +238,15 @@ class ExprLike:
         return Expr(ir.UnOp(x.type, "not", x))
 
     def __abs__(self):
+        from .operators import abs_
+
         return abs_(self)
+
+    def defined(self) -> bool:
+        return True
+
+    def logical_not(self) -> "Expr":
+        return ~Expr(self._ir())
 
     def __bool__(self):
         raise ExprTruthError(
@@ -201,7 +255,10 @@ class ExprLike:
         )
 
     def __pow__(self, o):
-        raise HalideError("'**' is floating-point in Halide; mainspring has integer types only: multiply instead")
+        return power(self, o)
+
+    def __rpow__(self, o):
+        return power(o, self)
 
     def __float__(self):
         raise HalideError("an Expr has no Python float value")
@@ -232,133 +289,3 @@ class Expr(ExprLike):
         return self._node
 
 
-# ---- functions of the language -------------------------------------------------------------------------
-
-def cast(t: Type, e) -> Expr:
-    if not isinstance(t, Type):
-        raise HalideError(f"cast: the first argument must be a type such as hl.UInt(8), not {t!r}")
-    return Expr(cast_ir(t, to_ir(e, "cast")))
-
-
-def _fn_pair(a, b, fn: str) -> tuple[ir.Expr, ir.Expr]:
-    return match_types(to_ir(a, fn), to_ir(b, fn))
-
-
-def min_(a, b, *rest) -> Expr:
-    x, y = _fn_pair(a, b, "min")
-    out = Expr(ir.BinOp(x.type, "min", x, y))
-    return min_(out, *rest) if rest else out
-
-
-def max_(a, b, *rest) -> Expr:
-    x, y = _fn_pair(a, b, "max")
-    out = Expr(ir.BinOp(x.type, "max", x, y))
-    return max_(out, *rest) if rest else out
-
-
-def absd(a, b) -> Expr:
-    x, y = _fn_pair(a, b, "absd")
-    return Expr(ir.BinOp(x.type.with_code(UINT) if x.type.bits() > 1 else x.type, "absd", x, y))
-
-
-def abs_(a) -> Expr:
-    x = to_ir(a, "abs")
-    return Expr(ir.UnOp(x.type.with_code(UINT) if x.type.is_int() else x.type, "abs", x)) if x.type.is_int() else Expr(x)
-
-
-def _lossless_to(t: Type, e: ir.Expr, fn: str, position: str, first: ir.Expr) -> ir.Expr:
-    if e.type == t:
-        return e
-    if isinstance(e, ir.Const) and t.can_represent(e.value):
-        return ir.Const(t, e.value)
-    raise HalideError(
-        f"Type mismatch in call to {fn}. First argument ({ir.to_string(first)}) has type {first.type}, but "
-        f"{position} argument ({ir.to_string(e)}) has type {e.type}. Use an explicit cast."
-    )
-
-
-def clamp(a, lo, hi) -> Expr:
-    x = to_ir(a, "clamp")
-    lo_ir = _lossless_to(x.type, to_ir(lo, "clamp"), "clamp", "second", x)
-    hi_ir = _lossless_to(x.type, to_ir(hi, "clamp"), "clamp", "third", x)
-    return Expr(ir.BinOp(x.type, "max", ir.BinOp(x.type, "min", x, hi_ir), lo_ir))
-
-
-def _as_bool(c, fn: str) -> ir.Expr:
-    ci = to_ir(c, fn)
-    if ci.type != BOOL:
-        raise HalideError(
-            f"The first argument to {fn} must be a boolean condition, but ({ir.to_string(ci)}) has type "
-            f"{ci.type}; compare it (e.g. x != 0) to make a condition"
-        )
-    return ci
-
-
-def select(*args) -> Expr:
-    if len(args) < 3 or len(args) % 2 == 0:
-        raise HalideError("select takes (condition, true_value, false_value) or (c1, v1, c2, v2, ..., default)")
-    if len(args) > 3:
-        return select(args[0], args[1], select(*args[2:]))
-    c = _as_bool(args[0], "select")
-    t, f = to_ir(args[1], "select"), to_ir(args[2], "select")
-    # Halide turns a signed integer constant into the other side's type (wrapping, as make_const does).
-    if t.type != f.type and isinstance(t, ir.Const) and t.type.is_int():
-        t = ir.Const(f.type, f.type.wrap(t.value) if not f.type.is_bool() else int(t.value != 0))
-    elif t.type != f.type and isinstance(f, ir.Const) and f.type.is_int():
-        f = ir.Const(t.type, t.type.wrap(f.value) if not t.type.is_bool() else int(f.value != 0))
-    if t.type != f.type:
-        raise HalideError(
-            "The second and third arguments to a select do not have a matching type:\n"
-            f"  {ir.to_string(t)} has type {t.type}\n  {ir.to_string(f)} has type {f.type}\n"
-            "Cast one of them (e.g. hl.cast(...)) so both have the same type."
-        )
-    return Expr(ir.Select(t.type, c, t, f))
-
-
-def mux(idx, values) -> Expr:
-    vals = [to_ir(v, "mux") for v in values]
-    if not vals:
-        raise HalideError("mux() needs at least one value")
-    if any(v.type != vals[0].type for v in vals):
-        raise HalideError(
-            "mux() requires all the values to have the same type; got "
-            + ", ".join(str(v.type) for v in vals) + ". Cast them to one type."
-        )
-    i = to_ir(idx, "mux")
-    if i.type.is_bool():
-        i = cast_ir(Type(UINT, 8), i)
-    out = vals[-1]
-    # Halide clamps the index: out-of-range indices select the last value (and the first for negatives).
-    for k in range(len(vals) - 2, -1, -1):
-        cond = ir.BinOp(BOOL, "le", i, ir.Const(i.type, k)) if i.type.can_represent(k) else ir.Const(BOOL, 1)
-        out = ir.Select(out.type, cond, vals[k], out)
-    return Expr(out)
-
-
-def saturating_cast(t: Type, e) -> Expr:
-    x = to_ir(e, "saturating_cast")
-    src = x.type
-    if src == t:
-        return Expr(x)
-    lo, hi = max(t.min(), src.min()), min(t.max(), src.max())
-    v = x
-    if hi < src.max():
-        v = ir.BinOp(src, "min", v, ir.Const(src, hi))
-    if lo > src.min():
-        v = ir.BinOp(src, "max", v, ir.Const(src, lo))
-    return Expr(cast_ir(t, v))
-
-
-def _typed_cast(t: Type):
-    def f(e) -> Expr:
-        return cast(t, e)
-
-    return f
-
-
-u8 = _typed_cast(Type(UINT, 8))
-u16 = _typed_cast(Type(UINT, 16))
-u32 = _typed_cast(Type(UINT, 32))
-i8 = _typed_cast(Type(INT, 8))
-i16 = _typed_cast(Type(INT, 16))
-i32 = _typed_cast(Type(INT, 32))

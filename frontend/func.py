@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import ir
 from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
-from .expr import Expr, ExprLike, cast_ir, to_ir
+from .expr import Expr, ExprLike, arith, cast_ir, to_ir
 from .schedule import (
     Dim, LoopLevel, MemoryType, Placement, StageSchedule, StageScheduling, _require_const_int,
 )
@@ -38,6 +38,7 @@ class Function:
     def __init__(self, name: str, loc: SourceLoc):
         self.name = name
         self.loc = loc
+        self.serial = next(_serials)  # creation order: duplicate names are numbered in it, as Halide does
         self.definitions: list[Definition] = []
         self.placement = Placement()
         self.wrappers: dict[str, "Function"] = {}  # "" for the global in_() wrapper, else consumer name
@@ -61,6 +62,7 @@ class Function:
 
 
 _func_anon = itertools.count()
+_serials = itertools.count()
 
 
 def _key_args(key) -> tuple:
@@ -71,13 +73,22 @@ def _key_args(key) -> tuple:
     return (key,)
 
 
-class _Update:
-    """The value of `f[args] op= e` before Python's `__setitem__` stores it."""
+class _Update(ExprLike):
+    """`f[args] op e` on a Func with no definition yet (Halide's UnevaluatedFuncRefExpr): assigned back to the
+    same place (`f[args] += e`, or `f[args] = f[args] + e`) it defines f as 0 (1 for * and /) of e's type and
+    adds the update; used any other way it is an error."""
 
     __slots__ = ("op", "ref", "rhs")
 
     def __init__(self, op: str, ref: "FuncRef", rhs):
         self.op, self.ref, self.rhs = op, ref, rhs
+
+    def _ir(self):
+        fn = self.ref._func._fn
+        raise HalideError(
+            f"{user_location()}: Cannot use an unevaluated reference to '{fn.name}' in an expression: '{fn.name}' "
+            f"has no definition yet. Define it first (e.g. {fn.name}[x, y] = 0)."
+        )
 
 
 class FuncRef(ExprLike):
@@ -93,36 +104,45 @@ class FuncRef(ExprLike):
         fn = self._func._fn
         if not fn.defined():
             raise HalideError(
-                f"{user_location()}: Func '{fn.name}' is used before it has a definition; "
-                f"define it first (e.g. {fn.name}[x, y] = ...)"
+                f"{user_location()}: Can't call Func \"{fn.name}\" because it has not yet been defined. "
+                f"Give it a definition (e.g. {fn.name}[x, y] = ...) before using it."
             )
-        args = tuple(_arg_ir(a, fn.name) for a in self._args)
+        args = tuple(_arg_ir(a, fn.name, i) for i, a in enumerate(self._args))
         if len(args) != len(fn.args):
             raise HalideError(
-                f"{user_location()}: Func '{fn.name}' has {len(fn.args)} dimensions ({', '.join(fn.args)}) but is "
-                f"called with {len(args)} arguments"
+                f"{user_location()}: Func \"{fn.name}\" was called with {len(args)} arguments, but was defined "
+                f"with {len(fn.args)} ({', '.join(fn.args)})"
             )
         return ir.Call(fn.type, fn, args)
 
-    def __iadd__(self, e):
-        return _Update("add", self, e)
+    def _unevaluated(self, op: str, e):
+        if self._func._fn.defined():
+            return arith(op, self, e)
+        return _Update(op, self, e)
 
-    def __isub__(self, e):
-        return _Update("sub", self, e)
+    # On an undefined Func, `f[x] + e` (and so `f[x] += e`) is an update waiting for its assignment.
+    def __add__(self, e):
+        return self._unevaluated("add", e)
 
-    def __imul__(self, e):
-        return _Update("mul", self, e)
+    def __sub__(self, e):
+        return self._unevaluated("sub", e)
 
-    def __itruediv__(self, e):
-        return _Update("div", self, e)
+    def __mul__(self, e):
+        return self._unevaluated("mul", e)
 
-    __ifloordiv__ = __itruediv__
+    def __truediv__(self, e):
+        return self._unevaluated("div", e)
 
 
-def _arg_ir(a, fname: str) -> ir.Expr:
+def _arg_ir(a, fname: str, position: int = 0) -> ir.Expr:
+    """An argument of a call (or a left side): Int(32), as Halide casts narrower ones; a UInt(32) would change
+    value, which Halide refuses."""
     node = to_ir(a, f"an argument of {fname}")
-    if node.type.is_bool():
-        raise HalideError(f"{user_location()}: an argument of Func '{fname}' is a Bool ({ir.to_string(node)}); use an integer")
+    if node.type.bits() == 32 and node.type.is_uint():
+        raise HalideError(
+            f"{user_location()}: Implicit cast from uint32 to int in argument {position + 1} in call to \"{fname}\" "
+            f"is not allowed. Use an explicit cast (hl.i32(...)) of {ir.to_string(node)}."
+        )
     return cast_ir(Type("int", 32), node)
 
 
@@ -178,6 +198,24 @@ class Func(StageScheduling):
         self._require_defined("value()")
         return Expr(self._fn.definitions[0].value)
 
+    def values(self) -> list[Expr]:
+        return [self.value()]  # one output: mainspring has no Tuples
+
+    def types(self) -> list[Type]:
+        return [self.type()]
+
+    def outputs(self) -> int:
+        return 1
+
+    def update_args(self, i: int = 0) -> list[Expr]:
+        return [Expr(a) for a in self._fn.definitions[self.update(i)._index].args]
+
+    def update_value(self, i: int = 0) -> Expr:
+        return Expr(self._fn.definitions[self.update(i)._index].value)
+
+    def update_values(self, i: int = 0) -> list[Expr]:
+        return [self.update_value(i)]
+
     def has_update_definition(self) -> bool:
         return len(self._fn.definitions) > 1
 
@@ -215,7 +253,8 @@ class Func(StageScheduling):
         n = len(self._fn.definitions) - 1
         if not 0 <= i < n:
             raise HalideError(
-                f"{user_location()}: Func '{self._fn.name}'.update({i}): it has {n} update definition(s)"
+                f"{user_location()}: Call to update with index larger than last defined update stage for Func "
+                f"\"{self._fn.name}\": update({i}), but it has {n} update definition(s)"
                 + ("" if n == 0 else f"; use update(0) .. update({n - 1})")
             )
         return Stage(self, i + 1)

@@ -10,6 +10,8 @@ Semantics (Halide's, for the integer types of `types.py`):
 - `shl`/`shr` shift by the second operand, which has the first's width but may differ in signedness; a negative
   signed amount shifts the other way. `shr` of a signed value is arithmetic. Amounts >= the width are
   undefined in Halide (we give what the wrapped shift gives; no test relies on it).
+- `Cast` truncates (two's complement) or extends by the source's signedness; a cast to Bool keeps bit 0, as
+  Halide 21 does (`cast(Bool, 2)` is false), so it is not `!= 0`.
 - `abs` and `absd` of an int type return the unsigned type of the same width, exactly (no overflow).
 - `and`/`or`/`xor`/`not` are bitwise; on Bool they are the logical operations.
 - `Select` evaluates both sides (there are no side effects).
@@ -160,89 +162,91 @@ def walk(e: Expr):
             stack.extend((c, False) for c in reversed(children(node)))
 
 
+def rebuild(n: Expr, kids: tuple[Expr, ...]) -> Expr:
+    """n with its children replaced by `kids` (n itself when they are the same objects)."""
+    if all(a is b for a, b in zip(kids, children(n))):
+        return n
+    if isinstance(n, Call):
+        return Call(n.type, n.callee, tuple(kids))
+    if isinstance(n, Cast):
+        return Cast(n.type, kids[0])
+    if isinstance(n, BinOp):
+        return BinOp(n.type, n.op, kids[0], kids[1])
+    if isinstance(n, UnOp):
+        return UnOp(n.type, n.op, kids[0])
+    if isinstance(n, Select):
+        return Select(n.type, kids[0], kids[1], kids[2])
+    raise AssertionError(f"unknown IR node {type(n).__name__}")
+
+
+def transform(e: Expr, fn, memo: dict | None = None) -> Expr:
+    """Rebuild e bottom-up: `fn(node, new_children)` gives each node's replacement. Iterative, so trees of any
+    depth are fine; `memo` (by node id) may be shared between calls over trees that share nodes."""
+    memo = {} if memo is None else memo
+    for n in walk(e):
+        if id(n) not in memo:
+            memo[id(n)] = fn(n, tuple(memo[id(c)] for c in children(n)))
+    return memo[id(e)]
+
+
 def structural_key(e: Expr, memo: dict | None = None):
     """A hashable value equal for structurally equal trees (callees compared by identity)."""
-    memo = {} if memo is None else memo
-    got = memo.get(id(e))
-    if got is not None:
-        return got
+    return transform(e, _key, memo)
+
+
+def _key(e: Expr, kids: tuple):
     t = (e.type.code, e.type.bits())
     if isinstance(e, Const):
-        k = ("const", t, e.value)
-    elif isinstance(e, Var):
-        k = ("var", e.name)
-    elif isinstance(e, RVar):
-        k = ("rvar", id(e.domain), e.index)
-    elif isinstance(e, Call):
-        k = ("call", t, id(e.callee), tuple(structural_key(a, memo) for a in e.args))
-    elif isinstance(e, Cast):
-        k = ("cast", t, structural_key(e.value, memo))
-    elif isinstance(e, BinOp):
-        k = (e.op, t, structural_key(e.a, memo), structural_key(e.b, memo))
-    elif isinstance(e, UnOp):
-        k = (e.op, t, structural_key(e.a, memo))
-    elif isinstance(e, Select):
-        k = ("select", t) + tuple(structural_key(c, memo) for c in children(e))
-    else:
-        raise AssertionError(f"unknown IR node {type(e).__name__}")
-    memo[id(e)] = k
-    return k
+        return ("const", t, e.value)
+    if isinstance(e, Var):
+        return ("var", e.name)
+    if isinstance(e, RVar):
+        return ("rvar", id(e.domain), e.index)
+    if isinstance(e, Call):
+        return ("call", t, id(e.callee), kids)
+    if isinstance(e, BinOp):
+        return (e.op, t) + kids
+    if isinstance(e, UnOp):
+        return (e.op, t) + kids
+    if isinstance(e, Cast):
+        return ("cast", t) + kids
+    if isinstance(e, Select):
+        return ("select", t) + kids
+    raise AssertionError(f"unknown IR node {type(e).__name__}")
 
 
 def substitute(e: Expr, mapping: dict[str, Expr]) -> Expr:
     """Replace pure Vars (and RVars, by name) named in `mapping`."""
-    memo: dict[int, Expr] = {}
 
-    def go(n: Expr) -> Expr:
-        got = memo.get(id(n))
-        if got is not None:
-            return got
+    def go(n: Expr, kids: tuple) -> Expr:
         if isinstance(n, (Var, RVar)):
-            out = mapping.get(n.name, n)
-        elif isinstance(n, Const):
-            out = n
-        elif isinstance(n, Call):
-            args = tuple(go(a) for a in n.args)
-            out = n if all(x is y for x, y in zip(args, n.args)) else Call(n.type, n.callee, args)
-        elif isinstance(n, Cast):
-            v = go(n.value)
-            out = n if v is n.value else Cast(n.type, v)
-        elif isinstance(n, BinOp):
-            a, b = go(n.a), go(n.b)
-            out = n if (a is n.a and b is n.b) else BinOp(n.type, n.op, a, b)
-        elif isinstance(n, UnOp):
-            a = go(n.a)
-            out = n if a is n.a else UnOp(n.type, n.op, a)
-        elif isinstance(n, Select):
-            c, t, f = go(n.cond), go(n.true_value), go(n.false_value)
-            out = n if (c is n.cond and t is n.true_value and f is n.false_value) else Select(n.type, c, t, f)
-        else:
-            raise AssertionError(f"unknown IR node {type(n).__name__}")
-        memo[id(n)] = out
-        return out
+            return mapping.get(n.name, n)
+        return rebuild(n, kids)
 
-    return go(e)
+    return transform(e, go)
 
 
 def to_string(e: Expr) -> str:
     """Halide-like text of an expression (for loop-nest dumps and error messages)."""
+    return transform(e, _text)
+
+
+def _text(e: Expr, kids: tuple) -> str:
     if isinstance(e, Const):
         return str(e.value) if e.type == I32 else f"({e.type}){e.value}"
     if isinstance(e, (Var, RVar)):
         return e.name
     if isinstance(e, Call):
-        return f"{e.callee.name}({', '.join(to_string(a) for a in e.args)})" if e.args else e.callee.name
+        return f"{e.callee.name}({', '.join(kids)})" if e.args else e.callee.name
     if isinstance(e, Cast):
-        return f"{e.type}({to_string(e.value)})"
+        return f"{e.type}({kids[0]})"
     if isinstance(e, BinOp):
         sym = _SYMBOLS.get(e.op)
-        if sym:
-            return f"({to_string(e.a)} {sym} {to_string(e.b)})"
-        return f"{e.op}({to_string(e.a)}, {to_string(e.b)})"
+        return f"({kids[0]} {sym} {kids[1]})" if sym else f"{e.op}({kids[0]}, {kids[1]})"
     if isinstance(e, UnOp):
-        return f"!{to_string(e.a)}" if e.op == "not" else f"abs({to_string(e.a)})"
+        return f"!{kids[0]}" if e.op == "not" else f"abs({kids[0]})"
     if isinstance(e, Select):
-        return f"select({to_string(e.cond)}, {to_string(e.true_value)}, {to_string(e.false_value)})"
+        return f"select({kids[0]}, {kids[1]}, {kids[2]})"
     raise AssertionError(f"unknown IR node {type(e).__name__}")
 
 

@@ -4,33 +4,33 @@ from __future__ import annotations
 
 from . import ir
 from .errors import HalideError, user_location
-from .expr import Expr, _lossless_to, cast_ir, to_ir
+from .expr import Expr, cast_ir, to_ir
+from .operators import _select
 from .func import Func
 from .params import Buffer, ImageParam
 from .types import BOOL, I32, UInt
-from .vars import Var
+from .vars import Range, RDom, Var
 
 U32 = UInt(32)
 
 
 def _source(source, bounds, what: str):
-    """(callable giving the source's IR at args, dims, list of (min, extent) IR or None per dim)."""
-    if isinstance(source, ImageParam):
-        dims = source.dimensions()
-        default = [(source.dim(i).min()._ir(), source.dim(i).extent()._ir()) for i in range(dims)]
-        load = lambda args: source[tuple(Expr(a) for a in args)]._ir()  # noqa: E731
-        t = source.type()
+    """(load: args -> the source's IR there, dims, one (min, extent) IR pair or None per dim, type)."""
+    if isinstance(source, Buffer):
+        source = source.image_param()
+        default = [(ir.i32(source.get().dim(i).min()), ir.i32(source.get().dim(i).extent()))
+                   for i in range(source.dimensions())]
+    elif isinstance(source, ImageParam):
+        default = [(source.dim(i).min()._ir(), source.dim(i).extent()._ir()) for i in range(source.dimensions())]
     elif isinstance(source, Func):
         if not source.defined():
             raise HalideError(f"{user_location()}: {what}: Func '{source.name()}' has no definition")
-        dims = source.dimensions()
         default = None
-        load = lambda args: source[tuple(Expr(a) for a in args)]._ir()  # noqa: E731
-        t = source.type()
-    elif isinstance(source, Buffer):
-        raise HalideError(f"{what}: wrap the Buffer in an ImageParam (hl.ImageParam(...).set(buffer)) first")
     else:
-        raise HalideError(f"{what}: the source must be an ImageParam or a Func, got {type(source).__name__}")
+        raise HalideError(f"{what}: the source must be a Buffer, an ImageParam or a Func, got {type(source).__name__}")
+    dims = source.dimensions()
+    load = lambda args: source[tuple(Expr(a) for a in args)]._ir()  # noqa: E731
+    t = source.type()
     if bounds is None:
         if default is None:
             raise HalideError(
@@ -38,16 +38,20 @@ def _source(source, bounds, what: str):
                 f"{what}({source.name()}, [(0, 64), (0, 64)])"
             )
         return load, dims, default, t
-    if len(bounds) != dims:
-        raise HalideError(f"{what}: {len(bounds)} bounds given for a source of {dims} dimensions")
-    out = []
-    for b in bounds:
-        if b is None:
-            out.append(None)
-            continue
-        lo, ext = (b.min, b.extent) if hasattr(b, "extent") and not isinstance(b, tuple) else b
-        out.append((cast_ir(I32, to_ir(lo, what)), cast_ir(I32, to_ir(ext, what))))
-    return load, dims, out, t
+    if len(bounds) > dims:
+        raise HalideError(
+            f"{user_location()}: {what} called with more bounds ({len(bounds)}) than dimensions ({dims}) "
+            f"Func {source.name()} has."
+        )
+    out = [_bound_pair(b, what) for b in bounds]
+    return load, dims, out + [None] * (dims - len(out)), t  # missing trailing bounds: unbounded, as in Halide
+
+
+def _bound_pair(b, what: str):
+    if b is None:
+        return None
+    lo, ext = (b.min, b.extent) if isinstance(b, Range) else b
+    return cast_ir(I32, to_ir(lo, what)), cast_ir(I32, to_ir(ext, what))
 
 
 def _clamped(args, bounds):
@@ -75,24 +79,20 @@ def repeat_edge(source, bounds=None) -> Func:
 
 
 def constant_exterior(source, value, bounds=None) -> Func:
-    load, dims, bs, t = _source(source, bounds, "constant_exterior")
+    load, dims, bs, _t = _source(source, bounds, "constant_exterior")
     v = to_ir(value, "constant_exterior")
-    if v.type != t:
-        if isinstance(v, ir.Const) and v.type.is_int():
-            v = ir.Const(t, t.wrap(v.value) if not t.is_bool() else int(v.value != 0))
-        else:
-            v = _lossless_to(t, v, "constant_exterior", "second", load([ir.i32(0)] * dims))
 
     def body(args):
-        outside = None
+        outside = ir.Const(BOOL, 0)
         for a, b in zip(args, bs):
             if b is None:
                 continue
             lo, ext = b
             o = ir.BinOp(BOOL, "or", ir.BinOp(BOOL, "lt", a, lo), ir.BinOp(BOOL, "ge", a, ir.BinOp(I32, "add", lo, ext)))
-            outside = o if outside is None else ir.BinOp(BOOL, "or", outside, o)
-        inside = load(_clamped(args, bs))
-        return inside if outside is None else ir.Select(t, outside, v, inside)
+            outside = ir.BinOp(BOOL, "or", outside, o)
+        # Halide: select(out_of_bounds, value, repeat_edge(source)(args)), with select's coercion of an integer
+        # constant value to the image's type (300 for a uint8 image is (uint8)44).
+        return _select(Expr(outside), v, load(_clamped(args, bs)))
 
     return _make("constant_exterior", dims, body)
 
@@ -140,13 +140,33 @@ class BoundaryConditions:
 
 # ---- inline reductions ----------------------------------------------------------------------------------
 
-def _inline(kind: str, e, name: str | None):
-    v = to_ir(e, f"hl.{kind}")
-    rvars = [n for n in ir.walk(v) if isinstance(n, ir.RVar)]
-    if not rvars:
+def _inline(kind: str, args, name: str | None):
+    """Halide's inline reduction: a Func over the free Vars of e, updated over e's RDom (or the given one)."""
+    rdom = None
+    if args and isinstance(args[0], RDom):
+        rdom, args = args[0], args[1:]
+    if len(args) != 1:
+        raise HalideError(f"hl.{kind} takes (expr[, name]) or (rdom, expr[, name])")
+    v = to_ir(args[0], f"hl.{kind}")
+    domains = {}
+    for n in ir.walk(v):
+        if isinstance(n, ir.RVar):
+            domains.setdefault(id(n.domain), (n.domain, n.name))
+    if rdom is not None and any(d is not rdom._domain for d, _ in domains.values()):
+        raise HalideError(
+            f"{user_location()}: Inline reduction \"{name or kind}\" over RDom {rdom.name()} also uses reduction "
+            "variables of another RDom; mainspring does not turn those into pure variables as Halide does"
+        )
+    if not domains:
         raise HalideError(
             f"{user_location()}: Expression passed to {kind} must reference a reduction domain (an RDom); "
             f"got {ir.to_string(v)}"
+        )
+    if len(domains) > 1:
+        names = ", ".join(rv for _d, rv in reversed(list(domains.values())))
+        raise HalideError(
+            f"{user_location()}: Inline reduction \"{name or kind}\" refers to reduction variables from multiple "
+            f"reduction domains: {names}"
         )
     free: list[str] = []
     for n in ir.walk(v):
@@ -157,24 +177,29 @@ def _inline(kind: str, e, name: str | None):
     f = Func(name if name is not None else kind)
     vs = tuple(Var(n) for n in free)
     f[vs] = Expr(ir.Const(t, init))
-    self_call = f[vs]._ir()
     op = {"sum": "add", "product": "mul", "maximum": "max", "minimum": "min"}[kind]
-    f[vs] = Expr(ir.BinOp(t, op, self_call, v))
-    return f[vs] if vs else f[()]
+    f[vs] = Expr(ir.BinOp(t, op, f[vs]._ir(), v))
+    return Expr(f[vs]._ir())
 
 
-def sum_(e, name: str | None = None):
-    return Expr(_inline("sum", e, name)._ir())
+def sum_(*args, name: str | None = None):
+    """hl.sum(expr[, name]) or hl.sum(rdom, expr[, name])."""
+    return _inline("sum", *_split_name(args, name))
 
 
-def product(e, name: str | None = None):
-    return Expr(_inline("product", e, name)._ir())
+def product(*args, name: str | None = None):
+    return _inline("product", *_split_name(args, name))
 
 
-def maximum(e, name: str | None = None):
-    return Expr(_inline("maximum", e, name)._ir())
+def maximum(*args, name: str | None = None):
+    return _inline("maximum", *_split_name(args, name))
 
 
-def minimum(e, name: str | None = None):
-    return Expr(_inline("minimum", e, name)._ir())
+def minimum(*args, name: str | None = None):
+    return _inline("minimum", *_split_name(args, name))
 
+
+def _split_name(args, name):
+    if args and isinstance(args[-1], str):
+        return args[:-1], args[-1]
+    return args, name

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import ir
 from .errors import HalideError, user_location
-from .expr import Expr, ExprLike, _literal_for, cast_ir, to_ir
+from .expr import Expr, ExprLike, cast_ir, to_ir
 from .types import I32, Type, type_of_dtype
 
 _buf_anon = itertools.count()
@@ -45,6 +45,7 @@ class Buffer:
             raise HalideError("Buffer takes an ndarray, or a type and a list of sizes (e.g. Buffer(hl.UInt(8), [64, 64]))")
         self._mins = [0] * self._arr.ndim
         self._name = name if name is not None else f"b{next(_buf_anon)}"
+        self._param: ImageParam | None = None
 
     def __array__(self, dtype=None, copy=None):
         return self._arr if dtype is None else self._arr.astype(dtype)
@@ -70,6 +71,31 @@ class Buffer:
     def channels(self) -> int:
         return self.dim(2).extent() if self._arr.ndim > 2 else 1
 
+    def defined(self) -> bool:
+        return True
+
+    def number_of_elements(self) -> int:
+        return int(self._arr.size)
+
+    def left(self) -> int:
+        return self.dim(0).min()
+
+    def right(self) -> int:
+        return self.dim(0).max()
+
+    def top(self) -> int:
+        return self.dim(1).min()
+
+    def bottom(self) -> int:
+        return self.dim(1).max()
+
+    def fill(self, value):
+        self._arr[...] = value
+        return self
+
+    def copy(self) -> "Buffer":
+        return Buffer(self._arr.copy()).set_min(self._mins)
+
     def set_min(self, mins):
         self._mins = list(mins) + [0] * (self._arr.ndim - len(mins))
         return self
@@ -81,8 +107,17 @@ class Buffer:
     def mins(self) -> tuple[int, ...]:
         return tuple(self._mins)
 
+    def image_param(self) -> "ImageParam":
+        """The input this Buffer is when an expression reads it (`f[x, y] = buf[x, y]`), as in Halide."""
+        if self._param is None:
+            self._param = ImageParam(self.type(), self.dimensions(), self._name)
+            self._param.set(self)
+        return self._param
+
     def __getitem__(self, key):
         key = key if isinstance(key, tuple) else (key,)
+        if any(isinstance(k, ExprLike) for k in key):
+            return self.image_param()[key]
         idx = tuple(k - m for k, m in zip(key, self._mins))
         return self._arr[tuple(reversed(idx))]
 
@@ -177,13 +212,30 @@ class ImageParam:
                 f"{user_location()}: ImageParam {self.name()} has {self.dimensions()} dimensions but is accessed "
                 f"with {len(key)} arguments"
             )
-        args = tuple(cast_ir(I32, to_ir(k, f"an access to {self.name()}")) for k in key)
+        from .func import _arg_ir
+
+        args = tuple(_arg_ir(k, self.name(), i) for i, k in enumerate(key))
         return Expr(ir.Call(self.type(), self._param, args))
 
     def dim(self, i: int) -> _ShapeDim:
         if not 0 <= i < self.dimensions():
             raise HalideError(f"ImageParam {self.name()} has no dimension {i}")
         return _ShapeDim(self, i)
+
+    def defined(self) -> bool:
+        return True
+
+    def left(self) -> Expr:
+        return self.dim(0).min()
+
+    def right(self) -> Expr:
+        return self.dim(0).max()
+
+    def top(self) -> Expr:
+        return self.dim(1).min()
+
+    def bottom(self) -> Expr:
+        return self.dim(1).max()
 
     def width(self) -> Expr:
         return self.dim(0).extent()
@@ -221,9 +273,13 @@ class Param(ExprLike):
         return self._param
 
     def set(self, value: int):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if not isinstance(value, (int, np.integer, np.bool_)):
             raise HalideError(f"Param {self.name()}.set takes an integer, got {value!r}")
-        _literal_for(self._param.type, int(value), f"Param {self.name()}.set")
+        if not self._param.type.can_represent(int(value)):
+            raise HalideError(
+                f"{user_location()}: Param {self.name()}.set({value}): The value {value} cannot be losslessly "
+                f"converted to type {self._param.type}"
+            )
         self._value = int(value)
 
     def get(self) -> int | None:

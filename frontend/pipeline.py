@@ -6,13 +6,15 @@ from __future__ import annotations
 import networkx as nx
 
 from . import ir
-from .errors import HalideError, ScheduleError, did_you_mean
+from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
 from .params import Parameter
 
 
 def _resolve(callee: Function, caller: Function) -> Function:
     """The Function a call from `caller` to `callee` reads once in_() wrappers are applied."""
+    if callee is caller:  # an update reading its own Func reads the Func, not a wrapper of it
+        return callee
     seen = set()
     while id(callee) not in seen:
         seen.add(id(callee))
@@ -50,7 +52,10 @@ class Pipeline:
         if not isinstance(output, Func):
             raise HalideError(f"Pipeline takes a Func, got {type(output).__name__}")
         if not output.defined():
-            raise HalideError(f"Func '{output.name()}' is the output of a pipeline but has no definition")
+            raise HalideError(
+                f"{user_location()}: Can't realize undefined Func. Func \"{output.name()}\" is the output of a "
+                "pipeline but has no definition."
+            )
         self.output: Function = output.function()
         self._defs: dict[int, list[Definition]] = {}
         self.graph = nx.DiGraph()  # producer -> consumer, nodes are unique names
@@ -62,27 +67,11 @@ class Pipeline:
 
     # ---- construction ----
     def _build(self):
-        order: list[Function] = []
-        state: dict[int, int] = {}
-
-        def visit(fn: Function):
-            st = state.get(id(fn))
-            if st == 2:
-                return
-            assert st != 1, f"cycle through {fn.name}"  # Funcs are defined before use, so no cycles
-            state[id(fn)] = 1
-            defs = self.definitions(fn)
-            for d in defs:
-                for e in d.args + (d.value,):
-                    for node in ir.walk(e):
-                        if isinstance(node, ir.Call) and isinstance(node.callee, Function) and node.callee is not fn:
-                            visit(node.callee)
-            state[id(fn)] = 2
-            order.append(fn)
-
-        visit(self.output)
+        order = self._producers_first()
+        # Duplicate names are numbered in creation order ("f", "f$1", ...), as Halide numbers them; unlike
+        # Halide (which numbers across the whole process), only within this pipeline, so output is deterministic.
         used: dict[str, int] = {}
-        for fn in reversed(order):  # output first, so its name is kept
+        for fn in sorted(order, key=lambda f: f.serial):
             n = fn.name if fn.name not in used else f"{fn.name}${used[fn.name]}"
             used[fn.name] = used.get(fn.name, 0) + 1
             self._names[id(fn)] = n
@@ -94,6 +83,35 @@ class Pipeline:
                 rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
                 for e in d.args + (d.value,) + rdom_bounds:
                     self._collect_edges(fn, e)
+
+    def _producers_first(self) -> list[Function]:
+        """Every Function the output reads, producers before consumers (a depth-first post-order, iterative so
+        that long chains of Funcs are fine)."""
+        order: list[Function] = []
+        done: set[int] = set()
+        stack = [(self.output, iter(self._callees(self.output)))]
+        on_stack = {id(self.output)}
+        while stack:
+            fn, callees = stack[-1]
+            nxt = next((c for c in callees if id(c) not in done), None)
+            if nxt is None:
+                stack.pop()
+                on_stack.discard(id(fn))
+                done.add(id(fn))
+                order.append(fn)
+                continue
+            assert id(nxt) not in on_stack, f"cycle through {nxt.name}"  # Funcs are defined before use
+            on_stack.add(id(nxt))
+            stack.append((nxt, iter(self._callees(nxt))))
+        return order
+
+    def _callees(self, fn: Function) -> list[Function]:
+        out = []
+        for d in self.definitions(fn):
+            for e in d.args + (d.value,):
+                out.extend(n.callee for n in ir.walk(e)
+                           if isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee is not fn)
+        return out
 
     def _collect_edges(self, fn: Function, e: ir.Expr):
         for node in ir.walk(e):
@@ -164,19 +182,23 @@ class Pipeline:
     def _check_loop_level(self, fn: Function, level, call: str):
         target = level.func
         legal = [f for f in self.order if id(f) in self._users(fn)]
-        if id(target) not in {id(f) for f in legal}:
-            where = "\n".join(f"  {fn.name}.{call}({c.name}, <one of {', '.join(self.loop_names(c))}>)" for c in legal)
-            raise ScheduleError(
-                f"{level.loc}: Func '{fn.name}' is computed at an invalid location: {fn.name}.{call}({target.name}, "
-                f"{level.var}): '{target.name}' does not use '{fn.name}'. Legal locations for this function are:\n"
-                f"  {fn.name}.compute_root();\n{where}"
-            )
         loops = self.loop_names(target)
-        if level.var not in loops and level.var != "__outermost":
-            raise ScheduleError(
-                f"{level.loc}: Func '{fn.name}': {call}({target.name}, {level.var}): {target.name} has no loop "
-                f"'{level.var}' (its loops are {', '.join(loops)}){did_you_mean(level.var, loops)}"
-            )
+        if id(target) not in {id(f) for f in legal}:
+            reason = f"'{target.name}' does not use '{fn.name}' (directly or through inlined Funcs)."
+        elif level.var not in loops and level.var != "__outermost":
+            reason = (f"'{target.name}' has no loop '{level.var}' (its loops are {', '.join(loops)})"
+                      f"{did_you_mean(level.var, loops)}")
+        else:
+            return
+        where = "".join(
+            f"  {fn.name}.{call}({c.name}, {v});\n"
+            for c in legal for v in ["Var::outermost()"] + list(reversed(self.loop_names(c)))
+        )
+        raise ScheduleError(
+            f"{level.loc}: Func \"{fn.name}\" is computed at the following invalid location:\n"
+            f"  {fn.name}.{call}({target.name}, {level.var});\n"
+            f"Legal locations for this function are:\n  {fn.name}.compute_root();\n{where}{reason}"
+        )
 
     def loop_names(self, fn: Function) -> list[str]:
         names: list[str] = []
@@ -198,8 +220,9 @@ class Pipeline:
                 if extent is None:
                     stage = fn.name if k == 0 else f"{fn.name}.update({k - 1})"
                     raise ScheduleError(
-                        f"{dv.loc}: Func '{fn.name}': {stage}.{dv.kind}({dv.var}): can only {dv.kind} a loop over a "
-                        f"constant extent, and the extent of {dv.var} is not known at compile time. Give it one "
+                        f"{dv.loc}: Can only {dv.kind} for loops over a constant extent.\nLoop over "
+                        f"{fn.name}.s{k}.{dv.var} of Func \"{fn.name}\" ({stage}.{dv.kind}({dv.var})) has an extent "
+                        f"that is not known at compile time. Give it one "
                         f"({fn.name}.bound({dv.var}, min, extent)), or {dv.kind} by a factor "
                         f"({dv.kind}({dv.var}, 4, hl.TailStrategy.RoundUp))."
                     )

@@ -153,15 +153,17 @@ class StageScheduling:
     def _owner_name(self) -> str:  # pragma: no cover
         raise AssertionError("subclass must override _owner_name")
 
-    def _find(self, name: str, call: str) -> int:
+    def _find(self, name: str, call: str, what: str | None = None) -> int:
+        """The index of loop `name`; `what` is Halide's wording of the failure (name substituted for {})."""
         st = self._stage()
         for i, d in enumerate(st.dims):
             if d.name == name:
                 return i
         names = st.dim_names()
+        what = (what or "could not find dimension {}").format(name)
         raise ScheduleError(
-            f"{user_location()}: In schedule for {self._owner_name()}, {call}: could not find dimension {name}. "
-            f"Vars: {' '.join(names + ['__outermost'])}{did_you_mean(name, names)}"
+            f"{user_location()}: In schedule for {self._owner_name()}, {what}\n"
+            f"Vars: {' '.join(names + ['__outermost'])}\n(in {call}){did_you_mean(name, names)}"
         )
 
     def split(self, old, outer, inner, factor, tail: TailStrategy = TailStrategy.Auto):
@@ -171,7 +173,7 @@ class StageScheduling:
         if f < 1:
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: split factor {f} must be at least 1")
         st = self._stage()
-        i = self._find(old_n, f"split({old_n}, {outer_n}, {inner_n}, {f})")
+        i = self._find(old_n, f"split({old_n}, {outer_n}, {inner_n}, {f})", "could not find split dimension: {}")
         for n in (outer_n, inner_n):
             if n != old_n and n in st.dim_names():
                 raise ScheduleError(
@@ -187,8 +189,8 @@ class StageScheduling:
         loc = user_location()
         inner_n, outer_n, fused_n = _var_names((inner, outer, fused), "fuse")
         st = self._stage()
-        i = self._find(inner_n, f"fuse({inner_n}, {outer_n}, {fused_n})")
-        j = self._find(outer_n, f"fuse({inner_n}, {outer_n}, {fused_n})")
+        i = self._find(inner_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find inner fuse dimension: {}")
+        j = self._find(outer_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find outer fuse dimension: {}")
         is_r = st.dims[i].is_rvar or st.dims[j].is_rvar
         st.dims[i] = Dim(fused_n, is_r)
         del st.dims[j]
@@ -203,7 +205,8 @@ class StageScheduling:
         if len(set(names)) != len(names):
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) names a loop twice")
         st = self._stage()
-        slots = sorted(self._find(n, f"reorder({', '.join(names)})") for n in names)
+        slots = sorted(self._find(n, f"reorder({', '.join(names)})",
+                                  "could not find var {} to reorder in the argument list.") for n in names)
         by_name = {d.name: d for d in st.dims}
         for slot, n in zip(slots, names):
             st.dims[slot] = by_name[n]
@@ -229,7 +232,8 @@ class StageScheduling:
     def _for_type(self, kind: str, v, factor, tail):
         loc = user_location()
         name = var_name(v, kind)
-        self._find(name, f"{kind}({name})")
+        marked = {"unroll": "unrolled", "vectorize": "vectorized", "parallel": "parallel"}[kind]
+        self._find(name, f"{kind}({name})", f"could not find dimension {{}} to mark as {marked} in vars for function")
         if factor is not None:
             inner = f"{name}.{kind[0]}i"
             self.split(v, v, Var(inner) if not isinstance(v, RVar) else inner, factor, tail)

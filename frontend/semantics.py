@@ -17,18 +17,28 @@ def wrap(values, t: Type) -> np.ndarray:
     """Two's-complement truncation of int64 `values` to type `t` (Bool keeps only bit 0: callers turn
     truth values into 0/1 first)."""
     a = np.asarray(values, dtype=np.int64)
-    bits = t.bits()
-    a = a & ((1 << bits) - 1)
-    if t.is_int():
-        a = a - ((a >> (bits - 1)) << bits)
-    return a
+    if t.bits() == 1:
+        return a & 1
+    # NumPy's integer narrowing truncates (two's complement), in one pass each way.
+    return a.astype(_NARROW[t.code, t.bits()]).astype(np.int64)[()]  # [()]: a 0-d array becomes a scalar
+
+
+_NARROW = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32,
+           ("uint", 8): np.uint8, ("uint", 16): np.uint16, ("uint", 32): np.uint32}
+
+
+def _fits(src: Type, dst: Type) -> bool:
+    """Every value of src is a value of dst (Halide's Type::can_represent)."""
+    if dst.is_int():
+        return src.bits() <= dst.bits() if src.is_int() else src.bits() < dst.bits()
+    return src.is_uint() and src.bits() <= dst.bits()
 
 
 def cast(values, src: Type, dst: Type) -> np.ndarray:
+    """Two's-complement truncation to dst. A cast to Bool keeps bit 0 (it is not `!= 0`): Halide 21 folds
+    `cast(Bool, 2)` to false and its LLVM backend truncates, so `cast(Bool, x)` is `x & 1`."""
     a = np.asarray(values, dtype=np.int64)
-    if dst.is_bool():
-        return (a != 0).astype(np.int64)
-    return wrap(a, dst)
+    return a[()] if _fits(src, dst) else wrap(a, dst)
 
 
 def _euclid_divmod(a: np.ndarray, b: np.ndarray):

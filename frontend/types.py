@@ -45,6 +45,37 @@ class Type:
     def is_float(self) -> bool:
         return False
 
+    def bytes(self) -> int:
+        return (self._bits + 7) // 8
+
+    def lanes(self) -> int:
+        return 1  # scalar types only: vectors are a schedule matter
+
+    def is_scalar(self) -> bool:
+        return True
+
+    def is_vector(self) -> bool:
+        return False
+
+    def is_handle(self) -> bool:
+        return False
+
+    def element_of(self) -> "Type":
+        return self
+
+    def with_lanes(self, lanes: int) -> "Type":
+        from .errors import HalideError
+
+        if lanes != 1:
+            raise HalideError(f"{self!r}.with_lanes({lanes}): mainspring has scalar types only")
+        return self
+
+    def is_max(self, value: int) -> bool:
+        return value == self.max()
+
+    def is_min(self, value: int) -> bool:
+        return value == self.min()
+
     def with_bits(self, bits: int) -> "Type":
         return Type(self.code, bits)
 
@@ -90,6 +121,16 @@ def Int(bits: int) -> Type:  # noqa: N802
 
 def Bool() -> Type:  # noqa: N802
     return Type(UINT, 1)
+
+
+def Float(bits: int) -> Type:  # noqa: N802 - Halide's spelling
+    """Halide's floating-point types, which mainspring does not have (the CGRA's PEs are integer units)."""
+    from .errors import HalideError
+
+    raise HalideError(
+        f"Float({bits}) is not supported: mainspring compiles integer pipelines for the CGRA's integer PEs; use "
+        "UInt(1|8|16|32), Int(8|16|32) or Bool(), with fixed-point arithmetic (multiply, then shift) for fractions"
+    )
 
 
 def type_of_dtype(dtype) -> Type:

@@ -84,8 +84,9 @@ def _pure_free(e: ir.Expr) -> list[str]:
     return sorted({n.name for n in ir.walk(e) if isinstance(n, (ir.Var, ir.RVar))})
 
 
-class RDom:
-    """A reduction domain: `RDom([Range(0, 3), Range(0, 3)], "win")`; `r.x`, `r.y`, `r[0]`."""
+class RDom(ExprLike):
+    """A reduction domain: `RDom([Range(0, 3), Range(0, 3)], "win")`; `r.x`, `r.y`, `r[0]`, `for rv in r`. Used
+    as an expression it is its first dimension, as in Halide."""
 
     def __init__(self, *args, name: str | None = None):
         ranges, name = _parse_rdom_args(args, name)
@@ -134,6 +135,15 @@ class RDom:
 
     def __len__(self) -> int:
         return len(self._domain.dims)
+
+    def __iter__(self):
+        return iter([self[i] for i in range(len(self))])
+
+    def defined(self) -> bool:
+        return True
+
+    def same_as(self, other) -> bool:
+        return isinstance(other, RDom) and other._domain is self._domain
 
     def name(self) -> str:
         return self._name
