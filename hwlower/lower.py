@@ -102,34 +102,15 @@ def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict) -> ir.Exp
 
 
 def map_calls(e: ir.Expr, fn, memo: dict) -> ir.Expr:
-    """Rebuild e with each Call for which fn returns a replacement replaced (bottom-up through args)."""
-    got = memo.get(id(e))
-    if got is not None:
-        return got
-    if isinstance(e, ir.Call):
-        out = fn(e)
-        if out is None:
-            args = tuple(map_calls(a, fn, memo) for a in e.args)
-            out = e if all(a is b for a, b in zip(args, e.args)) else ir.Call(e.type, e.callee, args)
-    elif isinstance(e, (ir.Const, ir.Var, ir.RVar)):
-        out = e
-    else:
-        kids = [map_calls(c, fn, memo) for c in ir.children(e)]
-        out = _rebuild(e, kids)
-    memo[id(e)] = out
-    return out
+    """Rebuild e bottom-up, replacing each Call (its args already rebuilt) for which fn returns a replacement."""
+    def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
+        node = ir.rebuild(node, kids)
+        if isinstance(node, ir.Call):
+            out = fn(node)
+            return node if out is None else out
+        return node
 
-
-def _rebuild(e: ir.Expr, kids: list[ir.Expr]) -> ir.Expr:
-    if all(a is b for a, b in zip(kids, ir.children(e))):
-        return e
-    if isinstance(e, ir.Cast):
-        return ir.Cast(e.type, kids[0])
-    if isinstance(e, ir.BinOp):
-        return ir.BinOp(e.type, e.op, kids[0], kids[1])
-    if isinstance(e, ir.UnOp):
-        return ir.UnOp(e.type, e.op, kids[0])
-    return ir.Select(e.type, kids[0], kids[1], kids[2])
+    return ir.transform(e, visit, memo)
 
 
 # ---- one Func -----------------------------------------------------------------------------------------

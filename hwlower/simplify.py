@@ -8,41 +8,24 @@ from mainspring.frontend import ir, semantics
 
 
 def simplify(e: ir.Expr, memo: dict | None = None) -> ir.Expr:
-    memo = {} if memo is None else memo
-    got = memo.get(id(e))
-    if got is not None:
-        return got
-    out = _simplify(e, memo)
-    memo[id(e)] = out
-    return out
+    """e with constant subexpressions folded (Halide's semantics) and +0, *1, /1 dropped."""
+    return ir.transform(e, lambda n, kids: _fold(ir.rebuild(n, kids)), memo)
 
 
 def _const(t, values) -> ir.Const:
     return ir.Const(t, int(np.asarray(values)))
 
 
-def _simplify(e: ir.Expr, memo: dict) -> ir.Expr:
-    if isinstance(e, (ir.Const, ir.Var, ir.RVar)):
-        return e
-    if isinstance(e, ir.Call):
-        args = tuple(simplify(a, memo) for a in e.args)
-        return e if all(a is b for a, b in zip(args, e.args)) else ir.Call(e.type, e.callee, args)
-    if isinstance(e, ir.Cast):
-        v = simplify(e.value, memo)
-        if isinstance(v, ir.Const):
-            return _const(e.type, semantics.cast(v.value, v.type, e.type))
-        return e if v is e.value else ir.Cast(e.type, v)
-    if isinstance(e, ir.UnOp):
-        a = simplify(e.a, memo)
-        if isinstance(a, ir.Const):
-            return _const(e.type, semantics.unop(e.op, e.type, a.value))
-        return e if a is e.a else ir.UnOp(e.type, e.op, a)
-    if isinstance(e, ir.Select):
-        c, t, f = (simplify(x, memo) for x in (e.cond, e.true_value, e.false_value))
-        if isinstance(c, ir.Const):
-            return t if c.value else f
-        return ir.Select(e.type, c, t, f)
-    return _binop(e, simplify(e.a, memo), simplify(e.b, memo))
+def _fold(e: ir.Expr) -> ir.Expr:
+    if isinstance(e, ir.Cast) and isinstance(e.value, ir.Const):
+        return _const(e.type, semantics.cast(e.value.value, e.value.type, e.type))
+    if isinstance(e, ir.UnOp) and isinstance(e.a, ir.Const):
+        return _const(e.type, semantics.unop(e.op, e.type, e.a.value))
+    if isinstance(e, ir.Select) and isinstance(e.cond, ir.Const):
+        return e.true_value if e.cond.value else e.false_value
+    if isinstance(e, ir.BinOp):
+        return _binop(e, e.a, e.b)
+    return e
 
 
 def _binop(e: ir.BinOp, a: ir.Expr, b: ir.Expr) -> ir.Expr:
@@ -56,4 +39,4 @@ def _binop(e: ir.BinOp, a: ir.Expr, b: ir.Expr) -> ir.Expr:
         return b
     if e.op in ("mul", "div") and isinstance(b, ir.Const) and b.value == 1:
         return a
-    return e if (a is e.a and b is e.b) else ir.BinOp(e.type, e.op, a, b)
+    return e
