@@ -4,10 +4,12 @@ It trusts nothing the scheduler or mapper computed on the way: it rebuilds cycle
 plain facts (op schedules, port controllers, tap delays) and the exact value flows of the nest, and checks
 1. every read happens at or after its value's write cycle (firing + latency);
 2. every read port delivers exactly the value the flow says: a tap's delay equals the read's distance from the
-   write, registers add one cycle each, delay-line ports follow their root stream;
-3. in every bank, each read finds its value at its address and no write to that address happens between the
-   value's write and its read (so no buffer holds more than its capacity), and no port or op is used twice in
-   one cycle, nor a tile given more ports or words than it has.
+   write in cycles, and a write tap's steps the root's writes before the read cycle minus the value's number;
+   registers add one cycle (or write) each, delay-line ports follow their root stream;
+3. in every bank, each read finds its value at its address (in its port's region) and no write to that address
+   happens between the value's write and its read as the bank's kind defines it (read-first delay lines,
+   forwarding addressed banks), and no port or op is used twice in one cycle, nor a tile given more ports or
+   words than it has.
 A failure raises MemoryCheckError naming the buffer and the first violating point.
 """
 
@@ -20,9 +22,9 @@ import islpy as isl
 from mainspring.hwlower.ir import LoopNest
 
 from .errors import MemoryCheckError
-from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule
+from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule, ReadPort
 from .polyhedral import Flow, Program, build_program, point_values
-from .timing import bounds, flat_map
+from .timing import bounds, cycle_expr, dense_rates, flat_map, linear_map, writes_before
 
 
 def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) -> None:
@@ -171,6 +173,8 @@ def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
                                 f"{_at(f.dst.time_dims, bad[n:])} in cycle {dst.cycle(tuple(bad[n:]))} must deliver "
                                 f"the value op '{f.src.name}' writes at {_at(f.src.time_dims, bad[:n])} in cycle "
                                 f"{src.cycle(tuple(bad[:n])) + src.latency}, but the tap delivers another value")
+        if p.steps is not None:
+            _check_steps(buf, p, f.rel.intersect_range(dom), src, dst, f)
         _follow(buf.name, p.name, f.dst.time_name, p.domain, p.controller, dst, 0)
     missing = f.rel.range().subtract(covered)
     if not missing.is_empty():
@@ -178,28 +182,45 @@ def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
                         f"{_at(f.dst.time_dims, point_values(missing.lexmin()))}")
 
 
+def _check_steps(buf: BufferPlan, p: ReadPort, rel: isl.Map, src: OpSchedule, dst: OpSchedule, f: Flow) -> None:
+    """A write tap: each read of value number v happens in a cycle before which the root wrote v + steps."""
+    written = _op_cycles(src, f.src.time_name, src.latency)
+    read = rel.apply_range(_op_cycles(dst, f.dst.time_name))
+    steps = read.apply_range(writes_before(written, src.dims)).apply_domain(linear_map(f.src.time_name, src.dims))
+    wrong = steps.deltas().subtract(isl.Set(f"{{ [{p.steps}] }}"))
+    if not wrong.is_empty():
+        _fail(buf.name, f"read port {p.name} (write tap {p.tap}, {p.steps} writes) reads some values "
+                        f"{point_values(wrong.lexmin())[0]} writes after theirs")
+
+
 # ---- taps, registers and banks --------------------------------------------------------------------------
 
 def _check_elements(buf: BufferPlan) -> None:
-    """Every tap element delivers its root stream at the delay the read ports rely on."""
-    delay = {p.name: (p.name, 0) for p in buf.write_ports}
+    """Every tap element delivers its root stream at the delay the read ports rely on: (root, gated, delay)."""
+    wires = {p.name for p in buf.write_ports}
+    delay = {}
     for b in buf.banks:
         if b.kind == "delay_line":
-            delay |= {p.name: (b.root, p.delay) for p in b.read_ports}
+            delay |= {p.name: (b.root, b.gated, p.delay) for p in b.read_ports}
+
+    def delivers(element: str, want: tuple) -> bool:
+        return element == want[0] and want[2] == 0 if element in wires else delay.get(element) == want
+
     for r in buf.registers:
-        src = delay.get(r.source)
-        if src is None or src != (r.root, r.delay - 1):
-            _fail(buf.name, f"register {r.name} (delay {r.delay} after {r.root}) is fed by {r.source} = {src}")
-        delay[r.name] = (r.root, r.delay)
+        if not delivers(r.source, (r.root, r.gated, r.delay - 1)):
+            _fail(buf.name, f"register {r.name} (delay {r.delay} after {r.root}) is fed by {r.source} = "
+                            f"{delay.get(r.source)}")
+        delay[r.name] = (r.root, r.gated, r.delay)
     for p in buf.read_ports:
-        if p.delay is not None and delay.get(p.tap) != (p.source, p.delay):
-            _fail(buf.name, f"read port {p.name} expects {p.source} delayed {p.delay} cycles from {p.tap}, which "
-                            f"delivers {delay.get(p.tap)}")
+        want = (p.source, p.steps is not None, p.delay if p.steps is None else p.steps)
+        if p.delay is not None and not delivers(p.tap, want):
+            _fail(buf.name, f"read port {p.name} expects {p.source} delayed {want[2]} "
+                            f"{'writes' if want[1] else 'cycles'} from {p.tap}, which delivers {delay.get(p.tap)}")
     for b in buf.banks:
         if b.kind == "delay_line":
             for w in b.write_ports:
-                if delay.get(w.source) != (b.root, w.delay):
-                    _fail(buf.name, f"bank {b.name} is fed by {w.source}, not {b.root} delayed {w.delay} cycles")
+                if not delivers(w.source, (b.root, b.gated, w.delay)):
+                    _fail(buf.name, f"bank {b.name} is fed by {w.source}, not {b.root} delayed {w.delay}")
 
 
 def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, ops: dict[str, OpSchedule]) -> None:
@@ -213,9 +234,13 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
     for k, p in enumerate(bank.write_ports + bank.read_ports):
         names[p.name] = f"P{k}"
         op = ops[p.op]
-        # Delay-line ports follow the root's writes shifted by their delay; addressed ports their own op.
-        extra = op.latency + p.delay if bank.kind == "delay_line" else (op.latency if p.kind == "write" else 0)
-        _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, extra)
+        first, words = p.region
+        if first < 0 or words < 1 or first + words > bank.words:
+            _fail(buf.name, f"bank port {p.name} addresses words {first}..{first + words - 1} of {bank.words}")
+        if bank.gated and p.kind == "read" and p.domain != op.dims:
+            _fail(buf.name, f"gated delay-line port {p.name} must read after every write of {bank.root} (it holds "
+                            f"its word until the next), not only over {_at(p.domain, [])}")
+        _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, _port_shift(bank, p, op))
         if not _ctrl_map(names[p.name], p.domain, p.controller, False).is_injective():
             _fail(buf.name, f"bank port {p.name} is used more than once in a cycle")
     for r in bank.read_ports:
@@ -223,13 +248,33 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
             _check_bank_read(buf, bank, r, w, expected, names)
 
 
+def _port_shift(bank: Bank, p: BankPort, op: OpSchedule) -> int:
+    """Cycles after its op fires in which a port writes, or a read port loads its output register."""
+    if bank.kind == "addressed":
+        return op.latency if p.kind == "write" else 0
+    if bank.gated:  # the root's write cycles; reads load in the cycle after each
+        return op.latency + (1 if p.kind == "read" else 0)
+    return op.latency + p.delay
+
+
 def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str]):
     """(write port, { read iteration -> write iteration }) for the values `r` must return."""
     if bank.kind == "delay_line":
-        (w,) = bank.write_ports
-        n = len(r.domain)
-        ts = ", ".join(f"t{k}" for k in range(n))
-        yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{ts}] : {bounds(r.domain)} }}")
+        mine = [w for w in bank.write_ports if w.region == r.region]
+        if len(mine) != 1:
+            _fail(buf.name, f"bank {bank.name} read port {r.name} shares its region {r.region} with "
+                            f"{len(mine)} write ports, not one")
+        (w,) = mine
+        ts = ", ".join(f"t{k}" for k in range(len(r.domain)))
+        us = ", ".join(f"u{k}" for k in range(len(w.domain)))
+        cond = f"{bounds(r.domain)} and {bounds(w.domain, 'u')}"
+        if bank.gated:  # read number i loads the value of number i + 1 - delay, written at number value + w.delay
+            lr = cycle_expr(r.domain, dense_rates(r.domain), 0)
+            lw = cycle_expr(w.domain, dense_rates(w.domain), 0, "u")
+            cond += f" and {lw} = {lr} + {1 - r.delay + w.delay} and {lw} >= {w.delay}"
+        else:
+            cond += " and " + " and ".join([f"u{k} = t{k}" for k in range(len(r.domain))] or ["true"])
+        yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{us}] : {cond} }}")
         return
     for w in bank.write_ports:
         src = prog.stmt(w.op)
@@ -256,9 +301,11 @@ def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expe
     wc, wa = _ctrl_map(wn, w.domain, w.controller, False), _ctrl_map(wn, w.domain, w.controller, True)
     # [read -> write] -> [write cycle, read cycle, write address, read address]
     quad = _pairs(expected.reverse(), wc, rc).flat_range_product(_pairs(expected.reverse(), wa, ra))
-    n = bank.words
+    # Delay lines read first, a cycle before the load: a write then is not seen. Addressed banks forward it.
+    early, last = (1, "rc - 2") if bank.kind == "delay_line" else (0, "rc - 1")
+    same = f"{_phys('wa', w)} = {_phys('ra', r)}"
     bad = _first(quad.intersect_range(isl.Set(
-        f"{{ [wc, rc, wa, ra] : rc <= wc or (wa - ra) mod {n} != 0 }}")).domain())
+        f"{{ [wc, rc, wa, ra] : rc <= wc + {early} or not ({same}) }}")).domain())
     if bad is not None:
         _fail(buf.name, f"bank {bank.name} read port {r.name} at {_at(r.domain, bad[len(w.domain):])} does not find "
                         f"the value written by {w.name} at {_at(w.domain, bad[:len(w.domain)])} (read not after "
@@ -271,10 +318,16 @@ def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expe
         k = len(w.domain) + len(r.domain)
         tail = [f"v{j}" for j in range(len(other.domain))]
         space = [f"u{j}" for j in range(k)] + ["wc", "rc", "wa", "ra"] + tail + ["oc", "oa"]
-        cond = f"wc < oc <= rc and (oa - ra) mod {n} = 0"
+        after = "wc < oc" if other is w else "wc <= oc"  # another port writing the same word in one cycle too
+        cond = f"{after} <= {last} and {_phys('oa', other)} = {_phys('ra', r)}"
         bad = _first(clobber.intersect(isl.Set(f"{{ [{', '.join(space)}] : {cond} }}")))
         if bad is not None:
-            _fail(buf.name, f"bank {bank.name} ({n} words): the value {w.name} writes at "
+            _fail(buf.name, f"bank {bank.name} ({bank.words} words): the value {w.name} writes at "
                             f"{_at(w.domain, bad[:len(w.domain)])} is overwritten by {other.name} at "
                             f"{_at(other.domain, bad[k + 4:k + 4 + len(other.domain)])} (cycle {bad[-2]}) before "
                             f"read port {r.name} reads it at {_at(r.domain, bad[len(w.domain):k])} (cycle {bad[k + 1]})")
+
+
+def _phys(addr: str, p: BankPort) -> str:
+    """The SRAM word a port's address selects: its region's first word plus the address modulo the region."""
+    return f"(({addr}) mod {p.region[1]}) + {p.region[0]}"

@@ -11,20 +11,41 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   same cycle. It reads its loads in the firing cycle and its stored value is visible to readers from cycle
   `fire + latency` on (the write cycle).
 - A value flows from a write port (an op's store, one lane) to a read port (an op's load, one lane, over a box of
-  the consumer's time dims). A read port with `delay` set gets its value from a *tap*: the element named by
-  `tap` delivers in cycle c the value its root write port wrote in cycle `c - delay`. Elements: the write port
-  itself (delay 0, a wire), a `Register` (delivers its source's value one cycle later, shifting every cycle), or
-  a delay-line bank read port.
+  the consumer's time dims). A read port with `delay` set gets its value from a *tap* on the root write port's
+  stream. Taps count either cycles or the root's writes:
+  - cycle taps (`steps` None): the element named by `tap` delivers in cycle c the value its root wrote in
+    cycle `c - delay`;
+  - write taps (`steps` set, `gated` elements): in cycle c the element delivers the root's value number
+    `n - steps` (numbers in the root controller's iteration order), where n is the number of values the root
+    wrote before cycle c (the write port itself, steps 0, in its write cycles). Such elements change only
+    after the root's writes, so a stream with gaps (a 62-pixel row in a 64-cycle row) stores only real values.
+  Elements: the write port itself (delay 0, a wire: the producer's output in the write cycle), a `Register`
+  (takes its source's value at the end of every cycle, or, when `gated`, of every cycle its root writes), or a
+  delay-line bank read port.
 - A read port without `delay` reads an addressed bank (`Bank.kind == "addressed"`) through its controller.
 - Banks are memory-tile SRAM. A port controller iterates `i[0]` fastest (innermost first, as the reference
   memory tiles do): in cycle `cycle_starting_addr + sum(cycle_stride[k] * i[k])` it accesses address
-  `(data_starting_addr + sum(data_stride[k] * i[k])) mod bank.words`. A read in cycle c returns the last value
-  written to that address in a cycle before c; no write to the address may happen in cycles (write, read] (a
-  value read in the cycle it would be overwritten counts as live). Controller iteration `i` corresponds to the
-  port's op coordinates `t[k] = domain[k].min + i[n - 1 - k]`.
+  `region[0] + ((data_starting_addr + sum(data_stride[k] * i[k])) mod region[1])`: each port has a region
+  of the bank (several delay lines share one tile, each in its own region). Controller iteration `i`
+  corresponds to the port's op coordinates `t[k] = domain[k].min + i[n - 1 - k]`.
+- A read port's cycles are those in which its output register takes a new word; the SRAM is read in the cycle
+  before, and the word is held (and delivered by the port's element) until the next read.
+  Delay-line banks read first: a read issued in cycle c - 1 returns the last value written in a cycle before
+  c - 1, so a value written in cycle w is delivered from cycle w + 2 on, and its address may be rewritten from
+  cycle c - 1 on (a value read in the cycle it is overwritten counts as live in that cycle).
+  Addressed banks forward the word written in the issue cycle: a read in cycle c returns the last value written
+  to that address in a cycle before c, so no other write to the address may happen in cycles (write, c - 1].
+  Gated delay lines (`Bank.gated`): in the cycle the root writes its value number i, a write port (delay b)
+  writes value i - b, and in the cycle after it a read port (delay t) loads value i + 1 - t, which it then
+  holds until after the root's next write. Cycle delay lines write and read the root's value number i in its
+  write cycle shifted by the port's delay.
 - A bank spans `tiles` memory tiles (address bits above the tile size select the tile) and `slices` parallel
   tiles when a value is wider than a tile word; a tile never sees more reads or writes per cycle than it has
   ports.
+- Storage (`BufferPlan.words`) is counted the way `min_words` counts live values, so that the two compare: one
+  word per write port (its value in the write cycle, held by the producer), one per register, and per bank its
+  SRAM words plus one output register per read port. Each holds one value at a time and a live value is held by
+  one of them in every cycle from its write to its last read, so `words >= min_words` for every correct plan.
 """
 
 from __future__ import annotations
@@ -40,7 +61,7 @@ class Target:
     mem_tile_read_ports: int = 2
     mem_tile_write_ports: int = 2
     word_bits: int = 16
-    register_max_delay: int = 4  # a tap at most this many cycles after the previous tap becomes registers
+    register_max_delay: int = 4  # a tap at most this many cycles (writes) after the previous one: registers
     pe_latency: int = 1  # cycles from firing to the stored value of an op that computes (a registered PE)
     max_ii: int = 4  # the largest initiation interval tried before the sequential fallback
 
@@ -128,6 +149,7 @@ class ReadPort:
     delay: int | None  # constant cycles from the source's write to this read; None: addressed bank
     tap: str  # the element delivering the value: write port, register or bank read port
     controller: Controller  # cycles are firing cycles; data = element address in the buffer's box
+    steps: int | None = None  # write taps: the root's writes from this value's to the one in the read cycle
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +157,8 @@ class Register:
     name: str
     source: str  # the element whose value it takes each cycle
     root: str  # the write port at the head of the chain
-    delay: int  # cycles after the root's write
+    delay: int  # after the root's write: cycles, or the root's writes when gated
+    gated: bool = False  # shifts only in the cycles its root writes, else every cycle
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,20 +170,22 @@ class BankPort:
     domain: tuple[Dim, ...]  # op coordinates iterated, outermost first
     controller: Controller
     source: str | None = None  # write ports: the element feeding it (a write port or an upstream bank read port)
-    delay: int | None = None  # delay-line ports: cycles after the root write
+    delay: int | None = None  # delay-line ports: after the root write (cycles, or writes when the bank is gated)
     load: str | None = None  # addressed read ports: the load served
+    region: tuple[int, int] = (0, 1)  # (first address, words) of the bank this port addresses, circularly
 
 
 @dataclass(frozen=True, slots=True)
 class Bank:
     name: str
-    kind: str  # "delay_line" (a circular buffer read at constant delays) or "addressed"
-    words: int  # circular size: addresses are taken modulo this
+    kind: str  # "delay_line" (circular buffers read at constant delays) or "addressed"
+    words: int  # SRAM words (the sum of the ports' regions)
     tiles: int
     slices: int
     write_ports: tuple[BankPort, ...]
     read_ports: tuple[BankPort, ...]
     root: str | None = None  # delay lines: the write port whose stream it delays
+    gated: bool = False  # delay lines: delays count the root's writes (write taps), not cycles
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +197,7 @@ class BufferPlan:
     role: str  # "input" (streamed in by the host), "output" (streamed out), "internal"
     level: str  # "wire", "register" or "mem_tile"
     min_words: int  # exact maximum number of live values (barvinok)
-    words: int  # words of storage the mapping allocates (registers + bank words)
+    words: int  # words of storage the mapping allocates (see the notes above: comparable with min_words)
     write_ports: tuple[WritePort, ...]
     read_ports: tuple[ReadPort, ...]
     registers: tuple[Register, ...]

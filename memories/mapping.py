@@ -1,11 +1,8 @@
 """Map each buffer onto wires, registers and memory tiles, and describe every port as an affine controller.
 
-- A read at a constant delay from its write stream is a tap on that stream. Taps within
-  `target.register_max_delay` cycles of the previous tap are register chains; farther ones are read ports of a
-  delay-line bank (a circular buffer in a memory tile written by the stream, read `d` cycles later). A bank
-  holds at most `mem_tile_words` words and `mem_tile_read_ports` taps; more taps or a longer delay chain a new
-  bank from the last tap, so a 3x3 window on a 64-wide stream is one tile with taps at 64 and 128 plus six
-  registers, and on a 1920-wide stream two chained tiles.
+- A read at a constant delay from its write stream is a tap on that stream: register chains and chained delay
+  lines packed into memory tiles (`delay_lines`), counted in the stream's writes when every read allows it, so
+  storage equals the exact count of live values (a 3x3 window on a 64-wide stream: 131 values, one tile).
 - Other reads (rate changes, sequential reductions) go through an addressed bank: each element at its linear
   address in the buffer's box, modulo the least circular size that never overwrites a live value; banks are
   replicated when more reads than a tile's read ports exist.
@@ -20,8 +17,9 @@ import islpy as isl
 
 from mainspring.hwlower.ir import Affine
 
+from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
-from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, Target, WritePort
+from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Target, WritePort
 from .polyhedral import Flow, Program, Stmt, point_values
 from .schedule import Schedule, flow_delay
 from .timing import bounds, embed_values, flat_map
@@ -42,11 +40,16 @@ def map_buffer(prog: Program, sched: Schedule, target: Target, name: str, min_wo
               for k, f in enumerate(writers)}
     reads = _read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
     slices = math.ceil(buf.type.bits() / target.word_bits)
-    registers, banks, taps = [], [], {}
+    registers, banks, taps, steps = [], [], {}, {}
     for wp in wports.values():
-        delays = {r.port.delay for r in reads if r.port.source == wp.name and r.port.delay is not None}
-        dims = prog.stmt(wp.op).time_dims
-        regs, dl_banks, elements = _tap_chain(wp, dims, delays, target, slices, len(banks))
+        mine = [r for r in reads if r.port.source == wp.name and r.port.delay is not None]
+        src = prog.stmt(wp.op)
+        per_flow = write_steps(sched, src, [r.flow for r in mine])
+        if per_flow is not None:
+            steps.update({r.port.name: per_flow[r.flow] for r in mine})
+        delays = {per_flow[r.flow] if per_flow is not None else r.port.delay for r in mine}
+        regs, dl_banks, elements = tap_chain(wp, src.time_dims, delays, per_flow is not None, target, slices,
+                                             len(banks))
         registers += regs
         banks += dl_banks
         taps.update({(wp.name, d): e for d, e in elements.items()})
@@ -59,11 +62,12 @@ def map_buffer(prog: Program, sched: Schedule, target: Target, name: str, min_wo
     final = []
     for r in reads:
         p = r.port
-        tap = taps[(p.source, p.delay)] if p.delay is not None else served[p.name]
+        k = steps.get(p.name)
+        tap = served[p.name] if p.delay is None else taps[(p.source, p.delay if k is None else k)]
         final.append(ReadPort(p.name, p.buffer, p.op, p.load, p.lane, p.source, p.domain, p.delay, tap,
-                              p.controller))
+                              p.controller, k))
     level = "mem_tile" if banks else ("register" if registers else "wire")
-    words = len(registers) + sum(b.words for b in banks)
+    words = len(wports) + len(registers) + sum(b.words + len(b.read_ports) for b in banks)
     role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
     outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
         g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
@@ -186,72 +190,6 @@ def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
     return isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
 
 
-# ---- delay lines -----------------------------------------------------------------------------------------
-
-def _tap_chain(wp: WritePort, dims: tuple[Dim, ...], delays: set[int], target: Target, slices: int,
-               first_bank: int):
-    """Registers and delay-line banks delivering `wp`'s stream at each delay; element name per delay."""
-    reg_delays: list[int] = []
-    sram: list[int] = []
-    prev = 0
-    for d in sorted(delays - {0}):
-        if d - prev <= target.register_max_delay:
-            reg_delays += range(prev + 1, d + 1)
-        else:
-            sram.append(d)
-        prev = d
-    elements = {0: wp.name}
-    banks = []
-    for base, taps in _pack_taps(sram, target):
-        # A chained bank's input is the previous bank's last tap, which exists by now.
-        bank = _delay_line(wp, dims, base, taps, elements[base], first_bank + len(banks), slices, target)
-        banks.append(bank)
-        elements.update({p.delay: p.name for p in bank.read_ports})
-    registers = []
-    for k in reg_delays:  # ascending, so each register's source (delay k - 1) is already named
-        elements[k] = f"{wp.name}.reg{k}"
-        registers.append(Register(elements[k], elements[k - 1], wp.name, k))
-    return registers, banks, elements
-
-
-def _pack_taps(sram: list[int], target: Target) -> list[tuple[int, list[int]]]:
-    """Group SRAM tap delays into banks of at most the tile's words and read ports; chain from the last tap."""
-    banks: list[tuple[int, list[int]]] = []
-    base, cur = 0, []
-    for d in sram:
-        while True:
-            if d - base + 1 <= target.mem_tile_words and len(cur) < target.mem_tile_read_ports:
-                cur.append(d)
-                break
-            if cur:
-                banks.append((base, cur))
-                base, cur = cur[-1], []
-            else:  # even an empty tile cannot reach d: a pure chaining tap at the tile's longest delay
-                chain = base + target.mem_tile_words - 1
-                banks.append((base, [chain]))
-                base = chain
-    if cur:
-        banks.append((base, cur))
-    return banks
-
-
-def _delay_line(wp: WritePort, dims: tuple[Dim, ...], base: int, taps: list[int], source: str, index: int,
-                slices: int, target: Target) -> Bank:
-    name = f"{wp.buffer}.bank{index}"
-    w = wp.controller
-    count, p = [], 1
-    for e in w.extent:
-        count.append(p)
-        p *= e
-    stream = Controller(w.extent, w.cycle_starting_addr, w.cycle_stride, 0, tuple(count))
-    words = max(taps) - base + 1
-    write = BankPort(f"{name}.w0", "write", wp.op, wp.lane, dims, stream.shifted(base), source=source, delay=base)
-    reads = tuple(BankPort(f"{name}.r{k}", "read", wp.op, wp.lane, dims, stream.shifted(d), delay=d)
-                  for k, d in enumerate(taps))
-    return Bank(name, "delay_line", words, math.ceil(words / target.mem_tile_words), slices, (write,), reads,
-                root=wp.name)
-
-
 # ---- addressed banks -------------------------------------------------------------------------------------
 
 def _addressed_banks(prog, sched, target: Target, buf: str, reads: list[_Read], wports, slices: int,
@@ -267,10 +205,10 @@ def _addressed_banks(prog, sched, target: Target, buf: str, reads: list[_Read], 
     banks = []
     for j in range(0, len(reads), per):  # replicas, each with every write stream and its share of the reads
         name = f"{buf}.bank{first + len(banks)}"
-        wps = tuple(BankPort(f"{name}.w{k}", "write", src.name, lane, box, ctrl, source=wports[(src.name, lane)].name)
-                    for k, (src, lane, box, ctrl) in enumerate(writes))
+        wps = tuple(BankPort(f"{name}.w{k}", "write", src.name, lane, box, ctrl, source=wports[(src.name, lane)].name,
+                             region=(0, words)) for k, (src, lane, box, ctrl) in enumerate(writes))
         rps = tuple(BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain, r.port.controller,
-                             load=r.port.load) for k, r in enumerate(reads[j: j + per]))
+                             load=r.port.load, region=(0, words)) for k, r in enumerate(reads[j: j + per]))
         banks.append(Bank(name, "addressed", words, math.ceil(words / target.mem_tile_words), slices, wps, rps))
     return banks
 
@@ -312,7 +250,8 @@ def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read]
         parts = (wc.apply_domain(emb), last.apply_domain(emb), am.apply_domain(emb))
         write_cycle, last_read, addr = (p if acc is None else acc.union(p)
                                         for acc, p in zip((write_cycle, last_read, addr), parts))
-    overlap = write_cycle.lex_le_map(write_cycle).intersect(last_read.lex_ge_map(write_cycle))
+    # Reads forward the word written in their issue cycle, so a rewrite may come in the last read's cycle.
+    overlap = write_cycle.lex_le_map(write_cycle).intersect(last_read.lex_gt_map(write_cycle))
     overlap = overlap.subtract(isl.Map.identity(overlap.get_space()))
     if overlap.is_empty():
         return 1

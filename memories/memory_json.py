@@ -1,9 +1,9 @@
 """Render a MemoryPlan as the memory JSON the verilog stage reads (deterministic: sorted keys, names only).
 
-Schema (format "mainspring-memories/1"; semantics of every field in `memories.ir`):
+Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir`):
 
     {
-      "format": "mainspring-memories/1",
+      "format": "mainspring-memories/2",
       "nest": str,
       "target": {"mem_tile_words", "mem_tile_read_ports", "mem_tile_write_ports", "word_bits",
                  "register_max_delay", "pe_latency", "max_ii"},           # ints
@@ -25,23 +25,27 @@ Schema (format "mainspring-memories/1"; semantics of every field in `memories.ir
         "role": "input" | "output" | "internal",
         "level": "wire" | "register" | "mem_tile",
         "capacity": {"min_words": int,   # exact max live values (barvinok)
-                     "words": int},      # storage allocated: registers + bank words
+                     "words": int},      # storage: write ports + registers + bank SRAM words and read registers
         "write_ports": [{"name", "op", "lane", "controller": <write controller>}],   # data = element address
         "output_ports": [write port name],   # streamed out to the host
         "read_ports": [{"name", "op", "load", "lane", "source": write port, "domain": [dim],
                         "delay": int | null,   # constant cycles after the source's write; null: addressed
+                        "steps": int | null,   # write taps: the source's writes after this value's
                         "tap": element name,  # write port (delay 0), register or bank read port
                         "controller": <read controller>}],  # cycles = firing cycles; data = element address
-        "registers": [{"name", "source": element, "root": write port, "delay": int}],
-        "banks": [{"name", "kind": "delay_line" | "addressed", "words": int (addresses mod words),
+        "registers": [{"name", "source": element, "root": write port, "delay": int,
+                       "gated": bool}],   # gated: shifts in the root's write cycles; delay counts its writes
+        "banks": [{"name", "kind": "delay_line" | "addressed", "words": int (SRAM words),
                    "tiles": int, "slices": int, "root": write port | null,
+                   "gated": bool,        # delay lines whose delays count the root's writes
                    "write_ports": [<bank port>], "read_ports": [<bank port>]}]}}
     }
     <controller> = {"dimensionality": int, "extent": [int], "cycle_starting_addr": int, "cycle_stride": [int],
                     plus "write_data_starting_addr"/"write_data_stride" (write ports) or
                     "read_data_starting_addr"/"read_data_stride" (read ports)}   # all lists innermost first
     <bank port> = {"name", "op", "lane", "domain": [dim], "source": element | null, "delay": int | null,
-                   "load": str | null, "controller": <write or read controller>}
+                   "load": str | null, "region": [first word, words],   # address = first + (data mod words)
+                   "controller": <write or read controller>}
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ import json
 
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule, ReadPort, WritePort
 
-FORMAT = "mainspring-memories/1"
+FORMAT = "mainspring-memories/2"
 
 
 def to_json(plan: MemoryPlan) -> dict:
@@ -105,19 +109,20 @@ def _write_port(p: WritePort) -> dict:
 
 def _read_port(p: ReadPort) -> dict:
     return {"name": p.name, "op": p.op, "load": p.load, "lane": list(p.lane), "source": p.source,
-            "domain": [_dim(d) for d in p.domain], "delay": p.delay, "tap": p.tap,
+            "domain": [_dim(d) for d in p.domain], "delay": p.delay, "steps": p.steps, "tap": p.tap,
             "controller": _controller(p.controller, "read")}
 
 
 def _bank(k: Bank) -> dict:
     return {"name": k.name, "kind": k.kind, "words": k.words, "tiles": k.tiles, "slices": k.slices,
-            "root": k.root, "write_ports": [_bank_port(p) for p in k.write_ports],
+            "root": k.root, "gated": k.gated, "write_ports": [_bank_port(p) for p in k.write_ports],
             "read_ports": [_bank_port(p) for p in k.read_ports]}
 
 
 def _bank_port(p: BankPort) -> dict:
     return {"name": p.name, "op": p.op, "lane": list(p.lane), "domain": [_dim(d) for d in p.domain],
-            "source": p.source, "delay": p.delay, "load": p.load, "controller": _controller(p.controller, p.kind)}
+            "source": p.source, "delay": p.delay, "load": p.load, "region": list(p.region),
+            "controller": _controller(p.controller, p.kind)}
 
 
 def _controller(c: Controller, kind: str | None) -> dict:

@@ -38,6 +38,30 @@ def flat_map(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: i
     return isl.Map(f"{{ {name}[{ts}] -> [{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
 
 
+def dense_rates(dims: tuple[Dim, ...]) -> tuple[int, ...]:
+    """Rates that number a box's iterations 0, 1, 2, ... in loop order (the last dim fastest)."""
+    rates, p = [], 1
+    for d in reversed(dims):
+        rates.append(p)
+        p *= d.extent
+    return tuple(reversed(rates))
+
+
+def linear_map(name: str, dims: tuple[Dim, ...]) -> isl.Map:
+    """{ name[t] -> [n] }: the iteration t's number in loop order over the box `dims`."""
+    return flat_map(name, dims, dense_rates(dims), 0)
+
+
+def writes_before(written: isl.Map, dims: tuple[Dim, ...]) -> isl.Map:
+    """{ [cycle] -> [n] }: how many values the stream `written` ({ S[t] -> [cycle] } over the box `dims`, one
+    value per cycle at most) has written before each cycle."""
+    last = isl.Map("{ [c] -> [w] : w < c }").apply_range(written.reverse()).lexmax()
+    name = written.get_tuple_name(isl.dim_type.in_)
+    first = value_of(written.range().lexmin())
+    none = isl.Map(f"{{ [c] -> [0] : c <= {first} }}")
+    return last.apply_range(linear_map(name, dims)).apply_range(isl.Map("{ [n] -> [n + 1] }")).union(none)
+
+
 def delta_bounds(rel: isl.Map, src: isl.Map, dst: isl.Map) -> tuple[int, int]:
     """min and max over the pairs of `rel` of dst cycle - src cycle."""
     d = rel.apply_domain(src).apply_range(dst).deltas()

@@ -9,7 +9,10 @@ Architecture (a Clockwork-style static schedule under one global enable):
   memory-tile write ports store at their controllers' cycles, and the output stream is valid in the cycles of
   the output's write port.
 - Taps are the memory JSON's elements: a write port (the producing op's value), a register chain (shifts
-  every enabled cycle), or a memory tile's read port (`ms_mem_tile` configured with the port controllers).
+  every enabled cycle, or, when gated, every enabled cycle its root writes: the root's write controller
+  drives the enable), or a memory tile's read port (`ms_mem_tile` configured with the port controllers). One
+  `ms_mem_tile` is one memory tile: its delay lines (up to two, one write and one read port each) sit in
+  regions of its SRAM.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ def _check_supported(memory: dict) -> None:
             )
     for bname, b in memory["buffers"].items():
         for bank in b["banks"]:
-            if len(bank["write_ports"]) != 1 or len(bank["read_ports"]) > 2:
+            if not 1 <= len(bank["write_ports"]) <= 2 or len(bank["read_ports"]) > 2:
                 raise ScheduleError(f"buffer {bname}: bank {bank['name']} needs more ports than a memory tile has")
 
 
@@ -183,27 +186,49 @@ def _ctrl(inst: str, c: dict, kind: str, fire: str, addr: str | None = None, wor
 
 def _buffer(top: _Top, bname: str, b: dict) -> None:
     w = b["bits"]
+    fires: dict[str, str] = {}  # root write port -> a signal high in its write cycles
+    for bank in b["banks"]:
+        if bank["gated"] and bank["root"] not in fires:  # its write port 0 writes in the root's write cycles
+            fires[bank["root"]] = f"{signal(bank['name'])}_wfire"
+            top.decls.append(f"wire {fires[bank['root']]};")
     for r in b["registers"]:
         s = signal(r["name"])
+        enable = f"en && {_root_writes(top, b, r['root'], fires)}" if r["gated"] else "en"
+        unit = "writes" if r["gated"] else "cycles"
         top.decls.append(f"reg [{w - 1}:0] {s};")
         top.body += [
-            f"always @(posedge clk) begin  // {bname}: {r['delay']} cycles after {r['root']}",
+            f"always @(posedge clk) begin  // {bname}: {r['delay']} {unit} after {r['root']}",
             f"    if (!rst_n) {s} <= {w}'d0;",
-            f"    else if (en) {s} <= {signal(r['source'])};",
+            f"    else if ({enable}) {s} <= {signal(r['source'])};",
             "end",
         ]
     for bank in b["banks"]:
-        _bank(top, bname, w, bank)
+        wfire = f"{signal(bank['name'])}_wfire"
+        if fires.get(bank["root"]) != wfire:
+            wfire += "_unused"
+            top.decls.append(f"wire {wfire};")
+        _bank(top, bname, w, bank, wfire)
 
 
-def _bank(top: _Top, bname: str, w: int, bank: dict) -> None:
-    (wp,) = bank["write_ports"]
-    reads = bank["read_ports"]
-    params = [f".WIDTH({w})", f".WORDS({bank['words']})", f".AW({_aw(bank['words'])})", f".NR({len(reads)})"]
-    params += _ctrl_params("W_", wp["controller"], "write")
+def _root_writes(top: _Top, b: dict, root: str, fires: dict[str, str]) -> str:
+    """A signal high in the cycles write port `root` writes (its controller, instantiated once per buffer)."""
+    if root not in fires:
+        (wp,) = [p for p in b["write_ports"] if p["name"] == root]
+        fires[root] = f"{signal(root)}_writes"
+        top.decls.append(f"wire {fires[root]};")
+        top.body.append(_ctrl(f"c_{fires[root]}", wp["controller"], "when", fires[root]))
+    return fires[root]
+
+
+def _bank(top: _Top, bname: str, w: int, bank: dict, wfire: str) -> None:
+    writes, reads = bank["write_ports"], bank["read_ports"]
+    params = [f".WIDTH({w})", f".WORDS({bank['words']})", f".AW({_aw(bank['words'])})", f".NW({len(writes)})",
+              f".NR({len(reads)})", f".FORWARD({0 if bank['kind'] == 'delay_line' else 1})"]
+    for i, wp in enumerate(writes):
+        params += _ctrl_params(f"W{i}_", wp["controller"], "write") + _region(f"W{i}_", wp)
     outs = []
     for i, rp in enumerate(reads):
-        params += _ctrl_params(f"R{i}_", rp["controller"], "read")
+        params += _ctrl_params(f"R{i}_", rp["controller"], "read") + _region(f"R{i}_", rp)
         s = signal(rp["name"])
         top.decls.append(f"wire [{w - 1}:0] {s};")
         outs.append(s)
@@ -211,12 +236,21 @@ def _bank(top: _Top, bname: str, w: int, bank: dict) -> None:
     if len(outs) < 2:
         top.decls.append(f"wire [{w - 1}:0] {unused};  // the tile's second read port is not configured")
         outs.append(unused)
+    wdata = [signal(wp["source"]) for wp in writes] + [f"{w}'d0"] * (2 - len(writes))
+    lines = f"{len(writes)} delay line(s) of {bank['words']} words" if bank["kind"] == "delay_line" else \
+        f"addressed memory of {bank['words']} words"
     joined = ",\n    ".join(params)
     top.body.append(
-        f"// {bname}: {bank['kind']} of {bank['words']} words on {bank['tiles']} memory tile(s)\n"
+        f"// {bname}: {lines} on {bank['tiles']} memory tile(s)\n"
         f"ms_mem_tile #(\n    {joined})\n    {signal(bank['name'])} (.clk(clk), .rst_n(rst_n), .en(en), "
-        f".restart(restart), .cycle(cycle), .wdata({signal(wp['source'])}), .rdata0({outs[0]}), .rdata1({outs[1]}));"
+        f".restart(restart), .cycle(cycle), .wdata0({wdata[0]}), .wdata1({wdata[1]}), .rdata0({outs[0]}), "
+        f".rdata1({outs[1]}), .wfire({wfire}));"
     )
+
+
+def _region(prefix: str, port: dict) -> list[str]:
+    first, words = port["region"]
+    return [f".{prefix}BASE({first})", f".{prefix}SIZE({words})"]
 
 
 def _kernel_module(op_name: str) -> str:

@@ -185,3 +185,33 @@ def scan(width: int = 16, height: int = 4) -> LoopNest:
     s1 = Loop("p1.y", 0, height, (Loop("p1.x", 1, width - 1, (upd,)),))
     return LoopNest("scan", buffers(("hw_input", width, height), ("prefix", width, height)), ("hw_input",), "prefix",
                     (Loop("p0.y", 0, height, (Loop("p0.x", 0, 1, (first,)),)), s1))
+
+
+def spaced_taps(width: int = 16, height: int = 4, step: int = 3) -> LoopNest:
+    """sum(x, y) = hw_input(x, y) + hw_input(x + step, y) + hw_input(x + 2 * step, y): taps `step` writes apart."""
+    x, y = "s.x", "s.y"
+    ports, calls = [], []
+    for k in range(3):
+        p, c = load(f"hw_input_{k}", "hw_input", (aff(step * k, **{x: 1}), aff(0, **{y: 1})))
+        ports.append(p)
+        calls.append(c)
+    ow = width - 2 * step
+    return LoopNest("spaced_taps", buffers(("hw_input", width, height), ("sum", ow, height), ("hw_output", ow, height)),
+                    ("hw_input",), "hw_output",
+                    (grid("s", ow, height, [op("sum_s0", "sum", at(x, y), ports, add_all(calls))]),
+                     grid("o", ow, height, [copy_op("hw_output_s0", "hw_output", "sum", "o")])))
+
+
+def late_read(width: int = 16, height: int = 8, full: bool = False) -> LoopNest:
+    """a = 2 * hw_input over a (width - 2)-wide box (rows with gaps); hw_output(x, y) = a(x, y) + hw_input(x + 2,
+    y + 2) fires when hw_input(x + 2, y + 2) arrives: two rows after a(x, y), at the row ends in a gap of a.
+    a has height - 2 rows (its last two rows are read after its last write), or all rows when `full`."""
+    ow, oh = width - 2, height - 2
+    pi, ci = load("hw_input_0", "hw_input", at("a.x", "a.y"))
+    double = op("a_s0", "a", at("a.x", "a.y"), [pi], ir.BinOp(U16, "mul", ci, ir.Const(U16, 2)))
+    pa, ca = load("a_0", "a", at("o.x", "o.y"))
+    pl, cl = load("hw_input_1", "hw_input", (aff(2, **{"o.x": 1}), aff(2, **{"o.y": 1})))
+    out = op("hw_output_s0", "hw_output", at("o.x", "o.y"), [pa, pl], ir.BinOp(U16, "add", ca, cl))
+    ah = height if full else oh
+    return LoopNest("late_read", buffers(("hw_input", width, height), ("a", ow, ah), ("hw_output", ow, oh)),
+                    ("hw_input",), "hw_output", (grid("a", ow, ah, [double]), grid("o", ow, oh, [out])))

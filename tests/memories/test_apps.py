@@ -36,3 +36,4 @@ def test_apps_stream_at_one_pixel_per_cycle(name, line_buffers, min_words):
     assert plan.strategy == "fused" and plan.cycles - plan.input_words <= 8
     assert sum(1 for b in plan.buffers if b.banks) == line_buffers
     assert {b: plan.buffer(b).min_words for b in min_words} == min_words
+    assert [(b.name, b.words) for b in plan.buffers] == [(b.name, b.min_words) for b in plan.buffers]  # exact

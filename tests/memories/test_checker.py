@@ -53,12 +53,57 @@ def test_f_a_late_delay_misses_its_taps(gaussian):
         check_plan(nest, late)
 
 
+def resized(port, words):
+    """A gated delay-line port as the mapper would make it for a line of `words` SRAM words."""
+    start = -port.delay if port.kind == "write" else 1 - port.delay
+    return dc.replace(port, region=(port.region[0], words),
+                      controller=dc.replace(port.controller, data_starting_addr=start % words))
+
+
 def test_f_a_short_delay_line_overwrites_a_live_value(gaussian):
     nest, plan = gaussian
-    with pytest.raises(MemoryCheckError, match=r"buffer 'hw_input': bank hw_input.bank0 \(128 words\): the value "
-                                                r"hw_input.bank0.w0 writes at \[hw_input.d1=0, hw_input.d0=0\] is "
-                                                r"overwritten .* \(cycle 128\)"):
-        check_plan(nest, with_bank(plan, "hw_input", words=128))
+    bank = plan.buffer("hw_input").banks[0]
+    w0, w1 = bank.write_ports
+    r0, r1 = bank.read_ports
+    short = with_bank(plan, "hw_input", write_ports=(resized(w0, 60), w1), read_ports=(resized(r0, 60), r1))
+    with pytest.raises(MemoryCheckError, match=r"buffer 'hw_input': bank hw_input.bank0 \(122 words\): the value "
+                                                r"hw_input.bank0.w0 writes at \[hw_input.d1=0, hw_input.d0=2\] is "
+                                                r"overwritten by hw_input.bank0.w0 at \[hw_input.d1=0, "
+                                                r"hw_input.d0=62\] \(cycle 62\) before read port hw_input.bank0.r0 "
+                                                r"reads it at \[hw_input.d1=0, hw_input.d0=63\] \(cycle 64\)"):
+        check_plan(nest, short)
+
+
+def test_f_overlapping_lines_in_one_tile_are_caught(gaussian):
+    nest, plan = gaussian
+    bank = plan.buffer("hw_input").banks[0]
+    w0, w1 = bank.write_ports
+    r0, r1 = bank.read_ports
+    moved = [dc.replace(p, region=(30, 61)) for p in (w1, r1)]
+    with pytest.raises(MemoryCheckError, match=r"bank hw_input.bank0 \(122 words\): the value hw_input.bank0.w. "
+                                                r"writes at .* is overwritten by hw_input.bank0.w. at"):
+        check_plan(nest, with_bank(plan, "hw_input", write_ports=(w0, moved[0]), read_ports=(r0, moved[1])))
+
+
+def test_f_a_register_shifting_every_cycle_breaks_a_chain_counting_writes():
+    nest = N.cascade()
+    plan = analyze(nest)
+    regs = plan.buffer("blur1").registers
+    with pytest.raises(MemoryCheckError, match=r"buffer 'blur1': register blur1.w0.reg2 \(delay 2 after blur1.w0\) "
+                                                r"is fed by blur1.w0.reg1 = \('blur1.w0', False, 1\)"):
+        check_plan(nest, with_buffer(plan, "blur1", lambda b: dc.replace(
+            b, registers=(dc.replace(regs[0], gated=False),) + regs[1:])))
+
+
+def test_f_a_write_tap_counting_cycles_misses_the_gaps():
+    nest = N.cascade()
+    plan = analyze(nest)
+    ports = plan.buffer("blur1").read_ports
+    (k, p), = [(k, p) for k, p in enumerate(ports) if p.steps == 62]
+    bad = ports[:k] + (dc.replace(p, steps=64),) + ports[k + 1:]
+    with pytest.raises(MemoryCheckError, match=rf"buffer 'blur1': read port {p.name} \(write tap {p.tap}, 64 "
+                                                r"writes\) reads some values 62 writes after theirs"):
+        check_plan(nest, with_buffer(plan, "blur1", lambda b: dc.replace(b, read_ports=bad)))
 
 
 def test_f_a_wrong_register_chain_is_caught(gaussian):
@@ -74,7 +119,7 @@ def test_f_a_tile_gets_no_more_ports_than_it_has(gaussian):
     bank = plan.buffer("hw_input").banks[0]
     extra = BankPort("hw_input.bank0.r2", "read", "host.hw_input", (), bank.read_ports[0].domain,
                      bank.read_ports[0].controller, delay=64)
-    with pytest.raises(MemoryCheckError, match=r"bank hw_input.bank0 has 1 write and 3 read ports"):
+    with pytest.raises(MemoryCheckError, match=r"bank hw_input.bank0 has 2 write and 3 read ports; a tile has 2 and 2"):
         check_plan(nest, with_bank(plan, "hw_input", read_ports=bank.read_ports + (extra,)))
 
 
@@ -93,6 +138,17 @@ def test_f_the_host_stream_cannot_be_rescheduled(gaussian):
 def test_f_an_addressed_bank_too_small_is_caught():
     nest = N.sequential_reduction()
     plan = analyze(nest)
-    words = plan.buffer("in_copy").banks[0].words
-    with pytest.raises(MemoryCheckError, match=rf"bank in_copy.bank0 \({words - 6} words\).*is overwritten"):
-        check_plan(nest, with_bank(plan, "in_copy", words=words - 6))
+    bank = plan.buffer("in_copy").banks[0]
+    n = bank.words - 6
+    small = {"words": n, "write_ports": tuple(dc.replace(p, region=(0, n)) for p in bank.write_ports),
+             "read_ports": tuple(dc.replace(p, region=(0, n)) for p in bank.read_ports)}
+    with pytest.raises(MemoryCheckError, match=rf"bank in_copy.bank0 \({n} words\).*is overwritten"):
+        check_plan(nest, with_bank(plan, "in_copy", **small))
+
+
+def test_f_a_port_outside_its_bank_is_caught(gaussian):
+    nest, plan = gaussian
+    bank = plan.buffer("hw_input").banks[0]
+    with pytest.raises(MemoryCheckError, match=r"bank port hw_input.bank0.w0 addresses words 100..160 of 122"):
+        check_plan(nest, with_bank(plan, "hw_input", write_ports=(dc.replace(bank.write_ports[0], region=(100, 61)),)
+                                   + bank.write_ports[1:]))

@@ -7,19 +7,28 @@ from mainspring.frontend.types import UInt
 from mainspring.hwlower.ir import Buffer, LoopNest
 from mainspring.memories import Target, analyze
 
-NESTS = [N.brighten, N.gaussian, N.cascade, N.unrolled_box, N.sequential_reduction]
+NESTS = [N.brighten, N.gaussian, N.cascade, N.unrolled_box, N.sequential_reduction, N.spaced_taps, N.late_read]
 
 
-def test_the_64x64_line_buffer_matches_clockwork():
+def test_the_64x64_window_is_two_delay_lines_in_one_tile_between_register_pairs():
     buf = analyze(N.gaussian()).buffer("hw_input")
     (w,) = buf.write_ports
     assert (w.controller.extent, w.controller.cycle_stride, w.controller.cycle_starting_addr) == ((64, 64), (1, 64), 0)
+    assert [r.delay for r in buf.registers] == [1, 2, 65, 66, 129, 130] and all(r.gated for r in buf.registers)
     (bank,) = buf.banks
-    assert bank.kind == "delay_line" and bank.words == 129 and bank.tiles == 1
-    assert [p.controller.cycle_starting_addr for p in bank.read_ports] == [64, 128]
-    assert all(p.controller.extent == (64, 64) and p.controller.cycle_stride == (1, 64) for p in bank.read_ports)
-    assert sorted(r.delay for r in buf.registers) == [1, 2, 65, 66, 129, 130]
-    assert buf.level == "mem_tile" and buf.words == 129 + 6 and buf.min_words == 131
+    assert bank.kind == "delay_line" and bank.gated and bank.words == 2 * 61 and bank.tiles == 1
+    # Each line is fed by a register pair's end and read 62 writes later: 61 SRAM words plus its output register.
+    assert [(p.source, p.delay, p.region) for p in bank.write_ports] == [
+        ("hw_input.w0.reg2", 2, (0, 61)), ("hw_input.w0.reg66", 66, (61, 61))]
+    assert [(p.delay, p.region) for p in bank.read_ports] == [(64, (0, 61)), (128, (61, 61))]
+    # Writes in the stream's cycles; each read loads, in the cycle after a write, the value the next one needs.
+    assert all(p.controller.cycle_starting_addr == 0 for p in bank.write_ports)
+    assert all(p.controller.cycle_starting_addr == 1 for p in bank.read_ports)
+    assert all(p.controller.extent == (64, 64) and p.controller.cycle_stride == (1, 64)
+               for p in bank.write_ports + bank.read_ports)
+    assert [p.controller.data_starting_addr for p in bank.write_ports] == [-2 % 61, -66 % 61]
+    assert [p.controller.data_starting_addr for p in bank.read_ports] == [(1 - 64) % 61, (1 - 128) % 61]
+    assert buf.level == "mem_tile" and buf.words == buf.min_words == 2 * 64 + 3
 
 
 def test_each_tap_delivers_the_window_offset():
@@ -33,19 +42,57 @@ def test_each_tap_delivers_the_window_offset():
         assert r.controller.data_starting_addr == 64 * j + i and r.controller.data_stride == (1, 64)
 
 
-def test_a_1920_wide_window_chains_two_tiles():
+def test_a_1920_wide_window_takes_one_tile_per_line():
     buf = analyze(N.gaussian(1920, 1080)).buffer("hw_input")
     first, second = buf.banks
-    assert (first.words, second.words) == (1921, 1921)
+    assert (first.words, second.words) == (1917, 1917)
     assert [p.delay for p in first.read_ports] == [1920] and [p.delay for p in second.read_ports] == [3840]
-    assert second.write_ports[0].source == first.read_ports[0].name and second.write_ports[0].delay == 1920
+    assert first.write_ports[0].source == "hw_input.w0.reg2" and second.write_ports[0].source == "hw_input.w0.reg1922"
+    assert buf.words == buf.min_words == 2 * 1920 + 3
 
 
-def test_no_register_threshold_puts_every_tap_in_sram_within_port_limits():
-    plan = analyze(N.gaussian(), Target(register_max_delay=0))
-    buf = plan.buffer("hw_input")
+def test_rows_with_gaps_store_only_their_real_pixels():
+    buf = analyze(N.cascade()).buffer("blur1")  # 62 pixels in each 64-cycle row
+    assert sorted({(r.delay, r.steps) for r in buf.read_ports}) == [
+        (0, 0), (1, 1), (2, 2), (64, 62), (65, 63), (66, 64), (128, 124), (129, 125), (130, 126)]
+    (bank,) = buf.banks
+    assert bank.gated and [p.delay for p in bank.read_ports] == [62, 124] and bank.words == 2 * 59
+    assert buf.words == buf.min_words == 2 * 62 + 3
+
+
+def test_reads_in_the_gaps_of_a_stream_count_its_writes_too():
+    buf = analyze(N.late_read(full=True)).buffer("a")  # some reads fall in a's row gaps
+    (r,) = buf.read_ports
+    assert (r.delay, r.steps) == (33, 29) and buf.banks[0].gated
+    assert buf.words == buf.min_words == 30
+
+
+def test_taps_that_no_count_of_writes_describes_count_cycles():
+    buf = analyze(N.late_read()).buffer("a")  # its last rows are read after its last write
+    (r,) = buf.read_ports
+    (bank,) = buf.banks
+    assert (r.delay, r.steps) == (33, None) and not bank.gated
+    assert [(p.delay, p.controller.cycle_starting_addr) for p in bank.write_ports + bank.read_ports] == [(0, 1), (33, 34)]
+    assert bank.words == 32 and buf.words == 1 + 32 + 1 > buf.min_words == 30
+
+
+def test_without_a_register_threshold_taps_two_writes_apart_are_delay_lines():
+    buf = analyze(N.spaced_taps(step=3), Target(register_max_delay=0)).buffer("hw_input")
     assert not buf.registers
-    assert sorted(p.delay for b in buf.banks for p in b.read_ports) == [1, 2, 64, 65, 66, 128, 129, 130]
+    (bank,) = buf.banks  # two chained lines of 2 words in one tile, the second fed by the first's read port
+    assert [(p.source, p.delay, p.region) for p in bank.write_ports] == [
+        ("hw_input.w0", 0, (0, 2)), ("hw_input.bank0.r0", 3, (2, 2))]
+    assert buf.words == buf.min_words == 7
+    # A delay line delivers two writes after its input at the earliest: taps one write apart stay registers.
+    plan = analyze(N.gaussian(), Target(register_max_delay=0))
+    assert [r.delay for r in plan.buffer("hw_input").registers] == [1, 2, 65, 66, 129, 130]
+
+
+def test_a_delay_longer_than_a_tile_chains_lines_without_losing_a_word():
+    buf = analyze(N.gaussian(), Target(mem_tile_words=20)).buffer("hw_input")
+    lines = [(p.delay, q.delay, p.region[1]) for b in buf.banks for p, q in zip(b.write_ports, b.read_ports)]
+    assert lines == [(2, 23, 20), (23, 44, 20), (44, 64, 19), (66, 87, 20), (87, 108, 20), (108, 128, 19)]
+    assert buf.words == buf.min_words
 
 
 @pytest.mark.parametrize("make", NESTS)
@@ -57,12 +104,13 @@ def test_no_tile_gets_more_ports_or_words_than_it_has(make, target):
             assert len(bank.read_ports) <= target.mem_tile_read_ports
             assert len(bank.write_ports) <= target.mem_tile_write_ports
             assert bank.words <= bank.tiles * target.mem_tile_words
+        assert buf.words >= buf.min_words  # storage is counted as live values are: never below the minimum
 
 
 def test_a_rate_change_goes_through_an_addressed_bank():
     buf = analyze(N.sequential_reduction()).buffer("in_copy")
     (bank,) = buf.banks
-    assert bank.kind == "addressed" and bank.words >= buf.min_words
+    assert bank.kind == "addressed" and buf.words == 1 + bank.words + 1 >= buf.min_words
     (r,) = buf.read_ports
     assert r.delay is None and r.tap == bank.read_ports[0].name
     # sum_s1 reads in_copy(x + r, y): address stride 1 along x and r, 16 along y; firing strides 1, 4, 64.

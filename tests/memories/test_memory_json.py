@@ -21,10 +21,14 @@ def test_controllers_use_the_memory_tile_field_names():
     w = buf["write_ports"][0]["controller"]
     assert w == {"dimensionality": 2, "extent": [64, 64], "cycle_starting_addr": 0, "cycle_stride": [1, 64],
                  "write_data_starting_addr": 0, "write_data_stride": [1, 64]}
-    taps = [p["controller"] for p in buf["banks"][0]["read_ports"]]
-    assert [c["cycle_starting_addr"] for c in taps] == [64, 128]
+    lines = buf["banks"][0]
+    taps = [p["controller"] for p in lines["read_ports"]]
+    assert [c["cycle_starting_addr"] for c in taps] == [1, 1]  # the cycle after each of the stream's writes
     assert all("read_data_starting_addr" in c and "read_data_stride" in c for c in taps)
-    assert buf["capacity"] == {"min_words": 131, "words": 135} and buf["level"] == "mem_tile"
+    assert [p["region"] for p in lines["write_ports"] + lines["read_ports"]] == [[0, 61], [61, 61]] * 2
+    assert lines["gated"] and all(r["gated"] for r in buf["registers"])
+    assert [(p["delay"], p["steps"]) for p in buf["read_ports"]][:3] == [(130, 130), (129, 129), (128, 128)]
+    assert buf["capacity"] == {"min_words": 131, "words": 131} and buf["level"] == "mem_tile"
     op = j["schedule"]["ops"]["blur_unnormalized_s0"]
     assert (op["rates"], op["delay"], op["latency"]) == ([64, 1], 130, 1)
     assert op["controller"] == {"dimensionality": 2, "extent": [62, 62], "cycle_starting_addr": 130,
@@ -45,7 +49,7 @@ def test_the_json_is_byte_identical_across_processes():
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env=dict(os.environ, PYTHONHASHSEED=seed)).stdout
     assert child == dumps(analyze(N.gaussian(8, 8)))
-    assert json.loads(child)["format"] == "mainspring-memories/1"
+    assert json.loads(child)["format"] == "mainspring-memories/2"
 
 
 def test_golden_gaussian_8x8():

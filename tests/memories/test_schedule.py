@@ -37,7 +37,7 @@ def test_b_pure_init_collapses_onto_its_update():
     d = delays(plan)
     assert d["blur_unnormalized_s0"] == d["blur_unnormalized_s1"]  # the init is pulled late, not buffered
     acc = plan.buffer("blur_unnormalized")
-    assert acc.level == "wire" and acc.words == 0
+    assert acc.level == "wire" and acc.words == acc.min_words == 2  # each write port's value on its wire
     (r,) = [p for p in acc.read_ports if p.op == "blur_unnormalized_s1"]
     assert r.delay == 0
 
@@ -62,7 +62,7 @@ def test_e_a_sequential_reduction_runs_its_loop_one_iteration_per_cycle():
     assert plan.strategy == "fused" and s1.rates == (16 * 4, 4, 1)  # rows as wide as the 16-wide stream
     # Producer and consumer of the accumulator run at the reduction's pace (rate matched, no big buffer).
     assert plan.op("sum_s0").rates == (64, 4) and plan.op("hw_output_s0").rates == (64, 4)
-    assert plan.buffer("sum").words == 0
+    assert plan.buffer("sum").level == "wire" and plan.buffer("sum").words == 2  # the two stages' wires
     # The stream still arrives one word per cycle: what the reduction has not consumed waits in memory.
     assert plan.buffer("in_copy").banks[0].kind == "addressed"
     assert plan.cycles <= 8 * 16 * 4 + 8

@@ -15,6 +15,7 @@ module gaussian (
     wire hw_input_need;
     wire hw_output_have;
     wire [15:0] hw_input_w0;
+    wire hw_input_bank0_wfire;
     reg [15:0] hw_input_w0_reg1;
     reg [15:0] hw_input_w0_reg2;
     reg [15:0] hw_input_w0_reg65;
@@ -47,55 +48,71 @@ module gaussian (
         else if (en) cycle <= restart ? 32'd0 : cycle + 32'd1;
     end
     assign hw_input_w0 = hw_input_data;
-    always @(posedge clk) begin  // hw_input: 1 cycles after hw_input.w0
+    always @(posedge clk) begin  // hw_input: 1 writes after hw_input.w0
         if (!rst_n) hw_input_w0_reg1 <= 16'd0;
-        else if (en) hw_input_w0_reg1 <= hw_input_w0;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg1 <= hw_input_w0;
     end
-    always @(posedge clk) begin  // hw_input: 2 cycles after hw_input.w0
+    always @(posedge clk) begin  // hw_input: 2 writes after hw_input.w0
         if (!rst_n) hw_input_w0_reg2 <= 16'd0;
-        else if (en) hw_input_w0_reg2 <= hw_input_w0_reg1;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg2 <= hw_input_w0_reg1;
     end
-    always @(posedge clk) begin  // hw_input: 65 cycles after hw_input.w0
+    always @(posedge clk) begin  // hw_input: 65 writes after hw_input.w0
         if (!rst_n) hw_input_w0_reg65 <= 16'd0;
-        else if (en) hw_input_w0_reg65 <= hw_input_bank0_r0;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg65 <= hw_input_bank0_r0;
     end
-    always @(posedge clk) begin  // hw_input: 66 cycles after hw_input.w0
+    always @(posedge clk) begin  // hw_input: 66 writes after hw_input.w0
         if (!rst_n) hw_input_w0_reg66 <= 16'd0;
-        else if (en) hw_input_w0_reg66 <= hw_input_w0_reg65;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg66 <= hw_input_w0_reg65;
     end
-    always @(posedge clk) begin  // hw_input: 129 cycles after hw_input.w0
+    always @(posedge clk) begin  // hw_input: 129 writes after hw_input.w0
         if (!rst_n) hw_input_w0_reg129 <= 16'd0;
-        else if (en) hw_input_w0_reg129 <= hw_input_bank0_r1;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg129 <= hw_input_bank0_r1;
     end
-    always @(posedge clk) begin  // hw_input: 130 cycles after hw_input.w0
+    always @(posedge clk) begin  // hw_input: 130 writes after hw_input.w0
         if (!rst_n) hw_input_w0_reg130 <= 16'd0;
-        else if (en) hw_input_w0_reg130 <= hw_input_w0_reg129;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg130 <= hw_input_w0_reg129;
     end
-    // hw_input: delay_line of 129 words on 1 memory tile(s)
+    // hw_input: 2 delay line(s) of 122 words on 1 memory tile(s)
     ms_mem_tile #(
         .WIDTH(16),
-        .WORDS(129),
-        .AW(8),
+        .WORDS(122),
+        .AW(7),
+        .NW(2),
         .NR(2),
-        .W_DIM(2),
-        .W_EXTENT({32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000040, 32'h00000040}),
-        .W_CYCLE_START(0),
-        .W_CYCLE_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
-        .W_DATA_START(0),
-        .W_DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
+        .FORWARD(0),
+        .W0_DIM(2),
+        .W0_EXTENT({32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000040, 32'h00000040}),
+        .W0_CYCLE_START(0),
+        .W0_CYCLE_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
+        .W0_DATA_START(59),
+        .W0_DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
+        .W0_BASE(0),
+        .W0_SIZE(61),
+        .W1_DIM(2),
+        .W1_EXTENT({32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000040, 32'h00000040}),
+        .W1_CYCLE_START(0),
+        .W1_CYCLE_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
+        .W1_DATA_START(56),
+        .W1_DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
+        .W1_BASE(61),
+        .W1_SIZE(61),
         .R0_DIM(2),
         .R0_EXTENT({32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000040, 32'h00000040}),
-        .R0_CYCLE_START(64),
+        .R0_CYCLE_START(1),
         .R0_CYCLE_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
-        .R0_DATA_START(0),
+        .R0_DATA_START(59),
         .R0_DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
+        .R0_BASE(0),
+        .R0_SIZE(61),
         .R1_DIM(2),
         .R1_EXTENT({32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000040, 32'h00000040}),
-        .R1_CYCLE_START(128),
+        .R1_CYCLE_START(1),
         .R1_CYCLE_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
-        .R1_DATA_START(0),
-        .R1_DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}))
-        hw_input_bank0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .wdata(hw_input_w0), .rdata0(hw_input_bank0_r0), .rdata1(hw_input_bank0_r1));
+        .R1_DATA_START(56),
+        .R1_DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
+        .R1_BASE(61),
+        .R1_SIZE(61))
+        hw_input_bank0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .wdata0(hw_input_w0_reg2), .wdata1(hw_input_w0_reg66), .rdata0(hw_input_bank0_r0), .rdata1(hw_input_bank0_r1), .wfire(hw_input_bank0_wfire));
     k_blur_s0 u_blur_s0 (.blur_unnormalized_0(blur_unnormalized_w0), .out(blur_s0_out));
     always @(posedge clk) begin  // blur_s0: PE output register
         if (!rst_n) blur_w0 <= 16'd0;
@@ -308,82 +325,153 @@ module ms_affine_ctrl #(
     end
 endmodule
 
-// A memory tile: WORDS x WIDTH SRAM with one write port and up to two read ports, each driven by an affine
-// controller configured from the memory JSON. A read port's controller gives the cycles its consumer reads
-// in; the SRAM is read (synchronously) one cycle earlier so the word is in the output register by then.
-module ms_mem_tile #(
-    parameter integer WIDTH = 16,
-    parameter integer WORDS = 2048,
-    parameter integer AW = 11,
-    parameter integer NR = 1,
-    parameter integer W_DIM = 1,
-    parameter [32*8-1:0] W_EXTENT = {8{32'd1}},
-    parameter integer W_CYCLE_START = 0,
-    parameter [32*8-1:0] W_CYCLE_STRIDE = 0,
-    parameter integer W_DATA_START = 0,
-    parameter [32*8-1:0] W_DATA_STRIDE = 0,
-    parameter integer R0_DIM = 1,
-    parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
-    parameter integer R0_CYCLE_START = 1,
-    parameter [32*8-1:0] R0_CYCLE_STRIDE = 0,
-    parameter integer R0_DATA_START = 0,
-    parameter [32*8-1:0] R0_DATA_STRIDE = 0,
-    parameter integer R1_DIM = 1,
-    parameter [32*8-1:0] R1_EXTENT = {8{32'd1}},
-    parameter integer R1_CYCLE_START = 1,
-    parameter [32*8-1:0] R1_CYCLE_STRIDE = 0,
-    parameter integer R1_DATA_START = 0,
-    parameter [32*8-1:0] R1_DATA_STRIDE = 0
+// One port of a memory tile: an affine controller (as above) confined to the tile's words BASE .. BASE+SIZE-1,
+// so that several delay lines share one SRAM, each in its own region.
+module ms_tile_port #(
+    parameter integer DIM = 1,
+    parameter [32*8-1:0] EXTENT = {8{32'd1}},
+    parameter integer CYCLE_START = 0,
+    parameter [32*8-1:0] CYCLE_STRIDE = 0,
+    parameter integer DATA_START = 0,
+    parameter [32*8-1:0] DATA_STRIDE = 0,
+    parameter integer BASE = 0,
+    parameter integer SIZE = 1,
+    parameter integer AW = 1
 ) (
     input clk,
     input rst_n,
     input en,
     input restart,
     input [31:0] cycle,
-    input [WIDTH-1:0] wdata,
-    output reg [WIDTH-1:0] rdata0,
-    output reg [WIDTH-1:0] rdata1
+    output fire,
+    output [AW-1:0] addr
 );
-    reg [WIDTH-1:0] mem [0:WORDS-1];
-    wire wfire, rfire0, rfire1;
-    wire [AW-1:0] waddr, raddr0, raddr1;
+    localparam [AW-1:0] BASE_A = BASE[AW-1:0];
+    wire [AW-1:0] offset;
 
-    ms_affine_ctrl #(.DIM(W_DIM), .EXTENT(W_EXTENT), .CYCLE_START(W_CYCLE_START), .CYCLE_STRIDE(W_CYCLE_STRIDE),
-                     .DATA_START(W_DATA_START), .DATA_STRIDE(W_DATA_STRIDE), .WORDS(WORDS), .AW(AW))
-        wctrl (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire), .addr(waddr));
-    ms_affine_ctrl #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
-                     .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
-                     .WORDS(WORDS), .AW(AW))
-        rctrl0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
+    ms_affine_ctrl #(.DIM(DIM), .EXTENT(EXTENT), .CYCLE_START(CYCLE_START), .CYCLE_STRIDE(CYCLE_STRIDE),
+                     .DATA_START(DATA_START), .DATA_STRIDE(DATA_STRIDE), .WORDS(SIZE), .AW(AW))
+        ctrl (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(fire), .addr(offset));
+    assign addr = BASE_A + offset;
+endmodule
+
+// A memory tile: WORDS x WIDTH SRAM with up to two write ports (NW) and two read ports (NR), each a tile port
+// configured from the memory JSON. A read port's controller gives the cycles its output register loads in; the
+// SRAM is read (synchronously) one cycle earlier and the word held until the next load. FORWARD = 1 (addressed
+// banks): the word being written in that cycle is forwarded (a read one cycle after its write sees the new
+// value). FORWARD = 0 (delay lines): read-first, the old word is read while its address is rewritten.
+module ms_mem_tile #(
+    parameter integer WIDTH = 16,
+    parameter integer WORDS = 2048,
+    parameter integer AW = 11,
+    parameter integer NW = 1,
+    parameter integer NR = 1,
+    parameter integer FORWARD = 1,
+    parameter integer W0_DIM = 1,
+    parameter [32*8-1:0] W0_EXTENT = {8{32'd1}},
+    parameter integer W0_CYCLE_START = 0,
+    parameter [32*8-1:0] W0_CYCLE_STRIDE = 0,
+    parameter integer W0_DATA_START = 0,
+    parameter [32*8-1:0] W0_DATA_STRIDE = 0,
+    parameter integer W0_BASE = 0,
+    parameter integer W0_SIZE = 1,
+    parameter integer W1_DIM = 1,
+    parameter [32*8-1:0] W1_EXTENT = {8{32'd1}},
+    parameter integer W1_CYCLE_START = 0,
+    parameter [32*8-1:0] W1_CYCLE_STRIDE = 0,
+    parameter integer W1_DATA_START = 0,
+    parameter [32*8-1:0] W1_DATA_STRIDE = 0,
+    parameter integer W1_BASE = 0,
+    parameter integer W1_SIZE = 1,
+    parameter integer R0_DIM = 1,
+    parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
+    parameter integer R0_CYCLE_START = 1,
+    parameter [32*8-1:0] R0_CYCLE_STRIDE = 0,
+    parameter integer R0_DATA_START = 0,
+    parameter [32*8-1:0] R0_DATA_STRIDE = 0,
+    parameter integer R0_BASE = 0,
+    parameter integer R0_SIZE = 1,
+    parameter integer R1_DIM = 1,
+    parameter [32*8-1:0] R1_EXTENT = {8{32'd1}},
+    parameter integer R1_CYCLE_START = 1,
+    parameter [32*8-1:0] R1_CYCLE_STRIDE = 0,
+    parameter integer R1_DATA_START = 0,
+    parameter [32*8-1:0] R1_DATA_STRIDE = 0,
+    parameter integer R1_BASE = 0,
+    parameter integer R1_SIZE = 1
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input [31:0] cycle,
+    input [WIDTH-1:0] wdata0,
+    input [WIDTH-1:0] wdata1,
+    output reg [WIDTH-1:0] rdata0,
+    output reg [WIDTH-1:0] rdata1,
+    output wfire  // the cycles write port 0 writes (for a gated delay line: its stream's write cycles)
+);
+    localparam [0:0] FWD = FORWARD[0:0];
+    reg [WIDTH-1:0] mem [0:WORDS-1];
+    wire wfire0, wfire1, rfire0, rfire1;
+    wire [AW-1:0] waddr0, waddr1, raddr0, raddr1;
+
+    ms_tile_port #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .CYCLE_START(W0_CYCLE_START), .CYCLE_STRIDE(W0_CYCLE_STRIDE),
+                   .DATA_START(W0_DATA_START), .DATA_STRIDE(W0_DATA_STRIDE), .BASE(W0_BASE), .SIZE(W0_SIZE),
+                   .AW(AW))
+        wport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire0), .addr(waddr0));
+    ms_tile_port #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
+                   .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
+                   .BASE(R0_BASE), .SIZE(R0_SIZE), .AW(AW))
+        rport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
+
+    generate
+        if (NW > 1) begin : second_write
+            ms_tile_port #(.DIM(W1_DIM), .EXTENT(W1_EXTENT), .CYCLE_START(W1_CYCLE_START),
+                           .CYCLE_STRIDE(W1_CYCLE_STRIDE), .DATA_START(W1_DATA_START),
+                           .DATA_STRIDE(W1_DATA_STRIDE), .BASE(W1_BASE), .SIZE(W1_SIZE), .AW(AW))
+                wport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire1),
+                        .addr(waddr1));
+        end else begin : one_write
+            assign wfire1 = 1'b0;
+            assign waddr1 = {AW{1'b0}};
+        end
+        if (NR > 1) begin : second_read
+            ms_tile_port #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
+                           .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START),
+                           .DATA_STRIDE(R1_DATA_STRIDE), .BASE(R1_BASE), .SIZE(R1_SIZE), .AW(AW))
+                rport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
+                        .addr(raddr1));
+        end else begin : one_read
+            assign rfire1 = 1'b0;
+            assign raddr1 = {AW{1'b0}};
+        end
+    endgenerate
+
+    assign wfire = wfire0;
+
+    // Forwarding (FORWARD = 1 only): the word a write port stores in the cycle a read is issued at its address.
+    wire fwd00 = FWD & wfire0 & (waddr0 == raddr0);
+    wire fwd10 = FWD & wfire1 & (waddr1 == raddr0);
+    wire fwd01 = FWD & wfire0 & (waddr0 == raddr1);
+    wire fwd11 = FWD & wfire1 & (waddr1 == raddr1);
 
     always @(posedge clk) begin
-        if (en && wfire)
-            mem[waddr] <= wdata;
+        if (en && wfire0)
+            mem[waddr0] <= wdata0;
+        if (en && wfire1)
+            mem[waddr1] <= wdata1;
     end
     always @(posedge clk) begin
         if (!rst_n)
             rdata0 <= {WIDTH{1'b0}};
         else if (en && rfire0)
-            rdata0 <= mem[raddr0];
+            rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : mem[raddr0]);
     end
-
-    generate
-        if (NR > 1) begin : second_read
-            ms_affine_ctrl #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
-                             .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START),
-                             .DATA_STRIDE(R1_DATA_STRIDE), .WORDS(WORDS), .AW(AW))
-                rctrl1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
-                        .addr(raddr1));
-            always @(posedge clk) begin
-                if (!rst_n)
-                    rdata1 <= {WIDTH{1'b0}};
-                else if (en && rfire1)
-                    rdata1 <= mem[raddr1];
-            end
-        end else begin : one_read
-            assign rfire1 = 1'b0;
-            assign raddr1 = {AW{1'b0}};
-            always @(posedge clk) rdata1 <= {WIDTH{1'b0}};
-        end
-    endgenerate
+    always @(posedge clk) begin
+        if (!rst_n)
+            rdata1 <= {WIDTH{1'b0}};
+        else if (en && rfire1)
+            rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : mem[raddr1]);
+    end
 endmodule
