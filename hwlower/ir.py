@@ -109,3 +109,21 @@ class LoopNest:
 
         go(self.body, ())
         return out
+
+
+def output_order(nest: LoopNest):
+    """The coordinates of the output buffer's elements in the order its op streams them (one row per word).
+
+    The output is streamed in the firing order of the op that stores it, which follows its loops (outermost
+    first); that is x fastest unless the schedule reorders the output's loops."""
+    import itertools
+
+    import numpy as np
+
+    (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
+    ranges = [range(lp.min, lp.min + lp.extent) for lp in loops]
+    coords = []
+    for point in itertools.product(*ranges):
+        env = {lp.var: v for lp, v in zip(loops, point)}
+        coords.append([a.evaluate(env) for a in op.store.index])
+    return np.array(coords, dtype=np.int64).reshape(-1, len(op.store.index))

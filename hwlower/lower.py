@@ -58,6 +58,7 @@ def lower(pipe: Pipeline, name: str) -> Lowered:
     boxes, _ = infer_boxes(pipe, obox, lambda p: None)
     tiles = host_tiles(pipe, region, boxes[pipe.name(region.output)])
     tile_boxes = tiles[0].boxes
+    tables = _table_values(pipe, region, boxes)
     inlined = {id(f) for f in region.inlined}
     buffers = [Buffer(pipe.name(f), f.type, _box_tuple(tile_boxes[pipe.name(f)])) for f in region.inputs]
     body: list[Loop | Op] = []
@@ -65,7 +66,7 @@ def lower(pipe: Pipeline, name: str) -> Lowered:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile_boxes[fname])))
         defs = [_inline_definition(pipe, d, inlined) for d in pipe.definitions(f)]
-        body.extend(_lower_func(pipe, region, f, defs, tile_boxes[fname]))
+        body.extend(_lower_func(pipe, region, f, defs, tile_boxes[fname], tables))
     nest = LoopNest(name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
     return Lowered(nest, region, pipe, boxes, obox, tiles)
@@ -115,7 +116,7 @@ def map_calls(e: ir.Expr, fn, memo: dict) -> ir.Expr:
 
 # ---- one Func -----------------------------------------------------------------------------------------
 
-def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box) -> list[Loop | Op]:
+def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box, tables) -> list[Loop | Op]:
     fname = pipe.name(f)
     pure_extents = {a: box[i] for i, a in enumerate(f.args)}
     pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
@@ -131,10 +132,10 @@ def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: 
             pending.append((k, d))
         else:
             value = folded
-    out.append(_make_op(pipe, fname, f, 0, defs[0].args, value, s0))
+    out.append(_make_op(pipe, fname, f, 0, defs[0].args, value, s0, tables))
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        out.append(_make_op(pipe, fname, f, k, d.args, d.value, sk))
+        out.append(_make_op(pipe, fname, f, k, d.args, d.value, sk, tables))
     return out
 
 
@@ -191,7 +192,7 @@ def _replace_self(f: Function, e: ir.Expr, acc: ir.Expr) -> ir.Expr:
     return map_calls(e, lambda c: acc if c.callee is f else None, {})
 
 
-def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: StageLoops) -> Loop | Op:
+def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: StageLoops, tables) -> Loop | Op:
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     who = f"Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
@@ -209,12 +210,43 @@ def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: Sta
             ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
         return ir.Call(c.type, ports[key], ())
 
+    value = simplify(map_calls(simplify(value), lambda c: _table_constant(c, tables, who, pipe), {}))
     body = simplify(map_calls(value, to_port, {}))
     _check_no_coordinates(body, who)
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body)
     for lp in reversed(s.loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled)
     return node
+
+
+def _table_values(pipe, region: Region, boxes) -> dict:
+    """Each constant table (a compute_root Func reading no input), evaluated by the reference over its box."""
+    from mainspring.frontend.evaluate import realize_arrays
+    from mainspring.frontend.func import Func
+
+    out = {}
+    for t in region.tables:
+        sub = Pipeline(t.handle if t.handle is not None else Func(t))
+        out[id(t)] = realize_arrays(sub, boxes[pipe.name(t)])[id(t)]
+    return out
+
+
+def _table_constant(c: ir.Call, tables: dict, who: str, pipe) -> ir.Expr | None:
+    """A read of a constant table at constant coordinates, as the constant it reads."""
+    store = tables.get(id(c.callee))
+    if store is None:
+        return None
+    args = [simplify(a) for a in c.args]
+    if not all(isinstance(a, ir.Const) for a in args):
+        shown = ", ".join(ir.to_string(a) for a in args)
+        raise HalideError(
+            f"{who} reads '{pipe.name(c.callee)}' (compute_root, computed on the host) at ({shown}), which is not a "
+            f"fixed coordinate; inside the accelerator a host Func can only be read at constant coordinates (e.g. "
+            f"with its RDom unrolled). Compute it inside instead: {c.callee.name}.compute_at(<accelerator output>, "
+            "<store var>)"
+        )
+    idx = tuple(a.value - m for a, m in zip(args, store.mins))
+    return ir.Const(c.type, int(store.arr[idx]))
 
 
 def _check_no_coordinates(value: ir.Expr, who: str) -> None:

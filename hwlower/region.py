@@ -23,6 +23,7 @@ class Region:
     inputs: tuple[Function, ...]  # accelerator inputs (streamed from the host), by unique name
     buffered: tuple[Function, ...]  # Funcs with a buffer inside the accelerator, producers first (output last)
     inlined: tuple[Function, ...]
+    tables: tuple[Function, ...]  # compute_root Funcs that read no input: constants read at fixed coordinates
     host_after: tuple[Function, ...]  # host Funcs that consume the accelerator output, producers first
 
 
@@ -50,7 +51,10 @@ def find_region(pipe: Pipeline) -> Region:
                 f"{out.name}.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
             )
     inputs = [f for f in pipe.order if f.placement.accelerator_input is not None]
-    inside = _between(pipe, out, inputs)
+    tainted = _reads_inputs(pipe, inputs)
+    tables = [f for f in pipe.order if f is not out and f.placement.compute.kind == "root" and id(f) not in tainted
+              and f.placement.accelerator_input is None]
+    inside = _between(pipe, out, inputs + tables)
     buffered, inlined = [], []
     for f in pipe.order:
         if id(f) not in inside:
@@ -69,7 +73,20 @@ def find_region(pipe: Pipeline) -> Region:
     _check_no_host_reads(pipe, out, inside, inputs)
     after = [f for f in pipe.order if id(f) not in inside and id(f) not in {id(i) for i in inputs}
              and _depends_on(pipe, f, out)]
-    return Region(out, compute_var, store_var, tuple(inputs), tuple(buffered), tuple(inlined), tuple(after))
+    used_tables = tuple(t for t in tables if any(id(c) in inside for c in pipe.consumers(t)))
+    return Region(out, compute_var, store_var, tuple(inputs), tuple(buffered), tuple(inlined), used_tables,
+                  tuple(after))
+
+
+def _reads_inputs(pipe: Pipeline, inputs) -> set[int]:
+    """Funcs whose values depend on an input image or an accelerator input."""
+    out = {id(f) for f in inputs}
+    for f in pipe.order:  # producers first
+        reads_image = any(isinstance(n, ir.Call) and n.args and not isinstance(n.callee, Function)
+                          for d in pipe.definitions(f) for e in d.args + (d.value,) for n in ir.walk(e))
+        if reads_image or any(id(p) in out for p in pipe.producers(f)):
+            out.add(id(f))
+    return out
 
 
 def _between(pipe: Pipeline, out: Function, inputs) -> set[int]:

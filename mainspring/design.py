@@ -101,8 +101,17 @@ class Design:
             name = self.pipe.name(f)
             words[name] = np.concatenate([_box_words(stores[id(f)], t.boxes[name], f.type) for t in tiles])
         out = self.lowered.region.output
-        expected = np.concatenate([_box_words(stores[id(out)], t.output_box, out.type) for t in tiles])
+        store = stores[id(out)]
+        order = self._output_order()
+        expected = np.concatenate([_ordered_words(store, order, t, out.type) for t in tiles])
         return words, expected
+
+    def _output_order(self):
+        from .hwlower.ir import output_order
+
+        if not hasattr(self, "_order"):
+            self._order = output_order(self.lowered.nest)
+        return self._order
 
     # ---- simulation ----
     def simulate(self, inputs: dict, simulator: str = "verilator", bubbles: float = 0.0, backpressure: float = 0.0,
@@ -132,11 +141,11 @@ class Design:
                          bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves)
         store = stores[id(out_fn)]
         hw = np.array(store.arr)
-        offset = 0
-        for t in self.lowered.tiles:
-            n = int(np.prod([hi - lo + 1 for lo, hi in t.output_box]))
-            _place(hw, store.mins, t.output_box, _unpack(result.words[offset:offset + n], t.output_box, ot))
-            offset += n
+        order = self._output_order()
+        n = len(order)
+        for k, t in enumerate(self.lowered.tiles):
+            idx = _tile_index(order, t, store.mins)
+            hw[idx] = semantics.wrap(np.asarray(result.words[k * n:(k + 1) * n], dtype=np.int64), ot)
         final = self._host_after(stores, buffers, params, out_fn, hw)
         return SimulationResult(final, _to_user(hw, ot), result.cycles, self.report["predicted_cycles"], simulator,
                                 str(result.waveform) if result.waveform else None, result.sim_seconds,
@@ -199,13 +208,15 @@ def _box_words(store, box, t) -> np.ndarray:
     return (vals.transpose().ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
 
 
-def _unpack(words: np.ndarray, box, t) -> np.ndarray:
-    shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
-    return semantics.wrap(np.asarray(words, dtype=np.int64), t).reshape(shape).transpose()
+def _tile_index(order: np.ndarray, tile, mins) -> tuple:
+    """Array indices of the output words of `tile` (whose stream order for the first tile is `order`)."""
+    shift = np.array([lo for lo, _ in tile.output_box]) - order.min(axis=0)
+    return tuple((order + shift - np.array(mins)).T)
 
 
-def _place(arr: np.ndarray, mins, box, values: np.ndarray) -> None:
-    arr[_slices(box, mins)] = values
+def _ordered_words(store, order: np.ndarray, tile, t) -> np.ndarray:
+    vals = store.arr[_tile_index(order, tile, store.mins)]
+    return (vals & ((1 << t.bits()) - 1)).astype(np.int64)
 
 
 def _to_user(arr: np.ndarray, t) -> np.ndarray:

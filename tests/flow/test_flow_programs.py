@@ -139,3 +139,75 @@ def test_host_tiling_bit_exact(simulator, build_dir, tmp_path):
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == rep["predicted_cycles"]
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=4)
+
+
+def gaussian_variant(variant: str):
+    """Seed 002's gaussian written as Halide users write it (implicit `+=` initialisation, a `kernel` Func),
+    with schedule variants."""
+    x, y = _vars()
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    kernel = hl.Func("kernel")
+    kernel[x, y] = hl.u16(hl.select(y == 1, hl.select(x == 1, 37, 30), hl.select(x == 1, 30, 24)))
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    win = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "win")
+    bu = hl.Func("blur_unnormalized")
+    bu[x, y] += kernel[win.x, win.y] * hw_input[x + win.x, y + win.y]
+    blur = hl.Func("blur")
+    blur[x, y] = bu[x, y] / 256
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = blur[x, y]
+    output = hl.Func("output")
+    output[x, y] = hl.u8(hw_output[x, y])
+    output.bound(x, 0, 30).bound(y, 0, 20)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, 30, 20).hw_accelerate(xi, xo)
+    bu.update().unroll(win.x).unroll(win.y)
+    bu.compute_at(hw_output, xo)
+    blur.compute_at(hw_output, xo)
+    hw_input.stream_to_accelerator()
+    if variant == "kernel_root":  # a constant table on the host, read at the unrolled (constant) taps
+        kernel.compute_root()
+    elif variant == "store_at":
+        bu.store_at(hw_output, xo)
+        blur.store_at(hw_output, xo)
+    elif variant == "column_major":  # the output streams y fastest
+        hw_output.reorder(yi, xi)
+    elif variant == "accelerator_input":
+        hw_input.accelerator_input()
+    return output, {"input": random_image(32, 22, seed=8)}
+
+
+@pytest.mark.parametrize("variant", ["kernel_root", "store_at", "column_major", "accelerator_input"])
+def test_gaussian_schedule_variants_on_icarus(variant, build_dir):
+    from mainspring.sim import require_simulator
+
+    require_simulator("icarus")
+    out, inputs = gaussian_variant(variant)
+    design = hl.compile(out, name=f"gaussian_{variant}")
+    design.check(inputs, simulator="icarus", build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=1)
+
+
+@pytest.mark.parametrize("simulator", ["verilator"], indirect=True)
+def test_column_major_output_on_verilator(simulator, build_dir):
+    out, inputs = gaussian_variant("column_major")
+    design = hl.compile(out, name="gaussian_column_major")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def test_host_table_read_at_varying_coordinates_is_refused():
+    x, y = _vars()
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    table = hl.Func("table")
+    table[x] = hl.u16(x * 3)
+    table.compute_root()
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    f = hl.Func("f")
+    f[x, y] = hw_input[x, y] + table[x]
+    accelerate(f, f, 8, 8, [], hw_input)
+    with pytest.raises(hl.HalideError, match=r"Func 'f' reads 'table' \(compute_root, computed on the host\) at "
+                                             r"\(x\), which is not a fixed coordinate"):
+        hl.compile(f, name="tbl")
