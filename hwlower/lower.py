@@ -262,9 +262,14 @@ def _check_no_coordinates(value: ir.Expr, who: str) -> None:
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str) -> Affine:
     a = affine_of(e, env)
     if a is None:
+        scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
+        hint = ("indices divided or taken modulo a constant (e.g. an upsample, x / 2) are not supported in hardware "
+                "yet; compute the upsampled image on the host, or write the access without division"
+                if scaled else
+                "apply boundary conditions and data-dependent indexing on the host side, before the accelerator "
+                "input")
         raise HalideError(
             f"{who} accesses '{buf}' at {ir.to_string(e)}, which is not an affine function of its loops; memories "
-            "need affine addresses. Apply boundary conditions and data-dependent indexing on the host side, "
-            "before the accelerator input."
+            f"need affine addresses: {hint}."
         )
     return a

@@ -75,7 +75,52 @@ def wide_arithmetic():
     return hw_output, {"input": random_image(13, 6, dtype=np.uint16)}
 
 
-PROGRAMS = [sequential_reduction, signed_with_duplicate_names, inlined_selects, wide_arithmetic]
+def downsample():
+    """A 2x2 average at stride 2: the consumer runs at a quarter of the input rate."""
+    x, y = _vars()
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    d = hl.Func("d")
+    d[x, y] = (hw_input[2 * x, 2 * y] + hw_input[2 * x + 1, 2 * y] + hw_input[2 * x, 2 * y + 1]
+               + hw_input[2 * x + 1, 2 * y + 1]) / 4
+    accelerate(d, d, 8, 8, [], hw_input)
+    return d, {"input": random_image(16, 16)}
+
+
+def unsharp():
+    """Separable blur and a sharpen that reads the input again at the blur's centre (two delays of one input)."""
+    x, y = _vars()
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.i16(i[x, y])
+    bx = hl.Func("bx")
+    bx[x, y] = (hw_input[x, y] + hw_input[x + 1, y] * 2 + hw_input[x + 2, y]) >> 2
+    by = hl.Func("by")
+    by[x, y] = (bx[x, y] + bx[x, y + 1] * 2 + bx[x, y + 2]) >> 2
+    sharp = hl.Func("sharp")
+    sharp[x, y] = hl.u8(hl.clamp(hw_input[x + 1, y + 1] * 2 - by[x, y], 0, 255))
+    accelerate(sharp, sharp, 20, 12, [bx, by], hw_input)
+    return sharp, {"input": random_image(22, 14)}
+
+
+def three_channels():
+    """A 3-D input (x, y, channel) reduced to gray."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    i = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y, c] = hl.u16(i[x, y, c])
+    gray = hl.Func("gray")
+    gray[x, y] = (hw_input[x, y, 0] * 77 + hw_input[x, y, 1] * 150 + hw_input[x, y, 2] * 29) >> 8
+    gray.bound(x, 0, 10).bound(y, 0, 6)
+    gray.compute_root().tile(x, y, xo, yo, xi, yi, 10, 6).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return gray, {"input": np.random.default_rng(1).integers(0, 256, (3, 6, 10), dtype=np.uint8)}
+
+
+PROGRAMS = [sequential_reduction, signed_with_duplicate_names, inlined_selects, wide_arithmetic, downsample,
+            unsharp, three_channels]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)

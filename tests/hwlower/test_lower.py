@@ -176,3 +176,20 @@ def test_error_host_tiles_with_round_up():
         f"{where}: Func 'hw_output': split(x, xo, xi, 8, RoundUp): the host loop xo over accelerator tiles needs "
         "ShiftInwards tails (20 is not a multiple of 8)"
     )
+
+
+def test_error_upsample_index():
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    u = hl.Func("u")
+    u[x, y] = hw_input[x / 2, y / 2]
+    apps.common.accelerate(u, u, 8, 8, [], hw_input)
+    with pytest.raises(hl.HalideError) as err:
+        lower(Pipeline(u), "t")
+    assert str(err.value) == (
+        "Func 'u' accesses 'hw_input' at (x / 2), which is not an affine function of its loops; memories need affine "
+        "addresses: indices divided or taken modulo a constant (e.g. an upsample, x / 2) are not supported in "
+        "hardware yet; compute the upsampled image on the host, or write the access without division."
+    )
