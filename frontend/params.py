@@ -8,7 +8,7 @@ import numpy as np
 
 from . import ir
 from .errors import HalideError, user_location
-from .expr import Expr, ExprLike, cast_ir, to_ir
+from .expr import Expr, ExprLike
 from .types import I32, Type, type_of_dtype
 
 _buf_anon = itertools.count()

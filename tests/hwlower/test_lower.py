@@ -125,7 +125,6 @@ def test_error_func_between_not_placed_inside():
 
 def test_error_non_affine_access():
     x, y = hl.Var("x"), hl.Var("y")
-    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     inp = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
     hw_input[x, y] = hl.u16(inp[x, y])
