@@ -32,6 +32,7 @@ class Interface:
     inputs: tuple[Port, ...]
     output: Port
     params: tuple[tuple[str, int], ...]  # (name, width), in a fixed order
+    marks: tuple[str, ...] = ()  # 1-bit DUT outputs whose high cycles the bench logs
 
     def describe(self) -> str:
         ins = ", ".join(f"{p.name} ({p.width}b x{p.lanes})" for p in self.inputs) or "none"
@@ -62,6 +63,7 @@ def render_testbench(interface: Interface, depth_log2: int) -> str:
         _sink(interface.output, depth_log2, len(interface.inputs)),
         _dut(interface),
         _report(interface),
+        _marks(interface.marks),
         "endmodule\n`default_nettype wire\n",
     ]
     return "\n".join(parts)
@@ -95,7 +97,7 @@ def _controls() -> str:
     end
 
     wire        ms_rst_n, ms_dump, ms_timed_out;
-    wire [63:0] ms_cycles, ms_elapsed;
+    wire [63:0] ms_cycles, ms_elapsed, ms_first;
 """
 
 
@@ -132,9 +134,25 @@ def _dut(interface: Interface) -> str:
     conns = ["        .clk(clk)", "        .rst_n(ms_rst_n)"]
     for name, _ in interface.params:
         conns.append(f"        .{name}(param_{name})")
+    for name in interface.marks:
+        conns.append(f"        .{name}(mark_{name})")
     for port in (*interface.inputs, interface.output):
         conns.extend(f"        .{port.name}_{sig}({port.name}_{sig})" for sig in ("data", "valid", "ready"))
     return f"    {interface.top} dut (\n" + ",\n".join(conns) + "\n    );\n"
+
+
+def _marks(marks: tuple[str, ...]) -> str:
+    if not marks:
+        return ""
+    lines = ["    // Marks: the cycles (ms_elapsed) in which these DUT outputs are high, one `name cycle` per line.",
+             "    integer ms_mfd;", '    initial ms_mfd = $fopen("marks.txt", "w");']
+    for m in marks:
+        lines.append(f"    wire mark_{m};")
+    lines.append("    always @(posedge clk) begin")
+    for m in marks:
+        lines.append(f'        if (ms_rst_n && mark_{m}) $fwrite(ms_mfd, "{m} %0d\\n", ms_elapsed);')
+    lines += ["        if (ms_dump) $fflush(ms_mfd);", "    end"]
+    return "\n".join(lines) + "\n"
 
 
 def _sink(port: Port, depth_log2: int, salt: int) -> str:
@@ -161,7 +179,7 @@ def _report(interface: Interface) -> str:
         .clk(clk), .in_fire({in_fire}), .out_fire({out}_valid & {out}_ready),
         .out_taken(ms_out_taken), .out_count(ms_out_count),
         .rst_n(ms_rst_n), .dump(ms_dump), .done(ms_done), .timed_out(ms_timed_out),
-        .cycles(ms_cycles), .elapsed(ms_elapsed)
+        .cycles(ms_cycles), .elapsed(ms_elapsed), .first(ms_first)
     );
 
     // The results file, read by mainspring.sim.runner: one `key value...` per line.
@@ -172,6 +190,7 @@ def _report(interface: Interface) -> str:
             $fwrite(ms_fd, "status %0s\\n", ms_timed_out ? "timeout" : "ok");
             $fwrite(ms_fd, "cycles %0d\\n", ms_cycles);
             $fwrite(ms_fd, "elapsed %0d\\n", ms_elapsed);
+            $fwrite(ms_fd, "first %0d\\n", ms_first);
             $fwrite(ms_fd, "output {out} %0d\\n", ms_out_taken);""",
     ]
     for port in interface.inputs:

@@ -182,14 +182,14 @@ module ms_control #(
     output reg         done,
     output reg         timed_out,
     output reg  [63:0] cycles,
-    output reg  [63:0] elapsed
+    output reg  [63:0] elapsed,
+    output reg  [63:0] first
 );
     localparam RUN = 2'd0, DRAIN = 2'd1, DUMP = 2'd2, DONE = 2'd3;
 
     reg [1:0]  phase;
     reg [7:0]  reset_left;
     reg        started;
-    reg [63:0] first;
     reg [63:0] timeout;
     reg [31:0] drain_left;
 

@@ -69,7 +69,8 @@ class Bench:
         output's ready is low; both are drawn in HDL from generators seeded by `seed`. The run fails with
         SimulationTimeout after `timeout_cycles` (default: 20x the expected cycles plus 10,000).
         """
-        _check_same_interface(self.interface, _interface_of(self.interface.top, inputs, output, params))
+        _check_same_interface(self.interface, _interface_of(self.interface.top, inputs, output, params,
+                                                            self.interface.marks))
         plusargs, limit = self._settings(inputs, output, bubbles, backpressure, seed, timeout_cycles)
         plusargs += [f"+{param_plusarg(n)}={v:x}" for n, v in _param_values(params or {}).items()]
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.directory / "runs"))
@@ -155,12 +156,14 @@ class Bench:
         return SimResult(
             words=words, cycles=report["cycles"], waveform=waveform, simulator=self.simulator,
             run_cycles=report["elapsed"], sim_seconds=seconds, build_seconds=0.0, accepted=accepted,
+            marks=_read_marks(run_dir, self.interface.marks, report.get("first", 0)),
         )
 
 
 def build(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec], output: OutputSpec,
           params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
-          build_dir: str | Path | None = None, waves: bool = False, capacity: int | None = None) -> Bench:
+          build_dir: str | Path | None = None, waves: bool = False, capacity: int | None = None,
+          marks: Sequence[str] = ()) -> Bench:
     """Compile `top` from `sources` inside a test bench for its interface, or reuse an identical build.
 
     Only the shapes of `inputs`, `output` and `params` matter here (names, widths, lanes; word counts
@@ -171,7 +174,7 @@ def build(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSp
 
     check_simulator(simulator)
     prepare_environment()
-    interface = _interface_of(top, inputs, output, params)
+    interface = _interface_of(top, inputs, output, params, tuple(marks))
     transfers = max([len(s.words) // s.lanes for s in inputs.values()] + [output.count // output.lanes])
     depth_log2 = max(_MIN_DEPTH_LOG2[simulator], math.ceil(math.log2(max(capacity or transfers, 1))))
     testbench = render_testbench(interface, depth_log2)
@@ -195,9 +198,12 @@ def build(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSp
 def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec], output: OutputSpec,
         params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
         bubbles: float = 0.0, backpressure: float = 0.0, seed: int = 1, build_dir: str | Path | None = None,
-        waves: bool = False, timeout_cycles: int | None = None, keep_files: bool = False) -> SimResult:
-    """Build (or reuse) the test bench of `top` and stream one frame through it; see `Bench.run`."""
-    bench = build(sources, top, inputs, output, params, simulator=simulator, build_dir=build_dir, waves=waves)
+        waves: bool = False, timeout_cycles: int | None = None, keep_files: bool = False,
+        marks: Sequence[str] = ()) -> SimResult:
+    """Build (or reuse) the test bench of `top` and stream one frame through it; see `Bench.run`. `marks`
+    names 1-bit outputs of `top` whose high cycles are recorded (`SimResult.marks`)."""
+    bench = build(sources, top, inputs, output, params, simulator=simulator, build_dir=build_dir, waves=waves,
+                  marks=marks)
     result = bench.run(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
                        timeout_cycles=timeout_cycles, keep_files=keep_files)
     return dataclasses.replace(result, build_seconds=bench.build_seconds)
@@ -296,7 +302,7 @@ def _build_key(simulator: str, waves: bool, testbench: str, paths: list[Path]) -
     return digest.hexdigest()
 
 
-def _interface_of(top, inputs, output, params) -> Interface:
+def _interface_of(top, inputs, output, params, marks=()) -> Interface:
     check_identifier("top module", top)
     if not isinstance(output, OutputSpec):
         raise TypeError(f"output must be an OutputSpec, not {type(output).__name__}")
@@ -312,12 +318,14 @@ def _interface_of(top, inputs, output, params) -> Interface:
             )
         hexio.check_range(spec.words, spec.width, f"input stream '{name}'")
         ports.append(Port(name, spec.width, spec.lanes))
-    names = [p.name for p in ports] + [output.name] + list(params or {})
+    for m in marks:
+        check_identifier("mark", m)
+    names = [p.name for p in ports] + [output.name] + list(params or {}) + list(marks)
     clash = sorted({n for n in names if names.count(n) > 1})
     if clash:
         raise ValueError(f"stream and parameter names must differ; {', '.join(clash)} used twice")
     widths = tuple((name, _param_width(name, value)) for name, value in (params or {}).items())
-    return Interface(top, tuple(ports), Port(output.name, output.width, output.lanes), widths)
+    return Interface(top, tuple(ports), Port(output.name, output.width, output.lanes), widths, tuple(marks))
 
 
 def _param_width(name: str, value) -> int:
@@ -373,6 +381,17 @@ def _read_report(run_dir: Path, what: str) -> dict:
         raise SimulationError(f"{what}: the cocotb test failed; files kept in {run_dir}\n"
                               f"{_tail(run_dir / 'sim.log')}", run_dir)
     return report
+
+
+def _read_marks(run_dir: Path, marks, first: int) -> dict[str, list[int]]:
+    """Cycles (counted from the first input word, which is cycle 0) in which each mark was high."""
+    out: dict[str, list[int]] = {m: [] for m in marks}
+    path = run_dir / "marks.txt"
+    if marks and path.exists():
+        for line in path.read_text().splitlines():
+            name, at = line.split()
+            out[name].append(int(at) - first)
+    return out
 
 
 def _timeout_error(what, run_dir, output, taken, accepted, offered, limit, words) -> SimulationTimeout:
