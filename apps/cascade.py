@@ -5,12 +5,13 @@ from __future__ import annotations
 import mainspring as hl
 
 from .common import accelerate, random_image
+from .lanes import input_width, unroll_lanes
 
 NAME = "cascade"
 DEFAULT_SIZE = (60, 60)
 
 
-def build(width: int = 60, height: int = 60):
+def build(width: int = 60, height: int = 60, lanes: int = 1):
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -32,4 +33,5 @@ def build(width: int = 60, height: int = 60):
     conv1.update().unroll(win.x).unroll(win.y)
     conv2.update().unroll(win.x).unroll(win.y)
     accelerate(output, hw_output, width, height, [conv1, blur1, conv2], hw_input)
-    return output, {"input": random_image(width + 4, height + 4, seed=3)}
+    unroll_lanes(lanes, hw_output, [conv1, blur1, conv2], hw_input)
+    return output, {"input": random_image(input_width(width, lanes, (2, 2)), height + 4, seed=3)}

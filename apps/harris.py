@@ -6,6 +6,7 @@ from __future__ import annotations
 import mainspring as hl
 
 from .common import accelerate, random_image
+from .lanes import input_width, unroll_lanes
 
 NAME = "harris"
 DEFAULT_SIZE = (58, 58)
@@ -21,7 +22,7 @@ def _box3(name: str, f: hl.Func, x, y) -> hl.Func:
     return s
 
 
-def build(width: int = 58, height: int = 58):
+def build(width: int = 58, height: int = 58, lanes: int = 1):
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -53,4 +54,5 @@ def build(width: int = 58, height: int = 58):
     output[x, y] = hw_output[x, y]
 
     accelerate(output, hw_output, width, height, [grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim], hw_input)
-    return output, {"input": random_image(width + 6, height + 6, seed=4)}
+    unroll_lanes(lanes, hw_output, [grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim], hw_input)
+    return output, {"input": random_image(input_width(width, lanes, (2, 2, 2)), height + 6, seed=4)}

@@ -152,9 +152,11 @@ def calls_in(d: Definition):
                 yield node
 
 
-def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True) -> tuple[dict[str, Box], dict[str, Box]]:
+def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
+                required: dict[str, Box] | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
     """The box each Func is realised over and the box of each input that is read (by unique name).
-    `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile)."""
+    `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile).
+    `required`, if given, receives each Func's box before its RoundUp tails grow it (what its consumers read)."""
     boxes: dict[str, Box] = {}
     needs: dict[int, Box] = {id(pipe.output): out_box}
     inputs: dict[str, Box] = {}
@@ -163,6 +165,10 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True) -> tupl
         assert box is not None, fn.name
         if (fn is pipe.output and output_bounds) or (fn is not pipe.output and fn.placement.compute.kind != "inline"):
             box = _apply_bounds(fn, box)  # Halide ignores (with a warning) the bounds of an inlined Func
+        if required is not None:
+            required[pipe.name(fn)] = box
+        if fn.placement.compute.kind != "inline":
+            box = rounded_up(fn, box)
         box = _self_footprint(pipe, fn, box, scalars)
         boxes[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
@@ -191,6 +197,51 @@ def _apply_bounds(fn: Function, box: Box) -> Box:
                 )
             out[i] = (lo, lo + ext - 1)
     return out
+
+
+def rounded_up(fn: Function, box: Box) -> Box:
+    """The box grown to what fn's loops cover when a split rounds its loop up (Halide's bounds inference: a
+    RoundUp tail, which is also the Auto tail of a pure variable in an update, runs ceil(e / f) * f iterations
+    and the Func is realised over all of them, so its producers compute what the extra iterations read)."""
+    out = list(box)
+    for k, d in enumerate(fn.definitions):
+        dims = {a.name if isinstance(a, ir.Var) else None: i for i, a in enumerate(d.args)}
+        dims.pop(None, None)
+        covered = _covered(d.schedule, {v: box[i][1] - box[i][0] + 1 for v, i in dims.items()}, update=k > 0)
+        for v, i in dims.items():
+            lo = box[i][0]
+            out[i] = (min(out[i][0], lo), max(out[i][1], lo + covered.get(v, 1) - 1))
+    return out
+
+
+def _covered(schedule, extents: dict[str, int], update: bool) -> dict[str, int]:
+    """How many values of each pure variable a stage's loops cover after its splits (extents: the box's)."""
+    from .schedule import Fuse, Split, TailStrategy
+
+    leaves: dict[str, list] = {v: ["leaf", e] for v, e in extents.items()}
+    roots = dict(leaves)
+    for dv in schedule.directives:
+        if isinstance(dv, Fuse) and (dv.inner in leaves or dv.outer in leaves):
+            return extents  # a fused pure loop: no rounding known here (hardware refuses fuse)
+        if not isinstance(dv, Split) or dv.old not in leaves:
+            continue  # RVar splits never grow the Func's box
+        node = leaves.pop(dv.old)
+        e = node[1]
+        rounds = dv.tail is TailStrategy.RoundUp or (update and dv.tail is TailStrategy.Auto)
+        outer, inner = ["leaf", -(-e // dv.factor)], ["leaf", dv.factor]
+        node[:] = ["split", e, dv.factor, rounds, outer, inner]
+        leaves[dv.outer], leaves[dv.inner] = outer, inner
+
+    def cover(node) -> int:
+        if node[0] == "leaf":
+            return node[1]
+        _, e, f, rounds, outer, inner = node
+        co, ci = cover(outer), cover(inner)
+        if rounds or e % f == 0:
+            return (co - 1) * f + ci
+        return e - f + ci + (co - -(-e // f)) * f  # ShiftInwards: the last iteration moves back inside
+
+    return {v: cover(n) for v, n in roots.items()}
 
 
 def _self_footprint(pipe, fn: Function, box: Box, scalars) -> Box:

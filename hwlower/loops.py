@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mainspring.frontend.errors import ScheduleError, SourceLoc
-from mainspring.frontend.schedule import ForType, Fuse, Reorder, Split, StageSchedule
+from mainspring.frontend.schedule import ForType, Fuse, Reorder, Split, StageSchedule, TailStrategy
 
 from .ir import Affine
 
@@ -25,15 +25,20 @@ class StageLoops:
     var_exprs: dict[str, Affine]  # original var / RVar name -> affine in dim names
 
 
-def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: set[str], who: str) -> StageLoops:
-    """extents: original dimension -> (min, extent)."""
+def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: set[str], who: str,
+           update: bool = False) -> StageLoops:
+    """extents: original dimension -> (min, extent). A split that does not divide its loop is a tail: RoundUp
+    (also Halide's Auto tail for a pure variable of an update) runs ceil(e / f) iterations of the outer loop,
+    covering up to f - 1 values past the extent (bounds inference grew the Func's box to cover them); other
+    tails are refused."""
     ext: dict[str, int] = {d: e for d, (_, e) in extents.items()}
     exprs: dict[str, dict[str, int]] = {d: {d: 1} for d in extents}
     consts: dict[str, int] = {d: lo for d, (lo, _) in extents.items()}
     unrolled: set[str] = set()
     for dv in schedule.directives:
         if isinstance(dv, Split):
-            _split(dv, ext, exprs, who)
+            pure = dv.old not in rvars and not _is_r(dv.old, schedule)
+            _split(dv, ext, exprs, who, pure and update)
         elif isinstance(dv, Fuse):
             raise ScheduleError(
                 f"{dv.loc}: {who}: fuse({dv.inner}, {dv.outer}, {dv.fused}) is not supported in hardware yet "
@@ -53,9 +58,10 @@ def _is_r(name: str, schedule: StageSchedule) -> bool:
     return any(d.name == name and d.is_rvar for d in schedule.dims)
 
 
-def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str) -> None:
+def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str, auto_rounds: bool) -> None:
     e = ext.pop(dv.old)
-    if e % dv.factor:
+    rounds = dv.tail is TailStrategy.RoundUp or (auto_rounds and dv.tail is TailStrategy.Auto)
+    if e % dv.factor and not rounds:
         _tail_error(dv, e, who)
     ext[dv.inner] = dv.factor
     ext[dv.outer] = -(-e // dv.factor)
@@ -70,6 +76,7 @@ def _tail_error(dv: Split, e: int, who: str):
     loc: SourceLoc = dv.loc
     raise ScheduleError(
         f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}): the extent of {dv.old} is {e}, "
-        f"which {dv.factor} does not divide; tails (tail strategy {dv.tail.name}) are not supported in hardware "
-        f"yet. Choose a factor that divides {e}, or bound the Func to a multiple of {dv.factor}."
+        f"which {dv.factor} does not divide; in hardware a tail must round the loop up (tail strategy "
+        f"{dv.tail.name} is not supported). Use hl.TailStrategy.RoundUp (the extra iterations compute values "
+        f"that are discarded), choose a factor that divides {e}, or bound the Func to a multiple of {dv.factor}."
     )

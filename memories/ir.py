@@ -4,8 +4,11 @@ No isl object crosses this boundary: everything here is a frozen dataclass of in
 
 Semantics (cycle-accurate; the verilog stage builds controllers and enables from these facts):
 - Cycles count from 0, the cycle in which the host presents the first word of every input stream. The host
-  presents one word per cycle, x fastest over the input buffer's box (a pseudo-op `host.<buffer>` with
-  `host=True` in `MemoryPlan.ops`).
+  presents one transfer per cycle, x fastest over the input buffer's box (a pseudo-op `host.<buffer>` with
+  `host=True` in `MemoryPlan.ops`). A stream of k lanes (`LoopNest.lanes`) carries k consecutive words of x
+  per transfer: its pseudo-op's time dims step over transfers (the x dim `<buffer>.d0` counts transfers) and
+  its one lane dim `<buffer>.d0.lane` (extent k) is the word in the transfer, x = k * d0 + lane + box min; each
+  lane is its own write port, as each lane of a computing op is.
 - An op with time dims `t` (outermost first, loop values) fires in cycle
   `delay + sum(rates[k] * (t[k] - dims[k].min))`; all its lanes (iterations of unrolled loops) fire in that
   same cycle. It reads its loads in the firing cycle and its stored value is visible to readers from cycle
@@ -39,6 +42,10 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   writes value i - b, and in the cycle after it a read port (delay t) loads value i + 1 - t, which it then
   holds until after the root's next write. Cycle delay lines write and read the root's value number i in its
   write cycle shifted by the port's delay.
+- Banking by lane: every port (write, read, bank port) belongs to one lane of its op, and each lane's write
+  port roots its own chain of registers and delay lines, so a k-lane stencil has k chains whose lines are
+  W / k words (a tile never sees the other lanes' traffic). Addressed banks take at most a tile's write ports
+  of write streams (lanes) each, and each read port reads the bank holding its source lane.
 - A bank spans `tiles` memory tiles (address bits above the tile size select the tile) and `slices` parallel
   tiles when a value is wider than a tile word; a tile never sees more reads or writes per cycle than it has
   ports.

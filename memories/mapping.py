@@ -56,9 +56,8 @@ def map_buffer(prog: Program, sched: Schedule, target: Target, name: str, min_wo
     addressed = [r for r in reads if r.port.delay is None]
     served: dict[str, str] = {}  # logical read port -> addressed bank read port
     if addressed:
-        abanks = _addressed_banks(prog, sched, target, name, addressed, wports, slices, len(banks))
+        abanks, served = _addressed_banks(prog, sched, target, name, addressed, wports, slices, len(banks))
         banks += abanks
-        served = {r.port.name: p.name for r, p in zip(addressed, (p for b in abanks for p in b.read_ports))}
     final = []
     for r in reads:
         p = r.port
@@ -193,12 +192,40 @@ def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
 # ---- addressed banks -------------------------------------------------------------------------------------
 
 def _addressed_banks(prog, sched, target: Target, buf: str, reads: list[_Read], wports, slices: int,
-                     first: int) -> list[Bank]:
+                     first: int) -> tuple[list[Bank], dict[str, str]]:
+    """Addressed memories of `buf`: write streams in groups of a tile's write ports (banked by lane: the lanes of
+    an op are separate streams), each group's banks serving the reads of its streams' values. Also returns the
+    bank read port serving each logical read port."""
     srcs = sorted({(r.flow.src.index, r.flow.src_lane): r.flow.src for r in reads}.items())
-    if len(srcs) > target.mem_tile_write_ports:
+    if len(srcs) <= target.mem_tile_write_ports:
+        return _addressed_group(prog, sched, target, buf, reads, wports, slices, first, srcs)
+    lanes = {s.index: {lane for (i, lane), _ in srcs if i == s.index} for _, s in srcs}
+    if all(len(v) == 1 for v in lanes.values()):
         raise MemoryMappingError(
             f"buffer '{buf}' needs {len(srcs)} write streams into one addressed memory but a memory tile has "
             f"{target.mem_tile_write_ports} write ports")
+    # Group by lane: each lane's streams (its ops' stores of that lane) share banks.
+    by_lane: dict[tuple, list] = {}
+    for key, src in srcs:
+        by_lane.setdefault(key[1], []).append((key, src))
+    banks: list[Bank] = []
+    served: dict[str, str] = {}
+    for lane in sorted(by_lane):
+        group = by_lane[lane]
+        if len(group) > target.mem_tile_write_ports:
+            raise MemoryMappingError(
+                f"buffer '{buf}' lane {list(lane)} needs {len(group)} write streams into one addressed memory but a "
+                f"memory tile has {target.mem_tile_write_ports} write ports")
+        keys = {k for k, _ in group}
+        mine = [r for r in reads if (r.flow.src.index, r.flow.src_lane) in keys]
+        got, by = _addressed_group(prog, sched, target, buf, mine, wports, slices, first + len(banks), group)
+        banks += got
+        served |= by
+    return banks, served
+
+
+def _addressed_group(prog, sched, target: Target, buf: str, reads: list[_Read], wports, slices: int, first: int,
+                     srcs) -> tuple[list[Bank], dict[str, str]]:
     writes = [_addressed_write(prog, sched, buf, src, lane, reads) for (_, lane), src in srcs]
     words = _circular_words(prog, sched, buf, reads, writes)
     per = target.mem_tile_read_ports
@@ -210,7 +237,8 @@ def _addressed_banks(prog, sched, target: Target, buf: str, reads: list[_Read], 
         rps = tuple(BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain, r.port.controller,
                              load=r.port.load, region=(0, words)) for k, r in enumerate(reads[j: j + per]))
         banks.append(Bank(name, "addressed", words, math.ceil(words / target.mem_tile_words), slices, wps, rps))
-    return banks
+    served = {r.port.name: p.name for r, p in zip(reads, (p for b in banks for p in b.read_ports))}
+    return banks, served
 
 
 def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: tuple[int, ...],

@@ -10,12 +10,15 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
       "schedule": {
         "strategy": "fused" | "fused_ii<k>" | "sequential",
         "cycles": int,                 # cycles until the last op's value is written
-        "input_words": int,            # words the host streams in (one per cycle from cycle 0)
+        "input_words": int,            # words the host streams in (one transfer per cycle from cycle 0)
         "first_output_cycle": int,     # write cycle of the first streamed-out value
         "ops": {<op name>: {           # host pseudo-ops "host.<buffer>" have "host": true
           "func": str, "stage": int, "host": bool,
-          "dims": [{"var", "min", "extent"}],  # time loops, outermost first
-          "lanes": [{"var", "min", "extent"}], # unrolled loops (duplicated compute, same cycle)
+          "dims": [{"var", "min", "extent"}],  # time loops, outermost first (a host stream: its transfers)
+          "lanes": [{"var", "min", "extent"}], # unrolled loops (duplicated compute, same cycle); a host stream
+                                               # of k words per transfer: [{"<buffer>.d0.lane", 0, k}]
+                                               # lane index = the lanes in order, the last fastest; a stream's
+                                               # word of lane i sits in bits [w*(i+1)-1 : w*i] of its data
           "rates": [int], "delay": int, "latency": int,   # fire = delay + sum(rates[k] * (t[k] - min[k]))
           "controller": <controller>,          # when it fires (innermost first, no data fields)
           "internal_reads": [{"load", "lane": [int], "source_lane": [int]}]}}   # chained lanes
@@ -27,7 +30,10 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
         "capacity": {"min_words": int,   # exact max live values (barvinok)
                      "words": int},      # storage: write ports + registers + bank SRAM words and read registers
         "write_ports": [{"name", "op", "lane", "controller": <write controller>}],   # data = element address
-        "output_ports": [write port name],   # streamed out to the host
+                                             # one per lane of the op (lanes nobody reads have none); an
+                                             # input's write ports are its stream's lanes
+        "output_ports": [write port name],   # streamed out to the host: one per lane of the output op, packed
+                                             # by lane index into one transfer per firing
         "read_ports": [{"name", "op", "load", "lane", "source": write port, "domain": [dim],
                         "delay": int | null,   # constant cycles after the source's write; null: addressed
                         "steps": int | null,   # write taps: the source's writes after this value's

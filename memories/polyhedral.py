@@ -1,7 +1,7 @@
 """Build the polyhedral model of a loop nest: iteration domains, access maps and exact value flows.
 
 Statements are the nest's ops plus two kinds of host pseudo-statements: `host.<buffer>` writes each input
-buffer (its box, x fastest) before the nest runs, and `host.out` reads the output buffer after it, so the value
+buffer (its box, x fastest; a stream of k lanes as k-word transfers, the word in a transfer its lane dim), and `host.out` reads the output buffer after it, so the value
 flows into it are exactly the final values that are streamed out.
 
 isl names: a statement's full domain (every enclosing loop, unrolled ones included, outermost first) is the
@@ -162,9 +162,9 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
     stmts: list[Stmt] = []
     accesses: list[Access] = []
     for name in nest.inputs:
-        s = _host_stmt(nest, f"host.{name}", name, len(stmts), 0)
+        s = _host_stmt(nest, f"host.{name}", name, len(stmts), 0, nest.stream_lanes(name))
         stmts.append(s)
-        accesses.append(Access(s, "store", name, _identity_index(s), True))
+        accesses.append(Access(s, "store", name, _identity_index(nest, s), True))
 
     def walk(nodes, loops: tuple[Loop, ...], pos: tuple[int, ...]):
         first = 0 if loops else 1  # top-level position 0 is the host's input streams
@@ -181,18 +181,28 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
     walk(nest.body, (), ())
     sink = _host_stmt(nest, HOST_OUT, nest.output, len(stmts), len(nest.body) + 1)
     stmts.append(sink)
-    accesses.append(Access(sink, "host", nest.output, _identity_index(sink), False))
+    accesses.append(Access(sink, "host", nest.output, _identity_index(nest, sink), False))
     return stmts, accesses
 
 
-def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int) -> Stmt:
+def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int, lanes: int = 1) -> Stmt:
     box = nest.buffer(buffer).box
     # Loops outermost first: the box's last dimension outermost, x innermost (the stream order).
     dims = tuple(Dim(f"{buffer}.d{j}", box[j][0], box[j][1]) for j in reversed(range(len(box))))
-    return Stmt(name, index, None, buffer, dims, (False,) * len(dims), (top,) + (0,) * len(dims), 0)
+    unrolled = (False,) * len(dims)
+    if lanes > 1:  # x = lanes * d0 + d0.lane + min: each transfer carries `lanes` consecutive words of x
+        extent = box[0][1]
+        assert extent % lanes == 0, f"hwlower contract: stream {buffer} of {lanes} lanes over x extent {extent}"
+        dims = dims[:-1] + (Dim(f"{buffer}.d0", 0, extent // lanes), Dim(f"{buffer}.d0.lane", 0, lanes))
+        unrolled += (True,)
+    return Stmt(name, index, None, buffer, dims, unrolled, (top,) + (0,) * len(dims), 0)
 
 
-def _identity_index(s: Stmt) -> tuple[Affine, ...]:
+def _identity_index(nest: LoopNest, s: Stmt) -> tuple[Affine, ...]:
+    if s.unrolled and s.unrolled[-1]:  # a stream of lanes: x from its transfer and lane
+        outer, lane = s.loops[-2:]
+        x = Affine.make({outer.var: lane.extent, lane.var: 1}, nest.buffer(s.buffer).box[0][0])
+        return (x,) + tuple(Affine.make({d.var: 1}, 0) for d in reversed(s.loops[:-2]))
     return tuple(Affine.make({d.var: 1}, 0) for d in reversed(s.loops))
 
 

@@ -88,10 +88,11 @@ def design_verilog(name: str, memory: dict, compute: dict) -> str:
 
 def _check_supported(memory: dict) -> None:
     for op_name, op in memory["schedule"]["ops"].items():
-        if op["lanes"] or op["internal_reads"]:
+        if op["internal_reads"]:
             raise ScheduleError(
-                f"op {op_name} has unrolled pure loops (several pixels per cycle): the RTL generator does not "
-                "support lanes yet; remove the unroll of the pure variables"
+                f"op {op_name} has lanes that read values other lanes of the same firing compute (a chained "
+                "computation across unrolled iterations): the RTL generator does not support that yet; remove the "
+                "unroll of the pure variables of that Func"
             )
     for bname, b in memory["buffers"].items():
         for bank in b["banks"]:
@@ -114,15 +115,46 @@ def _kernel_ports(compute: dict) -> dict[str, dict[str, tuple[str, int]]]:
     return out
 
 
+def lane_count(op: dict) -> int:
+    """The lanes of an op of the memory JSON: the iterations of its unrolled loops."""
+    n = 1
+    for d in op["lanes"]:
+        n *= d["extent"]
+    return n
+
+
+def lane_index(op: dict, lane: list[int]) -> int:
+    """The position of `lane` among the op's lanes (its unrolled loops in order, the last fastest): the word's
+    slot in a stream transfer, lane 0 in the low bits."""
+    k = 0
+    for d, v in zip(op["lanes"], lane):
+        k = k * d["extent"] + (v - d["min"])
+    return k
+
+
+def _stream_ports(memory: dict, bname: str, ports: list[dict]) -> list[dict | None]:
+    """A stream's write ports by lane index (None for a lane no port writes: a word nobody reads)."""
+    ops = memory["schedule"]["ops"]
+    op = ops[ports[0]["op"]]
+    slots: list[dict | None] = [None] * lane_count(op)
+    for p in ports:
+        assert p["op"] == ports[0]["op"], f"stream {bname} is written by several ops"
+        slots[lane_index(op, p["lane"])] = p
+    return slots
+
+
 def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
     ops = memory["schedule"]["ops"]
     ins = sorted(b for b, d in memory["buffers"].items() if d["role"] == "input")
     (out,) = [b for b, d in memory["buffers"].items() if d["role"] == "output"]
+    in_lanes = {b: lane_count(ops[f"host.{b}"]) for b in ins}
+    out_port = memory["buffers"][out]["output_ports"]
+    outs = _stream_ports(memory, out, [p for p in memory["buffers"][out]["write_ports"] if p["name"] in out_port])
     top.ports += ["input clk", "input rst_n"]
     for b in ins:
-        w = widths[b]
+        w = widths[b] * in_lanes[b]
         top.ports += [f"input [{w - 1}:0] {signal(b)}_data", f"input {signal(b)}_valid", f"output {signal(b)}_ready"]
-    w = widths[out]
+    w = widths[out] * len(outs)
     top.ports += [f"output [{w - 1}:0] {signal(out)}_data", f"output {signal(out)}_valid", f"input {signal(out)}_ready"]
     for p, width in sorted(_params(memory, kernels).items()):
         top.ports.append(f"input [{width - 1}:0] {signal(p)}")
@@ -135,8 +167,9 @@ def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
         top.decls.append(f"wire {s}_need;")
         top.body.append(_ctrl(f"host_{s}", host["controller"], "read", f"{s}_need"))
         need.append(s)
-    out_port = memory["buffers"][out]["output_ports"]
-    (wp,) = [p for p in memory["buffers"][out]["write_ports"] if p["name"] in out_port]
+    if any(p is None for p in outs):
+        raise ScheduleError(f"output {out}: some lanes of its op stream no value")
+    wp = outs[0]
     so = signal(out)
     top.decls.append(f"wire {so}_have;")
     top.body.append(_ctrl(f"out_{so}", wp["controller"], "write", f"{so}_have"))
@@ -147,7 +180,7 @@ def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
         "assign en = in_ok && out_ok;",
         f"assign restart = en && (cycle == 32'd{total - 1});",
         f"assign {so}_valid = {so}_have && in_ok;",
-        f"assign {so}_data = {signal(wp['name'])};",
+        f"assign {so}_data = {_concat([signal(p['name']) for p in outs])};",
     ]
     for s in need:
         others = " && ".join(f"(!{o}_need || {o}_valid)" for o in need if o != s)
@@ -159,9 +192,22 @@ def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
         "end",
     ]
     for b in ins:
-        (hw,) = memory["buffers"][b]["write_ports"]
-        top.decls.append(f"wire [{widths[b] - 1}:0] {signal(hw['name'])};")
-        top.body.append(f"assign {signal(hw['name'])} = {signal(b)}_data;")
+        w = widths[b]
+        ports = memory["buffers"][b]["write_ports"]
+        slots = _stream_ports(memory, b, ports) if ports else [None] * in_lanes[b]
+        for i, hw in enumerate(slots):
+            bits = f"[{(i + 1) * w - 1}:{i * w}]" if len(slots) > 1 else ""
+            if hw is None:  # a lane whose words no op reads (a padding column)
+                top.decls.append(f"wire [{w - 1}:0] {signal(b)}_lane{i}_unused;")
+                top.body.append(f"assign {signal(b)}_lane{i}_unused = {signal(b)}_data{bits};")
+                continue
+            top.decls.append(f"wire [{w - 1}:0] {signal(hw['name'])};")
+            top.body.append(f"assign {signal(hw['name'])} = {signal(b)}_data{bits};")
+
+
+def _concat(parts: list[str]) -> str:
+    """Lane 0 in the low bits."""
+    return parts[0] if len(parts) == 1 else "{" + ", ".join(reversed(parts)) + "}"
 
 
 def _params(memory: dict, kernels) -> dict[str, int]:
@@ -276,27 +322,35 @@ def _tap_signal(top: _Top, op_name: str, load: str, ports: list[dict], width: in
 
 
 def _kernel_instance(top: _Top, op_name: str, op: dict, memory: dict, kernels, widths) -> None:
+    """One instance of the op's kernel per lane (duplicated compute), each with its lane's taps and write port;
+    a lane whose value no port writes (nobody reads it) gets no instance."""
+    writes = [(bn, wp) for bn, b in memory["buffers"].items() for wp in b["write_ports"] if wp["op"] == op_name]
+    for bname, wp in sorted(writes, key=lambda bw: lane_index(op, bw[1]["lane"])):
+        lane = wp["lane"]
+        taps: dict[str, list[dict]] = {}
+        for b in memory["buffers"].values():
+            for rp in b["read_ports"]:
+                if rp["op"] == op_name and rp["lane"] == lane:
+                    taps.setdefault(rp["load"], []).append(rp)
+        suffix = f"_l{lane_index(op, lane)}" if op["lanes"] else ""
+        _lane_instance(top, op_name, suffix, op, taps, wp, widths[bname], kernels)
+
+
+def _lane_instance(top: _Top, op_name: str, suffix: str, op: dict, taps: dict[str, list[dict]], wp: dict, w: int,
+                   kernels) -> None:
     module = _kernel_module(op_name)
     ports = kernels[module]
-    taps: dict[str, list[dict]] = {}
-    for b in memory["buffers"].values():
-        for rp in b["read_ports"]:
-            if rp["op"] == op_name:
-                taps.setdefault(rp["load"], []).append(rp)
-    writes = [(bn, wp) for bn, b in memory["buffers"].items() for wp in b["write_ports"] if wp["op"] == op_name]
-    (bname, wp), = writes
-    w = widths[bname]
     value = signal(wp["name"])
-    kout = f"{signal(op_name)}_out"
+    kout = f"{signal(op_name)}{suffix}_out"
     conns = []
     for port, (direction, width) in ports.items():
         if direction == "input":
-            src = _tap_signal(top, op_name, port, taps[port], width) if port in taps else signal(port)
+            src = _tap_signal(top, op_name + suffix, port, taps[port], width) if port in taps else signal(port)
             conns.append(f".{port}({src})")
         else:
             conns.append(f".{port}({kout})")
             top.decls.append(f"wire [{width - 1}:0] {kout};")
-    top.body.append(f"{module} {signal('u_' + op_name)} ({', '.join(conns)});")
+    top.body.append(f"{module} {signal('u_' + op_name + suffix)} ({', '.join(conns)});")
     if op["latency"] == 0:
         top.decls.append(f"wire [{w - 1}:0] {value};")
         top.body.append(f"assign {value} = {kout};")

@@ -215,3 +215,27 @@ def late_read(width: int = 16, height: int = 8, full: bool = False) -> LoopNest:
     ah = height if full else oh
     return LoopNest("late_read", buffers(("hw_input", width, height), ("a", ow, ah), ("hw_output", ow, oh)),
                     ("hw_input",), "hw_output", (grid("a", ow, ah, [double]), grid("o", ow, oh, [out])))
+
+
+def gaussian_lanes(out_width: int = 62, out_height: int = 62, lanes: int = 2) -> LoopNest:
+    """The 3x3 blur at `lanes` pixels per cycle: the host streams `lanes` words per transfer (its input box
+    rounded up to a multiple of the lanes, as a RoundUp tail makes it), the stencil and the output copy unroll
+    x by `lanes` (out_width a multiple of the lanes)."""
+    assert out_width % lanes == 0
+    iw = -(-(out_width + 2) // lanes) * lanes
+    body = []
+    for prefix, dst, src, taps in (("u", "blur_unnormalized", "hw_input", 3), ("o", "hw_output", "blur_unnormalized", 1)):
+        x, xi, y = f"{prefix}.x", f"{prefix}.xi", f"{prefix}.y"
+        ports, calls = [], []
+        for j in range(taps):
+            for i in range(taps):
+                p, c = load(f"{src}_{len(ports)}", src, (aff(i, **{x: lanes, xi: 1}), aff(j, **{y: 1})))
+                ports.append(p)
+                calls.append(c)
+        o = op(f"{dst}_s0", dst, (aff(0, **{x: lanes, xi: 1}), aff(0, **{y: 1})), ports, add_all(calls))
+        lane = Loop(xi, 0, lanes, (o,), unrolled=True)
+        body.append(Loop(y, 0, out_height, (Loop(x, 0, out_width // lanes, (lane,)),)))
+    return LoopNest(f"gaussian_lanes{lanes}",
+                    buffers(("hw_input", iw, out_height + 2), ("blur_unnormalized", out_width, out_height),
+                            ("hw_output", out_width, out_height)),
+                    ("hw_input",), "hw_output", tuple(body), (("hw_input", lanes), ("hw_output", lanes)))

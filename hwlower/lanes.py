@@ -1,0 +1,226 @@
+"""Lanes: several pixels per cycle. Which stages compute (and which streams carry) how many pixels of x per
+cycle, and the check that every producer and consumer in the accelerator agree on the rate.
+
+A stage's lanes along x come from `unroll(x, k)` of its innermost pure loop (a split whose inner loop is
+unrolled): each firing computes k consecutive pixels of x. An accelerator input's lanes come from the same
+call on the input Func (`hw_input.unroll(x, k)`): the host streams k consecutive words per transfer. In a
+stream of one firing per cycle, a consumer that reads `c` pixels of its producer's x per firing keeps pace
+with a producer making `k` per firing only when c == k (a 3x3 window over a 2-lane stream reads 2 new columns
+per firing); otherwise the static schedule either leaves lanes idle or falls behind the stream without bound.
+Designs with one lane everywhere keep their former rules (a downsample reads 2 columns of a 1-lane stream).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.schedule import ForType, Split, StageSchedule, TailStrategy
+
+from .ir import Affine, Loop, LoopNest, Op
+from .loops import StageLoops
+
+
+@dataclass(frozen=True, slots=True)
+class Lanes:
+    """The pixels of x one firing of a stage computes (or one transfer of an input stream carries)."""
+
+    who: str  # "Func 'blur'", "Func 'blur'.update(0)", "accelerator input 'hw_input'"
+    handle: str  # how the user names the stage in a schedule call: "blur", "blur.update(0)"
+    var: str  # the stage's loop over x, as the schedule names it ("x", "xi")
+    k: int
+    call: str | None = None  # "blur.unroll(x, 2)", the call that made the lanes
+    loc: str | None = None  # where that call is
+    tail: TailStrategy = TailStrategy.Auto
+
+    def described(self) -> str:
+        return f"{self.call} at {self.loc}" if self.call else "no unroll of x"
+
+    def suggestion(self, k: int) -> str:
+        new = f"{self.handle}.unroll({self.var}, {k})"
+        return f"change {self.call} to {new}" if self.call else f"add {new}"
+
+
+def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: StageSchedule) -> Lanes:
+    """The lanes of a stage along its first pure dimension `x_arg` (after `replay`)."""
+    unrolled = {lp.dim: lp.extent for lp in s.loops if lp.unrolled}
+    terms = dict(s.var_exprs[x_arg].terms) if x_arg in s.var_exprs else {}
+    time = [(c, d) for d, c in terms.items() if d not in unrolled]
+    if not time:
+        return Lanes(who, handle, x_arg, 1)
+    k, var = min(time)
+    split = next((dv for dv in schedule.directives if isinstance(dv, Split) and dv.outer == var
+                  and dv.inner in unrolled and terms.get(dv.inner) == 1), None)
+    if split is None or k == 1:
+        return Lanes(who, handle, var, 1)
+    mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == split.inner)
+    tail = "" if split.tail is TailStrategy.Auto else f", hl.TailStrategy.{split.tail.name}"
+    call = f"{handle}.{mark.kind}({split.old}, {split.factor}{tail})"
+    return Lanes(who, handle, split.old, k, call, str(mark.loc), split.tail)
+
+
+def input_lanes(name: str, x_arg: str, s: StageLoops, schedule: StageSchedule) -> Lanes:
+    """The lanes of accelerator input `name` (a stream of its box, x fastest)."""
+    who = f"accelerator input '{name}'"
+    ln = stage_lanes(who, name, x_arg, s, schedule)
+    terms = dict(s.var_exprs[x_arg].terms) if x_arg in s.var_exprs else {}
+    for lp in s.loops:
+        if lp.unrolled and terms.get(lp.dim) != 1:
+            mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == lp.dim)
+            split = next((sp for sp in schedule.directives if isinstance(sp, Split) and sp.inner == lp.dim), None)
+            args = f"{split.old}, {split.factor}" if split else lp.dim
+            raise ScheduleError(
+                f"{mark.loc}: {who}: {name}.{mark.kind}({args}): the host streams an accelerator input x fastest, "
+                f"several consecutive words of x per transfer; only its x loop can be unrolled, by a factor: "
+                f"{name}.unroll({x_arg}, <lanes>)"
+            )
+    return ln
+
+
+def output_lanes(nest: LoopNest, who: str) -> int:
+    """The words per transfer of the output stream: its op's lanes, which must be its innermost loops."""
+    (loops, _), = [(lp, o) for lp, o in nest.ops() if o.store.buffer == nest.output]
+    flags = [lp.unrolled for lp in loops]
+    first = flags.index(True) if True in flags else len(flags)
+    if not all(flags[first:]):
+        inner = [lp.var for lp in loops[first + 1:] if not lp.unrolled]
+        raise ScheduleError(
+            f"{who}: the accelerator output unrolls its loop {loops[first].var} but not the loop "
+            f"{inner[0]} inside it: the output streams the pixels of one firing as consecutive words, so only "
+            "its innermost loops may be unrolled (unroll x, the innermost)"
+        )
+    k = 1
+    for lp in loops[first:]:
+        k *= lp.extent
+    return k
+
+
+def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes]) -> None:
+    """Raise ScheduleError where a consumer reads its producer's x at another rate than the producer makes it."""
+    producer: dict[str, Lanes] = dict(inputs)
+    for _, op in nest.ops():
+        if op.stage == 0:
+            producer[op.store.buffer] = ops[op.name]
+    for loops, op in nest.ops():
+        xloop = _x_loop(loops, op.store.index[0])
+        if xloop is None:
+            continue
+        mine = ops[op.name]
+        for port in op.loads:
+            src = producer.get(port.access.buffer)
+            terms = dict(port.access.index[0].terms)
+            c = terms.get(xloop, 0)
+            if src is not None and src.k > 1:
+                _check_serial_steps(mine, src, loops, xloop, terms, port.access.buffer)
+            if src is None or c <= 0 or c == src.k or (mine.k == 1 and src.k == 1):
+                continue
+            _rate_error(mine, src, c, port.access.buffer)
+
+
+def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop: str, terms: dict[str, int],
+                        buffer: str) -> None:
+    """A serial loop that moves along x by a step the producer's lanes do not divide would read another lane
+    in each iteration (a different memory each time): refused, as its read set is not a box of any one lane."""
+    for lp in loops:
+        step = terms.get(lp.var, 0)
+        if lp.unrolled or lp.var == xloop or lp.extent == 1 or step % src.k == 0:
+            continue
+        loc = mine.loc or src.loc
+        dim = _shown(re.sub(r"^.*\.s\d+\.", "", lp.var))
+        raise ScheduleError(
+            f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along x in its "
+            f"serial loop {dim} (a step of {step} per iteration): each iteration would read another lane. "
+            f"Unroll that loop ({mine.handle}.unroll({dim})), or give '{buffer}' one lane."
+        )
+
+
+def _x_loop(loops: tuple[Loop, ...], index: Affine) -> str | None:
+    used = dict(index.terms)
+    for lp in reversed(loops):
+        if not lp.unrolled and used.get(lp.var):
+            return lp.var
+    return None
+
+
+def _px(n: int) -> str:
+    return f"{n} pixel{'s' if n != 1 else ''}"
+
+
+def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str) -> None:
+    loc = mine.loc if mine.call else src.loc
+    makes = "streams" if src.who.startswith("accelerator input") else "computes"
+    if c > src.k:
+        fix = src.suggestion(c) + f" so that '{buffer}' keeps pace"
+    elif (src.k * mine.k) % c == 0:
+        fix = mine.suggestion(src.k * mine.k // c) + f" so that it keeps pace with '{buffer}'"
+    else:
+        fix = "unroll x of both by factors that make these rates equal"
+    raise ScheduleError(
+        f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
+        f"'{buffer}' along x per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): producer "
+        f"and consumer must run at the same rate. Fix: {fix}."
+    )
+
+
+def check_folded_update(who: str, update: Lanes, pure: Lanes) -> None:
+    """An update folded into its Func's pure op runs in the pure op's lanes: an unroll of its x must agree."""
+    if update.k == 1 or update.k == pure.k:
+        return
+    raise ScheduleError(
+        f"{update.loc}: {update.who} computes {_px(update.k)} per cycle ({update.call}) but the pure "
+        f"definition of {who} computes {pure.k} ({pure.described()}): an unrolled update is folded into its "
+        f"pure definition's loops, so their lanes must match. Fix: {pure.suggestion(update.k)}."
+    )
+
+
+def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: Op, schedule: StageSchedule) -> None:
+    """Lanes of an update that reads its own Func must not read what another lane of the same firing writes (a
+    scan such as f(r.x, y) = f(r.x - 1, y) + g(r.x, y) with r.x unrolled): each lane's value must depend only
+    on values written in earlier cycles, i.e. every output point's reduction is independent of the other lanes'."""
+    import itertools
+
+    import islpy as isl
+
+    lanes = [lp for lp in loops if lp.unrolled]
+    if not lanes:
+        return
+    time = [lp for lp in loops if not lp.unrolled]
+    names = {lp.var: f"t{k}" for k, lp in enumerate(time)}
+    bounds = " and ".join([f"0 <= {names[lp.var]} < {lp.extent}" for lp in time] or ["true"])
+    points = list(itertools.product(*(range(lp.min, lp.min + lp.extent) for lp in lanes)))
+
+    def at(a: Affine, lane: tuple[int, ...]) -> str:
+        env = {lp.var: v for lp, v in zip(lanes, lane)}
+        parts = [f"{c}*{names[v]}" for v, c in a.terms if v in names]
+        return " + ".join(parts + [str(a.const + sum(c * env[v] for v, c in a.terms if v in env))])
+
+    for port in op.loads:
+        if port.access.buffer != op.store.buffer:
+            continue
+        for la, lb in itertools.permutations(points, 2):
+            same = " and ".join(f"{at(r, la)} = {at(w, lb)}" for r, w in zip(port.access.index, op.store.index))
+            hit = isl.Set(f"{{ [{', '.join(names.values())}] : {bounds} and {same} }}")
+            if hit.is_empty():
+                continue
+            raise ScheduleError(
+                f"{who}: {_unroll_call(handle, schedule, lanes)} makes lanes that depend on each other: lane "
+                f"{list(la)} reads the value of '{op.store.buffer}' that lane {list(lb)} computes in the same cycle "
+                "(a scan: each iteration reads the previous one's result). Unrolled lanes must be independent: keep "
+                "this loop serial, or unroll a loop whose iterations do not read each other (e.g. the pure "
+                "variable of a scan along another dimension)."
+            )
+
+
+def _unroll_call(handle: str, schedule: StageSchedule, lanes: list[Loop]) -> str:
+    """The user's call that unrolled one of `lanes` (loop names end with the schedule's dim name)."""
+    for dv in reversed(schedule.directives):
+        if isinstance(dv, ForType) and any(lp.var.endswith("." + dv.var) for lp in lanes):
+            split = next((sp for sp in schedule.directives if isinstance(sp, Split) and sp.inner == dv.var), None)
+            args = f"{_shown(split.old)}, {split.factor}" if split else _shown(dv.var)
+            return f"{handle}.{dv.kind}({args}) at {dv.loc}"
+    return f"unrolling {', '.join(lp.var for lp in lanes)}"
+
+
+def _shown(dim: str) -> str:
+    return dim.replace("$", ".")  # RVar loops are named r$x

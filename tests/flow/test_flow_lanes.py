@@ -1,0 +1,366 @@
+"""Several pixels per cycle (lanes) through the whole flow: streams of k words per transfer, one kernel per
+lane, RoundUp tails, and the schedule errors when producer and consumer rates disagree (passes: lower,
+schedule, verilog, simulate)."""
+
+import math
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import mainspring as hl
+from mainspring import apps
+from mainspring.apps.common import accelerate
+from mainspring.apps.gaussian import weights
+
+from conftest import assert_lint_clean_and_latch_free
+
+SIMULATORS = ("icarus", "verilator")
+SIZE = (30, 16)
+
+
+# Harris at two lanes needs 386 PE ops, two more than the reference array's 384 (hl.CGRA's default).
+WIDE = hl.CGRA(num_pes=512)
+
+
+def _app(name, lanes, width=SIZE[0], height=SIZE[1]):
+    out, inputs = apps.load(name).build(width, height, lanes=lanes)
+    return hl.compile(out, name=f"{name}_l{lanes}_{width}", target=WIDE), inputs
+
+
+def _check_rates(design, lanes, depth_slack=8):
+    r = design.report
+    ideal = math.ceil(design.plan.input_words / lanes)
+    assert r["ideal_cycles"] == ideal and r["tile_cycles"] - ideal <= depth_slack, r
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("lanes", [1, 2, 4])
+def test_gaussian_lanes_bit_exact(lanes, simulator, build_dir):
+    design, inputs = _app("gaussian", lanes)
+    nest = design.lowered.nest
+    assert nest.stream_lanes("hw_input") == nest.stream_lanes("hw_output") == lanes
+    width = {1: 32, 2: 32, 4: 36}[lanes]  # 30 + 2 columns, rounded up to whole transfers (RoundUp)
+    assert nest.buffer("hw_input").box[0] == (0, width)
+    _check_rates(design, lanes)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles and res.output.shape == (SIZE[1], SIZE[0])
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=3)
+    if lanes > 1:
+        assert f"input [{16 * lanes - 1}:0] hw_input_data" in design.verilog
+        assert f"output [{16 * lanes - 1}:0] hw_output_data" in design.verilog
+        assert len(re.findall(r"\bk_blur_unnormalized_s0 u_blur_unnormalized_s0_l\d", design.verilog)) == lanes
+
+
+def _slow_on_verilator(apps_):
+    return [pytest.param(a, s, marks=[pytest.mark.slow] if s == "verilator" else [])
+            for a in apps_ for s in SIMULATORS]
+
+
+@pytest.mark.parametrize("name, simulator", _slow_on_verilator(["cascade", "harris"]), indirect=["simulator"])
+def test_apps_with_two_lanes_bit_exact(name, simulator, build_dir):
+    design, inputs = _app(name, 2)
+    _check_rates(design, 2)
+    assert all(b["words"] == b["min_words"] for b in design.report["buffers"])  # even widths: no padding
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=1)
+    assert res.cycles > res.predicted_cycles
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_round_up_tail_at_a_width_lanes_do_not_divide(simulator, build_dir):
+    """Seed 002's form: unroll(x, 3, RoundUp) everywhere, 31 wide: every stage computes 33 columns, the
+    output stream carries them all and the host keeps 31."""
+    design, inputs = _app("gaussian", 3, 31, 8)
+    nest = design.lowered.nest
+    assert nest.buffer("hw_output").box[0] == (0, 33) and nest.buffer("hw_input").box[0] == (0, 36)
+    assert inputs["input"].shape == (10, 36)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.output.shape == (8, 31) and res.accelerator_output.shape[1] >= 31
+    _check_rates(design, 3)
+
+
+def _tiled_lanes():
+    """Host tiling with lanes and a RoundUp tail: 26 columns in tiles of 10 (ShiftInwards: at 0, 10 and 16),
+    each tile's 10 columns computed as 12 by 4 lanes."""
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    R = hl.TailStrategy.RoundUp
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    f = hl.Func("f")
+    f[x, y] = hw_input[x, y] * 3 + hw_input[x + 1, y + 1]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = f[x, y] >> 1
+    output = hl.Func("output")
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 26).bound(y, 0, 6)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 10, 6).hw_accelerate(xi, xo).unroll(xi, 4, R)
+    f.compute_at(hw_output, xo).unroll(x, 4, R)
+    hw_input.compute_root().stream_to_accelerator().unroll(x, 4, R)
+    return output
+
+
+@pytest.mark.parametrize("simulator", ["icarus"], indirect=True)
+def test_round_up_tail_in_host_tiles(simulator, build_dir):
+    design = hl.compile(_tiled_lanes(), name="tiled_lanes")
+    assert design.report["tiles"] == 3
+    assert design.lowered.nest.buffer("hw_output").box[0][1] == 12
+    inputs = design.example_inputs()
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
+
+
+def _column_scan(lanes: int):
+    """A running sum down each column, f(x, r) = f(x, r - 1) + in(x, r): its update unrolled in x with RoundUp
+    is fine (each column's scan is independent of its neighbours)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    R = hl.TailStrategy.RoundUp
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    f = hl.Func("f")
+    f[x, y] = hw_input[x, y]
+    r = hl.RDom([hl.Range(1, 5)], "r")
+    f[x, r.x] = f[x, r.x - 1] + hw_input[x, r.x]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = f[x, y]
+    accelerate(hw_output, hw_output, 9, 6, [f], hw_input)
+    f.unroll(x, lanes, R)
+    f.update().unroll(x, lanes, R)
+    hw_output.unroll(hl.Var("xi"), lanes, R)
+    hw_input.unroll(x, lanes, R)
+    return hw_output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_reduction_unrolled_in_a_pure_var_with_round_up(simulator, build_dir):
+    design = hl.compile(_column_scan(2), name="column_scan")
+    assert design.lowered.nest.buffer("f").box[0] == (0, 10)
+    design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
+
+
+@pytest.mark.parametrize("name, lanes", [("gaussian", 4), ("harris", 2)])
+def test_lanes_rtl_is_lint_clean_and_latch_free(name, lanes, tmp_path):
+    design, _ = _app(name, lanes)
+    assert_lint_clean_and_latch_free(design, tmp_path)
+
+
+def test_one_lane_designs_are_unchanged():
+    """lanes=1 adds no unroll: the same loop nest and RTL as the app without the parameter."""
+    mod = apps.load("gaussian")
+    a, _ = mod.build(30, 16)
+    b, _ = mod.build(30, 16, lanes=1)
+    da, db = hl.compile(a, name="g"), hl.compile(b, name="g")
+    assert da.verilog == db.verilog and da.lowered.nest.lanes == (("hw_input", 1), ("hw_output", 1))
+
+
+# ---- schedule errors, each message pinned -------------------------------------------------------------
+
+def _gaussian(out=0, inp=0, blur=0, pure=0, update=0, tail=hl.TailStrategy.Auto, width=30):
+    """Seed 002's gaussian with the given unrolls of x (0: none); returns the program and the line of each call."""
+    x, y, xi = hl.Var("x"), hl.Var("y"), hl.Var("xi")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    kernel = hl.Func("kernel")
+    kernel[x, y] = weights(x, y)
+    win = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "win")
+    bu = hl.Func("blur_unnormalized")
+    bu[x, y] = hl.u16(0)
+    bu[x, y] += kernel[win.x, win.y] * hw_input[x + win.x, y + win.y]
+    b = hl.Func("blur")
+    b[x, y] = bu[x, y] / 256
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = b[x, y]
+    output = hl.Func("output")
+    output[x, y] = hl.u8(hw_output[x, y])
+    bu.update().unroll(win.x).unroll(win.y)
+    accelerate(output, hw_output, width, 16, [bu, b], hw_input)
+    base = _line()
+    if update:
+        bu.update().unroll(x, update, tail)  # base + 2
+    if pure:
+        bu.unroll(x, pure, tail)  # base + 4
+    if blur:
+        b.unroll(x, blur, tail)  # base + 6
+    if out:
+        hw_output.unroll(xi, out, tail)  # base + 8
+    if inp:
+        hw_input.unroll(x, inp, tail)  # base + 10
+    return output, {"update": base + 2, "pure": base + 4, "blur": base + 6, "out": base + 8, "inp": base + 10}
+
+
+def _file() -> str:
+    return os.path.relpath(__file__)
+
+
+def _line() -> int:
+    import inspect
+
+    return inspect.currentframe().f_back.f_lineno
+
+
+def _error(**kw) -> str:
+    out, lines = _gaussian(**kw)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="e")
+    return str(err.value), {k: f"{_file()}:{v}" for k, v in lines.items()}
+
+
+def test_output_unrolled_but_not_its_producer():
+    msg, at = _error(out=2)
+    assert msg == (
+        f"{at['out']}: Func 'hw_output' computes 2 pixels per cycle (hw_output.unroll(xi, 2) at {at['out']}), so it "
+        "reads 2 pixels of 'blur' along x per cycle, but Func 'blur' computes 1 per cycle (no unroll of x): "
+        "producer and consumer must run at the same rate. Fix: add blur.unroll(x, 2) so that 'blur' keeps pace."
+    )
+
+
+def test_compute_unrolled_but_not_the_input_stream():
+    msg, at = _error(out=2, blur=2, pure=2)
+    assert msg == (
+        f"{at['pure']}: Func 'blur_unnormalized' computes 2 pixels per cycle (blur_unnormalized.unroll(x, 2) at "
+        f"{at['pure']}), so it reads 2 pixels of 'hw_input' along x per cycle, but accelerator input 'hw_input' "
+        "streams 1 per cycle (no unroll of x): producer and consumer must run at the same rate. Fix: add "
+        "hw_input.unroll(x, 2) so that 'hw_input' keeps pace."
+    )
+
+
+def test_input_stream_unrolled_but_not_its_consumer():
+    msg, at = _error(inp=2)
+    assert msg == (
+        f"{at['inp']}: Func 'blur_unnormalized' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel "
+        f"of 'hw_input' along x per cycle, but accelerator input 'hw_input' streams 2 per cycle "
+        f"(hw_input.unroll(x, 2) at {at['inp']}): producer and consumer must run at the same rate. Fix: add "
+        "blur_unnormalized.unroll(x, 2) so that it keeps pace with 'hw_input'."
+    )
+
+
+def test_two_lanes_reading_a_four_lane_stream():
+    msg, at = _error(out=2, blur=2, pure=2, inp=4)
+    assert msg == (
+        f"{at['pure']}: Func 'blur_unnormalized' computes 2 pixels per cycle (blur_unnormalized.unroll(x, 2) at "
+        f"{at['pure']}), so it reads 2 pixels of 'hw_input' along x per cycle, but accelerator input 'hw_input' "
+        f"streams 4 per cycle (hw_input.unroll(x, 4) at {at['inp']}): producer and consumer must run at the same "
+        "rate. Fix: change blur_unnormalized.unroll(x, 2) to blur_unnormalized.unroll(x, 4) so that it keeps "
+        "pace with 'hw_input'."
+    )
+
+
+def test_update_unrolled_but_not_its_pure_definition():
+    msg, at = _error(out=2, blur=2, update=2, inp=2)
+    assert msg == (
+        f"{at['update']}: Func 'blur_unnormalized'.update(0) computes 2 pixels per cycle "
+        "(blur_unnormalized.update(0).unroll(x, 2)) but the pure definition of Func 'blur_unnormalized' computes 1 "
+        "(no unroll of x): an unrolled update is folded into its pure definition's loops, so their lanes must "
+        "match. Fix: add blur_unnormalized.unroll(x, 2)."
+    )
+
+
+def test_lanes_that_do_not_divide_need_round_up():
+    msg, at = _error(out=4, blur=4, pure=4, update=4, inp=4, width=32)
+    assert msg == (
+        f"{at['inp']}: Func 'hw_input': split(x, x, x.ui, 4): the extent of x is 34, which 4 does not divide; in "
+        "hardware a tail must round the loop up (tail strategy Auto is not supported). Use hl.TailStrategy.RoundUp "
+        "(the extra iterations compute values that are discarded), choose a factor that divides 34, or bound the "
+        "Func to a multiple of 4."
+    )
+
+
+def test_lanes_of_a_scan_are_refused():
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    f = hl.Func("f")
+    f[x, y] = hw_input[x, y]
+    r = hl.RDom([hl.Range(1, 6)], "r")
+    f[r.x, y] = f[r.x - 1, y] + hw_input[r.x, y]
+    at = f"{_file()}:{_line() - 1}"
+    f.update().unroll(r.x, 2)
+    unroll = f"{_file()}:{_line() - 1}"
+    accelerate(f, f, 8, 4, [], hw_input)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(f, name="scan")
+    assert str(err.value) == (
+        f"{at}: Func 'f'.update(0): f.update(0).unroll(r.x, 2) at {unroll} makes lanes that depend on each other: "
+        "lane [1] reads the value of 'f' that lane [0] computes in the same cycle (a scan: each iteration reads the "
+        "previous one's result). Unrolled lanes must be independent: keep this loop serial, or unroll a loop "
+        "whose iterations do not read each other (e.g. the pure variable of a scan along another dimension)."
+    )
+
+
+def test_a_serial_loop_stepping_across_lanes_is_refused():
+    x, y = hl.Var("x"), hl.Var("y")
+    R = hl.TailStrategy.RoundUp
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(0, 4)], "r")
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += hw_input[x + r.x, y]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = acc[x, y]
+    accelerate(hw_output, hw_output, 8, 8, [acc], hw_input)
+    acc.unroll(x, 2, R)
+    acc.update().unroll(x, 2, R)
+    at = f"{_file()}:{_line() - 1}"
+    hw_output.unroll(hl.Var("xi"), 2, R)
+    hw_input.unroll(x, 2, R)
+    inp = f"{_file()}:{_line() - 1}"
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(hw_output, name="serial")
+    assert str(err.value) == (
+        f"{at}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2, "
+        f"hl.TailStrategy.RoundUp) at {inp}), along x in its serial loop r.x (a step of 1 per iteration): each "
+        "iteration would read another lane. Unroll that loop (acc.update(0).unroll(r.x)), or give 'hw_input' one "
+        "lane."
+    )
+
+
+def test_only_x_of_an_input_streams_lanes():
+    out, _ = _gaussian()
+    hw_input = [f for f in _funcs(out) if f.name() == "hw_input"][0]
+    hw_input.unroll(hl.Var("y"), 2)
+    at = f"{_file()}:{_line() - 1}"
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="e")
+    assert str(err.value) == (
+        f"{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator input x fastest, "
+        "several consecutive words of x per transfer; only its x loop can be unrolled, by a factor: "
+        "hw_input.unroll(x, <lanes>)"
+    )
+
+
+def test_output_lanes_must_be_its_innermost_loops():
+    out, _ = _gaussian()
+    hw_output = [f for f in _funcs(out) if f.name() == "hw_output"][0]
+    hw_output.unroll(hl.Var("yi"), 2)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="e")
+    assert str(err.value) == (
+        "Func 'hw_output': the accelerator output unrolls its loop hw_output.s0.yi.ui but not the loop "
+        "hw_output.s0.xi inside it: the output streams the pixels of one firing as consecutive words, so only its "
+        "innermost loops may be unrolled (unroll x, the innermost)"
+    )
+
+
+def _funcs(out):
+    from mainspring.frontend.pipeline import Pipeline
+
+    pipe = Pipeline(out)
+    return [f.handle if f.handle is not None else hl.Func(f) for f in pipe.order]
+
+
+def test_regression_kit_packs_lanes(tmp_path):
+    if shutil.which("iverilog") is None:
+        pytest.fail("iverilog is needed") if os.environ.get("CI") else pytest.skip("iverilog missing")
+    design, _ = _app("gaussian", 4, 30, 8)
+    design.save(tmp_path / "g")
+    kit = tmp_path / "g" / "regression"
+    assert len((kit / "hw_input.hex").read_text().split()[0]) == 16  # 4 lanes of 16 bits per transfer
+    ok = subprocess.run(["sh", str(kit / "run.sh")], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    assert ok.returncode == 0 and f"PASS {design.name}: {32 * 8 // 4} words match" in ok.stdout, ok.stdout
