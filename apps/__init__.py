@@ -14,7 +14,8 @@ import importlib
 import importlib.util
 import os
 
-APPS = ("brighten", "gaussian", "cascade", "harris")
+SINGLE_LEVEL = ("brighten", "gaussian", "cascade", "harris")  # the array streams straight from and to the host
+APPS = SINGLE_LEVEL + ("gaussian_glb",)  # gaussian_glb: seed 002's three levels (host, GLB, memory tiles)
 
 
 def load(name_or_path: str):

@@ -24,3 +24,16 @@ def accelerate(output: hl.Func, hw_output: hl.Func, width: int, height: int, inn
     for f in inner:
         f.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
+
+
+def input_extent(output: hl.Func, name: str) -> tuple[int, int]:
+    """(width, height) of input `name` from (0, 0) to the farthest pixel the scheduled pipeline reads (RoundUp
+    tails read past the image's stencil border, as in Halide)."""
+    from mainspring.frontend.bounds import infer_boxes
+    from mainspring.frontend.pipeline import Pipeline
+    from mainspring.hwlower.lower import output_box
+
+    pipe = Pipeline(output)
+    _, needed = infer_boxes(pipe, output_box(pipe), lambda p: None)
+    (_, x1), (_, y1) = needed[name]
+    return x1 + 1, y1 + 1

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import mainspring as hl
 
 from .common import accelerate, random_image
+from .lanes import input_width, unroll_lanes
 
 NAME = "gaussian"
 DEFAULT_SIZE = (62, 62)
@@ -15,7 +18,8 @@ def weights(wx, wy):
     return hl.u16(hl.select(wy == 1, hl.select(wx == 1, 37, 30), hl.select(wx == 1, 30, 24)))
 
 
-def build(width: int = 62, height: int = 62):
+def algorithm() -> SimpleNamespace:
+    """The Funcs of the algorithm, not yet scheduled (seed 002's names); `output` is the host's uint8 copy."""
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -32,7 +36,15 @@ def build(width: int = 62, height: int = 62):
     hw_output[x, y] = blur[x, y]
     output = hl.Func("output")
     output[x, y] = hl.u8(hw_output[x, y])
+    return SimpleNamespace(x=x, y=y, input=input_, hw_input=hw_input, kernel=kernel, win=win,
+                           blur_unnormalized=blur_unnormalized, blur=blur, hw_output=hw_output, output=output)
 
+
+def build(width: int = 62, height: int = 62, lanes: int = 1):
+    a = algorithm()
+    output, hw_output, hw_input, win = a.output, a.hw_output, a.hw_input, a.win
+    blur_unnormalized, blur = a.blur_unnormalized, a.blur
     blur_unnormalized.update().unroll(win.x).unroll(win.y)
     accelerate(output, hw_output, width, height, [blur_unnormalized, blur], hw_input)
-    return output, {"input": random_image(width + 2, height + 2, seed=2)}
+    unroll_lanes(lanes, hw_output, [blur_unnormalized, blur], hw_input)
+    return output, {"input": random_image(input_width(width, lanes, (2,)), height + 2, seed=2)}

@@ -12,6 +12,13 @@ Semantics:
   `LoadPort` of this op, with no args). Its type is the stored buffer's type.
 - Buffers named in `LoopNest.inputs` are written by the host (streamed in, in the order of their box:
   x fastest); `LoopNest.output` is streamed out in the order its Op stores it.
+- Streams carry `lanes` words per transfer (per cycle at full rate), lane 0 first: `LoopNest.lanes` gives each
+  stream's lanes as `(buffer, k)` pairs, for every input and the output (`stream_lanes(buffer)`, 1 when absent).
+  An input of k lanes streams k consecutive words of its box per transfer in the same word order (x fastest),
+  so its box's x extent is a multiple of k (with a RoundUp tail, bounds inference rounds the box up: the host
+  computes and streams the extra words, which feed only the discarded tail lanes). The output's lanes are its op's lanes (the iterations of its unrolled loops, which must be its
+  innermost loops): one firing streams one transfer, lanes in the order of the unrolled loops (the last
+  fastest), so the word order is the order of its loops as before (`output_order`).
 """
 
 from __future__ import annotations
@@ -89,6 +96,26 @@ class LoopNest:
     inputs: tuple[str, ...]
     output: str
     body: tuple[Loop | Op, ...]
+    lanes: tuple[tuple[str, int], ...] = ()  # (stream buffer, words per transfer); absent streams have 1
+
+    def stream_lanes(self, buffer: str) -> int:
+        """Words per transfer of the input or output stream `buffer` (1 unless `lanes` says otherwise)."""
+        return dict(self.lanes).get(buffer, 1)
+
+    def op_lanes(self, op_name: str) -> int:
+        """How many lanes (duplicated kernels) op `op_name` has: the product of its unrolled loops' extents."""
+        for loops, op in self.ops():
+            if op.name == op_name:
+                n = 1
+                for lp in loops:
+                    n *= lp.extent if lp.unrolled else 1
+                return n
+        raise KeyError(op_name)
+
+    @property
+    def input_lanes(self) -> int:
+        """Words per transfer of the accelerator's input streams (the fewest, if they differ)."""
+        return min((self.stream_lanes(b) for b in self.inputs), default=1)
 
     def buffer(self, name: str) -> Buffer:
         for b in self.buffers:
@@ -116,11 +143,16 @@ def output_order(nest: LoopNest):
 
     The output is streamed in the firing order of the op that stores it, which follows its loops (outermost
     first); that is x fastest unless the schedule reorders the output's loops."""
+    (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
+    return store_order(loops, op)
+
+
+def store_order(loops, op: Op):
+    """The coordinates `op` stores, in the order it fires (one row per word) inside `loops`."""
     import itertools
 
     import numpy as np
 
-    (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
     ranges = [range(lp.min, lp.min + lp.extent) for lp in loops]
     coords = []
     for point in itertools.product(*ranges):

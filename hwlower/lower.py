@@ -20,10 +20,14 @@ from mainspring.frontend.pipeline import Pipeline
 
 from .affine import affine_of
 from .ir import Access, Affine, Buffer, LoadPort, Loop, LoopNest, Op
+from .lanes import (
+    Lanes, check_folded_update, check_independent_lanes, check_rates, input_lanes, output_lanes, stage_lanes,
+)
 from .loops import StageLoops, replay
 from .simplify import simplify
+from .hierarchy import GlbLevel
 from .region import Region, find_region
-from .tiling import Tile, host_tiles
+from .tiling import Tile, host_tiles, tile_grid
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +37,25 @@ class Lowered:
     pipe: Pipeline
     boxes: dict[str, Box]  # every Func's box over the whole output (what the host computes), by unique name
     output_box: Box  # the final (host) output's box
-    tiles: tuple[Tile, ...]  # accelerator invocations; the hardware is built for tiles[0]
+    tiles: tuple[Tile, ...]  # host invocations (GLB tiles with a GLB level); the hardware is built for tiles[0]
+    glb: GlbLowered | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GlbLowered:
+    """The GLB level: the array runs once per memory tile of each GLB tile (`Lowered.tiles`)."""
+
+    level: GlbLevel
+    mem_tiles: tuple[Tile, ...]  # the array's invocations in the first GLB tile, in loop order
+    readback: Op  # the GLB output's copy op over one GLB tile: the order the host reads it back
+    readback_loops: tuple[Loop, ...]
+    host_loops: tuple[tuple[str, int], ...]  # the host's loops over GLB tiles, outermost first, with trip counts
+    mem_loops: tuple[tuple[str, int], ...]  # the array output's loops over memory tiles in one GLB tile
+
+    @property
+    def mem_grid(self) -> tuple[int, ...]:
+        """Memory tiles per memory-tile loop, innermost first."""
+        return tuple(n for _, n in reversed(self.mem_loops))
 
 
 def output_box(pipe: Pipeline) -> Box:
@@ -55,21 +77,74 @@ def lower(pipe: Pipeline, name: str) -> Lowered:
     """Build the loop nest of the accelerated region of `pipe`."""
     region = find_region(pipe)
     obox = output_box(pipe)
-    boxes, _ = infer_boxes(pipe, obox, lambda p: None)
-    tiles = host_tiles(pipe, region, boxes[pipe.name(region.output)])
-    tile_boxes = tiles[0].boxes
+    required: dict[str, Box] = {}
+    boxes, _ = infer_boxes(pipe, obox, lambda p: None, required=required)
+    acc = region.accelerated
+    # Tiles step over what the host reads of the accelerator output, not over its RoundUp padding.
+    tiles = host_tiles(pipe, acc, acc.placement.hw_accelerate[1], required[pipe.name(acc)])
+    glb = None
+    if region.glb is not None:
+        glb = _lower_glb(pipe, region, tiles[0], boxes)
+        tile_boxes = glb.mem_tiles[0].boxes
+    else:
+        tile_boxes = tiles[0].boxes
+    out_tile = (glb.mem_tiles[0] if glb is not None else tiles[0]).output_box
     tables = _table_values(pipe, region, boxes)
     inlined = {id(f) for f in region.inlined}
     buffers = [Buffer(pipe.name(f), f.type, _box_tuple(tile_boxes[pipe.name(f)])) for f in region.inputs]
+    in_lanes = {pipe.name(f): _input_lanes(pipe, f, tile_boxes[pipe.name(f)]) for f in region.inputs}
+    op_lanes: dict[str, Lanes] = {}
     body: list[Loop | Op] = []
     for f in region.buffered:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile_boxes[fname])))
         defs = [_inline_definition(pipe, d, inlined) for d in pipe.definitions(f)]
-        body.extend(_lower_func(pipe, region, f, defs, tile_boxes[fname], tables))
+        body.extend(_lower_func(pipe, region, f, defs, tile_boxes[fname], tables, op_lanes,
+                                out_tile if f is region.output else None))
     nest = LoopNest(name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
-    return Lowered(nest, region, pipe, boxes, obox, tiles)
+    check_rates(nest, op_lanes, in_lanes)
+    lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
+    lanes += ((nest.output, output_lanes(nest, f"Func '{region.output.name}'")),)
+    nest = LoopNest(nest.name, nest.buffers, nest.inputs, nest.output, nest.body, lanes)
+    return Lowered(nest, region, pipe, boxes, obox, tiles, glb)
+
+
+def _lower_glb(pipe: Pipeline, region: Region, glb_tile: Tile, boxes) -> GlbLowered:
+    level, f = region.glb, region.output
+    mem = host_tiles(pipe, f, region.store_var, glb_tile.output_box)
+    _check_regular(f, region.store_var, glb_tile, mem, pipe)
+    w = level.output
+    own = Region(w, level.store_var, level.store_var, (), (), (), (), ())
+    (readback,) = _lower_func(pipe, own, w, pipe.definitions(w), glb_tile.boxes[pipe.name(w)], {}, {})
+    loops: list[Loop] = []
+    node = readback
+    while isinstance(node, Loop):
+        loops.append(node)
+        (node,) = node.body
+    mem_loops = tile_grid(f, region.store_var, glb_tile.output_box)
+    host_loops = tile_grid(w, level.store_var, boxes[pipe.name(w)])
+    return GlbLowered(level, mem, node, tuple(loops), host_loops, mem_loops)
+
+
+def _check_regular(f: Function, var: str | None, glb_tile: Tile, mem: tuple[Tile, ...], pipe) -> None:
+    """Memory tiles must cut a GLB tile into equal tiles, so the GLB's address controllers are affine."""
+    whole = glb_tile.output_box
+    size = [hi - lo + 1 for lo, hi in mem[0].output_box]
+    for (lo, hi), t in zip(whole, size):
+        if (hi - lo + 1) % t:
+            raise ScheduleError(
+                f"{f.placement.compute.loc}: Func '{f.name}': its memory tiles (loop {var}) are {size} but the GLB "
+                f"tile is {[h - l + 1 for l, h in whole]}: a memory tile must divide the GLB tile; choose a tile "
+                "size that divides it"
+            )
+
+
+def _input_lanes(pipe: Pipeline, f: Function, box: Box) -> Lanes:
+    """The lanes of an accelerator input's stream: its unroll of x (the host streams the box x fastest)."""
+    extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
+    sched = f.definitions[0].schedule
+    return input_lanes(pipe.name(f), f.args[0], replay(sched, extents, set(), f"Func '{f.name}'"), sched)
 
 
 def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
@@ -90,13 +165,16 @@ def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict) -> ir.Exp
         if not isinstance(g, Function) or id(g) not in inlined:
             return None
         gdefs = pipe.definitions(g)
-        if len(gdefs) > 1:
-            raise ScheduleError(
-                f"Func '{g.name}' has update definitions, so it cannot be inlined into the accelerator; give it "
-                f"a buffer: {g.name}.compute_at(<accelerator output>, <store var>)"
-            )
+        value = gdefs[0].value
+        for d in gdefs[1:]:  # an inline reduction (sum(), maximum(), ...): its whole RDom in one expression
+            value = _fold(g, d, value, force=True)
+            if value is None:
+                raise ScheduleError(
+                    f"Func '{g.name}' has update definitions, so it cannot be inlined into the accelerator; give it "
+                    f"a buffer: {g.name}.compute_at(<accelerator output>, <store var>)"
+                )
         args = [_inline(pipe, a, inlined, memo) for a in node.args]
-        body = ir.substitute(gdefs[0].value, dict(zip(g.args, args)))
+        body = ir.substitute(value, dict(zip(g.args, args)))
         return _inline(pipe, body, inlined, {})
 
     return map_calls(e, replace, memo)
@@ -116,13 +194,17 @@ def map_calls(e: ir.Expr, fn, memo: dict) -> ir.Expr:
 
 # ---- one Func -----------------------------------------------------------------------------------------
 
-def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box, tables) -> list[Loop | Op]:
+def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box, tables,
+                op_lanes: dict[str, Lanes], loop_box: Box | None = None) -> list[Loop | Op]:
+    """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
+    output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`)."""
     fname = pipe.name(f)
-    pure_extents = {a: box[i] for i, a in enumerate(f.args)}
+    pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
     pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
     s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'")
     if f is region.output:
         s0 = _drop_host_loops(f, s0, region)
+    lanes0 = stage_lanes(f"Func '{f.name}'", f.name, f.args[0], s0, defs[0].schedule)
     value = defs[0].value
     out: list[Loop | Op] = []
     pending: list[tuple[int, Definition]] = []
@@ -131,18 +213,37 @@ def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: 
         if folded is None:
             pending.append((k, d))
         else:
+            check_folded_update(f"Func '{f.name}'", _update_lanes(f, d, box, k), lanes0)
             value = folded
     out.append(_make_op(pipe, fname, f, 0, defs[0].args, value, s0, tables))
+    op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
         out.append(_make_op(pipe, fname, f, k, d.args, d.value, sk, tables))
+        _check_lanes_independent(f, k, d, out[-1])
+        op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
+
+
+def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op) -> None:
+    loops: list[Loop] = []
+    while isinstance(node, Loop):
+        loops.append(node)
+        (node,) = node.body
+    check_independent_lanes(f"{d.loc}: Func '{f.name}'.update({k - 1})", f"{f.name}.update({k - 1})", tuple(loops),
+                            node, d.schedule)
+
+
+def _update_lanes(f: Function, d: Definition, box: Box, k: int, s: StageLoops | None = None) -> Lanes:
+    s = s if s is not None else _update_loops(f, d, box, k)
+    x = d.args[0].name if isinstance(d.args[0], ir.Var) else ""
+    return stage_lanes(f"Func '{f.name}'.update({k - 1})", f"{f.name}.update({k - 1})", x, s, d.schedule)
 
 
 def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
     """The loops inside the accelerator (the box is one tile, so the host loops have one iteration)."""
     names = [lp.dim for lp in s.loops]
-    cut = names.index(region.store_var) + 1
+    cut = names.index(region.store_var) + 1 if region.store_var is not None else 0
     host = s.loops[:cut]
     assert all(lp.extent == 1 for lp in host), [(lp.dim, lp.extent) for lp in host]
     zero = {lp.dim for lp in host}
@@ -164,28 +265,45 @@ def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
             )
         extents[name] = (lo.value, ext.value)
         rvars.add(name)
-    return replay(d.schedule, extents, rvars, f"Func '{f.name}'.update({k - 1})")
+    return replay(d.schedule, extents, rvars, f"Func '{f.name}'.update({k - 1})", update=True)
 
 
-def _fold(f: Function, d: Definition, acc: ir.Expr) -> ir.Expr | None:
-    """The update applied to acc with all its (unrolled) reduction points, or None if it cannot be folded."""
-    from mainspring.frontend.schedule import ForType, Split
-
+def _fold(f: Function, d: Definition, acc: ir.Expr, force: bool = False) -> ir.Expr | None:
+    """The update applied to acc with all its (unrolled) reduction points, or None if it cannot be folded.
+    `force`: fold whether or not the schedule unrolls the reduction (an inlined Func has no loops of its own)."""
     if any(not (isinstance(a, ir.Var) and a.name == n) for a, n in zip(d.args, f.args)):
         return None
     if d.rdom is None:
         return _replace_self(f, d.value, acc)
-    unrolled = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
-    if any(isinstance(dv, Split) for dv in d.schedule.directives):
-        return None
     names = [name for name, _, _ in d.rdom.dims]
-    if not all(n in unrolled for n in names) or not all(isinstance(e, ir.Const) for _, lo, ext in d.rdom.dims for e in (lo, ext)):
+    if not all(isinstance(e, ir.Const) for _, lo, ext in d.rdom.dims for e in (lo, ext)) or \
+            not (force or _rvars_unrolled(d)):
         return None
     ranges = [range(lo.value, lo.value + ext.value) for _, lo, ext in reversed(d.rdom.dims)]  # outermost first
     for point in itertools.product(*ranges):
         env = {n: ir.i32(v) for n, v in zip(reversed(names), point)}
         acc = _replace_self(f, ir.substitute(d.value, env), acc)
     return acc
+
+
+def _rvars_unrolled(d: Definition) -> bool:
+    """Whether every loop of the update's reduction domain is unrolled (or has one iteration), after its splits
+    (`unroll(r, factor)` splits r first)."""
+    from mainspring.frontend.schedule import ForType, Fuse, Split
+
+    ext = {name: e.value for name, _, e in d.rdom.dims}
+    unrolled: set[str] = set()
+    for dv in d.schedule.directives:
+        if isinstance(dv, Split) and dv.old in ext:
+            e = ext.pop(dv.old)
+            if e % dv.factor:
+                return False  # a tail: the general path reports it
+            ext[dv.inner], ext[dv.outer] = dv.factor, e // dv.factor
+        elif isinstance(dv, Fuse) and (dv.inner in ext or dv.outer in ext):
+            return False
+        elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize") and dv.var in ext:
+            unrolled.add(dv.var)
+    return all(n in unrolled or e == 1 for n, e in ext.items())
 
 
 def _replace_self(f: Function, e: ir.Expr, acc: ir.Expr) -> ir.Expr:

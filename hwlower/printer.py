@@ -10,6 +10,8 @@ from .ir import Access, LoadPort, Loop, LoopNest, Op
 def format_nest(nest: LoopNest) -> str:
     lines = [f"// accelerator {nest.name}: inputs {', '.join(nest.inputs)} streamed from the host, "
              f"output {nest.output} streamed back"]
+    if any(k != 1 for _, k in nest.lanes):
+        lines.append("// lanes (words per transfer): " + ", ".join(f"{b} {k}" for b, k in nest.lanes))
     for b in nest.buffers:
         box = ", ".join(f"[{lo}, {ext}]" for lo, ext in b.box)
         role = " (accelerator input)" if b.name in nest.inputs else (" (accelerator output)" if b.name == nest.output else "")
@@ -54,3 +56,51 @@ def _value(e: ir.Expr) -> str:
         if isinstance(n, ir.Call) and isinstance(n.callee, LoadPort):
             text = text.replace(n.callee.name, _access(n.callee.access))
     return text
+
+
+def format_lowered(lowered) -> str:
+    """The whole accelerated region: with a GLB level, seed 002's three sections (the host loop over GLB
+    tiles, the GLB tile buffers and their transfers, the array's memory tiles) around the array's nest."""
+    g = lowered.glb
+    if g is None:
+        return format_nest(lowered.nest)
+    pipe, first = lowered.pipe, lowered.tiles[0].boxes
+    out = pipe.name(g.level.output)
+    lines = [f"// host: {len(lowered.tiles)} GLB tile(s); each loads the GLB input tiles, runs the array once per "
+             f"memory tile ({len(g.mem_tiles)} per GLB tile) and reads the GLB output tile back"]
+    depth = 0
+    for name, n in g.host_loops:
+        lines.append(f"{'  ' * depth}for ({name}, 0, {n}) {{  // host loop over GLB tiles")
+        depth += 1
+    pad = "  " * depth
+    for f, src in zip(g.level.inputs, g.level.sources):
+        name = pipe.name(f)
+        lines.append(f"{pad}realize {name}.glb.stencil({_box(first[name])})  // GLB input tile")
+        lines.append(f"{pad}  produce {name}.glb.stencil = {pipe.name(src)}.stencil  // host -> GLB")
+    lines.append(f"{pad}realize {out}.glb.stencil({_box(first[out])})  // GLB output tile")
+    lines.append(f"{pad}produce {out}.glb.stencil {{  // the CGRA: memory tiles and PEs")
+    inner = depth + 1
+    for name, n in g.mem_loops:
+        lines.append(f"{'  ' * inner}for ({name}, 0, {n}) {{  // memory tiles in the GLB tile")
+        inner += 1
+    array = format_nest(lowered.nest).replace("streamed from the host", "streamed from the GLB", 1)
+    array = array.replace("streamed back", "written to the GLB (boxes of the first memory tile)", 1)
+    for line in array.splitlines():
+        lines.append("  " * inner + line)
+    for k in range(inner - 1, depth, -1):
+        lines.append(f"{'  ' * k}}}")
+    lines.append(f"{pad}}}")
+    lines.append(f"{pad}consume {out}.glb.stencil {{  // GLB -> host, in this order")
+    node = g.readback
+    for k, lp in enumerate(g.readback_loops):
+        lines.append(f"{pad}{'  ' * (k + 1)}for ({lp.var}, {lp.min}, {lp.extent}) {{")
+    lines.append(f"{pad}{'  ' * (len(g.readback_loops) + 1)}{_access(node.store)} = {_value(node.value)}")
+    for k in range(len(g.readback_loops), -1, -1):
+        lines.append(f"{pad}{'  ' * k}}}")
+    for k in range(depth - 1, -1, -1):
+        lines.append(f"{'  ' * k}}}")
+    return "\n".join(lines) + "\n"
+
+
+def _box(box) -> str:
+    return ", ".join(f"[{lo}, {hi - lo + 1}]" for lo, hi in box)

@@ -14,17 +14,25 @@ from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 
+from .hierarchy import GlbLevel, glb_level, in_glb
+
 
 @dataclass(frozen=True, slots=True)
 class Region:
     output: Function  # the hw_accelerate Func
     compute_var: str
-    store_var: str
+    store_var: str | None  # None: the array runs once per GLB tile (no memory-tile loop)
     inputs: tuple[Function, ...]  # accelerator inputs (streamed from the host), by unique name
     buffered: tuple[Function, ...]  # Funcs with a buffer inside the accelerator, producers first (output last)
     inlined: tuple[Function, ...]
     tables: tuple[Function, ...]  # compute_root Funcs that read no input: constants read at fixed coordinates
     host_after: tuple[Function, ...]  # host Funcs that consume the accelerator output, producers first
+    glb: GlbLevel | None = None  # the GLB level when the hw_accelerate Func is stored in the GLB
+
+    @property
+    def accelerated(self) -> Function:
+        """The hw_accelerate Func: the GLB output buffer, or the array output itself."""
+        return self.glb.output if self.glb is not None else self.output
 
 
 def find_region(pipe: Pipeline) -> Region:
@@ -54,6 +62,11 @@ def find_region(pipe: Pipeline) -> Region:
     tainted = _reads_inputs(pipe, inputs)
     tables = [f for f in pipe.order if f is not out and f.placement.compute.kind == "root" and id(f) not in tainted
               and f.placement.accelerator_input is None]
+    glb, accelerated = None, out
+    if in_glb(out):
+        glb, out, store_var = glb_level(pipe, out)
+        compute_var = store_var
+        inputs = list(glb.inputs)
     inside = _between(pipe, out, inputs + tables)
     buffered, inlined = [], []
     for f in pipe.order:
@@ -72,10 +85,10 @@ def find_region(pipe: Pipeline) -> Region:
             )
     _check_no_host_reads(pipe, out, inside, inputs)
     after = [f for f in pipe.order if id(f) not in inside and id(f) not in {id(i) for i in inputs}
-             and _depends_on(pipe, f, out)]
+             and f is not accelerated and _depends_on(pipe, f, accelerated)]
     used_tables = tuple(t for t in tables if any(id(c) in inside for c in pipe.consumers(t)))
     return Region(out, compute_var, store_var, tuple(inputs), tuple(buffered), tuple(inlined), used_tables,
-                  tuple(after))
+                  tuple(after), glb)
 
 
 def _reads_inputs(pipe: Pipeline, inputs) -> set[int]:

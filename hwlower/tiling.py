@@ -13,7 +13,6 @@ from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Func, Function
 from mainspring.frontend.schedule import Split, TailStrategy
 
-from .region import Region
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,10 +21,10 @@ class Tile:
     boxes: dict[str, Box]  # every accelerator Func's and input's box in this invocation, by unique name
 
 
-def host_tiles(pipe, region: Region, full_box: Box) -> tuple[Tile, ...]:
-    """The accelerator invocations covering `full_box` of the accelerator output, in host loop order."""
-    f = region.output
-    extents, order = _tile_extents(f, region, full_box)
+def host_tiles(pipe, f: Function, store_var: str | None, full_box: Box) -> tuple[Tile, ...]:
+    """The invocations covering `full_box` of `f` (the loops of f at and outside `store_var` step over
+    them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile."""
+    extents, order = _tile_extents(f, store_var, full_box)
     axes = []
     for dim in order:
         i = f.args.index(dim)
@@ -43,21 +42,34 @@ def host_tiles(pipe, region: Region, full_box: Box) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
+def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[str, int], ...]:
+    """The loops of f that step over tiles of `full_box` (outermost first), with their trip counts."""
+    extents, order = _tile_extents(f, store_var, full_box)
+    sched = f.definitions[0].schedule
+    loops = list(reversed(sched.dim_names()))
+    host = loops[: loops.index(store_var) + 1] if store_var is not None else []
+    out = []
+    for name, dim in zip(host, order):
+        lo, hi = full_box[f.args.index(dim)]
+        out.append((f"{f.name}.s0.{name}", -(-(hi - lo + 1) // extents[dim])))
+    return tuple(out)
+
+
 def Pipeline_of(f: Function):  # noqa: N802 - reads like the constructor it wraps
     from mainspring.frontend.pipeline import Pipeline
 
     return Pipeline(f.handle if f.handle is not None else Func(f))
 
 
-def _tile_extents(f: Function, region: Region, full_box: Box) -> tuple[dict[str, int], list[str]]:
+def _tile_extents(f: Function, store_var: str | None, full_box: Box) -> tuple[dict[str, int], list[str]]:
     """Tile extent per dimension of f, and f's dimensions that host loops step over (outermost first)."""
     sched = f.definitions[0].schedule
     loops = list(reversed(sched.dim_names()))
-    host = loops[: loops.index(region.store_var) + 1]
+    host = loops[: loops.index(store_var) + 1] if store_var is not None else []
     splits = {d.outer: d for d in sched.directives if isinstance(d, Split)}
     extents = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, full_box)}
     order = []
-    loc = f.placement.hw_accelerate[2]
+    loc = f.placement.hw_accelerate[2] if f.placement.hw_accelerate else f.placement.compute.loc
     for h in host:
         s = splits.get(h)
         if s is not None and s.old in f.args:

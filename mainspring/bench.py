@@ -49,8 +49,9 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
     from .compiler import compile
     from .design import _library_path
 
-    border_w = DEFAULT_INPUT - mod.DEFAULT_SIZE[0]
-    border_h = DEFAULT_INPUT - mod.DEFAULT_SIZE[1]
+    _, default_inputs = mod.build(*mod.DEFAULT_SIZE)
+    in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
+    border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
     out, _ = mod.build(in_w - border_w, in_h - border_h)
     start = time.perf_counter()
     design = compile(out, name=mod.NAME)
@@ -63,6 +64,7 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
         "words": sum(b["words"] for b in rep["buffers"] if b["level"] != "wire"),
         "min_words": sum(b["min_words"] for b in rep["buffers"] if b["level"] != "wire"),
         "pes": rep["pes"], "mem_tiles": rep["mem_tiles"], "registers": rep["registers"],
+        "tiles": rep["tiles"], "halo": f"{100 * rep['halo_overhead']:.1f}%",
     }
     if yosys and in_w * in_h <= 256 * 256:
         row.update(yosys_figures(mod.NAME, design.verilog, str(_library_path())))
@@ -78,8 +80,8 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> in
         for w, h in _sizes(sizes):
             progress(f"bench {name} at {w}x{h}")
             rows.append(bench_one(mod, w, h, yosys))
-    cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "words", "min_words", "pes",
-            "mem_tiles", "registers", "cells", "latches"]
+    cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "min_words",
+            "pes", "mem_tiles", "registers", "cells", "latches"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for r in rows:

@@ -61,6 +61,17 @@ def cmd_sim(args) -> int:
           f"compile {rep['compile_seconds']} s, simulation {res.sim_seconds:.1f} s")
     for b in rep["buffers"]:
         print(f"  buffer {b['name']}: {b['level']}, {b['words']} words (minimum {b['min_words']})")
+    if "glb" in rep:
+        g = rep["glb"]
+        print(f"  GLB: {rep['tiles']} tile(s) of {rep['mem_tiles_per_glb_tile']} memory tile(s); tile cycles "
+              f"{sorted(set(res.tile_cycles))} (predicted {rep['tile_cycles']}); host transfers "
+              f"{rep['host_transfer_cycles']} cycles, {'overlapping' if rep['transfers_overlap_compute'] else 'not overlapping'} "
+              f"compute; halo overhead {100 * rep['halo_overhead']:.2f}%")
+        for b in g["buffers"]:
+            print(f"  GLB buffer {b['name']}: {b['role']}, {b['tile_words']} words x {b['copies']}")
+    elif rep["tiles"] > 1:
+        print(f"  host tiles {rep['tiles']} of {rep['tile_cycles']} cycles; halo overhead "
+              f"{100 * rep['halo_overhead']:.2f}%")
     return 0
 
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -19,9 +20,12 @@ from .frontend.errors import HalideError, ScheduleError
 from .frontend.func import Func
 from .frontend.pipeline import Pipeline
 from .hwlower.lower import Lowered, lower
-from .hwlower.printer import format_nest
-from .memories import MemoryPlan, Target, analyze, dumps, to_json
+from .hwlower.printer import format_lowered
+from .memories import MemoryPlan, Target, analyze, to_json
+from .memories.glb import glb_json, plan_glb, verify_glb
+from .report_glb import glb_report
 from .target import CGRA
+from .verilog.glb import glb_design_verilog
 from .verilog.top import _kernel_module, design_verilog
 
 STEPS = ("lower", "schedule", "compute", "verilog")
@@ -45,17 +49,26 @@ def compile(output: Func, name: str = "design", target: CGRA | None = None, dump
     pipe = Pipeline(output)
     pipe.check_schedule()
     lowered = lower(pipe, name)
-    _dump("lower", dump_after, lambda: format_nest(lowered.nest), out)
+    _dump("lower", dump_after, lambda: format_lowered(lowered), out)
     plan = analyze(lowered.nest, _memory_target(target))
     memory_json = to_json(plan)
-    _dump("schedule", dump_after, lambda: dumps(plan), out)
+    glb = None
+    if lowered.glb is not None:
+        glb = plan_glb(lowered, target.glb_words, target.glb_banks, target.glb_lanes)
+        verify_glb(glb, lowered)
+        memory_json["glb"] = glb_json(glb)
+    memory_text = json.dumps(memory_json, sort_keys=True, indent=1) + "\n"
+    _dump("schedule", dump_after, lambda: memory_text, out)
     compute_doc, pe_counts = _compute(lowered)
     _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
-    verilog = design_verilog(name, memory_json, compute_doc)
+    make = glb_design_verilog if glb is not None else design_verilog
+    verilog = make(name, memory_json, compute_doc)
     _dump("verilog", dump_after, lambda: verilog, out)
     report = _report(lowered, plan, pe_counts, target, time.perf_counter() - start)
+    if glb is not None:
+        report.update(glb_report(glb, plan, sum(_size(b) for b in _image_boxes(lowered))))
     _check_fits(name, report, target)
-    return Design(name, pipe, lowered, plan, memory_json, dumps(plan), compute_doc, verilog, report, target)
+    return Design(name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
 
 
 def _dump(step: str, wanted: str | None, text, out) -> None:
@@ -76,7 +89,7 @@ def _compute(lowered: Lowered) -> tuple[dict, dict]:
 
 
 def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
-    lanes = 1
+    lanes = lowered.nest.input_lanes
     tiles = len(lowered.tiles)
     streamed = plan.input_words * tiles
     ideal = -(-streamed // lanes)
@@ -92,9 +105,9 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
         "halo_overhead": round(streamed / image - 1, 6) if image else 0.0,
         "first_output_cycle": plan.first_output_cycle,
         "compile_seconds": round(seconds, 3),
-        "pes": sum(c.pe_ops for c in pe_counts.values()),
-        "const_words": sum(c.const_words for c in pe_counts.values()),
-        "dividers": sum(c.dividers for c in pe_counts.values()),
+        "pes": sum(c.pe_ops * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),  # a kernel per lane
+        "const_words": sum(c.const_words * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),
+        "dividers": sum(c.dividers * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),
         "mem_tiles": mem_tiles,
         "registers": registers,
         "schedule": plan.strategy,

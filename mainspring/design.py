@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from .frontend import semantics
 from .frontend.errors import HalideError, MismatchError
 from .frontend.evaluate import Evaluator, gather_inputs, realize_arrays
 from .frontend.params import Buffer
+from .verilog.glb import MARKS as GLB_MARKS
 from .verilog.top import signal
 
 def _library_path() -> Path:
@@ -31,12 +33,22 @@ class SimulationResult:
     waveform: str | None
     sim_seconds: float
     build_seconds: float
+    tile_cycles: list[int] | None = None  # per GLB tile: first word from the GLB into the array .. last back
+
+
+def _tile_cycles(marks: dict) -> list[int] | None:
+    if not marks:
+        return None
+    starts, dones = marks["glb_tile_start"], marks["glb_tile_done"]
+    assert len(starts) == len(dones), (starts, dones)
+    return [d - s + 1 for s, d in zip(starts, dones)]
 
 
 class Design:
     """What `hl.compile` returns."""
 
-    def __init__(self, name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target):
+    def __init__(self, name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target,
+                 glb_plan=None):
         self.name = name
         self.pipe = pipe
         self.lowered = lowered
@@ -47,17 +59,18 @@ class Design:
         self.verilog = verilog
         self.report = report
         self.target = target
+        self.glb_plan = glb_plan
 
     # ---- files ----
     def files(self) -> dict[str, str]:
         from .compute_json import dumps_coreir_json
-        from .hwlower.printer import format_nest
+        from .hwlower.printer import format_lowered
 
         return {
             f"{self.name}.memory.json": self.memory_text,
             f"{self.name}.compute.json": dumps_coreir_json(self.compute_doc),
             f"{self.name}.v": self.verilog + "\n" + _library_path().read_text(),
-            f"{self.name}.loops.txt": format_nest(self.lowered.nest),
+            f"{self.name}.loops.txt": format_lowered(self.lowered),
             f"{self.name}.report.json": json.dumps(self.report, indent=1, sort_keys=True) + "\n",
         }
 
@@ -71,7 +84,9 @@ class Design:
             (d / fname).write_text(text, encoding="utf-8", newline="\n")
         inputs = self.example_inputs()
         words, expected = self._stream_words(inputs)
-        write_kit(d / "regression", self, words, expected)
+        order = self._output_order()
+        care = np.concatenate([_inside(order, t) for t in self.lowered.tiles])
+        write_kit(d / "regression", self, words, expected, care)
         return d
 
     # ---- data ----
@@ -97,10 +112,9 @@ class Design:
         stores = self._reference(inputs) if stores is None else stores
         tiles = self.lowered.tiles
         words = {}
-        for f in self.lowered.region.inputs:
-            name = self.pipe.name(f)
-            words[name] = np.concatenate([_box_words(stores[id(f)], t.boxes[name], f.type) for t in tiles])
-        out = self.lowered.region.output
+        for name, f, box, _, _ in self._host_inputs():
+            words[name] = np.concatenate([_box_words(stores[id(f)], t.boxes[box], f.type) for t in tiles])
+        out = self.lowered.region.output  # the array's output: with a GLB, the GLB output copies it
         store = stores[id(out)]
         order = self._output_order()
         expected = np.concatenate([_ordered_words(store, order, t, out.type) for t in tiles])
@@ -110,8 +124,31 @@ class Design:
         from .hwlower.ir import output_order
 
         if not hasattr(self, "_order"):
-            self._order = output_order(self.lowered.nest)
+            if self.lowered.glb is None:
+                self._order = output_order(self.lowered.nest)
+            else:  # the order the GLB's host controller reads the output tile back
+                from .memories.glb import transfer_coords
+
+                out = self.glb_plan.buffer(self.pipe.name(self.lowered.region.accelerated))
+                self._order = transfer_coords(out.host, out)
         return self._order
+
+    def _host_inputs(self):
+        """What the host streams: (stream, Func whose values it carries, box name in the tiles, bits, lanes).
+        With a GLB the host loads each GLB input tile with the values of the accelerator input it copies."""
+        nest, pipe, glb = self.lowered.nest, self.pipe, self.lowered.region.glb
+        if glb is not None:
+            return [(pipe.name(src), src, pipe.name(f), src.type.bits(), nest.stream_lanes(pipe.name(f)))
+                    for f, src in zip(glb.inputs, glb.sources)]
+        return [(pipe.name(f), f, pipe.name(f), nest.buffer(pipe.name(f)).type.bits(),
+                 nest.stream_lanes(pipe.name(f))) for f in self.lowered.region.inputs]
+
+    def _host_output(self) -> tuple[str, int]:
+        """The stream the host reads back and its lanes."""
+        nest = self.lowered.nest
+        if self.lowered.glb is not None:
+            return self.pipe.name(self.lowered.region.accelerated), nest.stream_lanes(nest.output)
+        return nest.output, nest.stream_lanes(nest.output)
 
     # ---- simulation ----
     def simulate(self, inputs: dict, simulator: str = "verilator", bubbles: float = 0.0, backpressure: float = 0.0,
@@ -125,31 +162,41 @@ class Design:
         stores = self._reference(inputs)
         buffers, params = gather_inputs(self.pipe, inputs)
         words, expected = self._stream_words(inputs, stores)
-        nest = self.lowered.nest
-        streams = {signal(n): sim.StreamSpec(w, width=nest.buffer(n).type.bits()) for n, w in words.items()}
-        out_fn = self.lowered.region.output
+        streams = {signal(n): sim.StreamSpec(words[n], width=bits, lanes=lanes)
+                   for n, _, _, bits, lanes in self._host_inputs()}
+        out_fn = self.lowered.region.accelerated
         ot = out_fn.type
-        spec = sim.OutputSpec(signal(nest.output), width=ot.bits(), count=len(expected), signed=ot.is_int())
+        out_name, out_lanes = self._host_output()
+        spec = sim.OutputSpec(signal(out_name), width=ot.bits(), count=len(expected), signed=ot.is_int(),
+                              lanes=out_lanes)
+        marks = GLB_MARKS if self.lowered.glb is not None else ()
         cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
                if self.pipe.scalars[k].kind == "scalar"}
         build = Path(build_dir or os.environ.get("MAINSPRING_BUILD_DIR", "build/sim"))
-        src = build / "src" / self.name
+        # By content: designs of the same name compiled differently (e.g. by parallel tests) never share a file.
+        src = build / "src" / f"{self.name}-{hashlib.sha256(self.verilog.encode()).hexdigest()[:16]}"
         src.mkdir(parents=True, exist_ok=True)
         top_file = src / f"{self.name}.v"
-        top_file.write_text(self.verilog, encoding="utf-8")
+        if not top_file.exists() or top_file.read_text(encoding="utf-8") != self.verilog:
+            tmp = src / f".{os.getpid()}.v"
+            tmp.write_text(self.verilog, encoding="utf-8")
+            os.replace(tmp, top_file)
         result = sim.run([top_file, _library_path()], self.name, streams, spec, cfg, simulator=simulator,
-                         bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves)
+                         bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves,
+                         marks=marks)
         store = stores[id(out_fn)]
         hw = np.array(store.arr)
         order = self._output_order()
         n = len(order)
         for k, t in enumerate(self.lowered.tiles):
-            idx = _tile_index(order, t, store.mins)
-            hw[idx] = semantics.wrap(np.asarray(result.words[k * n:(k + 1) * n], dtype=np.int64), ot)
+            # Words a RoundUp tail computed past the tile are padding: the host drops them.
+            keep = _inside(order, t)
+            idx = tuple(i[keep] for i in _tile_index(order, t, store.mins))
+            hw[idx] = semantics.wrap(np.asarray(result.words[k * n:(k + 1) * n], dtype=np.int64)[keep], ot)
         final = self._host_after(stores, buffers, params, out_fn, hw)
         return SimulationResult(final, _to_user(hw, ot), result.cycles, self.report["predicted_cycles"], simulator,
                                 str(result.waveform) if result.waveform else None, result.sim_seconds,
-                                result.build_seconds)
+                                result.build_seconds, _tile_cycles(result.marks))
 
     def _host_after(self, stores, buffers, params, out_fn, hw) -> np.ndarray:
         ev = Evaluator(self.pipe, params, buffers)
@@ -214,8 +261,20 @@ def _tile_index(order: np.ndarray, tile, mins) -> tuple:
     return tuple((order + shift - np.array(mins)).T)
 
 
+def _inside(order: np.ndarray, tile) -> np.ndarray:
+    """Which words of `tile` (stream order `order` of the first tile) lie inside its output box."""
+    lo = np.array([lo for lo, _ in tile.output_box])
+    hi = np.array([hi for _, hi in tile.output_box])
+    at = order + lo - order.min(axis=0)
+    return np.all((at >= lo) & (at <= hi), axis=1)
+
+
 def _ordered_words(store, order: np.ndarray, tile, t) -> np.ndarray:
-    vals = store.arr[_tile_index(order, tile, store.mins)]
+    """The reference's words of `tile` in stream order; 0 for padding words the reference does not hold."""
+    idx = _tile_index(order, tile, store.mins)
+    held = np.all([(i >= 0) & (i < n) for i, n in zip(idx, store.arr.shape)], axis=0)
+    vals = np.zeros(len(order), dtype=np.int64)
+    vals[held] = store.arr[tuple(i[held] for i in idx)]
     return (vals & ((1 << t.bits()) - 1)).astype(np.int64)
 
 

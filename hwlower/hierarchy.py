@@ -1,0 +1,122 @@
+"""The global-buffer (GLB) level of seed 002's three-level memory hierarchy: host, GLB, memory tiles.
+
+The schedule builds it from copies (`in_()` wrappers):
+
+    hw_output.in_().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo).store_in(GLB)   # GLB output tile
+    hw_output.tile(x, y, xio, yio, xii, yii, w, h).compute_at(hw_output.in_(), xo)         # the CGRA's output
+    hw_input.in_().compute_at(hw_output.in_(), xo).store_in(GLB)                           # GLB input tile
+    hw_input.in_().in_().compute_at(hw_output, xio)                                        # memory-tile copy
+    hw_input.compute_root().accelerator_input()                                            # host side
+
+The host loops over GLB tiles (the hw_accelerate Func's loops at and outside its store var). In each, the
+host loads every GLB input tile, the array runs once per memory tile (the CGRA output's loops at and outside
+the var its producers are computed at), streaming its inputs from the GLB and its output into the GLB output
+tile, and the host reads that tile back. The array is built exactly as for a single-level design whose
+output is the CGRA output and whose inputs are the GLB input buffers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mainspring.frontend import ir
+from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.func import Function
+from mainspring.frontend.pipeline import Pipeline
+from mainspring.frontend.schedule import MemoryType
+
+
+@dataclass(frozen=True, slots=True)
+class GlbLevel:
+    output: Function  # the GLB output buffer: the hw_accelerate Func, a copy of the array output
+    store_var: str  # its loop that steps over GLB tiles (hw_accelerate's store var)
+    inputs: tuple[Function, ...]  # the GLB input buffers (copies of accelerator inputs), by unique name
+    sources: tuple[Function, ...]  # the accelerator input each GLB input copies (what the host streams)
+
+
+def in_glb(f: Function) -> bool:
+    return f.placement.memory_type is not None and f.placement.memory_type[0] is MemoryType.GLB
+
+
+def copy_source(pipe: Pipeline, f: Function) -> Function | None:
+    """The Func f copies point for point (f(x, y) = g(x, y), as `g.in_()` defines it), or None."""
+    defs = pipe.definitions(f)
+    if len(defs) != 1:
+        return None
+    d = defs[0]
+    v = d.value
+    if not isinstance(v, ir.Call) or not isinstance(v.callee, Function) or v.type != f.type:
+        return None
+    if len(v.args) != len(f.args) or any(not (isinstance(a, ir.Var) and a.name == n)
+                                         for a, n in zip(v.args, f.args)):
+        return None
+    return v.callee
+
+
+def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | None]:
+    """For a hw_accelerate Func stored in the GLB: the GLB level, the array output, and the loop of the array
+    output that steps over memory tiles (None when the array runs once per GLB tile)."""
+    compute_var, store_var, loc = out.placement.hw_accelerate
+    array_out = copy_source(pipe, out)
+    if array_out is None:
+        raise ScheduleError(
+            f"{out.placement.memory_type[1]}: Func '{out.name}': store_in(MemoryType.GLB) on the hw_accelerate "
+            f"Func makes it the GLB output buffer, which must copy the array's output point for point; make it a "
+            f"wrapper: hw_output.in_().store_in(MemoryType.GLB) with hw_accelerate on hw_output.in_()"
+        )
+    where = array_out.placement.compute
+    if where.kind != "at" or where.func is not out or where.var != store_var:
+        raise ScheduleError(
+            f"{where.loc or loc}: Func '{array_out.name}' is the array's output (the GLB buffer '{out.name}' copies "
+            f"it) but is {where}; compute it once per GLB tile: "
+            f"{array_out.name}.compute_at({out.name}, {store_var})"
+        )
+    inputs, sources = [], []
+    for f in pipe.order:
+        if f is out or not in_glb(f):
+            continue
+        src = copy_source(pipe, f)
+        w = f.placement.compute
+        if src is None or src.placement.accelerator_input is None:
+            raise ScheduleError(
+                f"{f.placement.memory_type[1]}: Func '{f.name}': store_in(MemoryType.GLB): a GLB input buffer must "
+                "copy an accelerator input point for point, e.g. hw_input.in_().store_in(MemoryType.GLB) with "
+                "hw_input.compute_root().accelerator_input()"
+            )
+        if w.kind != "at" or w.func is not out or w.var != store_var:
+            raise ScheduleError(
+                f"{w.loc or f.placement.memory_type[1]}: Func '{f.name}' is stored in the GLB but is {w}; a GLB "
+                f"input tile is loaded once per GLB tile: {f.name}.compute_at({out.name}, {store_var})"
+            )
+        inputs.append(f)
+        sources.append(src)
+    if not inputs:
+        raise ScheduleError(
+            f"{out.placement.memory_type[1]}: Func '{out.name}' is a GLB output buffer but no input is stored in "
+            f"the GLB; add the GLB input copy: hw_input.in_().compute_at({out.name}, {store_var}) and "
+            "hw_input.in_().store_in(MemoryType.GLB)"
+        )
+    return GlbLevel(out, store_var, tuple(inputs), tuple(sources)), array_out, _tile_var(pipe, out, array_out)
+
+
+def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function) -> str | None:
+    """The loop of the array output at which the Funcs inside the array are computed (one memory tile)."""
+    at = {}
+    for f in pipe.order:
+        c = f.placement.compute
+        if c.kind == "at" and c.func is glb_out and f is not array_out and not in_glb(f):
+            raise ScheduleError(
+                f"{c.loc}: Func '{f.name}' is computed at the GLB tile loop ({c}) but is not stored in the GLB: "
+                f"a memory-tile buffer belongs inside the array; compute it at the array output's memory-tile "
+                f"loop, e.g. {f.name}.compute_at({array_out.name}, <its tile var>), or add "
+                f"{f.name}.store_in(MemoryType.GLB) to make it a GLB input"
+            )
+        if c.kind == "at" and c.func is array_out:
+            at.setdefault(c.var, f)
+    if len(at) > 1:
+        names = ", ".join(f"{f.name} at {v}" for v, f in at.items())
+        raise ScheduleError(
+            f"Funcs inside the array are computed at different loops of '{array_out.name}' ({names}); a memory "
+            "tile is one loop level: compute them all at the same var"
+        )
+    return next(iter(at), None)

@@ -1,0 +1,309 @@
+"""The global buffer (GLB): its tile buffers, their transfer controllers, capacity, banks and the host loop.
+
+Each GLB buffer holds one GLB tile of a Func (an input tile loaded by the host, or the output tile the array
+writes), double-buffered when the GLB has room for two copies of every buffer (the host loads tile t+1 and
+reads back tile t-1 while the array computes tile t). Every transfer is an affine controller over the tile's
+words, as the memory tiles' ports are: the host side (load in box order, read back in the output Func's loop
+order) and the array side (per memory tile, the words the array streams in or writes out). Transfers are paced
+by handshakes, not by a cycle schedule: a controller steps once per word moved, and its cycle fields state the
+schedule when nothing stalls (one transfer per cycle).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mainspring.frontend.errors import ScheduleError
+
+
+
+@dataclass(frozen=True, slots=True)
+class GlbController:
+    extent: tuple[int, ...]  # innermost first
+    data_start: int
+    data_stride: tuple[int, ...]
+
+    @property
+    def transfers(self) -> int:
+        n = 1
+        for e in self.extent:
+            n *= e
+        return n
+
+    def to_json(self) -> dict:
+        cycle, run = [], 1
+        for e in self.extent:
+            cycle.append(run)
+            run *= e
+        return {"dimensionality": len(self.extent), "extent": list(self.extent), "cycle_starting_addr": 0,
+                "cycle_stride": cycle, "data_starting_addr": self.data_start, "data_stride": list(self.data_stride)}
+
+
+@dataclass(frozen=True, slots=True)
+class GlbBuffer:
+    name: str  # the GLB Func
+    role: str  # "input" (host -> GLB -> array) or "output" (array -> GLB -> host)
+    host_stream: str  # the host's stream: the accelerator input it copies, or the GLB output itself
+    array_stream: str  # the array's stream: the array input buffer, or the array output
+    bits: int
+    lanes: int  # words per transfer on both sides; the GLB stores `lanes` words per entry
+    box: tuple[tuple[int, int], ...]  # one GLB tile (the first), (min, extent) per dimension, x first
+    words: int  # per tile
+    copies: int  # 2 when double-buffered
+    banks: int  # GLB banks per copy
+    host: GlbController
+    array: GlbController
+
+    @property
+    def transfers(self) -> int:
+        """Host transfers per tile (one per cycle when nothing stalls)."""
+        return self.host.transfers
+
+
+@dataclass(frozen=True, slots=True)
+class GlbPlan:
+    buffers: tuple[GlbBuffer, ...]
+    tiles: tuple[tuple[tuple[int, int], ...], ...]  # the host loop: each GLB tile's output box, (min, extent)
+    mem_tiles: int  # array invocations per GLB tile
+    double_buffered: bool
+    words_used: int
+    banks_used: int
+    bank_words: int
+
+    def buffer(self, name: str) -> GlbBuffer:
+        (b,) = [b for b in self.buffers if b.name == name]
+        return b
+
+
+def layout(box) -> tuple[int, ...]:
+    """Word stride of each dimension of a tile stored x fastest (boxes are inclusive (min, max) pairs)."""
+    out, run = [], 1
+    for lo, hi in box:
+        out.append(run)
+        run *= hi - lo + 1
+    return tuple(out)
+
+
+def address(coord, box) -> int:
+    return sum((c - lo) * s for c, (lo, _), s in zip(coord, box, layout(box)))
+
+
+def box_walk(sub, box) -> GlbController:
+    """A controller that visits the elements of sub-box `sub` of a tile stored as `box`, x fastest."""
+    return GlbController(tuple(hi - lo + 1 for lo, hi in sub), address([lo for lo, _ in sub], box), layout(box))
+
+
+def loop_walk(loops, index, box) -> GlbController:
+    """A controller that visits what an op over `loops` (outermost first, hwlower Loops) stores at `index`
+    (hwlower Affines), in the op's order; unrolled loops are lanes of one transfer and must be innermost."""
+    strides = layout(box)
+    time = [lp for lp in loops if not lp.unrolled]
+    extent, stride = [], []
+    for lp in reversed(time):
+        extent.append(lp.extent)
+        stride.append(sum(dict(a.terms).get(lp.var, 0) * s for a, s in zip(index, strides)))
+    start = address([a.evaluate({lp.var: lp.min for lp in loops}) for a in index], box)
+    return GlbController(tuple(extent) or (1,), start, tuple(stride) or (0,))
+
+
+def tiled(inner: GlbController, shifts: list[int], counts: list[int]) -> GlbController:
+    """`inner` (for the first memory tile) repeated over the grid of memory tiles: `counts` per tile loop
+    (innermost first), `shifts` the address offset of each tile's words from the first tile's, in grid order."""
+    strides, run = [], 1
+    for c in counts:
+        strides.append(shifts[run] if c > 1 else 0)
+        run *= c
+    for k, s in enumerate(shifts):
+        idx, rest = [], k
+        for c in counts:
+            idx.append(rest % c)
+            rest //= c
+        assert s == sum(i * st for i, st in zip(idx, strides)), "memory tiles are not affine"
+    keep = [(c, st) for c, st in zip(counts, strides) if c > 1]
+    return GlbController(inner.extent + tuple(c for c, _ in keep), inner.data_start,
+                         inner.data_stride + tuple(st for _, st in keep))
+
+
+def place(buffers: list[GlbBuffer], glb_words: int, glb_banks: int, who: str) -> tuple[bool, int]:
+    """Whether the buffers are double-buffered, and the banks used; refuses what does not fit."""
+    bank_words = max(1, glb_words // glb_banks)
+    per_copy = sum(-(-b.words // bank_words) for b in buffers)
+    if 2 * per_copy <= glb_banks:
+        return True, 2 * per_copy
+    if per_copy <= glb_banks:
+        return False, per_copy
+    sizes = ", ".join(f"{b.name} {b.words} words" for b in buffers)
+    need = -(-sum(b.words for b in buffers) // glb_banks)
+    while sum(-(-b.words // need) for b in buffers) > glb_banks:
+        need += 1
+    raise ScheduleError(
+        f"{who}: one GLB tile needs {per_copy} GLB banks of {bank_words} words ({sizes}) but the GLB has "
+        f"{glb_banks}: make the GLB tile smaller (the tile() of the hw_accelerate Func), or compile for a larger "
+        f"GLB, e.g. hl.CGRA(glb_words={need * glb_banks})"
+    )
+
+
+def glb_json(plan: GlbPlan) -> dict:
+    return {
+        "double_buffered": plan.double_buffered,
+        "bank_words": plan.bank_words,
+        "banks_used": plan.banks_used,
+        "words_used": plan.words_used,
+        "mem_tiles_per_tile": plan.mem_tiles,
+        "host_loop": [[list(d) for d in t] for t in plan.tiles],
+        "buffers": {
+            b.name: {
+                "role": b.role, "host_stream": b.host_stream, "array_stream": b.array_stream, "bits": b.bits,
+                "lanes": b.lanes,
+                "box": [list(d) for d in b.box], "words": b.words, "copies": b.copies, "banks": b.banks,
+                "host_controller": b.host.to_json(), "array_controller": b.array.to_json(),
+            }
+            for b in plan.buffers
+        },
+    }
+
+
+def plan_glb(lowered, glb_words: int, glb_banks: int, glb_lanes: int = 4) -> GlbPlan:
+    """The GLB of a lowered design with a GLB level (`lowered.glb`)."""
+    g, pipe, nest = lowered.glb, lowered.pipe, lowered.nest
+    first, mems = lowered.tiles[0].boxes, g.mem_tiles
+    out_name = pipe.name(g.level.output)
+    buffers = []
+    for f, src in zip(g.level.inputs, g.level.sources):
+        name = pipe.name(f)
+        box, k = first[name], nest.stream_lanes(name)
+        inner = box_walk(mems[0].boxes[name], box)
+        shifts = [address([lo for lo, _ in m.boxes[name]], box) - address([lo for lo, _ in mems[0].boxes[name]], box)
+                  for m in mems]
+        who = f"GLB input '{name}'"
+        buffers.append(_buffer(name, "input", pipe.name(src), name, f.type.bits(), box, k,
+                               lane_words(box_walk(box, box), k, False, who),
+                               lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)))
+    # The GLB output tile holds what the array writes: the array output's box, which RoundUp tails pad past
+    # the GLB tile; the host then reads the padded tile back in box order and drops the padding.
+    box, k = first[nest.output], nest.stream_lanes(nest.output)
+    (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
+    inner = loop_walk(loops, op.store.index, box)
+    shifts = [address([lo for lo, _ in m.output_box], box) - address([lo for lo, _ in mems[0].output_box], box)
+              for m in mems]
+    padded = box != first[out_name]
+    host = box_walk(box, box) if padded else loop_walk(g.readback_loops, g.readback.store.index, box)
+    who = f"GLB output '{out_name}'"
+    grouped = any(lp.unrolled for lp in loops)
+    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.level.output.type.bits(), box, k,
+                           lane_words(host, k, False, who),
+                           lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)))
+    who = f"Func '{g.level.output.name}'"
+    for b in buffers:
+        if b.lanes > glb_lanes:
+            raise ScheduleError(
+                f"{who}: the GLB buffer {b.name} streams {b.lanes} words per cycle but a GLB bank port moves "
+                f"{glb_lanes}; unroll by at most {glb_lanes}, or compile for a wider GLB: "
+                f"hl.CGRA(glb_lanes={b.lanes})"
+            )
+    double, banks = place(buffers, glb_words, glb_banks, who)
+    bank_words = max(1, glb_words // glb_banks)
+    copies = 2 if double else 1
+    buffers = [_with_copies(b, copies, bank_words) for b in buffers]
+    tiles = tuple(tuple((lo, hi - lo + 1) for lo, hi in t.output_box) for t in lowered.tiles)
+    return GlbPlan(tuple(buffers), tiles, len(mems), double, sum(b.words * copies for b in buffers), banks,
+                   bank_words)
+
+
+def _buffer(name, role, host_stream, array_stream, bits, box, lanes, host, array) -> GlbBuffer:
+    ext = tuple((lo, hi - lo + 1) for lo, hi in box)
+    words = 1
+    for _, e in ext:
+        words *= e
+    return GlbBuffer(name, role, host_stream, array_stream, bits, lanes, ext, words, 1, 0, host, array)
+
+
+def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbController:
+    """`c` (in words) over a GLB that stores k words per entry, moving one entry per transfer. `grouped`: each
+    step of c already moves k consecutive words (the unrolled lanes of an op); otherwise its innermost loop
+    must run along x, and k of its steps become one transfer."""
+    if k == 1:
+        return c
+    ext, stride = list(c.extent), list(c.data_stride)
+    if not grouped:
+        if stride[0] != 1 or ext[0] % k:
+            raise ScheduleError(
+                f"{who}: transfers of {k} lanes move {k} consecutive words of x, but this transfer's innermost "
+                f"loop runs over {ext[0]} words with stride {stride[0]}; make the tile's x extent a multiple of "
+                f"{k} (or use fewer lanes)"
+            )
+        ext[0], stride[0] = ext[0] // k, k
+    if c.data_start % k or any(s % k for s in stride):
+        raise ScheduleError(
+            f"{who}: the GLB stores {k} lanes per entry, so every tile's rows and memory tiles must start at a "
+            f"multiple of {k} words (starts {c.data_start}, strides {list(c.data_stride)}); make the GLB tile's and "
+            f"the memory tile's x extents multiples of {k}"
+        )
+    return GlbController(tuple(ext), c.data_start // k, tuple(s // k for s in stride))
+
+
+def _with_copies(b: GlbBuffer, copies: int, bank_words: int) -> GlbBuffer:
+    from dataclasses import replace
+
+    return replace(b, copies=copies, banks=-(-b.words // bank_words))
+
+
+def addresses(c: GlbController):
+    """Every address `c` visits, in order (numpy)."""
+    import numpy as np
+
+    idx = np.zeros(1, dtype=np.int64)
+    for e, s in zip(c.extent, c.data_stride):  # innermost first: later dims vary slowest
+        idx = (np.arange(e, dtype=np.int64)[:, None] * s + idx[None, :]).ravel()
+    return idx + c.data_start
+
+
+def transfer_coords(c: GlbController, b: GlbBuffer):
+    """The coordinates of the words `c` moves through buffer `b`, in order (numpy, one row per word)."""
+    import numpy as np
+
+    lo = np.array([m for m, _ in b.box])
+    ext = np.array([e for _, e in b.box])
+    entry = addresses(c)
+    words = (entry[:, None] * b.lanes + np.arange(b.lanes)[None, :]).ravel()
+    out = []
+    for e in ext:
+        out.append(words % e)
+        words = words // e
+    return np.stack(out, axis=1) + lo
+
+
+def box_coords(box):
+    """The coordinates of an inclusive box, x fastest (numpy, one row per element)."""
+    import numpy as np
+
+    grids = np.meshgrid(*[np.arange(lo, hi + 1) for lo, hi in reversed(box)], indexing="ij")
+    return np.stack([gr.ravel() for gr in reversed(grids)], axis=1)
+
+
+def verify_glb(plan: GlbPlan, lowered) -> None:
+    """Check the GLB's controllers against the loop nest, independently of how they were derived: the words
+    each controller moves, decoded back to coordinates, are the ones the array and the host stream, in order."""
+    import numpy as np
+
+    from mainspring.hwlower.ir import output_order, store_order
+
+    g, pipe, nest = lowered.glb, lowered.pipe, lowered.nest
+    first = lowered.tiles[0].boxes
+
+    coords = transfer_coords
+
+    for f in g.level.inputs:
+        b = plan.buffer(pipe.name(f))
+        want = np.concatenate([box_coords(m.boxes[b.name]) for m in g.mem_tiles])
+        assert np.array_equal(coords(b.array, b), want), f"GLB {b.name}: the array reads the wrong words"
+        assert np.array_equal(coords(b.host, b), box_coords(first[b.name])), f"GLB {b.name}: host load order"
+    out = plan.buffer(pipe.name(g.level.output))
+    order = output_order(nest)
+    shift = [np.array([lo for lo, _ in m.output_box]) - order.min(axis=0) for m in g.mem_tiles]
+    want = np.concatenate([order + s for s in shift])
+    assert np.array_equal(coords(out.array, out), want), f"GLB {out.name}: the array writes the wrong words"
+    padded = [(lo, lo + e - 1) for lo, e in out.box] != first[pipe.name(g.level.output)]
+    back = box_coords([(lo, lo + e - 1) for lo, e in out.box]) if padded else \
+        store_order(g.readback_loops, g.readback)
+    assert np.array_equal(coords(out.host, out), back), f"GLB {out.name}: host read-back order"

@@ -1,0 +1,316 @@
+"""The three-level memory hierarchy of seed 002 (host, GLB, memory tiles) end to end, on both simulators:
+the host loop over GLB tiles, double and single buffering, memory tiles inside a GLB tile, measured cycles
+against the model, and the user errors of the hierarchy (passes: the whole compile driver and simulation)."""
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mainspring as hl
+from mainspring.apps import gaussian_glb
+from mainspring.apps.common import random_image
+from mainspring.apps.gaussian import algorithm
+
+from conftest import SIMULATORS
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _check(design, inputs, simulator, build_dir, **kw):
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir, **kw)
+    report = design.report
+    assert res.tile_cycles is not None and len(res.tile_cycles) == report["tiles"]
+    return res
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_seed_listing_one_glb_tile(simulator, build_dir):
+    out, inputs = gaussian_glb.build(62, 62, glb_tile=(62, 62))
+    design = hl.compile(out, name="glb_one")
+    res = _check(design, inputs, simulator, build_dir)
+    r = design.report
+    assert r["tiles"] == 1 and r["mem_tiles_per_glb_tile"] == 1
+    assert res.cycles == r["predicted_cycles"]
+    assert res.tile_cycles == [r["tile_cycles"]]
+    streamed = 64 * 64  # words from the GLB into the array
+    assert 0 < r["tile_cycles"] - streamed <= 5
+    assert r["halo_overhead"] == 0.0
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_several_glb_tiles_with_memory_tiles(simulator, build_dir):
+    out, inputs = gaussian_glb.build(124, 124, glb_tile=(62, 62), mem_tile=(31, 62))
+    design = hl.compile(out, name="glb_mem")
+    res = _check(design, inputs, simulator, build_dir)
+    r = design.report
+    assert (r["tiles"], r["mem_tiles_per_glb_tile"]) == (4, 2)
+    assert r["transfers_overlap_compute"] and r["glb"]["double_buffered"]
+    assert res.cycles == r["predicted_cycles"]
+    assert res.tile_cycles == [r["tile_cycles"]] * 4
+    assert r["halo_overhead"] == round(4 * 64 * 64 / (126 * 126) - 1, 6)
+    assert r["array_halo_overhead"] == round(2 * 33 / 64 - 1, 6)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_last_glb_tile_shifts_inward(simulator, build_dir):
+    out, inputs = gaussian_glb.build(70, 45, glb_tile=(32, 20))
+    design = hl.compile(out, name="glb_shift")
+    assert design.report["tiles"] == 3 * 3
+    assert [t[0][0] for t in design.memory_json["glb"]["host_loop"][:3]] == [0, 32, 38]
+    _check(design, inputs, simulator, build_dir)
+
+
+def test_glb_under_stalls(build_dir):
+    out, inputs = gaussian_glb.build(60, 40, glb_tile=(30, 20), mem_tile=(15, 20))
+    design = hl.compile(out, name="glb_stall")
+    res = _check(design, inputs, "verilator", build_dir, bubbles=0.3, backpressure=0.3, seed=5)
+    assert res.cycles > design.report["predicted_cycles"]
+
+
+def test_single_buffering_when_two_copies_do_not_fit(build_dir):
+    out, inputs = gaussian_glb.build(60, 40, glb_tile=(30, 20))
+    double = hl.compile(out, name="glb_double")
+    single = hl.compile(out, name="glb_single", target=hl.CGRA(glb_words=3 * 1024, glb_banks=3))
+    assert single.report["glb"]["double_buffered"] is False and not single.report["transfers_overlap_compute"]
+    assert single.memory_json["glb"]["buffers"]["hw_input_global_wrapper"]["copies"] == 1
+    res = _check(single, inputs, "verilator", build_dir)
+    assert res.cycles == single.report["predicted_cycles"] > double.report["predicted_cycles"]
+
+
+def test_glb_golden_loops_and_memory_json():
+    out, _ = gaussian_glb.build(*gaussian_glb.DEFAULT_SIZE)
+    design = hl.compile(out, name="gaussian_glb")
+    for suffix in ("loops.txt", "memory.json"):
+        text = design.files()[f"gaussian_glb.{suffix}"]
+        path = GOLDEN / f"gaussian_glb.{suffix}"
+        if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
+            path.write_text(text)
+        assert text == path.read_text(), f"{path.name} changed; review the diff, then MAINSPRING_UPDATE_GOLDEN=1"
+    glb = json.loads(design.files()["gaussian_glb.memory.json"])["glb"]
+    ctrl = glb["buffers"]["hw_input_global_wrapper"]["array_controller"]
+    assert ctrl["extent"] == [64, 64] and ctrl["data_stride"] == [1, 64]
+
+
+@pytest.mark.slow
+def test_full_hd_through_glb_tiles(build_dir):
+    out, inputs = gaussian_glb.build(1920, 1080, glb_tile=(240, 216))
+    design = hl.compile(out, name="glb_full_hd")
+    r = design.report
+    assert r["tiles"] == 40 and r["halo_overhead"] < 0.05
+    res = _check(design, inputs, "verilator", build_dir)
+    assert res.cycles == r["predicted_cycles"]
+    assert res.cycles <= 1.10 * sum(res.tile_cycles)
+
+
+# ---- the hierarchy's user errors ----
+
+def _three_level(variant=None, size=(62, 62), glb=(62, 62), mem=(62, 62)):
+    """Seed 002's listing, with one call changed by `variant`."""
+    a = algorithm()
+    x, y, hw_input, hw_output, output = a.x, a.y, a.hw_input, a.hw_output, a.output
+    glb_out = hw_output.in_()
+    if variant == "glb_output_computes":
+        glb_out = hl.Func("glb_out")
+        glb_out[x, y] = hw_output[x, y] + 1
+        output = hl.Func("output")
+        output[x, y] = hl.u8(glb_out[x, y])
+    output.bound(x, 0, size[0]).bound(y, 0, size[1])
+    xo, yo, xi, yi, xio, yio, xii, yii = (hl.Var(n) for n in ("xo", "yo", "xi", "yi", "xio", "yio", "xii", "yii"))
+    glb_out.compute_root().tile(x, y, xo, yo, xi, yi, *glb).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, *mem)
+    if variant == "array_output_at_yo":
+        hw_output.compute_at(glb_out, yo)
+    else:
+        hw_output.compute_at(glb_out, xo)
+    a.blur_unnormalized.update().unroll(a.win.x, 3).unroll(a.win.y, 3)
+    a.blur_unnormalized.compute_at(hw_output, xio)
+    a.blur.compute_at(hw_output, xio)
+    if variant == "mem_copy_outside":
+        hw_input.in_().in_().compute_at(glb_out, xo)
+    else:
+        hw_input.in_().in_().compute_at(hw_output, xio)
+    if variant == "glb_input_in_array":
+        hw_input.in_().compute_at(hw_output, xio)
+    else:
+        hw_input.in_().compute_at(glb_out, xo)
+    hw_input.in_().store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return output, {"input": random_image(size[0] + 2, size[1] + 2)}
+
+
+def _error(variant=None, target=None, **kw) -> str:
+    out, _ = _three_level(variant, **kw)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="glb", target=target)
+    return str(err.value)
+
+
+def _after_loc(msg: str) -> str:
+    return msg.split(": ", 1)[1]
+
+
+def test_error_glb_tile_larger_than_glb():
+    msg = _error(size=(124, 124), target=hl.CGRA(glb_words=4096, glb_banks=4))
+    assert msg == (
+        "Func 'hw_output_global_wrapper': one GLB tile needs 8 GLB banks of 1024 words "
+        "(hw_input_global_wrapper 4096 words, hw_output_global_wrapper 3844 words) but the GLB has 4: make the "
+        "GLB tile smaller (the tile() of the hw_accelerate Func), or compile for a larger GLB, e.g. "
+        "hl.CGRA(glb_words=8192)"
+    )
+
+
+def test_error_memory_tile_copy_outside_the_array():
+    assert _after_loc(_error("mem_copy_outside")) == (
+        "Func 'hw_input_global_wrapper_global_wrapper' is computed at the GLB tile loop "
+        "(compute_at(hw_output_global_wrapper, xo)) but is not stored in the GLB: a memory-tile buffer belongs "
+        "inside the array; compute it at the array output's memory-tile loop, e.g. "
+        "hw_input_global_wrapper_global_wrapper.compute_at(hw_output, <its tile var>), or add "
+        "hw_input_global_wrapper_global_wrapper.store_in(MemoryType.GLB) to make it a GLB input"
+    )
+
+
+def test_error_glb_input_inside_the_array():
+    assert _after_loc(_error("glb_input_in_array")) == (
+        "Func 'hw_input_global_wrapper' is stored in the GLB but is compute_at(hw_output, xio); a GLB input "
+        "tile is loaded once per GLB tile: hw_input_global_wrapper.compute_at(hw_output_global_wrapper, xo)"
+    )
+
+
+def test_error_glb_output_that_computes():
+    assert _after_loc(_error("glb_output_computes")) == (
+        "Func 'glb_out': store_in(MemoryType.GLB) on the hw_accelerate Func makes it the GLB output buffer, "
+        "which must copy the array's output point for point; make it a wrapper: "
+        "hw_output.in_().store_in(MemoryType.GLB) with hw_accelerate on hw_output.in_()"
+    )
+
+
+def test_error_array_output_not_at_the_glb_tile():
+    assert _after_loc(_error("array_output_at_yo")) == (
+        "Func 'hw_output' is the array's output (the GLB buffer 'hw_output_global_wrapper' copies it) but is "
+        "compute_at(hw_output_global_wrapper, yo); compute it once per GLB tile: "
+        "hw_output.compute_at(hw_output_global_wrapper, xo)"
+    )
+
+
+def test_error_memory_tile_not_dividing_the_glb_tile():
+    assert _after_loc(_error(mem=(40, 62))) == (
+        "Func 'hw_output': its memory tiles (loop xio) are [40, 62] but the GLB tile is [62, 62]: a memory "
+        "tile must divide the GLB tile; choose a tile size that divides it"
+    )
+
+
+def test_glb_output_is_byte_identical_across_processes(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys, mainspring as hl; from mainspring.apps import gaussian_glb as g; "
+            "o, _ = g.build(64, 48, (32, 24), (16, 24)); d = hl.compile(o, name='g'); d.save(sys.argv[1])")
+    for k in (1, 2):
+        subprocess.run([sys.executable, "-c", code, str(tmp_path / f"run{k}")], check=True, cwd=tmp_path)
+    for f in sorted((tmp_path / "run1").rglob("*")):
+        if f.is_file() and f.name != "g.report.json":  # the report holds the compile time
+            assert f.read_bytes() == (tmp_path / "run2" / f.relative_to(tmp_path / "run1")).read_bytes(), f.name
+    kit = tmp_path / "run1" / "regression"
+    ok = subprocess.run(["sh", str(kit / "run.sh")], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    assert ok.returncode == 0 and "PASS g" in ok.stdout, ok.stdout + ok.stderr
+
+
+def test_error_more_lanes_than_the_glb_moves():
+    out, _ = gaussian_glb.build(124, 124, glb_tile=(62, 62), lanes=2)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="glb", target=hl.CGRA(glb_lanes=1))
+    assert str(err.value) == (
+        "Func 'hw_output_global_wrapper': the GLB buffer hw_input_global_wrapper streams 2 words per cycle but a "
+        "GLB bank port moves 1; unroll by at most 1, or compile for a wider GLB: hl.CGRA(glb_lanes=2)"
+    )
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("lanes, size, tile", [(2, (124, 124), (62, 62)), (4, (120, 60), (60, 30)),
+                                               (4, (124, 62), (62, 31))])
+def test_lanes_through_the_glb(simulator, build_dir, lanes, size, tile):
+    """k pixels per cycle from the host through the GLB and the array; at 62 wide with 4 lanes, RoundUp pads
+    the array's output tile to 64 and the input tile to 68, and the host drops the padding."""
+    out, inputs = gaussian_glb.build(*size, glb_tile=tile, lanes=lanes)
+    design = hl.compile(out, name=f"glb_k{lanes}_{tile[0]}")
+    res = _check(design, inputs, simulator, build_dir)
+    r = design.report
+    assert r["glb"]["lanes"] == lanes and r["pes"] == 18 * lanes
+    assert res.cycles == r["predicted_cycles"]
+    assert res.tile_cycles == [r["tile_cycles"]] * r["tiles"]
+    streamed = design.plan.input_words  # one memory tile per GLB tile
+    assert 0 < r["tile_cycles"] - -(-streamed // lanes) <= 5
+
+
+def test_padded_lanes_regression_kit_ignores_the_padding(tmp_path):
+    import subprocess
+
+    out, _ = gaussian_glb.build(124, 62, glb_tile=(62, 31), lanes=4)
+    design = hl.compile(out, name="glb_pad")
+    design.save(tmp_path / "kit")
+    care = (tmp_path / "kit" / "regression" / "care.hex").read_text().split()
+    assert "ffffffffffffffff" in care and "00000000ffffffff" in care  # the last transfer of a row: 2 of 4 lanes
+    run = subprocess.run(["sh", str(tmp_path / "kit" / "regression" / "run.sh")], capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0 and "PASS glb_pad" in run.stdout, run.stdout + run.stderr
+
+
+def _two_inputs_through_glb(column_major_array: bool, column_major_host: bool):
+    """Two images and a run-time gain through the three levels: out = (3x3 box of a) * gain + b."""
+    x, y = hl.Var("x"), hl.Var("y")
+    a_img, b_img = hl.ImageParam(hl.UInt(8), 2, "a"), hl.ImageParam(hl.UInt(8), 2, "b")
+    gain = hl.Param(hl.UInt(16), "gain", 2)
+    a, b = hl.Func("a_in"), hl.Func("b_in")
+    a[x, y] = hl.u16(a_img[x, y])
+    b[x, y] = hl.u16(b_img[x, y])
+    r = hl.RDom([hl.Range(-1, 3), hl.Range(-1, 3)], "r")
+    box = hl.Func("box")
+    box[x, y] = hl.sum(a[x + r.x, y + r.y])
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = box[x, y] * gain + b[x, y]
+    output = hl.Func("output")
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 40).bound(y, 0, 24)
+    xo, yo, xi, yi, xio, yio, xii, yii = (hl.Var(n) for n in ("xo", "yo", "xi", "yi", "xio", "yio", "xii", "yii"))
+    glb_out = hw_output.in_()
+    glb_out.compute_root().tile(x, y, xo, yo, xi, yi, 20, 12).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    if column_major_host:
+        glb_out.reorder(yi, xi, xo, yo)
+    hw_output.tile(x, y, xio, yio, xii, yii, 10, 12).compute_at(glb_out, xo)
+    if column_major_array:
+        hw_output.reorder(yii, xii, xio, yio)
+    box.compute_at(hw_output, xio)
+    for f in (a, b):
+        f.in_().in_().compute_at(hw_output, xio)
+        f.in_().compute_at(glb_out, xo).store_in(hl.MemoryType.GLB)
+        f.compute_root().accelerator_input()
+    rng = np.random.default_rng(7)
+    a_arr = rng.integers(0, 256, size=(26, 42), dtype=np.uint8)
+    b_arr = rng.integers(0, 256, size=(24, 40), dtype=np.uint8)
+    return output, {"a": hl.Buffer(a_arr).set_min([-1, -1]), "b": b_arr, "gain": 3}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("array_cm,host_cm", [(False, False), (True, False), (False, True)])
+def test_two_inputs_a_param_and_reordered_loops(simulator, build_dir, array_cm, host_cm):
+    out, inputs = _two_inputs_through_glb(array_cm, host_cm)
+    design = hl.compile(out, name=f"glb_two_{int(array_cm)}{int(host_cm)}")
+    assert sorted(b for b, d in design.memory_json["glb"]["buffers"].items() if d["role"] == "input") == [
+        "a_in_global_wrapper", "b_in_global_wrapper"]
+    res = _check(design, inputs, simulator, build_dir)
+    assert (design.report["tiles"], design.report["mem_tiles_per_glb_tile"]) == (4, 2)
+    assert res.cycles == design.report["predicted_cycles"]
+
+
+def test_error_memory_tiles_not_aligned_to_the_lanes():
+    out, _ = gaussian_glb.build(124, 124, glb_tile=(62, 62), mem_tile=(31, 62), lanes=2)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="glb")
+    assert str(err.value) == (
+        "GLB input 'hw_input_global_wrapper': the GLB stores 2 lanes per entry, so every tile's rows and memory "
+        "tiles must start at a multiple of 2 words (starts 0, strides [1, 66, 31]); make the GLB tile's and the "
+        "memory tile's x extents multiples of 2"
+    )

@@ -1,0 +1,45 @@
+"""Inline reductions (`hl.sum`, `hl.maximum`, ... of an RDom with constant bounds) inside the accelerator are
+unrolled into one expression, as Halide inlines them; an inlined Func whose update cannot be (a scan) is
+refused with its message pinned (passes: lower, the whole flow)."""
+
+import pytest
+
+import mainspring as hl
+from mainspring.apps.common import accelerate, random_image
+
+from conftest import SIMULATORS
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_inline_sum_and_maximum(simulator, build_dir):
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 2)], "r")
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = hl.sum(hw_input[x + r.x, y + r.y]) + hl.maximum(hw_input[x + r.x, y])
+    accelerate(hw_output, hw_output, 20, 10, [], hw_input)
+    design = hl.compile(hw_output, name="inline_red")
+    assert design.report["pes"] > 0
+    design.check({"input": random_image(22, 11, seed=3)}, simulator=simulator, build_dir=build_dir)
+
+
+def test_error_inlined_scan():
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(1, 7)], "r")
+    scan = hl.Func("scan")
+    scan[x, y] = hw_input[x, y]
+    scan[r.x, y] = scan[r.x - 1, y] + hw_input[r.x, y]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = scan[x, y]
+    accelerate(hw_output, hw_output, 8, 4, [], hw_input)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(hw_output, name="inline_scan")
+    assert str(err.value) == (
+        "Func 'scan' has update definitions, so it cannot be inlined into the accelerator; give it a buffer: "
+        "scan.compute_at(<accelerator output>, <store var>)"
+    )
