@@ -30,7 +30,10 @@ def host_tiles(pipe, f: Function, store_var: str | None, full_box: Box) -> tuple
         i = f.args.index(dim)
         lo, hi = full_box[i]
         e, t = hi - lo + 1, extents[dim]
-        axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
+        if _rounds_up(f, dim):  # the last tile reaches past the box; what it computes there is dropped
+            axes.append([lo + k * t for k in range(-(-e // t))])
+        else:
+            axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
     sub = Pipeline_of(f)
     tiles = []
     for origin in itertools.product(*axes):
@@ -40,6 +43,11 @@ def host_tiles(pipe, f: Function, store_var: str | None, full_box: Box) -> tuple
         tiles.append(Tile(box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()}))
     _check_same_shape(f, tiles)
     return tuple(tiles)
+
+
+def _rounds_up(f: Function, dim: str) -> bool:
+    return any(isinstance(d, Split) and d.old == dim and d.tail is TailStrategy.RoundUp
+               for d in f.definitions[0].schedule.directives)
 
 
 def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[str, int], ...]:
@@ -74,13 +82,14 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box) -> tuple[di
         s = splits.get(h)
         if s is not None and s.old in f.args:
             e = extents[s.old]
-            if e % s.factor and s.tail not in (TailStrategy.Auto, TailStrategy.ShiftInwards):
+            if e % s.factor and s.tail not in (TailStrategy.Auto, TailStrategy.ShiftInwards, TailStrategy.RoundUp):
                 raise ScheduleError(
                     f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, {s.tail.name}): "
-                    f"the host loop {s.outer} over accelerator tiles needs ShiftInwards tails ({e} is not a "
-                    f"multiple of {s.factor}); drop the tail strategy"
+                    f"the host loop {s.outer} over accelerator tiles needs ShiftInwards or RoundUp tails ({e} is "
+                    f"not a multiple of {s.factor}, and every tile runs the same hardware); use TailStrategy.RoundUp, or "
+                    "drop the tail strategy for ShiftInwards"
                 )
-            if s.factor > e:
+            if s.factor > e and s.tail is not TailStrategy.RoundUp:
                 raise ScheduleError(
                     f"{s.loc}: Func '{f.name}': the accelerator tile ({s.factor} in {s.old}) is larger than the "
                     f"output ({e}); make the tile at most {e}"

@@ -314,3 +314,51 @@ def test_error_memory_tiles_not_aligned_to_the_lanes():
         "tiles must start at a multiple of 2 words (starts 0, strides [1, 66, 31]); make the GLB tile's and the "
         "memory tile's x extents multiples of 2"
     )
+
+
+def _host_tail(glb: bool, tail):
+    """A 100x50 gaussian through 64x32 host tiles with `tail` on the host loop, with or without a GLB."""
+    a = algorithm()
+    x, y = a.x, a.y
+    a.output.bound(x, 0, 100).bound(y, 0, 50)
+    xo, yo, xi, yi, xio, yio, xii, yii = (hl.Var(n) for n in ("xo", "yo", "xi", "yi", "xio", "yio", "xii", "yii"))
+    a.blur_unnormalized.update().unroll(a.win.x).unroll(a.win.y)
+    if not glb:
+        a.hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 64, 32, tail).hw_accelerate(xi, xo)
+        for f in (a.blur_unnormalized, a.blur):
+            f.compute_at(a.hw_output, xo)
+        a.hw_input.compute_root().stream_to_accelerator()
+        return a.output
+    w = a.hw_output.in_()
+    w.compute_root().tile(x, y, xo, yo, xi, yi, 64, 32, tail).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    a.hw_output.compute_at(w, xo).tile(x, y, xio, yio, xii, yii, 64, 32)
+    for f in (a.blur_unnormalized, a.blur, a.hw_input.in_().in_()):
+        f.compute_at(a.hw_output, xio)
+    a.hw_input.in_().compute_at(w, xo).store_in(hl.MemoryType.GLB)
+    a.hw_input.compute_root().accelerator_input()
+    return a.output
+
+
+@pytest.mark.parametrize("glb", [False, True])
+def test_round_up_on_the_host_loop(glb, build_dir):
+    """RoundUp on the host's tile loop: tiles start at multiples of the tile, the last ones reach past the image
+    (the input must cover what they read, as in Halide), and what they compute there is dropped."""
+    from mainspring.apps.common import input_extent
+
+    out = _host_tail(glb, hl.TailStrategy.RoundUp)
+    assert input_extent(out, "input") == (130, 66)
+    design = hl.compile(out, name=f"host_roundup_{int(glb)}")
+    assert [t.output_box[0] for t in design.lowered.tiles] == [(0, 63), (64, 127)] * 2
+    res = design.check({"input": random_image(130, 66)}, simulator="icarus", build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
+
+
+def test_error_guard_with_if_on_the_host_loop():
+    out = _host_tail(True, hl.TailStrategy.GuardWithIf)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="glb")
+    assert _after_loc(str(err.value)) == (
+        "Func 'hw_output_global_wrapper': split(y, yo, yi, 32, GuardWithIf): the host loop yo over accelerator "
+        "tiles needs ShiftInwards or RoundUp tails (50 is not a multiple of 32, and every tile runs the same "
+        "hardware); use TailStrategy.RoundUp, or drop the tail strategy for ShiftInwards"
+    )
