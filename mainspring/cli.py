@@ -18,19 +18,27 @@ def _progress(msg: str) -> None:
     print(f"[mainspring {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def _build(app: str, size):
+def _build(app: str, size, lanes: int = 1):
+    import inspect
+
     from . import apps
 
     mod = apps.load(app)
     w, h = size if size else mod.DEFAULT_SIZE
-    out, inputs = mod.build(w, h)
+    if lanes == 1:
+        out, inputs = mod.build(w, h)
+    elif "lanes" in inspect.signature(mod.build).parameters:
+        out, inputs = mod.build(w, h, lanes=lanes)
+    else:
+        raise HalideError(f"--lanes {lanes}: app {mod.NAME}'s build() takes no lanes parameter; unroll its stages "
+                          "yourself (see mainspring/apps/lanes.py)")
     return mod, out, inputs, (w, h)
 
 
 def cmd_compile(args) -> int:
     from .compiler import compile
 
-    mod, out, _, size = _build(args.app, args.size)
+    mod, out, _, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
     design = compile(out, name=mod.NAME, dump_after=args.dump_after)
     path = design.save(args.output)
@@ -42,7 +50,7 @@ def cmd_compile(args) -> int:
 def cmd_sim(args) -> int:
     from .compiler import compile
 
-    mod, out, inputs, size = _build(args.app, args.size)
+    mod, out, inputs, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
     design = compile(out, name=mod.NAME)
     _progress(f"simulating on {args.simulator} (the first build of a design takes a while on Verilator)")
@@ -90,11 +98,13 @@ def main(argv=None) -> int:
     c.add_argument("-o", "--output", required=True, help="output directory")
     c.add_argument("--dump-after", choices=("lower", "schedule", "compute", "verilog"))
     c.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    c.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     c.set_defaults(fn=cmd_compile)
     s = sub.add_parser("sim", help="compile an app, simulate it and check it bit for bit")
     s.add_argument("app")
     s.add_argument("--simulator", default="verilator", choices=("verilator", "icarus"))
     s.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    s.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     s.add_argument("--bubbles", type=float, default=0.0)
     s.add_argument("--backpressure", type=float, default=0.0)
     s.add_argument("--seed", type=int, default=0)

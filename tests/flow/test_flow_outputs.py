@@ -112,3 +112,18 @@ def test_cli_sim_user_app_file(tmp_path):
         pytest.skip("icarus missing")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "myapp 16x8 on icarus: bit-exact against the reference" in p.stdout
+    p = subprocess.run([sys.executable, "-m", "mainspring.cli", "sim", str(app), "--lanes", "2"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr == (
+        "error: --lanes 2: app myapp's build() takes no lanes parameter; unroll its stages yourself (see "
+        "mainspring/apps/lanes.py)\n")
+
+
+def test_cli_sim_with_lanes():
+    p = subprocess.run([sys.executable, "-m", "mainspring.cli", "sim", "gaussian_glb", "--simulator", "icarus",
+                        "--lanes", "2", "--size", "60", "40"], capture_output=True, text=True)
+    if "SimulatorUnavailable" in p.stderr:
+        pytest.skip("icarus missing")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "gaussian_glb 60x40 on icarus: bit-exact against the reference" in p.stdout
+    assert "GLB: 4 tile(s) of 1 memory tile(s)" in p.stdout
