@@ -149,13 +149,16 @@ def output_order(nest: LoopNest):
 
 def store_order(loops, op: Op):
     """The coordinates `op` stores, in the order it fires (one row per word) inside `loops`."""
-    import itertools
-
     import numpy as np
 
-    ranges = [range(lp.min, lp.min + lp.extent) for lp in loops]
-    coords = []
-    for point in itertools.product(*ranges):
-        env = {lp.var: v for lp, v in zip(loops, point)}
-        coords.append([a.evaluate(env) for a in op.store.index])
-    return np.array(coords, dtype=np.int64).reshape(-1, len(op.store.index))
+    names = [lp.var for lp in loops]
+    grids = np.meshgrid(*[np.arange(lp.min, lp.min + lp.extent, dtype=np.int64) for lp in loops], indexing="ij")
+    points = [g.ravel() for g in grids] if loops else []
+    n = points[0].size if points else 1
+    cols = []
+    for a in op.store.index:
+        col = np.full(n, a.const, dtype=np.int64)
+        for var, c in a.terms:
+            col += c * points[names.index(var)]
+        cols.append(col)
+    return np.stack(cols, axis=1).reshape(-1, len(op.store.index))

@@ -24,7 +24,7 @@ class Tile:
 def host_tiles(pipe, f: Function, store_var: str | None, full_box: Box) -> tuple[Tile, ...]:
     """The invocations covering `full_box` of `f` (the loops of f at and outside `store_var` step over
     them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile."""
-    extents, order = _tile_extents(f, store_var, full_box)
+    extents, order = _tile_extents(f, store_var, full_box, f is pipe.output)
     axes = []
     for dim in order:
         i = f.args.index(dim)
@@ -69,7 +69,8 @@ def Pipeline_of(f: Function):  # noqa: N802 - reads like the constructor it wrap
     return Pipeline(f.handle if f.handle is not None else Func(f))
 
 
-def _tile_extents(f: Function, store_var: str | None, full_box: Box) -> tuple[dict[str, int], list[str]]:
+def _tile_extents(f: Function, store_var: str | None, full_box: Box,
+                  is_output: bool = False) -> tuple[dict[str, int], list[str]]:
     """Tile extent per dimension of f, and f's dimensions that host loops step over (outermost first)."""
     sched = f.definitions[0].schedule
     loops = list(reversed(sched.dim_names()))
@@ -86,8 +87,15 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box) -> tuple[di
                 raise ScheduleError(
                     f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, {s.tail.name}): "
                     f"the host loop {s.outer} over accelerator tiles needs ShiftInwards or RoundUp tails ({e} is "
-                    f"not a multiple of {s.factor}, and every tile runs the same hardware); use TailStrategy.RoundUp, or "
-                    "drop the tail strategy for ShiftInwards"
+                    f"not a multiple of {s.factor}, and every tile runs the same hardware); use "
+                    "TailStrategy.RoundUp, or drop the tail strategy for ShiftInwards"
+                )
+            if e % s.factor and s.tail is TailStrategy.RoundUp and is_output:
+                raise ScheduleError(
+                    f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, RoundUp): the last "
+                    f"tile of the host loop {s.outer} would write past the pipeline output's bounds ({e} is not a "
+                    f"multiple of {s.factor}; Halide refuses such an output buffer too); drop the tail strategy "
+                    f"for ShiftInwards, or accelerate a copy: {f.name}.in_() with RoundUp on the copy's tile"
                 )
             if s.factor > e and s.tail is not TailStrategy.RoundUp:
                 raise ScheduleError(
