@@ -96,23 +96,29 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             f"the GLB; add the GLB input copy: hw_input.in_().compute_at({out.name}, {store_var}) and "
             "hw_input.in_().store_in(MemoryType.GLB)"
         )
-    return GlbLevel(out, store_var, tuple(inputs), tuple(sources)), array_out, _tile_var(pipe, out, array_out)
+    level = GlbLevel(out, store_var, tuple(inputs), tuple(sources))
+    return level, array_out, _tile_var(pipe, out, array_out, store_var)
 
 
-def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function) -> str | None:
-    """The loop of the array output at which the Funcs inside the array are computed (one memory tile)."""
-    at = {}
+def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var: str) -> str | None:
+    """The loop of the array output at which the Funcs inside the array are computed (one memory tile), or None
+    when they are computed at the GLB tile loop itself: then the array runs once per GLB tile."""
+    at, at_glb = {}, []
     for f in pipe.order:
         c = f.placement.compute
         if c.kind == "at" and c.func is glb_out and f is not array_out and not in_glb(f):
+            at_glb.append(f)
+        if c.kind == "at" and c.func is array_out:
+            at.setdefault(c.var, f)
+    for f in at_glb:
+        c = f.placement.compute
+        if at or c.var != store_var:
             raise ScheduleError(
                 f"{c.loc}: Func '{f.name}' is computed at the GLB tile loop ({c}) but is not stored in the GLB: "
                 f"a memory-tile buffer belongs inside the array; compute it at the array output's memory-tile "
                 f"loop, e.g. {f.name}.compute_at({array_out.name}, <its tile var>), or add "
                 f"{f.name}.store_in(MemoryType.GLB) to make it a GLB input"
             )
-        if c.kind == "at" and c.func is array_out:
-            at.setdefault(c.var, f)
     if len(at) > 1:
         names = ", ".join(f"{f.name} at {v}" for v, f in at.items())
         raise ScheduleError(

@@ -71,10 +71,11 @@ def cmd_sim(args) -> int:
         print(f"  buffer {b['name']}: {b['level']}, {b['words']} words (minimum {b['min_words']})")
     if "glb" in rep:
         g = rep["glb"]
+        overlap = "overlapping" if rep["transfers_overlap_compute"] else "not overlapping"
         print(f"  GLB: {rep['tiles']} tile(s) of {rep['mem_tiles_per_glb_tile']} memory tile(s); tile cycles "
               f"{sorted(set(res.tile_cycles))} (predicted {rep['tile_cycles']}); host transfers "
-              f"{rep['host_transfer_cycles']} cycles, {'overlapping' if rep['transfers_overlap_compute'] else 'not overlapping'} "
-              f"compute; halo overhead {100 * rep['halo_overhead']:.2f}%")
+              f"{rep['host_transfer_cycles']} cycles, {overlap} compute; halo overhead "
+              f"{100 * rep['halo_overhead']:.2f}%")
         for b in g["buffers"]:
             print(f"  GLB buffer {b['name']}: {b['role']}, {b['tile_words']} words x {b['copies']}")
     elif rep["tiles"] > 1:

@@ -49,7 +49,8 @@ def glb_design_verilog(name: str, memory: dict, compute: dict) -> str:
             r_side = f".r_data({host}_data), .r_valid({host}_valid), .r_ready({host}_ready)"
             wc, rc = b["array_controller"], b["host_controller"]
         assert widths[b["array_stream"]] == b["bits"]
-        p = [f".WIDTH({w})", f".WORDS({b['words'] // b['lanes']})", f".BUFS({b['copies']})"] + _ctrl("W_", wc) + _ctrl("R_", rc)
+        p = [f".WIDTH({w})", f".WORDS({b['words'] // b['lanes']})", f".BUFS({b['copies']})"]
+        p += _ctrl("W_", wc) + _ctrl("R_", rc)
         joined = ",\n        ".join(p)
         body.append(f"// GLB {b['role']} tile {bname}: {b['words']} words x {b['copies']} "
                     f"({b['banks']} bank(s) each)\n    ms_glb_buffer #(\n        {joined})\n"

@@ -362,3 +362,32 @@ def test_error_guard_with_if_on_the_host_loop():
         "tiles needs ShiftInwards or RoundUp tails (50 is not a multiple of 32, and every tile runs the same "
         "hardware); use TailStrategy.RoundUp, or drop the tail strategy for ShiftInwards"
     )
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("style", ["at_glb_loop", "no_mem_copy"])
+def test_two_level_styles_of_the_glb_schedule(simulator, build_dir, style):
+    """Variants a user may write: every array Func computed at the GLB tile loop (the array runs once per GLB
+    tile), or no memory-tile copy (the array line-buffers the GLB input stream itself)."""
+    a = algorithm()
+    x, y = a.x, a.y
+    a.output.bound(x, 0, 60).bound(y, 0, 40)
+    xo, yo, xi, yi, xio, yio, xii, yii = (hl.Var(n) for n in ("xo", "yo", "xi", "yi", "xio", "yio", "xii", "yii"))
+    w = a.hw_output.in_()
+    w.compute_root().tile(x, y, xo, yo, xi, yi, 30, 20).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    a.hw_output.compute_at(w, xo)
+    a.blur_unnormalized.update().unroll(a.win.x).unroll(a.win.y)
+    inner = [a.blur_unnormalized, a.blur]
+    if style == "at_glb_loop":
+        for f in inner + [a.hw_input.in_().in_()]:
+            f.compute_at(w, xo)
+    else:
+        a.hw_output.tile(x, y, xio, yio, xii, yii, 15, 20)
+        for f in inner:
+            f.compute_at(a.hw_output, xio)
+    a.hw_input.in_().compute_at(w, xo).store_in(hl.MemoryType.GLB)
+    a.hw_input.compute_root().accelerator_input()
+    design = hl.compile(a.output, name=f"glb_{style}")
+    assert design.report["mem_tiles_per_glb_tile"] == (1 if style == "at_glb_loop" else 2)
+    res = _check(design, {"input": random_image(62, 42)}, simulator, build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
