@@ -34,6 +34,14 @@ class GlbLevel:
     sources: tuple[Function, ...]  # the accelerator input each GLB input copies (what the host streams)
 
 
+def user_handle(f: Function) -> str:
+    """How the user names f in a schedule call: a wrapper is `g.in_()` (or `g.in_(consumer)`), not its name."""
+    if f.wrapped is None:
+        return f.name
+    base = user_handle(f.wrapped)
+    return f"{base}.in_()" if f.wrapper_for is None else f"{base}.in_({f.wrapper_for.name})"
+
+
 def in_glb(f: Function) -> bool:
     return f.placement.memory_type is not None and f.placement.memory_type[0] is MemoryType.GLB
 

@@ -60,9 +60,10 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
     return Lanes(who, handle, split.old, k, call, str(mark.loc), split.tail)
 
 
-def input_lanes(name: str, x_arg: str, s: StageLoops, schedule: StageSchedule) -> Lanes:
-    """The lanes of accelerator input `name` (a stream of its box, x fastest)."""
+def input_lanes(name: str, x_arg: str, s: StageLoops, schedule: StageSchedule, handle: str | None = None) -> Lanes:
+    """The lanes of accelerator input `name` (a stream of its box, x fastest); `handle`: how the user names it."""
     who = f"accelerator input '{name}'"
+    name = handle or name
     ln = stage_lanes(who, name, x_arg, s, schedule)
     terms = dict(s.var_exprs[x_arg].terms) if x_arg in s.var_exprs else {}
     for lp in s.loops:

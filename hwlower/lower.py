@@ -25,7 +25,7 @@ from .lanes import (
 )
 from .loops import StageLoops, replay
 from .simplify import simplify
-from .hierarchy import GlbLevel
+from .hierarchy import GlbLevel, user_handle
 from .region import Region, find_region
 from .tiling import Tile, host_tiles, tile_grid
 
@@ -144,7 +144,8 @@ def _input_lanes(pipe: Pipeline, f: Function, box: Box) -> Lanes:
     """The lanes of an accelerator input's stream: its unroll of x (the host streams the box x fastest)."""
     extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
     sched = f.definitions[0].schedule
-    return input_lanes(pipe.name(f), f.args[0], replay(sched, extents, set(), f"Func '{f.name}'"), sched)
+    return input_lanes(pipe.name(f), f.args[0], replay(sched, extents, set(), f"Func '{f.name}'"), sched,
+                       user_handle(f))
 
 
 def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
@@ -204,7 +205,7 @@ def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: 
     s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'")
     if f is region.output:
         s0 = _drop_host_loops(f, s0, region)
-    lanes0 = stage_lanes(f"Func '{f.name}'", f.name, f.args[0], s0, defs[0].schedule)
+    lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     value = defs[0].value
     out: list[Loop | Op] = []
     pending: list[tuple[int, Definition]] = []
@@ -237,7 +238,7 @@ def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op
 def _update_lanes(f: Function, d: Definition, box: Box, k: int, s: StageLoops | None = None) -> Lanes:
     s = s if s is not None else _update_loops(f, d, box, k)
     x = d.args[0].name if isinstance(d.args[0], ir.Var) else ""
-    return stage_lanes(f"Func '{f.name}'.update({k - 1})", f"{f.name}.update({k - 1})", x, s, d.schedule)
+    return stage_lanes(f"Func '{f.name}'.update({k - 1})", f"{user_handle(f)}.update({k - 1})", x, s, d.schedule)
 
 
 def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:

@@ -391,3 +391,43 @@ def test_two_level_styles_of_the_glb_schedule(simulator, build_dir, style):
     assert design.report["mem_tiles_per_glb_tile"] == (1 if style == "at_glb_loop" else 2)
     res = _check(design, {"input": random_image(62, 42)}, simulator, build_dir)
     assert res.cycles == design.report["predicted_cycles"]
+
+
+def _three_lanes(unroll_glb_input: bool):
+    """Seed 002's lanes schedule (3 pixels per cycle, RoundUp) on a GLB design without a memory-tile copy."""
+    a = algorithm()
+    x, y = a.x, a.y
+    a.output.bound(x, 0, 60).bound(y, 0, 40)
+    xo, yo, xi, yi, xio, yio, xii, yii = (hl.Var(n) for n in ("xo", "yo", "xi", "yi", "xio", "yio", "xii", "yii"))
+    up = hl.TailStrategy.RoundUp
+    w = a.hw_output.in_()
+    w.compute_root().tile(x, y, xo, yo, xi, yi, 30, 20).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    a.hw_output.compute_at(w, xo).tile(x, y, xio, yio, xii, yii, 30, 20).unroll(xii, 3, up)
+    a.blur_unnormalized.update().unroll(a.win.x).unroll(a.win.y).unroll(x, 3, up)
+    for f in (a.blur_unnormalized, a.blur):
+        f.unroll(x, 3, up).compute_at(a.hw_output, xio)
+    a.hw_input.in_().compute_at(w, xo).store_in(hl.MemoryType.GLB)
+    if unroll_glb_input:
+        a.hw_input.in_().unroll(x, 3, up)
+    a.hw_input.compute_root().accelerator_input().unroll(x, 3, up)
+    return a.output
+
+
+def test_three_lanes_through_the_glb(build_dir):
+    from mainspring.apps.common import input_extent
+
+    out = _three_lanes(True)
+    design = hl.compile(out, name="glb_k3")
+    assert design.report["glb"]["lanes"] == 3 and input_extent(out, "input") == (63, 42)
+    res = _check(design, {"input": random_image(63, 42)}, "icarus", build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
+
+
+def test_error_glb_input_without_the_lanes_names_the_wrapper_call():
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(_three_lanes(False), name="glb")
+    assert str(err.value).endswith(
+        "but accelerator input 'hw_input_global_wrapper' streams 1 per cycle (no unroll of x): producer and "
+        "consumer must run at the same rate. Fix: add hw_input.in_().unroll(x, 3) so that "
+        "'hw_input_global_wrapper' keeps pace."
+    )
