@@ -3,6 +3,8 @@
 The app convention (also for a user's own file passed to `mainspring sim path/to/app.py`): a module with
 - `NAME`: the design name;
 - `DEFAULT_SIZE`: the default output size (width, height);
+- optionally `output_size(in_width, in_height)`: the output size for an input size, where the output is not the
+  input less a border (the bench's sizes are input sizes);
 - `build(width, height) -> (output_func, inputs)`: the algorithm with its hardware schedule, output bounded to
   width x height, and a dict of input arrays keyed by ImageParam name (deterministic pseudo-random data,
   indexed arr[y, x]) covering what the schedule reads.
@@ -15,7 +17,8 @@ import importlib.util
 import os
 
 SINGLE_LEVEL = ("brighten", "gaussian", "cascade", "harris")  # the array streams straight from and to the host
-APPS = SINGLE_LEVEL + ("gaussian_glb",)  # gaussian_glb: seed 002's three levels (host, GLB, memory tiles)
+# gaussian_glb: seed 002's three levels (host, GLB, memory tiles); upsample: more output than input words
+APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample")
 
 
 def load(name_or_path: str):

@@ -7,16 +7,21 @@ from mainspring.frontend import ir
 from .ir import Affine
 
 
-def affine_of(e: ir.Expr, env: dict[str, Affine]) -> Affine | None:
-    """e as an affine function of the loops (env maps Var/RVar names to affine forms), or None."""
+def affine_of(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int] | None = None) -> Affine | None:
+    """e as an affine function of the loops (env maps Var/RVar names to affine forms), or None. With `ranges`
+    (loop -> extent, loops from 0), a floor division or modulo by a constant is affine where the part of the
+    dividend that the divisor does not divide stays within one multiple of it (x / 2 once x = 2 * xo + xi)."""
     if isinstance(e, ir.Const):
         return Affine.make({}, e.value)
     if isinstance(e, (ir.Var, ir.RVar)):
         return env.get(e.name)
     if isinstance(e, ir.Cast) and e.type.is_int() and e.type.bits() == 32 and e.value.type.bits() < 32:
         return None  # the cast value is a load or a narrow computation: not an index of the loops
+    if isinstance(e, ir.BinOp) and e.op in ("div", "mod") and isinstance(e.b, ir.Const) and e.b.value > 0:
+        a = affine_of(e.a, env, ranges)
+        return None if a is None or ranges is None else _divide(a, e.b.value, e.op, ranges)
     if isinstance(e, ir.BinOp) and e.op in ("add", "sub", "mul"):
-        a, b = affine_of(e.a, env), affine_of(e.b, env)
+        a, b = affine_of(e.a, env, ranges), affine_of(e.b, env, ranges)
         if a is None or b is None:
             return None
         if e.op == "mul":
@@ -27,6 +32,21 @@ def affine_of(e: ir.Expr, env: dict[str, Affine]) -> Affine | None:
             return _scale(a, b.const)
         return _combine(a, b, 1 if e.op == "add" else -1)
     return None
+
+
+def _divide(a: Affine, d: int, op: str, ranges: dict[str, int]) -> Affine | None:
+    """floor(a / d) or a mod d (Halide's: rounding down for a positive divisor), when affine."""
+    whole = {v: c // d for v, c in a.terms if c % d == 0}
+    rest = [(v, c) for v, c in a.terms if c % d]
+    if any(v not in ranges for v, _ in rest):
+        return None
+    lo = a.const + sum(min(0, c * (ranges[v] - 1)) for v, c in rest)
+    hi = a.const + sum(max(0, c * (ranges[v] - 1)) for v, c in rest)
+    if lo // d != hi // d:
+        return None
+    if op == "div":
+        return Affine.make(whole, lo // d)
+    return Affine.make(dict(rest), a.const - d * (lo // d))
 
 
 def _scale(a: Affine, k: int) -> Affine:

@@ -23,7 +23,7 @@ from .ir import Access, Affine, Buffer, LoadPort, Loop, LoopNest, Op
 from .lanes import (
     Lanes, check_folded_update, check_independent_lanes, check_rates, input_lanes, output_lanes, stage_lanes,
 )
-from .loops import StageLoops, replay
+from .loops import StageLoop, StageLoops, replay
 from .simplify import simplify
 from .hierarchy import GlbLevel, user_handle
 from .region import Region, find_region
@@ -95,12 +95,13 @@ def lower(pipe: Pipeline, name: str) -> Lowered:
     in_lanes = {pipe.name(f): _input_lanes(pipe, f, tile_boxes[pipe.name(f)]) for f in region.inputs}
     op_lanes: dict[str, Lanes] = {}
     body: list[Loop | Op] = []
+    defs_of = {id(f): [_inline_definition(pipe, d, inlined) for d in pipe.definitions(f)] for f in region.buffered}
+    steps = _upsample_steps(region, defs_of)
     for f in region.buffered:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile_boxes[fname])))
-        defs = [_inline_definition(pipe, d, inlined) for d in pipe.definitions(f)]
-        body.extend(_lower_func(pipe, region, f, defs, tile_boxes[fname], tables, op_lanes,
-                                out_tile if f is region.output else None))
+        body.extend(_lower_func(pipe, region, f, defs_of[id(f)], tile_boxes[fname], tables, op_lanes,
+                                out_tile if f is region.output else None, steps))
     nest = LoopNest(name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
     check_rates(nest, op_lanes, in_lanes)
@@ -196,7 +197,7 @@ def map_calls(e: ir.Expr, fn, memo: dict) -> ir.Expr:
 # ---- one Func -----------------------------------------------------------------------------------------
 
 def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box, tables,
-                op_lanes: dict[str, Lanes], loop_box: Box | None = None) -> list[Loop | Op]:
+                op_lanes: dict[str, Lanes], loop_box: Box | None = None, steps=None) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
     output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`)."""
     fname = pipe.name(f)
@@ -216,11 +217,11 @@ def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: 
         else:
             check_folded_update(f"Func '{f.name}'", _update_lanes(f, d, box, k), lanes0)
             value = folded
-    out.append(_make_op(pipe, fname, f, 0, defs[0].args, value, s0, tables))
+    out.append(_make_op(pipe, fname, f, 0, defs[0].args, value, s0, tables, steps))
     op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        out.append(_make_op(pipe, fname, f, k, d.args, d.value, sk, tables))
+        out.append(_make_op(pipe, fname, f, k, d.args, d.value, sk, tables, steps))
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
@@ -311,18 +312,21 @@ def _replace_self(f: Function, e: ir.Expr, acc: ir.Expr) -> ir.Expr:
     return map_calls(e, lambda c: acc if c.callee is f else None, {})
 
 
-def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: StageLoops, tables) -> Loop | Op:
+def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: StageLoops, tables,
+             steps: dict[int, int] | None = None) -> Loop | Op:
+    s = _strip_mine(s, args, steps or {}, f)
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
+    ranges = {full[lp.dim]: lp.extent for lp in s.loops}
     who = f"Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
-    store = Access(fname, tuple(_affine(a, env, who, fname) for a in args))
+    store = Access(fname, tuple(_affine(a, env, who, fname, ranges) for a in args))
     ports: dict[tuple, LoadPort] = {}
 
     def to_port(c: ir.Call):
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)
-        idx = tuple(_affine(a, env, who, src) for a in c.args)
+        idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
         key = (src, idx)
         if key not in ports:
             stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", src)).strip("_")
@@ -336,6 +340,56 @@ def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: Sta
     for lp in reversed(s.loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled)
     return node
+
+
+def _upsample_steps(region: Region, defs_of: dict) -> dict[int, int]:
+    """Dimension -> d for every index divided by a constant d (x / 2 of an upsample) in the accelerator."""
+    steps: dict[int, int] = {}
+    for f in region.buffered:
+        own = {a: Affine.make({a: 1}, 0) for a in f.args}
+        for d in defs_of[id(f)]:
+            exprs = list(d.args) + [c for n in ir.walk(d.value) if isinstance(n, ir.Call) for c in n.args]
+            for e in exprs:
+                for n in ir.walk(e):
+                    if isinstance(n, ir.BinOp) and n.op in ("div", "mod") and isinstance(n.b, ir.Const) \
+                            and n.b.value > 1:
+                        a = affine_of(n.a, own)
+                        if a is not None and len(a.terms) == 1 and a.terms[0][1] == 1:
+                            steps.setdefault(f.args.index(a.terms[0][0]), n.b.value)
+    return steps
+
+
+def _strip_mine(s: StageLoops, args, steps: dict[int, int], f: Function) -> StageLoops:
+    """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
+    d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
+    all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names)."""
+    split: dict[str, int] = {}
+    for i, a in enumerate(args):
+        if i in steps and isinstance(a, ir.Var) and a.name in s.var_exprs:
+            terms = s.var_exprs[a.name].terms
+            if len(terms) == 1 and terms[0][1] == 1:
+                split[terms[0][0]] = steps[i]
+    loops, exprs = [], dict(s.var_exprs)
+    for lp in s.loops:
+        d = split.get(lp.dim)
+        if d is None or lp.unrolled or lp.extent == 1:
+            loops.append(lp)
+            continue
+        if lp.extent % d:
+            raise ScheduleError(
+                f"Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so every Func in "
+                f"the accelerator runs that loop in steps of {d}, but '{f.name}' runs it {lp.extent} times; make "
+                f"its extent a multiple of {d} (bound the output to a multiple of {d})"
+            )
+        outer, inner = f"{lp.dim}.strip_o", f"{lp.dim}.strip_i"
+        loops += [StageLoop(outer, lp.extent // d, False, lp.is_rvar), StageLoop(inner, d, False, lp.is_rvar)]
+        for v, a in exprs.items():
+            c = dict(a.terms).get(lp.dim, 0)
+            if c:
+                terms = {t: k for t, k in a.terms if t != lp.dim}
+                terms[outer], terms[inner] = c * d, c
+                exprs[v] = Affine.make(terms, a.const)
+    return StageLoops(tuple(loops), exprs)
 
 
 def _table_values(pipe, region: Region, boxes) -> dict:
@@ -378,12 +432,13 @@ def _check_no_coordinates(value: ir.Expr, who: str) -> None:
             )
 
 
-def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str) -> Affine:
-    a = affine_of(e, env)
+def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges=None) -> Affine:
+    a = affine_of(e, env, ranges)
     if a is None:
         scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
-        hint = ("indices divided or taken modulo a constant (e.g. an upsample, x / 2) are not supported in hardware "
-                "yet; compute the upsampled image on the host, or write the access without division"
+        hint = ("an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
+                "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
+                "that loop a multiple of d, starting at a multiple of d"
                 if scaled else
                 "apply boundary conditions and data-dependent indexing on the host side, before the accelerator "
                 "input")

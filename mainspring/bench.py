@@ -49,10 +49,13 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
     from .compiler import compile
     from .design import _library_path
 
-    _, default_inputs = mod.build(*mod.DEFAULT_SIZE)
-    in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
-    border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
-    out, _ = mod.build(in_w - border_w, in_h - border_h)
+    if hasattr(mod, "output_size"):  # apps whose output is not the input less a border (an upsample)
+        out, _ = mod.build(*mod.output_size(in_w, in_h))
+    else:
+        _, default_inputs = mod.build(*mod.DEFAULT_SIZE)
+        in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
+        border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
+        out, _ = mod.build(in_w - border_w, in_h - border_h)
     start = time.perf_counter()
     design = compile(out, name=mod.NAME)
     seconds = time.perf_counter() - start

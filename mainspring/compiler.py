@@ -92,7 +92,13 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
     lanes = lowered.nest.input_lanes
     tiles = len(lowered.tiles)
     streamed = plan.input_words * tiles
-    ideal = -(-streamed // lanes)
+    nest = lowered.nest
+    (loops, _), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
+    out_transfers = 1
+    for lp in loops:
+        out_transfers *= 1 if lp.unrolled else lp.extent
+    # The streams bound the run: the input's transfers, or the output's when it is larger (an upsample).
+    ideal = max(-(-streamed // lanes), out_transfers * tiles)
     image = sum(_size(b) for b in _image_boxes(lowered))
     registers = sum(len(b.registers) for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)

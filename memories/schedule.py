@@ -108,7 +108,13 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
     rates = {s.name: _host_rates(s) for s in stmts if s.name in fixed}
     for group, neighbours in _groups(prog, stmts, fixed):
         depth = max(len(s.time_dims) for s in group)
-        widest = [max([s.time_dims[k].extent for s in group + neighbours if len(s.time_dims) > k] or [1])
+        # Dimensions align from the outermost, except when hwlower strip-mined a loop for an upsample's x / 2
+        # (dims `<x>.strip_o`, `<x>.strip_i`): a shallower neighbour (the input stream) would then widen the
+        # wrong dimension, so only nests of the group's depth count.
+        peers = group + neighbours
+        if any(".strip_" in d.var for m in group for d in m.time_dims):
+            peers = [m for m in peers if len(m.time_dims) == depth] or group
+        widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
                   for k in range(depth)]
         periods = [1] * depth
         for k in reversed(range(depth - 1)):

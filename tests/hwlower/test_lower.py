@@ -6,6 +6,7 @@ import os
 import pytest
 
 import mainspring as hl
+from mainspring.apps.common import accelerate
 from mainspring import apps
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.hwlower.lower import lower
@@ -186,11 +187,31 @@ def test_error_upsample_index():
     hw_input[x, y] = hl.u16(inp[x, y])
     u = hl.Func("u")
     u[x, y] = hw_input[x / 2, y / 2]
-    apps.common.accelerate(u, u, 8, 8, [], hw_input)
+    accelerate(u, u, 8, 8, [], hw_input)
+    u.reorder(hl.Var("yi"), hl.Var("xi"))  # column-major: x / 2 is still affine after the split
+    lower(Pipeline(u), "t")
+    v = hl.Func("v")
+    v[x, y] = hw_input[(x + y) / 2, y]  # two loops under one division: no split makes it affine
+    accelerate(v, v, 8, 8, [], hw_input)
     with pytest.raises(hl.HalideError) as err:
-        lower(Pipeline(u), "t")
+        lower(Pipeline(v), "t")
     assert str(err.value) == (
-        "Func 'u' accesses 'hw_input' at (x / 2), which is not an affine function of its loops; memories need affine "
-        "addresses: indices divided or taken modulo a constant (e.g. an upsample, x / 2) are not supported in "
-        "hardware yet; compute the upsampled image on the host, or write the access without division."
+        "Func 'v' accesses 'hw_input' at ((x + y) / 2), which is not an affine function of its loops; memories "
+        "need affine addresses: an index divided (or taken modulo) by a constant d is affine only where its loop "
+        "runs over whole multiples of d (an upsample by d splits the loop into d-long steps); make the Func's "
+        "extent along that loop a multiple of d, starting at a multiple of d."
     )
+
+
+def test_upsample_loops_are_strip_mined():
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    u = hl.Func("u")
+    u[x, y] = hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]
+    accelerate(u, u, 8, 6, [], hw_input)
+    (loops, op), = lower(Pipeline(u), "t").nest.ops()
+    assert [(lp.var, lp.extent) for lp in loops] == [
+        ("u.s0.yi.strip_o", 3), ("u.s0.yi.strip_i", 2), ("u.s0.xi.strip_o", 4), ("u.s0.xi.strip_i", 2)]
+    assert [str(i) for i in op.loads[1].access.index] == ["u.s0.xi.strip_o + 1", "u.s0.yi.strip_o"]
