@@ -110,21 +110,23 @@ def _check_ops(prog: Program, plan: MemoryPlan, ops: dict[str, OpSchedule]) -> N
         o = ops.get(s.name)
         if o is None or o.dims != s.time_dims or o.lanes != s.lane_dims or len(o.rates) != len(o.dims):
             raise MemoryCheckError(f"memories check: op '{s.name}' has no schedule over its loops {s.time_dims}")
-        if s.is_host and (o.delay, o.latency, o.rates) != (0, 0, _dense(o.dims)):
-            raise MemoryCheckError(f"memories check: op '{s.name}' is not the host's stream (one word per cycle "
-                                   f"from cycle 0, x fastest): delay {o.delay}, rates {o.rates}")
+        if s.is_host and ((o.delay, o.latency) != (0, 0) or not _in_stream_order(o)):
+            raise MemoryCheckError(f"memories check: op '{s.name}' is not the host's stream (words in box order, x "
+                                   f"fastest, from cycle 0): delay {o.delay}, rates {o.rates}")
         if o.delay < 0:
             raise MemoryCheckError(f"memories check: op '{s.name}' fires before cycle 0 (delay {o.delay})")
         if not _op_cycles(o, s.time_name).is_injective():
             raise MemoryCheckError(f"memories check: op '{s.name}' fires twice in one cycle (rates {o.rates})")
 
 
-def _dense(dims: tuple[Dim, ...]) -> tuple[int, ...]:
-    rates, p = [], 1
-    for d in reversed(dims):
-        rates.append(p)
-        p *= d.extent
-    return tuple(reversed(rates))
+def _in_stream_order(o: OpSchedule) -> bool:
+    """The host's words fire in box order (x fastest), at most one per cycle: one per cycle (dense), or paced
+    slower for an upsample's consumer."""
+    for k, q in enumerate(o.rates):
+        inner = sum(r * (d.extent - 1) for r, d in zip(o.rates[k + 1:], o.dims[k + 1:]))
+        if q < 1 or q <= inner:
+            return False
+    return True
 
 
 def _check_streams(buf: BufferPlan, flows: list[Flow], prog: Program, ops: dict[str, OpSchedule]) -> None:

@@ -112,16 +112,38 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         # (dims `<x>.strip_o`, `<x>.strip_i`): a shallower neighbour (the input stream) would then widen the
         # wrong dimension, so only nests of the group's depth count.
         peers = group + neighbours
-        if any(".strip_" in d.var for m in group for d in m.time_dims):
+        strips = any(".strip_" in d.var for m in group for d in m.time_dims)
+        if strips:
             peers = [m for m in peers if len(m.time_dims) == depth] or group
         widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
                   for k in range(depth)]
+        if strips:  # a paced input stream's rows must fit the digits it steps (see _pace_streams)
+            for n, outer in _paced(group, neighbours, depth):
+                for k, d in zip(outer, n.time_dims):
+                    widest[k] = max(widest[k], d.extent)
         periods = [1] * depth
         for k in reversed(range(depth - 1)):
             periods[k] = periods[k + 1] * widest[k + 1]
         for s in group:
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
+        if strips:
+            _pace_streams(rates, group, neighbours, depth, [ii * p for p in periods])
     return rates
+
+
+def _pace_streams(rates: dict, group: list[Stmt], neighbours: list[Stmt], depth: int, periods: list[int]) -> None:
+    """An input stream feeding strip-mined loops (an upsample) steps once per outer step of each split loop,
+    not once per cycle: the host is throttled to the consumer's pace, so only a line of it is buffered."""
+    for n, outer in _paced(group, neighbours, depth):
+        rates[n.name] = tuple(periods[k] for k in outer)
+
+
+def _paced(group: list[Stmt], neighbours: list[Stmt], depth: int):
+    """The input streams of a strip-mined group, each with the digits (loops that are not `.strip_i`) its
+    dimensions step."""
+    deep = next(m for m in group if len(m.time_dims) == depth)
+    outer = [k for k, d in enumerate(deep.time_dims) if not d.var.endswith(".strip_i")]
+    return [(n, outer) for n in neighbours if n.is_host and len(n.time_dims) == len(outer)]
 
 
 def _groups(prog: Program, stmts: list[Stmt], fixed: set[str]):

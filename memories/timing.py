@@ -84,12 +84,27 @@ def periods_for(rate_lists: list[tuple[int, ...]], extents: list[tuple[int, ...]
     if any(deepest[k] % deepest[k + 1] for k in range(len(deepest) - 1)):
         return None
     for rates, ext in zip(rate_lists, extents):
-        if tuple(deepest[: len(rates)]) != tuple(rates):
+        pos = digit_positions(tuple(rates), tuple(deepest))
+        if pos is None:
             return None
-        for k in range(1, len(rates)):
-            if ext[k] > deepest[k - 1] // deepest[k]:
+        for k, p in enumerate(pos):
+            if p > 0 and ext[k] > deepest[p - 1] // deepest[p]:
                 return None
     return tuple(deepest)
+
+
+def digit_positions(rates: tuple[int, ...], periods: tuple[int, ...]) -> list[int] | None:
+    """The digit of `periods` each rate steps (increasing), or None. Usually a prefix; an input stream paced
+    for an upsample's strip-mined loops steps every other digit."""
+    pos, j = [], 0
+    for q in rates:
+        while j < len(periods) and periods[j] != q:
+            j += 1
+        if j == len(periods):
+            return None
+        pos.append(j)
+        j += 1
+    return pos
 
 
 @functools.lru_cache(maxsize=4096)
@@ -100,16 +115,19 @@ def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
     if periods is None:
         ts = ", ".join(f"t{k}" for k in range(len(dims)))
         return isl.Map(f"{{ {name}[{ts}] -> T[{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
-    assert tuple(rates) == tuple(periods[: len(rates)]), (name, rates, periods)
+    pos = digit_positions(tuple(rates), tuple(periods))
+    assert pos is not None, (name, rates, periods)
     ts = [f"t{k}" for k in range(len(dims))]
     head = f"{name}[{', '.join(ts)}]"
-    n, depth = len(dims), len(periods)
+    depth = len(periods)
     radix = [periods[k - 1] // periods[k] for k in range(1, depth)]  # radix[k-1] bounds digit k
     rem, digits = offset, []
     for p in periods:
         digits.append(rem // p)
         rem %= p
-    base = [f"({ts[k]} - {dims[k].min})" if k < n else "0" for k in range(depth)]
+    base = ["0"] * depth
+    for k, p in enumerate(pos):
+        base[p] = f"({ts[k]} - {dims[k].min})"
     pieces = []
     for carry in itertools.product((0, 1), repeat=depth - 1):
         # carry[k-1] is the carry out of digit k into digit k-1.
