@@ -76,13 +76,18 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
 
 def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> int:
     from . import apps
+    from .frontend.errors import HalideError
 
     rows = []
     for name in apps_wanted or apps.APPS:
         mod = apps.load(name)
         for w, h in _sizes(sizes):
             progress(f"bench {name} at {w}x{h}")
-            rows.append(bench_one(mod, w, h, yosys))
+            try:
+                rows.append(bench_one(mod, w, h, yosys))
+            except HalideError as e:  # one design that does not fit must not hide the others' figures
+                progress(f"bench {name} at {w}x{h}: {e}")
+                rows.append({"app": mod.NAME, "input": f"{w}x{h}", "compile_s": "error"})
     cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "min_words",
             "pes", "mem_tiles", "registers", "cells", "latches"]
     print("| " + " | ".join(cols) + " |")
