@@ -127,3 +127,19 @@ def test_cli_sim_with_lanes():
     assert p.returncode == 0, p.stdout + p.stderr
     assert "gaussian_glb 60x40 on icarus: bit-exact against the reference" in p.stdout
     assert "GLB: 4 tile(s) of 1 memory tile(s)" in p.stdout
+
+
+def test_bench_reports_a_design_that_does_not_fit_and_goes_on(monkeypatch, capsys):
+    from mainspring import bench
+
+    def fake(mod, w, h, yosys):
+        if mod.NAME == "harris":
+            raise hl.ScheduleError("design 'harris' needs 200 PEs but the target has 100")
+        return {"app": mod.NAME, "input": f"{w}x{h}", "compile_s": 0.1}
+
+    monkeypatch.setattr(bench, "bench_one", fake)
+    notes = []
+    assert bench.run_bench(["harris", "gaussian"], "64", progress=notes.append) == 0
+    table = capsys.readouterr().out
+    assert "| harris | 64x64 | error |" in table and "| gaussian | 64x64 | 0.1 |" in table
+    assert notes[-2] == "bench harris at 64x64: design 'harris' needs 200 PEs but the target has 100"
