@@ -13,7 +13,7 @@ import pytest
 import mainspring as hl
 from mainspring import apps
 from mainspring.apps.common import accelerate
-from mainspring.apps.gaussian import weights
+from mainspring.apps.gaussian import algorithm
 
 from conftest import assert_lint_clean_and_latch_free
 
@@ -160,22 +160,9 @@ def test_one_lane_designs_are_unchanged():
 
 def _gaussian(out=0, inp=0, blur=0, pure=0, update=0, tail=hl.TailStrategy.Auto, width=30):
     """Seed 002's gaussian with the given unrolls of x (0: none); returns the program and the line of each call."""
-    x, y, xi = hl.Var("x"), hl.Var("y"), hl.Var("xi")
-    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input = hl.Func("hw_input")
-    hw_input[x, y] = hl.u16(input_[x, y])
-    kernel = hl.Func("kernel")
-    kernel[x, y] = weights(x, y)
-    win = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "win")
-    bu = hl.Func("blur_unnormalized")
-    bu[x, y] = hl.u16(0)
-    bu[x, y] += kernel[win.x, win.y] * hw_input[x + win.x, y + win.y]
-    b = hl.Func("blur")
-    b[x, y] = bu[x, y] / 256
-    hw_output = hl.Func("hw_output")
-    hw_output[x, y] = b[x, y]
-    output = hl.Func("output")
-    output[x, y] = hl.u8(hw_output[x, y])
+    a = algorithm()
+    x, xi, win = a.x, hl.Var("xi"), a.win
+    hw_input, bu, b, hw_output, output = a.hw_input, a.blur_unnormalized, a.blur, a.hw_output, a.output
     bu.update().unroll(win.x).unroll(win.y)
     accelerate(output, hw_output, width, 16, [bu, b], hw_input)
     base = _line()
