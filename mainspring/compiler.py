@@ -26,7 +26,7 @@ from .memories.glb import glb_json, plan_glb, verify_glb
 from .report_glb import glb_report
 from .target import CGRA
 from .verilog.glb import glb_design_verilog
-from .verilog.top import _kernel_module, design_verilog
+from .verilog.top import RtlLimitError, _kernel_module, design_verilog
 
 STEPS = ("lower", "schedule", "compute", "verilog")
 
@@ -62,13 +62,27 @@ def compile(output: Func, name: str = "design", target: CGRA | None = None, dump
     compute_doc, pe_counts = _compute(lowered)
     _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
     make = glb_design_verilog if glb is not None else design_verilog
-    verilog = make(name, memory_json, compute_doc)
+    try:
+        verilog = make(name, memory_json, compute_doc)
+    except RtlLimitError as e:
+        raise ScheduleError(f"{_where(lowered, e.subject)}: {e}") from None
     _dump("verilog", dump_after, lambda: verilog, out)
     report = _report(lowered, plan, pe_counts, target, time.perf_counter() - start)
     if glb is not None:
         report.update(glb_report(glb, plan, sum(_size(b) for b in _image_boxes(lowered))))
     _check_fits(name, report, target)
     return Design(name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
+
+
+def _where(lowered: Lowered, subject: str | None) -> str:
+    """The user's definition behind an op or buffer of the memory JSON (the hw_accelerate call otherwise)."""
+    pipe, nest = lowered.pipe, lowered.nest
+    stage = {op.name: (op.func, op.stage) for _, op in nest.ops()}.get(subject, (subject, 0))
+    f = pipe.functions.get(stage[0]) if stage[0] is not None else None
+    if f is None:
+        acc = lowered.region.accelerated
+        return f"{acc.placement.hw_accelerate[2]}: Func '{acc.name}'"
+    return f"{pipe.definitions(f)[stage[1]].loc}: Func '{f.name}'"
 
 
 def _dump(step: str, wanted: str | None, text, out) -> None:
@@ -104,7 +118,8 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
     return {
         "name": lowered.nest.name,
-        "predicted_cycles": plan.cycles * tiles,
+        # Tiles follow each other every plan.cycles; the run ends at the last tile's last output word.
+        "predicted_cycles": (tiles - 1) * plan.cycles + plan.last_output_cycle + 1,
         "ideal_cycles": ideal,
         "tiles": tiles,
         "tile_cycles": plan.cycles,

@@ -245,13 +245,19 @@ def _check_probability(name: str, p: float) -> None:
         raise HalideError(f"simulate({name}={p}): a probability in [0, 1) is needed")
 
 
-def _slices(box, mins) -> tuple[slice, ...]:
-    return tuple(slice(lo - m, hi - m + 1) for (lo, hi), m in zip(box, mins))
-
-
 def _box_words(store, box, t) -> np.ndarray:
-    """The values of a store over `box` (inclusive bounds), x fastest, as unsigned words of t's width."""
-    vals = store.arr[_slices(box, store.mins)]
+    """The values of a store over `box` (inclusive bounds), x fastest, as unsigned words of t's width. Words of
+    the box the host never computed are 0: they pad a tile's stream to whole transfers of its lanes (a RoundUp
+    tail past the region Halide computes), and no kept lane reads them."""
+    vals = np.zeros(tuple(hi - lo + 1 for lo, hi in box), dtype=np.int64)
+    src, dst = [], []
+    for (lo, hi), m, n in zip(box, store.mins, store.arr.shape):
+        a, b = max(lo, m), min(hi, m + n - 1)
+        if a > b:
+            return vals.transpose().ravel()
+        src.append(slice(a - m, b - m + 1))
+        dst.append(slice(a - lo, b - lo + 1))
+    vals[tuple(dst)] = store.arr[tuple(src)]
     return (vals.transpose().ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
 
 

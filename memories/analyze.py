@@ -31,12 +31,13 @@ def analyze(nest: LoopNest, target: Target = Target(), latencies: Mapping[str, i
     buffers = tuple(map_buffer(prog, sched, target, b.name, buffer_capacity(prog, sched, b.name))
                     for b in nest.buffers)
     ops = op_schedules(prog, sched)
-    computed = [s for s in ops if not s.host]
     writes = [p.controller.cycle_starting_addr for b in buffers for p in b.write_ports if p.name in b.output_ports]
     plan = MemoryPlan(
         nest=nest.name, target=target, strategy=sched.strategy, ops=ops, internal_reads=prog.internal,
         buffers=buffers,
-        cycles=max((s.last_cycle + s.latency for s in computed), default=-1) + 1,
+        # The period of one invocation: with host tiles the next one starts after it, so it must also cover
+        # input words no op reads (the host streams the whole box).
+        cycles=max((s.last_cycle + s.latency for s in ops), default=-1) + 1,
         input_words=sum(_words(nest, b) for b in nest.inputs),
         first_output_cycle=min(writes, default=-1),
     )

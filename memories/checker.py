@@ -47,6 +47,7 @@ def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) ->
         _check_elements(buf)
         for bank in buf.banks:
             _check_bank(buf, bank, plan, prog, ops)
+    _check_period(plan)
 
 
 def _fail(buf: str, message: str) -> None:
@@ -117,6 +118,15 @@ def _check_ops(prog: Program, plan: MemoryPlan, ops: dict[str, OpSchedule]) -> N
             raise MemoryCheckError(f"memories check: op '{s.name}' fires before cycle 0 (delay {o.delay})")
         if not _op_cycles(o, s.time_name).is_injective():
             raise MemoryCheckError(f"memories check: op '{s.name}' fires twice in one cycle (rates {o.rates})")
+
+
+def _check_period(plan: MemoryPlan) -> None:
+    """Invocations (host tiles, frames) follow each other every plan.cycles cycles: an op or a stream word past
+    that would belong to the next invocation (the host streams every word of a box, read or not)."""
+    for o in plan.ops:
+        if o.last_cycle + o.latency >= plan.cycles:
+            raise MemoryCheckError(f"memories check: op '{o.op}' ends at cycle {o.last_cycle + o.latency}, "
+                                   f"after the invocation's {plan.cycles} cycles")
 
 
 def _in_stream_order(o: OpSchedule) -> bool:

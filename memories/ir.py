@@ -94,6 +94,10 @@ class Controller:
     def dimensionality(self) -> int:
         return len(self.extent)
 
+    @property
+    def last_cycle(self) -> int:
+        return self.cycle_starting_addr + sum(q * (e - 1) for q, e in zip(self.cycle_stride, self.extent))
+
     def shifted(self, cycles: int) -> "Controller":
         return Controller(self.extent, self.cycle_starting_addr + cycles, self.cycle_stride,
                           self.data_starting_addr, self.data_stride)
@@ -220,9 +224,14 @@ class MemoryPlan:
     ops: tuple[OpSchedule, ...]  # host pseudo-ops first, then ops in program order
     internal_reads: tuple[InternalRead, ...]
     buffers: tuple[BufferPlan, ...]
-    cycles: int  # cycles until the last op's value is written
+    cycles: int  # one invocation: until the last op's value is written and the last input word is taken
     input_words: int
     first_output_cycle: int
+
+    @property
+    def last_output_cycle(self) -> int:
+        """The cycle of the invocation's last output word (the stream's last write)."""
+        return max(p.controller.last_cycle for b in self.buffers for p in b.write_ports if p.name in b.output_ports)
 
     def op(self, name: str) -> OpSchedule:
         for s in self.ops:

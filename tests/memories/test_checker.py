@@ -53,6 +53,17 @@ def test_f_a_late_delay_misses_its_taps(gaussian):
         check_plan(nest, late)
 
 
+def test_f_an_invocation_shorter_than_its_input_stream(gaussian):
+    # Host tiles and frames follow each other every plan.cycles cycles: a stream word past that (even one no op
+    # reads) would be taken by the next invocation, shifting all of its words.
+    nest, plan = gaussian
+    check_plan(nest, dc.replace(plan, cycles=plan.cycles + 3))
+    last_input = plan.op("host.hw_input").last_cycle
+    with pytest.raises(MemoryCheckError, match=rf"op 'host.hw_input' ends at cycle {last_input}, after the "
+                                                rf"invocation's {last_input} cycles"):
+        check_plan(nest, dc.replace(plan, cycles=last_input))
+
+
 def resized(port, words):
     """A gated delay-line port as the mapper would make it for a line of `words` SRAM words."""
     start = -port.delay if port.kind == "write" else 1 - port.delay
