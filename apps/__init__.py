@@ -27,7 +27,10 @@ def load(name_or_path: str):
 
     if name_or_path in APPS:
         return importlib.import_module(f"mainspring.apps.{name_or_path}")
-    if name_or_path.endswith(".py") and os.path.exists(name_or_path):
+    if name_or_path.endswith(".py") and not os.path.isfile(name_or_path):
+        raise HalideError(f"app file '{name_or_path}' does not exist; give the path of a Python file with NAME, "
+                          f"DEFAULT_SIZE and build(width, height), or one of the apps {', '.join(APPS)}")
+    if name_or_path.endswith(".py"):
         spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(name_or_path))[0], name_or_path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
@@ -36,3 +39,22 @@ def load(name_or_path: str):
                 raise HalideError(f"{name_or_path} does not follow the app convention: it has no {attr} (see mainspring.apps)")
         return mod
     raise HalideError(f"unknown app '{name_or_path}': use one of {', '.join(APPS)} or the path of a .py file")
+
+
+def build(mod, width: int, height: int, lanes: int = 1):
+    """`mod.build(width, height[, lanes=])`, checked to return (output_func, {input_name: array})."""
+    import inspect
+
+    from mainspring.frontend.errors import HalideError
+
+    if lanes == 1:
+        built = mod.build(width, height)
+    elif "lanes" in inspect.signature(mod.build).parameters:
+        built = mod.build(width, height, lanes=lanes)
+    else:
+        raise HalideError(f"--lanes {lanes}: app {mod.NAME}'s build() takes no lanes parameter; unroll its stages "
+                          "yourself (see mainspring/apps/lanes.py)")
+    if not (isinstance(built, tuple) and len(built) == 2 and isinstance(built[1], dict)):
+        raise HalideError(f"app {mod.NAME}: build({width}, {height}) returned {type(built).__name__}, not "
+                          "(output_func, {input_name: array}); end build() with e.g. return output, {\"input\": image}")
+    return built

@@ -6,6 +6,8 @@ import sys
 
 import networkx as nx
 
+from mainspring.frontend.errors import HalideError
+
 from .divide_by_constants import divide_by_constants
 from .eliminate_common_subexpressions import eliminate_common_subexpressions
 from .fold_constants import fold_constants
@@ -34,7 +36,8 @@ def compile_kernel(kernel: Kernel, dump_after: str | None = None, out=None) -> n
     """The optimised compute graph of `kernel`; `dump_after` names a step whose result is printed to `out`
     (stderr by default) each time it runs. The graph is verified after every step."""
     if dump_after is not None and dump_after not in STEP_NAMES:
-        raise ValueError(f"unknown compute_json step {dump_after!r}; steps: {', '.join(STEP_NAMES)}")
+        raise HalideError(f"dump_after={dump_after!r}: unknown compute_json step; the steps are "
+                          f"{', '.join(STEP_NAMES)}")
     g = lower_kernel(kernel)
     _after("lower_kernel", g, dump_after, out)
     for name, run in PASSES:

@@ -174,6 +174,13 @@ class StageScheduling:
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: split factor {f} must be at least 1")
         st = self._stage()
         i = self._find(old_n, f"split({old_n}, {outer_n}, {inner_n}, {f})", "could not find split dimension: {}")
+        if outer_n == inner_n:
+            raise ScheduleError(
+                f"{loc}: In schedule for {self._owner_name()}, can't split {old_n} into {outer_n} and {inner_n} "
+                f"because the new Vars have the same name.\nVars: {' '.join(st.dim_names() + ['__outermost'])}\n"
+                f"(in split({old_n}, {outer_n}, {inner_n}, {f}); name the inner loop anew, e.g. "
+                f"split({old_n}, {outer_n}, {inner_n}i, {f}))"
+            )
         for n in (outer_n, inner_n):
             if n != old_n and n in st.dim_names():
                 raise ScheduleError(

@@ -125,10 +125,10 @@ def Bool() -> Type:  # noqa: N802
 
 def Float(bits: int) -> Type:  # noqa: N802 - Halide's spelling
     """Halide's floating-point types, which mainspring does not have (the CGRA's PEs are integer units)."""
-    from .errors import HalideError
+    from .errors import HalideError, user_location
 
     raise HalideError(
-        f"Float({bits}) is not supported: mainspring compiles integer pipelines for the CGRA's integer PEs; use "
+        f"{user_location()}: Float({bits}) is not supported: mainspring compiles integer pipelines for the CGRA's integer PEs; use "
         "UInt(1|8|16|32), Int(8|16|32) or Bool(), with fixed-point arithmetic (multiply, then shift) for fractions"
     )
 

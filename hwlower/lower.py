@@ -217,11 +217,11 @@ def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: 
         else:
             check_folded_update(f"Func '{f.name}'", _update_lanes(f, d, box, k), lanes0)
             value = folded
-    out.append(_make_op(pipe, fname, f, 0, defs[0].args, value, s0, tables, steps))
+    out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps))
     op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        out.append(_make_op(pipe, fname, f, k, d.args, d.value, sk, tables, steps))
+        out.append(_make_op(pipe, fname, f, k, d, d.value, sk, tables, steps))
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
@@ -312,13 +312,15 @@ def _replace_self(f: Function, e: ir.Expr, acc: ir.Expr) -> ir.Expr:
     return map_calls(e, lambda c: acc if c.callee is f else None, {})
 
 
-def _make_op(pipe, fname: str, f: Function, k: int, args, value: ir.Expr, s: StageLoops, tables,
+def _make_op(pipe, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops, tables,
              steps: dict[int, int] | None = None) -> Loop | Op:
+    """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates)."""
+    args = d.args
     s = _strip_mine(s, args, steps or {}, f)
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}
-    who = f"Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
+    who = f"{d.loc}: Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
     store = Access(fname, tuple(_affine(a, env, who, fname, ranges) for a in args))
     ports: dict[tuple, LoadPort] = {}
 

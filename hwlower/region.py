@@ -25,7 +25,7 @@ class Region:
     inputs: tuple[Function, ...]  # accelerator inputs (streamed from the host), by unique name
     buffered: tuple[Function, ...]  # Funcs with a buffer inside the accelerator, producers first (output last)
     inlined: tuple[Function, ...]
-    tables: tuple[Function, ...]  # compute_root Funcs that read no input: constants read at fixed coordinates
+    tables: tuple[Function, ...]  # Funcs that read no input or Param, not inlined: constants read at fixed coordinates
     host_after: tuple[Function, ...]  # host Funcs that consume the accelerator output, producers first
     glb: GlbLevel | None = None  # the GLB level when the hw_accelerate Func is stored in the GLB
 
@@ -59,9 +59,12 @@ def find_region(pipe: Pipeline) -> Region:
                 f"{out.name}.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
             )
     inputs = [f for f in pipe.order if f.placement.accelerator_input is not None]
+    _check_streamed(pipe, out, inputs)
     tainted = _reads_inputs(pipe, inputs)
-    tables = [f for f in pipe.order if f is not out and f.placement.compute.kind == "root" and id(f) not in tainted
-              and f.placement.accelerator_input is None]
+    # Constant Funcs (no input, no Param: known at compile time), wherever they are scheduled, are tables folded
+    # where they are read; a pure one left inline is simply inlined.
+    tables = [f for f in pipe.order if f is not out and id(f) not in tainted and f.placement.accelerator_input is None
+              and (f.placement.compute.kind != "inline" or len(pipe.definitions(f)) > 1)]
     glb, accelerated = None, out
     if in_glb(out):
         glb, out, store_var = glb_level(pipe, out)
@@ -84,6 +87,8 @@ def find_region(pipe: Pipeline) -> Region:
                 f"({f.name}.stream_to_accelerator())."
             )
     _check_no_host_reads(pipe, out, inside, inputs)
+    _check_inputs_read(pipe, out, inside, glb)
+    _check_glb_placement(pipe, accelerated, out, inside, glb)
     after = [f for f in pipe.order if id(f) not in inside and id(f) not in {id(i) for i in inputs}
              and f is not accelerated and _depends_on(pipe, f, accelerated)]
     used_tables = tuple(t for t in tables if any(id(c) in inside for c in pipe.consumers(t)))
@@ -92,10 +97,10 @@ def find_region(pipe: Pipeline) -> Region:
 
 
 def _reads_inputs(pipe: Pipeline, inputs) -> set[int]:
-    """Funcs whose values depend on an input image or an accelerator input."""
+    """Funcs whose values depend on an input image, a scalar Param (set at run time) or an accelerator input."""
     out = {id(f) for f in inputs}
     for f in pipe.order:  # producers first
-        reads_image = any(isinstance(n, ir.Call) and n.args and not isinstance(n.callee, Function)
+        reads_image = any(isinstance(n, ir.Call) and not isinstance(n.callee, Function)
                           for d in pipe.definitions(f) for e in d.args + (d.value,) for n in ir.walk(e))
         if reads_image or any(id(p) in out for p in pipe.producers(f)):
             out.add(id(f))
@@ -140,4 +145,57 @@ def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs
         raise ScheduleError(
             f"The accelerator output '{out.name}' has no accelerator input: mark the Func the accelerator streams "
             "in with stream_to_accelerator() (e.g. hw_input.stream_to_accelerator())"
+        )
+
+
+def _check_streamed(pipe: Pipeline, out: Function, inputs) -> None:
+    """A streamed Func is computed on the host before the accelerator and streamed in whole."""
+    for f in inputs:
+        loc = f.placement.accelerator_input
+        if f is out or _depends_on(pipe, f, out):
+            raise ScheduleError(
+                f"{loc}: Func '{f.name}': stream_to_accelerator() marks a Func the host computes and streams into "
+                f"the accelerator, but '{f.name}' is computed from the accelerator's output '{out.name}'; remove "
+                f"the call (the accelerator's output is streamed back by hw_accelerate), and stream the Func the "
+                f"accelerator reads instead (e.g. hw_input.compute_root().stream_to_accelerator())"
+            )
+        where = f.placement.compute
+        if where.kind == "at":
+            raise ScheduleError(
+                f"{loc}: Func '{f.name}': stream_to_accelerator() streams '{f.name}' from the host, but it is also "
+                f"scheduled {where} (at {where.loc}), inside the accelerator; a streamed Func is computed on the host: drop the compute_at and write "
+                f"{f.name}.compute_root().stream_to_accelerator()"
+            )
+
+
+def _check_inputs_read(pipe: Pipeline, out: Function, inside: set[int], glb: GlbLevel | None) -> None:
+    readers = set(inside) | ({id(g) for g in glb.inputs} if glb is not None else set())
+    for f in pipe.order:
+        if f.placement.accelerator_input is None:
+            continue
+        if not any(id(c) in readers for c in pipe.consumers(f)):
+            raise ScheduleError(
+                f"{f.placement.accelerator_input}: Func '{f.name}' is streamed to the accelerator "
+                f"(stream_to_accelerator()) but no Func inside the accelerator (output '{out.name}') reads it; "
+                f"remove the call, or read '{f.name}' inside the accelerator"
+            )
+
+
+def _check_glb_placement(pipe: Pipeline, accelerated: Function, out: Function, inside: set[int],
+                         glb: GlbLevel | None) -> None:
+    """store_in(GLB) places only the GLB level's tile copies; anywhere else it would be silently ignored."""
+    allowed = {id(accelerated)} | ({id(g) for g in glb.inputs} if glb is not None else set())
+    for f in pipe.order:
+        if not in_glb(f) or id(f) in allowed:
+            continue
+        loc = f.placement.memory_type[1]
+        if id(f) in inside:
+            where = (f"inside the accelerator ({f.placement.compute}), where buffers are memory tiles and "
+                     "registers")
+        else:
+            where = "on the host, outside the accelerator"
+        raise ScheduleError(
+            f"{loc}: Func '{f.name}': store_in(MemoryType.GLB): '{f.name}' is computed {where}; the GLB holds "
+            f"only the accelerator's tile copies (the hw_accelerate Func, e.g. {out.name}.in_(), and copies of its "
+            f"inputs computed at its GLB tile loop, e.g. hw_input.in_()); remove the call"
         )

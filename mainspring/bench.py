@@ -35,27 +35,33 @@ def yosys_figures(name: str, verilog: str, library: str) -> dict:
     return {"cells": int(m[-1]) if m else None, "latches": 0}
 
 
-def _sizes(spec: str):
+def parse_sizes(spec: str) -> list[tuple[int, int]]:
+    """`--sizes`: comma-separated input sizes, N (square) or WxH, each positive."""
+    from .frontend.errors import HalideError
+
+    out = []
     for part in spec.split(","):
         part = part.strip()
-        if "x" in part:
-            w, h = part.split("x")
-            yield int(w), int(h)
-        else:
-            yield int(part), int(part)
+        m = re.fullmatch(r"(\d+)(?:x(\d+))?", part)
+        if m is None or int(m.group(1)) < 1 or int(m.group(2) or m.group(1)) < 1:
+            raise HalideError(f"--sizes {spec}: '{part}' is not an input size; give positive sizes as N or WxH, "
+                              "comma-separated, e.g. --sizes 64,256,1920x1080")
+        out.append((int(m.group(1)), int(m.group(2) or m.group(1))))
+    return out
 
 
 def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
+    from .apps import build
     from .compiler import compile
     from .design import _library_path
 
     if hasattr(mod, "output_size"):  # apps whose output is not the input less a border (an upsample)
-        out, _ = mod.build(*mod.output_size(in_w, in_h))
+        out, _ = build(mod, *mod.output_size(in_w, in_h))
     else:
-        _, default_inputs = mod.build(*mod.DEFAULT_SIZE)
+        _, default_inputs = build(mod, *mod.DEFAULT_SIZE)
         in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
         border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
-        out, _ = mod.build(in_w - border_w, in_h - border_h)
+        out, _ = build(mod, in_w - border_w, in_h - border_h)
     start = time.perf_counter()
     design = compile(out, name=mod.NAME)
     seconds = time.perf_counter() - start
@@ -79,9 +85,10 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> in
     from .frontend.errors import HalideError
 
     rows = []
-    for name in apps_wanted or apps.APPS:
-        mod = apps.load(name)
-        for w, h in _sizes(sizes):
+    grid = parse_sizes(sizes)
+    mods = [apps.load(name) for name in apps_wanted or apps.APPS]
+    for name, mod in zip(apps_wanted or apps.APPS, mods):
+        for w, h in grid:
             progress(f"bench {name} at {w}x{h}")
             try:
                 rows.append(bench_one(mod, w, h, yosys))
@@ -94,4 +101,4 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> in
     print("|" + "---|" * len(cols))
     for r in rows:
         print("| " + " | ".join("" if r.get(c) is None else str(r.get(c)) for c in cols) + " |")
-    return 0
+    return 1 if any(r["compile_s"] == "error" for r in rows) else 0  # the table is whole; the status says a row failed

@@ -19,19 +19,16 @@ def _progress(msg: str) -> None:
 
 
 def _build(app: str, size, lanes: int = 1):
-    import inspect
-
     from . import apps
 
+    if size is not None and min(size) < 1:
+        raise HalideError(f"--size {size[0]} {size[1]}: an output size is two positive integers W H, e.g. "
+                          "--size 64 64")
+    if lanes < 1:
+        raise HalideError(f"--lanes {lanes}: the pixels per cycle are a positive integer, e.g. --lanes 2")
     mod = apps.load(app)
     w, h = size if size else mod.DEFAULT_SIZE
-    if lanes == 1:
-        out, inputs = mod.build(w, h)
-    elif "lanes" in inspect.signature(mod.build).parameters:
-        out, inputs = mod.build(w, h, lanes=lanes)
-    else:
-        raise HalideError(f"--lanes {lanes}: app {mod.NAME}'s build() takes no lanes parameter; unroll its stages "
-                          "yourself (see mainspring/apps/lanes.py)")
+    out, inputs = apps.build(mod, w, h, lanes)
     return mod, out, inputs, (w, h)
 
 

@@ -139,7 +139,7 @@ def test_bench_reports_a_design_that_does_not_fit_and_goes_on(monkeypatch, capsy
 
     monkeypatch.setattr(bench, "bench_one", fake)
     notes = []
-    assert bench.run_bench(["harris", "gaussian"], "64", progress=notes.append) == 0
+    assert bench.run_bench(["harris", "gaussian"], "64", progress=notes.append) == 1
     table = capsys.readouterr().out
     assert "| harris | 64x64 | error |" in table and "| gaussian | 64x64 | 0.1 |" in table
     assert notes[-2] == "bench harris at 64x64: design 'harris' needs 200 PEs but the target has 100"

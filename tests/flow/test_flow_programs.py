@@ -1,5 +1,8 @@
 """Programs beyond the apps through the whole flow, on both simulators (passes: compile, simulate)."""
 
+import inspect
+import os
+
 import numpy as np
 import pytest
 
@@ -138,12 +141,13 @@ def test_coordinate_as_value_is_refused():
     hw_input = hl.Func("hw_input")
     hw_input[x, y] = hl.u16(i[x, y])
     f = hl.Func("f")
+    at = f"{os.path.relpath(__file__)}:{inspect.currentframe().f_lineno + 1}"
     f[x, y] = hw_input[x, y] + hl.u16(x)
     accelerate(f, f, 8, 8, [], hw_input)
     with pytest.raises(hl.HalideError) as err:
         hl.compile(f, name="coord")
     assert str(err.value) == (
-        "Func 'f' uses the coordinate x as a value ((hw_input_0 + uint16(x))); the accelerator's kernels compute "
+        f"{at}: Func 'f' uses the coordinate x as a value ((hw_input_0 + uint16(x))); the accelerator's kernels compute "
         "on loaded values only. Compute the coordinate-dependent part on the host and stream it in as an "
         "accelerator input, or make it a constant."
     )

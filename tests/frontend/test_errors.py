@@ -355,8 +355,10 @@ def test_halide_says_the_same(case, halide):
 # ---- what mainspring refuses by design, with the reason in the message ----------------------------------
 
 def test_float_types_are_refused():
-    with pytest.raises(mainspring.HalideError, match=r"Float\(32\) is not supported: .*integer"):
+    with pytest.raises(mainspring.HalideError, match=r"Float\(32\) is not supported: .*integer") as err:
+        line = inspect.currentframe().f_lineno + 1
         mainspring.Float(32)
+    assert str(err.value).startswith(f"{os.path.relpath(__file__)}:{line}: Float(32)")
     x = mainspring.Var("x")
     with pytest.raises(mainspring.HalideError, match=r"Floating-point constant 2.5"):
         x + 2.5

@@ -191,12 +191,13 @@ def test_error_upsample_index():
     u.reorder(hl.Var("yi"), hl.Var("xi"))  # column-major: x / 2 is still affine after the split
     lower(Pipeline(u), "t")
     v = hl.Func("v")
+    at = f"{os.path.relpath(__file__)}:{inspect.currentframe().f_lineno + 1}"
     v[x, y] = hw_input[(x + y) / 2, y]  # two loops under one division: no split makes it affine
     accelerate(v, v, 8, 8, [], hw_input)
     with pytest.raises(hl.HalideError) as err:
         lower(Pipeline(v), "t")
     assert str(err.value) == (
-        "Func 'v' accesses 'hw_input' at ((x + y) / 2), which is not an affine function of its loops; memories "
+        f"{at}: Func 'v' accesses 'hw_input' at ((x + y) / 2), which is not an affine function of its loops; memories "
         "need affine addresses: an index divided (or taken modulo) by a constant d is affine only where its loop "
         "runs over whole multiples of d (an upsample by d splits the loop into d-long steps); make the Func's "
         "extent along that loop a multiple of d, starting at a multiple of d."
