@@ -18,7 +18,9 @@ import os
 
 SINGLE_LEVEL = ("brighten", "gaussian", "cascade", "harris")  # the array streams straight from and to the host
 # gaussian_glb: seed 002's three levels (host, GLB, memory tiles); upsample: more output than input words
-APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample")
+# Ports of the reference system's generators with their own schedules (../shared/h2h/README.md)
+REFERENCE = ("h2h_pointwise", "h2h_cascade", "h2h_cascade_glb", "h2h_harris", "h2h_conv_3_3")
+APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample") + REFERENCE
 
 
 def load(name_or_path: str):

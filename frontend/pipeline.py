@@ -87,23 +87,20 @@ class Pipeline:
     def _producers_first(self) -> list[Function]:
         """Every Function the output reads, producers before consumers (a depth-first post-order, iterative so
         that long chains of Funcs are fine)."""
-        order: list[Function] = []
-        done: set[int] = set()
-        stack = [(self.output, iter(self._callees(self.output)))]
-        on_stack = {id(self.output)}
+        calls = nx.DiGraph()
+        by_id = {id(self.output): self.output}
+        stack, seen = [self.output], {id(self.output)}
         while stack:
-            fn, callees = stack[-1]
-            nxt = next((c for c in callees if id(c) not in done), None)
-            if nxt is None:
-                stack.pop()
-                on_stack.discard(id(fn))
-                done.add(id(fn))
-                order.append(fn)
-                continue
-            assert id(nxt) not in on_stack, f"cycle through {nxt.name}"  # Funcs are defined before use
-            on_stack.add(id(nxt))
-            stack.append((nxt, iter(self._callees(nxt))))
-        return order
+            fn = stack.pop()
+            for c in self._callees(fn):
+                calls.add_edge(id(fn), id(c))  # adjacency in call order: the post-order follows it
+                by_id[id(c)] = c
+                if id(c) not in seen:
+                    seen.add(id(c))
+                    stack.append(c)
+        calls.add_node(id(self.output))
+        assert nx.is_directed_acyclic_graph(calls), "a cycle of Funcs"  # Funcs are defined before use
+        return [by_id[n] for n in nx.dfs_postorder_nodes(calls, source=id(self.output))]
 
     def _callees(self, fn: Function) -> list[Function]:
         out = []
@@ -161,22 +158,29 @@ class Pipeline:
         """Funcs whose loops enclose every use of fn (legal compute_at targets): a consumer, or a Func inside
         whose loops every consumer is computed (through compute_at chains and inlined Funcs)."""
         common: set[int] | None = None
+        memo: dict[int, set[int]] = {}
         for c in self.consumers(fn):
-            enclosing = self._enclosing(c, set())
+            enclosing = self._enclosing(c, memo, set())
             common = enclosing if common is None else common & enclosing
         return common or set()
 
-    def _enclosing(self, c: Function, seen: set[int]) -> set[int]:
-        if id(c) in seen:
+    def _enclosing(self, c: Function, memo: dict[int, set[int]], path: set[int]) -> set[int]:
+        """Funcs whose loops enclose every computation of c. Memoised per Func (an inlined Func feeding several
+        Funcs computed at one loop reaches that loop's Func on every branch); `path` stops a compute_at cycle."""
+        if id(c) in memo:
+            return memo[id(c)]
+        if id(c) in path:
             return set()
-        seen.add(id(c))
+        path = path | {id(c)}
         level = c.placement.compute
         if c is not self.output and level.kind == "inline":
-            sets = [self._enclosing(u, seen) for u in self.consumers(c)]
-            return set.intersection(*sets) if sets else set()
-        out = {id(c)}
-        if level.kind == "at":
-            out |= self._enclosing(level.func, seen)
+            sets = [self._enclosing(u, memo, path) for u in self.consumers(c)]
+            out = set.intersection(*sets) if sets else set()
+        else:
+            out = {id(c)}
+            if level.kind == "at":
+                out |= self._enclosing(level.func, memo, path)
+        memo[id(c)] = out
         return out
 
     def _check_loop_level(self, fn: Function, level, call: str):

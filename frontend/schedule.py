@@ -36,6 +36,7 @@ class MemoryType(enum.Enum):
     VTCM = "VTCM"
     AMXTile = "AMXTile"
     GLB = "GLB"
+    ROM = "ROM"  # the reference system's extension: a table known at compile time
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,9 +61,11 @@ def _is_r(name: str, schedule: StageSchedule) -> bool:
 def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str, auto_rounds: bool) -> None:
     e = ext.pop(dv.old)
     rounds = dv.tail is TailStrategy.RoundUp or (auto_rounds and dv.tail is TailStrategy.Auto)
-    if e % dv.factor and not rounds:
+    shrinks = not rounds and e < dv.factor and dv.tail in (TailStrategy.Auto, TailStrategy.ShiftInwards)
+    if e % dv.factor and not rounds and not shrinks:
         _tail_error(dv, e, who)
-    ext[dv.inner] = dv.factor
+    # A tile larger than the loop shrinks to it (one iteration of the outer loop), as bounds inference covers.
+    ext[dv.inner] = e if shrinks else dv.factor
     ext[dv.outer] = -(-e // dv.factor)
     for terms in exprs.values():
         c = terms.pop(dv.old, 0)

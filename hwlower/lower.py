@@ -395,7 +395,7 @@ def _strip_mine(s: StageLoops, args, steps: dict[int, int], f: Function) -> Stag
 
 
 def _table_values(pipe, region: Region, boxes) -> dict:
-    """Each constant table (a compute_root Func reading no input), evaluated by the reference over its box."""
+    """Each constant table (a Func reading no input or Param), evaluated by the reference over its box."""
     from mainspring.frontend.evaluate import realize_arrays
     from mainspring.frontend.func import Func
 
@@ -414,11 +414,13 @@ def _table_constant(c: ir.Call, tables: dict, who: str, pipe) -> ir.Expr | None:
     args = [simplify(a) for a in c.args]
     if not all(isinstance(a, ir.Const) for a in args):
         shown = ", ".join(ir.to_string(a) for a in args)
+        rvars = sorted({n.name for a in args for n in ir.walk(a) if isinstance(n, ir.RVar)})
+        fix = (f"unroll the reduction that indexes it ({', '.join(f'.unroll({r})' for r in rvars)} on the update "
+               "that reads it)" if rvars else "read it at constant coordinates")
         raise HalideError(
-            f"{who} reads '{pipe.name(c.callee)}' (compute_root, computed on the host) at ({shown}), which is not a "
-            f"fixed coordinate; inside the accelerator a host Func can only be read at constant coordinates (e.g. "
-            f"with its RDom unrolled). Compute it inside instead: {c.callee.name}.compute_at(<accelerator output>, "
-            "<store var>)"
+            f"{who} reads '{pipe.name(c.callee)}' (a constant Func, known at compile time) at ({shown}), which is "
+            f"not a fixed coordinate; constant Funcs fold into the kernels where they are read at constant "
+            f"coordinates: {fix}. A ROM read at varying coordinates is not supported yet."
         )
     idx = tuple(a.value - m for a, m in zip(args, store.mins))
     return ir.Const(c.type, int(store.arr[idx]))

@@ -13,6 +13,7 @@ from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
+from mainspring.frontend.schedule import MemoryType
 
 from .hierarchy import GlbLevel, glb_level, in_glb
 
@@ -61,6 +62,7 @@ def find_region(pipe: Pipeline) -> Region:
     inputs = [f for f in pipe.order if f.placement.accelerator_input is not None]
     _check_streamed(pipe, out, inputs)
     tainted = _reads_inputs(pipe, inputs)
+    _check_roms(pipe, tainted)
     # Constant Funcs (no input, no Param: known at compile time), wherever they are scheduled, are tables folded
     # where they are read; a pure one left inline is simply inlined.
     tables = [f for f in pipe.order if f is not out and id(f) not in tainted and f.placement.accelerator_input is None
@@ -146,6 +148,17 @@ def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs
             f"The accelerator output '{out.name}' has no accelerator input: mark the Func the accelerator streams "
             "in with stream_to_accelerator() (e.g. hw_input.stream_to_accelerator())"
         )
+
+
+def _check_roms(pipe: Pipeline, tainted: set[int]) -> None:
+    for f in pipe.order:
+        mt = f.placement.memory_type
+        if mt is not None and mt[0] is MemoryType.ROM and id(f) in tainted:
+            raise ScheduleError(
+                f"{mt[1]}: Func '{f.name}': store_in(MemoryType.ROM) holds a table known at compile time, but "
+                f"'{f.name}' depends on an input or a Param; remove the call (a buffer inside the accelerator is a "
+                f"memory tile already: {f.name}.compute_at(<accelerator output>, <store var>))"
+            )
 
 
 def _check_streamed(pipe: Pipeline, out: Function, inputs) -> None:

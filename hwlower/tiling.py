@@ -97,12 +97,9 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
                     f"multiple of {s.factor}; Halide refuses such an output buffer too); drop the tail strategy "
                     f"for ShiftInwards, or accelerate a copy: {f.name}.in_() with RoundUp on the copy's tile"
                 )
-            if s.factor > e and s.tail is not TailStrategy.RoundUp:
-                raise ScheduleError(
-                    f"{s.loc}: Func '{f.name}': the accelerator tile ({s.factor} in {s.old}) is larger than the "
-                    f"output ({e}); make the tile at most {e}"
-                )
-            extents[s.old] = s.factor
+            # A tile larger than the region shrinks to it: one tile, not one shifted before the image (Halide
+            # would shift it inward and read before the image's start; frontend.bounds covers e values too).
+            extents[s.old] = s.factor if s.tail is TailStrategy.RoundUp else min(s.factor, e)
             order.append(s.old)
         elif h in f.args:
             extents[h] = 1

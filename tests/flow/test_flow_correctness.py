@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import mainspring as hl
+from mainspring import apps
 from mainspring.apps import gaussian
 
 SIMULATORS = ("icarus", "verilator")
@@ -212,7 +213,7 @@ def test_split_into_two_loops_of_one_name_is_refused_at_the_call():
      "e.g. return output, {\"input\": image}"),
     (["compile", "{missing}", "-o", "{out}"],
      "error: app file '{missing}' does not exist; give the path of a Python file with NAME, DEFAULT_SIZE and "
-     "build(width, height), or one of the apps brighten, gaussian, cascade, harris, gaussian_glb, upsample"),
+     "build(width, height), or one of the apps " + ", ".join(apps.APPS)),
     (["compile", "gaussian", "--size", "0", "0", "-o", "{out}"],
      "error: --size 0 0: an output size is two positive integers W H, e.g. --size 64 64"),
     (["sim", "gaussian", "--lanes", "0"],

@@ -1,0 +1,133 @@
+"""The reference system's applications with their own schedules (apps/h2h_*), and the schedule features they
+need: compute_at through inlined Funcs (Halide's legality), constant Funcs wherever they are scheduled, tiles
+larger than their region. Bit-exact on both simulators."""
+
+import numpy as np
+import pytest
+
+import mainspring as hl
+from mainspring import apps
+from mainspring.apps.common import accelerate, random_image
+
+SIMULATORS = ("icarus", "verilator")
+
+
+def _checked(design, inputs, simulator, build_dir, minimal=True):
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    for b in design.report["buffers"]:
+        assert b["words"] == b["min_words"] or not minimal, b
+    return res
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("name", apps.REFERENCE)
+def test_reference_app_at_its_generator_size(name, simulator, build_dir):
+    mod = apps.load(name)
+    out, inputs = mod.build(*mod.DEFAULT_SIZE)
+    design = hl.compile(out, name=mod.NAME)
+    res = _checked(design, inputs, simulator, build_dir)
+    if design.lowered.glb is None:  # one pixel per cycle, behind the pipeline's depth
+        assert res.cycles - design.report["ideal_cycles"] <= design.report["first_output_cycle"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_cascade_with_line_buffers(simulator, build_dir):
+    from mainspring.apps import h2h_cascade
+
+    out, inputs = h2h_cascade.build(20, 12, schedule=1)
+    design = hl.compile(out, name="h2h_cascade_s1")
+    assert [b["name"] for b in design.report["buffers"] if b["level"] == "mem_tile"] == ["hw_input", "conv1_shift"]
+    _checked(design, inputs, simulator, build_dir)
+
+
+def test_harris_resources_against_the_reference_mapping():
+    # The reference system's mapped harris: 288 PEs, 11 memory tiles, 61 registers (../shared/CLOCKWORK.md).
+    out, _ = apps.load("h2h_harris").build(58, 58)
+    rep = hl.compile(out, name="h2h_harris").report
+    assert rep["pes"] + rep["const_words"] <= 288 and rep["mem_tiles"] <= 11 and rep["registers"] <= 61
+
+
+def _inlined_into_two():
+    """grad (inlined) feeds sq and cross, both computed at the output's loop; grad_unclamped is computed there
+    too, which Halide accepts: every use of it, through the inlined grad, is inside that loop."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.Int(16), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = inp[x, y]
+    grad_unclamped, grad, sq, cross, hw_output = (hl.Func(n) for n in
+                                                  ("grad_unclamped", "grad", "sq", "cross", "hw_output"))
+    grad_unclamped[x, y] = hw_input[x + 1, y] - hw_input[x, y + 1]
+    grad[x, y] = hl.clamp(grad_unclamped[x, y], -100, 100)
+    sq[x, y] = grad[x, y] * grad[x, y]
+    cross[x, y] = grad[x, y] * grad[x + 1, y]
+    hw_output[x, y] = sq[x, y] + cross[x, y + 1]
+    accelerate(hw_output, hw_output, 9, 7, [grad_unclamped, sq, cross], hw_input)
+    return hw_output, {"input": random_image(11, 9, dtype=np.int16)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_compute_at_through_an_inlined_func_read_by_two(simulator, build_dir):
+    out, inputs = _inlined_into_two()
+    design = hl.compile(out, name="inlined_into_two")
+    assert "grad_unclamped" in {b["name"] for b in design.report["buffers"]}
+    # sq is read at two rows by an op that also reads cross: its addressed bank takes 13 words, 11 the minimum.
+    _checked(design, inputs, simulator, build_dir, minimal=False)
+
+
+def _weighted(where: str):
+    """A 2x2 weighted sum whose weights are a constant Func (zero plus updates at constant coordinates)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    weights = hl.Func("weights")
+    weights[x, y] = hl.u16(0)
+    for (i, j), w in {(0, 0): 3, (1, 0): 5, (0, 1): 7, (1, 1): 0}.items():
+        weights[i, j] = hl.u16(w)
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += weights[r.x, r.y] * hw_input[x + r.x, y + r.y]
+    acc.update().unroll(r.x).unroll(r.y)
+    accelerate(acc, acc, 8, 6, [], hw_input)
+    xo = hl.Var("xo")
+    if where == "at":
+        weights.compute_at(acc, xo).unroll(x).unroll(y)  # the reference system's idiom: no lanes here
+    elif where == "root":
+        weights.compute_root()
+    elif where == "rom":
+        weights.compute_at(acc, xo).store_in(hl.MemoryType.ROM)
+    return acc, {"input": random_image(9, 7)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("where", ["at", "root", "rom", "inline"])
+def test_constant_func_wherever_it_is_scheduled_folds(where, simulator, build_dir):
+    out, inputs = _weighted(where)
+    design = hl.compile(out, name=f"weights_{where}")
+    assert design.report["pes"] == 5 and design.report["const_words"] == 3  # 3 multiplies, 2 adds; 0 dropped
+    assert {b["name"] for b in design.report["buffers"]} == {"hw_input", "acc"}
+    _checked(design, inputs, simulator, build_dir)
+
+
+def test_rom_of_a_func_that_reads_an_input_is_refused():
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, f = hl.Func("hw_input"), hl.Func("f")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    f[x, y] = hw_input[x, y] + 1
+    accelerate(f, f, 4, 4, [], hw_input)
+    hw_input.store_in(hl.MemoryType.ROM)
+    with pytest.raises(hl.HalideError, match=r"Func 'hw_input': store_in\(MemoryType.ROM\) holds a table known at "
+                                             r"compile time, but 'hw_input' depends on an input or a Param; remove "
+                                             r"the call"):
+        hl.compile(f, name="rom_input")
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_glb_tile_larger_than_the_output_shrinks(simulator, build_dir):
+    out, inputs = apps.load("h2h_cascade_glb").build(18, 14)
+    design = hl.compile(out, name="cascade_glb_small")
+    assert design.report["tiles"] == 1 and design.report["mem_tiles_per_glb_tile"] == 1
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
