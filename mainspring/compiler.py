@@ -21,8 +21,8 @@ from .frontend.func import Func
 from .frontend.pipeline import Pipeline
 from .hwlower.lower import Lowered, lower
 from .hwlower.printer import format_lowered
-from .memories import MemoryPlan, Target, analyze, to_json
-from .memories.glb import glb_json, plan_glb, verify_glb
+from .memories import MemoryPlan, Target, analyze, from_json, to_json
+from .memories.glb import glb_from_json, glb_json, plan_glb, verify_glb
 from .report_glb import glb_report
 from .target import CGRA
 from .verilog.glb import glb_design_verilog
@@ -59,11 +59,10 @@ def compile(output: Func, name: str = "design", target: CGRA | None = None, dump
         memory_json["glb"] = glb_json(glb)
     memory_text = json.dumps(memory_json, sort_keys=True, indent=1) + "\n"
     _dump("schedule", dump_after, lambda: memory_text, out)
-    compute_doc, pe_counts = _compute(lowered)
+    compute_doc, pe_counts = _compute(lowered, target)
     _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
-    make = glb_design_verilog if glb is not None else design_verilog
     try:
-        verilog = make(name, memory_json, compute_doc)
+        verilog = _render(name, memory_text, compute_doc)
     except RtlLimitError as e:
         raise ScheduleError(f"{_where(lowered, e.subject)}: {e}") from None
     _dump("verilog", dump_after, lambda: verilog, out)
@@ -72,6 +71,15 @@ def compile(output: Func, name: str = "design", target: CGRA | None = None, dump
         report.update(glb_report(glb, plan, sum(_size(b) for b in _image_boxes(lowered))))
     _check_fits(name, report, target)
     return Design(name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
+
+
+def _render(name: str, memory_text: str, compute_doc: dict) -> str:
+    """The RTL, from the typed plans read back from the memory JSON as written (the JSON is the contract)."""
+    doc = json.loads(memory_text)
+    plan = from_json(doc)
+    if "glb" in doc:
+        return glb_design_verilog(name, plan, glb_from_json(doc["glb"]), compute_doc)
+    return design_verilog(name, plan, compute_doc)
 
 
 def _where(lowered: Lowered, subject: str | None) -> str:
@@ -90,12 +98,12 @@ def _dump(step: str, wanted: str | None, text, out) -> None:
         print(f"// after {step}\n{text()}", file=out or sys.stdout, end="")
 
 
-def _compute(lowered: Lowered) -> tuple[dict, dict]:
+def _compute(lowered: Lowered, target: CGRA) -> tuple[dict, dict]:
     modules: dict[str, dict] = {}
     counts = {}
     for _, op in lowered.nest.ops():
         g = compile_kernel(kernel_from_op(op, name=_kernel_module(op.name)))
-        counts[op.name] = count_ops(g)
+        counts[op.name] = count_ops(g, target.word_bits)
         doc = to_coreir_json(g)
         modules.update(doc["namespaces"]["global"]["modules"])
     last = _kernel_module(lowered.nest.ops()[-1][1].name)

@@ -13,10 +13,10 @@ from .ir import (
     Bank, BankPort, BufferPlan, Controller, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
     Target, WritePort,
 )
-from .memory_json import dumps, to_json
+from .memory_json import dumps, from_json, to_json
 
 __all__ = [
-    "analyze", "check_plan", "to_json", "dumps",
+    "analyze", "check_plan", "to_json", "from_json", "dumps",
     "MemoryCheckError", "MemoryMappingError",
     "Bank", "BankPort", "BufferPlan", "Controller", "Dim", "InternalRead", "MemoryPlan", "OpSchedule",
     "ReadPort", "Register", "Target", "WritePort",

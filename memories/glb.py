@@ -163,6 +163,21 @@ def glb_json(plan: GlbPlan) -> dict:
     }
 
 
+def glb_from_json(doc: dict) -> GlbPlan:
+    """The GlbPlan of a memory JSON's "glb" section (the inverse of `glb_json`)."""
+    def ctrl(c: dict) -> GlbController:
+        return GlbController(tuple(c["extent"]), c["data_starting_addr"], tuple(c["data_stride"]))
+
+    buffers = tuple(
+        GlbBuffer(name, b["role"], b["host_stream"], b["array_stream"], b["bits"], b["lanes"],
+                  tuple(tuple(d) for d in b["box"]), b["words"], b["copies"], b["banks"], ctrl(b["host_controller"]),
+                  ctrl(b["array_controller"]))
+        for name, b in doc["buffers"].items()
+    )
+    return GlbPlan(buffers, tuple(tuple(tuple(d) for d in t) for t in doc["host_loop"]), doc["mem_tiles_per_tile"],
+                   doc["double_buffered"], doc["words_used"], doc["banks_used"], doc["bank_words"])
+
+
 def plan_glb(lowered, glb_words: int, glb_banks: int, glb_lanes: int = 4) -> GlbPlan:
     """The GLB of a lowered design with a GLB level (`lowered.glb`)."""
     g, pipe, nest = lowered.glb, lowered.pipe, lowered.nest

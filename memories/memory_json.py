@@ -59,7 +59,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule, ReadPort, WritePort
+from .ir import (
+    Bank, BankPort, BufferPlan, Controller, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register, Target,
+    WritePort,
+)
 
 FORMAT = "mainspring-memories/2"
 
@@ -142,3 +145,60 @@ def _controller(c: Controller, kind: str | None) -> dict:
 
 def _dim(d: Dim) -> dict:
     return {"var": d.var, "min": d.min, "extent": d.extent}
+
+
+# ---- reading it back: the typed plan the verilog stage renders from ---------------------------------------
+
+def from_json(doc: dict) -> MemoryPlan:
+    """The MemoryPlan a memory JSON describes (the inverse of `to_json`; its "glb" section is `glb_from_json`'s)."""
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} memory JSON (format {doc.get('format')!r})")
+    sched = doc["schedule"]
+    ops = tuple(_op_from(name, o) for name, o in sched["ops"].items())
+    internal = tuple(InternalRead(name, r["load"], tuple(r["lane"]), tuple(r["source_lane"]))
+                     for name, o in sched["ops"].items() for r in o["internal_reads"])
+    return MemoryPlan(
+        nest=doc["nest"], target=Target(**doc["target"]), strategy=sched["strategy"], ops=ops,
+        internal_reads=internal, buffers=tuple(_buffer_from(name, b) for name, b in doc["buffers"].items()),
+        cycles=sched["cycles"], input_words=sched["input_words"], first_output_cycle=sched["first_output_cycle"],
+    )
+
+
+def _op_from(name: str, o: dict) -> OpSchedule:
+    return OpSchedule(name, o["func"], o["stage"], _dims(o["dims"]), _dims(o["lanes"]), tuple(o["rates"]),
+                      o["delay"], o["latency"], o["host"])
+
+
+def _buffer_from(name: str, b: dict) -> BufferPlan:
+    return BufferPlan(
+        name=name, type=b["type"], bits=b["bits"], box=tuple(tuple(x) for x in b["box"]), role=b["role"],
+        level=b["level"], min_words=b["capacity"]["min_words"], words=b["capacity"]["words"],
+        write_ports=tuple(WritePort(p["name"], name, p["op"], tuple(p["lane"]), _controller_from(p["controller"]))
+                          for p in b["write_ports"]),
+        read_ports=tuple(ReadPort(p["name"], name, p["op"], p["load"], tuple(p["lane"]), p["source"],
+                                  _dims(p["domain"]), p["delay"], p["tap"], _controller_from(p["controller"]),
+                                  p["steps"]) for p in b["read_ports"]),
+        registers=tuple(Register(**r) for r in b["registers"]),
+        banks=tuple(_bank_from(k) for k in b["banks"]),
+        output_ports=tuple(b["output_ports"]),
+    )
+
+
+def _bank_from(k: dict) -> Bank:
+    def ports(kind: str) -> tuple[BankPort, ...]:
+        return tuple(BankPort(p["name"], kind, p["op"], tuple(p["lane"]), _dims(p["domain"]),
+                              _controller_from(p["controller"]), p["source"], p["delay"], p["load"],
+                              tuple(p["region"])) for p in k[f"{kind}_ports"])
+
+    return Bank(k["name"], k["kind"], k["words"], k["tiles"], k["slices"], ports("write"), ports("read"), k["root"],
+                k["gated"])
+
+
+def _controller_from(c: dict) -> Controller:
+    (start,) = [c[k] for k in c if k.endswith("_data_starting_addr")] or [0]
+    (stride,) = [c[k] for k in c if k.endswith("_data_stride")] or [()]
+    return Controller(tuple(c["extent"]), c["cycle_starting_addr"], tuple(c["cycle_stride"]), start, tuple(stride))
+
+
+def _dims(ds: list) -> tuple[Dim, ...]:
+    return tuple(Dim(d["var"], d["min"], d["extent"]) for d in ds)

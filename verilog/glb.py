@@ -1,4 +1,5 @@
-"""The top level of a design with a GLB: the global-buffer tiles around the array, from the memory JSON's "glb".
+"""The top level of a design with a GLB: the global-buffer tiles around the array, from the memory JSON's "glb"
+section read back as a `GlbPlan`.
 
 The host streams each GLB input tile into a `ms_glb_buffer` (its host controller orders the words), the array
 (the single-level design, as `top.py` builds it, named `<name>_array`) streams its inputs out of those buffers
@@ -8,52 +9,55 @@ the output tile back. With two copies per buffer the host's transfers overlap th
 
 from __future__ import annotations
 
+from mainspring.memories.glb import GlbController, GlbPlan
+from mainspring.memories.ir import MemoryPlan
+
 from .top import HEADER, _kernel_ports, _params, _vec, design_verilog, signal
 
 
 MARKS = ("glb_tile_done", "glb_tile_start")  # 1-bit outputs: a GLB tile's first word into the array, last back
 
 
-def glb_design_verilog(name: str, memory: dict, compute: dict) -> str:
-    glb = memory["glb"]
+def glb_design_verilog(name: str, plan: MemoryPlan, glb: GlbPlan, compute: dict) -> str:
+    """The GLB's top around the array, from the plans read back from the memory JSON."""
     array = f"{name}_array"
     lines = [f"module {name} (", "    input clk,", "    input rst_n,"]
     ports, body = [], []
-    widths = {b: d["bits"] for b, d in memory["buffers"].items()}
-    params = _params(memory, _kernel_ports(compute))
+    widths = {b.name: b.bits for b in plan.buffers}
+    params = _params(plan, _kernel_ports(compute))
     conns = [".clk(clk)", ".rst_n(rst_n)"]
-    ins = sorted(b for b, d in glb["buffers"].items() if d["role"] == "input")
+    ins = sorted(b.name for b in glb.buffers if b.role == "input")
     marks = []
-    for bname in sorted(glb["buffers"]):
-        b = glb["buffers"][bname]
-        w = b["bits"] * b["lanes"]  # one GLB entry: the lanes of a transfer, lane 0 in the low bits
-        host, arr = signal(b["host_stream"]), signal(b["array_stream"])
+    for b in sorted(glb.buffers, key=lambda b: b.name):
+        bname = b.name
+        w = b.bits * b.lanes  # one GLB entry: the lanes of a transfer, lane 0 in the low bits
+        host, arr = signal(b.host_stream), signal(b.array_stream)
         link = f"glb_{arr}"
         body.append(f"wire [{w - 1}:0] {link}_data;\n    wire {link}_valid;\n    wire {link}_ready;")
         conns += [f".{arr}_data({link}_data)", f".{arr}_valid({link}_valid)", f".{arr}_ready({link}_ready)"]
         start = "glb_tile_start" if bname == ins[0] else f"{link}_start_unused"
-        done = "glb_tile_done" if b["role"] == "output" else f"{link}_done_unused"
+        done = "glb_tile_done" if b.role == "output" else f"{link}_done_unused"
         for m in (start, done):
             if m.startswith("glb_tile"):
                 marks.append(m)
             else:
                 body.append(f"wire {m};")
-        if b["role"] == "input":
+        if b.role == "input":
             ports += [f"input [{w - 1}:0] {host}_data", f"input {host}_valid", f"output {host}_ready"]
             w_side = f".w_data({host}_data), .w_valid({host}_valid), .w_ready({host}_ready)"
             r_side = f".r_data({link}_data), .r_valid({link}_valid), .r_ready({link}_ready)"
-            wc, rc = b["host_controller"], b["array_controller"]
+            wc, rc = b.host, b.array
         else:
             ports += [f"output [{w - 1}:0] {host}_data", f"output {host}_valid", f"input {host}_ready"]
             w_side = f".w_data({link}_data), .w_valid({link}_valid), .w_ready({link}_ready)"
             r_side = f".r_data({host}_data), .r_valid({host}_valid), .r_ready({host}_ready)"
-            wc, rc = b["array_controller"], b["host_controller"]
-        assert widths[b["array_stream"]] == b["bits"]
-        p = [f".WIDTH({w})", f".WORDS({b['words'] // b['lanes']})", f".BUFS({b['copies']})"]
+            wc, rc = b.array, b.host
+        assert widths[b.array_stream] == b.bits
+        p = [f".WIDTH({w})", f".WORDS({b.words // b.lanes})", f".BUFS({b.copies})"]
         p += _ctrl("W_", wc) + _ctrl("R_", rc)
         joined = ",\n        ".join(p)
-        body.append(f"// GLB {b['role']} tile {bname}: {b['words']} words x {b['copies']} "
-                    f"({b['banks']} bank(s) each)\n    ms_glb_buffer #(\n        {joined})\n"
+        body.append(f"// GLB {b.role} tile {bname}: {b.words} words x {b.copies} "
+                    f"({b.banks} bank(s) each)\n    ms_glb_buffer #(\n        {joined})\n"
                     f"        u_glb_{signal(bname)} (.clk(clk), .rst_n(rst_n), {w_side}, {r_side}, "
                     f".w_tile_done({done}), .r_tile_start({start}));")
     for p, width in sorted(params.items()):
@@ -65,13 +69,14 @@ def glb_design_verilog(name: str, memory: dict, compute: dict) -> str:
     lines.append(f"    {array} u_array ({', '.join(conns)});")
     lines.append("endmodule")
     top = HEADER.format(name=name) + "\n".join(lines) + "\n"
-    return top + "\n" + design_verilog(array, memory, compute)
+    return top + "\n" + design_verilog(array, plan, compute)
 
 
-def _ctrl(prefix: str, c: dict) -> list[str]:
-    total = 1
-    for e in c["extent"]:
-        total *= e
-    return [f".{prefix}DIM({c['dimensionality']})", f".{prefix}EXTENT({_vec(c['extent'], 1)})",
-            f".{prefix}CYCLE_STRIDE({_vec(c['cycle_stride'], 0)})", f".{prefix}DATA_START({c['data_starting_addr']})",
-            f".{prefix}DATA_STRIDE({_vec(c['data_stride'], 0)})", f".{prefix}TOTAL({total})"]
+def _ctrl(prefix: str, c: GlbController) -> list[str]:
+    cycle, run = [], 1  # one transfer per step when nothing stalls
+    for e in c.extent:
+        cycle.append(run)
+        run *= e
+    return [f".{prefix}DIM({len(c.extent)})", f".{prefix}EXTENT({_vec(c.extent, 1)})",
+            f".{prefix}CYCLE_STRIDE({_vec(cycle, 0)})", f".{prefix}DATA_START({c.data_start})",
+            f".{prefix}DATA_STRIDE({_vec(c.data_stride, 0)})", f".{prefix}TOTAL({c.transfers})"]

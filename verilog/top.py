@@ -1,4 +1,5 @@
-"""The top-level Verilog of a design, generated from its memory JSON and compute JSON (never from the IR).
+"""The top-level Verilog of a design, generated from its memory plan as read back from the memory JSON
+(`memories.from_json`) and its compute JSON (never from the IR).
 
 Architecture (a Clockwork-style static schedule under one global enable):
 - A cycle counter advances while `en` is high. `en` drops when the schedule needs an input word that is not
@@ -21,6 +22,9 @@ import re
 from dataclasses import dataclass, field
 
 from mainspring.frontend.errors import ScheduleError
+from mainspring.memories.ir import (
+    Bank, BankPort, BufferPlan, Controller, MemoryPlan, OpSchedule, ReadPort, WritePort,
+)
 
 from .kernel import kernel_verilog
 
@@ -58,17 +62,15 @@ def _vec(values, pad: int) -> str:
     return "{" + ", ".join(f"32'h{v & 0xFFFFFFFF:08x}" for v in reversed(fields)) + "}"
 
 
-def _ctrl_params(prefix: str, c: dict, kind: str) -> list[str]:
-    dim = c["dimensionality"]
+def _ctrl_params(prefix: str, c: Controller) -> list[str]:
+    dim = c.dimensionality
     if dim > MAX_DIM:
         raise RtlLimitError(f"a controller with {dim} dimensions exceeds the memory tiles' {MAX_DIM}; use fewer "
                             "loops inside the accelerator (fuse or remove splits)")
-    data_start = c.get(f"{kind}_data_starting_addr", 0)
-    data_stride = c.get(f"{kind}_data_stride", [0] * dim)
     return [
-        f".{prefix}DIM({dim})", f".{prefix}EXTENT({_vec(c['extent'], 1)})",
-        f".{prefix}CYCLE_START({c['cycle_starting_addr']})", f".{prefix}CYCLE_STRIDE({_vec(c['cycle_stride'], 0)})",
-        f".{prefix}DATA_START({data_start})", f".{prefix}DATA_STRIDE({_vec(data_stride, 0)})",
+        f".{prefix}DIM({dim})", f".{prefix}EXTENT({_vec(c.extent, 1)})",
+        f".{prefix}CYCLE_START({c.cycle_starting_addr})", f".{prefix}CYCLE_STRIDE({_vec(c.cycle_stride, 0)})",
+        f".{prefix}DATA_START({c.data_starting_addr})", f".{prefix}DATA_STRIDE({_vec(c.data_stride, 0)})",
     ]
 
 
@@ -76,39 +78,38 @@ def _aw(words: int) -> int:
     return max(1, (words - 1).bit_length())
 
 
-def design_verilog(name: str, memory: dict, compute: dict) -> str:
-    """All modules of design `name`: the top, one per kernel (the library is `ms_library.v`)."""
+def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
+    """All modules of design `name` from its memory plan (as read back from the memory JSON) and its compute
+    JSON: the top, one per kernel (the library is `ms_library.v`)."""
     top = _Top(name)
-    _check_supported(memory)
-    buffers = memory["buffers"]
-    widths = {b: d["bits"] for b, d in buffers.items()}
+    _check_supported(plan)
+    widths = {b.name: b.bits for b in plan.buffers}
     kernels = _kernel_ports(compute)
-    _interface(top, memory, widths, kernels)
-    for bname in sorted(buffers):
-        _buffer(top, bname, buffers[bname])
-    for op_name in sorted(memory["schedule"]["ops"]):
-        op = memory["schedule"]["ops"][op_name]
-        if not op["host"]:
-            _kernel_instance(top, op_name, op, memory, kernels, widths)
+    _interface(top, plan, widths, kernels)
+    for b in sorted(plan.buffers, key=lambda b: b.name):
+        _buffer(top, b.name, b)
+    for op in sorted(plan.ops, key=lambda o: o.op):
+        if not op.host:
+            _kernel_instance(top, op.op, op, plan, kernels, widths)
     text = HEADER.format(name=name) + _print(top)
     for module in sorted(kernels):
         text += "\n" + kernel_verilog(compute, f"global.{module}")
     return text
 
 
-def _check_supported(memory: dict) -> None:
-    for op_name, op in memory["schedule"]["ops"].items():
-        if op["internal_reads"]:
-            raise RtlLimitError(
-                f"op {op_name} has lanes that read values other lanes of the same firing compute (a chained "
-                "computation across unrolled iterations): the RTL generator does not support that yet; remove the "
-                "unroll of the pure variables of that Func", op_name
-            )
-    for bname, b in memory["buffers"].items():
-        for bank in b["banks"]:
-            if not 1 <= len(bank["write_ports"]) <= 2 or len(bank["read_ports"]) > 2:
-                raise RtlLimitError(f"buffer {bname}: bank {bank['name']} needs more ports than a memory tile has; "
-                                    "read it at fewer offsets per cycle, or unroll less", bname)
+def _check_supported(plan: MemoryPlan) -> None:
+    chained = [s.op for s in plan.ops if any(r.op == s.op for r in plan.internal_reads)]
+    if chained:
+        raise RtlLimitError(
+            f"op {chained[0]} has lanes that read values other lanes of the same firing compute (a chained "
+            "computation across unrolled iterations): the RTL generator does not support that yet; remove the "
+            "unroll of the pure variables of that Func", chained[0]
+        )
+    for b in plan.buffers:
+        for bank in b.banks:
+            if not 1 <= len(bank.write_ports) <= 2 or len(bank.read_ports) > 2:
+                raise RtlLimitError(f"buffer {b.name}: bank {bank.name} needs more ports than a memory tile has; "
+                                    "read it at fewer offsets per cycle, or unroll less", b.name)
 
 
 def _kernel_ports(compute: dict) -> dict[str, dict[str, tuple[str, int]]]:
@@ -126,57 +127,54 @@ def _kernel_ports(compute: dict) -> dict[str, dict[str, tuple[str, int]]]:
     return out
 
 
-def lane_count(op: dict) -> int:
-    """The lanes of an op of the memory JSON: the iterations of its unrolled loops."""
+def lane_count(op: OpSchedule) -> int:
+    """The lanes of an op: the iterations of its unrolled loops."""
     n = 1
-    for d in op["lanes"]:
-        n *= d["extent"]
+    for d in op.lanes:
+        n *= d.extent
     return n
 
 
-def lane_index(op: dict, lane: list[int]) -> int:
+def lane_index(op: OpSchedule, lane: tuple[int, ...]) -> int:
     """The position of `lane` among the op's lanes (its unrolled loops in order, the last fastest): the word's
     slot in a stream transfer, lane 0 in the low bits."""
     k = 0
-    for d, v in zip(op["lanes"], lane):
-        k = k * d["extent"] + (v - d["min"])
+    for d, v in zip(op.lanes, lane):
+        k = k * d.extent + (v - d.min)
     return k
 
 
-def _stream_ports(memory: dict, bname: str, ports: list[dict]) -> list[dict | None]:
+def _stream_ports(plan: MemoryPlan, bname: str, ports) -> list[WritePort | None]:
     """A stream's write ports by lane index (None for a lane no port writes: a word nobody reads)."""
-    ops = memory["schedule"]["ops"]
-    op = ops[ports[0]["op"]]
-    slots: list[dict | None] = [None] * lane_count(op)
+    op = plan.op(ports[0].op)
+    slots: list[WritePort | None] = [None] * lane_count(op)
     for p in ports:
-        assert p["op"] == ports[0]["op"], f"stream {bname} is written by several ops"
-        slots[lane_index(op, p["lane"])] = p
+        assert p.op == ports[0].op, f"stream {bname} is written by several ops"
+        slots[lane_index(op, p.lane)] = p
     return slots
 
 
-def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
-    ops = memory["schedule"]["ops"]
-    ins = sorted(b for b, d in memory["buffers"].items() if d["role"] == "input")
-    (out,) = [b for b, d in memory["buffers"].items() if d["role"] == "output"]
-    in_lanes = {b: lane_count(ops[f"host.{b}"]) for b in ins}
-    out_port = memory["buffers"][out]["output_ports"]
-    outs = _stream_ports(memory, out, [p for p in memory["buffers"][out]["write_ports"] if p["name"] in out_port])
+def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
+    ins = sorted(b.name for b in plan.buffers if b.role == "input")
+    (out,) = [b.name for b in plan.buffers if b.role == "output"]
+    in_lanes = {b: lane_count(plan.op(f"host.{b}")) for b in ins}
+    out_buf = plan.buffer(out)
+    outs = _stream_ports(plan, out, [p for p in out_buf.write_ports if p.name in out_buf.output_ports])
     top.ports += ["input clk", "input rst_n"]
     for b in ins:
         w = widths[b] * in_lanes[b]
         top.ports += [f"input [{w - 1}:0] {signal(b)}_data", f"input {signal(b)}_valid", f"output {signal(b)}_ready"]
     w = widths[out] * len(outs)
     top.ports += [f"output [{w - 1}:0] {signal(out)}_data", f"output {signal(out)}_valid", f"input {signal(out)}_ready"]
-    for p, width in sorted(_params(memory, kernels).items()):
+    for p, width in sorted(_params(plan, kernels).items()):
         top.ports.append(f"input [{width - 1}:0] {signal(p)}")
-    total = memory["schedule"]["cycles"]
+    total = plan.cycles
     top.decls += ["reg [31:0] cycle;", "wire en;", "wire restart;"]
     need = []
     for b in ins:
-        host = ops[f"host.{b}"]
         s = signal(b)
         top.decls.append(f"wire {s}_need;")
-        top.body.append(_ctrl(f"host_{s}", host["controller"], "read", f"{s}_need"))
+        top.body.append(_ctrl(f"host_{s}", plan.op(f"host.{b}").controller, "read", f"{s}_need"))
         need.append(s)
     if any(p is None for p in outs):
         raise RtlLimitError(f"output {out}: some lanes of its op stream no value; unroll the output's innermost "
@@ -184,7 +182,7 @@ def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
     wp = outs[0]
     so = signal(out)
     top.decls.append(f"wire {so}_have;")
-    top.body.append(_ctrl(f"out_{so}", wp["controller"], "write", f"{so}_have"))
+    top.body.append(_ctrl(f"out_{so}", wp.controller, "write", f"{so}_have"))
     in_ok = " && ".join(f"(!{s}_need || {s}_valid)" for s in need) or "1'b1"
     top.body += [
         f"wire in_ok = {in_ok};",
@@ -192,7 +190,7 @@ def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
         "assign en = in_ok && out_ok;",
         f"assign restart = en && (cycle == 32'd{total - 1});",
         f"assign {so}_valid = {so}_have && in_ok;",
-        f"assign {so}_data = {_concat([signal(p['name']) for p in outs])};",
+        f"assign {so}_data = {_concat([signal(p.name) for p in outs])};",
     ]
     for s in need:
         others = " && ".join(f"(!{o}_need || {o}_valid)" for o in need if o != s)
@@ -205,16 +203,16 @@ def _interface(top: _Top, memory: dict, widths: dict, kernels) -> None:
     ]
     for b in ins:
         w = widths[b]
-        ports = memory["buffers"][b]["write_ports"]
-        slots = _stream_ports(memory, b, ports) if ports else [None] * in_lanes[b]
+        ports = plan.buffer(b).write_ports
+        slots = _stream_ports(plan, b, ports) if ports else [None] * in_lanes[b]
         for i, hw in enumerate(slots):
             bits = f"[{(i + 1) * w - 1}:{i * w}]" if len(slots) > 1 else ""
             if hw is None:  # a lane whose words no op reads (a padding column)
                 top.decls.append(f"wire [{w - 1}:0] {signal(b)}_lane{i}_unused;")
                 top.body.append(f"assign {signal(b)}_lane{i}_unused = {signal(b)}_data{bits};")
                 continue
-            top.decls.append(f"wire [{w - 1}:0] {signal(hw['name'])};")
-            top.body.append(f"assign {signal(hw['name'])} = {signal(b)}_data{bits};")
+            top.decls.append(f"wire [{w - 1}:0] {signal(hw.name)};")
+            top.body.append(f"assign {signal(hw.name)} = {signal(b)}_data{bits};")
 
 
 def _concat(parts: list[str]) -> str:
@@ -222,92 +220,92 @@ def _concat(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else "{" + ", ".join(reversed(parts)) + "}"
 
 
-def _params(memory: dict, kernels) -> dict[str, int]:
-    loads = {(rp["op"], rp["load"]) for b in memory["buffers"].values() for rp in b["read_ports"]}
+def _params(plan: MemoryPlan, kernels) -> dict[str, int]:
+    loads = {(rp.op, rp.load) for b in plan.buffers for rp in b.read_ports}
     out: dict[str, int] = {}
-    for op_name, op in memory["schedule"]["ops"].items():
-        if op["host"]:
+    for op in plan.ops:
+        if op.host:
             continue
-        for port, (direction, width) in kernels[_kernel_module(op_name)].items():
-            if direction == "input" and (op_name, port) not in loads:
+        for port, (direction, width) in kernels[_kernel_module(op.op)].items():
+            if direction == "input" and (op.op, port) not in loads:
                 out[port] = width
     return out
 
 
-def _ctrl(inst: str, c: dict, kind: str, fire: str, addr: str | None = None, words: int = 1) -> str:
-    params = _ctrl_params("", c, kind) + [f".WORDS({words})", f".AW({_aw(words)})"]
+def _ctrl(inst: str, c: Controller, kind: str, fire: str, addr: str | None = None, words: int = 1) -> str:
+    params = _ctrl_params("", c) + [f".WORDS({words})", f".AW({_aw(words)})"]
     addr_conn = addr if addr is not None else f"{inst}_addr_unused"
     decl = "" if addr is not None else f"wire [{_aw(words) - 1}:0] {inst}_addr_unused;  // when-only controller\n"
     return decl + (f"ms_affine_ctrl #({', '.join(params)})\n    {inst} (.clk(clk), .rst_n(rst_n), .en(en), "
             f".restart(restart), .cycle(cycle), .fire({fire}), .addr({addr_conn}));")
 
 
-def _buffer(top: _Top, bname: str, b: dict) -> None:
-    w = b["bits"]
+def _buffer(top: _Top, bname: str, b: BufferPlan) -> None:
+    w = b.bits
     fires: dict[str, str] = {}  # root write port -> a signal high in its write cycles
-    for bank in b["banks"]:
-        if bank["gated"] and bank["root"] not in fires:  # its write port 0 writes in the root's write cycles
-            fires[bank["root"]] = f"{signal(bank['name'])}_wfire"
-            top.decls.append(f"wire {fires[bank['root']]};")
-    for r in b["registers"]:
-        s = signal(r["name"])
-        enable = f"en && {_root_writes(top, b, r['root'], fires)}" if r["gated"] else "en"
-        unit = "writes" if r["gated"] else "cycles"
+    for bank in b.banks:
+        if bank.gated and bank.root not in fires:  # its write port 0 writes in the root's write cycles
+            fires[bank.root] = f"{signal(bank.name)}_wfire"
+            top.decls.append(f"wire {fires[bank.root]};")
+    for r in b.registers:
+        s = signal(r.name)
+        enable = f"en && {_root_writes(top, b, r.root, fires)}" if r.gated else "en"
+        unit = "writes" if r.gated else "cycles"
         top.decls.append(f"reg [{w - 1}:0] {s};")
         top.body += [
-            f"always @(posedge clk) begin  // {bname}: {r['delay']} {unit} after {r['root']}",
+            f"always @(posedge clk) begin  // {bname}: {r.delay} {unit} after {r.root}",
             f"    if (!rst_n) {s} <= {w}'d0;",
-            f"    else if ({enable}) {s} <= {signal(r['source'])};",
+            f"    else if ({enable}) {s} <= {signal(r.source)};",
             "end",
         ]
-    for bank in b["banks"]:
-        wfire = f"{signal(bank['name'])}_wfire"
-        if fires.get(bank["root"]) != wfire:
+    for bank in b.banks:
+        wfire = f"{signal(bank.name)}_wfire"
+        if fires.get(bank.root) != wfire:
             wfire += "_unused"
             top.decls.append(f"wire {wfire};")
         _bank(top, bname, w, bank, wfire)
 
 
-def _root_writes(top: _Top, b: dict, root: str, fires: dict[str, str]) -> str:
+def _root_writes(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) -> str:
     """A signal high in the cycles write port `root` writes (its controller, instantiated once per buffer)."""
     if root not in fires:
-        (wp,) = [p for p in b["write_ports"] if p["name"] == root]
+        (wp,) = [p for p in b.write_ports if p.name == root]
         fires[root] = f"{signal(root)}_writes"
         top.decls.append(f"wire {fires[root]};")
-        top.body.append(_ctrl(f"c_{fires[root]}", wp["controller"], "when", fires[root]))
+        top.body.append(_ctrl(f"c_{fires[root]}", wp.controller, "when", fires[root]))
     return fires[root]
 
 
-def _bank(top: _Top, bname: str, w: int, bank: dict, wfire: str) -> None:
-    writes, reads = bank["write_ports"], bank["read_ports"]
-    params = [f".WIDTH({w})", f".WORDS({bank['words']})", f".AW({_aw(bank['words'])})", f".NW({len(writes)})",
-              f".NR({len(reads)})", f".FORWARD({0 if bank['kind'] == 'delay_line' else 1})"]
+def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
+    writes, reads = bank.write_ports, bank.read_ports
+    params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({_aw(bank.words)})", f".NW({len(writes)})",
+              f".NR({len(reads)})", f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
     for i, wp in enumerate(writes):
-        params += _ctrl_params(f"W{i}_", wp["controller"], "write") + _region(f"W{i}_", wp)
+        params += _ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp)
     outs = []
     for i, rp in enumerate(reads):
-        params += _ctrl_params(f"R{i}_", rp["controller"], "read") + _region(f"R{i}_", rp)
-        s = signal(rp["name"])
+        params += _ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp)
+        s = signal(rp.name)
         top.decls.append(f"wire [{w - 1}:0] {s};")
         outs.append(s)
-    unused = f"{signal(bank['name'])}_unused"
+    unused = f"{signal(bank.name)}_unused"
     if len(outs) < 2:
         top.decls.append(f"wire [{w - 1}:0] {unused};  // the tile's second read port is not configured")
         outs.append(unused)
-    wdata = [signal(wp["source"]) for wp in writes] + [f"{w}'d0"] * (2 - len(writes))
-    lines = f"{len(writes)} delay line(s) of {bank['words']} words" if bank["kind"] == "delay_line" else \
-        f"addressed memory of {bank['words']} words"
+    wdata = [signal(wp.source) for wp in writes] + [f"{w}'d0"] * (2 - len(writes))
+    lines = f"{len(writes)} delay line(s) of {bank.words} words" if bank.kind == "delay_line" else \
+        f"addressed memory of {bank.words} words"
     joined = ",\n    ".join(params)
     top.body.append(
-        f"// {bname}: {lines} on {bank['tiles']} memory tile(s)\n"
-        f"ms_mem_tile #(\n    {joined})\n    {signal(bank['name'])} (.clk(clk), .rst_n(rst_n), .en(en), "
+        f"// {bname}: {lines} on {bank.tiles} memory tile(s)\n"
+        f"ms_mem_tile #(\n    {joined})\n    {signal(bank.name)} (.clk(clk), .rst_n(rst_n), .en(en), "
         f".restart(restart), .cycle(cycle), .wdata0({wdata[0]}), .wdata1({wdata[1]}), .rdata0({outs[0]}), "
         f".rdata1({outs[1]}), .wfire({wfire}));"
     )
 
 
-def _region(prefix: str, port: dict) -> list[str]:
-    first, words = port["region"]
+def _region(prefix: str, port: BankPort) -> list[str]:
+    first, words = port.region
     return [f".{prefix}BASE({first})", f".{prefix}SIZE({words})"]
 
 
@@ -315,44 +313,44 @@ def _kernel_module(op_name: str) -> str:
     return signal(f"k_{op_name}").replace("__", "_")
 
 
-def _tap_signal(top: _Top, op_name: str, load: str, ports: list[dict], width: int) -> str:
+def _tap_signal(top: _Top, op_name: str, load: str, ports: list[ReadPort], width: int) -> str:
     """The signal feeding kernel input `load`: its one tap, or, when several read ports serve the load over
     different parts of the op's iterations (e.g. the first step of a reduction reads the initial value), a mux
     chosen by which port's controller fires this cycle."""
     if len(ports) == 1:
-        return signal(ports[0]["tap"])
-    value = signal(ports[-1]["tap"])
+        return signal(ports[0].tap)
+    value = signal(ports[-1].tap)
     for i, rp in reversed(list(enumerate(ports[:-1]))):
         fire = f"{signal(op_name)}_{load}_sel{i}"
         top.decls.append(f"wire {fire};")
-        top.body.append(_ctrl(f"c_{fire}", rp["controller"], "read", fire))
-        value = f"({fire} ? {signal(rp['tap'])} : {value})"
+        top.body.append(_ctrl(f"c_{fire}", rp.controller, "read", fire))
+        value = f"({fire} ? {signal(rp.tap)} : {value})"
     s = f"{signal(op_name)}_{load}_in"
     top.decls.append(f"wire [{width - 1}:0] {s};")
     top.body.append(f"assign {s} = {value};")
     return s
 
 
-def _kernel_instance(top: _Top, op_name: str, op: dict, memory: dict, kernels, widths) -> None:
+def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, kernels, widths) -> None:
     """One instance of the op's kernel per lane (duplicated compute), each with its lane's taps and write port;
     a lane whose value no port writes (nobody reads it) gets no instance."""
-    writes = [(bn, wp) for bn, b in memory["buffers"].items() for wp in b["write_ports"] if wp["op"] == op_name]
-    for bname, wp in sorted(writes, key=lambda bw: lane_index(op, bw[1]["lane"])):
-        lane = wp["lane"]
-        taps: dict[str, list[dict]] = {}
-        for b in memory["buffers"].values():
-            for rp in b["read_ports"]:
-                if rp["op"] == op_name and rp["lane"] == lane:
-                    taps.setdefault(rp["load"], []).append(rp)
-        suffix = f"_l{lane_index(op, lane)}" if op["lanes"] else ""
+    writes = [(b.name, wp) for b in plan.buffers for wp in b.write_ports if wp.op == op_name]
+    for bname, wp in sorted(writes, key=lambda bw: lane_index(op, bw[1].lane)):
+        lane = wp.lane
+        taps: dict[str, list[ReadPort]] = {}
+        for b in plan.buffers:
+            for rp in b.read_ports:
+                if rp.op == op_name and rp.lane == lane:
+                    taps.setdefault(rp.load, []).append(rp)
+        suffix = f"_l{lane_index(op, lane)}" if op.lanes else ""
         _lane_instance(top, op_name, suffix, op, taps, wp, widths[bname], kernels)
 
 
-def _lane_instance(top: _Top, op_name: str, suffix: str, op: dict, taps: dict[str, list[dict]], wp: dict, w: int,
-                   kernels) -> None:
+def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, taps: dict[str, list[ReadPort]],
+                   wp: WritePort, w: int, kernels) -> None:
     module = _kernel_module(op_name)
     ports = kernels[module]
-    value = signal(wp["name"])
+    value = signal(wp.name)
     kout = f"{signal(op_name)}{suffix}_out"
     conns = []
     for port, (direction, width) in ports.items():
@@ -363,11 +361,11 @@ def _lane_instance(top: _Top, op_name: str, suffix: str, op: dict, taps: dict[st
             conns.append(f".{port}({kout})")
             top.decls.append(f"wire [{width - 1}:0] {kout};")
     top.body.append(f"{module} {signal('u_' + op_name + suffix)} ({', '.join(conns)});")
-    if op["latency"] == 0:
+    if op.latency == 0:
         top.decls.append(f"wire [{w - 1}:0] {value};")
         top.body.append(f"assign {value} = {kout};")
         return
-    stages = [value] + [f"{value}_p{i}" for i in range(1, op["latency"])]
+    stages = [value] + [f"{value}_p{i}" for i in range(1, op.latency)]
     src = kout
     for s in reversed(stages):
         top.decls.append(f"reg [{w - 1}:0] {s};")

@@ -92,6 +92,9 @@ def test_glb_golden_loops_and_memory_json():
     glb = json.loads(design.files()["gaussian_glb.memory.json"])["glb"]
     ctrl = glb["buffers"]["hw_input_global_wrapper"]["array_controller"]
     assert ctrl["extent"] == [64, 64] and ctrl["data_stride"] == [1, 64]
+    from mainspring.memories.glb import glb_from_json
+
+    assert glb_from_json(glb) == design.glb_plan  # the verilog stage renders from what it reads back
 
 
 @pytest.mark.slow
