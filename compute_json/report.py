@@ -1,4 +1,5 @@
-"""How many 16-bit PE operations a compute graph needs (an analysis: it returns facts, not a graph)."""
+"""How many PE operations a compute graph needs on PEs of a given width (an analysis: it returns facts, not a
+graph). The width is the target's word (`hl.CGRA(word_bits=...)`, 16 on the reference chip)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,14 @@ import networkx as nx
 
 from .graph import operands
 
-PE_WIDTH = 16
 # Pure wiring on a CGRA: no PE needed.
 _FREE = frozenset({"input", "output", "zext", "slice"})
 
 
 @dataclass(frozen=True, slots=True)
 class OpCount:
-    """`pe_ops`: 16-bit PE operations (a 32-bit add is 2; a w-bit multiply is ceil(w/16)**2 partial products);
-    `const_words`: 16-bit constant words; `dividers`: unsigned dividers (a PE has none: they need a divider
+    """`pe_ops`: PE operations (on 16-bit PEs a 32-bit add is 2; a w-bit multiply is ceil(w/16)**2 partial
+    products); `const_words`: constant words of the PE width; `dividers`: unsigned dividers (a PE has none: they need a divider
     unit or a sequential schedule); `by_op`: PE operations per op."""
 
     pe_ops: int
@@ -31,12 +31,11 @@ class OpCount:
                 f"{self.dividers} dividers")
 
 
-def _words(width: int) -> int:
-    return -(-width // PE_WIDTH)
+def count_ops(g: nx.MultiDiGraph, pe_bits: int = 16) -> OpCount:
+    """Count the PE operations, constant words and dividers of graph `g` on PEs of `pe_bits` bits."""
+    def _words(width: int) -> int:
+        return -(-width // pe_bits)
 
-
-def count_ops(g: nx.MultiDiGraph) -> OpCount:
-    """Count the PE operations, constant words and dividers of graph `g`."""
     by_op: Counter[str] = Counter()
     const_words = dividers = 0
     for n, d in sorted(g.nodes(data=True), key=lambda item: item[1]["seq"]):

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import networkx as nx
+
 from mainspring.hwlower.ir import Loop, Op
 
 from .ir import Target
@@ -36,6 +38,9 @@ class Timing:
 class Schedule:
     strategy: str
     timing: dict[str, Timing]  # by statement name: host inputs and ops
+
+
+_SOURCE = ("source",)  # the longest-path source: not an op name
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,22 +153,12 @@ def _paced(group: list[Stmt], neighbours: list[Stmt], depth: int):
 
 def _groups(prog: Program, stmts: list[Stmt], fixed: set[str]):
     """Connected components of the flow graph among unfixed ops, each with the fixed ops it touches."""
-    parent = {s.name: s.name for s in stmts}
-
-    def find(n: str) -> str:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-
-    for f in prog.flows:
-        if not f.streamed_out and f.src.name not in fixed and f.dst.name not in fixed:
-            parent[find(f.src.name)] = find(f.dst.name)
-    comps: dict[str, list[Stmt]] = {}
-    for s in stmts:
-        if s.name not in fixed:
-            comps.setdefault(find(s.name), []).append(s)
-    for members in comps.values():
+    linked = nx.Graph()
+    linked.add_nodes_from(s.name for s in stmts if s.name not in fixed)
+    linked.add_edges_from((f.src.name, f.dst.name) for f in prog.flows
+                          if not f.streamed_out and f.src.name not in fixed and f.dst.name not in fixed)
+    comps = [[s for s in stmts if s.name in comp] for comp in nx.connected_components(linked)]
+    for members in comps:
         names = {s.name for s in members}
         touching = {f.src.name for f in prog.flows if f.dst.name in names and f.src.name in fixed}
         touching |= {f.dst.name for f in prog.flows if f.src.name in names and f.dst.name in fixed}
@@ -177,33 +172,28 @@ def _solve(prog: Program, rates: dict[str, tuple[int, ...]], fixed: dict[str, in
         return None  # a loop-carried flow faster than the latency allows
     es = [e for e in es if e.src != e.dst]
     names = [s.name for s in scheduled_stmts(prog)]
-    d = {n: fixed.get(n, 0) for n in names}
-    for _ in range(len(names) + 1):
-        changed = False
-        for e in es:
-            if d[e.dst] < d[e.src] + e.weight:
-                if e.dst in fixed:
-                    return None
-                d[e.dst] = d[e.src] + e.weight
-                changed = True
-        if not changed:
-            break
-    else:
-        return None  # a positive cycle: these rates cannot work
+    # Longest paths from a source whose edges give each op its least delay: shortest paths of the negated
+    # weights (a negative cycle is a positive one here: these rates cannot work).
+    g = nx.DiGraph()
+    g.add_weighted_edges_from((_SOURCE, n, -fixed.get(n, 0)) for n in names)
+    for e in es:
+        if not g.has_edge(e.src, e.dst) or g[e.src][e.dst]["weight"] > -e.weight:
+            g.add_edge(e.src, e.dst, weight=-e.weight)
+    try:
+        dist = nx.single_source_bellman_ford_path_length(g, _SOURCE)
+    except nx.NetworkXUnbounded:
+        return None
+    d = {n: -dist[n] for n in names}
+    if any(d[n] != v for n, v in fixed.items() if n in d):
+        return None  # a fixed op (a stream) would have to start later
     _pull_late(d, es, _free(names, es, fixed))
     return d
 
 
 def _free(names: list[str], es: list[_Edge], fixed: dict[str, int]) -> set[str]:
     """Ops no streamed input reaches: nothing forces them early."""
-    reached = set(fixed)
-    changed = True
-    while changed:
-        changed = False
-        for e in es:
-            if e.src in reached and e.dst not in reached:
-                reached.add(e.dst)
-                changed = True
+    g = nx.DiGraph((e.src, e.dst) for e in es)
+    reached = set(fixed).union(*(nx.descendants(g, n) for n in fixed if n in g))
     return set(names) - reached
 
 

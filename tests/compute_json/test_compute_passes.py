@@ -178,3 +178,7 @@ def test_count_ops_in_16_bit_words():
     div = count_ops(compile_kernel(binary_kernel(U16, lambda x, y: binop("div", x, y))))
     assert div.dividers == 1 and div.by_op == {}
     assert "PE ops" in str(div)
+    # On 32-bit PEs (hl.CGRA(word_bits=32)) a 32-bit multiply is one PE op and a constant one word.
+    add32_on_32 = count_ops(compile_kernel(unary_kernel(U32, lambda x: binop("add", x, const(U32, 5)))), 32)
+    assert (add32_on_32.pe_ops, add32_on_32.const_words) == (1, 1)
+    assert count_ops(compile_kernel(binary_kernel(U32, lambda x, y: binop("mul", x, y))), 32).pe_ops == 1

@@ -1,12 +1,11 @@
 """Shared pieces of the end-to-end tests: a build directory shared by xdist workers (builds are locked and
 reused by content), and the simulators, which must exist in CI."""
 
-import os
 from pathlib import Path
 
 import pytest
 
-from mainspring.sim import require_simulator
+from mainspring.sim import in_ci, require_simulator
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "test-sim"
@@ -24,10 +23,6 @@ def simulator(request):
     name = request.param
     require_simulator(name)
     return name
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def assert_lint_clean_and_latch_free(design, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 import mainspring as hl
+from mainspring.sim import in_ci
 from mainspring import apps
 from mainspring.apps.common import accelerate
 from mainspring.apps.gaussian import algorithm
@@ -344,7 +345,7 @@ def _funcs(out):
 
 def test_regression_kit_packs_lanes(tmp_path):
     if shutil.which("iverilog") is None:
-        pytest.fail("iverilog is needed") if os.environ.get("CI") else pytest.skip("iverilog missing")
+        pytest.fail("iverilog is needed") if in_ci() else pytest.skip("iverilog missing")
     design, _ = _app("gaussian", 4, 30, 8)
     design.save(tmp_path / "g")
     kit = tmp_path / "g" / "regression"

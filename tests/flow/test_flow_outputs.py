@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import mainspring as hl
+from mainspring.sim import in_ci
 from mainspring import apps
 
 from conftest import assert_lint_clean_and_latch_free
@@ -52,7 +53,7 @@ def test_rtl_is_lint_clean_and_latch_free(name, tmp_path):
 
 def test_regression_kit_runs_with_icarus_alone(tmp_path):
     if shutil.which("iverilog") is None:
-        pytest.fail("iverilog is needed") if os.environ.get("CI") else pytest.skip("iverilog missing")
+        pytest.fail("iverilog is needed") if in_ci() else pytest.skip("iverilog missing")
     design, _ = _design()
     design.save(tmp_path / "gaussian")
     kit = tmp_path / "gaussian" / "regression"

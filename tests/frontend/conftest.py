@@ -7,12 +7,12 @@ fails them, so a broken install cannot pass as green.
 from __future__ import annotations
 
 import importlib
-import os
 
 import numpy as np
 import pytest
 
 import mainspring
+from mainspring.sim import in_ci
 
 
 def require_halide():
@@ -20,7 +20,7 @@ def require_halide():
     try:
         return importlib.import_module("halide")
     except ImportError as e:
-        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
+        if in_ci():
             pytest.fail(f"the Halide oracle is required in CI but `import halide` failed: {e}", pytrace=False)
         pytest.skip("the Halide oracle is not installed (pip install halide==21.0.0)")
 
