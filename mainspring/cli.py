@@ -87,6 +87,19 @@ def cmd_bench(args) -> int:
     return run_bench(args.apps or None, args.sizes, yosys=not args.no_yosys, progress=_progress)
 
 
+def cmd_fuzz(args) -> int:
+    from .fuzz import run_fuzz
+
+    if args.cases < 1 or args.jobs < 1:
+        raise HalideError(f"--cases {args.cases} --jobs {args.jobs}: both are positive integers")
+    failures = run_fuzz(args.cases, args.seed, simulator=args.simulator, jobs=args.jobs, save=args.save,
+                        progress=_progress, shrink_failures=not args.no_shrink)
+    for f in failures:
+        print(f"FAIL case {f.case.seed} ({f.kind}): {f.detail.splitlines()[0] if f.detail else ''}")
+    print(f"{args.cases - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="mainspring", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -112,6 +125,14 @@ def main(argv=None) -> int:
     b.add_argument("--sizes", default="64,1920x1080", help="comma-separated input sizes, e.g. 64,256,1920x1080")
     b.add_argument("--no-yosys", action="store_true")
     b.set_defaults(fn=cmd_bench)
+    f = sub.add_parser("fuzz", help="random pipelines and schedules, simulated and compared with the reference")
+    f.add_argument("--cases", type=int, default=100)
+    f.add_argument("--seed", type=int, default=0, help="the first case's seed (case k uses seed + k)")
+    f.add_argument("--simulator", default="icarus", choices=("verilator", "icarus"))
+    f.add_argument("--jobs", type=int, default=1, help="cases run in parallel")
+    f.add_argument("--save", default="fuzz-failures", help="directory for each failure as a runnable program")
+    f.add_argument("--no-shrink", action="store_true", help="report failures as generated")
+    f.set_defaults(fn=cmd_fuzz)
     args = p.parse_args(argv)
     try:
         return args.fn(args)

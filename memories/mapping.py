@@ -137,12 +137,46 @@ def boxes(s: isl.Set, dims: tuple[Dim, ...], what: str) -> list[tuple[Dim, ...]]
         out = []
         for basic in s.make_disjoint().get_basic_sets():
             piece = isl.Set.from_basic_set(basic)
-            got = _as_boxes(piece, dims)
+            got = _as_boxes(piece, dims) or _split_coupled(piece, dims)
             if got is None:
                 raise MemoryMappingError(f"{what} reads a set of iterations that is not a union of boxes ({piece}); "
                                          "a port controller is an affine loop nest over a box")
             out += got
     return sorted(out, key=lambda b: tuple(d.min for d in b))
+
+
+_MAX_SPLIT = 16  # values of one dim a set is cut along: each piece is a controller of its own
+
+
+def _split_coupled(s: isl.Set, dims: tuple[Dim, ...], depth: int = 0) -> list[tuple[Dim, ...]] | None:
+    """Boxes covering a basic set whose constraints couple dims (a serial reduction's reads without its first
+    step per pixel: { r.y, r.x : -r.y < r.x }): cut along the outermost coupled dim, value by value."""
+    if s.is_empty():
+        return []
+    got = _as_boxes(s, dims)
+    if got is not None or depth > 3:
+        return got
+    coupled = set()
+    for basic in s.get_basic_sets():
+        for c in basic.get_constraints():
+            used = [k for k in range(len(dims)) if not c.get_coefficient_val(isl.dim_type.set, k).is_zero()]
+            if len(used) > 1:
+                coupled.update(used)
+    if not coupled:
+        return None
+    k = min(coupled)
+    lo, hi = s.dim_min_val(k).to_python(), s.dim_max_val(k).to_python()
+    if hi - lo + 1 > _MAX_SPLIT:
+        return None
+    out: list[tuple[Dim, ...]] = []
+    for v in range(lo, hi + 1):
+        piece = s.intersect(isl.Set(f"{{ {s.get_tuple_name()}[{', '.join(f't{j}' for j in range(len(dims)))}] : "
+                                    f"t{k} = {v} }}"))
+        got = _split_coupled(piece.coalesce(), dims, depth + 1)
+        if got is None:
+            return None
+        out += got
+    return out
 
 
 def _as_boxes(s: isl.Set, dims: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:

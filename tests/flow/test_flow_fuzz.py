@@ -1,0 +1,74 @@
+"""The differential fuzzer (`mainspring fuzz`): a fixed range of seeds in CI, every saved regression on both
+simulators, and the fuzzer's own parts (generation is deterministic, shrinking keeps the failure)."""
+
+import dataclasses
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from mainspring import fuzz
+
+CASES = sorted((Path(__file__).parent / "fuzz_cases").glob("*.py"))
+SIMULATORS = ("icarus", "verilator")
+
+
+@pytest.mark.parametrize("first", range(0, 60, 10))
+def test_a_fixed_range_of_seeds_is_bit_exact(first):
+    # 60 cases: stencils, pointwise ops over five types, reductions unrolled and serial, inlined Funcs, host
+    # tiles, 1-3 lanes, stalls; each also checks the reference against Halide 21 when it is installed.
+    failures = fuzz.run_fuzz(10, first, simulator="icarus", progress=lambda _: None, shrink_failures=False)
+    assert not failures, "\n\n".join(f"{f.kind}: {f.detail}\n{f.source}" for f in failures)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_saved_regressions(path, simulator, build_dir):
+    spec = importlib.util.spec_from_file_location(f"fuzz_case_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    import mainspring
+
+    design = mainspring.compile(mod.build(), name=f"fuzz_{path.stem}")
+    design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
+
+
+def test_generation_is_deterministic_and_runnable():
+    assert fuzz.source(fuzz.generate(7)) == fuzz.source(fuzz.generate(7))
+    assert fuzz.source(fuzz.generate(7)) != fuzz.source(fuzz.generate(8))
+    compile(fuzz.source(fuzz.generate(7)), "case", "exec")
+    kinds = {s.kind for k in range(40) for s in fuzz.generate(k).stages}
+    assert kinds == {"stencil", "pointwise", "reduce"}
+    assert any(fuzz.generate(k).tile for k in range(40)) and any(fuzz.generate(k).lanes > 1 for k in range(40))
+
+
+def test_shrinking_keeps_the_failure_and_simplifies(monkeypatch):
+    # A stand-in failure: "wide" designs (width >= 5) mismatch; the shrinker must stop at width 5, no tile.
+    def fake(case, simulator="icarus", halide=None, build_dir=None):
+        kind = "mismatch" if case.width >= 5 else "ok"
+        return fuzz.Outcome(case, kind, "expected 1, got 2" if kind == "mismatch" else "")
+
+    monkeypatch.setattr(fuzz, "run_case", fake)
+    case = dataclasses.replace(fuzz.generate(3), width=9, height=4, tile=(4, 2), lanes=2)
+    small = fuzz.shrink(fake(case), "icarus")
+    assert small.kind == "mismatch"
+    assert (small.case.width, small.case.height, small.case.tile, small.case.lanes) == (5, 1, None, 1)
+    assert len(small.case.stages) == 1
+
+
+def test_a_refusal_off_the_documented_list_is_a_failure(monkeypatch):
+    import mainspring
+
+    def refuse(*args, **kwargs):
+        raise mainspring.HalideError("something new is not supported")
+
+    monkeypatch.setattr(mainspring, "compile", refuse)
+    got = fuzz.run_case(fuzz.generate(1))
+    assert got.kind == "refusal" and got.failed and "import mainspring" in got.source
+
+
+def test_cli_fuzz_reports_passed_and_failed(capsys):
+    from mainspring.cli import main
+
+    assert main(["fuzz", "--cases", "2", "--seed", "5", "--no-shrink"]) == 0
+    assert "2 passed, 0 failed" in capsys.readouterr().out
