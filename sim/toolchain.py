@@ -94,6 +94,18 @@ def require_simulator(name: str) -> None:
     pytest.skip(f"simulator {name} is unavailable: {problem}")
 
 
+def require_tool(present: bool, what: str) -> None:
+    """For tests: skip when a tool (`what`) is missing on a developer's machine, but fail under CI, where
+    scripts/install.sh installs every tool the suite uses."""
+    if present:
+        return
+    import pytest
+
+    if in_ci():
+        pytest.fail(f"{what} is required in CI (CI={os.environ['CI']})", pytrace=False)
+    pytest.skip(f"{what} is not installed")
+
+
 @functools.lru_cache(maxsize=None)
 def tool_version(name: str) -> str:
     """A version string of the simulator, part of the build cache key."""

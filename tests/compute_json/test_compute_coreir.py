@@ -11,13 +11,24 @@ import numpy as np
 import pytest
 
 from mainspring.compute_json import compile_kernel, kernel_json, write_coreir_json
-from mainspring.compute_json.coreir_tools import coreir_command, load_with_coreir, render_with_coreir
+from mainspring.compute_json.coreir_tools import (
+    coreir_command,
+    load_with_coreir,
+    render_with_coreir,
+)
 from mainspring.compute_json.evaluate import evaluate_kernel
 from mainspring.compute_json.examples import (
-    TYPES, clamp_pick_kernel, division_kernel, kernel_vectors, op_kernel, random_kernel, special_constants,
+    TYPES,
+    clamp_pick_kernel,
+    division_kernel,
+    kernel_vectors,
+    op_kernel,
+    random_kernel,
+    special_constants,
     wiring_kernel,
 )
 from mainspring.frontend.types import Int, UInt
+from mainspring.sim import require_tool
 from mainspring.verilog.kernel_sim import require_tools, simulate_kernel
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -107,8 +118,7 @@ def test_only_generators_coreir_renders_are_used(json_files):
 @pytest.mark.parametrize("name", KERNELS)
 def test_coreir_verilog_computes_halide_results(json_files, tmp_path, name):
     require_tools("iverilog", "vvp")
-    if coreir_command() is None:
-        pytest.skip("the coreir command is not installed")
+    require_tool(coreir_command() is not None, "the coreir command")
     kernel, path = json_files[name]
     verilog = render_with_coreir(path, tmp_path / f"{name}_coreir.v")
     vectors = kernel_vectors(kernel, 1500, seed=11)

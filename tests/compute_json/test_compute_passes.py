@@ -5,16 +5,23 @@ import io
 import numpy as np
 import pytest
 
-from mainspring.frontend.errors import HalideError
-
-from compute_helpers import assert_graph_matches, binary_kernel, binop, const, ops_of, unary_kernel, x_values
 from mainspring.compute_json import (
-    compile_kernel, count_ops, divide_by_constants, eliminate_common_subexpressions, fold_constants,
-    lower_dividers, lower_kernel, shifts_for_powers_of_two, verify,
+    compile_kernel,
+    count_ops,
+    divide_by_constants,
+    eliminate_common_subexpressions,
+    fold_constants,
+    lower_dividers,
+    lower_kernel,
+    shifts_for_powers_of_two,
+    verify,
 )
 from mainspring.compute_json.graph import add_const, add_node, new_graph
 from mainspring.frontend import ir
+from mainspring.frontend.errors import HalideError
 from mainspring.frontend.types import Bool, Int, UInt
+
+from compute_helpers import assert_graph_matches, binary_kernel, binop, const, ops_of, unary_kernel, x_values
 
 I8, U8, I16, U16, I32, U32 = Int(8), UInt(8), Int(16), UInt(16), Int(32), UInt(32)
 

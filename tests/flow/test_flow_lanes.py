@@ -11,10 +11,10 @@ import subprocess
 import pytest
 
 import mainspring as hl
-from mainspring.sim import in_ci
 from mainspring import apps
 from mainspring.apps.common import accelerate
 from mainspring.apps.gaussian import algorithm
+from mainspring.sim import require_tool
 
 from conftest import assert_lint_clean_and_latch_free
 
@@ -345,7 +345,7 @@ def _funcs(out):
 
 def test_regression_kit_packs_lanes(tmp_path):
     if shutil.which("iverilog") is None:
-        pytest.fail("iverilog is needed") if in_ci() else pytest.skip("iverilog missing")
+        require_tool(False, "iverilog")
     design, _ = _app("gaussian", 4, 30, 8)
     design.save(tmp_path / "g")
     kit = tmp_path / "g" / "regression"

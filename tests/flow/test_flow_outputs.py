@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import mainspring as hl
-from mainspring.sim import in_ci
 from mainspring import apps
+from mainspring.sim import require_tool
 
 from conftest import assert_lint_clean_and_latch_free
 
@@ -53,7 +53,7 @@ def test_rtl_is_lint_clean_and_latch_free(name, tmp_path):
 
 def test_regression_kit_runs_with_icarus_alone(tmp_path):
     if shutil.which("iverilog") is None:
-        pytest.fail("iverilog is needed") if in_ci() else pytest.skip("iverilog missing")
+        require_tool(False, "iverilog")
     design, _ = _design()
     design.save(tmp_path / "gaussian")
     kit = tmp_path / "gaussian" / "regression"
@@ -109,8 +109,7 @@ def test_cli_sim_user_app_file(tmp_path):
         "    return hw_output, {'input': random_image(w + 1, h, seed=9)}\n")
     p = subprocess.run([sys.executable, "-m", "mainspring.cli", "sim", str(app), "--simulator", "icarus"],
                        capture_output=True, text=True)
-    if "SimulatorUnavailable" in p.stderr:
-        pytest.skip("icarus missing")
+    require_tool("SimulatorUnavailable" not in p.stderr, "icarus")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "myapp 16x8 on icarus: bit-exact against the reference" in p.stdout
     p = subprocess.run([sys.executable, "-m", "mainspring.cli", "sim", str(app), "--lanes", "2"],
@@ -123,8 +122,7 @@ def test_cli_sim_user_app_file(tmp_path):
 def test_cli_sim_with_lanes():
     p = subprocess.run([sys.executable, "-m", "mainspring.cli", "sim", "gaussian_glb", "--simulator", "icarus",
                         "--lanes", "2", "--size", "60", "40"], capture_output=True, text=True)
-    if "SimulatorUnavailable" in p.stderr:
-        pytest.skip("icarus missing")
+    require_tool("SimulatorUnavailable" not in p.stderr, "icarus")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "gaussian_glb 60x40 on icarus: bit-exact against the reference" in p.stdout
     assert "GLB: 4 tile(s) of 1 memory tile(s)" in p.stdout

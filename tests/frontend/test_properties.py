@@ -220,6 +220,9 @@ def _realize(hl, env, exprs):
     return np.asarray(f.realize([W, H, len(exprs)]))
 
 
+MIN_COMPARED = 10  # of a batch of 30 trees
+
+
 def check_batch(halide, batch, seed):
     images = _images(seed)
     h_env, m_env = _env(halide, images), _env(mainspring, images)
@@ -233,8 +236,8 @@ def check_batch(halide, batch, seed):
             h_exprs.append(h)
             m_exprs.append(m)
             realized.append(tree)
-    if not realized:
-        return
+    # A batch whose trees all raise or overflow would compare nothing: the generator must keep most trees valid.
+    assert len(realized) >= MIN_COMPARED, f"only {len(realized)} of {len(batch)} trees compared"
     h_values, m_values = _realize(halide, h_env, h_exprs), _realize(mainspring, m_env, m_exprs)
     for i, tree in enumerate(realized):
         if not np.array_equal(h_values[i], m_values[i]):

