@@ -61,3 +61,30 @@ def test_error_upsample_of_an_odd_extent():
         "multiple of 2)"
     )
 
+
+
+def _offset_upsample(offset: int):
+    """hw_input[(x + offset) / 2, y / 2]: an offset inside the division."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = hw_input[(x + offset) / 2, y / 2] * 3
+    accelerate(hw_output, hw_output, 16, 8, [], hw_input)
+    return hw_output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_even_offset_inside_the_division_is_affine(simulator, build_dir):
+    # (x + 2) / 2 = xo + 1 on the strip-mined loop x = 2 * xo + xi: affine, bit-exact.
+    design = hl.compile(_offset_upsample(2), name="upsample_offset2")
+    design.check({"input": random_image(9, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
+
+
+def test_an_odd_offset_inside_the_division_is_refused():
+    # (x + 1) / 2 = xo + (xi + 1) / 2 takes both xo and xo + 1 within one step of xi: not affine. (A bound that
+    # forgot xi's last value made this compile and simulate wrong, at (13, 0).)
+    with pytest.raises(hl.HalideError, match=r"Func 'hw_output' accesses 'hw_input' at \(\(x \+ 1\) / 2\), which "
+                                             r"is not an affine function of its loops"):
+        hl.compile(_offset_upsample(1), name="upsample_offset1")
