@@ -1,17 +1,25 @@
 """Bounds inference by interval arithmetic: the range of values of an expression, and the box of every Func
 and input a pipeline's output needs.
 
-Every value lies in its type's range, so intervals are always finite; a load from a Func or an image is
-only known to lie in its type's range (as in Halide).
+Every value lies in its type's range, so integer intervals are always finite; a load from a Func or an image
+is only known to lie in its type's range (as in Halide). Float intervals may be infinite; they are widened
+slightly so the rounding of float arithmetic cannot step outside them, and a float cast to an integer (an
+index such as `hl.i32(x * 0.5)`) gets the truncated interval.
 """
 
 from __future__ import annotations
+
+import math
 
 from . import ir
 from .errors import HalideError
 from .func import Definition, Function
 from .params import Parameter
 from .types import Type
+
+_FULL = (-math.inf, math.inf)
+_MONOTONE = {"exp": math.exp, "sqrt": math.sqrt, "floor": math.floor, "ceil": math.ceil, "round": round,
+             "trunc": math.trunc}
 
 Interval = tuple[int, int]  # inclusive
 Box = list[Interval]
@@ -50,6 +58,8 @@ class Bounder:
         return got
 
     def _bounds(self, e: ir.Expr) -> Interval:
+        if e.type.is_float():
+            return _widen(self._float_bounds(e))
         if isinstance(e, ir.Const):
             return (e.value, e.value)
         if isinstance(e, (ir.Var, ir.RVar)):
@@ -60,7 +70,14 @@ class Bounder:
                 return (v, v) if v is not None else _type_range(e.type)
             return _type_range(e.type)
         if isinstance(e, ir.Cast):
-            return _fit(self(e.value), e.type) if not e.type.is_bool() else (0, 1)
+            if e.type.is_bool():
+                return (0, 1)
+            iv = self(e.value)
+            if e.value.type.is_float():
+                if not all(math.isfinite(v) for v in iv):
+                    return _type_range(e.type)
+                iv = (math.trunc(iv[0]), math.trunc(iv[1]))
+            return _fit(iv, e.type)
         if isinstance(e, ir.Select):
             t, f = self(e.true_value), self(e.false_value)
             c = self(e.cond)
@@ -76,6 +93,30 @@ class Bounder:
                 return _fit((lo, max(abs(a[0]), abs(a[1]))), e.type)
             return (0, 1) if e.type.is_bool() else _fit((-a[1] - 1, -a[0] - 1), e.type)
         return self._binop(e)
+
+    def _float_bounds(self, e: ir.Expr):
+        if isinstance(e, ir.Const):
+            return (e.value, e.value)
+        if isinstance(e, ir.Cast):
+            lo, hi = self(e.value)
+            return (float(lo), float(hi))
+        if isinstance(e, ir.Select):
+            t, f = self(e.true_value), self(e.false_value)
+            return (min(t[0], f[0]), max(t[1], f[1]))
+        if isinstance(e, ir.UnOp):  # abs
+            a = self(e.a)
+            return (0.0 if a[0] <= 0 <= a[1] else min(abs(a[0]), abs(a[1])), max(abs(a[0]), abs(a[1])))
+        if isinstance(e, ir.MathCall) and e.name in _MONOTONE:
+            a = self(e.args[0])
+            if e.name == "sqrt" and a[0] < 0 or not all(math.isfinite(v) for v in a):
+                return _FULL
+            try:
+                return (_MONOTONE[e.name](a[0]), _MONOTONE[e.name](a[1]))
+            except OverflowError:
+                return _FULL
+        if isinstance(e, ir.BinOp) and e.op in ("add", "sub", "mul", "min", "max"):
+            return _float_binop(e.op, self(e.a), self(e.b))
+        return _FULL
 
     def _binop(self, e: ir.BinOp) -> Interval:
         a, b, t, op = self(e.a), self(e.b), e.type, e.op
@@ -121,6 +162,34 @@ class Bounder:
         m = max(abs(a[0]), abs(a[1]))
         lo = min(0, -m) if (a[0] < 0 or b[0] < 0) else 0
         return _fit((lo - 1, m + 1), t) if lo < 0 else (0, a[1])
+
+
+def _float_binop(op: str, a, b):
+    try:
+        if op == "add":
+            iv = (a[0] + b[0], a[1] + b[1])
+        elif op == "sub":
+            iv = (a[0] - b[1], a[1] - b[0])
+        elif op == "mul":
+            p = [a[i] * b[j] for i in (0, 1) for j in (0, 1)]
+            iv = (min(p), max(p))
+        elif op == "min":
+            iv = (min(a[0], b[0]), min(a[1], b[1]))
+        else:
+            iv = (max(a[0], b[0]), max(a[1], b[1]))
+    except OverflowError:
+        return _FULL
+    return _FULL if any(math.isnan(v) for v in iv) else iv
+
+
+def _widen(iv):
+    """iv grown by a relative 2**-20 (and 2**-126 absolute) each way: float32 rounding stays inside."""
+    lo, hi = iv
+    if math.isnan(lo) or math.isnan(hi):
+        return _FULL
+    lo = lo - abs(lo) * 2.0**-20 - 2.0**-126 if math.isfinite(lo) else lo
+    hi = hi + abs(hi) * 2.0**-20 + 2.0**-126 if math.isfinite(hi) else hi
+    return (lo, hi)
 
 
 def union(a: Box | None, b: Box) -> Box:

@@ -4,14 +4,18 @@ Each Func is computed over its whole box, producers first, with arrays whose axi
 runs sequentially over its RDom (outer dimensions outer), each point vectorised over the pure variables: that
 is exact because Halide requires an update's references to its own Func to keep the pure variables in place,
 so different pure points never touch each other's values. A commutative reduction `f[L] = f[L] op e` (op in
-+, *, min, max; e not reading f) is scattered in one step with `ufunc.at`, which is equally exact.
++, *, min, max; e not reading f) is scattered in one step with `ufunc.at`, which is equally exact for
+integers (float reductions run point by point instead: their order of operations matters).
+
+Float values are carried in their own dtype; expressions with floats are first put in the form Halide's
+compiled code computes (`floatlower.halide_form`: inlining, folding, fused multiply-adds).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import ir, semantics
+from . import floatlower, ir, semantics
 from .bounds import Box, definition_env, infer_boxes
 from .errors import HalideError, user_location
 from .func import Definition, Function
@@ -38,7 +42,9 @@ class Evaluator:
         self.params = params
         self.stores: dict[int, _Store] = {}
         for name, buf in inputs.items():
-            self.stores[id(pipe.inputs[name])] = _Store(np.asarray(buf.halide_view(), dtype=np.int64), buf.mins())
+            self.stores[id(pipe.inputs[name])] = _Store(semantics.carry(buf.halide_view(), buf.type()), buf.mins())
+        self._forms: dict[int, tuple[ir.Expr, ir.Expr]] = {}  # id(e) -> (e, its Halide form): both kept alive
+        self._fma: floatlower.FmaPlan = {}
 
     def scalar(self, p: Parameter) -> int | None:
         return self.params.get(p.name)
@@ -46,6 +52,7 @@ class Evaluator:
     # ---- expressions ----
     def eval(self, e: ir.Expr, env: dict, memo: dict) -> np.ndarray:
         """The value of e (children first, iteratively, so any depth is fine); memo maps id(node) -> value."""
+        e = self._halide_form(e)
         stack = [e]
         while stack:
             n = stack[-1]
@@ -66,9 +73,17 @@ class Evaluator:
             memo[id(n)] = self._eval_node(n, env, memo)
         return memo[id(e)]
 
+    def _halide_form(self, e: ir.Expr) -> ir.Expr:
+        got = self._forms.get(id(e))
+        if got is None:
+            form, plan = floatlower.halide_form(e, self.pipe) if floatlower.has_float(e) else (e, {})
+            self._fma.update(plan)
+            got = self._forms[id(e)] = self._forms[id(form)] = (e, form)
+        return got[1]
+
     def _eval_node(self, e: ir.Expr, env: dict, memo: dict):
         if isinstance(e, ir.Const):
-            return np.int64(e.value)
+            return semantics.carry(e.value, e.type)[()]
         if isinstance(e, (ir.Var, ir.RVar)):
             return env[e.name]
         kids = [memo[id(c)] for c in ir.children(e)]
@@ -77,7 +92,12 @@ class Evaluator:
         if isinstance(e, ir.Cast):
             return semantics.cast(kids[0], e.value.type, e.type)
         if isinstance(e, ir.BinOp):
+            fused = self._fma.get(id(e))
+            if fused is not None:
+                return _fused(fused, memo, e.type)
             return semantics.binop(e.op, e.type, e.a.type, kids[0], kids[1])
+        if isinstance(e, ir.MathCall):
+            return semantics.math_call(e.name, e.type, *kids)
         if isinstance(e, ir.UnOp):
             return semantics.unop(e.op, e.type, kids[0])
         if isinstance(e, ir.Select):
@@ -88,7 +108,7 @@ class Evaluator:
         if not e.args:
             v = self.scalar(e.callee)
             assert v is not None, e.callee.name
-            return np.int64(v)
+            return semantics.carry(v, e.type)[()]
         store = self.stores[id(e.callee)]
         idx = tuple(np.asarray(a) - m for a, m in zip(args, store.mins))
         return store.arr[idx]
@@ -131,7 +151,7 @@ class Evaluator:
         defs = self.pipe.definitions(fn)
         env = _grid(fn.args, box, len(box))
         value = self.eval(defs[0].value, env, {})
-        arr = np.array(np.broadcast_to(value, extents), dtype=np.int64)
+        arr = np.array(np.broadcast_to(value, extents), dtype=semantics.carry(0, fn.type).dtype)
         store = _Store(arr, mins)
         self.stores[id(fn)] = store
         for d in defs[1:]:
@@ -146,7 +166,7 @@ class Evaluator:
         ranges = definition_env(box, d, self.scalar)
         rnames = [name for name, _, _ in d.rdom.dims]
         points = int(np.prod([ranges[r][1] - ranges[r][0] + 1 for r in rnames]))
-        pattern = _reduction_pattern(fn, d)
+        pattern = None if fn.type.is_float() else _reduction_pattern(fn, d)
         pure = _pure_lhs(d)
         if pattern is not None and not (pure and points <= _POINTWISE):
             self._scatter(fn, d, box, store, ranges, rnames, *pattern)
@@ -186,6 +206,15 @@ class Evaluator:
             _SCATTER[op].at(store.arr, tuple(np.broadcast_to(i, shape).ravel() for i in idx),
                             np.broadcast_to(value, shape).ravel())
         store.arr[...] = semantics.wrap(store.arr, fn.type) if op in ("add", "mul") else store.arr
+
+
+def _fused(fused, memo: dict, t: Type):
+    """A fused multiply-add: (±a*b) + (±c) rounded once."""
+    from .floatmath import fma
+
+    product, addend, negate_product, negate_addend = fused
+    a, b, c = memo[id(product.a)], memo[id(product.b)], memo[id(addend)]
+    return fma(-a if negate_product else a, b, -c if negate_addend else c, t.dtype)
 
 
 def _pure_lhs(d: Definition) -> bool:
@@ -305,7 +334,7 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
                     f"{user_location()}: Parameter {name} does not have a valid scalar value: Param {name} is used "
                     f"but was never set; call {name}.set(value) before realize"
                 )
-            params[name] = int(v)
+            params[name] = float(v) if p.type.is_float() else int(v)
     return buffers, params
 
 

@@ -15,13 +15,19 @@ Python bindings' PyBinaryOperators.h):
   shifts the other way (`u8 << -1` is `u8 >> 1`).
 - `hl.cast` of a constant folds to a constant of the new type (wrapped; a Bool keeps bit 0), as Halide's
   `cast` does, so later coercions (select's) see a constant.
+- Floats: a Python float is a Float(32) constant (with Halide's RuntimeWarning when that rounds it). A float
+  operand makes the other operand that float type; two floats widen to the wider. A Python int beside a
+  float Expr becomes that float type and must survive the rounding (16777217 beside a float32 is an error).
+  `//` of floats is floor(a / b); bitwise operators and shifts refuse floats.
 """
 
 from __future__ import annotations
 
 from . import ir
+import warnings
+
 from .errors import ExprTruthError, HalideError, user_location
-from .types import BOOL, I32, INT, UINT, Type
+from .types import BOOL, F32, I32, INT, UINT, Type
 
 
 def to_ir(value, what: str = "value") -> ir.Expr:
@@ -34,10 +40,7 @@ def to_ir(value, what: str = "value") -> ir.Expr:
         _check_32_bits(value)
         return ir.Const(I32, value)
     if isinstance(value, float):
-        raise HalideError(
-            f"{user_location()}: Floating-point constant {value} in {what}: mainspring compiles integer pipelines "
-            "for the CGRA's integer PEs; use integer arithmetic (e.g. fixed point with a shift)"
-        )
+        return float_literal(value)
     raise HalideError(f"Cannot use {type(value).__name__} {value!r} as an expression in {what}")
 
 
@@ -50,6 +53,30 @@ def _check_32_bits(value: int) -> None:
         )
 
 
+def float_literal(value: float) -> ir.Const:
+    """A Python float as Halide's bindings take it: a Float(32) constant, warning when that loses precision."""
+    rounded = F32.wrap(value)
+    if rounded != value and value == value:
+        warnings.warn(
+            f"The floating-point value {value!r} will be interpreted as a float32 by Halide and lose precision "
+            f"(it becomes {rounded!r}); add an explicit `f32()` or `f64()` cast to avoid this warning.",
+            RuntimeWarning, stacklevel=_user_stacklevel(),
+        )
+    return ir.Const(F32, rounded)
+
+
+def _user_stacklevel() -> int:
+    """The warnings stack level of the user's line (the first frame outside the compiler)."""
+    import sys
+
+    from .errors import _is_own
+
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and _is_own(frame.f_code.co_filename):
+        level, frame = level + 1, frame.f_back
+    return level
+
+
 def wrap(node: ir.Expr) -> "Expr":
     return Expr(node)
 
@@ -58,8 +85,13 @@ def _is_py_int(v) -> bool:
     return isinstance(v, int)
 
 
-def make_const(t: Type, value: int) -> ir.Const:
-    """Halide's make_const: `value` wrapped to type t (a Bool keeps bit 0)."""
+def make_const(t: Type, value) -> ir.Const:
+    """Halide's make_const: `value` wrapped to type t (a Bool keeps bit 0); a float truncates toward zero
+    into an integer type and rounds to nearest into a float type."""
+    if t.is_float():
+        return ir.Const(t, t.wrap(float(value)))
+    if isinstance(value, float):
+        value = int(value) if value == value and abs(value) != float("inf") else 0  # undefined in Halide
     return ir.Const(t, t.wrap(int(value)))
 
 
@@ -70,6 +102,14 @@ def type_name(t: Type) -> str:
 
 def _literal_for(t: Type, value: int, op: str) -> ir.Const:
     """A Python int beside an Expr of type t, as Halide's operators coerce it (checked, not wrapped)."""
+    if t.is_float():
+        if not t.can_represent(value):
+            raise HalideError(
+                f"{user_location()}: Integer constant {value} will be implicitly coerced to type {t}, which changes "
+                f"its value to {t.wrap(value):f}. Write it as a float (e.g. {value}.0 in hl.f64(...)) or cast the "
+                "other operand to a wider type."
+            )
+        return ir.Const(t, float(value))
     _check_32_bits(value)
     if not t.can_represent(value):
         raise HalideError(
@@ -97,6 +137,9 @@ def match_types(a: ir.Expr, b: ir.Expr) -> tuple[ir.Expr, ir.Expr]:
     ta, tb = a.type, b.type
     if ta == tb:
         return a, b
+    if ta.is_float() or tb.is_float():
+        t = max((x for x in (ta, tb) if x.is_float()), key=lambda x: x.bits())
+        return cast_ir(t, a), cast_ir(t, b)
     if ta.is_uint() and tb.is_uint():
         t = ta if ta.bits() > tb.bits() else tb
         return cast_ir(t, a), cast_ir(t, b)
@@ -119,6 +162,23 @@ def arith(op: str, a, b) -> "Expr":
     return Expr(ir.BinOp(x.type, op, x, y))
 
 
+def floor_div(a, b) -> "Expr":
+    """Python's `//`: Halide's division for integers, floor(a / b) for floats."""
+    q = arith("div", a, b)
+    if not q.type().is_float():
+        return q
+    return Expr(ir.MathCall(q.type(), "floor", (q._ir(),)))
+
+
+def _refuse_float(name: str, *operands: ir.Expr) -> None:
+    for v in operands:
+        if v.type.is_float():
+            raise HalideError(
+                f"{user_location()}: {name} needs integer operands, but {ir.to_string(v)} has type {v.type}. "
+                "Cast it to an integer type first (e.g. hl.i32(...), which truncates toward zero)."
+            )
+
+
 def compare(op: str, a, b) -> "Expr":
     x, y = _operands(a, b, _OP_NAMES[op])
     return Expr(ir.BinOp(BOOL, op, x, y))
@@ -127,6 +187,7 @@ def compare(op: str, a, b) -> "Expr":
 def bitwise(op: str, a, b) -> "Expr":
     name = {"and": "bitwise and", "or": "bitwise or", "xor": "bitwise xor"}[op]
     x, y = _operands(a, b, name) if (_is_py_int(a) or _is_py_int(b)) else (to_ir(a, name), to_ir(b, name))
+    _refuse_float(name, x, y)
     if x.type.is_int() != y.type.is_int():
         raise HalideError(
             f"{user_location()}: Arguments to {name} must be both be signed or both be unsigned.\n"
@@ -142,6 +203,7 @@ _FLIP = {"shl": "shr", "shr": "shl"}
 
 def shift(op: str, a, b) -> "Expr":
     name = "<<" if op == "shl" else ">>"
+    _refuse_float(f"The shift {name}", *(v._ir() for v in (a, b) if isinstance(v, ExprLike)))
     if _is_py_int(b) and isinstance(a, ExprLike):
         x = a._ir()
         _check_32_bits(b)
@@ -155,16 +217,17 @@ def shift(op: str, a, b) -> "Expr":
 
 
 def power(base, exponent) -> "Expr":
-    """Halide's pow for an integer constant exponent: repeated multiplication (1 / e**-k for k < 0)."""
+    """Halide's pow: repeated multiplication for an integer constant exponent (1 / e**-k for k < 0), else
+    pow_f32 / pow_f64 of the base's float type (an integer base makes both Float(32))."""
     k = exponent._ir() if isinstance(exponent, ExprLike) else exponent
     if isinstance(k, ir.Const) and k.type.is_int():
         k = k.value
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise HalideError(
-            f"{user_location()}: '**' with exponent {exponent!s} is floating-point in Halide (pow_f32); mainspring "
-            "has integer types only: use an integer constant exponent, or multiply"
-        )
-    return _raise_to_integer_power(Expr(to_ir(base, "**")), k)
+    if isinstance(k, int) and not isinstance(k, bool):
+        _check_32_bits(k)
+        return _raise_to_integer_power(Expr(to_ir(base, "**")), k)
+    x, y = to_ir(base, "pow"), to_ir(exponent, "pow")
+    t = x.type if x.type.is_float() else F32
+    return Expr(ir.MathCall(t, "pow", (cast_ir(t, x), cast_ir(t, y))))
 
 
 def _raise_to_integer_power(e: "Expr", p: int) -> "Expr":
@@ -203,8 +266,8 @@ class ExprLike:
     def __rmul__(self, o): return arith("mul", o, self)
     def __truediv__(self, o): return arith("div", self, o)
     def __rtruediv__(self, o): return arith("div", o, self)
-    def __floordiv__(self, o): return arith("div", self, o)
-    def __rfloordiv__(self, o): return arith("div", o, self)
+    def __floordiv__(self, o): return floor_div(self, o)
+    def __rfloordiv__(self, o): return floor_div(o, self)
     def __mod__(self, o): return arith("mod", self, o)
     def __rmod__(self, o): return arith("mod", o, self)
     def __lshift__(self, o): return shift("shl", self, o)
@@ -228,13 +291,14 @@ class ExprLike:
 
     def __neg__(self):
         x = self._ir()
-        return Expr(ir.BinOp(x.type, "sub", ir.Const(x.type, 0), x))
+        return Expr(ir.BinOp(x.type, "sub", make_const(x.type, 0), x))
 
     def __pos__(self):
         return Expr(self._ir())
 
     def __invert__(self):
         x = self._ir()
+        _refuse_float("Bitwise not (~)", x)
         return Expr(ir.UnOp(x.type, "not", x))
 
     def __abs__(self):

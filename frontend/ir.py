@@ -16,6 +16,10 @@ Semantics (Halide's, for the integer types of `types.py`):
 - `and`/`or`/`xor`/`not` are bitwise; on Bool they are the logical operations.
 - `Select` evaluates both sides (there are no side effects).
 - Loads (`Call`) read a Func, an input image or (with no args) a scalar Param.
+- Float types follow IEEE 754 with Halide 21's CPU results (see `floatmath.py`): `div` is IEEE division,
+  `mod` is `a - b*floor(a/b)`, a cast to an integer type truncates toward zero (out of range is undefined in
+  Halide, and no test relies on it), `abs` keeps the float type. `MathCall` is exp/log/pow/sqrt/floor/ceil/
+  round/trunc of a float type (`round` is to nearest, ties to even).
 
 Nodes are frozen dataclasses with identity equality (`eq=False`) so that hashing and comparison never recurse
 over whole trees; `structural_key` gives a hashable structural identity when one is needed (CSE, tests).
@@ -34,7 +38,8 @@ BINARY_OPS = (
     "eq", "ne", "lt", "le", "gt", "ge",
 )
 COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
-UNARY_OPS = ("not", "abs")
+UNARY_OPS = ("not", "abs", "neg")  # "neg" (floats only) appears only in floatlower's evaluation form
+MATH_FUNCS = {"exp": 1, "log": 1, "pow": 2, "sqrt": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -44,7 +49,7 @@ class Expr:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Const(Expr):
-    value: int
+    value: int | float  # a Python float, exactly a value of the type, for a float type
 
     def __post_init__(self):
         assert self.type.can_represent(self.value), (self.type, self.value)
@@ -122,6 +127,18 @@ class Select(Expr):
         assert self.true_value.type == self.false_value.type == self.type
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class MathCall(Expr):
+    """A math function of MATH_FUNCS on float arguments of the node's type."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+    def __post_init__(self):
+        assert MATH_FUNCS.get(self.name) == len(self.args), self.name
+        assert self.type.is_float() and all(a.type == self.type for a in self.args), (self.name, self.type)
+
+
 def const(type_: Type, value: int) -> Const:
     return Const(type_, int(value))
 
@@ -133,7 +150,7 @@ def i32(value: int) -> Const:
 def children(e: Expr) -> tuple[Expr, ...]:
     if isinstance(e, (Const, Var, RVar)):
         return ()
-    if isinstance(e, Call):
+    if isinstance(e, (Call, MathCall)):
         return e.args
     if isinstance(e, Cast):
         return (e.value,)
@@ -168,6 +185,8 @@ def rebuild(n: Expr, kids: tuple[Expr, ...]) -> Expr:
         return n
     if isinstance(n, Call):
         return Call(n.type, n.callee, tuple(kids))
+    if isinstance(n, MathCall):
+        return MathCall(n.type, n.name, tuple(kids))
     if isinstance(n, Cast):
         return Cast(n.type, kids[0])
     if isinstance(n, BinOp):
@@ -204,6 +223,8 @@ def _key(e: Expr, kids: tuple):
         return ("rvar", id(e.domain), e.index)
     if isinstance(e, Call):
         return ("call", t, id(e.callee), kids)
+    if isinstance(e, MathCall):
+        return ("math", e.name, t) + kids
     if isinstance(e, BinOp):
         return (e.op, t) + kids
     if isinstance(e, UnOp):
@@ -233,6 +254,8 @@ def to_string(e: Expr) -> str:
 
 def _text(e: Expr, kids: tuple) -> str:
     if isinstance(e, Const):
+        if e.type.is_float():  # as Halide prints FloatImms
+            return f"{e.value:f}f" if e.type.bits() == 32 else f"{e.value:f}"
         return str(e.value) if e.type == I32 else f"({e.type}){e.value}"
     if isinstance(e, (Var, RVar)):
         return e.name
@@ -240,11 +263,13 @@ def _text(e: Expr, kids: tuple) -> str:
         return f"{e.callee.name}({', '.join(kids)})" if e.args else e.callee.name
     if isinstance(e, Cast):
         return f"{e.type}({kids[0]})"
+    if isinstance(e, MathCall):
+        return f"{e.name}_f{e.type.bits()}({', '.join(kids)})"
     if isinstance(e, BinOp):
         sym = _SYMBOLS.get(e.op)
         return f"({kids[0]} {sym} {kids[1]})" if sym else f"{e.op}({kids[0]}, {kids[1]})"
     if isinstance(e, UnOp):
-        return f"!{kids[0]}" if e.op == "not" else f"abs({kids[0]})"
+        return {"not": "!", "neg": "-"}[e.op] + kids[0] if e.op != "abs" else f"abs({kids[0]})"
     if isinstance(e, Select):
         return f"select({kids[0]}, {kids[1]}, {kids[2]})"
     raise AssertionError(f"unknown IR node {type(e).__name__}")

@@ -8,7 +8,8 @@ IROperator.cpp and Python bindings define them.
   way. A multi-way select folds from the right.
 - `mux(i, values)` is `values[i]` for 0 <= i < len(values) and the last value otherwise (negative i too).
 - `clamp(a, lo, hi)` converts lo and hi to a's type when that loses nothing (Halide's `lossless_cast`).
-- `abs` and `absd` of signed values are unsigned of the same width; `abs` of an unsigned value is the value.
+- `abs` and `absd` of signed values are unsigned of the same width; `abs` of an unsigned value is the value;
+  of floats they keep the float type.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, cast_ir, make_const, match_types, to_ir
-from .types import BOOL, I32, UINT, Type
+from .types import BOOL, F32, F64, I32, UINT, Type
 
 
 def cast(t: Type, e) -> Expr:
@@ -45,11 +46,15 @@ def max_(*args) -> Expr:
 
 def absd(a, b) -> Expr:
     x, y = match_types(to_ir(a, "absd"), to_ir(b, "absd"))
+    if x.type.is_float():  # Halide: abs(a - b)
+        return Expr(ir.UnOp(x.type, "abs", ir.BinOp(x.type, "sub", x, y)))
     return Expr(ir.BinOp(x.type.with_code(UINT), "absd", x, y))
 
 
 def abs_(a) -> Expr:
     x = to_ir(a, "abs")
+    if x.type.is_float():
+        return Expr(ir.UnOp(x.type, "abs", x))
     if not x.type.is_int():
         return Expr(x)  # Halide warns "abs of an unsigned type is a no-op"
     return Expr(ir.UnOp(x.type.with_code(UINT), "abs", x))
@@ -57,6 +62,10 @@ def abs_(a) -> Expr:
 
 def _can_represent_type(t: Type, other: Type) -> bool:
     """Halide's Type::can_represent(Type): every value of `other` is a value of `t`."""
+    if t.is_float():  # the integer must fit the significand (24 or 53 bits)
+        return other.bits() <= t.bits() if other.is_float() else other.bits() < (24 if t.bits() == 32 else 53)
+    if other.is_float():
+        return False
     if t.is_int():
         return (other.is_int() and other.bits() <= t.bits()) or (other.is_uint() and other.bits() < t.bits())
     return other.is_uint() and other.bits() <= t.bits()
@@ -72,7 +81,14 @@ def lossless_cast(t: Type, e: ir.Expr) -> ir.Expr | None:
     if isinstance(e, ir.Cast):
         return lossless_cast(t, e.value) if _can_represent_type(e.type, e.value.type) else None
     if isinstance(e, ir.Const):
-        return ir.Const(t, e.value) if t.can_represent(e.value) else None
+        value = e.value
+        if e.type.is_float() and not t.is_float():  # an integral float constant converts exactly
+            if value != value or value in (float("inf"), float("-inf")) or value != int(value):
+                return None
+            value = int(value)
+        return make_const(t, value) if t.can_represent(value) else None
+    if t.is_float() or e.type.is_float():
+        return None
     lo, hi = _constant_bounds(e)
     if not (t.can_represent(lo) and t.can_represent(hi)):
         return None
@@ -181,6 +197,11 @@ def mux(idx, values) -> Expr:
 def saturating_cast(t: Type, e) -> Expr:
     x = to_ir(e, "saturating_cast")
     src = x.type
+    if src.is_float() or t.is_float():
+        raise HalideError(
+            f"{user_location()}: saturating_cast between {src} and {t} is not supported by mainspring; clamp "
+            f"the value (hl.clamp(v, lo, hi)) and then cast it (hl.cast(hl.{t!r}, ...))"
+        )
     if isinstance(x, ir.Const):
         # Halide's saturating_cast is an intrinsic call even of a constant, so select() and clamp() do not see
         # a constant there: keep it from looking like one (max with the type's minimum changes nothing).
@@ -214,12 +235,20 @@ i32 = _typed_cast(I32)
 def _unsupported_cast(name: str, what: str):
     def f(e) -> Expr:
         raise HalideError(f"{user_location()}: hl.{name}(...) casts to {what}, which mainspring does not support "
-                          "(UInt(1|8|16|32), Int(8|16|32) and Bool() only)")
+                          "(UInt(1|8|16|32), Int(8|16|32), Float(32|64) and Bool() only)")
 
     return f
 
 
-f32 = _unsupported_cast("f32", "Float(32)")
-f64 = _unsupported_cast("f64", "Float(64)")
+def f32(e) -> Expr:
+    # Halide's f32 rounds a Python float itself, so it does not warn about the rounding.
+    return Expr(ir.Const(F32, F32.wrap(e))) if isinstance(e, float) else cast(F32, e)
+
+
+def f64(e) -> Expr:
+    # Halide's f64 takes a Python float at full double precision (not through a float32 constant).
+    return Expr(ir.Const(F64, e)) if isinstance(e, float) else cast(F64, e)
+
+
 i64 = _unsupported_cast("i64", "Int(64)")
 u64 = _unsupported_cast("u64", "UInt(64)")

@@ -272,17 +272,21 @@ class Param(ExprLike):
     def parameter(self) -> Parameter:
         return self._param
 
-    def set(self, value: int):
+    def set(self, value):
+        t = self._param.type
+        if t.is_float() and isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+            self._value = t.wrap(float(value))  # Halide stores the value in the Param's type
+            return
         if not isinstance(value, (int, np.integer, np.bool_)):
             raise HalideError(f"Param {self.name()}.set takes an integer, got {value!r}")
-        if not self._param.type.can_represent(int(value)):
+        if not t.can_represent(int(value)):
             raise HalideError(
                 f"{user_location()}: Param {self.name()}.set({value}): The value {value} cannot be losslessly "
-                f"converted to type {self._param.type}"
+                f"converted to type {t}"
             )
         self._value = int(value)
 
-    def get(self) -> int | None:
+    def get(self) -> int | float | None:
         return self._value
 
     def _ir(self) -> ir.Expr:

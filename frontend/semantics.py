@@ -4,6 +4,10 @@ and the compute-graph checks all use.
 Values are carried as int64 arrays holding the value of their type (uint8 in [0, 255], int8 in [-128, 127],
 Bool as 0/1). int64 has room for every product of two 32-bit values modulo 2**64, and every type here divides
 that modulus, so wrapping after each operation gives exactly the narrow-type result.
+
+Float values are carried as float32/float64 arrays of their own type, with IEEE arithmetic (`floatmath.py`
+has the parts of Halide's CPU code generation that decide the last bits: FMA contraction and its own exp,
+log and pow).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from .types import Type
 def wrap(values, t: Type) -> np.ndarray:
     """Two's-complement truncation of int64 `values` to type `t` (Bool keeps only bit 0: callers turn
     truth values into 0/1 first)."""
+    if t.is_float():
+        return np.asarray(values).astype(t.dtype)[()]
     a = np.asarray(values, dtype=np.int64)
     if t.bits() == 1:
         return a & 1
@@ -27,6 +33,11 @@ _NARROW = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32,
            ("uint", 8): np.uint8, ("uint", 16): np.uint16, ("uint", 32): np.uint32}
 
 
+def carry(values, t: Type) -> np.ndarray:
+    """values (or a scalar) as the array type the evaluator carries for t."""
+    return np.asarray(values, dtype=t.dtype if t.is_float() else np.int64)
+
+
 def _fits(src: Type, dst: Type) -> bool:
     """Every value of src is a value of dst (Halide's Type::can_represent)."""
     if dst.is_int():
@@ -36,7 +47,15 @@ def _fits(src: Type, dst: Type) -> bool:
 
 def cast(values, src: Type, dst: Type) -> np.ndarray:
     """Two's-complement truncation to dst. A cast to Bool keeps bit 0 (it is not `!= 0`): Halide 21 folds
-    `cast(Bool, 2)` to false and its LLVM backend truncates, so `cast(Bool, x)` is `x & 1`."""
+    `cast(Bool, 2)` to false and its LLVM backend truncates, so `cast(Bool, x)` is `x & 1`.
+    A float becomes an integer by truncation toward zero, then wraps like an integer (Halide leaves values
+    outside the target type undefined; this is what its x86 code gives for values within int64)."""
+    if dst.is_float():
+        return np.asarray(values).astype(dst.dtype)[()]
+    if src.is_float():
+        with np.errstate(invalid="ignore"):
+            whole = np.trunc(np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0))
+            return wrap(np.clip(whole, -2.0**63, 2.0**63 - 1024).astype(np.int64), dst)
     a = np.asarray(values, dtype=np.int64)
     return a[()] if _fits(src, dst) else wrap(a, dst)
 
@@ -62,6 +81,8 @@ def _shift(op: str, a: np.ndarray, b: np.ndarray, t: Type) -> np.ndarray:
 def binop(op: str, t: Type, operand_type: Type, a, b) -> np.ndarray:
     """Apply binary op `op`; `t` is the result type, `operand_type` the type of `a` (the two operand types
     are equal except for shifts, whose amount keeps its own signedness and is given already wrapped)."""
+    if operand_type.is_float():
+        return _float_binop(op, operand_type, a, b)
     a = np.asarray(a, dtype=np.int64)
     b = np.asarray(b, dtype=np.int64)
     if op == "add":
@@ -103,7 +124,45 @@ def binop(op: str, t: Type, operand_type: Type, a, b) -> np.ndarray:
     raise AssertionError(f"unknown binary op {op}")
 
 
+_FLOAT_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+              "min": np.minimum, "max": np.maximum, "eq": np.equal, "ne": np.not_equal, "lt": np.less,
+              "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+
+
+def _float_binop(op: str, t: Type, a, b) -> np.ndarray:
+    from .floatmath import fma
+
+    a, b = np.asarray(a, dtype=t.dtype), np.asarray(b, dtype=t.dtype)
+    with np.errstate(all="ignore"):
+        if op == "mod":  # Halide: a - b*floor(a/b), the product contracted into the subtraction
+            return fma(-b, np.floor(a / b), a, t.dtype)
+        if op == "absd":
+            return np.abs(a - b)[()]
+        out = _FLOAT_OPS[op](a, b)
+    return out.astype(np.int64)[()] if op in ("eq", "ne", "lt", "le", "gt", "ge") else out[()]
+
+
+def math_call(name: str, t: Type, *args) -> np.ndarray:
+    """A MathCall evaluated at run time: Halide's own exp/log/pow for Float(32), the C library's for
+    Float(64), IEEE sqrt and rounding."""
+    from . import floatmath
+
+    args = [np.asarray(a, dtype=t.dtype) for a in args]
+    with np.errstate(all="ignore"):
+        if name in ("exp", "log", "pow"):
+            if t.bits() == 32:
+                return getattr(floatmath, f"{name}_f32")(*args)
+            return floatmath.libm(name, *args)
+        return _ROUNDING[name](args[0])[()]
+
+
+_ROUNDING = {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil, "round": np.rint, "trunc": np.trunc}
+
+
 def unop(op: str, t: Type, a) -> np.ndarray:
+    if t.is_float():
+        a = np.asarray(a, dtype=t.dtype)
+        return (np.abs(a) if op == "abs" else np.negative(a))[()]
     a = np.asarray(a, dtype=np.int64)
     if op == "not":
         return (1 - a) if t.is_bool() else wrap(~a, t)
@@ -113,7 +172,8 @@ def unop(op: str, t: Type, a) -> np.ndarray:
 
 
 def select(cond, t_value, f_value) -> np.ndarray:
-    return np.where(np.asarray(cond) != 0, t_value, f_value).astype(np.int64)
+    out = np.where(np.asarray(cond) != 0, t_value, f_value)
+    return out if out.dtype.kind == "f" else out.astype(np.int64)
 
 
 def to_numpy(values, t: Type) -> np.ndarray:

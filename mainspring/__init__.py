@@ -1,7 +1,7 @@
 """mainspring: Halide-style image pipelines with a hardware schedule, compiled to verified CGRA RTL.
 
-`import mainspring as hl` gives the language of Halide's Python bindings (integer types) plus the hardware
-flow. See README.md for an example.
+`import mainspring as hl` gives the language of Halide's Python bindings (integer and floating-point types)
+plus the hardware flow. See README.md for an example.
 """
 
 from .frontend.errors import HalideError, MismatchError, ScheduleError
@@ -13,6 +13,9 @@ from .frontend.operators import max_ as max  # noqa: A001
 from .frontend.operators import min_ as min  # noqa: A001
 from .frontend.func import Func, FuncRef, Stage
 from .frontend.library import BoundaryConditions, maximum, minimum, product
+from .frontend.mathfuncs import ceil, exp, floor, fract, log, sqrt, trunc
+from .frontend.mathfuncs import pow  # noqa: A004 - Halide's name
+from .frontend.mathfuncs import round  # noqa: A004 - Halide's name
 from .frontend.library import sum_ as sum  # noqa: A001
 from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
@@ -30,6 +33,7 @@ __all__ = [
     "abs", "max", "min",
     "Func", "FuncRef", "Stage",
     "BoundaryConditions", "maximum", "minimum", "product", "sum",
+    "ceil", "exp", "floor", "fract", "log", "pow", "round", "sqrt", "trunc",
     "Buffer", "ImageParam", "Param", "Pipeline",
     "LoopLevel", "MemoryType", "TailStrategy",
     "Bool", "Float", "Int", "Type", "UInt",

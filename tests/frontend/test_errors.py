@@ -354,18 +354,47 @@ def test_halide_says_the_same(case, halide):
 
 # ---- what mainspring refuses by design, with the reason in the message ----------------------------------
 
-def test_float_types_are_refused():
-    with pytest.raises(mainspring.HalideError, match=r"Float\(32\) is not supported: .*integer") as err:
-        line = inspect.currentframe().f_lineno + 1
-        mainspring.Float(32)
-    assert str(err.value).startswith(f"{os.path.relpath(__file__)}:{line}: Float(32)")
+def _raises_here(fn, pattern: str):
+    """fn() (a one-line lambda) raises a HalideError matching `pattern` that names the lambda's line."""
+    line = fn.__code__.co_firstlineno
+    with pytest.raises(mainspring.HalideError, match=pattern) as err:
+        fn()
+    assert str(err.value).startswith(f"{os.path.relpath(__file__)}:{line}:"), str(err.value)
+
+
+def test_float_mistakes_name_the_line_and_the_fix():
+    hl, x = mainspring, mainspring.Var("x")
+    _raises_here(lambda: hl.Float(16), r"Float\(16\) is not supported; use Float\(32\) or Float\(64\)")
+    _raises_here(lambda: hl.f32(x) + 16777217,
+                 r"Integer constant 16777217 will be implicitly coerced to type float32, which changes its value "
+                 r"to 16777216.000000. Write it as a float")
+    _raises_here(lambda: hl.f32(x) & 1, r"bitwise and needs integer operands, .* has type float32. Cast it")
+    _raises_here(lambda: hl.f32(x) << 1, r"The shift << needs integer operands")
+    _raises_here(lambda: ~hl.f32(x), r"Bitwise not \(~\) needs integer operands")
+    _raises_here(lambda: hl.saturating_cast(hl.UInt(8), hl.f32(x)),
+                 r"saturating_cast between float32 and uint8 is not supported .* clamp the value")
+    _raises_here(lambda: hl.clamp(hl.f32(x), x, 255), r"Type mismatch in call to clamp. .*Use an explicit cast")
+    _raises_here(lambda: hl.select(x > 0, 1.5, x), r"do not have a matching type")
+    _raises_here(lambda: hl.select(hl.f32(x), 1, 2), r"first argument to a select must be a boolean")
+    _raises_here(lambda: hl.mux(x, [1.5, 2]), r"mux\(\) requires all the values to have the same type")
+
+
+def test_float_mistakes_are_halide_errors_too(halide):
+    # The same programs fail in Halide itself (with an int literal, Halide 21 builds `f32 & 1` as a bitwise
+    # intrinsic on floats; mainspring refuses every bitwise operation on floats).
+    x = halide.Var("x")
+    for bad in (lambda: halide.f32(x) + 16777217, lambda: halide.f32(x) & halide.f32(x), lambda: ~halide.f32(x),
+                lambda: halide.clamp(halide.f32(x), x, 255), lambda: halide.select(x > 0, 1.5, x)):
+        with pytest.raises(halide.HalideError):
+            bad()
+
+
+def test_inexact_float_literal_warns_at_the_users_line():
     x = mainspring.Var("x")
-    with pytest.raises(mainspring.HalideError, match=r"Floating-point constant 2.5"):
-        x + 2.5
-    with pytest.raises(mainspring.HalideError, match=r"floating-point in Halide"):
-        x ** x  # Halide: pow_f32 of float casts
-    with pytest.raises(mainspring.HalideError, match=r"hl.f32\(...\) casts to Float\(32\)"):
-        mainspring.f32(x)
+    with pytest.warns(RuntimeWarning, match=r"0.1 will be interpreted as a float32 by Halide and lose precision") as w:
+        line = inspect.currentframe().f_lineno + 1
+        x + 0.1
+    assert w[0].filename == __file__ and w[0].lineno == line
 
 
 def test_int_literals_beyond_32_bits_are_refused():
