@@ -8,8 +8,9 @@ Semantics:
 - Each `Op` stores one value into one element of a `Buffer` and loads elements of buffers; every index is an
   affine function of the enclosing loop variables (`Affine`). Coordinates are in Halide's order (x first).
 - `Op.value` is an expression of the frontend IR (`mainspring.frontend.ir`) whose leaves are constants, scalar
-  Params (`ir.Call` with no args and a `Parameter` callee) and the op's loads (`ir.Call` whose callee is a
-  `LoadPort` of this op, with no args). Its type is the stored buffer's type.
+  Params (`ir.Call` with no args and a `Parameter` callee), the op's loads (`ir.Call` whose callee is a
+  `LoadPort` of this op, with no args) and its coordinates (`ir.Call` of a `CoordPort`: an affine function of
+  its loops). Its type is the stored buffer's type.
 - Buffers named in `LoopNest.inputs` are written by the host (streamed in, in the order of their box:
   x fastest); `LoopNest.output` is streamed out in the order its Op stores it.
 - Streams carry `lanes` words per transfer (per cycle at full rate), lane 0 first: `LoopNest.lanes` gives each
@@ -71,6 +72,17 @@ class LoadPort:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class CoordPort:
+    """A coordinate used as a value (`select(x < 2, ...)`, a weight `r.x + 1`), as the callee of an argument-less
+    `ir.Call` of type Int(32) inside `Op.value`: the affine function `value` of the op's loops (unrolled ones
+    included), which the hardware counts alongside the op's firings."""
+
+    name: str  # unique within the op, e.g. "coord_x"
+    value: Affine
+    reduction: bool = False  # an RVar's (the same in every tile), not a pure variable's
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Op:
     name: str  # unique in the nest, e.g. "blur_unnormalized_s1"
     func: str  # the Func this op belongs to
@@ -78,6 +90,7 @@ class Op:
     store: Access
     loads: tuple[LoadPort, ...]
     value: object  # frontend ir.Expr
+    coords: tuple[CoordPort, ...] = ()  # the coordinates `value` reads
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -19,7 +19,7 @@ from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.pipeline import Pipeline
 
 from .affine import affine_of
-from .ir import Access, Affine, Buffer, LoadPort, Loop, LoopNest, Op
+from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
 from .lanes import (
     Lanes, check_folded_update, check_independent_lanes, check_rates, input_lanes, output_lanes, stage_lanes,
 )
@@ -104,6 +104,8 @@ def lower(pipe: Pipeline, name: str) -> Lowered:
                                 out_tile if f is region.output else None, steps))
     nest = LoopNest(name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
+    if len(tiles) > 1 or (glb is not None and len(glb.mem_tiles) > 1):
+        _check_tile_free_coordinates(pipe, nest)
     check_rates(nest, op_lanes, in_lanes)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
     lanes += ((nest.output, output_lanes(nest, f"Func '{region.output.name}'")),)
@@ -337,8 +339,9 @@ def _make_op(pipe, fname: str, f: Function, k: int, d: Definition, value: ir.Exp
 
     value = simplify(map_calls(simplify(value), lambda c: _table_constant(c, tables, who, pipe), {}))
     body = simplify(map_calls(value, to_port, {}))
-    _check_no_coordinates(body, who)
-    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body)
+    _check_integer(body, who)
+    body, coords = _coordinates(body, env, who)
+    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords)
     for lp in reversed(s.loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled)
     return node
@@ -426,14 +429,51 @@ def _table_constant(c: ir.Call, tables: dict, who: str, pipe) -> ir.Expr | None:
     return ir.Const(c.type, int(store.arr[idx]))
 
 
-def _check_no_coordinates(value: ir.Expr, who: str) -> None:
-    for n in ir.walk(value):
-        if isinstance(n, (ir.Var, ir.RVar)):
+def _check_integer(value: ir.Expr, who: str) -> None:
+    floats = [n for n in ir.walk(value) if n.type.is_float()]  # children first: the last is the widest
+    if floats:
+        n = floats[-1]
+        raise HalideError(
+            f"{who} computes in floating point inside the accelerator ({ir.to_string(n)} is {n.type}); the "
+            "PEs are integer units. Compute the floating-point part in a Func of its own that reads no input "
+            "(a table known at compile time, folded where it is read at constant coordinates), or on the "
+            "host before the accelerator input, or use fixed point (multiply, then shift)."
+        )
+
+
+def _check_tile_free_coordinates(pipe: Pipeline, nest: LoopNest) -> None:
+    """With several tiles the hardware is built for the first: a pure coordinate would be the first tile's."""
+    for _, op in nest.ops():
+        for c in op.coords:
+            if not c.reduction:
+                f = pipe.functions[op.func]
+                raise ScheduleError(
+                    f"{pipe.definitions(f)[op.stage].loc}: Func '{f.name}' uses a coordinate as a value "
+                    f"({c.name[len('coord_'):]}), but the accelerator runs once per tile and every tile runs the "
+                    "same hardware, which counts coordinates from its own tile; accelerate the whole output as one "
+                    "tile, or compute the coordinate-dependent part on the host and stream it in"
+                )
+
+
+def _coordinates(value: ir.Expr, env: dict[str, Affine], who: str) -> tuple[ir.Expr, tuple[CoordPort, ...]]:
+    """Each coordinate (Var or RVar) the value reads, as a CoordPort: an affine function of the op's loops."""
+    ports: dict[str, CoordPort] = {}
+
+    def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
+        node = ir.rebuild(node, kids)
+        if not isinstance(node, (ir.Var, ir.RVar)):
+            return node
+        if node.name not in env:
             raise HalideError(
-                f"{who} uses the coordinate {n.name} as a value ({ir.to_string(value)}); the accelerator's kernels "
-                "compute on loaded values only. Compute the coordinate-dependent part on the host and stream it "
-                "in as an accelerator input, or make it a constant."
+                f"{who} uses the coordinate {node.name} as a value ({ir.to_string(value)}), which is not one of its "
+                "loops; compute the coordinate-dependent part on the host and stream it in as an accelerator input"
             )
+        if node.name not in ports:
+            stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", node.name)).strip("_")
+            ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar))
+        return ir.Call(node.type, ports[node.name], ())
+
+    return ir.transform(value, visit, {}), tuple(ports.values())
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges=None) -> Affine:

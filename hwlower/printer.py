@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from mainspring.frontend import ir
 
-from .ir import Access, LoadPort, Loop, LoopNest, Op
+from .ir import Access, CoordPort, LoadPort, Loop, LoopNest, Op
 
 
 def format_nest(nest: LoopNest) -> str:
@@ -55,6 +57,8 @@ def _value(e: ir.Expr) -> str:
     for n in ir.walk(e):
         if isinstance(n, ir.Call) and isinstance(n.callee, LoadPort):
             text = text.replace(n.callee.name, _access(n.callee.access))
+        elif isinstance(n, ir.Call) and isinstance(n.callee, CoordPort):  # a coordinate: its loops' value
+            text = re.sub(rf"\b{n.callee.name}\b", f"({n.callee.value})", text)
     return text
 
 

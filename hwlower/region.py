@@ -65,8 +65,10 @@ def find_region(pipe: Pipeline) -> Region:
     _check_roms(pipe, tainted)
     # Constant Funcs (no input, no Param: known at compile time), wherever they are scheduled, are tables folded
     # where they are read; a pure one left inline is simply inlined.
+    # A pure inline one that computes in floating point is a table too: the reference evaluates it exactly as
+    # Halide does (the PEs have no floats, and folding here could round differently).
     tables = [f for f in pipe.order if f is not out and id(f) not in tainted and f.placement.accelerator_input is None
-              and (f.placement.compute.kind != "inline" or len(pipe.definitions(f)) > 1)]
+              and (f.placement.compute.kind != "inline" or len(pipe.definitions(f)) > 1 or _floats(pipe, f))]
     glb, accelerated = None, out
     if in_glb(out):
         glb, out, store_var = glb_level(pipe, out)
@@ -96,6 +98,10 @@ def find_region(pipe: Pipeline) -> Region:
     used_tables = tuple(t for t in tables if any(id(c) in inside for c in pipe.consumers(t)))
     return Region(out, compute_var, store_var, tuple(inputs), tuple(buffered), tuple(inlined), used_tables,
                   tuple(after), glb)
+
+
+def _floats(pipe: Pipeline, f: Function) -> bool:
+    return f.type.is_float() or any(n.type.is_float() for d in pipe.definitions(f) for n in ir.walk(d.value))
 
 
 def _reads_inputs(pipe: Pipeline, inputs) -> set[int]:

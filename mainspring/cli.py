@@ -93,7 +93,7 @@ def cmd_fuzz(args) -> int:
     if args.cases < 1 or args.jobs < 1:
         raise HalideError(f"--cases {args.cases} --jobs {args.jobs}: both are positive integers")
     failures = run_fuzz(args.cases, args.seed, simulator=args.simulator, jobs=args.jobs, save=args.save,
-                        progress=_progress, shrink_failures=not args.no_shrink)
+                        progress=_progress, shrink_failures=not args.no_shrink, case_limit=args.case_timeout)
     for f in failures:
         print(f"FAIL case {f.case.seed} ({f.kind}): {f.detail.splitlines()[0] if f.detail else ''}")
     print(f"{args.cases - len(failures)} passed, {len(failures)} failed")
@@ -132,6 +132,7 @@ def main(argv=None) -> int:
     f.add_argument("--jobs", type=int, default=1, help="cases run in parallel")
     f.add_argument("--save", default="fuzz-failures", help="directory for each failure as a runnable program")
     f.add_argument("--no-shrink", action="store_true", help="report failures as generated")
+    f.add_argument("--case-timeout", type=float, default=120.0, help="seconds after which a case is a failure")
     f.set_defaults(fn=cmd_fuzz)
     args = p.parse_args(argv)
     try:

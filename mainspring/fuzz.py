@@ -57,7 +57,7 @@ class Case:
 @dataclass
 class Outcome:
     case: Case
-    kind: str  # "ok", "refused", "mismatch", "reference", "crash", "hang", "refusal"
+    kind: str  # "ok", "refused", "mismatch", "reference", "crash", "hang", "slow", "refusal"
     detail: str = ""
     cycles: int | None = None
     source: str = field(default="", repr=False)
@@ -75,12 +75,15 @@ def generate(seed: int) -> Case:
     work = rng.choice(("u16", "i16", "u32", "i32", "u8"))
     stages: list[Stage] = []
     for k in range(rng.randint(1, 3)):
-        kind = rng.choice(("stencil", "stencil", "pointwise", "reduce"))
+        kind = rng.choice(("stencil", "stencil", "pointwise", "reduce", "coord"))
         src = rng.randint(-1, k - 1)
         if kind == "stencil":
             n = rng.randint(1, 3)
             taps = tuple((rng.randint(-1, k - 1), rng.randint(0, 2), rng.randint(0, 2)) for _ in range(n))
             stages.append(Stage(f"f{k}", kind, taps, tuple(rng.choice(_BINOPS) for _ in range(n - 1)),
+                                inline=rng.random() < 0.25))
+        elif kind == "coord":  # coordinates as values: select on x, a ramp in y
+            stages.append(Stage(f"f{k}", kind, ((src, 0, 0),), ("coord",), rng.randint(1, 4),
                                 inline=rng.random() < 0.25))
         elif kind == "pointwise":
             op = rng.choice((">>", "*", "+", "/", "%", "<<"))
@@ -92,7 +95,7 @@ def generate(seed: int) -> Case:
                                 unrolled=rng.random() < 0.7))
     width, height = rng.randint(3, 12), rng.randint(1, 6)
     tile = None
-    if rng.random() < 0.35:
+    if rng.random() < 0.35 and all(s.kind != "coord" for s in stages):  # a tile counts coordinates from its own
         tile = (rng.randint(2, width), rng.randint(1, height))
     lanes = rng.choice((1, 1, 2, 3))
     if lanes > 1 and any(s.kind == "reduce" and not s.unrolled for s in stages):
@@ -177,6 +180,9 @@ def _definition(s: Stage, names: list[str], w: str) -> list[str]:
 
     if s.kind == "pointwise":
         return [f"{s.name}[x, y] = {tap(s.taps[0])} {s.ops[0]} hl.{w}({s.const})"]
+    if s.kind == "coord":
+        t = tap(s.taps[0])
+        return [f"{s.name}[x, y] = hl.select(x < {s.const}, {t}, {t} + hl.{w}(y * {s.const} - x))"]
     if s.kind == "reduce":
         (ex, ey) = s.extent
         src = names[s.taps[0][0] + 1]
@@ -256,7 +262,7 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
 
 # ---- shrinking ------------------------------------------------------------------------------------------
 
-def shrink(outcome: Outcome, simulator: str, halide=None, budget: int = 60) -> Outcome:
+def shrink(outcome: Outcome, simulator: str, halide=None, budget: int = 60, limit: float | None = None) -> Outcome:
     """The smallest case found that fails the same way (greedy: fewer stages, smaller, simpler schedule)."""
     best = outcome
     tries = 0
@@ -265,7 +271,7 @@ def shrink(outcome: Outcome, simulator: str, halide=None, budget: int = 60) -> O
         progress = False
         for cand in _simpler(best.case):
             tries += 1
-            got = run_case(cand, simulator, halide)
+            got = run_limited(cand, simulator, halide, limit) if limit else run_case(cand, simulator, halide)
             if got.kind == best.kind:
                 best, progress = got, True
                 break
@@ -303,8 +309,34 @@ def _fit(tile, w, h):
 # ---- the command ----------------------------------------------------------------------------------------
 
 def _worker(args) -> Outcome:
-    seed, simulator, use_halide = args
-    return run_case(generate(seed), simulator, _halide() if use_halide else None)
+    seed, simulator, use_halide, limit = args
+    return run_limited(generate(seed), simulator, _halide() if use_halide else None, limit)
+
+
+class _CaseTimeout(BaseException):  # not an Exception: run_case's crash handlers must not catch it
+    pass
+
+
+def run_limited(case: Case, simulator: str, halide, limit: float | None) -> Outcome:
+    """run_case, with a case taking longer than `limit` seconds (a compile that does not finish) a "slow"
+    failure."""
+    import signal
+
+    if not limit:
+        return run_case(case, simulator, halide)
+
+    def expire(signum, frame):
+        raise _CaseTimeout()
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return run_case(case, simulator, halide)
+    except _CaseTimeout:
+        return Outcome(case, "slow", f"the case took over {limit} s (compile and simulation)", source=source(case))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def _halide():
@@ -316,12 +348,12 @@ def _halide():
 
 
 def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, save: str | None = None,
-             progress=print, shrink_failures: bool = True) -> list[Outcome]:
+             progress=print, shrink_failures: bool = True, case_limit: float | None = 120.0) -> list[Outcome]:
     """Run `cases` cases from `seed` on; return the failures (shrunk), saving each as a program under `save`."""
     from concurrent.futures import ProcessPoolExecutor
 
     use_halide = _halide() is not None
-    work = [(seed + k, simulator, use_halide) for k in range(cases)]
+    work = [(seed + k, simulator, use_halide, case_limit) for k in range(cases)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(_worker, work))
@@ -336,7 +368,7 @@ def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, sa
              + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
     shrunk = []
     for o in failures:
-        small = shrink(o, simulator, _halide()) if shrink_failures else o
+        small = shrink(o, simulator, _halide(), limit=case_limit) if shrink_failures else o
         shrunk.append(small)
         progress(f"fuzz: case {o.case.seed} {o.kind}: {small.detail.splitlines()[0] if small.detail else ''}")
         if save:

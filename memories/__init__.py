@@ -10,7 +10,7 @@ from .analyze import analyze
 from .checker import check_plan
 from .errors import MemoryCheckError, MemoryMappingError
 from .ir import (
-    Bank, BankPort, BufferPlan, Controller, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
+    Bank, BankPort, BufferPlan, Controller, CoordGen, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
     Target, WritePort,
 )
 from .memory_json import dumps, from_json, to_json
@@ -18,6 +18,6 @@ from .memory_json import dumps, from_json, to_json
 __all__ = [
     "analyze", "check_plan", "to_json", "from_json", "dumps",
     "MemoryCheckError", "MemoryMappingError",
-    "Bank", "BankPort", "BufferPlan", "Controller", "Dim", "InternalRead", "MemoryPlan", "OpSchedule",
+    "Bank", "BankPort", "BufferPlan", "Controller", "CoordGen", "Dim", "InternalRead", "MemoryPlan", "OpSchedule",
     "ReadPort", "Register", "Target", "WritePort",
 ]

@@ -8,6 +8,7 @@ from mainspring.hwlower.ir import LoopNest, Op
 
 from .capacity import buffer_capacity
 from .checker import check_plan
+from .coordinates import coordinate_generators
 from .ir import MemoryPlan, OpSchedule, Target
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
@@ -40,6 +41,7 @@ def analyze(nest: LoopNest, target: Target = Target(), latencies: Mapping[str, i
         cycles=max((s.last_cycle + s.latency for s in ops), default=-1) + 1,
         input_words=sum(_words(nest, b) for b in nest.inputs),
         first_output_cycle=min(writes, default=-1),
+        coords=coordinate_generators(prog, {s.op: s for s in ops}),
     )
     if check:
         check_plan(nest, plan, prog)

@@ -140,6 +140,19 @@ class InternalRead:
 
 
 @dataclass(frozen=True, slots=True)
+class CoordGen:
+    """A coordinate an op reads as a value (`hwlower.ir.CoordPort`), for one lane: in each firing cycle of the op
+    its controller's address plus `offset` is the coordinate (the address ranges over `words` values, no wrap)."""
+
+    op: str
+    name: str  # the kernel input it drives
+    lane: tuple[int, ...]
+    controller: Controller  # the op's firings; data = coordinate - offset
+    words: int
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
 class WritePort:
     name: str
     buffer: str
@@ -227,6 +240,7 @@ class MemoryPlan:
     cycles: int  # one invocation: until the last op's value is written and the last input word is taken
     input_words: int
     first_output_cycle: int
+    coords: tuple[CoordGen, ...] = ()
 
     @property
     def last_output_cycle(self) -> int:

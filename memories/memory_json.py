@@ -21,7 +21,9 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                                                # word of lane i sits in bits [w*(i+1)-1 : w*i] of its data
           "rates": [int], "delay": int, "latency": int,   # fire = delay + sum(rates[k] * (t[k] - min[k]))
           "controller": <controller>,          # when it fires (innermost first, no data fields)
-          "internal_reads": [{"load", "lane": [int], "source_lane": [int]}]}}   # chained lanes
+          "internal_reads": [{"load", "lane": [int], "source_lane": [int]}],   # chained lanes
+          "coords": [{"name", "lane", "words", "offset",   # only when the op reads coordinates as values:
+                      "controller": <coord controller>}]}}  # coordinate = offset + data (no wrap)
       },
       "buffers": {<buffer name>: {
         "type": str, "bits": int, "box": [[min, extent]] (x first),
@@ -47,8 +49,9 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                    "write_ports": [<bank port>], "read_ports": [<bank port>]}]}}
     }
     <controller> = {"dimensionality": int, "extent": [int], "cycle_starting_addr": int, "cycle_stride": [int],
-                    plus "write_data_starting_addr"/"write_data_stride" (write ports) or
-                    "read_data_starting_addr"/"read_data_stride" (read ports)}   # all lists innermost first
+                    plus "write_data_starting_addr"/"write_data_stride" (write ports),
+                    "read_data_starting_addr"/"read_data_stride" (read ports) or
+                    "coord_data_starting_addr"/"coord_data_stride" (coordinates)}   # all lists innermost first
     <bank port> = {"name", "op", "lane", "domain": [dim], "source": element | null, "delay": int | null,
                    "load": str | null, "region": [first word, words],   # address = first + (data mod words)
                    "controller": <write or read controller>}
@@ -60,8 +63,8 @@ import dataclasses
 import json
 
 from .ir import (
-    Bank, BankPort, BufferPlan, Controller, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register, Target,
-    WritePort,
+    Bank, BankPort, BufferPlan, Controller, CoordGen, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
+    Target, WritePort,
 )
 
 FORMAT = "mainspring-memories/2"
@@ -90,7 +93,7 @@ def dumps(plan: MemoryPlan) -> str:
 
 
 def _op(s: OpSchedule, plan: MemoryPlan) -> dict:
-    return {
+    out = {
         "func": s.func, "stage": s.stage, "host": s.host,
         "dims": [_dim(d) for d in s.dims], "lanes": [_dim(d) for d in s.lanes],
         "rates": list(s.rates), "delay": s.delay, "latency": s.latency,
@@ -98,6 +101,11 @@ def _op(s: OpSchedule, plan: MemoryPlan) -> dict:
         "internal_reads": [{"load": r.load, "lane": list(r.lane), "source_lane": list(r.source_lane)}
                            for r in plan.internal_reads if r.op == s.op],
     }
+    coords = [{"name": c.name, "lane": list(c.lane), "words": c.words, "offset": c.offset,
+               "controller": _controller(c.controller, "coord")} for c in plan.coords if c.op == s.op]
+    if coords:  # only ops that read coordinates have the key (older designs' JSON is unchanged)
+        out["coords"] = coords
+    return out
 
 
 def _buffer(b: BufferPlan) -> dict:
@@ -157,10 +165,13 @@ def from_json(doc: dict) -> MemoryPlan:
     ops = tuple(_op_from(name, o) for name, o in sched["ops"].items())
     internal = tuple(InternalRead(name, r["load"], tuple(r["lane"]), tuple(r["source_lane"]))
                      for name, o in sched["ops"].items() for r in o["internal_reads"])
+    coords = tuple(CoordGen(name, c["name"], tuple(c["lane"]), _controller_from(c["controller"]), c["words"],
+                            c["offset"]) for name, o in sched["ops"].items() for c in o.get("coords", ()))
     return MemoryPlan(
         nest=doc["nest"], target=Target(**doc["target"]), strategy=sched["strategy"], ops=ops,
         internal_reads=internal, buffers=tuple(_buffer_from(name, b) for name, b in doc["buffers"].items()),
         cycles=sched["cycles"], input_words=sched["input_words"], first_output_cycle=sched["first_output_cycle"],
+        coords=coords,
     )
 
 

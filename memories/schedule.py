@@ -120,6 +120,9 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         strips = any(".strip_" in d.var for m in group for d in m.time_dims)
         if strips:
             peers = [m for m in peers if len(m.time_dims) == depth] or group
+        if not strips:  # loops of one iteration (a tile as large as its region) take no part in the radix
+            _live_radix(rates, group, peers, ii)
+            continue
         widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
                   for k in range(depth)]
         if strips:  # a paced input stream's rows must fit the digits it steps (see _pace_streams)
@@ -133,7 +136,81 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
         if strips:
             _pace_streams(rates, group, neighbours, depth, [ii * p for p in periods])
+    _keep_pace(prog, rates, fixed)
     return rates
+
+
+def _live_radix(rates: dict, group: list[Stmt], peers: list[Stmt], ii: int) -> None:
+    """The group's mixed radix over the loops that iterate (extent > 1), aligned from the outermost; a loop of
+    one iteration gets a rate past its inner loops' span (any rate would do: it never steps)."""
+    def live(s: Stmt) -> list[int]:
+        return [d.extent for d in s.time_dims if d.extent > 1]
+
+    depth = max([len(live(s)) for s in group] or [0])
+    widest = [max([live(s)[k] for s in peers if len(live(s)) > k] or [1]) for k in range(depth)]
+    periods = [1] * depth
+    for k in reversed(range(depth - 1)):
+        periods[k] = periods[k + 1] * widest[k + 1]
+    for s in group:
+        steps = iter(ii * p for p in periods[: len(live(s))])
+        out = [next(steps) if d.extent > 1 else 0 for d in s.time_dims]
+        for k in reversed(range(len(out))):
+            if s.time_dims[k].extent == 1:
+                out[k] = 1 + sum(q * (d.extent - 1) for q, d in zip(out[k + 1:], s.time_dims[k + 1:]))
+        rates[s.name] = tuple(out)
+
+
+def _keep_pace(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]) -> None:
+    """Slow each op down to its producers' pace: a step of its loop k must not be faster than the producers
+    take to make what that step reads next (a 2x downsample steps x every 2 cycles and y every 2 rows of its
+    input, so it starts a row after its input, not half a frame after). In program order: producers first."""
+    for s in scheduled_stmts(prog):
+        if s.name in fixed or s.name not in rates:
+            continue
+        need = list(rates[s.name])
+        for f in prog.flows:
+            if f.dst is not s or f.src.name not in rates:
+                continue
+            for k, step in enumerate(_source_steps(f)):
+                if step is not None:
+                    need[k] = max(need[k], sum(q * d for q, d in zip(rates[f.src.name], step)))
+        if tuple(need) != rates[s.name] and _injective(need, s.time_dims):
+            rates[s.name] = tuple(need)
+
+
+def _source_steps(f: Flow) -> list[list[int] | None]:
+    """Per time dim k of the reader: how the source iteration moves when k steps by one (None: unknown)."""
+    import islpy as isl
+
+    from .polyhedral import point_values
+
+    dims = f.dst.time_dims
+    back = f.rel.reverse()
+    dom = back.domain()
+    if dom.is_empty():
+        return [None] * len(dims)
+    p = point_values(dom.lexmin())
+    out: list[list[int] | None] = []
+    for k in range(len(dims)):
+        q = list(p)
+        q[k] += 1
+
+        def source(point: list[int]):
+            at = isl.Set(f"{{ {dom.get_tuple_name()}[{', '.join(map(str, point))}] }}")
+            got = back.intersect_domain(at).range()
+            return None if got.is_empty() or not got.is_singleton() else point_values(got)
+
+        a, b = source(p), source(q)
+        out.append(None if a is None or b is None else [y - x for x, y in zip(a, b)])
+    return out
+
+
+def _injective(rates: list[int], dims) -> bool:
+    """Each step of a dim comes after every inner dim's whole run: no two firings share a cycle."""
+    for k, q in enumerate(rates):
+        if q <= sum(r * (d.extent - 1) for r, d in zip(rates[k + 1:], dims[k + 1:])):
+            return False
+    return True
 
 
 def _pace_streams(rates: dict, group: list[Stmt], neighbours: list[Stmt], depth: int, periods: list[int]) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from mainspring.frontend.errors import ScheduleError
 from mainspring.memories.ir import (
-    Bank, BankPort, BufferPlan, Controller, MemoryPlan, OpSchedule, ReadPort, WritePort,
+    Bank, BankPort, BufferPlan, Controller, CoordGen, MemoryPlan, OpSchedule, ReadPort, WritePort,
 )
 
 from .kernel import kernel_verilog
@@ -221,7 +221,7 @@ def _concat(parts: list[str]) -> str:
 
 
 def _params(plan: MemoryPlan, kernels) -> dict[str, int]:
-    loads = {(rp.op, rp.load) for b in plan.buffers for rp in b.read_ports}
+    loads = {(rp.op, rp.load) for b in plan.buffers for rp in b.read_ports} | {(c.op, c.name) for c in plan.coords}
     out: dict[str, int] = {}
     for op in plan.ops:
         if op.host:
@@ -331,6 +331,17 @@ def _tap_signal(top: _Top, op_name: str, load: str, ports: list[ReadPort], width
     return s
 
 
+def _coord_signal(top: _Top, inst: str, c: CoordGen, width: int) -> str:
+    """A coordinate as a kernel input: the address of a controller that fires with the op, plus its offset."""
+    s = f"{signal(inst)}_{signal(c.name)}"
+    aw = _aw(c.words)
+    top.decls += [f"wire [{aw - 1}:0] {s}_idx;", f"wire {s}_fire_unused;", f"wire [{width - 1}:0] {s};"]
+    top.body.append(_ctrl(f"c_{s}", c.controller, "coord", f"{s}_fire_unused", addr=f"{s}_idx", words=c.words))
+    idx = f"{{{{{width - aw}{{1'b0}}}}, {s}_idx}}" if width > aw else f"{s}_idx[{width - 1}:0]"
+    top.body.append(f"assign {s} = {idx} + {width}'h{c.offset & ((1 << width) - 1):x};")
+    return s
+
+
 def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, kernels, widths) -> None:
     """One instance of the op's kernel per lane (duplicated compute), each with its lane's taps and write port;
     a lane whose value no port writes (nobody reads it) gets no instance."""
@@ -343,11 +354,12 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
                 if rp.op == op_name and rp.lane == lane:
                     taps.setdefault(rp.load, []).append(rp)
         suffix = f"_l{lane_index(op, lane)}" if op.lanes else ""
-        _lane_instance(top, op_name, suffix, op, taps, wp, widths[bname], kernels)
+        coords = {c.name: c for c in plan.coords if c.op == op_name and c.lane == lane}
+        _lane_instance(top, op_name, suffix, op, taps, coords, wp, widths[bname], kernels)
 
 
 def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, taps: dict[str, list[ReadPort]],
-                   wp: WritePort, w: int, kernels) -> None:
+                   coords: dict[str, CoordGen], wp: WritePort, w: int, kernels) -> None:
     module = _kernel_module(op_name)
     ports = kernels[module]
     value = signal(wp.name)
@@ -355,7 +367,12 @@ def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, taps: d
     conns = []
     for port, (direction, width) in ports.items():
         if direction == "input":
-            src = _tap_signal(top, op_name + suffix, port, taps[port], width) if port in taps else signal(port)
+            if port in taps:
+                src = _tap_signal(top, op_name + suffix, port, taps[port], width)
+            elif port in coords:
+                src = _coord_signal(top, op_name + suffix, coords[port], width)
+            else:  # a scalar Param: a configuration input of the top
+                src = signal(port)
             conns.append(f".{port}({src})")
         else:
             conns.append(f".{port}({kout})")

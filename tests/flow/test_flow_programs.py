@@ -135,24 +135,6 @@ def test_program_bit_exact(program, simulator, build_dir):
     assert res.cycles > res.predicted_cycles  # the stalls cost cycles; check() compared every pixel
 
 
-def test_coordinate_as_value_is_refused():
-    x, y = _vars()
-    i = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input = hl.Func("hw_input")
-    hw_input[x, y] = hl.u16(i[x, y])
-    f = hl.Func("f")
-    at = f"{os.path.relpath(__file__)}:{inspect.currentframe().f_lineno + 1}"
-    f[x, y] = hw_input[x, y] + hl.u16(x)
-    accelerate(f, f, 8, 8, [], hw_input)
-    with pytest.raises(hl.HalideError) as err:
-        hl.compile(f, name="coord")
-    assert str(err.value) == (
-        f"{at}: Func 'f' uses the coordinate x as a value ((hw_input_0 + uint16(x))); the accelerator's kernels compute "
-        "on loaded values only. Compute the coordinate-dependent part on the host and stream it in as an "
-        "accelerator input, or make it a constant."
-    )
-
-
 def tiled_blur():
     """A 50x30 output in 16x12 accelerator tiles: the host invokes the accelerator 12 times, the last tile of
     each row and column shifted inward (Halide's tail for a pure loop)."""

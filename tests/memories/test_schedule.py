@@ -113,7 +113,13 @@ def test_a_scan_runs_at_rate_one_when_the_latency_allows_and_slower_otherwise():
     assert plan.strategy == "fused_ii3" and plan.op("prefix_s1").rates == (48, 3)
 
 
-def test_a_downsample_is_correct_through_an_addressed_memory():
-    plan = analyze(N.downsample())  # the checker proves it; rates are not yet matched to the access scale
-    (bank,) = plan.buffer("hw_input").banks
-    assert bank.kind == "addressed" and len(bank.read_ports) == 2
+def test_a_downsample_keeps_pace_with_its_input():
+    # hw_output(x, y) reads hw_input(2x, 2y) and (2x + 1, 2y + 1): it steps x every 2 cycles and y every 2 input
+    # rows, so it starts as soon as (1, 1) arrives, and one row of the stream is delayed (a delay line of 18
+    # words; the odd columns of even rows are never read, so at most 9 values are live).
+    plan = analyze(N.downsample())
+    op = plan.op("hw_output_s0")
+    assert (op.rates, op.delay) == ((32, 2), 17)
+    buf = plan.buffer("hw_input")
+    (bank,) = buf.banks
+    assert bank.kind == "delay_line" and (buf.words, buf.min_words) == (18, 9)

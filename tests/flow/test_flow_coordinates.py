@@ -1,0 +1,87 @@
+"""Coordinates as values inside the accelerator (a weight r.x + 2 * r.y + 1, select(x < 2, ...)): each is counted
+by a controller that fires with its op (memories.coordinates), on both simulators."""
+
+import inspect
+import os
+
+import numpy as np
+import pytest
+
+import mainspring as hl
+from mainspring.apps.common import accelerate, random_image
+
+from conftest import SIMULATORS, assert_lint_clean_and_latch_free
+
+
+def _weighted_by_position(width=9, height=5, tile=None):
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 2)], "r")
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += hw_input[x + r.x, y + r.y] * hl.u16(r.x + 2 * r.y + 1)  # r serial: weights from its counters
+    out = hl.Func("out")
+    out[x, y] = hl.select(x < 2, acc[x, y], acc[x, y] + hl.u16(y * 3 - x))
+    if tile is None:
+        accelerate(out, out, width, height, [acc], hw_input)
+    else:  # host tiles: the accelerator runs once per tile
+        xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+        out.bound(x, 0, width).bound(y, 0, height)
+        out.compute_root().tile(x, y, xo, yo, xi, yi, *tile).hw_accelerate(xi, xo)
+        acc.compute_at(out, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    return out, {"input": random_image(width + 2, height + 1, seed=4)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_coordinates_of_a_serial_reduction_and_of_the_output(simulator, build_dir):
+    out, inputs = _weighted_by_position()
+    design = hl.compile(out, name="coords")
+    assert "select(((out.s0.xi) < 2)" in design.files()["coords.loops.txt"]
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=3)
+    assert res.cycles > res.predicted_cycles
+    coords = json_coords(design)
+    assert sorted(coords) == ["coord_r_x", "coord_r_y", "coord_x", "coord_y"]
+
+
+def json_coords(design):
+    import json
+
+    ops = json.loads(design.memory_text)["schedule"]["ops"]
+    return [c["name"] for o in ops.values() for c in o.get("coords", ())]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_coordinates_per_lane(simulator, build_dir, tmp_path):
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.Int(16), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = i[x, y]
+    ramp = hl.Func("ramp")
+    ramp[x, y] = hw_input[x, y] * 2 + hl.i16(x) - hl.i16(y)  # negative values too
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = ramp[x, y] + ramp[x + 1, y]
+    accelerate(hw_output, hw_output, 10, 4, [ramp], hw_input)
+    r = hl.TailStrategy.RoundUp
+    ramp.unroll(x, 2, r)
+    hw_output.unroll(hl.Var("xi"), 2, r)
+    hw_input.unroll(x, 2, r)
+    design = hl.compile(hw_output, name="coords_lanes")
+    assert json_coords(design).count("coord_x") == 2  # one counter per lane
+    assert_lint_clean_and_latch_free(design, tmp_path)
+    design.check({"input": random_image(12, 4, dtype=np.int16)}, simulator=simulator, build_dir=build_dir)
+
+
+def test_a_pure_coordinate_with_host_tiles_is_refused():
+    out, _ = _weighted_by_position(width=8, height=4, tile=(4, 4))
+    line = inspect.getsourcelines(_weighted_by_position)[1] + 10  # the definition of out
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="coords_tiles")
+    assert str(err.value) == (
+        f"{os.path.relpath(__file__)}:{line}: Func 'out' uses a coordinate as a value (x), but the accelerator "
+        "runs once per tile and every tile runs the same hardware, which counts coordinates from its own tile; "
+        "accelerate the whole output as one tile, or compute the coordinate-dependent part on the host and stream "
+        "it in"
+    )
