@@ -2,6 +2,9 @@
 need: compute_at through inlined Funcs (Halide's legality), constant Funcs wherever they are scheduled, tiles
 larger than their region. Bit-exact on both simulators."""
 
+import inspect
+import os
+
 import numpy as np
 import pytest
 
@@ -39,6 +42,17 @@ def test_cascade_with_line_buffers(simulator, build_dir):
     design = hl.compile(out, name="h2h_cascade_s1")
     assert [b["name"] for b in design.report["buffers"] if b["level"] == "mem_tile"] == ["hw_input", "conv1_shift"]
     _checked(design, inputs, simulator, build_dir)
+
+
+def test_down_sample_keeps_pace_with_its_input():
+    # A 2x2 max pool at stride 2 steps x every 2 cycles and y every 2 input rows (memories.schedule._keep_pace):
+    # it starts one input row after the stream, storing one row, not half a frame (4167 words before).
+    out, _ = apps.load("h2h_down_sample").build(32, 32)
+    design = hl.compile(out, name="h2h_down_sample")
+    (buf,) = [b for b in design.report["buffers"] if b["name"] == "hw_input"]
+    assert buf["words"] == buf["min_words"] == 64 + 2
+    assert design.report["first_output_cycle"] == 66 and design.report["mem_tiles"] == 1
+    assert design.report["predicted_cycles"] == design.report["ideal_cycles"] + 1
 
 
 def test_harris_resources_against_the_reference_mapping():
@@ -131,3 +145,32 @@ def test_a_glb_tile_larger_than_the_output_shrinks(simulator, build_dir):
     design = hl.compile(out, name="cascade_glb_small")
     assert design.report["tiles"] == 1 and design.report["mem_tiles_per_glb_tile"] == 1
     design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+def test_floating_point_inside_the_accelerator_is_refused():
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, half = hl.Func("hw_input"), hl.Func("half")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    line = inspect.currentframe().f_lineno + 1
+    half[x, y] = hl.u16(hl.f32(hw_input[x, y]) * 0.5)
+    accelerate(half, half, 4, 4, [], hw_input)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(half, name="float_inside")
+    assert str(err.value) == (
+        f"{os.path.relpath(__file__)}:{line}: Func 'half' computes in floating point inside the accelerator "
+        "((float32(hw_input_0) * 0.500000f) is float32); the PEs are integer units. Compute the floating-point part "
+        "in a Func of its own that reads no input (a table known at compile time, folded where it is read at "
+        "constant coordinates), or on the host before the accelerator input, or use fixed point (multiply, then "
+        "shift)."
+    )
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_three_level_memory_with_one_memory_tile(simulator, build_dir):
+    from mainspring.apps import h2h_three_level_memory
+
+    out, inputs = h2h_three_level_memory.build(62, 62)
+    design = hl.compile(out, name="h2h_three_level_memory")
+    res = _checked(design, inputs, simulator, build_dir)
+    assert res.cycles == design.report["ideal_cycles"] + 1  # 375x the ideal before loops of one iteration left the radix

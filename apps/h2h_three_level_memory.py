@@ -1,0 +1,53 @@
+"""Port of the reference system's `three_level_memory` test (Halide-to-Hardware, apps/hardware_benchmarks/tests/
+three_level_memory; see ../shared/h2h/README.md): a 3x3 box sum through three levels written as compute_at
+levels (no store_in): the input copied once per accelerator tile (the "global buffer"), once per 62x62 tile of
+the output copy (the "memory tile"), the convolution computed per such tile. The generator's size is 250x250 in, 248x248 out.
+
+Works where the output is one 62x62 tile (4097 cycles for 4096 input words). At the generator's size (4x4
+tiles) it is not supported yet: conv is lowered over the whole output in row order instead of once per memory
+tile (compute_at an inner loop of the array is not implemented), so output_gb's tile order needs a frame of
+storage and the schedule is far from ideal (and its exact capacity count takes minutes). Not in `apps.APPS`."""
+
+from __future__ import annotations
+
+import mainspring as hl
+
+from .common import random_image
+
+NAME = "h2h_three_level_memory"
+TILE = 62
+DEFAULT_SIZE = (TILE * 4, TILE * 4)
+
+
+def build(width: int = TILE * 4, height: int = TILE * 4):
+    x, y = hl.Var("x"), hl.Var("y")
+    x_host, y_host, x_gb, y_gb, x_cgra, y_cgra = (hl.Var(n) for n in ("x_host", "y_host", "x_gb", "y_gb",
+                                                                      "x_cgra", "y_cgra"))
+    xi, yi = hl.Var("xi"), hl.Var("yi")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    kernel, conv = hl.Func("kernel"), hl.Func("conv")
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r")
+    kernel[x, y] = 1
+    hw_input, input_host, input_gb = hl.Func("hw_input"), hl.Func("input_host"), hl.Func("input_gb")
+    input_host[x, y] = hl.u16(input_[x, y])  # on the host
+    input_gb[x, y] = input_host[x, y]  # the global buffer
+    hw_input[x, y] = input_gb[x, y]  # a memory tile
+    conv[x, y] += hw_input[x + r.x, y + r.y]
+    hw_output, output_gb, output = hl.Func("hw_output"), hl.Func("output_gb"), hl.Func("output")
+    output_gb[x, y] = conv[x, y]
+    hw_output[x, y] = output_gb[x, y]
+    output[x, y] = hl.u8(hw_output[x, y])
+
+    hw_output.compute_root()
+    output.bound(x, 0, width).bound(y, 0, height)
+    hw_output.tile(x, y, x_host, y_host, xi, yi, width, height).hw_accelerate(xi, x_host)
+    output_gb.compute_at(hw_output, x_host)
+    output_gb.tile(x, y, x_gb, y_gb, x_cgra, y_cgra, TILE, TILE)
+    conv.update().unroll(r.x).unroll(r.y)
+    conv.compute_at(output_gb, x_gb)
+    kernel.compute_at(output_gb, x_gb)
+    input_host.compute_root()
+    input_host.accelerator_input()
+    input_gb.compute_at(hw_output, x_host)
+    hw_input.compute_at(output_gb, x_gb)
+    return output, {"input": random_image(width + 2, height + 2, seed=23)}
