@@ -205,8 +205,11 @@ def plan_glb(lowered, glb_words: int, glb_banks: int, glb_lanes: int = 4) -> Glb
     host = box_walk(box, box) if padded else loop_walk(g.readback_loops, g.readback.store.index, box)
     who = f"GLB output '{out_name}'"
     grouped = any(lp.unrolled for lp in loops)
+    # The host reads back along the GLB output's own loops: when they unroll x (hw_output.in_().unroll(xi, k)),
+    # each step already moves the k words of a transfer.
+    host_grouped = not padded and any(lp.unrolled for lp in g.readback_loops)
     buffers.append(_buffer(out_name, "output", out_name, nest.output, g.level.output.type.bits(), box, k,
-                           lane_words(host, k, False, who),
+                           lane_words(host, k, host_grouped, who),
                            lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)))
     who = f"Func '{g.level.output.name}'"
     for b in buffers:

@@ -174,3 +174,26 @@ def test_three_level_memory_with_one_memory_tile(simulator, build_dir):
     design = hl.compile(out, name="h2h_three_level_memory")
     res = _checked(design, inputs, simulator, build_dir)
     assert res.cycles == design.report["ideal_cycles"] + 1  # 375x the ideal before loops of one iteration left the radix
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("simulator", ["verilator"], indirect=True)
+def test_gaussian_at_its_generator_size(simulator, build_dir):
+    # The generator's whole frame: 16x20 GLB tiles of 62x196 at 2 pixels per cycle (about 30 s on Verilator).
+    from mainspring.apps import h2h_gaussian
+
+    out, inputs = h2h_gaussian.build(*h2h_gaussian.GENERATOR_SIZE)
+    design = hl.compile(out, name="h2h_gaussian")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert design.report["tiles"] == 320 and res.cycles == res.predicted_cycles
+    assert res.cycles <= 1.01 * design.report["ideal_cycles"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_gaussian_float_weights_on_one_tile(simulator, build_dir):
+    from mainspring.apps import h2h_gaussian
+
+    out, inputs = h2h_gaussian.build(30, 12, lanes=1, schedule=0)
+    design = hl.compile(out, name="h2h_gaussian_one_tile")
+    assert design.report["const_words"] == 4  # 24, 30 and 37 folded from the float weights, and the 256
+    _checked(design, inputs, simulator, build_dir)
