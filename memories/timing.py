@@ -76,35 +76,44 @@ def periods_for(rate_lists: list[tuple[int, ...]], extents: list[tuple[int, ...]
     """A mixed radix in which every schedule is a digit-aligned prefix, or None (then count with flat cycles).
 
     The candidate is the deepest schedule's rates; it works when it ends in 1, each period divides the one
-    before, and every other schedule's rates are a prefix of it with extents within the radix.
+    before, and every other schedule's rates step its digits (a multiple m of a period: a consumer at a stride
+    steps m per iteration) with extents within the radix.
     """
-    deepest = max(rate_lists, key=len, default=())
+    longest = max((len(r) for r in rate_lists), default=0)
+    deepest = min((r for r in rate_lists if len(r) == longest), key=lambda r: r[-1], default=())
     if not deepest or deepest[-1] != 1 or any(q <= 0 for q in deepest):
         return None
     if any(deepest[k] % deepest[k + 1] for k in range(len(deepest) - 1)):
         return None
     for rates, ext in zip(rate_lists, extents):
-        pos = digit_positions(tuple(rates), tuple(deepest))
-        if pos is None:
+        steps = digit_steps(tuple(rates), tuple(deepest))
+        if steps is None:
             return None
-        for k, p in enumerate(pos):
-            if p > 0 and ext[k] > deepest[p - 1] // deepest[p]:
+        for k, (p, m) in enumerate(steps):
+            if p > 0 and m * (ext[k] - 1) + 1 > deepest[p - 1] // deepest[p]:
                 return None
     return tuple(deepest)
 
 
 def digit_positions(rates: tuple[int, ...], periods: tuple[int, ...]) -> list[int] | None:
-    """The digit of `periods` each rate steps (increasing), or None. Usually a prefix; an input stream paced
-    for an upsample's strip-mined loops steps every other digit."""
-    pos, j = [], 0
+    """The digit of `periods` each rate steps (increasing), or None (see `digit_steps`)."""
+    steps = digit_steps(rates, periods)
+    return None if steps is None else [p for p, _ in steps]
+
+
+def digit_steps(rates: tuple[int, ...], periods: tuple[int, ...]) -> list[tuple[int, int]] | None:
+    """The digit of `periods` each rate steps (increasing) and by how much, or None. Usually a prefix, by 1; an
+    input stream paced for an upsample's strip-mined loops steps every other digit; a strided consumer (a
+    downsample) steps a digit by its stride."""
+    out, j = [], 0
     for q in rates:
-        while j < len(periods) and periods[j] != q:
+        while j < len(periods) and q % periods[j]:  # periods decrease: an exact match comes first
             j += 1
         if j == len(periods):
             return None
-        pos.append(j)
+        out.append((j, q // periods[j]))
         j += 1
-    return pos
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
@@ -115,8 +124,8 @@ def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
     if periods is None:
         ts = ", ".join(f"t{k}" for k in range(len(dims)))
         return isl.Map(f"{{ {name}[{ts}] -> T[{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
-    pos = digit_positions(tuple(rates), tuple(periods))
-    assert pos is not None, (name, rates, periods)
+    steps = digit_steps(tuple(rates), tuple(periods))
+    assert steps is not None, (name, rates, periods)
     ts = [f"t{k}" for k in range(len(dims))]
     head = f"{name}[{', '.join(ts)}]"
     depth = len(periods)
@@ -126,8 +135,8 @@ def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
         digits.append(rem // p)
         rem %= p
     base = ["0"] * depth
-    for k, p in enumerate(pos):
-        base[p] = f"({ts[k]} - {dims[k].min})"
+    for k, (p, m) in enumerate(steps):
+        base[p] = f"({ts[k]} - {dims[k].min})" if m == 1 else f"{m} * ({ts[k]} - {dims[k].min})"
     pieces = []
     for carry in itertools.product((0, 1), repeat=depth - 1):
         # carry[k-1] is the carry out of digit k into digit k-1.
