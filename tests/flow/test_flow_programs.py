@@ -1,7 +1,5 @@
 """Programs beyond the apps through the whole flow, on both simulators (passes: compile, simulate)."""
 
-import inspect
-import os
 
 import numpy as np
 import pytest
