@@ -1,6 +1,5 @@
 """Programs beyond the apps through the whole flow, on both simulators (passes: compile, simulate)."""
 
-
 import numpy as np
 import pytest
 
