@@ -11,6 +11,7 @@ import json
 import sys
 import time
 
+from .compiler import STEPS
 from .frontend.errors import HalideError, MismatchError
 
 
@@ -107,7 +108,8 @@ def main(argv=None) -> int:
     c = sub.add_parser("compile", help="compile an app and write its files")
     c.add_argument("app")
     c.add_argument("-o", "--output", required=True, help="output directory")
-    c.add_argument("--dump-after", choices=("lower", "schedule", "compute", "verilog"))
+    c.add_argument("--dump-after", choices=STEPS, metavar="STEP",
+                   help=f"print the result of a step: {', '.join(STEPS)}")
     c.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
     c.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     c.set_defaults(fn=cmd_compile)

@@ -15,6 +15,7 @@ import sys
 import time
 
 from .compute_json import compile_kernel, count_ops, dumps_coreir_json, kernel_from_op, to_coreir_json
+from .compute_json.pipeline import STEP_NAMES as COMPUTE_STEPS
 from .design import Design
 from .frontend.errors import HalideError, ScheduleError
 from .frontend.func import Func
@@ -28,7 +29,9 @@ from .target import CGRA
 from .verilog.glb import glb_design_verilog
 from .verilog.top import RtlLimitError, _kernel_module, design_verilog
 
-STEPS = ("lower", "schedule", "compute", "verilog")
+# Every step `--dump-after` can print, in the order they run: hwlower's loop nest, memories' static schedule
+# (rates) and memory JSON (schedule), each compute_json pass (per kernel), the CoreIR JSON, the Verilog.
+STEPS = ("lower", "rates", "schedule") + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
 
 
 def _memory_target(t: CGRA) -> Target:
@@ -50,7 +53,7 @@ def compile(output: Func, name: str = "design", target: CGRA | None = None, dump
     pipe.check_schedule()
     lowered = lower(pipe, name)
     _dump("lower", dump_after, lambda: format_lowered(lowered), out)
-    plan = analyze(lowered.nest, _memory_target(target))
+    plan = analyze(lowered.nest, _memory_target(target), dump=lambda step, text: _dump(step, dump_after, text, out))
     memory_json = to_json(plan)
     glb = None
     if lowered.glb is not None:
@@ -59,7 +62,7 @@ def compile(output: Func, name: str = "design", target: CGRA | None = None, dump
         memory_json["glb"] = glb_json(glb)
     memory_text = json.dumps(memory_json, sort_keys=True, indent=1) + "\n"
     _dump("schedule", dump_after, lambda: memory_text, out)
-    compute_doc, pe_counts = _compute(lowered, target)
+    compute_doc, pe_counts = _compute(lowered, target, dump_after if dump_after in COMPUTE_STEPS else None, out)
     _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
     try:
         verilog = _render(name, memory_text, compute_doc)
@@ -98,11 +101,11 @@ def _dump(step: str, wanted: str | None, text, out) -> None:
         print(f"// after {step}\n{text()}", file=out or sys.stdout, end="")
 
 
-def _compute(lowered: Lowered, target: CGRA) -> tuple[dict, dict]:
+def _compute(lowered: Lowered, target: CGRA, dump_after: str | None = None, out=None) -> tuple[dict, dict]:
     modules: dict[str, dict] = {}
     counts = {}
     for _, op in lowered.nest.ops():
-        g = compile_kernel(kernel_from_op(op, name=_kernel_module(op.name)))
+        g = compile_kernel(kernel_from_op(op, name=_kernel_module(op.name)), dump_after, out or sys.stdout)
         counts[op.name] = count_ops(g, target.word_bits)
         doc = to_coreir_json(g)
         modules.update(doc["namespaces"]["global"]["modules"])

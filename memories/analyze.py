@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Callable, Mapping
 
 from mainspring.hwlower.ir import LoopNest, Op
 
@@ -12,15 +12,16 @@ from .coordinates import coordinate_generators
 from .ir import MemoryPlan, OpSchedule, Target
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
-from .schedule import Schedule, schedule
+from .schedule import Schedule, format_schedule, schedule
 
 
 def analyze(nest: LoopNest, target: Target = Target(), latencies: Mapping[str, int] | None = None,
-            check: bool = True) -> MemoryPlan:
+            check: bool = True, dump: Callable[[str, Callable[[], str]], None] | None = None) -> MemoryPlan:
     """Schedule `nest`, size and map its buffers onto `target`, and (by default) prove the result correct.
 
     `latencies` overrides the cycles from an op's firing to its stored value, by op name (default: 0 for an op
-    that only moves a value, `target.pe_latency` otherwise).
+    that only moves a value, `target.pe_latency` otherwise). `dump(step, text)` is called after each step that
+    can be printed (`rates`: the static schedule).
     """
     overrides = dict(latencies or {})
 
@@ -29,6 +30,8 @@ def analyze(nest: LoopNest, target: Target = Target(), latencies: Mapping[str, i
 
     prog = build_program(nest, latency)
     sched = schedule(prog, target)
+    if dump is not None:  # `--dump-after rates`
+        dump("rates", lambda: format_schedule(prog, sched))
     buffers = tuple(map_buffer(prog, sched, target, b.name, buffer_capacity(prog, sched, b.name))
                     for b in nest.buffers)
     ops = op_schedules(prog, sched)

@@ -62,6 +62,17 @@ def schedule(prog: Program, target: Target) -> Schedule:
     return _sequential(prog)
 
 
+def format_schedule(prog: Program, sched: Schedule) -> str:
+    """The static schedule as text: each op's firing cycle as delay + rates . (loops - mins), in program order."""
+    lines = [f"// schedule: {sched.strategy}"]
+    for s in scheduled_stmts(prog):
+        t = sched.timing[s.name]
+        terms = " + ".join(f"{q}*{d.var}" for q, d in zip(t.rates, s.time_dims))
+        lanes = f"  // lanes {', '.join(f'{d.var} in {d.extent}' for d in s.lane_dims)}" if s.lane_dims else ""
+        lines.append(f"{s.name}: cycle = {t.delay}{' + ' + terms if terms else ''}{lanes}")
+    return "\n".join(lines) + "\n"
+
+
 def scheduled_stmts(prog: Program) -> list[Stmt]:
     return [s for s in prog.stmts if s.name != "host.out"]
 

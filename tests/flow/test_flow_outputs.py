@@ -94,6 +94,25 @@ def test_cli_compile_dump_after_lower(tmp_path):
     assert (tmp_path / "g" / "gaussian.v").exists() and (tmp_path / "g" / "regression" / "run.sh").exists()
 
 
+def test_dump_after_every_step(capsys):
+    import io
+
+    from mainspring.compiler import STEPS
+
+    out, _ = apps.load("gaussian").build(12, 6)
+    seen = {}
+    for step in STEPS:
+        buf = io.StringIO()
+        hl.compile(out, name="gaussian", dump_after=step, out=buf)
+        seen[step] = buf.getvalue()
+        assert seen[step].startswith(f"// after {step}\n"), step
+    assert "blur_s0: cycle = 31 + 14*blur.s0.y + 1*blur.s0.x" in seen["rates"]  # two rows of 14, plus 3
+    assert "kernel k_blur_unnormalized_s0" in seen["divide_by_constants"]
+    assert seen["fold_constants"].count("// after fold_constants") == 2 * 3  # runs twice, in each of 3 kernels
+    with pytest.raises(hl.HalideError, match="unknown step; the steps are lower, rates, schedule, lower_kernel"):
+        hl.compile(out, name="gaussian", dump_after="bogus")
+
+
 def test_cli_sim_user_app_file(tmp_path):
     app = tmp_path / "myapp.py"
     app.write_text(
