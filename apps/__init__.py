@@ -16,6 +16,8 @@ import importlib
 import importlib.util
 import os
 
+__all__ = ["APPS", "SINGLE_LEVEL", "REFERENCE", "load", "build"]
+
 SINGLE_LEVEL = ("brighten", "gaussian", "cascade", "harris")  # the array streams straight from and to the host
 # gaussian_glb: seed 002's three levels (host, GLB, memory tiles); upsample: more output than input words
 # Ports of the reference system's generators with their own schedules (../shared/h2h/README.md)

@@ -1,1 +1,9 @@
-"""verilog stage of mainspring."""
+"""verilog: synthesizable Verilog-2005 rendered from the memory plan (read back from the memory JSON) and the
+compute JSON: the array's top (`top`), the GLB around it (`glb`), one module per kernel (`kernel`), and the
+library `ms_library.v` (affine controllers, memory tiles, GLB buffers)."""
+
+from .glb import MARKS, glb_design_verilog
+from .kernel import kernel_verilog
+from .top import RtlLimitError, design_verilog, signal
+
+__all__ = ["design_verilog", "glb_design_verilog", "kernel_verilog", "signal", "MARKS", "RtlLimitError"]
