@@ -152,9 +152,11 @@ class Design:
 
     # ---- simulation ----
     def simulate(self, inputs: dict, simulator: str = "verilator", bubbles: float = 0.0, backpressure: float = 0.0,
-                 seed: int = 0, waves: bool = False, build_dir=None) -> SimulationResult:
+                 seed: int = 0, waves: bool = False, build_dir=None,
+                 timeout_cycles: int | None = None) -> SimulationResult:
         """Stream the inputs through the RTL (one accelerator invocation per tile, back to back) and run the
-        host stages after the accelerator on what it produced."""
+        host stages after the accelerator on what it produced. The run fails with SimulationTimeout after
+        `timeout_cycles` (default: 20x the predicted cycles, stretched by the stall probabilities, + 10,000)."""
         from . import sim
 
         _check_probability("bubbles", bubbles)
@@ -181,9 +183,12 @@ class Design:
             tmp = src / f".{os.getpid()}.v"
             tmp.write_text(self.verilog, encoding="utf-8")
             os.replace(tmp, top_file)
+        if timeout_cycles is None:  # from the schedule: a slow design is not a hung one
+            stretch = (1 - bubbles) * (1 - backpressure)
+            timeout_cycles = int(20 * self.report["predicted_cycles"] / stretch) + 10_000
         result = sim.run([top_file, _library_path()], self.name, streams, spec, cfg, simulator=simulator,
                          bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves,
-                         marks=marks)
+                         marks=marks, timeout_cycles=timeout_cycles)
         store = stores[id(out_fn)]
         hw = np.array(store.arr)
         order = self._output_order()

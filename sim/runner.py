@@ -399,7 +399,7 @@ def _timeout_error(what, run_dir, output, taken, accepted, offered, limit, words
     return SimulationTimeout(
         f"{what} timed out after {limit} cycles: the output stream '{output.name}' delivered "
         f"{taken} of {output.count} words (input words accepted: {ins}). The design hung, or lost words "
-        f"(if it is only slow, pass a larger timeout_cycles); files kept in {run_dir}", run_dir,
+        f"(if it is only slow, pass a larger timeout_cycles to simulate() or check()); files kept in {run_dir}", run_dir,
         taken=taken, expected=output.count, accepted={n: (accepted[n], offered[n]) for n in offered},
         limit=limit, words=words,
     )

@@ -250,3 +250,16 @@ def test_cli_mistakes(tmp_path, capsys, args, message):
 
     assert main([fill(a) for a in args]) == 2
     assert capsys.readouterr().err.strip() == fill(message)
+
+
+def test_simulate_takes_a_timeout(build_dir):
+    from mainspring.sim import require_simulator
+    from mainspring.sim.errors import SimulationTimeout
+
+    require_simulator("icarus")
+    design = hl.compile(two_taps_across_rows(), name="tiles_timeout")
+    inputs = {"input": np.arange(10, dtype=np.uint16).reshape(2, 5)}
+    with pytest.raises(SimulationTimeout, match=r"timed out after 5 cycles: .* pass a larger timeout_cycles to "
+                                                r"simulate\(\) or check\(\)"):
+        design.check(inputs, simulator="icarus", build_dir=build_dir, timeout_cycles=5)
+    assert design.check(inputs, simulator="icarus", build_dir=build_dir).cycles == 15  # the default suffices
