@@ -120,6 +120,10 @@ class _Module:
             width_in = self.g.nodes[operands(self.g, n)[0]]["width"]
             self.instance(n, "coreir.slice", width=width_in, lo=d["lo"], hi=d["lo"] + w)
             self.connect_operands(n, n, ("in",))
+        elif op == "rom":  # our generator: CoreIR's memory.rom2 is clocked, the kernels are combinational
+            self.instance(n, "mainspring.rom", width=w, depth=len(d["table"]))
+            self.instances[n]["modargs"] = {"init": ["Json", list(d["table"])]}
+            self.connect_operands(n, n, ("in",))
         elif op == "udiv":
             self.divider(n, w)
         elif op == "umulhi":

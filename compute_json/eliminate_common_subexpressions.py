@@ -19,7 +19,7 @@ def eliminate_common_subexpressions(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
         args = operands(g, n)
         if OPS[d["op"]].commutative:
             args = tuple(sorted(args, key=lambda a: g.nodes[a]["seq"]))
-        key = (d["op"], d["width"], d.get("value"), d.get("lo"), args)
+        key = (d["op"], d["width"], d.get("value"), d.get("lo"), d.get("rom"), args)
         if key in first:
             replace_uses(g, n, first[key])
         else:

@@ -39,10 +39,11 @@ def node_value(g, n: str, args) -> np.ndarray:
     """The result pattern of node `n` of graph `g` on operand patterns `args`."""
     d = g.nodes[n]
     in_width = g.nodes[operands(g, n)[-1]]["width"] if args else d["width"]
-    return apply_op(d["op"], d["width"], in_width, args, lo=d.get("lo", 0), value=d.get("value", 0))
+    return apply_op(d["op"], d["width"], in_width, args, lo=d.get("lo", 0), value=d.get("value", 0),
+                    table=d.get("table", ()))
 
 
-def apply_op(op: str, width: int, in_width: int, args, lo: int = 0, value: int = 0) -> np.ndarray:
+def apply_op(op: str, width: int, in_width: int, args, lo: int = 0, value: int = 0, table=()) -> np.ndarray:
     """The result pattern of graph op `op` with `width`-bit result on `in_width`-bit operand patterns `args`
     (for a mux, `in_width` is that of its data operands)."""
     args = [np.asarray(a, dtype=np.int64) for a in args]
@@ -71,6 +72,9 @@ def apply_op(op: str, width: int, in_width: int, args, lo: int = 0, value: int =
         return sem.wrap(args[0] >> lo, t_out)
     if op == "umulhi":
         return _umulhi(args[0], args[1], width)
+    if op == "rom":
+        rom = np.asarray(table + (0,), dtype=np.int64)  # past the end: 0
+        return rom[np.where((args[0] >= 0) & (args[0] < len(table)), args[0], len(table))]
     raise AssertionError(f"unknown graph op {op}")
 
 

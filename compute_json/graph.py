@@ -15,7 +15,8 @@ Semantics:
   - `umulhi` is the high `width` bits of the 2*width-bit unsigned product;
   - `abs` is |x| of the signed operand as an unsigned pattern (abs(int8 -128) == 128); `neg` is 0 - x;
   - comparisons give one bit; `mux` is `sel ? in1 : in0`;
-  - `zext`/`sext` widen, `slice` keeps bits lo .. lo + width - 1.
+  - `zext`/`sext` widen, `slice` keeps bits lo .. lo + width - 1;
+  - `rom` is `table[in]` (attributes `rom`, the table's name, and `table`, its patterns), 0 past its end.
 Node names are `{op}_{seq}`; `input`/`output` nodes are named by their port.
 """
 
@@ -45,6 +46,7 @@ def _specs() -> dict[str, OpSpec]:
         "not": OpSpec(un, "same"), "neg": OpSpec(un, "same"), "abs": OpSpec(un, "same", signed=True),
         "mux": OpSpec(("sel", "in0", "in1"), "mux"),
         "zext": OpSpec(un, "widen"), "sext": OpSpec(un, "widen", signed=True), "slice": OpSpec(un, "slice"),
+        "rom": OpSpec(un, "rom"),  # `table[in]`: a constant table (attribute `table`, patterns) read at an address
     }
     for op in ("add", "mul", "and", "or", "xor", "umin", "umax", "umulhi"):
         specs[op] = OpSpec(bin_, "same", commutative=True)
@@ -189,5 +191,7 @@ def _check_widths(n: str, d: dict, spec: OpSpec, widths: list[int]) -> None:
         assert widths[0] < w, (n, w, widths)
     elif spec.kind == "slice":
         assert d["lo"] + w <= widths[0], (n, d["lo"], w, widths)
+    elif spec.kind == "rom":
+        assert all(0 <= v < (1 << w) for v in d["table"]), (n, w)
     if spec.signed:
         assert min(widths) > 1, f"{n}: signed op {d['op']} on a 1-bit value"

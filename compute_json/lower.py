@@ -52,7 +52,22 @@ class _Lowering:
         return self._const(e.type.bits(), e.value)
 
     def _Call(self, e: ir.Call) -> str:  # noqa: N802
-        return e.callee.name  # Kernel checked that it names an input port of this type
+        if not e.args:
+            return e.callee.name  # Kernel checked that it names an input port of this type
+        # A ROM (hwlower.ir.Rom): the coordinates as one 32-bit address into its table, x fastest.
+        addr, stride = None, 1
+        for a, (lo, extent) in zip(e.args, e.callee.box):
+            v = self.memo[id(a)]
+            if a.type.bits() < 32:
+                v = self._op("sext" if a.type.is_int() else "zext", 32, v)
+            v = self._op("sub", 32, v, self._const(32, lo))
+            if stride != 1:
+                v = self._op("mul", 32, v, self._const(32, stride))
+            addr = v if addr is None else self._op("add", 32, addr, v)
+            stride *= extent
+        mask = (1 << e.type.bits()) - 1
+        return self._op("rom", e.type.bits(), addr, rom=e.callee.name,
+                        table=tuple(v & mask for v in e.callee.values))
 
     def _Cast(self, e: ir.Cast) -> str:  # noqa: N802
         src, dst = e.value.type, e.type

@@ -40,6 +40,8 @@ def _bounds(d: dict, r: list[Range], k: list, full: Range, in_width: int) -> Ran
     top = full[1]
     if op == "const":
         return d["value"], d["value"]
+    if op == "rom":
+        return min(d["table"] + (0,)), max(d["table"] + (0,))
     if op in ("zext", "output"):
         return r[0]
     if op == "slice":

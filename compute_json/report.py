@@ -17,13 +17,15 @@ _FREE = frozenset({"input", "output", "zext", "slice"})
 @dataclass(frozen=True, slots=True)
 class OpCount:
     """`pe_ops`: PE operations (on 16-bit PEs a 32-bit add is 2; a w-bit multiply is ceil(w/16)**2 partial
-    products); `const_words`: constant words of the PE width; `dividers`: unsigned dividers (a PE has none: they need a divider
-    unit or a sequential schedule); `by_op`: PE operations per op."""
+    products); `const_words`: constant words of the PE width; `dividers`: unsigned dividers (a PE has none:
+    they need a divider unit or a sequential schedule); `by_op`: PE operations per op; `roms`: the words of each
+    ROM the kernel reads, by table."""
 
     pe_ops: int
     const_words: int
     dividers: int
     by_op: dict[str, int] = field(default_factory=dict)
+    roms: dict[str, tuple[int, int]] = field(default_factory=dict)  # table -> (words, bits)
 
     def __str__(self) -> str:
         ops = ", ".join(f"{op} {count}" for op, count in sorted(self.by_op.items()))
@@ -38,11 +40,14 @@ def count_ops(g: nx.MultiDiGraph, pe_bits: int = 16) -> OpCount:
 
     by_op: Counter[str] = Counter()
     const_words = dividers = 0
+    roms: dict[str, tuple[int, int]] = {}
     for n, d in sorted(g.nodes(data=True), key=lambda item: item[1]["seq"]):
         op = d["op"]
         if op in _FREE:
             continue
-        if op == "const":
+        if op == "rom":  # a memory tile, not a PE
+            roms[d["rom"]] = (len(d["table"]), d["width"])
+        elif op == "const":
             const_words += _words(d["width"])
         elif op in ("udiv", "umod", "sdiv", "smod"):
             dividers += 1
@@ -51,4 +56,4 @@ def count_ops(g: nx.MultiDiGraph, pe_bits: int = 16) -> OpCount:
             width = max([d["width"]] + [g.nodes[s]["width"] for s in operands(g, n)])
             words = _words(width)
             by_op[op] += words * words if op in ("mul", "umulhi") else words
-    return OpCount(sum(by_op.values()), const_words, dividers, dict(sorted(by_op.items())))
+    return OpCount(sum(by_op.values()), const_words, dividers, dict(sorted(by_op.items())), dict(sorted(roms.items())))

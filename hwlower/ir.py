@@ -72,6 +72,16 @@ class LoadPort:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class Rom:
+    """A constant table read at computed coordinates (a ROM): the callee of an `ir.Call` inside `Op.value`
+    whose args are the coordinates (expressions of the op's loads and coordinates)."""
+
+    name: str  # the table's Func
+    values: tuple[int, ...]  # x fastest over `box`
+    box: tuple[tuple[int, int], ...]  # (min, extent) per dimension, x first
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class CoordPort:
     """A coordinate used as a value (`select(x < 2, ...)`, a weight `r.x + 1`), as the callee of an argument-less
     `ir.Call` of type Int(32) inside `Op.value`: the affine function `value` of the op's loops (unrolled ones

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 import re
+
+import numpy as np
 from dataclasses import dataclass
 
 from mainspring.frontend import ir
@@ -19,7 +21,7 @@ from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.pipeline import Pipeline
 
 from .affine import affine_of
-from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
+from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, Rom
 from .lanes import (
     Lanes, check_folded_update, check_independent_lanes, check_rates, input_lanes, output_lanes, stage_lanes,
 )
@@ -409,6 +411,9 @@ def _table_values(pipe, region: Region, boxes) -> dict:
     return out
 
 
+_MAX_ROM_WORDS = 1 << 16  # a table read at computed coordinates is a ROM of at most this many words
+
+
 def _table_constant(c: ir.Call, tables: dict, who: str, pipe) -> ir.Expr | None:
     """A read of a constant table at constant coordinates, as the constant it reads."""
     store = tables.get(id(c.callee))
@@ -416,14 +421,17 @@ def _table_constant(c: ir.Call, tables: dict, who: str, pipe) -> ir.Expr | None:
         return None
     args = [simplify(a) for a in c.args]
     if not all(isinstance(a, ir.Const) for a in args):
+        if not c.type.is_float() and store.arr.size <= _MAX_ROM_WORDS:
+            # Read at loop or computed coordinates: a ROM holding the table as the reference computed it.
+            box = tuple((m, n) for m, n in zip(store.mins, store.arr.shape))
+            values = tuple(int(v) for v in np.asarray(store.arr).transpose().ravel())
+            return ir.Call(c.type, Rom(pipe.name(c.callee), values, box), tuple(args))
         shown = ", ".join(ir.to_string(a) for a in args)
-        rvars = sorted({n.name for a in args for n in ir.walk(a) if isinstance(n, ir.RVar)})
-        fix = (f"unroll the reduction that indexes it ({', '.join(f'.unroll({r})' for r in rvars)} on the update "
-               "that reads it)" if rvars else "read it at constant coordinates")
         raise HalideError(
             f"{who} reads '{pipe.name(c.callee)}' (a constant Func, known at compile time) at ({shown}), which is "
-            f"not a fixed coordinate; constant Funcs fold into the kernels where they are read at constant "
-            f"coordinates: {fix}. A ROM read at varying coordinates is not supported yet."
+            f"not a fixed coordinate, and its table of {store.arr.size} {c.type} values cannot be a ROM (at most "
+            f"{_MAX_ROM_WORDS} integer words); bound the coordinates it is read at (clamp them), or read it at "
+            "constant coordinates (unroll the loops that index it)"
         )
     idx = tuple(a.value - m for a, m in zip(args, store.mins))
     return ir.Const(c.type, int(store.arr[idx]))

@@ -127,6 +127,9 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
     image = sum(_size(b) for b in _image_boxes(lowered))
     registers = sum(len(b.registers) for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
+    # A ROM (a constant table read at computed coordinates) is a memory tile per kernel lane that reads it.
+    roms = [(words, bits, lowered.nest.op_lanes(n)) for n, c in pe_counts.items() for words, bits in c.roms.values()]
+    mem_tiles += sum(k * -(-words // target.mem_tile_words) * -(-bits // target.word_bits) for words, bits, k in roms)
     return {
         "name": lowered.nest.name,
         # Tiles follow each other every plan.cycles; the run ends at the last tile's last output word.
@@ -141,6 +144,7 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
         "const_words": sum(c.const_words * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),
         "dividers": sum(c.dividers * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),
         "mem_tiles": mem_tiles,
+        "rom_words": sum(words * k for words, _, k in roms),
         "registers": registers,
         "schedule": plan.strategy,
         "buffers": [

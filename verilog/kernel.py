@@ -40,6 +40,7 @@ class _Module:
     nets: list[_Net] = field(default_factory=list)
     outputs: list[tuple[str, str]] = field(default_factory=list)  # (port, expression)
     unused: list[str] = field(default_factory=list)  # bit selects nothing reads
+    decls: list[str] = field(default_factory=list)  # module-level lines of generators (ROM tables)
 
 
 def kernel_verilog(doc: dict, module: str | None = None) -> str:
@@ -139,6 +140,7 @@ class _Elaboration:
             gen = self.generators[inst]
             operands = {key: self._operand(inst, key, shape, gen) for key, shape in sorted(gen.inputs.items())}
             genref = self.body["instances"][inst]["genref"]
+            self.module.decls.extend(gen.decls)
             self.module.nets.append(_Net(self.wire[inst], gen.out, gen.expression(operands), genref))
         for port, (direction, shape) in self.ports.items():
             if direction == "output":
@@ -293,6 +295,7 @@ def _print(m: _Module) -> str:
         comma = "," if i + 1 < len(m.ports) else ""
         lines.append(f"    {direction:<6} wire {_range(shape):<{width}}{port}{comma}")
     lines.append(");")
+    lines += [f"    {ln}" for ln in m.decls]
     for net in m.nets:
         lines.append(f"    wire {_range(net.shape)}{net.name} = {net.expression};  // {net.comment}")
     if m.unused:

@@ -30,6 +30,7 @@ class Generator:
     out: Shape
     template: str  # a %-format template over the input port names, e.g. "%(in0)s + %(in1)s"
     uses: dict[str, tuple[int, int]] = field(default_factory=dict)  # input port -> the bit range [lo, hi) read
+    decls: tuple[str, ...] = ()  # module-level lines the expression needs (a ROM's table)
 
     def expression(self, operands: dict[str, str]) -> str:
         return self.template % operands
@@ -57,7 +58,8 @@ _COMPARE = {
 _UNARY = {"coreir.not": "~%(in)s", "coreir.neg": "-%(in)s"}
 _LITERAL = re.compile(r"(\d+)'h([0-9a-fA-F]+)\Z")
 SUPPORTED = sorted(set(_BINARY) | set(_COMPARE) | set(_UNARY) | {
-    "coreir.mux", "coreir.const", "coreir.concat", "coreir.sext", "coreir.slice", "commonlib.abs"})
+    "coreir.mux", "coreir.const", "coreir.concat", "coreir.sext", "coreir.slice", "commonlib.abs",
+    "mainspring.rom"})
 
 
 def instantiate(name: str, genref: str, genargs: dict, modargs: dict) -> Generator:
@@ -87,10 +89,28 @@ def instantiate(name: str, genref: str, genargs: dict, modargs: dict) -> Generat
         lo, hi = args["lo"], args["hi"]
         select = f"[{lo}]" if hi - lo == 1 else f"[{hi - 1}:{lo}]"
         return Generator({"in": Shape(w)}, Shape(hi - lo), "%(in)s" + select, uses={"in": (lo, hi)})
+    if genref == "mainspring.rom":
+        return _rom(name, w, args["depth"], modargs)
     raise ValueError(
         f"instance '{name}': generator {genref} is not supported by mainspring.verilog.kernel"
         f"{did_you_mean(genref, SUPPORTED)} (supported: {', '.join(SUPPORTED)})"
     )
+
+
+def _rom(name: str, width: int, depth: int, modargs: dict) -> Generator:
+    """A combinational ROM: `table[in]` over a table padded with zeros to a power of two (no index is out of
+    range), initialised from the instance's `init` (the table's bit patterns)."""
+    init = modargs.get("init")
+    if not (isinstance(init, list) and len(init) == 2 and init[0] == "Json" and isinstance(init[1], list)
+            and len(init[1]) == depth and all(isinstance(v, int) and 0 <= v < (1 << width) for v in init[1])):
+        raise ValueError(f"instance '{name}': a ROM's init must be [\"Json\", [{depth} {width}-bit patterns]]")
+    aw = max(1, (depth - 1).bit_length())
+    table = f"{name}_table"
+    lines = [f"reg [{width - 1}:0] {table} [0:{(1 << aw) - 1}];", "initial begin"]
+    lines += [f"    {table}[{i}] = {width}'h{v:x};" for i, v in enumerate(init[1] + [0] * ((1 << aw) - depth))]
+    lines.append("end")
+    return Generator({"in": Shape(32)}, Shape(width), f"{table}[%(in)s[{aw - 1}:0]]", uses={"in": (0, aw)},
+                     decls=tuple(lines))
 
 
 def _int_arg(name: str, key: str, value) -> int:

@@ -225,18 +225,32 @@ def test_column_major_output_on_verilator(simulator, build_dir):
     assert res.cycles == res.predicted_cycles
 
 
-def test_host_table_read_at_varying_coordinates_is_refused():
+def _table_program(kind: str):
     x, y = _vars()
     i = hl.ImageParam(hl.UInt(8), 2, "input")
     table = hl.Func("table")
-    table[x] = hl.u16(x * 3)
+    table[x] = hl.u16(x * 3 % 7) if kind == "int" else hl.f32(x) * 0.5
     table.compute_root()
     hw_input = hl.Func("hw_input")
     hw_input[x, y] = hl.u16(i[x, y])
     f = hl.Func("f")
-    f[x, y] = hw_input[x, y] + table[x]
+    f[x, y] = hw_input[x, y] + (table[x] if kind == "int" else hl.u16(table[x]))
     accelerate(f, f, 8, 8, [], hw_input)
+    return f
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_table_read_at_a_loop_coordinate_is_a_rom(simulator, build_dir, tmp_path):
+    from conftest import assert_lint_clean_and_latch_free
+
+    design = hl.compile(_table_program("int"), name="tbl")
+    assert design.report["rom_words"] == 8 and design.report["mem_tiles"] == 1
+    design.check({"input": random_image(8, 8)}, simulator=simulator, build_dir=build_dir)
+    assert_lint_clean_and_latch_free(design, tmp_path)
+
+
+def test_a_float_table_read_at_a_loop_coordinate_is_refused():
     with pytest.raises(hl.HalideError, match=r"Func 'f' reads 'table' \(a constant Func, known at compile time\) "
-                                             r"at \(x\), which is not a fixed coordinate; .*: read it at constant "
-                                             r"coordinates. A ROM read at varying coordinates is not supported yet."):
-        hl.compile(f, name="tbl")
+                                             r"at \(x\), which is not a fixed coordinate, and its table of 8 "
+                                             r"float32 values cannot be a ROM \(at most 65536 integer words\); "):
+        hl.compile(_table_program("float"), name="tbl_float")
