@@ -197,3 +197,15 @@ def test_gaussian_float_weights_on_one_tile(simulator, build_dir):
     design = hl.compile(out, name="h2h_gaussian_one_tile")
     assert design.report["const_words"] == 4  # 24, 30 and 37 folded from the float weights, and the 256
     _checked(design, inputs, simulator, build_dir)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_accumulation_reads_a_rom_at_its_reduction_counters(simulator, build_dir):
+    # kernel(x) = x read at r.x + 3 * r.y of a serial reduction: a ROM addressed by coordinates.
+    from mainspring.apps import h2h_accumulation
+
+    out, inputs = h2h_accumulation.build(14, 6)
+    design = hl.compile(out, name="h2h_accumulation")
+    assert design.report["rom_words"] == 9
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
