@@ -25,7 +25,7 @@ REFERENCE = ("h2h_pointwise", "h2h_cascade", "h2h_cascade_glb", "h2h_harris", "h
              "h2h_gaussian", "h2h_rom")
 # h2h_three_level_memory is not listed: its 4x4 memory tiles need the convolution computed per memory tile
 # (compute_at an inner loop of the array), which is not implemented; see its module.
-APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample") + REFERENCE
+APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample") + REFERENCE + ("h2h_accumulation",)
 
 
 def load(name_or_path: str):

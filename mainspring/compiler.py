@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 
@@ -122,8 +123,10 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
     out_transfers = 1
     for lp in loops:
         out_transfers *= 1 if lp.unrolled else lp.extent
-    # The streams bound the run: the input's transfers, or the output's when it is larger (an upsample).
-    ideal = max(-(-streamed // lanes), out_transfers * tiles)
+    # A kernel fires at most once a cycle: the run is bound by the busiest one, the streams included (the
+    # input's transfers; the output's when it is larger, an upsample; a serial reduction's steps).
+    firings = max(math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, _ in nest.ops())
+    ideal = max(-(-streamed // lanes), out_transfers * tiles, firings * tiles)
     image = sum(_size(b) for b in _image_boxes(lowered))
     registers = sum(len(b.registers) for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)

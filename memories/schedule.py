@@ -148,7 +148,34 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         if strips:
             _pace_streams(rates, group, neighbours, depth, [ii * p for p in periods])
     _keep_pace(prog, rates, fixed)
+    if not any(".strip_" in d.var for s in stmts for d in s.time_dims):  # upsamples pace their own streams
+        if _pace_streams_to_readers(prog, rates, fixed):
+            _keep_pace(prog, rates, fixed)
     return rates
+
+
+def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]) -> bool:
+    """Slow an input stream down to its readers when they all step slower than it along the dims they step
+    one word at a time (a serial reduction reads a new column every 9 cycles): the host delivers each word
+    when it is needed, so a line, not a frame, is stored. Returns whether a stream changed."""
+    changed = False
+    for h in scheduled_stmts(prog):
+        if not h.is_host or h.lane_dims:
+            continue
+        reads = [f for f in prog.flows if f.src is h and not f.streamed_out]
+        pace = list(rates[h.name])
+        for f in reads:
+            if f.dst.name not in rates:
+                return changed
+            for k, step in enumerate(_source_steps(f)):
+                if step is None or sorted(step) != [0] * (len(step) - 1) + [1] or step.count(1) != 1:
+                    continue  # only unit steps of one stream dim tell the pace
+                j = step.index(1)
+                pace[j] = max(pace[j], rates[f.dst.name][k])
+        if reads and tuple(pace) != rates[h.name] and _injective(pace, h.time_dims):
+            rates[h.name] = tuple(pace)
+            changed = True
+    return changed
 
 
 def _live_radix(rates: dict, group: list[Stmt], peers: list[Stmt], ii: int) -> None:

@@ -6,6 +6,8 @@ import pytest
 import mainspring as hl
 from mainspring.apps.common import accelerate, random_image
 
+from conftest import assert_lint_clean_and_latch_free
+
 SIMULATORS = ("icarus", "verilator")
 
 
@@ -241,8 +243,6 @@ def _table_program(kind: str):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_a_table_read_at_a_loop_coordinate_is_a_rom(simulator, build_dir, tmp_path):
-    from conftest import assert_lint_clean_and_latch_free
-
     design = hl.compile(_table_program("int"), name="tbl")
     assert design.report["rom_words"] == 8 and design.report["mem_tiles"] == 1
     design.check({"input": random_image(8, 8)}, simulator=simulator, build_dir=build_dir)
