@@ -75,12 +75,15 @@ def generate(seed: int) -> Case:
     work = rng.choice(("u16", "i16", "u32", "i32", "u8"))
     stages: list[Stage] = []
     for k in range(rng.randint(1, 3)):
-        kind = rng.choice(("stencil", "stencil", "pointwise", "reduce", "coord"))
+        kind = rng.choice(("stencil", "stencil", "pointwise", "reduce", "coord", "rom"))
         src = rng.randint(-1, k - 1)
         if kind == "stencil":
             n = rng.randint(1, 3)
             taps = tuple((rng.randint(-1, k - 1), rng.randint(0, 2), rng.randint(0, 2)) for _ in range(n))
             stages.append(Stage(f"f{k}", kind, taps, tuple(rng.choice(_BINOPS) for _ in range(n - 1)),
+                                inline=rng.random() < 0.25))
+        elif kind == "rom":  # a constant table read at a clamped pixel value: a ROM
+            stages.append(Stage(f"f{k}", kind, ((src, 0, 0),), ("rom",), rng.randint(2, 5),
                                 inline=rng.random() < 0.25))
         elif kind == "coord":  # coordinates as values: select on x, a ramp in y
             stages.append(Stage(f"f{k}", kind, ((src, 0, 0),), ("coord",), rng.randint(1, 4),
@@ -180,6 +183,11 @@ def _definition(s: Stage, names: list[str], w: str) -> list[str]:
 
     if s.kind == "pointwise":
         return [f"{s.name}[x, y] = {tap(s.taps[0])} {s.ops[0]} hl.{w}({s.const})"]
+    if s.kind == "rom":
+        t = tap(s.taps[0])
+        return [f'{s.name}_table = hl.Func("{s.name}_table")',
+                f"{s.name}_table[x] = hl.{w}(x * {s.const} % 11)",
+                f"{s.name}[x, y] = {t} + {s.name}_table[hl.i32(hl.clamp({t}, 0, 15))]"]
     if s.kind == "coord":
         t = tap(s.taps[0])
         return [f"{s.name}[x, y] = hl.select(x < {s.const}, {t}, {t} + hl.{w}(y * {s.const} - x))"]

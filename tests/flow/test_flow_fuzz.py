@@ -38,7 +38,7 @@ def test_generation_is_deterministic_and_runnable():
     assert fuzz.source(fuzz.generate(7)) != fuzz.source(fuzz.generate(8))
     compile(fuzz.source(fuzz.generate(7)), "case", "exec")
     kinds = {s.kind for k in range(40) for s in fuzz.generate(k).stages}
-    assert kinds == {"stencil", "pointwise", "reduce", "coord"}
+    assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom"}
     assert any(fuzz.generate(k).tile for k in range(40)) and any(fuzz.generate(k).lanes > 1 for k in range(40))
 
 
