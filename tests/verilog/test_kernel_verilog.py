@@ -184,3 +184,15 @@ def test_bad_json_is_reported(instances, connections, message):
     doc = _doc(instances, connections, [["a", ["Array", 4, "BitIn"]], ["o", ["Array", 4, "Bit"]]])
     with pytest.raises(ValueError, match=message):
         kernel_verilog(doc)
+
+
+def test_rom_generator_renders_a_padded_table_and_checks_its_init():
+    from mainspring.verilog.kernel_generators import instantiate
+
+    args = {"width": ["Int", 8], "depth": ["Int", 3]}
+    gen = instantiate("r", "mainspring.rom", args, {"init": ["Json", [7, 0, 255]]})
+    assert gen.expression({"in": "addr"}) == "r_table[addr[1:0]]" and gen.uses == {"in": (0, 2)}
+    assert gen.decls[0] == "reg [7:0] r_table [0:3];" and gen.decls[-2:] == ("    r_table[3] = 8'h0;", "end")
+    for bad in ([7, 0], [7, 0, 256], [7, 0, "x"]):  # too short, too wide, not a pattern
+        with pytest.raises(ValueError, match=r"instance 'r': a ROM's init must be \[\"Json\", \[3 8-bit patterns\]\]"):
+            instantiate("r", "mainspring.rom", args, {"init": ["Json", bad]})
