@@ -12,7 +12,8 @@ from mainspring.frontend.pipeline import Pipeline
 from mainspring.hwlower.lower import lower
 from mainspring.hwlower.printer import format_nest
 
-GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
+# The one golden loop nest of gaussian, which the flow's output tests also compare design files against.
+GOLDEN = os.path.join(os.path.dirname(__file__), os.pardir, "flow", "golden")
 
 
 def _here() -> str:
