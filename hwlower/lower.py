@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 
 import numpy as np
-from dataclasses import dataclass
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box, infer_boxes
@@ -407,25 +407,38 @@ def _table_values(pipe, region: Region, boxes) -> dict:
     out = {}
     for t in region.tables:
         sub = Pipeline(t.handle if t.handle is not None else Func(t))
-        out[id(t)] = realize_arrays(sub, boxes[pipe.name(t)])[id(t)]
+        out[id(t)] = _Table(pipe.name(t), realize_arrays(sub, boxes[pipe.name(t)])[id(t)])
     return out
 
 
 _MAX_ROM_WORDS = 1 << 16  # a table read at computed coordinates is a ROM of at most this many words
 
 
+class _Table:
+    """A constant table as the reference computed it; its ROM is built once, at its first varying read."""
+
+    def __init__(self, name: str, store):
+        self.name, self.store, self._rom = name, store, None
+
+    def rom(self) -> Rom:
+        if self._rom is None:
+            box = tuple((m, n) for m, n in zip(self.store.mins, self.store.arr.shape))
+            values = tuple(int(v) for v in np.asarray(self.store.arr).transpose().ravel())
+            self._rom = Rom(self.name, values, box)
+        return self._rom
+
+
 def _table_constant(c: ir.Call, tables: dict, who: str, pipe) -> ir.Expr | None:
     """A read of a constant table at constant coordinates, as the constant it reads."""
-    store = tables.get(id(c.callee))
-    if store is None:
+    table = tables.get(id(c.callee))
+    if table is None:
         return None
+    store = table.store
     args = [simplify(a) for a in c.args]
     if not all(isinstance(a, ir.Const) for a in args):
         if not c.type.is_float() and store.arr.size <= _MAX_ROM_WORDS:
             # Read at loop or computed coordinates: a ROM holding the table as the reference computed it.
-            box = tuple((m, n) for m, n in zip(store.mins, store.arr.shape))
-            values = tuple(int(v) for v in np.asarray(store.arr).transpose().ravel())
-            return ir.Call(c.type, Rom(pipe.name(c.callee), values, box), tuple(args))
+            return ir.Call(c.type, table.rom(), tuple(args))
         shown = ", ".join(ir.to_string(a) for a in args)
         raise HalideError(
             f"{who} reads '{pipe.name(c.callee)}' (a constant Func, known at compile time) at ({shown}), which is "

@@ -30,13 +30,19 @@ class GlbController:
             n *= e
         return n
 
-    def to_json(self) -> dict:
+    @property
+    def cycle_stride(self) -> tuple[int, ...]:
+        """One transfer per step when nothing stalls."""
         cycle, run = [], 1
         for e in self.extent:
             cycle.append(run)
             run *= e
+        return tuple(cycle)
+
+    def to_json(self) -> dict:
         return {"dimensionality": len(self.extent), "extent": list(self.extent), "cycle_starting_addr": 0,
-                "cycle_stride": cycle, "data_starting_addr": self.data_start, "data_stride": list(self.data_stride)}
+                "cycle_stride": list(self.cycle_stride), "data_starting_addr": self.data_start,
+                "data_stride": list(self.data_stride)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ Clockwork's recipe, simplified where our inputs allow it:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import networkx as nx
@@ -127,31 +128,33 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         # Dimensions align from the outermost, except when hwlower strip-mined a loop for an upsample's x / 2
         # (dims `<x>.strip_o`, `<x>.strip_i`): a shallower neighbour (the input stream) would then widen the
         # wrong dimension, so only nests of the group's depth count.
-        peers = group + neighbours
-        strips = any(".strip_" in d.var for m in group for d in m.time_dims)
-        if strips:
-            peers = [m for m in peers if len(m.time_dims) == depth] or group
-        if not strips:  # loops of one iteration (a tile as large as its region) take no part in the radix
-            _live_radix(rates, group, peers, ii)
+        if not any(".strip_" in d.var for m in group for d in m.time_dims):
+            # Loops of one iteration (a tile as large as its region) take no part in the radix.
+            _live_radix(rates, group, group + neighbours, ii)
             continue
+        peers = [m for m in group + neighbours if len(m.time_dims) == depth] or group
         widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
                   for k in range(depth)]
-        if strips:  # a paced input stream's rows must fit the digits it steps (see _pace_streams)
-            for n, outer in _paced(group, neighbours, depth):
-                for k, d in zip(outer, n.time_dims):
-                    widest[k] = max(widest[k], d.extent)
-        periods = [1] * depth
-        for k in reversed(range(depth - 1)):
-            periods[k] = periods[k + 1] * widest[k + 1]
+        for n, outer in _paced(group, neighbours, depth):  # a paced stream's rows must fit its digits
+            for k, d in zip(outer, n.time_dims):
+                widest[k] = max(widest[k], d.extent)
+        periods = _periods(widest)
         for s in group:
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
-        if strips:
-            _pace_streams(rates, group, neighbours, depth, [ii * p for p in periods])
+        _pace_streams(rates, group, neighbours, depth, [ii * p for p in periods])
     _keep_pace(prog, rates, fixed)
     if not any(".strip_" in d.var for s in stmts for d in s.time_dims):  # upsamples pace their own streams
         if _pace_streams_to_readers(prog, rates, fixed):
             _keep_pace(prog, rates, fixed)
     return rates
+
+
+def _periods(widest: list[int]) -> list[int]:
+    """The mixed radix's period of each digit (outermost first) for the widest extent at each."""
+    periods = [1] * len(widest)
+    for k in reversed(range(len(widest) - 1)):
+        periods[k] = periods[k + 1] * widest[k + 1]
+    return periods
 
 
 def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]) -> bool:
@@ -165,10 +168,8 @@ def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], f
         reads = [f for f in prog.flows if f.src is h and not f.streamed_out]
         pace = list(rates[h.name])
         for f in reads:
-            if f.dst.name not in rates:
-                return changed
             for k, step in enumerate(_source_steps(f)):
-                if step is None or sorted(step) != [0] * (len(step) - 1) + [1] or step.count(1) != 1:
+                if step is None or sorted(step) != [0] * (len(step) - 1) + [1]:
                     continue  # only unit steps of one stream dim tell the pace
                 j = step.index(1)
                 pace[j] = max(pace[j], rates[f.dst.name][k])
@@ -185,10 +186,7 @@ def _live_radix(rates: dict, group: list[Stmt], peers: list[Stmt], ii: int) -> N
         return [d.extent for d in s.time_dims if d.extent > 1]
 
     depth = max([len(live(s)) for s in group] or [0])
-    widest = [max([live(s)[k] for s in peers if len(live(s)) > k] or [1]) for k in range(depth)]
-    periods = [1] * depth
-    for k in reversed(range(depth - 1)):
-        periods[k] = periods[k + 1] * widest[k + 1]
+    periods = _periods([max([live(s)[k] for s in peers if len(live(s)) > k] or [1]) for k in range(depth)])
     for s in group:
         steps = iter(ii * p for p in periods[: len(live(s))])
         out = [next(steps) if d.extent > 1 else 0 for d in s.time_dims]
@@ -216,7 +214,8 @@ def _keep_pace(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]
             rates[s.name] = tuple(need)
 
 
-def _source_steps(f: Flow) -> list[list[int] | None]:
+@functools.lru_cache(maxsize=1024)  # by flow: the same for every initiation interval and pass that asks
+def _source_steps(f: Flow) -> tuple[list[int] | None, ...]:
     """Per time dim k of the reader: how the source iteration moves when k steps by one (None: unknown)."""
     import islpy as isl
 
@@ -226,7 +225,7 @@ def _source_steps(f: Flow) -> list[list[int] | None]:
     back = f.rel.reverse()
     dom = back.domain()
     if dom.is_empty():
-        return [None] * len(dims)
+        return (None,) * len(dims)
     p = point_values(dom.lexmin())
     out: list[list[int] | None] = []
     for k in range(len(dims)):
@@ -240,7 +239,7 @@ def _source_steps(f: Flow) -> list[list[int] | None]:
 
         a, b = source(p), source(q)
         out.append(None if a is None or b is None else [y - x for x, y in zip(a, b)])
-    return out
+    return tuple(out)
 
 
 def _injective(rates: list[int], dims) -> bool:

@@ -73,10 +73,6 @@ def glb_design_verilog(name: str, plan: MemoryPlan, glb: GlbPlan, compute: dict)
 
 
 def _ctrl(prefix: str, c: GlbController) -> list[str]:
-    cycle, run = [], 1  # one transfer per step when nothing stalls
-    for e in c.extent:
-        cycle.append(run)
-        run *= e
     return [f".{prefix}DIM({len(c.extent)})", f".{prefix}EXTENT({_vec(c.extent, 1)})",
-            f".{prefix}CYCLE_STRIDE({_vec(cycle, 0)})", f".{prefix}DATA_START({c.data_start})",
+            f".{prefix}CYCLE_STRIDE({_vec(c.cycle_stride, 0)})", f".{prefix}DATA_START({c.data_start})",
             f".{prefix}DATA_STRIDE({_vec(c.data_stride, 0)})", f".{prefix}TOTAL({c.transfers})"]
