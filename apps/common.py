@@ -31,7 +31,7 @@ def input_extent(output: hl.Func, name: str) -> tuple[int, int]:
     tails read past the image's stencil border, as in Halide)."""
     from mainspring.frontend.bounds import infer_boxes
     from mainspring.frontend.pipeline import Pipeline
-    from mainspring.hwlower.lower import output_box
+    from mainspring.hwlower.bounds import output_box
 
     pipe = Pipeline(output)
     _, needed = infer_boxes(pipe, output_box(pipe), lambda p: None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import ir
 from .errors import HalideError, SourceLoc, user_location
 from .expr import to_ir, type_name
-from .func import Definition, Func, FuncRef, Function, _arg_ir, _Update, new_stage_schedule
+from .func import Definition, Func, FuncRef, Function, arg_ir, PendingUpdate, new_stage_schedule
 from .types import I32
 from .vars import RVar, Var
 
@@ -13,7 +13,7 @@ _INIT = {"add": 0, "sub": 0, "mul": 1, "div": 1}
 
 
 def define(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
-    if isinstance(value, _Update):
+    if isinstance(value, PendingUpdate):
         _define_update_op(fn, key, value, loc)
         return
     if not fn.defined():
@@ -60,7 +60,7 @@ def _define_pure(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
     fn.definitions.append(Definition(args, v, None, loc, new_stage_schedule(args, None)))
 
 
-def _define_update_op(fn: Function, key: tuple, upd: _Update, loc: SourceLoc) -> None:
+def _define_update_op(fn: Function, key: tuple, upd: PendingUpdate, loc: SourceLoc) -> None:
     """`f[key] op= rhs` (or `f[key] = f[key] op rhs`) on a Func with no definition: Halide's func_ref_update."""
     if upd.ref._func._fn is not fn or not _same_args(upd.ref._args, key):
         raise HalideError(
@@ -119,7 +119,7 @@ def _define_update(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
             f"{loc}: Func \"{fn.name}\" was called with {len(key)} arguments, but was defined with "
             f"{len(fn.args)} ({', '.join(fn.args)}), in an update definition"
         )
-    args = tuple(_arg_ir(a, fn.name, i) for i, a in enumerate(key))
+    args = tuple(arg_ir(a, fn.name, i) for i, a in enumerate(key))
     # a pure Var of an update stands where the pure definition has it (Halide: else it is undefined there)
     pure = [a.name for a, name in zip(args, fn.args) if isinstance(a, ir.Var) and a.name == name]
     rdoms = _check_update_vars(fn, loc, args, value, pure)

@@ -45,7 +45,7 @@ class SourceLoc:
 _OWN: tuple[tuple[str, ...], str] | None = None
 
 
-def _is_own(path: str) -> bool:
+def is_own_frame(path: str) -> bool:
     # The compiler's own files (not apps/ or tests/): frames there are never the user's line.
     global _OWN
     if _OWN is None:
@@ -62,7 +62,7 @@ def user_location() -> SourceLoc:
     frame = sys._getframe(1)
     while frame is not None:
         path = os.path.abspath(frame.f_code.co_filename)
-        if not _is_own(path) and not path.startswith("<frozen"):
+        if not is_own_frame(path) and not path.startswith("<frozen"):
             return SourceLoc(_relative(path), frame.f_lineno)
         frame = frame.f_back
     return SourceLoc("<unknown>", 0)

@@ -69,10 +69,10 @@ def _user_stacklevel() -> int:
     """The warnings stack level of the user's line (the first frame outside the compiler)."""
     import sys
 
-    from .errors import _is_own
+    from .errors import is_own_frame
 
     level, frame = 1, sys._getframe(1)
-    while frame is not None and _is_own(frame.f_code.co_filename):
+    while frame is not None and is_own_frame(frame.f_code.co_filename):
         level, frame = level + 1, frame.f_back
     return level
 

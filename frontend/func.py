@@ -73,7 +73,7 @@ def _key_args(key) -> tuple:
     return (key,)
 
 
-class _Update(ExprLike):
+class PendingUpdate(ExprLike):
     """`f[args] op e` on a Func with no definition yet (Halide's UnevaluatedFuncRefExpr): assigned back to the
     same place (`f[args] += e`, or `f[args] = f[args] + e`) it defines f as 0 (1 for * and /) of e's type and
     adds the update; used any other way it is an error."""
@@ -107,7 +107,7 @@ class FuncRef(ExprLike):
                 f"{user_location()}: Can't call Func \"{fn.name}\" because it has not yet been defined. "
                 f"Give it a definition (e.g. {fn.name}[x, y] = ...) before using it."
             )
-        args = tuple(_arg_ir(a, fn.name, i) for i, a in enumerate(self._args))
+        args = tuple(arg_ir(a, fn.name, i) for i, a in enumerate(self._args))
         if len(args) != len(fn.args):
             raise HalideError(
                 f"{user_location()}: Func \"{fn.name}\" was called with {len(args)} arguments, but was defined "
@@ -118,7 +118,7 @@ class FuncRef(ExprLike):
     def _unevaluated(self, op: str, e):
         if self._func._fn.defined():
             return arith(op, self, e)
-        return _Update(op, self, e)
+        return PendingUpdate(op, self, e)
 
     # On an undefined Func, `f[x] + e` (and so `f[x] += e`) is an update waiting for its assignment.
     def __add__(self, e):
@@ -134,7 +134,7 @@ class FuncRef(ExprLike):
         return self._unevaluated("div", e)
 
 
-def _arg_ir(a, fname: str, position: int = 0) -> ir.Expr:
+def arg_ir(a, fname: str, position: int = 0) -> ir.Expr:
     """An argument of a call (or a left side): Int(32), as Halide casts narrower ones; a UInt(32) would change
     value, which Halide refuses."""
     node = to_ir(a, f"an argument of {fname}")
@@ -368,3 +368,10 @@ def new_stage_schedule(args: tuple[ir.Expr, ...], rdom: ir.ReductionDomain | Non
     dims += [Dim(a.name, False) for a in args if isinstance(a, ir.Var)]
     return StageSchedule(dims)
 
+
+def user_handle(f: "Function") -> str:
+    """How the user names f in a schedule call: a wrapper is `g.in_()` (or `g.in_(consumer)`), not its name."""
+    if f.wrapped is None:
+        return f.name
+    base = user_handle(f.wrapped)
+    return f"{base}.in_()" if f.wrapper_for is None else f"{base}.in_({f.wrapper_for.name})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, cast_ir, to_ir
-from .operators import _select
+from .operators import select_expr
 from .func import Func
 from .params import Buffer, ImageParam
 from .types import BOOL, I32, UInt
@@ -92,7 +92,7 @@ def constant_exterior(source, value, bounds=None) -> Func:
             outside = ir.BinOp(BOOL, "or", outside, o)
         # Halide: select(out_of_bounds, value, repeat_edge(source)(args)), with select's coercion of an integer
         # constant value to the image's type (300 for a uint8 image is (uint8)44).
-        return _select(Expr(outside), v, load(_clamped(args, bs)))
+        return select_expr(Expr(outside), v, load(_clamped(args, bs)))
 
     return _make("constant_exterior", dims, body)
 

@@ -156,11 +156,11 @@ def select(*args) -> Expr:
         raise HalideError("select() must have an odd number of arguments: (c1, v1, c2, v2, ..., default)")
     false_value = to_ir(args[-1], "select")
     for k in range(len(args) - 3, -1, -2):
-        false_value = _select(args[k], to_ir(args[k + 1], "select"), false_value)
+        false_value = select_expr(args[k], to_ir(args[k + 1], "select"), false_value)
     return Expr(false_value)
 
 
-def _select(c, t: ir.Expr, f: ir.Expr) -> ir.Expr:
+def select_expr(c, t: ir.Expr, f: ir.Expr) -> ir.Expr:
     cond = _select_condition(c)
     if _is_int_const(t):
         t = cast_ir(f.type, t)

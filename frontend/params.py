@@ -212,9 +212,9 @@ class ImageParam:
                 f"{user_location()}: ImageParam {self.name()} has {self.dimensions()} dimensions but is accessed "
                 f"with {len(key)} arguments"
             )
-        from .func import _arg_ir
+        from .func import arg_ir
 
-        args = tuple(_arg_ir(k, self.name(), i) for i, k in enumerate(key))
+        args = tuple(arg_ir(k, self.name(), i) for i, k in enumerate(key))
         return Expr(ir.Call(self.type(), self._param, args))
 
     def dim(self, i: int) -> _ShapeDim:

@@ -62,32 +62,31 @@ def _value(e: ir.Expr) -> str:
     return text
 
 
-def format_lowered(lowered) -> str:
+def format_program(program) -> str:
     """The whole accelerated region: with a GLB level, seed 002's three sections (the host loop over GLB
     tiles, the GLB tile buffers and their transfers, the array's memory tiles) around the array's nest."""
-    g = lowered.glb
+    g = program.glb
     if g is None:
-        return format_nest(lowered.nest)
-    pipe, first = lowered.pipe, lowered.tiles[0].boxes
-    out = pipe.name(g.level.output)
-    lines = [f"// host: {len(lowered.tiles)} GLB tile(s); each loads the GLB input tiles, runs the array once per "
+        return format_nest(program.nest)
+    first = program.tiles[0].boxes
+    out = g.output
+    lines = [f"// host: {len(program.tiles)} GLB tile(s); each loads the GLB input tiles, runs the array once per "
              f"memory tile ({len(g.mem_tiles)} per GLB tile) and reads the GLB output tile back"]
     depth = 0
     for name, n in g.host_loops:
         lines.append(f"{'  ' * depth}for ({name}, 0, {n}) {{  // host loop over GLB tiles")
         depth += 1
     pad = "  " * depth
-    for f, src in zip(g.level.inputs, g.level.sources):
-        name = pipe.name(f)
+    for name, src in zip(g.inputs, g.sources):
         lines.append(f"{pad}realize {name}.glb.stencil({_box(first[name])})  // GLB input tile")
-        lines.append(f"{pad}  produce {name}.glb.stencil = {pipe.name(src)}.stencil  // host -> GLB")
+        lines.append(f"{pad}  produce {name}.glb.stencil = {src}.stencil  // host -> GLB")
     lines.append(f"{pad}realize {out}.glb.stencil({_box(first[out])})  // GLB output tile")
     lines.append(f"{pad}produce {out}.glb.stencil {{  // the CGRA: memory tiles and PEs")
     inner = depth + 1
     for name, n in g.mem_loops:
         lines.append(f"{'  ' * inner}for ({name}, 0, {n}) {{  // memory tiles in the GLB tile")
         inner += 1
-    array = format_nest(lowered.nest).replace("streamed from the host", "streamed from the GLB", 1)
+    array = format_nest(program.nest).replace("streamed from the host", "streamed from the GLB", 1)
     array = array.replace("streamed back", "written to the GLB (boxes of the first memory tile)", 1)
     for line in array.splitlines():
         lines.append("  " * inner + line)

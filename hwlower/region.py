@@ -7,7 +7,7 @@ The region runs from the accelerator inputs (`stream_to_accelerator()` / `accele
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError
@@ -16,6 +16,7 @@ from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import MemoryType
 
 from .hierarchy import GlbLevel, glb_level, in_glb
+from .state import Lowering
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,22 @@ class Region:
     def accelerated(self) -> Function:
         """The hw_accelerate Func: the GLB output buffer, or the array output itself."""
         return self.glb.output if self.glb is not None else self.output
+
+
+def locate_region(s: Lowering) -> Lowering:
+    return replace(s, region=find_region(s.pipe))
+
+
+def format_region(s: Lowering) -> str:
+    r, name = s.region, s.pipe.name
+    lines = [f"accelerator output: {name(r.output)} (hw_accelerate({r.compute_var}, {r.store_var}))"]
+    if r.glb is not None:
+        lines.append(f"GLB output: {name(r.glb.output)}; GLB inputs: "
+                     + ", ".join(f"{name(f)} (copies {name(g)})" for f, g in zip(r.glb.inputs, r.glb.sources)))
+    for what, fs in (("inputs", r.inputs), ("buffered", r.buffered), ("inlined", r.inlined), ("tables", r.tables),
+                     ("host after", r.host_after)):
+        lines.append(f"{what}: {', '.join(name(f) for f in fs) or '-'}")
+    return "\n".join(lines) + "\n"
 
 
 def find_region(pipe: Pipeline) -> Region:

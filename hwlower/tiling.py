@@ -6,19 +6,15 @@ which holds because accesses are affine and values do not depend on coordinates.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import replace
 
 from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Func, Function
 from mainspring.frontend.schedule import Split, TailStrategy
 
-
-
-@dataclass(frozen=True, slots=True)
-class Tile:
-    output_box: Box  # the accelerator output's box in this invocation
-    boxes: dict[str, Box]  # every accelerator Func's and input's box in this invocation, by unique name
+from .program import Tile
+from .state import GlbTiles, Lowering
 
 
 def host_tiles(pipe, f: Function, store_var: str | None, full_box: Box) -> tuple[Tile, ...]:
@@ -123,3 +119,47 @@ def _check_same_shape(f: Function, tiles: list[Tile]) -> None:
                     f"{t.output_box} but {first.boxes[name]} for the first): host tiling needs accesses whose "
                     "footprint only shifts from tile to tile (no scaled indices such as 2*x)"
                 )
+
+
+# ---- the pass ------------------------------------------------------------------------------------------
+
+def tile_invocations(s: Lowering) -> Lowering:
+    """The host's invocations of the accelerator, and with a GLB level the array's memory tiles in each."""
+    pipe, region = s.pipe, s.region
+    acc = region.accelerated
+    # Tiles step over what the host reads of the accelerator output, not over its RoundUp padding.
+    tiles = host_tiles(pipe, acc, acc.placement.hw_accelerate[1], s.required[pipe.name(acc)])
+    glb = None
+    if region.glb is not None:
+        level, f = region.glb, region.output
+        mem = host_tiles(pipe, f, region.store_var, tiles[0].output_box)
+        _check_regular(f, region.store_var, tiles[0], mem)
+        glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
+                       tile_grid(f, region.store_var, tiles[0].output_box))
+    return replace(s, tiles=tiles, glb=glb)
+
+
+def format_tiles(s: Lowering) -> str:
+    lines = []
+    for k, t in enumerate(s.tiles):
+        lines.append(f"tile {k}: output {t.output_box}")
+        lines += [f"  {name}: {box}" for name, box in sorted(t.boxes.items())]
+    if s.glb is not None:
+        lines.append(f"memory tiles per GLB tile: {len(s.glb.mem_tiles)} (loops {list(s.glb.mem_loops)})")
+        for k, t in enumerate(s.glb.mem_tiles):
+            lines.append(f"memory tile {k}: output {t.output_box}")
+    return "\n".join(lines) + "\n"
+
+
+def _check_regular(f: Function, var: str | None, glb_tile: Tile, mem: tuple[Tile, ...]) -> None:
+    """Memory tiles must cut a GLB tile into equal tiles, so the GLB's address controllers are affine."""
+    whole = glb_tile.output_box
+    size = [hi - lo + 1 for lo, hi in mem[0].output_box]
+    for (lo, hi), t in zip(whole, size):
+        if (hi - lo + 1) % t:
+            raise ScheduleError(
+                f"{f.placement.compute.loc}: Func '{f.name}': its memory tiles (loop {var}) are {size} but the GLB "
+                f"tile is {[h - l + 1 for l, h in whole]}: a memory tile must divide the GLB tile; choose a tile "
+                "size that divides it"
+            )
+

@@ -53,7 +53,7 @@ def parse_sizes(spec: str) -> list[tuple[int, int]]:
 def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
     from .apps import build
     from .compiler import compile
-    from .design import _library_path
+    from .design import library_path
 
     if hasattr(mod, "output_size"):  # apps whose output is not the input less a border (an upsample)
         out, _ = build(mod, *mod.output_size(in_w, in_h))
@@ -76,7 +76,7 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
         "tiles": rep["tiles"], "halo": f"{100 * rep['halo_overhead']:.1f}%",
     }
     if yosys and in_w * in_h <= 256 * 256:
-        row.update(yosys_figures(mod.NAME, design.verilog, str(_library_path())))
+        row.update(yosys_figures(mod.NAME, design.verilog, str(library_path())))
     return row
 
 

@@ -82,6 +82,22 @@ def cmd_sim(args) -> int:
     return 0
 
 
+def cmd_prove(args) -> int:
+    from .compiler import compile
+    from .verilog.prove import prove_design
+
+    mod, out, _, size = _build(args.app, args.size, args.lanes)
+    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    design = compile(out, name=mod.NAME)
+    _progress(f"proving its kernels (at most {args.timeout:g} s each)")
+    proofs = prove_design(design, timeout=args.timeout, progress=lambda p: print(f"  {p}", flush=True))
+    proved = sum(p.status == "proved" for p in proofs)
+    disproved = sum(p.status == "disproved" for p in proofs)
+    print(f"{mod.NAME}: {proved} of {len(proofs)} kernels proved, {len(proofs) - proved - disproved} unproved, "
+          f"{disproved} disproved")
+    return 1 if disproved else 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
@@ -122,6 +138,12 @@ def main(argv=None) -> int:
     s.add_argument("--backpressure", type=float, default=0.0)
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(fn=cmd_sim)
+    v = sub.add_parser("prove", help="compile an app and prove each kernel's Verilog equal to its expression")
+    v.add_argument("app")
+    v.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    v.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
+    v.add_argument("--timeout", type=float, default=30.0, help="seconds per kernel before it is left unproved")
+    v.set_defaults(fn=cmd_prove)
     b = sub.add_parser("bench", help="a table of figures per app")
     b.add_argument("apps", nargs="*")
     b.add_argument("--sizes", default="64,1920x1080", help="comma-separated input sizes, e.g. 64,256,1920x1080")

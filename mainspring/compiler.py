@@ -1,6 +1,7 @@
 """The compile driver: a straight line of named steps from a scheduled pipeline to RTL.
 
-    lower      hwlower: the accelerated region as a loop nest of ops with affine loads and stores
+    lower      hwlower: the accelerated region as a hardware program: a loop nest of ops with affine loads and
+               stores, the host's invocations and streams (its own steps: region ... lower)
     schedule   memories: static schedule, exact buffer sizes, mapping to registers and memory tiles, checked
     compute    compute_json: one CoreIR kernel per op
     verilog    verilog: the RTL, generated from the memory JSON and the compute JSON
@@ -21,29 +22,28 @@ from .design import Design
 from .frontend.errors import HalideError, ScheduleError
 from .frontend.func import Func
 from .frontend.pipeline import Pipeline
-from .hwlower.lower import Lowered, lower
-from .hwlower.printer import format_lowered
-from .memories import MemoryPlan, Target, analyze, from_json, to_json
+from .hwlower import STEP_NAMES as LOWER_STEPS
+from .hwlower import HwProgram, lower
+from .memories import MemoryPlan, analyze, from_json, to_json
 from .memories.glb import glb_from_json, glb_json, plan_glb, verify_glb
 from .report_glb import glb_report
 from .target import CGRA
 from .verilog.glb import glb_design_verilog
-from .verilog.top import RtlLimitError, _kernel_module, design_verilog
+from .verilog.top import RtlLimitError, kernel_module, design_verilog
+from .verilog.prove import proof_report, prove_ops
+from .verilog.verify import verify_verilog
 
-# Every step `--dump-after` can print, in the order they run: hwlower's loop nest, memories' static schedule
-# (rates) and memory JSON (schedule), each compute_json pass (per kernel), the CoreIR JSON, the Verilog.
-STEPS = ("lower", "rates", "schedule") + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
-
-
-def _memory_target(t: CGRA) -> Target:
-    return Target(mem_tile_words=t.mem_tile_words, mem_tile_read_ports=t.mem_tile_read_ports,
-                  mem_tile_write_ports=t.mem_tile_write_ports, word_bits=t.word_bits,
-                  register_max_delay=t.register_delay_limit, pe_latency=t.pe_latency)
+# Every step `--dump-after` can print, in the order they run: each hwlower pass (the last, `lower`, prints the
+# hardware program), memories' static schedule (rates) and memory JSON (schedule), each compute_json pass (per
+# kernel), the CoreIR JSON, the Verilog.
+STEPS = LOWER_STEPS + ("rates", "schedule") + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
 
 
 def compile(output: Func, name: str = "design", target: CGRA | None = None, dump_after: str | None = None,
-            out=None) -> Design:  # noqa: A001 - the public name
-    """Compile the accelerated region of `output`'s pipeline for `target`; the result simulates and saves."""
+            out=None, prove: bool = True) -> Design:  # noqa: A001 - the public name
+    """Compile the accelerated region of `output`'s pipeline for `target`; the result simulates and saves.
+    `prove`: prove every kernel's Verilog equal to its expression (`verilog.prove`, cached by kernel); the
+    report lists the kernels left unproved, and a disproved kernel raises KernelDisproved."""
     if dump_after is not None and dump_after not in STEPS:
         raise HalideError(f"--dump-after {dump_after}: unknown step; the steps are {', '.join(STEPS)}")
     if not isinstance(name, str) or not name.isidentifier():
@@ -52,29 +52,32 @@ def compile(output: Func, name: str = "design", target: CGRA | None = None, dump
     start = time.perf_counter()
     pipe = Pipeline(output)
     pipe.check_schedule()
-    lowered = lower(pipe, name)
-    _dump("lower", dump_after, lambda: format_lowered(lowered), out)
-    plan = analyze(lowered.nest, _memory_target(target), dump=lambda step, text: _dump(step, dump_after, text, out))
+    dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
+    program = lower(pipe, name, dump)
+    plan = analyze(program.nest, target, dump=dump)
     memory_json = to_json(plan)
     glb = None
-    if lowered.glb is not None:
-        glb = plan_glb(lowered, target.glb_words, target.glb_banks, target.glb_lanes)
-        verify_glb(glb, lowered)
+    if program.glb is not None:
+        glb = plan_glb(program, target)
+        verify_glb(glb, program)
         memory_json["glb"] = glb_json(glb)
     memory_text = json.dumps(memory_json, sort_keys=True, indent=1) + "\n"
     _dump("schedule", dump_after, lambda: memory_text, out)
-    compute_doc, pe_counts = _compute(lowered, target, dump_after if dump_after in COMPUTE_STEPS else None, out)
+    compute_doc, pe_counts = _compute(program, target, dump_after if dump_after in COMPUTE_STEPS else None, out)
     _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
     try:
         verilog = _render(name, memory_text, compute_doc)
     except RtlLimitError as e:
-        raise ScheduleError(f"{_where(lowered, e.subject)}: {e}") from None
+        raise ScheduleError(f"{program.located(e.subject)}: {e}") from None
     _dump("verilog", dump_after, lambda: verilog, out)
-    report = _report(lowered, plan, pe_counts, target, time.perf_counter() - start)
+    verify_verilog(name, verilog)
+    proofs = _proofs(program, verilog, prove)
+    report = _report(program, plan, pe_counts, target, time.perf_counter() - start)
+    report.update(proofs)
     if glb is not None:
-        report.update(glb_report(glb, plan, sum(_size(b) for b in _image_boxes(lowered))))
+        report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs)))
     _check_fits(name, report, target)
-    return Design(name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
+    return Design(name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
 
 
 def _render(name: str, memory_text: str, compute_doc: dict) -> str:
@@ -86,15 +89,13 @@ def _render(name: str, memory_text: str, compute_doc: dict) -> str:
     return design_verilog(name, plan, compute_doc)
 
 
-def _where(lowered: Lowered, subject: str | None) -> str:
-    """The user's definition behind an op or buffer of the memory JSON (the hw_accelerate call otherwise)."""
-    pipe, nest = lowered.pipe, lowered.nest
-    stage = {op.name: (op.func, op.stage) for _, op in nest.ops()}.get(subject, (subject, 0))
-    f = pipe.functions.get(stage[0]) if stage[0] is not None else None
-    if f is None:
-        acc = lowered.region.accelerated
-        return f"{acc.placement.hw_accelerate[2]}: Func '{acc.name}'"
-    return f"{pipe.definitions(f)[stage[1]].loc}: Func '{f.name}'"
+def _proofs(program: HwProgram, verilog: str, prove: bool) -> dict:
+    ops = [op for _, op in program.nest.ops()]
+    if prove:
+        return proof_report(prove_ops(ops, verilog))
+    modules = dict.fromkeys(kernel_module(op.name) for op in ops)
+    return {"kernels_proved": 0,
+            "kernels_unproved": [{"kernel": m, "reason": "not attempted: compile(prove=False)"} for m in modules]}
 
 
 def _dump(step: str, wanted: str | None, text, out) -> None:
@@ -102,23 +103,23 @@ def _dump(step: str, wanted: str | None, text, out) -> None:
         print(f"// after {step}\n{text()}", file=out or sys.stdout, end="")
 
 
-def _compute(lowered: Lowered, target: CGRA, dump_after: str | None = None, out=None) -> tuple[dict, dict]:
+def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None, out=None) -> tuple[dict, dict]:
     modules: dict[str, dict] = {}
     counts = {}
-    for _, op in lowered.nest.ops():
-        g = compile_kernel(kernel_from_op(op, name=_kernel_module(op.name)), dump_after, out or sys.stdout)
+    for _, op in program.nest.ops():
+        g = compile_kernel(kernel_from_op(op, name=kernel_module(op.name)), dump_after, out or sys.stdout)
         counts[op.name] = count_ops(g, target.word_bits)
         doc = to_coreir_json(g)
         modules.update(doc["namespaces"]["global"]["modules"])
-    last = _kernel_module(lowered.nest.ops()[-1][1].name)
+    last = kernel_module(program.nest.ops()[-1][1].name)
     return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts
 
 
-def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
-    lanes = lowered.nest.input_lanes
-    tiles = len(lowered.tiles)
+def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
+    lanes = program.nest.input_lanes
+    tiles = len(program.tiles)
     streamed = plan.input_words * tiles
-    nest = lowered.nest
+    nest = program.nest
     (loops, _), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
     out_transfers = 1
     for lp in loops:
@@ -127,14 +128,14 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
     # input's transfers; the output's when it is larger, an upsample; a serial reduction's steps).
     firings = max(math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, _ in nest.ops())
     ideal = max(-(-streamed // lanes), out_transfers * tiles, firings * tiles)
-    image = sum(_size(b) for b in _image_boxes(lowered))
+    image = sum(_size(s.image_box) for s in program.inputs)
     registers = sum(len(b.registers) for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
     # A ROM (a constant table read at computed coordinates) is a memory tile per kernel lane that reads it.
-    roms = [(words, bits, lowered.nest.op_lanes(n)) for n, c in pe_counts.items() for words, bits in c.roms.values()]
+    roms = [(words, bits, program.nest.op_lanes(n)) for n, c in pe_counts.items() for words, bits in c.roms.values()]
     mem_tiles += sum(k * -(-words // target.mem_tile_words) * -(-bits // target.word_bits) for words, bits, k in roms)
     return {
-        "name": lowered.nest.name,
+        "name": program.nest.name,
         # Tiles follow each other every plan.cycles; the run ends at the last tile's last output word.
         "predicted_cycles": (tiles - 1) * plan.cycles + plan.last_output_cycle + 1,
         "ideal_cycles": ideal,
@@ -143,9 +144,9 @@ def _report(lowered: Lowered, plan: MemoryPlan, pe_counts: dict, target: CGRA, s
         "halo_overhead": round(streamed / image - 1, 6) if image else 0.0,
         "first_output_cycle": plan.first_output_cycle,
         "compile_seconds": round(seconds, 3),
-        "pes": sum(c.pe_ops * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),  # a kernel per lane
-        "const_words": sum(c.const_words * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),
-        "dividers": sum(c.dividers * lowered.nest.op_lanes(n) for n, c in pe_counts.items()),
+        "pes": sum(c.pe_ops * program.nest.op_lanes(n) for n, c in pe_counts.items()),  # a kernel per lane
+        "const_words": sum(c.const_words * program.nest.op_lanes(n) for n, c in pe_counts.items()),
+        "dividers": sum(c.dividers * program.nest.op_lanes(n) for n, c in pe_counts.items()),
         "mem_tiles": mem_tiles,
         "rom_words": sum(words * k for words, _, k in roms),
         "registers": registers,
@@ -162,12 +163,6 @@ def _size(box) -> int:
     for lo, hi in box:
         n *= hi - lo + 1
     return n
-
-
-def _image_boxes(lowered: Lowered):
-    """The boxes of the accelerator inputs over the whole output (what streaming each word once would take)."""
-    pipe = lowered.pipe
-    return [lowered.boxes[pipe.name(f)] for f in lowered.region.inputs]
 
 
 def _check_fits(name: str, report: dict, target: CGRA) -> None:

@@ -17,7 +17,7 @@ from .frontend.params import Buffer
 from .verilog.glb import MARKS as GLB_MARKS
 from .verilog.top import signal
 
-def _library_path() -> Path:
+def library_path() -> Path:
     from . import verilog
 
     return Path(verilog.__file__).resolve().parent / "ms_library.v"
@@ -47,11 +47,11 @@ def _tile_cycles(marks: dict) -> list[int] | None:
 class Design:
     """What `hl.compile` returns."""
 
-    def __init__(self, name, pipe, lowered, plan, memory_json, memory_text, compute_doc, verilog, report, target,
+    def __init__(self, name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target,
                  glb_plan=None):
         self.name = name
-        self.pipe = pipe
-        self.lowered = lowered
+        self.pipe = pipe  # for the reference only: the hardware is described by `program` and the plans
+        self.program = program
         self.plan = plan
         self.memory_json = memory_json
         self.memory_text = memory_text
@@ -64,13 +64,13 @@ class Design:
     # ---- files ----
     def files(self) -> dict[str, str]:
         from .compute_json import dumps_coreir_json
-        from .hwlower.printer import format_lowered
+        from .hwlower import format_program
 
         return {
             f"{self.name}.memory.json": self.memory_text,
             f"{self.name}.compute.json": dumps_coreir_json(self.compute_doc),
-            f"{self.name}.v": self.verilog + "\n" + _library_path().read_text(),
-            f"{self.name}.loops.txt": format_lowered(self.lowered),
+            f"{self.name}.v": self.verilog + "\n" + library_path().read_text(),
+            f"{self.name}.loops.txt": format_program(self.program),
             f"{self.name}.report.json": json.dumps(self.report, indent=1, sort_keys=True) + "\n",
         }
 
@@ -85,7 +85,7 @@ class Design:
         inputs = self.example_inputs()
         words, expected = self._stream_words(inputs)
         order = self._output_order()
-        care = np.concatenate([_inside(order, t) for t in self.lowered.tiles])
+        care = np.concatenate([_inside(order, t) for t in self.program.tiles])
         write_kit(d / "regression", self, words, expected, care)
         return d
 
@@ -94,7 +94,7 @@ class Design:
         """Deterministic random inputs covering exactly the region the schedule reads."""
         from .frontend.bounds import infer_boxes
 
-        _, needed = infer_boxes(self.pipe, self.lowered.output_box, lambda p: None)
+        _, needed = infer_boxes(self.pipe, self.program.output_box, lambda p: None)
         rng = np.random.default_rng(seed)
         out = {}
         for name, box in sorted(needed.items()):
@@ -105,50 +105,35 @@ class Design:
         return out
 
     def _reference(self, inputs):
-        return realize_arrays(self.pipe, self.lowered.output_box, inputs)
+        return realize_arrays(self.pipe, self.program.output_box, inputs)
 
     def _stream_words(self, inputs, stores=None):
         """Words streamed in per accelerator input, and the words expected out, over all tiles in order."""
         stores = self._reference(inputs) if stores is None else stores
-        tiles = self.lowered.tiles
+        tiles = self.program.tiles
         words = {}
-        for name, f, box, _, _ in self._host_inputs():
-            words[name] = np.concatenate([_box_words(stores[id(f)], t.boxes[box], f.type) for t in tiles])
-        out = self.lowered.region.output  # the array's output: with a GLB, the GLB output copies it
-        store = stores[id(out)]
+        for s in self.program.inputs:
+            store = stores[id(self.pipe.functions[s.source])]
+            words[s.source] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type) for t in tiles])
+        out = self.program.array_output  # with a GLB, the GLB output copies it
+        store = stores[id(self.pipe.functions[out])]
         order = self._output_order()
-        expected = np.concatenate([_ordered_words(store, order, t, out.type) for t in tiles])
+        t = self.program.nest.buffer(out).type
+        expected = np.concatenate([_ordered_words(store, order, tile, t) for tile in tiles])
         return words, expected
 
     def _output_order(self):
         from .hwlower.ir import output_order
 
         if not hasattr(self, "_order"):
-            if self.lowered.glb is None:
-                self._order = output_order(self.lowered.nest)
+            if self.program.glb is None:
+                self._order = output_order(self.program.nest)
             else:  # the order the GLB's host controller reads the output tile back
                 from .memories.glb import transfer_coords
 
-                out = self.glb_plan.buffer(self.pipe.name(self.lowered.region.accelerated))
+                out = self.glb_plan.buffer(self.program.output)
                 self._order = transfer_coords(out.host, out)
         return self._order
-
-    def _host_inputs(self):
-        """What the host streams: (stream, Func whose values it carries, box name in the tiles, bits, lanes).
-        With a GLB the host loads each GLB input tile with the values of the accelerator input it copies."""
-        nest, pipe, glb = self.lowered.nest, self.pipe, self.lowered.region.glb
-        if glb is not None:
-            return [(pipe.name(src), src, pipe.name(f), src.type.bits(), nest.stream_lanes(pipe.name(f)))
-                    for f, src in zip(glb.inputs, glb.sources)]
-        return [(pipe.name(f), f, pipe.name(f), nest.buffer(pipe.name(f)).type.bits(),
-                 nest.stream_lanes(pipe.name(f))) for f in self.lowered.region.inputs]
-
-    def _host_output(self) -> tuple[str, int]:
-        """The stream the host reads back and its lanes."""
-        nest = self.lowered.nest
-        if self.lowered.glb is not None:
-            return self.pipe.name(self.lowered.region.accelerated), nest.stream_lanes(nest.output)
-        return nest.output, nest.stream_lanes(nest.output)
 
     # ---- simulation ----
     def simulate(self, inputs: dict, simulator: str = "verilator", bubbles: float = 0.0, backpressure: float = 0.0,
@@ -164,14 +149,13 @@ class Design:
         stores = self._reference(inputs)
         buffers, params = gather_inputs(self.pipe, inputs)
         words, expected = self._stream_words(inputs, stores)
-        streams = {signal(n): sim.StreamSpec(words[n], width=bits, lanes=lanes)
-                   for n, _, _, bits, lanes in self._host_inputs()}
-        out_fn = self.lowered.region.accelerated
-        ot = out_fn.type
-        out_name, out_lanes = self._host_output()
-        spec = sim.OutputSpec(signal(out_name), width=ot.bits(), count=len(expected), signed=ot.is_int(),
-                              lanes=out_lanes)
-        marks = GLB_MARKS if self.lowered.glb is not None else ()
+        streams = {signal(s.source): sim.StreamSpec(words[s.source], width=s.type.bits(), lanes=s.lanes)
+                   for s in self.program.inputs}
+        out_fn = self.pipe.functions[self.program.output]
+        ot = self.program.output_type
+        spec = sim.OutputSpec(signal(self.program.output), width=ot.bits(), count=len(expected), signed=ot.is_int(),
+                              lanes=self.program.output_lanes)
+        marks = GLB_MARKS if self.program.glb is not None else ()
         cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
                if self.pipe.scalars[k].kind == "scalar"}
         build = Path(build_dir or os.environ.get("MAINSPRING_BUILD_DIR", "build/sim"))
@@ -186,14 +170,14 @@ class Design:
         if timeout_cycles is None:  # from the schedule: a slow design is not a hung one
             stretch = (1 - bubbles) * (1 - backpressure)
             timeout_cycles = int(20 * self.report["predicted_cycles"] / stretch) + 10_000
-        result = sim.run([top_file, _library_path()], self.name, streams, spec, cfg, simulator=simulator,
+        result = sim.run([top_file, library_path()], self.name, streams, spec, cfg, simulator=simulator,
                          bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves,
                          marks=marks, timeout_cycles=timeout_cycles)
         store = stores[id(out_fn)]
         hw = np.array(store.arr)
         order = self._output_order()
         n = len(order)
-        for k, t in enumerate(self.lowered.tiles):
+        for k, t in enumerate(self.program.tiles):
             # Words a RoundUp tail computed past the tile are padding: the host drops them.
             keep = _inside(order, t)
             idx = tuple(i[keep] for i in _tile_index(order, t, store.mins))
@@ -207,9 +191,8 @@ class Design:
         ev = Evaluator(self.pipe, params, buffers)
         ev.stores.update(stores)
         ev.stores[id(out_fn)].arr = hw
-        boxes = self.lowered.boxes
-        for f in self.lowered.region.host_after:
-            ev.realize_function(f, boxes[self.pipe.name(f)])
+        for name in self.program.host_after:
+            ev.realize_function(self.pipe.functions[name], self.program.host_boxes[name])
         final = ev.stores[id(self.pipe.output)]
         return _to_user(final.arr, self.pipe.output.type)
 

@@ -69,9 +69,9 @@ grep -q "^PASS" result.txt
 def write_kit(directory: Path, design, words: dict, expected, care=None) -> None:
     """`care`: per expected word, whether it is checked (False for the padding words of RoundUp tails)."""
     directory.mkdir(parents=True, exist_ok=True)
-    ow = design.lowered.region.accelerated.type.bits()
-    widths = {name: bits for name, _, _, bits, _ in design._host_inputs()}
-    lanes = {name: k for name, _, _, _, k in design._host_inputs()}
+    ow = design.program.output_type.bits()
+    widths = {s.source: s.type.bits() for s in design.program.inputs}
+    lanes = {s.source: s.lanes for s in design.program.inputs}
     decls, conns, loads, advance = [], [], [], []
     for name, ws in sorted(words.items()):
         s = signal(name)
@@ -85,7 +85,7 @@ def write_kit(directory: Path, design, words: dict, expected, care=None) -> None
         loads.append(f'        $readmemh("{s}.hex", {s}_mem);\n')
         advance.append(f"        if ({s}_valid && {s}_ready) {s}_i = {s}_i + 1;\n"
                        f"        {s}_valid <= ({s}_i < {len(ws)}) && (lfsr[3:2] != 2'b00);\n")
-    out_lanes = design._host_output()[1]
+    out_lanes = design.program.output_lanes
     care = [True] * len(expected) if care is None else list(care)
     mask = _transfers([(1 << ow) - 1 if c else 0 for c in care], ow, out_lanes)
     expected = _transfers(expected, ow, out_lanes)
@@ -94,7 +94,7 @@ def write_kit(directory: Path, design, words: dict, expected, care=None) -> None
     _write_hex(directory / "care.hex", mask, ow)
     count = len(expected)
     timeout = 20 * (design.report["predicted_cycles"] + 100)
-    oname = signal(design._host_output()[0])
+    oname = signal(design.program.output)
     (directory / "tb.v").write_text(_TB.format(
         name=design.name, decls="\n".join(decls), ow=ow, ocount=count, conns="".join(conns), oname=oname,
         loads="".join(loads), advance="".join(advance), timeout=timeout), encoding="utf-8")

@@ -25,6 +25,10 @@ class CGRA:
         read and one write per cycle each), so the copies of a double-buffered tile never share a port.
     glb_lanes: words one GLB bank port moves per cycle (default 4: a 64-bit data path of 16-bit words); a
         stream of k lanes through the GLB needs k <= glb_lanes.
+    max_ii: the largest initiation interval the static scheduler tries before it falls back to running the
+        ops one after another (a compiler knob, not a resource).
+
+    The whole object is passed down the stages; each reads the fields it uses.
     """
 
     word_bits: int = 16
@@ -38,6 +42,7 @@ class CGRA:
     glb_words: int = 1 << 21
     glb_banks: int = 32
     glb_lanes: int = 4
+    max_ii: int = 4
 
     def __post_init__(self):
         for f in fields(self):

@@ -11,7 +11,7 @@ from .checker import check_plan
 from .errors import MemoryCheckError, MemoryMappingError
 from .ir import (
     Bank, BankPort, BufferPlan, Controller, CoordGen, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
-    Target, WritePort,
+    WritePort,
 )
 from .memory_json import dumps, from_json, to_json
 
@@ -19,5 +19,5 @@ __all__ = [
     "analyze", "check_plan", "to_json", "from_json", "dumps",
     "MemoryCheckError", "MemoryMappingError",
     "Bank", "BankPort", "BufferPlan", "Controller", "CoordGen", "Dim", "InternalRead", "MemoryPlan", "OpSchedule",
-    "ReadPort", "Register", "Target", "WritePort",
+    "ReadPort", "Register", "WritePort",
 ]

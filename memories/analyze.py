@@ -9,13 +9,15 @@ from mainspring.hwlower.ir import LoopNest, Op
 from .capacity import buffer_capacity
 from .checker import check_plan
 from .coordinates import coordinate_generators
-from .ir import MemoryPlan, OpSchedule, Target
+from mainspring.target import CGRA
+
+from .ir import MemoryPlan, OpSchedule
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
 from .schedule import Schedule, format_schedule, schedule
 
 
-def analyze(nest: LoopNest, target: Target = Target(), latencies: Mapping[str, int] | None = None,
+def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] | None = None,
             check: bool = True, dump: Callable[[str, Callable[[], str]], None] | None = None) -> MemoryPlan:
     """Schedule `nest`, size and map its buffers onto `target`, and (by default) prove the result correct.
 

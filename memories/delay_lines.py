@@ -2,7 +2,7 @@
 
 A stream's taps are counted in the root's writes when each read sits a constant number of writes after its
 value (`write_steps`), else in cycles. Both give the same chain:
-- a tap at most `target.register_max_delay` (and at least one) after the previous tap is a run of registers;
+- a tap at most `target.register_delay_limit` (and at least one) after the previous tap is a run of registers;
 - a farther tap `t` is a delay line fed by the previous tap's element (at `b`) and read once at `t`: its SRAM
   holds `t - b - 1` words and its read port's output register the last one, so the chain holds each value
   exactly once. The classic 3x3 window on a W-wide stream: wire, 2 registers, a line of W - 2, 2 registers, a
@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import math
 
-from .ir import Bank, BankPort, Controller, Dim, Register, Target, WritePort
+from mainspring.target import CGRA
+
+from .ir import Bank, BankPort, Controller, Dim, Register, WritePort
 from .polyhedral import Flow, Stmt
 from .schedule import Schedule
 from .timing import flat_map, linear_map, writes_before
@@ -42,7 +44,7 @@ def write_steps(sched: Schedule, src: Stmt, flows: list[Flow]) -> dict[Flow, int
     return out
 
 
-def tap_chain(wp: WritePort, dims: tuple[Dim, ...], delays: set[int], gated: bool, target: Target, slices: int,
+def tap_chain(wp: WritePort, dims: tuple[Dim, ...], delays: set[int], gated: bool, target: CGRA, slices: int,
               first_bank: int) -> tuple[list[Register], list[Bank], dict[int, str]]:
     """Registers and delay-line banks delivering `wp`'s stream at each delay; the element name per delay."""
     items = _layout(sorted(delays - {0}), target)
@@ -65,12 +67,12 @@ def tap_chain(wp: WritePort, dims: tuple[Dim, ...], delays: set[int], gated: boo
     return registers, banks, elements
 
 
-def _layout(taps: list[int], target: Target) -> list[tuple[str, int, int]]:
+def _layout(taps: list[int], target: CGRA) -> list[tuple[str, int, int]]:
     """("register", tap - 1, tap) and ("line", base, tap) items in ascending tap order."""
     items: list[tuple[str, int, int]] = []
     prev = 0
     for d in taps:
-        if d - prev <= max(target.register_max_delay, 1):  # a delay line delivers two cycles after a write
+        if d - prev <= max(target.register_delay_limit, 1):  # a delay line delivers two cycles after a write
             items += [("register", k - 1, k) for k in range(prev + 1, d + 1)]
         else:
             base = prev
@@ -82,7 +84,7 @@ def _layout(taps: list[int], target: Target) -> list[tuple[str, int, int]]:
     return items
 
 
-def _pack(lines: list[tuple[str, int, int]], target: Target) -> list[list[tuple[str, int, int]]]:
+def _pack(lines: list[tuple[str, int, int]], target: CGRA) -> list[list[tuple[str, int, int]]]:
     """Consecutive delay lines grouped into tiles: within the tile's words, one write and one read port each."""
     per_tile = min(target.mem_tile_write_ports, target.mem_tile_read_ports)
     groups: list[list[tuple[str, int, int]]] = []
@@ -99,7 +101,7 @@ def _pack(lines: list[tuple[str, int, int]], target: Target) -> list[list[tuple[
 
 
 def _bank(wp: WritePort, dims: tuple[Dim, ...], group, elements: dict[int, str], gated: bool, slices: int,
-          target: Target, index: int) -> Bank:
+          target: CGRA, index: int) -> Bank:
     name = f"{wp.buffer}.bank{index}"
     w = wp.controller
     count, p = [], 1

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mainspring.frontend.errors import ScheduleError
+from mainspring.hwlower.program import HwProgram
+from mainspring.target import CGRA
 
 
 
@@ -184,20 +186,21 @@ def glb_from_json(doc: dict) -> GlbPlan:
                    doc["double_buffered"], doc["words_used"], doc["banks_used"], doc["bank_words"])
 
 
-def plan_glb(lowered, glb_words: int, glb_banks: int, glb_lanes: int = 4) -> GlbPlan:
-    """The GLB of a lowered design with a GLB level (`lowered.glb`)."""
-    g, pipe, nest = lowered.glb, lowered.pipe, lowered.nest
-    first, mems = lowered.tiles[0].boxes, g.mem_tiles
-    out_name = pipe.name(g.level.output)
+def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
+    """The GLB of a hardware program with a GLB level (`program.glb`), in `target`'s GLB."""
+    glb_words, glb_banks, glb_lanes = target.glb_words, target.glb_banks, target.glb_lanes
+    g, nest = program.glb, program.nest
+    first, mems = program.tiles[0].boxes, g.mem_tiles
+    out_name = g.output
     buffers = []
-    for f, src in zip(g.level.inputs, g.level.sources):
-        name = pipe.name(f)
+    for s in program.inputs:
+        name = s.buffer
         box, k = first[name], nest.stream_lanes(name)
         inner = box_walk(mems[0].boxes[name], box)
         shifts = [address([lo for lo, _ in m.boxes[name]], box) - address([lo for lo, _ in mems[0].boxes[name]], box)
                   for m in mems]
         who = f"GLB input '{name}'"
-        buffers.append(_buffer(name, "input", pipe.name(src), name, f.type.bits(), box, k,
+        buffers.append(_buffer(name, "input", s.source, name, s.type.bits(), box, k,
                                lane_words(box_walk(box, box), k, False, who),
                                lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)))
     # The GLB output tile holds what the array writes: the array output's box, which RoundUp tails pad past
@@ -214,10 +217,10 @@ def plan_glb(lowered, glb_words: int, glb_banks: int, glb_lanes: int = 4) -> Glb
     # The host reads back along the GLB output's own loops: when they unroll x (hw_output.in_().unroll(xi, k)),
     # each step already moves the k words of a transfer.
     host_grouped = not padded and any(lp.unrolled for lp in g.readback_loops)
-    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.level.output.type.bits(), box, k,
+    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k,
                            lane_words(host, k, host_grouped, who),
                            lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)))
-    who = f"Func '{g.level.output.name}'"
+    who = g.who
     for b in buffers:
         if b.lanes > glb_lanes:
             raise ScheduleError(
@@ -229,7 +232,7 @@ def plan_glb(lowered, glb_words: int, glb_banks: int, glb_lanes: int = 4) -> Glb
     bank_words = max(1, glb_words // glb_banks)
     copies = 2 if double else 1
     buffers = [_with_copies(b, copies, bank_words) for b in buffers]
-    tiles = tuple(tuple((lo, hi - lo + 1) for lo, hi in t.output_box) for t in lowered.tiles)
+    tiles = tuple(tuple((lo, hi - lo + 1) for lo, hi in t.output_box) for t in program.tiles)
     return GlbPlan(tuple(buffers), tiles, len(mems), double, sum(b.words * copies for b in buffers), banks,
                    bank_words)
 
@@ -305,29 +308,29 @@ def box_coords(box):
     return np.stack([gr.ravel() for gr in reversed(grids)], axis=1)
 
 
-def verify_glb(plan: GlbPlan, lowered) -> None:
+def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
     """Check the GLB's controllers against the loop nest, independently of how they were derived: the words
     each controller moves, decoded back to coordinates, are the ones the array and the host stream, in order."""
     import numpy as np
 
     from mainspring.hwlower.ir import output_order, store_order
 
-    g, pipe, nest = lowered.glb, lowered.pipe, lowered.nest
-    first = lowered.tiles[0].boxes
+    g, nest = program.glb, program.nest
+    first = program.tiles[0].boxes
 
     coords = transfer_coords
 
-    for f in g.level.inputs:
-        b = plan.buffer(pipe.name(f))
+    for name in g.inputs:
+        b = plan.buffer(name)
         want = np.concatenate([box_coords(m.boxes[b.name]) for m in g.mem_tiles])
         assert np.array_equal(coords(b.array, b), want), f"GLB {b.name}: the array reads the wrong words"
         assert np.array_equal(coords(b.host, b), box_coords(first[b.name])), f"GLB {b.name}: host load order"
-    out = plan.buffer(pipe.name(g.level.output))
+    out = plan.buffer(g.output)
     order = output_order(nest)
     shift = [np.array([lo for lo, _ in m.output_box]) - order.min(axis=0) for m in g.mem_tiles]
     want = np.concatenate([order + s for s in shift])
     assert np.array_equal(coords(out.array, out), want), f"GLB {out.name}: the array writes the wrong words"
-    padded = [(lo, lo + e - 1) for lo, e in out.box] != first[pipe.name(g.level.output)]
+    padded = [(lo, lo + e - 1) for lo, e in out.box] != first[g.output]
     back = box_coords([(lo, lo + e - 1) for lo, e in out.box]) if padded else \
         store_order(g.readback_loops, g.readback)
     assert np.array_equal(coords(out.host, out), back), f"GLB {out.name}: host read-back order"

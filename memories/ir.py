@@ -59,18 +59,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """The CGRA resources memories are mapped onto, and the scheduling knobs."""
-
-    mem_tile_words: int = 2048
-    mem_tile_read_ports: int = 2
-    mem_tile_write_ports: int = 2
-    word_bits: int = 16
-    register_max_delay: int = 4  # a tap at most this many cycles (writes) after the previous one: registers
-    pe_latency: int = 1  # cycles from firing to the stored value of an op that computes (a registered PE)
-    max_ii: int = 4  # the largest initiation interval tried before the sequential fallback
+from mainspring.target import CGRA
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +221,7 @@ class BufferPlan:
 @dataclass(frozen=True, slots=True)
 class MemoryPlan:
     nest: str
-    target: Target
+    target: CGRA  # what the plan was mapped onto (the memory JSON keeps the fields memories reads)
     strategy: str  # "fused", "fused_ii<k>" or "sequential"
     ops: tuple[OpSchedule, ...]  # host pseudo-ops first, then ops in program order
     internal_reads: tuple[InternalRead, ...]

@@ -19,7 +19,9 @@ from mainspring.hwlower.ir import Affine
 
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
-from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Target, WritePort
+from mainspring.target import CGRA
+
+from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, WritePort
 from .polyhedral import Flow, Program, Stmt, point_values
 from .schedule import Schedule, flow_delay
 from .timing import bounds, embed_values, flat_map
@@ -31,7 +33,7 @@ class _Read:
     flow: Flow
 
 
-def map_buffer(prog: Program, sched: Schedule, target: Target, name: str, min_words: int) -> BufferPlan:
+def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: int) -> BufferPlan:
     """The physical organisation of buffer `name` under schedule `sched`."""
     buf = prog.nest.buffer(name)
     flows = [f for f in prog.flows if f.buffer == name]
@@ -225,7 +227,7 @@ def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
 
 # ---- addressed banks -------------------------------------------------------------------------------------
 
-def _addressed_banks(prog, sched, target: Target, buf: str, reads: list[_Read], wports, slices: int,
+def _addressed_banks(prog, sched, target: CGRA, buf: str, reads: list[_Read], wports, slices: int,
                      first: int) -> tuple[list[Bank], dict[str, str]]:
     """Addressed memories of `buf`: write streams in groups of a tile's write ports (banked by lane: the lanes of
     an op are separate streams), each group's banks serving the reads of its streams' values. Also returns the
@@ -258,7 +260,7 @@ def _addressed_banks(prog, sched, target: Target, buf: str, reads: list[_Read], 
     return banks, served
 
 
-def _addressed_group(prog, sched, target: Target, buf: str, reads: list[_Read], wports, slices: int, first: int,
+def _addressed_group(prog, sched, target: CGRA, buf: str, reads: list[_Read], wports, slices: int, first: int,
                      srcs) -> tuple[list[Bank], dict[str, str]]:
     writes = [_addressed_write(prog, sched, buf, src, lane, reads) for (_, lane), src in srcs]
     words = _circular_words(prog, sched, buf, reads, writes)

@@ -62,12 +62,19 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from mainspring.target import CGRA
+
 from .ir import (
     Bank, BankPort, BufferPlan, Controller, CoordGen, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
-    Target, WritePort,
+    WritePort,
 )
 
 FORMAT = "mainspring-memories/2"
+# The target's fields memories reads, as the memory JSON names them (its key, the CGRA's field).
+_TARGET_FIELDS = (("mem_tile_words", "mem_tile_words"), ("mem_tile_read_ports", "mem_tile_read_ports"),
+                  ("mem_tile_write_ports", "mem_tile_write_ports"), ("word_bits", "word_bits"),
+                  ("register_max_delay", "register_delay_limit"), ("pe_latency", "pe_latency"),
+                  ("max_ii", "max_ii"))
 
 
 def to_json(plan: MemoryPlan) -> dict:
@@ -75,7 +82,7 @@ def to_json(plan: MemoryPlan) -> dict:
     return {
         "format": FORMAT,
         "nest": plan.nest,
-        "target": dataclasses.asdict(plan.target),
+        "target": {key: getattr(plan.target, field) for key, field in _TARGET_FIELDS},
         "schedule": {
             "strategy": plan.strategy,
             "cycles": plan.cycles,
@@ -168,7 +175,7 @@ def from_json(doc: dict) -> MemoryPlan:
     coords = tuple(CoordGen(name, c["name"], tuple(c["lane"]), _controller_from(c["controller"]), c["words"],
                             c["offset"]) for name, o in sched["ops"].items() for c in o.get("coords", ()))
     return MemoryPlan(
-        nest=doc["nest"], target=Target(**doc["target"]), strategy=sched["strategy"], ops=ops,
+        nest=doc["nest"], target=CGRA(**{field: doc["target"][key] for key, field in _TARGET_FIELDS}), strategy=sched["strategy"], ops=ops,
         internal_reads=internal, buffers=tuple(_buffer_from(name, b) for name, b in doc["buffers"].items()),
         cycles=sched["cycles"], input_words=sched["input_words"], first_output_cycle=sched["first_output_cycle"],
         coords=coords,

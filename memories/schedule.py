@@ -24,7 +24,8 @@ import networkx as nx
 
 from mainspring.hwlower.ir import Loop, Op
 
-from .ir import Target
+from mainspring.target import CGRA
+
 from .polyhedral import Flow, Program, Stmt
 from .timing import delta_bounds, flat_map
 
@@ -51,7 +52,7 @@ class _Edge:
     weight: int  # dst.delay - src.delay >= weight
 
 
-def schedule(prog: Program, target: Target) -> Schedule:
+def schedule(prog: Program, target: CGRA) -> Schedule:
     """The fused schedule at the smallest workable initiation interval, else the sequential one."""
     fixed = {s.name for s in scheduled_stmts(prog) if s.is_host} | _stream_copies(prog)
     for ii in range(1, max(1, target.max_ii) + 1):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from mainspring.memories.glb import GlbController, GlbPlan
 from mainspring.memories.ir import MemoryPlan
 
-from .top import HEADER, _kernel_ports, _params, _vec, design_verilog, signal
+from .top import HEADER, kernel_ports, scalar_params, config_vector, design_verilog, signal
 
 
 MARKS = ("glb_tile_done", "glb_tile_start")  # 1-bit outputs: a GLB tile's first word into the array, last back
@@ -24,7 +24,7 @@ def glb_design_verilog(name: str, plan: MemoryPlan, glb: GlbPlan, compute: dict)
     lines = [f"module {name} (", "    input clk,", "    input rst_n,"]
     ports, body = [], []
     widths = {b.name: b.bits for b in plan.buffers}
-    params = _params(plan, _kernel_ports(compute))
+    params = scalar_params(plan, kernel_ports(compute))
     conns = [".clk(clk)", ".rst_n(rst_n)"]
     ins = sorted(b.name for b in glb.buffers if b.role == "input")
     marks = []
@@ -73,6 +73,6 @@ def glb_design_verilog(name: str, plan: MemoryPlan, glb: GlbPlan, compute: dict)
 
 
 def _ctrl(prefix: str, c: GlbController) -> list[str]:
-    return [f".{prefix}DIM({len(c.extent)})", f".{prefix}EXTENT({_vec(c.extent, 1)})",
-            f".{prefix}CYCLE_STRIDE({_vec(c.cycle_stride, 0)})", f".{prefix}DATA_START({c.data_start})",
-            f".{prefix}DATA_STRIDE({_vec(c.data_stride, 0)})", f".{prefix}TOTAL({c.transfers})"]
+    return [f".{prefix}DIM({len(c.extent)})", f".{prefix}EXTENT({config_vector(c.extent, 1)})",
+            f".{prefix}CYCLE_STRIDE({config_vector(c.cycle_stride, 0)})", f".{prefix}DATA_START({c.data_start})",
+            f".{prefix}DATA_STRIDE({config_vector(c.data_stride, 0)})", f".{prefix}TOTAL({c.transfers})"]

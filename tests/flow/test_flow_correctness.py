@@ -94,7 +94,7 @@ def gaussian_lanes(lanes: int, width: int):
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_gaussian_four_lanes_over_a_width_lanes_do_not_divide(simulator, build_dir):
     design = hl.compile(gaussian_lanes(4, 64), name="gaussian_l4")
-    assert design.lowered.nest.buffer("hw_input").box[0] == (0, 68)  # 66 columns rounded up as Halide does
+    assert design.program.nest.buffer("hw_input").box[0] == (0, 68)  # 66 columns rounded up as Halide does
     rng = np.random.default_rng(3)
     image = rng.integers(0, 255, size=(66, 68), endpoint=True).astype(np.uint8)
     res = design.check({"input": image}, simulator=simulator, build_dir=build_dir)

@@ -61,8 +61,9 @@ def test_bad_probability(tmp_path):
 
 def test_unknown_dump_step():
     out, _ = _gaussian()
-    with pytest.raises(hl.HalideError, match=r"--dump-after fold: unknown step; the steps are lower, rates, schedule, "
-                                             r"lower_kernel, fold_constants, .*, compute, verilog"):
+    with pytest.raises(hl.HalideError, match=r"--dump-after fold: unknown step; the steps are region, bounds, tiles, "
+                                             r"tables, inline, ops, lanes, lower, rates, schedule, lower_kernel, "
+                                             r"fold_constants, .*, compute, verilog"):
         hl.compile(out, name="g", dump_after="fold")
 
 

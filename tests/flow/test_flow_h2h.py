@@ -30,7 +30,7 @@ def test_reference_app_at_its_generator_size(name, simulator, build_dir):
     out, inputs = mod.build(*mod.DEFAULT_SIZE)
     design = hl.compile(out, name=mod.NAME)
     res = _checked(design, inputs, simulator, build_dir)
-    if design.lowered.glb is None:  # one pixel per cycle, behind the pipeline's depth
+    if design.program.glb is None:  # one pixel per cycle, behind the pipeline's depth
         assert res.cycles - design.report["ideal_cycles"] <= design.report["first_output_cycle"]
 
 

@@ -41,7 +41,7 @@ def _check_rates(design, lanes, depth_slack=8):
 @pytest.mark.parametrize("lanes", [1, 2, 4])
 def test_gaussian_lanes_bit_exact(lanes, simulator, build_dir):
     design, inputs = _app("gaussian", lanes)
-    nest = design.lowered.nest
+    nest = design.program.nest
     assert nest.stream_lanes("hw_input") == nest.stream_lanes("hw_output") == lanes
     width = {1: 32, 2: 32, 4: 36}[lanes]  # 30 + 2 columns, rounded up to whole transfers (RoundUp)
     assert nest.buffer("hw_input").box[0] == (0, width)
@@ -74,7 +74,7 @@ def test_round_up_tail_at_a_width_lanes_do_not_divide(simulator, build_dir):
     """Seed 002's form: unroll(x, 3, RoundUp) everywhere, 31 wide: every stage computes 33 columns, the
     output stream carries them all and the host keeps 31."""
     design, inputs = _app("gaussian", 3, 31, 8)
-    nest = design.lowered.nest
+    nest = design.program.nest
     assert nest.buffer("hw_output").box[0] == (0, 33) and nest.buffer("hw_input").box[0] == (0, 36)
     assert inputs["input"].shape == (10, 36)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -108,7 +108,7 @@ def _tiled_lanes():
 def test_round_up_tail_in_host_tiles(simulator, build_dir):
     design = hl.compile(_tiled_lanes(), name="tiled_lanes")
     assert design.report["tiles"] == 3
-    assert design.lowered.nest.buffer("hw_output").box[0][1] == 12
+    assert design.program.nest.buffer("hw_output").box[0][1] == 12
     inputs = design.example_inputs()
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
@@ -138,7 +138,7 @@ def _column_scan(lanes: int):
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_reduction_unrolled_in_a_pure_var_with_round_up(simulator, build_dir):
     design = hl.compile(_column_scan(2), name="column_scan")
-    assert design.lowered.nest.buffer("f").box[0] == (0, 10)
+    assert design.program.nest.buffer("f").box[0] == (0, 10)
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
 
 
@@ -154,7 +154,7 @@ def test_one_lane_designs_are_unchanged():
     a, _ = mod.build(30, 16)
     b, _ = mod.build(30, 16, lanes=1)
     da, db = hl.compile(a, name="g"), hl.compile(b, name="g")
-    assert da.verilog == db.verilog and da.lowered.nest.lanes == (("hw_input", 1), ("hw_output", 1))
+    assert da.verilog == db.verilog and da.program.nest.lanes == (("hw_input", 1), ("hw_output", 1))
 
 
 # ---- schedule errors, each message pinned -------------------------------------------------------------

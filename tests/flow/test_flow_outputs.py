@@ -25,13 +25,9 @@ def _design(name="gaussian"):
 
 
 @pytest.mark.parametrize("suffix", ["memory.json", "compute.json", "v", "loops.txt"])
-def test_gaussian_golden_files(suffix):
+def test_gaussian_golden_files(suffix, golden):
     design, _ = _design()
-    text = design.files()[f"gaussian.{suffix}"]
-    path = GOLDEN / f"gaussian.{suffix}"
-    if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
-        path.write_text(text)
-    assert text == path.read_text(), f"{path.name} changed; review the diff, then MAINSPRING_UPDATE_GOLDEN=1"
+    golden(GOLDEN / f"gaussian.{suffix}", design.files()[f"gaussian.{suffix}"])
 
 
 def test_output_is_byte_identical_across_processes(tmp_path):
@@ -109,7 +105,10 @@ def test_dump_after_every_step(capsys):
     assert "blur_s0: cycle = 31 + 14*blur.s0.y + 1*blur.s0.x" in seen["rates"]  # two rows of 14, plus 3
     assert "kernel k_blur_unnormalized_s0" in seen["divide_by_constants"]
     assert seen["fold_constants"].count("// after fold_constants") == 2 * 3  # runs twice, in each of 3 kernels
-    with pytest.raises(hl.HalideError, match="unknown step; the steps are lower, rates, schedule, lower_kernel"):
+    assert "tile 0: output [(0, 11), (0, 5)]" in seen["tiles"]
+    assert "inlined: kernel" in seen["region"] and "blur(x, y) = (blur_unnormalized(x, y) / (uint16)256)" in seen["inline"]
+    with pytest.raises(hl.HalideError, match="unknown step; the steps are region, bounds, tiles, tables, inline, ops, "
+                                             "lanes, lower, rates, schedule, lower_kernel"):
         hl.compile(out, name="gaussian", dump_after="bogus")
 
 

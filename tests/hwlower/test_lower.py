@@ -21,16 +21,10 @@ def _here() -> str:
     return f"{os.path.relpath(f.f_code.co_filename)}:{f.f_lineno}"
 
 
-def test_gaussian_loop_nest_golden():
+def test_gaussian_loop_nest_golden(golden):
     mod = apps.load("gaussian")
     out, _ = mod.build(*mod.DEFAULT_SIZE)
-    text = format_nest(lower(Pipeline(out), "gaussian").nest)
-    path = os.path.join(GOLDEN, "gaussian.loops.txt")
-    if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
-        with open(path, "w") as fh:
-            fh.write(text)
-    with open(path) as fh:
-        assert text == fh.read()
+    golden(os.path.join(GOLDEN, "gaussian.loops.txt"), format_nest(lower(Pipeline(out), "gaussian").nest))
 
 
 @pytest.mark.parametrize("name", apps.APPS)

@@ -9,12 +9,12 @@ from mainspring.memories import analyze
 from mainspring.memories.capacity import buffer_capacity
 from mainspring.memories.polyhedral import build_program, default_latency
 from mainspring.memories.schedule import schedule
-from mainspring.memories.ir import Target
+from mainspring import CGRA
 
 
 def capacities(nest):
     prog = build_program(nest, lambda op: default_latency(op, 1))
-    sched = schedule(prog, Target())
+    sched = schedule(prog, CGRA())
     return {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
 
 
@@ -38,7 +38,7 @@ def test_c_cascade_second_window_counts_only_real_pixels():
 def test_d_1920x1080_blur_counts_fast():
     nest = N.gaussian(1920, 1080)
     prog = build_program(nest, lambda op: default_latency(op, 1))
-    sched = schedule(prog, Target())
+    sched = schedule(prog, CGRA())
     start = time.perf_counter()
     words = buffer_capacity(prog, sched, "hw_input")
     count = time.perf_counter() - start

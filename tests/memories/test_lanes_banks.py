@@ -5,14 +5,15 @@ import math
 import pytest
 
 import memories_nests as N
-from mainspring.memories import Target, analyze, check_plan, to_json
+from mainspring import CGRA
+from mainspring.memories import analyze, check_plan, to_json
 
 
 @pytest.mark.parametrize("lanes", [1, 2, 4])
 def test_a_k_lane_window_is_banked_by_lane_within_the_tile_ports(lanes):
     nest = N.gaussian_lanes(60, 16, lanes)
     iw = -(-62 // lanes) * lanes  # the input row, rounded up to whole transfers
-    target = Target()
+    target = CGRA()
     plan = analyze(nest, target)  # the isl checker runs inside
     host = plan.op("host.hw_input")
     assert [d.extent for d in host.lanes] == ([lanes] if lanes > 1 else []) and host.rates == (iw // lanes, 1)

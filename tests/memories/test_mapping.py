@@ -5,7 +5,8 @@ import pytest
 import memories_nests as N
 from mainspring.frontend.types import UInt
 from mainspring.hwlower.ir import Buffer, LoopNest
-from mainspring.memories import Target, analyze
+from mainspring import CGRA
+from mainspring.memories import analyze
 
 NESTS = [N.brighten, N.gaussian, N.cascade, N.unrolled_box, N.sequential_reduction, N.spaced_taps, N.late_read]
 
@@ -77,26 +78,26 @@ def test_taps_that_no_count_of_writes_describes_count_cycles():
 
 
 def test_without_a_register_threshold_taps_two_writes_apart_are_delay_lines():
-    buf = analyze(N.spaced_taps(step=3), Target(register_max_delay=0)).buffer("hw_input")
+    buf = analyze(N.spaced_taps(step=3), CGRA(register_delay_limit=0)).buffer("hw_input")
     assert not buf.registers
     (bank,) = buf.banks  # two chained lines of 2 words in one tile, the second fed by the first's read port
     assert [(p.source, p.delay, p.region) for p in bank.write_ports] == [
         ("hw_input.w0", 0, (0, 2)), ("hw_input.bank0.r0", 3, (2, 2))]
     assert buf.words == buf.min_words == 7
     # A delay line delivers two writes after its input at the earliest: taps one write apart stay registers.
-    plan = analyze(N.gaussian(), Target(register_max_delay=0))
+    plan = analyze(N.gaussian(), CGRA(register_delay_limit=0))
     assert [r.delay for r in plan.buffer("hw_input").registers] == [1, 2, 65, 66, 129, 130]
 
 
 def test_a_delay_longer_than_a_tile_chains_lines_without_losing_a_word():
-    buf = analyze(N.gaussian(), Target(mem_tile_words=20)).buffer("hw_input")
+    buf = analyze(N.gaussian(), CGRA(mem_tile_words=20)).buffer("hw_input")
     lines = [(p.delay, q.delay, p.region[1]) for b in buf.banks for p, q in zip(b.write_ports, b.read_ports)]
     assert lines == [(2, 23, 20), (23, 44, 20), (44, 64, 19), (66, 87, 20), (87, 108, 20), (108, 128, 19)]
     assert buf.words == buf.min_words
 
 
 @pytest.mark.parametrize("make", NESTS)
-@pytest.mark.parametrize("target", [Target(), Target(mem_tile_words=100, mem_tile_read_ports=1)])
+@pytest.mark.parametrize("target", [CGRA(), CGRA(mem_tile_words=100, mem_tile_read_ports=1)])
 def test_no_tile_gets_more_ports_or_words_than_it_has(make, target):
     plan = analyze(make(), target)
     for buf in plan.buffers:
@@ -148,4 +149,4 @@ def test_too_many_write_streams_into_one_memory_is_a_mapping_error():
 
     with pytest.raises(MemoryMappingError, match=r"buffer 'sum' needs 2 write streams into one addressed memory but "
                                                  r"a memory tile has 1 write ports"):
-        analyze(N.sequential_reduction(), Target(max_ii=1, mem_tile_write_ports=1), latencies={"sum_s1": 2})
+        analyze(N.sequential_reduction(), CGRA(max_ii=1, mem_tile_write_ports=1), latencies={"sum_s1": 2})

@@ -52,11 +52,8 @@ def test_the_json_is_byte_identical_across_processes():
     assert json.loads(child)["format"] == "mainspring-memories/2"
 
 
-def test_golden_gaussian_8x8():
-    text = dumps(analyze(N.gaussian(8, 8)))
-    if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
-        GOLDEN.write_text(text)
-    assert text == GOLDEN.read_text(), "memory JSON changed: review, then refresh with MAINSPRING_UPDATE_GOLDEN=1"
+def test_golden_gaussian_8x8(golden):
+    golden(GOLDEN, dumps(analyze(N.gaussian(8, 8))))
 
 
 def _by_name(items, key):

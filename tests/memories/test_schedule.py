@@ -3,7 +3,8 @@
 import math
 
 import memories_nests as N
-from mainspring.memories import Target, analyze
+from mainspring import CGRA
+from mainspring.memories import analyze
 
 
 def delays(plan):
@@ -75,7 +76,7 @@ def test_e_a_slow_loop_carried_update_raises_the_initiation_interval():
 
 
 def test_e_without_a_workable_interval_the_nest_runs_in_program_order():
-    plan = analyze(N.sequential_reduction(), Target(max_ii=1), latencies={"sum_s1": 2})
+    plan = analyze(N.sequential_reduction(), CGRA(max_ii=1), latencies={"sum_s1": 2})
     assert plan.strategy == "sequential"
     d = delays(plan)
     assert d["in_copy_s0"] == 0 and d["sum_s0"] < d["sum_s1"] < d["hw_output_s0"]
@@ -85,7 +86,7 @@ def test_e_without_a_workable_interval_the_nest_runs_in_program_order():
 
 
 def test_latency_is_configurable():
-    plan = analyze(N.gaussian(), Target(pe_latency=3))
+    plan = analyze(N.gaussian(), CGRA(pe_latency=3))
     d = delays(plan)
     assert (d["blur_unnormalized_s0"], d["blur_s0"], d["hw_output_s0"]) == (130, 133, 136)
     plan = analyze(N.gaussian(), latencies={"blur_s0": 5})

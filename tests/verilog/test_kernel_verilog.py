@@ -2,7 +2,6 @@
 write_kernel_verilog) computes Halide's results in Icarus, is lint-clean Verilog-2005, and is stable."""
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -113,12 +112,8 @@ def test_yosys_finds_no_latches_or_loops(verilog_files):
         assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_clamp_pick_verilog_golden():
-    text = kernel_verilog(json.loads(kernel_json(clamp_pick_kernel())))
-    path = GOLDEN / "clamp_pick.v"
-    if os.environ.get("MAINSPRING_UPDATE_GOLDEN"):
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), "clamp_pick.v changed; review, then MAINSPRING_UPDATE_GOLDEN=1"
+def test_clamp_pick_verilog_golden(golden):
+    golden(GOLDEN / "clamp_pick.v", kernel_verilog(json.loads(kernel_json(clamp_pick_kernel()))))
 
 
 def test_verilog_is_stable_and_says_where_it_came_from(verilog_files):

@@ -1,0 +1,64 @@
+"""Folding an update into its Func's value: an update whose reduction loops are all unrolled (or an inline
+reduction such as sum()) becomes one expression, each reduction point reading the previous one's value."""
+
+from __future__ import annotations
+
+import itertools
+
+from mainspring.frontend import ir
+from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.schedule import ForType, Fuse, Split
+
+
+def map_calls(e: ir.Expr, fn, memo: dict) -> ir.Expr:
+    """Rebuild e bottom-up, replacing each Call (its args already rebuilt) for which fn returns a replacement."""
+    def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
+        node = ir.rebuild(node, kids)
+        if isinstance(node, ir.Call):
+            out = fn(node)
+            return node if out is None else out
+        return node
+
+    return ir.transform(e, visit, memo)
+
+
+
+def fold_update(f: Function, d: Definition, acc: ir.Expr, force: bool = False) -> ir.Expr | None:
+    """The update applied to acc with all its (unrolled) reduction points, or None if it cannot be folded.
+    `force`: fold whether or not the schedule unrolls the reduction (an inlined Func has no loops of its own)."""
+    if any(not (isinstance(a, ir.Var) and a.name == n) for a, n in zip(d.args, f.args)):
+        return None
+    if d.rdom is None:
+        return replace_self(f, d.value, acc)
+    names = [name for name, _, _ in d.rdom.dims]
+    if not all(isinstance(e, ir.Const) for _, lo, ext in d.rdom.dims for e in (lo, ext)) or \
+            not (force or rvars_unrolled(d)):
+        return None
+    ranges = [range(lo.value, lo.value + ext.value) for _, lo, ext in reversed(d.rdom.dims)]  # outermost first
+    for point in itertools.product(*ranges):
+        env = {n: ir.i32(v) for n, v in zip(reversed(names), point)}
+        acc = replace_self(f, ir.substitute(d.value, env), acc)
+    return acc
+
+
+def rvars_unrolled(d: Definition) -> bool:
+    """Whether every loop of the update's reduction domain is unrolled (or has one iteration), after its splits
+    (`unroll(r, factor)` splits r first)."""
+    ext = {name: e.value for name, _, e in d.rdom.dims}
+    unrolled: set[str] = set()
+    for dv in d.schedule.directives:
+        if isinstance(dv, Split) and dv.old in ext:
+            e = ext.pop(dv.old)
+            if e % dv.factor:
+                return False  # a tail: the general path reports it
+            ext[dv.inner], ext[dv.outer] = dv.factor, e // dv.factor
+        elif isinstance(dv, Fuse) and (dv.inner in ext or dv.outer in ext):
+            return False
+        elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize") and dv.var in ext:
+            unrolled.add(dv.var)
+    return all(n in unrolled or e == 1 for n, e in ext.items())
+
+
+def replace_self(f: Function, e: ir.Expr, acc: ir.Expr) -> ir.Expr:
+    return map_calls(e, lambda c: acc if c.callee is f else None, {})
+

@@ -1,0 +1,58 @@
+"""Pass `inline_funcs`: each buffered Func's definitions with the Funcs scheduled inline substituted."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mainspring.frontend import ir
+from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.pipeline import Pipeline
+
+from .fold import fold_update, map_calls
+from .state import Lowering
+
+
+def inline_funcs(s: Lowering) -> Lowering:
+    inlined = {id(f) for f in s.region.inlined}
+    defs = {id(f): [_inline_definition(s.pipe, d, inlined) for d in s.pipe.definitions(f)]
+            for f in s.region.buffered}
+    return replace(s, definitions=defs)
+
+
+def format_definitions(s: Lowering) -> str:
+    lines = []
+    for f in s.region.buffered:
+        for k, d in enumerate(s.defs(f)):
+            args = ", ".join(ir.to_string(a) for a in d.args)
+            stage = "" if k == 0 else f"  // update {k - 1}" + (f" over {d.rdom.name}" if d.rdom is not None else "")
+            lines.append(f"{s.pipe.name(f)}({args}) = {ir.to_string(d.value)}{stage}")
+    return "\n".join(lines) + "\n"
+
+
+def _inline_definition(pipe: Pipeline, d: Definition, inlined: set[int]) -> Definition:
+    memo: dict = {}
+    args = tuple(_inline(pipe, a, inlined, memo) for a in d.args)
+    return Definition(args, _inline(pipe, d.value, inlined, memo), d.rdom, d.loc, d.schedule)
+
+
+def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict) -> ir.Expr:
+    def replace(node: ir.Call) -> ir.Expr | None:
+        g = node.callee
+        if not isinstance(g, Function) or id(g) not in inlined:
+            return None
+        gdefs = pipe.definitions(g)
+        value = gdefs[0].value
+        for d in gdefs[1:]:  # an inline reduction (sum(), maximum(), ...): its whole RDom in one expression
+            value = fold_update(g, d, value, force=True)
+            if value is None:
+                raise ScheduleError(
+                    f"Func '{g.name}' has update definitions, so it cannot be inlined into the accelerator; give it "
+                    f"a buffer: {g.name}.compute_at(<accelerator output>, <store var>)"
+                )
+        args = [_inline(pipe, a, inlined, memo) for a in node.args]
+        body = ir.substitute(value, dict(zip(g.args, args)))
+        return _inline(pipe, body, inlined, {})
+
+    return map_calls(e, replace, memo)
+

@@ -1,0 +1,287 @@
+"""Pass `build_ops`: each buffered Func of the accelerated region as loop nests of ops over its box in the
+first tile.
+
+Updates whose reduction loops are all unrolled are folded into the Func's one op (compute duplication: the
+unrolled iterations become one expression, each reading the previous one's value), so a fully unrolled 3x3
+convolution is one op reading nine taps. Other updates stay separate ops with sequential reduction loops.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from mainspring.frontend import ir
+from mainspring.frontend.bounds import Box
+from mainspring.frontend.errors import HalideError, ScheduleError
+from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.pipeline import Pipeline
+
+from .affine import affine_of
+from .fold import fold_update, map_calls
+from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
+from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
+from .loops import StageLoop, StageLoops, replay
+from .hierarchy import user_handle
+from .region import Region
+from .simplify import simplify
+from .state import Lowering
+from .tables import table_constant
+
+
+def build_ops(s: Lowering) -> Lowering:
+    pipe, region, tile = s.pipe, s.region, s.tile
+    buffers = [Buffer(pipe.name(f), f.type, _box_tuple(tile.boxes[pipe.name(f)])) for f in region.inputs]
+    op_lanes: dict[str, Lanes] = {}
+    body: list[Loop | Op] = []
+    steps = _upsample_steps(region, s.definitions)
+    for f in region.buffered:
+        fname = pipe.name(f)
+        buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname])))
+        body.extend(_lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
+                                tile.output_box if f is region.output else None, steps))
+    nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
+                    tuple(body))
+    if len(s.tiles) > 1 or (s.glb is not None and len(s.glb.mem_tiles) > 1):
+        _check_tile_free_coordinates(pipe, nest)
+    return replace(s, nest=nest, op_lanes=op_lanes, readback=_glb_readback(s) if s.glb is not None else None)
+
+
+def _glb_readback(s: Lowering) -> tuple[tuple[Loop, ...], Op]:
+    """The GLB output's copy over one GLB tile, whose loops are the order the host reads the tile back."""
+    level, pipe = s.region.glb, s.pipe
+    w = level.output
+    own = Region(w, level.store_var, level.store_var, (), (), (), (), ())
+    (node,) = _lower_func(pipe, own, w, pipe.definitions(w), s.tiles[0].boxes[pipe.name(w)], {}, {})
+    loops: list[Loop] = []
+    while isinstance(node, Loop):
+        loops.append(node)
+        (node,) = node.body
+    return tuple(loops), node
+
+
+def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
+    return tuple((lo, hi - lo + 1) for lo, hi in box)
+
+
+# ---- one Func -----------------------------------------------------------------------------------------
+
+def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box, tables,
+                op_lanes: dict[str, Lanes], loop_box: Box | None = None, steps=None) -> list[Loop | Op]:
+    """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
+    output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`)."""
+    fname = pipe.name(f)
+    pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
+    pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
+    s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'")
+    if f is region.output:
+        s0 = _drop_host_loops(f, s0, region)
+    lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
+    value = defs[0].value
+    out: list[Loop | Op] = []
+    pending: list[tuple[int, Definition]] = []
+    for k, d in enumerate(defs[1:], start=1):
+        folded = None if pending else fold_update(f, d, value)
+        if folded is None:
+            pending.append((k, d))
+        else:
+            check_folded_update(f"Func '{f.name}'", _update_lanes(f, d, box, k), lanes0)
+            value = folded
+    out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps))
+    op_lanes[f"{fname}_s0"] = lanes0
+    for k, d in pending:
+        sk = _update_loops(f, d, box, k)
+        out.append(_make_op(pipe, fname, f, k, d, d.value, sk, tables, steps))
+        _check_lanes_independent(f, k, d, out[-1])
+        op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
+    return out
+
+
+def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op) -> None:
+    loops: list[Loop] = []
+    while isinstance(node, Loop):
+        loops.append(node)
+        (node,) = node.body
+    check_independent_lanes(f"{d.loc}: Func '{f.name}'.update({k - 1})", f"{f.name}.update({k - 1})", tuple(loops),
+                            node, d.schedule)
+
+
+def _update_lanes(f: Function, d: Definition, box: Box, k: int, s: StageLoops | None = None) -> Lanes:
+    s = s if s is not None else _update_loops(f, d, box, k)
+    x = d.args[0].name if isinstance(d.args[0], ir.Var) else ""
+    return stage_lanes(f"Func '{f.name}'.update({k - 1})", f"{user_handle(f)}.update({k - 1})", x, s, d.schedule)
+
+
+def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
+    """The loops inside the accelerator (the box is one tile, so the host loops have one iteration)."""
+    names = [lp.dim for lp in s.loops]
+    cut = names.index(region.store_var) + 1 if region.store_var is not None else 0
+    host = s.loops[:cut]
+    assert all(lp.extent == 1 for lp in host), [(lp.dim, lp.extent) for lp in host]
+    zero = {lp.dim for lp in host}
+    exprs = {v: Affine.make({d: c for d, c in a.terms if d not in zero}, a.const) for v, a in s.var_exprs.items()}
+    return StageLoops(s.loops[cut:], exprs)
+
+
+def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
+    extents: dict[str, tuple[int, int]] = {}
+    for i, a in enumerate(d.args):
+        if isinstance(a, ir.Var):
+            extents[a.name] = (box[i][0], box[i][1] - box[i][0] + 1)
+    rvars = set()
+    for name, lo, ext in d.rdom.dims if d.rdom is not None else ():
+        if not isinstance(lo, ir.Const) or not isinstance(ext, ir.Const):
+            raise ScheduleError(
+                f"{d.loc}: Func '{f.name}': update {k - 1} ranges over RDom {d.rdom.name}, whose bounds are not "
+                "constants; hardware loops need constant bounds"
+            )
+        extents[name] = (lo.value, ext.value)
+        rvars.add(name)
+    return replay(d.schedule, extents, rvars, f"Func '{f.name}'.update({k - 1})", update=True)
+
+
+def _make_op(pipe, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops, tables,
+             steps: dict[int, int] | None = None) -> Loop | Op:
+    """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates)."""
+    args = d.args
+    s = _strip_mine(s, args, steps or {}, f)
+    full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
+    env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
+    ranges = {full[lp.dim]: lp.extent for lp in s.loops}
+    who = f"{d.loc}: Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
+    store = Access(fname, tuple(_affine(a, env, who, fname, ranges) for a in args))
+    ports: dict[tuple, LoadPort] = {}
+
+    def to_port(c: ir.Call):
+        if not isinstance(c.callee, Function):
+            return None
+        src = pipe.name(c.callee)
+        idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
+        key = (src, idx)
+        if key not in ports:
+            stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", src)).strip("_")
+            ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
+        return ir.Call(c.type, ports[key], ())
+
+    value = simplify(map_calls(simplify(value), lambda c: table_constant(c, tables, who, pipe), {}))
+    body = simplify(map_calls(value, to_port, {}))
+    _check_integer(body, who)
+    body, coords = _coordinates(body, env, who)
+    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords)
+    for lp in reversed(s.loops):
+        node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled)
+    return node
+
+
+def _upsample_steps(region: Region, defs_of: dict) -> dict[int, int]:
+    """Dimension -> d for every index divided by a constant d (x / 2 of an upsample) in the accelerator."""
+    steps: dict[int, int] = {}
+    for f in region.buffered:
+        own = {a: Affine.make({a: 1}, 0) for a in f.args}
+        for d in defs_of[id(f)]:
+            exprs = list(d.args) + [c for n in ir.walk(d.value) if isinstance(n, ir.Call) for c in n.args]
+            for e in exprs:
+                for n in ir.walk(e):
+                    if isinstance(n, ir.BinOp) and n.op in ("div", "mod") and isinstance(n.b, ir.Const) \
+                            and n.b.value > 1:
+                        a = affine_of(n.a, own)
+                        if a is not None and len(a.terms) == 1 and a.terms[0][1] == 1:
+                            steps.setdefault(f.args.index(a.terms[0][0]), n.b.value)
+    return steps
+
+
+def _strip_mine(s: StageLoops, args, steps: dict[int, int], f: Function) -> StageLoops:
+    """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
+    d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
+    all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names)."""
+    split: dict[str, int] = {}
+    for i, a in enumerate(args):
+        if i in steps and isinstance(a, ir.Var) and a.name in s.var_exprs:
+            terms = s.var_exprs[a.name].terms
+            if len(terms) == 1 and terms[0][1] == 1:
+                split[terms[0][0]] = steps[i]
+    loops, exprs = [], dict(s.var_exprs)
+    for lp in s.loops:
+        d = split.get(lp.dim)
+        if d is None or lp.unrolled or lp.extent == 1:
+            loops.append(lp)
+            continue
+        if lp.extent % d:
+            raise ScheduleError(
+                f"Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so every Func in "
+                f"the accelerator runs that loop in steps of {d}, but '{f.name}' runs it {lp.extent} times; make "
+                f"its extent a multiple of {d} (bound the output to a multiple of {d})"
+            )
+        outer, inner = f"{lp.dim}.strip_o", f"{lp.dim}.strip_i"
+        loops += [StageLoop(outer, lp.extent // d, False, lp.is_rvar), StageLoop(inner, d, False, lp.is_rvar)]
+        for v, a in exprs.items():
+            c = dict(a.terms).get(lp.dim, 0)
+            if c:
+                terms = {t: k for t, k in a.terms if t != lp.dim}
+                terms[outer], terms[inner] = c * d, c
+                exprs[v] = Affine.make(terms, a.const)
+    return StageLoops(tuple(loops), exprs)
+
+
+def _check_integer(value: ir.Expr, who: str) -> None:
+    floats = [n for n in ir.walk(value) if n.type.is_float()]  # children first: the last is the widest
+    if floats:
+        n = floats[-1]
+        raise HalideError(
+            f"{who} computes in floating point inside the accelerator ({ir.to_string(n)} is {n.type}); the "
+            "PEs are integer units. Compute the floating-point part in a Func of its own that reads no input "
+            "(a table known at compile time, folded where it is read at constant coordinates), or on the "
+            "host before the accelerator input, or use fixed point (multiply, then shift)."
+        )
+
+
+def _check_tile_free_coordinates(pipe: Pipeline, nest: LoopNest) -> None:
+    """With several tiles the hardware is built for the first: a pure coordinate would be the first tile's."""
+    for _, op in nest.ops():
+        for c in op.coords:
+            if not c.reduction:
+                f = pipe.functions[op.func]
+                raise ScheduleError(
+                    f"{pipe.definitions(f)[op.stage].loc}: Func '{f.name}' uses a coordinate as a value "
+                    f"({c.name[len('coord_'):]}), but the accelerator runs once per tile and every tile runs the "
+                    "same hardware, which counts coordinates from its own tile; accelerate the whole output as one "
+                    "tile, or compute the coordinate-dependent part on the host and stream it in"
+                )
+
+
+def _coordinates(value: ir.Expr, env: dict[str, Affine], who: str) -> tuple[ir.Expr, tuple[CoordPort, ...]]:
+    """Each coordinate (Var or RVar) the value reads, as a CoordPort: an affine function of the op's loops."""
+    ports: dict[str, CoordPort] = {}
+
+    def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
+        node = ir.rebuild(node, kids)
+        if not isinstance(node, (ir.Var, ir.RVar)):
+            return node
+        if node.name not in env:
+            raise HalideError(
+                f"{who} uses the coordinate {node.name} as a value ({ir.to_string(value)}), which is not one of its "
+                "loops; compute the coordinate-dependent part on the host and stream it in as an accelerator input"
+            )
+        if node.name not in ports:
+            stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", node.name)).strip("_")
+            ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar))
+        return ir.Call(node.type, ports[node.name], ())
+
+    return ir.transform(value, visit, {}), tuple(ports.values())
+
+
+def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges=None) -> Affine:
+    a = affine_of(e, env, ranges)
+    if a is None:
+        scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
+        hint = ("an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
+                "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
+                "that loop a multiple of d, starting at a multiple of d"
+                if scaled else
+                "apply boundary conditions and data-dependent indexing on the host side, before the accelerator "
+                "input")
+        raise HalideError(
+            f"{who} accesses '{buf}' at {ir.to_string(e)}, which is not an affine function of its loops; memories "
+            f"need affine addresses: {hint}."
+        )
+    return a

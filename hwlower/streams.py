@@ -1,0 +1,32 @@
+"""Pass `assign_lanes`: the words per transfer of every stream, once every producer and consumer in the
+accelerator is checked to keep pace (`lanes.check_rates`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mainspring.frontend.bounds import Box
+from mainspring.frontend.func import Function
+from mainspring.frontend.pipeline import Pipeline
+
+from .hierarchy import user_handle
+from .lanes import Lanes, check_rates, input_lanes, output_lanes
+from .loops import replay
+from .state import Lowering
+
+
+def assign_lanes(s: Lowering) -> Lowering:
+    pipe, region, nest = s.pipe, s.region, s.nest
+    in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)]) for f in region.inputs}
+    check_rates(nest, s.op_lanes, in_lanes)
+    lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
+    lanes += ((nest.output, output_lanes(nest, f"Func '{region.output.name}'")),)
+    return replace(s, nest=replace(nest, lanes=lanes))
+
+
+def _input_lanes(pipe: Pipeline, f: Function, box: Box) -> Lanes:
+    """The lanes of an accelerator input's stream: its unroll of x (the host streams the box x fastest)."""
+    extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
+    sched = f.definitions[0].schedule
+    return input_lanes(pipe.name(f), f.args[0], replay(sched, extents, set(), f"Func '{f.name}'"), sched,
+                       user_handle(f))

@@ -1,0 +1,96 @@
+"""The hardware program's invariants, checked between hwlower's passes (as `compute_json.graph.verify` checks
+the compute graph): a failure is a bug in hwlower, not in the user's program, so these are plain asserts."""
+
+from __future__ import annotations
+
+from mainspring.frontend import ir
+
+from .ir import Affine, CoordPort, LoadPort, Loop, LoopNest, Op, Rom
+from .program import HwProgram
+
+
+def verify_nest(nest: LoopNest) -> None:
+    """Names are unique, every access is an affine function of its op's enclosing loops over a declared buffer
+    of the right rank, and every leaf of an op's value is a constant, a Param, or one of the op's own ports."""
+    buffers = {b.name: b for b in nest.buffers}
+    assert len(buffers) == len(nest.buffers), f"hwlower contract: duplicate buffers {[b.name for b in nest.buffers]}"
+    assert set(nest.inputs) <= set(buffers), f"hwlower contract: inputs {nest.inputs} are not all buffers"
+    assert nest.output in buffers and nest.output not in nest.inputs, f"hwlower contract: output {nest.output}"
+    ops = nest.ops()
+    names = [op.name for _, op in ops]
+    assert len(set(names)) == len(names), f"hwlower contract: duplicate op names {names}"
+    loop_vars = [lp.var for lp in _loops(nest.body)]
+    assert len(set(loop_vars)) == len(loop_vars), f"hwlower contract: duplicate loop vars {loop_vars}"
+    stored = {op.store.buffer for _, op in ops}
+    assert not stored & set(nest.inputs), f"hwlower contract: ops store into inputs {stored & set(nest.inputs)}"
+    assert stored | set(nest.inputs) == set(buffers), \
+        f"hwlower contract: buffers {set(buffers) - stored - set(nest.inputs)} are never stored"
+    assert sum(op.store.buffer == nest.output for _, op in ops) == 1, "hwlower contract: the output has one op"
+    for loops, op in ops:
+        _verify_op(op, loops, buffers)
+    for b, k in nest.lanes:
+        assert b in nest.inputs or b == nest.output, f"hwlower contract: lanes of {b}, which is not a stream"
+        assert k >= 1, f"hwlower contract: stream {b} of {k} lanes"
+
+
+def _loops(nodes) -> list[Loop]:
+    out: list[Loop] = []
+    for n in nodes:
+        if isinstance(n, Loop):
+            assert n.extent >= 1, f"hwlower contract: loop {n.var} of extent {n.extent}"
+            out.append(n)
+            out += _loops(n.body)
+    return out
+
+
+def _verify_op(op: Op, loops: tuple[Loop, ...], buffers: dict) -> None:
+    scope = {lp.var for lp in loops}
+    who = f"hwlower contract: op '{op.name}'"
+    for what, access in [("store", op.store)] + [(f"load '{p.name}'", p.access) for p in op.loads]:
+        b = buffers.get(access.buffer)
+        assert b is not None, f"{who} {what}: unknown buffer {access.buffer}"
+        assert len(access.index) == len(b.box), f"{who} {what}: {len(access.index)} indices into {b.name}"
+        for a in access.index:
+            _in_scope(a, scope, f"{who} {what}")
+    for c in op.coords:
+        _in_scope(c.value, scope, f"{who} coordinate '{c.name}'")
+    loads, coords = {id(p) for p in op.loads}, {id(c) for c in op.coords}
+    for n in ir.walk(op.value):
+        assert not isinstance(n, (ir.Var, ir.RVar)), f"{who}: free variable {n.name} in its value"
+        if not isinstance(n, ir.Call):
+            continue
+        callee = n.callee
+        if isinstance(callee, LoadPort):
+            assert id(callee) in loads and not n.args, f"{who}: reads load {callee.name} of another op"
+        elif isinstance(callee, CoordPort):
+            assert id(callee) in coords and not n.args, f"{who}: reads coordinate {callee.name} of another op"
+        elif isinstance(callee, Rom):
+            assert len(n.args) == len(callee.box), f"{who}: ROM {callee.name} read with {len(n.args)} coordinates"
+        else:
+            assert not n.args and getattr(callee, "kind", None) in ("scalar", "shape"), \
+                f"{who}: calls {getattr(callee, 'name', callee)}, which is not a port, a ROM or a scalar Param"
+
+
+def _in_scope(a: Affine, scope: set[str], who: str) -> None:
+    free = {v for v, _ in a.terms} - scope
+    assert not free, f"{who}: index {a} uses {sorted(free)}, which are not its enclosing loops"
+
+
+def verify_program(p: HwProgram) -> None:
+    """The nest's invariants, and the program's own: every invocation has a box for every buffer, the host
+    streams exactly the nest's inputs, and every op knows where the user defined it."""
+    verify_nest(p.nest)
+    assert p.tiles, "hwlower contract: no invocation"
+    first = p.glb.mem_tiles if p.glb is not None else p.tiles
+    for t in first:
+        missing = {b.name for b in p.nest.buffers} - set(t.boxes)
+        assert not missing, f"hwlower contract: tile at {t.output_box} has no box for {sorted(missing)}"
+    streamed = tuple(s.buffer for s in p.inputs)
+    assert streamed == (p.glb.inputs if p.glb is not None else p.nest.inputs), \
+        f"hwlower contract: the host streams {streamed}, the array reads {p.nest.inputs}"
+    for s in p.inputs:
+        assert s.lanes == p.nest.stream_lanes(s.buffer), f"hwlower contract: lanes of {s.buffer}"
+    assert p.array_output == p.nest.output
+    assert (p.output == p.array_output) == (p.glb is None), "hwlower contract: the host reads the array's output"
+    assert "" in p.where and all(op.name in p.where for _, op in p.nest.ops()), "hwlower contract: op locations"
+    assert set(p.host_after) == set(p.host_boxes), "hwlower contract: boxes of the host Funcs after the accelerator"

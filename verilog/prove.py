@@ -1,0 +1,214 @@
+"""Prove each compute kernel's Verilog equal to its Halide expression, for every input of its ports' widths.
+
+For one kernel (`prove_kernel`): Yosys reads the module's Verilog and z3 gets its outputs as bit-vector terms
+of its inputs (`prove_netlist`); the op's frontend expression is translated over the same input terms from
+Halide's semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering
+after that lowering is proved equal to the division once per (width, divisor, signedness, div/mod)
+(`prove_lemmas`); then z3 looks for inputs on which some output differs. None: proved. Some: disproved, with
+the inputs, the expected and the computed values. No answer within the time limit: unproved, with the reason.
+Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
+The kernel modules are combinational (the PE output registers are in the top), so outputs are compared as
+they are; a module with state is refused as unproved.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import z3
+
+from mainspring.compute_json.kernel import Kernel, kernel_from_op
+from mainspring.frontend import ir
+from mainspring.hwlower.ir import Rom
+
+from .prove_cache import ProofCache, cache_key, default_cache_dir
+from .prove_lemmas import prove_division_lemma
+from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
+from .prove_reference import Reference, Unsupported
+from .top import kernel_module
+
+TIME_LIMIT = 30.0  # seconds per kernel, lemmas included
+
+
+class KernelDisproved(AssertionError):
+    """A kernel's Verilog computes something else than its expression: a compiler bug, not the user's."""
+
+    def __init__(self, proofs: list["KernelProof"]):
+        self.proofs = proofs
+        super().__init__("\n".join(str(p) for p in proofs))
+
+
+@dataclass(frozen=True, slots=True)
+class Counterexample:
+    """Input port values on which the module's outputs differ from the expression's (values of the port types)."""
+
+    inputs: dict[str, int]
+    expected: dict[str, int]
+    got: dict[str, int]
+
+    def __str__(self) -> str:
+        show = lambda d: ", ".join(f"{k}={v}" for k, v in d.items())  # noqa: E731
+        return f"inputs {show(self.inputs)}: expected {show(self.expected)}, got {show(self.got)}"
+
+
+@dataclass(frozen=True, slots=True)
+class KernelProof:
+    module: str
+    status: str  # "proved", "unproved" or "disproved"
+    seconds: float
+    reason: str = ""  # unproved: why; disproved: what differs
+    counterexample: Counterexample | None = None
+    lemmas: tuple[str, ...] = ()  # the division lemmas the proof used
+    cached: bool = False
+    source: str = ""  # the Func and op the kernel computes
+
+    def __str__(self) -> str:
+        what = {"proved": "proved", "unproved": f"unproved ({self.reason})",
+                "disproved": f"DISPROVED: {self.counterexample or self.reason}"}[self.status]
+        lemmas = f" using {len(self.lemmas)} division lemma(s)" if self.lemmas and self.status == "proved" else ""
+        return f"{self.module}: {what}{lemmas} in {self.seconds:.2f} s{' (cached)' if self.cached else ''}"
+
+
+def prove_kernel(kernel: Kernel, verilog: str, cache: ProofCache | None = None,
+                 timeout: float = TIME_LIMIT) -> KernelProof:
+    """Prove module `kernel.name` of `verilog` (a design's Verilog or the module alone) equal to `kernel`."""
+    cache = cache or ProofCache(None)
+    try:
+        text = module_text(verilog, kernel.name)
+    except NetlistError as e:
+        return KernelProof(kernel.name, "unproved", 0.0, str(e), source=kernel.source)
+    key = cache_key("kernel", text, _describe(kernel))
+    hit = cache.get("kernels", key)
+    if hit is not None:
+        return _from_entry(kernel, hit)
+    start = time.perf_counter()
+    proof = _prove(kernel, text, cache, start + timeout)
+    proof = KernelProof(kernel.name, proof.status, round(time.perf_counter() - start, 3), proof.reason,
+                        proof.counterexample, proof.lemmas, source=kernel.source)
+    if proof.status != "unproved":  # an unproved kernel may prove on a less busy machine
+        cache.put("kernels", key, _to_entry(proof))
+    return proof
+
+
+def _prove(kernel: Kernel, text: str, cache: ProofCache, deadline: float) -> KernelProof:
+    try:
+        netlist = read_netlist(text, kernel.name, timeout=_left(deadline))
+        _check_ports(kernel, netlist)
+        reference = Reference(netlist.inputs)
+        expected = {port: reference.term(e) for port, e in kernel.outputs}
+    except (NetlistError, Unsupported) as e:
+        return KernelProof(kernel.name, "unproved", 0.0, str(e))
+    lemmas = [prove_division_lemma(lm, cache, _left(deadline)) for lm in sorted(reference.lemmas, key=str)]
+    if any(r.status == "disproved" for r in lemmas):
+        # The lowering is wrong somewhere: compare with plain division, to show inputs the kernel gets wrong.
+        reference = Reference(netlist.inputs, use_lemmas=False)
+        expected = {port: reference.term(e) for port, e in kernel.outputs}
+        lemmas = []
+    unproved = [r for r in lemmas if r.status != "proved"]
+    if unproved:
+        return KernelProof(kernel.name, "unproved", 0.0, f"division lemma {unproved[0].lemma} not proved "
+                                                         f"({unproved[0].detail})")
+    used = tuple(str(r.lemma) for r in lemmas)
+    return _solve(kernel, netlist, reference, expected, deadline, used)
+
+
+def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dict, deadline: float,
+           used: tuple[str, ...]) -> KernelProof:
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(_left(deadline) * 1000)))
+    solver.add(*reference.preconditions)
+    solver.add(z3.Or([expected[p] != netlist.outputs[p] for p in expected]))
+    verdict = solver.check()
+    if verdict == z3.unsat:
+        return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
+    if verdict == z3.sat:
+        cex = _counterexample(kernel, netlist, expected, solver.model())
+        return KernelProof(kernel.name, "disproved", 0.0, "outputs differ", cex, used)
+    return KernelProof(kernel.name, "unproved", 0.0, f"z3 found no answer in the time limit "
+                                                     f"({solver.reason_unknown()})", lemmas=used)
+
+
+def _left(deadline: float) -> float:
+    return max(0.001, deadline - time.perf_counter())
+
+
+def _check_ports(kernel: Kernel, netlist: Netlist) -> None:
+    want_in = {p: t.bits() for p, t in kernel.inputs}
+    want_out = {p: e.type.bits() for p, e in kernel.outputs}
+    have_in = {p: t.size() for p, t in netlist.inputs.items()}
+    have_out = {p: t.size() for p, t in netlist.outputs.items()}
+    if (want_in, want_out) != (have_in, have_out):
+        raise NetlistError(f"the module's ports {have_in} -> {have_out} are not the kernel's {want_in} -> {want_out}")
+
+
+def _counterexample(kernel: Kernel, netlist: Netlist, expected: dict, model: z3.ModelRef) -> Counterexample:
+    def value(term, t) -> int:
+        v = model.eval(term, model_completion=True).as_long()
+        return v - (1 << t.bits()) if t.is_int() and v >> (t.bits() - 1) else v
+
+    types = {p: e.type for p, e in kernel.outputs}
+    return Counterexample(
+        {p: value(netlist.inputs[p], t) for p, t in kernel.inputs},
+        {p: value(expected[p], types[p]) for p in expected},
+        {p: value(netlist.outputs[p], types[p]) for p in expected},
+    )
+
+
+def _describe(kernel: Kernel) -> str:
+    """Everything about the kernel a verdict depends on, as text (ROM tables included: the printer omits them)."""
+    lines = [f"in {p} {t}" for p, t in kernel.inputs]
+    for port, expr in kernel.outputs:
+        lines.append(f"out {port} {expr.type} = {ir.to_string(expr)}")
+        roms = {id(n.callee): n.callee for n in ir.walk(expr) if isinstance(n, ir.Call) and isinstance(n.callee, Rom)}
+        lines += [f"rom {r.name} {r.box} {r.values}" for r in roms.values()]
+    return "\n".join(lines)
+
+
+def _to_entry(p: KernelProof) -> dict:
+    cex = p.counterexample
+    return {"status": p.status, "seconds": p.seconds, "reason": p.reason, "lemmas": list(p.lemmas),
+            "counterexample": None if cex is None else {"inputs": cex.inputs, "expected": cex.expected,
+                                                         "got": cex.got}}
+
+
+def _from_entry(kernel: Kernel, e: dict) -> KernelProof:
+    cex = Counterexample(**e["counterexample"]) if e.get("counterexample") else None
+    return KernelProof(kernel.name, e["status"], e["seconds"], e["reason"], cex, tuple(e["lemmas"]), cached=True,
+                       source=kernel.source)
+
+
+def prove_ops(ops, verilog: str, cache_dir: Path | str | None = None, timeout: float = TIME_LIMIT,
+              progress=None) -> list[KernelProof]:
+    """Prove the kernel of each op (`hwlower.ir.Op`, as `compile` names its module) against `verilog`, the
+    design's Verilog; a kernel that several ops share is proved once. `cache_dir=None`: `build/prove` (or
+    MAINSPRING_PROVE_CACHE); `progress` is called with each result."""
+    cache = ProofCache(cache_dir if cache_dir is not None else default_cache_dir())
+    proofs: dict[str, KernelProof] = {}
+    for op in ops:
+        module = kernel_module(op.name)
+        if module not in proofs:
+            proofs[module] = prove_kernel(kernel_from_op(op, name=module), verilog, cache, timeout)
+            if progress is not None:
+                progress(proofs[module])
+    return list(proofs.values())
+
+
+def prove_design(design, cache_dir: Path | str | None = None, timeout: float = TIME_LIMIT,
+                 progress=None) -> list[KernelProof]:
+    """Prove every compute kernel of a compiled design (see `prove_ops`)."""
+    return prove_ops([op for _, op in design.program.nest.ops()], design.verilog, cache_dir, timeout, progress)
+
+
+def proof_report(proofs: list[KernelProof]) -> dict:
+    """The design report's entry: how many kernels are proved and which are not, with the reason; raises
+    KernelDisproved (with each counterexample) when a kernel computes something else than its expression."""
+    disproved = [p for p in proofs if p.status == "disproved"]
+    if disproved:
+        raise KernelDisproved(disproved)
+    return {
+        "kernels_proved": sum(p.status == "proved" for p in proofs),
+        "kernels_unproved": [{"kernel": p.module, "reason": p.reason} for p in proofs if p.status == "unproved"],
+    }
+
