@@ -28,5 +28,8 @@ def build(width: int = 64, height: int = 64, lanes: int = 1):
     hw_output.unroll(xi, lanes)
     mult.compute_at(hw_output, xo).unroll(x, lanes)
     hw_input.stream_to_accelerator()
-    hw_input.in_().unroll(x, lanes)
+    # The generator writes hw_input.in().unroll(x, unroll): an unroll of an inline wrapper, which Halide refuses
+    # ("Cannot unroll dimension x.v0 of function hw_input_global_wrapper because the function is scheduled
+    # inline"). The stream's lanes are the streamed Func's own loop: unroll it there.
+    hw_input.unroll(x, lanes)
     return output, {"input": random_image(width, height, seed=17)}

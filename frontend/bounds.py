@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from . import ir
-from .errors import HalideError
+from .errors import HalideError, ScheduleError
 from .func import Definition, Function
 from .params import Parameter
 from .types import Type
@@ -43,9 +43,10 @@ def _floordiv_bounds(a: Interval, c: int) -> Interval:
 class Bounder:
     """Interval of an expression given intervals of its variables and values of scalar parameters."""
 
-    def __init__(self, env: dict[str, Interval], scalars):
+    def __init__(self, env: dict[str, Interval], scalars, values: dict[int, Interval] | None = None):
         self.env = env
         self.scalars = scalars  # callable Parameter -> int | None
+        self.values = values or {}  # id(Function) -> the interval of its values (`func_value_bounds`)
         self.memo: dict[int, Interval] = {}
 
     def __call__(self, e: ir.Expr) -> Interval:
@@ -68,7 +69,7 @@ class Bounder:
             if isinstance(e.callee, Parameter) and not e.args:
                 v = self.scalars(e.callee)
                 return (v, v) if v is not None else _type_range(e.type)
-            return _type_range(e.type)
+            return self.values.get(id(e.callee), _type_range(e.type))
         if isinstance(e, ir.Cast):
             if e.type.is_bool():
                 return (0, 1)
@@ -209,7 +210,11 @@ def definition_env(fn_box: Box, d: Definition, scalars) -> dict[str, Interval]:
         for name, lo, ext in d.rdom.dims:
             lo_v, ext_v = b(lo), b(ext)
             if lo_v[0] != lo_v[1] or ext_v[0] != ext_v[1]:
-                raise HalideError(f"RDom {d.rdom.name}: dimension {name} has bounds that are not known values")
+                raise ScheduleError(
+                    f"{d.loc}: RDom {d.rdom.name}: dimension {name.replace('$', '.')} has bounds that are not known "
+                    "values (they use a Param); an accelerator's loops are fixed at compile time: give the RDom "
+                    "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"
+                )
             env[name] = (lo_v[0], lo_v[0] + ext_v[0] - 1)
     return env
 
@@ -221,6 +226,21 @@ def calls_in(d: Definition):
                 yield node
 
 
+def func_value_bounds(pipe, scalars) -> dict[int, Interval]:
+    """The interval of every pure integer Func's values, from its definition over all coordinates (Halide's
+    function value bounds): a table read at `max(gray(x, y), 1)` with gray = u16(... >> 8) needs [1, 255], not
+    the whole uint16 range. A Func with updates, a float Func and an image take their type's range."""
+    values: dict[int, Interval] = {}
+    anywhere = (-(1 << 31), (1 << 31) - 1)
+    for fn in pipe.order:  # producers first
+        defs = pipe.definitions(fn)
+        if len(defs) != 1 or defs[0].rdom is not None or fn.type.is_float():
+            continue
+        bnd = Bounder(dict.fromkeys(fn.args, anywhere), scalars, values)
+        values[id(fn)] = _fit(bnd(defs[0].value), fn.type)
+    return values
+
+
 def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
                 required: dict[str, Box] | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
     """The box each Func is realised over and the box of each input that is read (by unique name).
@@ -229,6 +249,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
     boxes: dict[str, Box] = {}
     needs: dict[int, Box] = {id(pipe.output): out_box}
     inputs: dict[str, Box] = {}
+    values = func_value_bounds(pipe, scalars)
     for fn in reversed(pipe.order):  # consumers before producers
         box = needs.get(id(fn))
         assert box is not None, fn.name
@@ -241,7 +262,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         box = _self_footprint(pipe, fn, box, scalars)
         boxes[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
-            bnd = Bounder(definition_env(box, d, scalars), scalars)
+            bnd = Bounder(definition_env(box, d, scalars), scalars, values)
             for call in calls_in(d):
                 req = [bnd(a) for a in call.args]
                 if isinstance(call.callee, Function):

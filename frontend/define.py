@@ -156,7 +156,8 @@ def _check_self_references(fn, loc, args, value) -> None:
                     raise HalideError(
                         f"{_where(fn, loc, 'update definition')}: all of a function's recursive references to "
                         "itself must contain the same pure variables in the same places as on the left-hand-side; "
-                        f"argument {i} is {ir.to_string(a)} where the left side has {lhs.name}"
+                        f"argument {i} is {ir.to_string(a)} where the left side has {lhs.name}; read the value "
+                        f"at {ir.to_string(a)} from another Func, or update over an RDom in place of {lhs.name}"
                     )
 
 
@@ -171,7 +172,8 @@ def make_wrapper(f: Func, consumer: Func | None) -> Func:
     """`f.in_()` (every consumer reads the wrapper) or `f.in_(g)` (only g does): an identity Func."""
     fn = f._fn
     if not fn.defined():
-        raise HalideError(f"{user_location()}: {fn.name}.in_(): '{fn.name}' has no definition yet")
+        raise HalideError(f"{user_location()}: {fn.name}.in_(): '{fn.name}' has no definition yet; define it "
+                          f"first ({fn.name}[x, y] = ...), then call in_()")
     key = "" if consumer is None else consumer._fn.name
     if key in fn.wrappers:
         return fn.wrappers[key].handle

@@ -313,7 +313,8 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
         if buf.type() != p.type:
             raise HalideError(
                 f"{user_location()}: Input {name} has type {buf.type()} but ImageParam {name} has type {p.type}: "
-                f"Can't bind ImageParam {name} of type {p.type} to Buffer {buf.name()} of type {buf.type()}"
+                f"Can't bind ImageParam {name} of type {p.type} to Buffer of type {buf.type()}; convert the "
+                f"array (e.g. array.astype(np.{p.type.dtype.name})) or declare hl.ImageParam({p.type!r}, ...)"
             )
         buffers[name] = buf
     params: dict[str, int] = {}
@@ -332,7 +333,8 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
             if v is None:
                 raise HalideError(
                     f"{user_location()}: Parameter {name} does not have a valid scalar value: Param {name} is used "
-                    f"but was never set; call {name}.set(value) before realize"
+                    f"but was never set; call {name}.set(value) before realize, or give it with the inputs of "
+                    f"check() or simulate() ({{'{name}': value}})"
                 )
             params[name] = float(v) if p.type.is_float() else int(v)
     return buffers, params

@@ -44,6 +44,10 @@ def to_ir(value, what: str = "value") -> ir.Expr:
     raise HalideError(f"Cannot use {type(value).__name__} {value!r} as an expression in {what}")
 
 
+# An Expr's value exists only when the pipeline runs (a Param's too), so Python cannot branch, loop or size on it.
+_NO_VALUE = ": its value is known only when the pipeline runs; use a Python number here (e.g. a constant)"
+
+
 def _check_32_bits(value: int) -> None:
     if not I32.can_represent(value):
         raise HalideError(
@@ -314,7 +318,8 @@ class ExprLike:
 
     def __bool__(self):
         raise ExprTruthError(
-            f"The halide.Expr ({ir.to_string(self._ir())}) cannot be converted to a bool. If this error occurs "
+            f"{user_location()}: The halide.Expr ({ir.to_string(self._ir())}) cannot be converted to a bool. If "
+            "this error occurs "
             "using the 'and'/'or' keywords, consider using the '&'/'|' operators instead."
         )
 
@@ -325,13 +330,18 @@ class ExprLike:
         return power(o, self)
 
     def __float__(self):
-        raise HalideError("an Expr has no Python float value")
+        raise HalideError(f"{user_location()}: an Expr has no Python float value{_NO_VALUE}")
 
     def __int__(self):
-        raise HalideError(f"the Expr ({ir.to_string(self._ir())}) has no Python int value")
+        raise HalideError(
+            f"{user_location()}: the Expr ({ir.to_string(self._ir())}) has no Python int value{_NO_VALUE}"
+        )
 
     def __index__(self):
-        raise HalideError(f"the Expr ({ir.to_string(self._ir())}) cannot be used as a Python index or size")
+        raise HalideError(
+            f"{user_location()}: the Expr ({ir.to_string(self._ir())}) cannot be used as a Python index or "
+            f"size{_NO_VALUE}"
+        )
 
     def __repr__(self):
         node = self._ir()

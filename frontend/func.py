@@ -141,7 +141,8 @@ def arg_ir(a, fname: str, position: int = 0) -> ir.Expr:
     if node.type.bits() == 32 and node.type.is_uint():
         raise HalideError(
             f"{user_location()}: Implicit cast from uint32 to int in argument {position + 1} in call to \"{fname}\" "
-            f"is not allowed. Use an explicit cast (hl.i32(...)) of {ir.to_string(node)}."
+            f"is not allowed. Use an explicit cast (hl.i32(...)) of {ir.to_string(node)}. Inside an accelerator, "
+            "where addresses must be affine, compute the index in Int(32) instead (no uint32 on the way)."
         )
     return cast_ir(Type("int", 32), node)
 
@@ -255,7 +256,8 @@ class Func(StageScheduling):
             raise HalideError(
                 f"{user_location()}: Call to update with index larger than last defined update stage for Func "
                 f"\"{self._fn.name}\": update({i}), but it has {n} update definition(s)"
-                + ("" if n == 0 else f"; use update(0) .. update({n - 1})")
+                + (f"; schedule the pure definition on the Func itself (e.g. {self._fn.name}.unroll(...))" if n == 0
+                   else f"; use update(0) .. update({n - 1})")
             )
         return Stage(self, i + 1)
 
@@ -273,11 +275,11 @@ class Func(StageScheduling):
         return self
 
     def compute_at(self, f, v):
-        self._fn.placement.compute = _loop_level(f, v, "compute_at", user_location())
+        self._fn.placement.compute = _loop_level(f, v, "compute_at", user_location(), self._fn.name)
         return self
 
     def store_at(self, f, v):
-        self._fn.placement.store = _loop_level(f, v, "store_at", user_location())
+        self._fn.placement.store = _loop_level(f, v, "store_at", user_location(), self._fn.name)
         return self
 
     def bound(self, v, min, extent):  # noqa: A002 - Halide's names
@@ -316,7 +318,8 @@ class Func(StageScheduling):
 
     def store_in(self, memory_type: MemoryType):
         if not isinstance(memory_type, MemoryType):
-            raise HalideError(f"store_in takes an hl.MemoryType, got {memory_type!r}")
+            raise HalideError(f"{user_location()}: Func '{self._fn.name}': store_in takes an hl.MemoryType, got "
+                              f"{memory_type!r}; e.g. {self._fn.name}.store_in(hl.MemoryType.ROM)")
         self._fn.placement.memory_type = (memory_type, user_location())
         return self
 
@@ -352,9 +355,10 @@ class Func(StageScheduling):
         return make_wrapper(self, consumer)
 
 
-def _loop_level(f, v, call: str, loc: SourceLoc) -> LoopLevel:
+def _loop_level(f, v, call: str, loc: SourceLoc, owner: str) -> LoopLevel:
     if not isinstance(f, Func):
-        raise HalideError(f"{loc}: {call} takes a Func and one of its loop variables, got {type(f).__name__}")
+        raise HalideError(f"{loc}: Func '{owner}': {call} takes a Func and one of its loop variables, got "
+                          f"{type(f).__name__} first, e.g. {owner}.{call}(consumer, xo)")
     name = var_name(v, call)
     return LoopLevel("at", f._fn, name, loc)
 

@@ -47,7 +47,8 @@ class Pipeline:
     def __init__(self, output):
         if isinstance(output, (list, tuple)):
             if len(output) != 1:
-                raise HalideError("mainspring pipelines have one output Func for now; pass a single Func")
+                raise HalideError(f"{user_location()}: mainspring pipelines have one output Func for now; pass a "
+                                  "single Func (compile each output as a pipeline of its own)")
             output = output[0]
         if not isinstance(output, Func):
             raise HalideError(f"Pipeline takes a Func, got {type(output).__name__}")
@@ -215,6 +216,7 @@ class Pipeline:
     def _check_unrolls(self, fn: Function):
         from .schedule import ForType, Split
 
+        self._check_inline_loops(fn)
         for k, d in enumerate(fn.definitions):
             made_by_split = {s.inner for s in d.schedule.directives if isinstance(s, Split)}
             for dv in d.schedule.directives:
@@ -231,6 +233,35 @@ class Pipeline:
                         f"({dv.kind}({dv.var}, 4, hl.TailStrategy.RoundUp))."
                     )
 
+    def _check_inline_loops(self, fn: Function):
+        """Halide's check: a Func scheduled inline has no loops of its own to unroll or vectorize."""
+        from .func import user_handle
+        from .schedule import ForType, Split
+
+        if fn is self.output or fn.placement.compute.kind != "inline" or len(fn.definitions) > 1 \
+                or fn.placement.accelerator_input is not None:
+            # An inline Func with updates is refused where it is lowered, with its own message; a streamed Func
+            # is computed by the host before the accelerator, with loops of its own.
+            return
+        directives = fn.definitions[0].schedule.directives
+        for dv in directives:
+            if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
+                handle = user_handle(fn)
+                # unroll(x, k) is a split and an unroll of its inner loop: show the call the user wrote.
+                split = next((d for d in directives if isinstance(d, Split) and d.inner == dv.var), None)
+                args = dv.var if split is None else f"{split.old}, {split.factor}"
+                readers = ", ".join(c.name for c in self.consumers(fn))
+                if fn.wrapped is not None:
+                    fix = f"{fn.wrapped.name}.{dv.kind}({args}) (the Func it wraps)"
+                else:
+                    fix = f"the loops of the Funcs that read it ({readers})"
+                raise ScheduleError(
+                    f"{dv.loc}: Cannot {dv.kind} dimension {dv.var} of Func \"{fn.name}\" ({handle}.{dv.kind}("
+                    f"{args})) because the Func is scheduled inline: it has no loops of its own, its values are "
+                    f"computed inside the Funcs that read it ({readers}). {dv.kind.capitalize()} {fix} instead, "
+                    f"or give it loops of its own: {handle}.compute_at(<consumer>, <var>)"
+                )
+
     def _constant_extent(self, fn: Function, d: Definition, var: str):
         if d.rdom is not None:
             for name, _lo, ext in d.rdom.dims:
@@ -240,7 +271,29 @@ class Pipeline:
             return fn.placement.bounds[var][1]
         if fn.placement.compute.kind == "at" and fn is not self.output:
             return -1  # a footprint inside a loop: its extent is fixed by bounds inference at lowering
+        if var in fn.args:
+            return self._inferred_extent(fn, var)
         return None
+
+    def _inferred_extent(self, fn: Function, var: str) -> int | None:
+        """The extent bounds inference gives fn's dimension `var` when it does not depend on the output's size
+        (Halide unrolls such a loop without a bound: `unroll(c)` of 3 channels the output is bounded to): the
+        same at two probe sizes of the output's unbounded dimensions."""
+        from .bounds import infer_boxes
+
+        i = fn.args.index(var)
+        extents = set()
+        bounds = self.output.placement.bounds
+        for lo, size in ((0, 61), (5, 97)):
+            probe = [(b[0], b[0] + b[1] - 1) if b is not None and b[0] is not None else (lo, lo + size - 1)
+                     for b in (bounds.get(a) for a in self.output.args)]
+            try:
+                boxes, _ = infer_boxes(self, probe, lambda p: None)
+            except HalideError:  # bounds that need a Param's value: not known at compile time
+                return None
+            a, b = boxes[self.name(fn)][i]
+            extents.add(b - a + 1)
+        return extents.pop() if len(extents) == 1 else None
 
     # ---- evaluation ----
     def realize(self, sizes, param_values=None):

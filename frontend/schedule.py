@@ -138,7 +138,8 @@ def _require_const_int(v, what: str) -> int:
     node = v._ir()
     if isinstance(node, ir.Const):
         return node.value
-    raise ScheduleError(f"{what} must be a constant integer, got {ir.to_string(node)}")
+    raise ScheduleError(f"{user_location()}: {what} must be a constant integer, got {ir.to_string(node)}; hardware "
+                        "loops are fixed at compile time: use a Python int (e.g. 4)")
 
 
 def _var_names(args, what):
@@ -232,7 +233,11 @@ class StageScheduling:
             xi, yi, xf, yf = rest
             xo, yo = x, y
         else:
-            raise HalideError("tile takes (x, y, xo, yo, xi, yi, xfactor, yfactor[, tail]) or (x, y, xi, yi, xfactor, yfactor[, tail])")
+            raise HalideError(
+                f"{user_location()}: In schedule for {self._owner_name()}: tile takes (x, y, xo, yo, xi, yi, "
+                f"xfactor, yfactor[, tail]) or (x, y, xi, yi, xfactor, yfactor[, tail]), got {len(rest) + 2} "
+                "arguments besides the tail"
+            )
         self.split(x, xo, xi, xf, tail)
         self.split(y, yo, yi, yf, tail)
         return self.reorder(xi, yi, xo, yo)
@@ -265,5 +270,6 @@ class StageScheduling:
 
 def _tail(t) -> TailStrategy:
     if not isinstance(t, TailStrategy):
-        raise HalideError(f"tail strategy must be an hl.TailStrategy, got {t!r}")
+        raise HalideError(f"{user_location()}: tail strategy must be an hl.TailStrategy, got {t!r}; e.g. "
+                          "hl.TailStrategy.RoundUp")
     return t

@@ -160,7 +160,10 @@ def type_of_dtype(dtype) -> Type:
         return Type(INT if dt.kind == "i" else UINT, dt.itemsize * 8)
     if dt.kind == "f" and dt.itemsize in (4, 8):
         return Type(FLOAT, dt.itemsize * 8)
-    raise HalideError(f"arrays of dtype {dt} are not supported; use uint8/16/32, int8/16/32, float32/64 or bool")
+    from .errors import user_location
+
+    raise HalideError(f"{user_location()}: arrays of dtype {dt} are not supported; convert the array (e.g. "
+                      "arr.astype(np.uint16)) to uint8/16/32, int8/16/32, float32/64 or bool")
 
 
 I32 = Int(32)

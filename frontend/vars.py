@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from . import ir
-from .errors import HalideError
+from .errors import HalideError, user_location
 from .expr import ExprLike, Expr, to_ir
 from .types import I32
 
@@ -102,8 +102,10 @@ class RDom(ExprLike):
                 free = _pure_free(e)
                 if free:
                     raise HalideError(
-                        f"RDom {self._name}: the {what} of dimension {i} uses the variable(s) {', '.join(free)}; "
-                        "an RDom's bounds may use constants and Params only"
+                        f"{user_location()}: RDom {self._name}: the {what} of dimension {i} uses the variable(s) "
+                        f"{', '.join(free)}; an RDom's bounds may use constants and Params only: give it constant "
+                        "bounds that cover every case and skip the points you do not want with hl.select in the "
+                        "update"
                     )
             suffix = _RDOM_SUFFIXES[i] if i < len(_RDOM_SUFFIXES) else str(i)
             dims.append((f"{self._name}${suffix}", _to_i32(lo_ir), _to_i32(ext_ir)))
@@ -150,7 +152,7 @@ class RDom(ExprLike):
 
     def where(self, predicate):
         raise HalideError(
-            f"RDom {self._name}.where(...): predicated reduction domains are not supported yet; "
+            f"{user_location()}: RDom {self._name}.where(...): predicated reduction domains are not supported yet; "
             "use hl.select inside the update to skip points instead"
         )
 

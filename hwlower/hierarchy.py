@@ -34,16 +34,18 @@ class GlbLevel:
     sources: tuple[Function, ...]  # the accelerator input each GLB input copies (what the host streams)
 
 
-def user_handle(f: Function) -> str:
-    """How the user names f in a schedule call: a wrapper is `g.in_()` (or `g.in_(consumer)`), not its name."""
-    if f.wrapped is None:
-        return f.name
-    base = user_handle(f.wrapped)
-    return f"{base}.in_()" if f.wrapper_for is None else f"{base}.in_({f.wrapper_for.name})"
-
-
 def in_glb(f: Function) -> bool:
     return f.placement.memory_type is not None and f.placement.memory_type[0] is MemoryType.GLB
+
+
+def glb_output(pipe: Pipeline, accelerated: Function) -> bool:
+    """Whether the hw_accelerate Func heads a GLB level: it is stored in the GLB (seed 002 and cascade:
+    hw_output.in_().store_in(GLB)), or the array output it copies is (unsharp: hw_output.store_in(GLB) with
+    hw_accelerate on hw_output.in_()); either way the GLB holds the array output's GLB tile."""
+    if in_glb(accelerated):
+        return True
+    src = copy_source(pipe, accelerated)
+    return src is not None and in_glb(src)
 
 
 def copy_source(pipe: Pipeline, f: Function) -> Function | None:
@@ -72,6 +74,7 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             f"Func makes it the GLB output buffer, which must copy the array's output point for point; make it a "
             f"wrapper: hw_output.in_().store_in(MemoryType.GLB) with hw_accelerate on hw_output.in_()"
         )
+    mark = (out.placement.memory_type or array_out.placement.memory_type)[1]  # the store_in(GLB) call
     where = array_out.placement.compute
     if where.kind != "at" or where.func is not out or where.var != store_var:
         raise ScheduleError(
@@ -81,7 +84,7 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
         )
     inputs, sources = [], []
     for f in pipe.order:
-        if f is out or not in_glb(f):
+        if f is out or f is array_out or not in_glb(f):
             continue
         src = copy_source(pipe, f)
         w = f.placement.compute
@@ -100,7 +103,7 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
         sources.append(src)
     if not inputs:
         raise ScheduleError(
-            f"{out.placement.memory_type[1]}: Func '{out.name}' is a GLB output buffer but no input is stored in "
+            f"{mark}: Func '{out.name}' is a GLB output buffer but no input is stored in "
             f"the GLB; add the GLB input copy: hw_input.in_().compute_at({out.name}, {store_var}) and "
             "hw_input.in_().store_in(MemoryType.GLB)"
         )

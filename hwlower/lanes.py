@@ -66,6 +66,12 @@ def input_lanes(name: str, x_arg: str, s: StageLoops, schedule: StageSchedule, h
     name = handle or name
     ln = stage_lanes(who, name, x_arg, s, schedule)
     terms = dict(s.var_exprs[x_arg].terms) if x_arg in s.var_exprs else {}
+    whole = [lp for lp in s.loops if lp.unrolled and lp.dim == x_arg and terms == {x_arg: 1}]
+    if whole and whole[0].extent > 1:
+        # Its first dimension unrolled whole (`hw_input.unroll(c)` of 3 channels): a transfer carries all of it,
+        # the same consecutive words of the box as k lanes of x would be.
+        mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == x_arg)
+        ln = Lanes(who, name, x_arg, whole[0].extent, f"{name}.{mark.kind}({x_arg})", str(mark.loc))
     for lp in s.loops:
         if lp.unrolled and terms.get(lp.dim) != 1:
             mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == lp.dim)

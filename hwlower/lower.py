@@ -25,12 +25,12 @@ from .bounds import format_bounds, infer_bounds
 from .inline import format_definitions, inline_funcs
 from .ops import build_ops
 from .printer import format_nest, format_program
+from .program import HwProgram
 from .region import format_region, locate_region
 from .state import Lowering
 from .streams import assign_lanes
 from .tables import evaluate_tables, format_tables
 from .tiling import format_tiles, tile_invocations
-from .program import HwProgram
 from .verify import verify_nest, verify_program
 
 # (step, pass, printer of the state after it, verifier of the state after it)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box
 from mainspring.frontend.errors import HalideError, ScheduleError
-from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 
 from .affine import affine_of
@@ -22,7 +22,6 @@ from .fold import fold_update, map_calls
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, replay
-from .hierarchy import user_handle
 from .region import Region
 from .simplify import simplify
 from .state import Lowering

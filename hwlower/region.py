@@ -15,7 +15,7 @@ from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import MemoryType
 
-from .hierarchy import GlbLevel, glb_level, in_glb
+from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
 from .state import Lowering
 
 
@@ -87,7 +87,7 @@ def find_region(pipe: Pipeline) -> Region:
     tables = [f for f in pipe.order if f is not out and id(f) not in tainted and f.placement.accelerator_input is None
               and (f.placement.compute.kind != "inline" or len(pipe.definitions(f)) > 1 or _floats(pipe, f))]
     glb, accelerated = None, out
-    if in_glb(out):
+    if glb_output(pipe, out):
         glb, out, store_var = glb_level(pipe, out)
         compute_var = store_var
         inputs = list(glb.inputs)
@@ -224,7 +224,7 @@ def _check_inputs_read(pipe: Pipeline, out: Function, inside: set[int], glb: Glb
 def _check_glb_placement(pipe: Pipeline, accelerated: Function, out: Function, inside: set[int],
                          glb: GlbLevel | None) -> None:
     """store_in(GLB) places only the GLB level's tile copies; anywhere else it would be silently ignored."""
-    allowed = {id(accelerated)} | ({id(g) for g in glb.inputs} if glb is not None else set())
+    allowed = {id(accelerated)} | ({id(g) for g in glb.inputs} | {id(out)} if glb is not None else set())
     for f in pipe.order:
         if not in_glb(f) or id(f) in allowed:
             continue

@@ -6,10 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend.bounds import Box
-from mainspring.frontend.func import Function
+from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 
-from .hierarchy import user_handle
 from .lanes import Lanes, check_rates, input_lanes, output_lanes
 from .loops import replay
 from .state import Lowering

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from .frontend import semantics
-from .frontend.errors import HalideError, MismatchError
+from .frontend.errors import HalideError, MismatchError, user_location
 from .frontend.evaluate import Evaluator, gather_inputs, realize_arrays
 from .frontend.params import Buffer
 from .verilog.glb import MARKS as GLB_MARKS
@@ -230,7 +230,8 @@ def _mismatch(design: Design, res: SimulationResult, want: np.ndarray, inputs, s
 
 def _check_probability(name: str, p: float) -> None:
     if not 0.0 <= p < 1.0:
-        raise HalideError(f"simulate({name}={p}): a probability in [0, 1) is needed")
+        raise HalideError(f"{user_location()}: simulate({name}={p}): a probability in [0, 1) is needed (the share "
+                          f"of cycles stalled), e.g. {name}=0.5")
 
 
 def _box_words(store, box, t) -> np.ndarray:

@@ -15,11 +15,20 @@ from mainspring.apps.common import accelerate, random_image
 SIMULATORS = ("icarus", "verilator")
 
 
+# Apps whose buffers are above the polyhedral minimum, and why (BENCHMARKS.md lists the figures).
+ABOVE_MINIMUM = {
+    # hw_input and reciprocal are delay lines from the stream to hw_output: they also carry the halo columns
+    # that gray's 7x7 blur reads and hw_output does not, which the minimum does not count.
+    "h2h_unsharp": {"hw_input", "reciprocal"},
+}
+
+
 def _checked(design, inputs, simulator, build_dir, minimal=True):
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+    above = ABOVE_MINIMUM.get(design.name, set())
     for b in design.report["buffers"]:
-        assert b["words"] == b["min_words"] or not minimal, b
+        assert b["words"] == b["min_words"] or not minimal or b["name"] in above, b
     return res
 
 

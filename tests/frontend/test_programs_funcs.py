@@ -425,7 +425,35 @@ def p_harris_like(hl, a):
     return np.asarray(out.realize(size_of(a)))
 
 
+def p_unroll_channels_without_bound(hl, a):
+    # unroll(c) of a root Func whose c extent bounds inference fixes at 3 (the output is bounded in c only).
+    c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
+    inp = image(hl, a)  # numpy [c, y, x]: Halide's dims x, y, c
+    f, out = hl.Func("f"), hl.Func("out")
+    f[c, x, y] = hl.u16(inp[x, y, c]) * 3
+    out[x, y, c] = hl.u8(f[c, x, y] + f[2 - c, x, y])
+    out.bound(c, 0, 3)
+    f.compute_root().unroll(c)
+    return np.asarray(out.realize([a.shape[2], a.shape[1], 3]))
+
+
+def p_table_sized_by_func_values(hl, a):
+    # A table read at a Func's value: Halide bounds the Func's values from its definition (u16(...) >> 8 is in
+    # [0, 255]), so the table is realized over [1, 255] and its division by zero at 0 never happens.
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = image(hl, a)
+    gray, table, out = hl.Func("gray"), hl.Func("table"), hl.Func("out")
+    gray[x, y] = hl.u16(hl.u16(inp[x, y]) * 200) >> 8
+    table[x] = hl.u16(hl.u32(65535) / hl.u32(x))
+    out[x, y] = table[hl.max(gray[x, y], hl.u16(1))]
+    gray.compute_root()
+    table.compute_root()
+    return np.asarray(out.realize(size_of(a)))
+
+
 PROGRAMS = {
+    "unroll_channels_without_bound": (p_unroll_channels_without_bound, RGB),
+    "table_sized_by_func_values": (p_table_sized_by_func_values, IMG),
     "repeat_edge_blur": (p_repeat_edge_blur, IMG),
     "constant_exterior_wraps_value": (p_constant_exterior_wraps_value, IMG),
     "mirror_image": (p_mirror_image, SMALL),

@@ -1,0 +1,443 @@
+"""Catalogue cases: schedule calls Halide itself refuses (unknown loops, illegal compute_at, non-constant unrolls,
+bounds), refused by frontend/ at the call or when the pipeline is checked."""
+
+from __future__ import annotations
+
+from catalogue import accelerate, buffer, case, image, pipeline, scheduled, stream
+
+import mainspring as hl
+
+
+@case("schedule", "compute_at a loop the consumer does not have", (
+    '{at}: Func "mid" is computed at the following invalid location:\n'
+    "  mid.compute_at(hw_output, x);\n"
+    "Legal locations for this function are:\n"
+    "  mid.compute_root();\n"
+    "  mid.compute_at(hw_output, Var::outermost());\n"
+    "  mid.compute_at(hw_output, yo);\n"
+    "  mid.compute_at(hw_output, xo);\n"
+    "  mid.compute_at(hw_output, yi);\n"
+    "  mid.compute_at(hw_output, xi);\n"
+    "'hw_output' has no loop 'x' (its loops are xi, yi, xo, yo); did you mean xo?"), func="mid", simulate=True)
+def compute_at_unknown_loop():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.x)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_unknown_loop.fix
+def _():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "compute_at a Func that does not read it", (
+    '{at}: Func "mid" is computed at the following invalid location:\n'
+    "  mid.compute_at(output, x);\n"
+    "Legal locations for this function are:\n"
+    "  mid.compute_root();\n"
+    "  mid.compute_at(hw_output, Var::outermost());\n"
+    "  mid.compute_at(hw_output, yo);\n"
+    "  mid.compute_at(hw_output, xo);\n"
+    "  mid.compute_at(hw_output, yi);\n"
+    "  mid.compute_at(hw_output, xi);\n"
+    "'output' does not use 'mid' (directly or through inlined Funcs)."), func="mid")
+def compute_at_a_non_consumer():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.output, p.x)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_a_non_consumer.fix
+def _():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "compute_at with a Var instead of a Func", (
+    "{at}: Func 'mid': compute_at takes a Func and one of its loop variables, got Var first, e.g. "
+    "mid.compute_at(consumer, xo)"), func="mid")
+def compute_at_without_a_func():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.xo, p.hw_output)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_without_a_func.fix
+def _():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "split of a loop the Func does not have", (
+    "{at}: In schedule for hw_output, could not find split dimension: x\n"
+    "Vars: xi yi xo yo __outermost\n"
+    "(in split(x, xo, xi, 4)); did you mean xo?"), func="hw_output")
+def split_unknown_loop():
+    p = scheduled()
+    p.hw_output.split(p.x, p.xo, p.xi, 4)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@split_unknown_loop.fix
+def _():
+    p = scheduled()
+    xii = hl.Var("xii")
+    p.hw_output.split(p.xi, p.xi, xii, 4)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "split into two loops of one name", (
+    "{at}: In schedule for hw_output, can't split xi into xi and xi because the new Vars have the "
+    "same name.\n"
+    "Vars: xi yi xo yo __outermost\n"
+    "(in split(xi, xi, xi, 4); name the inner loop anew, e.g. split(xi, xi, xii, 4))"), func="hw_output")
+def split_into_one_name():
+    p = scheduled()
+    p.hw_output.split(p.xi, p.xi, p.xi, 4)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@split_into_one_name.fix
+def _():
+    p = scheduled()
+    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 4)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "split into a loop name the Func already has", (
+    "{at}: In schedule for hw_output: split(xi, xi, yi, 4) would create a second loop named yi; use "
+    "a new Var name"), func="hw_output")
+def split_reuses_a_loop_name():
+    p = scheduled()
+    p.hw_output.split(p.xi, p.xi, p.yi, 4)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@split_reuses_a_loop_name.fix
+def _():
+    p = scheduled()
+    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 4)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "split by a factor of zero", "{at}: In schedule for hw_output: split factor 0 must be at least 1", func="hw_output")
+def split_by_zero():
+    p = scheduled()
+    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 0)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@split_by_zero.fix
+def _():
+    p = scheduled()
+    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 2)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "split by a factor that is not a constant", (
+    "{at}: split(xi, xi, xii, factor) of hw_output: factor must be a constant integer, got factor; "
+    "hardware loops are fixed at compile time: use a Python int (e.g. 4)"), func="hw_output")
+def split_by_a_param():
+    p = scheduled()
+    factor = hl.Param(hl.Int(32), "factor", 4)
+    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), factor)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@split_by_a_param.fix
+def _():
+    p = scheduled()
+    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 4)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "reorder of a loop the Func does not have", (
+    "{at}: In schedule for hw_output, could not find var x to reorder in the argument list.\n"
+    "Vars: xi yi xo yo __outermost\n"
+    "(in reorder(yi, x)); did you mean xo?"), func="hw_output")
+def reorder_unknown_loop():
+    p = scheduled()
+    p.hw_output.reorder(p.yi, p.x)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_unknown_loop.fix
+def _():
+    p = scheduled()
+    p.hw_output.reorder(p.xi, p.yi)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "reorder names a loop twice", "{at}: In schedule for hw_output: reorder(xi, xi) names a loop twice", func="hw_output")
+def reorder_names_a_loop_twice():
+    p = scheduled()
+    p.hw_output.reorder(p.xi, p.xi)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_names_a_loop_twice.fix
+def _():
+    p = scheduled()
+    p.hw_output.reorder(p.xi, p.yi)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "tile with the wrong number of arguments", (
+    "{at}: In schedule for hw_output: tile takes (x, y, xo, yo, xi, yi, xfactor, yfactor[, tail]) or "
+    "(x, y, xi, yi, xfactor, yfactor[, tail]), got 7 arguments besides the tail"), func="hw_output")
+def tile_with_missing_arguments():
+    p = pipeline()
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, 8, 8).hw_accelerate(p.xi, p.xo)  # <-
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@tile_with_missing_arguments.fix
+def _():
+    p = pipeline()
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8).hw_accelerate(p.xi, p.xo)
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "A tail strategy that is not an hl.TailStrategy", "{at}: tail strategy must be an hl.TailStrategy, got 'RoundUp'; e.g. hl.TailStrategy.RoundUp", func="mid",
+      gaps=('func',), note='frontend/schedule.py _tail() does not know the Func; it should say "Func \'mid\': unroll(x, 2, \'RoundUp\')".')
+def tail_strategy_as_a_string():
+    p = scheduled()
+    p.mid.unroll(p.x, 2, "RoundUp")  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@tail_strategy_as_a_string.fix
+def _():
+    p = scheduled()
+    r = hl.TailStrategy.RoundUp
+    p.mid.unroll(p.x, 2, r)
+    p.hw_output.unroll(p.xi, 2, r)
+    p.hw_input.unroll(p.x, 2, r)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "fuse of a loop the Func does not have", (
+    "{at}: In schedule for output, could not find outer fuse dimension: yi\n"
+    "Vars: x y __outermost\n"
+    "(in fuse(x, yi, t)); did you mean y?"), func="output")
+def fuse_unknown_loop():
+    p = scheduled()
+    p.output.fuse(p.x, p.yi, hl.Var("t"))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@fuse_unknown_loop.fix
+def _():
+    p = scheduled()
+    p.output.fuse(p.x, p.y, hl.Var("t"))
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "unroll of a loop whose extent is not a constant", (
+    "{at}: Can only unroll for loops over a constant extent.\n"
+    'Loop over mid.s0.x of Func "mid" (mid.unroll(x)) has an extent that is not known at compile '
+    "time. Give it one (mid.bound(x, min, extent)), or unroll by a factor (unroll(x, 4, "
+    "hl.TailStrategy.RoundUp))."), func="mid")
+def unroll_non_constant_extent():
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    mid = hl.Func("mid")
+    mid[x, y] = input_[x, y] * 2
+    input_.set(hl.Buffer(image(4, 4)))
+    mid.unroll(x)  # <-
+    return mid.realize([4, 4])
+
+
+@unroll_non_constant_extent.fix
+def _():
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    input_.set(hl.Buffer(image(4, 4)))
+    mid = hl.Func("mid")
+    mid[x, y] = input_[x, y] * 2
+    mid.bound(x, 0, 4).unroll(x)
+    return mid.realize([4, 4])
+
+
+@case("schedule", "vectorize of a loop the Func does not have", (
+    "{at}: In schedule for mid, could not find dimension xi to mark as vectorized in vars for "
+    "function\n"
+    "Vars: x y __outermost\n"
+    "(in vectorize(xi)); did you mean x?"), func="mid")
+def vectorize_unknown_loop():
+    p = scheduled()
+    p.mid.vectorize(p.xi, 2, hl.TailStrategy.RoundUp)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@vectorize_unknown_loop.fix
+def _():
+    p = scheduled()
+    r = hl.TailStrategy.RoundUp
+    p.mid.vectorize(p.x, 2, r)
+    p.hw_output.unroll(p.xi, 2, r)
+    p.hw_input.unroll(p.x, 2, r)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "update() of an update the Func does not have", (
+    '{at}: Call to update with index larger than last defined update stage for Func "mid": '
+    "update(0), but it has 0 update definition(s); schedule the pure definition on the Func itself "
+    "(e.g. mid.unroll(...))"), func="mid")
+def update_index_too_large():
+    p = scheduled()
+    p.mid.update(0).unroll(p.x, 2, hl.TailStrategy.RoundUp)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@update_index_too_large.fix
+def _():
+    p = scheduled()
+    r = hl.TailStrategy.RoundUp
+    p.mid.unroll(p.x, 2, r)
+    p.hw_output.unroll(p.xi, 2, r)
+    p.hw_input.unroll(p.x, 2, r)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "bound of a Var that is not a dimension of the Func", (
+    "{at}: Func 'output': bound(xi, ...): can't bound variable xi because it is not one of its "
+    "dimensions (x, y); did you mean x?"), func="output")
+def bound_of_a_foreign_var():
+    p = scheduled()
+    p.output.bound(p.xi, 0, 8)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@bound_of_a_foreign_var.fix
+def _():
+    p = scheduled()
+    p.output.bound(p.x, 0, 8)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "bound with an extent of zero", "{at}: Func 'output': bound(y, ..., 0): the extent must be positive", func="output")
+def bound_of_zero_extent():
+    p = scheduled()
+    p.output.bound(p.y, 0, 0)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@bound_of_zero_extent.fix
+def _():
+    p = scheduled()
+    p.output.bound(p.y, 0, 8)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "bound smaller than the region the consumers read", (
+    "{at}: Bounds given for mid in y (from 0 to 7) do not cover required region (from 0 to 8): Func "
+    '"mid".bound(y, 0, 8); widen the bound'), func="mid")
+def bound_smaller_than_needed():
+    p = scheduled()
+    p.mid.bound(p.y, 0, 8)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@bound_smaller_than_needed.fix
+def _():
+    p = scheduled()
+    p.mid.bound(p.y, 0, 9)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "reorder_storage that does not list every dimension", "{at}: Func 'mid': reorder_storage(y) must list each of its dimensions (x, y) once", func="mid")
+def reorder_storage_incomplete():
+    p = scheduled()
+    p.mid.reorder_storage(p.y)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_storage_incomplete.fix
+def _():
+    p = scheduled()
+    p.mid.reorder_storage(p.x, p.y)
+    return hl.compile(p.output, name="demo")
+
+
+def _table_pipeline():
+    """hw_output multiplies by gain[2] of a constant table gain (a ROM's worth of values known at compile time)."""
+    p = pipeline()
+    gain = hl.Func("gain")
+    gain[p.x] = hl.u16(p.x + 1)
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = p.hw_input[p.x, p.y] * gain[2]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return p, gain
+
+
+@case("schedule", "store_in with a string instead of an hl.MemoryType", (
+    "{at}: Func 'gain': store_in takes an hl.MemoryType, got 'ROM'; e.g. "
+    "gain.store_in(hl.MemoryType.ROM)"), func="gain")
+def store_in_a_string():
+    p, gain = _table_pipeline()
+    gain.compute_root().store_in("ROM")  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@store_in_a_string.fix
+def _():
+    p, gain = _table_pipeline()
+    gain.compute_root().store_in(hl.MemoryType.ROM)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "Compiling a Func that has no definition", (
+    "{at}: Can't realize undefined Func. Func \"result\" is the output of a pipeline but has no "
+    "definition."), func="result")
+def compile_an_undefined_func():
+    scheduled()
+    result = hl.Func("result")  # meant to be the output plus one
+    return hl.compile(result, name="demo")  # <-
+
+
+@compile_an_undefined_func.fix
+def _():
+    p = scheduled()
+    result = hl.Func("result")
+    result[p.x, p.y] = p.output[p.x, p.y] + 1
+    result.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    return hl.compile(result, name="demo")
+
+
+@case("schedule", "A pipeline of several outputs", (
+    "{at}: mainspring pipelines have one output Func for now; pass a single Func (compile each "
+    "output as a pipeline of its own)"))
+def compile_two_outputs():
+    p = scheduled()
+    return hl.compile([p.output, p.hw_output], name="demo")  # <-
+
+
+@compile_two_outputs.fix
+def _():
+    p = scheduled()
+    return hl.compile(p.output, name="demo")

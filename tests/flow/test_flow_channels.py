@@ -1,0 +1,132 @@
+"""Channels: a Func's first dimension unrolled whole (`hw_input.unroll(c)`, `hw_output.unroll(c)`) makes c-word
+streams, one pixel's channels per transfer; the extent comes from bounds inference, as in Halide. Tables read at
+a Func's value take the range of that Func's values (Halide's function value bounds). Bit-exact on both
+simulators."""
+
+import inspect
+import os
+
+import numpy as np
+import pytest
+
+import mainspring as hl
+from mainspring.apps import h2h_unsharp
+
+SIMULATORS = ("icarus", "verilator")
+
+
+def _here() -> str:
+    f = inspect.currentframe().f_back
+    return f"{os.path.relpath(f.f_code.co_filename)}:{f.f_lineno}"
+
+
+def _channels(width=10, height=4, unroll_input=True, bound_c=False):
+    c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    input_ = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, luma, hw_output, output = (hl.Func(n) for n in ("hw_input", "luma", "hw_output", "output"))
+    hw_input[c, x, y] = hl.u16(input_[x, y, c])
+    luma[x, y] = (hw_input[0, x, y] + 2 * hw_input[1, x, y] + hw_input[2, x, y]) >> 2
+    hw_output[c, x, y] = hw_input[c, x + 1, y] * 3 + luma[x, y]
+    output[x, y, c] = hl.u8(hw_output[c, x, y])
+    output.bound(x, 0, width).bound(y, 0, height).bound(c, 0, 3)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
+    hw_output.unroll(c)  # no bound(c, ...): bounds inference gives 3
+    luma.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    if unroll_input:
+        hw_input.unroll(c)
+    if bound_c:
+        hw_input.bound(c, 0, 3)
+    image = np.random.default_rng(4).integers(0, 256, size=(3, height, width + 1), dtype=np.uint8)
+    return output, {"input": image}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_channels_stream_one_pixel_per_transfer(simulator, build_dir):
+    out, inputs = _channels()
+    design = hl.compile(out, name="channels")
+    assert design.program.nest.lanes == (("hw_input", 3), ("hw_output", 3))
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    assert design.report["ideal_cycles"] == 11 * 4  # one transfer of 3 channels per pixel of the input
+    assert res.cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
+
+
+def test_unrolled_output_channels_with_a_serial_input_run_at_the_streams_rate(build_dir):
+    # The input streams one word per transfer: the output's three channels wait for three transfers.
+    out, inputs = _channels(unroll_input=False)
+    design = hl.compile(out, name="channels_serial")
+    assert design.program.nest.lanes == (("hw_input", 1), ("hw_output", 3))
+    assert design.report["ideal_cycles"] == 3 * 11 * 4
+    res = design.check(inputs, simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
+
+
+def test_unroll_of_an_inline_wrapper_is_refused_as_halide_does():
+    c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[c, x, y] = hl.u16(input_[x, y, c])
+    hw_output[c, x, y] = hw_input[c, x, y] * 2
+    output[x, y, c] = hl.u8(hw_output[c, x, y])
+    output.bound(x, 0, 4).bound(y, 0, 4).bound(c, 0, 3)
+    hw_input.in_().unroll(c); where = _here()
+    with pytest.raises(hl.HalideError) as err:
+        output.realize([4, 4, 3])
+    assert str(err.value) == (
+        f"{where}: Cannot unroll dimension c of Func \"hw_input_global_wrapper\" (hw_input.in_().unroll(c)) "
+        "because the Func is scheduled inline: it has no loops of its own, its values are computed inside the "
+        "Funcs that read it (hw_output). Unroll hw_input.unroll(c) (the Func it wraps) instead, or give it loops "
+        "of its own: hw_input.in_().compute_at(<consumer>, <var>)"
+    )
+
+
+def test_a_table_read_at_a_funcs_value_takes_the_range_of_its_values():
+    # rom_div_lookup(max(gray, 1)) with gray = u16(... >> 8): Halide sizes the table [1, 255], not uint16's range.
+    from mainspring.frontend.bounds import infer_boxes
+    from mainspring.frontend.pipeline import Pipeline
+
+    out, _ = h2h_unsharp.build(16, 8)
+    boxes, _ = infer_boxes(Pipeline(out), [(0, 15), (0, 7), (0, 2)], lambda p: None)
+    assert boxes["rom_div_lookup"] == [(1, 255)]
+    design = hl.compile(out, name="unsharp_small")
+    assert design.report["rom_words"] == 255 and design.report["kernels_unproved"] == []
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_unsharp_small(simulator, build_dir):
+    out, inputs = h2h_unsharp.build(16, 8)
+    design = hl.compile(out, name="unsharp_small")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_unsharp_glb_schedule_with_the_array_output_stored_in_the_glb(simulator, build_dir):
+    # The generator's schedule 1: hw_output.store_in(GLB) with hw_accelerate on hw_output.in_() (the GLB holds
+    # the array output's tile either way), the channels unrolled in both GLB copies; 2x1 host tiles of 2x2
+    # memory tiles.
+    out, inputs = h2h_unsharp.build(32, 16, schedule=1, tile=(8, 8), tiles=2)
+    design = hl.compile(out, name="unsharp_glb")
+    assert design.program.glb is not None and len(design.program.tiles) == 2
+    assert len(design.program.glb.mem_tiles) == 4
+    assert design.program.nest.lanes == (("hw_input_global_wrapper", 3), ("hw_output", 3))
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def test_unroll_by_a_factor_of_an_inline_wrapper_names_the_call():
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, output = hl.Func("hw_input"), hl.Func("output")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    output[x, y] = hw_input[x, y] * 2
+    hw_input.in_().unroll(x, 2); where = _here()
+    with pytest.raises(hl.HalideError) as err:
+        output.realize([4, 4])
+    assert str(err.value).startswith(
+        f"{where}: Cannot unroll dimension x.ui of Func \"hw_input_global_wrapper\" (hw_input.in_().unroll(x, 2)) "
+        "because the Func is scheduled inline")
+    assert "Unroll hw_input.unroll(x, 2) (the Func it wraps) instead" in str(err.value)
