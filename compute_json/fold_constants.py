@@ -8,13 +8,15 @@ value ranges (`ranges.py`: zext(u8 x) < 300 is 1, (x & 15) > 20 is 0, min(zext(u
 
 from __future__ import annotations
 
+from typing import Literal
+
 import networkx as nx
 
 from .evaluate import node_value
 from .graph import COMPARISONS, add_const, const_value, operands, remove_dead, replace_uses, topological
 from .ranges import Range, decide_comparison, node_range
 
-_SAME_OPERANDS = {  # op(x, x)
+_SAME_OPERANDS: dict[str, Literal["x"] | int] = {  # op(x, x): x itself or a constant
     "and": "x", "or": "x", "umin": "x", "umax": "x", "smin": "x", "smax": "x", "xor": 0, "sub": 0,
     "eq": 1, "ule": 1, "uge": 1, "sle": 1, "sge": 1, "neq": 0, "ult": 0, "ugt": 0, "slt": 0, "sgt": 0,
 }

@@ -49,13 +49,16 @@ class _Lowering:
         return add_const(self.g, width, value)
 
     def _Const(self, e: ir.Const) -> str:  # noqa: N802 - named for the IR class
+        # Floats stay off the array: hwlower folds constant float tables and refuses float ops in kernels.
+        assert isinstance(e.value, int), f"float constant {e.value} in a kernel"
         return self._const(e.type.bits(), e.value)
 
     def _Call(self, e: ir.Call) -> str:  # noqa: N802
         if not e.args:
             return e.callee.name  # Kernel checked that it names an input port of this type
         # A ROM (hwlower.ir.Rom): the coordinates as one 32-bit address into its table, x fastest.
-        addr, stride = None, 1
+        addr: str | None = None
+        stride = 1
         for a, (lo, extent) in zip(e.args, e.callee.box):
             v = self.memo[id(a)]
             if a.type.bits() < 32:
@@ -65,6 +68,7 @@ class _Lowering:
                 v = self._op("mul", 32, v, self._const(32, stride))
             addr = v if addr is None else self._op("add", 32, addr, v)
             stride *= extent
+        assert addr is not None  # e.args is not empty
         mask = (1 << e.type.bits()) - 1
         return self._op("rom", e.type.bits(), addr, rom=e.callee.name,
                         table=tuple(v & mask for v in e.callee.values))
