@@ -24,6 +24,7 @@ connections, names from the graph.
 from __future__ import annotations
 
 import json
+import os
 
 import networkx as nx
 
@@ -214,7 +215,7 @@ def dumps_coreir_json(doc: dict) -> str:
 _LINE = 100
 
 
-def _format(value, indent: str) -> str:
+def _format(value: object, indent: str) -> str:
     compact = json.dumps(value, sort_keys=True, separators=(", ", ": "))
     if len(compact) + len(indent) <= _LINE or not isinstance(value, (dict, list)) or not value:
         return compact
@@ -225,7 +226,7 @@ def _format(value, indent: str) -> str:
     return "[\n" + ",\n".join(inner + _format(v, inner) for v in value) + "\n" + indent + "]"
 
 
-def write_coreir_json(g: nx.MultiDiGraph, path) -> str:
+def write_coreir_json(g: nx.MultiDiGraph, path: str | os.PathLike[str]) -> str:
     """Write graph `g` as CoreIR JSON to `path`; return the text."""
     text = dumps_coreir_json(to_coreir_json(g))
     with open(path, "w", encoding="utf-8", newline="\n") as f:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -14,7 +15,7 @@ def coreir_command() -> str | None:
     return str(beside) if beside.exists() else shutil.which("coreir")
 
 
-def load_with_coreir(json_path) -> str:
+def load_with_coreir(json_path: str | os.PathLike[str]) -> str:
     """Load a CoreIR JSON file with CoreIR's Python bindings (commonlib loaded); return the top module's name.
     CoreIR rejects malformed JSON (unknown generators, type mismatches, double drivers) here."""
     import coreir
@@ -24,7 +25,7 @@ def load_with_coreir(json_path) -> str:
     return context.load_from_file(str(json_path)).name
 
 
-def render_with_coreir(json_path, verilog_path) -> Path:
+def render_with_coreir(json_path: str | os.PathLike[str], verilog_path: str | os.PathLike[str]) -> Path:
     """CoreIR's own Verilog for a JSON file (`coreir -l commonlib -i JSON -o V`)."""
     command = coreir_command()
     if command is None:

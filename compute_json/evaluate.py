@@ -8,13 +8,18 @@ Values are int64 arrays; graph values are bit patterns, kernel port values are v
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import networkx as nx
 import numpy as np
+import numpy.typing as npt
 
 from mainspring.frontend import ir
 from mainspring.frontend import semantics as sem
 from mainspring.frontend.types import BOOL, Int, Type, UInt
 
 from .graph import OPS, operands, ports, topological
+from .kernel import Kernel
 
 _HALIDE_BINARY = {
     "add": "add", "sub": "sub", "mul": "mul", "and": "and", "or": "or", "xor": "xor",
@@ -25,17 +30,17 @@ _HALIDE_BINARY = {
 }
 
 
-def pattern(values, t: Type) -> np.ndarray:
+def pattern(values: npt.ArrayLike, t: Type) -> np.ndarray:
     """Values of type `t` as `t.bits()`-bit patterns."""
     return sem.wrap(values, UInt(t.bits()))
 
 
-def from_pattern(patterns, t: Type) -> np.ndarray:
+def from_pattern(patterns: npt.ArrayLike, t: Type) -> np.ndarray:
     """Bit patterns as values of type `t`."""
     return sem.wrap(patterns, t)
 
 
-def node_value(g, n: str, args) -> np.ndarray:
+def node_value(g: nx.MultiDiGraph, n: str, args: Sequence[npt.ArrayLike]) -> np.ndarray:
     """The result pattern of node `n` of graph `g` on operand patterns `args`."""
     d = g.nodes[n]
     in_width = g.nodes[operands(g, n)[-1]]["width"] if args else d["width"]
@@ -43,10 +48,11 @@ def node_value(g, n: str, args) -> np.ndarray:
                     table=d.get("table", ()))
 
 
-def apply_op(op: str, width: int, in_width: int, args, lo: int = 0, value: int = 0, table=()) -> np.ndarray:
-    """The result pattern of graph op `op` with `width`-bit result on `in_width`-bit operand patterns `args`
+def apply_op(op: str, width: int, in_width: int, operand_patterns: Sequence[npt.ArrayLike], lo: int = 0, value: int = 0,
+             table: tuple[int, ...] = ()) -> np.ndarray:
+    """The result pattern of graph op `op` with `width`-bit result on `in_width`-bit `operand_patterns`
     (for a mux, `in_width` is that of its data operands)."""
-    args = [np.asarray(a, dtype=np.int64) for a in args]
+    args = [np.asarray(a, dtype=np.int64) for a in operand_patterns]
     spec = OPS[op]
     t_in = Int(in_width) if spec.signed else UInt(in_width)
     t_out = UInt(width)
@@ -86,7 +92,7 @@ def _umulhi(a: np.ndarray, b: np.ndarray, width: int) -> np.ndarray:
     return (a * b_hi + ((a * b_lo) >> 16)) >> (width - 16)
 
 
-def evaluate_graph(g, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def evaluate_graph(g: nx.MultiDiGraph, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run graph `g` on input port values (values of each port's type); return output port values."""
     values: dict[str, np.ndarray] = {}
     for port, t in ports(g, "input"):
@@ -110,7 +116,7 @@ def evaluate_graph(g, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return result
 
 
-def evaluate_kernel(kernel, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def evaluate_kernel(kernel: Kernel, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run a kernel's IR expressions with `frontend.semantics`: the reference every compiled form must match."""
     env = {port: sem.wrap(inputs[port], t) for port, t in kernel.inputs}
     shape = np.broadcast_shapes(*(np.shape(v) for v in env.values())) if env else ()

@@ -7,6 +7,9 @@ max, ...) with small values (in-range shift amounts, small divisors) and uniform
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
 import numpy as np
 
 from mainspring.frontend import ir
@@ -15,6 +18,7 @@ from mainspring.frontend.types import Bool, Int, Type, UInt
 from .kernel import Kernel, read_port
 
 TYPES = (Bool(), UInt(8), Int(8), UInt(16), Int(16), UInt(32), Int(32))
+_T = TypeVar("_T")
 _ARITHMETIC = ("add", "sub", "mul", "div", "mod", "min", "max", "and", "or", "xor")
 
 
@@ -99,7 +103,7 @@ def wiring_kernel() -> Kernel:
     ))
 
 
-def division_kernel(t: Type, divisors) -> Kernel:
+def division_kernel(t: Type, divisors: Iterable[int]) -> Kernel:
     """x / d and x % d of input `x` of type t for each constant divisor d."""
     x = read_port("x", t)
     outs = []
@@ -129,7 +133,7 @@ def random_values(t: Type, count: int, rng: np.random.Generator) -> np.ndarray:
     return np.where(kind == 0, extreme[rng.integers(0, len(extreme), count)], np.where(kind == 1, small, full))
 
 
-def near_multiples(t: Type, divisors, count: int, rng: np.random.Generator) -> np.ndarray:
+def near_multiples(t: Type, divisors: Iterable[int], count: int, rng: np.random.Generator) -> np.ndarray:
     """Values k*d - 1, k*d, k*d + 1 for random k (where rounding errors of a division show first)."""
     d = np.asarray([abs(x) for x in divisors if x], dtype=np.int64)
     d = d[rng.integers(0, len(d), count)]
@@ -159,7 +163,7 @@ class _RandomExpressions:
     def __init__(self, rng: np.random.Generator):
         self.rng = rng
 
-    def pick(self, options):
+    def pick(self, options: Sequence[_T]) -> _T:
         return options[int(self.rng.integers(0, len(options)))]
 
     def leaf(self, t: Type) -> ir.Expr:

@@ -43,8 +43,9 @@ def fold_constants(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
 def _fold(g: nx.MultiDiGraph, n: str, op: str, ranges: dict[str, Range]) -> str | None:
     args = operands(g, n)
     values = [const_value(g, a) for a in args]
-    if all(v is not None for v in values):
-        return add_const(g, g.nodes[n]["width"], int(node_value(g, n, values)))
+    known = [v for v in values if v is not None]
+    if len(known) == len(values):
+        return add_const(g, g.nodes[n]["width"], int(node_value(g, n, known)))
     return _identity(g, n, op, args, values) or _decided(g, n, op, args, ranges)
 
 

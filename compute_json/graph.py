@@ -22,7 +22,9 @@ Node names are `{op}_{seq}`; `input`/`output` nodes are named by their port.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -68,12 +70,13 @@ OPS: dict[str, OpSpec] = _specs()
 COMPARISONS = frozenset(op for op, spec in OPS.items() if spec.kind == "compare")
 
 
-def new_graph(name: str, ports=(), source: str = "") -> nx.MultiDiGraph:
+def new_graph(name: str, ports: Iterable[str] = (), source: str = "") -> nx.MultiDiGraph:
     """An empty graph for kernel `name`; `ports` are names no op node may take; `source` is the kernel's."""
     return nx.MultiDiGraph(name=name, next_seq=0, ports=tuple(ports), source=source)
 
 
-def add_node(g: nx.MultiDiGraph, op: str, width: int, operands=(), name: str | None = None, **attrs) -> str:
+def add_node(g: nx.MultiDiGraph, op: str, width: int, operands: Sequence[str] = (), name: str | None = None,
+             **attrs: Any) -> str:
     """Add an op whose operands (node names) are given in `OPS[op].operands` order; return its name."""
     spec = OPS[op]
     assert len(operands) == len(spec.operands), (op, operands)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mainspring.frontend import ir
 from mainspring.frontend.errors import HalideError, did_you_mean
 from mainspring.frontend.types import Type
-from mainspring.hwlower.ir import Rom
+from mainspring.hwlower.ir import Op, Rom
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
@@ -42,7 +42,7 @@ class Kernel:
     outputs: tuple[tuple[str, ir.Expr], ...]
     source: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", tuple(self.inputs))
         object.__setattr__(self, "outputs", tuple(self.outputs))
         _check_name(self.name, "kernel name", self.name)
@@ -102,18 +102,20 @@ def _check_leaves(kernel: str, port: str, expr: ir.Expr, types: dict[str, Type])
             )
 
 
-def kernel_from_op(op, name: str | None = None, output: str = "out") -> Kernel:
+def kernel_from_op(op: Op, name: str | None = None, output: str = "out") -> Kernel:
     """The kernel of a loop-nest op (`hwlower.ir.Op`): ports for the loads its value reads (in the op's load
     order), then for its scalar Params (by name), and one output port for the stored value."""
+    value = op.value
+    assert isinstance(value, ir.Expr), value  # `Op.value` is declared `object` in hwlower.ir
     found: dict[str, Type] = {}
-    for node in ir.walk(op.value):
+    for node in ir.walk(value):
         if isinstance(node, ir.Call) and not node.args:
             found.setdefault(node.callee.name, node.type)
     load_names = [port.name for port in op.loads if port.name in found]
     params = sorted(set(found) - set(load_names))
     inputs = tuple((n, found[n]) for n in load_names + params)
     stage = "pure definition" if op.stage == 0 else f"update {op.stage}"
-    return Kernel(name or op.name, inputs, ((output, op.value),), source=f"Func {op.func}, {stage} (op {op.name})")
+    return Kernel(name or op.name, inputs, ((output, value),), source=f"Func {op.func}, {stage} (op {op.name})")
 
 
 @dataclass(frozen=True, slots=True, eq=False)

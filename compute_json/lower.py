@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import networkx as nx
 
 from mainspring.frontend import ir
@@ -42,7 +44,7 @@ class _Lowering:
                 self.memo[id(node)] = method(node)
         return self.memo[id(expr)]
 
-    def _op(self, op: str, width: int, *args: str, **attrs) -> str:
+    def _op(self, op: str, width: int, *args: str, **attrs: Any) -> str:
         return add_node(self.g, op, width, args, **attrs)
 
     def _const(self, width: int, value: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 import networkx as nx
 
@@ -32,7 +33,7 @@ PASSES = (
 STEP_NAMES = ("lower_kernel",) + tuple(name for name, _ in PASSES)
 
 
-def compile_kernel(kernel: Kernel, dump_after: str | None = None, out=None) -> nx.MultiDiGraph:
+def compile_kernel(kernel: Kernel, dump_after: str | None = None, out: TextIO | None = None) -> nx.MultiDiGraph:
     """The optimised compute graph of `kernel`; `dump_after` names a step whose result is printed to `out`
     (stderr by default) each time it runs. The graph is verified after every step."""
     if dump_after is not None and dump_after not in STEP_NAMES:
@@ -47,7 +48,7 @@ def compile_kernel(kernel: Kernel, dump_after: str | None = None, out=None) -> n
     return g
 
 
-def _after(name: str, g: nx.MultiDiGraph, dump_after: str | None, out) -> None:
+def _after(name: str, g: nx.MultiDiGraph, dump_after: str | None, out: TextIO | None) -> None:
     verify(g)
     if name == dump_after:
         print(f"// after {name}\n{format_graph(g)}", file=out or sys.stderr)
