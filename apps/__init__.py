@@ -45,7 +45,10 @@ def load(name_or_path: str):
             if not hasattr(mod, attr):
                 raise HalideError(f"{name_or_path} does not follow the app convention: it has no {attr} (see mainspring.apps)")
         return mod
-    raise HalideError(f"unknown app '{name_or_path}': use one of {', '.join(APPS)} or the path of a .py file")
+    from mainspring.frontend.errors import did_you_mean
+
+    raise HalideError(f"unknown app '{name_or_path}': use one of {', '.join(APPS)} or the path of a .py file"
+                      f"{did_you_mean(name_or_path, APPS)}")
 
 
 def build(mod, width: int, height: int, lanes: int = 1):

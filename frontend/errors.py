@@ -62,7 +62,9 @@ def user_location() -> SourceLoc:
     frame = sys._getframe(1)
     while frame is not None:
         path = os.path.abspath(frame.f_code.co_filename)
-        if not is_own_frame(path) and not path.startswith("<frozen"):
+        # A dataclass's generated __init__ ("<string>") calls __post_init__: its caller is the user's line.
+        generated = frame.f_code.co_filename == "<string>" and frame.f_code.co_name == "__init__"
+        if not is_own_frame(path) and not path.startswith("<frozen") and not generated:
             return SourceLoc(_relative(path), frame.f_lineno)
         frame = frame.f_back
     return SourceLoc("<unknown>", 0)

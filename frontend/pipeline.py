@@ -153,6 +153,7 @@ class Pipeline:
             for level, call in ((pl.compute, "compute_at"), (pl.store, "store_at")):
                 if level is not None and level.kind == "at":
                     self._check_loop_level(fn, level, call)
+            self._check_store_outside_compute(fn)
             self._check_unrolls(fn)
 
     def _users(self, fn: Function) -> set[int]:
@@ -203,6 +204,26 @@ class Pipeline:
             f"{level.loc}: Func \"{fn.name}\" is computed at the following invalid location:\n"
             f"  {fn.name}.{call}({target.name}, {level.var});\n"
             f"Legal locations for this function are:\n  {fn.name}.compute_root();\n{where}{reason}"
+        )
+
+    def _check_store_outside_compute(self, fn: Function):
+        """Halide's rule: the storage level encloses the compute level (store_at at or outside compute_at)."""
+        store, compute = fn.placement.store, fn.placement.compute
+        if store is None or store.kind != "at" or compute.kind != "at" or store.func is not compute.func:
+            return
+        outer_first = list(reversed(self.loop_names(compute.func)))
+        if store.var == "__outermost" or compute.var == "__outermost" or \
+                outer_first.index(store.var) <= outer_first.index(compute.var):
+            return
+        target = compute.func.name
+        where = "".join(f"  {fn.name}.compute_at({target}, {v});\n" for v in ["Var::outermost()"] + outer_first)
+        raise ScheduleError(
+            f"{store.loc}: Func \"{fn.name}\" is computed at the following invalid location:\n"
+            f"  {fn.name}.store_at({target}, {store.var}).compute_at({target}, {compute.var});\n"
+            f"Legal locations for this function are:\n  {fn.name}.compute_root();\n{where}"
+            f"Its storage (store_at {store.var}) is inside the loop it is computed at ({compute.var}): a Func is "
+            f"stored at or outside the loop it is computed at; store it there: "
+            f"{fn.name}.store_at({target}, {compute.var})"
         )
 
     def loop_names(self, fn: Function) -> list[str]:

@@ -4,38 +4,50 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mainspring.frontend import ir
+
+from .ir import LoopNest
+from .placement import accelerate_call
 from .program import GlbProgram, HostStream, HwProgram
 from .state import Lowering
 
 
 def make_program(s: Lowering) -> Lowering:
-    pipe, region, nest = s.pipe, s.region, s.nest
+    pipe, region, nest = s.pipe, s.found_region, s.built_nest
     if region.glb is not None:
         carried = list(zip(region.glb.inputs, region.glb.sources))
     else:
         carried = [(f, f) for f in region.inputs]
     inputs = tuple(HostStream(pipe.name(f), pipe.name(src), src.type, nest.stream_lanes(pipe.name(f)),
                               s.boxes[pipe.name(f)]) for f, src in carried)
-    where = {"": f"{region.accelerated.placement.hw_accelerate[2]}: Func '{region.accelerated.name}'"}
+    acc = region.accelerated
+    where = {"": f"{accelerate_call(acc)[2]}: Func '{acc.name}'"}
     for _, op in nest.ops():
         f = pipe.functions[op.func]
         where[op.name] = f"{pipe.definitions(f)[op.stage].loc}: Func '{f.name}'"
-    acc = region.accelerated
     program = HwProgram(
-        nest=nest, tiles=s.tiles, output_box=s.output_box, inputs=inputs, output=pipe.name(acc),
+        nest=nest, tiles=s.tiles, output_box=s.bounded_output, inputs=inputs, output=pipe.name(acc),
         output_type=acc.type, array_output=nest.output, host_after=tuple(pipe.name(f) for f in region.host_after),
         host_boxes={pipe.name(f): s.boxes[pipe.name(f)] for f in region.host_after}, where=where,
-        glb=_glb(s) if region.glb is not None else None,
+        glb=_glb(s) if region.glb is not None else None, scalars=_scalars(nest),
     )
     return replace(s, program=program)
 
 
+def _scalars(nest: LoopNest) -> tuple[str, ...]:
+    names = {n.callee.name for _, op in nest.ops() for n in ir.walk(op.value)
+             if isinstance(n, ir.Call) and not n.args and getattr(n.callee, "kind", None) == "scalar"}
+    return tuple(sorted(names))
+
+
 def _glb(s: Lowering) -> GlbProgram:
-    level, pipe = s.region.glb, s.pipe
+    level, tiles, pipe = s.found_region.glb, s.glb, s.pipe
+    # A GLB level (the region's) has its tiles (the `tiles` pass) and its read-back copy (the `ops` pass).
+    assert level is not None and tiles is not None and s.readback is not None, "no GLB level"
     loops, readback = s.readback
     return GlbProgram(
         output=pipe.name(level.output), output_type=level.output.type, who=f"Func '{level.output.name}'",
         inputs=tuple(pipe.name(f) for f in level.inputs), sources=tuple(pipe.name(f) for f in level.sources),
-        mem_tiles=s.glb.mem_tiles, readback=readback, readback_loops=loops, host_loops=s.glb.host_loops,
-        mem_loops=s.glb.mem_loops,
+        mem_tiles=tiles.mem_tiles, readback=readback, readback_loops=loops, host_loops=tiles.host_loops,
+        mem_loops=tiles.mem_loops,
     )

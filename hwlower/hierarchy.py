@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError
-from mainspring.frontend.func import Function
+from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import MemoryType
 
@@ -78,9 +78,9 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
     where = array_out.placement.compute
     if where.kind != "at" or where.func is not out or where.var != store_var:
         raise ScheduleError(
-            f"{where.loc or loc}: Func '{array_out.name}' is the array's output (the GLB buffer '{out.name}' copies "
-            f"it) but is {where}; compute it once per GLB tile: "
-            f"{array_out.name}.compute_at({out.name}, {store_var})"
+            f"{where.loc or loc}: Func '{array_out.name}' is the array's output (the GLB buffer {user_handle(out)} "
+            f"copies it) but is {where}; compute it once per GLB tile: "
+            f"{user_handle(array_out)}.compute_at({user_handle(out)}, {store_var})"
         )
     inputs, sources = [], []
     for f in pipe.order:
@@ -97,14 +97,14 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
         if w.kind != "at" or w.func is not out or w.var != store_var:
             raise ScheduleError(
                 f"{w.loc or f.placement.memory_type[1]}: Func '{f.name}' is stored in the GLB but is {w}; a GLB "
-                f"input tile is loaded once per GLB tile: {f.name}.compute_at({out.name}, {store_var})"
+                f"input tile is loaded once per GLB tile: {user_handle(f)}.compute_at({user_handle(out)}, {store_var})"
             )
         inputs.append(f)
         sources.append(src)
     if not inputs:
         raise ScheduleError(
             f"{mark}: Func '{out.name}' is a GLB output buffer but no input is stored in "
-            f"the GLB; add the GLB input copy: hw_input.in_().compute_at({out.name}, {store_var}) and "
+            f"the GLB; add the GLB input copy: hw_input.in_().compute_at({user_handle(out)}, {store_var}) and "
             "hw_input.in_().store_in(MemoryType.GLB)"
         )
     level = GlbLevel(out, store_var, tuple(inputs), tuple(sources))

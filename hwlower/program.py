@@ -72,6 +72,7 @@ class HwProgram:
     host_after: tuple[str, ...]  # host Funcs computed from the accelerator's output, producers first
     host_boxes: dict[str, Box]  # the boxes of `host_after`'s Funcs over the whole output
     where: dict[str, str]  # op name, and the accelerator as "", -> "file:line: Func 'name'" of its definition
+    scalars: tuple[str, ...] = ()  # the scalar Params the accelerator reads (its configuration inputs), sorted
     glb: GlbProgram | None = None
 
     @property

@@ -10,19 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mainspring.frontend import ir
-from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import MemoryType
 
 from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
+from .placement import accelerate_call, store_in_call
 from .state import Lowering
 
 
 @dataclass(frozen=True, slots=True)
 class Region:
     output: Function  # the hw_accelerate Func
-    compute_var: str
+    compute_var: str | None  # None with store_var (a GLB level's array that runs once per GLB tile)
     store_var: str | None  # None: the array runs once per GLB tile (no memory-tile loop)
     inputs: tuple[Function, ...]  # accelerator inputs (streamed from the host), by unique name
     buffered: tuple[Function, ...]  # Funcs with a buffer inside the accelerator, producers first (output last)
@@ -42,7 +43,7 @@ def locate_region(s: Lowering) -> Lowering:
 
 
 def format_region(s: Lowering) -> str:
-    r, name = s.region, s.pipe.name
+    r, name = s.found_region, s.pipe.name
     lines = [f"accelerator output: {name(r.output)} (hw_accelerate({r.compute_var}, {r.store_var}))"]
     if r.glb is not None:
         lines.append(f"GLB output: {name(r.glb.output)}; GLB inputs: "
@@ -57,17 +58,19 @@ def find_region(pipe: Pipeline) -> Region:
     accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
     if not accel:
         raise ScheduleError(
-            f"No Func of the pipeline of '{pipe.output.name}' is scheduled hw_accelerate: mark the accelerator's "
+            f"{user_location()}: No Func of the pipeline of '{pipe.output.name}' is scheduled hw_accelerate: mark the accelerator's "
             "output, e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
         )
     if len(accel) > 1:
-        locs = "; ".join(f"{f.name} at {f.placement.hw_accelerate[2]}" for f in accel)
+        locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
         raise ScheduleError(
             f"Several Funcs are scheduled hw_accelerate ({locs}): one accelerated region per pipeline is "
             "supported for now; keep hw_accelerate on the last Func computed in hardware"
         )
     out = accel[0]
-    compute_var, store_var, loc = out.placement.hw_accelerate
+    compute_var: str | None  # with a GLB level (below), the array's: then None with store_var
+    store_var: str | None
+    compute_var, store_var, loc = accelerate_call(out)
     loops = pipe.loop_names(out)
     for v in (compute_var, store_var):
         if v not in loops:
@@ -101,11 +104,14 @@ def find_region(pipe: Pipeline) -> Region:
         elif f.placement.compute.kind == "inline":
             inlined.append(f)
         else:
+            # A Func that reads an image cannot move inside (the accelerator reads images only as streams).
+            inside_fix = "" if _reads_image(pipe, f) else f"Place it inside: {f.name}.compute_at({out.name}, " \
+                f"{store_var}), or make"
             raise ScheduleError(
                 f"{f.placement.compute.loc}: Func '{f.name}' lies between the accelerator's inputs and its output "
-                f"'{out.name}' but is scheduled compute_root, outside the accelerator. Place it inside: "
-                f"{f.name}.compute_at({out.name}, {store_var}), or make it an accelerator input "
-                f"({f.name}.stream_to_accelerator())."
+                f"'{out.name}' but is scheduled compute_root, outside the accelerator. "
+                + (f"{inside_fix} it an accelerator input" if inside_fix else "Make it an accelerator input")
+                + f" ({f.name}.stream_to_accelerator())."
             )
     _check_no_host_reads(pipe, out, inside, inputs)
     _check_inputs_read(pipe, out, inside, glb)
@@ -117,11 +123,16 @@ def find_region(pipe: Pipeline) -> Region:
                   tuple(after), glb)
 
 
+def _reads_image(pipe: Pipeline, f: Function) -> bool:
+    return any(isinstance(n, ir.Call) and n.args and not isinstance(n.callee, Function)
+               for d in pipe.definitions(f) for e in d.args + (d.value,) for n in ir.walk(e))
+
+
 def _floats(pipe: Pipeline, f: Function) -> bool:
     return f.type.is_float() or any(n.type.is_float() for d in pipe.definitions(f) for n in ir.walk(d.value))
 
 
-def _reads_inputs(pipe: Pipeline, inputs) -> set[int]:
+def _reads_inputs(pipe: Pipeline, inputs: list[Function]) -> set[int]:
     """Funcs whose values depend on an input image, a scalar Param (set at run time) or an accelerator input."""
     out = {id(f) for f in inputs}
     for f in pipe.order:  # producers first
@@ -132,7 +143,7 @@ def _reads_inputs(pipe: Pipeline, inputs) -> set[int]:
     return out
 
 
-def _between(pipe: Pipeline, out: Function, inputs) -> set[int]:
+def _between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[int]:
     """Funcs the output reads, not reading past an accelerator input."""
     stop = {id(f) for f in inputs}
     inside: set[int] = set()
@@ -152,7 +163,7 @@ def _depends_on(pipe: Pipeline, f: Function, out: Function) -> bool:
     return f is not out and nx.has_path(pipe.graph, pipe.name(out), pipe.name(f))
 
 
-def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs):
+def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs: list[Function]) -> None:
     for f in pipe.order:
         if id(f) not in inside:
             continue
@@ -184,7 +195,7 @@ def _check_roms(pipe: Pipeline, tainted: set[int]) -> None:
             )
 
 
-def _check_streamed(pipe: Pipeline, out: Function, inputs) -> None:
+def _check_streamed(pipe: Pipeline, out: Function, inputs: list[Function]) -> None:
     """A streamed Func is computed on the host before the accelerator and streamed in whole."""
     for f in inputs:
         loc = f.placement.accelerator_input
@@ -196,7 +207,7 @@ def _check_streamed(pipe: Pipeline, out: Function, inputs) -> None:
                 f"accelerator reads instead (e.g. hw_input.compute_root().stream_to_accelerator())"
             )
         where = f.placement.compute
-        store_var = out.placement.hw_accelerate[1]
+        store_var = accelerate_call(out)[1]
         # compute_at the accelerator's store loop is how the reference system's schedules say "keep the stream
         # in a memory" (conv_layer_mobile): the stream is buffered there anyway, sized by memories.
         if where.kind == "at" and not (where.func is out and where.var == store_var):
@@ -228,7 +239,7 @@ def _check_glb_placement(pipe: Pipeline, accelerated: Function, out: Function, i
     for f in pipe.order:
         if not in_glb(f) or id(f) in allowed:
             continue
-        loc = f.placement.memory_type[1]
+        loc = store_in_call(f)[1]
         if id(f) in inside:
             where = (f"inside the accelerator ({f.placement.compute}), where buffers are memory tiles and "
                      "registers")

@@ -91,7 +91,7 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
                     f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, RoundUp): the last "
                     f"tile of the host loop {s.outer} would write past the pipeline output's bounds ({e} is not a "
                     f"multiple of {s.factor}; Halide refuses such an output buffer too); drop the tail strategy "
-                    f"for ShiftInwards, or accelerate a copy: {f.name}.in_() with RoundUp on the copy's tile"
+                    f"(ShiftInwards, the default: the last tile moves back inside the output)"
                 )
             # A tile larger than the region shrinks to it: one tile, not one shifted before the image (Halide
             # would shift it inward and read before the image's start; frontend.bounds covers e values too).

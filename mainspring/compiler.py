@@ -19,7 +19,7 @@ import time
 from .compute_json import compile_kernel, count_ops, dumps_coreir_json, kernel_from_op, to_coreir_json
 from .compute_json.pipeline import STEP_NAMES as COMPUTE_STEPS
 from .design import Design
-from .frontend.errors import HalideError, ScheduleError
+from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
@@ -39,15 +39,20 @@ from .verilog.verify import verify_verilog
 STEPS = LOWER_STEPS + ("rates", "schedule") + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
 
 
-def compile(output: Func, name: str = "design", target: CGRA | None = None, dump_after: str | None = None,
+def compile(output: Func, name: str = "accelerator", target: CGRA | None = None, dump_after: str | None = None,
             out=None, prove: bool = True) -> Design:  # noqa: A001 - the public name
     """Compile the accelerated region of `output`'s pipeline for `target`; the result simulates and saves.
     `prove`: prove every kernel's Verilog equal to its expression (`verilog.prove`, cached by kernel); the
     report lists the kernels left unproved, and a disproved kernel raises KernelDisproved."""
     if dump_after is not None and dump_after not in STEPS:
-        raise HalideError(f"--dump-after {dump_after}: unknown step; the steps are {', '.join(STEPS)}")
+        raise HalideError(f"{user_location()}: --dump-after {dump_after} (dump_after=): unknown step; the steps "
+                          f"are {', '.join(STEPS)}{did_you_mean(str(dump_after), STEPS)}")
     if not isinstance(name, str) or not name.isidentifier():
-        raise HalideError(f"compile(name={name!r}): the design name must be a Python/Verilog identifier")
+        raise HalideError(f"{user_location()}: compile(name={name!r}): the design name must be a Python/Verilog "
+                          "identifier, e.g. name=\"my_design\"")
+    if name in VERILOG_KEYWORDS:
+        raise HalideError(f"{user_location()}: compile(name={name!r}): '{name}' is a Verilog keyword, which the "
+                          f"simulators refuse as a module name; choose another, e.g. name=\"{name}_top\"")
     target = target or CGRA()
     start = time.perf_counter()
     pipe = Pipeline(output)
@@ -87,6 +92,29 @@ def _render(name: str, memory_text: str, compute_doc: dict) -> str:
     if "glb" in doc:
         return glb_design_verilog(name, plan, glb_from_json(doc["glb"]), compute_doc)
     return design_verilog(name, plan, compute_doc)
+
+
+# Verilog-2005 and SystemVerilog-2017 keywords (Verilator reads the RTL as SystemVerilog): no module name.
+VERILOG_KEYWORDS = frozenset("""
+    accept_on alias always always_comb always_ff always_latch and assert assign assume automatic before begin bind
+    bins binsof bit break buf bufif0 bufif1 byte case casex casez cell chandle checker class clocking cmos config
+    const constraint context continue cover covergroup coverpoint cross deassign default defparam design disable
+    dist do edge else end endcase endchecker endclass endclocking endconfig endfunction endgenerate endgroup
+    endinterface endmodule endpackage endprimitive endprogram endproperty endsequence endspecify endtable endtask
+    enum event eventually expect export extends extern final first_match for force foreach forever fork forkjoin
+    function generate genvar global highz0 highz1 if iff ifnone ignore_bins illegal_bins implements implies import
+    incdir include initial inout input inside instance int integer interconnect interface intersect join join_any
+    join_none large let liblist library local localparam logic longint macromodule matches medium modport module
+    nand negedge nettype new nexttime nmos nor noshowcancelled not notif0 notif1 null or output package packed
+    parameter pmos posedge primitive priority program property protected pull0 pull1 pulldown pullup
+    pulsestyle_ondetect pulsestyle_onevent pure rand randc randcase randsequence rcmos real realtime ref reg
+    reject_on release repeat restrict return rnmos rpmos rtran rtranif0 rtranif1 s_always s_eventually s_nexttime
+    s_until s_until_with scalared sequence shortint shortreal showcancelled signed small soft solve specify
+    specparam static string strong strong0 strong1 struct super supply0 supply1 sync_accept_on sync_reject_on
+    table tagged task this throughout time timeprecision timeunit tran tranif0 tranif1 tri tri0 tri1 triand trior
+    trireg type typedef union unique unique0 unsigned until until_with untyped use uwire var vectored virtual void
+    wait wait_order wand weak weak0 weak1 while wildcard wire with within wor xnor xor
+""".split())
 
 
 def _proofs(program: HwProgram, verilog: str, prove: bool) -> dict:
@@ -170,6 +198,6 @@ def _check_fits(name: str, report: dict, target: CGRA) -> None:
         have = getattr(target, knob)
         if report[key] > have:
             raise ScheduleError(
-                f"design '{name}' needs {report[key]} {what} but the target has {have}: reduce unrolling or "
+                f"{user_location()}: design '{name}' needs {report[key]} {what} but the target has {have}: reduce unrolling or "
                 f"buffering, or compile for a larger target, e.g. hl.CGRA({knob}={report[key]})"
             )

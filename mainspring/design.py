@@ -156,8 +156,9 @@ class Design:
         spec = sim.OutputSpec(signal(self.program.output), width=ot.bits(), count=len(expected), signed=ot.is_int(),
                               lanes=self.program.output_lanes)
         marks = GLB_MARKS if self.program.glb is not None else ()
+        # Only the Params the accelerator reads are its configuration inputs (the host reads the others).
         cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
-               if self.pipe.scalars[k].kind == "scalar"}
+               if k in self.program.scalars}
         build = Path(build_dir or os.environ.get("MAINSPRING_BUILD_DIR", "build/sim"))
         # By content: designs of the same name compiled differently (e.g. by parallel tests) never share a file.
         src = build / "src" / f"{self.name}-{hashlib.sha256(self.verilog.encode()).hexdigest()[:16]}"

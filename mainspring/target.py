@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .frontend.errors import HalideError
+from .frontend.errors import HalideError, user_location
 
 
 @dataclass(frozen=True)
@@ -48,4 +48,6 @@ class CGRA:
         for f in fields(self):
             v = getattr(self, f.name)
             if not isinstance(v, int) or isinstance(v, bool) or v < (0 if f.name in ("register_delay_limit", "pe_latency") else 1):
-                raise HalideError(f"CGRA({f.name}={v!r}): expected a positive integer")
+                least = 0 if f.name in ("register_delay_limit", "pe_latency") else 1
+                raise HalideError(f"{user_location()}: CGRA({f.name}={v!r}): expected an integer of at least {least}, "
+                                  f"e.g. CGRA({f.name}={f.default})")

@@ -11,19 +11,18 @@ R = hl.TailStrategy.RoundUp
 
 
 @case("hardware", "The output has no bound", (
-    "Func 'output' is the pipeline's output but its dimension x has no bound: hardware sizes are "
-    "fixed at compile time. Add output.bound(x, 0, <extent>) for each dimension (x, y)."), func="output",
-      gaps=('location',), note="hwlower/bounds.py (the unbound-output refusal) names no line; cite the compile call or the output's definition.")
+    "{at}: Func 'output' is the pipeline's output but its dimension x has no bound: hardware sizes are "
+    "fixed at compile time. Add output.bound(x, 0, <extent>) for each dimension (x, y)."), func="output")
 def unbounded_output():
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
     hw_input[x, y] = input_[x, y]
     hw_output[x, y] = hw_input[x, y] * 2
-    output[x, y] = hw_output[x, y]
+    output[x, y] = hw_output[x, y]  # <-
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(output, name="demo")  # <-
+    return hl.compile(output, name="demo")
 
 
 @unbounded_output.fix
@@ -41,9 +40,8 @@ def _():
 
 
 @case("hardware", "No Func is scheduled hw_accelerate", (
-    "No Func of the pipeline of 'output' is scheduled hw_accelerate: mark the accelerator's output, "
-    "e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"), func="output",
-      gaps=('location',), note='hwlower/region.py (no hw_accelerate) names no line; cite the compile call.')
+    "{at}: No Func of the pipeline of 'output' is scheduled hw_accelerate: mark the accelerator's output, "
+    "e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"), func="output")
 def no_hw_accelerate():
     p = pipeline()
     stream(p)
@@ -152,10 +150,8 @@ def _():
 
 @case("hardware", "The accelerator's input is computed on the host but not streamed", (
     "{at}: Func 'hw_input' lies between the accelerator's inputs and its output 'hw_output' but is "
-    "scheduled compute_root, outside the accelerator. Place it inside: "
-    "hw_input.compute_at(hw_output, xo), or make it an accelerator input "
-    "(hw_input.stream_to_accelerator())."), func="hw_input",
-      gaps=('fix',), note='hwlower/region.py: the first fix it offers, hw_input.compute_at(hw_output, xo), is refused next (hw_input would read the image inside the accelerator); offer only stream_to_accelerator() when the Func reads an image.')
+    "scheduled compute_root, outside the accelerator. Make it an accelerator input "
+    "(hw_input.stream_to_accelerator())."), func="hw_input")
 def input_not_streamed():
     p = pipeline()
     accelerate(p)
@@ -477,9 +473,8 @@ def _():
 @case("hardware", "RoundUp host tiles on the pipeline's output write past its bounds", (
     "{at}: Func 'output': split(x, xo, xi, 4, RoundUp): the last tile of the host loop xo would "
     "write past the pipeline output's bounds (10 is not a multiple of 4; Halide refuses such an "
-    "output buffer too); drop the tail strategy for ShiftInwards, or accelerate a copy: output.in_() "
-    "with RoundUp on the copy's tile"), func="output",
-      gaps=('fix',), note='hwlower/tiling.py: "accelerate a copy: output.in_() with RoundUp on the copy\'s tile" does not say how; output.in_() is not in the pipeline of output, so hw_accelerate on it is not found. The fix shown drops the tail strategy.')
+    "output buffer too); drop the tail strategy (ShiftInwards, the default: the last tile moves back "
+    "inside the output)"), func="output")
 def round_up_tiles_on_the_output():
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
@@ -627,9 +622,8 @@ def _glb(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
 
 @case("hardware", "A GLB output buffer without a GLB input buffer", (
     "{glb_output}: Func 'hw_output_global_wrapper' is a GLB output buffer but no input is stored in "
-    "the GLB; add the GLB input copy: hw_input.in_().compute_at(hw_output_global_wrapper, xo) and "
-    "hw_input.in_().store_in(MemoryType.GLB)"), func="hw_output_global_wrapper",
-      gaps=('fix',), note="hwlower/hierarchy.py: the code it suggests names hw_output_global_wrapper, which is no name in the user's program; write hw_output.in_().", simulate=True)
+    "the GLB; add the GLB input copy: hw_input.in_().compute_at(hw_output.in_(), xo) and "
+    "hw_input.in_().store_in(MemoryType.GLB)"), func="hw_output_global_wrapper", simulate=True)
 def glb_output_without_glb_input():
     p = _glb(pipeline(32, 32), glb_input=False)
     return hl.compile(p.output, name="demo")
@@ -672,10 +666,9 @@ def _():
 
 
 @case("hardware", "The array's output computed at a loop inside the GLB tile", (
-    "{array}: Func 'hw_output' is the array's output (the GLB buffer 'hw_output_global_wrapper' "
+    "{array}: Func 'hw_output' is the array's output (the GLB buffer hw_output.in_() "
     "copies it) but is compute_at(hw_output_global_wrapper, xi); compute it once per GLB tile: "
-    "hw_output.compute_at(hw_output_global_wrapper, xo)"), func="hw_output",
-      gaps=('fix',), note='hwlower/hierarchy.py: the code it suggests names hw_output_global_wrapper; write hw_output.in_().')
+    "hw_output.compute_at(hw_output.in_(), xo)"), func="hw_output")
 def array_output_inside_the_glb_tile():
     p = pipeline(32, 32)
     return hl.compile(_glb(p, array_at=p.xi).output, name="demo")

@@ -14,9 +14,8 @@ import mainspring as hl
 
 
 @case("memories", "A design that needs more PEs than the target has", (
-    "design 'demo' needs 2 PEs but the target has 1: reduce unrolling or buffering, or compile for a "
-    "larger target, e.g. hl.CGRA(num_pes=2)"),
-      gaps=('location',), note='mainspring/compiler.py _check_fits names no line; cite the compile call.')
+    "{at}: design 'demo' needs 2 PEs but the target has 1: reduce unrolling or buffering, or compile for a "
+    "larger target, e.g. hl.CGRA(num_pes=2)"))
 def too_few_pes():
     p = scheduled()
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=1))  # <-
@@ -28,8 +27,7 @@ def _():
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=2))
 
 
-@case("memories", "A target with a non-positive size", "CGRA(num_pes=0): expected a positive integer",
-      gaps=('location',), note='mainspring/target.py names no line; cite the CGRA(...) call and give an example value.')
+@case("memories", "A target with a non-positive size", "{at}: CGRA(num_pes=0): expected an integer of at least 1, e.g. CGRA(num_pes=384)")
 def target_of_zero_pes():
     p = scheduled()
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=0))  # <-
@@ -41,8 +39,8 @@ def _():
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=100))
 
 
-@case("memories", "compile with a name that is not an identifier", "compile(name='my design'): the design name must be a Python/Verilog identifier",
-      gaps=('location',), note='mainspring/compiler.py names no line and accepts Verilog keywords: the default name "design" compiles but Icarus cannot build it (`design` is a Verilog-2001 keyword).')
+@case("memories", "compile with a name that is not an identifier", "{at}: compile(name='my design'): the design name must be a Python/Verilog identifier, e.g. "
+      "name=\"my_design\"")
 def design_name_not_an_identifier():
     p = scheduled()
     return hl.compile(p.output, name="my design")  # <-
@@ -54,8 +52,21 @@ def _():
     return hl.compile(p.output, name="my_design")
 
 
-@case("memories", "compile with an unknown dump_after step", r"--dump-after fold: unknown step; the steps are region, .*, lower, rates, schedule, lower_kernel, .*, compute, verilog", regex=True,
-      gaps=('location',), note='mainspring/compiler.py names no line and says --dump-after to a Python caller (dump_after=); add "did you mean fold_constants?".')
+@case("memories", "compile with a name that is a Verilog keyword", (
+    "{at}: compile(name='design'): 'design' is a Verilog keyword, which the simulators refuse as a module "
+    "name; choose another, e.g. name=\"design_top\""))
+def design_name_a_verilog_keyword():
+    p = scheduled()
+    return hl.compile(p.output, name="design")  # <-
+
+
+@design_name_a_verilog_keyword.fix
+def _():
+    p = scheduled()
+    return hl.compile(p.output, name="design_top")
+
+
+@case("memories", "compile with an unknown dump_after step", r"{at}: --dump-after fold \(dump_after=\): unknown step; the steps are region, .*, lower, rates, schedule, lower_kernel, .*, compute, verilog", regex=True)
 def unknown_dump_step():
     p = scheduled()
     return hl.compile(p.output, name="demo", dump_after="fold")  # <-
@@ -201,7 +212,7 @@ def _():
     return command("compile", "gaussian", "--size", "8", "8", "--lanes", "2", "-o", scratch())
 
 
-@case("command line", "An unknown app", (r"error: unknown app 'gausian': use one of brighten, gaussian, .* or the path of a \.py file"), regex=True)
+@case("command line", "An unknown app", (r"error: unknown app 'gausian': use one of brighten, gaussian, .* or the path of a \.py file; did you mean gaussian\?"), regex=True)
 def cli_unknown_app():
     return command("compile", "gausian", "--size", "8", "8", "-o", scratch())
 

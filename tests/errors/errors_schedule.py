@@ -36,6 +36,37 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
+@case("schedule", "store_at a loop inside the loop it is computed at", (
+    '{at}: Func "mid" is computed at the following invalid location:\n'
+    "  mid.store_at(hw_output, yi).compute_at(hw_output, xo);\n"
+    "Legal locations for this function are:\n"
+    "  mid.compute_root();\n"
+    "  mid.compute_at(hw_output, Var::outermost());\n"
+    "  mid.compute_at(hw_output, yo);\n"
+    "  mid.compute_at(hw_output, xo);\n"
+    "  mid.compute_at(hw_output, yi);\n"
+    "  mid.compute_at(hw_output, xi);\n"
+    "Its storage (store_at yi) is inside the loop it is computed at (xo): a Func is stored at or outside the "
+    "loop it is computed at; store it there: mid.store_at(hw_output, xo)"), func="mid")
+def store_inside_compute():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)
+    p.mid.store_at(p.hw_output, p.yi)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@store_inside_compute.fix
+def _():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)
+    p.mid.store_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
 @case("schedule", "compute_at a Func that does not read it", (
     '{at}: Func "mid" is computed at the following invalid location:\n'
     "  mid.compute_at(output, x);\n"

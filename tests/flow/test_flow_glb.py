@@ -173,7 +173,7 @@ def test_error_memory_tile_copy_outside_the_array():
 def test_error_glb_input_inside_the_array():
     assert _after_loc(_error("glb_input_in_array")) == (
         "Func 'hw_input_global_wrapper' is stored in the GLB but is compute_at(hw_output, xio); a GLB input "
-        "tile is loaded once per GLB tile: hw_input_global_wrapper.compute_at(hw_output_global_wrapper, xo)"
+        "tile is loaded once per GLB tile: hw_input.in_().compute_at(hw_output.in_(), xo)"
     )
 
 
@@ -187,9 +187,9 @@ def test_error_glb_output_that_computes():
 
 def test_error_array_output_not_at_the_glb_tile():
     assert _after_loc(_error("array_output_at_yo")) == (
-        "Func 'hw_output' is the array's output (the GLB buffer 'hw_output_global_wrapper' copies it) but is "
+        "Func 'hw_output' is the array's output (the GLB buffer hw_output.in_() copies it) but is "
         "compute_at(hw_output_global_wrapper, yo); compute it once per GLB tile: "
-        "hw_output.compute_at(hw_output_global_wrapper, xo)"
+        "hw_output.compute_at(hw_output.in_(), xo)"
     )
 
 
