@@ -106,7 +106,6 @@ def kernel_from_op(op: Op, name: str | None = None, output: str = "out") -> Kern
     """The kernel of a loop-nest op (`hwlower.ir.Op`): ports for the loads its value reads (in the op's load
     order), then for its scalar Params (by name), and one output port for the stored value."""
     value = op.value
-    assert isinstance(value, ir.Expr), value  # `Op.value` is declared `object` in hwlower.ir
     found: dict[str, Type] = {}
     for node in ir.walk(value):
         if isinstance(node, ir.Call) and not node.args:

@@ -242,10 +242,13 @@ def func_value_bounds(pipe, scalars) -> dict[int, Interval]:
 
 
 def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
-                required: dict[str, Box] | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
+                required: dict[str, Box] | None = None,
+                multiples: dict[int, dict[int, int]] | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
     """The box each Func is realised over and the box of each input that is read (by unique name).
     `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile).
-    `required`, if given, receives each Func's box before its RoundUp tails grow it (what its consumers read)."""
+    `required`, if given, receives each Func's box before its RoundUp tails grow it (what its consumers read).
+    `multiples` (id(Function) -> {dimension: d}) rounds those extents up to multiples of d, as RoundUp would
+    (the hardware's upsample steps)."""
     boxes: dict[str, Box] = {}
     needs: dict[int, Box] = {id(pipe.output): out_box}
     inputs: dict[str, Box] = {}
@@ -259,6 +262,9 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             required[pipe.name(fn)] = box
         if fn.placement.compute.kind != "inline":
             box = rounded_up(fn, box)
+        for dim, d in (multiples or {}).get(id(fn), {}).items():
+            lo, hi = box[dim]
+            box[dim] = (lo, hi + (-(hi - lo + 1)) % d)
         box = _self_footprint(pipe, fn, box, scalars)
         boxes[pipe.name(fn)] = box
         for d in pipe.definitions(fn):

@@ -7,17 +7,24 @@ from mainspring.frontend import ir
 from .ir import Affine
 
 
+def int_value(c: ir.Const) -> int:
+    """The value of a constant of an integer type (an index, a coordinate, an RDom bound: Int(32))."""
+    assert isinstance(c.value, int), f"{c.type} constant {c.value} where an integer is expected"
+    return c.value
+
+
 def affine_of(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int] | None = None) -> Affine | None:
     """e as an affine function of the loops (env maps Var/RVar names to affine forms), or None. With `ranges`
     (loop -> extent, loops from 0), a floor division or modulo by a constant is affine where the part of the
     dividend that the divisor does not divide stays within one multiple of it (x / 2 once x = 2 * xo + xi)."""
     if isinstance(e, ir.Const):
-        return Affine.make({}, e.value)
+        return Affine.make({}, e.value) if isinstance(e.value, int) else None  # an index is an integer
     if isinstance(e, (ir.Var, ir.RVar)):
         return env.get(e.name)
     if isinstance(e, ir.Cast) and e.type.is_int() and e.type.bits() == 32 and e.value.type.bits() < 32:
         return None  # the cast value is a load or a narrow computation: not an index of the loops
-    if isinstance(e, ir.BinOp) and e.op in ("div", "mod") and isinstance(e.b, ir.Const) and e.b.value > 0:
+    if isinstance(e, ir.BinOp) and e.op in ("div", "mod") and isinstance(e.b, ir.Const) \
+            and isinstance(e.b.value, int) and e.b.value > 0:
         a = affine_of(e.a, env, ranges)
         return None if a is None or ranges is None else _divide(a, e.b.value, e.op, ranges)
     if isinstance(e, ir.BinOp) and e.op in ("add", "sub", "mul"):

@@ -9,12 +9,14 @@ from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.pipeline import Pipeline
 
 from .state import Lowering
+from .steps import box_multiples
 
 
 def infer_bounds(s: Lowering) -> Lowering:
     obox = output_box(s.pipe)
     required: dict[str, Box] = {}
-    boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required)
+    boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required,
+                           multiples=box_multiples(s.pipe, s.found_region))
     return replace(s, output_box=obox, boxes=boxes, required=required)
 
 

@@ -4,13 +4,16 @@ reduction such as sum()) becomes one expression, each reduction point reading th
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from mainspring.frontend import ir
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.schedule import ForType, Fuse, Split
 
+from .affine import int_value
 
-def map_calls(e: ir.Expr, fn, memo: dict) -> ir.Expr:
+
+def map_calls(e: ir.Expr, fn: Callable[[ir.Call], ir.Expr | None], memo: dict) -> ir.Expr:
     """Rebuild e bottom-up, replacing each Call (its args already rebuilt) for which fn returns a replacement."""
     def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
         node = ir.rebuild(node, kids)
@@ -31,20 +34,21 @@ def fold_update(f: Function, d: Definition, acc: ir.Expr, force: bool = False) -
     if d.rdom is None:
         return replace_self(f, d.value, acc)
     names = [name for name, _, _ in d.rdom.dims]
-    if not all(isinstance(e, ir.Const) for _, lo, ext in d.rdom.dims for e in (lo, ext)) or \
-            not (force or rvars_unrolled(d)):
+    bounds = [(name, int_value(lo), int_value(ext)) for name, lo, ext in d.rdom.dims
+              if isinstance(lo, ir.Const) and isinstance(ext, ir.Const)]
+    if len(bounds) < len(d.rdom.dims) or not (force or rvars_unrolled(d, {n: ext for n, _, ext in bounds})):
         return None
-    ranges = [range(lo.value, lo.value + ext.value) for _, lo, ext in reversed(d.rdom.dims)]  # outermost first
+    ranges = [range(lo, lo + ext) for _, lo, ext in reversed(bounds)]  # outermost first
     for point in itertools.product(*ranges):
-        env = {n: ir.i32(v) for n, v in zip(reversed(names), point)}
+        env: dict[str, ir.Expr] = {n: ir.i32(v) for n, v in zip(reversed(names), point)}
         acc = replace_self(f, ir.substitute(d.value, env), acc)
     return acc
 
 
-def rvars_unrolled(d: Definition) -> bool:
-    """Whether every loop of the update's reduction domain is unrolled (or has one iteration), after its splits
-    (`unroll(r, factor)` splits r first)."""
-    ext = {name: e.value for name, _, e in d.rdom.dims}
+def rvars_unrolled(d: Definition, extents: dict[str, int]) -> bool:
+    """Whether every loop of the update's reduction domain (its RVars' `extents`) is unrolled (or has one
+    iteration), after its splits (`unroll(r, factor)` splits r first)."""
+    ext = dict(extents)
     unrolled: set[str] = set()
     for dv in d.schedule.directives:
         if isinstance(dv, Split) and dv.old in ext:

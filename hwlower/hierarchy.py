@@ -25,6 +25,8 @@ from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import MemoryType
 
+from .placement import accelerate_call, store_in_call
+
 
 @dataclass(frozen=True, slots=True)
 class GlbLevel:
@@ -66,15 +68,15 @@ def copy_source(pipe: Pipeline, f: Function) -> Function | None:
 def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | None]:
     """For a hw_accelerate Func stored in the GLB: the GLB level, the array output, and the loop of the array
     output that steps over memory tiles (None when the array runs once per GLB tile)."""
-    compute_var, store_var, loc = out.placement.hw_accelerate
+    compute_var, store_var, loc = accelerate_call(out)
     array_out = copy_source(pipe, out)
     if array_out is None:
         raise ScheduleError(
-            f"{out.placement.memory_type[1]}: Func '{out.name}': store_in(MemoryType.GLB) on the hw_accelerate "
+            f"{store_in_call(out)[1]}: Func '{out.name}': store_in(MemoryType.GLB) on the hw_accelerate "
             f"Func makes it the GLB output buffer, which must copy the array's output point for point; make it a "
             f"wrapper: hw_output.in_().store_in(MemoryType.GLB) with hw_accelerate on hw_output.in_()"
         )
-    mark = (out.placement.memory_type or array_out.placement.memory_type)[1]  # the store_in(GLB) call
+    mark = store_in_call(out if out.placement.memory_type else array_out)[1]  # the store_in(GLB) call
     where = array_out.placement.compute
     if where.kind != "at" or where.func is not out or where.var != store_var:
         raise ScheduleError(
@@ -90,13 +92,13 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
         w = f.placement.compute
         if src is None or src.placement.accelerator_input is None:
             raise ScheduleError(
-                f"{f.placement.memory_type[1]}: Func '{f.name}': store_in(MemoryType.GLB): a GLB input buffer must "
+                f"{store_in_call(f)[1]}: Func '{f.name}': store_in(MemoryType.GLB): a GLB input buffer must "
                 "copy an accelerator input point for point, e.g. hw_input.in_().store_in(MemoryType.GLB) with "
                 "hw_input.compute_root().accelerator_input()"
             )
         if w.kind != "at" or w.func is not out or w.var != store_var:
             raise ScheduleError(
-                f"{w.loc or f.placement.memory_type[1]}: Func '{f.name}' is stored in the GLB but is {w}; a GLB "
+                f"{w.loc or store_in_call(f)[1]}: Func '{f.name}' is stored in the GLB but is {w}; a GLB "
                 f"input tile is loaded once per GLB tile: {user_handle(f)}.compute_at({user_handle(out)}, {store_var})"
             )
         inputs.append(f)
@@ -114,7 +116,8 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
 def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var: str) -> str | None:
     """The loop of the array output at which the Funcs inside the array are computed (one memory tile), or None
     when they are computed at the GLB tile loop itself: then the array runs once per GLB tile."""
-    at, at_glb = {}, []
+    at: dict[str, Function] = {}
+    at_glb: list[Function] = []
     for f in pipe.order:
         c = f.placement.compute
         if c.kind == "at" and c.func is glb_out and f is not array_out and not in_glb(f):

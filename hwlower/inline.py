@@ -14,15 +14,16 @@ from .state import Lowering
 
 
 def inline_funcs(s: Lowering) -> Lowering:
-    inlined = {id(f) for f in s.region.inlined}
-    defs = {id(f): [_inline_definition(s.pipe, d, inlined) for d in s.pipe.definitions(f)]
-            for f in s.region.buffered}
+    region = s.found_region
+    inlined = {id(f) for f in region.inlined}
+    defs = {id(f): [inline_definition(s.pipe, d, inlined) for d in s.pipe.definitions(f)]
+            for f in region.buffered}
     return replace(s, definitions=defs)
 
 
 def format_definitions(s: Lowering) -> str:
     lines = []
-    for f in s.region.buffered:
+    for f in s.found_region.buffered:
         for k, d in enumerate(s.defs(f)):
             args = ", ".join(ir.to_string(a) for a in d.args)
             stage = "" if k == 0 else f"  // update {k - 1}" + (f" over {d.rdom.name}" if d.rdom is not None else "")
@@ -30,7 +31,7 @@ def format_definitions(s: Lowering) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _inline_definition(pipe: Pipeline, d: Definition, inlined: set[int]) -> Definition:
+def inline_definition(pipe: Pipeline, d: Definition, inlined: set[int]) -> Definition:
     memo: dict = {}
     args = tuple(_inline(pipe, a, inlined, memo) for a in d.args)
     return Definition(args, _inline(pipe, d.value, inlined, memo), d.rdom, d.loc, d.schedule)
@@ -44,12 +45,13 @@ def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict) -> ir.Exp
         gdefs = pipe.definitions(g)
         value = gdefs[0].value
         for d in gdefs[1:]:  # an inline reduction (sum(), maximum(), ...): its whole RDom in one expression
-            value = fold_update(g, d, value, force=True)
-            if value is None:
+            folded = fold_update(g, d, value, force=True)
+            if folded is None:
                 raise ScheduleError(
                     f"Func '{g.name}' has update definitions, so it cannot be inlined into the accelerator; give it "
                     f"a buffer: {g.name}.compute_at(<accelerator output>, <store var>)"
                 )
+            value = folded
         args = [_inline(pipe, a, inlined, memo) for a in node.args]
         body = ir.substitute(value, dict(zip(g.args, args)))
         return _inline(pipe, body, inlined, {})

@@ -24,9 +24,15 @@ Semantics:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from mainspring.frontend.ir import Expr
 from mainspring.frontend.types import Type
+
+if TYPE_CHECKING:  # numpy is imported where the orders are computed
+    import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +105,7 @@ class Op:
     stage: int  # 0 for the pure definition, k for update k
     store: Access
     loads: tuple[LoadPort, ...]
-    value: object  # frontend ir.Expr
+    value: Expr  # of the frontend IR (see the module's notes)
     coords: tuple[CoordPort, ...] = ()  # the coordinates `value` reads
 
 
@@ -150,7 +156,7 @@ class LoopNest:
         """Every Op with its enclosing loops (outermost first), in program order."""
         out: list[tuple[tuple[Loop, ...], Op]] = []
 
-        def go(nodes, loops):
+        def go(nodes: Sequence[Loop | Op], loops: tuple[Loop, ...]) -> None:
             for n in nodes:
                 if isinstance(n, Op):
                     out.append((loops, n))
@@ -161,7 +167,7 @@ class LoopNest:
         return out
 
 
-def output_order(nest: LoopNest):
+def output_order(nest: LoopNest) -> np.ndarray:
     """The coordinates of the output buffer's elements in the order its op streams them (one row per word).
 
     The output is streamed in the firing order of the op that stores it, which follows its loops (outermost
@@ -170,7 +176,7 @@ def output_order(nest: LoopNest):
     return store_order(loops, op)
 
 
-def store_order(loops, op: Op):
+def store_order(loops: Sequence[Loop], op: Op) -> np.ndarray:
     """The coordinates `op` stores, in the order it fires (one row per word) inside `loops`."""
     import numpy as np
 

@@ -4,6 +4,7 @@ original variable as an affine function of those loops."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.schedule import ForType, Fuse, Reorder, Split, StageSchedule, TailStrategy
@@ -74,7 +75,7 @@ def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who
             terms[dv.inner] = terms.get(dv.inner, 0) + c
 
 
-def _tail_error(dv: Split, e: int, who: str):
+def _tail_error(dv: Split, e: int, who: str) -> NoReturn:
     loc: SourceLoc = dv.loc
     raise ScheduleError(
         f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}): the extent of {dv.old} is {e}, "

@@ -16,7 +16,7 @@ that changes the loop nest.
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from typing import Callable, TextIO
 
 from mainspring.frontend.pipeline import Pipeline
 
@@ -41,9 +41,9 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("tiles", tile_invocations, format_tiles, None),
     ("tables", evaluate_tables, format_tables, None),
     ("inline", inline_funcs, format_definitions, None),
-    ("ops", build_ops, lambda s: format_nest(s.nest), lambda s: verify_nest(s.nest)),
-    ("lanes", assign_lanes, lambda s: format_nest(s.nest), lambda s: verify_nest(s.nest)),
-    ("lower", make_program, lambda s: format_program(s.program), lambda s: verify_program(s.program)),
+    ("ops", build_ops, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),
 )
 STEP_NAMES = tuple(name for name, _, _, _ in PASSES)
 
@@ -58,10 +58,10 @@ def lower(pipe: Pipeline, name: str, dump: Callable[[str, Callable[[], str]], No
             verify(s)
         if dump is not None:
             dump(step, lambda: show(s))
-    return s.program
+    return s.made_program
 
 
-def dump_to(stream=None) -> Callable[[str, Callable[[], str]], None]:
+def dump_to(stream: TextIO | None = None) -> Callable[[str, Callable[[], str]], None]:
     """A `dump` that prints every step (for debugging: `lower(pipe, name, dump_to())`)."""
     def dump(step: str, text: Callable[[], str]) -> None:
         print(f"// after {step}\n{text()}", file=stream or sys.stderr)

@@ -17,7 +17,7 @@ from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 
-from .affine import affine_of
+from .affine import affine_of, int_value
 from .fold import fold_update, map_calls
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
@@ -25,20 +25,21 @@ from .loops import StageLoop, StageLoops, replay
 from .region import Region
 from .simplify import simplify
 from .state import Lowering
-from .tables import table_constant
+from .steps import dimension_steps
+from .tables import Table, table_constant
 
 
 def build_ops(s: Lowering) -> Lowering:
-    pipe, region, tile = s.pipe, s.region, s.tile
+    pipe, region, tile = s.pipe, s.found_region, s.tile
     buffers = [Buffer(pipe.name(f), f.type, _box_tuple(tile.boxes[pipe.name(f)])) for f in region.inputs]
     op_lanes: dict[str, Lanes] = {}
     body: list[Loop | Op] = []
-    steps = _upsample_steps(region, s.definitions)
+    steps = dimension_steps(region, s.definitions)
     for f in region.buffered:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname])))
         body.extend(_lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
-                                tile.output_box if f is region.output else None, steps))
+                                tile.output_box if f is region.output else None, steps.get(id(f), {})))
     nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
     if len(s.tiles) > 1 or (s.glb is not None and len(s.glb.mem_tiles) > 1):
@@ -48,7 +49,8 @@ def build_ops(s: Lowering) -> Lowering:
 
 def _glb_readback(s: Lowering) -> tuple[tuple[Loop, ...], Op]:
     """The GLB output's copy over one GLB tile, whose loops are the order the host reads the tile back."""
-    level, pipe = s.region.glb, s.pipe
+    level, pipe = s.found_region.glb, s.pipe
+    assert level is not None, "GLB tiles come from the region's GLB level"
     w = level.output
     own = Region(w, level.store_var, level.store_var, (), (), (), (), ())
     (node,) = _lower_func(pipe, own, w, pipe.definitions(w), s.tiles[0].boxes[pipe.name(w)], {}, {})
@@ -65,8 +67,9 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 
 # ---- one Func -----------------------------------------------------------------------------------------
 
-def _lower_func(pipe, region: Region, f: Function, defs: list[Definition], box: Box, tables,
-                op_lanes: dict[str, Lanes], loop_box: Box | None = None, steps=None) -> list[Loop | Op]:
+def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
+                tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
+                steps: dict[int, int] | None = None) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
     output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`)."""
     fname = pipe.name(f)
@@ -128,19 +131,20 @@ def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
         if isinstance(a, ir.Var):
             extents[a.name] = (box[i][0], box[i][1] - box[i][0] + 1)
     rvars = set()
-    for name, lo, ext in d.rdom.dims if d.rdom is not None else ():
-        if not isinstance(lo, ir.Const) or not isinstance(ext, ir.Const):
-            raise ScheduleError(
-                f"{d.loc}: Func '{f.name}': update {k - 1} ranges over RDom {d.rdom.name}, whose bounds are not "
-                "constants; hardware loops need constant bounds"
-            )
-        extents[name] = (lo.value, ext.value)
-        rvars.add(name)
+    if d.rdom is not None:
+        for name, lo, ext in d.rdom.dims:
+            if not isinstance(lo, ir.Const) or not isinstance(ext, ir.Const):
+                raise ScheduleError(
+                    f"{d.loc}: Func '{f.name}': update {k - 1} ranges over RDom {d.rdom.name}, whose bounds are not "
+                    "constants; hardware loops need constant bounds"
+                )
+            extents[name] = (int_value(lo), int_value(ext))
+            rvars.add(name)
     return replay(d.schedule, extents, rvars, f"Func '{f.name}'.update({k - 1})", update=True)
 
 
-def _make_op(pipe, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops, tables,
-             steps: dict[int, int] | None = None) -> Loop | Op:
+def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops,
+             tables: dict[int, Table], steps: dict[int, int] | None = None) -> Loop | Op:
     """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates)."""
     args = d.args
     s = _strip_mine(s, args, steps or {}, f)
@@ -151,7 +155,7 @@ def _make_op(pipe, fname: str, f: Function, k: int, d: Definition, value: ir.Exp
     store = Access(fname, tuple(_affine(a, env, who, fname, ranges) for a in args))
     ports: dict[tuple, LoadPort] = {}
 
-    def to_port(c: ir.Call):
+    def to_port(c: ir.Call) -> ir.Expr | None:
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)
@@ -172,24 +176,7 @@ def _make_op(pipe, fname: str, f: Function, k: int, d: Definition, value: ir.Exp
     return node
 
 
-def _upsample_steps(region: Region, defs_of: dict) -> dict[int, int]:
-    """Dimension -> d for every index divided by a constant d (x / 2 of an upsample) in the accelerator."""
-    steps: dict[int, int] = {}
-    for f in region.buffered:
-        own = {a: Affine.make({a: 1}, 0) for a in f.args}
-        for d in defs_of[id(f)]:
-            exprs = list(d.args) + [c for n in ir.walk(d.value) if isinstance(n, ir.Call) for c in n.args]
-            for e in exprs:
-                for n in ir.walk(e):
-                    if isinstance(n, ir.BinOp) and n.op in ("div", "mod") and isinstance(n.b, ir.Const) \
-                            and n.b.value > 1:
-                        a = affine_of(n.a, own)
-                        if a is not None and len(a.terms) == 1 and a.terms[0][1] == 1:
-                            steps.setdefault(f.args.index(a.terms[0][0]), n.b.value)
-    return steps
-
-
-def _strip_mine(s: StageLoops, args, steps: dict[int, int], f: Function) -> StageLoops:
+def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function) -> StageLoops:
     """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
     d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
     all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names)."""
@@ -213,12 +200,12 @@ def _strip_mine(s: StageLoops, args, steps: dict[int, int], f: Function) -> Stag
             )
         outer, inner = f"{lp.dim}.strip_o", f"{lp.dim}.strip_i"
         loops += [StageLoop(outer, lp.extent // d, False, lp.is_rvar), StageLoop(inner, d, False, lp.is_rvar)]
-        for v, a in exprs.items():
-            c = dict(a.terms).get(lp.dim, 0)
+        for v, e in exprs.items():
+            c = dict(e.terms).get(lp.dim, 0)
             if c:
-                terms = {t: k for t, k in a.terms if t != lp.dim}
-                terms[outer], terms[inner] = c * d, c
-                exprs[v] = Affine.make(terms, a.const)
+                moved = {t: k for t, k in e.terms if t != lp.dim}
+                moved[outer], moved[inner] = c * d, c
+                exprs[v] = Affine.make(moved, e.const)
     return StageLoops(tuple(loops), exprs)
 
 
@@ -269,7 +256,7 @@ def _coordinates(value: ir.Expr, env: dict[str, Affine], who: str) -> tuple[ir.E
     return ir.transform(value, visit, {}), tuple(ports.values())
 
 
-def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges=None) -> Affine:
+def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None) -> Affine:
     a = affine_of(e, env, ranges)
     if a is None:
         scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from mainspring.frontend import ir
 
 from .ir import Access, CoordPort, LoadPort, Loop, LoopNest, Op
+from .program import HwProgram
 
 
 def format_nest(nest: LoopNest) -> str:
@@ -18,7 +20,7 @@ def format_nest(nest: LoopNest) -> str:
         box = ", ".join(f"[{lo}, {ext}]" for lo, ext in b.box)
         role = " (accelerator input)" if b.name in nest.inputs else (" (accelerator output)" if b.name == nest.output else "")
         lines.append(f"realize {b.name}.stencil({box}) : {b.type}{role}")
-    by_func: dict[str, list] = {}
+    by_func: dict[str, list[Loop | Op]] = {}
     for node in nest.body:
         by_func.setdefault(_func_of(node), []).append(node)
     for func, nodes in by_func.items():
@@ -29,13 +31,13 @@ def format_nest(nest: LoopNest) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _func_of(node) -> str:
+def _func_of(node: Loop | Op) -> str:
     while isinstance(node, Loop):
         node = node.body[0]
     return node.func
 
 
-def _emit(node, depth: int, lines: list[str]) -> None:
+def _emit(node: Loop | Op, depth: int, lines: list[str]) -> None:
     pad = "  " * depth
     if isinstance(node, Loop):
         kind = "unrolled " if node.unrolled else ""
@@ -62,7 +64,7 @@ def _value(e: ir.Expr) -> str:
     return text
 
 
-def format_program(program) -> str:
+def format_program(program: HwProgram) -> str:
     """The whole accelerated region: with a GLB level, seed 002's three sections (the host loop over GLB
     tiles, the GLB tile buffers and their transfers, the array's memory tiles) around the array's nest."""
     g = program.glb
@@ -105,5 +107,5 @@ def format_program(program) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _box(box) -> str:
+def _box(box: Sequence[tuple[int, int]]) -> str:
     return ", ".join(f"[{lo}, {hi - lo + 1}]" for lo, hi in box)

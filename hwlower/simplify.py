@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mainspring.frontend import ir, semantics
+from mainspring.frontend.types import Type
 
 
 def simplify(e: ir.Expr, memo: dict | None = None) -> ir.Expr:
@@ -12,7 +13,7 @@ def simplify(e: ir.Expr, memo: dict | None = None) -> ir.Expr:
     return ir.transform(e, lambda n, kids: _fold(ir.rebuild(n, kids)), memo)
 
 
-def _const(t, values) -> ir.Const:
+def _const(t: Type, values: np.ndarray) -> ir.Const:
     return ir.Const(t, int(np.asarray(values)))
 
 

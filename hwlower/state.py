@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the passes import this module; it needs their types only for annotations
     from mainspring.frontend.bounds import Box
-    from mainspring.frontend.func import Definition
+    from mainspring.frontend.func import Definition, Function
     from mainspring.frontend.pipeline import Pipeline
 
     from .ir import Loop, LoopNest, Op
     from .lanes import Lanes
     from .program import HwProgram, Tile
     from .region import Region
+    from .tables import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +40,43 @@ class Lowering:
     required: dict[str, Box] = field(default_factory=dict)  # infer_bounds: what consumers read, before RoundUp
     tiles: tuple[Tile, ...] = ()  # tile_invocations: host invocations (GLB tiles with a GLB level)
     glb: GlbTiles | None = None  # tile_invocations
-    tables: dict = field(default_factory=dict)  # evaluate_tables: id(Function) -> tables.Table
-    definitions: dict = field(default_factory=dict)  # inline_funcs: id(Function) -> [Definition], inlined
+    tables: dict[int, Table] = field(default_factory=dict)  # evaluate_tables: id(Function) -> its table
+    definitions: dict[int, list[Definition]] = field(default_factory=dict)  # inline_funcs: id(Function) -> inlined
     nest: LoopNest | None = None  # build_ops, then assign_lanes (stream lanes)
     op_lanes: dict[str, Lanes] = field(default_factory=dict)  # build_ops: each op's lanes as the schedule says
     readback: tuple[tuple[Loop, ...], Op] | None = None  # build_ops: the GLB output's copy, loops outermost first
     program: HwProgram | None = None  # make_program
+
+    # The fields a pass fills, for the passes after it (each pass runs after those it reads: PASSES's order).
+
+    @property
+    def found_region(self) -> Region:
+        """`region`, which the `region` pass fills."""
+        assert self.region is not None, "Lowering.region is read before the `region` pass"
+        return self.region
+
+    @property
+    def bounded_output(self) -> Box:
+        """`output_box`, which the `bounds` pass fills."""
+        assert self.output_box is not None, "Lowering.output_box is read before the `bounds` pass"
+        return self.output_box
+
+    @property
+    def built_nest(self) -> LoopNest:
+        """`nest`, which the `ops` pass builds (and `lanes` updates)."""
+        assert self.nest is not None, "Lowering.nest is read before the `ops` pass"
+        return self.nest
+
+    @property
+    def made_program(self) -> HwProgram:
+        """`program`, which the last pass (`lower`) makes."""
+        assert self.program is not None, "Lowering.program is read before the `lower` pass"
+        return self.program
 
     @property
     def tile(self) -> Tile:
         """The invocation the array is built for: the first tile (the first memory tile of a GLB tile)."""
         return self.glb.mem_tiles[0] if self.glb is not None else self.tiles[0]
 
-    def defs(self, f) -> list[Definition]:
+    def defs(self, f: Function) -> list[Definition]:
         return self.definitions[id(f)]

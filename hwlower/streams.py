@@ -15,7 +15,7 @@ from .state import Lowering
 
 
 def assign_lanes(s: Lowering) -> Lowering:
-    pipe, region, nest = s.pipe, s.region, s.nest
+    pipe, region, nest = s.pipe, s.found_region, s.built_nest
     in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)]) for f in region.inputs}
     check_rates(nest, s.op_lanes, in_lanes)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())

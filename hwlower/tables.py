@@ -7,6 +7,7 @@ becomes a ROM (`ir.Rom`).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,14 +17,18 @@ from mainspring.frontend.evaluate import realize_arrays
 from mainspring.frontend.func import Func
 from mainspring.frontend.pipeline import Pipeline
 
+from .affine import int_value
 from .ir import Rom
 from .simplify import simplify
 from .state import Lowering
 
+if TYPE_CHECKING:
+    from mainspring.frontend.evaluate import _Store  # a realised Func: its values and box mins
+
 
 def evaluate_tables(s: Lowering) -> Lowering:
-    out = {}
-    for t in s.region.tables:
+    out: dict[int, Table] = {}
+    for t in s.found_region.tables:
         sub = Pipeline(t.handle if t.handle is not None else Func(t))
         out[id(t)] = Table(s.pipe.name(t), realize_arrays(sub, s.boxes[s.pipe.name(t)])[id(t)])
     return replace(s, tables=out)
@@ -41,8 +46,9 @@ _MAX_ROM_WORDS = 1 << 16  # a table read at computed coordinates is a ROM of at 
 class Table:
     """A constant table as the reference computed it; its ROM is built once, at its first varying read."""
 
-    def __init__(self, name: str, store):
-        self.name, self.store, self._rom = name, store, None
+    def __init__(self, name: str, store: _Store):
+        self.name, self.store = name, store
+        self._rom: Rom | None = None
 
     def rom(self) -> Rom:
         if self._rom is None:
@@ -52,14 +58,15 @@ class Table:
         return self._rom
 
 
-def table_constant(c: ir.Call, tables: dict, who: str, pipe: Pipeline) -> ir.Expr | None:
+def table_constant(c: ir.Call, tables: dict[int, Table], who: str, pipe: Pipeline) -> ir.Expr | None:
     """A read of a constant table at constant coordinates, as the constant it reads."""
     table = tables.get(id(c.callee))
     if table is None:
         return None
     store = table.store
     args = [simplify(a) for a in c.args]
-    if not all(isinstance(a, ir.Const) for a in args):
+    consts = [a for a in args if isinstance(a, ir.Const)]
+    if len(consts) < len(args):
         if not c.type.is_float() and store.arr.size <= _MAX_ROM_WORDS:
             # Read at loop or computed coordinates: a ROM holding the table as the reference computed it.
             return ir.Call(c.type, table.rom(), tuple(args))
@@ -70,6 +77,6 @@ def table_constant(c: ir.Call, tables: dict, who: str, pipe: Pipeline) -> ir.Exp
             f"{_MAX_ROM_WORDS} integer words); bound the coordinates it is read at (clamp them), or read it at "
             "constant coordinates (unroll the loops that index it)"
         )
-    idx = tuple(a.value - m for a, m in zip(args, store.mins))
+    idx = tuple(int_value(a) - m for a, m in zip(consts, store.mins))
     return ir.Const(c.type, int(store.arr[idx]))
 

@@ -11,13 +11,17 @@ from dataclasses import replace
 from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Func, Function
+from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Split, TailStrategy
 
+from .placement import accelerate_call
 from .program import Tile
+from .steps import box_multiples
 from .state import GlbTiles, Lowering
 
 
-def host_tiles(pipe, f: Function, store_var: str | None, full_box: Box) -> tuple[Tile, ...]:
+def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
+               multiples: dict[int, dict[int, int]] | None = None) -> tuple[Tile, ...]:
     """The invocations covering `full_box` of `f` (the loops of f at and outside `store_var` step over
     them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile."""
     extents, order = _tile_extents(f, store_var, full_box, f is pipe.output)
@@ -35,7 +39,7 @@ def host_tiles(pipe, f: Function, store_var: str | None, full_box: Box) -> tuple
     for origin in itertools.product(*axes):
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
-        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False)
+        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples)
         tiles.append(Tile(box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()}))
     _check_same_shape(f, tiles)
     return tuple(tiles)
@@ -59,7 +63,7 @@ def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[
     return tuple(out)
 
 
-def Pipeline_of(f: Function):  # noqa: N802 - reads like the constructor it wraps
+def Pipeline_of(f: Function) -> Pipeline:  # noqa: N802 - reads like the constructor it wraps
     from mainspring.frontend.pipeline import Pipeline
 
     return Pipeline(f.handle if f.handle is not None else Func(f))
@@ -125,14 +129,15 @@ def _check_same_shape(f: Function, tiles: list[Tile]) -> None:
 
 def tile_invocations(s: Lowering) -> Lowering:
     """The host's invocations of the accelerator, and with a GLB level the array's memory tiles in each."""
-    pipe, region = s.pipe, s.region
+    pipe, region = s.pipe, s.found_region
     acc = region.accelerated
     # Tiles step over what the host reads of the accelerator output, not over its RoundUp padding.
-    tiles = host_tiles(pipe, acc, acc.placement.hw_accelerate[1], s.required[pipe.name(acc)])
+    multiples = box_multiples(pipe, region)
+    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples)
     glb = None
     if region.glb is not None:
         level, f = region.glb, region.output
-        mem = host_tiles(pipe, f, region.store_var, tiles[0].output_box)
+        mem = host_tiles(pipe, f, region.store_var, tiles[0].output_box, multiples)
         _check_regular(f, region.store_var, tiles[0], mem)
         glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
                        tile_grid(f, region.store_var, tiles[0].output_box))

@@ -3,6 +3,8 @@ the compute graph): a failure is a bug in hwlower, not in the user's program, so
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mainspring.frontend import ir
 
 from .ir import Affine, CoordPort, LoadPort, Loop, LoopNest, Op, Rom
@@ -33,7 +35,7 @@ def verify_nest(nest: LoopNest) -> None:
         assert k >= 1, f"hwlower contract: stream {b} of {k} lanes"
 
 
-def _loops(nodes) -> list[Loop]:
+def _loops(nodes: Sequence[Loop | Op]) -> list[Loop]:
     out: list[Loop] = []
     for n in nodes:
         if isinstance(n, Loop):

@@ -171,9 +171,12 @@ class Design:
         if timeout_cycles is None:  # from the schedule: a slow design is not a hung one
             stretch = (1 - bubbles) * (1 - backpressure)
             timeout_cycles = int(20 * self.report["predicted_cycles"] / stretch) + 10_000
+        # The input words a design reads after its last output (a rounded-up plane's last row) still arrive.
+        tail = max(0, self.plan.cycles - 1 - self.plan.last_output_cycle)
+        drain = sim.DRAIN_CYCLES + int(tail / ((1 - bubbles) * (1 - backpressure)))
         result = sim.run([top_file, library_path()], self.name, streams, spec, cfg, simulator=simulator,
                          bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves,
-                         marks=marks, timeout_cycles=timeout_cycles)
+                         marks=marks, timeout_cycles=timeout_cycles, drain_cycles=drain)
         store = stores[id(out_fn)]
         hw = np.array(store.arr)
         order = self._output_order()

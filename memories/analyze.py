@@ -59,7 +59,7 @@ def op_schedules(prog: Program, sched: Schedule) -> tuple[OpSchedule, ...]:
         if s.name not in sched.timing:
             continue  # host.out: the output is streamed as its final values are written
         t = sched.timing[s.name]
-        func, stage = (s.op.func, s.op.stage) if s.op is not None else (s.buffer, 0)
+        func, stage = (s.op.func, s.op.stage) if s.op is not None else (s.stream, 0)
         out.append(OpSchedule(s.name, func, stage, s.time_dims, s.lane_dims, t.rates, t.delay, s.latency, s.is_host))
     return tuple(out)
 

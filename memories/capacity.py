@@ -10,11 +10,18 @@ program-order vector; only buffers that mix clocks (the host's stream with a slo
 
 from __future__ import annotations
 
+from typing import Literal
+
 import islpy as isl
 
 from .polyhedral import Flow, Program, Stmt
 from .schedule import Schedule
 from .timing import embed_values, periods_for, program_vector, time_space_bounds, time_vector
+
+# How cycles are written as vectors: the fused schedule's mixed radix (its periods), flat cycles, or the
+# sequential fallback's program-order vector of the given loop depth.
+Clock = (tuple[Literal["radix"], tuple[int, ...]] | tuple[Literal["flat"], None]
+         | tuple[Literal["program"], None, int])
 
 
 def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
@@ -25,21 +32,24 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
     clock = _clock(prog, flows, sched)
     ports = sorted({(f.src.index, f.src_lane): f.src for f in flows}.items())
     width = 1 + max(len(s.time_dims) for _, s in ports)
-    written = last = None
+    written: isl.Map | None = None
+    last: isl.Map | None = None
     for k, ((_, lane), src) in enumerate(ports):
         mine = [f for f in flows if f.src is src and f.src_lane == lane]
         tw = _time(src, sched, clock, src.latency)
-        reads = None
+        reads: isl.Map | None = None
         for f in mine:
             r = tw.intersect_domain(f.rel.domain()) if f.streamed_out else f.rel.apply_range(
                 _time(f.dst, sched, clock, 0))
             reads = r if reads is None else reads.union(r)
+        assert reads is not None, "every port is the source of a flow (ports come from the flows)"
         emb = embed_values(src.time_name, len(src.time_dims), k, width)
         reads = reads.coalesce()  # the taps of one window merge into one piece: much faster to count
         w = tw.intersect_domain(reads.domain()).apply_domain(emb)
         lm = reads.lexmax().apply_domain(emb)
         written = w if written is None else written.union(w)
         last = lm if last is None else last.union(lm)
+    assert written is not None and last is not None, "flows is not empty: there is a port"
     t = time_space_bounds(clock[1], 2 * clock[2] + 2) if clock[0] == "program" else time_space_bounds(clock[1])
     ident = isl.Map.identity(t.get_space().map_from_set()).intersect_domain(t)
     live = written.lex_le_map(ident).intersect(last.lex_ge_map(ident)).reverse().coalesce()
@@ -48,7 +58,7 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
     return live.card().max().to_python()
 
 
-def _clock(prog: Program, flows: list[Flow], sched: Schedule):
+def _clock(prog: Program, flows: list[Flow], sched: Schedule) -> Clock:
     """How to write cycles as vectors: ("radix", periods), ("flat", None) or ("program", None, depth)."""
     stmts = {f.src.name: f.src for f in flows} | {f.dst.name: f.dst for f in flows if not f.streamed_out}
     ordered = sorted(stmts.values(), key=lambda s: s.index)
@@ -59,7 +69,7 @@ def _clock(prog: Program, flows: list[Flow], sched: Schedule):
     return ("radix", periods) if periods is not None else ("flat", None)
 
 
-def _time(s: Stmt, sched: Schedule, clock, extra: int) -> isl.Map:
+def _time(s: Stmt, sched: Schedule, clock: Clock, extra: int) -> isl.Map:
     if clock[0] == "program":
         return program_vector(s.time_name, s.loops, s.unrolled, s.position, clock[2], extra)
     t = sched.timing[s.name]

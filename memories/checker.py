@@ -16,6 +16,8 @@ A failure raises MemoryCheckError naming the buffer and the first violating poin
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from typing import NoReturn
 
 import islpy as isl
 
@@ -50,7 +52,7 @@ def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) ->
     _check_period(plan)
 
 
-def _fail(buf: str, message: str) -> None:
+def _fail(buf: str, message: str) -> NoReturn:
     raise MemoryCheckError(f"memories check: buffer '{buf}': {message}")
 
 
@@ -145,11 +147,11 @@ def _check_streams(buf: BufferPlan, flows: list[Flow], prog: Program, ops: dict[
         op = ops[p.op]
         _follow(buf.name, p.name, prog.stmt(p.op).time_name, op.dims, p.controller, op, op.latency)
     for f in flows:
-        p = ports.get((f.src.name, f.src_lane))
-        if p is None:
+        src = ports.get((f.src.name, f.src_lane))
+        if src is None:
             _fail(buf.name, f"op '{f.src.name}'{_lane(f.src_lane)} writes values that are read but has no write port")
-        if f.streamed_out and p.name not in buf.output_ports:
-            _fail(buf.name, f"write port {p.name} writes final output values but is not streamed out")
+        if f.streamed_out and src.name not in buf.output_ports:
+            _fail(buf.name, f"write port {src.name} writes final output values but is not streamed out")
 
 
 def _check_dependence(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> None:
@@ -210,12 +212,14 @@ def _check_steps(buf: BufferPlan, p: ReadPort, rel: isl.Map, src: OpSchedule, ds
 def _check_elements(buf: BufferPlan) -> None:
     """Every tap element delivers its root stream at the delay the read ports rely on: (root, gated, delay)."""
     wires = {p.name for p in buf.write_ports}
-    delay = {}
+    delay: dict[str, tuple[str | None, bool, int | None]] = {}  # element -> (root, gated, delay)
     for b in buf.banks:
         if b.kind == "delay_line":
             delay |= {p.name: (b.root, b.gated, p.delay) for p in b.read_ports}
 
-    def delivers(element: str, want: tuple) -> bool:
+    def delivers(element: str | None, want: tuple[str | None, bool, int | None]) -> bool:
+        if element is None:  # a bank write port fed by nothing
+            return False
         return element == want[0] and want[2] == 0 if element in wires else delay.get(element) == want
 
     for r in buf.registers:
@@ -266,10 +270,12 @@ def _port_shift(bank: Bank, p: BankPort, op: OpSchedule) -> int:
         return op.latency if p.kind == "write" else 0
     if bank.gated:  # the root's write cycles; reads load in the cycle after each
         return op.latency + (1 if p.kind == "read" else 0)
+    assert p.delay is not None, f"delay-line port {p.name} has no delay"
     return op.latency + p.delay
 
 
-def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str]):
+def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program,
+                     names: dict[str, str]) -> Iterator[tuple[BankPort, isl.Map]]:
     """(write port, { read iteration -> write iteration }) for the values `r` must return."""
     if bank.kind == "delay_line":
         mine = [w for w in bank.write_ports if w.region == r.region]
@@ -281,6 +287,7 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, na
         us = ", ".join(f"u{k}" for k in range(len(w.domain)))
         cond = f"{bounds(r.domain)} and {bounds(w.domain, 'u')}"
         if bank.gated:  # read number i loads the value of number i + 1 - delay, written at number value + w.delay
+            assert r.delay is not None and w.delay is not None, f"delay-line ports {r.name}, {w.name} have no delay"
             lr = cycle_expr(r.domain, dense_rates(r.domain), 0)
             lw = cycle_expr(w.domain, dense_rates(w.domain), 0, "u")
             cond += f" and {lw} = {lr} + {1 - r.delay + w.delay} and {lw} >= {w.delay}"

@@ -100,8 +100,8 @@ def _pack(lines: list[tuple[str, int, int]], target: CGRA) -> list[list[tuple[st
     return groups
 
 
-def _bank(wp: WritePort, dims: tuple[Dim, ...], group, elements: dict[int, str], gated: bool, slices: int,
-          target: CGRA, index: int) -> Bank:
+def _bank(wp: WritePort, dims: tuple[Dim, ...], group: list[tuple[str, int, int]], elements: dict[int, str],
+          gated: bool, slices: int, target: CGRA, index: int) -> Bank:
     name = f"{wp.buffer}.bank{index}"
     w = wp.controller
     count, p = [], 1

@@ -11,10 +11,14 @@ schedule when nothing stalls (one transfer per cycle).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from mainspring.frontend.errors import ScheduleError
-from mainspring.hwlower.program import HwProgram
+from mainspring.hwlower.ir import Affine, Loop
+from mainspring.hwlower.program import Box, GlbProgram, HwProgram
 from mainspring.target import CGRA
 
 
@@ -83,7 +87,7 @@ class GlbPlan:
         return b
 
 
-def layout(box) -> tuple[int, ...]:
+def layout(box: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     """Word stride of each dimension of a tile stored x fastest (boxes are inclusive (min, max) pairs)."""
     out, run = [], 1
     for lo, hi in box:
@@ -92,16 +96,16 @@ def layout(box) -> tuple[int, ...]:
     return tuple(out)
 
 
-def address(coord, box) -> int:
+def address(coord: Sequence[int], box: Sequence[tuple[int, int]]) -> int:
     return sum((c - lo) * s for c, (lo, _), s in zip(coord, box, layout(box)))
 
 
-def box_walk(sub, box) -> GlbController:
+def box_walk(sub: Sequence[tuple[int, int]], box: Sequence[tuple[int, int]]) -> GlbController:
     """A controller that visits the elements of sub-box `sub` of a tile stored as `box`, x fastest."""
     return GlbController(tuple(hi - lo + 1 for lo, hi in sub), address([lo for lo, _ in sub], box), layout(box))
 
 
-def loop_walk(loops, index, box) -> GlbController:
+def loop_walk(loops: Sequence[Loop], index: Sequence[Affine], box: Sequence[tuple[int, int]]) -> GlbController:
     """A controller that visits what an op over `loops` (outermost first, hwlower Loops) stores at `index`
     (hwlower Affines), in the op's order; unrolled loops are lanes of one transfer and must be innermost."""
     strides = layout(box)
@@ -189,7 +193,7 @@ def glb_from_json(doc: dict) -> GlbPlan:
 def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     """The GLB of a hardware program with a GLB level (`program.glb`), in `target`'s GLB."""
     glb_words, glb_banks, glb_lanes = target.glb_words, target.glb_banks, target.glb_lanes
-    g, nest = program.glb, program.nest
+    g, nest = _glb_of(program), program.nest
     first, mems = program.tiles[0].boxes, g.mem_tiles
     out_name = g.output
     buffers = []
@@ -237,7 +241,14 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
                    bank_words)
 
 
-def _buffer(name, role, host_stream, array_stream, bits, box, lanes, host, array) -> GlbBuffer:
+def _glb_of(program: HwProgram) -> GlbProgram:
+    """The GLB level of a program that has one (the caller plans a GLB only when `program.glb` is set)."""
+    assert program.glb is not None, "the program has no GLB level"
+    return program.glb
+
+
+def _buffer(name: str, role: str, host_stream: str, array_stream: str, bits: int, box: Box, lanes: int,
+            host: GlbController, array: GlbController) -> GlbBuffer:
     ext = tuple((lo, hi - lo + 1) for lo, hi in box)
     words = 1
     for _, e in ext:
@@ -275,9 +286,8 @@ def _with_copies(b: GlbBuffer, copies: int, bank_words: int) -> GlbBuffer:
     return replace(b, copies=copies, banks=-(-b.words // bank_words))
 
 
-def addresses(c: GlbController):
+def addresses(c: GlbController) -> np.ndarray:
     """Every address `c` visits, in order (numpy)."""
-    import numpy as np
 
     idx = np.zeros(1, dtype=np.int64)
     for e, s in zip(c.extent, c.data_stride):  # innermost first: later dims vary slowest
@@ -285,9 +295,8 @@ def addresses(c: GlbController):
     return idx + c.data_start
 
 
-def transfer_coords(c: GlbController, b: GlbBuffer):
+def transfer_coords(c: GlbController, b: GlbBuffer) -> np.ndarray:
     """The coordinates of the words `c` moves through buffer `b`, in order (numpy, one row per word)."""
-    import numpy as np
 
     lo = np.array([m for m, _ in b.box])
     ext = np.array([e for _, e in b.box])
@@ -300,9 +309,8 @@ def transfer_coords(c: GlbController, b: GlbBuffer):
     return np.stack(out, axis=1) + lo
 
 
-def box_coords(box):
+def box_coords(box: Sequence[tuple[int, int]]) -> np.ndarray:
     """The coordinates of an inclusive box, x fastest (numpy, one row per element)."""
-    import numpy as np
 
     grids = np.meshgrid(*[np.arange(lo, hi + 1) for lo, hi in reversed(box)], indexing="ij")
     return np.stack([gr.ravel() for gr in reversed(grids)], axis=1)
@@ -311,11 +319,9 @@ def box_coords(box):
 def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
     """Check the GLB's controllers against the loop nest, independently of how they were derived: the words
     each controller moves, decoded back to coordinates, are the ones the array and the host stream, in order."""
-    import numpy as np
-
     from mainspring.hwlower.ir import output_order, store_order
 
-    g, nest = program.glb, program.nest
+    g, nest = _glb_of(program), program.nest
     first = program.tiles[0].boxes
 
     coords = transfer_coords

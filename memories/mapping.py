@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -21,7 +22,7 @@ from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from mainspring.target import CGRA
 
-from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, WritePort
+from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
 from .polyhedral import Flow, Program, Stmt, point_values
 from .schedule import Schedule, flow_delay
 from .timing import bounds, embed_values, flat_map
@@ -33,6 +34,11 @@ class _Read:
     flow: Flow
 
 
+_WritePorts = dict[tuple[str, tuple[int, ...]], WritePort]  # (op, lane) -> its write port
+_Source = tuple[int, tuple[int, ...]]  # (stmt index, lane) of a write stream
+_Write = tuple[Stmt, tuple[int, ...], tuple[Dim, ...], Controller]  # (op, lane, box, controller) of a bank write
+
+
 def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: int) -> BufferPlan:
     """The physical organisation of buffer `name` under schedule `sched`."""
     buf = prog.nest.buffer(name)
@@ -42,14 +48,19 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
               for k, f in enumerate(writers)}
     reads = _read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
     slices = math.ceil(buf.type.bits() / target.word_bits)
-    registers, banks, taps, steps = [], [], {}, {}
+    registers: list[Register] = []
+    banks: list[Bank] = []
+    taps: dict[tuple[str, int], str] = {}  # (write port, delay) -> the element delivering it
+    steps: dict[str, int] = {}  # read port -> the root's writes from its value's to the one in its read cycle
     for wp in wports.values():
         mine = [r for r in reads if r.port.source == wp.name and r.port.delay is not None]
         src = prog.stmt(wp.op)
         per_flow = write_steps(sched, src, [r.flow for r in mine])
         if per_flow is not None:
             steps.update({r.port.name: per_flow[r.flow] for r in mine})
-        delays = {per_flow[r.flow] if per_flow is not None else r.port.delay for r in mine}
+        # (every port in `mine` has a delay: the filter on the last line restates it for the type checker)
+        delays = ({per_flow[r.flow] for r in mine} if per_flow is not None
+                  else {r.port.delay for r in mine if r.port.delay is not None})
         regs, dl_banks, elements = tap_chain(wp, src.time_dims, delays, per_flow is not None, target, slices,
                                              len(banks))
         registers += regs
@@ -85,7 +96,7 @@ def _write_port(prog: Program, sched: Schedule, buf: str, s: Stmt, lane: tuple[i
     return WritePort(f"{buf}.w{k}", buf, s.name, lane, ctrl)
 
 
-def _read_ports(prog, sched, buf: str, flows: list[Flow], wports) -> list[_Read]:
+def _read_ports(prog: Program, sched: Schedule, buf: str, flows: list[Flow], wports: _WritePorts) -> list[_Read]:
     out: list[_Read] = []
     for f in flows:
         lo, hi = flow_delay(f, sched)
@@ -227,8 +238,8 @@ def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
 
 # ---- addressed banks -------------------------------------------------------------------------------------
 
-def _addressed_banks(prog, sched, target: CGRA, buf: str, reads: list[_Read], wports, slices: int,
-                     first: int) -> tuple[list[Bank], dict[str, str]]:
+def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
+                     wports: _WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
     """Addressed memories of `buf`: write streams in groups of a tile's write ports (banked by lane: the lanes of
     an op are separate streams), each group's banks serving the reads of its streams' values. Also returns the
     bank read port serving each logical read port."""
@@ -241,7 +252,7 @@ def _addressed_banks(prog, sched, target: CGRA, buf: str, reads: list[_Read], wp
             f"buffer '{buf}' needs {len(srcs)} write streams into one addressed memory but a memory tile has "
             f"{target.mem_tile_write_ports} write ports")
     # Group by lane: each lane's streams (its ops' stores of that lane) share banks.
-    by_lane: dict[tuple, list] = {}
+    by_lane: dict[tuple[int, ...], list[tuple[_Source, Stmt]]] = {}
     for key, src in srcs:
         by_lane.setdefault(key[1], []).append((key, src))
     banks: list[Bank] = []
@@ -260,12 +271,13 @@ def _addressed_banks(prog, sched, target: CGRA, buf: str, reads: list[_Read], wp
     return banks, served
 
 
-def _addressed_group(prog, sched, target: CGRA, buf: str, reads: list[_Read], wports, slices: int, first: int,
-                     srcs) -> tuple[list[Bank], dict[str, str]]:
+def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
+                     wports: _WritePorts, slices: int, first: int,
+                     srcs: Sequence[tuple[_Source, Stmt]]) -> tuple[list[Bank], dict[str, str]]:
     writes = [_addressed_write(prog, sched, buf, src, lane, reads) for (_, lane), src in srcs]
     words = _circular_words(prog, sched, buf, reads, writes)
     per = target.mem_tile_read_ports
-    banks = []
+    banks: list[Bank] = []
     for j in range(0, len(reads), per):  # replicas, each with every write stream and its share of the reads
         name = f"{buf}.bank{first + len(banks)}"
         wps = tuple(BankPort(f"{name}.w{k}", "write", src.name, lane, box, ctrl, source=wports[(src.name, lane)].name,
@@ -278,12 +290,13 @@ def _addressed_group(prog, sched, target: CGRA, buf: str, reads: list[_Read], wp
 
 
 def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: tuple[int, ...],
-                     reads: list[_Read]):
+                     reads: list[_Read]) -> _Write:
     """(op, lane, box, controller) writing every value in the hull of those read through memory."""
-    dom = None
+    dom: isl.Set | None = None
     for r in reads:
         if r.flow.src is src and r.flow.src_lane == lane:
             dom = r.flow.rel.domain() if dom is None else dom.union(r.flow.rel.domain())
+    assert dom is not None, "the sources are those of `reads`: each has a read"
     box = _hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
     t = sched.timing[src.name]
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
@@ -292,19 +305,22 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
     return src, lane, box, ctrl
 
 
-def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes) -> int:
+def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write]) -> int:
     """The least circular size such that no value's slot is rewritten between its write and last read."""
-    write_cycle = last_read = addr = None
+    write_cycle: isl.Map | None = None
+    last_read: isl.Map | None = None
+    addr: isl.Map | None = None
     width = 1 + max(len(src.time_dims) for src, _, _, _ in writes)
     for k, (src, lane, box, _) in enumerate(writes):
         t = sched.timing[src.name]
         emb = embed_values(src.time_name, len(src.time_dims), k, width)
-        rel = None
+        rel: isl.Map | None = None
         for r in reads:
             if r.flow.src is src and r.flow.src_lane == lane:
                 td = sched.timing[r.flow.dst.name]
                 m = r.flow.rel.apply_range(flat_map(r.flow.dst.time_name, r.flow.dst.time_dims, td.rates, td.delay))
                 rel = m if rel is None else rel.union(m)
+        assert rel is not None, "each write comes from `reads`: it has a read"
         wc = flat_map(src.time_name, box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates))
         # A value nobody reads from memory dies as it is written (but still takes its slot in that cycle).
         last = rel.lexmax().union(wc.subtract_domain(rel.domain()))
@@ -314,6 +330,7 @@ def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read]
         parts = (wc.apply_domain(emb), last.apply_domain(emb), am.apply_domain(emb))
         write_cycle, last_read, addr = (p if acc is None else acc.union(p)
                                         for acc, p in zip((write_cycle, last_read, addr), parts))
+    assert write_cycle is not None and last_read is not None and addr is not None, "there is a write"
     # Reads forward the word written in their issue cycle, so a rewrite may come in the last read's cycle.
     overlap = write_cycle.lex_le_map(write_cycle).intersect(last_read.lex_gt_map(write_cycle))
     overlap = overlap.subtract(isl.Map.identity(overlap.get_space()))

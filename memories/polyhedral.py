@@ -12,6 +12,7 @@ time-only tuples of one lane each, because each lane of an unrolled loop is a se
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Callable
 
@@ -47,6 +48,12 @@ class Stmt:
     @property
     def is_host(self) -> bool:
         return self.op is None
+
+    @property
+    def stream(self) -> str:
+        """The buffer a host statement streams."""
+        assert self.buffer is not None, f"'{self.name}' is an op, not a host statement"
+        return self.buffer
 
     @property
     def time_dims(self) -> tuple[Dim, ...]:
@@ -166,7 +173,7 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
         stmts.append(s)
         accesses.append(Access(s, "store", name, _identity_index(nest, s), True))
 
-    def walk(nodes, loops: tuple[Loop, ...], pos: tuple[int, ...]):
+    def walk(nodes: Sequence[Loop | Op], loops: tuple[Loop, ...], pos: tuple[int, ...]) -> None:
         first = 0 if loops else 1  # top-level position 0 is the host's input streams
         for k, n in enumerate(nodes, first):
             if isinstance(n, Loop):
@@ -201,7 +208,7 @@ def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int, lan
 def _identity_index(nest: LoopNest, s: Stmt) -> tuple[Affine, ...]:
     if s.unrolled and s.unrolled[-1]:  # a stream of lanes: x from its transfer and lane
         outer, lane = s.loops[-2:]
-        x = Affine.make({outer.var: lane.extent, lane.var: 1}, nest.buffer(s.buffer).box[0][0])
+        x = Affine.make({outer.var: lane.extent, lane.var: 1}, nest.buffer(s.stream).box[0][0])
         return (x,) + tuple(Affine.make({d.var: 1}, 0) for d in reversed(s.loops[:-2]))
     return tuple(Affine.make({d.var: 1}, 0) for d in reversed(s.loops))
 
@@ -217,21 +224,21 @@ def _order(s: Stmt, after: int, depth: int) -> str:
     return f"[{', '.join(names)}] -> [{', '.join(vec)}]"
 
 
-def _buffer_flows(buf: str, accs: list[Access], stmts: list[Stmt]):
+def _buffer_flows(buf: str, accs: list[Access], stmts: list[Stmt]) -> tuple[list[Flow], list[InternalRead]]:
     depth = max(len(s.loops) for s in stmts)
     tag = {id(a): f"A{k}" for k, a in enumerate(accs)}
     by_tag = {tag[id(a)]: a for a in accs}
     empty = isl.UnionMap("{ }")
     sinks, sources, order = empty, empty, empty
     for a in accs:
-        m = isl.UnionMap.from_map(a.map(tag[id(a)]))
+        um = isl.UnionMap.from_map(a.map(tag[id(a)]))
         # Reads of an instance happen before its write, so the order has a last entry 0 (read) / 1 (write).
         o = isl.UnionMap(f"{{ {tag[id(a)]}{_order(a.stmt, int(a.is_write), depth)} }}")
-        order = order.union(o.intersect_domain(m.domain()))
+        order = order.union(o.intersect_domain(um.domain()))
         if a.is_write:
-            sources = sources.union(m)
+            sources = sources.union(um)
         else:
-            sinks = sinks.union(m)
+            sinks = sinks.union(um)
     if sinks.is_empty() or sources.is_empty():
         _check_sourced(buf, sinks, by_tag)
         return [], []
@@ -261,7 +268,8 @@ def _check_sourced(buf: str, no_source: isl.UnionMap, by_tag: dict[str, Access])
         )
 
 
-def _split_lanes(buf: str, m: isl.Map, w: Access, r: Access, tag: dict[int, str]):
+def _split_lanes(buf: str, m: isl.Map, w: Access, r: Access,
+                 tag: dict[int, str]) -> tuple[list[Flow], list[InternalRead]]:
     flows: list[Flow] = []
     internal: list[InternalRead] = []
     for rl in r.stmt.lanes():

@@ -18,6 +18,7 @@ Clockwork's recipe, simplified where our inputs allow it:
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -26,6 +27,7 @@ from mainspring.hwlower.ir import Loop, Op
 
 from mainspring.target import CGRA
 
+from .ir import Dim
 from .polyhedral import Flow, Program, Stmt
 from .timing import delta_bounds, flat_map
 
@@ -233,7 +235,7 @@ def _source_steps(f: Flow) -> tuple[list[int] | None, ...]:
         q = list(p)
         q[k] += 1
 
-        def source(point: list[int]):
+        def source(point: list[int]) -> list[int] | None:
             at = isl.Set(f"{{ {dom.get_tuple_name()}[{', '.join(map(str, point))}] }}")
             got = back.intersect_domain(at).range()
             return None if got.is_empty() or not got.is_singleton() else point_values(got)
@@ -243,7 +245,7 @@ def _source_steps(f: Flow) -> tuple[list[int] | None, ...]:
     return tuple(out)
 
 
-def _injective(rates: list[int], dims) -> bool:
+def _injective(rates: list[int], dims: Sequence[Dim]) -> bool:
     """Each step of a dim comes after every inner dim's whole run: no two firings share a cycle."""
     for k, q in enumerate(rates):
         if q <= sum(r * (d.extent - 1) for r, d in zip(rates[k + 1:], dims[k + 1:])):
@@ -258,7 +260,7 @@ def _pace_streams(rates: dict, group: list[Stmt], neighbours: list[Stmt], depth:
         rates[n.name] = tuple(periods[k] for k in outer)
 
 
-def _paced(group: list[Stmt], neighbours: list[Stmt], depth: int):
+def _paced(group: list[Stmt], neighbours: list[Stmt], depth: int) -> list[tuple[Stmt, list[int]]]:
     """The input streams of a strip-mined group, each with the digits (loops that are not `.strip_i`) its
     dimensions step."""
     deep = next(m for m in group if len(m.time_dims) == depth)
@@ -266,9 +268,9 @@ def _paced(group: list[Stmt], neighbours: list[Stmt], depth: int):
     return [(n, outer) for n in neighbours if n.is_host and len(n.time_dims) == len(outer)]
 
 
-def _groups(prog: Program, stmts: list[Stmt], fixed: set[str]):
+def _groups(prog: Program, stmts: list[Stmt], fixed: set[str]) -> Iterator[tuple[list[Stmt], list[Stmt]]]:
     """Connected components of the flow graph among unfixed ops, each with the fixed ops it touches."""
-    linked = nx.Graph()
+    linked: nx.Graph[str] = nx.Graph()
     linked.add_nodes_from(s.name for s in stmts if s.name not in fixed)
     linked.add_edges_from((f.src.name, f.dst.name) for f in prog.flows
                           if not f.streamed_out and f.src.name not in fixed and f.dst.name not in fixed)
@@ -289,7 +291,7 @@ def _solve(prog: Program, rates: dict[str, tuple[int, ...]], fixed: dict[str, in
     names = [s.name for s in scheduled_stmts(prog)]
     # Longest paths from a source whose edges give each op its least delay: shortest paths of the negated
     # weights (a negative cycle is a positive one here: these rates cannot work).
-    g = nx.DiGraph()
+    g: nx.DiGraph[str | tuple[str]] = nx.DiGraph()  # op names, and the source _SOURCE
     g.add_weighted_edges_from((_SOURCE, n, -fixed.get(n, 0)) for n in names)
     for e in es:
         if not g.has_edge(e.src, e.dst) or g[e.src][e.dst]["weight"] > -e.weight:
@@ -298,7 +300,7 @@ def _solve(prog: Program, rates: dict[str, tuple[int, ...]], fixed: dict[str, in
         dist = nx.single_source_bellman_ford_path_length(g, _SOURCE)
     except nx.NetworkXUnbounded:
         return None
-    d = {n: -dist[n] for n in names}
+    d = {n: -int(dist[n]) for n in names}  # integer weights: integer distances
     if any(d[n] != v for n, v in fixed.items() if n in d):
         return None  # a fixed op (a stream) would have to start later
     _pull_late(d, es, _free(names, es, fixed))
@@ -335,7 +337,7 @@ def _sequential(prog: Program) -> Schedule:
         body = sum(length(c) for c in n.body)
         return body if n.unrolled else body * n.extent
 
-    def lay(nodes, rates: tuple[int, ...], start: int) -> None:
+    def lay(nodes: Sequence[Loop | Op], rates: tuple[int, ...], start: int) -> None:
         t = start
         for n in nodes:
             if isinstance(n, Op):

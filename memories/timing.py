@@ -122,8 +122,8 @@ def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
     """{ name[t] -> T[...] }: the cycle `offset + rates . (t - min)` as a lexicographic vector in `periods`
     (whose prefix the rates must be), or as the one-dimensional flat cycle when `periods` is None."""
     if periods is None:
-        ts = ", ".join(f"t{k}" for k in range(len(dims)))
-        return isl.Map(f"{{ {name}[{ts}] -> T[{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
+        flat = ", ".join(f"t{k}" for k in range(len(dims)))
+        return isl.Map(f"{{ {name}[{flat}] -> T[{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
     steps = digit_steps(tuple(rates), tuple(periods))
     assert steps is not None, (name, rates, periods)
     ts = [f"t{k}" for k in range(len(dims))]
@@ -151,8 +151,8 @@ def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
             conds.append(f"{raw} >= {radix[k - 1]}" if cout else f"{raw} < {radix[k - 1]}")
             outs.append(f"{raw} - {radix[k - 1]}" if cout else raw)
         pieces.append(f"({' and '.join(conds)} and {' and '.join(f'o{k} = {o}' for k, o in enumerate(outs))})")
-    outs = ", ".join(f"o{k}" for k in range(depth))
-    return isl.Map(f"{{ {head} -> T[{outs}] : {' or '.join(pieces)} }}")
+    out_vars = ", ".join(f"o{k}" for k in range(depth))
+    return isl.Map(f"{{ {head} -> T[{out_vars}] : {' or '.join(pieces)} }}")
 
 
 @functools.lru_cache(maxsize=4096)

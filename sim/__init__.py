@@ -13,12 +13,12 @@ in HDL; Python only starts the simulator (through cocotb's runner) and reads the
 """
 
 from .errors import BuildError, SimulationError, SimulationTimeout, SimulatorUnavailable, StreamProtocolError
-from .runner import Bench, build, run
+from .runner import DRAIN_CYCLES, Bench, build, run
 from .spec import OutputSpec, SimResult, StreamSpec
 from .toolchain import SIMULATORS, in_ci, require_simulator, require_tool, simulator_problem
 
 __all__ = [
-    "run", "build", "Bench",
+    "run", "build", "Bench", "DRAIN_CYCLES",
     "StreamSpec", "OutputSpec", "SimResult",
     "SimulationError", "SimulationTimeout", "StreamProtocolError", "BuildError", "SimulatorUnavailable",
     "SIMULATORS", "require_simulator", "require_tool", "simulator_problem", "in_ci",

@@ -62,8 +62,11 @@ class Bench:
     def run(self, inputs: Mapping[str, StreamSpec], output: OutputSpec,
             params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
             backpressure: float = 0.0, seed: int = 1, timeout_cycles: int | None = None,
-            keep_files: bool = False) -> SimResult:
+            keep_files: bool = False, drain_cycles: int = DRAIN_CYCLES) -> SimResult:
         """Stream `inputs` through the design and collect `output.count` words.
+
+        After the last expected output word the bench runs `drain_cycles` more, watching for extra output
+        words, while the design takes the input words it reads after its last output.
 
         `bubbles` is the probability that an input slot stays empty in a cycle, `backpressure` that the
         output's ready is low; both are drawn in HDL from generators seeded by `seed`. The run fails with
@@ -72,6 +75,7 @@ class Bench:
         _check_same_interface(self.interface, _interface_of(self.interface.top, inputs, output, params,
                                                             self.interface.marks))
         plusargs, limit = self._settings(inputs, output, bubbles, backpressure, seed, timeout_cycles)
+        plusargs = [a for a in plusargs if not a.startswith("+ms_drain=")] + [f"+ms_drain={int(drain_cycles)}"]
         plusargs += [f"+{param_plusarg(n)}={v:x}" for n, v in _param_values(params or {}).items()]
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.directory / "runs"))
         for index, (name, spec) in enumerate(inputs.items()):
@@ -199,13 +203,13 @@ def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec
         params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
         bubbles: float = 0.0, backpressure: float = 0.0, seed: int = 1, build_dir: str | Path | None = None,
         waves: bool = False, timeout_cycles: int | None = None, keep_files: bool = False,
-        marks: Sequence[str] = ()) -> SimResult:
+        marks: Sequence[str] = (), drain_cycles: int = DRAIN_CYCLES) -> SimResult:
     """Build (or reuse) the test bench of `top` and stream one frame through it; see `Bench.run`. `marks`
     names 1-bit outputs of `top` whose high cycles are recorded (`SimResult.marks`)."""
     bench = build(sources, top, inputs, output, params, simulator=simulator, build_dir=build_dir, waves=waves,
                   marks=marks)
     result = bench.run(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
-                       timeout_cycles=timeout_cycles, keep_files=keep_files)
+                       timeout_cycles=timeout_cycles, keep_files=keep_files, drain_cycles=drain_cycles)
     return dataclasses.replace(result, build_seconds=bench.build_seconds)
 
 

@@ -43,7 +43,9 @@ def test_upsample_then_stencil(simulator, build_dir):
     design.check({"input": random_image(15, 8, seed=3)}, simulator=simulator, build_dir=build_dir)
 
 
-def test_error_upsample_of_an_odd_extent():
+def test_upsample_of_an_odd_extent_rounds_up_as_roundup_would(build_dir):
+    # up is needed over 31 columns but runs in steps of 2: bounds inference computes 32 (and reads one more
+    # column of hw_input), as Halide's RoundUp tail would; the output is bit-exact.
     x, y = hl.Var("x"), hl.Var("y")
     i = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -52,15 +54,27 @@ def test_error_upsample_of_an_odd_extent():
     up[x, y] = hw_input[x / 2, y / 2]
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = up[x, y] + up[x + 1, y]
-    accelerate(hw_output, hw_output, 30, 16, [up], hw_input)  # up is 31 wide
+    accelerate(hw_output, hw_output, 30, 16, [up], hw_input)  # up is needed 31 wide
+    design = hl.compile(hw_output, name="upsample_odd")
+    assert design.program.nest.buffer("up").box[0] == (0, 32)
+    design.check({"input": random_image(17, 8, seed=4)}, simulator="icarus", build_dir=build_dir)
+
+
+def test_error_upsample_output_of_an_odd_extent():
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = hw_input[x / 2, y / 2]
+    accelerate(hw_output, hw_output, 31, 16, [], hw_input)
     with pytest.raises(hl.HalideError) as err:
         hl.compile(hw_output, name="upsample_odd")
     assert str(err.value) == (
-        "Func 'up': an upsample divides the index of dimension x by 2, so every Func in the accelerator runs that "
-        "loop in steps of 2, but 'up' runs it 31 times; make its extent a multiple of 2 (bound the output to a "
-        "multiple of 2)"
+        "Func 'hw_output': an upsample divides the index of dimension xi by 2, so every Func in the accelerator "
+        "runs that loop in steps of 2, but 'hw_output' runs it 31 times; make its extent a multiple of 2 (bound "
+        "the output to a multiple of 2)"
     )
-
 
 
 def _offset_upsample(offset: int):
