@@ -5,6 +5,7 @@ The app convention (also for a user's own file passed to `mainspring sim path/to
 - `DEFAULT_SIZE`: the default output size (width, height);
 - optionally `output_size(in_width, in_height)`: the output size for an input size, where the output is not the
   input less a border (the bench's sizes are input sizes);
+- optionally `TARGET`: the `hl.CGRA` the app is built for, where the default array is too small (`target(mod)`);
 - `build(width, height) -> (output_func, inputs)`: the algorithm with its hardware schedule, output bounded to
   width x height, and a dict of input arrays keyed by ImageParam name (deterministic pseudo-random data,
   indexed arr[y, x]) covering what the schedule reads.
@@ -16,13 +17,13 @@ import importlib
 import importlib.util
 import os
 
-__all__ = ["APPS", "SINGLE_LEVEL", "REFERENCE", "load", "build"]
+__all__ = ["APPS", "SINGLE_LEVEL", "REFERENCE", "load", "build", "target"]
 
 SINGLE_LEVEL = ("brighten", "gaussian", "cascade", "harris")  # the array streams straight from and to the host
 # gaussian_glb: seed 002's three levels (host, GLB, memory tiles); upsample: more output than input words
 # Ports of the reference system's generators with their own schedules (../shared/h2h/README.md)
 REFERENCE = ("h2h_pointwise", "h2h_cascade", "h2h_cascade_glb", "h2h_harris", "h2h_conv_3_3", "h2h_down_sample",
-             "h2h_gaussian", "h2h_rom", "h2h_unsharp")
+             "h2h_gaussian", "h2h_rom", "h2h_unsharp", "h2h_camera_pipeline")
 # h2h_three_level_memory is not listed: its 4x4 memory tiles need the convolution computed per memory tile
 # (compute_at an inner loop of the array), which is not implemented; see its module.
 APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample") + REFERENCE + ("h2h_accumulation",)
@@ -49,6 +50,11 @@ def load(name_or_path: str):
 
     raise HalideError(f"unknown app '{name_or_path}': use one of {', '.join(APPS)} or the path of a .py file"
                       f"{did_you_mean(name_or_path, APPS)}")
+
+
+def target(mod):
+    """The `hl.CGRA` an app is compiled for: its `TARGET`, or None for the default array."""
+    return getattr(mod, "TARGET", None)
 
 
 def build(mod, width: int, height: int, lanes: int = 1):

@@ -51,6 +51,7 @@ def parse_sizes(spec: str) -> list[tuple[int, int]]:
 
 
 def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
+    from . import apps
     from .apps import build
     from .compiler import compile
     from .design import library_path
@@ -63,7 +64,7 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
         border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
         out, _ = build(mod, in_w - border_w, in_h - border_h)
     start = time.perf_counter()
-    design = compile(out, name=mod.NAME)
+    design = compile(out, name=mod.NAME, target=apps.target(mod))
     seconds = time.perf_counter() - start
     rep = design.report
     row = {

@@ -1,6 +1,6 @@
 """The `mainspring` command: compile an app to RTL, simulate it against the reference, benchmark the apps.
 
-APP is an app of `mainspring.apps` (brighten, gaussian, cascade, harris) or the path of a Python file that
+APP is an app of `mainspring.apps` (`mainspring compile --help` lists them) or the path of a Python file that
 follows the app convention (see `mainspring/apps/__init__.py`: NAME, DEFAULT_SIZE, build(width, height)).
 """
 
@@ -11,6 +11,7 @@ import json
 import sys
 import time
 
+from . import apps
 from .compiler import STEPS
 from .frontend.errors import HalideError, MismatchError
 
@@ -20,8 +21,6 @@ def _progress(msg: str) -> None:
 
 
 def _build(app: str, size, lanes: int = 1):
-    from . import apps
-
     if size is not None and min(size) < 1:
         raise HalideError(f"--size {size[0]} {size[1]}: an output size is two positive integers W H, e.g. "
                           "--size 64 64")
@@ -38,7 +37,7 @@ def cmd_compile(args) -> int:
 
     mod, out, _, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
-    design = compile(out, name=mod.NAME, dump_after=args.dump_after)
+    design = compile(out, name=mod.NAME, target=apps.target(mod), dump_after=args.dump_after)
     path = design.save(args.output)
     _progress(f"wrote {path}")
     print(json.dumps(design.report, indent=1, sort_keys=True))
@@ -50,7 +49,7 @@ def cmd_sim(args) -> int:
 
     mod, out, inputs, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
-    design = compile(out, name=mod.NAME)
+    design = compile(out, name=mod.NAME, target=apps.target(mod))
     _progress(f"simulating on {args.simulator} (the first build of a design takes a while on Verilator)")
     try:
         res = design.check(inputs, simulator=args.simulator, bubbles=args.bubbles, backpressure=args.backpressure,
@@ -88,7 +87,7 @@ def cmd_prove(args) -> int:
 
     mod, out, _, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
-    design = compile(out, name=mod.NAME)
+    design = compile(out, name=mod.NAME, target=apps.target(mod))
     _progress(f"proving its kernels (at most {args.timeout:g} s each)")
     proofs = prove_design(design, timeout=args.timeout, progress=lambda p: print(f"  {p}", flush=True))
     proved = sum(p.status == "proved" for p in proofs)

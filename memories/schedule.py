@@ -138,13 +138,17 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         peers = [m for m in group + neighbours if len(m.time_dims) == depth] or group
         widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
                   for k in range(depth)]
-        for n, outer in _paced(group, neighbours, depth):  # a paced stream's rows must fit its digits
-            for k, d in zip(outer, n.time_dims):
-                widest[k] = max(widest[k], d.extent)
+        paced = _paced(prog, group, neighbours, depth)
+        for n, digits, full in paced:  # a paced stream's rows must fit its digits
+            for k, d in zip(digits, n.time_dims):
+                # A full-rate stream steps the inner digit of a split pair: its row spans the outer one too.
+                outer = k - 1 if full and k != _outer_digit(group, depth, k) else k
+                widest[outer] = max(widest[outer], -(-d.extent // (widest[k] if outer != k else 1)))
         periods = _periods(widest)
         for s in group:
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
-        _pace_streams(rates, group, neighbours, depth, [ii * p for p in periods])
+        for n, digits, _ in paced:
+            rates[n.name] = tuple(ii * periods[k] for k in digits)
     _keep_pace(prog, rates, fixed)
     if not any(".strip_" in d.var for s in stmts for d in s.time_dims):  # upsamples pace their own streams
         if _pace_streams_to_readers(prog, rates, fixed):
@@ -253,19 +257,40 @@ def _injective(rates: list[int], dims: Sequence[Dim]) -> bool:
     return True
 
 
-def _pace_streams(rates: dict, group: list[Stmt], neighbours: list[Stmt], depth: int, periods: list[int]) -> None:
-    """An input stream feeding strip-mined loops (an upsample) steps once per outer step of each split loop,
-    not once per cycle: the host is throttled to the consumer's pace, so only a line of it is buffered."""
-    for n, outer in _paced(group, neighbours, depth):
-        rates[n.name] = tuple(periods[k] for k in outer)
-
-
-def _paced(group: list[Stmt], neighbours: list[Stmt], depth: int) -> list[tuple[Stmt, list[int]]]:
-    """The input streams of a strip-mined group, each with the digits (loops that are not `.strip_i`) its
-    dimensions step."""
+def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],
+           depth: int) -> list[tuple[Stmt, list[int], bool]]:
+    """The input streams of a strip-mined group, each with the digit each of its dimensions steps, and whether
+    it runs at full rate. A low-resolution stream (an upsample's input, read at x / 2) steps once per outer
+    step of each split loop, not once per cycle: the host is throttled to the consumer's pace, so only a line of
+    it is buffered. A full-resolution stream (a Bayer mosaic whose planes the group reads at 2x, 2x + 1) steps
+    the inner digit (`.strip_i`): one word per cycle."""
     deep = next(m for m in group if len(m.time_dims) == depth)
     outer = [k for k, d in enumerate(deep.time_dims) if not d.var.endswith(".strip_i")]
-    return [(n, outer) for n in neighbours if n.is_host and len(n.time_dims) == len(outer)]
+    inner = [k + 1 if k + 1 < depth and deep.time_dims[k + 1].var.endswith(".strip_i") else k for k in outer]
+    out = []
+    for n in neighbours:
+        if not n.is_host or len(n.time_dims) != len(outer):
+            continue
+        full = _read_at_full_rate(prog, n, group)
+        out.append((n, inner if full else outer, full))
+    return out
+
+
+def _outer_digit(group: list[Stmt], depth: int, k: int) -> int:
+    """The digit of the split pair digit k belongs to that is not `.strip_i` (k itself if it is not)."""
+    deep = next(m for m in group if len(m.time_dims) == depth)
+    return k - 1 if deep.time_dims[k].var.endswith(".strip_i") else k
+
+
+def _read_at_full_rate(prog: Program, host: Stmt, group: list[Stmt]) -> bool:
+    """Whether a reader in the group moves along the stream when one of its `.strip_i` loops steps."""
+    names = {s.name for s in group}
+    for f in prog.flows:
+        if f.src is host and f.dst.name in names:
+            for d, step in zip(f.dst.time_dims, _source_steps(f)):
+                if d.var.endswith(".strip_i") and step is not None and any(step):
+                    return True
+    return False
 
 
 def _groups(prog: Program, stmts: list[Stmt], fixed: set[str]) -> Iterator[tuple[list[Stmt], list[Stmt]]]:

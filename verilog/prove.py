@@ -72,8 +72,10 @@ class KernelProof:
 
 
 def prove_kernel(kernel: Kernel, verilog: str, cache: ProofCache | None = None,
-                 timeout: float = TIME_LIMIT) -> KernelProof:
-    """Prove module `kernel.name` of `verilog` (a design's Verilog or the module alone) equal to `kernel`."""
+                 timeout: float = TIME_LIMIT, retry: bool = False) -> KernelProof:
+    """Prove module `kernel.name` of `verilog` (a design's Verilog or the module alone) equal to `kernel`.
+    A kernel left unproved within `timeout` is remembered too (so that every compile does not spend the time
+    again), under that timeout; `retry` tries it again (`mainspring prove`)."""
     cache = cache or ProofCache(None)
     try:
         text = module_text(verilog, kernel.name)
@@ -83,12 +85,17 @@ def prove_kernel(kernel: Kernel, verilog: str, cache: ProofCache | None = None,
     hit = cache.get("kernels", key)
     if hit is not None:
         return _from_entry(kernel, hit)
+    gave_up = cache_key(key, f"unproved within {timeout:g} s")
+    hit = None if retry else cache.get("unproved", gave_up)
+    if hit is not None:
+        return _from_entry(kernel, hit)
     start = time.perf_counter()
     proof = _prove(kernel, text, cache, start + timeout)
     proof = KernelProof(kernel.name, proof.status, round(time.perf_counter() - start, 3), proof.reason,
                         proof.counterexample, proof.lemmas, source=kernel.source)
-    if proof.status != "unproved":  # an unproved kernel may prove on a less busy machine
-        cache.put("kernels", key, _to_entry(proof))
+    # An unproved kernel may prove with more time or on a less busy machine: kept apart, retried on demand.
+    cache.put("kernels" if proof.status != "unproved" else "unproved",
+              key if proof.status != "unproved" else gave_up, _to_entry(proof))
     return proof
 
 
@@ -180,7 +187,7 @@ def _from_entry(kernel: Kernel, e: dict) -> KernelProof:
 
 
 def prove_ops(ops, verilog: str, cache_dir: Path | str | None = None, timeout: float = TIME_LIMIT,
-              progress=None) -> list[KernelProof]:
+              progress=None, retry: bool = False) -> list[KernelProof]:
     """Prove the kernel of each op (`hwlower.ir.Op`, as `compile` names its module) against `verilog`, the
     design's Verilog; a kernel that several ops share is proved once. `cache_dir=None`: `build/prove` (or
     MAINSPRING_PROVE_CACHE); `progress` is called with each result."""
@@ -189,16 +196,18 @@ def prove_ops(ops, verilog: str, cache_dir: Path | str | None = None, timeout: f
     for op in ops:
         module = kernel_module(op.name)
         if module not in proofs:
-            proofs[module] = prove_kernel(kernel_from_op(op, name=module), verilog, cache, timeout)
+            proofs[module] = prove_kernel(kernel_from_op(op, name=module), verilog, cache, timeout, retry)
             if progress is not None:
                 progress(proofs[module])
     return list(proofs.values())
 
 
 def prove_design(design, cache_dir: Path | str | None = None, timeout: float = TIME_LIMIT,
-                 progress=None) -> list[KernelProof]:
-    """Prove every compute kernel of a compiled design (see `prove_ops`)."""
-    return prove_ops([op for _, op in design.program.nest.ops()], design.verilog, cache_dir, timeout, progress)
+                 progress=None, retry: bool = True) -> list[KernelProof]:
+    """Prove every compute kernel of a compiled design (see `prove_ops`), trying again the kernels an earlier
+    run left unproved."""
+    return prove_ops([op for _, op in design.program.nest.ops()], design.verilog, cache_dir, timeout, progress,
+                     retry)
 
 
 def proof_report(proofs: list[KernelProof]) -> dict:

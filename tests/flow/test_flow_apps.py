@@ -19,7 +19,7 @@ def _design(name, width=None, height=None):
     mod = apps.load(name)
     w, h = (width, height) if width else mod.DEFAULT_SIZE
     out, inputs = mod.build(w, h)
-    return compile(out, name=mod.NAME), inputs
+    return compile(out, name=mod.NAME, target=apps.target(mod)), inputs
 
 
 def _pipeline_depth(design) -> int:

@@ -130,3 +130,17 @@ def test_unroll_by_a_factor_of_an_inline_wrapper_names_the_call():
         f"{where}: Cannot unroll dimension x.ui of Func \"hw_input_global_wrapper\" (hw_input.in_().unroll(x, 2)) "
         "because the Func is scheduled inline")
     assert "Unroll hw_input.unroll(x, 2) (the Func it wraps) instead" in str(err.value)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_camera_pipeline_small(simulator, build_dir):
+    # Half-resolution Bayer planes (a 29-row plane computes 30, as RoundUp would), interleaved back by x % 2 and
+    # y % 2, three channel lanes, a 1024-entry curve ROM computed in float; the raw input streams at full rate.
+    from mainspring.apps import h2h_camera_pipeline as cam
+
+    out, inputs = cam.build(8, 8)
+    design = hl.compile(out, name="camera_small", target=cam.TARGET)
+    assert design.program.nest.lanes == (("hw_input", 1), ("hw_output", 3))
+    assert design.report["rom_words"] == 3 * 1024
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]

@@ -21,7 +21,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 def _design(name="gaussian"):
     mod = apps.load(name)
     out, inputs = mod.build(*mod.DEFAULT_SIZE)
-    return hl.compile(out, name=mod.NAME), inputs
+    return hl.compile(out, name=mod.NAME, target=apps.target(mod)), inputs
 
 
 @pytest.mark.parametrize("suffix", ["memory.json", "compute.json", "v", "loops.txt"])

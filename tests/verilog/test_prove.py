@@ -4,6 +4,8 @@ by constants through lemmas proved once; a wrong kernel is disproved with a coun
 import re
 
 import numpy as np
+import time
+
 import pytest
 import z3
 
@@ -179,9 +181,17 @@ def test_a_kernel_beyond_the_time_limit_is_unproved_with_the_reason(tmp_path):
 
     a, b = read_port("a", Int(32)), read_port("b", Int(32))
     kernel = Kernel("k_divide", (("a", Int(32)), ("b", Int(32))), (("out", ir.BinOp(Int(32), "div", a, b)),))
-    proof = prove_kernel(kernel, kernel_verilog(json.loads(kernel_json(kernel))), ProofCache(tmp_path), timeout=2)
+    text = kernel_verilog(json.loads(kernel_json(kernel)))
+    proof = prove_kernel(kernel, text, ProofCache(tmp_path), timeout=2)
     assert proof.status == "unproved" and "time limit" in proof.reason and proof.seconds < 5, proof
     assert proof_report([proof])["kernels_unproved"] == [{"kernel": "k_divide", "reason": proof.reason}]
+    # Remembered, so that the next compile does not spend the time again; `retry` (mainspring prove) tries again.
+    again = prove_kernel(kernel, text, ProofCache(tmp_path), timeout=2)
+    assert again.status == "unproved" and again.reason == proof.reason and again.seconds == proof.seconds
+    assert len(list((tmp_path / "unproved").iterdir())) == 1
+    started = time.perf_counter()
+    retried = prove_kernel(kernel, text, ProofCache(tmp_path), timeout=2, retry=True)
+    assert retried.status == "unproved" and time.perf_counter() - started >= 1.5
 
 
 def test_cli_prove(tmp_path, monkeypatch, capsys):
