@@ -8,66 +8,84 @@ whole steps (`box_multiples`), as a RoundUp tail would: a half-resolution plane 
 
 from __future__ import annotations
 
-from networkx.utils import UnionFind
+from fractions import Fraction
+
+import networkx as nx
 
 from mainspring.frontend import ir
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.pipeline import Pipeline
 
-from .affine import int_value
+from .affine import affine_of, int_value
+from .ir import Affine
 from .region import Region
 
 Dim = tuple[int, int]  # (id of a Function, index of its dimension)
 
 
 def dimension_steps(region: Region, defs_of: dict[int, list[Definition]]) -> dict[int, dict[int, int]]:
-    """id(Function) -> {dimension: d} for every dimension of a buffered Func (or input) in the class of a
-    dimension some index divides by a constant d."""
-    classes: UnionFind = UnionFind()
-    divided: dict[Dim, int] = {}
-    funcs = list(region.inputs) + list(region.buffered)
+    """id(Function) -> {dimension: d} for the dimensions to strip-mine: in each class of linked dimensions where
+    some index divides by a constant d, the full-resolution ones. The class's coarser dimensions (a
+    half-resolution plane read at x / 2, written from 2x and 2x + 1) keep one loop, which runs at the outer
+    steps. A class whose dimensions are at more than two resolutions, or at inconsistent ones, is strip-mined
+    whole."""
+    graph: nx.DiGraph = nx.DiGraph()  # consumer dimension -> producer dimension, with producer / consumer scale
     for f in region.buffered:
         for definition in defs_of[id(f)]:
             own = {a.name: (id(f), i) for i, a in enumerate(definition.args) if isinstance(a, ir.Var)}
             for n in ir.walk(definition.value):
                 if isinstance(n, ir.Call) and isinstance(n.callee, Function):
                     for i, arg in enumerate(n.args):
-                        _link(classes, divided, own, (id(n.callee), i), arg)
-    steps: dict[Dim, int] = {}
-    for dim, d in divided.items():
-        root = classes[dim]
-        for f in funcs:
-            for i in range(len(f.args)):
-                if classes[(id(f), i)] == root:
-                    steps.setdefault((id(f), i), d)
+                        _link(graph, own, (id(n.callee), i), arg)
     out: dict[int, dict[int, int]] = {}
-    for (fid, i), d in steps.items():
-        out.setdefault(fid, {})[i] = d
+    for comp in nx.weakly_connected_components(graph):
+        for (fid, i), d in _class_steps(graph.subgraph(comp)).items():
+            out.setdefault(fid, {})[i] = d
     return out
 
 
-def _link(classes: UnionFind, divided: dict[Dim, int], own: dict[str, Dim], producer: Dim, arg: ir.Expr) -> None:
-    """Link the producer's dimension with the consumer's variable its index uses (x, 2 * x + 1, x / 2 + 1);
-    record a division by a constant on the consumer's side."""
-    var, div = _single_var(arg)
-    if var is None or var not in own:
-        return
-    classes.union(own[var], producer)
-    if div > 1:
-        divided.setdefault(own[var], div)
+def _class_steps(graph: nx.DiGraph) -> dict[Dim, int]:
+    divisors = [d["div"] for _, _, d in graph.edges(data=True) if d["div"] > 1]
+    if not divisors:
+        return {}
+    scale = _scales(graph)
+    levels = set(scale.values()) if scale is not None else set()
+    if scale is not None and len(levels) == 2 and max(levels) / min(levels) == divisors[0]:
+        return {dim: divisors[0] for dim, s in scale.items() if s == max(levels)}
+    return {dim: divisors[0] for dim in graph.nodes}
 
 
-def _single_var(e: ir.Expr) -> tuple[str | None, int]:
-    """The one pure variable e is an affine function of (through a division by a constant), and the divisor."""
-    names = {n.name for n in ir.walk(e) if isinstance(n, ir.Var)}
-    if len(names) != 1:
-        return None, 1
+def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:
+    """Each dimension's resolution relative to one of them, or None where two paths disagree."""
+    start = next(iter(graph.nodes))
+    scale = {start: Fraction(1)}
+    undirected = graph.to_undirected(as_view=True)
+    for a, b in nx.bfs_edges(undirected, start):
+        ratio = graph.edges[a, b]["ratio"] if graph.has_edge(a, b) else 1 / graph.edges[b, a]["ratio"]
+        scale[b] = scale[a] * ratio
+    for a, b, d in graph.edges(data=True):
+        if scale[b] != scale[a] * d["ratio"]:
+            return None
+    return scale
+
+
+def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -> None:
+    """Link the producer's dimension with the consumer's variable its index uses (x, 2 * x + 1, x / 2 + 1), with
+    the producer's resolution relative to the consumer's (2, 2, 1/2)."""
     div = 1
-    for n in ir.walk(e):
-        if isinstance(n, ir.BinOp) and n.op in ("div", "mod") and isinstance(n.b, ir.Const) \
-                and not n.b.type.is_float() and int_value(n.b) > 1:
-            div = int_value(n.b)
-    return names.pop(), div
+    if isinstance(arg, ir.BinOp) and arg.op == "div":
+        divisor = arg.b
+        if isinstance(divisor, ir.Const) and not divisor.type.is_float():
+            arg, div = arg.a, int_value(divisor)
+    names = {n.name for n in ir.walk(arg) if isinstance(n, ir.Var)}
+    if len(names) != 1 or next(iter(names)) not in own or div < 1:
+        return
+    var = names.pop()
+    a = affine_of(arg, {var: Affine.make({var: 1}, 0)})
+    coef = dict(a.terms).get(var, 0) if a is not None else 0
+    if coef <= 0:
+        return
+    graph.add_edge(own[var], producer, ratio=Fraction(coef, div), div=div)
 
 
 def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:

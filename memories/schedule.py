@@ -139,6 +139,13 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
                   for k in range(depth)]
         paced = _paced(prog, group, neighbours, depth)
+        deep = next(m for m in group if len(m.time_dims) == depth)
+        outer_digits = [k for k, d in enumerate(deep.time_dims) if not d.var.endswith(".strip_i")]
+        # A coarse op (a half-resolution plane hwlower did not strip-mine) steps the outer digits, as a paced
+        # low-resolution stream does.
+        coarse = [(m, outer_digits, False) for m in group if len(m.time_dims) == len(outer_digits) < depth
+                  and not any(".strip_" in d.var for d in m.time_dims)]
+        paced += coarse
         for n, digits, full in paced:  # a paced stream's rows must fit its digits
             for k, d in zip(digits, n.time_dims):
                 # A full-rate stream steps the inner digit of a split pair: its row spans the outer one too.
@@ -147,7 +154,7 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         periods = _periods(widest)
         for s in group:
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
-        for n, digits, _ in paced:
+        for n, digits, _ in paced:  # the coarse ops too
             rates[n.name] = tuple(ii * periods[k] for k in digits)
     _keep_pace(prog, rates, fixed)
     if not any(".strip_" in d.var for s in stmts for d in s.time_dims):  # upsamples pace their own streams

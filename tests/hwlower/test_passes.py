@@ -113,3 +113,19 @@ def test_verifier_rejects_a_load_of_another_op():
     with pytest.raises(AssertionError, match=f"hwlower contract: op 'blur_unnormalized_s0': reads load "
                                              f"{foreign.callee.name} of another op"):
         verify_nest(_break(nest, value=foreign))
+
+
+def test_upsample_steps_follow_dimensions_not_argument_positions():
+    # camera_pipeline: demosaicked reads the half-resolution planes at x / 2; the full-resolution Funcs along
+    # those dimensions are strip-mined (hw_output(c, x, y) in its x and y, not its c), the planes are not.
+    from mainspring.apps import h2h_camera_pipeline as cam
+
+    out, _ = cam.build(8, 8)
+    nest = lower(Pipeline(out), "cam").nest
+    loops = {op.func: [lp.var for lp in lps] for lps, op in nest.ops()}
+    assert loops["g_gr"] == ["g_gr.s0.y", "g_gr.s0.x"]
+    assert loops["denoised"] == ["denoised.s0.y.strip_o", "denoised.s0.y.strip_i", "denoised.s0.x.strip_o",
+                                 "denoised.s0.x.strip_i"]
+    assert loops["hw_output"] == ["hw_output.s0.yi.strip_o", "hw_output.s0.yi.strip_i", "hw_output.s0.xi.strip_o",
+                                  "hw_output.s0.xi.strip_i", "hw_output.s0.c"]
+    assert nest.buffer("g_gr").box == ((-1, 6), (-1, 6))  # needed over 6 rows: no rounding for a coarse plane
