@@ -44,7 +44,8 @@ def load(name_or_path: str):
         spec.loader.exec_module(mod)
         for attr in ("NAME", "DEFAULT_SIZE", "build"):
             if not hasattr(mod, attr):
-                raise HalideError(f"{name_or_path} does not follow the app convention: it has no {attr} (see mainspring.apps)")
+                raise HalideError(f"{name_or_path} does not follow the app convention: it has no {attr} "
+                                  "(see mainspring.apps)")
         return mod
     from mainspring.frontend.errors import did_you_mean
 

@@ -1,7 +1,8 @@
 """Port of the reference system's `three_level_memory` test (Halide-to-Hardware, apps/hardware_benchmarks/tests/
 three_level_memory; see ../shared/h2h/README.md): a 3x3 box sum through three levels written as compute_at
 levels (no store_in): the input copied once per accelerator tile (the "global buffer"), once per 62x62 tile of
-the output copy (the "memory tile"), the convolution computed per such tile. The generator's size is 250x250 in, 248x248 out.
+the output copy (the "memory tile"), the convolution computed per such tile. The generator's size is 250x250 in,
+248x248 out.
 
 Works where the output is one 62x62 tile (4097 cycles for 4096 input words). At the generator's size (4x4
 tiles) it is not supported yet: conv is lowered over the whole output in row order instead of once per memory

@@ -29,9 +29,11 @@ def build(width: int = 58, height: int = 58, lanes: int = 1):
     hw_input[x, y] = hl.i16(input_[x + 3, y + 3])  # the output's (0, 0) sits 3 pixels inside the input
     p = hw_input
     grad_x = hl.Func("grad_x")
-    grad_x[x, y] = (p[x + 1, y - 1] - p[x - 1, y - 1]) + 2 * (p[x + 1, y] - p[x - 1, y]) + (p[x + 1, y + 1] - p[x - 1, y + 1])
+    grad_x[x, y] = ((p[x + 1, y - 1] - p[x - 1, y - 1]) + 2 * (p[x + 1, y] - p[x - 1, y])
+                    + (p[x + 1, y + 1] - p[x - 1, y + 1]))
     grad_y = hl.Func("grad_y")
-    grad_y[x, y] = (p[x - 1, y + 1] - p[x - 1, y - 1]) + 2 * (p[x, y + 1] - p[x, y - 1]) + (p[x + 1, y + 1] - p[x + 1, y - 1])
+    grad_y[x, y] = ((p[x - 1, y + 1] - p[x - 1, y - 1]) + 2 * (p[x, y + 1] - p[x, y - 1])
+                    + (p[x + 1, y + 1] - p[x + 1, y - 1]))
     lxx, lyy, lxy = hl.Func("lxx"), hl.Func("lyy"), hl.Func("lxy")
     lxx[x, y] = hl.i16((hl.i32(grad_x[x, y]) * grad_x[x, y]) >> 7)
     lyy[x, y] = hl.i16((hl.i32(grad_y[x, y]) * grad_y[x, y]) >> 7)

@@ -27,7 +27,8 @@ def fold_constants(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """Fold constant ops, and ops that constants, repeated operands or operand ranges make trivial."""
     g = g.copy()
     ranges: dict[str, Range] = {}  # of the nodes visited so far, and of the constants made
-    for n in topological(g):
+    for node in topological(g):
+        n = node
         op = g.nodes[n]["op"]
         if op not in ("input", "output", "const"):
             new = _fold(g, n, op, ranges)
@@ -55,7 +56,7 @@ def _identity(g: nx.MultiDiGraph, n: str, op: str, args: tuple[str, ...], values
     width = g.nodes[n]["width"]
     ones = (1 << width) - 1
     if op == "mux":
-        sel, if_false, if_true = args
+        _sel, if_false, if_true = args
         if values[0] is not None:
             return if_true if values[0] else if_false
         return if_false if if_false == if_true else None

@@ -109,7 +109,7 @@ class Bounder:
             return (0.0 if a[0] <= 0 <= a[1] else min(abs(a[0]), abs(a[1])), max(abs(a[0]), abs(a[1])))
         if isinstance(e, ir.MathCall) and e.name in _MONOTONE:
             a = self(e.args[0])
-            if e.name == "sqrt" and a[0] < 0 or not all(math.isfinite(v) for v in a):
+            if (e.name == "sqrt" and a[0] < 0) or not all(math.isfinite(v) for v in a):
                 return _FULL
             try:
                 return (_MONOTONE[e.name](a[0]), _MONOTONE[e.name](a[1]))
@@ -141,9 +141,9 @@ class Bounder:
         if op == "mod":
             if b[0] == b[1] and b[0] != 0:
                 c = abs(b[0])
-                return a if 0 <= a[0] and a[1] < c else (0, c - 1)
+                return a if a[0] >= 0 and a[1] < c else (0, c - 1)
             m = max(abs(b[0]), abs(b[1]))
-            return (0, max(m - 1, 0)) if 0 <= a[0] or m else (0, 0)
+            return (0, max(m - 1, 0)) if a[0] >= 0 or m else (0, 0)
         if op in ("and", "or", "xor") and a[0] >= 0 and b[0] >= 0:
             if op == "and":
                 return (0, min(a[1], b[1]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import ir
 from .errors import HalideError, SourceLoc, user_location
 from .expr import to_ir, type_name
-from .func import Definition, Func, FuncRef, Function, arg_ir, PendingUpdate, new_stage_schedule
+from .func import Definition, Func, FuncRef, Function, PendingUpdate, arg_ir, new_stage_schedule
 from .types import I32
 from .vars import RVar, Var
 

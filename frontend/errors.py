@@ -47,7 +47,7 @@ _OWN: tuple[tuple[str, ...], str] | None = None
 
 def is_own_frame(path: str) -> bool:
     # The compiler's own files (not apps/ or tests/): frames there are never the user's line.
-    global _OWN
+    global _OWN  # noqa: PLW0603 - computed once, on first use
     if _OWN is None:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         stages = ("frontend", "hwlower", "memories", "compute_json", "verilog", "sim")

@@ -117,7 +117,8 @@ class Evaluator:
         """Fast path for args `v_i + k` where v_i is the variable along axis i and k a constant (or an RVar,
         Param, ... with one value here): a view instead of a gather."""
         sl = []
-        for axis, a in enumerate(e.args):
+        for axis, arg in enumerate(e.args):
+            a = arg
             off = 0
             if isinstance(a, ir.BinOp) and a.op in ("add", "sub"):
                 k = self._scalar_value(a.b, env)
@@ -193,7 +194,8 @@ class Evaluator:
         pure_size = int(np.prod([hi - lo + 1 for lo, hi in box]))
         outer = rnames[-1]
         lo, hi = ranges[outer]
-        step = max(1, _CHUNK // max(1, pure_size * int(np.prod([ranges[r][1] - ranges[r][0] + 1 for r in rnames[:-1]]))))
+        step = max(1, _CHUNK // max(1, pure_size * int(np.prod([ranges[r][1] - ranges[r][0] + 1
+                                                                for r in rnames[:-1]]))))
         for j, r in enumerate(rnames[:-1]):
             env[r] = _axis(np.arange(ranges[r][0], ranges[r][1] + 1), n + j, n + m)
         for start in range(lo, hi + 1, step):

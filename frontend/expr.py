@@ -23,9 +23,10 @@ Python bindings' PyBinaryOperators.h):
 
 from __future__ import annotations
 
-from . import ir
+import math
 import warnings
 
+from . import ir
 from .errors import ExprTruthError, HalideError, user_location
 from .types import BOOL, F32, I32, INT, UINT, Type
 
@@ -60,7 +61,7 @@ def _check_32_bits(value: int) -> None:
 def float_literal(value: float) -> ir.Const:
     """A Python float as Halide's bindings take it: a Float(32) constant, warning when that loses precision."""
     rounded = F32.wrap(value)
-    if rounded != value and value == value:
+    if rounded != value and not math.isnan(value):
         warnings.warn(
             f"The floating-point value {value!r} will be interpreted as a float32 by Halide and lose precision "
             f"(it becomes {rounded!r}); add an explicit `f32()` or `f64()` cast to avoid this warning.",
@@ -81,7 +82,7 @@ def _user_stacklevel() -> int:
     return level
 
 
-def wrap(node: ir.Expr) -> "Expr":
+def wrap(node: ir.Expr) -> Expr:
     return Expr(node)
 
 
@@ -95,7 +96,7 @@ def make_const(t: Type, value) -> ir.Const:
     if t.is_float():
         return ir.Const(t, t.wrap(float(value)))
     if isinstance(value, float):
-        value = int(value) if value == value and abs(value) != float("inf") else 0  # undefined in Halide
+        value = int(value) if not math.isnan(value) and abs(value) != float("inf") else 0  # undefined in Halide
     return ir.Const(t, t.wrap(int(value)))
 
 
@@ -161,12 +162,12 @@ def _operands(a, b, op: str) -> tuple[ir.Expr, ir.Expr]:
     return match_types(to_ir(a, op), to_ir(b, op))
 
 
-def arith(op: str, a, b) -> "Expr":
+def arith(op: str, a, b) -> Expr:
     x, y = _operands(a, b, _OP_NAMES[op])
     return Expr(ir.BinOp(x.type, op, x, y))
 
 
-def floor_div(a, b) -> "Expr":
+def floor_div(a, b) -> Expr:
     """Python's `//`: Halide's division for integers, floor(a / b) for floats."""
     q = arith("div", a, b)
     if not q.type().is_float():
@@ -183,12 +184,12 @@ def _refuse_float(name: str, *operands: ir.Expr) -> None:
             )
 
 
-def compare(op: str, a, b) -> "Expr":
+def compare(op: str, a, b) -> Expr:
     x, y = _operands(a, b, _OP_NAMES[op])
     return Expr(ir.BinOp(BOOL, op, x, y))
 
 
-def bitwise(op: str, a, b) -> "Expr":
+def bitwise(op: str, a, b) -> Expr:
     name = {"and": "bitwise and", "or": "bitwise or", "xor": "bitwise xor"}[op]
     x, y = _operands(a, b, name) if (_is_py_int(a) or _is_py_int(b)) else (to_ir(a, name), to_ir(b, name))
     _refuse_float(name, x, y)
@@ -205,7 +206,7 @@ def bitwise(op: str, a, b) -> "Expr":
 _FLIP = {"shl": "shr", "shr": "shl"}
 
 
-def shift(op: str, a, b) -> "Expr":
+def shift(op: str, a, b) -> Expr:
     name = "<<" if op == "shl" else ">>"
     _refuse_float(f"The shift {name}", *(v._ir() for v in (a, b) if isinstance(v, ExprLike)))
     if _is_py_int(b) and isinstance(a, ExprLike):
@@ -220,7 +221,7 @@ def shift(op: str, a, b) -> "Expr":
     return Expr(ir.BinOp(x.type, op, x, y))
 
 
-def power(base, exponent) -> "Expr":
+def power(base, exponent) -> Expr:
     """Halide's pow: repeated multiplication for an integer constant exponent (1 / e**-k for k < 0), else
     pow_f32 / pow_f64 of the base's float type (an integer base makes both Float(32))."""
     k = exponent._ir() if isinstance(exponent, ExprLike) else exponent
@@ -234,7 +235,7 @@ def power(base, exponent) -> "Expr":
     return Expr(ir.MathCall(t, "pow", (cast_ir(t, x), cast_ir(t, y))))
 
 
-def _raise_to_integer_power(e: "Expr", p: int) -> "Expr":
+def _raise_to_integer_power(e: Expr, p: int) -> Expr:
     if p == 0:
         return Expr(make_const(e.type(), 1))
     if p == 1:
@@ -313,7 +314,7 @@ class ExprLike:
     def defined(self) -> bool:
         return True
 
-    def logical_not(self) -> "Expr":
+    def logical_not(self) -> Expr:
         return ~Expr(self._ir())
 
     def __bool__(self):

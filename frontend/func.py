@@ -14,7 +14,13 @@ from . import ir
 from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
 from .expr import Expr, ExprLike, arith, cast_ir, to_ir
 from .schedule import (
-    Dim, LoopLevel, MemoryType, Placement, StageSchedule, StageScheduling, _require_const_int,
+    Dim,
+    LoopLevel,
+    MemoryType,
+    Placement,
+    StageSchedule,
+    StageScheduling,
+    _require_const_int,
 )
 from .types import Type
 from .vars import Var, var_name
@@ -41,10 +47,10 @@ class Function:
         self.serial = next(_serials)  # creation order: duplicate names are numbered in it, as Halide does
         self.definitions: list[Definition] = []
         self.placement = Placement()
-        self.wrappers: dict[str, "Function"] = {}  # "" for the global in_() wrapper, else consumer name
-        self.wrapped: "Function | None" = None  # for a wrapper: the Function it wraps
-        self.wrapper_for: "Function | None" = None  # for in_(g): the consumer g
-        self.handle: "Func | None" = None
+        self.wrappers: dict[str, Function] = {}  # "" for the global in_() wrapper, else consumer name
+        self.wrapped: Function | None = None  # for a wrapper: the Function it wraps
+        self.wrapper_for: Function | None = None  # for in_(g): the consumer g
+        self.handle: Func | None = None
 
     @property
     def type(self) -> Type:
@@ -80,7 +86,7 @@ class PendingUpdate(ExprLike):
 
     __slots__ = ("op", "ref", "rhs")
 
-    def __init__(self, op: str, ref: "FuncRef", rhs):
+    def __init__(self, op: str, ref: FuncRef, rhs):
         self.op, self.ref, self.rhs = op, ref, rhs
 
     def _ir(self):
@@ -96,7 +102,7 @@ class FuncRef(ExprLike):
 
     __slots__ = ("_func", "_args")
 
-    def __init__(self, func: "Func", args: tuple):
+    def __init__(self, func: Func, args: tuple):
         self._func = func
         self._args = args
 
@@ -150,7 +156,7 @@ def arg_ir(a, fname: str, position: int = 0) -> ir.Expr:
 class Stage(StageScheduling):
     """An update definition's handle for its loop transformations (`f.update(0).unroll(r.x)`)."""
 
-    def __init__(self, func: "Func", index: int):
+    def __init__(self, func: Func, index: int):
         self._func = func
         self._index = index
 
@@ -300,7 +306,8 @@ class Func(StageScheduling):
         lo_v = None if lo is None else _require_const_int(lo, f"{call}({name}) min")
         ext_v = _require_const_int(extent, f"{call}({name}) extent")
         if ext_v < 1:
-            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ..., {ext_v}): the extent must be positive")
+            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ..., {ext_v}): "
+                                "the extent must be positive")
         self._fn.placement.bounds[name] = (lo_v, ext_v, loc)
         return self
 
@@ -326,7 +333,8 @@ class Func(StageScheduling):
     # ---- hardware boundaries (seed 002) ----
     def hw_accelerate(self, compute_var, store_var):
         loc = user_location()
-        self._fn.placement.hw_accelerate = (var_name(compute_var, "hw_accelerate"), var_name(store_var, "hw_accelerate"), loc)
+        self._fn.placement.hw_accelerate = (
+            var_name(compute_var, "hw_accelerate"), var_name(store_var, "hw_accelerate"), loc)
         return self
 
     def stream_to_accelerator(self):
@@ -349,7 +357,7 @@ class Func(StageScheduling):
         return Pipeline(self).realize(sizes)
 
     # ---- wrappers ----
-    def in_(self, consumer: "Func | None" = None) -> "Func":
+    def in_(self, consumer: Func | None = None) -> Func:
         from .define import make_wrapper
 
         return make_wrapper(self, consumer)
@@ -373,7 +381,7 @@ def new_stage_schedule(args: tuple[ir.Expr, ...], rdom: ir.ReductionDomain | Non
     return StageSchedule(dims)
 
 
-def user_handle(f: "Function") -> str:
+def user_handle(f: Function) -> str:
     """How the user names f in a schedule call: a wrapper is `g.in_()` (or `g.in_(consumer)`), not its name."""
     if f.wrapped is None:
         return f.name

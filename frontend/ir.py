@@ -67,7 +67,7 @@ class ReductionDomain:
     """An RDom: named dimensions, each with an Int(32) min and extent (expressions without pure vars)."""
 
     name: str
-    dims: tuple[tuple[str, "Expr", "Expr"], ...]  # (rvar name, min, extent)
+    dims: tuple[tuple[str, Expr, Expr], ...]  # (rvar name, min, extent)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, cast_ir, to_ir
-from .operators import select_expr
 from .func import Func
+from .operators import select_expr
 from .params import Buffer, ImageParam
 from .types import BOOL, I32, UInt
 from .vars import Range, RDom, Var
@@ -88,7 +88,8 @@ def constant_exterior(source, value, bounds=None) -> Func:
             if b is None:
                 continue
             lo, ext = b
-            o = ir.BinOp(BOOL, "or", ir.BinOp(BOOL, "lt", a, lo), ir.BinOp(BOOL, "ge", a, ir.BinOp(I32, "add", lo, ext)))
+            o = ir.BinOp(BOOL, "or", ir.BinOp(BOOL, "lt", a, lo),
+                         ir.BinOp(BOOL, "ge", a, ir.BinOp(I32, "add", lo, ext)))
             outside = ir.BinOp(BOOL, "or", outside, o)
         # Halide: select(out_of_bounds, value, repeat_edge(source)(args)), with select's coercion of an integer
         # constant value to the image's type (300 for a uint8 image is (uint8)44).
@@ -115,7 +116,8 @@ def _mirror(args, bs, interior: bool):
         else:
             # period 2*extent: 0 1 .. e-1 e-1 .. 0, then again
             c = ir.BinOp(I32, "mod", rel, ir.BinOp(I32, "mul", ext, ir.i32(2)))
-            c = ir.Select(I32, ir.BinOp(BOOL, "lt", c, ext), c, sub(sub(ir.BinOp(I32, "mul", ext, ir.i32(2)), ir.i32(1)), c))
+            c = ir.Select(I32, ir.BinOp(BOOL, "lt", c, ext), c,
+                          sub(sub(ir.BinOp(I32, "mul", ext, ir.i32(2)), ir.i32(1)), c))
         c = add(c, lo)
         out.append(_clamped([c], [b])[0])
     return out

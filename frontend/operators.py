@@ -14,6 +14,8 @@ IROperator.cpp and Python bindings define them.
 
 from __future__ import annotations
 
+import math
+
 from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, cast_ir, make_const, match_types, to_ir
@@ -83,7 +85,7 @@ def lossless_cast(t: Type, e: ir.Expr) -> ir.Expr | None:
     if isinstance(e, ir.Const):
         value = e.value
         if e.type.is_float() and not t.is_float():  # an integral float constant converts exactly
-            if value != value or value in (float("inf"), float("-inf")) or value != int(value):
+            if math.isnan(value) or value in (float("inf"), float("-inf")) or value != int(value):
                 return None
             value = int(value)
         return make_const(t, value) if t.can_represent(value) else None

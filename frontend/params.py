@@ -42,7 +42,8 @@ class Buffer:
             type_of_dtype(data.dtype)
             self._arr = data
         else:
-            raise HalideError("Buffer takes an ndarray, or a type and a list of sizes (e.g. Buffer(hl.UInt(8), [64, 64]))")
+            raise HalideError("Buffer takes an ndarray, or a type and a list of sizes "
+                              "(e.g. Buffer(hl.UInt(8), [64, 64]))")
         self._mins = [0] * self._arr.ndim
         self._name = name if name is not None else f"b{next(_buf_anon)}"
         self._param: ImageParam | None = None
@@ -93,7 +94,7 @@ class Buffer:
         self._arr[...] = value
         return self
 
-    def copy(self) -> "Buffer":
+    def copy(self) -> Buffer:
         return Buffer(self._arr.copy()).set_min(self._mins)
 
     def set_min(self, mins):
@@ -107,7 +108,7 @@ class Buffer:
     def mins(self) -> tuple[int, ...]:
         return tuple(self._mins)
 
-    def image_param(self) -> "ImageParam":
+    def image_param(self) -> ImageParam:
         """The input this Buffer is when an expression reads it (`f[x, y] = buf[x, y]`), as in Halide."""
         if self._param is None:
             self._param = ImageParam(self.type(), self.dimensions(), self._name)
@@ -150,7 +151,7 @@ def as_buffer(value, what: str) -> Buffer:
 
 
 class _ShapeDim:
-    def __init__(self, param: "ImageParam", i: int):
+    def __init__(self, param: ImageParam, i: int):
         self._p, self._i = param, i
 
     def _q(self, what: str) -> Expr:

@@ -100,11 +100,11 @@ class LoopLevel:
     loc: SourceLoc | None = None
 
     @staticmethod
-    def root(loc=None) -> "LoopLevel":
+    def root(loc=None) -> LoopLevel:
         return LoopLevel("root", loc=loc)
 
     @staticmethod
-    def inlined() -> "LoopLevel":
+    def inlined() -> LoopLevel:
         return LoopLevel("inline")
 
     def __str__(self) -> str:
@@ -128,8 +128,8 @@ class Placement:
 
 
 def _require_const_int(v, what: str) -> int:
-    from .expr import ExprLike
     from . import ir
+    from .expr import ExprLike
 
     if isinstance(v, bool) or not isinstance(v, (int, ExprLike)):
         raise HalideError(f"{what} must be an integer, got {v!r}")
@@ -212,7 +212,8 @@ class StageScheduling:
             vars_ = tuple(vars_[0])
         names = _var_names(vars_, "reorder")
         if len(set(names)) != len(names):
-            raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) names a loop twice")
+            raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) "
+                                "names a loop twice")
         st = self._stage()
         slots = sorted(self._find(n, f"reorder({', '.join(names)})",
                                   "could not find var {} to reorder in the argument list.") for n in names)

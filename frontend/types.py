@@ -64,10 +64,10 @@ class Type:
     def is_handle(self) -> bool:
         return False
 
-    def element_of(self) -> "Type":
+    def element_of(self) -> Type:
         return self
 
-    def with_lanes(self, lanes: int) -> "Type":
+    def with_lanes(self, lanes: int) -> Type:
         from .errors import HalideError
 
         if lanes != 1:
@@ -80,10 +80,10 @@ class Type:
     def is_min(self, value) -> bool:
         return value == self.min()
 
-    def with_bits(self, bits: int) -> "Type":
+    def with_bits(self, bits: int) -> Type:
         return Type(self.code, bits)
 
-    def with_code(self, code: str) -> "Type":
+    def with_code(self, code: str) -> Type:
         return Type(code, self._bits)
 
     def min(self):

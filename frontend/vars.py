@@ -6,7 +6,7 @@ import itertools
 
 from . import ir
 from .errors import HalideError, user_location
-from .expr import ExprLike, Expr, to_ir
+from .expr import Expr, ExprLike, to_ir
 from .types import I32
 
 _anon = itertools.count()
@@ -30,11 +30,11 @@ class Var(ExprLike):
         return isinstance(other, Var) and other._name == self._name
 
     @staticmethod
-    def outermost() -> "Var":
+    def outermost() -> Var:
         return Var("__outermost")
 
     @staticmethod
-    def implicit(i: int) -> "Var":
+    def implicit(i: int) -> Var:
         return Var(f"_{i}")
 
     def __repr__(self) -> str:

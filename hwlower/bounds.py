@@ -33,7 +33,8 @@ def output_box(pipe: Pipeline) -> Box:
         b = out.placement.bounds.get(name)
         if b is None or b[0] is None:
             raise ScheduleError(
-                f"{pipe.definitions(out)[0].loc}: Func '{out.name}' is the pipeline's output but its dimension {name} has no bound: hardware sizes "
+                f"{pipe.definitions(out)[0].loc}: Func '{out.name}' is the pipeline's output but its dimension {name} "
+                "has no bound: hardware sizes "
                 f"are fixed at compile time. Add {out.name}.bound({name}, 0, <extent>) for each dimension "
                 f"({', '.join(out.args)})."
             )

@@ -68,7 +68,7 @@ def copy_source(pipe: Pipeline, f: Function) -> Function | None:
 def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | None]:
     """For a hw_accelerate Func stored in the GLB: the GLB level, the array output, and the loop of the array
     output that steps over memory tiles (None when the array runs once per GLB tile)."""
-    compute_var, store_var, loc = accelerate_call(out)
+    _compute_var, store_var, loc = accelerate_call(out)
     array_out = copy_source(pipe, out)
     if array_out is None:
         raise ScheduleError(

@@ -17,7 +17,8 @@ Semantics:
   stream's lanes as `(buffer, k)` pairs, for every input and the output (`stream_lanes(buffer)`, 1 when absent).
   An input of k lanes streams k consecutive words of its box per transfer in the same word order (x fastest),
   so its box's x extent is a multiple of k (with a RoundUp tail, bounds inference rounds the box up: the host
-  computes and streams the extra words, which feed only the discarded tail lanes). The output's lanes are its op's lanes (the iterations of its unrolled loops, which must be its
+  computes and streams the extra words, which feed only the discarded tail lanes). The output's lanes are its
+  op's lanes (the iterations of its unrolled loops, which must be its
   innermost loops): one firing streams one transfer, lanes in the order of the unrolled loops (the last
   fastest), so the word order is the order of its loops as before (`output_order`).
 """
@@ -43,7 +44,7 @@ class Affine:
     const: int
 
     @staticmethod
-    def make(terms: dict[str, int], const: int) -> "Affine":
+    def make(terms: dict[str, int], const: int) -> Affine:
         return Affine(tuple(sorted((v, c) for v, c in terms.items() if c != 0)), int(const))
 
     def evaluate(self, env: dict[str, int]) -> int:
@@ -114,7 +115,7 @@ class Loop:
     var: str  # unique in the nest, e.g. "blur.s0.y"
     min: int
     extent: int
-    body: tuple["Loop | Op", ...]
+    body: tuple[Loop | Op, ...]
     unrolled: bool = False
 
 

@@ -172,7 +172,7 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str) -> None:
 
 def check_folded_update(who: str, update: Lanes, pure: Lanes) -> None:
     """An update folded into its Func's pure op runs in the pure op's lanes: an unroll of its x must agree."""
-    if update.k == 1 or update.k == pure.k:
+    if update.k in (1, pure.k):
         return
     raise ScheduleError(
         f"{update.loc}: {update.who} computes {_px(update.k)} per cycle ({update.call}) but the pure "

@@ -15,8 +15,10 @@ that changes the loop nest.
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from mainspring.frontend.pipeline import Pipeline
 
@@ -57,7 +59,7 @@ def lower(pipe: Pipeline, name: str, dump: Callable[[str, Callable[[], str]], No
         if verify is not None:
             verify(s)
         if dump is not None:
-            dump(step, lambda: show(s))
+            dump(step, functools.partial(show, s))
     return s.made_program
 
 

@@ -12,13 +12,14 @@ from .program import HwProgram
 
 
 def format_nest(nest: LoopNest) -> str:
-    lines = [f"// accelerator {nest.name}: inputs {', '.join(nest.inputs)} streamed from the host, "
-             f"output {nest.output} streamed back"]
+    lines = [(f"// accelerator {nest.name}: inputs {', '.join(nest.inputs)} streamed from the host, "
+              f"output {nest.output} streamed back")]
     if any(k != 1 for _, k in nest.lanes):
         lines.append("// lanes (words per transfer): " + ", ".join(f"{b} {k}" for b, k in nest.lanes))
     for b in nest.buffers:
         box = ", ".join(f"[{lo}, {ext}]" for lo, ext in b.box)
-        role = " (accelerator input)" if b.name in nest.inputs else (" (accelerator output)" if b.name == nest.output else "")
+        role = (" (accelerator input)" if b.name in nest.inputs
+                else (" (accelerator output)" if b.name == nest.output else ""))
         lines.append(f"realize {b.name}.stencil({box}) : {b.type}{role}")
     by_func: dict[str, list[Loop | Op]] = {}
     for node in nest.body:
@@ -72,8 +73,8 @@ def format_program(program: HwProgram) -> str:
         return format_nest(program.nest)
     first = program.tiles[0].boxes
     out = g.output
-    lines = [f"// host: {len(program.tiles)} GLB tile(s); each loads the GLB input tiles, runs the array once per "
-             f"memory tile ({len(g.mem_tiles)} per GLB tile) and reads the GLB output tile back"]
+    lines = [(f"// host: {len(program.tiles)} GLB tile(s); each loads the GLB input tiles, runs the array once per "
+              f"memory tile ({len(g.mem_tiles)} per GLB tile) and reads the GLB output tile back")]
     depth = 0
     for name, n in g.host_loops:
         lines.append(f"{'  ' * depth}for ({name}, 0, {n}) {{  // host loop over GLB tiles")

@@ -58,7 +58,8 @@ def find_region(pipe: Pipeline) -> Region:
     accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
     if not accel:
         raise ScheduleError(
-            f"{user_location()}: No Func of the pipeline of '{pipe.output.name}' is scheduled hw_accelerate: mark the accelerator's "
+            f"{user_location()}: No Func of the pipeline of '{pipe.output.name}' is scheduled hw_accelerate: "
+            "mark the accelerator's "
             "output, e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
         )
     if len(accel) > 1:
@@ -105,8 +106,8 @@ def find_region(pipe: Pipeline) -> Region:
             inlined.append(f)
         else:
             # A Func that reads an image cannot move inside (the accelerator reads images only as streams).
-            inside_fix = "" if _reads_image(pipe, f) else f"Place it inside: {f.name}.compute_at({out.name}, " \
-                f"{store_var}), or make"
+            inside_fix = "" if _reads_image(pipe, f) else (f"Place it inside: {f.name}.compute_at({out.name}, "
+                                                           f"{store_var}), or make")
             raise ScheduleError(
                 f"{f.placement.compute.loc}: Func '{f.name}' lies between the accelerator's inputs and its output "
                 f"'{out.name}' but is scheduled compute_root, outside the accelerator. "

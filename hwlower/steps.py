@@ -52,7 +52,7 @@ def _class_steps(graph: nx.DiGraph) -> dict[Dim, int]:
     levels = set(scale.values()) if scale is not None else set()
     if scale is not None and len(levels) == 2 and max(levels) / min(levels) == divisors[0]:
         return {dim: divisors[0] for dim, s in scale.items() if s == max(levels)}
-    return {dim: divisors[0] for dim in graph.nodes}
+    return dict.fromkeys(graph.nodes, divisors[0])
 
 
 def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:

@@ -16,8 +16,8 @@ from mainspring.frontend.schedule import Split, TailStrategy
 
 from .placement import accelerate_call
 from .program import Tile
-from .steps import box_multiples
 from .state import GlbTiles, Lowering
+from .steps import box_multiples
 
 
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
@@ -164,7 +164,7 @@ def _check_regular(f: Function, var: str | None, glb_tile: Tile, mem: tuple[Tile
         if (hi - lo + 1) % t:
             raise ScheduleError(
                 f"{f.placement.compute.loc}: Func '{f.name}': its memory tiles (loop {var}) are {size} but the GLB "
-                f"tile is {[h - l + 1 for l, h in whole]}: a memory tile must divide the GLB tile; choose a tile "
+                f"tile is {[h - lo + 1 for lo, h in whole]}: a memory tile must divide the GLB tile; choose a tile "
                 "size that divides it"
             )
 

@@ -4,27 +4,51 @@
 plus the hardware flow. See README.md for an example.
 """
 
+from .compiler import compile  # noqa: A004 - the public name of the hardware flow
+from .design import Design, SimulationResult
 from .frontend.errors import HalideError, MismatchError, ScheduleError
 from .frontend.expr import Expr
-from .frontend.operators import absd, cast, clamp, i8, i16, i32, mux, saturating_cast, select, u8, u16, u32
-from .frontend.operators import f32, f64, i64, u64
-from .frontend.operators import abs_ as abs  # noqa: A001 - Halide's name
-from .frontend.operators import max_ as max  # noqa: A001
-from .frontend.operators import min_ as min  # noqa: A001
 from .frontend.func import Func, FuncRef, Stage
 from .frontend.library import BoundaryConditions, maximum, minimum, product
-from .frontend.mathfuncs import ceil, exp, floor, fract, log, sqrt, trunc
-from .frontend.mathfuncs import pow  # noqa: A004 - Halide's name
-from .frontend.mathfuncs import round  # noqa: A004 - Halide's name
-from .frontend.library import sum_ as sum  # noqa: A001
+from .frontend.library import sum_ as sum  # noqa: A004
+from .frontend.mathfuncs import (
+    ceil,
+    exp,
+    floor,
+    fract,
+    log,
+    pow,  # noqa: A004 - Halide's name
+    round,  # noqa: A004 - Halide's name
+    sqrt,
+    trunc,
+)
+from .frontend.operators import abs_ as abs  # noqa: A004 - Halide's name
+from .frontend.operators import (
+    absd,
+    cast,
+    clamp,
+    f32,
+    f64,
+    i8,
+    i16,
+    i32,
+    i64,
+    mux,
+    saturating_cast,
+    select,
+    u8,
+    u16,
+    u32,
+    u64,
+)
+from .frontend.operators import max_ as max  # noqa: A004
+from .frontend.operators import min_ as min  # noqa: A004
 from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
 from .frontend.schedule import LoopLevel, MemoryType, TailStrategy
 from .frontend.types import Bool, Float, Int, Type, UInt
-from .frontend.vars import RDom, Range, RVar, Var
+from .frontend.vars import Range, RDom, RVar, Var
 from .target import CGRA
-from .design import Design, SimulationResult
-from .compiler import compile  # noqa: A004 - the public name of the hardware flow
 
 __all__ = [
     "HalideError", "MismatchError", "ScheduleError",

@@ -27,13 +27,13 @@ def _build(app: str, size, lanes: int = 1):
     if lanes < 1:
         raise HalideError(f"--lanes {lanes}: the pixels per cycle are a positive integer, e.g. --lanes 2")
     mod = apps.load(app)
-    w, h = size if size else mod.DEFAULT_SIZE
+    w, h = size or mod.DEFAULT_SIZE
     out, inputs = apps.build(mod, w, h, lanes)
     return mod, out, inputs, (w, h)
 
 
 def cmd_compile(args) -> int:
-    from .compiler import compile
+    from .compiler import compile  # noqa: A004 - mainspring's compile
 
     mod, out, _, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
@@ -45,7 +45,7 @@ def cmd_compile(args) -> int:
 
 
 def cmd_sim(args) -> int:
-    from .compiler import compile
+    from .compiler import compile  # noqa: A004 - mainspring's compile
 
     mod, out, inputs, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
@@ -82,7 +82,7 @@ def cmd_sim(args) -> int:
 
 
 def cmd_prove(args) -> int:
-    from .compiler import compile
+    from .compiler import compile  # noqa: A004 - mainspring's compile
     from .verilog.prove import prove_design
 
     mod, out, _, size = _build(args.app, args.size, args.lanes)

@@ -29,8 +29,8 @@ from .memories.glb import glb_from_json, glb_json, plan_glb, verify_glb
 from .report_glb import glb_report
 from .target import CGRA
 from .verilog.glb import glb_design_verilog
-from .verilog.top import RtlLimitError, kernel_module, design_verilog
 from .verilog.prove import proof_report, prove_ops
+from .verilog.top import RtlLimitError, design_verilog, kernel_module
 from .verilog.verify import verify_verilog
 
 # Every step `--dump-after` can print, in the order they run: each hwlower pass (the last, `lower`, prints the
@@ -39,8 +39,8 @@ from .verilog.verify import verify_verilog
 STEPS = LOWER_STEPS + ("rates", "schedule") + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
 
 
-def compile(output: Func, name: str = "accelerator", target: CGRA | None = None, dump_after: str | None = None,
-            out=None, prove: bool = True) -> Design:  # noqa: A001 - the public name
+def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,  # noqa: A001 - the public name
+            dump_after: str | None = None, out=None, prove: bool = True) -> Design:
     """Compile the accelerated region of `output`'s pipeline for `target`; the result simulates and saves.
     `prove`: prove every kernel's Verilog equal to its expression (`verilog.prove`, cached by kernel); the
     report lists the kernels left unproved, and a disproved kernel raises KernelDisproved."""
@@ -198,6 +198,7 @@ def _check_fits(name: str, report: dict, target: CGRA) -> None:
         have = getattr(target, knob)
         if report[key] > have:
             raise ScheduleError(
-                f"{user_location()}: design '{name}' needs {report[key]} {what} but the target has {have}: reduce unrolling or "
+                f"{user_location()}: design '{name}' needs {report[key]} {what} but the target has {have}: "
+                "reduce unrolling or "
                 f"buffering, or compile for a larger target, e.g. hl.CGRA({knob}={report[key]})"
             )

@@ -17,6 +17,7 @@ from .frontend.params import Buffer
 from .verilog.glb import MARKS as GLB_MARKS
 from .verilog.top import signal
 
+
 def library_path() -> Path:
     from . import verilog
 
@@ -222,13 +223,13 @@ def _mismatch(design: Design, res: SimulationResult, want: np.ndarray, inputs, s
         try:
             waveform = design.simulate(inputs, simulator=simulator, waves=True,
                                        **{k: v for k, v in kw.items() if k != "waves"}).waveform
-        except Exception as e:  # the waveform is a convenience; the mismatch is what matters
+        except Exception as e:  # noqa: BLE001 - the waveform is a convenience; the mismatch is what matters
             waveform = f"(no waveform: {e})"
     lines = "\n".join(f"  at {c}: expected {e}, got {g}" for c, e, g in first)
     return MismatchError(
         f"design '{design.name}' on {simulator}: {len(diff)} of {want.size} output pixels differ from the "
         f"reference; first differences (x, y):\n{lines}\nwaveform: {waveform}",
-        mismatches=first, count=int(len(diff)), waveform=waveform,
+        mismatches=first, count=len(diff), waveform=waveform,
     )
 
 

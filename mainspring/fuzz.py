@@ -123,7 +123,7 @@ def source(case: Case) -> str:
         f"    hw_input[x, y] = hl.{w}(input_[x, y])",
     ]
     names = ["hw_input"] + [s.name for s in case.stages]
-    for k, s in enumerate(case.stages):
+    for s in case.stages:
         lines.append(f'    {s.name} = hl.Func("{s.name}")')
         lines += [f"    {ln}" for ln in _definition(s, names, w)]
     last = case.stages[-1].name
@@ -167,8 +167,8 @@ def source(case: Case) -> str:
         "",
         'if __name__ == "__main__":',
         f'    design = mainspring.compile(build(), name="fuzz_{case.seed}")',
-        f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
-        f'backpressure={case.stalls}, seed={case.seed})',
+        (f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
+         f'backpressure={case.stalls}, seed={case.seed})'),
         '    print("bit-exact")',
     ]
     return "\n".join(lines) + "\n"
@@ -223,7 +223,7 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
 
     text = source(case)
     env: dict = {}
-    exec(compile(text, f"<fuzz case {case.seed}>", "exec"), env)  # noqa: S102 - our own generated program
+    exec(compile(text, f"<fuzz case {case.seed}>", "exec"), env)  # exec: our own generated program
     try:
         a = env["algorithm"](mainspring)
         env["schedule"](mainspring, a)
@@ -231,7 +231,7 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
     except HalideError as e:
         documented = any(re.search(p, str(e)) for p in DOCUMENTED_REFUSALS)
         return Outcome(case, "refused" if documented else "refusal", str(e), source=text)
-    except Exception:  # a crash of the compiler is what the fuzzer looks for
+    except Exception:  # noqa: BLE001 - a crash of the compiler is what the fuzzer looks for
         return Outcome(case, "crash", traceback.format_exc(limit=6), source=text)
     inputs = design.example_inputs(case.seed)
     if halide is not None:
@@ -243,7 +243,7 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
                            seed=case.seed, build_dir=build_dir)
     except MismatchError as e:
         return Outcome(case, "mismatch", str(e), source=text)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - any other failure is a finding, reported
         kind = "hang" if type(e).__name__ in ("SimulationTimeout", "StreamProtocolError") else "crash"
         return Outcome(case, kind, f"{type(e).__name__}: {e}"[:2000], source=text)
     want = np.asarray(res.output)

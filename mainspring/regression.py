@@ -73,14 +73,15 @@ def write_kit(directory: Path, design, words: dict, expected, care=None) -> None
     widths = {s.source: s.type.bits() for s in design.program.inputs}
     lanes = {s.source: s.lanes for s in design.program.inputs}
     decls, conns, loads, advance = [], [], [], []
-    for name, ws in sorted(words.items()):
+    for name, values in sorted(words.items()):
         s = signal(name)
-        ws = _transfers(ws, widths[name], lanes[name])  # lane 0 in the low bits
+        ws = _transfers(values, widths[name], lanes[name])  # lane 0 in the low bits
         width = widths[name] * lanes[name]
         _write_hex(directory / f"{s}.hex", ws, width)
         decls += [f"    reg [{width}-1:0] {s}_mem [0:{len(ws)}-1];", f"    integer {s}_i = 0;",
                   f"    reg {s}_valid = 1'b0;"]
-        conns.append(f"\n        .{s}_data({s}_mem[{s}_i < {len(ws)} ? {s}_i : 0]), .{s}_valid({s}_valid), .{s}_ready({s}_ready),")
+        conns.append(f"\n        .{s}_data({s}_mem[{s}_i < {len(ws)} ? {s}_i : 0]), .{s}_valid({s}_valid), "
+                     f".{s}_ready({s}_ready),")
         decls.append(f"    wire {s}_ready;")
         loads.append(f'        $readmemh("{s}.hex", {s}_mem);\n')
         advance.append(f"        if ({s}_valid && {s}_ready) {s}_i = {s}_i + 1;\n"

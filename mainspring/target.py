@@ -47,7 +47,8 @@ class CGRA:
     def __post_init__(self):
         for f in fields(self):
             v = getattr(self, f.name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < (0 if f.name in ("register_delay_limit", "pe_latency") else 1):
+            if (not isinstance(v, int) or isinstance(v, bool)
+                    or v < (0 if f.name in ("register_delay_limit", "pe_latency") else 1)):
                 least = 0 if f.name in ("register_delay_limit", "pe_latency") else 1
                 raise HalideError(f"{user_location()}: CGRA({f.name}={v!r}): expected an integer of at least {least}, "
                                   f"e.g. CGRA({f.name}={f.default})")

@@ -10,7 +10,17 @@ from .analyze import analyze
 from .checker import check_plan
 from .errors import MemoryCheckError, MemoryMappingError
 from .ir import (
-    Bank, BankPort, BufferPlan, Controller, CoordGen, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
+    Bank,
+    BankPort,
+    BufferPlan,
+    Controller,
+    CoordGen,
+    Dim,
+    InternalRead,
+    MemoryPlan,
+    OpSchedule,
+    ReadPort,
+    Register,
     WritePort,
 )
 from .memory_json import dumps, from_json, to_json

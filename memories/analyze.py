@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from mainspring.hwlower.ir import LoopNest, Op
+from mainspring.target import CGRA
 
 from .capacity import buffer_capacity
 from .checker import check_plan
 from .coordinates import coordinate_generators
-from mainspring.target import CGRA
-
 from .ir import MemoryPlan, OpSchedule
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency

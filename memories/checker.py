@@ -344,7 +344,8 @@ def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expe
             _fail(buf.name, f"bank {bank.name} ({bank.words} words): the value {w.name} writes at "
                             f"{_at(w.domain, bad[:len(w.domain)])} is overwritten by {other.name} at "
                             f"{_at(other.domain, bad[k + 4:k + 4 + len(other.domain)])} (cycle {bad[-2]}) before "
-                            f"read port {r.name} reads it at {_at(r.domain, bad[len(w.domain):k])} (cycle {bad[k + 1]})")
+                            f"read port {r.name} reads it at {_at(r.domain, bad[len(w.domain):k])} "
+                            f"(cycle {bad[k + 1]})")
 
 
 def _phys(addr: str, p: BankPort) -> str:

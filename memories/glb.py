@@ -22,7 +22,6 @@ from mainspring.hwlower.program import Box, GlbProgram, HwProgram
 from mainspring.target import CGRA
 
 
-
 @dataclass(frozen=True, slots=True)
 class GlbController:
     extent: tuple[int, ...]  # innermost first

@@ -87,7 +87,7 @@ class Controller:
     def last_cycle(self) -> int:
         return self.cycle_starting_addr + sum(q * (e - 1) for q, e in zip(self.cycle_stride, self.extent))
 
-    def shifted(self, cycles: int) -> "Controller":
+    def shifted(self, cycles: int) -> Controller:
         return Controller(self.extent, self.cycle_starting_addr + cycles, self.cycle_stride,
                           self.data_starting_addr, self.data_stride)
 

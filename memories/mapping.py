@@ -17,11 +17,10 @@ from dataclasses import dataclass
 import islpy as isl
 
 from mainspring.hwlower.ir import Affine
+from mainspring.target import CGRA
 
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
-from mainspring.target import CGRA
-
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
 from .polyhedral import Flow, Program, Stmt, point_values
 from .schedule import Schedule, flow_delay

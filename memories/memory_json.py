@@ -65,7 +65,17 @@ import json
 from mainspring.target import CGRA
 
 from .ir import (
-    Bank, BankPort, BufferPlan, Controller, CoordGen, Dim, InternalRead, MemoryPlan, OpSchedule, ReadPort, Register,
+    Bank,
+    BankPort,
+    BufferPlan,
+    Controller,
+    CoordGen,
+    Dim,
+    InternalRead,
+    MemoryPlan,
+    OpSchedule,
+    ReadPort,
+    Register,
     WritePort,
 )
 
@@ -175,7 +185,8 @@ def from_json(doc: dict) -> MemoryPlan:
     coords = tuple(CoordGen(name, c["name"], tuple(c["lane"]), _controller_from(c["controller"]), c["words"],
                             c["offset"]) for name, o in sched["ops"].items() for c in o.get("coords", ()))
     return MemoryPlan(
-        nest=doc["nest"], target=CGRA(**{field: doc["target"][key] for key, field in _TARGET_FIELDS}), strategy=sched["strategy"], ops=ops,
+        nest=doc["nest"], target=CGRA(**{field: doc["target"][key] for key, field in _TARGET_FIELDS}),
+        strategy=sched["strategy"], ops=ops,
         internal_reads=internal, buffers=tuple(_buffer_from(name, b) for name, b in doc["buffers"].items()),
         cycles=sched["cycles"], input_words=sched["input_words"], first_output_cycle=sched["first_output_cycle"],
         coords=coords,

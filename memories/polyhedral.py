@@ -1,7 +1,8 @@
 """Build the polyhedral model of a loop nest: iteration domains, access maps and exact value flows.
 
 Statements are the nest's ops plus two kinds of host pseudo-statements: `host.<buffer>` writes each input
-buffer (its box, x fastest; a stream of k lanes as k-word transfers, the word in a transfer its lane dim), and `host.out` reads the output buffer after it, so the value
+buffer (its box, x fastest; a stream of k lanes as k-word transfers, the word in a transfer its lane dim), and
+`host.out` reads the output buffer after it, so the value
 flows into it are exactly the final values that are streamed out.
 
 isl names: a statement's full domain (every enclosing loop, unrolled ones included, outermost first) is the
@@ -12,9 +13,8 @@ time-only tuples of one lane each, because each lane of an unrolled loop is a se
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable
 
 import islpy as isl
 

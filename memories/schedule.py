@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import networkx as nx
 
 from mainspring.hwlower.ir import Loop, Op
-
 from mainspring.target import CGRA
 
 from .ir import Dim
@@ -59,7 +58,7 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     fixed = {s.name for s in scheduled_stmts(prog) if s.is_host} | _stream_copies(prog)
     for ii in range(1, max(1, target.max_ii) + 1):
         rates = _fused_rates(prog, ii, fixed)
-        delays = _solve(prog, rates, {n: 0 for n in fixed})
+        delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
         if delays is not None:
             name = "fused" if ii == 1 else f"fused_ii{ii}"
             return Schedule(name, {s: Timing(rates[s], delays[s]) for s in rates})
@@ -157,9 +156,9 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         for n, digits, _ in paced:  # the coarse ops too
             rates[n.name] = tuple(ii * periods[k] for k in digits)
     _keep_pace(prog, rates, fixed)
-    if not any(".strip_" in d.var for s in stmts for d in s.time_dims):  # upsamples pace their own streams
-        if _pace_streams_to_readers(prog, rates, fixed):
-            _keep_pace(prog, rates, fixed)
+    # upsamples pace their own streams
+    if not any(".strip_" in d.var for s in stmts for d in s.time_dims) and _pace_streams_to_readers(prog, rates, fixed):
+        _keep_pace(prog, rates, fixed)
     return rates
 
 
@@ -258,10 +257,8 @@ def _source_steps(f: Flow) -> tuple[list[int] | None, ...]:
 
 def _injective(rates: list[int], dims: Sequence[Dim]) -> bool:
     """Each step of a dim comes after every inner dim's whole run: no two firings share a cycle."""
-    for k, q in enumerate(rates):
-        if q <= sum(r * (d.extent - 1) for r, d in zip(rates[k + 1:], dims[k + 1:])):
-            return False
-    return True
+    return all(q > sum(r * (d.extent - 1) for r, d in zip(rates[k + 1:], dims[k + 1:]))
+               for k, q in enumerate(rates))
 
 
 def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],

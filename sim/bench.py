@@ -103,12 +103,13 @@ def _controls() -> str:
 
 def _source(index: int, port: Port, depth_log2: int) -> str:
     n = port.name
+    knobs = f'.KEY("{input_key(index)}"), .WIDTH({port.bits}), .DEPTH_LOG2({depth_log2}), .SALT({index + 1})'
     return f"""\
     // Input stream '{n}': {port.lanes} lane(s) of {port.width} bits.
     wire [{port.bits - 1}:0] {n}_data;
     wire        {n}_valid, {n}_ready;
     wire [31:0] {n}_accepted;
-    ms_source #(.KEY("{input_key(index)}"), .WIDTH({port.bits}), .DEPTH_LOG2({depth_log2}), .SALT({index + 1})) u_in_{n} (
+    ms_source #({knobs}) u_in_{n} (
         .clk(clk), .rst_n(ms_rst_n), .seed(ms_seed), .bubble_thresh(ms_bubbles),
         .data({n}_data), .valid({n}_valid), .ready({n}_ready), .accepted({n}_accepted)
     );

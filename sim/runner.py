@@ -9,6 +9,7 @@ the files the bench writes back into a `SimResult` or a `SimulationError`. A Ver
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -128,7 +129,9 @@ class Bench:
                 test_args = ["--trace-file", self._waves_name]
             else:
                 plusargs = plusargs + [f"+dumpfile_path={self._waves_name}"]
-        try:
+        # The runner raises (or, under pytest, exits) when the simulator fails; the files it left
+        # say why, and _collect reports it.
+        with contextlib.suppress(RuntimeError, SystemExit):
             _runner(self.simulator, python_path=run_dir).test(
                 test_module=ENTRY_MODULE, hdl_toplevel=TB_TOP, hdl_toplevel_lang="verilog",
                 build_dir=self.directory, test_dir=run_dir, plusargs=plusargs, test_args=test_args,
@@ -138,10 +141,6 @@ class Bench:
                 # per run for nothing here.
                 extra_env={"COCOTB_REWRITE_ASSERTION_FILES": ""},
             )
-        except (RuntimeError, SystemExit):
-            # The runner raises (or, under pytest, exits) when the simulator fails; the files it left
-            # say why, and _collect reports it.
-            pass
 
     def _collect(self, run_dir, inputs, output, limit, seconds) -> SimResult:
         what = f"{self.interface.top} on {self.simulator}"
@@ -403,7 +402,8 @@ def _timeout_error(what, run_dir, output, taken, accepted, offered, limit, words
     return SimulationTimeout(
         f"{what} timed out after {limit} cycles: the output stream '{output.name}' delivered "
         f"{taken} of {output.count} words (input words accepted: {ins}). The design hung, or lost words "
-        f"(if it is only slow, pass a larger timeout_cycles to simulate() or check()); files kept in {run_dir}", run_dir,
+        f"(if it is only slow, pass a larger timeout_cycles to simulate() or check()); files kept in {run_dir}",
+        run_dir,
         taken=taken, expected=output.count, accepted={n: (accepted[n], offered[n]) for n in offered},
         limit=limit, words=words,
     )

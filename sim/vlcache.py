@@ -67,10 +67,10 @@ def store(stored: Path, directory: Path) -> None:
         shutil.rmtree(temp, ignore_errors=True)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compiler() -> str:
     cxx = os.environ.get("CXX", "c++")
     try:
-        return subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout
+        return subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30, check=False).stdout
     except (OSError, subprocess.SubprocessError):
         return cxx

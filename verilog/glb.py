@@ -12,8 +12,7 @@ from __future__ import annotations
 from mainspring.memories.glb import GlbController, GlbPlan
 from mainspring.memories.ir import MemoryPlan
 
-from .top import HEADER, kernel_ports, scalar_params, config_vector, design_verilog, signal
-
+from .top import HEADER, config_vector, design_verilog, kernel_ports, scalar_params, signal
 
 MARKS = ("glb_tile_done", "glb_tile_start")  # 1-bit outputs: a GLB tile's first word into the array, last back
 

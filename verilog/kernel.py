@@ -94,7 +94,7 @@ class _End:
         return f"{self.owner}.{self.port}" + ("" if self.bit is None else f".{self.bit}")
 
     @staticmethod
-    def parse(path: str) -> "_End":
+    def parse(path: str) -> _End:
         parts = path.split(".")
         if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
             raise ValueError(f"connection end {path!r}: only whole ports and single bits are supported")

@@ -84,7 +84,7 @@ def instantiate(name: str, genref: str, genargs: dict, modargs: dict) -> Generat
         return Generator({"in0": Shape(w0), "in1": Shape(w1)}, Shape(w0 + w1), "{%(in1)s, %(in0)s}")
     if genref == "coreir.sext":
         wi, wo = args["width_in"], args["width_out"]
-        return Generator({"in": Shape(wi)}, Shape(wo), "{{%d{%%(in)s[%d]}}, %%(in)s}" % (wo - wi, wi - 1))
+        return Generator({"in": Shape(wi)}, Shape(wo), "{{%d{%%(in)s[%d]}}, %%(in)s}" % (wo - wi, wi - 1))  # noqa: UP031 - a %-template
     if genref == "coreir.slice":
         lo, hi = args["lo"], args["hi"]
         select = f"[{lo}]" if hi - lo == 1 else f"[{hi - 1}:{lo}]"

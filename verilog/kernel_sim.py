@@ -97,15 +97,15 @@ def simulate_kernel(kernel, verilog_files, vectors: dict[str, np.ndarray], workd
     count = len(next(iter(vectors.values())))
     for (port, w), (_, t) in zip(inputs, kernel.inputs):
         digits = -(-w // 4)
-        text = "\n".join(f"{v:0{digits}x}" for v in pattern(vectors[port], t).tolist())  # noqa: E231
+        text = "\n".join(f"{v:0{digits}x}" for v in pattern(vectors[port], t).tolist())
         (workdir / f"in_{port}.hex").write_text(text + "\n")
     (workdir / "tb_kernel.v").write_text(_testbench(top or kernel.name, inputs, outputs, count))
     sources = [str(Path(f).resolve()) for f in verilog_files]
     build = subprocess.run([iverilog, f"-g{standard}", "-o", "sim.vvp", "-s", "tb_kernel", "tb_kernel.v", *sources],
-                           cwd=workdir, capture_output=True, text=True)
+                           cwd=workdir, capture_output=True, text=True, check=False)
     if build.returncode:
         raise SimulationFailed(f"iverilog failed:\n{build.stdout}{build.stderr}")
-    run = subprocess.run([vvp, "-n", "sim.vvp"], cwd=workdir, capture_output=True, text=True)
+    run = subprocess.run([vvp, "-n", "sim.vvp"], cwd=workdir, capture_output=True, text=True, check=False)
     if run.returncode:
         raise SimulationFailed(f"vvp failed:\n{run.stdout}{run.stderr}")
     results = {}

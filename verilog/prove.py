@@ -35,7 +35,7 @@ TIME_LIMIT = 30.0  # seconds per kernel, lemmas included
 class KernelDisproved(AssertionError):
     """A kernel's Verilog computes something else than its expression: a compiler bug, not the user's."""
 
-    def __init__(self, proofs: list["KernelProof"]):
+    def __init__(self, proofs: list[KernelProof]):
         self.proofs = proofs
         super().__init__("\n".join(str(p) for p in proofs))
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import z3
 
-_PORT = re.compile(r"^; yosys-smt2-(input|output) (\S+) (\d+)$", re.M)
-_STATE = re.compile(r"^; yosys-smt2-(register|memory|anyinit|clock) ", re.M)
+_PORT = re.compile(r"^; yosys-smt2-(input|output) (\S+) (\d+)$", re.MULTILINE)
+_STATE = re.compile(r"^; yosys-smt2-(register|memory|anyinit|clock) ", re.MULTILINE)
 
 
 class NetlistError(Exception):
@@ -39,7 +39,7 @@ class Netlist:
 
 def module_text(verilog: str, module: str) -> str:
     """The text of `module` in a file of several modules (a design's Verilog)."""
-    match = re.search(rf"^module {re.escape(module)} \(.*?^endmodule\b", verilog, re.M | re.S)
+    match = re.search(rf"^module {re.escape(module)} \(.*?^endmodule\b", verilog, re.MULTILINE | re.DOTALL)
     if match is None:
         raise NetlistError(f"no module {module} in the design's Verilog")
     return match.group(0) + "\n"
@@ -57,7 +57,7 @@ def yosys_smt2(text: str, module: str, timeout: float) -> str:
                   f"write_smt2 {out.name}")
         try:
             run = subprocess.run([yosys, "-q", "-p", script], cwd=tmp, capture_output=True, text=True,
-                                 timeout=timeout)
+                                 timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             raise NetlistError(f"yosys took longer than {timeout:.0f} s") from None
         if run.returncode:

@@ -139,10 +139,8 @@ def euclidean(op: str, a, b, signed: bool) -> z3.BitVecRef:
     q, r = a / b, z3.SRem(a, b)  # truncated toward zero; r has a's sign
     # A negative remainder moves to [0, |b|): the quotient steps away from zero by one, toward b's opposite.
     fix = r < 0
-    if op == "div":
-        result = z3.If(fix, z3.If(b > 0, q - 1, q + 1), q)
-    else:
-        result = z3.If(fix, z3.If(b > 0, r + b, r - b), r)
+    result = (z3.If(fix, z3.If(b > 0, q - 1, q + 1), q) if op == "div"
+              else z3.If(fix, z3.If(b > 0, r + b, r - b), r))
     return z3.If(b == 0, zero, result)
 
 

@@ -23,10 +23,19 @@ from dataclasses import dataclass, field
 
 from mainspring.frontend.errors import ScheduleError
 from mainspring.memories.ir import (
-    Bank, BankPort, BufferPlan, Controller, CoordGen, MemoryPlan, OpSchedule, ReadPort, WritePort,
+    Bank,
+    BankPort,
+    BufferPlan,
+    Controller,
+    CoordGen,
+    MemoryPlan,
+    OpSchedule,
+    ReadPort,
+    WritePort,
 )
 
 from .kernel import kernel_verilog
+
 
 class RtlLimitError(ScheduleError):
     """A design the RTL generator cannot build. `subject` is the op or buffer of the memory JSON it concerns

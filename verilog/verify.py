@@ -122,10 +122,8 @@ def _parser() -> _Parser:
     # Built under a name of this process's own and renamed, so a parallel process never reads half a file.
     mine = tables.with_name(f"{tables.name}.{os.getpid()}")
     parser = _Parser(mine)
-    try:
+    with contextlib.suppress(OSError):  # an unwritable temp folder: the tables stay in this process only
         os.replace(mine, tables)
-    except OSError:  # an unwritable temp folder: the tables stay in this process only
-        pass
     return parser
 
 

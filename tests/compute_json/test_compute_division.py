@@ -7,11 +7,12 @@ through the compiled graph. 32-bit: random, extreme and near-multiple numerators
 import numpy as np
 import pytest
 
-from compute_helpers import assert_graph_matches, x_values
 from mainspring.compute_json import compile_kernel
 from mainspring.compute_json.examples import division_kernel, near_multiples, special_constants
 from mainspring.compute_json.magic import apply_unsigned_division, unsigned_division
 from mainspring.frontend.types import Int, UInt
+
+from compute_helpers import assert_graph_matches, x_values
 
 
 def _non_powers(values):
@@ -43,7 +44,7 @@ def test_plans_are_exact_for_32_bit_numerators():
     rng = np.random.default_rng(7)
     divisors = [3, 5, 7, 10, 641, 6700417, 0x7FFFFFFF, 0x80000001, 0x55555555, (1 << 31) - 3]
     divisors += rng.integers(3, 1 << 31, 200).tolist()
-    for signed_range, max_x in ((False, (1 << 32) - 1), (True, (1 << 31) - 1)):
+    for _signed_range, max_x in ((False, (1 << 32) - 1), (True, (1 << 31) - 1)):
         for d in _non_powers(divisors):
             if 2 * d > max_x:
                 continue

@@ -3,12 +3,13 @@
 import numpy as np
 import pytest
 
-from compute_helpers import assert_graph_matches, binop, ops_of
 from mainspring.compute_json import Kernel, compile_kernel, count_ops, format_graph, kernel_from_op, read_port
 from mainspring.compute_json.examples import TYPES, kernel_vectors, op_kernel
 from mainspring.frontend import ir
 from mainspring.frontend.errors import HalideError
 from mainspring.frontend.types import Int, UInt
+
+from compute_helpers import assert_graph_matches, binop, ops_of
 
 
 @pytest.mark.parametrize("t", TYPES, ids=str)
@@ -59,7 +60,7 @@ def test_kernel_rejects_a_port_read_with_another_type():
         Kernel("k", (("x", UInt(16)),), (("out", _x()),))
 
 
-@pytest.mark.parametrize("name, message", [
+@pytest.mark.parametrize(("name", "message"), [
     ("wire", "is a Verilog keyword"), ("a__b", "contains '__'"), ("2x", "is not usable in Verilog"),
 ])
 def test_kernel_rejects_bad_port_names(name, message):

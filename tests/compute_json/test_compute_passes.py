@@ -32,7 +32,7 @@ def _output_const(g, port="out"):
     return g.nodes[src]["value"]
 
 
-@pytest.mark.parametrize("t, make, pattern", [
+@pytest.mark.parametrize(("t", "make", "pattern"), [
     (I8, lambda x: binop("div", const(I8, -128), const(I8, -1)), 0x80),  # 128 wraps to -128
     (I8, lambda x: binop("mod", const(I8, -7), const(I8, 3)), 2),  # Euclidean: never negative
     (I8, lambda x: binop("div", const(I8, -7), const(I8, -3)), 3),
@@ -68,7 +68,7 @@ def test_fold_constants_absorbs(make):
     assert _output_const(fold_constants(lower_kernel(unary_kernel(I16, make)))) == 0
 
 
-@pytest.mark.parametrize("t, make, pattern", [
+@pytest.mark.parametrize(("t", "make", "pattern"), [
     (U8, lambda x: binop("lt", ir.Cast(U16, x), const(U16, 300)), 1),  # a zext is below 256
     (U8, lambda x: binop("gt", binop("and", x, const(U8, 15)), const(U8, 20)), 0),
     (I8, lambda x: binop("ge", ir.Cast(I16, binop("and", x, const(I8, 7))), const(I16, 0)), 1),  # sext of >= 0
@@ -102,7 +102,7 @@ def test_cse_merges_commuted_operands_and_equal_constants_only():
     assert_graph_matches(narrow, g, {"x": x_values(U16)})
 
 
-@pytest.mark.parametrize("t, op, k, expect", [
+@pytest.mark.parametrize(("t", "op", "k", "expect"), [
     (U16, "mul", 8, {"shl"}), (I8, "mul", -128, {"shl"}),  # -128 is 2**7 modulo 256
     (U8, "div", 16, {"lshr"}), (I16, "div", 4, {"ashr"}), (I16, "div", -4, {"ashr", "neg"}),
     (I8, "div", -128, {"ashr", "neg"}), (I8, "div", -1, {"neg"}), (I8, "div", 1, set()),
@@ -116,7 +116,7 @@ def test_shifts_for_powers_of_two(t, op, k, expect):
     assert_graph_matches(kernel, g, {"x": x_values(t)})
 
 
-@pytest.mark.parametrize("t, op, k, expect", [
+@pytest.mark.parametrize(("t", "op", "k", "expect"), [
     (U16, "div", 7, {"umulhi", "lshr", "sub", "add"}),  # 7 needs a 17-bit multiplier: the add-back form
     (U16, "div", 10, {"umulhi", "lshr"}),  # 10 = 2 * 5: pre-shift, then a 16-bit multiplier
     (I16, "div", 10, {"umulhi", "xor", "ashr", "lshr"}),  # floor division through the sign mask

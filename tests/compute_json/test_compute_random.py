@@ -2,9 +2,10 @@
 
 import pytest
 
-from compute_helpers import assert_graph_matches
 from mainspring.compute_json import compile_kernel
 from mainspring.compute_json.examples import kernel_vectors, random_kernel
+
+from compute_helpers import assert_graph_matches
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -202,7 +202,8 @@ def _():
     return accelerated(hw_output, hw_input, [acc])
 
 
-@case("algorithm", "A Func is called with the wrong number of arguments", '{at}: Func "blur" was called with 1 arguments, but was defined with 2 (x, y)', func="blur")
+@case("algorithm", "A Func is called with the wrong number of arguments",
+      '{at}: Func "blur" was called with 1 arguments, but was defined with 2 (x, y)', func="blur")
 def call_with_wrong_arity():
     x, y, input_, hw_input, hw_output = _io()
     blur = hl.Func("blur")
@@ -488,7 +489,8 @@ def _():
     return accelerated(hw_output, hw_input)
 
 
-@case("algorithm", "A Float type of an unsupported width", "{at}: Float(16) is not supported; use Float(32) or Float(64)")
+@case("algorithm", "A Float type of an unsupported width",
+      "{at}: Float(16) is not supported; use Float(32) or Float(64)")
 def float16_type():
     x, y, input_, hw_input, hw_output = _io()
     gain = hl.Func("gain")
@@ -506,7 +508,8 @@ def _():
     return accelerated(hw_output, hw_input)
 
 
-@case("algorithm", "An ImageParam read with the wrong number of coordinates", "{at}: ImageParam input has 2 dimensions but is accessed with 1 arguments")
+@case("algorithm", "An ImageParam read with the wrong number of coordinates",
+      "{at}: ImageParam input has 2 dimensions but is accessed with 1 arguments")
 def image_param_wrong_arity():
     x, y, input_, hw_input, hw_output = _io()
     hw_input2 = hl.Func("hw_input2")
@@ -524,7 +527,8 @@ def _():
     return accelerated(hw_output, hw_input2)
 
 
-@case("algorithm", "A Param set to a value its type cannot hold", "{at}: Param gain.set(300): The value 300 cannot be losslessly converted to type uint8")
+@case("algorithm", "A Param set to a value its type cannot hold",
+      "{at}: Param gain.set(300): The value 300 cannot be losslessly converted to type uint8")
 def param_value_out_of_range():
     x, y, input_, hw_input, hw_output = _io(hl.UInt(8))
     gain = hl.Param(hl.UInt(8), "gain")

@@ -27,7 +27,8 @@ def _():
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=2))
 
 
-@case("memories", "A target with a non-positive size", "{at}: CGRA(num_pes=0): expected an integer of at least 1, e.g. CGRA(num_pes=384)")
+@case("memories", "A target with a non-positive size",
+      "{at}: CGRA(num_pes=0): expected an integer of at least 1, e.g. CGRA(num_pes=384)")
 def target_of_zero_pes():
     p = scheduled()
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=0))  # <-
@@ -39,7 +40,8 @@ def _():
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=100))
 
 
-@case("memories", "compile with a name that is not an identifier", "{at}: compile(name='my design'): the design name must be a Python/Verilog identifier, e.g. "
+@case("memories", "compile with a name that is not an identifier",
+      "{at}: compile(name='my design'): the design name must be a Python/Verilog identifier, e.g. "
       "name=\"my_design\"")
 def design_name_not_an_identifier():
     p = scheduled()
@@ -66,7 +68,9 @@ def _():
     return hl.compile(p.output, name="design_top")
 
 
-@case("memories", "compile with an unknown dump_after step", r"{at}: --dump-after fold \(dump_after=\): unknown step; the steps are region, .*, lower, rates, schedule, lower_kernel, .*, compute, verilog", regex=True)
+@case("memories", "compile with an unknown dump_after step",
+      (r"{at}: --dump-after fold \(dump_after=\): unknown step; the steps are region, .*, lower, rates, schedule, "
+       r"lower_kernel, .*, compute, verilog"), regex=True)
 def unknown_dump_step():
     p = scheduled()
     return hl.compile(p.output, name="demo", dump_after="fold")  # <-
@@ -180,7 +184,8 @@ def _():
 
 # ---- the command line ---------------------------------------------------------------------------------------
 
-@case("command line", "mainspring compile with a zero --size", "error: --size 0 8: an output size is two positive integers W H, e.g. --size 64 64")
+@case("command line", "mainspring compile with a zero --size",
+      "error: --size 0 8: an output size is two positive integers W H, e.g. --size 64 64")
 def cli_zero_size():
     return command("compile", "brighten", "--size", "0", "8", "-o", scratch())
 
@@ -190,7 +195,8 @@ def _():
     return command("compile", "brighten", "--size", "8", "8", "-o", scratch())
 
 
-@case("command line", "mainspring compile with zero --lanes", "error: --lanes 0: the pixels per cycle are a positive integer, e.g. --lanes 2")
+@case("command line", "mainspring compile with zero --lanes",
+      "error: --lanes 0: the pixels per cycle are a positive integer, e.g. --lanes 2")
 def cli_zero_lanes():
     return command("compile", "gaussian", "--size", "8", "8", "--lanes", "0", "-o", scratch())
 
@@ -212,7 +218,9 @@ def _():
     return command("compile", "gaussian", "--size", "8", "8", "--lanes", "2", "-o", scratch())
 
 
-@case("command line", "An unknown app", (r"error: unknown app 'gausian': use one of brighten, gaussian, .* or the path of a \.py file; did you mean gaussian\?"), regex=True)
+@case("command line", "An unknown app",
+      (r"error: unknown app 'gausian': use one of brighten, gaussian, .* or the path of a \.py file; "
+       r"did you mean gaussian\?"), regex=True)
 def cli_unknown_app():
     return command("compile", "gausian", "--size", "8", "8", "-o", scratch())
 
@@ -300,8 +308,9 @@ def _():
     return command("bench", "brighten", "--sizes", "8")
 
 
-@case("command line", "mainspring compile --dump-after an unknown step", (r"(?s)usage: mainspring compile .*mainspring compile: error: argument --dump-after: invalid choice: "
-    r"'fold' \(choose from 'region', .*'verilog'\)"), regex=True)
+@case("command line", "mainspring compile --dump-after an unknown step",
+      (r"(?s)usage: mainspring compile .*mainspring compile: error: argument --dump-after: invalid choice: "
+       r"'fold' \(choose from 'region', .*'verilog'\)"), regex=True)
 def cli_unknown_dump_step():
     return command("compile", "brighten", "--size", "8", "8", "--dump-after", "fold", "-o", scratch())
 

@@ -167,7 +167,8 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "split by a factor of zero", "{at}: In schedule for hw_output: split factor 0 must be at least 1", func="hw_output")
+@case("schedule", "split by a factor of zero",
+      "{at}: In schedule for hw_output: split factor 0 must be at least 1", func="hw_output")
 def split_by_zero():
     p = scheduled()
     p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 0)  # <-
@@ -215,7 +216,8 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "reorder names a loop twice", "{at}: In schedule for hw_output: reorder(xi, xi) names a loop twice", func="hw_output")
+@case("schedule", "reorder names a loop twice",
+      "{at}: In schedule for hw_output: reorder(xi, xi) names a loop twice", func="hw_output")
 def reorder_names_a_loop_twice():
     p = scheduled()
     p.hw_output.reorder(p.xi, p.xi)  # <-
@@ -249,8 +251,10 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "A tail strategy that is not an hl.TailStrategy", "{at}: tail strategy must be an hl.TailStrategy, got 'RoundUp'; e.g. hl.TailStrategy.RoundUp", func="mid",
-      gaps=('func',), note='frontend/schedule.py _tail() does not know the Func; it should say "Func \'mid\': unroll(x, 2, \'RoundUp\')".')
+@case("schedule", "A tail strategy that is not an hl.TailStrategy",
+      "{at}: tail strategy must be an hl.TailStrategy, got 'RoundUp'; e.g. hl.TailStrategy.RoundUp", func="mid",
+      gaps=('func',), note=('frontend/schedule.py _tail() does not know the Func; it should say '
+                            '"Func \'mid\': unroll(x, 2, \'RoundUp\')".'))
 def tail_strategy_as_a_string():
     p = scheduled()
     p.mid.unroll(p.x, 2, "RoundUp")  # <-
@@ -367,7 +371,8 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "bound with an extent of zero", "{at}: Func 'output': bound(y, ..., 0): the extent must be positive", func="output")
+@case("schedule", "bound with an extent of zero",
+      "{at}: Func 'output': bound(y, ..., 0): the extent must be positive", func="output")
 def bound_of_zero_extent():
     p = scheduled()
     p.output.bound(p.y, 0, 0)  # <-
@@ -397,7 +402,8 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "reorder_storage that does not list every dimension", "{at}: Func 'mid': reorder_storage(y) must list each of its dimensions (x, y) once", func="mid")
+@case("schedule", "reorder_storage that does not list every dimension",
+      "{at}: Func 'mid': reorder_storage(y) must list each of its dimensions (x, y) once", func="mid")
 def reorder_storage_incomplete():
     p = scheduled()
     p.mid.reorder_storage(p.y)  # <-

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mainspring import apps
-from mainspring.compiler import compile
+from mainspring.compiler import compile  # noqa: A004 - mainspring's compile
 
 SIMULATORS = ("icarus", "verilator")
 

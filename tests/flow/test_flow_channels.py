@@ -72,7 +72,7 @@ def test_unroll_of_an_inline_wrapper_is_refused_as_halide_does():
     hw_output[c, x, y] = hw_input[c, x, y] * 2
     output[x, y, c] = hl.u8(hw_output[c, x, y])
     output.bound(x, 0, 4).bound(y, 0, 4).bound(c, 0, 3)
-    hw_input.in_().unroll(c); where = _here()
+    hw_input.in_().unroll(c); where = _here()  # noqa: E702 - _here() is this line
     with pytest.raises(hl.HalideError) as err:
         output.realize([4, 4, 3])
     assert str(err.value) == (
@@ -123,7 +123,7 @@ def test_unroll_by_a_factor_of_an_inline_wrapper_names_the_call():
     hw_input, output = hl.Func("hw_input"), hl.Func("output")
     hw_input[x, y] = hl.u16(input_[x, y])
     output[x, y] = hw_input[x, y] * 2
-    hw_input.in_().unroll(x, 2); where = _here()
+    hw_input.in_().unroll(x, 2); where = _here()  # noqa: E702 - _here() is this line
     with pytest.raises(hl.HalideError) as err:
         output.realize([4, 4])
     assert str(err.value).startswith(

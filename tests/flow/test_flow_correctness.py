@@ -67,7 +67,8 @@ def two_tap_lanes(width: int, tile: int, height: int, lanes: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("width, tile, height, lanes", [(6, 3, 1, 2), (6, 3, 2, 2), (5, 4, 2, 2), (10, 7, 2, 4)])
+@pytest.mark.parametrize(("width", "tile", "height", "lanes"),
+                         [(6, 3, 1, 2), (6, 3, 2, 2), (5, 4, 2, 2), (10, 7, 2, 4)])
 def test_host_tiles_with_lanes_pad_the_last_transfer(simulator, build_dir, width, tile, height, lanes):
     design = hl.compile(two_tap_lanes(width, tile, height, lanes), name="tiles_lanes")
     # The stream of a tile is rounded up to whole transfers; words past what the host computes are padding.
@@ -114,7 +115,8 @@ def _two_stage():
     output.bound(x, 0, 8).bound(y, 0, 8)
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
     mid.compute_at(hw_output, xo)
-    return dict(x=x, y=y, xo=xo, xi=xi, inp=inp, hw_input=hw_input, mid=mid, hw_output=hw_output, output=output)
+    return {"x": x, "y": y, "xo": xo, "xi": xi, "inp": inp, "hw_input": hw_input, "mid": mid, "hw_output": hw_output,
+            "output": output}
 
 
 def _refusal(output) -> str:
@@ -186,7 +188,7 @@ def test_stream_to_accelerator_on_a_func_the_accelerator_does_not_read_is_refuse
     hl.compile(_host_side_extra(False)[0], name="fixed")  # the fix works
 
 
-@pytest.mark.parametrize("func, where", [
+@pytest.mark.parametrize(("func", "where"), [
     ("output", "on the host, outside the accelerator"),
     ("mid", "inside the accelerator (compute_at(hw_output, xo)), where buffers are memory tiles and registers"),
 ])
@@ -219,10 +221,10 @@ def test_split_into_two_loops_of_one_name_is_refused_at_the_call():
 
 # ---- the command line: a mistake is one line naming the argument, and status 2 -----------------------------
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["compile", "{none_app}", "-o", "{out}"],
-     "error: app none_app: build(8, 8) returned NoneType, not (output_func, {input_name: array}); end build() with "
-     "e.g. return output, {\"input\": image}"),
+     ("error: app none_app: build(8, 8) returned NoneType, not (output_func, {input_name: array}); end build() with "
+      "e.g. return output, {\"input\": image}")),
     (["compile", "{missing}", "-o", "{out}"],
      "error: app file '{missing}' does not exist; give the path of a Python file with NAME, DEFAULT_SIZE and "
      "build(width, height), or one of the apps " + ", ".join(apps.APPS)),
@@ -231,11 +233,11 @@ def test_split_into_two_loops_of_one_name_is_refused_at_the_call():
     (["sim", "gaussian", "--lanes", "0"],
      "error: --lanes 0: the pixels per cycle are a positive integer, e.g. --lanes 2"),
     (["bench", "gaussian", "--sizes", "abc"],
-     "error: --sizes abc: 'abc' is not an input size; give positive sizes as N or WxH, comma-separated, e.g. "
-     "--sizes 64,256,1920x1080"),
+     ("error: --sizes abc: 'abc' is not an input size; give positive sizes as N or WxH, comma-separated, e.g. "
+      "--sizes 64,256,1920x1080")),
     (["bench", "gaussian", "--sizes", "64,0"],
-     "error: --sizes 64,0: '0' is not an input size; give positive sizes as N or WxH, comma-separated, e.g. "
-     "--sizes 64,256,1920x1080"),
+     ("error: --sizes 64,0: '0' is not an input size; give positive sizes as N or WxH, comma-separated, e.g. "
+      "--sizes 64,256,1920x1080")),
 ])
 def test_cli_mistakes(tmp_path, capsys, args, message):
     from mainspring.cli import main

@@ -30,7 +30,8 @@ def test_too_many_pes():
 
 
 def test_bad_target_value():
-    with pytest.raises(hl.HalideError, match=r"test_flow_errors.py:\d+: CGRA\(num_pes=0\): expected an integer of at least 1"):
+    with pytest.raises(hl.HalideError,
+                       match=r"test_flow_errors.py:\d+: CGRA\(num_pes=0\): expected an integer of at least 1"):
         hl.CGRA(num_pes=0)
 
 
@@ -61,7 +62,8 @@ def test_bad_probability(tmp_path):
 
 def test_unknown_dump_step():
     out, _ = _gaussian()
-    with pytest.raises(hl.HalideError, match=r"--dump-after fold \(dump_after=\): unknown step; the steps are region, bounds, tiles, "
+    with pytest.raises(hl.HalideError, match=r"--dump-after fold \(dump_after=\): unknown step; the steps are "
+                                             r"region, bounds, tiles, "
                                              r"tables, inline, ops, lanes, lower, rates, schedule, lower_kernel, "
                                              r"fold_constants, .*, compute, verilog"):
         hl.compile(out, name="g", dump_after="fold")

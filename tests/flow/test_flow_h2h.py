@@ -185,7 +185,8 @@ def test_three_level_memory_with_one_memory_tile(simulator, build_dir):
     out, inputs = h2h_three_level_memory.build(62, 62)
     design = hl.compile(out, name="h2h_three_level_memory")
     res = _checked(design, inputs, simulator, build_dir)
-    assert res.cycles == design.report["ideal_cycles"] + 1  # 375x the ideal before loops of one iteration left the radix
+    # 375x the ideal before loops of one iteration left the radix
+    assert res.cycles == design.report["ideal_cycles"] + 1
 
 
 @pytest.mark.slow

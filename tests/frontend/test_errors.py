@@ -263,8 +263,8 @@ def mux_types_differ(hl):
 
 CASES = {
     undefined_func_called: ['Can\'t call Func "f" because it has not yet been defined'],
-    unevaluated_reference_elsewhere: ["Cannot use an unevaluated reference to 'f' to define an update at a "
-                                      "different location."],
+    unevaluated_reference_elsewhere: [("Cannot use an unevaluated reference to 'f' to define an update at a "
+                                       "different location.")],
     realize_undefined: ["Can't realize undefined Func."],
     pure_lhs_repeats_a_var: ['In pure definition of Func "f":',
                              'In left-hand-side of definition, arguments 1 and 0 both have the name "x"'],
@@ -274,8 +274,8 @@ CASES = {
     update_mixes_types: ['In update definition 0 of Func "f":',
                          "Tuple element 0 of update definition has type uint16, but pure definition has type uint8"],
     update_int_literal_is_int32: ['In update definition 0 of Func "f":',
-                                  "Tuple element 0 of update definition has type int32, but pure definition has "
-                                  "type uint8"],
+                                  ("Tuple element 0 of update definition has type int32, but pure definition has "
+                                   "type uint8")],
     update_var_not_pure: ['Undefined variable "x" in definition of Func "f"'],
     call_with_wrong_arity: ['Func "f" was called with 2 arguments, but was defined with 1'],
     update_index_too_large: ['Call to update with index larger than last defined update stage for Func "f"'],
@@ -294,25 +294,25 @@ CASES = {
     unroll_non_constant: ["Can only unroll for loops over a constant extent.", "Loop over f.s0.x"],
     bound_too_small: ["Bounds given for g in x (from 0 to 1) do not cover required region (from 0 to 3)"],
     image_param_never_set: ["Buffer argument inp is nullptr"],
-    image_param_wrong_dimensions: ["Input buffer inp requires a buffer of exactly 2 dimensions, but the buffer "
-                                   "passed in has 1 dimensions"],
+    image_param_wrong_dimensions: [("Input buffer inp requires a buffer of exactly 2 dimensions, but the buffer "
+                                    "passed in has 1 dimensions")],
     image_param_wrong_type: ["Can't bind ImageParam inp of type uint8 to Buffer", "of type uint16"],
     input_too_small: ["Input buffer inp is accessed at 5, which is beyond the max (4) in dimension 0"],
     param_never_set: ["Parameter pp does not have a valid scalar value"],
-    realize_wrong_dimensions: ["is defined with 1 dimensions, but realize() is requesting a realization with 2 "
-                               "dimensions"],
-    constant_changes_value: ["Integer constant 300 will be implicitly coerced to type uint8, which changes its "
-                             "value to (uint8)44."],
+    realize_wrong_dimensions: [("is defined with 1 dimensions, but realize() is requesting a realization with 2 "
+                                "dimensions")],
+    constant_changes_value: [("Integer constant 300 will be implicitly coerced to type uint8, which changes its "
+                              "value to (uint8)44.")],
     bitwise_mixed_signedness: ["Arguments to bitwise and must be both be signed or both be unsigned.",
                                "LHS type: uint8 RHS type: int32", "LHS value: uint8(x) RHS value: x"],
     select_condition_not_bool: ["The first argument to a select must be a boolean:", "  x has type int32"],
     select_types_differ: ["The second and third arguments to a select do not have a matching type:",
                           "  uint8(x) has type uint8", "  uint16(x) has type uint16"],
-    clamp_bound_not_lossless: ["Type mismatch in call to clamp. First argument (uint8(x)) has type uint8, but third "
-                               "argument (300) has type int32. Use an explicit cast."],
+    clamp_bound_not_lossless: [("Type mismatch in call to clamp. First argument (uint8(x)) has type uint8, but third "
+                                "argument (300) has type int32. Use an explicit cast.")],
     mux_types_differ: ["mux() requires all the values to have the same type."],
-    uint32_func_argument: ['Implicit cast from uint32 to int in argument 1 in call to "f" is not allowed. Use an '
-                           "explicit cast"],
+    uint32_func_argument: [('Implicit cast from uint32 to int in argument 1 in call to "f" is not allowed. Use an '
+                            "explicit cast")],
 }
 
 # What mainspring adds to Halide's message (the region needed and given, a hint), pinned here.
@@ -391,8 +391,8 @@ def test_float_mistakes_are_halide_errors_too(halide):
 
 def test_inexact_float_literal_warns_at_the_users_line():
     x = mainspring.Var("x")
+    line = inspect.currentframe().f_lineno + 2
     with pytest.warns(RuntimeWarning, match=r"0.1 will be interpreted as a float32 by Halide and lose precision") as w:
-        line = inspect.currentframe().f_lineno + 1
         x + 0.1
     assert w[0].filename == __file__ and w[0].lineno == line
 
@@ -400,8 +400,8 @@ def test_inexact_float_literal_warns_at_the_users_line():
 def test_int_literals_beyond_32_bits_are_refused():
     # Halide makes a Python int outside 32 bits an Int(64) Expr (u32 + 4294967295 is int64 there).
     x = mainspring.Var("x")
+    line = inspect.currentframe().f_lineno + 2
     with pytest.raises(mainspring.HalideError) as err:
-        line = inspect.currentframe().f_lineno + 1
         mainspring.u32(x) + 4294967295
     assert "does not fit in 32 bits. Halide would make it an Int(64) expression" in str(err.value)
     assert here(mainspring, line) in str(err.value)
@@ -409,6 +409,6 @@ def test_int_literals_beyond_32_bits_are_refused():
 
 def test_bool_of_an_expr_raises():
     x = mainspring.Var("x")
-    with pytest.raises(mainspring.HalideError, match=r"cannot be converted to a bool.*'&'/'\|'"):
+    with pytest.raises(mainspring.HalideError, match=r"cannot be converted to a bool.*'&'/'\|'"):  # noqa: PT012 - the `if` is the mistake
         if x > 0:
             pass

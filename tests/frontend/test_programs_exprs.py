@@ -121,7 +121,8 @@ def p_mixed_type_coercion(hl, a, b, c16):
     A, B, C = image(hl, a, "a"), image(hl, b, "b"), image(hl, c16, "c")
     f = hl.Func("f")
     f[x, y, k] = hl.mux(k, [hl.cast(hl.Int(32), A[x, y] + B[x, y]), hl.cast(hl.Int(32), A[x, y] * C[x, y]),
-                            hl.cast(hl.Int(32), B[x, y] - C[x, y]), A[x, y] + x, hl.cast(hl.Int(32), C[x, y] / A[x, y])])
+                            hl.cast(hl.Int(32), B[x, y] - C[x, y]), A[x, y] + x,
+                            hl.cast(hl.Int(32), C[x, y] / A[x, y])])
     return np.asarray(f.realize([a.shape[1], a.shape[0], 5]))
 
 

@@ -35,8 +35,8 @@ def same(halide):
         same_bits = (e.view(np.uint8) == g.view(np.uint8)).reshape(e.shape + (-1,)).all(-1)
         both_nan = np.isnan(e) & np.isnan(g) if e.dtype.kind == "f" else np.zeros(e.shape, bool)
         bad = np.argwhere(~(same_bits | both_nan))
-        assert not len(bad), f"{program.__name__}: {len(bad)} of {e.size} differ; first at {tuple(bad[0])}: " \
-                             f"mainspring {g[tuple(bad[0])]!r}, Halide {e[tuple(bad[0])]!r}"
+        assert not len(bad), (f"{program.__name__}: {len(bad)} of {e.size} differ; first at {tuple(bad[0])}: "
+                              f"mainspring {g[tuple(bad[0])]!r}, Halide {e[tuple(bad[0])]!r}")
         return e
 
     return run

@@ -253,7 +253,6 @@ def p_update_ops_on_defined(hl, a):
 
 
 def p_implicit_init_with_rdom_lhs(hl, a):
-    x = hl.Var("x")
     A = image(hl, a)
     r = hl.RDom([hl.Range(0, 6)])
     f = hl.Func("f")

@@ -165,7 +165,7 @@ def undefined_behaviour(e: ir.Expr) -> str | None:
                 return f"shift amount in [{b[0]}, {b[1]}] for a {n.a.type} value"
             if n.type.is_int() and n.type.bits() == 32 and (n.op == "shl" or b[0] < 0):
                 k = max(abs(b[0]), abs(b[1]))
-                if not (I32_MIN <= a[0] * (1 << k) and a[1] * (1 << k) <= I32_MAX):
+                if not (a[0] * (1 << k) >= I32_MIN and a[1] * (1 << k) <= I32_MAX):
                     return "int32 left shift overflow"
         elif n.type == mainspring.Int(32) and n.op in ("add", "sub", "mul"):
             raw = {"add": (a[0] + b[0], a[1] + b[1]), "sub": (a[0] - b[1], a[1] - b[0]),
@@ -251,7 +251,8 @@ def check_batch(halide, batch, seed):
 
 # 12 batches of 30 trees (360 trees) per run; MS_PROPERTY_EXAMPLES=400 searches longer. No shrinking: each step
 # would compile with Halide again, and the failure message already names the tree.
-@settings(max_examples=int(os.environ.get("MS_PROPERTY_EXAMPLES", "12")), deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
+@settings(max_examples=int(os.environ.get("MS_PROPERTY_EXAMPLES", "12")), deadline=None,
+          phases=(Phase.explicit, Phase.reuse, Phase.generate),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(batch=st.lists(trees, min_size=30, max_size=30), seed=st.integers(0, 2**32 - 1))
 def test_random_expressions_match_halide(halide, batch, seed):

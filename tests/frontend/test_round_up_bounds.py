@@ -30,7 +30,7 @@ def rounded(hl, n_in, tail="RoundUp", update=False):
     return np.asarray(g.realize([N]))
 
 
-@pytest.mark.parametrize("tail, update", [("RoundUp", False), ("Auto", True), ("RoundUp", True)])
+@pytest.mark.parametrize(("tail", "update"), [("RoundUp", False), ("Auto", True), ("RoundUp", True)])
 def test_round_up_reads_the_input_as_far_as_halide(tail, update, halide):
     import mainspring
 

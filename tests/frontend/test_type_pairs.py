@@ -27,7 +27,7 @@ OPS = {
     ">=": lambda hl, a, b: a >= b, "==": lambda hl, a, b: a == b, "!=": lambda hl, a, b: a != b,
     "&": lambda hl, a, b: a & b, "|": lambda hl, a, b: a | b, "^": lambda hl, a, b: a ^ b,
     "min": lambda hl, a, b: hl.min(a, b), "max": lambda hl, a, b: hl.max(a, b),
-    "absd": lambda hl, a, b: hl.absd(a, b), "select": lambda hl, a, b: hl.select(a == a, a, b),
+    "absd": lambda hl, a, b: hl.absd(a, b), "select": lambda hl, a, b: hl.select(a == a, a, b),  # noqa: PLR0124 - an Expr
     "clamp": lambda hl, a, b: hl.clamp(a, b, b),
 }
 SHIFTS = {"<<": lambda hl, a, b: a << b, ">>": lambda hl, a, b: a >> b}

@@ -6,8 +6,8 @@ import os
 import pytest
 
 import mainspring as hl
-from mainspring.apps.common import accelerate
 from mainspring import apps
+from mainspring.apps.common import accelerate
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.hwlower.lower import lower
 from mainspring.hwlower.printer import format_nest
@@ -35,7 +35,7 @@ def test_apps_lower_to_one_op_per_buffered_func(name):
     funcs = [op.func for loops, op in low.nest.ops() if not any("$" in lp.var for lp in loops)]
     assert len(funcs) == len(set(funcs)), "unrolled reductions fold into their Func's op (serial ones stay loops)"
     assert funcs[-1] == low.nest.output
-    for loops, op in low.nest.ops():
+    for loops, _op in low.nest.ops():
         # Only lanes are unrolled: the innermost loop (h2h_gaussian's 2 pixels per cycle; unroll(x, 1) is one) or
         # a whole channel dimension (camera_pipeline's demosaicked(x, y, c).unroll(c), its outermost loop).
         assert all(not lp.unrolled or lp.extent == 1 or lp.var.endswith(".c") for lp in loops[:-1])
@@ -82,18 +82,20 @@ def _gaussian_like():
 
 
 def test_error_no_hw_accelerate():
-    x, y, _, _, hw_input, blur, hw_output = _gaussian_like()
+    x, y, _, _, _hw_input, _blur, hw_output = _gaussian_like()
     hw_output.bound(x, 0, 8).bound(y, 0, 8)
-    with pytest.raises(hl.HalideError, match=r"No Func of the pipeline of 'hw_output' is scheduled hw_accelerate: mark"):
+    with pytest.raises(hl.HalideError,
+                       match=r"No Func of the pipeline of 'hw_output' is scheduled hw_accelerate: mark"):
         lower(Pipeline(hw_output), "t")
 
 
 def test_error_two_hw_accelerate():
-    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    x, y, (xo, yo, xi, yi), _, _hw_input, blur, hw_output = _gaussian_like()
     hw_output.bound(x, 0, 8).bound(y, 0, 8)
     hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
     blur.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
-    with pytest.raises(hl.HalideError, match=r"Several Funcs are scheduled hw_accelerate \(blur at .*; hw_output at .*\): one accelerated region"):
+    with pytest.raises(hl.HalideError, match=r"Several Funcs are scheduled hw_accelerate "
+                                             r"\(blur at .*; hw_output at .*\): one accelerated region"):
         lower(Pipeline(hw_output), "t")
 
 
@@ -102,7 +104,8 @@ def test_error_output_without_bound():
     hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
     hw_input.stream_to_accelerator()
     blur.compute_at(hw_output, xo)
-    with pytest.raises(hl.HalideError, match=r"Func 'hw_output' is the pipeline's output but its dimension x has no bound.*hw_output.bound\(x, 0, <extent>\)"):
+    with pytest.raises(hl.HalideError, match=r"Func 'hw_output' is the pipeline's output but its dimension x has no "
+                                             r"bound.*hw_output.bound\(x, 0, <extent>\)"):
         lower(Pipeline(hw_output), "t")
 
 
@@ -111,7 +114,7 @@ def test_error_func_between_not_placed_inside():
     hw_output.bound(x, 0, 8).bound(y, 0, 8)
     hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
-    blur.compute_root(); where = _here()
+    blur.compute_root(); where = _here()  # noqa: E702 - _here() is this line
     with pytest.raises(hl.HalideError) as err:
         lower(Pipeline(hw_output), "t")
     assert str(err.value) == (
@@ -129,7 +132,8 @@ def test_error_non_affine_access():
     f = hl.Func("f")
     f[x, y] = hw_input[hl.clamp(x - 1, 0, 7), y]
     apps.common.accelerate(f, f, 8, 8, [], hw_input)
-    with pytest.raises(hl.HalideError, match=r"Func 'f' accesses 'hw_input' at max\(min\(\(x - 1\), 7\), 0\), which is not an affine function of its loops"):
+    with pytest.raises(hl.HalideError, match=r"Func 'f' accesses 'hw_input' at max\(min\(\(x - 1\), 7\), 0\), "
+                                             r"which is not an affine function of its loops"):
         lower(Pipeline(f), "t")
 
 
@@ -147,7 +151,7 @@ def test_host_tiles_shift_inward_at_the_edge():
 
 def test_a_tile_larger_than_the_output_shrinks_to_it():
     # Halide would shift the tile inward and read before the image; the hardware computes one tile of the output.
-    x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
+    x, y, (xo, _yo, xi, _yi), _, hw_input, blur, hw_output = _gaussian_like()
     hw_output.bound(x, 0, 6).bound(y, 0, 8)
     hw_output.split(x, xo, xi, 8)
     hw_output.reorder(xi, y, xo).hw_accelerate(xi, xo)
@@ -161,7 +165,7 @@ def test_a_tile_larger_than_the_output_shrinks_to_it():
 def test_error_host_tiles_with_round_up():
     x, y, (xo, yo, xi, yi), _, hw_input, blur, hw_output = _gaussian_like()
     hw_output.bound(x, 0, 20).bound(y, 0, 8)
-    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8, hl.TailStrategy.RoundUp); where = _here()
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 8, hl.TailStrategy.RoundUp); where = _here()  # noqa: E702 - _here() is this line
     hw_output.hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
     blur.compute_at(hw_output, xo)

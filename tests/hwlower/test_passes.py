@@ -57,7 +57,7 @@ def test_the_program_holds_no_frontend_object(app):
 
 def _break(nest, **changes):
     """The nest with its first op changed."""
-    (loops, op), *_ = nest.ops()
+    (_loops, op), *_ = nest.ops()
     new = dataclasses.replace(op, **changes)
 
     def swap(node):

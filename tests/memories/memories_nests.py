@@ -224,7 +224,8 @@ def gaussian_lanes(out_width: int = 62, out_height: int = 62, lanes: int = 2) ->
     assert out_width % lanes == 0
     iw = -(-(out_width + 2) // lanes) * lanes
     body = []
-    for prefix, dst, src, taps in (("u", "blur_unnormalized", "hw_input", 3), ("o", "hw_output", "blur_unnormalized", 1)):
+    for prefix, dst, src, taps in (("u", "blur_unnormalized", "hw_input", 3),
+                                   ("o", "hw_output", "blur_unnormalized", 1)):
         x, xi, y = f"{prefix}.x", f"{prefix}.xi", f"{prefix}.y"
         ports, calls = [], []
         for j in range(taps):

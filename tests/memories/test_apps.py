@@ -17,7 +17,7 @@ def lowered(name):
     return lower(Pipeline(out), app.NAME).nest
 
 
-@pytest.mark.parametrize("name,line_buffers,min_words", [
+@pytest.mark.parametrize(("name", "line_buffers", "min_words"), [
     ("brighten", 0, {}),
     ("gaussian", 1, {"hw_input": 131}),
     ("cascade", 2, {"hw_input": 131, "blur1": 127}),

@@ -4,12 +4,13 @@ import time
 
 import pytest
 
-import memories_nests as N
+from mainspring import CGRA
 from mainspring.memories import analyze
 from mainspring.memories.capacity import buffer_capacity
 from mainspring.memories.polyhedral import build_program, default_latency
 from mainspring.memories.schedule import schedule
-from mainspring import CGRA
+
+import memories_nests as N
 
 
 def capacities(nest):

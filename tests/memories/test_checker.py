@@ -4,8 +4,9 @@ import dataclasses as dc
 
 import pytest
 
-import memories_nests as N
 from mainspring.memories import BankPort, MemoryCheckError, analyze, check_plan
+
+import memories_nests as N
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,10 @@ import math
 
 import pytest
 
-import memories_nests as N
 from mainspring import CGRA
 from mainspring.memories import analyze, check_plan, to_json
+
+import memories_nests as N
 
 
 @pytest.mark.parametrize("lanes", [1, 2, 4])

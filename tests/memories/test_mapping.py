@@ -2,11 +2,12 @@
 
 import pytest
 
-import memories_nests as N
+from mainspring import CGRA
 from mainspring.frontend.types import UInt
 from mainspring.hwlower.ir import Buffer, LoopNest
-from mainspring import CGRA
 from mainspring.memories import analyze
+
+import memories_nests as N
 
 NESTS = [N.brighten, N.gaussian, N.cascade, N.unrolled_box, N.sequential_reduction, N.spaced_taps, N.late_read]
 
@@ -73,7 +74,8 @@ def test_taps_that_no_count_of_writes_describes_count_cycles():
     (r,) = buf.read_ports
     (bank,) = buf.banks
     assert (r.delay, r.steps) == (33, None) and not bank.gated
-    assert [(p.delay, p.controller.cycle_starting_addr) for p in bank.write_ports + bank.read_ports] == [(0, 1), (33, 34)]
+    ports = bank.write_ports + bank.read_ports
+    assert [(p.delay, p.controller.cycle_starting_addr) for p in ports] == [(0, 1), (33, 34)]
     assert bank.words == 32 and buf.words == 1 + 32 + 1 > buf.min_words == 30
 
 

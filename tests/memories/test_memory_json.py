@@ -9,8 +9,9 @@ import pathlib
 import subprocess
 import sys
 
-import memories_nests as N
 from mainspring.memories import analyze, dumps, to_json
+
+import memories_nests as N
 
 GOLDEN = pathlib.Path(__file__).parent / "golden" / "gaussian_8x8.memory.json"
 
@@ -42,9 +43,8 @@ def test_internal_lane_chains_are_listed_with_their_op():
 
 
 def test_the_json_is_byte_identical_across_processes():
-    code = ("import sys; sys.path.insert(0, %r); import memories_nests as N; "
-            "from mainspring.memories import analyze, dumps; sys.stdout.write(dumps(analyze(N.gaussian(8, 8))))"
-            % str(pathlib.Path(__file__).parent))
+    code = (f"import sys; sys.path.insert(0, {str(pathlib.Path(__file__).parent)!r}); import memories_nests as N; "
+            "from mainspring.memories import analyze, dumps; sys.stdout.write(dumps(analyze(N.gaussian(8, 8))))")
     seed = str(int(os.environ.get("PYTHONHASHSEED", "0") or 0) + 12345)  # another set iteration order
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env=dict(os.environ, PYTHONHASHSEED=seed)).stdout

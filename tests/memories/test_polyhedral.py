@@ -3,10 +3,11 @@
 import islpy as isl
 import pytest
 
-import memories_nests as N
 from mainspring.frontend import ir
 from mainspring.hwlower.ir import LoopNest
 from mainspring.memories.polyhedral import build_program, default_latency
+
+import memories_nests as N
 
 
 def program(nest):

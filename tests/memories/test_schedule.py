@@ -2,9 +2,10 @@
 
 import math
 
-import memories_nests as N
 from mainspring import CGRA
 from mainspring.memories import analyze
+
+import memories_nests as N
 
 
 def delays(plan):

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sim_helpers import ADDERS, FAULTY, FIXTURES, adder_streams
 
 from mainspring.sim import (
-    BuildError, OutputSpec, SimulationError, SimulationTimeout, StreamProtocolError, StreamSpec, build, run,
+    BuildError,
+    OutputSpec,
+    SimulationError,
+    SimulationTimeout,
+    StreamProtocolError,
+    StreamSpec,
+    build,
+    run,
 )
+
+from sim_helpers import ADDERS, FAULTY, FIXTURES, adder_streams
 
 
 def test_a_design_that_drops_words_under_backpressure_is_caught(simulator, build_dir):
@@ -77,7 +85,7 @@ def test_a_run_must_match_the_interface_its_bench_was_built_for(build_dir):
         bench.run(eight_bit, output)
 
 
-@pytest.mark.parametrize("kwargs, message", [
+@pytest.mark.parametrize(("kwargs", "message"), [
     ({"bubbles": 1.0}, r"bubbles is a probability per cycle in \[0, 1\)"),
     ({"backpressure": -0.1}, r"backpressure is a probability"),
     ({"seed": 1 << 40}, r"seed must fit in 32 bits"),

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sim_helpers import ADDERS, LATENCY, adder_streams
 
 from mainspring.sim import OutputSpec, StreamSpec, build, require_simulator, run
 from mainspring.sim.toolchain import wave_format
+
+from sim_helpers import ADDERS, LATENCY, adder_streams
 
 
 def test_adder_is_exact_and_takes_the_ideal_cycle_count(simulator, build_dir):

@@ -9,7 +9,7 @@ from mainspring.sim import SimulationError, hexio, require_tool, toolchain
 from mainspring.sim.bench import Interface, Port, render_testbench
 
 
-@pytest.mark.parametrize("width, lanes", [(16, 1), (16, 2), (1, 1), (7, 3), (12, 8), (16, 8), (13, 7),
+@pytest.mark.parametrize(("width", "lanes"), [(16, 1), (16, 2), (1, 1), (7, 3), (12, 8), (16, 8), (13, 7),
                                           (64, 1), (64, 2), (100, 2), (32, 2)])
 def test_hex_files_round_trip(tmp_path, width, lanes):
     rng = np.random.default_rng(width * 100 + lanes)
@@ -57,7 +57,7 @@ def test_generated_bench_wires_every_port():
     assert render_testbench(interface, 12) == text  # deterministic: the build cache hashes it
 
 
-@pytest.mark.parametrize("ci, outcome", [("true", pytest.fail.Exception), ("", pytest.skip.Exception),
+@pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception),
                                          ("false", pytest.skip.Exception)])
 def test_a_missing_simulator_fails_in_ci_and_skips_locally(monkeypatch, ci, outcome):
     monkeypatch.setenv("CI", ci)

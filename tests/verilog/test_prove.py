@@ -2,10 +2,9 @@
 by constants through lemmas proved once; a wrong kernel is disproved with a counterexample that really fails."""
 
 import re
-
-import numpy as np
 import time
 
+import numpy as np
 import pytest
 import z3
 
@@ -74,7 +73,7 @@ def _coordinates(width=9, height=5):
     return out
 
 
-@pytest.mark.parametrize("app, size", [("gaussian", (8, 8)), ("harris", (8, 8)), ("h2h_rom", (8, 8))])
+@pytest.mark.parametrize(("app", "size"), [("gaussian", (8, 8)), ("harris", (8, 8)), ("h2h_rom", (8, 8))])
 def test_app_kernels_prove(app, size, tmp_path):
     design = _compile_app(app, size)
     proofs = prove_design(design, cache_dir=tmp_path)

@@ -4,7 +4,7 @@ real designs hold the generator's structural promises; each broken text fails wi
 import pytest
 
 from mainspring import apps
-from mainspring.compiler import compile
+from mainspring.compiler import compile  # noqa: A004 - mainspring's compile
 from mainspring.verilog.verify import LIBRARY, verify_verilog
 
 # Single-level, GLB, upsample, ROM, lanes and accumulation designs: every kind of top the generator writes.
@@ -114,7 +114,7 @@ BROKEN = [
 ]
 
 
-@pytest.mark.parametrize("what,old,new,at,message", BROKEN, ids=[b[0] for b in BROKEN])
+@pytest.mark.parametrize(("what", "old", "new", "at", "message"), BROKEN, ids=[b[0] for b in BROKEN])
 def test_broken_verilog_fails(what, old, new, at, message):
     assert GOOD.count(old) == 1, old
     text = GOOD.replace(old, new)
@@ -124,13 +124,13 @@ def test_broken_verilog_fails(what, old, new, at, message):
 def test_a_library_module_defined_again():
     text = GOOD + "\nmodule ms_mem_tile (input clk);\nendmodule\n"
     defined = _line(LIBRARY.read_text(), "module ms_mem_tile #(")
-    assert _fails(text) == f"t.v:{_line(text, 'module ms_mem_tile')}: module ms_mem_tile: defined again (also " \
-                           f"ms_library.v:{defined})"
+    assert _fails(text) == (f"t.v:{_line(text, 'module ms_mem_tile')}: module ms_mem_tile: defined again (also "
+                            f"ms_library.v:{defined})")
 
 
 def test_no_top_module():
-    assert _fails(GOOD.replace("module t (", "module top (")) == "t.v: the top module t is not defined (modules: " \
-                                                                  "top, k_add)"
+    assert _fails(GOOD.replace("module t (", "module top (")) == ("t.v: the top module t is not defined (modules: "
+                                                                   "top, k_add)")
 
 
 def test_unparsable_verilog():
