@@ -24,6 +24,7 @@ from .frontend.func import Func
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
+from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryPlan, analyze, from_json, to_json
 from .memories.glb import glb_from_json, glb_json, plan_glb, verify_glb
 from .report_glb import glb_report
@@ -36,7 +37,7 @@ from .verilog.verify import verify_verilog
 # Every step `--dump-after` can print, in the order they run: each hwlower pass (the last, `lower`, prints the
 # hardware program), memories' static schedule (rates) and memory JSON (schedule), each compute_json pass (per
 # kernel), the CoreIR JSON, the Verilog.
-STEPS = LOWER_STEPS + ("rates", "schedule") + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
+STEPS = LOWER_STEPS + MEMORY_STEPS + ("schedule",) + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
 
 
 def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,  # noqa: A001 - the public name

@@ -6,7 +6,7 @@ schedule (rates and delays) -> capacity (exact live values) -> mapping (wires, r
 port controllers) -> checker (isl proof of the result).
 """
 
-from .analyze import analyze
+from .analyze import STEP_NAMES, analyze
 from .checker import check_plan
 from .errors import MemoryCheckError, MemoryMappingError
 from .ir import (
@@ -26,7 +26,7 @@ from .ir import (
 from .memory_json import dumps, from_json, to_json
 
 __all__ = [
-    "analyze", "check_plan", "to_json", "from_json", "dumps",
+    "analyze", "STEP_NAMES", "check_plan", "to_json", "from_json", "dumps",
     "MemoryCheckError", "MemoryMappingError",
     "Bank", "BankPort", "BufferPlan", "Controller", "CoordGen", "Dim", "InternalRead", "MemoryPlan", "OpSchedule",
     "ReadPort", "Register", "WritePort",

@@ -13,7 +13,11 @@ from .coordinates import coordinate_generators
 from .ir import MemoryPlan, OpSchedule
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
+from .printer import format_capacities, format_dependences, format_mapping
 from .schedule import Schedule, format_schedule, schedule
+
+# The steps `analyze` can print, in the order they run (the compiler adds `schedule`: the memory JSON).
+STEP_NAMES = ("dependences", "rates", "capacities", "mapping")
 
 
 def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] | None = None,
@@ -21,20 +25,27 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
     """Schedule `nest`, size and map its buffers onto `target`, and (by default) prove the result correct.
 
     `latencies` overrides the cycles from an op's firing to its stored value, by op name (default: 0 for an op
-    that only moves a value, `target.pe_latency` otherwise). `dump(step, text)` is called after each step that
-    can be printed (`rates`: the static schedule).
+    that only moves a value, `target.pe_latency` otherwise). `dump(step, text)` is called after each step
+    (`STEP_NAMES`: the statements and exact flows, the static schedule, the buffers' exact capacities, their
+    mapping onto registers and memory tiles); the plan is then checked (`check_plan`).
     """
     overrides = dict(latencies or {})
 
     def latency(op: Op) -> int:
         return overrides.get(op.name, default_latency(op, target.pe_latency))
 
+    def after(step: str, show: Callable[[], str]) -> None:
+        if dump is not None:
+            dump(step, show)
+
     prog = build_program(nest, latency)
+    after("dependences", lambda: format_dependences(prog))
     sched = schedule(prog, target)
-    if dump is not None:  # `--dump-after rates`
-        dump("rates", lambda: format_schedule(prog, sched))
-    buffers = tuple(map_buffer(prog, sched, target, b.name, buffer_capacity(prog, sched, b.name))
-                    for b in nest.buffers)
+    after("rates", lambda: format_schedule(prog, sched))
+    capacities = {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
+    after("capacities", lambda: format_capacities(capacities))
+    buffers = tuple(map_buffer(prog, sched, target, name, words) for name, words in capacities.items())
+    after("mapping", lambda: format_mapping(buffers))
     ops = op_schedules(prog, sched)
     writes = [p.controller.cycle_starting_addr for b in buffers for p in b.write_ports if p.name in b.output_ports]
     plan = MemoryPlan(

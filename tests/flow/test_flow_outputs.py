@@ -106,10 +106,14 @@ def test_dump_after_every_step(capsys):
     assert "kernel k_blur_unnormalized_s0" in seen["divide_by_constants"]
     assert seen["fold_constants"].count("// after fold_constants") == 2 * 3  # runs twice, in each of 3 kernels
     assert "tile 0: output [(0, 11), (0, 5)]" in seen["tiles"]
+    assert "blur_s0: blur.s0.y in [0, 5], blur.s0.x in [0, 11]" in seen["dependences"]
+    assert "hw_input: 31 live words at most" in seen["capacities"]
+    assert "hw_input: mem_tile, 31 words (minimum 31)" in seen["mapping"]
     assert "inlined: kernel" in seen["region"]
     assert "blur(x, y) = (blur_unnormalized(x, y) / (uint16)256)" in seen["inline"]
-    with pytest.raises(hl.HalideError, match="unknown step; the steps are region, bounds, tiles, tables, inline, ops, "
-                                             "lanes, lower, rates, schedule, lower_kernel"):
+    with pytest.raises(hl.HalideError, match="unknown step; the steps are region, bounds, tiles, tables, inline, "
+                                             "ops, lanes, lower, dependences, rates, capacities, mapping, schedule, "
+                                             "lower_kernel"):
         hl.compile(out, name="gaussian", dump_after="bogus")
 
 
