@@ -147,7 +147,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
              tables: dict[int, Table], steps: dict[int, int] | None = None) -> Loop | Op:
     """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates)."""
     args = d.args
-    s = _strip_mine(s, args, steps or {}, f)
+    s = _strip_mine(s, args, steps or {}, f, str(d.loc))
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}
@@ -176,7 +176,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     return node
 
 
-def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function) -> StageLoops:
+def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function,
+                loc: str) -> StageLoops:
     """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
     d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
     all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names)."""
@@ -194,8 +195,8 @@ def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int],
             continue
         if lp.extent % d:
             raise ScheduleError(
-                f"Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so every Func in "
-                f"the accelerator runs that loop in steps of {d}, but '{f.name}' runs it {lp.extent} times; make "
+                f"{loc}: Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so the "
+                f"accelerator runs that loop in steps of {d}, but '{f.name}' runs it {lp.extent} times; make "
                 f"its extent a multiple of {d} (bound the output to a multiple of {d})"
             )
         outer, inner = f"{lp.dim}.strip_o", f"{lp.dim}.strip_i"
