@@ -84,17 +84,24 @@ def cmd_sim(args) -> int:
 def cmd_prove(args) -> int:
     from .compiler import compile  # noqa: A004 - mainspring's compile
     from .verilog.prove import prove_design
+    from .verilog.prove_coreir import prove_coreir_design
 
     mod, out, _, size = _build(args.app, args.size, args.lanes)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
     design = compile(out, name=mod.NAME, target=apps.target(mod))
     _progress(f"proving its kernels (at most {args.timeout:g} s each)")
+    print("Kernels against their Halide expressions")
     proofs = prove_design(design, timeout=args.timeout, progress=lambda p: print(f"  {p}", flush=True))
+    _progress("proving CoreIR's Verilog of each kernel's compute JSON module equal to ours")
+    print("CoreIR rendering")
+    renders = prove_coreir_design(design, timeout=args.timeout, progress=lambda p: print(f"  {p}", flush=True))
     proved = sum(p.status == "proved" for p in proofs)
     disproved = sum(p.status == "disproved" for p in proofs)
+    count = lambda status: sum(r.status == status for r in renders)  # noqa: E731
     print(f"{mod.NAME}: {proved} of {len(proofs)} kernels proved, {len(proofs) - proved - disproved} unproved, "
-          f"{disproved} disproved")
-    return 1 if disproved else 0
+          f"{disproved} disproved; CoreIR's rendering equal to ours for {count('equal')} of {len(renders)}, "
+          f"{count('unproved')} unproved, {count('not checked')} not checked, {count('different')} different")
+    return 1 if disproved or count("different") else 0
 
 
 def cmd_bench(args) -> int:
@@ -137,7 +144,8 @@ def main(argv=None) -> int:
     s.add_argument("--backpressure", type=float, default=0.0)
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(fn=cmd_sim)
-    v = sub.add_parser("prove", help="compile an app and prove each kernel's Verilog equal to its expression")
+    v = sub.add_parser("prove", help="compile an app and prove each kernel's Verilog equal to its expression, "
+                       "and CoreIR's Verilog of each kernel equal to ours")
     v.add_argument("app")
     v.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
     v.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
