@@ -19,7 +19,7 @@ def make_program(s: Lowering) -> Lowering:
     else:
         carried = [(f, f) for f in region.inputs]
     inputs = tuple(HostStream(pipe.name(f), pipe.name(src), src.type, nest.stream_lanes(pipe.name(f)),
-                              s.boxes[pipe.name(f)]) for f, src in carried)
+                              s.boxes[pipe.name(f)], s.edge_clamps.get(pipe.name(f), {})) for f, src in carried)
     acc = region.accelerated
     where = {"": f"{accelerate_call(acc)[2]}: Func '{acc.name}'"}
     for _, op in nest.ops():

@@ -5,6 +5,7 @@
     tiles       the host's invocations, and the GLB level's memory tiles                 (tiling.py)
     tables      constant tables, as the reference computes them                         (tables.py)
     inline      the buffered Funcs' definitions with inline Funcs substituted           (inline.py)
+    edges       clamped reads of an input: its stream repeats the edges                 (edges.py)
     ops         the loop nest of ops with affine loads and stores                       (ops.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)
     lower       the self-contained program, names resolved                              (assemble.py)
@@ -24,6 +25,7 @@ from mainspring.frontend.pipeline import Pipeline
 
 from .assemble import make_program
 from .bounds import format_bounds, infer_bounds
+from .edges import format_edges, replicate_edges
 from .inline import format_definitions, inline_funcs
 from .ops import build_ops
 from .printer import format_nest, format_program
@@ -43,6 +45,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("tiles", tile_invocations, format_tiles, None),
     ("tables", evaluate_tables, format_tables, None),
     ("inline", inline_funcs, format_definitions, None),
+    ("edges", replicate_edges, format_edges, None),
     ("ops", build_ops, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),

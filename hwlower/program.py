@@ -9,7 +9,7 @@ language's vocabulary and do cross it, as Halide's own IR carries its types and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mainspring.frontend.types import Type
 
@@ -37,6 +37,9 @@ class HostStream:
     type: Type
     lanes: int  # words per transfer
     image_box: Box  # `buffer`'s box over the whole output: what streaming each word once would take
+    # Dimensions whose reads the accelerator clamps (boundary conditions): the stream's word at coordinate v is
+    # the source's value at clamp(v, lo, hi), by dimension index.
+    edges: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

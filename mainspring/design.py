@@ -115,7 +115,8 @@ class Design:
         words = {}
         for s in self.program.inputs:
             store = stores[id(self.pipe.functions[s.source])]
-            words[s.source] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type) for t in tiles])
+            words[s.source] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges)
+                                              for t in tiles])
         out = self.program.array_output  # with a GLB, the GLB output copies it
         store = stores[id(self.pipe.functions[out])]
         order = self._output_order()
@@ -239,19 +240,23 @@ def _check_probability(name: str, p: float) -> None:
                           f"of cycles stalled), e.g. {name}=0.5")
 
 
-def _box_words(store, box, t) -> np.ndarray:
+def _box_words(store, box, t, edges=None) -> np.ndarray:
     """The values of a store over `box` (inclusive bounds), x fastest, as unsigned words of t's width. Words of
     the box the host never computed are 0: they pad a tile's stream to whole transfers of its lanes (a RoundUp
-    tail past the region Halide computes), and no kept lane reads them."""
-    vals = np.zeros(tuple(hi - lo + 1 for lo, hi in box), dtype=np.int64)
-    src, dst = [], []
-    for (lo, hi), m, n in zip(box, store.mins, store.arr.shape):
-        a, b = max(lo, m), min(hi, m + n - 1)
-        if a > b:
-            return vals.transpose().ravel()
-        src.append(slice(a - m, b - m + 1))
-        dst.append(slice(a - lo, b - lo + 1))
-    vals[tuple(dst)] = store.arr[tuple(src)]
+    tail past the region Halide computes), and no kept lane reads them. `edges` ({dimension: (lo, hi)}) clamps
+    those coordinates first: the stream repeats the edge words a boundary condition reads."""
+    index, held = [], []
+    for dim, ((lo, hi), m, n) in enumerate(zip(box, store.mins, store.arr.shape)):
+        coords = np.arange(lo, hi + 1)
+        if edges and dim in edges:
+            coords = np.clip(coords, *edges[dim])
+        index.append(np.clip(coords - m, 0, n - 1))
+        held.append((coords >= m) & (coords < m + n))
+    vals = np.asarray(store.arr)[np.ix_(*index)].astype(np.int64)
+    inside = np.ones(vals.shape, dtype=bool)
+    for dim, mask in enumerate(held):
+        inside &= mask.reshape([-1 if k == dim else 1 for k in range(vals.ndim)])
+    vals[~inside] = 0
     return (vals.transpose().ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
 
 
