@@ -708,3 +708,62 @@ def _():
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
     return hl.compile(hw_output, name="demo")
+
+
+@case("hardware", "Reads of an accelerator input clamped to different bounds", (
+    "{at}: Func 'hw_input' is read inside the accelerator clamped to [0, 7] and to [1, 7] in its dimension x: "
+    "its stream repeats the edges of one range; clamp every read of it to the same bounds"), func="hw_input")
+def edges_of_different_clamps():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = (p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y]  # <-
+                             + p.hw_input[hl.clamp(p.x + 1, 1, 7), p.y])
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@edges_of_different_clamps.fix
+def _():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = (p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y]
+                             + p.hw_input[hl.clamp(p.x + 1, 0, 7), p.y])
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "An unclamped read of an accelerator input past another read's clamp", (
+    "{at}: Func 'hw_input' is read at (x + 1) in its dimension x, which reaches [1, 8], while other reads clamp "
+    "it to [0, 7]: inside the accelerator its stream repeats the edges outside that range; clamp this read too "
+    "(clamp((x + 1), 0, 7))"), func="hw_input", simulate=True)
+def edges_unclamped_past_the_clamp():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y] + p.hw_input[p.x + 1, p.y]  # <-
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@edges_unclamped_past_the_clamp.fix
+def _():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y] + p.hw_input[hl.clamp(p.x + 1, 0, 7), p.y]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
