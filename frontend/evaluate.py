@@ -27,7 +27,7 @@ _CHUNK = 1 << 23  # elements per scatter chunk
 _POINTWISE = 1024  # an update with pure Vars on its left loops over up to this many RDom points one by one
 
 
-class _Store:
+class Store:
     """A realised Func or input: int64 values over a box."""
 
     __slots__ = ("arr", "mins")
@@ -40,9 +40,9 @@ class Evaluator:
     def __init__(self, pipe, params: dict[str, int], inputs: dict[str, Buffer]):
         self.pipe = pipe
         self.params = params
-        self.stores: dict[int, _Store] = {}
+        self.stores: dict[int, Store] = {}
         for name, buf in inputs.items():
-            self.stores[id(pipe.inputs[name])] = _Store(semantics.carry(buf.halide_view(), buf.type()), buf.mins())
+            self.stores[id(pipe.inputs[name])] = Store(semantics.carry(buf.halide_view(), buf.type()), buf.mins())
         self._forms: dict[int, tuple[ir.Expr, ir.Expr]] = {}  # id(e) -> (e, its Halide form): both kept alive
         self._fma: floatlower.FmaPlan = {}
 
@@ -113,7 +113,7 @@ class Evaluator:
         idx = tuple(np.asarray(a) - m for a, m in zip(args, store.mins))
         return store.arr[idx]
 
-    def _slice(self, e: ir.Call, env: dict, store: _Store):
+    def _slice(self, e: ir.Call, env: dict, store: Store):
         """Fast path for args `v_i + k` where v_i is the variable along axis i and k a constant (or an RVar,
         Param, ... with one value here): a view instead of a gather."""
         sl = []
@@ -153,12 +153,12 @@ class Evaluator:
         env = _grid(fn.args, box, len(box))
         value = self.eval(defs[0].value, env, {})
         arr = np.array(np.broadcast_to(value, extents), dtype=semantics.carry(0, fn.type).dtype)
-        store = _Store(arr, mins)
+        store = Store(arr, mins)
         self.stores[id(fn)] = store
         for d in defs[1:]:
             self._update(fn, d, box, store)
 
-    def _update(self, fn: Function, d: Definition, box: Box, store: _Store):
+    def _update(self, fn: Function, d: Definition, box: Box, store: Store):
         n = len(box)
         if d.rdom is None:
             env = _grid([a.name if isinstance(a, ir.Var) else None for a in d.args], box, n)
@@ -180,7 +180,7 @@ class Evaluator:
             else:
                 self._assign(fn, d, env, store, n)
 
-    def _assign(self, fn, d: Definition, env: dict, store: _Store, n: int):
+    def _assign(self, fn, d: Definition, env: dict, store: Store, n: int):
         memo: dict = {}
         value = self.eval(d.value, env, memo)
         idx = [np.asarray(self.eval(a, env, memo)) - m for a, m in zip(d.args, store.mins)]
@@ -260,7 +260,7 @@ def _reduction_pattern(fn: Function, d: Definition):
     return None
 
 
-def _check_inside(fn: Function, idx, store: _Store):
+def _check_inside(fn: Function, idx, store: Store):
     for axis, i in enumerate(idx):
         if i.size and (i.min() < 0 or i.max() >= store.arr.shape[axis]):
             raise AssertionError(f"update of {fn.name} writes outside its inferred box in dimension {axis}")
@@ -360,7 +360,7 @@ def realize(pipe, sizes, overrides: dict | None = None) -> Buffer:
     return Buffer(np.ascontiguousarray(semantics.to_numpy(arr, out_t).transpose()))
 
 
-def realize_arrays(pipe, out_box: Box, overrides: dict | None = None) -> dict[int, _Store]:
+def realize_arrays(pipe, out_box: Box, overrides: dict | None = None) -> dict[int, Store]:
     """Every Func of the pipeline realised over its inferred box (stores keyed by id(Function))."""
     buffers, params = gather_inputs(pipe, overrides)
     boxes, needed = infer_boxes(pipe, out_box, lambda p: params.get(p.name))

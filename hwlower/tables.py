@@ -23,7 +23,7 @@ from .simplify import simplify
 from .state import Lowering
 
 if TYPE_CHECKING:
-    from mainspring.frontend.evaluate import _Store  # a realised Func: its values and box mins
+    from mainspring.frontend.evaluate import Store  # a realised Func: its values and box mins
 
 
 def evaluate_tables(s: Lowering) -> Lowering:
@@ -46,7 +46,7 @@ _MAX_ROM_WORDS = 1 << 16  # a table read at computed coordinates is a ROM of at 
 class Table:
     """A constant table as the reference computed it; its ROM is built once, at its first varying read."""
 
-    def __init__(self, name: str, store: _Store):
+    def __init__(self, name: str, store: Store):
         self.name, self.store = name, store
         self._rom: Rom | None = None
 

@@ -205,12 +205,13 @@ class Design:
     def check(self, inputs: dict, simulator: str = "verilator", **kw) -> SimulationResult:
         """Simulate and compare with the reference bit for bit; raise MismatchError on any difference."""
         res = self.simulate(inputs, simulator=simulator, **kw)
-        want = self._reference_output(inputs)
+        want = self.reference_output(inputs)
         if res.output.shape != want.shape or not np.array_equal(res.output, want):
             raise _mismatch(self, res, want, inputs, simulator, kw)
         return res
 
-    def _reference_output(self, inputs) -> np.ndarray:
+    def reference_output(self, inputs) -> np.ndarray:
+        """The pipeline's output as the NumPy reference computes it from `inputs` (what `check` compares)."""
         stores = self._reference(inputs)
         return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type)
 
