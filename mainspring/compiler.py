@@ -15,6 +15,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import replace
 
 from .compute_json import compile_kernel, count_ops, dumps_coreir_json, kernel_from_op, to_coreir_json
 from .compute_json.pipeline import STEP_NAMES as COMPUTE_STEPS
@@ -26,7 +27,7 @@ from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryPlan, analyze, from_json, to_json
-from .memories.glb import glb_from_json, glb_json, plan_glb, verify_glb
+from .memories.glb import plan_glb, verify_glb
 from .report_glb import glb_report
 from .target import CGRA
 from .verilog.glb import glb_design_verilog
@@ -61,12 +62,12 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
     plan = analyze(program.nest, target, dump=dump)
-    memory_json = to_json(plan)
     glb = None
     if program.glb is not None:
         glb = plan_glb(program, target)
         verify_glb(glb, program)
-        memory_json["glb"] = glb_json(glb)
+        plan = replace(plan, glb=glb)
+    memory_json = to_json(plan)
     memory_text = json.dumps(memory_json, sort_keys=True, indent=1) + "\n"
     _dump("schedule", dump_after, lambda: memory_text, out)
     compute_doc, pe_counts = _compute(program, target, dump_after if dump_after in COMPUTE_STEPS else None, out)
@@ -90,8 +91,8 @@ def _render(name: str, memory_text: str, compute_doc: dict) -> str:
     """The RTL, from the typed plans read back from the memory JSON as written (the JSON is the contract)."""
     doc = json.loads(memory_text)
     plan = from_json(doc)
-    if "glb" in doc:
-        return glb_design_verilog(name, plan, glb_from_json(doc["glb"]), compute_doc)
+    if plan.glb is not None:
+        return glb_design_verilog(name, plan, plan.glb, compute_doc)
     return design_verilog(name, plan, compute_doc)
 
 

@@ -58,8 +58,12 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mainspring.target import CGRA
+
+if TYPE_CHECKING:  # glb.py builds on this module
+    from .glb import GlbPlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +234,7 @@ class MemoryPlan:
     input_words: int
     first_output_cycle: int
     coords: tuple[CoordGen, ...] = ()
+    glb: GlbPlan | None = None  # the GLB level (its tile buffers, banks, transfer controllers, host loop), if any
 
     @property
     def last_output_cycle(self) -> int:

@@ -88,8 +88,8 @@ _TARGET_FIELDS = (("mem_tile_words", "mem_tile_words"), ("mem_tile_read_ports", 
 
 
 def to_json(plan: MemoryPlan) -> dict:
-    """The memory JSON of `plan` as plain dicts and lists."""
-    return {
+    """The memory JSON of `plan` as plain dicts and lists (with its "glb" section when it has a GLB level)."""
+    return _with_glb({
         "format": FORMAT,
         "nest": plan.nest,
         "target": {key: getattr(plan.target, field) for key, field in _TARGET_FIELDS},
@@ -101,7 +101,15 @@ def to_json(plan: MemoryPlan) -> dict:
             "ops": {s.op: _op(s, plan) for s in plan.ops},
         },
         "buffers": {b.name: _buffer(b) for b in plan.buffers},
-    }
+    }, plan)
+
+
+def _with_glb(doc: dict, plan: MemoryPlan) -> dict:
+    from .glb import glb_json
+
+    if plan.glb is not None:
+        doc["glb"] = glb_json(plan.glb)
+    return doc
 
 
 def dumps(plan: MemoryPlan) -> str:
@@ -175,7 +183,9 @@ def _dim(d: Dim) -> dict:
 # ---- reading it back: the typed plan the verilog stage renders from ---------------------------------------
 
 def from_json(doc: dict) -> MemoryPlan:
-    """The MemoryPlan a memory JSON describes (the inverse of `to_json`; its "glb" section is `glb_from_json`'s)."""
+    """The MemoryPlan a memory JSON describes (the inverse of `to_json`, the "glb" section by `glb_from_json`)."""
+    from .glb import glb_from_json
+
     if doc.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} memory JSON (format {doc.get('format')!r})")
     sched = doc["schedule"]
@@ -189,7 +199,7 @@ def from_json(doc: dict) -> MemoryPlan:
         strategy=sched["strategy"], ops=ops,
         internal_reads=internal, buffers=tuple(_buffer_from(name, b) for name, b in doc["buffers"].items()),
         cycles=sched["cycles"], input_words=sched["input_words"], first_output_cycle=sched["first_output_cycle"],
-        coords=coords,
+        coords=coords, glb=glb_from_json(doc["glb"]) if "glb" in doc else None,
     )
 
 
