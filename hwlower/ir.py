@@ -117,6 +117,9 @@ class Loop:
     extent: int
     body: tuple[Loop | Op, ...]
     unrolled: bool = False
+    # "outer" / "inner": the halves of a loop an upsample strip-mined (L = d * outer + inner, inner of extent d),
+    # which the scheduler steps as the digits of one dimension; "" for any other loop.
+    strip: str = ""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

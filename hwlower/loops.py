@@ -18,6 +18,7 @@ class StageLoop:
     extent: int
     unrolled: bool
     is_rvar: bool
+    strip: str = ""  # "outer" / "inner": a half of a loop strip-mined for an upsample (ir.Loop.strip)
 
 
 @dataclass(frozen=True, slots=True)

@@ -172,7 +172,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     body, coords = _coordinates(body, env, who)
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords)
     for lp in reversed(s.loops):
-        node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled)
+        node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip)
     return node
 
 
@@ -200,7 +200,8 @@ def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int],
                 f"its extent a multiple of {d} (bound the output to a multiple of {d})"
             )
         outer, inner = f"{lp.dim}.strip_o", f"{lp.dim}.strip_i"
-        loops += [StageLoop(outer, lp.extent // d, False, lp.is_rvar), StageLoop(inner, d, False, lp.is_rvar)]
+        loops += [StageLoop(outer, lp.extent // d, False, lp.is_rvar, "outer"),
+                  StageLoop(inner, d, False, lp.is_rvar, "inner")]
         for v, e in exprs.items():
             c = dict(e.terms).get(lp.dim, 0)
             if c:

@@ -57,7 +57,7 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mainspring.target import CGRA
@@ -71,6 +71,9 @@ class Dim:
     var: str
     min: int
     extent: int
+    # hwlower's Loop.strip ("outer" / "inner" halves of an upsample's strip-mined loop): a scheduling fact, not
+    # part of the memory JSON, so plans read back compare equal without it.
+    strip: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,7 +179,7 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
             if isinstance(n, Loop):
                 walk(n.body, loops + (n,), pos + (k,))
                 continue
-            dims = tuple(Dim(lp.var, lp.min, lp.extent) for lp in loops)
+            dims = tuple(Dim(lp.var, lp.min, lp.extent, lp.strip) for lp in loops)
             s = Stmt(n.name, len(stmts), n, None, dims, tuple(lp.unrolled for lp in loops), pos + (k,), latency(n))
             stmts.append(s)
             accesses.extend(Access(s, lp.name, lp.access.buffer, lp.access.index, False) for lp in n.loads)

@@ -128,9 +128,9 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
     for group, neighbours in _groups(prog, stmts, fixed):
         depth = max(len(s.time_dims) for s in group)
         # Dimensions align from the outermost, except when hwlower strip-mined a loop for an upsample's x / 2
-        # (dims `<x>.strip_o`, `<x>.strip_i`): a shallower neighbour (the input stream) would then widen the
-        # wrong dimension, so only nests of the group's depth count.
-        if not any(".strip_" in d.var for m in group for d in m.time_dims):
+        # (dims whose `strip` is "outer" and "inner"): a shallower neighbour (the input stream) would then widen
+        # the wrong dimension, so only nests of the group's depth count.
+        if not any(d.strip for m in group for d in m.time_dims):
             # Loops of one iteration (a tile as large as its region) take no part in the radix.
             _live_radix(rates, group, group + neighbours, ii)
             continue
@@ -139,11 +139,11 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
                   for k in range(depth)]
         paced = _paced(prog, group, neighbours, depth)
         deep = next(m for m in group if len(m.time_dims) == depth)
-        outer_digits = [k for k, d in enumerate(deep.time_dims) if not d.var.endswith(".strip_i")]
+        outer_digits = [k for k, d in enumerate(deep.time_dims) if d.strip != "inner"]
         # A coarse op (a half-resolution plane hwlower did not strip-mine) steps the outer digits, as a paced
         # low-resolution stream does.
         coarse = [(m, outer_digits, False) for m in group if len(m.time_dims) == len(outer_digits) < depth
-                  and not any(".strip_" in d.var for d in m.time_dims)]
+                  and not any(d.strip for d in m.time_dims)]
         paced += coarse
         for n, digits, full in paced:  # a paced stream's rows must fit its digits
             for k, d in zip(digits, n.time_dims):
@@ -157,7 +157,7 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
             rates[n.name] = tuple(ii * periods[k] for k in digits)
     _keep_pace(prog, rates, fixed)
     # upsamples pace their own streams
-    if not any(".strip_" in d.var for s in stmts for d in s.time_dims) and _pace_streams_to_readers(prog, rates, fixed):
+    if not any(d.strip for s in stmts for d in s.time_dims) and _pace_streams_to_readers(prog, rates, fixed):
         _keep_pace(prog, rates, fixed)
     return rates
 
@@ -267,10 +267,10 @@ def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],
     it runs at full rate. A low-resolution stream (an upsample's input, read at x / 2) steps once per outer
     step of each split loop, not once per cycle: the host is throttled to the consumer's pace, so only a line of
     it is buffered. A full-resolution stream (a Bayer mosaic whose planes the group reads at 2x, 2x + 1) steps
-    the inner digit (`.strip_i`): one word per cycle."""
+    the inner digit (a loop whose `strip` is "inner"): one word per cycle."""
     deep = next(m for m in group if len(m.time_dims) == depth)
-    outer = [k for k, d in enumerate(deep.time_dims) if not d.var.endswith(".strip_i")]
-    inner = [k + 1 if k + 1 < depth and deep.time_dims[k + 1].var.endswith(".strip_i") else k for k in outer]
+    outer = [k for k, d in enumerate(deep.time_dims) if d.strip != "inner"]
+    inner = [k + 1 if k + 1 < depth and deep.time_dims[k + 1].strip == "inner" else k for k in outer]
     out = []
     for n in neighbours:
         if not n.is_host or len(n.time_dims) != len(outer):
@@ -281,18 +281,18 @@ def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],
 
 
 def _outer_digit(group: list[Stmt], depth: int, k: int) -> int:
-    """The digit of the split pair digit k belongs to that is not `.strip_i` (k itself if it is not)."""
+    """The digit of the split pair digit k belongs to that is not the inner half (k itself if it is not)."""
     deep = next(m for m in group if len(m.time_dims) == depth)
-    return k - 1 if deep.time_dims[k].var.endswith(".strip_i") else k
+    return k - 1 if deep.time_dims[k].strip == "inner" else k
 
 
 def _read_at_full_rate(prog: Program, host: Stmt, group: list[Stmt]) -> bool:
-    """Whether a reader in the group moves along the stream when one of its `.strip_i` loops steps."""
+    """Whether a reader in the group moves along the stream when one of its inner strip loops steps."""
     names = {s.name for s in group}
     for f in prog.flows:
         if f.src is host and f.dst.name in names:
             for d, step in zip(f.dst.time_dims, _source_steps(f)):
-                if d.var.endswith(".strip_i") and step is not None and any(step):
+                if d.strip == "inner" and step is not None and any(step):
                     return True
     return False
 
