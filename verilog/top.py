@@ -252,8 +252,10 @@ def _ctrl(inst: str, c: Controller, kind: str, fire: str, addr: str | None = Non
 def _buffer(top: _Top, bname: str, b: BufferPlan) -> None:
     w = b.bits
     fires: dict[str, str] = {}  # root write port -> a signal high in its write cycles
+    gated_roots = {r.root for r in b.registers if r.gated}  # the roots whose write cycles a register needs
     for bank in b.banks:
-        if bank.gated and bank.root not in fires:  # its write port 0 writes in the root's write cycles
+        if bank.gated and bank.root in gated_roots and bank.root not in fires:
+            # Its write port 0 writes in the root's write cycles: the registers' enable, without a controller.
             fires[bank.root] = f"{signal(bank.name)}_wfire"
             top.decls.append(f"wire {fires[bank.root]};")
     for r in b.registers:

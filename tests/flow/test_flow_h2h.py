@@ -222,3 +222,15 @@ def test_accumulation_reads_a_rom_at_its_reduction_counters(simulator, build_dir
     assert design.report["rom_words"] == 9
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_conv_layer_mobile_at_its_generator_size(simulator, build_dir):
+    # Depthwise 3x3 over 4 channels (unrolled), pointwise 4 -> 3 channels, a serial reduction over input channels
+    # with the output channels unrolled, the output one channel plane after another (reorder(xi, yi, k, xo, yo)).
+    from mainspring.apps import h2h_conv_layer_mobile as conv
+
+    out, inputs = conv.build(*conv.DEFAULT_SIZE)
+    design = hl.compile(out, name="h2h_conv_layer_mobile")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
