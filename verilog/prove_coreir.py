@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 import subprocess
 import tempfile
 import time
@@ -42,7 +41,7 @@ from mainspring.compute_json.coreir_tools import coreir_command, render_with_cor
 
 from .prove import Counterexample
 from .prove_cache import ProofCache, cache_key, default_cache_dir
-from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
+from .prove_netlist import Netlist, NetlistError, module_text, read_netlist, run_yosys
 
 TIME_LIMIT = 30.0  # seconds per module: both Yosys runs and z3
 COREIR_SUFFIX, OURS_SUFFIX = "__coreir", "__ours"  # the two modules, renamed apart for the miter
@@ -156,23 +155,10 @@ def _ports(text: str, module: str) -> dict[str, tuple[str, int]]:
 def _miter(module: str, ours: str, theirs: str, timeout: float) -> str:
     """Yosys's flattened, optimised miter of our module (gold) and CoreIR's (gate), as Verilog: inputs `in_P`,
     outputs `gold_P`, `gate_P` and `trigger` (some output differs)."""
-    yosys = shutil.which("yosys")
-    if yosys is None:
-        raise NetlistError("yosys is not on PATH (apt-get install yosys)")
-    with tempfile.TemporaryDirectory(prefix="ms-coreir-miter-") as tmp:
-        Path(tmp, "ours.v").write_text(ours, encoding="utf-8")
-        Path(tmp, "coreir.v").write_text(theirs, encoding="utf-8")
-        script = (f"read_verilog ours.v; read_verilog coreir.v; hierarchy; proc; flatten; memory; opt_clean; "
-                  f"miter -equiv -flatten -make_outputs {module}{OURS_SUFFIX} {module}{COREIR_SUFFIX} {MITER}; "
-                  f"hierarchy -top {MITER}; opt; write_verilog -noattr {MITER}.v")
-        try:
-            run = subprocess.run([yosys, "-q", "-p", script], cwd=tmp, capture_output=True, text=True,
-                                 timeout=timeout, check=False)
-        except subprocess.TimeoutExpired:
-            raise NetlistError(f"yosys took longer than {timeout:.0f} s to build the miter") from None
-        if run.returncode:
-            raise NetlistError(f"yosys failed on the miter of {module}: {(run.stderr or run.stdout).strip()[-500:]}")
-        return Path(tmp, f"{MITER}.v").read_text(encoding="utf-8")
+    script = (f"read_verilog ours.v; read_verilog coreir.v; hierarchy; proc; flatten; memory; opt_clean; "
+              f"miter -equiv -flatten -make_outputs {module}{OURS_SUFFIX} {module}{COREIR_SUFFIX} {MITER}; "
+              f"hierarchy -top {MITER}; opt; write_verilog -noattr {MITER}.v")
+    return run_yosys({"ours.v": ours, "coreir.v": theirs}, script, f"{MITER}.v", timeout, f"the miter of {module}")
 
 
 def _left(deadline: float) -> float:

@@ -45,24 +45,30 @@ def module_text(verilog: str, module: str) -> str:
     return match.group(0) + "\n"
 
 
-def yosys_smt2(text: str, module: str, timeout: float) -> str:
-    """Yosys's SMT-LIB 2 description of `module` (Verilog `text`)."""
+def run_yosys(files: dict[str, str], script: str, result: str, timeout: float, what: str) -> str:
+    """Run Yosys's `script` over `files` (name -> Verilog text) in a scratch folder; the text of `result`, a file
+    the script writes. `what` names the job in errors."""
     yosys = shutil.which("yosys")
     if yosys is None:
         raise NetlistError("yosys is not on PATH (apt-get install yosys)")
     with tempfile.TemporaryDirectory(prefix="ms-prove-") as tmp:
-        src, out = Path(tmp) / f"{module}.v", Path(tmp) / f"{module}.smt2"
-        src.write_text(text, encoding="utf-8")
-        script = (f"read_verilog {src.name}; hierarchy -check -top {module}; proc; flatten; memory; opt_clean; "
-                  f"write_smt2 {out.name}")
+        for name, text in files.items():
+            Path(tmp, name).write_text(text, encoding="utf-8")
         try:
             run = subprocess.run([yosys, "-q", "-p", script], cwd=tmp, capture_output=True, text=True,
                                  timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
-            raise NetlistError(f"yosys took longer than {timeout:.0f} s") from None
+            raise NetlistError(f"yosys took longer than {timeout:.0f} s ({what})") from None
         if run.returncode:
-            raise NetlistError(f"yosys failed on {module}: {(run.stderr or run.stdout).strip()[-500:]}")
-        return out.read_text(encoding="utf-8")
+            raise NetlistError(f"yosys failed on {what}: {(run.stderr or run.stdout).strip()[-500:]}")
+        return Path(tmp, result).read_text(encoding="utf-8")
+
+
+def yosys_smt2(text: str, module: str, timeout: float) -> str:
+    """Yosys's SMT-LIB 2 description of `module` (Verilog `text`)."""
+    script = (f"read_verilog {module}.v; hierarchy -check -top {module}; proc; flatten; memory; opt_clean; "
+              f"write_smt2 {module}.smt2")
+    return run_yosys({f"{module}.v": text}, script, f"{module}.smt2", timeout, module)
 
 
 def read_netlist(text: str, module: str, timeout: float = 30.0) -> Netlist:
