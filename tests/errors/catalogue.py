@@ -86,7 +86,8 @@ def case(stage: str, title: str, message: str, **kw) -> Callable:
 
 
 # The modules holding the cases, in the order of the stages (each registers its cases when imported).
-CASE_MODULES = ("errors_algorithm", "errors_schedule", "errors_hardware", "errors_running")
+CASE_MODULES = ("errors_algorithm", "errors_expressions", "errors_schedule", "errors_hardware", "errors_tiles",
+                "errors_running")
 
 
 _MARK = re.compile(r"# <-(\w*)\s*$")
@@ -130,6 +131,18 @@ def cases() -> list[Case]:
 
 # ---- helpers the programs share -----------------------------------------------------------------------------
 
+def io_funcs(t=None):
+    """x, y, the ImageParam `input`, hw_input (a copy of it, of type t: uint16 by default) and an undefined
+    hw_output, for a case to define and accelerate (`accelerated`)."""
+    t = t or hl.UInt(16)
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(t, 2, "input")
+    hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
+    hw_input[x, y] = input_[x, y]
+    return x, y, input_, hw_input, hw_output
+
+
+
 def pipeline(width: int = 8, height: int = 8, wide: bool = True):
     """input -> hw_input -> mid (two taps along x) -> hw_output (two taps along y) -> output, bounded to
     width x height; 16-bit values (`wide`) or 8-bit."""
@@ -162,6 +175,25 @@ def buffer(p, *funcs):
 def stream(p):
     """hw_input is computed on the host and streamed into the accelerator."""
     p.hw_input.compute_root().stream_to_accelerator()  # <-stream
+
+
+def reduction(extent, unrolled: bool = True):
+    """hw_output sums `extent` taps of hw_input along x in an update over RDom r."""
+    p = pipeline()
+    r = hl.RDom([hl.Range(0, extent)], "r")
+    acc = hl.Func("acc")
+    acc[p.x, p.y] = hl.u16(0)
+    acc[p.x, p.y] += p.hw_input[p.x + r.x, p.y]  # <-reduction
+    if unrolled:
+        acc.update().unroll(r.x)
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = acc[p.x, p.y]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return p, acc
 
 
 def scheduled(width: int = 8, height: int = 8, wide: bool = True):

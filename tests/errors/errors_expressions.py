@@ -1,0 +1,333 @@
+"""Catalogue cases: mistakes in the algorithm's expressions, types and inputs (operators, casts, constants, Params,
+Buffers), refused by frontend/ where they are written."""
+
+from __future__ import annotations
+
+import numpy as np
+from catalogue import accelerated, case, image, io_funcs, scheduled
+
+import mainspring as hl
+
+
+@case("algorithm", "A constant changes its value when coerced to the Func's type", (
+    "{at}: Integer constant 300 will be implicitly coerced to type uint8, which changes its value to "
+    "(uint8)44. Use an explicit cast (e.g. hl.cast(hl.UInt(8), ...)) on the other operand of + if "
+    "you meant a wider type."))
+def constant_does_not_fit_the_type():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hw_input[x, y] + 300  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@constant_does_not_fit_the_type.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hl.u16(hw_input[x, y]) + 300
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "A bitwise operation between signed and unsigned values", (
+    "{at}: Arguments to bitwise and must be both be signed or both be unsigned.\n"
+    "LHS type: uint8 RHS type: int8\n"
+    "LHS value: hw_input(x, y) RHS value: int8(hw_input((x + 1), y))\n"
+    "Cast one side (e.g. hl.cast(hl.UInt(8), ...)) so both have the same signedness."))
+def bitwise_mixed_signedness():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hw_input[x, y] & hl.i8(hw_input[x + 1, y])  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@bitwise_mixed_signedness.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hw_input[x, y] & hl.cast(hl.UInt(8), hl.i8(hw_input[x + 1, y]))
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "select with a condition that is not a boolean", (
+    "{at}: The first argument to a select must be a boolean:\n"
+    "  hw_input(x, y) has type uint16\n"
+    "Compare it (e.g. x != 0) to make a condition."))
+def select_condition_not_bool():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hl.select(hw_input[x, y], hw_input[x, y], hl.u16(0))  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@select_condition_not_bool.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hl.select(hw_input[x, y] != 0, hw_input[x, y], hl.u16(0))
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "select between values of two types", (
+    "{at}: The second and third arguments to a select do not have a matching type:\n"
+    "  hw_input(x, y) has type uint16\n"
+    "  (uint8)9 has type uint8\n"
+    "Cast one of them (e.g. hl.cast(...)) so both have the same type."))
+def select_types_differ():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hl.select(hw_input[x, y] > 9, hw_input[x, y], hl.u8(9))  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@select_types_differ.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hl.select(hw_input[x, y] > 9, hw_input[x, y], hl.u16(9))
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "clamp with a bound the value's type cannot hold", (
+    "{at}: Type mismatch in call to clamp. First argument (hw_input(x, y)) has type uint8, but third "
+    "argument (300) has type int32. Use an explicit cast."))
+def clamp_bound_of_another_type():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hl.clamp(hw_input[x, y], 10, 300)  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@clamp_bound_of_another_type.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hl.clamp(hw_input[x, y], 10, 250)
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "mux over values of different types", (
+    "{at}: mux() requires all the values to have the same type. Got uint16, uint8; cast them to one "
+    "type."))
+def mux_types_differ():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hl.mux(hw_input[x, y] % 2, [hw_input[x, y], hl.u8(1)])  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@mux_types_differ.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hl.mux(hw_input[x, y] % 2, [hw_input[x, y], hl.u16(1)])
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "A uint32 index into a Func", (
+    '{at}: Implicit cast from uint32 to int in argument 1 in call to "hw_input" is not allowed. Use '
+    "an explicit cast (hl.i32(...)) of uint32(x). Inside an accelerator, where addresses must be "
+    "affine, compute the index in Int(32) instead (no uint32 on the way)."), func="hw_input")
+def uint32_index():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[hl.u32(x), y]  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@uint32_index.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[x, y]
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "An integer constant beyond 32 bits", (
+    "{at}: Integer constant 4294967295 does not fit in 32 bits. Halide would make it an Int(64) "
+    "expression, and mainspring has no 64-bit types (UInt(1|8|16|32), Int(8|16|32) only); use a "
+    "smaller constant or build it from smaller pieces with explicit casts (e.g. hl.cast(hl.UInt(32), "
+    "...))."))
+def constant_beyond_32_bits():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(32))
+    hw_output[x, y] = hw_input[x, y] ^ 4294967295  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@constant_beyond_32_bits.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(32))
+    hw_output[x, y] = hw_input[x, y] ^ ((hl.cast(hl.UInt(32), 65535) << 16) | 65535)
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "Python's `and` on Exprs", (
+    "{at}: The halide.Expr ((hw_input(x, y) > (uint16)3)) cannot be converted to a bool. If this "
+    "error occurs using the 'and'/'or' keywords, consider using the '&'/'|' operators instead."), error=hl.HalideError)
+def python_and_on_exprs():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    inside = (hw_input[x, y] > 3) and (hw_input[x, y] < 9)  # <-
+    hw_output[x, y] = hl.select(inside, hw_input[x, y], hl.u16(0))
+    return accelerated(hw_output, hw_input)
+
+
+@python_and_on_exprs.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    inside = (hw_input[x, y] > 3) & (hw_input[x, y] < 9)
+    hw_output[x, y] = hl.select(inside, hw_input[x, y], hl.u16(0))
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "A Float type of an unsupported width",
+      "{at}: Float(16) is not supported; use Float(32) or Float(64)")
+def float16_type():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    gain = hl.Func("gain")
+    gain[x] = hl.cast(hl.Float(16), x) * 0.5  # <-
+    hw_output[x, y] = hw_input[x, y] * hl.u16(gain[2])
+    return accelerated(hw_output, hw_input)
+
+
+@float16_type.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    gain = hl.Func("gain")
+    gain[x] = hl.cast(hl.Float(32), x) * 0.5
+    hw_output[x, y] = hw_input[x, y] * hl.u16(gain[2])
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "An ImageParam read with the wrong number of coordinates",
+      "{at}: ImageParam input has 2 dimensions but is accessed with 1 arguments")
+def image_param_wrong_arity():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_input2 = hl.Func("hw_input2")
+    hw_input2[x, y] = input_[x]  # <-
+    hw_output[x, y] = hw_input2[x, y]
+    return accelerated(hw_output, hw_input2)
+
+
+@image_param_wrong_arity.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_input2 = hl.Func("hw_input2")
+    hw_input2[x, y] = input_[x, y]
+    hw_output[x, y] = hw_input2[x, y]
+    return accelerated(hw_output, hw_input2)
+
+
+@case("algorithm", "A Param set to a value its type cannot hold",
+      "{at}: Param gain.set(300): The value 300 cannot be losslessly converted to type uint8")
+def param_value_out_of_range():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    gain = hl.Param(hl.UInt(8), "gain")
+    gain.set(300)  # <-
+    hw_output[x, y] = hw_input[x, y] * gain
+    return accelerated(hw_output, hw_input)
+
+
+@param_value_out_of_range.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    gain = hl.Param(hl.UInt(16), "gain")
+    gain.set(300)
+    hw_output[x, y] = hl.u16(hw_input[x, y]) * gain
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "A Buffer of a dtype mainspring has no type for", (
+    "{at}: arrays of dtype float16 are not supported; convert the array (e.g. arr.astype(np.uint16)) "
+    "to uint8/16/32, int8/16/32, float32/64 or bool"))
+def buffer_of_float16():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[x, y]
+    input_.set(hl.Buffer(image(8, 8).astype(np.float16)))  # <-
+    return hw_output.realize([8, 8])
+
+
+@buffer_of_float16.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[x, y]
+    input_.set(hl.Buffer(image(8, 8).astype(np.uint16)))
+    return hw_output.realize([8, 8])
+
+
+@case("algorithm", "An ImageParam bound to a Buffer of another type", (
+    "{at}: Can't bind ImageParam input of type uint16 to Buffer b0 of type uint8; convert the array "
+    "(e.g. arr.astype(np.uint16))"))
+def image_param_set_to_another_type():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[x, y]
+    input_.set(hl.Buffer(image(8, 8, np.uint8)))  # <-
+    return hw_output.realize([8, 8])
+
+
+@image_param_set_to_another_type.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[x, y]
+    input_.set(hl.Buffer(image(8, 8, np.uint8).astype(np.uint16)))
+    return hw_output.realize([8, 8])
+
+
+@case("algorithm", "A boundary condition on a Func without bounds", (
+    "{at}: repeat_edge(hw_input) needs explicit bounds for a Func, e.g. repeat_edge(hw_input, [(0, "
+    "64), (0, 64)])"), func="hw_input")
+def boundary_condition_without_bounds():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    clamped = hl.BoundaryConditions.repeat_edge(hw_input)  # <-
+    hw_output[x, y] = clamped[x - 1, y] + clamped[x + 1, y]
+    return accelerated(hw_output, hw_input)
+
+
+@boundary_condition_without_bounds.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    clamped = hl.BoundaryConditions.repeat_edge(hw_input, [(0, 8), (0, 8)])
+    hw_output[x, y] = clamped[x - 1, y] + clamped[x + 1, y]
+    return accelerated(hw_output, clamped)  # the clamped copy is computed on the host and streamed
+
+
+@case("algorithm", "The output is realized over a region it does not have", (
+    "{at}: Func output is defined with 2 dimensions, but realize() is requesting a realization with "
+    "1 dimensions: realize([8]); give one size per dimension (x, y)"), func="output")
+def realize_with_wrong_dimensions():
+    p = scheduled()
+    p.input.set(hl.Buffer(image(9, 9)))
+    return p.output.realize([8])  # <-
+
+
+@realize_with_wrong_dimensions.fix
+def _():
+    p = scheduled()
+    p.input.set(hl.Buffer(image(9, 9)))
+    return p.output.realize([8, 8])
+
+
+@case("algorithm", "An Expr used as a Python int", (
+    "{at}: the Expr ((width / 4)) cannot be used as a Python index or size: its value is known only "
+    "when the pipeline runs; use a Python number here (e.g. a constant)"))
+def expr_as_python_size():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    width = hl.Param(hl.Int(32), "width", 8)
+    taps = [hw_input[x + i, y] for i in range(width / 4)]  # <-
+    hw_output[x, y] = taps[0] + taps[1]
+    return accelerated(hw_output, hw_input)
+
+
+@expr_as_python_size.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    width = 8
+    taps = [hw_input[x + i, y] for i in range(width // 4)]
+    hw_output[x, y] = taps[0] + taps[1]
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "in_() of a Func before its definition", (
+    "{at}: blur.in_(): 'blur' has no definition yet; define it first (blur[x, y] = ...), then call "
+    "in_()"), func="blur")
+def wrapper_before_the_definition():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    blur = hl.Func("blur")
+    copy = blur.in_()  # <-
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = copy[x, y] * 2
+    return accelerated(hw_output, hw_input, [blur, copy])
+
+
+@wrapper_before_the_definition.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    blur = hl.Func("blur")
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    copy = blur.in_()
+    hw_output[x, y] = copy[x, y] * 2
+    return accelerated(hw_output, hw_input, [blur, copy])

@@ -1,0 +1,348 @@
+"""Catalogue cases: hardware schedules mainspring refuses when it lowers the accelerated region (hwlower/): splits
+and host tiles, lanes, the GLB level, upsample steps, and boundary conditions inside the accelerator."""
+
+from __future__ import annotations
+
+from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
+
+import mainspring as hl
+
+R = hl.TailStrategy.RoundUp
+
+
+@case("hardware", "A split inside the accelerator whose factor does not divide the extent", (
+    "{at}: Func 'mid': split(x, x, xv, 3): the extent of x is 8, which 3 does not divide; in "
+    "hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
+    "hl.TailStrategy.RoundUp (the extra iterations compute values that are discarded), choose a "
+    "factor that divides 8, or bound the Func to a multiple of 3."), func="mid")
+def split_does_not_divide():
+    p = scheduled()
+    p.mid.split(p.x, p.x, hl.Var("xv"), 3)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@split_does_not_divide.fix
+def _():
+    p = scheduled()
+    p.mid.split(p.x, p.x, hl.Var("xv"), 3, R)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "Host tiles with a tail strategy the host loop cannot run", (
+    "{at}: Func 'hw_output': split(x, xo, xi, 4, GuardWithIf): the host loop xo over accelerator "
+    "tiles needs ShiftInwards or RoundUp tails (10 is not a multiple of 4, and every tile runs the "
+    "same hardware); use TailStrategy.RoundUp, or drop the tail strategy for ShiftInwards"), func="hw_output")
+def host_tiles_guard_with_if():
+    p = pipeline(width=10)
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 4, 8, hl.TailStrategy.GuardWithIf)  # <-
+    p.hw_output.hw_accelerate(p.xi, p.xo)
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@host_tiles_guard_with_if.fix
+def _():
+    p = pipeline(width=10)
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 4, 8, R).hw_accelerate(p.xi, p.xo)
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "RoundUp host tiles on the pipeline's output write past its bounds", (
+    "{at}: Func 'output': split(x, xo, xi, 4, RoundUp): the last tile of the host loop xo would "
+    "write past the pipeline output's bounds (10 is not a multiple of 4; Halide refuses such an "
+    "output buffer too); drop the tail strategy (ShiftInwards, the default: the last tile moves back "
+    "inside the output)"), func="output")
+def round_up_tiles_on_the_output():
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, output = hl.Func("hw_input"), hl.Func("output")
+    hw_input[x, y] = input_[x, y]
+    output[x, y] = hw_input[x, y] * 2
+    output.bound(x, 0, 10).bound(y, 0, 8)
+    output.compute_root().tile(x, y, xo, yo, xi, yi, 4, 8, R).hw_accelerate(xi, xo)  # <-
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@round_up_tiles_on_the_output.fix
+def _():
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, output = hl.Func("hw_input"), hl.Func("output")
+    hw_input[x, y] = input_[x, y]
+    output[x, y] = hw_input[x, y] * 2
+    output.bound(x, 0, 10).bound(y, 0, 8)
+    output.compute_root().tile(x, y, xo, yo, xi, yi, 4, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "An accelerator input unrolled along y", (
+    "{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator "
+    "input x fastest, several consecutive words of x per transfer; only its x loop can be unrolled, "
+    "by a factor: hw_input.unroll(x, <lanes>)"), func="hw_input")
+def input_unrolled_along_y():
+    p = scheduled()
+    p.hw_input.unroll(p.y, 2, R)  # <-
+    p.mid.unroll(p.y, 2, R)
+    p.hw_output.unroll(p.yi, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+@input_unrolled_along_y.fix
+def _():
+    p = scheduled()
+    p.hw_input.unroll(p.x, 2, R)
+    p.mid.unroll(p.x, 2, R)
+    p.hw_output.unroll(p.xi, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "A producer and its consumer unrolled by different factors", (
+    "{at}: Func 'mid' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' "
+    "along x per cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2, "
+    "hl.TailStrategy.RoundUp) at {at}): producer and consumer must run at the same rate. Fix: add "
+    "mid.unroll(x, 2) so that it keeps pace with 'hw_input'."), func="mid", simulate=True)
+def lanes_disagree():
+    p = scheduled()
+    p.hw_input.unroll(p.x, 2, R)  # <-
+    p.hw_output.unroll(p.xi, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+@lanes_disagree.fix
+def _():
+    p = scheduled()
+    p.hw_input.unroll(p.x, 2, R)
+    p.mid.unroll(p.x, 2, R)
+    p.hw_output.unroll(p.xi, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "An update unrolled by another factor than its pure definition", (
+    "{at}: Func 'acc'.update(0) computes 2 pixels per cycle (acc.update(0).unroll(x, 2, "
+    "hl.TailStrategy.RoundUp)) but the pure definition of Func 'acc' computes 1 (no unroll of x): an "
+    "unrolled update is folded into its pure definition's loops, so their lanes must match. Fix: add "
+    "acc.unroll(x, 2)."), func="acc")
+def update_lanes_disagree():
+    p, acc = reduction(3)
+    buffer(p, acc)
+    p.hw_input.unroll(p.x, 2, R)
+    acc.update().unroll(p.x, 2, R)  # <-
+    p.hw_output.unroll(p.xi, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+@update_lanes_disagree.fix
+def _():
+    p, acc = reduction(3)
+    buffer(p, acc)
+    p.hw_input.unroll(p.x, 2, R)
+    acc.update().unroll(p.x, 2, R)
+    acc.unroll(p.x, 2, R)
+    p.hw_output.unroll(p.xi, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+def _scan():
+    """acc is a running sum along x (each iteration reads the previous one's result)."""
+    p = pipeline(width=9)
+    r = hl.RDom([hl.Range(1, 8)], "r")
+    acc = hl.Func("acc")
+    acc[p.x, p.y] = p.hw_input[p.x, p.y]
+    acc[r.x, p.y] = acc[r.x - 1, p.y] + p.hw_input[r.x, p.y]  # <-scan
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = acc[p.x, p.y]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 9).bound(p.y, 0, 8)
+    accelerate(p)
+    buffer(p, acc)
+    stream(p)
+    return p, acc, r
+
+
+@case("hardware", "An unrolled scan: lanes that read each other's results", (
+    "{scan}: Func 'acc'.update(0): acc.update(0).unroll(r.x, 2) at {at} makes lanes that depend on "
+    "each other: lane [1] reads the value of 'acc' that lane [0] computes in the same cycle (a scan: "
+    "each iteration reads the previous one's result). Unrolled lanes must be independent: keep this "
+    "loop serial, or unroll a loop whose iterations do not read each other (e.g. the pure variable "
+    "of a scan along another dimension)."), func="acc", simulate=True)
+def unrolled_scan():
+    p, acc, r = _scan()
+    acc.update().unroll(r.x, 2)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@unrolled_scan.fix
+def _():
+    p, acc, r = _scan()
+    return hl.compile(p.output, name="demo")
+
+
+def _glb(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
+    """Seed 002's three levels on the pipeline: hw_output.in_() is the GLB output tile (16x16), hw_output is
+    computed once per GLB tile in memory tiles of `mem_tile`, hw_input.in_() is the GLB input tile."""
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+    out = p.hw_output.in_()
+    out.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 16, 16).hw_accelerate(p.xi, p.xo)
+    out.store_in(hl.MemoryType.GLB)  # <-glb_output
+    p.hw_output.tile(p.x, p.y, xio, yio, xii, yii, *mem_tile)
+    p.hw_output.compute_at(out, p.xo if array_at is None else array_at)  # <-array
+    p.mid.compute_at(p.hw_output, xio)
+    p.hw_input.in_().in_().compute_at(p.hw_output, xio)
+    if glb_input:
+        p.hw_input.in_().compute_at(out, p.xo).store_in(hl.MemoryType.GLB)
+    p.hw_input.compute_root().accelerator_input()
+    return p
+
+
+@case("hardware", "A GLB output buffer without a GLB input buffer", (
+    "{glb_output}: Func 'hw_output_global_wrapper' is a GLB output buffer but no input is stored in "
+    "the GLB; add the GLB input copy: hw_input.in_().compute_at(hw_output.in_(), xo) and "
+    "hw_input.in_().store_in(MemoryType.GLB)"), func="hw_output_global_wrapper", simulate=True)
+def glb_output_without_glb_input():
+    p = _glb(pipeline(32, 32), glb_input=False)
+    return hl.compile(p.output, name="demo")
+
+
+@glb_output_without_glb_input.fix
+def _():
+    p = _glb(pipeline(32, 32))
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "Memory tiles that do not divide the GLB tile", (
+    "{array}: Func 'hw_output': its memory tiles (loop xio) are [6, 8] but the GLB tile is [16, 16]: "
+    "a memory tile must divide the GLB tile; choose a tile size that divides it"), func="hw_output")
+def memory_tile_does_not_divide_the_glb_tile():
+    p = _glb(pipeline(32, 32), mem_tile=(6, 8))
+    return hl.compile(p.output, name="demo")
+
+
+@memory_tile_does_not_divide_the_glb_tile.fix
+def _():
+    p = _glb(pipeline(32, 32), mem_tile=(8, 8))
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "store_in(GLB) on the hw_accelerate Func itself", (
+    "{at}: Func 'hw_output': store_in(MemoryType.GLB) on the hw_accelerate Func makes it the GLB "
+    "output buffer, which must copy the array's output point for point; make it a wrapper: "
+    "hw_output.in_().store_in(MemoryType.GLB) with hw_accelerate on hw_output.in_()"), func="hw_output")
+def glb_on_the_accelerated_func():
+    p = scheduled()
+    p.hw_output.store_in(hl.MemoryType.GLB)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_on_the_accelerated_func.fix
+def _():
+    p = _glb(pipeline(32, 32))
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "The array's output computed at a loop inside the GLB tile", (
+    "{array}: Func 'hw_output' is the array's output (the GLB buffer hw_output.in_() "
+    "copies it) but is compute_at(hw_output_global_wrapper, xi); compute it once per GLB tile: "
+    "hw_output.compute_at(hw_output.in_(), xo)"), func="hw_output")
+def array_output_inside_the_glb_tile():
+    p = pipeline(32, 32)
+    return hl.compile(_glb(p, array_at=p.xi).output, name="demo")
+
+
+@array_output_inside_the_glb_tile.fix
+def _():
+    p = pipeline(32, 32)
+    return hl.compile(_glb(p, array_at=p.xo).output, name="demo")
+
+
+@case("hardware", "An upsampled accelerator output of an odd extent", (
+    "{at}: Func 'hw_output': an upsample divides the index of dimension xi by 2, so the accelerator runs that "
+    "loop in steps of 2, but 'hw_output' runs it 7 times; make its extent a multiple of 2 (bound the output to a "
+    "multiple of 2)"), func="hw_output")
+def upsample_output_of_an_odd_extent():
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
+    hw_input[x, y] = input_[x, y]
+    hw_output[x, y] = hw_input[x / 2, y / 2]  # <-
+    hw_output.bound(x, 0, 7).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 7, 4).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(hw_output, name="demo")
+
+
+@upsample_output_of_an_odd_extent.fix
+def _():
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
+    hw_input[x, y] = input_[x, y]
+    hw_output[x, y] = hw_input[x / 2, y / 2]
+    hw_output.bound(x, 0, 8).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(hw_output, name="demo")
+
+
+@case("hardware", "Reads of an accelerator input clamped to different bounds", (
+    "{at}: Func 'hw_input' is read inside the accelerator clamped to [0, 7] and to [1, 7] in its dimension x: "
+    "its stream repeats the edges of one range; clamp every read of it to the same bounds"), func="hw_input")
+def edges_of_different_clamps():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = (p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y]  # <-
+                             + p.hw_input[hl.clamp(p.x + 1, 1, 7), p.y])
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@edges_of_different_clamps.fix
+def _():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = (p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y]
+                             + p.hw_input[hl.clamp(p.x + 1, 0, 7), p.y])
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "An unclamped read of an accelerator input past another read's clamp", (
+    "{at}: Func 'hw_input' is read at (x + 1) in its dimension x, which reaches [1, 8], while other reads clamp "
+    "it to [0, 7]: inside the accelerator its stream repeats the edges outside that range; clamp this read too "
+    "(clamp((x + 1), 0, 7))"), func="hw_input", simulate=True)
+def edges_unclamped_past_the_clamp():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y] + p.hw_input[p.x + 1, p.y]  # <-
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@edges_unclamped_past_the_clamp.fix
+def _():
+    p = pipeline()
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y] + p.hw_input[hl.clamp(p.x + 1, 0, 7), p.y]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
