@@ -3,9 +3,9 @@ they are written. Expressions, types and inputs: errors_expressions.py."""
 
 from __future__ import annotations
 
-from catalogue import accelerated, case, io_funcs
-
 import mainspring as hl
+
+from catalogue import accelerated, case, io_funcs
 
 # A small accelerated program per case: hw_input streams the input in, hw_output leaves the accelerator
 # (catalogue.accelerated adds the host's output and the schedule).

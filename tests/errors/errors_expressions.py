@@ -4,9 +4,10 @@ Buffers), refused by frontend/ where they are written."""
 from __future__ import annotations
 
 import numpy as np
-from catalogue import accelerated, case, image, io_funcs, scheduled
 
 import mainspring as hl
+
+from catalogue import accelerated, case, image, io_funcs, scheduled
 
 
 @case("algorithm", "A constant changes its value when coerced to the Func's type", (

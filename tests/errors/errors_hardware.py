@@ -4,9 +4,9 @@ steps and boundary conditions: errors_tiles.py."""
 
 from __future__ import annotations
 
-from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
-
 import mainspring as hl
+
+from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
 
 
 @case("hardware", "The output has no bound", (

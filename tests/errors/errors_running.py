@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from catalogue import SIM_BUILD, case, command, image, scheduled, scratch
 
 import mainspring as hl
+
+from catalogue import SIM_BUILD, case, command, image, scheduled, scratch
 
 # ---- the target ---------------------------------------------------------------------------------------------
 

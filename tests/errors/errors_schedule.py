@@ -3,9 +3,9 @@ bounds), refused by frontend/ at the call or when the pipeline is checked."""
 
 from __future__ import annotations
 
-from catalogue import accelerate, buffer, case, image, pipeline, scheduled, stream
-
 import mainspring as hl
+
+from catalogue import accelerate, buffer, case, image, pipeline, scheduled, stream
 
 
 @case("schedule", "compute_at a loop the consumer does not have", (

@@ -3,9 +3,9 @@ and host tiles, lanes, the GLB level, upsample steps, and boundary conditions in
 
 from __future__ import annotations
 
-from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
-
 import mainspring as hl
+
+from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
 
 R = hl.TailStrategy.RoundUp
 

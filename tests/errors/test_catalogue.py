@@ -10,9 +10,10 @@ import traceback
 from pathlib import Path
 
 import pytest
-from catalogue import ROOT, SIM_BUILD, STAGES, CommandFailed, cases, locations, normalise
 
 import mainspring as hl
+
+from catalogue import ROOT, SIM_BUILD, STAGES, CommandFailed, cases, locations, normalise
 
 CASES = cases()
 IDS = [c.id for c in CASES]

@@ -10,7 +10,7 @@ import z3
 
 import mainspring as hl
 from mainspring import apps
-from mainspring.apps.common import accelerate, random_image
+from mainspring.apps.common import accelerate
 from mainspring.cli import main
 from mainspring.compute_json import kernel_from_op
 from mainspring.compute_json.evaluate import evaluate_kernel
@@ -25,6 +25,8 @@ from mainspring.verilog.prove_netlist import module_text
 from mainspring.verilog.prove_reference import euclidean
 from mainspring.verilog.top import kernel_module
 
+from prove_programs import divisions
+
 
 @pytest.fixture(autouse=True)
 def _need_yosys():
@@ -35,26 +37,6 @@ def _compile_app(name: str, size):
     mod = apps.load(name)
     out, _ = apps.build(mod, *size, 1)
     return hl.compile(out, name=mod.NAME)
-
-
-def _divisions(width=8, height=6):
-    """Unsharp-like: a signed blur divided by 7, a 32-bit sharpen divided by -3 and taken modulo 5, an unsigned
-    normalisation by 10 (every division a multiply-high sequence in the kernels)."""
-    x, y = hl.Var("x"), hl.Var("y")
-    i = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input = hl.Func("hw_input")
-    hw_input[x, y] = hl.i16(i[x, y])
-    blur = hl.Func("blur")
-    blur[x, y] = (hw_input[x, y] + hw_input[x + 1, y] * 2 + hw_input[x + 2, y]) / 7
-    sharp = hl.Func("sharp")
-    centre = hl.i32(hw_input[x + 1, y]) * 1000
-    sharp[x, y] = (centre - hl.i32(blur[x, y]) * 777) / -3 + (centre % 5)
-    hw_output = hl.Func("hw_output")
-    hw_output[x, y] = hl.u16(hl.clamp(sharp[x, y], 0, 65535)) / hl.u16(10)
-    output = hl.Func("output")
-    output[x, y] = hw_output[x, y]
-    accelerate(output, hw_output, width, height, [blur, sharp], hw_input)
-    return output, {"input": random_image(width + 2, height, seed=5)}
 
 
 def _coordinates(width=9, height=5):
@@ -83,7 +65,7 @@ def test_app_kernels_prove(app, size, tmp_path):
 
 
 def test_kernels_with_divisions_prove_through_lemmas(tmp_path):
-    out, _ = _divisions()
+    out, _ = divisions()
     design = hl.compile(out, name="divisions")
     proofs = prove_design(design, cache_dir=tmp_path)
     assert all(p.status == "proved" for p in proofs), "\n".join(map(str, proofs))

@@ -8,7 +8,6 @@ import pytest
 
 import mainspring as hl
 from mainspring import apps
-from mainspring.apps.common import accelerate
 from mainspring.cli import main
 from mainspring.compute_json import kernel_from_op
 from mainspring.compute_json.coreir_tools import coreir_command
@@ -17,6 +16,8 @@ from mainspring.sim import require_tool
 from mainspring.verilog.kernel_sim import require_tools, simulate_kernel
 from mainspring.verilog.prove_coreir import compare_renderings, coreir_verilog, prove_coreir_design
 from mainspring.verilog.top import kernel_module
+
+from prove_programs import divisions
 
 
 @pytest.fixture(autouse=True)
@@ -31,28 +32,9 @@ def _compile_app(name: str, size=(8, 8)):
     return hl.compile(out, name=mod.NAME)
 
 
-def _divisions(width=8, height=6):
-    """Signed and unsigned divisions and a modulo by constants (multiply-high sequences in the kernels)."""
-    x, y = hl.Var("x"), hl.Var("y")
-    i = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input = hl.Func("hw_input")
-    hw_input[x, y] = hl.i16(i[x, y])
-    blur = hl.Func("blur")
-    blur[x, y] = (hw_input[x, y] + hw_input[x + 1, y] * 2 + hw_input[x + 2, y]) / 7
-    sharp = hl.Func("sharp")
-    centre = hl.i32(hw_input[x + 1, y]) * 1000
-    sharp[x, y] = (centre - hl.i32(blur[x, y]) * 777) / -3 + (centre % 5)
-    hw_output = hl.Func("hw_output")
-    hw_output[x, y] = hl.u16(hl.clamp(sharp[x, y], 0, 65535)) / hl.u16(10)
-    output = hl.Func("output")
-    output[x, y] = hw_output[x, y]
-    accelerate(output, hw_output, width, height, [blur, sharp], hw_input)
-    return hl.compile(output, name="divisions")
-
-
 @pytest.mark.parametrize("app", ["gaussian", "harris", "divisions"])
 def test_coreir_renders_every_kernel_equal_to_ours(app, tmp_path):
-    design = _divisions() if app == "divisions" else _compile_app(app)
+    design = hl.compile(divisions()[0], name="divisions") if app == "divisions" else _compile_app(app)
     proofs = prove_coreir_design(design, cache_dir=tmp_path)
     modules = list(design.compute_doc["namespaces"]["global"]["modules"])
     assert [p.module for p in proofs] == modules and len(modules) > 1
