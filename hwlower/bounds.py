@@ -15,9 +15,9 @@ from .steps import box_multiples
 def infer_bounds(s: Lowering) -> Lowering:
     obox = output_box(s.pipe)
     required: dict[str, Box] = {}
-    boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required,
-                           multiples=box_multiples(s.pipe, s.found_region))
-    return replace(s, output_box=obox, boxes=boxes, required=required)
+    multiples = box_multiples(s.pipe, s.found_region)
+    boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required, multiples=multiples)
+    return replace(s, output_box=obox, boxes=boxes, required=required, multiples=multiples)
 
 
 def format_bounds(s: Lowering) -> str:

@@ -38,6 +38,8 @@ class Lowering:
     output_box: Box | None = None  # infer_bounds: the pipeline output's box
     boxes: dict[str, Box] = field(default_factory=dict)  # infer_bounds: every Func's box over the whole output
     required: dict[str, Box] = field(default_factory=dict)  # infer_bounds: what consumers read, before RoundUp
+    # infer_bounds: id(Function) -> {dimension: d}, the extents rounded up to whole upsample steps (steps.py)
+    multiples: dict[int, dict[int, int]] = field(default_factory=dict)
     tiles: tuple[Tile, ...] = ()  # tile_invocations: host invocations (GLB tiles with a GLB level)
     glb: GlbTiles | None = None  # tile_invocations
     tables: dict[int, Table] = field(default_factory=dict)  # evaluate_tables: id(Function) -> its table

@@ -17,7 +17,6 @@ from mainspring.frontend.schedule import Split, TailStrategy
 from .placement import accelerate_call
 from .program import Tile
 from .state import GlbTiles, Lowering
-from .steps import box_multiples
 
 
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
@@ -132,7 +131,7 @@ def tile_invocations(s: Lowering) -> Lowering:
     pipe, region = s.pipe, s.found_region
     acc = region.accelerated
     # Tiles step over what the host reads of the accelerator output, not over its RoundUp padding.
-    multiples = box_multiples(pipe, region)
+    multiples = s.multiples
     tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples)
     glb = None
     if region.glb is not None:
