@@ -27,6 +27,7 @@ from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_steps
 from .tables import Table, table_constant
+from .trees import accumulation, coordinate_names, tree_loops, tree_points, tree_value
 
 
 def build_ops(s: Lowering) -> Lowering:
@@ -155,7 +156,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     store = Access(fname, tuple(_affine(a, env, who, fname, ranges) for a in args))
     ports: dict[tuple, LoadPort] = {}
 
-    def to_port(c: ir.Call) -> ir.Expr | None:
+    def to_port(c: ir.Call, env: dict[str, Affine]) -> ir.Expr | None:
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)
@@ -166,14 +167,39 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
         return ir.Call(c.type, ports[key], ())
 
-    value = simplify(map_calls(simplify(value), lambda c: table_constant(c, tables, who, pipe), {}))
-    body = simplify(map_calls(value, to_port, {}))
+    def lower(e: ir.Expr, env: dict[str, Affine]) -> ir.Expr:
+        e = simplify(map_calls(simplify(e), lambda c: table_constant(c, tables, who, pipe), {}))
+        return simplify(map_calls(e, lambda c: to_port(c, env), {}))
+
+    loops = list(s.loops)
+    tree = _tree(f, args, value, s, store, full, env) if k > 0 else None
+    if tree is None:
+        body = lower(value, env)
+    else:
+        (op, own, e), points, dropped = tree
+        body = tree_value(op, lower(own, env), e, points, lower)
+        loops = [lp for lp in loops if lp not in dropped]
     _check_integer(body, who)
     body, coords = _coordinates(body, env, who)
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords)
-    for lp in reversed(s.loops):
+    for lp in reversed(loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip)
     return node
+
+
+_Tree = tuple[tuple[str, ir.Call, ir.Expr], list[tuple[dict[str, Affine], dict[str, ir.Expr]]], list[StageLoop]]
+
+
+def _tree(f: Function, args: tuple[ir.Expr, ...], value: ir.Expr, s: StageLoops, store: Access,
+          full: dict[str, str], env: dict[str, Affine]) -> _Tree | None:
+    """An accumulating update's unrolled loops its store does not move along, as one reduction tree (see
+    trees.py): (the accumulation, each tree point's variables, the loops it replaces), or None."""
+    tree = tree_loops(s, store, full)
+    acc = accumulation(f, args, value) if tree else None
+    if acc is None:
+        return None
+    points = tree_points(s, tree, full, env, coordinate_names(acc[2]))
+    return None if points is None else (acc, points, tree)
 
 
 def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function,

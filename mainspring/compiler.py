@@ -146,7 +146,6 @@ def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None, ou
 
 
 def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
-    lanes = program.nest.input_lanes
     tiles = len(program.tiles)
     streamed = plan.input_words * tiles
     nest = program.nest
@@ -157,7 +156,10 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
     # A kernel fires at most once a cycle: the run is bound by the busiest one, the streams included (the
     # input's transfers; the output's when it is larger, an upsample; a serial reduction's steps).
     firings = max(math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, _ in nest.ops())
-    ideal = max(-(-streamed // lanes), out_transfers * tiles, firings * tiles)
+    # Each input has its own stream (resnet's image and weights arrive side by side): the busiest one counts.
+    transfers = max((-(-math.prod(e for _, e in nest.buffer(b).box) // nest.stream_lanes(b)) for b in nest.inputs),
+                    default=0)
+    ideal = max(transfers * tiles, out_transfers * tiles, firings * tiles)
     image = sum(_size(s.image_box) for s in program.inputs)
     registers = sum(len(b.registers) for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)

@@ -299,7 +299,7 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program,
         src = prog.stmt(w.op)
         for f in prog.flows:
             if f.buffer == buf.name and f.src is src and f.src_lane == w.lane and f.dst.name == r.op \
-                    and f.load == r.load and f.dst_lane == r.lane:
+                    and f.load == r.load and (f.dst_lane == r.lane or f.dst_lane in r.shared):
                 m = f.rel.reverse().set_tuple_name(isl.dim_type.in_, names[r.name])
                 m = m.set_tuple_name(isl.dim_type.out, names[w.name])
                 dom = isl.Set(f"{{ {names[r.name]}[{', '.join(f't{k}' for k in range(len(r.domain)))}] : "

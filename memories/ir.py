@@ -193,6 +193,9 @@ class BankPort:
     delay: int | None = None  # delay-line ports: after the root write (cycles, or writes when the bank is gated)
     load: str | None = None  # addressed read ports: the load served
     region: tuple[int, int] = (0, 1)  # (first address, words) of the bank this port addresses, circularly
+    # addressed read ports: the op's other lanes this port serves too (they read the same words in the same
+    # cycles: a load that does not depend on the lane, such as an input channel every output channel reads)
+    shared: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

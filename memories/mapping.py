@@ -27,7 +27,7 @@ from .schedule import Schedule, flow_delay
 from .timing import bounds, embed_values, flat_map
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Read:
     port: ReadPort
     flow: Flow
@@ -36,6 +36,7 @@ class _Read:
 _WritePorts = dict[tuple[str, tuple[int, ...]], WritePort]  # (op, lane) -> its write port
 _Source = tuple[int, tuple[int, ...]]  # (stmt index, lane) of a write stream
 _Write = tuple[Stmt, tuple[int, ...], tuple[Dim, ...], Controller]  # (op, lane, box, controller) of a bank write
+_Elements = tuple[tuple[int, int], ...]  # (min, extent) per buffer dimension, x first: the elements a bank holds
 
 
 def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: int) -> BufferPlan:
@@ -124,9 +125,11 @@ def _offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...])
 
 
 def _element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...],
-                     box: tuple[Dim, ...] | None = None) -> tuple[int, tuple[int, ...]]:
-    """(address at the box's min corner, address stride per time dim innermost first), x-fastest linear."""
-    bbox = prog.nest.buffer(buf).box
+                     box: tuple[Dim, ...] | None = None,
+                     over: _Elements | None = None) -> tuple[int, tuple[int, ...]]:
+    """(address at the box's min corner, address stride per time dim innermost first), x-fastest linear over
+    the buffer's box, or over the elements `over` a bank holds."""
+    bbox = over or prog.nest.buffer(buf).box
     strides, p = [], 1
     for _, ext in bbox:
         strides.append(p)
@@ -273,23 +276,85 @@ def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
 def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
                      wports: _WritePorts, slices: int, first: int,
                      srcs: Sequence[tuple[_Source, Stmt]]) -> tuple[list[Bank], dict[str, str]]:
-    writes = [_addressed_write(prog, sched, buf, src, lane, reads) for (_, lane), src in srcs]
-    words = _circular_words(prog, sched, buf, reads, writes)
-    per = target.mem_tile_read_ports
+    """Banks of a tile's read ports each. A bank holds only the elements its reads touch (their hull, linear
+    over it) and gets only the writes of those: reads of disjoint parts (the unrolled input channels of a
+    reduction tree, each lane's weights) partition the buffer instead of replicating it whole."""
     banks: list[Bank] = []
-    for j in range(0, len(reads), per):  # replicas, each with every write stream and its share of the reads
+    served: dict[str, str] = {}
+    same = _same_words(reads)
+    for chunk in _read_groups(prog, buf, list(same), target.mem_tile_read_ports):
+        mine = [(lane, src) for (_, lane), src in srcs
+                if any(r.flow.src is src and r.flow.src_lane == lane for r in chunk)]
+        hull = _hull_elements(prog, buf, [_addressed_write(prog, sched, buf, src, lane, chunk) for lane, src in mine])
+        writes = [_addressed_write(prog, sched, buf, src, lane, chunk, hull) for lane, src in mine]
+        words = _circular_words(prog, sched, buf, chunk, writes, hull)
         name = f"{buf}.bank{first + len(banks)}"
         wps = tuple(BankPort(f"{name}.w{k}", "write", src.name, lane, box, ctrl, source=wports[(src.name, lane)].name,
                              region=(0, words)) for k, (src, lane, box, ctrl) in enumerate(writes))
-        rps = tuple(BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain, r.port.controller,
-                             load=r.port.load, region=(0, words)) for k, r in enumerate(reads[j: j + per]))
+        rps = tuple(BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain,
+                             _read_controller(prog, sched, buf, r, hull), load=r.port.load, region=(0, words),
+                             shared=tuple(o.port.lane for o in same[r][1:]))
+                    for k, r in enumerate(chunk))
         banks.append(Bank(name, "addressed", words, math.ceil(words / target.mem_tile_words), slices, wps, rps))
-    served = {r.port.name: p.name for r, p in zip(reads, (p for b in banks for p in b.read_ports))}
+        served |= {o.port.name: p.name for r, p in zip(chunk, rps) for o in same[r]}
     return banks, served
 
 
+def _same_words(reads: list[_Read]) -> dict[_Read, list[_Read]]:
+    """The reads by the first of those reading the same words in the same cycles (lanes of one op whose load
+    does not depend on the lane): one bank read port serves them all."""
+    out: dict[tuple, list[_Read]] = {}
+    for r in reads:
+        out.setdefault((r.port.op, r.port.load, r.port.domain, r.port.controller), []).append(r)
+    return {group[0]: group for group in out.values()}
+
+
+def _read_groups(prog: Program, buf: str, reads: list[_Read], per: int) -> list[list[_Read]]:
+    """The reads in groups of `per`, neighbours in the buffer together (ordered by the least element each reads,
+    outermost dimension first), so that each group's hull is small where reads touch disjoint parts."""
+    def least(r: _Read) -> tuple[int, ...]:
+        load = next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
+        return tuple(reversed([lo for lo, _ in _elements(load.index, r.flow.dst, r.port.lane, r.port.domain)]))
+
+    ordered = sorted(reads, key=lambda r: (least(r), reads.index(r)))
+    return [ordered[j: j + per] for j in range(0, len(ordered), per)]
+
+
+def _elements(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tuple[Dim, ...]) -> _Elements:
+    """The hull of the elements `index` touches over `box` of s's time dims, in lane `lane`."""
+    env = {d.var: v for d, v in zip(s.lane_dims, lane)}
+    span = {d.var: (d.min, d.min + d.extent - 1) for d in box}
+    out = []
+    for a in index:
+        lo = hi = a.const
+        for v, c in a.terms:
+            a0, a1 = (env[v], env[v]) if v in env else span[v]
+            lo, hi = lo + min(c * a0, c * a1), hi + max(c * a0, c * a1)
+        out.append((lo, hi - lo + 1))
+    return tuple(out)
+
+
+def _hull_elements(prog: Program, buf: str, writes: list[_Write]) -> _Elements:
+    """The hull of the elements the writes store."""
+    boxes_ = []
+    for src, lane, box, _ in writes:
+        store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
+        boxes_.append(_elements(store.index, src, lane, box))
+    return tuple((min(b[k][0] for b in boxes_), max(b[k][0] + b[k][1] for b in boxes_) - min(b[k][0] for b in boxes_))
+                 for k in range(len(boxes_[0])))
+
+
+def _read_controller(prog: Program, sched: Schedule, buf: str, r: _Read, over: _Elements) -> Controller:
+    """The read port's controller with its addresses linear over the bank's elements `over`."""
+    f, box = r.flow, r.port.domain
+    load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
+    t = sched.timing[f.dst.name]
+    addr = _element_address(prog, buf, load.index, f.dst, f.dst_lane, box, over)
+    return controller(box, t.rates, t.delay + _offset(box, f.dst.time_dims, t.rates), addr)
+
+
 def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: tuple[int, ...],
-                     reads: list[_Read]) -> _Write:
+                     reads: list[_Read], over: _Elements | None = None) -> _Write:
     """(op, lane, box, controller) writing every value in the hull of those read through memory."""
     dom: isl.Set | None = None
     for r in reads:
@@ -300,11 +365,12 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
     t = sched.timing[src.name]
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
     ctrl = controller(box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates),
-                      _element_address(prog, buf, store.index, src, lane, box))
+                      _element_address(prog, buf, store.index, src, lane, box, over))
     return src, lane, box, ctrl
 
 
-def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write]) -> int:
+def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write],
+                    over: _Elements | None = None) -> int:
     """The least circular size such that no value's slot is rewritten between its write and last read."""
     write_cycle: isl.Map | None = None
     last_read: isl.Map | None = None
@@ -324,7 +390,7 @@ def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read]
         # A value nobody reads from memory dies as it is written (but still takes its slot in that cycle).
         last = rel.lexmax().union(wc.subtract_domain(rel.domain()))
         store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
-        start, strides = _element_address(prog, buf, store.index, src, lane)
+        start, strides = _element_address(prog, buf, store.index, src, lane, over=over)
         am = flat_map(src.time_name, src.time_dims, tuple(reversed(strides)), start)
         parts = (wc.apply_domain(emb), last.apply_domain(emb), am.apply_domain(emb))
         write_cycle, last_read, addr = (p if acc is None else acc.union(p)

@@ -54,6 +54,7 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                     "coord_data_starting_addr"/"coord_data_stride" (coordinates)}   # all lists innermost first
     <bank port> = {"name", "op", "lane", "domain": [dim], "source": element | null, "delay": int | null,
                    "load": str | null, "region": [first word, words],   # address = first + (data mod words)
+                   "shared": [lane],   # addressed read ports: the op's other lanes served (same words, same cycles)
                    "controller": <write or read controller>}
 """
 
@@ -164,7 +165,7 @@ def _bank(k: Bank) -> dict:
 def _bank_port(p: BankPort) -> dict:
     return {"name": p.name, "op": p.op, "lane": list(p.lane), "domain": [_dim(d) for d in p.domain],
             "source": p.source, "delay": p.delay, "load": p.load, "region": list(p.region),
-            "controller": _controller(p.controller, p.kind)}
+            "shared": [list(v) for v in p.shared], "controller": _controller(p.controller, p.kind)}
 
 
 def _controller(c: Controller, kind: str | None) -> dict:
@@ -227,7 +228,7 @@ def _bank_from(k: dict) -> Bank:
     def ports(kind: str) -> tuple[BankPort, ...]:
         return tuple(BankPort(p["name"], kind, p["op"], tuple(p["lane"]), _dims(p["domain"]),
                               _controller_from(p["controller"]), p["source"], p["delay"], p["load"],
-                              tuple(p["region"])) for p in k[f"{kind}_ports"])
+                              tuple(p["region"]), tuple(tuple(v) for v in p["shared"])) for p in k[f"{kind}_ports"])
 
     return Bank(k["name"], k["kind"], k["words"], k["tiles"], k["slices"], ports("write"), ports("read"), k["root"],
                 k["gated"])

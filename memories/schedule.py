@@ -56,13 +56,40 @@ class _Edge:
 def schedule(prog: Program, target: CGRA) -> Schedule:
     """The fused schedule at the smallest workable initiation interval, else the sequential one."""
     fixed = {s.name for s in scheduled_stmts(prog) if s.is_host} | _stream_copies(prog)
+    fused = None
     for ii in range(1, max(1, target.max_ii) + 1):
         rates = _fused_rates(prog, ii, fixed)
         delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
         if delays is not None:
             name = "fused" if ii == 1 else f"fused_ii{ii}"
-            return Schedule(name, {s: Timing(rates[s], delays[s]) for s in rates})
-    return _sequential(prog)
+            fused = Schedule(name, {s: Timing(rates[s], delays[s]) for s in rates})
+            break
+    dense = _dense(prog, fixed)
+    if fused is None:
+        return dense or _sequential(prog)
+    # The fused radix keeps a stencil pipeline's storage minimal; ops whose loops differ in meaning (a
+    # weight-stationary reduction sweeping the frame once per tap, then an output by channel planes) are
+    # misaligned by it, and each running at its own pace finishes far sooner.
+    if dense is not None and 4 * _finish(prog, dense) < 3 * _finish(prog, fused):
+        return dense
+    return fused
+
+
+def _dense(prog: Program, fixed: set[str]) -> Schedule | None:
+    """Every op at one firing per cycle over its own loops (its own mixed radix), each as early as its flows
+    allow: phases of a multi-rate pipeline overlap as far as their dependences let them."""
+    rates = {s.name: _host_rates(s) for s in scheduled_stmts(prog)}
+    delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
+    return None if delays is None else Schedule("dense", {s: Timing(rates[s], delays[s]) for s in rates})
+
+
+def _finish(prog: Program, sched: Schedule) -> int:
+    """The cycle after the last op's last firing completes."""
+    out = 0
+    for s in scheduled_stmts(prog):
+        t = sched.timing[s.name]
+        out = max(out, t.delay + sum(q * (d.extent - 1) for q, d in zip(t.rates, s.time_dims)) + s.latency + 1)
+    return out
 
 
 def format_schedule(prog: Program, sched: Schedule) -> str:
@@ -137,23 +164,27 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         peers = [m for m in group + neighbours if len(m.time_dims) == depth] or group
         widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
                   for k in range(depth)]
-        paced = _paced(prog, group, neighbours, depth)
         deep = next(m for m in group if len(m.time_dims) == depth)
-        outer_digits = [k for k, d in enumerate(deep.time_dims) if d.strip != "inner"]
-        # A coarse op (a half-resolution plane hwlower did not strip-mine) steps the outer digits, as a paced
-        # low-resolution stream does.
-        coarse = [(m, outer_digits, False) for m in group if len(m.time_dims) == len(outer_digits) < depth
-                  and not any(d.strip for d in m.time_dims)]
-        paced += coarse
-        for n, digits, full in paced:  # a paced stream's rows must fit its digits
+        # A shallower op steps the digits its loops match (_digits): a coarse op (a half-resolution plane hwlower
+        # did not strip-mine) the outer digits, as a paced low-resolution stream does; an op strip-mined along x
+        # only (upx(x, y) of a separable upsample) y's outer digit and x's pair.
+        shallow = [(m, d) for m in group if len(m.time_dims) < depth
+                   for d in [_digits(deep.time_dims, m.time_dims)] if d is not None]
+        paced = [(n, _faster(deep.time_dims, digits, n.time_dims, widest) if not full else digits)
+                 for n, digits, full in _paced(prog, group, neighbours, depth)]
+        for n, digits in paced + shallow:  # rows must fit their digits
+            if _injective([_periods(widest)[k] for k in digits], n.time_dims):
+                # They do: a low-resolution stream one word wider than the group's outer steps (an upsample
+                # reading x / 2 + 1) runs its row past theirs, in the next row's time, at the same pace.
+                continue
             for k, d in zip(digits, n.time_dims):
-                # A full-rate stream steps the inner digit of a split pair: its row spans the outer one too.
-                outer = k - 1 if full and k != _outer_digit(group, depth, k) else k
+                # A stream or op stepping the inner digit of a split pair: its row spans the outer one too.
+                outer = _outer_digit(group, depth, k)
                 widest[outer] = max(widest[outer], -(-d.extent // (widest[k] if outer != k else 1)))
         periods = _periods(widest)
         for s in group:
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
-        for n, digits, _ in paced:  # the coarse ops too
+        for n, digits in paced + shallow:
             rates[n.name] = tuple(ii * periods[k] for k in digits)
     _keep_pace(prog, rates, fixed)
     # upsamples pace their own streams
@@ -280,6 +311,46 @@ def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],
     return out
 
 
+def _digits(deep: Sequence[Dim], dims: Sequence[Dim]) -> list[int] | None:
+    """The digit of the group's radix (the loops `deep` of its deepest op) each of `dims` steps, matching them
+    from the outermost: a split pair (strip "outer", "inner") its pair, a loop of one iteration per pair (not
+    strip-mined: a coarse dimension) the pair's outer digit, another loop its own; None if they do not match."""
+    out: list[int] = []
+    k = j = 0
+    while k < len(deep) and j < len(dims):
+        if deep[k].strip == "outer" and k + 1 < len(deep) and deep[k + 1].strip == "inner":
+            if dims[j].strip == "outer" and j + 1 < len(dims) and dims[j + 1].strip == "inner":
+                out += [k, k + 1]
+                j += 2
+            elif not dims[j].strip:
+                out.append(k)
+                j += 1
+            else:
+                return None
+            k += 2
+        elif not deep[k].strip and not dims[j].strip:
+            out.append(k)
+            j += 1
+            k += 1
+        else:
+            return None
+    return out if k == len(deep) and j == len(dims) else None
+
+
+def _faster(deep: Sequence[Dim], digits: list[int], dims: Sequence[Dim], widest: list[int]) -> list[int]:
+    """A low-resolution stream's digits, its innermost dimension moved to the inner digit of its split pair
+    (one word per cycle along a row, at the same pace of rows) when its rows do not fit the outer digits': a
+    stream upsampled along x only (no inner y digit for its rows to run into) has rows of about W / 2 words, at
+    two cycles each longer than an output row of W cycles. Running ahead within a row stores a few more words;
+    widening the radix to fit them would slow every row down."""
+    periods = _periods(widest)
+    k = digits[-1] if digits else 0
+    if (not digits or _injective([periods[q] for q in digits], dims) or k + 1 >= len(deep)
+            or deep[k].strip != "outer" or deep[k + 1].strip != "inner"):
+        return digits
+    return digits[:-1] + [k + 1]
+
+
 def _outer_digit(group: list[Stmt], depth: int, k: int) -> int:
     """The digit of the split pair digit k belongs to that is not the inner half (k itself if it is not)."""
     deep = next(m for m in group if len(m.time_dims) == depth)
@@ -287,12 +358,15 @@ def _outer_digit(group: list[Stmt], depth: int, k: int) -> int:
 
 
 def _read_at_full_rate(prog: Program, host: Stmt, group: list[Stmt]) -> bool:
-    """Whether a reader in the group moves along the stream when one of its inner strip loops steps."""
+    """Whether a reader in the group reads the stream at its own resolution: it moves along the stream by more
+    than one word when one of its outer strip loops steps (2 * xo + xi on x = 2 * xo + xi, a Bayer mosaic read
+    at 2x and 2x + 1), not by one (x / 2 reads xo). What the inner strip loop adds does not tell: an upsample's
+    x / 2 - 1 + 2 * (x % 2) reads xo - 1 + 2 * xi, a low-resolution stream."""
     names = {s.name for s in group}
     for f in prog.flows:
         if f.src is host and f.dst.name in names:
             for d, step in zip(f.dst.time_dims, _source_steps(f)):
-                if d.strip == "inner" and step is not None and any(step):
+                if d.strip == "outer" and step is not None and any(abs(v) > 1 for v in step):
                     return True
     return False
 

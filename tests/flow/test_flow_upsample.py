@@ -18,9 +18,10 @@ def test_upsample_app(simulator, build_dir):
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
     assert design.report["ideal_cycles"] == 32 * 20  # the output stream bounds the run
-    # The input is paced at one word per two cycles (its rows, 17 words since the blend reads x / 2 + 1, span
-    # 34 cycles), so a row of 32 outputs takes 34 cycles; only a line of the input is stored.
-    assert res.cycles - 20 * 34 <= 5
+    # The input is paced at one word per two cycles; its rows, 17 words since the blend reads x / 2 + 1, span 34
+    # cycles and run into the next output row's time, so a row of 32 outputs takes 32 cycles (34 when the rows
+    # were widened to fit the stream's); only a line of the input is stored.
+    assert res.cycles - 20 * 32 <= 5
     assert design.report["buffers"][0]["min_words"] <= 17 + 2
 
 
@@ -103,3 +104,49 @@ def test_an_odd_offset_inside_the_division_is_refused():
     with pytest.raises(hl.HalideError, match=r"Func 'hw_output' accesses 'hw_input' at \(\(x \+ 1\) / 2\), which "
                                              r"is not an affine function of its loops"):
         hl.compile(_offset_upsample(1), name="upsample_offset1")
+
+
+def _bilinear(width: int, height: int, separable: bool = True, y_too: bool = True):
+    """The reference's up_sample blend (3/4 of hw_input at x / 2, 1/4 at x / 2 - 1 + 2 * (x % 2)) along x, and
+    along y too; with `separable`, the x pass upx is a buffered Func of its own (computed at the output's xo)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x + 1, y + 1])
+    upx, hw_output = hl.Func("upx"), hl.Func("hw_output")
+    upx[x, y] = hw_input[x / 2 - 1 + 2 * (x % 2), y] / 4 + 3 * hw_input[x / 2, y] / 4
+    if y_too:
+        hw_output[x, y] = upx[x, y / 2 - 1 + 2 * (y % 2)] / 4 + 3 * upx[x, y / 2] / 4
+    else:
+        hw_output[x, y] = upx[x, y]
+    accelerate(hw_output, hw_output, width, height, [upx] if separable else [], hw_input)
+    rows = height // 2 + 2 if y_too else height + 1
+    return hl.compile(hw_output, name="bilinear"), {"input": random_image(width // 2 + 2, rows, seed=6)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_separable_upsample_paces_its_input_through_the_x_pass(simulator, build_dir):
+    # upx(x, y) is strip-mined along x only: its y loop steps the output's outer y digit (memories.schedule._digits)
+    # and the input stream is paced to it, one word per two cycles, one row per two output rows. upx holds two of
+    # its 20-word rows, the stream a few words. (Its loops aligned with the output's outermost digits before, and
+    # upx fired twice in one cycle.)
+    design, inputs = _bilinear(20, 14)
+    assert design.plan.op("upx_s0").rates == (40, 2, 1) and design.plan.op("host.hw_input").rates == (40, 2)
+    words = {b.name: (b.words, b.min_words) for b in design.plan.buffers}
+    assert words["hw_input"] == (5, 3) and words["upx"] == (2 * 20 + 3, 2 * 20)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"] == 14 * 20 + 3 * 20 + 7
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_upsample_along_x_only_streams_each_row_at_full_rate(simulator, build_dir):
+    # The stream's rows (W / 2 + 2 words) paced at two cycles a word would not fit a row of W cycles, which has no
+    # inner y digit to run into: each row streams one word per cycle instead (memories.schedule._faster), once
+    # per output row, and the output rows stay W cycles long (widened to fit the paced rows, they would take
+    # W + 4).
+    design, inputs = _bilinear(24, 10, separable=False, y_too=False)
+    assert design.plan.op("host.hw_input").rates == (24, 1)
+    (buf,) = [b for b in design.plan.buffers if b.name == "hw_input"]
+    assert (buf.words, buf.min_words) == (11, 8)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"] == 24 * 10 + 3
