@@ -265,7 +265,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         for dim, d in (multiples or {}).get(id(fn), {}).items():
             lo, hi = box[dim]
             box[dim] = (lo, hi + (-(hi - lo + 1)) % d)
-        box = _self_footprint(pipe, fn, box, scalars)
+        box = _self_footprint(pipe, fn, box, scalars, values)
         boxes[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
             bnd = Bounder(definition_env(box, d, scalars), scalars, values)
@@ -340,12 +340,13 @@ def _covered(schedule, extents: dict[str, int], update: bool) -> dict[str, int]:
     return {v: cover(n) for v, n in roots.items()}
 
 
-def _self_footprint(pipe, fn: Function, box: Box, scalars) -> Box:
-    """Grow the box by what fn's updates write and read of fn itself (e.g. a scan reading f[r.x - 1])."""
+def _self_footprint(pipe, fn: Function, box: Box, scalars, values: dict[int, Interval] | None = None) -> Box:
+    """Grow the box by what fn's updates write and read of fn itself (e.g. a scan reading f[r.x - 1], a
+    histogram writing at the values of a clamped Func)."""
     for _ in range(8):
         grown = box
         for d in pipe.definitions(fn)[1:]:
-            bnd = Bounder(definition_env(box, d, scalars), scalars)
+            bnd = Bounder(definition_env(box, d, scalars), scalars, values)
             grown = union(grown, [bnd(a) for a in d.args])
             for call in calls_in(d):
                 if call.callee is fn:

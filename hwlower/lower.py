@@ -5,6 +5,7 @@
     tiles       the host's invocations, and the GLB level's memory tiles                 (tiling.py)
     tables      constant tables, as the reference computes them                         (tables.py)
     inline      the buffered Funcs' definitions with inline Funcs substituted           (inline.py)
+    scatter     updates at computed coordinates, as compare-and-update lanes            (scatter.py)
     edges       clamped reads of an input: its stream repeats the edges                 (edges.py)
     ops         the loop nest of ops with affine loads and stores                       (ops.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)
@@ -31,6 +32,7 @@ from .ops import build_ops
 from .printer import format_nest, format_program
 from .program import HwProgram
 from .region import format_region, locate_region
+from .scatter import scatter_writes
 from .state import Lowering
 from .streams import assign_lanes
 from .tables import evaluate_tables, format_tables
@@ -45,6 +47,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("tiles", tile_invocations, format_tiles, None),
     ("tables", evaluate_tables, format_tables, None),
     ("inline", inline_funcs, format_definitions, None),
+    ("scatter", scatter_writes, format_definitions, None),
     ("edges", replicate_edges, format_edges, None),
     ("ops", build_ops, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),

@@ -15,6 +15,7 @@ from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import MemoryType
 
+from .fold import fold_update
 from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
 from .placement import accelerate_call, store_in_call
 from .state import Lowering
@@ -100,7 +101,9 @@ def find_region(pipe: Pipeline) -> Region:
     for f in pipe.order:
         if id(f) not in inside:
             continue
-        if f is out or f.placement.compute.kind == "at":
+        if f is out or f.placement.compute.kind == "at" or _unfoldable_updates(pipe, f):
+            # Halide computes a Func whose updates cannot be inlined (a histogram's scatter) at its consumer's
+            # innermost loop; its values are the same at the accelerator's loop, where hardware buffers it.
             buffered.append(f)
         elif f.placement.compute.kind == "inline":
             inlined.append(f)
@@ -122,6 +125,20 @@ def find_region(pipe: Pipeline) -> Region:
     used_tables = tuple(t for t in tables if any(id(c) in inside for c in pipe.consumers(t)))
     return Region(out, compute_var, store_var, tuple(inputs), tuple(buffered), tuple(inlined), used_tables,
                   tuple(after), glb)
+
+
+def _unfoldable_updates(pipe: Pipeline, f: Function) -> bool:
+    """An inline Func with an update that is not an inline reduction over its own pure variables."""
+    if f.placement.compute.kind != "inline":
+        return False
+    defs = pipe.definitions(f)
+    value = defs[0].value
+    for d in defs[1:]:
+        folded = fold_update(f, d, value, force=True)
+        if folded is None:
+            return True
+        value = folded
+    return False
 
 
 def _reads_image(pipe: Pipeline, f: Function) -> bool:

@@ -409,3 +409,52 @@ def _():
     p = scheduled()
     p.mid.reorder(p.x, p.y)
     return hl.compile(p.output, name="demo")
+
+
+def _histogram(bins: int, clamp_to: int, read_next: bool = False):
+    """A histogram of the accelerator input's values clamped to [0, clamp_to], bounded to `bins` bins."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
+    hist[b] = hl.u16(0)
+    at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, clamp_to)
+    if read_next:
+        hist[at] = hist[at + 1] + 1  # <-scatter_read
+    else:
+        hist[at] += hl.u16(1)  # <-scatter_write
+    hw_output[b] = hist[b]
+    output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    output.bound(b, 0, bins)
+    hw_output.compute_root().split(b, bo, bi, bins).hw_accelerate(bi, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@case("hardware", "A write at a computed coordinate into a large table", (
+    "{scatter_write}: Func 'hist'.update(0) writes 'hist' at the computed coordinate (max(min(int32("
+    "hw_input(r$x, r$y)), 255), 0)); inside the accelerator such a write updates every element of 'hist' in "
+    "each step (a compare and an update per element), and its box has 256 elements, more than 64. Bound 'hist' "
+    "smaller (clamp the coordinate and hist.bound(...)), or compute 'hist' on the host."), func="hist")
+def scatter_into_a_large_table():
+    return hl.compile(_histogram(256, 255), name="demo")
+
+
+@scatter_into_a_large_table.fix
+def _():
+    return hl.compile(_histogram(16, 15), name="demo")
+
+
+@case("hardware", "A write at a computed coordinate that reads another element", (
+    "{scatter_read}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r$x, r$y)), 15), 0)) but "
+    "reads it at ((max(min(int32(hw_input(r$x, r$y)), 15), 0) + 1)); inside the accelerator an update at a computed "
+    "coordinate may read only the element it writes"), func="hist")
+def scatter_reads_another_element():
+    return hl.compile(_histogram(17, 15, read_next=True), name="demo")
+
+
+@scatter_reads_another_element.fix
+def _():
+    return hl.compile(_histogram(16, 15), name="demo")

@@ -63,8 +63,8 @@ def test_bad_probability(tmp_path):
 def test_unknown_dump_step():
     out, _ = _gaussian()
     with pytest.raises(hl.HalideError, match=r"--dump-after fold \(dump_after=\): unknown step; the steps are "
-                                             r"region, bounds, tiles, tables, inline, edges, ops, lanes, lower, "
-                                             r"dependences, rates, capacities, mapping, schedule, lower_kernel, "
+                                             r"region, bounds, tiles, tables, inline, scatter, edges, ops, lanes, "
+                                             r"lower, dependences, rates, capacities, mapping, schedule, lower_kernel, "
                                              r"fold_constants, .*, compute, verilog"):
         hl.compile(out, name="g", dump_after="fold")
 

@@ -23,6 +23,12 @@ ABOVE_MINIMUM = {
     # The half-resolution Bayer planes run in the full-resolution loops' steps (strip-mined like every Func along
     # a divided dimension), so each plane row waits about a frame's half for the demosaic to read it.
     "h2h_camera_pipeline": {"hw_input", "g_gr", "g_gb", "r_r", "b_b"},
+    # Four reads of hw_input (columns x / 2 and x / 2 -+ 1 of rows y / 2 and y / 2 -+ 1) through addressed banks of
+    # a tile's two read ports: the bank of the outer rows holds two input rows, that of row y / 2 one, for two live.
+    "h2h_up_sample": {"hw_input"},
+    # Each of the 16 bins is a lane's accumulator register; `words` also counts each lane's write wire and the
+    # registers by which hw_output reads the bins one after another, while the minimum counts 16 live values.
+    "h2h_histogram": {"histogram"},
 }
 
 
@@ -65,6 +71,37 @@ def test_down_sample_keeps_pace_with_its_input():
     assert buf["words"] == buf["min_words"] == 64 + 2
     assert design.report["first_output_cycle"] == 66 and design.report["mem_tiles"] == 1
     assert design.report["predicted_cycles"] == design.report["ideal_cycles"] + 1
+
+
+@pytest.mark.parametrize(("width", "height"), [(124, 124), (20, 14)])
+def test_up_sample_paces_its_input_to_the_output(width, height):
+    # Each output reads hw_input at x / 2 - 1 + 2 * (x % 2), which is xo - 1 + 2 * xi on the strip-mined loop
+    # x = 2 * xo + xi: a low-resolution stream (one word per step of xo), not a full-resolution one that the
+    # inner loop moves along. It is paced at one word per two cycles and one row per two output rows
+    # (memories.schedule._paced); at full rate it stored 33 of the 64 input rows at 124x124 (4167 words, 2081 the
+    # minimum). Its rows, two words wider than the output's steps, run into the next row's time: output rows
+    # stay 124 cycles long.
+    out, _ = apps.load("h2h_up_sample").build(width, height)
+    design = hl.compile(out, name="h2h_up_sample")
+    row = width // 2 + 2  # input words per row
+    assert design.plan.op("host.hw_input").rates == (2 * width, 2)
+    assert design.plan.op("hw_output_s0").rates == (2 * width, width, 2, 1)
+    rep = design.report
+    (buf,) = [b for b in rep["buffers"] if b["name"] == "hw_input"]
+    assert buf["min_words"] == 2 * row and buf["words"] == 3 * row + 7
+    # An odd output row also reads the input row after its own (y / 2 + 1): the first output waits until the
+    # paced stream has delivered three input rows, three output rows' time.
+    assert rep["first_output_cycle"] == 3 * width + 5
+    assert rep["predicted_cycles"] == rep["ideal_cycles"] + rep["first_output_cycle"] == (height + 3) * width + 5
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("width", "height"), [(20, 14), (8, 6)])
+def test_up_sample_at_small_sizes(width, height, simulator, build_dir):
+    out, inputs = apps.load("h2h_up_sample").build(width, height)
+    design = hl.compile(out, name="h2h_up_sample")
+    res = _checked(design, inputs, simulator, build_dir)
+    assert res.cycles - design.report["ideal_cycles"] <= design.report["first_output_cycle"]
 
 
 def test_harris_resources_against_the_reference_mapping():

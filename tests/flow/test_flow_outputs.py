@@ -112,8 +112,8 @@ def test_dump_after_every_step(capsys):
     assert "inlined: kernel" in seen["region"]
     assert "blur(x, y) = (blur_unnormalized(x, y) / (uint16)256)" in seen["inline"]
     with pytest.raises(hl.HalideError, match="unknown step; the steps are region, bounds, tiles, tables, inline, "
-                                             "edges, ops, lanes, lower, dependences, rates, capacities, mapping, "
-                                             "schedule, lower_kernel"):
+                                             "scatter, edges, ops, lanes, lower, dependences, rates, capacities, "
+                                             "mapping, schedule, lower_kernel"):
         hl.compile(out, name="gaussian", dump_after="bogus")
 
 
