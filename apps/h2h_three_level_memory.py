@@ -1,13 +1,13 @@
 """Port of the reference system's `three_level_memory` test (Halide-to-Hardware, apps/hardware_benchmarks/tests/
 three_level_memory; see ../shared/h2h/README.md): a 3x3 box sum through three levels written as compute_at
-levels (no store_in): the input copied once per accelerator tile (the "global buffer"), once per 62x62 tile of
-the output copy (the "memory tile"), the convolution computed per such tile. The generator's size is 250x250 in,
-248x248 out.
+levels, with no memory type named: the input copied once per accelerator tile (`input_gb`, "global buffer"), the
+convolution and its input copy computed once per 62x62 tile of the output copy (`output_gb`, "memory tile").
+The generator's size is 250x250 in, 248x248 out: one accelerator tile of 4x4 memory tiles.
 
-Works where the output is one 62x62 tile (4097 cycles for 4096 input words). At the generator's size (4x4
-tiles) it is not supported yet: conv is lowered over the whole output in row order instead of once per memory
-tile (compute_at an inner loop of the array is not implemented), so output_gb's tile order needs a frame of
-storage and the schedule is far from ideal (and its exact capacity count takes minutes). Not in `apps.APPS`."""
+As Clockwork does, the per-accelerator-tile copies are the GLB level (hwlower/hierarchy.py: an implicit GLB
+level), and the array runs once per memory tile: 4097 cycles for each 64x64 input tile, the 3x3 window in one
+memory tile at its minimum storage. With one GLB tile, loading it, computing and reading it back do not overlap
+(about 3x the input's words in cycles; overlapping them is issue 12's work)."""
 
 from __future__ import annotations
 

@@ -47,7 +47,27 @@ def glb_output(pipe: Pipeline, accelerated: Function) -> bool:
     if in_glb(accelerated):
         return True
     src = copy_source(pipe, accelerated)
-    return src is not None and in_glb(src)
+    return src is not None and (in_glb(src) or bool(_implicit_inputs(pipe, accelerated, src)))
+
+
+def _implicit_inputs(pipe: Pipeline, out: Function, array_out: Function) -> list[Function]:
+    """The GLB inputs of a three-level schedule that names no memory type (the reference system's
+    three_level_memory): `out` copies an array output computed once per accelerator tile, inside which Funcs are
+    computed at a loop of the array output (memory tiles), and copies of accelerator inputs are computed once per
+    accelerator tile. Clockwork maps those per-tile copies to the global buffer; so do we. Empty otherwise."""
+    store_var = accelerate_call(out)[1]
+    w = array_out.placement.compute
+    if w.kind != "at" or w.func is not out or w.var != store_var:
+        return []
+    if not any(f.placement.compute.kind == "at" and f.placement.compute.func is array_out for f in pipe.order):
+        return []
+    out_ = []
+    for f in pipe.order:
+        c, src = f.placement.compute, copy_source(pipe, f)
+        if (c.kind == "at" and c.func is out and c.var == store_var and f is not array_out and src is not None
+                and src.placement.accelerator_input is not None):
+            out_.append(f)
+    return out_
 
 
 def copy_source(pipe: Pipeline, f: Function) -> Function | None:
@@ -76,7 +96,6 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             f"Func makes it the GLB output buffer, which must copy the array's output point for point; make it a "
             f"wrapper: hw_output.in_().store_in(MemoryType.GLB) with hw_accelerate on hw_output.in_()"
         )
-    mark = store_in_call(out if out.placement.memory_type else array_out)[1]  # the store_in(GLB) call
     where = array_out.placement.compute
     if where.kind != "at" or where.func is not out or where.var != store_var:
         raise ScheduleError(
@@ -84,9 +103,14 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             f"copies it) but is {where}; compute it once per GLB tile: "
             f"{user_handle(array_out)}.compute_at({user_handle(out)}, {store_var})"
         )
+    explicit = in_glb(out) or in_glb(array_out)
+    # where the level is declared: the store_in(GLB) call, or hw_accelerate for an implicit level
+    mark = store_in_call(out if out.placement.memory_type else array_out)[1] if explicit else loc
+    members = {id(f) for f in (pipe.order if explicit else _implicit_inputs(pipe, out, array_out))
+               if not explicit or in_glb(f)}
     inputs, sources = [], []
     for f in pipe.order:
-        if f is out or f is array_out or not in_glb(f):
+        if f is out or f is array_out or id(f) not in members:
             continue
         src = copy_source(pipe, f)
         w = f.placement.compute
@@ -110,17 +134,18 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             "hw_input.in_().store_in(MemoryType.GLB)"
         )
     level = GlbLevel(out, store_var, tuple(inputs), tuple(sources))
-    return level, array_out, _tile_var(pipe, out, array_out, store_var)
+    return level, array_out, _tile_var(pipe, out, array_out, store_var, members)
 
 
-def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var: str) -> str | None:
+def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var: str,
+              members: set[int]) -> str | None:
     """The loop of the array output at which the Funcs inside the array are computed (one memory tile), or None
     when they are computed at the GLB tile loop itself: then the array runs once per GLB tile."""
     at: dict[str, Function] = {}
     at_glb: list[Function] = []
     for f in pipe.order:
         c = f.placement.compute
-        if c.kind == "at" and c.func is glb_out and f is not array_out and not in_glb(f):
+        if c.kind == "at" and c.func is glb_out and f is not array_out and id(f) not in members:
             at_glb.append(f)
         if c.kind == "at" and c.func is array_out:
             at.setdefault(c.var, f)
