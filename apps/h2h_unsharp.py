@@ -55,9 +55,11 @@ def _weights(x, y):
 
 def build(width: int = 58, height: int = 58, schedule: int = 0, tile: tuple[int, int] = (58, 58),
           tiles: int = 4):
-    """schedule 0: the default (one accelerator tile, 3 channels per cycle); schedule 1: host and GLB tiling,
-    GLB tiles of `tiles` x `tiles` memory tiles of `tile` pixels (the generator's 58 and 4, for a 1160x1160
-    output), the channels unrolled in the GLB copies."""
+    """The generator's Clockwork schedules. 0: the default (one accelerator tile, 3 channels per cycle);
+    1 and 2: host and GLB tiling, GLB tiles of `tiles` x `tiles` memory tiles of `tile` pixels (schedule 1: 58
+    and 4, for a 1160x1160 output; schedule 2: 58x94 and 5), the channels unrolled in the GLB copies; 3 (3 pixels
+    per cycle with the channels) is not supported yet; 4: everything inline but the division ROM; 5: the blur,
+    the ratio and gray buffered, the rest inline (4 and 5: one 58x58 accelerator tile, one channel per cycle)."""
     c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 3, "input")
     kernel = _weights(x, y)
@@ -90,10 +92,18 @@ def build(width: int = 58, height: int = 58, schedule: int = 0, tile: tuple[int,
     inner = (ratio, reciprocal, sharpen, blur_unnormalized, gray)
     if schedule == 0:
         _schedule_default(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, width, height)
-    elif schedule == 1:
+    elif schedule in (1, 2):  # the same calls, the generator's sizes differ: 58x58 tiles in 4x4, 58x94 in 5x5
         _schedule_glb(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, tile, tiles)
+    elif schedule == 3:
+        # Its GLB input copy unrolls both c (whole) and x (by 3): 9-word transfers of an input stream, which
+        # hwlower does not build yet (an input's lanes are its first dimension's); see README.
+        raise ValueError("h2h_unsharp's schedule 3 (channels and 3 pixels per transfer of an input) is not "
+                         "supported yet")
+    elif schedule in (4, 5):
+        _schedule_buffers(hw_input, hw_output, rom_div_lookup, blur_unnormalized, ratio, gray, width, height,
+                          schedule)
     else:
-        raise ValueError(f"h2h_unsharp has schedules 0 and 1, not {schedule}")
+        raise ValueError(f"h2h_unsharp has schedules 0 to 5, not {schedule}")
     rng = np.random.default_rng(11)
     image = rng.integers(0, 256, size=(3, height + BLOCK - 1, width + BLOCK - 1), dtype=np.uint8)
     return output, {"input": image}
@@ -114,6 +124,20 @@ def _schedule_default(hw_input, hw_output, inner, rom_div_lookup, blur_unnormali
         f.compute_at(hw_output, xo)
     rom_div_lookup.compute_at(hw_output, xo).unroll(x)
     blur_unnormalized.update().unroll(win.x).unroll(win.y)
+    hw_input.stream_to_accelerator()
+
+
+def _schedule_buffers(hw_input, hw_output, rom_div_lookup, blur_unnormalized, ratio, gray, width, height, schedule):
+    """The generator's Clockwork schedules 4 ("single buffer") and 5 ("all buffers")."""
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, width, height).reorder(xi, yi, xo, yo).hw_accelerate(xi, xo)
+    if schedule == 4:
+        rom_div_lookup.compute_at(hw_output, xo).unroll(x)
+    else:
+        for f in (blur_unnormalized, ratio, gray):
+            f.compute_at(hw_output, xo)
     hw_input.stream_to_accelerator()
 
 

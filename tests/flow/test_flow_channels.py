@@ -117,6 +117,18 @@ def test_unsharp_glb_schedule_with_the_array_output_stored_in_the_glb(simulator,
     assert res.cycles == res.predicted_cycles
 
 
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("schedule", [2, 4, 5])
+def test_unsharp_other_schedules(schedule, simulator, build_dir):
+    # 2: schedule 1's calls with 8x6 memory tiles, 2x2 per GLB tile; 4: everything inline but the division ROM;
+    # 5: blur, ratio and gray buffered, the rest inline.
+    kw = {"tile": (8, 6), "tiles": 2} if schedule == 2 else {}
+    out, inputs = h2h_unsharp.build(*((32, 24) if schedule == 2 else (12, 10)), schedule=schedule, **kw)
+    design = hl.compile(out, name=f"unsharp_s{schedule}")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
 def test_unroll_by_a_factor_of_an_inline_wrapper_names_the_call():
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
