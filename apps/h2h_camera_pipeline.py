@@ -106,7 +106,10 @@ def _curve(x, gamma: float = 2.0, contrast: float = 50.0):
     return curve
 
 
-def build(width: int = 56, height: int = 56):
+def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int, int] = (58, 58), tiles: int = 3):
+    """The generator's Clockwork schedules. 0: the default (one accelerator tile, 3 channels per cycle); 1 and 2:
+    host and GLB tiling, GLB tiles of `tiles` x `tiles` memory tiles of `tile` pixels (schedule 1: 58x58 and 3,
+    for a 696x696 output; schedule 2: 64x56 and 3)."""
     x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
@@ -130,19 +133,42 @@ def build(width: int = 56, height: int = 56):
     hw_output[c, x, y] = curve_out[x, y, c]
     output[x, y, c] = hl.u8(hw_output[c, x, y])
 
-    # The schedule, as the generator writes it (Clockwork target, schedule 0).
     output.bound(c, 0, 3).bound(x, 0, width).bound(y, 0, height)
-    hw_output.compute_root()
-    hw_output.tile(x, y, xo, yo, xi, yi, width, height).reorder(c, xi, yi, xo, yo).reorder_storage(c, x, y) \
-        .hw_accelerate(xi, xo)
-    hw_output.unroll(c)
-    for f in (curve_out, color_corrected, demosaicked):
-        f.compute_at(hw_output, xo)
-        f.unroll(c)
-    for f in (denoised, g_gr, r_r, b_b, g_gb):
-        f.compute_at(hw_output, xo)
-    curve.compute_at(hw_output, xo).unroll(x)
-    hw_input.stream_to_accelerator()
+    buffered = (denoised, g_gr, r_r, b_b, g_gb)
+    if schedule == 0:  # as the generator writes it (Clockwork target, schedule 0)
+        hw_output.compute_root()
+        hw_output.tile(x, y, xo, yo, xi, yi, width, height).reorder(c, xi, yi, xo, yo).reorder_storage(c, x, y) \
+            .hw_accelerate(xi, xo)
+        hw_output.unroll(c)
+        for f in (curve_out, color_corrected, demosaicked):
+            f.compute_at(hw_output, xo)
+            f.unroll(c)
+        for f in buffered:
+            f.compute_at(hw_output, xo)
+        curve.compute_at(hw_output, xo).unroll(x)
+        hw_input.stream_to_accelerator()
+    elif schedule in (1, 2):  # host and GLB tiling: the same calls, the generator's sizes differ
+        glb_out = hw_output.in_()
+        glb_out.compute_root()
+        glb_out.tile(x, y, xo, yo, xi, yi, tile[0] * tiles, tile[1] * tiles).reorder(c, xi, yi, xo, yo) \
+            .hw_accelerate(xi, xo)
+        glb_out.unroll(c)
+        hw_output.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo)
+        hw_output.compute_at(glb_out, xo)
+        hw_output.store_in(hl.MemoryType.GLB)
+        hw_output.unroll(c)
+        for f in (curve_out, color_corrected):
+            f.compute_at(hw_output, xo).unroll(c)
+        demosaicked.compute_at(hw_output, xo)
+        demosaicked.reorder(c, x, y).unroll(c)
+        for f in buffered:
+            f.compute_at(hw_output, xo)
+        curve.compute_at(hw_output, xo).unroll(x)
+        hw_input.in_().compute_at(glb_out, xo)
+        hw_input.in_().store_in(hl.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+    else:
+        raise ValueError(f"h2h_camera_pipeline has schedules 0, 1 and 2 here, not {schedule}")
     rng = np.random.default_rng(23)
     raw = rng.integers(0, 1024, size=(height + BLOCK - 1, width + BLOCK - 1), dtype=np.uint16)
     return output, {"input": raw}

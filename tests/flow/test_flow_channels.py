@@ -129,6 +129,41 @@ def test_unsharp_other_schedules(schedule, simulator, build_dir):
     assert res.cycles == res.predicted_cycles
 
 
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_camera_pipeline_glb_schedule(simulator, build_dir):
+    # The generator's schedule 1: 2x1 host tiles of 2x2 memory tiles of 8x8. The demosaic reads x % 2 and y % 2
+    # and the channel c as values: the same in every tile (even origins; c is not tiled), so they are allowed.
+    from mainspring.apps import h2h_camera_pipeline as cam
+
+    out, inputs = cam.build(32, 16, schedule=1, tile=(8, 8), tiles=2)
+    design = hl.compile(out, name="camera_glb", target=cam.TARGET)
+    assert len(design.program.tiles) == 2 and len(design.program.glb.mem_tiles) == 4
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def _parity(tile_width: int):
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    inp = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = inp[x, y]
+    hw_output[x, y] = hl.select(x % 2 == 0, hw_input[x, y], hw_input[x, y] + 1)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 12).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, tile_width, 4).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+def test_a_coordinate_read_modulo_m_needs_tile_origins_alike_modulo_m(build_dir):
+    # x % 2 in host tiles of 4 (origins 0, 4, 8: the same parity) is allowed; in tiles of 3 it is not.
+    design = hl.compile(_parity(4), name="parity4")
+    design.check({"input": np.arange(48, dtype=np.uint16).reshape(4, 12)}, simulator="icarus", build_dir=build_dir)
+    with pytest.raises(hl.HalideError, match="uses a coordinate as a value"):
+        hl.compile(_parity(3), name="parity3")
+
+
 def test_unroll_by_a_factor_of_an_inline_wrapper_names_the_call():
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
