@@ -291,6 +291,28 @@ class Func(StageScheduling):
     def bound(self, v, min, extent):  # noqa: A002 - Halide's names
         return self._bound(v, min, extent, "bound")
 
+    def set_estimate(self, v, min, extent):  # noqa: A002 - Halide's names
+        """The size the Func is expected to be computed at (for the autoscheduler; not a bound)."""
+        self._require_defined("set_estimate")
+        name = var_name(v, "set_estimate")
+        if name not in self._fn.args:
+            raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': set_estimate({name}, ...): "
+                                f"'{self._fn.name}' has no variable {name} (its variables are "
+                                f"{', '.join(self._fn.args)})")
+        lo, ext = _require_const_int(min, "set_estimate min"), _require_const_int(extent, "set_estimate extent")
+        self._fn.placement.estimates = {**(self._fn.placement.estimates or {}), name: (lo, ext)}
+        return self
+
+    def set_estimates(self, estimates):
+        """One (min, extent) per variable, in order: `output.set_estimates([(0, 1920), (0, 1080)])`."""
+        self._require_defined("set_estimates")
+        if len(estimates) != len(self._fn.args):
+            raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': set_estimates takes one (min, extent) "
+                                f"per variable ({', '.join(self._fn.args)}), got {len(estimates)}")
+        for v, (lo, ext) in zip(self._fn.args, estimates):
+            self.set_estimate(v, lo, ext)
+        return self
+
     def bound_extent(self, v, extent):
         return self._bound(v, None, extent, "bound_extent")
 

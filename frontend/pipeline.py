@@ -3,6 +3,8 @@ before it lowers (`realize` and `compile` run them)."""
 
 from __future__ import annotations
 
+import copy
+
 import networkx as nx
 
 from . import ir
@@ -139,6 +141,17 @@ class Pipeline:
 
     def name(self, fn: Function) -> str:
         return self._names[id(fn)]
+
+    def add_copy(self, fn: Function, name: str) -> Function:
+        """A second Function with fn's definitions and schedule, under the unused unique name `name`: what
+        lowering adds when the accelerator needs fn's values twice (a second stream of an input, extended
+        differently for other reads). It has a name and definitions here, but no place in `order` or `graph`."""
+        assert name not in self.functions, name
+        twin = copy.copy(fn)
+        self._names[id(twin)] = name
+        self.functions[name] = twin
+        self._defs[id(twin)] = self.definitions(fn)
+        return twin
 
     def consumers(self, fn: Function) -> list[Function]:
         return [self.functions[n] for n in sorted(self.graph.successors(self.name(fn)))]
@@ -317,6 +330,25 @@ class Pipeline:
         return extents.pop() if len(extents) == 1 else None
 
     # ---- evaluation ----
+    def funcs(self) -> dict:
+        """The pipeline's Funcs by unique name (what an automatic schedule's `schedule(funcs, vars)` takes)."""
+        from .func import handle_of
+
+        return {self.name(f): handle_of(f) for f in self.order}
+
+    def vars(self) -> dict:
+        """The pure Vars of the pipeline's Funcs by name."""
+        from mainspring.autoschedule import pipeline_vars
+
+        return pipeline_vars(self)
+
+    def apply_autoscheduler(self, target, params):
+        """Halide's interface: schedule the algorithm for `target` (an `hl.CGRA`) with
+        `hl.AutoschedulerParams("Mainspring", {...})`; the result's `schedule_source` is the schedule as Python."""
+        from mainspring.autoschedule import apply_autoscheduler
+
+        return apply_autoscheduler(self, target, params)
+
     def realize(self, sizes, param_values=None):
         from .evaluate import realize
 

@@ -125,6 +125,7 @@ class Placement:
     accelerator_output: SourceLoc | None = None
     memory_type: tuple[MemoryType, SourceLoc] | None = None
     storage_order: tuple[str, ...] | None = None
+    estimates: dict[str, tuple[int, int]] | None = None  # var -> (min, extent): set_estimates, for the autoscheduler
 
 
 def _require_const_int(v, what: str) -> int:

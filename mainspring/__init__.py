@@ -4,6 +4,7 @@
 plus the hardware flow. See README.md for an example.
 """
 
+from .autoschedule import AutoschedulerParams, AutoSchedulerResults
 from .compiler import compile  # noqa: A004 - the public name of the hardware flow
 from .design import Design, SimulationResult
 from .frontend.errors import HalideError, MismatchError, ScheduleError
@@ -51,6 +52,7 @@ from .frontend.vars import Range, RDom, RVar, Var
 from .target import CGRA
 
 __all__ = [
+    "AutoschedulerParams", "AutoSchedulerResults",
     "HalideError", "MismatchError", "ScheduleError",
     "Expr", "absd", "cast", "clamp", "i8", "i16", "i32", "mux", "saturating_cast", "select", "u8", "u16", "u32",
     "f32", "f64", "i64", "u64",

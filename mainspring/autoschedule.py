@@ -1,0 +1,293 @@
+"""Automatic hardware schedules (issue 11, first slice): `Pipeline(output).apply_autoscheduler(hl.CGRA(...),
+hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a schedule.
+
+The decisions, in the style of seed 002's hand schedules:
+- The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
+  allowed: streamed, `compute_root().stream_to_accelerator()`) to the output, or to the Func the output copies
+  (`output[x, y] = u8(hw_output[x, y])`: the output then stays on the host), as one accelerator tile over the
+  output's estimates (`output.set_estimates([(0, W), (0, H)])`, or its bounds).
+- A Func inside is buffered (computed at the accelerator's tile loop: line buffers, sized by memories) when it
+  has reuse: it is read at more than one place (a stencil's taps) or by more than one Func, or has update
+  definitions; otherwise it is inlined into its one reader. Reductions over constant RDoms of at most
+  MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial. Funcs that read no
+  input are constant tables and keep their default (folded or a ROM).
+- `lanes` unrolls x of every stage, of the stream and of the output by that factor (RoundUp tails).
+
+The schedule is produced as Python source (`schedule_source`: `def schedule(funcs, vars)`), and applied by
+running that very source, so pasting it into the user's file gives the same design byte for byte.
+Not yet decided automatically (remaining for issue 11): host and GLB tiles (`use_glb` must be "false" or "auto",
+which keeps one tile), lanes chosen from the PE budget, partial unrolls, channels.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .frontend import ir
+from .frontend.errors import HalideError
+from .frontend.func import Function, handle_of
+from .frontend.params import Parameter
+from .frontend.pipeline import Pipeline
+from .target import CGRA
+
+MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unrolls, a 9x9 one stays serial)
+KEYS = {
+    "lanes": "pixels per cycle, a positive integer (default 1)",
+    "max_pes": "the PE budget, a positive integer (default: the target's num_pes)",
+    "max_mem_tiles": "the memory-tile budget, a positive integer (default: the target's mem_tiles)",
+    "use_glb": '"false", "auto" (default; one accelerator tile) or "true" (not supported yet)',
+    "glb_tile": '"WxH", the GLB tile (with use_glb "true": not supported yet)',
+}
+
+
+class AutoschedulerParams:
+    """Halide's `AutoschedulerParams(name, extra)`: the scheduler's name and its options as strings."""
+
+    def __init__(self, name: str, extra: dict[str, str] | None = None):
+        self.name = name
+        self.extra = dict(extra or {})
+
+
+@dataclass(frozen=True)
+class AutoSchedulerResults:
+    scheduler_name: str
+    schedule_source: str  # Python: `def schedule(funcs, vars):` over the Funcs and Vars by name
+
+
+@dataclass
+class _Options:
+    lanes: int = 1
+    max_pes: int | None = None
+    max_mem_tiles: int | None = None
+    use_glb: str = "auto"
+
+
+@dataclass
+class _Plan:
+    output: Function
+    accelerated: Function
+    streams: list[Function]
+    buffered: list[Function]
+    extents: list[tuple[int, int]]
+    unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, rvars)]
+
+
+def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
+    opts = _options(params, target)
+    plan = _plan(pipe)
+    source = _source(pipe, plan, opts)
+    funcs = {pipe.name(f): handle_of(f) for f in pipe.order}
+    namespace: dict = {}
+    exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
+    namespace["schedule"](funcs, pipeline_vars(pipe))
+    if opts.max_pes is not None or opts.max_mem_tiles is not None:
+        _check_budget(pipe, target, opts)
+    return AutoSchedulerResults("Mainspring", source)
+
+
+def pipeline_vars(pipe: Pipeline) -> dict:
+    """The pure Vars of the pipeline's Funcs by name (what `schedule(funcs, vars)` takes)."""
+    from .frontend.vars import Var
+
+    return {n: Var(n) for f in pipe.order for n in f.args}
+
+
+def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
+    if not isinstance(params, AutoschedulerParams) or params.name != "Mainspring":
+        got = getattr(params, "name", type(params).__name__)
+        raise HalideError(f"apply_autoscheduler: unknown autoscheduler '{got}'; mainspring's is "
+                          'hl.AutoschedulerParams("Mainspring", {...})')
+    valid = "; ".join(f"{k}: {v}" for k, v in KEYS.items())
+    opts = _Options()
+    for key, value in sorted(params.extra.items()):
+        if key not in KEYS:
+            raise HalideError(f'AutoschedulerParams("Mainspring"): unknown key {key!r}; the keys are {valid}')
+        text = str(value).strip()
+        if key in ("lanes", "max_pes", "max_mem_tiles"):
+            if not text.isdigit() or int(text) < 1:
+                raise HalideError(f'AutoschedulerParams("Mainspring"): {key}={value!r} is not valid; {key}: '
+                                  f"{KEYS[key]}")
+            setattr(opts, key, int(text))
+        elif key == "use_glb":
+            if text not in ("true", "false", "auto"):
+                raise HalideError(f'AutoschedulerParams("Mainspring"): use_glb={value!r} is not valid; use_glb: '
+                                  f"{KEYS[key]}")
+            opts.use_glb = text
+        if key == "glb_tile" or opts.use_glb == "true":
+            raise HalideError(
+                f'AutoschedulerParams("Mainspring"): {key}={value!r}: the automatic schedule does not build a GLB '
+                "level yet (one accelerator tile over the output's estimates); leave use_glb at \"auto\" or "
+                "\"false\", or schedule the GLB level by hand as seed 002 does (hw_output.in_().store_in("
+                "hl.MemoryType.GLB))")
+    return opts
+
+
+def _plan(pipe: Pipeline) -> _Plan:
+    out = pipe.output
+    extents = _estimates(out)
+    inner = _copied(pipe, out)
+    accelerated = inner if inner is not None and not _image_copy(pipe, inner) else out
+    streams = [f for f in pipe.order if f is not accelerated and _image_copy(pipe, f)]
+    if not streams:
+        raise HalideError(
+            f"apply_autoscheduler: the accelerator streams its inputs from copy Funcs of the images, and "
+            f"'{out.name}' reads none: add one per image, e.g. hw_input[x, y] = input[x, y], and read hw_input "
+            "instead of the image (wrappers of images are not built automatically yet)")
+    stop = {id(f) for f in streams}
+    region: list[Function] = []
+    seen: set[int] = set()
+    stack = [accelerated]
+    while stack:
+        f = stack.pop()
+        if id(f) in seen or id(f) in stop:
+            continue
+        seen.add(id(f))
+        region.append(f)
+        stack.extend(pipe.producers(f))
+    for f in region:
+        for d in pipe.definitions(f):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.args:
+                    raise HalideError(
+                        f"{d.loc}: apply_autoscheduler: Func '{f.name}' is inside the accelerator but reads the "
+                        f"image {n.callee.name} directly; read it through a copy Func the accelerator streams "
+                        f"(hw_input[x, y] = {n.callee.name}[x, y])")
+    reads_input = _reads_streams(pipe, streams)
+    buffered = [f for f in pipe.order if id(f) in seen and f is not accelerated and id(f) in reads_input
+                and _has_reuse(pipe, f, seen)]
+    plan = _Plan(out, accelerated, streams, buffered, extents)
+    for f in buffered + [accelerated]:
+        for k, d in enumerate(pipe.definitions(f)[1:], start=1):
+            points = _points(d)
+            if points is not None and points <= MAX_UNROLLED and all(isinstance(a, ir.Var) for a in d.args):
+                plan.unrolled.setdefault(id(f), []).append((k - 1, [n for n, _, _ in d.rdom.dims]))
+    return plan
+
+
+def _estimates(out: Function) -> list[tuple[int, int]]:
+    est = out.placement.estimates or {}
+    bounds = out.placement.bounds
+    extents = []
+    for v in out.args:
+        if v in est:
+            extents.append(est[v])
+        elif v in bounds and bounds[v][0] is not None:
+            extents.append((bounds[v][0], bounds[v][1]))
+        else:
+            raise HalideError(
+                f"apply_autoscheduler: the output '{out.name}' has no estimate for {v}; give the size it is "
+                f"computed at: {out.name}.set_estimates([{', '.join('(0, 64)' for _ in out.args)}])")
+    return extents
+
+
+def _copied(pipe: Pipeline, f: Function) -> Function | None:
+    """The Func f copies point for point, through casts (`output[x, y] = u8(hw_output[x, y])`), or None."""
+    defs = pipe.definitions(f)
+    if len(defs) != 1:
+        return None
+    v = defs[0].value
+    while isinstance(v, ir.Cast):
+        v = v.value
+    if (isinstance(v, ir.Call) and isinstance(v.callee, Function)
+            and [a.name if isinstance(a, ir.Var) else None for a in v.args] == list(f.args)):
+        return v.callee
+    return None
+
+
+def _image_copy(pipe: Pipeline, f: Function) -> bool:
+    """f(x, y) = cast(image(x + a, y + b)): a stream the host computes."""
+    defs = pipe.definitions(f)
+    if len(defs) != 1:
+        return False
+    v = defs[0].value
+    while isinstance(v, ir.Cast):
+        v = v.value
+    return isinstance(v, ir.Call) and isinstance(v.callee, Parameter) and v.callee.kind == "image" and all(
+        not any(isinstance(n, ir.Call) for n in ir.walk(a)) for a in v.args)
+
+
+def _reads_streams(pipe: Pipeline, streams: list[Function]) -> set[int]:
+    out = {id(f) for f in streams}
+    for f in pipe.order:
+        if any(id(p) in out for p in pipe.producers(f)):
+            out.add(id(f))
+    return out
+
+
+def _has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
+    if len(pipe.definitions(f)) > 1:
+        return True
+    sites = set()
+    readers = 0
+    for c in pipe.consumers(f):
+        if id(c) not in region:
+            continue
+        readers += 1
+        for d in pipe.definitions(c):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and n.callee is f:
+                    sites.add(tuple(ir.structural_key(a) for a in n.args))
+    return readers > 1 or len(sites) > 1
+
+
+def _points(d) -> int | None:
+    if d.rdom is None:
+        return None
+    exts = [e for _, _, e in d.rdom.dims]
+    if not all(isinstance(e, ir.Const) for e in exts):
+        return None
+    return math.prod(int(e.value) for e in exts)
+
+
+def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
+    name = pipe.name
+    acc, out = plan.accelerated, plan.output
+    x, y = (f'vars["{a}"]' for a in acc.args[:2]) if len(acc.args) >= 2 else (f'vars["{acc.args[0]}"]', None)
+    size = " x ".join(str(e) for _, e in plan.extents)
+    lines = [
+        "def schedule(funcs, vars):",
+        (f'    """mainspring\'s automatic hardware schedule for \'{name(out)}\': {opts.lanes} pixel(s) per cycle, '
+         f'one accelerator tile of {size}."""'),
+        "    import mainspring as hl",
+        "",
+        '    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")',
+        f'    funcs["{name(out)}"]' + "".join(f'.bound(vars["{v}"], {lo}, {e})' for v, (lo, e) in
+                                            zip(out.args, plan.extents)),
+    ]
+    tile = (f".tile({x}, {y}, xo, yo, xi, yi, {plan.extents[0][1]}, {plan.extents[1][1]})" if y is not None
+            else f".split({x}, xo, xi, {plan.extents[0][1]})")
+    lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
+    for f in plan.buffered:
+        lines.append(f'    funcs["{name(f)}"].compute_at(funcs["{name(acc)}"], xo)')
+    for f in plan.buffered + [acc]:
+        for k, rvars in plan.unrolled.get(id(f), []):
+            lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))
+    for f in plan.streams:
+        lines.append(f'    funcs["{name(f)}"].compute_root().stream_to_accelerator()')
+    if opts.lanes > 1:
+        k = opts.lanes
+        lines.append(f"    # {k} pixels per cycle: x of every stage, the stream and the output, RoundUp tails")
+        lines.append("    up = hl.TailStrategy.RoundUp")
+        for f in plan.buffered:
+            lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
+            for j, d in enumerate(pipe.definitions(f)[1:]):
+                if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
+                    lines.append(f'    funcs["{name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
+        lines.append(f'    funcs["{name(acc)}"].unroll(xi, {k}, up)')
+        for f in plan.streams:
+            lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
+    return "\n".join(lines) + "\n"
+
+
+def _check_budget(pipe: Pipeline, target: CGRA, opts: _Options) -> None:
+    from .compiler import compile as compile_design
+
+    design = compile_design(handle_of(pipe.output), name="autoschedule_check", target=target)
+    pes, tiles = design.report["pes"], design.report["mem_tiles"]
+    if opts.max_pes is not None and pes > opts.max_pes:
+        raise HalideError(f"apply_autoscheduler: the schedule for '{pipe.output.name}' at {opts.lanes} lane(s) needs "
+                          f"{pes} PEs, more than max_pes={opts.max_pes}; ask for fewer lanes")
+    if opts.max_mem_tiles is not None and tiles > opts.max_mem_tiles:
+        raise HalideError(f"apply_autoscheduler: the schedule for '{pipe.output.name}' needs {tiles} memory tiles, "
+                          f"more than max_mem_tiles={opts.max_mem_tiles}")

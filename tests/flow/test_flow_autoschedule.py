@@ -1,0 +1,107 @@
+"""Automatic hardware schedules (mainspring/autoschedule.py, issue 11's first slice): algorithms written with no
+schedule at all, scheduled by `Pipeline(output).apply_autoscheduler(...)`, compile, simulate bit-exact at near
+ideal cycles and minimal storage, and the printed schedule reproduces the design byte for byte."""
+
+import pytest
+
+import mainspring as hl
+from mainspring.apps.common import random_image
+
+from conftest import SIMULATORS
+
+
+def _blur_chain():
+    """Seed 002's style: image copies in and out, a separable blur (x inline, y a reduction), a Func read by
+    two consumers, a pointwise Func."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    f = {n: hl.Func(n) for n in ("hw_input", "blur_x", "blur", "edge", "mix", "hw_output", "output")}
+    f["hw_input"][x, y] = hl.u16(inp[x, y])
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    f["blur_x"][x, y] = f["hw_input"][x, y] + f["hw_input"][x + 1, y] * 2 + f["hw_input"][x + 2, y]
+    f["blur"][x, y] = hl.u16(0)
+    f["blur"][x, y] += f["blur_x"][x, y + r.x]
+    f["edge"][x, y] = hl.absd(f["blur"][x + 1, y], f["blur"][x, y])
+    f["mix"][x, y] = f["blur"][x, y] / 16 + f["edge"][x, y]
+    f["hw_output"][x, y] = f["mix"][x, y]
+    f["output"][x, y] = hl.u8(f["hw_output"][x, y])
+    return f["output"]
+
+
+def _auto(out, size=(24, 12), **extra):
+    out.set_estimates([(0, size[0]), (0, size[1])])
+    params = hl.AutoschedulerParams("Mainspring", {k: str(v) for k, v in extra.items()})
+    return hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), params)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("lanes", [1, 2])
+def test_an_unscheduled_algorithm_compiles_at_ideal_rate_and_minimal_storage(lanes, simulator, build_dir):
+    out = _blur_chain()
+    result = _auto(out, lanes=lanes)
+    assert 'funcs["blur"].compute_at(funcs["hw_output"], xo)' in result.schedule_source
+    assert 'funcs["blur_x"]' not in result.schedule_source  # read at one place by one Func: inlined
+    design = hl.compile(out, name=f"auto_chain_{lanes}")
+    rep = design.report
+    for b in rep["buffers"]:
+        assert b["words"] <= b["min_words"] + 2 * lanes, b  # RoundUp's padding words at 2 lanes
+    assert rep["predicted_cycles"] - rep["ideal_cycles"] <= rep["first_output_cycle"]
+    res = design.check({"input": random_image(28, 16, seed=3)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def test_the_schedule_source_gives_the_same_design_byte_for_byte():
+    out = _blur_chain()
+    source = _auto(out, lanes=2).schedule_source
+    first = hl.compile(out, name="auto_chain")
+    again = _blur_chain()
+    again.set_estimates([(0, 24), (0, 12)])
+    namespace: dict = {}
+    exec(source, namespace)
+    pipe = hl.Pipeline(again)
+    namespace["schedule"](pipe.funcs(), pipe.vars())
+    second = hl.compile(again, name="auto_chain")
+    assert second.verilog == first.verilog and second.memory_text == first.memory_text
+
+
+def test_an_output_that_is_not_a_copy_is_accelerated_itself(build_dir):
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, output = hl.Func("hw_input"), hl.Func("output")
+    hw_input[x, y] = inp[x, y]
+    output[x, y] = hw_input[x, y] + hw_input[x + 1, y + 1]
+    source = _auto(output, size=(10, 6)).schedule_source
+    assert 'funcs["output"].compute_root().tile(' in source
+    design = hl.compile(output, name="auto_out")
+    design.check({"input": random_image(11, 7, seed=4, dtype="uint16")}, simulator="icarus", build_dir=build_dir)
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"lane": "2"}, "unknown key 'lane'; the keys are lanes: pixels per cycle"),
+    ({"lanes": "two"}, "lanes='two' is not valid; lanes: pixels per cycle, a positive integer"),
+    ({"use_glb": "maybe"}, "use_glb='maybe' is not valid"),
+    ({"use_glb": "true"}, "the automatic schedule does not build a GLB level yet"),
+])
+def test_bad_parameters_name_the_valid_ones(extra, message):
+    with pytest.raises(hl.HalideError, match=message.replace("(", r"\(")):
+        _auto(_blur_chain(), **extra)
+
+
+def test_missing_estimates_and_missing_image_copies_are_explained():
+    out = _blur_chain()
+    with pytest.raises(hl.HalideError, match=r"the output 'output' has no estimate for x; give the size it is "
+                                             r"computed at: output.set_estimates\(\[\(0, 64\), \(0, 64\)\]\)"):
+        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(16), 2, "input")
+    direct = hl.Func("direct")
+    direct[x, y] = inp[x, y] + inp[x + 1, y]
+    with pytest.raises(hl.HalideError, match=r"add one per image, e\.g\. hw_input"):
+        _auto(direct, size=(8, 8))
+    with pytest.raises(hl.HalideError, match="unknown autoscheduler 'Mullapudi2016'"):
+        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mullapudi2016"))
+
+
+def test_the_pe_budget_is_checked():
+    with pytest.raises(hl.HalideError, match=r"needs \d+ PEs, more than max_pes=4; ask for fewer lanes"):
+        _auto(_blur_chain(), lanes=2, max_pes=4)
