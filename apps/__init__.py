@@ -61,19 +61,26 @@ def target(mod):
     return getattr(mod, "TARGET", None)
 
 
-def build(mod, width: int, height: int, lanes: int = 1):
-    """`mod.build(width, height[, lanes=])`, checked to return (output_func, {input_name: array})."""
+def build(mod, width: int, height: int, lanes: int = 1, auto: bool = False):
+    """`mod.build(width, height[, lanes=][, auto=True])`, checked to return (output_func, {input_name: array}).
+    `auto`: the app's algorithm scheduled by the automatic scheduler instead of its hand schedule."""
     import inspect
 
     from mainspring.frontend.errors import HalideError
 
-    if lanes == 1:
-        built = mod.build(width, height)
-    elif "lanes" in inspect.signature(mod.build).parameters:
-        built = mod.build(width, height, lanes=lanes)
-    else:
-        raise HalideError(f"--lanes {lanes}: app {mod.NAME}'s build() takes no lanes parameter; unroll its stages "
-                          "yourself (see mainspring/apps/lanes.py)")
+    params = inspect.signature(mod.build).parameters
+    kw: dict = {}
+    if lanes != 1:
+        if "lanes" not in params:
+            raise HalideError(f"--lanes {lanes}: app {mod.NAME}'s build() takes no lanes parameter; unroll its stages "
+                              "yourself (see mainspring/apps/lanes.py)")
+        kw["lanes"] = lanes
+    if auto:
+        if "auto" not in params:
+            raise HalideError(f"--auto: app {mod.NAME}'s build() takes no auto parameter (it offers no unscheduled "
+                              "algorithm); the apps that do: gaussian, cascade, harris")
+        kw["auto"] = True
+    built = mod.build(width, height, **kw)
     if not (isinstance(built, tuple) and len(built) == 2 and isinstance(built[1], dict)):
         raise HalideError(f"app {mod.NAME}: build({width}, {height}) returned {type(built).__name__}, not "
                           "(output_func, {input_name: array}); end build() with e.g. return output, {\"input\": image}")

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import accelerate, random_image
+from .common import accelerate, autoschedule, random_image
 from .lanes import input_width, unroll_lanes
 
 NAME = "cascade"
 DEFAULT_SIZE = (60, 60)
 
 
-def build(width: int = 60, height: int = 60, lanes: int = 1):
+def build(width: int = 60, height: int = 60, lanes: int = 1, auto: bool = False):
+    """The hand schedule, or with `auto` the automatic one (mainspring/autoschedule.py)."""
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -30,8 +31,11 @@ def build(width: int = 60, height: int = 60, lanes: int = 1):
     output = hl.Func("output")
     output[x, y] = hl.u8(hw_output[x, y])
 
-    conv1.update().unroll(win.x).unroll(win.y)
-    conv2.update().unroll(win.x).unroll(win.y)
-    accelerate(output, hw_output, width, height, [conv1, blur1, conv2], hw_input)
-    unroll_lanes(lanes, hw_output, [conv1, blur1, conv2], hw_input)
+    if auto:
+        autoschedule(output, width, height, lanes)
+    else:
+        conv1.update().unroll(win.x).unroll(win.y)
+        conv2.update().unroll(win.x).unroll(win.y)
+        accelerate(output, hw_output, width, height, [conv1, blur1, conv2], hw_input)
+        unroll_lanes(lanes, hw_output, [conv1, blur1, conv2], hw_input)
     return output, {"input": random_image(input_width(width, lanes, (2, 2)), height + 4, seed=3)}

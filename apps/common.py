@@ -26,6 +26,14 @@ def accelerate(output: hl.Func, hw_output: hl.Func, width: int, height: int, inn
     hw_input.compute_root().stream_to_accelerator()
 
 
+def autoschedule(output: hl.Func, width: int, height: int, lanes: int = 1) -> str:
+    """The automatic schedule (mainspring/autoschedule.py) of an unscheduled algorithm, for a width x height
+    output at `lanes` pixels per cycle; returns its Python source."""
+    output.set_estimates([(0, width), (0, height)])
+    params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)})
+    return hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), params).schedule_source
+
+
 def input_extent(output: hl.Func, name: str) -> tuple[int, int]:
     """(width, height) of input `name` from (0, 0) to the farthest pixel the scheduled pipeline reads (RoundUp
     tails read past the image's stencil border, as in Halide)."""

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import mainspring as hl
 
-from .common import accelerate, random_image
+from .common import accelerate, autoschedule, random_image
 from .lanes import input_width, unroll_lanes
 
 NAME = "gaussian"
@@ -40,11 +40,15 @@ def algorithm() -> SimpleNamespace:
                            blur_unnormalized=blur_unnormalized, blur=blur, hw_output=hw_output, output=output)
 
 
-def build(width: int = 62, height: int = 62, lanes: int = 1):
+def build(width: int = 62, height: int = 62, lanes: int = 1, auto: bool = False):
+    """Seed 002's hand schedule, or with `auto` the automatic one (mainspring/autoschedule.py)."""
     a = algorithm()
     output, hw_output, hw_input, win = a.output, a.hw_output, a.hw_input, a.win
     blur_unnormalized, blur = a.blur_unnormalized, a.blur
-    blur_unnormalized.update().unroll(win.x).unroll(win.y)
-    accelerate(output, hw_output, width, height, [blur_unnormalized, blur], hw_input)
-    unroll_lanes(lanes, hw_output, [blur_unnormalized, blur], hw_input)
+    if auto:
+        autoschedule(output, width, height, lanes)
+    else:
+        blur_unnormalized.update().unroll(win.x).unroll(win.y)
+        accelerate(output, hw_output, width, height, [blur_unnormalized, blur], hw_input)
+        unroll_lanes(lanes, hw_output, [blur_unnormalized, blur], hw_input)
     return output, {"input": random_image(input_width(width, lanes, (2,)), height + 2, seed=2)}

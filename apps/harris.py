@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import accelerate, random_image
+from .common import accelerate, autoschedule, random_image
 from .lanes import input_width, unroll_lanes
 
 NAME = "harris"
@@ -13,16 +13,18 @@ DEFAULT_SIZE = (58, 58)
 THRESHOLD = 1
 
 
-def _box3(name: str, f: hl.Func, x, y) -> hl.Func:
+def _box3(name: str, f: hl.Func, x, y, unroll: bool = True) -> hl.Func:
     win = hl.RDom([hl.Range(-1, 3), hl.Range(-1, 3)], f"{name}_win")
     s = hl.Func(name)
     s[x, y] = hl.i32(0)
     s[x, y] += hl.i32(f[x + win.x, y + win.y])
-    s.update().unroll(win.x).unroll(win.y)
+    if unroll:
+        s.update().unroll(win.x).unroll(win.y)
     return s
 
 
-def build(width: int = 58, height: int = 58, lanes: int = 1):
+def build(width: int = 58, height: int = 58, lanes: int = 1, auto: bool = False):
+    """The hand schedule, or with `auto` the automatic one (mainspring/autoschedule.py)."""
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -38,7 +40,7 @@ def build(width: int = 58, height: int = 58, lanes: int = 1):
     lxx[x, y] = hl.i16((hl.i32(grad_x[x, y]) * grad_x[x, y]) >> 7)
     lyy[x, y] = hl.i16((hl.i32(grad_y[x, y]) * grad_y[x, y]) >> 7)
     lxy[x, y] = hl.i16((hl.i32(grad_x[x, y]) * grad_y[x, y]) >> 7)
-    lgxx, lgyy, lgxy = _box3("lgxx", lxx, x, y), _box3("lgyy", lyy, x, y), _box3("lgxy", lxy, x, y)
+    lgxx, lgyy, lgxy = (_box3(n, f, x, y, not auto) for n, f in (("lgxx", lxx), ("lgyy", lyy), ("lgxy", lxy)))
     cim = hl.Func("cim")
     sxx, syy, sxy = lgxx[x, y] >> 3, lgyy[x, y] >> 3, lgxy[x, y] >> 3
     det = sxx * syy - sxy * sxy
@@ -55,6 +57,10 @@ def build(width: int = 58, height: int = 58, lanes: int = 1):
     output = hl.Func("output")
     output[x, y] = hw_output[x, y]
 
-    accelerate(output, hw_output, width, height, [grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim], hw_input)
-    unroll_lanes(lanes, hw_output, [grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim], hw_input)
+    inner = [grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim]
+    if auto:
+        autoschedule(output, width, height, lanes)
+    else:
+        accelerate(output, hw_output, width, height, inner, hw_input)
+        unroll_lanes(lanes, hw_output, inner, hw_input)
     return output, {"input": random_image(input_width(width, lanes, (2, 2, 2)), height + 6, seed=4)}

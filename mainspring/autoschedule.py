@@ -7,8 +7,9 @@ The decisions, in the style of seed 002's hand schedules:
   (`output[x, y] = u8(hw_output[x, y])`: the output then stays on the host), as one accelerator tile over the
   output's estimates (`output.set_estimates([(0, W), (0, H)])`, or its bounds).
 - A Func inside is buffered (computed at the accelerator's tile loop: line buffers, sized by memories) when it
-  has reuse: it is read at more than one place (a stencil's taps) or by more than one Func, or has update
-  definitions; otherwise it is inlined into its one reader. Reductions over constant RDoms of at most
+  has reuse: it is read at more than one place (a stencil's taps, or a read that moves with a reduction's
+  RVars) or by more than one Func, or has update definitions; otherwise it is inlined into its one
+  reader. Reductions over constant RDoms of at most
   MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial. Funcs that read no
   input are constant tables and keep their default (folded or a ROM).
 - `lanes` unrolls x of every stage, of the stream and of the output by that factor (RoundUp tails).
@@ -228,6 +229,9 @@ def _has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
             for n in ir.walk(d.value):
                 if isinstance(n, ir.Call) and n.callee is f:
                     sites.add(tuple(ir.structural_key(a) for a in n.args))
+                    # a read that moves with a reduction (a window's taps) reads each value several times
+                    if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (_points(d) or 2) > 1:
+                        return True
     return readers > 1 or len(sites) > 1
 
 

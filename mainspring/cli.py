@@ -20,7 +20,7 @@ def _progress(msg: str) -> None:
     print(f"[mainspring {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def _build(app: str, size, lanes: int = 1):
+def _build(app: str, size, lanes: int = 1, auto: bool = False):
     if size is not None and min(size) < 1:
         raise HalideError(f"--size {size[0]} {size[1]}: an output size is two positive integers W H, e.g. "
                           "--size 64 64")
@@ -28,14 +28,14 @@ def _build(app: str, size, lanes: int = 1):
         raise HalideError(f"--lanes {lanes}: the pixels per cycle are a positive integer, e.g. --lanes 2")
     mod = apps.load(app)
     w, h = size or mod.DEFAULT_SIZE
-    out, inputs = apps.build(mod, w, h, lanes)
+    out, inputs = apps.build(mod, w, h, lanes, auto)
     return mod, out, inputs, (w, h)
 
 
 def cmd_compile(args) -> int:
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
-    mod, out, _, size = _build(args.app, args.size, args.lanes)
+    mod, out, _, size = _build(args.app, args.size, args.lanes, args.auto)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
     design = compile(out, name=mod.NAME, target=apps.target(mod), dump_after=args.dump_after)
     path = design.save(args.output)
@@ -47,7 +47,7 @@ def cmd_compile(args) -> int:
 def cmd_sim(args) -> int:
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
-    mod, out, inputs, size = _build(args.app, args.size, args.lanes)
+    mod, out, inputs, size = _build(args.app, args.size, args.lanes, args.auto)
     _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
     design = compile(out, name=mod.NAME, target=apps.target(mod))
     _progress(f"simulating on {args.simulator} (the first build of a design takes a while on Verilator)")
@@ -134,12 +134,16 @@ def main(argv=None) -> int:
                    help=f"print the result of a step: {', '.join(STEPS)}")
     c.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
     c.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
+    c.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
+                   "build() takes auto: gaussian, cascade, harris)")
     c.set_defaults(fn=cmd_compile)
     s = sub.add_parser("sim", help="compile an app, simulate it and check it bit for bit")
     s.add_argument("app")
     s.add_argument("--simulator", default="verilator", choices=("verilator", "icarus"))
     s.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
     s.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
+    s.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
+                   "build() takes auto: gaussian, cascade, harris)")
     s.add_argument("--bubbles", type=float, default=0.0)
     s.add_argument("--backpressure", type=float, default=0.0)
     s.add_argument("--seed", type=int, default=0)

@@ -39,8 +39,10 @@ def _auto(out, size=(24, 12), **extra):
 def test_an_unscheduled_algorithm_compiles_at_ideal_rate_and_minimal_storage(lanes, simulator, build_dir):
     out = _blur_chain()
     result = _auto(out, lanes=lanes)
-    assert 'funcs["blur"].compute_at(funcs["hw_output"], xo)' in result.schedule_source
-    assert 'funcs["blur_x"]' not in result.schedule_source  # read at one place by one Func: inlined
+    src = result.schedule_source
+    assert 'funcs["blur"].compute_at(funcs["hw_output"], xo)' in src  # updates, and read at two places
+    assert 'funcs["blur_x"].compute_at(funcs["hw_output"], xo)' in src  # read 3 times per value through r.x
+    assert 'funcs["edge"]' not in src and 'funcs["mix"]' not in src  # read once, at one place: inlined
     design = hl.compile(out, name=f"auto_chain_{lanes}")
     rep = design.report
     for b in rep["buffers"]:
@@ -105,3 +107,35 @@ def test_missing_estimates_and_missing_image_copies_are_explained():
 def test_the_pe_budget_is_checked():
     with pytest.raises(hl.HalideError, match=r"needs \d+ PEs, more than max_pes=4; ask for fewer lanes"):
         _auto(_blur_chain(), lanes=2, max_pes=4)
+
+
+@pytest.mark.parametrize("app", ["gaussian", "cascade", "harris"])
+def test_automatic_schedules_match_the_hand_schedules(app):
+    # The apps' algorithms scheduled automatically give the hand schedules' figures exactly (BENCHMARKS.md).
+    from mainspring import apps
+
+    mod = apps.load(app)
+    figures = []
+    for auto in (False, True):
+        out, _ = apps.build(mod, 30, 16, auto=auto)
+        rep = hl.compile(out, name=app).report
+        figures.append((rep["predicted_cycles"], rep["pes"], rep["mem_tiles"], rep["registers"],
+                        sum(b["words"] for b in rep["buffers"] if b["level"] != "wire")))
+    assert figures[0] == figures[1]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_harris_scheduled_automatically(simulator, build_dir):
+    from mainspring import apps
+
+    out, inputs = apps.build(apps.load("harris"), 20, 12, auto=True)
+    design = hl.compile(out, name="harris_auto")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def test_auto_on_an_app_without_an_unscheduled_algorithm():
+    from mainspring import apps
+
+    with pytest.raises(hl.HalideError, match=r"--auto: app h2h_harris's build\(\) takes no auto parameter"):
+        apps.build(apps.load("h2h_harris"), 20, 12, auto=True)
