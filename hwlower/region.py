@@ -96,7 +96,7 @@ def find_region(pipe: Pipeline) -> Region:
         glb, out, store_var = glb_level(pipe, out)
         compute_var = store_var
         inputs = list(glb.inputs)
-    inside = _between(pipe, out, inputs + tables)
+    inside = funcs_between(pipe, out, inputs + tables)
     buffered, inlined = [], []
     for f in pipe.order:
         if id(f) not in inside:
@@ -161,7 +161,7 @@ def _reads_inputs(pipe: Pipeline, inputs: list[Function]) -> set[int]:
     return out
 
 
-def _between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[int]:
+def funcs_between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[int]:
     """Funcs the output reads, not reading past an accelerator input."""
     stop = {id(f) for f in inputs}
     inside: set[int] = set()

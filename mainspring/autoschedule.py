@@ -30,6 +30,7 @@ from .frontend.errors import HalideError
 from .frontend.func import Function, handle_of
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
+from .hwlower.region import funcs_between
 from .target import CGRA
 
 MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unrolls, a 9x9 one stays serial)
@@ -135,17 +136,8 @@ def _plan(pipe: Pipeline) -> _Plan:
             f"apply_autoscheduler: the accelerator streams its inputs from copy Funcs of the images, and "
             f"'{out.name}' reads none: add one per image, e.g. hw_input[x, y] = input[x, y], and read hw_input "
             "instead of the image (wrappers of images are not built automatically yet)")
-    stop = {id(f) for f in streams}
-    region: list[Function] = []
-    seen: set[int] = set()
-    stack = [accelerated]
-    while stack:
-        f = stack.pop()
-        if id(f) in seen or id(f) in stop:
-            continue
-        seen.add(id(f))
-        region.append(f)
-        stack.extend(pipe.producers(f))
+    seen = funcs_between(pipe, accelerated, streams)
+    region = [f for f in pipe.order if id(f) in seen]
     for f in region:
         for d in pipe.definitions(f):
             for n in ir.walk(d.value):
@@ -182,14 +174,20 @@ def _estimates(out: Function) -> list[tuple[int, int]]:
     return extents
 
 
-def _copied(pipe: Pipeline, f: Function) -> Function | None:
-    """The Func f copies point for point, through casts (`output[x, y] = u8(hw_output[x, y])`), or None."""
+def _uncast_value(pipe: Pipeline, f: Function) -> ir.Expr | None:
+    """The value of f's one (pure) definition under its casts, or None if f has updates."""
     defs = pipe.definitions(f)
     if len(defs) != 1:
         return None
     v = defs[0].value
     while isinstance(v, ir.Cast):
         v = v.value
+    return v
+
+
+def _copied(pipe: Pipeline, f: Function) -> Function | None:
+    """The Func f copies point for point, through casts (`output[x, y] = u8(hw_output[x, y])`), or None."""
+    v = _uncast_value(pipe, f)
     if (isinstance(v, ir.Call) and isinstance(v.callee, Function)
             and [a.name if isinstance(a, ir.Var) else None for a in v.args] == list(f.args)):
         return v.callee
@@ -198,12 +196,7 @@ def _copied(pipe: Pipeline, f: Function) -> Function | None:
 
 def _image_copy(pipe: Pipeline, f: Function) -> bool:
     """f(x, y) = cast(image(x + a, y + b)): a stream the host computes."""
-    defs = pipe.definitions(f)
-    if len(defs) != 1:
-        return False
-    v = defs[0].value
-    while isinstance(v, ir.Cast):
-        v = v.value
+    v = _uncast_value(pipe, f)
     return isinstance(v, ir.Call) and isinstance(v.callee, Parameter) and v.callee.kind == "image" and all(
         not any(isinstance(n, ir.Call) for n in ir.walk(a)) for a in v.args)
 
