@@ -23,7 +23,7 @@ from .schedule import (
     _require_const_int,
 )
 from .types import Type
-from .vars import Var, var_name
+from .vars import Implicit, Var, var_name
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,6 +69,17 @@ class Function:
 
 _func_anon = itertools.count()
 _serials = itertools.count()
+
+
+def _expand_implicit(args: tuple, count: int, fname: str) -> tuple:
+    """`_` as `count` implicit Vars `_0`, `_1`, ... (Halide's names)."""
+    if sum(isinstance(a, Implicit) for a in args) > 1 or count < 0:
+        raise HalideError(f"{user_location()}: Func \"{fname}\": the implicit variable _ stands for the remaining "
+                          "dimensions and may appear once, after the explicit arguments")
+    out: list = []
+    for a in args:
+        out += [Var(f"_{k}") for k in range(count)] if isinstance(a, Implicit) else [a]
+    return tuple(out)
 
 
 def _key_args(key) -> tuple:
@@ -241,12 +252,20 @@ class Func(StageScheduling):
 
     # ---- definitions ----
     def __getitem__(self, key) -> FuncRef:
-        return FuncRef(self, _key_args(key))
+        args = _key_args(key)
+        if any(isinstance(a, Implicit) for a in args) and self._fn.defined():
+            args = _expand_implicit(args, len(self._fn.args) - (len(args) - 1), self._fn.name)
+        return FuncRef(self, args)
 
     def __setitem__(self, key, value):
         from .define import define
 
-        define(self._fn, _key_args(key), value, user_location())
+        args = _key_args(key)
+        if any(isinstance(a, Implicit) for a in args):
+            used = {n.name for n in ir.walk(to_ir(value, f"the definition of {self._fn.name}"))
+                    if isinstance(n, ir.Var) and n.name.startswith("_") and n.name[1:].isdigit()}
+            args = _expand_implicit(args, len(used), self._fn.name)
+        define(self._fn, args, value, user_location())
 
     # ---- stages ----
     def _stage(self) -> StageSchedule:

@@ -12,6 +12,17 @@ from .types import I32
 _anon = itertools.count()
 
 
+class Implicit:
+    """Halide's `_`: the implicit variables of a call or definition (`g[x, _] = f[x, _] + 1` over the rest of f's
+    dimensions), named `_0`, `_1`, ... as in Halide."""
+
+    def __repr__(self) -> str:
+        return "hl._"
+
+
+_ = Implicit()
+
+
 class Var(ExprLike):
     """A pure variable. Two Vars with the same name are the same variable."""
 

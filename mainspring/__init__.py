@@ -48,10 +48,11 @@ from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
 from .frontend.schedule import LoopLevel, MemoryType, TailStrategy
 from .frontend.types import Bool, Float, Int, Type, UInt
-from .frontend.vars import Range, RDom, RVar, Var
+from .frontend.vars import Range, RDom, RVar, Var, _
 from .target import CGRA
 
 __all__ = [
+    "_",
     "AutoschedulerParams", "AutoSchedulerResults",
     "HalideError", "MismatchError", "ScheduleError",
     "Expr", "absd", "cast", "clamp", "i8", "i16", "i32", "mux", "saturating_cast", "select", "u8", "u16", "u32",

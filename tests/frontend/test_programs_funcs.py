@@ -450,7 +450,30 @@ def p_table_sized_by_func_values(hl, a):
     return np.asarray(out.realize(size_of(a)))
 
 
+# ---- implicit variables -------------------------------------------------------------------------
+
+def p_implicit_vars(hl, a):
+    # `_` stands for a Func's remaining dimensions: f is 3-D, g and h read it with one or two explicit arguments.
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    f, g, h = hl.Func("f"), hl.Func("g"), hl.Func("h")
+    f[x, y, c] = hl.u16(image(hl, a)[x, y, c]) + c
+    g[x, hl._] = f[x, hl._] * 2 + f[x + 1, hl._]
+    h[x, y, hl._] = g[x, y, hl._] + g[x, y + 1, hl._]  # 2-D here: _ is one variable
+    return np.asarray(h.realize([6, 4, 3]))
+
+
+def p_implicit_vars_of_nothing(hl, a):
+    # On a 2-D Func read with both arguments, _ stands for no variable (the reference system's up_sample).
+    x, y = hl.Var("x"), hl.Var("y")
+    f, g = hl.Func("f"), hl.Func("g")
+    f[x, y] = hl.u16(image(hl, a)[x, y])
+    g[x, y, hl._] = f[x / 2, y, hl._] / 4 + 3 * f[x / 2 + 1, y, hl._] / 4
+    return np.asarray(g.realize([10, 6]))
+
+
 PROGRAMS = {
+    "implicit_vars": (p_implicit_vars, RGB),
+    "implicit_vars_of_nothing": (p_implicit_vars_of_nothing, IMG),
     "unroll_channels_without_bound": (p_unroll_channels_without_bound, RGB),
     "table_sized_by_func_values": (p_table_sized_by_func_values, IMG),
     "repeat_edge_blur": (p_repeat_edge_blur, IMG),
