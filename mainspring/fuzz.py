@@ -234,7 +234,9 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
     except Exception:  # noqa: BLE001 - a crash of the compiler is what the fuzzer looks for
         return Outcome(case, "crash", traceback.format_exc(limit=6), source=text)
     inputs = design.example_inputs(case.seed)
-    if halide is not None:
+    # Halide leaves signed 32-bit overflow undefined (its simplifier assumes none; we wrap): a product or a left
+    # shift in Int(32) of 16-bit values may overflow, so such programs are not compared with Halide.
+    if halide is not None and not (case.work == "i32" and re.search(r"\*|<<", text)):
         bad = _against_halide(env, halide, design, inputs, case)
         if bad:
             return Outcome(case, "reference", bad, source=text)
