@@ -18,8 +18,9 @@ def make_program(s: Lowering) -> Lowering:
         carried = list(zip(region.glb.inputs, region.glb.sources))
     else:
         carried = [(f, f) for f in region.inputs]
-    inputs = tuple(HostStream(pipe.name(f), pipe.name(src), src.type, nest.stream_lanes(pipe.name(f)),
-                              s.boxes[pipe.name(f)], s.edge_clamps.get(pipe.name(f), {})) for f, src in carried)
+    inputs = tuple(HostStream(pipe.name(f), s.stream_sources.get(pipe.name(f), pipe.name(src)), src.type,
+                              nest.stream_lanes(pipe.name(f)), s.boxes[pipe.name(f)], s.edge_maps.get(pipe.name(f), {}),
+                              port=pipe.name(src if region.glb is not None else f)) for f, src in carried)
     acc = region.accelerated
     where = {"": f"{accelerate_call(acc)[2]}: Func '{acc.name}'"}
     for _, op in nest.ops():

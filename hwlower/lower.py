@@ -6,7 +6,7 @@
     tables      constant tables, as the reference computes them                         (tables.py)
     inline      the buffered Funcs' definitions with inline Funcs substituted           (inline.py)
     scatter     updates at computed coordinates, as compare-and-update lanes            (scatter.py)
-    edges       clamped reads of an input: its stream repeats the edges                 (edges.py)
+    edges       boundary conditions on inputs: their streams extended                   (edges.py)
     ops         the loop nest of ops with affine loads and stores                       (ops.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)
     lower       the self-contained program, names resolved                              (assemble.py)

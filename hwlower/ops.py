@@ -318,9 +318,9 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
                 "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
                 "that loop a multiple of d, starting at a multiple of d"
                 if scaled else
-                "compute data-dependent indexing and mirrored boundary conditions on the host side, before the "
-                "accelerator input (a clamped read of an accelerator input, as repeat_edge and constant_exterior "
-                "make, works inside)")
+                "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
+                "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "
+                "mirror_image and mirror_interior make, works inside)")
         raise HalideError(
             f"{who} accesses '{buf}' at {ir.to_string(e)}, which is not an affine function of its loops; memories "
             f"need affine addresses: {hint}."

@@ -37,9 +37,13 @@ class HostStream:
     type: Type
     lanes: int  # words per transfer
     image_box: Box  # `buffer`'s box over the whole output: what streaming each word once would take
-    # Dimensions whose reads the accelerator clamps (boundary conditions): the stream's word at coordinate v is
-    # the source's value at clamp(v, lo, hi), by dimension index.
-    edges: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # Dimensions the stream extends (boundary conditions inside the accelerator), by dimension index: (first,
+    # sources), the word at coordinate first + i is the source's value at sources[i] (a repeated or mirrored edge
+    # word); at other coordinates, the value at the coordinate itself.
+    edges: dict[int, tuple[int, tuple[int, ...]]] = field(default_factory=dict)
+    # The top's stream port the host writes: `buffer` (with a GLB, `source`, whose tiles the GLB holds). Two
+    # streams of one input (reads whose boundary conditions differ) have two ports.
+    port: str = ""
 
 
 @dataclass(frozen=True, slots=True)

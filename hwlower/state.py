@@ -44,8 +44,11 @@ class Lowering:
     glb: GlbTiles | None = None  # tile_invocations
     tables: dict[int, Table] = field(default_factory=dict)  # evaluate_tables: id(Function) -> its table
     definitions: dict[int, list[Definition]] = field(default_factory=dict)  # inline_funcs: id(Function) -> inlined
-    # replicate_edges: accelerator input -> {dimension: (lo, hi)} its stream repeats the edges of
-    edge_clamps: dict[str, dict[int, tuple[int, int]]] = field(default_factory=dict)
+    # replicate_edges: stream -> {dimension: (first, sources)}: its word at coordinate first + i carries the value
+    # at sources[i] (the extended image; the value at the coordinate itself outside)
+    edge_maps: dict[str, dict[int, tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
+    # replicate_edges: a second stream of an accelerator input (for reads whose extensions differ) -> the input
+    stream_sources: dict[str, str] = field(default_factory=dict)
     nest: LoopNest | None = None  # build_ops, then assign_lanes (stream lanes)
     op_lanes: dict[str, Lanes] = field(default_factory=dict)  # build_ops: each op's lanes as the schedule says
     readback: tuple[tuple[Loop, ...], Op] | None = None  # build_ops: the GLB output's copy, loops outermost first

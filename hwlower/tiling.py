@@ -6,6 +6,7 @@ which holds because accesses are affine and values do not depend on coordinates.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import replace
 
 from mainspring.frontend.bounds import Box, infer_boxes
@@ -40,8 +41,7 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
         boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples)
         tiles.append(Tile(box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()}))
-    _check_same_shape(f, tiles)
-    return tuple(tiles)
+    return tuple(tiles)  # of one shape once the `edges` pass has extended them (check_same_shape)
 
 
 def _rounds_up(f: Function, dim: str) -> bool:
@@ -111,10 +111,13 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
     return extents, order
 
 
-def _check_same_shape(f: Function, tiles: list[Tile]) -> None:
+def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -> None:
+    """The boxes of the buffers `names` have one shape in every tile of `f` (the `edges` pass checks, once it has
+    extended the streams that boundary conditions read)."""
     first = tiles[0]
     for t in tiles[1:]:
-        for name, box in t.boxes.items():
+        for name in names:
+            box = t.boxes[name]
             shape = [hi - lo for lo, hi in box]
             if shape != [hi - lo for lo, hi in first.boxes[name]]:
                 raise ScheduleError(

@@ -70,8 +70,8 @@ def write_kit(directory: Path, design, words: dict, expected, care=None) -> None
     """`care`: per expected word, whether it is checked (False for the padding words of RoundUp tails)."""
     directory.mkdir(parents=True, exist_ok=True)
     ow = design.program.output_type.bits()
-    widths = {s.source: s.type.bits() for s in design.program.inputs}
-    lanes = {s.source: s.lanes for s in design.program.inputs}
+    widths = {s.port: s.type.bits() for s in design.program.inputs}
+    lanes = {s.port: s.lanes for s in design.program.inputs}
     decls, conns, loads, advance = [], [], [], []
     for name, values in sorted(words.items()):
         s = signal(name)

@@ -367,9 +367,9 @@ def _():
 
 @case("hardware", "An index that is not an affine function of the loops", (
     "{at}: Func 'hw_output' accesses 'hw_input' at (x * y), which is not an affine function of its "
-    "loops; memories need affine addresses: compute data-dependent indexing and mirrored boundary "
-    "conditions on the host side, before the accelerator input (a clamped read of an accelerator input, as "
-    "repeat_edge and constant_exterior make, works inside)."), func="hw_output")
+    "loops; memories need affine addresses: compute data-dependent indexing on the host side, before the "
+    "accelerator input (a boundary condition with constant bounds on an accelerator input, as repeat_edge, "
+    "constant_exterior, mirror_image and mirror_interior make, works inside)."), func="hw_output")
 def non_affine_index():
     p = pipeline()
     p.hw_output = hl.Func("hw_output")
