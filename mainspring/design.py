@@ -34,7 +34,7 @@ class SimulationResult:
     waveform: str | None
     sim_seconds: float
     build_seconds: float
-    tile_cycles: list[int] | None = None  # per GLB tile: first word from the GLB into the array .. last back
+    tile_cycles: list[int] | None = None  # per GLB tile: first word from the GLB into the array .. last out
 
 
 def _tile_cycles(marks: dict) -> list[int] | None:
@@ -115,8 +115,8 @@ class Design:
         words = {}
         for s in self.program.inputs:
             store = stores[id(self.pipe.functions[s.source])]
-            words[s.source] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges)
-                                              for t in tiles])
+            words[s.port] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges)
+                                            for t in tiles])
         out = self.program.array_output  # with a GLB, the GLB output copies it
         store = stores[id(self.pipe.functions[out])]
         order = self._output_order()
@@ -151,7 +151,7 @@ class Design:
         stores = self._reference(inputs)
         buffers, params = gather_inputs(self.pipe, inputs)
         words, expected = self._stream_words(inputs, stores)
-        streams = {signal(s.source): sim.StreamSpec(words[s.source], width=s.type.bits(), lanes=s.lanes)
+        streams = {signal(s.port): sim.StreamSpec(words[s.port], width=s.type.bits(), lanes=s.lanes)
                    for s in self.program.inputs}
         out_fn = self.pipe.functions[self.program.output]
         ot = self.program.output_type
@@ -210,6 +210,14 @@ class Design:
             raise _mismatch(self, res, want, inputs, simulator, kw)
         return res
 
+    # ---- pictures ----
+    def show(self, directory) -> Path:
+        """Draw the design into `directory`: NAME.pipeline.svg, NAME.memory.svg, NAME.schedule.svg and an
+        index.html with the report, the pictures and the loop nest (mainspring/show.py); returns index.html."""
+        from .show import show
+
+        return show(self, directory)
+
     def reference_output(self, inputs) -> np.ndarray:
         """The pipeline's output as the NumPy reference computes it from `inputs` (what `check` compares)."""
         stores = self._reference(inputs)
@@ -244,13 +252,17 @@ def _check_probability(name: str, p: float) -> None:
 def _box_words(store, box, t, edges=None) -> np.ndarray:
     """The values of a store over `box` (inclusive bounds), x fastest, as unsigned words of t's width. Words of
     the box the host never computed are 0: they pad a tile's stream to whole transfers of its lanes (a RoundUp
-    tail past the region Halide computes), and no kept lane reads them. `edges` ({dimension: (lo, hi)}) clamps
-    those coordinates first: the stream repeats the edge words a boundary condition reads."""
+    tail past the region Halide computes), and no kept lane reads them. `edges` ({dimension: (first, sources)})
+    maps those coordinates first: the stream carries the (repeated, mirrored) edge words a boundary condition
+    reads."""
     index, held = [], []
     for dim, ((lo, hi), m, n) in enumerate(zip(box, store.mins, store.arr.shape)):
         coords = np.arange(lo, hi + 1)
         if edges and dim in edges:
-            coords = np.clip(coords, *edges[dim])
+            first, sources = edges[dim]
+            at = coords - first
+            mapped = (at >= 0) & (at < len(sources))
+            coords = np.where(mapped, np.asarray(sources, dtype=np.int64)[np.clip(at, 0, len(sources) - 1)], coords)
         index.append(np.clip(coords - m, 0, n - 1))
         held.append((coords >= m) & (coords < m + n))
     vals = np.asarray(store.arr)[np.ix_(*index)].astype(np.int64)

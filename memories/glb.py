@@ -7,6 +7,16 @@ words, as the memory tiles' ports are: the host side (load in box order, read ba
 order) and the array side (per memory tile, the words the array streams in or writes out). Transfers are paced
 by handshakes, not by a cycle schedule: a controller steps once per word moved, and its cycle fields state the
 schedule when nothing stalls (one transfer per cycle).
+
+A tile streams through its copy: the reader (the array for an input, the host for the output) does not wait for
+the whole tile, only for the entries it reads. Its wait controller (`GlbBuffer.wait`, over the reader's
+dimensions) gives, per read, the writer's step that writes the entry read: the read goes once the writer has
+made that step in an earlier cycle (a count comparison, no per-word state). `pace` derives it from the two
+controllers, splitting the reader's dimensions where the writer's order needs it (e.g. a host reading rows back
+across memory tiles the array writes one after the other); `check_pacing` checks it against the controllers,
+independently of how it was derived. The tile's last read also waits for the whole tile, and the writer fills a
+copy only once the reader has finished the tile it held, so no word is read before it is written or
+overwritten before it is read.
 """
 
 from __future__ import annotations
@@ -20,6 +30,8 @@ from mainspring.frontend.errors import ScheduleError
 from mainspring.hwlower.ir import Affine, Loop
 from mainspring.hwlower.program import Box, GlbProgram, HwProgram
 from mainspring.target import CGRA
+
+MAX_DIM = 8  # dimensions of a GLB controller (the RTL's configuration vectors, verilog/top.py's MAX_DIM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +76,26 @@ class GlbBuffer:
     banks: int  # GLB banks per copy
     host: GlbController
     array: GlbController
+    # Over the reader's dimensions: per read, the writer's step (0-based, in the tile) that must be made first.
+    wait: GlbController
 
     @property
     def transfers(self) -> int:
         """Host transfers per tile (one per cycle when nothing stalls)."""
         return self.host.transfers
+
+    @property
+    def writer(self) -> GlbController:
+        return self.host if self.role == "input" else self.array
+
+    @property
+    def reader(self) -> GlbController:
+        return self.array if self.role == "input" else self.host
+
+    @property
+    def streams(self) -> bool:
+        """Whether reads follow the writer within a tile (else every read waits for the whole tile)."""
+        return any(self.wait.data_stride) or self.wait.data_start != self.writer.transfers - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +195,7 @@ def glb_json(plan: GlbPlan) -> dict:
                 "lanes": b.lanes,
                 "box": [list(d) for d in b.box], "words": b.words, "copies": b.copies, "banks": b.banks,
                 "host_controller": b.host.to_json(), "array_controller": b.array.to_json(),
+                "read_wait_controller": b.wait.to_json(),
             }
             for b in plan.buffers
         },
@@ -182,7 +210,7 @@ def glb_from_json(doc: dict) -> GlbPlan:
     buffers = tuple(
         GlbBuffer(name, b["role"], b["host_stream"], b["array_stream"], b["bits"], b["lanes"],
                   tuple(tuple(d) for d in b["box"]), b["words"], b["copies"], b["banks"], ctrl(b["host_controller"]),
-                  ctrl(b["array_controller"]))
+                  ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]))
         for name, b in doc["buffers"].items()
     )
     return GlbPlan(buffers, tuple(tuple(tuple(d) for d in t) for t in doc["host_loop"]), doc["mem_tiles_per_tile"],
@@ -252,7 +280,85 @@ def _buffer(name: str, role: str, host_stream: str, array_stream: str, bits: int
     words = 1
     for _, e in ext:
         words *= e
-    return GlbBuffer(name, role, host_stream, array_stream, bits, lanes, ext, words, 1, 0, host, array)
+    if role == "input":
+        array, wait = pace(array, host)
+    else:
+        host, wait = pace(host, array)
+    return GlbBuffer(name, role, host_stream, array_stream, bits, lanes, ext, words, 1, 0, host, array, wait)
+
+
+def write_steps(writer: GlbController) -> np.ndarray:
+    """Per entry of a tile, the writer's step that writes it (-1: never written); each entry at most once."""
+    at = addresses(writer)
+    assert len(np.unique(at)) == len(at), "a GLB writer writes an entry twice in one tile"
+    step = np.full(int(at.max()) + 1, -1, dtype=np.int64)
+    step[at] = np.arange(len(at))
+    return step
+
+
+def pace(reader: GlbController, writer: GlbController) -> tuple[GlbController, GlbController]:
+    """How a reader follows the writer through one tile of a GLB copy: the reader's controller (the same order,
+    its dimensions split where needed) and its wait controller over those dimensions, per read the writer's step
+    that writes the entry read. When that is not affine in at most MAX_DIM dimensions, every read waits for the
+    writer's last step (the whole tile)."""
+    step = write_steps(writer)
+    at = addresses(reader)
+    assert at.max() < len(step) and (step[at] >= 0).all(), "a GLB reader reads an entry its writer never writes"
+    need = step[at]
+    fit = _affine_fit(reader, need)
+    if fit is not None:
+        return fit
+    return reader, GlbController(reader.extent, writer.transfers - 1, (0,) * len(reader.extent))
+
+
+def _affine_fit(c: GlbController, values: np.ndarray) -> tuple[GlbController, GlbController] | None:
+    """`c` with its dimensions split so that `values` (one per step of c) is affine in them as well, and the
+    controller over those dimensions that gives `values`; None when the greedy splits find none."""
+    dims = []  # (extent, address stride, value stride), innermost first
+    block = 1  # steps per step of the next dimension
+    for e, s in zip(c.extent, c.data_stride):
+        if e == 1:
+            dims.append((1, s, 0))
+            continue
+        inner = 1
+        while inner < e:
+            rest = e // inner
+            starts = values[::block][:rest]  # this dimension's next steps, every outer one at its first
+            d = np.diff(starts)
+            run = len(d) if (d == d[0]).all() else int(np.argmax(d != d[0]))
+            g = max(k for k in range(1, run + 2) if rest % k == 0)
+            if g == 1:
+                return None
+            dims.append((g, s * inner, int(d[0])))
+            block *= g
+            inner *= g
+    if len(dims) > MAX_DIM:
+        return None
+    extent = tuple(g for g, _, _ in dims)
+    reader = GlbController(extent, c.data_start, tuple(a for _, a, _ in dims))
+    wait = GlbController(extent, int(values[0]), tuple(v for _, _, v in dims))
+    if not (np.array_equal(addresses(wait), values) and np.array_equal(addresses(reader), addresses(c))):
+        return None
+    return reader, wait
+
+
+def check_pacing(b: GlbBuffer) -> None:
+    """No read of buffer `b` can take an entry before its writer has written it in the same tile, as the RTL
+    paces reads (`GlbBuffer.wait`): read n goes once the writer has made step wait[n] in an earlier cycle, the
+    tile's last read once the writer has made its last step; the writer starts a tile in a copy only after the
+    reader has finished the copy's previous tile (so no entry is overwritten before it is read)."""
+    step = write_steps(b.writer)
+    at = addresses(b.reader)
+    wait = addresses(b.wait)
+    who = f"GLB {b.name} ({'host -> array' if b.role == 'input' else 'array -> host'})"
+    assert len(wait) == len(at) == b.reader.transfers, f"{who}: the wait controller is not over the reader's steps"
+    assert at.max() < len(step), f"{who}: the reader reads past what the writer writes"
+    when = step[at]
+    assert (when >= 0).all(), f"{who}: the reader reads entry {int(at[np.argmax(when < 0)])}, which is never written"
+    assert wait.min() >= 0 and wait.max() < b.writer.transfers, f"{who}: a wait beyond the writer's steps"
+    early = np.flatnonzero(wait[:-1] < when[:-1])
+    assert not len(early), (f"{who}: read {int(early[0])} of a tile takes entry {int(at[early[0]])} after the "
+                            f"writer's step {int(wait[early[0]])}, but step {int(when[early[0]])} writes it")
 
 
 def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbController:
@@ -317,7 +423,8 @@ def box_coords(box: Sequence[tuple[int, int]]) -> np.ndarray:
 
 def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
     """Check the GLB's controllers against the loop nest, independently of how they were derived: the words
-    each controller moves, decoded back to coordinates, are the ones the array and the host stream, in order."""
+    each controller moves, decoded back to coordinates, are the ones the array and the host stream, in order;
+    and each reader's waits never let it read an entry before it is written (`check_pacing`)."""
     from mainspring.hwlower.ir import output_order, store_order
 
     g, nest = _glb_of(program), program.nest
@@ -339,3 +446,5 @@ def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
     back = box_coords([(lo, lo + e - 1) for lo, e in out.box]) if padded else \
         store_order(g.readback_loops, g.readback)
     assert np.array_equal(coords(out.host, out), back), f"GLB {out.name}: host read-back order"
+    for b in plan.buffers:
+        check_pacing(b)

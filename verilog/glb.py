@@ -4,12 +4,14 @@ section read back as a `GlbPlan`.
 The host streams each GLB input tile into a `ms_glb_buffer` (its host controller orders the words), the array
 (the single-level design, as `top.py` builds it, named `<name>_array`) streams its inputs out of those buffers
 and its output into the GLB output buffer (array controllers: one pass per memory tile), and the host reads
-the output tile back. With two copies per buffer the host's transfers overlap the array's compute.
+the output tile back. Within a tile each reader follows its writer (the array starts on the first rows while
+the host loads, the host reads back rows as they are finished); with two copies per buffer the host's
+transfers of the next and previous tiles overlap the array's compute too.
 """
 
 from __future__ import annotations
 
-from mainspring.memories.glb import GlbController, GlbPlan
+from mainspring.memories.glb import GlbBuffer, GlbController, GlbPlan
 from mainspring.memories.ir import MemoryPlan
 
 from .top import HEADER, config_vector, design_verilog, kernel_ports, scalar_params, signal
@@ -53,7 +55,7 @@ def glb_design_verilog(name: str, plan: MemoryPlan, glb: GlbPlan, compute: dict)
             wc, rc = b.array, b.host
         assert widths[b.array_stream] == b.bits
         p = [f".WIDTH({w})", f".WORDS({b.words // b.lanes})", f".BUFS({b.copies})"]
-        p += _ctrl("W_", wc) + _ctrl("R_", rc)
+        p += _ctrl("W_", wc) + _ctrl("R_", rc) + _wait(b)
         joined = ",\n        ".join(p)
         body.append(f"// GLB {b.role} tile {bname}: {b.words} words x {b.copies} "
                     f"({b.banks} bank(s) each)\n    ms_glb_buffer #(\n        {joined})\n"
@@ -69,6 +71,18 @@ def glb_design_verilog(name: str, plan: MemoryPlan, glb: GlbPlan, compute: dict)
     lines.append("endmodule")
     top = HEADER.format(name=name) + "\n".join(lines) + "\n"
     return top + "\n" + design_verilog(array, plan, compute)
+
+
+def _wait(b: GlbBuffer) -> list[str]:
+    """How the buffer's reads wait for its writer (ms_glb_buffer's N_MODE): for the whole copy, for the step
+    equal to the read address (a writer in address order: the host loading an input tile), or for the steps
+    of the buffer's wait controller."""
+    if not b.streams:
+        return [".N_MODE(0)"]
+    r, n = b.reader, b.wait
+    if (n.data_start, n.data_stride) == (r.data_start, r.data_stride):
+        return [".N_MODE(1)"]
+    return [".N_MODE(2)", f".N_DATA_START({n.data_start})", f".N_DATA_STRIDE({config_vector(n.data_stride, 0)})"]
 
 
 def _ctrl(prefix: str, c: GlbController) -> list[str]:

@@ -3,7 +3,8 @@
     .venv/bin/python tests/flow/bench_glb.py [--lanes 1,2,4] [--size 1920x1080] [--tile 240x216] [--no-sim]
 
 Prints, per lane count: compile time, GLB tiles, halo overhead, the predicted and measured whole run, the sum
-of the measured tile cycles, and per GLB tile the cycles over ceil(words streamed from the GLB into the array / k).
+of the measured tile cycles, the predicted and measured cycles of each GLB tile, and the array's cycles per GLB
+tile when it never waits over ceil(words streamed from the GLB into the array / k).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def measure(width: int, height: int, tile: tuple[int, int], lanes: int, simulate
     row = {"lanes": lanes, "compile_s": round(seconds, 2), "tiles": r["tiles"],
            "halo": f"{100 * r['halo_overhead']:.2f}%", "predicted": r["predicted_cycles"],
            "tile_cycles": r["tile_cycles"], "over_stream": r["tile_cycles"] - -(-streamed // nest.input_lanes),
+           "predicted_tile": sorted(set(r["predicted_tile_cycles"])),
            "depth": r["first_output_cycle"], "pes": r["pes"], "mem_tiles": r["mem_tiles"],
            "double_buffered": r["transfers_overlap_compute"]}
     if simulate:

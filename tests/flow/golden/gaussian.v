@@ -478,7 +478,8 @@ endmodule
 
 // A GLB transfer address generator: an affine controller (as above) that steps once per word moved instead of
 // at scheduled cycles (GLB transfers are paced by handshakes). CYCLE_STRIDE must be the dense order
-// (1, E0, E0*E1, ...); `last` marks the tile's last transfer, after which it starts the next tile.
+// (1, E0, E0*E1, ...); `last` marks the tile's last transfer, after which it starts the next tile; `count` is the
+// number of transfers made in the tile so far.
 module ms_glb_addr #(
     parameter integer DIM = 1,
     parameter [32*8-1:0] EXTENT = {8{32'd1}},
@@ -494,11 +495,13 @@ module ms_glb_addr #(
     input step,
     output [AW-1:0] addr,
     output first,
-    output last
+    output last,
+    output [31:0] count
 );
     localparam [31:0] LAST_N = TOTAL - 1;
     reg [31:0] n;
     wire fire_unused;
+    assign count = n;
     assign first = (n == 32'd0);
     assign last = (n == LAST_N);
     always @(posedge clk) begin
@@ -514,9 +517,13 @@ module ms_glb_addr #(
 endmodule
 
 // One GLB tile buffer, BUFS copies (2: double buffering), between a writer and a reader that hand words over
-// with valid/ready. The writer fills a copy in its controller's order; once full, the reader drains it in its
-// order while the writer fills the other copy. Reads are synchronous (SRAM-like) into an output register that
-// is refilled in the cycle it is taken, so a copy streams one word per cycle.
+// with valid/ready. The writer fills a copy in its controller's order, once the reader has finished the tile the
+// copy held. The reader drains the copy in its order while the writer fills it: read n of a tile goes once the
+// writer has made step WAIT(n) of the tile in an earlier cycle (WAIT: per read, the step that writes the entry
+// read), and the tile's last read once the copy is full. N_MODE 0: every read waits for the full copy; 1: WAIT(n)
+// is the read address (a writer in address order); 2: WAIT is an affine controller over the reader's dimensions
+// (N_DATA_START, N_DATA_STRIDE). Reads are synchronous (SRAM-like) into an output register that is refilled in
+// the cycle it is taken, so a copy streams one word per cycle.
 module ms_glb_buffer #(
     parameter integer WIDTH = 16,
     parameter integer WORDS = 1,
@@ -532,7 +539,10 @@ module ms_glb_buffer #(
     parameter [32*8-1:0] R_CYCLE_STRIDE = 0,
     parameter integer R_DATA_START = 0,
     parameter [32*8-1:0] R_DATA_STRIDE = 0,
-    parameter integer R_TOTAL = 1
+    parameter integer R_TOTAL = 1,
+    parameter integer N_MODE = 0,
+    parameter integer N_DATA_START = 0,
+    parameter [32*8-1:0] N_DATA_STRIDE = 0
 ) (
     input clk,
     input rst_n,
@@ -546,6 +556,7 @@ module ms_glb_buffer #(
     output r_tile_start   // high in the cycle the reader takes the first word of a tile
 );
     localparam integer AW = (BUFS * WORDS > 1) ? $clog2(BUFS * WORDS) : 1;
+    localparam integer NAW = (W_TOTAL > 1) ? $clog2(W_TOTAL) : 1;
     localparam integer WORDS_I = WORDS;
     localparam [AW-1:0] SECOND = WORDS_I[AW-1:0];
 
@@ -556,11 +567,14 @@ module ms_glb_buffer #(
     reg q_valid;
     wire [AW-1:0] waddr, raddr;
     wire wlast, rlast, rfirst, wfirst_unused;
+    wire [31:0] wcount, rcount_unused, wait_step;
     reg q_first;
 
+    // The reader's copy is full, or the writer is filling it and has written the entry this read takes.
+    wire streamed = (N_MODE != 0) && (wbuf == rbuf) && !rlast && (wcount > wait_step);
     wire wstep = w_valid && !full[wbuf];
     wire take = q_valid && r_ready;
-    wire rstep = full[rbuf] && (!q_valid || take);
+    wire rstep = (full[rbuf] || streamed) && (!q_valid || take);
     wire [AW-1:0] wbase = wbuf ? SECOND : {AW{1'b0}};
     wire [AW-1:0] rbase = rbuf ? SECOND : {AW{1'b0}};
     wire [AW-1:0] wa = wbase + waddr;
@@ -574,10 +588,26 @@ module ms_glb_buffer #(
 
     ms_glb_addr #(.DIM(W_DIM), .EXTENT(W_EXTENT), .CYCLE_STRIDE(W_CYCLE_STRIDE), .DATA_START(W_DATA_START),
                   .DATA_STRIDE(W_DATA_STRIDE), .TOTAL(W_TOTAL), .WORDS(WORDS), .AW(AW))
-        wgen (.clk(clk), .rst_n(rst_n), .step(wstep), .addr(waddr), .first(wfirst_unused), .last(wlast));
+        wgen (.clk(clk), .rst_n(rst_n), .step(wstep), .addr(waddr), .first(wfirst_unused), .last(wlast),
+              .count(wcount));
     ms_glb_addr #(.DIM(R_DIM), .EXTENT(R_EXTENT), .CYCLE_STRIDE(R_CYCLE_STRIDE), .DATA_START(R_DATA_START),
                   .DATA_STRIDE(R_DATA_STRIDE), .TOTAL(R_TOTAL), .WORDS(WORDS), .AW(AW))
-        rgen (.clk(clk), .rst_n(rst_n), .step(rstep), .addr(raddr), .first(rfirst), .last(rlast));
+        rgen (.clk(clk), .rst_n(rst_n), .step(rstep), .addr(raddr), .first(rfirst), .last(rlast),
+              .count(rcount_unused));
+    generate
+        if (N_MODE == 2) begin : own_wait
+            wire [NAW-1:0] nstep;
+            wire nfirst_unused, nlast_unused;
+            wire [31:0] ncount_unused;
+            ms_glb_addr #(.DIM(R_DIM), .EXTENT(R_EXTENT), .CYCLE_STRIDE(R_CYCLE_STRIDE), .DATA_START(N_DATA_START),
+                          .DATA_STRIDE(N_DATA_STRIDE), .TOTAL(R_TOTAL), .WORDS(W_TOTAL), .AW(NAW))
+                ngen (.clk(clk), .rst_n(rst_n), .step(rstep), .addr(nstep), .first(nfirst_unused),
+                      .last(nlast_unused), .count(ncount_unused));
+            assign wait_step = {{(32 - NAW){1'b0}}, nstep};
+        end else begin : addr_wait
+            assign wait_step = {{(32 - AW){1'b0}}, raddr};
+        end
+    endgenerate
 
     always @(posedge clk) begin
         if (wstep)
@@ -588,8 +618,8 @@ module ms_glb_buffer #(
         end
     end
 
-    // The writer only fills an empty copy and the reader only drains a full one, so the two never touch the
-    // same copy and `full` has one writer per copy in any cycle.
+    // The writer only fills a copy the reader has finished with, and the reader finishes a copy only once it
+    // is full, so `full` has one writer per copy in any cycle.
     always @(posedge clk) begin
         if (!rst_n) begin
             full <= 2'b00;
@@ -608,4 +638,40 @@ module ms_glb_buffer #(
             end
         end
     end
+
+`ifndef SYNTHESIS
+    // Simulation only, a check of the pacing above: each entry remembers the tile that wrote it last; a read of
+    // an entry its tile has not written yet, or a writer more than BUFS tiles ahead of the reader (overwriting
+    // a tile not read yet), stops the simulation.
+    reg [31:0] stamp [0:BUFS*WORDS-1];
+    reg [31:0] wtile, rtile;
+    integer i;
+    initial begin
+        for (i = 0; i < BUFS * WORDS; i = i + 1)
+            stamp[i] = 32'hFFFFFFFF;
+    end
+    always @(posedge clk) begin
+        if (!rst_n) begin
+            wtile <= 32'd0;
+            rtile <= 32'd0;
+        end else begin
+            if (wstep) begin
+                if (wtile >= rtile + BUFS) begin
+                    $display("ms_glb_buffer %m: ERROR: tile %0d written into a copy whose tile %0d is not read",
+                             wtile, wtile - BUFS);
+                    $finish;
+                end
+                stamp[wa] <= wtile;
+                if (wlast) wtile <= wtile + 32'd1;
+            end
+            if (rstep) begin
+                if (stamp[ra] != rtile) begin
+                    $display("ms_glb_buffer %m: ERROR: tile %0d reads entry %0d before it is written", rtile, raddr);
+                    $finish;
+                end
+                if (rlast) rtile <= rtile + 32'd1;
+            end
+        end
+    end
+`endif
 endmodule
