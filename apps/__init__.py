@@ -61,9 +61,10 @@ def target(mod):
     return getattr(mod, "TARGET", None)
 
 
-def build(mod, width: int, height: int, lanes: int = 1, auto: bool = False):
-    """`mod.build(width, height[, lanes=][, auto=True])`, checked to return (output_func, {input_name: array}).
-    `auto`: the app's algorithm scheduled by the automatic scheduler instead of its hand schedule."""
+def build(mod, width: int, height: int, lanes: int = 1, auto: bool = False, glb_tile: tuple[int, int] | None = None):
+    """`mod.build(width, height[, lanes=][, auto=True][, glb_tile=])`, checked to return (output_func,
+    {input_name: array}). `auto`: the app's algorithm scheduled by the automatic scheduler instead of its hand
+    schedule; `glb_tile`: the GLB output tile (W, H) of an app with a GLB level."""
     import inspect
 
     from mainspring.frontend.errors import HalideError
@@ -80,6 +81,11 @@ def build(mod, width: int, height: int, lanes: int = 1, auto: bool = False):
             raise HalideError(f"--auto: app {mod.NAME}'s build() takes no auto parameter (it offers no unscheduled "
                               "algorithm); the apps that do: gaussian, cascade, harris")
         kw["auto"] = True
+    if glb_tile is not None:
+        if "glb_tile" not in params:
+            raise HalideError(f"--glb-tiles {glb_tile[0]}x{glb_tile[1]}: app {mod.NAME}'s build() takes no glb_tile "
+                              "parameter (it has no GLB level, or a fixed GLB tile); the app that does: gaussian_glb")
+        kw["glb_tile"] = tuple(glb_tile)
     built = mod.build(width, height, **kw)
     if not (isinstance(built, tuple) and len(built) == 2 and isinstance(built[1], dict)):
         raise HalideError(f"app {mod.NAME}: build({width}, {height}) returned {type(built).__name__}, not "

@@ -50,34 +50,57 @@ def parse_sizes(spec: str) -> list[tuple[int, int]]:
     return out
 
 
-def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
-    from . import apps
+def build_for_input(mod, in_w: int, in_h: int, lanes: int = 1, glb_tile: tuple[int, int] | None = None):
+    """`mod` built for an input of in_w x in_h (the sizes `bench` and `sweep` take): (output_func, inputs).
+    The output is the input less the app's border (measured at its default size), or `mod.output_size`."""
     from .apps import build
-    from .compiler import compile  # noqa: A004 - mainspring's compile
-    from .design import library_path
 
     if hasattr(mod, "output_size"):  # apps whose output is not the input less a border (an upsample)
-        out, _ = build(mod, *mod.output_size(in_w, in_h))
-    else:
-        _, default_inputs = build(mod, *mod.DEFAULT_SIZE)
-        in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
-        border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
-        out, _ = build(mod, in_w - border_w, in_h - border_h)
+        return build(mod, *mod.output_size(in_w, in_h), lanes, glb_tile=glb_tile)
+    _, default_inputs = build(mod, *mod.DEFAULT_SIZE)
+    in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
+    border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
+    return build(mod, in_w - border_w, in_h - border_h, lanes, glb_tile=glb_tile)
+
+
+def storage_words(report: dict) -> tuple[int, int]:
+    """(words, min_words) of a design's report over its buffers that are storage (not wires)."""
+    kept = [b for b in report["buffers"] if b["level"] != "wire"]
+    return sum(b["words"] for b in kept), sum(b["min_words"] for b in kept)
+
+
+CELLS_MAX_INPUT = 256 * 256  # Yosys's cells are counted up to this many input pixels (larger designs take long)
+
+
+def cells_figures(design, in_w: int, in_h: int) -> dict:
+    """Yosys's cells and latches of a design built for an in_w x in_h input; {} above CELLS_MAX_INPUT."""
+    from .design import library_path
+
+    if in_w * in_h > CELLS_MAX_INPUT:
+        return {}
+    return yosys_figures(design.name, design.verilog, str(library_path()))
+
+
+def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
+    from . import apps
+    from .compiler import compile  # noqa: A004 - mainspring's compile
+
+    out, _ = build_for_input(mod, in_w, in_h)
     start = time.perf_counter()
     design = compile(out, name=mod.NAME, target=apps.target(mod))
     seconds = time.perf_counter() - start
     rep = design.report
+    words, min_words = storage_words(rep)
     row = {
         "app": mod.NAME, "input": f"{in_w}x{in_h}", "compile_s": round(seconds, 2),
         "cycles": rep["predicted_cycles"], "ideal": rep["ideal_cycles"],
         "over_ideal": rep["predicted_cycles"] - rep["ideal_cycles"],
-        "words": sum(b["words"] for b in rep["buffers"] if b["level"] != "wire"),
-        "min_words": sum(b["min_words"] for b in rep["buffers"] if b["level"] != "wire"),
+        "words": words, "min_words": min_words,
         "pes": rep["pes"], "mem_tiles": rep["mem_tiles"], "registers": rep["registers"],
         "tiles": rep["tiles"], "halo": f"{100 * rep['halo_overhead']:.1f}%",
     }
-    if yosys and in_w * in_h <= 256 * 256:
-        row.update(yosys_figures(mod.NAME, design.verilog, str(library_path())))
+    if yosys:
+        row.update(cells_figures(design, in_w, in_h))
     return row
 
 

@@ -70,7 +70,8 @@ def cmd_sim(args) -> int:
         g = rep["glb"]
         overlap = "overlapping" if rep["transfers_overlap_compute"] else "not overlapping"
         print(f"  GLB: {rep['tiles']} tile(s) of {rep['mem_tiles_per_glb_tile']} memory tile(s); tile cycles "
-              f"{sorted(set(res.tile_cycles))} (predicted {rep['tile_cycles']}); host transfers "
+              f"{sorted(set(res.tile_cycles))} (predicted {sorted(set(rep['predicted_tile_cycles']))}, "
+              f"{rep['tile_cycles']} when the array never waits); host transfers "
               f"{rep['host_transfer_cycles']} cycles, {overlap} compute; halo overhead "
               f"{100 * rep['halo_overhead']:.2f}%")
         for b in g["buffers"]:
@@ -123,6 +124,36 @@ def cmd_fuzz(args) -> int:
     return 1 if failures else 0
 
 
+def cmd_sweep(args) -> int:
+    from .bench import parse_sizes
+    from .sweep import grid as sweep_grid
+    from .sweep import parse_ints, parse_tiles, run_sweep
+
+    if args.workers is not None and args.workers < 1:
+        raise HalideError(f"--workers {args.workers}: the local worker processes are a positive integer")
+    points = sweep_grid(args.apps, parse_sizes(args.sizes), parse_ints("--lanes", args.lanes),
+                        parse_tiles(args.glb_tiles) if args.glb_tiles else None,
+                        parse_ints("--mem-tile-words", args.mem_tile_words) if args.mem_tile_words else None,
+                        args.simulator)
+    rows = run_sweep(points, args.output, cluster=args.cluster, workers=args.workers, progress=_progress)
+    failed = [r for r in rows if r.get("error")]
+    _progress(f"wrote {args.output}/sweep.csv and {args.output}/pareto.svg")
+    print(f"{len(rows) - len(failed)} of {len(rows)} points done, {len(failed)} failed")
+    return 1 if failed else 0  # the table is whole; the status says a point failed
+
+
+def cmd_show(args) -> int:
+    from .compiler import compile  # noqa: A004 - mainspring's compile
+
+    mod, out, _, size = _build(args.app, args.size, args.lanes, args.auto)
+    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    design = compile(out, name=mod.NAME, target=apps.target(mod))
+    index = design.show(args.output)
+    _progress(f"wrote the pictures and {index}")
+    print(index)
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="mainspring", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -169,6 +200,26 @@ def main(argv=None) -> int:
     f.add_argument("--no-shrink", action="store_true", help="report failures as generated")
     f.add_argument("--case-timeout", type=float, default=120.0, help="seconds after which a case is a failure")
     f.set_defaults(fn=cmd_fuzz)
+    w = sub.add_parser("sweep", help="compile (and simulate) every point of a grid on Dask: a CSV and a Pareto "
+                       "picture of PEs against cycles")
+    w.add_argument("apps", nargs="+", metavar="APP")
+    w.add_argument("--sizes", default="64", help="comma-separated input sizes, e.g. 64,256,1920x1080")
+    w.add_argument("--lanes", default="1", help="comma-separated pixels per cycle, e.g. 1,2,4")
+    w.add_argument("--glb-tiles", help="comma-separated GLB output tiles WxH (apps whose build() takes glb_tile)")
+    w.add_argument("--mem-tile-words", help="comma-separated memory-tile sizes (hl.CGRA(mem_tile_words=...))")
+    w.add_argument("--simulator", default="verilator", choices=("verilator", "icarus", "none"))
+    w.add_argument("--cluster", metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://host:8786 (default: "
+                   "a local cluster of processes)")
+    w.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
+    w.add_argument("-o", "--output", required=True, help="output directory (sweep.csv, pareto.svg)")
+    w.set_defaults(fn=cmd_sweep)
+    g = sub.add_parser("show", help="compile an app and draw it: pipeline, memory hierarchy, schedule, index.html")
+    g.add_argument("app")
+    g.add_argument("-o", "--output", required=True, help="output directory")
+    g.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    g.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
+    g.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically")
+    g.set_defaults(fn=cmd_show)
     args = p.parse_args(argv)
     try:
         return args.fn(args)

