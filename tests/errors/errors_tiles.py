@@ -260,6 +260,27 @@ def _():
     return hl.compile(_glb(p, array_at=p.xo).output, name="demo")
 
 
+@case("hardware", "The GLB copy of an accelerator input unrolled along y", (
+    "{at}: accelerator input 'hw_input_global_wrapper': hw_input.in_().unroll(y, 2): the host streams an "
+    "accelerator input x fastest, several consecutive words of x per transfer; only its x loop can be "
+    "unrolled, by a factor: hw_input.in_().unroll(x, <lanes>)"), func="hw_input_global_wrapper", simulate=True)
+def glb_input_unrolled_along_y():
+    p = _glb(pipeline(32, 32))
+    p.hw_input.in_().unroll(p.y, 2, R)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_input_unrolled_along_y.fix
+def _():
+    p = _glb(pipeline(32, 32))
+    p.hw_input.in_().unroll(p.x, 2, R)
+    p.hw_input.in_().in_().unroll(p.x, 2, R)
+    p.mid.unroll(p.x, 2, R)
+    p.hw_output.unroll(hl.Var("xii"), 2, R)
+    p.hw_output.in_().unroll(p.xi, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
 @case("hardware", "An upsampled accelerator output of an odd extent", (
     "{at}: Func 'hw_output': an upsample divides the index of dimension xi by 2, so the accelerator runs that "
     "loop in steps of 2, but 'hw_output' runs it 7 times; make its extent a multiple of 2 (bound the output to a "
@@ -289,60 +310,68 @@ def _():
     return hl.compile(hw_output, name="demo")
 
 
-@case("hardware", "Reads of an accelerator input clamped to different bounds", (
-    "{at}: Func 'hw_input' is read inside the accelerator clamped to [0, 7] and to [1, 7] in its dimension x: "
-    "its stream repeats the edges of one range; clamp every read of it to the same bounds"), func="hw_input")
-def edges_of_different_clamps():
+@case("hardware", "Reads of a GLB input through two boundary conditions that disagree", (
+    "{at}: Func 'mid' reads hw_input.in_().in_() at (max(min((x - 2), 31), 0), y), and {at}: Func 'mid' reads it "
+    "at (max(min((31 - int32(abs((((x - 2) % 62) - 31)))), 31), 0), y): at x = -2 the first needs its value at "
+    "x = 0, the second its value at x = 2, but with a GLB level the host writes each input tile once, extended "
+    "for one boundary condition; read it through one boundary condition, or drop the GLB level (the host then "
+    "streams the input once per boundary condition)"), func="mid", simulate=True)
+def edges_of_a_glb_input_that_disagree():
+    p = pipeline(32, 32)
+    mirrored = hl.BoundaryConditions.mirror_interior(p.hw_input, [(0, 32)])
+    repeated = hl.BoundaryConditions.repeat_edge(p.hw_input, [(0, 32)])
+    p.mid = hl.Func("mid")
+    p.mid[p.x, p.y] = mirrored[p.x - 2, p.y] + repeated[p.x - 2, p.y]  # <-
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = p.mid[p.x, p.y] + p.mid[p.x, p.y + 1]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 32).bound(p.y, 0, 32)
+    return hl.compile(_glb(p).output, name="demo")
+
+
+@edges_of_a_glb_input_that_disagree.fix
+def _():
+    p = pipeline(32, 32)
+    mirrored = hl.BoundaryConditions.mirror_interior(p.hw_input, [(0, 32)])
+    p.mid = hl.Func("mid")
+    p.mid[p.x, p.y] = mirrored[p.x - 2, p.y] + mirrored[p.x + 1, p.y]
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = p.mid[p.x, p.y] + p.mid[p.x, p.y + 1]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 32).bound(p.y, 0, 32)
+    return hl.compile(_glb(p).output, name="demo")
+
+
+@case("hardware", "A boundary condition on a Func computed inside the accelerator from neighbouring values", (
+    "{at}: Func 'hw_output' reads 'mid' at (max(min((x - 1), 7), 0), y), a boundary condition on a Func "
+    "computed inside the accelerator from neighbouring values: the accelerator extends (repeats or mirrors the "
+    "edges of) only its inputs' streams, and Funcs computed from them point for point; compute 'mid' on the "
+    "host and stream it in (mid.compute_root().stream_to_accelerator(), in place of the inputs only it reads)"),
+    func="hw_output", simulate=True)
+def edges_of_a_stencil_inside():
     p = pipeline()
     p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = (p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y]  # <-
-                             + p.hw_input[hl.clamp(p.x + 1, 1, 7), p.y])
+    p.hw_output[p.x, p.y] = p.mid[hl.clamp(p.x - 1, 0, 7), p.y] + p.mid[p.x, p.y]  # <-
     p.output = hl.Func("output")
     p.output[p.x, p.y] = p.hw_output[p.x, p.y]
     p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
     accelerate(p)
+    buffer(p)
     stream(p)
     return hl.compile(p.output, name="demo")
 
 
-@edges_of_different_clamps.fix
+@edges_of_a_stencil_inside.fix
 def _():
     p = pipeline()
     p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = (p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y]
-                             + p.hw_input[hl.clamp(p.x + 1, 0, 7), p.y])
+    p.hw_output[p.x, p.y] = p.mid[hl.clamp(p.x - 1, 0, 7), p.y] + p.mid[p.x, p.y]
     p.output = hl.Func("output")
     p.output[p.x, p.y] = p.hw_output[p.x, p.y]
     p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
     accelerate(p)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
-@case("hardware", "An unclamped read of an accelerator input past another read's clamp", (
-    "{at}: Func 'hw_input' is read at (x + 1) in its dimension x, which reaches [1, 8], while other reads clamp "
-    "it to [0, 7]: inside the accelerator its stream repeats the edges outside that range; clamp this read too "
-    "(clamp((x + 1), 0, 7))"), func="hw_input", simulate=True)
-def edges_unclamped_past_the_clamp():
-    p = pipeline()
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y] + p.hw_input[p.x + 1, p.y]  # <-
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
-@edges_unclamped_past_the_clamp.fix
-def _():
-    p = pipeline()
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.hw_input[hl.clamp(p.x - 1, 0, 7), p.y] + p.hw_input[hl.clamp(p.x + 1, 0, 7), p.y]
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    stream(p)
+    p.hw_input.compute_root()
+    p.mid.compute_root().stream_to_accelerator()
     return hl.compile(p.output, name="demo")

@@ -214,3 +214,26 @@ def test_upsample_loops_are_strip_mined():
     assert [(lp.var, lp.extent) for lp in loops] == [
         ("u.s0.yi.strip_o", 3), ("u.s0.yi.strip_i", 2), ("u.s0.xi.strip_o", 4), ("u.s0.xi.strip_i", 2)]
     assert [str(i) for i in op.loads[1].access.index] == ["u.s0.xi.strip_o + 1", "u.s0.yi.strip_o"]
+
+
+
+def _two_resolutions_of_one_dimension():
+    """u reads f at x / 2 directly and at x through g (= f + 1): the linked x dimensions of f, g and u have no
+    one resolution each that fits both paths."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    f, g, u = hl.Func("f"), hl.Func("g"), hl.Func("u")
+    f[x, y] = hw_input[x, y] * 2
+    g[x, y] = f[x, y] + 1
+    u[x, y] = f[x / 2, y] + g[x, y]
+    accelerate(u, u, 8, 4, [f, g], hw_input)
+    return u
+
+
+def test_dimensions_at_inconsistent_resolutions_are_strip_mined_whole():
+    nest = lower(Pipeline(_two_resolutions_of_one_dimension()), "t").nest
+    loops = {op.func: [(lp.var, lp.extent) for lp in lps] for lps, op in nest.ops()}
+    assert loops == {name: [(f"{name}.s0.{y}", 4), (f"{name}.s0.{x}.strip_o", 4), (f"{name}.s0.{x}.strip_i", 2)]
+                     for name, x, y in (("f", "x", "y"), ("g", "x", "y"), ("u", "xi", "yi"))}

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mainspring.frontend import ir
-from mainspring.frontend.types import UInt
-from mainspring.hwlower.ir import Access, Affine, Buffer, LoadPort, Loop, LoopNest, Op
+from mainspring.frontend.types import Int, UInt
+from mainspring.hwlower.ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
 
 U16 = UInt(16)
 
@@ -22,8 +22,8 @@ def load(name: str, buffer: str, index) -> tuple[LoadPort, ir.Call]:
     return port, ir.Call(U16, port, ())
 
 
-def op(name: str, buffer: str, index, loads, value, stage: int = 0, func: str | None = None) -> Op:
-    return Op(name, func or buffer, stage, Access(buffer, tuple(index)), tuple(loads), value)
+def op(name: str, buffer: str, index, loads, value, stage: int = 0, func: str | None = None, coords=()) -> Op:
+    return Op(name, func or buffer, stage, Access(buffer, tuple(index)), tuple(loads), value, tuple(coords))
 
 
 def grid(prefix: str, width: int, height: int, body) -> Loop:
@@ -240,3 +240,20 @@ def gaussian_lanes(out_width: int = 62, out_height: int = 62, lanes: int = 2) ->
                     buffers(("hw_input", iw, out_height + 2), ("blur_unnormalized", out_width, out_height),
                             ("hw_output", out_width, out_height)),
                     ("hw_input",), "hw_output", tuple(body), (("hw_input", lanes), ("hw_output", lanes)))
+
+
+def coordinates(width: int = 10, height: int = 4, lanes: int = 2) -> LoopNest:
+    """hw_output(x, y) = hw_input(x, y) + (width - 1 - x) + (2 * y + 3): coordinates read as values (`CoordPort`),
+    the mirrored column falling along x (by `lanes` per firing, one lane apart), the other rising by 2 along y."""
+    x, xi, y = "o.x", "o.xi", "o.y"
+    column = aff(0, **{x: lanes, xi: 1})
+    mirrored = CoordPort("coord_x", aff(width - 1, **{x: -lanes, xi: -1}))
+    rising = CoordPort("coord_y", aff(3, **{y: 2}))
+    p, c = load("hw_input_0", "hw_input", (column, aff(0, **{y: 1})))
+    both = ir.BinOp(Int(32), "add", ir.Call(Int(32), mirrored, ()), ir.Call(Int(32), rising, ()))
+    out = op("hw_output_s0", "hw_output", (column, aff(0, **{y: 1})), [p], ir.BinOp(U16, "add", c, ir.Cast(U16, both)),
+             coords=(mirrored, rising))
+    lane = Loop(xi, 0, lanes, (out,), unrolled=True)
+    return LoopNest("coordinates", buffers(("hw_input", width, height), ("hw_output", width, height)), ("hw_input",),
+                    "hw_output", (Loop(y, 0, height, (Loop(x, 0, width // lanes, (lane,)),)),),
+                    (("hw_input", lanes), ("hw_output", lanes)))

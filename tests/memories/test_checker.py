@@ -135,6 +135,27 @@ def test_f_a_tile_gets_no_more_ports_than_it_has(gaussian):
         check_plan(nest, with_bank(plan, "hw_input", read_ports=bank.read_ports + (extra,)))
 
 
+def test_f_an_op_without_a_schedule_over_its_loops_is_caught(gaussian):
+    nest, plan = gaussian
+    with pytest.raises(MemoryCheckError, match=r"op 'blur_s0' has no schedule over its loops"):
+        check_plan(nest, dc.replace(plan, ops=tuple(s for s in plan.ops if s.op != "blur_s0")))
+    # A schedule of other loops: one row fewer than the op has (its rates and lanes still fit its dims).
+    (s,) = [s for s in plan.ops if s.op == "blur_s0"]
+    short = (dc.replace(s.dims[0], extent=s.dims[0].extent - 1),) + s.dims[1:]
+    with pytest.raises(MemoryCheckError, match=r"op 'blur_s0' has no schedule over its loops"):
+        check_plan(nest, with_op(plan, "blur_s0", dims=short))
+
+
+def test_f_a_port_iterating_other_extents_than_its_op_is_caught(gaussian):
+    # blur_s0 fires over 62 x 62 points; a write port counting 61 columns per row would lose a pixel each row.
+    nest, plan = gaussian
+    (w,) = plan.buffer("blur").write_ports
+    short = dc.replace(w, controller=dc.replace(w.controller, extent=(61, 62)))
+    with pytest.raises(MemoryCheckError, match=r"^memories check: buffer 'blur': port blur.w0 iterates extents "
+                                                r"\[61, 62\], not its domain \[b.y in 0..61, b.x in 0..61\]$"):
+        check_plan(nest, with_buffer(plan, "blur", lambda b: dc.replace(b, write_ports=(short,))))
+
+
 def test_f_an_op_firing_twice_per_cycle_is_caught(gaussian):
     nest, plan = gaussian
     with pytest.raises(MemoryCheckError, match=r"op 'blur_s0' fires twice in one cycle"):

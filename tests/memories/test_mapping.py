@@ -98,6 +98,29 @@ def test_a_delay_longer_than_a_tile_chains_lines_without_losing_a_word():
     assert buf.words == buf.min_words
 
 
+def _lines(buf):
+    """(write delay, read delay, SRAM words) of each delay line of a buffer."""
+    return [(p.delay, q.delay, p.region[1]) for b in buf.banks for p, q in zip(b.write_ports, b.read_ports)]
+
+
+def test_a_delay_line_exactly_one_tile_long_fills_one_tile():
+    # The 64-wide window's lines hold 61 words each: in 61-word tiles each is one whole tile, not chained.
+    buf = analyze(N.gaussian(), CGRA(mem_tile_words=61)).buffer("hw_input")  # analyze checks the plan
+    assert _lines(buf) == [(2, 64, 61), (66, 128, 61)]
+    assert [b.tiles for b in buf.banks] == [1, 1] and buf.words == buf.min_words
+
+
+@pytest.mark.xfail(strict=True, raises=ZeroDivisionError, reason=(
+    "memories/delay_lines._layout: a delay line one word longer than a tile chains a full tile and then a line "
+    "of 0 words (ZeroDivisionError in _addressed); with the default tiles, a 3x3 window on a 2052-wide input "
+    "(the gaussian app at 2050 x 8) fails so"))
+def test_a_delay_line_one_word_longer_than_a_tile_chains_two_real_lines():
+    target = CGRA(mem_tile_words=60)
+    buf = analyze(N.gaussian(), target).buffer("hw_input")
+    assert all(1 <= words <= target.mem_tile_words for _, _, words in _lines(buf))
+    assert buf.words == buf.min_words
+
+
 @pytest.mark.parametrize("make", NESTS)
 @pytest.mark.parametrize("target", [CGRA(), CGRA(mem_tile_words=100, mem_tile_read_ports=1)])
 def test_no_tile_gets_more_ports_or_words_than_it_has(make, target):

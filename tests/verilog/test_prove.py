@@ -181,3 +181,19 @@ def test_cli_prove(tmp_path, monkeypatch, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert sum("k_" in ln and ": proved" in ln for ln in lines) == 3, lines
     assert lines[-1].startswith("gaussian: 3 of 3 kernels proved"), lines
+
+
+def test_a_counterexample_shows_signed_values_as_signed(tmp_path):
+    """A signed kernel disproved at one input: the counterexample prints the port values of their types, a
+    negative input negative and a positive output whose bit below the sign bit is set positive."""
+    from mainspring.compute_json import Kernel, read_port
+
+    kernel = Kernel("k_flip", (("a", Int(16)),), (("o", read_port("a", Int(16))),))
+    wrong = ("module k_flip (\n    input [15:0] a,\n    output [15:0] o\n);\n"
+             "    assign o = a == 16'hb000 ? 16'h5000 : a;\nendmodule\n")  # wrong only at a = -20480
+    proof = prove_kernel(kernel, wrong, ProofCache(tmp_path))
+    assert proof.status == "disproved", proof
+    cex = proof.counterexample
+    assert (cex.inputs, cex.expected, cex.got) == ({"a": -20480}, {"o": -20480}, {"o": 20480})
+    assert int(evaluate_kernel(kernel, {"a": np.array([-20480])})["o"][0]) == cex.expected["o"]
+    assert str(proof).startswith("k_flip: DISPROVED: inputs a=-20480: expected o=-20480, got o=20480 in ")
