@@ -79,7 +79,8 @@ def _layout(taps: list[int], target: CGRA) -> list[tuple[str, int, int]]:
             while d - base - 1 > target.mem_tile_words:  # a full tile, then chain on from its tap
                 items.append(("line", base, base + target.mem_tile_words + 1))
                 base += target.mem_tile_words + 1
-            items.append(("line", base, d))
+            # one tap past a full tile is a register, not a line of no words
+            items.append(("register", base, d) if d == base + 1 else ("line", base, d))
         prev = d
     return items
 
