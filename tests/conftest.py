@@ -2,10 +2,35 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 
 import pytest
+
+from mainspring.sim import in_ci
+
+
+def require_halide():
+    """The `halide` module (the oracle: Halide 21's Python package), or skip (locally) / fail (in CI) when it is
+    not installed."""
+    try:
+        return importlib.import_module("halide")
+    except ImportError as e:
+        if in_ci():
+            pytest.fail(f"the Halide oracle is required in CI but `import halide` failed: {e}", pytrace=False)
+        pytest.skip("the Halide oracle is not installed (pip install halide==21.0.0)")
+
+
+@pytest.fixture(scope="session")
+def halide():
+    return require_halide()
+
+
+@pytest.fixture
+def halide_loader():
+    """The oracle loader itself, for testing its CI behaviour."""
+    return require_halide
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ Every program is bit-exact on both simulators at every edge, against the referen
 Halide 21's (the `halide` package) on the same algorithm. The refusals are in the error catalogue
 (tests/errors/errors_tiles.py)."""
 
-import importlib
 
 import numpy as np
 import pytest
@@ -17,7 +16,6 @@ import pytest
 import mainspring as hl
 from mainspring.apps.common import accelerate
 from mainspring.apps.lanes import unroll_lanes
-from mainspring.sim import in_ci
 
 from conftest import SIMULATORS
 
@@ -207,16 +205,6 @@ def test_lanes_with_extended_streams(kind, build_dir):
 
 
 # ---- the reference is Halide's -------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def halide():
-    try:
-        return importlib.import_module("halide")
-    except ImportError as e:
-        if in_ci():
-            pytest.fail(f"the Halide oracle is required in CI but `import halide` failed: {e}", pytrace=False)
-        pytest.skip("the Halide oracle is not installed (pip install halide==21.0.0)")
-
 
 @pytest.mark.parametrize("case", BC + SHARED + SPLIT + COPIES)
 def test_the_reference_is_halides(case, halide):

@@ -49,8 +49,7 @@ def test_a_max_scatter_over_a_bounded_index(simulator, build_dir):
     assert res.cycles == res.predicted_cycles
 
 
-def test_histogram_reference_equals_halide():
-    halide = pytest.importorskip("halide")
+def test_histogram_reference_equals_halide(halide):
     from mainspring.apps import h2h_histogram
 
     out, inputs = h2h_histogram.build(12, 10)

@@ -1,33 +1,15 @@
 """Fixtures of the frontend tests: the Halide oracle and a bit-for-bit comparison of realized outputs.
 
-The oracle is the `halide` PyPI package. Locally a missing package skips the oracle tests; in CI (CI=true) it
-fails them, so a broken install cannot pass as green.
+The oracle is the `halide` PyPI package (the `halide` fixture of tests/conftest.py). Locally a missing package
+skips the oracle tests; in CI (CI=true) it fails them, so a broken install cannot pass as green.
 """
 
 from __future__ import annotations
-
-import importlib
 
 import numpy as np
 import pytest
 
 import mainspring
-from mainspring.sim import in_ci
-
-
-def require_halide():
-    """The `halide` module, or skip (locally) / fail (in CI) when it is not installed."""
-    try:
-        return importlib.import_module("halide")
-    except ImportError as e:
-        if in_ci():
-            pytest.fail(f"the Halide oracle is required in CI but `import halide` failed: {e}", pytrace=False)
-        pytest.skip("the Halide oracle is not installed (pip install halide==21.0.0)")
-
-
-@pytest.fixture(scope="session")
-def halide():
-    return require_halide()
 
 
 def assert_same_output(expected, got, what: str = "output"):
@@ -61,9 +43,3 @@ def same_as_halide(halide):
         return expected
 
     return run
-
-
-@pytest.fixture
-def halide_loader():
-    """The oracle loader itself, for testing its CI behaviour."""
-    return require_halide
