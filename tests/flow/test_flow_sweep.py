@@ -160,3 +160,15 @@ def test_mem_tile_words_reach_the_target():
     assert small["error"] is None and small["mem_tile_words"] == 64
     big = run_point(Point("gaussian", (64, 64), 1, None, None, "none"))
     assert small["mem_tiles"] > big["mem_tiles"]  # a 122-word delay line spans two 64-word tiles
+
+
+@pytest.mark.slow  # Dask retries a refused address for its 30 s connect timeout
+def test_a_dead_cluster_address_and_an_unknown_simulator_are_explained(tmp_path):
+    from mainspring.sweep import run_sweep
+
+    points = grid(["gaussian"], [(16, 16)], [1], None, None, "none")
+    with pytest.raises(HalideError, match=r"--cluster tcp://127\.0\.0\.1:9: no Dask scheduler answers there .*"
+                                          r"start one with `dask scheduler`"):
+        run_sweep(points, tmp_path, cluster="tcp://127.0.0.1:9", progress=lambda msg: None)
+    with pytest.raises(HalideError, match=r"--simulator vcs: use one of"):
+        grid(["gaussian"], [(16, 16)], [1], None, None, "vcs")
