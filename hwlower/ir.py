@@ -97,6 +97,7 @@ class CoordPort:
     name: str  # unique within the op, e.g. "coord_x"
     value: Affine
     reduction: bool = False  # an RVar's (the same in every tile), not a pure variable's
+    var: str = ""  # the Var or RVar it counts, as the definition names it
 
 
 @dataclass(frozen=True, slots=True, eq=False)

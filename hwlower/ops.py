@@ -258,8 +258,8 @@ def _check_tile_free_coordinates(pipe: Pipeline, nest: LoopNest, tiles: list) ->
             if c.reduction:
                 continue
             f = pipe.functions[op.func]
-            var = c.name[len("coord_"):]
-            dims = [i for i, a in enumerate(f.args) if re.sub(r"[^A-Za-z0-9_]", "_", a).strip("_") == var]
+            var = c.var
+            dims = [i for i, a in enumerate(f.args) if a == var]
             origins = {t.boxes[op.func][dims[0]][0] for t in tiles if op.func in t.boxes} if dims else set()
             step = _modulus(op.value, c)
             if origins and len({o % step for o in origins} if step else origins) == 1:
@@ -304,7 +304,7 @@ def _coordinates(value: ir.Expr, env: dict[str, Affine], who: str) -> tuple[ir.E
             )
         if node.name not in ports:
             stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", node.name)).strip("_")
-            ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar))
+            ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar), node.name)
         return ir.Call(node.type, ports[node.name], ())
 
     return ir.transform(value, visit, {}), tuple(ports.values())

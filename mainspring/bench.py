@@ -37,6 +37,11 @@ def yosys_figures(name: str, verilog: str, library: str) -> dict:
 
 def parse_sizes(spec: str) -> list[tuple[int, int]]:
     """`--sizes`: comma-separated input sizes, N (square) or WxH, each positive."""
+    return parse_pairs("--sizes", spec, "an input size", "64,256,1920x1080")
+
+
+def parse_pairs(option: str, spec: str, what: str, example: str) -> list[tuple[int, int]]:
+    """A comma-separated list of positive sizes N (square) or WxH given to `option`."""
     from .frontend.errors import HalideError
 
     out = []
@@ -44,8 +49,8 @@ def parse_sizes(spec: str) -> list[tuple[int, int]]:
         part = raw.strip()
         m = re.fullmatch(r"(\d+)(?:x(\d+))?", part)
         if m is None or int(m.group(1)) < 1 or int(m.group(2) or m.group(1)) < 1:
-            raise HalideError(f"--sizes {spec}: '{part}' is not an input size; give positive sizes as N or WxH, "
-                              "comma-separated, e.g. --sizes 64,256,1920x1080")
+            raise HalideError(f"{option} {spec}: '{part}' is not {what}; give positive sizes as N or WxH, "
+                              f"comma-separated, e.g. {option} {example}")
         out.append((int(m.group(1)), int(m.group(2) or m.group(1))))
     return out
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import os
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -72,17 +71,9 @@ def parse_ints(option: str, spec: str) -> list[int]:
 
 def parse_tiles(spec: str) -> list[tuple[int, int]]:
     """`--glb-tiles`: comma-separated GLB output tiles, N (square) or WxH."""
-    from .frontend.errors import HalideError
+    from .bench import parse_pairs
 
-    out = []
-    for raw in spec.split(","):
-        part = raw.strip()
-        m = re.fullmatch(r"(\d+)(?:x(\d+))?", part)
-        if m is None or int(m.group(1)) < 1 or int(m.group(2) or m.group(1)) < 1:
-            raise HalideError(f"--glb-tiles {spec}: '{part}' is not a tile size; give positive sizes as N or WxH, "
-                              "comma-separated, e.g. --glb-tiles 240x216,120x108")
-        out.append((int(m.group(1)), int(m.group(2) or m.group(1))))
-    return out
+    return parse_pairs("--glb-tiles", spec, "a tile size", "240x216,120x108")
 
 
 def takes_glb_tile(app: str) -> bool:
