@@ -28,8 +28,9 @@ REFERENCE = ("h2h_pointwise", "h2h_cascade", "h2h_cascade_glb", "h2h_harris", "h
 # Ports that are bit-exact but not yet at the ideal rate or the minimum storage (BENCHMARKS.md): the accumulation's
 # serial reduction, conv_layer_mobile's serial reduction over input channels with the output channels unrolled,
 # resnet_layer_gen's weight-stationary sweeps (the first sweep waits for the image at a word per cycle).
-APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample") + REFERENCE + ("h2h_accumulation", "h2h_conv_layer_mobile",
-                                                                  "h2h_resnet_layer_gen")
+# histogram: 256 bins, a RAM updated read-modify-write at the computed bin
+APPS = SINGLE_LEVEL + ("gaussian_glb", "upsample", "histogram") + REFERENCE + (
+    "h2h_accumulation", "h2h_conv_layer_mobile", "h2h_resnet_layer_gen")
 
 
 def load(name_or_path: str):

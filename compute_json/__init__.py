@@ -12,7 +12,7 @@ from .eliminate_common_subexpressions import eliminate_common_subexpressions
 from .evaluate import evaluate_graph, evaluate_kernel
 from .fold_constants import fold_constants
 from .graph import OPS, format_graph, verify
-from .kernel import Kernel, PortRef, kernel_from_op, read_port
+from .kernel import Kernel, PortRef, address_kernel, kernel_from_op, read_port
 from .lower import lower_kernel
 from .lower_dividers import lower_dividers
 from .pipeline import PASSES, STEP_NAMES, compile_kernel
@@ -26,7 +26,7 @@ def kernel_json(kernel: Kernel) -> str:
 
 
 __all__ = [
-    "Kernel", "PortRef", "kernel_from_op", "read_port",
+    "Kernel", "PortRef", "address_kernel", "kernel_from_op", "read_port",
     "compile_kernel", "PASSES", "STEP_NAMES", "lower_kernel", "fold_constants", "eliminate_common_subexpressions",
     "shifts_for_powers_of_two", "divide_by_constants", "lower_dividers",
     "OPS", "format_graph", "verify", "evaluate_graph", "evaluate_kernel", "OpCount", "count_ops",

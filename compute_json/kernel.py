@@ -7,14 +7,17 @@ Params, its outputs the values it stores. Expression leaves are constants and ar
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from dataclasses import dataclass
 
 from mainspring.frontend import ir
 from mainspring.frontend.errors import HalideError, did_you_mean
-from mainspring.frontend.types import Type
+from mainspring.frontend.types import I32, Type, UInt
 from mainspring.hwlower.ir import Op, Rom
 
+U16 = UInt(16)
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
 # Names a port cannot take because the Verilog and CoreIR we emit would break (keywords of Verilog-2005 and
@@ -105,16 +108,38 @@ def _check_leaves(kernel: str, port: str, expr: ir.Expr, types: dict[str, Type])
 def kernel_from_op(op: Op, name: str | None = None, output: str = "out") -> Kernel:
     """The kernel of a loop-nest op (`hwlower.ir.Op`): ports for the loads its value reads (in the op's load
     order), then for its scalar Params (by name), and one output port for the stored value."""
-    value = op.value
+    stage = "pure definition" if op.stage == 0 else f"update {op.stage}"
+    return Kernel(name or op.name, _inputs(op, op.value), ((output, op.value),),
+                  source=f"Func {op.func}, {stage} (op {op.name})")
+
+
+def address_kernel(op: Op, box: tuple[tuple[int, int], ...], name: str, output: str = "addr") -> Kernel:
+    """The address a RAM update (`Op.scatter`) reads and then writes: its computed coordinates as one x-fastest
+    linear address into `box` ((min, extent) per dimension). The address is below the box's size, so it is
+    computed in 16 bits (wrapping arithmetic gives the same low bits) when the box has at most 65536 elements."""
+    t = U16 if math.prod(e for _, e in box) <= 1 << 16 else I32
+    terms, stride = [], 1
+    for e, (lo, extent) in zip(op.scatter, box):
+        c = e if e.type == t else ir.Cast(t, e)
+        if lo:
+            c = ir.BinOp(t, "sub", c, ir.const(t, lo & 0xFFFF if t == U16 else lo))
+        if stride != 1:
+            c = ir.BinOp(t, "mul", c, ir.const(t, stride))
+        terms.append(c)
+        stride *= extent
+    addr = functools.reduce(lambda a, b: ir.BinOp(t, "add", a, b), terms)
+    return Kernel(name, _inputs(op, addr), ((output, addr),),
+                  source=f"Func {op.func}, update {op.stage}: the address it updates (op {op.name})")
+
+
+def _inputs(op: Op, value: ir.Expr) -> tuple[tuple[str, Type], ...]:
     found: dict[str, Type] = {}
     for node in ir.walk(value):
         if isinstance(node, ir.Call) and not node.args:
             found.setdefault(node.callee.name, node.type)
     load_names = [port.name for port in op.loads if port.name in found]
     params = sorted(set(found) - set(load_names))
-    inputs = tuple((n, found[n]) for n in load_names + params)
-    stage = "pure definition" if op.stage == 0 else f"update {op.stage}"
-    return Kernel(name or op.name, inputs, ((output, value),), source=f"Func {op.func}, {stage} (op {op.name})")
+    return tuple((n, found[n]) for n in load_names + params)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

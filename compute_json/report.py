@@ -27,6 +27,12 @@ class OpCount:
     by_op: dict[str, int] = field(default_factory=dict)
     roms: dict[str, tuple[int, int]] = field(default_factory=dict)  # table -> (words, bits)
 
+    def __add__(self, other: OpCount) -> OpCount:
+        """Both kernels of one op (a RAM update's value and address kernels)."""
+        by_op = Counter(self.by_op) + Counter(other.by_op)
+        return OpCount(self.pe_ops + other.pe_ops, self.const_words + other.const_words,
+                       self.dividers + other.dividers, dict(sorted(by_op.items())), self.roms | other.roms)
+
     def __str__(self) -> str:
         ops = ", ".join(f"{op} {count}" for op, count in sorted(self.by_op.items()))
         return (f"{self.pe_ops} PE ops ({ops or 'none'}), {self.const_words} constant words, "

@@ -11,6 +11,9 @@ Semantics:
   Params (`ir.Call` with no args and a `Parameter` callee), the op's loads (`ir.Call` whose callee is a
   `LoadPort` of this op, with no args) and its coordinates (`ir.Call` of a `CoordPort`: an affine function of
   its loops). Its type is the stored buffer's type.
+- A RAM buffer (`Buffer.init` set) is updated at computed coordinates by one op (`Op.scatter`), one element
+  per firing, read-modify-write in the order of its loops; its other readers load it at affine indices after
+  its last update. It holds the whole box, every element `init` until updated.
 - Buffers named in `LoopNest.inputs` are written by the host (streamed in, in the order of their box:
   x fastest); `LoopNest.output` is streamed out in the order its Op stores it.
 - Streams carry `lanes` words per transfer (per cycle at full rate), lane 0 first: `LoopNest.lanes` gives each
@@ -62,6 +65,9 @@ class Buffer:
     name: str
     type: Type
     box: tuple[tuple[int, int], ...]  # (min, extent) per dimension, x first
+    # A RAM (a Func updated at computed coordinates, held whole in memory tiles; see `Op.scatter`): the value
+    # of every element before its first update. None for every other buffer.
+    init: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +115,10 @@ class Op:
     loads: tuple[LoadPort, ...]
     value: Expr  # of the frontend IR (see the module's notes)
     coords: tuple[CoordPort, ...] = ()  # the coordinates `value` reads
+    # An update of a RAM buffer at computed coordinates (a histogram's `hist(bin(r)) += 1`): the coordinates,
+    # x first, as expressions of the op's loads, coordinates and constants. `store.index` is then empty, and the
+    # value reads the element it updates through a load whose index is empty too (read-modify-write).
+    scatter: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -110,11 +110,14 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes])
         if op.stage == 0:
             producer[op.store.buffer] = ops[op.name]
     for loops, op in nest.ops():
-        xloop = _x_loop(loops, op.store.index[0])
+        # A RAM update (a scatter) has no x of its own: each of its serial loops must read one lane.
+        xloop = _x_loop(loops, op.store.index[0]) if op.store.index else ""
         if xloop is None:
             continue
         mine = ops[op.name]
         for port in op.loads:
+            if not port.access.index:  # the RAM element a scatter updates
+                continue
             src = producer.get(port.access.buffer)
             terms = dict(port.access.index[0].terms)
             c = terms.get(xloop, 0)

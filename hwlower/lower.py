@@ -5,7 +5,7 @@
     tiles       the host's invocations, and the GLB level's memory tiles                 (tiling.py)
     tables      constant tables, as the reference computes them                         (tables.py)
     inline      the buffered Funcs' definitions with inline Funcs substituted           (inline.py)
-    scatter     updates at computed coordinates, as compare-and-update lanes            (scatter.py)
+    scatter     updates at computed coordinates: compare-and-update lanes, or a RAM    (scatter.py)
     edges       boundary conditions on inputs: their streams extended                   (edges.py)
     ops         the loop nest of ops with affine loads and stores                       (ops.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)

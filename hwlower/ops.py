@@ -38,9 +38,10 @@ def build_ops(s: Lowering) -> Lowering:
     steps = dimension_steps(region, s.definitions)
     for f in region.buffered:
         fname = pipe.name(f)
-        buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname])))
+        buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
         body.extend(_lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
-                                tile.output_box if f is region.output else None, steps.get(id(f), {})))
+                                tile.output_box if f is region.output else None, steps.get(id(f), {}),
+                                id(f) in s.rams))
     nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
     tiles = s.glb.mem_tiles if s.glb is not None else s.tiles
@@ -71,9 +72,10 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 
 def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
-                steps: dict[int, int] | None = None) -> list[Loop | Op]:
+                steps: dict[int, int] | None = None, ram: bool = False) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
-    output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`)."""
+    output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`). A RAM Func's
+    update (scatter.py) is an op of its own, storing at computed coordinates."""
     fname = pipe.name(f)
     pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
     pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
@@ -85,17 +87,18 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     out: list[Loop | Op] = []
     pending: list[tuple[int, Definition]] = []
     for k, d in enumerate(defs[1:], start=1):
-        folded = None if pending else fold_update(f, d, value)
+        folded = None if pending or ram else fold_update(f, d, value)
         if folded is None:
             pending.append((k, d))
         else:
             check_folded_update(f"Func '{f.name}'", _update_lanes(f, d, box, k), lanes0)
             value = folded
-    out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps))
-    op_lanes[f"{fname}_s0"] = lanes0
+    if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
+        out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps))
+        op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        out.append(_make_op(pipe, fname, f, k, d, d.value, sk, tables, steps))
+        out.append(_make_op(pipe, fname, f, k, d, d.value, sk, tables, steps, ram))
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
@@ -146,25 +149,30 @@ def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
 
 
 def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops,
-             tables: dict[int, Table], steps: dict[int, int] | None = None) -> Loop | Op:
-    """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates)."""
+             tables: dict[int, Table], steps: dict[int, int] | None = None, ram: bool = False) -> Loop | Op:
+    """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates); `ram`: an
+    update of a RAM Func at computed coordinates (`Op.scatter`)."""
     args = d.args
     s = _strip_mine(s, args, steps or {}, f, str(d.loc))
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}
     who = f"{d.loc}: Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
-    store = Access(fname, tuple(_affine(a, env, who, fname, ranges) for a in args))
+    ram = ram and k > 0
+    store = Access(fname, () if ram else tuple(_affine(a, env, who, fname, ranges) for a in args))
     ports: dict[tuple, LoadPort] = {}
 
     def to_port(c: ir.Call, env: dict[str, Affine]) -> ir.Expr | None:
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)
+        stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", src)).strip("_")
+        if ram and c.callee is f:  # the element the update writes, before it (read-modify-write)
+            ports.setdefault((src, ()), LoadPort(f"{stem}_old", Access(src, ())))
+            return ir.Call(c.type, ports[(src, ())], ())
         idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
         key = (src, idx)
         if key not in ports:
-            stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", src)).strip("_")
             ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
         return ir.Call(c.type, ports[key], ())
 
@@ -173,16 +181,18 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         return simplify(map_calls(e, lambda c: to_port(c, env), {}))
 
     loops = list(s.loops)
-    tree = _tree(f, args, value, s, store, full, env) if k > 0 else None
+    tree = _tree(f, args, value, s, store, full, env) if k > 0 and not ram else None
     if tree is None:
         body = lower(value, env)
     else:
         (op, own, e), points, dropped = tree
         body = tree_value(op, lower(own, env), e, points, lower)
         loops = [lp for lp in loops if lp not in dropped]
-    _check_integer(body, who)
-    body, coords = _coordinates(body, env, who)
-    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords)
+    computed = tuple(lower(a, env) for a in args) if ram else ()
+    for e in (body,) + computed:
+        _check_integer(e, who)
+    (body, *at), coords = _coordinates((body,) + computed, env, who)
+    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords, tuple(at))
     for lp in reversed(loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip)
     return node
@@ -289,8 +299,10 @@ def _modulus(value: ir.Expr, port: CoordPort) -> int:
     return mods.pop() if len(mods) == 1 and not bare else 0
 
 
-def _coordinates(value: ir.Expr, env: dict[str, Affine], who: str) -> tuple[ir.Expr, tuple[CoordPort, ...]]:
-    """Each coordinate (Var or RVar) the value reads, as a CoordPort: an affine function of the op's loops."""
+def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],
+                 who: str) -> tuple[list[ir.Expr], tuple[CoordPort, ...]]:
+    """Each coordinate (Var or RVar) the values read (an op's value, and its computed store coordinates), as a
+    CoordPort: an affine function of the op's loops."""
     ports: dict[str, CoordPort] = {}
 
     def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
@@ -307,7 +319,10 @@ def _coordinates(value: ir.Expr, env: dict[str, Affine], who: str) -> tuple[ir.E
             ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar), node.name)
         return ir.Call(node.type, ports[node.name], ())
 
-    return ir.transform(value, visit, {}), tuple(ports.values())
+    out = []
+    for value in values:
+        out.append(ir.transform(value, visit, {}))
+    return out, tuple(ports.values())
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None) -> Affine:

@@ -20,6 +20,7 @@ def format_nest(nest: LoopNest) -> str:
         box = ", ".join(f"[{lo}, {ext}]" for lo, ext in b.box)
         role = (" (accelerator input)" if b.name in nest.inputs
                 else (" (accelerator output)" if b.name == nest.output else ""))
+        role += f" (RAM, every element {b.init} before its first update)" if b.init is not None else ""
         lines.append(f"realize {b.name}.stencil({box}) : {b.type}{role}")
     by_func: dict[str, list[Loop | Op]] = {}
     for node in nest.body:
@@ -48,18 +49,19 @@ def _emit(node: Loop | Op, depth: int, lines: list[str]) -> None:
         lines.append(f"{pad}}}")
     else:
         assert isinstance(node, Op)
-        lines.append(f"{pad}{_access(node.store)} = {_value(node.value)}")
+        at = ", ".join(_value(e) for e in node.scatter)  # a RAM update's computed coordinates
+        lines.append(f"{pad}{_access(node.store, at)} = {_value(node.value, at)}")
 
 
-def _access(a: Access) -> str:
-    return f"{a.buffer}.stencil({', '.join(str(i) for i in a.index)})"
+def _access(a: Access, at: str = "") -> str:
+    return f"{a.buffer}.stencil({', '.join(str(i) for i in a.index) if a.index else at})"
 
 
-def _value(e: ir.Expr) -> str:
+def _value(e: ir.Expr, at: str = "") -> str:
     text = ir.to_string(e)
     for n in ir.walk(e):
         if isinstance(n, ir.Call) and isinstance(n.callee, LoadPort):
-            text = text.replace(n.callee.name, _access(n.callee.access))
+            text = text.replace(n.callee.name, _access(n.callee.access, at))
         elif isinstance(n, ir.Call) and isinstance(n.callee, CoordPort):  # a coordinate: its loops' value
             text = re.sub(rf"\b{n.callee.name}\b", f"({n.callee.value})", text)
     return text

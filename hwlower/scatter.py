@@ -1,13 +1,18 @@
-"""Pass `scatter_writes`: an update that writes at a computed coordinate (a histogram's `hist(bin(r)) += 1`)
-becomes, at each step of its reduction, an update of every element of the Func's box, each element a lane
-that changes only when the coordinate names it:
+"""Pass `scatter_writes`: updates that write at a computed coordinate (a histogram's `hist(bin(r)) += 1`).
+
+A Func of at most LANE_ELEMENTS elements (or MAX_ELEMENTS, where it cannot be a RAM) becomes, at each step of its
+reduction, an update of every element of its box, each element a lane that changes only when the coordinate
+names it:
 
     hist(b) = select(bin(r) == b, hist(b) + 1, hist(b))      with b unrolled over hist's box
 
-The reduction keeps its order and its rate (one step per cycle), so the result is Halide's bit for bit, and each
-lane accumulates in its own register: consecutive steps to one element need no read-modify-write forwarding.
-The price is a compare and an update per element, so boxes are limited to MAX_ELEMENTS elements; a larger
-table would need a RAM with data-dependent addresses (not built yet)."""
+so each lane accumulates in its own register, one step per cycle, the result Halide's bit for bit.
+
+A larger Func is a RAM (`hwlower.ir.Buffer.init`): the whole box in memory tiles, every element starting at the
+pure definition's constant, and the update one read-modify-write per step at the computed address (`Op.scatter`,
+built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
+the last update. The pass checks here what a RAM needs (a constant initial value, one update, a serial reduction,
+a read of only the element written) and records the RAM Funcs; the definitions stay as written."""
 
 from __future__ import annotations
 
@@ -22,19 +27,71 @@ from mainspring.frontend.schedule import Dim, ForType, StageSchedule
 from mainspring.frontend.types import BOOL, I32
 
 from .fold import map_calls
+from .simplify import simplify
 from .state import Lowering
 
+# Up to LANE_ELEMENTS elements a Func is lanes (registers: a compare, an update and a select each: about 70 PE ops
+# for 16 bins, a fifth of the default array); past it a RAM (one of the array's 128 memory tiles and a few PE ops),
+# or lanes up to MAX_ELEMENTS where it cannot be a RAM.
+LANE_ELEMENTS = 4
 MAX_ELEMENTS = 64
 
 
 def scatter_writes(s: Lowering) -> Lowering:
     defs = dict(s.definitions)
+    rams = {}
     for f in s.found_region.buffered:
         ds = s.defs(f)
         if any(_computed(d) for d in ds[1:]):
-            box = s.tile.boxes[s.pipe.name(f)]
-            defs[id(f)] = [ds[0]] + [_spread(f, d, k, box) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
-    return replace(s, definitions=defs)
+            size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
+            if size > LANE_ELEMENTS:
+                try:
+                    rams[id(f)] = _ram_init(f, ds, f is s.found_region.output)
+                    continue
+                except HalideError:
+                    if size > MAX_ELEMENTS:
+                        raise
+            defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
+    return replace(s, definitions=defs, rams=rams)
+
+
+def _ram_init(f: Function, ds: list[Definition], is_output: bool) -> int:
+    """The initial value of a Func held in a RAM, after checking it can be one."""
+    d = ds[1]
+    who = f"{d.loc}: Func '{f.name}'.update(0)"
+    size = (f"'{f.name}' has more than {MAX_ELEMENTS} elements, so it is held in a RAM (a memory tile updated "
+            "at the computed address, one step per cycle)")
+    if len(ds) != 2:
+        raise HalideError(
+            f"{ds[2].loc}: Func '{f.name}'.update(1): {size}, which takes exactly one update, at the computed "
+            f"coordinate; fold the updates of '{f.name}' into one, or compute '{f.name}' on the host")
+    if not _computed(d):
+        raise HalideError(f"{who}: {size}, whose one update must write at a computed coordinate")
+    _own_reads(f, d, who)
+    pure = list(f.args)
+    used = {n.name for e in d.args + (d.value,) for n in ir.walk(e) if isinstance(n, ir.Var)}
+    if used & set(pure):
+        raise HalideError(
+            f"{who}: {size}, and the update uses the pure variable {min(used & set(pure))}; write it over an "
+            f"RDom only (one element per step)")
+    rvars = {name for name, _, _ in d.rdom.dims} if d.rdom is not None else set()
+    unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.var in rvars]
+    if unrolled:
+        t = unrolled[0]
+        raise HalideError(
+            f"{t.loc}: Func '{f.name}'.update(0).{t.kind}({t.var}): {size}, which takes one update per cycle; "
+            f"remove the {t.kind} of the update's reduction")
+    if is_output:
+        raise HalideError(
+            f"{who}: {size}, which the accelerator's output cannot be (it streams its values in the order it "
+            f"computes them); copy it into an output Func: out(b) = {f.name}(b)")
+    init = simplify(ds[0].value)
+    if not isinstance(init, ir.Const) or init.type.is_float():
+        raise HalideError(
+            f"{ds[0].loc}: Func '{f.name}': {size}, whose elements start at one constant, but its pure definition "
+            f"is {ir.to_string(ds[0].value)}; initialise it with a constant ({f.name}(...) = 0) and add the rest in "
+            "a Func that reads it")
+    return int(init.value)
 
 
 def _computed(d: Definition) -> bool:
@@ -42,17 +99,9 @@ def _computed(d: Definition) -> bool:
     return any(isinstance(n, ir.Call) for a in d.args for n in ir.walk(a))
 
 
-def _spread(f: Function, d: Definition, k: int, box: list[tuple[int, int]]) -> Definition:
+def _spread(f: Function, d: Definition, k: int) -> Definition:
     who = f"{d.loc}: Func '{f.name}'.update({k - 1})"
-    size = math.prod(hi - lo + 1 for lo, hi in box)
     shown = ", ".join(ir.to_string(a) for a in d.args)
-    if size > MAX_ELEMENTS:
-        raise HalideError(
-            f"{who} writes '{f.name}' at the computed coordinate ({shown}); inside the accelerator such a write "
-            f"updates every element of '{f.name}' in each step (a compare and an update per element), and its box "
-            f"has {size} elements, more than {MAX_ELEMENTS}. Bound '{f.name}' smaller (clamp the coordinate and "
-            f"{f.name}.bound(...)), or compute '{f.name}' on the host."
-        )
     args, conds, added = [], [], []
     for a, name in zip(d.args, f.args):
         v = ir.Var(I32, name)
@@ -68,21 +117,22 @@ def _spread(f: Function, d: Definition, k: int, box: list[tuple[int, int]]) -> D
         conds.append(ir.BinOp(BOOL, "eq", a, v))
         added.append(name)
     own = ir.Call(f.type, f, tuple(args))
-    keys = [ir.structural_key(a) for a in d.args]
+    _own_reads(f, d, who)
+    value = map_calls(d.value, lambda c: own if c.callee is f else None, {})
+    cond = functools.reduce(lambda p, q: ir.BinOp(BOOL, "and", p, q), conds)
+    schedule = StageSchedule([Dim(n, False) for n in added] + list(d.schedule.dims),
+                             list(d.schedule.directives) + [ForType("unroll", n, d.loc) for n in added])
+    return Definition(tuple(args), ir.Select(f.type, cond, value, own), d.rdom, d.loc, schedule)
 
-    def read(c: ir.Call) -> ir.Expr | None:
-        if c.callee is not f:
-            return None
-        if [ir.structural_key(a) for a in c.args] != keys:
+
+def _own_reads(f: Function, d: Definition, who: str) -> None:
+    """An update at a computed coordinate reads only the element it writes (the one step's read-modify-write)."""
+    keys = [ir.structural_key(a) for a in d.args]
+    shown = ", ".join(ir.to_string(a) for a in d.args)
+    for c in ir.walk(d.value):
+        if isinstance(c, ir.Call) and c.callee is f and [ir.structural_key(a) for a in c.args] != keys:
             raise HalideError(
                 f"{who} writes '{f.name}' at ({shown}) but reads it at "
                 f"({', '.join(ir.to_string(a) for a in c.args)}); inside the accelerator an update at a computed "
                 "coordinate may read only the element it writes"
             )
-        return own
-
-    value = map_calls(d.value, read, {})
-    cond = functools.reduce(lambda p, q: ir.BinOp(BOOL, "and", p, q), conds)
-    schedule = StageSchedule([Dim(n, False) for n in added] + list(d.schedule.dims),
-                             list(d.schedule.directives) + [ForType("unroll", n, d.loc) for n in added])
-    return Definition(tuple(args), ir.Select(f.type, cond, value, own), d.rdom, d.loc, schedule)

@@ -51,13 +51,17 @@ def _verify_op(op: Op, loops: tuple[Loop, ...], buffers: dict) -> None:
     for what, access in [("store", op.store)] + [(f"load '{p.name}'", p.access) for p in op.loads]:
         b = buffers.get(access.buffer)
         assert b is not None, f"{who} {what}: unknown buffer {access.buffer}"
+        if access.buffer == op.store.buffer and op.scatter and not access.index:
+            # the RAM element the update writes at its computed coordinates (read-modify-write)
+            assert b.init is not None and len(op.scatter) == len(b.box), f"{who} {what}: a scatter into {b.name}"
+            continue
         assert len(access.index) == len(b.box), f"{who} {what}: {len(access.index)} indices into {b.name}"
         for a in access.index:
             _in_scope(a, scope, f"{who} {what}")
     for c in op.coords:
         _in_scope(c.value, scope, f"{who} coordinate '{c.name}'")
     loads, coords = {id(p) for p in op.loads}, {id(c) for c in op.coords}
-    for n in ir.walk(op.value):
+    for n in (n for e in (op.value,) + op.scatter for n in ir.walk(e)):
         assert not isinstance(n, (ir.Var, ir.RVar)), f"{who}: free variable {n.name} in its value"
         if not isinstance(n, ir.Call):
             continue

@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import replace
 
-from .compute_json import compile_kernel, count_ops, dumps_coreir_json, kernel_from_op, to_coreir_json
+from .compute_json import compile_kernel, count_ops, dumps_coreir_json, to_coreir_json
 from .compute_json.pipeline import STEP_NAMES as COMPUTE_STEPS
 from .design import Design
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
@@ -26,13 +26,13 @@ from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .memories import STEP_NAMES as MEMORY_STEPS
-from .memories import MemoryPlan, analyze, from_json, to_json
+from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.glb import plan_glb, verify_glb
 from .report_glb import glb_report
 from .target import CGRA
 from .verilog.glb import glb_design_verilog
 from .verilog.prove import proof_report, prove_ops
-from .verilog.top import RtlLimitError, design_verilog, kernel_module
+from .verilog.top import RtlLimitError, design_verilog, kernel_module, op_kernels
 from .verilog.verify import verify_verilog
 
 # Every step `--dump-after` can print, in the order they run: each hwlower pass (the last, `lower`, prints the
@@ -61,7 +61,12 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     pipe.check_schedule()
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
-    plan = analyze(program.nest, target, dump=dump)
+    try:
+        plan = analyze(program.nest, target, dump=dump)
+    except MemoryMappingError as e:
+        if e.subject is None:
+            raise
+        raise ScheduleError(f"{program.located(e.subject)}: {e}") from None
     glb = None
     if program.glb is not None:
         glb = plan_glb(program, target)
@@ -120,10 +125,9 @@ VERILOG_KEYWORDS = frozenset("""
 
 
 def _proofs(program: HwProgram, verilog: str, prove: bool) -> dict:
-    ops = [op for _, op in program.nest.ops()]
     if prove:
-        return proof_report(prove_ops(ops, verilog))
-    modules = dict.fromkeys(kernel_module(op.name) for op in ops)
+        return proof_report(prove_ops(program.nest, verilog))
+    modules = dict.fromkeys(k.name for _, op in program.nest.ops() for k in op_kernels(op, program.nest))
     return {"kernels_proved": 0,
             "kernels_unproved": [{"kernel": m, "reason": "not attempted: compile(prove=False)"} for m in modules]}
 
@@ -137,10 +141,12 @@ def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None, ou
     modules: dict[str, dict] = {}
     counts = {}
     for _, op in program.nest.ops():
-        g = compile_kernel(kernel_from_op(op, name=kernel_module(op.name)), dump_after, out or sys.stdout)
-        counts[op.name] = count_ops(g, target.word_bits)
-        doc = to_coreir_json(g)
-        modules.update(doc["namespaces"]["global"]["modules"])
+        for kernel in op_kernels(op, program.nest):  # a RAM update has two: its value and its address
+            g = compile_kernel(kernel, dump_after, out or sys.stdout)
+            count = count_ops(g, target.word_bits)
+            counts[op.name] = counts[op.name] + count if op.name in counts else count
+            doc = to_coreir_json(g)
+            modules.update(doc["namespaces"]["global"]["modules"])
     last = kernel_module(program.nest.ops()[-1][1].name)
     return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts
 

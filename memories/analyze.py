@@ -14,6 +14,7 @@ from .ir import MemoryPlan, OpSchedule
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
 from .printer import format_capacities, format_dependences, format_mapping
+from .ram import map_ram
 from .schedule import Schedule, format_schedule, schedule
 
 # The steps `analyze` can print, in the order they run (the compiler adds `schedule`: the memory JSON).
@@ -44,7 +45,8 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
     after("rates", lambda: format_schedule(prog, sched))
     capacities = {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
     after("capacities", lambda: format_capacities(capacities))
-    buffers = tuple(map_buffer(prog, sched, target, name, words) for name, words in capacities.items())
+    buffers = tuple((map_ram if nest.buffer(name).init is not None else map_buffer)(prog, sched, target, name, words)
+                    for name, words in capacities.items())
     after("mapping", lambda: format_mapping(buffers))
     ops = op_schedules(prog, sched)
     writes = [p.controller.cycle_starting_addr for b in buffers for p in b.write_ports if p.name in b.output_ports]

@@ -15,6 +15,7 @@ from typing import Literal
 import islpy as isl
 
 from .polyhedral import Flow, Program, Stmt
+from .ram import ram_words
 from .schedule import Schedule
 from .timing import embed_values, periods_for, program_vector, time_space_bounds, time_vector
 
@@ -26,6 +27,8 @@ Clock = (tuple[Literal["radix"], tuple[int, ...]] | tuple[Literal["flat"], None]
 
 def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
     """The maximum number of values of `buffer` written but not yet last read, over all cycles."""
+    if prog.nest.buffer(buffer).init is not None:
+        return ram_words(prog, buffer)
     flows = [f for f in prog.flows if f.buffer == buffer]
     if not flows:
         return 0

@@ -26,6 +26,7 @@ from mainspring.hwlower.ir import LoopNest
 from .errors import MemoryCheckError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule, ReadPort
 from .polyhedral import Flow, Program, build_program, point_values
+from .ram import check_ram
 from .timing import bounds, cycle_expr, dense_rates, flat_map, linear_map, writes_before
 
 
@@ -36,11 +37,15 @@ def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) ->
         prog = build_program(nest, lambda op: ops[op.name].latency if op.name in ops else 0)
     _check_ops(prog, plan, ops)
     # Dependences first: a wrong delay is best reported as the read it breaks.
-    for buf in plan.buffers:
+    rams = [b for b in plan.buffers if b.init is not None]
+    for buf in rams:
+        check_ram(buf, prog, ops, plan.target)
+    plain = [b for b in plan.buffers if b.init is None]
+    for buf in plain:
         for f in prog.flows:
             if f.buffer == buf.name and not f.streamed_out:
                 _check_dependence(buf, f, ops)
-    for buf in plan.buffers:
+    for buf in plain:
         flows = [f for f in prog.flows if f.buffer == buf.name]
         _check_streams(buf, flows, prog, ops)
         for f in flows:

@@ -15,4 +15,9 @@ class MemoryCheckError(AssertionError):
 
 
 class MemoryMappingError(ScheduleError):
-    """The loop nest needs a buffer organisation this stage does not implement on the target."""
+    """The loop nest needs a buffer organisation this stage does not implement on the target. `subject` is the
+    op or buffer it concerns, when one is known, so that the compiler can point at the user's definition."""
+
+    def __init__(self, message: str, subject: str | None = None):
+        super().__init__(message)
+        self.subject = subject

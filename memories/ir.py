@@ -201,7 +201,7 @@ class BankPort:
 @dataclass(frozen=True, slots=True)
 class Bank:
     name: str
-    kind: str  # "delay_line" (circular buffers read at constant delays) or "addressed"
+    kind: str  # "delay_line" (circular buffers read at constant delays), "addressed" or "ram" (memories/ram.py)
     words: int  # SRAM words (the sum of the ports' regions)
     tiles: int
     slices: int
@@ -226,6 +226,7 @@ class BufferPlan:
     registers: tuple[Register, ...]
     banks: tuple[Bank, ...]
     output_ports: tuple[str, ...] = ()  # write ports whose values are streamed out (final values)
+    init: int | None = None  # a RAM (memories/ram.py): every element's value before its first update
 
 
 @dataclass(frozen=True, slots=True)

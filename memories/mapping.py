@@ -92,7 +92,7 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
 def _write_port(prog: Program, sched: Schedule, buf: str, s: Stmt, lane: tuple[int, ...], k: int) -> WritePort:
     store = next(a for a in prog.accesses if a.stmt is s and a.is_write)
     t = sched.timing[s.name]
-    ctrl = controller(s.time_dims, t.rates, t.delay + s.latency, _element_address(prog, buf, store.index, s, lane))
+    ctrl = controller(s.time_dims, t.rates, t.delay + s.latency, element_address(prog, buf, store.index, s, lane))
     return WritePort(f"{buf}.w{k}", buf, s.name, lane, ctrl)
 
 
@@ -103,7 +103,7 @@ def _read_ports(prog: Program, sched: Schedule, buf: str, flows: list[Flow], wpo
         load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
         t = sched.timing[f.dst.name]
         for box in boxes(f.rel.range(), f.dst.time_dims, f"op '{f.dst.name}' load '{f.load}'"):
-            addr = _element_address(prog, buf, load.index, f.dst, f.dst_lane, box)
+            addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box)
             ctrl = controller(box, t.rates, t.delay + _offset(box, f.dst.time_dims, t.rates), addr)
             port = ReadPort(f"{buf}.r{len(out)}", buf, f.dst.name, f.load, f.dst_lane,
                             wports[(f.src.name, f.src_lane)].name, box, lo if lo == hi else None, "", ctrl)
@@ -124,7 +124,7 @@ def _offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...])
     return sum(q * (b.min - d.min) for q, b, d in zip(rates, box, dims))
 
 
-def _element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...],
+def element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...],
                      box: tuple[Dim, ...] | None = None,
                      over: _Elements | None = None) -> tuple[int, tuple[int, ...]]:
     """(address at the box's min corner, address stride per time dim innermost first), x-fastest linear over
@@ -349,7 +349,7 @@ def _read_controller(prog: Program, sched: Schedule, buf: str, r: _Read, over: _
     f, box = r.flow, r.port.domain
     load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
     t = sched.timing[f.dst.name]
-    addr = _element_address(prog, buf, load.index, f.dst, f.dst_lane, box, over)
+    addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box, over)
     return controller(box, t.rates, t.delay + _offset(box, f.dst.time_dims, t.rates), addr)
 
 
@@ -365,7 +365,7 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
     t = sched.timing[src.name]
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
     ctrl = controller(box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates),
-                      _element_address(prog, buf, store.index, src, lane, box, over))
+                      element_address(prog, buf, store.index, src, lane, box, over))
     return src, lane, box, ctrl
 
 
@@ -390,7 +390,7 @@ def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read]
         # A value nobody reads from memory dies as it is written (but still takes its slot in that cycle).
         last = rel.lexmax().union(wc.subtract_domain(rel.domain()))
         store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
-        start, strides = _element_address(prog, buf, store.index, src, lane, over=over)
+        start, strides = element_address(prog, buf, store.index, src, lane, over=over)
         am = flat_map(src.time_name, src.time_dims, tuple(reversed(strides)), start)
         parts = (wc.apply_domain(emb), last.apply_domain(emb), am.apply_domain(emb))
         write_cycle, last_read, addr = (p if acc is None else acc.union(p)

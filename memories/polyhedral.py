@@ -122,9 +122,13 @@ class Flow:
 class Program:
     nest: LoopNest
     stmts: tuple[Stmt, ...]
-    accesses: tuple[Access, ...]
+    accesses: tuple[Access, ...]  # affine ones: a RAM update's store and its read of the old value have none
     flows: tuple[Flow, ...]
     internal: tuple[InternalRead, ...]
+    # RAM buffers (`hwlower.ir.Buffer.init`): from the op updating it at computed coordinates to each lane of each
+    # load of its readers, every update instance to every read instance (the element is known only at run time,
+    # so each read follows the last update). Orders for the schedule, not value flows: no tap serves them.
+    orders: tuple[Flow, ...] = ()
 
     def stmt(self, name: str) -> Stmt:
         for s in self.stmts:
@@ -148,7 +152,11 @@ def _bounds(names: list[str], dims: tuple[Dim, ...]) -> str:
 
 
 def default_latency(op: Op, pe_latency: int) -> int:
-    """0 for an op that only moves a value (a bare load, constant or Param: no PE), else the PE latency."""
+    """0 for an op that only moves a value (a bare load, constant or Param: no PE), 1 for a RAM update (it reads
+    the old value in its firing cycle and writes the new one in the next: memories/ram.py), else the PE
+    latency."""
+    if op.scatter:
+        return 1
     v = op.value
     return 0 if isinstance(v, (fir.Const, fir.Call)) and not getattr(v, "args", ()) else pe_latency
 
@@ -158,11 +166,27 @@ def build_program(nest: LoopNest, latency: Callable[[Op], int]) -> Program:
     stmts, accesses = _statements(nest, latency)
     flows: list[Flow] = []
     internal: list[InternalRead] = []
+    orders: list[Flow] = []
     for buf in nest.buffers:
-        f, i = _buffer_flows(buf.name, [a for a in accesses if a.buffer == buf.name], stmts)
+        mine = [a for a in accesses if a.buffer == buf.name]
+        if buf.init is not None:
+            orders += _ram_orders(buf.name, mine, stmts)
+            continue
+        f, i = _buffer_flows(buf.name, mine, stmts)
         flows += f
         internal += i
-    return Program(nest, tuple(stmts), tuple(accesses), tuple(flows), tuple(internal))
+    return Program(nest, tuple(stmts), tuple(accesses), tuple(flows), tuple(internal), tuple(orders))
+
+
+def _ram_orders(buf: str, readers: list[Access], stmts: list[Stmt]) -> list[Flow]:
+    (writer,) = [s for s in stmts if s.op is not None and s.op.scatter and s.op.store.buffer == buf]
+    out = []
+    for a in readers:
+        assert not a.is_write and a.stmt is not writer, f"hwlower contract: RAM {buf} is stored by {a.stmt.name}"
+        for lane in a.stmt.lanes():
+            rel = isl.Map.from_domain_and_range(writer.time_set(), a.stmt.time_set())
+            out.append(Flow(buf, writer, (), a.stmt, a.name, lane, rel))
+    return out
 
 
 def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt], list[Access]]:
@@ -182,8 +206,11 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
             dims = tuple(Dim(lp.var, lp.min, lp.extent, lp.strip) for lp in loops)
             s = Stmt(n.name, len(stmts), n, None, dims, tuple(lp.unrolled for lp in loops), pos + (k,), latency(n))
             stmts.append(s)
-            accesses.extend(Access(s, lp.name, lp.access.buffer, lp.access.index, False) for lp in n.loads)
-            accesses.append(Access(s, "store", n.store.buffer, n.store.index, True))
+            # A RAM update's store and old value are at computed coordinates: no affine access (see orders).
+            accesses.extend(Access(s, lp.name, lp.access.buffer, lp.access.index, False) for lp in n.loads
+                            if lp.access.index or not n.scatter)
+            if not n.scatter:
+                accesses.append(Access(s, "store", n.store.buffer, n.store.index, True))
 
     walk(nest.body, (), ())
     sink = _host_stmt(nest, HOST_OUT, nest.output, len(stmts), len(nest.body) + 1)

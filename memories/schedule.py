@@ -108,7 +108,8 @@ def scheduled_stmts(prog: Program) -> list[Stmt]:
 
 
 def edges(prog: Program, rates: dict[str, tuple[int, ...]]) -> list[_Edge]:
-    """One constraint per flow: the least dst.delay - src.delay for which every read follows its write."""
+    """One constraint per flow (and RAM order): the least dst.delay - src.delay for which every read follows its
+    write."""
     out: dict[tuple[str, str], int] = {}
     for f in prog.flows:
         if f.streamed_out:
@@ -116,6 +117,12 @@ def edges(prog: Program, rates: dict[str, tuple[int, ...]]) -> list[_Edge]:
         lo, hi = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, rates[f.src.name], 0),
                               flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], 0))
         w = f.src.latency - lo + (0 if lo == hi else 1)
+        key = (f.src.name, f.dst.name)
+        out[key] = max(out.get(key, w), w)
+    for f in prog.orders:  # a RAM's readers after its last update, through its addressed read ports
+        lo, _ = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, rates[f.src.name], 0),
+                             flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], 0))
+        w = f.src.latency - lo + 1
         key = (f.src.name, f.dst.name)
         out[key] = max(out.get(key, w), w)
     return [_Edge(s, d, w) for (s, d), w in sorted(out.items())]

@@ -19,15 +19,15 @@ from pathlib import Path
 
 import z3
 
-from mainspring.compute_json.kernel import Kernel, kernel_from_op
+from mainspring.compute_json.kernel import Kernel
 from mainspring.frontend import ir
-from mainspring.hwlower.ir import Rom
+from mainspring.hwlower.ir import LoopNest, Rom
 
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_reference import Reference, Unsupported
-from .top import kernel_module
+from .top import op_kernels
 
 TIME_LIMIT = 30.0  # seconds per kernel, lemmas included
 
@@ -186,19 +186,19 @@ def _from_entry(kernel: Kernel, e: dict) -> KernelProof:
                        source=kernel.source)
 
 
-def prove_ops(ops, verilog: str, cache_dir: Path | str | None = None, timeout: float = TIME_LIMIT,
+def prove_ops(nest: LoopNest, verilog: str, cache_dir: Path | str | None = None, timeout: float = TIME_LIMIT,
               progress=None, retry: bool = False) -> list[KernelProof]:
-    """Prove the kernel of each op (`hwlower.ir.Op`, as `compile` names its module) against `verilog`, the
-    design's Verilog; a kernel that several ops share is proved once. `cache_dir=None`: `build/prove` (or
-    MAINSPRING_PROVE_CACHE); `progress` is called with each result."""
+    """Prove the kernels of every op of `nest` (`top.op_kernels`, as `compile` names their modules) against
+    `verilog`, the design's Verilog; a kernel that several ops share is proved once. `cache_dir=None`:
+    `build/prove` (or MAINSPRING_PROVE_CACHE); `progress` is called with each result."""
     cache = ProofCache(cache_dir if cache_dir is not None else default_cache_dir())
     proofs: dict[str, KernelProof] = {}
-    for op in ops:
-        module = kernel_module(op.name)
-        if module not in proofs:
-            proofs[module] = prove_kernel(kernel_from_op(op, name=module), verilog, cache, timeout, retry)
-            if progress is not None:
-                progress(proofs[module])
+    for _, op in nest.ops():
+        for kernel in op_kernels(op, nest):
+            if kernel.name not in proofs:
+                proofs[kernel.name] = prove_kernel(kernel, verilog, cache, timeout, retry)
+                if progress is not None:
+                    progress(proofs[kernel.name])
     return list(proofs.values())
 
 
@@ -206,8 +206,7 @@ def prove_design(design, cache_dir: Path | str | None = None, timeout: float = T
                  progress=None, retry: bool = True) -> list[KernelProof]:
     """Prove every compute kernel of a compiled design (see `prove_ops`), trying again the kernels an earlier
     run left unproved."""
-    return prove_ops([op for _, op in design.program.nest.ops()], design.verilog, cache_dir, timeout, progress,
-                     retry)
+    return prove_ops(design.program.nest, design.verilog, cache_dir, timeout, progress, retry)
 
 
 def proof_report(proofs: list[KernelProof]) -> dict:

@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mainspring.compute_json.kernel import Kernel, address_kernel, kernel_from_op
 from mainspring.frontend.errors import ScheduleError
+from mainspring.hwlower.ir import LoopNest, Op
 from mainspring.memories.ir import (
     Bank,
     BankPort,
@@ -231,6 +233,7 @@ def _concat(parts: list[str]) -> str:
 
 def scalar_params(plan: MemoryPlan, kernels) -> dict[str, int]:
     loads = {(rp.op, rp.load) for b in plan.buffers for rp in b.read_ports} | {(c.op, c.name) for c in plan.coords}
+    loads |= {(p.op, p.load) for b in plan.buffers if b.init is not None for p in b.banks[0].write_ports}  # RAM
     out: dict[str, int] = {}
     for op in plan.ops:
         if op.host:
@@ -250,6 +253,9 @@ def _ctrl(inst: str, c: Controller, kind: str, fire: str, addr: str | None = Non
 
 
 def _buffer(top: _Top, bname: str, b: BufferPlan) -> None:
+    if b.init is not None:
+        _ram(top, bname, b)
+        return
     w = b.bits
     fires: dict[str, str] = {}  # root write port -> a signal high in its write cycles
     gated_roots = {r.root for r in b.registers if r.gated}  # the roots whose write cycles a register needs
@@ -315,6 +321,61 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
     )
 
 
+def _ram(top: _Top, bname: str, b: BufferPlan) -> None:
+    """A RAM (`ms_ram`): its update port fed by the update op's two kernels (`_ram_update`), its read ports by
+    their controllers."""
+    (bank,) = b.banks
+    (wp,) = b.write_ports  # the update's writes, a cycle after it fires
+    w, s, aw = b.bits, signal(bank.name), _aw(bank.words)
+    params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({aw})", f".INIT({w}'h{b.init & ((1 << w) - 1):x})",
+              f".NR({len(bank.read_ports)})"]
+    outs = []
+    for i, rp in enumerate(bank.read_ports):
+        params += _ctrl_params(f"R{i}_", rp.controller)
+        top.decls.append(f"wire [{w - 1}:0] {signal(rp.name)};")
+        outs.append(signal(rp.name))
+    if len(outs) < 2:
+        top.decls.append(f"wire [{w - 1}:0] {s}_unused;  // the tile's second read port is not configured")
+        outs.append(f"{s}_unused")
+    top.decls += [f"wire {s}_upd_fire;", f"wire [{aw - 1}:0] {s}_upd_addr;", f"wire [{w - 1}:0] {s}_upd_old;"]
+    top.body.append(_ctrl(f"c_{s}_upd_fire", wp.controller.shifted(-1), "when", f"{s}_upd_fire"))
+    joined = ",\n    ".join(params)
+    top.body.append(
+        f"// {bname}: RAM of {bank.words} words on {bank.tiles} memory tile(s), every word {b.init} until updated\n"
+        f"ms_ram #(\n    {joined})\n    {s} (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), "
+        f".upd_fire({s}_upd_fire), .upd_addr({s}_upd_addr), .upd_new({signal(wp.name)}), .upd_old({s}_upd_old), "
+        f".rdata0({outs[0]}), .rdata1({outs[1]}));"
+    )
+
+
+def _ram_update(top: _Top, op_name: str, inputs: _Inputs, b: BufferPlan, kernels) -> None:
+    """A RAM update's two kernels: the address, from the loads of its firing cycle; the new value in the next
+    cycle, from the word the RAM read there and the loads of the firing cycle, registered."""
+    (bank,) = b.banks
+    s, aw, old = signal(bank.name), _aw(bank.words), bank.write_ports[0].load
+    at = address_module(op_name)
+    (port, (_, width)), = [(p, d) for p, d in kernels[at].items() if d[0] == "output"]
+    addr = f"{signal(op_name)}_addr"
+    top.decls.append(f"wire [{width - 1}:0] {addr};")
+    conns = [f".{p}({inputs.signal(p, w)})" for p, (d, w) in kernels[at].items() if d == "input"]
+    top.body.append(f"{at} {signal('u_' + op_name + '_at')} ({', '.join(conns + [f'.{port}({addr})'])});")
+    top.body.append(f"assign {s}_upd_addr = {addr}[{aw - 1}:0];")
+    if width > aw:  # the address is below the RAM's words: its high bits are zero
+        top.decls.append(f"wire [{width - aw - 1}:0] {addr}_high_unused;")
+        top.body.append(f"assign {addr}_high_unused = {addr}[{width - 1}:{aw}];")
+    (wp,) = b.write_ports
+    conns = []
+    for p, (d, w) in kernels[kernel_module(op_name)].items():
+        if d == "output":
+            top.decls.append(f"wire [{w - 1}:0] {signal(wp.name)};")
+            conns.append(f".{p}({signal(wp.name)})")
+        elif p == old:
+            conns.append(f".{p}({s}_upd_old)")
+        else:
+            conns.append(f".{p}({inputs.delayed(p, w)})")
+    top.body.append(f"{kernel_module(op_name)} {signal('u_' + op_name)} ({', '.join(conns)});")
+
+
 def _region(prefix: str, port: BankPort) -> list[str]:
     first, words = port.region
     return [f".{prefix}BASE({first})", f".{prefix}SIZE({words})"]
@@ -322,6 +383,20 @@ def _region(prefix: str, port: BankPort) -> list[str]:
 
 def kernel_module(op_name: str) -> str:
     return signal(f"k_{op_name}").replace("__", "_")
+
+
+def address_module(op_name: str) -> str:
+    """The kernel computing the address a RAM update (`hwlower.ir.Op.scatter`) reads and writes."""
+    return f"{kernel_module(op_name)}_at"
+
+
+def op_kernels(op: Op, nest: LoopNest) -> list[Kernel]:
+    """The compute kernels of an op, named as the top instantiates them: its value, and for a RAM update
+    (`Op.scatter`) the address it reads and writes."""
+    kernels = [kernel_from_op(op, name=kernel_module(op.name))]
+    if op.scatter:
+        kernels.append(address_kernel(op, nest.buffer(op.store.buffer).box, name=address_module(op.name)))
+    return kernels
 
 
 def _tap_signal(top: _Top, op_name: str, load: str, ports: list[ReadPort], width: int) -> str:
@@ -366,11 +441,47 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
                     taps.setdefault(rp.load, []).append(rp)
         suffix = f"_l{lane_index(op, lane)}" if op.lanes else ""
         coords = {c.name: c for c in plan.coords if c.op == op_name and c.lane == lane}
-        _lane_instance(top, op_name, suffix, op, taps, coords, wp, widths[bname], kernels)
+        inputs = _Inputs(top, op_name + suffix, taps, coords)
+        if plan.buffer(bname).init is not None:
+            _ram_update(top, op_name, inputs, plan.buffer(bname), kernels)
+        else:
+            _lane_instance(top, op_name, suffix, op, inputs, wp, widths[bname], kernels)
 
 
-def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, taps: dict[str, list[ReadPort]],
-                   coords: dict[str, CoordGen], wp: WritePort, w: int, kernels) -> None:
+@dataclass
+class _Inputs:
+    """The signals feeding one lane's kernel inputs, each made once: taps, coordinates, scalar Params."""
+
+    top: _Top
+    inst: str  # the op's name and lane suffix
+    taps: dict[str, list[ReadPort]]
+    coords: dict[str, CoordGen]
+    made: dict[str, str] = field(default_factory=dict)
+
+    def signal(self, port: str, width: int) -> str:
+        if port not in self.made:
+            if port in self.taps:
+                self.made[port] = _tap_signal(self.top, self.inst, port, self.taps[port], width)
+            elif port in self.coords:
+                self.made[port] = _coord_signal(self.top, self.inst, self.coords[port], width)
+            else:  # a scalar Param: a configuration input of the top
+                self.made[port] = signal(port)
+        return self.made[port]
+
+    def delayed(self, port: str, width: int) -> str:
+        """The input as it was in the previous cycle (a scalar Param does not change during a run)."""
+        src = self.signal(port, width)
+        if port not in self.taps and port not in self.coords:
+            return src
+        d = f"{signal(self.inst)}_{port}_d1"
+        self.top.decls.append(f"reg [{width - 1}:0] {d};")
+        self.top.body += [f"always @(posedge clk) begin  // {self.inst}: {port} of the previous cycle",
+                          f"    if (!rst_n) {d} <= {width}'d0;", f"    else if (en) {d} <= {src};", "end"]
+        return d
+
+
+def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, inputs: _Inputs, wp: WritePort, w: int,
+                   kernels) -> None:
     module = kernel_module(op_name)
     ports = kernels[module]
     value = signal(wp.name)
@@ -378,13 +489,7 @@ def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, taps: d
     conns = []
     for port, (direction, width) in ports.items():
         if direction == "input":
-            if port in taps:
-                src = _tap_signal(top, op_name + suffix, port, taps[port], width)
-            elif port in coords:
-                src = _coord_signal(top, op_name + suffix, coords[port], width)
-            else:  # a scalar Param: a configuration input of the top
-                src = signal(port)
-            conns.append(f".{port}({src})")
+            conns.append(f".{port}({inputs.signal(port, width)})")
         else:
             conns.append(f".{port}({kout})")
             top.decls.append(f"wire [{width - 1}:0] {kout};")

@@ -433,18 +433,86 @@ def _histogram(bins: int, clamp_to: int, read_next: bool = False):
     return output
 
 
-@case("hardware", "A write at a computed coordinate into a large table", (
-    "{scatter_write}: Func 'hist'.update(0) writes 'hist' at the computed coordinate (max(min(int32("
-    "hw_input(r$x, r$y)), 255), 0)); inside the accelerator such a write updates every element of 'hist' in "
-    "each step (a compare and an update per element), and its box has 256 elements, more than 64. Bound 'hist' "
-    "smaller (clamp the coordinate and hist.bound(...)), or compute 'hist' on the host."), func="hist")
-def scatter_into_a_large_table():
-    return hl.compile(_histogram(256, 255), name="demo")
+def _ram(init_from_b: bool = False, unroll: bool = False, twice: bool = False, taps: int = 1):
+    """A 256-bin histogram, held in a RAM (more than 64 elements), with one of a RAM's mistakes."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
+    at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)
+    hist[b] = hl.u16(b) if init_from_b else hl.u16(0)  # <-ram_init
+    hist[at] += hl.u16(1)
+    if twice:
+        hist[255 - at] += hl.u16(1)  # <-ram_twice
+    if unroll:
+        hist.update(0).unroll(r.x)  # <-ram_unroll
+    copy = hl.Func("copy")
+    copy[b] = hist[b]
+    read = hist if taps < 4 else copy
+    hw_output[b] = sum((read[b + k] for k in range(1, taps if taps < 4 else 3)), read[b])  # <-ram_taps
+    output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    output.bound(b, 0, 256)
+    hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
+    if taps >= 4:
+        copy.compute_at(hw_output, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
 
 
-@scatter_into_a_large_table.fix
+@case("hardware", "A RAM whose elements do not start at one constant", (
+    "{ram_init}: Func 'hist': 'hist' has more than 64 elements, so it is held in a RAM (a memory tile updated at "
+    "the computed address, one step per cycle), whose elements start at one constant, but its pure definition is "
+    "uint16(b); initialise it with a constant (hist(...) = 0) and add the rest in a Func that reads it"),
+    func="hist", gaps=("fix",), note="Halide accepts any initial value; a RAM here starts at one constant (its "
+    "words' valid bits): initialising it from the coordinates needs a second pass over the table")
+def ram_initialised_from_coordinates():
+    return hl.compile(_ram(init_from_b=True), name="demo")
+
+
+@ram_initialised_from_coordinates.fix
 def _():
-    return hl.compile(_histogram(16, 15), name="demo")
+    return hl.compile(_ram(), name="demo")
+
+
+@case("hardware", "A RAM updated twice", (
+    "{ram_twice}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory tile "
+    "updated at the computed address, one step per cycle), which takes exactly one update, at the computed "
+    "coordinate; fold the updates of 'hist' into one, or compute 'hist' on the host"), func="hist")
+def ram_updated_twice():
+    return hl.compile(_ram(twice=True), name="demo")
+
+
+@ram_updated_twice.fix
+def _():
+    return hl.compile(_ram(), name="demo")
+
+
+@case("hardware", "A RAM's update with its reduction unrolled", (
+    "{ram_unroll}: Func 'hist'.update(0).unroll(r$x): 'hist' has more than 64 elements, so it is held in a RAM (a "
+    "memory tile updated at the computed address, one step per cycle), which takes one update per cycle; remove "
+    "the unroll of the update's reduction"), func="hist")
+def ram_update_unrolled():
+    return hl.compile(_ram(unroll=True), name="demo")
+
+
+@ram_update_unrolled.fix
+def _():
+    return hl.compile(_ram(), name="demo")
+
+
+@case("memories", "A RAM read at more places per cycle than a memory tile has read ports", (
+    "{ram_taps}: Func 'hw_output': buffer 'hist' is a RAM (updated at computed coordinates) read through 3 ports "
+    "after its updates, and a memory tile has 2; read it at fewer places per cycle (fewer lanes or taps in the "
+    "Funcs that read it), or copy it into a Func that the others read"), func="hw_output")
+def ram_read_at_three_places():
+    return hl.compile(_ram(taps=3), name="demo")
+
+
+@ram_read_at_three_places.fix
+def _():
+    return hl.compile(_ram(taps=4), name="demo")
 
 
 @case("hardware", "A write at a computed coordinate that reads another element", (

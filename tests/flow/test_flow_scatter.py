@@ -1,5 +1,6 @@
 """Updates at computed coordinates inside the accelerator (hwlower/scatter.py): a histogram's
-`hist(bin(r)) += 1` and other scatters become compare-and-update lanes over the Func's box, one reduction step
+`hist(bin(r)) += 1` and other scatters become compare-and-update lanes over the Func's box (at most 64 elements),
+or a RAM in a memory tile updated read-modify-write at the computed address (memories/ram.py), one reduction step
 per cycle. Bit-exact on both simulators; the reference agrees with Halide 21."""
 
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 import mainspring as hl
 from mainspring.apps.common import random_image
 
-SIMULATORS = ("icarus", "verilator")
+from conftest import SIMULATORS, assert_lint_clean_and_latch_free
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -23,7 +24,7 @@ def test_histogram_of_a_small_image(simulator, build_dir):
     assert res.cycles == res.predicted_cycles
 
 
-def _max_per_bin(w: int, h: int):
+def _max_per_bin(w: int, h: int, bins: int = 8):
     """The largest high nibble seen for each low nibble: a scatter that is not an add, over a 2-D RDom."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -31,12 +32,13 @@ def _max_per_bin(w: int, h: int):
     hw_input[x, y] = hl.u16(input_[x, y])
     r = hl.RDom([hl.Range(0, w), hl.Range(0, h)], "r")
     top[b] = hl.u16(0)
-    top[hl.i32(hw_input[r.x, r.y] & 7)] = hl.max(top[hl.i32(hw_input[r.x, r.y] & 7)], hw_input[r.x, r.y] >> 4)
+    at = hl.i32(hw_input[r.x, r.y] & (bins - 1))
+    top[at] = hl.max(top[at], hw_input[r.x, r.y] >> 4)
     hw_output[b] = top[b]
     output[b] = hl.u8(hw_output[b])
     bo, bi = hl.Var("bo"), hl.Var("bi")
-    output.bound(b, 0, 8)
-    hw_output.compute_root().split(b, bo, bi, 8).hw_accelerate(bi, bo)
+    output.bound(b, 0, bins)
+    hw_output.compute_root().split(b, bo, bi, bins).hw_accelerate(bi, bo)
     hw_input.compute_root().stream_to_accelerator()
     return output, {"input": random_image(w, h, seed=47)}
 
@@ -47,6 +49,15 @@ def test_a_max_scatter_over_a_bounded_index(simulator, build_dir):
     design = hl.compile(out, name="max_per_bin")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_table_of_four_elements_is_lanes_of_registers(simulator, build_dir):
+    out, inputs = _max_per_bin(9, 4, bins=4)
+    design = hl.compile(out, name="max_per_bin4")
+    (top,) = [b for b in design.report["buffers"] if b["name"] == "top"]
+    assert top["level"] == "register", top
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
 
 def test_histogram_reference_equals_halide(halide):
@@ -66,3 +77,98 @@ def test_histogram_reference_equals_halide(halide):
     result[b] = halide.cast(halide.UInt(8), hist[b])
     inp.set(halide.Buffer(np.ascontiguousarray(inputs["input"])))
     assert np.array_equal(np.asarray(result.realize([16])), ours)
+
+
+# ---- RAMs: Funcs of more than 64 elements updated at computed coordinates (memories/ram.py) -----------------
+
+def _ram_histogram(w: int, h: int, image=None, init: int = 0, kind: str = "count"):
+    """The issue's `hist(clamp(in(x, y), 0, 255)) += 1` over a w x h image (a RAM of 256 words); kind "max":
+    the largest `x + in / 16` per bin, in Int(16) starting at `init` (an update reading a loaded value and a
+    coordinate besides the old one); kind "joint": a 16 x 16 histogram of the low and high nibbles (a 2-D RAM)."""
+    x, y, b, c = hl.Var("x"), hl.Var("y"), hl.Var("b"), hl.Var("c")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, w), hl.Range(0, h)], "r")
+    px = hw_input[r.x, r.y]
+    if kind == "joint":
+        hist[b, c] = hl.u16(init)
+        hist[hl.i32(px & 15), hl.i32(px >> 4)] += hl.u16(1)
+        hw_output[b, c] = hist[b, c]
+        output[b, c] = hw_output[b, c]
+    else:
+        at = hl.clamp(hl.i32(px), 0, 255)
+        if kind == "max":
+            hist[b] = hl.i16(init)
+            hist[at] = hl.max(hist[at], hl.i16(r.x) + hl.i16(px >> 4))
+        else:
+            hist[b] = hl.u16(init)
+            hist[at] += hl.u16(1)
+        hw_output[b] = hist[b]
+        output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    if kind == "joint":
+        output.bound(b, 0, 16).bound(c, 0, 16)
+        hw_output.compute_root().tile(b, c, bo, hl.Var("co"), bi, hl.Var("ci"), 16, 16).hw_accelerate(bi, bo)
+    else:
+        output.bound(b, 0, 256)
+        hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": random_image(w, h, seed=53) if image is None else image}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_256_bin_histogram_is_a_ram_at_one_pixel_per_cycle(simulator, build_dir):
+    img = random_image(16, 9, seed=5)
+    img[0, 3:9] = 200  # one bin in consecutive steps: each update reads the one before it (forwarding)
+    img[4, :] = np.arange(16) % 2  # two bins alternating
+    out, inputs = _ram_histogram(16, 9, img)
+    design = hl.compile(out, name="hist256")
+    rep = design.report
+    assert rep["pes"] <= 8 and rep["mem_tiles"] == 1, rep
+    (ram,) = [b for b in rep["buffers"] if b["name"] == "hist"]
+    assert ram["min_words"] == 256 and ram["words"] <= 256 + 3, ram
+    # one update per pixel, then the 256 bins read out after the last update
+    assert rep["predicted_cycles"] <= 16 * 9 + 256 + 8, rep["predicted_cycles"]
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=2)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_ram_update_reading_loads_and_coordinates_from_a_negative_start(simulator, build_dir):
+    out, inputs = _ram_histogram(11, 6, init=-5, kind="max")
+    design = hl.compile(out, name="ram_max")
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_two_dimensional_ram(simulator, build_dir):
+    out, inputs = _ram_histogram(10, 7, init=3, kind="joint")
+    design = hl.compile(out, name="ram_joint")
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
+
+
+def test_a_constant_image_updates_one_element_every_cycle(build_dir):
+    out, inputs = _ram_histogram(12, 5, np.full((5, 12), 77, dtype=np.uint8))
+    design = hl.compile(out, name="hist_one_bin")
+    res = design.check(inputs, simulator="icarus", build_dir=build_dir)
+    assert int(np.asarray(res.output)[77]) == 60
+
+
+def test_a_ram_design_is_lint_clean_and_latch_free(tmp_path):
+    out, _ = _ram_histogram(8, 4, kind="max")
+    assert_lint_clean_and_latch_free(hl.compile(out, name="ram_lint"), tmp_path)
+
+
+def test_the_256_bin_histogram_reference_equals_halide(halide):
+    out, inputs = _ram_histogram(13, 7)
+    ours = hl.compile(out, name="hist256").reference_output(inputs)
+    b = halide.Var("b")
+    inp = halide.ImageParam(halide.UInt(8), 2, "input")
+    hist = halide.Func("hist")
+    r = halide.RDom([halide.Range(0, 13), halide.Range(0, 7)])
+    hist[b] = halide.cast(halide.UInt(16), 0)
+    hist[halide.clamp(halide.cast(halide.Int(32), inp[r.x, r.y]), 0, 255)] += halide.cast(halide.UInt(16), 1)
+    inp.set(halide.Buffer(np.ascontiguousarray(inputs["input"])))
+    assert np.array_equal(np.asarray(hist.realize([256])), ours)
