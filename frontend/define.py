@@ -168,6 +168,26 @@ def _show(a) -> str:
         return repr(a)
 
 
+def make_image_wrapper(image, consumer: Func | None) -> Func:
+    """`image.in_()` (every Func reads the wrapper instead of the ImageParam) or `image.in_(g)` (only g does): a
+    Func `w(_0, _1, ...) = image(_0, _1, ...)`, named as Halide names it."""
+    p = image.parameter()
+    if consumer is not None and not isinstance(consumer, Func):
+        raise HalideError(f"{user_location()}: {p.name}.in_({consumer!r}): in_ takes the Func that should read the "
+                          f"wrapper, or nothing (every Func reads it)")
+    key = "" if consumer is None else consumer._fn.name
+    if key in p.wrappers:
+        return p.wrappers[key].handle
+    w = Func(f"{p.name}_im_global_wrapper" if consumer is None else f"{p.name}_im_in_{consumer._fn.name}")
+    args = tuple(ir.Var(I32, f"_{k}") for k in range(p.dims))
+    w._fn.definitions.append(Definition(args, ir.Call(p.type, p, args), None, user_location(),
+                                        new_stage_schedule(args, None)))
+    w._fn.wrapped_image = p
+    w._fn.wrapper_for = None if consumer is None else consumer._fn
+    p.wrappers[key] = w._fn
+    return w
+
+
 def make_wrapper(f: Func, consumer: Func | None) -> Func:
     """`f.in_()` (every consumer reads the wrapper) or `f.in_(g)` (only g does): an identity Func."""
     fn = f._fn

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import ir
 from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
@@ -24,6 +25,9 @@ from .schedule import (
 )
 from .types import Type
 from .vars import Implicit, Var, var_name
+
+if TYPE_CHECKING:  # params imports this module lazily; the type is for annotations only
+    from .params import Parameter
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -50,6 +54,7 @@ class Function:
         self.wrappers: dict[str, Function] = {}  # "" for the global in_() wrapper, else consumer name
         self.wrapped: Function | None = None  # for a wrapper: the Function it wraps
         self.wrapper_for: Function | None = None  # for in_(g): the consumer g
+        self.wrapped_image: Parameter | None = None  # for an ImageParam's wrapper (`input.in_()`): the image
         self.handle: Func | None = None
 
     @property
@@ -424,7 +429,10 @@ def new_stage_schedule(args: tuple[ir.Expr, ...], rdom: ir.ReductionDomain | Non
 
 def user_handle(f: Function) -> str:
     """How the user names f in a schedule call: a wrapper is `g.in_()` (or `g.in_(consumer)`), not its name."""
-    if f.wrapped is None:
+    if f.wrapped_image is not None:
+        base = f.wrapped_image.name
+    elif f.wrapped is None:
         return f.name
-    base = user_handle(f.wrapped)
+    else:
+        base = user_handle(f.wrapped)
     return f"{base}.in_()" if f.wrapper_for is None else f"{base}.in_({f.wrapper_for.name})"

@@ -137,6 +137,7 @@ class Parameter:
         self.dims = dims
         self.kind = kind  # "image" | "scalar" | "shape"
         self.owner = owner
+        self.wrappers: dict = {}  # an image's in_() wrappers: "" for the global one, else the consumer's name
 
     def __repr__(self) -> str:
         return f"<Parameter {self.name}>"
@@ -217,6 +218,14 @@ class ImageParam:
 
         args = tuple(arg_ir(k, self.name(), i) for i, k in enumerate(key))
         return Expr(ir.Call(self.type(), self._param, args))
+
+    def in_(self, consumer=None):
+        """Halide's `ImageParam.in_()`: a Func wrapping the image, which every Func reads instead of the image
+        (`in_(g)`: only g does); it schedules like any Func, e.g. `input.in_().compute_root()
+        .stream_to_accelerator()` streams the image into the accelerator."""
+        from .define import make_image_wrapper
+
+        return make_image_wrapper(self, consumer)
 
     def dim(self, i: int) -> _ShapeDim:
         if not 0 <= i < self.dimensions():

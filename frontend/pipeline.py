@@ -38,6 +38,11 @@ def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
             callee = _resolve(n.callee, caller)
             if callee is not n.callee:
                 return ir.Call(n.type, callee, kids)
+        if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.wrappers:
+            # an ImageParam's in_() wrappers: the consumer's own, else the global one (not for the wrappers)
+            w = n.callee.wrappers.get(caller.name) or n.callee.wrappers.get("")
+            if w is not None and caller.wrapped_image is not n.callee:
+                return _rewrite_calls(ir.Call(n.type, w, kids), caller, {})
         return ir.rebuild(n, kids)
 
     return ir.transform(e, go, memo)
@@ -331,10 +336,12 @@ class Pipeline:
 
     # ---- evaluation ----
     def funcs(self) -> dict:
-        """The pipeline's Funcs by unique name (what an automatic schedule's `schedule(funcs, vars)` takes)."""
+        """The pipeline's Funcs by unique name, and its ImageParams by theirs where no Func has the name (what an
+        automatic schedule's `schedule(funcs, vars)` takes)."""
         from .func import handle_of
 
-        return {self.name(f): handle_of(f) for f in self.order}
+        out: dict = {p.name: p.owner for p in self.inputs.values() if p.owner is not None}
+        return out | {self.name(f): handle_of(f) for f in self.order}
 
     def vars(self) -> dict:
         """The pure Vars of the pipeline's Funcs by name."""

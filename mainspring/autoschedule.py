@@ -3,9 +3,10 @@ hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a 
 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
-  allowed: streamed, `compute_root().stream_to_accelerator()`) to the output, or to the Func the output copies
-  (`output[x, y] = u8(hw_output[x, y])`: the output then stays on the host), as one accelerator tile over the
-  output's estimates (`output.set_estimates([(0, W), (0, H)])`, or its bounds).
+  allowed: streamed, `compute_root().stream_to_accelerator()`), or where the algorithm has none, from the images'
+  `in_()` wrappers, to the output, or to the Func the output copies (`output[x, y] = u8(hw_output[x, y])`: the
+  output then stays on the host), as one accelerator tile over the output's estimates
+  (`output.set_estimates([(0, W), (0, H)])`, or its bounds).
 - A Func inside is buffered (computed at the accelerator's tile loop: line buffers, sized by memories) when it
   has reuse: it is read at more than one place (a stencil's taps, or a read that moves with a reduction's
   RVars) or by more than one Func, or has update definitions; otherwise it is inlined into its one
@@ -77,12 +78,16 @@ class _Plan:
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
     opts = _options(params, target)
+    if not any(_image_copy(pipe, f) for f in pipe.order if f is not pipe.output):
+        # No copy Funcs of the images: each image streams in through its in_() wrapper (Halide's ImageParam.in_()).
+        for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
+            p.owner.in_()
+        pipe = Pipeline(handle_of(pipe.output))
     plan = _plan(pipe)
     source = _source(pipe, plan, opts)
-    funcs = {pipe.name(f): handle_of(f) for f in pipe.order}
     namespace: dict = {}
     exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
-    namespace["schedule"](funcs, pipeline_vars(pipe))
+    namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
     if opts.max_pes is not None or opts.max_mem_tiles is not None:
         _check_budget(pipe, target, opts)
     return AutoSchedulerResults("Mainspring", source)
@@ -133,9 +138,8 @@ def _plan(pipe: Pipeline) -> _Plan:
     streams = [f for f in pipe.order if f is not accelerated and _image_copy(pipe, f)]
     if not streams:
         raise HalideError(
-            f"apply_autoscheduler: the accelerator streams its inputs from copy Funcs of the images, and "
-            f"'{out.name}' reads none: add one per image, e.g. hw_input[x, y] = input[x, y], and read hw_input "
-            "instead of the image (wrappers of images are not built automatically yet)")
+            f"apply_autoscheduler: the accelerator streams its inputs from the images, and '{out.name}' reads "
+            "none: it has nothing to accelerate; compute it on the host")
     seen = funcs_between(pipe, accelerated, streams)
     region = [f for f in pipe.order if id(f) in seen]
     for f in region:
@@ -261,7 +265,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         for k, rvars in plan.unrolled.get(id(f), []):
             lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))
     for f in plan.streams:
-        lines.append(f'    funcs["{name(f)}"].compute_root().stream_to_accelerator()')
+        lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()")
     if opts.lanes > 1:
         k = opts.lanes
         lines.append(f"    # {k} pixels per cycle: x of every stage, the stream and the output, RoundUp tails")
@@ -273,8 +277,17 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
                     lines.append(f'    funcs["{name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
         lines.append(f'    funcs["{name(acc)}"].unroll(xi, {k}, up)')
         for f in plan.streams:
-            lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
+            x0 = f'hl.Var("{f.args[0]}")' if f.wrapped_image is not None else f'vars["{f.args[0]}"]'
+            lines.append(f"    {_handle(pipe, f)}.unroll({x0}, {k}, up)")
     return "\n".join(lines) + "\n"
+
+
+def _handle(pipe: Pipeline, f: Function) -> str:
+    """How the schedule names f: `funcs["name"]`, or an image's wrapper `funcs["input"].in_()` (which creates it
+    when the schedule is run on a fresh copy of the algorithm)."""
+    if f.wrapped_image is not None:
+        return f'funcs["{f.wrapped_image.name}"].in_()'
+    return f'funcs["{pipe.name(f)}"]'
 
 
 def _check_budget(pipe: Pipeline, target: CGRA, opts: _Options) -> None:

@@ -241,12 +241,13 @@ def _():
 
 
 @case("algorithm", "An ImageParam bound to a Buffer of another type", (
-    "{at}: Can't bind ImageParam input of type uint16 to Buffer b0 of type uint8; convert the array "
+    "{at}: Can't bind ImageParam input of type uint16 to Buffer pixels of type uint8; convert the array "
     "(e.g. arr.astype(np.uint16))"))
 def image_param_set_to_another_type():
     x, y, input_, hw_input, hw_output = io_funcs()
     hw_output[x, y] = hw_input[x, y]
-    input_.set(hl.Buffer(image(8, 8, np.uint8)))  # <-
+    # (a named Buffer: anonymous ones are numbered b0, b1, ... per process)
+    input_.set(hl.Buffer(image(8, 8, np.uint8), name="pixels"))  # <-
     return hw_output.realize([8, 8])
 
 
@@ -332,3 +333,21 @@ def _():
     copy = blur.in_()
     hw_output[x, y] = copy[x, y] * 2
     return accelerated(hw_output, hw_input, [blur, copy])
+
+
+@case("algorithm", "An image's in_() given something else than a Func", (
+    "{at}: input.in_('hw_output'): in_ takes the Func that should read the wrapper, or nothing (every Func "
+    "reads it)"), func=None)
+def image_wrapper_of_a_name():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    input_.in_("hw_output")  # <-
+    hw_output[x, y] = hw_input[x, y] * 2
+    return accelerated(hw_output, hw_input)
+
+
+@image_wrapper_of_a_name.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    input_.in_(hw_input)
+    hw_output[x, y] = hw_input[x, y] * 2
+    return accelerated(hw_output, hw_input)

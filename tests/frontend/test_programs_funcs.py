@@ -308,6 +308,19 @@ def p_in_wrappers(hl, a):
     return np.asarray(h.realize([a.shape[1] - 1, a.shape[0]]))
 
 
+def p_image_in_wrappers(hl, a):
+    # ImageParam.in_(): every Func reads the wrapper (scheduled, it changes nothing); in_(g): only g does.
+    x, y = hl.Var("x"), hl.Var("y")
+    A = image(hl, a)
+    f, g, h = hl.Func("f"), hl.Func("g"), hl.Func("h")
+    f[x, y] = A[x, y] / 2
+    g[x, y] = f[x, y] + A[x + 1, y]
+    h[x, y] = g[x, y] + A[x, y] * 2
+    A.in_(g).compute_root()
+    A.in_().compute_root()
+    return np.asarray(h.realize([a.shape[1] - 1, a.shape[0]]))
+
+
 def p_in_wrapper_of_updated_func(hl, a):
     # The update of g reads g itself, not its wrapper.
     x, y = hl.Var("x"), hl.Var("y")
@@ -511,6 +524,7 @@ PROGRAMS = {
     "same_name_vars_are_one_variable": (p_same_name_vars_are_one_variable, IMG),
     "input_shape_in_exprs": (p_input_shape_in_exprs, IMG),
     "harris_like": (p_harris_like, IMG),
+    "image_in_wrappers": (p_image_in_wrappers, IMG),
 }
 
 
