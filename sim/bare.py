@@ -3,10 +3,11 @@
 `build_bare` compiles a Verilator bench's own sources (`Bench.sources`: ms_bench.v, the design, the generated
 `mainspring_tb`) with the same Verilator and C++ options (`runner.build_args`) but a minimal C++ main
 (ms_bare_main.cpp: time steps until `ms_done`, no cocotb, no VPI). `measure` runs both on the same frame, the
-same hex files and plusargs, checks that they produce the same words and cycles, and times them: wall time
-of the whole run (the cocotb flow: `Bench.run` from start to result, the simulator process and cocotb's start
-included; bare: its process) and the CPU time of the simulator process, which other jobs on the machine
-disturb less. `scripts/sim_speed.py` prints the figures for an app.
+same hex files and plusargs, checks that they produce the same words and cycles, and times them from the
+moment the input files are written to the moment the simulator has written its output: wall time (the
+cocotb flow: cocotb's runner and the simulator process, Python's and cocotb's start included; bare: its
+process) and the CPU time of the simulator process, which other jobs on the machine disturb less.
+`scripts/sim_speed.py` prints the figures for an app.
 """
 
 from __future__ import annotations
@@ -107,12 +108,11 @@ def run_bare(bench: Bench, inputs: Mapping[str, StreamSpec], output: OutputSpec,
 
 def run_cocotb(bench: Bench, inputs: Mapping[str, StreamSpec], output: OutputSpec,
                params: Mapping[str, tuple[int, int]] | None = None, **settings) -> tuple[SimResult, Timing]:
-    """One frame through the cocotb flow (`Bench.run`): its result and its timing."""
+    """One frame through the cocotb flow (`Bench.run`): its result and its timing (the simulator's part of the
+    run, as for the bare harness: writing the input files and reading the output are not counted)."""
     before = _child_cpu()
-    started = time.perf_counter()
     result = bench.run(inputs, output, params, progress=False, **settings)
-    wall = time.perf_counter() - started
-    return result, Timing(result.run_cycles, wall, _child_cpu() - before)
+    return result, Timing(result.run_cycles, result.sim_seconds, _child_cpu() - before)
 
 
 def measure(bench: Bench, inputs: Mapping[str, StreamSpec], output: OutputSpec,

@@ -24,14 +24,14 @@ class Progress:
     """A context manager: report the count in `path` while the block runs (when `enabled`)."""
 
     def __init__(self, path: Path, what: str, expected: int, *, enabled: bool = True, stream: TextIO | None = None,
-                 after: float = AFTER_SECONDS, every: float = EVERY_SECONDS):
+                 after: float | None = None, every: float | None = None):
         self.path = path
         self.what = what
         self.expected = expected
         self.enabled = enabled
-        self.stream = stream
-        self.after = after
-        self.every = every
+        self.stream = stream  # None: sys.stderr at the time of printing (pytest swaps it)
+        self.after = AFTER_SECONDS if after is None else after
+        self.every = EVERY_SECONDS if every is None else every
         self.lines = 0  # progress lines printed
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

@@ -97,7 +97,8 @@ class Bench:
         result = self.collect(run.directory, inputs, output, run.limit, seconds)
         if not (keep_files or self.waves):
             shutil.rmtree(run.directory, ignore_errors=True)
-        return result
+            return result
+        return dataclasses.replace(result, files=run.directory)
 
     def prepare(self, inputs: Mapping[str, StreamSpec], output: OutputSpec,
                 params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
