@@ -24,27 +24,40 @@ from pathlib import Path
 from . import hexio, vlcache
 from .bench import OUTPUT_KEY, TB_TOP, Interface, Port, input_key, param_plusarg, render_testbench
 from .errors import BuildError, SimulationError, SimulationTimeout, StreamProtocolError
+from .progress import PROGRESS_FILE, Progress
 from .spec import OutputSpec, SimResult, StreamSpec, check_identifier
 from .toolchain import check_simulator, prepare_environment, tool_version, wave_format
 
 DEFAULT_BUILD_DIR = Path("build") / "sim"
 BENCH_SOURCE = Path(__file__).with_name("ms_bench.v")
 ENTRY_SOURCE = Path(__file__).with_name("_cocotb_entry.py")
+MAIN_SOURCE = Path(__file__).with_name("ms_verilator_main.cpp")
 ENTRY_MODULE = "mainspring_sim_entry"
-TIMESCALE = ("1ns", "1ps")  # Icarus needs one (TOOLCHAIN.md); the bench itself has no delays
+TIMESCALE = ("1ns", "1ps")  # the unit of the bench clock's delays (bench.CLOCK_NS); Icarus needs one anyway
 DRAIN_CYCLES = 64           # cycles watched for extra output words after the last expected one
-_HARNESS_VERSION = "1"      # bump when a change here must invalidate every cached build
+_HARNESS_VERSION = "2"      # bump when a change here must invalidate every cached build
 # Verilator's memory is compact (bytes per word), so one build covers a 1920x1080 frame and every smaller
 # one; an Icarus build is cheap but its memories cost ~40 bytes a word, so size them to the frame.
 _MIN_DEPTH_LOG2 = {"verilator": 21, "icarus": 10}
+
+
+@dataclasses.dataclass(frozen=True)
+class PreparedRun:
+    """A run's folder with its input files written, and what starts it."""
+
+    directory: Path
+    plusargs: tuple[str, ...]
+    limit: int            # the bench's timeout, in cycles
+    expected_cycles: int  # the longest stream's transfers, stretched by the stall rates
 
 
 class Bench:
     """A compiled test bench: one DUT interface on one simulator. `run` it any number of times."""
 
     def __init__(self, interface: Interface, simulator: str, directory: Path, depth_log2: int,
-                 waves: bool, build_seconds: float):
+                 waves: bool, build_seconds: float, sources: tuple[Path, ...] = ()):
         self.interface = interface
+        self.sources = sources  # what the simulator compiled: the bench blocks, the design, the bench top
         self.simulator = simulator
         self.directory = directory
         self.depth_log2 = depth_log2
@@ -63,7 +76,7 @@ class Bench:
     def run(self, inputs: Mapping[str, StreamSpec], output: OutputSpec,
             params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
             backpressure: float = 0.0, seed: int = 1, timeout_cycles: int | None = None,
-            keep_files: bool = False, drain_cycles: int = DRAIN_CYCLES) -> SimResult:
+            keep_files: bool = False, drain_cycles: int = DRAIN_CYCLES, progress: bool = True) -> SimResult:
         """Stream `inputs` through the design and collect `output.count` words.
 
         After the last expected output word the bench runs `drain_cycles` more, watching for extra output
@@ -71,11 +84,30 @@ class Bench:
 
         `bubbles` is the probability that an input slot stays empty in a cycle, `backpressure` that the
         output's ready is low; both are drawn in HDL from generators seeded by `seed`. The run fails with
-        SimulationTimeout after `timeout_cycles` (default: 20x the expected cycles plus 10,000).
+        SimulationTimeout after `timeout_cycles` (default: 20x the expected cycles plus 10,000). With
+        `progress`, a run longer than a few seconds reports the cycles done on stderr (see progress.py).
         """
+        run = self.prepare(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
+                           timeout_cycles=timeout_cycles, drain_cycles=drain_cycles)
+        started = time.perf_counter()
+        with Progress(run.directory / PROGRESS_FILE, f"{self.interface.top} on {self.simulator}",
+                      run.expected_cycles, enabled=progress):
+            self._simulate(run.directory, list(run.plusargs))
+        seconds = time.perf_counter() - started
+        result = self.collect(run.directory, inputs, output, run.limit, seconds)
+        if not (keep_files or self.waves):
+            shutil.rmtree(run.directory, ignore_errors=True)
+            return result
+        return dataclasses.replace(result, files=run.directory)
+
+    def prepare(self, inputs: Mapping[str, StreamSpec], output: OutputSpec,
+                params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
+                backpressure: float = 0.0, seed: int = 1, timeout_cycles: int | None = None,
+                drain_cycles: int = DRAIN_CYCLES) -> PreparedRun:
+        """Write the hex files of one run into a fresh folder and give its plusargs (see `run`)."""
         _check_same_interface(self.interface, _interface_of(self.interface.top, inputs, output, params,
                                                             self.interface.marks))
-        plusargs, limit = self._settings(inputs, output, bubbles, backpressure, seed, timeout_cycles)
+        plusargs, limit, expected = self._settings(inputs, output, bubbles, backpressure, seed, timeout_cycles)
         plusargs = [a for a in plusargs if not a.startswith("+ms_drain=")] + [f"+ms_drain={int(drain_cycles)}"]
         plusargs += [f"+{param_plusarg(n)}={v:x}" for n, v in _param_values(params or {}).items()]
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.directory / "runs"))
@@ -83,13 +115,7 @@ class Bench:
             hexio.write_hex(run_dir / f"in_{name}.hex", spec.words, spec.width, spec.lanes)
             plusargs += [f"+{input_key(index)}=in_{name}.hex",
                          f"+{input_key(index)}_count={len(spec.words) // spec.lanes}"]
-        started = time.perf_counter()
-        self._simulate(run_dir, plusargs)
-        seconds = time.perf_counter() - started
-        result = self._collect(run_dir, inputs, output, limit, seconds)
-        if not (keep_files or self.waves):
-            shutil.rmtree(run_dir, ignore_errors=True)
-        return result
+        return PreparedRun(run_dir, tuple(plusargs), limit, expected)
 
     def _settings(self, inputs, output, bubbles, backpressure, seed, timeout_cycles):
         for what, p in (("bubbles", bubbles), ("backpressure", backpressure)):
@@ -103,9 +129,9 @@ class Bench:
                 f"{max(transfers)} transfers exceed this bench's capacity of {self.capacity}; "
                 f"build with capacity >= {max(transfers)}"
             )
+        expected = math.ceil(max(transfers) / ((1.0 - bubbles) * (1.0 - backpressure)))
         if timeout_cycles is None:
-            expected = max(transfers) / ((1.0 - bubbles) * (1.0 - backpressure))
-            timeout_cycles = 20 * math.ceil(expected) + 10_000
+            timeout_cycles = 20 * expected + 10_000
         plusargs = [
             f"+ms_seed={int(seed)}",
             f"+ms_bubbles={_threshold(bubbles)}",
@@ -116,7 +142,7 @@ class Bench:
             f"+{OUTPUT_KEY}=out_{output.name}.hex",
             f"+{OUTPUT_KEY}_count={output.count // output.lanes}",
         ]
-        return plusargs, int(timeout_cycles)
+        return plusargs, int(timeout_cycles), expected
 
     def _simulate(self, run_dir: Path, plusargs: list[str]) -> None:
         prepare_environment()
@@ -130,7 +156,7 @@ class Bench:
             else:
                 plusargs = plusargs + [f"+dumpfile_path={self._waves_name}"]
         # The runner raises (or, under pytest, exits) when the simulator fails; the files it left
-        # say why, and _collect reports it.
+        # say why, and collect reports it.
         with contextlib.suppress(RuntimeError, SystemExit):
             _runner(self.simulator, python_path=run_dir).test(
                 test_module=ENTRY_MODULE, hdl_toplevel=TB_TOP, hdl_toplevel_lang="verilog",
@@ -142,9 +168,11 @@ class Bench:
                 extra_env={"COCOTB_REWRITE_ASSERTION_FILES": ""},
             )
 
-    def _collect(self, run_dir, inputs, output, limit, seconds) -> SimResult:
+    def collect(self, run_dir, inputs, output, limit, seconds, cocotb: bool = True) -> SimResult:
+        """The result of a finished run from the files the bench wrote in `run_dir`, or its error (`cocotb`:
+        the run went through cocotb, whose test must have passed too)."""
         what = f"{self.interface.top} on {self.simulator}"
-        report = _read_report(run_dir, what)
+        report = _read_report(run_dir, what, cocotb)
         words = hexio.read_hex(run_dir / f"out_{output.name}.hex", output.width, output.lanes,
                                f"{what}: output stream '{output.name}'")
         if output.signed:
@@ -195,20 +223,22 @@ def build(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSp
             seconds = _compile(simulator, directory, testbench, paths, waves, interface)
             stamp.write_text(json.dumps({"top": top, "simulator": simulator, "seconds": seconds}) + "\n")
     (directory / "runs").mkdir(exist_ok=True)
-    return Bench(interface, simulator, directory, depth_log2, waves, seconds)
+    return Bench(interface, simulator, directory, depth_log2, waves, seconds,
+                 (BENCH_SOURCE, *paths, directory / f"{TB_TOP}.v"))
 
 
 def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec], output: OutputSpec,
         params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
         bubbles: float = 0.0, backpressure: float = 0.0, seed: int = 1, build_dir: str | Path | None = None,
         waves: bool = False, timeout_cycles: int | None = None, keep_files: bool = False,
-        marks: Sequence[str] = (), drain_cycles: int = DRAIN_CYCLES) -> SimResult:
+        marks: Sequence[str] = (), drain_cycles: int = DRAIN_CYCLES, progress: bool = True) -> SimResult:
     """Build (or reuse) the test bench of `top` and stream one frame through it; see `Bench.run`. `marks`
     names 1-bit outputs of `top` whose high cycles are recorded (`SimResult.marks`)."""
     bench = build(sources, top, inputs, output, params, simulator=simulator, build_dir=build_dir, waves=waves,
                   marks=marks)
     result = bench.run(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
-                       timeout_cycles=timeout_cycles, keep_files=keep_files, drain_cycles=drain_cycles)
+                       timeout_cycles=timeout_cycles, keep_files=keep_files, drain_cycles=drain_cycles,
+                       progress=progress)
     return dataclasses.replace(result, build_seconds=bench.build_seconds)
 
 
@@ -227,11 +257,29 @@ def _runner(simulator: str, python_path: Path | None = None, touch_before_make: 
 
         def _build_command(self):
             commands = super()._build_command()
+            if simulator == "verilator":
+                commands[0] = _verilator_command(commands[0])
             if touch_before_make:
                 commands.insert(1, ["touch", *map(str, touch_before_make)])
             return commands
 
     return _Runner()
+
+
+def _verilator_command(command: list) -> list:
+    """cocotb's `verilator` command with our main (ms_verilator_main.cpp) in place of cocotb's, and only the
+    signals Python reads made public (the bench marks them) instead of every signal (`--public-flat-rw`)."""
+    cocotb_main = [arg for arg in command if str(arg).endswith(os.sep + "verilator.cpp")]
+    if len(cocotb_main) != 1 or "--public-flat-rw" not in command:
+        raise BuildError(f"cocotb's Verilator command is not the one mainspring knows (cocotb {_cocotb_version()}): "
+                         f"{' '.join(map(str, command))}")
+    return [str(MAIN_SOURCE) if arg is cocotb_main[0] else arg for arg in command if arg != "--public-flat-rw"]
+
+
+def _cocotb_version() -> str:
+    import cocotb
+
+    return cocotb.__version__
 
 
 def _compile(simulator, directory, testbench, paths, waves, interface) -> float:
@@ -242,7 +290,7 @@ def _compile(simulator, directory, testbench, paths, waves, interface) -> float:
     if simulator != "verilator":
         _invoke_build(simulator, directory, testbench, paths, waves, interface)
         return time.perf_counter() - started
-    runtime = vlcache.runtime_dir(directory.parent, waves)
+    runtime = vlcache.runtime_dir(directory.parent, waves, build_args(simulator, waves))
     with FileLock(str(runtime) + ".lock"):
         # The first build for these flags compiles the runtime under the lock; builds started meanwhile
         # wait for it and copy it, rather than all compiling it at once on the same cores.
@@ -272,7 +320,7 @@ def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed
     try:
         _runner(simulator, touch_before_make=seeded).build(
             sources=[BENCH_SOURCE, *paths, tb_path], hdl_toplevel=TB_TOP, build_dir=directory,
-            build_args=_build_args(simulator, waves), timescale=TIMESCALE, waves=waves, always=True,
+            build_args=build_args(simulator, waves), timescale=TIMESCALE, waves=waves, always=True,
             log_file=directory / "build.log",
         )
     except (RuntimeError, SystemExit) as error:
@@ -282,11 +330,16 @@ def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed
         ) from None
 
 
-def _build_args(simulator: str, waves: bool) -> list[str]:
+def build_args(simulator: str, waves: bool) -> list[str]:
+    """The simulator's own build options (the bare harness of bare.py builds with the same)."""
     if simulator != "verilator":
         return []
     # Verilator stops on lint warnings by default; lint is the Verilog stage's gate, not the harness's.
     args = ["-Wno-fatal", "-Wno-lint", "-Wno-style"]
+    # The bench's clock is an HDL delay loop; Verilator's coroutines need C++20. Verilator's makefile
+    # compiles with -Os; -O2 (later on the command line, so it wins) runs a 1080p frame ~2x faster and
+    # compiles as fast (gaussian's model: 3.2 s against 3.5 s).
+    args += ["--timing", "-CFLAGS", "-std=c++20", "-CFLAGS", "-O2"]
     if waves and wave_format(simulator) == "fst":
         args.append("--trace-fst")  # the runner adds --trace (VCD) otherwise
     return args
@@ -297,7 +350,8 @@ def _build_key(simulator: str, waves: bool, testbench: str, paths: list[Path]) -
 
     digest = hashlib.sha256()
     for part in (_HARNESS_VERSION, simulator, tool_version(simulator), cocotb.__version__, str(waves),
-                 " ".join(_build_args(simulator, waves)), testbench, BENCH_SOURCE.read_text()):
+                 " ".join(build_args(simulator, waves)), testbench, BENCH_SOURCE.read_text(),
+                 MAIN_SOURCE.read_text()):
         digest.update(part.encode() + b"\0")
     for path in paths:
         # Contents and file names, not folders: the same design written to a new temp dir reuses the build.
@@ -360,7 +414,7 @@ def _check_same_interface(built: Interface, asked: Interface) -> None:
         )
 
 
-def _read_report(run_dir: Path, what: str) -> dict:
+def _read_report(run_dir: Path, what: str, cocotb: bool = True) -> dict:
     from cocotb_tools.check_results import get_results
 
     path = run_dir / "results.txt"
@@ -376,6 +430,8 @@ def _read_report(run_dir: Path, what: str) -> dict:
             report[key][values[0]] = int(values[1])
         else:
             report[key] = values[0] if key == "status" else int(values[0])
+    if not cocotb:
+        return report
     try:
         failed = get_results(run_dir / "cocotb_results.xml")[1]
     except RuntimeError:

