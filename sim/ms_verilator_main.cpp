@@ -1,14 +1,15 @@
-// The Verilator main of mainspring's cocotb runs: cocotb's own main (cocotb 2.1,
-// share/lib/verilator/verilator.cpp, Copyright cocotb contributors, BSD-3-Clause) with one addition, the free
-// run below. mainspring/sim/runner.py builds it in place of cocotb's.
+// The Verilator main of mainspring's cocotb runs (mainspring/sim/runner.py builds it in place of cocotb's). It
+// services VPI in the order cocotb's scheduler relies on, the order of cocotb's own main (cocotb 2.1,
+// share/lib/verilator/verilator.cpp, BSD-3-Clause): per time step, evaluation with value-change callbacks
+// settled, read-write then read-only callbacks, then the next time slot with its timed callbacks. What it adds is
+// the free run below.
 //
-// cocotb's loop services VPI at every time step: value-change, read-write, read-only and next-time callbacks,
-// inertial writes, timed callbacks. That costs ~1 us per step, more than the whole design at ~0.2 us. The test
-// bench runs its own clock (`--timing`) and cocotb only waits on timers, so between two timer deadlines there
-// is usually nothing for VPI to do: while no callback of any per-step kind is registered, this loop evaluates
-// the design's time steps back to back up to the next timer deadline, which is what cocotb's loop does in
-// that case, minus its calls that would find nothing to call. The moment Python registers anything else
-// (a RisingEdge, ReadWrite, ReadOnly), the next step goes through the full loop again.
+// Servicing VPI costs ~1 us per time step, more than the whole design at ~0.2 us. The test bench runs its own
+// clock (`--timing`) and cocotb only waits on timers, so between two timer deadlines there is usually nothing for
+// VPI to do: while no callback of any per-step kind is registered, this loop evaluates the design's time steps
+// back to back up to the next timer deadline, which is what a serviced loop would do in that case, minus its calls
+// that would find nothing to call. The moment Python registers anything else (a RisingEdge, ReadWrite,
+// ReadOnly), the next step is serviced in full again.
 //
 // One case the public VPI API cannot see: a NextTimeStep registered by a timer callback (Verilator keeps it
 // in a list no accessor reads). The Python side of mainspring (_cocotb_entry.py) never awaits one.
