@@ -16,7 +16,8 @@ SIMULATORS = ("icarus", "verilator")
 @pytest.mark.parametrize("first", range(0, 60, 10))
 def test_a_fixed_range_of_seeds_is_bit_exact(first):
     # 60 cases: stencils, pointwise ops over five types, reductions unrolled and serial, inlined Funcs, host
-    # tiles, 1-3 lanes, stalls; each also checks the reference against Halide 21 when it is installed.
+    # tiles, 1-3 lanes, stalls, scatters into tables (registers and RAMs); each also checks the reference against
+    # Halide 21 when it is installed.
     failures = fuzz.run_fuzz(10, first, simulator="icarus", progress=lambda _: None, shrink_failures=False)
     assert not failures, "\n\n".join(f"{f.kind}: {f.detail}\n{f.source}" for f in failures)
 
@@ -40,6 +41,9 @@ def test_generation_is_deterministic_and_runnable():
     kinds = {s.kind for k in range(40) for s in fuzz.generate(k).stages}
     assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom"}
     assert any(fuzz.generate(k).tile for k in range(40)) and any(fuzz.generate(k).lanes > 1 for k in range(40))
+    scatters = [fuzz.generate(k) for k in range(60) if fuzz.generate(k).bins]
+    assert {c.scatter for c in scatters} == {"count", "max", "sum"} and min(c.bins for c in scatters) <= 4 < max(
+        c.bins for c in scatters)  # lanes of registers and RAMs, in the fixed range CI runs
 
 
 def test_shrinking_keeps_the_failure_and_simplifies(monkeypatch):
