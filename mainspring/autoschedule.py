@@ -134,7 +134,9 @@ def _plan(pipe: Pipeline) -> _Plan:
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
-    accelerated = inner if inner is not None and not _image_copy(pipe, inner) else out
+    # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
+    # computed coordinates (a histogram: its values stream out only after its last update, from a copy).
+    accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not _scatters(pipe, inner) else out
     streams = [f for f in pipe.order if f is not accelerated and _image_copy(pipe, f)]
     if not streams:
         raise HalideError(
@@ -203,6 +205,11 @@ def _image_copy(pipe: Pipeline, f: Function) -> bool:
     v = _uncast_value(pipe, f)
     return isinstance(v, ir.Call) and isinstance(v.callee, Parameter) and v.callee.kind == "image" and all(
         not any(isinstance(n, ir.Call) for n in ir.walk(a)) for a in v.args)
+
+
+def _scatters(pipe: Pipeline, f: Function) -> bool:
+    """Whether an update of f writes at a computed coordinate (`hist(bin(r)) += 1`)."""
+    return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
 
 
 def _reads_streams(pipe: Pipeline, streams: list[Function]) -> set[int]:

@@ -108,6 +108,50 @@ def test_an_algorithm_without_image_copies_streams_its_images_through_wrappers(s
     assert hl.compile(again, name="auto_plain").verilog == design.verilog
 
 
+def _plain(kind: str):
+    """Algorithms with no copy Funcs and no schedule: (output, its estimates)."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    if kind == "histogram":  # a RAM, read out by the output (the accelerated Func)
+        hist, out = hl.Func("hist"), hl.Func("out")
+        r = hl.RDom([hl.Range(0, 12), hl.Range(0, 6)], "r")
+        hist[b] = hl.u16(0)
+        hist[hl.clamp(hl.i32(inp[r.x, r.y]), 0, 255)] += hl.u16(1)
+        out[b] = hist[b]
+        return out, [(0, 256)]
+    if kind == "weights":  # a constant weights table, a serial-looking RDom the scheduler unrolls
+        k, conv, out = hl.Func("k"), hl.Func("conv"), hl.Func("out")
+        k[x, y] = hl.u16(1)
+        k[1, 1] = hl.u16(4)
+        rr = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "rr")
+        conv[x, y] = hl.u16(0)
+        conv[x, y] += hl.u16(inp[x + rr.x, y + rr.y]) * k[rr.x, rr.y]
+        out[x, y] = hl.u8(conv[x, y] >> 4)
+        return out, [(0, 12), (0, 6)]
+    if kind == "two_images":
+        other = hl.ImageParam(hl.UInt(8), 2, "other")
+        out = hl.Func("out")
+        out[x, y] = hl.u8((hl.u16(inp[x, y]) + other[x, y] + other[x + 1, y]) / 3)
+        return out, [(0, 12), (0, 6)]
+    out = hl.Func("out")  # a 2x2 max pool
+    out[x, y] = hl.max(hl.max(inp[2 * x, 2 * y], inp[2 * x + 1, 2 * y]),
+                       hl.max(inp[2 * x, 2 * y + 1], inp[2 * x + 1, 2 * y + 1]))
+    return out, [(0, 12), (0, 6)]
+
+
+@pytest.mark.parametrize("kind", ["histogram", "weights", "two_images", "max_pool"])
+def test_plain_algorithms_compile_bit_exact_at_minimal_storage(kind, build_dir):
+    out, estimates = _plain(kind)
+    out.set_estimates(estimates)
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    design = hl.compile(out, name=f"plain_{kind}")
+    rep = design.report
+    assert all(b["words"] <= b["min_words"] + 3 for b in rep["buffers"]), rep["buffers"]
+    res = design.check(design.example_inputs(2), simulator="icarus", build_dir=build_dir, bubbles=0.2,
+                       backpressure=0.2)
+    assert res.cycles >= res.predicted_cycles
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     ({"lane": "2"}, "unknown key 'lane'; the keys are lanes: pixels per cycle"),
     ({"lanes": "two"}, "lanes='two' is not valid; lanes: pixels per cycle, a positive integer"),
