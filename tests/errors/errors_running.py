@@ -319,3 +319,30 @@ def cli_unknown_dump_step():
 @cli_unknown_dump_step.fix
 def _():
     return command("compile", "brighten", "--size", "8", "8", "--dump-after", "fold_constants", "-o", scratch())
+
+
+@case("command line", "mainspring sweep with a lane count that is not a positive integer",
+      "error: --lanes 1,0: '0' is not a positive integer; give a comma-separated list, e.g. --lanes 1,2,4")
+def cli_sweep_zero_lanes():
+    return command("sweep", "gaussian", "--sizes", "16", "--lanes", "1,0", "--simulator", "none", "--workers", "1",
+                   "-o", scratch())
+
+
+@cli_sweep_zero_lanes.fix
+def _():
+    return command("sweep", "gaussian", "--sizes", "16", "--lanes", "1", "--simulator", "none", "--workers", "1",
+                   "-o", scratch())
+
+
+@case("command line", "mainspring sweep with a GLB tile that is not WxH",
+      ("error: --glb-tiles 24x: '24x' is not a tile size; give positive sizes as N or WxH, comma-separated, e.g. "
+       "--glb-tiles 240x216,120x108"))
+def cli_sweep_bad_glb_tile():
+    return command("sweep", "gaussian_glb", "--sizes", "32", "--glb-tiles", "24x", "--simulator", "none",
+                   "--workers", "1", "-o", scratch())
+
+
+@cli_sweep_bad_glb_tile.fix
+def _():
+    return command("sweep", "gaussian_glb", "--sizes", "32", "--glb-tiles", "24x24", "--simulator", "none",
+                   "--workers", "1", "-o", scratch())
