@@ -113,7 +113,7 @@ def generate(seed: int) -> Case:
     # Drawn last, so that the other cases of a seed stay as they were before scatter cases existed.
     # (not in u32: Halide 21 finds no bounds for a u32 cast to i32, even clamped, and refuses such an update)
     if rng.random() < 0.2 and work != "u32":
-        bins = rng.choice((3, 8, 16, 40, 100, 256))
+        bins = rng.choice((3, 4, 8, 16, 40, 100, 256))
         return Case(seed, in_type, work, tuple(stages), width, height, None, 1, stalls, bins,
                     rng.choice(("count", "max", "sum")))
     return Case(seed, in_type, work, tuple(stages), width, height, tile, lanes, stalls)
