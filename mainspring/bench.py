@@ -1,5 +1,8 @@
 """`mainspring bench`: per app and size, compile time, cycles against the ideal, storage against the exact
-minimum, PEs, memory tiles, registers and (at small sizes) Yosys cells."""
+minimum, PEs, memory tiles, registers and (at small sizes) Yosys cells, counted two ways: `cells` keeps memories
+as memories (a technology-independent count of the design as the CGRA would hold it), `flat_cells` is issue 12's
+area flow, `read_verilog; synth -flatten -top TOP; stat`, in which memories become flip-flops (like for like with
+the hand-written baselines in tests/verilog/baseline/)."""
 
 from __future__ import annotations
 
@@ -33,6 +36,34 @@ def yosys_figures(name: str, verilog: str, library: str) -> dict:
             text = fh.read()
     m = re.findall(r"Number of cells:\s+(\d+)", text)
     return {"cells": int(m[-1]) if m else None, "latches": 0}
+
+
+FLAT_FLOW = "read_verilog {files}; synth -flatten -top {top}; tee -o {stat} stat"
+
+
+def flat_cells(files: list[str], top: str) -> int | None:
+    """Cells of `top` under the flattened generic synthesis (`FLAT_FLOW`: memories become flip-flops), or None
+    without yosys or when it fails."""
+    if shutil.which("yosys") is None:
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        stat = os.path.join(d, "stat.txt")
+        p = subprocess.run(["yosys", "-q", "-p", FLAT_FLOW.format(files=" ".join(files), top=top, stat=stat)],
+                           capture_output=True, text=True, timeout=1200, check=False)
+        if p.returncode != 0:
+            return None
+        with open(stat) as fh:
+            m = re.findall(r"Number of cells:\s+(\d+)", fh.read())
+    return int(m[-1]) if m else None
+
+
+def flat_cells_of(name: str, verilog: str, library: str) -> int | None:
+    """`flat_cells` of a design's Verilog (its top and kernels) with the library."""
+    with tempfile.TemporaryDirectory() as d:
+        top = os.path.join(d, f"{name}.v")
+        with open(top, "w") as fh:
+            fh.write(verilog)
+        return flat_cells([top, library], name)
 
 
 def parse_sizes(spec: str) -> list[tuple[int, int]]:
@@ -77,13 +108,17 @@ def storage_words(report: dict) -> tuple[int, int]:
 CELLS_MAX_INPUT = 256 * 256  # Yosys's cells are counted up to this many input pixels (larger designs take long)
 
 
-def cells_figures(design, in_w: int, in_h: int) -> dict:
-    """Yosys's cells and latches of a design built for an in_w x in_h input; {} above CELLS_MAX_INPUT."""
+def cells_figures(design, in_w: int, in_h: int, flat: bool = False) -> dict:
+    """Yosys's cells and latches of a design built for an in_w x in_h input, and with `flat=True` its
+    `flat_cells`; {} above CELLS_MAX_INPUT."""
     from .design import library_path
 
     if in_w * in_h > CELLS_MAX_INPUT:
         return {}
-    return yosys_figures(design.name, design.verilog, str(library_path()))
+    out = yosys_figures(design.name, design.verilog, str(library_path()))
+    if flat:
+        out["flat_cells"] = flat_cells_of(design.name, design.verilog, str(library_path()))
+    return out
 
 
 def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
@@ -105,7 +140,7 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
         "tiles": rep["tiles"], "halo": f"{100 * rep['halo_overhead']:.1f}%",
     }
     if yosys:
-        row.update(cells_figures(design, in_w, in_h))
+        row.update(cells_figures(design, in_w, in_h, flat=True))
     return row
 
 
@@ -125,7 +160,7 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> in
                 progress(f"bench {name} at {w}x{h}: {e}")
                 rows.append({"app": mod.NAME, "input": f"{w}x{h}", "compile_s": "error"})
     cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "min_words",
-            "pes", "mem_tiles", "registers", "cells", "latches"]
+            "pes", "mem_tiles", "registers", "cells", "flat_cells", "latches"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for r in rows:

@@ -2,9 +2,13 @@
 (`memories.from_json`) and its compute JSON (never from the IR).
 
 Architecture (a Clockwork-style static schedule under one global enable):
-- A cycle counter advances while `en` is high. `en` drops when the schedule needs an input word that is not
-  valid, or offers an output word that is not taken, so the whole design waits and nothing is lost or doubled.
-  After the schedule's last cycle the counter restarts, so frame follows frame.
+- A cycle counter advances while `en` is high, on as many bits as the schedule's cycles need (the controllers
+  see it zero-extended to 32 bits and compare it with a constant once, for their first firing). `en` drops
+  when the schedule needs an input word that is not valid, or offers an output word that is not taken, so the
+  whole design waits and nothing is lost or doubled. After the schedule's last cycle the counter restarts, so
+  frame follows frame.
+- Controllers that fire in the same cycles are one: a when-only controller (a stream's, a register chain's
+  enable, a tap's selector) reuses the fire signal of an earlier one or of a memory tile's write port 0.
 - Each op's kernel (a module from the compute JSON) computes every cycle from its taps; ops with latency
   hold the result in a register (the PE's output register). Which values matter is decided by the schedule:
   memory-tile write ports store at their controllers' cycles, and the output stream is valid in the cycles of
@@ -66,6 +70,9 @@ class _Top:
     decls: list[str] = field(default_factory=list)
     body: list[str] = field(default_factory=list)
     modules: list[str] = field(default_factory=list)
+    whens: dict[tuple, str] = field(default_factory=dict)  # a when-only controller's timing -> its fire signal
+    bank_whens: dict[tuple, str] = field(default_factory=dict)  # a tile's write port 0 timing -> the tile's wfire
+    used_bank_whens: set[str] = field(default_factory=set)  # the tiles' wfire signals a controller reuses
 
 
 def config_vector(values, pad: int) -> str:
@@ -85,6 +92,11 @@ def _ctrl_params(prefix: str, c: Controller) -> list[str]:
     ]
 
 
+def _timing(c: Controller) -> tuple:
+    """What decides the cycles a controller fires in: controllers with equal timings fire together."""
+    return (c.dimensionality, tuple(c.extent), c.cycle_starting_addr, tuple(c.cycle_stride))
+
+
 def _aw(words: int) -> int:
     return max(1, (words - 1).bit_length())
 
@@ -94,6 +106,9 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     JSON: the top, one per kernel (the library is `ms_library.v`)."""
     top = _Top(name)
     _check_supported(plan)
+    for b in sorted(plan.buffers, key=lambda b: b.name):  # the tiles' write port 0 fire signals, reused below
+        for bank in b.banks:
+            top.bank_whens.setdefault(_timing(bank.write_ports[0].controller), f"{signal(bank.name)}_wfire")
     widths = {b.name: b.bits for b in plan.buffers}
     kernels = kernel_ports(compute)
     _interface(top, plan, widths, kernels)
@@ -102,6 +117,12 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     for op in sorted(plan.ops, key=lambda o: o.op):
         if not op.host:
             _kernel_instance(top, op.op, op, plan, kernels, widths)
+    for b in plan.buffers:  # a tile's wfire that nothing reads is named unused (Verilator's -Wall)
+        for bank in b.banks:
+            s = f"{signal(bank.name)}_wfire"
+            final = s if s in top.used_bank_whens else f"{s}_unused"
+            top.decls = [d.replace(f"<<{s}>>", final) for d in top.decls]
+            top.body = [t.replace(f"<<{s}>>", final) for t in top.body]
     text = HEADER.format(name=name) + _print(top)
     for module in sorted(kernels):
         text += "\n" + kernel_verilog(compute, f"global.{module}")
@@ -180,12 +201,13 @@ def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
     for p, width in sorted(scalar_params(plan, kernels).items()):
         top.ports.append(f"input [{width - 1}:0] {signal(p)}")
     total = plan.cycles
-    top.decls += ["reg [31:0] cycle;", "wire en;", "wire restart;"]
+    cw = max(1, (total - 1).bit_length())
+    top.decls += [f"reg [{cw - 1}:0] cycle_count;", "wire [31:0] cycle;", "wire en;", "wire restart;"]
     need = []
     for b in ins:
         s = signal(b)
         top.decls.append(f"wire {s}_need;")
-        top.body.append(_ctrl(f"host_{s}", plan.op(f"host.{b}").controller, "read", f"{s}_need"))
+        top.body.append(_ctrl(f"host_{s}", plan.op(f"host.{b}").controller, "read", f"{s}_need", top=top))
         need.append(s)
     if any(p is None for p in outs):
         raise RtlLimitError(f"output {out}: some lanes of its op stream no value; unroll the output's innermost "
@@ -193,13 +215,13 @@ def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
     wp = outs[0]
     so = signal(out)
     top.decls.append(f"wire {so}_have;")
-    top.body.append(_ctrl(f"out_{so}", wp.controller, "write", f"{so}_have"))
+    top.body.append(_ctrl(f"out_{so}", wp.controller, "write", f"{so}_have", top=top))
     in_ok = " && ".join(f"(!{s}_need || {s}_valid)" for s in need) or "1'b1"
     top.body += [
         f"wire in_ok = {in_ok};",
         f"wire out_ok = !{so}_have || {so}_ready;",
         "assign en = in_ok && out_ok;",
-        f"assign restart = en && (cycle == 32'd{total - 1});",
+        f"assign restart = en && (cycle_count == {cw}'d{total - 1});",
         f"assign {so}_valid = {so}_have && in_ok;",
         f"assign {so}_data = {_concat([signal(p.name) for p in outs])};",
     ]
@@ -208,9 +230,10 @@ def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
         top.body.append(f"assign {s}_ready = {s}_need && out_ok{' && ' + others if others else ''};")
     top.body += [
         "always @(posedge clk) begin",
-        "    if (!rst_n) cycle <= 32'd0;",
-        "    else if (en) cycle <= restart ? 32'd0 : cycle + 32'd1;",
+        f"    if (!rst_n) cycle_count <= {cw}'d0;",
+        f"    else if (en) cycle_count <= restart ? {cw}'d0 : cycle_count + {cw}'d1;",
         "end",
+        f"assign cycle = {{{{{32 - cw}{{1'b0}}}}, cycle_count}};" if cw < 32 else "assign cycle = cycle_count;",
     ]
     for b in ins:
         w = widths[b]
@@ -244,7 +267,20 @@ def scalar_params(plan: MemoryPlan, kernels) -> dict[str, int]:
     return out
 
 
-def _ctrl(inst: str, c: Controller, kind: str, fire: str, addr: str | None = None, words: int = 1) -> str:
+def _ctrl(inst: str, c: Controller, kind: str, fire: str, addr: str | None = None, words: int = 1,
+          top: _Top | None = None) -> str:
+    """A controller instance; a when-only one (no address) given `top` reuses the fire signal of one that
+    fires in the same cycles (another when-only controller, or a memory tile's write port 0) when there is one."""
+    if addr is None and top is not None:
+        key = _timing(c)
+        if key in top.whens:
+            return f"assign {fire} = {top.whens[key]};  // fires with {top.whens[key]}"
+        if key in top.bank_whens:
+            shared = top.bank_whens[key]
+            top.used_bank_whens.add(shared)
+            top.whens[key] = f"<<{shared}>>"
+            return f"assign {fire} = <<{shared}>>;  // fires with <<{shared}>>"
+        top.whens[key] = fire
     params = _ctrl_params("", c) + [f".WORDS({words})", f".AW({_aw(words)})"]
     addr_conn = addr if addr is not None else f"{inst}_addr_unused"
     decl = "" if addr is not None else f"wire [{_aw(words) - 1}:0] {inst}_addr_unused;  // when-only controller\n"
@@ -263,7 +299,7 @@ def _buffer(top: _Top, bname: str, b: BufferPlan) -> None:
         if bank.gated and bank.root in gated_roots and bank.root not in fires:
             # Its write port 0 writes in the root's write cycles: the registers' enable, without a controller.
             fires[bank.root] = f"{signal(bank.name)}_wfire"
-            top.decls.append(f"wire {fires[bank.root]};")
+            top.used_bank_whens.add(fires[bank.root])
     for r in b.registers:
         s = signal(r.name)
         enable = f"en && {_root_writes(top, b, r.root, fires)}" if r.gated else "en"
@@ -276,10 +312,10 @@ def _buffer(top: _Top, bname: str, b: BufferPlan) -> None:
             "end",
         ]
     for bank in b.banks:
-        wfire = f"{signal(bank.name)}_wfire"
-        if fires.get(bank.root) != wfire:
-            wfire += "_unused"
-            top.decls.append(f"wire {wfire};")
+        # Named once the whole top is rendered: `_unused` unless registers or a controller of the same timing
+        # read it (design_verilog).
+        wfire = f"<<{signal(bank.name)}_wfire>>"
+        top.decls.append(f"wire {wfire};")
         _bank(top, bname, w, bank, wfire)
 
 
@@ -289,7 +325,7 @@ def _root_writes(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) -> 
         (wp,) = [p for p in b.write_ports if p.name == root]
         fires[root] = f"{signal(root)}_writes"
         top.decls.append(f"wire {fires[root]};")
-        top.body.append(_ctrl(f"c_{fires[root]}", wp.controller, "when", fires[root]))
+        top.body.append(_ctrl(f"c_{fires[root]}", wp.controller, "when", fires[root], top=top))
     return fires[root]
 
 
@@ -409,7 +445,7 @@ def _tap_signal(top: _Top, op_name: str, load: str, ports: list[ReadPort], width
     for i, rp in reversed(list(enumerate(ports[:-1]))):
         fire = f"{signal(op_name)}_{load}_sel{i}"
         top.decls.append(f"wire {fire};")
-        top.body.append(_ctrl(f"c_{fire}", rp.controller, "read", fire))
+        top.body.append(_ctrl(f"c_{fire}", rp.controller, "read", fire, top=top))
         value = f"({fire} ? {signal(rp.tap)} : {value})"
     s = f"{signal(op_name)}_{load}_in"
     top.decls.append(f"wire [{width - 1}:0] {s};")

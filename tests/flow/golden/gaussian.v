@@ -9,19 +9,20 @@ module gaussian (
     output hw_output_valid,
     input hw_output_ready
 );
-    reg [31:0] cycle;
+    reg [12:0] cycle_count;
+    wire [31:0] cycle;
     wire en;
     wire restart;
     wire hw_input_need;
     wire hw_output_have;
     wire [15:0] hw_input_w0;
-    wire hw_input_bank0_wfire;
     reg [15:0] hw_input_w0_reg1;
     reg [15:0] hw_input_w0_reg2;
     reg [15:0] hw_input_w0_reg65;
     reg [15:0] hw_input_w0_reg66;
     reg [15:0] hw_input_w0_reg129;
     reg [15:0] hw_input_w0_reg130;
+    wire hw_input_bank0_wfire;
     wire [15:0] hw_input_bank0_r0;
     wire [15:0] hw_input_bank0_r1;
     wire [15:0] blur_s0_out;
@@ -30,23 +31,22 @@ module gaussian (
     reg [15:0] blur_unnormalized_w0;
     wire [15:0] hw_output_s0_out;
     wire [15:0] hw_output_w0;
-    wire [0:0] host_hw_input_addr_unused;  // when-only controller
-    ms_affine_ctrl #(.DIM(2), .EXTENT({32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000040, 32'h00000040}), .CYCLE_START(0), .CYCLE_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}), .DATA_START(0), .DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000}), .WORDS(1), .AW(1))
-        host_hw_input (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(hw_input_need), .addr(host_hw_input_addr_unused));
+    assign hw_input_need = hw_input_bank0_wfire;  // fires with hw_input_bank0_wfire
     wire [0:0] out_hw_output_addr_unused;  // when-only controller
     ms_affine_ctrl #(.DIM(2), .EXTENT({32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h00000001, 32'h0000003e, 32'h0000003e}), .CYCLE_START(132), .CYCLE_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}), .DATA_START(0), .DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h0000003e, 32'h00000001}), .WORDS(1), .AW(1))
         out_hw_output (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(hw_output_have), .addr(out_hw_output_addr_unused));
     wire in_ok = (!hw_input_need || hw_input_valid);
     wire out_ok = !hw_output_have || hw_output_ready;
     assign en = in_ok && out_ok;
-    assign restart = en && (cycle == 32'd4097);
+    assign restart = en && (cycle_count == 13'd4097);
     assign hw_output_valid = hw_output_have && in_ok;
     assign hw_output_data = hw_output_w0;
     assign hw_input_ready = hw_input_need && out_ok;
     always @(posedge clk) begin
-        if (!rst_n) cycle <= 32'd0;
-        else if (en) cycle <= restart ? 32'd0 : cycle + 32'd1;
+        if (!rst_n) cycle_count <= 13'd0;
+        else if (en) cycle_count <= restart ? 13'd0 : cycle_count + 13'd1;
     end
+    assign cycle = {{19{1'b0}}, cycle_count};
     assign hw_input_w0 = hw_input_data;
     always @(posedge clk) begin  // hw_input: 1 writes after hw_input.w0
         if (!rst_n) hw_input_w0_reg1 <= 16'd0;
@@ -209,6 +209,8 @@ endmodule
 // dimensions (innermost first) that fires in cycle CYCLE_START + sum(CYCLE_STRIDE[k] * i[k]) and then gives
 // the address (DATA_START + sum(DATA_STRIDE[k] * i[k])) mod WORDS. Vectors pack 32-bit fields, field k at
 // bits [32*k +: 32]. Firing cycles must increase along the iteration order (they do for a schedule).
+// It is its two halves: when it fires (`ms_ctrl_when`) and where (`ms_ctrl_addr`), which controllers that fire
+// in the same cycles share (a memory tile's ports, below).
 module ms_affine_ctrl #(
     parameter integer DIM = 1,
     parameter [32*8-1:0] EXTENT = {8{32'd1}},
@@ -227,6 +229,42 @@ module ms_affine_ctrl #(
     output fire,
     output [AW-1:0] addr
 );
+    wire [DIM-1:0] wrap;
+
+    ms_ctrl_when #(.DIM(DIM), .EXTENT(EXTENT), .CYCLE_START(CYCLE_START), .CYCLE_STRIDE(CYCLE_STRIDE))
+        when (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(fire), .wrap(wrap));
+    ms_ctrl_addr #(.DIM(DIM), .EXTENT(EXTENT), .DATA_START(DATA_START), .DATA_STRIDE(DATA_STRIDE), .WORDS(WORDS),
+                   .AW(AW))
+        where (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .fire(fire), .wrap(wrap), .addr(addr));
+endmodule
+
+// When an affine controller fires: in cycle CYCLE_START + sum(CYCLE_STRIDE[k] * i[k]) over its iterations i.
+// `wrap[k]` is high when dimensions 0..k are all at their last iteration (in a firing: dimension k wraps, and
+// the innermost dimension whose bit is low steps); `wrap[DIM-1]` marks the last firing.
+//
+// Sizes. The first firing is found by comparing the global cycle with CYCLE_START once (a comparison with a
+// constant, on as many bits as the top's cycle counter has); after it, the controller counts down the gap to
+// its next firing, on ceil(log2(largest gap)) bits (none when it fires in consecutive cycles, a stream's
+// usual case), and each dimension counts on ceil(log2(extent)) bits (none for an extent of 1). We chose this
+// over a per-controller countdown from reset to the first firing, which would add a counter as wide as the
+// top's cycle counter to every controller, and over a 32-bit next-cycle register compared with the 32-bit
+// cycle each cycle (the first design: a 32-bit register, adder and comparator per controller). The cycles it
+// fires in are the same: the global cycle and every countdown advance together, only while `en` is high, and
+// the global cycle passes CYCLE_START once between restarts.
+module ms_ctrl_when #(
+    parameter integer DIM = 1,
+    parameter [32*8-1:0] EXTENT = {8{32'd1}},
+    parameter integer CYCLE_START = 0,
+    parameter [32*8-1:0] CYCLE_STRIDE = 0
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input [31:0] cycle,
+    output fire,
+    output [DIM-1:0] wrap
+);
     function integer field;
         input [32*8-1:0] v;
         input integer k;
@@ -235,7 +273,136 @@ module ms_affine_ctrl #(
         end
     endfunction
 
-    // What the cycle (or address) advances by when dimension k steps and every inner dimension wraps.
+    // What the cycle advances by when dimension k steps and every inner dimension wraps.
+    function integer delta;
+        input [32*8-1:0] stride;
+        input integer k;
+        integer j;
+        begin
+            delta = field(stride, k);
+            for (j = 0; j < k; j = j + 1)
+                delta = delta - field(stride, j) * (field(EXTENT, j) - 1);
+        end
+    endfunction
+
+    // The largest gap between two consecutive firings (1 when there is one firing).
+    function integer max_gap;
+        input integer unused;
+        integer j;
+        begin
+            max_gap = 1 + 0 * unused;
+            for (j = 0; j < DIM; j = j + 1)
+                if (field(EXTENT, j) > 1 && delta(CYCLE_STRIDE, j) > max_gap)
+                    max_gap = delta(CYCLE_STRIDE, j);
+        end
+    endfunction
+
+    localparam integer GAP = max_gap(0);
+    localparam integer GW = (GAP > 1) ? $clog2(GAP) : 1;  // the countdown holds gap - 1
+    localparam integer START_I = CYCLE_START;
+    localparam [31:0] START = START_I[31:0];
+
+    reg active;  // fired once, and not yet the last time
+    wire first = !active && (cycle == START);
+    wire all_last = wrap[DIM - 1];
+
+    // Per dimension: `carry_in` says every inner dimension is at its last iteration, so this one steps (or
+    // wraps) when the controller fires; `gap` is the countdown's next value (gap less one) for the firing,
+    // chosen by the innermost dimension that does not wrap. Separate wires per dimension keep the chain free
+    // of false combinational loops.
+    genvar k;
+    generate
+        for (k = 0; k < DIM; k = k + 1) begin : dim
+            localparam integer E = field(EXTENT, k);
+            localparam integer G_I = delta(CYCLE_STRIDE, k) - 1;
+            localparam [GW-1:0] G = G_I[GW-1:0];
+            wire at_last;
+            wire carry_in;
+            wire carry_out = carry_in & at_last;
+            wire [GW-1:0] gap;
+            assign wrap[k] = carry_out;
+            if (k == 0) begin : first_dim
+                assign carry_in = 1'b1;
+            end else begin : chained
+                assign carry_in = dim[k - 1].carry_out;
+            end
+            if (k == DIM - 1) begin : outermost
+                assign gap = (carry_in & !at_last) ? G : {GW{1'b0}};
+            end else begin : inner
+                assign gap = (carry_in & !at_last) ? G : dim[k + 1].gap;
+            end
+            if (E > 1) begin : counted
+                localparam integer CW = $clog2(E);
+                localparam integer LAST_I = E - 1;
+                localparam [CW-1:0] LAST = LAST_I[CW-1:0];
+                reg [CW-1:0] count;
+                assign at_last = (count == LAST);
+                always @(posedge clk) begin
+                    if (!rst_n || restart)
+                        count <= {CW{1'b0}};
+                    else if (en && fire && carry_in)
+                        count <= at_last ? {CW{1'b0}} : count + 1'b1;
+                end
+            end else begin : single
+                assign at_last = 1'b1;
+            end
+        end
+    endgenerate
+
+    generate
+        if (GAP > 1) begin : countdown
+            reg [GW-1:0] left;  // cycles to the next firing, less one
+            assign fire = first || (active && left == {GW{1'b0}});
+            always @(posedge clk) begin
+                if (!rst_n || restart)
+                    left <= {GW{1'b0}};
+                else if (en && fire)
+                    left <= dim[0].gap;
+                else if (en && active)
+                    left <= left - 1'b1;
+            end
+        end else begin : consecutive
+            wire [GW-1:0] gap_unused = dim[0].gap;  // always 0: it fires every cycle once started
+            assign fire = first || active;
+        end
+    endgenerate
+
+    always @(posedge clk) begin
+        if (!rst_n || restart)
+            active <= 1'b0;
+        else if (en && fire)
+            active <= !all_last;
+    end
+endmodule
+
+// Where an affine controller points: (DATA_START + sum(DATA_STRIDE[k] * i[k])) mod WORDS, advanced in each
+// firing by the step of the dimension that steps (`wrap` from the controller's `ms_ctrl_when`): an adder and a
+// wrap at WORDS, no multiplier (the steps are constants of the configuration, as in Lake's address generators).
+module ms_ctrl_addr #(
+    parameter integer DIM = 1,
+    parameter [32*8-1:0] EXTENT = {8{32'd1}},
+    parameter integer DATA_START = 0,
+    parameter [32*8-1:0] DATA_STRIDE = 0,
+    parameter integer WORDS = 1,
+    parameter integer AW = 1
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input fire,
+    input [DIM-1:0] wrap,
+    output [AW-1:0] addr
+);
+    function integer field;
+        input [32*8-1:0] v;
+        input integer k;
+        begin
+            field = v[32*k +: 32];
+        end
+    endfunction
+
+    // What the address advances by when dimension k steps and every inner dimension wraps.
     function integer delta;
         input [32*8-1:0] stride;
         input integer k;
@@ -259,69 +426,38 @@ module ms_affine_ctrl #(
     localparam integer WORDS_I = WORDS;
     localparam [AW:0] WORDS_W = WORDS_I[AW:0];
 
-    reg [31:0] next_cycle;
     reg [AW-1:0] addr_r;
-    reg done;
-
-    assign fire = !done && (cycle == next_cycle);
     assign addr = addr_r;
 
-    // Per dimension: `carry_in` says every inner dimension is at its last iteration, so this one steps (or
-    // wraps) when the controller fires; `dc`/`da` are the cycle and address steps of the whole controller,
-    // chosen by the innermost dimension that does not wrap. Separate wires per dimension keep the chain free
-    // of false combinational loops.
     genvar k;
     generate
         for (k = 0; k < DIM; k = k + 1) begin : dim
-            localparam [31:0] LAST = field(EXTENT, k) - 1;
-            localparam [31:0] DC = delta(CYCLE_STRIDE, k);
             localparam integer DA_I = modw(delta(DATA_STRIDE, k));
             localparam [AW:0] DA = DA_I[AW:0];
-            reg [31:0] count;
-            wire at_last = (count == LAST);
             wire carry_in;
-            wire carry_out = carry_in & at_last;
-            wire [31:0] dc;
             wire [AW:0] da;
-            if (k == 0) begin : first
+            if (k == 0) begin : first_dim
                 assign carry_in = 1'b1;
             end else begin : chained
-                assign carry_in = dim[k - 1].carry_out;
+                assign carry_in = wrap[k - 1];
             end
             if (k == DIM - 1) begin : outermost
-                assign dc = (carry_in & !at_last) ? DC : 32'd0;
-                assign da = (carry_in & !at_last) ? DA : {(AW+1){1'b0}};
+                assign da = (carry_in & !wrap[k]) ? DA : {(AW+1){1'b0}};
             end else begin : inner
-                assign dc = (carry_in & !at_last) ? DC : dim[k + 1].dc;
-                assign da = (carry_in & !at_last) ? DA : dim[k + 1].da;
-            end
-            always @(posedge clk) begin
-                if (!rst_n || restart)
-                    count <= 32'd0;
-                else if (en && fire && carry_in)
-                    count <= at_last ? 32'd0 : count + 32'd1;
+                assign da = (carry_in & !wrap[k]) ? DA : dim[k + 1].da;
             end
         end
     endgenerate
 
-    wire all_last = dim[DIM - 1].carry_out;
     wire [AW:0] sum = {1'b0, addr_r} + dim[0].da;
     wire [AW:0] wrapped = (sum >= WORDS_W) ? sum - WORDS_W : sum;
     wire wrapped_unused = wrapped[AW];  // always 0 after the wrap
 
     always @(posedge clk) begin
-        if (!rst_n || restart) begin
-            next_cycle <= CYCLE_START;
+        if (!rst_n || restart)
             addr_r <= START_ADDR;
-            done <= 1'b0;
-        end else if (en && fire) begin
-            if (all_last)
-                done <= 1'b1;
-            else begin
-                next_cycle <= next_cycle + dim[0].dc;
-                addr_r <= wrapped[AW-1:0];
-            end
-        end
+        else if (en && fire && !wrap[DIM - 1])
+            addr_r <= wrapped[AW-1:0];
     end
 endmodule
 
@@ -415,33 +551,89 @@ module ms_mem_tile #(
     reg [WIDTH-1:0] mem [0:WORDS-1];
     wire wfire0, wfire1, rfire0, rfire1;
     wire [AW-1:0] waddr0, waddr1, raddr0, raddr1;
+    wire [W0_DIM-1:0] wwrap0;
+    wire [R0_DIM-1:0] rwrap0;
 
-    ms_tile_port #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .CYCLE_START(W0_CYCLE_START), .CYCLE_STRIDE(W0_CYCLE_STRIDE),
-                   .DATA_START(W0_DATA_START), .DATA_STRIDE(W0_DATA_STRIDE), .BASE(W0_BASE), .SIZE(W0_SIZE),
-                   .AW(AW))
-        wport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire0), .addr(waddr0));
-    ms_tile_port #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
-                   .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
-                   .BASE(R0_BASE), .SIZE(R0_SIZE), .AW(AW))
-        rport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
+    // Ports whose controllers fire in the same cycles (a packed tile's two delay lines, written by one stream
+    // and read one cycle apart) share one `ms_ctrl_when`: only their addresses differ. A read port's controller
+    // is issued a cycle before its output register loads (CYCLE_START - 1).
+    localparam integer R0_ISSUE = R0_CYCLE_START - 1;
+    localparam integer R1_ISSUE = R1_CYCLE_START - 1;
+    localparam W1_AS_W0 = (W1_DIM == W0_DIM) && (W1_EXTENT == W0_EXTENT) && (W1_CYCLE_START == W0_CYCLE_START)
+                          && (W1_CYCLE_STRIDE == W0_CYCLE_STRIDE);
+    localparam R0_AS_W0 = (R0_DIM == W0_DIM) && (R0_EXTENT == W0_EXTENT) && (R0_ISSUE == W0_CYCLE_START)
+                          && (R0_CYCLE_STRIDE == W0_CYCLE_STRIDE);
+    localparam R1_AS_R0 = (R1_DIM == R0_DIM) && (R1_EXTENT == R0_EXTENT) && (R1_ISSUE == R0_ISSUE)
+                          && (R1_CYCLE_STRIDE == R0_CYCLE_STRIDE);
+    localparam R1_AS_W0 = (R1_DIM == W0_DIM) && (R1_EXTENT == W0_EXTENT) && (R1_ISSUE == W0_CYCLE_START)
+                          && (R1_CYCLE_STRIDE == W0_CYCLE_STRIDE);
+    localparam [AW-1:0] W0_BASE_A = W0_BASE[AW-1:0];
+    localparam [AW-1:0] W1_BASE_A = W1_BASE[AW-1:0];
+    localparam [AW-1:0] R0_BASE_A = R0_BASE[AW-1:0];
+    localparam [AW-1:0] R1_BASE_A = R1_BASE[AW-1:0];
+    wire [AW-1:0] woff0, roff0;
+
+    ms_ctrl_when #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .CYCLE_START(W0_CYCLE_START), .CYCLE_STRIDE(W0_CYCLE_STRIDE))
+        wwhen0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire0), .wrap(wwrap0));
+    ms_ctrl_addr #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .DATA_START(W0_DATA_START), .DATA_STRIDE(W0_DATA_STRIDE),
+                   .WORDS(W0_SIZE), .AW(AW))
+        wwhere0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .fire(wfire0), .wrap(wwrap0), .addr(woff0));
+    assign waddr0 = W0_BASE_A + woff0;
+    ms_ctrl_addr #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
+                   .WORDS(R0_SIZE), .AW(AW))
+        rwhere0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .fire(rfire0), .wrap(rwrap0), .addr(roff0));
+    assign raddr0 = R0_BASE_A + roff0;
 
     generate
+        if (R0_AS_W0) begin : read0_with_write0
+            assign rfire0 = wfire0;
+            assign rwrap0 = wwrap0;
+        end else begin : read0_own
+            ms_ctrl_when #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_ISSUE), .CYCLE_STRIDE(R0_CYCLE_STRIDE))
+                rwhen0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0),
+                        .wrap(rwrap0));
+        end
         if (NW > 1) begin : second_write
-            ms_tile_port #(.DIM(W1_DIM), .EXTENT(W1_EXTENT), .CYCLE_START(W1_CYCLE_START),
-                           .CYCLE_STRIDE(W1_CYCLE_STRIDE), .DATA_START(W1_DATA_START),
-                           .DATA_STRIDE(W1_DATA_STRIDE), .BASE(W1_BASE), .SIZE(W1_SIZE), .AW(AW))
-                wport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire1),
-                        .addr(waddr1));
+            wire [W1_DIM-1:0] wwrap1;
+            wire [AW-1:0] woff1;
+            if (W1_AS_W0) begin : with_write0
+                assign wfire1 = wfire0;
+                assign wwrap1 = wwrap0;
+            end else begin : own
+                ms_ctrl_when #(.DIM(W1_DIM), .EXTENT(W1_EXTENT), .CYCLE_START(W1_CYCLE_START),
+                               .CYCLE_STRIDE(W1_CYCLE_STRIDE))
+                    wwhen1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire1),
+                            .wrap(wwrap1));
+            end
+            ms_ctrl_addr #(.DIM(W1_DIM), .EXTENT(W1_EXTENT), .DATA_START(W1_DATA_START),
+                           .DATA_STRIDE(W1_DATA_STRIDE), .WORDS(W1_SIZE), .AW(AW))
+                wwhere1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .fire(wfire1), .wrap(wwrap1),
+                         .addr(woff1));
+            assign waddr1 = W1_BASE_A + woff1;
         end else begin : one_write
             assign wfire1 = 1'b0;
             assign waddr1 = {AW{1'b0}};
         end
         if (NR > 1) begin : second_read
-            ms_tile_port #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
-                           .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START),
-                           .DATA_STRIDE(R1_DATA_STRIDE), .BASE(R1_BASE), .SIZE(R1_SIZE), .AW(AW))
-                rport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
-                        .addr(raddr1));
+            wire [R1_DIM-1:0] rwrap1;
+            wire [AW-1:0] roff1;
+            if (R1_AS_R0) begin : with_read0
+                assign rfire1 = rfire0;
+                assign rwrap1 = rwrap0;
+            end else if (R1_AS_W0) begin : with_write0
+                assign rfire1 = wfire0;
+                assign rwrap1 = wwrap0;
+            end else begin : own
+                ms_ctrl_when #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_ISSUE),
+                               .CYCLE_STRIDE(R1_CYCLE_STRIDE))
+                    rwhen1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
+                            .wrap(rwrap1));
+            end
+            ms_ctrl_addr #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .DATA_START(R1_DATA_START),
+                           .DATA_STRIDE(R1_DATA_STRIDE), .WORDS(R1_SIZE), .AW(AW))
+                rwhere1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .fire(rfire1), .wrap(rwrap1),
+                         .addr(roff1));
+            assign raddr1 = R1_BASE_A + roff1;
         end else begin : one_read
             assign rfire1 = 1'b0;
             assign raddr1 = {AW{1'b0}};
