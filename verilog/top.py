@@ -108,7 +108,8 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     _check_supported(plan)
     for b in sorted(plan.buffers, key=lambda b: b.name):  # the tiles' write port 0 fire signals, reused below
         for bank in b.banks:
-            top.bank_whens.setdefault(_timing(bank.write_ports[0].controller), f"{signal(bank.name)}_wfire")
+            if bank.kind != "ram":  # (a RAM's update port is fed, not timed, by its own controller)
+                top.bank_whens.setdefault(_timing(bank.write_ports[0].controller), f"{signal(bank.name)}_wfire")
     widths = {b.name: b.bits for b in plan.buffers}
     kernels = kernel_ports(compute)
     _interface(top, plan, widths, kernels)

@@ -867,3 +867,116 @@ module ms_glb_buffer #(
     end
 `endif
 endmodule
+
+// A RAM (memories/ram.py): WORDS x WIDTH SRAM updated at computed addresses, one read-modify-write per cycle, and
+// read through up to two addressed read ports (NR) after its updates. An update fires in a cycle `upd_fire` is
+// high: the SRAM reads the word at `upd_addr` into `upd_old`; in the next cycle the kernel's new value `upd_new`
+// is written back there. A read issued at the address being written in that cycle gets `upd_new` instead
+// (forwarding), so updates of one element in consecutive cycles chain. Every word reads as INIT until its first
+// write after a restart: a valid bit per word, cleared in one cycle (an SRAM cannot be). Read ports are
+// ms_mem_tile's: the controller gives the cycles the output register loads in; the SRAM is read the cycle before.
+module ms_ram #(
+    parameter integer WIDTH = 16,
+    parameter integer WORDS = 256,
+    parameter integer AW = 8,
+    parameter [WIDTH-1:0] INIT = {WIDTH{1'b0}},
+    parameter integer NR = 1,
+    parameter integer R0_DIM = 1,
+    parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
+    parameter integer R0_CYCLE_START = 1,
+    parameter [32*8-1:0] R0_CYCLE_STRIDE = 0,
+    parameter integer R0_DATA_START = 0,
+    parameter [32*8-1:0] R0_DATA_STRIDE = 0,
+    parameter integer R1_DIM = 1,
+    parameter [32*8-1:0] R1_EXTENT = {8{32'd1}},
+    parameter integer R1_CYCLE_START = 1,
+    parameter [32*8-1:0] R1_CYCLE_STRIDE = 0,
+    parameter integer R1_DATA_START = 0,
+    parameter [32*8-1:0] R1_DATA_STRIDE = 0
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input [31:0] cycle,
+    input upd_fire,
+    input [AW-1:0] upd_addr,
+    input [WIDTH-1:0] upd_new,
+    output reg [WIDTH-1:0] upd_old,
+    output reg [WIDTH-1:0] rdata0,
+    output reg [WIDTH-1:0] rdata1
+);
+    reg [WIDTH-1:0] mem [0:WORDS-1];
+    reg [WORDS-1:0] valid;
+    reg pend;              // the update fired last cycle: its new value is written in this one
+    reg [AW-1:0] pend_addr;
+    wire rfire0, rfire1;
+    wire [AW-1:0] raddr0, raddr1;
+
+    ms_tile_port #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
+                   .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
+                   .BASE(0), .SIZE(WORDS), .AW(AW))
+        rport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
+    generate
+        if (NR > 1) begin : second_read
+            ms_tile_port #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
+                           .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START),
+                           .DATA_STRIDE(R1_DATA_STRIDE), .BASE(0), .SIZE(WORDS), .AW(AW))
+                rport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
+                        .addr(raddr1));
+        end else begin : one_read
+            assign rfire1 = 1'b0;
+            assign raddr1 = {AW{1'b0}};
+        end
+    endgenerate
+
+    // The word at address a as a read issued this cycle sees it: the write of this cycle forwarded, else the
+    // SRAM's word once written, else INIT.
+    function [WIDTH-1:0] word;
+        input [AW-1:0] a;
+        begin
+            if (pend && pend_addr == a)
+                word = upd_new;
+            else if (valid[a])
+                word = mem[a];
+            else
+                word = INIT;
+        end
+    endfunction
+
+    always @(posedge clk) begin
+        if (!rst_n || restart) begin
+            valid <= {WORDS{1'b0}};
+            pend <= 1'b0;
+        end else if (en) begin
+            pend <= upd_fire;
+            if (pend)
+                valid[pend_addr] <= 1'b1;
+        end
+    end
+    always @(posedge clk) begin
+        if (en) begin
+            pend_addr <= upd_addr;
+            if (pend)
+                mem[pend_addr] <= upd_new;
+        end
+    end
+    always @(posedge clk) begin
+        if (!rst_n)
+            upd_old <= {WIDTH{1'b0}};
+        else if (en && upd_fire)
+            upd_old <= word(upd_addr);
+    end
+    always @(posedge clk) begin
+        if (!rst_n)
+            rdata0 <= {WIDTH{1'b0}};
+        else if (en && rfire0)
+            rdata0 <= word(raddr0);
+    end
+    always @(posedge clk) begin
+        if (!rst_n)
+            rdata1 <= {WIDTH{1'b0}};
+        else if (en && rfire1)
+            rdata1 <= word(raddr1);
+    end
+endmodule
