@@ -344,7 +344,6 @@ module ms_mem_tile #(
     output wfire  // the cycles write port 0 writes (for a gated delay line: its stream's write cycles)
 );
     localparam [0:0] FWD = FORWARD[0:0];
-    reg [WIDTH-1:0] mem [0:WORDS-1];
     wire wfire0, wfire1, rfire0, rfire1;
     wire [AW-1:0] waddr0, waddr1, raddr0, raddr1;
     wire [W0_DIM-1:0] wwrap0;
@@ -438,30 +437,74 @@ module ms_mem_tile #(
 
     assign wfire = wfire0;
 
-    // Forwarding (FORWARD = 1 only): the word a write port stores in the cycle a read is issued at its address.
-    wire fwd00 = FWD & wfire0 & (waddr0 == raddr0);
-    wire fwd10 = FWD & wfire1 & (waddr1 == raddr0);
-    wire fwd01 = FWD & wfire0 & (waddr0 == raddr1);
-    wire fwd11 = FWD & wfire1 & (waddr1 == raddr1);
-
-    always @(posedge clk) begin
-        if (en && wfire0)
-            mem[waddr0] <= wdata0;
-        if (en && wfire1)
-            mem[waddr1] <= wdata1;
-    end
-    always @(posedge clk) begin
-        if (!rst_n)
-            rdata0 <= {WIDTH{1'b0}};
-        else if (en && rfire0)
-            rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : mem[raddr0]);
-    end
-    always @(posedge clk) begin
-        if (!rst_n)
-            rdata1 <= {WIDTH{1'b0}};
-        else if (en && rfire1)
-            rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : mem[raddr1]);
-    end
+    // Two delay lines packed in one tile (read-first, each read port in the region of one write port, the regions
+    // apart) behave as two SRAMs of their regions' words: modelled so, each region's words have one write port and
+    // one read multiplexer (in one shared array both write ports reach every word, and each read port chooses among
+    // all of them: about a quarter more cells under a flattening synthesis, where memories become flip-flops).
+    localparam APART = (W0_BASE + W0_SIZE <= W1_BASE) || (W1_BASE + W1_SIZE <= W0_BASE);
+    localparam SPLIT = (NW > 1) && (NR > 1) && (FORWARD == 0) && APART && (R0_BASE == W0_BASE)
+                       && (R0_SIZE == W0_SIZE) && (R1_BASE == W1_BASE) && (R1_SIZE == W1_SIZE);
+    generate
+        if (SPLIT) begin : regions
+            reg [WIDTH-1:0] mem0 [0:W0_SIZE-1];
+            reg [WIDTH-1:0] mem1 [0:W1_SIZE-1];
+            // Offsets in the regions, on the regions' own address bits (the high bits of a difference are zero).
+            localparam integer A0 = (W0_SIZE > 1) ? $clog2(W0_SIZE) : 1;
+            localparam integer A1 = (W1_SIZE > 1) ? $clog2(W1_SIZE) : 1;
+            wire [AW-1:0] w0_high_unused = waddr0 - W0_BASE_A;
+            wire [AW-1:0] w1_high_unused = waddr1 - W1_BASE_A;
+            wire [AW-1:0] r0_high_unused = raddr0 - R0_BASE_A;
+            wire [AW-1:0] r1_high_unused = raddr1 - R1_BASE_A;
+            wire [A0-1:0] w0 = w0_high_unused[A0-1:0];
+            wire [A1-1:0] w1 = w1_high_unused[A1-1:0];
+            wire [A0-1:0] r0 = r0_high_unused[A0-1:0];
+            wire [A1-1:0] r1 = r1_high_unused[A1-1:0];
+            always @(posedge clk) begin
+                if (en && wfire0)
+                    mem0[w0] <= wdata0;
+                if (en && wfire1)
+                    mem1[w1] <= wdata1;
+            end
+            always @(posedge clk) begin
+                if (!rst_n)
+                    rdata0 <= {WIDTH{1'b0}};
+                else if (en && rfire0)
+                    rdata0 <= mem0[r0];
+            end
+            always @(posedge clk) begin
+                if (!rst_n)
+                    rdata1 <= {WIDTH{1'b0}};
+                else if (en && rfire1)
+                    rdata1 <= mem1[r1];
+            end
+        end else begin : one_array
+            reg [WIDTH-1:0] mem [0:WORDS-1];
+            // Forwarding (FORWARD = 1 only): the word a write port stores in the cycle a read is issued at its
+            // address.
+            wire fwd00 = FWD & wfire0 & (waddr0 == raddr0);
+            wire fwd10 = FWD & wfire1 & (waddr1 == raddr0);
+            wire fwd01 = FWD & wfire0 & (waddr0 == raddr1);
+            wire fwd11 = FWD & wfire1 & (waddr1 == raddr1);
+            always @(posedge clk) begin
+                if (en && wfire0)
+                    mem[waddr0] <= wdata0;
+                if (en && wfire1)
+                    mem[waddr1] <= wdata1;
+            end
+            always @(posedge clk) begin
+                if (!rst_n)
+                    rdata0 <= {WIDTH{1'b0}};
+                else if (en && rfire0)
+                    rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : mem[raddr0]);
+            end
+            always @(posedge clk) begin
+                if (!rst_n)
+                    rdata1 <= {WIDTH{1'b0}};
+                else if (en && rfire1)
+                    rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : mem[raddr1]);
+            end
+        end
+    endgenerate
 endmodule
 
 // A GLB transfer address generator: an affine controller (as above) that steps once per word moved instead of
