@@ -247,8 +247,8 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
     """The box each Func is realised over and the box of each input that is read (by unique name).
     `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile).
     `required`, if given, receives each Func's box before its RoundUp tails grow it (what its consumers read).
-    `multiples` (id(Function) -> {dimension: d}) rounds those extents up to multiples of d, as RoundUp would
-    (the hardware's upsample steps)."""
+    `multiples` (id(Function) -> {dimension: d}) starts those dimensions at a multiple of d and rounds their
+    extents up to multiples of d, as RoundUp would (the hardware's upsample steps)."""
     boxes: dict[str, Box] = {}
     needs: dict[int, Box] = {id(pipe.output): out_box}
     inputs: dict[str, Box] = {}
@@ -264,6 +264,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             box = rounded_up(fn, box)
         for dim, d in (multiples or {}).get(id(fn), {}).items():
             lo, hi = box[dim]
+            lo -= lo % d  # whole steps of d from a multiple of d (x / d is then affine in the steps)
             box[dim] = (lo, hi + (-(hi - lo + 1)) % d)
         box = _self_footprint(pipe, fn, box, scalars, values)
         boxes[pipe.name(fn)] = box

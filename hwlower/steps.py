@@ -56,7 +56,9 @@ def _class_steps(graph: nx.DiGraph) -> dict[Dim, int]:
 
 
 def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:
-    """Each dimension's resolution relative to one of them, or None where two paths disagree."""
+    """Each dimension's resolution relative to one of them, or None where two paths (or two reads) disagree."""
+    if any(d["ratio"] is None for _, _, d in graph.edges(data=True)):
+        return None
     start = next(iter(graph.nodes))
     scale = {start: Fraction(1)}
     undirected = graph.to_undirected(as_view=True)
@@ -81,11 +83,19 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
     if len(names) != 1 or next(iter(names)) not in own or div < 1:
         return
     var = names.pop()
-    a = affine_of(arg, {var: Affine.make({var: 1}, 0)})
+    # RVars move the index within a step (x + r.x of a serial reduction): they do not change its resolution.
+    rvars = {n.name: Affine.make({}, 0) for n in ir.walk(arg) if isinstance(n, ir.RVar)}
+    a = affine_of(arg, rvars | {var: Affine.make({var: 1}, 0)})
     coef = dict(a.terms).get(var, 0) if a is not None else 0
     if coef <= 0:
         return
-    graph.add_edge(own[var], producer, ratio=Fraction(coef, div), div=div)
+    ratio = Fraction(coef, div)
+    if graph.has_edge(own[var], producer):  # read at two resolutions (x / 2 and x + 2): the class is strip-mined whole
+        old = graph.edges[own[var], producer]
+        if old["ratio"] != ratio:
+            old["ratio"], old["div"] = None, max(old["div"], div)
+        return
+    graph.add_edge(own[var], producer, ratio=ratio, div=div)
 
 
 def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:

@@ -3,7 +3,8 @@
 Each case is a random stencil pipeline (taps of earlier stages at small offsets, pointwise operators over the
 integer types, reductions unrolled or serial, Funcs inlined or buffered) with a random valid hardware schedule
 (host tiles, k pixels per cycle with RoundUp tails); one in five ends in a table its last stage's pixels update at
-a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image.
+a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image, and
+one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -112,11 +113,28 @@ def generate(seed: int) -> Case:
     stalls = rng.choice((0.0, 0.2, 0.4))
     # Drawn last, so that the other cases of a seed stay as they were before scatter cases existed.
     # (not in u32: Halide 21 finds no bounds for a u32 cast to i32, even clamped, and refuses such an update)
+    case = Case(seed, in_type, work, tuple(stages), width, height, tile, lanes, stalls)
     if rng.random() < 0.2 and work != "u32":
         bins = rng.choice((3, 4, 8, 16, 40, 100, 256))
-        return Case(seed, in_type, work, tuple(stages), width, height, None, 1, stalls, bins,
-                    rng.choice(("count", "max", "sum")))
-    return Case(seed, in_type, work, tuple(stages), width, height, tile, lanes, stalls)
+        case = dataclasses.replace(case, tile=None, lanes=1, bins=bins, scatter=rng.choice(("count", "max", "sum")))
+    return _resampled(rng, case)
+
+
+def _resampled(rng: random.Random, case: Case) -> Case:
+    """One case in six has a stage turned into a 2x downsample or upsample of its first tap's source (drawn last,
+    so the other cases stay as they were): a multi-rate pipeline, one accelerator tile, one lane; an upsample
+    needs even extents (steps of 2)."""
+    if rng.random() >= 1 / 6:
+        return case
+    k = rng.randrange(len(case.stages))
+    old = case.stages[k]
+    kind = rng.choice(("down", "up"))
+    stages = list(case.stages)
+    stages[k] = Stage(old.name, kind, ((old.taps[0][0], 0, 0),), (kind,), inline=rng.random() < 0.25)
+    width, height = case.width, case.height
+    if kind == "up":
+        width, height = width + width % 2, height + height % 2
+    return dataclasses.replace(case, stages=tuple(stages), width=width, height=height, tile=None, lanes=1)
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -223,6 +241,12 @@ def _definition(s: Stage, names: list[str], w: str) -> list[str]:
         ys = "y" if dy == 0 else f"y + {dy}"
         return f"{names[src + 1]}[{xs}, {ys}]"
 
+    if s.kind == "down":  # a 2x2 average of the source at twice the resolution
+        src = names[s.taps[0][0] + 1]
+        return [f"{s.name}[x, y] = hl.{w}(({src}[2 * x, 2 * y] + {src}[2 * x + 1, 2 * y + 1]) >> 1)"]
+    if s.kind == "up":  # a 2x upsample: each source pixel blended with its right neighbour
+        src = names[s.taps[0][0] + 1]
+        return [f"{s.name}[x, y] = hl.{w}(({src}[x / 2, y / 2] + {src}[x / 2 + 1, y / 2]) >> 1)"]
     if s.kind == "pointwise":
         return [f"{s.name}[x, y] = {tap(s.taps[0])} {s.ops[0]} hl.{w}({s.const})"]
     if s.kind == "rom":
