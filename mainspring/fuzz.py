@@ -4,7 +4,8 @@ Each case is a random stencil pipeline (taps of earlier stages at small offsets,
 integer types, reductions unrolled or serial, Funcs inlined or buffered) with a random valid hardware schedule
 (host tiles, k pixels per cycle with RoundUp tails); one in five ends in a table its last stage's pixels update at
 a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image, and
-one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline).
+one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four a schedule
+variant (store_at, a column-major output, accelerator_input).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -59,6 +60,9 @@ class Case:
     # coordinate (`hist(clamp(v, 0, bins - 1)) op= ...`, `scatter` the op: "count", "max" or "sum"), not an image.
     bins: int = 0
     scatter: str = "count"
+    # A variant of the schedule: "store_at" (stages stored at the accelerator's loop too), "column_major" (the output
+    # streams y fastest) or "accelerator_input" (the input marked with accelerator_input()); "" for none.
+    variant: str = ""
 
 
 @dataclass
@@ -117,7 +121,15 @@ def generate(seed: int) -> Case:
     if rng.random() < 0.2 and work != "u32":
         bins = rng.choice((3, 4, 8, 16, 40, 100, 256))
         case = dataclasses.replace(case, tile=None, lanes=1, bins=bins, scatter=rng.choice(("count", "max", "sum")))
-    return _resampled(rng, case)
+    return _variant(rng, _resampled(rng, case))
+
+
+def _variant(rng: random.Random, case: Case) -> Case:
+    """One case in four gets a schedule variant (drawn last, so the other cases stay as they were)."""
+    if rng.random() >= 0.25:
+        return case
+    options = ["store_at", "accelerator_input"] + (["column_major"] if case.lanes == 1 and not case.bins else [])
+    return dataclasses.replace(case, variant=rng.choice(options))
 
 
 def _resampled(rng: random.Random, case: Case) -> Case:
@@ -188,11 +200,18 @@ def source(case: Case) -> str:
             lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')
         if not s.inline:
             lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xo)')
+            if case.variant == "store_at":
+                lines.append(f'    a["{s.name}"].store_at(a["hw_output"], xo)')
             if case.lanes > 1:
                 lines.append(f'    a["{s.name}"].unroll(x, {case.lanes}{ru})')
                 if s.kind == "reduce":
                     lines.append(f'    a["{s.name}"].update().unroll(x, {case.lanes}{ru})')
-    lines.append('    a["hw_input"].compute_root().stream_to_accelerator()')
+    if case.variant == "accelerator_input":
+        lines.append('    a["hw_input"].compute_root().accelerator_input()')
+    else:
+        lines.append('    a["hw_input"].compute_root().stream_to_accelerator()')
+    if case.variant == "column_major":  # the output streams y fastest
+        lines.append('    a["hw_output"].reorder(yi, xi)')
     if case.lanes > 1:
         lines.append(f'    a["hw_output"].unroll(xi, {case.lanes}{ru})')
         lines.append(f'    a["hw_input"].unroll(x, {case.lanes}{ru})')
