@@ -5,7 +5,7 @@ integer types, reductions unrolled or serial, Funcs inlined or buffered) with a 
 (host tiles, k pixels per cycle with RoundUp tails); one in five ends in a table its last stage's pixels update at
 a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image, and
 one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four a schedule
-variant (store_at, a column-major output, accelerator_input).
+variant (store_at, a column-major output, accelerator_input, seed 002's GLB level).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -61,7 +61,8 @@ class Case:
     bins: int = 0
     scatter: str = "count"
     # A variant of the schedule: "store_at" (stages stored at the accelerator's loop too), "column_major" (the output
-    # streams y fastest) or "accelerator_input" (the input marked with accelerator_input()); "" for none.
+    # streams y fastest), "accelerator_input" (the input marked with accelerator_input()) or "glb" (seed 002's three
+    # levels: host tiles through the GLB); "" for none.
     variant: str = ""
 
 
@@ -128,7 +129,12 @@ def _variant(rng: random.Random, case: Case) -> Case:
     """One case in four gets a schedule variant (drawn last, so the other cases stay as they were)."""
     if rng.random() >= 0.25:
         return case
-    options = ["store_at", "accelerator_input"] + (["column_major"] if case.lanes == 1 and not case.bins else [])
+    plain = case.lanes == 1 and not case.bins
+    options = ["store_at", "accelerator_input"] + (["column_major"] if plain else [])
+    # seed 002's GLB level, for single-rate pipelines (a tile counts coordinates from its own origin)
+    if plain and all(st.kind not in ("down", "up") for st in case.stages) and not (
+            case.tile and any(st.kind == "coord" for st in case.stages)):
+        options.append("glb")
     return dataclasses.replace(case, variant=rng.choice(options))
 
 
@@ -186,6 +192,28 @@ def source(case: Case) -> str:
         "def schedule(hl, a):",
         '    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))',
     ]
+    lines += _glb_schedule(case) if case.variant == "glb" else _schedule(case)
+    lines += [
+        "",
+        "",
+        "def build():",
+        "    a = algorithm(mainspring)",
+        "    schedule(mainspring, a)",
+        '    return a["output"]',
+        "",
+        "",
+        'if __name__ == "__main__":',
+        f'    design = mainspring.compile(build(), name="fuzz_{case.seed}")',
+        (f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
+         f'backpressure={case.stalls}, seed={case.seed})'),
+        '    print("bit-exact")',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _schedule(case: Case) -> list[str]:
+    """The body of `schedule(hl, a)`: one accelerator tile per host tile, every stage buffered at its loop."""
+    lines: list[str] = []
     if case.bins:
         lines += [f'    a["output"].bound(a["b"], 0, {case.bins})',
                   f'    a["hw_output"].compute_root().split(a["b"], xo, xi, {case.bins}).hw_accelerate(xi, xo)']
@@ -215,22 +243,26 @@ def source(case: Case) -> str:
     if case.lanes > 1:
         lines.append(f'    a["hw_output"].unroll(xi, {case.lanes}{ru})')
         lines.append(f'    a["hw_input"].unroll(x, {case.lanes}{ru})')
-    lines += [
-        "",
-        "",
-        "def build():",
-        "    a = algorithm(mainspring)",
-        "    schedule(mainspring, a)",
-        '    return a["output"]',
-        "",
-        "",
-        'if __name__ == "__main__":',
-        f'    design = mainspring.compile(build(), name="fuzz_{case.seed}")',
-        (f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
-         f'backpressure={case.stalls}, seed={case.seed})'),
-        '    print("bit-exact")',
-    ]
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _glb_schedule(case: Case) -> list[str]:
+    """Seed 002's three levels: the host's tiles (the case's tile) through the GLB, one memory tile per GLB tile."""
+    tx, ty = case.tile or (case.width, case.height)
+    lines = [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
+             '    glb = a["hw_output"].in_()',
+             f'    glb.compute_root().tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)',
+             '    glb.store_in(hl.MemoryType.GLB)',
+             '    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))',
+             f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {tx}, {ty}).compute_at(glb, xo)']
+    for s in case.stages:
+        if s.kind == "reduce" and s.unrolled:
+            lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')
+        if not s.inline:
+            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xio)')
+    return lines + ['    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio)',
+                    '    a["hw_input"].in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)',
+                    '    a["hw_input"].compute_root().accelerator_input()']
 
 
 def _scatter(case: Case, last: str) -> list[str]:
