@@ -5,7 +5,8 @@ integer types, reductions unrolled or serial, Funcs inlined or buffered) with a 
 (host tiles, k pixels per cycle with RoundUp tails); one in five ends in a table its last stage's pixels update at
 a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image, and
 one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four a schedule
-variant (store_at, a column-major output, accelerator_input, seed 002's GLB level).
+variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads a 3-D
+input whose channels stream whole in each transfer.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -27,6 +28,7 @@ from pathlib import Path
 DOCUMENTED_REFUSALS = (
     r"lanes that read values other lanes",  # scans whose lanes read each other in one cycle
     r"needs .* PEs but the target has",  # a design larger than the array
+    r"at \([^)]*r\$\w+ / \d+\), which is not an affine",  # a reduction's loop reading an upsample at r / 2
 )
 
 _TYPES = {"u8": "UInt(8)", "u16": "UInt(16)", "i16": "Int(16)", "u32": "UInt(32)", "i32": "Int(32)"}
@@ -64,6 +66,9 @@ class Case:
     # streams y fastest), "accelerator_input" (the input marked with accelerator_input()) or "glb" (seed 002's three
     # levels: host tiles through the GLB); "" for none.
     variant: str = ""
+    # Channels: a 3-D input whose copy hw_input(c, x, y) streams its channels whole in each transfer (c unrolled),
+    # every tap of hw_input reading one of them; 0 for a 2-D input.
+    channels: int = 0
 
 
 @dataclass
@@ -122,7 +127,16 @@ def generate(seed: int) -> Case:
     if rng.random() < 0.2 and work != "u32":
         bins = rng.choice((3, 4, 8, 16, 40, 100, 256))
         case = dataclasses.replace(case, tile=None, lanes=1, bins=bins, scatter=rng.choice(("count", "max", "sum")))
-    return _variant(rng, _resampled(rng, case))
+    return _with_channels(rng, _variant(rng, _resampled(rng, case)))
+
+
+def _with_channels(rng: random.Random, case: Case) -> Case:
+    """One case in six reads a 3-D input of 2 or 3 channels streamed whole per transfer (drawn last, so the other
+    cases stay as they were): one lane along x (an input unrolled along two dimensions is not built), no GLB."""
+    if rng.random() >= 1 / 6:
+        return case
+    variant = "" if case.variant == "glb" else case.variant
+    return dataclasses.replace(case, channels=rng.choice((2, 3)), lanes=1, variant=variant)
 
 
 def _variant(rng: random.Random, case: Case) -> Case:
@@ -147,7 +161,7 @@ def _resampled(rng: random.Random, case: Case) -> Case:
     k = rng.randrange(len(case.stages))
     old = case.stages[k]
     kind = rng.choice(("down", "up"))
-    if case.bins:  # not yet: a reduction's loop reading an upsample at r / 2 (its RDom is not strip-mined)
+    if case.bins:  # a reduction's loop reading an upsample at r / 2 is refused (README: its RDom is not strip-mined)
         kind = "down"
     stages = list(case.stages)
     stages[k] = Stage(old.name, kind, ((old.taps[0][0], 0, 0),), (kind,), inline=rng.random() < 0.25)
@@ -169,14 +183,16 @@ def source(case: Case) -> str:
         "",
         "def algorithm(hl):",
         '    x, y = hl.Var("x"), hl.Var("y")',
-        f'    input_ = hl.ImageParam(hl.{_TYPES[case.in_type]}, 2, "input")',
+        f'    input_ = hl.ImageParam(hl.{_TYPES[case.in_type]}, {3 if case.channels else 2}, "input")',
         '    hw_input = hl.Func("hw_input")',
-        f"    hw_input[x, y] = hl.{w}(input_[x, y])",
+        ('    c = hl.Var("c")\n'
+         f"    hw_input[c, x, y] = hl.{w}(input_[x, y, c])" if case.channels else
+         f"    hw_input[x, y] = hl.{w}(input_[x, y])"),
     ]
     names = ["hw_input"] + [s.name for s in case.stages]
     for s in case.stages:
         lines.append(f'    {s.name} = hl.Func("{s.name}")')
-        lines += [f"    {ln}" for ln in _definition(s, names, w)]
+        lines += [f"    {ln}" for ln in _definition(s, names, w, case.channels)]
     last = case.stages[-1].name
     if case.bins:
         lines += _scatter(case, last)
@@ -240,6 +256,8 @@ def _schedule(case: Case) -> list[str]:
         lines.append('    a["hw_input"].compute_root().accelerator_input()')
     else:
         lines.append('    a["hw_input"].compute_root().stream_to_accelerator()')
+    if case.channels:  # the channels of a pixel in each transfer
+        lines.append('    a["hw_input"].unroll(a["c"])')
     if case.variant == "column_major":  # the output streams y fastest
         lines.append('    a["hw_output"].reorder(yi, xi)')
     if case.lanes > 1:
@@ -287,19 +305,22 @@ def _scatter(case: Case, last: str) -> list[str]:
     ]
 
 
-def _definition(s: Stage, names: list[str], w: str) -> list[str]:
+def _definition(s: Stage, names: list[str], w: str, channels: int = 0) -> list[str]:
+    def read(src: int, xs: str, ys: str, k: int = 0) -> str:
+        ch = f"{(k + int(s.name[1:])) % channels}, " if channels and src == -1 else ""  # a channel of hw_input
+        return f"{names[src + 1]}[{ch}{xs}, {ys}]"
+
     def tap(t) -> str:
         src, dx, dy = t
-        xs = "x" if dx == 0 else f"x + {dx}"
-        ys = "y" if dy == 0 else f"y + {dy}"
-        return f"{names[src + 1]}[{xs}, {ys}]"
+        return read(src, "x" if dx == 0 else f"x + {dx}", "y" if dy == 0 else f"y + {dy}", dx + 2 * dy)
 
+    src = s.taps[0][0]
     if s.kind == "down":  # a 2x2 average of the source at twice the resolution
-        src = names[s.taps[0][0] + 1]
-        return [f"{s.name}[x, y] = hl.{w}(({src}[2 * x, 2 * y] + {src}[2 * x + 1, 2 * y + 1]) >> 1)"]
+        a, b = read(src, "2 * x", "2 * y"), read(src, "2 * x + 1", "2 * y + 1", 1)
+        return [f"{s.name}[x, y] = hl.{w}(({a} + {b}) >> 1)"]
     if s.kind == "up":  # a 2x upsample: each source pixel blended with its right neighbour
-        src = names[s.taps[0][0] + 1]
-        return [f"{s.name}[x, y] = hl.{w}(({src}[x / 2, y / 2] + {src}[x / 2 + 1, y / 2]) >> 1)"]
+        a, b = read(src, "x / 2", "y / 2"), read(src, "x / 2 + 1", "y / 2", 1)
+        return [f"{s.name}[x, y] = hl.{w}(({a} + {b}) >> 1)"]
     if s.kind == "pointwise":
         return [f"{s.name}[x, y] = {tap(s.taps[0])} {s.ops[0]} hl.{w}({s.const})"]
     if s.kind == "rom":
@@ -312,10 +333,10 @@ def _definition(s: Stage, names: list[str], w: str) -> list[str]:
         return [f"{s.name}[x, y] = hl.select(x < {s.const}, {t}, {t} + hl.{w}(y * {s.const} - x))"]
     if s.kind == "reduce":
         (ex, ey) = s.extent
-        src = names[s.taps[0][0] + 1]
+        operand = read(src, f"x + r_{s.name}.x", f"y + r_{s.name}.y")
         return [f'r_{s.name} = hl.RDom([hl.Range(0, {ex}), hl.Range(0, {ey})], "r_{s.name}")',
                 f"{s.name}[x, y] = hl.{w}(0)",
-                f"{s.name}[x, y] += {src}[x + r_{s.name}.x, y + r_{s.name}.y] * hl.{w}({s.const})"]
+                f"{s.name}[x, y] += {operand} * hl.{w}({s.const})"]
     expr = tap(s.taps[0])
     for op, t in zip(s.ops, s.taps[1:]):  # each step cast back to the working type (absd is unsigned)
         b = tap(t)

@@ -17,8 +17,8 @@ SIMULATORS = ("icarus", "verilator")
 def test_a_fixed_range_of_seeds_is_bit_exact(first):
     # 60 cases: stencils, pointwise ops over five types, reductions unrolled and serial, inlined Funcs, host
     # tiles, 1-3 lanes, stalls, scatters into tables (registers and RAMs), 2x down- and upsamples, schedule
-    # variants (store_at, column-major output, accelerator_input, seed 002's GLB level); each also checks the
-    # reference against Halide 21 when it is installed.
+    # variants (store_at, column-major output, accelerator_input, seed 002's GLB level), 3-D inputs of 2 or 3
+    # channels streamed whole; each also checks the reference against Halide 21 when it is installed.
     failures = fuzz.run_fuzz(10, first, simulator="icarus", progress=lambda _: None, shrink_failures=False)
     assert not failures, "\n\n".join(f"{f.kind}: {f.detail}\n{f.source}" for f in failures)
 
@@ -41,6 +41,7 @@ def test_generation_is_deterministic_and_runnable():
     compile(fuzz.source(fuzz.generate(7)), "case", "exec")
     assert {fuzz.generate(k).variant for k in range(60)} == {"", "store_at", "column_major", "accelerator_input",
                                                              "glb"}
+    assert {fuzz.generate(k).channels for k in range(60)} == {0, 2, 3}  # 3-D inputs, channels per transfer
     kinds = {s.kind for k in range(60) for s in fuzz.generate(k).stages}
     assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom", "down", "up"}
     assert any(fuzz.generate(k).tile for k in range(40)) and any(fuzz.generate(k).lanes > 1 for k in range(40))
