@@ -262,7 +262,8 @@ def scalar_params(plan: MemoryPlan, kernels) -> dict[str, int]:
     for op in plan.ops:
         if op.host:
             continue
-        for port, (direction, width) in kernels[kernel_module(op.op)].items():
+        modules = [m for m in (kernel_module(op.op), address_module(op.op)) if m in kernels]  # (a RAM update's two)
+        for port, (direction, width) in [item for m in modules for item in kernels[m].items()]:
             if direction == "input" and (op.op, port) not in loads:
                 out[port] = width
     return out

@@ -172,3 +172,24 @@ def test_the_256_bin_histogram_reference_equals_halide(halide):
     hist[halide.clamp(halide.cast(halide.Int(32), inp[r.x, r.y]), 0, 255)] += halide.cast(halide.UInt(16), 1)
     inp.set(halide.Buffer(np.ascontiguousarray(inputs["input"])))
     assert np.array_equal(np.asarray(hist.realize([256])), ours)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_ram_address_reading_a_scalar_param(simulator, build_dir):
+    # The Param is read by the address kernel only: it must still be a port of the top the bench drives.
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    gain = hl.Param(hl.UInt(16), "gain", 3)
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 5)], "r")
+    hist[b] = hl.u16(0)
+    hist[hl.clamp(hl.i32(hw_input[r.x, r.y] * gain), 0, 99)] += hl.u16(1)
+    hw_output[b] = hist[b]
+    output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    output.bound(b, 0, 100)
+    hw_output.compute_root().split(b, bo, bi, 100).hw_accelerate(bi, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    design = hl.compile(output, name="hist_gain")
+    design.check({"input": random_image(8, 5, seed=9) % 40}, simulator=simulator, build_dir=build_dir)
