@@ -6,7 +6,7 @@ integer types, reductions unrolled or serial, Funcs inlined or buffered) with a 
 a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image, and
 one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four a schedule
 variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads a 3-D
-input whose channels stream whole in each transfer.
+input whose channels stream whole in each transfer; one in eight computes in Int(8).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -31,7 +31,7 @@ DOCUMENTED_REFUSALS = (
     r"at \([^)]*r\$\w+ / \d+\), which is not an affine",  # a reduction's loop reading an upsample at r / 2
 )
 
-_TYPES = {"u8": "UInt(8)", "u16": "UInt(16)", "i16": "Int(16)", "u32": "UInt(32)", "i32": "Int(32)"}
+_TYPES = {"u8": "UInt(8)", "i8": "Int(8)", "u16": "UInt(16)", "i16": "Int(16)", "u32": "UInt(32)", "i32": "Int(32)"}
 _BINOPS = ("+", "-", "*", "min", "max", "absd", "avg", "select")
 
 
@@ -127,7 +127,9 @@ def generate(seed: int) -> Case:
     if rng.random() < 0.2 and work != "u32":
         bins = rng.choice((3, 4, 8, 16, 40, 100, 256))
         case = dataclasses.replace(case, tile=None, lanes=1, bins=bins, scatter=rng.choice(("count", "max", "sum")))
-    return _with_channels(rng, _variant(rng, _resampled(rng, case)))
+    case = _with_channels(rng, _variant(rng, _resampled(rng, case)))
+    # One case in eight computes in Int(8) (drawn last, so the other cases stay as they were).
+    return dataclasses.replace(case, work="i8") if rng.random() < 1 / 8 else case
 
 
 def _with_channels(rng: random.Random, case: Case) -> Case:
