@@ -10,23 +10,26 @@ plain facts (op schedules, port controllers, tap delays) and the exact value flo
    happens between the value's write and its read as the bank's kind defines it (read-first delay lines,
    forwarding addressed banks), and no port or op is used twice in one cycle, nor a tile given more ports or
    words than it has.
+4. a RAM (memories/ram.py) is written in its update op's write cycles, read at the elements its readers' loads
+   name, and only after its last write.
 A failure raises MemoryCheckError naming the buffer and the first violating point.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator
 from typing import NoReturn
 
 import islpy as isl
 
 from mainspring.hwlower.ir import LoopNest
+from mainspring.target import CGRA
 
 from .errors import MemoryCheckError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule, ReadPort
-from .polyhedral import Flow, Program, build_program, point_values
-from .ram import check_ram
+from .polyhedral import Access, Flow, Program, build_program, point_values
 from .timing import bounds, cycle_expr, dense_rates, flat_map, linear_map, writes_before
 
 
@@ -39,7 +42,7 @@ def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) ->
     # Dependences first: a wrong delay is best reported as the read it breaks.
     rams = [b for b in plan.buffers if b.init is not None]
     for buf in rams:
-        check_ram(buf, prog, ops, plan.target)
+        _check_ram(buf, prog, ops, plan.target)
     plain = [b for b in plan.buffers if b.init is None]
     for buf in plain:
         for f in prog.flows:
@@ -356,3 +359,42 @@ def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expe
 def _phys(addr: str, p: BankPort) -> str:
     """The SRAM word a port's address selects: its region's first word plus the address modulo the region."""
     return f"(({addr}) mod {p.region[1]}) + {p.region[0]}"
+
+
+# ---- RAMs (memories/ram.py) ------------------------------------------------------------------------------
+
+def _check_ram(buf: BufferPlan, prog: Program, ops: dict[str, OpSchedule], target: CGRA) -> None:
+    """The RAM's write port writes in the cycles its update op's values are written (fire + latency), each read
+    port loads at its op's firings the element its load names, after the last write, and the tiles hold the box."""
+    (bank,) = buf.banks
+    (wp,) = buf.write_ports
+    words = math.prod(e for _, e in buf.box)
+    if bank.kind != "ram" or bank.words != words or bank.tiles * target.mem_tile_words < words:
+        _fail(buf.name, f"RAM bank {bank.name} ({bank.kind}, {bank.words} words on {bank.tiles} tiles) does not hold "
+                        f"its {words} elements")
+    writer = ops[wp.op]
+    _follow(buf.name, wp.name, "W", writer.dims, wp.controller, writer, writer.latency)
+    last_write = point_values(_ctrl_map("W", writer.dims, wp.controller, False).range().lexmax())[0]
+    for rp in buf.read_ports:
+        op = ops[rp.op]
+        _follow(buf.name, rp.name, "R", op.dims, rp.controller, op, 0)
+        first = point_values(_ctrl_map("R", op.dims, rp.controller, False).range().lexmin())[0]
+        if first <= last_write:
+            _fail(buf.name, f"read port {rp.name} loads in cycle {first}, before the last update's write (cycle "
+                            f"{last_write}) is done")
+        load = next(a for a in prog.accesses if a.stmt.name == rp.op and a.name == rp.load)
+        if not _ctrl_map("R", op.dims, rp.controller, True).is_equal(_ram_addresses(buf, load, rp.lane)):
+            _fail(buf.name, f"read port {rp.name} does not address the elements load '{rp.load}' of op '{rp.op}' "
+                            "reads")
+
+
+def _ram_addresses(buf: BufferPlan, load: Access, lane: tuple[int, ...]) -> isl.Map:
+    """{ R[time dims] -> [linear address] } of a load for one lane, x fastest over the box (from the nest)."""
+    time, lanes = load.stmt.time_dims, load.stmt.lane_dims
+    env = {d.var: f"t{k}" for k, d in enumerate(time)} | {d.var: str(v) for d, v in zip(lanes, lane)}
+    stride, terms = 1, []
+    for a, (lo, extent) in zip(load.index, buf.box):
+        terms.append(f"{stride}*({' + '.join([f'{c}*{env[v]}' for v, c in a.terms] + [str(a.const - lo)])})")
+        stride *= extent
+    ts = ", ".join(f"t{k}" for k in range(len(time)))
+    return isl.Map(f"{{ R[{ts}] -> [{' + '.join(terms) or '0'}] : {bounds(time)} }}")

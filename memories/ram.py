@@ -1,4 +1,5 @@
-"""A RAM buffer (`hwlower.ir.Buffer.init`: a Func updated at computed coordinates) on memory tiles, and its proof.
+"""A RAM buffer (`hwlower.ir.Buffer.init`: a Func updated at computed coordinates) on memory tiles (proved by
+memories/checker.py).
 
 The whole box is one bank of kind "ram", each element at its x-fastest linear address, spanning the tiles its
 words need. Its write port is the update op's read-modify-write (`Op.scatter`): in the cycle the op fires, its
@@ -17,13 +18,10 @@ from __future__ import annotations
 
 import math
 
-import islpy as isl
-
-from mainspring.hwlower.ir import Affine
 from mainspring.target import CGRA
 
-from .errors import MemoryCheckError, MemoryMappingError
-from .ir import Bank, BankPort, BufferPlan, Controller, Dim, OpSchedule, ReadPort, WritePort
+from .errors import MemoryMappingError
+from .ir import Bank, BankPort, BufferPlan, ReadPort, WritePort
 from .mapping import controller, element_address
 from .polyhedral import Program
 from .schedule import Schedule
@@ -68,67 +66,3 @@ def map_ram(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: 
     storage = 2 + words + len(reads)  # the write port's value, the update's read register, SRAM, read registers
     return BufferPlan(name, str(buf.type), buf.type.bits(), buf.box, "internal", "mem_tile", min_words, storage,
                       (wp,), tuple(reads), (), (bank,), init=buf.init)
-
-
-# ---- the proof (memories/checker.py calls it for RAM buffers) --------------------------------------------
-
-def check_ram(buf: BufferPlan, prog: Program, ops: dict[str, OpSchedule], target: CGRA) -> None:
-    """The RAM's write port writes in the cycles after its update op fires, each read port loads at the op's
-    firings the element its load names, after the last write, and the tiles hold the box."""
-    def fail(message: str) -> None:
-        raise MemoryCheckError(f"memories check: RAM '{buf.name}': {message}")
-
-    (bank,) = buf.banks
-    (wp,) = buf.write_ports
-    words = math.prod(e for _, e in buf.box)
-    if bank.kind != "ram" or bank.words != words or bank.tiles * target.mem_tile_words < words:
-        fail(f"bank {bank.name} ({bank.kind}, {bank.words} words on {bank.tiles} tiles) does not hold its {words}")
-    writer = ops[wp.op]
-    if not _cycles(wp.controller, writer.dims).is_equal(_cycles(writer.controller, writer.dims, writer.latency)):
-        fail(f"write port {wp.name} does not write {writer.latency} cycle(s) after op '{writer.op}' fires")
-    last_write = _value(_cycles(wp.controller, writer.dims).lexmax())
-    for rp in buf.read_ports:
-        op = ops[rp.op]
-        if not _cycles(rp.controller, op.dims).is_equal(_cycles(op.controller, op.dims)):
-            fail(f"read port {rp.name} does not load when op '{op.op}' fires")
-        if _value(_cycles(rp.controller, op.dims).lexmin()) <= last_write:
-            fail(f"read port {rp.name} loads before the last update's write (cycle {last_write}) is done")
-        load = next(a for a in prog.accesses if a.stmt.name == rp.op and a.name == rp.load)
-        want = _addresses(buf, load.index, load.stmt.time_dims, load.stmt.lane_dims, rp.lane)
-        if not _addresses_of(rp.controller, op.dims).is_equal(want):
-            fail(f"read port {rp.name} does not address the elements load '{rp.load}' of op '{rp.op}' reads")
-
-
-def _value(s: isl.Set) -> int:
-    return s.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python()
-
-
-def _cycles(c: Controller, dims: tuple[Dim, ...], extra: int = 0) -> isl.Set:
-    """The cycles a controller over `dims` (outermost first) fires in, plus `extra`."""
-    return _ctrl(c, dims, c.cycle_starting_addr + extra, c.cycle_stride).range()
-
-
-def _addresses_of(c: Controller, dims: tuple[Dim, ...]) -> isl.Map:
-    return _ctrl(c, dims, c.data_starting_addr, c.data_stride)
-
-
-def _ctrl(c: Controller, dims: tuple[Dim, ...], start: int, strides: tuple[int, ...]) -> isl.Map:
-    n = len(dims)
-    ts = [f"t{k}" for k in range(n)]
-    terms = [f"{strides[n - 1 - k]}*({ts[k]} - {d.min})" for k, d in enumerate(dims)] if strides else []
-    cond = " and ".join(f"{d.min} <= {v} < {d.min + d.extent}" for v, d in zip(ts, dims)) or "true"
-    return isl.Map(f"{{ [{', '.join(ts)}] -> [{' + '.join(terms + [str(start)])}] : {cond} }}")
-
-
-def _addresses(buf: BufferPlan, index: tuple[Affine, ...], time: tuple[Dim, ...], lanes: tuple[Dim, ...],
-               lane: tuple[int, ...]) -> isl.Map:
-    """{ [time dims] -> [linear address] } of a load at `index` for one lane, x fastest over the box."""
-    env = {d.var: f"t{k}" for k, d in enumerate(time)} | {d.var: str(v) for d, v in zip(lanes, lane)}
-    stride, terms = 1, []
-    for a, (lo, extent) in zip(index, buf.box):
-        expr = " + ".join([f"{c}*{env[v]}" for v, c in a.terms] + [str(a.const - lo)])
-        terms.append(f"{stride}*({expr})")
-        stride *= extent
-    ts = ", ".join(f"t{k}" for k in range(len(time)))
-    cond = " and ".join(f"{d.min} <= t{k} < {d.min + d.extent}" for k, d in enumerate(time)) or "true"
-    return isl.Map(f"{{ [{ts}] -> [{' + '.join(terms) or '0'}] : {cond} }}")
