@@ -80,7 +80,7 @@ def _demosaic(g_gr, r_r, b_b, g_gb, x, y, c):
     b = _interleave_y(_interleave_x(b_gr, b_r, x, y), _interleave_x(b_b, b_gb, x, y), x, y)
     demosaicked = hl.Func("demosaicked")
     demosaicked[x, y, c] = hl.select(c == 0, r[x, y], c == 1, g[x, y], b[x, y])
-    return demosaicked
+    return demosaicked, (b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b)
 
 
 def _color_correct(demosaicked, x, y, c):
@@ -106,10 +106,12 @@ def _curve(x, gamma: float = 2.0, contrast: float = 50.0):
     return curve
 
 
-def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int, int] = (58, 58), tiles: int = 3):
+def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int, int] = (58, 58), tiles: int = 3,
+          unroll: int = 2):
     """The generator's Clockwork schedules. 0: the default (one accelerator tile, 3 channels per cycle); 1 and 2:
     host and GLB tiling, GLB tiles of `tiles` x `tiles` memory tiles of `tile` pixels (schedule 1: 58x58 and 3,
-    for a 696x696 output; schedule 2: 64x56 and 3)."""
+    for a 696x696 output; schedule 2: 64x56 and 3); 3: host tiles of one GLB tile of `tile` pixels (the
+    generator's 248x184), `unroll` pixels per cycle (default 2)."""
     x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
@@ -124,7 +126,7 @@ def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int,
     r_r[x, y] = denoised[2 * x + 1, 2 * y]
     b_b[x, y] = denoised[2 * x, 2 * y + 1]
     g_gb[x, y] = denoised[2 * x + 1, 2 * y + 1]
-    demosaicked = _demosaic(g_gr, r_r, b_b, g_gb, x, y, c)
+    demosaicked, planes = _demosaic(g_gr, r_r, b_b, g_gb, x, y, c)
     color_corrected = _color_correct(demosaicked, x, y, c)
     curve = _curve(x)
     curve_out = hl.Func("curved")
@@ -167,8 +169,46 @@ def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int,
         hw_input.in_().compute_at(glb_out, xo)
         hw_input.in_().store_in(hl.MemoryType.GLB)
         hw_input.compute_root().accelerator_input()
+    elif schedule == 3:
+        _schedule_unrolled(hw_input, hw_output, (curve_out, color_corrected, demosaicked, denoised),
+                           (g_gr, r_r, b_b, g_gb) + planes, curve, tile, unroll)
     else:
-        raise ValueError(f"h2h_camera_pipeline has schedules 0, 1 and 2 here, not {schedule}")
+        raise ValueError(f"h2h_camera_pipeline has schedules 0 to 3, not {schedule}")
     rng = np.random.default_rng(23)
     raw = rng.integers(0, 1024, size=(height + BLOCK - 1, width + BLOCK - 1), dtype=np.uint16)
     return output, {"input": raw}
+
+
+def _schedule_unrolled(hw_input, hw_output, full, planes, curve, tile, unroll):
+    """The generator's Clockwork schedule 3 ("big parrot with unroll"): host tiles of one GLB tile of one
+    memory tile of `tile` pixels (the generator's 248x184), `unroll` pixels of x per cycle (default 2)."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    up = hl.TailStrategy.RoundUp
+    curve_out, color_corrected, demosaicked, denoised = full
+    glb_out = hw_output.in_()
+    glb_out.compute_root()
+    glb_out.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+    glb_out.unroll(c).unroll(xi, unroll, up)
+    hw_output.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo)
+    hw_output.compute_at(glb_out, xo)
+    hw_output.store_in(hl.MemoryType.GLB)
+    hw_output.unroll(c).unroll(xi, unroll, up)
+    for f in (curve_out, color_corrected):
+        f.compute_at(hw_output, xo).unroll(c).unroll(x, unroll, up)
+    demosaicked.compute_at(hw_output, xo)
+    demosaicked.reorder(c, x, y).unroll(c).unroll(x, unroll, up)
+    denoised.compute_at(hw_output, xo).unroll(x, unroll)
+    for f in planes:
+        f.compute_at(hw_output, xo)
+    # The generator also unrolls the eight interpolated half-resolution planes by `unroll`: 2 of their pixels per
+    # firing, where the full-resolution output reads one per cycle (refused: producer and consumer rates differ).
+    # Here they compute one pixel per cycle, the output's pace.
+    curve.compute_at(hw_output, xo).unroll(x)
+    curve.store_in(hl.MemoryType.ROM)
+    mem_copy = hw_input.in_().in_()  # the memory tile
+    mem_copy.compute_at(hw_output, xo).unroll(x, unroll, up)
+    hw_input.in_().compute_at(glb_out, xo)  # the GLB level
+    hw_input.in_().store_in(hl.MemoryType.GLB)
+    hw_input.in_().unroll(x, unroll, up)
+    hw_input.compute_root().accelerator_input()

@@ -54,11 +54,12 @@ def _weights(x, y):
 
 
 def build(width: int = 58, height: int = 58, schedule: int = 0, tile: tuple[int, int] = (58, 58),
-          tiles: int = 4):
+          tiles: int = 4, unroll: int = 3):
     """The generator's Clockwork schedules. 0: the default (one accelerator tile, 3 channels per cycle);
     1 and 2: host and GLB tiling, GLB tiles of `tiles` x `tiles` memory tiles of `tile` pixels (schedule 1: 58
-    and 4, for a 1160x1160 output; schedule 2: 58x94 and 5), the channels unrolled in the GLB copies; 3 (3 pixels
-    per cycle with the channels) is not supported yet; 4: everything inline but the division ROM; 5: the blur,
+    and 4, for a 1160x1160 output; schedule 2: 58x94 and 5), the channels unrolled in the GLB copies; 3: host tiles
+    of one GLB tile of `tile` (the generator's 126x250), `unroll` pixels per cycle (default 3) with the channels,
+    so 9-word transfers; 4: everything inline but the division ROM; 5: the blur,
     the ratio and gray buffered, the rest inline (4 and 5: one 58x58 accelerator tile, one channel per cycle)."""
     c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 3, "input")
@@ -95,10 +96,7 @@ def build(width: int = 58, height: int = 58, schedule: int = 0, tile: tuple[int,
     elif schedule in (1, 2):  # the same calls, the generator's sizes differ: 58x58 tiles in 4x4, 58x94 in 5x5
         _schedule_glb(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, tile, tiles)
     elif schedule == 3:
-        # Its GLB input copy unrolls both c (whole) and x (by 3): 9-word transfers of an input stream, which
-        # hwlower does not build yet (an input's lanes are its first dimension's); see README.
-        raise ValueError("h2h_unsharp's schedule 3 (channels and 3 pixels per transfer of an input) is not "
-                         "supported yet")
+        _schedule_unrolled(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, tile, unroll)
     elif schedule in (4, 5):
         _schedule_buffers(hw_input, hw_output, rom_div_lookup, blur_unnormalized, ratio, gray, width, height,
                           schedule)
@@ -161,4 +159,31 @@ def _schedule_glb(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized,
     hw_input.in_().compute_at(glb_out, xo)
     hw_input.in_().store_in(hl.MemoryType.GLB)
     hw_input.in_().unroll(c)
+    hw_input.compute_root().accelerator_input()
+
+
+def _schedule_unrolled(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, tile, unroll):
+    """The generator's Clockwork schedule 3 ("the big parrot with unroll"): host tiles of one GLB tile of one
+    memory tile, `unroll` pixels of x per cycle, with their 3 channels."""
+    c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    up = hl.TailStrategy.RoundUp
+    glb_out = hw_output.in_()
+    glb_out.compute_root()
+    glb_out.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+    glb_out.unroll(c).unroll(xi, unroll, up)
+    hw_output.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo)
+    hw_output.compute_at(glb_out, xo)
+    hw_output.store_in(hl.MemoryType.GLB)
+    hw_output.unroll(c).unroll(xi, unroll, up)
+    for f in inner:
+        f.compute_at(hw_output, xo).unroll(x, unroll, up)
+    rom_div_lookup.compute_at(hw_output, xo).unroll(x)
+    blur_unnormalized.update().unroll(win.x).unroll(win.y).unroll(x, unroll, up)
+    mem_copy = hw_input.in_().in_()  # the memory tile
+    mem_copy.compute_at(hw_output, xo)
+    mem_copy.unroll(c).unroll(x, unroll, up)
+    hw_input.in_().compute_at(glb_out, xo)  # the GLB level
+    hw_input.in_().store_in(hl.MemoryType.GLB)
+    hw_input.in_().unroll(c).unroll(x, unroll, up)
     hw_input.compute_root().accelerator_input()

@@ -260,7 +260,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             box = _apply_bounds(fn, box)  # Halide ignores (with a warning) the bounds of an inlined Func
         if required is not None:
             required[pipe.name(fn)] = box
-        if fn.placement.compute.kind != "inline":
+        if fn.placement.compute.kind != "inline" or fn.placement.accelerator_input:  # a stream is realised
             box = rounded_up(fn, box)
         for dim, d in (multiples or {}).get(id(fn), {}).items():
             lo, hi = box[dim]

@@ -13,7 +13,7 @@ Designs with one lane everywhere keep their former rules (a downsample reads 2 c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.schedule import ForType, Split, StageSchedule, TailStrategy
@@ -60,29 +60,47 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
     return Lanes(who, handle, split.old, k, call, str(mark.loc), split.tail)
 
 
-def input_lanes(name: str, x_arg: str, s: StageLoops, schedule: StageSchedule, handle: str | None = None) -> Lanes:
-    """The lanes of accelerator input `name` (a stream of its box, x fastest); `handle`: how the user names it."""
+def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedule,
+                handle: str | None = None) -> Lanes:
+    """The lanes of accelerator input `name` (a stream of its box in storage order, `args[0]` fastest);
+    `handle`: how the user names it. A transfer carries consecutive words of the box: leading dimensions
+    unrolled whole (`hw_input.unroll(c)` of 3 channels), then at most one dimension unrolled by a factor
+    (`.unroll(x, 3)`: with the channels, 9 words per transfer, the generators' "big parrot with unroll")."""
     who = f"accelerator input '{name}'"
     name = handle or name
-    ln = stage_lanes(who, name, x_arg, s, schedule)
-    terms = dict(s.var_exprs[x_arg].terms) if x_arg in s.var_exprs else {}
-    whole = [lp for lp in s.loops if lp.unrolled and lp.dim == x_arg and terms == {x_arg: 1}]
-    if whole and whole[0].extent > 1:
-        # Its first dimension unrolled whole (`hw_input.unroll(c)` of 3 channels): a transfer carries all of it,
-        # the same consecutive words of the box as k lanes of x would be.
-        mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == x_arg)
-        ln = Lanes(who, name, x_arg, whole[0].extent, f"{name}.{mark.kind}({x_arg})", str(mark.loc))
+    words, lanes = 1, Lanes(who, name, args[0], 1)
+    for pos, arg in enumerate(args):
+        terms = dict(s.var_exprs[arg].terms) if arg in s.var_exprs else {}
+        whole = [lp for lp in s.loops if lp.unrolled and lp.dim == arg and terms == {arg: 1}]
+        if whole:  # this dimension unrolled whole: a transfer carries all of it
+            mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == arg)
+            words *= whole[0].extent
+            if lanes.k == 1 and whole[0].extent > 1:
+                lanes = Lanes(who, name, arg, whole[0].extent, f"{name}.{mark.kind}({arg})", str(mark.loc))
+            continue
+        part = stage_lanes(who, name, arg, s, schedule)
+        if part.k > 1:
+            words *= part.k
+            lanes = part if lanes.k == 1 else lanes
+        _check_unrolls(who, name, args, args[:pos + 1], s, schedule)
+        break
+    return replace(lanes, k=words) if words != lanes.k else lanes
+
+
+def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s: StageLoops,
+                   schedule: StageSchedule) -> None:
+    """Refuse an unrolled loop of an input that is not part of its transfers' consecutive words."""
     for lp in s.loops:
-        if lp.unrolled and terms.get(lp.dim) != 1:
+        used = [a for a in streamed if a in s.var_exprs and lp.dim in dict(s.var_exprs[a].terms)]
+        if lp.unrolled and lp.extent > 1 and not used:
             mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == lp.dim)
             split = next((sp for sp in schedule.directives if isinstance(sp, Split) and sp.inner == lp.dim), None)
-            args = f"{split.old}, {split.factor}" if split else lp.dim
+            call = f"{split.old}, {split.factor}" if split else lp.dim
             raise ScheduleError(
-                f"{mark.loc}: {who}: {name}.{mark.kind}({args}): the host streams an accelerator input x fastest, "
-                f"several consecutive words of x per transfer; only its x loop can be unrolled, by a factor: "
-                f"{name}.unroll({x_arg}, <lanes>)"
+                f"{mark.loc}: {who}: {name}.{mark.kind}({call}): the host streams an accelerator input in storage "
+                f"order ({', '.join(args)}), several consecutive words per transfer: its leading dimensions "
+                f"unrolled whole, then one unrolled by a factor, e.g. {name}.unroll({args[0]}, <lanes>)"
             )
-    return ln
 
 
 def output_lanes(nest: LoopNest, who: str) -> int:
@@ -162,6 +180,10 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str) -> None:
     makes = "streams" if src.who.startswith("accelerator input") else "computes"
     if c > src.k:
         fix = src.suggestion(c) + f" so that '{buffer}' keeps pace"
+        if (src.k * mine.k) % c == 0 and mine.call:
+            slower = src.k * mine.k // c
+            fix += (f", or {'remove ' + mine.call if slower == 1 else mine.suggestion(slower)} so that "
+                    f"{mine.who} reads '{buffer}' at its pace")
     elif (src.k * mine.k) % c == 0:
         fix = mine.suggestion(src.k * mine.k // c) + f" so that it keeps pace with '{buffer}'"
     else:

@@ -27,5 +27,5 @@ def _input_lanes(pipe: Pipeline, f: Function, box: Box) -> Lanes:
     """The lanes of an accelerator input's stream: its unroll of x (the host streams the box x fastest)."""
     extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
     sched = f.definitions[0].schedule
-    return input_lanes(pipe.name(f), f.args[0], replay(sched, extents, set(), f"Func '{f.name}'"), sched,
+    return input_lanes(pipe.name(f), list(f.args), replay(sched, extents, set(), f"Func '{f.name}'"), sched,
                        user_handle(f))

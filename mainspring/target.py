@@ -24,7 +24,7 @@ class CGRA:
     glb_banks: GLB banks (default 32, of 65536 words each); each GLB tile buffer occupies whole banks (one
         read and one write per cycle each), so the copies of a double-buffered tile never share a port.
     glb_lanes: words one GLB bank port moves per cycle (default 4: a 64-bit data path of 16-bit words); a
-        stream of k lanes through the GLB needs k <= glb_lanes.
+        stream of more lanes takes ceil(k / glb_lanes) banks side by side, each holding its lanes of every entry.
     max_ii: the largest initiation interval the static scheduler tries before it falls back to running the
         ops one after another (a compiler knob, not a resource).
 

@@ -162,10 +162,18 @@ def tiled(inner: GlbController, shifts: list[int], counts: list[int]) -> GlbCont
                          inner.data_stride + tuple(st for _, st in keep))
 
 
-def place(buffers: list[GlbBuffer], glb_words: int, glb_banks: int, who: str) -> tuple[bool, int]:
+def bank_count(b: GlbBuffer, bank_words: int, glb_lanes: int) -> int:
+    """The banks one copy of buffer `b` occupies. A bank port moves `glb_lanes` words per cycle, so a buffer of
+    more lanes spreads each entry over banks side by side (9 lanes over 3 banks of 4), each bank holding its
+    lanes of every entry."""
+    side = -(-b.lanes // glb_lanes)
+    return side * -(-(-(-b.words // side)) // bank_words)
+
+
+def place(buffers: list[GlbBuffer], glb_words: int, glb_banks: int, who: str, glb_lanes: int) -> tuple[bool, int]:
     """Whether the buffers are double-buffered, and the banks used; refuses what does not fit."""
     bank_words = max(1, glb_words // glb_banks)
-    per_copy = sum(-(-b.words // bank_words) for b in buffers)
+    per_copy = sum(bank_count(b, bank_words, glb_lanes) for b in buffers)
     if 2 * per_copy <= glb_banks:
         return True, 2 * per_copy
     if per_copy <= glb_banks:
@@ -251,18 +259,10 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k,
                            lane_words(host, k, host_grouped, who),
                            lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)))
-    who = g.who
-    for b in buffers:
-        if b.lanes > glb_lanes:
-            raise ScheduleError(
-                f"{who}: the GLB buffer {b.name} streams {b.lanes} words per cycle but a GLB bank port moves "
-                f"{glb_lanes}; unroll by at most {glb_lanes}, or compile for a wider GLB: "
-                f"hl.CGRA(glb_lanes={b.lanes})"
-            )
-    double, banks = place(buffers, glb_words, glb_banks, who)
+    double, banks = place(buffers, glb_words, glb_banks, g.who, glb_lanes)
     bank_words = max(1, glb_words // glb_banks)
     copies = 2 if double else 1
-    buffers = [_with_copies(b, copies, bank_words) for b in buffers]
+    buffers = [_with_copies(b, copies, bank_count(b, bank_words, glb_lanes)) for b in buffers]
     tiles = tuple(tuple((lo, hi - lo + 1) for lo, hi in t.output_box) for t in program.tiles)
     return GlbPlan(tuple(buffers), tiles, len(mems), double, sum(b.words * copies for b in buffers), banks,
                    bank_words)
@@ -368,6 +368,9 @@ def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbControll
     if k == 1:
         return c
     ext, stride = list(c.extent), list(c.data_stride)
+    while not grouped and ext[0] < k and len(ext) > 1 and stride[0] == 1 and stride[1] == ext[0]:
+        # a transfer spans several dimensions (3 channels whole and 3 pixels of x): one run of words
+        ext[:2], stride[:2] = [ext[0] * ext[1]], [1]
     if not grouped:
         if stride[0] != 1 or ext[0] % k:
             raise ScheduleError(
@@ -385,10 +388,10 @@ def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbControll
     return GlbController(tuple(ext), c.data_start // k, tuple(s // k for s in stride))
 
 
-def _with_copies(b: GlbBuffer, copies: int, bank_words: int) -> GlbBuffer:
+def _with_copies(b: GlbBuffer, copies: int, banks: int) -> GlbBuffer:
     from dataclasses import replace
 
-    return replace(b, copies=copies, banks=-(-b.words // bank_words))
+    return replace(b, copies=copies, banks=banks)
 
 
 def addresses(c: GlbController) -> np.ndarray:

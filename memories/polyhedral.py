@@ -221,23 +221,53 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
 
 def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int, lanes: int = 1) -> Stmt:
     box = nest.buffer(buffer).box
-    # Loops outermost first: the box's last dimension outermost, x innermost (the stream order).
-    dims = tuple(Dim(f"{buffer}.d{j}", box[j][0], box[j][1]) for j in reversed(range(len(box))))
-    unrolled = (False,) * len(dims)
-    if lanes > 1:  # x = lanes * d0 + d0.lane + min: each transfer carries `lanes` consecutive words of x
-        extent = box[0][1]
-        assert extent % lanes == 0, f"hwlower contract: stream {buffer} of {lanes} lanes over x extent {extent}"
-        dims = dims[:-1] + (Dim(f"{buffer}.d0", 0, extent // lanes), Dim(f"{buffer}.d0.lane", 0, lanes))
-        unrolled += (True,)
-    return Stmt(name, index, None, buffer, dims, unrolled, (top,) + (0,) * len(dims), 0)
+    shape = transfer_shape(box, lanes, buffer)
+    # Loops outermost first: the box's last dimension outermost, x innermost (the stream order). A dimension a
+    # transfer covers whole is an unrolled loop; the one it covers in part is split into transfers and lanes
+    # (x = lanes * d0 + d0.lane + min); the transfer's words are its lanes in loop order, the last fastest.
+    dims: list[Dim] = []
+    unrolled: list[bool] = []
+    for j in reversed(range(len(box))):
+        lo, extent = box[j]
+        if j >= len(shape) or (shape[j] == 1 and j == len(shape) - 1 and lanes == 1):
+            dims.append(Dim(f"{buffer}.d{j}", lo, extent))
+            unrolled.append(False)
+        elif j < len(shape) - 1:
+            dims.append(Dim(f"{buffer}.d{j}", lo, extent))
+            unrolled.append(True)
+        else:
+            dims += [Dim(f"{buffer}.d{j}", 0, extent // shape[j]), Dim(f"{buffer}.d{j}.lane", 0, shape[j])]
+            unrolled += [False, True]
+    return Stmt(name, index, None, buffer, tuple(dims), tuple(unrolled), (top,) + (0,) * len(dims), 0)
+
+
+def transfer_shape(box: tuple[tuple[int, int], ...], lanes: int, buffer: str) -> list[int]:
+    """The words of each box dimension (d0 first) in one transfer of `lanes` consecutive words of a stream:
+    leading dimensions whole, then a part of the next; ends at the dimension the transfer ends in."""
+    shape: list[int] = []
+    left = lanes
+    for _, extent in box:
+        if left <= extent or len(shape) == len(box) - 1:
+            assert extent % left == 0, f"hwlower contract: stream {buffer} of {lanes} lanes over a box {box}"
+            return shape + [left]
+        assert left % extent == 0, f"hwlower contract: stream {buffer} of {lanes} lanes over a box {box}"
+        shape.append(extent)
+        left //= extent
+    return shape + [left]
 
 
 def _identity_index(nest: LoopNest, s: Stmt) -> tuple[Affine, ...]:
-    if s.unrolled and s.unrolled[-1]:  # a stream of lanes: x from its transfer and lane
-        outer, lane = s.loops[-2:]
-        x = Affine.make({outer.var: lane.extent, lane.var: 1}, nest.buffer(s.stream).box[0][0])
-        return (x,) + tuple(Affine.make({d.var: 1}, 0) for d in reversed(s.loops[:-2]))
-    return tuple(Affine.make({d.var: 1}, 0) for d in reversed(s.loops))
+    box = nest.buffer(s.stream).box
+    index: list[Affine] = []
+    loops = list(s.loops)
+    for j in reversed(range(len(box))):  # the loops of d_j are next: one, or a transfer's split and its lane
+        d = loops.pop(0)
+        if loops and loops[0].var == f"{d.var}.lane":
+            lane = loops.pop(0)
+            index.append(Affine.make({d.var: lane.extent, lane.var: 1}, box[j][0]))
+        else:
+            index.append(Affine.make({d.var: 1}, 0))
+    return tuple(reversed(index))
 
 
 def _order(s: Stmt, after: int, depth: int) -> str:

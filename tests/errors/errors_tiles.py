@@ -82,8 +82,8 @@ def _():
 
 @case("hardware", "An accelerator input unrolled along y", (
     "{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator "
-    "input x fastest, several consecutive words of x per transfer; only its x loop can be unrolled, "
-    "by a factor: hw_input.unroll(x, <lanes>)"), func="hw_input")
+    "input in storage order (x, y), several consecutive words per transfer: its leading dimensions "
+    "unrolled whole, then one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>)"), func="hw_input")
 def input_unrolled_along_y():
     p = scheduled()
     p.hw_input.unroll(p.y, 2, R)  # <-
@@ -262,8 +262,9 @@ def _():
 
 @case("hardware", "The GLB copy of an accelerator input unrolled along y", (
     "{at}: accelerator input 'hw_input_global_wrapper': hw_input.in_().unroll(y, 2): the host streams an "
-    "accelerator input x fastest, several consecutive words of x per transfer; only its x loop can be "
-    "unrolled, by a factor: hw_input.in_().unroll(x, <lanes>)"), func="hw_input_global_wrapper", simulate=True)
+    "accelerator input in storage order (x, y), several consecutive words per transfer: its leading "
+    "dimensions unrolled whole, then one unrolled by a factor, e.g. hw_input.in_().unroll(x, <lanes>)"),
+    func="hw_input_global_wrapper", simulate=True)
 def glb_input_unrolled_along_y():
     p = _glb(pipeline(32, 32))
     p.hw_input.in_().unroll(p.y, 2, R)  # <-

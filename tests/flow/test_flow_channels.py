@@ -129,6 +129,51 @@ def test_unsharp_other_schedules(schedule, simulator, build_dir):
     assert res.cycles == res.predicted_cycles
 
 
+def _channels_and_pixels(k: int, width=12, height=4):
+    """Seed 002's channels with k pixels of x per transfer: `hw_input.unroll(c).unroll(x, k)` streams 3k
+    consecutive words of the box (c fastest), as the reference's "big parrot with unroll" schedules do."""
+    c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    up = hl.TailStrategy.RoundUp
+    input_ = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
+    hw_input[c, x, y] = hl.u16(input_[x, y, c])
+    blur[x, y] = hw_input[0, x, y] + hw_input[1, x + 1, y] + hw_input[2, x, y + 1]
+    hw_output[c, x, y] = blur[x, y] * hw_input[c, x, y]
+    output[x, y, c] = hl.u8(hw_output[c, x, y])
+    output.bound(x, 0, width).bound(y, 0, height).bound(c, 0, 3)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, width, height).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+    hw_output.unroll(c).unroll(xi, k)
+    blur.compute_at(hw_output, xo).unroll(x, k)
+    hw_input.unroll(c).unroll(x, k, up)  # the window reads x + 1: 13 columns, rounded up to whole transfers
+    hw_input.stream_to_accelerator()
+    image = np.random.default_rng(5).integers(0, 256, size=(3, height + 1, width + k), dtype=np.uint8)
+    return output, {"input": image}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("k", [2, 3])
+def test_channels_and_pixels_per_transfer(k, simulator, build_dir):
+    out, inputs = _channels_and_pixels(k)
+    design = hl.compile(out, name=f"channels_x{k}")
+    assert design.program.nest.lanes == (("hw_input", 3 * k), ("hw_output", 3 * k))
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_unsharp_big_parrot_with_unroll(simulator, build_dir):
+    # The generator's schedule 3: 2x2 host tiles of one GLB tile of one memory tile, 3 pixels per cycle with
+    # their channels: 9-word transfers, over 3 GLB banks side by side (a bank port moves 4 words).
+    out, inputs = h2h_unsharp.build(24, 16, schedule=3, tile=(12, 8), unroll=3)
+    design = hl.compile(out, name="unsharp_s3")
+    assert design.program.nest.lanes == (("hw_input_global_wrapper", 9), ("hw_output", 9))
+    assert len(design.program.tiles) == 4
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_camera_pipeline_glb_schedule(simulator, build_dir):
     # The generator's schedule 1: 2x1 host tiles of 2x2 memory tiles of 8x8. The demosaic reads x % 2 and y % 2
@@ -154,6 +199,19 @@ def _parity(tile_width: int):
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, tile_width, 4).hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
     return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_camera_pipeline_big_parrot_with_unroll(simulator, build_dir):
+    # The generator's schedule 3 (2 pixels per cycle; its half-resolution planes at the output's pace, see the
+    # app): 2x2 host tiles of 16x8.
+    from mainspring.apps import h2h_camera_pipeline as cam
+
+    out, inputs = cam.build(32, 16, schedule=3, tile=(16, 8), unroll=2)
+    design = hl.compile(out, name="camera_s3", target=cam.TARGET)
+    assert design.program.nest.lanes == (("hw_input_global_wrapper", 2), ("hw_output", 6))
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
 
 
 def test_a_coordinate_read_modulo_m_needs_tile_origins_alike_modulo_m(build_dir):

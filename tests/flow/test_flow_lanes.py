@@ -202,7 +202,8 @@ def test_output_unrolled_but_not_its_producer():
     assert msg == (
         f"{at['out']}: Func 'hw_output' computes 2 pixels per cycle (hw_output.unroll(xi, 2) at {at['out']}), so it "
         "reads 2 pixels of 'blur' along x per cycle, but Func 'blur' computes 1 per cycle (no unroll of x): "
-        "producer and consumer must run at the same rate. Fix: add blur.unroll(x, 2) so that 'blur' keeps pace."
+        "producer and consumer must run at the same rate. Fix: add blur.unroll(x, 2) so that 'blur' keeps pace, "
+        f"or remove hw_output.unroll(xi, 2) so that Func 'hw_output' reads 'blur' at its pace."
     )
 
 
@@ -212,7 +213,8 @@ def test_compute_unrolled_but_not_the_input_stream():
         f"{at['pure']}: Func 'blur_unnormalized' computes 2 pixels per cycle (blur_unnormalized.unroll(x, 2) at "
         f"{at['pure']}), so it reads 2 pixels of 'hw_input' along x per cycle, but accelerator input 'hw_input' "
         "streams 1 per cycle (no unroll of x): producer and consumer must run at the same rate. Fix: add "
-        "hw_input.unroll(x, 2) so that 'hw_input' keeps pace."
+        "hw_input.unroll(x, 2) so that 'hw_input' keeps pace, or remove blur_unnormalized.unroll(x, 2) so that "
+        "Func 'blur_unnormalized' reads 'hw_input' at its pace."
     )
 
 
@@ -317,9 +319,9 @@ def test_only_x_of_an_input_streams_lanes():
     with pytest.raises(hl.HalideError) as err:
         hl.compile(out, name="e")
     assert str(err.value) == (
-        f"{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator input x fastest, "
-        "several consecutive words of x per transfer; only its x loop can be unrolled, by a factor: "
-        "hw_input.unroll(x, <lanes>)"
+        f"{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator input in "
+        "storage order (x, y), several consecutive words per transfer: its leading dimensions unrolled whole, then "
+        "one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>)"
     )
 
 
