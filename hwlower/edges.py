@@ -31,6 +31,7 @@ from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.types import I32
 
+from .edge_taps import tap_inner_reads
 from .fold import map_calls
 from .program import Tile
 from .simplify import simplify
@@ -85,12 +86,19 @@ def replicate_edges(s: Lowering) -> Lowering:
     region = s.found_region
     kinds = _extendable(s)
     reads: list[_Read] = []
-    inside = frozenset(id(f) for f in region.buffered)
-    defs = {id(f): [_unclamp(f, k, d, kinds, reads, inside) for k, d in enumerate(s.defs(f))]
+    inside = frozenset(id(f) for f in region.buffered if id(f) not in kinds)
+    single = len(s.tiles) == 1 and s.glb is None
+    evaluator = Evaluator(s.pipe, {}, {})
+    box = s.tiles[0].boxes
+    defs = {id(f): [_unclamp(f, k, tap_inner_reads(f, k, d, box[s.pipe.name(f)], inside, single, _index_function,
+                                                    evaluator), kinds, reads)
+                    for k, d in enumerate(s.defs(f))]
             for f in region.buffered}
     ext = _extended_dims(s, kinds, reads)
     if any(ext.values()):
         s = _Extension(s, kinds, defs, reads, ext).run()
+    else:
+        s = replace(s, definitions=defs)
     region = s.found_region
     names = [s.pipe.name(f) for f in (*region.inputs, *region.buffered, region.accelerated)]
     check_same_shape(region.accelerated, s.tiles, names)
@@ -133,15 +141,14 @@ def _copies(f: Function, defs: list[Definition], kinds: dict[int, str]) -> bool:
                           for n in ir.walk(rest))
 
 
-def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: list[_Read],
-             inside: frozenset[int] = frozenset()) -> Definition:
-    """d with each read of an extendable Func at affine indices, each recorded in `reads`. A read of another Func
-    computed `inside` the accelerator at a clamped (or mirrored) index is refused."""
+def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: list[_Read]) -> Definition:
+    """d with each read of an extendable Func at affine indices, each recorded in `reads` (reads of Funcs
+    computed inside at clamped indices are taps already: `edge_taps`)."""
     copies = kinds.get(id(f)) == "copy"
 
     def visit(c: ir.Call) -> ir.Expr | None:
         g = c.callee
-        if not isinstance(g, Function) or (id(g) not in kinds and (id(g) not in inside or g is f)):
+        if not isinstance(g, Function) or id(g) not in kinds:
             return None
         args = [simplify(a) for a in c.args]
         split = [_index_function(a) for a in args]
@@ -149,16 +156,6 @@ def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: l
         if any(p is None for p in split):
             return None  # not an index function of one affine form: `ops` says why
         maps = tuple(p[1] for p in split if p is not None)
-        if id(g) not in kinds:
-            if any(m is not None for m in maps):
-                raise ScheduleError(
-                    f"{d.loc}: Func '{f.name}' reads '{g.name}' at ({shown}), a boundary condition on a Func "
-                    "computed inside the accelerator from neighbouring values: the accelerator extends (repeats or "
-                    "mirrors the edges of) only its inputs' streams, and Funcs computed from them point for point; "
-                    f"compute '{g.name}' on the host and stream it in ({user_handle(g)}.compute_root()"
-                    ".stream_to_accelerator(), in place of the inputs only it reads)"
-                )
-            return None
         call = ir.Call(c.type, g, tuple(p[0] for p in split if p is not None))
         reads.append(_Read(f, k, str(d.loc), shown, call, maps, copies))
         return call

@@ -74,6 +74,9 @@ class Buffer:
 class Access:
     buffer: str
     index: tuple[Affine, ...]
+    # A load whose value is used only where lo <= e <= hi for every (e, lo, hi) (a boundary condition's tap,
+    # hwlower/edge_taps.py); elsewhere it may read outside the buffer's box.
+    guard: tuple[tuple[Affine, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -18,6 +18,7 @@ from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 
 from .affine import affine_of, int_value
+from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
@@ -163,6 +164,11 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     ports: dict[tuple, LoadPort] = {}
 
     def to_port(c: ir.Call, env: dict[str, Affine]) -> ir.Expr | None:
+        guard: tuple[tuple[Affine, int, int], ...] = ()
+        if isinstance(c.callee, Guarded):
+            guard = tuple((_affine(e, env, who, pipe.name(c.callee.func), ranges), lo, hi)
+                          for e, lo, hi in c.callee.guards)
+            c = ir.Call(c.type, c.callee.func, c.args)
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)
@@ -171,9 +177,9 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             ports.setdefault((src, ()), LoadPort(f"{stem}_old", Access(src, ())))
             return ir.Call(c.type, ports[(src, ())], ())
         idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
-        key = (src, idx)
+        key = (src, idx, guard)
         if key not in ports:
-            ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx))
+            ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx, guard))
         return ir.Call(c.type, ports[key], ())
 
     def lower(e: ir.Expr, env: dict[str, Affine]) -> ir.Expr:

@@ -92,13 +92,17 @@ class Access:
     buffer: str
     index: tuple[Affine, ...]  # over the statement's loop vars, x first
     is_write: bool
+    guard: tuple[tuple[Affine, int, int], ...] = ()  # a load used only where lo <= e <= hi (hwlower.ir.Access)
 
     def map(self, tuple_name: str) -> isl.Map:
-        """{ <tuple_name>[all loops] -> <buffer>[index] } over the statement's full domain."""
+        """{ <tuple_name>[all loops] -> <buffer>[index] } over the statement's full domain (a guarded load's
+        iterations only where its guard holds: elsewhere its value is never used)."""
         env = self.stmt.full_vars()
         names = [f"i{k}" for k in range(len(self.stmt.loops))]
         idx = ", ".join(affine_str(a, env) for a in self.index)
-        return isl.Map(f"{{ {tuple_name}[{', '.join(names)}] -> B[{idx}] : {_bounds(names, self.stmt.loops)} }}")
+        where = [_bounds(names, self.stmt.loops)]
+        where += [f"{lo} <= {affine_str(e, env)} <= {hi}" for e, lo, hi in self.guard]
+        return isl.Map(f"{{ {tuple_name}[{', '.join(names)}] -> B[{idx}] : {' and '.join(where)} }}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,7 +211,8 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
             s = Stmt(n.name, len(stmts), n, None, dims, tuple(lp.unrolled for lp in loops), pos + (k,), latency(n))
             stmts.append(s)
             # A RAM update's store and old value are at computed coordinates: no affine access (see orders).
-            accesses.extend(Access(s, lp.name, lp.access.buffer, lp.access.index, False) for lp in n.loads
+            accesses.extend(Access(s, lp.name, lp.access.buffer, lp.access.index, False, lp.access.guard)
+                            for lp in n.loads
                             if lp.access.index or not n.scatter)
             if not n.scatter:
                 accesses.append(Access(s, "store", n.store.buffer, n.store.index, True))

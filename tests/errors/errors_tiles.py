@@ -345,34 +345,33 @@ def _():
     return hl.compile(_glb(p).output, name="demo")
 
 
-@case("hardware", "A boundary condition on a Func computed inside the accelerator from neighbouring values", (
-    "{at}: Func 'hw_output' reads 'mid' at (max(min((x - 1), 7), 0), y), a boundary condition on a Func "
-    "computed inside the accelerator from neighbouring values: the accelerator extends (repeats or mirrors the "
-    "edges of) only its inputs' streams, and Funcs computed from them point for point; compute 'mid' on the "
-    "host and stream it in (mid.compute_root().stream_to_accelerator(), in place of the inputs only it reads)"),
-    func="hw_output", simulate=True)
-def edges_of_a_stencil_inside():
-    p = pipeline()
+@case("hardware", "A boundary condition on a Func computed inside host tiles", (
+    "{at}: Func 'hw_output' reads 'mid' at (max(min((x - 1), 15), 0), y), a boundary condition on a Func "
+    "computed inside the accelerator: its edges are chosen by absolute coordinates, which every host tile or "
+    "memory tile of a GLB level would share; accelerate the output as one tile, or compute 'mid' on the host "
+    "and stream it in (mid.compute_root().stream_to_accelerator())"), func="hw_output", simulate=True)
+def edges_of_a_stencil_inside_host_tiles():
+    p = pipeline(16, 8)
     p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.mid[hl.clamp(p.x - 1, 0, 7), p.y] + p.mid[p.x, p.y]  # <-
+    p.hw_output[p.x, p.y] = p.mid[hl.clamp(p.x - 1, 0, 15), p.y] + p.mid[p.x, p.y]  # <-
     p.output = hl.Func("output")
     p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
+    p.output.bound(p.x, 0, 16).bound(p.y, 0, 8)
+    accelerate(p, (8, 8))
     buffer(p)
     stream(p)
     return hl.compile(p.output, name="demo")
 
 
-@edges_of_a_stencil_inside.fix
+@edges_of_a_stencil_inside_host_tiles.fix
 def _():
-    p = pipeline()
+    p = pipeline(16, 8)
     p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.mid[hl.clamp(p.x - 1, 0, 7), p.y] + p.mid[p.x, p.y]
+    p.hw_output[p.x, p.y] = p.mid[hl.clamp(p.x - 1, 0, 15), p.y] + p.mid[p.x, p.y]
     p.output = hl.Func("output")
     p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    p.hw_input.compute_root()
-    p.mid.compute_root().stream_to_accelerator()
+    p.output.bound(p.x, 0, 16).bound(p.y, 0, 8)
+    accelerate(p)  # one tile: the edge taps are chosen by the accelerator's own coordinates
+    buffer(p)
+    stream(p)
     return hl.compile(p.output, name="demo")

@@ -23,6 +23,7 @@ BC = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_inter
 SHARED = ("different_clamps", "past_the_clamp")  # reads that agree where they meet: one stream
 SPLIT = ("conflicting_clamps", "beside_the_clamp", "mirror_and_repeat")  # reads that do not: two streams
 COPIES = ("copy_inside", "copy_inside_twice")
+INNER = tuple(f"inner_{k}" for k in BC)  # on a Func computed inside from neighbouring values: edge taps
 
 
 def _pairs(cases: tuple[str, ...], on_both: str) -> list[tuple[str, str]]:
@@ -68,6 +69,16 @@ def _algorithm(m, case: str, width: int, height: int):
         value = repeated[x - 2, y + 1] + hw_input[m.clamp(x + 1, 0, last), y]
         if case == "copy_inside_twice":
             value = value + bc.mirror_interior(gray, bounds)[x - 2, y] * 5
+    elif case in INNER:  # a stencil computed inside, read through the boundary condition
+        grad = m.Func("grad")
+        grad[x, y] = hw_input[x + 1, y] * 2 + hw_input[x, y + 1]
+        inner = [grad, blur]
+        kind = case[len("inner_"):]
+        if kind == "clamp":
+            value = grad[m.clamp(x - 2, 0, last), y] + grad[x, y] * 2 + grad[m.clamp(x + 1, 0, last), y]
+        else:
+            e = bc.constant_exterior(grad, 7, bounds) if kind == "constant_exterior" else getattr(bc, kind)(grad, bounds)
+            value = e[x - 2, y + 1] + e[x, y] * 2 + e[x + 1, y - 2]
     else:
         raise AssertionError(case)
     blur[x, y] = value
@@ -78,7 +89,9 @@ def _algorithm(m, case: str, width: int, height: int):
 
 def _image(case: str, width: int, height: int) -> np.ndarray:
     wide = width + (2 if case in ("past_the_clamp", "beside_the_clamp") else 0)  # the unclamped x + 1
-    return np.random.default_rng(len(case) + width).integers(0, 256, (height, wide), dtype=np.uint8)
+    tall = height + (case in INNER)  # grad reads x + 1 and y + 1 of the input
+    return np.random.default_rng(len(case) + width).integers(0, 256, (tall, wide + (case in INNER)),
+                                                                dtype=np.uint8)
 
 
 def _single_level(case: str, width: int = 10, height: int = 6, tile: tuple[int, int] | None = None,
@@ -204,9 +217,27 @@ def test_lanes_with_extended_streams(kind, build_dir):
     _check(design, inputs, "icarus", build_dir)
 
 
+@pytest.mark.parametrize(("case", "simulator"), _pairs(INNER, "inner_mirror_interior"), indirect=["simulator"])
+def test_boundary_conditions_on_a_func_computed_inside(case, simulator, build_dir):
+    # grad is computed inside from neighbouring values; its edges are taps chosen by coordinate
+    # (hwlower/edge_taps.py): the input's stream is not extended, grad's box stays the image's.
+    out, inputs = _single_level(case)
+    design = hl.compile(out, name=f"edges_{case}")
+    (stream,) = design.program.inputs
+    assert not stream.edges and design.program.nest.buffer("grad").box == ((0, 10), (0, 6))
+    res = _check(design, inputs, simulator, build_dir)
+    assert res.cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
+
+
+def test_boundary_conditions_on_a_func_computed_inside_with_lanes(build_dir):
+    out, inputs = _single_level("inner_repeat_edge", width=10, height=5, lanes=2)
+    design = hl.compile(out, name="edges_inner_lanes")
+    _check(design, inputs, "icarus", build_dir)
+
+
 # ---- the reference is Halide's -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("case", BC + SHARED + SPLIT + COPIES)
+@pytest.mark.parametrize("case", BC + SHARED + SPLIT + COPIES + INNER)
 def test_the_reference_is_halides(case, halide):
     """The reference the simulations are checked against computes what Halide 21 computes, at every edge."""
     width, height = 10, 6
