@@ -33,11 +33,12 @@ Run = tuple[int, int, int]  # (first, last, offset): over a in [first, last], th
 
 @dataclass(frozen=True, eq=False)
 class Guarded:
-    """The callee of a tap: Func `func`, whose value the reader uses only where every guard (e, lo, hi) has
-    lo <= e <= hi (e an affine index expression of the reader's variables)."""
+    """The callee of a tap: Func `func`, whose value the reader uses only where lo <= e <= hi for each of
+    `bounds`, e the call's argument past the Func's own (an affine expression of the reader's variables, in the
+    arguments so that passes substituting variables, such as unrolled reductions, substitute it too)."""
 
     func: Function
-    guards: tuple[tuple[ir.Expr, int, int], ...]
+    bounds: tuple[tuple[int, int], ...]
 
 
 def tap_inner_reads(f: Function, k: int, d: Definition, box: Box, inside: frozenset[int], single: bool,
@@ -67,7 +68,10 @@ def tap_inner_reads(f: Function, k: int, d: Definition, box: Box, inside: frozen
         runs = [None if m is None else _runs(bnd(a), m, evaluator) for a, m in split]
         return _select(c.type, g, [a for a, _ in split], runs, ())
 
-    return Definition(d.args, map_calls(d.value, visit, {}), d.rdom, d.loc, d.schedule)
+    # a RAM update's coordinates (its args) read Funcs too
+    memo: dict = {}
+    return Definition(tuple(map_calls(a, visit, memo) for a in d.args), map_calls(d.value, visit, memo), d.rdom,
+                      d.loc, d.schedule)
 
 
 def _runs(reach: tuple[int, int], m: ir.Expr, evaluator: Evaluator) -> list[Run]:
@@ -90,7 +94,7 @@ def _select(t, g: Function, index: list[ir.Expr], runs: list[list[Run] | None],
     """The taps of dimensions from the first with runs on, each chosen by its coordinate."""
     j = next((j for j, r in enumerate(runs) if r), None)
     if j is None:
-        return ir.Call(t, Guarded(g, guards), tuple(index))
+        return ir.Call(t, Guarded(g, tuple((lo, hi) for _, lo, hi in guards)), tuple(index) + tuple(e for e, _, _ in guards))
     rest = runs[:j] + [None] + runs[j + 1:]
     a = index[j]
     out: ir.Expr | None = None

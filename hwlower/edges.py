@@ -160,7 +160,10 @@ def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: l
         reads.append(_Read(f, k, str(d.loc), shown, call, maps, copies))
         return call
 
-    return Definition(d.args, map_calls(d.value, visit, {}), d.rdom, d.loc, d.schedule)
+    # a RAM update's coordinates (its args) read Funcs too
+    memo: dict = {}
+    return Definition(tuple(map_calls(a, visit, memo) for a in d.args), map_calls(d.value, visit, memo), d.rdom,
+                      d.loc, d.schedule)
 
 
 def _index_function(e: ir.Expr) -> tuple[ir.Expr, ir.Expr | None] | None:
@@ -259,8 +262,7 @@ class _Extension:
         for g in order + list(self.region.inputs):
             if self.ext[id(g)]:
                 self._extend(g)
-        defs = {fid: [Definition(d.args, map_calls(d.value, self._redirected, {}), d.rdom, d.loc, d.schedule)
-                      for d in ds] for fid, ds in self.defs.items()}
+        defs = {fid: [self._redirect_definition(d) for d in ds] for fid, ds in self.defs.items()}
         tiles = tuple(Tile(t.output_box, b) for t, b in zip(s.tiles, self.boxes[0]))
         glb = s.glb
         if glb is not None:
@@ -271,6 +273,11 @@ class _Extension:
             boxes[name] = s.boxes[src]
         return replace(s, region=region, definitions=defs, tiles=tiles, glb=glb, boxes=boxes, edge_maps=self.maps,
                        stream_sources=dict(self.sources))
+
+    def _redirect_definition(self, d: Definition) -> Definition:
+        memo: dict = {}
+        return Definition(tuple(map_calls(a, self._redirected, memo) for a in d.args),
+                          map_calls(d.value, self._redirected, memo), d.rdom, d.loc, d.schedule)
 
     def _redirected(self, c: ir.Call) -> ir.Expr | None:
         g = self.redirect.get(id(c))

@@ -165,10 +165,11 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
 
     def to_port(c: ir.Call, env: dict[str, Affine]) -> ir.Expr | None:
         guard: tuple[tuple[Affine, int, int], ...] = ()
-        if isinstance(c.callee, Guarded):
-            guard = tuple((_affine(e, env, who, pipe.name(c.callee.func), ranges), lo, hi)
-                          for e, lo, hi in c.callee.guards)
-            c = ir.Call(c.type, c.callee.func, c.args)
+        if isinstance(c.callee, Guarded):  # an edge tap: its index, then its guards' expressions
+            g, n = c.callee, len(c.callee.func.args)
+            guard = tuple((_affine(e, env, who, pipe.name(g.func), ranges), lo, hi)
+                          for e, (lo, hi) in zip(c.args[n:], g.bounds))
+            c = ir.Call(c.type, g.func, c.args[:n])
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)

@@ -6,7 +6,8 @@ integer types, reductions unrolled or serial, Funcs inlined or buffered) with a 
 a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image, and
 one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four a schedule
 variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads a 3-D
-input whose channels stream whole in each transfer; one in eight computes in Int(8).
+input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its stages
+through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -69,6 +70,10 @@ class Case:
     # Channels: a 3-D input whose copy hw_input(c, x, y) streams its channels whole in each transfer (c unrolled),
     # every tap of hw_input reading one of them; 0 for a 2-D input.
     channels: int = 0
+    # A boundary condition on the stages (computed inside the accelerator): every tap of a stage by a stencil,
+    # pointwise, table or coordinate stage reads it through this ("clamp", "repeat_edge", "constant_exterior",
+    # "mirror_image", "mirror_interior") over the output's size, at offsets from -1; "" for none.
+    edges: str = ""
 
 
 @dataclass
@@ -129,7 +134,20 @@ def generate(seed: int) -> Case:
         case = dataclasses.replace(case, tile=None, lanes=1, bins=bins, scatter=rng.choice(("count", "max", "sum")))
     case = _with_channels(rng, _variant(rng, _resampled(rng, case)))
     # One case in eight computes in Int(8) (drawn last, so the other cases stay as they were).
-    return dataclasses.replace(case, work="i8") if rng.random() < 1 / 8 else case
+    case = dataclasses.replace(case, work="i8") if rng.random() < 1 / 8 else case
+    return _with_edges(rng, case)
+
+
+_EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
+
+
+def _with_edges(rng: random.Random, case: Case) -> Case:
+    """One case in six reads its stages through a boundary condition (drawn last, so the other cases stay as they
+    were): the edges of a Func computed inside are chosen by absolute coordinates, so one accelerator tile."""
+    if rng.random() >= 1 / 6 or not any(t[0] >= 0 for st in case.stages for t in st.taps):
+        return case
+    variant = "" if case.variant == "glb" else case.variant
+    return dataclasses.replace(case, edges=rng.choice(_EDGES), tile=None, variant=variant)
 
 
 def _with_channels(rng: random.Random, case: Case) -> Case:
@@ -194,7 +212,11 @@ def source(case: Case) -> str:
     names = ["hw_input"] + [s.name for s in case.stages]
     for s in case.stages:
         lines.append(f'    {s.name} = hl.Func("{s.name}")')
-        lines += [f"    {ln}" for ln in _definition(s, names, w, case.channels)]
+        lines += [f"    {ln}" for ln in _definition(s, names, w, case.channels, case)]
+        if case.edges and case.edges != "clamp":
+            value = f"hl.{w}(3), " if case.edges == "constant_exterior" else ""
+            lines.append(f"    {s.name}_e = hl.BoundaryConditions.{case.edges}({s.name}, {value}"
+                         f"[(0, {case.width}), (0, {case.height})])")
     last = case.stages[-1].name
     if case.bins:
         lines += _scatter(case, last)
@@ -307,14 +329,20 @@ def _scatter(case: Case, last: str) -> list[str]:
     ]
 
 
-def _definition(s: Stage, names: list[str], w: str, channels: int = 0) -> list[str]:
+def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Case | None = None) -> list[str]:
     def read(src: int, xs: str, ys: str, k: int = 0) -> str:
         ch = f"{(k + int(s.name[1:])) % channels}, " if channels and src == -1 else ""  # a channel of hw_input
         return f"{names[src + 1]}[{ch}{xs}, {ys}]"
 
     def tap(t) -> str:
         src, dx, dy = t
-        return read(src, "x" if dx == 0 else f"x + {dx}", "y" if dy == 0 else f"y + {dy}", dx + 2 * dy)
+        if case is not None and case.edges and src >= 0:  # through the boundary condition, from offset -1
+            xs, ys = _offset("x", dx - 1), _offset("y", dy - 1)
+            if case.edges == "clamp":
+                return (f"{names[src + 1]}[hl.clamp({xs}, 0, {case.width - 1}), "
+                        f"hl.clamp({ys}, 0, {case.height - 1})]")
+            return f"{names[src + 1]}_e[{xs}, {ys}]"
+        return read(src, _offset("x", dx), _offset("y", dy), dx + 2 * dy)
 
     src = s.taps[0][0]
     if s.kind == "down":  # a 2x2 average of the source at twice the resolution
@@ -353,6 +381,10 @@ def _definition(s: Stage, names: list[str], w: str, channels: int = 0) -> list[s
     if s.kind == "stencil" and len(s.taps) == 1:
         expr = f"{expr} + hl.{w}(1)"
     return [f"{s.name}[x, y] = hl.{w}({expr})"]
+
+
+def _offset(v: str, d: int) -> str:
+    return v if d == 0 else f"{v} + {d}" if d > 0 else f"{v} - {-d}"
 
 
 # ---- running a case -------------------------------------------------------------------------------------
@@ -402,8 +434,15 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
     mine = design.reference_output(inputs)
     a = env["algorithm"](halide)
     buf = inputs["input"]
-    hb = halide.Buffer(np.ascontiguousarray(np.asarray(buf)))
-    hb.set_min([buf.dim(i).min() for i in range(buf.dimensions())])
+    # Halide's bounds of a mirrored index are its whole range, ours exact: it may ask for more of the input than
+    # the design reads. A margin of other values around the input: any that Halide's output uses shows as a
+    # difference.
+    pad = 4
+    arr = np.asarray(buf)
+    wide = np.random.default_rng(case.seed).integers(0, 100, [n + 2 * pad for n in arr.shape]).astype(arr.dtype)
+    wide[tuple(slice(pad, pad + n) for n in arr.shape)] = arr
+    hb = halide.Buffer(np.ascontiguousarray(wide))
+    hb.set_min([buf.dim(i).min() - pad for i in range(buf.dimensions())])
     a["input_"].set(hb)
     try:
         theirs = np.asarray(a["output"].realize([case.bins] if case.bins else [case.width, case.height]))

@@ -479,7 +479,9 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
                     taps.setdefault(rp.load, []).append(rp)
         suffix = f"_l{lane_index(op, lane)}" if op.lanes else ""
         coords = {c.name: c for c in plan.coords if c.op == op_name and c.lane == lane}
-        inputs = _Inputs(top, op_name + suffix, taps, coords)
+        # a guarded load (an edge tap) that this lane never uses has no read port here: its value is unused
+        unused = frozenset(rp.load for b in plan.buffers for rp in b.read_ports if rp.op == op_name) - set(taps)
+        inputs = _Inputs(top, op_name + suffix, taps, coords, unused)
         if plan.buffer(bname).init is not None:
             _ram_update(top, op_name, inputs, plan.buffer(bname), kernels)
         else:
@@ -494,11 +496,14 @@ class _Inputs:
     inst: str  # the op's name and lane suffix
     taps: dict[str, list[ReadPort]]
     coords: dict[str, CoordGen]
+    unused: frozenset[str] = frozenset()  # loads this lane never uses (edge taps guarded to other lanes)
     made: dict[str, str] = field(default_factory=dict)
 
     def signal(self, port: str, width: int) -> str:
         if port not in self.made:
-            if port in self.taps:
+            if port in self.unused:
+                self.made[port] = f"{width}'d0"
+            elif port in self.taps:
                 self.made[port] = _tap_signal(self.top, self.inst, port, self.taps[port], width)
             elif port in self.coords:
                 self.made[port] = _coord_signal(self.top, self.inst, self.coords[port], width)
