@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend import ir
+from mainspring.frontend.func import Function
 
 from .ir import LoopNest
 from .placement import accelerate_call
@@ -18,9 +19,9 @@ def make_program(s: Lowering) -> Lowering:
         carried = list(zip(region.glb.inputs, region.glb.sources))
     else:
         carried = [(f, f) for f in region.inputs]
-    inputs = tuple(HostStream(pipe.name(f), s.stream_sources.get(pipe.name(f), pipe.name(src)), src.type,
-                              nest.stream_lanes(pipe.name(f)), s.boxes[pipe.name(f)], s.edge_maps.get(pipe.name(f), {}),
-                              port=pipe.name(src if region.glb is not None else f)) for f, src in carried)
+    inputs = tuple(HostStream(pipe.name(f), _source(s, f, src), src.type, nest.stream_lanes(pipe.name(f)),
+                              s.boxes[pipe.name(f)], s.edge_maps.get(pipe.name(f), {}), port=_port(s, f, src))
+                   for f, src in carried)
     acc = region.accelerated
     where = {"": f"{accelerate_call(acc)[2]}: Func '{acc.name}'"}
     for _, op in nest.ops():
@@ -52,3 +53,20 @@ def _glb(s: Lowering) -> GlbProgram:
         mem_tiles=tiles.mem_tiles, readback=readback, readback_loops=loops, host_loops=tiles.host_loops,
         mem_loops=tiles.mem_loops,
     )
+
+
+def _source(s: Lowering, f: Function, src: Function) -> str:
+    """The Func whose values the host streams into `f`: an input (or, with a GLB, its accelerator input)."""
+    if s.found_region.glb is not None:
+        return s.pipe.name(src)
+    return s.stream_sources.get(s.pipe.name(f), s.pipe.name(src))
+
+
+def _port(s: Lowering, f: Function, src: Function) -> str:
+    """The top's port of the stream: with a GLB, the accelerator input's name, and a second GLB input tile of it
+    (extended otherwise: `edges`) the same suffix as its buffer (hw_input_ext1)."""
+    name = s.pipe.name(f)
+    if s.found_region.glb is None:
+        return name
+    base = s.stream_sources.get(name)
+    return s.pipe.name(src) + (name[len(base):] if base is not None else "")

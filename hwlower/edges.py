@@ -268,6 +268,13 @@ class _Extension:
         if glb is not None:
             glb = replace(glb, mem_tiles=tuple(Tile(t.output_box, b) for t, b in zip(glb.mem_tiles, self.boxes[1])))
         region = replace(self.region, inputs=tuple(self.inputs), buffered=tuple(self.buffered))
+        if region.glb is not None:  # a second GLB input tile, extended otherwise, of the same host source
+            src = dict(zip(map(id, region.glb.inputs), region.glb.sources))
+            for f in self.inputs:
+                if id(f) not in src:
+                    src[id(f)] = src[id(self.pipe.functions[self.sources[self.pipe.name(f)]])]
+            region = replace(region, glb=replace(region.glb, inputs=tuple(self.inputs),
+                                                 sources=tuple(src[id(f)] for f in self.inputs)))
         boxes = dict(s.boxes)
         for name, src in self.clones.items():
             boxes[name] = s.boxes[src]
@@ -293,8 +300,6 @@ class _Extension:
             if fits:
                 fits[0].add(r, want)
                 continue
-            if classes and self.s.glb is not None:
-                self._refuse(g, r, classes[0].clash(want))
             classes.append(_Class())
             classes[-1].add(r, want)
         for k, c in enumerate(classes):
@@ -370,17 +375,6 @@ class _Extension:
         self.defs[id(f)] = [_unclamp(f, stage, d, self.kinds, self.reads) for stage, d in enumerate(self.defs[id(g)])]
         return f
 
-    def _refuse(self, g: Function, r: _Read, clash: tuple[int, int, int, _Read, int] | None) -> None:
-        assert clash is not None
-        dim, v, have, other, want = clash
-        x, handle = g.args[dim], user_handle(g)
-        raise ScheduleError(
-            f"{r.loc}: Func '{r.consumer.name}' reads {handle} at ({r.shown}), and {other.loc}: Func "
-            f"'{other.consumer.name}' reads it at ({other.shown}): at {x} = {v} the first needs its value at "
-            f"{x} = {want}, the second its value at {x} = {have}, but with a GLB level the host writes each input "
-            "tile once, extended for one boundary condition; read it through one boundary condition, or drop "
-            "the GLB level (the host then streams the input once per boundary condition)"
-        )
 
 
 def _edge_map(table: dict[int, int]) -> EdgeMap:

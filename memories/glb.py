@@ -66,7 +66,7 @@ class GlbController:
 class GlbBuffer:
     name: str  # the GLB Func
     role: str  # "input" (host -> GLB -> array) or "output" (array -> GLB -> host)
-    host_stream: str  # the host's stream: the accelerator input it copies, or the GLB output itself
+    host_stream: str  # the host's stream (the top's port): the accelerator input it copies, or the GLB output
     array_stream: str  # the array's stream: the array input buffer, or the array output
     bits: int
     lanes: int  # words per transfer on both sides; the GLB stores `lanes` words per entry
@@ -239,7 +239,7 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         shifts = [address([lo for lo, _ in m.boxes[name]], box) - address([lo for lo, _ in mems[0].boxes[name]], box)
                   for m in mems]
         who = f"GLB input '{name}'"
-        buffers.append(_buffer(name, "input", s.source, name, s.type.bits(), box, k,
+        buffers.append(_buffer(name, "input", s.port, name, s.type.bits(), box, k,
                                lane_words(box_walk(box, box), k, False, who),
                                lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)))
     # The GLB output tile holds what the array writes: the array output's box, which RoundUp tails pad past

@@ -311,40 +311,6 @@ def _():
     return hl.compile(hw_output, name="demo")
 
 
-@case("hardware", "Reads of a GLB input through two boundary conditions that disagree", (
-    "{at}: Func 'mid' reads hw_input.in_().in_() at (max(min((x - 2), 31), 0), y), and {at}: Func 'mid' reads it "
-    "at (max(min((31 - int32(abs((((x - 2) % 62) - 31)))), 31), 0), y): at x = -2 the first needs its value at "
-    "x = 0, the second its value at x = 2, but with a GLB level the host writes each input tile once, extended "
-    "for one boundary condition; read it through one boundary condition, or drop the GLB level (the host then "
-    "streams the input once per boundary condition)"), func="mid", simulate=True)
-def edges_of_a_glb_input_that_disagree():
-    p = pipeline(32, 32)
-    mirrored = hl.BoundaryConditions.mirror_interior(p.hw_input, [(0, 32)])
-    repeated = hl.BoundaryConditions.repeat_edge(p.hw_input, [(0, 32)])
-    p.mid = hl.Func("mid")
-    p.mid[p.x, p.y] = mirrored[p.x - 2, p.y] + repeated[p.x - 2, p.y]  # <-
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.mid[p.x, p.y] + p.mid[p.x, p.y + 1]
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 32).bound(p.y, 0, 32)
-    return hl.compile(_glb(p).output, name="demo")
-
-
-@edges_of_a_glb_input_that_disagree.fix
-def _():
-    p = pipeline(32, 32)
-    mirrored = hl.BoundaryConditions.mirror_interior(p.hw_input, [(0, 32)])
-    p.mid = hl.Func("mid")
-    p.mid[p.x, p.y] = mirrored[p.x - 2, p.y] + mirrored[p.x + 1, p.y]
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.mid[p.x, p.y] + p.mid[p.x, p.y + 1]
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 32).bound(p.y, 0, 32)
-    return hl.compile(_glb(p).output, name="demo")
-
-
 @case("hardware", "A boundary condition on a Func computed inside host tiles", (
     "{at}: Func 'hw_output' reads 'mid' at (max(min((x - 1), 15), 0), y), a boundary condition on a Func "
     "computed inside the accelerator: its edges are chosen by absolute coordinates, which every host tile or "

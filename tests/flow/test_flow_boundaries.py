@@ -3,7 +3,9 @@ mirrored index (`clamp(x - 1, 0, W - 1)`, `BoundaryConditions.repeat_edge`, `con
 `mirror_interior`) streams the input extended over the reads' halo, the host writing at each coordinate the
 value the boundary condition reads there, and the accelerator reads it at the affine index. Reads of one input
 whose extensions agree where they meet share one stream; others get a second stream of the input. A Func
-computed inside from the input point for point (a copy) extends too, and so does a GLB input tile.
+computed inside from the input point for point (a copy) extends too, and so does a GLB input tile (one per class
+of reads that agree). A boundary condition on a Func computed inside from neighbouring values chooses among
+affine taps by coordinate (hwlower/edge_taps.py).
 
 Every program is bit-exact on both simulators at every edge, against the reference, which is checked here to be
 Halide 21's (the `halide` package) on the same algorithm. The refusals are in the error catalogue
@@ -205,6 +207,20 @@ def test_a_mirrored_glb_input(simulator, build_dir):
     assert (stream.buffer, stream.source, stream.port) == ("hw_input_global_wrapper", "hw_input", "hw_input")
     assert [t.boxes[stream.buffer] for t in design.program.tiles] == [[(-2, 8), (-2, 12)], [(6, 16), (-2, 12)]]
     assert design.report["tiles"] == 2 and design.report["mem_tiles_per_glb_tile"] == 4
+    _check(design, inputs, simulator, build_dir)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_glb_input_read_through_boundary_conditions_that_disagree(simulator, build_dir):
+    # A mirrored and a repeated read of the memory-tile copy: the GLB holds two input tiles, each extended for
+    # one of them, both written by the host from the input (ports hw_input and hw_input_ext1).
+    out, inputs = _three_level("mirror_and_repeat")
+    design = hl.compile(out, name="edges_glb_two")
+    first, second = design.program.inputs
+    assert (first.buffer, second.buffer) == ("hw_input_global_wrapper", "hw_input_global_wrapper_ext1")
+    assert (first.source, second.source) == ("hw_input", "hw_input") and (first.port, second.port) == (
+        "hw_input", "hw_input_ext1")
+    assert first.edges != second.edges and len(design.report["glb"]["buffers"]) == 3
     _check(design, inputs, simulator, build_dir)
 
 
