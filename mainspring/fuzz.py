@@ -152,11 +152,11 @@ def _with_edges(rng: random.Random, case: Case) -> Case:
 
 def _with_channels(rng: random.Random, case: Case) -> Case:
     """One case in six reads a 3-D input of 2 or 3 channels streamed whole per transfer (drawn last, so the other
-    cases stay as they were): one lane along x (an input unrolled along two dimensions is not built), no GLB."""
+    cases stay as they were), with the case's lanes along x (channels times lanes words per transfer), no GLB."""
     if rng.random() >= 1 / 6:
         return case
     variant = "" if case.variant == "glb" else case.variant
-    return dataclasses.replace(case, channels=rng.choice((2, 3)), lanes=1, variant=variant)
+    return dataclasses.replace(case, channels=rng.choice((2, 3)), variant=variant)
 
 
 def _variant(rng: random.Random, case: Case) -> Case:
