@@ -114,12 +114,13 @@ def kernel_from_op(op: Op, name: str | None = None, output: str = "out") -> Kern
 
 
 def address_kernel(op: Op, box: tuple[tuple[int, int], ...], name: str, output: str = "addr") -> Kernel:
-    """The address a RAM update (`Op.scatter`) reads and then writes: its computed coordinates as one x-fastest
+    """The address a RAM update (`Op.scatter`) reads and then writes (or a RAM read, `Op.lookup`, reads): its
+    computed coordinates as one x-fastest
     linear address into `box` ((min, extent) per dimension). The address is below the box's size, so it is
     computed in 16 bits (wrapping arithmetic gives the same low bits) when the box has at most 65536 elements."""
     t = U16 if math.prod(e for _, e in box) <= 1 << 16 else I32
     terms, stride = [], 1
-    for e, (lo, extent) in zip(op.scatter, box):
+    for e, (lo, extent) in zip(op.scatter or op.lookup, box):
         c = e if e.type == t else ir.Cast(t, e)
         if lo:
             c = ir.BinOp(t, "sub", c, ir.const(t, lo & 0xFFFF if t == U16 else lo))
@@ -128,8 +129,9 @@ def address_kernel(op: Op, box: tuple[tuple[int, int], ...], name: str, output: 
         terms.append(c)
         stride *= extent
     addr = functools.reduce(lambda a, b: ir.BinOp(t, "add", a, b), terms)
-    return Kernel(name, _inputs(op, addr), ((output, addr),),
-                  source=f"Func {op.func}, update {op.stage}: the address it updates (op {op.name})")
+    what = "the address it updates" if op.scatter else "the RAM address it reads"
+    return Kernel(name, _inputs(op, addr), ((output, addr),), source=f"Func {op.func}, update {op.stage}: {what} "
+                  f"(op {op.name})")
 
 
 def _inputs(op: Op, value: ir.Expr) -> tuple[tuple[str, Type], ...]:

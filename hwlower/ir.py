@@ -28,6 +28,8 @@ Semantics:
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -122,6 +124,11 @@ class Op:
     # x first, as expressions of the op's loads, coordinates and constants. `store.index` is then empty, and the
     # value reads the element it updates through a load whose index is empty too (read-modify-write).
     scatter: tuple[Expr, ...] = ()
+    # A read of a RAM buffer at computed coordinates (a lookup in a table the accelerator filled: histogram
+    # equalisation's `cdf(in(x, y))`): the coordinates, x first, as expressions of the op's loads, coordinates
+    # and constants; the load reading it has an empty index. The RAM answers a cycle after the address, so the
+    # op's value is computed a cycle after it fires.
+    lookup: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -209,3 +216,9 @@ def store_order(loops: Sequence[Loop], op: Op) -> np.ndarray:
             col += c * points[names.index(var)]
         cols.append(col)
     return np.stack(cols, axis=1).reshape(-1, len(op.store.index))
+
+
+def lookup_load_name(buffer: str) -> str:
+    """The name of an op's load of RAM `buffer` at computed coordinates (`Op.lookup`): the top wires that
+    load straight from the RAM's read port, the op's other loads a cycle late."""
+    return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", buffer)).strip("_") + "_at"

@@ -20,7 +20,7 @@ from mainspring.frontend.pipeline import Pipeline
 from .affine import affine_of, int_value
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
-from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op
+from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, replay
 from .region import Region
@@ -42,7 +42,7 @@ def build_ops(s: Lowering) -> Lowering:
         buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
         body.extend(_lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                                 tile.output_box if f is region.output else None, steps.get(id(f), {}),
-                                id(f) in s.rams))
+                                id(f) in s.rams, frozenset(s.rams)))
     nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
     tiles = s.glb.mem_tiles if s.glb is not None else s.tiles
@@ -73,7 +73,8 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 
 def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
-                steps: dict[int, int] | None = None, ram: bool = False) -> list[Loop | Op]:
+                steps: dict[int, int] | None = None, ram: bool = False,
+                rams: frozenset[int] = frozenset()) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
     output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`). A RAM Func's
     update (scatter.py) is an op of its own, storing at computed coordinates."""
@@ -95,11 +96,11 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
             check_folded_update(f"Func '{f.name}'", _update_lanes(f, d, box, k), lanes0)
             value = folded
     if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
-        out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps))
+        out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams))
         op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        out.append(_make_op(pipe, fname, f, k, d, d.value, sk, tables, steps, ram))
+        out.append(_make_op(pipe, fname, f, k, d, d.value, sk, tables, steps, ram, rams))
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
@@ -150,9 +151,11 @@ def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
 
 
 def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops,
-             tables: dict[int, Table], steps: dict[int, int] | None = None, ram: bool = False) -> Loop | Op:
+             tables: dict[int, Table], steps: dict[int, int] | None = None, ram: bool = False,
+             rams: frozenset[int] = frozenset()) -> Loop | Op:
     """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates); `ram`: an
-    update of a RAM Func at computed coordinates (`Op.scatter`)."""
+    update of a RAM Func at computed coordinates (`Op.scatter`); `rams`: the RAM Funcs (by id), which f may read
+    at computed coordinates (`Op.lookup`)."""
     args = d.args
     s = _strip_mine(s, args, steps or {}, f, str(d.loc))
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
@@ -162,6 +165,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     ram = ram and k > 0
     store = Access(fname, () if ram else tuple(_affine(a, env, who, fname, ranges) for a in args))
     ports: dict[tuple, LoadPort] = {}
+    lookups: list[tuple[ir.Expr, ...]] = []  # the coordinates of a read of a RAM at computed coordinates
 
     def to_port(c: ir.Call, env: dict[str, Affine]) -> ir.Expr | None:
         guard: tuple[tuple[Affine, int, int], ...] = ()
@@ -177,6 +181,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         if ram and c.callee is f:  # the element the update writes, before it (read-modify-write)
             ports.setdefault((src, ()), LoadPort(f"{stem}_old", Access(src, ())))
             return ir.Call(c.type, ports[(src, ())], ())
+        if id(c.callee) in rams and c.callee is not f and not guard and not _is_affine(c.args, env, ranges):
+            return _lookup_port(c, src, lookups, ports, who)
         idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
@@ -196,13 +202,36 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         body = tree_value(op, lower(own, env), e, points, lower)
         loops = [lp for lp in loops if lp not in dropped]
     computed = tuple(lower(a, env) for a in args) if ram else ()
-    for e in (body,) + computed:
+    looked = tuple(lower(a, env) for a in lookups[0]) if lookups else ()
+    for e in (body,) + computed + looked:
         _check_integer(e, who)
-    (body, *at), coords = _coordinates((body,) + computed, env, who)
-    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords, tuple(at))
+    (body, *at), coords = _coordinates((body,) + computed + looked, env, who)
+    scatter, lookup = tuple(at[:len(computed)]), tuple(at[len(computed):])
+    node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords, scatter, lookup)
     for lp in reversed(loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip)
     return node
+
+
+def _is_affine(args: tuple[ir.Expr, ...], env: dict[str, Affine], ranges: dict[str, int]) -> bool:
+    return all(affine_of(a, env, ranges) is not None for a in args)
+
+
+def _lookup_port(c: ir.Call, src: str, lookups: list, ports: dict, who: str) -> ir.Expr:
+    """The read of RAM `src` at computed coordinates: a load with no index, its coordinates kept for the op."""
+    if lookups and lookups[0] is not c.args and ("lookup", src) not in ports:
+        raise HalideError(
+            f"{who} reads RAMs at computed coordinates twice per firing ('{src}' and another); a RAM is read at a "
+            "computed address once per op: compute one of the reads in a Func of its own")
+    if ("lookup", src) in ports:
+        if [ir.structural_key(a, {}) for a in lookups[0]] != [ir.structural_key(a, {}) for a in c.args]:
+            raise HalideError(
+                f"{who} reads RAM '{src}' at two computed coordinates per firing; a RAM is read at a computed "
+                "address once per op: compute one of the reads in a Func of its own")
+        return ir.Call(c.type, ports[("lookup", src)], ())
+    lookups.append(c.args)
+    ports[("lookup", src)] = LoadPort(lookup_load_name(src), Access(src, ()))
+    return ir.Call(c.type, ports[("lookup", src)], ())
 
 
 _Tree = tuple[tuple[str, ir.Call, ir.Expr], list[tuple[dict[str, Affine], dict[str, ir.Expr]]], list[StageLoop]]

@@ -49,7 +49,8 @@ def _emit(node: Loop | Op, depth: int, lines: list[str]) -> None:
         lines.append(f"{pad}}}")
     else:
         assert isinstance(node, Op)
-        at = ", ".join(_value(e) for e in node.scatter)  # a RAM update's computed coordinates
+        # a RAM update's computed coordinates, or those of a RAM read (a load with no index either way)
+        at = ", ".join(_value(e) for e in node.scatter or node.lookup)
         lines.append(f"{pad}{_access(node.store, at)} = {_value(node.value, at)}")
 
 

@@ -55,13 +55,16 @@ def _verify_op(op: Op, loops: tuple[Loop, ...], buffers: dict) -> None:
             # the RAM element the update writes at its computed coordinates (read-modify-write)
             assert b.init is not None and len(op.scatter) == len(b.box), f"{who} {what}: a scatter into {b.name}"
             continue
+        if op.lookup and not access.index:  # a RAM read at the op's computed coordinates
+            assert b.init is not None and len(op.lookup) == len(b.box), f"{who} {what}: a lookup in {b.name}"
+            continue
         assert len(access.index) == len(b.box), f"{who} {what}: {len(access.index)} indices into {b.name}"
         for a in access.index:
             _in_scope(a, scope, f"{who} {what}")
     for c in op.coords:
         _in_scope(c.value, scope, f"{who} coordinate '{c.name}'")
     loads, coords = {id(p) for p in op.loads}, {id(c) for c in op.coords}
-    for n in (n for e in (op.value,) + op.scatter for n in ir.walk(e)):
+    for n in (n for e in (op.value,) + op.scatter + op.lookup for n in ir.walk(e)):
         assert not isinstance(n, (ir.Var, ir.RVar)), f"{who}: free variable {n.name} in its value"
         if not isinstance(n, ir.Call):
             continue

@@ -377,13 +377,15 @@ def _check_ram(buf: BufferPlan, prog: Program, ops: dict[str, OpSchedule], targe
     last_write = point_values(_ctrl_map("W", writer.dims, wp.controller, False).range().lexmax())[0]
     for rp in buf.read_ports:
         op = ops[rp.op]
-        _follow(buf.name, rp.name, "R", op.dims, rp.controller, op, 0)
+        load = next(a for a in prog.accesses if a.stmt.name == rp.op and a.name == rp.load)
+        computed = not load.index  # the reader's address kernel addresses it as it fires; the word comes after
+        _follow(buf.name, rp.name, "R", op.dims, rp.controller, op, int(computed))
         first = point_values(_ctrl_map("R", op.dims, rp.controller, False).range().lexmin())[0]
         if first <= last_write:
             _fail(buf.name, f"read port {rp.name} loads in cycle {first}, before the last update's write (cycle "
                             f"{last_write}) is done")
-        load = next(a for a in prog.accesses if a.stmt.name == rp.op and a.name == rp.load)
-        if not _ctrl_map("R", op.dims, rp.controller, True).is_equal(_ram_addresses(buf, load, rp.lane)):
+        if not computed and not _ctrl_map("R", op.dims, rp.controller, True).is_equal(
+                _ram_addresses(buf, load, rp.lane)):
             _fail(buf.name, f"read port {rp.name} does not address the elements load '{rp.load}' of op '{rp.op}' "
                             "reads")
 

@@ -157,10 +157,12 @@ def _bounds(names: list[str], dims: tuple[Dim, ...]) -> str:
 
 def default_latency(op: Op, pe_latency: int) -> int:
     """0 for an op that only moves a value (a bare load, constant or Param: no PE), 1 for a RAM update (it reads
-    the old value in its firing cycle and writes the new one in the next: memories/ram.py), else the PE
-    latency."""
+    the old value in its firing cycle and writes the new one in the next: memories/ram.py), one more than the PE
+    latency for a RAM read at computed coordinates, else the PE latency."""
     if op.scatter:
         return 1
+    if op.lookup:  # the RAM answers the address a cycle later; the value follows (memories/ram.py)
+        return pe_latency + 1
     v = op.value
     return 0 if isinstance(v, (fir.Const, fir.Call)) and not getattr(v, "args", ()) else pe_latency
 

@@ -9,7 +9,8 @@ written back. A read issued in a write cycle at the address being written gets t
 consecutive updates of one element chain at one per cycle. Every element reads as `init` until its first update
 (a valid bit per word, cleared when the schedule restarts). The readers load the RAM at affine indices through
 addressed read ports, each read at least one cycle after the last write (`Program.orders`, which the schedule
-meets).
+meets). A reader at computed coordinates (`Op.lookup`) gives the address from its own address kernel in the
+cycle it fires; the word comes in the next, where its value kernel takes it (its latency counts the cycle).
 
 Storage: the SRAM words, the update's read register and write port, and one output register per read port.
 """
@@ -44,8 +45,11 @@ def map_ram(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: 
     for f in [f for f in prog.orders if f.buffer == name]:
         load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
         td = sched.timing[f.dst.name]
-        ctrl = controller(f.dst.time_dims, td.rates, td.delay,
-                          element_address(prog, name, load.index, f.dst, f.dst_lane))
+        if load.index:
+            ctrl = controller(f.dst.time_dims, td.rates, td.delay,
+                              element_address(prog, name, load.index, f.dst, f.dst_lane))
+        else:  # at computed coordinates: the reader's address kernel gives the address as it fires, the word
+            ctrl = controller(f.dst.time_dims, td.rates, td.delay + 1)  # comes a cycle later
         k = len(reads)
         bank_reads.append(BankPort(f"{name}.ram.r{k}", "read", f.dst.name, f.dst_lane, f.dst.time_dims, ctrl,
                                    load=f.load, region=(0, words)))

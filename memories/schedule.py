@@ -140,7 +140,7 @@ def _stream_copies(prog: Program) -> set[str]:
     """Ops that only copy an input stream at the same index: they run at the stream's own schedule."""
     copies = set()
     for s in prog.stmts:
-        if s.is_host or s.lane_dims:
+        if s.is_host or s.lane_dims or any(o.dst is s for o in prog.orders):  # a RAM's reader waits for it
             continue
         ins = [f for f in prog.flows if f.dst is s]
         if not ins or any(not f.src.is_host for f in ins):

@@ -731,13 +731,19 @@ module ms_ram #(
     parameter integer R1_CYCLE_START = 1,
     parameter [32*8-1:0] R1_CYCLE_STRIDE = 0,
     parameter integer R1_DATA_START = 0,
-    parameter [32*8-1:0] R1_DATA_STRIDE = 0
+    parameter [32*8-1:0] R1_DATA_STRIDE = 0,
+    // a read port addressed by its reader's kernel (a read at computed coordinates): the address comes on
+    // ext_addr in the cycle before the port's CYCLE_START, as the reader fires
+    parameter integer R0_EXT = 0,
+    parameter integer R1_EXT = 0
 ) (
     input clk,
     input rst_n,
     input en,
     input restart,
     input [31:0] cycle,
+    input [AW-1:0] ext_addr0,
+    input [AW-1:0] ext_addr1,
     input upd_fire,
     input [AW-1:0] upd_addr,
     input [WIDTH-1:0] upd_new,
@@ -750,22 +756,24 @@ module ms_ram #(
     reg pend;              // the update fired last cycle: its new value is written in this one
     reg [AW-1:0] pend_addr;
     wire rfire0, rfire1;
-    wire [AW-1:0] raddr0, raddr1;
+    wire [AW-1:0] raddr0, raddr1, paddr0, paddr1;
+    assign raddr0 = (R0_EXT != 0) ? ext_addr0 : paddr0;
+    assign raddr1 = (R1_EXT != 0) ? ext_addr1 : paddr1;
 
     ms_tile_port #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
                    .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
                    .BASE(0), .SIZE(WORDS), .AW(AW))
-        rport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
+        rport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(paddr0));
     generate
         if (NR > 1) begin : second_read
             ms_tile_port #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
                            .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START),
                            .DATA_STRIDE(R1_DATA_STRIDE), .BASE(0), .SIZE(WORDS), .AW(AW))
                 rport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
-                        .addr(raddr1));
+                        .addr(paddr1));
         end else begin : one_read
             assign rfire1 = 1'b0;
-            assign raddr1 = {AW{1'b0}};
+            assign paddr1 = {AW{1'b0}};
         end
     endgenerate
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from mainspring.compute_json.kernel import Kernel, address_kernel, kernel_from_op
 from mainspring.frontend.errors import ScheduleError
-from mainspring.hwlower.ir import LoopNest, Op
+from mainspring.hwlower.ir import LoopNest, Op, lookup_load_name
 from mainspring.memories.ir import (
     Bank,
     BankPort,
@@ -113,11 +113,12 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     widths = {b.name: b.bits for b in plan.buffers}
     kernels = kernel_ports(compute)
     _interface(top, plan, widths, kernels)
+    lookups = _lookups(plan, kernels)
     for b in sorted(plan.buffers, key=lambda b: b.name):
-        _buffer(top, b.name, b)
+        _buffer(top, b.name, b, lookups)
     for op in sorted(plan.ops, key=lambda o: o.op):
         if not op.host:
-            _kernel_instance(top, op.op, op, plan, kernels, widths)
+            _kernel_instance(top, op.op, op, plan, kernels, widths, lookups)
     for b in plan.buffers:  # a tile's wfire that nothing reads is named unused (Verilator's -Wall)
         for bank in b.banks:
             s = f"{signal(bank.name)}_wfire"
@@ -290,9 +291,22 @@ def _ctrl(inst: str, c: Controller, kind: str, fire: str, addr: str | None = Non
             f".restart(restart), .cycle(cycle), .fire({fire}), .addr({addr_conn}));")
 
 
-def _buffer(top: _Top, bname: str, b: BufferPlan) -> None:
+def _lookups(plan: MemoryPlan, kernels) -> dict[tuple[str, tuple[int, ...]], str]:
+    """(op, lane) -> the address signal of each lane of an op reading a RAM at computed coordinates (the read
+    port serving its `lookup_load_name` load, addressed by the op's address kernel)."""
+    out = {}
+    for b in plan.buffers:
+        for rp in b.read_ports if b.init is not None else ():
+            if rp.load == lookup_load_name(b.name) and address_module(rp.op) in kernels:
+                op = plan.op(rp.op)
+                suffix = f"_l{lane_index(op, rp.lane)}" if op.lanes else ""
+                out[(rp.op, rp.lane)] = f"{signal(rp.op)}{suffix}_raddr"
+    return out
+
+
+def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple[int, ...]], str]) -> None:
     if b.init is not None:
-        _ram(top, bname, b)
+        _ram(top, bname, b, lookups)
         return
     w = b.bits
     fires: dict[str, str] = {}  # root write port -> a signal high in its write cycles
@@ -359,17 +373,22 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
     )
 
 
-def _ram(top: _Top, bname: str, b: BufferPlan) -> None:
+def _ram(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple[int, ...]], str]) -> None:
     """A RAM (`ms_ram`): its update port fed by the update op's two kernels (`_ram_update`), its read ports by
-    their controllers."""
+    their controllers, or addressed by their reader's address kernel (`lookups`: (op, lane) -> its address
+    signal, for readers at computed coordinates)."""
     (bank,) = b.banks
     (wp,) = b.write_ports  # the update's writes, a cycle after it fires
     w, s, aw = b.bits, signal(bank.name), _aw(bank.words)
     params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({aw})", f".INIT({w}'h{b.init & ((1 << w) - 1):x})",
               f".NR({len(bank.read_ports)})"]
     outs = []
+    ext = [f"{aw}'d0", f"{aw}'d0"]
     for i, rp in enumerate(bank.read_ports):
         params += _ctrl_params(f"R{i}_", rp.controller)
+        if (rp.op, rp.lane) in lookups and rp.load == lookup_load_name(b.name):
+            params.append(f".R{i}_EXT(1)")
+            ext[i] = f"{lookups[(rp.op, rp.lane)]}[{aw - 1}:0]"
         top.decls.append(f"wire [{w - 1}:0] {signal(rp.name)};")
         outs.append(signal(rp.name))
     if len(outs) < 2:
@@ -381,7 +400,7 @@ def _ram(top: _Top, bname: str, b: BufferPlan) -> None:
     top.body.append(
         f"// {bname}: RAM of {bank.words} words on {bank.tiles} memory tile(s), every word {b.init} until updated\n"
         f"ms_ram #(\n    {joined})\n    {s} (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), "
-        f".upd_fire({s}_upd_fire), .upd_addr({s}_upd_addr), .upd_new({signal(wp.name)}), .upd_old({s}_upd_old), "
+        f".ext_addr0({ext[0]}), .ext_addr1({ext[1]}), .upd_fire({s}_upd_fire), .upd_addr({s}_upd_addr), .upd_new({signal(wp.name)}), .upd_old({s}_upd_old), "
         f".rdata0({outs[0]}), .rdata1({outs[1]}));"
     )
 
@@ -424,16 +443,21 @@ def kernel_module(op_name: str) -> str:
 
 
 def address_module(op_name: str) -> str:
-    """The kernel computing the address a RAM update (`hwlower.ir.Op.scatter`) reads and writes."""
+    """The kernel computing the address a RAM update (`hwlower.ir.Op.scatter`) reads and writes, or the one a
+    RAM read at computed coordinates (`Op.lookup`) reads."""
     return f"{kernel_module(op_name)}_at"
 
 
 def op_kernels(op: Op, nest: LoopNest) -> list[Kernel]:
     """The compute kernels of an op, named as the top instantiates them: its value, and for a RAM update
-    (`Op.scatter`) the address it reads and writes."""
+    (`Op.scatter`) the address it reads and writes, for a RAM read at computed coordinates (`Op.lookup`) the
+    address it reads."""
     kernels = [kernel_from_op(op, name=kernel_module(op.name))]
     if op.scatter:
         kernels.append(address_kernel(op, nest.buffer(op.store.buffer).box, name=address_module(op.name)))
+    elif op.lookup:
+        (ram,) = [p.access.buffer for p in op.loads if not p.access.index]
+        kernels.append(address_kernel(op, nest.buffer(ram).box, name=address_module(op.name)))
     return kernels
 
 
@@ -466,7 +490,8 @@ def _coord_signal(top: _Top, inst: str, c: CoordGen, width: int) -> str:
     return s
 
 
-def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, kernels, widths) -> None:
+def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, kernels, widths,
+                     lookups: dict[tuple[str, tuple[int, ...]], str]) -> None:
     """One instance of the op's kernel per lane (duplicated compute), each with its lane's taps and write port;
     a lane whose value no port writes (nobody reads it) gets no instance."""
     writes = [(b.name, wp) for b in plan.buffers for wp in b.write_ports if wp.op == op_name]
@@ -484,6 +509,8 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
         inputs = _Inputs(top, op_name + suffix, taps, coords, unused)
         if plan.buffer(bname).init is not None:
             _ram_update(top, op_name, inputs, plan.buffer(bname), kernels)
+        elif (op_name, lane) in lookups:
+            _lookup_instance(top, op_name, suffix, op, inputs, wp, widths[bname], kernels, lookups[(op_name, lane)])
         else:
             _lane_instance(top, op_name, suffix, op, inputs, wp, widths[bname], kernels)
 
@@ -523,25 +550,44 @@ class _Inputs:
         return d
 
 
+def _lookup_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, inputs: _Inputs, wp: WritePort, w: int,
+                     kernels, raddr: str) -> None:
+    """A lane of an op reading a RAM at computed coordinates: its address kernel from the loads of its firing
+    cycle, then its value kernel in the next, from the word the RAM read and those loads a cycle late."""
+    at = address_module(op_name)
+    (aport, (_, awidth)), = [(p, d) for p, d in kernels[at].items() if d[0] == "output"]
+    top.decls.append(f"wire [{awidth - 1}:0] {raddr};")
+    conns = [f".{p}({inputs.signal(p, width)})" for p, (d, width) in kernels[at].items() if d == "input"]
+    top.body.append(f"{at} {signal('u_' + op_name + suffix + '_at')} ({', '.join(conns + [f'.{aport}({raddr})'])});")
+    (ram_load,) = [p for p, rps in inputs.taps.items() if any(rp.load == lookup_load_name(rp.buffer) for rp in rps)]
+    _lane_instance(top, op_name, suffix, op, inputs, wp, w, kernels,
+                   lambda port, width: inputs.signal(port, width) if port == ram_load else inputs.delayed(port, width),
+                   op.latency - 1)
+
+
 def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, inputs: _Inputs, wp: WritePort, w: int,
-                   kernels) -> None:
+                   kernels, feed=None, latency: int | None = None) -> None:
+    """One lane's kernel, its inputs from `feed(port, width)` (the lane's signals in its firing cycle by
+    default), then `latency` (the op's by default) pipeline registers."""
     module = kernel_module(op_name)
     ports = kernels[module]
     value = signal(wp.name)
     kout = f"{signal(op_name)}{suffix}_out"
+    feed = feed or inputs.signal
+    latency = op.latency if latency is None else latency
     conns = []
     for port, (direction, width) in ports.items():
         if direction == "input":
-            conns.append(f".{port}({inputs.signal(port, width)})")
+            conns.append(f".{port}({feed(port, width)})")
         else:
             conns.append(f".{port}({kout})")
             top.decls.append(f"wire [{width - 1}:0] {kout};")
     top.body.append(f"{module} {signal('u_' + op_name + suffix)} ({', '.join(conns)});")
-    if op.latency == 0:
+    if latency == 0:
         top.decls.append(f"wire [{w - 1}:0] {value};")
         top.body.append(f"assign {value} = {kout};")
         return
-    stages = [value] + [f"{value}_p{i}" for i in range(1, op.latency)]
+    stages = [value] + [f"{value}_p{i}" for i in range(1, latency)]
     src = kout
     for s in reversed(stages):
         top.decls.append(f"reg [{w - 1}:0] {s};")

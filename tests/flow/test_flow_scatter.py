@@ -193,3 +193,71 @@ def test_a_ram_address_reading_a_scalar_param(simulator, build_dir):
     hw_input.compute_root().stream_to_accelerator()
     design = hl.compile(output, name="hist_gain")
     design.check({"input": random_image(8, 5, seed=9) % 40}, simulator=simulator, build_dir=build_dir)
+
+
+# ---- reads of a RAM at computed coordinates (histogram back-projection) -----------------------------------------
+
+def _back_projection(m, w: int, h: int, bins: int = 16):
+    """Each pixel's bin count in its own image (histogram back-projection): the RAM the histogram fills, read at
+    the pixel's bin once every update is done. The image streams once; the accelerator keeps it to read again."""
+    x, y, b = m.Var("x"), m.Var("y"), m.Var("b")
+    input_ = m.ImageParam(m.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (m.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = m.u16(input_[x, y])
+    r = m.RDom([m.Range(0, w), m.Range(0, h)], "r")
+    shift = 8 - (bins - 1).bit_length()
+    hist[b] = m.u16(0)
+    hist[m.clamp(m.i32(hw_input[r.x, r.y]) >> shift, 0, bins - 1)] += m.u16(1)
+    hw_output[x, y] = hist[m.clamp(m.i32(hw_input[x, y]) >> shift, 0, bins - 1)] * 3 + hw_input[x, y]
+    output[x, y] = hw_output[x, y]
+    return input_, hw_input, hist, hw_output, output
+
+
+def _back_projection_scheduled(w: int, h: int, bins: int = 16):
+    _, hw_input, hist, hw_output, output = _back_projection(hl, w, h, bins)
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    output.bound(x, 0, w).bound(y, 0, h)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).hw_accelerate(xi, xo)
+    hist.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": random_image(w, h, seed=53)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("bins", [16, 256])
+def test_a_ram_read_at_computed_coordinates(bins, simulator, build_dir):
+    out, inputs = _back_projection_scheduled(12, 6, bins)
+    design = hl.compile(out, name=f"back_projection_{bins}")
+    rep = design.report
+    assert rep["schedule"] == "fused" and rep["mem_tiles"] == 2  # the kept image, and the RAM
+    # the image once for the updates, then the read-out of each pixel's count after the last update
+    assert rep["predicted_cycles"] <= 2 * 72 + 8
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
+    assert res.cycles >= res.predicted_cycles
+
+
+def test_a_ram_read_at_two_computed_coordinates_per_firing_is_refused():
+    _, hw_input, hist, hw_output, output = _back_projection(hl, 12, 6)
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    twice = hl.Func("twice")
+    twice[x, y] = hw_output[x, y] + hist[hl.clamp(hl.i32(hw_input[x, y]), 0, 15)]
+    final = hl.Func("final")
+    final[x, y] = twice[x, y]
+    final.bound(x, 0, 12).bound(y, 0, 6)
+    twice.compute_root().tile(x, y, xo, yo, xi, yi, 12, 6).hw_accelerate(xi, xo)
+    hist.compute_at(twice, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    with pytest.raises(hl.HalideError, match=r"Func 'twice' reads RAM 'hist' at two computed coordinates per "
+                                             r"firing; a RAM is read at a computed address once per op"):
+        hl.compile(final, name="twice")
+
+
+def test_back_projection_reference_equals_halide(halide):
+    image = random_image(12, 6, seed=53)
+
+    def realize(m):
+        input_, *_, output = _back_projection(m, 12, 6)
+        input_.set(m.Buffer(image))
+        return np.asarray(output.realize([12, 6]))
+
+    assert np.array_equal(realize(hl), realize(halide))
