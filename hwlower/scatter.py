@@ -40,11 +40,12 @@ MAX_ELEMENTS = 64
 def scatter_writes(s: Lowering) -> Lowering:
     defs = dict(s.definitions)
     rams = {}
+    looked_up = _looked_up(s)
     for f in s.found_region.buffered:
         ds = s.defs(f)
         if any(_computed(d) for d in ds[1:]):
             size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
-            if size > LANE_ELEMENTS:
+            if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
                 try:
                     rams[id(f)] = _ram_init(f, ds, f is s.found_region.output)
                     continue
@@ -53,6 +54,20 @@ def scatter_writes(s: Lowering) -> Lowering:
                         raise
             defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
     return replace(s, definitions=defs, rams=rams)
+
+
+def _looked_up(s: Lowering) -> set[int]:
+    """The Funcs another buffered Func reads at data-dependent coordinates (a histogram's counts at a pixel's
+    bin): a RAM serves those reads (`Op.lookup`), lanes of registers do not."""
+    out: set[int] = set()
+    for g in s.found_region.buffered:
+        for d in s.defs(g):
+            for e in (d.value, *d.args):
+                for n in ir.walk(e):
+                    if (isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee is not g
+                            and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))):
+                        out.add(id(n.callee))
+    return out
 
 
 def _ram_init(f: Function, ds: list[Definition], is_output: bool) -> int:

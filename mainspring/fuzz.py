@@ -7,7 +7,8 @@ a computed coordinate (a histogram, a max or a sum per bin: lanes of registers o
 one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four a schedule
 variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads a 3-D
 input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its stages
-through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior).
+through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one scatter
+case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -62,6 +63,9 @@ class Case:
     # A scatter case: the output is a table of `bins` elements that the last stage's pixels update at a computed
     # coordinate (`hist(clamp(v, 0, bins - 1)) op= ...`, `scatter` the op: "count", "max" or "sum"), not an image.
     bins: int = 0
+    # A scatter case whose output is an image again: each pixel of the last stage plus the table's element at
+    # that pixel's bin, read after the last update (a RAM read at computed coordinates: back-projection).
+    lookup: bool = False
     scatter: str = "count"
     # A variant of the schedule: "store_at" (stages stored at the accelerator's loop too), "column_major" (the output
     # streams y fastest), "accelerator_input" (the input marked with accelerator_input()) or "glb" (seed 002's three
@@ -135,7 +139,9 @@ def generate(seed: int) -> Case:
     case = _with_channels(rng, _variant(rng, _resampled(rng, case)))
     # One case in eight computes in Int(8) (drawn last, so the other cases stay as they were).
     case = dataclasses.replace(case, work="i8") if rng.random() < 1 / 8 else case
-    return _with_edges(rng, case)
+    case = _with_edges(rng, case)
+    # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
+    return dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
 
 
 _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
@@ -256,7 +262,7 @@ def source(case: Case) -> str:
 def _schedule(case: Case) -> list[str]:
     """The body of `schedule(hl, a)`: one accelerator tile per host tile, every stage buffered at its loop."""
     lines: list[str] = []
-    if case.bins:
+    if case.bins and not case.lookup:
         lines += [f'    a["output"].bound(a["b"], 0, {case.bins})',
                   f'    a["hw_output"].compute_root().split(a["b"], xo, xi, {case.bins}).hw_accelerate(xi, xo)']
     else:
@@ -310,7 +316,8 @@ def _glb_schedule(case: Case) -> list[str]:
 
 
 def _scatter(case: Case, last: str) -> list[str]:
-    """A table of `case.bins` elements updated at the last stage's pixels, read out as the output."""
+    """A table of `case.bins` elements updated at the last stage's pixels, read out as the output (or read at
+    each pixel's bin: `case.lookup`)."""
     w, n = case.work, case.bins
     at = f"hl.clamp(hl.i32({last}[r.x, r.y]), 0, {n - 1})"
     update = {"count": f"hist[{at}] += hl.{w}(1)",
@@ -322,11 +329,17 @@ def _scatter(case: Case, last: str) -> list[str]:
         '    hist = hl.Func("hist")',
         f"    hist[b] = hl.{w}({3 if case.scatter == 'max' else 0})",
         f"    {update}",
+    ] + ([
+        '    hw_output = hl.Func("hw_output")',
+        f"    hw_output[x, y] = hist[hl.clamp(hl.i32({last}[x, y]), 0, {n - 1})] + {last}[x, y]",
+        '    output = hl.Func("output")',
+        "    output[x, y] = hw_output[x, y]",
+    ] if case.lookup else [
         '    hw_output = hl.Func("hw_output")',
         "    hw_output[b] = hist[b]",
         '    output = hl.Func("output")',
         "    output[b] = hw_output[b]",
-    ]
+    ])
 
 
 def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Case | None = None) -> list[str]:
@@ -423,7 +436,7 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
         kind = "hang" if type(e).__name__ in ("SimulationTimeout", "StreamProtocolError") else "crash"
         return Outcome(case, kind, f"{type(e).__name__}: {e}"[:2000], source=text)
     want = np.asarray(res.output)
-    assert want.shape == ((case.bins,) if case.bins else (case.height, case.width))
+    assert want.shape == ((case.bins,) if case.bins and not case.lookup else (case.height, case.width))
     return Outcome(case, "ok", cycles=res.cycles, source=text)
 
 
@@ -445,7 +458,8 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
     hb.set_min([buf.dim(i).min() - pad for i in range(buf.dimensions())])
     a["input_"].set(hb)
     try:
-        theirs = np.asarray(a["output"].realize([case.bins] if case.bins else [case.width, case.height]))
+        size = [case.bins] if case.bins and not case.lookup else [case.width, case.height]
+        theirs = np.asarray(a["output"].realize(size))
     except Exception as e:  # noqa: BLE001 - Halide refusing a program the reference runs is a finding
         return f"Halide 21 refuses the algorithm, which the reference runs: {e}"
     if theirs.shape != mine.shape or not np.array_equal(theirs, mine):

@@ -44,6 +44,7 @@ def test_generation_is_deterministic_and_runnable():
     assert {fuzz.generate(k).channels for k in range(60)} == {0, 2, 3}  # 3-D inputs, channels per transfer
     assert {fuzz.generate(k).work for k in range(60)} == {"u8", "i8", "u16", "i16", "u32", "i32"}
     assert len({fuzz.generate(k).edges for k in range(60)} - {""}) >= 4  # boundary conditions on stages inside
+    assert any(fuzz.generate(k).lookup for k in range(60))  # a RAM read back at each pixel's bin
     kinds = {s.kind for k in range(60) for s in fuzz.generate(k).stages}
     assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom", "down", "up"}
     assert any(fuzz.generate(k).tile for k in range(40)) and any(fuzz.generate(k).lanes > 1 for k in range(40))

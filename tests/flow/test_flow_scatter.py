@@ -224,8 +224,9 @@ def _back_projection_scheduled(w: int, h: int, bins: int = 16):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("bins", [16, 256])
+@pytest.mark.parametrize("bins", [4, 16, 256])
 def test_a_ram_read_at_computed_coordinates(bins, simulator, build_dir):
+    # 4 bins would be lanes of registers, but a table read at computed coordinates is a RAM
     out, inputs = _back_projection_scheduled(12, 6, bins)
     design = hl.compile(out, name=f"back_projection_{bins}")
     rep = design.report
