@@ -304,6 +304,23 @@ class Func(StageScheduling):
         self._fn.placement.compute = LoopLevel.inlined()
         return self
 
+    def fifo_depth(self, func, depth):
+        """Halide-to-Hardware's hint for the FIFO between this Func and `func` (`gray.fifo_depth(hw_output,
+        tilesize * 9)`). Accepted and not needed: the static schedule sizes every buffer exactly."""
+        self._require_defined("fifo_depth")
+        if not isinstance(func, Func):
+            raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': fifo_depth(func, depth) takes the "
+                                f"consumer Func first, got {type(func).__name__}")
+        _require_const_int(depth, "fifo_depth depth")
+        return self
+
+    def print_loop_nest(self):
+        """Print the loops the schedule makes, producers first (Halide's Func.print_loop_nest)."""
+        from .loop_nest import loop_nest
+
+        self._require_defined("print_loop_nest")
+        print(loop_nest(self), end="")
+
     def compute_at(self, f, v):
         self._fn.placement.compute = _loop_level(f, v, "compute_at", user_location(), self._fn.name)
         return self

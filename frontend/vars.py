@@ -63,15 +63,23 @@ class Range:
 
 
 class RVar(ExprLike):
-    """One dimension of a reduction domain."""
+    """One dimension of a reduction domain; or, made from a name alone (`hl.RVar("rxo")`, as in Halide), a name
+    for the loops a schedule makes of one (`update().split(r.x, rxo, rxi, 2)`)."""
 
-    __slots__ = ("_domain", "_index")
+    __slots__ = ("_domain", "_index", "_name")
 
-    def __init__(self, domain: ir.ReductionDomain, index: int):
-        self._domain = domain
+    def __init__(self, domain: ir.ReductionDomain | str | None = None, index: int = 0):
+        self._name = None
+        if domain is None or isinstance(domain, str):
+            self._name = domain if domain is not None else f"r{next(_rdom_anon)}$v"
+            self._domain = None
+        else:
+            self._domain = domain
         self._index = index
 
     def name(self) -> str:
+        if self._domain is None:
+            return self._name
         return self._domain.dims[self._index][0]
 
     def min(self) -> Expr:
@@ -81,6 +89,9 @@ class RVar(ExprLike):
         return Expr(self._domain.dims[self._index][2])
 
     def _ir(self) -> ir.Expr:
+        if self._domain is None:
+            raise HalideError(f"{user_location()}: RVar '{self._name}' names a loop of a schedule (made by "
+                              "split); only an RVar of an RDom (r.x, r[0]) can be used in an expression")
         return ir.RVar(I32, self.name(), self._domain, self._index)
 
     def __repr__(self) -> str:

@@ -1,0 +1,47 @@
+"""Calls of Halide 21 and of Halide-to-Hardware that ports of the reference generators use, beyond the schedule
+language proper: an RVar made from a name to split a reduction loop, `print_loop_nest`, `fifo_depth`."""
+
+import pytest
+
+import mainspring as hl
+
+
+def _conv():
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    r = hl.RDom([hl.Range(0, 4), hl.Range(0, 2)], "r")
+    conv = hl.Func("conv")
+    conv[x, y] = hl.u16(0)
+    conv[x, y] += input_[x + r.x, y + r.y] * hl.u16(r.x + 1)
+    return conv, r, x, y
+
+
+def test_an_rvar_from_a_name_names_the_loops_of_a_split():
+    conv, r, x, y = _conv()
+    rxo, rxi = hl.RVar("rxo"), hl.RVar("rxi")
+    conv.update().split(r.x, rxo, rxi, 2).unroll(rxi)
+    assert conv._fn.definitions[1].schedule.dim_names()[:3] == ["rxi", "rxo", "r$y"]
+
+
+def test_an_rvar_from_a_name_is_not_a_value():
+    with pytest.raises(hl.HalideError, match="RVar 'rxo' names a loop of a schedule"):
+        hl.Expr(hl.RVar("rxo")) + 1
+
+
+def test_print_loop_nest_shows_the_schedules_loops(capsys):
+    conv, r, x, y = _conv()
+    xo, xi = hl.Var("xo"), hl.Var("xi")
+    conv.split(x, xo, xi, 4).update().unroll(r.x)
+    conv.print_loop_nest()
+    out = capsys.readouterr().out
+    assert out.splitlines()[:3] == ["produce conv:", "  for y:", "    for xo:"]
+    assert "unroll r.x:" in out and "conv(x, y) = (conv(x, y) + (input((x + r.x), (y + r.y))" in out
+
+
+def test_fifo_depth_is_accepted_and_changes_nothing():
+    conv, r, x, y = _conv()
+    out = hl.Func("out")
+    out[x, y] = conv[x, y]
+    assert conv.fifo_depth(out, 64 * 9) is conv
+    with pytest.raises(hl.HalideError, match="fifo_depth"):
+        conv.fifo_depth("out", 9)
