@@ -57,7 +57,8 @@ def _glb_readback(s: Lowering) -> tuple[tuple[Loop, ...], Op]:
     assert level is not None, "GLB tiles come from the region's GLB level"
     w = level.output
     own = Region(w, level.store_var, level.store_var, (), (), (), (), ())
-    (node,) = _lower_func(pipe, own, w, pipe.definitions(w), s.tiles[0].boxes[pipe.name(w)], {}, {})
+    (node,) = _lower_func(pipe, own, w, pipe.definitions(w), s.tiles[0].boxes[pipe.name(w)], {}, {},
+                          s.tiles[0].output_box)  # over the tile, not its RoundUp padding
     loops: list[Loop] = []
     while isinstance(node, Loop):
         loops.append(node)
