@@ -94,7 +94,8 @@ def _select(t, g: Function, index: list[ir.Expr], runs: list[list[Run] | None],
     """The taps of dimensions from the first with runs on, each chosen by its coordinate."""
     j = next((j for j, r in enumerate(runs) if r), None)
     if j is None:
-        return ir.Call(t, Guarded(g, tuple((lo, hi) for _, lo, hi in guards)), tuple(index) + tuple(e for e, _, _ in guards))
+        bounds = tuple((lo, hi) for _, lo, hi in guards)
+        return ir.Call(t, Guarded(g, bounds), tuple(index) + tuple(e for e, _, _ in guards))
     rest = runs[:j] + [None] + runs[j + 1:]
     a = index[j]
     out: ir.Expr | None = None

@@ -26,9 +26,8 @@ import numpy as np
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Bounder, Box, definition_env, rounded_up
-from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.evaluate import Evaluator
-from mainspring.frontend.func import Definition, Function, user_handle
+from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import I32
 
 from .edge_taps import tap_inner_reads
@@ -95,10 +94,7 @@ def replicate_edges(s: Lowering) -> Lowering:
                     for k, d in enumerate(s.defs(f))]
             for f in region.buffered}
     ext = _extended_dims(s, kinds, reads)
-    if any(ext.values()):
-        s = _Extension(s, kinds, defs, reads, ext).run()
-    else:
-        s = replace(s, definitions=defs)
+    s = _Extension(s, kinds, defs, reads, ext).run() if any(ext.values()) else replace(s, definitions=defs)
     region = s.found_region
     names = [s.pipe.name(f) for f in (*region.inputs, *region.buffered, region.accelerated)]
     check_same_shape(region.accelerated, s.tiles, names)

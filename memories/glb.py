@@ -21,6 +21,7 @@ overwritten before it is read.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -166,8 +167,8 @@ def bank_count(b: GlbBuffer, bank_words: int, glb_lanes: int) -> int:
     """The banks one copy of buffer `b` occupies. A bank port moves `glb_lanes` words per cycle, so a buffer of
     more lanes spreads each entry over banks side by side (9 lanes over 3 banks of 4), each bank holding its
     lanes of every entry."""
-    side = -(-b.lanes // glb_lanes)
-    return side * -(-(-(-b.words // side)) // bank_words)
+    side = math.ceil(b.lanes / glb_lanes)
+    return side * math.ceil(math.ceil(b.words / side) / bank_words)
 
 
 def place(buffers: list[GlbBuffer], glb_words: int, glb_banks: int, who: str, glb_lanes: int) -> tuple[bool, int]:

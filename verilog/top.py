@@ -400,7 +400,8 @@ def _ram(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple[in
     top.body.append(
         f"// {bname}: RAM of {bank.words} words on {bank.tiles} memory tile(s), every word {b.init} until updated\n"
         f"ms_ram #(\n    {joined})\n    {s} (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), "
-        f".ext_addr0({ext[0]}), .ext_addr1({ext[1]}), .upd_fire({s}_upd_fire), .upd_addr({s}_upd_addr), .upd_new({signal(wp.name)}), .upd_old({s}_upd_old), "
+        f".ext_addr0({ext[0]}), .ext_addr1({ext[1]}), .upd_fire({s}_upd_fire), .upd_addr({s}_upd_addr), "
+        f".upd_new({signal(wp.name)}), .upd_old({s}_upd_old), "
         f".rdata0({outs[0]}), .rdata1({outs[1]}));"
     )
 

@@ -79,7 +79,8 @@ def _algorithm(m, case: str, width: int, height: int):
         if kind == "clamp":
             value = grad[m.clamp(x - 2, 0, last), y] + grad[x, y] * 2 + grad[m.clamp(x + 1, 0, last), y]
         else:
-            e = bc.constant_exterior(grad, 7, bounds) if kind == "constant_exterior" else getattr(bc, kind)(grad, bounds)
+            e = (bc.constant_exterior(grad, 7, bounds) if kind == "constant_exterior"
+                 else getattr(bc, kind)(grad, bounds))
             value = e[x - 2, y + 1] + e[x, y] * 2 + e[x + 1, y - 2]
     else:
         raise AssertionError(case)

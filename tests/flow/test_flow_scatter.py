@@ -238,7 +238,7 @@ def test_a_ram_read_at_computed_coordinates(bins, simulator, build_dir):
 
 
 def test_a_ram_read_at_two_computed_coordinates_per_firing_is_refused():
-    _, hw_input, hist, hw_output, output = _back_projection(hl, 12, 6)
+    _, hw_input, hist, hw_output, _ = _back_projection(hl, 12, 6)
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     twice = hl.Func("twice")
     twice[x, y] = hw_output[x, y] + hist[hl.clamp(hl.i32(hw_input[x, y]), 0, 15)]

@@ -17,7 +17,7 @@ def _conv():
 
 
 def test_an_rvar_from_a_name_names_the_loops_of_a_split():
-    conv, r, x, y = _conv()
+    conv, r, _, _ = _conv()
     rxo, rxi = hl.RVar("rxo"), hl.RVar("rxi")
     conv.update().split(r.x, rxo, rxi, 2).unroll(rxi)
     assert conv._fn.definitions[1].schedule.dim_names()[:3] == ["rxi", "rxo", "r$y"]
@@ -29,7 +29,7 @@ def test_an_rvar_from_a_name_is_not_a_value():
 
 
 def test_print_loop_nest_shows_the_schedules_loops(capsys):
-    conv, r, x, y = _conv()
+    conv, r, x, _ = _conv()
     xo, xi = hl.Var("xo"), hl.Var("xi")
     conv.split(x, xo, xi, 4).update().unroll(r.x)
     conv.print_loop_nest()
@@ -39,7 +39,7 @@ def test_print_loop_nest_shows_the_schedules_loops(capsys):
 
 
 def test_fifo_depth_is_accepted_and_changes_nothing():
-    conv, r, x, y = _conv()
+    conv, _, x, y = _conv()
     out = hl.Func("out")
     out[x, y] = conv[x, y]
     assert conv.fifo_depth(out, 64 * 9) is conv
