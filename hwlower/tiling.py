@@ -120,10 +120,13 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -
             box = t.boxes[name]
             shape = [hi - lo for lo, hi in box]
             if shape != [hi - lo for lo, hi in first.boxes[name]]:
+                loc = f.placement.hw_accelerate[2] if f.placement.hw_accelerate else f.placement.compute.loc
                 raise ScheduleError(
-                    f"Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} for the tile at "
-                    f"{t.output_box} but {first.boxes[name]} for the first): host tiling needs accesses whose "
-                    "footprint only shifts from tile to tile (no scaled indices such as 2*x)"
+                    f"{loc}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} for the tile at "
+                    f"{t.output_box} but {first.boxes[name]} for the first): every tile runs the same hardware, so "
+                    "the footprint of each Func may only shift from tile to tile; with indices scaled or divided by "
+                    "a constant (x / 2, 2 * x) a tile shifted inward to fit the output changes it. Bound the output "
+                    "to a multiple of the tile size (or choose a tile size that divides it)"
                 )
 
 
