@@ -361,8 +361,8 @@ def _upsampled(width: int, tile: int):
     "{shifted_tile}: Func 'hw_output': accelerator tiles differ in shape (hw_input needs [(4, 8), (0, 2)] for the "
     "tile at [(9, 14), (0, 5)] but [(0, 3), (0, 2)] for the first): every tile runs the same hardware, so the "
     "footprint of each Func may only shift from tile to tile; with indices scaled or divided by a constant (x / 2, "
-    "2 * x) a tile shifted inward to fit the output changes it. Bound the output to a multiple of the tile size (or choose a "
-    "tile size that divides it)"), func="hw_output", simulate=True)
+    "2 * x) a tile shifted inward to fit the output changes it. Bound the output to a multiple of the tile size "
+    "(or choose a tile size that divides it)"), func="hw_output", simulate=True)
 def upsample_tiles_shifted_inward():
     return hl.compile(_upsampled(15, 6), name="demo")
 
