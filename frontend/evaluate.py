@@ -343,7 +343,11 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
 
 
 def realize(pipe, sizes, overrides: dict | None = None) -> Buffer:
+    """The output over [0, size) per dimension; or, given a Buffer (Halide's realize(buf)), over the buffer's
+    region, written into it."""
     fn = pipe.output
+    if isinstance(sizes, Buffer):
+        return _realize_into(pipe, sizes, overrides)
     sizes = [sizes] if isinstance(sizes, int) else list(sizes)
     if len(sizes) != len(fn.args):
         raise HalideError(
@@ -358,6 +362,20 @@ def realize(pipe, sizes, overrides: dict | None = None) -> Buffer:
     arr = out.arr[tuple(slice(-m, s - m) for m, s in zip(out.mins, sizes))]
     out_t: Type = fn.type
     return Buffer(np.ascontiguousarray(semantics.to_numpy(arr, out_t).transpose()))
+
+
+def _realize_into(pipe, dst: Buffer, overrides: dict | None) -> Buffer:
+    fn = pipe.output
+    if dst.dimensions() != len(fn.args) or dst.type() != fn.type:
+        raise HalideError(
+            f"{user_location()}: realize(buffer) of Func {fn.name}: the buffer is {dst.dimensions()}-D of "
+            f"{dst.type()}, the Func {len(fn.args)}-D of {fn.type}; pass a buffer of that shape and type, e.g. "
+            f"hl.Buffer({fn.type}, [sizes])")
+    box = [(dst.dim(i).min(), dst.dim(i).min() + dst.dim(i).extent() - 1) for i in range(dst.dimensions())]
+    out = realize_arrays(pipe, box, overrides)[id(fn)]
+    arr = out.arr[tuple(slice(lo - m, hi - m + 1) for m, (lo, hi) in zip(out.mins, box))]
+    dst.halide_view()[...] = semantics.to_numpy(arr, fn.type)
+    return dst
 
 
 def realize_arrays(pipe, out_box: Box, overrides: dict | None = None) -> dict[int, Store]:

@@ -321,11 +321,11 @@ class Func(StageScheduling):
         self._require_defined("print_loop_nest")
         print(loop_nest(self), end="")
 
-    def compute_at(self, f, v):
+    def compute_at(self, f, v=None):
         self._fn.placement.compute = _loop_level(f, v, "compute_at", user_location(), self._fn.name)
         return self
 
-    def store_at(self, f, v):
+    def store_at(self, f, v=None):
         self._fn.placement.store = _loop_level(f, v, "store_at", user_location(), self._fn.name)
         return self
 
@@ -427,7 +427,9 @@ class Func(StageScheduling):
 
 
 def _loop_level(f, v, call: str, loc: SourceLoc, owner: str) -> LoopLevel:
-    if not isinstance(f, Func):
+    if isinstance(f, LoopLevel) and v is None:  # compute_at(hl.LoopLevel(consumer, xo)), as in Halide
+        return LoopLevel(f.kind, f.func, f.var, loc)
+    if not isinstance(f, Func) or v is None:
         raise HalideError(f"{loc}: Func '{owner}': {call} takes a Func and one of its loop variables, got "
                           f"{type(f).__name__} first, e.g. {owner}.{call}(consumer, xo)")
     name = var_name(v, call)

@@ -90,14 +90,26 @@ class StageSchedule:
         return [d.name for d in self.dims]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class LoopLevel:
-    """Where a Func is computed or stored: root, inlined, or a loop of another Func's stage."""
+    """Where a Func is computed or stored: root, inlined, or a loop of another Func's stage. Made as Halide makes
+    one too: `LoopLevel(consumer, xo)`, `LoopLevel.root()`, `LoopLevel.inlined()` (for compute_at / store_at)."""
 
     kind: str  # "inline" | "root" | "at"
     func: object = None  # the consumer's Function when kind == "at"
     var: str = ""
     loc: SourceLoc | None = None
+
+    def __init__(self, kind="inline", func=None, var: str = "", loc: SourceLoc | None = None):
+        if not isinstance(kind, str):  # Halide's LoopLevel(func, var)
+            if not hasattr(kind, "_fn") or func is None:
+                raise HalideError(f"{user_location()}: LoopLevel(func, var) takes a Func and one of its loop "
+                                  f"variables, got {type(kind).__name__}")
+            kind, func, var, loc = "at", kind._fn, var_name(func, "LoopLevel"), user_location()
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "func", func)
+        object.__setattr__(self, "var", var)
+        object.__setattr__(self, "loc", loc)
 
     @staticmethod
     def root(loc=None) -> LoopLevel:

@@ -45,3 +45,31 @@ def test_fifo_depth_is_accepted_and_changes_nothing():
     assert conv.fifo_depth(out, 64 * 9) is conv
     with pytest.raises(hl.HalideError, match="fifo_depth"):
         conv.fifo_depth("out", 9)
+
+
+def test_compute_at_a_loop_level():
+    x, y = hl.Var("x"), hl.Var("y")
+    xo, xi = hl.Var("xo"), hl.Var("xi")
+    f, g = hl.Func("f"), hl.Func("g")
+    f[x, y] = x + y
+    g[x, y] = f[x, y] * 2
+    g.split(x, xo, xi, 4)
+    f.compute_at(hl.LoopLevel(g, xo))
+    where = f._fn.placement.compute
+    assert (where.kind, where.func, where.var) == ("at", g._fn, "xo")
+    f.compute_at(hl.LoopLevel.root())
+    assert f._fn.placement.compute.kind == "root"
+    with pytest.raises(hl.HalideError, match=r"LoopLevel\(func, var\) takes a Func"):
+        hl.LoopLevel(3, xo)
+
+
+def test_realize_into_a_buffer():
+    import numpy as np
+
+    x, y = hl.Var("x"), hl.Var("y")
+    f = hl.Func("f")
+    f[x, y] = hl.u16(x + 10 * y)
+    buf = hl.Buffer(hl.UInt(16), [2, 2]).set_min([5, 1])
+    assert f.realize(buf) is buf and np.asarray(buf).tolist() == [[15, 16], [25, 26]]
+    with pytest.raises(hl.HalideError, match="realize\\(buffer\\) of Func f"):
+        f.realize(hl.Buffer(hl.UInt(8), [2, 2]))
