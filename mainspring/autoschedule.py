@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .autoschedule_lanes import LanePlan, plan_lanes
 from .frontend import ir
 from .frontend.errors import HalideError
 from .frontend.func import Function, handle_of
@@ -56,6 +57,8 @@ class AutoschedulerParams:
 class AutoSchedulerResults:
     scheduler_name: str
     schedule_source: str  # Python: `def schedule(funcs, vars):` over the Funcs and Vars by name
+    lanes: int = 1  # the output's pixels per cycle the schedule reaches
+    note: str = ""  # why that is fewer than the `lanes` asked for
 
 
 @dataclass
@@ -74,6 +77,7 @@ class _Plan:
     buffered: list[Function]
     extents: list[tuple[int, int]]
     unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, rvars)]
+    lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
@@ -83,14 +87,14 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
-    plan = _plan(pipe)
+    plan = _plan(pipe, opts.lanes)
     source = _source(pipe, plan, opts)
     namespace: dict = {}
     exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
     namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
     if opts.max_pes is not None or opts.max_mem_tiles is not None:
         _check_budget(pipe, target, opts)
-    return AutoSchedulerResults("Mainspring", source)
+    return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
 
 
 def pipeline_vars(pipe: Pipeline) -> dict:
@@ -130,7 +134,7 @@ def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     return opts
 
 
-def _plan(pipe: Pipeline) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int) -> _Plan:
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
@@ -153,14 +157,29 @@ def _plan(pipe: Pipeline) -> _Plan:
                         f"image {n.callee.name} directly; read it through a copy Func the accelerator streams "
                         f"(hw_input[x, y] = {n.callee.name}[x, y])")
     reads_input = _reads_streams(pipe, streams)
-    buffered = [f for f in pipe.order if id(f) in seen and f is not accelerated and id(f) in reads_input
-                and _has_reuse(pipe, f, seen)]
+    buffered: list[Function] = []
+    divides: set[int] = set()  # Funcs whose values, inlined, divide a coordinate (an upsample)
+    for f in pipe.order:
+        if id(f) not in seen or f is accelerated or id(f) not in reads_input:
+            continue
+        if _divides(pipe, f, divides):
+            divides.add(id(f))
+        if _has_reuse(pipe, f, seen) or (id(f) in divides and _read_off_grid(pipe, f, seen)):
+            buffered.append(f)
+            divides.discard(id(f))
     plan = _Plan(out, accelerated, streams, buffered, extents)
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
             points = _points(d)
             if points is not None and points <= MAX_UNROLLED and all(isinstance(a, ir.Var) for a in d.args):
                 plan.unrolled.setdefault(id(f), []).append((k - 1, [n for n, _, _ in d.rdom.dims]))
+
+    def serial(f: Function, k: int) -> bool:
+        return k > 0 and pipe.definitions(f)[k].rdom is not None and all(
+            u != k - 1 for u, _ in plan.unrolled.get(id(f), []))
+
+    computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes)
     return plan
 
 
@@ -239,6 +258,32 @@ def _has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
     return readers > 1 or len(sites) > 1
 
 
+def _divides(pipe: Pipeline, f: Function, divides: set[int]) -> bool:
+    """Whether f's value divides a coordinate by a constant (`in(x / 2, y)`), itself or through an inlined Func."""
+    for d in pipe.definitions(f):
+        for n in ir.walk(d.value):
+            if isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in divides:
+                return True
+            if isinstance(n, ir.Call) and any(isinstance(m, ir.BinOp) and m.op == "div" and any(
+                    isinstance(v, ir.Var) for v in ir.walk(m.a)) for a in n.args for m in ir.walk(a)):
+                return True
+    return False
+
+
+def _read_off_grid(pipe: Pipeline, f: Function, region: set[int]) -> bool:
+    """Whether a reader in the region reads f at other than its own coordinates (`f(x + 1, y)`): inlined, an
+    upsample's `(x + 1) / 2` is not affine in the reader's loops (hwlower strip-mines only a loop over whole
+    multiples of the divisor), while a buffered upsample is computed on its own loops."""
+    for c in pipe.consumers(f):
+        if id(c) not in region:
+            continue
+        for d in pipe.definitions(c):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and n.callee is f and not all(isinstance(a, ir.Var) for a in n.args):
+                    return True
+    return False
+
+
 def _points(d) -> int | None:
     if d.rdom is None:
         return None
@@ -255,8 +300,8 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     size = " x ".join(str(e) for _, e in plan.extents)
     lines = [
         "def schedule(funcs, vars):",
-        (f'    """mainspring\'s automatic hardware schedule for \'{name(out)}\': {opts.lanes} pixel(s) per cycle, '
-         f'one accelerator tile of {size}."""'),
+        (f'    """mainspring\'s automatic hardware schedule for \'{name(out)}\': {plan.lanes.lanes} pixel(s) per '
+         f'cycle, one accelerator tile of {size}."""'),
         "    import mainspring as hl",
         "",
         '    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")',
@@ -273,20 +318,39 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
             lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))
     for f in plan.streams:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()")
-    if opts.lanes > 1:
-        k = opts.lanes
-        lines.append(f"    # {k} pixels per cycle: x of every stage, the stream and the output, RoundUp tails")
-        lines.append("    up = hl.TailStrategy.RoundUp")
-        for f in plan.buffered:
-            lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
-            for j, d in enumerate(pipe.definitions(f)[1:]):
-                if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
-                    lines.append(f'    funcs["{name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
-        lines.append(f'    funcs["{name(acc)}"].unroll(xi, {k}, up)')
-        for f in plan.streams:
-            x0 = f'hl.Var("{f.args[0]}")' if f.wrapped_image is not None else f'vars["{f.args[0]}"]'
-            lines.append(f"    {_handle(pipe, f)}.unroll({x0}, {k}, up)")
+        if plan.lanes.x_dim.get(id(f), 0) > 0:  # its first dimension is a pixel's channels: one transfer each
+            lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
+    lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
+
+
+def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
+    """The unrolls of x that give each Func its lanes (RoundUp tails)."""
+    lp, acc = plan.lanes, plan.accelerated
+    if lp.lanes == 1:
+        return [f"    # 1 pixel per cycle: {lp.note}"] if lp.note else []
+    lines = [f"    # {lp.lanes} pixels per cycle: x of every stage, the streams and the output, RoundUp tails"]
+    if lp.note:
+        lines.append(f"    # ({lp.note})")
+    lines.append("    up = hl.TailStrategy.RoundUp")
+    for f in plan.buffered:
+        k = lp.of(f)
+        if k == 1:
+            continue
+        lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
+        for j, d in enumerate(pipe.definitions(f)[1:]):
+            if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
+                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
+    lines.append(f'    funcs["{pipe.name(acc)}"].unroll(xi, {lp.lanes}, up)')
+    for f in plan.streams:
+        if lp.of(f) > 1:
+            lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])}, {lp.of(f)}, up)")
+    return lines
+
+
+def _var(f: Function, name: str) -> str:
+    """How the schedule names a Var of f (an image wrapper's Vars are its own, made by in_())."""
+    return f'hl.Var("{name}")' if f.wrapped_image is not None else f'vars["{name}"]'
 
 
 def _handle(pipe: Pipeline, f: Function) -> str:

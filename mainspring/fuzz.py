@@ -23,6 +23,7 @@ import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # Refusals the README documents as not supported yet: a case refused for one of these is out of scope.
 DOCUMENTED_REFUSALS = (
@@ -73,7 +74,7 @@ class Case:
 
 @dataclass
 class Outcome:
-    case: Case
+    case: Any  # a Case, or fuzz_auto's AutoCase
     kind: str  # "ok", "refused", "mismatch", "reference", "crash", "hang", "slow", "refusal"
     detail: str = ""
     cycles: int | None = None
@@ -307,10 +308,14 @@ def _scatter(case: Case, last: str) -> list[str]:
     ]
 
 
-def _definition(s: Stage, names: list[str], w: str, channels: int = 0) -> list[str]:
+def _definition(s: Stage, names: list[str], w: str, channels: int = 0, reader=None) -> list[str]:
+    """The stage's definition as source lines; `reader(src, xs, ys, channel)` spells a read of a source (another
+    program style reads the images directly), by default a read of the stage or of hw_input."""
     def read(src: int, xs: str, ys: str, k: int = 0) -> str:
-        ch = f"{(k + int(s.name[1:])) % channels}, " if channels and src == -1 else ""  # a channel of hw_input
-        return f"{names[src + 1]}[{ch}{xs}, {ys}]"
+        ch = (k + int(s.name[1:])) % channels if channels and src == -1 else None  # a channel of hw_input
+        if reader is not None:
+            return reader(src, xs, ys, ch)
+        return f"{names[src + 1]}[{'' if ch is None else f'{ch}, '}{xs}, {ys}]"
 
     def tap(t) -> str:
         src, dx, dy = t
@@ -417,22 +422,33 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
 
 # ---- shrinking ------------------------------------------------------------------------------------------
 
-def shrink(outcome: Outcome, simulator: str, halide=None, budget: int = 60, limit: float | None = None) -> Outcome:
+def shrink(outcome: Outcome, simulator: str, halide=None, budget: int = 60, limit: float | None = None,
+           auto: bool = False) -> Outcome:
     """The smallest case found that fails the same way (greedy: fewer stages, smaller, simpler schedule)."""
+    _, run, simpler, _ = _mode(auto)
     best = outcome
     tries = 0
     progress = True
     while progress and tries < budget:
         progress = False
-        for cand in _simpler(best.case):
+        for cand in simpler(best.case):
             tries += 1
-            got = run_limited(cand, simulator, halide, limit) if limit else run_case(cand, simulator, halide)
+            got = run_limited(cand, simulator, halide, limit, auto) if limit else run(cand, simulator, halide)
             if got.kind == best.kind:
                 best, progress = got, True
                 break
             if tries >= budget:
                 break
     return best
+
+
+def _mode(auto: bool):
+    """(generate, run_case, simpler, source) of the fuzzer, or of its unscheduled mode (`fuzz --auto`)."""
+    if auto:
+        from . import fuzz_auto
+
+        return fuzz_auto.generate, fuzz_auto.run_case, fuzz_auto.simpler, fuzz_auto.source
+    return generate, run_case, _simpler, source
 
 
 def _simpler(c: Case):
@@ -464,21 +480,22 @@ def _fit(tile, w, h):
 # ---- the command ----------------------------------------------------------------------------------------
 
 def _worker(args) -> Outcome:
-    seed, simulator, use_halide, limit = args
-    return run_limited(generate(seed), simulator, _halide() if use_halide else None, limit)
+    seed, simulator, use_halide, limit, auto = args
+    return run_limited(_mode(auto)[0](seed), simulator, _halide() if use_halide else None, limit, auto)
 
 
 class _CaseTimeout(BaseException):  # not an Exception: run_case's crash handlers must not catch it
     pass
 
 
-def run_limited(case: Case, simulator: str, halide, limit: float | None) -> Outcome:
+def run_limited(case, simulator: str, halide, limit: float | None, auto: bool = False) -> Outcome:
     """run_case, with a case taking longer than `limit` seconds (a compile that does not finish) a "slow"
     failure."""
     import signal
 
+    _, run, _, text = _mode(auto)
     if not limit:
-        return run_case(case, simulator, halide)
+        return run(case, simulator, halide)
 
     def expire(signum, frame):
         raise _CaseTimeout()
@@ -486,9 +503,9 @@ def run_limited(case: Case, simulator: str, halide, limit: float | None) -> Outc
     old = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        return run_case(case, simulator, halide)
+        return run(case, simulator, halide)
     except _CaseTimeout:
-        return Outcome(case, "slow", f"the case took over {limit} s (compile and simulation)", source=source(case))
+        return Outcome(case, "slow", f"the case took over {limit} s (compile and simulation)", source=text(case))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
@@ -503,12 +520,14 @@ def _halide():
 
 
 def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, save: str | None = None,
-             progress=print, shrink_failures: bool = True, case_limit: float | None = 120.0) -> list[Outcome]:
-    """Run `cases` cases from `seed` on; return the failures (shrunk), saving each as a program under `save`."""
+             progress=print, shrink_failures: bool = True, case_limit: float | None = 120.0,
+             auto: bool = False) -> list[Outcome]:
+    """Run `cases` cases from `seed` on; return the failures (shrunk), saving each as a program under `save`.
+    With `auto`, the cases are unscheduled algorithms given to the autoscheduler (mainspring/fuzz_auto.py)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    use_halide = _halide() is not None
-    work = [(seed + k, simulator, use_halide, case_limit) for k in range(cases)]
+    use_halide = _halide() is not None and not auto
+    work = [(seed + k, simulator, use_halide, case_limit, auto) for k in range(cases)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(_worker, work))
@@ -518,16 +537,16 @@ def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, sa
     for o in outcomes:
         counts[o.kind] = counts.get(o.kind, 0) + 1
     failures = [o for o in outcomes if o.failed]
-    progress(f"fuzz: {cases} cases from seed {seed} on {simulator}"
-             f"{'' if use_halide else ' (no halide: reference not compared)'}: "
+    progress(f"fuzz{' --auto' if auto else ''}: {cases} cases from seed {seed} on {simulator}"
+             f"{'' if use_halide or auto else ' (no halide: reference not compared)'}: "
              + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
     shrunk = []
     for o in failures:
-        small = shrink(o, simulator, _halide(), limit=case_limit) if shrink_failures else o
+        small = shrink(o, simulator, None if auto else _halide(), limit=case_limit, auto=auto) if shrink_failures else o
         shrunk.append(small)
         progress(f"fuzz: case {o.case.seed} {o.kind}: {small.detail.splitlines()[0] if small.detail else ''}")
         if save:
-            path = Path(save) / f"fuzz_{o.case.seed}.py"
+            path = Path(save) / f"fuzz_{'auto_' if auto else ''}{o.case.seed}.py"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"# {small.kind}: " + "\n# ".join(small.detail.splitlines()[:6]) + "\n" + small.source)
             progress(f"fuzz: saved {path}")
