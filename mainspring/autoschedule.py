@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from .autoschedule_lanes import LanePlan, plan_lanes
 from .frontend import ir
-from .frontend.errors import HalideError
+from .frontend.errors import HalideError, user_location
 from .frontend.func import Function, handle_of
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
@@ -40,8 +40,9 @@ KEYS = {
     "lanes": "pixels per cycle, a positive integer (default 1)",
     "max_pes": "the PE budget, a positive integer (default: the target's num_pes)",
     "max_mem_tiles": "the memory-tile budget, a positive integer (default: the target's mem_tiles)",
-    "use_glb": '"false", "auto" (default; one accelerator tile) or "true" (not supported yet)',
-    "glb_tile": '"WxH", the GLB tile (with use_glb "true": not supported yet)',
+    "use_glb": '"false", "auto" (default: one accelerator tile) or "true" (seed 002\'s three levels: host, GLB '
+               "tiles, memory tiles; needs copy Funcs of the images and of the output)",
+    "glb_tile": '"WxH", the GLB tile (implies use_glb "true"; default: the output, or tiles of at most 256)',
 }
 
 
@@ -67,6 +68,7 @@ class _Options:
     max_pes: int | None = None
     max_mem_tiles: int | None = None
     use_glb: str = "auto"
+    glb_tile: tuple[int, int] | None = None
 
 
 @dataclass
@@ -78,6 +80,8 @@ class _Plan:
     extents: list[tuple[int, int]]
     unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, rvars)]
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
+    glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
+    region: list[Function] = field(default_factory=list)  # the Funcs computed inside, buffered or inlined
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
@@ -88,6 +92,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
     plan = _plan(pipe, opts.lanes)
+    if opts.use_glb == "true":
+        plan.glb = _glb_tile(pipe, plan, opts)
     source = _source(pipe, plan, opts)
     namespace: dict = {}
     exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
@@ -95,6 +101,14 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
     if opts.max_pes is not None or opts.max_mem_tiles is not None:
         _check_budget(pipe, target, opts)
     return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
+
+
+PARAMS = 'AutoschedulerParams("Mainspring")'
+
+
+def _where(call: str = "apply_autoscheduler") -> str:
+    """The user's line that called the autoscheduler, and the call: the start of its messages."""
+    return f"{user_location()}: {call}"
 
 
 def pipeline_vars(pipe: Pipeline) -> dict:
@@ -107,30 +121,35 @@ def pipeline_vars(pipe: Pipeline) -> dict:
 def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     if not isinstance(params, AutoschedulerParams) or params.name != "Mainspring":
         got = getattr(params, "name", type(params).__name__)
-        raise HalideError(f"apply_autoscheduler: unknown autoscheduler '{got}'; mainspring's is "
+        raise HalideError(f"{_where()}: unknown autoscheduler '{got}'; mainspring's is "
                           'hl.AutoschedulerParams("Mainspring", {...})')
     valid = "; ".join(f"{k}: {v}" for k, v in KEYS.items())
     opts = _Options()
     for key, value in sorted(params.extra.items()):
         if key not in KEYS:
-            raise HalideError(f'AutoschedulerParams("Mainspring"): unknown key {key!r}; the keys are {valid}')
+            raise HalideError(f'{_where(PARAMS)}: unknown key {key!r}; the keys are {valid}')
         text = str(value).strip()
         if key in ("lanes", "max_pes", "max_mem_tiles"):
             if not text.isdigit() or int(text) < 1:
-                raise HalideError(f'AutoschedulerParams("Mainspring"): {key}={value!r} is not valid; {key}: '
+                raise HalideError(f'{_where(PARAMS)}: {key}={value!r} is not valid; {key}: '
                                   f"{KEYS[key]}")
             setattr(opts, key, int(text))
         elif key == "use_glb":
             if text not in ("true", "false", "auto"):
-                raise HalideError(f'AutoschedulerParams("Mainspring"): use_glb={value!r} is not valid; use_glb: '
+                raise HalideError(f'{_where(PARAMS)}: use_glb={value!r} is not valid; use_glb: '
                                   f"{KEYS[key]}")
             opts.use_glb = text
-        if key == "glb_tile" or opts.use_glb == "true":
-            raise HalideError(
-                f'AutoschedulerParams("Mainspring"): {key}={value!r}: the automatic schedule does not build a GLB '
-                "level yet (one accelerator tile over the output's estimates); leave use_glb at \"auto\" or "
-                "\"false\", or schedule the GLB level by hand as seed 002 does (hw_output.in_().store_in("
-                "hl.MemoryType.GLB))")
+        elif key == "glb_tile":
+            w, _, h = text.partition("x")
+            if not (w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):
+                raise HalideError(f'{_where(PARAMS)}: glb_tile={value!r} is not valid; glb_tile: '
+                                  f"{KEYS[key]}")
+            opts.glb_tile = (int(w), int(h))
+    if opts.glb_tile is not None and opts.use_glb == "false":
+        raise HalideError(f'{_where(PARAMS)}: glb_tile={params.extra["glb_tile"]!r} with '
+                          'use_glb="false": a GLB tile needs the GLB; drop glb_tile, or set use_glb to "true"')
+    if opts.glb_tile is not None:
+        opts.use_glb = "true"
     return opts
 
 
@@ -144,7 +163,7 @@ def _plan(pipe: Pipeline, lanes: int) -> _Plan:
     streams = [f for f in pipe.order if f is not accelerated and _image_copy(pipe, f)]
     if not streams:
         raise HalideError(
-            f"apply_autoscheduler: the accelerator streams its inputs from the images, and '{out.name}' reads "
+            f"{_where()}: the accelerator streams its inputs from the images, and '{out.name}' reads "
             "none: it has nothing to accelerate; compute it on the host")
     seen = funcs_between(pipe, accelerated, streams)
     region = [f for f in pipe.order if id(f) in seen]
@@ -179,6 +198,7 @@ def _plan(pipe: Pipeline, lanes: int) -> _Plan:
             u != k - 1 for u, _ in plan.unrolled.get(id(f), []))
 
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
+    plan.region = [f for f in computed if f not in streams]
     plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes)
     return plan
 
@@ -194,7 +214,7 @@ def _estimates(out: Function) -> list[tuple[int, int]]:
             extents.append((bounds[v][0], bounds[v][1]))
         else:
             raise HalideError(
-                f"apply_autoscheduler: the output '{out.name}' has no estimate for {v}; give the size it is "
+                f"{_where()}: the output '{out.name}' has no estimate for {v}; give the size it is "
                 f"computed at: {out.name}.set_estimates([{', '.join('(0, 64)' for _ in out.args)}])")
     return extents
 
@@ -298,30 +318,113 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     acc, out = plan.accelerated, plan.output
     x, y = (f'vars["{a}"]' for a in acc.args[:2]) if len(acc.args) >= 2 else (f'vars["{acc.args[0]}"]', None)
     size = " x ".join(str(e) for _, e in plan.extents)
+    tiles = (f"GLB tiles of {plan.glb[0]} x {plan.glb[1]} over {size} (seed 002's three levels)" if plan.glb
+             else f"one accelerator tile of {size}")
     lines = [
         "def schedule(funcs, vars):",
         (f'    """mainspring\'s automatic hardware schedule for \'{name(out)}\': {plan.lanes.lanes} pixel(s) per '
-         f'cycle, one accelerator tile of {size}."""'),
+         f'cycle, {tiles}."""'),
         "    import mainspring as hl",
         "",
         '    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")',
         f'    funcs["{name(out)}"]' + "".join(f'.bound(vars["{v}"], {lo}, {e})' for v, (lo, e) in
                                             zip(out.args, plan.extents)),
     ]
-    tile = (f".tile({x}, {y}, xo, yo, xi, yi, {plan.extents[0][1]}, {plan.extents[1][1]})" if y is not None
-            else f".split({x}, xo, xi, {plan.extents[0][1]})")
-    lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
-    for f in plan.buffered:
-        lines.append(f'    funcs["{name(f)}"].compute_at(funcs["{name(acc)}"], xo)')
+    if plan.glb:
+        lines += _glb_source(pipe, plan)
+    else:
+        tile = (f".tile({x}, {y}, xo, yo, xi, yi, {plan.extents[0][1]}, {plan.extents[1][1]})" if y is not None
+                else f".split({x}, xo, xi, {plan.extents[0][1]})")
+        lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
+        for f in plan.buffered:
+            lines.append(f'    funcs["{name(f)}"].compute_at(funcs["{name(acc)}"], xo)')
     for f in plan.buffered + [acc]:
         for k, rvars in plan.unrolled.get(id(f), []):
             lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))
-    for f in plan.streams:
+    for f in plan.streams if not plan.glb else []:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()")
         if plan.lanes.x_dim.get(id(f), 0) > 0:  # its first dimension is a pixel's channels: one transfer each
             lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
     lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
+
+
+def _glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
+    """The GLB tile asked for or chosen: per dimension the extent up to 256, else its largest divisor in 128..256,
+    else the extent split in equal tiles of at most 256 (the last shifts inward)."""
+    if plan.accelerated is plan.output:
+        raise HalideError(
+            f"{_where()}: use_glb=\"true\": the GLB level holds copies of the accelerator's output tile, and "
+            f"'{plan.output.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
+            f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {plan.output.name}[x, y] = "
+            f"hw_output[x, y]), or leave use_glb at \"auto\"")
+    if len(plan.extents) != 2 or any(plan.lanes.x_dim.get(id(f), 0) for f in plan.streams):
+        raise HalideError(
+            f"{_where()}: use_glb=\"true\": the GLB level is built for 2-D outputs and images streamed "
+            f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
+            "pixel's channels); leave use_glb at \"auto\"")
+    why = _one_tile_only(pipe, plan.region)
+    if opts.glb_tile is not None and why:
+        w, h = opts.glb_tile
+        raise HalideError(
+            f"{_where()}: glb_tile=\"{w}x{h}\": {why}, and every GLB tile runs the same hardware on a "
+            "footprint that only shifts from tile to tile; drop glb_tile (use_glb \"true\" alone keeps one GLB "
+            "tile over the output)")
+
+    def pick(extent: int, asked: int | None) -> int:
+        if asked is not None:
+            return min(extent, asked)
+        if extent <= 256 or why:
+            return extent
+        fits = [t for t in range(128, 257) if extent % t == 0]
+        return fits[-1] if fits else -(-extent // -(-extent // 256))  # equal tiles of at most 256
+
+    asked = opts.glb_tile or (None, None)
+    return pick(plan.extents[0][1], asked[0]), pick(plan.extents[1][1], asked[1])
+
+
+def _one_tile_only(pipe: Pipeline, region: list[Function]) -> str:
+    """Why the accelerator must run one tile over the output (a coordinate used as a value: each tile counts from
+    its own origin; a coordinate scaled or divided, a multi-rate pipeline: tiles' footprints differ), or ""."""
+    for f in region:
+        for d in pipe.definitions(f):
+            if _coordinate_value(d.value):
+                return f"Func '{f.name}' uses a coordinate as a value (each tile counts from its own origin)"
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and any(
+                        isinstance(m, ir.BinOp) and m.op in ("mul", "div") and any(
+                            isinstance(v, ir.Var) for v in ir.walk(m)) for a in n.args for m in ir.walk(a)):
+                    return f"Func '{f.name}' reads at scaled coordinates (a multi-rate pipeline)"
+    return ""
+
+
+def _coordinate_value(e: ir.Expr, in_index: bool = False) -> bool:
+    """Whether e uses a pure coordinate as a value (`x < 2`), not only to index a Func or an image."""
+    if isinstance(e, ir.Var):
+        return not in_index
+    if isinstance(e, ir.Call):
+        return any(_coordinate_value(a, True) for a in e.args)
+    return any(_coordinate_value(k, in_index) for k in ir.children(e))
+
+
+def _glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:
+    """Seed 002's three levels: the host steps over GLB tiles, the array computes one memory tile per GLB tile."""
+    acc = f'funcs["{pipe.name(plan.accelerated)}"]'
+    x, y = (f'vars["{a}"]' for a in plan.accelerated.args[:2])
+    tw, th = plan.glb or (0, 0)
+    lines = ['    xio, yio, xii, yii = hl.Var("xio"), hl.Var("yio"), hl.Var("xii"), hl.Var("yii")',
+             f"    glb = {acc}.in_()  # the GLB output tile",
+             f"    glb.compute_root().tile({x}, {y}, xo, yo, xi, yi, {tw}, {th}).hw_accelerate(xi, xo)",
+             "    glb.store_in(hl.MemoryType.GLB)",
+             f"    {acc}.tile({x}, {y}, xio, yio, xii, yii, {tw}, {th}).compute_at(glb, xo)  # the memory tile"]
+    for f in plan.buffered:
+        lines.append(f'    funcs["{pipe.name(f)}"].compute_at({acc}, xio)')
+    for f in plan.streams:
+        h = _handle(pipe, f)
+        lines += [f"    {h}.in_().in_().compute_at({acc}, xio)  # the memory-tile copy",
+                  f"    {h}.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)  # the GLB input tile",
+                  f"    {h}.compute_root().accelerator_input()"]
+    return lines
 
 
 def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
@@ -341,10 +444,12 @@ def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
         for j, d in enumerate(pipe.definitions(f)[1:]):
             if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
                 lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
-    lines.append(f'    funcs["{pipe.name(acc)}"].unroll(xi, {lp.lanes}, up)')
+    lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, up)')
     for f in plan.streams:
         if lp.of(f) > 1:
-            lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])}, {lp.of(f)}, up)")
+            copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies
+            for c in copies:
+                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, f.args[0])}, {lp.of(f)}, up)")
     return lines
 
 
@@ -367,8 +472,8 @@ def _check_budget(pipe: Pipeline, target: CGRA, opts: _Options) -> None:
     design = compile_design(handle_of(pipe.output), name="autoschedule_check", target=target)
     pes, tiles = design.report["pes"], design.report["mem_tiles"]
     if opts.max_pes is not None and pes > opts.max_pes:
-        raise HalideError(f"apply_autoscheduler: the schedule for '{pipe.output.name}' at {opts.lanes} lane(s) needs "
+        raise HalideError(f"{_where()}: the schedule for '{pipe.output.name}' at {opts.lanes} lane(s) needs "
                           f"{pes} PEs, more than max_pes={opts.max_pes}; ask for fewer lanes")
     if opts.max_mem_tiles is not None and tiles > opts.max_mem_tiles:
-        raise HalideError(f"apply_autoscheduler: the schedule for '{pipe.output.name}' needs {tiles} memory tiles, "
+        raise HalideError(f"{_where()}: the schedule for '{pipe.output.name}' needs {tiles} memory tiles, "
                           f"more than max_mem_tiles={opts.max_mem_tiles}")

@@ -156,11 +156,46 @@ def test_plain_algorithms_compile_bit_exact_at_minimal_storage(kind, build_dir):
     ({"lane": "2"}, "unknown key 'lane'; the keys are lanes: pixels per cycle"),
     ({"lanes": "two"}, "lanes='two' is not valid; lanes: pixels per cycle, a positive integer"),
     ({"use_glb": "maybe"}, "use_glb='maybe' is not valid"),
-    ({"use_glb": "true"}, "the automatic schedule does not build a GLB level yet"),
+    ({"glb_tile": "12"}, "glb_tile='12' is not valid; glb_tile: \"WxH\""),
+    ({"use_glb": "false", "glb_tile": "8x8"}, "a GLB tile needs the GLB; drop glb_tile, or set use_glb to \"true\""),
 ])
 def test_bad_parameters_name_the_valid_ones(extra, message):
     with pytest.raises(hl.HalideError, match=message.replace("(", r"\(")):
         _auto(_blur_chain(), **extra)
+
+
+@pytest.mark.parametrize(("lanes", "tile"), [(1, "12x6"), (2, "12x6"), (1, None), (2, "10x5")])
+def test_use_glb_builds_seed_002s_three_levels(lanes, tile, build_dir):
+    # Host, GLB tiles (the last of a row or column shifted inward) and memory tiles, bit-exact; each tile streams
+    # its halo, so the ideal is the tiles' (the report's), which the design reaches but for each tile's fill.
+    out = _blur_chain()
+    extra = {"use_glb": "true", "lanes": lanes} | ({"glb_tile": tile} if tile else {})
+    source = _auto(out, **extra).schedule_source
+    assert "glb.store_in(hl.MemoryType.GLB)" in source
+    assert 'funcs["hw_input"].in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)' in source
+    design = hl.compile(out, name=f"auto_glb_{lanes}")
+    rep = design.report
+    assert rep["tiles"] == (1 if tile is None else 4 if tile == "12x6" else 9)
+    assert all(b["words"] <= b["min_words"] for b in rep["buffers"]), rep["buffers"]
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] * 1.05 + rep["tiles"] * (rep["first_output_cycle"] + 4)
+    res = design.check(design.example_inputs(3), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def test_use_glb_needs_a_copy_of_the_output_and_tiles_that_shift():
+    with pytest.raises(hl.HalideError, match=r"use_glb=\"true\": the GLB level holds copies of the accelerator's "
+                                             r"output tile, and 'blur_y' is the accelerated Func itself"):
+        _auto(_plain_blur(), size=(20, 10), use_glb="true")
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = inp[x, y]
+    hw_output[x, y] = hl.select(x < 3, hw_input[x, y], hw_input[x + 1, y])
+    output[x, y] = hw_output[x, y]
+    with pytest.raises(hl.HalideError, match=r"glb_tile=\"4x4\": Func 'hw_output' uses a coordinate as a value"):
+        _auto(output, size=(8, 8), glb_tile="4x4")
+    source = _auto(output, size=(8, 8), use_glb="true").schedule_source  # one GLB tile over the output
+    assert "GLB tiles of 8 x 8 over 8 x 8" in source
 
 
 def test_missing_estimates_and_missing_images_are_explained():
