@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .autoschedule_budget import fit_budget
 from .autoschedule_lanes import LanePlan, plan_lanes
 from .frontend import ir
 from .frontend.errors import HalideError, user_location
@@ -37,9 +38,9 @@ from .target import CGRA
 
 MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unrolls, a 9x9 one stays serial)
 KEYS = {
-    "lanes": "pixels per cycle, a positive integer (default 1)",
-    "max_pes": "the PE budget, a positive integer (default: the target's num_pes)",
-    "max_mem_tiles": "the memory-tile budget, a positive integer (default: the target's mem_tiles)",
+    "lanes": "pixels per cycle, a positive integer (default 1, or with max_pes as many as fit it)",
+    "max_pes": "the PE budget, a positive integer: lanes, then reductions' unrolls, are cut to fit it",
+    "max_mem_tiles": "the memory-tile budget, a positive integer: lanes are cut to fit it",
     "use_glb": '"false", "auto" (default: one accelerator tile) or "true" (seed 002\'s three levels: host, GLB '
                "tiles, memory tiles; needs copy Funcs of the images and of the output)",
     "glb_tile": '"WxH", the GLB tile (implies use_glb "true"; default: the output, or tiles of at most 256)',
@@ -64,7 +65,7 @@ class AutoSchedulerResults:
 
 @dataclass
 class _Options:
-    lanes: int = 1
+    lanes: int | None = None  # None: 1, or as many as fit max_pes
     max_pes: int | None = None
     max_mem_tiles: int | None = None
     use_glb: str = "auto"
@@ -91,15 +92,24 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
-    plan = _plan(pipe, opts.lanes)
-    if opts.use_glb == "true":
-        plan.glb = _glb_tile(pipe, plan, opts)
-    source = _source(pipe, plan, opts)
-    namespace: dict = {}
-    exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
-    namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
-    if opts.max_pes is not None or opts.max_mem_tiles is not None:
-        _check_budget(pipe, target, opts)
+
+    def apply(lanes: int, depth: int | None) -> tuple[_Plan, str]:
+        plan = _plan(pipe, lanes, depth)
+        if opts.use_glb == "true":
+            plan.glb = _glb_tile(pipe, plan, opts)
+        source = _source(pipe, plan, opts)
+        namespace: dict = {}
+        exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
+        namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
+        return plan, source
+
+    if opts.max_pes is None and opts.max_mem_tiles is None:
+        plan, source = apply(opts.lanes or 1, None)
+    else:
+        depths = max((len(r) for u in _plan(pipe, 1).unrolled.values() for _, r in u), default=0)
+        got, source = fit_budget(pipe, target, opts.lanes, opts.max_pes, opts.max_mem_tiles, apply, depths,
+                                 _where())
+        plan = got
     return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
 
 
@@ -153,7 +163,9 @@ def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     return opts
 
 
-def _plan(pipe: Pipeline, lanes: int) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
+    """The plan at `lanes` pixels per cycle, each reduction unrolled over its `depth` innermost RVars (all of them
+    for None)."""
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
@@ -191,7 +203,9 @@ def _plan(pipe: Pipeline, lanes: int) -> _Plan:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
             points = _points(d)
             if points is not None and points <= MAX_UNROLLED and all(isinstance(a, ir.Var) for a in d.args):
-                plan.unrolled.setdefault(id(f), []).append((k - 1, [n for n, _, _ in d.rdom.dims]))
+                rvars = [n for n, _, _ in d.rdom.dims][:depth]
+                if rvars:
+                    plan.unrolled.setdefault(id(f), []).append((k - 1, rvars))
 
     def serial(f: Function, k: int) -> bool:
         return k > 0 and pipe.definitions(f)[k].rdom is not None and all(
@@ -464,16 +478,3 @@ def _handle(pipe: Pipeline, f: Function) -> str:
     if f.wrapped_image is not None:
         return f'funcs["{f.wrapped_image.name}"].in_()'
     return f'funcs["{pipe.name(f)}"]'
-
-
-def _check_budget(pipe: Pipeline, target: CGRA, opts: _Options) -> None:
-    from .compiler import compile as compile_design
-
-    design = compile_design(handle_of(pipe.output), name="autoschedule_check", target=target)
-    pes, tiles = design.report["pes"], design.report["mem_tiles"]
-    if opts.max_pes is not None and pes > opts.max_pes:
-        raise HalideError(f"{_where()}: the schedule for '{pipe.output.name}' at {opts.lanes} lane(s) needs "
-                          f"{pes} PEs, more than max_pes={opts.max_pes}; ask for fewer lanes")
-    if opts.max_mem_tiles is not None and tiles > opts.max_mem_tiles:
-        raise HalideError(f"{_where()}: the schedule for '{pipe.output.name}' needs {tiles} memory tiles, "
-                          f"more than max_mem_tiles={opts.max_mem_tiles}")

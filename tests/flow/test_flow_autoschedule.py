@@ -213,9 +213,52 @@ def test_missing_estimates_and_missing_images_are_explained():
         hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mullapudi2016"))
 
 
-def test_the_pe_budget_is_checked():
-    with pytest.raises(hl.HalideError, match=r"needs \d+ PEs, more than max_pes=4; ask for fewer lanes"):
+def test_no_schedule_within_the_budget_is_explained():
+    with pytest.raises(hl.HalideError, match=r"no schedule of 'output' fits max_pes=4 and max_mem_tiles=128: the "
+                                             r"smallest tried \(one lane, reductions serial\) needs 9 PEs and 1 memory "
+                                             r"tiles; raise the budget \(max_pes=\"9\", max_mem_tiles=\"128\"\)"):
         _auto(_blur_chain(), lanes=2, max_pes=4)
+
+
+@pytest.mark.parametrize(("extra", "lanes"), [({"max_pes": 25}, 2), ({"max_pes": 30, "lanes": 4}, 3),
+                                              ({"max_mem_tiles": 1, "lanes": 4}, 1)])
+def test_lanes_from_the_pe_and_memory_tile_budgets(extra, lanes, build_dir):
+    # Without `lanes`, as many as fit max_pes; with it, the most up to it that fit both budgets.
+    out = _blur_chain()
+    result = _auto(out, **extra)
+    assert result.lanes == lanes
+    design = hl.compile(out, name=f"auto_budget_{lanes}")
+    rep = design.report
+    assert rep["pes"] <= extra.get("max_pes", 384) and rep["mem_tiles"] <= extra.get("max_mem_tiles", 128)
+    assert -(-27 // lanes) * 14 <= rep["ideal_cycles"] <= -(-28 // lanes) * 14  # the input, 27x14 with its halo
+    design.check(design.example_inputs(4), simulator="icarus", build_dir=build_dir)
+
+
+def _conv5():
+    """A 5x5 convolution with a weights table: 25 products unrolled, or fewer per step."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    k, conv, out = hl.Func("k"), hl.Func("conv"), hl.Func("out")
+    k[x, y] = hl.u16(x + 2 * y + 1)
+    r = hl.RDom([hl.Range(0, 5), hl.Range(0, 5)], "r")
+    conv[x, y] = hl.u16(0)
+    conv[x, y] += hl.u16(inp[x + r.x, y + r.y]) * k[r.x, r.y]
+    out[x, y] = hl.u8(conv[x, y] >> 6)
+    return out
+
+
+@pytest.mark.parametrize(("max_pes", "unrolls", "steps"), [(200, '.unroll("r$x").unroll("r$y")', 1),
+                                                          (30, '.unroll("r$x")', 5), (10, None, 25)])
+def test_a_reduction_unrolls_partially_to_meet_the_pe_budget(max_pes, unrolls, steps, build_dir):
+    out = _conv5()
+    source = _auto(out, size=(10, 6), lanes=1, max_pes=max_pes).schedule_source
+    assert (unrolls in source) if unrolls else ".update(0).unroll" not in source
+    design = hl.compile(out, name="auto_conv5")
+    rep = design.report
+    assert rep["pes"] <= max_pes
+    assert rep["ideal_cycles"] >= 60 * steps  # a step of the serial RVars per cycle
+    res = design.check(design.example_inputs(5), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= rep["ideal_cycles"] * 1.05 + rep["first_output_cycle"]
 
 
 @pytest.mark.parametrize("app", ["gaussian", "cascade", "harris"])
