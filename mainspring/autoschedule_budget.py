@@ -50,7 +50,8 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
     _restore(saved)
     raise HalideError(
         f"{where}: no schedule of '{pipe.output.name}' fits max_pes={pes_cap} and max_mem_tiles={tiles_cap}: the "
-        f"smallest tried (one lane, reductions serial) needs {pes} PEs and {tiles} memory tiles; raise the budget "
+        f"smallest tried (one lane, reductions serial) needs {pes} PEs and {tiles} memory tile"
+        f"{'' if tiles == 1 else 's'}; raise the budget "
         f"(max_pes=\"{max(pes, pes_cap)}\", max_mem_tiles=\"{max(tiles, tiles_cap)}\") or compile for a larger "
         "target")
 
