@@ -216,7 +216,7 @@ def test_missing_estimates_and_missing_images_are_explained():
 def test_no_schedule_within_the_budget_is_explained():
     with pytest.raises(hl.HalideError, match=r"no schedule of 'output' fits max_pes=4 and max_mem_tiles=128: the "
                                              r"smallest tried \(one lane, reductions serial\) needs 9 PEs and 1 memory "
-                                             r"tiles; raise the budget \(max_pes=\"9\", max_mem_tiles=\"128\"\)"):
+                                             r"tile; raise the budget \(max_pes=\"9\", max_mem_tiles=\"128\"\)"):
         _auto(_blur_chain(), lanes=2, max_pes=4)
 
 
