@@ -36,6 +36,7 @@ from .frontend.pipeline import Pipeline
 from .hwlower.region import funcs_between
 from .target import CGRA
 
+MAX_CHANNELS = 4  # a leading dimension of at most this extent is a pixel's channels, unrolled whole
 MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unrolls, a 9x9 one stays serial)
 KEYS = {
     "lanes": "pixels per cycle, a positive integer (default 1, or with max_pes as many as fit it)",
@@ -83,6 +84,8 @@ class _Plan:
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
     glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
     region: list[Function] = field(default_factory=list)  # the Funcs computed inside, buffered or inlined
+    channel: str | None = None  # the accelerated Func's first argument, when it is a pixel's channels (unrolled)
+    size: dict[str, tuple[int, int]] = field(default_factory=dict)  # the accelerated Func's (min, extent) by Var
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
@@ -188,6 +191,9 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
                         f"image {n.callee.name} directly; read it through a copy Func the accelerator streams "
                         f"(hw_input[x, y] = {n.callee.name}[x, y])")
     reads_input = _reads_streams(pipe, streams)
+    size = dict(zip(out.args, extents))
+    first = accelerated.args[0]
+    channel = first if len(accelerated.args) == 3 and size.get(first, (0, 1 << 30))[1] <= MAX_CHANNELS else None
     buffered: list[Function] = []
     divides: set[int] = set()  # Funcs whose values, inlined, divide a coordinate (an upsample)
     for f in pipe.order:
@@ -195,10 +201,13 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
             continue
         if _divides(pipe, f, divides):
             divides.add(id(f))
-        if _has_reuse(pipe, f, seen) or (id(f) in divides and _read_off_grid(pipe, f, seen)):
+        if (_has_reuse(pipe, f, seen) or (id(f) in divides and _read_off_grid(pipe, f, seen))
+                or (channel and _read_across_channels(pipe, f, accelerated, channel))):
             buffered.append(f)
             divides.discard(id(f))
     plan = _Plan(out, accelerated, streams, buffered, extents)
+    plan.size = size
+    plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
             points = _points(d)
@@ -213,7 +222,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
 
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes)
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0)
     return plan
 
 
@@ -247,8 +256,10 @@ def _uncast_value(pipe: Pipeline, f: Function) -> ir.Expr | None:
 def _copied(pipe: Pipeline, f: Function) -> Function | None:
     """The Func f copies point for point, through casts (`output[x, y] = u8(hw_output[x, y])`), or None."""
     v = _uncast_value(pipe, f)
-    if (isinstance(v, ir.Call) and isinstance(v.callee, Function)
-            and [a.name if isinstance(a, ir.Var) else None for a in v.args] == list(f.args)):
+    names = [a.name if isinstance(a, ir.Var) else None for a in v.args] if isinstance(v, ir.Call) else [None]
+    # also in another order (`output[x, y, c] = hw_output[c, x, y]`: the channels of a pixel in one transfer)
+    if isinstance(v, ir.Call) and isinstance(v.callee, Function) and None not in names and sorted(
+            names) == sorted(f.args):
         return v.callee
     return None
 
@@ -305,7 +316,7 @@ def _divides(pipe: Pipeline, f: Function, divides: set[int]) -> bool:
 
 
 def _read_off_grid(pipe: Pipeline, f: Function, region: set[int]) -> bool:
-    """Whether a reader in the region reads f at other than its own coordinates (`f(x + 1, y)`): inlined, an
+    """Whether a reader in the region reads f at an offset (`f(x + 1, y)`, not `f(x, y / 2)`): inlined, an
     upsample's `(x + 1) / 2` is not affine in the reader's loops (hwlower strip-mines only a loop over whole
     multiples of the divisor), while a buffered upsample is computed on its own loops."""
     for c in pipe.consumers(f):
@@ -313,9 +324,18 @@ def _read_off_grid(pipe: Pipeline, f: Function, region: set[int]) -> bool:
             continue
         for d in pipe.definitions(c):
             for n in ir.walk(d.value):
-                if isinstance(n, ir.Call) and n.callee is f and not all(isinstance(a, ir.Var) for a in n.args):
+                if isinstance(n, ir.Call) and n.callee is f and any(
+                        isinstance(m, ir.BinOp) and m.op in ("add", "sub") for a in n.args for m in ir.walk(a)):
                     return True
     return False
+
+
+def _read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: str) -> bool:
+    """Whether the accelerated Func, its channels unrolled, reads f the same for every channel (`ratio(x, y)` in
+    `hw_output(c, x, y)`): inlined, each channel's lane would compute it again; buffered, once per pixel."""
+    return any(isinstance(n, ir.Call) and n.callee is f and not any(
+        isinstance(m, ir.Var) and m.name == channel for a in n.args for m in ir.walk(a))
+        for d in pipe.definitions(acc) for n in ir.walk(d.value))
 
 
 def _points(d) -> int | None:
@@ -330,7 +350,9 @@ def _points(d) -> int | None:
 def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     name = pipe.name
     acc, out = plan.accelerated, plan.output
-    x, y = (f'vars["{a}"]' for a in acc.args[:2]) if len(acc.args) >= 2 else (f'vars["{acc.args[0]}"]', None)
+    dims = [a for a in acc.args if a != plan.channel]
+    x, y = (f'vars["{a}"]' for a in dims[:2]) if len(dims) >= 2 else (f'vars["{dims[0]}"]', None)
+    ext = [plan.size.get(a, e)[1] for a, e in zip(dims, plan.extents)]
     size = " x ".join(str(e) for _, e in plan.extents)
     tiles = (f"GLB tiles of {plan.glb[0]} x {plan.glb[1]} over {size} (seed 002's three levels)" if plan.glb
              else f"one accelerator tile of {size}")
@@ -347,11 +369,16 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     if plan.glb:
         lines += _glb_source(pipe, plan)
     else:
-        tile = (f".tile({x}, {y}, xo, yo, xi, yi, {plan.extents[0][1]}, {plan.extents[1][1]})" if y is not None
-                else f".split({x}, xo, xi, {plan.extents[0][1]})")
+        tile = (f".tile({x}, {y}, xo, yo, xi, yi, {ext[0]}, {ext[1]})" if y is not None
+                else f".split({x}, xo, xi, {ext[0]})")
         lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
+        if plan.channel:
+            lines.append(f'    funcs["{name(acc)}"].unroll(vars["{plan.channel}"])  # a pixel\'s channels per transfer')
         for f in plan.buffered:
             lines.append(f'    funcs["{name(f)}"].compute_at(funcs["{name(acc)}"], xo)')
+    for f in plan.buffered if plan.channel else []:
+        if plan.channel in f.args:  # its channels computed together, at the pace the output streams them
+            lines.append(f'    funcs["{name(f)}"].unroll(vars["{plan.channel}"])')
     for f in plan.buffered + [acc]:
         for k, rvars in plan.unrolled.get(id(f), []):
             lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))

@@ -46,13 +46,14 @@ class _NoLanes(Exception):
     """The rates cannot be met at this many lanes (the message says why)."""
 
 
-def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int) -> LanePlan:
+def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0) -> LanePlan:
     """The largest lanes <= `asked` at which every Func of `funcs` (the accelerated region and its streams,
-    producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial."""
+    producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial;
+    `acc_x`: the argument of the accelerated Func that is x."""
     note = ""
     for k in range(asked, 0, -1):
         try:
-            got = _propagate(pipe, acc, funcs, serial, k)
+            got = _propagate(pipe, acc, funcs, serial, k, acc_x)
         except _NoLanes as e:
             note = note or f"{asked} pixels per cycle is not reachable: {e}"
             continue
@@ -61,9 +62,9 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
     raise AssertionError("one lane is always reachable")
 
 
-def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int) -> LanePlan:
+def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int) -> LanePlan:
     plan = LanePlan(k)
-    plan.x_dim[id(acc)], plan.funcs[id(acc)] = 0, k
+    plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
     inside = {id(f) for f in funcs}
     for f in reversed(funcs):
         if f is acc:

@@ -169,7 +169,7 @@ def main(argv=None) -> int:
     c.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
     c.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     c.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
-                   "build() takes auto: gaussian, cascade, harris)")
+                   "build() takes auto: gaussian, cascade, harris, h2h_unsharp, h2h_camera_pipeline)")
     c.set_defaults(fn=cmd_compile)
     s = sub.add_parser("sim", help="compile an app, simulate it and check it bit for bit")
     s.add_argument("app")
@@ -177,7 +177,7 @@ def main(argv=None) -> int:
     s.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
     s.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     s.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
-                   "build() takes auto: gaussian, cascade, harris)")
+                   "build() takes auto: gaussian, cascade, harris, h2h_unsharp, h2h_camera_pipeline)")
     s.add_argument("--bubbles", type=float, default=0.0)
     s.add_argument("--backpressure", type=float, default=0.0)
     s.add_argument("--seed", type=int, default=0)
