@@ -276,6 +276,38 @@ def test_automatic_schedules_match_the_hand_schedules(app):
     assert figures[0] == figures[1]
 
 
+@pytest.mark.parametrize("app", ["gaussian", "cascade", "harris", "h2h_unsharp", "h2h_camera_pipeline"])
+def test_every_apps_schedule_source_gives_its_design_byte_for_byte(app, monkeypatch):
+    # The printed schedule, run on a fresh copy of the app's algorithm instead of the autoscheduler, gives the
+    # same Verilog and memory JSON.
+    from mainspring import apps
+    from mainspring.frontend.pipeline import Pipeline
+
+    mod = apps.load(app)
+    sources = []
+    real = Pipeline.apply_autoscheduler
+
+    def record(self, target, params):
+        got = real(self, target, params)
+        sources.append(got.schedule_source)
+        return got
+
+    monkeypatch.setattr(Pipeline, "apply_autoscheduler", record)
+    out, _ = apps.build(mod, 24, 12, auto=True)
+    first = hl.compile(out, name=app, target=apps.target(mod), prove=False)
+
+    def replay(self, target, params):
+        namespace: dict = {}
+        exec(sources[0], namespace)
+        namespace["schedule"](self.funcs(), self.vars())
+        return hl.AutoSchedulerResults("Mainspring", sources[0])
+
+    monkeypatch.setattr(Pipeline, "apply_autoscheduler", replay)
+    out, _ = apps.build(mod, 24, 12, auto=True)
+    second = hl.compile(out, name=app, target=apps.target(mod), prove=False)
+    assert second.verilog == first.verilog and second.memory_text == first.memory_text
+
+
 @pytest.mark.parametrize("app", ["h2h_unsharp", "h2h_camera_pipeline"])
 def test_automatic_schedules_of_channel_pipelines_reach_the_hand_schedules(app, build_dir):
     # Outputs of a pixel's 3 channels per transfer (hw_output(c, x, y), the output a copy in another order): the
