@@ -1,24 +1,25 @@
-"""Automatic hardware schedules (issue 11, first slice): `Pipeline(output).apply_autoscheduler(hl.CGRA(...),
+"""Automatic hardware schedules (issue 11): `Pipeline(output).apply_autoscheduler(hl.CGRA(...),
 hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a schedule.
 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
-  allowed: streamed, `compute_root().stream_to_accelerator()`), or where the algorithm has none, from the images'
-  `in_()` wrappers, to the output, or to the Func the output copies (`output[x, y] = u8(hw_output[x, y])`: the
-  output then stays on the host), as one accelerator tile over the output's estimates
-  (`output.set_estimates([(0, W), (0, H)])`, or its bounds).
+  allowed: streamed, `compute_root().stream_to_accelerator()`; a leading channel dimension unrolled whole), or
+  where the algorithm has none, from the images' `in_()` wrappers, to the output, or to the Func the output
+  copies (`output[x, y] = u8(hw_output[x, y])`, or `output[x, y, c] = hw_output[c, x, y]` with the channels
+  unrolled: the output then stays on the host), as one accelerator tile over the output's estimates
+  (`output.set_estimates([(0, W), (0, H)])`, or its bounds), or with use_glb as seed 002's three levels.
 - A Func inside is buffered (computed at the accelerator's tile loop: line buffers, sized by memories) when it
   has reuse: it is read at more than one place (a stencil's taps, or a read that moves with a reduction's
-  RVars) or by more than one Func, or has update definitions; otherwise it is inlined into its one
-  reader. Reductions over constant RDoms of at most
-  MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial. Funcs that read no
-  input are constant tables and keep their default (folded or a ROM).
-- `lanes` unrolls x of every stage, of the stream and of the output by that factor (RoundUp tails).
+  RVars) or by more than one Func, or has update definitions; also an upsample read at an offset, and a Func
+  every channel of the output reads alike; otherwise it is inlined into its one reader. Reductions over constant
+  RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial.
+  Funcs that read no input are constant tables and keep their default (folded or a ROM).
+- Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
+  autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles.
 
 The schedule is produced as Python source (`schedule_source`: `def schedule(funcs, vars)`), and applied by
 running that very source, so pasting it into the user's file gives the same design byte for byte.
-Not yet decided automatically (remaining for issue 11): host and GLB tiles (`use_glb` must be "false" or "auto",
-which keeps one tile), lanes chosen from the PE budget, partial unrolls, channels.
+Not yet decided automatically: tiles for a frame that does not fit the memory tiles (use_glb "auto" keeps one).
 """
 
 from __future__ import annotations
