@@ -132,6 +132,12 @@ def source(case: AutoCase) -> str:
         '    return hl.Pipeline(a["output"]).apply_autoscheduler(hl.CGRA(), params)',
         "",
         "",
+    ]
+    return "\n".join(lines + _footer(b)) + "\n"
+
+
+def _footer(b: Case) -> list[str]:
+    return [
         "def build():",
         "    a = algorithm(mainspring)",
         "    schedule(mainspring, a)",
@@ -144,7 +150,6 @@ def source(case: AutoCase) -> str:
          f'backpressure={b.stalls}, seed={b.seed})'),
         '    print("bit-exact")',
     ]
-    return "\n".join(lines) + "\n"
 
 
 def _keys(case: AutoCase) -> str:
