@@ -87,6 +87,7 @@ class _Plan:
     region: list[Function] = field(default_factory=list)  # the Funcs computed inside, buffered or inlined
     channel: str | None = None  # the accelerated Func's first argument, when it is a pixel's channels (unrolled)
     size: dict[str, tuple[int, int]] = field(default_factory=dict)  # the accelerated Func's (min, extent) by Var
+    shapes: list[tuple[str, int, int, int]] = field(default_factory=list)  # (image, dim, min, extent) to bind
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
@@ -208,6 +209,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, stream_cap: int 
             divides.discard(id(f))
     plan = _Plan(out, accelerated, streams, buffered, extents)
     plan.size = size
+    plan.shapes = _image_shapes(pipe, extents)
     plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
@@ -226,6 +228,30 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, stream_cap: int 
     plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0,
                             {id(f): stream_cap for f in streams} if stream_cap else {})
     return plan
+
+
+def _image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[str, int, int, int]]:
+    """The images' dimensions whose min or extent the algorithm reads (a boundary condition's clamp,
+    `BoundaryConditions.repeat_edge(input)`), to bind as constants (`input.dim(i).set_bounds`): the image's
+    estimate, else the output's along the same dimension (an image as large as the output)."""
+    read = set()
+    for f in pipe.order:
+        for d in pipe.definitions(f):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
+                    image, _, i = n.callee.owner
+                    if i not in image._bounds:
+                        read.add((image.name(), i, image))
+    out = []
+    for name, i, image in sorted(read, key=lambda t: t[:2]):
+        lo, ext = image._estimates.get(i) or (extents[i] if i < len(extents) else (None, None))
+        if lo is None:
+            raise HalideError(
+                f"{_where()}: the algorithm reads the size of image {name} along its dimension {i} (a boundary "
+                f"condition), which has no estimate and no counterpart in the output; give it: "
+                f"{name}.dim({i}).set_estimate(0, 3), or {name}.set_estimates([...]) for every dimension")
+        out.append((name, i, lo, ext))
+    return out
 
 
 def _estimates(out: Function) -> list[tuple[int, int]]:
@@ -368,6 +394,8 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         f'    funcs["{name(out)}"]' + "".join(f'.bound(vars["{v}"], {lo}, {e})' for v, (lo, e) in
                                             zip(out.args, plan.extents)),
     ]
+    for image, i, lo, e in plan.shapes:  # a boundary condition's clamp of the image: constant bounds
+        lines.append(f'    funcs["{image}"].dim({i}).set_bounds({lo}, {e})  # the size of the image the design reads')
     if plan.glb:
         lines += _glb_source(pipe, plan)
     else:

@@ -175,3 +175,49 @@ def _():
     p = unscheduled()
     hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "2"}))
     return hl.compile(p.output, name="demo")
+
+
+def _gray_of_clamped():
+    """RGB to gray over an image clamped in all three dimensions (its channels' extent unknown)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(8), 3, "input")
+    clamped = hl.BoundaryConditions.repeat_edge(input_)
+    gray = hl.Func("gray")
+    gray[x, y] = hl.u8((hl.u16(clamped[x, y, 0]) + clamped[x, y, 1] + clamped[x, y, 2]) / 3)
+    gray.set_estimates([(0, 8), (0, 8)])
+    return input_, gray
+
+
+@case("autoschedule", "A boundary condition over a dimension the output does not have", (
+    "{at}: apply_autoscheduler: the algorithm reads the size of image input along its dimension 2 (a boundary "
+    "condition), which has no estimate and no counterpart in the output; give it: input.dim(2).set_estimate(0, 3), "
+    "or input.set_estimates([...]) for every dimension"))
+def image_size_unknown():
+    _, gray = _gray_of_clamped()
+    hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))  # <-
+    return hl.compile(gray, name="demo")
+
+
+@image_size_unknown.fix
+def _():
+    input_, gray = _gray_of_clamped()
+    input_.dim(2).set_estimate(0, 3)
+    hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(gray, name="demo")
+
+
+@case("schedule", "An image's bounds that are not integers", (
+    "{at}: ImageParam input.dim(0).set_bounds: extent must be a positive integer, got 0"))
+def image_bounds_not_positive():
+    input_, gray = _gray_of_clamped()
+    input_.dim(0).set_bounds(0, 0)  # <-
+    return hl.compile(gray, name="demo")
+
+
+@image_bounds_not_positive.fix
+def _():
+    input_, gray = _gray_of_clamped()
+    input_.dim(2).set_estimate(0, 3)
+    input_.dim(0).set_bounds(0, 8)
+    hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(gray, name="demo")

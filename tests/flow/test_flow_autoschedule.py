@@ -108,6 +108,27 @@ def test_an_algorithm_without_image_copies_streams_its_images_through_wrappers(s
     assert hl.compile(again, name="auto_plain").verilog == design.verilog
 
 
+@pytest.mark.parametrize("estimates", [False, True])
+def test_a_boundary_condition_on_an_image_read_directly(estimates, build_dir):
+    # A CPU-style blur over BoundaryConditions.repeat_edge(input): the clamp reads the image's min and extent,
+    # bound by the schedule to the image's estimates, or to the output's size (dim(i).set_bounds).
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    if estimates:
+        inp.set_estimates([(0, 16), (0, 8)])
+    clamped = hl.BoundaryConditions.repeat_edge(inp)
+    bx, by = hl.Func("bx"), hl.Func("by")
+    bx[x, y] = hl.u16(clamped[x - 1, y]) + clamped[x, y] + clamped[x + 1, y]
+    by[x, y] = hl.u8((bx[x, y - 1] + bx[x, y] + bx[x, y + 1]) / 9)
+    source = _auto(by, size=(16, 8)).schedule_source
+    assert 'funcs["input"].dim(0).set_bounds(0, 16)' in source and 'funcs["input"].dim(1).set_bounds(0, 8)' in source
+    design = hl.compile(by, name="auto_edges")
+    rep = design.report
+    assert all(b["words"] <= b["min_words"] for b in rep["buffers"]), rep["buffers"]
+    res = design.check(design.example_inputs(7), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= rep["ideal_cycles"] + rep["first_output_cycle"]
+
+
 def _plain(kind: str):
     """Algorithms with no copy Funcs and no schedule: (output, its estimates)."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
