@@ -107,11 +107,12 @@ def _curve(x, gamma: float = 2.0, contrast: float = 50.0):
 
 
 def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int, int] = (58, 58), tiles: int = 3,
-          unroll: int = 2):
+          unroll: int = 2, auto: bool = False):
     """The generator's Clockwork schedules. 0: the default (one accelerator tile, 3 channels per cycle); 1 and 2:
     host and GLB tiling, GLB tiles of `tiles` x `tiles` memory tiles of `tile` pixels (schedule 1: 58x58 and 3,
     for a 696x696 output; schedule 2: 64x56 and 3); 3: host tiles of one GLB tile of `tile` pixels (the
-    generator's 248x184), `unroll` pixels per cycle (default 2)."""
+    generator's 248x184), `unroll` pixels per cycle (default 2). `auto`: no schedule, mainspring's automatic
+    one."""
     x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
@@ -135,9 +136,15 @@ def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int,
     hw_output[c, x, y] = curve_out[x, y, c]
     output[x, y, c] = hl.u8(hw_output[c, x, y])
 
-    output.bound(c, 0, 3).bound(x, 0, width).bound(y, 0, height)
     buffered = (denoised, g_gr, r_r, b_b, g_gb)
-    if schedule == 0:  # as the generator writes it (Clockwork target, schedule 0)
+    if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
+        output.set_estimates([(0, width), (0, height), (0, 3)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(num_pes=1024), hl.AutoschedulerParams("Mainspring"))
+    else:
+        output.bound(c, 0, 3).bound(x, 0, width).bound(y, 0, height)
+    if auto:
+        pass
+    elif schedule == 0:  # as the generator writes it (Clockwork target, schedule 0)
         hw_output.compute_root()
         hw_output.tile(x, y, xo, yo, xi, yi, width, height).reorder(c, xi, yi, xo, yo).reorder_storage(c, x, y) \
             .hw_accelerate(xi, xo)

@@ -54,13 +54,14 @@ def _weights(x, y):
 
 
 def build(width: int = 58, height: int = 58, schedule: int = 0, tile: tuple[int, int] = (58, 58),
-          tiles: int = 4, unroll: int = 3):
+          tiles: int = 4, unroll: int = 3, auto: bool = False):
     """The generator's Clockwork schedules. 0: the default (one accelerator tile, 3 channels per cycle);
     1 and 2: host and GLB tiling, GLB tiles of `tiles` x `tiles` memory tiles of `tile` pixels (schedule 1: 58
     and 4, for a 1160x1160 output; schedule 2: 58x94 and 5), the channels unrolled in the GLB copies; 3: host tiles
     of one GLB tile of `tile` (the generator's 126x250), `unroll` pixels per cycle (default 3) with the channels,
     so 9-word transfers; 4: everything inline but the division ROM; 5: the blur,
-    the ratio and gray buffered, the rest inline (4 and 5: one 58x58 accelerator tile, one channel per cycle)."""
+    the ratio and gray buffered, the rest inline (4 and 5: one 58x58 accelerator tile, one channel per cycle).
+    `auto`: no schedule, mainspring's automatic one."""
     c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 3, "input")
     kernel = _weights(x, y)
@@ -89,9 +90,15 @@ def build(width: int = 58, height: int = 58, schedule: int = 0, tile: tuple[int,
     hw_output[c, x, y] = _mul1(ratio[x, y], hw_input[c, x, y])
     output[x, y, c] = hl.u8(hw_output[c, x, y])
 
-    output.bound(x, 0, width).bound(y, 0, height).bound(c, 0, 3)
     inner = (ratio, reciprocal, sharpen, blur_unnormalized, gray)
-    if schedule == 0:
+    if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
+        output.set_estimates([(0, width), (0, height), (0, 3)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    else:
+        output.bound(x, 0, width).bound(y, 0, height).bound(c, 0, 3)
+    if auto:
+        pass
+    elif schedule == 0:
         _schedule_default(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, width, height)
     elif schedule in (1, 2):  # the same calls, the generator's sizes differ: 58x58 tiles in 4x4, 58x94 in 5x5
         _schedule_glb(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, tile, tiles)

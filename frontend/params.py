@@ -167,6 +167,21 @@ class _ShapeDim:
     def max(self) -> Expr:
         return self.min() + self.extent() - 1
 
+    def set_bounds(self, min, extent) -> _ShapeDim:  # noqa: A002 - Halide's parameter names
+        """Halide's `Dimension.set_bounds`: the image is known to span [min, min + extent) in this dimension, so
+        its min and extent are these constants (a boundary condition's clamp becomes constant: hardware)."""
+        for what, v in (("min", min), ("extent", extent)):
+            if isinstance(v, bool) or not isinstance(v, int) or (what == "extent" and v < 1):
+                raise HalideError(f"{user_location()}: ImageParam {self._p.name()}.dim({self._i}).set_bounds: {what} "
+                                  f"must be a{' positive' if what == 'extent' else 'n'} integer, got {v!r}")
+        self._p._bounds[self._i] = (min, extent)
+        return self
+
+    def set_estimate(self, min, extent) -> _ShapeDim:  # noqa: A002 - Halide's parameter names
+        """Halide's `Dimension.set_estimate`: the size the autoscheduler plans for."""
+        self._p._estimates[self._i] = (int(min), int(extent))
+        return self
+
 
 class ImageParam:
     """An input image of a pipeline: `ImageParam(hl.UInt(8), 2, "input")`; `input[x, y]`."""
@@ -177,6 +192,8 @@ class ImageParam:
         self._param = Parameter(name if name is not None else f"p{next(_buf_anon)}", type_, dims, "image", self)
         self._buffer: Buffer | None = None
         self._shape: dict[tuple[str, int], Parameter] = {}
+        self._bounds: dict[int, tuple[int, int]] = {}  # dim(i).set_bounds: (min, extent)
+        self._estimates: dict[int, tuple[int, int]] = {}  # dim(i).set_estimate / set_estimates: (min, extent)
         self.loc = user_location()
 
     def name(self) -> str:
@@ -231,6 +248,15 @@ class ImageParam:
         if not 0 <= i < self.dimensions():
             raise HalideError(f"ImageParam {self.name()} has no dimension {i}")
         return _ShapeDim(self, i)
+
+    def set_estimates(self, estimates) -> ImageParam:
+        """Halide's `set_estimates([(min, extent), ...])`, one per dimension: the size the autoscheduler plans for."""
+        if len(estimates) != self.dimensions():
+            raise HalideError(f"{user_location()}: ImageParam {self.name()}.set_estimates takes one (min, extent) per "
+                              f"dimension ({self.dimensions()}), got {len(estimates)}")
+        for i, (lo, ext) in enumerate(estimates):
+            self.dim(i).set_estimate(lo, ext)
+        return self
 
     def defined(self) -> bool:
         return True

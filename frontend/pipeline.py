@@ -38,6 +38,10 @@ def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
             callee = _resolve(n.callee, caller)
             if callee is not n.callee:
                 return ir.Call(n.type, callee, kids)
+        if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
+            image, what, i = n.callee.owner  # an image's min or extent, constant once dim(i).set_bounds is called
+            if i in image._bounds:
+                return ir.Const(n.type, image._bounds[i][0 if what == "min" else 1])
         if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.wrappers:
             # an ImageParam's in_() wrappers: the consumer's own, else the global one (not for the wrappers)
             w = n.callee.wrappers.get(caller.name) or n.callee.wrappers.get("")

@@ -1,24 +1,25 @@
-"""Automatic hardware schedules (issue 11, first slice): `Pipeline(output).apply_autoscheduler(hl.CGRA(...),
+"""Automatic hardware schedules (issue 11): `Pipeline(output).apply_autoscheduler(hl.CGRA(...),
 hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a schedule.
 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
-  allowed: streamed, `compute_root().stream_to_accelerator()`), or where the algorithm has none, from the images'
-  `in_()` wrappers, to the output, or to the Func the output copies (`output[x, y] = u8(hw_output[x, y])`: the
-  output then stays on the host), as one accelerator tile over the output's estimates
-  (`output.set_estimates([(0, W), (0, H)])`, or its bounds).
+  allowed: streamed, `compute_root().stream_to_accelerator()`; a leading channel dimension unrolled whole), or
+  where the algorithm has none, from the images' `in_()` wrappers, to the output, or to the Func the output
+  copies (`output[x, y] = u8(hw_output[x, y])`, or `output[x, y, c] = hw_output[c, x, y]` with the channels
+  unrolled: the output then stays on the host), as one accelerator tile over the output's estimates
+  (`output.set_estimates([(0, W), (0, H)])`, or its bounds), or with use_glb as seed 002's three levels.
 - A Func inside is buffered (computed at the accelerator's tile loop: line buffers, sized by memories) when it
   has reuse: it is read at more than one place (a stencil's taps, or a read that moves with a reduction's
-  RVars) or by more than one Func, or has update definitions; otherwise it is inlined into its one
-  reader. Reductions over constant RDoms of at most
-  MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial. Funcs that read no
-  input are constant tables and keep their default (folded or a ROM).
-- `lanes` unrolls x of every stage, of the stream and of the output by that factor (RoundUp tails).
+  RVars) or by more than one Func, or has update definitions; also an upsample read at an offset, and a Func
+  every channel of the output reads alike; otherwise it is inlined into its one reader. Reductions over constant
+  RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial.
+  Funcs that read no input are constant tables and keep their default (folded or a ROM).
+- Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
+  autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles.
 
 The schedule is produced as Python source (`schedule_source`: `def schedule(funcs, vars)`), and applied by
 running that very source, so pasting it into the user's file gives the same design byte for byte.
-Not yet decided automatically (remaining for issue 11): host and GLB tiles (`use_glb` must be "false" or "auto",
-which keeps one tile), lanes chosen from the PE budget, partial unrolls, channels.
+Not yet decided automatically: tiles for a frame that does not fit the memory tiles (use_glb "auto" keeps one).
 """
 
 from __future__ import annotations
@@ -26,21 +27,25 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .autoschedule_budget import fit_budget
+from .autoschedule_lanes import LanePlan, plan_lanes
 from .frontend import ir
-from .frontend.errors import HalideError
+from .frontend.errors import HalideError, user_location
 from .frontend.func import Function, handle_of
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
 from .hwlower.region import funcs_between
 from .target import CGRA
 
+MAX_CHANNELS = 4  # a leading dimension of at most this extent is a pixel's channels, unrolled whole
 MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unrolls, a 9x9 one stays serial)
 KEYS = {
-    "lanes": "pixels per cycle, a positive integer (default 1)",
-    "max_pes": "the PE budget, a positive integer (default: the target's num_pes)",
-    "max_mem_tiles": "the memory-tile budget, a positive integer (default: the target's mem_tiles)",
-    "use_glb": '"false", "auto" (default; one accelerator tile) or "true" (not supported yet)',
-    "glb_tile": '"WxH", the GLB tile (with use_glb "true": not supported yet)',
+    "lanes": "pixels per cycle, a positive integer (default 1, or with max_pes as many as fit it)",
+    "max_pes": "the PE budget, a positive integer: lanes, then reductions' unrolls, are cut to fit it",
+    "max_mem_tiles": "the memory-tile budget, a positive integer: lanes are cut to fit it",
+    "use_glb": '"false", "auto" (default: one accelerator tile) or "true" (seed 002\'s three levels: host, GLB '
+               "tiles, memory tiles; needs copy Funcs of the images and of the output)",
+    "glb_tile": '"WxH", the GLB tile (implies use_glb "true"; default: the output, or tiles of at most 256)',
 }
 
 
@@ -56,14 +61,17 @@ class AutoschedulerParams:
 class AutoSchedulerResults:
     scheduler_name: str
     schedule_source: str  # Python: `def schedule(funcs, vars):` over the Funcs and Vars by name
+    lanes: int = 1  # the output's pixels per cycle the schedule reaches
+    note: str = ""  # why that is fewer than the `lanes` asked for
 
 
 @dataclass
 class _Options:
-    lanes: int = 1
+    lanes: int | None = None  # None: 1, or as many as fit max_pes
     max_pes: int | None = None
     max_mem_tiles: int | None = None
     use_glb: str = "auto"
+    glb_tile: tuple[int, int] | None = None
 
 
 @dataclass
@@ -74,6 +82,12 @@ class _Plan:
     buffered: list[Function]
     extents: list[tuple[int, int]]
     unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, rvars)]
+    lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
+    glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
+    region: list[Function] = field(default_factory=list)  # the Funcs computed inside, buffered or inlined
+    channel: str | None = None  # the accelerated Func's first argument, when it is a pixel's channels (unrolled)
+    size: dict[str, tuple[int, int]] = field(default_factory=dict)  # the accelerated Func's (min, extent) by Var
+    shapes: list[tuple[str, int, int, int]] = field(default_factory=list)  # (image, dim, min, extent) to bind
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
@@ -83,14 +97,33 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
-    plan = _plan(pipe)
-    source = _source(pipe, plan, opts)
-    namespace: dict = {}
-    exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
-    namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
-    if opts.max_pes is not None or opts.max_mem_tiles is not None:
-        _check_budget(pipe, target, opts)
-    return AutoSchedulerResults("Mainspring", source)
+
+    def apply(lanes: int, depth: int | None) -> tuple[_Plan, str]:
+        plan = _plan(pipe, lanes, depth, target.glb_lanes if opts.use_glb == "true" else None)
+        if opts.use_glb == "true":
+            plan.glb = _glb_tile(pipe, plan, opts)
+        source = _source(pipe, plan, opts)
+        namespace: dict = {}
+        exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
+        namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
+        return plan, source
+
+    if opts.max_pes is None and opts.max_mem_tiles is None:
+        plan, source = apply(opts.lanes or 1, None)
+    else:
+        depths = max((len(r) for u in _plan(pipe, 1).unrolled.values() for _, r in u), default=0)
+        got, source = fit_budget(pipe, target, opts.lanes, opts.max_pes, opts.max_mem_tiles, apply, depths,
+                                 _where())
+        plan = got
+    return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
+
+
+PARAMS = 'AutoschedulerParams("Mainspring")'
+
+
+def _where(call: str = "apply_autoscheduler") -> str:
+    """The user's line that called the autoscheduler, and the call: the start of its messages."""
+    return f"{user_location()}: {call}"
 
 
 def pipeline_vars(pipe: Pipeline) -> dict:
@@ -103,34 +136,41 @@ def pipeline_vars(pipe: Pipeline) -> dict:
 def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     if not isinstance(params, AutoschedulerParams) or params.name != "Mainspring":
         got = getattr(params, "name", type(params).__name__)
-        raise HalideError(f"apply_autoscheduler: unknown autoscheduler '{got}'; mainspring's is "
+        raise HalideError(f"{_where()}: unknown autoscheduler '{got}'; mainspring's is "
                           'hl.AutoschedulerParams("Mainspring", {...})')
     valid = "; ".join(f"{k}: {v}" for k, v in KEYS.items())
     opts = _Options()
     for key, value in sorted(params.extra.items()):
         if key not in KEYS:
-            raise HalideError(f'AutoschedulerParams("Mainspring"): unknown key {key!r}; the keys are {valid}')
+            raise HalideError(f'{_where(PARAMS)}: unknown key {key!r}; the keys are {valid}')
         text = str(value).strip()
         if key in ("lanes", "max_pes", "max_mem_tiles"):
             if not text.isdigit() or int(text) < 1:
-                raise HalideError(f'AutoschedulerParams("Mainspring"): {key}={value!r} is not valid; {key}: '
+                raise HalideError(f'{_where(PARAMS)}: {key}={value!r} is not valid; {key}: '
                                   f"{KEYS[key]}")
             setattr(opts, key, int(text))
         elif key == "use_glb":
             if text not in ("true", "false", "auto"):
-                raise HalideError(f'AutoschedulerParams("Mainspring"): use_glb={value!r} is not valid; use_glb: '
+                raise HalideError(f'{_where(PARAMS)}: use_glb={value!r} is not valid; use_glb: '
                                   f"{KEYS[key]}")
             opts.use_glb = text
-        if key == "glb_tile" or opts.use_glb == "true":
-            raise HalideError(
-                f'AutoschedulerParams("Mainspring"): {key}={value!r}: the automatic schedule does not build a GLB '
-                "level yet (one accelerator tile over the output's estimates); leave use_glb at \"auto\" or "
-                "\"false\", or schedule the GLB level by hand as seed 002 does (hw_output.in_().store_in("
-                "hl.MemoryType.GLB))")
+        elif key == "glb_tile":
+            w, _, h = text.partition("x")
+            if not (w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):
+                raise HalideError(f'{_where(PARAMS)}: glb_tile={value!r} is not valid; glb_tile: '
+                                  f"{KEYS[key]}")
+            opts.glb_tile = (int(w), int(h))
+    if opts.glb_tile is not None and opts.use_glb == "false":
+        raise HalideError(f'{_where(PARAMS)}: glb_tile={params.extra["glb_tile"]!r} with '
+                          'use_glb="false": a GLB tile needs the GLB; drop glb_tile, or set use_glb to "true"')
+    if opts.glb_tile is not None:
+        opts.use_glb = "true"
     return opts
 
 
-def _plan(pipe: Pipeline) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, stream_cap: int | None = None) -> _Plan:
+    """The plan at `lanes` pixels per cycle, each reduction unrolled over its `depth` innermost RVars (all of them
+    for None), the streams at most `stream_cap` words per transfer (a GLB bank port's)."""
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
@@ -140,7 +180,7 @@ def _plan(pipe: Pipeline) -> _Plan:
     streams = [f for f in pipe.order if f is not accelerated and _image_copy(pipe, f)]
     if not streams:
         raise HalideError(
-            f"apply_autoscheduler: the accelerator streams its inputs from the images, and '{out.name}' reads "
+            f"{_where()}: the accelerator streams its inputs from the images, and '{out.name}' reads "
             "none: it has nothing to accelerate; compute it on the host")
     seen = funcs_between(pipe, accelerated, streams)
     region = [f for f in pipe.order if id(f) in seen]
@@ -153,15 +193,65 @@ def _plan(pipe: Pipeline) -> _Plan:
                         f"image {n.callee.name} directly; read it through a copy Func the accelerator streams "
                         f"(hw_input[x, y] = {n.callee.name}[x, y])")
     reads_input = _reads_streams(pipe, streams)
-    buffered = [f for f in pipe.order if id(f) in seen and f is not accelerated and id(f) in reads_input
-                and _has_reuse(pipe, f, seen)]
+    size = dict(zip(out.args, extents))
+    first = accelerated.args[0]
+    channel = first if len(accelerated.args) == 3 and size.get(first, (0, 1 << 30))[1] <= MAX_CHANNELS else None
+    buffered: list[Function] = []
+    divides: set[int] = set()  # Funcs whose values, inlined, divide a coordinate (an upsample)
+    for f in pipe.order:
+        if id(f) not in seen or f is accelerated or id(f) not in reads_input:
+            continue
+        if _divides(pipe, f, divides):
+            divides.add(id(f))
+        if (_has_reuse(pipe, f, seen) or (id(f) in divides and _read_off_grid(pipe, f, seen))
+                or (channel and _read_across_channels(pipe, f, accelerated, channel))):
+            buffered.append(f)
+            divides.discard(id(f))
     plan = _Plan(out, accelerated, streams, buffered, extents)
+    plan.size = size
+    plan.shapes = _image_shapes(pipe, extents)
+    plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
             points = _points(d)
             if points is not None and points <= MAX_UNROLLED and all(isinstance(a, ir.Var) for a in d.args):
-                plan.unrolled.setdefault(id(f), []).append((k - 1, [n for n, _, _ in d.rdom.dims]))
+                rvars = [n for n, _, _ in d.rdom.dims][:depth]
+                if rvars:
+                    plan.unrolled.setdefault(id(f), []).append((k - 1, rvars))
+
+    def serial(f: Function, k: int) -> bool:
+        return k > 0 and pipe.definitions(f)[k].rdom is not None and all(
+            u != k - 1 for u, _ in plan.unrolled.get(id(f), []))
+
+    computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
+    plan.region = [f for f in computed if f not in streams]
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0,
+                            {id(f): stream_cap for f in streams} if stream_cap else {})
     return plan
+
+
+def _image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[str, int, int, int]]:
+    """The images' dimensions whose min or extent the algorithm reads (a boundary condition's clamp,
+    `BoundaryConditions.repeat_edge(input)`), to bind as constants (`input.dim(i).set_bounds`): the image's
+    estimate, else the output's along the same dimension (an image as large as the output)."""
+    read = set()
+    for f in pipe.order:
+        for d in pipe.definitions(f):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
+                    image, _, i = n.callee.owner
+                    if i not in image._bounds:
+                        read.add((image.name(), i, image))
+    out = []
+    for name, i, image in sorted(read, key=lambda t: t[:2]):
+        lo, ext = image._estimates.get(i) or (extents[i] if i < len(extents) else (None, None))
+        if lo is None:
+            raise HalideError(
+                f"{_where()}: the algorithm reads the size of image {name} along its dimension {i} (a boundary "
+                f"condition), which has no estimate and no counterpart in the output; give it: "
+                f"{name}.dim({i}).set_estimate(0, 3), or {name}.set_estimates([...]) for every dimension")
+        out.append((name, i, lo, ext))
+    return out
 
 
 def _estimates(out: Function) -> list[tuple[int, int]]:
@@ -175,7 +265,7 @@ def _estimates(out: Function) -> list[tuple[int, int]]:
             extents.append((bounds[v][0], bounds[v][1]))
         else:
             raise HalideError(
-                f"apply_autoscheduler: the output '{out.name}' has no estimate for {v}; give the size it is "
+                f"{_where()}: the output '{out.name}' has no estimate for {v}; give the size it is "
                 f"computed at: {out.name}.set_estimates([{', '.join('(0, 64)' for _ in out.args)}])")
     return extents
 
@@ -194,8 +284,10 @@ def _uncast_value(pipe: Pipeline, f: Function) -> ir.Expr | None:
 def _copied(pipe: Pipeline, f: Function) -> Function | None:
     """The Func f copies point for point, through casts (`output[x, y] = u8(hw_output[x, y])`), or None."""
     v = _uncast_value(pipe, f)
-    if (isinstance(v, ir.Call) and isinstance(v.callee, Function)
-            and [a.name if isinstance(a, ir.Var) else None for a in v.args] == list(f.args)):
+    names = [a.name if isinstance(a, ir.Var) else None for a in v.args] if isinstance(v, ir.Call) else [None]
+    # also in another order (`output[x, y, c] = hw_output[c, x, y]`: the channels of a pixel in one transfer)
+    if isinstance(v, ir.Call) and isinstance(v.callee, Function) and None not in names and sorted(
+            names) == sorted(f.args):
         return v.callee
     return None
 
@@ -239,6 +331,41 @@ def _has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
     return readers > 1 or len(sites) > 1
 
 
+def _divides(pipe: Pipeline, f: Function, divides: set[int]) -> bool:
+    """Whether f's value divides a coordinate by a constant (`in(x / 2, y)`), itself or through an inlined Func."""
+    for d in pipe.definitions(f):
+        for n in ir.walk(d.value):
+            if isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in divides:
+                return True
+            if isinstance(n, ir.Call) and any(isinstance(m, ir.BinOp) and m.op == "div" and any(
+                    isinstance(v, ir.Var) for v in ir.walk(m.a)) for a in n.args for m in ir.walk(a)):
+                return True
+    return False
+
+
+def _read_off_grid(pipe: Pipeline, f: Function, region: set[int]) -> bool:
+    """Whether a reader in the region reads f at an offset (`f(x + 1, y)`, not `f(x, y / 2)`): inlined, an
+    upsample's `(x + 1) / 2` is not affine in the reader's loops (hwlower strip-mines only a loop over whole
+    multiples of the divisor), while a buffered upsample is computed on its own loops."""
+    for c in pipe.consumers(f):
+        if id(c) not in region:
+            continue
+        for d in pipe.definitions(c):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and n.callee is f and any(
+                        isinstance(m, ir.BinOp) and m.op in ("add", "sub") for a in n.args for m in ir.walk(a)):
+                    return True
+    return False
+
+
+def _read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: str) -> bool:
+    """Whether the accelerated Func, its channels unrolled, reads f the same for every channel (`ratio(x, y)` in
+    `hw_output(c, x, y)`): inlined, each channel's lane would compute it again; buffered, once per pixel."""
+    return any(isinstance(n, ir.Call) and n.callee is f and not any(
+        isinstance(m, ir.Var) and m.name == channel for a in n.args for m in ir.walk(a))
+        for d in pipe.definitions(acc) for n in ir.walk(d.value))
+
+
 def _points(d) -> int | None:
     if d.rdom is None:
         return None
@@ -251,42 +378,155 @@ def _points(d) -> int | None:
 def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     name = pipe.name
     acc, out = plan.accelerated, plan.output
-    x, y = (f'vars["{a}"]' for a in acc.args[:2]) if len(acc.args) >= 2 else (f'vars["{acc.args[0]}"]', None)
+    dims = [a for a in acc.args if a != plan.channel]
+    x, y = (f'vars["{a}"]' for a in dims[:2]) if len(dims) >= 2 else (f'vars["{dims[0]}"]', None)
+    ext = [plan.size.get(a, e)[1] for a, e in zip(dims, plan.extents)]
     size = " x ".join(str(e) for _, e in plan.extents)
+    tiles = (f"GLB tiles of {plan.glb[0]} x {plan.glb[1]} over {size} (seed 002's three levels)" if plan.glb
+             else f"one accelerator tile of {size}")
     lines = [
         "def schedule(funcs, vars):",
-        (f'    """mainspring\'s automatic hardware schedule for \'{name(out)}\': {opts.lanes} pixel(s) per cycle, '
-         f'one accelerator tile of {size}."""'),
+        (f'    """mainspring\'s automatic hardware schedule for \'{name(out)}\': {plan.lanes.lanes} pixel(s) per '
+         f'cycle, {tiles}."""'),
         "    import mainspring as hl",
         "",
         '    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")',
         f'    funcs["{name(out)}"]' + "".join(f'.bound(vars["{v}"], {lo}, {e})' for v, (lo, e) in
                                             zip(out.args, plan.extents)),
     ]
-    tile = (f".tile({x}, {y}, xo, yo, xi, yi, {plan.extents[0][1]}, {plan.extents[1][1]})" if y is not None
-            else f".split({x}, xo, xi, {plan.extents[0][1]})")
-    lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
-    for f in plan.buffered:
-        lines.append(f'    funcs["{name(f)}"].compute_at(funcs["{name(acc)}"], xo)')
+    for image, i, lo, e in plan.shapes:  # a boundary condition's clamp of the image: constant bounds
+        lines.append(f'    funcs["{image}"].dim({i}).set_bounds({lo}, {e})  # the size of the image the design reads')
+    if plan.glb:
+        lines += _glb_source(pipe, plan)
+    else:
+        tile = (f".tile({x}, {y}, xo, yo, xi, yi, {ext[0]}, {ext[1]})" if y is not None
+                else f".split({x}, xo, xi, {ext[0]})")
+        lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
+        if plan.channel:
+            lines.append(f'    funcs["{name(acc)}"].unroll(vars["{plan.channel}"])  # a pixel\'s channels per transfer')
+        for f in plan.buffered:
+            lines.append(f'    funcs["{name(f)}"].compute_at(funcs["{name(acc)}"], xo)')
+    for f in plan.buffered if plan.channel else []:
+        if plan.channel in f.args:  # its channels computed together, at the pace the output streams them
+            lines.append(f'    funcs["{name(f)}"].unroll(vars["{plan.channel}"])')
     for f in plan.buffered + [acc]:
         for k, rvars in plan.unrolled.get(id(f), []):
             lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))
-    for f in plan.streams:
+    for f in plan.streams if not plan.glb else []:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()")
-    if opts.lanes > 1:
-        k = opts.lanes
-        lines.append(f"    # {k} pixels per cycle: x of every stage, the stream and the output, RoundUp tails")
-        lines.append("    up = hl.TailStrategy.RoundUp")
-        for f in plan.buffered:
-            lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
-            for j, d in enumerate(pipe.definitions(f)[1:]):
-                if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
-                    lines.append(f'    funcs["{name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
-        lines.append(f'    funcs["{name(acc)}"].unroll(xi, {k}, up)')
-        for f in plan.streams:
-            x0 = f'hl.Var("{f.args[0]}")' if f.wrapped_image is not None else f'vars["{f.args[0]}"]'
-            lines.append(f"    {_handle(pipe, f)}.unroll({x0}, {k}, up)")
+        if plan.lanes.x_dim.get(id(f), 0) > 0:  # its first dimension is a pixel's channels: one transfer each
+            lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
+    lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
+
+
+def _glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
+    """The GLB tile asked for or chosen: per dimension the extent up to 256, else its largest divisor in 128..256,
+    else the extent split in equal tiles of at most 256 (the last shifts inward)."""
+    if plan.accelerated is plan.output:
+        raise HalideError(
+            f"{_where()}: use_glb=\"true\": the GLB level holds copies of the accelerator's output tile, and "
+            f"'{plan.output.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
+            f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {plan.output.name}[x, y] = "
+            f"hw_output[x, y]), or leave use_glb at \"auto\"")
+    if len(plan.extents) != 2 or any(plan.lanes.x_dim.get(id(f), 0) for f in plan.streams):
+        raise HalideError(
+            f"{_where()}: use_glb=\"true\": the GLB level is built for 2-D outputs and images streamed "
+            f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
+            "pixel's channels); leave use_glb at \"auto\"")
+    why = _one_tile_only(pipe, plan.region)
+    if opts.glb_tile is not None and why:
+        w, h = opts.glb_tile
+        raise HalideError(
+            f"{_where()}: glb_tile=\"{w}x{h}\": {why}, and every GLB tile runs the same hardware on a "
+            "footprint that only shifts from tile to tile; drop glb_tile (use_glb \"true\" alone keeps one GLB "
+            "tile over the output)")
+
+    def pick(extent: int, asked: int | None) -> int:
+        if asked is not None:
+            return min(extent, asked)
+        if extent <= 256 or why:
+            return extent
+        fits = [t for t in range(128, 257) if extent % t == 0]
+        return fits[-1] if fits else -(-extent // -(-extent // 256))  # equal tiles of at most 256
+
+    asked = opts.glb_tile or (None, None)
+    return pick(plan.extents[0][1], asked[0]), pick(plan.extents[1][1], asked[1])
+
+
+def _one_tile_only(pipe: Pipeline, region: list[Function]) -> str:
+    """Why the accelerator must run one tile over the output (a coordinate used as a value: each tile counts from
+    its own origin; a coordinate scaled or divided, a multi-rate pipeline: tiles' footprints differ), or ""."""
+    for f in region:
+        for d in pipe.definitions(f):
+            if _coordinate_value(d.value):
+                return f"Func '{f.name}' uses a coordinate as a value (each tile counts from its own origin)"
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and any(
+                        isinstance(m, ir.BinOp) and m.op in ("mul", "div") and any(
+                            isinstance(v, ir.Var) for v in ir.walk(m)) for a in n.args for m in ir.walk(a)):
+                    return f"Func '{f.name}' reads at scaled coordinates (a multi-rate pipeline)"
+    return ""
+
+
+def _coordinate_value(e: ir.Expr, in_index: bool = False) -> bool:
+    """Whether e uses a pure coordinate as a value (`x < 2`), not only to index a Func or an image."""
+    if isinstance(e, ir.Var):
+        return not in_index
+    if isinstance(e, ir.Call):
+        return any(_coordinate_value(a, True) for a in e.args)
+    return any(_coordinate_value(k, in_index) for k in ir.children(e))
+
+
+def _glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:
+    """Seed 002's three levels: the host steps over GLB tiles, the array computes one memory tile per GLB tile."""
+    acc = f'funcs["{pipe.name(plan.accelerated)}"]'
+    x, y = (f'vars["{a}"]' for a in plan.accelerated.args[:2])
+    tw, th = plan.glb or (0, 0)
+    lines = ['    xio, yio, xii, yii = hl.Var("xio"), hl.Var("yio"), hl.Var("xii"), hl.Var("yii")',
+             f"    glb = {acc}.in_()  # the GLB output tile",
+             f"    glb.compute_root().tile({x}, {y}, xo, yo, xi, yi, {tw}, {th}).hw_accelerate(xi, xo)",
+             "    glb.store_in(hl.MemoryType.GLB)",
+             f"    {acc}.tile({x}, {y}, xio, yio, xii, yii, {tw}, {th}).compute_at(glb, xo)  # the memory tile"]
+    for f in plan.buffered:
+        lines.append(f'    funcs["{pipe.name(f)}"].compute_at({acc}, xio)')
+    for f in plan.streams:
+        h = _handle(pipe, f)
+        lines += [f"    {h}.in_().in_().compute_at({acc}, xio)  # the memory-tile copy",
+                  f"    {h}.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)  # the GLB input tile",
+                  f"    {h}.compute_root().accelerator_input()"]
+    return lines
+
+
+def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
+    """The unrolls of x that give each Func its lanes (RoundUp tails)."""
+    lp, acc = plan.lanes, plan.accelerated
+    if lp.lanes == 1:
+        return [f"    # 1 pixel per cycle: {lp.note}"] if lp.note else []
+    lines = [f"    # {lp.lanes} pixels per cycle: x of every stage, the streams and the output, RoundUp tails"]
+    if lp.note:
+        lines.append(f"    # ({lp.note})")
+    lines.append("    up = hl.TailStrategy.RoundUp")
+    for f in plan.buffered:
+        k = lp.of(f)
+        if k == 1:
+            continue
+        lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
+        for j, d in enumerate(pipe.definitions(f)[1:]):
+            if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
+                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
+    lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, up)')
+    for f in plan.streams:
+        if lp.of(f) > 1:
+            copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies
+            for c in copies:
+                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, f.args[0])}, {lp.of(f)}, up)")
+    return lines
+
+
+def _var(f: Function, name: str) -> str:
+    """How the schedule names a Var of f (an image wrapper's Vars are its own, made by in_())."""
+    return f'hl.Var("{name}")' if f.wrapped_image is not None else f'vars["{name}"]'
 
 
 def _handle(pipe: Pipeline, f: Function) -> str:
@@ -295,16 +535,3 @@ def _handle(pipe: Pipeline, f: Function) -> str:
     if f.wrapped_image is not None:
         return f'funcs["{f.wrapped_image.name}"].in_()'
     return f'funcs["{pipe.name(f)}"]'
-
-
-def _check_budget(pipe: Pipeline, target: CGRA, opts: _Options) -> None:
-    from .compiler import compile as compile_design
-
-    design = compile_design(handle_of(pipe.output), name="autoschedule_check", target=target)
-    pes, tiles = design.report["pes"], design.report["mem_tiles"]
-    if opts.max_pes is not None and pes > opts.max_pes:
-        raise HalideError(f"apply_autoscheduler: the schedule for '{pipe.output.name}' at {opts.lanes} lane(s) needs "
-                          f"{pes} PEs, more than max_pes={opts.max_pes}; ask for fewer lanes")
-    if opts.max_mem_tiles is not None and tiles > opts.max_mem_tiles:
-        raise HalideError(f"apply_autoscheduler: the schedule for '{pipe.output.name}' needs {tiles} memory tiles, "
-                          f"more than max_mem_tiles={opts.max_mem_tiles}")

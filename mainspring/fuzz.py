@@ -25,6 +25,9 @@ import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from .fuzz_case import Case, Stage, resampled, with_channels, with_edges, with_variant
 
 # Refusals the README documents as not supported yet: a case refused for one of these is out of scope.
 DOCUMENTED_REFUSALS = (
@@ -37,52 +40,9 @@ _TYPES = {"u8": "UInt(8)", "i8": "Int(8)", "u16": "UInt(16)", "i16": "Int(16)", 
 _BINOPS = ("+", "-", "*", "min", "max", "absd", "avg", "select")
 
 
-@dataclass(frozen=True)
-class Stage:
-    name: str
-    kind: str  # "stencil", "pointwise" or "reduce"
-    taps: tuple[tuple[int, int, int], ...]  # (source: -1 hw_input, else a stage index; dx; dy)
-    ops: tuple[str, ...]  # how the taps combine, left to right (stencil); the op and constant (pointwise)
-    const: int = 1
-    extent: tuple[int, int] = (1, 1)  # reduce: the RDom
-    unrolled: bool = True  # reduce: the reduction unrolled (one op) or serial
-    inline: bool = False
-
-
-@dataclass(frozen=True)
-class Case:
-    seed: int
-    in_type: str
-    work: str
-    stages: tuple[Stage, ...]
-    width: int
-    height: int
-    tile: tuple[int, int] | None = None  # the host tile (the accelerator runs once per tile)
-    lanes: int = 1
-    stalls: float = 0.2
-    # A scatter case: the output is a table of `bins` elements that the last stage's pixels update at a computed
-    # coordinate (`hist(clamp(v, 0, bins - 1)) op= ...`, `scatter` the op: "count", "max" or "sum"), not an image.
-    bins: int = 0
-    # A scatter case whose output is an image again: each pixel of the last stage plus the table's element at
-    # that pixel's bin, read after the last update (a RAM read at computed coordinates: back-projection).
-    lookup: bool = False
-    scatter: str = "count"
-    # A variant of the schedule: "store_at" (stages stored at the accelerator's loop too), "column_major" (the output
-    # streams y fastest), "accelerator_input" (the input marked with accelerator_input()) or "glb" (seed 002's three
-    # levels: host tiles through the GLB); "" for none.
-    variant: str = ""
-    # Channels: a 3-D input whose copy hw_input(c, x, y) streams its channels whole in each transfer (c unrolled),
-    # every tap of hw_input reading one of them; 0 for a 2-D input.
-    channels: int = 0
-    # A boundary condition on the stages (computed inside the accelerator): every tap of a stage by a stencil,
-    # pointwise, table or coordinate stage reads it through this ("clamp", "repeat_edge", "constant_exterior",
-    # "mirror_image", "mirror_interior") over the output's size, at offsets from -1; "" for none.
-    edges: str = ""
-
-
 @dataclass
 class Outcome:
-    case: Case
+    case: Any  # a Case, or fuzz_auto's AutoCase
     kind: str  # "ok", "refused", "mismatch", "reference", "crash", "hang", "slow", "refusal"
     detail: str = ""
     cycles: int | None = None
@@ -136,65 +96,12 @@ def generate(seed: int) -> Case:
     if rng.random() < 0.2 and work != "u32":
         bins = rng.choice((3, 4, 8, 16, 40, 100, 256))
         case = dataclasses.replace(case, tile=None, lanes=1, bins=bins, scatter=rng.choice(("count", "max", "sum")))
-    case = _with_channels(rng, _variant(rng, _resampled(rng, case)))
+    case = with_channels(rng, with_variant(rng, resampled(rng, case)))
     # One case in eight computes in Int(8) (drawn last, so the other cases stay as they were).
     case = dataclasses.replace(case, work="i8") if rng.random() < 1 / 8 else case
-    case = _with_edges(rng, case)
+    case = with_edges(rng, case)
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     return dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
-
-
-_EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
-
-
-def _with_edges(rng: random.Random, case: Case) -> Case:
-    """One case in six reads its stages through a boundary condition (drawn last, so the other cases stay as they
-    were): the edges of a Func computed inside are chosen by absolute coordinates, so one accelerator tile."""
-    if rng.random() >= 1 / 6 or not any(t[0] >= 0 for st in case.stages for t in st.taps):
-        return case
-    variant = "" if case.variant == "glb" else case.variant
-    return dataclasses.replace(case, edges=rng.choice(_EDGES), tile=None, variant=variant)
-
-
-def _with_channels(rng: random.Random, case: Case) -> Case:
-    """One case in six reads a 3-D input of 2 or 3 channels streamed whole per transfer (drawn last, so the other
-    cases stay as they were), with the case's lanes along x (channels times lanes words per transfer), no GLB."""
-    if rng.random() >= 1 / 6:
-        return case
-    variant = "" if case.variant == "glb" else case.variant
-    return dataclasses.replace(case, channels=rng.choice((2, 3)), variant=variant)
-
-
-def _variant(rng: random.Random, case: Case) -> Case:
-    """One case in four gets a schedule variant (drawn last, so the other cases stay as they were)."""
-    if rng.random() >= 0.25:
-        return case
-    plain = case.lanes == 1 and not case.bins
-    options = ["store_at", "accelerator_input"] + (["column_major"] if plain else [])
-    # seed 002's GLB level, for single-rate pipelines (a tile counts coordinates from its own origin)
-    if plain and all(st.kind not in ("down", "up") for st in case.stages) and not (
-            case.tile and any(st.kind == "coord" for st in case.stages)):
-        options.append("glb")
-    return dataclasses.replace(case, variant=rng.choice(options))
-
-
-def _resampled(rng: random.Random, case: Case) -> Case:
-    """One case in six has a stage turned into a 2x downsample or upsample of its first tap's source (drawn last,
-    so the other cases stay as they were): a multi-rate pipeline, one accelerator tile, one lane; an upsample
-    needs even extents (steps of 2)."""
-    if rng.random() >= 1 / 6:
-        return case
-    k = rng.randrange(len(case.stages))
-    old = case.stages[k]
-    kind = rng.choice(("down", "up"))
-    if case.bins:  # a reduction's loop reading an upsample at r / 2 is refused (README: its RDom is not strip-mined)
-        kind = "down"
-    stages = list(case.stages)
-    stages[k] = Stage(old.name, kind, ((old.taps[0][0], 0, 0),), (kind,), inline=rng.random() < 0.25)
-    width, height = case.width, case.height
-    if kind == "up":
-        width, height = width + width % 2, height + height % 2
-    return dataclasses.replace(case, stages=tuple(stages), width=width, height=height, tile=None, lanes=1)
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -342,10 +249,16 @@ def _scatter(case: Case, last: str) -> list[str]:
     ])
 
 
-def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Case | None = None) -> list[str]:
+def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Case | None = None,
+                reader=None) -> list[str]:
+    """The stage's definition as source lines; `reader(src, xs, ys, channel)` spells a read of a source (another
+    program style reads the images directly), by default a read of the stage or of hw_input; `case`: the case
+    whose boundary condition (`Case.edges`) the stage's taps read through."""
     def read(src: int, xs: str, ys: str, k: int = 0) -> str:
-        ch = f"{(k + int(s.name[1:])) % channels}, " if channels and src == -1 else ""  # a channel of hw_input
-        return f"{names[src + 1]}[{ch}{xs}, {ys}]"
+        ch = (k + int(s.name[1:])) % channels if channels and src == -1 else None  # a channel of hw_input
+        if reader is not None:
+            return reader(src, xs, ys, ch)
+        return f"{names[src + 1]}[{'' if ch is None else f'{ch}, '}{xs}, {ys}]"
 
     def tap(t) -> str:
         src, dx, dy = t
@@ -470,22 +383,33 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
 
 # ---- shrinking ------------------------------------------------------------------------------------------
 
-def shrink(outcome: Outcome, simulator: str, halide=None, budget: int = 60, limit: float | None = None) -> Outcome:
+def shrink(outcome: Outcome, simulator: str, halide=None, budget: int = 60, limit: float | None = None,
+           auto: bool = False) -> Outcome:
     """The smallest case found that fails the same way (greedy: fewer stages, smaller, simpler schedule)."""
+    _, run, simpler, _ = _mode(auto)
     best = outcome
     tries = 0
     progress = True
     while progress and tries < budget:
         progress = False
-        for cand in _simpler(best.case):
+        for cand in simpler(best.case):
             tries += 1
-            got = run_limited(cand, simulator, halide, limit) if limit else run_case(cand, simulator, halide)
+            got = run_limited(cand, simulator, halide, limit, auto) if limit else run(cand, simulator, halide)
             if got.kind == best.kind:
                 best, progress = got, True
                 break
             if tries >= budget:
                 break
     return best
+
+
+def _mode(auto: bool):
+    """(generate, run_case, simpler, source) of the fuzzer, or of its unscheduled mode (`fuzz --auto`)."""
+    if auto:
+        from . import fuzz_auto
+
+        return fuzz_auto.generate, fuzz_auto.run_case, fuzz_auto.simpler, fuzz_auto.source
+    return generate, run_case, _simpler, source
 
 
 def _simpler(c: Case):
@@ -517,21 +441,22 @@ def _fit(tile, w, h):
 # ---- the command ----------------------------------------------------------------------------------------
 
 def _worker(args) -> Outcome:
-    seed, simulator, use_halide, limit = args
-    return run_limited(generate(seed), simulator, _halide() if use_halide else None, limit)
+    seed, simulator, use_halide, limit, auto = args
+    return run_limited(_mode(auto)[0](seed), simulator, _halide() if use_halide else None, limit, auto)
 
 
 class _CaseTimeout(BaseException):  # not an Exception: run_case's crash handlers must not catch it
     pass
 
 
-def run_limited(case: Case, simulator: str, halide, limit: float | None) -> Outcome:
+def run_limited(case, simulator: str, halide, limit: float | None, auto: bool = False) -> Outcome:
     """run_case, with a case taking longer than `limit` seconds (a compile that does not finish) a "slow"
     failure."""
     import signal
 
+    _, run, _, text = _mode(auto)
     if not limit:
-        return run_case(case, simulator, halide)
+        return run(case, simulator, halide)
 
     def expire(signum, frame):
         raise _CaseTimeout()
@@ -539,9 +464,9 @@ def run_limited(case: Case, simulator: str, halide, limit: float | None) -> Outc
     old = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        return run_case(case, simulator, halide)
+        return run(case, simulator, halide)
     except _CaseTimeout:
-        return Outcome(case, "slow", f"the case took over {limit} s (compile and simulation)", source=source(case))
+        return Outcome(case, "slow", f"the case took over {limit} s (compile and simulation)", source=text(case))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
@@ -556,12 +481,14 @@ def _halide():
 
 
 def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, save: str | None = None,
-             progress=print, shrink_failures: bool = True, case_limit: float | None = 120.0) -> list[Outcome]:
-    """Run `cases` cases from `seed` on; return the failures (shrunk), saving each as a program under `save`."""
+             progress=print, shrink_failures: bool = True, case_limit: float | None = 120.0,
+             auto: bool = False) -> list[Outcome]:
+    """Run `cases` cases from `seed` on; return the failures (shrunk), saving each as a program under `save`.
+    With `auto`, the cases are unscheduled algorithms given to the autoscheduler (mainspring/fuzz_auto.py)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    use_halide = _halide() is not None
-    work = [(seed + k, simulator, use_halide, case_limit) for k in range(cases)]
+    use_halide = _halide() is not None and not auto
+    work = [(seed + k, simulator, use_halide, case_limit, auto) for k in range(cases)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(_worker, work))
@@ -571,16 +498,16 @@ def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, sa
     for o in outcomes:
         counts[o.kind] = counts.get(o.kind, 0) + 1
     failures = [o for o in outcomes if o.failed]
-    progress(f"fuzz: {cases} cases from seed {seed} on {simulator}"
-             f"{'' if use_halide else ' (no halide: reference not compared)'}: "
+    progress(f"fuzz{' --auto' if auto else ''}: {cases} cases from seed {seed} on {simulator}"
+             f"{'' if use_halide or auto else ' (no halide: reference not compared)'}: "
              + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
     shrunk = []
     for o in failures:
-        small = shrink(o, simulator, _halide(), limit=case_limit) if shrink_failures else o
+        small = shrink(o, simulator, None if auto else _halide(), limit=case_limit, auto=auto) if shrink_failures else o
         shrunk.append(small)
         progress(f"fuzz: case {o.case.seed} {o.kind}: {small.detail.splitlines()[0] if small.detail else ''}")
         if save:
-            path = Path(save) / f"fuzz_{o.case.seed}.py"
+            path = Path(save) / f"fuzz_{'auto_' if auto else ''}{o.case.seed}.py"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"# {small.kind}: " + "\n# ".join(small.detail.splitlines()[:6]) + "\n" + small.source)
             progress(f"fuzz: saved {path}")

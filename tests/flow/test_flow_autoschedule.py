@@ -108,6 +108,27 @@ def test_an_algorithm_without_image_copies_streams_its_images_through_wrappers(s
     assert hl.compile(again, name="auto_plain").verilog == design.verilog
 
 
+@pytest.mark.parametrize("estimates", [False, True])
+def test_a_boundary_condition_on_an_image_read_directly(estimates, build_dir):
+    # A CPU-style blur over BoundaryConditions.repeat_edge(input): the clamp reads the image's min and extent,
+    # bound by the schedule to the image's estimates, or to the output's size (dim(i).set_bounds).
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    if estimates:
+        inp.set_estimates([(0, 16), (0, 8)])
+    clamped = hl.BoundaryConditions.repeat_edge(inp)
+    bx, by = hl.Func("bx"), hl.Func("by")
+    bx[x, y] = hl.u16(clamped[x - 1, y]) + clamped[x, y] + clamped[x + 1, y]
+    by[x, y] = hl.u8((bx[x, y - 1] + bx[x, y] + bx[x, y + 1]) / 9)
+    source = _auto(by, size=(16, 8)).schedule_source
+    assert 'funcs["input"].dim(0).set_bounds(0, 16)' in source and 'funcs["input"].dim(1).set_bounds(0, 8)' in source
+    design = hl.compile(by, name="auto_edges")
+    rep = design.report
+    assert all(b["words"] <= b["min_words"] for b in rep["buffers"]), rep["buffers"]
+    res = design.check(design.example_inputs(7), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= rep["ideal_cycles"] + rep["first_output_cycle"]
+
+
 def _plain(kind: str):
     """Algorithms with no copy Funcs and no schedule: (output, its estimates)."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
@@ -156,11 +177,46 @@ def test_plain_algorithms_compile_bit_exact_at_minimal_storage(kind, build_dir):
     ({"lane": "2"}, "unknown key 'lane'; the keys are lanes: pixels per cycle"),
     ({"lanes": "two"}, "lanes='two' is not valid; lanes: pixels per cycle, a positive integer"),
     ({"use_glb": "maybe"}, "use_glb='maybe' is not valid"),
-    ({"use_glb": "true"}, "the automatic schedule does not build a GLB level yet"),
+    ({"glb_tile": "12"}, "glb_tile='12' is not valid; glb_tile: \"WxH\""),
+    ({"use_glb": "false", "glb_tile": "8x8"}, "a GLB tile needs the GLB; drop glb_tile, or set use_glb to \"true\""),
 ])
 def test_bad_parameters_name_the_valid_ones(extra, message):
     with pytest.raises(hl.HalideError, match=message.replace("(", r"\(")):
         _auto(_blur_chain(), **extra)
+
+
+@pytest.mark.parametrize(("lanes", "tile"), [(1, "12x6"), (2, "12x6"), (1, None), (2, "10x5")])
+def test_use_glb_builds_seed_002s_three_levels(lanes, tile, build_dir):
+    # Host, GLB tiles (the last of a row or column shifted inward) and memory tiles, bit-exact; each tile streams
+    # its halo, so the ideal is the tiles' (the report's), which the design reaches but for each tile's fill.
+    out = _blur_chain()
+    extra = {"use_glb": "true", "lanes": lanes} | ({"glb_tile": tile} if tile else {})
+    source = _auto(out, **extra).schedule_source
+    assert "glb.store_in(hl.MemoryType.GLB)" in source
+    assert 'funcs["hw_input"].in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)' in source
+    design = hl.compile(out, name=f"auto_glb_{lanes}")
+    rep = design.report
+    assert rep["tiles"] == (1 if tile is None else 4 if tile == "12x6" else 9)
+    assert all(b["words"] <= b["min_words"] for b in rep["buffers"]), rep["buffers"]
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] * 1.05 + rep["tiles"] * (rep["first_output_cycle"] + 4)
+    res = design.check(design.example_inputs(3), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def test_use_glb_needs_a_copy_of_the_output_and_tiles_that_shift():
+    with pytest.raises(hl.HalideError, match=r"use_glb=\"true\": the GLB level holds copies of the accelerator's "
+                                             r"output tile, and 'blur_y' is the accelerated Func itself"):
+        _auto(_plain_blur(), size=(20, 10), use_glb="true")
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = inp[x, y]
+    hw_output[x, y] = hl.select(x < 3, hw_input[x, y], hw_input[x + 1, y])
+    output[x, y] = hw_output[x, y]
+    with pytest.raises(hl.HalideError, match=r"glb_tile=\"4x4\": Func 'hw_output' uses a coordinate as a value"):
+        _auto(output, size=(8, 8), glb_tile="4x4")
+    source = _auto(output, size=(8, 8), use_glb="true").schedule_source  # one GLB tile over the output
+    assert "GLB tiles of 8 x 8 over 8 x 8" in source
 
 
 def test_missing_estimates_and_missing_images_are_explained():
@@ -178,9 +234,52 @@ def test_missing_estimates_and_missing_images_are_explained():
         hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mullapudi2016"))
 
 
-def test_the_pe_budget_is_checked():
-    with pytest.raises(hl.HalideError, match=r"needs \d+ PEs, more than max_pes=4; ask for fewer lanes"):
+def test_no_schedule_within_the_budget_is_explained():
+    with pytest.raises(hl.HalideError, match=r"no schedule of 'output' fits max_pes=4 and max_mem_tiles=128: the "
+                                             r"smallest tried \(one lane, reductions serial\) needs 9 PEs and 1 memory "
+                                             r"tile; raise the budget \(max_pes=\"9\", max_mem_tiles=\"128\"\)"):
         _auto(_blur_chain(), lanes=2, max_pes=4)
+
+
+@pytest.mark.parametrize(("extra", "lanes"), [({"max_pes": 25}, 2), ({"max_pes": 30, "lanes": 4}, 3),
+                                              ({"max_mem_tiles": 1, "lanes": 4}, 1)])
+def test_lanes_from_the_pe_and_memory_tile_budgets(extra, lanes, build_dir):
+    # Without `lanes`, as many as fit max_pes; with it, the most up to it that fit both budgets.
+    out = _blur_chain()
+    result = _auto(out, **extra)
+    assert result.lanes == lanes
+    design = hl.compile(out, name=f"auto_budget_{lanes}")
+    rep = design.report
+    assert rep["pes"] <= extra.get("max_pes", 384) and rep["mem_tiles"] <= extra.get("max_mem_tiles", 128)
+    assert -(-27 // lanes) * 14 <= rep["ideal_cycles"] <= -(-28 // lanes) * 14  # the input, 27x14 with its halo
+    design.check(design.example_inputs(4), simulator="icarus", build_dir=build_dir)
+
+
+def _conv5():
+    """A 5x5 convolution with a weights table: 25 products unrolled, or fewer per step."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    k, conv, out = hl.Func("k"), hl.Func("conv"), hl.Func("out")
+    k[x, y] = hl.u16(x + 2 * y + 1)
+    r = hl.RDom([hl.Range(0, 5), hl.Range(0, 5)], "r")
+    conv[x, y] = hl.u16(0)
+    conv[x, y] += hl.u16(inp[x + r.x, y + r.y]) * k[r.x, r.y]
+    out[x, y] = hl.u8(conv[x, y] >> 6)
+    return out
+
+
+@pytest.mark.parametrize(("max_pes", "unrolls", "steps"), [(200, '.unroll("r$x").unroll("r$y")', 1),
+                                                          (30, '.unroll("r$x")', 5), (10, None, 25)])
+def test_a_reduction_unrolls_partially_to_meet_the_pe_budget(max_pes, unrolls, steps, build_dir):
+    out = _conv5()
+    source = _auto(out, size=(10, 6), lanes=1, max_pes=max_pes).schedule_source
+    assert (unrolls in source) if unrolls else ".update(0).unroll" not in source
+    design = hl.compile(out, name="auto_conv5")
+    rep = design.report
+    assert rep["pes"] <= max_pes
+    assert rep["ideal_cycles"] >= 60 * steps  # a step of the serial RVars per cycle
+    res = design.check(design.example_inputs(5), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= rep["ideal_cycles"] * 1.05 + rep["first_output_cycle"]
 
 
 @pytest.mark.parametrize("app", ["gaussian", "cascade", "harris"])
@@ -196,6 +295,58 @@ def test_automatic_schedules_match_the_hand_schedules(app):
         figures.append((rep["predicted_cycles"], rep["pes"], rep["mem_tiles"], rep["registers"],
                         sum(b["words"] for b in rep["buffers"] if b["level"] != "wire")))
     assert figures[0] == figures[1]
+
+
+@pytest.mark.parametrize("app", ["gaussian", "cascade", "harris", "h2h_unsharp", "h2h_camera_pipeline"])
+def test_every_apps_schedule_source_gives_its_design_byte_for_byte(app, monkeypatch):
+    # The printed schedule, run on a fresh copy of the app's algorithm instead of the autoscheduler, gives the
+    # same Verilog and memory JSON.
+    from mainspring import apps
+    from mainspring.frontend.pipeline import Pipeline
+
+    mod = apps.load(app)
+    sources = []
+    real = Pipeline.apply_autoscheduler
+
+    def record(self, target, params):
+        got = real(self, target, params)
+        sources.append(got.schedule_source)
+        return got
+
+    monkeypatch.setattr(Pipeline, "apply_autoscheduler", record)
+    out, _ = apps.build(mod, 24, 12, auto=True)
+    first = hl.compile(out, name=app, target=apps.target(mod), prove=False)
+
+    def replay(self, target, params):
+        namespace: dict = {}
+        exec(sources[0], namespace)
+        namespace["schedule"](self.funcs(), self.vars())
+        return hl.AutoSchedulerResults("Mainspring", sources[0])
+
+    monkeypatch.setattr(Pipeline, "apply_autoscheduler", replay)
+    out, _ = apps.build(mod, 24, 12, auto=True)
+    second = hl.compile(out, name=app, target=apps.target(mod), prove=False)
+    assert second.verilog == first.verilog and second.memory_text == first.memory_text
+
+
+@pytest.mark.parametrize("app", ["h2h_unsharp", "h2h_camera_pipeline"])
+def test_automatic_schedules_of_channel_pipelines_reach_the_hand_schedules(app, build_dir):
+    # Outputs of a pixel's 3 channels per transfer (hw_output(c, x, y), the output a copy in another order): the
+    # automatic schedule reaches the hand schedule's cycles within 5% with at most its PEs and memory tiles
+    # (BENCHMARKS.md), bit-exact.
+    from mainspring import apps
+
+    mod = apps.load(app)
+    reports = []
+    for auto in (False, True):
+        out, inputs = apps.build(mod, 30, 16, auto=auto)
+        design = hl.compile(out, name=f"{app}_auto" if auto else app, target=apps.target(mod))
+        reports.append(design.report)
+    hand, auto = reports
+    assert auto["predicted_cycles"] <= hand["predicted_cycles"] * 1.05
+    assert auto["pes"] <= hand["pes"] and auto["mem_tiles"] <= hand["mem_tiles"]
+    res = design.check(inputs, simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)

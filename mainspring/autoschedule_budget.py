@@ -1,0 +1,84 @@
+"""Budgets of an automatic schedule: the most lanes, then the most unrolled reductions, that fit `max_pes` PEs and
+`max_mem_tiles` memory tiles.
+
+PEs and memory tiles come from compiling each candidate (without the kernel proofs), so the figures are the
+report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
+fits in the PE budget) down to one; at one lane, reductions unrolled over fewer of their RVars (the innermost stay
+unrolled, as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones.
+Between candidates each Func's schedule is put back as the algorithm had it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from .frontend.errors import HalideError
+from .frontend.func import handle_of
+from .frontend.pipeline import Pipeline
+from .target import CGRA
+
+MAX_LANES = 16  # the most lanes tried when the PE budget alone sets them
+
+
+def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | None, max_mem_tiles: int | None,
+               apply: Callable[[int, int | None], tuple[object, str]], depths: int, where: str) -> tuple[object, str]:
+    """Apply the first candidate that fits (`apply(lanes, unrolled_rvars)` schedules the algorithm and returns
+    (plan, source)); raise HalideError, with the smallest design's figures, when none does."""
+    pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
+    saved = _snapshot(pipe)
+    seen: dict[str, tuple[int, int]] = {}
+
+    def trial(lanes: int, depth: int | None) -> tuple[object, str, bool]:
+        _restore(saved)
+        plan, source = apply(lanes, depth)
+        if source not in seen:
+            seen[source] = _figures(pipe, target)
+        pes, tiles = seen[source]
+        return plan, source, pes <= pes_cap and tiles <= tiles_cap
+
+    if asked is None:  # as many lanes as the 1-lane design fits in the budget
+        trial(1, None)
+        pes, tiles = next(iter(seen.values()))
+        asked = max(1, min(MAX_LANES, pes_cap // max(pes, 1), tiles_cap // max(tiles, 1)))
+    for lanes in range(asked, 0, -1):
+        for depth in [None] if lanes > 1 else [None] + list(range(depths - 1, -1, -1)):
+            plan, source, fits = trial(lanes, depth)
+            if fits:
+                return plan, source
+    pes, tiles = min(seen.values())
+    _restore(saved)
+    raise HalideError(
+        f"{where}: no schedule of '{pipe.output.name}' fits max_pes={pes_cap} and max_mem_tiles={tiles_cap}: the "
+        f"smallest tried (one lane, reductions serial) needs {pes} PEs and {tiles} memory tile"
+        f"{'' if tiles == 1 else 's'}; raise the budget "
+        f"(max_pes=\"{max(pes, pes_cap)}\", max_mem_tiles=\"{max(tiles, tiles_cap)}\") or compile for a larger "
+        "target")
+
+
+def _figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
+    from .compiler import compile as compile_design
+
+    roomy = dataclasses.replace(target, num_pes=1 << 30, num_mem_tiles=1 << 30)  # the figures, not the refusal
+    rep = compile_design(handle_of(pipe.output), name="autoschedule_budget", target=roomy, prove=False).report
+    return rep["pes"], rep["mem_tiles"]
+
+
+def _snapshot(pipe: Pipeline) -> list:
+    """Each Func's schedule as it is (placement, each stage's loops and directives, its wrappers)."""
+    out = []
+    for f in pipe.order:
+        placement = dataclasses.replace(f.placement, bounds=dict(f.placement.bounds))
+        stages = [(d.schedule, list(d.schedule.dims), list(d.schedule.directives)) for d in f.definitions]
+        out.append((f, placement, stages, dict(f.wrappers)))
+    return out
+
+
+def _restore(saved: list) -> None:
+    for f, placement, stages, wrappers in saved:
+        f.placement = dataclasses.replace(placement, bounds=dict(placement.bounds))
+        for schedule, dims, directives in stages:
+            schedule.dims[:] = dims
+            schedule.directives[:] = directives
+        f.wrappers = dict(wrappers)
+

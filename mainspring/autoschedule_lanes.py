@@ -1,0 +1,148 @@
+"""Lanes of an automatic schedule: how many pixels of x each Func computes (each stream carries) per cycle.
+
+hwlower/lanes.py's rule: a consumer that reads c pixels of its producer's x per cycle keeps pace only with a
+producer of c lanes. So the lanes go from the output (the `lanes` asked for) to the images, multiplied by each
+read's stride along x: a 2x downsample's producer makes 2k pixels per cycle, an upsample's k/2. The output's lanes
+come down (to 1 at worst, where the former one-lane rules hold) when the rates cannot be met:
+- a rate that is not a whole number of pixels (an upsample by 2 at 3 lanes);
+- x read along another dimension (a transpose), or through a computed coordinate;
+- a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
+  producer must have one lane;
+- a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
+- a stream through the GLB of more words per cycle than a GLB bank port moves (`CGRA.glb_lanes`);
+- a stream whose first dimension is the channels of a pixel (`hw_input(c, x, y)`): it is unrolled whole and x
+  cannot be unrolled too (an accelerator input unrolled along two dimensions is not built).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .frontend import ir
+from .frontend.func import Function
+from .frontend.pipeline import Pipeline
+
+
+@dataclass
+class LanePlan:
+    lanes: int  # the output's pixels per cycle
+    x_dim: dict[int, int] = field(default_factory=dict)  # id(f) -> the argument that runs along the output's x
+    funcs: dict[int, int] = field(default_factory=dict)  # id(f) -> pixels of x per cycle
+    note: str = ""  # why `lanes` is below what was asked for
+
+    def of(self, f: Function) -> int:
+        return self.funcs.get(id(f), 1)
+
+
+READ_PORTS = 2  # a memory tile's read ports: a RAM's readers take at most this many words per cycle
+
+
+def _scatters(pipe: Pipeline, f: Function) -> bool:
+    """Whether an update of f writes at a computed coordinate (`hist(bin(r)) += 1`)."""
+    return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
+
+
+class _NoLanes(Exception):
+    """The rates cannot be met at this many lanes (the message says why)."""
+
+
+def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0,
+               caps: dict[int, int] | None = None) -> LanePlan:
+    """The largest lanes <= `asked` at which every Func of `funcs` (the accelerated region and its streams,
+    producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial;
+    `acc_x`: the argument of the accelerated Func that is x; `caps`: the most lanes of some Funcs (id -> lanes:
+    a stream through the GLB moves at most a bank port's words per cycle)."""
+    note = ""
+    for k in range(asked, 0, -1):
+        try:
+            got = _propagate(pipe, acc, funcs, serial, k, acc_x, caps or {})
+        except _NoLanes as e:
+            note = note or f"{asked} pixels per cycle is not reachable: {e}"
+            continue
+        got.note = note if k < asked else ""
+        return got
+    raise AssertionError("one lane is always reachable")
+
+
+def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
+               caps: dict[int, int]) -> LanePlan:
+    plan = LanePlan(k)
+    plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
+    inside = {id(f) for f in funcs}
+    for f in reversed(funcs):
+        if f is acc:
+            continue
+        dims: dict[int, Fraction] = {}
+        stepped: set[int] = set()  # arguments a serial reduction steps along
+        for g in pipe.consumers(f):
+            if id(g) not in inside or id(g) not in plan.x_dim:
+                continue
+            xname = g.args[plan.x_dim[id(g)]]
+            for n_def, d in enumerate(pipe.definitions(g)):
+                for n in ir.walk(d.value):
+                    if isinstance(n, ir.Call) and n.callee is f:
+                        _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped)
+        if k > 1 and _scatters(pipe, f) and sum(dims.values()) > READ_PORTS:
+            raise _NoLanes(f"'{f.name}' is a table updated at computed coordinates (a RAM), read through a memory "
+                           f"tile's {READ_PORTS} read ports")
+        if len(dims) > 1 and k > 1:
+            raise _NoLanes(f"'{f.name}' is read along x in more than one of its dimensions")
+        j, rate = min(dims.items()) if dims else (0, Fraction(1))
+        if k == 1:  # the former one-lane rules: any stride, no unroll
+            rate = Fraction(1)
+        if rate.denominator != 1 or rate < 1:
+            raise _NoLanes(f"'{f.name}' would make {rate} pixels per cycle, not a whole number")
+        lanes = int(rate)
+        if lanes > caps.get(id(f), lanes):
+            raise _NoLanes(f"'{f.name}' would stream {lanes} words per cycle through the GLB, whose bank port moves "
+                           f"{caps[id(f)]}")
+        if j in stepped and lanes > 1:
+            raise _NoLanes(f"a serial reduction reads '{f.name}' one pixel of x per step")
+        if j != 0 and lanes > 1:
+            raise _NoLanes(f"'{f.name}' runs along x in its dimension {f.args[j]}, not its first; its first "
+                           f"({f.args[0]}: a pixel's channels) is unrolled whole, and x cannot be unrolled too")
+        plan.x_dim[id(f)], plan.funcs[id(f)] = j, lanes
+    return plan
+
+
+def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, serial: bool,
+          dims: dict[int, Fraction], stepped: set[int]) -> None:
+    for j, a in enumerate(call.args):
+        c = _coefficient(a, xname)
+        if c is None:
+            if lanes == 1:
+                continue
+            raise _NoLanes(f"'{g.name}' reads '{f.name}' at a computed coordinate along x")
+        if c != 0:
+            rate = lanes * c
+            if dims.setdefault(j, rate) != rate and lanes > 1:
+                raise _NoLanes(f"'{f.name}' is read at two rates along x ({dims[j]} and {rate} pixels per cycle)")
+        if serial and any(isinstance(m, ir.RVar) for m in ir.walk(a)):
+            stepped.add(j)
+
+
+def _coefficient(e: ir.Expr, name: str) -> Fraction | None:
+    """The coefficient of Var `name` in e, where e is affine in it (through casts, division by a constant and
+    clamps of it); None where it is not."""
+    if isinstance(e, ir.Var):
+        return Fraction(1 if e.name == name else 0)
+    if not any(isinstance(m, ir.Var) and m.name == name for m in ir.walk(e)):
+        return Fraction(0)
+    if isinstance(e, ir.Cast):
+        return _coefficient(e.value, name)
+    if isinstance(e, ir.BinOp):
+        a, b = _coefficient(e.a, name), _coefficient(e.b, name)
+        if a is None or b is None:
+            return None
+        if e.op == "add":
+            return a + b
+        if e.op == "sub":
+            return a - b
+        if e.op == "mul" and (isinstance(e.a, ir.Const) or isinstance(e.b, ir.Const)):
+            return a * e.b.value if isinstance(e.b, ir.Const) else b * e.a.value
+        if e.op == "div" and isinstance(e.b, ir.Const) and e.b.value > 0:
+            return a / int(e.b.value)
+        if e.op in ("min", "max") and 0 in (a, b):  # a clamp: the bound is a constant
+            return a or b
+    return None

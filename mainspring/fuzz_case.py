@@ -1,0 +1,104 @@
+"""What a fuzz case is (`Stage`, `Case`) and the kinds drawn after the base pipeline (`mainspring fuzz`): each
+modifier is drawn last, so that the cases of every seed drawn before it stay as they were."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    kind: str  # "stencil", "pointwise" or "reduce"
+    taps: tuple[tuple[int, int, int], ...]  # (source: -1 hw_input, else a stage index; dx; dy)
+    ops: tuple[str, ...]  # how the taps combine, left to right (stencil); the op and constant (pointwise)
+    const: int = 1
+    extent: tuple[int, int] = (1, 1)  # reduce: the RDom
+    unrolled: bool = True  # reduce: the reduction unrolled (one op) or serial
+    inline: bool = False
+
+
+@dataclass(frozen=True)
+class Case:
+    seed: int
+    in_type: str
+    work: str
+    stages: tuple[Stage, ...]
+    width: int
+    height: int
+    tile: tuple[int, int] | None = None  # the host tile (the accelerator runs once per tile)
+    lanes: int = 1
+    stalls: float = 0.2
+    # A scatter case: the output is a table of `bins` elements that the last stage's pixels update at a computed
+    # coordinate (`hist(clamp(v, 0, bins - 1)) op= ...`, `scatter` the op: "count", "max" or "sum"), not an image.
+    bins: int = 0
+    # A scatter case whose output is an image again: each pixel of the last stage plus the table's element at
+    # that pixel's bin, read after the last update (a RAM read at computed coordinates: back-projection).
+    lookup: bool = False
+    scatter: str = "count"
+    # A variant of the schedule: "store_at" (stages stored at the accelerator's loop too), "column_major" (the output
+    # streams y fastest), "accelerator_input" (the input marked with accelerator_input()) or "glb" (seed 002's three
+    # levels: host tiles through the GLB); "" for none.
+    variant: str = ""
+    # Channels: a 3-D input whose copy hw_input(c, x, y) streams its channels whole in each transfer (c unrolled),
+    # every tap of hw_input reading one of them; 0 for a 2-D input.
+    channels: int = 0
+    # A boundary condition on the stages (computed inside the accelerator): every tap of a stage by a stencil,
+    # pointwise, table or coordinate stage reads it through this ("clamp", "repeat_edge", "constant_exterior",
+    # "mirror_image", "mirror_interior") over the output's size, at offsets from -1; "" for none.
+    edges: str = ""
+
+
+_EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
+
+
+def with_edges(rng: random.Random, case: Case) -> Case:
+    """One case in six reads its stages through a boundary condition (drawn last, so the other cases stay as they
+    were): the edges of a Func computed inside are chosen by absolute coordinates, so one accelerator tile."""
+    if rng.random() >= 1 / 6 or not any(t[0] >= 0 for st in case.stages for t in st.taps):
+        return case
+    variant = "" if case.variant == "glb" else case.variant
+    return dataclasses.replace(case, edges=rng.choice(_EDGES), tile=None, variant=variant)
+
+
+def with_channels(rng: random.Random, case: Case) -> Case:
+    """One case in six reads a 3-D input of 2 or 3 channels streamed whole per transfer (drawn last, so the other
+    cases stay as they were), with the case's lanes along x (channels times lanes words per transfer), no GLB."""
+    if rng.random() >= 1 / 6:
+        return case
+    variant = "" if case.variant == "glb" else case.variant
+    return dataclasses.replace(case, channels=rng.choice((2, 3)), variant=variant)
+
+
+def with_variant(rng: random.Random, case: Case) -> Case:
+    """One case in four gets a schedule variant (drawn last, so the other cases stay as they were)."""
+    if rng.random() >= 0.25:
+        return case
+    plain = case.lanes == 1 and not case.bins
+    options = ["store_at", "accelerator_input"] + (["column_major"] if plain else [])
+    # seed 002's GLB level, for single-rate pipelines (a tile counts coordinates from its own origin)
+    if plain and all(st.kind not in ("down", "up") for st in case.stages) and not (
+            case.tile and any(st.kind == "coord" for st in case.stages)):
+        options.append("glb")
+    return dataclasses.replace(case, variant=rng.choice(options))
+
+
+def resampled(rng: random.Random, case: Case) -> Case:
+    """One case in six has a stage turned into a 2x downsample or upsample of its first tap's source (drawn last,
+    so the other cases stay as they were): a multi-rate pipeline, one accelerator tile, one lane; an upsample
+    needs even extents (steps of 2)."""
+    if rng.random() >= 1 / 6:
+        return case
+    k = rng.randrange(len(case.stages))
+    old = case.stages[k]
+    kind = rng.choice(("down", "up"))
+    if case.bins:  # a reduction's loop reading an upsample at r / 2 is refused (README: its RDom is not strip-mined)
+        kind = "down"
+    stages = list(case.stages)
+    stages[k] = Stage(old.name, kind, ((old.taps[0][0], 0, 0),), (kind,), inline=rng.random() < 0.25)
+    width, height = case.width, case.height
+    if kind == "up":
+        width, height = width + width % 2, height + height % 2
+    return dataclasses.replace(case, stages=tuple(stages), width=width, height=height, tile=None, lanes=1)

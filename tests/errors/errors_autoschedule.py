@@ -1,0 +1,223 @@
+"""Catalogue cases: what `Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring",
+{...}))` refuses (mainspring/autoschedule.py): bad keys and values, algorithms it has nothing to accelerate or no
+size for, a GLB level it cannot build, budgets no schedule fits."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import mainspring as hl
+
+from catalogue import case
+
+P = hl.AutoschedulerParams
+
+
+def unscheduled(size=(8, 8)):
+    """seed 002's pipeline with no schedule and no bounds (input -> hw_input -> mid -> hw_output -> output), its
+    estimates given."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, mid, hw_output, output = hl.Func("hw_input"), hl.Func("mid"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = input_[x, y]
+    mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = mid[x, y] + mid[x, y + 1]
+    output[x, y] = hw_output[x, y]
+    output.set_estimates([(0, size[0]), (0, size[1])])
+    return SimpleNamespace(x=x, y=y, mid=mid, hw_output=hw_output, output=output)
+
+
+def plain(size=(8, 8)):
+    """An algorithm written for a CPU: the image read directly, the output the last stage."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    blur = hl.Func("blur")
+    blur[x, y] = input_[x, y] + input_[x + 1, y]
+    blur.set_estimates([(0, size[0]), (0, size[1])])
+    return blur
+
+
+@case("autoschedule", "An unknown key in AutoschedulerParams", (
+    r"{at}: AutoschedulerParams\(\"Mainspring\"\): unknown key 'lane'; the keys are lanes: pixels per cycle, .*; "
+    r"max_pes: .*; max_mem_tiles: .*; use_glb: .*; glb_tile: .*"), regex=True)
+def unknown_key():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"lane": "2"}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@unknown_key.fix
+def _():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"lanes": "2"}))
+    return hl.compile(p.output, name="demo")
+
+
+@case("autoschedule", "A value that is not a positive integer", (
+    "{at}: AutoschedulerParams(\"Mainspring\"): max_pes='0' is not valid; max_pes: the PE budget, a positive "
+    "integer: lanes, then reductions' unrolls, are cut to fit it"))
+def max_pes_zero():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "0"}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@max_pes_zero.fix
+def _():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "40"}))
+    return hl.compile(p.output, name="demo")
+
+
+@case("autoschedule", "A GLB tile that is not WxH", (
+    "{at}: AutoschedulerParams(\"Mainspring\"): glb_tile='4' is not valid; glb_tile: \"WxH\", the GLB tile "
+    "(implies use_glb \"true\"; default: the output, or tiles of at most 256)"))
+def glb_tile_not_wxh():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "4"}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_tile_not_wxh.fix
+def _():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "4x4"}))
+    return hl.compile(p.output, name="demo")
+
+
+@case("autoschedule", "A GLB tile without the GLB", (
+    "{at}: AutoschedulerParams(\"Mainspring\"): glb_tile='4x4' with use_glb=\"false\": a GLB tile needs the GLB; "
+    "drop glb_tile, or set use_glb to \"true\""))
+def glb_tile_without_glb():
+    p = unscheduled()
+    params = P("Mainspring", {"use_glb": "false", "glb_tile": "4x4"})
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), params)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_tile_without_glb.fix
+def _():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "true", "glb_tile": "4x4"}))
+    return hl.compile(p.output, name="demo")
+
+
+@case("autoschedule", "An output with no estimate of its size", (
+    "{at}: apply_autoscheduler: the output 'output' has no estimate for x; give the size it is computed at: "
+    "output.set_estimates([(0, 64), (0, 64)])"), func="output")
+def no_estimates():
+    p = unscheduled()
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring"))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@no_estimates.fix
+def _():
+    p = unscheduled()
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.set_estimates([(0, 8), (0, 8)])
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(p.output, name="demo")
+
+
+@case("autoschedule", "A GLB level for an output that copies no Func", (
+    "{at}: apply_autoscheduler: use_glb=\"true\": the GLB level holds copies of the accelerator's output tile, and "
+    "'blur' is the accelerated Func itself (it copies no Func); write the output as a copy of the last stage, as "
+    "seed 002 does (hw_output[x, y] = ...; blur[x, y] = hw_output[x, y]), or leave use_glb at \"auto\""),
+      func="blur")
+def glb_without_an_output_copy():
+    out = plain()
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "true"}))  # <-
+    return hl.compile(out, name="demo")
+
+
+@glb_without_an_output_copy.fix
+def _():
+    out = plain()
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "auto"}))
+    return hl.compile(out, name="demo")
+
+
+@case("autoschedule", "GLB tiles over coordinates used as values", (
+    "{at}: apply_autoscheduler: glb_tile=\"4x4\": Func 'hw_output' uses a coordinate as a value (each tile counts "
+    "from its own origin), and every GLB tile runs the same hardware on a footprint that only shifts from tile to "
+    "tile; drop glb_tile (use_glb \"true\" alone keeps one GLB tile over the output)"), func="hw_output")
+def glb_tiles_over_coordinates():
+    p = unscheduled()
+    p.hw_output[p.x, p.y] = hl.select(p.x < 2, p.mid[p.x, p.y], p.mid[p.x, p.y + 1])
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "4x4"}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_tiles_over_coordinates.fix
+def _():
+    p = unscheduled()
+    p.hw_output[p.x, p.y] = hl.select(p.x < 2, p.mid[p.x, p.y], p.mid[p.x, p.y + 1])
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "true"}))
+    return hl.compile(p.output, name="demo")
+
+
+@case("autoschedule", "A budget no schedule fits", (
+    "{at}: apply_autoscheduler: no schedule of 'output' fits max_pes=1 and max_mem_tiles=128: the smallest tried "
+    "(one lane, reductions serial) needs 2 PEs and 1 memory tile; raise the budget (max_pes=\"2\", "
+    "max_mem_tiles=\"128\") or compile for a larger target"), func="output")
+def budget_too_small():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "1"}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@budget_too_small.fix
+def _():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "2"}))
+    return hl.compile(p.output, name="demo")
+
+
+def _gray_of_clamped():
+    """RGB to gray over an image clamped in all three dimensions (its channels' extent unknown)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(8), 3, "input")
+    clamped = hl.BoundaryConditions.repeat_edge(input_)
+    gray = hl.Func("gray")
+    gray[x, y] = hl.u8((hl.u16(clamped[x, y, 0]) + clamped[x, y, 1] + clamped[x, y, 2]) / 3)
+    gray.set_estimates([(0, 8), (0, 8)])
+    return input_, gray
+
+
+@case("autoschedule", "A boundary condition over a dimension the output does not have", (
+    "{at}: apply_autoscheduler: the algorithm reads the size of image input along its dimension 2 (a boundary "
+    "condition), which has no estimate and no counterpart in the output; give it: input.dim(2).set_estimate(0, 3), "
+    "or input.set_estimates([...]) for every dimension"))
+def image_size_unknown():
+    _, gray = _gray_of_clamped()
+    hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))  # <-
+    return hl.compile(gray, name="demo")
+
+
+@image_size_unknown.fix
+def _():
+    input_, gray = _gray_of_clamped()
+    input_.dim(2).set_estimate(0, 3)
+    hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(gray, name="demo")
+
+
+@case("schedule", "An image's bounds that are not integers", (
+    "{at}: ImageParam input.dim(0).set_bounds: extent must be a positive integer, got 0"))
+def image_bounds_not_positive():
+    input_, gray = _gray_of_clamped()
+    input_.dim(0).set_bounds(0, 0)  # <-
+    return hl.compile(gray, name="demo")
+
+
+@image_bounds_not_positive.fix
+def _():
+    input_, gray = _gray_of_clamped()
+    input_.dim(2).set_estimate(0, 3)
+    input_.dim(0).set_bounds(0, 8)
+    hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(gray, name="demo")
