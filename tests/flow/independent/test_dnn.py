@@ -10,7 +10,7 @@ u8, u16, i16 = hl.u8, hl.u16, hl.i16
 
 
 def resnet(in_img=28, pad=1, ksize=3, stride=1, k_ic=8, k_oc=3, unroll_pure=True, hw_kernel_bound_w=False,
-           out_order="default", update_order="default"):
+           out_order="default", update_order="default", inner_bounds=True):
     imgsize = (in_img + 2 * pad - ksize) // stride + 1
     x, y, z, w = hl.Var("x"), hl.Var("y"), hl.Var("z"), hl.Var("w")
     input = hl.ImageParam(hl.Int(16), 3, "input")
@@ -31,9 +31,10 @@ def resnet(in_img=28, pad=1, ksize=3, stride=1, k_ic=8, k_oc=3, unroll_pure=True
     output.bound(x, 0, imgsize)
     output.bound(y, 0, imgsize)
     output.bound(w, 0, k_oc)
-    hw_output.bound(w, 0, k_oc)
-    hw_kernel.bound(z, 0, k_ic)
-    hw_input.bound(z, 0, k_ic)
+    if inner_bounds:
+        hw_output.bound(w, 0, k_oc)
+        hw_kernel.bound(z, 0, k_ic)
+        hw_input.bound(z, 0, k_ic)
     if hw_kernel_bound_w:
         hw_kernel.bound(w, 0, k_oc)
     xi, yi, xo, yo = hl.Var("xi"), hl.Var("yi"), hl.Var("xo"), hl.Var("yo")
@@ -89,7 +90,7 @@ def resnet_ic4_oc2():
 
 
 # ---------------------------------------------------------------- conv_layer_mobile
-def conv_layer_mobile(size=16, num_in_ch=4, num_out_ch=3, k_inner=False):
+def conv_layer_mobile(size=16, num_in_ch=4, num_out_ch=3, k_inner=False, inner_bounds=True):
     x, y, c, k = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("k")
     input = hl.ImageParam(hl.UInt(8), 3, "input")
     hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
@@ -116,9 +117,10 @@ def conv_layer_mobile(size=16, num_in_ch=4, num_out_ch=3, k_inner=False):
     output.bound(x, 0, size)
     output.bound(y, 0, size)
     output.bound(k, 0, num_out_ch)
-    pw_conv_reduction.bound(x, 0, size)
-    pw_conv_reduction.bound(y, 0, size)
-    pw_conv.bound(c, 0, num_in_ch)
+    if inner_bounds:
+        pw_conv_reduction.bound(x, 0, size)
+        pw_conv_reduction.bound(y, 0, size)
+        pw_conv.bound(c, 0, num_in_ch)
     xo, xi, yo, yi = hl.Var("xo"), hl.Var("xi"), hl.Var("yo"), hl.Var("yi")
     hw_output.compute_root()
     if k_inner:  # the CoreIR branch's order: output channels innermost, stored channel-first
@@ -169,12 +171,34 @@ def conv_layer_mobile_k_inner():
     return conv_layer_mobile(6, k_inner=True)
 
 
+def resnet_no_inner_bounds():  # bounds inference gives z (from r.z) and w (from the output)
+    return resnet(in_img=6, inner_bounds=False)
+
+
+def conv_layer_mobile_no_inner_bounds():
+    return conv_layer_mobile(6, inner_bounds=False)
+
+
+def conv_layer_mobile_3in_4out():
+    return conv_layer_mobile(6, num_in_ch=3, num_out_ch=4)
+
+
+def resnet_ksize1_pad0():
+    return resnet(in_img=6, pad=0, ksize=1)
+
+
+def resnet_pad0():
+    return resnet(in_img=8, pad=0)
+
+
 CASES = {f.__name__: f for f in (
     resnet_small, resnet_default, resnet_bound_kernel_w, resnet_stride2, resnet_no_pure_unroll, resnet_ic4_oc2,
     resnet_w_inner_output, resnet_rz_outer_of_w, resnet_output_stationary,
-    conv_layer_mobile_default, conv_layer_mobile_small, conv_layer_mobile_k_inner)}
+    conv_layer_mobile_default, conv_layer_mobile_small, conv_layer_mobile_k_inner, resnet_no_inner_bounds,
+    conv_layer_mobile_no_inner_bounds, conv_layer_mobile_3in_4out, resnet_ksize1_pad0, resnet_pad0)}
 XFAIL: dict = {}
-SLOW = ("resnet_default", "resnet_stride2", "conv_layer_mobile_small", "resnet_rz_outer_of_w")
+SLOW = ("resnet_default", "resnet_stride2", "conv_layer_mobile_small", "resnet_rz_outer_of_w",
+        "conv_layer_mobile_3in_4out", "resnet_stride2_12")
 
 
 @pytest.mark.parametrize("case,simulator", params(CASES, XFAIL, SLOW), indirect=["simulator"])

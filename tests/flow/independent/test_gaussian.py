@@ -12,13 +12,21 @@ from porting import SIMULATORS, params, rand_image, run
 BLOCK = 3
 
 
-def gaussian(schedule=3, tile_w=62, tile_h=196, host_x=16, host_y=20, unroll=2, num_tiles=2, tile_size=62, fix=None):
+def gaussian(schedule=3, tile_w=62, tile_h=196, host_x=16, host_y=20, unroll=2, num_tiles=2, tile_size=62, fix=None,
+             boundary=None):
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     win = hl.RDom([(0, BLOCK), (0, BLOCK)])
     input = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
-    hw_input[x, y] = hl.cast(hl.UInt(16), input[x, y])
+    if boundary == "repeat_edge":  # a centred blur over the whole image
+        src = hl.BoundaryConditions.repeat_edge(input)
+        hw_input[x, y] = hl.cast(hl.UInt(16), src[x - 1, y - 1])
+    elif boundary == "mirror":
+        src = hl.BoundaryConditions.mirror_interior(input)
+        hw_input[x, y] = hl.cast(hl.UInt(16), src[x - 1, y - 1])
+    else:
+        hw_input[x, y] = hl.cast(hl.UInt(16), input[x, y])
     kernel_f = hl.Func("kernel_f")
     sigma = 1.5
     norm = float(np.float32(np.sqrt(np.float32(2 * math.pi))) * np.float32(sigma))
@@ -113,6 +121,8 @@ def gaussian(schedule=3, tile_w=62, tile_h=196, host_x=16, host_y=20, unroll=2, 
         hw_input.in_().unroll(x, unroll, rs)
         hw_input.compute_root().accelerator_input()
         w, h = ow + 2 + (unroll - 1), oh + 2
+    if boundary:
+        w, h = w - 2 - (unroll - 1 if schedule == 3 else 0), h - 2
     return output, {"input": rand_image(w, h, seed=11)}
 
 
@@ -146,6 +156,18 @@ def gaussian_sched3_width_not_multiple_roundup_inner():
 
 def gaussian_sched1_fixed():
     return gaussian(1, tile_size=8, num_tiles=2, host_x=2, fix="pure_unroll")
+
+
+def gaussian_sched3_repeat_edge():
+    return gaussian(3, tile_w=14, tile_h=10, host_x=2, host_y=2, unroll=2, boundary="repeat_edge")
+
+
+def gaussian_sched3_mirror():
+    return gaussian(3, tile_w=14, tile_h=10, host_x=2, host_y=2, unroll=2, boundary="mirror")
+
+
+def gaussian_sched2_repeat_edge():
+    return gaussian(2, tile_w=10, tile_h=6, num_tiles=2, host_x=2, host_y=2, boundary="repeat_edge")
 
 
 def gaussian_sched1():
@@ -213,7 +235,8 @@ def three_level_kernel_inline():
 
 
 CASES = {f.__name__: f for f in (
-    gaussian_sched3_small, gaussian_sched3_one_tile, gaussian_sched3_unroll4, gaussian_sched3_generator_tile,
+    gaussian_sched3_small, gaussian_sched3_repeat_edge, gaussian_sched3_mirror, gaussian_sched2_repeat_edge,
+    gaussian_sched3_one_tile, gaussian_sched3_unroll4, gaussian_sched3_generator_tile,
     gaussian_sched3_width_not_multiple, gaussian_sched3_width_not_multiple_roundup_tiles,
     gaussian_sched3_width_not_multiple_roundup_inner, gaussian_sched1, gaussian_sched1_fixed, gaussian_sched2,
     three_level_small, three_level_2x2, three_level_kernel_inline, three_level_generator_size)}

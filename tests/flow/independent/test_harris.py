@@ -75,13 +75,62 @@ def harris(tile=58, schedule=0, block_size=3, shiftk=4, threshold=1, repeat_edge
     output = hl.Func("output")
     output[x, y] = hl.cast(hl.UInt(8), hw_output[x, y])
 
-    hw_output.compute_root()
-    hw_output.tile(x, y, xo, yo, xi, yi, tile, tile).hw_accelerate(xi, xo)
-    if schedule == 2:
+    if schedule == 8:  # end at cim: the accelerator's output is cim, the rest on the host
+        cim.compute_root()
+        cim.tile(x, y, xo, yo, xi, yi, tile + 2, tile + 2).hw_accelerate(xi, xo)
+        for f in (grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, kernel_x, kernel_y):
+            f.compute_at(cim, xo)
+    else:
+        hw_output.compute_root()
+        hw_output.tile(x, y, xo, yo, xi, yi, tile, tile).hw_accelerate(xi, xo)
+    if schedule == 8:
+        kernel_x.unroll(x).unroll(y)
+        kernel_y.unroll(x).unroll(y)
+        grad_x_unclamp.update().unroll(r.x).unroll(r.y)
+        grad_y_unclamp.update().unroll(r.x).unroll(r.y)
+        lgxx.update().unroll(box.x).unroll(box.y)
+        lgyy.update().unroll(box.x).unroll(box.y)
+        lgxy.update().unroll(box.x).unroll(box.y)
+    elif schedule in (3, 4):
+        for f in (grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim, cim_output):
+            f.compute_at(hw_output, xo)
+        kernel_x.compute_at(hw_output, xo).store_in(hl.MemoryType.ROM)
+        kernel_y.compute_at(hw_output, xo).store_in(hl.MemoryType.ROM)
+        if schedule == 3:
+            kernel_x.unroll(x, 3).unroll(y, 3)
+            kernel_y.unroll(x, 3).unroll(y, 3)
+        else:
+            kernel_x.unroll(x).unroll(y)
+            kernel_y.unroll(x).unroll(y)
+            grad_x_unclamp.update().unroll(r.x)
+            grad_y_unclamp.update().unroll(r.x)
+        lgxx.unroll(x, 3).unroll(y, 3)
+        lgxy.unroll(x, 3).unroll(y, 3)
+        lgyy.unroll(x, 3).unroll(y, 3)
+        if schedule == 4:
+            lgxx.update().unroll(box.x)
+            lgyy.update().unroll(box.x)
+            lgxy.update().unroll(box.x)
+    elif schedule == 6:  # unroll all, 2 pixels per cycle
+        hw_output.unroll(xi, 2)
+        padded16.unroll(x, 2)   # the generator's padded16.in().unroll(x, 2): an inline wrapper (Halide refuses)
+        for f in (grad_x_unclamp, grad_y_unclamp, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim, cim_output):
+            f.unroll(x, 2)
+        for f in (grad_x_unclamp, grad_y_unclamp, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim, cim_output, kernel_x,
+                  kernel_y):
+            f.compute_at(hw_output, xo)
+        kernel_x.unroll(x).unroll(y)
+        kernel_y.unroll(x).unroll(y)
+        grad_x_unclamp.update().unroll(r.x).unroll(r.y).unroll(x, 2)
+        grad_y_unclamp.update().unroll(r.x).unroll(r.y).unroll(x, 2)
+        lgxx.update().unroll(box.x).unroll(box.y).unroll(x, 2)
+        lgyy.update().unroll(box.x).unroll(box.y).unroll(x, 2)
+        lgxy.update().unroll(box.x).unroll(box.y).unroll(x, 2)
+    elif schedule == 2:
         lgxx.compute_at(hw_output, xo)
         lgyy.compute_at(hw_output, xo)
         lgxy.compute_at(hw_output, xo)
-    elif schedule == 5:
+    elif schedule in (5, 7):
         for f in (grad_x, grad_y, lxx, lyy, lxy, lgxx, lgyy, lgxy, cim, cim_output):
             f.compute_at(hw_output, xo)
         kernel_x.compute_at(hw_output, xo)
@@ -138,10 +187,34 @@ def harris_repeat_edge():
     return harris(16, repeat_edge=True)
 
 
+def harris_sched3_rom_unroll_y():
+    return harris(16, schedule=3)
+
+
+def harris_sched4_unroll_some():
+    return harris(16, schedule=4)
+
+
+def harris_sched6_two_pixels():
+    return harris(16, schedule=6)
+
+
+def harris_sched7_large_tile():
+    return harris(122, schedule=7)
+
+
+def harris_sched8_end_at_cim():
+    return harris(16, schedule=8)
+
+
 CASES = {f.__name__: f for f in (harris_default, harris_small, harris_sched1_no_buffers, harris_sched2_few_buffers,
-                                 harris_sched5, harris_repeat_edge)}
-XFAIL: dict = {}
-SLOW = ("harris_default",)
+                                 harris_sched5, harris_repeat_edge, harris_sched3_rom_unroll_y,
+                                 harris_sched4_unroll_some, harris_sched6_two_pixels, harris_sched7_large_tile,
+                                 harris_sched8_end_at_cim)}
+ROM_UNROLL = ("refused (Halide accepts; schedules 3 and 4, not the default): lgxx.unroll(x, 3).unroll(y, 3) on the "
+              "pure definition only: 'Fix: add lgxx.update(0).unroll(x, 3)'")
+XFAIL = {"harris_sched3_rom_unroll_y": ROM_UNROLL, "harris_sched4_unroll_some": ROM_UNROLL}
+SLOW = ("harris_default", "harris_sched7_large_tile", "harris_sched1_no_buffers", "harris_sched6_two_pixels")
 
 
 @pytest.mark.parametrize("case,simulator", params(CASES, XFAIL, SLOW), indirect=["simulator"])

@@ -70,9 +70,18 @@ def pointwise_generator_size_adapted():
     return pointwise(64, as_written=False)
 
 
+def pointwise_e64_unroll8():  # myunroll_E64 (E64_MODE_ON=1)
+    return pointwise(64, unroll=8, as_written=False)
+
+
+def pointwise_e64_mb_unroll16():  # myunroll_E64_MB (E64_MULTI_BANK_MODE_ON=1)
+    return pointwise(64, unroll=16, as_written=False)
+
+
 CASES = {f.__name__: f for f in (pointwise_default, pointwise_wrapper_unroll_to_input, pointwise_unroll2,
                                  pointwise_unroll2_as_written, pointwise_u16_input, pointwise_wrapper_compute_at,
-                                 pointwise_wrapper_compute_at_unroll2, pointwise_generator_size_adapted)}
+                                 pointwise_wrapper_compute_at_unroll2, pointwise_generator_size_adapted,
+                                 pointwise_e64_unroll8, pointwise_e64_mb_unroll16)}
 REFUSED_LIKE_HALIDE = ("Halide 21 refuses it too: 'Cannot unroll dimension x of function hw_input_global_wrapper "
                        "because the function is scheduled inline' (hw_input.in().unroll(x, unroll) as written)")
 XFAIL = {

@@ -16,7 +16,7 @@ def mul1(a, b):
     return i16((i32(a) * i32(b)) >> 8)
 
 
-def unsharp(schedule=0, tile=58, num_tiles=4, host_tiles=5, input_unroll="as_written", fifo=False):
+def unsharp(schedule=0, tile=58, num_tiles=4, host_tiles=5, input_unroll="as_written", fifo=False, tile_h=None):
     c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input = hl.ImageParam(hl.UInt(8), 3, "input")
@@ -55,16 +55,17 @@ def unsharp(schedule=0, tile=58, num_tiles=4, host_tiles=5, input_unroll="as_wri
     output[x, y, c] = u8(hw_output[c, x, y])
     output.bound(c, 0, 3)
 
-    if schedule == 1:
-        glb_size = tile * num_tiles
-        out_size = host_tiles * glb_size
+    if schedule in (1, 2):
+        th = tile if tile_h is None else tile_h
+        glb_size, glb_h = tile * num_tiles, th * num_tiles
+        out_size, out_h = host_tiles * glb_size, host_tiles * glb_h
         output.bound(x, 0, out_size)
-        output.bound(y, 0, out_size)
+        output.bound(y, 0, out_h)
         hw_output.in_().compute_root()
-        hw_output.in_().tile(x, y, xo, yo, xi, yi, glb_size, glb_size).reorder(c, xi, yi, xo, yo) \
+        hw_output.in_().tile(x, y, xo, yo, xi, yi, glb_size, glb_h).reorder(c, xi, yi, xo, yo) \
             .hw_accelerate(xi, xo)
         hw_output.in_().unroll(c)
-        hw_output.tile(x, y, xo, yo, xi, yi, tile, tile).reorder(c, xi, yi, xo, yo)
+        hw_output.tile(x, y, xo, yo, xi, yi, tile, th).reorder(c, xi, yi, xo, yo)
         hw_output.compute_at(hw_output.in_(), xo)
         hw_output.store_in(hl.MemoryType.GLB)
         hw_output.unroll(c)
@@ -79,7 +80,7 @@ def unsharp(schedule=0, tile=58, num_tiles=4, host_tiles=5, input_unroll="as_wri
         hw_input.in_().store_in(hl.MemoryType.GLB)
         hw_input.in_().unroll(c)
         hw_input.compute_root().accelerator_input()
-        n = out_size + BLOCK - 1
+        n = max(out_size, out_h) + BLOCK - 1
     elif schedule in (4, 5):
         output.bound(x, 0, tile)
         output.bound(y, 0, tile)
@@ -157,9 +158,13 @@ def unsharp_sched5_all_buffers():
     return unsharp(5, 10)
 
 
+def unsharp_sched2_nonsquare():
+    return unsharp(2, tile=6, tile_h=4, num_tiles=2, host_tiles=1)
+
+
 CASES = {f.__name__: f for f in (
     unsharp_default_as_written, unsharp_default, unsharp_small, unsharp_wrapper_compute_at, unsharp_no_input_unroll,
-    unsharp_fifo_depth, unsharp_sched1_host_glb, unsharp_sched4_single_buffer, unsharp_sched5_all_buffers)}
+    unsharp_fifo_depth, unsharp_sched1_host_glb, unsharp_sched2_nonsquare, unsharp_sched4_single_buffer, unsharp_sched5_all_buffers)}
 XFAIL = {
     "unsharp_default_as_written": (
         "refused like Halide 21: hw_input.in().unroll(c) unrolls an inline wrapper ('Cannot unroll dimension c of "
