@@ -207,8 +207,6 @@ def test_dnn(case, simulator):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="slow compile: resnet stride=2 (in_img=8) takes ~110 s, all of it in "
-                   "memories/capacity.py buffer_capacity (barvinok counting of live values)")
 def test_resnet_stride2_compiles_within_a_minute():
     import time
 

@@ -242,14 +242,11 @@ CASES = {f.__name__: f for f in (
     three_level_small, three_level_2x2, three_level_kernel_inline, three_level_generator_size)}
 XFAIL = {
     "gaussian_sched3_width_not_multiple": (
-        "refused (Halide accepts): mywidth=13 with myunroll=2 RoundUp: 'Func hw_output_global_wrapper: "
-        "split(x, xo, xi, 13): the extent of x is 14, which 13 does not divide' (the output, 26 wide, is a "
-        "multiple of 13)"),
-    "gaussian_sched3_width_not_multiple_roundup_tiles": (
-        "crash: following the refusal's fix (RoundUp on the GLB tile) raises AssertionError "
-        "[('yo', 1), ('xo', 2)] in hwlower/ops.py _drop_host_loops"),
-    "gaussian_sched3_width_not_multiple_roundup_inner": (
-        "refused as above even with RoundUp on the memory tile too"),
+        "refused (Halide accepts): mywidth=13 with myunroll=2 RoundUp over memory tiles of 13 (the memory tile's "
+        "own RoundUp grows it to 15): 'GLB output ...: transfers of 2 lanes ... 15 words; make the tile's x extent "
+        "a multiple of 2', which works (gaussian_sched3_small)"),
+    "gaussian_sched3_width_not_multiple_roundup_tiles": "refused as above (was an assertion in _drop_host_loops)",
+    "gaussian_sched3_width_not_multiple_roundup_inner": "refused as above, with RoundUp on the memory tile too",
     "gaussian_sched1": (
         "refused (Halide accepts): schedule 1 unrolls blur_unnormalized.update() by 2 but not its pure definition; "
         "the message names the fix (blur_unnormalized.unroll(x, 2)), which works (gaussian_sched1_fixed)"),

@@ -169,9 +169,6 @@ XFAIL = {
     "unsharp_default_as_written": (
         "refused like Halide 21: hw_input.in().unroll(c) unrolls an inline wrapper ('Cannot unroll dimension c of "
         "Func hw_input_global_wrapper ... scheduled inline'); adapted in unsharp_small / unsharp_default"),
-    "unsharp_fifo_depth": (
-        "AttributeError: 'Func' object has no attribute 'fifo_depth' (Halide-to-Hardware's gray.fifo_depth(hw_output, "
-        "tilesize*9); not in Halide 21 either, but a bare AttributeError rather than a HalideError with a fix)"),
 }
 SLOW = ("unsharp_default", "unsharp_sched4_single_buffer", "unsharp_sched5_all_buffers")
 
