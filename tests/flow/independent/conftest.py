@@ -7,7 +7,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from mainspring.sim import require_simulator  # noqa: E402
+from mainspring.sim import require_simulator
 
 
 @pytest.fixture

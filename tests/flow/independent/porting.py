@@ -2,13 +2,11 @@
 
 `run(build, simulator)`: build() -> (output_func, inputs[, target]); compile, simulate, compare bit for bit."""
 
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILD = ROOT / "build" / "test-sim-independent"

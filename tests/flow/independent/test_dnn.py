@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from porting import params, rand_image, run
 
 import mainspring as hl
-from porting import SIMULATORS, params, rand_image, run
 
 u8, u16, i16 = hl.u8, hl.u16, hl.i16
 

@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 import pytest
+from porting import params, rand_image, run
 
 import mainspring as hl
-from porting import SIMULATORS, params, rand_image, run
 
 BLOCK = 3
 

@@ -1,10 +1,9 @@
 """harris_generator.cpp (harris_color in the reference's CI): default schedule 0 ("sch5 with all buffers")."""
 
-import numpy as np
 import pytest
+from porting import params, rand_image, run
 
 import mainspring as hl
-from porting import SIMULATORS, params, rand_image, run
 
 i16, i32 = hl.i16, hl.i32
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from porting import params, rand_image, run
 
 import mainspring as hl
-from porting import SIMULATORS, params, rand_image, run
 
 
 def pointwise(size=64, unroll=1, as_written=True, in_dtype=np.uint8, wrapper_at=False):

@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 import pytest
+from porting import params, rand_image, run
 
 import mainspring as hl
-from porting import SIMULATORS, params, rand_image, run
 
 u8, u16, i16, i32, u32 = hl.u8, hl.u16, hl.i16, hl.i32, hl.u32
 BLOCK = 7
@@ -164,7 +164,8 @@ def unsharp_sched2_nonsquare():
 
 CASES = {f.__name__: f for f in (
     unsharp_default_as_written, unsharp_default, unsharp_small, unsharp_wrapper_compute_at, unsharp_no_input_unroll,
-    unsharp_fifo_depth, unsharp_sched1_host_glb, unsharp_sched2_nonsquare, unsharp_sched4_single_buffer, unsharp_sched5_all_buffers)}
+    unsharp_fifo_depth, unsharp_sched1_host_glb, unsharp_sched2_nonsquare, unsharp_sched4_single_buffer,
+    unsharp_sched5_all_buffers)}
 XFAIL = {
     "unsharp_default_as_written": (
         "refused like Halide 21: hw_input.in().unroll(c) unrolls an inline wrapper ('Cannot unroll dimension c of "

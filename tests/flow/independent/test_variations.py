@@ -1,10 +1,9 @@
 """Variations a porter might write: other spellings of the same schedules, boundary conditions, missing bounds."""
 
-import numpy as np
 import pytest
+from porting import params, rand_image, run
 
 import mainspring as hl
-from porting import SIMULATORS, params, rand_image, run
 
 u8, u16, i16, i32 = hl.u8, hl.u16, hl.i16, hl.i32
 RVAR_NAMES = True
