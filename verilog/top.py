@@ -10,7 +10,8 @@ Architecture (a Clockwork-style static schedule under one global enable):
 - Controllers that fire in the same cycles are one: a when-only controller (a stream's, a register chain's
   enable, a tap's selector) reuses the fire signal of an earlier one or of a memory tile's write port 0.
 - Each op's kernel (a module from the compute JSON) computes every cycle from its taps; ops with latency
-  hold the result in a register (the PE's output register). Which values matter is decided by the schedule:
+  hold the result in a register (the PE's output register) after the kernel's own stage registers (a kernel
+  pipelined in d stages: the op's latency is d - 1 + the registers after it). Which values matter is decided by the schedule:
   memory-tile write ports store at their controllers' cycles, and the output stream is valid in the cycles of
   the output's write port.
 - Taps are the memory JSON's elements: a write port (the producing op's value), a register chain (shifts
@@ -40,7 +41,7 @@ from mainspring.memories.ir import (
     WritePort,
 )
 
-from .kernel import kernel_verilog
+from .kernel import PIPELINE_PORTS, kernel_stages, kernel_verilog
 
 
 class RtlLimitError(ScheduleError):
@@ -113,11 +114,12 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     widths = {b.name: b.bits for b in plan.buffers}
     kernels = kernel_ports(compute)
     _interface(top, plan, widths, kernels)
+    stages = {m: kernel_stages(compute, m) for m in kernels}
     for b in sorted(plan.buffers, key=lambda b: b.name):
         _buffer(top, b.name, b)
     for op in sorted(plan.ops, key=lambda o: o.op):
         if not op.host:
-            _kernel_instance(top, op.op, op, plan, kernels, widths)
+            _kernel_instance(top, op.op, op, plan, kernels, widths, stages)
     for b in plan.buffers:  # a tile's wfire that nothing reads is named unused (Verilator's -Wall)
         for bank in b.banks:
             s = f"{signal(bank.name)}_wfire"
@@ -146,10 +148,11 @@ def _check_supported(plan: MemoryPlan) -> None:
 
 
 def kernel_ports(compute: dict) -> dict[str, dict[str, tuple[str, int]]]:
-    """kernel module -> port -> (direction, width) from the CoreIR module types."""
+    """kernel module -> port -> (direction, width) from the CoreIR module types, and a pipelined kernel's clock,
+    reset and enable (`PIPELINE_PORTS`: the top's own signals of those names)."""
     out: dict[str, dict[str, tuple[str, int]]] = {}
     for mname, mod in compute["namespaces"]["global"]["modules"].items():
-        ports = {}
+        ports = {p: ("input", 1) for p in PIPELINE_PORTS if kernel_stages(compute, mname) > 1}
         for pname, ptype in mod["type"][1]:
             if isinstance(ptype, list) and ptype[0] == "Array":
                 width, bit = ptype[1], ptype[2]
@@ -264,7 +267,7 @@ def scalar_params(plan: MemoryPlan, kernels) -> dict[str, int]:
             continue
         modules = [m for m in (kernel_module(op.op), address_module(op.op)) if m in kernels]  # (a RAM update's two)
         for port, (direction, width) in [item for m in modules for item in kernels[m].items()]:
-            if direction == "input" and (op.op, port) not in loads:
+            if direction == "input" and (op.op, port) not in loads and port not in PIPELINE_PORTS:
                 out[port] = width
     return out
 
@@ -466,7 +469,8 @@ def _coord_signal(top: _Top, inst: str, c: CoordGen, width: int) -> str:
     return s
 
 
-def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, kernels, widths) -> None:
+def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, kernels, widths,
+                     stages: dict[str, int]) -> None:
     """One instance of the op's kernel per lane (duplicated compute), each with its lane's taps and write port;
     a lane whose value no port writes (nobody reads it) gets no instance."""
     writes = [(b.name, wp) for b in plan.buffers for wp in b.write_ports if wp.op == op_name]
@@ -483,7 +487,7 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
         if plan.buffer(bname).init is not None:
             _ram_update(top, op_name, inputs, plan.buffer(bname), kernels)
         else:
-            _lane_instance(top, op_name, suffix, op, inputs, wp, widths[bname], kernels)
+            _lane_instance(top, op_name, suffix, op, inputs, wp, widths[bname], kernels, stages)
 
 
 @dataclass
@@ -519,7 +523,8 @@ class _Inputs:
 
 
 def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, inputs: _Inputs, wp: WritePort, w: int,
-                   kernels) -> None:
+                   kernels, stages: dict[str, int]) -> None:
+    """The kernel, then the registers after its last stage: the op's latency less the kernel's own registers."""
     module = kernel_module(op_name)
     ports = kernels[module]
     value = signal(wp.name)
@@ -532,13 +537,17 @@ def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, inputs:
             conns.append(f".{port}({kout})")
             top.decls.append(f"wire [{width - 1}:0] {kout};")
     top.body.append(f"{module} {signal('u_' + op_name + suffix)} ({', '.join(conns)});")
-    if op.latency == 0:
+    after = op.latency - (stages[module] - 1)
+    if after < 0:
+        raise RtlLimitError(f"op {op_name}: latency {op.latency} in the memory JSON is below its kernel's "
+                            f"{stages[module] - 1} stage registers", op_name)
+    if after == 0:
         top.decls.append(f"wire [{w - 1}:0] {value};")
         top.body.append(f"assign {value} = {kout};")
         return
-    stages = [value] + [f"{value}_p{i}" for i in range(1, op.latency)]
+    regs = [value] + [f"{value}_p{i}" for i in range(1, after)]
     src = kout
-    for s in reversed(stages):
+    for s in reversed(regs):
         top.decls.append(f"reg [{w - 1}:0] {s};")
         top.body += [f"always @(posedge clk) begin  // {op_name}: PE output register",
                      f"    if (!rst_n) {s} <= {w}'d0;", f"    else if (en) {s} <= {src};", "end"]
