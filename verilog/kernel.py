@@ -1,11 +1,12 @@
 """Verilog for compute kernels, generated from their CoreIR JSON (what `compute_json` writes).
 
-One Verilog-2005 module per kernel, combinational unless its JSON metadata gives it pipeline stages: then it
-has `clk`, `rst_n` and `en` inputs and a register (reset to 0, held while `en` is low) on each connection per
-stage it crosses, shared by the connection's driver's readers (`r1`, `r2`, ... after its name). Otherwise: ports named and ordered as the JSON module's ports, one wire
-per CoreIR instance named after the instance (so names are stable and match the JSON), in dependency order,
-each with the generator it implements in a comment. Bits nothing reads are gathered into one `unused_*` wire
-so that `verilator --lint-only -Wall` stays quiet without pragmas. The text depends only on the JSON.
+One Verilog-2005 module per kernel: ports named and ordered as the JSON module's ports, one wire per CoreIR
+instance named after the instance (so names are stable and match the JSON), in dependency order, each with the
+generator it implements in a comment. It is combinational unless its JSON metadata gives it pipeline stages:
+then it has `clk`, `rst_n` and `en` inputs first and a register (reset to 0, held while `en` is low) on each
+connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name).
+Bits nothing reads are gathered into one `unused_*` wire so that `verilator --lint-only -Wall` stays quiet
+without pragmas. The text depends only on the JSON.
 """
 
 from __future__ import annotations
@@ -325,7 +326,8 @@ def _print(m: _Module) -> str:
         lines.append(f"    {direction:<6} wire {_range(shape):<{width}}{port}{comma}")
     lines.append(");")
     if m.stages > 1:
-        lines.append(f"    // {m.stages} stages: the outputs follow their inputs by {m.stages - 1} cycles (held while !en)")
+        lines.append(f"    // {m.stages} stages: the outputs follow their inputs by {m.stages - 1} cycles "
+                     "(held while !en)")
     lines += [f"    {ln}" for ln in m.decls]
     lines += [f"    reg {_range(shape)}{r};" for r, _, shape in m.registers]
     for net in m.nets:

@@ -2,8 +2,8 @@
 
 The test bench reads one `$readmemh` file per input port, applies vector i, waits 1 time unit and stores every
 output into a memory (a kernel pipelined in d stages gets a clock edge after each vector, with `en` high, and
-its outputs are stored d - 1 vectors later), and writes each output memory with `$writememh` at the end: one iverilog build and one
-vvp run for any number of vectors (65536 vectors of a 40-output kernel take about a second).
+its outputs are stored d - 1 vectors later), and writes each output memory with `$writememh` at the end: one
+iverilog build and one vvp run for any number of vectors (65536 vectors of a 40-output kernel take about a second).
 """
 
 from __future__ import annotations

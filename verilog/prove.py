@@ -25,9 +25,9 @@ from mainspring.compute_json.kernel import Kernel
 from mainspring.frontend import ir
 from mainspring.hwlower.ir import LoopNest, Rom
 
+from .kernel import combinational_view
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_lemmas import prove_division_lemma
-from .kernel import combinational_view
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_reference import Reference, Unsupported
 from .top import op_kernels

@@ -39,9 +39,9 @@ import z3
 from mainspring.compute_json.coreir_json import dumps_coreir_json
 from mainspring.compute_json.coreir_tools import coreir_command, render_with_coreir
 
+from .kernel import combinational_view
 from .prove import Counterexample
 from .prove_cache import ProofCache, cache_key, default_cache_dir
-from .kernel import combinational_view
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist, run_yosys
 
 TIME_LIMIT = 30.0  # seconds per module: both Yosys runs and z3

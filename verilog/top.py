@@ -11,9 +11,9 @@ Architecture (a Clockwork-style static schedule under one global enable):
   enable, a tap's selector) reuses the fire signal of an earlier one or of a memory tile's write port 0.
 - Each op's kernel (a module from the compute JSON) computes every cycle from its taps; ops with latency
   hold the result in a register (the PE's output register) after the kernel's own stage registers (a kernel
-  pipelined in d stages: the op's latency is d - 1 + the registers after it). Which values matter is decided by the schedule:
-  memory-tile write ports store at their controllers' cycles, and the output stream is valid in the cycles of
-  the output's write port.
+  pipelined in d stages: the op's latency is d - 1 + the registers after it). Which values matter is decided
+  by the schedule: memory-tile write ports store at their controllers' cycles, and the output stream is valid
+  in the cycles of the output's write port.
 - Taps are the memory JSON's elements: a write port (the producing op's value), a register chain (shifts
   every enabled cycle, or, when gated, every enabled cycle its root writes: the root's write controller
   drives the enable), or a memory tile's read port (`ms_mem_tile` configured with the port controllers). One
