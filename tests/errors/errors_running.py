@@ -83,8 +83,8 @@ def _():
 
 
 @case("memories", "compile with an unknown dump_after step",
-      (r"{at}: --dump-after fold \(dump_after=\): unknown step; the steps are region, .*, lower, dependences, "
-       r"rates, capacities, mapping, schedule, lower_kernel, .*, compute, verilog"), regex=True)
+      (r"{at}: --dump-after fold \(dump_after=\): unknown step; the steps are region, .*, lower, lower_kernel, "
+       r".*, assign_stages, compute, dependences, rates, capacities, mapping, schedule, verilog"), regex=True)
 def unknown_dump_step():
     p = scheduled()
     return hl.compile(p.output, name="demo", dump_after="fold")  # <-
