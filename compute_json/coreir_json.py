@@ -16,6 +16,10 @@ differs, the node is a few instances named `{node}_{part}` whose last one is nam
 Other CoreIR choices are avoided rather than patched: `commonlib.absd` wraps at the input width, so absd is
 lowered to max - min; `coreir.sdiv`/`srem` truncate and overflow, so signed division uses the unsigned
 divider; shift amounts are unsigned in CoreIR and in the graph alike.
+A pipelined kernel (`assign_stages`) stays a combinational CoreIR module, as the reference flow's CoreIR
+graphs are (Cascade pipelines them after place and route): the metadata gives its number of `stages` and each
+instance's `stage`, and a register sits on every connection from an instance (or input port) of stage s to one
+of stage t > s, t - s of them (an output port is in the last stage; constants in every stage).
 Comparisons have a `Bit` output and `mux` a `Bit` select; 1-bit values elsewhere are `Array 1`, and
 connections between the two name bit 0. Output is byte-identical across runs: sorted keys, sorted
 connections, names from the graph.
@@ -64,10 +68,14 @@ class _Module:
         self.instances: dict[str, dict] = {}
         self.connections: list[list[str]] = []
         self.bit_ports = {p for p, t in ports(g, "input") + ports(g, "output") if t.bits() == 1}
+        self.stage: int | None = None  # the pipeline stage of the node being emitted (all its instances)
+        self.stages: dict[str, int] = {}
 
     def instance(self, name: str, genref: str, **genargs: int) -> str:
         assert name not in self.instances and name not in self.g.graph["ports"], f"instance name clash: {name}"
         self.instances[name] = {"genref": genref, "genargs": {k: _int(v) for k, v in genargs.items()}}
+        if self.stage is not None and genref != "coreir.const":
+            self.stages[name] = self.stage
         return name
 
     def const(self, name: str, width: int, value: int) -> str:
@@ -97,6 +105,7 @@ class _Module:
     def emit(self, n: str) -> None:
         d = self.g.nodes[n]
         op, w = d["op"], d["width"]
+        self.stage = d.get("stage")
         if op == "input":
             return
         if op == "output":
@@ -192,6 +201,8 @@ def to_coreir_json(g: nx.MultiDiGraph) -> dict:
     port_types = {p: str(t) for p, t in ports(g, "input") + ports(g, "output")}
     exprs = {p: _short(g.nodes[p]["expr"]) for p, _ in ports(g, "output")}
     meta = {"note": FORMAT_NOTE, "port_types": port_types, "outputs": exprs, "source": g.graph["source"]}
+    if g.graph.get("stages", 1) > 1:  # a pipelined kernel (assign_stages): registers where stages change
+        meta |= {"stages": g.graph["stages"], "stage": module.stages}
     body = {
         "type": ["Record", fields],
         "instances": module.instances,

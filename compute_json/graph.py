@@ -5,7 +5,8 @@ Semantics:
   attributes `op` (a key of `OPS`), `width` (the result's bits: 1, 8, 16 or 32) and `seq` (creation order; it
   orders every iteration, so results never depend on hashing). `const` nodes have `value`, the bit pattern
   (0 <= value < 2**width); `input`/`output` nodes have `port` and `type` (the port's Halide `Type`), and
-  `output` nodes `expr` (the Halide expression, as text); `slice` nodes have `lo`.
+  `output` nodes `expr` (the Halide expression, as text); `slice` nodes have `lo`. After `assign_stages`,
+  `graph.graph["stages"]` is the kernel's pipeline depth and each node's `stage` its pipeline stage.
 - An edge u -> v with key k says: operand k of v is u. Keys are CoreIR's port names (`in0`, `in1`, `in`, `sel`).
 - Values are bit patterns. Signedness is in the op (`slt`/`ult`, `ashr`/`lshr`, `sext`/`zext`, `smin`/`umin`).
 - Every op is total, and arithmetic wraps at the node's width:
@@ -148,13 +149,14 @@ def ports(g: nx.MultiDiGraph, op: str) -> list[tuple[str, Type]]:
 
 def format_graph(g: nx.MultiDiGraph) -> str:
     """One line per node, in topological order: `name: width = op operands` (for dumps and failures)."""
-    lines = [f"kernel {g.graph['name']}"]
+    lines = [f"kernel {g.graph['name']}" + (f" ({g.graph['stages']} stages)" if "stages" in g.graph else "")]
     for n in topological(g):
         d = g.nodes[n]
         extra = {"const": f" {d.get('value')}", "slice": f" lo={d.get('lo')}"}.get(d["op"], "")
         if d["op"] in ("input", "output"):
             extra = f" {d['type']}"
-        lines.append(f"  {n}: u{d['width']} = {d['op']}{extra} {', '.join(operands(g, n))}".rstrip())
+        stage = f"  [stage {d['stage']}]" if d.get("stage") is not None else ""
+        lines.append(f"  {n}: u{d['width']} = {d['op']}{extra} {', '.join(operands(g, n))}".rstrip() + stage)
     return "\n".join(lines) + "\n"
 
 

@@ -21,7 +21,8 @@ U16 = UInt(16)
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
 # Names a port cannot take because the Verilog and CoreIR we emit would break (keywords of Verilog-2005 and
-# of the Verilog our JSON renders to; `self` is CoreIR's name for the module's own ports).
+# of the Verilog our JSON renders to; `self` is CoreIR's name for the module's own ports; `clk`, `rst_n` and `en`
+# are the ports a pipelined kernel's stage registers take).
 RESERVED_NAMES = frozenset("""
     always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config deassign default
     defparam design disable edge else end endcase endconfig endfunction endgenerate endmodule endprimitive
@@ -31,7 +32,7 @@ RESERVED_NAMES = frozenset("""
     primitive pull0 pull1 pulldown pullup pulsestyle_ondetect pulsestyle_onevent rcmos real realtime reg
     release repeat rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
     strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand trior trireg
-    unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor self
+    unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor self clk rst_n en
 """.split())
 
 
@@ -76,8 +77,8 @@ def _check_name(name: str, what: str, kernel: str) -> None:
         )
     if name in RESERVED_NAMES or "__" in name:
         raise HalideError(
-            f"Kernel '{kernel}': {what} '{name}' is a Verilog keyword or contains '__' (which CoreIR uses for "
-            f"its own names); rename it, e.g. to '{name.replace('__', '_')}_p'"
+            f"Kernel '{kernel}': {what} '{name}' is a Verilog keyword, a pipeline port (clk, rst_n, en) or "
+            f"contains '__' (which CoreIR uses for its own names); rename it, e.g. to '{name.replace('__', '_')}_p'"
         )
 
 

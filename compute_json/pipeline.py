@@ -9,6 +9,8 @@ import networkx as nx
 
 from mainspring.frontend.errors import HalideError
 
+from .assign_stages import assign_stages
+from .balance_chains import balance_chains
 from .divide_by_constants import divide_by_constants
 from .eliminate_common_subexpressions import eliminate_common_subexpressions
 from .fold_constants import fold_constants
@@ -19,8 +21,8 @@ from .lower_dividers import lower_dividers
 from .shifts_for_powers_of_two import shifts_for_powers_of_two
 
 # (name, pass) after `lower_kernel`, in order. The strength reductions run after folding so a divisor
-# that only folding makes constant still becomes a shift or a multiply; the last two clean up the constants
-# and sign masks the rewrites create.
+# that only folding makes constant still becomes a shift or a multiply; the next two clean up the constants
+# and sign masks the rewrites create; chains are balanced last, on the graph that will be built.
 PASSES = (
     ("fold_constants", fold_constants),
     ("eliminate_common_subexpressions", eliminate_common_subexpressions),
@@ -29,13 +31,17 @@ PASSES = (
     ("lower_dividers", lower_dividers),
     ("fold_constants", fold_constants),
     ("eliminate_common_subexpressions", eliminate_common_subexpressions),
+    ("balance_chains", balance_chains),
 )
-STEP_NAMES = ("lower_kernel",) + tuple(name for name, _ in PASSES)
+# Last, for a target: the pipeline stages of `hl.CGRA(pe_ops_per_stage=K)` (assign_stages.py).
+STEP_NAMES = ("lower_kernel",) + tuple(name for name, _ in PASSES) + ("assign_stages",)
 
 
-def compile_kernel(kernel: Kernel, dump_after: str | None = None, out: TextIO | None = None) -> nx.MultiDiGraph:
+def compile_kernel(kernel: Kernel, dump_after: str | None = None, out: TextIO | None = None,
+                   ops_per_stage: int | None = None, pe_bits: int = 16) -> nx.MultiDiGraph:
     """The optimised compute graph of `kernel`; `dump_after` names a step whose result is printed to `out`
-    (stderr by default) each time it runs. The graph is verified after every step."""
+    (stderr by default) each time it runs. The graph is verified after every step. With `ops_per_stage` (K),
+    its nodes are levelised into pipeline stages of at most K PE ops of `pe_bits` bits on any path."""
     if dump_after is not None and dump_after not in STEP_NAMES:
         raise HalideError(f"dump_after={dump_after!r}: unknown compute_json step; the steps are "
                           f"{', '.join(STEP_NAMES)}")
@@ -45,6 +51,9 @@ def compile_kernel(kernel: Kernel, dump_after: str | None = None, out: TextIO | 
         g = run(g)
         _after(name, g, dump_after, out)
     verify(g, lowered=True)
+    if ops_per_stage is not None:
+        g = assign_stages(g, ops_per_stage, pe_bits)
+        _after("assign_stages", g, dump_after, out)
     return g
 
 

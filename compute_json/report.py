@@ -39,27 +39,31 @@ class OpCount:
                 f"{self.dividers} dividers")
 
 
+def op_weight(g: nx.MultiDiGraph, n: str, pe_bits: int = 16) -> int:
+    """The PE operations node `n` needs on PEs of `pe_bits` bits: 0 for wiring and constants (and for ROMs and
+    dividers, which are not PEs), a w-bit op ceil(w / pe_bits), a multiply that squared."""
+    d = g.nodes[n]
+    op = d["op"]
+    if op in _FREE or op in ("rom", "const", "udiv", "umod", "sdiv", "smod"):
+        return 0
+    # A comparison's cost is that of its operands, not of its 1-bit result.
+    words = -(-max([d["width"]] + [g.nodes[s]["width"] for s in operands(g, n)]) // pe_bits)
+    return words * words if op in ("mul", "umulhi") else words
+
+
 def count_ops(g: nx.MultiDiGraph, pe_bits: int = 16) -> OpCount:
     """Count the PE operations, constant words and dividers of graph `g` on PEs of `pe_bits` bits."""
-    def _words(width: int) -> int:
-        return -(-width // pe_bits)
-
     by_op: Counter[str] = Counter()
     const_words = dividers = 0
     roms: dict[str, tuple[int, int]] = {}
     for n, d in sorted(g.nodes(data=True), key=lambda item: item[1]["seq"]):
         op = d["op"]
-        if op in _FREE:
-            continue
         if op == "rom":  # a memory tile, not a PE
             roms[d["rom"]] = (len(d["table"]), d["width"])
         elif op == "const":
-            const_words += _words(d["width"])
+            const_words += -(-d["width"] // pe_bits)
         elif op in ("udiv", "umod", "sdiv", "smod"):
             dividers += 1
-        else:
-            # A comparison's cost is that of its operands, not of its 1-bit result.
-            width = max([d["width"]] + [g.nodes[s]["width"] for s in operands(g, n)])
-            words = _words(width)
-            by_op[op] += words * words if op in ("mul", "umulhi") else words
+        elif op not in _FREE:
+            by_op[op] += op_weight(g, n, pe_bits)
     return OpCount(sum(by_op.values()), const_words, dividers, dict(sorted(by_op.items())), dict(sorted(roms.items())))

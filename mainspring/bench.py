@@ -1,8 +1,10 @@
 """`mainspring bench`: per app and size, compile time, cycles against the ideal, storage against the exact
-minimum, PEs, memory tiles, registers and (at small sizes) Yosys cells, counted two ways: `cells` keeps memories
-as memories (a technology-independent count of the design as the CGRA would hold it), `flat_cells` is issue 12's
-area flow, `read_verilog; synth -flatten -top TOP; stat`, in which memories become flip-flops (like for like with
-the hand-written baselines in tests/verilog/baseline/)."""
+minimum, PEs, memory tiles, registers, the longest kernel latency and (at small sizes) Yosys cells, counted two
+ways: `cells` keeps memories as memories (a technology-independent count of the design as the CGRA would hold it),
+`flat_cells` is issue 12's area flow, `read_verilog; synth -flatten -top TOP; stat`, in which memories become
+flip-flops (like for like with the hand-written baselines in tests/verilog/baseline/; `flip_flops` counts them),
+and `logic_levels` is the longest path between flip-flops or ports, in gates, under issue 12's timing flow
+(`LEVELS_FLOW`)."""
 
 from __future__ import annotations
 
@@ -41,29 +43,60 @@ def yosys_figures(name: str, verilog: str, library: str) -> dict:
 FLAT_FLOW = "read_verilog {files}; synth -flatten -top {top}; tee -o {stat} stat"
 
 
-def flat_cells(files: list[str], top: str) -> int | None:
-    """Cells of `top` under the flattened generic synthesis (`FLAT_FLOW`: memories become flip-flops), or None
-    without yosys or when it fails."""
+# Issue 12's timing flow (../shared/baselines/README.md): generic gates, then the longest topological path
+# between flip-flops or ports (`ltp -noff`), in gates.
+LEVELS_FLOW = ("read_verilog {files}; synth -flatten -top {top} -run :fine; opt -fast -full; techmap; opt -fast; "
+               "abc -fast; opt -fast; tee -o {stat} ltp -noff")
+
+
+def _yosys_report(flow: str, files: list[str], top: str) -> str | None:
+    """What `flow` writes to its {stat} file, or None without yosys or when it fails."""
     if shutil.which("yosys") is None:
         return None
     with tempfile.TemporaryDirectory() as d:
         stat = os.path.join(d, "stat.txt")
-        p = subprocess.run(["yosys", "-q", "-p", FLAT_FLOW.format(files=" ".join(files), top=top, stat=stat)],
+        p = subprocess.run(["yosys", "-q", "-p", flow.format(files=" ".join(files), top=top, stat=stat)],
                            capture_output=True, text=True, timeout=1200, check=False)
         if p.returncode != 0:
             return None
         with open(stat) as fh:
-            m = re.findall(r"Number of cells:\s+(\d+)", fh.read())
+            return fh.read()
+
+
+def flat_figures(files: list[str], top: str) -> dict:
+    """`flat_cells` and `flip_flops` (its flip-flop cells) of `top` under `FLAT_FLOW`; None each without yosys."""
+    text = _yosys_report(FLAT_FLOW, files, top)
+    cells = re.findall(r"Number of cells:\s+(\d+)", text or "")
+    # The last stat is the top's, flattened: every cell type with its count, flip-flops named $_*DFF*_.
+    last = (text or "").rsplit("Number of cells:", 1)[-1]
+    ffs = sum(int(n) for kind, n in re.findall(r"^\s+(\$_\w*DFF\w*_)\s+(\d+)$", last, re.MULTILINE))
+    return {"flat_cells": int(cells[-1]) if cells else None, "flip_flops": ffs if cells else None}
+
+
+def flat_cells(files: list[str], top: str) -> int | None:
+    """Cells of `top` under the flattened generic synthesis (`FLAT_FLOW`: memories become flip-flops), or None
+    without yosys or when it fails."""
+    return flat_figures(files, top)["flat_cells"]
+
+
+def logic_levels(files: list[str], top: str) -> int | None:
+    """The longest path of `top` between flip-flops or ports in gates (`LEVELS_FLOW`), or None without yosys."""
+    m = re.findall(r"Longest topological path in \S+ \(length=(\d+)\)", _yosys_report(LEVELS_FLOW, files, top) or "")
     return int(m[-1]) if m else None
 
 
-def flat_cells_of(name: str, verilog: str, library: str) -> int | None:
-    """`flat_cells` of a design's Verilog (its top and kernels) with the library."""
+def _with_design(name: str, verilog: str, library: str, measure) -> object:
+    """`measure([files], top)` of a design's Verilog (its top and kernels) with the library."""
     with tempfile.TemporaryDirectory() as d:
         top = os.path.join(d, f"{name}.v")
         with open(top, "w") as fh:
             fh.write(verilog)
-        return flat_cells([top, library], name)
+        return measure([top, library], name)
+
+
+def flat_cells_of(name: str, verilog: str, library: str) -> int | None:
+    """`flat_cells` of a design's Verilog (its top and kernels) with the library."""
+    return _with_design(name, verilog, library, flat_cells)  # type: ignore[return-value]
 
 
 def parse_sizes(spec: str) -> list[tuple[int, int]]:
@@ -105,19 +138,26 @@ def storage_words(report: dict) -> tuple[int, int]:
     return sum(b["words"] for b in kept), sum(b["min_words"] for b in kept)
 
 
+def memory_bits(plan) -> int:
+    """Bits of the memory tiles' SRAM the design's buffers use (each bank's words times its value's bits)."""
+    return sum(bank.words * b.bits for b in plan.buffers for bank in b.banks)
+
+
 CELLS_MAX_INPUT = 256 * 256  # Yosys's cells are counted up to this many input pixels (larger designs take long)
 
 
 def cells_figures(design, in_w: int, in_h: int, flat: bool = False) -> dict:
     """Yosys's cells and latches of a design built for an in_w x in_h input, and with `flat=True` its
-    `flat_cells`; {} above CELLS_MAX_INPUT."""
+    `flat_cells`, `flip_flops` and `logic_levels`; {} above CELLS_MAX_INPUT."""
     from .design import library_path
 
     if in_w * in_h > CELLS_MAX_INPUT:
         return {}
-    out = yosys_figures(design.name, design.verilog, str(library_path()))
+    library = str(library_path())
+    out = yosys_figures(design.name, design.verilog, library)
     if flat:
-        out["flat_cells"] = flat_cells_of(design.name, design.verilog, str(library_path()))
+        out.update(_with_design(design.name, design.verilog, library, flat_figures))  # type: ignore[arg-type]
+        out["logic_levels"] = _with_design(design.name, design.verilog, library, logic_levels)
     return out
 
 
@@ -137,6 +177,8 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
         "over_ideal": rep["predicted_cycles"] - rep["ideal_cycles"],
         "words": words, "min_words": min_words,
         "pes": rep["pes"], "mem_tiles": rep["mem_tiles"], "registers": rep["registers"],
+        "memory_bits": memory_bits(design.plan),
+        "latency": max(rep["kernel_latency"].values(), default=0),
         "tiles": rep["tiles"], "halo": f"{100 * rep['halo_overhead']:.1f}%",
     }
     if yosys:
@@ -160,7 +202,8 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> in
                 progress(f"bench {name} at {w}x{h}: {e}")
                 rows.append({"app": mod.NAME, "input": f"{w}x{h}", "compile_s": "error"})
     cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "min_words",
-            "pes", "mem_tiles", "registers", "cells", "flat_cells", "latches"]
+            "pes", "mem_tiles", "registers", "memory_bits", "latency", "cells", "flat_cells", "flip_flops",
+            "logic_levels", "latches"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for r in rows:

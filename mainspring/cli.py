@@ -64,6 +64,9 @@ def cmd_sim(args) -> int:
           f"first output at cycle {rep['first_output_cycle']})")
     print(f"  PEs {rep['pes']}, memory tiles {rep['mem_tiles']}, registers {rep['registers']}, "
           f"compile {rep['compile_seconds']} s, simulation {res.sim_seconds:.1f} s")
+    piped = {op: n for op, n in rep["kernel_latency"].items() if n}
+    print(f"  kernel latency (cycles from loads to store): "
+          f"{', '.join(f'{op} {n}' for op, n in sorted(piped.items())) or 'none'}")
     for b in rep["buffers"]:
         print(f"  buffer {b['name']}: {b['level']}, {b['words']} words (minimum {b['min_words']})")
     if "glb" in rep:

@@ -2,8 +2,9 @@
 
     lower      hwlower: the accelerated region as a hardware program: a loop nest of ops with affine loads and
                stores, the host's invocations and streams (its own steps: region ... lower)
-    schedule   memories: static schedule, exact buffer sizes, mapping to registers and memory tiles, checked
-    compute    compute_json: one CoreIR kernel per op
+    compute    compute_json: one CoreIR kernel per op, pipelined in stages of `pe_ops_per_stage` PE ops
+    schedule   memories: static schedule (each op's latency: its kernel's stages), exact buffer sizes,
+               mapping to registers and memory tiles, checked
     verilog    verilog: the RTL, generated from the memory JSON and the compute JSON
 
 `compile(..., dump_after=STEP)` prints the result of a step (`mainspring compile APP --dump-after lower`).
@@ -28,17 +29,19 @@ from .hwlower import HwProgram, lower
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.glb import plan_glb, verify_glb
+from .memories.polyhedral import default_latency
 from .report_glb import glb_report
 from .target import CGRA
 from .verilog.glb import glb_design_verilog
+from .verilog.names import address_module, kernel_module, op_kernels
 from .verilog.prove import proof_report, prove_ops
-from .verilog.top import RtlLimitError, design_verilog, kernel_module, op_kernels
+from .verilog.top import RtlLimitError, design_verilog
 from .verilog.verify import verify_verilog
 
 # Every step `--dump-after` can print, in the order they run: each hwlower pass (the last, `lower`, prints the
-# hardware program), memories' static schedule (rates) and memory JSON (schedule), each compute_json pass (per
-# kernel), the CoreIR JSON, the Verilog.
-STEPS = LOWER_STEPS + MEMORY_STEPS + ("schedule",) + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute", "verilog")
+# hardware program), each compute_json pass (per kernel), the CoreIR JSON, memories' steps (the static schedule
+# is `rates`) and memory JSON (schedule), the Verilog.
+STEPS = LOWER_STEPS + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute",) + MEMORY_STEPS + ("schedule", "verilog")
 
 
 def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,  # noqa: A001 - the public name
@@ -61,8 +64,11 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     pipe.check_schedule()
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
+    compute_doc, pe_counts, latencies = _compute(program, target, dump_after if dump_after in COMPUTE_STEPS else None,
+                                                 out)
+    _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
     try:
-        plan = analyze(program.nest, target, dump=dump)
+        plan = analyze(program.nest, target, latencies, dump=dump)
     except MemoryMappingError as e:
         if e.subject is None:
             raise
@@ -75,8 +81,6 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     memory_json = to_json(plan)
     memory_text = json.dumps(memory_json, sort_keys=True, indent=1) + "\n"
     _dump("schedule", dump_after, lambda: memory_text, out)
-    compute_doc, pe_counts = _compute(program, target, dump_after if dump_after in COMPUTE_STEPS else None, out)
-    _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
     try:
         verilog = _render(name, memory_text, compute_doc)
     except RtlLimitError as e:
@@ -137,18 +141,31 @@ def _dump(step: str, wanted: str | None, text, out) -> None:
         print(f"// after {step}\n{text()}", file=out or sys.stdout, end="")
 
 
-def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None, out=None) -> tuple[dict, dict]:
+def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None,
+             out=None) -> tuple[dict, dict, dict[str, int]]:
+    """The compute JSON, each op's PE counts, and each op's latency: its kernel's stages less one, plus the
+    target's `pe_latency` registers after the last (0 for an op that only moves a value, `default_latency`)."""
     modules: dict[str, dict] = {}
     counts = {}
+    latencies = {}
     for _, op in program.nest.ops():
-        for kernel in op_kernels(op, program.nest):  # a RAM update has two: its value and its address
-            g = compile_kernel(kernel, dump_after, out or sys.stdout)
+        stages = 1
+        # A RAM update reads and writes its word a cycle apart (memories/ram.py): its kernels stay unpipelined;
+        # so does the address of a RAM read at computed coordinates, which the RAM takes as the op fires.
+        for kernel in op_kernels(op, program.nest):  # a RAM update or lookup has two: its value and its address
+            address = kernel.name == address_module(op.name)
+            per_stage = None if op.scatter or address else target.pe_ops_per_stage
+            g = compile_kernel(kernel, dump_after, out or sys.stdout, per_stage, target.word_bits)
+            stages = max(stages, g.graph.get("stages", 1))
             count = count_ops(g, target.word_bits)
             counts[op.name] = counts[op.name] + count if op.name in counts else count
             doc = to_coreir_json(g)
             modules.update(doc["namespaces"]["global"]["modules"])
+        moves = default_latency(op, target.pe_latency) == 0 and stages == 1
+        latencies[op.name] = default_latency(op, target.pe_latency) if moves or op.scatter else \
+            stages - 1 + target.pe_latency + (1 if op.lookup else 0)  # the RAM's word comes a cycle late
     last = kernel_module(program.nest.ops()[-1][1].name)
-    return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts
+    return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts, latencies
 
 
 def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
@@ -188,6 +205,8 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
         "mem_tiles": mem_tiles,
         "rom_words": sum(words * k for words, _, k in roms),
         "registers": registers,
+        # Cycles from each op's loads to its store: its kernel's pipeline stages (hl.CGRA(pe_ops_per_stage=K)).
+        "kernel_latency": {s.op: s.latency for s in plan.ops if not s.host},
         "schedule": plan.strategy,
         "buffers": [
             {"name": b.name, "level": b.level, "words": b.words, "min_words": b.min_words}

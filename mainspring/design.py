@@ -15,7 +15,7 @@ from .frontend.errors import HalideError, MismatchError, user_location
 from .frontend.evaluate import Evaluator, gather_inputs, realize_arrays
 from .frontend.params import Buffer
 from .verilog.glb import MARKS as GLB_MARKS
-from .verilog.top import signal
+from .verilog.names import signal
 
 
 def library_path() -> Path:

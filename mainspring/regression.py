@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .verilog.top import signal
+from .verilog.names import signal
 
 _TB = """// Regression test bench for {name}, written by mainspring; needs only Icarus Verilog (see run.sh).
 `timescale 1ns/1ps

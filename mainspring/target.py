@@ -18,7 +18,12 @@ class CGRA:
     mem_tile_read_ports / mem_tile_write_ports: accesses per cycle a tile serves.
     register_delay_limit: a tap at most this many cycles after the previous tap is a register chain
         (a PE's pipeline registers) instead of memory-tile delay lines.
-    pe_latency: pipeline registers after each kernel (cycles from its loads to its store).
+    pe_ops_per_stage: the most PE operations on any combinational path of a kernel (K): a kernel's op graph is
+        levelised into stages of at most K PE ops each (a 32-bit op counts as the 16-bit PE ops it is built
+        from, as the report's `pes` counts them), with a register on every edge that crosses a stage boundary.
+        The default 1 is argued in docs/pipelining.md from the reference array's timing model.
+    pe_latency: registers after each kernel's last stage: a kernel of d stages has latency d - 1 + pe_latency
+        (cycles from its loads to its store; d with the default 1, which is the PE's output register).
     glb_words: words of the global buffer (GLB) between the host and the array (default 2**21: 4 MiB of
         16-bit words, the size of the reference chip's GLB of 16 tiles x 2 banks x 128 KiB).
     glb_banks: GLB banks (default 32, of 65536 words each); each GLB tile buffer occupies whole banks (one
@@ -38,6 +43,7 @@ class CGRA:
     mem_tile_read_ports: int = 2
     mem_tile_write_ports: int = 2
     register_delay_limit: int = 4
+    pe_ops_per_stage: int = 1
     pe_latency: int = 1
     glb_words: int = 1 << 21
     glb_banks: int = 32

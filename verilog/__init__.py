@@ -5,7 +5,8 @@ they emit on pyverilog's parse of it."""
 
 from .glb import MARKS, glb_design_verilog
 from .kernel import kernel_verilog
-from .top import RtlLimitError, design_verilog, signal
+from .names import signal
+from .top import RtlLimitError, design_verilog
 from .verify import verify_verilog
 
 __all__ = [

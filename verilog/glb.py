@@ -14,7 +14,8 @@ from __future__ import annotations
 from mainspring.memories.glb import GlbBuffer, GlbController, GlbPlan
 from mainspring.memories.ir import MemoryPlan
 
-from .top import HEADER, config_vector, design_verilog, kernel_ports, scalar_params, signal
+from .names import kernel_ports, signal
+from .top import HEADER, config_vector, design_verilog, scalar_params
 
 MARKS = ("glb_tile_done", "glb_tile_start")  # 1-bit outputs: a GLB tile's first word into the array, last back
 

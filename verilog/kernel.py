@@ -1,9 +1,12 @@
 """Verilog for compute kernels, generated from their CoreIR JSON (what `compute_json` writes).
 
-One combinational Verilog-2005 module per kernel: ports named and ordered as the JSON module's ports, one wire
-per CoreIR instance named after the instance (so names are stable and match the JSON), in dependency order,
-each with the generator it implements in a comment. Bits nothing reads are gathered into one `unused_*` wire
-so that `verilator --lint-only -Wall` stays quiet without pragmas. The text depends only on the JSON.
+One Verilog-2005 module per kernel: ports named and ordered as the JSON module's ports, one wire per CoreIR
+instance named after the instance (so names are stable and match the JSON), in dependency order, each with the
+generator it implements in a comment. It is combinational unless its JSON metadata gives it pipeline stages:
+then it has `clk`, `rst_n` and `en` inputs first and a register (reset to 0, held while `en` is low) on each
+connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name).
+Bits nothing reads are gathered into one `unused_*` wire so that `verilator --lint-only -Wall` stays quiet
+without pragmas. The text depends only on the JSON.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ class _Module:
     outputs: list[tuple[str, str]] = field(default_factory=list)  # (port, expression)
     unused: list[str] = field(default_factory=list)  # bit selects nothing reads
     decls: list[str] = field(default_factory=list)  # module-level lines of generators (ROM tables)
+    stages: int = 1
+    registers: list[tuple[str, str, Shape]] = field(default_factory=list)  # (register, what it takes, shape)
 
 
 def kernel_verilog(doc: dict, module: str | None = None) -> str:
@@ -120,6 +125,9 @@ class _Elaboration:
         self.wire = self._wire_names()
         self.sinks: dict[tuple[str, str], dict[int | None, _End]] = {}
         self.used: dict[str, set[int]] = {}  # identifier -> bits read
+        self.stage: dict[str, int] = meta.get("stage", {})  # instance -> pipeline stage (constants: none)
+        self.module.stages = meta.get("stages", 1)
+        self.delayed: dict[tuple[str, int], str] = {}  # (driver, registers) -> the register holding it
 
     def _wire_names(self) -> dict[str, str]:
         names, taken = {}, set(self.ports)
@@ -194,8 +202,30 @@ class _Elaboration:
             done.update(ready)
         return order
 
-    def _driver_name(self, end: _End) -> str:
-        return end.port if end.owner == "self" else self.wire[end.owner]
+    def _driver_name(self, end: _End, sink_owner: str) -> str:
+        """The identifier holding `end`'s value in the stage of `sink_owner` (registers where stages differ)."""
+        name = end.port if end.owner == "self" else self.wire[end.owner]
+        if end.owner not in self.stage and end.owner != "self":
+            return name  # a constant: the same in every stage
+        at = self.module.stages - 1 if sink_owner == "self" else self.stage.get(sink_owner, 0)
+        delay = at - (0 if end.owner == "self" else self.stage[end.owner])
+        assert delay >= 0, f"{end} feeds {sink_owner} of an earlier stage"
+        for k in range(1, delay + 1):
+            if (name, k) not in self.delayed:
+                source = self.delayed.get((name, k - 1), name)
+                shape = self.ports[end.port][1] if end.owner == "self" else self.generators[end.owner].out
+                reg = self._fresh(f"{name}_r{k}")
+                self.delayed[(name, k)] = reg
+                self.module.registers.append((reg, source, shape))
+                self._mark(source, range(shape.width))
+        return self.delayed.get((name, delay), name)
+
+    def _fresh(self, name: str) -> str:
+        taken = (set(self.ports) | set(self.wire.values()) | {n.name for n in self.module.nets}
+                 | {r for r, _, _ in self.module.registers} | {"clk", "rst_n", "en"})
+        while name in taken:
+            name += "_w"
+        return name
 
     def _mark(self, identifier: str, bits) -> None:
         self.used.setdefault(identifier, set()).update(bits)
@@ -206,10 +236,7 @@ class _Elaboration:
         expression = self._sink_expression((inst, key), shape, (lo, hi))
         if _IDENTIFIER.match(expression):
             return expression
-        name = f"{self.wire[inst]}_{key}"
-        taken = set(self.ports) | set(self.wire.values()) | {n.name for n in self.module.nets}
-        while name in taken:
-            name += "_w"
+        name = self._fresh(f"{self.wire[inst]}_{key}")
         self.module.nets.append(_Net(name, shape, expression, f"operand {key} of {inst}"))
         self._mark(name, range(lo, hi))
         return name
@@ -222,7 +249,7 @@ class _Elaboration:
             raise ValueError(f"{sink[0]}.{sink[1]} of module {self.name} is not driven")
         if None in bits:
             end = bits[None]
-            name = self._driver_name(end)
+            name = self._driver_name(end, sink[0])
             if end.bit is not None:  # one bit of a wider driver feeds a 1-bit port
                 self._mark(name, [end.bit])
                 return f"{name}[{end.bit}]"
@@ -234,7 +261,7 @@ class _Elaboration:
         runs: list[list] = []  # [name, hi, lo, is_whole]: MSB first
         for i in reversed(range(shape.width)):
             end = bits[i]
-            name = self._driver_name(end)
+            name = self._driver_name(end, sink[0])
             if end.bit is None:  # a single-bit driver as a whole
                 self._mark(name, [0])
                 runs.append([name, 0, 0, True])
@@ -251,6 +278,7 @@ class _Elaboration:
     def _unused_bits(self) -> list[str]:
         readable = [(p, s) for p, (d, s) in self.ports.items() if d == "input"]
         readable += [(n.name, n.shape) for n in self.module.nets]
+        readable += [(r, shape) for r, _, shape in self.module.registers]
         found = []
         for name, shape in readable:
             unused = [i for i in range(shape.width) if i not in self.used.get(name, set())]
@@ -280,8 +308,9 @@ def _comment(text: str) -> str:
 
 def _print(m: _Module) -> str:
     types = ", ".join(f"{p} {m.port_types[p]}" for p, _, _ in m.ports if p in m.port_types)
+    what = "combinational compute kernel" if m.stages == 1 else f"compute kernel pipelined in {m.stages} stages"
     lines = [
-        f"// {m.name}: combinational compute kernel.",
+        f"// {m.name}: {what}.",
         f"// Generated by mainspring.verilog.kernel from the CoreIR JSON module global.{m.name}",
         "// (written by mainspring.compute_json). Do not edit: regenerate from the JSON.",
     ]
@@ -289,17 +318,24 @@ def _print(m: _Module) -> str:
         lines.append(f"// Kernel of {_comment(m.source)}.")
     if types:
         lines.append(f"// Halide port types: {types}.")
+    ports = [(p, "input", Shape(1, bit=True)) for p in PIPELINE_PORTS if m.stages > 1] + m.ports
     lines += ["`default_nettype none", f"module {m.name} ("]
-    width = max(len(_range(s)) for _, _, s in m.ports)
-    for i, (port, direction, shape) in enumerate(m.ports):
-        comma = "," if i + 1 < len(m.ports) else ""
+    width = max(len(_range(s)) for _, _, s in ports)
+    for i, (port, direction, shape) in enumerate(ports):
+        comma = "," if i + 1 < len(ports) else ""
         lines.append(f"    {direction:<6} wire {_range(shape):<{width}}{port}{comma}")
     lines.append(");")
+    if m.stages > 1:
+        lines.append(f"    // {m.stages} stages: the outputs follow their inputs by {m.stages - 1} cycles "
+                     "(held while !en)")
     lines += [f"    {ln}" for ln in m.decls]
+    lines += [f"    reg {_range(shape)}{r};" for r, _, shape in m.registers]
     for net in m.nets:
         lines.append(f"    wire {_range(net.shape)}{net.name} = {net.expression};  // {net.comment}")
+    for r, source, shape in m.registers:
+        lines.append(f"    {_REGISTER.format(reg=r, source=source, zero=f'{shape.width}{chr(39)}d0')}")
     if m.unused:
-        taken = {p for p, _, _ in m.ports} | {n.name for n in m.nets}
+        taken = {p for p, _, _ in ports} | {n.name for n in m.nets} | {r for r, _, _ in m.registers}
         name = "unused_bits"
         while name in taken:
             name += "_w"
@@ -311,3 +347,25 @@ def _print(m: _Module) -> str:
         lines.append(f"    assign {port} = {expression};")
     lines += ["endmodule", "`default_nettype wire", ""]
     return "\n".join(lines)
+
+
+PIPELINE_PORTS = ("clk", "rst_n", "en")
+# One line per stage register, so that `combinational_view` can read it back.
+_REGISTER = "always @(posedge clk) if (!rst_n) {reg} <= {zero}; else if (en) {reg} <= {source};  // stage register"
+_REGISTER_LINE = re.compile(r"^(\s*)always @\(posedge clk\) if \(!rst_n\) (\w+) <= \S+; else if \(en\) \2 <= "
+                            r"(\w+);  // stage register$", re.MULTILINE)
+
+
+def combinational_view(text: str) -> str:
+    """A kernel module's text with its stage registers as wires: the function a balanced pipeline computes
+    (every path from an input to an output crosses the same registers), `stages - 1` cycles later. The proofs
+    read kernels this way, without the `clk`, `rst_n` and `en` ports (they come first, so each ends in a comma)."""
+    text = re.sub(r"^\s*input\s+wire\s+(clk|rst_n|en),\n", "", text, flags=re.MULTILINE)
+    text = _REGISTER_LINE.sub(lambda m: f"{m.group(1)}assign {m.group(2)} = {m.group(3)};", text)
+    return re.sub(r"^(\s*)reg (\[\d+:0\] )?(\w+);$", r"\1wire \2\3;", text, flags=re.MULTILINE)
+
+
+def kernel_stages(doc: dict, module: str) -> int:
+    """The pipeline stages of kernel `module` of compute JSON `doc` (1: combinational)."""
+    body = doc["namespaces"]["global"]["modules"][module]
+    return body.get("metadata", {}).get("mainspring", {}).get("stages", 1)

@@ -1,8 +1,9 @@
-"""Run a combinational kernel module on many input vectors in one Icarus simulation.
+"""Run a kernel module on many input vectors in one Icarus simulation.
 
 The test bench reads one `$readmemh` file per input port, applies vector i, waits 1 time unit and stores every
-output into a memory, and writes each output memory with `$writememh` at the end: one iverilog build and one
-vvp run for any number of vectors (65536 vectors of a 40-output kernel take about a second).
+output into a memory (a kernel pipelined in d stages gets a clock edge after each vector, with `en` high, and
+its outputs are stored d - 1 vectors later), and writes each output memory with `$writememh` at the end: one
+iverilog build and one vvp run for any number of vectors (65536 vectors of a 40-output kernel take about a second).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import numpy as np
 
 from mainspring.compute_json.evaluate import from_pattern, pattern
 from mainspring.sim.toolchain import in_ci
+
+from .prove_netlist import module_text
 
 X_VALUE = -(1 << 62)  # what a result with x or z bits reads as (no value of any port type)
 
@@ -38,23 +41,29 @@ def require_tools(*names: str) -> None:
     pytest.skip(message)
 
 
-def _testbench(top: str, inputs, outputs, count: int) -> str:
+def _testbench(top: str, inputs, outputs, count: int, stages: int) -> str:
     def decl(name: str, width: int) -> str:
         return f"[{width - 1}:0] {name}" if width > 1 else name
 
+    late = stages - 1
     lines = ["`timescale 1ns/1ps", "module tb_kernel;", "    integer tb_i;"]
+    if stages > 1:
+        lines.append("    reg clk = 1'b0, rst_n = 1'b1, en = 1'b1;")
     for port, w in inputs:
         lines += [f"    reg {decl('tb_in_' + port, w)};", f"    reg {decl('tb_mem_' + port, w)} [0:{count - 1}];"]
     for port, w in outputs:
         lines += [f"    wire {decl('tb_out_' + port, w)};", f"    reg {decl('tb_res_' + port, w)} [0:{count - 1}];"]
-    pins = [f".{p}(tb_in_{p})" for p, _ in inputs] + [f".{p}(tb_out_{p})" for p, _ in outputs]
+    pins = [f".{p}({p})" for p in ("clk", "rst_n", "en") if stages > 1]
+    pins += [f".{p}(tb_in_{p})" for p, _ in inputs] + [f".{p}(tb_out_{p})" for p, _ in outputs]
     lines.append(f"    {top} dut ({', '.join(pins)});")
     lines += ["    initial begin"]
     lines += [f'        $readmemh("in_{p}.hex", tb_mem_{p});' for p, _ in inputs]
-    lines += [f"        for (tb_i = 0; tb_i < {count}; tb_i = tb_i + 1) begin"]
-    lines += [f"            tb_in_{p} = tb_mem_{p}[tb_i];" for p, _ in inputs]
+    lines += [f"        for (tb_i = 0; tb_i < {count + late}; tb_i = tb_i + 1) begin"]
+    lines += [f"            if (tb_i < {count}) tb_in_{p} = tb_mem_{p}[tb_i];" for p, _ in inputs]
     lines += ["            #1;"]
-    lines += [f"            tb_res_{p}[tb_i] = tb_out_{p};" for p, _ in outputs]
+    lines += [f"            if (tb_i >= {late}) tb_res_{p}[tb_i - {late}] = tb_out_{p};" for p, _ in outputs]
+    if stages > 1:
+        lines += ["            clk = 1'b1; #1; clk = 1'b0;"]
     lines += ["        end"]
     lines += [f'        $writememh("out_{p}.hex", tb_res_{p});' for p, _ in outputs]
     lines += ["        $finish;", "    end", "endmodule", ""]
@@ -82,6 +91,16 @@ def _read_hex(path: Path, count: int, width: int) -> np.ndarray:
     return np.where((nibbles == 255).any(axis=1), X_VALUE, value)
 
 
+def _stages(files: list[str], module: str) -> int:
+    """The pipeline stages of `module`, as the comment `verilog.kernel` writes in a pipelined one says."""
+    for f in files:
+        text = Path(f).read_text()
+        if re.search(rf"^module {re.escape(module)} \(", text, re.MULTILINE):
+            m = re.search(r"^    // (\d+) stages: ", module_text(text, module), re.MULTILINE)
+            return int(m.group(1)) if m else 1
+    return 1
+
+
 def simulate_kernel(kernel, verilog_files, vectors: dict[str, np.ndarray], workdir, top: str | None = None,
                     standard: str = "2005") -> dict[str, np.ndarray]:
     """Simulate the module `top` (default: the kernel's name) from `verilog_files` on input port values
@@ -99,8 +118,9 @@ def simulate_kernel(kernel, verilog_files, vectors: dict[str, np.ndarray], workd
         digits = -(-w // 4)
         text = "\n".join(f"{v:0{digits}x}" for v in pattern(vectors[port], t).tolist())
         (workdir / f"in_{port}.hex").write_text(text + "\n")
-    (workdir / "tb_kernel.v").write_text(_testbench(top or kernel.name, inputs, outputs, count))
     sources = [str(Path(f).resolve()) for f in verilog_files]
+    stages = _stages(sources, top or kernel.name)
+    (workdir / "tb_kernel.v").write_text(_testbench(top or kernel.name, inputs, outputs, count, stages))
     build = subprocess.run([iverilog, f"-g{standard}", "-o", "sim.vvp", "-s", "tb_kernel", "tb_kernel.v", *sources],
                            cwd=workdir, capture_output=True, text=True, check=False)
     if build.returncode:

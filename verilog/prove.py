@@ -7,8 +7,10 @@ after that lowering is proved equal to the division once per (width, divisor, si
 (`prove_lemmas`); then z3 looks for inputs on which some output differs. None: proved. Some: disproved, with
 the inputs, the expected and the computed values. No answer within the time limit: unproved, with the reason.
 Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
-The kernel modules are combinational (the PE output registers are in the top), so outputs are compared as
-they are; a module with state is refused as unproved.
+The kernel modules are combinational but for their pipeline's stage registers, which are read as wires
+(`kernel.combinational_view`: a balanced pipeline computes its function `stages - 1` cycles later; the PE
+output registers are in the top), so outputs are compared as they are; a module with other state is refused
+as unproved.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ from mainspring.compute_json.kernel import Kernel
 from mainspring.frontend import ir
 from mainspring.hwlower.ir import LoopNest, Rom
 
+from .kernel import combinational_view
+from .names import op_kernels
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_reference import Reference, Unsupported
-from .top import op_kernels
 
 TIME_LIMIT = 30.0  # seconds per kernel, lemmas included
 
@@ -78,7 +81,7 @@ def prove_kernel(kernel: Kernel, verilog: str, cache: ProofCache | None = None,
     again), under that timeout; `retry` tries it again (`mainspring prove`)."""
     cache = cache or ProofCache(None)
     try:
-        text = module_text(verilog, kernel.name)
+        text = combinational_view(module_text(verilog, kernel.name))
     except NetlistError as e:
         return KernelProof(kernel.name, "unproved", 0.0, str(e), source=kernel.source)
     key = cache_key("kernel", text, _describe(kernel))

@@ -39,6 +39,7 @@ import z3
 from mainspring.compute_json.coreir_json import dumps_coreir_json
 from mainspring.compute_json.coreir_tools import coreir_command, render_with_coreir
 
+from .kernel import combinational_view
 from .prove import Counterexample
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist, run_yosys
@@ -113,7 +114,7 @@ def compare_renderings(module: str, coreir_text: str, our_text: str, port_types:
         return CoreIRProof(module, status, round(time.perf_counter() - start, 3), reason, cex)
 
     try:
-        ours = _renamed(module_text(our_text, module), module, OURS_SUFFIX)
+        ours = _renamed(combinational_view(module_text(our_text, module)), module, OURS_SUFFIX)
         theirs = _renamed(coreir_text, module, COREIR_SUFFIX)
         if _ports(theirs, module + COREIR_SUFFIX) != _ports(ours, module + OURS_SUFFIX):
             return done("different", f"CoreIR's ports {_ports(theirs, module + COREIR_SUFFIX)} are not ours "
@@ -202,7 +203,7 @@ def prove_coreir_module(doc: dict, module: str, verilog: str, cache: ProofCache 
     meta = doc["namespaces"]["global"]["modules"][module].get("metadata", {}).get("mainspring", {})
     source = meta.get("source", "")
     try:
-        ours = module_text(verilog, module)
+        ours = combinational_view(module_text(verilog, module))
     except NetlistError as e:
         return CoreIRProof(module, "unproved", 0.0, str(e), source=source)
     key = cache_key("coreir", _coreir_version(), _yosys_version(), module_document(doc, module), ours)

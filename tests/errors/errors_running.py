@@ -41,6 +41,19 @@ def _():
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=100))
 
 
+@case("memories", "A target whose kernels may hold no PE op per pipeline stage",
+      "{at}: CGRA(pe_ops_per_stage=0): expected an integer of at least 1, e.g. CGRA(pe_ops_per_stage=1)")
+def target_of_zero_ops_per_stage():
+    p = scheduled()
+    return hl.compile(p.output, name="demo", target=hl.CGRA(pe_ops_per_stage=0))  # <-
+
+
+@target_of_zero_ops_per_stage.fix
+def _():
+    p = scheduled()
+    return hl.compile(p.output, name="demo", target=hl.CGRA(pe_ops_per_stage=2))
+
+
 @case("memories", "compile with a name that is not an identifier",
       "{at}: compile(name='my design'): the design name must be a Python/Verilog identifier, e.g. "
       "name=\"my_design\"")
@@ -70,8 +83,8 @@ def _():
 
 
 @case("memories", "compile with an unknown dump_after step",
-      (r"{at}: --dump-after fold \(dump_after=\): unknown step; the steps are region, .*, lower, dependences, "
-       r"rates, capacities, mapping, schedule, lower_kernel, .*, compute, verilog"), regex=True)
+      (r"{at}: --dump-after fold \(dump_after=\): unknown step; the steps are region, .*, lower, lower_kernel, "
+       r".*, assign_stages, compute, dependences, rates, capacities, mapping, schedule, verilog"), regex=True)
 def unknown_dump_step():
     p = scheduled()
     return hl.compile(p.output, name="demo", dump_after="fold")  # <-

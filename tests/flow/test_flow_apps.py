@@ -65,7 +65,7 @@ def test_frame_after_frame_without_reset(simulator, build_dir):
     """After a frame the design restarts by itself: two frames stream through one run, no reset between."""
     from mainspring import sim
     from mainspring.design import library_path
-    from mainspring.verilog.top import signal
+    from mainspring.verilog.names import signal
 
     design, inputs = _design("gaussian")
     other = {"input": np.ascontiguousarray(inputs["input"][::-1, ::-1])}

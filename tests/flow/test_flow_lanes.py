@@ -34,7 +34,9 @@ def _app(name, lanes, width=SIZE[0], height=SIZE[1]):
 def _check_rates(design, lanes, depth_slack=8):
     r = design.report
     ideal = math.ceil(design.plan.input_words / lanes)
-    assert r["ideal_cycles"] == ideal and r["tile_cycles"] - ideal <= depth_slack, r
+    # The kernels' pipeline stages beyond their output register add to the depth (at most their sum).
+    staged = sum(max(0, n - 1) for n in r["kernel_latency"].values())
+    assert r["ideal_cycles"] == ideal and r["tile_cycles"] - ideal <= depth_slack + staged, r
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)

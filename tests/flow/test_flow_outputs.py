@@ -102,7 +102,7 @@ def test_dump_after_every_step(capsys):
         hl.compile(out, name="gaussian", dump_after=step, out=buf)
         seen[step] = buf.getvalue()
         assert seen[step].startswith(f"// after {step}\n"), step
-    assert "blur_s0: cycle = 31 + 14*blur.s0.y + 1*blur.s0.x" in seen["rates"]  # two rows of 14, plus 3
+    assert "blur_s0: cycle = 35 + 14*blur.s0.y + 1*blur.s0.x" in seen["rates"]  # two rows of 14, 3, 4 stages
     assert "kernel k_blur_unnormalized_s0" in seen["divide_by_constants"]
     assert seen["fold_constants"].count("// after fold_constants") == 2 * 3  # runs twice, in each of 3 kernels
     assert "tile 0: output [(0, 11), (0, 5)]" in seen["tiles"]
@@ -111,9 +111,11 @@ def test_dump_after_every_step(capsys):
     assert "hw_input: mem_tile, 31 words (minimum 31)" in seen["mapping"]
     assert "inlined: kernel" in seen["region"]
     assert "blur(x, y) = (blur_unnormalized(x, y) / (uint16)256)" in seen["inline"]
-    with pytest.raises(hl.HalideError, match="unknown step; the steps are region, bounds, tiles, tables, inline, "
-                                             "scatter, edges, ops, lanes, lower, dependences, rates, capacities, "
-                                             "mapping, schedule, lower_kernel"):
+    assert "kernel k_blur_unnormalized_s0 (5 stages)" in seen["assign_stages"]  # 9 products, 4 levels of adds
+    with pytest.raises(hl.HalideError, match=r"unknown step; the steps are region, bounds, tiles, tables, inline, "
+                                             r"scatter, edges, ops, lanes, lower, lower_kernel, .*, assign_stages, "
+                                             r"compute, dependences, rates, capacities, mapping, schedule, "
+                                             r"verilog"):
         hl.compile(out, name="gaussian", dump_after="bogus")
 
 

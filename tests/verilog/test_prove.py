@@ -18,12 +18,12 @@ from mainspring.compute_json.magic import UnsignedDivision, apply_unsigned_divis
 from mainspring.frontend.types import Int, UInt
 from mainspring.verilog import prove_lemmas
 from mainspring.verilog.kernel_sim import require_tools, simulate_kernel
+from mainspring.verilog.names import kernel_module
 from mainspring.verilog.prove import KernelDisproved, proof_report, prove_design, prove_kernel
 from mainspring.verilog.prove_cache import ProofCache
 from mainspring.verilog.prove_lemmas import Lemma, division_term, prove_division_lemma
 from mainspring.verilog.prove_netlist import module_text
 from mainspring.verilog.prove_reference import euclidean
-from mainspring.verilog.top import kernel_module
 
 from prove_programs import divisions
 

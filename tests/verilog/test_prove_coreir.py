@@ -14,8 +14,8 @@ from mainspring.compute_json.coreir_tools import coreir_command
 from mainspring.compute_json.evaluate import evaluate_kernel
 from mainspring.sim import require_tool
 from mainspring.verilog.kernel_sim import require_tools, simulate_kernel
+from mainspring.verilog.names import kernel_module
 from mainspring.verilog.prove_coreir import compare_renderings, coreir_verilog, prove_coreir_design
-from mainspring.verilog.top import kernel_module
 
 from prove_programs import divisions
 
