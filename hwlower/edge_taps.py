@@ -14,6 +14,7 @@ The coordinates are absolute, so the accelerator must run as one invocation (no 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,7 @@ from mainspring.frontend.bounds import Bounder, Box, definition_env
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function, user_handle
-from mainspring.frontend.types import BOOL
+from mainspring.frontend.types import BOOL, Type
 
 from .fold import map_calls
 from .simplify import simplify
@@ -42,7 +43,8 @@ class Guarded:
 
 
 def tap_inner_reads(f: Function, k: int, d: Definition, box: Box, inside: frozenset[int], single: bool,
-                    split_index, evaluator: Evaluator) -> Definition:
+                    split_index: Callable[[ir.Expr], tuple[ir.Expr, ir.Expr | None] | None],
+                    evaluator: Evaluator) -> Definition:
     """d (stage k of f, over `box`) with each read of a Func computed `inside` at index functions f(a) made a
     selection of guarded affine taps. `split_index(e)` gives (a, f of edge.v) or None, as `edges` splits an
     index; `single`: the accelerator runs as one invocation."""
@@ -53,8 +55,9 @@ def tap_inner_reads(f: Function, k: int, d: Definition, box: Box, inside: frozen
         if not isinstance(g, Function) or id(g) not in inside or g is f:
             return None
         args = [simplify(a) for a in c.args]
-        split = [split_index(a) for a in args]
-        if any(p is None for p in split) or all(p[1] is None for p in split):
+        found = [split_index(a) for a in args]
+        split = [p for p in found if p is not None]
+        if len(split) < len(found) or all(m is None for _, m in split):
             return None
         shown = ", ".join(ir.to_string(a) for a in args)
         if not single:
@@ -89,19 +92,20 @@ def _runs(reach: tuple[int, int], m: ir.Expr, evaluator: Evaluator) -> list[Run]
     return runs
 
 
-def _select(t, g: Function, index: list[ir.Expr], runs: list[list[Run] | None],
+def _select(t: Type, g: Function, index: list[ir.Expr], runs: list[list[Run] | None],
             guards: tuple[tuple[ir.Expr, int, int], ...]) -> ir.Expr:
     """The taps of dimensions from the first with runs on, each chosen by its coordinate."""
     j = next((j for j, r in enumerate(runs) if r), None)
-    if j is None:
+    mine = runs[j] if j is not None else None
+    if j is None or mine is None:
         bounds = tuple((lo, hi) for _, lo, hi in guards)
         return ir.Call(t, Guarded(g, bounds), tuple(index) + tuple(e for e, _, _ in guards))
     rest = runs[:j] + [None] + runs[j + 1:]
     a = index[j]
     out: ir.Expr | None = None
-    for first, last, k in reversed(runs[j]):
+    for first, last, k in reversed(mine):
         moved = index[:j] + [simplify(ir.BinOp(a.type, "add", a, ir.Const(a.type, k))) if k else a] + index[j + 1:]
-        guard = guards + (((a, first, last),) if len(runs[j]) > 1 else ())
+        guard = guards + (((a, first, last),) if len(mine) > 1 else ())
         tap = _select(t, g, moved, rest, guard)
         out = tap if out is None else ir.Select(t, ir.BinOp(BOOL, "le", a, ir.Const(a.type, last)), tap, out)
     assert out is not None

@@ -265,12 +265,12 @@ class _Extension:
             glb = replace(glb, mem_tiles=tuple(Tile(t.output_box, b) for t, b in zip(glb.mem_tiles, self.boxes[1])))
         region = replace(self.region, inputs=tuple(self.inputs), buffered=tuple(self.buffered))
         if region.glb is not None:  # a second GLB input tile, extended otherwise, of the same host source
-            src = dict(zip(map(id, region.glb.inputs), region.glb.sources))
+            carried = dict(zip(map(id, region.glb.inputs), region.glb.sources))
             for f in self.inputs:
-                if id(f) not in src:
-                    src[id(f)] = src[id(self.pipe.functions[self.sources[self.pipe.name(f)]])]
+                if id(f) not in carried:
+                    carried[id(f)] = carried[id(self.pipe.functions[self.sources[self.pipe.name(f)]])]
             region = replace(region, glb=replace(region.glb, inputs=tuple(self.inputs),
-                                                 sources=tuple(src[id(f)] for f in self.inputs)))
+                                                 sources=tuple(carried[id(f)] for f in self.inputs)))
         boxes = dict(s.boxes)
         for name, src in self.clones.items():
             boxes[name] = s.boxes[src]
