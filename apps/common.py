@@ -45,3 +45,21 @@ def input_extent(output: hl.Func, name: str) -> tuple[int, int]:
     _, needed = infer_boxes(pipe, output_box(pipe), lambda p: None)
     (_, x1), (_, y1) = needed[name]
     return x1 + 1, y1 + 1
+
+
+def parrot_output(hw_output: hl.Func, tile: tuple[int, int], unroll: int) -> hl.Func:
+    """The output side of the generators' schedule 3 ("big parrot with unroll"): `hw_output(c, x, y)` computed in
+    the GLB once per host tile of `tile` pixels (its copy `hw_output.in_()` accelerated), the channels and `unroll`
+    pixels of x per cycle. Returns the GLB copy."""
+    c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    up = hl.TailStrategy.RoundUp
+    glb_out = hw_output.in_()
+    glb_out.compute_root()
+    glb_out.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+    glb_out.unroll(c).unroll(xi, unroll, up)
+    hw_output.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo)
+    hw_output.compute_at(glb_out, xo)
+    hw_output.store_in(hl.MemoryType.GLB)
+    hw_output.unroll(c).unroll(xi, unroll, up)
+    return glb_out

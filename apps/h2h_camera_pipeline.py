@@ -15,6 +15,8 @@ import numpy as np
 
 import mainspring as hl
 
+from .common import parrot_output
+
 NAME = "h2h_camera_pipeline"
 DEFAULT_SIZE = (56, 56)
 # Each channel's lane computes the whole demosaic of its color (the interleaves and corrections are inline, as
@@ -189,18 +191,10 @@ def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int,
 def _schedule_unrolled(hw_input, hw_output, full, planes, curve, tile, unroll):
     """The generator's Clockwork schedule 3 ("big parrot with unroll"): host tiles of one GLB tile of one
     memory tile of `tile` pixels (the generator's 248x184), `unroll` pixels of x per cycle (default 2)."""
-    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
-    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    x, y, c, xo = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("xo")
     up = hl.TailStrategy.RoundUp
     curve_out, color_corrected, demosaicked, denoised = full
-    glb_out = hw_output.in_()
-    glb_out.compute_root()
-    glb_out.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
-    glb_out.unroll(c).unroll(xi, unroll, up)
-    hw_output.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo)
-    hw_output.compute_at(glb_out, xo)
-    hw_output.store_in(hl.MemoryType.GLB)
-    hw_output.unroll(c).unroll(xi, unroll, up)
+    glb_out = parrot_output(hw_output, tile, unroll)
     for f in (curve_out, color_corrected):
         f.compute_at(hw_output, xo).unroll(c).unroll(x, unroll, up)
     demosaicked.compute_at(hw_output, xo)

@@ -24,6 +24,8 @@ import numpy as np
 
 import mainspring as hl
 
+from .common import parrot_output
+
 NAME = "h2h_unsharp"
 DEFAULT_SIZE = (58, 58)
 BLOCK = 7
@@ -172,17 +174,9 @@ def _schedule_glb(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized,
 def _schedule_unrolled(hw_input, hw_output, inner, rom_div_lookup, blur_unnormalized, win, tile, unroll):
     """The generator's Clockwork schedule 3 ("the big parrot with unroll"): host tiles of one GLB tile of one
     memory tile, `unroll` pixels of x per cycle, with their 3 channels."""
-    c, x, y = hl.Var("c"), hl.Var("x"), hl.Var("y")
-    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    c, x, xo = hl.Var("c"), hl.Var("x"), hl.Var("xo")
     up = hl.TailStrategy.RoundUp
-    glb_out = hw_output.in_()
-    glb_out.compute_root()
-    glb_out.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
-    glb_out.unroll(c).unroll(xi, unroll, up)
-    hw_output.tile(x, y, xo, yo, xi, yi, tile[0], tile[1]).reorder(c, xi, yi, xo, yo)
-    hw_output.compute_at(glb_out, xo)
-    hw_output.store_in(hl.MemoryType.GLB)
-    hw_output.unroll(c).unroll(xi, unroll, up)
+    glb_out = parrot_output(hw_output, tile, unroll)
     for f in inner:
         f.compute_at(hw_output, xo).unroll(x, unroll, up)
     rom_div_lookup.compute_at(hw_output, xo).unroll(x)
