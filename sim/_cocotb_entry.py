@@ -19,9 +19,9 @@ PROGRESS_CYCLES = 1 << 16  # ~20 ms on Verilator, ~2 s on Icarus
 _GUARD_CYCLES = 10_000     # beyond the bench's own limit: reset, drain and dump take a few cycles
 
 
-def _report(cycles: int) -> None:
+def _report(cycles: int, done: bool) -> None:
     with open("progress.tmp", "w") as fh:  # progress.PROGRESS_FILE, written whole
-        fh.write(f"{cycles}\n")
+        fh.write(f"{cycles}{' done' if done else ''}\n")
     os.replace("progress.tmp", "progress.txt")  # the parent never reads half a file
 
 
@@ -33,6 +33,6 @@ async def run_bench(dut):
     while dut.ms_done.value != 1 and waited < limit:
         await Timer(CLOCK_NS * PROGRESS_CYCLES, unit="ns")
         waited += PROGRESS_CYCLES
-        if dut.ms_done.value != 1:  # once done, the clock has stopped: the time since is not cycles run
-            _report(int(get_sim_time("ns")) // CLOCK_NS)
+        # once done, the clock has stopped: the time since is not cycles run, and the parent prints no more
+        _report(int(get_sim_time("ns")) // CLOCK_NS, dut.ms_done.value == 1)
     assert dut.ms_done.value == 1, f"the test bench never raised ms_done within {limit} cycles (a harness bug)"

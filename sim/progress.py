@@ -60,7 +60,7 @@ class Progress:
     def report(self) -> None:
         """Print one progress line, if the simulator has written a count yet."""
         done = read_count(self.path)
-        if done is None:
+        if done is None or is_finished(self.path):  # the run is over: the simulator's time is not cycles run
             return
         seconds = time.perf_counter() - self._started
         share = f" ({100 * done // self.expected}%)" if self.expected > 0 else ""
@@ -76,3 +76,11 @@ def read_count(path: Path) -> int | None:
         return int(path.read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return None
+
+
+def is_finished(path: Path) -> bool:
+    """Whether the simulator wrote its last count, once the bench was done."""
+    try:
+        return path.read_text().split()[1:2] == ["done"]
+    except OSError:
+        return False

@@ -56,6 +56,15 @@ def test_progress_lines_give_cycles_done_of_expected(tmp_path):
                         out.getvalue())
 
 
+def test_a_finished_run_prints_no_count(tmp_path):
+    # Once the bench is done the clock has stopped: the simulator's time is not cycles run ("65,536 of ~512").
+    path = tmp_path / progress.PROGRESS_FILE
+    path.write_text("65536 done\n")
+    out = io.StringIO()
+    progress.Progress(path, "blur on icarus", 512, stream=out).report()
+    assert out.getvalue() == "" and progress.read_count(path) == 65536 and progress.is_finished(path)
+
+
 def test_short_runs_print_no_progress(tmp_path):
     path = tmp_path / progress.PROGRESS_FILE
     path.write_text("65536\n")
