@@ -358,17 +358,6 @@ def test_glb_output_is_byte_identical_across_processes(tmp_path):
     assert ok.returncode == 0 and "PASS g" in ok.stdout, ok.stdout + ok.stderr
 
 
-def test_more_lanes_than_a_glb_bank_moves_spread_over_banks(build_dir):
-    """Transfers wider than a bank port (2 words per cycle, banks of 1) take banks side by side, each holding
-    its lanes of every entry, as the reference's big-parrot schedules need (9 words per transfer)."""
-    out, inputs = gaussian_glb.build(124, 124, glb_tile=(62, 62), lanes=2)
-    narrow = hl.compile(out, name="glb", target=hl.CGRA(glb_lanes=1))
-    wide = hl.compile(out, name="glb", target=hl.CGRA(glb_lanes=2))
-    assert narrow.report["glb"]["banks_used"] == 2 * wide.report["glb"]["banks_used"]
-    res = _check(narrow, inputs, "icarus", build_dir)
-    assert res.cycles == narrow.report["predicted_cycles"]
-
-
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("lanes", "size", "tile"), [(2, (124, 124), (62, 62)), (4, (120, 60), (60, 30)),
                                                (4, (124, 62), (62, 31))])
@@ -573,29 +562,6 @@ def test_error_glb_input_without_the_lanes_names_the_wrapper_call():
         "'hw_input_global_wrapper' keeps pace, or remove blur_unnormalized.unroll(x, 3, hl.TailStrategy.RoundUp) "
         "so that Func 'blur_unnormalized' reads 'hw_input_global_wrapper' at its pace."
     )
-
-
-@pytest.mark.parametrize("round_tiles", [False, True])
-def test_an_odd_glb_tile_with_two_lanes(round_tiles, build_dir):
-    # GLB tiles of 13 over a 26-wide output at 2 pixels per cycle (RoundUp lanes past each tile): the read-back
-    # runs over the tile, not its padding (an assertion with RoundUp host tiles before; a refusal without).
-    up = hl.TailStrategy.RoundUp
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    inp = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
-    hw_input[x, y] = hl.u16(inp[x, y])
-    hw_output[x, y] = hw_input[x, y] * 2
-    output[x, y] = hl.u8(hw_output[x, y])
-    output.bound(x, 0, 26).bound(y, 0, 4)
-    g = hw_output.in_()
-    g.compute_root().tile(x, y, xo, yo, xi, yi, 13, 4, *([up] if round_tiles else [])).hw_accelerate(xi, xo)
-    g.unroll(xi, 2, up).store_in(hl.MemoryType.GLB)
-    hw_output.compute_at(g, xo).unroll(x, 2, up)
-    hw_input.in_().compute_at(g, xo).unroll(x, 2, up).store_in(hl.MemoryType.GLB)
-    hw_input.compute_root().accelerator_input()
-    design = hl.compile(output, name="glb_odd")
-    res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
 
 
 def _staged(report) -> int:

@@ -1,0 +1,47 @@
+"""GLB streams wider than a bank port, and GLB tiles that lanes do not divide (found by the independent ports
+of the generators: the generators' schedule 3 streams 9 words per transfer, and an odd `mywidth` with 2 lanes)."""
+
+import pytest
+
+import mainspring as hl
+from mainspring.apps import gaussian_glb
+
+
+def _check(design, inputs, simulator, build_dir):
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.tile_cycles is not None and res.tile_cycles == design.report["predicted_tile_cycles"]
+    return res
+
+
+def test_more_lanes_than_a_glb_bank_moves_spread_over_banks(build_dir):
+    """Transfers wider than a bank port (2 words per cycle, banks of 1) take banks side by side, each holding
+    its lanes of every entry, as the reference's big-parrot schedules need (9 words per transfer)."""
+    out, inputs = gaussian_glb.build(124, 124, glb_tile=(62, 62), lanes=2)
+    narrow = hl.compile(out, name="glb", target=hl.CGRA(glb_lanes=1))
+    wide = hl.compile(out, name="glb", target=hl.CGRA(glb_lanes=2))
+    assert narrow.report["glb"]["banks_used"] == 2 * wide.report["glb"]["banks_used"]
+    res = _check(narrow, inputs, "icarus", build_dir)
+    assert res.cycles == narrow.report["predicted_cycles"]
+
+
+@pytest.mark.parametrize("round_tiles", [False, True])
+def test_an_odd_glb_tile_with_two_lanes(round_tiles, build_dir):
+    # GLB tiles of 13 over a 26-wide output at 2 pixels per cycle (RoundUp lanes past each tile): the read-back
+    # runs over the tile, not its padding (an assertion with RoundUp host tiles before; a refusal without).
+    up = hl.TailStrategy.RoundUp
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    hw_output[x, y] = hw_input[x, y] * 2
+    output[x, y] = hl.u8(hw_output[x, y])
+    output.bound(x, 0, 26).bound(y, 0, 4)
+    g = hw_output.in_()
+    g.compute_root().tile(x, y, xo, yo, xi, yi, 13, 4, *([up] if round_tiles else [])).hw_accelerate(xi, xo)
+    g.unroll(xi, 2, up).store_in(hl.MemoryType.GLB)
+    hw_output.compute_at(g, xo).unroll(x, 2, up)
+    hw_input.in_().compute_at(g, xo).unroll(x, 2, up).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    design = hl.compile(output, name="glb_odd")
+    res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
