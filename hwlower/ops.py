@@ -219,20 +219,19 @@ def _is_affine(args: tuple[ir.Expr, ...], env: dict[str, Affine], ranges: dict[s
 
 
 def _lookup_port(c: ir.Call, src: str, lookups: list, ports: dict, who: str) -> ir.Expr:
-    """The read of RAM `src` at computed coordinates: a load with no index, its coordinates kept for the op."""
-    if lookups and lookups[0] is not c.args and ("lookup", src) not in ports:
-        raise HalideError(
-            f"{who} reads RAMs at computed coordinates twice per firing ('{src}' and another); a RAM is read at a "
-            "computed address once per op: compute one of the reads in a Func of its own")
-    if ("lookup", src) in ports:
-        if [ir.structural_key(a, {}) for a in lookups[0]] != [ir.structural_key(a, {}) for a in c.args]:
-            raise HalideError(
-                f"{who} reads RAM '{src}' at two computed coordinates per firing; a RAM is read at a computed "
-                "address once per op: compute one of the reads in a Func of its own")
-        return ir.Call(c.type, ports[("lookup", src)], ())
-    lookups.append(c.args)
-    ports[("lookup", src)] = LoadPort(lookup_load_name(src), Access(src, ()))
-    return ir.Call(c.type, ports[("lookup", src)], ())
+    """The read of RAM `src` at computed coordinates: a load with no index, its coordinates kept for the op
+    (one such read per op: a RAM answers one computed address per port and cycle)."""
+    key = ("lookup", src)
+    same = key in ports and [ir.structural_key(a, {}) for a in lookups[0]] == [ir.structural_key(a, {}) for a in c.args]
+    if lookups and not same:
+        what = f"RAM '{src}' at two computed coordinates" if key in ports else \
+            f"RAMs at computed coordinates twice ('{src}' and another)"
+        raise HalideError(f"{who} reads {what} per firing; a RAM is read at a computed address once per op: compute "
+                          "one of the reads in a Func of its own")
+    if not same:
+        lookups.append(c.args)
+        ports[key] = LoadPort(lookup_load_name(src), Access(src, ()))
+    return ir.Call(c.type, ports[key], ())
 
 
 _Tree = tuple[tuple[str, ir.Call, ir.Expr], list[tuple[dict[str, Affine], dict[str, ir.Expr]]], list[StageLoop]]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from mainspring.frontend.bounds import Box, infer_boxes
-from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Func, Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Split, TailStrategy
@@ -77,7 +77,7 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
     splits = {d.outer: d for d in sched.directives if isinstance(d, Split)}
     extents = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, full_box)}
     order = []
-    loc = f.placement.hw_accelerate[2] if f.placement.hw_accelerate else f.placement.compute.loc
+    loc = _schedule_loc(f)
     for h in host:
         s = splits.get(h)
         if s is not None and s.old in f.args:
@@ -111,6 +111,11 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
     return extents, order
 
 
+def _schedule_loc(f: Function) -> SourceLoc | None:
+    """Where the user placed f: its hw_accelerate call, else its compute_at."""
+    return f.placement.hw_accelerate[2] if f.placement.hw_accelerate else f.placement.compute.loc
+
+
 def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -> None:
     """The boxes of the buffers `names` have one shape in every tile of `f` (the `edges` pass checks, once it has
     extended the streams that boundary conditions read)."""
@@ -120,7 +125,7 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -
             box = t.boxes[name]
             shape = [hi - lo for lo, hi in box]
             if shape != [hi - lo for lo, hi in first.boxes[name]]:
-                loc = f.placement.hw_accelerate[2] if f.placement.hw_accelerate else f.placement.compute.loc
+                loc = _schedule_loc(f)
                 raise ScheduleError(
                     f"{loc}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} for the tile at "
                     f"{t.output_box} but {first.boxes[name]} for the first): every tile runs the same hardware, so "

@@ -73,3 +73,8 @@ def op_kernels(op: Op, nest: LoopNest) -> list[Kernel]:
         (ram,) = [p.access.buffer for p in op.loads if not p.access.index]
         kernels.append(address_kernel(op, nest.buffer(ram).box, name=address_module(op.name)))
     return kernels
+
+
+def lane_suffix(op: OpSchedule, lane: tuple[int, ...]) -> str:
+    """The suffix of a lane's signals and instances ("" for an op of one lane)."""
+    return f"_l{lane_index(op, lane)}" if op.lanes else ""

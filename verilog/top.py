@@ -40,7 +40,7 @@ from mainspring.memories.ir import (
 )
 
 from .kernel import PIPELINE_PORTS, kernel_stages, kernel_verilog
-from .names import address_module, kernel_module, kernel_ports, lane_count, lane_index, signal
+from .names import address_module, kernel_module, kernel_ports, lane_count, lane_index, lane_suffix, signal
 
 
 class RtlLimitError(ScheduleError):
@@ -261,8 +261,7 @@ def _lookups(plan: MemoryPlan, kernels) -> dict[tuple[str, tuple[int, ...]], str
         for rp in b.read_ports if b.init is not None else ():
             if rp.load == lookup_load_name(b.name) and address_module(rp.op) in kernels:
                 op = plan.op(rp.op)
-                suffix = f"_l{lane_index(op, rp.lane)}" if op.lanes else ""
-                out[(rp.op, rp.lane)] = f"{signal(rp.op)}{suffix}_raddr"
+                out[(rp.op, rp.lane)] = f"{signal(rp.op)}{lane_suffix(op, rp.lane)}_raddr"
     return out
 
 
@@ -442,7 +441,7 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
             for rp in b.read_ports:
                 if rp.op == op_name and rp.lane == lane:
                     taps.setdefault(rp.load, []).append(rp)
-        suffix = f"_l{lane_index(op, lane)}" if op.lanes else ""
+        suffix = lane_suffix(op, lane)
         coords = {c.name: c for c in plan.coords if c.op == op_name and c.lane == lane}
         # a guarded load (an edge tap) that this lane never uses has no read port here: its value is unused
         unused = frozenset(rp.load for b in plan.buffers for rp in b.read_ports if rp.op == op_name) - set(taps)
