@@ -94,8 +94,21 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         if folded is None:
             pending.append((k, d))
         else:
-            check_folded_update(f"Func '{f.name}'", _update_lanes(f, d, box, k), lanes0)
+            upd = _update_lanes(f, d, box, k)
+            adopted = None if upd.k in (1, lanes0.k) or f is region.output else _pure_part(f, d, box, k)
+            if adopted is not None:  # Halide runs each stage in its own loops; the one op runs in the update's
+                s0, lanes0 = adopted, upd
+            check_folded_update(f"Func '{f.name}'", upd, lanes0)
             value = folded
+    if pending and not ram and f is not region.output and not _reads_anything(value):
+        # The pure definition only initialises (a constant): its loops, unrolled or not, cost nothing and its
+        # rate is the first update's, which reads it back (harris's lgxx.unroll(x, 3) with a serial update).
+        k, d = pending[0]
+        adopted = _pure_part(f, d, box, k)
+        if adopted is not None:
+            s0 = adopted
+            x = d.args[0].name  # type: ignore[union-attr]  # _pure_part: the update's args are the pure Vars
+            lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), x, s0, d.schedule)
     if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams))
         op_lanes[f"{fname}_s0"] = lanes0
@@ -105,6 +118,24 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
+
+
+def _pure_part(f: Function, d: Definition, box: Box, k: int) -> StageLoops | None:
+    """The loops of update k over the pure Vars alone (its reduction loops dropped), for the pure op to run in;
+    None when the update is not over the pure Vars in order, or a loop mixes pure and reduction variables."""
+    if [a.name if isinstance(a, ir.Var) else None for a in d.args] != list(f.args):
+        return None
+    s = _update_loops(f, d, box, k)
+    pure = tuple(lp for lp in s.loops if not lp.is_rvar)
+    dims = {lp.dim for lp in pure}
+    exprs = {v: s.var_exprs[v] for v in f.args}
+    if any(dim not in dims for a in exprs.values() for dim, _ in a.terms):
+        return None
+    return StageLoops(pure, exprs)
+
+
+def _reads_anything(e: ir.Expr) -> bool:
+    return any(isinstance(n, ir.Call) for n in ir.walk(e))
 
 
 def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
+from catalogue import accelerate, buffer, case, pipeline, scheduled, stream
 
 R = hl.TailStrategy.RoundUp
 
@@ -122,29 +122,38 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "An update unrolled by another factor than its pure definition", (
-    "{at}: Func 'acc'.update(0) computes 2 pixels per cycle (acc.update(0).unroll(x, 2, "
-    "hl.TailStrategy.RoundUp)) but the pure definition of Func 'acc' computes 1 (no unroll of x): an "
-    "unrolled update is folded into its pure definition's loops, so their lanes must match. Fix: add "
-    "acc.unroll(x, 2)."), func="acc")
-def update_lanes_disagree():
-    p, acc = reduction(3)
-    buffer(p, acc)
+def _output_reduction(fix: bool = False):
+    """hw_output, the accelerator's output, sums 3 taps of hw_input in an unrolled update; 2 lanes."""
+    p = pipeline()
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = hl.u16(0)
+    p.hw_output[p.x, p.y] += p.hw_input[p.x + r.x, p.y]
+    p.hw_output.update().unroll(r.x)
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
     p.hw_input.unroll(p.x, 2, R)
-    acc.update().unroll(p.x, 2, R)  # <-
-    p.hw_output.unroll(p.xi, 2, R)
+    p.hw_output.update().unroll(p.x, 2, R)  # <-update
+    if fix:
+        p.hw_output.unroll(p.xi, 2, R)
     return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "The accelerator output's update unrolled by another factor than its pure definition", (
+    "{update}: Func 'hw_output'.update(0) computes 2 pixels per cycle (hw_output.update(0).unroll(x, 2, "
+    "hl.TailStrategy.RoundUp)) but the pure definition of Func 'hw_output' computes 1 (no unroll of x): an "
+    "unrolled update is folded into its pure definition's loops, so their lanes must match. Fix: add "
+    "hw_output.unroll(xi, 2)."), func="hw_output")
+def update_lanes_disagree():
+    return _output_reduction()
 
 
 @update_lanes_disagree.fix
 def _():
-    p, acc = reduction(3)
-    buffer(p, acc)
-    p.hw_input.unroll(p.x, 2, R)
-    acc.update().unroll(p.x, 2, R)
-    acc.unroll(p.x, 2, R)
-    p.hw_output.unroll(p.xi, 2, R)
-    return hl.compile(p.output, name="demo")
+    return _output_reduction(fix=True)
 
 
 def _scan():

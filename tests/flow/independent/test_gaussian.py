@@ -247,9 +247,6 @@ XFAIL = {
         "a multiple of 2', which works (gaussian_sched3_small)"),
     "gaussian_sched3_width_not_multiple_roundup_tiles": "refused as above (was an assertion in _drop_host_loops)",
     "gaussian_sched3_width_not_multiple_roundup_inner": "refused as above, with RoundUp on the memory tile too",
-    "gaussian_sched1": (
-        "refused (Halide accepts): schedule 1 unrolls blur_unnormalized.update() by 2 but not its pure definition; "
-        "the message names the fix (blur_unnormalized.unroll(x, 2)), which works (gaussian_sched1_fixed)"),
 }
 SLOW = ("gaussian_sched3_generator_tile", "three_level_generator_size")
 

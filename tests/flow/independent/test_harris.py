@@ -210,9 +210,7 @@ CASES = {f.__name__: f for f in (harris_default, harris_small, harris_sched1_no_
                                  harris_sched5, harris_repeat_edge, harris_sched3_rom_unroll_y,
                                  harris_sched4_unroll_some, harris_sched6_two_pixels, harris_sched7_large_tile,
                                  harris_sched8_end_at_cim)}
-ROM_UNROLL = ("refused (Halide accepts; schedules 3 and 4, not the default): lgxx.unroll(x, 3).unroll(y, 3) on the "
-              "pure definition only: 'Fix: add lgxx.update(0).unroll(x, 3)'")
-XFAIL = {"harris_sched3_rom_unroll_y": ROM_UNROLL, "harris_sched4_unroll_some": ROM_UNROLL}
+XFAIL: dict[str, str] = {}
 SLOW = ("harris_default", "harris_sched7_large_tile", "harris_sched1_no_buffers", "harris_sched6_two_pixels")
 
 
