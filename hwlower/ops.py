@@ -107,8 +107,7 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         adopted = _pure_part(f, d, box, k)
         if adopted is not None:
             s0 = adopted
-            x = d.args[0].name  # type: ignore[union-attr]  # _pure_part: the update's args are the pure Vars
-            lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), x, s0, d.schedule)
+            lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
     if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams))
         op_lanes[f"{fname}_s0"] = lanes0
