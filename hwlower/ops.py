@@ -105,7 +105,7 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         # rate is the first update's, which reads it back (harris's lgxx.unroll(x, 3) with a serial update).
         k, d = pending[0]
         adopted = _pure_part(f, d, box, k)
-        if adopted is not None:
+        if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
     if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
@@ -131,6 +131,12 @@ def _pure_part(f: Function, d: Definition, box: Box, k: int) -> StageLoops | Non
     if any(dim not in dims for a in exprs.values() for dim, _ in a.terms):
         return None
     return StageLoops(pure, exprs)
+
+
+def _steps_along(s: StageLoops, var: str) -> bool:
+    """Some serial loop of s moves along `var`."""
+    serial = {lp.dim for lp in s.loops if not lp.unrolled}
+    return any(dim in serial for dim, _ in s.var_exprs[var].terms)
 
 
 def _reads_anything(e: ir.Expr) -> bool:

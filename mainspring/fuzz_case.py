@@ -102,3 +102,17 @@ def resampled(rng: random.Random, case: Case) -> Case:
     if kind == "up":
         width, height = width + width % 2, height + height % 2
     return dataclasses.replace(case, stages=tuple(stages), width=width, height=height, tile=None, lanes=1)
+
+
+INTRINSICS = ("saturating_add", "saturating_sub", "halving_add", "halving_sub", "rounding_halving_add", "lerp")
+
+
+def with_intrinsics(rng: random.Random, case: Case) -> Case:
+    """One case in five combines its stencils' taps with Halide's intrinsics instead of plain operators (drawn
+    last, as above); lerp (a weight from the second tap) only below 32 bits, where it needs no 64-bit type."""
+    if rng.random() >= 1 / 5:
+        return case
+    kinds = INTRINSICS if case.work not in ("u32", "i32") else INTRINSICS[:-1]
+    stages = tuple(dataclasses.replace(s, ops=tuple(rng.choice(kinds) for _ in s.ops)) if s.kind == "stencil" else s
+                   for s in case.stages)
+    return dataclasses.replace(case, stages=stages)
