@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import NoReturn
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box
@@ -220,6 +221,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             return ir.Call(c.type, ports[(src, ())], ())
         if id(c.callee) in rams and c.callee is not f and not guard and not _is_affine(c.args, env, ranges):
             return _lookup_port(c, src, lookups, ports, who)
+        if any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)):
+            _not_a_ram(c, who)
         idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
@@ -395,6 +398,20 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],
     for value in values:
         out.append(ir.transform(value, visit, {}))
     return out, tuple(ports.values())
+
+
+def _not_a_ram(c: ir.Call, who: str) -> NoReturn:
+    """A Func computed inside, read at coordinates computed from loaded values, that is not a RAM."""
+    g = c.callee
+    assert isinstance(g, Function)
+    dims = ", ".join(f"r.{'xyzw'[i]}" for i in range(len(g.args))) if len(g.args) <= 4 else "..."
+    raise HalideError(
+        f"{who} reads '{g.name}' at coordinates computed from loaded values, but '{g.name}' is not a RAM: "
+        f"a memory read at the address a kernel computes holds a Func that starts at a constant and has one update, "
+        f"written at computed coordinates or over an RDom alone. Copy it into one and read the copy: "
+        f"{g.name}_ram({', '.join(g.args)}) = 0; {g.name}_ram({dims}) = {g.name}({dims}) with r an RDom over the "
+        f"box of '{g.name}', computed where '{g.name}' is."
+    )
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None) -> Affine:
