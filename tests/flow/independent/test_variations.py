@@ -377,7 +377,6 @@ CASES = {f.__name__: f for f in (
     glb_down_sample, glb_down_sample_mem_tiles, glb_up_sample, glb_up_sample_mem_tiles)}
 XFAIL = {
     "pointwise_no_bound": "refused as intended: the output needs a bound (clear message)",
-    "up_sample_odd_output": "refused (Halide accepts, documented): an upsampled output's extent must be even",
     "glb_mem_tiles_not_dividing": ("refused (documented 'not yet'; Halide accepts): memory tiles of 5x4 in a 12x8 "
                                    "GLB tile; the message is clear"),
     "up_sample_host_tiles_odd_origin_15": (
