@@ -148,13 +148,16 @@ def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None,
     modules: dict[str, dict] = {}
     counts = {}
     latencies = {}
-    for _, op in program.nest.ops():
+    for loops, op in program.nest.ops():
         stages = 1
         # A RAM update reads and writes its word a cycle apart (memories/ram.py): its kernels stay unpipelined;
-        # so does the address of a RAM read at computed coordinates, which the RAM takes as the op fires.
+        # so does the address of a RAM read at computed coordinates, which the RAM takes as the op fires, and an
+        # accumulation over a serial loop, whose next step reads what this one writes (pipelined, each step
+        # would wait for the last: II = its stages).
+        serial = _accumulates(loops, op)
         for kernel in op_kernels(op, program.nest):  # a RAM update or lookup has two: its value and its address
             address = kernel.name == address_module(op.name)
-            per_stage = None if op.scatter or address else target.pe_ops_per_stage
+            per_stage = None if op.scatter or address or serial else target.pe_ops_per_stage
             g = compile_kernel(kernel, dump_after, out or sys.stdout, per_stage, target.word_bits)
             stages = max(stages, g.graph.get("stages", 1))
             count = count_ops(g, target.word_bits)
@@ -166,6 +169,14 @@ def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None,
             stages - 1 + target.pe_latency + (1 if op.lookup else 0)  # the RAM's word comes a cycle late
     last = kernel_module(program.nest.ops()[-1][1].name)
     return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts, latencies
+
+
+def _accumulates(loops, op) -> bool:
+    """Whether op reads the element it writes and a serial loop around it leaves that element in place: each
+    step of that loop reads the previous step's result (a reduction that is not unrolled)."""
+    own = [p for p in op.loads if p.access.buffer == op.store.buffer and p.access.index == op.store.index]
+    used = {v for a in op.store.index for v, _ in a.terms}
+    return bool(own) and any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops)
 
 
 def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
