@@ -13,7 +13,7 @@ from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import MemoryType
+from mainspring.frontend.schedule import LoopLevel, MemoryType
 
 from .fold import fold_update
 from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
@@ -83,6 +83,9 @@ def find_region(pipe: Pipeline) -> Region:
             )
     inputs = [f for f in pipe.order if f.placement.accelerator_input is not None]
     _check_streamed(pipe, out, inputs)
+    for f in pipe.order:  # Halide-HLS's linebuffer(): the Func is computed at the accelerator's store loop
+        if f.placement.linebuffer is not None and f.placement.compute.kind == "inline" and f is not out:
+            f.placement.compute = LoopLevel("at", out, store_var, f.placement.linebuffer)
     tainted = _reads_inputs(pipe, inputs)
     _check_roms(pipe, tainted)
     # Constant Funcs (no input, no Param: known at compile time), wherever they are scheduled, are tables folded
