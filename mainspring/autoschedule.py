@@ -99,7 +99,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         pipe = Pipeline(handle_of(pipe.output))
 
     def apply(lanes: int, depth: int | None) -> tuple[_Plan, str]:
-        plan = _plan(pipe, lanes, depth, target.glb_lanes if opts.use_glb == "true" else None)
+        plan = _plan(pipe, lanes, depth)
         if opts.use_glb == "true":
             plan.glb = _glb_tile(pipe, plan, opts)
         source = _source(pipe, plan, opts)
@@ -168,9 +168,9 @@ def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     return opts
 
 
-def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, stream_cap: int | None = None) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
     """The plan at `lanes` pixels per cycle, each reduction unrolled over its `depth` innermost RVars (all of them
-    for None), the streams at most `stream_cap` words per transfer (a GLB bank port's)."""
+    for None)."""
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
@@ -225,8 +225,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, stream_cap: int 
 
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0,
-                            {id(f): stream_cap for f in streams} if stream_cap else {})
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0)
     return plan
 
 

@@ -9,7 +9,6 @@ come down (to 1 at worst, where the former one-lane rules hold) when the rates c
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
-- a stream through the GLB of more words per cycle than a GLB bank port moves (`CGRA.glb_lanes`);
 - a stream whose first dimension is the channels of a pixel (`hw_input(c, x, y)`): it is unrolled whole and x
   cannot be unrolled too (an accelerator input unrolled along two dimensions is not built).
 """
@@ -47,16 +46,15 @@ class _NoLanes(Exception):
     """The rates cannot be met at this many lanes (the message says why)."""
 
 
-def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0,
-               caps: dict[int, int] | None = None) -> LanePlan:
+def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0) -> LanePlan:
     """The largest lanes <= `asked` at which every Func of `funcs` (the accelerated region and its streams,
     producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial;
-    `acc_x`: the argument of the accelerated Func that is x; `caps`: the most lanes of some Funcs (id -> lanes:
-    a stream through the GLB moves at most a bank port's words per cycle)."""
+    `acc_x`: the argument of the accelerated Func that is x. (A stream through the GLB may take more words per
+    cycle than a bank port moves: its buffer takes banks side by side, memories/glb.py's bank_count.)"""
     note = ""
     for k in range(asked, 0, -1):
         try:
-            got = _propagate(pipe, acc, funcs, serial, k, acc_x, caps or {})
+            got = _propagate(pipe, acc, funcs, serial, k, acc_x)
         except _NoLanes as e:
             note = note or f"{asked} pixels per cycle is not reachable: {e}"
             continue
@@ -65,8 +63,7 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
     raise AssertionError("one lane is always reachable")
 
 
-def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
-               caps: dict[int, int]) -> LanePlan:
+def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int) -> LanePlan:
     plan = LanePlan(k)
     plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
     inside = {id(f) for f in funcs}
@@ -94,9 +91,6 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
         if rate.denominator != 1 or rate < 1:
             raise _NoLanes(f"'{f.name}' would make {rate} pixels per cycle, not a whole number")
         lanes = int(rate)
-        if lanes > caps.get(id(f), lanes):
-            raise _NoLanes(f"'{f.name}' would stream {lanes} words per cycle through the GLB, whose bank port moves "
-                           f"{caps[id(f)]}")
         if j in stepped and lanes > 1:
             raise _NoLanes(f"a serial reduction reads '{f.name}' one pixel of x per step")
         if j != 0 and lanes > 1:
