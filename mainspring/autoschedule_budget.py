@@ -26,14 +26,14 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
     """Apply the first candidate that fits (`apply(lanes, unrolled_rvars)` schedules the algorithm and returns
     (plan, source)); raise HalideError, with the smallest design's figures, when none does."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
-    saved = _snapshot(pipe)
+    saved = snapshot(pipe)
     seen: dict[str, tuple[int, int]] = {}
 
     def trial(lanes: int, depth: int | None) -> tuple[object, str, bool]:
-        _restore(saved)
+        restore(saved)
         plan, source = apply(lanes, depth)
         if source not in seen:
-            seen[source] = _figures(pipe, target)
+            seen[source] = figures(pipe, target)
         pes, tiles = seen[source]
         return plan, source, pes <= pes_cap and tiles <= tiles_cap
 
@@ -47,7 +47,7 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
             if fits:
                 return plan, source
     pes, tiles = min(seen.values())
-    _restore(saved)
+    restore(saved)
     raise HalideError(
         f"{where}: no schedule of '{pipe.output.name}' fits max_pes={pes_cap} and max_mem_tiles={tiles_cap}: the "
         f"smallest tried (one lane, reductions serial) needs {pes} PEs and {tiles} memory tile"
@@ -56,7 +56,7 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         "target")
 
 
-def _figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
+def figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
     from .compiler import compile as compile_design
 
     roomy = dataclasses.replace(target, num_pes=1 << 30, num_mem_tiles=1 << 30)  # the figures, not the refusal
@@ -64,7 +64,7 @@ def _figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
     return rep["pes"], rep["mem_tiles"]
 
 
-def _snapshot(pipe: Pipeline) -> list:
+def snapshot(pipe: Pipeline) -> list:
     """Each Func's schedule as it is (placement, each stage's loops and directives, its wrappers)."""
     out = []
     for f in pipe.order:
@@ -74,7 +74,7 @@ def _snapshot(pipe: Pipeline) -> list:
     return out
 
 
-def _restore(saved: list) -> None:
+def restore(saved: list) -> None:
     for f, placement, stages, wrappers in saved:
         f.placement = dataclasses.replace(placement, bounds=dict(placement.bounds))
         for schedule, dims, directives in stages:
