@@ -45,9 +45,11 @@ MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unr
 KEYS = {
     "lanes": "pixels per cycle, a positive integer (default 1, or with max_pes as many as fit it)",
     "max_pes": "the PE budget, a positive integer: lanes, then reductions' unrolls, are cut to fit it",
-    "max_mem_tiles": "the memory-tile budget, a positive integer: lanes are cut to fit it",
-    "use_glb": '"false", "auto" (default: one accelerator tile) or "true" (seed 002\'s three levels: host, GLB '
-               "tiles, memory tiles; needs copy Funcs of the images and of the output)",
+    "max_mem_tiles": "the memory-tile budget, a positive integer: the frame is tiled, then lanes are cut, to fit it",
+    "use_glb": '"auto" (default: one accelerator tile, or where the frame does not fit the memory tiles GLB tiles, '
+               'host tiles for an output that copies no Func), "false" (no GLB: host tiles where it does not fit) or '
+               '"true" (seed 002\'s three levels: host, GLB tiles, memory tiles; needs copy Funcs of the images and of '
+               "the output)",
     "glb_tile": '"WxH", the GLB tile (implies use_glb "true"; default: the output, or tiles of at most 256)',
 }
 

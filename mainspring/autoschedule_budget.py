@@ -29,9 +29,15 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
     saved = snapshot(pipe)
     seen: dict[str, tuple[int, int]] = {}
 
+    refusals: list[HalideError] = []  # candidates whose tiles cannot fit (use_glb "auto" tiles the frame first)
+
     def trial(lanes: int, depth: int | None) -> tuple[object, str, bool]:
         restore(saved)
-        plan, source = apply(lanes, depth)
+        try:
+            plan, source = apply(lanes, depth)
+        except HalideError as e:
+            refusals.append(e)
+            return None, "", False
         if source not in seen:
             seen[source] = figures(pipe, target)
         pes, tiles = seen[source]
@@ -39,15 +45,17 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
 
     if asked is None:  # as many lanes as the 1-lane design fits in the budget
         trial(1, None)
-        pes, tiles = next(iter(seen.values()))
+        pes, tiles = next(iter(seen.values())) if seen else (1, 1)
         asked = max(1, min(MAX_LANES, pes_cap // max(pes, 1), tiles_cap // max(tiles, 1)))
     for lanes in range(asked, 0, -1):
         for depth in [None] if lanes > 1 else [None] + list(range(depths - 1, -1, -1)):
             plan, source, fits = trial(lanes, depth)
             if fits:
                 return plan, source
-    pes, tiles = min(seen.values())
     restore(saved)
+    if not seen:
+        raise refusals[-1]  # the smallest candidate's reason
+    pes, tiles = min(seen.values())
     raise HalideError(
         f"{where}: no schedule of '{pipe.output.name}' fits max_pes={pes_cap} and max_mem_tiles={tiles_cap}: the "
         f"smallest tried (one lane, reductions serial) needs {pes} PEs and {tiles} memory tile"
