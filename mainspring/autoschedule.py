@@ -28,11 +28,12 @@ import math
 from dataclasses import dataclass, field
 
 from .autoschedule_budget import fit_budget
-from .autoschedule_lanes import LanePlan, plan_lanes
-from .autoschedule_tiles import Tiling, fit_tiles, glb_source, glb_tile
+from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
+from .autoschedule_tiles import Tiling, fit_tiles, glb_source, glb_tile, scalars
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
+from .frontend.bounds import infer_boxes
 from .frontend.errors import HalideError
 from .frontend.func import Function, handle_of
 from .frontend.params import Parameter
@@ -231,8 +232,20 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
 
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0)
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0,
+                            _register_tables(pipe, plan, computed))
     return plan
+
+
+def _register_tables(pipe: Pipeline, plan: _Plan, computed: list[Function]) -> frozenset[int]:
+    """The tables updated at computed coordinates whose box is at most REGISTER_TABLE elements (lanes of
+    registers in hwlower), by bounds inference over the output's estimates."""
+    tables = [f for f in computed if _scatters(pipe, f)]
+    if not tables:
+        return frozenset()
+    boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], scalars(plan), output_bounds=False)
+    return frozenset(id(f) for f in tables if math.prod(hi - lo + 1 for lo, hi in boxes[pipe.name(f)])
+                     <= REGISTER_TABLE)
 
 
 def _image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[str, int, int, int]]:
@@ -444,16 +457,19 @@ def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
         k = lp.of(f)
         if k == 1:
             continue
-        lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
+        xa = f.args[lp.x_dim.get(id(f), 0)]
+        lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{xa}"], {k}, up)')
         for j, d in enumerate(pipe.definitions(f)[1:]):
-            if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
-                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
+            if any(isinstance(a, ir.Var) and a.name == xa for a in d.args):
+                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{xa}"], {k}, up)')
     lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, up)')
     for f in plan.streams:
         if lp.of(f) > 1:
             copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies
             for c in copies:
-                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, f.args[0])}, {lp.of(f)}, up)")
+                # after the channels' whole unroll, if any: a transfer of k pixels of all their channels
+                xa = f.args[lp.x_dim.get(id(f), 0)]
+                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, xa)}, {lp.of(f)}, up)")
     return lines
 
 

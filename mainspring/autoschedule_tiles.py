@@ -31,6 +31,7 @@ from .frontend import ir
 from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
 from .frontend.errors import HalideError, user_location
 from .frontend.func import Function
+from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
 from .target import CGRA
 
@@ -83,8 +84,23 @@ def _boxes(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, in
     box = [(lo, lo + e - 1) for lo, e in plan.extents]
     box[ix] = (box[ix][0], box[ix][0] + tile[0] - 1)
     box[iy] = (box[iy][0], box[iy][0] + tile[1] - 1)
-    boxes, _ = infer_boxes(pipe, box, lambda p: None, output_bounds=False)
+    boxes, _ = infer_boxes(pipe, box, scalars(plan), output_bounds=False)
     return boxes
+
+
+def scalars(plan: _Plan) -> Callable[[Parameter], int | None]:
+    """The images' sizes a boundary condition reads, as the schedule binds them (`input.dim(i).set_bounds`), for
+    bounds inference; other scalars are unknown."""
+    shapes = {(name, i): (lo, e) for name, i, lo, e in plan.shapes}
+
+    def value(p: Parameter) -> int | None:
+        if p.kind != "shape":
+            return None
+        image, what, i = p.owner
+        got = shapes.get((image.name(), i)) or image._bounds.get(i)
+        return None if got is None else got[0] if what == "min" else got[1]
+
+    return value
 
 
 def _ceil(a: int, b: int) -> int:
@@ -123,13 +139,13 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function)
     row[j + 1] = (box[j + 1][1], box[j + 1][1])
     inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
     needs: dict[int, list] = {id(g): row}
-    values = func_value_bounds(pipe, lambda p: None)
+    values = func_value_bounds(pipe, scalars(plan))
     for fn in reversed(pipe.order):  # consumers first, as bounds inference goes; only g and what it inlines
         need = needs.get(id(fn))
         if need is None or fn is f or (fn is not g and id(fn) not in inlined):
             continue
         for d in pipe.definitions(fn):
-            bnd = Bounder(definition_env(need, d, lambda p: None), lambda p: None, values)
+            bnd = Bounder(definition_env(need, d, scalars(plan)), scalars(plan), values)
             for call in calls_in(d):
                 if isinstance(call.callee, Function) and call.callee is not fn:
                     needs[id(call.callee)] = union(needs.get(id(call.callee)), [bnd(a) for a in call.args])
@@ -138,19 +154,17 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function)
     return got[jf + 1][0] if got is not None and jf + 1 < len(got) else 1 << 30
 
 
-def _pack(lines: list[int], target: CGRA) -> int:
-    """Memory tiles for delay lines of these words, packed as memories/delay_lines.py packs them: a line longer
-    than a tile is whole tiles then the rest; consecutive lines share a tile within its words and ports."""
+def _pack(words: int, count: int, target: CGRA) -> int:
+    """Memory tiles for `count` delay lines of `words` each, packed as memories/delay_lines.py packs them: a line
+    longer than a tile is whole tiles then the rest (which shares no tile: the next line starts with a whole
+    one); shorter lines share a tile within its words and ports."""
     per_tile = min(target.mem_tile_write_ports, target.mem_tile_read_ports)
-    tiles, used, count = 0, 0, 0
-    for words in lines:
-        full, rest = divmod(max(words, 0), target.mem_tile_words + 1)
-        for piece in [target.mem_tile_words] * full + ([rest] if rest else []):
-            if tiles and count < per_tile and used + piece <= target.mem_tile_words:
-                used, count = used + piece, count + 1
-            else:
-                tiles, used, count = tiles + 1, piece, 1
-    return tiles
+    full, rest = divmod(max(words, 0), target.mem_tile_words + 1)
+    if full:
+        return count * (full + (1 if rest else 0))
+    if not rest:
+        return 0
+    return _ceil(count, min(per_tile, target.mem_tile_words // rest))
 
 
 def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) -> int:
@@ -182,7 +196,7 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
         words = -(-_extent(box, j) // lanes) - -(-halo // lanes) - 1
         if j > 0:  # the channels before x are unrolled whole: a line holds every channel of its pixels
             words, planes = words * planes, 1
-        total += lanes * slices * _pack([words] * (lines * planes), target)
+        total += lanes * slices * _pack(words, lines * planes, target)
     return total + _roms(pipe, plan)
 
 

@@ -145,3 +145,34 @@ def test_the_memory_tile_model_against_the_compiler(app, words, monkeypatch):
     target = hl.CGRA(mem_tile_words=words, num_mem_tiles=1 << 20, num_pes=1 << 20)
     assert mem_tiles(pipe, plan, target, (64, 8)) == hl.compile(out, name=app, target=target,
                                                                  prove=False).report["mem_tiles"]
+
+
+def _channels():
+    """Seed 002's style with a stream of a pixel's channels (hw_input(c, x, y)), gray and a 2x2 stencil."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    inp = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, gray, hw_output, output = (hl.Func(n) for n in ("hw_input", "gray", "hw_output", "output"))
+    hw_input[c, x, y] = hl.u16(inp[x, y, c])
+    gray[x, y] = (hw_input[0, x, y] * 77 + hw_input[1, x, y] * 150 + hw_input[2, x, y] * 29) >> 8
+    hw_output[x, y] = hl.u8((gray[x, y] + gray[x + 1, y] + gray[x, y + 1] + hw_input[1, x + 1, y + 1]) >> 2)
+    output[x, y] = hw_output[x, y]
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("lanes", [2, 3])
+def test_a_stream_of_channels_at_several_pixels_per_transfer(lanes, simulator, build_dir):
+    # hw_input(c, x, y) with lanes: its channels unrolled whole and x by the lanes (3 channels of k pixels per
+    # transfer), where it used to fall back to one lane.
+    out = _channels()
+    result = _auto(out, (24, 8), hl.CGRA(), lanes=lanes)
+    assert result.lanes == lanes and result.note == ""
+    src = result.schedule_source
+    assert 'funcs["hw_input"].unroll(vars["c"])' in src and f'funcs["hw_input"].unroll(vars["x"], {lanes}, up)' in src
+    design = hl.compile(out, name=f"auto_channels_{lanes}")
+    rep = design.report
+    assert rep["ideal_cycles"] == -(-26 // lanes) * 9  # the input, 26x9 with its halo, k pixels per transfer
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] + rep["first_output_cycle"]
+    res = design.check(design.example_inputs(8), simulator=simulator, build_dir=build_dir, bubbles=0.2,
+                       backpressure=0.2)
+    assert res.cycles >= res.predicted_cycles
