@@ -16,10 +16,11 @@ The decisions, in the style of seed 002's hand schedules:
   Funcs that read no input are constant tables and keep their default (folded or a ROM).
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
   autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles.
+- Tiles: autoschedule_tiles.py keeps one accelerator tile when the frame's buffers fit the memory tiles, else
+  splits it into GLB tiles (copy Funcs) or host tiles (use_glb "auto"), or builds the GLB level asked for.
 
 The schedule is produced as Python source (`schedule_source`: `def schedule(funcs, vars)`), and applied by
 running that very source, so pasting it into the user's file gives the same design byte for byte.
-Not yet decided automatically: tiles for a frame that does not fit the memory tiles (use_glb "auto" keeps one).
 """
 
 from __future__ import annotations
