@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from .autoschedule_budget import fit_budget
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
-from .autoschedule_tiles import Tiling, fit_tiles, glb_source, glb_tile, scalars
+from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, scalars
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -119,6 +119,9 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         if opts.use_glb == "true":
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
+        if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
+            plan = fewest_cycles(pipe, [plan] + [_plan(pipe, k, depth) for k in range(plan.lanes.lanes - 1, 0, -1)],
+                                 target, opts)
         return fit_tiles(pipe, plan, target, opts, run)
 
     if opts.max_pes is None and opts.max_mem_tiles is None:

@@ -68,6 +68,7 @@ class Tiling:
     mem_tiles: int  # the model's memory tiles for one tile
     whole: int  # the model's memory tiles for the whole frame as one tile
     budget: int
+    cycles: int = 0  # the cycle model's figure for the frame in these tiles
 
 
 def xy(plan: _Plan) -> tuple[int, int] | None:
@@ -246,6 +247,35 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         "max_mem_tiles or compile for a larger target")
 
 
+def fewest_cycles(pipe: Pipeline, plans: list[_Plan], target: CGRA, opts: _Options) -> _Plan:
+    """Of plans at fewer and fewer lanes, the one the cycle model runs fastest: more lanes need more memory tiles
+    (a delay line per lane), so where the frame must be tiled they may need tiles so narrow that the halo costs
+    more than the lanes gain (harris at 2 lanes in 8 memory tiles: 2-pixel tiles, 3x the cycles)."""
+    at = xy(plan := plans[0])
+    if at is None or opts.use_glb == "true" or len(plans) == 1:
+        return plan
+    best: tuple[int, _Plan] | None = None
+    for p in plans:
+        try:
+            tiling = choose_tiles(pipe, p, target, opts)
+        except HalideError:
+            continue  # no tile fits at these lanes
+        if tiling is None:  # one tile: the frame's transfers
+            cycles = _per_tile(pipe, p, at, (p.extents[at[0]][1], p.extents[at[1]][1]), target)[0]
+        else:
+            cycles = tiling.cycles
+        if best is None or cycles < best[0]:
+            best = (cycles, p)
+        if tiling is None:
+            break  # fewer lanes only add cycles
+    if best is None or best[1] is plan:
+        return plan
+    got = best[1]
+    got.lanes.note = (f"{plan.lanes.lanes} pixels per cycle is slower here: its memory tiles need narrower tiles "
+                      f"of the frame, whose halos cost more than the lanes gain ({got.lanes.lanes} modelled fastest)")
+    return got
+
+
 def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int],
               target: CGRA) -> tuple[int, int]:
     """(transfers, GLB banks per copy) of one tile: the busiest stream's transfers with its halo, and the banks
@@ -314,8 +344,8 @@ def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
             if best is None or cost < best[0]:
                 best = (cost, (w, h), kind_here)
     assert best is not None
-    _, tile, kind = best
-    return Tiling(kind, tile, mem_tiles(pipe, plan, target, tile), whole, budget)
+    cycles, tile, kind = best
+    return Tiling(kind, tile, mem_tiles(pipe, plan, target, tile), whole, budget, cycles)
 
 
 def _heights(pipe: Pipeline, plan: _Plan, at: tuple[int, int], target: CGRA, kind: str, w: int,

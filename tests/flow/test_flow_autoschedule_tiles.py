@@ -176,3 +176,24 @@ def test_a_stream_of_channels_at_several_pixels_per_transfer(lanes, simulator, b
     res = design.check(design.example_inputs(8), simulator=simulator, build_dir=build_dir, bubbles=0.2,
                        backpressure=0.2)
     assert res.cycles >= res.predicted_cycles
+
+
+def test_lanes_come_down_where_their_tiles_would_be_slower(monkeypatch):
+    # harris at 2 lanes in 8 memory tiles: its 2-lane delay lines fit only tiles 2 pixels wide (halo 3x the frame);
+    # at 1 lane, GLB tiles of 640 x 540 run within 2% of the one-tile cycles, so the cycle model takes 1 lane.
+    from mainspring import apps
+    from mainspring.apps import harris
+
+    target = hl.CGRA(num_mem_tiles=8)
+    results = []
+
+    def schedule(out, width, height, lanes=1):
+        results.append(_auto(out, (width, height), target, lanes=lanes))
+
+    monkeypatch.setattr(harris, "autoschedule", schedule)
+    out, _ = apps.build(harris, 1920, 1080, auto=True, lanes=2)
+    (result,) = results
+    assert result.lanes == 1 and "2 pixels per cycle is slower here" in result.note
+    assert "GLB tiles of 640 x 540" in result.schedule_source
+    rep = hl.compile(out, name="harris_tiled", target=target, prove=False).report
+    assert rep["mem_tiles"] <= 8 and rep["predicted_cycles"] <= 1926 * 1086 * 1.02
