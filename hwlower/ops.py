@@ -413,7 +413,7 @@ def _not_a_ram(c: ir.Call, who: str) -> NoReturn:
         f"a memory read at the address a kernel computes holds a Func that starts at a constant and has one update, "
         f"written at computed coordinates or over an RDom alone. Copy it into one and read the copy: "
         f"{g.name}_ram({', '.join(g.args)}) = 0; {g.name}_ram({dims}) = {g.name}({dims}) with r an RDom over the "
-        f"box of '{g.name}', computed where '{g.name}' is."
+        f"box of '{g.name}', the copy computed at the accelerator's loop."
     )
 
 

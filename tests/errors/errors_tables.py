@@ -42,7 +42,7 @@ def _equalise(copy: bool):
     "{equalise}: Func 'hw_output' reads 'cdf' at coordinates computed from loaded values, but 'cdf' is not a RAM: "
     "a memory read at the address a kernel computes holds a Func that starts at a constant and has one update, "
     "written at computed coordinates or over an RDom alone. Copy it into one and read the copy: cdf_ram(b) = 0; "
-    "cdf_ram(r.x) = cdf(r.x) with r an RDom over the box of 'cdf', computed where 'cdf' is."),
+    "cdf_ram(r.x) = cdf(r.x) with r an RDom over the box of 'cdf', the copy computed at the accelerator's loop."),
     func="hw_output", simulate=True)
 def scan_read_at_computed_coordinates():
     return hl.compile(_equalise(copy=False), name="demo")
