@@ -26,7 +26,7 @@ def glb_report(glb: GlbPlan, plan: MemoryPlan, image_words: int, array_ideal: in
     streamed = plan.input_words * glb.mem_tiles * tiles
     # Per GLB tile, the busiest of: the host's loads (one word a cycle per input), its read-back (an upsample's
     # output outnumbers its input) and the array's busiest op over the memory tiles (each reads its halo again).
-    ideal = max(max(b.host.moves for b in ins), out.host.moves, glb.mem_tiles * array_ideal)
+    ideal = max(*(b.host.moves for b in ins), out.host.moves, glb.mem_tiles * array_ideal)
     return {
         "predicted_cycles": run.cycles,
         "ideal_cycles": ideal * tiles,
