@@ -4,7 +4,11 @@ Each GLB buffer holds one GLB tile of a Func (an input tile loaded by the host, 
 writes), double-buffered when the GLB has room for two copies of every buffer (the host loads tile t+1 and
 reads back tile t-1 while the array computes tile t). Every transfer is an affine controller over the tile's
 words, as the memory tiles' ports are: the host side (load in box order, read back in the output Func's loop
-order) and the array side (per memory tile, the words the array streams in or writes out). Transfers are paced
+order) and the array side (per memory tile, the words the array streams in or writes out). Over several memory
+tiles the host follows the array's order instead (`in_array_order`: its loads skip the words an earlier memory
+tile already read, so each is loaded once; its read-back is the array's write order): rows that cross memory
+tiles would make memory tile 0 wait for rows of the whole tile, and a band's read-back for its last memory
+tile. Transfers are paced
 by handshakes, not by a cycle schedule: a controller steps once per word moved, and its cycle fields state the
 schedule when nothing stalls (one transfer per cycle).
 
