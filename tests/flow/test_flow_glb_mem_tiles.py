@@ -87,9 +87,11 @@ def test_skip_rules_and_their_limits():
     assert kept(host).tolist() == [True] * 4 + [False, True, True, True] * 2
     # Memory tiles that leave a gap (4 words, 5 apart) do not read the whole tile: the host keeps its plain load.
     assert in_array_order(GlbController((4, 2), 0, (1, 5)), 9) is None
-    # Memory tiles that do not overlap need no skips: nothing to gain over the plain load.
-    assert skip_rules(GlbController((4, 2), 0, (1, 4))) == ()
-    assert in_array_order(GlbController((4, 2), 0, (1, 4)), 8) is None
+    # Memory tiles that do not overlap: the array's own order, nothing skipped.
+    apart = GlbController((4, 2, 2, 2), 0, (1, 8, 4, 16))  # 2x2 memory tiles of 4x2 in an 8x4 tile
+    assert skip_rules(apart) == () and in_array_order(apart, 32) == apart
+    # Skips the rules cannot say (a memory tile that rereads its own words) keep the plain load.
+    assert in_array_order(GlbController((4, 2), 0, (1, 0)), 4) is None
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
