@@ -73,8 +73,9 @@ def predict(glb: GlbPlan, plan: MemoryPlan) -> Run:
     by the same rules as the RTL (verilog/glb.py, ms_glb_buffer; verilog/top.py, the array's enable), cycle
     for cycle. Time 0 is the host's first transfer.
 
-    - The host loads a GLB input tile a word per cycle into a copy, once the array has finished the tile the
-      copy held (it reads that tile's last word in cycle r: the copy is free from r + 1).
+    - The host loads a GLB input tile a step of its controller per cycle (a word, or a skipped step: a halo word
+      an earlier memory tile already read) into a copy, once the array has finished the tile the copy held (it
+      reads that tile's last word in cycle r: the copy is free from r + 1).
     - A GLB copy's reader reads word n in the first cycle the writer has made the step it waits for
       (`GlbBuffer.wait`; the tile's last read: the last step) in an earlier cycle and its output register is
       free (empty, or taken in that cycle); the consumer takes the word a cycle later at the soonest.
