@@ -828,6 +828,9 @@ module ms_glb_skip #(
             end else begin : chained
                 assign carry_in = dims[k - 1].carry_out;
             end
+            if (k == DIM - 1) begin : outermost
+                wire carry_unused = carry_out;  // the walk's last step: the counters wrap to the next tile
+            end
             always @(posedge clk) begin
                 if (!rst_n)
                     i <= {CW{1'b0}};
@@ -838,8 +841,11 @@ module ms_glb_skip #(
         for (r = 0; r < RULES; r = r + 1) begin : rules
             localparam integer D = RULE_DIM[32*r +: 32];
             localparam integer G = RULE_GRID[32*r +: 32];
-            localparam [31:0] BELOW = RULE_BELOW[32*r +: 32];
-            wire holds = (dims[G].i != 0) && ({32'd0, dims[D].i} < {32'd0, BELOW});
+            localparam integer ED = EXTENT[32*D +: 32];
+            localparam integer DW = (ED > 1) ? $clog2(ED) : 1;  // dimension D's counter width
+            localparam integer BELOW_I = RULE_BELOW[32*r +: 32];
+            localparam [DW-1:0] BELOW = BELOW_I[DW-1:0];  // below the extent, so it fits
+            wire holds = (|dims[G].i) && (dims[D].i < BELOW);
             wire any;
             if (r == 0) begin : first_rule
                 assign any = holds;
