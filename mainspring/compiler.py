@@ -91,7 +91,8 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     report = _report(program, plan, pe_counts, target, time.perf_counter() - start)
     report.update(proofs)
     if glb is not None:
-        report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs)))
+        report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs),
+                                 report["ideal_cycles"] // len(program.tiles)))
     _check_fits(name, report, target)
     return Design(name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
 

@@ -115,7 +115,8 @@ class Design:
         words = {}
         for s in self.program.inputs:
             store = stores[id(self.pipe.functions[s.source])]
-            words[s.port] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges)
+            load = self._load_order(s.buffer)
+            words[s.port] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges)[load]
                                             for t in tiles])
         out = self.program.array_output  # with a GLB, the GLB output copies it
         store = stores[id(self.pipe.functions[out])]
@@ -123,6 +124,18 @@ class Design:
         t = self.program.nest.buffer(out).type
         expected = np.concatenate([_ordered_words(store, order, tile, t) for tile in tiles])
         return words, expected
+
+    def _load_order(self, buffer: str):
+        """The order the host streams an input tile's words, as indices into the box's words (x fastest): the
+        box order, or with a GLB the order its host controller loads the GLB tile (the array's order over
+        several memory tiles, each word once)."""
+        if self.program.glb is None:
+            return slice(None)
+        from .memories.glb import addresses, kept
+
+        b = self.glb_plan.buffer(buffer)
+        entries = addresses(b.host)[kept(b.host)]
+        return (entries[:, None] * b.lanes + np.arange(b.lanes)[None, :]).ravel()
 
     def _output_order(self):
         from .hwlower.ir import output_order

@@ -15,7 +15,8 @@ from .memories.glb import GlbPlan, addresses
 from .memories.ir import Controller
 
 
-def glb_report(glb: GlbPlan, plan: MemoryPlan, image_words: int) -> dict:
+def glb_report(glb: GlbPlan, plan: MemoryPlan, image_words: int, array_ideal: int) -> dict:
+    """`array_ideal`: the busiest op's firings in one run of the array (one memory tile), the streams included."""
     ins = [b for b in glb.buffers if b.role == "input"]
     (out,) = [b for b in glb.buffers if b.role == "output"]
     tiles = len(glb.tiles)
@@ -23,16 +24,19 @@ def glb_report(glb: GlbPlan, plan: MemoryPlan, image_words: int) -> dict:
     run = predict(glb, plan)
     loaded = sum(b.words for b in ins) * tiles
     streamed = plan.input_words * glb.mem_tiles * tiles
+    # Per GLB tile, the busiest of: the host's loads (one word a cycle per input), its read-back (an upsample's
+    # output outnumbers its input) and the array's busiest op over the memory tiles (each reads its halo again).
+    ideal = max(*(b.host.moves for b in ins), out.host.moves, glb.mem_tiles * array_ideal)
     return {
         "predicted_cycles": run.cycles,
-        "ideal_cycles": max(b.transfers for b in ins) * tiles,
+        "ideal_cycles": ideal * tiles,
         "tiles": tiles,
         "tile_cycles": tile_cycles,  # the array's cycles per GLB tile when it never waits
         "predicted_tile_cycles": run.tile_cycles,  # per GLB tile: first word into the array .. last word out
         "mem_tiles_per_glb_tile": glb.mem_tiles,
         "halo_overhead": round(loaded / image_words - 1, 6) if image_words else 0.0,
         "array_halo_overhead": round(streamed / loaded - 1, 6) if loaded else 0.0,
-        "host_transfer_cycles": (max(b.transfers for b in ins) + out.transfers) * tiles,
+        "host_transfer_cycles": (max(b.host.moves for b in ins) + out.host.moves) * tiles,
         "transfers_overlap_compute": glb.double_buffered,
         "glb": {
             "double_buffered": glb.double_buffered,
@@ -69,8 +73,9 @@ def predict(glb: GlbPlan, plan: MemoryPlan) -> Run:
     by the same rules as the RTL (verilog/glb.py, ms_glb_buffer; verilog/top.py, the array's enable), cycle
     for cycle. Time 0 is the host's first transfer.
 
-    - The host loads a GLB input tile a word per cycle into a copy, once the array has finished the tile the
-      copy held (it reads that tile's last word in cycle r: the copy is free from r + 1).
+    - The host loads a GLB input tile a step of its controller per cycle (a word, or a skipped step: a halo word
+      an earlier memory tile already read) into a copy, once the array has finished the tile the copy held (it
+      reads that tile's last word in cycle r: the copy is free from r + 1).
     - A GLB copy's reader reads word n in the first cycle the writer has made the step it waits for
       (`GlbBuffer.wait`; the tile's last read: the last step) in an earlier cycle and its output register is
       free (empty, or taken in that cycle); the consumer takes the word a cycle later at the soonest.

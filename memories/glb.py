@@ -4,7 +4,11 @@ Each GLB buffer holds one GLB tile of a Func (an input tile loaded by the host, 
 writes), double-buffered when the GLB has room for two copies of every buffer (the host loads tile t+1 and
 reads back tile t-1 while the array computes tile t). Every transfer is an affine controller over the tile's
 words, as the memory tiles' ports are: the host side (load in box order, read back in the output Func's loop
-order) and the array side (per memory tile, the words the array streams in or writes out). Transfers are paced
+order) and the array side (per memory tile, the words the array streams in or writes out). Over several memory
+tiles the host follows the array's order instead (`in_array_order`: its loads skip the words an earlier memory
+tile already read, so each is loaded once; its read-back is the array's write order): rows that cross memory
+tiles would make memory tile 0 wait for rows of the whole tile, and a band's read-back for its last memory
+tile. Transfers are paced
 by handshakes, not by a cycle schedule: a controller steps once per word moved, and its cycle fields state the
 schedule when nothing stalls (one transfer per cycle).
 
@@ -40,13 +44,23 @@ class GlbController:
     extent: tuple[int, ...]  # innermost first
     data_start: int
     data_stride: tuple[int, ...]
+    # Steps that move no word: (dim, grid, below) skips a step whose index along `grid` is above 0 and along
+    # `dim` below `below` (a host loading a GLB tile in the array's order over its memory tiles skips the halo
+    # an earlier memory tile already brought; `skip_rules`). A skipped step still takes its cycle.
+    skip: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def transfers(self) -> int:
+        """Steps per tile, skipped ones included (one per cycle when nothing stalls)."""
         n = 1
         for e in self.extent:
             n *= e
         return n
+
+    @property
+    def moves(self) -> int:
+        """Words (entries) moved per tile: the steps not skipped."""
+        return int(kept(self).sum()) if self.skip else self.transfers
 
     @property
     def cycle_stride(self) -> tuple[int, ...]:
@@ -58,9 +72,12 @@ class GlbController:
         return tuple(cycle)
 
     def to_json(self) -> dict:
-        return {"dimensionality": len(self.extent), "extent": list(self.extent), "cycle_starting_addr": 0,
-                "cycle_stride": list(self.cycle_stride), "data_starting_addr": self.data_start,
-                "data_stride": list(self.data_stride)}
+        doc = {"dimensionality": len(self.extent), "extent": list(self.extent), "cycle_starting_addr": 0,
+               "cycle_stride": list(self.cycle_stride), "data_starting_addr": self.data_start,
+               "data_stride": list(self.data_stride)}
+        if self.skip:
+            doc["skip_when"] = [{"dim": d, "grid_dim": g, "below": b} for d, g, b in self.skip]
+        return doc
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +231,8 @@ def glb_json(plan: GlbPlan) -> dict:
 def glb_from_json(doc: dict) -> GlbPlan:
     """The GlbPlan of a memory JSON's "glb" section (the inverse of `glb_json`)."""
     def ctrl(c: dict) -> GlbController:
-        return GlbController(tuple(c["extent"]), c["data_starting_addr"], tuple(c["data_stride"]))
+        skip = tuple((r["dim"], r["grid_dim"], r["below"]) for r in c.get("skip_when", ()))
+        return GlbController(tuple(c["extent"]), c["data_starting_addr"], tuple(c["data_stride"]), skip)
 
     buffers = tuple(
         GlbBuffer(name, b["role"], b["host_stream"], b["array_stream"], b["bits"], b["lanes"],
@@ -240,9 +258,11 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         shifts = [address([lo for lo, _ in m.boxes[name]], box) - address([lo for lo, _ in mems[0].boxes[name]], box)
                   for m in mems]
         who = f"GLB input '{name}'"
-        buffers.append(_buffer(name, "input", s.port, name, s.type.bits(), box, k,
-                               lane_words(box_walk(box, box), k, False, who),
-                               lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)))
+        array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)
+        host = lane_words(box_walk(box, box), k, False, who)
+        if len(mems) > 1:  # load in the order the memory tiles read, each entry once (`skip_rules`)
+            host = in_array_order(array, host.transfers) or host
+        buffers.append(_buffer(name, "input", s.port, name, s.type.bits(), box, k, host, array))
     # The GLB output tile holds what the array writes: the array output's box, which RoundUp tails pad past
     # the GLB tile; the host then reads the padded tile back in box order and drops the padding.
     box, k = first[nest.output], nest.stream_lanes(nest.output)
@@ -257,9 +277,12 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     # The host reads back along the GLB output's own loops: when they unroll x (hw_output.in_().unroll(xi, k)),
     # each step already moves the k words of a transfer.
     host_grouped = not padded and any(lp.unrolled for lp in g.readback_loops)
-    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k,
-                           lane_words(host, k, host_grouped, who),
-                           lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)))
+    array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)
+    # Over several memory tiles the host reads back in the order the array writes, memory tile by memory
+    # tile (the host's DMA writes each word at its own address): the read-back follows the array a few cycles
+    # behind, where rows across memory tiles would wait for the last memory tile of each band.
+    host = array if len(mems) > 1 else lane_words(host, k, host_grouped, who)
+    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k, host, array))
     double, banks = place(buffers, glb_words, glb_banks, g.who, glb_lanes)
     bank_words = max(1, glb_words // glb_banks)
     copies = 2 if double else 1
@@ -289,11 +312,13 @@ def _buffer(name: str, role: str, host_stream: str, array_stream: str, bits: int
 
 
 def write_steps(writer: GlbController) -> np.ndarray:
-    """Per entry of a tile, the writer's step that writes it (-1: never written); each entry at most once."""
+    """Per entry of a tile, the writer's step that writes it (-1: never written); each entry at most once.
+    Skipped steps count as steps (they take their cycle) but write nothing."""
     at = addresses(writer)
-    assert len(np.unique(at)) == len(at), "a GLB writer writes an entry twice in one tile"
+    steps = np.flatnonzero(kept(writer))
+    assert len(np.unique(at[steps])) == len(steps), "a GLB writer writes an entry twice in one tile"
     step = np.full(int(at.max()) + 1, -1, dtype=np.int64)
-    step[at] = np.arange(len(at))
+    step[at[steps]] = steps
     return step
 
 
@@ -309,6 +334,10 @@ def pace(reader: GlbController, writer: GlbController) -> tuple[GlbController, G
     fit = _affine_fit(reader, need)
     if fit is not None:
         return fit
+    if writer.transfers == reader.transfers and (need <= np.arange(len(need))).all():
+        # The writer never falls behind a read's own index (a host loading in the array's order, skipping
+        # what earlier memory tiles read): read n waits for the writer's step n, since reads go in order.
+        return reader, GlbController(reader.extent, 0, reader.cycle_stride)
     return reader, GlbController(reader.extent, writer.transfers - 1, (0,) * len(reader.extent))
 
 
@@ -341,6 +370,56 @@ def _affine_fit(c: GlbController, values: np.ndarray) -> tuple[GlbController, Gl
     if not (np.array_equal(addresses(wait), values) and np.array_equal(addresses(reader), addresses(c))):
         return None
     return reader, wait
+
+
+def in_array_order(array: GlbController, entries: int) -> GlbController | None:
+    """A host controller that loads a GLB input tile of `entries` entries in the order the array reads it over
+    its memory tiles, skipping each entry an earlier memory tile already read (its halo), so every entry is
+    loaded once, just before the array first needs it; None when the skips are not the rules `skip_rules`
+    finds (then the host loads in box order)."""
+    at = addresses(array)
+    first = np.zeros(len(at), dtype=bool)
+    first[np.unique(at, return_index=True)[1]] = True
+    if int(first.sum()) != entries or at.min() != 0 or at.max() != entries - 1:
+        return None  # the memory tiles do not read the whole tile: keep the plain load
+    if first.all():  # memory tiles that do not overlap: the array's own order, nothing to skip
+        return array
+    rules = skip_rules(array)
+    host = GlbController(array.extent, array.data_start, array.data_stride, rules)
+    if not rules or len(rules) > MAX_DIM or not np.array_equal(kept(host), first):
+        return None
+    return host
+
+
+def skip_rules(c: GlbController) -> tuple[tuple[int, int, int], ...]:
+    """The skips of a controller that walks overlapping memory tiles one after the other: a grid dimension g
+    whose stride is q steps of an inner dimension d of extent e > q (tiles q apart, e long) overlaps the tile
+    before it on the first e - q indices of d. For a grid walked in order (any dimension's earlier tiles come
+    first), an entry was read by an earlier memory tile exactly when one such rule holds."""
+    rules = []
+    for g, (eg, sg) in enumerate(zip(c.extent, c.data_stride)):
+        for d, (ed, sd) in enumerate(zip(c.extent, c.data_stride)):
+            if g == d or eg < 2 or ed < 2 or sd <= 0 or sg <= 0 or sg % sd:
+                continue
+            q = sg // sd
+            if q < ed:
+                rules.append((d, g, ed - q))
+    return tuple(rules)
+
+
+def kept(c: GlbController) -> np.ndarray:
+    """Per step of `c`, in order, whether it moves a word (not skipped)."""
+    keep = np.ones(c.transfers, dtype=bool)
+    if not c.skip:
+        return keep
+    steps = np.arange(c.transfers, dtype=np.int64)
+    index, run = [], 1
+    for e in c.extent:
+        index.append(steps // run % e)
+        run *= e
+    for d, g, below in c.skip:
+        keep &= ~((index[g] > 0) & (index[d] < below))
+    return keep
 
 
 def check_pacing(b: GlbBuffer) -> None:
@@ -409,7 +488,7 @@ def transfer_coords(c: GlbController, b: GlbBuffer) -> np.ndarray:
 
     lo = np.array([m for m, _ in b.box])
     ext = np.array([e for _, e in b.box])
-    entry = addresses(c)
+    entry = addresses(c)[kept(c)]
     words = (entry[:, None] * b.lanes + np.arange(b.lanes)[None, :]).ravel()
     out = []
     for e in ext:
@@ -440,7 +519,12 @@ def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
         b = plan.buffer(name)
         want = np.concatenate([box_coords(m.boxes[b.name]) for m in g.mem_tiles])
         assert np.array_equal(coords(b.array, b), want), f"GLB {b.name}: the array reads the wrong words"
-        assert np.array_equal(coords(b.host, b), box_coords(first[b.name])), f"GLB {b.name}: host load order"
+        loads = coords(b.host, b)
+        if not np.array_equal(loads, box_coords(first[b.name])):  # else in the array's order, each word once
+            _, first_read = np.unique(addresses(b.array), return_index=True)
+            want = want.reshape(-1, b.lanes, len(b.box))[np.sort(first_read)].reshape(-1, len(b.box))
+            assert np.array_equal(loads, want) and _each_once(loads, box_coords(first[b.name])), \
+                f"GLB {b.name}: host load order"
     out = plan.buffer(g.output)
     order = output_order(nest)
     shift = [np.array([lo for lo, _ in m.output_box]) - order.min(axis=0) for m in g.mem_tiles]
@@ -449,6 +533,18 @@ def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
     padded = [(lo, lo + e - 1) for lo, e in out.box] != first[g.output]
     back = box_coords([(lo, lo + e - 1) for lo, e in out.box]) if padded else \
         store_order(g.readback_loops, g.readback)
-    assert np.array_equal(coords(out.host, out), back), f"GLB {out.name}: host read-back order"
+    if len(g.mem_tiles) > 1:  # in the array's order, memory tile by memory tile: each word of the tile once
+        assert np.array_equal(coords(out.host, out), want) and _each_once(want, back), \
+            f"GLB {out.name}: host read-back order"
+    else:
+        assert np.array_equal(coords(out.host, out), back), f"GLB {out.name}: host read-back order"
     for b in plan.buffers:
         check_pacing(b)
+
+
+def _each_once(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether coordinate lists a and b (one row per word) hold the same words, each once."""
+    if a.shape != b.shape:
+        return False
+    sa, sb = a[np.lexsort(a.T[::-1])], b[np.lexsort(b.T[::-1])]
+    return bool(np.array_equal(sa, sb)) and not (np.diff(sa, axis=0) == 0).all(axis=1).any()

@@ -87,6 +87,12 @@ def _wait(b: GlbBuffer) -> list[str]:
 
 
 def _ctrl(prefix: str, c: GlbController) -> list[str]:
-    return [f".{prefix}DIM({len(c.extent)})", f".{prefix}EXTENT({config_vector(c.extent, 1)})",
-            f".{prefix}CYCLE_STRIDE({config_vector(c.cycle_stride, 0)})", f".{prefix}DATA_START({c.data_start})",
-            f".{prefix}DATA_STRIDE({config_vector(c.data_stride, 0)})", f".{prefix}TOTAL({c.transfers})"]
+    out = [f".{prefix}DIM({len(c.extent)})", f".{prefix}EXTENT({config_vector(c.extent, 1)})",
+           f".{prefix}CYCLE_STRIDE({config_vector(c.cycle_stride, 0)})", f".{prefix}DATA_START({c.data_start})",
+           f".{prefix}DATA_STRIDE({config_vector(c.data_stride, 0)})", f".{prefix}TOTAL({c.transfers})"]
+    if c.skip:  # only a writer skips (ms_glb_buffer's W_SKIP_*): a host loading in the memory tiles' order
+        assert prefix == "W_", "a GLB reader never skips a step"
+        dims, grids, below = zip(*c.skip)
+        out += [f".W_SKIP_RULES({len(c.skip)})", f".W_SKIP_DIM({config_vector(dims, 0)})",
+                f".W_SKIP_GRID({config_vector(grids, 0)})", f".W_SKIP_BELOW({config_vector(below, 0)})"]
+    return out

@@ -547,6 +547,70 @@ module ms_glb_addr #(
               .addr(addr));
 endmodule
 
+// Which steps of a GLB writer's controller move no word: a host loading a GLB input tile in the order the array
+// reads it over its memory tiles skips each entry an earlier memory tile already read (its halo). Step i (DIM
+// indices, innermost first, EXTENT as the writer's controller) is skipped when for some rule r < RULES its
+// index along dimension RULE_GRID[r] is above 0 and along RULE_DIM[r] below RULE_BELOW[r]. Its own iteration
+// counters follow the writer's controller, stepping with it (a skipped step takes its cycle).
+module ms_glb_skip #(
+    parameter integer DIM = 1,
+    parameter [32*8-1:0] EXTENT = {8{32'd1}},
+    parameter integer RULES = 1,
+    parameter [32*8-1:0] RULE_DIM = 0,
+    parameter [32*8-1:0] RULE_GRID = 0,
+    parameter [32*8-1:0] RULE_BELOW = 0
+) (
+    input clk,
+    input rst_n,
+    input step,
+    output skip
+);
+    // Per dimension its index `i`; `carry_in`: every inner dimension is at its last index, so this one steps (or
+    // wraps) with the writer. Per rule, `any`: this rule or an earlier one holds (chained, one driver each).
+    genvar k, r;
+    generate
+        for (k = 0; k < DIM; k = k + 1) begin : dims
+            localparam integer E = EXTENT[32*k +: 32];
+            localparam integer CW = (E > 1) ? $clog2(E) : 1;  // sized to the extent, as ms_ctrl_when's
+            localparam integer LAST_I = E - 1;
+            localparam [CW-1:0] LAST = LAST_I[CW-1:0];
+            reg [CW-1:0] i;
+            wire carry_in;
+            wire carry_out = carry_in && (i == LAST);
+            if (k == 0) begin : first_dim
+                assign carry_in = 1'b1;
+            end else begin : chained
+                assign carry_in = dims[k - 1].carry_out;
+            end
+            if (k == DIM - 1) begin : outermost
+                wire carry_unused = carry_out;  // the walk's last step: the counters wrap to the next tile
+            end
+            always @(posedge clk) begin
+                if (!rst_n)
+                    i <= {CW{1'b0}};
+                else if (step && carry_in)
+                    i <= (i == LAST) ? {CW{1'b0}} : i + 1'b1;
+            end
+        end
+        for (r = 0; r < RULES; r = r + 1) begin : rules
+            localparam integer D = RULE_DIM[32*r +: 32];
+            localparam integer G = RULE_GRID[32*r +: 32];
+            localparam integer ED = EXTENT[32*D +: 32];
+            localparam integer DW = (ED > 1) ? $clog2(ED) : 1;  // dimension D's counter width
+            localparam integer BELOW_I = RULE_BELOW[32*r +: 32];
+            localparam [DW-1:0] BELOW = BELOW_I[DW-1:0];  // below the extent, so it fits
+            wire holds = (|dims[G].i) && (dims[D].i < BELOW);
+            wire any;
+            if (r == 0) begin : first_rule
+                assign any = holds;
+            end else begin : later_rule
+                assign any = holds || rules[r - 1].any;
+            end
+        end
+    endgenerate
+    assign skip = rules[RULES - 1].any;
+endmodule
+
 // One GLB tile buffer, BUFS copies (2: double buffering), between a writer and a reader that hand words over
 // with valid/ready. The writer fills a copy in its controller's order, once the reader has finished the tile the
 // copy held. The reader drains the copy in its order while the writer fills it: read n of a tile goes once the
@@ -573,7 +637,11 @@ module ms_glb_buffer #(
     parameter integer R_TOTAL = 1,
     parameter integer N_MODE = 0,
     parameter integer N_DATA_START = 0,
-    parameter [32*8-1:0] N_DATA_STRIDE = 0
+    parameter [32*8-1:0] N_DATA_STRIDE = 0,
+    parameter integer W_SKIP_RULES = 0,  // the writer's skipped steps (ms_glb_skip); 0: none
+    parameter [32*8-1:0] W_SKIP_DIM = 0,
+    parameter [32*8-1:0] W_SKIP_GRID = 0,
+    parameter [32*8-1:0] W_SKIP_BELOW = 0
 ) (
     input clk,
     input rst_n,
@@ -603,7 +671,9 @@ module ms_glb_buffer #(
 
     // The reader's copy is full, or the writer is filling it and has written the entry this read takes.
     wire streamed = (N_MODE != 0) && (wbuf == rbuf) && !rlast && (wcount > wait_step);
-    wire wstep = w_valid && !full[wbuf];
+    wire wskip;  // the writer's step moves no word: it goes without the writer's handshake
+    wire wstep = (w_valid || wskip) && !full[wbuf];
+    wire wmove = wstep && !wskip;
     wire take = q_valid && r_ready;
     wire rstep = (full[rbuf] || streamed) && (!q_valid || take);
     wire [AW-1:0] wbase = wbuf ? SECOND : {AW{1'b0}};
@@ -611,7 +681,7 @@ module ms_glb_buffer #(
     wire [AW-1:0] wa = wbase + waddr;
     wire [AW-1:0] ra = rbase + raddr;
 
-    assign w_ready = !full[wbuf];
+    assign w_ready = !full[wbuf] && !wskip;
     assign r_data = q;
     assign r_valid = q_valid;
     assign w_tile_done = wstep && wlast;
@@ -626,6 +696,13 @@ module ms_glb_buffer #(
         rgen (.clk(clk), .rst_n(rst_n), .step(rstep), .addr(raddr), .first(rfirst), .last(rlast),
               .count(rcount_unused));
     generate
+        if (W_SKIP_RULES > 0) begin : skips
+            ms_glb_skip #(.DIM(W_DIM), .EXTENT(W_EXTENT), .RULES(W_SKIP_RULES), .RULE_DIM(W_SKIP_DIM),
+                          .RULE_GRID(W_SKIP_GRID), .RULE_BELOW(W_SKIP_BELOW))
+                wskipper (.clk(clk), .rst_n(rst_n), .step(wstep), .skip(wskip));
+        end else begin : no_skips
+            assign wskip = 1'b0;
+        end
         if (N_MODE == 2) begin : own_wait
             wire [NAW-1:0] nstep;
             wire nfirst_unused, nlast_unused;
@@ -641,7 +718,7 @@ module ms_glb_buffer #(
     endgenerate
 
     always @(posedge clk) begin
-        if (wstep)
+        if (wmove)
             mem[wa] <= w_data;
         if (rstep) begin
             q <= mem[ra];
@@ -692,7 +769,7 @@ module ms_glb_buffer #(
                              wtile, wtile - BUFS);
                     $finish;
                 end
-                stamp[wa] <= wtile;
+                if (!wskip) stamp[wa] <= wtile;
                 if (wlast) wtile <= wtile + 32'd1;
             end
             if (rstep) begin

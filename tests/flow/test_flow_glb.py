@@ -60,12 +60,14 @@ def test_several_glb_tiles_with_memory_tiles(simulator, build_dir):
     assert (r["tiles"], r["mem_tiles_per_glb_tile"]) == (4, 2)
     assert r["transfers_overlap_compute"] and r["glb"]["double_buffered"]
     assert res.cycles == r["predicted_cycles"]
-    # In the first GLB tile the array follows the host's load: memory tile 0 reads 33 words of each 64-word row
-    # the host loads, so it waits for the rows (its last row is loaded about 64 rows in). The later tiles were
-    # loaded while the array worked on the one before (two copies) and run at the array's pace, two memory
-    # tiles of 33x64 words.
+    # The host loads each GLB tile in the order the memory tiles read it (the halo column they share once), so
+    # even the first GLB tile runs at the array's pace; the later ones were loaded while the array worked on
+    # the one before (two copies). Before, memory tile 0 waited for the host's rows of 64 words, of which it
+    # reads 33: the first GLB tile took 6,189 cycles.
     # (Each memory tile's run is 4 cycles longer than with unpipelined kernels: the 3x3 sum's added stages.)
-    assert res.tile_cycles == [6181 + 2 * 4] + [r["tile_cycles"]] * 3 and r["tile_cycles"] == 2 * (33 * 64 + 2 + 4)
+    assert res.tile_cycles == [r["tile_cycles"]] * 4 and r["tile_cycles"] == 2 * (33 * 64 + 2 + 4)
+    assert r["ideal_cycles"] == 4 * 2 * 33 * 64  # the array's stream over its memory tiles, halo included
+    assert res.cycles == 4 * r["tile_cycles"] + 2 + 2  # the GLB's read registers on the way in and out
     assert r["halo_overhead"] == round(4 * 64 * 64 / (126 * 126) - 1, 6)
     assert r["array_halo_overhead"] == round(2 * 33 / 64 - 1, 6)
 
@@ -91,31 +93,36 @@ def test_one_glb_tile_runs_at_the_hosts_pace(simulator, build_dir, size, lanes):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_memory_tiles_of_one_glb_tile_follow_the_host(simulator, build_dir):
-    """h2h_three_level_memory at 124x124: one GLB tile of 2x2 memory tiles of 64x64 input words, the host
-    loading and reading back in row order across them. Each memory tile starts once the rows it reads are
-    loaded (memory tile 0 waits for input rows 0..63, which the host has loaded by cycle 8,002); output row 0 is
-    finished once memory tile 1 writes its first row, row 62 once memory tile 3 does, and from there the
-    read-back of 124 x 124 words, a word per cycle, is the bound. Before, the three stages ran one after the
-    other: 47,642 cycles, 3.0x the ideal (the host's 126 x 126 input words); now 1.5x. Loading and reading back
-    in memory-tile order would take it to the ideal (issue 12)."""
+    """h2h_three_level_memory at 124x124: one GLB tile of 2x2 memory tiles of 64x64 input words. The host loads
+    the GLB tile in the order the memory tiles read it, skipping the halo an earlier memory tile already brought
+    (each word loaded once), and reads the output back in the order the array writes it, memory tile by memory
+    tile; so the array never waits and the read-back follows it. Before the loads and read-back rows ran across
+    memory tiles: 23,970 cycles, 1.5x (memory tile 0 waited for input rows 0..63, the read-back of the last band
+    for the last memory tile); before tiles streamed through the GLB, 47,642 cycles, 3.0x."""
     from mainspring.apps import h2h_three_level_memory
 
     out, inputs = h2h_three_level_memory.build(124, 124)
     design = hl.compile(out, name="glb_three_level")
     res = _check(design, inputs, simulator, build_dir)
     r = design.report
-    assert (r["tiles"], r["mem_tiles_per_glb_tile"], r["ideal_cycles"]) == (1, 4, 126 * 126)
-    # Each memory tile's run is 4 cycles longer (the 3x3 sum's added pipeline stages); the first one's are hidden
-    # in the wait for its rows.
-    assert res.cycles == r["predicted_cycles"] == 23958 + 3 * 4
-    # The array's four memory tiles (4 x 4100 cycles when it never waits, 4097 unpipelined) less the wait for the
-    # first one's rows.
-    assert res.tile_cycles == [20294 + 3 * 4] and r["tile_cycles"] == 4 * 4100
+    # The ideal is the array's stream, 4 x 64 x 64 words (the host loads 126 x 126 = 15,876, reads 124 x 124).
+    assert (r["tiles"], r["mem_tiles_per_glb_tile"], r["ideal_cycles"]) == (1, 4, 4 * 64 * 64)
+    assert r["host_transfer_cycles"] == 126 * 126 + 124 * 124
+    # The array's four memory tiles, 4 x 4100 cycles (its 4096 firings and its depth of 4 each), never waiting,
+    # plus the GLB's read registers on the way in and out.
+    assert res.tile_cycles == [r["tile_cycles"]] == [4 * 4100]
+    assert res.cycles == r["predicted_cycles"] == 4 * 4100 + 2 + 2
     glb = design.memory_json["glb"]["buffers"]
-    # The host's read-back rows cross memory tiles: its controller splits x and y at the memory tiles, so the
-    # array's write step each read waits for is affine in them.
-    assert glb["hw_output"]["host_controller"]["extent"] == [62, 2, 62, 2]
-    assert glb["hw_output"]["read_wait_controller"]["data_stride"] == [1, 62 * 62, 62, 2 * 62 * 62]
+    load, array = glb["input_gb"]["host_controller"], glb["input_gb"]["array_controller"]
+    assert (load["extent"], load["data_stride"]) == (array["extent"], array["data_stride"]) == \
+        ([64, 64, 2, 2], [1, 126, 62, 7812])
+    # Skipped: x below 2 in memory tiles right of the first, y below 2 in those under it.
+    assert load["skip_when"] == [{"dim": 0, "grid_dim": 2, "below": 2}, {"dim": 1, "grid_dim": 3, "below": 2}]
+    assert glb["hw_output"]["host_controller"] == glb["hw_output"]["array_controller"]
+    # Read n of either buffer waits for its writer's step n (the writer is never behind the read's index).
+    for b in ("input_gb", "hw_output"):
+        wait, ctrl = glb[b]["read_wait_controller"], glb[b]["array_controller"]
+        assert (wait["data_starting_addr"], wait["data_stride"]) == (0, ctrl["cycle_stride"])
 
 
 def _rerendered(design, waits):
