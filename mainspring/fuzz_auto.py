@@ -219,9 +219,12 @@ def expected_ideal(case: AutoCase, inputs: dict, lanes: int) -> int:
     import numpy as np
 
     b, k = case.base, 1 if case.base.bins else lanes
-    counts = [-(-b.width // k) * b.height] if not b.bins else [b.width * b.height, b.bins]
+    up = any(s.kind == "up" for s in b.stages)
+    # An upsampled output runs in whole steps of 2 (an odd extent rounds up, as a RoundUp split would).
+    w, h = (b.width + b.width % 2, b.height + b.height % 2) if up else (b.width, b.height)
+    counts = [-(-w // k) * h] if not b.bins else [b.width * b.height, b.bins]
     # An upsample by 2 reads its source at half the output's rate: the images stream at half its lanes.
-    k_in = max(1, k // 2) if any(s.kind == "up" for s in b.stages) else k
+    k_in = max(1, k // 2) if up else k
     for buf in inputs.values():
         shape = np.asarray(buf).shape  # (y, x) or (c, y, x)
         counts.append(-(-shape[-1] // k_in) * shape[-2])

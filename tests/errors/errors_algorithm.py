@@ -283,25 +283,26 @@ def _():
     return accelerated(hw_output, hw_input, [acc])
 
 
-@case("algorithm", "A predicated RDom (RDom.where)", (
-    "{at}: RDom r.where(...): predicated reduction domains are not supported yet; use hl.select "
-    "inside the update to skip points instead"))
-def rdom_where():
+@case("algorithm", "A predicate added to an RDom after an update uses it (RDom.where)", (
+    "{at}: RDom r cannot be given a new predicate, because it has already been used in the update definition of "
+    "Func \"acc\"; call r.where(...) before the definitions that use it"))
+def rdom_where_after_use():
     x, y, input_, hw_input, hw_output = io_funcs()
     acc, r = hl.Func("acc"), hl.RDom([hl.Range(0, 3)], "r")
-    r.where(r.x != 1)  # <-
     acc[x, y] = hl.u16(0)
     acc[x, y] += hw_input[x + r.x, y]
+    r.where(r.x != 1)  # <-
     hw_output[x, y] = acc[x, y]
     return accelerated(hw_output, hw_input, [acc])
 
 
-@rdom_where.fix
+@rdom_where_after_use.fix
 def _():
     x, y, input_, hw_input, hw_output = io_funcs()
     acc, r = hl.Func("acc"), hl.RDom([hl.Range(0, 3)], "r")
+    r.where(r.x != 1)
     acc[x, y] = hl.u16(0)
-    acc[x, y] += hl.select(r.x != 1, hw_input[x + r.x, y], hl.u16(0))
+    acc[x, y] += hw_input[x + r.x, y]
     acc.update().unroll(r.x)
     hw_output[x, y] = acc[x, y]
     return accelerated(hw_output, hw_input, [acc])
