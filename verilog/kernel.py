@@ -19,6 +19,7 @@ from pathlib import Path
 from mainspring.compute_json.kernel import RESERVED_NAMES
 
 from .kernel_generators import Generator, Shape, instantiate
+from .kernel_widths import range_lines
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -46,6 +47,7 @@ class _Module:
     decls: list[str] = field(default_factory=list)  # module-level lines of generators (ROM tables)
     stages: int = 1
     registers: list[tuple[str, str, Shape]] = field(default_factory=list)  # (register, what it takes, shape)
+    ranges: list[str] = field(default_factory=list)  # the comments stating its value ranges (kernel_widths)
 
 
 def kernel_verilog(doc: dict, module: str | None = None) -> str:
@@ -127,6 +129,7 @@ class _Elaboration:
         self.used: dict[str, set[int]] = {}  # identifier -> bits read
         self.stage: dict[str, int] = meta.get("stage", {})  # instance -> pipeline stage (constants: none)
         self.module.stages = meta.get("stages", 1)
+        self.module.ranges = range_lines(meta)
         self.delayed: dict[tuple[str, int], str] = {}  # (driver, registers) -> the register holding it
 
     def _wire_names(self) -> dict[str, str]:
@@ -325,6 +328,7 @@ def _print(m: _Module) -> str:
         comma = "," if i + 1 < len(ports) else ""
         lines.append(f"    {direction:<6} wire {_range(shape):<{width}}{port}{comma}")
     lines.append(");")
+    lines += [f"    {ln}" for ln in m.ranges]
     if m.stages > 1:
         lines.append(f"    // {m.stages} stages: the outputs follow their inputs by {m.stages - 1} cycles "
                      "(held while !en)")
