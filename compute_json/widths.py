@@ -192,17 +192,18 @@ def _bitwise(op: str, r: list[Interval], ivs: list[tuple[Interval, int]]) -> Int
 
 
 def annotate_widths(g: nx.MultiDiGraph, inputs: dict[str, Interval] | None = None) -> nx.MultiDiGraph:
-    """Record on `g` each op's `narrow` = (bits, signed) where it needs fewer bits than its width (see
-    `needed_bits`), and in `g.graph["ranges"]` the intervals assumed of the input ports and found for the outputs,
-    as values of their Halide types."""
+    """Record on `g` each op's `narrow` = (bits, signed, lo, hi) where it needs fewer bits than its width (see
+    `needed_bits`; none in a kernel with a wide product, `_wide_product`), and in `g.graph["ranges"]` the
+    intervals assumed of the input ports and the output ranges it states, as values of their Halide types."""
     ivs = value_intervals(g, inputs)
+    hard = _wide_product(g)
     for n in g:
         d = g.nodes[n]
         d.pop("narrow", None)
-        if d["op"] not in ("input", "output", "const") and d["width"] > 1:
+        if d["op"] not in ("input", "output", "const") and d["width"] > 1 and not hard:
             bits, signed = needed_bits(ivs[n], d["width"])
             if bits < d["width"]:
-                d["narrow"] = (bits, signed)
+                d["narrow"] = (bits, signed, *ivs[n])
     g.graph["ranges"] = {
         "inputs": {p: in_type(ivs[p], t) for p, t in ports(g, "input") if (inputs or {}).get(p) is not None},
         "outputs": stated_outputs(g, ivs),
@@ -211,8 +212,14 @@ def annotate_widths(g: nx.MultiDiGraph, inputs: dict[str, Interval] | None = Non
 
 
 def stated_outputs(g: nx.MultiDiGraph, ivs: dict[str, Interval]) -> dict[str, Interval]:
-    """The output ranges a kernel states (of `ivs`, its nodes' intervals), which its proof must prove: a 32-bit
-    product's bounds take z3 past its time limit (harris's `cim`), so a kernel with one states its outputs'
-    types' ranges."""
-    wide_product = any(d["op"] in ("mul", "umulhi") and d["width"] > 16 for _, d in g.nodes(data=True))
-    return {p: type_interval(t) if wide_product else in_type(ivs[p], t) for p, t in ports(g, "output")}
+    """The output ranges a kernel states (of `ivs`, its nodes' intervals), which its proof must prove (see
+    `_wide_product`: else its outputs' types' ranges)."""
+    hard = _wide_product(g)
+    return {p: type_interval(t) if hard else in_type(ivs[p], t) for p, t in ports(g, "output")}
+
+
+def _wide_product(g: nx.MultiDiGraph) -> bool:
+    """Whether the kernel has a product wider than 16 bits. The proofs must prove the bounds the Verilog relies
+    on (its output ranges, its narrowed stage registers), and a 32-bit product's bounds take z3 past its time
+    limit (harris's `cim`, `lgxx`): such a kernel states its outputs' types' ranges and narrows nothing."""
+    return any(d["op"] in ("mul", "umulhi") and d["width"] > 16 for _, d in g.nodes(data=True))

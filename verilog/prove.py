@@ -38,6 +38,7 @@ from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_ranges import unmet_assumptions
 from .prove_reference import Reference, Unsupported
+from .prove_widen import Narrowed, cut, narrowed, widened
 
 TIME_LIMIT = 30.0  # seconds per kernel, lemmas included
 
@@ -110,12 +111,32 @@ def prove_kernel(kernel: Kernel, verilog: str, cache: ProofCache | None = None,
 
 
 def _prove(kernel: Kernel, text: str, cache: ProofCache, deadline: float) -> KernelProof:
+    """The kernel's verdict: a narrowed one (`prove_widen`) is its widened view when its stage registers hold
+    their ranges, so both are proved; when either fails, the narrowed module itself is compared, for inputs it
+    gets wrong (the widened view may differ from it there)."""
     try:
-        netlist = read_netlist(text, kernel.name, timeout=_left(deadline))
-        _check_ports(kernel, netlist)
         assumed, promised = parse_ranges(text)
+        regs = narrowed(text)
+        held = _registers_hold_their_ranges(kernel, text, regs, assumed, deadline)
+        wide = widened(text) if regs else text
+    except NetlistError as e:
+        return KernelProof(kernel.name, "unproved", 0.0, str(e))
+    proof = _compare(kernel, wide, assumed, promised, cache, deadline)
+    if regs and "disproved" in (proof.status, held.status if held else ""):
+        direct = _compare(kernel, text, assumed, promised, cache, deadline)
+        if direct.status != "unproved":
+            return direct
+    return held if held is not None and proof.status == "proved" else proof
+
+
+def _compare(kernel: Kernel, text: str, assumed: dict, promised: dict, cache: ProofCache,
+             deadline: float) -> KernelProof:
+    """Module `text` against the kernel's expression, for inputs in their `assumed` ranges, outputs in their
+    `promised` ones."""
+    try:
+        netlist = narrowed_inputs(read_netlist(text, kernel.name, timeout=_left(deadline)), assumed)
+        _check_ports(kernel, netlist)
         _check_range_ports(kernel, assumed, promised)
-        netlist = narrowed_inputs(netlist, assumed)
         reference = Reference(netlist.inputs)
         expected = {port: reference.term(e) for port, e in kernel.outputs}
     except (NetlistError, Unsupported) as e:
@@ -165,6 +186,39 @@ def _leaves(term: z3.BitVecRef, value: z3.BitVecRef) -> list[tuple[z3.BitVecRef,
         out.append((p, z3.Extract(hi - 1, hi - p.size(), value)))
         hi -= p.size()
     return out
+
+
+def _registers_hold_their_ranges(kernel: Kernel, text: str, regs: list[Narrowed], assumed: dict,
+                                 deadline: float) -> KernelProof | None:
+    """None when every narrowed stage register's value lies in its interval (`prove_widen`: then the module
+    computes its widened view); else the kernel's verdict. Proved on the cut view: from the inputs' ranges and
+    the cut registers' intervals, each register's value (the logic of one stage) stays in its own."""
+    if not regs:
+        return None
+    netlist = read_netlist(cut(text, regs), kernel.name, timeout=_left(deadline))
+    types = dict(kernel.inputs)
+    ext = lambda n: (z3.SignExt if n.signed else z3.ZeroExt)(n.width - n.bits, netlist.inputs[n.held])  # noqa: E731
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(_left(deadline) * 1000)))
+    solver.add(*[in_range(netlist.inputs[p], types[p], iv) for p, iv in assumed.items()])
+    solver.add(*[_within(ext(n), n) for n in regs])
+    solver.add(z3.Or([z3.Not(_within(netlist.outputs[f"ms_root_{k}"], n)) for k, n in enumerate(regs)]))
+    verdict = solver.check()
+    if verdict == z3.unsat:
+        return None
+    if verdict == z3.sat:
+        model = solver.model()
+        bad = [n for k, n in enumerate(regs) if not z3.is_true(model.eval(_within(netlist.outputs[f"ms_root_{k}"], n),
+                                                                          model_completion=True))]
+        return KernelProof(kernel.name, "disproved", 0.0, f"{bad[0].root} leaves [{bad[0].lo}, {bad[0].hi}], the "
+                                                          f"range its {bad[0].bits}-bit register {bad[0].held} keeps")
+    return KernelProof(kernel.name, "unproved", 0.0, "z3 found no answer in the time limit for the narrowed "
+                                                     f"registers' ranges ({solver.reason_unknown()})")
+
+
+def _within(term: z3.BitVecRef, n: Narrowed) -> z3.BoolRef:
+    lo, hi = (z3.BitVecVal(v, term.size()) for v in (n.lo, n.hi))
+    return z3.And(lo <= term, term <= hi) if n.lo < 0 else z3.And(z3.ULE(lo, term), z3.ULE(term, hi))
 
 
 def in_range(term: z3.BitVecRef, t, iv: tuple[int, int]) -> z3.BoolRef:

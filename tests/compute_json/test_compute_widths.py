@@ -81,7 +81,8 @@ def test_annotate_widths_records_narrowed_ops_and_port_ranges():
     e = binop("add", binop("mul", const(U16, 24), x), const(U16, 1))
     g = annotate_widths(compile_kernel(Kernel("k", (("x", U16),), (("out", e),))), {"x": (0, 255)})
     assert g.graph["ranges"] == {"inputs": {"x": (0, 255)}, "outputs": {"out": (1, 6121)}}
-    assert sorted(d["narrow"] for _, d in g.nodes(data=True) if "narrow" in d) == [(13, False), (13, False)]
+    assert sorted(d["narrow"] for _, d in g.nodes(data=True) if "narrow" in d) == [(13, False, 0, 6120),
+                                                                                    (13, False, 1, 6121)]
 
 
 def _values(g, vectors):

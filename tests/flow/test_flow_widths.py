@@ -1,7 +1,8 @@
 """Registers narrowed by value ranges, end to end (passes: the whole compile driver: buffer_ranges and widths in
-compute, top_widths in the Verilog; then sim): an 8-bit pixel widened to uint16 sits in 8-bit registers, a
-signed difference of pixels in 9-bit ones, the kernels are proved under their input ranges, storage is reported in
-bits beside words, and the designs stay bit-exact on both simulators."""
+compute, kernel_widths and top_widths in the Verilog; then sim): an 8-bit pixel widened to uint16 sits in 8-bit
+registers, a product of it in 13-bit stage registers, a signed difference of pixels in 9-bit ones, the kernels
+are proved under their input ranges, storage is reported in bits beside words, and the designs stay bit-exact
+on both simulators."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def test_a_widened_pixel_sits_in_8_bit_registers():
     taps = re.findall(r"reg \[(\d+):0\] hw_input_w0_reg\d+;", v)
     assert taps and set(taps) == {"7"}, taps
     assert re.search(r"reg \[7:0\] blur_w0;", v)  # blur = blur_unnormalized / 256 is in [0, 252]
+    assert "reg [12:0] mul_10_r1;" in v  # a kernel's stage register: 24 times a pixel
     assert "// Input ranges assumed (the values the buffers it loads hold): hw_input_0 in [0, 255]," in v
     assert "// Output ranges (proved under the input ranges): out in [0, 64515]." in v
     assert design.report["kernels_proved"] == 3 and not design.report["kernels_unproved"]

@@ -178,24 +178,24 @@ module k_blur_unnormalized_s0 (
     // Input ranges assumed (the values the buffers it loads hold): hw_input_0 in [0, 255], hw_input_1 in [0, 255], hw_input_2 in [0, 255], hw_input_3 in [0, 255], hw_input_4 in [0, 255], hw_input_5 in [0, 255], hw_input_6 in [0, 255], hw_input_7 in [0, 255], hw_input_8 in [0, 255].
     // Output ranges (proved under the input ranges): out in [0, 64515].
     // 5 stages: the outputs follow their inputs by 4 cycles (held while !en)
-    reg [15:0] mul_33_r1;
-    reg [15:0] mul_30_r1;
-    reg [15:0] mul_27_r1;
-    reg [15:0] mul_24_r1;
-    reg [15:0] mul_21_r1;
-    reg [15:0] mul_18_r1;
-    reg [15:0] mul_15_r1;
-    reg [15:0] mul_12_r1;
-    reg [15:0] mul_10_r1;
-    reg [15:0] mul_10_r2;
-    reg [15:0] add_36_r1;
-    reg [15:0] add_37_r1;
-    reg [15:0] add_38_r1;
-    reg [15:0] add_39_r1;
-    reg [15:0] add_39_r2;
-    reg [15:0] add_40_r1;
-    reg [15:0] add_41_r1;
-    reg [15:0] add_41_r2;
+    reg [12:0] mul_33_r1;
+    reg [12:0] mul_30_r1;
+    reg [12:0] mul_27_r1;
+    reg [12:0] mul_24_r1;
+    reg [13:0] mul_21_r1;
+    reg [12:0] mul_18_r1;
+    reg [12:0] mul_15_r1;
+    reg [12:0] mul_12_r1;
+    reg [12:0] mul_10_r1;
+    reg [12:0] mul_10_r2;
+    reg [13:0] add_36_r1;
+    reg [13:0] add_37_r1;
+    reg [14:0] add_38_r1;
+    reg [13:0] add_39_r1;
+    reg [13:0] add_39_r2;
+    reg [14:0] add_40_r1;
+    reg [14:0] add_41_r1;
+    reg [14:0] add_41_r2;
     reg [15:0] add_42_r1;
     wire [15:0] const_11 = 16'h001e;  // coreir.const
     wire [15:0] const_20 = 16'h0025;  // coreir.const
@@ -209,33 +209,49 @@ module k_blur_unnormalized_s0 (
     wire [15:0] mul_27 = const_9 * hw_input_6;  // coreir.mul
     wire [15:0] mul_30 = const_11 * hw_input_7;  // coreir.mul
     wire [15:0] mul_33 = const_9 * hw_input_8;  // coreir.mul
-    wire [15:0] add_36 = mul_33_r1 + mul_30_r1;  // coreir.add
-    wire [15:0] add_37 = mul_27_r1 + mul_24_r1;  // coreir.add
-    wire [15:0] add_38 = mul_21_r1 + mul_18_r1;  // coreir.add
-    wire [15:0] add_39 = mul_15_r1 + mul_12_r1;  // coreir.add
-    wire [15:0] add_40 = mul_10_r2 + add_36_r1;  // coreir.add
-    wire [15:0] add_41 = add_37_r1 + add_38_r1;  // coreir.add
-    wire [15:0] add_42 = add_39_r2 + add_40_r1;  // coreir.add
-    wire [15:0] add_43 = add_41_r2 + add_42_r1;  // coreir.add
-    always @(posedge clk) if (!rst_n) mul_33_r1 <= 16'd0; else if (en) mul_33_r1 <= mul_33;  // stage register
-    always @(posedge clk) if (!rst_n) mul_30_r1 <= 16'd0; else if (en) mul_30_r1 <= mul_30;  // stage register
-    always @(posedge clk) if (!rst_n) mul_27_r1 <= 16'd0; else if (en) mul_27_r1 <= mul_27;  // stage register
-    always @(posedge clk) if (!rst_n) mul_24_r1 <= 16'd0; else if (en) mul_24_r1 <= mul_24;  // stage register
-    always @(posedge clk) if (!rst_n) mul_21_r1 <= 16'd0; else if (en) mul_21_r1 <= mul_21;  // stage register
-    always @(posedge clk) if (!rst_n) mul_18_r1 <= 16'd0; else if (en) mul_18_r1 <= mul_18;  // stage register
-    always @(posedge clk) if (!rst_n) mul_15_r1 <= 16'd0; else if (en) mul_15_r1 <= mul_15;  // stage register
-    always @(posedge clk) if (!rst_n) mul_12_r1 <= 16'd0; else if (en) mul_12_r1 <= mul_12;  // stage register
-    always @(posedge clk) if (!rst_n) mul_10_r1 <= 16'd0; else if (en) mul_10_r1 <= mul_10;  // stage register
-    always @(posedge clk) if (!rst_n) mul_10_r2 <= 16'd0; else if (en) mul_10_r2 <= mul_10_r1;  // stage register
-    always @(posedge clk) if (!rst_n) add_36_r1 <= 16'd0; else if (en) add_36_r1 <= add_36;  // stage register
-    always @(posedge clk) if (!rst_n) add_37_r1 <= 16'd0; else if (en) add_37_r1 <= add_37;  // stage register
-    always @(posedge clk) if (!rst_n) add_38_r1 <= 16'd0; else if (en) add_38_r1 <= add_38;  // stage register
-    always @(posedge clk) if (!rst_n) add_39_r1 <= 16'd0; else if (en) add_39_r1 <= add_39;  // stage register
-    always @(posedge clk) if (!rst_n) add_39_r2 <= 16'd0; else if (en) add_39_r2 <= add_39_r1;  // stage register
-    always @(posedge clk) if (!rst_n) add_40_r1 <= 16'd0; else if (en) add_40_r1 <= add_40;  // stage register
-    always @(posedge clk) if (!rst_n) add_41_r1 <= 16'd0; else if (en) add_41_r1 <= add_41;  // stage register
-    always @(posedge clk) if (!rst_n) add_41_r2 <= 16'd0; else if (en) add_41_r2 <= add_41_r1;  // stage register
+    wire [15:0] mul_33_r1_x = {3'd0, mul_33_r1};  // mul_33_r1 held in 13 bits, whole: mul_33 in [0, 6120]
+    wire [15:0] mul_30_r1_x = {3'd0, mul_30_r1};  // mul_30_r1 held in 13 bits, whole: mul_30 in [0, 7650]
+    wire [15:0] add_36 = mul_33_r1_x + mul_30_r1_x;  // coreir.add
+    wire [15:0] mul_27_r1_x = {3'd0, mul_27_r1};  // mul_27_r1 held in 13 bits, whole: mul_27 in [0, 6120]
+    wire [15:0] mul_24_r1_x = {3'd0, mul_24_r1};  // mul_24_r1 held in 13 bits, whole: mul_24 in [0, 7650]
+    wire [15:0] add_37 = mul_27_r1_x + mul_24_r1_x;  // coreir.add
+    wire [15:0] mul_21_r1_x = {2'd0, mul_21_r1};  // mul_21_r1 held in 14 bits, whole: mul_21 in [0, 9435]
+    wire [15:0] mul_18_r1_x = {3'd0, mul_18_r1};  // mul_18_r1 held in 13 bits, whole: mul_18 in [0, 7650]
+    wire [15:0] add_38 = mul_21_r1_x + mul_18_r1_x;  // coreir.add
+    wire [15:0] mul_15_r1_x = {3'd0, mul_15_r1};  // mul_15_r1 held in 13 bits, whole: mul_15 in [0, 6120]
+    wire [15:0] mul_12_r1_x = {3'd0, mul_12_r1};  // mul_12_r1 held in 13 bits, whole: mul_12 in [0, 7650]
+    wire [15:0] add_39 = mul_15_r1_x + mul_12_r1_x;  // coreir.add
+    wire [15:0] mul_10_r2_x = {3'd0, mul_10_r2};  // mul_10_r2 held in 13 bits, whole: mul_10 in [0, 6120]
+    wire [15:0] add_36_r1_x = {2'd0, add_36_r1};  // add_36_r1 held in 14 bits, whole: add_36 in [0, 13770]
+    wire [15:0] add_40 = mul_10_r2_x + add_36_r1_x;  // coreir.add
+    wire [15:0] add_37_r1_x = {2'd0, add_37_r1};  // add_37_r1 held in 14 bits, whole: add_37 in [0, 13770]
+    wire [15:0] add_38_r1_x = {1'd0, add_38_r1};  // add_38_r1 held in 15 bits, whole: add_38 in [0, 17085]
+    wire [15:0] add_41 = add_37_r1_x + add_38_r1_x;  // coreir.add
+    wire [15:0] add_39_r2_x = {2'd0, add_39_r2};  // add_39_r2 held in 14 bits, whole: add_39 in [0, 13770]
+    wire [15:0] add_40_r1_x = {1'd0, add_40_r1};  // add_40_r1 held in 15 bits, whole: add_40 in [0, 19890]
+    wire [15:0] add_42 = add_39_r2_x + add_40_r1_x;  // coreir.add
+    wire [15:0] add_41_r2_x = {1'd0, add_41_r2};  // add_41_r2 held in 15 bits, whole: add_41 in [0, 30855]
+    wire [15:0] add_43 = add_41_r2_x + add_42_r1;  // coreir.add
+    always @(posedge clk) if (!rst_n) mul_33_r1 <= 13'd0; else if (en) mul_33_r1 <= mul_33[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_30_r1 <= 13'd0; else if (en) mul_30_r1 <= mul_30[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_27_r1 <= 13'd0; else if (en) mul_27_r1 <= mul_27[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_24_r1 <= 13'd0; else if (en) mul_24_r1 <= mul_24[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_21_r1 <= 14'd0; else if (en) mul_21_r1 <= mul_21[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_18_r1 <= 13'd0; else if (en) mul_18_r1 <= mul_18[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_15_r1 <= 13'd0; else if (en) mul_15_r1 <= mul_15[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_12_r1 <= 13'd0; else if (en) mul_12_r1 <= mul_12[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_10_r1 <= 13'd0; else if (en) mul_10_r1 <= mul_10[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_10_r2 <= 13'd0; else if (en) mul_10_r2 <= mul_10_r1;  // stage register
+    always @(posedge clk) if (!rst_n) add_36_r1 <= 14'd0; else if (en) add_36_r1 <= add_36[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_37_r1 <= 14'd0; else if (en) add_37_r1 <= add_37[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_38_r1 <= 15'd0; else if (en) add_38_r1 <= add_38[14:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_39_r1 <= 14'd0; else if (en) add_39_r1 <= add_39[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_39_r2 <= 14'd0; else if (en) add_39_r2 <= add_39_r1;  // stage register
+    always @(posedge clk) if (!rst_n) add_40_r1 <= 15'd0; else if (en) add_40_r1 <= add_40[14:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_41_r1 <= 15'd0; else if (en) add_41_r1 <= add_41[14:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_41_r2 <= 15'd0; else if (en) add_41_r2 <= add_41_r1;  // stage register
     always @(posedge clk) if (!rst_n) add_42_r1 <= 16'd0; else if (en) add_42_r1 <= add_42;  // stage register
+    wire unused_bits = &{1'b0, mul_10[15:13], mul_12[15:13], mul_15[15:13], mul_18[15:13], mul_21[15:14], mul_24[15:13], mul_27[15:13], mul_30[15:13], mul_33[15:13], add_36[15:14], add_37[15:14], add_38[15], add_39[15:14], add_40[15], add_41[15]};  // bits no output depends on
     // out = ((((((((((uint16)24 * hw_input_0) + ((uint16)30 * hw_input_1)) + ((uint16)24 * hw_input_2)) + ((uint16)30 * hw_input_3)) + ((uint16)37 * hw_input_4)) + ((uint16)30 * hw_input_5)) + ((uint16)24 * hw_input_6)) + ((uint16)30 * hw_input_7)) ...
     assign out = add_43;
 endmodule
