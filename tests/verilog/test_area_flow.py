@@ -20,7 +20,9 @@ def test_hand_written_gaussian_baseline_counts_5164_flat_cells():
 
 def test_gaussian_meets_the_area_goal(tmp_path):
     """Issue 12's goal: the generated 64x64-input gaussian at most 1.2x the baseline's cells (6,197) under the same
-    flow. Registers holding 8-bit pixels keep 8 bits (value-range narrowing, verilog/top_widths.py)."""
+    flow. Registers holding 8-bit pixels keep 8 bits (value-range narrowing, verilog/top_widths.py); most of the
+    saving is the flow's: the memory tile's words are written with a zero upper byte, which Yosys drops from its
+    flip-flops (BENCHMARKS.md, "Value-range narrowing")."""
     from mainspring import apps
     from mainspring.compiler import compile  # noqa: A004 - mainspring's compile
     from mainspring.design import library_path
