@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 from . import ir
 from .errors import HalideError, SourceLoc, user_location
 from .expr import to_ir, type_name
 from .func import Definition, Func, FuncRef, Function, PendingUpdate, arg_ir, new_stage_schedule
-from .types import I32
+from .types import BOOL, I32
 from .vars import RVar, Var
 
 _INIT = {"add": 0, "sub": 0, "mul": 1, "div": 1}
@@ -128,9 +130,35 @@ def _define_update(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
             f"{_where(fn, loc, 'update definition')}: it uses reduction variables of several RDoms "
             f"({', '.join(sorted(d.name for d in rdoms))}); use one multi-dimensional RDom"
         )
-    _check_self_references(fn, loc, args, value)
     rdom = next(iter(rdoms)) if rdoms else None
+    if rdom is not None and rdom.predicates:
+        value = _predicated(fn, args, value, rdom)
+        _check_update_vars(fn, loc, args, value, pure)  # a predicate may use the update's pure Vars alone
+    elif rdom is not None and not rdom.used:
+        rdom.used.append(f'Func "{fn.name}"')
+    _check_self_references(fn, loc, args, value)
     fn.definitions.append(Definition(args, value, rdom, loc, new_stage_schedule(args, rdom)))
+
+
+def _predicated(fn: Function, args: tuple, value: ir.Expr, rdom: ir.ReductionDomain) -> ir.Expr:
+    """The update's value where its RDom's predicates hold, the element's own value elsewhere (RDom.where)."""
+    if not rdom.used:
+        rdom.used.append(f'Func "{fn.name}"')
+    cond = functools.reduce(lambda a, b: ir.BinOp(BOOL, "and", a, b), rdom.predicates)
+    own = ir.Call(fn.type, fn, args)
+    t = value.type
+    if isinstance(value, ir.BinOp) and value.op in _IDENTITY and not t.is_float():
+        # an accumulation stays one (its serial loop keeps the sum in a register, its unrolled points a tree):
+        # f + select(p, e, 0) is select(p, f + e, f) for wrapping integers, and likewise min and max
+        key = ir.structural_key(own)
+        for mine, other in ((value.a, value.b), (value.b, value.a)):
+            if ir.structural_key(mine) == key:
+                neutral = ir.Const(t, _IDENTITY[value.op](t))
+                return ir.BinOp(t, value.op, mine, ir.Select(t, cond, other, neutral))
+    return ir.Select(t, cond, value, own)
+
+
+_IDENTITY = {"add": lambda t: 0, "min": lambda t: t.max(), "max": lambda t: t.min()}
 
 
 def _check_update_vars(fn, loc, args, value, pure) -> set:

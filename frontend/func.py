@@ -400,6 +400,26 @@ class Func(StageScheduling):
             var_name(compute_var, "hw_accelerate"), var_name(store_var, "hw_accelerate"), loc)
         return self
 
+    def accelerate(self, inputs, compute_var, store_var, taps=None):
+        """The CoreIR branch's spelling (Halide-HLS): hw_accelerate(compute_var, store_var), with each Func of
+        `inputs` streamed in (stream_to_accelerator); `taps` (constant inputs) are not supported."""
+        if taps:
+            raise ScheduleError(f"{user_location()}: {self._fn.name}.accelerate(..., taps): taps (constant inputs "
+                                "of Halide-HLS) are not supported; compute them as constant Funcs (tables)")
+        for f in inputs:
+            if not isinstance(f, Func):
+                raise ScheduleError(
+                    f"{user_location()}: {self._fn.name}.accelerate(inputs, ...): the inputs are the Funcs the "
+                    f"accelerator streams in (e.g. a copy hw_input(x, y) = input(x, y)), not {type(f).__name__}")
+            f.stream_to_accelerator()
+        return self.hw_accelerate(compute_var, store_var)
+
+    def linebuffer(self):
+        """Halide-HLS's line buffer: this Func is computed at the accelerator's store loop (compute_at there),
+        unless the schedule computes it somewhere else."""
+        self._fn.placement.linebuffer = user_location()
+        return self
+
     def stream_to_accelerator(self):
         self._fn.placement.accelerator_input = user_location()
         return self

@@ -27,7 +27,7 @@ over whole trees; `structural_key` gives a hashable structural identity when one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .types import BOOL, I32, Type
@@ -68,6 +68,10 @@ class ReductionDomain:
 
     name: str
     dims: tuple[tuple[str, Expr, Expr], ...]  # (rvar name, min, extent)
+    # RDom.where: Bool conditions, all of which a point must meet (each update folds them into a select); the
+    # lists grow until a definition uses the domain (Halide then refuses new predicates).
+    predicates: list = field(default_factory=list)
+    used: list = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -138,6 +138,7 @@ class Placement:
     memory_type: tuple[MemoryType, SourceLoc] | None = None
     storage_order: tuple[str, ...] | None = None
     estimates: dict[str, tuple[int, int]] | None = None  # var -> (min, extent): set_estimates, for the autoscheduler
+    linebuffer: SourceLoc | None = None  # Halide-HLS's linebuffer(): buffered at the accelerator's store loop
 
 
 def _require_const_int(v, what: str) -> int:

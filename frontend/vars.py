@@ -7,7 +7,7 @@ import itertools
 from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, ExprLike, to_ir
-from .types import I32
+from .types import BOOL, I32
 
 _anon = itertools.count()
 
@@ -172,11 +172,19 @@ class RDom(ExprLike):
     def name(self) -> str:
         return self._name
 
-    def where(self, predicate):
-        raise HalideError(
-            f"{user_location()}: RDom {self._name}.where(...): predicated reduction domains are not supported yet; "
-            "use hl.select inside the update to skip points instead"
-        )
+    def where(self, predicate) -> RDom:
+        """Halide's RDom::where: the updates over this domain skip the points where `predicate` is false (each
+        is folded into a select keeping the old value there: a disk-shaped window unrolls to its taps alone)."""
+        cond = to_ir(predicate, "RDom.where")
+        if self._domain.used:
+            raise HalideError(
+                f"{user_location()}: RDom {self._name} cannot be given a new predicate, because it has already been "
+                f"used in the update definition of {self._domain.used[0]}; call {self._name}.where(...) before "
+                "the definitions that use it")
+        if not cond.type.is_bool():
+            cond = ir.BinOp(BOOL, "ne", cond, ir.Const(cond.type, 0))
+        self._domain.predicates.append(cond)
+        return self
 
     def _ir(self) -> ir.Expr:  # an RDom used as an expression is its first dimension, as in Halide
         return self[0]._ir()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import NoReturn
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box
@@ -105,11 +106,12 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         # rate is the first update's, which reads it back (harris's lgxx.unroll(x, 3) with a serial update).
         k, d = pending[0]
         adopted = _pure_part(f, d, box, k)
-        if adopted is not None:
+        if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
     if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
-        out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams))
+        out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams,
+                            output=f is region.output and f is region.accelerated))
         op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
@@ -131,6 +133,12 @@ def _pure_part(f: Function, d: Definition, box: Box, k: int) -> StageLoops | Non
     if any(dim not in dims for a in exprs.values() for dim, _ in a.terms):
         return None
     return StageLoops(pure, exprs)
+
+
+def _steps_along(s: StageLoops, var: str) -> bool:
+    """Some serial loop of s moves along `var`."""
+    serial = {lp.dim for lp in s.loops if not lp.unrolled}
+    return any(dim in serial for dim, _ in s.var_exprs[var].terms)
 
 
 def _reads_anything(e: ir.Expr) -> bool:
@@ -183,12 +191,12 @@ def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
 
 def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops,
              tables: dict[int, Table], steps: dict[int, int] | None = None, ram: bool = False,
-             rams: frozenset[int] = frozenset()) -> Loop | Op:
+             rams: frozenset[int] = frozenset(), output: bool = False) -> Loop | Op:
     """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates); `ram`: an
     update of a RAM Func at computed coordinates (`Op.scatter`); `rams`: the RAM Funcs (by id), which f may read
     at computed coordinates (`Op.lookup`)."""
     args = d.args
-    s = _strip_mine(s, args, steps or {}, f, str(d.loc))
+    s = _strip_mine(s, args, steps or {}, f, str(d.loc), output)
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}
@@ -214,6 +222,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             return ir.Call(c.type, ports[(src, ())], ())
         if id(c.callee) in rams and c.callee is not f and not guard and not _is_affine(c.args, env, ranges):
             return _lookup_port(c, src, lookups, ports, who)
+        if any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)):
+            _not_a_ram(c, who)
         idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
@@ -280,10 +290,12 @@ def _tree(f: Function, args: tuple[ir.Expr, ...], value: ir.Expr, s: StageLoops,
 
 
 def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function,
-                loc: str) -> StageLoops:
+                loc: str, round_up: bool = False) -> StageLoops:
     """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
     d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
-    all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names)."""
+    all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names). `round_up`:
+    the accelerator's output, whose loop rounds up to whole steps (bounds inference gave its producers the
+    values the last step reads; the host keeps the tile)."""
     split: dict[str, int] = {}
     for i, a in enumerate(args):
         if i in steps and isinstance(a, ir.Var) and a.name in s.var_exprs:
@@ -296,14 +308,14 @@ def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int],
         if d is None or lp.unrolled or lp.extent == 1:
             loops.append(lp)
             continue
-        if lp.extent % d:
+        if lp.extent % d and not round_up:
             raise ScheduleError(
                 f"{loc}: Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so the "
                 f"accelerator runs that loop in steps of {d}, but '{f.name}' runs it {lp.extent} times; make "
                 f"its extent a multiple of {d} (bound the output to a multiple of {d})"
             )
         outer, inner = f"{lp.dim}.strip_o", f"{lp.dim}.strip_i"
-        loops += [StageLoop(outer, lp.extent // d, False, lp.is_rvar, "outer"),
+        loops += [StageLoop(outer, -(-lp.extent // d), False, lp.is_rvar, "outer"),
                   StageLoop(inner, d, False, lp.is_rvar, "inner")]
         for v, e in exprs.items():
             c = dict(e.terms).get(lp.dim, 0)
@@ -389,6 +401,20 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],
     for value in values:
         out.append(ir.transform(value, visit, {}))
     return out, tuple(ports.values())
+
+
+def _not_a_ram(c: ir.Call, who: str) -> NoReturn:
+    """A Func computed inside, read at coordinates computed from loaded values, that is not a RAM."""
+    g = c.callee
+    assert isinstance(g, Function)
+    dims = ", ".join(f"r.{'xyzw'[i]}" for i in range(len(g.args))) if len(g.args) <= 4 else "..."
+    raise HalideError(
+        f"{who} reads '{g.name}' at coordinates computed from loaded values, but '{g.name}' is not a RAM: "
+        f"a memory read at the address a kernel computes holds a Func that starts at a constant and has one update, "
+        f"written at computed coordinates or over an RDom alone. Copy it into one and read the copy: "
+        f"{g.name}_ram({', '.join(g.args)}) = 0; {g.name}_ram({dims}) = {g.name}({dims}) with r an RDom over the "
+        f"box of '{g.name}', the copy computed at the accelerator's loop."
+    )
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None) -> Affine:

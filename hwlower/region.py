@@ -13,7 +13,7 @@ from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import MemoryType
+from mainspring.frontend.schedule import LoopLevel, MemoryType
 
 from .fold import fold_update
 from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
@@ -83,6 +83,9 @@ def find_region(pipe: Pipeline) -> Region:
             )
     inputs = [f for f in pipe.order if f.placement.accelerator_input is not None]
     _check_streamed(pipe, out, inputs)
+    for f in pipe.order:  # Halide-HLS's linebuffer(): the Func is computed at the accelerator's store loop
+        if f.placement.linebuffer is not None and f.placement.compute.kind == "inline" and f is not out:
+            f.placement.compute = LoopLevel("at", out, store_var, f.placement.linebuffer)
     tainted = _reads_inputs(pipe, inputs)
     _check_roms(pipe, tainted)
     # Constant Funcs (no input, no Param: known at compile time), wherever they are scheduled, are tables folded
@@ -214,7 +217,9 @@ def _check_roms(pipe: Pipeline, tainted: set[int]) -> None:
 
 
 def _check_streamed(pipe: Pipeline, out: Function, inputs: list[Function]) -> None:
-    """A streamed Func is computed on the host before the accelerator and streamed in whole."""
+    """A streamed Func is computed on the host before the accelerator and streamed in whole. A compute_at or
+    store_at of it changes nothing (memories buffer it where its readers need it): the reference system's schedules
+    write store_at(out, xo).compute_at(out, xi) (its CoreIR branch) or compute_at(out, xo) (conv_layer_mobile)."""
     for f in inputs:
         loc = f.placement.accelerator_input
         if f is out or _depends_on(pipe, f, out):
@@ -223,17 +228,6 @@ def _check_streamed(pipe: Pipeline, out: Function, inputs: list[Function]) -> No
                 f"the accelerator, but '{f.name}' is computed from the accelerator's output '{out.name}'; remove "
                 f"the call (the accelerator's output is streamed back by hw_accelerate), and stream the Func the "
                 f"accelerator reads instead (e.g. hw_input.compute_root().stream_to_accelerator())"
-            )
-        where = f.placement.compute
-        store_var = accelerate_call(out)[1]
-        # compute_at the accelerator's store loop is how the reference system's schedules say "keep the stream
-        # in a memory" (conv_layer_mobile): the stream is buffered there anyway, sized by memories.
-        if where.kind == "at" and not (where.func is out and where.var == store_var):
-            raise ScheduleError(
-                f"{loc}: Func '{f.name}': stream_to_accelerator() streams '{f.name}' from the host, but it is also "
-                f"scheduled {where} (at {where.loc}), inside the accelerator; a streamed Func is computed on the "
-                f"host and buffered at the accelerator's loop: {f.name}.compute_root().stream_to_accelerator() "
-                f"(or {f.name}.compute_at({out.name}, {store_var}))"
             )
 
 

@@ -43,6 +43,15 @@ def scatter_writes(s: Lowering) -> Lowering:
     looked_up = _looked_up(s)
     for f in s.found_region.buffered:
         ds = s.defs(f)
+        if id(f) in looked_up and len(ds) == 2 and _over_rvars(ds[1]):
+            # a table filled by one update over an RDom and read at computed coordinates: a RAM, its update
+            # writing at the address its kernel counts (cdf_ram(r) = cdf(r), a copy of a scan into a RAM); if it
+            # cannot be one (a scan reading its neighbour), the reader's refusal says how to copy it into one
+            try:
+                rams[id(f)] = _ram_init(f, ds, f is s.found_region.output)
+                continue
+            except HalideError:
+                pass
         if any(_computed(d) for d in ds[1:]):
             size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
             if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
@@ -80,7 +89,7 @@ def _ram_init(f: Function, ds: list[Definition], is_output: bool) -> int:
         raise HalideError(
             f"{ds[2].loc}: Func '{f.name}'.update(1): {size}, which takes exactly one update, at the computed "
             f"coordinate; fold the updates of '{f.name}' into one, or compute '{f.name}' on the host")
-    if not _computed(d):
+    if not (_computed(d) or _over_rvars(d)):
         raise HalideError(f"{who}: {size}, whose one update must write at a computed coordinate")
     _own_reads(f, d, who)
     pure = list(f.args)
@@ -107,6 +116,12 @@ def _ram_init(f: Function, ds: list[Definition], is_output: bool) -> int:
             f"is {ir.to_string(ds[0].value)}; initialise it with a constant ({f.name}(...) = 0) and add the rest in "
             "a Func that reads it")
     return int(init.value)
+
+
+def _over_rvars(d: Definition) -> bool:
+    """Whether the update writes at coordinates of its RDom alone (no pure variable)."""
+    names = [n for a in d.args for n in ir.walk(a) if isinstance(n, (ir.Var, ir.RVar))]
+    return bool(names) and all(isinstance(n, ir.RVar) for n in names)
 
 
 def _computed(d: Definition) -> bool:

@@ -100,10 +100,14 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
 
 def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
     """id(Function) -> {dimension: d}: the extents bounds inference rounds up to multiples of d for the Funcs
-    buffered inside the accelerator (not its output, whose extent is the tile's)."""
+    buffered inside the accelerator and the accelerator's output (not the array output inside a GLB level)."""
     from .inline import inline_definition
 
     inlined = {id(f) for f in region.inlined}
     defs = {id(f): [inline_definition(pipe, d, inlined) for d in pipe.definitions(f)] for f in region.buffered}
+    # The output too when it is the accelerated Func (one level): its tile rounds up to whole steps, as a RoundUp
+    # split of the output would, and the host keeps the tile (a 15-wide output of a 2x upsample computes 16).
     keep = {id(f) for f in region.buffered if f is not region.output and f is not region.accelerated}
+    if region.output is region.accelerated:
+        keep.add(id(region.output))
     return {fid: dims for fid, dims in dimension_steps(region, defs).items() if fid in keep}

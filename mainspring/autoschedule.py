@@ -16,10 +16,11 @@ The decisions, in the style of seed 002's hand schedules:
   Funcs that read no input are constant tables and keep their default (folded or a ROM).
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
   autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles.
+- Tiles: autoschedule_tiles.py keeps one accelerator tile when the frame's buffers fit the memory tiles, else
+  splits it into GLB tiles (copy Funcs) or host tiles (use_glb "auto"), or builds the GLB level asked for.
 
 The schedule is produced as Python source (`schedule_source`: `def schedule(funcs, vars)`), and applied by
 running that very source, so pasting it into the user's file gives the same design byte for byte.
-Not yet decided automatically: tiles for a frame that does not fit the memory tiles (use_glb "auto" keeps one).
 """
 
 from __future__ import annotations
@@ -28,9 +29,13 @@ import math
 from dataclasses import dataclass, field
 
 from .autoschedule_budget import fit_budget
-from .autoschedule_lanes import LanePlan, plan_lanes
+from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
+from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, scalars
+from .autoschedule_tiles import handle as _handle
+from .autoschedule_tiles import where as _where
 from .frontend import ir
-from .frontend.errors import HalideError, user_location
+from .frontend.bounds import infer_boxes
+from .frontend.errors import HalideError
 from .frontend.func import Function, handle_of
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
@@ -42,9 +47,11 @@ MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unr
 KEYS = {
     "lanes": "pixels per cycle, a positive integer (default 1, or with max_pes as many as fit it)",
     "max_pes": "the PE budget, a positive integer: lanes, then reductions' unrolls, are cut to fit it",
-    "max_mem_tiles": "the memory-tile budget, a positive integer: lanes are cut to fit it",
-    "use_glb": '"false", "auto" (default: one accelerator tile) or "true" (seed 002\'s three levels: host, GLB '
-               "tiles, memory tiles; needs copy Funcs of the images and of the output)",
+    "max_mem_tiles": "the memory-tile budget, a positive integer: the frame is tiled, then lanes are cut, to fit it",
+    "use_glb": '"auto" (default: one accelerator tile, or where the frame does not fit the memory tiles GLB tiles, '
+               'host tiles for an output that copies no Func), "false" (no GLB: host tiles where it does not fit) or '
+               '"true" (seed 002\'s three levels: host, GLB tiles, memory tiles; needs copy Funcs of the images and of '
+               "the output)",
     "glb_tile": '"WxH", the GLB tile (implies use_glb "true"; default: the output, or tiles of at most 256)',
 }
 
@@ -84,6 +91,8 @@ class _Plan:
     unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, rvars)]
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
     glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
+    host_tile: tuple[int, int] | None = None  # host tiles (each a run of the array), or None
+    tiling: Tiling | None = None  # why the frame is split (use_glb "auto": it does not fit the memory tiles)
     region: list[Function] = field(default_factory=list)  # the Funcs computed inside, buffered or inlined
     channel: str | None = None  # the accelerated Func's first argument, when it is a pixel's channels (unrolled)
     size: dict[str, tuple[int, int]] = field(default_factory=dict)  # the accelerated Func's (min, extent) by Var
@@ -98,15 +107,22 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
 
-    def apply(lanes: int, depth: int | None) -> tuple[_Plan, str]:
-        plan = _plan(pipe, lanes, depth, target.glb_lanes if opts.use_glb == "true" else None)
-        if opts.use_glb == "true":
-            plan.glb = _glb_tile(pipe, plan, opts)
+    def run(plan: _Plan) -> str:
         source = _source(pipe, plan, opts)
         namespace: dict = {}
         exec(compile(source, "<mainspring autoschedule>", "exec"), namespace)  # the very calls a user pastes
         namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
-        return plan, source
+        return source
+
+    def apply(lanes: int, depth: int | None) -> tuple[_Plan, str]:
+        plan = _plan(pipe, lanes, depth)
+        if opts.use_glb == "true":
+            plan.glb = glb_tile(pipe, plan, opts)
+            return plan, run(plan)
+        if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
+            plan = fewest_cycles(pipe, [plan] + [_plan(pipe, k, depth) for k in range(plan.lanes.lanes - 1, 0, -1)],
+                                 target, opts)
+        return fit_tiles(pipe, plan, target, opts, run)
 
     if opts.max_pes is None and opts.max_mem_tiles is None:
         plan, source = apply(opts.lanes or 1, None)
@@ -119,11 +135,6 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
 
 
 PARAMS = 'AutoschedulerParams("Mainspring")'
-
-
-def _where(call: str = "apply_autoscheduler") -> str:
-    """The user's line that called the autoscheduler, and the call: the start of its messages."""
-    return f"{user_location()}: {call}"
 
 
 def pipeline_vars(pipe: Pipeline) -> dict:
@@ -168,9 +179,9 @@ def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     return opts
 
 
-def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, stream_cap: int | None = None) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
     """The plan at `lanes` pixels per cycle, each reduction unrolled over its `depth` innermost RVars (all of them
-    for None), the streams at most `stream_cap` words per transfer (a GLB bank port's)."""
+    for None)."""
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
@@ -226,8 +237,19 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, stream_cap: int 
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
     plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0,
-                            {id(f): stream_cap for f in streams} if stream_cap else {})
+                            _register_tables(pipe, plan, computed))
     return plan
+
+
+def _register_tables(pipe: Pipeline, plan: _Plan, computed: list[Function]) -> frozenset[int]:
+    """The tables updated at computed coordinates whose box is at most REGISTER_TABLE elements (lanes of
+    registers in hwlower), by bounds inference over the output's estimates."""
+    tables = [f for f in computed if _scatters(pipe, f)]
+    if not tables:
+        return frozenset()
+    boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], scalars(plan), output_bounds=False)
+    return frozenset(id(f) for f in tables if math.prod(hi - lo + 1 for lo, hi in boxes[pipe.name(f)])
+                     <= REGISTER_TABLE)
 
 
 def _image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[str, int, int, int]]:
@@ -383,6 +405,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     ext = [plan.size.get(a, e)[1] for a, e in zip(dims, plan.extents)]
     size = " x ".join(str(e) for _, e in plan.extents)
     tiles = (f"GLB tiles of {plan.glb[0]} x {plan.glb[1]} over {size} (seed 002's three levels)" if plan.glb
+             else f"host tiles of {plan.host_tile[0]} x {plan.host_tile[1]} over {size}" if plan.host_tile
              else f"one accelerator tile of {size}")
     lines = [
         "def schedule(funcs, vars):",
@@ -394,11 +417,16 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         f'    funcs["{name(out)}"]' + "".join(f'.bound(vars["{v}"], {lo}, {e})' for v, (lo, e) in
                                             zip(out.args, plan.extents)),
     ]
+    if plan.tiling:
+        t = plan.tiling
+        lines.append(f"    # as one tile the frame needs about {t.whole} memory tiles, over the budget of {t.budget}: "
+                     f"{t.kind} tiles, each about {t.mem_tiles}")
     for image, i, lo, e in plan.shapes:  # a boundary condition's clamp of the image: constant bounds
         lines.append(f'    funcs["{image}"].dim({i}).set_bounds({lo}, {e})  # the size of the image the design reads')
     if plan.glb:
-        lines += _glb_source(pipe, plan)
+        lines += glb_source(pipe, plan)
     else:
+        ext = list(plan.host_tile or ext)
         tile = (f".tile({x}, {y}, xo, yo, xi, yi, {ext[0]}, {ext[1]})" if y is not None
                 else f".split({x}, xo, xi, {ext[0]})")
         lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
@@ -420,84 +448,6 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
-    """The GLB tile asked for or chosen: per dimension the extent up to 256, else its largest divisor in 128..256,
-    else the extent split in equal tiles of at most 256 (the last shifts inward)."""
-    if plan.accelerated is plan.output:
-        raise HalideError(
-            f"{_where()}: use_glb=\"true\": the GLB level holds copies of the accelerator's output tile, and "
-            f"'{plan.output.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
-            f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {plan.output.name}[x, y] = "
-            f"hw_output[x, y]), or leave use_glb at \"auto\"")
-    if len(plan.extents) != 2 or any(plan.lanes.x_dim.get(id(f), 0) for f in plan.streams):
-        raise HalideError(
-            f"{_where()}: use_glb=\"true\": the GLB level is built for 2-D outputs and images streamed "
-            f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
-            "pixel's channels); leave use_glb at \"auto\"")
-    why = _one_tile_only(pipe, plan.region)
-    if opts.glb_tile is not None and why:
-        w, h = opts.glb_tile
-        raise HalideError(
-            f"{_where()}: glb_tile=\"{w}x{h}\": {why}, and every GLB tile runs the same hardware on a "
-            "footprint that only shifts from tile to tile; drop glb_tile (use_glb \"true\" alone keeps one GLB "
-            "tile over the output)")
-
-    def pick(extent: int, asked: int | None) -> int:
-        if asked is not None:
-            return min(extent, asked)
-        if extent <= 256 or why:
-            return extent
-        fits = [t for t in range(128, 257) if extent % t == 0]
-        return fits[-1] if fits else -(-extent // -(-extent // 256))  # equal tiles of at most 256
-
-    asked = opts.glb_tile or (None, None)
-    return pick(plan.extents[0][1], asked[0]), pick(plan.extents[1][1], asked[1])
-
-
-def _one_tile_only(pipe: Pipeline, region: list[Function]) -> str:
-    """Why the accelerator must run one tile over the output (a coordinate used as a value: each tile counts from
-    its own origin; a coordinate scaled or divided, a multi-rate pipeline: tiles' footprints differ), or ""."""
-    for f in region:
-        for d in pipe.definitions(f):
-            if _coordinate_value(d.value):
-                return f"Func '{f.name}' uses a coordinate as a value (each tile counts from its own origin)"
-            for n in ir.walk(d.value):
-                if isinstance(n, ir.Call) and any(
-                        isinstance(m, ir.BinOp) and m.op in ("mul", "div") and any(
-                            isinstance(v, ir.Var) for v in ir.walk(m)) for a in n.args for m in ir.walk(a)):
-                    return f"Func '{f.name}' reads at scaled coordinates (a multi-rate pipeline)"
-    return ""
-
-
-def _coordinate_value(e: ir.Expr, in_index: bool = False) -> bool:
-    """Whether e uses a pure coordinate as a value (`x < 2`), not only to index a Func or an image."""
-    if isinstance(e, ir.Var):
-        return not in_index
-    if isinstance(e, ir.Call):
-        return any(_coordinate_value(a, True) for a in e.args)
-    return any(_coordinate_value(k, in_index) for k in ir.children(e))
-
-
-def _glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:
-    """Seed 002's three levels: the host steps over GLB tiles, the array computes one memory tile per GLB tile."""
-    acc = f'funcs["{pipe.name(plan.accelerated)}"]'
-    x, y = (f'vars["{a}"]' for a in plan.accelerated.args[:2])
-    tw, th = plan.glb or (0, 0)
-    lines = ['    xio, yio, xii, yii = hl.Var("xio"), hl.Var("yio"), hl.Var("xii"), hl.Var("yii")',
-             f"    glb = {acc}.in_()  # the GLB output tile",
-             f"    glb.compute_root().tile({x}, {y}, xo, yo, xi, yi, {tw}, {th}).hw_accelerate(xi, xo)",
-             "    glb.store_in(hl.MemoryType.GLB)",
-             f"    {acc}.tile({x}, {y}, xio, yio, xii, yii, {tw}, {th}).compute_at(glb, xo)  # the memory tile"]
-    for f in plan.buffered:
-        lines.append(f'    funcs["{pipe.name(f)}"].compute_at({acc}, xio)')
-    for f in plan.streams:
-        h = _handle(pipe, f)
-        lines += [f"    {h}.in_().in_().compute_at({acc}, xio)  # the memory-tile copy",
-                  f"    {h}.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)  # the GLB input tile",
-                  f"    {h}.compute_root().accelerator_input()"]
-    return lines
-
-
 def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
     """The unrolls of x that give each Func its lanes (RoundUp tails)."""
     lp, acc = plan.lanes, plan.accelerated
@@ -511,27 +461,22 @@ def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
         k = lp.of(f)
         if k == 1:
             continue
-        lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{f.args[0]}"], {k}, up)')
+        xa = f.args[lp.x_dim.get(id(f), 0)]
+        lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{xa}"], {k}, up)')
         for j, d in enumerate(pipe.definitions(f)[1:]):
-            if isinstance(d.args[0], ir.Var) and d.args[0].name == f.args[0]:
-                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{f.args[0]}"], {k}, up)')
+            if any(isinstance(a, ir.Var) and a.name == xa for a in d.args):
+                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{xa}"], {k}, up)')
     lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, up)')
     for f in plan.streams:
         if lp.of(f) > 1:
             copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies
             for c in copies:
-                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, f.args[0])}, {lp.of(f)}, up)")
+                # after the channels' whole unroll, if any: a transfer of k pixels of all their channels
+                xa = f.args[lp.x_dim.get(id(f), 0)]
+                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, xa)}, {lp.of(f)}, up)")
     return lines
 
 
 def _var(f: Function, name: str) -> str:
     """How the schedule names a Var of f (an image wrapper's Vars are its own, made by in_())."""
     return f'hl.Var("{name}")' if f.wrapped_image is not None else f'vars["{name}"]'
-
-
-def _handle(pipe: Pipeline, f: Function) -> str:
-    """How the schedule names f: `funcs["name"]`, or an image's wrapper `funcs["input"].in_()` (which creates it
-    when the schedule is run on a fresh copy of the algorithm)."""
-    if f.wrapped_image is not None:
-        return f'funcs["{f.wrapped_image.name}"].in_()'
-    return f'funcs["{pipe.name(f)}"]'

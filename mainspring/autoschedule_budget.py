@@ -26,28 +26,36 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
     """Apply the first candidate that fits (`apply(lanes, unrolled_rvars)` schedules the algorithm and returns
     (plan, source)); raise HalideError, with the smallest design's figures, when none does."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
-    saved = _snapshot(pipe)
+    saved = snapshot(pipe)
     seen: dict[str, tuple[int, int]] = {}
 
+    refusals: list[HalideError] = []  # candidates whose tiles cannot fit (use_glb "auto" tiles the frame first)
+
     def trial(lanes: int, depth: int | None) -> tuple[object, str, bool]:
-        _restore(saved)
-        plan, source = apply(lanes, depth)
+        restore(saved)
+        try:
+            plan, source = apply(lanes, depth)
+        except HalideError as e:
+            refusals.append(e)
+            return None, "", False
         if source not in seen:
-            seen[source] = _figures(pipe, target)
+            seen[source] = figures(pipe, target)
         pes, tiles = seen[source]
         return plan, source, pes <= pes_cap and tiles <= tiles_cap
 
     if asked is None:  # as many lanes as the 1-lane design fits in the budget
         trial(1, None)
-        pes, tiles = next(iter(seen.values()))
+        pes, tiles = next(iter(seen.values())) if seen else (1, 1)
         asked = max(1, min(MAX_LANES, pes_cap // max(pes, 1), tiles_cap // max(tiles, 1)))
     for lanes in range(asked, 0, -1):
         for depth in [None] if lanes > 1 else [None] + list(range(depths - 1, -1, -1)):
             plan, source, fits = trial(lanes, depth)
             if fits:
                 return plan, source
+    restore(saved)
+    if not seen:
+        raise refusals[-1]  # the smallest candidate's reason
     pes, tiles = min(seen.values())
-    _restore(saved)
     raise HalideError(
         f"{where}: no schedule of '{pipe.output.name}' fits max_pes={pes_cap} and max_mem_tiles={tiles_cap}: the "
         f"smallest tried (one lane, reductions serial) needs {pes} PEs and {tiles} memory tile"
@@ -56,7 +64,7 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         "target")
 
 
-def _figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
+def figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
     from .compiler import compile as compile_design
 
     roomy = dataclasses.replace(target, num_pes=1 << 30, num_mem_tiles=1 << 30)  # the figures, not the refusal
@@ -64,7 +72,7 @@ def _figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
     return rep["pes"], rep["mem_tiles"]
 
 
-def _snapshot(pipe: Pipeline) -> list:
+def snapshot(pipe: Pipeline) -> list:
     """Each Func's schedule as it is (placement, each stage's loops and directives, its wrappers)."""
     out = []
     for f in pipe.order:
@@ -74,7 +82,7 @@ def _snapshot(pipe: Pipeline) -> list:
     return out
 
 
-def _restore(saved: list) -> None:
+def restore(saved: list) -> None:
     for f, placement, stages, wrappers in saved:
         f.placement = dataclasses.replace(placement, bounds=dict(placement.bounds))
         for schedule, dims, directives in stages:

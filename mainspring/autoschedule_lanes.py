@@ -9,9 +9,9 @@ come down (to 1 at worst, where the former one-lane rules hold) when the rates c
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
-- a stream through the GLB of more words per cycle than a GLB bank port moves (`CGRA.glb_lanes`);
-- a stream whose first dimension is the channels of a pixel (`hw_input(c, x, y)`): it is unrolled whole and x
-  cannot be unrolled too (an accelerator input unrolled along two dimensions is not built).
+  one of at most 4 elements (lanes of registers) is read out one element per cycle;
+A stream whose first dimension is a pixel's channels (`hw_input(c, x, y)`) has them unrolled whole and x unrolled
+by its lanes: `hw_input.unroll(c).unroll(x, k)`, k pixels of all their channels per transfer.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class LanePlan:
 
 
 READ_PORTS = 2  # a memory tile's read ports: a RAM's readers take at most this many words per cycle
+REGISTER_TABLE = 4  # a table updated at computed coordinates of at most this many elements is lanes of registers
 
 
 def _scatters(pipe: Pipeline, f: Function) -> bool:
@@ -48,15 +49,17 @@ class _NoLanes(Exception):
 
 
 def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0,
-               caps: dict[int, int] | None = None) -> LanePlan:
+               registers: frozenset[int] = frozenset()) -> LanePlan:
     """The largest lanes <= `asked` at which every Func of `funcs` (the accelerated region and its streams,
     producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial;
-    `acc_x`: the argument of the accelerated Func that is x; `caps`: the most lanes of some Funcs (id -> lanes:
-    a stream through the GLB moves at most a bank port's words per cycle)."""
+    `acc_x`: the argument of the accelerated Func that is x; `registers`: the tables updated at computed
+    coordinates small enough to be lanes of registers (hwlower reads them out one element per cycle). A stream
+    through the GLB may take more words per cycle than a bank port moves: its buffer takes banks side by side
+    (memories/glb.py's bank_count)."""
     note = ""
     for k in range(asked, 0, -1):
         try:
-            got = _propagate(pipe, acc, funcs, serial, k, acc_x, caps or {})
+            got = _propagate(pipe, acc, funcs, serial, k, acc_x, registers)
         except _NoLanes as e:
             note = note or f"{asked} pixels per cycle is not reachable: {e}"
             continue
@@ -66,7 +69,7 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
 
 
 def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
-               caps: dict[int, int]) -> LanePlan:
+               registers: frozenset[int]) -> LanePlan:
     plan = LanePlan(k)
     plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
     inside = {id(f) for f in funcs}
@@ -83,6 +86,9 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
                         _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped)
+        if k > 1 and id(f) in registers and dims:
+            raise _NoLanes(f"'{f.name}' is a table of at most {REGISTER_TABLE} elements updated at computed "
+                           "coordinates (lanes of registers), read out one element per cycle")
         if k > 1 and _scatters(pipe, f) and sum(dims.values()) > READ_PORTS:
             raise _NoLanes(f"'{f.name}' is a table updated at computed coordinates (a RAM), read through a memory "
                            f"tile's {READ_PORTS} read ports")
@@ -94,14 +100,8 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
         if rate.denominator != 1 or rate < 1:
             raise _NoLanes(f"'{f.name}' would make {rate} pixels per cycle, not a whole number")
         lanes = int(rate)
-        if lanes > caps.get(id(f), lanes):
-            raise _NoLanes(f"'{f.name}' would stream {lanes} words per cycle through the GLB, whose bank port moves "
-                           f"{caps[id(f)]}")
         if j in stepped and lanes > 1:
             raise _NoLanes(f"a serial reduction reads '{f.name}' one pixel of x per step")
-        if j != 0 and lanes > 1:
-            raise _NoLanes(f"'{f.name}' runs along x in its dimension {f.args[j]}, not its first; its first "
-                           f"({f.args[0]}: a pixel's channels) is unrolled whole, and x cannot be unrolled too")
         plan.x_dim[id(f)], plan.funcs[id(f)] = j, lanes
     return plan
 

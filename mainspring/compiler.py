@@ -149,19 +149,22 @@ def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None,
              out=None, streams: dict | None = None) -> tuple[dict, dict, dict[str, int]]:
     """The compute JSON, each op's PE counts, and each op's latency: its kernel's stages less one, plus the
     target's `pe_latency` registers after the last (0 for an op that only moves a value, `default_latency`).
-    Each kernel's wires and registers are narrowed to the values its inputs can hold (`annotate_widths`), from
-    the intervals of the buffers it loads (`buffer_intervals`; `streams`: the input streams')."""
+    Each kernel gets the ranges of its ports and the widths its stage registers need (`annotate_widths`), from
+    the values of the buffers it loads (`buffer_intervals`; `streams`: the input streams')."""
     nest = program.nest
     graphs: list[tuple] = []  # (op, graph, is the op's value kernel), ops in program order
     counts = {}
     latencies = {}
-    for _, op in nest.ops():
+    for loops, op in nest.ops():
         stages = 1
         # A RAM update reads and writes its word a cycle apart (memories/ram.py): its kernels stay unpipelined;
-        # so does the address of a RAM read at computed coordinates, which the RAM takes as the op fires.
+        # so does the address of a RAM read at computed coordinates, which the RAM takes as the op fires, and an
+        # accumulation over a serial loop, whose next step reads what this one writes (pipelined, each step
+        # would wait for the last: II = its stages).
+        serial = _accumulates(loops, op)
         for kernel in op_kernels(op, nest):  # a RAM update or lookup has two: its value and its address
             address = kernel.name == address_module(op.name)
-            per_stage = None if op.scatter or address else target.pe_ops_per_stage
+            per_stage = None if op.scatter or address or serial else target.pe_ops_per_stage
             g = compile_kernel(kernel, dump_after, out or sys.stdout, per_stage, target.word_bits)
             stages = max(stages, g.graph.get("stages", 1))
             count = count_ops(g, target.word_bits)
@@ -177,6 +180,14 @@ def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None,
         modules.update(doc["namespaces"]["global"]["modules"])
     last = kernel_module(program.nest.ops()[-1][1].name)
     return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts, latencies
+
+
+def _accumulates(loops, op) -> bool:
+    """Whether op reads the element it writes and a serial loop around it leaves that element in place: each
+    step of that loop reads the previous step's result (a reduction that is not unrolled)."""
+    own = [p for p in op.loads if p.access.buffer == op.store.buffer and p.access.index == op.store.index]
+    used = {v for a in op.store.index for v, _ in a.terms}
+    return bool(own) and any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops)
 
 
 def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float,

@@ -27,7 +27,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .fuzz_case import Case, Stage, resampled, with_channels, with_edges, with_variant
+from .fuzz_case import (
+    INTRINSICS,
+    Case,
+    Stage,
+    resampled,
+    with_channels,
+    with_edges,
+    with_intrinsics,
+    with_predicates,
+    with_variant,
+)
 
 # Refusals the README documents as not supported yet: a case refused for one of these is out of scope.
 DOCUMENTED_REFUSALS = (
@@ -101,7 +111,8 @@ def generate(seed: int) -> Case:
     case = dataclasses.replace(case, work="i8") if rng.random() < 1 / 8 else case
     case = with_edges(rng, case)
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
-    return dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
+    case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
+    return with_predicates(rng, with_intrinsics(rng, case))
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -290,7 +301,8 @@ def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Cas
     if s.kind == "reduce":
         (ex, ey) = s.extent
         operand = read(src, f"x + r_{s.name}.x", f"y + r_{s.name}.y")
-        return [f'r_{s.name} = hl.RDom([hl.Range(0, {ex}), hl.Range(0, {ey})], "r_{s.name}")',
+        where = [f"r_{s.name}.where(r_{s.name}.x + r_{s.name}.y != {s.where})"] if s.where >= 0 else []
+        return [f'r_{s.name} = hl.RDom([hl.Range(0, {ex}), hl.Range(0, {ey})], "r_{s.name}")', *where,
                 f"{s.name}[x, y] = hl.{w}(0)",
                 f"{s.name}[x, y] += {operand} * hl.{w}({s.const})"]
     expr = tap(s.taps[0])
@@ -298,6 +310,10 @@ def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Cas
         b = tap(t)
         if op in ("min", "max", "absd"):
             expr = f"hl.{w}(hl.{op}({expr}, {b}))"
+        elif op == "lerp":  # the second tap's bits as the weight
+            expr = f"hl.lerp(hl.{w}({expr}), {b}, hl.cast(hl.UInt({w.lstrip('ui')}), {b}))"
+        elif op in INTRINSICS:
+            expr = f"hl.{op}(hl.{w}({expr}), {b})"
         elif op == "avg":
             expr = f"(({expr}) + {b}) >> 1"
         elif op == "select":

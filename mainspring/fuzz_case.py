@@ -18,6 +18,7 @@ class Stage:
     extent: tuple[int, int] = (1, 1)  # reduce: the RDom
     unrolled: bool = True  # reduce: the reduction unrolled (one op) or serial
     inline: bool = False
+    where: int = -1  # reduce: RDom.where(r.x + r.y != where) skips a diagonal of the window; -1 for none
 
 
 @dataclass(frozen=True)
@@ -102,3 +103,28 @@ def resampled(rng: random.Random, case: Case) -> Case:
     if kind == "up":
         width, height = width + width % 2, height + height % 2
     return dataclasses.replace(case, stages=tuple(stages), width=width, height=height, tile=None, lanes=1)
+
+
+INTRINSICS = ("saturating_add", "saturating_sub", "halving_add", "halving_sub", "rounding_halving_add", "lerp")
+
+
+def with_intrinsics(rng: random.Random, case: Case) -> Case:
+    """One case in five combines its stencils' taps with Halide's intrinsics instead of plain operators (drawn
+    last, as above); lerp (a weight from the second tap) only below 32 bits, where it needs no 64-bit type."""
+    if rng.random() >= 1 / 5:
+        return case
+    kinds = INTRINSICS if case.work not in ("u32", "i32") else INTRINSICS[:-1]
+    stages = tuple(dataclasses.replace(s, ops=tuple(rng.choice(kinds) for _ in s.ops)) if s.kind == "stencil" else s
+                   for s in case.stages)
+    return dataclasses.replace(case, stages=stages)
+
+
+def with_predicates(rng: random.Random, case: Case) -> Case:
+    """One reduction in three skips a diagonal of its window (RDom.where); one upsampled case in two keeps an odd
+    width (its output loop rounds up to whole steps). Drawn last, as above."""
+    stages = tuple(dataclasses.replace(s, where=rng.randint(0, s.extent[0] + s.extent[1] - 2))
+                   if s.kind == "reduce" and rng.random() < 1 / 3 else s for s in case.stages)
+    case = dataclasses.replace(case, stages=stages)
+    if any(s.kind == "up" for s in stages) and case.width > 3 and rng.random() < 1 / 2:
+        case = dataclasses.replace(case, width=case.width - 1)
+    return case

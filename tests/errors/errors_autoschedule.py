@@ -221,3 +221,58 @@ def _():
     input_.dim(0).set_bounds(0, 8)
     hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
     return hl.compile(gray, name="demo")
+
+
+def _ramp_blur():
+    """seed 002's pipeline whose output reads its x coordinate (a ramp added), 64 pixels wide: as one tile its
+    line buffer takes 4 memory tiles of `target_words`."""
+    p = unscheduled(size=(64, 8))
+    p.hw_output[p.x, p.y] = p.mid[p.x, p.y] + p.mid[p.x, p.y + 1] + hl.u16(p.x)
+    return p
+
+
+@case("autoschedule", "A frame over the memory tiles that cannot be tiled", (
+    "{at}: apply_autoscheduler: 'output' as one accelerator tile of 64 x 8 needs about 4 memory tiles, over the "
+    "budget of 2, and it cannot be split into tiles: Func 'hw_output' uses a coordinate as a value (each tile "
+    "counts from its own origin); raise max_mem_tiles or compile for a larger target "
+    "(hl.CGRA(num_mem_tiles=4))"), func="output")
+def frame_cannot_tile():
+    p = _ramp_blur()
+    target = hl.CGRA(mem_tile_words=16, num_mem_tiles=2)
+    hl.Pipeline(p.output).apply_autoscheduler(target, P("Mainspring"))  # <-
+    return hl.compile(p.output, name="demo", target=target)
+
+
+@frame_cannot_tile.fix
+def _():
+    p = _ramp_blur()
+    target = hl.CGRA(mem_tile_words=16, num_mem_tiles=4)
+    hl.Pipeline(p.output).apply_autoscheduler(target, P("Mainspring"))
+    return hl.compile(p.output, name="demo", target=target)
+
+
+def _two_tables():
+    """seed 002's pipeline reading two constant tables at computed coordinates (two ROMs, a memory tile each at
+    any tile width)."""
+    p = unscheduled(size=(64, 8))
+    square, half = hl.Func("square"), hl.Func("half")
+    square[p.x] = hl.u16(p.x * p.x)
+    half[p.x] = hl.u16(p.x / 2)
+    p.hw_output[p.x, p.y] = square[hl.clamp(p.mid[p.x, p.y], 0, 255)] + half[hl.clamp(p.mid[p.x, p.y + 1], 0, 255)]
+    return p
+
+
+@case("autoschedule", "A memory-tile budget that no tile width fits", (
+    "{at}: apply_autoscheduler: 'output' does not fit max_mem_tiles=1 even in tiles 1 pixel(s) wide (about 2 "
+    "memory tiles); raise max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles=2))"), func="output")
+def no_tile_fits():
+    p = _two_tables()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_mem_tiles": "1"}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@no_tile_fits.fix
+def _():
+    p = _two_tables()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_mem_tiles": "3"}))
+    return hl.compile(p.output, name="demo")

@@ -185,28 +185,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "stream_to_accelerator on a Func computed inside the accelerator", (
-    "{at}: Func 'hw_input': stream_to_accelerator() streams 'hw_input' from the host, but it is also "
-    "scheduled compute_at(hw_output, xi) (at {at}), inside the accelerator; a streamed Func is "
-    "computed on the host and buffered at the accelerator's loop: "
-    "hw_input.compute_root().stream_to_accelerator() (or hw_input.compute_at(hw_output, xo))"), func="hw_input")
-def stream_computed_at_an_inner_loop():
-    p = pipeline()
-    accelerate(p)
-    buffer(p)
-    p.hw_input.compute_at(p.hw_output, p.xi).stream_to_accelerator()  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@stream_computed_at_an_inner_loop.fix
-def _():
-    p = pipeline()
-    accelerate(p)
-    buffer(p)
-    p.hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(p.output, name="demo")
-
-
 def _with_host_extra(streamed: bool):
     """The pipeline plus `extra`, a host Func of the input added to the accelerator's output."""
     p = scheduled()

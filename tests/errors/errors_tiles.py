@@ -291,35 +291,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "An upsampled accelerator output of an odd extent", (
-    "{at}: Func 'hw_output': an upsample divides the index of dimension xi by 2, so the accelerator runs that "
-    "loop in steps of 2, but 'hw_output' runs it 7 times; make its extent a multiple of 2 (bound the output to a "
-    "multiple of 2)"), func="hw_output")
-def upsample_output_of_an_odd_extent():
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
-    hw_input[x, y] = input_[x, y]
-    hw_output[x, y] = hw_input[x / 2, y / 2]  # <-
-    hw_output.bound(x, 0, 7).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 7, 4).hw_accelerate(xi, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(hw_output, name="demo")
-
-
-@upsample_output_of_an_odd_extent.fix
-def _():
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
-    hw_input[x, y] = input_[x, y]
-    hw_output[x, y] = hw_input[x / 2, y / 2]
-    hw_output.bound(x, 0, 8).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(hw_output, name="demo")
-
-
 @case("hardware", "A boundary condition on a Func computed inside host tiles", (
     "{at}: Func 'hw_output' reads 'mid' at (max(min((x - 1), 15), 0), y), a boundary condition on a Func "
     "computed inside the accelerator: its edges are chosen by absolute coordinates, which every host tile or "

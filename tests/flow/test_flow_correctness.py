@@ -10,6 +10,7 @@ import pytest
 import mainspring as hl
 from mainspring import apps
 from mainspring.apps import gaussian
+from mainspring.apps.common import random_image
 
 SIMULATORS = ("icarus", "verilator")
 R = hl.TailStrategy.RoundUp
@@ -141,25 +142,15 @@ def test_stream_to_accelerator_on_the_output_is_refused():
     hl.compile(p["output"], name="fixed")  # the fix works
 
 
-def test_stream_to_accelerator_on_a_func_computed_at_an_inner_loop_is_refused():
-    p = _two_stage()
-    p["hw_input"].compute_at(p["hw_output"], p["xi"]).stream_to_accelerator()
-    at = _here(1)
-    assert _refusal(p["output"]) == (
-        f"{at}: Func 'hw_input': stream_to_accelerator() streams 'hw_input' from the host, but it is also scheduled "
-        f"compute_at(hw_output, xi) (at {at}), inside the accelerator; a streamed Func is computed on the host and "
-        "buffered at the accelerator's loop: hw_input.compute_root().stream_to_accelerator() (or "
-        "hw_input.compute_at(hw_output, xo))"
-    )
-
-
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_stream_stored_at_the_accelerator_loop(simulator, build_dir):
+@pytest.mark.parametrize("compute", ["xo", "xi"])
+def test_a_stream_stored_at_the_accelerator_loop(compute, simulator, build_dir):
     # The reference system's conv_layer_mobile: hw_input.stream_to_accelerator() with
-    # hw_input.store_at(hw_output, xo).compute_at(hw_output, xo): the stream kept in a memory there.
+    # hw_input.store_at(hw_output, xo).compute_at(hw_output, xo): the stream kept in a memory there; its CoreIR
+    # branch computes the stream at xi. Either way the host streams it and memories buffer it.
     p = _two_stage()
     p["hw_input"].stream_to_accelerator()
-    p["hw_input"].store_at(p["hw_output"], p["xo"]).compute_at(p["hw_output"], p["xo"])
+    p["hw_input"].store_at(p["hw_output"], p["xo"]).compute_at(p["hw_output"], p[compute])
     design = hl.compile(p["output"], name="stream_stored_at_xo")
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
@@ -265,3 +256,45 @@ def test_simulate_takes_a_timeout(build_dir):
                                                 r"simulate\(\) or check\(\)"):
         design.check(inputs, simulator="icarus", build_dir=build_dir, timeout_cycles=5)
     assert design.check(inputs, simulator="icarus", build_dir=build_dir).cycles == 15  # the default suffices
+
+
+def _coreir_branch():
+    """The reference system's CoreIR/HLS branch spells the schedule with Halide-HLS's calls:
+    hw_output.accelerate({padded}, xi, xo) and f.linebuffer() (harris_generator.cpp)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    padded, gx, gy, lxy, box = (hl.Func(n) for n in ("padded", "gx", "gy", "lxy", "box"))
+    padded[x, y] = hl.i16(inp[x, y])
+    gx[x, y] = padded[x + 2, y] - padded[x, y]
+    gy[x, y] = padded[x, y + 2] - padded[x, y]
+    lxy[x, y] = gx[x, y] * gy[x, y] >> 4
+    box[x, y] = lxy[x, y] + lxy[x + 1, y] + lxy[x, y + 1]
+    hw_output, output = hl.Func("hw_output"), hl.Func("output")
+    hw_output[x, y] = box[x, y]
+    output[x, y] = hw_output[x, y]
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    output.bound(x, 0, 12).bound(y, 0, 10)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 10).accelerate([padded], xi, xo)
+    for f in (gx, gy, lxy, box):
+        f.linebuffer()
+    return output, inp
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_the_coreir_branchs_accelerate_and_linebuffer(simulator, build_dir):
+    output, _ = _coreir_branch()
+    design = hl.compile(output, name="coreir_branch")
+    assert {b.name for b in design.program.nest.buffers} >= {"gx", "gy", "lxy", "box"}  # line buffers, not inline
+    design.check({"input": random_image(15, 13, seed=9)}, simulator=simulator, build_dir=build_dir)
+
+
+def test_accelerate_takes_funcs():
+    _, inp = _coreir_branch()
+    x, y, xo, xi = hl.Var("x"), hl.Var("y"), hl.Var("xo"), hl.Var("xi")
+    f = hl.Func("f")
+    f[x, y] = inp[x, y]
+    with pytest.raises(hl.ScheduleError, match=r"f.accelerate\(inputs, \.\.\.\): the inputs are the Funcs the "
+                                               r"accelerator streams in .*not ImageParam"):
+        f.accelerate([inp], xi, xo)
+    with pytest.raises(hl.ScheduleError, match=r"taps \(constant inputs of Halide-HLS\) are not supported"):
+        f.accelerate([], xi, xo, {"k": 3})

@@ -22,6 +22,7 @@ KNOWN_QUALITY = {
     11: "a downsample's producer: 150 words for 74; a 4-bin table of registers: 10 words for 4",
     19: "a stream read by taps on two rows, delay lines: 21 words for 17",
     26: "a 3-pixel-wide stream at 2 lanes (banks by lane, RoundUp): 22 words for 17",
+    38: "a second image read 2 rows ahead at 2 lanes over a 7-pixel frame (banks by lane, RoundUp): 54 words for 48",
 }
 
 

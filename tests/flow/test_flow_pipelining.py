@@ -93,3 +93,47 @@ def test_pipelined_verilog_is_byte_identical_across_compiles():
     b, _ = _design("harris", 1)
     assert a.verilog == b.verilog
     assert re.search(r"// k_cim_s0: compute kernel pipelined in \d+ stages\.", a.verilog)
+
+
+def _serial_reduction(kind: str):
+    """A 5x5 reduction that is not unrolled, its operand computed by several PE ops (a weight from the reduction's
+    coordinates, a polynomial of the pixel, or a predicated window)."""
+    from mainspring.apps.common import accelerate
+
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(0, 5), hl.Range(0, 5)], "r")
+    if kind == "disk":
+        r.where((r.x - 2) * (r.x - 2) + (r.y - 2) * (r.y - 2) <= 4)
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    v = hw_input[x + r.x, y + r.y]
+    acc[x, y] += {"weights": v * hl.u16(r.x + 2 * r.y + 1), "polynomial": (v * 3 + 1) * (v + 7) + v * 5,
+                  "disk": v}[kind]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = acc[x, y]
+    accelerate(hw_output, hw_output, 8, 6, [acc], hw_input)
+    return hw_output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("kind", ["weights", "polynomial", "disk"])
+def test_a_serial_reduction_keeps_one_step_per_cycle(kind, simulator, build_dir):
+    """Each step of a serial reduction reads the previous step's sum: its kernel stays one stage, so the steps
+    run one per cycle at any K (pipelined, each would wait for the last: 7 to 12 times the ideal)."""
+    design = compile(_serial_reduction(kind), name=f"serial_{kind}")
+    rep = design.report
+    assert rep["ideal_cycles"] == 8 * 6 * 25 and rep["predicted_cycles"] <= rep["ideal_cycles"] + 40
+    from mainspring.apps.common import random_image
+
+    res = design.check({"input": random_image(12, 10, seed=2)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == rep["predicted_cycles"]
+
+
+def test_the_reference_accumulation_runs_near_its_ideal():
+    out, _ = apps.load("h2h_accumulation").build(30, 30)
+    rep = compile(out, name="h2h_accumulation").report
+    # the ideal plus about one input frame, which arrives a word per cycle (pipelined steps: 10x the ideal)
+    assert rep["predicted_cycles"] <= 1.2 * rep["ideal_cycles"], (rep["predicted_cycles"], rep["ideal_cycles"])

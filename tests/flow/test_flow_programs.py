@@ -254,3 +254,29 @@ def test_a_float_table_read_at_a_loop_coordinate_is_refused():
                                              r"at \(x\), which is not a fixed coordinate, and its table of 8 "
                                              r"float32 values cannot be a ROM \(at most 65536 integer words\); "):
         hl.compile(_table_program("float"), name="tbl_float")
+
+
+def _disk_blur():
+    """A disk-shaped window: RDom.where keeps the 13 points within distance 2 of the centre of a 5x5 square."""
+    x, y = _vars()
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(-2, 5), hl.Range(-2, 5)], "r")
+    r.where(r.x * r.x + r.y * r.y <= 4)
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += hw_input[x + r.x + 2, y + r.y + 2]
+    acc.update().unroll(r.x).unroll(r.y)
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = acc[x, y]
+    accelerate(hw_output, hw_output, 8, 6, [acc], hw_input)
+    return hw_output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_predicated_window_unrolls_to_its_points(simulator, build_dir):
+    design = hl.compile(_disk_blur(), name="disk_blur")
+    assert design.report["pes"] == 12  # 13 taps, 12 adds: the 12 points outside the disk fold away
+    res = design.check({"input": random_image(12, 10, seed=6)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles

@@ -261,7 +261,17 @@ def mux_types_differ(hl):
     hl.mux(x, [hl.u8(x), 3])
 
 
+def rdom_where_after_use(hl):
+    x, f, r = hl.Var("x"), hl.Func("f"), hl.RDom([hl.Range(0, 5)], "r")
+    f[x] = 0
+    f[r.x] += 1
+    mark()
+    r.where(r.x < 3)
+
+
 CASES = {
+    rdom_where_after_use: [("cannot be given a new predicate, because it has already been used in the update "
+                            "definition of")],
     undefined_func_called: ['Can\'t call Func "f" because it has not yet been defined'],
     unevaluated_reference_elsewhere: [("Cannot use an unevaluated reference to 'f' to define an update at a "
                                        "different location.")],
@@ -321,6 +331,7 @@ EXTRA = {
                       "hl.BoundaryConditions.repeat_edge(inp)"],
     compute_at_unknown_loop: ["'g' has no loop 'z' (its loops are x, y)"],
     compute_at_non_consumer: ["'h' does not use 'f'"],
+    rdom_where_after_use: ['Func "f"; call r.where(...) before the definitions that use it'],
 }
 
 IDS = [f.__name__ for f in CASES]

@@ -1,6 +1,7 @@
 # Found by mainspring fuzz --auto (seed 267): refused before: through the GLB, a downsample's producer at twice the
-# output's 3 lanes streamed 6 words per cycle, more than a GLB bank port's 4; the stream's lanes are now capped at
-# CGRA.glb_lanes (the output at 2 lanes, the stream at 4)
+# output's 3 lanes streamed 6 words per cycle, more than a GLB bank port's 4; the stream's lanes were capped at
+# CGRA.glb_lanes (the output at 2 lanes). GLB buffers now take banks side by side, so the cap is gone: the output
+# runs at the 3 lanes asked for, the stream at 6 words per transfer over 2 banks.
 """mainspring fuzz --auto case 267: 3x5, copy style, lanes 3."""
 import mainspring
 

@@ -376,12 +376,7 @@ CASES = {f.__name__: f for f in (
     glb_mem_tiles_not_dividing, glb_mem_tile_equals_glb_tile_lanes2, glb_mem_tiles_lanes2, glb_shift_inwards_lanes2,
     glb_down_sample, glb_down_sample_mem_tiles, glb_up_sample, glb_up_sample_mem_tiles)}
 XFAIL = {
-    "pointwise_coreir_branch": (
-        "refused (Halide accepts; the CoreIR branch's spelling): hw_input.store_at(hw_output, xo)"
-        ".compute_at(hw_output, xi) with stream_to_accelerator(); the message gives the Clockwork spelling"),
     "pointwise_no_bound": "refused as intended: the output needs a bound (clear message)",
-    "pointwise_print_loop_nest": "print_loop_nest works; the CoreIR branch's schedule it prints is refused as above",
-    "up_sample_odd_output": "refused (Halide accepts, documented): an upsampled output's extent must be even",
     "glb_mem_tiles_not_dividing": ("refused (documented 'not yet'; Halide accepts): memory tiles of 5x4 in a 12x8 "
                                    "GLB tile; the message is clear"),
     "up_sample_host_tiles_odd_origin_15": (

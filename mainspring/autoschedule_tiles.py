@@ -1,0 +1,443 @@
+"""Tiles of an automatic schedule: how the frame is split between the host, the GLB and the memory tiles.
+
+use_glb "true" builds seed 002's three levels at the GLB tile asked for (or a default of at most 256 pixels a
+side). use_glb "auto" (the default) keeps one accelerator tile over the frame when its buffers fit the memory
+tiles, and otherwise splits the frame:
+- into GLB tiles when the algorithm has copy Funcs (seed 002's three levels: the host loads tile t + 1 and reads
+  back tile t - 1 while the array computes tile t, when two copies of every GLB tile fit the GLB's banks);
+- into host tiles when the accelerated Func is the output itself (an algorithm written for a CPU: the GLB level
+  needs a copy of the output), each tile a run of the array streamed straight from the host.
+
+The memory tiles a tile of width w needs come from a model of the line buffers (`mem_tiles`): each buffered Func
+and stream holds the rows its computed readers span, in delay lines of about the tile's width (divided by its
+lanes), packed into memory tiles as memories/delay_lines.py packs them (at most two lines, and the tile's words,
+per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed coordinates
+(RAMs) and a ROM per lane that reads a constant table at computed coordinates. Calibrated against the compiler's
+figures (BENCHMARKS.md: the apps' one-tile designs at several widths and tile sizes); the tiled schedule is then
+compiled and narrowed while its real figure is over the budget. Among the tile sizes that fit (the widest tile
+whose memory tiles fit, and GLB tiles whose two copies fit the GLB), the cycle model picks the fewest cycles:
+every tile streams its input with its halo, ceil((w + halo_x) / lanes) * (h + halo_y) transfers, plus a constant
+per tile measured with `mainspring bench` (TILE_CYCLES).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .autoschedule_budget import figures, restore, snapshot
+from .frontend import ir
+from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
+from .frontend.errors import HalideError, user_location
+from .frontend.func import Function
+from .frontend.params import Parameter
+from .frontend.pipeline import Pipeline
+from .target import CGRA
+
+if TYPE_CHECKING:  # autoschedule.py builds on this module
+    from collections.abc import Callable
+
+    from .autoschedule import _Options, _Plan
+
+# Cycles each tile adds to its transfers (the array's fill and drain between tiles), measured on gaussian at
+# 512x256 (BENCHMARKS.md): 6.1 to 8 per GLB tile over 2 to 32 tiles, 6.0 per host tile over 4 and 8; with them
+# the model is within 0.01% of the compiler's cycles, which the simulations reproduce.
+TILE_CYCLES = {"glb": 6, "host": 6}
+WIDER = 3  # tile counts tried beyond the fewest along each dimension (the cycle model picks among them)
+NARROWINGS = 4  # compiles of a tiled schedule whose memory tiles exceed the budget, each a tile narrower
+
+
+def where(call: str = "apply_autoscheduler") -> str:
+    """The user's line that called the autoscheduler, and the call: the start of its messages."""
+    return f"{user_location()}: {call}"
+
+
+def handle(pipe: Pipeline, f: Function) -> str:
+    """How the schedule names f: `funcs["name"]`, or an image's wrapper `funcs["input"].in_()` (which creates it
+    when the schedule is run on a fresh copy of the algorithm)."""
+    if f.wrapped_image is not None:
+        return f'funcs["{f.wrapped_image.name}"].in_()'
+    return f'funcs["{pipe.name(f)}"]'
+
+
+@dataclass(frozen=True)
+class Tiling:
+    kind: str  # "glb" (seed 002's three levels) or "host" (host tiles, each a run of the array)
+    tile: tuple[int, int]  # the tile's width and height
+    mem_tiles: int  # the model's memory tiles for one tile
+    whole: int  # the model's memory tiles for the whole frame as one tile
+    budget: int
+    cycles: int = 0  # the cycle model's figure for the frame in these tiles
+
+
+def xy(plan: _Plan) -> tuple[int, int] | None:
+    """Positions of x and y among the output's arguments (the accelerated Func's first two non-channel ones), or
+    None for an output of fewer than two such dimensions."""
+    dims = [a for a in plan.accelerated.args if a != plan.channel]
+    if len(dims) < 2 or not all(d in plan.output.args for d in dims[:2]):
+        return None
+    return plan.output.args.index(dims[0]), plan.output.args.index(dims[1])
+
+
+def _boxes(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int]) -> dict[str, list]:
+    """Each Func's box (inclusive (min, max) per dimension) for an output tile of tile = (w, h) pixels."""
+    ix, iy = at
+    box = [(lo, lo + e - 1) for lo, e in plan.extents]
+    box[ix] = (box[ix][0], box[ix][0] + tile[0] - 1)
+    box[iy] = (box[iy][0], box[iy][0] + tile[1] - 1)
+    boxes, _ = infer_boxes(pipe, box, scalars(plan), output_bounds=False)
+    return boxes
+
+
+def scalars(plan: _Plan) -> Callable[[Parameter], int | None]:
+    """The images' sizes a boundary condition reads, as the schedule binds them (`input.dim(i).set_bounds`), for
+    bounds inference; other scalars are unknown."""
+    shapes = {(name, i): (lo, e) for name, i, lo, e in plan.shapes}
+
+    def value(p: Parameter) -> int | None:
+        if p.kind != "shape":
+            return None
+        image, what, i = p.owner
+        got = shapes.get((image.name(), i)) or image._bounds.get(i)
+        return None if got is None else got[0] if what == "min" else got[1]
+
+    return value
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _extent(box: list, j: int) -> int:
+    return box[j][1] - box[j][0] + 1 if j < len(box) else 1
+
+
+def _computed_readers(pipe: Pipeline, plan: _Plan, f: Function) -> list[Function]:
+    """The Funcs computed inside (buffered, or the accelerated one) that read f, directly or through inlined ones."""
+    held = {id(g) for g in plan.buffered} | {id(plan.accelerated)}
+    region = {id(g) for g in plan.region}
+    out, todo, seen = [], list(pipe.consumers(f)), set()
+    while todo:
+        g = todo.pop()
+        if id(g) in seen or id(g) not in region:
+            continue
+        seen.add(id(g))
+        if id(g) in held:
+            out.append(g)
+        else:
+            todo += pipe.consumers(g)
+    return out
+
+
+def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function) -> int:
+    """The first row of f that reader g reads, directly or through inlined Funcs, when it computes its last row of
+    `box`: f's line buffer holds the rows from it to f's last (each Func computes a row as early as its readers
+    need it)."""
+    j = plan.lanes.x_dim.get(id(g), 0)
+    if j + 1 >= len(box):
+        return 1 << 30
+    row = list(box)
+    row[j + 1] = (box[j + 1][1], box[j + 1][1])
+    inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
+    needs: dict[int, list] = {id(g): row}
+    values = func_value_bounds(pipe, scalars(plan))
+    for fn in reversed(pipe.order):  # consumers first, as bounds inference goes; only g and what it inlines
+        need = needs.get(id(fn))
+        if need is None or fn is f or (fn is not g and id(fn) not in inlined):
+            continue
+        for d in pipe.definitions(fn):
+            bnd = Bounder(definition_env(need, d, scalars(plan)), scalars(plan), values)
+            for call in calls_in(d):
+                if isinstance(call.callee, Function) and call.callee is not fn:
+                    needs[id(call.callee)] = union(needs.get(id(call.callee)), [bnd(a) for a in call.args])
+    got = needs.get(id(f))
+    jf = plan.lanes.x_dim.get(id(f), 0)
+    return got[jf + 1][0] if got is not None and jf + 1 < len(got) else 1 << 30
+
+
+def _pack(words: int, count: int, target: CGRA) -> int:
+    """Memory tiles for `count` delay lines of `words` each, packed as memories/delay_lines.py packs them: a line
+    longer than a tile is whole tiles then the rest (which shares no tile: the next line starts with a whole
+    one); shorter lines share a tile within its words and ports."""
+    per_tile = min(target.mem_tile_write_ports, target.mem_tile_read_ports)
+    full, rest = divmod(max(words, 0), target.mem_tile_words + 1)
+    if full:
+        return count * (full + (1 if rest else 0))
+    if not rest:
+        return 0
+    return _ceil(count, min(per_tile, target.mem_tile_words // rest))
+
+
+def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) -> int:
+    """The model's memory tiles for one accelerator tile of tile = (w, h) output pixels (see the module's notes)."""
+    at = xy(plan)
+    if at is None:
+        return 0
+    boxes = _boxes(pipe, plan, at, (tile[0], 1))  # one output row: the rows each buffer holds to make it
+    total = 0
+    for f in plan.buffered + plan.streams:
+        box = boxes[pipe.name(f)]
+        slices = -(-f.type.bits() // target.word_bits)
+        if _scatters(pipe, f):  # a RAM: its whole box, at any tile width
+            words = math.prod(_extent(box, j) for j in range(len(box)))
+            total += slices * -(-words // target.mem_tile_words) if words > 4 else 0
+            continue
+        j = plan.lanes.x_dim.get(id(f), 0)
+        readers = _computed_readers(pipe, plan, f)
+        inner = [boxes[pipe.name(g)] for g in readers]
+        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f) for g, b in zip(readers, inner)),
+                                    default=box[j + 1][1]) if j + 1 < len(box) else 0
+        if lines <= 0:
+            continue  # taps along x: registers, or a short line
+        halo = _extent(box, j) - min((_extent(b, plan.lanes.x_dim.get(id(g), 0)) for g, b in zip(readers, inner)),
+                                     default=_extent(box, j))
+        lanes = plan.lanes.of(f)
+        planes = math.prod(_extent(box, i) for i in range(len(box)) if i not in (j, j + 1))  # channels
+        # A row's line runs from its last tap to the next row's first: the lane's row less the taps' span.
+        words = -(-_extent(box, j) // lanes) - -(-halo // lanes) - 1
+        if j > 0:  # the channels before x are unrolled whole: a line holds every channel of its pixels
+            words, planes = words * planes, 1
+        total += lanes * slices * _pack(words, lines * planes, target)
+    return total + _roms(pipe, plan)
+
+
+def _scatters(pipe: Pipeline, f: Function) -> bool:
+    return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
+
+
+def _roms(pipe: Pipeline, plan: _Plan) -> int:
+    """A memory tile per lane that reads a constant table at computed coordinates (a ROM)."""
+    region = {id(f) for f in plan.region}
+    count = 0
+    for g in plan.region:
+        lanes = plan.lanes.of(g) * (plan.size.get(plan.channel, (0, 1))[1] if g is plan.accelerated and plan.channel
+                                    else 1)
+        for d in pipe.definitions(g):
+            for n in ir.walk(d.value):
+                if (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in region
+                        and n.callee not in plan.streams
+                        and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))):
+                    count += lanes
+    return count
+
+
+def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
+              run: Callable[[_Plan], str]) -> tuple[_Plan, str]:
+    """Schedule `plan` (`run` applies it and returns its source) as one tile, or in the tiles choose_tiles picks;
+    a tiled schedule is compiled (without proofs) for its memory tiles, and narrowed while they exceed the budget,
+    since the model is calibrated on the apps, not proved."""
+    tiling = choose_tiles(pipe, plan, target, opts)
+    saved = snapshot(pipe)
+    for _ in range(NARROWINGS):
+        plan.tiling = tiling
+        plan.glb = tiling.tile if tiling and tiling.kind == "glb" else None
+        plan.host_tile = tiling.tile if tiling and tiling.kind == "host" else None
+        source = run(plan)
+        if tiling is None:
+            return plan, source
+        _, got = figures(pipe, target)
+        if got <= tiling.budget:
+            return plan, source
+        restore(saved)
+        tiling = choose_tiles(pipe, plan, target, opts, narrower=tiling.tile[0])
+    raise HalideError(
+        f"{where()}: '{plan.output.name}' does not fit max_mem_tiles={opts.max_mem_tiles or target.num_mem_tiles} "
+        f"in tiles of up to {plan.glb or plan.host_tile} pixels ({NARROWINGS} widths compiled); raise "
+        "max_mem_tiles or compile for a larger target")
+
+
+def fewest_cycles(pipe: Pipeline, plans: list[_Plan], target: CGRA, opts: _Options) -> _Plan:
+    """Of plans at fewer and fewer lanes, the one the cycle model runs fastest: more lanes need more memory tiles
+    (a delay line per lane), so where the frame must be tiled they may need tiles so narrow that the halo costs
+    more than the lanes gain (harris at 2 lanes in 8 memory tiles: 2-pixel tiles, 3x the cycles)."""
+    at = xy(plan := plans[0])
+    if at is None or opts.use_glb == "true" or len(plans) == 1:
+        return plan
+    best: tuple[int, _Plan] | None = None
+    for p in plans:
+        try:
+            tiling = choose_tiles(pipe, p, target, opts)
+        except HalideError:
+            continue  # no tile fits at these lanes
+        if tiling is None:  # one tile: the frame's transfers
+            cycles = _per_tile(pipe, p, at, (p.extents[at[0]][1], p.extents[at[1]][1]), target)[0]
+        else:
+            cycles = tiling.cycles
+        if best is None or cycles < best[0]:
+            best = (cycles, p)
+        if tiling is None:
+            break  # fewer lanes only add cycles
+    if best is None or best[1] is plan:
+        return plan
+    got = best[1]
+    got.lanes.note = (f"{plan.lanes.lanes} pixels per cycle is slower here: its memory tiles need narrower tiles "
+                      f"of the frame, whose halos cost more than the lanes gain ({got.lanes.lanes} modelled fastest)")
+    return got
+
+
+def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int],
+              target: CGRA) -> tuple[int, int]:
+    """(transfers, GLB banks per copy) of one tile: the busiest stream's transfers with its halo, and the banks
+    of its GLB input and output tiles (memories/glb.py's bank_count: lanes wider than a bank port side by side)."""
+    boxes = _boxes(pipe, plan, at, tile)
+    bank_words = max(1, target.glb_words // target.glb_banks)
+
+    def banks(words: int, lanes: int) -> int:
+        side = _ceil(lanes, target.glb_lanes)
+        return side * _ceil(_ceil(words, side), bank_words)
+
+    transfers, used = 0, 0
+    for s in plan.streams:
+        box, j, lanes = boxes[pipe.name(s)], plan.lanes.x_dim.get(id(s), 0), plan.lanes.of(s)
+        planes = math.prod(_extent(box, i) for i in range(len(box)) if i not in (j, j + 1))
+        per_transfer = lanes * (planes if j > 0 else 1)  # a pixel's channels travel together when unrolled
+        words = math.prod(_extent(box, i) for i in range(len(box)))
+        transfers = max(transfers, -(-words // per_transfer))
+        used += banks(words, per_transfer)
+    out_box = boxes[pipe.name(plan.accelerated)]
+    used += banks(math.prod(_extent(out_box, i) for i in range(len(out_box))), plan.lanes.lanes)
+    return transfers, used
+
+
+def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
+                 narrower: int | None = None) -> Tiling | None:
+    """use_glb "auto" (or "false": host tiles only): None when one accelerator tile over the frame fits the memory
+    tiles (max_mem_tiles, else the target's), else the tiles with the fewest modelled cycles that fit; `narrower`:
+    a tile width whose compiled design was over the budget."""
+    at = xy(plan)
+    budget = opts.max_mem_tiles or target.num_mem_tiles
+    if at is None or opts.use_glb == "true":
+        return None
+    (_, width), (_, height), k = plan.extents[at[0]], plan.extents[at[1]], plan.lanes.lanes
+    whole = mem_tiles(pipe, plan, target, (width, height))
+    if whole <= budget and narrower is None:
+        return None
+    name = plan.output.name
+    why = one_tile_only(pipe, plan.region)
+    if why:
+        raise HalideError(
+            f"{where()}: '{name}' as one accelerator tile of {width} x {height} needs about {whole} memory tiles, "
+            f"over the budget of {budget}, and it cannot be split into tiles: {why}; raise max_mem_tiles or compile "
+            f"for a larger target (hl.CGRA(num_mem_tiles={whole}))")
+    widest = narrower - k if narrower is not None else width
+    lo, hi = 0, widest // k  # the widest tile (in lanes) whose memory tiles fit: fewer pixels, fewer tiles
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if mem_tiles(pipe, plan, target, (mid * k, height)) <= budget else (lo, mid - 1)
+    if lo == 0:
+        least = mem_tiles(pipe, plan, target, (k, height))
+        raise HalideError(
+            f"{where()}: '{name}' does not fit max_mem_tiles={budget} even in tiles {k} pixel(s) wide (about {least} "
+            f"memory tiles); raise max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles={least}))")
+    fits = lo * k
+    kind = "glb" if opts.use_glb == "auto" and plan.accelerated is not plan.output and not any(
+        plan.lanes.x_dim.get(id(s), 0) for s in plan.streams) else "host"
+    best: tuple[int, tuple[int, int], str] | None = None
+    nx0 = -(-width // fits)
+    for nx in range(nx0, nx0 + WIDER + 1):
+        w = min(fits, _ceil(_ceil(width, nx), k) * k)
+        for kind_here, h in _heights(pipe, plan, at, target, kind, w, height):
+            transfers, _ = _per_tile(pipe, plan, at, (w, h), target)
+            tiles = -(-width // w) * -(-height // h)
+            cost = tiles * (transfers + TILE_CYCLES[kind_here])
+            if best is None or cost < best[0]:
+                best = (cost, (w, h), kind_here)
+    assert best is not None
+    cycles, tile, kind = best
+    return Tiling(kind, tile, mem_tiles(pipe, plan, target, tile), whole, budget, cycles)
+
+
+def _heights(pipe: Pipeline, plan: _Plan, at: tuple[int, int], target: CGRA, kind: str, w: int,
+             height: int) -> list[tuple[str, int]]:
+    """Tile heights to weigh for tiles w wide: host tiles run the whole height; GLB tiles as tall as two copies of
+    every GLB tile fit the GLB's banks (so the host's transfers overlap the array's compute), and a few shorter."""
+    if kind == "host":
+        return [("host", height)]
+    lo, hi = 0, height
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        _, banks = _per_tile(pipe, plan, at, (w, mid), target)
+        lo, hi = (mid, hi) if 2 * banks <= target.glb_banks else (lo, mid - 1)
+    if lo == 0:  # not even a row double-buffers: host tiles
+        return [("host", height)]
+    ny0 = -(-height // lo)
+    return [("glb", -(-height // ny)) for ny in range(ny0, ny0 + WIDER + 1) if ny <= height]
+
+
+def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
+    """The GLB tile asked for or chosen: per dimension the extent up to 256, else its largest divisor in 128..256,
+    else the extent split in equal tiles of at most 256 (the last shifts inward)."""
+    if plan.accelerated is plan.output:
+        raise HalideError(
+            f"{where()}: use_glb=\"true\": the GLB level holds copies of the accelerator's output tile, and "
+            f"'{plan.output.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
+            f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {plan.output.name}[x, y] = "
+            f"hw_output[x, y]), or leave use_glb at \"auto\"")
+    if len(plan.extents) != 2 or any(plan.lanes.x_dim.get(id(f), 0) for f in plan.streams):
+        raise HalideError(
+            f"{where()}: use_glb=\"true\": the GLB level is built for 2-D outputs and images streamed "
+            f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
+            "pixel's channels); leave use_glb at \"auto\"")
+    why = one_tile_only(pipe, plan.region)
+    if opts.glb_tile is not None and why:
+        w, h = opts.glb_tile
+        raise HalideError(
+            f"{where()}: glb_tile=\"{w}x{h}\": {why}, and every GLB tile runs the same hardware on a "
+            "footprint that only shifts from tile to tile; drop glb_tile (use_glb \"true\" alone keeps one GLB "
+            "tile over the output)")
+
+    def pick(extent: int, asked: int | None) -> int:
+        if asked is not None:
+            return min(extent, asked)
+        if extent <= 256 or why:
+            return extent
+        fits = [t for t in range(128, 257) if extent % t == 0]
+        return fits[-1] if fits else -(-extent // -(-extent // 256))  # equal tiles of at most 256
+
+    asked = opts.glb_tile or (None, None)
+    return pick(plan.extents[0][1], asked[0]), pick(plan.extents[1][1], asked[1])
+
+
+def one_tile_only(pipe: Pipeline, region: list[Function]) -> str:
+    """Why the accelerator must run one tile over the output (a coordinate used as a value: each tile counts from
+    its own origin; a coordinate scaled or divided, a multi-rate pipeline: tiles' footprints differ), or ""."""
+    for f in region:
+        for d in pipe.definitions(f):
+            if _coordinate_value(d.value):
+                return f"Func '{f.name}' uses a coordinate as a value (each tile counts from its own origin)"
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and any(
+                        isinstance(m, ir.BinOp) and m.op in ("mul", "div") and any(
+                            isinstance(v, ir.Var) for v in ir.walk(m)) for a in n.args for m in ir.walk(a)):
+                    return f"Func '{f.name}' reads at scaled coordinates (a multi-rate pipeline)"
+    return ""
+
+
+def _coordinate_value(e: ir.Expr, in_index: bool = False) -> bool:
+    """Whether e uses a pure coordinate as a value (`x < 2`), not only to index a Func or an image."""
+    if isinstance(e, ir.Var):
+        return not in_index
+    if isinstance(e, ir.Call):
+        return any(_coordinate_value(a, True) for a in e.args)
+    return any(_coordinate_value(k, in_index) for k in ir.children(e))
+
+
+def glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:
+    """Seed 002's three levels: the host steps over GLB tiles, the array computes one memory tile per GLB tile."""
+    acc = f'funcs["{pipe.name(plan.accelerated)}"]'
+    x, y = (f'vars["{a}"]' for a in plan.accelerated.args[:2])
+    tw, th = plan.glb or (0, 0)
+    lines = ['    xio, yio, xii, yii = hl.Var("xio"), hl.Var("yio"), hl.Var("xii"), hl.Var("yii")',
+             f"    glb = {acc}.in_()  # the GLB output tile",
+             f"    glb.compute_root().tile({x}, {y}, xo, yo, xi, yi, {tw}, {th}).hw_accelerate(xi, xo)",
+             "    glb.store_in(hl.MemoryType.GLB)",
+             f"    {acc}.tile({x}, {y}, xio, yio, xii, yii, {tw}, {th}).compute_at(glb, xo)  # the memory tile"]
+    for f in plan.buffered:
+        lines.append(f'    funcs["{pipe.name(f)}"].compute_at({acc}, xio)')
+    for f in plan.streams:
+        h = handle(pipe, f)
+        lines += [f"    {h}.in_().in_().compute_at({acc}, xio)  # the memory-tile copy",
+                  f"    {h}.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)  # the GLB input tile",
+                  f"    {h}.compute_root().accelerator_input()"]
+    return lines
