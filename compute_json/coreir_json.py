@@ -19,7 +19,10 @@ divider; shift amounts are unsigned in CoreIR and in the graph alike.
 A pipelined kernel (`assign_stages`) stays a combinational CoreIR module, as the reference flow's CoreIR
 graphs are (Cascade pipelines them after place and route): the metadata gives its number of `stages` and each
 instance's `stage`, and a register sits on every connection from an instance (or input port) of stage s to one
-of stage t > s, t - s of them (an output port is in the last stage; constants in every stage).
+of stage t > s, t - s of them (an output port is in the last stage; constants in every stage). After
+`widths.annotate_widths`, the metadata's `ranges` give the ports' value ranges (the top narrows the registers
+holding them) and `narrow` the values whose stage registers keep fewer bits (the instances keep the graph's
+widths).
 Comparisons have a `Bit` output and `mux` a `Bit` select; 1-bit values elsewhere are `Array 1`, and
 connections between the two name bit 0. Output is byte-identical across runs: sorted keys, sorted
 connections, names from the graph.
@@ -203,6 +206,7 @@ def to_coreir_json(g: nx.MultiDiGraph) -> dict:
     meta = {"note": FORMAT_NOTE, "port_types": port_types, "outputs": exprs, "source": g.graph["source"]}
     if g.graph.get("stages", 1) > 1:  # a pipelined kernel (assign_stages): registers where stages change
         meta |= {"stages": g.graph["stages"], "stage": module.stages}
+    meta |= _widths(g)
     body = {
         "type": ["Record", fields],
         "instances": module.instances,
@@ -211,6 +215,19 @@ def to_coreir_json(g: nx.MultiDiGraph) -> dict:
     }
     name = g.graph["name"]
     return {"top": f"global.{name}", "namespaces": {"global": {"modules": {name: body}}}}
+
+
+def _widths(g: nx.MultiDiGraph) -> dict:
+    """The metadata of `widths.annotate_widths`, when it ran: `ranges` (the intervals assumed of the inputs and
+    found for the outputs, as values of their types) and `narrow` (instance -> [bits, "u" or "s", lo, hi]: its
+    value, in [lo, hi], is the zero- or sign-extension of its low bits; the node's last instance, the one named
+    after it)."""
+    if "ranges" not in g.graph:
+        return {}
+    ranges = {side: {p: list(iv) for p, iv in g.graph["ranges"][side].items()} for side in ("inputs", "outputs")}
+    narrow = {n: [bits, "s" if signed else "u", lo, hi] for n, d in g.nodes(data=True) if "narrow" in d
+              for bits, signed, lo, hi in [d["narrow"]]}
+    return {"ranges": ranges} | ({"narrow": narrow} if narrow else {})
 
 
 def _short(text: str, limit: int = 240) -> str:

@@ -138,6 +138,12 @@ def storage_words(report: dict) -> tuple[int, int]:
     return sum(b["words"] for b in kept), sum(b["min_words"] for b in kept)
 
 
+def storage_bits(report: dict) -> int:
+    """The bits of `storage_words`' words: memory tile words at their buffer's bits, registers at the bits their
+    values need (value-range narrowing, `verilog.top_widths`)."""
+    return sum(b["bits"] for b in report["buffers"] if b["level"] != "wire")
+
+
 def memory_bits(plan) -> int:
     """Bits of the memory tiles' SRAM the design's buffers use (each bank's words times its value's bits)."""
     return sum(bank.words * b.bits for b in plan.buffers for bank in b.banks)
@@ -175,7 +181,7 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
         "app": mod.NAME, "input": f"{in_w}x{in_h}", "compile_s": round(seconds, 2),
         "cycles": rep["predicted_cycles"], "ideal": rep["ideal_cycles"],
         "over_ideal": rep["predicted_cycles"] - rep["ideal_cycles"],
-        "words": words, "min_words": min_words,
+        "words": words, "bits": storage_bits(rep), "min_words": min_words,
         "pes": rep["pes"], "mem_tiles": rep["mem_tiles"], "registers": rep["registers"],
         "memory_bits": memory_bits(design.plan),
         "latency": max(rep["kernel_latency"].values(), default=0),
@@ -201,7 +207,7 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> in
             except HalideError as e:  # one design that does not fit must not hide the others' figures
                 progress(f"bench {name} at {w}x{h}: {e}")
                 rows.append({"app": mod.NAME, "input": f"{w}x{h}", "compile_s": "error"})
-    cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "min_words",
+    cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "bits", "min_words",
             "pes", "mem_tiles", "registers", "memory_bits", "latency", "cells", "flat_cells", "flip_flops",
             "logic_levels", "latches"]
     print("| " + " | ".join(cols) + " |")

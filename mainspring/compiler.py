@@ -19,7 +19,9 @@ import time
 from dataclasses import replace
 
 from .compute_json import compile_kernel, count_ops, dumps_coreir_json, to_coreir_json
+from .compute_json.buffer_ranges import buffer_intervals, kernel_inputs, stream_intervals
 from .compute_json.pipeline import STEP_NAMES as COMPUTE_STEPS
+from .compute_json.widths import annotate_widths
 from .design import Design
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
@@ -36,6 +38,7 @@ from .verilog.glb import glb_design_verilog
 from .verilog.names import address_module, kernel_module, op_kernels
 from .verilog.prove import proof_report, prove_ops
 from .verilog.top import RtlLimitError, design_verilog
+from .verilog.top_widths import storage_bits
 from .verilog.verify import verify_verilog
 
 # Every step `--dump-after` can print, in the order they run: each hwlower pass (the last, `lower`, prints the
@@ -64,8 +67,9 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     pipe.check_schedule()
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
+    streams = stream_intervals(pipe, program.inputs)
     compute_doc, pe_counts, latencies = _compute(program, target, dump_after if dump_after in COMPUTE_STEPS else None,
-                                                 out)
+                                                 out, streams)
     _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
     try:
         plan = analyze(program.nest, target, latencies, dump=dump)
@@ -87,8 +91,8 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
         raise ScheduleError(f"{program.located(e.subject)}: {e}") from None
     _dump("verilog", dump_after, lambda: verilog, out)
     verify_verilog(name, verilog)
-    proofs = _proofs(program, verilog, prove)
-    report = _report(program, plan, pe_counts, target, time.perf_counter() - start)
+    proofs = _proofs(program, verilog, prove, streams)
+    report = _report(program, plan, pe_counts, target, time.perf_counter() - start, storage_bits(plan, compute_doc))
     report.update(proofs)
     if glb is not None:
         report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs),
@@ -129,9 +133,9 @@ VERILOG_KEYWORDS = frozenset("""
 """.split())
 
 
-def _proofs(program: HwProgram, verilog: str, prove: bool) -> dict:
+def _proofs(program: HwProgram, verilog: str, prove: bool, streams: dict) -> dict:
     if prove:
-        return proof_report(prove_ops(program.nest, verilog))
+        return proof_report(prove_ops(program.nest, verilog, streams=streams))
     modules = dict.fromkeys(k.name for _, op in program.nest.ops() for k in op_kernels(op, program.nest))
     return {"kernels_proved": 0,
             "kernels_unproved": [{"kernel": m, "reason": "not attempted: compile(prove=False)"} for m in modules]}
@@ -143,31 +147,38 @@ def _dump(step: str, wanted: str | None, text, out) -> None:
 
 
 def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None,
-             out=None) -> tuple[dict, dict, dict[str, int]]:
+             out=None, streams: dict | None = None) -> tuple[dict, dict, dict[str, int]]:
     """The compute JSON, each op's PE counts, and each op's latency: its kernel's stages less one, plus the
-    target's `pe_latency` registers after the last (0 for an op that only moves a value, `default_latency`)."""
-    modules: dict[str, dict] = {}
+    target's `pe_latency` registers after the last (0 for an op that only moves a value, `default_latency`).
+    Each kernel gets the ranges of its ports and the widths its stage registers need (`annotate_widths`), from
+    the values of the buffers it loads (`buffer_intervals`; `streams`: the input streams')."""
+    nest = program.nest
+    graphs: list[tuple] = []  # (op, graph, is the op's value kernel), ops in program order
     counts = {}
     latencies = {}
-    for loops, op in program.nest.ops():
+    for loops, op in nest.ops():
         stages = 1
         # A RAM update reads and writes its word a cycle apart (memories/ram.py): its kernels stay unpipelined;
         # so does the address of a RAM read at computed coordinates, which the RAM takes as the op fires, and an
         # accumulation over a serial loop, whose next step reads what this one writes (pipelined, each step
         # would wait for the last: II = its stages).
         serial = _accumulates(loops, op)
-        for kernel in op_kernels(op, program.nest):  # a RAM update or lookup has two: its value and its address
+        for kernel in op_kernels(op, nest):  # a RAM update or lookup has two: its value and its address
             address = kernel.name == address_module(op.name)
             per_stage = None if op.scatter or address or serial else target.pe_ops_per_stage
             g = compile_kernel(kernel, dump_after, out or sys.stdout, per_stage, target.word_bits)
             stages = max(stages, g.graph.get("stages", 1))
             count = count_ops(g, target.word_bits)
             counts[op.name] = counts[op.name] + count if op.name in counts else count
-            doc = to_coreir_json(g)
-            modules.update(doc["namespaces"]["global"]["modules"])
+            graphs.append((op, g, not address))
         moves = default_latency(op, target.pe_latency) == 0 and stages == 1
         latencies[op.name] = default_latency(op, target.pe_latency) if moves or op.scatter else \
             stages - 1 + target.pe_latency + (1 if op.lookup else 0)  # the RAM's word comes a cycle late
+    buffers = buffer_intervals(nest, [(op, g) for op, g, value in graphs if value], streams or {})
+    modules: dict[str, dict] = {}
+    for op, g, _ in graphs:
+        doc = to_coreir_json(annotate_widths(g, kernel_inputs(op, nest, buffers)))
+        modules.update(doc["namespaces"]["global"]["modules"])
     last = kernel_module(program.nest.ops()[-1][1].name)
     return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts, latencies
 
@@ -180,7 +191,8 @@ def _accumulates(loops, op) -> bool:
     return bool(own) and any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops)
 
 
-def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float) -> dict:
+def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float,
+            bits: dict[str, int]) -> dict:
     tiles = len(program.tiles)
     streamed = plan.input_words * tiles
     nest = program.nest
@@ -221,7 +233,8 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
         "kernel_latency": {s.op: s.latency for s in plan.ops if not s.host},
         "schedule": plan.strategy,
         "buffers": [
-            {"name": b.name, "level": b.level, "words": b.words, "min_words": b.min_words}
+            # `bits`: the words' bits, registers at the width their values need (verilog.top_widths)
+            {"name": b.name, "level": b.level, "words": b.words, "bits": bits[b.name], "min_words": b.min_words}
             for b in plan.buffers
         ],
     }

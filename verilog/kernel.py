@@ -4,7 +4,9 @@ One Verilog-2005 module per kernel: ports named and ordered as the JSON module's
 instance named after the instance (so names are stable and match the JSON), in dependency order, each with the
 generator it implements in a comment. It is combinational unless its JSON metadata gives it pipeline stages:
 then it has `clk`, `rst_n` and `en` inputs first and a register (reset to 0, held while `en` is low) on each
-connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name).
+connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name). A
+value whose range needs fewer bits (the metadata's `narrow`, or an input's assumed range: `kernel_widths`) keeps
+only those in its registers, and its readers take the last one through a wire that extends it back (`..._x`).
 Bits nothing reads are gathered into one `unused_*` wire so that `verilator --lint-only -Wall` stays quiet
 without pragmas. The text depends only on the JSON.
 """
@@ -19,6 +21,7 @@ from pathlib import Path
 from mainspring.compute_json.kernel import RESERVED_NAMES
 
 from .kernel_generators import Generator, Shape, instantiate
+from .kernel_widths import extended, range_lines, stage_narrowing
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -46,6 +49,7 @@ class _Module:
     decls: list[str] = field(default_factory=list)  # module-level lines of generators (ROM tables)
     stages: int = 1
     registers: list[tuple[str, str, Shape]] = field(default_factory=list)  # (register, what it takes, shape)
+    ranges: list[str] = field(default_factory=list)  # the comments stating its value ranges (kernel_widths)
 
 
 def kernel_verilog(doc: dict, module: str | None = None) -> str:
@@ -127,6 +131,11 @@ class _Elaboration:
         self.used: dict[str, set[int]] = {}  # identifier -> bits read
         self.stage: dict[str, int] = meta.get("stage", {})  # instance -> pipeline stage (constants: none)
         self.module.stages = meta.get("stages", 1)
+        # Values narrowed by their ranges (instance or input port -> (bits, signed)): their stage registers keep
+        # those bits; `whole` maps such a register to the wire that extends it back to its width.
+        self.narrow = stage_narrowing(meta, {p: s.width for p, (d, s) in self.ports.items() if d == "input"})
+        self.whole: dict[str, str] = {}
+        self.module.ranges = range_lines(meta)
         self.delayed: dict[tuple[str, int], str] = {}  # (driver, registers) -> the register holding it
 
     def _wire_names(self) -> dict[str, str]:
@@ -210,15 +219,27 @@ class _Elaboration:
         at = self.module.stages - 1 if sink_owner == "self" else self.stage.get(sink_owner, 0)
         delay = at - (0 if end.owner == "self" else self.stage[end.owner])
         assert delay >= 0, f"{end} feeds {sink_owner} of an earlier stage"
+        shape = self.ports[end.port][1] if end.owner == "self" else self.generators[end.owner].out
+        narrow = self.narrow.get(end.port if end.owner == "self" else end.owner)
+        held = Shape(narrow[0]) if narrow else shape  # a stage register keeps the bits its value needs
         for k in range(1, delay + 1):
             if (name, k) not in self.delayed:
                 source = self.delayed.get((name, k - 1), name)
-                shape = self.ports[end.port][1] if end.owner == "self" else self.generators[end.owner].out
                 reg = self._fresh(f"{name}_r{k}")
                 self.delayed[(name, k)] = reg
-                self.module.registers.append((reg, source, shape))
-                self._mark(source, range(shape.width))
-        return self.delayed.get((name, delay), name)
+                take = f"{source}[{held.width - 1}:0]" if narrow and k == 1 else source
+                self.module.registers.append((reg, take, held))
+                self._mark(source, range(held.width))
+        reg = self.delayed.get((name, delay), name)
+        if not narrow or delay == 0:
+            return reg
+        if reg not in self.whole:  # readers take the value whole, from a wire that extends the register
+            self.whole[reg] = self._fresh(f"{reg}_x")
+            what = f"{reg} held in {held.width} bits, whole: {name} in [{narrow[2]}, {narrow[3]}]"  # prove_widen
+            self.module.nets.append(_Net(self.whole[reg], shape, extended(reg, held.width, shape.width, narrow[1]),
+                                         what))
+            self._mark(reg, range(held.width))
+        return self.whole[reg]
 
     def _fresh(self, name: str) -> str:
         taken = (set(self.ports) | set(self.wire.values()) | {n.name for n in self.module.nets}
@@ -325,6 +346,7 @@ def _print(m: _Module) -> str:
         comma = "," if i + 1 < len(ports) else ""
         lines.append(f"    {direction:<6} wire {_range(shape):<{width}}{port}{comma}")
     lines.append(");")
+    lines += [f"    {ln}" for ln in m.ranges]
     if m.stages > 1:
         lines.append(f"    // {m.stages} stages: the outputs follow their inputs by {m.stages - 1} cycles "
                      "(held while !en)")
@@ -353,7 +375,7 @@ PIPELINE_PORTS = ("clk", "rst_n", "en")
 # One line per stage register, so that `combinational_view` can read it back.
 _REGISTER = "always @(posedge clk) if (!rst_n) {reg} <= {zero}; else if (en) {reg} <= {source};  // stage register"
 _REGISTER_LINE = re.compile(r"^(\s*)always @\(posedge clk\) if \(!rst_n\) (\w+) <= \S+; else if \(en\) \2 <= "
-                            r"(\w+);  // stage register$", re.MULTILINE)
+                            r"(\w+(?:\[\d+:0\])?);  // stage register$", re.MULTILINE)
 
 
 def combinational_view(text: str) -> str:

@@ -1,10 +1,14 @@
-"""Prove each compute kernel's Verilog equal to its Halide expression, for every input of its ports' widths.
+"""Prove each compute kernel's Verilog equal to its Halide expression, for every input in its assumed ranges.
 
 For one kernel (`prove_kernel`): Yosys reads the module's Verilog and z3 gets its outputs as bit-vector terms
 of its inputs (`prove_netlist`); the op's frontend expression is translated over the same input terms from
 Halide's semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering
 after that lowering is proved equal to the division once per (width, divisor, signedness, div/mod)
-(`prove_lemmas`); then z3 looks for inputs on which some output differs. None: proved. Some: disproved, with
+(`prove_lemmas`); then z3 looks for inputs on which some output differs, or leaves the range the module states
+of it. Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top holds
+values in registers narrowed to them); `prove_ranges` checks each assumption against what the loaded buffer
+holds: the outputs its writers are proved to keep to, or an input stream's values. None: proved. Some:
+disproved, with
 the inputs, the expected and the computed values. No answer within the time limit: unproved, with the reason.
 Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
 The kernel modules are combinational but for their pipeline's stage registers, which are read as wires
@@ -22,15 +26,19 @@ from pathlib import Path
 import z3
 
 from mainspring.compute_json.kernel import Kernel
+from mainspring.compute_json.widths import needed_bits
 from mainspring.frontend import ir
 from mainspring.hwlower.ir import LoopNest, Rom
 
 from .kernel import combinational_view
+from .kernel_widths import parse_ranges
 from .names import op_kernels
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
+from .prove_ranges import unmet_assumptions
 from .prove_reference import Reference, Unsupported
+from .prove_widen import Narrowed, cut, narrowed, widened
 
 TIME_LIMIT = 30.0  # seconds per kernel, lemmas included
 
@@ -103,9 +111,32 @@ def prove_kernel(kernel: Kernel, verilog: str, cache: ProofCache | None = None,
 
 
 def _prove(kernel: Kernel, text: str, cache: ProofCache, deadline: float) -> KernelProof:
+    """The kernel's verdict: a narrowed one (`prove_widen`) is its widened view when its stage registers hold
+    their ranges, so both are proved; when either fails, the narrowed module itself is compared, for inputs it
+    gets wrong (the widened view may differ from it there)."""
     try:
-        netlist = read_netlist(text, kernel.name, timeout=_left(deadline))
+        assumed, promised = parse_ranges(text)
+        regs = narrowed(text)
+        held = _registers_hold_their_ranges(kernel, text, regs, assumed, deadline)
+        wide = widened(text) if regs else text
+    except NetlistError as e:
+        return KernelProof(kernel.name, "unproved", 0.0, str(e))
+    proof = _compare(kernel, wide, assumed, promised, cache, deadline)
+    if regs and "disproved" in (proof.status, held.status if held else ""):
+        direct = _compare(kernel, text, assumed, promised, cache, deadline)
+        if direct.status != "unproved":
+            return direct
+    return held if held is not None and proof.status == "proved" else proof
+
+
+def _compare(kernel: Kernel, text: str, assumed: dict, promised: dict, cache: ProofCache,
+             deadline: float) -> KernelProof:
+    """Module `text` against the kernel's expression, for inputs in their `assumed` ranges, outputs in their
+    `promised` ones."""
+    try:
+        netlist = narrowed_inputs(read_netlist(text, kernel.name, timeout=_left(deadline)), assumed)
         _check_ports(kernel, netlist)
+        _check_range_ports(kernel, assumed, promised)
         reference = Reference(netlist.inputs)
         expected = {port: reference.term(e) for port, e in kernel.outputs}
     except (NetlistError, Unsupported) as e:
@@ -121,15 +152,97 @@ def _prove(kernel: Kernel, text: str, cache: ProofCache, deadline: float) -> Ker
         return KernelProof(kernel.name, "unproved", 0.0, f"division lemma {unproved[0].lemma} not proved "
                                                          f"({unproved[0].detail})")
     used = tuple(str(r.lemma) for r in lemmas)
-    return _solve(kernel, netlist, reference, expected, deadline, used)
+    types = dict(kernel.inputs) | {p: e.type for p, e in kernel.outputs}
+    within = {side: [in_range(terms[p], types[p], iv) for p, iv in ranges.items()]
+              for side, terms, ranges in (("in", netlist.inputs, assumed), ("out", netlist.outputs, promised))}
+    return _solve(kernel, netlist, reference, expected, deadline, used, within)
+
+
+def narrowed_inputs(netlist: Netlist, assumed: dict[str, tuple[int, int]]) -> Netlist:
+    """The netlist with each input whose assumed range fits fewer bits written as the extension of a narrower
+    variable (what the range implies: `widths.needed_bits`): the same function on those inputs, and the
+    reference is built over the same terms, so z3 meets fewer free bits."""
+    pairs = []
+    for port, iv in sorted(assumed.items()):
+        term = netlist.inputs[port]
+        bits, signed = needed_bits(iv, term.size())
+        if bits < term.size():
+            low = z3.BitVec(f"{port}_low", bits)
+            pairs += _leaves(term, (z3.SignExt if signed else z3.ZeroExt)(term.size() - bits, low))
+    if not pairs:
+        return netlist
+    return Netlist({p: z3.substitute(t, *pairs) for p, t in netlist.inputs.items()},
+                   {p: z3.simplify(z3.substitute(t, *pairs)) for p, t in netlist.outputs.items()})
+
+
+def _leaves(term: z3.BitVecRef, value: z3.BitVecRef) -> list[tuple[z3.BitVecRef, z3.BitVecRef]]:
+    """Pairs (leaf, its bits of `value`) that make `term` equal `value`: Yosys gives a port as one free function
+    of the state, or as the concatenation of several (its bits as the module splits them), MSB first."""
+    parts = term.children() if z3.is_app_of(term, z3.Z3_OP_CONCAT) else [term]
+    if not all(p.num_args() == 1 and p.decl().kind() == z3.Z3_OP_UNINTERPRETED for p in parts):
+        return []  # not free bits: the input keeps its term (its range is still assumed)
+    out, hi = [], term.size()
+    for p in parts:
+        out.append((p, z3.Extract(hi - 1, hi - p.size(), value)))
+        hi -= p.size()
+    return out
+
+
+def _registers_hold_their_ranges(kernel: Kernel, text: str, regs: list[Narrowed], assumed: dict,
+                                 deadline: float) -> KernelProof | None:
+    """None when every narrowed stage register's value lies in its interval (`prove_widen`: then the module
+    computes its widened view); else the kernel's verdict. Proved on the cut view: from the inputs' ranges and
+    the cut registers' intervals, each register's value (the logic of one stage) stays in its own."""
+    if not regs:
+        return None
+    netlist = read_netlist(cut(text, regs), kernel.name, timeout=_left(deadline))
+    types = dict(kernel.inputs)
+    ext = lambda n: (z3.SignExt if n.signed else z3.ZeroExt)(n.width - n.bits, netlist.inputs[n.held])  # noqa: E731
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(_left(deadline) * 1000)))
+    solver.add(*[in_range(netlist.inputs[p], types[p], iv) for p, iv in assumed.items()])
+    solver.add(*[_within(ext(n), n) for n in regs])
+    solver.add(z3.Or([z3.Not(_within(netlist.outputs[f"ms_root_{k}"], n)) for k, n in enumerate(regs)]))
+    verdict = solver.check()
+    if verdict == z3.unsat:
+        return None
+    if verdict == z3.sat:
+        model = solver.model()
+        bad = [n for k, n in enumerate(regs) if not z3.is_true(model.eval(_within(netlist.outputs[f"ms_root_{k}"], n),
+                                                                          model_completion=True))]
+        return KernelProof(kernel.name, "disproved", 0.0, f"{bad[0].root} leaves [{bad[0].lo}, {bad[0].hi}], the "
+                                                          f"range its {bad[0].bits}-bit register {bad[0].held} keeps")
+    return KernelProof(kernel.name, "unproved", 0.0, "z3 found no answer in the time limit for the narrowed "
+                                                     f"registers' ranges ({solver.reason_unknown()})")
+
+
+def _within(term: z3.BitVecRef, n: Narrowed) -> z3.BoolRef:
+    lo, hi = (z3.BitVecVal(v, term.size()) for v in (n.lo, n.hi))
+    return z3.And(lo <= term, term <= hi) if n.lo < 0 else z3.And(z3.ULE(lo, term), z3.ULE(term, hi))
+
+
+def in_range(term: z3.BitVecRef, t, iv: tuple[int, int]) -> z3.BoolRef:
+    """`term`, a value of Halide type `t`, lies in [lo, hi]."""
+    lo, hi = (z3.BitVecVal(v, term.size()) for v in iv)
+    return z3.And(lo <= term, term <= hi) if t.is_int() else z3.And(z3.ULE(lo, term), z3.ULE(term, hi))
+
+
+def _check_range_ports(kernel: Kernel, assumed: dict, promised: dict) -> None:
+    """The ranges the module states name its ports."""
+    ins, outs = {p for p, _ in kernel.inputs}, {p for p, _ in kernel.outputs}
+    if not set(assumed) <= ins or not set(promised) <= outs:
+        raise NetlistError(f"the module states ranges of {sorted(set(assumed) - ins) + sorted(set(promised) - outs)}, "
+                           "which are not its ports")
 
 
 def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dict, deadline: float,
-           used: tuple[str, ...]) -> KernelProof:
+           used: tuple[str, ...], within: dict[str, list]) -> KernelProof:
+    """Look for inputs in their assumed ranges on which an output differs from its expression or leaves its
+    stated range."""
     solver = z3.Solver()
     solver.set("timeout", max(1, int(_left(deadline) * 1000)))
-    solver.add(*reference.preconditions)
-    solver.add(z3.Or([expected[p] != netlist.outputs[p] for p in expected]))
+    solver.add(*reference.preconditions, *within["in"])
+    solver.add(z3.Or([expected[p] != netlist.outputs[p] for p in expected] + [z3.Not(c) for c in within["out"]]))
     verdict = solver.check()
     if verdict == z3.unsat:
         return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
@@ -190,10 +303,12 @@ def _from_entry(kernel: Kernel, e: dict) -> KernelProof:
 
 
 def prove_ops(nest: LoopNest, verilog: str, cache_dir: Path | str | None = None, timeout: float = TIME_LIMIT,
-              progress=None, retry: bool = False) -> list[KernelProof]:
+              progress=None, retry: bool = False, streams: dict | None = None) -> list[KernelProof]:
     """Prove the kernels of every op of `nest` (`top.op_kernels`, as `compile` names their modules) against
-    `verilog`, the design's Verilog; a kernel that several ops share is proved once. `cache_dir=None`:
-    `build/prove` (or MAINSPRING_PROVE_CACHE); `progress` is called with each result."""
+    `verilog`, the design's Verilog; a kernel that several ops share is proved once; then each range a kernel
+    assumes of an input against what the buffer holds (`prove_ranges`; `streams`: the input streams' values,
+    else their types' ranges). `cache_dir=None`: `build/prove` (or MAINSPRING_PROVE_CACHE); `progress` is
+    called with each result."""
     cache = ProofCache(cache_dir if cache_dir is not None else default_cache_dir())
     proofs: dict[str, KernelProof] = {}
     for _, op in nest.ops():
@@ -202,6 +317,8 @@ def prove_ops(nest: LoopNest, verilog: str, cache_dir: Path | str | None = None,
                 proofs[kernel.name] = prove_kernel(kernel, verilog, cache, timeout, retry)
                 if progress is not None:
                     progress(proofs[kernel.name])
+    for name, reason in unmet_assumptions(nest, verilog, streams or {}).items():
+        proofs[name] = KernelProof(name, "disproved", proofs[name].seconds, reason, source=proofs[name].source)
     return list(proofs.values())
 
 
@@ -209,7 +326,10 @@ def prove_design(design, cache_dir: Path | str | None = None, timeout: float = T
                  progress=None, retry: bool = True) -> list[KernelProof]:
     """Prove every compute kernel of a compiled design (see `prove_ops`), trying again the kernels an earlier
     run left unproved."""
-    return prove_ops(design.program.nest, design.verilog, cache_dir, timeout, progress, retry)
+    from mainspring.compute_json.buffer_ranges import stream_intervals
+
+    streams = stream_intervals(design.pipe, design.program.inputs)
+    return prove_ops(design.program.nest, design.verilog, cache_dir, timeout, progress, retry, streams)
 
 
 def proof_report(proofs: list[KernelProof]) -> dict:

@@ -41,6 +41,7 @@ from mainspring.memories.ir import (
 
 from .kernel import PIPELINE_PORTS, kernel_stages, kernel_verilog
 from .names import address_module, kernel_module, kernel_ports, lane_count, lane_index, lane_suffix, signal
+from .top_widths import Widths, buffer_widths, op_widths
 
 
 class RtlLimitError(ScheduleError):
@@ -66,6 +67,12 @@ class _Top:
     whens: dict[tuple, str] = field(default_factory=dict)  # a when-only controller's timing -> its fire signal
     bank_whens: dict[tuple, str] = field(default_factory=dict)  # a tile's write port 0 timing -> the tile's wfire
     used_bank_whens: set[str] = field(default_factory=set)  # the tiles' wfire signals a controller reuses
+    narrow_buffers: dict[str, tuple[int, bool]] = field(default_factory=dict)  # top_widths: registers' widths
+    narrow_ops: dict[str, tuple[int, bool]] = field(default_factory=dict)  # and PE output registers'
+    widths: Widths = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.widths = Widths(self.decls, self.body)
 
 
 def config_vector(values, pad: int) -> str:
@@ -105,9 +112,10 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
                 top.bank_whens.setdefault(_timing(bank.write_ports[0].controller), f"{signal(bank.name)}_wfire")
     widths = {b.name: b.bits for b in plan.buffers}
     kernels = kernel_ports(compute)
-    _interface(top, plan, widths, kernels)
     lookups = _lookups(plan, kernels)
     stages = {m: kernel_stages(compute, m) for m in kernels}
+    _narrowed(top, plan, compute, stages, {op for op, _ in lookups})
+    _interface(top, plan, widths, kernels)
     for b in sorted(plan.buffers, key=lambda b: b.name):
         _buffer(top, b.name, b, lookups)
     for op in sorted(plan.ops, key=lambda o: o.op):
@@ -123,6 +131,24 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     for module in sorted(kernels):
         text += "\n" + kernel_verilog(compute, f"global.{module}")
     return text
+
+
+def _narrowed(top: _Top, plan: MemoryPlan, compute: dict, stages: dict[str, int], lookups: set[str]) -> None:
+    """Which registers hold values of fewer bits (`top_widths`), known before any reader is written: a buffer's
+    registers, and an op's PE output registers (not a RAM lookup's, whose value kernel runs a cycle late)."""
+    top.narrow_buffers = buffer_widths(plan, compute)
+    for b in plan.buffers:
+        for r in b.registers if b.name in top.narrow_buffers else ():
+            top.widths.narrow[signal(r.name)] = top.narrow_buffers[b.name]
+    for op_name, narrow in op_widths(plan, compute).items():
+        op = plan.op(op_name)
+        after = op.latency - (stages[kernel_module(op_name)] - 1)
+        if op_name in lookups or after <= 0:
+            continue
+        top.narrow_ops[op_name] = narrow
+        for wp in (wp for b in plan.buffers for wp in b.write_ports if wp.op == op_name):
+            for s in [signal(wp.name)] + [f"{signal(wp.name)}_p{i}" for i in range(1, after)]:
+                top.widths.narrow[s] = narrow
 
 
 def _check_supported(plan: MemoryPlan) -> None:
@@ -162,6 +188,7 @@ def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
         top.ports += [f"input [{w - 1}:0] {signal(b)}_data", f"input {signal(b)}_valid", f"output {signal(b)}_ready"]
     w = widths[out] * len(outs)
     top.ports += [f"output [{w - 1}:0] {signal(out)}_data", f"output {signal(out)}_valid", f"input {signal(out)}_ready"]
+    out_data = _concat([top.widths.full(signal(p.name), widths[out]) for p in outs if p is not None])
     for p, width in sorted(scalar_params(plan, kernels).items()):
         top.ports.append(f"input [{width - 1}:0] {signal(p)}")
     total = plan.cycles
@@ -187,7 +214,7 @@ def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
         "assign en = in_ok && out_ok;",
         f"assign restart = en && (cycle_count == {cw}'d{total - 1});",
         f"assign {so}_valid = {so}_have && in_ok;",
-        f"assign {so}_data = {_concat([signal(p.name) for p in outs])};",
+        f"assign {so}_data = {out_data};",
     ]
     for s in need:
         others = " && ".join(f"(!{o}_need || {o}_valid)" for o in need if o != s)
@@ -277,15 +304,18 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
             # Its write port 0 writes in the root's write cycles: the registers' enable, without a controller.
             fires[bank.root] = f"{signal(bank.name)}_wfire"
             top.used_bank_whens.add(fires[bank.root])
+    narrow = top.narrow_buffers.get(bname)
     for r in b.registers:
         s = signal(r.name)
         enable = f"en && {_root_writes(top, b, r.root, fires)}" if r.gated else "en"
         unit = "writes" if r.gated else "cycles"
-        top.decls.append(f"reg [{w - 1}:0] {s};")
+        rw = narrow[0] if narrow else w  # the bits the buffer's values need (top_widths)
+        source = top.widths.low(signal(r.source), rw, w) if narrow else top.widths.full(signal(r.source), w)
+        top.decls.append(f"reg [{rw - 1}:0] {s};" + (f"  // {bname}'s values fit {rw} bits" if narrow else ""))
         top.body += [
             f"always @(posedge clk) begin  // {bname}: {r.delay} {unit} after {r.root}",
-            f"    if (!rst_n) {s} <= {w}'d0;",
-            f"    else if ({enable}) {s} <= {signal(r.source)};",
+            f"    if (!rst_n) {s} <= {rw}'d0;",
+            f"    else if ({enable}) {s} <= {source};",
             "end",
         ]
     for bank in b.banks:
@@ -322,7 +352,7 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
     if len(outs) < 2:
         top.decls.append(f"wire [{w - 1}:0] {unused};  // the tile's second read port is not configured")
         outs.append(unused)
-    wdata = [signal(wp.source) for wp in writes] + [f"{w}'d0"] * (2 - len(writes))
+    wdata = [top.widths.full(signal(wp.source), w) for wp in writes] + [f"{w}'d0"] * (2 - len(writes))
     lines = f"{len(writes)} delay line(s) of {bank.words} words" if bank.kind == "delay_line" else \
         f"addressed memory of {bank.words} words"
     joined = ",\n    ".join(params)
@@ -404,14 +434,17 @@ def _tap_signal(top: _Top, op_name: str, load: str, ports: list[ReadPort], width
     """The signal feeding kernel input `load`: its one tap, or, when several read ports serve the load over
     different parts of the op's iterations (e.g. the first step of a reduction reads the initial value), a mux
     chosen by which port's controller fires this cycle."""
+    def tap(rp: ReadPort) -> str:  # whole, from the bits its buffer's values need (top_widths)
+        return top.widths.through(signal(rp.tap), top.narrow_buffers.get(rp.buffer), width)
+
     if len(ports) == 1:
-        return signal(ports[0].tap)
-    value = signal(ports[-1].tap)
+        return tap(ports[0])
+    value = tap(ports[-1])
     for i, rp in reversed(list(enumerate(ports[:-1]))):
         fire = f"{signal(op_name)}_{load}_sel{i}"
         top.decls.append(f"wire {fire};")
         top.body.append(_ctrl(f"c_{fire}", rp.controller, "read", fire, top=top))
-        value = f"({fire} ? {signal(rp.tap)} : {value})"
+        value = f"({fire} ? {tap(rp)} : {value})"
     s = f"{signal(op_name)}_{load}_in"
     top.decls.append(f"wire [{width - 1}:0] {s};")
     top.body.append(f"assign {s} = {value};")
@@ -532,11 +565,13 @@ def _lane_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, inputs:
         top.body.append(f"assign {value} = {kout};")
         return
     regs = [value] + [f"{value}_p{i}" for i in range(1, after)]
-    src = kout
+    narrow = top.narrow_ops.get(op_name)  # the kernel's output range needs fewer bits (top_widths)
+    rw = narrow[0] if narrow else w
+    src = top.widths.low(kout, rw, w) if narrow else kout
     for s in reversed(regs):
-        top.decls.append(f"reg [{w - 1}:0] {s};")
+        top.decls.append(f"reg [{rw - 1}:0] {s};" + (f"  // {op_name}'s values fit {rw} bits" if narrow else ""))
         top.body += [f"always @(posedge clk) begin  // {op_name}: PE output register",
-                     f"    if (!rst_n) {s} <= {w}'d0;", f"    else if (en) {s} <= {src};", "end"]
+                     f"    if (!rst_n) {s} <= {rw}'d0;", f"    else if (en) {s} <= {src};", "end"]
         src = s
 
 

@@ -16,17 +16,21 @@ module gaussian (
     wire hw_input_need;
     wire hw_output_have;
     wire [15:0] hw_input_w0;
-    reg [15:0] hw_input_w0_reg1;
-    reg [15:0] hw_input_w0_reg2;
-    reg [15:0] hw_input_w0_reg65;
-    reg [15:0] hw_input_w0_reg66;
-    reg [15:0] hw_input_w0_reg129;
-    reg [15:0] hw_input_w0_reg130;
+    wire [7:0] hw_input_w0_high8_unused;
+    reg [7:0] hw_input_w0_reg1;  // hw_input's values fit 8 bits
+    reg [7:0] hw_input_w0_reg2;  // hw_input's values fit 8 bits
+    wire [7:0] hw_input_bank0_r0_high8_unused;
+    reg [7:0] hw_input_w0_reg65;  // hw_input's values fit 8 bits
+    reg [7:0] hw_input_w0_reg66;  // hw_input's values fit 8 bits
+    wire [7:0] hw_input_bank0_r1_high8_unused;
+    reg [7:0] hw_input_w0_reg129;  // hw_input's values fit 8 bits
+    reg [7:0] hw_input_w0_reg130;  // hw_input's values fit 8 bits
     wire hw_input_bank0_wfire;
     wire [15:0] hw_input_bank0_r0;
     wire [15:0] hw_input_bank0_r1;
     wire [15:0] blur_s0_out;
-    reg [15:0] blur_w0;
+    wire [7:0] blur_s0_out_high8_unused;
+    reg [7:0] blur_w0;  // blur_s0's values fit 8 bits
     wire [15:0] blur_unnormalized_s0_out;
     reg [15:0] blur_unnormalized_w0;
     wire [15:0] hw_output_s0_out;
@@ -48,28 +52,31 @@ module gaussian (
     end
     assign cycle = {{19{1'b0}}, cycle_count};
     assign hw_input_w0 = hw_input_data;
+    assign hw_input_w0_high8_unused = hw_input_w0[15:8];  // the range needs fewer bits
     always @(posedge clk) begin  // hw_input: 1 writes after hw_input.w0
-        if (!rst_n) hw_input_w0_reg1 <= 16'd0;
-        else if (en && hw_input_bank0_wfire) hw_input_w0_reg1 <= hw_input_w0;
+        if (!rst_n) hw_input_w0_reg1 <= 8'd0;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg1 <= hw_input_w0[7:0];
     end
     always @(posedge clk) begin  // hw_input: 2 writes after hw_input.w0
-        if (!rst_n) hw_input_w0_reg2 <= 16'd0;
+        if (!rst_n) hw_input_w0_reg2 <= 8'd0;
         else if (en && hw_input_bank0_wfire) hw_input_w0_reg2 <= hw_input_w0_reg1;
     end
+    assign hw_input_bank0_r0_high8_unused = hw_input_bank0_r0[15:8];  // the range needs fewer bits
     always @(posedge clk) begin  // hw_input: 65 writes after hw_input.w0
-        if (!rst_n) hw_input_w0_reg65 <= 16'd0;
-        else if (en && hw_input_bank0_wfire) hw_input_w0_reg65 <= hw_input_bank0_r0;
+        if (!rst_n) hw_input_w0_reg65 <= 8'd0;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg65 <= hw_input_bank0_r0[7:0];
     end
     always @(posedge clk) begin  // hw_input: 66 writes after hw_input.w0
-        if (!rst_n) hw_input_w0_reg66 <= 16'd0;
+        if (!rst_n) hw_input_w0_reg66 <= 8'd0;
         else if (en && hw_input_bank0_wfire) hw_input_w0_reg66 <= hw_input_w0_reg65;
     end
+    assign hw_input_bank0_r1_high8_unused = hw_input_bank0_r1[15:8];  // the range needs fewer bits
     always @(posedge clk) begin  // hw_input: 129 writes after hw_input.w0
-        if (!rst_n) hw_input_w0_reg129 <= 16'd0;
-        else if (en && hw_input_bank0_wfire) hw_input_w0_reg129 <= hw_input_bank0_r1;
+        if (!rst_n) hw_input_w0_reg129 <= 8'd0;
+        else if (en && hw_input_bank0_wfire) hw_input_w0_reg129 <= hw_input_bank0_r1[7:0];
     end
     always @(posedge clk) begin  // hw_input: 130 writes after hw_input.w0
-        if (!rst_n) hw_input_w0_reg130 <= 16'd0;
+        if (!rst_n) hw_input_w0_reg130 <= 8'd0;
         else if (en && hw_input_bank0_wfire) hw_input_w0_reg130 <= hw_input_w0_reg129;
     end
     // hw_input: 2 delay line(s) of 122 words on 1 memory tile(s)
@@ -112,18 +119,19 @@ module gaussian (
         .R1_DATA_STRIDE({32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000040, 32'h00000001}),
         .R1_BASE(61),
         .R1_SIZE(61))
-        hw_input_bank0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .wdata0(hw_input_w0_reg2), .wdata1(hw_input_w0_reg66), .rdata0(hw_input_bank0_r0), .rdata1(hw_input_bank0_r1), .wfire(hw_input_bank0_wfire));
+        hw_input_bank0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .wdata0({8'd0, hw_input_w0_reg2}), .wdata1({8'd0, hw_input_w0_reg66}), .rdata0(hw_input_bank0_r0), .rdata1(hw_input_bank0_r1), .wfire(hw_input_bank0_wfire));
     k_blur_s0 u_blur_s0 (.blur_unnormalized_0(blur_unnormalized_w0), .out(blur_s0_out));
+    assign blur_s0_out_high8_unused = blur_s0_out[15:8];  // the range needs fewer bits
     always @(posedge clk) begin  // blur_s0: PE output register
-        if (!rst_n) blur_w0 <= 16'd0;
-        else if (en) blur_w0 <= blur_s0_out;
+        if (!rst_n) blur_w0 <= 8'd0;
+        else if (en) blur_w0 <= blur_s0_out[7:0];
     end
-    k_blur_unnormalized_s0 u_blur_unnormalized_s0 (.clk(clk), .rst_n(rst_n), .en(en), .hw_input_0(hw_input_w0_reg130), .hw_input_1(hw_input_w0_reg129), .hw_input_2(hw_input_bank0_r1), .hw_input_3(hw_input_w0_reg66), .hw_input_4(hw_input_w0_reg65), .hw_input_5(hw_input_bank0_r0), .hw_input_6(hw_input_w0_reg2), .hw_input_7(hw_input_w0_reg1), .hw_input_8(hw_input_w0), .out(blur_unnormalized_s0_out));
+    k_blur_unnormalized_s0 u_blur_unnormalized_s0 (.clk(clk), .rst_n(rst_n), .en(en), .hw_input_0({8'd0, hw_input_w0_reg130}), .hw_input_1({8'd0, hw_input_w0_reg129}), .hw_input_2({8'd0, hw_input_bank0_r1[7:0]}), .hw_input_3({8'd0, hw_input_w0_reg66}), .hw_input_4({8'd0, hw_input_w0_reg65}), .hw_input_5({8'd0, hw_input_bank0_r0[7:0]}), .hw_input_6({8'd0, hw_input_w0_reg2}), .hw_input_7({8'd0, hw_input_w0_reg1}), .hw_input_8({8'd0, hw_input_w0[7:0]}), .out(blur_unnormalized_s0_out));
     always @(posedge clk) begin  // blur_unnormalized_s0: PE output register
         if (!rst_n) blur_unnormalized_w0 <= 16'd0;
         else if (en) blur_unnormalized_w0 <= blur_unnormalized_s0_out;
     end
-    k_hw_output_s0 u_hw_output_s0 (.blur_0(blur_w0), .out(hw_output_s0_out));
+    k_hw_output_s0 u_hw_output_s0 (.blur_0({8'd0, blur_w0}), .out(hw_output_s0_out));
     assign hw_output_w0 = hw_output_s0_out;
 endmodule
 
@@ -137,6 +145,8 @@ module k_blur_s0 (
     input  wire [15:0] blur_unnormalized_0,
     output wire [15:0] out
 );
+    // Input ranges assumed (the values the buffers it loads hold): blur_unnormalized_0 in [0, 64515].
+    // Output ranges (proved under the input ranges): out in [0, 252].
     wire [15:0] const_4 = 16'h0008;  // coreir.const
     wire [15:0] lshr_5 = blur_unnormalized_0 >> const_4;  // coreir.lshr
     // out = (blur_unnormalized_0 / (uint16)256)
@@ -165,25 +175,27 @@ module k_blur_unnormalized_s0 (
     input  wire [15:0] hw_input_8,
     output wire [15:0] out
 );
+    // Input ranges assumed (the values the buffers it loads hold): hw_input_0 in [0, 255], hw_input_1 in [0, 255], hw_input_2 in [0, 255], hw_input_3 in [0, 255], hw_input_4 in [0, 255], hw_input_5 in [0, 255], hw_input_6 in [0, 255], hw_input_7 in [0, 255], hw_input_8 in [0, 255].
+    // Output ranges (proved under the input ranges): out in [0, 64515].
     // 5 stages: the outputs follow their inputs by 4 cycles (held while !en)
-    reg [15:0] mul_33_r1;
-    reg [15:0] mul_30_r1;
-    reg [15:0] mul_27_r1;
-    reg [15:0] mul_24_r1;
-    reg [15:0] mul_21_r1;
-    reg [15:0] mul_18_r1;
-    reg [15:0] mul_15_r1;
-    reg [15:0] mul_12_r1;
-    reg [15:0] mul_10_r1;
-    reg [15:0] mul_10_r2;
-    reg [15:0] add_36_r1;
-    reg [15:0] add_37_r1;
-    reg [15:0] add_38_r1;
-    reg [15:0] add_39_r1;
-    reg [15:0] add_39_r2;
-    reg [15:0] add_40_r1;
-    reg [15:0] add_41_r1;
-    reg [15:0] add_41_r2;
+    reg [12:0] mul_33_r1;
+    reg [12:0] mul_30_r1;
+    reg [12:0] mul_27_r1;
+    reg [12:0] mul_24_r1;
+    reg [13:0] mul_21_r1;
+    reg [12:0] mul_18_r1;
+    reg [12:0] mul_15_r1;
+    reg [12:0] mul_12_r1;
+    reg [12:0] mul_10_r1;
+    reg [12:0] mul_10_r2;
+    reg [13:0] add_36_r1;
+    reg [13:0] add_37_r1;
+    reg [14:0] add_38_r1;
+    reg [13:0] add_39_r1;
+    reg [13:0] add_39_r2;
+    reg [14:0] add_40_r1;
+    reg [14:0] add_41_r1;
+    reg [14:0] add_41_r2;
     reg [15:0] add_42_r1;
     wire [15:0] const_11 = 16'h001e;  // coreir.const
     wire [15:0] const_20 = 16'h0025;  // coreir.const
@@ -197,33 +209,49 @@ module k_blur_unnormalized_s0 (
     wire [15:0] mul_27 = const_9 * hw_input_6;  // coreir.mul
     wire [15:0] mul_30 = const_11 * hw_input_7;  // coreir.mul
     wire [15:0] mul_33 = const_9 * hw_input_8;  // coreir.mul
-    wire [15:0] add_36 = mul_33_r1 + mul_30_r1;  // coreir.add
-    wire [15:0] add_37 = mul_27_r1 + mul_24_r1;  // coreir.add
-    wire [15:0] add_38 = mul_21_r1 + mul_18_r1;  // coreir.add
-    wire [15:0] add_39 = mul_15_r1 + mul_12_r1;  // coreir.add
-    wire [15:0] add_40 = mul_10_r2 + add_36_r1;  // coreir.add
-    wire [15:0] add_41 = add_37_r1 + add_38_r1;  // coreir.add
-    wire [15:0] add_42 = add_39_r2 + add_40_r1;  // coreir.add
-    wire [15:0] add_43 = add_41_r2 + add_42_r1;  // coreir.add
-    always @(posedge clk) if (!rst_n) mul_33_r1 <= 16'd0; else if (en) mul_33_r1 <= mul_33;  // stage register
-    always @(posedge clk) if (!rst_n) mul_30_r1 <= 16'd0; else if (en) mul_30_r1 <= mul_30;  // stage register
-    always @(posedge clk) if (!rst_n) mul_27_r1 <= 16'd0; else if (en) mul_27_r1 <= mul_27;  // stage register
-    always @(posedge clk) if (!rst_n) mul_24_r1 <= 16'd0; else if (en) mul_24_r1 <= mul_24;  // stage register
-    always @(posedge clk) if (!rst_n) mul_21_r1 <= 16'd0; else if (en) mul_21_r1 <= mul_21;  // stage register
-    always @(posedge clk) if (!rst_n) mul_18_r1 <= 16'd0; else if (en) mul_18_r1 <= mul_18;  // stage register
-    always @(posedge clk) if (!rst_n) mul_15_r1 <= 16'd0; else if (en) mul_15_r1 <= mul_15;  // stage register
-    always @(posedge clk) if (!rst_n) mul_12_r1 <= 16'd0; else if (en) mul_12_r1 <= mul_12;  // stage register
-    always @(posedge clk) if (!rst_n) mul_10_r1 <= 16'd0; else if (en) mul_10_r1 <= mul_10;  // stage register
-    always @(posedge clk) if (!rst_n) mul_10_r2 <= 16'd0; else if (en) mul_10_r2 <= mul_10_r1;  // stage register
-    always @(posedge clk) if (!rst_n) add_36_r1 <= 16'd0; else if (en) add_36_r1 <= add_36;  // stage register
-    always @(posedge clk) if (!rst_n) add_37_r1 <= 16'd0; else if (en) add_37_r1 <= add_37;  // stage register
-    always @(posedge clk) if (!rst_n) add_38_r1 <= 16'd0; else if (en) add_38_r1 <= add_38;  // stage register
-    always @(posedge clk) if (!rst_n) add_39_r1 <= 16'd0; else if (en) add_39_r1 <= add_39;  // stage register
-    always @(posedge clk) if (!rst_n) add_39_r2 <= 16'd0; else if (en) add_39_r2 <= add_39_r1;  // stage register
-    always @(posedge clk) if (!rst_n) add_40_r1 <= 16'd0; else if (en) add_40_r1 <= add_40;  // stage register
-    always @(posedge clk) if (!rst_n) add_41_r1 <= 16'd0; else if (en) add_41_r1 <= add_41;  // stage register
-    always @(posedge clk) if (!rst_n) add_41_r2 <= 16'd0; else if (en) add_41_r2 <= add_41_r1;  // stage register
+    wire [15:0] mul_33_r1_x = {3'd0, mul_33_r1};  // mul_33_r1 held in 13 bits, whole: mul_33 in [0, 6120]
+    wire [15:0] mul_30_r1_x = {3'd0, mul_30_r1};  // mul_30_r1 held in 13 bits, whole: mul_30 in [0, 7650]
+    wire [15:0] add_36 = mul_33_r1_x + mul_30_r1_x;  // coreir.add
+    wire [15:0] mul_27_r1_x = {3'd0, mul_27_r1};  // mul_27_r1 held in 13 bits, whole: mul_27 in [0, 6120]
+    wire [15:0] mul_24_r1_x = {3'd0, mul_24_r1};  // mul_24_r1 held in 13 bits, whole: mul_24 in [0, 7650]
+    wire [15:0] add_37 = mul_27_r1_x + mul_24_r1_x;  // coreir.add
+    wire [15:0] mul_21_r1_x = {2'd0, mul_21_r1};  // mul_21_r1 held in 14 bits, whole: mul_21 in [0, 9435]
+    wire [15:0] mul_18_r1_x = {3'd0, mul_18_r1};  // mul_18_r1 held in 13 bits, whole: mul_18 in [0, 7650]
+    wire [15:0] add_38 = mul_21_r1_x + mul_18_r1_x;  // coreir.add
+    wire [15:0] mul_15_r1_x = {3'd0, mul_15_r1};  // mul_15_r1 held in 13 bits, whole: mul_15 in [0, 6120]
+    wire [15:0] mul_12_r1_x = {3'd0, mul_12_r1};  // mul_12_r1 held in 13 bits, whole: mul_12 in [0, 7650]
+    wire [15:0] add_39 = mul_15_r1_x + mul_12_r1_x;  // coreir.add
+    wire [15:0] mul_10_r2_x = {3'd0, mul_10_r2};  // mul_10_r2 held in 13 bits, whole: mul_10 in [0, 6120]
+    wire [15:0] add_36_r1_x = {2'd0, add_36_r1};  // add_36_r1 held in 14 bits, whole: add_36 in [0, 13770]
+    wire [15:0] add_40 = mul_10_r2_x + add_36_r1_x;  // coreir.add
+    wire [15:0] add_37_r1_x = {2'd0, add_37_r1};  // add_37_r1 held in 14 bits, whole: add_37 in [0, 13770]
+    wire [15:0] add_38_r1_x = {1'd0, add_38_r1};  // add_38_r1 held in 15 bits, whole: add_38 in [0, 17085]
+    wire [15:0] add_41 = add_37_r1_x + add_38_r1_x;  // coreir.add
+    wire [15:0] add_39_r2_x = {2'd0, add_39_r2};  // add_39_r2 held in 14 bits, whole: add_39 in [0, 13770]
+    wire [15:0] add_40_r1_x = {1'd0, add_40_r1};  // add_40_r1 held in 15 bits, whole: add_40 in [0, 19890]
+    wire [15:0] add_42 = add_39_r2_x + add_40_r1_x;  // coreir.add
+    wire [15:0] add_41_r2_x = {1'd0, add_41_r2};  // add_41_r2 held in 15 bits, whole: add_41 in [0, 30855]
+    wire [15:0] add_43 = add_41_r2_x + add_42_r1;  // coreir.add
+    always @(posedge clk) if (!rst_n) mul_33_r1 <= 13'd0; else if (en) mul_33_r1 <= mul_33[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_30_r1 <= 13'd0; else if (en) mul_30_r1 <= mul_30[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_27_r1 <= 13'd0; else if (en) mul_27_r1 <= mul_27[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_24_r1 <= 13'd0; else if (en) mul_24_r1 <= mul_24[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_21_r1 <= 14'd0; else if (en) mul_21_r1 <= mul_21[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_18_r1 <= 13'd0; else if (en) mul_18_r1 <= mul_18[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_15_r1 <= 13'd0; else if (en) mul_15_r1 <= mul_15[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_12_r1 <= 13'd0; else if (en) mul_12_r1 <= mul_12[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_10_r1 <= 13'd0; else if (en) mul_10_r1 <= mul_10[12:0];  // stage register
+    always @(posedge clk) if (!rst_n) mul_10_r2 <= 13'd0; else if (en) mul_10_r2 <= mul_10_r1;  // stage register
+    always @(posedge clk) if (!rst_n) add_36_r1 <= 14'd0; else if (en) add_36_r1 <= add_36[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_37_r1 <= 14'd0; else if (en) add_37_r1 <= add_37[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_38_r1 <= 15'd0; else if (en) add_38_r1 <= add_38[14:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_39_r1 <= 14'd0; else if (en) add_39_r1 <= add_39[13:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_39_r2 <= 14'd0; else if (en) add_39_r2 <= add_39_r1;  // stage register
+    always @(posedge clk) if (!rst_n) add_40_r1 <= 15'd0; else if (en) add_40_r1 <= add_40[14:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_41_r1 <= 15'd0; else if (en) add_41_r1 <= add_41[14:0];  // stage register
+    always @(posedge clk) if (!rst_n) add_41_r2 <= 15'd0; else if (en) add_41_r2 <= add_41_r1;  // stage register
     always @(posedge clk) if (!rst_n) add_42_r1 <= 16'd0; else if (en) add_42_r1 <= add_42;  // stage register
+    wire unused_bits = &{1'b0, mul_10[15:13], mul_12[15:13], mul_15[15:13], mul_18[15:13], mul_21[15:14], mul_24[15:13], mul_27[15:13], mul_30[15:13], mul_33[15:13], add_36[15:14], add_37[15:14], add_38[15], add_39[15:14], add_40[15], add_41[15]};  // bits no output depends on
     // out = ((((((((((uint16)24 * hw_input_0) + ((uint16)30 * hw_input_1)) + ((uint16)24 * hw_input_2)) + ((uint16)30 * hw_input_3)) + ((uint16)37 * hw_input_4)) + ((uint16)30 * hw_input_5)) + ((uint16)24 * hw_input_6)) + ((uint16)30 * hw_input_7)) ...
     assign out = add_43;
 endmodule
@@ -239,6 +267,8 @@ module k_hw_output_s0 (
     input  wire [15:0] blur_0,
     output wire [15:0] out
 );
+    // Input ranges assumed (the values the buffers it loads hold): blur_0 in [0, 252].
+    // Output ranges (proved under the input ranges): out in [0, 252].
     // out = blur_0
     assign out = blur_0;
 endmodule
