@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_down_sample"
 DEFAULT_SIZE = (32, 32)
@@ -17,7 +17,7 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return in_width // STRIDE, in_height // STRIDE
 
 
-def build(width: int = 32, height: int = 32):
+def build(width: int = 32, height: int = 32, auto: bool = False):
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -29,9 +29,12 @@ def build(width: int = 32, height: int = 32):
     hw_output[x, y] = max_pool[x, y]
     output[x, y] = hl.u8(hw_output[x, y])
 
-    output.bound(x, 0, width).bound(y, 0, height)
-    hw_output.compute_root()
-    hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
-    max_pool.compute_at(hw_output, xo)
-    hw_input.stream_to_accelerator()
+    if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
+        autoschedule(output, width, height)
+    else:
+        output.bound(x, 0, width).bound(y, 0, height)
+        hw_output.compute_root()
+        hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
+        max_pool.compute_at(hw_output, xo)
+        hw_input.stream_to_accelerator()
     return output, {"input": random_image(width * STRIDE, height * STRIDE, seed=19)}

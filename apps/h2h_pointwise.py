@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_pointwise"
 DEFAULT_SIZE = (64, 64)
 
 
-def build(width: int = 64, height: int = 64, lanes: int = 1):
+def build(width: int = 64, height: int = 64, lanes: int = 1, auto: bool = False):
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -22,6 +22,9 @@ def build(width: int = 64, height: int = 64, lanes: int = 1):
     hw_output[x, y] = mult[x, y]
     output[x, y] = hl.u8(hw_output[x, y])
 
+    if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
+        autoschedule(output, width, height, lanes)
+        return output, {"input": random_image(width, height, seed=17)}
     output.bound(x, 0, width).bound(y, 0, height)
     hw_output.compute_root()
     hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_up_sample"
 DEFAULT_SIZE = (124, 124)
@@ -28,7 +28,7 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return FACTOR * (in_width - 2), FACTOR * (in_height - 2)
 
 
-def build(width: int = 124, height: int = 124):
+def build(width: int = 124, height: int = 124, auto: bool = False):
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -41,9 +41,12 @@ def build(width: int = 124, height: int = 124):
     hw_output[x, y] = nearest_neighbor[x, y]
     output[x, y] = hl.u8(hw_output[x, y])
 
-    output.bound(x, 0, width).bound(y, 0, height)
-    hw_output.compute_root()
-    hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
-    hw_input.stream_to_accelerator()
+    if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
+        autoschedule(output, width, height)
+    else:
+        output.bound(x, 0, width).bound(y, 0, height)
+        hw_output.compute_root()
+        hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
+        hw_input.stream_to_accelerator()
     # hw_input is read at x / 2 - 1 to x / 2 + 1, from input column 1 on: input columns 0 to width / 2 + 1.
     return output, {"input": random_image(width // FACTOR + 2, height // FACTOR + 2, seed=29)}

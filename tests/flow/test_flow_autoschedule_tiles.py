@@ -197,3 +197,21 @@ def test_lanes_come_down_where_their_tiles_would_be_slower(monkeypatch):
     assert "GLB tiles of 640 x 540" in result.schedule_source
     rep = hl.compile(out, name="harris_tiled", target=target, prove=False).report
     assert rep["mem_tiles"] <= 8 and rep["predicted_cycles"] <= 1926 * 1086 * 1.02
+
+
+@pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
+@pytest.mark.parametrize(("app", "size"), [("h2h_conv_3_3", (30, 16)), ("h2h_down_sample", (16, 12)),
+                                           ("h2h_up_sample", (30, 16)), ("h2h_pointwise", (30, 16))])
+def test_the_generators_algorithms_scheduled_automatically(app, size, simulator, build_dir):
+    """The reference system's simpler generators without their schedules: cycles within 5% of the hand
+    schedule's, PEs and memory tiles at most its (BENCHMARKS.md), bit-exact."""
+    from mainspring import apps
+
+    mod = apps.load(app)
+    hand, auto = (hl.compile(apps.build(mod, *size, auto=a)[0], name=app).report for a in (False, True))
+    assert auto["predicted_cycles"] <= 1.05 * hand["predicted_cycles"]
+    assert auto["pes"] <= hand["pes"] and auto["mem_tiles"] <= hand["mem_tiles"]
+    out, inputs = apps.build(mod, *size, auto=True)
+    design = hl.compile(out, name=f"{app}_auto")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
