@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import autoschedule, random_image
+from .common import accelerate, autoschedule, random_image
 
 NAME = "h2h_conv_3_3"
 DEFAULT_SIZE = (62, 62)
@@ -17,7 +17,6 @@ WEIGHTS = {(0, 0): 11, (0, 1): 12, (0, 2): 13, (1, 0): 0, (1, 1): 0, (1, 2): 16,
 
 def build(width: int = 62, height: int = 62, auto: bool = False):
     x, y = hl.Var("x"), hl.Var("y")
-    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     kernel, conv = hl.Func("kernel"), hl.Func("conv")
     r = hl.RDom([hl.Range(0, KSIZE), hl.Range(0, KSIZE)], "r")
@@ -35,11 +34,6 @@ def build(width: int = 62, height: int = 62, auto: bool = False):
     if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
         autoschedule(output, width, height)
     else:
-        output.bound(x, 0, width).bound(y, 0, height)
-        hw_output.compute_root()
-        hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
-        kernel.compute_at(hw_output, xo)
-        conv.compute_at(hw_output, xo)
+        accelerate(output, hw_output, width, height, [kernel, conv], hw_input)
         conv.update().unroll(r.x, KSIZE).unroll(r.y, KSIZE)
-        hw_input.stream_to_accelerator()
     return output, {"input": random_image(width + KSIZE - 1, height + KSIZE - 1, seed=13)}

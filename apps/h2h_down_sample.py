@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import autoschedule, random_image
+from .common import accelerate, autoschedule, random_image
 
 NAME = "h2h_down_sample"
 DEFAULT_SIZE = (32, 32)
@@ -19,7 +19,6 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
 
 def build(width: int = 32, height: int = 32, auto: bool = False):
     x, y = hl.Var("x"), hl.Var("y")
-    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     r = hl.RDom([hl.Range(0, STRIDE), hl.Range(0, STRIDE)], "r")
     hw_input, max_pool = hl.Func("hw_input"), hl.Func("max_pool")
@@ -32,9 +31,5 @@ def build(width: int = 32, height: int = 32, auto: bool = False):
     if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
         autoschedule(output, width, height)
     else:
-        output.bound(x, 0, width).bound(y, 0, height)
-        hw_output.compute_root()
-        hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
-        max_pool.compute_at(hw_output, xo)
-        hw_input.stream_to_accelerator()
+        accelerate(output, hw_output, width, height, [max_pool], hw_input)
     return output, {"input": random_image(width * STRIDE, height * STRIDE, seed=19)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import autoschedule, random_image
+from .common import accelerate, autoschedule, random_image
 
 NAME = "h2h_up_sample"
 DEFAULT_SIZE = (124, 124)
@@ -30,7 +30,6 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
 
 def build(width: int = 124, height: int = 124, auto: bool = False):
     x, y = hl.Var("x"), hl.Var("y")
-    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
     hw_input[x, y] = hl.u16(input_[x + 1, y + 1])
@@ -44,9 +43,6 @@ def build(width: int = 124, height: int = 124, auto: bool = False):
     if auto:  # the algorithm as written, scheduled by mainspring/autoschedule.py
         autoschedule(output, width, height)
     else:
-        output.bound(x, 0, width).bound(y, 0, height)
-        hw_output.compute_root()
-        hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
-        hw_input.stream_to_accelerator()
+        accelerate(output, hw_output, width, height, [], hw_input)
     # hw_input is read at x / 2 - 1 to x / 2 + 1, from input column 1 on: input columns 0 to width / 2 + 1.
     return output, {"input": random_image(width // FACTOR + 2, height // FACTOR + 2, seed=29)}

@@ -34,11 +34,15 @@ def _integers(name: str, *args) -> list[ir.Expr]:
     xs = [to_ir(a, name) for a in args]
     if len(xs) == 2:
         xs = list(match_types(xs[0], xs[1]))
+    _check_integers(name, xs)
+    return xs
+
+
+def _check_integers(name: str, xs: list[ir.Expr]) -> None:
     for x in xs:
         if x.type.is_float() or x.type.is_bool():
             raise HalideError(f"{user_location()}: hl.{name} takes integer values, but {ir.to_string(x)} is "
                               f"{x.type}; cast it to an integer type first (e.g. hl.i32(...))")
-    return xs
 
 
 def _wide(name: str, t: Type, code: str | None = None, shown: Type | None = None) -> Type:
@@ -74,29 +78,29 @@ def saturating_sub(a, b) -> Expr:
     return Expr(_sel(_op("gt", y, _k(t, 0)), under, over))
 
 
+def _halves(op: str, x: ir.Expr, y: ir.Expr, low: ir.Expr) -> Expr:
+    """(x >> 1) op (y >> 1) op (low & 1): a halving op of x and y, `low` carrying what their low bits add."""
+    u1 = _k(x.type.with_code(UINT), 1)
+    halves = _op(op, _op("shr", x, u1), _op("shr", y, u1))
+    return Expr(_op(op, halves, _op("and", low, _k(x.type, 1))))
+
+
 def halving_add(a, b) -> Expr:
     """floor((a + b) / 2) without the wider type: the halves plus the carry of the low bits."""
     x, y = _integers("halving_add", a, b)
-    one = _k(x.type, 1)
-    halves = _op("add", _op("shr", x, _k(x.type.with_code(UINT), 1)), _op("shr", y, _k(y.type.with_code(UINT), 1)))
-    return Expr(_op("add", halves, _op("and", _op("and", x, y), one)))
+    return _halves("add", x, y, _op("and", x, y))
 
 
 def rounding_halving_add(a, b) -> Expr:
     """floor((a + b + 1) / 2): the halves plus 1 where either low bit is set."""
     x, y = _integers("rounding_halving_add", a, b)
-    one = _k(x.type, 1)
-    halves = _op("add", _op("shr", x, _k(x.type.with_code(UINT), 1)), _op("shr", y, _k(y.type.with_code(UINT), 1)))
-    return Expr(_op("add", halves, _op("and", _op("or", x, y), one)))
+    return _halves("add", x, y, _op("or", x, y))
 
 
 def halving_sub(a, b) -> Expr:
-    """floor((a - b) / 2), wrapped to the type as Halide narrows it."""
+    """floor((a - b) / 2), wrapped to the type as Halide narrows it: the halves less the borrow of the low bits."""
     x, y = _integers("halving_sub", a, b)
-    one, u1 = _k(x.type, 1), _k(x.type.with_code(UINT), 1)
-    halves = _op("sub", _op("shr", x, u1), _op("shr", y, u1))
-    borrow = _op("and", _op("and", ir.UnOp(x.type, "not", x), y), one)
-    return Expr(_op("sub", halves, borrow))
+    return _halves("sub", x, y, _op("and", ir.UnOp(x.type, "not", x), y))
 
 
 # ---- shifts ---------------------------------------------------------------------------------------------
@@ -147,9 +151,7 @@ def _shift_amount(name: str, x: ir.Expr, n: ir.Expr) -> ir.Expr:
 
 def _widened_pair(name: str, a, b, code: str | None = None) -> tuple[ir.Expr, ir.Expr]:
     xs = [to_ir(v, name) for v in (a, b)]
-    for v in xs:
-        if v.type.is_float() or v.type.is_bool():
-            raise HalideError(f"{user_location()}: hl.{name} takes integer values, but {ir.to_string(v)} is {v.type}")
+    _check_integers(name, xs)
     bits = max(v.type.bits() for v in xs)
     signed = any(v.type.is_int() for v in xs)
     t = _wide(name, Type(INT if signed else UINT, bits), code or (INT if signed else UINT))

@@ -31,6 +31,7 @@ from .fuzz_case import (
     INTRINSICS,
     Case,
     Stage,
+    footer,
     resampled,
     with_channels,
     with_edges,
@@ -159,21 +160,7 @@ def source(case: Case) -> str:
         '    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))',
     ]
     lines += _glb_schedule(case) if case.variant == "glb" else _schedule(case)
-    lines += [
-        "",
-        "",
-        "def build():",
-        "    a = algorithm(mainspring)",
-        "    schedule(mainspring, a)",
-        '    return a["output"]',
-        "",
-        "",
-        'if __name__ == "__main__":',
-        f'    design = mainspring.compile(build(), name="fuzz_{case.seed}")',
-        (f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
-         f'backpressure={case.stalls}, seed={case.seed})'),
-        '    print("bit-exact")',
-    ]
+    lines += ["", "", *footer(f"fuzz_{case.seed}", case)]
     return "\n".join(lines) + "\n"
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from . import fuzz
 from .fuzz import Case, Outcome, Stage
+from .fuzz_case import footer
 
 SLACK = 0.05  # cycles may exceed the ideal by this fraction, plus the pipeline's depth
 GLB_LATENCY = 4  # cycles a GLB tile adds to the pipeline's depth (its load and read-back ahead of and after the array)
@@ -133,23 +134,7 @@ def source(case: AutoCase) -> str:
         "",
         "",
     ]
-    return "\n".join(lines + _footer(b)) + "\n"
-
-
-def _footer(b: Case) -> list[str]:
-    return [
-        "def build():",
-        "    a = algorithm(mainspring)",
-        "    schedule(mainspring, a)",
-        '    return a["output"]',
-        "",
-        "",
-        'if __name__ == "__main__":',
-        f'    design = mainspring.compile(build(), name="fuzz_auto_{b.seed}")',
-        (f'    design.check(design.example_inputs({b.seed}), simulator="icarus", bubbles={b.stalls}, '
-         f'backpressure={b.stalls}, seed={b.seed})'),
-        '    print("bit-exact")',
-    ]
+    return "\n".join(lines + footer(f"fuzz_auto_{b.seed}", b)) + "\n"
 
 
 def _keys(case: AutoCase) -> str:

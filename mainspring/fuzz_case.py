@@ -128,3 +128,20 @@ def with_predicates(rng: random.Random, case: Case) -> Case:
     if any(s.kind == "up" for s in stages) and case.width > 3 and rng.random() < 1 / 2:
         case = dataclasses.replace(case, width=case.width - 1)
     return case
+
+
+def footer(name: str, case: Case) -> list[str]:
+    """The end of a case's source: `build()` and a main that compiles the design `name` and checks it."""
+    return [
+        "def build():",
+        "    a = algorithm(mainspring)",
+        "    schedule(mainspring, a)",
+        '    return a["output"]',
+        "",
+        "",
+        'if __name__ == "__main__":',
+        f'    design = mainspring.compile(build(), name="{name}")',
+        (f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
+         f'backpressure={case.stalls}, seed={case.seed})'),
+        '    print("bit-exact")',
+    ]
