@@ -265,8 +265,8 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         buffers.append(_buffer(name, "input", s.port, name, s.type.bits(), box, k, host, array))
     # The GLB output tile holds what the array writes: the array output's box, which RoundUp tails pad past
     # the GLB tile; the host then reads the padded tile back in box order and drops the padding.
-    box, k = first[nest.output], nest.stream_lanes(nest.output)
     (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
+    box, k = written_box(loops, op, mems), nest.stream_lanes(nest.output)
     inner = loop_walk(loops, op.store.index, box)
     shifts = [address([lo for lo, _ in m.output_box], box) - address([lo for lo, _ in mems[0].output_box], box)
               for m in mems]
@@ -290,6 +290,19 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     tiles = tuple(tuple((lo, hi - lo + 1) for lo, hi in t.output_box) for t in program.tiles)
     return GlbPlan(tuple(buffers), tiles, len(mems), double, sum(b.words * copies for b in buffers), banks,
                    bank_words)
+
+
+def written_box(loops: Sequence[Loop], op, mems) -> Box:
+    """The box of what `op` stores over `loops` in every memory tile `mems` of a GLB tile: the array output's
+    words in the GLB. Halide's bounds can reach further (a RoundUp memory tile over a region that ShiftInwards
+    tiles), but the array writes only these."""
+    from mainspring.hwlower.ir import store_order
+
+    at = store_order(loops, op)
+    lo, hi = at.min(axis=0), at.max(axis=0)
+    shifts = [np.array([a for a, _ in m.output_box]) - np.array([a for a, _ in mems[0].output_box]) for m in mems]
+    return tuple((int(lo[d] + min(s[d] for s in shifts)), int(hi[d] + max(s[d] for s in shifts)))
+                 for d in range(len(lo)))
 
 
 def _glb_of(program: HwProgram) -> GlbProgram:
