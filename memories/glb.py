@@ -32,8 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from mainspring.frontend.errors import ScheduleError
-from mainspring.hwlower.ir import Affine, Loop
-from mainspring.hwlower.program import Box, GlbProgram, HwProgram
+from mainspring.hwlower.ir import Affine, Loop, Op
+from mainspring.hwlower.program import Box, GlbProgram, HwProgram, Tile
 from mainspring.target import CGRA
 
 MAX_DIM = 8  # dimensions of a GLB controller (the RTL's configuration vectors, verilog/top.py's MAX_DIM)
@@ -292,7 +292,7 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
                    bank_words)
 
 
-def written_box(loops: Sequence[Loop], op, mems) -> Box:
+def written_box(loops: Sequence[Loop], op: Op, mems: Sequence[Tile]) -> Box:
     """The box of what `op` stores over `loops` in every memory tile `mems` of a GLB tile: the array output's
     words in the GLB. Halide's bounds can reach further (a RoundUp memory tile over a region that ShiftInwards
     tiles), but the array writes only these."""
@@ -301,8 +301,7 @@ def written_box(loops: Sequence[Loop], op, mems) -> Box:
     at = store_order(loops, op)
     lo, hi = at.min(axis=0), at.max(axis=0)
     shifts = [np.array([a for a, _ in m.output_box]) - np.array([a for a, _ in mems[0].output_box]) for m in mems]
-    return tuple((int(lo[d] + min(s[d] for s in shifts)), int(hi[d] + max(s[d] for s in shifts)))
-                 for d in range(len(lo)))
+    return [(int(lo[d] + min(s[d] for s in shifts)), int(hi[d] + max(s[d] for s in shifts))) for d in range(len(lo))]
 
 
 def _glb_of(program: HwProgram) -> GlbProgram:

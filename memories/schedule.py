@@ -58,11 +58,15 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     fixed = {s.name for s in scheduled_stmts(prog) if s.is_host} | _stream_copies(prog)
     fused = None
     for ii in range(1, max(1, target.max_ii) + 1):
-        rates = _fused_rates(prog, ii, fixed)
-        delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
-        if delays is not None:
-            name = "fused" if ii == 1 else f"fused_ii{ii}"
-            fused = Schedule(name, {s: Timing(rates[s], delays[s]) for s in rates})
+        for fit in (False, True):
+            rates = _fused_rates(prog, ii, fixed, fit)
+            delays = _solve(prog, rates, dict.fromkeys(fixed, 0)) if rates is not None else None
+            if rates is not None and delays is not None:
+                name = "fused" if ii == 1 else f"fused_ii{ii}"
+                candidate = Schedule(name, {s: Timing(rates[s], delays[s]) for s in rates})
+                if fused is None or _finish(prog, candidate) < _finish(prog, fused):
+                    fused = candidate
+        if fused is not None:
             break
     dense = _dense(prog, fixed)
     if fused is None:
@@ -156,7 +160,11 @@ def _stream_copies(prog: Program) -> set[str]:
     return copies
 
 
-def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int, ...]]:
+def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> dict[str, tuple[int, ...]] | None:
+    """Each op's rates: one mixed radix per group of connected ops, wide enough for every op's loops and, unless
+    `fit`, for the streams they read. With `fit` the radix leaves the streams out and each paced stream steps
+    its row within the group's row (a serial reduction over a 3x3 window reads 14 words of input per 12-pixel
+    row: 7 cycles per word, not 9, so rows stay 108 cycles and not 126); None if a stream does not fit."""
     stmts = scheduled_stmts(prog)
     rates = {s.name: _host_rates(s) for s in stmts if s.name in fixed}
     for group, neighbours in _groups(prog, stmts, fixed):
@@ -166,7 +174,7 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
         # the wrong dimension, so only nests of the group's depth count.
         if not any(d.strip for m in group for d in m.time_dims):
             # Loops of one iteration (a tile as large as its region) take no part in the radix.
-            _live_radix(rates, group, group + neighbours, ii)
+            _live_radix(rates, group, group if fit else group + neighbours, ii)
             continue
         peers = [m for m in group + neighbours if len(m.time_dims) == depth] or group
         widest = [max([s.time_dims[k].extent for s in peers if len(s.time_dims) > k] or [1])
@@ -195,7 +203,12 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str]) -> dict[str, tuple[int
             rates[n.name] = tuple(ii * periods[k] for k in digits)
     _keep_pace(prog, rates, fixed)
     # upsamples pace their own streams
-    if not any(d.strip for s in stmts for d in s.time_dims) and _pace_streams_to_readers(prog, rates, fixed):
+    if any(d.strip for s in stmts for d in s.time_dims):
+        return None if fit else rates
+    slowed = _pace_streams_to_readers(prog, rates, fixed, fit)
+    if slowed is None:
+        return None
+    if slowed:
         _keep_pace(prog, rates, fixed)
     return rates
 
@@ -208,10 +221,13 @@ def _periods(widest: list[int]) -> list[int]:
     return periods
 
 
-def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]) -> bool:
+def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str],
+                             fit: bool = False) -> bool | None:
     """Slow an input stream down to its readers when they all step slower than it along the dims they step
     one word at a time (a serial reduction reads a new column every 9 cycles): the host delivers each word
-    when it is needed, so a line, not a frame, is stored. Returns whether a stream changed."""
+    when it is needed, so a line, not a frame, is stored. With `fit`, a stream whose rows at its readers' pace
+    overrun their rows steps faster within them (`_fit_rows`), and None means one cannot. Returns whether a
+    stream changed."""
     changed = False
     for h in scheduled_stmts(prog):
         if not h.is_host or h.lane_dims:
@@ -224,10 +240,25 @@ def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], f
                     continue  # only unit steps of one stream dim tell the pace
                 j = step.index(1)
                 pace[j] = max(pace[j], rates[f.dst.name][k])
+        if fit and reads and not _injective(pace, h.time_dims):
+            pace = _fit_rows(pace, h.time_dims)
+            if not _injective(pace, h.time_dims):
+                return None
         if reads and tuple(pace) != rates[h.name] and _injective(pace, h.time_dims):
             rates[h.name] = tuple(pace)
             changed = True
     return changed
+
+
+def _fit_rows(pace: list[int], dims: Sequence[Dim]) -> list[int]:
+    """`pace` with each inner dim's step shrunk, outermost first, until its whole run fits one step of the dim
+    around it (the inner dims at one cycle a step at least)."""
+    out = list(pace)
+    for k in range(1, len(out)):
+        rest = sum(d.extent - 1 for d in dims[k + 1:])  # the dims inside at one cycle each
+        if dims[k].extent > 1:
+            out[k] = max(1, min(out[k], (out[k - 1] - 1 - rest) // (dims[k].extent - 1)))
+    return out
 
 
 def _live_radix(rates: dict, group: list[Stmt], peers: list[Stmt], ii: int) -> None:

@@ -137,8 +137,8 @@ def test_a_rate_change_goes_through_an_addressed_bank():
     assert bank.kind == "addressed" and buf.words == 1 + bank.words + 1 >= buf.min_words
     (r,) = buf.read_ports
     assert r.delay is None and r.tap == bank.read_ports[0].name
-    # sum_s1 reads in_copy(x + r, y): address stride 1 along x and r, 16 along y; firing strides 1, 4, 64.
-    assert r.controller.data_stride == (1, 1, 16) and r.controller.cycle_stride == (1, 4, 64)
+    # sum_s1 reads in_copy(x + r, y): address stride 1 along x and r, 16 along y; firing strides 1, 4, 52.
+    assert r.controller.data_stride == (1, 1, 16) and r.controller.cycle_stride == (1, 4, 52)
 
 
 def test_wide_values_take_parallel_tile_slices():
