@@ -9,6 +9,7 @@
     edges       boundary conditions on inputs: their streams extended                   (edges.py)
     ops         the loop nest of ops with affine loads and stores                       (ops.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)
+    reorder     updates take each element's reduction steps in a row                    (reorder.py)
     lower       the self-contained program, names resolved                              (assemble.py)
 
 `lower(pipe, name, dump_after=STEP)` prints the state after a step; the program is verified after every step
@@ -32,6 +33,7 @@ from .ops import build_ops
 from .printer import format_nest, format_program
 from .program import HwProgram
 from .region import format_region, locate_region
+from .reorder import reduce_in_place
 from .scatter import scatter_writes
 from .state import Lowering
 from .streams import assign_lanes
@@ -51,6 +53,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("edges", replicate_edges, format_edges, None),
     ("ops", build_ops, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("reorder", reduce_in_place, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),
 )
 STEP_NAMES = tuple(name for name, _, _, _ in PASSES)
