@@ -1,7 +1,9 @@
 """Host tiling: the loops of the accelerator output at and outside `hw_accelerate`'s store loop run on the
 host, which invokes the accelerator once per tile (the last tile of a dimension shifts inward, Halide's
-default tail for a pure loop). The hardware is built for the first tile; every tile must have the same shape,
-which holds because accesses are affine and values do not depend on coordinates."""
+default tail for a pure loop; GuardWithIf and the predicated tails too: every tile runs the same hardware, and
+the shifted tile recomputes values the tile before it wrote, the same values). The hardware is built for the
+first tile; every tile must have the same shape, which holds because accesses are affine and values do not depend
+on coordinates."""
 
 from __future__ import annotations
 
@@ -82,13 +84,6 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
         s = splits.get(h)
         if s is not None and s.old in f.args:
             e = extents[s.old]
-            if e % s.factor and s.tail not in (TailStrategy.Auto, TailStrategy.ShiftInwards, TailStrategy.RoundUp):
-                raise ScheduleError(
-                    f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, {s.tail.name}): "
-                    f"the host loop {s.outer} over accelerator tiles needs ShiftInwards or RoundUp tails ({e} is "
-                    f"not a multiple of {s.factor}, and every tile runs the same hardware); use "
-                    "TailStrategy.RoundUp, or drop the tail strategy for ShiftInwards"
-                )
             if e % s.factor and s.tail is TailStrategy.RoundUp and is_output:
                 raise ScheduleError(
                     f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, RoundUp): the last "

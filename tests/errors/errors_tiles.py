@@ -28,28 +28,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "Host tiles with a tail strategy the host loop cannot run", (
-    "{at}: Func 'hw_output': split(x, xo, xi, 4, GuardWithIf): the host loop xo over accelerator "
-    "tiles needs ShiftInwards or RoundUp tails (10 is not a multiple of 4, and every tile runs the "
-    "same hardware); use TailStrategy.RoundUp, or drop the tail strategy for ShiftInwards"), func="hw_output")
-def host_tiles_guard_with_if():
-    p = pipeline(width=10)
-    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 4, 8, hl.TailStrategy.GuardWithIf)  # <-
-    p.hw_output.hw_accelerate(p.xi, p.xo)
-    buffer(p)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
-@host_tiles_guard_with_if.fix
-def _():
-    p = pipeline(width=10)
-    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 4, 8, R).hw_accelerate(p.xi, p.xo)
-    buffer(p)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
 @case("hardware", "RoundUp host tiles on the pipeline's output write past its bounds", (
     "{at}: Func 'output': split(x, xo, xi, 4, RoundUp): the last tile of the host loop xo would "
     "write past the pipeline output's bounds (10 is not a multiple of 4; Halide refuses such an "

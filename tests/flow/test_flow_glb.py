@@ -490,15 +490,15 @@ def test_round_up_on_the_host_loop(glb, build_dir):
     assert res.cycles == design.report["predicted_cycles"]
 
 
-def test_error_guard_with_if_on_the_host_loop():
-    out = _host_tail(True, hl.TailStrategy.GuardWithIf)
-    with pytest.raises(hl.HalideError) as err:
-        hl.compile(out, name="glb")
-    assert _after_loc(str(err.value)) == (
-        "Func 'hw_output_global_wrapper': split(y, yo, yi, 32, GuardWithIf): the host loop yo over accelerator "
-        "tiles needs ShiftInwards or RoundUp tails (50 is not a multiple of 32, and every tile runs the same "
-        "hardware); use TailStrategy.RoundUp, or drop the tail strategy for ShiftInwards"
-    )
+@pytest.mark.parametrize("tail", [hl.TailStrategy.GuardWithIf, hl.TailStrategy.PredicateStores])
+def test_guarded_tails_on_the_host_loop_shift_inwards(tail, build_dir):
+    """GuardWithIf and the predicated tails on the host's tile loop (Halide computes a partial last tile): every
+    tile runs the same hardware, so the last one shifts inward and recomputes what the tile before it wrote."""
+    out = _host_tail(True, tail)
+    design = hl.compile(out, name="glb_guard")
+    assert [t.output_box for t in design.program.tiles][-1] == [(36, 99), (18, 49)]
+    res = design.check({"input": random_image(102, 52)}, simulator="icarus", build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
