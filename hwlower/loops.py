@@ -42,10 +42,7 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
             pure = dv.old not in rvars and not _is_r(dv.old, schedule)
             _split(dv, ext, exprs, who, pure and update)
         elif isinstance(dv, Fuse):
-            raise ScheduleError(
-                f"{dv.loc}: {who}: fuse({dv.inner}, {dv.outer}, {dv.fused}) is not supported in hardware yet "
-                "(a fused loop indexes memories with / and %); use split, tile and reorder"
-            )
+            _fuse(dv, ext, exprs, who)
         elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
             unrolled.add(dv.var)
         elif isinstance(dv, (Reorder, ForType)):
@@ -74,6 +71,26 @@ def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who
         if c:
             terms[dv.outer] = terms.get(dv.outer, 0) + c * dv.factor
             terms[dv.inner] = terms.get(dv.inner, 0) + c
+
+
+def _fuse(dv: Fuse, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str) -> None:
+    """A fused loop is affine when one of the loops it fuses has one iteration (the host's loops over tiles,
+    inside one tile): the other is the fused loop itself. Otherwise its loops are fused / e and fused % e."""
+    inner, outer = ext.pop(dv.inner), ext.pop(dv.outer)
+    if inner != 1 and outer != 1:
+        raise ScheduleError(
+            f"{dv.loc}: {who}: fuse({dv.inner}, {dv.outer}, {dv.fused}) is not supported in hardware yet over "
+            f"loops of {inner} and {outer} iterations (a fused loop indexes memories with / and %); use split, "
+            "tile and reorder (a fuse of the host's loops over accelerator tiles works)"
+        )
+    ext[dv.fused] = inner * outer
+    for terms in exprs.values():
+        c = terms.pop(dv.inner, 0) if inner > 1 else 0
+        c += terms.pop(dv.outer, 0) if outer > 1 else 0
+        terms.pop(dv.inner, None)
+        terms.pop(dv.outer, None)
+        if c:
+            terms[dv.fused] = terms.get(dv.fused, 0) + c
 
 
 def _tail_error(dv: Split, e: int, who: str) -> NoReturn:

@@ -15,7 +15,7 @@ from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Func, Function
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import Split, TailStrategy
+from mainspring.frontend.schedule import Fuse, Split, TailStrategy
 
 from .placement import accelerate_call
 from .program import Tile
@@ -54,9 +54,7 @@ def _rounds_up(f: Function, dim: str) -> bool:
 def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[str, int], ...]:
     """The loops of f that step over tiles of `full_box` (outermost first), with their trip counts."""
     extents, order = _tile_extents(f, store_var, full_box)
-    sched = f.definitions[0].schedule
-    loops = list(reversed(sched.dim_names()))
-    host = loops[: loops.index(store_var) + 1] if store_var is not None else []
+    host = _host_loops(f, store_var)
     out = []
     for name, dim in zip(host, order):
         lo, hi = full_box[f.args.index(dim)]
@@ -74,8 +72,7 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
                   is_output: bool = False) -> tuple[dict[str, int], list[str]]:
     """Tile extent per dimension of f, and f's dimensions that host loops step over (outermost first)."""
     sched = f.definitions[0].schedule
-    loops = list(reversed(sched.dim_names()))
-    host = loops[: loops.index(store_var) + 1] if store_var is not None else []
+    host = _host_loops(f, store_var)
     splits = {d.outer: d for d in sched.directives if isinstance(d, Split)}
     extents = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, full_box)}
     order = []
@@ -104,6 +101,20 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
                 "tiles of one dimension; split each dimension once (e.g. tile(x, y, xo, yo, xi, yi, 64, 64))"
             )
     return extents, order
+
+
+def _host_loops(f: Function, store_var: str | None) -> list[str]:
+    """f's loops at and outside `store_var`, outermost first, a fused loop (`fuse(xo, yo, t)`) as the loops it
+    fuses: the host visits the same tiles in the same order."""
+    sched = f.definitions[0].schedule
+    loops = list(reversed(sched.dim_names()))
+    fused = {d.fused: d for d in sched.directives if isinstance(d, Fuse)}
+
+    def expand(name: str) -> list[str]:
+        d = fused.get(name)
+        return [name] if d is None else expand(d.outer) + expand(d.inner)
+
+    return [n for h in (loops[: loops.index(store_var) + 1] if store_var is not None else []) for n in expand(h)]
 
 
 def _schedule_loc(f: Function) -> SourceLoc | None:

@@ -374,8 +374,9 @@ def _():
 
 
 @case("hardware", "fuse inside the accelerator", (
-    "{at}: Func 'mid': fuse(x, y, t) is not supported in hardware yet (a fused loop indexes memories "
-    "with / and %); use split, tile and reorder"), func="mid")
+    "{at}: Func 'mid': fuse(x, y, t) is not supported in hardware yet over loops of 8 and 9 iterations (a "
+    "fused loop indexes memories with / and %); use split, tile and reorder (a fuse of the host's loops over "
+    "accelerator tiles works)"), func="mid")
 def fuse_inside_the_accelerator():
     p = scheduled()
     p.mid.fuse(p.x, p.y, hl.Var("t"))  # <-

@@ -280,3 +280,33 @@ def test_a_predicated_window_unrolls_to_its_points(simulator, build_dir):
     assert design.report["pes"] == 12  # 13 taps, 12 adds: the 12 points outside the disk fold away
     res = design.check({"input": random_image(12, 10, seed=6)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _separable_blur():
+    x, y = _vars()
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, bx, by, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur_x", "blur_y", "hw_output",
+                                                                 "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
+    by[x, y] = (bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9
+    hw_output[x, y] = hl.u8(by[x, y])
+    output[x, y] = hw_output[x, y]
+    return x, y, hw_input, (bx, by), hw_output, output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_host_loops_fused_into_one(simulator, build_dir):
+    """`fuse(xo, yo, t)` of the host's loops over accelerator tiles, t the accelerator's loop: the host visits
+    the same tiles (inside one tile, xo and yo have one iteration each, so t is each of them)."""
+    x, y, hw_input, inner, hw_output, output = _separable_blur()
+    xo, yo, xi, yi, t = (hl.Var(n) for n in ("xo", "yo", "xi", "yi", "t"))
+    output.bound(x, 0, 32).bound(y, 0, 24)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 16, 12).fuse(xo, yo, t).hw_accelerate(xi, t)
+    for f in inner:
+        f.compute_at(hw_output, t)
+    hw_input.compute_root().stream_to_accelerator()
+    design = hl.compile(output, name="fused_host")
+    assert design.report["tiles"] == 4
+    res = design.check({"input": random_image(34, 26, seed=8)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
