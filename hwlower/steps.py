@@ -79,6 +79,8 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
         divisor = arg.b
         if isinstance(divisor, ir.Const) and not divisor.type.is_float():
             arg, div = arg.a, int_value(divisor)
+    else:
+        arg, div = _quotient_scaled(arg)
     names = {n.name for n in ir.walk(arg) if isinstance(n, ir.Var)}
     if len(names) != 1 or next(iter(names)) not in own or div < 1:
         return
@@ -96,6 +98,18 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
             old["ratio"], old["div"] = None, max(old["div"], div)
         return
     graph.add_edge(own[var], producer, ratio=ratio, div=div)
+
+
+def _quotient_scaled(arg: ir.Expr) -> tuple[ir.Expr, int]:
+    """An index with one quotient by a constant inside it (2 * (x / 2) + 1: a downsample's pixel read by an
+    upsample of it, both inlined) as the index with the quotient replaced by its dividend, and the divisor:
+    (2 * x + 1, 2), whose ratio of 2 / 2 puts both at one resolution, in steps of 2; else (arg, 1)."""
+    quotients = [n for n in ir.walk(arg) if isinstance(n, ir.BinOp) and n.op == "div"
+                 and isinstance(n.b, ir.Const) and isinstance(n.b.value, int) and n.b.value > 1]
+    if len(quotients) != 1:
+        return arg, 1
+    q = quotients[0]
+    return ir.transform(arg, lambda n, kids: q.a if n is q else ir.rebuild(n, kids)), int_value(q.b)
 
 
 def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:

@@ -165,3 +165,26 @@ def test_a_dimension_read_at_two_resolutions_is_strip_mined_whole(build_dir):
     accelerate(u, u, 8, 4, [f, g], hw_input)
     design = hl.compile(u, name="upsample_two_paths")
     design.check({"input": random_image(8, 4, seed=6)}, simulator="icarus", build_dir=build_dir)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("auto", [False, True])
+def test_an_inlined_downsample_read_by_an_upsample(simulator, build_dir, auto):
+    """down(x, y) = in(2x, 2y) + in(2x + 1, 2y + 1) read at up(x, y) = down(x / 2, y / 2), down inlined: the
+    input is read at 2 * (x / 2) and 2 * (x / 2) + 1, the same resolution in steps of 2 (the automatic
+    schedule inlines it too)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, down, up, hw_output = (hl.Func(n) for n in ("hw_input", "down", "up", "hw_output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    down[x, y] = (hw_input[2 * x, 2 * y] + hw_input[2 * x + 1, 2 * y + 1]) / 2
+    up[x, y] = down[x / 2, y / 2]
+    hw_output[x, y] = hl.u8(up[x, y])
+    if auto:
+        hw_output.set_estimates([(0, 16), (0, 12)])
+        hl.Pipeline(hw_output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    else:
+        accelerate(hw_output, hw_output, 16, 12, [], hw_input)
+    design = hl.compile(hw_output, name=f"down_up_{int(auto)}")
+    res = design.check({"input": random_image(16, 12, seed=5)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"] <= 1.15 * design.report["ideal_cycles"]
