@@ -109,6 +109,7 @@ def _quotient_scaled(arg: ir.Expr) -> tuple[ir.Expr, int]:
     if len(quotients) != 1:
         return arg, 1
     q = quotients[0]
+    assert isinstance(q, ir.BinOp) and isinstance(q.b, ir.Const)
     return ir.transform(arg, lambda n, kids: q.a if n is q else ir.rebuild(n, kids)), int_value(q.b)
 
 
