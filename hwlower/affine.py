@@ -50,10 +50,26 @@ def _divide(a: Affine, d: int, op: str, ranges: dict[str, int]) -> Affine | None
     lo = a.const + sum(min(0, c * (ranges[v] - 1)) for v, c in rest)
     hi = a.const + sum(max(0, c * (ranges[v] - 1)) for v, c in rest)
     if lo // d != hi // d:
-        return None
+        return _stepped(a, d, op, whole, rest, ranges)
     if op == "div":
         return Affine.make(whole, lo // d)
     return Affine.make(dict(rest), a.const - d * (lo // d))
+
+
+def _stepped(a: Affine, d: int, op: str, whole: dict[str, int], rest: list[tuple[str, int]],
+             ranges: dict[str, int]) -> Affine | None:
+    """floor(a / d) or a mod d when the part d does not divide is one loop v whose quotient steps evenly over its
+    range: (x + 1) / 2 on x = 2 * xo + xi is xo + xi (xi in 0..1: any two points lie on a line)."""
+    if len(rest) != 1:
+        return None
+    (v, c), = rest
+    q = [(a.const + c * i) // d for i in range(ranges[v])]
+    k = q[1] - q[0] if len(q) > 1 else 0
+    if any(q[i] != q[0] + k * i for i in range(len(q))):
+        return None
+    if op == "div":
+        return Affine.make(whole | {v: k}, q[0])
+    return Affine.make({v: c - d * k}, a.const - d * q[0])
 
 
 def _scale(a: Affine, k: int) -> Affine:

@@ -421,7 +421,13 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
     a = affine_of(e, env, ranges)
     if a is None:
         scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
-        hint = ("an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
+        rvars = sorted({n.name.replace("$", ".") for n in ir.walk(e) if isinstance(n, ir.RVar)})
+        hint = (f"a quotient of a pure and a reduction variable ({', '.join(rvars)}) takes values no loop order "
+                f"makes affine (a transposed convolution's (x + r.x) / 2); unroll the reduction "
+                f"({'.'.join(['update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is then "
+                "affine on its own"
+                if scaled and rvars else
+                "an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
                 "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
                 "that loop a multiple of d, starting at a multiple of d"
                 if scaled else

@@ -328,3 +328,38 @@ def upsample_tiles_shifted_inward():
 @upsample_tiles_shifted_inward.fix
 def _():
     return hl.compile(_upsampled(18, 6), name="demo")
+
+
+def _transposed_convolution(unrolled: bool):
+    """up(x, y) = sum over r of hw_input((x + r.x) / 2, (y + r.y) / 2) * (r.x + 2 * r.y + 1): a 2x upsampling
+    convolution, its taps serial unless `unrolled`."""
+    p = pipeline(width=8, height=8)
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    up = hl.Func("up")
+    up[p.x, p.y] = hl.u16(0)
+    up[p.x, p.y] += p.hw_input[(p.x + r.x) / 2, (p.y + r.y) / 2] * hl.u16(r.x + 2 * r.y + 1)  # <-upconv
+    if unrolled:
+        up.update().unroll(r.x).unroll(r.y)
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = up[p.x, p.y]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    buffer(p, up)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "A quotient of a pure and a reduction variable (a transposed convolution's serial taps)", (
+    "{upconv}: Func 'up'.update(0) accesses 'hw_input' at ((x + r$x) / 2), which is not an affine function of "
+    "its loops; memories need affine addresses: a quotient of a pure and a reduction variable (r.x) takes "
+    "values no loop order makes affine (a transposed convolution's (x + r.x) / 2); unroll the reduction "
+    "(update().unroll(r.x)): each step's quotient is then affine on its own."), func="up", simulate=True)
+def transposed_convolution_serial():
+    return _transposed_convolution(False)
+
+
+@transposed_convolution_serial.fix
+def _():
+    return _transposed_convolution(True)

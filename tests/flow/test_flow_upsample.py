@@ -97,12 +97,25 @@ def test_an_even_offset_inside_the_division_is_affine(simulator, build_dir):
     design.check({"input": random_image(9, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
 
 
-def test_an_odd_offset_inside_the_division_is_refused():
-    # (x + 1) / 2 = xo + (xi + 1) / 2 takes both xo and xo + 1 within one step of xi: not affine. (A bound that
-    # forgot xi's last value made this compile and simulate wrong, at (13, 0).)
-    with pytest.raises(hl.HalideError, match=r"Func 'hw_output' accesses 'hw_input' at \(\(x \+ 1\) / 2\), which "
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_odd_offset_inside_the_division_steps_with_the_inner_loop(simulator, build_dir):
+    # (x + 1) / 2 = xo + xi on x = 2 * xo + xi (the quotient steps with xi: two points lie on a line). A bound
+    # that forgot xi's last value once made this compile and simulate wrong, at (13, 0): every pixel is checked.
+    design = hl.compile(_offset_upsample(1), name="upsample_offset1")
+    design.check({"input": random_image(9, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
+
+
+def test_a_quotient_that_does_not_step_evenly_is_refused():
+    # (x + 1) / 3 over steps of 3 (an upsample by 3): xi = 0, 1, 2 give xo, xo, xo + 1, not a line.
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
+    hw_input[x, y] = hl.u16(i[x, y])
+    hw_output[x, y] = hw_input[(x + 1) / 3, y]
+    accelerate(hw_output, hw_output, 12, 4, [], hw_input)
+    with pytest.raises(hl.HalideError, match=r"Func 'hw_output' accesses 'hw_input' at \(\(x \+ 1\) / 3\), which "
                                              r"is not an affine function of its loops"):
-        hl.compile(_offset_upsample(1), name="upsample_offset1")
+        hl.compile(hw_output, name="upsample3_offset1")
 
 
 def _bilinear(width: int, height: int, separable: bool = True, y_too: bool = True):
@@ -187,4 +200,23 @@ def test_an_inlined_downsample_read_by_an_upsample(simulator, build_dir, auto):
         accelerate(hw_output, hw_output, 16, 12, [], hw_input)
     design = hl.compile(hw_output, name=f"down_up_{int(auto)}")
     res = design.check({"input": random_image(16, 12, seed=5)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"] <= 1.15 * design.report["ideal_cycles"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_transposed_convolution_with_its_taps_unrolled(simulator, build_dir):
+    """up(x, y) = sum of hw_input((x + r.x) / 2, (y + r.y) / 2) * w(r): each tap's quotient steps with the
+    strip-mined loop ((x + 1) / 2 = xo + xi), so the 2x2 taps read the input's line buffer at affine addresses."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, up, hw_output = hl.Func("hw_input"), hl.Func("up"), hl.Func("hw_output")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    up[x, y] = hl.u16(0)
+    up[x, y] += hw_input[(x + r.x) / 2, (y + r.y) / 2] * hl.u16(r.x + 2 * r.y + 1)
+    up.update().unroll(r.x).unroll(r.y)
+    hw_output[x, y] = hl.u8(up[x, y] >> 3)
+    accelerate(hw_output, hw_output, 16, 12, [up], hw_input)
+    design = hl.compile(hw_output, name="transposed_conv")
+    res = design.check({"input": random_image(9, 7, seed=7)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"] <= 1.15 * design.report["ideal_cycles"]
