@@ -109,6 +109,8 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
+    if pending and f is region.output and not ram:
+        _serial_update_of_the_output(f, pending[0][1], pending[0][0])
     if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams,
                             output=f is region.output and f is region.accelerated))
@@ -119,6 +121,19 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
+
+
+def _serial_update_of_the_output(f: Function, d: Definition, k: int) -> NoReturn:
+    """The accelerator's output streams each element once, as its op stores it: an update that stays an op of
+    its own (a serial reduction) would stream every partial value."""
+    args = ", ".join(f.args)
+    raise ScheduleError(
+        f"{d.loc}: Func '{f.name}' is the accelerator's output, and its update {k - 1} stays a loop of its own in "
+        f"hardware (its reduction is not unrolled), but the output streams each element once, when its op stores "
+        f"it. Compute the reduction in a Func of its own and copy it out: {f.name}_acc({args}) holding both "
+        f"definitions, {f.name}({args}) = {f.name}_acc({args}), and {f.name}_acc.compute_at({f.name}, <the "
+        f"accelerator's loop>); or unroll the reduction ({f.name}.update({k - 1}).unroll(...))"
+    )
 
 
 def _pure_part(f: Function, d: Definition, box: Box, k: int) -> StageLoops | None:
