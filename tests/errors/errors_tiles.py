@@ -330,25 +330,32 @@ def _():
     return hl.compile(_upsampled(18, 6), name="demo")
 
 
+def _compile_through(p, hw_output, *buffered):
+    """`p`'s pipeline with `hw_output` as the accelerator's output (copied to `output`, 8x8), `buffered` at its
+    loop, hw_input streamed."""
+    p.hw_output = hw_output
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    if buffered:
+        buffer(p, *buffered)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
 def _transposed_convolution(unrolled: bool):
     """up(x, y) = sum over r of hw_input((x + r.x) / 2, (y + r.y) / 2) * (r.x + 2 * r.y + 1): a 2x upsampling
     convolution, its taps serial unless `unrolled`."""
     p = pipeline(width=8, height=8)
     r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
-    up = hl.Func("up")
+    up, hw_output = hl.Func("up"), hl.Func("hw_output")
     up[p.x, p.y] = hl.u16(0)
     up[p.x, p.y] += p.hw_input[(p.x + r.x) / 2, (p.y + r.y) / 2] * hl.u16(r.x + 2 * r.y + 1)  # <-upconv
     if unrolled:
         up.update().unroll(r.x).unroll(r.y)
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = up[p.x, p.y]
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    buffer(p, up)
-    stream(p)
-    return hl.compile(p.output, name="demo")
+    hw_output[p.x, p.y] = up[p.x, p.y]
+    return _compile_through(p, hw_output, up)
 
 
 @case("hardware", "A quotient of a pure and a reduction variable (a transposed convolution's serial taps)", (
@@ -373,19 +380,11 @@ def _reduced_output(copied: bool):
     acc = hl.Func("hw_output_acc") if copied else hl.Func("hw_output")
     acc[p.x, p.y] = hl.u16(0)
     acc[p.x, p.y] += p.hw_input[p.x + r.x, p.y]  # <-reduced
-    if copied:
-        p.hw_output = hl.Func("hw_output")
-        p.hw_output[p.x, p.y] = acc[p.x, p.y]
-    else:
-        p.hw_output = acc
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    if copied:
-        buffer(p, acc)
-    stream(p)
-    return hl.compile(p.output, name="demo")
+    if not copied:
+        return _compile_through(p, acc)
+    hw_output = hl.Func("hw_output")
+    hw_output[p.x, p.y] = acc[p.x, p.y]
+    return _compile_through(p, hw_output, acc)
 
 
 @case("hardware", "A serial reduction in the accelerator's output itself", (
