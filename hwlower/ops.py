@@ -24,6 +24,8 @@ from .fold import fold_update, map_calls
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, replay
+from .output_copy import copies_out
+from .program import Tile
 from .region import Region
 from .simplify import simplify
 from .state import Lowering
@@ -41,15 +43,32 @@ def build_ops(s: Lowering) -> Lowering:
     for f in region.buffered:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
-        body.extend(_lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
-                                tile.output_box if f is region.output else None, steps.get(id(f), {}),
-                                id(f) in s.rams, frozenset(s.rams)))
+        nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
+                            tile.output_box if f is region.output else None, steps.get(id(f), {}),
+                            id(f) in s.rams, frozenset(s.rams))
+        apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output and id(f) not in s.rams \
+            else None
+        if apart is not None:  # a serial reduction in the output itself: it accumulates inside, then streams out
+            nodes, acc = apart
+            buffers.append(acc)
+            op_lanes[f"{fname}_out"] = op_lanes[f"{fname}_s0"]
+            s = _with_box_of(s, acc.name, fname)
+        body.extend(nodes)
     nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
     tiles = s.glb.mem_tiles if s.glb is not None else s.tiles
     if len(tiles) > 1 or len(s.tiles) > 1:
         _check_tile_free_coordinates(pipe, nest, list(s.tiles) + list(tiles))
     return replace(s, nest=nest, op_lanes=op_lanes, readback=_glb_readback(s) if s.glb is not None else None)
+
+
+def _with_box_of(s: Lowering, new: str, old: str) -> Lowering:
+    """`s` with buffer `new` given buffer `old`'s box in every invocation."""
+    def boxed(tiles: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        return tuple(replace(t, boxes={**t.boxes, new: t.boxes[old]}) for t in tiles)
+
+    glb = replace(s.glb, mem_tiles=boxed(s.glb.mem_tiles)) if s.glb is not None else None
+    return replace(s, tiles=boxed(s.tiles), glb=glb)
 
 
 def _glb_readback(s: Lowering) -> tuple[tuple[Loop, ...], Op]:
@@ -109,8 +128,6 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
-    if pending and f is region.output and not ram:
-        _serial_update_of_the_output(f, pending[0][1], pending[0][0])
     if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams,
                             output=f is region.output and f is region.accelerated))
@@ -121,19 +138,6 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
-
-
-def _serial_update_of_the_output(f: Function, d: Definition, k: int) -> NoReturn:
-    """The accelerator's output streams each element once, as its op stores it: an update that stays an op of
-    its own (a serial reduction) would stream every partial value."""
-    args = ", ".join(f.args)
-    raise ScheduleError(
-        f"{d.loc}: Func '{f.name}' is the accelerator's output, and its update {k - 1} stays a loop of its own in "
-        f"hardware (its reduction is not unrolled), but the output streams each element once, when its op stores "
-        f"it. Compute the reduction in a Func of its own and copy it out: {f.name}_acc({args}) holding both "
-        f"definitions, {f.name}({args}) = {f.name}_acc({args}), and {f.name}_acc.compute_at({f.name}, <the "
-        f"accelerator's loop>); or unroll the reduction ({f.name}.update({k - 1}).unroll(...))"
-    )
 
 
 def _pure_part(f: Function, d: Definition, box: Box, k: int) -> StageLoops | None:

@@ -370,33 +370,3 @@ def transposed_convolution_serial():
 @transposed_convolution_serial.fix
 def _():
     return _transposed_convolution(True)
-
-
-def _reduced_output(copied: bool):
-    """hw_output(x, y) sums a serial 3-tap window of hw_input along x: in the accelerator's output itself, or
-    (`copied`) in hw_output_acc, which hw_output copies."""
-    p = pipeline()
-    r = hl.RDom([hl.Range(0, 3)], "r")
-    acc = hl.Func("hw_output_acc") if copied else hl.Func("hw_output")
-    acc[p.x, p.y] = hl.u16(0)
-    acc[p.x, p.y] += p.hw_input[p.x + r.x, p.y]  # <-reduced
-    if not copied:
-        return _compile_through(p, acc)
-    hw_output = hl.Func("hw_output")
-    hw_output[p.x, p.y] = acc[p.x, p.y]
-    return _compile_through(p, hw_output, acc)
-
-
-@case("hardware", "A serial reduction in the accelerator's output itself", (
-    "{reduced}: Func 'hw_output' is the accelerator's output, and its update 0 stays a loop of its own in "
-    "hardware (its reduction is not unrolled), but the output streams each element once, when its op stores it. "
-    "Compute the reduction in a Func of its own and copy it out: hw_output_acc(x, y) holding both definitions, "
-    "hw_output(x, y) = hw_output_acc(x, y), and hw_output_acc.compute_at(hw_output, <the accelerator's loop>); "
-    "or unroll the reduction (hw_output.update(0).unroll(...))"), func="hw_output", simulate=True)
-def serial_reduction_in_the_output():
-    return _reduced_output(False)
-
-
-@serial_reduction_in_the_output.fix
-def _():
-    return _reduced_output(True)

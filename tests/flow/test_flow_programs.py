@@ -310,3 +310,30 @@ def test_host_loops_fused_into_one(simulator, build_dir):
     assert design.report["tiles"] == 4
     res = design.check({"input": random_image(34, 26, seed=8)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("lanes", [1, 2])
+def test_a_serial_reduction_in_the_accelerator_output_itself(simulator, build_dir, lanes):
+    """hw_output(x, y) += hw_input(x + r.x, y + r.y) with r serial and hw_output accelerated: its definitions run
+    on an internal buffer (hw_output_acc) and a copy streams each sum out once, after its last step."""
+    x, y = _vars()
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r")
+    hw_output[x, y] = hl.u16(0)
+    hw_output[x, y] += hw_input[x + r.x, y + r.y] * hl.u16(r.x + 1)
+    output[x, y] = hl.u8(hw_output[x, y] >> 4)
+    output.bound(x, 0, 10).bound(y, 0, 8)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 10, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    if lanes > 1:
+        hw_output.unroll(xi, lanes)
+        hw_output.update().unroll(x, lanes).unroll(r.x)  # r.y stays serial (a serial r.x would cross lanes)
+        hw_input.unroll(x, lanes)
+    design = hl.compile(output, name=f"output_reduction_{lanes}")
+    assert "hw_output_acc" in {b.name for b in design.program.nest.buffers}
+    res = design.check({"input": random_image(12, 10, seed=9)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"] <= 1.35 * design.report["ideal_cycles"]
