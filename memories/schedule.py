@@ -241,6 +241,8 @@ def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], f
                 j = step.index(1)
                 pace[j] = max(pace[j], rates[f.dst.name][k])
         if fit and reads and not _injective(pace, h.time_dims):
+            if not any(_reduces(f.dst) for f in reads):
+                return None  # a pure reader keeps pace with the stream: running ahead would only store more
             pace = _fit_rows(pace, h.time_dims)
             if not _injective(pace, h.time_dims):
                 return None
@@ -248,6 +250,15 @@ def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], f
             rates[h.name] = tuple(pace)
             changed = True
     return changed
+
+
+def _reduces(s: Stmt) -> bool:
+    """Whether op `s` runs a serial loop that leaves the element it stores in place (a reduction's steps, each
+    reading its window anew: the halo columns of its stream would cost a whole pixel's steps each)."""
+    if s.op is None:
+        return False
+    stored = {v for a in s.op.store.index for v, _ in a.terms}
+    return any(d.var not in stored and d.extent > 1 for d in s.time_dims)
 
 
 def _fit_rows(pace: list[int], dims: Sequence[Dim]) -> list[int]:
