@@ -16,7 +16,6 @@ import numpy as np
 
 import mainspring as hl
 
-
 NAME = "h2h_conv_layer_mobile"
 DEFAULT_SIZE = (16, 16)
 IN_CHANNELS, OUT_CHANNELS = 4, 3

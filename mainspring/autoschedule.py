@@ -120,8 +120,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
-            plan = fewest_cycles(pipe, [plan] + [_plan(pipe, k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)],
-                                 target, opts)
+            fewer = [_plan(pipe, k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
+            plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
         return fit_tiles(pipe, plan, target, opts, run)
 
     if opts.max_pes is None and opts.max_mem_tiles is None:

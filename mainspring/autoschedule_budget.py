@@ -23,6 +23,7 @@ from .frontend.pipeline import Pipeline
 from .target import CGRA
 
 MAX_LANES = 16  # the most lanes tried when the PE budget alone sets them
+HOST = ", the host computing what it can"
 
 
 def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | None, max_mem_tiles: int | None,
@@ -64,7 +65,7 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
     pes, tiles = min(seen.values())
     raise HalideError(
         f"{where}: no schedule of '{pipe.output.name}' fits max_pes={pes_cap} and max_mem_tiles={tiles_cap}: the "
-        f"smallest tried (one lane, reductions serial{', the host computing what it can' if offload else ''}) needs {pes} PEs and {tiles} memory tile"
+        f"smallest tried (one lane, reductions serial{HOST if offload else ''}) needs {pes} PEs and {tiles} memory tile"
         f"{'' if tiles == 1 else 's'}; raise the budget "
         f"(max_pes=\"{max(pes, pes_cap)}\", max_mem_tiles=\"{max(tiles, tiles_cap)}\") or compile for a larger "
         "target")

@@ -7,6 +7,7 @@ import inspect
 import pytest
 
 import mainspring as hl
+from mainspring.apps import APPS
 from mainspring.apps.common import random_image
 
 from conftest import SIMULATORS
@@ -299,8 +300,7 @@ def test_automatic_schedules_match_the_hand_schedules(app):
     assert figures[0] == figures[1]
 
 
-@pytest.mark.parametrize("app", ["gaussian", "cascade", "harris", "h2h_unsharp", "h2h_camera_pipeline",
-                                 "h2h_conv_3_3", "h2h_down_sample", "h2h_up_sample", "h2h_pointwise"])
+@pytest.mark.parametrize("app", APPS)
 def test_every_apps_schedule_source_gives_its_design_byte_for_byte(app, monkeypatch):
     # The printed schedule, run on a fresh copy of the app's algorithm instead of the autoscheduler, gives the
     # same Verilog and memory JSON.
