@@ -15,7 +15,8 @@ The decisions, in the style of seed 002's hand schedules:
   RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial.
   Funcs that read no input are constant tables and keep their default (folded or a ROM).
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
-  autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles.
+  autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles (each step first
+  as written, then with the Funcs computed pixel by pixel from one image streamed from the host).
 - Tiles: autoschedule_tiles.py keeps one accelerator tile when the frame's buffers fit the memory tiles, else
   splits it into GLB tiles (copy Funcs) or host tiles (use_glb "auto"), or builds the GLB level asked for.
 
