@@ -456,7 +456,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         if plan.channel in f.args:  # its channels computed together, at the pace the output streams them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{plan.channel}"])')
     for f in plan.buffered if not plan.channel else []:
-        if plan.lanes.x_dim.get(id(f), 0) > 0:  # a pixel's channels before x: at the pace its stream carries them
+        if _stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"])')
     for f in plan.buffered + [acc]:
         for k, rvars in plan.unrolled.get(id(f), []):
@@ -468,6 +468,15 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
             lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
     lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
+
+
+def _stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
+    """Whether f's first argument, before x, indexes the channels of a stream it reads (`hw_input(z, x, y) =
+    clamp_input(z, x, y)`, the stream's channels unrolled whole): not a transposed Func's y."""
+    chans = {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0}
+    return plan.lanes.x_dim.get(id(f), 0) > 0 and any(
+        isinstance(n, ir.Call) and id(n.callee) in chans and isinstance(n.args[0], ir.Var)
+        and n.args[0].name == f.args[0] for d in pipe.definitions(f) for n in ir.walk(d.value))
 
 
 def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:

@@ -86,3 +86,29 @@ def test_the_resnet_layers_reduction_stays_serial_over_the_unroll_limit():
     assert MAX_UNROLLED < 3 * 3 * 8
     assert auto["ideal_cycles"] >= w * h * 3 * 72 and auto["pes"] <= hand["pes"]
     assert auto["mem_tiles"] <= hand["mem_tiles"]
+
+
+def test_only_a_streams_channels_unroll_whole_in_the_funcs_that_read_them(build_dir, monkeypatch):
+    # resnet_layer_gen's hw_input(z, x, y) reads the stream clamp_input(z, x, y), 8 channels a transfer: z is
+    # unrolled whole. A Func stored transposed, f(y, x), has y before x too, but y is no stream's channels: it
+    # stays a loop (unrolled whole it would take a lane per row of the frame).
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, f, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(inp[x, y])
+    f[y, x] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = f[y, x] + f[y + 1, x]
+    output[x, y] = hl.u8(hw_output[x, y])
+    output.set_estimates([(0, 8), (0, 6)])
+    source = hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
+    assert 'funcs["f"].compute_at' in source and ".unroll(" not in source
+    design = hl.compile(output, name="auto_transposed")
+    res = design.check(design.example_inputs(3), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    from mainspring.frontend.pipeline import Pipeline
+
+    sources, real = [], Pipeline.apply_autoscheduler
+    monkeypatch.setattr(Pipeline, "apply_autoscheduler",
+                        lambda self, t, p: sources.append(real(self, t, p)) or sources[-1])
+    apps.build(apps.load("h2h_resnet_layer_gen"), *SIZES["h2h_resnet_layer_gen"], auto=True)
+    assert 'funcs["hw_input"].unroll(vars["z"])' in sources[0].schedule_source
