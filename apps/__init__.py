@@ -80,7 +80,9 @@ def build(mod, width: int, height: int, lanes: int = 1, auto: bool = False, glb_
     if auto:
         if "auto" not in params:
             raise HalideError(f"--auto: app {mod.NAME}'s build() takes no auto parameter (it offers no unscheduled "
-                              "algorithm); the apps that do: gaussian, cascade, harris")
+                              "algorithm); give build() an `auto=False` parameter that skips the hand schedule and "
+                              "calls apply_autoscheduler, as every app of mainspring.apps does (e.g. "
+                              "mainspring/apps/brighten.py)")
         kw["auto"] = True
     if glb_tile is not None:
         if "glb_tile" not in params:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import accelerate, random_image
+from .common import accelerate, autoschedule, random_image
 
 NAME = "brighten"
 DEFAULT_SIZE = (64, 64)
 
 
-def build(width: int = 64, height: int = 64):
+def build(width: int = 64, height: int = 64, auto: bool = False):
+    """The hand schedule, or with `auto` the automatic one (mainspring/autoschedule.py)."""
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -21,5 +22,8 @@ def build(width: int = 64, height: int = 64):
     hw_output[x, y] = brighter[x, y]
     output = hl.Func("output")
     output[x, y] = hl.u8(hw_output[x, y])
-    accelerate(output, hw_output, width, height, [brighter], hw_input)
+    if auto:
+        autoschedule(output, width, height)
+    else:
+        accelerate(output, hw_output, width, height, [brighter], hw_input)
     return output, {"input": random_image(width, height, seed=1)}

@@ -26,11 +26,12 @@ def accelerate(output: hl.Func, hw_output: hl.Func, width: int, height: int, inn
     hw_input.compute_root().stream_to_accelerator()
 
 
-def autoschedule(output: hl.Func, width: int, height: int, lanes: int = 1) -> str:
+def autoschedule(output: hl.Func, width: int, height: int, lanes: int = 1, **extra: str) -> str:
     """The automatic schedule (mainspring/autoschedule.py) of an unscheduled algorithm, for a width x height
-    output at `lanes` pixels per cycle; returns its Python source."""
+    output at `lanes` pixels per cycle (`extra`: more of its keys, e.g. use_glb="true"); returns its Python
+    source."""
     output.set_estimates([(0, width), (0, height)])
-    params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)})
+    params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes), **extra})
     return hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), params).schedule_source
 
 

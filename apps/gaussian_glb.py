@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import input_extent, random_image
+from .common import autoschedule, input_extent, random_image
 from .gaussian import algorithm
 
 NAME = "gaussian_glb"
@@ -23,12 +23,19 @@ def _default_tile(extent: int) -> int:
 
 
 def build(width: int = 124, height: int = 124, glb_tile: tuple[int, int] | None = None,
-          mem_tile: tuple[int, int] | None = None, lanes: int = 1):
+          mem_tile: tuple[int, int] | None = None, lanes: int = 1, auto: bool = False):
     """glb_tile: the GLB output tile (default: per dimension the largest divisor of the image in 128..256, as
     for 1920x1080 (240x216), else half the image rounded up); mem_tile: the
     memory tile inside it (default: the whole GLB tile, as seed 002's listing has it); lanes: pixels per cycle
-    (seed 002's "Duplicating Compute": every stage of the array and the GLB input unrolled along x)."""
+    (seed 002's "Duplicating Compute": every stage of the array and the GLB input unrolled along x). `auto`: the
+    algorithm scheduled by mainspring/autoschedule.py through the GLB (use_glb "true"; glb_tile as given, else
+    the autoscheduler's default tiles; memory tiles are the GLB tile)."""
     glb_w, glb_h = glb_tile or (_default_tile(width), _default_tile(height))
+    if auto:
+        a = algorithm()
+        extra = {"use_glb": "true", **({"glb_tile": f"{glb_w}x{glb_h}"} if glb_tile else {})}
+        autoschedule(a.output, width, height, lanes, **extra)
+        return a.output, {"input": random_image(*input_extent(a.output, "input"), seed=2)}
     tile_w, tile_h = mem_tile or (glb_w, glb_h)
     a = algorithm()
     x, y, output, hw_output, hw_input = a.x, a.y, a.output, a.hw_output, a.hw_input

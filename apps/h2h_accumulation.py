@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_accumulation"
 KSIZE = 3
 DEFAULT_SIZE = (64 - KSIZE + 1, 64 - KSIZE + 1)
 
 
-def build(width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]):
+def build(width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1], auto: bool = False, **extra: str):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py (`extra`:
+    the autoscheduler's keys, e.g. max_pes="8")."""
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -34,6 +36,10 @@ def build(width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]):
     hw_output[x, y] = hl.u8(conv[x, y])
     output[x, y] = hl.u8(hw_output[x, y])
 
+    inputs = {"input": random_image(width + KSIZE - 1, height + KSIZE - 1, seed=37)}
+    if auto:
+        autoschedule(output, width, height, **extra)
+        return output, inputs
     output.bound(x, 0, width).bound(y, 0, height)
     hw_output.compute_root()
     hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
@@ -41,4 +47,4 @@ def build(width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]):
     kernel.compute_at(conv, x)
     kernel.unroll(x, 9)
     hw_input.stream_to_accelerator()
-    return output, {"input": random_image(width + KSIZE - 1, height + KSIZE - 1, seed=37)}
+    return output, inputs

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_cascade"
 DEFAULT_SIZE = (60, 60)
@@ -56,9 +56,14 @@ def algorithm(schedule: int):
     return locals()
 
 
-def build(width: int = 60, height: int = 60, schedule: int = 1):
-    a = algorithm(schedule)
+def build(width: int = 60, height: int = 60, schedule: int = 1, auto: bool = False):
+    """The generator's schedule, or with `auto` its algorithm (schedule 1's and 2's) scheduled by
+    mainspring/autoschedule.py: with schedule 2, seed 002's three levels (use_glb "true") as the generator's."""
+    a = algorithm(1 if auto else schedule)
     x, y, output, hw_output, hw_input = a["x"], a["y"], a["output"], a["hw_output"], a["hw_input"]
+    if auto:
+        autoschedule(output, width, height, **({"use_glb": "true"} if schedule == 2 else {}))
+        return output, {"input": random_image(width + 4, height + 4, seed=11)}
     conv1, conv1_shift, conv2, kernel, r, r2 = (a[k] for k in ("conv1", "conv1_shift", "conv2", "kernel", "r", "r2"))
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     output.bound(x, 0, width).bound(y, 0, height)

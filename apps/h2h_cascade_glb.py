@@ -9,5 +9,5 @@ NAME = "h2h_cascade_glb"
 DEFAULT_SIZE = h2h_cascade.DEFAULT_SIZE
 
 
-def build(width: int = 60, height: int = 60):
-    return h2h_cascade.build(width, height, schedule=2)
+def build(width: int = 60, height: int = 60, auto: bool = False):
+    return h2h_cascade.build(width, height, schedule=2, auto=auto)

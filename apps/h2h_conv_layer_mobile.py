@@ -25,7 +25,8 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return in_width - 2, in_height - 2
 
 
-def build(width: int = 16, height: int = 16):
+def build(width: int = 16, height: int = 16, auto: bool = False):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py."""
     x, y, c, k = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("k")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 3, "input")
@@ -49,6 +50,11 @@ def build(width: int = 16, height: int = 16):
     hw_output[x, y, k] = hl.max(0, pw_conv_reduction[k, x, y])
     output[x, y, k] = hl.u8(hw_output[x, y, k])
 
+    image = np.random.default_rng(29).integers(0, 256, size=(IN_CHANNELS, height + 2, width + 2), dtype=np.uint8)
+    if auto:
+        output.set_estimates([(0, width), (0, height), (0, OUT_CHANNELS)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+        return output, {"input": image}
     # The schedule, as the generator writes it (Clockwork target).
     output.bound(x, 0, width).bound(y, 0, height).bound(k, 0, OUT_CHANNELS)
     pw_conv_reduction.bound(x, 0, width).bound(y, 0, height)
@@ -66,5 +72,4 @@ def build(width: int = 16, height: int = 16):
     dw_conv.compute_at(hw_output, xo).reorder(x, y, c)
     dw_conv.update().reorder(r_dw.x, r_dw.y, x, y, c).unroll(r_dw.x).unroll(r_dw.y).unroll(c)
     hw_input.stream_to_accelerator()
-    image = np.random.default_rng(29).integers(0, 256, size=(IN_CHANNELS, height + 2, width + 2), dtype=np.uint8)
     return output, {"input": image}

@@ -14,7 +14,7 @@ import math
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, input_extent, random_image
 from .lanes import input_width, unroll_lanes
 
 NAME = "h2h_gaussian"
@@ -24,7 +24,10 @@ BLOCK = 3
 SIGMA = 1.5
 
 
-def build(width: int = 62, height: int = 196, lanes: int = 2, schedule: int = 3, tile: tuple[int, int] = (62, 196)):
+def build(width: int = 62, height: int = 196, lanes: int = 2, schedule: int = 3, tile: tuple[int, int] = (62, 196),
+          auto: bool = False):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py at `lanes`
+    pixels per cycle, through the GLB (use_glb "true", the default tiles) for schedule 3."""
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -48,6 +51,9 @@ def build(width: int = 62, height: int = 196, lanes: int = 2, schedule: int = 3,
     hw_output[x, y] = blur[x, y]
     output[x, y] = hl.u8(hw_output[x, y])
 
+    if auto:
+        autoschedule(output, width, height, lanes, **({"use_glb": "true"} if schedule == 3 else {}))
+        return output, {"input": random_image(*input_extent(output, "input"), seed=29)}
     output.bound(x, 0, width).bound(y, 0, height)
     if schedule == 3:
         _glb_schedule(locals(), tile, lanes)

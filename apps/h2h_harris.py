@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_harris"
 DEFAULT_SIZE = (58, 58)
@@ -21,7 +21,8 @@ SHIFTK = 4  # k = 0.0625
 THRESHOLD = 1
 
 
-def build(width: int = 58, height: int = 58):
+def build(width: int = 58, height: int = 58, auto: bool = False):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py."""
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -72,6 +73,10 @@ def build(width: int = 58, height: int = 58):
     hw_output[x, y] = cim_output[x, y]
     output[x, y] = hl.u8(hw_output[x, y])
 
+    inputs = {"input": random_image(width + 6, height + 6, seed=5)}
+    if auto:
+        autoschedule(output, width, height)
+        return output, inputs
     # The schedule, as the generator writes it (Clockwork target, schedule 0).
     hw_output.compute_root()
     hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
@@ -90,4 +95,4 @@ def build(width: int = 58, height: int = 58):
     lgxy.update().unroll(box.x).unroll(box.y)
     padded16.stream_to_accelerator()
     output.bound(x, 0, width).bound(y, 0, height)
-    return output, {"input": random_image(width + 6, height + 6, seed=5)}
+    return output, inputs

@@ -24,7 +24,8 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return in_width, in_height  # build() takes the input image's size (the output is always BINS bins)
 
 
-def build(width: int = 64, height: int = 64):
+def build(width: int = 64, height: int = 64, auto: bool = False):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input, bin_, histogram = hl.Func("hw_input"), hl.Func("bin"), hl.Func("histogram")
@@ -37,6 +38,11 @@ def build(width: int = 64, height: int = 64):
     hw_output[b] = histogram[b]
     output[b] = hl.u8(hw_output[b])
 
+    inputs = {"input": random_image(width, height, seed=31)}
+    if auto:
+        output.set_estimates([(0, BINS)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+        return output, inputs
     bo, bi = hl.Var("bo"), hl.Var("bi")
     histogram.bound_extent(b, BINS)
     output.bound(b, 0, BINS)
@@ -44,4 +50,4 @@ def build(width: int = 64, height: int = 64):
     hw_output.split(b, bo, bi, BINS).hw_accelerate(bi, bo)
     bin_.compute_at(hw_output, bo)
     hw_input.stream_to_accelerator()
-    return output, {"input": random_image(width, height, seed=31)}
+    return output, inputs

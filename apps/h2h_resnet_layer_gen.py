@@ -27,8 +27,9 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return (in_width + 2 * PAD - KSIZE) // STRIDE + 1, (in_height + 2 * PAD - KSIZE) // STRIDE + 1
 
 
-def build(width: int = 28, height: int = 28):
-    """`width` x `height` is the output (and, with this padding, the input) image."""
+def build(width: int = 28, height: int = 28, auto: bool = False):
+    """`width` x `height` is the output (and, with this padding, the input) image; `auto`: the algorithm scheduled
+    by mainspring/autoschedule.py instead of the generator's schedule."""
     in_w, in_h = width, height  # (in + 2 * pad - ksize) / stride + 1 == in for the generator's parameters
     x, y, z, w = hl.Var("x"), hl.Var("y"), hl.Var("z"), hl.Var("w")
     input_ = hl.ImageParam(hl.Int(16), 3, "input")
@@ -44,7 +45,15 @@ def build(width: int = 28, height: int = 28):
     hw_output[x, y, w] = hl.i16(hl.max(0, conv[x, y, w]))
     output[x, y, w] = hw_output[x, y, w]
 
+    rng = np.random.default_rng(41)
+    # arrays are indexed [y, x, z] and [y, x, w, z]: the reverse of the Funcs' argument order
+    inputs = {"input": rng.integers(-128, 128, size=(in_h, in_w, K_IC)).astype(np.int16),
+              "kernel": rng.integers(-16, 16, size=(KSIZE, KSIZE, K_OC, K_IC)).astype(np.int16)}
     out_w, out_h = output_size(in_w, in_h)
+    if auto:
+        output.set_estimates([(0, out_w), (0, out_h), (0, K_OC)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+        return output, inputs
     output.bound(x, 0, out_w).bound(y, 0, out_h).bound(w, 0, K_OC)
     hw_output.bound(w, 0, K_OC)
     hw_kernel.bound(z, 0, K_IC)
@@ -61,8 +70,4 @@ def build(width: int = 28, height: int = 28):
     conv.compute_at(hw_output, xo)
     hw_input.stream_to_accelerator()
     hw_kernel.stream_to_accelerator()
-
-    rng = np.random.default_rng(41)
-    # arrays are indexed [y, x, z] and [y, x, w, z]: the reverse of the Funcs' argument order
-    return output, {"input": rng.integers(-128, 128, size=(in_h, in_w, K_IC)).astype(np.int16),
-                    "kernel": rng.integers(-16, 16, size=(KSIZE, KSIZE, K_OC, K_IC)).astype(np.int16)}
+    return output, inputs

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_rom"
 DEFAULT_SIZE = (64, 64)
@@ -20,7 +20,9 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return in_width, in_height
 
 
-def build(width: int = 64, height: int = 64):
+def build(width: int = 64, height: int = 64, auto: bool = False, **extra: str):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py (`extra`:
+    the autoscheduler's keys, e.g. max_pes="4")."""
     x, y = hl.Var("x"), hl.Var("y")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -39,9 +41,13 @@ def build(width: int = 64, height: int = 64):
     hw_output[x, y] = lookup[x, y]
     output[x, y] = hl.u8(hw_output[x, y])
 
+    inputs = {"input": random_image(width, height, seed=31)}
+    if auto:
+        autoschedule(output, width, height, **extra)
+        return output, inputs
     output.bound(x, 0, width).bound(y, 0, height)
     hw_output.compute_root()
     hw_output.tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
     curve.compute_at(hw_output, yi).unroll(x)  # synthesize curve to a ROM
     hw_input.stream_to_accelerator()
-    return output, {"input": random_image(width, height, seed=31)}
+    return output, inputs

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import random_image
+from .common import autoschedule, random_image
 
 NAME = "h2h_three_level_memory"
 TILE = 62
 DEFAULT_SIZE = (TILE * 4, TILE * 4)
 
 
-def build(width: int = TILE * 4, height: int = TILE * 4):
+def build(width: int = TILE * 4, height: int = TILE * 4, auto: bool = False):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py."""
     x, y = hl.Var("x"), hl.Var("y")
     x_host, y_host, x_gb, y_gb, x_cgra, y_cgra = (hl.Var(n) for n in ("x_host", "y_host", "x_gb", "y_gb",
                                                                       "x_cgra", "y_cgra"))
@@ -41,6 +42,10 @@ def build(width: int = TILE * 4, height: int = TILE * 4):
     hw_output[x, y] = output_gb[x, y]
     output[x, y] = hl.u8(hw_output[x, y])
 
+    inputs = {"input": random_image(width + 2, height + 2, seed=23)}
+    if auto:
+        autoschedule(output, width, height)
+        return output, inputs
     hw_output.compute_root()
     output.bound(x, 0, width).bound(y, 0, height)
     hw_output.tile(x, y, x_host, y_host, xi, yi, width, height).hw_accelerate(xi, x_host)
@@ -53,4 +58,4 @@ def build(width: int = TILE * 4, height: int = TILE * 4):
     input_host.accelerator_input()
     input_gb.compute_at(hw_output, x_host)
     hw_input.compute_at(output_gb, x_gb)
-    return output, {"input": random_image(width + 2, height + 2, seed=23)}
+    return output, inputs

@@ -21,7 +21,8 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return in_width, in_height  # build() takes the input image's size (the output is always BINS bins)
 
 
-def build(width: int = 64, height: int = 64):
+def build(width: int = 64, height: int = 64, auto: bool = False):
+    """The hand schedule, or with `auto` the algorithm scheduled by mainspring/autoschedule.py."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
@@ -32,9 +33,14 @@ def build(width: int = 64, height: int = 64):
     hw_output[b] = hist[b]
     output[b] = hw_output[b]
 
+    inputs = {"input": random_image(width, height, seed=37)}
+    if auto:
+        output.set_estimates([(0, BINS)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+        return output, inputs
     bo, bi = hl.Var("bo"), hl.Var("bi")
     output.bound(b, 0, BINS)
     hw_output.compute_root().split(b, bo, bi, BINS).hw_accelerate(bi, bo)
     hist.compute_at(hw_output, bo)
     hw_input.compute_root().stream_to_accelerator()
-    return output, {"input": random_image(width, height, seed=37)}
+    return output, inputs

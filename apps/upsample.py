@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import accelerate, random_image
+from .common import accelerate, autoschedule, random_image
 
 NAME = "upsample"
 DEFAULT_SIZE = (64, 64)
@@ -17,7 +17,8 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return 2 * in_width - 2, 2 * in_height
 
 
-def build(width: int = 64, height: int = 64):
+def build(width: int = 64, height: int = 64, auto: bool = False):
+    """The hand schedule, or with `auto` the automatic one (mainspring/autoschedule.py)."""
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -28,5 +29,8 @@ def build(width: int = 64, height: int = 64):
     hw_output[x, y] = up[x, y] / 4
     output = hl.Func("output")
     output[x, y] = hl.u8(hw_output[x, y])
-    accelerate(output, hw_output, width, height, [up], hw_input)
+    if auto:
+        autoschedule(output, width, height)
+    else:
+        accelerate(output, hw_output, width, height, [up], hw_input)
     return output, {"input": random_image(width // 2 + 1, -(-height // 2), seed=4)}

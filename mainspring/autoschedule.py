@@ -15,7 +15,8 @@ The decisions, in the style of seed 002's hand schedules:
   RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial.
   Funcs that read no input are constant tables and keep their default (folded or a ROM).
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
-  autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles.
+  autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles (each step first
+  as written, then with the Funcs computed pixel by pixel from one image streamed from the host).
 - Tiles: autoschedule_tiles.py keeps one accelerator tile when the frame's buffers fit the memory tiles, else
   splits it into GLB tiles (copy Funcs) or host tiles (use_glb "auto"), or builds the GLB level asked for.
 
@@ -114,22 +115,24 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
         return source
 
-    def apply(lanes: int, depth: int | None) -> tuple[_Plan, str]:
-        plan = _plan(pipe, lanes, depth)
+    def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
+        plan = _plan(pipe, lanes, depth, host)
         if opts.use_glb == "true":
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
-            plan = fewest_cycles(pipe, [plan] + [_plan(pipe, k, depth) for k in range(plan.lanes.lanes - 1, 0, -1)],
-                                 target, opts)
+            fewer = [_plan(pipe, k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
+            plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
         return fit_tiles(pipe, plan, target, opts, run)
 
     if opts.max_pes is None and opts.max_mem_tiles is None:
         plan, source = apply(opts.lanes or 1, None)
     else:
         depths = max((len(r) for u in _plan(pipe, 1).unrolled.values() for _, r in u), default=0)
+        offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
+                      if f is not pipe.output)
         got, source = fit_budget(pipe, target, opts.lanes, opts.max_pes, opts.max_mem_tiles, apply, depths,
-                                 _where())
+                                 _where(), offload)
         plan = got
     return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
 
@@ -179,16 +182,21 @@ def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     return opts
 
 
-def _plan(pipe: Pipeline, lanes: int, depth: int | None = None) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = False) -> _Plan:
     """The plan at `lanes` pixels per cycle, each reduction unrolled over its `depth` innermost RVars (all of them
-    for None)."""
+    for None); `host`: Funcs computed pixel by pixel from one image (`hw_input[x, y] = i16(input[x, y]) * 7`) are
+    streams the host computes, not the array's (a PE budget's last resort: it costs the host's time)."""
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
     # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
     # computed coordinates (a histogram: its values stream out only after its last update, from a copy).
     accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not _scatters(pipe, inner) else out
-    streams = [f for f in pipe.order if f is not accelerated and _image_copy(pipe, f)]
+    streams = [f for f in pipe.order if f is not accelerated and (_image_pointwise if host else _image_copy)(pipe, f)]
+    # an image's in_() wrapper read only by Funcs the host computes stays on the host with them
+    if host:
+        ids = {id(f) for f in streams}
+        streams = [f for f in streams if not all(id(g) in ids for g in pipe.consumers(f))]
     if not streams:
         raise HalideError(
             f"{_where()}: the accelerator streams its inputs from the images, and '{out.name}' reads "
@@ -321,6 +329,16 @@ def _image_copy(pipe: Pipeline, f: Function) -> bool:
         not any(isinstance(n, ir.Call) for n in ir.walk(a)) for a in v.args)
 
 
+def _image_pointwise(pipe: Pipeline, f: Function) -> bool:
+    """f(x, y) = an expression of one image read at one point (constants aside): a stream the host can compute."""
+    defs = pipe.definitions(f)
+    calls = [n for n in ir.walk(defs[0].value) if isinstance(n, ir.Call)] if len(defs) == 1 else []
+    return bool(calls) and (_image_copy(pipe, calls[0].callee) if isinstance(calls[0].callee, Function) else isinstance(
+        calls[0].callee, Parameter) and calls[0].callee.kind == "image") and all(
+        n.callee is calls[0].callee and n.args == calls[0].args for n in calls) and all(
+        not any(isinstance(m, ir.Call) for m in ir.walk(a)) for a in calls[0].args)
+
+
 def _scatters(pipe: Pipeline, f: Function) -> bool:
     """Whether an update of f writes at a computed coordinate (`hist(bin(r)) += 1`)."""
     return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
@@ -437,15 +455,28 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     for f in plan.buffered if plan.channel else []:
         if plan.channel in f.args:  # its channels computed together, at the pace the output streams them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{plan.channel}"])')
+    for f in plan.buffered if not plan.channel else []:
+        if _stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
+            lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"])')
     for f in plan.buffered + [acc]:
         for k, rvars in plan.unrolled.get(id(f), []):
             lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))
     for f in plan.streams if not plan.glb else []:
-        lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()")
+        lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()"
+                     + ("" if _image_copy(pipe, f) else "  # computed by the host, to fit max_pes"))
         if plan.lanes.x_dim.get(id(f), 0) > 0:  # its first dimension is a pixel's channels: one transfer each
             lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
     lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
+
+
+def _stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
+    """Whether f's first argument, before x, indexes the channels of a stream it reads (`hw_input(z, x, y) =
+    clamp_input(z, x, y)`, the stream's channels unrolled whole): not a transposed Func's y."""
+    chans = {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0}
+    return plan.lanes.x_dim.get(id(f), 0) > 0 and any(
+        isinstance(n, ir.Call) and id(n.callee) in chans and isinstance(n.args[0], ir.Var)
+        and n.args[0].name == f.args[0] for d in pipe.definitions(f) for n in ir.walk(d.value))
 
 
 def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:

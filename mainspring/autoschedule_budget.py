@@ -4,7 +4,11 @@
 PEs and memory tiles come from compiling each candidate (without the kernel proofs), so the figures are the
 report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
 fits in the PE budget) down to one; at one lane, reductions unrolled over fewer of their RVars (the innermost stay
-unrolled, as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones.
+unrolled, as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each
+of these is tried first as written, then (`offload`: the algorithm has such Funcs) with the Funcs computed pixel by
+pixel from one image streamed from the host (`hw_input[x, y] = i16(input[x, y]) * 7`, as the reference system's
+rom streams it): that costs no cycles of the array, so it comes before fewer lanes or unrolls, but it does cost the
+host's time, so only a budget asks for it.
 Between candidates each Func's schedule is put back as the algorithm had it.
 """
 
@@ -19,22 +23,24 @@ from .frontend.pipeline import Pipeline
 from .target import CGRA
 
 MAX_LANES = 16  # the most lanes tried when the PE budget alone sets them
+HOST = ", the host computing what it can"
 
 
 def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | None, max_mem_tiles: int | None,
-               apply: Callable[[int, int | None], tuple[object, str]], depths: int, where: str) -> tuple[object, str]:
-    """Apply the first candidate that fits (`apply(lanes, unrolled_rvars)` schedules the algorithm and returns
-    (plan, source)); raise HalideError, with the smallest design's figures, when none does."""
+               apply: Callable[[int, int | None, bool], tuple[object, str]], depths: int, where: str,
+               offload: bool = False) -> tuple[object, str]:
+    """Apply the first candidate that fits (`apply(lanes, unrolled_rvars, host)` schedules the algorithm and
+    returns (plan, source)); raise HalideError, with the smallest design's figures, when none does."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
     saved = snapshot(pipe)
     seen: dict[str, tuple[int, int]] = {}
 
     refusals: list[HalideError] = []  # candidates whose tiles cannot fit (use_glb "auto" tiles the frame first)
 
-    def trial(lanes: int, depth: int | None) -> tuple[object, str, bool]:
+    def trial(lanes: int, depth: int | None, host: bool = False) -> tuple[object, str, bool]:
         restore(saved)
         try:
-            plan, source = apply(lanes, depth)
+            plan, source = apply(lanes, depth, host)
         except HalideError as e:
             refusals.append(e)
             return None, "", False
@@ -49,16 +55,17 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         asked = max(1, min(MAX_LANES, pes_cap // max(pes, 1), tiles_cap // max(tiles, 1)))
     for lanes in range(asked, 0, -1):
         for depth in [None] if lanes > 1 else [None] + list(range(depths - 1, -1, -1)):
-            plan, source, fits = trial(lanes, depth)
-            if fits:
-                return plan, source
+            for host in (False, True) if offload else (False,):
+                plan, source, fits = trial(lanes, depth, host)
+                if fits:
+                    return plan, source
     restore(saved)
     if not seen:
         raise refusals[-1]  # the smallest candidate's reason
     pes, tiles = min(seen.values())
     raise HalideError(
         f"{where}: no schedule of '{pipe.output.name}' fits max_pes={pes_cap} and max_mem_tiles={tiles_cap}: the "
-        f"smallest tried (one lane, reductions serial) needs {pes} PEs and {tiles} memory tile"
+        f"smallest tried (one lane, reductions serial{HOST if offload else ''}) needs {pes} PEs and {tiles} memory tile"
         f"{'' if tiles == 1 else 's'}; raise the budget "
         f"(max_pes=\"{max(pes, pes_cap)}\", max_mem_tiles=\"{max(tiles, tiles_cap)}\") or compile for a larger "
         "target")

@@ -177,6 +177,36 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
+def _scaled_input():
+    """unscheduled() with hw_input scaling the image (the reference system's rom: hw_input = input * 7)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, mid, hw_output, output = hl.Func("hw_input"), hl.Func("mid"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = input_[x, y] * 7
+    mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = mid[x, y] + mid[x, y + 1]
+    output[x, y] = hw_output[x, y]
+    output.set_estimates([(0, 8), (0, 8)])
+    return SimpleNamespace(output=output)
+
+
+@case("autoschedule", "A budget no schedule fits, the host computing what it can", (
+    "{at}: apply_autoscheduler: no schedule of 'output' fits max_pes=1 and max_mem_tiles=128: the smallest tried "
+    "(one lane, reductions serial, the host computing what it can) needs 2 PEs and 1 memory tile; raise the budget "
+    "(max_pes=\"2\", max_mem_tiles=\"128\") or compile for a larger target"), func="output")
+def budget_too_small_with_the_host():
+    p = _scaled_input()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "1"}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@budget_too_small_with_the_host.fix
+def _():
+    p = _scaled_input()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "2"}))
+    return hl.compile(p.output, name="demo")
+
+
 def _gray_of_clamped():
     """RGB to gray over an image clamped in all three dimensions (its channels' extent unknown)."""
     x, y = hl.Var("x"), hl.Var("y")
