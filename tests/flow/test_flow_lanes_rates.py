@@ -33,8 +33,8 @@ def _at_ideal(design, simulator, build_dir):
 
 
 PACED = {  # the 3x3 blur over a 1-lane input stream
-    "output_2_lanes_over_a_1_lane_blur": dict(out=2),
-    "blur_2_lanes_over_a_1_lane_input": dict(out=2, blur=2, pure=2, update=2),
+    "output_2_lanes_over_a_1_lane_blur": {"out": 2},
+    "blur_2_lanes_over_a_1_lane_input": {"out": 2, "blur": 2, "pure": 2, "update": 2},
 }
 
 
@@ -51,10 +51,10 @@ def test_consumers_paced_to_a_one_lane_stream(case, simulator, build_dir):
 
 
 NARROWED = {  # case -> (its unrolls, the same design scheduled as it runs)
-    "blur_2_lanes_read_at_1": (dict(pure=2, update=2), {}),
-    "blur_2_lanes_read_at_3": (dict(out=3, blur=3, pure=2, update=2), dict(out=3, blur=3)),  # then paced
-    "blur_4_lanes_read_at_2": (dict(inp=2, pure=4, update=4, blur=2, out=2),
-                               dict(inp=2, pure=2, update=2, blur=2, out=2)),
+    "blur_2_lanes_read_at_1": ({"pure": 2, "update": 2}, {}),
+    "blur_2_lanes_read_at_3": ({"out": 3, "blur": 3, "pure": 2, "update": 2}, {"out": 3, "blur": 3}),  # then paced
+    "blur_4_lanes_read_at_2": ({"inp": 2, "pure": 4, "update": 4, "blur": 2, "out": 2},
+                               {"inp": 2, "pure": 2, "update": 2, "blur": 2, "out": 2}),
 }
 
 
@@ -85,7 +85,7 @@ def test_a_stream_wider_than_its_reader_is_refused_with_fixes_that_compile():
     _compile("fix_remove")  # no unroll at all
     steps = [("pure", "add blur_unnormalized.unroll(x, 2)"), ("blur", "add blur.unroll(x, 2)"),
              ("out", "add hw_output.unroll(xi, 2)")]
-    kw = dict(inp=2)
+    kw = {"inp": 2}
     for key, fix in steps:
         assert f"Fix: {fix} so that it keeps pace" in _refused(**kw)
         kw[key] = 2
