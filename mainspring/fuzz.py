@@ -2,14 +2,14 @@
 
 Each case is a random stencil pipeline (taps of earlier stages at small offsets, pointwise operators over the
 integer types, reductions unrolled or serial, Funcs inlined or buffered) with a random valid hardware schedule
-(host tiles, k pixels per cycle with RoundUp tails, one such case in three with each stage and the output
-unrolled by k or not, the input at one word per transfer: mixed lanes); one in five ends in a table its last
-stage's pixels update at a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a
-RAM) instead of an image, and one in six has a stage turned into a 2x downsample or upsample (a multi-rate
-pipeline), and one in four a schedule variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads a 3-D
-input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its stages
-through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one scatter
-case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
+(host tiles, k pixels per cycle with RoundUp tails, one such case in three with each stage and the output unrolled
+by k or not, the input at one word per transfer: mixed lanes); one in five ends in a table its last stage's pixels
+update at a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an
+image, and one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four
+a schedule variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads
+a 3-D input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its
+stages through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one
+scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
