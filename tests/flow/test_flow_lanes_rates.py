@@ -22,6 +22,11 @@ def _lanes(design):
     return {op.func: nest.op_lanes(op.name) for _, op in nest.ops()}
 
 
+def _loops(design, func):
+    (loops,) = [lp for lp, op in design.program.nest.ops() if op.func == func]
+    return [lp.extent if lp.unrolled else "serial" for lp in loops]  # serial extents differ by a RoundUp box
+
+
 def _at_ideal(design, simulator, build_dir):
     r = design.report
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
@@ -66,6 +71,9 @@ def test_producer_narrowed_to_its_readers(case, simulator, build_dir):
     mine, same = NARROWED[case]
     design, twin = _compile(case, **mine), _compile(case + "_twin", **same)
     assert _lanes(design) == _lanes(twin)
+    # its loops are those of the Func unrolled by the lanes it runs in: the lane loop's serial parent absorbed the
+    # serial steps, so the scheduler aligns it with its neighbours as before
+    assert _loops(design, "blur_unnormalized") == _loops(twin, "blur_unnormalized")
     assert design.report["pes"] == twin.report["pes"]
     inp, nest = design.program.nest.buffer("hw_input"), design.program.nest  # the busiest op: the input stream's
     assert design.report["ideal_cycles"] == inp.box[0][1] * inp.box[1][1] // nest.stream_lanes("hw_input")
