@@ -125,7 +125,8 @@ def output_lanes(nest: LoopNest, who: str) -> int:
 
 
 def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes]) -> None:
-    """Raise ScheduleError where a consumer reads its producer's x at another rate than the producer makes it."""
+    """Raise ScheduleError where a consumer's lanes would not each read one lane of its producer: the producer's
+    lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py)."""
     producer: dict[str, Lanes] = dict(inputs)
     for _, op in nest.ops():
         if op.stage == 0:

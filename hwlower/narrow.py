@@ -87,9 +87,9 @@ def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: 
     at the producer's own fewest: a stream's lanes are fixed, and so are an op's that cannot be narrowed. In
     program order, producers first."""
     floor: dict[str, int] = {}
-    for _, op in nest.ops():
+    for loops, op in nest.ops():
         k = lanes[op.name].k
-        if not _narrowable(nest, op, k):
+        if not _narrowable(nest, loops, op, k):
             floor[op.name] = k
             continue
         mine = [(c, inputs[b].k if src is None else floor.get(src.name, lanes[src.name].k))
@@ -99,14 +99,13 @@ def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: 
     return floor
 
 
-def _narrowable(nest: LoopNest, op: Op, k: int) -> bool:
-    return (op.store.buffer != nest.output and not op.scatter and not op.lookup
-            and _lane_loop(nest, op, k) is not None)
+def _narrowable(nest: LoopNest, loops: tuple[Loop, ...], op: Op, k: int) -> bool:
+    return op.store.buffer != nest.output and not op.scatter and not op.lookup and _lane_loop(loops, op, k) is not None
 
 
-def _lane_loop(nest: LoopNest, op: Op, k: int) -> Loop | None:
-    """The unrolled loop that makes op's k lanes of x (x moves by one per iteration), holding only op."""
-    (loops,) = [lp for lp, o in nest.ops() if o is op]
+def _lane_loop(loops: tuple[Loop, ...], op: Op, k: int) -> Loop | None:
+    """The unrolled loop among op's `loops` that makes its k lanes of x (x moves by one per iteration), holding
+    only op."""
     terms = dict(op.store.index[0].terms) if op.store.index else {}
     for lp in reversed(loops):
         if lp.unrolled and lp.extent == k and terms.get(lp.var) == 1:
@@ -124,7 +123,7 @@ def _narrow(nest: LoopNest, name: str, k: int, g: int) -> LoopNest:
     Func's that was unrolled by g (the scheduler aligns ops by their loops); failing that, the lane loop becomes a
     serial loop of k / g steps around g lanes."""
     (loops, op), = [(lp, o) for lp, o in nest.ops() if o.name == name]
-    lane = _lane_loop(nest, op, k)
+    lane = _lane_loop(loops, op, k)
     assert lane is not None and k % g == 0, f"{name}: no lane loop of {k} to narrow to {g}"
     at = loops.index(lane)
     outer = loops[at - 1] if at else None
