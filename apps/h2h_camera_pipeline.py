@@ -203,8 +203,9 @@ def _schedule_unrolled(hw_input, hw_output, full, planes, curve, tile, unroll):
     for f in planes:
         f.compute_at(hw_output, xo)
     # The generator also unrolls the eight interpolated half-resolution planes by `unroll`: 2 of their pixels per
-    # firing, where the full-resolution output reads one per cycle (refused: producer and consumer rates differ).
-    # Here they compute one pixel per cycle, the output's pace.
+    # firing, where the full-resolution output reads one per cycle. mainspring accepts that and narrows them to one
+    # lane (hwlower/narrow.py; tests/flow/independent/test_camera.py's camera_sched3_unroll2); here they compute one
+    # pixel per cycle as written, which spares their RoundUp tails' extra columns.
     curve.compute_at(hw_output, xo).unroll(x)
     curve.store_in(hl.MemoryType.ROM)
     mem_copy = hw_input.in_().in_()  # the memory tile

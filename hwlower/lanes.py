@@ -1,17 +1,20 @@
 """Lanes: several pixels per cycle. Which stages compute (and which streams carry) how many pixels of x per
-cycle, and the check that every producer and consumer in the accelerator agree on the rate.
+cycle, and the check that every consumer in the accelerator reads its producers' lanes one to one.
 
 A stage's lanes along x come from `unroll(x, k)` of its innermost pure loop (a split whose inner loop is
 unrolled): each firing computes k consecutive pixels of x. An accelerator input's lanes come from the same
-call on the input Func (`hw_input.unroll(x, k)`): the host streams k consecutive words per transfer. In a
-stream of one firing per cycle, a consumer that reads `c` pixels of its producer's x per firing keeps pace
-with a producer making `k` per firing only when c == k (a 3x3 window over a 2-lane stream reads 2 new columns
-per firing); otherwise the static schedule either leaves lanes idle or falls behind the stream without bound.
-Designs with one lane everywhere keep their former rules (a downsample reads 2 columns of a 1-lane stream).
+call on the input Func (`hw_input.unroll(x, k)`): the host streams k consecutive words per transfer. A consumer
+that reads `c` pixels of its producer's x per firing, from a producer making `k` per firing, works when k
+divides c: each of its lanes then always reads the same lane of the producer (a box of iterations for each
+port), and when c > k the static schedule paces it to the producer (a 2-lane output over a 1-lane stream fires
+every other cycle). A producer with more lanes than its readers take is narrowed to what they take (narrow.py);
+what remains (a stream of more words per transfer than its reader takes, k not dividing c) is refused with the
+unroll to add, change or remove.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -122,14 +125,15 @@ def output_lanes(nest: LoopNest, who: str) -> int:
 
 
 def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes]) -> None:
-    """Raise ScheduleError where a consumer reads its producer's x at another rate than the producer makes it."""
+    """Raise ScheduleError where a consumer's lanes would not each read one lane of its producer: the producer's
+    lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py)."""
     producer: dict[str, Lanes] = dict(inputs)
     for _, op in nest.ops():
         if op.stage == 0:
             producer[op.store.buffer] = ops[op.name]
     for loops, op in nest.ops():
         # A RAM update (a scatter) has no x of its own: each of its serial loops must read one lane.
-        xloop = _x_loop(loops, op.store.index[0]) if op.store.index else ""
+        xloop = x_loop(loops, op.store.index[0]) if op.store.index else ""
         if xloop is None:
             continue
         mine = ops[op.name]
@@ -141,7 +145,9 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes])
             c = terms.get(xloop, 0)
             if src is not None and src.k > 1:
                 _check_serial_steps(mine, src, loops, xloop, terms, port.access.buffer)
-            if src is None or c <= 0 or c == src.k or (mine.k == 1 and src.k == 1):
+            # k | c: each lane of the consumer always reads the same lane of the producer; when c > k the
+            # schedule paces the consumer to the producer (narrow.py narrowed the producers it could).
+            if src is None or c <= 0 or c % src.k == 0:
                 continue
             _rate_error(mine, src, c, port.access.buffer)
 
@@ -163,7 +169,7 @@ def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop:
         )
 
 
-def _x_loop(loops: tuple[Loop, ...], index: Affine) -> str | None:
+def x_loop(loops: tuple[Loop, ...], index: Affine) -> str | None:
     used = dict(index.terms)
     for lp in reversed(loops):
         if not lp.unrolled and used.get(lp.var):
@@ -177,7 +183,8 @@ def _px(n: int) -> str:
 
 def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str) -> None:
     loc = mine.loc if mine.call else src.loc
-    makes = "streams" if src.who.startswith("accelerator input") else "computes"
+    stream = src.who.startswith("accelerator input")
+    makes = "streams" if stream else "computes"
     if c > src.k:
         fix = src.suggestion(c) + f" so that '{buffer}' keeps pace"
         if (src.k * mine.k) % c == 0 and mine.call:
@@ -186,12 +193,17 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str) -> None:
                     f"{mine.who} reads '{buffer}' at its pace")
     elif (src.k * mine.k) % c == 0:
         fix = mine.suggestion(src.k * mine.k // c) + f" so that it keeps pace with '{buffer}'"
+        g = math.gcd(src.k, c)
+        if stream and src.call:  # the host may stream fewer words per transfer
+            fewer = "remove " + src.call if g == 1 else src.suggestion(g)
+            fix += f", or {fewer} so that '{buffer}' streams at its pace"
     else:
         fix = "unroll x of both by factors that make these rates equal"
     raise ScheduleError(
         f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
-        f"'{buffer}' along x per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): producer "
-        f"and consumer must run at the same rate. Fix: {fix}."
+        f"'{buffer}' along x per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane of a "
+        f"consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
+        f"per cycle. Fix: {fix}."
     )
 
 

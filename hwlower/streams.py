@@ -11,16 +11,18 @@ from mainspring.frontend.pipeline import Pipeline
 
 from .lanes import Lanes, check_rates, input_lanes, output_lanes
 from .loops import replay
+from .narrow import narrow_lanes
 from .state import Lowering
 
 
 def assign_lanes(s: Lowering) -> Lowering:
     pipe, region, nest = s.pipe, s.found_region, s.built_nest
     in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)]) for f in region.inputs}
-    check_rates(nest, s.op_lanes, in_lanes)
+    nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
+    check_rates(nest, op_lanes, in_lanes)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
     lanes += ((nest.output, output_lanes(nest, f"Func '{region.output.name}'")),)
-    return replace(s, nest=replace(nest, lanes=lanes))
+    return replace(s, nest=replace(nest, lanes=lanes), op_lanes=op_lanes)
 
 
 def _input_lanes(pipe: Pipeline, f: Function, box: Box) -> Lanes:

@@ -1,9 +1,10 @@
 """Lanes of an automatic schedule: how many pixels of x each Func computes (each stream carries) per cycle.
 
-hwlower/lanes.py's rule: a consumer that reads c pixels of its producer's x per cycle keeps pace only with a
-producer of c lanes. So the lanes go from the output (the `lanes` asked for) to the images, multiplied by each
-read's stride along x: a 2x downsample's producer makes 2k pixels per cycle, an upsample's k/2. The output's lanes
-come down (to 1 at worst, where the former one-lane rules hold) when the rates cannot be met:
+A consumer that reads c pixels of its producer's x per cycle keeps pace only with a producer of c lanes (with fewer
+it is paced to the producer, with more the producer is narrowed: hwlower/narrow.py). So the lanes go from the
+output (the `lanes` asked for) to the images, multiplied by each read's stride along x: a 2x downsample's producer
+makes 2k pixels per cycle, an upsample's k/2. The output's lanes come down (to 1 at worst, where the former
+one-lane rules hold) when the rates cannot be met:
 - a rate that is not a whole number of pixels (an upsample by 2 at 3 lanes);
 - x read along another dimension (a transpose), or through a computed coordinate;
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose

@@ -2,13 +2,14 @@
 
 Each case is a random stencil pipeline (taps of earlier stages at small offsets, pointwise operators over the
 integer types, reductions unrolled or serial, Funcs inlined or buffered) with a random valid hardware schedule
-(host tiles, k pixels per cycle with RoundUp tails); one in five ends in a table its last stage's pixels update at
-a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an image, and
-one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four a schedule
-variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads a 3-D
-input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its stages
-through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one scatter
-case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
+(host tiles, k pixels per cycle with RoundUp tails, one such case in three with each stage and the output unrolled
+by k or not, the input at one word per transfer: mixed lanes); one in five ends in a table its last stage's pixels
+update at a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an
+image, and one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four
+a schedule variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads
+a 3-D input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its
+stages through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one
+scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -36,6 +37,7 @@ from .fuzz_case import (
     with_channels,
     with_edges,
     with_intrinsics,
+    with_mixed_lanes,
     with_predicates,
     with_variant,
 )
@@ -113,7 +115,7 @@ def generate(seed: int) -> Case:
     case = with_edges(rng, case)
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
-    return with_predicates(rng, with_intrinsics(rng, case))
+    return with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case)))
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -121,8 +123,10 @@ def generate(seed: int) -> Case:
 def source(case: Case) -> str:
     """A runnable program: `algorithm(hl)` runs under mainspring and Halide alike; `schedule` is the hardware's."""
     w = case.work
+    mixed = f" mixed {dict(case.mixed)}" if case.mixed else ""
+    head = f"{case.width}x{case.height}, tile {case.tile}, {case.lanes} lane(s){mixed}"
     lines = [
-        f'"""mainspring fuzz case {case.seed}: {case.width}x{case.height}, tile {case.tile}, {case.lanes} lane(s)."""',
+        f'"""mainspring fuzz case {case.seed}: {head}."""',
         "import mainspring",
         "",
         "",
@@ -183,10 +187,10 @@ def _schedule(case: Case) -> list[str]:
             lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xo)')
             if case.variant == "store_at":
                 lines.append(f'    a["{s.name}"].store_at(a["hw_output"], xo)')
-            if case.lanes > 1:
-                lines.append(f'    a["{s.name}"].unroll(x, {case.lanes}{ru})')
+            if case.lanes_of(s.name) > 1:
+                lines.append(f'    a["{s.name}"].unroll(x, {case.lanes_of(s.name)}{ru})')
                 if s.kind == "reduce":
-                    lines.append(f'    a["{s.name}"].update().unroll(x, {case.lanes}{ru})')
+                    lines.append(f'    a["{s.name}"].update().unroll(x, {case.lanes_of(s.name)}{ru})')
     if case.variant == "accelerator_input":
         lines.append('    a["hw_input"].compute_root().accelerator_input()')
     else:
@@ -195,9 +199,9 @@ def _schedule(case: Case) -> list[str]:
         lines.append('    a["hw_input"].unroll(a["c"])')
     if case.variant == "column_major":  # the output streams y fastest
         lines.append('    a["hw_output"].reorder(yi, xi)')
-    if case.lanes > 1:
-        lines.append(f'    a["hw_output"].unroll(xi, {case.lanes}{ru})')
-        lines.append(f'    a["hw_input"].unroll(x, {case.lanes}{ru})')
+    for name, var in (("hw_output", "xi"), ("hw_input", "x")):
+        if case.lanes_of(name) > 1:
+            lines.append(f'    a["{name}"].unroll({var}, {case.lanes_of(name)}{ru})')
     return lines
 
 
@@ -423,7 +427,9 @@ def _simpler(c: Case):
     if c.tile is not None:
         yield rep(c, tile=None)
     if c.lanes > 1:
-        yield rep(c, lanes=1)
+        yield rep(c, lanes=1, mixed=())
+    if c.mixed:
+        yield rep(c, mixed=())
     if c.stalls:
         yield rep(c, stalls=0.0)
     if c.width > 2:

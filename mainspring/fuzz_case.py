@@ -50,6 +50,25 @@ class Case:
     # pointwise, table or coordinate stage reads it through this ("clamp", "repeat_edge", "constant_exterior",
     # "mirror_image", "mirror_interior") over the output's size, at offsets from -1; "" for none.
     edges: str = ""
+    # Mixed lanes: each buffered stage's and the output's own unroll of x, (Func, lanes) with lanes 1 or `lanes`,
+    # the input streaming one word per transfer; () for `lanes` everywhere.
+    mixed: tuple[tuple[str, int], ...] = ()
+
+    def lanes_of(self, name: str) -> int:
+        """The unroll of x of Func `name` ("hw_input", "hw_output" or a stage)."""
+        if not self.mixed:
+            return self.lanes
+        return 1 if name == "hw_input" else dict(self.mixed).get(name, self.lanes)
+
+
+def with_mixed_lanes(rng: random.Random, case: Case) -> Case:
+    """One multi-lane case in three unrolls each stage and the output by `lanes` or not at all (drawn last, so the
+    other cases stay as they were), the input at one word per transfer: Halide accepts any mix; consumers that
+    read more than their producers make are paced, producers with more lanes than their readers take narrowed."""
+    if case.lanes == 1 or case.variant == "glb" or case.channels or case.bins or rng.random() >= 1 / 3:
+        return case
+    names = [st.name for st in case.stages if not st.inline] + ["hw_output"]
+    return dataclasses.replace(case, mixed=tuple((n, rng.choice((1, case.lanes))) for n in names))
 
 
 _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")

@@ -16,9 +16,9 @@ SIMULATORS = ("icarus", "verilator")
 @pytest.mark.parametrize("first", range(0, 60, 10))
 def test_a_fixed_range_of_seeds_is_bit_exact(first):
     # 60 cases: stencils, pointwise ops over six integer types, reductions unrolled and serial, inlined Funcs, host
-    # tiles, 1-3 lanes, stalls, scatters into tables (registers and RAMs), 2x down- and upsamples, schedule
-    # variants (store_at, column-major output, accelerator_input, seed 002's GLB level), 3-D inputs of 2 or 3
-    # channels streamed whole; each also checks the reference against Halide 21 when it is installed.
+    # tiles, 1-3 lanes (mixed per stage in some), stalls, scatters into tables (registers and RAMs), 2x down- and
+    # upsamples, schedule variants (store_at, column-major output, accelerator_input, seed 002's GLB level), 3-D
+    # inputs of 2 or 3 channels streamed whole; each also checks the reference against Halide 21 when installed.
     failures = fuzz.run_fuzz(10, first, simulator="icarus", progress=lambda _: None, shrink_failures=False)
     assert not failures, "\n\n".join(f"{f.kind}: {f.detail}\n{f.source}" for f in failures)
 
@@ -48,6 +48,10 @@ def test_generation_is_deterministic_and_runnable():
     kinds = {s.kind for k in range(60) for s in fuzz.generate(k).stages}
     assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom", "down", "up"}
     assert any(fuzz.generate(k).tile for k in range(40)) and any(fuzz.generate(k).lanes > 1 for k in range(40))
+    # producers and consumers unrolled differently: paced consumers, narrowed producers
+    mixed = [dict(fuzz.generate(k).mixed) for k in range(60) if fuzz.generate(k).mixed]
+    assert any(m["hw_output"] > 1 and 1 in m.values() for m in mixed)
+    assert any(m["hw_output"] == 1 and max(m.values()) > 1 for m in mixed)
     scatters = [fuzz.generate(k) for k in range(60) if fuzz.generate(k).bins]
     assert {c.scatter for c in scatters} == {"count", "max", "sum"} and min(c.bins for c in scatters) <= 4 < max(
         c.bins for c in scatters)  # lanes of registers and RAMs, in the fixed range CI runs

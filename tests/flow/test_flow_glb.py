@@ -560,15 +560,21 @@ def test_three_lanes_through_the_glb(build_dir):
     assert res.cycles == design.report["predicted_cycles"]
 
 
-def test_error_glb_input_without_the_lanes_names_the_wrapper_call():
-    with pytest.raises(hl.HalideError) as err:
-        hl.compile(_three_lanes(False), name="glb")
-    assert str(err.value).endswith(
-        "but accelerator input 'hw_input_global_wrapper' streams 1 per cycle (no unroll of x): producer and "
-        "consumer must run at the same rate. Fix: add hw_input.in_().unroll(x, 3) so that "
-        "'hw_input_global_wrapper' keeps pace, or remove blur_unnormalized.unroll(x, 3, hl.TailStrategy.RoundUp) "
-        "so that Func 'blur_unnormalized' reads 'hw_input_global_wrapper' at its pace."
-    )
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_three_lanes_over_a_one_lane_glb_input(simulator, build_dir):
+    """The array's copy of the GLB input at one word per cycle, read by 3-lane stages: they fire every third
+    cycle (paced to it), each lane reading the same lane of it; the busiest op is the 1-lane copy."""
+    from mainspring.apps.common import input_extent
+
+    out = _three_lanes(False)
+    design = hl.compile(out, name="glb_k3_paced")
+    nest = design.program.nest
+    assert nest.stream_lanes("hw_input_global_wrapper") == 1 and nest.op_lanes("blur_s0") == 3
+    assert all(b["words"] == b["min_words"] for b in design.report["buffers"])
+    res = _check(design, {"input": random_image(*input_extent(out, "input"))}, simulator, build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
+    assert design.report["tile_cycles"] - design.report["ideal_cycles"] // design.report["tiles"] <= 8 + _staged(
+        design.report)
 
 
 def _staged(report) -> int:

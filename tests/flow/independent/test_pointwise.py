@@ -87,8 +87,6 @@ REFUSED_LIKE_HALIDE = ("Halide 21 refuses it too: 'Cannot unroll dimension x of 
 XFAIL = {
     "pointwise_default": REFUSED_LIKE_HALIDE,
     "pointwise_unroll2_as_written": REFUSED_LIKE_HALIDE,
-    "pointwise_wrapper_compute_at_unroll2": "refused: the wrapper's unroll(x, 2) needs hw_input.unroll(x, 2) too "
-                                            "(producer and consumer rates; message names the fix)",
 }
 
 

@@ -1,0 +1,211 @@
+"""Narrowing: a producer whose consumers read fewer of its pixels per firing than its lanes make runs in fewer
+lanes, the most every reader can take.
+
+Halide accepts any combination of unrolls on a producer and its consumers: an unroll changes how a Func is
+computed, never its values. Here a stage's lanes are its pixels per cycle, and the static schedule steps each op
+no faster than its producers make what it reads (`memories/schedule.py`, `_keep_pace`). Two cases remain:
+
+- A consumer reading `c` pixels of x per firing from a producer of `k` lanes where k divides c (a 2-lane blur over
+  a 1-lane stream, c = 2, k = 1): each of its lanes always reads the same lane of the producer, so every flow is
+  a box of iterations and the consumer is simply paced to the producer (one firing every c / k of its cycles).
+- k does not divide c (demosaic's full-resolution output at 2 pixels per cycle reads 1 pixel of a
+  half-resolution plane per firing, c = 1, but the plane was unrolled by 2): a consumer's lane would read another
+  lane of the producer at each step, a strided set no port controller walks. The producer's lanes are more than
+  any reader takes, so it computes gcd(k, c) pixels per firing: its unrolled loop of x becomes a serial loop of
+  k / g steps around g lanes (the same iterations in the same order: an unrolled loop keeps its sequential
+  meaning). It then runs at its readers' pace with fewer PEs, and the pipeline's rate, which its slowest stage
+  sets, is unchanged.
+
+Narrowing runs from consumers back to producers (a narrowed op reads fewer pixels of its own producers) until
+nothing changes. Accelerator inputs are not narrowed: their lanes are the host's words per transfer, which the
+user chose (`lanes.check_rates` refuses the mismatch with the fix); nor are RAM updates and lookups, the
+accelerator output, or Funcs with several ops.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from mainspring.frontend import ir
+
+from .fold import map_calls
+from .ir import Access, Affine, CoordPort, LoadPort, Loop, LoopNest, Op
+from .lanes import Lanes, x_loop
+
+
+def narrow_lanes(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -> tuple[LoopNest,
+                                                                                             dict[str, Lanes]]:
+    """The nest with every internal producer narrowed to the lanes its readers take, and the ops' lanes."""
+    lanes = dict(lanes)
+    while True:
+        want = _wanted(nest, lanes, inputs)
+        if not want:
+            return nest, lanes
+        for name, g in sorted(want.items()):
+            nest = _narrow(nest, name, lanes[name].k, g)
+            lanes[name] = replace(lanes[name], k=g)
+
+
+def _reads(nest: LoopNest) -> list[tuple[Op, int, Op | None, str]]:
+    """(consumer op, c, producer op or None for a stream, buffer): c pixels of the producer's x per firing."""
+    ops = nest.ops()
+    stores: dict[str, list[Op]] = {}
+    for _, op in ops:
+        stores.setdefault(op.store.buffer, []).append(op)
+    out = []
+    for loops, op in ops:
+        xloop = x_loop(loops, op.store.index[0]) if op.store.index else None
+        for port in op.loads:
+            writers = stores.get(port.access.buffer, [])
+            if xloop is None or not port.access.index or len(writers) > 1 or op in writers:
+                continue
+            c = dict(port.access.index[0].terms).get(xloop, 0)
+            if c > 0:
+                out.append((op, c, writers[0] if writers else None, port.access.buffer))
+    return out
+
+
+def _wanted(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -> dict[str, int]:
+    """Producer op -> the lanes every reader can take, for the producers that have more and can run in them."""
+    reads = _reads(nest)
+    floor = _floors(nest, reads, lanes, inputs)
+    want: dict[str, int] = {}
+    for _, c, src, _ in reads:
+        if src is None:
+            continue
+        k = want.get(src.name, lanes[src.name].k)
+        g = math.gcd(k, c)
+        if g < k and floor[src.name] <= g and g % floor[src.name] == 0:
+            want[src.name] = g
+    return want
+
+
+def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: dict[str, Lanes],
+            inputs: dict[str, Lanes]) -> dict[str, int]:
+    """Each op's fewest lanes (a divisor of its lanes) at which every lane still reads one lane of each producer
+    at the producer's own fewest: a stream's lanes are fixed, and so are an op's that cannot be narrowed. In
+    program order, producers first."""
+    floor: dict[str, int] = {}
+    for loops, op in nest.ops():
+        k = lanes[op.name].k
+        if not _narrowable(nest, loops, op, k):
+            floor[op.name] = k
+            continue
+        mine = [(c, inputs[b].k if src is None else floor.get(src.name, lanes[src.name].k))
+                for o, c, src, b in reads if o is op and (src is not None or b in inputs)]
+        floor[op.name] = next((g for g in range(1, k) if k % g == 0
+                               and all(c * g % k == 0 and (c * g // k) % f == 0 for c, f in mine)), k)
+    return floor
+
+
+def _narrowable(nest: LoopNest, loops: tuple[Loop, ...], op: Op, k: int) -> bool:
+    return op.store.buffer != nest.output and not op.scatter and not op.lookup and _lane_loop(loops, op, k) is not None
+
+
+def _lane_loop(loops: tuple[Loop, ...], op: Op, k: int) -> Loop | None:
+    """The unrolled loop among op's `loops` that makes its k lanes of x (x moves by one per iteration), holding
+    only op."""
+    terms = dict(op.store.index[0].terms) if op.store.index else {}
+    for lp in reversed(loops):
+        if lp.unrolled and lp.extent == k and terms.get(lp.var) == 1:
+            return lp if _only(lp, op) else None
+    return None
+
+
+def _only(node: Loop | Op, op: Op) -> bool:
+    return node is op if isinstance(node, Op) else all(_only(n, op) for n in node.body)
+
+
+def _narrow(nest: LoopNest, name: str, k: int, g: int) -> LoopNest:
+    """Op `name` at g lanes of x instead of k: as if its Func were unrolled by g. Its lane loop's serial parent
+    (x = k * xo + xi) becomes one serial loop of the steps of g (x = g * xo' + xi'), so the op's loops look like a
+    Func's that was unrolled by g (the scheduler aligns ops by their loops); failing that, the lane loop becomes a
+    serial loop of k / g steps around g lanes."""
+    (loops, op), = [(lp, o) for lp, o in nest.ops() if o.name == name]
+    lane = _lane_loop(loops, op, k)
+    assert lane is not None and k % g == 0, f"{name}: no lane loop of {k} to narrow to {g}"
+    at = loops.index(lane)
+    outer = loops[at - 1] if at else None
+    if outer is not None and outer.body == (lane,) and _merges(op, outer.var, lane.var, k) \
+            and not outer.strip and not lane.strip and not outer.unrolled:
+        const = k * outer.min + lane.min
+        body = _substitute(lane.body, _Resplit(outer.var, lane.var, k, g, const))
+        inner = body if g == 1 else (Loop(lane.var, 0, g, body, unrolled=True),)
+        return replace(nest, body=_replace_node(nest.body, outer, Loop(outer.var, 0, outer.extent * k // g, inner)))
+    serial = f"{lane.var}.serial"
+    body = _substitute(lane.body, _Resplit(serial, lane.var, 0, g, lane.min))
+    new = Loop(serial, 0, k // g, body if g == 1 else (Loop(lane.var, 0, g, body, unrolled=True),), strip=lane.strip)
+    return replace(nest, body=_replace_node(nest.body, lane, new))
+
+
+@dataclass(frozen=True, slots=True)
+class _Resplit:
+    """x = k * outer + lane + const (k = 0: x = lane + const, outer new) becomes g * outer + lane' + const over the
+    new loops (g = 1: outer alone)."""
+
+    outer: str
+    lane: str
+    k: int
+    g: int
+    const: int
+
+    def __call__(self, a: Affine) -> Affine:
+        terms = dict(a.terms)
+        c = terms.pop(self.lane, 0)
+        assert terms.pop(self.outer, 0) == self.k * c, (a, self)
+        terms[self.outer] = self.g * c
+        if self.g > 1:
+            terms[self.lane] = c
+        return Affine.make(terms, a.const + c * self.const)
+
+
+def _merges(op: Op, outer: str, lane: str, k: int) -> bool:
+    """Every index of op moves along outer k times as far as along lane (both only through x = k * outer + lane)."""
+    return all(dict(a.terms).get(outer, 0) == k * dict(a.terms).get(lane, 0) for a in _affines(op))
+
+
+def _affines(op: Op) -> list[Affine]:
+    out = list(op.store.index) + [q.value for q in op.coords]
+    for p in op.loads:
+        out += list(p.access.index) + [e for e, _, _ in p.access.guard]
+    return out
+
+
+def _replace_node(nodes: tuple[Loop | Op, ...], old: Loop, new: Loop) -> tuple[Loop | Op, ...]:
+    out: list[Loop | Op] = []
+    for n in nodes:
+        if n is old:
+            out.append(new)
+        elif isinstance(n, Loop):
+            body = _replace_node(n.body, old, new)
+            out.append(n if all(a is b for a, b in zip(body, n.body)) else replace(n, body=body))
+        else:
+            out.append(n)
+    return tuple(out)
+
+
+def _substitute(nodes: tuple[Loop | Op, ...], sub: _Resplit) -> tuple[Loop | Op, ...]:
+    return tuple(replace(n, body=_substitute(n.body, sub)) if isinstance(n, Loop) else _op(n, sub) for n in nodes)
+
+
+def _access(a: Access, sub: _Resplit) -> Access:
+    return Access(a.buffer, tuple(sub(i) for i in a.index), tuple((sub(e), lo, hi) for e, lo, hi in a.guard))
+
+
+def _op(op: Op, sub: _Resplit) -> Op:
+    """op with its loop variables substituted in every index, guard and coordinate."""
+    ports: dict[int, LoadPort | CoordPort] = {}
+    for p in op.loads:
+        ports[id(p)] = LoadPort(p.name, _access(p.access, sub))
+    for q in op.coords:
+        ports[id(q)] = CoordPort(q.name, sub(q.value), q.reduction, q.var)
+
+    def swap(c: ir.Call) -> ir.Expr | None:
+        new = ports.get(id(c.callee))
+        return None if new is None else ir.Call(c.type, new, c.args)
+
+    value = map_calls(op.value, swap, {})
+    loads = tuple(p2 for p in op.loads for p2 in [ports[id(p)]] if isinstance(p2, LoadPort))
+    coords = tuple(q2 for q in op.coords for q2 in [ports[id(q)]] if isinstance(q2, CoordPort))
+    return replace(op, store=_access(op.store, sub), loads=loads, value=value, coords=coords)
