@@ -4,6 +4,7 @@ ideal cycles and minimal storage, and the printed schedule reproduces the design
 
 import inspect
 
+import numpy as np
 import pytest
 
 import mainspring as hl
@@ -373,3 +374,23 @@ def test_auto_on_an_app_without_an_unscheduled_algorithm(tmp_path):
                                              r"`auto=False` parameter"):
         apps.build(apps.load(str(path)), 20, 12, auto=True)
     assert all("auto" in inspect.signature(apps.load(a).build).parameters for a in apps.APPS)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_planes_that_read_their_channel_stay_inside_the_tile(simulator, build_dir):
+    """output(x, y, c) = select(c == 0, gray, c == 1, 255 - gray, gray / 2), CPU-style planes: the channel loop
+    runs inside the accelerator's tile (a host loop over planes would give each tile its own c, which the
+    hardware cannot count), so the design is one tile that reads its channel as a value."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    inp = hl.ImageParam(hl.UInt(8), 3, "input")
+    gray, output = hl.Func("gray"), hl.Func("output")
+    gray[x, y] = (77 * hl.u16(inp[x, y, 0]) + 150 * hl.u16(inp[x, y, 1]) + 29 * hl.u16(inp[x, y, 2])) >> 8
+    output[x, y, c] = hl.u8(hl.select(c == 0, gray[x, y], c == 1, 255 - gray[x, y], gray[x, y] / 2))
+    output.set_estimates([(0, 8), (0, 6), (0, 3)])
+    source = hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
+    assert '.reorder(xi, yi, vars["c"], xo, yo)' in source
+    design = hl.compile(output, name="auto_planes")
+    assert design.report["tiles"] == 1
+    img = np.random.default_rng(3).integers(0, 256, size=(3, 6, 8), dtype=np.uint8)
+    res = design.check({"input": img}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
