@@ -130,6 +130,7 @@ class _Elaboration:
         self.sinks: dict[tuple[str, str], dict[int | None, _End]] = {}
         self.used: dict[str, set[int]] = {}  # identifier -> bits read
         self.stage: dict[str, int] = meta.get("stage", {})  # instance -> pipeline stage (constants: none)
+        self.input_stage: dict[str, int] = meta.get("input_stage", {})  # input ports read after stage 0
         self.module.stages = meta.get("stages", 1)
         # Values narrowed by their ranges (instance or input port -> (bits, signed)): their stage registers keep
         # those bits; `whole` maps such a register to the wire that extends it back to its width.
@@ -217,7 +218,7 @@ class _Elaboration:
         if end.owner not in self.stage and end.owner != "self":
             return name  # a constant: the same in every stage
         at = self.module.stages - 1 if sink_owner == "self" else self.stage.get(sink_owner, 0)
-        delay = at - (0 if end.owner == "self" else self.stage[end.owner])
+        delay = at - (self.input_stage.get(end.port, 0) if end.owner == "self" else self.stage[end.owner])
         assert delay >= 0, f"{end} feeds {sink_owner} of an earlier stage"
         shape = self.ports[end.port][1] if end.owner == "self" else self.generators[end.owner].out
         narrow = self.narrow.get(end.port if end.owner == "self" else end.owner)
