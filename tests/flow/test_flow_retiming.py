@@ -121,13 +121,15 @@ def test_retimed_apps_are_bit_exact_at_the_predicted_cycles(name, simulator, bui
     assert res.cycles == res.predicted_cycles == design.report["predicted_cycles"]
 
 
-def test_h2h_accumulation_loses_logic_levels(tmp_path):
+def test_a_retimed_kernel_loses_logic_levels(tmp_path):
+    # issue 12's timing flow on the accumulation's kernel alone (the design's longest path is elsewhere: the
+    # memory tiles' address controllers)
     require_tool(shutil.which("yosys") is not None, "yosys")
     levels = {}
     for k in (None, UNPIPELINED):
-        design, _ = _app("h2h_accumulation", k)
+        design = _serial_design("polynomial", k)
         path = tmp_path / f"acc_{k}.v"
         path.write_text(design.verilog)
-        levels[k] = logic_levels([str(path), str(library_path())], "h2h_accumulation")
+        levels[k] = logic_levels([str(path), str(library_path())], "k_acc_s1")
     assert levels[None] is not None and levels[UNPIPELINED] is not None
-    assert levels[None] < levels[UNPIPELINED], levels
+    assert levels[None] < levels[UNPIPELINED] - 10, levels
