@@ -4,7 +4,9 @@ One Verilog-2005 module per kernel: ports named and ordered as the JSON module's
 instance named after the instance (so names are stable and match the JSON), in dependency order, each with the
 generator it implements in a comment. It is combinational unless its JSON metadata gives it pipeline stages:
 then it has `clk`, `rst_n` and `en` inputs first and a register (reset to 0, held while `en` is low) on each
-connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name). A
+connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name); an
+input port sits in stage 0 unless the metadata's `input_stage` names it (a retimed accumulation's own element,
+read in the last stage: no register before its combine). A
 value whose range needs fewer bits (the metadata's `narrow`, or an input's assumed range: `kernel_widths`) keeps
 only those in its registers, and its readers take the last one through a wire that extends it back (`..._x`).
 Bits nothing reads are gathered into one `unused_*` wire so that `verilator --lint-only -Wall` stays quiet
