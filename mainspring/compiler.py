@@ -193,17 +193,17 @@ def kernel_graphs(program: HwProgram, target: CGRA, dump_after: str | None = Non
     A RAM update reads and writes its word a cycle apart (memories/ram.py): its address kernel is pipelined (the
     RAM reads the old word when the address is out, its last stage) and its value kernel, combining the old word,
     stays whole. The address of a RAM read at computed coordinates, which the RAM takes as the op fires, stays
-    whole too. An accumulation
-    over a serial loop, whose next step reads what this one writes, is retimed: its operand is pipelined and its
-    own element, read in the last stage, is combined there (assign_stages), so the steps still run one a cycle.
-    Chained lanes (a reduction's unrolled part) and RAM lookups stay whole."""
+    whole too. An accumulation over a serial loop, whose next step reads what this one writes, is retimed: its
+    operand is pipelined and its own element, read in the last stage, is combined there (assign_stages), so the
+    steps still run one a cycle. Chained lanes (a reduction's unrolled part) and RAM lookups stay whole."""
     out_graphs = []
     for loops, op in program.nest.ops():
         own = _accumulates(loops, op)
         retimed = bool(own) and not op.lookup and not op.scatter and not _chained(loops, op)
         for kernel in op_kernels(op, program.nest):  # a RAM update or lookup has two: its value and its address
             address = kernel.name == address_module(op.name)
-            whole = (address != bool(op.scatter)) or (own and not retimed and not op.scatter)
+            ram_side = address if not op.scatter else not address  # a lookup's address, an update's value
+            whole = ram_side or (bool(own) and not retimed and not op.scatter)
             g = compile_kernel(kernel, dump_after, out or sys.stdout, None if whole else target.pe_ops_per_stage,
                                target.word_bits, frozenset(own) if retimed and not whole else frozenset())
             out_graphs.append((op, g, not address))
