@@ -7,6 +7,9 @@ a chain of n terms then takes ceil(log2(n)) ops on the critical path instead of 
 after it (`assign_stages`) fewer registers.
 
 before: t = ((((m0 + m1) + m2) + m3) + m4)      after: t = ((m0 + m1) + (m2 + m3)) + m4
+
+A late input (`g.graph["late"]`: an accumulation's own element, read in the kernel's last stage) counts as ready
+last, so the chain adds it at its root: `acc + ((m0 + m1) + m2)`, one op after the accumulator.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ import networkx as nx
 from .graph import add_node, operands, remove_dead, replace_uses, topological
 from .report import op_weight
 
+_LATE = 1 << 30  # more PE ops than any kernel has on a path
 ASSOCIATIVE = frozenset({"add", "mul", "and", "or", "xor", "umin", "umax", "smin", "smax"})
 
 
 def balance_chains(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """Rebuild every chain of three or more terms of one associative op as a tree of least height."""
     g = g.copy()
+    late = set(g.graph.get("late", ()))
     level: dict[str, int] = {}
     for n in topological(g):
         if n not in g:
@@ -32,6 +37,9 @@ def balance_chains(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
         if len(leaves) >= 3:
             top = _tree(g, n, leaves, level)
             replace_uses(g, n, top)
+            continue
+        if g.nodes[n]["op"] == "input" and g.nodes[n]["port"] in late:
+            level[n] = _LATE
             continue
         level[n] = op_weight(g, n) + max((level.get(u, 0) for u in operands(g, n)), default=0)
     remove_dead(g)

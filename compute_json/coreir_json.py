@@ -19,7 +19,8 @@ divider; shift amounts are unsigned in CoreIR and in the graph alike.
 A pipelined kernel (`assign_stages`) stays a combinational CoreIR module, as the reference flow's CoreIR
 graphs are (Cascade pipelines them after place and route): the metadata gives its number of `stages` and each
 instance's `stage`, and a register sits on every connection from an instance (or input port) of stage s to one
-of stage t > s, t - s of them (an output port is in the last stage; constants in every stage). After
+of stage t > s, t - s of them (an output port is in the last stage, an input port in the first unless
+`input_stage` names it: an accumulation's own element, read in the last; constants in every stage). After
 `widths.annotate_widths`, the metadata's `ranges` give the ports' value ranges (the top narrows the registers
 holding them) and `narrow` the values whose stage registers keep fewer bits (the instances keep the graph's
 widths).
@@ -35,6 +36,7 @@ import os
 
 import networkx as nx
 
+from .assign_stages import late_inputs
 from .graph import COMPARISONS, operands, ports, topological
 
 FORMAT_NOTE = "written by mainspring.compute_json; metadata gives each port's Halide type and each output's expression"
@@ -206,6 +208,9 @@ def to_coreir_json(g: nx.MultiDiGraph) -> dict:
     meta = {"note": FORMAT_NOTE, "port_types": port_types, "outputs": exprs, "source": g.graph["source"]}
     if g.graph.get("stages", 1) > 1:  # a pipelined kernel (assign_stages): registers where stages change
         meta |= {"stages": g.graph["stages"], "stage": module.stages}
+        late = {g.nodes[n]["port"]: g.nodes[n]["stage"] for n in late_inputs(g)}
+        if late:  # input ports read in the last stage (an accumulation's own element), not the first
+            meta["input_stage"] = late
     meta |= _widths(g)
     body = {
         "type": ["Record", fields],

@@ -38,19 +38,24 @@ STEP_NAMES = ("lower_kernel",) + tuple(name for name, _ in PASSES) + ("assign_st
 
 
 def compile_kernel(kernel: Kernel, dump_after: str | None = None, out: TextIO | None = None,
-                   ops_per_stage: int | None = None, pe_bits: int = 16) -> nx.MultiDiGraph:
+                   ops_per_stage: int | None = None, pe_bits: int = 16,
+                   late: frozenset[str] = frozenset()) -> nx.MultiDiGraph:
     """The optimised compute graph of `kernel`; `dump_after` names a step whose result is printed to `out`
     (stderr by default) each time it runs. The graph is verified after every step. With `ops_per_stage` (K),
-    its nodes are levelised into pipeline stages of at most K PE ops of `pe_bits` bits on any path."""
+    its nodes are levelised into pipeline stages of at most K PE ops of `pe_bits` bits on any path; the input
+    ports in `late` (an accumulation's own element) are read in the last stage (assign_stages)."""
     if dump_after is not None and dump_after not in STEP_NAMES:
         raise HalideError(f"dump_after={dump_after!r}: unknown compute_json step; the steps are "
                           f"{', '.join(STEP_NAMES)}")
     g = lower_kernel(kernel)
+    if late:
+        g.graph["late"] = tuple(sorted(late))
     _after("lower_kernel", g, dump_after, out)
     for name, run in PASSES:
         g = run(g)
         _after(name, g, dump_after, out)
     verify(g, lowered=True)
+    assert tuple(sorted(late)) == g.graph.get("late", ()), "the passes keep the graph's late ports"
     if ops_per_stage is not None:
         g = assign_stages(g, ops_per_stage, pe_bits)
         _after("assign_stages", g, dump_after, out)

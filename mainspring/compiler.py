@@ -18,6 +18,8 @@ import sys
 import time
 from dataclasses import replace
 
+import networkx as nx
+
 from .compute_json import compile_kernel, count_ops, dumps_coreir_json, to_coreir_json
 from .compute_json.buffer_ranges import buffer_intervals, kernel_inputs, stream_intervals
 from .compute_json.pipeline import STEP_NAMES as COMPUTE_STEPS
@@ -28,6 +30,7 @@ from .frontend.func import Func
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
+from .hwlower.ir import Op
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.glb import plan_glb, verify_glb
@@ -68,11 +71,12 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
     streams = stream_intervals(pipe, program.inputs)
-    compute_doc, pe_counts, latencies = _compute(program, target, dump_after if dump_after in COMPUTE_STEPS else None,
-                                                 out, streams)
+    compute_doc, pe_counts, latencies, offsets = _compute(program, target,
+                                                          dump_after if dump_after in COMPUTE_STEPS else None, out,
+                                                          streams)
     _dump("compute", dump_after, lambda: dumps_coreir_json(compute_doc), out)
     try:
-        plan = analyze(program.nest, target, latencies, dump=dump)
+        plan = analyze(program.nest, target, latencies, dump=dump, read_offsets=offsets)
     except MemoryMappingError as e:
         if e.subject is None:
             raise
@@ -147,48 +151,78 @@ def _dump(step: str, wanted: str | None, text, out) -> None:
 
 
 def _compute(program: HwProgram, target: CGRA, dump_after: str | None = None,
-             out=None, streams: dict | None = None) -> tuple[dict, dict, dict[str, int]]:
-    """The compute JSON, each op's PE counts, and each op's latency: its kernel's stages less one, plus the
-    target's `pe_latency` registers after the last (0 for an op that only moves a value, `default_latency`).
+             out=None, streams: dict | None = None) -> tuple[dict, dict, dict[str, int], dict[str, dict[str, int]]]:
+    """The compute JSON, each op's PE counts, each op's latency: its kernel's stages less one, plus the
+    target's `pe_latency` registers after the last (0 for an op that only moves a value, `default_latency`), and
+    the loads each op reads after it fires: a retimed accumulation's own element, read in its last stage.
     Each kernel gets the ranges of its ports and the widths its stage registers need (`annotate_widths`), from
     the values of the buffers it loads (`buffer_intervals`; `streams`: the input streams')."""
     nest = program.nest
-    graphs: list[tuple] = []  # (op, graph, is the op's value kernel), ops in program order
+    graphs = kernel_graphs(program, target, dump_after, out)
     counts = {}
     latencies = {}
-    for loops, op in nest.ops():
-        stages = 1
-        # A RAM update reads and writes its word a cycle apart (memories/ram.py): its kernels stay unpipelined;
-        # so does the address of a RAM read at computed coordinates, which the RAM takes as the op fires, and an
-        # accumulation over a serial loop, whose next step reads what this one writes (pipelined, each step
-        # would wait for the last: II = its stages).
-        serial = _accumulates(loops, op)
-        for kernel in op_kernels(op, nest):  # a RAM update or lookup has two: its value and its address
-            address = kernel.name == address_module(op.name)
-            per_stage = None if op.scatter or address or serial else target.pe_ops_per_stage
-            g = compile_kernel(kernel, dump_after, out or sys.stdout, per_stage, target.word_bits)
-            stages = max(stages, g.graph.get("stages", 1))
+    offsets: dict[str, dict[str, int]] = {}
+    for _, op in nest.ops():
+        mine = [g for o, g, _ in graphs if o is op]
+        stages = max(g.graph.get("stages", 1) for g in mine)
+        for g in mine:
             count = count_ops(g, target.word_bits)
             counts[op.name] = counts[op.name] + count if op.name in counts else count
-            graphs.append((op, g, not address))
+        late = {p for g in mine for p in g.graph.get("late", ())}
+        if late and stages > 1:
+            offsets[op.name] = dict.fromkeys(sorted(late), stages - 1)
         moves = default_latency(op, target.pe_latency) == 0 and stages == 1
-        latencies[op.name] = default_latency(op, target.pe_latency) if moves or op.scatter else \
-            stages - 1 + target.pe_latency + (1 if op.lookup else 0)  # the RAM's word comes a cycle late
+        # A RAM update writes a cycle after its address is out (the RAM reads the old word then, memories/ram.py);
+        # a RAM lookup's word comes a cycle after its address.
+        latencies[op.name] = stages if op.scatter else default_latency(op, target.pe_latency) if moves else \
+            stages - 1 + target.pe_latency + (1 if op.lookup else 0)
     buffers = buffer_intervals(nest, [(op, g) for op, g, value in graphs if value], streams or {})
     modules: dict[str, dict] = {}
     for op, g, _ in graphs:
         doc = to_coreir_json(annotate_widths(g, kernel_inputs(op, nest, buffers)))
         modules.update(doc["namespaces"]["global"]["modules"])
     last = kernel_module(program.nest.ops()[-1][1].name)
-    return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts, latencies
+    return {"top": f"global.{last}", "namespaces": {"global": {"modules": modules}}}, counts, latencies, offsets
 
 
-def _accumulates(loops, op) -> bool:
-    """Whether op reads the element it writes and a serial loop around it leaves that element in place: each
-    step of that loop reads the previous step's result (a reduction that is not unrolled)."""
-    own = [p for p in op.loads if p.access.buffer == op.store.buffer and p.access.index == op.store.index]
+def kernel_graphs(program: HwProgram, target: CGRA, dump_after: str | None = None,
+                  out=None) -> list[tuple[Op, nx.MultiDiGraph, bool]]:
+    """(op, its kernel's compiled graph, whether it is the op's value kernel) for each kernel of each op, in
+    program order, pipelined for `target` (`hl.CGRA(pe_ops_per_stage=K)`).
+
+    A RAM update reads and writes its word a cycle apart (memories/ram.py): its address kernel is pipelined (the
+    RAM reads the old word when the address is out, its last stage) and its value kernel, combining the old word,
+    stays whole. The address of a RAM read at computed coordinates, which the RAM takes as the op fires, stays
+    whole too. An accumulation over a serial loop, whose next step reads what this one writes, is retimed: its
+    operand is pipelined and its own element, read in the last stage, is combined there (assign_stages), so the
+    steps still run one a cycle. Chained lanes (a reduction's unrolled part) and RAM lookups stay whole."""
+    out_graphs = []
+    for loops, op in program.nest.ops():
+        own = _accumulates(loops, op)
+        retimed = bool(own) and not op.lookup and not op.scatter and not _chained(loops, op)
+        for kernel in op_kernels(op, program.nest):  # a RAM update or lookup has two: its value and its address
+            address = kernel.name == address_module(op.name)
+            ram_side = address if not op.scatter else not address  # a lookup's address, an update's value
+            whole = ram_side or (bool(own) and not retimed and not op.scatter)
+            g = compile_kernel(kernel, dump_after, out or sys.stdout, None if whole else target.pe_ops_per_stage,
+                               target.word_bits, frozenset(own) if retimed and not whole else frozenset())
+            out_graphs.append((op, g, not address))
+    return out_graphs
+
+
+def _accumulates(loops, op) -> tuple[str, ...]:
+    """The loads of the element op writes, if a serial loop around it leaves that element in place: each step of
+    that loop reads the previous step's result (a reduction that is not unrolled); else none."""
+    own = tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and p.access.index == op.store.index)
     used = {v for a in op.store.index for v, _ in a.terms}
-    return bool(own) and any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops)
+    return own if any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops) else ()
+
+
+def _chained(loops, op) -> bool:
+    """Whether an unrolled loop leaves op's element in place: its lanes update one element in turn, each reading
+    the last one's result in the same cycle."""
+    used = {v for a in op.store.index for v, _ in a.terms}
+    return any(lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops)
 
 
 def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float,

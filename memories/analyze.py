@@ -22,11 +22,13 @@ STEP_NAMES = ("dependences", "rates", "capacities", "mapping")
 
 
 def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] | None = None,
-            check: bool = True, dump: Callable[[str, Callable[[], str]], None] | None = None) -> MemoryPlan:
+            check: bool = True, dump: Callable[[str, Callable[[], str]], None] | None = None,
+            read_offsets: Mapping[str, Mapping[str, int]] | None = None) -> MemoryPlan:
     """Schedule `nest`, size and map its buffers onto `target`, and (by default) prove the result correct.
 
     `latencies` overrides the cycles from an op's firing to its stored value, by op name (default: 0 for an op
-    that only moves a value, `target.pe_latency` otherwise). `dump(step, text)` is called after each step
+    that only moves a value, `target.pe_latency` otherwise); `read_offsets`, by op name, the loads read that many
+    cycles after the op fires (a retimed accumulation's own element). `dump(step, text)` is called after each step
     (`STEP_NAMES`: the statements and exact flows, the static schedule, the buffers' exact capacities, their
     mapping onto registers and memory tiles); the plan is then checked (`check_plan`).
     """
@@ -39,7 +41,7 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
         if dump is not None:
             dump(step, show)
 
-    prog = build_program(nest, latency)
+    prog = build_program(nest, latency, read_offsets)
     after("dependences", lambda: format_dependences(prog))
     sched = schedule(prog, target)
     after("rates", lambda: format_schedule(prog, sched))
@@ -72,7 +74,8 @@ def op_schedules(prog: Program, sched: Schedule) -> tuple[OpSchedule, ...]:
             continue  # host.out: the output is streamed as its final values are written
         t = sched.timing[s.name]
         func, stage = (s.op.func, s.op.stage) if s.op is not None else (s.stream, 0)
-        out.append(OpSchedule(s.name, func, stage, s.time_dims, s.lane_dims, t.rates, t.delay, s.latency, s.is_host))
+        out.append(OpSchedule(s.name, func, stage, s.time_dims, s.lane_dims, t.rates, t.delay, s.latency, s.is_host,
+                               s.read_offsets))
     return tuple(out)
 
 

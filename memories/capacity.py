@@ -43,7 +43,7 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
         reads: isl.Map | None = None
         for f in mine:
             r = tw.intersect_domain(f.rel.domain()) if f.streamed_out else f.rel.apply_range(
-                _time(f.dst, sched, clock, 0))
+                _time(f.dst, sched, clock, f.read_offset))
             reads = r if reads is None else reads.union(r)
         assert reads is not None, "every port is the source of a flow (ports come from the flows)"
         emb = embed_values(src.time_name, len(src.time_dims), k, width)

@@ -37,7 +37,8 @@ def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) ->
     """Raise MemoryCheckError unless `plan` is a correct schedule and mapping of `nest`."""
     ops = {s.op: s for s in plan.ops}
     if prog is None:
-        prog = build_program(nest, lambda op: ops[op.name].latency if op.name in ops else 0)
+        prog = build_program(nest, lambda op: ops[op.name].latency if op.name in ops else 0,
+                             {s.op: dict(s.read_offsets) for s in plan.ops})
     _check_ops(prog, plan, ops)
     # Dependences first: a wrong delay is best reported as the read it breaks.
     rams = [b for b in plan.buffers if b.init is not None]
@@ -164,7 +165,8 @@ def _check_streams(buf: BufferPlan, flows: list[Flow], prog: Program, ops: dict[
 
 def _check_dependence(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> None:
     src, dst = ops[f.src.name], ops[f.dst.name]
-    both = _pairs(f.rel, _op_cycles(src, f.src.time_name, src.latency), _op_cycles(dst, f.dst.time_name))
+    both = _pairs(f.rel, _op_cycles(src, f.src.time_name, src.latency),
+                  _op_cycles(dst, f.dst.time_name, f.read_offset))
     bad = _first(both.intersect_range(isl.Set("{ [w, r] : r < w }")).domain())
     if bad is not None:
         n = len(f.src.time_dims)
@@ -187,7 +189,8 @@ def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
         covered = covered.union(dom)
         if p.delay is not None:
             rel = f.rel.intersect_range(dom)
-            both = _pairs(rel, _op_cycles(src, f.src.time_name, src.latency), _op_cycles(dst, f.dst.time_name))
+            both = _pairs(rel, _op_cycles(src, f.src.time_name, src.latency),
+                          _op_cycles(dst, f.dst.time_name, f.read_offset))
             bad = _first(both.intersect_range(isl.Set(f"{{ [w, r] : r - w != {p.delay} }}")).domain())
             if bad is not None:
                 n = len(f.src.time_dims)
@@ -197,7 +200,7 @@ def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
                                 f"{src.cycle(tuple(bad[:n])) + src.latency}, but the tap delivers another value")
         if p.steps is not None:
             _check_steps(buf, p, f.rel.intersect_range(dom), src, dst, f)
-        _follow(buf.name, p.name, f.dst.time_name, p.domain, p.controller, dst, 0)
+        _follow(buf.name, p.name, f.dst.time_name, p.domain, p.controller, dst, f.read_offset)
     missing = f.rel.range().subtract(covered)
     if not missing.is_empty():
         _fail(buf.name, f"op '{f.dst.name}' load '{f.load}'{_lane(f.dst_lane)} has no read port at "
@@ -207,7 +210,7 @@ def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
 def _check_steps(buf: BufferPlan, p: ReadPort, rel: isl.Map, src: OpSchedule, dst: OpSchedule, f: Flow) -> None:
     """A write tap: each read of value number v happens in a cycle before which the root wrote v + steps."""
     written = _op_cycles(src, f.src.time_name, src.latency)
-    read = rel.apply_range(_op_cycles(dst, f.dst.time_name))
+    read = rel.apply_range(_op_cycles(dst, f.dst.time_name, f.read_offset))
     steps = read.apply_range(writes_before(written, src.dims)).apply_domain(linear_map(f.src.time_name, src.dims))
     wrong = steps.deltas().subtract(isl.Set(f"{{ [{p.steps}] }}"))
     if not wrong.is_empty():
@@ -275,7 +278,7 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
 def _port_shift(bank: Bank, p: BankPort, op: OpSchedule) -> int:
     """Cycles after its op fires in which a port writes, or a read port loads its output register."""
     if bank.kind == "addressed":
-        return op.latency if p.kind == "write" else 0
+        return op.latency if p.kind == "write" else op.read_offset(p.load or "")
     if bank.gated:  # the root's write cycles; reads load in the cycle after each
         return op.latency + (1 if p.kind == "read" else 0)
     assert p.delay is not None, f"delay-line port {p.name} has no delay"

@@ -33,7 +33,7 @@ def write_steps(sched: Schedule, src: Stmt, flows: list[Flow]) -> dict[Flow, int
     out = {}
     for f in flows:
         td = sched.timing[f.dst.name]
-        read = f.rel.apply_range(flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay))
+        read = f.rel.apply_range(flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay + f.read_offset))
         steps = read.apply_range(before).apply_domain(lin).deltas()
         if steps.is_empty():
             return None

@@ -11,8 +11,8 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   lane is its own write port, as each lane of a computing op is.
 - An op with time dims `t` (outermost first, loop values) fires in cycle
   `delay + sum(rates[k] * (t[k] - dims[k].min))`; all its lanes (iterations of unrolled loops) fire in that
-  same cycle. It reads its loads in the firing cycle and its stored value is visible to readers from cycle
-  `fire + latency` on (the write cycle).
+  same cycle. It reads its loads in the firing cycle (a load in `read_offsets`: that many cycles later) and its
+  stored value is visible to readers from cycle `fire + latency` on (the write cycle).
 - A value flows from a write port (an op's store, one lane) to a read port (an op's load, one lane, over a box of
   the consumer's time dims). A read port with `delay` set gets its value from a *tap* on the root write port's
   stream. Taps count either cycles or the root's writes:
@@ -110,6 +110,12 @@ class OpSchedule:
     delay: int
     latency: int
     host: bool = False  # the host streaming an input buffer
+    # (load, cycles): loads read that many cycles after the op fires (a retimed accumulation's own element, read
+    # in its kernel's last stage); the others read in the firing cycle
+    read_offsets: tuple[tuple[str, int], ...] = ()
+
+    def read_offset(self, load: str) -> int:
+        return dict(self.read_offsets).get(load, 0)
 
     def cycle(self, point: tuple[int, ...]) -> int:
         return self.delay + sum(q * (t - d.min) for q, t, d in zip(self.rates, point, self.dims))
@@ -168,7 +174,7 @@ class ReadPort:
     domain: tuple[Dim, ...]  # the box of the op's time dims it serves (outermost first)
     delay: int | None  # constant cycles from the source's write to this read; None: addressed bank
     tap: str  # the element delivering the value: write port, register or bank read port
-    controller: Controller  # cycles are firing cycles; data = element address in the buffer's box
+    controller: Controller  # cycles are read cycles (firing + read offset); data = element address in the buffer's box
     steps: int | None = None  # write taps: the root's writes from this value's to the one in the read cycle
 
 

@@ -104,7 +104,7 @@ def _read_ports(prog: Program, sched: Schedule, buf: str, flows: list[Flow], wpo
         t = sched.timing[f.dst.name]
         for box in boxes(f.rel.range(), f.dst.time_dims, f"op '{f.dst.name}' load '{f.load}'"):
             addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box)
-            ctrl = controller(box, t.rates, t.delay + _offset(box, f.dst.time_dims, t.rates), addr)
+            ctrl = controller(box, t.rates, t.delay + f.read_offset + _offset(box, f.dst.time_dims, t.rates), addr)
             port = ReadPort(f"{buf}.r{len(out)}", buf, f.dst.name, f.load, f.dst_lane,
                             wports[(f.src.name, f.src_lane)].name, box, lo if lo == hi else None, "", ctrl)
             out.append(_Read(port, f))
@@ -350,7 +350,7 @@ def _read_controller(prog: Program, sched: Schedule, buf: str, r: _Read, over: _
     load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
     t = sched.timing[f.dst.name]
     addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box, over)
-    return controller(box, t.rates, t.delay + _offset(box, f.dst.time_dims, t.rates), addr)
+    return controller(box, t.rates, t.delay + f.read_offset + _offset(box, f.dst.time_dims, t.rates), addr)
 
 
 def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: tuple[int, ...],
@@ -383,7 +383,8 @@ def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read]
         for r in reads:
             if r.flow.src is src and r.flow.src_lane == lane:
                 td = sched.timing[r.flow.dst.name]
-                m = r.flow.rel.apply_range(flat_map(r.flow.dst.time_name, r.flow.dst.time_dims, td.rates, td.delay))
+                m = r.flow.rel.apply_range(flat_map(r.flow.dst.time_name, r.flow.dst.time_dims, td.rates,
+                                                    td.delay + r.flow.read_offset))
                 rel = m if rel is None else rel.union(m)
         assert rel is not None, "each write comes from `reads`: it has a read"
         wc = flat_map(src.time_name, box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates))

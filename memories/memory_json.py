@@ -20,6 +20,7 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                                                # lane index = the lanes in order, the last fastest; a stream's
                                                # word of lane i sits in bits [w*(i+1)-1 : w*i] of its data
           "rates": [int], "delay": int, "latency": int,   # fire = delay + sum(rates[k] * (t[k] - min[k]))
+          "read_offsets": {<load>: int},       # only when some load reads after the firing cycle
           "controller": <controller>,          # when it fires (innermost first, no data fields)
           "internal_reads": [{"load", "lane": [int], "source_lane": [int]}],   # chained lanes
           "coords": [{"name", "lane", "words", "offset",   # only when the op reads coordinates as values:
@@ -128,6 +129,8 @@ def _op(s: OpSchedule, plan: MemoryPlan) -> dict:
         "internal_reads": [{"load": r.load, "lane": list(r.lane), "source_lane": list(r.source_lane)}
                            for r in plan.internal_reads if r.op == s.op],
     }
+    if s.read_offsets:
+        out["read_offsets"] = dict(s.read_offsets)
     coords = [{"name": c.name, "lane": list(c.lane), "words": c.words, "offset": c.offset,
                "controller": _controller(c.controller, "coord")} for c in plan.coords if c.op == s.op]
     if coords:  # only ops that read coordinates have the key (older designs' JSON is unchanged)
@@ -208,7 +211,7 @@ def from_json(doc: dict) -> MemoryPlan:
 
 def _op_from(name: str, o: dict) -> OpSchedule:
     return OpSchedule(name, o["func"], o["stage"], _dims(o["dims"]), _dims(o["lanes"]), tuple(o["rates"]),
-                      o["delay"], o["latency"], o["host"])
+                      o["delay"], o["latency"], o["host"], tuple(sorted(o.get("read_offsets", {}).items())))
 
 
 def _buffer_from(name: str, b: dict) -> BufferPlan:

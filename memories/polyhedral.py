@@ -13,7 +13,7 @@ time-only tuples of one lane each, because each lane of an unrolled loop is a se
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -36,6 +36,13 @@ class Stmt:
     unrolled: tuple[bool, ...]
     position: tuple[int, ...]  # child index at each nesting level (len(loops) + 1 entries)
     latency: int
+    # (load, cycles): loads read that many cycles after the op fires (a retimed accumulation reads its own
+    # element in its kernel's last stage); every other load reads as it fires
+    read_offsets: tuple[tuple[str, int], ...] = ()
+
+    def read_offset(self, load: str) -> int:
+        """Cycles from the op's firing to the read of its load `load`."""
+        return dict(self.read_offsets).get(load, 0)
 
     @property
     def full_name(self) -> str:
@@ -121,6 +128,11 @@ class Flow:
     def streamed_out(self) -> bool:
         return self.dst.name == HOST_OUT
 
+    @property
+    def read_offset(self) -> int:
+        """Cycles from the reader's firing to its read (`Stmt.read_offsets`)."""
+        return 0 if self.streamed_out else self.dst.read_offset(self.load)
+
 
 @dataclass(frozen=True, eq=False)
 class Program:
@@ -167,9 +179,11 @@ def default_latency(op: Op, pe_latency: int) -> int:
     return 0 if isinstance(v, (fir.Const, fir.Call)) and not getattr(v, "args", ()) else pe_latency
 
 
-def build_program(nest: LoopNest, latency: Callable[[Op], int]) -> Program:
-    """Model `nest`: statements, accesses and the exact value flows of every buffer."""
-    stmts, accesses = _statements(nest, latency)
+def build_program(nest: LoopNest, latency: Callable[[Op], int],
+                  read_offsets: Mapping[str, Mapping[str, int]] | None = None) -> Program:
+    """Model `nest`: statements, accesses and the exact value flows of every buffer; `read_offsets`: by op
+    name, the loads read that many cycles after the op fires (`Stmt.read_offsets`)."""
+    stmts, accesses = _statements(nest, latency, read_offsets or {})
     flows: list[Flow] = []
     internal: list[InternalRead] = []
     orders: list[Flow] = []
@@ -195,7 +209,8 @@ def _ram_orders(buf: str, readers: list[Access], stmts: list[Stmt]) -> list[Flow
     return out
 
 
-def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt], list[Access]]:
+def _statements(nest: LoopNest, latency: Callable[[Op], int],
+                read_offsets: Mapping[str, Mapping[str, int]]) -> tuple[list[Stmt], list[Access]]:
     stmts: list[Stmt] = []
     accesses: list[Access] = []
     for name in nest.inputs:
@@ -210,7 +225,10 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int]) -> tuple[list[Stmt
                 walk(n.body, loops + (n,), pos + (k,))
                 continue
             dims = tuple(Dim(lp.var, lp.min, lp.extent, lp.strip) for lp in loops)
-            s = Stmt(n.name, len(stmts), n, None, dims, tuple(lp.unrolled for lp in loops), pos + (k,), latency(n))
+            offsets = tuple(sorted((load, c) for load, c in read_offsets.get(n.name, {}).items() if c))
+            assert not (offsets and n.scatter), f"hwlower contract: RAM update {n.name} reads as it fires"
+            s = Stmt(n.name, len(stmts), n, None, dims, tuple(lp.unrolled for lp in loops), pos + (k,), latency(n),
+                     offsets)
             stmts.append(s)
             # A RAM update's store and old value are at computed coordinates: no affine access (see orders).
             accesses.extend(Access(s, lp.name, lp.access.buffer, lp.access.index, False, lp.access.guard)
@@ -347,6 +365,7 @@ def _split_lanes(buf: str, m: isl.Map, w: Access, r: Access,
             if w.stmt is r.stmt:
                 same = rel.intersect(isl.Map.identity(rel.get_space()))
                 if not same.is_empty():
+                    assert not r.stmt.read_offset(r.name), f"{r.stmt.name}: chained lanes read as they fire"
                     internal.append(InternalRead(r.stmt.name, r.name, rl, wl))
                     rel = rel.subtract(same)
                     if rel.is_empty():

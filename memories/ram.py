@@ -2,12 +2,13 @@
 memories/checker.py).
 
 The whole box is one bank of kind "ram", each element at its x-fastest linear address, spanning the tiles its
-words need. Its write port is the update op's read-modify-write (`Op.scatter`): in the cycle the op fires, its
-kernel computes the address and the tile reads the element there; in the next cycle (the write cycle, fire + 1)
-the op's value, computed from the word read (its kernel's input named by the write bank port's `load`), is
-written back. A read issued in a write cycle at the address being written gets the new value (forwarding), so
-consecutive updates of one element chain at one per cycle. Every element reads as `init` until its first update
-(a valid bit per word, cleared when the schedule restarts). The readers load the RAM at affine indices through
+words need. Its write port is the update op's read-modify-write (`Op.scatter`): its address kernel, pipelined over
+d stages, gives the address d - 1 cycles after the op fires (in the firing cycle when it is one stage) and the
+tile reads the element there; in the next cycle (the write cycle, fire + the op's latency d) the op's value,
+computed from the word read (its kernel's input named by the write bank port's `load`), is written back. A
+read issued in a write cycle at the address being written gets the new value (forwarding), so consecutive
+updates of one element chain at one per cycle. Every element reads as `init` until its first update (a valid bit
+per word, cleared when the schedule restarts). The readers load the RAM at affine indices through
 addressed read ports, each read at least one cycle after the last write (`Program.orders`, which the schedule
 meets). A reader at computed coordinates (`Op.lookup`) gives the address from its own address kernel in the
 cycle it fires; the word comes in the next, where its value kernel takes it (its latency counts the cycle).
@@ -45,6 +46,7 @@ def map_ram(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: 
     for f in [f for f in prog.orders if f.buffer == name]:
         load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
         td = sched.timing[f.dst.name]
+        assert not f.read_offset, f"{f.dst.name}: a RAM's readers read as they fire"
         if load.index:
             ctrl = controller(f.dst.time_dims, td.rates, td.delay,
                               element_address(prog, name, load.index, f.dst, f.dst_lane))

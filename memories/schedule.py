@@ -119,7 +119,7 @@ def edges(prog: Program, rates: dict[str, tuple[int, ...]]) -> list[_Edge]:
         if f.streamed_out:
             continue
         lo, hi = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, rates[f.src.name], 0),
-                              flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], 0))
+                              flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], f.read_offset))
         w = f.src.latency - lo + (0 if lo == hi else 1)
         key = (f.src.name, f.dst.name)
         out[key] = max(out.get(key, w), w)
@@ -517,5 +517,5 @@ def flow_delay(f: Flow, sched: Schedule) -> tuple[int, int]:
     """min and max cycles from a flow's write (fire + latency) to its read."""
     ts, td = sched.timing[f.src.name], sched.timing[f.dst.name]
     lo, hi = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, ts.rates, ts.delay + f.src.latency),
-                          flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay))
+                          flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay + f.read_offset))
     return lo, hi

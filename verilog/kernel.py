@@ -4,7 +4,9 @@ One Verilog-2005 module per kernel: ports named and ordered as the JSON module's
 instance named after the instance (so names are stable and match the JSON), in dependency order, each with the
 generator it implements in a comment. It is combinational unless its JSON metadata gives it pipeline stages:
 then it has `clk`, `rst_n` and `en` inputs first and a register (reset to 0, held while `en` is low) on each
-connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name). A
+connection per stage it crosses, shared by the driver's readers (`r1`, `r2`, ... after the driver's name); an
+input port sits in stage 0 unless the metadata's `input_stage` names it (a retimed accumulation's own element,
+read in the last stage: no register before its combine). A
 value whose range needs fewer bits (the metadata's `narrow`, or an input's assumed range: `kernel_widths`) keeps
 only those in its registers, and its readers take the last one through a wire that extends it back (`..._x`).
 Bits nothing reads are gathered into one `unused_*` wire so that `verilator --lint-only -Wall` stays quiet
@@ -130,6 +132,7 @@ class _Elaboration:
         self.sinks: dict[tuple[str, str], dict[int | None, _End]] = {}
         self.used: dict[str, set[int]] = {}  # identifier -> bits read
         self.stage: dict[str, int] = meta.get("stage", {})  # instance -> pipeline stage (constants: none)
+        self.input_stage: dict[str, int] = meta.get("input_stage", {})  # input ports read after stage 0
         self.module.stages = meta.get("stages", 1)
         # Values narrowed by their ranges (instance or input port -> (bits, signed)): their stage registers keep
         # those bits; `whole` maps such a register to the wire that extends it back to its width.
@@ -217,7 +220,7 @@ class _Elaboration:
         if end.owner not in self.stage and end.owner != "self":
             return name  # a constant: the same in every stage
         at = self.module.stages - 1 if sink_owner == "self" else self.stage.get(sink_owner, 0)
-        delay = at - (0 if end.owner == "self" else self.stage[end.owner])
+        delay = at - (self.input_stage.get(end.port, 0) if end.owner == "self" else self.stage[end.owner])
         assert delay >= 0, f"{end} feeds {sink_owner} of an earlier stage"
         shape = self.ports[end.port][1] if end.owner == "self" else self.generators[end.owner].out
         narrow = self.narrow.get(end.port if end.owner == "self" else end.owner)

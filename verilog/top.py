@@ -397,9 +397,10 @@ def _ram(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple[in
     )
 
 
-def _ram_update(top: _Top, op_name: str, inputs: _Inputs, b: BufferPlan, kernels) -> None:
-    """A RAM update's two kernels: the address, from the loads of its firing cycle; the new value in the next
-    cycle, from the word the RAM read there and the loads of the firing cycle, registered."""
+def _ram_update(top: _Top, op_name: str, inputs: _Inputs, b: BufferPlan, kernels, latency: int) -> None:
+    """A RAM update's two kernels: the address, from the loads of its firing cycle (pipelined: out `latency` - 1
+    cycles later, when the RAM reads the old word); the new value in the next cycle, its write cycle (`latency`
+    after the firing), from the word the RAM read and the loads of the firing cycle, registered."""
     (bank,) = b.banks
     s, aw, old = signal(bank.name), _aw(bank.words), bank.write_ports[0].load
     at = address_module(op_name)
@@ -421,7 +422,7 @@ def _ram_update(top: _Top, op_name: str, inputs: _Inputs, b: BufferPlan, kernels
         elif p == old:
             conns.append(f".{p}({s}_upd_old)")
         else:
-            conns.append(f".{p}({inputs.delayed(p, w)})")
+            conns.append(f".{p}({inputs.delayed(p, w, latency)})")
     top.body.append(f"{kernel_module(op_name)} {signal('u_' + op_name)} ({', '.join(conns)});")
 
 
@@ -480,7 +481,7 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
         unused = frozenset(rp.load for b in plan.buffers for rp in b.read_ports if rp.op == op_name) - set(taps)
         inputs = _Inputs(top, op_name + suffix, taps, coords, unused)
         if plan.buffer(bname).init is not None:
-            _ram_update(top, op_name, inputs, plan.buffer(bname), kernels)
+            _ram_update(top, op_name, inputs, plan.buffer(bname), kernels, op.latency)
         elif (op_name, lane) in lookups:
             _lookup_instance(top, op_name, suffix, op, inputs, wp, widths[bname], kernels, stages,
                              lookups[(op_name, lane)])
@@ -498,6 +499,7 @@ class _Inputs:
     coords: dict[str, CoordGen]
     unused: frozenset[str] = frozenset()  # loads this lane never uses (edge taps guarded to other lanes)
     made: dict[str, str] = field(default_factory=dict)
+    lagged: set[str] = field(default_factory=set)  # the delay registers made (`delayed`)
 
     def signal(self, port: str, width: int) -> str:
         if port not in self.made:
@@ -511,16 +513,21 @@ class _Inputs:
                 self.made[port] = signal(port)
         return self.made[port]
 
-    def delayed(self, port: str, width: int) -> str:
-        """The input as it was in the previous cycle (a scalar Param does not change during a run)."""
+    def delayed(self, port: str, width: int, cycles: int = 1) -> str:
+        """The input as it was `cycles` cycles before (a scalar Param does not change during a run)."""
         src = self.signal(port, width)
         if port not in self.taps and port not in self.coords:
             return src
-        d = f"{signal(self.inst)}_{port}_d1"
-        self.top.decls.append(f"reg [{width - 1}:0] {d};")
-        self.top.body += [f"always @(posedge clk) begin  // {self.inst}: {port} of the previous cycle",
-                          f"    if (!rst_n) {d} <= {width}'d0;", f"    else if (en) {d} <= {src};", "end"]
-        return d
+        for k in range(1, cycles + 1):
+            d = f"{signal(self.inst)}_{port}_d{k}"
+            if d not in self.lagged:
+                self.lagged.add(d)
+                self.top.decls.append(f"reg [{width - 1}:0] {d};")
+                when = "the previous cycle" if k == 1 else f"{k} cycles before"
+                self.top.body += [f"always @(posedge clk) begin  // {self.inst}: {port} of {when}",
+                                  f"    if (!rst_n) {d} <= {width}'d0;", f"    else if (en) {d} <= {src};", "end"]
+            src = d
+        return src
 
 
 def _lookup_instance(top: _Top, op_name: str, suffix: str, op: OpSchedule, inputs: _Inputs, wp: WritePort, w: int,

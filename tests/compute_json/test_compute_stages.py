@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from mainspring.compute_json import compile_kernel, evaluate_graph, evaluate_kernel, to_coreir_json
-from mainspring.compute_json.assign_stages import stage_registers, verify_stages
+from mainspring.compute_json.assign_stages import stage_ops, stage_registers, verify_stages
 from mainspring.frontend.types import UInt
 from mainspring.verilog import kernel_verilog
 from mainspring.verilog.kernel_sim import require_tools, simulate_kernel
 
-from compute_helpers import binop, const, ops_of, unary_kernel, x_values
+from compute_helpers import binary_kernel, binop, const, ops_of, unary_kernel, x_values
 
 U16, U32 = UInt(16), UInt(32)
 
@@ -87,3 +87,50 @@ def test_a_pipelined_kernel_simulates_its_function_stages_minus_one_vectors_late
     x = x_values(U16)[:3000]
     got = simulate_kernel(kernel, [tmp_path / "k.v"], {"x": x}, tmp_path / "sim")
     assert np.array_equal(got["out"], evaluate_kernel(kernel, {"x": x})["out"])
+
+
+
+def _accumulation(n: int, t=U16, late=frozenset({"y"})):
+    """out = ((y + x*1) + x*3) + ... (n products), y an accumulator read in the last stage (`late`)."""
+    def make(x, y):
+        total = y
+        for k in range(n):
+            total = binop("add", total, binop("mul", x, const(t, 2 * k + 1)))
+        return total
+    return binary_kernel(t, make), late
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_a_late_input_is_added_last_in_the_last_stage(k):
+    kernel, late = _accumulation(9)
+    g = compile_kernel(kernel, ops_per_stage=k, late=late)
+    verify_stages(g)
+    last = g.graph["stages"] - 1
+    (y,) = [n for n, d in g.nodes(data=True) if d["op"] == "input" and d["port"] == "y"]
+    (combine,) = g.successors(y)
+    assert g.nodes[y]["stage"] == g.nodes[combine]["stage"] == last
+    assert [g.nodes[v]["op"] for v in g.successors(combine)] == ["output"]
+    assert stage_ops(g, k) <= k
+    # the products' tree alone, then the add of y: no deeper than the kernel without y
+    alone = compile_kernel(_sum_of_products(9), ops_per_stage=k).graph["stages"]
+    assert g.graph["stages"] <= alone + 1
+    x = x_values(U16)
+    ys = np.random.default_rng(3).integers(0, 1 << 16, x.size).astype(x.dtype)
+    assert (evaluate_graph(g, {"x": x, "y": ys})["out"] == evaluate_kernel(kernel, {"x": x, "y": ys})["out"]).all()
+
+
+def test_a_late_cone_over_k_pe_ops_keeps_the_kernel_in_one_stage():
+    # a 32-bit add is two PE ops in a row: at K = 1 no stage can take the accumulator's step
+    kernel, late = _accumulation(3, U32)
+    assert compile_kernel(kernel, ops_per_stage=1, late=late).graph["stages"] == 1
+    assert compile_kernel(kernel, ops_per_stage=2, late=late).graph["stages"] > 1
+    # without a late input it is pipelined as any kernel
+    assert compile_kernel(kernel, ops_per_stage=1).graph["stages"] > 1
+
+
+def test_stage_ops_counts_the_pe_ops_between_registers():
+    g = compile_kernel(_sum_of_products(9))
+    assert stage_ops(g, 1) == 5  # unpipelined: a product under four levels of adds
+    assert stage_ops(compile_kernel(_sum_of_products(9), ops_per_stage=2), 2) == 2
+    mul32 = compile_kernel(unary_kernel(U32, lambda x: binop("mul", x, x)), ops_per_stage=1)
+    assert stage_ops(mul32, 1) == 1  # four stages of one partial product each
