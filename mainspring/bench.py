@@ -4,7 +4,8 @@ ways: `cells` keeps memories as memories (a technology-independent count of the 
 `flat_cells` is issue 12's area flow, `read_verilog; synth -flatten -top TOP; stat`, in which memories become
 flip-flops (like for like with the hand-written baselines in tests/verilog/baseline/; `flip_flops` counts them),
 and `logic_levels` is the longest path between flip-flops or ports, in gates, under issue 12's timing flow
-(`LEVELS_FLOW`)."""
+(`LEVELS_FLOW`). With `--simulate verilator|icarus` each design is also checked bit-exactly (`bit_exact`) and
+the simulator's speed reported (`sim_mcps`, M cycles per second)."""
 
 from __future__ import annotations
 
@@ -167,11 +168,11 @@ def cells_figures(design, in_w: int, in_h: int, flat: bool = False) -> dict:
     return out
 
 
-def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
+def bench_one(mod, in_w: int, in_h: int, yosys: bool, simulator: str | None = None) -> dict:
     from . import apps
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
-    out, _ = build_for_input(mod, in_w, in_h)
+    out, inputs = build_for_input(mod, in_w, in_h)
     start = time.perf_counter()
     design = compile(out, name=mod.NAME, target=apps.target(mod))
     seconds = time.perf_counter() - start
@@ -189,10 +190,20 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool) -> dict:
     }
     if yosys:
         row.update(cells_figures(design, in_w, in_h, flat=True))
+    if simulator is not None:
+        row.update(simulation_figures(design, inputs, simulator))
     return row
 
 
-def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> int:
+def simulation_figures(design, inputs: dict, simulator: str) -> dict:
+    """`bit_exact` (the check against the reference raises otherwise, with the first differing pixels) and the
+    simulator's speed in M cycles per second of its run (`sim_mcps`: the model's build excluded, cocotb's and the
+    simulator's start included, so small frames understate it)."""
+    res = design.check(inputs, simulator=simulator)  # raises with the first differing pixels
+    return {"bit_exact": "yes", "sim_mcps": round(res.cycles / max(res.sim_seconds, 1e-9) / 1e6, 3)}
+
+
+def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print, simulator: str | None = None) -> int:
     from . import apps
     from .frontend.errors import HalideError
 
@@ -203,13 +214,13 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print) -> in
         for w, h in grid:
             progress(f"bench {name} at {w}x{h}")
             try:
-                rows.append(bench_one(mod, w, h, yosys))
+                rows.append(bench_one(mod, w, h, yosys, simulator))
             except HalideError as e:  # one design that does not fit must not hide the others' figures
                 progress(f"bench {name} at {w}x{h}: {e}")
                 rows.append({"app": mod.NAME, "input": f"{w}x{h}", "compile_s": "error"})
     cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "bits", "min_words",
             "pes", "mem_tiles", "registers", "memory_bits", "latency", "cells", "flat_cells", "flip_flops",
-            "logic_levels", "latches"]
+            "logic_levels", "latches"] + (["bit_exact", "sim_mcps"] if simulator else [])
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for r in rows:

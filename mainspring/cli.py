@@ -111,7 +111,8 @@ def cmd_prove(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
-    return run_bench(args.apps or None, args.sizes, yosys=not args.no_yosys, progress=_progress)
+    return run_bench(args.apps or None, args.sizes, yosys=not args.no_yosys, progress=_progress,
+                     simulator=None if args.simulate == "none" else args.simulate)
 
 
 def cmd_fuzz(args) -> int:
@@ -196,6 +197,8 @@ def main(argv=None) -> int:
     b.add_argument("apps", nargs="*")
     b.add_argument("--sizes", default="64,1920x1080", help="comma-separated input sizes, e.g. 64,256,1920x1080")
     b.add_argument("--no-yosys", action="store_true")
+    b.add_argument("--simulate", default="none", choices=("none", "verilator", "icarus"),
+                   help="also simulate each design bit-exactly: `bit_exact` and the simulator's speed (`sim_mcps`)")
     b.set_defaults(fn=cmd_bench)
     f = sub.add_parser("fuzz", help="random pipelines and schedules, simulated and compared with the reference")
     f.add_argument("--cases", type=int, default=100)

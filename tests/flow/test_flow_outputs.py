@@ -165,7 +165,7 @@ def test_cli_sim_with_lanes():
 def test_bench_reports_a_design_that_does_not_fit_and_goes_on(monkeypatch, capsys):
     from mainspring import bench
 
-    def fake(mod, w, h, yosys):
+    def fake(mod, w, h, yosys, simulator=None):
         if mod.NAME == "harris":
             raise hl.ScheduleError("design 'harris' needs 200 PEs but the target has 100")
         return {"app": mod.NAME, "input": f"{w}x{h}", "compile_s": 0.1}
@@ -176,3 +176,14 @@ def test_bench_reports_a_design_that_does_not_fit_and_goes_on(monkeypatch, capsy
     table = capsys.readouterr().out
     assert "| harris | 64x64 | error |" in table and "| gaussian | 64x64 | 0.1 |" in table
     assert notes[-2] == "bench harris at 64x64: design 'harris' needs 200 PEs but the target has 100"
+
+
+def test_bench_simulates_each_design_with_simulate(capsys):
+    """`mainspring bench --simulate icarus`: each row checked bit-exactly, with the simulator's speed."""
+    from mainspring import bench
+
+    assert bench.run_bench(["brighten"], "16", yosys=False, progress=lambda _: None, simulator="icarus") == 0
+    header, _, row = capsys.readouterr().out.strip().splitlines()
+    cols = [c.strip() for c in header.strip("|").split("|")]
+    values = dict(zip(cols, (v.strip() for v in row.strip("|").split("|"))))
+    assert values["bit_exact"] == "yes" and float(values["sim_mcps"]) > 0
