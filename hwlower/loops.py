@@ -85,10 +85,7 @@ def _fuse(dv: Fuse, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: 
         )
     ext[dv.fused] = inner * outer
     for terms in exprs.values():
-        c = terms.pop(dv.inner, 0) if inner > 1 else 0
-        c += terms.pop(dv.outer, 0) if outer > 1 else 0
-        terms.pop(dv.inner, None)
-        terms.pop(dv.outer, None)
+        c = terms.pop(dv.inner, 0) * (inner > 1) + terms.pop(dv.outer, 0) * (outer > 1)  # a 1-trip loop is 0
         if c:
             terms[dv.fused] = terms.get(dv.fused, 0) + c
 

@@ -448,7 +448,8 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         tile = (f".tile({x}, {y}, xo, yo, xi, yi, {ext[0]}, {ext[1]})" if y is not None
                 else f".split({x}, xo, xi, {ext[0]})")
         if y is not None and len(dims) > 2:  # planes (x, y, c) inside the tile: c is the tile's, not the host's
-            tile += f".reorder(xi, yi, {', '.join(f'vars[{chr(34)}{d}{chr(34)}]' for d in dims[2:])}, xo, yo)"
+            planes = ", ".join(f'vars["{d}"]' for d in dims[2:])
+            tile += f".reorder(xi, yi, {planes}, xo, yo)"
         lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
         if plan.channel:
             lines.append(f'    funcs["{name(acc)}"].unroll(vars["{plan.channel}"])  # a pixel\'s channels per transfer')
