@@ -243,12 +243,17 @@ def func_value_bounds(pipe, scalars) -> dict[int, Interval]:
 
 def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
                 required: dict[str, Box] | None = None,
-                multiples: dict[int, dict[int, int]] | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
+                multiples: dict[int, dict[int, int]] | None = None, shifted: frozenset[int] = frozenset(),
+                demanded: dict[str, Box] | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
     """The box each Func is realised over and the box of each input that is read (by unique name).
     `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile).
     `required`, if given, receives each Func's box before its RoundUp tails grow it (what its consumers read).
     `multiples` (id(Function) -> {dimension: d}) starts those dimensions at a multiple of d and rounds their
-    extents up to multiples of d, as RoundUp would (the hardware's upsample steps)."""
+    extents up to multiples of d, as RoundUp would (the hardware's upsample steps).
+    `shifted` (ids of Funcs inside the accelerator): their other tails (ShiftInwards, GuardWithIf, Auto on a
+    pure definition...) are realised rounded up, as hardware loops cannot move their last iteration back nor
+    skip it; their producers are still asked only for what the box before that rounding reads, which
+    `demanded` receives where it differs."""
     boxes: dict[str, Box] = {}
     needs: dict[int, Box] = {id(pipe.output): out_box}
     inputs: dict[str, Box] = {}
@@ -267,7 +272,9 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             lo -= lo % d  # whole steps of d from a multiple of d (x / d is then affine in the steps)
             box[dim] = (lo, hi + (-(hi - lo + 1)) % d)
         box = _self_footprint(pipe, fn, box, scalars, values)
-        boxes[pipe.name(fn)] = box
+        boxes[pipe.name(fn)] = rounded_up(fn, box, shifts=True) if id(fn) in shifted else box
+        if demanded is not None and boxes[pipe.name(fn)] != box:
+            demanded[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
             bnd = Bounder(definition_env(box, d, scalars), scalars, values)
             for call in calls_in(d):
@@ -296,22 +303,23 @@ def _apply_bounds(fn: Function, box: Box) -> Box:
     return out
 
 
-def rounded_up(fn: Function, box: Box) -> Box:
+def rounded_up(fn: Function, box: Box, shifts: bool = False) -> Box:
     """The box grown to what fn's loops cover when a split rounds its loop up (Halide's bounds inference: a
     RoundUp tail, which is also the Auto tail of a pure variable in an update, runs ceil(e / f) * f iterations
-    and the Func is realised over all of them, so its producers compute what the extra iterations read)."""
+    and the Func is realised over all of them, so its producers compute what the extra iterations read).
+    `shifts`: every other tail rounds up too (hardware's loops; see infer_boxes)."""
     out = list(box)
     for k, d in enumerate(fn.definitions):
         dims = {a.name if isinstance(a, ir.Var) else None: i for i, a in enumerate(d.args)}
         dims.pop(None, None)
-        covered = _covered(d.schedule, {v: box[i][1] - box[i][0] + 1 for v, i in dims.items()}, update=k > 0)
+        covered = _covered(d.schedule, {v: box[i][1] - box[i][0] + 1 for v, i in dims.items()}, k > 0, shifts)
         for v, i in dims.items():
             lo = box[i][0]
             out[i] = (min(out[i][0], lo), max(out[i][1], lo + covered.get(v, 1) - 1))
     return out
 
 
-def _covered(schedule, extents: dict[str, int], update: bool) -> dict[str, int]:
+def _covered(schedule, extents: dict[str, int], update: bool, shifts: bool = False) -> dict[str, int]:
     """How many values of each pure variable a stage's loops cover after its splits (extents: the box's)."""
     from .schedule import Fuse, Split, TailStrategy
 
@@ -324,7 +332,9 @@ def _covered(schedule, extents: dict[str, int], update: bool) -> dict[str, int]:
             continue  # RVar splits never grow the Func's box
         node = leaves.pop(dv.old)
         e = node[1]
-        rounds = dv.tail is TailStrategy.RoundUp or (update and dv.tail is TailStrategy.Auto)
+        # (a split wider than its loop shrinks to it instead, as Halide's bounds inference does)
+        shift = shifts and e > dv.factor and dv.tail is not TailStrategy.RoundUp
+        rounds = dv.tail is TailStrategy.RoundUp or (update and dv.tail is TailStrategy.Auto) or shift
         outer, inner = ["leaf", -(-e // dv.factor)], ["leaf", dv.factor]
         node[:] = ["split", e, dv.factor, rounds, outer, inner]
         leaves[dv.outer], leaves[dv.inner] = outer, inner

@@ -8,6 +8,7 @@ from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.pipeline import Pipeline
 
+from .shift_tails import shifted_funcs
 from .state import Lowering
 from .steps import box_multiples
 
@@ -16,7 +17,8 @@ def infer_bounds(s: Lowering) -> Lowering:
     obox = output_box(s.pipe)
     required: dict[str, Box] = {}
     multiples = box_multiples(s.pipe, s.found_region)
-    boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required, multiples=multiples)
+    boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required, multiples=multiples,
+                           shifted=shifted_funcs(s.found_region))
     return replace(s, output_box=obox, boxes=boxes, required=required, multiples=multiples)
 
 

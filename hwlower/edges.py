@@ -243,6 +243,7 @@ class _Extension:
         # per level (host tiles, then the GLB's memory tiles), per tile: every Func's box by name
         self.levels = [s.tiles] + ([s.glb.mem_tiles] if s.glb is not None else [])
         self.boxes = [[dict(t.boxes) for t in tiles] for tiles in self.levels]
+        self.demands = [[dict(t.demands) for t in tiles] for tiles in self.levels]  # shift_tails.py
         self.tables: dict[int, dict[int, dict[int, int]]] = {}  # id(Function) -> dimension -> {v: source}
         self.redirect: dict[int, Function] = {}  # id(call) -> the copy of its callee it reads
         self.buffered = list(self.region.buffered)
@@ -259,10 +260,11 @@ class _Extension:
             if self.ext[id(g)]:
                 self._extend(g)
         defs = {fid: [self._redirect_definition(d) for d in ds] for fid, ds in self.defs.items()}
-        tiles = tuple(Tile(t.output_box, b) for t, b in zip(s.tiles, self.boxes[0]))
+        tiles = tuple(Tile(t.output_box, b, d) for t, b, d in zip(s.tiles, self.boxes[0], self.demands[0]))
         glb = s.glb
         if glb is not None:
-            glb = replace(glb, mem_tiles=tuple(Tile(t.output_box, b) for t, b in zip(glb.mem_tiles, self.boxes[1])))
+            glb = replace(glb, mem_tiles=tuple(Tile(t.output_box, b, d)
+                                               for t, b, d in zip(glb.mem_tiles, self.boxes[1], self.demands[1])))
         region = replace(self.region, inputs=tuple(self.inputs), buffered=tuple(self.buffered))
         if region.glb is not None:  # a second GLB input tile, extended otherwise, of the same host source
             carried = dict(zip(map(id, region.glb.inputs), region.glb.sources))
@@ -348,6 +350,9 @@ class _Extension:
                     lo, hi = grown[dim]
                     box[dim] = (lo, hi + (-(hi - lo + 1)) % steps.get(dim, 1))
                 boxes[fname] = box
+                if fname in self.demands[li][ti]:  # its ShiftInwards tails still round up (shift_tails.py)
+                    self.demands[li][ti][fname] = list(box)
+                    boxes[fname] = rounded_up(f, box, shifts=True)
 
     def _original(self, level: int, tile: int, name: str) -> Box:
         return self.levels[level][tile].boxes[name]

@@ -27,6 +27,7 @@ from .loops import StageLoop, StageLoops, replay
 from .output_copy import copies_out
 from .program import Tile
 from .region import Region
+from .shift_tails import guard_shifted
 from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_steps
@@ -46,6 +47,7 @@ def build_ops(s: Lowering) -> Lowering:
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                             tile.output_box if f is region.output else None, steps.get(id(f), {}),
                             id(f) in s.rams, frozenset(s.rams))
+        nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output and id(f) not in s.rams \
             else None
         if apart is not None:  # a serial reduction in the output itself: it accumulates inside, then streams out

@@ -24,6 +24,9 @@ class Tile:
 
     output_box: Box
     boxes: dict[str, Box]  # by unique Func name
+    # A Func whose ShiftInwards tails round up inside the accelerator (shift_tails.py): the box its consumers
+    # read, which its loads are guarded to (`boxes` holds the rounded box it is realised over)
+    demands: dict[str, Box] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,13 @@ from mainspring.frontend.schedule import Fuse, Split, TailStrategy
 
 from .placement import accelerate_call
 from .program import Tile
+from .shift_tails import shifted_funcs
 from .state import GlbTiles, Lowering
 
 
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
-               multiples: dict[int, dict[int, int]] | None = None) -> tuple[Tile, ...]:
+               multiples: dict[int, dict[int, int]] | None = None,
+               shifted: frozenset[int] = frozenset()) -> tuple[Tile, ...]:
     """The invocations covering `full_box` of `f` (the loops of f at and outside `store_var` step over
     them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile."""
     extents, order = _tile_extents(f, store_var, full_box, f is pipe.output)
@@ -41,8 +43,11 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
     for origin in itertools.product(*axes):
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
-        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples)
-        tiles.append(Tile(box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()}))
+        demanded: dict[str, Box] = {}
+        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples, shifted=shifted,
+                               demanded=demanded)
+        tiles.append(Tile(box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
+                          {pipe.name(sub.functions[n]): b for n, b in demanded.items()}))
     return tuple(tiles)  # of one shape once the `edges` pass has extended them (check_same_shape)
 
 
@@ -149,11 +154,12 @@ def tile_invocations(s: Lowering) -> Lowering:
     acc = region.accelerated
     # Tiles step over what the host reads of the accelerator output, not over its RoundUp padding.
     multiples = s.multiples
-    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples)
+    shifted = shifted_funcs(region)
+    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted)
     glb = None
     if region.glb is not None:
         level, f = region.glb, region.output
-        mem = host_tiles(pipe, f, region.store_var, tiles[0].output_box, multiples)
+        mem = host_tiles(pipe, f, region.store_var, tiles[0].output_box, multiples, shifted)
         _check_regular(f, region.store_var, tiles[0], mem)
         glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
                        tile_grid(f, region.store_var, tiles[0].output_box))

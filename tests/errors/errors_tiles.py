@@ -10,21 +10,21 @@ from catalogue import accelerate, buffer, case, pipeline, scheduled, stream
 R = hl.TailStrategy.RoundUp
 
 
-@case("hardware", "A split inside the accelerator whose factor does not divide the extent", (
-    "{at}: Func 'mid': split(x, x, xv, 3): the extent of x is 8, which 3 does not divide; in "
+@case("hardware", "A split of the accelerator output whose factor does not divide the extent", (
+    "{at}: Func 'hw_output': split(xi, xi, xv, 3): the extent of xi is 8, which 3 does not divide; in "
     "hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
     "hl.TailStrategy.RoundUp (the extra iterations compute values that are discarded), choose a "
-    "factor that divides 8, or bound the Func to a multiple of 3."), func="mid")
+    "factor that divides 8, or bound the Func to a multiple of 3."), func="hw_output")
 def split_does_not_divide():
     p = scheduled()
-    p.mid.split(p.x, p.x, hl.Var("xv"), 3)  # <-
+    p.hw_output.split(p.xi, p.xi, hl.Var("xv"), 3)  # <-
     return hl.compile(p.output, name="demo")
 
 
 @split_does_not_divide.fix
 def _():
     p = scheduled()
-    p.mid.split(p.x, p.x, hl.Var("xv"), 3, R)
+    p.hw_output.split(p.xi, p.xi, hl.Var("xv"), 3, R)
     return hl.compile(p.output, name="demo")
 
 

@@ -1,0 +1,52 @@
+"""ShiftInwards tails inside the accelerator (Halide's Auto tail of a pure definition).
+
+Halide runs the last iteration of a split that does not divide its loop shifted back inside the loop, so that
+`blur.unroll(x, 2)` over 33 columns recomputes column 31 instead of computing column 33. A hardware loop
+cannot move its last iteration (its controllers are affine), so inside the accelerator the loop rounds up as
+RoundUp does, and the Func's buffer holds the extra values, which no consumer reads. Unlike RoundUp, the
+producers are not asked for what the extra iterations read: every load of the Func's ops carries the box its
+consumers read as a guard (`Access.guard`), so the memory analysis constrains those reads to it and the values
+read past it are never used (as for a boundary condition's taps, `edge_taps.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mainspring.frontend import ir
+from mainspring.frontend.bounds import Box
+
+from .fold import map_calls
+from .ir import Access, LoadPort, Loop, Op
+from .region import Region
+
+
+def shifted_funcs(region: Region) -> frozenset[int]:
+    """The Funcs whose ShiftInwards tails round up (ids): the accelerator's inputs (the host pads their streams
+    with zeros past what it computed) and the Funcs buffered inside it, except its output, whose tails are the
+    host's tiles (tiling.py)."""
+    return frozenset(id(f) for f in region.inputs + region.buffered if f is not region.output)
+
+
+def guard_shifted(nodes: list[Loop | Op], box: Box, demand: Box | None) -> list[Loop | Op]:
+    """The ops of a Func realised over `box` (its tails rounded up) with every load guarded to `demand`, the box
+    its consumers read (None: no tail rounded up)."""
+    if demand is None or demand == box:
+        return nodes
+    dims = [i for i, (b, d) in enumerate(zip(box, demand)) if b != d]
+    return [replace(n, body=tuple(guard_shifted(list(n.body), box, demand))) if isinstance(n, Loop)
+            else _guarded(n, dims, demand) for n in nodes]
+
+
+def _guarded(op: Op, dims: list[int], demand: Box) -> Op:
+    if op.scatter or len(op.store.index) != len(demand):
+        return op  # a RAM's update writes at computed coordinates: its box is the table's, never rounded
+    extra = tuple((op.store.index[i], demand[i][0], demand[i][1]) for i in dims)
+    ports = {id(p): LoadPort(p.name, Access(p.access.buffer, p.access.index, p.access.guard + extra))
+             for p in op.loads}
+
+    def swap(c: ir.Call) -> ir.Expr | None:
+        new = ports.get(id(c.callee))
+        return None if new is None else ir.Call(c.type, new, c.args)
+
+    return replace(op, loads=tuple(ports[id(p)] for p in op.loads), value=map_calls(op.value, swap, {}))
