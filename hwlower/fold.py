@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.schedule import ForType, Fuse, Split
 
 from .affine import int_value
+from .ir import LoadPort, Op
 
 
 def map_calls(e: ir.Expr, fn: Callable[[ir.Call], ir.Expr | None], memo: dict) -> ir.Expr:
@@ -24,6 +26,15 @@ def map_calls(e: ir.Expr, fn: Callable[[ir.Call], ir.Expr | None], memo: dict) -
 
     return ir.transform(e, visit, memo)
 
+
+
+def with_loads(op: Op, new: dict[int, LoadPort]) -> Op:
+    """op with the load ports in `new` (id(old port) -> new port) swapped in, in its loads and its value."""
+    def swap(c: ir.Call) -> ir.Expr | None:
+        port = new.get(id(c.callee))
+        return None if port is None else ir.Call(c.type, port, c.args)
+
+    return replace(op, loads=tuple(new.get(id(p), p) for p in op.loads), value=map_calls(op.value, swap, {}))
 
 
 def fold_update(f: Function, d: Definition, acc: ir.Expr, force: bool = False) -> ir.Expr | None:

@@ -8,6 +8,7 @@
     scatter     updates at computed coordinates: compare-and-update lanes, or a RAM    (scatter.py)
     edges       boundary conditions on inputs: their streams extended                   (edges.py)
     ops         the loop nest of ops with affine loads and stores                       (ops.py)
+    streams     each input's buffer in the order the host streams it                    (stream_order.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)
     reorder     updates take each element's reduction steps in a row                    (reorder.py)
     lower       the self-contained program, names resolved                              (assemble.py)
@@ -36,6 +37,7 @@ from .region import format_region, locate_region
 from .reorder import reduce_in_place
 from .scatter import scatter_writes
 from .state import Lowering
+from .stream_order import order_streams
 from .streams import assign_lanes
 from .tables import evaluate_tables, format_tables
 from .tiling import format_tiles, tile_invocations
@@ -52,6 +54,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("scatter", scatter_writes, format_definitions, None),
     ("edges", replicate_edges, format_edges, None),
     ("ops", build_ops, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("streams", order_streams, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("reorder", reduce_in_place, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),

@@ -47,6 +47,8 @@ class HostStream:
     # The top's stream port the host writes: `buffer` (with a GLB, `source`, whose tiles the GLB holds). Two
     # streams of one input (reads whose boundary conditions differ) have two ports.
     port: str = ""
+    # The Func dimension of each stream dimension, fastest first (stream_order.py); () for storage order.
+    order: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

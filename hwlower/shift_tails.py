@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box
 
-from .fold import map_calls
+from .fold import with_loads
 from .ir import Access, LoadPort, Loop, Op
 from .region import Region
 
@@ -42,11 +41,5 @@ def _guarded(op: Op, dims: list[int], demand: Box) -> Op:
     if op.scatter or len(op.store.index) != len(demand):
         return op  # a RAM's update writes at computed coordinates: its box is the table's, never rounded
     extra = tuple((op.store.index[i], demand[i][0], demand[i][1]) for i in dims)
-    ports = {id(p): LoadPort(p.name, Access(p.access.buffer, p.access.index, p.access.guard + extra))
-             for p in op.loads}
-
-    def swap(c: ir.Call) -> ir.Expr | None:
-        new = ports.get(id(c.callee))
-        return None if new is None else ir.Call(c.type, new, c.args)
-
-    return replace(op, loads=tuple(ports[id(p)] for p in op.loads), value=map_calls(op.value, swap, {}))
+    return with_loads(op, {id(p): LoadPort(p.name, Access(p.access.buffer, p.access.index, p.access.guard + extra))
+                           for p in op.loads})

@@ -52,6 +52,9 @@ class Lowering:
     stream_sources: dict[str, str] = field(default_factory=dict)
     nest: LoopNest | None = None  # build_ops, then assign_lanes (stream lanes)
     op_lanes: dict[str, Lanes] = field(default_factory=dict)  # build_ops: each op's lanes as the schedule says
+    # order_streams: accelerator input -> the Func dimension of each stream dimension, fastest first (where
+    # it streams otherwise than in its storage order; the input buffer's dimensions are permuted to match)
+    stream_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
     readback: tuple[tuple[Loop, ...], Op] | None = None  # build_ops: the GLB output's copy, loops outermost first
     program: HwProgram | None = None  # make_program
 

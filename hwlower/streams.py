@@ -13,11 +13,13 @@ from .lanes import Lanes, check_rates, input_lanes, output_lanes
 from .loops import replay
 from .narrow import narrow_lanes
 from .state import Lowering
+from .stream_order import stream_dims
 
 
 def assign_lanes(s: Lowering) -> Lowering:
     pipe, region, nest = s.pipe, s.found_region, s.built_nest
-    in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)]) for f in region.inputs}
+    in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)], stream_dims(f, s.glb is not None))
+                for f in region.inputs}
     nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
     check_rates(nest, op_lanes, in_lanes)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
@@ -25,9 +27,9 @@ def assign_lanes(s: Lowering) -> Lowering:
     return replace(s, nest=replace(nest, lanes=lanes), op_lanes=op_lanes)
 
 
-def _input_lanes(pipe: Pipeline, f: Function, box: Box) -> Lanes:
-    """The lanes of an accelerator input's stream: its unroll of x (the host streams the box x fastest)."""
+def _input_lanes(pipe: Pipeline, f: Function, box: Box, dims: tuple[str, ...]) -> Lanes:
+    """The lanes of an accelerator input's stream: its unrolls of its first dimensions in stream order `dims`."""
     extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
     sched = f.definitions[0].schedule
-    return input_lanes(pipe.name(f), list(f.args), replay(sched, extents, set(), f"Func '{f.name}'"), sched,
+    return input_lanes(pipe.name(f), list(dims), replay(sched, extents, set(), f"Func '{f.name}'"), sched,
                        user_handle(f))

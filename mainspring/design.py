@@ -116,7 +116,7 @@ class Design:
         for s in self.program.inputs:
             store = stores[id(self.pipe.functions[s.source])]
             load = self._load_order(s.buffer)
-            words[s.port] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges)[load]
+            words[s.port] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges, s.order)[load]
                                             for t in tiles])
         out = self.program.array_output  # with a GLB, the GLB output copies it
         store = stores[id(self.pipe.functions[out])]
@@ -262,8 +262,9 @@ def _check_probability(name: str, p: float) -> None:
                           f"of cycles stalled), e.g. {name}=0.5")
 
 
-def _box_words(store, box, t, edges=None) -> np.ndarray:
-    """The values of a store over `box` (inclusive bounds), x fastest, as unsigned words of t's width. Words of
+def _box_words(store, box, t, edges=None, order=()) -> np.ndarray:
+    """The values of a store over `box` (inclusive bounds), x fastest (or the dimensions of `order` fastest
+    first: the stream's order, hwlower/stream_order.py), as unsigned words of t's width. Words of
     the box the host never computed are 0: they pad a tile's stream to whole transfers of its lanes (a RoundUp
     tail past the region Halide computes), and no kept lane reads them. `edges` ({dimension: (first, sources)})
     maps those coordinates first: the stream carries the (repeated, mirrored) edge words a boundary condition
@@ -283,7 +284,8 @@ def _box_words(store, box, t, edges=None) -> np.ndarray:
     for dim, mask in enumerate(held):
         inside &= mask.reshape([-1 if k == dim else 1 for k in range(vals.ndim)])
     vals[~inside] = 0
-    return (vals.transpose().ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
+    vals = vals.transpose(tuple(reversed(order))) if order else vals.transpose()
+    return (vals.ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
 
 
 def _tile_index(order: np.ndarray, tile, mins) -> tuple:
