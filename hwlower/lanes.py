@@ -64,7 +64,7 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
 
 
 def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedule,
-                handle: str | None = None) -> Lanes:
+                handle: str | None = None, reorderable: bool = True) -> Lanes:
     """The lanes of accelerator input `name` (a stream of its box in storage order, `args[0]` fastest);
     `handle`: how the user names it. A transfer carries consecutive words of the box: leading dimensions
     unrolled whole (`hw_input.unroll(c)` of 3 channels), then at most one dimension unrolled by a factor
@@ -85,14 +85,15 @@ def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedu
         if part.k > 1:
             words *= part.k
             lanes = part if lanes.k == 1 else lanes
-        _check_unrolls(who, name, args, args[:pos + 1], s, schedule)
+        _check_unrolls(who, name, args, args[:pos + 1], s, schedule, reorderable)
         break
     return replace(lanes, k=words) if words != lanes.k else lanes
 
 
 def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s: StageLoops,
-                   schedule: StageSchedule) -> None:
-    """Refuse an unrolled loop of an input that is not part of its transfers' consecutive words."""
+                   schedule: StageSchedule, reorderable: bool) -> None:
+    """Refuse an unrolled loop of an input that is not part of its transfers' consecutive words (`reorderable`:
+    its schedule may change its stream order; not with a GLB, stream_order.py)."""
     for lp in s.loops:
         used = [a for a in streamed if a in s.var_exprs and lp.dim in dict(s.var_exprs[a].terms)]
         if lp.unrolled and lp.extent > 1 and not used:
@@ -100,9 +101,11 @@ def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s:
             split = next((sp for sp in schedule.directives if isinstance(sp, Split) and sp.inner == lp.dim), None)
             call = f"{split.old}, {split.factor}" if split else lp.dim
             raise ScheduleError(
-                f"{mark.loc}: {who}: {name}.{mark.kind}({call}): the host streams an accelerator input in storage "
-                f"order ({', '.join(args)}), several consecutive words per transfer: its leading dimensions "
-                f"unrolled whole, then one unrolled by a factor, e.g. {name}.unroll({args[0]}, <lanes>)"
+                f"{mark.loc}: {who}: {name}.{mark.kind}({call}): the host streams an accelerator input in "
+                + (f"stream order ({', '.join(args)}: its storage order, or the order its reorder_storage or its "
+                   "loops' reorder give)" if reorderable else f"storage order ({', '.join(args)})")
+                + ", several consecutive words per transfer: its leading dimensions unrolled whole, then one unrolled "
+                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>)"
             )
 
 

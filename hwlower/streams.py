@@ -18,7 +18,8 @@ from .stream_order import stream_dims
 
 def assign_lanes(s: Lowering) -> Lowering:
     pipe, region, nest = s.pipe, s.found_region, s.built_nest
-    in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)], stream_dims(f, s.glb is not None))
+    glb = s.glb is not None
+    in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)], stream_dims(f, glb), not glb)
                 for f in region.inputs}
     nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
     check_rates(nest, op_lanes, in_lanes)
@@ -27,9 +28,9 @@ def assign_lanes(s: Lowering) -> Lowering:
     return replace(s, nest=replace(nest, lanes=lanes), op_lanes=op_lanes)
 
 
-def _input_lanes(pipe: Pipeline, f: Function, box: Box, dims: tuple[str, ...]) -> Lanes:
+def _input_lanes(pipe: Pipeline, f: Function, box: Box, dims: tuple[str, ...], reorderable: bool) -> Lanes:
     """The lanes of an accelerator input's stream: its unrolls of its first dimensions in stream order `dims`."""
     extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
     sched = f.definitions[0].schedule
     return input_lanes(pipe.name(f), list(dims), replay(sched, extents, set(), f"Func '{f.name}'"), sched,
-                       user_handle(f))
+                       user_handle(f), reorderable)

@@ -60,8 +60,9 @@ def _():
 
 @case("hardware", "An accelerator input unrolled along y", (
     "{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator "
-    "input in storage order (x, y), several consecutive words per transfer: its leading dimensions "
-    "unrolled whole, then one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>)"), func="hw_input")
+    "input in stream order (x, y: its storage order, or the order its reorder_storage or its loops' "
+    "reorder give), several consecutive words per transfer: its leading dimensions unrolled whole, then "
+    "one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>)"), func="hw_input")
 def input_unrolled_along_y():
     p = scheduled()
     p.hw_input.unroll(p.y, 2, R)  # <-

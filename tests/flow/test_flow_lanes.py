@@ -316,8 +316,9 @@ def test_only_x_of_an_input_streams_lanes():
         hl.compile(out, name="e")
     assert str(err.value) == (
         f"{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator input in "
-        "storage order (x, y), several consecutive words per transfer: its leading dimensions unrolled whole, then "
-        "one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>)"
+        "stream order (x, y: its storage order, or the order its reorder_storage or its loops' reorder give), "
+        "several consecutive words per transfer: its leading dimensions unrolled whole, then one unrolled by a "
+        "factor, e.g. hw_input.unroll(x, <lanes>)"
     )
 
 
