@@ -321,13 +321,12 @@ def rounded_up(fn: Function, box: Box, shifts: bool = False) -> Box:
 
 def _covered(schedule, extents: dict[str, int], update: bool, shifts: bool = False) -> dict[str, int]:
     """How many values of each pure variable a stage's loops cover after its splits (extents: the box's)."""
-    from .schedule import Fuse, Split, TailStrategy
+    from .schedule import Split, TailStrategy
 
     leaves: dict[str, list] = {v: ["leaf", e] for v, e in extents.items()}
     roots = dict(leaves)
     for dv in schedule.directives:
-        if isinstance(dv, Fuse) and (dv.inner in leaves or dv.outer in leaves):
-            return extents  # a fused pure loop: no rounding known here (hardware refuses fuse)
+        # A fuse keeps what its loops cover (hardware runs it as its two loops; a split of it is refused there).
         if not isinstance(dv, Split) or dv.old not in leaves:
             continue  # RVar splits never grow the Func's box
         node = leaves.pop(dv.old)

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, replace
 
 from mainspring.frontend.errors import ScheduleError
-from mainspring.frontend.schedule import ForType, Split, StageSchedule, TailStrategy
+from mainspring.frontend.schedule import ForType, Fuse, Split, StageSchedule, TailStrategy
 
 from .ir import Affine, Loop, LoopNest, Op
 from .loops import StageLoops
@@ -53,7 +53,9 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
     if not time:
         return Lanes(who, handle, x_arg, 1)
     k, var = min(time)
-    split = next((dv for dv in schedule.directives if isinstance(dv, Split) and dv.outer == var
+    # a fused loop that hardware runs as two loops keeps the name of the fuse (loops.py), its inner loop's role
+    inner_of = {dv.fused: dv.inner for dv in schedule.directives if isinstance(dv, Fuse)}
+    split = next((dv for dv in schedule.directives if isinstance(dv, Split) and dv.outer == inner_of.get(var, var)
                   and dv.inner in unrolled and terms.get(dv.inner) == 1), None)
     if split is None or k == 1:
         return Lanes(who, handle, var, 1)

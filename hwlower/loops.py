@@ -37,20 +37,25 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
     exprs: dict[str, dict[str, int]] = {d: {d: 1} for d in extents}
     consts: dict[str, int] = {d: lo for d, (lo, _) in extents.items()}
     unrolled: set[str] = set()
+    nested: dict[str, str] = {}  # a fused loop of two iterating loops -> the outer one, run around it
     for dv in schedule.directives:
+        _check_nested(dv, nested, ext, who)
         if isinstance(dv, Split):
             pure = dv.old not in rvars and not _is_r(dv.old, schedule)
             _split(dv, ext, exprs, who, pure and update)
         elif isinstance(dv, Fuse):
-            _fuse(dv, ext, exprs, who)
+            _fuse(dv, ext, exprs, nested)
         elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
             unrolled.add(dv.var)
         elif isinstance(dv, (Reorder, ForType)):
             pass
-    order = list(reversed(schedule.dim_names()))  # outermost first
-    loops = tuple(StageLoop(d, ext[d], d in unrolled, _is_r(d, schedule)) for d in order)
+    loops: list[StageLoop] = []
+    for d in reversed(schedule.dim_names()):  # outermost first
+        if d in nested:  # unrolled whole, a fused loop is both of its loops unrolled
+            loops.append(StageLoop(nested[d], ext[nested[d]], d in unrolled, _is_r(d, schedule)))
+        loops.append(StageLoop(d, ext[d], d in unrolled, _is_r(d, schedule)))
     var_exprs = {v: Affine.make(terms, consts[v]) for v, terms in exprs.items()}
-    return StageLoops(loops, var_exprs)
+    return StageLoops(tuple(loops), var_exprs)
 
 
 def _is_r(name: str, schedule: StageSchedule) -> bool:
@@ -73,21 +78,46 @@ def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who
             terms[dv.inner] = terms.get(dv.inner, 0) + c
 
 
-def _fuse(dv: Fuse, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str) -> None:
-    """A fused loop is affine when one of the loops it fuses has one iteration (the host's loops over tiles,
-    inside one tile): the other is the fused loop itself. Otherwise its loops are fused / e and fused % e."""
+def _fuse(dv: Fuse, ext: dict[str, int], exprs: dict[str, dict[str, int]], nested: dict[str, str]) -> None:
+    """A fused loop runs its iterations in the order of the two loops it fuses, inner fastest, so hardware runs
+    it as those two loops (its controllers stay affine; fused / e and fused % e would not be): the inner one
+    takes the fused loop's name, so what is computed at it runs inside both. When one of them has one
+    iteration (the host's loops over tiles, inside one tile), the other is the fused loop itself."""
     inner, outer = ext.pop(dv.inner), ext.pop(dv.outer)
     if inner != 1 and outer != 1:
-        raise ScheduleError(
-            f"{dv.loc}: {who}: fuse({dv.inner}, {dv.outer}, {dv.fused}) is not supported in hardware yet over "
-            f"loops of {inner} and {outer} iterations (a fused loop indexes memories with / and %); use split, "
-            "tile and reorder (a fuse of the host's loops over accelerator tiles works)"
-        )
+        ext[dv.fused], ext[dv.outer] = inner, outer
+        nested[dv.fused] = dv.outer
+        for terms in exprs.values():
+            c = terms.pop(dv.inner, 0)
+            if c:
+                terms[dv.fused] = terms.get(dv.fused, 0) + c
+        return
     ext[dv.fused] = inner * outer
     for terms in exprs.values():
         c = terms.pop(dv.inner, 0) * (inner > 1) + terms.pop(dv.outer, 0) * (outer > 1)  # a 1-trip loop is 0
         if c:
             terms[dv.fused] = terms.get(dv.fused, 0) + c
+
+
+def _check_nested(dv: Split | Fuse | ForType | Reorder, nested: dict[str, str], ext: dict[str, int],
+                  who: str) -> None:
+    """Refuse what would split or fuse again a fused loop that hardware runs as two loops (an unroll by a factor
+    splits it first; unrolled whole, it is both loops unrolled)."""
+    if isinstance(dv, Split):
+        call, names = "split", [dv.old]
+    elif isinstance(dv, Fuse):
+        call, names = "fuse", [dv.inner, dv.outer]
+    else:
+        return
+    hit = next((n for n in names if n in nested), None)
+    if hit is None:
+        return
+    raise ScheduleError(
+        f"{dv.loc}: {who}: {call}({hit}, ...) of the loop {hit}, which fuses two loops of {ext[nested[hit]]} and "
+        f"{ext[hit]} iterations ({nested[hit]} outside): hardware runs a fused loop as the two loops it fuses, "
+        "and cannot split or unroll it as one loop (its controllers would index memories with / and %); split "
+        "or unroll the loops before fusing them, or leave them unfused"
+    )
 
 
 def _tail_error(dv: Split, e: int, who: str) -> NoReturn:

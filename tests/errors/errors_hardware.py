@@ -373,20 +373,22 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "fuse inside the accelerator", (
-    "{at}: Func 'mid': fuse(x, y, t) is not supported in hardware yet over loops of 8 and 9 iterations (a "
-    "fused loop indexes memories with / and %); use split, tile and reorder (a fuse of the host's loops over "
-    "accelerator tiles works)"), func="mid")
-def fuse_inside_the_accelerator():
+@case("hardware", "A split of a fused loop inside the accelerator", (
+    "{at}: Func 'mid': split(t, ...) of the loop t, which fuses two loops of 9 and 8 iterations (y outside): "
+    "hardware runs a fused loop as the two loops it fuses, and cannot split or unroll it as one loop (its "
+    "controllers would index memories with / and %); split or unroll the loops before fusing them, or leave "
+    "them unfused"), func="mid", simulate=True)
+def split_of_a_fused_loop_inside_the_accelerator():
     p = scheduled()
-    p.mid.fuse(p.x, p.y, hl.Var("t"))  # <-
+    t = hl.Var("t")
+    p.mid.fuse(p.x, p.y, t).split(t, hl.Var("to"), hl.Var("ti"), 4)  # <-
     return hl.compile(p.output, name="demo")
 
 
-@fuse_inside_the_accelerator.fix
+@split_of_a_fused_loop_inside_the_accelerator.fix
 def _():
     p = scheduled()
-    p.mid.reorder(p.x, p.y)
+    p.mid.fuse(p.x, p.y, hl.Var("t"))
     return hl.compile(p.output, name="demo")
 
 

@@ -4,7 +4,8 @@ slowly, bit for bit on both simulators:
 - an input streams in the order its schedule gives (`reorder_storage`, or its loops' `reorder`;
   hwlower/stream_order.py): a planar image read a pixel's channels at a time arrives channels first;
 - a split inside the accelerator whose factor does not divide its extent (Halide's Auto, ShiftInwards or
-  GuardWithIf tail) rounds up with its reads guarded (hwlower/shift_tails.py)."""
+  GuardWithIf tail) rounds up with its reads guarded (hwlower/shift_tails.py);
+- a fuse of two loops that both iterate inside the accelerator runs as those two loops (hwlower/loops.py)."""
 
 from __future__ import annotations
 
@@ -119,3 +120,48 @@ def test_round_up_still_asks_for_the_extra_input():
     out, inputs = _odd_blur(hl.TailStrategy.RoundUp)
     with pytest.raises(hl.HalideError, match="Input buffer input is accessed at 35, which is beyond the max"):
         hl.compile(out, name="odd_round_up").check(inputs, simulator="icarus")
+
+
+def _fused(where: str, width=16, height=8):
+    """A 2-stage stencil with a fuse inside the accelerator: `output` fuses the accelerator's own loops (and is
+    accelerated at the fused loop), `producer` its producer's loops after an unroll of x, `reduction` a serial
+    3x3 reduction's loops, `unrolled` the same unrolled whole."""
+    x, y, xo, yo, xi, yi, t = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi", "t"))
+    image = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, blur, conv, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "conv", "hw_output",
+                                                                     "output"))
+    hw_input[x, y] = image[x, y]
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x, y + 1]
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r")
+    conv[x, y] = hl.u16(0)
+    conv[x, y] += blur[x + r.x, y + r.y] * hl.u16(r.x + 3 * r.y + 1)
+    hw_output[x, y] = conv[x, y] + blur[x + 1, y + 1]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, height)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, height)
+    if where == "output":
+        hw_output.fuse(xi, yi, t).hw_accelerate(t, xo)
+    else:
+        hw_output.hw_accelerate(xi, xo)
+    if where == "producer":
+        blur.unroll(x, 2).fuse(x, y, t)
+    rf = hl.RVar("rf")
+    if where == "reduction":
+        conv.update().fuse(r.x, r.y, rf)
+    else:
+        conv.update().fuse(r.x, r.y, rf).unroll(rf)
+    blur.compute_at(hw_output, xo)
+    conv.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    inputs = {"input": np.random.default_rng(4).integers(0, 1000, (height + 3, width + 3)).astype(np.uint16)}
+    return output, inputs
+
+
+@pytest.mark.parametrize("where", ["output", "producer", "reduction"])
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_fuse_inside_the_accelerator(where, simulator, build_dir):
+    out, inputs = _fused(where)
+    design = hl.compile(out, name=f"fused_{where}")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    ratio = 1.3 if where == "reduction" else 1.05  # 9 serial steps a pixel on a small frame: rows of latency
+    assert res.cycles <= ratio * design.report["ideal_cycles"]
