@@ -265,6 +265,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             box = _apply_bounds(fn, box)  # Halide ignores (with a warning) the bounds of an inlined Func
         if required is not None:
             required[pipe.name(fn)] = box
+        pre = box
         if fn.placement.compute.kind != "inline" or fn.placement.accelerator_input:  # a stream is realised
             box = rounded_up(fn, box)
         for dim, d in (multiples or {}).get(id(fn), {}).items():
@@ -272,7 +273,8 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             lo -= lo % d  # whole steps of d from a multiple of d (x / d is then affine in the steps)
             box[dim] = (lo, hi + (-(hi - lo + 1)) % d)
         box = _self_footprint(pipe, fn, box, scalars, values)
-        boxes[pipe.name(fn)] = rounded_up(fn, box, shifts=True) if id(fn) in shifted else box
+        # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
+        boxes[pipe.name(fn)] = union(box, rounded_up(fn, pre, shifts=True)) if id(fn) in shifted else box
         if demanded is not None and boxes[pipe.name(fn)] != box:
             demanded[pipe.name(fn)] = box
         for d in pipe.definitions(fn):

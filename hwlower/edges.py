@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, definition_env, rounded_up
+from mainspring.frontend.bounds import Bounder, Box, definition_env, rounded_up, union
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import I32
@@ -345,6 +345,7 @@ class _Extension:
                 box = list(self._original(li, ti, gname))
                 for dim in dims:
                     box[dim] = (min(rc[li][ti][dim][0] for rc in reaches), max(rc[li][ti][dim][1] for rc in reaches))
+                pre = list(box)
                 grown = rounded_up(f, box)  # as bounds inference grows a box: RoundUp tails, upsample steps
                 for dim in dims:
                     lo, hi = grown[dim]
@@ -352,7 +353,7 @@ class _Extension:
                 boxes[fname] = box
                 if fname in self.demands[li][ti]:  # its ShiftInwards tails still round up (shift_tails.py)
                     self.demands[li][ti][fname] = list(box)
-                    boxes[fname] = rounded_up(f, box, shifts=True)
+                    boxes[fname] = union(box, rounded_up(f, pre, shifts=True))
 
     def _original(self, level: int, tile: int, name: str) -> Box:
         return self.levels[level][tile].boxes[name]

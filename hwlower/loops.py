@@ -28,11 +28,11 @@ class StageLoops:
 
 
 def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: set[str], who: str,
-           update: bool = False) -> StageLoops:
+           update: bool = False, shifts: bool = False) -> StageLoops:
     """extents: original dimension -> (min, extent). A split that does not divide its loop is a tail: RoundUp
     (also Halide's Auto tail for a pure variable of an update) runs ceil(e / f) iterations of the outer loop,
     covering up to f - 1 values past the extent (bounds inference grew the Func's box to cover them); other
-    tails are refused."""
+    tails are refused, or with `shifts` round up too (shift_tails.py)."""
     ext: dict[str, int] = {d: e for d, (_, e) in extents.items()}
     exprs: dict[str, dict[str, int]] = {d: {d: 1} for d in extents}
     consts: dict[str, int] = {d: lo for d, (lo, _) in extents.items()}
@@ -42,7 +42,7 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
         _check_nested(dv, nested, ext, who)
         if isinstance(dv, Split):
             pure = dv.old not in rvars and not _is_r(dv.old, schedule)
-            _split(dv, ext, exprs, who, pure and update)
+            _split(dv, ext, exprs, who, pure and update, shifts and pure, not pure)
         elif isinstance(dv, Fuse):
             _fuse(dv, ext, exprs, nested)
         elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
@@ -62,10 +62,14 @@ def _is_r(name: str, schedule: StageSchedule) -> bool:
     return any(d.name == name and d.is_rvar for d in schedule.dims)
 
 
-def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str, auto_rounds: bool) -> None:
+def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str, auto_rounds: bool,
+           shifts: bool = False, rvar: bool = False) -> None:
     e = ext.pop(dv.old)
-    rounds = dv.tail is TailStrategy.RoundUp or (auto_rounds and dv.tail is TailStrategy.Auto)
-    shrinks = not rounds and e < dv.factor and dv.tail in (TailStrategy.Auto, TailStrategy.ShiftInwards)
+    if rvar and e % dv.factor and e > dv.factor:
+        _rvar_tail_error(dv, e, who)
+    rounds = dv.tail is TailStrategy.RoundUp or (auto_rounds and dv.tail is TailStrategy.Auto) or \
+        (shifts and e > dv.factor)
+    shrinks = not rounds and e < dv.factor  # (a GuardWithIf tail skips the rest; ShiftInwards shrinks)
     if e % dv.factor and not rounds and not shrinks:
         _tail_error(dv, e, who)
     # A tile larger than the loop shrinks to it (one iteration of the outer loop), as bounds inference covers.
@@ -117,6 +121,19 @@ def _check_nested(dv: Split | Fuse | ForType | Reorder, nested: dict[str, str], 
         f"{ext[hit]} iterations ({nested[hit]} outside): hardware runs a fused loop as the two loops it fuses, "
         "and cannot split or unroll it as one loop (its controllers would index memories with / and %); split "
         "or unroll the loops before fusing them, or leave them unfused"
+    )
+
+
+def _rvar_tail_error(dv: Split, e: int, who: str) -> NoReturn:
+    """Halide guards a reduction's tail (RoundUp would add steps, which it refuses on an RVar); hardware runs
+    whole steps only."""
+    loc: SourceLoc = dv.loc
+    divisors = [d for d in range(2, e) if e % d == 0]
+    raise ScheduleError(
+        f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}): the reduction variable {dv.old} has "
+        f"{e} steps, which {dv.factor} does not divide; hardware runs a reduction loop's steps whole (a guarded "
+        f"tail is not supported, and RoundUp would add steps). Split {dv.old} by a factor that divides {e}"
+        + (f" ({', '.join(map(str, divisors))})" if divisors else "") + ", or unroll it whole or leave it serial"
     )
 
 

@@ -17,6 +17,7 @@ from mainspring.frontend.bounds import Box
 from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
+from mainspring.frontend.schedule import Split, TailStrategy
 
 from .affine import affine_of, int_value
 from .edge_taps import Guarded
@@ -46,7 +47,7 @@ def build_ops(s: Lowering) -> Lowering:
         buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                             tile.output_box if f is region.output else None, steps.get(id(f), {}),
-                            id(f) in s.rams, frozenset(s.rams))
+                            id(f) in s.rams, frozenset(s.rams), fname in tile.demands)
         nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output and id(f) not in s.rams \
             else None
@@ -97,14 +98,17 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
                 steps: dict[int, int] | None = None, ram: bool = False,
-                rams: frozenset[int] = frozenset()) -> list[Loop | Op]:
+                rams: frozenset[int] = frozenset(), shifts: bool = False) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
-    output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`). A RAM Func's
-    update (scatter.py) is an op of its own, storing at computed coordinates."""
+    output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`, and with
+    `shifts` the other tails too, shift_tails.py). A RAM Func's update (scatter.py) is an op of its own,
+    storing at computed coordinates."""
     fname = pipe.name(f)
     pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
     pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
-    s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'")
+    if f is region.output and region.glb is not None:
+        _check_memory_tile_splits(f, defs[0], pure_extents)
+    s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'", shifts=shifts)
     if f is region.output:
         s0 = _drop_host_loops(f, s0, region)
     lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
@@ -190,6 +194,25 @@ def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
     zero = {lp.dim for lp in host}
     exprs = {v: Affine.make({d: c for d, c in a.terms if d not in zero}, a.const) for v, a in s.var_exprs.items()}
     return StageLoops(s.loops[cut:], exprs)
+
+
+def _check_memory_tile_splits(f: Function, d: Definition, extents: dict[str, tuple[int, int]]) -> None:
+    """With a GLB level, the array output's memory tiles lie side by side in the GLB tile: its loops inside one
+    must cover it exactly, with no tail (a rounded-up tail would write the next tile's words)."""
+    ext = {a: e for a, (_, e) in extents.items()}
+    for dv in d.schedule.directives:
+        if isinstance(dv, Split) and dv.old in ext:
+            e = ext.pop(dv.old)
+            if e % dv.factor and e > dv.factor:
+                tail = "" if dv.tail is TailStrategy.Auto else f", hl.TailStrategy.{dv.tail.name}"
+                raise ScheduleError(
+                    f"{dv.loc}: Func '{f.name}': split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}{tail}): the "
+                    f"extent of {dv.old} in a memory tile is {e}, which {dv.factor} does not divide; with a GLB "
+                    "level the array output's memory tiles are written side by side into the GLB tile, so its "
+                    f"loops must cover one exactly. Choose a factor that divides {e}, or a memory tile whose "
+                    f"extent is a multiple of {dv.factor}"
+                )
+            ext[dv.inner], ext[dv.outer] = min(dv.factor, e), -(-e // dv.factor)
 
 
 def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:

@@ -21,10 +21,11 @@ from .region import Region
 
 
 def shifted_funcs(region: Region) -> frozenset[int]:
-    """The Funcs whose ShiftInwards tails round up (ids): the accelerator's inputs (the host pads their streams
-    with zeros past what it computed) and the Funcs buffered inside it, except its output, whose tails are the
-    host's tiles (tiling.py)."""
-    return frozenset(id(f) for f in region.inputs + region.buffered if f is not region.output)
+    """The Funcs whose ShiftInwards tails round up (ids): the Funcs buffered inside the accelerator, except its
+    output, whose tails are the host's tiles (tiling.py), and without a GLB level its inputs (the host pads their
+    streams with zeros past what it computed; a GLB's controllers read its tile only)."""
+    inputs = region.inputs if region.glb is None else ()
+    return frozenset(id(f) for f in inputs + region.buffered if f is not region.output)
 
 
 def guard_shifted(nodes: list[Loop | Op], box: Box, demand: Box | None) -> list[Loop | Op]:

@@ -155,6 +155,8 @@ def tile_invocations(s: Lowering) -> Lowering:
     # Tiles step over what the host reads of the accelerator output, not over its RoundUp padding.
     multiples = s.multiples
     shifted = shifted_funcs(region)
+    if region.glb is None:  # inside one tile, the output's own splits round up too (its host loops divide it)
+        shifted |= {id(region.output)}
     tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted)
     glb = None
     if region.glb is not None:

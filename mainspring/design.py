@@ -168,8 +168,9 @@ class Design:
                    for s in self.program.inputs}
         out_fn = self.pipe.functions[self.program.output]
         ot = self.program.output_type
+        care = np.concatenate([_inside(self._output_order(), t) for t in self.program.tiles])
         spec = sim.OutputSpec(signal(self.program.output), width=ot.bits(), count=len(expected), signed=ot.is_int(),
-                              lanes=self.program.output_lanes)
+                              lanes=self.program.output_lanes, care=care)
         marks = GLB_MARKS if self.program.glb is not None else ()
         # Only the Params the accelerator reads are its configuration inputs (the host reads the others).
         cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()

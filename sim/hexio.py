@@ -68,8 +68,9 @@ def write_hex(path: Path, words: np.ndarray, width: int, lanes: int) -> None:
     Path(path).write_bytes(lines.tobytes())
 
 
-def read_hex(path: Path, width: int, lanes: int, what: str) -> np.ndarray:
-    """Read the transfers in a $writememh file back into words (unsigned)."""
+def read_hex(path: Path, width: int, lanes: int, what: str, care: np.ndarray | None = None) -> np.ndarray:
+    """Read the transfers in a $writememh file back into words (unsigned). Words `care` marks False may have
+    unknown bits (read as 0); unknown bits anywhere else are an error."""
     raw = Path(path).read_bytes() if Path(path).exists() else b""
     # Icarus puts an address comment before every 16 words; neither simulator writes '@' lines here,
     # but the format allows them.
@@ -84,6 +85,9 @@ def read_hex(path: Path, width: int, lanes: int, what: str) -> np.ndarray:
         table = table.reshape(-1, digits + 1)[:, :digits]
         nibbles = _NIBBLE[table]
         unknown = (nibbles == _BAD).any(axis=1)
+        if unknown.any():
+            nibbles = _dropped_to_zero(nibbles, care, width, lanes)
+            unknown = (nibbles == _BAD).any(axis=1)
         if unknown.any():
             _raise_unknown([bytes(row) for row in table], int(np.argmax(unknown)), lanes, what)
         if width * lanes <= 64:
@@ -168,6 +172,23 @@ def _read_python(lines: list[bytes], width: int, lanes: int, what: str) -> np.nd
     if width > 64:
         return np.array(words, dtype=object)
     return np.array(words, dtype=np.int64 if width < 64 else np.uint64)
+
+
+def _dropped_to_zero(nibbles: np.ndarray, care: np.ndarray | None, width: int, lanes: int) -> np.ndarray:
+    """The nibbles with those of words the host drops (`care` False) set to 0: whole transfers when a word is
+    not a whole number of nibbles."""
+    if care is None or len(care) < nibbles.shape[0] * lanes:
+        return nibbles
+    dropped = ~np.asarray(care[:nibbles.shape[0] * lanes], dtype=bool).reshape(-1, lanes)
+    out = nibbles.copy()
+    if width % 4:
+        out[dropped.all(axis=1)] = 0
+        return out
+    step, digits = width // 4, nibbles.shape[1]
+    for k in range(lanes):  # word k of a transfer is its k-th lowest group of nibbles
+        cols = slice(max(0, digits - (k + 1) * step), digits - k * step)
+        out[dropped[:, k], cols] = 0
+    return out
 
 
 def _raise_unknown(lines: list[bytes], transfer: int, lanes: int, what: str):

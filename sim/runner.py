@@ -174,7 +174,7 @@ class Bench:
         what = f"{self.interface.top} on {self.simulator}"
         report = _read_report(run_dir, what, cocotb)
         words = hexio.read_hex(run_dir / f"out_{output.name}.hex", output.width, output.lanes,
-                               f"{what}: output stream '{output.name}'")
+                               f"{what}: output stream '{output.name}'", output.care)
         if output.signed:
             words = hexio.sign_extend(words, output.width)
         accepted = {name: report["input"][name] * inputs[name].lanes for name in inputs}

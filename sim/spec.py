@@ -37,10 +37,15 @@ class OutputSpec:
     count: int
     lanes: int = 1
     signed: bool = False  # return words sign-extended from `width` bits
+    # Per word, whether the host keeps it (None: every word). A dropped word (padding past a tile, computed from
+    # reads whose values are never used) may have unknown (x/z) bits; it is read as 0.
+    care: np.ndarray | None = None
 
     def __post_init__(self):
         check_identifier("output stream", self.name)
         _check_format(f"output stream '{self.name}'", self.width, self.lanes)
+        if self.care is not None and len(self.care) != self.count:
+            raise ValueError(f"output stream '{self.name}': care has {len(self.care)} words for {self.count}")
         if self.count <= 0 or self.count % self.lanes:
             raise ValueError(
                 f"output stream '{self.name}': count {self.count} must be a positive multiple of lanes "

@@ -192,6 +192,7 @@ def reduction(extent, unrolled: bool = True):
     p.output = hl.Func("output")
     p.output[p.x, p.y] = p.hw_output[p.x, p.y]
     p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    p.r = r
     accelerate(p)
     stream(p)
     return p, acc

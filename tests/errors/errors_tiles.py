@@ -5,26 +5,74 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import accelerate, buffer, case, pipeline, scheduled, stream
+from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
 
 R = hl.TailStrategy.RoundUp
 
 
-@case("hardware", "A split of the accelerator output whose factor does not divide the extent", (
-    "{at}: Func 'hw_output': split(xi, xi, xv, 3): the extent of xi is 8, which 3 does not divide; in "
-    "hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
+@case("hardware", "A GLB input copy split by a factor that does not divide its extent", (
+    "{at}: Func 'hw_input_global_wrapper': split(x, x, x.ui, 2): the extent of x is 9, which 2 does not "
+    "divide; in hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
     "hl.TailStrategy.RoundUp (the extra iterations compute values that are discarded), choose a "
-    "factor that divides 8, or bound the Func to a multiple of 3."), func="hw_output")
+    "factor that divides 9, or bound the Func to a multiple of 2."), func="hw_input_global_wrapper",
+    simulate=True)
 def split_does_not_divide():
-    p = scheduled()
-    p.hw_output.split(p.xi, p.xi, hl.Var("xv"), 3)  # <-
-    return hl.compile(p.output, name="demo")
+    p = _glb(pipeline(32, 32))
+    p.hw_input.in_().unroll(p.x, 2)  # <-
+    return hl.compile(_glb_lanes(p, hl.TailStrategy.Auto).output, name="demo")
 
 
 @split_does_not_divide.fix
 def _():
-    p = scheduled()
-    p.hw_output.split(p.xi, p.xi, hl.Var("xv"), 3, R)
+    p = _glb(pipeline(32, 32))
+    p.hw_input.in_().unroll(p.x, 2, R)
+    return hl.compile(_glb_lanes(p, R).output, name="demo")
+
+
+def _glb_lanes(p, tail):
+    """Two lanes through seed 002's three levels (`_glb`) after the GLB input copy's: the memory tile's copy
+    over its 9 columns, mid and the array output."""
+    p.hw_input.in_().in_().unroll(p.x, 2, tail)
+    p.mid.unroll(p.x, 2, tail)
+    p.hw_output.unroll(hl.Var("xii"), 2)
+    return p
+
+
+@case("hardware", "A reduction split by a factor that does not divide its steps", (
+    "{at}: Func 'acc'.update(0): split(r$x, rxo, rxi, 2): the reduction variable r$x has 3 steps, "
+    "which 2 does not divide; hardware runs a reduction loop's steps whole (a guarded tail is not "
+    "supported, and RoundUp would add steps). Split r$x by a factor that divides 3, or unroll it whole "
+    "or leave it serial"), func="acc", simulate=True)
+def reduction_split_does_not_divide():
+    p, acc = reduction(3, unrolled=False)
+    buffer(p, acc)
+    acc.update().split(p.r.x, hl.RVar("rxo"), hl.RVar("rxi"), 2)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reduction_split_does_not_divide.fix
+def _():
+    p, acc = reduction(3, unrolled=False)
+    buffer(p, acc)
+    acc.update().unroll(p.r.x)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "A split of the GLB array output that does not divide its memory tile", (
+    "{at}: Func 'hw_output': split(xii, xii, xv, 3, hl.TailStrategy.RoundUp): the extent of xii in a "
+    "memory tile is 8, which 3 does not divide; with a GLB level the array output's memory tiles are "
+    "written side by side into the GLB tile, so its loops must cover one exactly. Choose a factor that "
+    "divides 8, or a memory tile whose extent is a multiple of 3"), func="hw_output", simulate=True)
+def glb_array_split_does_not_divide():
+    p = _glb(pipeline(32, 32))
+    p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 3, R)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_array_split_does_not_divide.fix
+def _():
+    p = _glb(pipeline(32, 32))
+    p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 2)
     return hl.compile(p.output, name="demo")
 
 
