@@ -29,12 +29,13 @@ from .state import Lowering
 from .verify import verify_permuted
 
 Ranks = dict[str, tuple[int, ...]]  # buffer -> per dimension, its position in the order it is written
+LANES = 1 << 20  # added to the rank of a dimension its producer makes in lanes (all in one firing)
 
 
 def follow_producers(s: Lowering) -> Lowering:
     before = s.built_nest
     ranks = _producer_ranks(before)
-    after = replace(before, body=tuple(_visit(n, ranks) for n in before.body))
+    after = replace(before, body=tuple(_visit(n, ranks, before.output) for n in before.body))
     verify_permuted(before, after)
     return replace(s, nest=after)
 
@@ -48,28 +49,31 @@ def _producer_ranks(nest: LoopNest) -> Ranks:
             ranks.pop(op.store.buffer, None)
             continue
         order = [lp for lp in loops if lp.extent > 1 and not lp.unrolled]
-        order += [lp for lp in loops if lp.extent > 1 and lp.unrolled]
         position = {lp.var: i for i, lp in enumerate(order)}
+        position |= {lp.var: LANES + i for i, lp in enumerate(loops) if lp.extent > 1 and lp.unrolled}
         # A dimension indexed by no live loop (a constant, or a loop of extent 1) never advances: rank it first.
         ranks[op.store.buffer] = tuple(min((position[v] for v, _ in a.terms if v in position), default=-1)
                                        for a in op.store.index)
     return ranks
 
 
-def _visit(node: Loop | Op, ranks: Ranks) -> Loop | Op:
+def _visit(node: Loop | Op, ranks: Ranks, output: str) -> Loop | Op:
     if isinstance(node, Op):
         return node
     chain, leaf = exclusive_chain(node)
     if isinstance(leaf, Op) and len(chain) > 1:
-        order = _producer_order(chain, leaf, ranks)
+        order = _producer_order(chain, leaf, ranks, leaf.store.buffer == output)
         if order is not None:
             return rebuild_chain(order, leaf)
-    return replace(node, body=tuple(_visit(n, ranks) for n in node.body))
+    return replace(node, body=tuple(_visit(n, ranks, output) for n in node.body))
 
 
-def _producer_order(loops: list[Loop], op: Op, ranks: Ranks) -> list[Loop] | None:
+def _producer_order(loops: list[Loop], op: Op, ranks: Ranks, output: bool) -> list[Loop] | None:
     """`loops` (outermost first) with the serial ones sorted by the rank of the producer dimension they index,
-    those no load indexes innermost in their order, the unrolled ones last; None if `op` keeps its order."""
+    those no load indexes innermost in their order, the unrolled ones last; None if `op` keeps its order. The
+    output's stream order is the accelerator's interface: it only moves inward, in their order, the loops over
+    what its producers make in one firing (their lanes) or what no load indexes (a value sent to every channel),
+    whose planes would otherwise be held whole; a column-major output stays column-major."""
     if op.scatter or op.lookup or any(lp.strip for lp in loops):
         return None
     if any(p.access.buffer == op.store.buffer or not p.access.index for p in op.loads):
@@ -81,9 +85,13 @@ def _producer_order(loops: list[Loop], op: Op, ranks: Ranks) -> list[Loop] | Non
     key = _loop_keys(serial, op, ranks)
     if key is None:
         return None
-    indexed = sorted((lp for lp in serial if lp.var in key), key=lambda lp: key[lp.var])
-    order = ([lp for lp in loops if not lp.unrolled and lp.extent == 1] + indexed
-             + [lp for lp in serial if lp.var not in key] + unrolled)
+    if output:
+        together = [lp for lp in serial if lp.var not in key or key[lp.var] >= LANES]
+        indexed = [lp for lp in serial if lp not in together]
+    else:
+        indexed = sorted((lp for lp in serial if lp.var in key), key=lambda lp: key[lp.var])
+        together = [lp for lp in serial if lp.var not in key]
+    order = [lp for lp in loops if not lp.unrolled and lp.extent == 1] + indexed + together + unrolled
     if [lp.var for lp in order if lp.extent > 1] == [lp.var for lp in loops if lp.extent > 1]:
         return None
     return order
