@@ -7,10 +7,11 @@ buffer. In hardware the order decides when a stage can fire. h2h_conv_layer_mobi
 `pw_conv(k, x, y, c)` ran one output-channel plane after another (k outermost), so the first plane waited for the
 fourth input channel, and its reduction over c for the third plane: 4,649 cycles for an ideal of 3,072. Taken in
 the order their depthwise producer makes them (c, y, x, then k, each value read three times in a row), they keep
-pace with the input stream. The accelerator's output follows the same rule: its stream order is the order its op
-stores (`ir.output_order`, which the host and the test bench read back by), so an output by channel planes whose
-channels are summed together (resnet's `hw_output.reorder(xi, yi, w, xo, yo)`) streams each pixel's channels as
-they are summed instead of holding two planes until the last sum.
+pace with the input stream. The accelerator's output, whose stream order is the order its op stores
+(`ir.output_order`, which the host and the test bench read back by), moves inward only its loops over what its
+producers make in one firing or what no load indexes: an output by channel planes whose channels are summed
+together (resnet's `hw_output.reorder(xi, yi, w, xo, yo)`) streams each pixel's channels as they are summed
+instead of holding two planes until the last sum, and a column-major output stays column-major.
 
 A producer's order is that of the loops of the op that writes its final values (a reduction's last update, as
 `reduce_in_place` left it), unrolled loops counted innermost; a host input's is its box order, x fastest. An op
