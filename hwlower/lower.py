@@ -11,6 +11,7 @@
     streams     each input's buffer in the order the host streams it                    (stream_order.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)
     reorder     updates take each element's reduction steps in a row                    (reorder.py)
+    order       pure stages run in their producers' order                               (producer_order.py)
     lower       the self-contained program, names resolved                              (assemble.py)
 
 `lower(pipe, name, dump_after=STEP)` prints the state after a step; the program is verified after every step
@@ -32,6 +33,7 @@ from .edges import format_edges, replicate_edges
 from .inline import format_definitions, inline_funcs
 from .ops import build_ops
 from .printer import format_nest, format_program
+from .producer_order import follow_producers
 from .program import HwProgram
 from .region import format_region, locate_region
 from .reorder import reduce_in_place
@@ -57,6 +59,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("streams", order_streams, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("reorder", reduce_in_place, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("order", follow_producers, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),
 )
 STEP_NAMES = tuple(name for name, _, _, _ in PASSES)

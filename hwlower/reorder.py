@@ -30,15 +30,15 @@ def reduce_in_place(s: Lowering) -> Lowering:
 def _visit(node: Loop | Op) -> Loop | Op:
     if isinstance(node, Op):
         return node
-    chain, leaf = _exclusive_chain(node)
+    chain, leaf = exclusive_chain(node)
     if isinstance(leaf, Op) and len(chain) > 1:
         order = _in_place_order(chain, leaf)
         if order is not None:
-            return _rebuild(order, leaf)
+            return rebuild_chain(order, leaf)
     return replace(node, body=tuple(_visit(n) for n in node.body))
 
 
-def _exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
+def exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
     """The loops from `node` down while each has a single child, and what the last one holds."""
     chain = [node]
     while len(chain[-1].body) == 1 and isinstance(chain[-1].body[0], Loop):
@@ -72,7 +72,7 @@ def _in_place_order(loops: list[Loop], op: Op) -> list[Loop] | None:
     return order
 
 
-def _rebuild(order: list[Loop], op: Op) -> Loop:
+def rebuild_chain(order: list[Loop], op: Op) -> Loop:
     body: Loop | Op = op
     for lp in reversed(order):
         body = replace(lp, body=(body,))

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from mainspring.frontend import ir
 
-from .ir import Affine, CoordPort, LoadPort, Loop, LoopNest, Op, Rom
+from .ir import Affine, CoordPort, LoadPort, Loop, LoopNest, Op, Rom, store_order
 from .program import HwProgram
 
 
@@ -103,3 +105,36 @@ def verify_program(p: HwProgram) -> None:
     assert (p.output == p.array_output) == (p.glb is None), "hwlower contract: the host reads the array's output"
     assert "" in p.where and all(op.name in p.where for _, op in p.nest.ops()), "hwlower contract: op locations"
     assert set(p.host_after) == set(p.host_boxes), "hwlower contract: boxes of the host Funcs after the accelerator"
+
+
+def verify_permuted(before: LoopNest, after: LoopNest) -> None:
+    """`after` is `before` with some ops' loops reordered, each legally: the same ops in the same program order
+    under the same loops; where an op's order changed, the loops that moved hold that op alone, it is pure (it
+    reads neither its own buffer nor at computed coordinates) and stores each element once, so every order of
+    its iterations writes the same buffer, and its unrolled loops (lanes) stay innermost in their order."""
+    fields = ("name", "buffers", "inputs", "output", "lanes")
+    assert all(getattr(before, f) == getattr(after, f) for f in fields), "hwlower contract: a reorder changed the nest"
+    old, new = before.ops(), after.ops()
+    assert [op for _, op in old] == [op for _, op in new], "hwlower contract: a reorder changed the ops"
+    for (was, op), (now, _) in zip(old, new):
+        who = f"hwlower contract: op '{op.name}' reordered"
+        assert sorted(lp.var for lp in was) == sorted(lp.var for lp in now), f"{who}: its loops changed"
+        for a in was:
+            b = next(b for b in now if b.var == a.var)
+            assert (a.min, a.extent, a.unrolled, a.strip) == (b.min, b.extent, b.unrolled, b.strip), \
+                f"{who}: loop {a.var} changed"
+        if [lp.var for lp in was] == [lp.var for lp in now]:
+            continue
+        first = next(i for i, (a, b) in enumerate(zip(was, now)) if a.var != b.var)
+        for lp in was[first:] + now[first:]:
+            assert [o for _, o in _ops_under(lp)] == [op], f"{who}: loop {lp.var} holds other ops"
+        assert not op.scatter and not op.lookup and all(
+            p.access.index and p.access.buffer != op.store.buffer for p in op.loads), f"{who}: it is not pure"
+        assert [lp.var for lp in was if lp.unrolled] == [lp.var for lp in now if lp.unrolled] and all(
+            lp.unrolled for lp in now[len(now) - sum(lp.unrolled for lp in now):]), f"{who}: its lanes moved"
+        stored = store_order(now, op)
+        assert len(np.unique(stored, axis=0)) == len(stored), f"{who}: it stores an element twice"
+
+
+def _ops_under(lp: Loop) -> list[tuple[tuple[Loop, ...], Op]]:
+    return LoopNest("", (), (), "", (lp,)).ops()

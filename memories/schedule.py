@@ -82,9 +82,20 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
 def _dense(prog: Program, fixed: set[str]) -> Schedule | None:
     """Every op at one firing per cycle over its own loops (its own mixed radix), each as early as its flows
     allow: phases of a multi-rate pipeline overlap as far as their dependences let them."""
-    rates = {s.name: _host_rates(s) for s in scheduled_stmts(prog)}
-    delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
-    return None if delays is None else Schedule("dense", {s: Timing(rates[s], delays[s]) for s in rates})
+    best = None
+    for paced in (False, True):
+        rates = {s.name: _host_rates(s) for s in scheduled_stmts(prog)}
+        if paced:
+            # Each op at its producers' pace instead (a depthwise stage over an input streamed by channel planes
+            # of 18 x 18 words steps its 16 x 16 planes every 324 cycles, not 256): it no longer starts late so
+            # as not to overtake the stream's last plane, and its readers start with the stream.
+            _keep_pace(prog, rates, fixed)
+        delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
+        if delays is not None:
+            candidate = Schedule("dense", {s: Timing(rates[s], delays[s]) for s in rates})
+            if best is None or _finish(prog, candidate) < _finish(prog, best):
+                best = candidate
+    return best
 
 
 def _finish(prog: Program, sched: Schedule) -> int:
