@@ -86,7 +86,8 @@ def _ctrl_map(name: str, dims: tuple[Dim, ...], c: Controller, data: bool) -> is
     """{ name[t] -> [cycle or address] } of a controller iterating the op coordinates `dims`."""
     n = len(dims)
     start, strides = (c.data_starting_addr, c.data_stride) if data else (c.cycle_starting_addr, c.cycle_stride)
-    terms = [f"{strides[k]}*(t{n - 1 - k} - {dims[n - 1 - k].min})" for k in range(n)]
+    terms = [f"{strides[k]}*floor((t{n - 1 - k} - {d.min})/{d.step})"
+             for k, d in ((k, dims[n - 1 - k]) for k in range(n))]
     ts = ", ".join(f"t{k}" for k in range(n))
     return isl.Map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(start)])}] : {bounds(dims)} }}")
 
@@ -307,6 +308,8 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program,
         yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{us}] : {cond} }}")
         return
     for w in bank.write_ports:
+        if w.region != r.region:
+            continue  # an addressed bank's regions each hold the values of their own reads
         src = prog.stmt(w.op)
         for f in prog.flows:
             if f.buffer == buf.name and f.src is src and f.src_lane == w.lane and f.dst.name == r.op \

@@ -74,6 +74,9 @@ class Dim:
     # hwlower's Loop.strip ("outer" / "inner" halves of an upsample's strip-mined loop): a scheduling fact, not
     # part of the memory JSON, so plans read back compare equal without it.
     strip: str = field(default="", compare=False)
+    # The coordinates are min, min + step, ... (extent of them): a bank port that touches every step-th
+    # iteration only (a 2x downsample's write of the values it reads). Ops' own loops have step 1.
+    step: int = 1
 
 
 @dataclass(frozen=True, slots=True)
