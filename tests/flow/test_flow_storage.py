@@ -72,7 +72,7 @@ def test_a_downsample_stores_only_the_pixels_it_reads(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("build, name", [(plane_then_plane, "input_im_global_wrapper"), (channel_taps, "hw_input")])
+@pytest.mark.parametrize(("build", "name"), [(plane_then_plane, "input_im_global_wrapper"), (channel_taps, "hw_input")])
 def test_a_far_tap_over_few_values_is_an_addressed_bank_of_those(build, name, simulator, build_dir):
     design = hl.compile(build(), name=f"storage_{build.__name__}")
     buf = design.plan.buffer(name)
