@@ -4,8 +4,12 @@
   lines packed into memory tiles (`delay_lines`), counted in the stream's writes when every read allows it, so
   storage equals the exact count of live values (a 3x3 window on a 64-wide stream: 131 values, one tile).
 - Other reads (rate changes, sequential reductions) go through an addressed bank: each element at its linear
-  address in the buffer's box, modulo the least circular size that never overwrites a live value; banks are
-  replicated when more reads than a tile's read ports exist.
+  address over the elements the bank holds (every step-th of a dimension where the reads stride), modulo the
+  least circular size that never overwrites a live value; banks are replicated when more reads than a tile's
+  read ports exist.
+- Where a buffer's first mapping stores more than its exact minimum, a stream's far taps are tried as
+  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads): the
+  mapping with fewer words in no more tiles is kept.
 """
 
 from __future__ import annotations
