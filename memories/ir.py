@@ -30,7 +30,8 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   memory tiles do): in cycle `cycle_starting_addr + sum(cycle_stride[k] * i[k])` it accesses address
   `region[0] + ((data_starting_addr + sum(data_stride[k] * i[k])) mod region[1])`: each port has a region
   of the bank (several delay lines share one tile, each in its own region). Controller iteration `i`
-  corresponds to the port's op coordinates `t[k] = domain[k].min + i[n - 1 - k]`.
+  corresponds to the port's op coordinates `t[k] = domain[k].min + domain[k].step * i[n - 1 - k]` (a bank write
+  port with steps writes only every step-th value of its op: those its reads take).
 - A read port's cycles are those in which its output register takes a new word; the SRAM is read in the cycle
   before, and the word is held (and delivered by the port's element) until the next read.
   Delay-line banks read first: a read issued in cycle c - 1 returns the last value written in a cycle before
