@@ -29,7 +29,8 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - Banks are memory-tile SRAM. A port controller iterates `i[0]` fastest (innermost first, as the reference
   memory tiles do): in cycle `cycle_starting_addr + sum(cycle_stride[k] * i[k])` it accesses address
   `region[0] + ((data_starting_addr + sum(data_stride[k] * i[k])) mod region[1])`: each port has a region
-  of the bank (several delay lines share one tile, each in its own region). Controller iteration `i`
+  of the bank (several delay lines share one tile, each in its own region, as do an addressed bank's reads of
+  different values, each region with its own write port). Controller iteration `i`
   corresponds to the port's op coordinates `t[k] = domain[k].min + domain[k].step * i[n - 1 - k]` (a bank write
   port with steps writes only every step-th value of its op: those its reads take).
 - A read port's cycles are those in which its output register takes a new word; the SRAM is read in the cycle
