@@ -86,7 +86,8 @@ def _ctrl_map(name: str, dims: tuple[Dim, ...], c: Controller, data: bool) -> is
     """{ name[t] -> [cycle or address] } of a controller iterating the op coordinates `dims`."""
     n = len(dims)
     start, strides = (c.data_starting_addr, c.data_stride) if data else (c.cycle_starting_addr, c.cycle_stride)
-    terms = [f"{strides[k]}*(t{n - 1 - k} - {dims[n - 1 - k].min})" for k in range(n)]
+    terms = [f"{strides[k]}*floor((t{n - 1 - k} - {d.min})/{d.step})"
+             for k, d in ((k, dims[n - 1 - k]) for k in range(n))]
     ts = ", ".join(f"t{k}" for k in range(n))
     return isl.Map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(start)])}] : {bounds(dims)} }}")
 
@@ -271,8 +272,26 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if not _ctrl_map(names[p.name], p.domain, p.controller, False).is_injective():
             _fail(buf.name, f"bank port {p.name} is used more than once in a cycle")
     for r in bank.read_ports:
+        covered = None
         for w, expected in _expected_values(buf, bank, r, prog, names):
             _check_bank_read(buf, bank, r, w, expected, names)
+            covered = expected.domain() if covered is None else covered.union(expected.domain())
+        if bank.kind == "addressed":
+            _check_served(buf, bank, r, prog, names[r.name], covered)
+
+
+def _check_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, name: str,
+                  covered: isl.Set | None) -> None:
+    """Every value an addressed read port loads comes from a write port of its region (the checks above only
+    look at the write ports that are there)."""
+    dom = isl.Set(f"{{ {name}[{', '.join(f't{k}' for k in range(len(r.domain)))}] : {bounds(r.domain)} }}")
+    for f in prog.flows:
+        if f.buffer == buf.name and f.dst.name == r.op and f.load == r.load and f.dst_lane in (r.lane, *r.shared):
+            need = f.rel.range().set_tuple_name(name).intersect(dom)
+            left = need if covered is None else need.subtract(covered)
+            if not left.is_empty():
+                _fail(buf.name, f"bank {bank.name} read port {r.name} at {_at(r.domain, point_values(left.lexmin()))} "
+                                "needs a value no write port of its region writes")
 
 
 def _port_shift(bank: Bank, p: BankPort, op: OpSchedule) -> int:
@@ -307,6 +326,8 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program,
         yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{us}] : {cond} }}")
         return
     for w in bank.write_ports:
+        if w.region != r.region:
+            continue  # an addressed bank's regions each hold the values of their own reads
         src = prog.stmt(w.op)
         for f in prog.flows:
             if f.buffer == buf.name and f.src is src and f.src_lane == w.lane and f.dst.name == r.op \

@@ -29,8 +29,10 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - Banks are memory-tile SRAM. A port controller iterates `i[0]` fastest (innermost first, as the reference
   memory tiles do): in cycle `cycle_starting_addr + sum(cycle_stride[k] * i[k])` it accesses address
   `region[0] + ((data_starting_addr + sum(data_stride[k] * i[k])) mod region[1])`: each port has a region
-  of the bank (several delay lines share one tile, each in its own region). Controller iteration `i`
-  corresponds to the port's op coordinates `t[k] = domain[k].min + i[n - 1 - k]`.
+  of the bank (several delay lines share one tile, each in its own region, as do an addressed bank's reads of
+  different values, each region with its own write port). Controller iteration `i`
+  corresponds to the port's op coordinates `t[k] = domain[k].min + domain[k].step * i[n - 1 - k]` (a bank write
+  port with steps writes only every step-th value of its op: those its reads take).
 - A read port's cycles are those in which its output register takes a new word; the SRAM is read in the cycle
   before, and the word is held (and delivered by the port's element) until the next read.
   Delay-line banks read first: a read issued in cycle c - 1 returns the last value written in a cycle before
@@ -74,6 +76,9 @@ class Dim:
     # hwlower's Loop.strip ("outer" / "inner" halves of an upsample's strip-mined loop): a scheduling fact, not
     # part of the memory JSON, so plans read back compare equal without it.
     strip: str = field(default="", compare=False)
+    # The coordinates are min, min + step, ... (extent of them): a bank port that touches every step-th
+    # iteration only (a 2x downsample's write of the values it reads). Ops' own loops have step 1.
+    step: int = 1
 
 
 @dataclass(frozen=True, slots=True)

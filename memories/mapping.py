@@ -4,12 +4,17 @@
   lines packed into memory tiles (`delay_lines`), counted in the stream's writes when every read allows it, so
   storage equals the exact count of live values (a 3x3 window on a 64-wide stream: 131 values, one tile).
 - Other reads (rate changes, sequential reductions) go through an addressed bank: each element at its linear
-  address in the buffer's box, modulo the least circular size that never overwrites a live value; banks are
-  replicated when more reads than a tile's read ports exist.
+  address over the elements the bank holds (every step-th of a dimension where the reads stride), modulo the
+  least circular size that never overwrites a live value; banks are replicated when more reads than a tile's
+  read ports exist.
+- Where a buffer's first mapping stores more than its exact minimum, a stream's far taps are tried as
+  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads): the
+  mapping with fewer words in no more tiles is kept.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,7 +41,8 @@ class _Read:
 _WritePorts = dict[tuple[str, tuple[int, ...]], WritePort]  # (op, lane) -> its write port
 _Source = tuple[int, tuple[int, ...]]  # (stmt index, lane) of a write stream
 _Write = tuple[Stmt, tuple[int, ...], tuple[Dim, ...], Controller]  # (op, lane, box, controller) of a bank write
-_Elements = tuple[tuple[int, int], ...]  # (min, extent) per buffer dimension, x first: the elements a bank holds
+# (min, extent, step) per buffer dimension, x first: the elements a bank holds (min, min + step, ...)
+_Elements = tuple[tuple[int, int, int], ...]
 
 
 def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: int) -> BufferPlan:
@@ -48,6 +54,60 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
               for k, f in enumerate(writers)}
     reads = _read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
     slices = math.ceil(buf.type.bits() / target.word_bits)
+    best = _organise(prog, sched, target, name, reads, wports, slices)
+    if _words(wports, best) > min_words:
+        best = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
+    final, registers, banks = best
+    level = "mem_tile" if banks else ("register" if registers else "wire")
+    words = _words(wports, best)
+    role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
+    outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
+        g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
+    return BufferPlan(name, str(buf.type), buf.type.bits(), buf.box, role, level, min_words, words,
+                      tuple(wports.values()), tuple(final), tuple(registers), tuple(banks), outs)
+
+
+_Organised = tuple[list[ReadPort], list[Register], list[Bank]]  # the final read ports, registers and banks
+
+
+def _words(wports: _WritePorts, org: _Organised) -> int:
+    """Storage as `min_words` counts it (memories/ir.py): write ports, registers, bank words and read registers."""
+    return len(wports) + len(org[1]) + sum(b.words + len(b.read_ports) for b in org[2])
+
+
+def _tiles(org: _Organised) -> int:
+    return sum(b.tiles * b.slices for b in org[2])
+
+
+def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
+                        wports: _WritePorts, slices: int, best: _Organised) -> _Organised:
+    """Where a stream's far taps read few of its values (the edges of a small image, one channel of a stream, a
+    plane read a row later), a delay line still holds every value for the whole delay: serve those taps from
+    an addressed bank holding only the values they read, when that stores fewer words in no more tiles. Each
+    write port in turn, the taps from its farthest down, keeping what improves."""
+    kept = reads
+    for wp in wports.values():
+        # taps a few registers reach cost a register each: only those a delay line would serve are candidates
+        delays = sorted({r.port.delay for r in kept if r.port.source == wp.name and r.port.delay is not None
+                         and r.port.delay > max(target.register_delay_limit, 1)})
+        current = kept
+        for d in reversed(delays):
+            trial = [_Read(dataclasses.replace(r.port, delay=None), r.flow)
+                     if r.port.source == wp.name and r.port.delay is not None and r.port.delay >= d else r
+                     for r in current]
+            try:
+                got = _organise(prog, sched, target, name, trial, wports, slices)
+            except MemoryMappingError:
+                break  # more streams or reads than an addressed bank takes: keep the taps
+            if _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
+                best, kept = got, trial
+            current = trial
+    return best
+
+
+def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
+              slices: int) -> _Organised:
+    """Registers and banks serving `reads`: tap chains for those with a delay, addressed banks for the others."""
     registers: list[Register] = []
     banks: list[Bank] = []
     taps: dict[tuple[str, int], str] = {}  # (write port, delay) -> the element delivering it
@@ -78,13 +138,7 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
         tap = served[p.name] if p.delay is None else taps[(p.source, p.delay if k is None else k)]
         final.append(ReadPort(p.name, p.buffer, p.op, p.load, p.lane, p.source, p.domain, p.delay, tap,
                               p.controller, k))
-    level = "mem_tile" if banks else ("register" if registers else "wire")
-    words = len(wports) + len(registers) + sum(b.words + len(b.read_ports) for b in banks)
-    role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
-    outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
-        g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
-    return BufferPlan(name, str(buf.type), buf.type.bits(), buf.box, role, level, min_words, words,
-                      tuple(wports.values()), tuple(final), tuple(registers), tuple(banks), outs)
+    return final, registers, banks
 
 
 # ---- logical ports ---------------------------------------------------------------------------------------
@@ -117,7 +171,8 @@ def controller(box: tuple[Dim, ...], rates: tuple[int, ...], start: int,
     if not box:
         return Controller((1,), start, (0,), address[0] if address else 0, (0,) if address else ())
     data = (address[0], address[1]) if address else (0, ())
-    return Controller(tuple(d.extent for d in reversed(box)), start, tuple(reversed(rates)), data[0], data[1])
+    cycles = tuple(r * d.step for r, d in zip(reversed(rates), reversed(box)))
+    return Controller(tuple(d.extent for d in reversed(box)), start, cycles, data[0], data[1])
 
 
 def _offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...]) -> int:
@@ -127,18 +182,26 @@ def _offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...])
 def element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...],
                      box: tuple[Dim, ...] | None = None,
                      over: _Elements | None = None) -> tuple[int, tuple[int, ...]]:
-    """(address at the box's min corner, address stride per time dim innermost first), x-fastest linear over
-    the buffer's box, or over the elements `over` a bank holds."""
-    bbox = over or prog.nest.buffer(buf).box
+    """(address at the box's min corner, address stride per iteration of each time dim, innermost first),
+    x-fastest linear over the buffer's box, or over the elements `over` a bank holds (every step-th element of
+    a dimension at consecutive addresses)."""
+    bbox = over or tuple((lo, ext, 1) for lo, ext in prog.nest.buffer(buf).box)
     strides, p = [], 1
-    for _, ext in bbox:
+    for _, ext, _ in bbox:
         strides.append(p)
         p *= ext
+    dims = box or s.time_dims
     env = {d.var: v for d, v in zip(s.lane_dims, lane)}
-    env |= {d.var: d.min for d in (box or s.time_dims)}
-    start = sum(st * (a.evaluate(env) - lo) for st, a, (lo, _) in zip(strides, index, bbox))
-    per_dim = [sum(st * dict(a.terms).get(d.var, 0) for st, a in zip(strides, index)) for d in s.time_dims]
+    env |= {d.var: d.min for d in dims}
+    start = sum(st * _on_step(a.evaluate(env) - lo, step) for st, a, (lo, _, step) in zip(strides, index, bbox))
+    per_dim = [sum(st * _on_step(dict(a.terms).get(d.var, 0) * d.step, step)
+                   for st, a, (_, _, step) in zip(strides, index, bbox)) for d in dims]
     return start, tuple(reversed(per_dim))
+
+
+def _on_step(delta: int, step: int) -> int:
+    assert delta % step == 0, f"an element {delta} off a bank's grid of step {step}"
+    return delta // step
 
 
 def boxes(s: isl.Set, dims: tuple[Dim, ...], what: str) -> list[tuple[Dim, ...]]:
@@ -227,6 +290,27 @@ def _lex_interval(lo: list[int], hi: list[int], box: tuple[Dim, ...]) -> list[tu
     return out
 
 
+def _strided_hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
+    """The least box of `dims` with a step per dim (the set's stride along it) that contains `s`."""
+    out = []
+    n = len(dims)
+    for k, (d, h) in enumerate(zip(dims, _hull(s, dims))):
+        # isl's stride of a dim is given the others: project them out to have the dim's own
+        alone = s.project_out(isl.dim_type.set, k + 1, n - k - 1).project_out(isl.dim_type.set, 0, k).coalesce()
+        step = max(alone.get_stride(0).to_python(), 1) if h.extent > 1 else 1
+        out.append(Dim(d.var, h.min, (h.extent - 1) // step + 1, d.strip, step))
+    return tuple(out)
+
+
+def _address_map(name: str, box: tuple[Dim, ...], c: Controller) -> isl.Map:
+    """{ name[t] -> [address] } of a controller iterating `box` (outermost first; its data strides innermost
+    first, per iteration)."""
+    n = len(box)
+    terms = [f"{c.data_stride[n - 1 - k]}*floor((t{k} - {d.min})/{d.step})" for k, d in enumerate(box)]
+    ts = ", ".join(f"t{k}" for k in range(n))
+    return isl.Map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(c.data_starting_addr)])}] : {bounds(box)} }}")
+
+
 def _hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
     lo = [s.dim_min_val(k).to_python() for k in range(len(dims))]
     hi = [s.dim_max_val(k).to_python() for k in range(len(dims))]
@@ -278,26 +362,51 @@ def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
                      srcs: Sequence[tuple[_Source, Stmt]]) -> tuple[list[Bank], dict[str, str]]:
     """Banks of a tile's read ports each. A bank holds only the elements its reads touch (their hull, linear
     over it) and gets only the writes of those: reads of disjoint parts (the unrolled input channels of a
-    reduction tree, each lane's weights) partition the buffer instead of replicating it whole."""
+    reduction tree, each lane's weights) partition the buffer instead of replicating it whole.
+
+    Reads of one stream that take different values of it (a 2x downsample's even pixels of one row and odd
+    ones of the next) may each get a region of the tile of their own, written by a write port of their own with
+    only the values they read (every step-th: `Dim.step`) at consecutive addresses, when that is fewer words."""
     banks: list[Bank] = []
     served: dict[str, str] = {}
     same = _same_words(reads)
     for chunk in _read_groups(prog, buf, list(same), target.mem_tile_read_ports):
         mine = [(lane, src) for (_, lane), src in srcs
                 if any(r.flow.src is src and r.flow.src_lane == lane for r in chunk)]
-        hull = _hull_elements(prog, buf, [_addressed_write(prog, sched, buf, src, lane, chunk) for lane, src in mine])
-        writes = [_addressed_write(prog, sched, buf, src, lane, chunk, hull) for lane, src in mine]
-        words = _circular_words(prog, sched, buf, chunk, writes, hull)
+        parts = [(chunk, _region_layout(prog, sched, buf, chunk, mine))]
+        if len(mine) == 1 and 1 < len(chunk) <= target.mem_tile_write_ports:
+            try:
+                apart = [([r], _region_layout(prog, sched, buf, [r], mine)) for r in chunk]
+            except MemoryMappingError:
+                apart = parts  # a read's values alone do not fit a circular region: keep them together
+            if sum(p[1][2] for p in apart) < parts[0][1][2]:
+                parts = apart
         name = f"{buf}.bank{first + len(banks)}"
-        wps = tuple(BankPort(f"{name}.w{k}", "write", src.name, lane, box, ctrl, source=wports[(src.name, lane)].name,
-                             region=(0, words)) for k, (src, lane, box, ctrl) in enumerate(writes))
-        rps = tuple(BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain,
-                             _read_controller(prog, sched, buf, r, hull), load=r.port.load, region=(0, words),
-                             shared=tuple(o.port.lane for o in same[r][1:]))
-                    for k, r in enumerate(chunk))
-        banks.append(Bank(name, "addressed", words, math.ceil(words / target.mem_tile_words), slices, wps, rps))
-        served |= {o.port.name: p.name for r, p in zip(chunk, rps) for o in same[r]}
+        wps: list[BankPort] = []
+        rps: list[tuple[_Read, BankPort]] = []
+        offset = 0
+        for part, (hull, writes, words) in parts:
+            region = (offset, words)
+            offset += words
+            wps += [BankPort(f"{name}.w{len(wps) + k}", "write", src.name, lane, box, ctrl,
+                             source=wports[(src.name, lane)].name, region=region)
+                    for k, (src, lane, box, ctrl) in enumerate(writes)]
+            rps += [(r, BankPort(f"{name}.r{len(rps) + k}", "read", r.port.op, r.port.lane, r.port.domain,
+                                 _read_controller(prog, sched, buf, r, hull), load=r.port.load, region=region,
+                                 shared=tuple(o.port.lane for o in same[r][1:])))
+                    for k, r in enumerate(part)]
+        banks.append(Bank(name, "addressed", offset, math.ceil(offset / target.mem_tile_words), slices, tuple(wps),
+                          tuple(p for _, p in rps)))
+        served |= {o.port.name: p.name for r, p in rps for o in same[r]}
     return banks, served
+
+
+def _region_layout(prog: Program, sched: Schedule, buf: str, reads: list[_Read],
+                   mine: list[tuple[tuple[int, ...], Stmt]]) -> tuple[_Elements, list[_Write], int]:
+    """(the elements, the writes, the circular words) of a region serving `reads` from the streams `mine`."""
+    hull = _hull_elements(prog, buf, [_addressed_write(prog, sched, buf, src, lane, reads) for lane, src in mine])
+    writes = [_addressed_write(prog, sched, buf, src, lane, reads, hull) for lane, src in mine]
+    return hull, writes, _circular_words(prog, sched, buf, reads, writes)
 
 
 def _same_words(reads: list[_Read]) -> dict[_Read, list[_Read]]:
@@ -314,7 +423,7 @@ def _read_groups(prog: Program, buf: str, reads: list[_Read], per: int) -> list[
     outermost dimension first), so that each group's hull is small where reads touch disjoint parts."""
     def least(r: _Read) -> tuple[int, ...]:
         load = next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
-        return tuple(reversed([lo for lo, _ in _elements(load.index, r.flow.dst, r.port.lane, r.port.domain)]))
+        return tuple(reversed([e[0] for e in _elements(load.index, r.flow.dst, r.port.lane, r.port.domain)]))
 
     ordered = sorted(reads, key=lambda r: (least(r), reads.index(r)))
     return [ordered[j: j + per] for j in range(0, len(ordered), per)]
@@ -323,14 +432,16 @@ def _read_groups(prog: Program, buf: str, reads: list[_Read], per: int) -> list[
 def _elements(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tuple[Dim, ...]) -> _Elements:
     """The hull of the elements `index` touches over `box` of s's time dims, in lane `lane`."""
     env = {d.var: v for d, v in zip(s.lane_dims, lane)}
-    span = {d.var: (d.min, d.min + d.extent - 1) for d in box}
+    span = {d.var: (d.min, d.min + d.step * (d.extent - 1), d.step) for d in box}
     out = []
     for a in index:
         lo = hi = a.const
+        step = 0
         for v, c in a.terms:
-            a0, a1 = (env[v], env[v]) if v in env else span[v]
+            a0, a1, k = (env[v], env[v], 0) if v in env else span[v]
             lo, hi = lo + min(c * a0, c * a1), hi + max(c * a0, c * a1)
-        out.append((lo, hi - lo + 1))
+            step = math.gcd(step, c * k if a1 != a0 else 0)
+        out.append((lo, (hi - lo) // max(step, 1) + 1, max(step, 1)))
     return tuple(out)
 
 
@@ -340,8 +451,16 @@ def _hull_elements(prog: Program, buf: str, writes: list[_Write]) -> _Elements:
     for src, lane, box, _ in writes:
         store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
         boxes_.append(_elements(store.index, src, lane, box))
-    return tuple((min(b[k][0] for b in boxes_), max(b[k][0] + b[k][1] for b in boxes_) - min(b[k][0] for b in boxes_))
-                 for k in range(len(boxes_[0])))
+    out = []
+    for k in range(len(boxes_[0])):
+        lo = min(b[k][0] for b in boxes_)
+        hi = max(b[k][0] + b[k][2] * (b[k][1] - 1) for b in boxes_)
+        step = 0
+        for b in boxes_:  # the grid all the writes' elements lie on
+            step = math.gcd(step, b[k][0] - lo, b[k][2] if b[k][1] > 1 else 0)
+        step = max(step, 1)
+        out.append((lo, (hi - lo) // step + 1, step))
+    return tuple(out)
 
 
 def _read_controller(prog: Program, sched: Schedule, buf: str, r: _Read, over: _Elements) -> Controller:
@@ -361,7 +480,7 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
         if r.flow.src is src and r.flow.src_lane == lane:
             dom = r.flow.rel.domain() if dom is None else dom.union(r.flow.rel.domain())
     assert dom is not None, "the sources are those of `reads`: each has a read"
-    box = _hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
+    box = _strided_hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
     t = sched.timing[src.name]
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
     ctrl = controller(box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates),
@@ -369,14 +488,13 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
     return src, lane, box, ctrl
 
 
-def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write],
-                    over: _Elements | None = None) -> int:
+def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write]) -> int:
     """The least circular size such that no value's slot is rewritten between its write and last read."""
     write_cycle: isl.Map | None = None
     last_read: isl.Map | None = None
     addr: isl.Map | None = None
     width = 1 + max(len(src.time_dims) for src, _, _, _ in writes)
-    for k, (src, lane, box, _) in enumerate(writes):
+    for k, (src, lane, box, ctrl) in enumerate(writes):
         t = sched.timing[src.name]
         emb = embed_values(src.time_name, len(src.time_dims), k, width)
         rel: isl.Map | None = None
@@ -390,9 +508,7 @@ def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read]
         wc = flat_map(src.time_name, box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates))
         # A value nobody reads from memory dies as it is written (but still takes its slot in that cycle).
         last = rel.lexmax().union(wc.subtract_domain(rel.domain()))
-        store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
-        start, strides = element_address(prog, buf, store.index, src, lane, over=over)
-        am = flat_map(src.time_name, src.time_dims, tuple(reversed(strides)), start)
+        am = _address_map(src.time_name, box, ctrl)
         parts = (wc.apply_domain(emb), last.apply_domain(emb), am.apply_domain(emb))
         write_cycle, last_read, addr = (p if acc is None else acc.union(p)
                                         for acc, p in zip((write_cycle, last_read, addr), parts))

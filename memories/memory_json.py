@@ -58,6 +58,7 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                    "load": str | null, "region": [first word, words],   # address = first + (data mod words)
                    "shared": [lane],   # addressed read ports: the op's other lanes served (same words, same cycles)
                    "controller": <write or read controller>}
+    a bank port's dim may have "step" (absent: 1): it touches min, min + step, ... (a downsample's values)
 """
 
 from __future__ import annotations
@@ -183,7 +184,8 @@ def _controller(c: Controller, kind: str | None) -> dict:
 
 
 def _dim(d: Dim) -> dict:
-    return {"var": d.var, "min": d.min, "extent": d.extent}
+    # "step" only where it is not 1: the JSON of every design without strided ports stays as it was
+    return {"var": d.var, "min": d.min, "extent": d.extent} | ({"step": d.step} if d.step != 1 else {})
 
 
 # ---- reading it back: the typed plan the verilog stage renders from ---------------------------------------
@@ -247,4 +249,4 @@ def _controller_from(c: dict) -> Controller:
 
 
 def _dims(ds: list) -> tuple[Dim, ...]:
-    return tuple(Dim(d["var"], d["min"], d["extent"]) for d in ds)
+    return tuple(Dim(d["var"], d["min"], d["extent"], step=d.get("step", 1)) for d in ds)

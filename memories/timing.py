@@ -27,7 +27,9 @@ def cycle_expr(dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int, prefi
 
 
 def bounds(dims: tuple[Dim, ...], prefix: str = "t") -> str:
-    parts = [f"{d.min} <= {prefix}{k} < {d.min + d.extent}" for k, d in enumerate(dims)]
+    parts = [f"{d.min} <= {prefix}{k} < {d.min + d.extent}" if d.step == 1 else
+             f"{d.min} <= {prefix}{k} <= {d.min + d.step * (d.extent - 1)} and ({prefix}{k} - {d.min}) mod {d.step} = 0"
+             for k, d in enumerate(dims)]
     return " and ".join(parts or ["true"])
 
 

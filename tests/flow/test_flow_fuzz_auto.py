@@ -18,11 +18,10 @@ CASES = sorted((Path(__file__).parent / "fuzz_cases").glob("auto_*.py"))
 KNOWN_QUALITY = {
     0: "a 4-bin table kept as lanes of registers: 11 words for 4",
     1: "an upsample's input stream: 9 words for 6",
-    7: "an input read at two resolutions (x and 2x, channels): 113 words for 37",
-    11: "a downsample's producer: 150 words for 74; a 4-bin table of registers: 10 words for 4",
-    19: "a stream read by taps on two rows, delay lines: 21 words for 17",
+    7: "an input read at two resolutions (x and 2x, channels): 64 words for 37",
+    11: "a 4-bin table of registers: 23 words for 4",
+    19: "a stream read by taps on two rows, delay lines: 20 words for 17",
     26: "a 3-pixel-wide stream at 2 lanes (banks by lane, RoundUp): 22 words for 17",
-    38: "a second image read 2 rows ahead at 2 lanes over a 7-pixel frame (banks by lane, RoundUp): 54 words for 48",
 }
 
 

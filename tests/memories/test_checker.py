@@ -185,3 +185,16 @@ def test_f_a_port_outside_its_bank_is_caught(gaussian):
     with pytest.raises(MemoryCheckError, match=r"bank port hw_input.bank0.w0 addresses words 100..160 of 122"):
         check_plan(nest, with_bank(plan, "hw_input", write_ports=(dc.replace(bank.write_ports[0], region=(100, 61)),)
                                    + bank.write_ports[1:]))
+
+
+def test_f_an_addressed_read_whose_region_no_write_port_fills_is_caught():
+    # The downsample's even pixels of even rows wait in an addressed bank; a write port moved to another region
+    # leaves its read port's region never written (the reads are checked against their own region's writes).
+    nest = N.downsample()
+    plan = analyze(nest)
+    (bank,) = plan.buffer("hw_input").banks
+    (w,) = bank.write_ports
+    moved = {"words": 2 * bank.words, "write_ports": (dc.replace(w, region=(bank.words, bank.words)),)}
+    with pytest.raises(MemoryCheckError, match=r"bank hw_input.bank0 read port hw_input.bank0.r0 at \[d.y=0, d.x=0\] "
+                                               r"needs a value no write port of its region writes"):
+        check_plan(nest, with_bank(plan, "hw_input", **moved))

@@ -6,6 +6,9 @@ from mainspring import CGRA
 from mainspring.frontend.types import UInt
 from mainspring.hwlower.ir import Buffer, LoopNest
 from mainspring.memories import analyze
+from mainspring.memories.mapping import map_buffer
+from mainspring.memories.polyhedral import build_program, default_latency
+from mainspring.memories.schedule import schedule
 
 import memories_nests as N
 
@@ -69,14 +72,32 @@ def test_reads_in_the_gaps_of_a_stream_count_its_writes_too():
     assert buf.words == buf.min_words == 30
 
 
+def _tap_chain_mapping(nest: LoopNest, name: str):
+    """The buffer's mapping as tap chains, before the search for fewer words (which runs only above the minimum:
+    a minimum this large skips it)."""
+    target = CGRA()
+    prog = build_program(nest, lambda op: default_latency(op, target.pe_latency))
+    return map_buffer(prog, schedule(prog, target), target, name, 10**9)
+
+
 def test_taps_that_no_count_of_writes_describes_count_cycles():
-    buf = analyze(N.late_read()).buffer("a")  # its last rows are read after its last write
+    buf = _tap_chain_mapping(N.late_read(), "a")  # its last rows are read after its last write
     (r,) = buf.read_ports
     (bank,) = buf.banks
     assert (r.delay, r.steps) == (33, None) and not bank.gated
     ports = bank.write_ports + bank.read_ports
     assert [(p.delay, p.controller.cycle_starting_addr) for p in ports] == [(0, 1), (33, 34)]
-    assert bank.words == 32 and buf.words == 1 + 32 + 1 > buf.min_words == 30
+    assert bank.words == 32 and buf.words == 1 + 32 + 1
+
+
+def test_a_far_tap_over_few_of_its_stream_values_is_an_addressed_bank_when_that_is_fewer_words():
+    # The cycle delay line holds a's values through the gaps of its rows; an addressed bank holds only those
+    # read (29 words and its read register: one above the minimum, the value in its read cycle).
+    buf = analyze(N.late_read()).buffer("a")
+    (r,) = buf.read_ports
+    (bank,) = buf.banks
+    assert r.delay is None and bank.kind == "addressed" and bank.words == 29
+    assert buf.words == 1 + 29 + 1 == buf.min_words + 1
 
 
 def test_without_a_register_threshold_taps_two_writes_apart_are_delay_lines():

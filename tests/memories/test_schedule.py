@@ -117,11 +117,14 @@ def test_a_scan_runs_at_rate_one_when_the_latency_allows_and_slower_otherwise():
 
 def test_a_downsample_keeps_pace_with_its_input():
     # hw_output(x, y) reads hw_input(2x, 2y) and (2x + 1, 2y + 1): it steps x every 2 cycles and y every 2 input
-    # rows, so it starts as soon as (1, 1) arrives, and one row of the stream is delayed (a delay line of 18
-    # words; the odd columns of even rows are never read, so at most 9 values are live).
+    # rows, so it starts as soon as (1, 1) arrives, and the even pixels of even rows wait a row: the odd columns
+    # of even rows are never read, so at most 9 values are live. An addressed bank written with every second
+    # value of every second row only holds them in 8 words (a delay line of the row would take 18).
     plan = analyze(N.downsample())
     op = plan.op("hw_output_s0")
     assert (op.rates, op.delay) == ((32, 2), 17)
     buf = plan.buffer("hw_input")
     (bank,) = buf.banks
-    assert bank.kind == "delay_line" and (buf.words, buf.min_words) == (18, 9)
+    (w,) = bank.write_ports
+    assert [(d.extent, d.step) for d in w.domain] == [(8, 2), (8, 2)]
+    assert bank.kind == "addressed" and bank.words == 8 and (buf.words, buf.min_words) == (1 + 8 + 1, 9)
