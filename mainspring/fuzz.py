@@ -39,6 +39,7 @@ from .fuzz_case import (
     with_intrinsics,
     with_mixed_lanes,
     with_predicates,
+    with_tails,
     with_variant,
 )
 
@@ -115,7 +116,7 @@ def generate(seed: int) -> Case:
     case = with_edges(rng, case)
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
-    return with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case)))
+    return with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -124,6 +125,7 @@ def source(case: Case) -> str:
     """A runnable program: `algorithm(hl)` runs under mainspring and Halide alike; `schedule` is the hardware's."""
     w = case.work
     mixed = f" mixed {dict(case.mixed)}" if case.mixed else ""
+    mixed += f" tail {case.tail}" if case.tail != "RoundUp" else ""
     head = f"{case.width}x{case.height}, tile {case.tile}, {case.lanes} lane(s){mixed}"
     lines = [
         f'"""mainspring fuzz case {case.seed}: {head}."""',
@@ -179,7 +181,7 @@ def _schedule(case: Case) -> list[str]:
         lines += [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
                   '    a["hw_output"].compute_root()',
                   f'    a["hw_output"].tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)']
-    ru = ", hl.TailStrategy.RoundUp"
+    ru = "" if case.tail == "Auto" else f", hl.TailStrategy.{case.tail}"
     for s in case.stages:
         if s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')

@@ -53,6 +53,10 @@ class Case:
     # Mixed lanes: each buffered stage's and the output's own unroll of x, (Func, lanes) with lanes 1 or `lanes`,
     # the input streaming one word per transfer; () for `lanes` everywhere.
     mixed: tuple[tuple[str, int], ...] = ()
+    # The tail strategy of every unroll by the case's lanes: "RoundUp" (every stage computes whole transfers, and
+    # reads what they need), or Halide's "Auto", "ShiftInwards" or "GuardWithIf" (inside the accelerator the loop
+    # rounds up too, but the extra iterations' reads are guarded: hwlower/shift_tails.py).
+    tail: str = "RoundUp"
 
     def lanes_of(self, name: str) -> int:
         """The unroll of x of Func `name` ("hw_input", "hw_output" or a stage)."""
@@ -69,6 +73,14 @@ def with_mixed_lanes(rng: random.Random, case: Case) -> Case:
         return case
     names = [st.name for st in case.stages if not st.inline] + ["hw_output"]
     return dataclasses.replace(case, mixed=tuple((n, rng.choice((1, case.lanes))) for n in names))
+
+
+def with_tails(rng: random.Random, case: Case) -> Case:
+    """One multi-lane case in three without a GLB level unrolls with Halide's other tails (drawn last, so the
+    other cases stay as they were)."""
+    if case.lanes == 1 or case.variant == "glb" or rng.random() >= 1 / 3:
+        return case
+    return dataclasses.replace(case, tail=rng.choice(("Auto", "ShiftInwards", "GuardWithIf")))
 
 
 _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
