@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from .autoschedule_budget import fit_budget
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
-from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, scalars
+from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile, scalars
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -125,6 +125,9 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
+            kept = one_tile(pipe, plan, target, opts, run)  # unless one tile, compiled, fits after all
+            if kept is not None:
+                return kept
             fewer = [_plan(pipe, k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
             plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
         return fit_tiles(pipe, plan, target, opts, run)

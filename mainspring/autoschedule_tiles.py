@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # autoschedule.py builds on this module
 TILE_CYCLES = {"glb": 6, "host": 6}
 WIDER = 3  # tile counts tried beyond the fewest along each dimension (the cycle model picks among them)
 NARROWINGS = 4  # compiles of a tiled schedule whose memory tiles exceed the budget, each a tile narrower
+MODEL_SLACK = 2  # memory tiles the model may count over the compiler (unsharp's one-tile designs: up to 2)
 
 
 def where(call: str = "apply_autoscheduler") -> str:
@@ -226,9 +227,18 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
               run: Callable[[_Plan], str]) -> tuple[_Plan, str]:
     """Schedule `plan` (`run` applies it and returns its source) as one tile, or in the tiles choose_tiles picks;
     a tiled schedule is compiled (without proofs) for its memory tiles, and narrowed while they exceed the budget,
-    since the model is calibrated on the apps, not proved."""
-    tiling = choose_tiles(pipe, plan, target, opts)
+    since the model is calibrated on the apps, not proved. Where the model puts one tile over the frame over the
+    budget, one tile is compiled first (one_tile), and kept if its real figure fits."""
     saved = snapshot(pipe)
+    try:
+        tiling = choose_tiles(pipe, plan, target, opts)
+    except HalideError:
+        if (got := one_tile(pipe, plan, target, opts, run)) is None:
+            raise
+        return got
+    if tiling is not None and (got := one_tile(pipe, plan, target, opts, run)) is not None:
+        return got
+    restore(saved)
     for _ in range(NARROWINGS):
         plan.tiling = tiling
         plan.glb = tiling.tile if tiling and tiling.kind == "glb" else None
@@ -245,6 +255,28 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         f"{where()}: '{plan.output.name}' does not fit max_mem_tiles={opts.max_mem_tiles or target.num_mem_tiles} "
         f"in tiles of up to {plan.glb or plan.host_tile} pixels ({NARROWINGS} widths compiled); raise "
         "max_mem_tiles or compile for a larger target")
+
+
+def one_tile(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
+              run: Callable[[_Plan], str]) -> tuple[_Plan, str] | None:
+    """`plan` as one tile over the frame, applied, where the model counts it over the budget (by at most MODEL_SLACK
+    memory tiles unless max_mem_tiles is given: a budget compiles its candidates anyway) and the compiled design
+    fits (fuzz --auto seed 14, a 2-lane design of a 4x3 frame: 2 by the model, 1 compiled); else None, with the
+    schedule put back."""
+    at = xy(plan)
+    budget = opts.max_mem_tiles or target.num_mem_tiles
+    if at is None or opts.use_glb == "true":
+        return None
+    whole = mem_tiles(pipe, plan, target, (plan.extents[at[0]][1], plan.extents[at[1]][1]))
+    if whole <= budget or (whole > budget + MODEL_SLACK and opts.max_mem_tiles is None):
+        return None
+    saved = snapshot(pipe)
+    plan.tiling, plan.glb, plan.host_tile = None, None, None
+    source = run(plan)
+    if figures(pipe, target)[1] <= budget:
+        return plan, source
+    restore(saved)
+    return None
 
 
 def fewest_cycles(pipe: Pipeline, plans: list[_Plan], target: CGRA, opts: _Options) -> _Plan:
