@@ -100,10 +100,14 @@ def test_one_case_in_four_has_budgets_from_a_generator_of_its_own():
     assert f'"max_pes": "{first.max_pes}"' in fuzz_auto.source(first)
 
 
-def test_a_budget_of_the_designs_own_figures_gives_that_design():
+@pytest.mark.parametrize("seed", [16, 96006, 96065])
+def test_a_budget_of_the_designs_own_figures_gives_that_design(seed):
+    # 96006 and 96065 (3 lanes, ROMs): the memory-tile model counts their one tile over max_mem_tiles, which it
+    # compiles to; the budget once took 1 lane for 3 (twice the cycles). A tile compiled first keeps the design.
     import mainspring
 
-    case = next(c for c in map(fuzz_auto.generate, range(40)) if c.budget == 1.0 and c.tiles_budget)
+    case = fuzz_auto.generate(seed)
+    assert case.budget == 1.0 and case.tiles_budget
     figures = []
     for c in (dataclasses.replace(case, budget=None, tiles_budget=False), fuzz_auto.resolve_budget(case)):
         env: dict = {}
