@@ -208,7 +208,9 @@ def _scatters(pipe: Pipeline, f: Function) -> bool:
 
 
 def _roms(pipe: Pipeline, plan: _Plan) -> int:
-    """A memory tile per lane that reads a constant table at computed coordinates (a ROM)."""
+    """A memory tile per lane that reads a constant table at computed coordinates (a ROM). As hwlower/region.py
+    decides, a table is a ROM where it is computed, has updates or computes in floating point; a pure integer one
+    left inline (the autoscheduler's default) is inlined arithmetic, which takes no memory tile."""
     region = {id(f) for f in plan.region}
     count = 0
     for g in plan.region:
@@ -217,10 +219,16 @@ def _roms(pipe: Pipeline, plan: _Plan) -> int:
         for d in pipe.definitions(g):
             for n in ir.walk(d.value):
                 if (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in region
-                        and n.callee not in plan.streams
+                        and n.callee not in plan.streams and _rom(pipe, n.callee)
                         and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))):
                     count += lanes
     return count
+
+
+def _rom(pipe: Pipeline, table: Function) -> bool:
+    defs = pipe.definitions(table)
+    return table.placement.compute.kind != "inline" or len(defs) > 1 or table.type.is_float() or any(
+        n.type.is_float() for d in defs for n in ir.walk(d.value))
 
 
 def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
