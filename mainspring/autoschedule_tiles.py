@@ -12,12 +12,14 @@ The memory tiles a tile of width w needs come from a model of the line buffers (
 and stream holds the rows its computed readers span, in delay lines of about the tile's width (divided by its
 lanes), packed into memory tiles as memories/delay_lines.py packs them (at most two lines, and the tile's words,
 per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed coordinates
-(RAMs) and a ROM per lane that reads a constant table at computed coordinates. Calibrated against the compiler's
-figures (BENCHMARKS.md: the apps' one-tile designs at several widths and tile sizes); the tiled schedule is then
-compiled and narrowed while its real figure is over the budget. Among the tile sizes that fit (the widest tile
-whose memory tiles fit, and GLB tiles whose two copies fit the GLB), the cycle model picks the fewest cycles:
-every tile streams its input with its halo, ceil((w + halo_x) / lanes) * (h + halo_y) transfers, plus a constant
-per tile measured with `mainspring bench` (TILE_CYCLES).
+(RAMs) and a ROM per lane that reads a constant table at computed coordinates (one hwlower makes a ROM:
+computed, updated or in floating point). Calibrated against the compiler's figures (BENCHMARKS.md: the apps'
+one-tile designs at several widths and tile sizes); the tiled schedule is then compiled and narrowed while its
+real figure is over the budget, and a frame the model counts over the budget is compiled as one tile first
+(one_tile). Among the tile sizes that fit (the widest tile whose memory tiles fit, and GLB tiles whose two copies
+fit the GLB), the cycle model picks the fewest cycles: every tile streams its input with its halo,
+ceil((w + halo_x) / lanes) * (h + halo_y) transfers, plus a constant per tile measured with `mainspring bench`
+(TILE_CYCLES).
 """
 
 from __future__ import annotations

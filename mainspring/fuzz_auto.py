@@ -173,7 +173,7 @@ def _budget_note(case: AutoCase) -> str:
     if case.budget is None:
         return ""
     tiles = ", max_mem_tiles its memory tiles" if case.tiles_budget else ""
-    return f", max_pes {case.budget:g} of the PEs without budgets{tiles}"
+    return f", max_pes {case.budget:.0%} of the PEs without budgets{tiles}"
 
 
 def _keys(case: AutoCase) -> str:
