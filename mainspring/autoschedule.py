@@ -12,7 +12,8 @@ The decisions, in the style of seed 002's hand schedules:
   has reuse: it is read at more than one place (a stencil's taps, or a read that moves with a reduction's
   RVars) or by more than one Func, or has update definitions; also an upsample read at an offset, and a Func
   every channel of the output reads alike; otherwise it is inlined into its one reader. Reductions over constant
-  RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones stay serial.
+  RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones over channels x
+  taps are unrolled over their channels with their taps serial (autoschedule_reduce.py), others stay serial.
   Funcs that read no input are constant tables and keep their default (folded or a ROM).
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
   autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles (each step first
@@ -31,7 +32,8 @@ from dataclasses import dataclass, field
 
 from .autoschedule_budget import fit_budget
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
-from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, scalars
+from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
+from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile, scalars
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -44,7 +46,6 @@ from .hwlower.region import funcs_between
 from .target import CGRA
 
 MAX_CHANNELS = 4  # a leading dimension of at most this extent is a pixel's channels, unrolled whole
-MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unrolls, a 9x9 one stays serial)
 KEYS = {
     "lanes": "pixels per cycle, a positive integer (default 1, or with max_pes as many as fit it)",
     "max_pes": "the PE budget, a positive integer: lanes, then reductions' unrolls, are cut to fit it",
@@ -89,7 +90,10 @@ class _Plan:
     streams: list[Function]
     buffered: list[Function]
     extents: list[tuple[int, int]]
-    unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, rvars)]
+    # id(f) -> [(update, names)]: its RVars unrolled, and for a reduction over channels x taps its planes' Vars
+    unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)
+    partial: set[tuple[int, int]] = field(default_factory=set)  # (id(f), update): unrolled over channels, taps serial
+    serial_channels: set[int] = field(default_factory=set)  # streams of channels carrying one channel per transfer
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
     glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
     host_tile: tuple[int, int] | None = None  # host tiles (each a run of the array), or None
@@ -121,6 +125,9 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
+            kept = one_tile(pipe, plan, target, opts, run)  # unless one tile, compiled, fits after all
+            if kept is not None:
+                return kept
             fewer = [_plan(pipe, k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
             plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
         return fit_tiles(pipe, plan, target, opts, run)
@@ -232,20 +239,21 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
-            points = _points(d)
-            if points is not None and points <= MAX_UNROLLED and all(isinstance(a, ir.Var) for a in d.args):
-                rvars = [n for n, _, _ in d.rdom.dims][:depth]
-                if rvars:
-                    plan.unrolled.setdefault(id(f), []).append((k - 1, rvars))
+            names, partial = unrolls(pipe, plan, f, d, depth)
+            if names:
+                plan.unrolled.setdefault(id(f), []).append((k - 1, names))
+            if partial:
+                plan.partial.add((id(f), k - 1))
 
     def serial(f: Function, k: int) -> bool:
-        return k > 0 and pipe.definitions(f)[k].rdom is not None and all(
-            u != k - 1 for u, _ in plan.unrolled.get(id(f), []))
+        return k > 0 and pipe.definitions(f)[k].rdom is not None and ((id(f), k - 1) in plan.partial or all(
+            u != k - 1 for u, _ in plan.unrolled.get(id(f), [])))
 
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
     plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0,
                             _register_tables(pipe, plan, computed))
+    plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan))
     return plan
 
 
@@ -366,7 +374,7 @@ def _has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
                 if isinstance(n, ir.Call) and n.callee is f:
                     sites.add(tuple(ir.structural_key(a) for a in n.args))
                     # a read that moves with a reduction (a window's taps) reads each value several times
-                    if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (_points(d) or 2) > 1:
+                    if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (points(d) or 2) > 1:
                         return True
     return readers > 1 or len(sites) > 1
 
@@ -404,15 +412,6 @@ def _read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: s
     return any(isinstance(n, ir.Call) and n.callee is f and not any(
         isinstance(m, ir.Var) and m.name == channel for a in n.args for m in ir.walk(a))
         for d in pipe.definitions(acc) for n in ir.walk(d.value))
-
-
-def _points(d) -> int | None:
-    if d.rdom is None:
-        return None
-    exts = [e for _, _, e in d.rdom.dims]
-    if not all(isinstance(e, ir.Const) for e in exts):
-        return None
-    return math.prod(int(e.value) for e in exts)
 
 
 def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
@@ -462,12 +461,12 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         if _stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"])')
     for f in plan.buffered + [acc]:
-        for k, rvars in plan.unrolled.get(id(f), []):
-            lines.append(f'    funcs["{name(f)}"].update({k})' + "".join(f'.unroll("{r}")' for r in rvars))
+        lines += _unroll_source(pipe, plan, f)
     for f in plan.streams if not plan.glb else []:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()"
                      + ("" if _image_copy(pipe, f) else "  # computed by the host, to fit max_pes"))
-        if plan.lanes.x_dim.get(id(f), 0) > 0:  # its first dimension is a pixel's channels: one transfer each
+        if plan.lanes.x_dim.get(id(f), 0) > 0 and id(f) not in plan.serial_channels:
+            # its first dimension is a pixel's channels: a pixel's channels per transfer
             lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
     lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
@@ -476,10 +475,24 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
 def _stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
     """Whether f's first argument, before x, indexes the channels of a stream it reads (`hw_input(z, x, y) =
     clamp_input(z, x, y)`, the stream's channels unrolled whole): not a transposed Func's y."""
-    chans = {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0}
+    chans = {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0 and id(g) not in plan.serial_channels}
     return plan.lanes.x_dim.get(id(f), 0) > 0 and any(
         isinstance(n, ir.Call) and id(n.callee) in chans and isinstance(n.args[0], ir.Var)
         and n.args[0].name == f.args[0] for d in pipe.definitions(f) for n in ir.walk(d.value))
+
+
+def _unroll_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
+    """The unrolls of f's reductions: RVars by name, and the Vars of its planes in every definition."""
+    lines, pure = [], []
+    for k, names in plan.unrolled.get(id(f), []):
+        if (id(f), k) in plan.partial:
+            d = pipe.definitions(f)[k + 1]
+            lines.append(f"    # {pipe.name(f)}: {points(d)} points a pixel, over {MAX_UNROLLED}: its channels "
+                         f"unrolled, {serial_steps(pipe, f, k, names)} steps of its taps")
+        pure += [n for n in names if n in f.args and n not in pure]
+        lines.append(f'    funcs["{pipe.name(f)}"].update({k})' + "".join(
+            f'.unroll(vars["{n}"])' if n in f.args else f'.unroll("{n}")' for n in names))
+    return [f'    funcs["{pipe.name(f)}"].unroll(vars["{n}"])' for n in pure] + lines
 
 
 def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:

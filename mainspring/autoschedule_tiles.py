@@ -12,12 +12,14 @@ The memory tiles a tile of width w needs come from a model of the line buffers (
 and stream holds the rows its computed readers span, in delay lines of about the tile's width (divided by its
 lanes), packed into memory tiles as memories/delay_lines.py packs them (at most two lines, and the tile's words,
 per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed coordinates
-(RAMs) and a ROM per lane that reads a constant table at computed coordinates. Calibrated against the compiler's
-figures (BENCHMARKS.md: the apps' one-tile designs at several widths and tile sizes); the tiled schedule is then
-compiled and narrowed while its real figure is over the budget. Among the tile sizes that fit (the widest tile
-whose memory tiles fit, and GLB tiles whose two copies fit the GLB), the cycle model picks the fewest cycles:
-every tile streams its input with its halo, ceil((w + halo_x) / lanes) * (h + halo_y) transfers, plus a constant
-per tile measured with `mainspring bench` (TILE_CYCLES).
+(RAMs) and a ROM per lane that reads a constant table at computed coordinates (one hwlower makes a ROM:
+computed, updated or in floating point). Calibrated against the compiler's figures (BENCHMARKS.md: the apps'
+one-tile designs at several widths and tile sizes); the tiled schedule is then compiled and narrowed while its
+real figure is over the budget, and a frame the model counts over the budget is compiled as one tile first
+(one_tile). Among the tile sizes that fit (the widest tile whose memory tiles fit, and GLB tiles whose two copies
+fit the GLB), the cycle model picks the fewest cycles: every tile streams its input with its halo,
+ceil((w + halo_x) / lanes) * (h + halo_y) transfers, plus a constant per tile measured with `mainspring bench`
+(TILE_CYCLES).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ if TYPE_CHECKING:  # autoschedule.py builds on this module
 TILE_CYCLES = {"glb": 6, "host": 6}
 WIDER = 3  # tile counts tried beyond the fewest along each dimension (the cycle model picks among them)
 NARROWINGS = 4  # compiles of a tiled schedule whose memory tiles exceed the budget, each a tile narrower
+MODEL_SLACK = 2  # memory tiles the model may count over the compiler (unsharp's one-tile designs: up to 2)
 
 
 def where(call: str = "apply_autoscheduler") -> str:
@@ -207,7 +210,9 @@ def _scatters(pipe: Pipeline, f: Function) -> bool:
 
 
 def _roms(pipe: Pipeline, plan: _Plan) -> int:
-    """A memory tile per lane that reads a constant table at computed coordinates (a ROM)."""
+    """A memory tile per lane that reads a constant table at computed coordinates (a ROM). As hwlower/region.py
+    decides, a table is a ROM where it is computed, has updates or computes in floating point; a pure integer one
+    left inline (the autoscheduler's default) is inlined arithmetic, which takes no memory tile."""
     region = {id(f) for f in plan.region}
     count = 0
     for g in plan.region:
@@ -216,19 +221,34 @@ def _roms(pipe: Pipeline, plan: _Plan) -> int:
         for d in pipe.definitions(g):
             for n in ir.walk(d.value):
                 if (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in region
-                        and n.callee not in plan.streams
+                        and n.callee not in plan.streams and _rom(pipe, n.callee)
                         and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))):
                     count += lanes
     return count
+
+
+def _rom(pipe: Pipeline, table: Function) -> bool:
+    defs = pipe.definitions(table)
+    return table.placement.compute.kind != "inline" or len(defs) > 1 or table.type.is_float() or any(
+        n.type.is_float() for d in defs for n in ir.walk(d.value))
 
 
 def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
               run: Callable[[_Plan], str]) -> tuple[_Plan, str]:
     """Schedule `plan` (`run` applies it and returns its source) as one tile, or in the tiles choose_tiles picks;
     a tiled schedule is compiled (without proofs) for its memory tiles, and narrowed while they exceed the budget,
-    since the model is calibrated on the apps, not proved."""
-    tiling = choose_tiles(pipe, plan, target, opts)
+    since the model is calibrated on the apps, not proved. Where the model puts one tile over the frame over the
+    budget, one tile is compiled first (one_tile), and kept if its real figure fits."""
     saved = snapshot(pipe)
+    try:
+        tiling = choose_tiles(pipe, plan, target, opts)
+    except HalideError:
+        if (got := one_tile(pipe, plan, target, opts, run)) is None:
+            raise
+        return got
+    if tiling is not None and (got := one_tile(pipe, plan, target, opts, run)) is not None:
+        return got
+    restore(saved)
     for _ in range(NARROWINGS):
         plan.tiling = tiling
         plan.glb = tiling.tile if tiling and tiling.kind == "glb" else None
@@ -245,6 +265,28 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         f"{where()}: '{plan.output.name}' does not fit max_mem_tiles={opts.max_mem_tiles or target.num_mem_tiles} "
         f"in tiles of up to {plan.glb or plan.host_tile} pixels ({NARROWINGS} widths compiled); raise "
         "max_mem_tiles or compile for a larger target")
+
+
+def one_tile(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
+              run: Callable[[_Plan], str]) -> tuple[_Plan, str] | None:
+    """`plan` as one tile over the frame, applied, where the model counts it over the budget (by at most MODEL_SLACK
+    memory tiles unless max_mem_tiles is given: a budget compiles its candidates anyway) and the compiled design
+    fits (fuzz --auto seed 14, a 2-lane design of a 4x3 frame: 2 by the model, 1 compiled); else None, with the
+    schedule put back."""
+    at = xy(plan)
+    budget = opts.max_mem_tiles or target.num_mem_tiles
+    if at is None or opts.use_glb == "true":
+        return None
+    whole = mem_tiles(pipe, plan, target, (plan.extents[at[0]][1], plan.extents[at[1]][1]))
+    if whole <= budget or (whole > budget + MODEL_SLACK and opts.max_mem_tiles is None):
+        return None
+    saved = snapshot(pipe)
+    plan.tiling, plan.glb, plan.host_tile = None, None, None
+    source = run(plan)
+    if figures(pipe, target)[1] <= budget:
+        return plan, source
+    restore(saved)
+    return None
 
 
 def fewest_cycles(pipe: Pipeline, plans: list[_Plan], target: CGRA, opts: _Options) -> _Plan:

@@ -57,7 +57,8 @@ _BINOPS = ("+", "-", "*", "min", "max", "absd", "avg", "select")
 @dataclass
 class Outcome:
     case: Any  # a Case, or fuzz_auto's AutoCase
-    kind: str  # "ok", "refused", "mismatch", "reference", "crash", "hang", "slow", "refusal"
+    # "ok", "refused", "mismatch", "reference", "crash", "hang", "slow", "refusal"; with --auto "quality", "budget"
+    kind: str
     detail: str = ""
     cycles: int | None = None
     source: str = field(default="", repr=False)

@@ -8,9 +8,15 @@ ROMs, coordinates as values, tables updated at computed coordinates, 2x down- an
 - "plain": as for a CPU, the stages reading the ImageParams directly, the last stage the output;
 one in four also reads a second image, the `lanes` key asks for 1 to 3 pixels per cycle, and one in three of the
 copy-style cases of 2-D images without a table asks for seed 002's GLB level (`use_glb`, and a random `glb_tile`
-where tiles are built: single-rate pipelines without coordinates as values).
+where tiles are built: single-rate pipelines without coordinates as values). One in four of the cases without
+the GLB level has budgets (mainspring/autoschedule_budget.py): `max_pes` a fraction (all, three quarters or half)
+of the PEs of the design the autoscheduler makes without them, and one in two of those also `max_mem_tiles`, the
+memory tiles of that design. The budgets are resolved by compiling that design when the case first runs
+(`resolve_budget`), so a seed gives the same case every time.
 Besides the fuzzer's failures (a mismatch, a crash, a hang, a refusal: the autoscheduler must pick a schedule that
-compiles), a case that runs bit-exact but misses the target is a "quality" finding:
+compiles; a design over its budgets, "budget"), a case that runs bit-exact but misses the target is a "quality"
+finding (under budgets, fewer lanes or serial reductions are the trade asked for: the cycles are judged against the
+design's own ideal):
 - the schedule's ideal is above the algorithm's (`expected_ideal`: the busiest image, output or table update at
   the lanes asked for);
 - the predicted cycles are more than 5% above that ideal plus the pipeline's depth (its first output cycle);
@@ -41,6 +47,10 @@ class AutoCase:
     lanes: int = 1  # the "lanes" key of AutoschedulerParams
     glb: bool = False  # use_glb "true" (copy style, one pixel per word)
     glb_tile: tuple[int, int] | None = None  # and this GLB tile (single-rate pipelines, no coordinates as values)
+    budget: float | None = None  # max_pes as this fraction of the PEs of the design without budgets
+    tiles_budget: bool = False  # and max_mem_tiles, the memory tiles of that design
+    max_pes: int | None = None  # the budgets resolved (resolve_budget)
+    max_mem_tiles: int | None = None
 
     @property
     def seed(self) -> int:
@@ -65,7 +75,28 @@ def generate(seed: int) -> AutoCase:
         # for coordinates as values and multi-rate pipelines, and refuses a glb_tile there)
         single = all(s.kind not in ("coord", "down", "up") for s in base.stages)
         case = dataclasses.replace(case, glb=True, glb_tile=tile if single else None)
+    # Budgets, from a generator of their own: the cases above stay as they were.
+    budget = random.Random(f"auto budget {seed}")
+    if budget.random() < 0.25 and not case.glb:
+        case = dataclasses.replace(case, budget=budget.choice((1.0, 0.75, 0.5)), tiles_budget=budget.random() < 0.5)
     return case
+
+
+def resolve_budget(case: AutoCase) -> AutoCase:
+    """The case with its budgets as numbers: the fraction of the PEs (and the memory tiles) of the design the
+    autoscheduler makes without budgets, compiled without proofs."""
+    if case.budget is None or case.max_pes is not None:
+        return case
+    import mainspring
+
+    plain = dataclasses.replace(case, budget=None, tiles_budget=False)
+    env: dict = {}
+    exec(compile(source(plain), f"<fuzz --auto case {case.seed}>", "exec"), env)  # exec: our own generated program
+    a = env["algorithm"](mainspring)
+    env["schedule"](mainspring, a)
+    rep = mainspring.compile(a["output"], name=f"fuzz_auto_{case.seed}", prove=False).report
+    return dataclasses.replace(case, max_pes=max(1, int(rep["pes"] * case.budget)),
+                               max_mem_tiles=max(1, rep["mem_tiles"]) if case.tiles_budget else None)
 
 
 def _with_second_image(rng: random.Random, case: Case) -> Case:
@@ -90,7 +121,8 @@ def source(case: AutoCase) -> str:
     t = fuzz._TYPES[b.in_type]
     dims = 3 if b.channels else 2
     lines = [
-        f'"""mainspring fuzz --auto case {b.seed}: {b.width}x{b.height}, {case.style} style, lanes {case.lanes}."""',
+        (f'"""mainspring fuzz --auto case {b.seed}: {b.width}x{b.height}, {case.style} style, lanes {case.lanes}'
+         f'{_budget_note(case)}."""'),
         "import mainspring",
         "",
         "",
@@ -137,8 +169,19 @@ def source(case: AutoCase) -> str:
     return "\n".join(lines + footer(f"fuzz_auto_{b.seed}", b)) + "\n"
 
 
+def _budget_note(case: AutoCase) -> str:
+    if case.budget is None:
+        return ""
+    tiles = ", max_mem_tiles its memory tiles" if case.tiles_budget else ""
+    return f", max_pes {case.budget:.0%} of the PEs without budgets{tiles}"
+
+
 def _keys(case: AutoCase) -> str:
     keys = {"lanes": str(case.lanes)}
+    if case.max_pes is not None:
+        keys["max_pes"] = str(case.max_pes)
+    if case.max_mem_tiles is not None:
+        keys["max_mem_tiles"] = str(case.max_mem_tiles)
     if case.glb:
         keys["use_glb"] = "true"
     if case.glb_tile:
@@ -169,15 +212,19 @@ def run_case(case: AutoCase, simulator: str = "icarus", halide=None, build_dir=N
     import mainspring
     from mainspring.frontend.errors import HalideError, MismatchError
 
-    text = source(case)
     env: dict = {}
-    exec(compile(text, f"<fuzz --auto case {case.seed}>", "exec"), env)  # exec: our own generated program
+    text = source(case)
     try:
+        case = resolve_budget(case)
+        text = source(case)
+        exec(compile(text, f"<fuzz --auto case {case.seed}>", "exec"), env)  # exec: our own generated program
         a = env["algorithm"](mainspring)
         result = env["schedule"](mainspring, a)
         design = mainspring.compile(a["output"], name=f"fuzz_auto_{case.seed}")
     except HalideError as e:
-        documented = any(re.search(p, str(e)) for p in fuzz.DOCUMENTED_REFUSALS)
+        documented = any(re.search(p, str(e)) for p in fuzz.DOCUMENTED_REFUSALS) or (
+            # a budget below the design without budgets may be below every design: the error says by how much
+            (case.budget or 1) < 1 and re.search(r"no schedule of '\w+' fits max_pes=", str(e)) is not None)
         return Outcome(case, "refused" if documented else "refusal", str(e), source=text)
     except Exception:  # noqa: BLE001 - a crash of the autoscheduler or the compiler is what we look for
         return Outcome(case, "crash", traceback.format_exc(limit=6), source=text)
@@ -191,11 +238,22 @@ def run_case(case: AutoCase, simulator: str = "icarus", halide=None, build_dir=N
     except Exception as e:  # noqa: BLE001 - any other failure is a finding, reported
         kind = "hang" if type(e).__name__ in ("SimulationTimeout", "StreamProtocolError") else "crash"
         return Outcome(case, kind, f"{type(e).__name__}: {e}"[:2000], source=text)
-    short = quality(case, design.report, inputs, result.lanes if result.note else case.lanes)
+    over = _over_budget(case, design.report)
+    if over:
+        return Outcome(case, "budget", over, cycles=res.cycles, source=text)
+    short = quality(case, design.report, inputs, result.lanes if result.note or case.budget else case.lanes)
     if not short and not stalls and res.cycles != res.predicted_cycles:
         short = [f"simulated {res.cycles} cycles without stalls, predicted {res.predicted_cycles}"]
     kind = "quality" if short else "ok"
     return Outcome(case, kind, "; ".join(short), cycles=res.cycles, source=text)
+
+
+def _over_budget(case: AutoCase, rep: dict) -> str:
+    """What of the design exceeds the case's budgets, or ""."""
+    over = [f"{rep[key]} {what}, over max_{key}={cap}" for key, what, cap in (
+        ("pes", "PEs", case.max_pes), ("mem_tiles", "memory tiles", case.max_mem_tiles)) if cap is not None and
+        rep[key] > cap]
+    return "; ".join(over)
 
 
 def expected_ideal(case: AutoCase, inputs: dict, lanes: int) -> int:
@@ -224,6 +282,8 @@ def quality(case: AutoCase, rep: dict, inputs: dict, lanes: int) -> list[str]:
     depth = max(rep["first_output_cycle"], 0)
     if case.glb:  # each GLB tile streams its halo, fills its pipeline and starts: the tiles asked for cost it
         ideal, depth = max(ideal, rep["ideal_cycles"]), (depth + GLB_LATENCY) * rep["tiles"]
+    if case.budget is not None:  # the budgets trade cycles (serial reductions, host tiles) for PEs and memory tiles
+        ideal, depth = max(ideal, rep["ideal_cycles"]), depth * rep.get("tiles", 1)
     if rep["ideal_cycles"] > ideal:
         short.append(f"the schedule's ideal is {rep['ideal_cycles']} cycles, the algorithm's {ideal}")
     if rep["predicted_cycles"] > ideal * (1 + SLACK) + depth:
@@ -245,11 +305,14 @@ def simpler(c: AutoCase):
     for base in fuzz._simpler(c.base):
         if base.tile is None and base.lanes == 1:
             tile = c.glb_tile and (min(c.glb_tile[0], base.width), min(c.glb_tile[1], base.height))
-            yield dataclasses.replace(c, base=base, glb_tile=tile)
+            # the budgets resolved again on the smaller algorithm
+            yield dataclasses.replace(c, base=base, glb_tile=tile, max_pes=None, max_mem_tiles=None)
     if c.lanes > 1:
         yield dataclasses.replace(c, lanes=1)
     if c.glb:
         yield dataclasses.replace(c, glb=False, glb_tile=None)
+    if c.budget is not None:
+        yield dataclasses.replace(c, budget=None, tiles_budget=False, max_pes=None, max_mem_tiles=None)
 
 
 def stage_sources(c: AutoCase) -> set[int]:
@@ -257,4 +320,5 @@ def stage_sources(c: AutoCase) -> set[int]:
     return {t[0] for s in c.base.stages for t in s.taps}
 
 
-__all__ = ["AutoCase", "Stage", "expected_ideal", "generate", "quality", "run_case", "simpler", "source"]
+__all__ = ["AutoCase", "Stage", "expected_ideal", "generate", "quality", "resolve_budget", "run_case", "simpler",
+           "source"]

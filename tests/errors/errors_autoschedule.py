@@ -282,12 +282,12 @@ def _():
 
 
 def _two_tables():
-    """seed 002's pipeline reading two constant tables at computed coordinates (two ROMs, a memory tile each at
-    any tile width)."""
+    """seed 002's pipeline reading two constant tables at computed coordinates, computed in floating point (two
+    ROMs, a memory tile each at any tile width; integer ones would be inlined as arithmetic)."""
     p = unscheduled(size=(64, 8))
     square, half = hl.Func("square"), hl.Func("half")
-    square[p.x] = hl.u16(p.x * p.x)
-    half[p.x] = hl.u16(p.x / 2)
+    square[p.x] = hl.u16(hl.f32(p.x) * hl.f32(p.x) / hl.f32(256.0))
+    half[p.x] = hl.u16(hl.f32(p.x) * hl.f32(0.5))
     p.hw_output[p.x, p.y] = square[hl.clamp(p.mid[p.x, p.y], 0, 255)] + half[hl.clamp(p.mid[p.x, p.y + 1], 0, 255)]
     return p
 

@@ -3,6 +3,7 @@
 of seeds must compile, simulate bit-exact, and reach near-ideal cycles at minimal storage; saved regressions run
 on both simulators."""
 
+import dataclasses
 import importlib.util
 from pathlib import Path
 
@@ -33,13 +34,16 @@ def test_a_fixed_range_of_unscheduled_algorithms(first):
     assert not failures, "\n\n".join(f"{f.kind}: {f.detail}\n{f.source}" for f in failures)
 
 
-@pytest.mark.parametrize("seed", [1, 7])
+@pytest.mark.parametrize("seed", [1, 9, 16])
 def test_on_verilator(seed, build_dir):
+    # 9 and 16 under budgets (a coordinate as value at 2 lanes in three quarters of its PEs; an upsample with a
+    # ROM in its own figures)
     from mainspring.sim import require_simulator
 
     require_simulator("verilator")
     got = fuzz_auto.run_case(fuzz_auto.generate(seed), simulator="verilator", build_dir=build_dir)
     assert got.kind in ("ok", "quality"), f"{got.kind}: {got.detail}"
+    assert ('"max_pes"' in got.source) == (seed != 1)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -79,6 +83,50 @@ def test_quality_findings_are_kept_apart_from_wrong_results():
     rep["buffers"][0]["words"] = 10
     assert fuzz_auto.quality(case, rep, inputs, 1) == []
     assert fuzz_auto.quality(case, rep, inputs, 2)[0] == "the schedule's ideal is 35 cycles, the algorithm's 20"
+
+
+def test_one_case_in_four_has_budgets_from_a_generator_of_its_own():
+    # max_pes (and max_mem_tiles) a fraction of the figures of the design without budgets: the budgeted path
+    # (mainspring/autoschedule_budget.py) is fuzzed; the other draws are those of the case without budgets.
+    cases = [fuzz_auto.generate(k) for k in range(40)]
+    budgeted = [c for c in cases if c.budget is not None]
+    assert 5 <= len(budgeted) <= 15 and not any(c.glb for c in budgeted)
+    assert {c.budget for c in budgeted} == {0.5, 0.75, 1.0} and {c.tiles_budget for c in budgeted} == {False, True}
+    plain = [dataclasses.replace(c, budget=None, tiles_budget=False) for c in budgeted]
+    assert all(c.base.stages and "max_pes" not in fuzz_auto.source(c) for c in plain)
+    first = fuzz_auto.resolve_budget(budgeted[0])
+    assert first == fuzz_auto.resolve_budget(fuzz_auto.generate(first.seed))  # the same numbers every time
+    assert f'"max_pes": "{first.max_pes}"' in fuzz_auto.source(first)
+
+
+@pytest.mark.parametrize("seed", [16, 96006, 96065])
+def test_a_budget_of_the_designs_own_figures_gives_that_design(seed):
+    # 96006 and 96065 (3 lanes, ROMs): the memory-tile model counts their one tile over max_mem_tiles, which it
+    # compiles to; the budget once took 1 lane for 3 (twice the cycles). A tile compiled first keeps the design.
+    import mainspring
+
+    case = fuzz_auto.generate(seed)
+    assert case.budget == 1.0 and case.tiles_budget
+    figures = []
+    for c in (dataclasses.replace(case, budget=None, tiles_budget=False), fuzz_auto.resolve_budget(case)):
+        env: dict = {}
+        exec(compile(fuzz_auto.source(c), "<case>", "exec"), env)
+        a = env["algorithm"](mainspring)
+        env["schedule"](mainspring, a)
+        rep = mainspring.compile(a["output"], name="budget_own", prove=False).report
+        figures.append((rep["predicted_cycles"], rep["pes"], rep["mem_tiles"]))
+    assert figures[0] == figures[1]
+
+
+def test_a_design_over_its_budgets_is_a_failure_and_its_cycles_are_judged_on_its_own_ideal():
+    case = dataclasses.replace(fuzz_auto.generate(2), budget=0.5, max_pes=3, max_mem_tiles=1)
+    assert fuzz_auto._over_budget(case, {"pes": 4, "mem_tiles": 2}) == ("4 PEs, over max_pes=3; 2 memory tiles, "
+                                                                         "over max_mem_tiles=1")
+    assert fuzz_auto._over_budget(case, {"pes": 3, "mem_tiles": 1}) == ""
+    rep = {"ideal_cycles": 70, "predicted_cycles": 72, "first_output_cycle": 1, "tiles": 1, "buffers": []}
+    inputs = {"input": __import__("numpy").zeros((5, 7), dtype="uint8")}
+    assert fuzz_auto.quality(case, rep, inputs, 1) == []  # a serial reduction's ideal, the trade the budget asked
+    assert fuzz_auto.quality(dataclasses.replace(case, budget=None), rep, inputs, 1)
 
 
 def test_cli_fuzz_auto_reports_quality_apart(capsys, tmp_path):

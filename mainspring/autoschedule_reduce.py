@@ -1,0 +1,152 @@
+"""Reductions of an automatic schedule: which loops of each update to unroll.
+
+A reduction over a constant RDom of at most MAX_UNROLLED points is unrolled whole (one firing per pixel). A larger
+one over channels x taps (`conv(x, y, w) += k(r.z, w, r.x, r.y) * in(r.z, x + r.x, y + r.y)`) is unrolled over
+its channels, with its taps serial, the shape of h2h_resnet_layer_gen's hand schedule ("weight stationary"):
+- A channel RVar indexes, in some read, a dimension before the reader's pixel (`in(r.z, x + r.x, ...)`: a pixel's
+  channels, the dimension the streams carry together) and never moves with a pure Var. The channels of one pixel
+  sit at one address of the line buffers, one bank each, so unrolling them costs multipliers and an adder tree but
+  no more memory; a tap moves with the pixel, so unrolling taps reads the buffers at as many offsets (more ports,
+  more memory tiles: 46 for resnet's taps unrolled against its hand design's 19).
+- The taps stay serial inside the pixel's loops (the reduction in place), so the design takes the taps' steps per
+  pixel, at one lane.
+- The Func's planes (pure Vars the accelerated Func reads at its planes, resnet's output channels `w`) are
+  unrolled too while the points unrolled stay within MAX_UNROLLED: each step then serves every plane from one read
+  of the inputs, instead of a sweep of the frame per plane.
+- A stream of a pixel's channels read by such a reduction (or by one serial at every point) carries one channel
+  per transfer when the serial steps per pixel are at least its channels: the transfers then keep pace with the
+  steps, and a stream of whole pixels would arrive faster than the reduction takes it, so its buffer would hold
+  the frame (resnet: 23 memory tiles for 19); read directly by a loop serial over its channels, a stream of whole
+  pixels is refused (each step would read another lane).
+
+A budget (autoschedule_budget.py) cuts the names unrolled from the end: the planes, then the channels, then the
+taps' RVars of a whole unroll.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .frontend import ir
+from .frontend.bounds import infer_boxes
+from .frontend.func import Function
+from .frontend.pipeline import Pipeline
+
+if TYPE_CHECKING:  # autoschedule.py builds on this module
+    from .autoschedule import _Plan
+
+MAX_UNROLLED = 64  # reduction points per pixel unrolled whole (a 7x7 window unrolls, a 9x9 one stays serial)
+
+
+def points(d) -> int | None:
+    """The points of d's RDom, where its extents are constants."""
+    if d.rdom is None:
+        return None
+    exts = [e for _, _, e in d.rdom.dims]
+    if not all(isinstance(e, ir.Const) for e in exts):
+        return None
+    return math.prod(int(e.value) for e in exts)
+
+
+def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> tuple[list[str], bool]:
+    """The names of update d of f to unroll (its RVars, and pure Vars of f's planes), the first `depth` of them
+    (all for None), and whether the reduction stays partly serial (its taps)."""
+    n = points(d)
+    if n is None or not all(isinstance(a, ir.Var) for a in d.args):
+        return [], False
+    if n <= MAX_UNROLLED:
+        return [r for r, _, _ in d.rdom.dims][:depth], False
+    if d.rdom.predicates:  # a window with holes: its points are not a product of channels and taps
+        return [], False
+    names, count = [], 1
+    for r, e in channel_rvars(f, d):
+        if e > 1 and count * e <= MAX_UNROLLED:
+            names.append(r)
+            count *= e
+    if not names:
+        return [], False
+    for v, e in planes(pipe, plan, f):
+        if e > 1 and count * e <= MAX_UNROLLED:
+            names.append(v)
+            count *= e
+    names = names[:depth]
+    return names, bool(names)
+
+
+def channel_rvars(f: Function, d) -> list[tuple[str, int]]:
+    """The RVars of d (with their extents) that index a pixel's channels (see the module's notes)."""
+    pure = set(f.args)
+    before, taps = set(), set()
+    for n in ir.walk(d.value):
+        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
+            continue
+        moves = [any(isinstance(m, ir.Var) and m.name in pure for m in ir.walk(a)) for a in n.args]
+        pixel = moves.index(True) if True in moves else len(n.args)
+        for j, a in enumerate(n.args):
+            rs = {m.name for m in ir.walk(a) if isinstance(m, ir.RVar)}
+            if moves[j]:
+                taps |= rs
+            elif pixel < len(n.args) and j < pixel:
+                before |= rs
+    return [(r, int(e.value)) for r, _, e in d.rdom.dims if r in before and r not in taps]
+
+
+def planes(pipe: Pipeline, plan: _Plan, f: Function) -> list[tuple[str, int]]:
+    """f's pure Vars (with their extents) that the accelerated Func, its only reader, reads at its planes (the
+    dimensions past x and y it loops over outside them): `hw_output(x, y, w) = conv(x, y, w)` gives conv's w."""
+    acc = plan.accelerated
+    if f is acc or plan.channel is not None or any(c is not acc for c in pipe.consumers(f)):
+        return []
+    dims = [a for a in acc.args if a != plan.channel]
+    outer = {p: plan.size[p][1] for p in dims[2:] if p in plan.size}
+    found: dict[int, str] = {}
+    reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call) and n.callee is f]
+    for j in range(len(f.args)):
+        at = {a.args[j].name if isinstance(a.args[j], ir.Var) else None for a in reads}
+        if len(at) == 1 and (p := next(iter(at))) in outer:
+            found[j] = p
+    return [(f.args[j], outer[p]) for j, p in sorted(found.items())]
+
+
+def serial_steps(pipe: Pipeline, f: Function, k: int, unrolled: list[str]) -> int:
+    """The steps per pixel of update k of f with `unrolled` unrolled (its serial RVars' points)."""
+    d = pipe.definitions(f)[k + 1]
+    return math.prod(int(e.value) for r, _, e in d.rdom.dims if r not in unrolled)
+
+
+def serial_channel_streams(pipe: Pipeline, plan: _Plan, bounds: dict) -> set[int]:
+    """The streams of a pixel's channels that carry one channel per transfer (see the module's notes): read by
+    reductions with serial loops (their taps, or every point) that take at least as many steps per pixel as the
+    stream has channels. `bounds`: scalars for bounds inference."""
+    partial = []
+    for f in plan.buffered + [plan.accelerated]:
+        unrolled = dict(plan.unrolled.get(id(f), []))
+        for k, d in enumerate(pipe.definitions(f)[1:]):
+            if points(d) is not None and (k not in unrolled or (id(f), k) in plan.partial):
+                partial.append((f, k, unrolled.get(k, [])))
+    if plan.lanes.lanes != 1 or not partial:
+        return set()
+    boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], bounds, output_bounds=False)
+    out = set()
+    for s in plan.streams:
+        j = plan.lanes.x_dim.get(id(s), 0)
+        steps = [serial_steps(pipe, f, k, names) for f, k, names in partial if _feeds(pipe, s, f)]
+        box = boxes.get(pipe.name(s))
+        if j > 0 and steps and box and math.prod(hi - lo + 1 for lo, hi in box[:j]) <= min(steps):
+            out.add(id(s))
+    return out
+
+
+def _feeds(pipe: Pipeline, s: Function, f: Function) -> bool:
+    """Whether f reads s, directly or through other Funcs."""
+    todo, seen = [f], set()
+    while todo:
+        g = todo.pop()
+        for p in pipe.producers(g):
+            if p is s:
+                return True
+            if id(p) not in seen:
+                seen.add(id(p))
+                todo.append(p)
+    return False

@@ -1,0 +1,89 @@
+"""Reductions in automatic schedules (mainspring/autoschedule_reduce.py): over channels x taps too large to unroll
+whole, the channels (and the output's planes) are unrolled with the taps serial in place, and a stream of channels
+carries one per transfer when the taps' steps take longer; within MAX_UNROLLED points everything unrolls; a budget
+cuts the planes, then the channels. Every design simulated bit-exact."""
+
+import pytest
+
+import mainspring as hl
+
+from conftest import SIMULATORS
+
+
+def _conv(taps: int, channels: int, planes: int, cast: bool = False):
+    """A layer of `planes` output channels over `channels` input channels and taps x taps windows, seed 002's style
+    (`hw_input(c, x, y)` a stream of a pixel's channels; `cast`: the stream copied into a buffered i16 Func)."""
+    x, y, c, k = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("k")
+    inp = hl.ImageParam(hl.Int(16) if not cast else hl.UInt(8), 3, "input")
+    wts = hl.ImageParam(hl.Int(16), 4, "weights")
+    hw_input, hw_w, acc, hw_output, output = (hl.Func(n) for n in ("hw_input", "hw_w", "acc", "hw_output", "output"))
+    hw_input[c, x, y] = inp[c, x, y]
+    hw_w[c, k, x, y] = wts[c, k, x, y]
+    pixels = hw_input
+    if cast:
+        pixels = hl.Func("pixels")
+        pixels[c, x, y] = hl.i16(hw_input[c, x, y])
+    r = hl.RDom([hl.Range(0, taps), hl.Range(0, taps), hl.Range(0, channels)], "r")
+    acc[x, y, k] = hl.i16(0)
+    acc[x, y, k] += hw_w[r.z, k, r.x, r.y] * pixels[r.z, x + r.x, y + r.y]
+    hw_output[x, y, k] = hl.max(acc[x, y, k], 0)
+    output[x, y, k] = hw_output[x, y, k]
+    return output
+
+
+def _schedule(out, size, planes, **extra) -> str:
+    out.set_estimates([(0, size[0]), (0, size[1]), (0, planes)])
+    params = hl.AutoschedulerParams("Mainspring", {k: str(v) for k, v in extra.items()})
+    return hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), params).schedule_source
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_channels_by_taps_over_the_limit_unroll_the_channels_with_the_taps_serial(simulator, build_dir):
+    # 5 x 5 taps x 3 channels = 75 points: the 3 channels and the 2 output planes unrolled (6 products a step), the
+    # 25 taps serial, and the image a channel per transfer (25 steps a pixel outlast its 3 channels).
+    out = _conv(5, 3, 2)
+    source = _schedule(out, (6, 4), 2)
+    assert 'funcs["acc"].update(0).unroll("r$z").unroll(vars["k"])' in source
+    assert 'funcs["acc"].unroll(vars["k"])' in source
+    assert "75 points a pixel, over 64: its channels unrolled, 25 steps of its taps" in source
+    assert 'funcs["hw_input"].unroll' not in source
+    design = hl.compile(out, name="auto_channels_taps")
+    rep = design.report
+    assert rep["ideal_cycles"] == 6 * 4 * 25  # a step of the taps a cycle, every plane at once
+    res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= 1.3 * rep["ideal_cycles"]
+
+
+def test_a_pe_budget_cuts_the_planes_then_the_channels(build_dir):
+    # Under max_pes the names unrolled are cut from the end: the output planes (one sweep per plane), then the
+    # channels (every point serial).
+    figures = []
+    for max_pes, unrolls in ((12, '.update(0).unroll("r$z")\n'), (8, None)):
+        out = _conv(5, 3, 2)
+        source = _schedule(out, (6, 4), 2, max_pes=max_pes)
+        assert (unrolls in source) if unrolls else ".update(0).unroll" not in source
+        design = hl.compile(out, name=f"auto_channels_taps_{max_pes}")
+        assert design.report["pes"] <= max_pes
+        figures.append(design.report["ideal_cycles"])
+        res = design.check(design.example_inputs(4), simulator="icarus", build_dir=build_dir)
+        assert res.cycles == res.predicted_cycles
+    assert figures == [2 * 6 * 4 * 25, 2 * 6 * 4 * 75]
+
+
+def test_taps_alone_over_the_limit_stay_serial():
+    # 9 x 9 taps of one channel: no channels to unroll (an RVar of extent 1 is none), so every point is serial.
+    source = _schedule(_conv(9, 1, 1), (6, 4), 1)
+    assert ".update(0).unroll" not in source and "steps of its taps" not in source
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_within_the_limit_a_streams_channels_unroll_whole_in_the_funcs_that_read_them(simulator, build_dir):
+    # 3 x 3 taps x 4 channels = 36 points, unrolled whole: a pixel per cycle, so the stream carries a pixel's 4
+    # channels per transfer and the buffered Func that reads it (pixels(c, x, y)) computes them together.
+    out = _conv(3, 4, 1, cast=True)
+    source = _schedule(out, (6, 4), 1)
+    assert 'funcs["acc"].update(0).unroll("r$x").unroll("r$y").unroll("r$z")' in source
+    assert 'funcs["hw_input"].unroll(vars["c"])' in source and 'funcs["pixels"].unroll(vars["c"])' in source
+    design = hl.compile(out, name="auto_channels_whole")
+    res = design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
