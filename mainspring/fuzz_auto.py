@@ -40,6 +40,10 @@ SLACK = 0.05  # cycles may exceed the ideal by this fraction, plus the pipeline'
 GLB_LATENCY = 4  # cycles a GLB tile adds to the pipeline's depth (its load and read-back ahead of and after the array)
 
 
+# use_glb "true" asked of a frame the GLB level cannot hold (the autoscheduler says why and what to change)
+GLB_REFUSALS = (r'use_glb="true": .* reads at coordinates divided by \d+ \(an upsample\)',)
+
+
 @dataclass(frozen=True)
 class AutoCase:
     base: Case  # the algorithm: stages, types, sizes, table, channels (its schedule fields are not used)
@@ -222,7 +226,7 @@ def run_case(case: AutoCase, simulator: str = "icarus", halide=None, build_dir=N
         result = env["schedule"](mainspring, a)
         design = mainspring.compile(a["output"], name=f"fuzz_auto_{case.seed}")
     except HalideError as e:
-        documented = any(re.search(p, str(e)) for p in fuzz.DOCUMENTED_REFUSALS) or (
+        documented = any(re.search(p, str(e)) for p in fuzz.DOCUMENTED_REFUSALS + GLB_REFUSALS) or (
             # a budget below the design without budgets may be below every design: the error says by how much
             (case.budget or 1) < 1 and re.search(r"no schedule of '\w+' fits max_pes=", str(e)) is not None)
         return Outcome(case, "refused" if documented else "refusal", str(e), source=text)
