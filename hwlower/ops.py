@@ -17,7 +17,7 @@ from mainspring.frontend.bounds import Box
 from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import Split, TailStrategy
+from mainspring.frontend.schedule import ForType, Split, TailStrategy
 
 from .affine import affine_of, int_value
 from .edge_taps import Guarded
@@ -198,13 +198,15 @@ def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
 
 
 def _check_memory_tile_splits(f: Function, d: Definition, extents: dict[str, tuple[int, int]]) -> None:
-    """With a GLB level, the array output's memory tiles lie side by side in the GLB tile: its loops inside one
-    must cover it exactly, with no tail (a rounded-up tail would write the next tile's words)."""
+    """With a GLB level, the array output's memory tiles lie side by side in the GLB tile: its serial loops inside
+    one must cover it exactly, with no tail (a rounded-up tail would write the next tile's words; a tail of lanes
+    pads whole GLB entries, which memories/glb.py aligns)."""
     ext = {a: e for a, (_, e) in extents.items()}
+    lanes = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
     for dv in d.schedule.directives:
         if isinstance(dv, Split) and dv.old in ext:
             e = ext.pop(dv.old)
-            if e % dv.factor and e > dv.factor:
+            if e % dv.factor and e > dv.factor and dv.inner not in lanes:  # (padded lanes: glb.py's alignment)
                 tail = "" if dv.tail is TailStrategy.Auto else f", hl.TailStrategy.{dv.tail.name}"
                 raise ScheduleError(
                     f"{dv.loc}: Func '{f.name}': split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}{tail}): the "

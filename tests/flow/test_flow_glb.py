@@ -446,12 +446,10 @@ def test_error_memory_tiles_not_aligned_to_the_lanes():
     out, _ = gaussian_glb.build(124, 124, glb_tile=(62, 62), mem_tile=(31, 62), lanes=2)
     with pytest.raises(hl.HalideError) as err:
         hl.compile(out, name="glb")
-    # The array output's 2 lanes would round each 31-wide memory tile up to 32, into its neighbour's columns.
-    assert str(err.value).endswith(
-        "Func 'hw_output': split(xii, xii, xii.ui, 2, hl.TailStrategy.RoundUp): the extent of xii in a memory tile "
-        "is 31, which 2 does not divide; with a GLB level the array output's memory tiles are written side by side "
-        "into the GLB tile, so its loops must cover one exactly. Choose a factor that divides 31, or a memory tile "
-        "whose extent is a multiple of 2"
+    assert str(err.value) == (
+        "GLB input 'hw_input_global_wrapper': the GLB stores 2 lanes per entry, so every tile's rows and memory "
+        "tiles must start at a multiple of 2 words (starts 0, strides [1, 66, 31]); make the GLB tile's and the "
+        "memory tile's x extents multiples of 2"
     )
 
 
