@@ -414,6 +414,16 @@ def _read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: s
         for d in pipe.definitions(acc) for n in ir.walk(d.value))
 
 
+def _channels_first(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
+    """Whether the accelerated Func reads every buffered Func it reads with its plane dimensions first
+    (`hw_output(x, y, k) = f(conv(k, x, y))`): its producers then make a pixel's channels together, and the
+    output streams them so (channels innermost) instead of waiting for whole planes."""
+    reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value)
+             if isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee in plan.buffered]
+    return bool(reads) and all(
+        [a.name if isinstance(a, ir.Var) else None for a in n.args[:len(planes)]] == planes for n in reads)
+
+
 def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     name = pipe.name
     acc, out = plan.accelerated, plan.output
@@ -448,7 +458,8 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
                 else f".split({x}, xo, xi, {ext[0]})")
         if y is not None and len(dims) > 2:  # planes (x, y, c) inside the tile: c is the tile's, not the host's
             planes = ", ".join(f'vars["{d}"]' for d in dims[2:])
-            tile += f".reorder(xi, yi, {planes}, xo, yo)"
+            inner = _channels_first(pipe, plan, acc, dims[2:])
+            tile += f".reorder({planes}, xi, yi, xo, yo)" if inner else f".reorder(xi, yi, {planes}, xo, yo)"
         lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
         if plan.channel:
             lines.append(f'    funcs["{name(acc)}"].unroll(vars["{plan.channel}"])  # a pixel\'s channels per transfer')

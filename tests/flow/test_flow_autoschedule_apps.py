@@ -129,3 +129,12 @@ def test_a_transposed_func_keeps_its_first_dimension_a_loop(build_dir):
     design = hl.compile(output, name="auto_transposed")
     res = design.check(design.example_inputs(3), simulator="icarus", build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def test_mobiles_output_streams_a_pixels_channels_together_at_its_default_size():
+    """hw_output(x, y, k) reads pw_conv_reduction(k, x, y), whose producers make a pixel's channels together: the
+    automatic schedule streams them innermost (by planes, 3,633 cycles at 16x16, 1.07x the hand design's)."""
+    mod = apps.load("h2h_conv_layer_mobile")
+    out, _ = apps.build(mod, 16, 16, auto=True)
+    rep = hl.compile(out, name="mobile_auto", target=apps.target(mod), prove=False).report
+    assert rep["predicted_cycles"] <= 1.02 * rep["ideal_cycles"] and rep["mem_tiles"] <= 4
