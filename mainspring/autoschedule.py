@@ -479,8 +479,25 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         if plan.lanes.x_dim.get(id(f), 0) > 0 and id(f) not in plan.serial_channels:
             # its first dimension is a pixel's channels: a pixel's channels per transfer
             lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
+        elif _planes_read_together(pipe, plan, f):  # a planar image whose planes a firing reads together
+            c, rest = _var(f, f.args[-1]), ", ".join(_var(f, a) for a in f.args[:-1])
+            lines.append(f"    {_handle(pipe, f)}.reorder({c}, {rest}).unroll({c})  # a pixel's channels per "
+                         "transfer, streamed channels first")
     lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
+
+
+def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
+    """Whether stream f is a planar image (x, y, c) of at most 4 planes that every read takes at a constant plane,
+    several planes read by one Func (`input(x, y, 0) - input(x + 2, y + 1, 1)`): streamed plane after plane,
+    its readers would wait for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel."""
+    if len(f.args) != 3 or plan.lanes.x_dim.get(id(f), 0) != 0 or plan.lanes.of(f) != 1 or plan.glb:
+        return False
+    image = f.wrapped_image
+    reads = [n for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
+             if isinstance(n, ir.Call) and (n.callee is f or (image is not None and n.callee is image))]
+    planes = {n.args[2].value for n in reads if isinstance(n.args[2], ir.Const)}
+    return bool(reads) and all(isinstance(n.args[2], ir.Const) for n in reads) and 1 < len(planes) <= 4
 
 
 def _stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
