@@ -45,10 +45,11 @@ def build_ops(s: Lowering) -> Lowering:
     for f in region.buffered:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
+        if f is region.output and s.glb is not None and len(s.glb.mem_tiles) > 1:
+            _check_memory_tile_splits(f, s.defs(f)[0], tile.output_box)
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                             tile.output_box if f is region.output else None, steps.get(id(f), {}),
-                            id(f) in s.rams, frozenset(s.rams), fname in tile.demands,
-                            s.glb is not None and len(s.glb.mem_tiles) > 1)
+                            id(f) in s.rams, frozenset(s.rams), fname in tile.demands)
         nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output and id(f) not in s.rams \
             else None
@@ -99,16 +100,14 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
                 steps: dict[int, int] | None = None, ram: bool = False,
-                rams: frozenset[int] = frozenset(), shifts: bool = False, several: bool = False) -> list[Loop | Op]:
+                rams: frozenset[int] = frozenset(), shifts: bool = False) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
     output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`, and with
-    `shifts` the other tails too, shift_tails.py; `several`: a GLB tile holds several memory tiles, side by side).
-    A RAM Func's update (scatter.py) is an op of its own, storing at computed coordinates."""
+    `shifts` the other tails too, shift_tails.py). A RAM Func's update (scatter.py) is an op of its own, storing
+    at computed coordinates."""
     fname = pipe.name(f)
     pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
     pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
-    if f is region.output and region.glb is not None and several:
-        _check_memory_tile_splits(f, defs[0], pure_extents)
     s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'", shifts=shifts)
     if f is region.output:
         s0 = _drop_host_loops(f, s0, region)
@@ -197,11 +196,11 @@ def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
     return StageLoops(s.loops[cut:], exprs)
 
 
-def _check_memory_tile_splits(f: Function, d: Definition, extents: dict[str, tuple[int, int]]) -> None:
-    """With a GLB level, the array output's memory tiles lie side by side in the GLB tile: its serial loops inside
-    one must cover it exactly, with no tail (a rounded-up tail would write the next tile's words; a tail of lanes
-    pads whole GLB entries, which memories/glb.py aligns)."""
-    ext = {a: e for a, (_, e) in extents.items()}
+def _check_memory_tile_splits(f: Function, d: Definition, tile: Box) -> None:
+    """With a GLB level of several memory tiles, they lie side by side in the GLB tile: the array output's serial
+    loops inside one (`tile`) must cover it exactly, with no tail (a rounded-up tail would write the next tile's
+    words; a tail of lanes pads whole GLB entries, which memories/glb.py aligns)."""
+    ext = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, tile)}
     lanes = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
     for dv in d.schedule.directives:
         if isinstance(dv, Split) and dv.old in ext:

@@ -1,4 +1,5 @@
-"""ShiftInwards tails inside the accelerator (Halide's Auto tail of a pure definition).
+"""Tails other than RoundUp inside the accelerator (ShiftInwards, Halide's Auto tail of a pure definition,
+GuardWithIf and the predicated ones).
 
 Halide runs the last iteration of a split that does not divide its loop shifted back inside the loop, so that
 `blur.unroll(x, 2)` over 33 columns recomputes column 31 instead of computing column 33. A hardware loop

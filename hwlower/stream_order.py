@@ -64,13 +64,7 @@ def order_streams(s: Lowering) -> Lowering:
 def _permuted(n: Loop | Op, orders: dict[str, tuple[int, ...]]) -> Loop | Op:
     if isinstance(n, Loop):
         return replace(n, body=tuple(_permuted(c, orders) for c in n.body))
-    if not any(p.access.buffer in orders for p in n.loads):
-        return n
-    new: dict[int, LoadPort] = {}
-    for p in n.loads:
-        perm = orders.get(p.access.buffer)
-        if perm is not None:
-            a = p.access
-            new[id(p)] = LoadPort(p.name, Access(a.buffer, tuple(a.index[i] for i in perm), a.guard))
-    return with_loads(n, new)
-
+    new = {id(p): LoadPort(p.name, Access(p.access.buffer, tuple(p.access.index[i] for i in orders[p.access.buffer]),
+                                          p.access.guard))
+           for p in n.loads if p.access.buffer in orders}
+    return with_loads(n, new) if new else n

@@ -488,9 +488,9 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
 
 
 def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
-    """Whether stream f is a planar image (x, y, c) of at most 4 planes that every read takes at a constant plane,
-    several planes read by one Func (`input(x, y, 0) - input(x + 2, y + 1, 1)`): streamed plane after plane,
-    its readers would wait for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel."""
+    """Whether stream f is a planar image (x, y, c) that the accelerated region reads only at constant planes, 2 to
+    4 of them (`input(x, y, 0) - input(x + 2, y + 1, 1)`): streamed plane after plane, its readers would wait
+    for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel."""
     if len(f.args) != 3 or plan.lanes.x_dim.get(id(f), 0) != 0 or plan.lanes.of(f) != 1 or plan.glb:
         return False
     image = f.wrapped_image

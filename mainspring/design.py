@@ -85,9 +85,7 @@ class Design:
             (d / fname).write_text(text, encoding="utf-8", newline="\n")
         inputs = self.example_inputs()
         words, expected = self._stream_words(inputs)
-        order = self._output_order()
-        care = np.concatenate([_inside(order, t) for t in self.program.tiles])
-        write_kit(d / "regression", self, words, expected, care)
+        write_kit(d / "regression", self, words, expected, self._kept_words())
         return d
 
     # ---- data ----
@@ -137,6 +135,11 @@ class Design:
         entries = addresses(b.host)[kept(b.host)]
         return (entries[:, None] * b.lanes + np.arange(b.lanes)[None, :]).ravel()
 
+    def _kept_words(self) -> np.ndarray:
+        """Per output word over all tiles, whether the host keeps it (words past a tile are padding)."""
+        order = self._output_order()
+        return np.concatenate([_inside(order, t) for t in self.program.tiles])
+
     def _output_order(self):
         from .hwlower.ir import output_order
 
@@ -168,7 +171,7 @@ class Design:
                    for s in self.program.inputs}
         out_fn = self.pipe.functions[self.program.output]
         ot = self.program.output_type
-        care = np.concatenate([_inside(self._output_order(), t) for t in self.program.tiles])
+        care = self._kept_words()
         spec = sim.OutputSpec(signal(self.program.output), width=ot.bits(), count=len(expected), signed=ot.is_int(),
                               lanes=self.program.output_lanes, care=care)
         marks = GLB_MARKS if self.program.glb is not None else ()
@@ -199,7 +202,7 @@ class Design:
         n = len(order)
         for k, t in enumerate(self.program.tiles):
             # Words a RoundUp tail computed past the tile are padding: the host drops them.
-            keep = _inside(order, t)
+            keep = care[k * n:(k + 1) * n]
             idx = tuple(i[keep] for i in _tile_index(order, t, store.mins))
             hw[idx] = semantics.wrap(np.asarray(result.words[k * n:(k + 1) * n], dtype=np.int64)[keep], ot)
         final = self._host_after(stores, buffers, params, out_fn, hw)
