@@ -144,7 +144,13 @@ def _predicated(fn: Function, args: tuple, value: ir.Expr, rdom: ir.ReductionDom
     """The update's value where its RDom's predicates hold, the element's own value elsewhere (RDom.where)."""
     if not rdom.used:
         rdom.used.append(f'Func "{fn.name}"')
-    cond = functools.reduce(lambda a, b: ir.BinOp(BOOL, "and", a, b), rdom.predicates)
+    return predicated_value(fn, args, value, functools.reduce(lambda a, b: ir.BinOp(BOOL, "and", a, b),
+                                                              rdom.predicates))
+
+
+def predicated_value(fn: Function, args: tuple, value: ir.Expr, cond: ir.Expr) -> ir.Expr:
+    """An update's value `value` (of element `args` of fn) where `cond` holds, the element's own value
+    elsewhere."""
     own = ir.Call(fn.type, fn, args)
     t = value.type
     if isinstance(value, ir.BinOp) and value.op in _IDENTITY and not t.is_float():

@@ -13,6 +13,7 @@ from mainspring.frontend.schedule import ForType, Fuse, Split
 
 from .affine import int_value
 from .ir import LoadPort, Op
+from .loops import ROUNDING_TAILS
 
 
 def map_calls(e: ir.Expr, fn: Callable[[ir.Call], ir.Expr | None], memo: dict) -> ir.Expr:
@@ -64,9 +65,10 @@ def rvars_unrolled(d: Definition, extents: dict[str, int]) -> bool:
     for dv in d.schedule.directives:
         if isinstance(dv, Split) and dv.old in ext:
             e = ext.pop(dv.old)
-            if e % dv.factor:
-                return False  # a tail: the general path reports it
-            ext[dv.inner], ext[dv.outer] = dv.factor, e // dv.factor
+            if e % dv.factor and dv.tail in ROUNDING_TAILS:
+                return False  # refused: the general path reports it
+            # a guarded tail: unrolled whole, the update folds over its domain's points only
+            ext[dv.inner], ext[dv.outer] = min(dv.factor, e), -(-e // dv.factor)
         elif isinstance(dv, Fuse) and (dv.inner in ext or dv.outer in ext):
             return False
         elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize") and dv.var in ext:

@@ -25,6 +25,8 @@ class StageLoop:
 class StageLoops:
     loops: tuple[StageLoop, ...]  # outermost first
     var_exprs: dict[str, Affine]  # original var / RVar name -> affine in dim names
+    # RVars whose loops run past their steps (Halide's guarded tail, rvar_tails.py): (name, first, last step)
+    guards: tuple[tuple[str, int, int], ...] = ()
 
 
 def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: set[str], who: str,
@@ -38,10 +40,13 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
     consts: dict[str, int] = {d: lo for d, (lo, _) in extents.items()}
     unrolled: set[str] = set()
     nested: dict[str, str] = {}  # a fused loop of two iterating loops -> the outer one, run around it
+    guards: set[str] = set()
     for dv in schedule.directives:
         _check_nested(dv, nested, ext, who)
         if isinstance(dv, Split):
             pure = dv.old not in rvars and not _is_r(dv.old, schedule)
+            if not pure and ext[dv.old] % dv.factor and ext[dv.old] > dv.factor:
+                guards |= {v for v in rvars if dv.old in exprs[v]}
             _split(dv, ext, exprs, who, pure and update, shifts and pure, not pure)
         elif isinstance(dv, Fuse):
             _fuse(dv, ext, exprs, nested)
@@ -55,7 +60,8 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
             loops.append(StageLoop(nested[d], ext[nested[d]], d in unrolled, _is_r(d, schedule)))
         loops.append(StageLoop(d, ext[d], d in unrolled, _is_r(d, schedule)))
     var_exprs = {v: Affine.make(terms, consts[v]) for v, terms in exprs.items()}
-    return StageLoops(tuple(loops), var_exprs)
+    bounds = tuple((v, lo, lo + e - 1) for v, (lo, e) in sorted(extents.items()) if v in guards)
+    return StageLoops(tuple(loops), var_exprs, bounds)
 
 
 def _is_r(name: str, schedule: StageSchedule) -> bool:
@@ -65,10 +71,10 @@ def _is_r(name: str, schedule: StageSchedule) -> bool:
 def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str, auto_rounds: bool,
            shifts: bool = False, rvar: bool = False) -> None:
     e = ext.pop(dv.old)
-    if rvar and e % dv.factor and e > dv.factor:
+    if rvar and e % dv.factor and e > dv.factor and dv.tail in ROUNDING_TAILS:
         _rvar_tail_error(dv, e, who)
     rounds = dv.tail is TailStrategy.RoundUp or (auto_rounds and dv.tail is TailStrategy.Auto) or \
-        (shifts and e > dv.factor)
+        ((shifts or rvar) and e > dv.factor)
     shrinks = not rounds and e < dv.factor  # (a GuardWithIf tail skips the rest; ShiftInwards shrinks)
     if e % dv.factor and not rounds and not shrinks:
         _tail_error(dv, e, who)
@@ -124,16 +130,21 @@ def _check_nested(dv: Split | Fuse | ForType | Reorder, nested: dict[str, str], 
     )
 
 
+# Tails that would run a reduction's steps past its domain or twice: Halide refuses them on an RVar.
+ROUNDING_TAILS = (TailStrategy.RoundUp, TailStrategy.ShiftInwards, TailStrategy.RoundUpAndBlend,
+                  TailStrategy.ShiftInwardsAndBlend)
+
+
 def _rvar_tail_error(dv: Split, e: int, who: str) -> NoReturn:
-    """Halide guards a reduction's tail (RoundUp would add steps, which it refuses on an RVar); hardware runs
-    whole steps only."""
+    """Halide guards a reduction's tail; the tails that round up would add steps or repeat them."""
     loc: SourceLoc = dv.loc
     divisors = [d for d in range(2, e) if e % d == 0]
     raise ScheduleError(
-        f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}): the reduction variable {dv.old} has "
-        f"{e} steps, which {dv.factor} does not divide; hardware runs a reduction loop's steps whole (a guarded "
-        f"tail is not supported, and RoundUp would add steps). Split {dv.old} by a factor that divides {e}"
-        + (f" ({', '.join(map(str, divisors))})" if divisors else "") + ", or unroll it whole or leave it serial"
+        f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}, hl.TailStrategy.{dv.tail.name}): "
+        f"the reduction variable {dv.old} has {e} steps, which {dv.factor} does not divide, and a "
+        f"{dv.tail.name} tail would add steps or repeat them (Halide refuses it on a reduction variable too). "
+        f"Leave the tail strategy out (a reduction's tail is then guarded, as hl.TailStrategy.GuardWithIf), or "
+        f"split {dv.old} by a factor that divides {e}" + (f" ({', '.join(map(str, divisors))})" if divisors else "")
     )
 
 

@@ -28,12 +28,13 @@ from .loops import StageLoop, StageLoops, replay
 from .output_copy import copies_out
 from .program import Tile
 from .region import Region
+from .rvar_tails import guard_reduction_tail
 from .shift_tails import guard_shifted
 from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_steps
 from .tables import Table, table_constant
-from .trees import accumulation, coordinate_names, tree_loops, tree_points, tree_value
+from .trees import accumulation, coordinates, tree_loops, tree_points, tree_value
 
 
 def build_ops(s: Lowering) -> Lowering:
@@ -140,7 +141,8 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        out.append(_make_op(pipe, fname, f, k, d, d.value, sk, tables, steps, ram, rams))
+        value = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams) if sk.guards else d.value
+        out.append(_make_op(pipe, fname, f, k, d, value, sk, tables, steps, ram, rams))
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
@@ -288,6 +290,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         (op, own, e), points, dropped = tree
         body = tree_value(op, lower(own, env), e, points, lower)
         loops = [lp for lp in loops if lp not in dropped]
+        env = env | {v: a for fixed, _ in points for v, a in fixed.items() if "@" in v}  # points' own coordinates
     computed = tuple(lower(a, env) for a in args) if ram else ()
     looked = tuple(lower(a, env) for a in lookups[0]) if lookups else ()
     for e in (body,) + computed + looked:
@@ -331,8 +334,7 @@ def _tree(f: Function, args: tuple[ir.Expr, ...], value: ir.Expr, s: StageLoops,
     acc = accumulation(f, args, value) if tree else None
     if acc is None:
         return None
-    points = tree_points(s, tree, full, env, coordinate_names(acc[2]))
-    return None if points is None else (acc, points, tree)
+    return acc, tree_points(s, tree, full, env, coordinates(acc[2])), tree
 
 
 def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.func import Function
@@ -42,23 +43,26 @@ def tree_loops(s: StageLoops, store: Access, full: dict[str, str]) -> list[Stage
 
 
 def tree_points(s: StageLoops, tree: Sequence[StageLoop], full: dict[str, str], env: dict[str, Affine],
-                names: Sequence[str]) -> list[tuple[dict[str, Affine], dict[str, ir.Expr]]] | None:
-    """For each iteration of the tree loops: the variables' affine functions with those loops fixed, and the
-    coordinates `names` (the Vars and RVars `e` reads) that become constants there. None when a coordinate
-    would still move along a tree loop without being constant (not supported: the general path)."""
+                coords: dict[str, ir.Expr]) -> list[tuple[dict[str, Affine], dict[str, ir.Expr]]]:
+    """For each iteration of the tree loops: the variables' affine functions with those loops fixed, and what
+    each coordinate `coords` (the Vars and RVars `e` reads, by name) becomes there: a constant, or, when it
+    still moves along a loop outside the tree (a reduction split into a serial and an unrolled loop), a
+    coordinate of its own, `name@point`, whose affine function the point's variables hold."""
     loops = [full[lp.dim] for lp in tree]
     once = {full[lp.dim]: 0 for lp in s.loops if lp.extent == 1}  # loops start at 0 (ir.Loop.min)
     out = []
-    for point in itertools.product(*(range(lp.extent) for lp in tree)):
+    for i, point in enumerate(itertools.product(*(range(lp.extent) for lp in tree))):
         at = dict(zip(loops, point)) | once
         fixed = {v: Affine.make({d: c for d, c in a.terms if d not in at},
                                 a.const + sum(c * at[d] for d, c in a.terms if d in at)) for v, a in env.items()}
         consts: dict[str, ir.Expr] = {}
-        for v in names:
+        for v, node in coords.items():
             if not fixed[v].terms:
                 consts[v] = ir.i32(fixed[v].const)
             elif any(d in loops for d, _ in env[v].terms):
-                return None
+                own = f"{v}@{i}"
+                fixed[own] = fixed[v]
+                consts[v] = replace(node, name=own)
         out.append((fixed, consts))
     return out
 
@@ -79,6 +83,7 @@ def tree_value(op: str, own: ir.Expr, e: ir.Expr, points: list[tuple[dict[str, A
     return ir.BinOp(own.type, op, own, balanced(op, terms))
 
 
-def coordinate_names(e: ir.Expr) -> list[str]:
-    """The Vars and RVars `e` reads, as values or in its calls' arguments."""
-    return sorted({n.name for n in ir.walk(e) if isinstance(n, (ir.Var, ir.RVar))})
+def coordinates(e: ir.Expr) -> dict[str, ir.Expr]:
+    """The Vars and RVars `e` reads, as values or in its calls' arguments, by name."""
+    return {n.name: n for n in sorted((n for n in ir.walk(e) if isinstance(n, (ir.Var, ir.RVar))),
+                                      key=lambda n: n.name)}

@@ -38,15 +38,16 @@ def _glb_lanes(p, tail):
     return p
 
 
-@case("hardware", "A reduction split by a factor that does not divide its steps", (
-    "{at}: Func 'acc'.update(0): split(r$x, rxo, rxi, 2): the reduction variable r$x has 3 steps, "
-    "which 2 does not divide; hardware runs a reduction loop's steps whole (a guarded tail is not "
-    "supported, and RoundUp would add steps). Split r$x by a factor that divides 3, or unroll it whole "
-    "or leave it serial"), func="acc", simulate=True)
+@case("hardware", "A reduction split with a rounding tail by a factor that does not divide its steps", (
+    "{at}: Func 'acc'.update(0): split(r$x, rxo, rxi, 2, hl.TailStrategy.RoundUp): the reduction variable "
+    "r$x has 3 steps, which 2 does not divide, and a RoundUp tail would add steps or repeat them (Halide "
+    "refuses it on a reduction variable too). Leave the tail strategy out (a reduction's tail is then "
+    "guarded, as hl.TailStrategy.GuardWithIf), or split r$x by a factor that divides 3"), func="acc",
+    simulate=True)
 def reduction_split_does_not_divide():
     p, acc = reduction(3, unrolled=False)
     buffer(p, acc)
-    acc.update().split(p.r.x, hl.RVar("rxo"), hl.RVar("rxi"), 2)  # <-
+    acc.update().split(p.r.x, hl.RVar("rxo"), hl.RVar("rxi"), 2, R)  # <-
     return hl.compile(p.output, name="demo")
 
 
@@ -54,7 +55,7 @@ def reduction_split_does_not_divide():
 def _():
     p, acc = reduction(3, unrolled=False)
     buffer(p, acc)
-    acc.update().unroll(p.r.x)
+    acc.update().split(p.r.x, hl.RVar("rxo"), hl.RVar("rxi"), 2)
     return hl.compile(p.output, name="demo")
 
 
