@@ -43,7 +43,7 @@ def tree_loops(s: StageLoops, store: Access, full: dict[str, str]) -> list[Stage
 
 
 def tree_points(s: StageLoops, tree: Sequence[StageLoop], full: dict[str, str], env: dict[str, Affine],
-                coords: dict[str, ir.Expr]) -> list[tuple[dict[str, Affine], dict[str, ir.Expr]]]:
+                coords: dict[str, ir.Var | ir.RVar]) -> list[tuple[dict[str, Affine], dict[str, ir.Expr]]]:
     """For each iteration of the tree loops: the variables' affine functions with those loops fixed, and what
     each coordinate `coords` (the Vars and RVars `e` reads, by name) becomes there: a constant, or, when it
     still moves along a loop outside the tree (a reduction split into a serial and an unrolled loop), a
@@ -83,7 +83,7 @@ def tree_value(op: str, own: ir.Expr, e: ir.Expr, points: list[tuple[dict[str, A
     return ir.BinOp(own.type, op, own, balanced(op, terms))
 
 
-def coordinates(e: ir.Expr) -> dict[str, ir.Expr]:
+def coordinates(e: ir.Expr) -> dict[str, ir.Var | ir.RVar]:
     """The Vars and RVars `e` reads, as values or in its calls' arguments, by name."""
     return {n.name: n for n in sorted((n for n in ir.walk(e) if isinstance(n, (ir.Var, ir.RVar))),
                                       key=lambda n: n.name)}
