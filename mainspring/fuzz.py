@@ -39,6 +39,7 @@ from .fuzz_case import (
     with_intrinsics,
     with_mixed_lanes,
     with_predicates,
+    with_reduction_splits,
     with_tails,
     with_variant,
 )
@@ -117,7 +118,8 @@ def generate(seed: int) -> Case:
     case = with_edges(rng, case)
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
-    return with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
+    case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
+    return with_reduction_splits(rng, case)
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -184,8 +186,13 @@ def _schedule(case: Case) -> list[str]:
                   f'    a["hw_output"].tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)']
     ru = "" if case.tail == "Auto" else f", hl.TailStrategy.{case.tail}"
     for s in case.stages:
-        if s.kind == "reduce" and s.unrolled:
-            lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')
+        r = f'a["r_{s.name}"]'
+        if s.split == "serial":
+            lines.append(f'    a["{s.name}"].update().split({r}.x, hl.RVar("rxo"), hl.RVar("rxi"), 2)')
+        elif s.split == "inner":
+            lines.append(f'    a["{s.name}"].update().unroll({r}.x, 2)' + (f".unroll({r}.y)" if s.unrolled else ""))
+        elif s.kind == "reduce" and s.unrolled:
+            lines.append(f'    a["{s.name}"].update().unroll({r}.x).unroll({r}.y)')
         if not s.inline:
             lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xo)')
             if case.variant == "store_at":

@@ -19,6 +19,9 @@ class Stage:
     unrolled: bool = True  # reduce: the reduction unrolled (one op) or serial
     inline: bool = False
     where: int = -1  # reduce: RDom.where(r.x + r.y != where) skips a diagonal of the window; -1 for none
+    # reduce: r.x split by 2 (3 steps: Halide's guarded tail), "serial" (both loops) or "inner" (the inner loop
+    # unrolled: trees of 2 points in a serial loop); "" for none
+    split: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,17 @@ def with_tails(rng: random.Random, case: Case) -> Case:
     if case.lanes == 1 or case.variant == "glb" or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tail=rng.choice(("Auto", "ShiftInwards", "GuardWithIf")))
+
+
+def with_reduction_splits(rng: random.Random, case: Case) -> Case:
+    """One case in three at one lane without a GLB level splits its reductions of 2 or 3 steps along x by 2
+    (drawn last, so the other cases stay as they were): over 3, Halide guards the tail, and hardware rounds up
+    (hwlower/rvar_tails.py)."""
+    if case.lanes != 1 or case.mixed or case.variant == "glb" or rng.random() >= 1 / 3:
+        return case
+    stages = tuple(dataclasses.replace(st, split=rng.choice(("serial", "inner")))
+                   if st.kind == "reduce" and st.extent[0] > 1 else st for st in case.stages)
+    return dataclasses.replace(case, stages=stages)
 
 
 _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
