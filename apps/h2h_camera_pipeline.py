@@ -15,7 +15,7 @@ import numpy as np
 
 import mainspring as hl
 
-from .common import parrot_output
+from .common import input_extent, parrot_output
 
 NAME = "h2h_camera_pipeline"
 DEFAULT_SIZE = (56, 56)
@@ -184,7 +184,10 @@ def build(width: int = 56, height: int = 56, schedule: int = 0, tile: tuple[int,
     else:
         raise ValueError(f"h2h_camera_pipeline has schedules 0 to 3, not {schedule}")
     rng = np.random.default_rng(23)
-    raw = rng.integers(0, 1024, size=(height + BLOCK - 1, width + BLOCK - 1), dtype=np.uint16)
+    # what the schedule reads (height + BLOCK - 1 rows at an even size; Halide's intervals of x / 2 take one more
+    # at an odd one)
+    in_width, in_height = input_extent(output, "input")
+    raw = rng.integers(0, 1024, size=(in_height, in_width), dtype=np.uint16)
     return output, {"input": raw}
 
 

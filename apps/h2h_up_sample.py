@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import accelerate, autoschedule, random_image
+from .common import accelerate, autoschedule, input_extent, random_image
 
 NAME = "h2h_up_sample"
 DEFAULT_SIZE = (124, 124)
@@ -44,5 +44,6 @@ def build(width: int = 124, height: int = 124, auto: bool = False):
         autoschedule(output, width, height)
     else:
         accelerate(output, hw_output, width, height, [], hw_input)
-    # hw_input is read at x / 2 - 1 to x / 2 + 1, from input column 1 on: input columns 0 to width / 2 + 1.
-    return output, {"input": random_image(width // FACTOR + 2, height // FACTOR + 2, seed=29)}
+    # hw_input is read at x / 2 - 1 to x / 2 + 1, from input column 1 on: input columns 0 to width / 2 + 1 (Halide's
+    # intervals of x / 2 - 1 + 2 * (x % 2) take one more at an odd width).
+    return output, {"input": random_image(*input_extent(output, "input"), seed=29)}
