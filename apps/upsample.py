@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from .common import accelerate, autoschedule, random_image
+from .common import accelerate, autoschedule, input_extent, random_image
 
 NAME = "upsample"
 DEFAULT_SIZE = (64, 64)
@@ -33,4 +33,4 @@ def build(width: int = 64, height: int = 64, auto: bool = False):
         autoschedule(output, width, height)
     else:
         accelerate(output, hw_output, width, height, [up], hw_input)
-    return output, {"input": random_image(width // 2 + 1, -(-height // 2), seed=4)}
+    return output, {"input": random_image(*input_extent(output, "input"), seed=4)}
