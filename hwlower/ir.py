@@ -108,6 +108,9 @@ class CoordPort:
     value: Affine
     reduction: bool = False  # an RVar's (the same in every tile), not a pure variable's
     var: str = ""  # the Var or RVar it counts, as the definition names it
+    # With host tiles: per accelerator invocation, in order, what the coordinate adds to the first tile's value
+    # (the hardware counts tiles; tile_coordinates.py). Empty: the same in every tile.
+    tile_offsets: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -199,7 +199,7 @@ def _op(op: Op, sub: _Resplit) -> Op:
     for p in op.loads:
         ports[id(p)] = LoadPort(p.name, _access(p.access, sub))
     for q in op.coords:
-        ports[id(q)] = CoordPort(q.name, sub(q.value), q.reduction, q.var)
+        ports[id(q)] = replace(q, value=sub(q.value))
 
     def swap(c: ir.Call) -> ir.Expr | None:
         new = ports.get(id(c.callee))

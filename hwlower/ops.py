@@ -34,6 +34,7 @@ from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_steps
 from .tables import Table, table_constant
+from .tile_coordinates import tile_coordinates
 from .trees import accumulation, coordinates, tree_loops, tree_points, tree_value
 
 
@@ -64,7 +65,8 @@ def build_ops(s: Lowering) -> Lowering:
                     tuple(body))
     tiles = s.glb.mem_tiles if s.glb is not None else s.tiles
     if len(tiles) > 1 or len(s.tiles) > 1:
-        _check_tile_free_coordinates(pipe, nest, list(s.tiles) + list(tiles))
+        nest = tile_coordinates(pipe, nest, list(s.tiles) + list(tiles) if s.glb is not None else list(s.tiles),
+                                s.glb is not None)
     return replace(s, nest=nest, op_lanes=op_lanes, readback=_glb_readback(s) if s.glb is not None else None)
 
 
@@ -384,45 +386,6 @@ def _check_integer(value: ir.Expr, who: str) -> None:
             "(a table known at compile time, folded where it is read at constant coordinates), or on the "
             "host before the accelerator input, or use fixed point (multiply, then shift)."
         )
-
-
-def _check_tile_free_coordinates(pipe: Pipeline, nest: LoopNest, tiles: list) -> None:
-    """With several tiles the hardware is built for the first: a pure coordinate would be the first tile's,
-    unless its dimension starts at the same place in every tile (the channels of a tiled colour image)."""
-    for _, op in nest.ops():
-        for c in op.coords:
-            if c.reduction:
-                continue
-            f = pipe.functions[op.func]
-            var = c.var
-            dims = [i for i, a in enumerate(f.args) if a == var]
-            origins = {t.boxes[op.func][dims[0]][0] for t in tiles if op.func in t.boxes} if dims else set()
-            step = _modulus(op.value, c)
-            if origins and len({o % step for o in origins} if step else origins) == 1:
-                continue
-            raise ScheduleError(
-                f"{pipe.definitions(f)[op.stage].loc}: Func '{f.name}' uses a coordinate as a value "
-                f"({var}), but the accelerator runs once per tile and every tile runs the same hardware, which "
-                "counts coordinates from its own tile; accelerate the whole output as one tile, or compute the "
-                "coordinate-dependent part on the host and stream it in"
-            )
-
-
-def _modulus(value: ir.Expr, port: CoordPort) -> int:
-    """m when every use of the coordinate in `value` is `coordinate % m` for one constant m (the parity of x in
-    an interleave): tiles whose origins agree modulo m see the same values. 0 otherwise."""
-    mods: set[int] = set()
-    bare = False
-    for n in ir.walk(value):
-        kids = ir.children(n)
-        for k, child in enumerate(kids):
-            if isinstance(child, ir.Call) and child.callee is port:
-                if (isinstance(n, ir.BinOp) and n.op == "mod" and k == 0 and isinstance(n.b, ir.Const)
-                        and int(n.b.value) > 0):
-                    mods.add(int(n.b.value))
-                else:
-                    bare = True
-    return mods.pop() if len(mods) == 1 and not bare else 0
 
 
 def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],

@@ -35,6 +35,7 @@ from .fuzz_case import (
     footer,
     resampled,
     with_channels,
+    with_coordinate_tiles,
     with_edges,
     with_intrinsics,
     with_mixed_lanes,
@@ -119,7 +120,7 @@ def generate(seed: int) -> Case:
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
-    return with_reduction_splits(rng, case)
+    return with_coordinate_tiles(rng, with_reduction_splits(rng, case))
 
 
 # ---- the program as Python source ----------------------------------------------------------------------

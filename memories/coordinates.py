@@ -2,7 +2,8 @@
 
 A coordinate is an affine function of the op's loops, so it is the address of an affine controller that fires
 with the op: in each firing cycle the controller's address plus `offset` is the coordinate's value. The
-controller's words span exactly the values taken, so its address never wraps.
+controller's words span exactly the values taken, so its address never wraps. Under host tiles a pure coordinate
+adds its tile's offset (`CoordGen.tile_offsets`, hwlower/tile_coordinates.py).
 """
 
 from __future__ import annotations
@@ -29,5 +30,5 @@ def coordinate_generators(prog: Program, ops: dict[str, OpSchedule]) -> tuple[Co
                 when = o.controller
                 ctrl = Controller(when.extent, when.cycle_starting_addr, when.cycle_stride, base - lo,
                                   tuple(reversed(steps)) or (0,))
-                out.append(CoordGen(s.name, c.name, lane, ctrl, hi - lo + 1, lo))
+                out.append(CoordGen(s.name, c.name, lane, ctrl, hi - lo + 1, lo, c.tile_offsets))
     return tuple(out)

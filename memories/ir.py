@@ -157,6 +157,7 @@ class CoordGen:
     controller: Controller  # the op's firings; data = coordinate - offset
     words: int
     offset: int
+    tile_offsets: tuple[int, ...] = ()  # per host tile, added to the coordinate (hwlower.ir.CoordPort)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
           "controller": <controller>,          # when it fires (innermost first, no data fields)
           "internal_reads": [{"load", "lane": [int], "source_lane": [int]}],   # chained lanes
           "coords": [{"name", "lane", "words", "offset",   # only when the op reads coordinates as values:
-                      "controller": <coord controller>}]}}  # coordinate = offset + data (no wrap)
+                      "controller": <coord controller>,     # coordinate = offset + data (no wrap)
+                      "tile_offsets"}]}}  # only under host tiles: per tile, added to the coordinate
       },
       "buffers": {<buffer name>: {
         "type": str, "bits": int, "box": [[min, extent]] (x first),
@@ -133,7 +134,9 @@ def _op(s: OpSchedule, plan: MemoryPlan) -> dict:
     if s.read_offsets:
         out["read_offsets"] = dict(s.read_offsets)
     coords = [{"name": c.name, "lane": list(c.lane), "words": c.words, "offset": c.offset,
-               "controller": _controller(c.controller, "coord")} for c in plan.coords if c.op == s.op]
+               "controller": _controller(c.controller, "coord")}
+              | ({"tile_offsets": list(c.tile_offsets)} if c.tile_offsets else {})
+              for c in plan.coords if c.op == s.op]
     if coords:  # only ops that read coordinates have the key (older designs' JSON is unchanged)
         out["coords"] = coords
     return out
@@ -201,7 +204,8 @@ def from_json(doc: dict) -> MemoryPlan:
     internal = tuple(InternalRead(name, r["load"], tuple(r["lane"]), tuple(r["source_lane"]))
                      for name, o in sched["ops"].items() for r in o["internal_reads"])
     coords = tuple(CoordGen(name, c["name"], tuple(c["lane"]), _controller_from(c["controller"]), c["words"],
-                            c["offset"]) for name, o in sched["ops"].items() for c in o.get("coords", ()))
+                            c["offset"], tuple(c.get("tile_offsets", ())))
+                   for name, o in sched["ops"].items() for c in o.get("coords", ()))
     return MemoryPlan(
         nest=doc["nest"], target=CGRA(**{field: doc["target"][key] for key, field in _TARGET_FIELDS}),
         strategy=sched["strategy"], ops=ops,

@@ -41,6 +41,7 @@ from mainspring.memories.ir import (
 
 from .kernel import PIPELINE_PORTS, kernel_stages, kernel_verilog
 from .names import address_module, kernel_module, kernel_ports, lane_count, lane_index, lane_suffix, signal
+from .tile_offsets import tile_offset
 from .top_widths import Widths, buffer_widths, op_widths
 
 
@@ -459,7 +460,8 @@ def _coord_signal(top: _Top, inst: str, c: CoordGen, width: int) -> str:
     top.decls += [f"wire [{aw - 1}:0] {s}_idx;", f"wire {s}_fire_unused;", f"wire [{width - 1}:0] {s};"]
     top.body.append(_ctrl(f"c_{s}", c.controller, "coord", f"{s}_fire_unused", addr=f"{s}_idx", words=c.words))
     idx = f"{{{{{width - aw}{{1'b0}}}}, {s}_idx}}" if width > aw else f"{s}_idx[{width - 1}:0]"
-    top.body.append(f"assign {s} = {idx} + {width}'h{c.offset & ((1 << width) - 1):x};")
+    tile = f" + {tile_offset(top, s, c, width)}" if c.tile_offsets else ""
+    top.body.append(f"assign {s} = {idx} + {width}'h{c.offset & ((1 << width) - 1):x}{tile};")
     return s
 
 

@@ -316,33 +316,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-def _coordinate_program(tile):
-    """hw_output adds its own x coordinate to each pixel; host tiles of `tile` when given."""
-    p = pipeline()
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.hw_input[p.x, p.y] + hl.u16(p.x)  # <-coordinate
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p, tile)
-    stream(p)
-    return p
-
-
-@case("hardware", "A coordinate used as a value with host tiles", (
-    "{coordinate}: Func 'hw_output' uses a coordinate as a value (x), but the accelerator runs once "
-    "per tile and every tile runs the same hardware, which counts coordinates from its own tile; "
-    "accelerate the whole output as one tile, or compute the coordinate-dependent part on the host "
-    "and stream it in"), func="hw_output")
-def coordinate_value_with_host_tiles():
-    return hl.compile(_coordinate_program((4, 8)).output, name="demo")
-
-
-@coordinate_value_with_host_tiles.fix
-def _():
-    return hl.compile(_coordinate_program(None).output, name="demo")
-
-
 @case("hardware", "An index that is not an affine function of the loops", (
     "{at}: Func 'hw_output' accesses 'hw_input' at (x * y), which is not an affine function of its "
     "loops; memories need affine addresses: compute data-dependent indexing on the host side, before the "

@@ -214,12 +214,13 @@ def test_camera_pipeline_big_parrot_with_unroll(simulator, build_dir):
     assert res.cycles == res.predicted_cycles
 
 
-def test_a_coordinate_read_modulo_m_needs_tile_origins_alike_modulo_m(build_dir):
-    # x % 2 in host tiles of 4 (origins 0, 4, 8: the same parity) is allowed; in tiles of 3 it is not.
-    design = hl.compile(_parity(4), name="parity4")
-    design.check({"input": np.arange(48, dtype=np.uint16).reshape(4, 12)}, simulator="icarus", build_dir=build_dir)
-    with pytest.raises(hl.HalideError, match="uses a coordinate as a value"):
-        hl.compile(_parity(3), name="parity3")
+def test_a_coordinate_read_modulo_m_counts_no_tiles_when_their_origins_agree_modulo_m(build_dir):
+    # x % 2 in host tiles of 4 (origins 0, 4, 8: the same parity) needs no tile counter; in tiles of 3 it does.
+    inputs = {"input": np.arange(48, dtype=np.uint16).reshape(4, 12)}
+    for width, counted in ((4, False), (3, True)):
+        design = hl.compile(_parity(width), name=f"parity{width}")
+        assert ("tile_count" in design.verilog) == counted
+        design.check(inputs, simulator="icarus", build_dir=build_dir)
 
 
 def test_unroll_by_a_factor_of_an_inline_wrapper_names_the_call():

@@ -1,8 +1,7 @@
 """Coordinates as values inside the accelerator (a weight r.x + 2 * r.y + 1, select(x < 2, ...)): each is counted
 by a controller that fires with its op (memories.coordinates), on both simulators."""
 
-import inspect
-import os
+import json
 
 import numpy as np
 import pytest
@@ -47,8 +46,6 @@ def test_coordinates_of_a_serial_reduction_and_of_the_output(simulator, build_di
 
 
 def json_coords(design):
-    import json
-
     ops = json.loads(design.memory_text)["schedule"]["ops"]
     return [c["name"] for o in ops.values() for c in o.get("coords", ())]
 
@@ -74,14 +71,25 @@ def test_coordinates_per_lane(simulator, build_dir, tmp_path):
     design.check({"input": random_image(12, 4, dtype=np.int16)}, simulator=simulator, build_dir=build_dir)
 
 
-def test_a_pure_coordinate_with_host_tiles_is_refused():
-    out, _ = _weighted_by_position(width=8, height=4, tile=(4, 4))
-    line = inspect.getsourcelines(_weighted_by_position)[1] + 10  # the definition of out
-    with pytest.raises(hl.HalideError) as err:
-        hl.compile(out, name="coords_tiles")
-    assert str(err.value) == (
-        f"{os.path.relpath(__file__)}:{line}: Func 'out' uses a coordinate as a value (x), but the accelerator "
-        "runs once per tile and every tile runs the same hardware, which counts coordinates from its own tile; "
-        "accelerate the whole output as one tile, or compute the coordinate-dependent part on the host and stream "
-        "it in"
-    )
+# host tiles (the tile counter adds each tile's offset; hwlower/tile_coordinates.py): whole tiles, tiles whose last
+# one shifts inward at the output's edge (8 over 10), and a ramp under 2 lanes
+TILES = {"whole": (8, 4, (4, 4), 1), "shifted": (10, 7, (8, 3), 1), "lanes": (10, 4, (4, 2), 2)}
+
+
+@pytest.mark.parametrize("kind", sorted(TILES))
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_pure_coordinates_under_host_tiles(kind, simulator, build_dir, tmp_path):
+    width, height, tile, lanes = TILES[kind]
+    out, inputs = _weighted_by_position(width, height, tile)
+    if lanes > 1:
+        out.unroll(hl.Var("xi"), lanes)
+    design = hl.compile(out, name=f"coords_tiles_{kind}")
+    assert len(design.program.tiles) > 1
+    offsets = [c["tile_offsets"] for o in json.loads(design.memory_text)["schedule"]["ops"].values()
+               for c in o.get("coords", ()) if "tile_offsets" in c]
+    assert offsets and all(len(t) == len(design.program.tiles) for t in offsets)
+    if kind == "shifted":  # x: 0, then 2 (the last tile starts at 2, not 8), for each row of tiles
+        assert [0, 2, 0, 2, 0, 2] in offsets
+    assert_lint_clean_and_latch_free(design, tmp_path)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles

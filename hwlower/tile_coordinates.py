@@ -1,0 +1,89 @@
+"""Coordinates read as values when the accelerator runs once per host tile.
+
+Every tile runs the same hardware, built for the first tile, so a kernel's coordinate counters count from the
+first tile's origin. A pure coordinate (`select(x < 2, ...)`, a ramp in y) must be the tile's own: the hardware
+counts its invocations (a tile counter that steps when the schedule restarts) and adds, per tile, how far the
+Func's box has moved from the first tile's (`CoordPort.tile_offsets`, a small table indexed by the counter:
+tiles shifted inward at the edge of the output move by less than a tile). Reduction variables and dimensions that
+start at the same place in every tile (the channels of a tiled colour image) need nothing, nor a coordinate
+used only modulo m where every tile starts at the same residue.
+
+With a GLB level the array runs once per memory tile of each GLB tile, whose origins are two levels deep; a
+coordinate that moves there is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mainspring.frontend import ir
+from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.pipeline import Pipeline
+
+from .fold import map_calls
+from .ir import CoordPort, Loop, LoopNest, Op
+from .program import Tile
+
+
+def tile_coordinates(pipe: Pipeline, nest: LoopNest, tiles: list[Tile], glb: bool) -> LoopNest:
+    """The nest whose pure coordinates carry their per-tile offsets over the accelerator's invocations `tiles`
+    (in order); with `glb`, `tiles` are the GLB's and memory tiles' and a moving coordinate is refused."""
+    def visit(nodes: tuple[Loop | Op, ...]) -> tuple[Loop | Op, ...]:
+        return tuple(replace(n, body=visit(n.body)) if isinstance(n, Loop) else _with_offsets(pipe, n, tiles, glb)
+                     for n in nodes)
+
+    return replace(nest, body=visit(nest.body))
+
+
+def _with_offsets(pipe: Pipeline, op: Op, tiles: list[Tile], glb: bool) -> Op:
+    ports: dict[int, CoordPort] = {}
+    for c in op.coords:
+        offsets = () if c.reduction else _offsets(pipe, op, c, tiles)
+        if offsets and glb:
+            f = pipe.functions[op.func]
+            raise ScheduleError(
+                f"{pipe.definitions(f)[op.stage].loc}: Func '{f.name}' uses a coordinate as a value ({c.var}), but "
+                "with a GLB level the array runs once per memory tile of each GLB tile and counts coordinates from "
+                "its own; accelerate the output without a GLB level (host tiles count their coordinates), or "
+                "compute the coordinate-dependent part on the host and stream it in"
+            )
+        if offsets:
+            ports[id(c)] = replace(c, tile_offsets=offsets)
+    if not ports:
+        return op
+
+    def swap(call: ir.Call) -> ir.Expr | None:
+        new = ports.get(id(call.callee))
+        return None if new is None else ir.Call(call.type, new, call.args)
+
+    return replace(op, value=map_calls(op.value, swap, {}), coords=tuple(ports.get(id(c), c) for c in op.coords))
+
+
+def _offsets(pipe: Pipeline, op: Op, c: CoordPort, tiles: list[Tile]) -> tuple[int, ...]:
+    """Per tile, how far the coordinate's dimension of op's Func starts from where it starts in the first tile;
+    () when that never matters."""
+    f = pipe.functions[op.func]
+    dims = [i for i, a in enumerate(f.args) if a == c.var]
+    assert dims, (op.name, c.var)
+    origins = [t.boxes[op.func][dims[0]][0] for t in tiles if op.func in t.boxes]  # (GLB tiles: the array's)
+    step = _modulus(op.value, c)
+    if len({o % step for o in origins} if step else set(origins)) == 1:
+        return ()
+    return tuple(o - origins[0] for o in origins)
+
+
+def _modulus(value: ir.Expr, port: CoordPort) -> int:
+    """m when every use of the coordinate in `value` is `coordinate % m` for one constant m (the parity of x in
+    an interleave): tiles whose origins agree modulo m see the same values. 0 otherwise."""
+    mods: set[int] = set()
+    bare = False
+    for n in ir.walk(value):
+        kids = ir.children(n)
+        for k, child in enumerate(kids):
+            if isinstance(child, ir.Call) and child.callee is port:
+                if (isinstance(n, ir.BinOp) and n.op == "mod" and k == 0 and isinstance(n.b, ir.Const)
+                        and int(n.b.value) > 0):
+                    mods.add(int(n.b.value))
+                else:
+                    bare = True
+    return mods.pop() if len(mods) == 1 and not bare else 0
