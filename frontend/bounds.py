@@ -262,7 +262,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         box = needs.get(id(fn))
         assert box is not None, fn.name
         if (fn is pipe.output and output_bounds) or (fn is not pipe.output and fn.placement.compute.kind != "inline"):
-            box = _apply_bounds(fn, box)  # Halide ignores (with a warning) the bounds of an inlined Func
+            box = _aligned(fn, _apply_bounds(fn, box))  # Halide ignores (with a warning) an inlined Func's
         if required is not None:
             required[pipe.name(fn)] = box
         pre = box
@@ -287,6 +287,19 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
                 else:
                     inputs[call.callee.name] = union(inputs.get(call.callee.name), req)
     return boxes, inputs
+
+
+def _aligned(fn: Function, box: Box) -> Box:
+    """box grown by fn's align_bounds (min to its remainder, extent to a multiple) and align_extent."""
+    out = list(box)
+    for i, name in enumerate(fn.args):
+        if name in fn.placement.aligns:
+            m, r = fn.placement.aligns[name]
+            lo, hi = out[i]
+            if r is not None:
+                lo -= (lo - r) % m
+            out[i] = (lo, hi + (-(hi - lo + 1)) % m)
+    return out
 
 
 def _apply_bounds(fn: Function, box: Box) -> Box:

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 from . import ir
 from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
 from .expr import Expr, ExprLike, arith, cast_ir, to_ir
+from .host_directives import FuncHostDirectives, HostDirectives
 from .schedule import (
     Dim,
     LoopLevel,
     MemoryType,
     Placement,
     StageSchedule,
-    StageScheduling,
     _require_const_int,
 )
 from .types import Type
@@ -169,7 +169,7 @@ def arg_ir(a, fname: str, position: int = 0) -> ir.Expr:
     return cast_ir(Type("int", 32), node)
 
 
-class Stage(StageScheduling):
+class Stage(HostDirectives):
     """An update definition's handle for its loop transformations (`f.update(0).unroll(r.x)`)."""
 
     def __init__(self, func: Func, index: int):
@@ -186,7 +186,7 @@ class Stage(StageScheduling):
         return f"{self._func._fn.name}.s{self._index}"
 
 
-class Func(StageScheduling):
+class Func(FuncHostDirectives):
     """A function of the algorithm: `f = hl.Func("f"); f[x, y] = ...`."""
 
     def __init__(self, *args):
@@ -356,6 +356,29 @@ class Func(StageScheduling):
 
     def bound_extent(self, v, extent):
         return self._bound(v, None, extent, "bound_extent")
+
+    def align_bounds(self, v, modulus, remainder=0):
+        """Compute a region whose min is remainder modulo `modulus` and whose extent is a multiple of it (the
+        region grows; bounds inference applies it)."""
+        return self._align(v, modulus, remainder, "align_bounds")
+
+    def align_extent(self, v, modulus):
+        """Compute a region whose extent is a multiple of `modulus`, from the same min."""
+        return self._align(v, modulus, None, "align_extent")
+
+    def _align(self, v, modulus, remainder, call):
+        loc = user_location()
+        self._require_defined(call)
+        name = var_name(v, call)
+        if name not in self._fn.args:
+            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ...): '{self._fn.name}' has no "
+                                f"variable {name} (its variables are {', '.join(self._fn.args)})")
+        m = _require_const_int(modulus, f"{call}({name}) modulus")
+        if m < 1:
+            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, {m}): the modulus must be positive")
+        r = None if remainder is None else _require_const_int(remainder, f"{call}({name}) remainder") % m
+        self._fn.placement.aligns[name] = (m, r)
+        return self
 
     def _bound(self, v, lo, extent, call):
         loc = user_location()

@@ -132,6 +132,8 @@ class Placement:
     compute: LoopLevel = field(default_factory=LoopLevel.inlined)
     store: LoopLevel | None = None  # None: same as compute
     bounds: dict[str, tuple[int | None, int, SourceLoc]] = field(default_factory=dict)  # var -> (min, extent)
+    # var -> (modulus, remainder or None): align_bounds (the min too) and align_extent (None: the extent only)
+    aligns: dict[str, tuple[int, int | None]] = field(default_factory=dict)
     hw_accelerate: tuple[str, str, SourceLoc] | None = None  # (compute var, store var)
     accelerator_input: SourceLoc | None = None  # stream_to_accelerator() / accelerator_input()
     accelerator_output: SourceLoc | None = None

@@ -335,6 +335,22 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
+@case("schedule", "A GPU schedule on a Func", (
+    "{at}: In schedule for mid: gpu_threads is for a GPU or Hexagon device, which the target (a CGRA) "
+    "does not have (Halide refuses it for a target without one too); remove the call, or schedule the "
+    "Func for the accelerator (compute_at inside its hw_accelerate loop)"), func="mid", simulate=True)
+def gpu_schedule():
+    p = scheduled()
+    p.mid.gpu_threads(p.x)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@gpu_schedule.fix
+def _():
+    p = scheduled()
+    return hl.compile(p.output, name="demo")
+
+
 @case("schedule", "update() of an update the Func does not have", (
     '{at}: Call to update with index larger than last defined update stage for Func "mid": '
     "update(0), but it has 0 update definition(s); schedule the pure definition on the Func itself "

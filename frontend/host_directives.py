@@ -1,0 +1,89 @@
+"""Halide schedule calls that choose how a CPU or GPU runs a Func, never its values, nor what the accelerator
+builds: accepted and ignored on the accelerator, so that a schedule Halide accepts compiles. Code written for a
+CPU first (camera_pipeline's `prefetch` and `fold_storage`, an `async_()` left in) keeps working.
+
+`align_bounds` and `align_extent` change what is computed (the region grows), so they are not here: bounds
+inference applies them (func.py, bounds.py). GPU and Hexagon schedules name a device the target does not have,
+and are refused as Halide refuses them for a target without one.
+"""
+
+from __future__ import annotations
+
+from .errors import ScheduleError, user_location
+from .schedule import StageScheduling
+
+
+class HostDirectives(StageScheduling):
+    """The calls a Stage (an update) and a Func share."""
+
+    def compute_with(self, f, var, align=None):
+        """Halide fuses this stage's loops with f's at var: the same values, computed in one loop nest. Hardware
+        runs every op in its own loops, scheduled together by the memory analysis."""
+        return self
+
+    def prefetch(self, f, at, from_, offset=1, strategy=None):
+        """A CPU's prefetch of f's values into its cache: the accelerator's memories are its caches."""
+        return self
+
+    def allow_race_conditions(self):
+        return self
+
+    def atomic(self, override_associativity_test=False):
+        return self
+
+    def _device(self, call: str):
+        raise ScheduleError(
+            f"{user_location()}: In schedule for {self._owner_name()}: {call} is for a GPU or Hexagon device, "
+            "which the target (a CGRA) does not have (Halide refuses it for a target without one too); remove the "
+            "call, or schedule the Func for the accelerator (compute_at inside its hw_accelerate loop)"
+        )
+
+    def gpu_threads(self, *args, **kw):
+        return self._device("gpu_threads")
+
+    def gpu_blocks(self, *args, **kw):
+        return self._device("gpu_blocks")
+
+    def gpu_tile(self, *args, **kw):
+        return self._device("gpu_tile")
+
+    def gpu_single_thread(self, *args, **kw):
+        return self._device("gpu_single_thread")
+
+    def gpu_lanes(self, *args, **kw):
+        return self._device("gpu_lanes")
+
+    def gpu(self, *args, **kw):
+        return self._device("gpu")
+
+    def hexagon(self, *args, **kw):
+        return self._device("hexagon")
+
+
+class FuncHostDirectives(HostDirectives):
+    """The Func-level ones: how a CPU stores, caches, overlaps and traces a Func."""
+
+    def async_(self):
+        return self
+
+    def memoize(self, eviction_key=None):
+        return self
+
+    def fold_storage(self, dim, extent, fold_forward=True):
+        """A CPU's circular buffer over dim: the accelerator's memories size every buffer to its live values."""
+        return self
+
+    def align_storage(self, dim, alignment):
+        return self
+
+    def bound_storage(self, dim, bound):
+        return self
+
+    def trace_loads(self):
+        return self
+
+    def trace_stores(self):
+        return self
+
+    def trace_realizations(self):
+        return self
