@@ -87,7 +87,7 @@ def _producer_order(loops: list[Loop], op: Op, ranks: Ranks, output: bool) -> li
     if key is None:
         return None
     if output:
-        together = [lp for lp in serial if lp.var not in key or key[lp.var] >= LANES]
+        together = [lp for lp in serial if lp.var not in key or key[lp.var][0] >= LANES]
         indexed = [lp for lp in serial if lp not in together]
     else:
         indexed = sorted((lp for lp in serial if lp.var in key), key=lambda lp: key[lp.var])
@@ -98,26 +98,27 @@ def _producer_order(loops: list[Loop], op: Op, ranks: Ranks, output: bool) -> li
     return order
 
 
-def _loop_keys(serial: list[Loop], op: Op, ranks: Ranks) -> dict[str, int] | None:
-    """Each serial loop's rank in the producers' order, for the loops the loads index; None when no load of a
-    ranked producer indexes them, or when two loads (or two dimensions of one) would order them differently."""
+def _loop_keys(serial: list[Loop], op: Op, ranks: Ranks) -> dict[str, tuple[int, int]] | None:
+    """Each serial loop's rank in the producers' order, for the loops the loads index, then (loops of one
+    dimension: a tile's or a split's) the larger step first; None when no load of a ranked producer indexes them,
+    or when two loads (or two dimensions of one) would order them differently."""
     live = {lp.var for lp in serial}
-    key: dict[str, int] = {}
+    key: dict[str, tuple[int, int]] = {}
     orders: list[list[str]] = []
     for p in op.loads:
         rank = ranks.get(p.access.buffer)
         if rank is None:
             continue
-        seen: dict[str, int] = {}
+        seen: dict[str, tuple[int, int]] = {}
         for r, a in zip(rank, p.access.index):
-            for v, _ in a.terms:
+            for v, c in a.terms:
                 if v in live:
-                    if v in seen and seen[v] != r:
+                    if v in seen and seen[v][0] != r:
                         return None  # one loop advances two dimensions written at different depths
-                    seen[v] = r
+                    seen[v] = (r, -abs(c))
         orders.append(sorted(seen, key=lambda v: seen[v]))
-        for v, r in seen.items():
-            key.setdefault(v, r)
+        for v, k in seen.items():
+            key.setdefault(v, k)
     if not key:
         return None
     merged = sorted(key, key=lambda v: key[v])
@@ -125,5 +126,5 @@ def _loop_keys(serial: list[Loop], op: Op, ranks: Ranks) -> dict[str, int] | Non
         if o != [v for v in merged if v in o]:
             return None
     if len({key[v] for v in key}) != len(key):
-        return None  # two loops on dimensions of one rank: no order between them
+        return None  # two loops on dimensions of one rank, by equal steps: no order between them
     return key
