@@ -130,11 +130,8 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         else:
             upd = _update_lanes(f, d, box, k)
             adopted = None if upd.k in (1, lanes0.k) or f is region.output else _pure_part(f, d, box, k)
-            if adopted is None and upd.k == lanes0.k and f is not region.output and not _reads_anything(defs[0].value):
-                adopted, dropped = honoured_lanes(f, d, k, _update_loops(f, d, box, k), folded, set(tables),
-                                                  together or (lambda g, j: False))
-                adopted = _pure_part(f, d, box, k, adopted) if adopted is not None else None
-                (notes if notes is not None else []).extend(dropped)
+            if adopted is None and upd.k == lanes0.k and not _reads_anything(defs[0].value):
+                adopted = _lanes_kept(f, d, box, k, folded, set(tables), together, f is region.output, notes)
             if adopted is not None:  # Halide runs each stage in its own loops; the one op runs in the update's
                 s0, lanes0 = adopted, upd
             check_folded_update(f"Func '{f.name}'", upd, lanes0)
@@ -172,6 +169,23 @@ def _pure_part(f: Function, d: Definition, box: Box, k: int, s: StageLoops | Non
     if any(dim not in dims for a in exprs.values() for dim, _ in a.terms):
         return None
     return StageLoops(pure, exprs)
+
+
+def _lanes_kept(f: Function, d: Definition, box: Box, k: int, value: ir.Expr, tables: set[int],
+                together: MadeTogether | None, output: bool, notes: list[str] | None) -> StageLoops | None:
+    """The loops of update k (folded into a constant) with the unrolls of pure Vars that can be lanes of the op
+    (update_lanes.py), or None when none can; `notes` gets one for each unroll run serially."""
+    loops, made = _update_loops(f, d, box, k), together or (lambda g, j: False)
+    refused = ("the accelerator's output keeps its pure definition's loops, whose lanes are the words of its "
+               "stream; unroll the pure definition's loops instead") if output else None
+    kept, dropped = honoured_lanes(f, d, k, loops, value, tables, made, refused)
+    adopted = _pure_part(f, d, box, k, kept) if kept is not None else None
+    if kept is not None and adopted is None:
+        _, dropped = honoured_lanes(f, d, k, loops, value, tables, made, "its loops are not over the Func's pure "
+                                    "Vars in their order, or a loop mixes them with reduction variables")
+    if notes is not None:
+        notes.extend(dropped)
+    return adopted
 
 
 def _steps_along(s: StageLoops, var: str) -> bool:

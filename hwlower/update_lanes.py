@@ -33,9 +33,9 @@ MadeTogether = Callable[[Function, int], bool]
 
 
 def honoured_lanes(f: Function, d: Definition, k: int, loops: StageLoops, value: ir.Expr, tables: set[int],
-                   together: MadeTogether) -> tuple[StageLoops | None, tuple[str, ...]]:
+                   together: MadeTogether, refused: str | None = None) -> tuple[StageLoops | None, tuple[str, ...]]:
     """The update's loops with the unrolls its lanes can keep (None when it has none to add to x's), and a note
-    for each unroll that runs serially instead."""
+    for each unroll that runs serially instead (every one, with `refused` as the reason, when given)."""
     x = f.args[0]
     # x's lanes (a split of x whose inner loop is unrolled) are check_folded_update's; x unrolled whole is not
     split_x = any(not lp.unrolled and _moves(loops, lp, x) for lp in loops.loops)
@@ -47,7 +47,7 @@ def honoured_lanes(f: Function, d: Definition, k: int, loops: StageLoops, value:
     kept: list[StageLoop] = []
     notes: list[str] = []
     for lp in extra:
-        why = _blocked(loops, lp, reads, tables, together)
+        why = refused or _waits(lp, _blocked(loops, lp, reads, tables, together))
         if why is None:
             kept.append(lp)
         else:
@@ -88,18 +88,24 @@ def _blocked(loops: StageLoops, lp: StageLoop, reads: list[tuple[Function, tuple
     return None
 
 
-def _note(f: Function, d: Definition, k: int, lp: StageLoop, why: tuple[Function, int]) -> str:
-    g, j = why
+def _waits(lp: StageLoop, blocked: tuple[Function, int] | None) -> str | None:
+    if blocked is None:
+        return None
+    g, j = blocked
+    dim = g.args[j]
+    return (f"its {lp.extent} lanes would read '{g.name}' at {lp.extent} values of {dim} in one firing, but "
+            f"'{g.name}' makes one value of {dim} per firing, so every lane would wait for the last and '{g.name}' "
+            f"would hold the others. To keep the lanes, make '{g.name}' compute {dim} together "
+            f"({user_handle(g)}.unroll({dim}))")
+
+
+def _note(f: Function, d: Definition, k: int, lp: StageLoop, why: str) -> str:
     handle = f"{user_handle(f)}.update({k - 1})"
     mark = next((dv for dv in d.schedule.directives if isinstance(dv, ForType) and dv.var == lp.dim), None)
     split = next((dv for dv in d.schedule.directives if isinstance(dv, Split) and dv.inner == lp.dim), None)
     call = f"{handle}.{mark.kind if mark else 'unroll'}({f'{split.old}, {split.factor}' if split else lp.dim})"
     at = f" at {mark.loc}" if mark is not None else ""
-    dim = g.args[j]
-    return (f"{call}{at} runs serially: its {lp.extent} lanes would read '{g.name}' at {lp.extent} values of {dim} "
-            f"in one firing, but '{g.name}' makes one value of {dim} per firing, so every lane would wait for the "
-            f"last and '{g.name}' would hold the others. To keep the lanes, make '{g.name}' compute {dim} together "
-            f"({user_handle(g)}.unroll({dim}))")
+    return f"{call}{at} runs serially: {why}"
 
 
 def op_together(nodes: list[Loop | Op], buffer: str) -> frozenset[int]:

@@ -128,3 +128,23 @@ def test_a_table_read_where_its_slice_is_one_value_folds():
     out, _ = _layer(8, 6, interleaved=False)
     rep = hl.compile(out, name="layer", prove=False).report
     assert rep["rom_words"] == 3 * 12  # filter_pw's 12 words, one ROM for each of pw_conv's 3 lanes
+
+
+def test_an_unroll_of_the_outputs_folded_update_is_noted():
+    # The accelerator's output streams its op's lanes as the words of one transfer, in its pure definition's
+    # loops: its update's unroll runs serially, and the report says so.
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    image = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y, c] = hl.u16(image[x, y, c])
+    hw_output[x, y, c] = hl.u16(0)
+    hw_output[x, y, c] += hw_input[x, y, c] * 2
+    output[x, y, c] = hl.u8(hw_output[x, y, c])
+    output.bound(x, 0, 8).bound(y, 0, 6).bound(c, 0, 3)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 6).reorder(xi, yi, c, xo, yo).hw_accelerate(xi, xo)
+    hw_output.update().unroll(c)
+    hw_input.stream_to_accelerator()
+    (note,) = hl.compile(output, name="noted", prove=False).report["notes"]
+    assert note.startswith("hw_output.update(0).unroll(c) at ") and "the accelerator's output" in note
