@@ -5,8 +5,9 @@ is one op in hardware (ops.py folds the update into the pure definition, which o
 update in its own loops, so its unrolls of pure Vars are lanes of that op: here 12 products per firing. Until
 session 11 the op ran in the pure definition's loops and these unrolls were silently dropped (issue 8).
 
-An unroll of a pure Var other than x (x's lanes are ops.py's `check_folded_update`) is honoured when its lanes
-read nothing that their producers do not make in one firing: every load whose coordinates move with the unrolled
+An unroll of a whole pure Var other than x (x's lanes are ops.py's `check_folded_update`; lanes of part of a
+dimension, a split, would be read at a stride by a reader stepping through it) is honoured when its lanes read
+nothing that their producers do not make in one firing: every load whose coordinates move with the unrolled
 loop reads a constant table (folded, or a ROM), or a producer whose matching dimension is unrolled whole (its
 op's lanes, or the words of one transfer of an input stream: `hw_input.unroll(c)`). Otherwise the lanes would
 wait for the producer's last value of that dimension (mobile's depthwise stage over an input streamed by channel
@@ -47,7 +48,7 @@ def honoured_lanes(f: Function, d: Definition, k: int, loops: StageLoops, value:
     kept: list[StageLoop] = []
     notes: list[str] = []
     for lp in extra:
-        why = refused or _waits(lp, _blocked(loops, lp, reads, tables, together))
+        why = refused or _split(loops, lp) or _waits(lp, _blocked(loops, lp, reads, tables, together))
         if why is None:
             kept.append(lp)
         else:
@@ -86,6 +87,17 @@ def _blocked(loops: StageLoops, lp: StageLoop, reads: list[tuple[Function, tuple
             if used & moved and not together(g, j):
                 return g, j
     return None
+
+
+def _split(loops: StageLoops, lp: StageLoop) -> str | None:
+    """Why lanes of part of a dimension (a split whose inner loop is unrolled) are not kept, else None."""
+    serial = {q.dim for q in loops.loops if not q.unrolled}
+    part = [v for v in loops.var_exprs if _moves(loops, lp, v) and serial & set(dict(loops.var_exprs[v].terms))]
+    if not part:
+        return None
+    return (f"lanes along part of {part[0]} (a split) would each hold one value of {part[0]} in {lp.extent}, which "
+            f"a reader stepping through {part[0]} one value at a time reads at a stride no port controller walks; "
+            f"lanes along a dimension other than x are kept when it is unrolled whole (unroll({part[0]}))")
 
 
 def _waits(lp: StageLoop, blocked: tuple[Function, int] | None) -> str | None:

@@ -148,3 +148,55 @@ def test_an_unroll_of_the_outputs_folded_update_is_noted():
     hw_input.stream_to_accelerator()
     (note,) = hl.compile(output, name="noted", prove=False).report["notes"]
     assert note.startswith("hw_output.update(0).unroll(c) at ") and "the accelerator's output" in note
+
+
+def _channels(split: bool, together: bool):
+    """f(x, y, c) = 0; f(x, y, c) += g(x, y, c) * 3 + 1, its update's c unrolled (whole, or split by 2); g, and the
+    input stream, make a pixel's 4 channels together (`together`) or one channel per firing."""
+    x, y, c, co, ci = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("co"), hl.Var("ci")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    image = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, g, f, hw_output, output = (hl.Func(n) for n in ("hw_input", "g", "f", "hw_output", "output"))
+    hw_input[x, y, c] = hl.u16(image[x, y, c])
+    g[x, y, c] = hw_input[x, y, c] + hw_input[x + 1, y, c]
+    f[x, y, c] = hl.u16(0)
+    f[x, y, c] += g[x, y, c] * hl.u16(3) + hl.u16(1)
+    hw_output[x, y, c] = f[x, y, c] + g[x, y, c]
+    output[x, y, c] = hw_output[x, y, c]
+    output.bound(c, 0, 4).bound(x, 0, 8).bound(y, 0, 4)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 4).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+    g.compute_at(hw_output, xo).reorder(c, x, y)
+    if together:
+        g.unroll(c)
+        hw_input.compute_at(hw_output, xo).reorder(c, x, y).unroll(c)
+    f.compute_at(hw_output, xo)
+    if split:
+        f.update().reorder(c, x, y).split(c, co, ci, 2).unroll(ci)
+    else:
+        f.update().reorder(c, x, y).unroll(c)
+    hw_input.stream_to_accelerator()
+    rng = np.random.default_rng(5)
+    return output, {"input": rng.integers(0, 256, size=(4, 4, 9), dtype=np.uint8)}
+
+
+@pytest.mark.parametrize(("split", "together", "kept"),
+                         [(False, True, True), (False, False, False), (True, True, False)])
+def test_channel_lanes_are_kept_when_unrolled_whole_over_a_producer_making_them_together(split, together, kept):
+    out, _ = _channels(split, together)
+    assert ("c*" in _lanes(out)["f_s0"]) is kept
+    notes = hl.compile(out, name="channels", prove=False).report.get("notes", [])
+    if kept:
+        assert not notes
+    else:  # a split's lanes would be read at a stride by hw_output's serial c (not a box of iterations)
+        (note,) = notes
+        assert ("a split" in note) is split and ("'g' makes one value of c per firing" in note) is (not split)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("split", "together"), [(False, True), (True, True)])
+def test_channel_lanes_are_bit_exact(split, together, simulator, build_dir):
+    out, inputs = _channels(split, together)
+    design = hl.compile(out, name=f"channel_lanes_{int(split)}")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
