@@ -32,7 +32,7 @@ def make_program(s: Lowering) -> Lowering:
         nest=nest, tiles=s.tiles, output_box=s.bounded_output, inputs=inputs, output=pipe.name(acc),
         output_type=acc.type, array_output=nest.output, host_after=tuple(pipe.name(f) for f in region.host_after),
         host_boxes={pipe.name(f): s.boxes[pipe.name(f)] for f in region.host_after}, where=where,
-        glb=_glb(s) if region.glb is not None else None, scalars=_scalars(nest),
+        glb=_glb(s) if region.glb is not None else None, scalars=_scalars(nest), notes=s.notes,
     )
     return replace(s, program=program)
 

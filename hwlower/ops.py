@@ -36,6 +36,7 @@ from .steps import dimension_steps
 from .tables import Table, table_constant
 from .tile_coordinates import tile_coordinates
 from .trees import accumulation, coordinates, tree_loops, tree_points, tree_value
+from .update_lanes import MadeTogether, honoured_lanes, input_together, op_together
 
 
 def build_ops(s: Lowering) -> Lowering:
@@ -43,7 +44,9 @@ def build_ops(s: Lowering) -> Lowering:
     buffers = [Buffer(pipe.name(f), f.type, _box_tuple(tile.boxes[pipe.name(f)])) for f in region.inputs]
     op_lanes: dict[str, Lanes] = {}
     body: list[Loop | Op] = []
+    notes: list[str] = []
     steps = dimension_steps(region, s.definitions)
+    made = {id(f): input_together(f, tile.boxes[pipe.name(f)]) for f in region.inputs}
     for f in region.buffered:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
@@ -51,7 +54,9 @@ def build_ops(s: Lowering) -> Lowering:
             _check_memory_tile_splits(f, s.defs(f)[0], tile.output_box)
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                             tile.output_box if f is region.output else None, steps.get(id(f), {}),
-                            id(f) in s.rams, frozenset(s.rams), fname in tile.demands)
+                            id(f) in s.rams, frozenset(s.rams), fname in tile.demands,
+                            lambda g, j: j in made.get(id(g), frozenset()), notes)
+        made[id(f)] = op_together(nodes, fname)
         nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output and id(f) not in s.rams \
             else None
@@ -67,7 +72,8 @@ def build_ops(s: Lowering) -> Lowering:
     if len(tiles) > 1 or len(s.tiles) > 1:
         nest = tile_coordinates(pipe, nest, list(s.tiles) + list(tiles) if s.glb is not None else list(s.tiles),
                                 s.glb is not None)
-    return replace(s, nest=nest, op_lanes=op_lanes, readback=_glb_readback(s) if s.glb is not None else None)
+    return replace(s, nest=nest, op_lanes=op_lanes, readback=_glb_readback(s) if s.glb is not None else None,
+                   notes=s.notes + tuple(notes))
 
 
 def _with_box_of(s: Lowering, new: str, old: str) -> Lowering:
@@ -103,11 +109,13 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
                 steps: dict[int, int] | None = None, ram: bool = False,
-                rams: frozenset[int] = frozenset(), shifts: bool = False) -> list[Loop | Op]:
+                rams: frozenset[int] = frozenset(), shifts: bool = False, together: MadeTogether | None = None,
+                notes: list[str] | None = None) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
     output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`, and with
     `shifts` the other tails too, shift_tails.py). A RAM Func's update (scatter.py) is an op of its own, storing
-    at computed coordinates."""
+    at computed coordinates. `together` tells which dimensions a producer makes in one firing, for the lanes of
+    an update folded into a constant (update_lanes.py, which appends to `notes` the unrolls it runs serially)."""
     fname = pipe.name(f)
     pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
     pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
@@ -125,6 +133,8 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         else:
             upd = _update_lanes(f, d, box, k)
             adopted = None if upd.k in (1, lanes0.k) or f is region.output else _pure_part(f, d, box, k)
+            if adopted is None and upd.k == lanes0.k and not _reads_anything(defs[0].value):
+                adopted = _lanes_kept(f, d, box, k, folded, set(tables), together, f is region.output, notes)
             if adopted is not None:  # Halide runs each stage in its own loops; the one op runs in the update's
                 s0, lanes0 = adopted, upd
             check_folded_update(f"Func '{f.name}'", upd, lanes0)
@@ -150,18 +160,36 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     return out
 
 
-def _pure_part(f: Function, d: Definition, box: Box, k: int) -> StageLoops | None:
-    """The loops of update k over the pure Vars alone (its reduction loops dropped), for the pure op to run in;
-    None when the update is not over the pure Vars in order, or a loop mixes pure and reduction variables."""
+def _pure_part(f: Function, d: Definition, box: Box, k: int, s: StageLoops | None = None) -> StageLoops | None:
+    """The loops of update k (`s`, else as scheduled) over the pure Vars alone (its reduction loops dropped), for
+    the pure op to run in; None when the update is not over the pure Vars in order, or a loop mixes pure and
+    reduction variables."""
     if [a.name if isinstance(a, ir.Var) else None for a in d.args] != list(f.args):
         return None
-    s = _update_loops(f, d, box, k)
+    s = s if s is not None else _update_loops(f, d, box, k)
     pure = tuple(lp for lp in s.loops if not lp.is_rvar)
     dims = {lp.dim for lp in pure}
     exprs = {v: s.var_exprs[v] for v in f.args}
     if any(dim not in dims for a in exprs.values() for dim, _ in a.terms):
         return None
     return StageLoops(pure, exprs)
+
+
+def _lanes_kept(f: Function, d: Definition, box: Box, k: int, value: ir.Expr, tables: set[int],
+                together: MadeTogether | None, output: bool, notes: list[str] | None) -> StageLoops | None:
+    """The loops of update k (folded into a constant) with the unrolls of pure Vars that can be lanes of the op
+    (update_lanes.py), or None when none can; `notes` gets one for each unroll run serially."""
+    loops, made = _update_loops(f, d, box, k), together or (lambda g, j: False)
+    refused = ("the accelerator's output keeps its pure definition's loops, whose lanes are the words of its "
+               "stream; unroll the pure definition's loops instead") if output else None
+    kept, dropped = honoured_lanes(f, d, k, loops, value, tables, made, refused)
+    adopted = _pure_part(f, d, box, k, kept) if kept is not None else None
+    if kept is not None and adopted is None:
+        _, dropped = honoured_lanes(f, d, k, loops, value, tables, made, "its loops are not over the Func's pure "
+                                    "Vars in their order, or a loop mixes them with reduction variables")
+    if notes is not None:
+        notes.extend(dropped)
+    return adopted
 
 
 def _steps_along(s: StageLoops, var: str) -> bool:

@@ -86,6 +86,7 @@ class HwProgram:
     where: dict[str, str]  # op name, and the accelerator as "", -> "file:line: Func 'name'" of its definition
     scalars: tuple[str, ...] = ()  # the scalar Params the accelerator reads (its configuration inputs), sorted
     glb: GlbProgram | None = None
+    notes: tuple[str, ...] = ()  # schedule calls the hardware runs otherwise (the design's report says so)
 
     @property
     def output_lanes(self) -> int:

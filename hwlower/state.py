@@ -57,6 +57,7 @@ class Lowering:
     stream_orders: dict[str, tuple[int, ...]] = field(default_factory=dict)
     readback: tuple[tuple[Loop, ...], Op] | None = None  # build_ops: the GLB output's copy, loops outermost first
     program: HwProgram | None = None  # make_program
+    notes: tuple[str, ...] = ()  # build_ops: schedule calls the hardware runs otherwise, for the design's report
 
     # The fields a pass fills, for the passes after it (each pass runs after those it reads: PASSES's order).
 

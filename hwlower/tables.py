@@ -67,6 +67,9 @@ def table_constant(c: ir.Call, tables: dict[int, Table], who: str, pipe: Pipelin
     args = [simplify(a) for a in c.args]
     consts = [a for a in args if isinstance(a, ir.Const)]
     if len(consts) < len(args):
+        uniform = _uniform(store, args)
+        if uniform is not None:  # every value it can read is the same: no ROM (mobile's weights of 1 and 3)
+            return ir.Const(c.type, uniform)
         if not c.type.is_float() and store.arr.size <= _MAX_ROM_WORDS:
             # Read at loop or computed coordinates: a ROM holding the table as the reference computed it.
             return ir.Call(c.type, table.rom(), tuple(args))
@@ -80,3 +83,13 @@ def table_constant(c: ir.Call, tables: dict[int, Table], who: str, pipe: Pipelin
     idx = tuple(int_value(a) - m for a, m in zip(consts, store.mins))
     return ir.Const(c.type, int(store.arr[idx]))
 
+
+
+def _uniform(store: Store, args: list[ir.Expr]) -> int | float | None:
+    """The one value of the table's slice at the constant coordinates among `args` (its other coordinates over
+    the whole box, which bounds inference made cover every read), or None when the slice holds two values."""
+    idx = tuple(int_value(a) - m if isinstance(a, ir.Const) else slice(None) for a, m in zip(args, store.mins))
+    part = np.asarray(store.arr[idx])
+    if part.size == 0 or not (part == part.flat[0]).all():
+        return None
+    return part.flat[0].item()

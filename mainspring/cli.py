@@ -69,6 +69,8 @@ def cmd_sim(args) -> int:
           f"{', '.join(f'{op} {n}' for op, n in sorted(piped.items())) or 'none'}")
     for b in rep["buffers"]:
         print(f"  buffer {b['name']}: {b['level']}, {b['words']} words (minimum {b['min_words']})")
+    for note in rep.get("notes", []):  # schedule calls the hardware runs otherwise than written
+        print(f"  note: {note}")
     if "glb" in rep:
         g = rep["glb"]
         overlap = "overlapping" if rep["transfers_overlap_compute"] else "not overlapping"

@@ -97,6 +97,8 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     verify_verilog(name, verilog)
     proofs = _proofs(program, verilog, prove, streams)
     report = _report(program, plan, pe_counts, target, time.perf_counter() - start, storage_bits(plan, compute_doc))
+    if program.notes:  # schedule calls the hardware runs otherwise than written (hwlower/update_lanes.py)
+        report["notes"] = list(program.notes)
     report.update(proofs)
     if glb is not None:
         report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs),

@@ -1,0 +1,202 @@
+"""Unrolls of an update folded into a constant pure definition (hwlower/update_lanes.py, issue 8, session 11):
+honoured as lanes of the Func's op where its producers make what the lanes read in one firing, else run serially
+with a note in the design's report; and constant tables whose slice read is one value folded (hwlower/tables.py).
+Bit-exact on both simulators."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from channel_planes import plane_bound
+
+import mainspring as hl
+from mainspring.frontend.pipeline import Pipeline
+from mainspring.hwlower import lower
+
+SIMULATORS = ("icarus", "verilator")
+
+
+def _mobile(width: int, height: int):
+    from mainspring.apps import h2h_conv_layer_mobile as mobile
+
+    return mobile.build(width, height)
+
+
+def _layer(width: int, height: int, interleaved: bool, weights: bool = True):
+    """mobile's layer and schedule, with weights that differ per tap and channel (`weights`), and with
+    `interleaved` its input streamed a pixel's 4 channels per transfer (`hw_input.reorder(c, x, y).unroll(c)`)
+    instead of by channel planes."""
+    x, y, c, k = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("k")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    image = hl.ImageParam(hl.UInt(8), 3, "input")
+    filter_dw, filter_pw = hl.Func("filter_dw"), hl.Func("filter_pw")
+    filter_dw[x, y, c] = hl.u16(x + 2 * y + 1) if weights else hl.u16(1)
+    filter_pw[c, k] = hl.u16(3 * c + k + 1) if weights else hl.u16(3)
+    hw_input, dw_conv, pw_conv = hl.Func("hw_input"), hl.Func("dw_conv"), hl.Func("pw_conv")
+    reduction, hw_output, output = hl.Func("pw_conv_reduction"), hl.Func("hw_output"), hl.Func("output")
+    r_dw = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r_dw")
+    r_pw = hl.RDom([hl.Range(0, 4)], "r_pw")
+    hw_input[x, y, c] = hl.u16(image[x, y, c])
+    dw_conv[x, y, c] = hl.i16(0)
+    dw_conv[x, y, c] += hl.i16(filter_dw[r_dw.x, r_dw.y, c] * hw_input[x + r_dw.x, y + r_dw.y, c])
+    pw_conv[k, x, y, c] = hl.i16(0)
+    pw_conv[k, x, y, c] += hl.i16(filter_pw[c, k] * dw_conv[x, y, c])
+    reduction[k, x, y] = hl.i16(0)
+    reduction[k, x, y] += hl.i16(pw_conv[k, x, y, r_pw.x])
+    hw_output[x, y, k] = hl.max(0, reduction[k, x, y])
+    output[x, y, k] = hl.u8(hw_output[x, y, k])
+    output.bound(x, 0, width).bound(y, 0, height).bound(k, 0, 3)
+    reduction.bound(x, 0, width).bound(y, 0, height)
+    pw_conv.bound(c, 0, 4)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, width, height).reorder(xi, yi, k, xo, yo).hw_accelerate(xi, xo)
+    filter_dw.compute_at(hw_output, xo).unroll(x).unroll(y).unroll(c)
+    filter_pw.compute_at(hw_output, xo).unroll(c).unroll(k)
+    reduction.update().reorder(k, x, y, r_pw.x).unroll(k)
+    reduction.compute_at(hw_output, xo).store_at(hw_output, xo)
+    pw_conv.compute_at(hw_output, xo).store_at(hw_output, xo).reorder(c, x, y, k)
+    pw_conv.update().unroll(c).unroll(k)
+    dw_conv.compute_at(hw_output, xo).reorder(x, y, c)
+    dw_conv.update().reorder(r_dw.x, r_dw.y, x, y, c).unroll(r_dw.x).unroll(r_dw.y).unroll(c)
+    if interleaved:
+        hw_input.compute_at(hw_output, xo).reorder(c, x, y).unroll(c)
+    hw_input.stream_to_accelerator()
+    rng = np.random.default_rng(11)
+    return output, {"input": rng.integers(0, 256, size=(4, height + 2, width + 2), dtype=np.uint8)}
+
+
+def _lanes(out) -> dict[str, list[str]]:
+    """Each op's loops (extent > 1), unrolled ones starred."""
+    nest = lower(Pipeline(out), "d").nest
+    return {op.name: [lp.var.split(".")[-1] + ("*" if lp.unrolled else "") for lp in loops if lp.extent > 1]
+            for loops, op in nest.ops()}
+
+
+def test_mobiles_output_channel_lanes_are_honoured_and_its_channel_lanes_noted():
+    # pw_conv.update().unroll(c).unroll(k): k reads no producer (its weights are constants), so its 3 lanes run;
+    # c would read dw_conv's 4 channel planes in one firing, and dw_conv.update().unroll(c) the input's 4
+    # channel planes, which the host streams one after another: both run serially, and the report says why.
+    out, _ = _mobile(8, 6)
+    loops = _lanes(out)
+    assert loops["pw_conv_s0"] == ["c", "y", "x", "k*"]
+    assert loops["dw_conv_s0"] == ["c", "y", "x"]
+    rep = hl.compile(out, name="mobile", prove=False).report
+    notes = rep["notes"]
+    assert len(notes) == 2
+    assert notes[0].startswith("dw_conv.update(0).unroll(c) at ") and "'hw_input'" in notes[0]
+    assert "h2h_conv_layer_mobile.py:" in notes[0] and "hw_input.unroll(c)" in notes[0]
+    assert notes[1].startswith("pw_conv.update(0).unroll(c) at ") and "dw_conv.unroll(c)" in notes[1]
+    # 3 pointwise lanes of one multiply each; the weights (all 1, all 3) fold: no ROM, no multiply by 1
+    assert rep["rom_words"] == 0 and rep["pes"] <= 18 and rep["mem_tiles"] <= 6
+    assert rep["ideal_cycles"] == 10 * 8 * 4  # the input stream; pw_conv fires 192 times, not 576
+    assert rep["predicted_cycles"] <= 1.1 * plane_bound(8, 6)  # (and the pipeline's depth: 1.05 at 16 x 16)
+
+
+def test_every_unroll_is_honoured_when_the_input_streams_a_pixels_channels_together():
+    out, _ = _layer(8, 6, interleaved=True)
+    loops = _lanes(out)
+    assert loops["dw_conv_s0"] == ["c*", "y", "x"]  # (r_dw folded into the one op)
+    assert loops["pw_conv_s0"] == ["c*", "y", "x", "k*"]
+    assert "notes" not in hl.compile(out, name="layer", prove=False).report
+
+
+def test_honoured_lanes_run_near_their_ideal():
+    # 16 x 16 x 4 in lanes: the reduction's 1,024 serial steps are the busiest kernel, and nothing waits for a
+    # channel plane.
+    out, _ = _layer(16, 16, interleaved=True, weights=False)
+    rep = hl.compile(out, name="layer", prove=False).report
+    assert rep["ideal_cycles"] == 16 * 16 * 4
+    assert rep["predicted_cycles"] <= 1.05 * rep["ideal_cycles"], rep["predicted_cycles"]
+    assert rep["pes"] == 4 * 8 + 12 * 1 + 3 + 4  # the lanes' adds and multiplies, the sums, the ReLU
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_lanes_of_folded_updates_are_bit_exact(interleaved, simulator, build_dir):
+    # Weights that differ per tap and channel: read at unrolled coordinates they fold, at a channel of a serial
+    # loop (or a lane, each with its ROM) they are a ROM.
+    out, inputs = _layer(8, 6, interleaved)
+    design = hl.compile(out, name=f"folded_lanes_{int(interleaved)}")
+    assert design.report["rom_words"] > 0
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+def test_a_table_read_where_its_slice_is_one_value_folds():
+    # filter_dw(r_dw.x, r_dw.y, c) = r_dw.x + 2 r_dw.y + 1 at a serial c: each tap's slice is one value, so the
+    # depthwise stage has constant weights; filter_pw(c, k) at a serial c differs per channel: a ROM per lane.
+    out, _ = _layer(8, 6, interleaved=False)
+    rep = hl.compile(out, name="layer", prove=False).report
+    assert rep["rom_words"] == 3 * 12  # filter_pw's 12 words, one ROM for each of pw_conv's 3 lanes
+
+
+def test_an_unroll_of_the_outputs_folded_update_is_noted():
+    # The accelerator's output streams its op's lanes as the words of one transfer, in its pure definition's
+    # loops: its update's unroll runs serially, and the report says so.
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    image = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y, c] = hl.u16(image[x, y, c])
+    hw_output[x, y, c] = hl.u16(0)
+    hw_output[x, y, c] += hw_input[x, y, c] * 2
+    output[x, y, c] = hl.u8(hw_output[x, y, c])
+    output.bound(x, 0, 8).bound(y, 0, 6).bound(c, 0, 3)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 6).reorder(xi, yi, c, xo, yo).hw_accelerate(xi, xo)
+    hw_output.update().unroll(c)
+    hw_input.stream_to_accelerator()
+    (note,) = hl.compile(output, name="noted", prove=False).report["notes"]
+    assert note.startswith("hw_output.update(0).unroll(c) at ") and "the accelerator's output" in note
+
+
+def _channels(split: bool, together: bool):
+    """f(x, y, c) = 0; f(x, y, c) += g(x, y, c) * 3 + 1, its update's c unrolled (whole, or split by 2); g, and the
+    input stream, make a pixel's 4 channels together (`together`) or one channel per firing."""
+    x, y, c, co, ci = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("co"), hl.Var("ci")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    image = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, g, f, hw_output, output = (hl.Func(n) for n in ("hw_input", "g", "f", "hw_output", "output"))
+    hw_input[x, y, c] = hl.u16(image[x, y, c])
+    g[x, y, c] = hw_input[x, y, c] + hw_input[x + 1, y, c]
+    f[x, y, c] = hl.u16(0)
+    f[x, y, c] += g[x, y, c] * hl.u16(3) + hl.u16(1)
+    hw_output[x, y, c] = f[x, y, c] + g[x, y, c]
+    output[x, y, c] = hw_output[x, y, c]
+    output.bound(c, 0, 4).bound(x, 0, 8).bound(y, 0, 4)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, 8, 4).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+    g.compute_at(hw_output, xo).reorder(c, x, y)
+    if together:
+        g.unroll(c)
+        hw_input.compute_at(hw_output, xo).reorder(c, x, y).unroll(c)
+    f.compute_at(hw_output, xo)
+    if split:
+        f.update().reorder(c, x, y).split(c, co, ci, 2).unroll(ci)
+    else:
+        f.update().reorder(c, x, y).unroll(c)
+    hw_input.stream_to_accelerator()
+    rng = np.random.default_rng(5)
+    return output, {"input": rng.integers(0, 256, size=(4, 4, 9), dtype=np.uint8)}
+
+
+@pytest.mark.parametrize(("split", "together", "kept"),
+                         [(False, True, True), (False, False, False), (True, True, False)])
+def test_channel_lanes_are_kept_when_unrolled_whole_over_a_producer_making_them_together(split, together, kept):
+    out, _ = _channels(split, together)
+    assert ("c*" in _lanes(out)["f_s0"]) is kept
+    notes = hl.compile(out, name="channels", prove=False).report.get("notes", [])
+    if kept:
+        assert not notes
+    else:  # a split's lanes would be read at a stride by hw_output's serial c (not a box of iterations)
+        (note,) = notes
+        assert ("a split" in note) is split and ("'g' makes one value of c per firing" in note) is (not split)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("split", "together"), [(False, True), (True, True)])
+def test_channel_lanes_are_bit_exact(split, together, simulator, build_dir):
+    out, inputs = _channels(split, together)
+    design = hl.compile(out, name=f"channel_lanes_{int(split)}")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
