@@ -36,7 +36,7 @@ from .steps import dimension_steps
 from .tables import Table, table_constant
 from .tile_coordinates import tile_coordinates
 from .trees import accumulation, coordinates, tree_loops, tree_points, tree_value
-from .update_lanes import MadeTogether, honoured_lanes, input_together, op_together
+from .update_lanes import MadeTogether, honoured_lanes, input_together, op_together, serial_split_lanes
 
 
 def build_ops(s: Lowering) -> Lowering:
@@ -122,6 +122,9 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'", shifts=shifts)
     if f is region.output:
         s0 = _drop_host_loops(f, s0, region)
+    elif notes is not None:
+        s0, dropped = serial_split_lanes(f, defs[0], s0)
+        notes.extend(dropped)
     lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     value = defs[0].value
     out: list[Loop | Op] = []

@@ -60,6 +60,35 @@ def honoured_lanes(f: Function, d: Definition, k: int, loops: StageLoops, value:
     return StageLoops(out, loops.var_exprs), tuple(notes)
 
 
+def serial_split_lanes(f: Function, d: Definition, loops: StageLoops) -> tuple[StageLoops, tuple[str, ...]]:
+    """A pure definition's loops with its unrolls of part of a dimension other than x (`blur.unroll(y, 2)`) run
+    serially, and a note for each: a reader stepping through that dimension would read each lane at a stride (the
+    memory mapping's "not a union of boxes"). Whole unrolls (a pixel's channels) stay lanes, and so do the lanes of
+    part of the first dimension not unrolled whole (x's, or x's after a pixel's channels: `f(c, x, y)` with c
+    unrolled whole and x by 3), which its readers take as consecutive values."""
+    notes, serial = [], set()
+    for lp in loops.loops:
+        if not lp.unrolled or lp.extent == 1:
+            continue
+        moved = [v for v in f.args if _moves(loops, lp, v)]
+        if moved and all(_whole(loops, a) for a in f.args[:f.args.index(moved[0])]):
+            continue
+        why = _split(loops, lp)
+        if why is not None:
+            serial.add(lp.dim)
+            notes.append(_note(f, d, 0, lp, why))
+    if not serial:
+        return loops, ()
+    return StageLoops(tuple(replace(lp, unrolled=False) if lp.dim in serial else lp for lp in loops.loops),
+                      loops.var_exprs, loops.guards), tuple(notes)
+
+
+def _whole(loops: StageLoops, var: str) -> bool:
+    """Only unrolled loops move `var`: one firing makes all its values."""
+    moving = [lp for lp in loops.loops if _moves(loops, lp, var)]
+    return bool(moving) and all(lp.unrolled for lp in moving)
+
+
 def _moves(loops: StageLoops, lp: StageLoop, var: str) -> bool:
     return var in loops.var_exprs and lp.dim in dict(loops.var_exprs[var].terms)
 
@@ -112,7 +141,7 @@ def _waits(lp: StageLoop, blocked: tuple[Function, int] | None) -> str | None:
 
 
 def _note(f: Function, d: Definition, k: int, lp: StageLoop, why: str) -> str:
-    handle = f"{user_handle(f)}.update({k - 1})"
+    handle = user_handle(f) if k == 0 else f"{user_handle(f)}.update({k - 1})"
     mark = next((dv for dv in d.schedule.directives if isinstance(dv, ForType) and dv.var == lp.dim), None)
     split = next((dv for dv in d.schedule.directives if isinstance(dv, Split) and dv.inner == lp.dim), None)
     call = f"{handle}.{mark.kind if mark else 'unroll'}({f'{split.old}, {split.factor}' if split else lp.dim})"

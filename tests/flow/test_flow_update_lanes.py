@@ -200,3 +200,31 @@ def test_channel_lanes_are_bit_exact(split, together, simulator, build_dir):
     design = hl.compile(out, name=f"channel_lanes_{int(split)}")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _vertical(width=12, height=8):
+    """A vertical 3-tap blur with `blur.unroll(y, 2)`: lanes along part of y, which its reader (one row per
+    firing) would read at a stride."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    image = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
+    hw_input[x, y] = image[x, y]
+    blur[x, y] = hw_input[x, y] + hw_input[x, y + 1] + hw_input[x, y + 2]
+    hw_output[x, y] = blur[x, y] // 3
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, height)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
+    blur.compute_at(hw_output, xo).unroll(y, 2)
+    hw_input.compute_root().stream_to_accelerator()
+    rng = np.random.default_rng(12)
+    return output, {"input": rng.integers(0, 4000, (height + 2, width)).astype(np.uint16)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_pure_stages_unroll_along_part_of_y_runs_serially_with_a_note(simulator, build_dir):
+    out, inputs = _vertical()
+    design = hl.compile(out, name="vertical")
+    (note,) = design.report["notes"]
+    assert note.startswith("blur.unroll(y, 2) at ") and "runs serially: lanes along part of y (a split)" in note
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
