@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .autoschedule_budget import fit_budget
+from .autoschedule_budget import Figures, fit_budget
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile, scalars
@@ -112,6 +112,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
 
+    measure = Figures(pipe, target)
+
     def run(plan: _Plan) -> str:
         source = _source(pipe, plan, opts)
         namespace: dict = {}
@@ -125,12 +127,12 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
-            kept = one_tile(pipe, plan, target, opts, run)  # unless one tile, compiled, fits after all
+            kept = one_tile(pipe, plan, target, opts, run, measure)  # unless one tile, compiled, fits after all
             if kept is not None:
                 return kept
             fewer = [_plan(pipe, k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
             plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
-        return fit_tiles(pipe, plan, target, opts, run)
+        return fit_tiles(pipe, plan, target, opts, run, measure)
 
     if opts.max_pes is None and opts.max_mem_tiles is None:
         plan, source = apply(opts.lanes or 1, None)
@@ -139,7 +141,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
                       if f is not pipe.output)
         got, source = fit_budget(pipe, target, opts.lanes, opts.max_pes, opts.max_mem_tiles, apply, depths,
-                                 _where(), offload)
+                                 _where(), measure, offload)
         plan = got
     return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
 
