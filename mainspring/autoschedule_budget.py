@@ -5,10 +5,11 @@ PEs and memory tiles come from compiling each candidate (without the kernel proo
 report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
 fits in the PE budget) down to one; at one lane, reductions unrolled over fewer of their RVars (the innermost stay
 unrolled, as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each
-of these is tried first as written, then (`offload`: the algorithm has such Funcs) with the Funcs computed pixel by
-pixel from one image streamed from the host (`hw_input[x, y] = i16(input[x, y]) * 7`, as the reference system's
-rom streams it): that costs no cycles of the array, so it comes before fewer lanes or unrolls, but it does cost the
-host's time, so only a budget asks for it.
+of these is tried first as written, then (`offload`: the algorithm has such Funcs) with every Func computed pixel
+by pixel from one image or copy streamed from the host (`brighter[x, y] = min(hw_input[x, y] * 2, 255)`): that
+costs no cycles of the array, so it comes before fewer lanes or unrolls, but it takes the user's stages after the
+copy Funcs off the array, so only a budget asks for it. (An image's sole reader computed pixel by pixel from it,
+`hw_input[x, y] = i16(input[x, y]) * 7` as the reference system's rom streams it, is a host stream by default.)
 Between candidates each Func's schedule is put back as the algorithm had it. A candidate's figures are kept by
 its schedule source (`Figures`), which gives the design byte for byte: the tiles' check compile of a candidate and
 the budget's are one compile (each of 1920x1080's GLB tilings takes 1.5 s).
