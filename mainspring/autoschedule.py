@@ -357,14 +357,26 @@ def _entry(pipe: Pipeline, f: Function, word_bits: int) -> bool:
     """Whether f, in integers of at most a word, is computed pixel by pixel from one image read at one point and is
     that image's only reader (`hw_input[x, y] = i16(input[x, y]) * 7`, the reference system's rom): the host, which
     reads the image to stream it anyway, streams f instead, a word a pixel either way, and the array spends no PE
-    on it. (Only the images' readers: a stage after a copy Func is the user's computation, the array's.)"""
+    on it. (Only the images' readers: a stage after a copy Func is the user's computation, the array's. Only at
+    shifted coordinates, `input[x + 1, y, 0]`: an upsample's `input[x / 2, y]` would stream 2 words per pixel.)"""
     if not _image_pointwise(pipe, f) or f.type.is_float() or f.type.bits() > word_bits:
         return False
-    image = next(n.callee for n in ir.walk(pipe.definitions(f)[0].value) if isinstance(n, ir.Call))
+    call = next(n for n in ir.walk(pipe.definitions(f)[0].value) if isinstance(n, ir.Call))
+    if not all(_shifted(a) for a in call.args):
+        return False
+    image = call.callee
     if isinstance(image, Function):  # an image's in_() wrapper (an algorithm without copy Funcs)
         return image.wrapped_image is not None and {id(g) for g in pipe.consumers(image)} == {id(f)}
     return {id(g) for g in pipe.order for d in pipe.definitions(g) for n in ir.walk(d.value)
             if isinstance(n, ir.Call) and n.callee is image} == {id(f)}
+
+
+def _shifted(a: ir.Expr) -> bool:
+    """Whether coordinate a is a constant, a Var, or a Var plus or minus a constant."""
+    if isinstance(a, ir.BinOp) and a.op in ("add", "sub"):
+        return (isinstance(a.a, ir.Var) and isinstance(a.b, ir.Const)) or (
+            a.op == "add" and isinstance(a.b, ir.Var) and isinstance(a.a, ir.Const))
+    return isinstance(a, (ir.Var, ir.Const))
 
 
 def _scatters(pipe: Pipeline, f: Function) -> bool:

@@ -398,7 +398,8 @@ def test_planes_that_read_their_channel_stay_inside_the_tile(simulator, build_di
 
 def _scaled_blur(style: str):
     """A 3-tap blur of `scaled`, computed pixel by pixel from the image: `scaled` reads the image itself ("sole"),
-    a copy Func ("copy"), the image at two points ("two_points"), or computes in 32 bits ("wide")."""
+    a copy Func ("copy"), the image at two points ("two_points"), at half resolution ("upsample"), or computes in
+    32 bits ("wide")."""
     x, y = hl.Var("x"), hl.Var("y")
     inp = hl.ImageParam(hl.UInt(8), 2, "input")
     scaled, blur = hl.Func("scaled"), hl.Func("blur")
@@ -410,6 +411,8 @@ def _scaled_blur(style: str):
         scaled[x, y] = hl.i16(inp[x, y]) * 3 - hl.i16(inp[x + 1, y])
     elif style == "wide":
         scaled[x, y] = hl.i32(src[x, y]) * 300 - 7
+    elif style == "upsample":  # streamed as computed, 2 words for each of the image's
+        scaled[x, y] = hl.i16(src[x / 2, y]) * 3 - 5
     else:
         scaled[x, y] = hl.i16(src[x, y]) * 3 - 5
     blur[x, y] = (scaled[x, y] + scaled[x + 1, y + 1] + scaled[x, y + 2]) / 4
@@ -433,7 +436,7 @@ def test_an_images_sole_reader_computed_pixel_by_pixel_streams_from_the_host(sim
     assert res.cycles == res.predicted_cycles
 
 
-@pytest.mark.parametrize("style", ["two_points", "wide"])
+@pytest.mark.parametrize("style", ["two_points", "wide", "upsample"])
 def test_an_images_reader_of_neighbours_or_wider_than_a_word_stays_on_the_array(style):
     source = _auto(_scaled_blur(style), size=(16, 8)).schedule_source
     assert 'funcs["input"].in_().compute_root().stream_to_accelerator()' in source
