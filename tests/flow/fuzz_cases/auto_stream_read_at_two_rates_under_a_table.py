@@ -14,7 +14,8 @@ def algorithm(hl):
     f0 = hl.Func("f0")
     f0[x, y] = hl.i16((hw_input[2 * x, 2 * y] + hw_input[2 * x + 1, 2 * y + 1]) >> 1)
     f1 = hl.Func("f1")
-    f1[x, y] = hl.i16((hl.select(f0[x + 2, y + 2] > hw_input[x + 2, y + 2], f0[x + 2, y + 2], hw_input[x + 2, y + 2] + 1)) - hw_input[x + 1, y + 1])
+    f1[x, y] = hl.i16((hl.select(f0[x + 2, y + 2] > hw_input[x + 2, y + 2], f0[x + 2, y + 2],
+                                 hw_input[x + 2, y + 2] + 1)) - hw_input[x + 1, y + 1])
     f2 = hl.Func("f2")
     f2[x, y] = hl.i16((f0[x + 2, y + 1]) * f1[x, y + 2])
     b = hl.Var("b")
