@@ -522,8 +522,9 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
 def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
     """Whether stream f is a planar image (x, y, c) that the accelerated region reads only at constant planes, 2 to
     4 of them (`input(x, y, 0) - input(x + 2, y + 1, 1)`): streamed plane after plane, its readers would wait
-    for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel."""
-    if len(f.args) != 3 or plan.lanes.x_dim.get(id(f), 0) != 0 or plan.lanes.of(f) != 1 or plan.glb:
+    for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel (at k lanes, k pixels' planes:
+    `unroll(c)` then `unroll(x, k)`, as a stream of channels)."""
+    if len(f.args) != 3 or plan.lanes.x_dim.get(id(f), 0) != 0 or plan.glb:
         return False
     image = f.wrapped_image
     reads = [n for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
