@@ -441,3 +441,22 @@ def test_an_images_reader_of_neighbours_or_wider_than_a_word_stays_on_the_array(
     source = _auto(_scaled_blur(style), size=(16, 8)).schedule_source
     assert 'funcs["input"].in_().compute_root().stream_to_accelerator()' in source
     assert 'funcs["scaled"].compute_root().stream_to_accelerator()' not in source
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_sole_reader_beside_another_images_copy_streams_from_the_host(simulator, build_dir):
+    # With a copy Func of one image the images are not wrapped: `fb` reads its image itself, alone and at one point,
+    # and is streamed as the host computes it, beside the copy `hw_a`, at 2 lanes.
+    x, y = hl.Var("x"), hl.Var("y")
+    a, b = hl.ImageParam(hl.UInt(8), 2, "a"), hl.ImageParam(hl.UInt(8), 2, "b")
+    hw_a, fb, hw_output, output = (hl.Func(n) for n in ("hw_a", "fb", "hw_output", "output"))
+    hw_a[x, y] = hl.u16(a[x, y])
+    fb[x, y] = hl.u16(b[x, y]) * 5
+    hw_output[x, y] = hw_a[x, y] + hw_a[x + 1, y] + fb[x, y + 1]
+    output[x, y] = hl.u8(hw_output[x, y])
+    source = _auto(output, size=(12, 6), lanes=2).schedule_source
+    assert 'funcs["fb"].compute_root().stream_to_accelerator()  # computed by the host from the image' in source
+    assert 'funcs["hw_a"].compute_root().stream_to_accelerator()' in source
+    design = hl.compile(output, name="auto_sole_beside_copy")
+    res = design.check(design.example_inputs(7), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
