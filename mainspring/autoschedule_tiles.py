@@ -134,10 +134,10 @@ def _computed_readers(pipe: Pipeline, plan: _Plan, f: Function) -> list[Function
     return out
 
 
-def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function) -> int:
+def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function, values: dict) -> int:
     """The first row of f that reader g reads, directly or through inlined Funcs, when it computes its last row of
     `box`: f's line buffer holds the rows from it to f's last (each Func computes a row as early as its readers
-    need it)."""
+    need it). `values`: func_value_bounds of the pipeline (the same for every tile and reader)."""
     j = plan.lanes.x_dim.get(id(g), 0)
     if j + 1 >= len(box):
         return 1 << 30
@@ -145,7 +145,6 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function)
     row[j + 1] = (box[j + 1][1], box[j + 1][1])
     inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
     needs: dict[int, list] = {id(g): row}
-    values = func_value_bounds(pipe, scalars(plan))
     for fn in reversed(pipe.order):  # consumers first, as bounds inference goes; only g and what it inlines
         need = needs.get(id(fn))
         if need is None or fn is f or (fn is not g and id(fn) not in inlined):
@@ -179,6 +178,7 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
     if at is None:
         return 0
     boxes = _boxes(pipe, plan, at, (tile[0], 1))  # one output row: the rows each buffer holds to make it
+    values = func_value_bounds(pipe, scalars(plan))
     total = 0
     for f in plan.buffered + plan.streams:
         box = boxes[pipe.name(f)]
@@ -190,7 +190,7 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
         j = plan.lanes.x_dim.get(id(f), 0)
         readers = _computed_readers(pipe, plan, f)
         inner = [boxes[pipe.name(g)] for g in readers]
-        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f) for g, b in zip(readers, inner)),
+        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f, values) for g, b in zip(readers, inner)),
                                     default=box[j + 1][1]) if j + 1 < len(box) else 0
         if lines <= 0:
             continue  # taps along x: registers, or a short line
