@@ -4,7 +4,9 @@ hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
   allowed: streamed, `compute_root().stream_to_accelerator()`; a leading channel dimension unrolled whole), or
-  where the algorithm has none, from the images' `in_()` wrappers, to the output, or to the Func the output
+  where the algorithm has none, from the images' `in_()` wrappers, and from an image's sole reader computed pixel
+  by pixel from it in at most a word (`hw_input[x, y] = i16(input[x, y]) * 7`: the host streams it as it would
+  the image, a word a pixel, and the array spends no PE on it), to the output, or to the Func the output
   copies (`output[x, y] = u8(hw_output[x, y])`, or `output[x, y, c] = hw_output[c, x, y]` with the channels
   unrolled: the output then stays on the host), as one accelerator tile over the output's estimates
   (`output.set_estimates([(0, W), (0, H)])`, or its bounds), or with use_glb as seed 002's three levels.
@@ -30,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .autoschedule_budget import fit_budget
+from .autoschedule_budget import Figures, fit_budget
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile, scalars
@@ -112,6 +114,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
 
+    measure = Figures(pipe, target)
+
     def run(plan: _Plan) -> str:
         source = _source(pipe, plan, opts)
         namespace: dict = {}
@@ -120,26 +124,27 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         return source
 
     def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
-        plan = _plan(pipe, lanes, depth, host)
+        plan = _plan(pipe, lanes, depth, host, target.word_bits)
         if opts.use_glb == "true":
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
-            kept = one_tile(pipe, plan, target, opts, run)  # unless one tile, compiled, fits after all
+            kept = one_tile(pipe, plan, target, opts, run, measure)  # unless one tile, compiled, fits after all
             if kept is not None:
                 return kept
-            fewer = [_plan(pipe, k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
+            fewer = [_plan(pipe, k, depth, host, target.word_bits) for k in range(plan.lanes.lanes - 1, 0, -1)]
             plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
-        return fit_tiles(pipe, plan, target, opts, run)
+        return fit_tiles(pipe, plan, target, opts, run, measure)
 
     if opts.max_pes is None and opts.max_mem_tiles is None:
         plan, source = apply(opts.lanes or 1, None)
     else:
-        depths = max((len(r) for u in _plan(pipe, 1).unrolled.values() for _, r in u), default=0)
+        depths = max((len(r) for u in _plan(pipe, 1, word_bits=target.word_bits).unrolled.values() for _, r in u),
+                     default=0)
         offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
                       if f is not pipe.output)
         got, source = fit_budget(pipe, target, opts.lanes, opts.max_pes, opts.max_mem_tiles, apply, depths,
-                                 _where(), offload)
+                                 _where(), measure, offload)
         plan = got
     return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
 
@@ -189,21 +194,22 @@ def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
     return opts
 
 
-def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = False) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = False, word_bits: int = 16) -> _Plan:
     """The plan at `lanes` pixels per cycle, each reduction unrolled over its `depth` innermost RVars (all of them
-    for None); `host`: Funcs computed pixel by pixel from one image (`hw_input[x, y] = i16(input[x, y]) * 7`) are
-    streams the host computes, not the array's (a PE budget's last resort: it costs the host's time)."""
+    for None). The streams are the copies of the images and the images' sole readers computed pixel by pixel from
+    them (`_entry`); `host`: also every Func computed pixel by pixel from one image or copy (a PE budget's last
+    resort: it takes the user's stages off the array)."""
     out = pipe.output
     extents = _estimates(out)
     inner = _copied(pipe, out)
     # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
     # computed coordinates (a histogram: its values stream out only after its last update, from a copy).
     accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not _scatters(pipe, inner) else out
-    streams = [f for f in pipe.order if f is not accelerated and (_image_pointwise if host else _image_copy)(pipe, f)]
+    streams = [f for f in pipe.order if f is not accelerated and (
+        _image_pointwise(pipe, f) if host else _image_copy(pipe, f) or _entry(pipe, f, word_bits))]
     # an image's in_() wrapper read only by Funcs the host computes stays on the host with them
-    if host:
-        ids = {id(f) for f in streams}
-        streams = [f for f in streams if not all(id(g) in ids for g in pipe.consumers(f))]
+    ids = {id(f) for f in streams}
+    streams = [f for f in streams if not all(id(g) in ids for g in pipe.consumers(f))]
     if not streams:
         raise HalideError(
             f"{_where()}: the accelerator streams its inputs from the images, and '{out.name}' reads "
@@ -347,6 +353,32 @@ def _image_pointwise(pipe: Pipeline, f: Function) -> bool:
         not any(isinstance(m, ir.Call) for m in ir.walk(a)) for a in calls[0].args)
 
 
+def _entry(pipe: Pipeline, f: Function, word_bits: int) -> bool:
+    """Whether f, in integers of at most a word, is computed pixel by pixel from one image read at one point and is
+    that image's only reader (`hw_input[x, y] = i16(input[x, y]) * 7`, the reference system's rom): the host, which
+    reads the image to stream it anyway, streams f instead, a word a pixel either way, and the array spends no PE
+    on it. (Only the images' readers: a stage after a copy Func is the user's computation, the array's. Only at
+    shifted coordinates, `input[x + 1, y, 0]`: an upsample's `input[x / 2, y]` would stream 2 words per pixel.)"""
+    if not _image_pointwise(pipe, f) or f.type.is_float() or f.type.bits() > word_bits:
+        return False
+    call = next(n for n in ir.walk(pipe.definitions(f)[0].value) if isinstance(n, ir.Call))
+    if not all(_shifted(a) for a in call.args):
+        return False
+    image = call.callee
+    if isinstance(image, Function):  # an image's in_() wrapper (an algorithm without copy Funcs)
+        return image.wrapped_image is not None and {id(g) for g in pipe.consumers(image)} == {id(f)}
+    return {id(g) for g in pipe.order for d in pipe.definitions(g) for n in ir.walk(d.value)
+            if isinstance(n, ir.Call) and n.callee is image} == {id(f)}
+
+
+def _shifted(a: ir.Expr) -> bool:
+    """Whether coordinate a is a constant, a Var, or a Var plus or minus a constant."""
+    if isinstance(a, ir.BinOp) and a.op in ("add", "sub"):
+        return (isinstance(a.a, ir.Var) and isinstance(a.b, ir.Const)) or (
+            a.op == "add" and isinstance(a.b, ir.Var) and isinstance(a.a, ir.Const))
+    return isinstance(a, (ir.Var, ir.Const))
+
+
 def _scatters(pipe: Pipeline, f: Function) -> bool:
     """Whether an update of f writes at a computed coordinate (`hist(bin(r)) += 1`)."""
     return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
@@ -475,7 +507,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         lines += _unroll_source(pipe, plan, f)
     for f in plan.streams if not plan.glb else []:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()"
-                     + ("" if _image_copy(pipe, f) else "  # computed by the host, to fit max_pes"))
+                     + ("" if _image_copy(pipe, f) else "  # computed by the host from the image"))
         if plan.lanes.x_dim.get(id(f), 0) > 0 and id(f) not in plan.serial_channels:
             # its first dimension is a pixel's channels: a pixel's channels per transfer
             lines.append(f"    {_handle(pipe, f)}.unroll({_var(f, f.args[0])})")
@@ -490,8 +522,9 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
 def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
     """Whether stream f is a planar image (x, y, c) that the accelerated region reads only at constant planes, 2 to
     4 of them (`input(x, y, 0) - input(x + 2, y + 1, 1)`): streamed plane after plane, its readers would wait
-    for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel."""
-    if len(f.args) != 3 or plan.lanes.x_dim.get(id(f), 0) != 0 or plan.lanes.of(f) != 1 or plan.glb:
+    for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel (at k lanes, k pixels' planes:
+    `unroll(c)` then `unroll(x, k)`, as a stream of channels)."""
+    if len(f.args) != 3 or plan.lanes.x_dim.get(id(f), 0) != 0 or plan.glb:
         return False
     image = f.wrapped_image
     reads = [n for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)

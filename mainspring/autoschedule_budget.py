@@ -5,11 +5,14 @@ PEs and memory tiles come from compiling each candidate (without the kernel proo
 report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
 fits in the PE budget) down to one; at one lane, reductions unrolled over fewer of their RVars (the innermost stay
 unrolled, as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each
-of these is tried first as written, then (`offload`: the algorithm has such Funcs) with the Funcs computed pixel by
-pixel from one image streamed from the host (`hw_input[x, y] = i16(input[x, y]) * 7`, as the reference system's
-rom streams it): that costs no cycles of the array, so it comes before fewer lanes or unrolls, but it does cost the
-host's time, so only a budget asks for it.
-Between candidates each Func's schedule is put back as the algorithm had it.
+of these is tried first as written, then (`offload`: the algorithm has such Funcs) with every Func computed pixel
+by pixel from one image or copy streamed from the host (`brighter[x, y] = min(hw_input[x, y] * 2, 255)`): that
+costs no cycles of the array, so it comes before fewer lanes or unrolls, but it takes the user's stages after the
+copy Funcs off the array, so only a budget asks for it. (An image's sole reader computed pixel by pixel from it,
+`hw_input[x, y] = i16(input[x, y]) * 7` as the reference system's rom streams it, is a host stream by default.)
+Between candidates each Func's schedule is put back as the algorithm had it. A candidate's figures are kept by
+its schedule source (`Figures`), which gives the design byte for byte: the tiles' check compile of a candidate and
+the budget's are one compile (each of 1920x1080's GLB tilings takes 1.5 s).
 """
 
 from __future__ import annotations
@@ -28,12 +31,12 @@ HOST = ", the host computing what it can"
 
 def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | None, max_mem_tiles: int | None,
                apply: Callable[[int, int | None, bool], tuple[object, str]], depths: int, where: str,
-               offload: bool = False) -> tuple[object, str]:
+               measure: Figures, offload: bool = False) -> tuple[object, str]:
     """Apply the first candidate that fits (`apply(lanes, unrolled_rvars, host)` schedules the algorithm and
     returns (plan, source)); raise HalideError, with the smallest design's figures, when none does."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
     saved = snapshot(pipe)
-    seen: dict[str, tuple[int, int]] = {}
+    seen: dict[str, tuple[int, int]] = {}  # the candidates applied, in order
 
     refusals: list[HalideError] = []  # candidates whose tiles cannot fit (use_glb "auto" tiles the frame first)
 
@@ -44,8 +47,7 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         except HalideError as e:
             refusals.append(e)
             return None, "", False
-        if source not in seen:
-            seen[source] = figures(pipe, target)
+        seen[source] = measure(source)
         pes, tiles = seen[source]
         return plan, source, pes <= pes_cap and tiles <= tiles_cap
 
@@ -69,6 +71,20 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         f"{'' if tiles == 1 else 's'}; raise the budget "
         f"(max_pes=\"{max(pes, pes_cap)}\", max_mem_tiles=\"{max(tiles, tiles_cap)}\") or compile for a larger "
         "target")
+
+
+class Figures:
+    """The (PEs, memory tiles) of the design of the schedule applied to `pipe`, compiled once per schedule source
+    within one apply_autoscheduler (`known`)."""
+
+    def __init__(self, pipe: Pipeline, target: CGRA):
+        self.pipe, self.target = pipe, target
+        self.known: dict[str, tuple[int, int]] = {}
+
+    def __call__(self, source: str) -> tuple[int, int]:
+        if source not in self.known:
+            self.known[source] = figures(self.pipe, self.target)
+        return self.known[source]
 
 
 def figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:

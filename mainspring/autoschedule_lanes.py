@@ -6,6 +6,8 @@ output (the `lanes` asked for) to the images, multiplied by each read's stride a
 makes 2k pixels per cycle, an upsample's k/2. The output's lanes come down (to 1 at worst, where the former
 one-lane rules hold) when the rates cannot be met:
 - a rate that is not a whole number of pixels (an upsample by 2 at 3 lanes);
+- a Func read at two rates along x (a 2x downsample's and a plain stage's), also by readers of one lane under an
+  output of several (a serial update's region under a table read out at k lanes): no producer's lanes divide both;
 - x read along another dimension (a transpose), or through a computed coordinate;
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane;
@@ -86,7 +88,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             for n_def, d in enumerate(pipe.definitions(g)):
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
-                        _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped)
+                        _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped, k > 1)
         if k > 1 and id(f) in registers and dims:
             raise _NoLanes(f"'{f.name}' is a table of at most {REGISTER_TABLE} elements updated at computed "
                            "coordinates (lanes of registers), read out one element per cycle")
@@ -108,7 +110,9 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
 
 
 def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, serial: bool,
-          dims: dict[int, Fraction], stepped: set[int]) -> None:
+          dims: dict[int, Fraction], stepped: set[int], unrolled: bool) -> None:
+    """Record g's read `call` of f in `dims` (f's argument along x -> pixels per cycle) and `stepped`; `unrolled`:
+    the output has more than one lane (at one, the former one-lane rules hold: any stride, no unroll)."""
     for j, a in enumerate(call.args):
         c = _coefficient(a, xname)
         if c is None:
@@ -117,7 +121,9 @@ def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, seria
             raise _NoLanes(f"'{g.name}' reads '{f.name}' at a computed coordinate along x")
         if c != 0:
             rate = lanes * c
-            if dims.setdefault(j, rate) != rate and lanes > 1:
+            if dims.setdefault(j, rate) != rate and unrolled:
+                # also where this reader has one lane (a serial reduction's region under a table read out at k
+                # lanes): a producer of either rate's lanes does not divide what the other reads per cycle
                 raise _NoLanes(f"'{f.name}' is read at two rates along x ({dims[j]} and {rate} pixels per cycle)")
         if serial and any(isinstance(m, ir.RVar) for m in ir.walk(a)):
             stepped.add(j)

@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .autoschedule_budget import figures, restore, snapshot
+from .autoschedule_budget import Figures, restore, snapshot
 from .frontend import ir
 from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
 from .frontend.errors import HalideError, user_location
@@ -134,10 +134,10 @@ def _computed_readers(pipe: Pipeline, plan: _Plan, f: Function) -> list[Function
     return out
 
 
-def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function) -> int:
+def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function, values: dict) -> int:
     """The first row of f that reader g reads, directly or through inlined Funcs, when it computes its last row of
     `box`: f's line buffer holds the rows from it to f's last (each Func computes a row as early as its readers
-    need it)."""
+    need it). `values`: func_value_bounds of the pipeline (the same for every tile and reader)."""
     j = plan.lanes.x_dim.get(id(g), 0)
     if j + 1 >= len(box):
         return 1 << 30
@@ -145,7 +145,6 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function)
     row[j + 1] = (box[j + 1][1], box[j + 1][1])
     inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
     needs: dict[int, list] = {id(g): row}
-    values = func_value_bounds(pipe, scalars(plan))
     for fn in reversed(pipe.order):  # consumers first, as bounds inference goes; only g and what it inlines
         need = needs.get(id(fn))
         if need is None or fn is f or (fn is not g and id(fn) not in inlined):
@@ -179,6 +178,7 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
     if at is None:
         return 0
     boxes = _boxes(pipe, plan, at, (tile[0], 1))  # one output row: the rows each buffer holds to make it
+    values = func_value_bounds(pipe, scalars(plan))
     total = 0
     for f in plan.buffered + plan.streams:
         box = boxes[pipe.name(f)]
@@ -190,7 +190,7 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
         j = plan.lanes.x_dim.get(id(f), 0)
         readers = _computed_readers(pipe, plan, f)
         inner = [boxes[pipe.name(g)] for g in readers]
-        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f) for g, b in zip(readers, inner)),
+        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f, values) for g, b in zip(readers, inner)),
                                     default=box[j + 1][1]) if j + 1 < len(box) else 0
         if lines <= 0:
             continue  # taps along x: registers, or a short line
@@ -235,7 +235,7 @@ def _rom(pipe: Pipeline, table: Function) -> bool:
 
 
 def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
-              run: Callable[[_Plan], str]) -> tuple[_Plan, str]:
+              run: Callable[[_Plan], str], measure: Figures) -> tuple[_Plan, str]:
     """Schedule `plan` (`run` applies it and returns its source) as one tile, or in the tiles choose_tiles picks;
     a tiled schedule is compiled (without proofs) for its memory tiles, and narrowed while they exceed the budget,
     since the model is calibrated on the apps, not proved. Where the model puts one tile over the frame over the
@@ -244,10 +244,10 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     try:
         tiling = choose_tiles(pipe, plan, target, opts)
     except HalideError:
-        if (got := one_tile(pipe, plan, target, opts, run)) is None:
+        if (got := one_tile(pipe, plan, target, opts, run, measure)) is None:
             raise
         return got
-    if tiling is not None and (got := one_tile(pipe, plan, target, opts, run)) is not None:
+    if tiling is not None and (got := one_tile(pipe, plan, target, opts, run, measure)) is not None:
         return got
     restore(saved)
     for _ in range(NARROWINGS):
@@ -257,7 +257,7 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         source = run(plan)
         if tiling is None:
             return plan, source
-        _, got = figures(pipe, target)
+        _, got = measure(source)
         if got <= tiling.budget:
             return plan, source
         restore(saved)
@@ -269,7 +269,7 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
 
 
 def one_tile(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
-              run: Callable[[_Plan], str]) -> tuple[_Plan, str] | None:
+             run: Callable[[_Plan], str], measure: Figures) -> tuple[_Plan, str] | None:
     """`plan` as one tile over the frame, applied, where the model counts it over the budget (by at most MODEL_SLACK
     memory tiles unless max_mem_tiles is given: a budget compiles its candidates anyway) and the compiled design
     fits (fuzz --auto seed 14, a 2-lane design of a 4x3 frame: 2 by the model, 1 compiled); else None, with the
@@ -284,7 +284,7 @@ def one_tile(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     saved = snapshot(pipe)
     plan.tiling, plan.glb, plan.host_tile = None, None, None
     source = run(plan)
-    if figures(pipe, target)[1] <= budget:
+    if measure(source)[1] <= budget:
         return plan, source
     restore(saved)
     return None

@@ -394,3 +394,69 @@ def test_planes_that_read_their_channel_stay_inside_the_tile(simulator, build_di
     img = np.random.default_rng(3).integers(0, 256, size=(3, 6, 8), dtype=np.uint8)
     res = design.check({"input": img}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
+
+
+def _scaled_blur(style: str):
+    """A 3-tap blur of `scaled`, computed pixel by pixel from the image: `scaled` reads the image itself ("sole"),
+    a copy Func ("copy"), the image at two points ("two_points"), at half resolution ("upsample"), or computes in
+    32 bits ("wide")."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    scaled, blur = hl.Func("scaled"), hl.Func("blur")
+    src = inp
+    if style == "copy":
+        src = hl.Func("hw_input")
+        src[x, y] = hl.u16(inp[x, y])
+    if style == "two_points":
+        scaled[x, y] = hl.i16(inp[x, y]) * 3 - hl.i16(inp[x + 1, y])
+    elif style == "wide":
+        scaled[x, y] = hl.i32(src[x, y]) * 300 - 7
+    elif style == "upsample":  # streamed as computed, 2 words for each of the image's
+        scaled[x, y] = hl.i16(src[x / 2, y]) * 3 - 5
+    else:
+        scaled[x, y] = hl.i16(src[x, y]) * 3 - 5
+    blur[x, y] = (scaled[x, y] + scaled[x + 1, y + 1] + scaled[x, y + 2]) / 4
+    blur.set_estimates([(0, 16), (0, 8)])
+    return blur
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_images_sole_reader_computed_pixel_by_pixel_streams_from_the_host(simulator, build_dir):
+    # `scaled` reads the image alone, at one point, in 16 bits: the host streams it instead of the image (a word a
+    # pixel either way), so the array spends no PE on its product; the same algorithm reading a copy Func keeps
+    # `scaled` on the array (the user's stage), at as many cycles and more PEs. Bit-exact against the reference.
+    sole, copy = _scaled_blur("sole"), _scaled_blur("copy")
+    source = _auto(sole, size=(16, 8)).schedule_source
+    assert 'funcs["scaled"].compute_root().stream_to_accelerator()  # computed by the host from the image' in source
+    assert 'funcs["scaled"].compute_root()' not in _auto(copy, size=(16, 8)).schedule_source
+    design, kept = hl.compile(sole, name="auto_sole_reader"), hl.compile(copy, name="auto_copy_reader")
+    assert design.report["predicted_cycles"] <= kept.report["predicted_cycles"]  # a kernel shorter, if anything
+    assert design.report["pes"] < kept.report["pes"]
+    res = design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.parametrize("style", ["two_points", "wide", "upsample"])
+def test_an_images_reader_of_neighbours_or_wider_than_a_word_stays_on_the_array(style):
+    source = _auto(_scaled_blur(style), size=(16, 8)).schedule_source
+    assert 'funcs["input"].in_().compute_root().stream_to_accelerator()' in source
+    assert 'funcs["scaled"].compute_root().stream_to_accelerator()' not in source
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_sole_reader_beside_another_images_copy_streams_from_the_host(simulator, build_dir):
+    # With a copy Func of one image the images are not wrapped: `fb` reads its image itself, alone and at one point,
+    # and is streamed as the host computes it, beside the copy `hw_a`, at 2 lanes.
+    x, y = hl.Var("x"), hl.Var("y")
+    a, b = hl.ImageParam(hl.UInt(8), 2, "a"), hl.ImageParam(hl.UInt(8), 2, "b")
+    hw_a, fb, hw_output, output = (hl.Func(n) for n in ("hw_a", "fb", "hw_output", "output"))
+    hw_a[x, y] = hl.u16(a[x, y])
+    fb[x, y] = hl.u16(b[x, y]) * 5
+    hw_output[x, y] = hw_a[x, y] + hw_a[x + 1, y] + fb[x, y + 1]
+    output[x, y] = hl.u8(hw_output[x, y])
+    source = _auto(output, size=(12, 6), lanes=2).schedule_source
+    assert 'funcs["fb"].compute_root().stream_to_accelerator()  # computed by the host from the image' in source
+    assert 'funcs["hw_a"].compute_root().stream_to_accelerator()' in source
+    design = hl.compile(output, name="auto_sole_beside_copy")
+    res = design.check(design.example_inputs(7), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
