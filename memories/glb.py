@@ -328,7 +328,8 @@ def write_steps(writer: GlbController) -> np.ndarray:
     Skipped steps count as steps (they take their cycle) but write nothing."""
     at = addresses(writer)
     steps = np.flatnonzero(kept(writer))
-    assert len(np.unique(at[steps])) == len(steps), "a GLB writer writes an entry twice in one tile"
+    # (counting, not np.unique's sort: this runs on every GLB tile's writer, 0.3 s at 1080p)
+    assert np.bincount(at[steps]).max(initial=0) <= 1, "a GLB writer writes an entry twice in one tile"
     step = np.full(int(at.max()) + 1, -1, dtype=np.int64)
     step[at[steps]] = steps
     return step
