@@ -161,7 +161,7 @@ def _check_supported(plan: MemoryPlan) -> None:
         )
     for b in plan.buffers:
         for bank in b.banks:
-            if not 1 <= len(bank.write_ports) <= 2 or len(bank.read_ports) > 2:
+            if not 1 <= len(bank.write_ports) <= 2 or len(bank.tile_read_ports) > 2 or len(bank.read_ports) > 4:
                 raise RtlLimitError(f"buffer {b.name}: bank {bank.name} needs more ports than a memory tile has; "
                                     "read it at fewer offsets per cycle, or unroll less", b.name)
 
@@ -343,11 +343,18 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
     for i, wp in enumerate(writes):
         params += _ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp)
     outs = []
+    owners = [rp.name for rp in bank.tile_read_ports]
     for i, rp in enumerate(reads):
         params += _ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp)
         s = signal(rp.name)
         top.decls.append(f"wire [{w - 1}:0] {s};")
-        outs.append(s)
+        if rp.shares is None:
+            outs.append(s)
+            continue
+        # a bank by residue: this port's words come through its owner's tile read port, in cycles of its own
+        assert i >= len(owners), f"{rp.name}: read ports sharing a tile read port follow the tile read ports"
+        params.append(f".R{i}_PORT({owners.index(rp.shares)})")
+        top.body.append(f"assign {s} = {signal(rp.shares)};  // reads through {signal(rp.shares)}'s tile read port")
     unused = f"{signal(bank.name)}_unused"
     if len(outs) < 2:
         top.decls.append(f"wire [{w - 1}:0] {unused};  // the tile's second read port is not configured")
