@@ -63,8 +63,8 @@ def test_f_ports_sharing_a_tile_read_port_in_one_cycle_are_caught(up_sample):
     # ... but a sharer reading in its owner's cycles (here over the owner's iterations) is not
     bad = _with_read_ports(plan, bank.name, lambda p: dc.replace(p, domain=owner.domain, controller=owner.controller)
                            if p is sharer else p)
-    with pytest.raises(MemoryCheckError, match=r"buffer 'hw_input': bank hw_input.bank0: hw_input.bank0.r\d reads "
-                                                r"through tile read port hw_input.bank0.r\d in cycle \d+, when another"):
+    with pytest.raises(MemoryCheckError, match=rf"buffer 'hw_input': bank hw_input.bank0: {sharer.name} reads "
+                                                rf"through tile read port {owner.name} in cycle \d+, when another"):
         check_plan(nest, bad)
 
 
