@@ -39,8 +39,9 @@ MAX_PIECES = 9  # reads a read is split into at most (each its own controller)
 
 def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[mp._Read],
                    wports: mp._WritePorts, slices: int, best: mp._Organised) -> mp._Organised:
-    """`best`, or the mapping with banks by residue that stores fewer words in no more tiles."""
-    if not any(r.port.delay is None for r in reads):
+    """`best`, or the mapping with banks by residue that stores fewer words in no more tiles. Tried only where the
+    addressed reads take more than one bank (more reads than a tile's read ports: banks holding the same rows)."""
+    if sum(1 for b in best[2] if b.kind == "addressed") < 2:
         return best
     for k in reversed(range(len(prog.nest.buffer(name).box))):  # rows before columns where both do
         for m in MODULI:
