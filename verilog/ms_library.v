@@ -292,7 +292,7 @@ endmodule
 // SRAM is read (synchronously) one cycle earlier and the word held until the next load. FORWARD = 1 (addressed
 // banks): the word being written in that cycle is forwarded (a read one cycle after its write sees the new
 // value). FORWARD = 0 (delay lines): read-first, the old word is read while its address is rewritten.
-// Up to two more read controllers (NR = 3 or 4: R2, R3) share the tile read ports in cycles of their own: a
+// Up to two more read controllers (NS of them: R2, R3) share the NR tile read ports in cycles of their own: a
 // tile read port reads at the address of whichever of its controllers fires, into its one output register.
 module ms_mem_tile #(
     parameter integer WIDTH = 16,
@@ -300,6 +300,7 @@ module ms_mem_tile #(
     parameter integer AW = 11,
     parameter integer NW = 1,
     parameter integer NR = 1,
+    parameter integer NS = 0,
     parameter integer FORWARD = 1,
     parameter integer W0_DIM = 1,
     parameter [32*8-1:0] W0_EXTENT = {8{32'd1}},
@@ -333,8 +334,8 @@ module ms_mem_tile #(
     parameter [32*8-1:0] R1_DATA_STRIDE = 0,
     parameter integer R1_BASE = 0,
     parameter integer R1_SIZE = 1,
-    // Bank read ports 2 and 3 (NR > 2, addressed banks by residue): each reads through tile read port R<i>_PORT
-    // in cycles its owner (bank read port 0 or 1) does not read in.
+    // Bank read ports sharing a tile read port (NS of them, addressed banks by residue): R2 and R3 each read
+    // through tile read port R<i>_PORT (0 or 1) in cycles its own controller (R0 or R1) does not read in.
     parameter integer R2_DIM = 1,
     parameter [32*8-1:0] R2_EXTENT = {8{32'd1}},
     parameter integer R2_CYCLE_START = 1,
@@ -461,7 +462,7 @@ module ms_mem_tile #(
     wire tfire0, tfire1;
     wire [AW-1:0] taddr0, taddr1;
     generate
-        if (NR > 2) begin : shared_reads
+        if (NS > 0) begin : shared_reads
             wire rfire2, rfire3;
             wire [AW-1:0] raddr2, raddr3;
             ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
@@ -469,7 +470,7 @@ module ms_mem_tile #(
                            .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
                 rshare2 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire2),
                          .addr(raddr2));
-            if (NR > 3) begin : fourth
+            if (NS > 1) begin : fourth
                 ms_tile_port #(.DIM(R3_DIM), .EXTENT(R3_EXTENT), .CYCLE_START(R3_CYCLE_START - 1),
                                .CYCLE_STRIDE(R3_CYCLE_STRIDE), .DATA_START(R3_DATA_START),
                                .DATA_STRIDE(R3_DATA_STRIDE), .BASE(R3_BASE), .SIZE(R3_SIZE), .AW(AW))
@@ -502,7 +503,7 @@ module ms_mem_tile #(
     // one read multiplexer (in one shared array both write ports reach every word, and each read port chooses among
     // all of them: about a quarter more cells under a flattening synthesis, where memories become flip-flops).
     localparam APART = (W0_BASE + W0_SIZE <= W1_BASE) || (W1_BASE + W1_SIZE <= W0_BASE);
-    localparam SPLIT = (NW > 1) && (NR == 2) && (FORWARD == 0) && APART && (R0_BASE == W0_BASE)
+    localparam SPLIT = (NW > 1) && (NR > 1) && (NS == 0) && (FORWARD == 0) && APART && (R0_BASE == W0_BASE)
                        && (R0_SIZE == W0_SIZE) && (R1_BASE == W1_BASE) && (R1_SIZE == W1_SIZE);
     generate
         if (SPLIT) begin : regions

@@ -161,7 +161,8 @@ def _check_supported(plan: MemoryPlan) -> None:
         )
     for b in plan.buffers:
         for bank in b.banks:
-            if not 1 <= len(bank.write_ports) <= 2 or len(bank.tile_read_ports) > 2 or len(bank.read_ports) > 4:
+            if not 1 <= len(bank.write_ports) <= 2 or len(bank.tile_read_ports) > 2 or \
+                    len(bank.read_ports) - len(bank.tile_read_ports) > 2:
                 raise RtlLimitError(f"buffer {b.name}: bank {bank.name} needs more ports than a memory tile has; "
                                     "read it at fewer offsets per cycle, or unroll less", b.name)
 
@@ -337,23 +338,26 @@ def _root_writes(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) -> 
 
 
 def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
-    writes, reads = bank.write_ports, bank.read_ports
+    writes = bank.write_ports
+    owners = bank.tile_read_ports
+    sharers = [rp for rp in bank.read_ports if rp.shares is not None]
     params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({_aw(bank.words)})", f".NW({len(writes)})",
-              f".NR({len(reads)})", f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
+              f".NR({len(owners)})"] + ([f".NS({len(sharers)})"] if sharers else []) + \
+        [f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
     for i, wp in enumerate(writes):
         params += _ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp)
     outs = []
-    owners = [rp.name for rp in bank.tile_read_ports]
-    for i, rp in enumerate(reads):
+    for i, rp in enumerate(owners):
         params += _ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp)
         s = signal(rp.name)
         top.decls.append(f"wire [{w - 1}:0] {s};")
-        if rp.shares is None:
-            outs.append(s)
-            continue
-        # a bank by residue: this port's words come through its owner's tile read port, in cycles of its own
-        assert i >= len(owners), f"{rp.name}: read ports sharing a tile read port follow the tile read ports"
-        params.append(f".R{i}_PORT({owners.index(rp.shares)})")
+        outs.append(s)
+    names = [rp.name for rp in owners]
+    for i, rp in enumerate(sharers, start=2):  # a bank by residue: words through the owner's tile read port
+        params += _ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp) + \
+            [f".R{i}_PORT({names.index(rp.shares)})"]
+        s = signal(rp.name)
+        top.decls.append(f"wire [{w - 1}:0] {s};")
         top.body.append(f"assign {s} = {signal(rp.shares)};  // reads through {signal(rp.shares)}'s tile read port")
     unused = f"{signal(bank.name)}_unused"
     if len(outs) < 2:
