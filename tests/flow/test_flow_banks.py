@@ -4,13 +4,17 @@ disjoint cycles. Bit-exact on both simulators, with stalls on both sides, and `w
 count of live values (`min_words`): the banks' SRAM is the minimum, and `words` also counts the stream's write
 port and each tile read port's output register."""
 
+import importlib.util
+import re
+from pathlib import Path
+
 import pytest
 
 import mainspring as hl
 from mainspring import apps
 from mainspring.apps.common import accelerate, random_image
 
-from conftest import SIMULATORS
+from conftest import SIMULATORS, assert_lint_clean_and_latch_free
 
 
 def vertical_upsample_blur(width: int, height: int):
@@ -82,3 +86,17 @@ def test_camera_pipelines_red_and_blue_planes_are_banked_by_row_parity(simulator
     assert words["g_gr"] == (75, 26) and words["g_gb"] == (73, 24)
     assert all(not _shares(b) for name in ("g_gr", "g_gb") for b in design.plan.buffer(name).banks)
     design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+def test_a_bank_of_one_tile_read_port_and_a_read_sharing_it_is_lint_clean(tmp_path):
+    # fuzz seed 101725 (tests/flow/fuzz_cases, simulated there): the sharer is ms_mem_tile's R2 (NS = 1), not its
+    # second tile read port R1 (NR = 1)
+    path = Path(__file__).parent / "fuzz_cases" / "downsample_banked_on_one_tile_read_port.py"
+    spec = importlib.util.spec_from_file_location("banks_one_tile_read_port", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    design = hl.compile(mod.build(), name="banks_one_tile_read_port")
+    banks = design.plan.buffer("f0").banks
+    assert [(len(b.tile_read_ports), len(_shares(b))) for b in banks] == [(1, 1), (1, 1)]
+    assert len(re.findall(r"\.NR\(1\),\s*\.NS\(1\),", design.verilog)) == 2
+    assert_lint_clean_and_latch_free(design, tmp_path)
