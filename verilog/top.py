@@ -346,19 +346,14 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
         [f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
     for i, wp in enumerate(writes):
         params += _ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp)
-    outs = []
-    for i, rp in enumerate(owners):
+    # R0, R1: the tile read ports; R2, R3: bank read ports (of a bank by residue) reading through them
+    for i, rp in [*enumerate(owners), *enumerate(sharers, start=2)]:
         params += _ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp)
-        s = signal(rp.name)
-        top.decls.append(f"wire [{w - 1}:0] {s};")
-        outs.append(s)
-    names = [rp.name for rp in owners]
-    for i, rp in enumerate(sharers, start=2):  # a bank by residue: words through the owner's tile read port
-        params += _ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp) + \
-            [f".R{i}_PORT({names.index(rp.shares)})"]
-        s = signal(rp.name)
-        top.decls.append(f"wire [{w - 1}:0] {s};")
-        top.body.append(f"assign {s} = {signal(rp.shares)};  // reads through {signal(rp.shares)}'s tile read port")
+        top.decls.append(f"wire [{w - 1}:0] {signal(rp.name)};")
+        if rp.shares is not None:
+            params.append(f".R{i}_PORT({[p.name for p in owners].index(rp.shares)})")
+            top.body.append(f"assign {signal(rp.name)} = {signal(rp.shares)};  // through its tile read port")
+    outs = [signal(rp.name) for rp in owners]
     unused = f"{signal(bank.name)}_unused"
     if len(outs) < 2:
         top.decls.append(f"wire [{w - 1}:0] {unused};  // the tile's second read port is not configured")
