@@ -9,7 +9,7 @@ plain facts (op schedules, port controllers, tap delays) and the exact value flo
 3. in every bank, each read finds its value at its address (in its port's region) and no write to that address
    happens between the value's write and its read as the bank's kind defines it (read-first delay lines,
    forwarding addressed banks), and no port or op is used twice in one cycle, nor a tile given more ports or
-   words than it has.
+   words than it has (bank read ports sharing a tile read port read in disjoint cycles).
 4. a RAM (memories/ram.py) is written in its update op's write cycles, read at the elements its readers' loads
    name, and only after its last write.
 A failure raises MemoryCheckError naming the buffer and the first violating point.
@@ -28,7 +28,17 @@ from mainspring.hwlower.ir import LoopNest
 from mainspring.target import CGRA
 
 from .errors import MemoryCheckError
-from .ir import Bank, BankPort, BufferPlan, Controller, Dim, MemoryPlan, OpSchedule, ReadPort
+from .ir import (
+    CONTROLLERS_PER_TILE_READ_PORT,
+    Bank,
+    BankPort,
+    BufferPlan,
+    Controller,
+    Dim,
+    MemoryPlan,
+    OpSchedule,
+    ReadPort,
+)
 from .polyhedral import Access, Flow, Program, build_program, point_values
 from .timing import bounds, cycle_expr, dense_rates, flat_map, linear_map, writes_before
 
@@ -253,9 +263,10 @@ def _check_elements(buf: BufferPlan) -> None:
 
 def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, ops: dict[str, OpSchedule]) -> None:
     t = plan.target
-    if len(bank.write_ports) > t.mem_tile_write_ports or len(bank.read_ports) > t.mem_tile_read_ports:
-        _fail(buf.name, f"bank {bank.name} has {len(bank.write_ports)} write and {len(bank.read_ports)} read ports; a "
-                        f"tile has {t.mem_tile_write_ports} and {t.mem_tile_read_ports}")
+    if len(bank.write_ports) > t.mem_tile_write_ports or len(bank.tile_read_ports) > t.mem_tile_read_ports:
+        reads = len(bank.tile_read_ports)
+        _fail(buf.name, f"bank {bank.name} has {len(bank.write_ports)} write and {reads} read ports; a tile has "
+                        f"{t.mem_tile_write_ports} and {t.mem_tile_read_ports}")
     if bank.words > bank.tiles * t.mem_tile_words or bank.words < 1:
         _fail(buf.name, f"bank {bank.name} holds {bank.words} words in {bank.tiles} tiles of {t.mem_tile_words}")
     names = {}
@@ -271,6 +282,7 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, _port_shift(bank, p, op))
         if not _ctrl_map(names[p.name], p.domain, p.controller, False).is_injective():
             _fail(buf.name, f"bank port {p.name} is used more than once in a cycle")
+    _check_shared_tile_ports(buf, bank, names)
     for r in bank.read_ports:
         covered = None
         for w, expected in _expected_values(buf, bank, r, prog, names):
@@ -278,6 +290,30 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
             covered = expected.domain() if covered is None else covered.union(expected.domain())
         if bank.kind == "addressed":
             _check_served(buf, bank, r, prog, names[r.name], covered)
+
+
+def _check_shared_tile_ports(buf: BufferPlan, bank: Bank, names: dict[str, str]) -> None:
+    """Bank read ports sharing a tile read port (and its output register) read in disjoint cycles, an addressed
+    bank's, at most a tile read port's controllers on each."""
+    users = {p.name: [p] for p in bank.tile_read_ports}
+    for p in bank.read_ports:
+        if p.shares is not None:
+            if bank.kind != "addressed" or p.shares not in users:
+                _fail(buf.name, f"bank {bank.name} read port {p.name} shares {p.shares}, not a tile read port of this "
+                                "addressed bank")
+            users[p.shares].append(p)
+    for owner, ports in users.items():
+        if len(ports) > CONTROLLERS_PER_TILE_READ_PORT:
+            _fail(buf.name, f"bank {bank.name}: tile read port {owner} serves {len(ports)} bank read ports; a tile "
+                            f"read port has {CONTROLLERS_PER_TILE_READ_PORT} controllers")
+        busy = None
+        for p in ports:
+            cycles = _ctrl_map(names[p.name], p.domain, p.controller, False).range()
+            if busy is not None and not busy.intersect(cycles).is_empty():
+                _fail(buf.name, f"bank {bank.name}: {p.name} reads through tile read port {owner} in cycle "
+                                f"{point_values(busy.intersect(cycles).lexmin())[0]}, when another of its bank read "
+                                "ports reads")
+            busy = cycles if busy is None else busy.union(cycles)
 
 
 def _check_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, name: str,

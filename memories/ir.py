@@ -44,6 +44,10 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   writes value i - b, and in the cycle after it a read port (delay t) loads value i + 1 - t, which it then
   holds until after the root's next write. Cycle delay lines write and read the root's value number i in its
   write cycle shifted by the port's delay.
+- Banks by residue (memories/banks.py): an addressed buffer may be split into banks each holding the elements
+  of one residue of a coordinate (rows of one parity); a read is then split into read ports over the op's
+  iterations with one residue (a `Dim.step`), and bank read ports that read in disjoint cycles share one tile
+  read port (`BankPort.shares`): the tile's read address comes from whichever of their controllers fires.
 - Banking by lane: every port (write, read, bank port) belongs to one lane of its op, and each lane's write
   port roots its own chain of registers and delay lines, so a k-lane stencil has k chains whose lines are
   W / k words (a tile never sees the other lanes' traffic). Addressed banks take at most a tile's write ports
@@ -53,7 +57,7 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   ports.
 - Storage (`BufferPlan.words`) is counted the way `min_words` counts live values, so that the two compare: one
   word per write port (its value in the write cycle, held by the producer), one per register, and per bank its
-  SRAM words plus one output register per read port. Each holds one value at a time and a live value is held by
+  SRAM words plus one output register per tile read port. Each holds one value at a time and a live value is held by
   one of them in every cycle from its write to its last read, so `words >= min_words` for every correct plan.
 """
 
@@ -208,6 +212,14 @@ class BankPort:
     # addressed read ports: the op's other lanes this port serves too (they read the same words in the same
     # cycles: a load that does not depend on the lane, such as an input channel every output channel reads)
     shared: tuple[tuple[int, ...], ...] = ()
+    # addressed read ports: the bank read port whose tile read port (and output register) this one uses too, in
+    # cycles of its own (a bank by residue: a port reads one parity of rows on even rows and another on odd ones)
+    shares: str | None = None
+
+
+# A tile read port serves at most this many bank read ports, each with its own controller, in disjoint cycles
+# (ms_library.v's ms_mem_tile: R0..R3 on two tile read ports).
+CONTROLLERS_PER_TILE_READ_PORT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +233,11 @@ class Bank:
     read_ports: tuple[BankPort, ...]
     root: str | None = None  # delay lines: the write port whose stream it delays
     gated: bool = False  # delay lines: delays count the root's writes (write taps), not cycles
+
+    @property
+    def tile_read_ports(self) -> tuple[BankPort, ...]:
+        """The read ports with a tile read port (and output register) of their own: those sharing none."""
+        return tuple(p for p in self.read_ports if p.shares is None)
 
 
 @dataclass(frozen=True, slots=True)

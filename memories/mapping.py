@@ -8,15 +8,16 @@
   least circular size that never overwrites a live value; banks are replicated when more reads than a tile's
   read ports exist.
 - Where a buffer's first mapping stores more than its exact minimum, a stream's far taps are tried as
-  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads): the
-  mapping with fewer words in no more tiles is kept.
+  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads), then its
+  addressed reads as banks by residue of a coordinate (`banks`: rows of one parity per bank): the mapping with
+  fewer words in no more tiles is kept.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -24,6 +25,7 @@ import islpy as isl
 from mainspring.hwlower.ir import Affine
 from mainspring.target import CGRA
 
+from . import banks as residue
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
@@ -56,7 +58,9 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
     slices = math.ceil(buf.type.bits() / target.word_bits)
     best = _organise(prog, sched, target, name, reads, wports, slices)
     if _words(wports, best) > min_words:
-        best = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
+        best, reads = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
+    if _words(wports, best) > min_words:
+        best = residue.residue_banked(prog, sched, target, name, reads, wports, slices, best)
     final, registers, banks = best
     level = "mem_tile" if banks else ("register" if registers else "wire")
     words = _words(wports, best)
@@ -68,11 +72,15 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
 
 
 _Organised = tuple[list[ReadPort], list[Register], list[Bank]]  # the final read ports, registers and banks
+# (prog, sched, target, buffer, addressed reads, write ports, slices, first bank number) -> (banks, the bank read
+# port serving each read port)
+_Banker = Callable[[Program, Schedule, CGRA, str, list[_Read], _WritePorts, int, int],
+                   tuple[list[Bank], dict[str, str]]]
 
 
 def _words(wports: _WritePorts, org: _Organised) -> int:
     """Storage as `min_words` counts it (memories/ir.py): write ports, registers, bank words and read registers."""
-    return len(wports) + len(org[1]) + sum(b.words + len(b.read_ports) for b in org[2])
+    return len(wports) + len(org[1]) + sum(b.words + len(b.tile_read_ports) for b in org[2])
 
 
 def _tiles(org: _Organised) -> int:
@@ -80,11 +88,12 @@ def _tiles(org: _Organised) -> int:
 
 
 def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
-                        wports: _WritePorts, slices: int, best: _Organised) -> _Organised:
+                        wports: _WritePorts, slices: int, best: _Organised) -> tuple[_Organised, list[_Read]]:
     """Where a stream's far taps read few of its values (the edges of a small image, one channel of a stream, a
     plane read a row later), a delay line still holds every value for the whole delay: serve those taps from
     an addressed bank holding only the values they read, when that stores fewer words in no more tiles. Each
-    write port in turn, the taps from its farthest down, keeping what improves."""
+    write port in turn, the taps from its farthest down, keeping what improves. Returns the mapping and its
+    reads."""
     kept = reads
     for wp in wports.values():
         # taps a few registers reach cost a register each: only those a delay line would serve are candidates
@@ -102,12 +111,13 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
             if _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
                 best, kept = got, trial
             current = trial
-    return best
+    return best, kept
 
 
 def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
-              slices: int) -> _Organised:
-    """Registers and banks serving `reads`: tap chains for those with a delay, addressed banks for the others."""
+              slices: int, addressed_banks: _Banker | None = None) -> _Organised:
+    """Registers and banks serving `reads`: tap chains for those with a delay, addressed banks for the others
+    (`_addressed_banks`, or the given banker)."""
     registers: list[Register] = []
     banks: list[Bank] = []
     taps: dict[tuple[str, int], str] = {}  # (write port, delay) -> the element delivering it
@@ -129,7 +139,8 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
     addressed = [r for r in reads if r.port.delay is None]
     served: dict[str, str] = {}  # logical read port -> addressed bank read port
     if addressed:
-        abanks, served = _addressed_banks(prog, sched, target, name, addressed, wports, slices, len(banks))
+        abanks, served = (addressed_banks or _addressed_banks)(prog, sched, target, name, addressed, wports, slices,
+                                                               len(banks))
         banks += abanks
     final = []
     for r in reads:
@@ -194,7 +205,9 @@ def element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt,
     env = {d.var: v for d, v in zip(s.lane_dims, lane)}
     env |= {d.var: d.min for d in dims}
     start = sum(st * _on_step(a.evaluate(env) - lo, step) for st, a, (lo, _, step) in zip(strides, index, bbox))
-    per_dim = [sum(st * _on_step(dict(a.terms).get(d.var, 0) * d.step, step)
+    # A dim of one iteration never steps: its stride is free (0 where the element's step is off the grid)
+    per_dim = [sum(st * (0 if d.extent == 1 and dict(a.terms).get(d.var, 0) * d.step % step
+                         else _on_step(dict(a.terms).get(d.var, 0) * d.step, step))
                    for st, a, (_, _, step) in zip(strides, index, bbox)) for d in dims]
     return start, tuple(reversed(per_dim))
 

@@ -58,6 +58,7 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
     <bank port> = {"name", "op", "lane", "domain": [dim], "source": element | null, "delay": int | null,
                    "load": str | null, "region": [first word, words],   # address = first + (data mod words)
                    "shared": [lane],   # addressed read ports: the op's other lanes served (same words, same cycles)
+                   "shares": bank read port,   # only when set: the tile read port it uses in cycles of its own
                    "controller": <write or read controller>}
     a bank port's dim may have "step" (absent: 1): it touches min, min + step, ... (a downsample's values)
 """
@@ -174,7 +175,9 @@ def _bank(k: Bank) -> dict:
 def _bank_port(p: BankPort) -> dict:
     return {"name": p.name, "op": p.op, "lane": list(p.lane), "domain": [_dim(d) for d in p.domain],
             "source": p.source, "delay": p.delay, "load": p.load, "region": list(p.region),
-            "shared": [list(v) for v in p.shared], "controller": _controller(p.controller, p.kind)}
+            "shared": [list(v) for v in p.shared], "controller": _controller(p.controller, p.kind)} | (
+        # only where set: the JSON of every design without banks by residue stays as it was
+        {"shares": p.shares} if p.shares is not None else {})
 
 
 def _controller(c: Controller, kind: str | None) -> dict:
@@ -240,7 +243,8 @@ def _bank_from(k: dict) -> Bank:
     def ports(kind: str) -> tuple[BankPort, ...]:
         return tuple(BankPort(p["name"], kind, p["op"], tuple(p["lane"]), _dims(p["domain"]),
                               _controller_from(p["controller"]), p["source"], p["delay"], p["load"],
-                              tuple(p["region"]), tuple(tuple(v) for v in p["shared"])) for p in k[f"{kind}_ports"])
+                              tuple(p["region"]), tuple(tuple(v) for v in p["shared"]), p.get("shares"))
+                     for p in k[f"{kind}_ports"])
 
     return Bank(k["name"], k["kind"], k["words"], k["tiles"], k["slices"], ports("write"), ports("read"), k["root"],
                 k["gated"])

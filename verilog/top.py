@@ -162,7 +162,8 @@ def _check_supported(plan: MemoryPlan) -> None:
         )
     for b in plan.buffers:
         for bank in b.banks:
-            if not 1 <= len(bank.write_ports) <= 2 or len(bank.read_ports) > 2:
+            if not 1 <= len(bank.write_ports) <= 2 or len(bank.tile_read_ports) > 2 or \
+                    len(bank.read_ports) - len(bank.tile_read_ports) > 2:
                 raise RtlLimitError(f"buffer {b.name}: bank {bank.name} needs more ports than a memory tile has; "
                                     "read it at fewer offsets per cycle, or unroll less", b.name)
 
@@ -338,17 +339,22 @@ def _root_writes(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) -> 
 
 
 def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
-    writes, reads = bank.write_ports, bank.read_ports
+    writes = bank.write_ports
+    owners = bank.tile_read_ports
+    sharers = [rp for rp in bank.read_ports if rp.shares is not None]
     params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({_aw(bank.words)})", f".NW({len(writes)})",
-              f".NR({len(reads)})", f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
+              f".NR({len(owners)})"] + ([f".NS({len(sharers)})"] if sharers else []) + \
+        [f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
     for i, wp in enumerate(writes):
         params += _ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp)
-    outs = []
-    for i, rp in enumerate(reads):
+    # R0, R1: the tile read ports; R2, R3: bank read ports (of a bank by residue) reading through them
+    for i, rp in [*enumerate(owners), *enumerate(sharers, start=2)]:
         params += _ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp)
-        s = signal(rp.name)
-        top.decls.append(f"wire [{w - 1}:0] {s};")
-        outs.append(s)
+        top.decls.append(f"wire [{w - 1}:0] {signal(rp.name)};")
+        if rp.shares is not None:
+            params.append(f".R{i}_PORT({[p.name for p in owners].index(rp.shares)})")
+            top.body.append(f"assign {signal(rp.name)} = {signal(rp.shares)};  // through its tile read port")
+    outs = [signal(rp.name) for rp in owners]
     unused = f"{signal(bank.name)}_unused"
     if len(outs) < 2:
         top.decls.append(f"wire [{w - 1}:0] {unused};  // the tile's second read port is not configured")

@@ -23,8 +23,9 @@ ABOVE_MINIMUM = {
     # The half-resolution Bayer planes run in the full-resolution loops' steps (strip-mined like every Func along
     # a divided dimension), so each plane row waits about a frame's half for the demosaic to read it.
     "h2h_camera_pipeline": {"hw_input", "g_gr", "g_gb", "r_r", "b_b"},
-    # Four reads of hw_input (columns x / 2 and x / 2 -+ 1 of rows y / 2 and y / 2 -+ 1) through addressed banks of
-    # a tile's two read ports: the bank of the outer rows holds two input rows, that of row y / 2 one, for two live.
+    # Four reads of hw_input (columns x / 2 and x / 2 -+ 1 of rows y / 2 and y / 2 -+ 1) from two banks by row parity
+    # (memories/banks.py): their SRAM is the minimum; `words` also counts the stream's write port and the four
+    # tile read ports' output registers.
     "h2h_up_sample": {"hw_input"},
     # Each of the 16 bins is a lane's accumulator register; `words` also counts each lane's write wire and the
     # registers by which hw_output reads the bins one after another, while the minimum counts 16 live values.
@@ -89,7 +90,12 @@ def test_up_sample_paces_its_input_to_the_output(width, height):
     assert design.plan.op("hw_output_s0").rates == (2 * width, width, 2, 1)
     rep = design.report
     (buf,) = [b for b in rep["buffers"] if b["name"] == "hw_input"]
-    assert buf["min_words"] == 2 * row and buf["words"] == 3 * row + 7
+    # Two banks by row parity, each of one input row's words (the rows y / 2 and y / 2 -+ 1 read in a cycle have
+    # different parities), read through two tile read ports each: the SRAM is the minimum, plus the stream's
+    # write port and four output registers (three rows of SRAM and 7 words when a bank held the outer rows).
+    assert buf["min_words"] == 2 * row and buf["words"] == 2 * row + 5
+    banks = design.plan.buffer("hw_input").banks
+    assert [(b.words, len(b.tile_read_ports), len(b.read_ports)) for b in banks] == [(row, 2, 4)] * 2
     # An odd output row also reads the input row after its own (y / 2 + 1): the first output waits until the
     # paced stream has delivered three input rows, three output rows' time (+5: the blend's pipeline stages).
     assert rep["first_output_cycle"] == 3 * width + 5 + 5

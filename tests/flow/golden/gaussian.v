@@ -568,12 +568,15 @@ endmodule
 // SRAM is read (synchronously) one cycle earlier and the word held until the next load. FORWARD = 1 (addressed
 // banks): the word being written in that cycle is forwarded (a read one cycle after its write sees the new
 // value). FORWARD = 0 (delay lines): read-first, the old word is read while its address is rewritten.
+// Up to two more read controllers (NS of them: R2, R3) share the NR tile read ports in cycles of their own: a
+// tile read port reads at the address of whichever of its controllers fires, into its one output register.
 module ms_mem_tile #(
     parameter integer WIDTH = 16,
     parameter integer WORDS = 2048,
     parameter integer AW = 11,
     parameter integer NW = 1,
     parameter integer NR = 1,
+    parameter integer NS = 0,
     parameter integer FORWARD = 1,
     parameter integer W0_DIM = 1,
     parameter [32*8-1:0] W0_EXTENT = {8{32'd1}},
@@ -606,7 +609,27 @@ module ms_mem_tile #(
     parameter integer R1_DATA_START = 0,
     parameter [32*8-1:0] R1_DATA_STRIDE = 0,
     parameter integer R1_BASE = 0,
-    parameter integer R1_SIZE = 1
+    parameter integer R1_SIZE = 1,
+    // Bank read ports sharing a tile read port (NS of them, addressed banks by residue): R2 and R3 each read
+    // through tile read port R<i>_PORT (0 or 1) in cycles its own controller (R0 or R1) does not read in.
+    parameter integer R2_DIM = 1,
+    parameter [32*8-1:0] R2_EXTENT = {8{32'd1}},
+    parameter integer R2_CYCLE_START = 1,
+    parameter [32*8-1:0] R2_CYCLE_STRIDE = 0,
+    parameter integer R2_DATA_START = 0,
+    parameter [32*8-1:0] R2_DATA_STRIDE = 0,
+    parameter integer R2_BASE = 0,
+    parameter integer R2_SIZE = 1,
+    parameter integer R2_PORT = 0,
+    parameter integer R3_DIM = 1,
+    parameter [32*8-1:0] R3_EXTENT = {8{32'd1}},
+    parameter integer R3_CYCLE_START = 1,
+    parameter [32*8-1:0] R3_CYCLE_STRIDE = 0,
+    parameter integer R3_DATA_START = 0,
+    parameter [32*8-1:0] R3_DATA_STRIDE = 0,
+    parameter integer R3_BASE = 0,
+    parameter integer R3_SIZE = 1,
+    parameter integer R3_PORT = 0
 ) (
     input clk,
     input rst_n,
@@ -711,6 +734,44 @@ module ms_mem_tile #(
         end
     endgenerate
 
+    // The tile read ports: bank read port 0 or 1, or in its own cycles a controller sharing it (R2, R3).
+    wire tfire0, tfire1;
+    wire [AW-1:0] taddr0, taddr1;
+    generate
+        if (NS > 0) begin : shared_reads
+            wire rfire2, rfire3;
+            wire [AW-1:0] raddr2, raddr3;
+            ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
+                           .CYCLE_STRIDE(R2_CYCLE_STRIDE), .DATA_START(R2_DATA_START), .DATA_STRIDE(R2_DATA_STRIDE),
+                           .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
+                rshare2 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire2),
+                         .addr(raddr2));
+            if (NS > 1) begin : fourth
+                ms_tile_port #(.DIM(R3_DIM), .EXTENT(R3_EXTENT), .CYCLE_START(R3_CYCLE_START - 1),
+                               .CYCLE_STRIDE(R3_CYCLE_STRIDE), .DATA_START(R3_DATA_START),
+                               .DATA_STRIDE(R3_DATA_STRIDE), .BASE(R3_BASE), .SIZE(R3_SIZE), .AW(AW))
+                    rshare3 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire3),
+                             .addr(raddr3));
+            end else begin : third_only
+                assign rfire3 = 1'b0;
+                assign raddr3 = {AW{1'b0}};
+            end
+            wire on20 = rfire2 && (R2_PORT == 0);
+            wire on21 = rfire2 && (R2_PORT == 1);
+            wire on30 = rfire3 && (R3_PORT == 0);
+            wire on31 = rfire3 && (R3_PORT == 1);
+            assign tfire0 = rfire0 || on20 || on30;
+            assign tfire1 = rfire1 || on21 || on31;
+            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : raddr0);
+            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : raddr1);
+        end else begin : own_reads
+            assign tfire0 = rfire0;
+            assign tfire1 = rfire1;
+            assign taddr0 = raddr0;
+            assign taddr1 = raddr1;
+        end
+    endgenerate
+
     assign wfire = wfire0;
 
     // Two delay lines packed in one tile (read-first, each read port in the region of one write port, the regions
@@ -718,7 +779,7 @@ module ms_mem_tile #(
     // one read multiplexer (in one shared array both write ports reach every word, and each read port chooses among
     // all of them: about a quarter more cells under a flattening synthesis, where memories become flip-flops).
     localparam APART = (W0_BASE + W0_SIZE <= W1_BASE) || (W1_BASE + W1_SIZE <= W0_BASE);
-    localparam SPLIT = (NW > 1) && (NR > 1) && (FORWARD == 0) && APART && (R0_BASE == W0_BASE)
+    localparam SPLIT = (NW > 1) && (NR > 1) && (NS == 0) && (FORWARD == 0) && APART && (R0_BASE == W0_BASE)
                        && (R0_SIZE == W0_SIZE) && (R1_BASE == W1_BASE) && (R1_SIZE == W1_SIZE);
     generate
         if (SPLIT) begin : regions
@@ -729,8 +790,8 @@ module ms_mem_tile #(
             localparam integer A1 = (W1_SIZE > 1) ? $clog2(W1_SIZE) : 1;
             wire [AW-1:0] w0_high_unused = waddr0 - W0_BASE_A;
             wire [AW-1:0] w1_high_unused = waddr1 - W1_BASE_A;
-            wire [AW-1:0] r0_high_unused = raddr0 - R0_BASE_A;
-            wire [AW-1:0] r1_high_unused = raddr1 - R1_BASE_A;
+            wire [AW-1:0] r0_high_unused = taddr0 - R0_BASE_A;
+            wire [AW-1:0] r1_high_unused = taddr1 - R1_BASE_A;
             wire [A0-1:0] w0 = w0_high_unused[A0-1:0];
             wire [A1-1:0] w1 = w1_high_unused[A1-1:0];
             wire [A0-1:0] r0 = r0_high_unused[A0-1:0];
@@ -744,23 +805,23 @@ module ms_mem_tile #(
             always @(posedge clk) begin
                 if (!rst_n)
                     rdata0 <= {WIDTH{1'b0}};
-                else if (en && rfire0)
+                else if (en && tfire0)
                     rdata0 <= mem0[r0];
             end
             always @(posedge clk) begin
                 if (!rst_n)
                     rdata1 <= {WIDTH{1'b0}};
-                else if (en && rfire1)
+                else if (en && tfire1)
                     rdata1 <= mem1[r1];
             end
         end else begin : one_array
             reg [WIDTH-1:0] mem [0:WORDS-1];
             // Forwarding (FORWARD = 1 only): the word a write port stores in the cycle a read is issued at its
             // address.
-            wire fwd00 = FWD & wfire0 & (waddr0 == raddr0);
-            wire fwd10 = FWD & wfire1 & (waddr1 == raddr0);
-            wire fwd01 = FWD & wfire0 & (waddr0 == raddr1);
-            wire fwd11 = FWD & wfire1 & (waddr1 == raddr1);
+            wire fwd00 = FWD & wfire0 & (waddr0 == taddr0);
+            wire fwd10 = FWD & wfire1 & (waddr1 == taddr0);
+            wire fwd01 = FWD & wfire0 & (waddr0 == taddr1);
+            wire fwd11 = FWD & wfire1 & (waddr1 == taddr1);
             always @(posedge clk) begin
                 if (en && wfire0)
                     mem[waddr0] <= wdata0;
@@ -770,14 +831,14 @@ module ms_mem_tile #(
             always @(posedge clk) begin
                 if (!rst_n)
                     rdata0 <= {WIDTH{1'b0}};
-                else if (en && rfire0)
-                    rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : mem[raddr0]);
+                else if (en && tfire0)
+                    rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : mem[taddr0]);
             end
             always @(posedge clk) begin
                 if (!rst_n)
                     rdata1 <= {WIDTH{1'b0}};
-                else if (en && rfire1)
-                    rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : mem[raddr1]);
+                else if (en && tfire1)
+                    rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : mem[taddr1]);
             end
         end
     endgenerate

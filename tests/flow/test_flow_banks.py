@@ -1,0 +1,102 @@
+"""Banks by residue of a coordinate (memories/banks.py, session 11): reads that take rows of different parities
+in one cycle are served by a bank per parity, each holding its rows once, through tile read ports shared over
+disjoint cycles. Bit-exact on both simulators, with stalls on both sides, and `words` pinned against the exact
+count of live values (`min_words`): the banks' SRAM is the minimum, and `words` also counts the stream's write
+port and each tile read port's output register."""
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+import mainspring as hl
+from mainspring import apps
+from mainspring.apps.common import accelerate, random_image
+
+from conftest import SIMULATORS, assert_lint_clean_and_latch_free
+
+
+def vertical_upsample_blur(width: int, height: int):
+    """A 2x vertical upsample (nearest) followed by a vertical 3-tap blur, the upsample inlined: each output reads
+    hw_input at rows y / 2, (y + 1) / 2 and y / 2 + 1, that is yo, yo + yi and yo + 1 on the strip-mined loop."""
+    x, y = hl.Var("x"), hl.Var("y")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(image[x, y])
+    up = hl.Func("up")
+    up[x, y] = hw_input[x, y / 2]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = (up[x, y] + 2 * up[x, y + 1] + up[x, y + 2]) / 4
+    output = hl.Func("output")
+    output[x, y] = hl.u8(hw_output[x, y])
+    accelerate(output, hw_output, width, height, [], hw_input)
+    return output, {"input": random_image(width, height // 2 + 1, seed=5)}
+
+
+def _shares(bank) -> list[tuple[str, str]]:
+    return [(p.name, p.shares) for p in bank.read_ports if p.shares is not None]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("width", "height"), [(12, 8), (7, 6)])
+def test_a_vertical_upsample_then_a_blur_is_banked_by_row_parity(width, height, simulator, build_dir):
+    out, inputs = vertical_upsample_blur(width, height)
+    design = hl.compile(out, name=f"banks_vertical_upsample_{width}")
+    buf = design.plan.buffer("hw_input")
+    # Rows yo and yo + 1 have different parities, and yo + yi is one of them: the two loads of row yo + yi split
+    # four ways (yo's parity x yi), the others two ways, and each bank of rows of one parity is read through two
+    # tile read ports, each shared by two reads of disjoint cycles (rows of one parity, once on even yo, once on
+    # odd yo). Before, one bank held two rows for the two reads of yo and yo + yi, another one row.
+    assert len(buf.banks) == 2
+    for bank in buf.banks:
+        (w,) = bank.write_ports
+        assert [d.step for d in w.domain] == [2, 1] and bank.words == width  # every second input row, one row
+        assert len(bank.tile_read_ports) == 2 and len(_shares(bank)) == 2
+    assert buf.min_words == 2 * width and buf.words == buf.min_words + 1 + 4
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=3)
+    assert res.output.shape == (height, width)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_up_sample_is_banked_by_row_parity_under_stalls(simulator, build_dir):
+    out, inputs = apps.load("h2h_up_sample").build(10, 6)
+    design = hl.compile(out, name="h2h_up_sample")
+    buf = design.plan.buffer("hw_input")
+    assert [len(_shares(b)) for b in buf.banks] == [2, 2]
+    assert sum(b.words for b in buf.banks) == buf.min_words
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=11)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_camera_pipelines_red_and_blue_planes_are_banked_by_row_parity(simulator, build_dir):
+    mod = apps.load("h2h_camera_pipeline")
+    out, inputs = mod.build(12, 8)
+    design = hl.compile(out, name="h2h_camera_pipeline", target=apps.target(mod))
+    words = {b.name: (b.words, b.min_words) for b in design.plan.buffers}
+    # r_r and b_b are read at two rows a cycle (4 reads): a bank per row parity, two tile read ports each, shared.
+    # Their SRAM is at most the minimum (which also counts the value on the write port); session 10: r_r 30 and
+    # b_b 40 words, in banks holding overlapping rows.
+    assert words["r_r"] == (21, 17) and words["b_b"] == (26, 21)
+    for name in ("r_r", "b_b"):
+        banks = design.plan.buffer(name).banks
+        assert len(banks) == 2 and all(len(_shares(b)) == 2 for b in banks)
+    # g_gr and g_gb are read at 8 taps a cycle (3 rows): banks by parity would need 5 tile read ports for the
+    # parity of rows y -+ 1, 6 tiles for 4, so they keep their copies (memories/banks.py keeps no more tiles).
+    assert words["g_gr"] == (75, 26) and words["g_gb"] == (73, 24)
+    assert all(not _shares(b) for name in ("g_gr", "g_gb") for b in design.plan.buffer(name).banks)
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+def test_a_bank_of_one_tile_read_port_and_a_read_sharing_it_is_lint_clean(tmp_path):
+    # fuzz seed 101725 (tests/flow/fuzz_cases, simulated there): the sharer is ms_mem_tile's R2 (NS = 1), not its
+    # second tile read port R1 (NR = 1)
+    path = Path(__file__).parent / "fuzz_cases" / "downsample_banked_on_one_tile_read_port.py"
+    spec = importlib.util.spec_from_file_location("banks_one_tile_read_port", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    design = hl.compile(mod.build(), name="banks_one_tile_read_port")
+    banks = design.plan.buffer("f0").banks
+    assert [(len(b.tile_read_ports), len(_shares(b))) for b in banks] == [(1, 1), (1, 1)]
+    assert len(re.findall(r"\.NR\(1\),\s*\.NS\(1\),", design.verilog)) == 2
+    assert_lint_clean_and_latch_free(design, tmp_path)
