@@ -33,6 +33,7 @@ from mainspring.frontend.types import I32
 from .edge_taps import tap_inner_reads
 from .fold import map_calls
 from .program import Tile
+from .shift_tails import shifted_funcs
 from .simplify import simplify
 from .state import Lowering
 from .tiling import check_same_shape
@@ -244,6 +245,7 @@ class _Extension:
         self.levels = [s.tiles] + ([s.glb.mem_tiles] if s.glb is not None else [])
         self.boxes = [[dict(t.boxes) for t in tiles] for tiles in self.levels]
         self.demands = [[dict(t.demands) for t in tiles] for tiles in self.levels]  # shift_tails.py
+        self.shifted = shifted_funcs(self.region)
         self.tables: dict[int, dict[int, dict[int, int]]] = {}  # id(Function) -> dimension -> {v: source}
         self.redirect: dict[int, Function] = {}  # id(call) -> the copy of its callee it reads
         self.buffered = list(self.region.buffered)
@@ -351,9 +353,12 @@ class _Extension:
                     lo, hi = grown[dim]
                     box[dim] = (lo, hi + (-(hi - lo + 1)) % steps.get(dim, 1))
                 boxes[fname] = box
-                if fname in self.demands[li][ti]:  # its ShiftInwards tails still round up (shift_tails.py)
+                # its ShiftInwards tails still round up (shift_tails.py), also where only the extension makes
+                # the extent one they do not divide
+                rounded = union(box, rounded_up(f, pre, shifts=True))
+                if (fname in self.demands[li][ti] or id(f) in self.shifted) and rounded != box:
                     self.demands[li][ti][fname] = list(box)
-                    boxes[fname] = union(box, rounded_up(f, pre, shifts=True))
+                    boxes[fname] = rounded
 
     def _original(self, level: int, tile: int, name: str) -> Box:
         return self.levels[level][tile].boxes[name]
