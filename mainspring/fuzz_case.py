@@ -100,9 +100,9 @@ def with_reduction_splits(rng: random.Random, case: Case) -> Case:
 def with_coordinate_tiles(rng: random.Random, case: Case) -> Case:
     """One case in three whose stages read coordinates as values runs in host tiles (drawn last, so the other
     cases stay as they were): the hardware counts its tiles and adds each one's offset
-    (hwlower/tile_coordinates.py)."""
-    if case.tile is not None or case.bins or case.variant == "glb" or all(st.kind != "coord" for st in case.stages) \
-            or rng.random() >= 1 / 3:
+    (hwlower/tile_coordinates.py). Not with boundary conditions (with_edges keeps those to one tile)."""
+    if case.tile is not None or case.bins or case.edges or case.variant == "glb" \
+            or all(st.kind != "coord" for st in case.stages) or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tile=(rng.randint(2, case.width), rng.randint(1, case.height)))
 

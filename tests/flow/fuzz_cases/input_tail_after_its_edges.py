@@ -19,7 +19,10 @@ def algorithm(hl):
     f1[x, y] = hl.i16(0)
     f1[x, y] += hw_input[x + r_f1.x, y + r_f1.y] * hl.i16(1)
     f2 = hl.Func("f2")
-    f2[x, y] = hl.i16(hl.i16(hl.absd(hl.i16(hl.absd(f1[hl.clamp(x, 0, 3), hl.clamp(y - 1, 0, 4)], f0[hl.clamp(x, 0, 3), hl.clamp(y, 0, 4)])), f1[hl.clamp(x - 1, 0, 3), hl.clamp(y, 0, 4)])))
+    up = f1[hl.clamp(x, 0, 3), hl.clamp(y - 1, 0, 4)]
+    here = f0[hl.clamp(x, 0, 3), hl.clamp(y, 0, 4)]
+    left = f1[hl.clamp(x - 1, 0, 3), hl.clamp(y, 0, 4)]
+    f2[x, y] = hl.i16(hl.i16(hl.absd(hl.i16(hl.absd(up, here)), left)))
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = f2[x, y]
     output = hl.Func("output")
