@@ -269,9 +269,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         if fn.placement.compute.kind != "inline" or fn.placement.accelerator_input:  # a stream is realised
             box = rounded_up(fn, box)
         for dim, d in (multiples or {}).get(id(fn), {}).items():
-            lo, hi = box[dim]
-            lo -= lo % d  # whole steps of d from a multiple of d (x / d is then affine in the steps)
-            box[dim] = (lo, hi + (-(hi - lo + 1)) % d)
+            box[dim] = _aligned_range(box[dim], d, 0)  # whole steps of d from a multiple of d (x / d is affine)
         box = _self_footprint(pipe, fn, box, scalars, values)
         # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
         boxes[pipe.name(fn)] = union(box, rounded_up(fn, pre, shifts=True)) if id(fn) in shifted else box
@@ -291,15 +289,16 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
 
 def _aligned(fn: Function, box: Box) -> Box:
     """box grown by fn's align_bounds (min to its remainder, extent to a multiple) and align_extent."""
-    out = list(box)
-    for i, name in enumerate(fn.args):
-        if name in fn.placement.aligns:
-            m, r = fn.placement.aligns[name]
-            lo, hi = out[i]
-            if r is not None:
-                lo -= (lo - r) % m
-            out[i] = (lo, hi + (-(hi - lo + 1)) % m)
-    return out
+    return [_aligned_range(b, *fn.placement.aligns[name]) if name in fn.placement.aligns else b
+            for name, b in zip(fn.args, box)]
+
+
+def _aligned_range(b: tuple[int, int], m: int, r: int | None) -> tuple[int, int]:
+    """[lo, hi] grown to a multiple of m values, from a min that is r modulo m (None: the same min)."""
+    lo, hi = b
+    if r is not None:
+        lo -= (lo - r) % m
+    return lo, hi + (-(hi - lo + 1)) % m
 
 
 def _apply_bounds(fn: Function, box: Box) -> Box:

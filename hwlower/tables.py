@@ -84,7 +84,6 @@ def table_constant(c: ir.Call, tables: dict[int, Table], who: str, pipe: Pipelin
     return ir.Const(c.type, int(store.arr[idx]))
 
 
-
 def _uniform(store: Store, args: list[ir.Expr]) -> int | float | None:
     """The one value of the table's slice at the constant coordinates among `args` (its other coordinates over
     the whole box, which bounds inference made cover every read), or None when the slice holds two values."""

@@ -85,5 +85,4 @@ def tree_value(op: str, own: ir.Expr, e: ir.Expr, points: list[tuple[dict[str, A
 
 def coordinates(e: ir.Expr) -> dict[str, ir.Var | ir.RVar]:
     """The Vars and RVars `e` reads, as values or in its calls' arguments, by name."""
-    return {n.name: n for n in sorted((n for n in ir.walk(e) if isinstance(n, (ir.Var, ir.RVar))),
-                                      key=lambda n: n.name)}
+    return dict(sorted({n.name: n for n in ir.walk(e) if isinstance(n, (ir.Var, ir.RVar))}.items()))

@@ -56,8 +56,7 @@ def honoured_lanes(f: Function, d: Definition, k: int, loops: StageLoops, value:
     if not kept:
         return None, tuple(notes)
     serial = {lp.dim for lp in extra if lp not in kept}
-    out = tuple(replace(lp, unrolled=False) if lp.dim in serial else lp for lp in loops.loops)
-    return StageLoops(out, loops.var_exprs), tuple(notes)
+    return _serial(loops, serial), tuple(notes)
 
 
 def serial_split_lanes(f: Function, d: Definition, loops: StageLoops) -> tuple[StageLoops, tuple[str, ...]]:
@@ -77,10 +76,12 @@ def serial_split_lanes(f: Function, d: Definition, loops: StageLoops) -> tuple[S
         if why is not None:
             serial.add(lp.dim)
             notes.append(_note(f, d, 0, lp, why))
-    if not serial:
-        return loops, ()
-    return StageLoops(tuple(replace(lp, unrolled=False) if lp.dim in serial else lp for lp in loops.loops),
-                      loops.var_exprs, loops.guards), tuple(notes)
+    return _serial(loops, serial), tuple(notes)
+
+
+def _serial(loops: StageLoops, dims: set[str]) -> StageLoops:
+    """loops with those over `dims` serial."""
+    return replace(loops, loops=tuple(replace(lp, unrolled=False) if lp.dim in dims else lp for lp in loops.loops))
 
 
 def _whole(loops: StageLoops, var: str) -> bool:
