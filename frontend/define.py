@@ -15,6 +15,10 @@ _INIT = {"add": 0, "sub": 0, "mul": 1, "div": 1}
 
 
 def define(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
+    if isinstance(value, (tuple, list)):
+        from .markers import TUPLE_FIX
+
+        raise HalideError(f"{loc}: Func '{fn.name}' is defined as a Tuple of {len(value)} values, but {TUPLE_FIX}")
     if isinstance(value, PendingUpdate):
         _define_update_op(fn, key, value, loc)
         return

@@ -137,6 +137,12 @@ class FuncRef(ExprLike):
             )
         return ir.Call(fn.type, fn, args)
 
+    def __getitem__(self, i):
+        from .markers import TUPLE_FIX
+
+        raise HalideError(f"{user_location()}: {self._func._fn.name}[...][{i!r}] reads element {i!r} of a Tuple, but "
+                          f"{TUPLE_FIX}")
+
     def _unevaluated(self, op: str, e):
         if self._func._fn.defined():
             return arith(op, self, e)

@@ -47,6 +47,8 @@ from .frontend.intrinsics import (
 )
 from .frontend.library import BoundaryConditions, maximum, minimum, product
 from .frontend.library import sum_ as sum  # noqa: A004
+from .frontend.markers import Tuple, argmax, argmin, print_when, undef, unsafe_promise_clamped
+from .frontend.markers import print_ as print  # noqa: A004 - Halide's name
 from .frontend.mathfuncs import (
     ceil,
     exp,
@@ -102,6 +104,7 @@ __all__ = [
     "rounding_shift_right", "saturating_add", "saturating_sub", "widen_right_add", "widen_right_mul",
     "widen_right_sub", "widening_add", "widening_mul", "widening_shift_left", "widening_shift_right",
     "widening_sub", "u8_sat", "u16_sat", "u32_sat", "i8_sat", "i16_sat", "i32_sat",
+    "Tuple", "argmax", "argmin", "print", "print_when", "undef", "unsafe_promise_clamped",
     "Buffer", "ImageParam", "Param", "Pipeline",
     "LoopLevel", "MemoryType", "TailStrategy",
     "Bool", "Float", "Int", "Type", "UInt",

@@ -323,3 +323,50 @@ def _():
     r = hl.RDom([hl.Range(0, 2)], "r")
     hw_output[x, y] = hl.sum(hw_input[x + r.x, y])
     return accelerated(hw_output, hw_input)
+
+
+_TUPLES = ("a mainspring Func holds one value per point (hardware Funcs are single-valued; Tuples are not "
+           "supported): define one Func per element (e.g. f0[x, y] = a; f1[x, y] = b). When elements of a "
+           "reduction read each other, as argmax does, pack them into one integer: best = hl.maximum((hl.u32(v) "
+           "<< 16) | hl.u32(65535 - r.x)) keeps the first maximum; its value is best >> 16 and its index 65535 - "
+           "(best & 65535)")
+
+
+@case("algorithm", "A Func defined as a Tuple (a Python tuple of values)",
+      "{at}: Func 'grad' is defined as a Tuple of 2 values, but " + _TUPLES, func="grad", simulate=True)
+def tuple_valued_func():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    grad = hl.Func("grad")
+    grad[x, y] = (hw_input[x + 1, y] - hw_input[x, y], hw_input[x, y + 1] - hw_input[x, y])  # <-
+    hw_output[x, y] = grad[x, y][0] + grad[x, y][1]
+    return accelerated(hw_output, hw_input, [grad])
+
+
+@tuple_valued_func.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    grad_x, grad_y = hl.Func("grad_x"), hl.Func("grad_y")
+    grad_x[x, y] = hw_input[x + 1, y] - hw_input[x, y]
+    grad_y[x, y] = hw_input[x, y + 1] - hw_input[x, y]
+    hw_output[x, y] = grad_x[x, y] + grad_y[x, y]
+    return accelerated(hw_output, hw_input, [grad_x, grad_y])
+
+
+@case("algorithm", "An argmax (its result is a Tuple)",
+      "{at}: hl.argmax returns a Tuple (the coordinates and the value), and " + _TUPLES, simulate=True)
+def argmax_tuple():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    best = hl.argmax(hw_input[x + r.x, y])  # <-
+    hw_output[x, y] = hl.u16(best[0])
+    return accelerated(hw_output, hw_input)
+
+
+@argmax_tuple.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    best = hl.Func("best")
+    best[x, y] = hl.maximum((hl.u32(hw_input[x + r.x, y]) << 16) | hl.u32(65535 - r.x))
+    hw_output[x, y] = hl.u8(65535 - (best[x, y] & 65535))  # the first maximum's index
+    return accelerated(hw_output, hw_input, [best])

@@ -46,3 +46,25 @@ def test_intrinsics_in_hardware(kind, simulator, build_dir):
     image[1, 1:5] = (255, 0, 127, 128)
     design.check({"input": image}, simulator=simulator, build_dir=build_dir)
     design.check({"input": rng.integers(0, 256, (7, 9)).astype(np.uint8)}, simulator=simulator, build_dir=build_dir)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_promised_range_sizes_a_table(simulator, build_dir):
+    """hl.unsafe_promise_clamped gives bounds inference the range of a table's index (the ROM holds the promised 8
+    entries, not the 16 that a >> 4 reaches); hl.print and hl.print_when pass their value through."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, lut, f = hl.Func("hw_input"), hl.Func("lut"), hl.Func("f")
+    hw_input[x, y] = i[x, y]
+    lut[x] = hl.u8(x * 7 + 3)
+    for k, v in [(0, 9), (2, 200), (5, 17)]:
+        lut[k] = hl.u8(v)
+    a = hw_input[x, y]
+    f[x, y] = hl.print(lut[hl.unsafe_promise_clamped(hl.i32(a) >> 4, 0, 7)], "at", x) + \
+        hl.print_when(x == 0, hw_input[x + 1, y])
+    lut.compute_at(f, hl.Var("xo"))  # computed in the accelerator, read at a data index: a ROM
+    accelerate(f, f, 8, 6, [], hw_input)
+    design = hl.compile(f, name="promise")
+    assert design.report["rom_words"] == 8, design.report
+    inputs = {"input": random_image(9, 6, seed=3) & 127}  # the promise holds
+    design.check(inputs, simulator=simulator, build_dir=build_dir)

@@ -80,6 +80,9 @@ SAME_WIDTH = {
     "logical_not": lambda hl, a, b: hl.select(hl.logical_not(a > b), a, b),
     "likely": lambda hl, a, b: hl.likely(a) + hl.likely_if_innermost(b),
     "saturating casts": lambda hl, a, b: hl.u8_sat(a) + hl.cast(hl.UInt(8), hl.i16_sat(b)),
+    # markers (frontend/markers.py): the value passes through; a promise that holds changes nothing
+    "markers": lambda hl, a, b: hl.print_when((a & 0) != 0, a, "never") + hl.unsafe_promise_clamped(
+        b, b - (a & 0), b),
 }
 WIDENING = {
     "widening_add": lambda hl, a, b: hl.widening_add(a, b),
