@@ -11,6 +11,7 @@ from . import ir
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
 from .params import Parameter
+from .schedule import LoopLevel
 
 
 def _resolve(callee: Function, caller: Function) -> Function:
@@ -52,6 +53,23 @@ def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
     return ir.transform(e, go, memo)
 
 
+def _resolve_renames(fn: Function) -> None:
+    """Name fn's compute/store levels and accelerated loops as the loops are named (`rename` keeps a loop's first
+    name, StageSchedule.aliases): a consumer's loop may be renamed after fn is placed at it, as in Halide."""
+    def loop(f: Function, name: str) -> str:
+        for d in f.definitions:
+            name = d.schedule.aliases.get(name, name)
+        return name
+
+    p = fn.placement
+    for attr in ("compute", "store"):
+        level = getattr(p, attr)
+        if level is not None and level.kind == "at" and loop(level.func, level.var) != level.var:
+            setattr(p, attr, LoopLevel(level.kind, level.func, loop(level.func, level.var), level.loc))
+    if p.hw_accelerate is not None:
+        p.hw_accelerate = (loop(fn, p.hw_accelerate[0]), loop(fn, p.hw_accelerate[1]), p.hw_accelerate[2])
+
+
 class Pipeline:
     """A pipeline computing one output Func."""
 
@@ -89,6 +107,8 @@ class Pipeline:
             self._names[id(fn)] = n
             self.functions[n] = fn
         self.order = order  # producers before consumers
+        for fn in order:
+            _resolve_renames(fn)
         for fn in order:
             self.graph.add_node(self.name(fn))
             for d in self.definitions(fn):

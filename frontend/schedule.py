@@ -85,6 +85,9 @@ class Dim:
 class StageSchedule:
     dims: list[Dim]  # innermost first, without __outermost
     directives: list[Directive] = field(default_factory=list)
+    # rename(old, new): the user's name -> the loop's name in dims and directives (so that nothing after the
+    # frontend knows about renames; Pipeline resolves compute_at / hw_accelerate names through it too)
+    aliases: dict[str, str] = field(default_factory=dict)
 
     def dim_names(self) -> list[str]:
         return [d.name for d in self.dims]
@@ -158,8 +161,8 @@ def _require_const_int(v, what: str) -> int:
                         "loops are fixed at compile time: use a Python int (e.g. 4)")
 
 
-def _var_names(args, what):
-    return [var_name(a, what) for a in args]
+def _var_names(args, what, st: StageSchedule):
+    return [st.aliases.get(n, n) for n in (var_name(a, what) for a in args)]
 
 
 class StageScheduling:
@@ -186,7 +189,7 @@ class StageScheduling:
 
     def split(self, old, outer, inner, factor, tail: TailStrategy = TailStrategy.Auto):
         loc = user_location()
-        old_n, outer_n, inner_n = _var_names((old, outer, inner), "split")
+        old_n, outer_n, inner_n = _var_names((old, outer, inner), "split", self._stage())
         f = _require_const_int(factor, f"split({old_n}, {outer_n}, {inner_n}, factor) of {self._owner_name()}: factor")
         if f < 1:
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: split factor {f} must be at least 1")
@@ -212,7 +215,7 @@ class StageScheduling:
 
     def fuse(self, inner, outer, fused):
         loc = user_location()
-        inner_n, outer_n, fused_n = _var_names((inner, outer, fused), "fuse")
+        inner_n, outer_n, fused_n = _var_names((inner, outer, fused), "fuse", self._stage())
         st = self._stage()
         i = self._find(inner_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find inner fuse dimension: {}")
         j = self._find(outer_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find outer fuse dimension: {}")
@@ -226,7 +229,7 @@ class StageScheduling:
         loc = user_location()
         if len(vars_) == 1 and isinstance(vars_[0], (list, tuple)):
             vars_ = tuple(vars_[0])
-        names = _var_names(vars_, "reorder")
+        names = _var_names(vars_, "reorder", self._stage())
         if len(set(names)) != len(names):
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) "
                                 "names a loop twice")
@@ -261,7 +264,7 @@ class StageScheduling:
 
     def _for_type(self, kind: str, v, factor, tail):
         loc = user_location()
-        name = var_name(v, kind)
+        name, = _var_names((v,), kind, self._stage())
         marked = {"unroll": "unrolled", "vectorize": "vectorized", "parallel": "parallel"}[kind]
         self._find(name, f"{kind}({name})", f"could not find dimension {{}} to mark as {marked} in vars for function")
         if factor is not None:
@@ -281,7 +284,22 @@ class StageScheduling:
         return self._for_type("parallel", v, factor, tail)
 
     def serial(self, v):
-        self._find(var_name(v, "serial"), f"serial({var_name(v, 'serial')})")
+        name, = _var_names((v,), "serial", self._stage())
+        self._find(name, f"serial({name})")
+        return self
+
+    def rename(self, old, new):
+        """Halide's rename: the loop `old` is called `new` from here on (a split by 1 in Halide). The loop keeps
+        its first name inside (`aliases`), so passes see one name per loop."""
+        st = self._stage()
+        shown = [var_name(v, "rename") for v in (old, new)]
+        call = f"rename({', '.join(shown)})"
+        old_n, = _var_names((old,), "rename", st)
+        self._find(old_n, call, "could not find dimension {} to rename")
+        if shown[1] in st.dim_names() or shown[1] in st.aliases:
+            raise ScheduleError(f"{user_location()}: In schedule for {self._owner_name()}: {call}: there is already a "
+                                f"loop named {shown[1]}; use a new Var name")
+        st.aliases[shown[1]] = old_n
         return self
 
 
