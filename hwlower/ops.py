@@ -34,7 +34,7 @@ from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_steps
 from .tables import Table, table_constant
-from .tile_coordinates import tile_coordinates
+from .tile_coordinates import array_invocations, tile_coordinates
 from .trees import accumulation, coordinates, tree_loops, tree_points, tree_value
 from .update_lanes import MadeTogether, honoured_lanes, input_together, op_together, serial_split_lanes
 
@@ -68,10 +68,9 @@ def build_ops(s: Lowering) -> Lowering:
         body.extend(nodes)
     nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
                     tuple(body))
-    tiles = s.glb.mem_tiles if s.glb is not None else s.tiles
-    if len(tiles) > 1 or len(s.tiles) > 1:
-        nest = tile_coordinates(pipe, nest, list(s.tiles) + list(tiles) if s.glb is not None else list(s.tiles),
-                                s.glb is not None)
+    tiles = array_invocations(list(s.tiles), list(s.glb.mem_tiles)) if s.glb is not None else list(s.tiles)
+    if len(tiles) > 1:
+        nest = tile_coordinates(pipe, nest, tiles)
     return replace(s, nest=nest, op_lanes=op_lanes, readback=_glb_readback(s) if s.glb is not None else None,
                    notes=s.notes + tuple(notes))
 

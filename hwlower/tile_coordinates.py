@@ -8,8 +8,9 @@ tiles shifted inward at the edge of the output move by less than a tile). Reduct
 start at the same place in every tile (the channels of a tiled colour image) need nothing, nor a coordinate
 used only modulo m where every tile starts at the same residue.
 
-With a GLB level the array runs once per memory tile of each GLB tile, whose origins are two levels deep; a
-coordinate that moves there is refused.
+With a GLB level the array runs once per memory tile of each GLB tile: the counter counts those invocations, GLB
+tile after GLB tile, and a Func's box in memory tile m of GLB tile g is its box in memory tile m of the first GLB
+tile moved as far as its box in GLB tile g moved from the first (`array_invocations`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend import ir
-from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.pipeline import Pipeline
 
 from .fold import map_calls
@@ -25,28 +25,35 @@ from .ir import CoordPort, Loop, LoopNest, Op
 from .program import Tile
 
 
-def tile_coordinates(pipe: Pipeline, nest: LoopNest, tiles: list[Tile], glb: bool) -> LoopNest:
-    """The nest whose pure coordinates carry their per-tile offsets over the accelerator's invocations `tiles`
-    (in order); with `glb`, `tiles` are the GLB's and memory tiles' and a moving coordinate is refused."""
+def tile_coordinates(pipe: Pipeline, nest: LoopNest, tiles: list[Tile]) -> LoopNest:
+    """The nest whose pure coordinates carry their per-tile offsets over the array's invocations `tiles` (in
+    order)."""
     def visit(nodes: tuple[Loop | Op, ...]) -> tuple[Loop | Op, ...]:
-        return tuple(replace(n, body=visit(n.body)) if isinstance(n, Loop) else _with_offsets(pipe, n, tiles, glb)
+        return tuple(replace(n, body=visit(n.body)) if isinstance(n, Loop) else _with_offsets(pipe, n, tiles)
                      for n in nodes)
 
     return replace(nest, body=visit(nest.body))
 
 
-def _with_offsets(pipe: Pipeline, op: Op, tiles: list[Tile], glb: bool) -> Op:
+def array_invocations(glb_tiles: list[Tile], mem_tiles: list[Tile]) -> list[Tile]:
+    """The array's invocations under a GLB level, in the order they run: every memory tile (the first GLB tile's)
+    of each GLB tile, its boxes moved as the GLB tile moves each Func's box."""
+    out = []
+    for g in glb_tiles:
+        for m in mem_tiles:
+            boxes = {}
+            for name, box in m.boxes.items():
+                if name in g.boxes and name in glb_tiles[0].boxes:
+                    moved = [a[0] - b[0] for a, b in zip(g.boxes[name], glb_tiles[0].boxes[name])]
+                    boxes[name] = [(lo + d, hi + d) for (lo, hi), d in zip(box, moved)]
+            out.append(Tile(m.output_box, boxes))
+    return out
+
+
+def _with_offsets(pipe: Pipeline, op: Op, tiles: list[Tile]) -> Op:
     ports: dict[int, CoordPort] = {}
     for c in op.coords:
         offsets = () if c.reduction else _offsets(pipe, op, c, tiles)
-        if offsets and glb:
-            f = pipe.functions[op.func]
-            raise ScheduleError(
-                f"{pipe.definitions(f)[op.stage].loc}: Func '{f.name}' uses a coordinate as a value ({c.var}), but "
-                "with a GLB level the array runs once per memory tile of each GLB tile and counts coordinates from "
-                "its own; accelerate the output without a GLB level (host tiles count their coordinates), or "
-                "compute the coordinate-dependent part on the host and stream it in"
-            )
         if offsets:
             ports[id(c)] = replace(c, tile_offsets=offsets)
     if not ports:
@@ -65,7 +72,7 @@ def _offsets(pipe: Pipeline, op: Op, c: CoordPort, tiles: list[Tile]) -> tuple[i
     f = pipe.functions[op.func]
     dims = [i for i, a in enumerate(f.args) if a == c.var]
     assert dims, (op.name, c.var)
-    origins = [t.boxes[op.func][dims[0]][0] for t in tiles if op.func in t.boxes]  # (GLB tiles: the array's)
+    origins = [t.boxes[op.func][dims[0]][0] for t in tiles]
     step = _modulus(op.value, c)
     if len({o % step for o in origins} if step else set(origins)) == 1:
         return ()

@@ -99,9 +99,9 @@ def with_reduction_splits(rng: random.Random, case: Case) -> Case:
 
 def with_coordinate_tiles(rng: random.Random, case: Case) -> Case:
     """One case in three whose stages read coordinates as values runs in host tiles (drawn last, so the other
-    cases stay as they were): the hardware counts its tiles and adds each one's offset
+    cases stay as they were): the hardware counts its tiles (GLB tiles too) and adds each one's offset
     (hwlower/tile_coordinates.py). Not with boundary conditions (with_edges keeps those to one tile)."""
-    if case.tile is not None or case.bins or case.edges or case.variant == "glb" \
+    if case.tile is not None or case.bins or case.edges \
             or all(st.kind != "coord" for st in case.stages) or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tile=(rng.randint(2, case.width), rng.randint(1, case.height)))
@@ -134,9 +134,8 @@ def with_variant(rng: random.Random, case: Case) -> Case:
         return case
     plain = case.lanes == 1 and not case.bins
     options = ["store_at", "accelerator_input"] + (["column_major"] if plain else [])
-    # seed 002's GLB level, for single-rate pipelines (a tile counts coordinates from its own origin)
-    if plain and all(st.kind not in ("down", "up") for st in case.stages) and not (
-            case.tile and any(st.kind == "coord" for st in case.stages)):
+    # seed 002's GLB level, for single-rate pipelines
+    if plain and all(st.kind not in ("down", "up") for st in case.stages):
         options.append("glb")
     return dataclasses.replace(case, variant=rng.choice(options))
 

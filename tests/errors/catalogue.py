@@ -144,19 +144,16 @@ def io_funcs(t=None):
 
 
 
-def pipeline(width: int = 8, height: int = 8, wide: bool = True, coordinate: bool = False):
+def pipeline(width: int = 8, height: int = 8, wide: bool = True):
     """input -> hw_input -> mid (two taps along x) -> hw_output (two taps along y) -> output, bounded to
-    width x height; 16-bit values (`wide`) or 8-bit; with `coordinate`, mid adds its x coordinate."""
+    width x height; 16-bit values (`wide`) or 8-bit."""
     v = [hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi")]
     x, y = v[0], v[1]
     t = hl.UInt(16) if wide else hl.UInt(8)
     input_ = hl.ImageParam(t, 2, "input")
     hw_input, mid, hw_output, output = hl.Func("hw_input"), hl.Func("mid"), hl.Func("hw_output"), hl.Func("output")
     hw_input[x, y] = input_[x, y]
-    if coordinate:
-        mid[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hl.cast(t, x)  # <-coordinate_mid
-    else:
-        mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
     hw_output[x, y] = mid[x, y] + mid[x, y + 1]
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, width).bound(y, 0, height)

@@ -239,24 +239,6 @@ def _glb(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
     return p
 
 
-@case("hardware", "A coordinate used as a value with a GLB level", (
-    "{coordinate_mid}: Func 'mid' uses a coordinate as a value (x), but with a GLB level the array runs "
-    "once per memory tile of each GLB tile and counts coordinates from its own; accelerate the output "
-    "without a GLB level (host tiles count their coordinates), or compute the coordinate-dependent part on "
-    "the host and stream it in"), func="mid", simulate=True)
-def coordinate_value_with_glb():
-    return hl.compile(_glb(pipeline(32, 32, coordinate=True)).output, name="demo")
-
-
-@coordinate_value_with_glb.fix
-def _():
-    p = pipeline(32, 32, coordinate=True)
-    accelerate(p, (16, 16))
-    buffer(p)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
 @case("hardware", "A GLB output buffer without a GLB input buffer", (
     "{glb_output}: Func 'hw_output_global_wrapper' is a GLB output buffer but no input is stored in "
     "the GLB; add the GLB input copy: hw_input.in_().compute_at(hw_output.in_(), xo) and "

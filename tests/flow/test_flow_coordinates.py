@@ -93,3 +93,45 @@ def test_pure_coordinates_under_host_tiles(kind, simulator, build_dir, tmp_path)
     assert_lint_clean_and_latch_free(design, tmp_path)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _coordinates_through_a_glb(width, height, glb, mem):
+    """Seed 002's three levels (host, GLB tiles, memory tiles) over a pipeline that reads x and y as values."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
+    hw_input[x, y] = i[x, y]
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y + 1] + hl.u16(x % 7) * 3
+    hw_output[x, y] = hl.select(x < 5, blur[x, y], blur[x, y] * 2) + hl.u16(y)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, height)
+    xo, yo, xi, yi, xii, yii, xio, yio = (hl.Var(n) for n in ("xo", "yo", "xi", "yi", "xii", "yii", "xio", "yio"))
+    glb_output = hw_output.in_()
+    glb_output.compute_root().tile(x, y, xo, yo, xi, yi, *glb).hw_accelerate(xi, xo)
+    glb_output.store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, *mem).compute_at(glb_output, xo)
+    blur.compute_at(hw_output, xio)
+    hw_input.in_().in_().compute_at(hw_output, xio)
+    hw_input.in_().compute_at(glb_output, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return output, {"input": random_image(width + 1, height + 1, dtype=np.uint16, seed=3)}
+
+
+# a GLB level: the tile counter counts the array's invocations, memory tiles of each GLB tile in turn; the last
+# GLB tile of a dimension shifts inward (20 over 12) where the shape says so
+GLB = {"memory tiles": (24, 16, (12, 8), (6, 8)), "shifted": (20, 14, (12, 8), (6, 4))}
+
+
+@pytest.mark.parametrize("kind", sorted(GLB))
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_pure_coordinates_through_a_glb(kind, simulator, build_dir):
+    width, height, glb, mem = GLB[kind]
+    out, inputs = _coordinates_through_a_glb(width, height, glb, mem)
+    design = hl.compile(out, name=f"coords_glb_{kind.replace(' ', '_')}")
+    runs = len(design.program.tiles) * len(design.program.glb.mem_tiles)
+    offsets = [c["tile_offsets"] for o in json.loads(design.memory_text)["schedule"]["ops"].values()
+               for c in o.get("coords", ()) if "tile_offsets" in c]
+    assert offsets and all(len(t) == runs for t in offsets)
+    if kind == "memory tiles":  # x of blur: memory tiles at 0 and 6 of GLB tiles at 0 and 12, for each row
+        assert [0, 6, 12, 18, 0, 6, 12, 18] in offsets
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
