@@ -79,12 +79,15 @@ def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who
     if e % dv.factor and not rounds and not shrinks:
         _tail_error(dv, e, who)
     # A tile larger than the loop shrinks to it (one iteration of the outer loop), as bounds inference covers.
-    ext[dv.inner] = e if shrinks else dv.factor
+    # (Its outer loop, of one iteration, steps by the loop's extent: a step of the factor would say lanes that
+    # do not exist.)
+    step = e if shrinks else dv.factor
+    ext[dv.inner] = step
     ext[dv.outer] = -(-e // dv.factor)
     for terms in exprs.values():
         c = terms.pop(dv.old, 0)
         if c:
-            terms[dv.outer] = terms.get(dv.outer, 0) + c * dv.factor
+            terms[dv.outer] = terms.get(dv.outer, 0) + c * step
             terms[dv.inner] = terms.get(dv.inner, 0) + c
 
 

@@ -120,7 +120,7 @@ class Design:
         store = stores[id(self.pipe.functions[out])]
         order = self._output_order()
         t = self.program.nest.buffer(out).type
-        expected = np.concatenate([_ordered_words(store, order, tile, t) for tile in tiles])
+        expected = np.concatenate([_ordered_words(store, order, self._origin(tile), t) for tile in tiles])
         return words, expected
 
     def _load_order(self, buffer: str):
@@ -138,7 +138,13 @@ class Design:
     def _kept_words(self) -> np.ndarray:
         """Per output word over all tiles, whether the host keeps it (words past a tile are padding)."""
         order = self._output_order()
-        return np.concatenate([_inside(order, t) for t in self.program.tiles])
+        return np.concatenate([_inside(order, self._origin(t), t.output_box) for t in self.program.tiles])
+
+    def _origin(self, tile) -> np.ndarray:
+        """Where the output stream of `tile` starts: its accelerator output's box, which a tile shifted inward to
+        an odd origin over an upsample rounds down to a whole step (the host keeps the words in its output box)."""
+        box = tile.boxes.get(self.program.output) if self.program.glb is None else None
+        return np.array([lo for lo, _ in (box or tile.output_box)])
 
     def _output_order(self):
         from .hwlower.ir import output_order
@@ -203,7 +209,7 @@ class Design:
         for k, t in enumerate(self.program.tiles):
             # Words a RoundUp tail computed past the tile are padding: the host drops them.
             keep = care[k * n:(k + 1) * n]
-            idx = tuple(i[keep] for i in _tile_index(order, t, store.mins))
+            idx = tuple(i[keep] for i in _tile_index(order, self._origin(t), store.mins))
             hw[idx] = semantics.wrap(np.asarray(result.words[k * n:(k + 1) * n], dtype=np.int64)[keep], ot)
         final = self._host_after(stores, buffers, params, out_fn, hw)
         return SimulationResult(final, _to_user(hw, ot), result.cycles, self.report["predicted_cycles"], simulator,
@@ -292,23 +298,25 @@ def _box_words(store, box, t, edges=None, order=()) -> np.ndarray:
     return (vals.ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
 
 
-def _tile_index(order: np.ndarray, tile, mins) -> tuple:
-    """Array indices of the output words of `tile` (whose stream order for the first tile is `order`)."""
-    shift = np.array([lo for lo, _ in tile.output_box]) - order.min(axis=0)
-    return tuple((order + shift - np.array(mins)).T)
+def _tile_index(order: np.ndarray, origin: np.ndarray, mins) -> tuple:
+    """Array indices of the output words of a tile whose stream starts at `origin` (the first tile's stream
+    order is `order`)."""
+    return tuple((order + origin - order.min(axis=0) - np.array(mins)).T)
 
 
-def _inside(order: np.ndarray, tile) -> np.ndarray:
-    """Which words of `tile` (stream order `order` of the first tile) lie inside its output box."""
-    lo = np.array([lo for lo, _ in tile.output_box])
-    hi = np.array([hi for _, hi in tile.output_box])
-    at = order + lo - order.min(axis=0)
+def _inside(order: np.ndarray, origin: np.ndarray, output_box) -> np.ndarray:
+    """Which words of a tile whose stream starts at `origin` (stream order `order` of the first tile) lie inside
+    its output box."""
+    lo = np.array([lo for lo, _ in output_box])
+    hi = np.array([hi for _, hi in output_box])
+    at = order + origin - order.min(axis=0)
     return np.all((at >= lo) & (at <= hi), axis=1)
 
 
-def _ordered_words(store, order: np.ndarray, tile, t) -> np.ndarray:
-    """The reference's words of `tile` in stream order; 0 for padding words the reference does not hold."""
-    idx = _tile_index(order, tile, store.mins)
+def _ordered_words(store, order: np.ndarray, origin: np.ndarray, t) -> np.ndarray:
+    """The reference's words of a tile whose stream starts at `origin`, in stream order; 0 for padding words the
+    reference does not hold."""
+    idx = _tile_index(order, origin, store.mins)
     held = np.all([(i >= 0) & (i < n) for i, n in zip(idx, store.arr.shape)], axis=0)
     vals = np.zeros(len(order), dtype=np.int64)
     vals[held] = store.arr[tuple(i[held] for i in idx)]
