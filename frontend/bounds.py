@@ -335,8 +335,9 @@ def rounded_up(fn: Function, box: Box, shifts: bool = False) -> Box:
 
 def _covered(schedule, extents: dict[str, int], update: bool, shifts: bool = False) -> dict[str, int]:
     """How many values of each pure variable a stage's loops cover after its splits (extents: the box's)."""
-    from .schedule import Split, TailStrategy
+    from .schedule import ForType, Split, TailStrategy
 
+    lanes = {dv.var for dv in schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
     leaves: dict[str, list] = {v: ["leaf", e] for v, e in extents.items()}
     roots = dict(leaves)
     for dv in schedule.directives:
@@ -345,8 +346,10 @@ def _covered(schedule, extents: dict[str, int], update: bool, shifts: bool = Fal
             continue  # RVar splits never grow the Func's box
         node = leaves.pop(dv.old)
         e = node[1]
-        # (a split wider than its loop shrinks to it instead, as Halide's bounds inference does)
-        shift = shifts and e > dv.factor and dv.tail is not TailStrategy.RoundUp
+        # (a split wider than its loop shrinks to it, as Halide's bounds inference does, except for lanes inside
+        # the accelerator, which round up: hwlower.loops)
+        shift = shifts and (e > dv.factor or dv.inner in lanes) and e % dv.factor != 0 and \
+            dv.tail is not TailStrategy.RoundUp
         rounds = dv.tail is TailStrategy.RoundUp or (update and dv.tail is TailStrategy.Auto) or shift
         outer, inner = ["leaf", -(-e // dv.factor)], ["leaf", dv.factor]
         node[:] = ["split", e, dv.factor, rounds, outer, inner]

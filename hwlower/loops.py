@@ -41,13 +41,14 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
     unrolled: set[str] = set()
     nested: dict[str, str] = {}  # a fused loop of two iterating loops -> the outer one, run around it
     guards: set[str] = set()
+    lanes = lane_dims(schedule)
     for dv in schedule.directives:
         _check_nested(dv, nested, ext, who)
         if isinstance(dv, Split):
             pure = dv.old not in rvars and not _is_r(dv.old, schedule)
             if not pure and ext[dv.old] % dv.factor and ext[dv.old] > dv.factor:
                 guards |= {v for v in rvars if dv.old in exprs[v]}
-            _split(dv, ext, exprs, who, pure and update, shifts and pure, not pure)
+            _split(dv, ext, exprs, who, pure and update, shifts and pure, not pure, dv.inner in lanes)
         elif isinstance(dv, Fuse):
             _fuse(dv, ext, exprs, nested)
         elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
@@ -68,26 +69,30 @@ def _is_r(name: str, schedule: StageSchedule) -> bool:
     return any(d.name == name and d.is_rvar for d in schedule.dims)
 
 
+def lane_dims(schedule: StageSchedule) -> set[str]:
+    """The loops a stage unrolls or vectorizes (its lanes)."""
+    return {dv.var for dv in schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
+
+
 def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str, auto_rounds: bool,
-           shifts: bool = False, rvar: bool = False) -> None:
+           shifts: bool = False, rvar: bool = False, lanes: bool = False) -> None:
     e = ext.pop(dv.old)
     if rvar and e % dv.factor and e > dv.factor and dv.tail in ROUNDING_TAILS:
         _rvar_tail_error(dv, e, who)
+    # (inside the accelerator lanes wider than their loop round up too: they stay the factor, which producers and
+    # consumers pace themselves by)
     rounds = dv.tail is TailStrategy.RoundUp or (auto_rounds and dv.tail is TailStrategy.Auto) or \
-        ((shifts or rvar) and e > dv.factor)
+        (shifts and (e > dv.factor or lanes) and e % dv.factor != 0) or (rvar and e > dv.factor)
     shrinks = not rounds and e < dv.factor  # (a GuardWithIf tail skips the rest; ShiftInwards shrinks)
     if e % dv.factor and not rounds and not shrinks:
         _tail_error(dv, e, who)
     # A tile larger than the loop shrinks to it (one iteration of the outer loop), as bounds inference covers.
-    # (Its outer loop, of one iteration, steps by the loop's extent: a step of the factor would say lanes that
-    # do not exist.)
-    step = e if shrinks else dv.factor
-    ext[dv.inner] = step
+    ext[dv.inner] = e if shrinks else dv.factor
     ext[dv.outer] = -(-e // dv.factor)
     for terms in exprs.values():
         c = terms.pop(dv.old, 0)
         if c:
-            terms[dv.outer] = terms.get(dv.outer, 0) + c * step
+            terms[dv.outer] = terms.get(dv.outer, 0) + c * dv.factor
             terms[dv.inner] = terms.get(dv.inner, 0) + c
 
 

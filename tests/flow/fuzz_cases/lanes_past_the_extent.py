@@ -1,5 +1,6 @@
 # Found by mainspring fuzz: crashed (an hwlower contract assert) when unroll(x, 3, GuardWithIf) ran over a
-# 2-wide output: the split shrinks to the extent, but its outer loop still stepped by 3 (loops._split).
+# 2-wide output: the split shrank to the extent but kept 3 lanes; lanes wider than their loop inside the
+# accelerator now round up, as a non-dividing tail does (loops._split, bounds._covered).
 """mainspring fuzz case 118032: 2x1, tile None, 3 lane(s) tail GuardWithIf."""
 import mainspring
 
