@@ -18,7 +18,9 @@ tile, wherever some tile needs it, and the Func it reads must hold values there 
 inferred again from the taps (`tap_over_tiles`), consumers first, and every Func they reach is realised over what
 its readers reach. Halide's boxes, clamped at the image's edges, differ in shape between an edge tile and an
 interior one; these move with the tiles. What a tile computes past the image is never selected (the host streams
-zeros past what it computed).
+zeros past what it computed), so a reader's runs are taken over Halide's box of it in each tile only: a position
+realised only because the boxes move with the tiles chooses no tap of its own (a chain of boundary conditions
+keeps the taps it has in one tile).
 
 With a GLB level the array runs once per memory tile of each GLB tile, counting coordinates from its own origin
 there: refused.
@@ -64,12 +66,15 @@ class Guarded:
 
 
 def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside: frozenset[int], glb: bool,
-                    split_index: SplitIndex, evaluator: Evaluator, dims: TapDims | None = None) -> Definition:
+                    split_index: SplitIndex, evaluator: Evaluator, dims: TapDims | None = None,
+                    used: list[Box] | None = None) -> Definition:
     """d (stage k of f, over `boxes`: its box in each tile) with each read of a Func computed `inside` at index
     functions f(a) made a selection of guarded affine taps. `split_index(e)` gives (a, f of edge.v) or None, as
     `edges` splits an index; `glb`: the accelerator has a GLB level (refused); `dims` receives each tap's guards'
-    dimensions."""
+    dimensions; `used`: the part of each tile's box whose values f's readers use (its values elsewhere are never
+    selected, so no tap is chosen or read for them; all of `boxes` by default)."""
     envs = [definition_env(box, d, lambda p: None) for box in boxes]
+    used_envs = envs if used is None else [definition_env(box, d, lambda p: None) for box in used]
 
     def visit(c: ir.Call) -> ir.Expr | None:
         g = c.callee
@@ -91,7 +96,9 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
                 ".stream_to_accelerator())"
             )
         bnds = [Bounder(env, lambda p: None) for env in envs]
-        runs = [None if m is None else _runs([bnd(a) for bnd in bnds], m, evaluator) for a, m in split]
+        wanted = [Bounder(env, lambda p: None) for env in used_envs]
+        runs = [None if m is None else _runs([bnd(a) for bnd in wanted], [bnd(a)[0] - bnds[0](a)[0] for bnd in bnds],
+                                             m, evaluator) for a, m in split]
         return _select(c.type, g, [a for a, _ in split], runs, (), dims if dims is not None else {})
 
     # a RAM update's coordinates (its args) read Funcs too
@@ -100,9 +107,10 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
                       d.loc, d.schedule)
 
 
-def _runs(reaches: list[tuple[int, int]], m: ir.Expr, evaluator: Evaluator) -> list[Run]:
-    """The runs of constant offset m(v) - v over v in the tiles' `reaches` of an index (absolute; the same shape
-    in every tile), each with the hull of the parts the tiles reach, counted in the first tile's coordinates."""
+def _runs(reaches: list[tuple[int, int]], shifts: list[int], m: ir.Expr, evaluator: Evaluator) -> list[Run]:
+    """The runs of constant offset m(v) - v over v in the tiles' `reaches` of an index (absolute), each with the
+    hull of the parts the tiles reach, counted in the first tile's coordinates (the index in tile t is `shifts[t]`
+    past where it is in the first)."""
     lo, hi = min(r[0] for r in reaches), max(r[1] for r in reaches)
     vs = np.arange(lo, hi + 1, dtype=np.int64)
     src = np.broadcast_to(np.asarray(evaluator.eval(m, {"edge.v": vs}, {}), dtype=np.int64), vs.shape)
@@ -113,10 +121,9 @@ def _runs(reaches: list[tuple[int, int]], m: ir.Expr, evaluator: Evaluator) -> l
             runs[-1] = (runs[-1][0], v, k)
         else:
             runs.append((v, v, k))
-    first_lo = reaches[0][0]
     out: list[Run] = []
     for first, last, k in runs:
-        parts = [(max(first, rlo) - (rlo - first_lo), min(last, rhi) - (rlo - first_lo)) for rlo, rhi in reaches
+        parts = [(max(first, rlo) - shift, min(last, rhi) - shift) for (rlo, rhi), shift in zip(reaches, shifts)
                  if max(first, rlo) <= min(last, rhi)]
         if parts:  # (a run between tiles that no tile reaches is never selected)
             out.append((first, last, k, min(p[0] for p in parts), max(p[1] for p in parts)))
@@ -164,8 +171,10 @@ def tap_over_tiles(s: Lowering, inside: frozenset[int], split_index: SplitIndex,
         if id(f) in moved:
             _realise(s, f, reach[id(f)], boxes, demands, id(f) in shifted, id(f) in inside)
         dims: TapDims = {}
+        # (Halide's box of f in a tile holds every value its readers select there)
+        used = [_meet(t.boxes[name], b[name]) for t, b in zip(s.tiles, boxes)]
         defs[id(f)] = [tap_inner_reads(f, k, d, [b[name] for b in boxes], inside, s.glb is not None, split_index,
-                                       evaluator, dims) for k, d in enumerate(s.defs(f))]
+                                       evaluator, dims, used) for k, d in enumerate(s.defs(f))]
         for d in defs[id(f)]:
             for g, tap, needs in _reads(f, d, [b[name] for b in boxes], dims):
                 if id(g) in fixed:
@@ -238,3 +247,9 @@ def _aligned(lo: int, hi: int, m: int, r: int | None) -> tuple[int, int]:
     if r is not None:
         lo -= (lo - r) % m
     return lo, hi + (-(hi - lo + 1)) % m
+
+
+def _meet(a: Box, b: Box) -> Box:
+    box = [(max(x[0], y[0]), min(x[1], y[1])) for x, y in zip(a, b)]
+    assert all(lo <= hi for lo, hi in box), (a, b)
+    return box
