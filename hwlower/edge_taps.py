@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, definition_env, rounded_up, union
+from mainspring.frontend.bounds import Bounder, Box, _aligned_range, definition_env, rounded_up, union
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function, user_handle
@@ -222,15 +222,15 @@ def _realise(s: Lowering, f: Function, reach: list[Box | None], boxes: list[dict
     demand its loads are guarded to, shift_tails.py). `tapped`: f's clamped reads are taps, so its boxes must
     have one shape now (an input's or a copy's are extended first, `edges` checks them after)."""
     name = s.pipe.name(f)
-    steps = s.multiples.get(id(f), {})
+    steps = s.multiples.get(id(f), {})  # (rounded as bounds inference rounds them: _aligned_range)
     for t, need in enumerate(reach):
         assert need is not None, (name, t)
-        box = [_aligned(lo, hi, *f.placement.aligns[a]) if a in f.placement.aligns else (lo, hi)
-               for a, (lo, hi) in zip(f.args, need)]
+        box = [_aligned_range(b, *f.placement.aligns[a]) if a in f.placement.aligns else b
+               for a, b in zip(f.args, need)]
         pre = list(box)
         box = rounded_up(f, box)
         for dim, m in steps.items():
-            box[dim] = _aligned(*box[dim], m, 0)
+            box[dim] = _aligned_range(box[dim], m, 0)
         demands[t].pop(name, None)
         rounded = union(box, rounded_up(f, pre, shifts=True))
         if shifted and rounded != box:
@@ -242,14 +242,8 @@ def _realise(s: Lowering, f: Function, reach: list[Box | None], boxes: list[dict
                          [Tile(tile.output_box, b) for tile, b in zip(s.tiles, boxes)], [name])
 
 
-def _aligned(lo: int, hi: int, m: int, r: int | None) -> tuple[int, int]:
-    """[lo, hi] grown to a multiple of m values, from a min that is r modulo m (None: the same min)."""
-    if r is not None:
-        lo -= (lo - r) % m
-    return lo, hi + (-(hi - lo + 1)) % m
-
-
 def _meet(a: Box, b: Box) -> Box:
+    """The intersection of two boxes (not empty: both hold the values a Func's readers select)."""
     box = [(max(x[0], y[0]), min(x[1], y[1])) for x, y in zip(a, b)]
     assert all(lo <= hi for lo, hi in box), (a, b)
     return box
