@@ -170,6 +170,23 @@ def test_lanes_under_host_tiles(kind, simulator, build_dir):
     _check(design, inputs, simulator, build_dir)
 
 
+@pytest.mark.parametrize("kind", ["mirror_interior", "chain"])
+def test_an_output_past_the_boundary_conditions_bounds(kind, build_dir):
+    # The output over [-3, 15] x [-2, 9] for boundary conditions over [0, 13] x [0, 8]: tiles that start before the
+    # image or end past it
+    _, hw_input, inner, hw_output, output = _algorithm(hl, kind, 14, 9)
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    output.bound(x, -3, 19).bound(y, -2, 12)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, 6, 5).hw_accelerate(xi, xo)
+    for f in inner:
+        f.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    design = hl.compile(output, name=f"edge_past_{kind}")
+    assert [t.output_box[0][0] for t in design.program.tiles][:4] == [-3, 3, 9, 10]
+    _check(design, design.example_inputs(3), "icarus", build_dir)
+
+
 # ---- the reference is Halide's -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case", BC + MORE)
