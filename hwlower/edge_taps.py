@@ -9,27 +9,50 @@ A tap is needed only on its run: elsewhere it may fall outside the Func's box (`
 value is ever written, so its load carries the run as a guard (`Guarded`): the memory analysis constrains the
 read to it (the value read elsewhere is never used), and every guarded value is proved like any other.
 
-The coordinates are absolute, so the accelerator must run as one invocation (no host tiles, no GLB level).
+With host tiles every tile runs the hardware built for the first one, whose loops count the first tile's
+coordinates. The selection compares absolute coordinates: the hardware adds each tile's offset to the coordinates
+it reads as values (tile_coordinates.py). A guard, on the other hand, is a part of the static schedule, the same
+in every tile: it is the union of the tap's runs over all tiles, each moved into the first tile's coordinates
+(the left edge's tap is read at x = 0 of the first tile only, the main tap everywhere). So a tap is read, in every
+tile, wherever some tile needs it, and the Func it reads must hold values there in every tile: the boxes are
+inferred again from the taps (`tap_over_tiles`), consumers first, and every Func they reach is realised over what
+its readers reach. Halide's boxes, clamped at the image's edges, differ in shape between an edge tile and an
+interior one; these move with the tiles. What a tile computes past the image is never selected (the host streams
+zeros past what it computed), so a reader's runs are taken over Halide's box of it in each tile only: a position
+realised only because the boxes move with the tiles chooses no tap of its own (a chain of boundary conditions
+keeps the taps it has in one tile).
+
+With a GLB level the array runs once per memory tile of each GLB tile, counting coordinates from its own origin
+there: refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, definition_env
+from mainspring.frontend.bounds import Bounder, Box, _aligned_range, definition_env, rounded_up, union
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.types import BOOL, Type
 
 from .fold import map_calls
+from .program import Tile
+from .shift_tails import shifted_funcs
 from .simplify import simplify
+from .state import Lowering
+from .tiling import check_same_shape
 
-Run = tuple[int, int, int]  # (first, last, offset): over a in [first, last], the index is a + offset
+# (first, last, offset, guard first, guard last): over a in [first, last] (absolute) the index is a + offset; the
+# tap is read where a, counted in the first tile's coordinates, lies in [guard first, guard last]
+Run = tuple[int, int, int, int, int]
+SplitIndex = Callable[[ir.Expr], tuple[ir.Expr, ir.Expr | None] | None]
+# id(Guarded) -> per guard, (dimension, offset): the guard's expression plus the offset is the tap's index there
+TapDims = dict[int, tuple[tuple[int, int], ...]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,13 +65,16 @@ class Guarded:
     bounds: tuple[tuple[int, int], ...]
 
 
-def tap_inner_reads(f: Function, k: int, d: Definition, box: Box, inside: frozenset[int], single: bool,
-                    split_index: Callable[[ir.Expr], tuple[ir.Expr, ir.Expr | None] | None],
-                    evaluator: Evaluator) -> Definition:
-    """d (stage k of f, over `box`) with each read of a Func computed `inside` at index functions f(a) made a
-    selection of guarded affine taps. `split_index(e)` gives (a, f of edge.v) or None, as `edges` splits an
-    index; `single`: the accelerator runs as one invocation."""
-    env = definition_env(box, d, lambda p: None)
+def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside: frozenset[int], glb: bool,
+                    split_index: SplitIndex, evaluator: Evaluator, dims: TapDims | None = None,
+                    used: list[Box] | None = None) -> Definition:
+    """d (stage k of f, over `boxes`: its box in each tile) with each read of a Func computed `inside` at index
+    functions f(a) made a selection of guarded affine taps. `split_index(e)` gives (a, f of edge.v) or None, as
+    `edges` splits an index; `glb`: the accelerator has a GLB level (refused); `dims` receives each tap's guards'
+    dimensions; `used`: the part of each tile's box whose values f's readers use (its values elsewhere are never
+    selected, so no tap is chosen or read for them; all of `boxes` by default)."""
+    envs = [definition_env(box, d, lambda p: None) for box in boxes]
+    used_envs = envs if used is None else [definition_env(box, d, lambda p: None) for box in used]
 
     def visit(c: ir.Call) -> ir.Expr | None:
         g = c.callee
@@ -59,17 +85,21 @@ def tap_inner_reads(f: Function, k: int, d: Definition, box: Box, inside: frozen
         split = [p for p in found if p is not None]
         if len(split) < len(found) or all(m is None for _, m in split):
             return None
-        shown = ", ".join(ir.to_string(a) for a in args)
-        if not single:
+        if glb:
+            shown = ", ".join(ir.to_string(a) for a in args)
             raise ScheduleError(
                 f"{d.loc}: Func '{f.name}' reads '{g.name}' at ({shown}), a boundary condition on a Func computed "
-                "inside the accelerator: its edges are chosen by absolute coordinates, which every host tile or "
-                "memory tile of a GLB level would share; accelerate the output as one tile, or compute "
-                f"'{g.name}' on the host and stream it in ({user_handle(g)}.compute_root().stream_to_accelerator())"
+                "inside the accelerator, under a GLB level: the array runs once per memory tile of each GLB tile "
+                "and counts coordinates from its own, so it cannot tell which tile is at the image's edge; "
+                "accelerate the output without a GLB level (host tiles, whose offsets the hardware counts), or "
+                f"compute '{g.name}' on the host and stream it in ({user_handle(g)}.compute_root()"
+                ".stream_to_accelerator())"
             )
-        bnd = Bounder(env, lambda p: None)
-        runs = [None if m is None else _runs(bnd(a), m, evaluator) for a, m in split]
-        return _select(c.type, g, [a for a, _ in split], runs, ())
+        bnds = [Bounder(env, lambda p: None) for env in envs]
+        wanted = [Bounder(env, lambda p: None) for env in used_envs]
+        runs = [None if m is None else _runs([bnd(a) for bnd in wanted], [bnd(a)[0] - bnds[0](a)[0] for bnd in bnds],
+                                             m, evaluator) for a, m in split]
+        return _select(c.type, g, [a for a, _ in split], runs, (), dims if dims is not None else {})
 
     # a RAM update's coordinates (its args) read Funcs too
     memo: dict = {}
@@ -77,36 +107,143 @@ def tap_inner_reads(f: Function, k: int, d: Definition, box: Box, inside: frozen
                       d.loc, d.schedule)
 
 
-def _runs(reach: tuple[int, int], m: ir.Expr, evaluator: Evaluator) -> list[Run]:
-    """The runs of constant offset m(v) - v over v in `reach`."""
-    lo, hi = reach
+def _runs(reaches: list[tuple[int, int]], shifts: list[int], m: ir.Expr, evaluator: Evaluator) -> list[Run]:
+    """The runs of constant offset m(v) - v over v in the tiles' `reaches` of an index (absolute), each with the
+    hull of the parts the tiles reach, counted in the first tile's coordinates (the index in tile t is `shifts[t]`
+    past where it is in the first)."""
+    lo, hi = min(r[0] for r in reaches), max(r[1] for r in reaches)
     vs = np.arange(lo, hi + 1, dtype=np.int64)
     src = np.broadcast_to(np.asarray(evaluator.eval(m, {"edge.v": vs}, {}), dtype=np.int64), vs.shape)
     offsets = (src - vs).tolist()
-    runs: list[Run] = []
+    runs: list[tuple[int, int, int]] = []
     for v, k in zip(vs.tolist(), offsets):
         if runs and runs[-1][2] == k:
             runs[-1] = (runs[-1][0], v, k)
         else:
             runs.append((v, v, k))
-    return runs
+    out: list[Run] = []
+    for first, last, k in runs:
+        parts = [(max(first, rlo) - shift, min(last, rhi) - shift) for (rlo, rhi), shift in zip(reaches, shifts)
+                 if max(first, rlo) <= min(last, rhi)]
+        if parts:  # (a run between tiles that no tile reaches is never selected)
+            out.append((first, last, k, min(p[0] for p in parts), max(p[1] for p in parts)))
+    return out
 
 
 def _select(t: Type, g: Function, index: list[ir.Expr], runs: list[list[Run] | None],
-            guards: tuple[tuple[ir.Expr, int, int], ...]) -> ir.Expr:
+            guards: tuple[tuple[ir.Expr, int, int, int, int], ...], dims: TapDims) -> ir.Expr:
     """The taps of dimensions from the first with runs on, each chosen by its coordinate."""
     j = next((j for j, r in enumerate(runs) if r), None)
     mine = runs[j] if j is not None else None
     if j is None or mine is None:
-        bounds = tuple((lo, hi) for _, lo, hi in guards)
-        return ir.Call(t, Guarded(g, bounds), tuple(index) + tuple(e for e, _, _ in guards))
+        callee = Guarded(g, tuple((lo, hi) for _, lo, hi, _, _ in guards))
+        dims[id(callee)] = tuple((dim, k) for _, _, _, dim, k in guards)
+        return ir.Call(t, callee, tuple(index) + tuple(e for e, _, _, _, _ in guards))
     rest = runs[:j] + [None] + runs[j + 1:]
     a = index[j]
     out: ir.Expr | None = None
-    for first, last, k in reversed(mine):
+    for _, last, k, glo, ghi in reversed(mine):
         moved = index[:j] + [simplify(ir.BinOp(a.type, "add", a, ir.Const(a.type, k))) if k else a] + index[j + 1:]
-        guard = guards + (((a, first, last),) if len(mine) > 1 else ())
-        tap = _select(t, g, moved, rest, guard)
+        guard = guards + (((a, glo, ghi, j, k),) if len(mine) > 1 else ())
+        tap = _select(t, g, moved, rest, guard, dims)
         out = tap if out is None else ir.Select(t, ir.BinOp(BOOL, "le", a, ir.Const(a.type, last)), tap, out)
     assert out is not None
     return out
+
+
+# ---- the boxes the taps read, over host tiles ----------------------------------------------------------------
+
+def tap_over_tiles(s: Lowering, inside: frozenset[int], split_index: SplitIndex,
+                   evaluator: Evaluator) -> tuple[dict[int, list[Definition]], Lowering]:
+    """Every buffered Func's definitions with their reads of Funcs `inside` at index functions tapped over the
+    host tiles, and `s` with the boxes of the Funcs those taps reach, and of their producers, realised over
+    what their readers reach in each tile (consumers first)."""
+    region, pipe = s.found_region, s.pipe
+    boxes = [dict(t.boxes) for t in s.tiles]
+    demands = [dict(t.demands) for t in s.tiles]
+    reach: dict[int, list[Box | None]] = {}  # id(Function) -> per tile, what its readers reach
+    moved: set[int] = set()  # the Funcs realised over what the taps reach (their boxes inferred again)
+    fixed = {id(f) for f in region.buffered if id(f) in s.rams or id(f) in s.tables}
+    shifted = shifted_funcs(region)
+    defs: dict[int, list[Definition]] = {}
+    for f in reversed(region.buffered):  # consumers first
+        name = pipe.name(f)
+        if id(f) in moved:
+            _realise(s, f, reach[id(f)], boxes, demands, id(f) in shifted, id(f) in inside)
+        dims: TapDims = {}
+        # (Halide's box of f in a tile holds every value its readers select there)
+        used = [_meet(t.boxes[name], b[name]) for t, b in zip(s.tiles, boxes)]
+        defs[id(f)] = [tap_inner_reads(f, k, d, [b[name] for b in boxes], inside, s.glb is not None, split_index,
+                                       evaluator, dims, used) for k, d in enumerate(s.defs(f))]
+        for d in defs[id(f)]:
+            for g, tap, needs in _reads(f, d, [b[name] for b in boxes], dims):
+                if id(g) in fixed:
+                    continue
+                if tap or id(f) in moved:
+                    moved.add(id(g))
+                have = reach.setdefault(id(g), [None] * len(boxes))
+                reach[id(g)] = [union(h, n) for h, n in zip(have, needs)]
+    for g in region.inputs:
+        if id(g) in moved:
+            _realise(s, g, reach[id(g)], boxes, demands, id(g) in shifted, False)
+    tiles = tuple(Tile(t.output_box, b, dm) for t, b, dm in zip(s.tiles, boxes, demands))
+    return defs, replace(s, tiles=tiles)
+
+
+def _reads(f: Function, d: Definition, boxes: list[Box],
+           dims: TapDims) -> Iterator[tuple[Function, bool, list[Box]]]:
+    """(callee, whether the read is a tap, what it reads in each tile) for each read of another Func in d (a
+    tap: where its guards hold, moved into each tile's coordinates)."""
+    envs = [definition_env(box, d, lambda p: None) for box in boxes]
+    bnds = [Bounder(env, lambda p: None) for env in envs]
+    for e in d.args + (d.value,):
+        for c in ir.walk(e):
+            if not isinstance(c, ir.Call) or not c.args:
+                continue
+            g = c.callee.func if isinstance(c.callee, Guarded) else c.callee
+            if not isinstance(g, Function) or g is f:
+                continue
+            n = len(g.args)
+            needs = [[bnd(a) for a in c.args[:n]] for bnd in bnds]
+            if isinstance(c.callee, Guarded):
+                for (dim, k), (glo, ghi), e_ in zip(dims[id(c.callee)], c.callee.bounds, c.args[n:]):
+                    first = bnds[0](e_)[0]
+                    for t, bnd in enumerate(bnds):
+                        shift = bnd(e_)[0] - first + k
+                        lo, hi = needs[t][dim]
+                        needs[t][dim] = (max(lo, glo + shift), min(hi, ghi + shift))
+            yield g, isinstance(c.callee, Guarded), needs
+
+
+def _realise(s: Lowering, f: Function, reach: list[Box | None], boxes: list[dict[str, Box]],
+             demands: list[dict[str, Box]], shifted: bool, tapped: bool) -> None:
+    """f's box in each tile: what its readers reach, grown as bounds inference grows a box (align_bounds,
+    RoundUp tails, upsample steps; with `shifted`, its other tails round up, and its readers' box is the
+    demand its loads are guarded to, shift_tails.py). `tapped`: f's clamped reads are taps, so its boxes must
+    have one shape now (an input's or a copy's are extended first, `edges` checks them after)."""
+    name = s.pipe.name(f)
+    steps = s.multiples.get(id(f), {})  # (rounded as bounds inference rounds them: _aligned_range)
+    for t, need in enumerate(reach):
+        assert need is not None, (name, t)
+        box = [_aligned_range(b, *f.placement.aligns[a]) if a in f.placement.aligns else b
+               for a, b in zip(f.args, need)]
+        pre = list(box)
+        box = rounded_up(f, box)
+        for dim, m in steps.items():
+            box[dim] = _aligned_range(box[dim], m, 0)
+        demands[t].pop(name, None)
+        rounded = union(box, rounded_up(f, pre, shifts=True))
+        if shifted and rounded != box:
+            demands[t][name] = box
+            box = rounded
+        boxes[t][name] = box
+    if tapped:
+        check_same_shape(s.found_region.accelerated,
+                         [Tile(tile.output_box, b) for tile, b in zip(s.tiles, boxes)], [name])
+
+
+def _meet(a: Box, b: Box) -> Box:
+    """The intersection of two boxes (not empty: both hold the values a Func's readers select)."""
+    box = [(max(x[0], y[0]), min(x[1], y[1])) for x, y in zip(a, b)]
+    assert all(lo <= hi for lo, hi in box), (a, b)
+    return box

@@ -30,7 +30,7 @@ from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import I32
 
-from .edge_taps import tap_inner_reads
+from .edge_taps import tap_inner_reads, tap_over_tiles
 from .fold import map_calls
 from .program import Tile
 from .shift_tails import shifted_funcs
@@ -87,13 +87,14 @@ def replicate_edges(s: Lowering) -> Lowering:
     kinds = _extendable(s)
     reads: list[_Read] = []
     inside = frozenset(id(f) for f in region.buffered if id(f) not in kinds)
-    single = len(s.tiles) == 1 and s.glb is None
     evaluator = Evaluator(s.pipe, {}, {})
-    box = s.tiles[0].boxes
-    defs = {id(f): [_unclamp(f, k, tap_inner_reads(f, k, d, box[s.pipe.name(f)], inside, single, _index_function,
-                                                    evaluator), kinds, reads)
-                    for k, d in enumerate(s.defs(f))]
-            for f in region.buffered}
+    if len(s.tiles) == 1 and s.glb is None:
+        box = s.tiles[0].boxes
+        tapped = {id(f): [tap_inner_reads(f, k, d, [box[s.pipe.name(f)]], inside, False, _index_function, evaluator)
+                          for k, d in enumerate(s.defs(f))] for f in region.buffered}
+    else:  # the taps' boxes inferred again over the tiles
+        tapped, s = tap_over_tiles(s, inside, _index_function, evaluator)
+    defs = {id(f): [_unclamp(f, k, d, kinds, reads) for k, d in enumerate(tapped[id(f)])] for f in region.buffered}
     ext = _extended_dims(s, kinds, reads)
     s = _Extension(s, kinds, defs, reads, ext).run() if any(ext.values()) else replace(s, definitions=defs)
     region = s.found_region

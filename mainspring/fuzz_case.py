@@ -98,11 +98,14 @@ def with_reduction_splits(rng: random.Random, case: Case) -> Case:
 
 
 def with_coordinate_tiles(rng: random.Random, case: Case) -> Case:
-    """One case in three whose stages read coordinates as values runs in host tiles (drawn last, so the other
-    cases stay as they were): the hardware counts its tiles (GLB tiles too) and adds each one's offset
-    (hwlower/tile_coordinates.py). Not with boundary conditions (with_edges keeps those to one tile)."""
-    if case.tile is not None or case.bins or case.edges \
-            or all(st.kind != "coord" for st in case.stages) or rng.random() >= 1 / 3:
+    """One case in three whose stages read coordinates as values, or read through a boundary condition, runs in
+    host tiles (drawn last, so the other cases stay as they were): the hardware counts its tiles (a GLB level's
+    too) and adds each one's offset (hwlower/tile_coordinates.py), to the coordinates that choose edge taps too
+    (hwlower/edge_taps.py; not under a GLB level). Not a multi-rate case (`resampled` keeps those to one tile: a
+    tile of the output that moves by part of an upsample step moves its producers by part of a value)."""
+    if case.tile is not None or case.bins or (case.variant == "glb" and case.edges) \
+            or any(st.kind in ("down", "up") for st in case.stages) \
+            or (all(st.kind != "coord" for st in case.stages) and not case.edges) or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tile=(rng.randint(2, case.width), rng.randint(1, case.height)))
 
@@ -112,7 +115,7 @@ _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_i
 
 def with_edges(rng: random.Random, case: Case) -> Case:
     """One case in six reads its stages through a boundary condition (drawn last, so the other cases stay as they
-    were): the edges of a Func computed inside are chosen by absolute coordinates, so one accelerator tile."""
+    were), in one accelerator tile (with_coordinate_tiles draws host tiles for some)."""
     if rng.random() >= 1 / 6 or not any(t[0] >= 0 for st in case.stages for t in st.taps):
         return case
     variant = "" if case.variant == "glb" else case.variant

@@ -16,9 +16,10 @@ SIMULATORS = ("icarus", "verilator")
 @pytest.mark.parametrize("first", range(0, 60, 10))
 def test_a_fixed_range_of_seeds_is_bit_exact(first):
     # 60 cases: stencils, pointwise ops over six integer types, reductions unrolled and serial, inlined Funcs, host
-    # tiles, 1-3 lanes (mixed per stage in some), stalls, scatters into tables (registers and RAMs), 2x down- and
-    # upsamples, schedule variants (store_at, column-major output, accelerator_input, seed 002's GLB level), 3-D
-    # inputs of 2 or 3 channels streamed whole; each also checks the reference against Halide 21 when installed.
+    # tiles (boundary conditions inside some), 1-3 lanes (mixed per stage in some), stalls, scatters into tables
+    # (registers and RAMs), 2x down- and upsamples, schedule variants (store_at, column-major output,
+    # accelerator_input, seed 002's GLB level), 3-D inputs of 2 or 3 channels streamed whole; each also checks the
+    # reference against Halide 21 when installed.
     failures = fuzz.run_fuzz(10, first, simulator="icarus", progress=lambda _: None, shrink_failures=False)
     assert not failures, "\n\n".join(f"{f.kind}: {f.detail}\n{f.source}" for f in failures)
 
@@ -44,6 +45,7 @@ def test_generation_is_deterministic_and_runnable():
     assert {fuzz.generate(k).channels for k in range(60)} == {0, 2, 3}  # 3-D inputs, channels per transfer
     assert {fuzz.generate(k).work for k in range(60)} == {"u8", "i8", "u16", "i16", "u32", "i32"}
     assert len({fuzz.generate(k).edges for k in range(60)} - {""}) >= 4  # boundary conditions on stages inside
+    assert any(fuzz.generate(k).edges and fuzz.generate(k).tile for k in range(60))  # ... under host tiles
     assert any(fuzz.generate(k).lookup for k in range(60))  # a RAM read back at each pixel's bin
     kinds = {s.kind for k in range(60) for s in fuzz.generate(k).stages}
     assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom", "down", "up"}

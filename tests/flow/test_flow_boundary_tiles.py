@@ -1,0 +1,204 @@
+"""Boundary conditions on Funcs computed inside the accelerator under host tiles (hwlower/edge_taps.py): every
+tile runs the same hardware, its edge taps chosen by absolute coordinates (each tile's offset added by the tile
+counter) and read where any tile needs them, the Funcs they read realised over what the taps reach in every tile
+(one shape, moving with the tiles; Halide's own boxes are clamped at the image's edges, so an edge tile's differ
+from an interior one's).
+
+Every program is bit-exact on both simulators at every edge of every tile against the reference, checked here to be
+Halide 21's on the same algorithm: tiles that divide the output, last tiles shifted inward, tiles smaller than
+the halo, chains of boundary conditions, an extended input under a tapped Func, reductions, lanes. The refusal
+under a GLB level is in the error catalogue (tests/errors/errors_tiles.py)."""
+
+import numpy as np
+import pytest
+
+import mainspring as hl
+from mainspring.apps.common import input_extent
+from mainspring.apps.lanes import unroll_lanes
+
+BC = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
+MORE = ("chain", "input_and_inner", "unrolled_reduction", "serial_reduction")
+
+
+def _bc(m, kind: str, f, width: int, height: int):
+    bounds = [(0, width), (0, height)]
+    bc = m.BoundaryConditions
+    if kind == "constant_exterior":
+        return bc.constant_exterior(f, 7, bounds)
+    return getattr(bc, kind)(f, bounds)
+
+
+def _algorithm(m, case: str, width: int, height: int):
+    """The Funcs of a case in module m (`mainspring` or `halide`), unscheduled: (input, hw_input, inner Funcs,
+    hw_output, output)."""
+    x, y = m.Var("x"), m.Var("y")
+    input_ = m.ImageParam(m.UInt(8), 2, "input")
+    hw_input, grad, blur = m.Func("hw_input"), m.Func("grad"), m.Func("blur")
+    hw_output, output = m.Func("hw_output"), m.Func("output")
+    hw_input[x, y] = m.u16(input_[x, y])
+    if case == "input_and_inner":  # the input's stream extended, grad's edges tapped
+        e_in = _bc(m, "repeat_edge", hw_input, width, height)
+        grad[x, y] = e_in[x - 1, y] * 2 + e_in[x, y + 1]
+    else:
+        grad[x, y] = hw_input[x + 1, y] * 2 + hw_input[x, y + 1]
+    inner = [grad, blur]
+    last, bottom = width - 1, height - 1
+    if case == "clamp":
+        blur[x, y] = (grad[m.clamp(x - 2, 0, last), y] + grad[x, y] * 2
+                      + grad[m.clamp(x + 1, 0, last), m.clamp(y - 1, 0, bottom)])
+    elif case in BC:
+        e = _bc(m, case, grad, width, height)
+        blur[x, y] = e[x - 2, y + 1] + e[x, y] * 2 + e[x + 1, y - 2]
+    elif case == "chain":  # two Funcs inside read through boundary conditions, one after the other
+        mid = m.Func("mid")
+        r = _bc(m, "repeat_edge", grad, width, height)
+        mid[x, y] = r[x - 1, y] + r[x + 1, y - 1] * 3
+        e = _bc(m, "mirror_interior", mid, width, height)
+        blur[x, y] = e[x, y + 2] + mid[x, y] + e[x - 2, y]
+        inner = [grad, mid, blur]
+    elif case == "input_and_inner":
+        e = _bc(m, "mirror_image", grad, width, height)
+        blur[x, y] = e[x + 1, y - 1] + e[x - 1, y + 1] * 3
+    elif case in ("unrolled_reduction", "serial_reduction"):  # a 3x3 box over the clamped Func
+        rd = m.RDom([m.Range(-1, 3), m.Range(-1, 3)], "r")
+        blur[x, y] = m.u16(0)
+        blur[x, y] += grad[m.clamp(x + rd.x, 0, last), m.clamp(y + rd.y, 0, bottom)] * m.u16(rd.x + 2)
+        if m is hl and case == "unrolled_reduction":
+            blur.update().unroll(rd.x).unroll(rd.y)
+    else:
+        raise AssertionError(case)
+    hw_output[x, y] = blur[x, y]
+    output[x, y] = hw_output[x, y]
+    return input_, hw_input, inner, hw_output, output
+
+
+def _image(case: str, width: int, height: int) -> np.ndarray:
+    """An input of width x height (grad reads x + 1 and y + 1 of it: width and height one more than the output's)."""
+    return np.random.default_rng(len(case) + width).integers(0, 256, (height, width), dtype=np.uint8)
+
+
+def _scheduled(case: str, width: int, height: int, tile: tuple[int, int], lanes: int = 1):
+    """Host tiles of `tile` over the output, every Func inside computed at the tile's loop xo."""
+    _, hw_input, inner, hw_output, output = _algorithm(hl, case, width, height)
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    output.bound(x, 0, width).bound(y, 0, height)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, *tile).hw_accelerate(xi, xo)
+    for f in inner:
+        f.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    unroll_lanes(lanes, hw_output, inner, hw_input)
+    return output, {"input": _image(case, *input_extent(output, "input"))}  # (RoundUp lanes read past it)
+
+
+def _pairs(cases: tuple[str, ...], on_both: str) -> list[tuple[str, str]]:
+    """Each case on Icarus, and `on_both` on Verilator too (a Verilator build is the slow part)."""
+    return [(c, "icarus") for c in cases] + [(on_both, "verilator")]
+
+
+def _check(design, inputs, simulator, build_dir):
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    return res
+
+
+def _same_shape_moving_with_the_tiles(design, name: str) -> list[int]:
+    """The first column of `name`'s box in each tile, after checking that it moves as the output's does."""
+    tiles = design.program.tiles
+    for t in tiles:
+        assert [hi - lo for lo, hi in t.boxes[name]] == [hi - lo for lo, hi in tiles[0].boxes[name]]
+        moved = [b[0] - o[0] for b, o in zip(t.boxes[name], t.output_box)]
+        assert moved == [b[0] - o[0] for b, o in zip(tiles[0].boxes[name], tiles[0].output_box)]
+    return [t.boxes[name][0][0] for t in tiles]
+
+
+@pytest.mark.parametrize(("kind", "simulator"), _pairs(BC, "mirror_interior"), indirect=["simulator"])
+def test_tiles_that_divide_the_output(kind, simulator, build_dir):
+    # 3 x 2 tiles of 16 x 16 over 48 x 32: corner, edge and interior tiles run the same hardware
+    out, inputs = _scheduled(kind, 48, 32, (16, 16))
+    design = hl.compile(out, name=f"edge_tiles_{kind}")
+    assert len(design.program.tiles) == 6
+    assert _same_shape_moving_with_the_tiles(design, "grad")[:3] == [-2, 14, 30]  # two columns before each tile
+    (stream,) = design.program.inputs
+    assert not stream.edges  # grad's edges are taps, the input is not extended
+    _check(design, inputs, simulator, build_dir)
+
+
+@pytest.mark.parametrize(("kind", "simulator"), _pairs(BC, "repeat_edge"), indirect=["simulator"])
+def test_last_tiles_shifted_inward(kind, simulator, build_dir):
+    # 40 x 30 in tiles of 16 x 16: the last column of tiles starts at 24, the last row at 14, overlapping
+    out, inputs = _scheduled(kind, 40, 30, (16, 16))
+    design = hl.compile(out, name=f"edge_shifted_{kind}")
+    assert [t.output_box[0][0] for t in design.program.tiles][:3] == [0, 16, 24]
+    assert [t.output_box[1][0] for t in design.program.tiles][::3] == [0, 14]
+    _same_shape_moving_with_the_tiles(design, "grad")
+    _check(design, inputs, simulator, build_dir)
+
+
+@pytest.mark.parametrize(("case", "simulator"), _pairs(MORE, "chain"), indirect=["simulator"])
+def test_chains_extended_inputs_and_reductions(case, simulator, build_dir):
+    out, inputs = _scheduled(case, 20, 12, (8, 6))  # the last column of tiles shifted inward to 12
+    design = hl.compile(out, name=f"edge_tiles_{case}")
+    assert len(design.program.tiles) == 6
+    for name in ("grad", "mid") if case == "chain" else ("grad",):
+        _same_shape_moving_with_the_tiles(design, name)
+    (stream,) = design.program.inputs
+    assert bool(stream.edges) == (case == "input_and_inner")
+    if case == "chain":  # mid's columns and rows realised past the image choose no taps of their own
+        one, _ = _scheduled(case, 20, 12, (20, 12))
+        assert design.report["pes"] == hl.compile(one, name="edge_one_tile_chain").report["pes"]
+    _check(design, inputs, simulator, build_dir)
+
+
+@pytest.mark.parametrize("kind", ["mirror_interior", "clamp"])
+def test_tiles_narrower_than_the_halo(kind, build_dir):
+    # Tiles of 2 x 3: mirror_interior reads two columns past the edge, so the left edge's taps are chosen in the
+    # first tile and the one after it, and every tile reads the taps of both
+    out, inputs = _scheduled(kind, 7, 6, (2, 3))
+    design = hl.compile(out, name=f"edge_narrow_{kind}")
+    assert len(design.program.tiles) == 8
+    _same_shape_moving_with_the_tiles(design, "grad")
+    _check(design, inputs, "icarus", build_dir)
+
+
+@pytest.mark.parametrize(("kind", "simulator"), _pairs(("repeat_edge", "mirror_image"), "mirror_image"),
+                         indirect=["simulator"])
+def test_lanes_under_host_tiles(kind, simulator, build_dir):
+    out, inputs = _scheduled(kind, 24, 8, (8, 4), lanes=2)
+    design = hl.compile(out, name=f"edge_tiles_lanes_{kind}")
+    assert design.program.output_lanes == 2
+    _check(design, inputs, simulator, build_dir)
+
+
+@pytest.mark.parametrize("kind", ["mirror_interior", "chain"])
+def test_an_output_past_the_boundary_conditions_bounds(kind, build_dir):
+    # The output over [-3, 15] x [-2, 9] for boundary conditions over [0, 13] x [0, 8]: tiles that start before the
+    # image or end past it
+    _, hw_input, inner, hw_output, output = _algorithm(hl, kind, 14, 9)
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    output.bound(x, -3, 19).bound(y, -2, 12)
+    hw_output.compute_root()
+    hw_output.tile(x, y, xo, yo, xi, yi, 6, 5).hw_accelerate(xi, xo)
+    for f in inner:
+        f.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    design = hl.compile(output, name=f"edge_past_{kind}")
+    assert [t.output_box[0][0] for t in design.program.tiles][:4] == [-3, 3, 9, 10]
+    _check(design, design.example_inputs(3), "icarus", build_dir)
+
+
+# ---- the reference is Halide's -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", BC + MORE)
+def test_the_reference_is_halides(case, halide):
+    """The reference the simulations are checked against computes what Halide 21 computes, at every edge."""
+    width, height = 20, 12
+    image = _image(case, width + 1, height + 1)
+
+    def realize(m):
+        input_, *_, output = _algorithm(m, case, width, height)
+        input_.set(m.Buffer(image))
+        return np.asarray(output.realize([width, height]))
+
+    want, got = realize(halide), realize(hl)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
