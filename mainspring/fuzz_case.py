@@ -101,10 +101,9 @@ def with_coordinate_tiles(rng: random.Random, case: Case) -> Case:
     """One case in three whose stages read coordinates as values, or read through a boundary condition, runs in
     host tiles (drawn last, so the other cases stay as they were): the hardware counts its tiles (a GLB level's
     too) and adds each one's offset (hwlower/tile_coordinates.py), to the coordinates that choose edge taps too
-    (hwlower/edge_taps.py; not under a GLB level). Not a multi-rate case (`resampled` keeps those to one tile: a
-    tile of the output that moves by part of an upsample step moves its producers by part of a value)."""
+    (hwlower/edge_taps.py; not under a GLB level). A multi-rate case too: a last tile shifted inward by part of an
+    upsample step computes from the step before it, or is refused where a buffer's shape would change."""
     if case.tile is not None or case.bins or (case.variant == "glb" and case.edges) \
-            or any(st.kind in ("down", "up") for st in case.stages) \
             or (all(st.kind != "coord" for st in case.stages) and not case.edges) or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tile=(rng.randint(2, case.width), rng.randint(1, case.height)))
