@@ -75,6 +75,44 @@ def test_a_frame_over_the_memory_tiles_is_tiled(style, lanes, simulator, build_d
     assert res.cycles >= res.predicted_cycles
 
 
+def _coordinates(style):
+    """A blur whose output reads its coordinates as values (`select(x < 4, ...)` and a ramp in y), with copy Funcs
+    of the image and the output (seed 002's style) or written for a CPU."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    blur_x, last = hl.Func("blur_x"), hl.Func("hw_output" if style == "copies" else "output")
+    src = inp
+    if style == "copies":
+        src = hl.Func("hw_input")
+        src[x, y] = hl.u16(inp[x, y])
+    blur_x[x, y] = hl.u16(src[x, y]) + src[x + 1, y] + src[x + 2, y]
+    last[x, y] = hl.select(x < 4, blur_x[x, y] + blur_x[x, y + 1], blur_x[x, y + 2] + hl.u16(y))
+    if style == "cpu":
+        return last
+    output = hl.Func("output")
+    output[x, y] = last[x, y]
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("style", "lanes"), [("copies", 1), ("copies", 2), ("cpu", 1)])
+def test_a_frame_over_the_memory_tiles_that_reads_coordinates_runs_in_host_tiles(style, lanes, simulator, build_dir):
+    # Host tiles count their coordinates (hwlower/tile_coordinates.py): such a frame is split into host tiles, not
+    # GLB tiles (whose memory tiles count from their own origin), where it used to be refused; bit-exact.
+    out = _coordinates(style)
+    result = _auto(out, (96, 12), SMALL, lanes=lanes)
+    source = result.schedule_source
+    assert result.lanes == lanes and "host tiles of 32 x 12 over 96 x 12" in source and "GLB" not in source
+    design = hl.compile(out, name=f"auto_coords_{style}_{lanes}", target=SMALL)
+    rep = design.report
+    assert rep["tiles"] == 3 and rep["mem_tiles"] <= 4 and rep["pes"] <= 7 * lanes
+    assert rep["ideal_cycles"] == 3 * -(-34 // lanes) * 14  # each tile's input with its halo, k pixels a cycle
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 3 * (rep["first_output_cycle"] + 6)
+    res = design.check(design.example_inputs(11), simulator=simulator, build_dir=build_dir, bubbles=0.1,
+                       backpressure=0.1)
+    assert res.cycles >= res.predicted_cycles
+
+
 def test_a_frame_that_fits_stays_one_tile():
     from mainspring.apps import gaussian
 
