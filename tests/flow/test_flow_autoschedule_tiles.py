@@ -253,3 +253,30 @@ def test_the_generators_algorithms_scheduled_automatically(app, size, simulator,
     design = hl.compile(out, name=f"{app}_auto")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _two_images():
+    """fuzz --auto case 121313's live stages: taps over two rows of one image and a tap two rows down another."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp, other = hl.ImageParam(hl.Int(16), 2, "input"), hl.ImageParam(hl.Int(16), 2, "other")
+    f2, f3 = hl.Func("f2"), hl.Func("f3")
+    f2[x, y] = hl.min(hl.u16(inp[x + 1, y]) * hl.u16(inp[x + 2, y]), hl.u16(inp[x + 1, y + 1]))
+    f3[x, y] = f2[x, y] + hl.u16(other[x + 1, y + 2])
+    return f3
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_one_tile_the_model_counts_within_max_mem_tiles_but_compiled_over_is_tiled(simulator, build_dir):
+    # Against 3-word memory tiles the model counts the one-tile design at 2 memory tiles, the compiler at 5: with
+    # max_mem_tiles="4" no candidate fitted (refused: "no schedule of 'f3' fits"); the compiled excess now narrows
+    # the tiles the model picks (autoschedule_tiles._counted_under).
+    target = hl.CGRA(mem_tile_words=3)
+    out = _two_images()
+    source = _auto(out, (9, 3), target, max_mem_tiles=4).schedule_source
+    assert "host tiles of 5 x 3 over 9 x 3" in source and "about 5 memory tiles, over the budget of 4" in source
+    design = hl.compile(out, name="auto_counted_under", target=target)
+    rep = design.report
+    assert rep["tiles"] == 2 and rep["mem_tiles"] <= 4
+    res = design.check(design.example_inputs(13), simulator=simulator, build_dir=build_dir, bubbles=0.1,
+                       backpressure=0.1)
+    assert res.cycles >= res.predicted_cycles
