@@ -15,7 +15,9 @@ The decisions, in the style of seed 002's hand schedules:
   RVars) or by more than one Func, or has update definitions; also an upsample read at an offset, and a Func
   every channel of the output reads alike; otherwise it is inlined into its one reader. Reductions over constant
   RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones over channels x
-  taps are unrolled over their channels with their taps serial (autoschedule_reduce.py), others stay serial.
+  taps are unrolled over their channels with their taps serial (autoschedule_reduce.py), others stay serial; a
+  Func firing more often than the streams transfer unrolls its small planes whose lanes read nothing new
+  (autoschedule_planes.py).
   Funcs that read no input are constant tables and keep their default (folded or a ROM).
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
   autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles (each step first
@@ -34,6 +36,7 @@ from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
+from .autoschedule_planes import plan_planes, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile, scalars
 from .autoschedule_tiles import handle as _handle
@@ -96,6 +99,7 @@ class _Plan:
     unrolled: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)
     partial: set[tuple[int, int]] = field(default_factory=set)  # (id(f), update): unrolled over channels, taps serial
     serial_channels: set[int] = field(default_factory=set)  # streams of channels carrying one channel per transfer
+    planes: dict[int, list[str]] = field(default_factory=dict)  # id(f) -> its planes unrolled (autoschedule_planes)
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
     glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
     host_tile: tuple[int, int] | None = None  # host tiles (each a run of the array), or None
@@ -139,8 +143,9 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
     if opts.max_pes is None and opts.max_mem_tiles is None:
         plan, source = apply(opts.lanes or 1, None)
     else:
-        depths = max((len(r) for u in _plan(pipe, 1, word_bits=target.word_bits).unrolled.values() for _, r in u),
-                     default=0)
+        whole = _plan(pipe, 1, 1 << 30, word_bits=target.word_bits)  # every reduction unrolled, no planes
+        depths = max((len(r) for u in whole.unrolled.values() for _, r in u), default=0) + bool(
+            _plan(pipe, 1, word_bits=target.word_bits).planes)  # the first cut: the planes' lanes
         offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
                       if f is not pipe.output)
         got, source = fit_budget(pipe, target, opts.lanes, opts.max_pes, opts.max_mem_tiles, apply, depths,
@@ -257,8 +262,11 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
 
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0,
-                            _register_tables(pipe, plan, computed))
+    registers = _register_tables(pipe, plan, computed)
+    if depth is None:  # a budget's cuts start with these lanes
+        one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
+        plan_planes(pipe, plan, one.x_dim, scalars(plan))
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers)
     plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan))
     return plan
 
@@ -504,7 +512,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         if _stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"])')
     for f in plan.buffered + [acc]:
-        lines += _unroll_source(pipe, plan, f)
+        lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f)
     for f in plan.streams if not plan.glb else []:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()"
                      + ("" if _image_copy(pipe, f) else "  # computed by the host from the image"))

@@ -253,21 +253,20 @@ def _():
     return hl.compile(gray, name="demo")
 
 
-def _ramp_blur():
-    """seed 002's pipeline whose output reads its x coordinate (a ramp added), 64 pixels wide: as one tile its
-    line buffer takes 4 memory tiles of `target_words`."""
+def _downsampled_blur():
+    """seed 002's pipeline whose output reads every other row of its producer (a multi-rate pipeline), 64 pixels
+    wide: as one tile the producer's line buffer takes 4 memory tiles of 16 words."""
     p = unscheduled(size=(64, 8))
-    p.hw_output[p.x, p.y] = p.mid[p.x, p.y] + p.mid[p.x, p.y + 1] + hl.u16(p.x)
+    p.hw_output[p.x, p.y] = p.mid[p.x, 2 * p.y] + p.mid[p.x + 1, 2 * p.y + 1]
     return p
 
 
 @case("autoschedule", "A frame over the memory tiles that cannot be tiled", (
     "{at}: apply_autoscheduler: 'output' as one accelerator tile of 64 x 8 needs about 4 memory tiles, over the "
-    "budget of 2, and it cannot be split into tiles: Func 'hw_output' uses a coordinate as a value (each tile "
-    "counts from its own origin); raise max_mem_tiles or compile for a larger target "
-    "(hl.CGRA(num_mem_tiles=4))"), func="output")
+    "budget of 2, and it cannot be split into tiles: Func 'hw_output' reads at scaled coordinates (a multi-rate "
+    "pipeline); raise max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles=4))"), func="output")
 def frame_cannot_tile():
-    p = _ramp_blur()
+    p = _downsampled_blur()
     target = hl.CGRA(mem_tile_words=16, num_mem_tiles=2)
     hl.Pipeline(p.output).apply_autoscheduler(target, P("Mainspring"))  # <-
     return hl.compile(p.output, name="demo", target=target)
@@ -275,7 +274,7 @@ def frame_cannot_tile():
 
 @frame_cannot_tile.fix
 def _():
-    p = _ramp_blur()
+    p = _downsampled_blur()
     target = hl.CGRA(mem_tile_words=16, num_mem_tiles=4)
     hl.Pipeline(p.output).apply_autoscheduler(target, P("Mainspring"))
     return hl.compile(p.output, name="demo", target=target)

@@ -18,10 +18,6 @@ SIZES = {"h2h_cascade": (30, 16), "h2h_cascade_glb": (30, 16), "h2h_gaussian": (
          "histogram": (16, 8), "gaussian_glb": (30, 16), "h2h_rom": (30, 16), "h2h_accumulation": (12, 8),
          "h2h_conv_layer_mobile": (8, 6), "h2h_resnet_layer_gen": (6, 4)}
 WITHIN = [a for a in SIZES if a != "h2h_accumulation"]
-# Since session 11 the hand schedule's pw_conv.update().unroll(k) is honoured (3 lanes, hwlower/update_lanes.py):
-# 464 cycles at 8x6, where the automatic schedule, serial over k, takes 610 (BENCHMARKS.md, session 11). Until
-# the autoscheduler unrolls that loop itself, mobile's bound on cycles is this measured one.
-CYCLES = {"h2h_conv_layer_mobile": 1.35}
 
 
 @functools.cache
@@ -34,7 +30,7 @@ def _report(app: str, auto: bool) -> dict:
 @pytest.mark.parametrize("app", WITHIN)
 def test_automatic_schedules_within_the_issues_bounds_of_the_hand_schedules(app):
     hand, auto = _report(app, False), _report(app, True)
-    assert auto["predicted_cycles"] <= CYCLES.get(app, 1.05) * hand["predicted_cycles"]
+    assert auto["predicted_cycles"] <= 1.05 * hand["predicted_cycles"]
     assert auto["pes"] <= hand["pes"] and auto["mem_tiles"] <= hand["mem_tiles"]
 
 
@@ -130,13 +126,22 @@ def test_a_transposed_func_keeps_its_first_dimension_a_loop(build_dir):
     assert res.cycles == res.predicted_cycles
 
 
-def test_mobiles_output_streams_a_pixels_channels_together_at_its_default_size():
-    """hw_output(x, y, k) reads pw_conv_reduction(k, x, y), whose producers make a pixel's channels together: the
-    automatic schedule streams them innermost (by planes, 3,633 cycles at 16x16, 1.07x the hand design's)."""
+def test_mobiles_output_streams_a_pixels_channels_together_at_its_default_size(monkeypatch):
+    """hw_output(x, y, k) reads pw_conv_reduction(k, x, y), whose producers make a pixel's channels together (its k
+    unrolled, autoschedule_planes.py): the automatic schedule streams them innermost. At 16x16 the hand design's
+    figures (2,044 cycles: the reduction starts a pixel once the input's last plane has reached it)."""
+    from mainspring import autoschedule as auto
+
+    sources = []
+    real = auto._source
+    monkeypatch.setattr(auto, "_source", lambda *a: sources.append(real(*a)) or sources[-1])
     mod = apps.load("h2h_conv_layer_mobile")
     out, _ = apps.build(mod, 16, 16, auto=True)
+    assert '.reorder(vars["k"], xi, yi, xo, yo)' in sources[-1]
     rep = hl.compile(out, name="mobile_auto", target=apps.target(mod), prove=False).report
-    assert rep["predicted_cycles"] <= 1.02 * rep["ideal_cycles"] and rep["mem_tiles"] <= 4
+    hand = hl.compile(apps.build(mod, 16, 16)[0], name="mobile", target=apps.target(mod), prove=False).report
+    assert rep["predicted_cycles"] <= hand["predicted_cycles"] and rep["mem_tiles"] <= hand["mem_tiles"]
+    assert rep["pes"] <= hand["pes"]
 
 
 def _rgb_to_gray_blur(width=24, height=10):

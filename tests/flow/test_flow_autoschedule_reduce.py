@@ -87,3 +87,64 @@ def test_within_the_limit_a_streams_channels_unroll_whole_in_the_funcs_that_read
     design = hl.compile(out, name="auto_channels_whole")
     res = design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _planes():
+    """A CPU-style stage of 3 planes over a 2-D image (`scaled(k, x, y)`, each plane the pixel times a constant
+    weight), read by the output at each plane: 3 firings per pixel where the image streams 1 word."""
+    x, y, k = hl.Var("x"), hl.Var("y"), hl.Var("k")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    w, scaled, out = hl.Func("w"), hl.Func("scaled"), hl.Func("out")
+    w[k] = hl.u16(k * 2 + 1)
+    scaled[k, x, y] = hl.u16(inp[x, y]) * w[k] + hl.u16(k)
+    out[x, y] = scaled[0, x, y] + scaled[1, x + 1, y] + scaled[2, x, y + 1]
+    out.set_estimates([(0, 16), (0, 8)])
+    return out
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("lanes", [1, 2])
+def test_a_plane_whose_lanes_read_nothing_new_is_unrolled(lanes, simulator, build_dir):
+    # autoschedule_planes.py: scaled's lanes of k share their one read of the image, so its 3 planes fire together
+    # (serial over k, 465 cycles at one lane, ideal 459: its firings).
+    out = _planes()
+    params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)})
+    src = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), params).schedule_source
+    assert 'funcs["scaled"].unroll(vars["k"])' in src
+    design = hl.compile(out, name=f"auto_planes_{lanes}")
+    rep = design.report
+    assert rep["ideal_cycles"] == -(-17 // lanes) * 9  # the image's transfers
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] + rep["first_output_cycle"]
+    assert rep["pes"] <= 20 * lanes and rep["mem_tiles"] <= 2 * lanes
+    res = design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir, bubbles=0.1,
+                       backpressure=0.1)
+    assert res.cycles >= res.predicted_cycles
+
+
+def test_a_pe_budget_cuts_the_planes_lanes_first():
+    out = _planes()
+    src = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"max_pes": "12"}))
+    assert "unroll" not in src.schedule_source
+    assert hl.compile(out, name="auto_planes_budget").report["pes"] <= 12
+
+
+def test_mobiles_pointwise_stage_unrolls_its_output_channels_with_the_input_channels_serial(monkeypatch):
+    # mobile's pw_conv(k, x, y, c) reads dw_conv(x, y, c): its k lanes share the read (unrolled), its c lanes would
+    # each read another plane of dw_conv (serial); pw_conv_reduction's r_pw reads pw_conv at c, a plane pw_conv
+    # makes one per firing, so it stays serial and its k, which pw_conv makes together, is unrolled: the hand
+    # schedule's shape, figure for figure (it was 610 cycles at 8x6 with pw_conv serial over k).
+    from mainspring import apps
+    from mainspring import autoschedule as auto
+
+    sources = []
+    real = auto._source
+    mod = apps.load("h2h_conv_layer_mobile")
+    monkeypatch.setattr(auto, "_source", lambda *a: sources.append(real(*a)) or sources[-1])
+    out, _ = apps.build(mod, 8, 6, auto=True)
+    src = sources[-1]
+    assert 'funcs["pw_conv"].update(0).unroll(vars["k"])' in src
+    assert 'funcs["pw_conv_reduction"].update(0).unroll(vars["k"])' in src
+    assert "r_pw" not in src and 'unroll(vars["c"])' not in src
+    hand, _ = apps.build(mod, 8, 6)
+    figures = [hl.compile(f, name="mobile", prove=False).report for f in (out, hand)]
+    assert [(r["predicted_cycles"], r["pes"], r["mem_tiles"]) for r in figures] == [(464, 18, 6)] * 2

@@ -75,6 +75,44 @@ def test_a_frame_over_the_memory_tiles_is_tiled(style, lanes, simulator, build_d
     assert res.cycles >= res.predicted_cycles
 
 
+def _coordinates(style):
+    """A blur whose output reads its coordinates as values (`select(x < 4, ...)` and a ramp in y), with copy Funcs
+    of the image and the output (seed 002's style) or written for a CPU."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    blur_x, last = hl.Func("blur_x"), hl.Func("hw_output" if style == "copies" else "output")
+    src = inp
+    if style == "copies":
+        src = hl.Func("hw_input")
+        src[x, y] = hl.u16(inp[x, y])
+    blur_x[x, y] = hl.u16(src[x, y]) + src[x + 1, y] + src[x + 2, y]
+    last[x, y] = hl.select(x < 4, blur_x[x, y] + blur_x[x, y + 1], blur_x[x, y + 2] + hl.u16(y))
+    if style == "cpu":
+        return last
+    output = hl.Func("output")
+    output[x, y] = last[x, y]
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("style", "lanes"), [("copies", 1), ("copies", 2), ("cpu", 1)])
+def test_a_frame_over_the_memory_tiles_that_reads_coordinates_runs_in_host_tiles(style, lanes, simulator, build_dir):
+    # Host tiles count their coordinates (hwlower/tile_coordinates.py): such a frame is split into host tiles, not
+    # GLB tiles (whose memory tiles count from their own origin), where it used to be refused; bit-exact.
+    out = _coordinates(style)
+    result = _auto(out, (96, 12), SMALL, lanes=lanes)
+    source = result.schedule_source
+    assert result.lanes == lanes and "host tiles of 32 x 12 over 96 x 12" in source and "GLB" not in source
+    design = hl.compile(out, name=f"auto_coords_{style}_{lanes}", target=SMALL)
+    rep = design.report
+    assert rep["tiles"] == 3 and rep["mem_tiles"] <= 4 and rep["pes"] <= 7 * lanes
+    assert rep["ideal_cycles"] == 3 * -(-34 // lanes) * 14  # each tile's input with its halo, k pixels a cycle
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 3 * (rep["first_output_cycle"] + 6)
+    res = design.check(design.example_inputs(11), simulator=simulator, build_dir=build_dir, bubbles=0.1,
+                       backpressure=0.1)
+    assert res.cycles >= res.predicted_cycles
+
+
 def test_a_frame_that_fits_stays_one_tile():
     from mainspring.apps import gaussian
 
@@ -215,3 +253,30 @@ def test_the_generators_algorithms_scheduled_automatically(app, size, simulator,
     design = hl.compile(out, name=f"{app}_auto")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _two_images():
+    """fuzz --auto case 121313's live stages: taps over two rows of one image and a tap two rows down another."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp, other = hl.ImageParam(hl.Int(16), 2, "input"), hl.ImageParam(hl.Int(16), 2, "other")
+    f2, f3 = hl.Func("f2"), hl.Func("f3")
+    f2[x, y] = hl.min(hl.u16(inp[x + 1, y]) * hl.u16(inp[x + 2, y]), hl.u16(inp[x + 1, y + 1]))
+    f3[x, y] = f2[x, y] + hl.u16(other[x + 1, y + 2])
+    return f3
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_one_tile_the_model_counts_within_max_mem_tiles_but_compiled_over_is_tiled(simulator, build_dir):
+    # Against 3-word memory tiles the model counts the one-tile design at 2 memory tiles, the compiler at 5: with
+    # max_mem_tiles="4" no candidate fitted (refused: "no schedule of 'f3' fits"); the compiled excess now narrows
+    # the tiles the model picks (autoschedule_tiles._counted_under).
+    target = hl.CGRA(mem_tile_words=3)
+    out = _two_images()
+    source = _auto(out, (9, 3), target, max_mem_tiles=4).schedule_source
+    assert "host tiles of 5 x 3 over 9 x 3" in source and "about 5 memory tiles, over the budget of 4" in source
+    design = hl.compile(out, name="auto_counted_under", target=target)
+    rep = design.report
+    assert rep["tiles"] == 2 and rep["mem_tiles"] <= 4
+    res = design.check(design.example_inputs(13), simulator=simulator, build_dir=build_dir, bubbles=0.1,
+                       backpressure=0.1)
+    assert res.cycles >= res.predicted_cycles

@@ -1,0 +1,154 @@
+"""Planes of an automatic schedule: which small dimensions besides x and y a buffered Func computes together.
+
+A buffered Func with a dimension of a few values besides x and y (mobile's `pw_conv(k, x, y, c)`: 3 output
+channels k, 4 input channels c) fires once per value of it: 3 x 4 firings per pixel, where the input streams 4
+words per pixel (its planes). Such a Func bounds the design's cycles when it fires more often than the busiest
+stream transfers (the ideal at one pixel per cycle). Its plane v is then unrolled (lanes of one firing, each a
+copy of its kernel), as the reference system's hand schedule does (`pw_conv.update().unroll(k)`), when the lanes
+read nothing new: every read of a Func computed inside, or of a stream, either does not move with v (`dw_conv(x, y,
+c)`, one read for every lane) or reads v of a producer that unrolls it too (`pw_conv(k, x, y, r)` in
+`pw_conv_reduction(k, x, y)`); constant tables read at v become each lane's constants. Planes are unrolled, from
+the first, only while the Func still fires more often than the streams transfer: each costs PEs.
+
+A reduction's RVar that reads a plane its producer computes one value per firing, after the producer's y (its
+loop outside the rows: a sweep of the frame per value, `pw_conv_reduction += pw_conv(k, x, y, r)` over c, which
+`pw_conv` cannot unroll: its lanes would each read another plane of the depthwise stage), is left serial: unrolled,
+its lanes would all wait for the producer's last plane, and the producer would hold the others, each lane in
+memory tiles of its own for the ports (mobile at 16x16: 7 memory tiles against the hand design's 6, for 1,790
+cycles against 2,044). Serial, it steps over the planes as they come, and its own plane (k) is then unrolled by
+the rule above. (A dimension before x is a pixel's channels, made within the pixel, its values cycles apart.)
+
+Only at the full unroll (no `depth` from a PE budget): a budget cuts these lanes first.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .frontend import ir
+from .frontend.bounds import infer_boxes
+from .frontend.func import Function
+from .frontend.pipeline import Pipeline
+
+if TYPE_CHECKING:  # autoschedule.py builds on this module
+    from .autoschedule import _Plan
+
+MAX_PLANE = 4  # a plane of at most this many values is unrolled whole (as a pixel's channels are)
+
+
+def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> None:
+    """Set plan.planes (and put back to serial the RVars over a producer's serial planes, in plan.unrolled), in
+    the pipeline's order (producers first). `x_dim`: id(f) -> f's argument along x (one lane's lane plan);
+    `bounds`: scalars for bounds inference."""
+    boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], bounds, output_bounds=False)
+    transfers = max((_transfers(boxes[pipe.name(s)], x_dim.get(id(s), 0)) for s in plan.streams), default=0)
+    made: dict[int, set[int]] = {}  # id(f) -> the dimensions f computes in one firing
+    buffered = {id(f) for f in plan.buffered}
+    for f in pipe.order:
+        if id(f) not in buffered and f is not plan.accelerated:
+            continue
+        _serial_over_serial_planes(pipe, plan, f, boxes, x_dim, made)
+        if f is plan.accelerated or plan.channel:
+            continue  # the output's channels are plan.channel's (unrolled in every Func that has them)
+        box = boxes[pipe.name(f)]
+        firings = _firings(pipe, plan, f, box)
+        xd = x_dim.get(id(f), 0)
+        for j, v in enumerate(f.args):
+            extent = box[j][1] - box[j][0] + 1
+            if firings is None or firings <= transfers or j in (xd, xd + 1) or not 1 < extent <= MAX_PLANE:
+                continue
+            if v not in _unrolled(plan, f) and _lanes_read_nothing_new(pipe, plan, f, v, made):
+                plan.planes.setdefault(id(f), []).append(v)
+                made.setdefault(id(f), set()).add(j)
+                firings = -(-firings // extent)
+
+
+def _transfers(box: list, xd: int) -> int:
+    """A stream's transfers: its pixels, a pixel's channels (the dimensions before x) in one transfer."""
+    return math.prod(hi - lo + 1 for lo, hi in box[xd:])
+
+
+def _firings(pipe: Pipeline, plan: _Plan, f: Function, box: list) -> int | None:
+    """f's firings over the frame: its box, times the serial steps of its busiest update; None where an update's
+    steps are not constant."""
+    pixels = math.prod(hi - lo + 1 for lo, hi in box)
+    unrolled = dict(plan.unrolled.get(id(f), []))
+    most = 1
+    for k, d in enumerate(pipe.definitions(f)[1:]):
+        if d.rdom is None:
+            continue
+        if not all(isinstance(e, ir.Const) for _, _, e in d.rdom.dims):
+            return None
+        most = max(most, math.prod(int(e.value) for r, _, e in d.rdom.dims if r not in unrolled.get(k, [])))
+    return pixels * most
+
+
+def _unrolled(plan: _Plan, f: Function) -> set[str]:
+    """The names f's reductions unroll already (resnet's output channels, autoschedule_reduce.planes)."""
+    return {n for _, names in plan.unrolled.get(id(f), []) for n in names}
+
+
+def _inside(plan: _Plan) -> set[int]:
+    return {id(g) for g in plan.region} | {id(s) for s in plan.streams}
+
+
+def _lanes_read_nothing_new(pipe: Pipeline, plan: _Plan, f: Function, v: str, made: dict[int, set[int]]) -> bool:
+    """Whether every read by f of a Func computed inside or a stream either does not move with v or reads v of a
+    producer that computes that dimension in one firing; and every update writes at v itself."""
+    inside = _inside(plan)
+    for d in pipe.definitions(f):
+        if not any(isinstance(a, ir.Var) and a.name == v for a in d.args):
+            return False
+        for n in ir.walk(d.value):
+            if not (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in inside) \
+                    or n.callee is f:  # an update's own value: at its own point, in its lane
+                continue
+            for i, a in enumerate(n.args):
+                if not any(isinstance(m, ir.Var) and m.name == v for m in ir.walk(a)):
+                    continue
+                if not (isinstance(a, ir.Var) and i in made.get(id(n.callee), set())):
+                    return False
+    return True
+
+
+def _serial_over_serial_planes(pipe: Pipeline, plan: _Plan, f: Function, boxes: dict, x_dim: dict[int, int],
+                               made: dict[int, set[int]]) -> None:
+    """Leave serial the RVars of f's whole unrolls that read a buffered producer at a plane after its y that it
+    computes one value per firing (see the module's notes)."""
+    buffered = {id(g) for g in plan.buffered}
+    kept = []
+    for k, names in plan.unrolled.get(id(f), []):
+        d = pipe.definitions(f)[k + 1]
+        serial: set[str] = set()
+        for n in ir.walk(d.value):
+            if not (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in buffered):
+                continue
+            g, xd = n.callee, x_dim.get(id(n.callee), 0)
+            for i, a in enumerate(n.args):
+                box = boxes[pipe.name(g)]
+                if i <= xd + 1 or i in made.get(id(g), set()) or box[i][1] == box[i][0]:
+                    continue
+                serial |= {m.name for m in ir.walk(a) if isinstance(m, ir.RVar)}
+        if (id(f), k) in plan.partial or not serial:
+            kept.append((k, names))
+        elif rest := [r for r in names if r not in serial]:
+            kept.append((k, rest))
+    if plan.unrolled.get(id(f)) is not None:
+        plan.unrolled[id(f)] = kept
+
+
+def planes_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
+    """The unrolls of f's planes: in every update, and in its pure definition where that is all f has or reads a
+    Func computed inside (a constant initial value stays one op: unrolled, its lanes take memory tiles of their
+    own, mobile's pw_conv_reduction one more)."""
+    defs = pipe.definitions(f)
+    inside = _inside(plan)
+    pure = len(defs) == 1 or any(isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in inside
+                                 for n in ir.walk(defs[0].value))
+    lines = []
+    for v in plan.planes.get(id(f), []):
+        if pure:
+            lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{v}"])  # its {v} lanes read nothing new')
+        lines += [f'    funcs["{pipe.name(f)}"].update({k}).unroll(vars["{v}"])' for k in range(len(defs) - 1)]
+    return lines
