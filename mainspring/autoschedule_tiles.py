@@ -6,9 +6,9 @@ tiles, and otherwise splits the frame:
 - into GLB tiles when the algorithm has copy Funcs (seed 002's three levels: the host loads tile t + 1 and reads
   back tile t - 1 while the array computes tile t, when two copies of every GLB tile fit the GLB's banks);
 - into host tiles when the accelerated Func is the output itself (an algorithm written for a CPU: the GLB level
-  needs a copy of the output), or reads a coordinate as a value (`select(x < 4, ...)`: the hardware counts host
-  tiles and adds each one's offset, hwlower/tile_coordinates.py; a GLB level's memory tiles cannot), each tile a
-  run of the array streamed straight from the host. A multi-rate pipeline (coordinates scaled or divided) stays
+  needs a copy of the output), each tile a run of the array streamed straight from the host. A coordinate read
+  as a value (`select(x < 4, ...)`) works in either: the hardware counts the array's runs and adds each one's
+  offset (hwlower/tile_coordinates.py). A multi-rate pipeline (coordinates scaled or divided) stays
   one tile: its tiles' footprints differ.
 
 The memory tiles a tile of width w needs come from a model of the line buffers (`mem_tiles`): each buffered Func
@@ -405,7 +405,7 @@ def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
             f"memory tiles); raise max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles={least}))")
     fits = lo * k
     kind = "glb" if opts.use_glb == "auto" and plan.accelerated is not plan.output and not any(
-        plan.lanes.x_dim.get(id(s), 0) for s in plan.streams) and not host_tiles_only(pipe, plan.region) else "host"
+        plan.lanes.x_dim.get(id(s), 0) for s in plan.streams) else "host"
     best: tuple[int, tuple[int, int], str] | None = None
     nx0 = -(-width // fits)
     for nx in range(nx0, nx0 + WIDER + 1):
@@ -452,7 +452,7 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
             f"{where()}: use_glb=\"true\": the GLB level is built for 2-D outputs and images streamed "
             f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
             "pixel's channels); leave use_glb at \"auto\"")
-    why = one_tile_only(pipe, plan.region) or host_tiles_only(pipe, plan.region)
+    why = one_tile_only(pipe, plan.region)
     _check_glb_steps(plan)
     if opts.glb_tile is not None and why:
         w, h = opts.glb_tile
@@ -502,25 +502,6 @@ def one_tile_only(pipe: Pipeline, region: list[Function]) -> str:
                             isinstance(v, ir.Var) for v in ir.walk(m)) for a in n.args for m in ir.walk(a)):
                     return f"Func '{f.name}' reads at scaled coordinates (a multi-rate pipeline)"
     return ""
-
-
-def host_tiles_only(pipe: Pipeline, region: list[Function]) -> str:
-    """Why the frame may be split into host tiles but not GLB tiles (a coordinate used as a value: the hardware
-    counts host tiles and adds each one's offset, hwlower/tile_coordinates.py, but a GLB level's array runs per
-    memory tile of each GLB tile, two levels deep, and counts from its own origin), or ""."""
-    for f in region:
-        if any(_coordinate_value(d.value) for d in pipe.definitions(f)):
-            return f"Func '{f.name}' uses a coordinate as a value (each tile counts from its own origin)"
-    return ""
-
-
-def _coordinate_value(e: ir.Expr, in_index: bool = False) -> bool:
-    """Whether e uses a pure coordinate as a value (`x < 2`), not only to index a Func or an image."""
-    if isinstance(e, ir.Var):
-        return not in_index
-    if isinstance(e, ir.Call):
-        return any(_coordinate_value(a, True) for a in e.args)
-    return any(_coordinate_value(k, in_index) for k in ir.children(e))
 
 
 def glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:

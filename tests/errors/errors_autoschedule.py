@@ -141,25 +141,6 @@ def _():
     return hl.compile(out, name="demo")
 
 
-@case("autoschedule", "GLB tiles over coordinates used as values", (
-    "{at}: apply_autoscheduler: glb_tile=\"4x4\": Func 'hw_output' uses a coordinate as a value (each tile counts "
-    "from its own origin), and every GLB tile runs the same hardware on a footprint that only shifts from tile to "
-    "tile; drop glb_tile (use_glb \"true\" alone keeps one GLB tile over the output)"), func="hw_output")
-def glb_tiles_over_coordinates():
-    p = unscheduled()
-    p.hw_output[p.x, p.y] = hl.select(p.x < 2, p.mid[p.x, p.y], p.mid[p.x, p.y + 1])
-    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "4x4"}))  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@glb_tiles_over_coordinates.fix
-def _():
-    p = unscheduled()
-    p.hw_output[p.x, p.y] = hl.select(p.x < 2, p.mid[p.x, p.y], p.mid[p.x, p.y + 1])
-    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "true"}))
-    return hl.compile(p.output, name="demo")
-
-
 @case("autoschedule", "A budget no schedule fits", (
     "{at}: apply_autoscheduler: no schedule of 'output' fits max_pes=1 and max_mem_tiles=128: the smallest tried "
     "(one lane, reductions serial) needs 2 PEs and 1 memory tile; raise the budget (max_pes=\"2\", "
