@@ -212,6 +212,10 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> 
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
         for n, digits in paced + shallow:
             rates[n.name] = tuple(ii * periods[k] for k in digits)
+        if not all(_injective(list(rates[m.name]), m.time_dims) for m in group + [n for n, _ in paced]):
+            # An op whose loops the radix does not hold (a serial reduction's steps inside a coarse pixel that
+            # the group's deepest op, strip-mined, has no digit for) would fire twice in a cycle: no fused radix.
+            return None
     _keep_pace(prog, rates, fixed)
     # upsamples pace their own streams
     if any(d.strip for s in stmts for d in s.time_dims):
@@ -374,7 +378,9 @@ def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],
 def _digits(deep: Sequence[Dim], dims: Sequence[Dim]) -> list[int] | None:
     """The digit of the group's radix (the loops `deep` of its deepest op) each of `dims` steps, matching them
     from the outermost: a split pair (strip "outer", "inner") its pair, a loop of one iteration per pair (not
-    strip-mined: a coarse dimension) the pair's outer digit, another loop its own; None if they do not match."""
+    strip-mined: a coarse dimension) the pair's outer digit, another loop its own; None if they do not match.
+    Loops of `deep` past the last of `dims` that are not strip-mined are a reduction's steps inside the element
+    (f2(x, y) += f1(x + r.x, y + r.y) after an upsample): an op without them fires once per their whole run."""
     out: list[int] = []
     k = j = 0
     while k < len(deep) and j < len(dims):
@@ -394,7 +400,7 @@ def _digits(deep: Sequence[Dim], dims: Sequence[Dim]) -> list[int] | None:
             k += 1
         else:
             return None
-    return out if k == len(deep) and j == len(dims) else None
+    return out if j == len(dims) and not any(d.strip for d in deep[k:]) else None
 
 
 def _faster(deep: Sequence[Dim], digits: list[int], dims: Sequence[Dim], widest: list[int]) -> list[int]:
