@@ -29,7 +29,7 @@ from . import banks as residue
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
-from .polyhedral import Flow, Program, Stmt, point_values
+from .polyhedral import Access, Flow, Program, Stmt, point_values
 from .schedule import Schedule, flow_delay
 from .timing import bounds, embed_values, flat_map
 
@@ -167,13 +167,26 @@ def _read_ports(prog: Program, sched: Schedule, buf: str, flows: list[Flow], wpo
         lo, hi = flow_delay(f, sched)
         load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
         t = sched.timing[f.dst.name]
-        for box in boxes(f.rel.range(), f.dst.time_dims, f"op '{f.dst.name}' load '{f.load}'"):
+        for box in _read_boxes(f, load, flows):
             addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box)
             ctrl = controller(box, t.rates, t.delay + f.read_offset + _offset(box, f.dst.time_dims, t.rates), addr)
             port = ReadPort(f"{buf}.r{len(out)}", buf, f.dst.name, f.load, f.dst_lane,
                             wports[(f.src.name, f.src_lane)].name, box, lo if lo == hi else None, "", ctrl)
             out.append(_Read(port, f))
     return out
+
+
+def _read_boxes(f: Flow, load: Access, flows: list[Flow]) -> list[tuple[Dim, ...]]:
+    """The boxes of the reader's iterations one read port each serves: the flow's reads as disjoint boxes, or for
+    a guarded load (a tail rounded up inside the accelerator, a reduction's steps past its domain) that is the
+    only flow of its load, their hull, the shape of the load without its guard: one controller, a tap where the
+    reads are at a constant delay. Where the guard fails, the value read is never used (the op's result there
+    is not read, or its guard selects another value), as at the iterations no read port of a load serves."""
+    got = boxes(f.rel.range(), f.dst.time_dims, f"op '{f.dst.name}' load '{f.load}'")
+    sole = [g for g in flows if (g.dst, g.load, g.dst_lane) == (f.dst, f.load, f.dst_lane)] == [f]
+    if len(got) > 1 and load.guard and sole:
+        return [_hull(f.rel.range(), f.dst.time_dims)]
+    return got
 
 
 def controller(box: tuple[Dim, ...], rates: tuple[int, ...], start: int,
