@@ -162,9 +162,12 @@ def tile_invocations(s: Lowering) -> Lowering:
     if region.glb is not None:
         level, f = region.glb, region.output
         mem = host_tiles(pipe, f, region.store_var, tiles[0].output_box, multiples, shifted)
-        _check_regular(f, region.store_var, tiles[0], mem)
+        padded = _whole_memory_tiles(tiles[0].output_box, mem[0].output_box)
+        if padded != tiles[0].output_box:
+            tiles = _padded_tiles(pipe, acc, tiles, padded, multiples, shifted)
+            mem = host_tiles(pipe, f, region.store_var, tiles[0].boxes[pipe.name(acc)], multiples, shifted)
         glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
-                       tile_grid(f, region.store_var, tiles[0].output_box))
+                       tile_grid(f, region.store_var, tiles[0].boxes[pipe.name(acc)]))
     return replace(s, tiles=tiles, glb=glb)
 
 
@@ -180,15 +183,30 @@ def format_tiles(s: Lowering) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _check_regular(f: Function, var: str | None, glb_tile: Tile, mem: tuple[Tile, ...]) -> None:
-    """Memory tiles must cut a GLB tile into equal tiles, so the GLB's address controllers are affine."""
-    whole = glb_tile.output_box
-    size = [hi - lo + 1 for lo, hi in mem[0].output_box]
-    for (lo, hi), t in zip(whole, size):
-        if (hi - lo + 1) % t:
-            raise ScheduleError(
-                f"{f.placement.compute.loc}: Func '{f.name}': its memory tiles (loop {var}) are {size} but the GLB "
-                f"tile is {[h - lo + 1 for lo, h in whole]}: a memory tile must divide the GLB tile; choose a tile "
-                "size that divides it"
-            )
+def _whole_memory_tiles(glb_box: Box, mem_box: Box) -> Box:
+    """The GLB tile's box grown to whole memory tiles: memory tiles that do not divide a GLB tile round up, as a
+    RoundUp tail does (Halide's default tail would shift the last one inward, which the GLB's affine address
+    controllers cannot follow); the array computes the extra values, the host reads back the tile only."""
+    out = []
+    for (lo, hi), (mlo, mhi) in zip(glb_box, mem_box):
+        t = mhi - mlo + 1
+        out.append((lo, lo + -(-(hi - lo + 1) // t) * t - 1))
+    return out
 
+
+def _padded_tiles(pipe: Pipeline, acc: Function, tiles: tuple[Tile, ...], padded: Box,
+                  multiples: dict[int, dict[int, int]], shifted: frozenset[int]) -> tuple[Tile, ...]:
+    """The GLB tiles, each computing its output box grown as the first one is to `padded` (its output box, what
+    the host reads back, unchanged); their buffers' boxes are what the grown box needs (the input past the image
+    is zeros from the host, read only for values no one keeps)."""
+    sub = Pipeline_of(acc)
+    grow = [(p_hi - p_lo) - (hi - lo) for (p_lo, p_hi), (lo, hi) in zip(padded, tiles[0].output_box)]
+    out = []
+    for t in tiles:
+        box = [(lo, hi + g) for (lo, hi), g in zip(t.output_box, grow)]
+        demanded: dict[str, Box] = {}
+        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples, shifted=shifted,
+                               demanded=demanded)
+        out.append(Tile(t.output_box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
+                        {pipe.name(sub.functions[n]): b for n, b in demanded.items()}))
+    return tuple(out)

@@ -38,6 +38,7 @@ from .fuzz_case import (
     with_coordinate_tiles,
     with_edges,
     with_intrinsics,
+    with_memory_tiles,
     with_mixed_lanes,
     with_predicates,
     with_reduction_splits,
@@ -121,7 +122,7 @@ def generate(seed: int) -> Case:
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
-    return with_coordinate_tiles(rng, with_reduction_splits(rng, case))
+    return with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -218,14 +219,15 @@ def _schedule(case: Case) -> list[str]:
 
 
 def _glb_schedule(case: Case) -> list[str]:
-    """Seed 002's three levels: the host's tiles (the case's tile) through the GLB, one memory tile per GLB tile."""
+    """Seed 002's three levels: the host's tiles (the case's tile) through the GLB, in the case's memory tiles."""
     tx, ty = case.tile or (case.width, case.height)
+    mx, my = case.mem_tile or (tx, ty)
     lines = [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
              '    glb = a["hw_output"].in_()',
              f'    glb.compute_root().tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)',
              '    glb.store_in(hl.MemoryType.GLB)',
              '    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))',
-             f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {tx}, {ty}).compute_at(glb, xo)']
+             f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {mx}, {my}).compute_at(glb, xo)']
     for s in case.stages:
         if s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')

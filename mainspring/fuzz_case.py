@@ -60,6 +60,8 @@ class Case:
     # reads what they need), or Halide's "Auto", "ShiftInwards" or "GuardWithIf" (inside the accelerator the loop
     # rounds up too, but the extra iterations' reads are guarded: hwlower/shift_tails.py).
     tail: str = "RoundUp"
+    # With the "glb" variant, the memory tile inside each GLB tile (`tile`, or the frame); None for the GLB tile.
+    mem_tile: tuple[int, int] | None = None
 
     def lanes_of(self, name: str) -> int:
         """The unroll of x of Func `name` ("hw_input", "hw_output" or a stage)."""
@@ -107,6 +109,15 @@ def with_coordinate_tiles(rng: random.Random, case: Case) -> Case:
             or (all(st.kind != "coord" for st in case.stages) and not case.edges) or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tile=(rng.randint(2, case.width), rng.randint(1, case.height)))
+
+
+def with_memory_tiles(rng: random.Random, case: Case) -> Case:
+    """One GLB case in two runs its array over memory tiles smaller than the GLB tile (drawn last, so the other
+    cases stay as they were); those that do not divide it round up (hwlower/tiling.py)."""
+    if case.variant != "glb" or rng.random() >= 1 / 2:
+        return case
+    tx, ty = case.tile or (case.width, case.height)
+    return dataclasses.replace(case, mem_tile=(rng.randint(1, tx), rng.randint(1, ty)))
 
 
 _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")

@@ -254,20 +254,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "Memory tiles that do not divide the GLB tile", (
-    "{array}: Func 'hw_output': its memory tiles (loop xio) are [6, 8] but the GLB tile is [16, 16]: "
-    "a memory tile must divide the GLB tile; choose a tile size that divides it"), func="hw_output")
-def memory_tile_does_not_divide_the_glb_tile():
-    p = _glb(pipeline(32, 32), mem_tile=(6, 8))
-    return hl.compile(p.output, name="demo")
-
-
-@memory_tile_does_not_divide_the_glb_tile.fix
-def _():
-    p = _glb(pipeline(32, 32), mem_tile=(8, 8))
-    return hl.compile(p.output, name="demo")
-
-
 @case("hardware", "store_in(GLB) on the hw_accelerate Func itself", (
     "{at}: Func 'hw_output': store_in(MemoryType.GLB) on the hw_accelerate Func makes it the GLB "
     "output buffer, which must copy the array's output point for point; make it a wrapper: "

@@ -17,6 +17,11 @@ CASES = {
     "3x3_mem_tiles": ((48, 24), (24, 24), (8, 8), 1),
     "2x1_mem_tiles_lanes2": ((40, 12), (20, 12), (10, 12), 2),
     "2x2_mem_tiles_one_glb_tile": ((20, 12), (20, 12), (10, 6), 1),
+    # memory tiles that do not divide the GLB tile round up (hwlower.tiling._whole_memory_tiles): 24x24 in 10x7
+    # computes 30x28, 20 in 8 lanes of 2 computes 24, and GLB tiles shifted inward at 44 over 24 round up too
+    "3x4_mem_tiles_rounded_up": ((48, 24), (24, 24), (10, 7), 1),
+    "3x1_mem_tiles_rounded_up_lanes2": ((40, 12), (20, 12), (8, 12), 2),
+    "shifted_glb_tiles_rounded_up": ((44, 24), (24, 24), (10, 8), 1),
 }
 
 
