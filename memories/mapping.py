@@ -254,7 +254,9 @@ _MAX_SPLIT = 16  # values of one dim a set is cut along: each piece is a control
 
 def _split_coupled(s: isl.Set, dims: tuple[Dim, ...], depth: int = 0) -> list[tuple[Dim, ...]] | None:
     """Boxes covering a basic set whose constraints couple dims (a serial reduction's reads without its first
-    step per pixel: { r.y, r.x : -r.y < r.x }): cut along the outermost coupled dim, value by value."""
+    step per pixel: { r.y, r.x : -r.y < r.x }): cut along the outermost coupled dim, value by value, or where
+    that fails (too many values: a clamped read's edge, { x, r.x : 0 <= x + r.x < W } over a wide row) along the
+    coupled dim of fewest values (the reduction's)."""
     if s.is_empty():
         return []
     got = _as_boxes(s, dims)
@@ -268,7 +270,15 @@ def _split_coupled(s: isl.Set, dims: tuple[Dim, ...], depth: int = 0) -> list[tu
                 coupled.update(used)
     if not coupled:
         return None
-    k = min(coupled)
+    span = {k: s.dim_max_val(k).to_python() - s.dim_min_val(k).to_python() + 1 for k in coupled}
+    outermost, fewest = min(coupled), min(sorted(coupled), key=lambda k: span[k])
+    got = _cut(s, dims, outermost, depth)
+    return got if got is not None or fewest == outermost else _cut(s, dims, fewest, depth)
+
+
+def _cut(s: isl.Set, dims: tuple[Dim, ...], k: int, depth: int) -> list[tuple[Dim, ...]] | None:
+    """Boxes covering s cut along dim k, value by value (None: too many values, or a piece is no union of
+    boxes)."""
     lo, hi = s.dim_min_val(k).to_python(), s.dim_max_val(k).to_python()
     if hi - lo + 1 > _MAX_SPLIT:
         return None

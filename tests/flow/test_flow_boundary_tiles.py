@@ -16,6 +16,8 @@ import mainspring as hl
 from mainspring.apps.common import input_extent
 from mainspring.apps.lanes import unroll_lanes
 
+from conftest import SIMULATORS
+
 BC = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
 MORE = ("chain", "input_and_inner", "unrolled_reduction", "serial_reduction")
 
@@ -202,3 +204,13 @@ def test_the_reference_is_halides(case, halide):
 
     want, got = realize(halide), realize(hl)
     assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_serial_reduction_over_a_clamped_func_in_one_wide_tile(simulator, build_dir):
+    # The reads of the clamped Func, guarded by 0 <= x + r.x < W, couple x and r.x: memories.mapping cuts them
+    # into boxes along r.x (3 values) where x (20 values) is too many to cut along; refused before.
+    out, inputs = _scheduled("serial_reduction", 20, 11, (20, 11))
+    design = hl.compile(out, name="edge_serial_wide")
+    assert design.report["mem_tiles"] <= 5
+    _check(design, inputs, simulator, build_dir)
