@@ -43,12 +43,18 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
     for origin in itertools.product(*axes):
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
-        demanded: dict[str, Box] = {}
-        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples, shifted=shifted,
-                               demanded=demanded)
-        tiles.append(Tile(box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
-                          {pipe.name(sub.functions[n]): b for n, b in demanded.items()}))
+        tiles.append(_tile(pipe, sub, box, box, multiples, shifted))
     return tuple(tiles)  # of one shape once the `edges` pass has extended them (check_same_shape)
+
+
+def _tile(pipe: Pipeline, sub: Pipeline, box: Box, output_box: Box, multiples: dict[int, dict[int, int]] | None,
+          shifted: frozenset[int]) -> Tile:
+    """The invocation computing `box` of sub's output (the host keeps `output_box` of it): every Func's box."""
+    demanded: dict[str, Box] = {}
+    boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples, shifted=shifted,
+                           demanded=demanded)
+    return Tile(output_box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
+                {pipe.name(sub.functions[n]): b for n, b in demanded.items()})
 
 
 def _rounds_up(f: Function, dim: str) -> bool:
@@ -201,12 +207,5 @@ def _padded_tiles(pipe: Pipeline, acc: Function, tiles: tuple[Tile, ...], padded
     is zeros from the host, read only for values no one keeps)."""
     sub = Pipeline_of(acc)
     grow = [(p_hi - p_lo) - (hi - lo) for (p_lo, p_hi), (lo, hi) in zip(padded, tiles[0].output_box)]
-    out = []
-    for t in tiles:
-        box = [(lo, hi + g) for (lo, hi), g in zip(t.output_box, grow)]
-        demanded: dict[str, Box] = {}
-        boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples, shifted=shifted,
-                               demanded=demanded)
-        out.append(Tile(t.output_box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
-                        {pipe.name(sub.functions[n]): b for n, b in demanded.items()}))
-    return tuple(out)
+    return tuple(_tile(pipe, sub, [(lo, hi + g) for (lo, hi), g in zip(t.output_box, grow)], t.output_box,
+                       multiples, shifted) for t in tiles)

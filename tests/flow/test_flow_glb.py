@@ -341,13 +341,6 @@ def test_error_array_output_not_at_the_glb_tile():
     )
 
 
-def test_error_memory_tile_not_dividing_the_glb_tile():
-    assert _after_loc(_error(mem=(40, 62))) == (
-        "Func 'hw_output': its memory tiles (loop xio) are [40, 62] but the GLB tile is [62, 62]: a memory "
-        "tile must divide the GLB tile; choose a tile size that divides it"
-    )
-
-
 def test_glb_output_is_byte_identical_across_processes(tmp_path):
     import subprocess
     import sys
