@@ -171,9 +171,9 @@ def tile_invocations(s: Lowering) -> Lowering:
         padded = _whole_memory_tiles(tiles[0].output_box, mem[0].output_box)
         if padded != tiles[0].output_box:
             tiles = _padded_tiles(pipe, acc, tiles, padded, multiples, shifted)
-            mem = host_tiles(pipe, f, region.store_var, tiles[0].boxes[pipe.name(acc)], multiples, shifted)
+            mem = host_tiles(pipe, f, region.store_var, padded, multiples, shifted)
         glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
-                       tile_grid(f, region.store_var, tiles[0].boxes[pipe.name(acc)]))
+                       tile_grid(f, region.store_var, padded))
     return replace(s, tiles=tiles, glb=glb)
 
 

@@ -299,7 +299,7 @@ def glb_host_tiles_shift_inwards():
 
 
 def glb_mem_tiles_not_dividing():
-    """Memory tiles of 5x4 in a 12x8 GLB tile (README: not yet)."""
+    """Memory tiles of 5x4 in a 12x8 GLB tile (the GLB tile rounds up to 15x8; refused before session 12)."""
     return _glb_blur(24, 16, 12, 8, 5, 4)
 
 
@@ -377,8 +377,6 @@ CASES = {f.__name__: f for f in (
     glb_down_sample, glb_down_sample_mem_tiles, glb_up_sample, glb_up_sample_mem_tiles)}
 XFAIL = {
     "pointwise_no_bound": "refused as intended: the output needs a bound (clear message)",
-    "glb_mem_tiles_not_dividing": ("refused (documented 'not yet'; Halide accepts): memory tiles of 5x4 in a 12x8 "
-                                   "GLB tile; the message is clear"),
     "up_sample_host_tiles_odd_origin_15": (
         "refused (Halide accepts): host tiles of 6 over 15 columns, the last shifted to an odd origin: 'accelerator "
         "tiles differ in shape' (with the hw_accelerate call's line; the fix, an output bound to a multiple of the "
