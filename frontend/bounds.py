@@ -10,6 +10,7 @@ index such as `hl.i32(x * 0.5)`) gets the truncated interval.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from . import ir
 from .errors import HalideError, ScheduleError
@@ -265,15 +266,11 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             box = _aligned(fn, _apply_bounds(fn, box))  # Halide ignores (with a warning) an inlined Func's
         if required is not None:
             required[pipe.name(fn)] = box
-        pre = box
-        if fn.placement.compute.kind != "inline" or fn.placement.accelerator_input:  # a stream is realised
-            box = rounded_up(fn, box)
-        for dim, d in (multiples or {}).get(id(fn), {}).items():
-            box[dim] = _aligned_range(box[dim], d, 0)  # whole steps of d from a multiple of d (x / d is affine)
-        box = _self_footprint(pipe, fn, box, scalars, values)
-        # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
-        boxes[pipe.name(fn)] = union(box, rounded_up(fn, pre, shifts=True)) if id(fn) in shifted else box
-        if demanded is not None and boxes[pipe.name(fn)] != box:
+        realised, box = realised_box(fn, box, (multiples or {}).get(id(fn), {}), id(fn) in shifted,
+                                     lambda b, fn=fn: _self_footprint(pipe, fn, b, scalars, values),
+                                     fn.placement.compute.kind != "inline" or bool(fn.placement.accelerator_input))
+        boxes[pipe.name(fn)] = realised
+        if demanded is not None and realised != box:
             demanded[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
             bnd = Bounder(definition_env(box, d, scalars), scalars, values)
@@ -285,6 +282,23 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
                 else:
                     inputs[call.callee.name] = union(inputs.get(call.callee.name), req)
     return boxes, inputs
+
+
+def realised_box(fn: Function, box: Box, steps: dict[int, int], shifted: bool,
+                 grow: Callable[[Box], Box] = lambda b: b, tails: bool = True) -> tuple[Box, Box]:
+    """fn's box realised from `box`, what its readers ask for (after its bounds and alignments), and the box its
+    producers are asked for: RoundUp tails grow both (`tails`: fn is realised, not inlined, or is a stream), as
+    do the upsample `steps` ({dimension: d}: whole steps of d from a multiple of d, so x / d is affine) and
+    `grow` (what its updates write of itself); with `shifted` (inside the accelerator) its other tails round up
+    the realised box only."""
+    pre = box
+    if tails:
+        box = rounded_up(fn, box)
+    for dim, d in steps.items():
+        box[dim] = _aligned_range(box[dim], d, 0)
+    box = grow(box)
+    # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
+    return (union(box, rounded_up(fn, pre, shifts=True)) if shifted else box), box
 
 
 def _aligned(fn: Function, box: Box) -> Box:
@@ -335,9 +349,9 @@ def rounded_up(fn: Function, box: Box, shifts: bool = False) -> Box:
 
 def _covered(schedule, extents: dict[str, int], update: bool, shifts: bool = False) -> dict[str, int]:
     """How many values of each pure variable a stage's loops cover after its splits (extents: the box's)."""
-    from .schedule import ForType, Split, TailStrategy
+    from .schedule import Split, TailStrategy
 
-    lanes = {dv.var for dv in schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
+    lanes = schedule.lane_dims()
     leaves: dict[str, list] = {v: ["leaf", e] for v, e in extents.items()}
     roots = dict(leaves)
     for dv in schedule.directives:

@@ -92,6 +92,10 @@ class StageSchedule:
     def dim_names(self) -> list[str]:
         return [d.name for d in self.dims]
 
+    def lane_dims(self) -> set[str]:
+        """The loops the stage unrolls or vectorizes (its lanes)."""
+        return {dv.var for dv in self.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class LoopLevel:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, _aligned_range, definition_env, rounded_up, union
+from mainspring.frontend.bounds import Bounder, Box, _aligned, definition_env, realised_box, union
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function, user_handle
@@ -222,21 +222,13 @@ def _realise(s: Lowering, f: Function, reach: list[Box | None], boxes: list[dict
     demand its loads are guarded to, shift_tails.py). `tapped`: f's clamped reads are taps, so its boxes must
     have one shape now (an input's or a copy's are extended first, `edges` checks them after)."""
     name = s.pipe.name(f)
-    steps = s.multiples.get(id(f), {})  # (rounded as bounds inference rounds them: _aligned_range)
     for t, need in enumerate(reach):
         assert need is not None, (name, t)
-        box = [_aligned_range(b, *f.placement.aligns[a]) if a in f.placement.aligns else b
-               for a, b in zip(f.args, need)]
-        pre = list(box)
-        box = rounded_up(f, box)
-        for dim, m in steps.items():
-            box[dim] = _aligned_range(box[dim], m, 0)
+        realised, box = realised_box(f, _aligned(f, need), s.multiples.get(id(f), {}), shifted)
         demands[t].pop(name, None)
-        rounded = union(box, rounded_up(f, pre, shifts=True))
-        if shifted and rounded != box:
+        if realised != box:
             demands[t][name] = box
-            box = rounded
-        boxes[t][name] = box
+        boxes[t][name] = realised
     if tapped:
         check_same_shape(s.found_region.accelerated,
                          [Tile(tile.output_box, b) for tile, b in zip(s.tiles, boxes)], [name])

@@ -41,7 +41,7 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
     unrolled: set[str] = set()
     nested: dict[str, str] = {}  # a fused loop of two iterating loops -> the outer one, run around it
     guards: set[str] = set()
-    lanes = lane_dims(schedule)
+    lanes = schedule.lane_dims()
     for dv in schedule.directives:
         _check_nested(dv, nested, ext, who)
         if isinstance(dv, Split):
@@ -67,11 +67,6 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
 
 def _is_r(name: str, schedule: StageSchedule) -> bool:
     return any(d.name == name and d.is_rvar for d in schedule.dims)
-
-
-def lane_dims(schedule: StageSchedule) -> set[str]:
-    """The loops a stage unrolls or vectorizes (its lanes)."""
-    return {dv.var for dv in schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
 
 
 def _split(dv: Split, ext: dict[str, int], exprs: dict[str, dict[str, int]], who: str, auto_rounds: bool,

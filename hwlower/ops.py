@@ -17,7 +17,7 @@ from mainspring.frontend.bounds import Box
 from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import ForType, Split, TailStrategy
+from mainspring.frontend.schedule import Split, TailStrategy
 
 from .affine import affine_of, int_value
 from .edge_taps import Guarded
@@ -235,7 +235,7 @@ def _check_memory_tile_splits(f: Function, d: Definition, tile: Box) -> None:
     loops inside one (`tile`) must cover it exactly, with no tail (a rounded-up tail would write the next tile's
     words; a tail of lanes pads whole GLB entries, which memories/glb.py aligns)."""
     ext = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, tile)}
-    lanes = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
+    lanes = d.schedule.lane_dims()
     for dv in d.schedule.directives:
         if isinstance(dv, Split) and dv.old in ext:
             e = ext.pop(dv.old)

@@ -543,15 +543,13 @@ def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
     shift = [np.array([lo for lo, _ in m.output_box]) - order.min(axis=0) for m in g.mem_tiles]
     want = np.concatenate([order + s for s in shift])
     assert np.array_equal(coords(out.array, out), want), f"GLB {out.name}: the array writes the wrong words"
-    padded = [(lo, lo + e - 1) for lo, e in out.box] != first[g.output]
-    back = box_coords([(lo, lo + e - 1) for lo, e in out.box]) if padded else \
-        store_order(g.readback_loops, g.readback)
+    whole = [(lo, lo + e - 1) for lo, e in out.box]
     if len(g.mem_tiles) > 1:  # in the array's order, memory tile by memory tile: each word of the buffer once
         # (memory tiles that do not divide the GLB tile write past it, hwlower.tiling: the host drops those words)
-        whole = box_coords([(lo, lo + e - 1) for lo, e in out.box])
-        assert np.array_equal(coords(out.host, out), want) and _each_once(want, whole), \
+        assert np.array_equal(coords(out.host, out), want) and _each_once(want, box_coords(whole)), \
             f"GLB {out.name}: host read-back order"
     else:
+        back = box_coords(whole) if whole != first[g.output] else store_order(g.readback_loops, g.readback)
         assert np.array_equal(coords(out.host, out), back), f"GLB {out.name}: host read-back order"
     for b in plan.buffers:
         check_pacing(b)
