@@ -3,12 +3,13 @@ host, which invokes the accelerator once per tile (the last tile of a dimension 
 default tail for a pure loop; GuardWithIf and the predicated tails too: every tile runs the same hardware, and
 the shifted tile recomputes values the tile before it wrote, the same values). The hardware is built for the
 first tile; every tile must have the same shape, which holds because accesses are affine and values do not depend
-on coordinates."""
+on coordinates, except where indices are divided by a constant: there a last tile shifted to an origin of another
+residue moves back outward (`_moved_outward`)."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from mainspring.frontend.bounds import Box, infer_boxes
@@ -39,12 +40,55 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
         else:
             axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
     sub = Pipeline_of(f)
-    tiles = []
+    tiles = tuple(_tiles(pipe, sub, f, order, extents, full_box, axes, multiples, shifted))
+    if not _one_shape(tiles):
+        # else of one shape once the `edges` pass has extended the streams boundary conditions read
+        tiles = _moved_outward(pipe, sub, f, order, extents, full_box, axes, multiples, shifted) or tiles
+    return tiles
+
+
+def _tiles(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents: dict[str, int], full_box: Box,
+           axes: list[list[int]], multiples: dict[int, dict[int, int]] | None,
+           shifted: frozenset[int]) -> Iterator[Tile]:
+    """A tile at every origin of the product of `axes` (one axis per loop of `order`): the host keeps its box
+    within `full_box`."""
     for origin in itertools.product(*axes):
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
-        tiles.append(_tile(pipe, sub, box, box, multiples, shifted))
-    return tuple(tiles)  # of one shape once the `edges` pass has extended them (check_same_shape)
+        kept = [(lo, min(hi, full[1])) for (lo, hi), full in zip(box, full_box)]
+        yield _tile(pipe, sub, box, kept, multiples, shifted)
+
+
+# how far back outward a last tile may move (past the divisors of upsamples' indices, which are small)
+_MOST_MOVED = 7
+
+
+def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents: dict[str, int],
+                   full_box: Box, axes: list[list[int]], multiples: dict[int, dict[int, int]] | None,
+                   shifted: frozenset[int]) -> tuple[Tile, ...] | None:
+    """Tiles of one shape with the last tile of each dimension moved back outward from where ShiftInwards put it,
+    part of the way to where RoundUp would, or None. A tile shifted inward to an odd origin over an upsample (6
+    columns from x = 9 read x / 2 over 6 input columns where the tile at x = 0 reads 5) changes the shapes; from x
+    = 10 it computes a column past the output, which the host drops, and keeps 10..14 (the tile before it wrote
+    9). The tiles recompute no more than they did."""
+    options = []
+    for dim, axis in zip(order, axes):
+        last, whole = axis[-1], axis[0] + (len(axis) - 1) * extents[dim]  # ShiftInwards' and RoundUp's last tile
+        moves = range(min(whole - last, _MOST_MOVED) + 1) if len(axis) > 1 else range(1)
+        options.append([axis[:-1] + [last + d] for d in moves])
+    for moved in sorted(itertools.product(*options), key=lambda a: sum(x[-1] for x in a))[1:]:
+        tiles: list[Tile] = []
+        for t in _tiles(pipe, sub, f, order, extents, full_box, list(moved), multiples, shifted):
+            tiles.append(t)
+            if not _one_shape(tiles):
+                break
+        else:
+            return tuple(tiles)
+    return None
+
+
+def _one_shape(tiles: Sequence[Tile]) -> bool:
+    return len({tuple((n, tuple(hi - lo for lo, hi in b)) for n, b in sorted(t.boxes.items())) for t in tiles}) == 1
 
 
 def _tile(pipe: Pipeline, sub: Pipeline, box: Box, output_box: Box, multiples: dict[int, dict[int, int]] | None,
@@ -146,9 +190,9 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -
                 raise ScheduleError(
                     f"{loc}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} for the tile at "
                     f"{t.output_box} but {first.boxes[name]} for the first): every tile runs the same hardware, so "
-                    "the footprint of each Func may only shift from tile to tile; with indices scaled or divided by "
-                    "a constant (x / 2, 2 * x) a tile shifted inward to fit the output changes it. Bound the output "
-                    "to a multiple of the tile size (or choose a tile size that divides it)"
+                    "the footprint of each Func may only shift from tile to tile; with indices divided by a "
+                    "constant (x / 3) tiles whose origins differ modulo it read different footprints. Choose a tile "
+                    "size that is a multiple of each constant the indices are divided by (for x / 3: 3, 6, 9, ...)"
                 )
 
 

@@ -338,12 +338,12 @@ def _clamped_mid(p):
 
 
 def _upsampled(width: int, tile: int):
-    """A 2x upsample (x / 2 and y / 2 inside) accelerated in host tiles of `tile` over a `width`-wide output."""
+    """A 3x upsample along x (x / 3, and y / 2) accelerated in host tiles of `tile` over a `width`-wide output."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
     hw_input[x, y] = input_[x, y]
-    hw_output[x, y] = hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]
+    hw_output[x, y] = hw_input[x / 3, y / 2] + hw_input[x / 3 + 1, y / 2]
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, width).bound(y, 0, 6)
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, tile, 6).hw_accelerate(xi, xo)  # <-shifted_tile
@@ -351,19 +351,19 @@ def _upsampled(width: int, tile: int):
     return output
 
 
-@case("hardware", "Host tiles of an upsample that a shifted last tile changes", (
-    "{shifted_tile}: Func 'hw_output': accelerator tiles differ in shape (hw_input needs [(4, 8), (0, 2)] for the "
-    "tile at [(9, 14), (0, 5)] but [(0, 3), (0, 2)] for the first): every tile runs the same hardware, so the "
-    "footprint of each Func may only shift from tile to tile; with indices scaled or divided by a constant (x / 2, "
-    "2 * x) a tile shifted inward to fit the output changes it. Bound the output to a multiple of the tile size "
-    "(or choose a tile size that divides it)"), func="hw_output", simulate=True)
+@case("hardware", "Host tiles of an upsample whose origins differ modulo its divisor", (
+    "{shifted_tile}: Func 'hw_output': accelerator tiles differ in shape (hw_input needs [(1, 4), (0, 2)] for the "
+    "tile at [(5, 9), (0, 5)] but [(0, 2), (0, 2)] for the first): every tile runs the same hardware, so the "
+    "footprint of each Func may only shift from tile to tile; with indices divided by a constant (x / 3) tiles "
+    "whose origins differ modulo it read different footprints. Choose a tile size that is a multiple of each "
+    "constant the indices are divided by (for x / 3: 3, 6, 9, ...)"), func="hw_output", simulate=True)
 def upsample_tiles_shifted_inward():
-    return hl.compile(_upsampled(15, 6), name="demo")
+    return hl.compile(_upsampled(15, 5), name="demo")
 
 
 @upsample_tiles_shifted_inward.fix
 def _():
-    return hl.compile(_upsampled(18, 6), name="demo")
+    return hl.compile(_upsampled(15, 6), name="demo")
 
 
 def _compile_through(p, hw_output, *buffered):

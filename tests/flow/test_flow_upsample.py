@@ -2,6 +2,7 @@
 every access is affine, the array streams one output pixel per cycle while reading the input at a quarter of
 the rate, on both simulators (passes: lower, schedule, the whole flow)."""
 
+import numpy as np
 import pytest
 
 import mainspring as hl
@@ -220,3 +221,37 @@ def test_a_transposed_convolution_with_its_taps_unrolled(simulator, build_dir):
     design = hl.compile(hw_output, name="transposed_conv")
     res = design.check({"input": random_image(9, 7, seed=7)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"] <= 1.15 * design.report["ideal_cycles"]
+
+
+def _down_blur_up(width: int, height: int, tile: int):
+    """A 2x downsample, a blur at half resolution and a 2x upsample added to the input, in host tiles of
+    `tile` (ShiftInwards: over 15 x 13 the last tiles start at x = 9 and y = 7, odd origins)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = input_[x, y]
+    down, blur = hl.Func("down"), hl.Func("blur")
+    down[x, y] = hw_input[2 * x, 2 * y] + hw_input[2 * x + 1, 2 * y + 1]
+    blur[x, y] = down[x, y] + down[x + 1, y] + down[x, y + 1]
+    hw_output[x, y] = blur[x / 2, y / 2] + hw_input[x, y]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, height)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, tile, tile).hw_accelerate(xi, xo)
+    down.compute_at(hw_output, xo)
+    blur.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": random_image(width + 4, height + 4, seed=7, dtype=np.uint16)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_last_tile_shifted_to_an_odd_origin_moves_back_outward(simulator, build_dir):
+    """Every tile runs the first tile's hardware: a tile at an odd origin would read one more half-resolution
+    column than the tile at 0, so the last tiles move back outward to even origins (x = 10, y = 8), computing a
+    column and a row past the output that the host drops, and keep what the tiles before them did not write."""
+    out, inputs = _down_blur_up(15, 13, 6)
+    design = hl.compile(out, name="down_blur_up_tiles")
+    origins = sorted({(t.output_box[0][0], t.output_box[1][0]) for t in design.program.tiles})
+    assert origins == [(x, y) for x in (0, 6, 10) for y in (0, 6, 8)]
+    assert all(t.boxes["hw_output"][0][0] % 2 == 0 and t.boxes["hw_output"][1][0] % 2 == 0
+               for t in design.program.tiles)
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
