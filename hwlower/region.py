@@ -7,13 +7,14 @@ The region runs from the accelerator inputs (`stream_to_accelerator()` / `accele
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import LoopLevel, MemoryType
+from mainspring.frontend.schedule import LoopLevel, MemoryType, Split, TailStrategy
 
 from .fold import fold_update
 from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
@@ -40,7 +41,28 @@ class Region:
 
 
 def locate_region(s: Lowering) -> Lowering:
-    return replace(s, region=find_region(s.pipe))
+    region = find_region(s.pipe)
+    if region.glb is not None:
+        memory_tiles_in_whole_lanes(region.output)
+    return replace(s, region=region)
+
+
+def memory_tiles_in_whole_lanes(f: Function) -> None:
+    """Make the array output's memory tiles whole lanes: `tile(x, y, xio, yio, xii, yii, 5, 4)` with
+    `unroll(xii, 2, RoundUp)` computes 6 columns a memory tile, and a GLB that holds 2 lanes per entry feeds and
+    takes only tiles that start at even words. f is pure at the array's level, so memory tiles of 6 compute the
+    same values (the GLB tile rounds up to whole memory tiles, and the host reads back its own box); the split's
+    factor is rounded up in f's schedule, as the loops would round it."""
+    sched = f.definitions[0].schedule
+    splits = [d for d in sched.directives if isinstance(d, Split)]
+    lanes = sched.lane_dims()
+    for i, d in enumerate(sched.directives):
+        if not isinstance(d, Split):
+            continue
+        for inner in splits:
+            if inner.old == d.inner and inner.inner in lanes and inner.tail is TailStrategy.RoundUp \
+                    and d.factor % inner.factor:
+                sched.directives[i] = dataclasses.replace(d, factor=-(-d.factor // inner.factor) * inner.factor)
 
 
 def format_region(s: Lowering) -> str:

@@ -49,13 +49,14 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
 
 def _tiles(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents: dict[str, int], full_box: Box,
            axes: list[list[int]], multiples: dict[int, dict[int, int]] | None,
-           shifted: frozenset[int]) -> Iterator[Tile]:
-    """A tile at every origin of the product of `axes` (one axis per loop of `order`): the host keeps its box
-    within `full_box`."""
+           shifted: frozenset[int], clip: bool = False) -> Iterator[Tile]:
+    """A tile at every origin of the product of `axes` (one axis per loop of `order`). A RoundUp tile keeps its
+    whole box (the output is realised over it, as in Halide); with `clip`, a tile moved back outward keeps only its
+    part of `full_box` and the host drops what it computes past it."""
     for origin in itertools.product(*axes):
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
-        kept = [(lo, min(hi, full[1])) for (lo, hi), full in zip(box, full_box)]
+        kept = [(lo, min(hi, full[1])) for (lo, hi), full in zip(box, full_box)] if clip else box
         yield _tile(pipe, sub, box, kept, multiples, shifted)
 
 
@@ -69,8 +70,8 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
     """Tiles of one shape with the last tile of each dimension moved back outward from where ShiftInwards put it,
     part of the way to where RoundUp would, or None. A tile shifted inward to an odd origin over an upsample (6
     columns from x = 9 read x / 2 over 6 input columns where the tile at x = 0 reads 5) changes the shapes; from x
-    = 10 it computes a column past the output, which the host drops, and keeps 10..14 (the tile before it wrote
-    9). The tiles recompute no more than they did."""
+    = 10 it computes a column past the output, which the host drops (the tile before it wrote 9). The tiles
+    recompute no more than they did."""
     options = []
     for dim, axis in zip(order, axes):
         last, whole = axis[-1], axis[0] + (len(axis) - 1) * extents[dim]  # ShiftInwards' and RoundUp's last tile
@@ -78,7 +79,7 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
         options.append([axis[:-1] + [last + d] for d in moves])
     for moved in sorted(itertools.product(*options), key=lambda a: sum(x[-1] for x in a))[1:]:
         tiles: list[Tile] = []
-        for t in _tiles(pipe, sub, f, order, extents, full_box, list(moved), multiples, shifted):
+        for t in _tiles(pipe, sub, f, order, extents, full_box, list(moved), multiples, shifted, clip=True):
             tiles.append(t)
             if not _one_shape(tiles):
                 break

@@ -435,15 +435,18 @@ def test_two_inputs_a_param_and_reordered_loops(simulator, build_dir, array_cm, 
     assert res.cycles == design.report["predicted_cycles"]
 
 
-def test_error_memory_tiles_not_aligned_to_the_lanes():
-    out, _ = gaussian_glb.build(124, 124, glb_tile=(62, 62), mem_tile=(31, 62), lanes=2)
-    with pytest.raises(hl.HalideError) as err:
-        hl.compile(out, name="glb")
-    assert str(err.value) == (
-        "GLB input 'hw_input_global_wrapper': the GLB stores 2 lanes per entry, so every tile's rows and memory "
-        "tiles must start at a multiple of 2 words (starts 0, strides [1, 66, 31]); make the GLB tile's and the "
-        "memory tile's x extents multiples of 2"
-    )
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_memory_tiles_round_up_to_whole_lanes(simulator, build_dir):
+    """Memory tiles of 31 columns at 2 lanes (RoundUp) compute 32 columns each; a GLB holding 2 lanes per entry
+    can only feed tiles at even words, so the memory tiles are 32 wide (the same values: the array output is
+    pure) and the 62-wide GLB tile rounds up to two of them (refused before: 'every tile's rows and memory tiles
+    must start at a multiple of 2 words')."""
+    out, inputs = gaussian_glb.build(124, 124, glb_tile=(62, 62), mem_tile=(31, 62), lanes=2)
+    design = hl.compile(out, name="glb_whole_lanes")
+    assert (design.report["tiles"], design.report["mem_tiles_per_glb_tile"]) == (4, 2)
+    assert [t.output_box[0] for t in design.program.glb.mem_tiles] == [(0, 31), (32, 63)]
+    res = _check(design, inputs, simulator, build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
 
 
 def _host_tail(glb: bool, tail):

@@ -312,6 +312,11 @@ def glb_mem_tiles_lanes2():
     return _glb_blur(24, 16, 12, 8, 6, 4, lanes=2)
 
 
+def glb_mem_tiles_odd_lanes2():
+    """Memory tiles of 5 columns at 2 lanes (RoundUp: 6 computed) under a GLB of 2 lanes per entry."""
+    return _glb_blur(24, 16, 12, 8, 5, 4, lanes=2)
+
+
 def glb_shift_inwards_lanes2():
     return _glb_blur(28, 16, 12, 8, 12, 8, lanes=2)
 
@@ -374,7 +379,8 @@ CASES = {f.__name__: f for f in (
     gaussian_host_tiles_shift_inwards, up_sample_odd_output, down_sample_stride3, histogram_256_bins,
     histogram_bin_func_scheduled_inline, up_sample_host_tiles, up_sample_host_tiles_shift_inwards,
     up_sample_host_tiles_odd_origin, up_sample_host_tiles_odd_origin_15, glb_host_tiles_shift_inwards,
-    glb_mem_tiles_not_dividing, glb_mem_tile_equals_glb_tile_lanes2, glb_mem_tiles_lanes2, glb_shift_inwards_lanes2,
+    glb_mem_tiles_not_dividing, glb_mem_tile_equals_glb_tile_lanes2, glb_mem_tiles_lanes2, glb_mem_tiles_odd_lanes2,
+    glb_shift_inwards_lanes2,
     glb_down_sample, glb_down_sample_mem_tiles, glb_up_sample, glb_up_sample_mem_tiles)}
 XFAIL = {
     "pointwise_no_bound": "refused as intended: the output needs a bound (clear message)",
