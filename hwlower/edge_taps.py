@@ -80,14 +80,11 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
     used_envs = envs if used is None else [definition_env(box, d, lambda p: None) for box in used]
 
     def visit(c: ir.Call) -> ir.Expr | None:
+        split = _index_functions(f, c, inside, split_index)
+        if split is None:
+            return None
         g = c.callee
-        if not isinstance(g, Function) or id(g) not in inside or g is f:
-            return None
-        args = [simplify(a) for a in c.args]
-        found = [split_index(a) for a in args]
-        split = [p for p in found if p is not None]
-        if len(split) < len(found) or all(m is None for _, m in split):
-            return None
+        assert isinstance(g, Function)
         bnds = [Bounder(env, lambda p: None) for env in envs]
         wanted = [Bounder(env, lambda p: None) for env in used_envs]
         runs = [None if m is None else _runs([bnd(a) for bnd in wanted], [bnd(a)[0] - bnds[0](a)[0] for bnd in bnds],
@@ -98,6 +95,28 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
     memo: dict = {}
     return Definition(tuple(map_calls(a, visit, memo) for a in d.args), map_calls(d.value, visit, memo), d.rdom,
                       d.loc, d.schedule)
+
+
+def _index_functions(f: Function, c: ir.Call, inside: frozenset[int],
+                     split_index: SplitIndex) -> list[tuple[ir.Expr, ir.Expr | None]] | None:
+    """The split indices of c when it is a read by f of another Func computed `inside` at index functions (one at
+    least, the others affine); None for any other call."""
+    g = c.callee
+    if not isinstance(g, Function) or id(g) not in inside or g is f:
+        return None
+    found = [split_index(simplify(a)) for a in c.args]
+    split = [p for p in found if p is not None]
+    if len(split) < len(found) or all(m is None for _, m in split):
+        return None
+    return split
+
+
+def _any_tap(s: Lowering, inside: frozenset[int], split_index: SplitIndex) -> bool:
+    """Whether some buffered Func reads a Func computed `inside` at index functions (through a boundary
+    condition)."""
+    return any(_index_functions(f, c, inside, split_index) is not None
+               for f in s.found_region.buffered for d in s.defs(f) for e in d.args + (d.value,)
+               for c in ir.walk(e) if isinstance(c, ir.Call))
 
 
 def _runs(reaches: list[tuple[int, int]], shifts: list[int], m: ir.Expr, evaluator: Evaluator) -> list[Run]:
@@ -152,11 +171,13 @@ def tap_over_tiles(s: Lowering, inside: frozenset[int], split_index: SplitIndex,
     array's invocations (the host tiles; under a GLB level every memory tile of each GLB tile), and `s` with the
     boxes of the Funcs those taps reach, and of their producers, realised over what their readers reach in each
     invocation (consumers first)."""
-    tiles = list(s.tiles) if s.glb is None else halide_invocations(s)
+    # (without taps nothing is realised again: the GLB tiles stand for their runs)
+    glb = s.glb is not None and _any_tap(s, inside, split_index)
+    tiles = halide_invocations(s) if glb else list(s.tiles)
     boxes = [dict(t.boxes) for t in tiles]
     demands = [dict(t.demands) for t in tiles]
     defs, moved = _tap(s, tiles, boxes, demands, inside, split_index, evaluator)
-    if s.glb is None:
+    if not glb:
         return defs, replace(s, tiles=tuple(Tile(t.output_box, b, dm) for t, b, dm in zip(tiles, boxes, demands)))
     return defs, _glb_level(s, boxes, demands, [s.pipe.name(f) for f in moved])
 

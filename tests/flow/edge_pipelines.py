@@ -1,10 +1,12 @@
 """The pipeline of the boundary-condition tests over tiles (test_flow_boundary_tiles.py: host tiles;
-test_flow_glb_edges.py: GLB tiles of memory tiles): grad, a 2-tap stencil of the input computed inside the
-accelerator, read by blur through a boundary condition (or clamped indices, a chain of two, a reduction)."""
+test_flow_glb_edges.py and bench_glb_edges.py: GLB tiles of memory tiles): grad, a 2-tap stencil of the input
+computed inside the accelerator, read by blur through a boundary condition (or clamped indices, a chain of two, a
+reduction; "none": the same taps without one)."""
 
 import numpy as np
 
 import mainspring as hl
+from mainspring.apps.common import input_extent
 
 BC = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
 MORE = ("chain", "input_and_inner", "unrolled_reduction", "serial_reduction")
@@ -33,7 +35,9 @@ def algorithm(m, case: str, width: int, height: int):
         grad[x, y] = hw_input[x + 1, y] * 2 + hw_input[x, y + 1]
     inner = [grad, blur]
     last, bottom = width - 1, height - 1
-    if case == "clamp":
+    if case == "none":  # the same taps without a boundary condition (the benchmark's comparison)
+        blur[x, y] = grad[x - 2, y + 1] + grad[x, y] * 2 + grad[x + 1, y - 2]
+    elif case == "clamp":
         blur[x, y] = (grad[m.clamp(x - 2, 0, last), y] + grad[x, y] * 2
                       + grad[m.clamp(x + 1, 0, last), m.clamp(y - 1, 0, bottom)])
     elif case in BC:
@@ -65,3 +69,32 @@ def algorithm(m, case: str, width: int, height: int):
 def image(case: str, width: int, height: int) -> np.ndarray:
     """An input of width x height (grad reads x + 1 and y + 1 of it: width and height one more than the output's)."""
     return np.random.default_rng(len(case) + width).integers(0, 256, (height, width), dtype=np.uint8)
+
+
+def through_glb(case: str, size: tuple[int, int], glb_tile: tuple[int, int], mem_tile: tuple[int, int],
+                lanes: int = 1):
+    """Seed 002's three levels: GLB tiles of `glb_tile` over an output of `size` (hw_output.in_(), the host's
+    invocations), hw_output computed once per GLB tile in memory tiles of `mem_tile`, grad and blur at the memory
+    tile's loop; (output, inputs)."""
+    _, hw_input, inner, hw_output, output = algorithm(hl, case, *size)
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+    output.bound(x, 0, size[0]).bound(y, 0, size[1])
+    glb = hw_output.in_()
+    glb.compute_root().tile(x, y, xo, yo, xi, yi, *glb_tile).hw_accelerate(xi, xo)
+    glb.store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, *mem_tile).compute_at(glb, xo)
+    for f in inner:
+        f.compute_at(hw_output, xio)
+    hw_input.in_().in_().compute_at(hw_output, xio)
+    hw_input.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    if lanes > 1:  # seed 002's duplicated compute: every stage of the array and the GLB input along x
+        round_up = hl.TailStrategy.RoundUp
+        for f in (*inner, hw_input.in_().in_(), hw_input.in_()):
+            f.unroll(x, lanes, round_up)
+        for f in inner:
+            for k in range(f.num_update_definitions()):
+                f.update(k).unroll(x, lanes, round_up)
+        hw_output.unroll(xii, lanes, round_up)
+    return output, {"input": image(case, *input_extent(output, "input"))}

@@ -13,44 +13,15 @@ is bit-exact on both simulators, its cycles the predicted ones."""
 import pytest
 
 import mainspring as hl
-from mainspring.apps.common import input_extent
 from mainspring.hwlower.ir import Loop
 from mainspring.hwlower.tile_coordinates import array_invocations
 
 from conftest import SIMULATORS
-from edge_pipelines import BC, MORE, algorithm, image
-
-R = hl.TailStrategy.RoundUp
-
-
-def _scheduled(case: str, size: tuple[int, int], glb_tile: tuple[int, int], mem_tile: tuple[int, int],
-               lanes: int = 1):
-    """GLB tiles of `glb_tile` over an output of `size`, memory tiles of `mem_tile` in each."""
-    _, hw_input, inner, hw_output, output = algorithm(hl, case, *size)
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
-    output.bound(x, 0, size[0]).bound(y, 0, size[1])
-    glb = hw_output.in_()
-    glb.compute_root().tile(x, y, xo, yo, xi, yi, *glb_tile).hw_accelerate(xi, xo)
-    glb.store_in(hl.MemoryType.GLB)
-    hw_output.tile(x, y, xio, yio, xii, yii, *mem_tile).compute_at(glb, xo)
-    for f in inner:
-        f.compute_at(hw_output, xio)
-    hw_input.in_().in_().compute_at(hw_output, xio)
-    hw_input.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)
-    hw_input.compute_root().accelerator_input()
-    if lanes > 1:  # seed 002's duplicated compute: every stage of the array and the GLB input along x
-        for f in (*inner, hw_input.in_().in_(), hw_input.in_()):
-            f.unroll(x, lanes, R)
-        for f in inner:
-            for k in range(f.num_update_definitions()):
-                f.update(k).unroll(x, lanes, R)
-        hw_output.unroll(xii, lanes, R)
-    return output, {"input": image(case, *input_extent(output, "input"))}
+from edge_pipelines import BC, MORE, through_glb
 
 
 def _compiled(case, size, glb_tile, mem_tile, lanes=1, name=""):
-    out, inputs = _scheduled(case, size, glb_tile, mem_tile, lanes)
+    out, inputs = through_glb(case, size, glb_tile, mem_tile, lanes)
     return hl.compile(out, name=name or f"glb_edges_{case}"), inputs
 
 
