@@ -1,7 +1,7 @@
 """The pipeline of the boundary-condition tests over tiles (test_flow_boundary_tiles.py: host tiles;
 test_flow_glb_edges.py and bench_glb_edges.py: GLB tiles of memory tiles): grad, a 2-tap stencil of the input
 computed inside the accelerator, read by blur through a boundary condition (or clamped indices, a chain of two, a
-reduction; "none": the same taps without one)."""
+reduction; "none": the same taps without one, moved to stay inside the input)."""
 
 import numpy as np
 
@@ -35,8 +35,8 @@ def algorithm(m, case: str, width: int, height: int):
         grad[x, y] = hw_input[x + 1, y] * 2 + hw_input[x, y + 1]
     inner = [grad, blur]
     last, bottom = width - 1, height - 1
-    if case == "none":  # the same taps without a boundary condition (the benchmark's comparison)
-        blur[x, y] = grad[x - 2, y + 1] + grad[x, y] * 2 + grad[x + 1, y - 2]
+    if case == "none":  # the taps without a boundary condition, moved by (2, 2) to read the input from (0, 0)
+        blur[x, y] = grad[x, y + 3] + grad[x + 2, y + 2] * 2 + grad[x + 3, y]
     elif case == "clamp":
         blur[x, y] = (grad[m.clamp(x - 2, 0, last), y] + grad[x, y] * 2
                       + grad[m.clamp(x + 1, 0, last), m.clamp(y - 1, 0, bottom)])
