@@ -193,6 +193,8 @@ def halide_invocations(s: Lowering) -> list[Tile]:
         for m in s.glb.mem_tiles:
             box = [(lo + d, hi + d) for (lo, hi), d in zip(m.output_box, moved)]
             out.append(_tile(s.pipe, sub, box, box, s.multiples, shifted))
+    # (the first GLB tile's runs are its memory tiles, inferred alike)
+    assert [t.boxes for t in out[:len(s.glb.mem_tiles)]] == [m.boxes for m in s.glb.mem_tiles]
     return out
 
 
