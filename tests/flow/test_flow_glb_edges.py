@@ -125,3 +125,12 @@ def test_the_same_hardware_as_one_run():
     tiled, _ = _compiled("repeat_edge", (24, 16), (12, 16), (6, 8), name="glb_edges_pes")
     one, _ = _compiled("repeat_edge", (24, 16), (24, 16), (24, 16), name="glb_edges_pes_one")
     assert tiled.report["pes"] == one.report["pes"]
+
+
+@pytest.mark.parametrize("case", ["mirror_image", "chain"])
+def test_two_lanes_in_memory_tiles_that_do_not_divide(case, build_dir):
+    # GLB tiles of 20 x 12 rounded up to 24 x 12 by memory tiles of 8 x 6, two pixels per cycle
+    design, inputs = _compiled(case, (40, 12), (20, 12), (8, 6), lanes=2, name=f"glb_edges_lanes_nd_{case}")
+    assert design.program.output_lanes == 2 and len(design.program.glb.mem_tiles) == 6
+    _runs_of_one_shape(design, "grad")
+    _check(design, inputs, "icarus", build_dir)
