@@ -22,8 +22,12 @@ zeros past what it computed), so a reader's runs are taken over Halide's box of 
 realised only because the boxes move with the tiles chooses no tap of its own (a chain of boundary conditions
 keeps the taps it has in one tile).
 
-With a GLB level the array runs once per memory tile of each GLB tile, counting coordinates from its own origin
-there: refused.
+With a GLB level the array runs once per memory tile of each GLB tile, all on the hardware built for the first
+memory tile of the first: those runs are the tiles above (`tiling.halide_invocations`, each with Halide's boxes
+for its memory tile), their boxes realised over the taps' reach as the host tiles' are. The first GLB tile's
+runs are its memory tiles, and each GLB tile's box of a Func realised so is the hull of its runs', so that
+`tile_coordinates.array_invocations` moves them as they move here and the hardware adds each run's offset to the
+coordinates that choose the taps.
 """
 
 from __future__ import annotations
@@ -35,9 +39,8 @@ import numpy as np
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Bounder, Box, _aligned, definition_env, realised_box, union
-from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.evaluate import Evaluator
-from mainspring.frontend.func import Definition, Function, user_handle
+from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import BOOL, Type
 
 from .fold import map_calls
@@ -45,7 +48,7 @@ from .program import Tile
 from .shift_tails import shifted_funcs
 from .simplify import simplify
 from .state import Lowering
-from .tiling import check_same_shape
+from .tiling import check_same_shape, halide_invocations
 
 # (first, last, offset, guard first, guard last): over a in [first, last] (absolute) the index is a + offset; the
 # tap is read where a, counted in the first tile's coordinates, lies in [guard first, guard last]
@@ -65,36 +68,23 @@ class Guarded:
     bounds: tuple[tuple[int, int], ...]
 
 
-def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside: frozenset[int], glb: bool,
+def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside: frozenset[int],
                     split_index: SplitIndex, evaluator: Evaluator, dims: TapDims | None = None,
                     used: list[Box] | None = None) -> Definition:
     """d (stage k of f, over `boxes`: its box in each tile) with each read of a Func computed `inside` at index
     functions f(a) made a selection of guarded affine taps. `split_index(e)` gives (a, f of edge.v) or None, as
-    `edges` splits an index; `glb`: the accelerator has a GLB level (refused); `dims` receives each tap's guards'
-    dimensions; `used`: the part of each tile's box whose values f's readers use (its values elsewhere are never
-    selected, so no tap is chosen or read for them; all of `boxes` by default)."""
+    `edges` splits an index; `dims` receives each tap's guards' dimensions; `used`: the part of each tile's box
+    whose values f's readers use (its values elsewhere are never selected, so no tap is chosen or read for them;
+    all of `boxes` by default)."""
     envs = [definition_env(box, d, lambda p: None) for box in boxes]
     used_envs = envs if used is None else [definition_env(box, d, lambda p: None) for box in used]
 
     def visit(c: ir.Call) -> ir.Expr | None:
+        split = _index_functions(f, c, inside, split_index)
+        if split is None:
+            return None
         g = c.callee
-        if not isinstance(g, Function) or id(g) not in inside or g is f:
-            return None
-        args = [simplify(a) for a in c.args]
-        found = [split_index(a) for a in args]
-        split = [p for p in found if p is not None]
-        if len(split) < len(found) or all(m is None for _, m in split):
-            return None
-        if glb:
-            shown = ", ".join(ir.to_string(a) for a in args)
-            raise ScheduleError(
-                f"{d.loc}: Func '{f.name}' reads '{g.name}' at ({shown}), a boundary condition on a Func computed "
-                "inside the accelerator, under a GLB level: the array runs once per memory tile of each GLB tile "
-                "and counts coordinates from its own, so it cannot tell which tile is at the image's edge; "
-                "accelerate the output without a GLB level (host tiles, whose offsets the hardware counts), or "
-                f"compute '{g.name}' on the host and stream it in ({user_handle(g)}.compute_root()"
-                ".stream_to_accelerator())"
-            )
+        assert isinstance(g, Function)
         bnds = [Bounder(env, lambda p: None) for env in envs]
         wanted = [Bounder(env, lambda p: None) for env in used_envs]
         runs = [None if m is None else _runs([bnd(a) for bnd in wanted], [bnd(a)[0] - bnds[0](a)[0] for bnd in bnds],
@@ -105,6 +95,28 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
     memo: dict = {}
     return Definition(tuple(map_calls(a, visit, memo) for a in d.args), map_calls(d.value, visit, memo), d.rdom,
                       d.loc, d.schedule)
+
+
+def _index_functions(f: Function, c: ir.Call, inside: frozenset[int],
+                     split_index: SplitIndex) -> list[tuple[ir.Expr, ir.Expr | None]] | None:
+    """The split indices of c when it is a read by f of another Func computed `inside` at index functions (one at
+    least, the others affine); None for any other call."""
+    g = c.callee
+    if not isinstance(g, Function) or id(g) not in inside or g is f:
+        return None
+    found = [split_index(simplify(a)) for a in c.args]
+    split = [p for p in found if p is not None]
+    if len(split) < len(found) or all(m is None for _, m in split):
+        return None
+    return split
+
+
+def _any_tap(s: Lowering, inside: frozenset[int], split_index: SplitIndex) -> bool:
+    """Whether some buffered Func reads a Func computed `inside` at index functions (through a boundary
+    condition)."""
+    return any(_index_functions(f, c, inside, split_index) is not None
+               for f in s.found_region.buffered for d in s.defs(f) for e in d.args + (d.value,)
+               for c in ir.walk(e) if isinstance(c, ir.Call))
 
 
 def _runs(reaches: list[tuple[int, int]], shifts: list[int], m: ir.Expr, evaluator: Evaluator) -> list[Run]:
@@ -151,17 +163,32 @@ def _select(t: Type, g: Function, index: list[ir.Expr], runs: list[list[Run] | N
     return out
 
 
-# ---- the boxes the taps read, over host tiles ----------------------------------------------------------------
+# ---- the boxes the taps read, over the array's invocations ------------------------------------------------
 
 def tap_over_tiles(s: Lowering, inside: frozenset[int], split_index: SplitIndex,
                    evaluator: Evaluator) -> tuple[dict[int, list[Definition]], Lowering]:
     """Every buffered Func's definitions with their reads of Funcs `inside` at index functions tapped over the
-    host tiles, and `s` with the boxes of the Funcs those taps reach, and of their producers, realised over
-    what their readers reach in each tile (consumers first)."""
+    array's invocations (the host tiles; under a GLB level every memory tile of each GLB tile), and `s` with the
+    boxes of the Funcs those taps reach, and of their producers, realised over what their readers reach in each
+    invocation (consumers first)."""
+    # (without taps nothing is realised again: the GLB tiles stand for their runs)
+    glb = s.glb is not None and _any_tap(s, inside, split_index)
+    tiles = halide_invocations(s) if glb else list(s.tiles)
+    boxes = [dict(t.boxes) for t in tiles]
+    demands = [dict(t.demands) for t in tiles]
+    defs, moved = _tap(s, tiles, boxes, demands, inside, split_index, evaluator)
+    if not glb:
+        return defs, replace(s, tiles=tuple(Tile(t.output_box, b, dm) for t, b, dm in zip(tiles, boxes, demands)))
+    return defs, _glb_level(s, boxes, demands, [s.pipe.name(f) for f in moved])
+
+
+def _tap(s: Lowering, tiles: list[Tile], boxes: list[dict[str, Box]], demands: list[dict[str, Box]],
+         inside: frozenset[int], split_index: SplitIndex,
+         evaluator: Evaluator) -> tuple[dict[int, list[Definition]], list[Function]]:
+    """The tapped definitions, with `boxes` and `demands` (per invocation, Halide's `tiles` at first) realised
+    over what the taps reach; and the Funcs realised so."""
     region, pipe = s.found_region, s.pipe
-    boxes = [dict(t.boxes) for t in s.tiles]
-    demands = [dict(t.demands) for t in s.tiles]
-    reach: dict[int, list[Box | None]] = {}  # id(Function) -> per tile, what its readers reach
+    reach: dict[int, list[Box | None]] = {}  # id(Function) -> per invocation, what its readers reach
     moved: set[int] = set()  # the Funcs realised over what the taps reach (their boxes inferred again)
     fixed = {id(f) for f in region.buffered if id(f) in s.rams or id(f) in s.tables}
     shifted = shifted_funcs(region)
@@ -169,12 +196,12 @@ def tap_over_tiles(s: Lowering, inside: frozenset[int], split_index: SplitIndex,
     for f in reversed(region.buffered):  # consumers first
         name = pipe.name(f)
         if id(f) in moved:
-            _realise(s, f, reach[id(f)], boxes, demands, id(f) in shifted, id(f) in inside)
+            _realise(s, f, reach[id(f)], tiles, boxes, demands, id(f) in shifted, id(f) in inside)
         dims: TapDims = {}
-        # (Halide's box of f in a tile holds every value its readers select there)
-        used = [_meet(t.boxes[name], b[name]) for t, b in zip(s.tiles, boxes)]
-        defs[id(f)] = [tap_inner_reads(f, k, d, [b[name] for b in boxes], inside, s.glb is not None, split_index,
-                                       evaluator, dims, used) for k, d in enumerate(s.defs(f))]
+        # (Halide's box of f in an invocation holds every value its readers select there)
+        used = [_meet(t.boxes[name], b[name]) for t, b in zip(tiles, boxes)]
+        defs[id(f)] = [tap_inner_reads(f, k, d, [b[name] for b in boxes], inside, split_index, evaluator, dims,
+                                       used) for k, d in enumerate(s.defs(f))]
         for d in defs[id(f)]:
             for g, tap, needs in _reads(f, d, [b[name] for b in boxes], dims):
                 if id(g) in fixed:
@@ -185,9 +212,30 @@ def tap_over_tiles(s: Lowering, inside: frozenset[int], split_index: SplitIndex,
                 reach[id(g)] = [union(h, n) for h, n in zip(have, needs)]
     for g in region.inputs:
         if id(g) in moved:
-            _realise(s, g, reach[id(g)], boxes, demands, id(g) in shifted, False)
-    tiles = tuple(Tile(t.output_box, b, dm) for t, b, dm in zip(s.tiles, boxes, demands))
-    return defs, replace(s, tiles=tiles)
+            _realise(s, g, reach[id(g)], tiles, boxes, demands, id(g) in shifted, False)
+    return defs, [f for f in (*region.inputs, *region.buffered) if id(f) in moved]
+
+
+def _glb_level(s: Lowering, boxes: list[dict[str, Box]], demands: list[dict[str, Box]],
+               moved: list[str]) -> Lowering:
+    """`s` with the invocations' boxes (every memory tile of each GLB tile, in order) as its memory tiles (the
+    first GLB tile's) and, for the Funcs realised over the taps, each GLB tile's box the hull of its memory
+    tiles' (so that each GLB tile's moves them as `array_invocations` expects)."""
+    assert s.glb is not None
+    mem = s.glb.mem_tiles
+    n = len(mem)
+    mem_tiles = tuple(Tile(t.output_box, b, dm) for t, b, dm in zip(mem, boxes, demands))
+    tiles = []
+    for g, t in enumerate(s.tiles):
+        mine = boxes[g * n:(g + 1) * n]
+        hulls = {name: _hull([b[name] for b in mine]) for name in moved}
+        tiles.append(Tile(t.output_box, {**t.boxes, **hulls},
+                          {k: v for k, v in t.demands.items() if k not in hulls}))
+    return replace(s, tiles=tuple(tiles), glb=replace(s.glb, mem_tiles=mem_tiles))
+
+
+def _hull(boxes: list[Box]) -> Box:
+    return [(min(b[i][0] for b in boxes), max(b[i][1] for b in boxes)) for i in range(len(boxes[0]))]
 
 
 def _reads(f: Function, d: Definition, boxes: list[Box],
@@ -215,7 +263,7 @@ def _reads(f: Function, d: Definition, boxes: list[Box],
             yield g, isinstance(c.callee, Guarded), needs
 
 
-def _realise(s: Lowering, f: Function, reach: list[Box | None], boxes: list[dict[str, Box]],
+def _realise(s: Lowering, f: Function, reach: list[Box | None], tiles: list[Tile], boxes: list[dict[str, Box]],
              demands: list[dict[str, Box]], shifted: bool, tapped: bool) -> None:
     """f's box in each tile: what its readers reach, grown as bounds inference grows a box (align_bounds,
     RoundUp tails, upsample steps; with `shifted`, its other tails round up, and its readers' box is the
@@ -231,7 +279,7 @@ def _realise(s: Lowering, f: Function, reach: list[Box | None], boxes: list[dict
         boxes[t][name] = realised
     if tapped:
         check_same_shape(s.found_region.accelerated,
-                         [Tile(tile.output_box, b) for tile, b in zip(s.tiles, boxes)], [name])
+                         [Tile(tile.output_box, b) for tile, b in zip(tiles, boxes)], [name])
 
 
 def _meet(a: Box, b: Box) -> Box:

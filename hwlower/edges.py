@@ -90,7 +90,7 @@ def replicate_edges(s: Lowering) -> Lowering:
     evaluator = Evaluator(s.pipe, {}, {})
     if len(s.tiles) == 1 and s.glb is None:
         box = s.tiles[0].boxes
-        tapped = {id(f): [tap_inner_reads(f, k, d, [box[s.pipe.name(f)]], inside, False, _index_function, evaluator)
+        tapped = {id(f): [tap_inner_reads(f, k, d, [box[s.pipe.name(f)]], inside, _index_function, evaluator)
                           for k, d in enumerate(s.defs(f))] for f in region.buffered}
     else:  # the taps' boxes inferred again over the tiles
         tapped, s = tap_over_tiles(s, inside, _index_function, evaluator)

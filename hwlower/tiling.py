@@ -222,6 +222,27 @@ def tile_invocations(s: Lowering) -> Lowering:
     return replace(s, tiles=tiles, glb=glb)
 
 
+def halide_invocations(s: Lowering) -> list[Tile]:
+    """The array's invocations under a GLB level, in the order they run (every memory tile of each GLB tile),
+    each with Halide's own boxes for its memory tile: clamped where a boundary condition clamps them at the
+    image's edges (`tile_coordinates.array_invocations` moves the first GLB tile's instead)."""
+    assert s.glb is not None, "invocations of the array under a GLB level"
+    region = s.found_region
+    f, acc = region.output, region.accelerated
+    assert f.args == acc.args, (f.name, acc.name)  # the GLB output is a copy of the array's output
+    sub = Pipeline_of(f)
+    shifted = shifted_funcs(region)
+    out = []
+    for g in s.tiles:
+        moved = [a[0] - b[0] for a, b in zip(g.output_box, s.tiles[0].output_box)]
+        for m in s.glb.mem_tiles:
+            box = [(lo + d, hi + d) for (lo, hi), d in zip(m.output_box, moved)]
+            out.append(_tile(s.pipe, sub, box, box, s.multiples, shifted))
+    # (the first GLB tile's runs are its memory tiles, inferred alike)
+    assert [t.boxes for t in out[:len(s.glb.mem_tiles)]] == [m.boxes for m in s.glb.mem_tiles]
+    return out
+
+
 def format_tiles(s: Lowering) -> str:
     lines = []
     for k, t in enumerate(s.tiles):

@@ -37,6 +37,7 @@ from .fuzz_case import (
     with_channels,
     with_coordinate_tiles,
     with_edges,
+    with_glb_edges,
     with_intrinsics,
     with_memory_tiles,
     with_mixed_lanes,
@@ -122,7 +123,8 @@ def generate(seed: int) -> Case:
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
-    return with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
+    case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
+    return with_glb_edges(rng, case)
 
 
 # ---- the program as Python source ----------------------------------------------------------------------

@@ -103,9 +103,10 @@ def with_coordinate_tiles(rng: random.Random, case: Case) -> Case:
     """One case in three whose stages read coordinates as values, or read through a boundary condition, runs in
     host tiles (drawn last, so the other cases stay as they were): the hardware counts its tiles (a GLB level's
     too) and adds each one's offset (hwlower/tile_coordinates.py), to the coordinates that choose edge taps too
-    (hwlower/edge_taps.py; not under a GLB level). A multi-rate case too: a last tile shifted inward by part of an
-    upsample step computes from the step before it, or is refused where a buffer's shape would change."""
-    if case.tile is not None or case.bins or (case.variant == "glb" and case.edges) \
+    (hwlower/edge_taps.py; under a GLB level these are GLB tiles, each run of the array over a memory tile
+    counted). A multi-rate case too: a last tile shifted inward by part of an upsample step computes from the step
+    before it, or is refused where a buffer's shape would change."""
+    if case.tile is not None or case.bins \
             or (all(st.kind != "coord" for st in case.stages) and not case.edges) or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tile=(rng.randint(2, case.width), rng.randint(1, case.height)))
@@ -120,16 +121,28 @@ def with_memory_tiles(rng: random.Random, case: Case) -> Case:
     return dataclasses.replace(case, mem_tile=(rng.randint(1, tx), rng.randint(1, ty)))
 
 
+def with_glb_edges(rng: random.Random, case: Case) -> Case:
+    """One case in two reading its stages through a boundary condition, and with nothing seed 002's GLB variant
+    leaves out (lanes, channels, a scatter, a resampled stage, another variant, a split reduction), runs through
+    the GLB level (drawn last, so the other cases stay as they were): its host tile, if any, is the GLB tile, and
+    memory tiles are drawn as `with_memory_tiles` draws them (edge taps over every memory tile of each GLB tile,
+    hwlower/edge_taps.py)."""
+    plain = (case.lanes == 1 and not case.bins and not case.channels and case.variant == ""
+             and all(st.kind not in ("down", "up") and not st.split for st in case.stages))
+    if not case.edges or not plain or rng.random() >= 1 / 2:
+        return case
+    return with_memory_tiles(rng, dataclasses.replace(case, variant="glb"))
+
+
 _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
 
 
 def with_edges(rng: random.Random, case: Case) -> Case:
     """One case in six reads its stages through a boundary condition (drawn last, so the other cases stay as they
-    were), in one accelerator tile (with_coordinate_tiles draws host tiles for some)."""
+    were), in one accelerator tile (with_coordinate_tiles draws host tiles, or GLB tiles, for some)."""
     if rng.random() >= 1 / 6 or not any(t[0] >= 0 for st in case.stages for t in st.taps):
         return case
-    variant = "" if case.variant == "glb" else case.variant
-    return dataclasses.replace(case, edges=rng.choice(_EDGES), tile=None, variant=variant)
+    return dataclasses.replace(case, edges=rng.choice(_EDGES), tile=None)
 
 
 def with_channels(rng: random.Random, case: Case) -> Case:

@@ -307,36 +307,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "A boundary condition on a Func computed inside, under a GLB level", (
-    "{clamped_mid}: Func 'hw_output' reads 'mid' at (max(min((x - 1), 31), 0), y), a boundary condition on a "
-    "Func computed inside the accelerator, under a GLB level: the array runs once per memory tile of each GLB tile "
-    "and counts coordinates from its own, so it cannot tell which tile is at the image's edge; accelerate the "
-    "output without a GLB level (host tiles, whose offsets the hardware counts), or compute 'mid' on the host "
-    "and stream it in (mid.compute_root().stream_to_accelerator())"), func="hw_output", simulate=True)
-def edges_of_a_stencil_inside_glb_tiles():
-    p = _clamped_mid(pipeline(32, 32))
-    return hl.compile(_glb(p).output, name="demo")
-
-
-@edges_of_a_stencil_inside_glb_tiles.fix
-def _():
-    p = _clamped_mid(pipeline(32, 32))
-    accelerate(p, (16, 16))  # host tiles: each tile's edge taps chosen by its own coordinates
-    buffer(p)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
-def _clamped_mid(p):
-    """The pipeline with hw_output reading mid through a clamp of x (mid is computed inside)."""
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.mid[hl.clamp(p.x - 1, 0, p.width - 1), p.y] + p.mid[p.x, p.y]  # <-clamped_mid
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, p.width).bound(p.y, 0, p.height)
-    return p
-
-
 def _upsampled(width: int, tile: int):
     """A 3x upsample along x (x / 3, and y / 2) accelerated in host tiles of `tile` over a `width`-wide output."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))

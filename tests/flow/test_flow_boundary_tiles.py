@@ -6,8 +6,8 @@ from an interior one's).
 
 Every program is bit-exact on both simulators at every edge of every tile against the reference, checked here to be
 Halide 21's on the same algorithm: tiles that divide the output, last tiles shifted inward, tiles smaller than
-the halo, chains of boundary conditions, an extended input under a tapped Func, reductions, lanes. The refusal
-under a GLB level is in the error catalogue (tests/errors/errors_tiles.py)."""
+the halo, chains of boundary conditions, an extended input under a tapped Func, reductions, lanes. Under a GLB
+level: test_flow_glb_edges.py."""
 
 import numpy as np
 import pytest
@@ -17,71 +17,12 @@ from mainspring.apps.common import input_extent
 from mainspring.apps.lanes import unroll_lanes
 
 from conftest import SIMULATORS
-
-BC = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
-MORE = ("chain", "input_and_inner", "unrolled_reduction", "serial_reduction")
-
-
-def _bc(m, kind: str, f, width: int, height: int):
-    bounds = [(0, width), (0, height)]
-    bc = m.BoundaryConditions
-    if kind == "constant_exterior":
-        return bc.constant_exterior(f, 7, bounds)
-    return getattr(bc, kind)(f, bounds)
-
-
-def _algorithm(m, case: str, width: int, height: int):
-    """The Funcs of a case in module m (`mainspring` or `halide`), unscheduled: (input, hw_input, inner Funcs,
-    hw_output, output)."""
-    x, y = m.Var("x"), m.Var("y")
-    input_ = m.ImageParam(m.UInt(8), 2, "input")
-    hw_input, grad, blur = m.Func("hw_input"), m.Func("grad"), m.Func("blur")
-    hw_output, output = m.Func("hw_output"), m.Func("output")
-    hw_input[x, y] = m.u16(input_[x, y])
-    if case == "input_and_inner":  # the input's stream extended, grad's edges tapped
-        e_in = _bc(m, "repeat_edge", hw_input, width, height)
-        grad[x, y] = e_in[x - 1, y] * 2 + e_in[x, y + 1]
-    else:
-        grad[x, y] = hw_input[x + 1, y] * 2 + hw_input[x, y + 1]
-    inner = [grad, blur]
-    last, bottom = width - 1, height - 1
-    if case == "clamp":
-        blur[x, y] = (grad[m.clamp(x - 2, 0, last), y] + grad[x, y] * 2
-                      + grad[m.clamp(x + 1, 0, last), m.clamp(y - 1, 0, bottom)])
-    elif case in BC:
-        e = _bc(m, case, grad, width, height)
-        blur[x, y] = e[x - 2, y + 1] + e[x, y] * 2 + e[x + 1, y - 2]
-    elif case == "chain":  # two Funcs inside read through boundary conditions, one after the other
-        mid = m.Func("mid")
-        r = _bc(m, "repeat_edge", grad, width, height)
-        mid[x, y] = r[x - 1, y] + r[x + 1, y - 1] * 3
-        e = _bc(m, "mirror_interior", mid, width, height)
-        blur[x, y] = e[x, y + 2] + mid[x, y] + e[x - 2, y]
-        inner = [grad, mid, blur]
-    elif case == "input_and_inner":
-        e = _bc(m, "mirror_image", grad, width, height)
-        blur[x, y] = e[x + 1, y - 1] + e[x - 1, y + 1] * 3
-    elif case in ("unrolled_reduction", "serial_reduction"):  # a 3x3 box over the clamped Func
-        rd = m.RDom([m.Range(-1, 3), m.Range(-1, 3)], "r")
-        blur[x, y] = m.u16(0)
-        blur[x, y] += grad[m.clamp(x + rd.x, 0, last), m.clamp(y + rd.y, 0, bottom)] * m.u16(rd.x + 2)
-        if m is hl and case == "unrolled_reduction":
-            blur.update().unroll(rd.x).unroll(rd.y)
-    else:
-        raise AssertionError(case)
-    hw_output[x, y] = blur[x, y]
-    output[x, y] = hw_output[x, y]
-    return input_, hw_input, inner, hw_output, output
-
-
-def _image(case: str, width: int, height: int) -> np.ndarray:
-    """An input of width x height (grad reads x + 1 and y + 1 of it: width and height one more than the output's)."""
-    return np.random.default_rng(len(case) + width).integers(0, 256, (height, width), dtype=np.uint8)
+from edge_pipelines import BC, MORE, algorithm, image
 
 
 def _scheduled(case: str, width: int, height: int, tile: tuple[int, int], lanes: int = 1):
     """Host tiles of `tile` over the output, every Func inside computed at the tile's loop xo."""
-    _, hw_input, inner, hw_output, output = _algorithm(hl, case, width, height)
+    _, hw_input, inner, hw_output, output = algorithm(hl, case, width, height)
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     output.bound(x, 0, width).bound(y, 0, height)
     hw_output.compute_root()
@@ -90,7 +31,7 @@ def _scheduled(case: str, width: int, height: int, tile: tuple[int, int], lanes:
         f.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
     unroll_lanes(lanes, hw_output, inner, hw_input)
-    return output, {"input": _image(case, *input_extent(output, "input"))}  # (RoundUp lanes read past it)
+    return output, {"input": image(case, *input_extent(output, "input"))}  # (RoundUp lanes read past it)
 
 
 def _pairs(cases: tuple[str, ...], on_both: str) -> list[tuple[str, str]]:
@@ -176,7 +117,7 @@ def test_lanes_under_host_tiles(kind, simulator, build_dir):
 def test_an_output_past_the_boundary_conditions_bounds(kind, build_dir):
     # The output over [-3, 15] x [-2, 9] for boundary conditions over [0, 13] x [0, 8]: tiles that start before the
     # image or end past it
-    _, hw_input, inner, hw_output, output = _algorithm(hl, kind, 14, 9)
+    _, hw_input, inner, hw_output, output = algorithm(hl, kind, 14, 9)
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     output.bound(x, -3, 19).bound(y, -2, 12)
     hw_output.compute_root()
@@ -195,11 +136,11 @@ def test_an_output_past_the_boundary_conditions_bounds(kind, build_dir):
 def test_the_reference_is_halides(case, halide):
     """The reference the simulations are checked against computes what Halide 21 computes, at every edge."""
     width, height = 20, 12
-    image = _image(case, width + 1, height + 1)
+    pixels = image(case, width + 1, height + 1)
 
     def realize(m):
-        input_, *_, output = _algorithm(m, case, width, height)
-        input_.set(m.Buffer(image))
+        input_, *_, output = algorithm(m, case, width, height)
+        input_.set(m.Buffer(pixels))
         return np.asarray(output.realize([width, height]))
 
     want, got = realize(halide), realize(hl)

@@ -46,6 +46,7 @@ def test_generation_is_deterministic_and_runnable():
     assert {fuzz.generate(k).work for k in range(60)} == {"u8", "i8", "u16", "i16", "u32", "i32"}
     assert len({fuzz.generate(k).edges for k in range(60)} - {""}) >= 4  # boundary conditions on stages inside
     assert any(fuzz.generate(k).edges and fuzz.generate(k).tile for k in range(60))  # ... under host tiles
+    assert any(fuzz.generate(k).edges and fuzz.generate(k).variant == "glb" for k in range(60))  # ... the GLB
     assert any(fuzz.generate(k).lookup for k in range(60))  # a RAM read back at each pixel's bin
     kinds = {s.kind for k in range(60) for s in fuzz.generate(k).stages}
     assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom", "down", "up"}
