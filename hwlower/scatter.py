@@ -9,10 +9,11 @@ names it:
 so each lane accumulates in its own register, one step per cycle, the result Halide's bit for bit.
 
 A larger Func is a RAM (`hwlower.ir.Buffer.init`): the whole box in memory tiles, every element starting at the
-pure definition's constant, and the update one read-modify-write per step at the computed address (`Op.scatter`,
+pure definition's value (one constant, or a table the reference computes when it reads only coordinates and
+constant Funcs), and the update one read-modify-write per step at the computed address (`Op.scatter`,
 built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
-the last update. The pass checks here what a RAM needs (a constant initial value, one update, a serial reduction,
-a read of only the element written) and records the RAM Funcs; the definitions stay as written."""
+the last update. The pass checks here what a RAM needs (an initial value known at compile time, one update, a
+serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written."""
 
 from __future__ import annotations
 
@@ -20,9 +21,13 @@ import functools
 import math
 from dataclasses import replace
 
+import numpy as np
+
 from mainspring.frontend import ir
 from mainspring.frontend.errors import HalideError
-from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.evaluate import realize_arrays
+from mainspring.frontend.func import Definition, Func, Function
+from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Dim, ForType, StageSchedule
 from mainspring.frontend.types import BOOL, I32
 
@@ -48,7 +53,7 @@ def scatter_writes(s: Lowering) -> Lowering:
             # writing at the address its kernel counts (cdf_ram(r) = cdf(r), a copy of a scan into a RAM); if it
             # cannot be one (a scan reading its neighbour), the reader's refusal says how to copy it into one
             try:
-                rams[id(f)] = _ram_init(f, ds, f is s.found_region.output)
+                rams[id(f)] = _ram_init(s, f, ds)
                 continue
             except HalideError:
                 pass
@@ -56,7 +61,7 @@ def scatter_writes(s: Lowering) -> Lowering:
             size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
             if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
                 try:
-                    rams[id(f)] = _ram_init(f, ds, f is s.found_region.output)
+                    rams[id(f)] = _ram_init(s, f, ds)
                     continue
                 except HalideError:
                     if size > MAX_ELEMENTS:
@@ -79,8 +84,9 @@ def _looked_up(s: Lowering) -> set[int]:
     return out
 
 
-def _ram_init(f: Function, ds: list[Definition], is_output: bool) -> int:
-    """The initial value of a Func held in a RAM, after checking it can be one."""
+def _ram_init(s: Lowering, f: Function, ds: list[Definition]) -> int | tuple[int, ...]:
+    """The initial value of a Func held in a RAM (one constant, or every word's, x fastest), after checking it can
+    be one."""
     d = ds[1]
     who = f"{d.loc}: Func '{f.name}'.update(0)"
     size = (f"'{f.name}' has more than {MAX_ELEMENTS} elements, so it is held in a RAM (a memory tile updated "
@@ -105,17 +111,39 @@ def _ram_init(f: Function, ds: list[Definition], is_output: bool) -> int:
         raise HalideError(
             f"{t.loc}: Func '{f.name}'.update(0).{t.kind}({t.var}): {size}, which takes one update per cycle; "
             f"remove the {t.kind} of the update's reduction")
-    if is_output:
+    if f is s.found_region.output:
         raise HalideError(
             f"{who}: {size}, which the accelerator's output cannot be (it streams its values in the order it "
             f"computes them); copy it into an output Func: out(b) = {f.name}(b)")
     init = simplify(ds[0].value)
-    if not isinstance(init, ir.Const) or init.type.is_float():
+    if isinstance(init, ir.Const) and not init.type.is_float():
+        return int(init.value)
+    return _init_table(s, f, ds[0], size)
+
+
+def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int, ...]:
+    """Every word's initial value, x fastest, as the reference computes the pure definition: it must be known at
+    compile time (coordinates, constants and constant Funcs), and the same in every invocation of the array."""
+    inputs = sorted({n.callee.name for n in ir.walk(d.value) if isinstance(n, ir.Call)
+                     and not (isinstance(n.callee, Function) and id(n.callee) in s.tables)})
+    if inputs:
         raise HalideError(
-            f"{ds[0].loc}: Func '{f.name}': {size}, whose elements start at one constant, but its pure definition "
-            f"is {ir.to_string(ds[0].value)}; initialise it with a constant ({f.name}(...) = 0) and add the rest in "
-            "a Func that reads it")
-    return int(init.value)
+            f"{d.loc}: Func '{f.name}': {size}, whose elements start at values known at compile time (of the "
+            f"coordinates and constant Funcs), but its pure definition {ir.to_string(d.value)} reads {inputs[0]}; "
+            f"initialise it without {inputs[0]} ({f.name}(...) = 0) and combine {inputs[0]} with it in a Func that "
+            "reads it")
+    name = s.pipe.name(f)
+    tiles = list(s.tiles) + (list(s.glb.mem_tiles) if s.glb is not None else [])
+    boxes = {tuple(t.boxes[name]) for t in tiles}
+    if len(boxes) > 1:
+        raise HalideError(
+            f"{d.loc}: Func '{f.name}': {size}, whose initial values {ir.to_string(d.value)} depend on its "
+            f"coordinates, and its box differs between the accelerator's invocations; initialise it with a constant "
+            f"({f.name}(...) = 0) and add the rest in a Func that reads it")
+    g = Function(f.name, f.loc)
+    g.definitions = [d]
+    store = realize_arrays(Pipeline(Func(g)), s.tile.boxes[name])[id(g)]
+    return tuple(int(v) for v in np.asarray(store.arr).transpose().ravel())
 
 
 def _over_rvars(d: Definition) -> bool:

@@ -7,11 +7,12 @@ d stages, gives the address d - 1 cycles after the op fires (in the firing cycle
 tile reads the element there; in the next cycle (the write cycle, fire + the op's latency d) the op's value,
 computed from the word read (its kernel's input named by the write bank port's `load`), is written back. A
 read issued in a write cycle at the address being written gets the new value (forwarding), so consecutive
-updates of one element chain at one per cycle. Every element reads as `init` until its first update (a valid bit
-per word, cleared when the schedule restarts). The readers load the RAM at affine indices through
-addressed read ports, each read at least one cycle after the last write (`Program.orders`, which the schedule
-meets). A reader at computed coordinates (`Op.lookup`) gives the address from its own address kernel in the
-cycle it fires; the word comes in the next, where its value kernel takes it (its latency counts the cycle).
+updates of one element chain at one per cycle. Every element reads as `init` (one constant, or its own entry of
+the table) until its first update (a valid bit per word, cleared when the schedule restarts). The readers load the
+RAM at affine indices through addressed read ports, each read at least one cycle after the last write
+(`Program.orders`, which the schedule meets). A reader at computed coordinates (`Op.lookup`) gives the address from
+its own address kernel in the cycle it fires; the word comes in the next, where its value kernel takes it (its
+latency counts the cycle).
 
 Storage: the SRAM words, the update's read register and write port, and one output register per read port.
 """

@@ -378,7 +378,7 @@ def _ram(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple[in
     (bank,) = b.banks
     (wp,) = b.write_ports  # the update's writes, a cycle after it fires
     w, s, aw = b.bits, signal(bank.name), _aw(bank.words)
-    params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({aw})", f".INIT({w}'h{b.init & ((1 << w) - 1):x})",
+    params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({aw})", *_ram_init(b.init, w, bank.words),
               f".NR({len(bank.read_ports)})"]
     outs = []
     ext = [f"{aw}'d0", f"{aw}'d0"]
@@ -396,12 +396,26 @@ def _ram(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple[in
     top.body.append(_ctrl(f"c_{s}_upd_fire", wp.controller.shifted(-1), "when", f"{s}_upd_fire"))
     joined = ",\n    ".join(params)
     top.body.append(
-        f"// {bname}: RAM of {bank.words} words on {bank.tiles} memory tile(s), every word {b.init} until updated\n"
+        f"// {bname}: RAM of {bank.words} words on {bank.tiles} memory tile(s), every word "
+        f"{b.init if isinstance(b.init, int) else 'its INIT_WORDS entry'} until updated\n"
         f"ms_ram #(\n    {joined})\n    {s} (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), "
         f".ext_addr0({ext[0]}), .ext_addr1({ext[1]}), .upd_fire({s}_upd_fire), .upd_addr({s}_upd_addr), "
         f".upd_new({signal(wp.name)}), .upd_old({s}_upd_old), "
         f".rdata0({outs[0]}), .rdata1({outs[1]}));"
     )
+
+
+def _ram_init(init: int | tuple[int, ...] | None, w: int, words: int) -> list[str]:
+    """The parameters of a RAM's initial words: INIT, one constant; or TABLE and INIT_WORDS, each word's (word 0 in
+    the low bits; written from the last word, eight to a line)."""
+    assert init is not None, "a RAM has an initial value"
+    mask = (1 << w) - 1
+    if isinstance(init, int):
+        return [f".INIT({w}'h{init & mask:x})"]
+    assert len(init) == words, f"a RAM's table has {len(init)} words for {words}"
+    vals = [f"{w}'h{v & mask:x}" for v in reversed(init)]
+    lines = [", ".join(vals[i:i + 8]) for i in range(0, len(vals), 8)]
+    return [".TABLE(1)", ".INIT_WORDS({\n        " + ",\n        ".join(lines) + "})"]
 
 
 def _ram_update(top: _Top, op_name: str, inputs: _Inputs, b: BufferPlan, kernels, latency: int) -> None:
