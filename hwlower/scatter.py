@@ -26,7 +26,7 @@ import numpy as np
 from mainspring.frontend import ir
 from mainspring.frontend.errors import HalideError
 from mainspring.frontend.evaluate import realize_arrays
-from mainspring.frontend.func import Definition, Func, Function
+from mainspring.frontend.func import Definition, Func, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Dim, ForType, StageSchedule
 from mainspring.frontend.types import BOOL, I32
@@ -45,29 +45,46 @@ MAX_ELEMENTS = 64
 def scatter_writes(s: Lowering) -> Lowering:
     defs = dict(s.definitions)
     rams = {}
+    notes: list[str] = []
     looked_up = _looked_up(s)
     for f in s.found_region.buffered:
         ds = s.defs(f)
+        size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
         if id(f) in looked_up and len(ds) == 2 and _over_rvars(ds[1]):
             # a table filled by one update over an RDom and read at computed coordinates: a RAM, its update
             # writing at the address its kernel counts (cdf_ram(r) = cdf(r), a copy of a scan into a RAM); if it
             # cannot be one (a scan reading its neighbour), the reader's refusal says how to copy it into one
             try:
-                rams[id(f)] = _ram_init(s, f, ds)
+                rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
+                defs[id(f)] = _serial_updates(f, ds, notes)
                 continue
             except HalideError:
                 pass
         if any(_computed(d) for d in ds[1:]):
-            size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
             if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
                 try:
-                    rams[id(f)] = _ram_init(s, f, ds)
+                    rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
+                    defs[id(f)] = _serial_updates(f, ds, notes)
                     continue
                 except HalideError:
                     if size > MAX_ELEMENTS:
                         raise
             defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
-    return replace(s, definitions=defs, rams=rams)
+    return replace(s, definitions=defs, rams=rams, notes=s.notes + tuple(notes))
+
+
+def _serial_updates(f: Function, ds: list[Definition], notes: list[str]) -> list[Definition]:
+    """A RAM's updates with the unrolls of their reductions run serially (a note for each): the RAM takes one
+    read-modify-write per cycle, and the lanes of one cycle could update one element."""
+    out = [ds[0]]
+    for k, d in enumerate(ds[1:]):
+        unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.kind in ("unroll", "vectorize")]
+        notes.extend(f"{user_handle(f)}.update({k}).{t.kind}({t.var}) at {t.loc} runs serially: '{f.name}' is a "
+                     "RAM, one read-modify-write per cycle (the lanes of one cycle could update one element)"
+                     for t in unrolled)
+        kept = [t for t in d.schedule.directives if not any(t is u for u in unrolled)]
+        out.append(replace(d, schedule=replace(d.schedule, directives=kept)) if unrolled else d)
+    return out
 
 
 def _looked_up(s: Lowering) -> set[int]:
@@ -84,9 +101,9 @@ def _looked_up(s: Lowering) -> set[int]:
     return out
 
 
-def _ram_init(s: Lowering, f: Function, ds: list[Definition]) -> int | tuple[int, ...]:
+def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> int | tuple[int, ...]:
     """The initial value of a Func held in a RAM (one constant, or every word's, x fastest), after checking it can
-    be one."""
+    be one; `serial`: its updates' unrolls may run serially (it cannot be lanes of registers instead)."""
     d = ds[1]
     who = f"{d.loc}: Func '{f.name}'.update(0)"
     size = (f"'{f.name}' has more than {MAX_ELEMENTS} elements, so it is held in a RAM (a memory tile updated "
@@ -106,7 +123,7 @@ def _ram_init(s: Lowering, f: Function, ds: list[Definition]) -> int | tuple[int
             f"RDom only (one element per step)")
     rvars = {name for name, _, _ in d.rdom.dims} if d.rdom is not None else set()
     unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.var in rvars]
-    if unrolled:
+    if unrolled and not serial:
         t = unrolled[0]
         raise HalideError(
             f"{t.loc}: Func '{f.name}'.update(0).{t.kind}({t.var}): {size}, which takes one update per cycle; "

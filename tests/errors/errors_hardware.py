@@ -387,7 +387,7 @@ def _histogram(bins: int, clamp_to: int, read_next: bool = False):
     return output
 
 
-def _ram(init_from_input: bool = False, unroll: bool = False, twice: bool = False, taps: int = 1):
+def _ram(init_from_input: bool = False, twice: bool = False, taps: int = 1):
     """A 256-bin histogram, held in a RAM (more than 64 elements), with one of a RAM's mistakes."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -399,8 +399,6 @@ def _ram(init_from_input: bool = False, unroll: bool = False, twice: bool = Fals
     hist[at] += hl.u16(1)
     if twice:
         hist[255 - at] += hl.u16(1)  # <-ram_twice
-    if unroll:
-        hist.update(0).unroll(r.x)  # <-ram_unroll
     copy = hl.Func("copy")
     copy[b] = hist[b]
     read = hist if taps < 4 else copy
@@ -440,19 +438,6 @@ def ram_updated_twice():
 
 
 @ram_updated_twice.fix
-def _():
-    return hl.compile(_ram(), name="demo")
-
-
-@case("hardware", "A RAM's update with its reduction unrolled", (
-    "{ram_unroll}: Func 'hist'.update(0).unroll(r$x): 'hist' has more than 64 elements, so it is held in a RAM (a "
-    "memory tile updated at the computed address, one step per cycle), which takes one update per cycle; remove "
-    "the unroll of the update's reduction"), func="hist")
-def ram_update_unrolled():
-    return hl.compile(_ram(unroll=True), name="demo")
-
-
-@ram_update_unrolled.fix
 def _():
     return hl.compile(_ram(), name="demo")
 

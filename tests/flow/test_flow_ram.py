@@ -1,6 +1,7 @@
 """RAMs (Funcs of more than 64 elements updated at computed coordinates, memories/ram.py) beyond one constant
-initial value: words that start at a compile-time table (a function of the coordinates, or a constant Func).
-Bit-exact on both simulators."""
+initial value: words that start at a compile-time table (a function of the coordinates, or a constant Func), and
+an update whose reduction is unrolled (run serially, one read-modify-write per cycle). Bit-exact on both
+simulators."""
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from mainspring.apps.common import random_image
 from conftest import SIMULATORS, assert_lint_clean_and_latch_free
 
 
-def _histogram(w: int, h: int, init: str = "coords", seed: int = 53):
+def _histogram(w: int, h: int, init: str = "coords", seed: int = 53, unroll: int = 0, image=None):
     """`hist(clamp(in(x, y), 0, 255)) += 1` over a w x h image, `hist` starting at a table: "coords" its
     coordinate times 3 (wrapping in UInt(16)), "func" a constant Func's values, "signed" an Int(16) of the
     coordinate that goes below zero."""
@@ -31,13 +32,16 @@ def _histogram(w: int, h: int, init: str = "coords", seed: int = 53):
     else:
         hist[b] = hl.u16(b * 3)
     hist[at] += hl.i16(1) if init == "signed" else hl.u16(1)
+    if unroll:
+        rxo, rxi = hl.RVar("rxo"), hl.RVar("rxi")
+        hist.update(0).split(r.x, rxo, rxi, unroll).unroll(rxi)
     hw_output[b] = hist[b]
     output[b] = hw_output[b]
     bo, bi = hl.Var("bo"), hl.Var("bi")
     output.bound(b, 0, 256)
     hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
     hw_input.compute_root().stream_to_accelerator()
-    return output, {"input": random_image(w, h, seed=seed)}
+    return output, {"input": random_image(w, h, seed=seed) if image is None else image}
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -74,3 +78,17 @@ def test_a_ram_initialised_from_an_input_is_refused():
     with pytest.raises(hl.HalideError, match=r"whose elements start at values known at compile time .* reads "
                                              r"hw_input; initialise it without hw_input"):
         hl.compile(output, name="ram_from_input")
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_unrolled_scatter_runs_serially_with_a_note(simulator, build_dir):
+    img = random_image(8, 5, seed=11)
+    img[1, :] = 40  # the lanes of one step collide on an element (and consecutive steps update it again)
+    img[3, 0:4] = [7, 7, 8, 7]
+    out, inputs = _histogram(8, 5, "func", unroll=4, image=img)
+    design = hl.compile(out, name="ram_unrolled")
+    (note,) = design.report["notes"]
+    assert note.startswith("hist.update(0).unroll(rxi) at ") and "runs serially: 'hist' is a RAM" in note, note
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles and res.cycles >= 8 * 5 + 256  # one pixel per cycle, then readout
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=4)
