@@ -104,30 +104,11 @@ def _looked_up(s: Lowering) -> set[int]:
 def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> int | tuple[int, ...]:
     """The initial value of a Func held in a RAM (one constant, or every word's, x fastest), after checking it can
     be one; `serial`: its updates' unrolls may run serially (it cannot be lanes of registers instead)."""
-    d = ds[1]
-    who = f"{d.loc}: Func '{f.name}'.update(0)"
     size = (f"'{f.name}' has more than {MAX_ELEMENTS} elements, so it is held in a RAM (a memory tile updated "
             "at the computed address, one step per cycle)")
-    if len(ds) != 2:
-        raise HalideError(
-            f"{ds[2].loc}: Func '{f.name}'.update(1): {size}, which takes exactly one update, at the computed "
-            f"coordinate; fold the updates of '{f.name}' into one, or compute '{f.name}' on the host")
-    if not (_computed(d) or _over_rvars(d)):
-        raise HalideError(f"{who}: {size}, whose one update must write at a computed coordinate")
-    _own_reads(f, d, who)
-    pure = list(f.args)
-    used = {n.name for e in d.args + (d.value,) for n in ir.walk(e) if isinstance(n, ir.Var)}
-    if used & set(pure):
-        raise HalideError(
-            f"{who}: {size}, and the update uses the pure variable {min(used & set(pure))}; write it over an "
-            f"RDom only (one element per step)")
-    rvars = {name for name, _, _ in d.rdom.dims} if d.rdom is not None else set()
-    unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.var in rvars]
-    if unrolled and not serial:
-        t = unrolled[0]
-        raise HalideError(
-            f"{t.loc}: Func '{f.name}'.update(0).{t.kind}({t.var}): {size}, which takes one update per cycle; "
-            f"remove the {t.kind} of the update's reduction")
+    for k, d in enumerate(ds[1:]):
+        _check_ram_update(f, d, k, size, serial)
+    who = f"{ds[1].loc}: Func '{f.name}'.update(0)"
     if f is s.found_region.output:
         raise HalideError(
             f"{who}: {size}, which the accelerator's output cannot be (it streams its values in the order it "
@@ -161,6 +142,39 @@ def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int
     g.definitions = [d]
     store = realize_arrays(Pipeline(Func(g)), s.tile.boxes[name])[id(g)]
     return tuple(int(v) for v in np.asarray(store.arr).transpose().ravel())
+
+
+def _check_ram_update(f: Function, d: Definition, k: int, size: str, serial: bool) -> None:
+    """Update k of a RAM is one read-modify-write per step, in sequence with the others: at a computed coordinate
+    or over an RDom alone, or at its pure coordinates (`hist(b) = hist(b) * 2`, each element in turn)."""
+    who = f"{d.loc}: Func '{f.name}'.update({k})"
+    _own_reads(f, d, who)
+    if _at_pure(f, d):
+        if d.rdom is not None:
+            raise HalideError(
+                f"{who}: {size}, and this update at its pure coordinates also reduces over "
+                f"{', '.join(n for n, _, _ in d.rdom.dims)}; compute the reduction in a Func of its own and read it")
+        return
+    if not (_computed(d) or _over_rvars(d)):
+        raise HalideError(f"{who}: {size}, whose updates must write at a computed coordinate, over an RDom alone, "
+                          f"or at its pure coordinates ({f.name}({', '.join(f.args)}))")
+    used = {n.name for e in d.args + (d.value,) for n in ir.walk(e) if isinstance(n, ir.Var)}
+    if used & set(f.args):
+        raise HalideError(
+            f"{who}: {size}, and the update uses the pure variable {min(used & set(f.args))}; write it over an "
+            f"RDom only (one element per step)")
+    rvars = {name for name, _, _ in d.rdom.dims} if d.rdom is not None else set()
+    unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.var in rvars]
+    if unrolled and not serial:
+        t = unrolled[0]
+        raise HalideError(
+            f"{t.loc}: Func '{f.name}'.update({k}).{t.kind}({t.var}): {size}, which takes one update per cycle; "
+            f"remove the {t.kind} of the update's reduction")
+
+
+def _at_pure(f: Function, d: Definition) -> bool:
+    """Whether the update writes at its pure coordinates, in order (`hist(b) = hist(b) * 2`)."""
+    return [a.name if isinstance(a, ir.Var) else None for a in d.args] == list(f.args)
 
 
 def _over_rvars(d: Definition) -> bool:

@@ -387,7 +387,7 @@ def _histogram(bins: int, clamp_to: int, read_next: bool = False):
     return output
 
 
-def _ram(init_from_input: bool = False, twice: bool = False, taps: int = 1):
+def _ram(init_from_input: bool = False, reduce_after: str = "", taps: int = 1):
     """A 256-bin histogram, held in a RAM (more than 64 elements), with one of a RAM's mistakes."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -397,8 +397,15 @@ def _ram(init_from_input: bool = False, twice: bool = False, taps: int = 1):
     at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)
     hist[b] = hw_input[b % 8, 0] if init_from_input else hl.u16(b)  # <-ram_init
     hist[at] += hl.u16(1)
-    if twice:
-        hist[255 - at] += hl.u16(1)  # <-ram_twice
+    if reduce_after:  # a second update, at the pure coordinates, that also reduces over the image's first row
+        row = hl.RDom([hl.Range(0, 8)], "row")
+        if reduce_after == "refused":
+            hist[b] = hist[b] + hw_input[row.x, 0]  # <-ram_pure_rdom
+        else:  # the fix: the row's sum in a Func of its own, which the update reads
+            total = hl.Func("total")
+            total[b] = hl.u16(0)
+            total[b] += hw_input[row.x, 0]
+            hist[b] = hist[b] + total[b]
     copy = hl.Func("copy")
     copy[b] = hist[b]
     read = hist if taps < 4 else copy
@@ -429,17 +436,17 @@ def _():
     return hl.compile(_ram(), name="demo")
 
 
-@case("hardware", "A RAM updated twice", (
-    "{ram_twice}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory tile "
-    "updated at the computed address, one step per cycle), which takes exactly one update, at the computed "
-    "coordinate; fold the updates of 'hist' into one, or compute 'hist' on the host"), func="hist")
-def ram_updated_twice():
-    return hl.compile(_ram(twice=True), name="demo")
+@case("hardware", "A RAM's update at its pure coordinates that also reduces over an RDom", (
+    "{ram_pure_rdom}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory "
+    "tile updated at the computed address, one step per cycle), and this update at its pure coordinates also "
+    "reduces over row$x; compute the reduction in a Func of its own and read it"), func="hist")
+def ram_pure_update_over_an_rdom():
+    return hl.compile(_ram(reduce_after="refused"), name="demo")
 
 
-@ram_updated_twice.fix
+@ram_pure_update_over_an_rdom.fix
 def _():
-    return hl.compile(_ram(), name="demo")
+    return hl.compile(_ram(reduce_after="fix"), name="demo")
 
 
 @case("memories", "A RAM read at more places per cycle than a memory tile has read ports", (

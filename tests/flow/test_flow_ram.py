@@ -1,7 +1,7 @@
 """RAMs (Funcs of more than 64 elements updated at computed coordinates, memories/ram.py) beyond one constant
-initial value: words that start at a compile-time table (a function of the coordinates, or a constant Func), and
-an update whose reduction is unrolled (run serially, one read-modify-write per cycle). Bit-exact on both
-simulators."""
+initial value and one serial update: words that start at a compile-time table (a function of the coordinates, or
+a constant Func), several updates in sequence (scatters, and updates at the pure coordinates), and an update whose
+reduction is unrolled (run serially, one read-modify-write per cycle). Bit-exact on both simulators."""
 
 import numpy as np
 import pytest
@@ -92,3 +92,60 @@ def test_an_unrolled_scatter_runs_serially_with_a_note(simulator, build_dir):
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles and res.cycles >= 8 * 5 + 256  # one pixel per cycle, then readout
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=4)
+
+
+def _updated(w: int, h: int, updates: str):
+    """A 256-bin histogram (starting at its coordinates) updated in sequence, one update per letter of `updates`:
+    "s" a scatter of +1 over the image, "t" a scatter of +5 at 255 minus the pixels of row 2 (its own RDom), "p"
+    `hist(b) = hist(b) * 2 + 1` (at the pure coordinates), "m" `hist(b) = max(hist(b), table(b))`."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    table = hl.Func("table")
+    table[x] = hl.u16((x * 37) % 256 + 20)
+    table.compute_root()
+    hist[b] = hl.u16(b)
+    for u in updates:
+        if u == "s":
+            r = hl.RDom([hl.Range(0, w), hl.Range(0, h)], "r")
+            hist[hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)] += hl.u16(1)
+        elif u == "t":
+            r2 = hl.RDom([hl.Range(0, w)], "r2")
+            hist[255 - hl.i32(hw_input[r2.x, 2])] += hl.u16(5)
+        elif u == "p":
+            hist[b] = hist[b] * 2 + 1
+        else:
+            hist[b] = hl.max(hist[b], table[b])
+    hw_output[b] = hist[b]
+    output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    output.bound(b, 0, 256)
+    hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    img = random_image(w, h, seed=17)
+    img[2, :] = 9  # row 2's bin: the second scatter's first step reads the element the first one wrote last
+    img[h - 1, w - 1] = 9
+    return output, {"input": img}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("updates", ["st", "sp", "spt", "mst"])
+def test_a_ram_updated_several_times_in_sequence(updates, simulator, build_dir):
+    out, inputs = _updated(8, 6, updates)
+    design = hl.compile(out, name=f"ram_{updates}")
+    rep = design.report
+    assert rep["mem_tiles"] <= 2 + ("m" in updates), rep  # the RAM, the image a second scatter reads, a ROM
+    (ram,) = [b for b in rep["buffers"] if b["name"] == "hist"]
+    assert ram["level"] == "mem_tile", ram
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    # each update's steps one per cycle, one after another, then the readout (a few cycles of latency each)
+    steps = {"s": 48, "t": 8, "p": 256, "m": 256}
+    assert res.cycles <= sum(steps[u] for u in updates) + 256 + 6 * len(updates) + 8, res.cycles
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=6)
+
+
+def test_a_ram_updated_twice_is_lint_clean_and_latch_free(tmp_path):
+    out, _ = _updated(4, 3, "spt")
+    assert_lint_clean_and_latch_free(hl.compile(out, name="ram_twice_lint"), tmp_path)
