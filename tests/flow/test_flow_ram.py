@@ -149,3 +149,24 @@ def test_a_ram_updated_several_times_in_sequence(updates, simulator, build_dir):
 def test_a_ram_updated_twice_is_lint_clean_and_latch_free(tmp_path):
     out, _ = _updated(4, 3, "spt")
     assert_lint_clean_and_latch_free(hl.compile(out, name="ram_twice_lint"), tmp_path)
+
+
+def test_the_checker_refuses_an_update_started_before_the_one_before_it_is_done():
+    import dataclasses as dc
+
+    from mainspring.memories import MemoryCheckError, check_plan
+
+    out, _ = _updated(8, 6, "st")
+    design = hl.compile(out, name="ram_check")
+    nest, plan = design.program.nest, design.plan
+    check_plan(nest, plan)
+    (ram,) = [b for b in plan.buffers if b.name == "hist"]
+    first, second = ram.write_ports
+    early = 48 // 2  # the second update moved into the first's steps, its ports with it
+    op = plan.op(second.op)
+    ports = (first, dc.replace(second, controller=second.controller.shifted(-early)))
+    bad = dc.replace(plan, ops=tuple(dc.replace(s, delay=s.delay - early) if s is op else s for s in plan.ops),
+                     buffers=tuple(dc.replace(b, write_ports=ports) if b is ram else b for b in plan.buffers))
+    with pytest.raises(MemoryCheckError, match=r"buffer 'hist': write port hist.w1 reads its first element in cycle "
+                                               r"\d+, before the update before it is done"):
+        check_plan(nest, bad)
