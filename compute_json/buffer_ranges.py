@@ -15,7 +15,7 @@ from typing import Any
 
 import networkx as nx
 
-from mainspring.hwlower.ir import LoopNest, Op
+from mainspring.hwlower.ir import LoopNest, Op, init_interval
 
 from .widths import Interval, stated_outputs, type_interval, value_intervals
 
@@ -47,7 +47,7 @@ def buffer_intervals(nest: LoopNest, values: Sequence[tuple[Op, nx.MultiDiGraph]
         if b.name in nest.inputs:
             found[b.name] = streams.get(b.name, type_interval(b.type))
         elif b.init is not None:
-            found[b.name] = (b.init, b.init)
+            found[b.name] = init_interval(b.init)
     growths: dict[str, int] = {}
     changed = True
     while changed:

@@ -67,8 +67,17 @@ class Buffer:
     type: Type
     box: tuple[tuple[int, int], ...]  # (min, extent) per dimension, x first
     # A RAM (a Func updated at computed coordinates, held whole in memory tiles; see `Op.scatter`): the value
-    # of every element before its first update. None for every other buffer.
-    init: int | None = None
+    # of every element before its first update (one constant, or each element's, x fastest). None for every
+    # other buffer.
+    init: RamInit | None = None
+
+
+RamInit = int | tuple[int, ...]  # a RAM's initial value: one constant, or each element's (x fastest)
+
+
+def init_interval(init: RamInit) -> tuple[int, int]:
+    """The interval of a RAM's initial values."""
+    return (init, init) if isinstance(init, int) else (min(init), max(init))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,14 @@ from collections.abc import Sequence
 
 from mainspring.frontend import ir
 
-from .ir import Access, CoordPort, LoadPort, Loop, LoopNest, Op
+from .ir import Access, CoordPort, LoadPort, Loop, LoopNest, Op, RamInit
 from .program import HwProgram
+
+
+def _ram_role(init: RamInit) -> str:
+    if isinstance(init, int):
+        return f" (RAM, every element {init} before its first update)"
+    return f" (RAM, its elements {list(init[:8])}{' ...' if len(init) > 8 else ''} before their first update)"
 
 
 def format_nest(nest: LoopNest) -> str:
@@ -20,7 +26,7 @@ def format_nest(nest: LoopNest) -> str:
         box = ", ".join(f"[{lo}, {ext}]" for lo, ext in b.box)
         role = (" (accelerator input)" if b.name in nest.inputs
                 else (" (accelerator output)" if b.name == nest.output else ""))
-        role += f" (RAM, every element {b.init} before its first update)" if b.init is not None else ""
+        role += _ram_role(b.init) if b.init is not None else ""
         lines.append(f"realize {b.name}.stencil({box}) : {b.type}{role}")
     by_func: dict[str, list[Loop | Op]] = {}
     for node in nest.body:

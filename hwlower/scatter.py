@@ -9,10 +9,11 @@ names it:
 so each lane accumulates in its own register, one step per cycle, the result Halide's bit for bit.
 
 A larger Func is a RAM (`hwlower.ir.Buffer.init`): the whole box in memory tiles, every element starting at the
-pure definition's constant, and the update one read-modify-write per step at the computed address (`Op.scatter`,
+pure definition's value (one constant, or a table the reference computes when it reads only coordinates and
+constant Funcs), and the update one read-modify-write per step at the computed address (`Op.scatter`,
 built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
-the last update. The pass checks here what a RAM needs (a constant initial value, one update, a serial reduction,
-a read of only the element written) and records the RAM Funcs; the definitions stay as written."""
+the last update. The pass checks here what a RAM needs (an initial value known at compile time, one update, a
+serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written."""
 
 from __future__ import annotations
 
@@ -20,9 +21,13 @@ import functools
 import math
 from dataclasses import replace
 
+import numpy as np
+
 from mainspring.frontend import ir
 from mainspring.frontend.errors import HalideError
-from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.evaluate import realize_arrays
+from mainspring.frontend.func import Definition, Func, Function, user_handle
+from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Dim, ForType, StageSchedule
 from mainspring.frontend.types import BOOL, I32
 
@@ -40,29 +45,46 @@ MAX_ELEMENTS = 64
 def scatter_writes(s: Lowering) -> Lowering:
     defs = dict(s.definitions)
     rams = {}
+    notes: list[str] = []
     looked_up = _looked_up(s)
     for f in s.found_region.buffered:
         ds = s.defs(f)
+        size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
         if id(f) in looked_up and len(ds) == 2 and _over_rvars(ds[1]):
             # a table filled by one update over an RDom and read at computed coordinates: a RAM, its update
             # writing at the address its kernel counts (cdf_ram(r) = cdf(r), a copy of a scan into a RAM); if it
             # cannot be one (a scan reading its neighbour), the reader's refusal says how to copy it into one
             try:
-                rams[id(f)] = _ram_init(f, ds, f is s.found_region.output)
+                rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
+                defs[id(f)] = _serial_updates(f, ds, notes)
                 continue
             except HalideError:
                 pass
         if any(_computed(d) for d in ds[1:]):
-            size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
             if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
                 try:
-                    rams[id(f)] = _ram_init(f, ds, f is s.found_region.output)
+                    rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
+                    defs[id(f)] = _serial_updates(f, ds, notes)
                     continue
                 except HalideError:
                     if size > MAX_ELEMENTS:
                         raise
             defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
-    return replace(s, definitions=defs, rams=rams)
+    return replace(s, definitions=defs, rams=rams, notes=s.notes + tuple(notes))
+
+
+def _serial_updates(f: Function, ds: list[Definition], notes: list[str]) -> list[Definition]:
+    """A RAM's updates with the unrolls of their reductions run serially (a note for each): the RAM takes one
+    read-modify-write per cycle, and the lanes of one cycle could update one element."""
+    out = [ds[0]]
+    for k, d in enumerate(ds[1:]):
+        unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.kind in ("unroll", "vectorize")]
+        notes.extend(f"{user_handle(f)}.update({k}).{t.kind}({t.var}) at {t.loc} runs serially: '{f.name}' is a "
+                     "RAM, one read-modify-write per cycle (the lanes of one cycle could update one element)"
+                     for t in unrolled)
+        kept = [t for t in d.schedule.directives if not any(t is u for u in unrolled)]
+        out.append(replace(d, schedule=replace(d.schedule, directives=kept)) if unrolled else d)
+    return out
 
 
 def _looked_up(s: Lowering) -> set[int]:
@@ -79,43 +101,80 @@ def _looked_up(s: Lowering) -> set[int]:
     return out
 
 
-def _ram_init(f: Function, ds: list[Definition], is_output: bool) -> int:
-    """The initial value of a Func held in a RAM, after checking it can be one."""
-    d = ds[1]
-    who = f"{d.loc}: Func '{f.name}'.update(0)"
+def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> int | tuple[int, ...]:
+    """The initial value of a Func held in a RAM (one constant, or every word's, x fastest), after checking it can
+    be one; `serial`: its updates' unrolls may run serially (it cannot be lanes of registers instead)."""
     size = (f"'{f.name}' has more than {MAX_ELEMENTS} elements, so it is held in a RAM (a memory tile updated "
             "at the computed address, one step per cycle)")
-    if len(ds) != 2:
-        raise HalideError(
-            f"{ds[2].loc}: Func '{f.name}'.update(1): {size}, which takes exactly one update, at the computed "
-            f"coordinate; fold the updates of '{f.name}' into one, or compute '{f.name}' on the host")
-    if not (_computed(d) or _over_rvars(d)):
-        raise HalideError(f"{who}: {size}, whose one update must write at a computed coordinate")
-    _own_reads(f, d, who)
-    pure = list(f.args)
-    used = {n.name for e in d.args + (d.value,) for n in ir.walk(e) if isinstance(n, ir.Var)}
-    if used & set(pure):
-        raise HalideError(
-            f"{who}: {size}, and the update uses the pure variable {min(used & set(pure))}; write it over an "
-            f"RDom only (one element per step)")
-    rvars = {name for name, _, _ in d.rdom.dims} if d.rdom is not None else set()
-    unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.var in rvars]
-    if unrolled:
-        t = unrolled[0]
-        raise HalideError(
-            f"{t.loc}: Func '{f.name}'.update(0).{t.kind}({t.var}): {size}, which takes one update per cycle; "
-            f"remove the {t.kind} of the update's reduction")
-    if is_output:
+    for k, d in enumerate(ds[1:]):
+        _check_ram_update(f, d, k, size, serial)
+    who = f"{ds[1].loc}: Func '{f.name}'.update(0)"
+    if f is s.found_region.output:
         raise HalideError(
             f"{who}: {size}, which the accelerator's output cannot be (it streams its values in the order it "
             f"computes them); copy it into an output Func: out(b) = {f.name}(b)")
     init = simplify(ds[0].value)
-    if not isinstance(init, ir.Const) or init.type.is_float():
+    if isinstance(init, ir.Const) and not init.type.is_float():
+        return int(init.value)
+    return _init_table(s, f, ds[0], size)
+
+
+def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int, ...]:
+    """Every word's initial value, x fastest, as the reference computes the pure definition: it must be known at
+    compile time (coordinates, constants and constant Funcs), and the same in every invocation of the array."""
+    inputs = sorted({n.callee.name for n in ir.walk(d.value) if isinstance(n, ir.Call)
+                     and not (isinstance(n.callee, Function) and id(n.callee) in s.tables)})
+    if inputs:
         raise HalideError(
-            f"{ds[0].loc}: Func '{f.name}': {size}, whose elements start at one constant, but its pure definition "
-            f"is {ir.to_string(ds[0].value)}; initialise it with a constant ({f.name}(...) = 0) and add the rest in "
-            "a Func that reads it")
-    return int(init.value)
+            f"{d.loc}: Func '{f.name}': {size}, whose elements start at values known at compile time (of the "
+            f"coordinates and constant Funcs), but its pure definition {ir.to_string(d.value)} reads {inputs[0]}; "
+            f"initialise it without {inputs[0]} ({f.name}(...) = 0) and combine {inputs[0]} with it in a Func that "
+            "reads it")
+    name = s.pipe.name(f)
+    tiles = list(s.tiles) + (list(s.glb.mem_tiles) if s.glb is not None else [])
+    boxes = {tuple(t.boxes[name]) for t in tiles}
+    if len(boxes) > 1:
+        raise HalideError(
+            f"{d.loc}: Func '{f.name}': {size}, whose initial values {ir.to_string(d.value)} depend on its "
+            f"coordinates, and its box differs between the accelerator's invocations; initialise it with a constant "
+            f"({f.name}(...) = 0) and add the rest in a Func that reads it")
+    g = Function(f.name, f.loc)
+    g.definitions = [d]
+    store = realize_arrays(Pipeline(Func(g)), s.tile.boxes[name])[id(g)]
+    return tuple(int(v) for v in np.asarray(store.arr).transpose().ravel())
+
+
+def _check_ram_update(f: Function, d: Definition, k: int, size: str, serial: bool) -> None:
+    """Update k of a RAM is one read-modify-write per step, in sequence with the others: at a computed coordinate
+    or over an RDom alone, or at its pure coordinates (`hist(b) = hist(b) * 2`, each element in turn)."""
+    who = f"{d.loc}: Func '{f.name}'.update({k})"
+    _own_reads(f, d, who)
+    if _at_pure(f, d):
+        if d.rdom is not None:
+            raise HalideError(
+                f"{who}: {size}, and this update at its pure coordinates also reduces over "
+                f"{', '.join(n for n, _, _ in d.rdom.dims)}; compute the reduction in a Func of its own and read it")
+        return
+    if not (_computed(d) or _over_rvars(d)):
+        raise HalideError(f"{who}: {size}, whose updates must write at a computed coordinate, over an RDom alone, "
+                          f"or at its pure coordinates ({f.name}({', '.join(f.args)}))")
+    used = {n.name for e in d.args + (d.value,) for n in ir.walk(e) if isinstance(n, ir.Var)}
+    if used & set(f.args):
+        raise HalideError(
+            f"{who}: {size}, and the update uses the pure variable {min(used & set(f.args))}; write it over an "
+            f"RDom only (one element per step)")
+    rvars = {name for name, _, _ in d.rdom.dims} if d.rdom is not None else set()
+    unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.var in rvars]
+    if unrolled and not serial:
+        t = unrolled[0]
+        raise HalideError(
+            f"{t.loc}: Func '{f.name}'.update({k}).{t.kind}({t.var}): {size}, which takes one update per cycle; "
+            f"remove the {t.kind} of the update's reduction")
+
+
+def _at_pure(f: Function, d: Definition) -> bool:
+    """Whether the update writes at its pure coordinates, in order (`hist(b) = hist(b) * 2`)."""
+    return [a.name if isinstance(a, ir.Var) else None for a in d.args] == list(f.args)
 
 
 def _over_rvars(d: Definition) -> bool:

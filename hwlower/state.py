@@ -44,7 +44,8 @@ class Lowering:
     glb: GlbTiles | None = None  # tile_invocations
     tables: dict[int, Table] = field(default_factory=dict)  # evaluate_tables: id(Function) -> its table
     definitions: dict[int, list[Definition]] = field(default_factory=dict)  # inline_funcs: id(Function) -> inlined
-    rams: dict[int, int] = field(default_factory=dict)  # scatter_writes: id(Function) -> initial value, RAM Funcs
+    # scatter_writes: id(Function) -> initial value (one constant, or every word's, x fastest), RAM Funcs
+    rams: dict[int, int | tuple[int, ...]] = field(default_factory=dict)
     # replicate_edges: stream -> {dimension: (first, sources)}: its word at coordinate first + i carries the value
     # at sources[i] (the extended image; the value at the coordinate itself outside)
     edge_maps: dict[str, dict[int, tuple[int, tuple[int, ...]]]] = field(default_factory=dict)

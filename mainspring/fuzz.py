@@ -42,6 +42,7 @@ from .fuzz_case import (
     with_memory_tiles,
     with_mixed_lanes,
     with_predicates,
+    with_ram,
     with_reduction_splits,
     with_tails,
     with_variant,
@@ -124,7 +125,7 @@ def generate(seed: int) -> Case:
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
-    return with_glb_edges(rng, case)
+    return with_glb_edges(rng, with_ram(rng, case))
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -206,6 +207,8 @@ def _schedule(case: Case) -> list[str]:
                 lines.append(f'    a["{s.name}"].unroll(x, {case.lanes_of(s.name)}{ru})')
                 if s.kind == "reduce":
                     lines.append(f'    a["{s.name}"].update().unroll(x, {case.lanes_of(s.name)}{ru})')
+    if case.ram_unroll:  # the RAM's scatter, unrolled: it runs serially
+        lines.append('    a["hist"].update(0).unroll(a["r"].x)')
     if case.variant == "accelerator_input":
         lines.append('    a["hw_input"].compute_root().accelerator_input()')
     else:
@@ -248,12 +251,20 @@ def _scatter(case: Case, last: str) -> list[str]:
     update = {"count": f"hist[{at}] += hl.{w}(1)",
               "max": f"hist[{at}] = hl.max(hist[{at}], hl.{w}(r.x + r.y))",
               "sum": f"hist[{at}] = hist[{at}] + {last}[r.x, r.y] / hl.{w}(2)"}[case.scatter]
+    init = {"": f"hl.{w}({3 if case.scatter == 'max' else 0})", "coords": f"hl.{w}(b * 3 % 50)",
+            "table": "init_t[b]"}[case.ram_init]
+    then = {"": [], "pure": [f"    hist[b] = hist[b] / hl.{w}(2) + hl.{w}(b % 5)"],
+            "scatter": [f'    r2 = hl.RDom([hl.Range(0, {case.width})], "r2")',
+                        f"    hist[hl.clamp({n - 1} - hl.i32({last}[r2.x, 0]), 0, {n - 1})] += hl.{w}(2)"]}
     return [
         '    b = hl.Var("b")',
         f'    r = hl.RDom([hl.Range(0, {case.width}), hl.Range(0, {case.height})], "r")',
+        *(['    init_t = hl.Func("init_t")', f"    init_t[b] = hl.{w}((b * 7) % 23)", "    init_t.compute_root()"]
+          if case.ram_init == "table" else []),
         '    hist = hl.Func("hist")',
-        f"    hist[b] = hl.{w}({3 if case.scatter == 'max' else 0})",
+        f"    hist[b] = {init}",
         f"    {update}",
+        *then[case.ram_next],
     ] + ([
         '    hw_output = hl.Func("hw_output")',
         f"    hw_output[x, y] = hist[hl.clamp(hl.i32({last}[x, y]), 0, {n - 1})] + {last}[x, y]",
@@ -448,6 +459,8 @@ def _simpler(c: Case):
         yield rep(c, mixed=())
     if c.stalls:
         yield rep(c, stalls=0.0)
+    if c.ram_init or c.ram_next or c.ram_unroll:
+        yield rep(c, ram_init="", ram_next="", ram_unroll=False)
     if c.width > 2:
         yield rep(c, width=c.width - 1, tile=_fit(c.tile, c.width - 1, c.height))
     if c.height > 1:

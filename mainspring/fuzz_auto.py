@@ -295,8 +295,10 @@ def quality(case: AutoCase, rep: dict, inputs: dict, lanes: int) -> list[str]:
     for buf in rep["buffers"]:
         if buf["level"] == "wire":
             continue
-        # a RAM's registers (its update's read, its write port, a read register per lane); a lane's port registers
-        slack = 2 + lanes if case.base.bins and buf["min_words"] >= case.base.bins else 2 * lanes
+        # a RAM's registers (its updates' read, a write port per update, a read register per lane); a lane's port
+        # registers
+        ram = 2 + lanes + bool(case.base.ram_next)
+        slack = ram if case.base.bins and buf["min_words"] >= case.base.bins else 2 * lanes
         if buf["words"] > buf["min_words"] + slack:
             short.append(f"buffer {buf['name']}: {buf['words']} words, minimum {buf['min_words']}")
     return short

@@ -62,6 +62,12 @@ class Case:
     tail: str = "RoundUp"
     # With the "glb" variant, the memory tile inside each GLB tile (`tile`, or the frame); None for the GLB tile.
     mem_tile: tuple[int, int] | None = None
+    # A RAM's extras (more than 64 bins): its elements starting at a table ("coords": a function of b, "table": a
+    # constant Func's values), a second update after the scatter ("scatter": at the last stage's first row, read
+    # backwards, over an RDom of its own; "pure": every element in turn), the scatter's r.x unrolled (run serially)
+    ram_init: str = ""
+    ram_next: str = ""
+    ram_unroll: bool = False
 
     def lanes_of(self, name: str) -> int:
         """The unroll of x of Func `name` ("hw_input", "hw_output" or a stage)."""
@@ -208,6 +214,15 @@ def with_predicates(rng: random.Random, case: Case) -> Case:
     if any(s.kind == "up" for s in stages) and case.width > 3 and rng.random() < 1 / 2:
         case = dataclasses.replace(case, width=case.width - 1)
     return case
+
+
+def with_ram(rng: random.Random, case: Case) -> Case:
+    """A RAM case (more than 64 bins) starts at a table in two of three, has a second update in two of three and
+    its scatter unrolled in one of three (drawn last, as above)."""
+    if case.bins <= 64:
+        return case
+    return dataclasses.replace(case, ram_init=rng.choice(("", "coords", "table")),
+                               ram_next=rng.choice(("", "scatter", "pure")), ram_unroll=rng.random() < 1 / 3)
 
 
 def footer(name: str, case: Case) -> list[str]:

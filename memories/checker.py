@@ -424,17 +424,24 @@ def _phys(addr: str, p: BankPort) -> str:
 # ---- RAMs (memories/ram.py) ------------------------------------------------------------------------------
 
 def _check_ram(buf: BufferPlan, prog: Program, ops: dict[str, OpSchedule], target: CGRA) -> None:
-    """The RAM's write port writes in the cycles its update op's values are written (fire + latency), each read
-    port loads at its op's firings the element its load names, after the last write, and the tiles hold the box."""
+    """The RAM's write ports write in the cycles their update ops' values are written (fire + latency), one update
+    after another, each read port loads at its op's firings the element its load names, after the last write, and
+    the tiles hold the box."""
     (bank,) = buf.banks
-    (wp,) = buf.write_ports
     words = math.prod(e for _, e in buf.box)
     if bank.kind != "ram" or bank.words != words or bank.tiles * target.mem_tile_words < words:
         _fail(buf.name, f"RAM bank {bank.name} ({bank.kind}, {bank.words} words on {bank.tiles} tiles) does not hold "
                         f"its {words} elements")
-    writer = ops[wp.op]
-    _follow(buf.name, wp.name, "W", writer.dims, wp.controller, writer, writer.latency)
-    last_write = point_values(_ctrl_map("W", writer.dims, wp.controller, False).range().lexmax())[0]
+    last_write = -1
+    for wp in buf.write_ports:  # the updates in sequence through one update port: each reads after the last write
+        writer = ops[wp.op]
+        _follow(buf.name, wp.name, "W", writer.dims, wp.controller, writer, writer.latency)
+        cycles = _ctrl_map("W", writer.dims, wp.controller, False).range()
+        first_read = point_values(cycles.lexmin())[0] - 1  # it reads the old word a cycle before it writes
+        if first_read < last_write:
+            _fail(buf.name, f"write port {wp.name} reads its first element in cycle {first_read}, before the update "
+                            f"before it is done (cycle {last_write})")
+        last_write = point_values(cycles.lexmax())[0]
     for rp in buf.read_ports:
         op = ops[rp.op]
         load = next(a for a in prog.accesses if a.stmt.name == rp.op and a.name == rp.load)

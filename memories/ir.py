@@ -255,7 +255,8 @@ class BufferPlan:
     registers: tuple[Register, ...]
     banks: tuple[Bank, ...]
     output_ports: tuple[str, ...] = ()  # write ports whose values are streamed out (final values)
-    init: int | None = None  # a RAM (memories/ram.py): every element's value before its first update
+    # a RAM (memories/ram.py): every element's value before its first update (one constant, or each's, x fastest)
+    init: int | tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

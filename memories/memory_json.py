@@ -45,7 +45,8 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                         "controller": <read controller>}],  # cycles = firing cycles; data = element address
         "registers": [{"name", "source": element, "root": write port, "delay": int,
                        "gated": bool}],   # gated: shifts in the root's write cycles; delay counts its writes
-        "init": int,                     # RAMs only (memories/ram.py): every element before its first update
+        "init": int | [int],             # RAMs only (memories/ram.py): every element before its first update
+                                         # (one constant, or each element's, x fastest)
         "banks": [{"name", "kind": "delay_line" | "addressed" | "ram", "words": int (SRAM words),
                    "tiles": int, "slices": int, "root": write port | null,
                    "gated": bool,        # delay lines whose delays count the root's writes
@@ -144,7 +145,8 @@ def _op(s: OpSchedule, plan: MemoryPlan) -> dict:
 
 
 def _buffer(b: BufferPlan) -> dict:
-    ram = {} if b.init is None else {"init": b.init}  # only RAMs have the key (other designs' JSON is unchanged)
+    # only RAMs have the key (other designs' JSON is unchanged)
+    ram = {} if b.init is None else {"init": b.init if isinstance(b.init, int) else list(b.init)}
     return ram | {
         "type": b.type, "bits": b.bits, "box": [list(x) for x in b.box], "role": b.role, "level": b.level,
         "capacity": {"min_words": b.min_words, "words": b.words},
@@ -235,7 +237,7 @@ def _buffer_from(name: str, b: dict) -> BufferPlan:
         registers=tuple(Register(**r) for r in b["registers"]),
         banks=tuple(_bank_from(k) for k in b["banks"]),
         output_ports=tuple(b["output_ports"]),
-        init=b.get("init"),
+        init=tuple(b["init"]) if isinstance(b.get("init"), list) else b.get("init"),
     )
 
 

@@ -141,9 +141,10 @@ class Program:
     accesses: tuple[Access, ...]  # affine ones: a RAM update's store and its read of the old value have none
     flows: tuple[Flow, ...]
     internal: tuple[InternalRead, ...]
-    # RAM buffers (`hwlower.ir.Buffer.init`): from the op updating it at computed coordinates to each lane of each
-    # load of its readers, every update instance to every read instance (the element is known only at run time,
-    # so each read follows the last update). Orders for the schedule, not value flows: no tap serves them.
+    # RAM buffers (`hwlower.ir.Buffer.init`): from each op updating it at computed coordinates to the next, and
+    # from the last to each lane of each load of its readers, every update instance to every read instance (the
+    # element is known only at run time, so each read follows the last update). Orders for the schedule, not
+    # value flows: no tap serves them (memories/ram.py tells the orders between updates by their dst storing it).
     orders: tuple[Flow, ...] = ()
 
     def stmt(self, name: str) -> Stmt:
@@ -199,13 +200,19 @@ def build_program(nest: LoopNest, latency: Callable[[Op], int],
 
 
 def _ram_orders(buf: str, readers: list[Access], stmts: list[Stmt]) -> list[Flow]:
-    (writer,) = [s for s in stmts if s.op is not None and s.op.scatter and s.op.store.buffer == buf]
+    """Each update of RAM `buf` after the one before it (in program order), and its readers after the last."""
+    writers = [s for s in stmts if s.op is not None and s.op.scatter and s.op.store.buffer == buf]
     out = []
+    for w, nxt in itertools.pairwise(writers):  # the next update's steps after every write of this one
+        assert nxt.op is not None, "a RAM's update is an op"
+        old = [p.name for p in nxt.op.loads if not p.access.index and p.access.buffer == buf]
+        out.append(Flow(buf, w, (), nxt, old[0] if old else "", (), isl.Map.from_domain_and_range(
+            w.time_set(), nxt.time_set())))
     for a in readers:
-        assert not a.is_write and a.stmt is not writer, f"hwlower contract: RAM {buf} is stored by {a.stmt.name}"
+        assert not a.is_write and a.stmt not in writers, f"hwlower contract: RAM {buf} is stored by {a.stmt.name}"
         for lane in a.stmt.lanes():
-            rel = isl.Map.from_domain_and_range(writer.time_set(), a.stmt.time_set())
-            out.append(Flow(buf, writer, (), a.stmt, a.name, lane, rel))
+            rel = isl.Map.from_domain_and_range(writers[-1].time_set(), a.stmt.time_set())
+            out.append(Flow(buf, writers[-1], (), a.stmt, a.name, lane, rel))
     return out
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 from mainspring.memories.glb import GlbBuffer, GlbController, GlbPlan
 from mainspring.memories.ir import MemoryPlan
 
+from .controllers import config_vector
 from .names import kernel_ports, signal
-from .top import HEADER, config_vector, design_verilog, scalar_params
+from .top import HEADER, design_verilog, scalar_params
 
 MARKS = ("glb_tile_done", "glb_tile_start")  # 1-bit outputs: a GLB tile's first word into the array, last back
 

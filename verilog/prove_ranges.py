@@ -10,7 +10,7 @@ that containment, with no solver.
 
 from __future__ import annotations
 
-from mainspring.hwlower.ir import LoopNest
+from mainspring.hwlower.ir import LoopNest, init_interval
 
 from .kernel_widths import parse_ranges
 from .names import kernel_module
@@ -58,7 +58,7 @@ def _buffer_values(nest: LoopNest, streams: dict[str, Interval],
         if b.name in nest.inputs:
             join(b.name, streams.get(b.name, whole))
         if b.init is not None:
-            join(b.name, (b.init, b.init))
+            join(b.name, init_interval(b.init))
         for _, op in nest.ops():
             if op.store.buffer == b.name:
                 join(b.name, outputs[op.name].get("out", whole))

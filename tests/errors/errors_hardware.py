@@ -387,7 +387,7 @@ def _histogram(bins: int, clamp_to: int, read_next: bool = False):
     return output
 
 
-def _ram(init_from_b: bool = False, unroll: bool = False, twice: bool = False, taps: int = 1):
+def _ram(init_from_input: bool = False, reduce_after: str = "", taps: int = 1):
     """A 256-bin histogram, held in a RAM (more than 64 elements), with one of a RAM's mistakes."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -395,12 +395,17 @@ def _ram(init_from_b: bool = False, unroll: bool = False, twice: bool = False, t
     hw_input[x, y] = hl.u16(input_[x, y])
     r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
     at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)
-    hist[b] = hl.u16(b) if init_from_b else hl.u16(0)  # <-ram_init
+    hist[b] = hw_input[b % 8, 0] if init_from_input else hl.u16(b)  # <-ram_init
     hist[at] += hl.u16(1)
-    if twice:
-        hist[255 - at] += hl.u16(1)  # <-ram_twice
-    if unroll:
-        hist.update(0).unroll(r.x)  # <-ram_unroll
+    if reduce_after:  # a second update, at the pure coordinates, that also reduces over the image's first row
+        row = hl.RDom([hl.Range(0, 8)], "row")
+        if reduce_after == "refused":
+            hist[b] = hist[b] + hw_input[row.x, 0]  # <-ram_pure_rdom
+        else:  # the fix: the row's sum in a Func of its own, which the update reads
+            total = hl.Func("total")
+            total[b] = hl.u16(0)
+            total[b] += hw_input[row.x, 0]
+            hist[b] = hist[b] + total[b]
     copy = hl.Func("copy")
     copy[b] = hist[b]
     read = hist if taps < 4 else copy
@@ -415,45 +420,33 @@ def _ram(init_from_b: bool = False, unroll: bool = False, twice: bool = False, t
     return output
 
 
-@case("hardware", "A RAM whose elements do not start at one constant", (
+@case("hardware", "A RAM whose elements start at values read from an input", (
     "{ram_init}: Func 'hist': 'hist' has more than 64 elements, so it is held in a RAM (a memory tile updated at "
-    "the computed address, one step per cycle), whose elements start at one constant, but its pure definition is "
-    "uint16(b); initialise it with a constant (hist(...) = 0) and add the rest in a Func that reads it"),
-    func="hist", gaps=("fix",), note="Halide accepts any initial value; a RAM here starts at one constant (its "
-    "words' valid bits): initialising it from the coordinates needs a second pass over the table")
-def ram_initialised_from_coordinates():
-    return hl.compile(_ram(init_from_b=True), name="demo")
+    "the computed address, one step per cycle), whose elements start at values known at compile time (of the "
+    "coordinates and constant Funcs), but its pure definition hw_input((b % 8), 0) reads hw_input; initialise it "
+    "without hw_input (hist(...) = 0) and combine hw_input with it in a Func that reads it"),
+    func="hist", gaps=("fix",), note="Halide accepts any initial value; a RAM here starts at a table the compiler "
+    "computes (its words' valid bits select it until written): values from an input would need a pass writing them")
+def ram_initialised_from_an_input():
+    return hl.compile(_ram(init_from_input=True), name="demo")
 
 
-@ram_initialised_from_coordinates.fix
+@ram_initialised_from_an_input.fix
 def _():
     return hl.compile(_ram(), name="demo")
 
 
-@case("hardware", "A RAM updated twice", (
-    "{ram_twice}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory tile "
-    "updated at the computed address, one step per cycle), which takes exactly one update, at the computed "
-    "coordinate; fold the updates of 'hist' into one, or compute 'hist' on the host"), func="hist")
-def ram_updated_twice():
-    return hl.compile(_ram(twice=True), name="demo")
+@case("hardware", "A RAM's update at its pure coordinates that also reduces over an RDom", (
+    "{ram_pure_rdom}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory "
+    "tile updated at the computed address, one step per cycle), and this update at its pure coordinates also "
+    "reduces over row$x; compute the reduction in a Func of its own and read it"), func="hist")
+def ram_pure_update_over_an_rdom():
+    return hl.compile(_ram(reduce_after="refused"), name="demo")
 
 
-@ram_updated_twice.fix
+@ram_pure_update_over_an_rdom.fix
 def _():
-    return hl.compile(_ram(), name="demo")
-
-
-@case("hardware", "A RAM's update with its reduction unrolled", (
-    "{ram_unroll}: Func 'hist'.update(0).unroll(r$x): 'hist' has more than 64 elements, so it is held in a RAM (a "
-    "memory tile updated at the computed address, one step per cycle), which takes one update per cycle; remove "
-    "the unroll of the update's reduction"), func="hist")
-def ram_update_unrolled():
-    return hl.compile(_ram(unroll=True), name="demo")
-
-
-@ram_update_unrolled.fix
-def _():
-    return hl.compile(_ram(), name="demo")
+    return hl.compile(_ram(reduce_after="fix"), name="demo")
 
 
 @case("memories", "A RAM read at more places per cycle than a memory tile has read ports", (

@@ -1133,6 +1133,9 @@ module ms_ram #(
     parameter integer WORDS = 256,
     parameter integer AW = 8,
     parameter [WIDTH-1:0] INIT = {WIDTH{1'b0}},
+    // TABLE: every word starts at its own value, word a at INIT_WORDS[a*WIDTH +: WIDTH] (else all at INIT)
+    parameter integer TABLE = 0,
+    parameter [WIDTH*WORDS-1:0] INIT_WORDS = {WIDTH*WORDS{1'b0}},
     parameter integer NR = 1,
     parameter integer R0_DIM = 1,
     parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
@@ -1192,7 +1195,7 @@ module ms_ram #(
     endgenerate
 
     // The word at address a as a read issued this cycle sees it: the write of this cycle forwarded, else the
-    // SRAM's word once written, else INIT.
+    // SRAM's word once written, else its initial value (INIT, or its INIT_WORDS entry).
     function [WIDTH-1:0] word;
         input [AW-1:0] a;
         begin
@@ -1200,6 +1203,8 @@ module ms_ram #(
                 word = upd_new;
             else if (valid[a])
                 word = mem[a];
+            else if (TABLE != 0)
+                word = INIT_WORDS[a * WIDTH +: WIDTH];
             else
                 word = INIT;
         end
