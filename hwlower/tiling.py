@@ -41,7 +41,8 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
             axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
     sub = Pipeline_of(f)
     tiles = tuple(_tiles(pipe, sub, f, order, extents, full_box, axes, multiples, shifted))
-    if not _one_shape(tiles):
+    stepped = any(m > 1 for dims in (multiples or {}).values() for m in dims.values())
+    if stepped and not _one_shape(tiles):  # indices divided by a constant: a shifted tile may read more
         # else of one shape once the `edges` pass has extended the streams boundary conditions read
         tiles = _moved_outward(pipe, sub, f, order, extents, full_box, axes, multiples, shifted) or tiles
     return tiles
