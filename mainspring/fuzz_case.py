@@ -197,8 +197,10 @@ def with_predicates(rng: random.Random, case: Case) -> Case:
     return case
 
 
-def footer(name: str, case: Case) -> list[str]:
-    """The end of a case's source: `build()` and a main that compiles the design `name` and checks it."""
+def footer(name: str, case: Case, target: str = "") -> list[str]:
+    """The end of a case's source: `build()` and a main that compiles the design `name` (for `target`, an
+    expression of the source: the default CGRA if empty) and checks it."""
+    to = f", target={target}" if target else ""
     return [
         "def build():",
         "    a = algorithm(mainspring)",
@@ -207,7 +209,7 @@ def footer(name: str, case: Case) -> list[str]:
         "",
         "",
         'if __name__ == "__main__":',
-        f'    design = mainspring.compile(build(), name="{name}")',
+        f'    design = mainspring.compile(build(), name="{name}"{to})',
         (f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
          f'backpressure={case.stalls}, seed={case.seed})'),
         '    print("bit-exact")',
