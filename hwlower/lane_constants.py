@@ -1,28 +1,49 @@
-"""Fold per-lane constants: each largest part of an op's value computed from one coordinate that is constant in
+"""Pass `hold_lane_constants`: each largest part of an op's value computed from one coordinate that is constant in
 each lane (it moves only with unrolled loops: a plane `k` of `scaled(k, x, y) = in(x, y) * w(k) + k` unrolled over
 k) and constants becomes a coordinate read through that part (`CoordPort.fn`).
 
 The kernel is one module duplicated per lane, so it computed `w(k) = k * 2 + 1` from the lane's counter in every
 lane, in PEs; read through `fn`, the counter holds each lane's value (memories/coordinates.py evaluates `fn` at the
-lane's coordinate), a constant of the lane that costs no PE.
+lane's coordinate), a constant of the lane that costs no PE. It runs after the loops are final (narrow.py may
+turn an unrolled loop of x into a serial one) and after host tiles gave coordinates their offsets (a coordinate
+that moves from tile to tile is not a constant).
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.types import Int
 
-from .ir import CoordPort
+from .ir import CoordPort, Loop, Op
 from .simplify import simplify
+from .state import Lowering
+
+
+def hold_lane_constants(s: Lowering) -> Lowering:
+    nest = s.built_nest
+    return replace(s, nest=replace(nest, body=tuple(_nodes(nest.body, ()))))
+
+
+def _nodes(nodes: tuple[Loop | Op, ...], loops: tuple[Loop, ...]) -> list[Loop | Op]:
+    out: list[Loop | Op] = []
+    for n in nodes:
+        if isinstance(n, Loop):
+            out.append(replace(n, body=tuple(_nodes(n.body, loops + (n,)))))
+            continue
+        unrolled = {lp.var: (lp.min, lp.extent) for lp in loops if lp.unrolled}
+        value, coords = fold_lane_constants(n.value, n.coords, n.scatter + n.lookup, unrolled)
+        out.append(n if value is n.value else replace(n, value=value, coords=coords))
+    return out
 
 
 def fold_lane_constants(value: ir.Expr, coords: tuple[CoordPort, ...], others: tuple[ir.Expr, ...],
-                        unrolled: dict[str, int]) -> tuple[ir.Expr, tuple[CoordPort, ...]]:
+                        unrolled: dict[str, tuple[int, int]]) -> tuple[ir.Expr, tuple[CoordPort, ...]]:
     """`value` with its per-lane constant parts read through coordinates of their own, and the coordinates the
-    value and `others` (the op's computed addresses, left as they are) read. `unrolled`: the op's unrolled loops
-    and their extents (loops start at 0)."""
+    value and `others` (the op's computed addresses, left as they are) read. `unrolled`: the op's unrolled loops,
+    each's (min, extent)."""
     lanes = {id(c): c for c in coords if _lane_values(c, unrolled) is not None}
     if not lanes:
         return value, coords
@@ -60,7 +81,7 @@ def lane_value(c: CoordPort, coordinate: int) -> int:
     return int(v.value)
 
 
-def _lane_values(c: CoordPort, unrolled: dict[str, int]) -> list[int] | None:
+def _lane_values(c: CoordPort, unrolled: dict[str, tuple[int, int]]) -> list[int] | None:
     """The coordinate's value in each lane, or None if it moves with a loop that is not unrolled (or with host
     tiles, or is read through a function already)."""
     terms = dict(c.value.terms)
@@ -68,7 +89,7 @@ def _lane_values(c: CoordPort, unrolled: dict[str, int]) -> list[int] | None:
         return None
     names = sorted(terms)
     return [c.value.const + sum(terms[v] * i for v, i in zip(names, at))
-            for at in itertools.product(*(range(unrolled[v]) for v in names))]
+            for at in itertools.product(*(range(unrolled[v][0], sum(unrolled[v])) for v in names))]
 
 
 def _source(n: ir.Expr, source: dict[int, int | None], lanes: dict[int, CoordPort]) -> int | None:

@@ -23,7 +23,6 @@ from .affine import affine_of, int_value
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
-from .lane_constants import fold_lane_constants
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, replay
 from .output_copy import copies_out
@@ -330,8 +329,6 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         _check_integer(e, who)
     (body, *at), coords = _coordinates((body,) + computed + looked, env, who)
     scatter, lookup = tuple(at[:len(computed)]), tuple(at[len(computed):])
-    body, coords = fold_lane_constants(body, coords, tuple(at), {full[lp.dim]: lp.extent for lp in loops
-                                                                 if lp.unrolled})
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords, scatter, lookup)
     for lp in reversed(loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip)
