@@ -23,6 +23,7 @@ from .state import Lowering
 
 
 def hold_lane_constants(s: Lowering) -> Lowering:
+    """Read each op's parts computed from a lane's constant coordinate alone through that coordinate's counter."""
     nest = s.built_nest
     return replace(s, nest=replace(nest, body=tuple(_nodes(nest.body, ()))))
 
