@@ -120,6 +120,10 @@ class CoordPort:
     # With host tiles: per accelerator invocation, in order, what the coordinate adds to the first tile's value
     # (the hardware counts tiles; tile_coordinates.py). Empty: the same in every tile.
     tile_offsets: tuple[int, ...] = ()
+    # A coordinate constant in each lane (it moves only with unrolled loops) may be read through a function of
+    # it, written over `ir.Var(Int(32), var)`: the kernel reads fn's value, which the hardware holds as the lane's
+    # constant (`lane_constants.py`; `value` is still the coordinate's). None: the coordinate itself.
+    fn: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -31,6 +31,7 @@ from .assemble import make_program
 from .bounds import format_bounds, infer_bounds
 from .edges import format_edges, replicate_edges
 from .inline import format_definitions, inline_funcs
+from .lane_constants import hold_lane_constants
 from .ops import build_ops
 from .printer import format_nest, format_program
 from .producer_order import follow_producers
@@ -60,6 +61,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("reorder", reduce_in_place, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("order", follow_producers, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("lane_constants", hold_lane_constants, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),
 )
 STEP_NAMES = tuple(name for name, _, _, _ in PASSES)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from mainspring.frontend import ir
+from mainspring.frontend.types import Int
 
 from .ir import Access, CoordPort, LoadPort, Loop, LoopNest, Op, RamInit
 from .program import HwProgram
@@ -70,7 +71,10 @@ def _value(e: ir.Expr, at: str = "") -> str:
         if isinstance(n, ir.Call) and isinstance(n.callee, LoadPort):
             text = text.replace(n.callee.name, _access(n.callee.access, at))
         elif isinstance(n, ir.Call) and isinstance(n.callee, CoordPort):  # a coordinate: its loops' value
-            text = re.sub(rf"\b{n.callee.name}\b", f"({n.callee.value})", text)
+            c = n.callee
+            shown = f"({c.value})" if c.fn is None else \
+                f"({ir.to_string(ir.substitute(c.fn, {c.var: ir.Var(Int(32), f'({c.value})')}))})"
+            text = re.sub(rf"\b{c.name}\b", shown, text)
     return text
 
 

@@ -33,6 +33,7 @@ from .hwlower import HwProgram, lower
 from .hwlower.ir import Op
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
+from .memories.errors import OverCapacity
 from .memories.glb import plan_glb, verify_glb
 from .memories.polyhedral import default_latency
 from .report_glb import glb_report
@@ -81,6 +82,12 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
         if e.subject is None:
             raise
         raise ScheduleError(f"{program.located(e.subject)}: {e}") from None
+    except OverCapacity as e:  # a bound, before the exact count (which can take minutes on a large frame)
+        raise ScheduleError(
+            f"{user_location()}: design '{name}' needs at least {e.tiles} memory tiles but the target has "
+            f"{target.num_mem_tiles} ('{e.buffer}' alone holds at least {e.values} values at once): reduce "
+            f"unrolling or buffering, or compile for a larger target, e.g. hl.CGRA(num_mem_tiles={e.tiles}) or more"
+        ) from None
     glb = None
     if program.glb is not None:
         glb = plan_glb(program, target)

@@ -12,7 +12,11 @@ where tiles are built: single-rate pipelines without coordinates as values). One
 the GLB level has budgets (mainspring/autoschedule_budget.py): `max_pes` a fraction (all, three quarters or half)
 of the PEs of the design the autoscheduler makes without them, and one in two of those also `max_mem_tiles`, the
 memory tiles of that design. The budgets are resolved by compiling that design when the case first runs
-(`resolve_budget`), so a seed gives the same case every time.
+(`resolve_budget`), so a seed gives the same case every time. One in two of the other cases of 2-D frames at least
+6 wide without a table is forced to tile: its target's memory tiles hold a third of the frame's width
+(`tile_words`) and `max_mem_tiles` is one under the memory tiles of the one-tile design for that target (resolved
+likewise; single-rate frames only); a refusal naming that budget is documented (a frame the autoscheduler cannot
+tile narrow enough).
 Besides the fuzzer's failures (a mismatch, a crash, a hang, a refusal: the autoscheduler must pick a schedule that
 compiles; a design over its budgets, "budget"), a case that runs bit-exact but misses the target is a "quality"
 finding (under budgets, fewer lanes or serial reductions are the trade asked for: the cycles are judged against the
@@ -55,6 +59,7 @@ class AutoCase:
     tiles_budget: bool = False  # and max_mem_tiles, the memory tiles of that design
     max_pes: int | None = None  # the budgets resolved (resolve_budget)
     max_mem_tiles: int | None = None
+    tile_words: int | None = None  # forced tiling: the target's mem_tile_words (and max_mem_tiles, resolved)
 
     @property
     def seed(self) -> int:
@@ -83,24 +88,41 @@ def generate(seed: int) -> AutoCase:
     budget = random.Random(f"auto budget {seed}")
     if budget.random() < 0.25 and not case.glb:
         case = dataclasses.replace(case, budget=budget.choice((1.0, 0.75, 0.5)), tiles_budget=budget.random() < 0.5)
+    # Forced tiling, from a generator of its own too.
+    tiles = random.Random(f"auto tiles {seed}")
+    single = all(s.kind not in ("down", "up") for s in base.stages)  # multi-rate frames stay one tile (README)
+    if (tiles.random() < 0.5 and single and not case.glb and case.budget is None and not base.bins
+            and base.width >= 6 and base.height > 1):
+        case = dataclasses.replace(case, tile_words=base.width // 3)
     return case
 
 
 def resolve_budget(case: AutoCase) -> AutoCase:
     """The case with its budgets as numbers: the fraction of the PEs (and the memory tiles) of the design the
     autoscheduler makes without budgets, compiled without proofs."""
+    if case.tile_words is not None and case.max_mem_tiles is None:
+        # the one-tile design: the target's small memory tiles, as many as it needs
+        tiles = _figures(case, lambda hl: hl.CGRA(mem_tile_words=case.tile_words, num_mem_tiles=1 << 20))["mem_tiles"]
+        return dataclasses.replace(case, max_mem_tiles=tiles - 1) if tiles > 1 else case
     if case.budget is None or case.max_pes is not None:
         return case
-    import mainspring
-
-    plain = dataclasses.replace(case, budget=None, tiles_budget=False)
-    env: dict = {}
-    exec(compile(source(plain), f"<fuzz --auto case {case.seed}>", "exec"), env)  # exec: our own generated program
-    a = env["algorithm"](mainspring)
-    env["schedule"](mainspring, a)
-    rep = mainspring.compile(a["output"], name=f"fuzz_auto_{case.seed}", prove=False).report
+    rep = _figures(dataclasses.replace(case, budget=None, tiles_budget=False))
     return dataclasses.replace(case, max_pes=max(1, int(rep["pes"] * case.budget)),
                                max_mem_tiles=max(1, rep["mem_tiles"]) if case.tiles_budget else None)
+
+
+def _figures(case: AutoCase, target=None) -> dict:
+    """The report of the case's design without proofs (`target(hl)`: instead of the case's target)."""
+    import mainspring
+
+    env: dict = {}
+    exec(compile(source(case), f"<fuzz --auto case {case.seed}>", "exec"), env)  # exec: our own generated program
+    if target is not None:
+        env["target"] = target
+    a = env["algorithm"](mainspring)
+    env["schedule"](mainspring, a)
+    return mainspring.compile(a["output"], name=f"fuzz_auto_{case.seed}", target=env["target"](mainspring),
+                              prove=False).report
 
 
 def _with_second_image(rng: random.Random, case: Case) -> Case:
@@ -166,14 +188,20 @@ def source(case: AutoCase) -> str:
         "def schedule(hl, a):",
         f'    a["output"].set_estimates({estimates})',
         f'    params = hl.AutoschedulerParams("Mainspring", {_keys(case)})',
-        '    return hl.Pipeline(a["output"]).apply_autoscheduler(hl.CGRA(), params)',
+        '    return hl.Pipeline(a["output"]).apply_autoscheduler(target(hl), params)',
+        "",
+        "",
+        "def target(hl):",
+        f"    return hl.CGRA({'' if case.tile_words is None else f'mem_tile_words={case.tile_words}'})",
         "",
         "",
     ]
-    return "\n".join(lines + footer(f"fuzz_auto_{b.seed}", b)) + "\n"
+    return "\n".join(lines + footer(f"fuzz_auto_{b.seed}", b, "target(mainspring)")) + "\n"
 
 
 def _budget_note(case: AutoCase) -> str:
+    if case.tile_words is not None:
+        return f", memory tiles of {case.tile_words} words, max_mem_tiles one under the one-tile design's"
     if case.budget is None:
         return ""
     tiles = ", max_mem_tiles its memory tiles" if case.tiles_budget else ""
@@ -224,11 +252,13 @@ def run_case(case: AutoCase, simulator: str = "icarus", halide=None, build_dir=N
         exec(compile(text, f"<fuzz --auto case {case.seed}>", "exec"), env)  # exec: our own generated program
         a = env["algorithm"](mainspring)
         result = env["schedule"](mainspring, a)
-        design = mainspring.compile(a["output"], name=f"fuzz_auto_{case.seed}")
+        design = mainspring.compile(a["output"], name=f"fuzz_auto_{case.seed}", target=env["target"](mainspring))
     except HalideError as e:
         documented = any(re.search(p, str(e)) for p in fuzz.DOCUMENTED_REFUSALS + GLB_REFUSALS) or (
             # a budget below the design without budgets may be below every design: the error says by how much
-            (case.budget or 1) < 1 and re.search(r"no schedule of '\w+' fits max_pes=", str(e)) is not None)
+            (case.budget or 1) < 1 and re.search(r"no schedule of '\w+' fits max_pes=", str(e)) is not None) or (
+            # forced tiling: a frame that cannot be tiled narrow enough, the figures said
+            case.tile_words is not None and re.search(r"max_mem_tiles|memory tiles", str(e)) is not None)
         return Outcome(case, "refused" if documented else "refusal", str(e), source=text)
     except Exception:  # noqa: BLE001 - a crash of the autoscheduler or the compiler is what we look for
         return Outcome(case, "crash", traceback.format_exc(limit=6), source=text)
@@ -245,7 +275,8 @@ def run_case(case: AutoCase, simulator: str = "icarus", halide=None, build_dir=N
     over = _over_budget(case, design.report)
     if over:
         return Outcome(case, "budget", over, cycles=res.cycles, source=text)
-    short = quality(case, design.report, inputs, result.lanes if result.note or case.budget else case.lanes)
+    reached = result.note or case.budget or case.tile_words  # the lanes reached, not those asked for, count
+    short = quality(case, design.report, inputs, result.lanes if reached else case.lanes)
     if not short and not stalls and res.cycles != res.predicted_cycles:
         short = [f"simulated {res.cycles} cycles without stalls, predicted {res.predicted_cycles}"]
     kind = "quality" if short else "ok"
@@ -286,7 +317,8 @@ def quality(case: AutoCase, rep: dict, inputs: dict, lanes: int) -> list[str]:
     depth = max(rep["first_output_cycle"], 0)
     if case.glb:  # each GLB tile streams its halo, fills its pipeline and starts: the tiles asked for cost it
         ideal, depth = max(ideal, rep["ideal_cycles"]), (depth + GLB_LATENCY) * rep["tiles"]
-    if case.budget is not None:  # the budgets trade cycles (serial reductions, host tiles) for PEs and memory tiles
+    if case.budget is not None or case.tile_words is not None:
+        # the budgets trade cycles (serial reductions, host tiles) for PEs and memory tiles
         ideal, depth = max(ideal, rep["ideal_cycles"]), depth * rep.get("tiles", 1)
     if rep["ideal_cycles"] > ideal:
         short.append(f"the schedule's ideal is {rep['ideal_cycles']} cycles, the algorithm's {ideal}")
@@ -319,6 +351,8 @@ def simpler(c: AutoCase):
         yield dataclasses.replace(c, glb=False, glb_tile=None)
     if c.budget is not None:
         yield dataclasses.replace(c, budget=None, tiles_budget=False, max_pes=None, max_mem_tiles=None)
+    if c.tile_words is not None:
+        yield dataclasses.replace(c, tile_words=None, max_mem_tiles=None)
 
 
 def stage_sources(c: AutoCase) -> set[int]:

@@ -225,8 +225,10 @@ def with_ram(rng: random.Random, case: Case) -> Case:
                                ram_next=rng.choice(("", "scatter", "pure")), ram_unroll=rng.random() < 1 / 3)
 
 
-def footer(name: str, case: Case) -> list[str]:
-    """The end of a case's source: `build()` and a main that compiles the design `name` and checks it."""
+def footer(name: str, case: Case, target: str = "") -> list[str]:
+    """The end of a case's source: `build()` and a main that compiles the design `name` (for `target`, an
+    expression of the source: the default CGRA if empty) and checks it."""
+    to = f", target={target}" if target else ""
     return [
         "def build():",
         "    a = algorithm(mainspring)",
@@ -235,7 +237,7 @@ def footer(name: str, case: Case) -> list[str]:
         "",
         "",
         'if __name__ == "__main__":',
-        f'    design = mainspring.compile(build(), name="{name}")',
+        f'    design = mainspring.compile(build(), name="{name}"{to})',
         (f'    design.check(design.example_inputs({case.seed}), simulator="icarus", bubbles={case.stalls}, '
          f'backpressure={case.stalls}, seed={case.seed})'),
         '    print("bit-exact")',

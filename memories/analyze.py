@@ -8,8 +8,10 @@ from mainspring.hwlower.ir import LoopNest, Op
 from mainspring.target import CGRA
 
 from .capacity import buffer_capacity
+from .capacity_bound import mem_tiles_bound, worth_bounding
 from .checker import check_plan
 from .coordinates import coordinate_generators
+from .errors import OverCapacity
 from .ir import MemoryPlan, OpSchedule
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
@@ -45,6 +47,10 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
     after("dependences", lambda: format_dependences(prog))
     sched = schedule(prog, target)
     after("rates", lambda: format_schedule(prog, sched))
+    if worth_bounding(prog, target):  # a large design far over the target refuses before counting
+        tiles, buffer, values = mem_tiles_bound(prog, sched, target)
+        if tiles > target.num_mem_tiles:
+            raise OverCapacity(tiles, buffer, values)
     capacities = {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
     after("capacities", lambda: format_capacities(capacities))
     buffers = tuple((map_ram if nest.buffer(name).init is not None else map_buffer)(prog, sched, target, name, words)

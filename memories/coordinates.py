@@ -8,6 +8,8 @@ adds its tile's offset (`CoordGen.tile_offsets`, hwlower/tile_coordinates.py).
 
 from __future__ import annotations
 
+from mainspring.hwlower.lane_constants import lane_value
+
 from .ir import Controller, CoordGen, OpSchedule
 from .polyhedral import Program
 
@@ -30,5 +32,9 @@ def coordinate_generators(prog: Program, ops: dict[str, OpSchedule]) -> tuple[Co
                 when = o.controller
                 ctrl = Controller(when.extent, when.cycle_starting_addr, when.cycle_stride, base - lo,
                                   tuple(reversed(steps)) or (0,))
-                out.append(CoordGen(s.name, c.name, lane, ctrl, hi - lo + 1, lo, c.tile_offsets))
+                if c.fn is not None:  # a constant of the lane (hwlower/lane_constants.py)
+                    assert lo == hi, f"{s.name}: {c.name} moves with a loop that is not unrolled"
+                    lo = lane_value(c, lo)
+                out.append(CoordGen(s.name, c.name, lane, ctrl, hi - lo + 1 if c.fn is None else 1, lo,
+                                    c.tile_offsets))
     return tuple(out)

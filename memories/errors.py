@@ -21,3 +21,12 @@ class MemoryMappingError(ScheduleError):
     def __init__(self, message: str, subject: str | None = None):
         super().__init__(message)
         self.subject = subject
+
+
+class OverCapacity(Exception):
+    """The buffers need more memory tiles than the target has, by a lower bound counted before their exact
+    capacities (capacity_bound.py): the compiler refuses the design as it refuses one whose report is too large."""
+
+    def __init__(self, tiles: int, buffer: str, values: int):
+        super().__init__(f"at least {tiles} memory tiles ('{buffer}' holds at least {values} values at once)")
+        self.tiles, self.buffer, self.values = tiles, buffer, values

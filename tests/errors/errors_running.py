@@ -41,6 +41,25 @@ def _():
     return hl.compile(p.output, name="demo", target=hl.CGRA(num_pes=100))
 
 
+@case("memories", "A large design far over the target's memory tiles, refused by a bound before the exact count", (
+    "{at}: design 'mobile' needs at least 7 memory tiles but the target has 1 ('pw_conv' alone holds at least "
+    "10404 values at once): reduce unrolling or buffering, or compile for a larger target, e.g. "
+    "hl.CGRA(num_mem_tiles=7) or more"))
+def far_too_few_memory_tiles():
+    from mainspring import apps
+
+    out, _ = apps.load("h2h_conv_layer_mobile").build(34, 34)
+    return hl.compile(out, name="mobile", target=hl.CGRA(num_mem_tiles=1))  # <-
+
+
+@far_too_few_memory_tiles.fix
+def _():
+    from mainspring import apps
+
+    out, _ = apps.load("h2h_conv_layer_mobile").build(34, 34)  # the exact count: 12 memory tiles
+    return hl.compile(out, name="mobile", target=hl.CGRA(num_mem_tiles=12))
+
+
 @case("memories", "A target whose kernels may hold no PE op per pipeline stage",
       "{at}: CGRA(pe_ops_per_stage=0): expected an integer of at least 1, e.g. CGRA(pe_ops_per_stage=1)")
 def target_of_zero_ops_per_stage():

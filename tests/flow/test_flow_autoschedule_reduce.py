@@ -115,17 +115,23 @@ def test_a_plane_whose_lanes_read_nothing_new_is_unrolled(lanes, simulator, buil
     rep = design.report
     assert rep["ideal_cycles"] == -(-17 // lanes) * 9  # the image's transfers
     assert rep["predicted_cycles"] <= rep["ideal_cycles"] + rep["first_output_cycle"]
-    assert rep["pes"] <= 20 * lanes and rep["mem_tiles"] <= 2 * lanes
+    # hwlower/lane_constants.py: each lane's w(k) and k are its constants, so a lane is a multiply and an add
+    # (20 PEs a lane before, computing k * 2 + 1 from the lane's counter), the output's two adds besides.
+    assert rep["pes"] <= 8 * lanes and rep["mem_tiles"] <= 2 * lanes
     res = design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir, bubbles=0.1,
                        backpressure=0.1)
     assert res.cycles >= res.predicted_cycles
 
 
-def test_a_pe_budget_cuts_the_planes_lanes_first():
+def test_a_pe_budget_cuts_the_output_lanes_and_keeps_the_planes_unrolled():
+    # The planes' lanes cost no more PEs than the serial design (8: their constants folded), so a budget under
+    # two output lanes' 16 takes one output lane with the planes still unrolled, at a third of the serial cycles.
     out = _planes()
-    src = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"max_pes": "12"}))
-    assert "unroll" not in src.schedule_source
-    assert hl.compile(out, name="auto_planes_budget").report["pes"] <= 12
+    params = hl.AutoschedulerParams("Mainspring", {"lanes": "2", "max_pes": "12"})
+    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), params)
+    assert result.lanes == 1 and 'funcs["scaled"].unroll(vars["k"])' in result.schedule_source
+    rep = hl.compile(out, name="auto_planes_budget").report
+    assert rep["pes"] <= 8 and rep["predicted_cycles"] <= 160
 
 
 def test_mobiles_pointwise_stage_unrolls_its_output_channels_with_the_input_channels_serial(monkeypatch):

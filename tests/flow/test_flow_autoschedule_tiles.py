@@ -281,3 +281,19 @@ def test_one_tile_the_model_counts_within_max_mem_tiles_but_compiled_over_is_til
     res = design.check(design.example_inputs(13), simulator=simulator, build_dir=build_dir, bubbles=0.1,
                        backpressure=0.1)
     assert res.cycles >= res.predicted_cycles
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_fuzz_auto_forces_tiling_on_a_target_of_small_memory_tiles(simulator, build_dir):
+    # mainspring/fuzz_auto.py: a case forced to tile gets memory tiles of a third of its frame's width (7 // 3
+    # words) and max_mem_tiles one under its one-tile design's (4 memory tiles): the autoscheduler splits the
+    # frame into host tiles that fit, and the design runs bit-exact.
+    from mainspring import fuzz_auto
+
+    case = fuzz_auto.resolve_budget(fuzz_auto.generate(125023))
+    assert (case.tile_words, case.max_mem_tiles, case.budget) == (2, 3, None)
+    assert "hl.CGRA(mem_tile_words=2)" in fuzz_auto.source(case)
+    got = fuzz_auto.run_case(case, simulator=simulator, build_dir=build_dir)
+    assert got.kind == "ok", f"{got.kind}: {got.detail}"
+    rep = fuzz_auto._figures(case)
+    assert rep["tiles"] == 2 and rep["mem_tiles"] <= 3  # as one tile: 4

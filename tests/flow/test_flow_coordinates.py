@@ -135,3 +135,32 @@ def test_pure_coordinates_through_a_glb(kind, simulator, build_dir):
     if kind == "memory tiles":  # x of blur: memory tiles at 0 and 6 of GLB tiles at 0 and 12, for each row
         assert [0, 6, 12, 18, 0, 6, 12, 18] in offsets
     design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_per_lane_constants_of_unrolled_coordinates(simulator, build_dir):
+    # hwlower/lane_constants.py: a part computed from an unrolled coordinate alone is the lane's constant, held by
+    # its counter (here a Bool, a negative weight and a negative offset per lane of k); the coordinates of loops
+    # that move (x, r.y) stay counters (r.x, unrolled in a reduction, is folded into constants before).
+    x, y, k = hl.Var("x"), hl.Var("y"), hl.Var("k")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.i16(i[x, y])
+    planes = hl.Func("planes")
+    planes[k, x, y] = hl.select(k == 1, hw_input[x, y] * hl.i16(3 - 4 * k), hw_input[x, y] + hl.i16(k * k - 5))
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 2)], "r")
+    acc = hl.Func("acc")
+    acc[x, y] = hl.i16(0)
+    acc[x, y] += planes[r.x, x, y + r.y] * hl.i16(r.x * 2 - 1) + hl.i16(r.y + x)
+    out = hl.Func("out")
+    out[x, y] = acc[x, y]
+    accelerate(out, out, 8, 4, [planes, acc], hw_input)
+    planes.unroll(k)
+    acc.update().unroll(r.x)
+    design = hl.compile(out, name="lane_constants")
+    coords = json_coords(design)
+    assert len([c for c in coords if c.startswith("coord_k_f")]) == 3 * 3  # 3 parts, each a counter per lane
+    assert {"coord_r_y", "coord_x"} <= set(coords) and "coord_k" not in coords
+    res = design.check({"input": random_image(8, 5, seed=6)}, simulator=simulator, build_dir=build_dir,
+                       bubbles=0.2, backpressure=0.2, seed=5)
+    assert res.cycles > res.predicted_cycles

@@ -23,6 +23,31 @@ def test_design_that_does_not_fit_the_target():
     )
 
 
+def test_a_design_far_over_the_memory_tiles_is_refused_before_its_capacities_are_counted(monkeypatch):
+    # memories/capacity_bound.py: mobile keeps pw_conv's whole frame (its reduction reads the last plane first),
+    # which at 1920x1080 took barvinok 20 minutes to count; a bound at the buffer's first read refuses at once.
+    import importlib
+
+    analyze = importlib.import_module("mainspring.memories.analyze")
+    mod = apps.load("h2h_conv_layer_mobile")
+    out, _ = mod.build(34, 34)
+    exact = hl.compile(out, name="mobile", prove=False).report["mem_tiles"]
+
+    def uncounted(*args):
+        raise AssertionError("the exact capacities were counted")
+
+    monkeypatch.setattr(analyze, "buffer_capacity", uncounted)
+    with pytest.raises(hl.HalideError) as err:
+        hl.compile(out, name="mobile", target=hl.CGRA(num_mem_tiles=1))
+    at_least = int(str(err.value).split("needs at least ")[1].split()[0])
+    assert 1 < at_least <= exact  # a bound: never over the real figure (7 of 12 here)
+    assert str(err.value).split(": ", 1)[1] == (
+        f"design 'mobile' needs at least {at_least} memory tiles but the target has 1 ('pw_conv' alone holds at "
+        "least 10404 values at once): reduce unrolling or buffering, or compile for a larger target, e.g. "
+        f"hl.CGRA(num_mem_tiles={at_least}) or more"
+    )
+
+
 def test_too_many_pes():
     out, _ = apps.load("harris").build(58, 58)
     with pytest.raises(hl.HalideError, match=r"design 'harris' needs \d+ PEs but the target has 100"):
@@ -64,7 +89,8 @@ def test_unknown_dump_step():
     out, _ = _gaussian()
     with pytest.raises(hl.HalideError, match=r"--dump-after fold \(dump_after=\): unknown step; the steps are "
                                              r"region, bounds, tiles, tables, inline, scatter, edges, ops, streams, "
-                                             r"lanes, reorder, order, lower, lower_kernel, fold_constants, .*, "
+                                             r"lanes, reorder, order, lane_constants, lower, lower_kernel, "
+                                             r"fold_constants, .*, "
                                              r"assign_stages, "
                                              r"compute, dependences, rates, capacities, mapping, schedule, verilog"):
         hl.compile(out, name="g", dump_after="fold")

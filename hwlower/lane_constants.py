@@ -1,0 +1,117 @@
+"""Pass `hold_lane_constants`: each largest part of an op's value computed from one coordinate that is constant in
+each lane (it moves only with unrolled loops: a plane `k` of `scaled(k, x, y) = in(x, y) * w(k) + k` unrolled over
+k) and constants becomes a coordinate read through that part (`CoordPort.fn`).
+
+The kernel is one module duplicated per lane, so it computed `w(k) = k * 2 + 1` from the lane's counter in every
+lane, in PEs; read through `fn`, the counter holds each lane's value (memories/coordinates.py evaluates `fn` at the
+lane's coordinate), a constant of the lane that costs no PE. It runs after the loops are final (narrow.py may
+turn an unrolled loop of x into a serial one) and after host tiles gave coordinates their offsets (a coordinate
+that moves from tile to tile is not a constant).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from mainspring.frontend import ir
+from mainspring.frontend.types import Int
+
+from .ir import CoordPort, Loop, Op
+from .simplify import simplify
+from .state import Lowering
+
+
+def hold_lane_constants(s: Lowering) -> Lowering:
+    """Read each op's parts computed from a lane's constant coordinate alone through that coordinate's counter."""
+    nest = s.built_nest
+    return replace(s, nest=replace(nest, body=tuple(_nodes(nest.body, ()))))
+
+
+def _nodes(nodes: tuple[Loop | Op, ...], loops: tuple[Loop, ...]) -> list[Loop | Op]:
+    out: list[Loop | Op] = []
+    for n in nodes:
+        if isinstance(n, Loop):
+            out.append(replace(n, body=tuple(_nodes(n.body, loops + (n,)))))
+            continue
+        unrolled = {lp.var: (lp.min, lp.extent) for lp in loops if lp.unrolled}
+        value, coords = fold_lane_constants(n.value, n.coords, n.scatter + n.lookup, unrolled)
+        out.append(n if value is n.value else replace(n, value=value, coords=coords))
+    return out
+
+
+def fold_lane_constants(value: ir.Expr, coords: tuple[CoordPort, ...], others: tuple[ir.Expr, ...],
+                        unrolled: dict[str, tuple[int, int]]) -> tuple[ir.Expr, tuple[CoordPort, ...]]:
+    """`value` with its per-lane constant parts read through coordinates of their own, and the coordinates the
+    value and `others` (the op's computed addresses, left as they are) read. `unrolled`: the op's unrolled loops,
+    each's (min, extent)."""
+    lanes = {id(c): c for c in coords if _lane_values(c, unrolled) is not None}
+    if not lanes:
+        return value, coords
+    source: dict[int, int | None] = {}  # node -> the one lane-constant coordinate it reads (-1: none), None: not
+    for n in ir.walk(value):
+        source[id(n)] = _source(n, source, lanes)
+    made: dict[tuple, CoordPort] = {}
+
+    def visit(n: ir.Expr, kids: tuple) -> ir.Expr:
+        src = source[id(n)]
+        if src is None or src == -1 or isinstance(n, ir.Call):
+            return ir.rebuild(n, kids)
+        c = lanes[src]
+        fn = _over_var(n, c)
+        if not all(isinstance(simplify(ir.substitute(fn, {c.var: ir.i32(v)})), ir.Const)
+                   for v in _lane_values(c, unrolled) or ()):
+            return ir.rebuild(n, kids)
+        key = (src, ir.structural_key(fn))
+        if key not in made:
+            made[key] = CoordPort(f"{c.name}_f{len(made)}", c.value, c.reduction, c.var, (), fn)
+        return ir.Call(n.type, made[key], ())
+
+    out = ir.transform(value, visit)
+    used = {id(n.callee) for e in (out,) + others for n in ir.walk(e) if isinstance(n, ir.Call)}
+    kept = tuple(c for c in coords if id(c) in used) + tuple(c for c in made.values() if id(c) in used)
+    return out, kept
+
+
+def lane_value(c: CoordPort, coordinate: int) -> int:
+    """What a lane reads through coordinate port `c` where the coordinate is `coordinate`."""
+    if c.fn is None:
+        return coordinate
+    v = simplify(ir.substitute(c.fn, {c.var: ir.i32(coordinate)}))
+    assert isinstance(v, ir.Const), f"{c.name}: {ir.to_string(c.fn)} does not fold at {c.var} = {coordinate}"
+    return int(v.value)
+
+
+def _lane_values(c: CoordPort, unrolled: dict[str, tuple[int, int]]) -> list[int] | None:
+    """The coordinate's value in each lane, or None if it moves with a loop that is not unrolled (or with host
+    tiles, or is read through a function already)."""
+    terms = dict(c.value.terms)
+    if c.fn is not None or c.tile_offsets or not set(terms) <= set(unrolled):
+        return None
+    names = sorted(terms)
+    return [c.value.const + sum(terms[v] * i for v, i in zip(names, at))
+            for at in itertools.product(*(range(unrolled[v][0], sum(unrolled[v])) for v in names))]
+
+
+def _source(n: ir.Expr, source: dict[int, int | None], lanes: dict[int, CoordPort]) -> int | None:
+    if isinstance(n, ir.Const):
+        return -1
+    if isinstance(n, ir.Call):
+        return id(n.callee) if id(n.callee) in lanes and not n.args else None
+    if isinstance(n, (ir.Var, ir.RVar, ir.MathCall)):
+        return None
+    kids = {source[id(k)] for k in ir.children(n)}
+    if None in kids:
+        return None
+    ports = kids - {-1}
+    return ports.pop() if len(ports) == 1 else -1 if not ports else None
+
+
+def _over_var(n: ir.Expr, c: CoordPort) -> ir.Expr:
+    """n with its reads of coordinate c written as the Var c.var."""
+    var = ir.Var(Int(32), c.var)
+
+    def visit(m: ir.Expr, kids: tuple) -> ir.Expr:
+        return var if isinstance(m, ir.Call) and m.callee is c else ir.rebuild(m, kids)
+
+    return ir.transform(n, visit)
