@@ -126,7 +126,8 @@ def find_region(pipe: Pipeline) -> Region:
     for f in pipe.order:
         if id(f) not in inside:
             continue
-        if f is out or f.placement.compute.kind == "at" or _unfoldable_updates(pipe, f):
+        if f is out or f.placement.compute.kind == "at" or _unfoldable_updates(pipe, f) \
+                or _divided_under_serial_steps(pipe, f):
             # Halide computes a Func whose updates cannot be inlined (a histogram's scatter) at its consumer's
             # innermost loop; its values are the same at the accelerator's loop, where hardware buffers it.
             buffered.append(f)
@@ -163,6 +164,28 @@ def _unfoldable_updates(pipe: Pipeline, f: Function) -> bool:
         if folded is None:
             return True
         value = folded
+    return False
+
+
+def _divided_under_serial_steps(pipe: Pipeline, f: Function) -> bool:
+    """An inline pure Func that divides its coordinates by a constant (an upsample, `in(x / 2, y)`), read by an
+    update at an index moving with a reduction variable it does not unroll (`f2(x, y) += f(x + r.x, y)`): inlined,
+    the read is `in((x + r.x) / 2, y)`, affine in no loop order; buffered at the accelerator's loop (the same
+    values, as Halide computes an inline Func's values wherever it is read) the reduction reads it at x + r.x."""
+    if f.placement.compute.kind != "inline" or len(pipe.definitions(f)) > 1:
+        return False
+    own = set(f.args)
+    if not any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") and isinstance(n.b, ir.Const)
+               and any(isinstance(v, ir.Var) and v.name in own for v in ir.walk(n.a))
+               for n in ir.walk(pipe.definitions(f)[0].value)):
+        return False
+    for g in pipe.consumers(f):
+        for d in pipe.definitions(g)[1:]:
+            lanes = d.schedule.lane_dims()
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and n.callee is f and any(
+                        isinstance(v, ir.RVar) and v.name not in lanes for a in n.args for v in ir.walk(a)):
+                    return True
     return False
 
 

@@ -255,3 +255,23 @@ def test_a_last_tile_shifted_to_an_odd_origin_moves_back_outward(simulator, buil
     assert all(t.boxes["hw_output"][0][0] % 2 == 0 and t.boxes["hw_output"][1][0] % 2 == 0
                for t in design.program.tiles)
     design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_inline_upsample_read_by_a_serial_reduction_is_buffered(simulator, build_dir):
+    """`blend` (an upsample, inline) read by a serial 2x2 reduction at x + r.x: inlined, the read would be
+    hw_input((x + r.x) / 2, ...), affine in no loop order; buffered at the accelerator's loop (the same values)
+    the reduction reads it at x + r.x (fuzz seed 127111, refused before)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.Int(16), 2, "input")
+    hw_input, blend, acc, hw_output = hl.Func("hw_input"), hl.Func("blend"), hl.Func("acc"), hl.Func("hw_output")
+    hw_input[x, y] = i[x, y]
+    blend[x, y] = hl.i16((hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]) >> 1)
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    acc[x, y] = hl.i16(0)
+    acc[x, y] += blend[x + r.x, y + r.y] * hl.i16(2)
+    hw_output[x, y] = acc[x, y]
+    accelerate(hw_output, hw_output, 8, 6, [acc], hw_input)
+    design = hl.compile(hw_output, name="upsample_serial_reduction")
+    assert "blend" in [b["name"] for b in design.report["buffers"]]
+    design.check({"input": random_image(6, 5, seed=11, dtype=np.int16)}, simulator=simulator, build_dir=build_dir)
