@@ -1,0 +1,48 @@
+# Found by mainspring fuzz (seed 127111): refused, 'accesses hw_input at ((x + r_f2$x) / 2), which is not an affine
+# function of its loops': the inline upsample f1 read by f2's serial reduction is now buffered (hwlower/region.py).
+"""mainspring fuzz case 127111: 2x1, tile None, 1 lane(s)."""
+import mainspring
+
+
+def algorithm(hl):
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.Int(16), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.i16(input_[x, y])
+    f0 = hl.Func("f0")
+    f0_table = hl.Func("f0_table")
+    f0_table[x] = hl.i16(x * 3 % 11)
+    f0[x, y] = hw_input[x, y] + f0_table[hl.i32(hl.clamp(hw_input[x, y], 0, 15))]
+    f1 = hl.Func("f1")
+    f1[x, y] = hl.i16((hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]) >> 1)
+    f2 = hl.Func("f2")
+    r_f2 = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r_f2")
+    f2[x, y] = hl.i16(0)
+    f2[x, y] += f1[x + r_f2.x, y + r_f2.y] * hl.i16(2)
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = f2[x, y]
+    output = hl.Func("output")
+    output[x, y] = hw_output[x, y]
+    return locals()
+
+
+def schedule(hl, a):
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    a["output"].bound(x, 0, 2).bound(y, 0, 1)
+    a["hw_output"].compute_root()
+    a["hw_output"].tile(x, y, xo, yo, xi, yi, 2, 1).hw_accelerate(xi, xo)
+    a["f0"].compute_at(a["hw_output"], xo)
+    a["f2"].compute_at(a["hw_output"], xo)
+    a["hw_input"].compute_root().stream_to_accelerator()
+
+
+def build():
+    a = algorithm(mainspring)
+    schedule(mainspring, a)
+    return a["output"]
+
+
+if __name__ == "__main__":
+    design = mainspring.compile(build(), name="fuzz_127111")
+    design.check(design.example_inputs(127111), simulator="icarus", bubbles=0.0, backpressure=0.0, seed=127111)
+    print("bit-exact")
