@@ -27,7 +27,7 @@ def make_program(s: Lowering) -> Lowering:
     where = {"": f"{accelerate_call(acc)[2]}: Func '{acc.name}'"}
     for _, op in nest.ops():
         f = pipe.functions[op.func]
-        where[op.name] = f"{pipe.definitions(f)[op.stage].loc}: Func '{f.name}'"
+        where[op.name] = f"{s.definitions.get(id(f), pipe.definitions(f))[op.stage].loc}: Func '{f.name}'"
     program = HwProgram(
         nest=nest, tiles=s.tiles, output_box=s.bounded_output, inputs=inputs, output=pipe.name(acc),
         output_type=acc.type, array_output=nest.output, host_after=tuple(pipe.name(f) for f in region.host_after),

@@ -10,7 +10,8 @@ so each lane accumulates in its own register, one step per cycle, the result Hal
 
 A larger Func is a RAM (`hwlower.ir.Buffer.init`): the whole box in memory tiles, every element starting at the
 pure definition's value (one constant, or a table the reference computes when it reads only coordinates and
-constant Funcs), and the update one read-modify-write per step at the computed address (`Op.scatter`,
+constant Funcs), or where it reads the accelerator's values at affine coordinates zero, its pure definition then
+run as a first update), and the update one read-modify-write per step at the computed address (`Op.scatter`,
 built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
 the last update. The pass checks here what a RAM needs (an initial value known at compile time, one update, a
 serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written."""
@@ -50,6 +51,8 @@ def scatter_writes(s: Lowering) -> Lowering:
     for f in s.found_region.buffered:
         ds = s.defs(f)
         size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
+        if size > MAX_ELEMENTS and any(_computed(d) for d in ds[1:]):
+            ds = _streamed_start(s, f, ds)
         if id(f) in looked_up and len(ds) == 2 and _over_rvars(ds[1]):
             # a table filled by one update over an RDom and read at computed coordinates: a RAM, its update
             # writing at the address its kernel counts (cdf_ram(r) = cdf(r), a copy of a scan into a RAM); if it
@@ -71,6 +74,21 @@ def scatter_writes(s: Lowering) -> Lowering:
                         raise
             defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
     return replace(s, definitions=defs, rams=rams, notes=s.notes + tuple(notes))
+
+
+def _streamed_start(s: Lowering, f: Function, ds: list[Definition]) -> list[Definition]:
+    """A RAM whose pure definition reads what the accelerator streams or computes (`hist(b) = hw_input(b, 1)`, not a
+    compile-time table) starts at zero, and its pure definition runs as its first update, at its pure coordinates,
+    writing every word through the update port before the scatters: the same values, as Halide runs them."""
+    d = ds[0]
+    reads = [n for n in ir.walk(d.value)
+             if isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in s.tables]
+    # (an index divided by a constant is not affine in an update's loops: _init_table refuses it with a fix)
+    if not reads or any(isinstance(m, ir.BinOp) and m.op in ("div", "mod") for c in reads for a in c.args
+                        for m in ir.walk(a)):
+        return ds
+    zero = ir.Const(d.value.type, 0)
+    return [replace(d, value=zero), d, *ds[1:]]
 
 
 def _serial_updates(f: Function, ds: list[Definition], notes: list[str]) -> list[Definition]:
@@ -127,7 +145,8 @@ def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int
     if inputs:
         raise HalideError(
             f"{d.loc}: Func '{f.name}': {size}, whose elements start at values known at compile time (of the "
-            f"coordinates and constant Funcs), but its pure definition {ir.to_string(d.value)} reads {inputs[0]}; "
+            f"coordinates and constant Funcs) or read at affine coordinates (written in a first pass), but its pure "
+            f"definition {ir.to_string(d.value)} reads {inputs[0]} at a divided index; "
             f"initialise it without {inputs[0]} ({f.name}(...) = 0) and combine {inputs[0]} with it in a Func that "
             "reads it")
     name = s.pipe.name(f)

@@ -423,10 +423,12 @@ def _ram(init_from_input: bool = False, reduce_after: str = "", taps: int = 1):
 @case("hardware", "A RAM whose elements start at values read from an input", (
     "{ram_init}: Func 'hist': 'hist' has more than 64 elements, so it is held in a RAM (a memory tile updated at "
     "the computed address, one step per cycle), whose elements start at values known at compile time (of the "
-    "coordinates and constant Funcs), but its pure definition hw_input((b % 8), 0) reads hw_input; initialise it "
-    "without hw_input (hist(...) = 0) and combine hw_input with it in a Func that reads it"),
+    "coordinates and constant Funcs) or read at affine coordinates (written in a first pass), but its pure "
+    "definition hw_input((b % 8), 0) reads hw_input at a divided index; initialise it without hw_input "
+    "(hist(...) = 0) and combine hw_input with it in a Func that reads it"),
     func="hist", gaps=("fix",), note="Halide accepts any initial value; a RAM here starts at a table the compiler "
-    "computes (its words' valid bits select it until written): values from an input would need a pass writing them")
+    "computes, or at values read at affine coordinates, which its pure definition writes in a first pass of its "
+    "update port; a divided index is not affine in that pass's loops")
 def ram_initialised_from_an_input():
     return hl.compile(_ram(init_from_input=True), name="demo")
 
