@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
-from mainspring.frontend.bounds import Box, infer_boxes
+from mainspring.frontend.bounds import Box, SharedBounds, func_value_bounds, infer_boxes
 from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Func, Function
 from mainspring.frontend.pipeline import Pipeline
@@ -21,6 +21,10 @@ from .placement import accelerate_call
 from .program import Tile
 from .shift_tails import shifted_funcs
 from .state import GlbTiles, Lowering
+
+
+def no_scalars(p: object) -> None:
+    """No scalar parameter has a known value (an accelerator's loops do not depend on them)."""
 
 
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
@@ -39,20 +43,22 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
         else:
             axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
     sub = Pipeline_of(f)
+    shared = SharedBounds(no_scalars, func_value_bounds(sub, no_scalars))
     tiles = []
     for origin in itertools.product(*axes):
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
-        tiles.append(_tile(pipe, sub, box, box, multiples, shifted))
+        tiles.append(_tile(pipe, sub, box, box, multiples, shifted, shared))
     return tuple(tiles)  # of one shape once the `edges` pass has extended them (check_same_shape)
 
 
 def _tile(pipe: Pipeline, sub: Pipeline, box: Box, output_box: Box, multiples: dict[int, dict[int, int]] | None,
-          shifted: frozenset[int]) -> Tile:
-    """The invocation computing `box` of sub's output (the host keeps `output_box` of it): every Func's box."""
+          shifted: frozenset[int], shared: SharedBounds | None = None) -> Tile:
+    """The invocation computing `box` of sub's output (the host keeps `output_box` of it): every Func's box.
+    `shared`: the intervals of sub's expressions, shared with its other invocations."""
     demanded: dict[str, Box] = {}
-    boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples, shifted=shifted,
-                           demanded=demanded)
+    boxes, _ = infer_boxes(sub, box, no_scalars, output_bounds=False, multiples=multiples, shifted=shifted,
+                           demanded=demanded, shared=shared)
     return Tile(output_box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
                 {pipe.name(sub.functions[n]): b for n, b in demanded.items()})
 
@@ -187,12 +193,15 @@ def halide_invocations(s: Lowering) -> list[Tile]:
     assert f.args == acc.args, (f.name, acc.name)  # the GLB output is a copy of the array's output
     sub = Pipeline_of(f)
     shifted = shifted_funcs(region)
+    # (thousands of runs at 1080p in small memory tiles: each expression bounded once per distinct range of
+    # what it reads, and the Func value intervals found once)
+    shared = SharedBounds(no_scalars, func_value_bounds(sub, no_scalars))
     out = []
     for g in s.tiles:
         moved = [a[0] - b[0] for a, b in zip(g.output_box, s.tiles[0].output_box)]
         for m in s.glb.mem_tiles:
             box = [(lo + d, hi + d) for (lo, hi), d in zip(m.output_box, moved)]
-            out.append(_tile(s.pipe, sub, box, box, s.multiples, shifted))
+            out.append(_tile(s.pipe, sub, box, box, s.multiples, shifted, shared))
     # (the first GLB tile's runs are its memory tiles, inferred alike)
     assert [t.boxes for t in out[:len(s.glb.mem_tiles)]] == [m.boxes for m in s.glb.mem_tiles]
     return out
