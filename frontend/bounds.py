@@ -10,6 +10,7 @@ index such as `hl.i32(x * 0.5)`) gets the truncated interval.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 
 from . import ir
@@ -200,6 +201,43 @@ def union(a: Box | None, b: Box) -> Box:
     return [(min(x[0], y[0]), max(x[1], y[1])) for x, y in zip(a, b)]
 
 
+class SharedBounds:
+    """Intervals of expressions over many environments (the runs of an array, each its own box), shared between
+    them: an expression's interval depends only on the intervals of the variables it reads (a `Bounder` reads
+    its environment at those only), so runs whose boxes agree there (the runs of one column of tiles in x) bound
+    it once. Scalars and Func value intervals are the same for every environment."""
+
+    def __init__(self, scalars, values: dict[int, Interval] | None = None):
+        self.scalars = scalars
+        self.values = values or {}
+        # id -> (the expression, kept alive so that its id stays its own; the ranges of its vars in an env)
+        self._free: dict[int, tuple[ir.Expr, Callable[[dict[str, Interval]], object]]] = {}
+        self._got: dict[tuple[int, object], Interval] = {}
+        self._calls: dict[int, tuple[Definition, list[ir.Call]]] = {}
+
+    def __call__(self, e: ir.Expr, env: dict[str, Interval]) -> Interval:
+        free = self._free.get(id(e))
+        if free is None:
+            names = sorted({n.name for n in ir.walk(e) if isinstance(n, (ir.Var, ir.RVar))})
+            free = self._free[id(e)] = (e, operator.itemgetter(*names) if names else lambda env: ())
+        key = (id(e), free[1](env))
+        got = self._got.get(key)
+        if got is None:
+            got = self._got[key] = Bounder(env, self.scalars, self.values)(e)
+        return got
+
+    def __len__(self) -> int:
+        """How many intervals it has computed."""
+        return len(self._got)
+
+    def calls(self, d: Definition) -> list[ir.Call]:
+        """`calls_in(d)`, listed once."""
+        got = self._calls.get(id(d))
+        if got is None:
+            got = self._calls[id(d)] = (d, list(calls_in(d)))
+        return got[1]
+
+
 def definition_env(fn_box: Box, d: Definition, scalars) -> dict[str, Interval]:
     """Ranges of a definition's pure vars (the Func's box in their dimensions) and RVars."""
     env: dict[str, Interval] = {}
@@ -245,7 +283,8 @@ def func_value_bounds(pipe, scalars) -> dict[int, Interval]:
 def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
                 required: dict[str, Box] | None = None,
                 multiples: dict[int, dict[int, int]] | None = None, shifted: frozenset[int] = frozenset(),
-                demanded: dict[str, Box] | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
+                demanded: dict[str, Box] | None = None,
+                shared: SharedBounds | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
     """The box each Func is realised over and the box of each input that is read (by unique name).
     `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile).
     `required`, if given, receives each Func's box before its RoundUp tails grow it (what its consumers read).
@@ -254,11 +293,14 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
     `shifted` (ids of Funcs inside the accelerator): their other tails (ShiftInwards, GuardWithIf, Auto on a
     pure definition...) are realised rounded up, as hardware loops cannot move their last iteration back nor
     skip it; their producers are still asked only for what the box before that rounding reads, which
-    `demanded` receives where it differs."""
+    `demanded` receives where it differs.
+    `shared`: intervals shared with other calls on the same `pipe` and `scalars` (its Func value intervals)."""
     boxes: dict[str, Box] = {}
     needs: dict[int, Box] = {id(pipe.output): out_box}
     inputs: dict[str, Box] = {}
-    values = func_value_bounds(pipe, scalars)
+    if shared is None:
+        shared = SharedBounds(scalars, func_value_bounds(pipe, scalars))
+    values = shared.values
     for fn in reversed(pipe.order):  # consumers before producers
         box = needs.get(id(fn))
         assert box is not None, fn.name
@@ -273,9 +315,9 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         if demanded is not None and realised != box:
             demanded[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
-            bnd = Bounder(definition_env(box, d, scalars), scalars, values)
-            for call in calls_in(d):
-                req = [bnd(a) for a in call.args]
+            env = definition_env(box, d, scalars)
+            for call in shared.calls(d):
+                req = [shared(a, env) for a in call.args]
                 if isinstance(call.callee, Function):
                     if call.callee is not fn:
                         needs[id(call.callee)] = union(needs.get(id(call.callee)), req)

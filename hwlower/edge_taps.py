@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, _aligned, definition_env, realised_box, union
+from mainspring.frontend.bounds import Box, SharedBounds, _aligned, definition_env, realised_box, union
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import BOOL, Type
@@ -48,7 +48,7 @@ from .program import Tile
 from .shift_tails import shifted_funcs
 from .simplify import simplify
 from .state import Lowering
-from .tiling import check_same_shape, halide_invocations
+from .tiling import check_same_shape, halide_invocations, no_scalars
 
 # (first, last, offset, guard first, guard last): over a in [first, last] (absolute) the index is a + offset; the
 # tap is read where a, counted in the first tile's coordinates, lies in [guard first, guard last]
@@ -76,8 +76,9 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
     `edges` splits an index; `dims` receives each tap's guards' dimensions; `used`: the part of each tile's box
     whose values f's readers use (its values elsewhere are never selected, so no tap is chosen or read for them;
     all of `boxes` by default)."""
-    envs = [definition_env(box, d, lambda p: None) for box in boxes]
-    used_envs = envs if used is None else [definition_env(box, d, lambda p: None) for box in used]
+    envs = [definition_env(box, d, no_scalars) for box in boxes]
+    used_envs = envs if used is None else [definition_env(box, d, no_scalars) for box in used]
+    bound = SharedBounds(no_scalars)  # (the runs of a row or column of tiles bound an index alike)
 
     def visit(c: ir.Call) -> ir.Expr | None:
         split = _index_functions(f, c, inside, split_index)
@@ -85,10 +86,9 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
             return None
         g = c.callee
         assert isinstance(g, Function)
-        bnds = [Bounder(env, lambda p: None) for env in envs]
-        wanted = [Bounder(env, lambda p: None) for env in used_envs]
-        runs = [None if m is None else _runs([bnd(a) for bnd in wanted], [bnd(a)[0] - bnds[0](a)[0] for bnd in bnds],
-                                             m, evaluator) for a, m in split]
+        runs = [None if m is None else _runs([bound(a, env) for env in used_envs],
+                                             [bound(a, env)[0] - bound(a, envs[0])[0] for env in envs], m, evaluator)
+                for a, m in split]
         return _select(c.type, g, [a for a, _ in split], runs, (), dims if dims is not None else {})
 
     # a RAM update's coordinates (its args) read Funcs too
@@ -242,25 +242,22 @@ def _reads(f: Function, d: Definition, boxes: list[Box],
            dims: TapDims) -> Iterator[tuple[Function, bool, list[Box]]]:
     """(callee, whether the read is a tap, what it reads in each tile) for each read of another Func in d (a
     tap: where its guards hold, moved into each tile's coordinates)."""
-    envs = [definition_env(box, d, lambda p: None) for box in boxes]
-    bnds = [Bounder(env, lambda p: None) for env in envs]
-    for e in d.args + (d.value,):
-        for c in ir.walk(e):
-            if not isinstance(c, ir.Call) or not c.args:
-                continue
-            g = c.callee.func if isinstance(c.callee, Guarded) else c.callee
-            if not isinstance(g, Function) or g is f:
-                continue
-            n = len(g.args)
-            needs = [[bnd(a) for a in c.args[:n]] for bnd in bnds]
-            if isinstance(c.callee, Guarded):
-                for (dim, k), (glo, ghi), e_ in zip(dims[id(c.callee)], c.callee.bounds, c.args[n:]):
-                    first = bnds[0](e_)[0]
-                    for t, bnd in enumerate(bnds):
-                        shift = bnd(e_)[0] - first + k
-                        lo, hi = needs[t][dim]
-                        needs[t][dim] = (max(lo, glo + shift), min(hi, ghi + shift))
-            yield g, isinstance(c.callee, Guarded), needs
+    envs = [definition_env(box, d, no_scalars) for box in boxes]
+    bound = SharedBounds(no_scalars)  # (an index reads one or two of the tiles' ranges: few distinct ones)
+    for c in bound.calls(d):
+        g = c.callee.func if isinstance(c.callee, Guarded) else c.callee
+        if not isinstance(g, Function) or g is f:
+            continue
+        n = len(g.args)
+        needs = [[bound(a, env) for a in c.args[:n]] for env in envs]
+        if isinstance(c.callee, Guarded):
+            for (dim, k), (glo, ghi), e_ in zip(dims[id(c.callee)], c.callee.bounds, c.args[n:]):
+                first = bound(e_, envs[0])[0]
+                for t, env in enumerate(envs):
+                    shift = bound(e_, env)[0] - first + k
+                    lo, hi = needs[t][dim]
+                    needs[t][dim] = (max(lo, glo + shift), min(hi, ghi + shift))
+        yield g, isinstance(c.callee, Guarded), needs
 
 
 def _realise(s: Lowering, f: Function, reach: list[Box | None], tiles: list[Tile], boxes: list[dict[str, Box]],

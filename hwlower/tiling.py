@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from mainspring.frontend.bounds import Box, infer_boxes
+from mainspring.frontend.bounds import Box, SharedBounds, func_value_bounds, infer_boxes
 from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Func, Function
 from mainspring.frontend.pipeline import Pipeline
@@ -22,6 +22,10 @@ from .placement import accelerate_call
 from .program import Tile
 from .shift_tails import shifted_funcs
 from .state import GlbTiles, Lowering
+
+
+def no_scalars(p: object) -> None:
+    """No scalar parameter has a known value (an accelerator's loops do not depend on them)."""
 
 
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
@@ -40,17 +44,18 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
         else:
             axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
     sub = Pipeline_of(f)
-    tiles = tuple(_tiles(pipe, sub, f, order, extents, full_box, axes, multiples, shifted))
+    shared = SharedBounds(no_scalars, func_value_bounds(sub, no_scalars))
+    tiles = tuple(_tiles(pipe, sub, f, order, extents, full_box, axes, multiples, shifted, shared))
     stepped = any(m > 1 for dims in (multiples or {}).values() for m in dims.values())
     if stepped and not _one_shape(tiles):  # indices divided by a constant: a shifted tile may read more
         # else of one shape once the `edges` pass has extended the streams boundary conditions read
-        tiles = _moved_outward(pipe, sub, f, order, extents, full_box, axes, multiples, shifted) or tiles
+        tiles = _moved_outward(pipe, sub, f, order, extents, full_box, axes, multiples, shifted, shared) or tiles
     return tiles
 
 
 def _tiles(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents: dict[str, int], full_box: Box,
            axes: list[list[int]], multiples: dict[int, dict[int, int]] | None,
-           shifted: frozenset[int], clip: bool = False) -> Iterator[Tile]:
+           shifted: frozenset[int], shared: SharedBounds, clip: bool = False) -> Iterator[Tile]:
     """A tile at every origin of the product of `axes` (one axis per loop of `order`). A RoundUp tile keeps its
     whole box (the output is realised over it, as in Halide); with `clip`, a tile moved back outward keeps only its
     part of `full_box` and the host drops what it computes past it."""
@@ -58,7 +63,7 @@ def _tiles(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
         kept = [(lo, min(hi, full[1])) for (lo, hi), full in zip(box, full_box)] if clip else box
-        yield _tile(pipe, sub, box, kept, multiples, shifted)
+        yield _tile(pipe, sub, box, kept, multiples, shifted, shared)
 
 
 # how far back outward a last tile may move (past the divisors of upsamples' indices, which are small)
@@ -67,7 +72,7 @@ _MOST_MOVED = 7
 
 def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents: dict[str, int],
                    full_box: Box, axes: list[list[int]], multiples: dict[int, dict[int, int]] | None,
-                   shifted: frozenset[int]) -> tuple[Tile, ...] | None:
+                   shifted: frozenset[int], shared: SharedBounds) -> tuple[Tile, ...] | None:
     """Tiles of one shape with the last tile of each dimension moved back outward from where ShiftInwards put it,
     part of the way to where RoundUp would, or None. A tile shifted inward to an odd origin over an upsample (6
     columns from x = 9 read x / 2 over 6 input columns where the tile at x = 0 reads 5) changes the shapes; from x
@@ -80,7 +85,7 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
         options.append([axis[:-1] + [last + d] for d in moves])
     for moved in sorted(itertools.product(*options), key=lambda a: sum(x[-1] for x in a))[1:]:
         tiles: list[Tile] = []
-        for t in _tiles(pipe, sub, f, order, extents, full_box, list(moved), multiples, shifted, clip=True):
+        for t in _tiles(pipe, sub, f, order, extents, full_box, list(moved), multiples, shifted, shared, clip=True):
             tiles.append(t)
             if not _one_shape(tiles):
                 break
@@ -94,11 +99,12 @@ def _one_shape(tiles: Sequence[Tile]) -> bool:
 
 
 def _tile(pipe: Pipeline, sub: Pipeline, box: Box, output_box: Box, multiples: dict[int, dict[int, int]] | None,
-          shifted: frozenset[int]) -> Tile:
-    """The invocation computing `box` of sub's output (the host keeps `output_box` of it): every Func's box."""
+          shifted: frozenset[int], shared: SharedBounds | None = None) -> Tile:
+    """The invocation computing `box` of sub's output (the host keeps `output_box` of it): every Func's box.
+    `shared`: the intervals of sub's expressions, shared with its other invocations."""
     demanded: dict[str, Box] = {}
-    boxes, _ = infer_boxes(sub, box, lambda p: None, output_bounds=False, multiples=multiples, shifted=shifted,
-                           demanded=demanded)
+    boxes, _ = infer_boxes(sub, box, no_scalars, output_bounds=False, multiples=multiples, shifted=shifted,
+                           demanded=demanded, shared=shared)
     return Tile(output_box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
                 {pipe.name(sub.functions[n]): b for n, b in demanded.items()})
 
@@ -233,12 +239,15 @@ def halide_invocations(s: Lowering) -> list[Tile]:
     assert f.args == acc.args, (f.name, acc.name)  # the GLB output is a copy of the array's output
     sub = Pipeline_of(f)
     shifted = shifted_funcs(region)
+    # (thousands of runs at 1080p in small memory tiles: each expression bounded once per distinct range of
+    # what it reads, and the Func value intervals found once)
+    shared = SharedBounds(no_scalars, func_value_bounds(sub, no_scalars))
     out = []
     for g in s.tiles:
         moved = [a[0] - b[0] for a, b in zip(g.output_box, s.tiles[0].output_box)]
         for m in s.glb.mem_tiles:
             box = [(lo + d, hi + d) for (lo, hi), d in zip(m.output_box, moved)]
-            out.append(_tile(s.pipe, sub, box, box, s.multiples, shifted))
+            out.append(_tile(s.pipe, sub, box, box, s.multiples, shifted, shared))
     # (the first GLB tile's runs are its memory tiles, inferred alike)
     assert [t.boxes for t in out[:len(s.glb.mem_tiles)]] == [m.boxes for m in s.glb.mem_tiles]
     return out
