@@ -219,8 +219,9 @@ def tile_invocations(s: Lowering) -> Lowering:
     glb = None
     if region.glb is not None:
         level, f = region.glb, region.output
-        mem = host_tiles(pipe, f, region.store_var, tiles[0].output_box, multiples, shifted)
-        padded = _whole_memory_tiles(tiles[0].output_box, mem[0].output_box)
+        computed = _whole_lanes(level.output, tiles[0].output_box)
+        mem = host_tiles(pipe, f, region.store_var, computed, multiples, shifted)
+        padded = _whole_memory_tiles(computed, mem[0].output_box)
         if padded != tiles[0].output_box:
             tiles = _padded_tiles(pipe, acc, tiles, padded, multiples, shifted)
             mem = host_tiles(pipe, f, region.store_var, padded, multiples, shifted)
@@ -263,6 +264,22 @@ def format_tiles(s: Lowering) -> str:
         for k, t in enumerate(s.glb.mem_tiles):
             lines.append(f"memory tile {k}: output {t.output_box}")
     return "\n".join(lines) + "\n"
+
+
+def _whole_lanes(g: Function, box: Box) -> Box:
+    """The GLB tile's box grown to whole lanes of the GLB output g: `tile(x, y, xo, yo, xi, yi, 2, 1)` with
+    `unroll(xi, 3, RoundUp)` computes 3 columns a tile, so its memory tiles (whole lanes too) are not shrunk to 2
+    (their third lane would stream no value)."""
+    splits = [d for d in g.definitions[0].schedule.directives if isinstance(d, Split)]
+    lanes = g.definitions[0].schedule.lane_dims()
+    out = list(box)
+    for k, arg in enumerate(g.args):
+        inner = next((d.inner for d in splits if d.old == arg), None)  # the tile's inner loop of arg
+        for d in splits:
+            if d.old == inner and d.inner in lanes and d.tail is TailStrategy.RoundUp:
+                lo, hi = out[k]
+                out[k] = (lo, lo + -(-(hi - lo + 1) // d.factor) * d.factor - 1)
+    return out
 
 
 def _whole_memory_tiles(glb_box: Box, mem_box: Box) -> Box:

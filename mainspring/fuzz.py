@@ -6,7 +6,8 @@ integer types, reductions unrolled or serial, Funcs inlined or buffered) with a 
 by k or not, the input at one word per transfer: mixed lanes); one in five ends in a table its last stage's pixels
 update at a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an
 image, and one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four
-a schedule variant (store_at, a column-major output, accelerator_input, seed 002's GLB level), and one in six reads
+a schedule variant (store_at, a column-major output, accelerator_input, seed 002's GLB level: one such case in
+three at 2 or 3 lanes, every level unrolled with RoundUp over memory tiles of any width), and one in six reads
 a 3-D input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its
 stages through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one
 scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
@@ -38,6 +39,7 @@ from .fuzz_case import (
     with_coordinate_tiles,
     with_edges,
     with_glb_edges,
+    with_glb_lanes,
     with_intrinsics,
     with_memory_tiles,
     with_mixed_lanes,
@@ -125,7 +127,8 @@ def generate(seed: int) -> Case:
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
-    return with_glb_edges(rng, with_ram(rng, case))
+    case = with_glb_edges(rng, with_ram(rng, case))
+    return with_glb_lanes(rng, case)  # drawn last, as above
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -227,19 +230,25 @@ def _glb_schedule(case: Case) -> list[str]:
     """Seed 002's three levels: the host's tiles (the case's tile) through the GLB, in the case's memory tiles."""
     tx, ty = case.tile or (case.width, case.height)
     mx, my = case.mem_tile or (tx, ty)
+    # lanes: every level unrolled by them, RoundUp (tests/flow/independent/test_variations.py `_glb_blur`)
+    def u(var: str) -> str:
+        return f".unroll({var}, {case.lanes}, hl.TailStrategy.RoundUp)" if case.lanes > 1 else ""
+
     lines = [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
              '    glb = a["hw_output"].in_()',
              f'    glb.compute_root().tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)',
-             '    glb.store_in(hl.MemoryType.GLB)',
+             f'    glb{u("xi")}.store_in(hl.MemoryType.GLB)',
              '    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))',
-             f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {mx}, {my}).compute_at(glb, xo)']
+             f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {mx}, {my}).compute_at(glb, xo){u("xii")}']
     for s in case.stages:
         if s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')
         if not s.inline:
-            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xio)')
-    return lines + ['    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio)',
-                    '    a["hw_input"].in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)',
+            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xio){u("x")}')
+            if s.kind == "reduce" and case.lanes > 1:
+                lines.append(f'    a["{s.name}"].update(){u("x")}')
+    return lines + [f'    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio){u("x")}',
+                    f'    a["hw_input"].in_().compute_at(glb, xo){u("x")}.store_in(hl.MemoryType.GLB)',
                     '    a["hw_input"].compute_root().accelerator_input()']
 
 

@@ -140,6 +140,17 @@ def with_glb_edges(rng: random.Random, case: Case) -> Case:
     return with_memory_tiles(rng, dataclasses.replace(case, variant="glb"))
 
 
+def with_glb_lanes(rng: random.Random, case: Case) -> Case:
+    """One GLB case in three unrolls everything by 2 or 3 lanes with RoundUp tails (drawn last, so the other cases
+    stay as they were): the GLB output's tile, the array output's memory tile, the buffered stages (pure and
+    update) and both input copies. Memory tiles of any width: those the lanes round up past compute whole lanes
+    (hwlower/region.py `memory_tiles_in_whole_lanes`). Not over serial reductions (as `generate` draws lanes)."""
+    if case.variant != "glb" or any(st.kind == "reduce" and not st.unrolled for st in case.stages) \
+            or rng.random() >= 1 / 3:
+        return case
+    return dataclasses.replace(case, lanes=rng.choice((2, 3)))
+
+
 _EDGES = ("clamp", "repeat_edge", "constant_exterior", "mirror_image", "mirror_interior")
 
 
