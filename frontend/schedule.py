@@ -96,6 +96,13 @@ class StageSchedule:
         """The loops the stage unrolls or vectorizes (its lanes)."""
         return {dv.var for dv in self.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
 
+    def rounded_lanes(self, loop: str) -> int:
+        """How many lanes a RoundUp split of `loop` unrolls (`unroll(xi, 2, RoundUp)`: 2; 1 if none): the loop's
+        extent rounds up to a multiple of them."""
+        lanes = self.lane_dims()
+        return next((d.factor for d in self.directives if isinstance(d, Split) and d.old == loop
+                     and d.inner in lanes and d.tail is TailStrategy.RoundUp), 1)
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class LoopLevel:

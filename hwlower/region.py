@@ -14,7 +14,7 @@ from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import LoopLevel, MemoryType, Split, TailStrategy
+from mainspring.frontend.schedule import LoopLevel, MemoryType, Split
 
 from .fold import fold_update
 from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
@@ -54,15 +54,10 @@ def memory_tiles_in_whole_lanes(f: Function) -> None:
     same values (the GLB tile rounds up to whole memory tiles, and the host reads back its own box); the split's
     factor is rounded up in f's schedule, as the loops would round it."""
     sched = f.definitions[0].schedule
-    splits = [d for d in sched.directives if isinstance(d, Split)]
-    lanes = sched.lane_dims()
     for i, d in enumerate(sched.directives):
-        if not isinstance(d, Split):
-            continue
-        for inner in splits:
-            if inner.old == d.inner and inner.inner in lanes and inner.tail is TailStrategy.RoundUp \
-                    and d.factor % inner.factor:
-                sched.directives[i] = dataclasses.replace(d, factor=-(-d.factor // inner.factor) * inner.factor)
+        lanes = sched.rounded_lanes(d.inner) if isinstance(d, Split) else 1
+        if isinstance(d, Split) and d.factor % lanes:
+            sched.directives[i] = dataclasses.replace(d, factor=-(-d.factor // lanes) * lanes)
 
 
 def format_region(s: Lowering) -> str:

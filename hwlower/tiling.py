@@ -270,15 +270,13 @@ def _whole_lanes(g: Function, box: Box) -> Box:
     """The GLB tile's box grown to whole lanes of the GLB output g: `tile(x, y, xo, yo, xi, yi, 2, 1)` with
     `unroll(xi, 3, RoundUp)` computes 3 columns a tile, so its memory tiles (whole lanes too) are not shrunk to 2
     (their third lane would stream no value)."""
-    splits = [d for d in g.definitions[0].schedule.directives if isinstance(d, Split)]
-    lanes = g.definitions[0].schedule.lane_dims()
+    sched = g.definitions[0].schedule
     out = list(box)
     for k, arg in enumerate(g.args):
-        inner = next((d.inner for d in splits if d.old == arg), None)  # the tile's inner loop of arg
-        for d in splits:
-            if d.old == inner and d.inner in lanes and d.tail is TailStrategy.RoundUp:
-                lo, hi = out[k]
-                out[k] = (lo, lo + -(-(hi - lo + 1) // d.factor) * d.factor - 1)
+        inner = next((d.inner for d in sched.directives if isinstance(d, Split) and d.old == arg), None)
+        lanes = sched.rounded_lanes(inner) if inner is not None else 1
+        lo, hi = out[k]
+        out[k] = (lo, lo + -(-(hi - lo + 1) // lanes) * lanes - 1)
     return out
 
 
