@@ -9,6 +9,7 @@ residue moves back outward (`_moved_outward`)."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -81,8 +82,9 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
     options = []
     for dim, axis in zip(order, axes):
         last, whole = axis[-1], axis[0] + (len(axis) - 1) * extents[dim]  # ShiftInwards' and RoundUp's last tile
-        moves = range(min(whole - last, _MOST_MOVED) + 1) if len(axis) > 1 else range(1)
-        options.append([axis[:-1] + [last + d] for d in moves])
+        step = _step(pipe, dim, multiples or {})  # only to origins of the first tile's phase (check_same_phase)
+        moves = [d for d in range(min(whole - last, _MOST_MOVED) + 1) if (last + d - axis[0]) % step == 0 or d == 0]
+        options.append([axis[:-1] + [last + d] for d in (moves if len(axis) > 1 else [0])])
     for moved in sorted(itertools.product(*options), key=lambda a: sum(x[-1] for x in a))[1:]:
         tiles: list[Tile] = []
         for t in _tiles(pipe, sub, f, order, extents, full_box, list(moved), multiples, shifted, shared, clip=True):
@@ -92,6 +94,13 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
         else:
             return tuple(tiles)
     return None
+
+
+def _step(pipe: Pipeline, dim: str, multiples: dict[int, dict[int, int]]) -> int:
+    """The steps the Funcs inside take along the dimension named `dim` (an upsample's full-resolution x: 2)."""
+    funcs = {id(g): g for g in pipe.functions.values()}
+    return math.lcm(1, *(d for fid, dims in multiples.items() if fid in funcs for k, d in dims.items()
+                         if funcs[fid].args[k] == dim))
 
 
 def _one_shape(tiles: Sequence[Tile]) -> bool:
@@ -202,6 +211,30 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -
                     "constant (x / 3) tiles whose origins differ modulo it read different footprints. Choose a tile "
                     "size that is a multiple of each constant the indices are divided by (for x / 3: 3, 6, 9, ...)"
                 )
+
+
+def check_same_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multiples: dict[int, dict[int, int]],
+                     names: Sequence[str]) -> None:
+    """Every tile of `f` moves its output box, along a dimension that some Func among `names` steps through by d (an
+    upsample's x / 2 strip-mined into steps of 2), by a multiple of d: the first tile's hardware runs the others,
+    and its steps start at the same phase only then. (Funcs linked to the output by affine reads move with it, and
+    their boxes round to whole steps alike; a Func read through a boundary condition is not linked, and its box
+    would move by a multiple of d while the output moves by another amount.)"""
+    first = tiles[0].boxes[pipe.name(f)]
+    for g in (pipe.functions[n] for n in names):
+        for k, d in multiples.get(id(g), {}).items():
+            if d <= 1 or g.args[k] not in f.args:
+                continue
+            i = f.args.index(g.args[k])
+            for t in tiles[1:]:
+                moved = t.boxes[pipe.name(f)][i][0] - first[i][0]
+                if moved % d:
+                    raise ScheduleError(
+                        f"{_schedule_loc(f)}: Func '{f.name}': the accelerator's tiles start {moved} apart along "
+                        f"{f.args[i]} (the tile at {t.output_box}), but '{g.name}' steps through {g.args[k]} by {d} "
+                        "(its indices are divided by a constant), and every tile runs the first tile's hardware, "
+                        f"whose steps would start at another phase; choose a tile size along {f.args[i]} that is a "
+                        f"multiple of {d} and bound the output to a multiple of the tile")
 
 
 # ---- the pass ------------------------------------------------------------------------------------------

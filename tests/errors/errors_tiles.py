@@ -336,6 +336,37 @@ def _():
     return hl.compile(_upsampled(15, 6), name="demo")
 
 
+def _upsample_read_through_a_clamp(tile_h: int):
+    """f0, a 2x upsample in y, read by hw_output through a clamp (edge taps), in host tiles of 2 x tile_h over 2 x 6
+    (fuzz seed 125548: tiles 3 rows apart ran the first tile's steps at the wrong phase, 2 pixels wrong)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.Int(16), 2, "input")
+    hw_input, f0, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    f0[x, y] = (hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]) >> 1
+    hw_output[x, y] = f0[hl.clamp(x - 1, 0, 1), hl.clamp(y - 1, 0, 5)] % hl.i16(7)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 2).bound(y, 0, 6)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 2, tile_h).hw_accelerate(xi, xo)  # <-phase_tiles
+    f0.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@case("hardware", "Host tiles an odd distance apart over an upsample read through a boundary condition", (
+    "{phase_tiles}: Func 'hw_output': the accelerator's tiles start 3 apart along y (the tile at [(0, 1), (3, 5)]), "
+    "but 'f0' steps through y by 2 (its indices are divided by a constant), and every tile runs the first tile's "
+    "hardware, whose steps would start at another phase; choose a tile size along y that is a multiple of 2 and "
+    "bound the output to a multiple of the tile"), func="hw_output", simulate=True)
+def upsample_tiles_out_of_phase():
+    return hl.compile(_upsample_read_through_a_clamp(3), name="demo")
+
+
+@upsample_tiles_out_of_phase.fix
+def _():
+    return hl.compile(_upsample_read_through_a_clamp(2), name="demo")
+
+
 def _compile_through(p, hw_output, *buffered):
     """`p`'s pipeline with `hw_output` as the accelerator's output (copied to `output`, 8x8), `buffered` at its
     loop, hw_input streamed."""
