@@ -65,8 +65,8 @@ def scatter_writes(s: Lowering) -> Lowering:
                 pass
         if any(_computed(d) for d in ds[1:]):
             if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
-                try:
-                    rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
+                try:  # (lanes of registers cannot serve that read: an unrolled update of it runs serially too)
+                    rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS or id(f) in looked_up)
                     defs[id(f)] = _serial_updates(f, ds, notes)
                     continue
                 except HalideError:
