@@ -106,9 +106,10 @@ def _clock(prog: Program, flows: list[Flow], sched: Schedule) -> Clock:
     if periods is not None:
         return ("radix", periods)
     # A stream that overflows a digit by a little (an upsample's input row, one pixel longer than the consumer's
-    # row of pairs) still writes its cycles exactly in the radix if one carry covers it at its real offsets:
-    # far faster to count than flat cycles (barvinok takes seconds on a 1080p frame's flat cycles).
-    loose = radix_candidate(rates)
+    # row of pairs) still writes its cycles exactly in the radix if one carry covers it at its real offsets, as
+    # does a group paced every other cycle with a units digit added: far faster to count than flat cycles
+    # (barvinok takes seconds on a 1080p frame's flat cycles).
+    loose = radix_candidate(rates, unit=True)
     uses = [(f.src, f.src.latency) for f in flows] + [(f.dst, f.read_offset) for f in flows if not f.streamed_out]
     if loose is not None and all(digits_fit(s.time_dims, sched.timing[s.name].rates,
                                             sched.timing[s.name].delay + extra, loose) for s, extra in uses):

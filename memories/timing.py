@@ -90,11 +90,14 @@ def periods_for(rate_lists: list[tuple[int, ...]], extents: list[tuple[int, ...]
     return deepest
 
 
-def radix_candidate(rate_lists: list[tuple[int, ...]]) -> tuple[int, ...] | None:
+def radix_candidate(rate_lists: list[tuple[int, ...]], unit: bool = False) -> tuple[int, ...] | None:
     """The deepest schedule's rates if they are a mixed radix (ending in 1, each period dividing the one before)
-    whose digits every schedule's rates step, else None."""
+    whose digits every schedule's rates step, else None. With `unit`, a last period over 1 gets a units digit
+    (a paced group firing every other cycle at an odd delay)."""
     longest = max((len(r) for r in rate_lists), default=0)
     deepest = min((r for r in rate_lists if len(r) == longest), key=lambda r: r[-1], default=())
+    if unit and deepest and deepest[-1] > 1:
+        deepest = (*deepest, 1)
     if not deepest or deepest[-1] != 1 or any(q <= 0 for q in deepest):
         return None
     if any(deepest[k] % deepest[k + 1] for k in range(len(deepest) - 1)):
