@@ -77,24 +77,52 @@ def value_of(single: isl.Set) -> int:
 def periods_for(rate_lists: list[tuple[int, ...]], extents: list[tuple[int, ...]]) -> tuple[int, ...] | None:
     """A mixed radix in which every schedule is a digit-aligned prefix, or None (then count with flat cycles).
 
-    The candidate is the deepest schedule's rates; it works when it ends in 1, each period divides the one
-    before, and every other schedule's rates step its digits (a multiple m of a period: a consumer at a stride
-    steps m per iteration) with extents within the radix.
+    The candidate is the deepest schedule's rates (`radix_candidate`); it works when every schedule's digits
+    stay within the radix (a multiple m of a period: a consumer at a stride steps m per iteration).
     """
+    deepest = radix_candidate(rate_lists)
+    if deepest is None:
+        return None
+    for rates, ext in zip(rate_lists, extents):
+        for k, (p, m) in enumerate(digit_steps(tuple(rates), deepest) or ()):
+            if p > 0 and m * (ext[k] - 1) + 1 > deepest[p - 1] // deepest[p]:
+                return None
+    return deepest
+
+
+def radix_candidate(rate_lists: list[tuple[int, ...]], unit: bool = False) -> tuple[int, ...] | None:
+    """The deepest schedule's rates if they are a mixed radix (ending in 1, each period dividing the one before)
+    whose digits every schedule's rates step, else None. With `unit`, a last period over 1 gets a units digit
+    (a paced group firing every other cycle at an odd delay)."""
     longest = max((len(r) for r in rate_lists), default=0)
     deepest = min((r for r in rate_lists if len(r) == longest), key=lambda r: r[-1], default=())
+    if unit and deepest and deepest[-1] > 1:
+        deepest = (*deepest, 1)
     if not deepest or deepest[-1] != 1 or any(q <= 0 for q in deepest):
         return None
     if any(deepest[k] % deepest[k + 1] for k in range(len(deepest) - 1)):
         return None
-    for rates, ext in zip(rate_lists, extents):
-        steps = digit_steps(tuple(rates), tuple(deepest))
-        if steps is None:
-            return None
-        for k, (p, m) in enumerate(steps):
-            if p > 0 and m * (ext[k] - 1) + 1 > deepest[p - 1] // deepest[p]:
-                return None
+    if any(digit_steps(tuple(r), tuple(deepest)) is None for r in rate_lists):
+        return None
     return tuple(deepest)
+
+
+def digits_fit(dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int, periods: tuple[int, ...]) -> bool:
+    """Whether `time_vector` writes every cycle of this schedule exactly: each digit's steps, the offset's digit
+    and a carry in stay under twice its radix, so at most one carry goes out. This admits schedules
+    `periods_for` refuses (an upsample's input stream one pixel longer than the consumer's row of pairs
+    overflows into the next digit at its last pixel), given their actual offset."""
+    steps = digit_steps(tuple(rates), tuple(periods))
+    if steps is None or offset < 0:
+        return False
+    digits, rem = [], offset
+    for p in periods:
+        digits.append(rem // p)
+        rem %= p
+    top = [0] * len(periods)
+    for k, (p, m) in enumerate(steps):
+        top[p] += m * dims[k].step * (dims[k].extent - 1)
+    return all(top[k] + digits[k] + 1 < 2 * (periods[k - 1] // periods[k]) for k in range(1, len(periods)))
 
 
 def digit_positions(rates: tuple[int, ...], periods: tuple[int, ...]) -> list[int] | None:

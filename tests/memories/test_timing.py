@@ -2,11 +2,13 @@
 schedules, each op's vector is the cycle's digits (0 <= c_k < P_(k-1) / P_k, so lexicographic order is cycle
 order); a loop that spans more than its digit's radix falls back to flat cycles."""
 
+import itertools
+
 import islpy as isl
 import pytest
 
 from mainspring.memories.ir import Dim
-from mainspring.memories.timing import bounds, cycle_expr, periods_for, time_vector
+from mainspring.memories.timing import bounds, cycle_expr, digits_fit, periods_for, time_vector
 
 # (rates, extents) per op, outermost first; the first is the deepest schedule (its rates are the periods).
 ROWS = ((64, 1), (8, 64))  # 8 rows of 64 cycles
@@ -49,3 +51,34 @@ def test_time_vectors_are_the_cycles_digits(name, offset):
         digits = _digits(periods, cycle_expr(dims, rates, offset))
         want = isl.Map(f"{{ S[{ts}] -> T[{', '.join(digits)}] : {bounds(dims)} }}")
         assert time_vector("S", dims, rates, offset, periods).is_equal(want), (rates, extents, offset)
+
+
+def _radix_digits(cycle, periods):
+    out = []
+    for p in periods:
+        out.append(cycle // p)
+        cycle %= p
+    return out
+
+
+@pytest.mark.parametrize(("rates", "extents", "offset", "periods", "fits"), [
+    ((48, 2), (3, 13), 0, (48, 24, 2, 1), True),  # 13 pixels every other cycle in a row of 12 pairs: one carry
+    ((48, 2), (3, 13), 5, (48, 24, 2, 1), True),
+    ((48, 2), (3, 20), 0, (48, 24, 2, 1), True),
+    ((48, 2), (3, 24), 3, (48, 24, 2, 1), False),  # past one carry: the vector would leave its digit's radix
+    ((48, 2), (3, 20), 3, (48, 2, 1), True),  # a units digit under a group paced every other cycle, odd delay
+])
+def test_digits_fit_means_time_vector_writes_each_cycle_exactly(rates, extents, offset, periods, fits):
+    dims = tuple(Dim(f"d{k}", 0, e) for k, e in enumerate(extents))
+    assert digits_fit(dims, rates, offset, periods) == fits
+    if not fits:
+        return
+    got: dict[tuple[int, ...], list[list[int]]] = {}
+
+    def add(p: isl.Point) -> None:
+        xs = [p.get_coordinate_val(isl.dim_type.set, i).to_python() for i in range(len(dims) + len(periods))]
+        got.setdefault(tuple(xs[:len(dims)]), []).append(xs[len(dims):])
+
+    time_vector("S", dims, rates, offset, periods).wrap().foreach_point(add)
+    for t in itertools.product(*(range(e) for e in extents)):
+        assert got[t] == [_radix_digits(offset + sum(q * v for q, v in zip(rates, t)), periods)], t
