@@ -14,7 +14,8 @@ constant Funcs), or where it reads the accelerator's values at affine coordinate
 run as a first update), and the update one read-modify-write per step at the computed address (`Op.scatter`,
 built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
 the last update. The pass checks here what a RAM needs (an initial value known at compile time, one update, a
-serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written."""
+serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written,
+but for a start read from the accelerator (a first update) and unrolls of a RAM's updates (run serially)."""
 
 from __future__ import annotations
 
