@@ -304,24 +304,20 @@ def _whole_lanes(g: Function, box: Box) -> Box:
     `unroll(xi, 3, RoundUp)` computes 3 columns a tile, so its memory tiles (whole lanes too) are not shrunk to 2
     (their third lane would stream no value)."""
     sched = g.definitions[0].schedule
-    out = list(box)
-    for k, arg in enumerate(g.args):
-        inner = next((d.inner for d in sched.directives if isinstance(d, Split) and d.old == arg), None)
-        lanes = sched.rounded_lanes(inner) if inner is not None else 1
-        lo, hi = out[k]
-        out[k] = (lo, lo + -(-(hi - lo + 1) // lanes) * lanes - 1)
-    return out
+    inner = [next((d.inner for d in sched.directives if isinstance(d, Split) and d.old == arg), None) for arg in g.args]
+    return [_in_whole(lo, hi, sched.rounded_lanes(i) if i is not None else 1) for (lo, hi), i in zip(box, inner)]
+
+
+def _in_whole(lo: int, hi: int, t: int) -> tuple[int, int]:
+    """[lo, hi] grown at the high end to a whole number of t-long pieces."""
+    return lo, lo + -(-(hi - lo + 1) // t) * t - 1
 
 
 def _whole_memory_tiles(glb_box: Box, mem_box: Box) -> Box:
     """The GLB tile's box grown to whole memory tiles: memory tiles that do not divide a GLB tile round up, as a
     RoundUp tail does (Halide's default tail would shift the last one inward, which the GLB's affine address
     controllers cannot follow); the array computes the extra values, the host reads back the tile only."""
-    out = []
-    for (lo, hi), (mlo, mhi) in zip(glb_box, mem_box):
-        t = mhi - mlo + 1
-        out.append((lo, lo + -(-(hi - lo + 1) // t) * t - 1))
-    return out
+    return [_in_whole(lo, hi, mhi - mlo + 1) for (lo, hi), (mlo, mhi) in zip(glb_box, mem_box)]
 
 
 def _padded_tiles(pipe: Pipeline, acc: Function, tiles: tuple[Tile, ...], padded: Box,
