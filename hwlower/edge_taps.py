@@ -32,6 +32,7 @@ coordinates that choose the taps.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -228,14 +229,10 @@ def _glb_level(s: Lowering, boxes: list[dict[str, Box]], demands: list[dict[str,
     tiles = []
     for g, t in enumerate(s.tiles):
         mine = boxes[g * n:(g + 1) * n]
-        hulls = {name: _hull([b[name] for b in mine]) for name in moved}
+        hulls = {name: functools.reduce(union, [b[name] for b in mine[1:]], mine[0][name]) for name in moved}
         tiles.append(Tile(t.output_box, {**t.boxes, **hulls},
                           {k: v for k, v in t.demands.items() if k not in hulls}))
     return replace(s, tiles=tuple(tiles), glb=replace(s.glb, mem_tiles=mem_tiles))
-
-
-def _hull(boxes: list[Box]) -> Box:
-    return [(min(b[i][0] for b in boxes), max(b[i][1] for b in boxes)) for i in range(len(boxes[0]))]
 
 
 def _reads(f: Function, d: Definition, boxes: list[Box],
