@@ -102,7 +102,8 @@ def _clock(prog: Program, flows: list[Flow], sched: Schedule) -> Clock:
     if sched.strategy == "sequential" and not any(s.is_host for s in ordered):
         return ("program", None, max(len(s.loops) for s in prog.stmts))
     rates = [sched.timing[s.name].rates for s in ordered]
-    periods = periods_for(rates, [tuple(d.extent for d in s.time_dims) for s in ordered])
+    # A digit's steps span (extent - 1) * step + 1 values (ops' own loops have step 1; banks' time dims may not).
+    periods = periods_for(rates, [tuple((d.extent - 1) * d.step + 1 for d in s.time_dims) for s in ordered])
     if periods is not None:
         return ("radix", periods)
     # A stream that overflows a digit by a little (an upsample's input row, one pixel longer than the consumer's
