@@ -231,7 +231,12 @@ class Pipeline:
         target = level.func
         legal = [f for f in self.order if id(f) in self._users(fn)]
         loops = self.loop_names(target)
-        if id(target) not in {id(f) for f in legal}:
+        if target is not self.output and target.placement.compute.kind == "inline" \
+                and nx.has_path(self.graph, self.name(fn), self.name(target)):
+            # Halide's reason would say the target does not use fn; the slip is that the target has no loops.
+            reason = (f"'{target.name}' is inlined (it has no compute_root() or compute_at()), so it has no loops "
+                      f"to compute '{fn.name}' in; schedule it first, e.g. {target.name}.compute_root().")
+        elif id(target) not in {id(f) for f in legal}:
             reason = f"'{target.name}' does not use '{fn.name}' (directly or through inlined Funcs)."
         elif level.var not in loops and level.var != "__outermost":
             reason = (f"'{target.name}' has no loop '{level.var}' (its loops are {', '.join(loops)})"

@@ -95,6 +95,33 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
+@case("schedule", "compute_at a Func that is inlined (compute_root forgotten)", (
+    '{at}: Func "mid" is computed at the following invalid location:\n'
+    "  mid.compute_at(hw_output, xo);\n"
+    "Legal locations for this function are:\n"
+    "  mid.compute_root();\n"
+    "  mid.compute_at(output, Var::outermost());\n"
+    "  mid.compute_at(output, y);\n"
+    "  mid.compute_at(output, x);\n"
+    "'hw_output' is inlined (it has no compute_root() or compute_at()), so it has no loops to compute 'mid' in; "
+    "schedule it first, e.g. hw_output.compute_root()."), func="mid")
+def compute_at_an_inlined_func():
+    p = pipeline()
+    p.hw_output.tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8).hw_accelerate(p.xi, p.xo)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_an_inlined_func.fix
+def _():
+    p = pipeline()
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8).hw_accelerate(p.xi, p.xo)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
 @case("schedule", "compute_at with a Var instead of a Func", (
     "{at}: Func 'mid': compute_at takes a Func and one of its loop variables, got Var first, e.g. "
     "mid.compute_at(consumer, xo)"), func="mid")
