@@ -188,6 +188,15 @@ class Stage(HostDirectives):
     def _owner_name(self) -> str:
         return f"{self._func._fn.name}.update({self._index - 1})"
 
+    def rfactor(self, *args):
+        r = self._func._fn.name
+        raise ScheduleError(
+            f"{user_location()}: In schedule for {self._owner_name()}: rfactor splits the reduction into a "
+            "Func of partial results so that a CPU can run them in parallel threads or vector lanes, which the "
+            "accelerator does not have; remove rfactor: unrolling the reduction's RVars (e.g. "
+            f"{r}.update({self._index - 1}).unroll(r.x)) runs its steps in parallel, combined in a tree of PEs"
+        )
+
     def name(self) -> str:
         return f"{self._func._fn.name}.s{self._index}"
 
@@ -469,6 +478,14 @@ class Func(FuncHostDirectives):
         return Pipeline(self).realize(sizes)
 
     # ---- wrappers ----
+    def clone_in(self, consumer) -> Func:
+        raise ScheduleError(
+            f"{user_location()}: In schedule for {self._fn.name}: clone_in gives the consumers a copy of "
+            f"'{self._fn.name}' to schedule apart, which the accelerator does not build; use "
+            f"{self._fn.name}.in_(consumer) instead: a wrapper the consumers read, scheduled apart likewise (with "
+            f"'{self._fn.name}' left inline it computes the same expression, as the clone would)"
+        )
+
     def in_(self, consumer: Func | None = None) -> Func:
         from .define import make_wrapper
 

@@ -31,6 +31,34 @@ class HostDirectives(StageScheduling):
     def atomic(self, override_associativity_test=False):
         return self
 
+    def partition(self, var, policy):
+        """Halide 17+'s loop partitioning (a CPU's steady-state loop apart from its edges): the accelerator's
+        controllers run every iteration alike."""
+        return self
+
+    def always_partition(self, *loop_vars):
+        return self
+
+    def never_partition(self, *loop_vars):
+        return self
+
+    def always_partition_all(self):
+        return self
+
+    def never_partition_all(self):
+        return self
+
+    def specialize(self, condition):
+        raise ScheduleError(
+            f"{user_location()}: In schedule for {self._owner_name()}: specialize builds a second version of the "
+            "loops for when a runtime condition holds, but the accelerator is one fixed circuit built for the "
+            "bounds known at compile time; remove specialize (and any specialize_fail), and give the schedule "
+            "of the case the hardware should run"
+        )
+
+    def specialize_fail(self, message):
+        return self.specialize(None)
+
     def _device(self, call: str):
         raise ScheduleError(
             f"{user_location()}: In schedule for {self._owner_name()}: {call} is for a GPU or Hexagon device, "
@@ -59,6 +87,12 @@ class HostDirectives(StageScheduling):
     def hexagon(self, *args, **kw):
         return self._device("hexagon")
 
+    def copy_to_host(self):
+        return self._device("copy_to_host")
+
+    def copy_to_device(self, *args, **kw):
+        return self._device("copy_to_device")
+
 
 class FuncHostDirectives(HostDirectives):
     """The Func-level ones: how a CPU stores, caches, overlaps and traces a Func."""
@@ -71,6 +105,25 @@ class FuncHostDirectives(HostDirectives):
 
     def fold_storage(self, dim, extent, fold_forward=True):
         """A CPU's circular buffer over dim: the accelerator's memories size every buffer to its live values."""
+        return self
+
+    def hoist_storage(self, *args):
+        """Halide 17+: allocate the Func's storage at an outer loop (a CPU's allocation hoisted out of a loop).
+        The accelerator sizes each buffer to its live values wherever it is allocated."""
+        return self
+
+    def hoist_storage_root(self):
+        return self
+
+    def ring_buffer(self, extent):
+        """Halide 18+: a CPU's ring of `extent` copies of storage for async producers; the accelerator's
+        buffers already overlap producer and consumer."""
+        return self
+
+    def add_trace_tag(self, trace_tag):
+        return self
+
+    def debug_to_file(self, filename):
         return self
 
     def align_storage(self, dim, alignment):

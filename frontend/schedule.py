@@ -39,6 +39,28 @@ class MemoryType(enum.Enum):
     ROM = "ROM"  # the reference system's extension: a table known at compile time
 
 
+class Partition(enum.Enum):
+    """Halide's loop partitioning policy (`partition`): how a CPU splits a loop's steady state from its edges."""
+    Auto = "Auto"
+    Never = "Never"
+    Always = "Always"
+
+
+class LoopAlignStrategy(enum.Enum):
+    """How `compute_with` aligns the fused loops (accepted; see host_directives.compute_with)."""
+    AlignStart = "AlignStart"
+    AlignEnd = "AlignEnd"
+    NoAlign = "NoAlign"
+    Auto = "Auto"
+
+
+class PrefetchBoundStrategy(enum.Enum):
+    """How `prefetch` treats reads past the buffer (accepted; see host_directives.prefetch)."""
+    Clamp = "Clamp"
+    GuardWithIf = "GuardWithIf"
+    NonFaulting = "NonFaulting"
+
+
 @dataclass(frozen=True, slots=True)
 class Split:
     old: str

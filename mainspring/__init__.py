@@ -83,7 +83,7 @@ from .frontend.operators import max_ as max  # noqa: A004
 from .frontend.operators import min_ as min  # noqa: A004
 from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
-from .frontend.schedule import LoopLevel, MemoryType, TailStrategy
+from .frontend.schedule import LoopAlignStrategy, LoopLevel, MemoryType, Partition, PrefetchBoundStrategy, TailStrategy
 from .frontend.types import Bool, Float, Int, Type, UInt
 from .frontend.vars import Range, RDom, RVar, Var, _
 from .target import CGRA
@@ -106,7 +106,7 @@ __all__ = [
     "widening_sub", "u8_sat", "u16_sat", "u32_sat", "i8_sat", "i16_sat", "i32_sat",
     "Tuple", "argmax", "argmin", "print", "print_when", "undef", "unsafe_promise_clamped",
     "Buffer", "ImageParam", "Param", "Pipeline",
-    "LoopLevel", "MemoryType", "TailStrategy",
+    "LoopAlignStrategy", "LoopLevel", "MemoryType", "Partition", "PrefetchBoundStrategy", "TailStrategy",
     "Bool", "Float", "Int", "Type", "UInt",
     "RDom", "Range", "RVar", "Var",
     "CGRA", "Design", "SimulationResult", "compile",

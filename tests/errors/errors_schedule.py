@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import accelerate, buffer, case, image, pipeline, scheduled, stream
+from catalogue import accelerate, accelerated, buffer, case, image, pipeline, scheduled, stream
 
 
 @case("schedule", "compute_at a loop the consumer does not have", (
@@ -376,6 +376,79 @@ def gpu_schedule():
 def _():
     p = scheduled()
     return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "specialize (a second version of the loops for a runtime condition)", (
+    "{at}: In schedule for mid: specialize builds a second version of the loops for when a runtime condition "
+    "holds, but the accelerator is one fixed circuit built for the bounds known at compile time; remove "
+    "specialize (and any specialize_fail), and give the schedule of the case the hardware should run"),
+    func="mid", simulate=True)
+def specialize():
+    p = scheduled()
+    fast = hl.Param(hl.Bool(), "fast")
+    p.mid.specialize(fast)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@specialize.fix
+def _():
+    p = scheduled()
+    return hl.compile(p.output, name="demo")
+
+
+def _sum_of_taps(rfactor: bool):
+    x, y, u = hl.Var("x"), hl.Var("y"), hl.Var("u")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, acc, hw_output = hl.Func("hw_input"), hl.Func("acc"), hl.Func("hw_output")
+    hw_input[x, y] = input_[x, y]
+    r = hl.RDom([hl.Range(0, 4)], "r")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += hw_input[x + r.x, y]
+    hw_output[x, y] = acc[x, y]
+    if rfactor:
+        acc.update().rfactor(r.x, u)  # <-rfactor
+    else:
+        acc.update().unroll(r.x)
+    return accelerated(hw_output, hw_input, inner=(acc,))
+
+
+@case("schedule", "rfactor (partial results for CPU threads or vector lanes)", (
+    "{rfactor}: In schedule for acc.update(0): rfactor splits the reduction into a Func of partial results so that "
+    "a CPU can run them in parallel threads or vector lanes, which the accelerator does not have; remove "
+    "rfactor: unrolling the reduction's RVars (e.g. acc.update(0).unroll(r.x)) runs its steps in parallel, "
+    "combined in a tree of PEs"), func="acc", simulate=True)
+def rfactor():
+    return _sum_of_taps(True)
+
+
+@rfactor.fix
+def _():
+    return _sum_of_taps(False)
+
+
+def _clone_in(clone: bool):
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    if clone:
+        p.hw_input.clone_in(p.mid)  # <-clone
+    else:
+        p.hw_input.in_(p.mid).compute_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "clone_in (a copy of a Func for some consumers)", (
+    "{clone}: In schedule for hw_input: clone_in gives the consumers a copy of 'hw_input' to schedule apart, "
+    "which the accelerator does not build; use hw_input.in_(consumer) instead: a wrapper the consumers read, "
+    "scheduled apart likewise (with 'hw_input' left inline it computes the same expression, as the clone "
+    "would)"), func="hw_input", simulate=True)
+def clone_in():
+    return _clone_in(True)
+
+
+@clone_in.fix
+def _():
+    return _clone_in(False)
 
 
 @case("schedule", "update() of an update the Func does not have", (

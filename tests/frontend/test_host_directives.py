@@ -57,6 +57,9 @@ def cpu_schedule(hl):
     f.compute_at(g, y).store_root().align_storage(x, 8)
     g.update().allow_race_conditions().atomic().prefetch(inp, y, y)
     g.bound_storage(x, 8)
+    # Halide 17+'s storage hoisting and loop partitioning, a trace tag
+    f.hoist_storage_root().add_trace_tag("f").never_partition_all()
+    g.partition(x, hl.Partition.Never).update().never_partition([y])
     return np.asarray(g.realize([6, 6]))
 
 
@@ -80,7 +83,10 @@ def _accelerated(calls: bool):
     hw_input.compute_root().stream_to_accelerator()
     if calls:
         blur.async_().fold_storage(y, 3).memoize().trace_loads().align_storage(x, 4).compute_with(hw_output, xo)
-        hw_input.prefetch(inp, y, y)
+        hw_input.prefetch(inp, y, y, 1, hl.PrefetchBoundStrategy.Clamp)
+        blur.hoist_storage(hw_output, xo).ring_buffer(2).add_trace_tag("blur").debug_to_file("blur.tmp")
+        blur.partition(x, hl.Partition.Always).always_partition_all()
+        hw_output.never_partition([xi, yi])
     return hl.compile(output, name="blur")
 
 
