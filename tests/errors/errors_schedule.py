@@ -382,7 +382,8 @@ def _():
     "{at}: In schedule for mid: specialize builds a second version of the loops for when a runtime condition "
     "holds, but the accelerator is one fixed circuit built for the bounds known at compile time; remove "
     "specialize (and any specialize_fail), and give the schedule of the case the hardware should run"),
-    func="mid", simulate=True)
+    func="mid", simulate=True, note="Halide accepts specialize; a design per condition, chosen by the host, "
+    "would be the hardware equivalent")
 def specialize():
     p = scheduled()
     fast = hl.Param(hl.Bool(), "fast")
@@ -416,7 +417,8 @@ def _sum_of_taps(rfactor: bool):
     "{rfactor}: In schedule for acc.update(0): rfactor splits the reduction into a Func of partial results so that "
     "a CPU can run them in parallel threads or vector lanes, which the accelerator does not have; remove "
     "rfactor: unrolling the reduction's RVars (e.g. acc.update(0).unroll(r.x)) runs its steps in parallel, "
-    "combined in a tree of PEs"), func="acc", simulate=True)
+    "combined in a tree of PEs"), func="acc", simulate=True,
+    note="Halide accepts rfactor; its intermediate Func could become the unrolled lanes' partial sums")
 def rfactor():
     return _sum_of_taps(True)
 
@@ -441,7 +443,7 @@ def _clone_in(clone: bool):
     "{clone}: In schedule for hw_input: clone_in gives the consumers a copy of 'hw_input' to schedule apart, "
     "which the accelerator does not build; use hw_input.in_(consumer) instead: a wrapper the consumers read, "
     "scheduled apart likewise (with 'hw_input' left inline it computes the same expression, as the clone "
-    "would)"), func="hw_input", simulate=True)
+    "would)"), func="hw_input", simulate=True, note="Halide accepts clone_in")
 def clone_in():
     return _clone_in(True)
 
