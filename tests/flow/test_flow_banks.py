@@ -2,8 +2,10 @@
 in one cycle are served by a bank per parity, each holding its rows once, through tile read ports shared over
 disjoint cycles. Bit-exact on both simulators, with stalls on both sides, and `words` pinned against the exact
 count of live values (`min_words`): the banks' SRAM is the minimum, and `words` also counts the stream's write
-port and each tile read port's output register."""
+port and each tile read port's output register. Session 14: reads of a row that take another's words some cycles
+later are registers after its bank read port (memories/read_registers.py), alone or with banks by residue."""
 
+import dataclasses
 import importlib.util
 import re
 from pathlib import Path
@@ -141,3 +143,19 @@ def test_a_bank_of_one_tile_read_port_and_a_read_sharing_it_is_lint_clean(tmp_pa
     assert [(len(b.tile_read_ports), len(_shares(b))) for b in banks] == [(1, 1), (1, 1)]
     assert len(re.findall(r"\.NR\(1\),\s*\.NS\(1\),", design.verilog)) == 2
     assert_lint_clean_and_latch_free(design, tmp_path)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_registers_after_bank_read_ports_that_share_a_tile_read_port(simulator, build_dir):
+    # On tiles of 64 words (as at 1080p on the real tiles, where the folded rows take 3 tiles either way), the 3
+    # reads a row of the green planes are cut by row residue modulo 3: a bank per residue, each of 32 words
+    # (the minimum is 92) and 3 bank read ports, one sharing a tile read port, each with registers after it.
+    mod = apps.load("h2h_camera_pipeline")
+    out, inputs = mod.build(56, 56)
+    target = dataclasses.replace(apps.target(mod), mem_tile_words=64, num_mem_tiles=1024)
+    design = hl.compile(out, name="h2h_camera_pipeline", target=target)
+    buf = design.plan.buffer("g_gr")
+    assert [(b.words, len(b.read_ports), len(_shares(b))) for b in buf.banks] == [(32, 3, 1)] * 3
+    assert {r.root for r in buf.registers} == {p.name for b in buf.banks for p in b.read_ports}
+    assert (buf.words, buf.min_words) == (133, 92)
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=3)
