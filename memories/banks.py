@@ -38,9 +38,10 @@ MAX_PIECES = 9  # reads a read is split into at most (each its own controller)
 
 
 def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[mp._Read],
-                   wports: mp._WritePorts, slices: int, best: mp._Organised) -> mp._Organised:
+                   wports: mp._WritePorts, slices: int, best: mp._Organised, fold: bool = False) -> mp._Organised:
     """`best`, or the mapping with banks by residue that stores fewer words in no more tiles. Tried only where the
-    addressed reads take more than one bank (more reads than a tile's read ports: banks holding the same rows)."""
+    addressed reads take more than one bank (more reads than a tile's read ports: banks holding the same rows).
+    With `fold`, the split reads that are others delayed are registers after their bank read ports."""
     if sum(1 for b in best[2] if b.kind == "addressed") < 2:
         return best
     for k in reversed(range(len(prog.nest.buffer(name).box))):  # rows before columns where both do
@@ -50,7 +51,7 @@ def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, read
                 continue
             banker = functools.partial(_residue_banks, dim=k, modulus=m)
             try:
-                got = mp._organise(prog, sched, target, name, split, wports, slices, banker)
+                got = mp._organise(prog, sched, target, name, split, wports, slices, banker, fold)
             except MemoryMappingError:
                 continue  # more write streams or read controllers than a tile has
             if mp._tiles(got) <= mp._tiles(best) and mp._words(wports, got) < mp._words(wports, best):

@@ -103,11 +103,16 @@ def _ctrl_map(name: str, dims: tuple[Dim, ...], c: Controller, data: bool) -> is
 
 
 def _follow(buf: str, port: str, name: str, dims: tuple[Dim, ...], c: Controller, op: OpSchedule,
-            extra: int) -> None:
-    """The controller must access in the cycle op fires + extra, at every iteration of `dims`."""
+            extra: int, before: bool = False) -> None:
+    """The controller must access in the cycle op fires + extra, at every iteration of `dims`; with `before`
+    (an addressed bank read port rooting registers), also at iterations before the op's box, in the cycles its
+    schedule's formula gives them (words its registers deliver later)."""
     if tuple(c.extent) != (tuple(d.extent for d in reversed(dims)) or (1,)):
         _fail(buf, f"port {port} iterates extents {list(c.extent)}, not its domain {_at(dims, [])}")
-    own = _op_cycles(op, name, extra).intersect_domain(_ctrl_map(name, dims, c, False).domain())
+    ts = ", ".join(f"t{k}" for k in range(len(op.dims)))
+    formula = isl.Map(f"{{ {name}[{ts}] -> [{cycle_expr(op.dims, op.rates, op.delay + extra)}] }}") if before \
+        else _op_cycles(op, name, extra)
+    own = formula.intersect_domain(_ctrl_map(name, dims, c, False).domain())
     ctrl = _ctrl_map(name, dims, c, False)
     differ = ctrl.subtract(own).domain().union(own.subtract(ctrl).domain())
     if not differ.is_empty():
@@ -238,6 +243,8 @@ def _check_elements(buf: BufferPlan) -> None:
     for b in buf.banks:
         if b.kind == "delay_line":
             delay |= {p.name: (b.root, b.gated, p.delay) for p in b.read_ports}
+        if b.kind == "addressed":  # the root of registers after it (`_register_values` proves their words)
+            delay |= {p.name: (p.name, False, 0) for p in b.read_ports}
 
     def delivers(element: str | None, want: tuple[str | None, bool, int | None]) -> bool:
         if element is None:  # a bank write port fed by nothing
@@ -249,7 +256,12 @@ def _check_elements(buf: BufferPlan) -> None:
             _fail(buf.name, f"register {r.name} (delay {r.delay} after {r.root}) is fed by {r.source} = "
                             f"{delay.get(r.source)}")
         delay[r.name] = (r.root, r.gated, r.delay)
+    addressed = {p.name for b in buf.banks if b.kind == "addressed" for p in b.read_ports}
     for p in buf.read_ports:
+        root = delay.get(p.tap, (None, False, None))
+        if p.delay is None and p.tap not in addressed and (root[0] not in addressed or root[1]):
+            _fail(buf.name, f"read port {p.name} reads an addressed bank through {p.tap}, neither a bank read port "
+                            "nor a register after one")
         want = (p.source, p.steps is not None, p.delay if p.steps is None else p.steps)
         if p.delay is not None and not delivers(p.tap, want):
             _fail(buf.name, f"read port {p.name} expects {p.source} delayed {want[2]} "
@@ -279,7 +291,8 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if bank.gated and p.kind == "read" and p.domain != op.dims:
             _fail(buf.name, f"gated delay-line port {p.name} must read after every write of {bank.root} (it holds "
                             f"its word until the next), not only over {_at(p.domain, [])}")
-        _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, _port_shift(bank, p, op))
+        _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, _port_shift(bank, p, op),
+                before=bank.kind == "addressed" and p.kind == "read")
         if not _ctrl_map(names[p.name], p.domain, p.controller, False).is_injective():
             _fail(buf.name, f"bank port {p.name} is used more than once in a cycle")
     _check_shared_tile_ports(buf, bank, names)
@@ -289,6 +302,8 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
             _check_bank_read(buf, bank, r, w, expected, names)
             covered = expected.domain() if covered is None else covered.union(expected.domain())
         if bank.kind == "addressed":
+            for w, expected in _register_values(buf, bank, r, prog, names, ops):
+                _check_bank_read(buf, bank, r, w, expected, names)
             _check_served(buf, bank, r, prog, names[r.name], covered)
 
 
@@ -328,6 +343,38 @@ def _check_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, name:
             if not left.is_empty():
                 _fail(buf.name, f"bank {bank.name} read port {r.name} at {_at(r.domain, point_values(left.lexmin()))} "
                                 "needs a value no write port of its region writes")
+
+
+def _register_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str],
+                     ops: dict[str, OpSchedule]) -> Iterator[tuple[BankPort, isl.Map]]:
+    """(write port, { r's iteration -> write iteration }) for the values of the read ports served by registers
+    after addressed bank read port r: a register k cycles after r delivers in cycle t the word r loads in cycle
+    t - k, so for every iteration of such a read port at cycle t, r must fire at t - k (checked here) and find
+    there the value its flow names (the caller's `_check_bank_read`)."""
+    after = {g.name: g.delay for g in buf.registers if g.root == r.name and not g.gated}
+    rn = names[r.name]
+    rc = _ctrl_map(rn, r.domain, r.controller, False)
+    for p in buf.read_ports:
+        if p.delay is not None or p.tap not in after:
+            continue
+        op = ops[p.op]
+        for f in prog.flows:
+            if f.buffer != buf.name or (f.dst.name, f.load, f.dst_lane) != (p.op, p.load, p.lane):
+                continue
+            dom = isl.Set(f"{{ {f.dst.time_name}[{', '.join(f't{k}' for k in range(len(p.domain)))}] : "
+                          f"{bounds(p.domain)} }}")
+            need = f.rel.intersect_range(dom)
+            shifted = _op_cycles(op, f.dst.time_name, f.read_offset - after[p.tap]).intersect_domain(need.range())
+            at = shifted.apply_range(rc.reverse())  # { read iteration -> r's iteration k cycles before }
+            missing = need.range().subtract(at.domain())
+            if not missing.is_empty():
+                _fail(buf.name, f"read port {p.name} (register {p.tap}, {after[p.tap]} cycles after {r.name}) at "
+                                f"{_at(p.domain, point_values(missing.lexmin()))}: {r.name} does not load "
+                                f"{after[p.tap]} cycles before")
+            for w in bank.write_ports:
+                if w.region == r.region and (w.op, w.lane) == (f.src.name, f.src_lane):
+                    m = at.reverse().apply_range(need.reverse()).set_tuple_name(isl.dim_type.out, names[w.name])
+                    yield w, m
 
 
 def _port_shift(bank: Bank, p: BankPort, op: OpSchedule) -> int:

@@ -25,7 +25,11 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   Elements: the write port itself (delay 0, a wire: the producer's output in the write cycle), a `Register`
   (takes its source's value at the end of every cycle, or, when `gated`, of every cycle its root writes), or a
   delay-line bank read port.
-- A read port without `delay` reads an addressed bank (`Bank.kind == "addressed"`) through its controller.
+- A read port without `delay` reads an addressed bank (`Bank.kind == "addressed"`) through its controller, or
+  through registers after an addressed bank read port (memories/read_registers.py): an ungated chain whose root
+  is that bank read port, a register of delay k delivering in cycle c the word the port loaded in cycle c - k.
+  Such a port may iterate its op's coordinates before the op's box (its controller follows the op's cycle
+  formula there: words only its registers deliver, at a row's start).
 - Banks are memory-tile SRAM. A port controller iterates `i[0]` fastest (innermost first, as the reference
   memory tiles do): in cycle `cycle_starting_addr + sum(cycle_stride[k] * i[k])` it accesses address
   `region[0] + ((data_starting_addr + sum(data_stride[k] * i[k])) mod region[1])`: each port has a region
@@ -192,8 +196,8 @@ class ReadPort:
 class Register:
     name: str
     source: str  # the element whose value it takes each cycle
-    root: str  # the write port at the head of the chain
-    delay: int  # after the root's write: cycles, or the root's writes when gated
+    root: str  # the write port at the head of the chain, or an addressed bank read port (ungated)
+    delay: int  # after the root's write (or a bank read port's load): cycles, or the root's writes when gated
     gated: bool = False  # shifts only in the cycles its root writes, else every cycle
 
 

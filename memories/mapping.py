@@ -26,6 +26,7 @@ from mainspring.hwlower.ir import Affine
 from mainspring.target import CGRA
 
 from . import banks as residue
+from . import read_registers
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
@@ -61,6 +62,8 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
         best, reads = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
     if _words(wports, best) > min_words:
         best = residue.residue_banked(prog, sched, target, name, reads, wports, slices, best)
+    if _words(wports, best) > min_words:
+        best = _registers_after_reads(prog, sched, target, name, reads, wports, slices, best)
     final, registers, banks = best
     level = "mem_tile" if banks else ("register" if registers else "wire")
     words = _words(wports, best)
@@ -114,10 +117,24 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
     return best, kept
 
 
+def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
+                           wports: _WritePorts, slices: int, best: _Organised) -> _Organised:
+    """`best`, or the mapping with registers after bank read ports (then banks by residue) that stores fewer
+    words in no more tiles."""
+    try:
+        got = _organise(prog, sched, target, name, reads, wports, slices, fold=True)
+    except MemoryMappingError:
+        return best
+    if _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
+        best = got
+    return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True)
+
+
 def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
-              slices: int, addressed_banks: _Banker | None = None) -> _Organised:
+              slices: int, addressed_banks: _Banker | None = None, fold: bool = False) -> _Organised:
     """Registers and banks serving `reads`: tap chains for those with a delay, addressed banks for the others
-    (`_addressed_banks`, or the given banker)."""
+    (`_addressed_banks`, or the given banker); with `fold`, registers after a bank read port for the addressed
+    reads that take another's words some cycles later (`read_registers`)."""
     registers: list[Register] = []
     banks: list[Bank] = []
     taps: dict[tuple[str, int], str] = {}  # (write port, delay) -> the element delivering it
@@ -137,11 +154,17 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
         banks += dl_banks
         taps.update({(wp.name, d): e for d, e in elements.items()})
     addressed = [r for r in reads if r.port.delay is None]
-    served: dict[str, str] = {}  # logical read port -> addressed bank read port
+    served: dict[str, str] = {}  # logical read port -> addressed bank read port, or a register after one
+    folded = read_registers.fold(prog, sched, addressed) if fold and addressed else None
     if addressed:
-        abanks, served = (addressed_banks or _addressed_banks)(prog, sched, target, name, addressed, wports, slices,
-                                                               len(banks))
+        abanks, served = (addressed_banks or _addressed_banks)(prog, sched, target, name,
+                                                               folded.roots if folded else addressed, wports,
+                                                               slices, len(banks))
         banks += abanks
+    if folded:
+        regs, after = read_registers.chains(folded, served)
+        registers += regs
+        served |= after
     final = []
     for r in reads:
         p = r.port

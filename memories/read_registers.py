@@ -1,0 +1,137 @@
+"""Registers after a bank read port: addressed reads that take another read's words some cycles later.
+
+Why: camera_pipeline's green planes are read at x - 1, x and x + 1 of three rows in every cycle; along a row
+the tap at x - 1 takes the word the tap at x + 1 took four cycles before (two iterations of x, two cycles each).
+Eight addressed reads a cycle need copies of the rows on four tiles; one read per row and registers after its
+bank read port need three, and banks by row parity (`banks`) then hold each row once.
+
+Decided from the access maps, for the addressed reads of one op, lane and box from one write stream: read D is
+read R delayed by k cycles when, for a time dim d and s > 0, D's element at iteration i is R's at i - s along d
+(their indices differ only by s times R's coefficients of d), k = s * rate(d) cycles. R's bank read port then
+iterates s more steps of d before its box: D's first s iterations of d (a row's start) take words R's box never
+reads. It is folded only when those earlier iterations fit in cycles of their own (the extended controller is
+injective and starts at or after cycle 0) and D's values are written before R reads them there (D's least
+delay from its write is more than k). The trial is kept by `mapping` only when it stores fewer words in no more
+tiles; `checker` proves every register's word from its root's reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import islpy as isl
+
+from . import mapping as mp
+from .ir import Dim, Register
+from .polyhedral import Access, Program
+from .schedule import Schedule, flow_delay
+from .timing import bounds, cycle_expr
+
+MAX_DELAY = 8  # cycles of registers after a bank read port at most (each register is a word of storage)
+
+
+@dataclass(frozen=True)
+class Folded:
+    """The addressed reads banks serve (each root with its box extended before and the delayed reads' values
+    in its flow), and each delayed read port's (root read port, cycles)."""
+
+    roots: list[mp._Read]
+    delayed: dict[str, tuple[str, int]]
+
+
+def delayed_reads(prog: Program, sched: Schedule, reads: list[mp._Read]) -> dict[str, tuple[str, int, int, int]]:
+    """read port -> (the read port it delays, cycles, time dim, iterations of it): the reads whose (cycle,
+    element) pairs are another's delayed, each to the read farthest ahead of it (itself delayed by none)."""
+    best: dict[str, tuple[str, int, int, int]] = {}
+    for d in reads:
+        for r in reads:
+            got = _shift(prog, sched, d, r) if r is not d else None
+            if got is not None and (d.port.name not in best or got[0] > best[d.port.name][1]):
+                best[d.port.name] = (r.port.name, *got)
+    return {name: v for name, v in best.items() if v[0] not in best}
+
+
+def _shift(prog: Program, sched: Schedule, d: mp._Read, r: mp._Read) -> tuple[int, int, int] | None:
+    """(k cycles, time dim, s iterations) when read d takes read r's element of s iterations before, else None."""
+    pd, pr = d.port, r.port
+    if (pd.op, pd.lane, pd.domain, d.flow.src, d.flow.src_lane) != (pr.op, pr.lane, pr.domain, r.flow.src,
+                                                                    r.flow.src_lane):
+        return None
+    if d.flow.read_offset != r.flow.read_offset:
+        return None
+    ld, lr = _load(prog, d), _load(prog, r)
+    if ld.guard or lr.guard or any(a.terms != b.terms for a, b in zip(ld.index, lr.index)):
+        return None
+    rates = sched.timing[pd.op].rates
+    for k, dim in enumerate(pd.domain):
+        coef = [dict(a.terms).get(dim.var, 0) for a in lr.index]
+        if dim.extent < 2 or not any(coef):
+            continue
+        # R's index at i - s e_d is R's index at i minus s * coef: D's constants must be that, for one s > 0
+        diffs = [b.const - a.const for a, b in zip(ld.index, lr.index)]
+        s = next(df // c for df, c in zip(diffs, coef) if c)
+        if s > 0 and s % dim.step == 0 and all(df == s * c for df, c in zip(diffs, coef)) \
+                and 0 < s * rates[k] <= MAX_DELAY:
+            return s * rates[k], k, s
+    return None
+
+
+def _load(prog: Program, r: mp._Read) -> Access:
+    return next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
+
+
+def fold(prog: Program, sched: Schedule, reads: list[mp._Read]) -> Folded | None:
+    """The reads with each delayed one served by registers after its root's bank read port (None: none folds)."""
+    found = delayed_reads(prog, sched, reads)
+    by_name = {r.port.name: r for r in reads}
+    extend: dict[str, dict[int, int]] = {}  # root -> time dim -> iterations before its box
+    kept: dict[str, tuple[str, int]] = {}
+    for name, (root, k, dim, s) in sorted(found.items()):
+        d = by_name[name]
+        if flow_delay(d.flow, sched)[0] <= k:
+            continue  # the root would read the value before it is written
+        extend.setdefault(root, {})
+        extend[root][dim] = max(extend[root].get(dim, 0), s)
+        kept[name] = (root, k)
+    roots = []
+    for r in reads:
+        if r.port.name in kept:
+            continue
+        if r.port.name not in extend:
+            roots.append(r)
+            continue
+        box = tuple(dataclasses.replace(dm, min=dm.min - extend[r.port.name].get(j, 0),
+                                        extent=dm.extent + extend[r.port.name].get(j, 0) // dm.step)
+                    for j, dm in enumerate(r.port.domain))
+        if not _own_cycles(sched, r, box):
+            return None
+        rel = r.flow.rel
+        for name, (root, _) in kept.items():
+            if root == r.port.name:
+                rel = rel.union(by_name[name].flow.rel)  # their values, read at their own cycles: the lifetimes
+        roots.append(mp._Read(dataclasses.replace(r.port, domain=box), dataclasses.replace(r.flow, rel=rel)))
+    return Folded(roots, kept) if kept else None
+
+
+def _own_cycles(sched: Schedule, r: mp._Read, box: tuple[Dim, ...]) -> bool:
+    """The read over the extended box fires in distinct cycles, none before cycle 0."""
+    t = sched.timing[r.port.op]
+    s = r.flow.dst
+    start = t.delay + r.flow.read_offset
+    ts = ", ".join(f"t{k}" for k in range(len(box)))
+    cycles = isl.Map(f"{{ {s.time_name}[{ts}] -> [{cycle_expr(s.time_dims, t.rates, start)}] : {bounds(box)} }}")
+    return cycles.is_injective() and cycles.range().lexmin().is_subset(isl.Set("{ [c] : c >= 0 }"))
+
+
+def chains(folded: Folded, served: dict[str, str]) -> tuple[list[Register], dict[str, str]]:
+    """Registers after each root's bank read port (one ungated chain per bank read port, shared by the reads it
+    serves) and the register delivering each delayed read port."""
+    need: dict[str, int] = {}
+    for root, k in folded.delayed.values():
+        bp = served[root]
+        need[bp] = max(need.get(bp, 0), k)
+    registers = [Register(f"{bp}.reg{j}", bp if j == 1 else f"{bp}.reg{j - 1}", bp, j)
+                 for bp in sorted(need) for j in range(1, need[bp] + 1)]
+    taps = {name: f"{served[root]}.reg{k}" for name, (root, k) in folded.delayed.items()}
+    return registers, taps

@@ -1,0 +1,117 @@
+"""memories.read_registers: addressed reads that take another read's words some cycles later become registers
+after that read's bank read port (camera_pipeline's green planes: the taps at x - 1 and x of a row are the tap at
+x + 1 two and four cycles later); the checker proves every register's word and rejects tampered plans."""
+
+import dataclasses as dc
+
+import pytest
+
+import mainspring as hl
+from mainspring import apps
+from mainspring.memories import MemoryCheckError, check_plan, from_json, to_json
+from mainspring.memories import mapping as mp
+from mainspring.memories.polyhedral import build_program
+from mainspring.memories.read_registers import delayed_reads
+from mainspring.memories.schedule import schedule
+
+
+@pytest.fixture(scope="module")
+def camera():
+    mod = apps.load("h2h_camera_pipeline")
+    out, _ = mod.build(12, 8)
+    design = hl.compile(out, name="h2h_camera_pipeline", target=apps.target(mod))
+    return design.program.nest, design.plan
+
+
+def _reads(nest, plan, name):
+    """The logical read ports of buffer `name` as mapping builds them, with the plan's latencies."""
+    ops = {s.op: s for s in plan.ops}
+    prog = build_program(nest, lambda op: ops[op.name].latency, {s.op: dict(s.read_offsets) for s in plan.ops})
+    sched = schedule(prog, plan.target)
+    flows = [f for f in prog.flows if f.buffer == name]
+    writers = sorted({(f.src.index, f.src_lane): f for f in flows}.values(), key=lambda f: f.src.index)
+    wports = {(f.src.name, f.src_lane): mp._write_port(prog, sched, name, f.src, f.src_lane, k)
+              for k, f in enumerate(writers)}
+    return prog, sched, mp._read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
+
+
+def test_the_green_planes_taps_of_a_row_are_its_right_tap_delayed(camera):
+    nest, plan = camera
+    prog, sched, reads = _reads(nest, plan, "g_gr")
+    index = {r.port.name: (r.port.load, r.port.lane) for r in reads}
+    got = {index[d]: (index[root][0], k, dim, s) for d, (root, k, dim, s) in delayed_reads(prog, sched, reads).items()}
+    # demosaicked reads g_gr at (x + dx, y + dy) of the half-resolution plane over (yo, yi, xo, xi), xo (time dim
+    # 2) at 2 cycles per step: the taps at xo - 1 and xo of a row are its tap at xo + 1 two and one steps later
+    # (g_gr_7 is row y - 1's tap at xo + 1, g_gr_1 row y's, g_gr_5 row y + 1's; row y - 1 has no tap at xo - 1)
+    want = {"g_gr_6": ("g_gr_7", 2, 2, 1), "g_gr_0": ("g_gr_1", 2, 2, 1), "g_gr_2": ("g_gr_1", 4, 2, 2),
+            "g_gr_3": ("g_gr_5", 2, 2, 1), "g_gr_4": ("g_gr_5", 4, 2, 2)}
+    assert got == {(load, (c,)): v for load, v in want.items() for c in range(3)}  # each of the 3 lanes (c)
+
+
+def test_the_green_planes_read_one_word_a_row_and_registers(camera):
+    nest, plan = camera
+    for name in ("g_gr", "g_gb"):
+        buf = plan.buffer(name)
+        roots = [p for b in buf.banks for p in b.read_ports]
+        assert len(roots) == 3 and sum(b.tiles for b in buf.banks) == 2  # a read per row, 2 tiles for 4
+        # an ungated chain after each root, as long as its farthest tap's delay (2 or 4 cycles)
+        assert sorted(max(r.delay for r in buf.registers if r.root == p.name) for p in roots) == [2, 4, 4]
+        # each root's bank read port starts before its op's box (the row's first taps at xo - 1 and xo)
+        assert sorted(p.domain[2].min for p in roots) == [-2, -2, -1]
+        taps = {p.tap for p in buf.read_ports}
+        assert {r.name for r in buf.registers if r.delay in (2, 4)} <= taps
+    assert from_json(to_json(plan)).buffers == plan.buffers  # (the JSON keeps the target fields memories reads)
+    check_plan(nest, plan)
+
+
+def _with_buffer(plan, name, fn):
+    return dc.replace(plan, buffers=tuple(fn(b) if b.name == name else b for b in plan.buffers))
+
+
+def test_f_a_read_on_the_wrong_register_of_a_chain_is_caught(camera):
+    nest, plan = camera
+    buf = plan.buffer("g_gr")
+    four = next(p for p in buf.read_ports if p.tap.endswith(".reg4"))
+    two = four.tap[:-1] + "2"
+
+    def tamper(b):
+        return dc.replace(b, read_ports=tuple(dc.replace(p, tap=two) if p is four else p for p in b.read_ports))
+
+    with pytest.raises(MemoryCheckError, match=rf"buffer 'g_gr': bank g_gr.bank\d read port {four.tap[:-5]} at "
+                                                r"\[.*\] does not find the value written by"):
+        check_plan(nest, _with_buffer(plan, "g_gr", tamper))
+
+
+def test_f_a_root_that_does_not_start_before_its_box_is_caught(camera):
+    nest, plan = camera
+    buf = plan.buffer("g_gr")
+    root = next(p for b in buf.banks for p in b.read_ports if p.domain[2].min == -2)
+    box = tuple(dc.replace(d, min=0, extent=d.extent - 2) if k == 2 else d for k, d in enumerate(root.domain))
+    ctrl = dc.replace(root.controller, extent=tuple(d.extent for d in reversed(box)),
+                      cycle_starting_addr=root.controller.cycle_starting_addr + 4,
+                      data_starting_addr=root.controller.data_starting_addr + 2)
+
+    def tamper(b):
+        def bank(k):
+            return dc.replace(k, read_ports=tuple(dc.replace(p, domain=box, controller=ctrl) if p is root else p
+                                                  for p in k.read_ports))
+        return dc.replace(b, banks=tuple(bank(k) for k in b.banks))
+
+    with pytest.raises(MemoryCheckError, match=rf"buffer 'g_gr': read port g_gr.r\d+ \(register {root.name}.reg\d, "
+                                                rf"\d cycles after {root.name}\) at \[.*\]: {root.name} does not load"):
+        check_plan(nest, _with_buffer(plan, "g_gr", tamper))
+
+
+def test_f_an_addressed_read_on_a_register_of_a_stream_is_caught(camera):
+    nest, plan = camera
+    buf = plan.buffer("hw_input")
+    reg = buf.registers[0]
+    p = buf.read_ports[0]
+    bad = dc.replace(p, delay=None, tap=reg.name)
+
+    def tamper(b):
+        return dc.replace(b, read_ports=(bad,) + b.read_ports[1:])
+
+    with pytest.raises(MemoryCheckError, match=rf"read port {p.name} reads an addressed bank through {reg.name}, "
+                                                "neither a bank read port nor a register after one"):
+        check_plan(nest, _with_buffer(plan, "hw_input", tamper))
