@@ -179,7 +179,7 @@ def tap_over_tiles(s: Lowering, inside: frozenset[int], split_index: SplitIndex,
     demands = [dict(t.demands) for t in tiles]
     defs, moved = _tap(s, tiles, boxes, demands, inside, split_index, evaluator)
     if not glb:
-        return defs, replace(s, tiles=tuple(Tile(t.output_box, b, dm) for t, b, dm in zip(tiles, boxes, demands)))
+        return defs, replace(s, tiles=tuple(replace(t, boxes=b, demands=dm) for t, b, dm in zip(tiles, boxes, demands)))
     return defs, _glb_level(s, boxes, demands, [s.pipe.name(f) for f in moved])
 
 

@@ -264,7 +264,7 @@ class _Extension:
             if self.ext[id(g)]:
                 self._extend(g)
         defs = {fid: [self._redirect_definition(d) for d in ds] for fid, ds in self.defs.items()}
-        tiles = tuple(Tile(t.output_box, b, d) for t, b, d in zip(s.tiles, self.boxes[0], self.demands[0]))
+        tiles = tuple(replace(t, boxes=b, demands=d) for t, b, d in zip(s.tiles, self.boxes[0], self.demands[0]))
         glb = s.glb
         if glb is not None:
             glb = replace(glb, mem_tiles=tuple(Tile(t.output_box, b, d)

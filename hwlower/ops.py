@@ -17,7 +17,7 @@ from mainspring.frontend.bounds import Box
 from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import Split, TailStrategy
+from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
 
 from .affine import affine_of, int_value
 from .edge_taps import Guarded
@@ -35,6 +35,7 @@ from .state import Lowering
 from .steps import dimension_steps
 from .tables import Table, table_constant
 from .tile_coordinates import array_invocations, tile_coordinates
+from .tiling import host_loops
 from .trees import accumulation, coordinates, tree_loops, tree_points, tree_value
 from .update_lanes import MadeTogether, honoured_lanes, input_together, op_together, serial_split_lanes
 
@@ -53,7 +54,7 @@ def build_ops(s: Lowering) -> Lowering:
         if f is region.output and s.glb is not None and len(s.glb.mem_tiles) > 1:
             _check_memory_tile_splits(f, s.defs(f)[0], tile.output_box)
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
-                            tile.output_box if f is region.output else None, steps.get(id(f), {}),
+                            (tile.loop_box or tile.output_box) if f is region.output else None, steps.get(id(f), {}),
                             id(f) in s.rams, frozenset(s.rams), fname in tile.demands,
                             lambda g, j: j in made.get(id(g), frozenset()), notes)
         made[id(f)] = op_together(nodes, fname)
@@ -118,7 +119,9 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     fname = pipe.name(f)
     pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
     pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
-    s0 = replay(defs[0].schedule, pure_extents, set(), f"Func '{f.name}'", shifts=shifts)
+    sched0 = _tile_wide(f, defs[0].schedule, region, loop_box) if f is region.output and loop_box else \
+        defs[0].schedule
+    s0 = replay(sched0, pure_extents, set(), f"Func '{f.name}'", shifts=shifts)
     if f is region.output:
         s0 = _drop_host_loops(f, s0, region)
     elif notes is not None:
@@ -228,6 +231,17 @@ def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
     zero = {lp.dim for lp in host}
     exprs = {v: Affine.make({d: c for d, c in a.terms if d not in zero}, a.const) for v, a in s.var_exprs.items()}
     return StageLoops(s.loops[cut:], exprs)
+
+
+def _tile_wide(f: Function, sched: StageSchedule, region: Region, loop_box: Box) -> StageSchedule:
+    """f's schedule with each split that makes a host loop (outside the accelerator) as wide as `loop_box`
+    where it is wider than the split's factor: a tile grown to the first tile's phase (tiling.py,
+    `_at_first_phase`) computes more than its factor, in one iteration of the host loops."""
+    host = set(host_loops(f, region.store_var))
+    ext = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, loop_box)}
+    directives = [replace(d, factor=ext[d.old]) if isinstance(d, Split) and d.outer in host and d.old in ext and
+                  ext[d.old] > d.factor else d for d in sched.directives]
+    return replace(sched, directives=directives)
 
 
 def _check_memory_tile_splits(f: Function, d: Definition, tile: Box) -> None:

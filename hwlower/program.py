@@ -27,6 +27,9 @@ class Tile:
     # A Func whose ShiftInwards tails round up inside the accelerator (shift_tails.py): the box its consumers
     # read, which its loads are guarded to (`boxes` holds the rounded box it is realised over)
     demands: dict[str, Box] = field(default_factory=dict)
+    # The box the accelerator output's loops run over where it is larger than the tile, which a tile grown to the
+    # first tile's phase computes (tiling.py, `_at_first_phase`); None: `output_box`
+    loop_box: Box | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@ default tail for a pure loop; GuardWithIf and the predicated tails too: every ti
 the shifted tile recomputes values the tile before it wrote, the same values). The hardware is built for the
 first tile; every tile must have the same shape, which holds because accesses are affine and values do not depend
 on coordinates, except where indices are divided by a constant: there a last tile shifted to an origin of another
-residue moves back outward (`_moved_outward`)."""
+residue moves back outward (`_moved_outward`), and tiles still at another phase than the first grow back to it
+(`_at_first_phase`)."""
 
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ def no_scalars(p: object) -> None:
 
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
                multiples: dict[int, dict[int, int]] | None = None,
-               shifted: frozenset[int] = frozenset()) -> tuple[Tile, ...]:
+               shifted: frozenset[int] = frozenset(), phase: bool = False) -> tuple[Tile, ...]:
     """The invocations covering `full_box` of `f` (the loops of f at and outside `store_var` step over
-    them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile."""
+    them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile. With
+    `phase`, tiles over an upsample that start at another phase than the first grow to it (`_at_first_phase`)."""
     extents, order = _tile_extents(f, store_var, full_box, f is pipe.output)
     axes = []
     for dim in order:
@@ -51,6 +53,8 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
     if stepped and not _one_shape(tiles):  # indices divided by a constant: a shifted tile may read more
         # else of one shape once the `edges` pass has extended the streams boundary conditions read
         tiles = _moved_outward(pipe, sub, f, order, extents, full_box, axes, multiples, shifted, shared) or tiles
+    if phase and stepped and not _in_phase(pipe, f, tiles, multiples or {}):
+        tiles = _at_first_phase(pipe, sub, f, tiles, multiples, shifted, shared)
     return tiles
 
 
@@ -96,6 +100,42 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
     return None
 
 
+def _in_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multiples: dict[int, dict[int, int]]) -> bool:
+    """Whether the first tile's hardware computes every tile: each tile's box of f has the first tile's shape,
+    starts a whole number of steps (`_step`) from it, and the loops (the first tile's, over its output box) reach
+    the tile's output box from there (1-row tiles over y / 2: the tile at y = 1 realises f over rows 0..1, and one
+    row from 0 misses it). The other Funcs' boxes may differ where a boundary condition clamps them, which the
+    `edges` pass extends."""
+    first = tiles[0].boxes[pipe.name(f)]
+    steps = [_step(pipe, a, multiples) for a in f.args]
+    loops = [hi - lo + 1 for lo, hi in tiles[0].output_box]
+    return all((lo - lo0) % st == 0 and hi - lo == hi0 - lo0 and out_hi < lo + n for t in tiles[1:]
+               for (lo, hi), (lo0, hi0), st, n, (_, out_hi) in zip(t.boxes[pipe.name(f)], first, steps, loops,
+                                                                 t.output_box))
+
+
+def _at_first_phase(pipe: Pipeline, sub: Pipeline, f: Function, tiles: Sequence[Tile],
+                    multiples: dict[int, dict[int, int]] | None, shifted: frozenset[int],
+                    shared: SharedBounds) -> tuple[Tile, ...]:
+    """The tiles, each computing a box of f (its `loop_box`) that starts at the first tile's phase (a whole number
+    of steps from it, `_step`) at or before its own box, all of one shape (the other Funcs' boxes may still differ
+    where a boundary condition clamps them: the `edges` pass extends them, or refuses). The first tile's hardware
+    then runs every tile at the phase it was built for. 3-row tiles over an upsample of y read through a clamp:
+    the tile keeping rows 3..5 computes 2..5, the first 0..3; 5-column tiles over x / 3 (15 columns): 7 columns,
+    3 whole steps, from x = 0, 3 and 9. The host keeps what it kept before; the rest is recomputed or dropped."""
+    name = pipe.name(f)
+    first = tiles[0].boxes[name]
+    steps = [_step(pipe, a, multiples or {}) for a in f.args]
+    starts = [[lo - (lo - lo0) % st for (lo, _), (lo0, _), st in zip(t.boxes[name], first, steps)] for t in tiles]
+    # (up to what the host keeps: f's box may hold a RoundUp tail's padding, which the loops add again)
+    shape = [max(t.output_box[i][1] - s[i] for t, s in zip(tiles, starts)) for i in range(len(f.args))]
+    out = []
+    for t, s in zip(tiles, starts):
+        box = [(lo, lo + e) for lo, e in zip(s, shape)]
+        out.append(replace(_tile(pipe, sub, box, t.output_box, multiples, shifted, shared), loop_box=box))
+    return tuple(out)
+
+
 def _step(pipe: Pipeline, dim: str, multiples: dict[int, dict[int, int]]) -> int:
     """The steps the Funcs inside take along the dimension named `dim` (an upsample's full-resolution x: 2)."""
     funcs = {id(g): g for g in pipe.functions.values()}
@@ -126,7 +166,7 @@ def _rounds_up(f: Function, dim: str) -> bool:
 def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[str, int], ...]:
     """The loops of f that step over tiles of `full_box` (outermost first), with their trip counts."""
     extents, order = _tile_extents(f, store_var, full_box)
-    host = _host_loops(f, store_var)
+    host = host_loops(f, store_var)
     out = []
     for name, dim in zip(host, order):
         lo, hi = full_box[f.args.index(dim)]
@@ -144,7 +184,7 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
                   is_output: bool = False) -> tuple[dict[str, int], list[str]]:
     """Tile extent per dimension of f, and f's dimensions that host loops step over (outermost first)."""
     sched = f.definitions[0].schedule
-    host = _host_loops(f, store_var)
+    host = host_loops(f, store_var)
     splits = {d.outer: d for d in sched.directives if isinstance(d, Split)}
     extents = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, full_box)}
     order = []
@@ -175,7 +215,7 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
     return extents, order
 
 
-def _host_loops(f: Function, store_var: str | None) -> list[str]:
+def host_loops(f: Function, store_var: str | None) -> list[str]:
     """f's loops at and outside `store_var`, outermost first, a fused loop (`fuse(xo, yo, t)`) as the loops it
     fuses: the host visits the same tiles in the same order."""
     sched = f.definitions[0].schedule
@@ -208,8 +248,10 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -
                     f"{loc}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} for the tile at "
                     f"{t.output_box} but {first.boxes[name]} for the first): every tile runs the same hardware, so "
                     "the footprint of each Func may only shift from tile to tile; with indices divided by a "
-                    "constant (x / 3) tiles whose origins differ modulo it read different footprints. Choose a tile "
-                    "size that is a multiple of each constant the indices are divided by (for x / 3: 3, 6, 9, ...)"
+                    "constant (x / 3), GLB tiles and memory tiles whose origins differ modulo it read different "
+                    "footprints (host tiles without a GLB level grow to one footprint; these do not yet). Choose a "
+                    "tile size that is a multiple of each constant the indices are divided by (for x / 3: 3, 6, 9, "
+                    "...)"
                 )
 
 
@@ -219,7 +261,8 @@ def check_same_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multipl
     upsample's x / 2 strip-mined into steps of 2), by a multiple of d: the first tile's hardware runs the others,
     and its steps start at the same phase only then. (Funcs linked to the output by affine reads move with it, and
     their boxes round to whole steps alike; a Func read through a boundary condition is not linked, and its box
-    would move by a multiple of d while the output moves by another amount.)"""
+    would move by a multiple of d while the output moves by another amount.) Host tiles without a GLB level are
+    grown to the first tile's phase (`_at_first_phase`); GLB tiles are not yet, and are refused here."""
     first = tiles[0].boxes[pipe.name(f)]
     for g in (pipe.functions[n] for n in names):
         for k, d in multiples.get(id(g), {}).items():
@@ -230,11 +273,12 @@ def check_same_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multipl
                 moved = t.boxes[pipe.name(f)][i][0] - first[i][0]
                 if moved % d:
                     raise ScheduleError(
-                        f"{_schedule_loc(f)}: Func '{f.name}': the accelerator's tiles start {moved} apart along "
-                        f"{f.args[i]} (the tile at {t.output_box}), but '{g.name}' steps through {g.args[k]} by {d} "
-                        "(its indices are divided by a constant), and every tile runs the first tile's hardware, "
-                        f"whose steps would start at another phase; choose a tile size along {f.args[i]} that is a "
-                        f"multiple of {d} and bound the output to a multiple of the tile")
+                        f"{_schedule_loc(f)}: Func '{f.name}': the accelerator's GLB tiles start {moved} apart "
+                        f"along {f.args[i]} (the tile at {t.output_box}), but '{g.name}' steps through {g.args[k]} "
+                        f"by {d} (its indices are divided by a constant), and every tile runs the first tile's "
+                        "hardware, whose steps would start at another phase (host tiles without a GLB level grow "
+                        "to the first tile's phase; GLB tiles do not yet); choose a tile size along "
+                        f"{f.args[i]} that is a multiple of {d} and bound the output to a multiple of the tile")
 
 
 # ---- the pass ------------------------------------------------------------------------------------------
@@ -248,7 +292,8 @@ def tile_invocations(s: Lowering) -> Lowering:
     shifted = shifted_funcs(region)
     if region.glb is None:  # inside one tile, the output's own splits round up too (its host loops divide it)
         shifted |= {id(region.output)}
-    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted)
+    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted,
+                       phase=region.glb is None)
     glb = None
     if region.glb is not None:
         level, f = region.glb, region.output

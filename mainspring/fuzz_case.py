@@ -106,14 +106,14 @@ def with_reduction_splits(rng: random.Random, case: Case) -> Case:
 
 
 def with_coordinate_tiles(rng: random.Random, case: Case) -> Case:
-    """One case in three whose stages read coordinates as values, or read through a boundary condition, runs in
-    host tiles (drawn last, so the other cases stay as they were): the hardware counts its tiles (a GLB level's
-    too) and adds each one's offset (hwlower/tile_coordinates.py), to the coordinates that choose edge taps too
-    (hwlower/edge_taps.py; under a GLB level these are GLB tiles, each run of the array over a memory tile
-    counted). A multi-rate case too: a last tile shifted inward by part of an upsample step computes from the step
-    before it, or is refused where a buffer's shape would change."""
+    """One case in three whose stages read coordinates as values, read through a boundary condition, or upsample,
+    runs in host tiles of any size (drawn last, so the other cases stay as they were): the hardware counts its
+    tiles (a GLB level's too) and adds each one's offset (hwlower/tile_coordinates.py), to the coordinates that
+    choose edge taps too (hwlower/edge_taps.py; under a GLB level these are GLB tiles, each run of the array over
+    a memory tile counted). Over an upsample, a tile at another phase than the first computes from the first
+    tile's phase (hwlower/tiling.py `_at_first_phase`)."""
     if case.tile is not None or case.bins \
-            or (all(st.kind != "coord" for st in case.stages) and not case.edges) or rng.random() >= 1 / 3:
+            or (all(st.kind not in ("coord", "up") for st in case.stages) and not case.edges) or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, tile=(rng.randint(2, case.width), rng.randint(1, case.height)))
 

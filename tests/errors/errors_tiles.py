@@ -307,39 +307,52 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-def _upsampled(width: int, tile: int):
-    """A 3x upsample along x (x / 3, and y / 2) accelerated in host tiles of `tile` over a `width`-wide output."""
+def _upsampled_glb(tile: int, mem_tile: int):
+    """f0, a 3x upsample along x (x / 3, and y / 2) read by hw_output, in GLB tiles of `tile` columns over 15 with
+    memory tiles of `mem_tile` (host tiles without a GLB level of any size grow to one footprint)."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+    input_ = hl.ImageParam(hl.Int(16), 2, "input")
+    hw_input, f0, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "hw_output", "output"))
     hw_input[x, y] = input_[x, y]
-    hw_output[x, y] = hw_input[x / 3, y / 2] + hw_input[x / 3 + 1, y / 2]
+    f0[x, y] = (hw_input[x / 3, y / 2] + hw_input[x / 3 + 1, y / 2]) >> 1
+    hw_output[x, y] = f0[x, y] % hl.i16(7)
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, width).bound(y, 0, 6)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, tile, 6).hw_accelerate(xi, xo)  # <-shifted_tile
-    hw_input.compute_root().stream_to_accelerator()
+    output.bound(x, 0, 15).bound(y, 0, 4)
+    g = hw_output.in_()
+    g.compute_root().tile(x, y, xo, yo, xi, yi, tile, 4).hw_accelerate(xi, xo)  # <-glb_tile
+    g.store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, mem_tile, 4)
+    hw_output.compute_at(g, xo)
+    f0.compute_at(hw_output, xio)
+    hw_input.in_().compute_at(g, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
     return output
 
 
-@case("hardware", "Host tiles of an upsample whose origins differ modulo its divisor", (
-    "{shifted_tile}: Func 'hw_output': accelerator tiles differ in shape (hw_input needs [(1, 4), (0, 2)] for the "
-    "tile at [(5, 9), (0, 5)] but [(0, 2), (0, 2)] for the first): every tile runs the same hardware, so the "
-    "footprint of each Func may only shift from tile to tile; with indices divided by a constant (x / 3) tiles "
-    "whose origins differ modulo it read different footprints. Choose a tile size that is a multiple of each "
-    "constant the indices are divided by (for x / 3: 3, 6, 9, ...)"), func="hw_output", simulate=True)
-def upsample_tiles_shifted_inward():
-    return hl.compile(_upsampled(15, 5), name="demo")
+@case("hardware", "GLB tiles of an upsample whose origins differ modulo its divisor", (
+    "{glb_tile}: Func 'hw_output_global_wrapper': accelerator tiles differ in shape (hw_input_global_wrapper "
+    "needs [(1, 4), (0, 1)] for the tile at [(5, 9), (0, 3)] but [(0, 2), (0, 1)] for the first): every tile "
+    "runs the same hardware, so the footprint of each Func may only shift from tile to tile; with indices divided "
+    "by a constant (x / 3), GLB tiles and memory tiles whose origins differ modulo it read different footprints "
+    "(host tiles without a GLB level grow to one footprint; these do not yet). Choose a tile size that is a "
+    "multiple of each constant the indices are divided by (for x / 3: 3, 6, 9, ...)"), func="hw_output_global_wrapper",
+    simulate=True)
+def upsample_glb_tiles_out_of_step():
+    return hl.compile(_upsampled_glb(5, 5), name="demo")
 
 
-@upsample_tiles_shifted_inward.fix
+@upsample_glb_tiles_out_of_step.fix
 def _():
-    return hl.compile(_upsampled(15, 6), name="demo")
+    return hl.compile(_upsampled_glb(6, 6), name="demo")
 
 
 def _upsample_read_through_a_clamp(tile_h: int):
-    """f0, a 2x upsample in y, read by hw_output through a clamp (edge taps), in host tiles of 2 x tile_h over 2 x 6
-    (fuzz seed 125548: tiles 3 rows apart ran the first tile's steps at the wrong phase, 2 pixels wrong)."""
+    """f0, a 2x upsample in y, read by hw_output through a clamp (edge taps), in GLB tiles of 2 x tile_h over 2 x 6
+    (fuzz seed 125548 found host tiles 3 rows apart running the first tile's steps at the wrong phase; host
+    tiles now grow to the first tile's phase, GLB tiles not yet)."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
     input_ = hl.ImageParam(hl.Int(16), 2, "input")
     hw_input, f0, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "hw_output", "output"))
     hw_input[x, y] = input_[x, y]
@@ -347,17 +360,23 @@ def _upsample_read_through_a_clamp(tile_h: int):
     hw_output[x, y] = f0[hl.clamp(x - 1, 0, 1), hl.clamp(y - 1, 0, 5)] % hl.i16(7)
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, 2).bound(y, 0, 6)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 2, tile_h).hw_accelerate(xi, xo)  # <-phase_tiles
-    f0.compute_at(hw_output, xo)
-    hw_input.compute_root().stream_to_accelerator()
+    g = hw_output.in_()
+    g.compute_root().tile(x, y, xo, yo, xi, yi, 2, tile_h).hw_accelerate(xi, xo)  # <-phase_tiles
+    g.store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, 2, tile_h)
+    hw_output.compute_at(g, xo)
+    f0.compute_at(hw_output, xio)
+    hw_input.in_().compute_at(g, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
     return output
 
 
-@case("hardware", "Host tiles an odd distance apart over an upsample read through a boundary condition", (
-    "{phase_tiles}: Func 'hw_output': the accelerator's tiles start 3 apart along y (the tile at [(0, 1), (3, 5)]), "
-    "but 'f0' steps through y by 2 (its indices are divided by a constant), and every tile runs the first tile's "
-    "hardware, whose steps would start at another phase; choose a tile size along y that is a multiple of 2 and "
-    "bound the output to a multiple of the tile"), func="hw_output", simulate=True)
+@case("hardware", "GLB tiles an odd distance apart over an upsample read through a boundary condition", (
+    "{phase_tiles}: Func 'hw_output_global_wrapper': the accelerator's GLB tiles start 3 apart along y (the tile "
+    "at [(0, 1), (3, 5)]), but 'f0' steps through y by 2 (its indices are divided by a constant), and every tile "
+    "runs the first tile's hardware, whose steps would start at another phase (host tiles without a GLB level "
+    "grow to the first tile's phase; GLB tiles do not yet); choose a tile size along y that is a multiple of 2 "
+    "and bound the output to a multiple of the tile"), func="hw_output_global_wrapper", simulate=True)
 def upsample_tiles_out_of_phase():
     return hl.compile(_upsample_read_through_a_clamp(3), name="demo")
 

@@ -52,6 +52,9 @@ def test_generation_is_deterministic_and_runnable():
     kinds = {s.kind for k in range(60) for s in fuzz.generate(k).stages}
     assert kinds == {"stencil", "pointwise", "reduce", "coord", "rom", "down", "up"}
     assert any(fuzz.generate(k).tile for k in range(40)) and any(fuzz.generate(k).lanes > 1 for k in range(40))
+    # host tiles over an upsample whose steps they do not divide (tiles at another phase than the first)
+    assert any(any(s.kind == "up" for s in c.stages) and c.tile and c.tile[0] % 2
+               for c in map(fuzz.generate, range(120)))
     # producers and consumers unrolled differently: paced consumers, narrowed producers
     mixed = [dict(fuzz.generate(k).mixed) for k in range(60) if fuzz.generate(k).mixed]
     assert any(m["hw_output"] > 1 and 1 in m.values() for m in mixed)
