@@ -351,3 +351,36 @@ def test_a_reduction_read_at_its_own_variable_divided_reads_through_a_buffered_q
     assert "hw_input_for_up" in [b["name"] for b in design.report["buffers"]]
     res = design.check({"input": random_image(4, 6, seed=8)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"] <= 1.1 * design.report["ideal_cycles"]
+
+
+@pytest.mark.parametrize("level", ["host_tiles", "glb"])
+def test_serial_taps_read_through_a_buffered_quotient_in_tiles(build_dir, level):
+    """The transposed convolution over 16x8 in host tiles of 8x6, or in a GLB tile of 8x8 with memory tiles of 4x4
+    (the added Func reads the GLB's copy of the input: hw_input_global_wrapper_for_up): the tiles' boxes come from
+    the lowered pipeline, which has the added Func."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "up", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    up[x, y] = hl.u16(0)
+    up[x, y] += hw_input[(x + r.x) / 2, (y + r.y) / 2] * hl.u16(r.x + 2 * r.y + 1)
+    hw_output[x, y] = up[x, y]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 16).bound(y, 0, 8)
+    if level == "glb":
+        glb = hw_output.in_()
+        glb.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+        xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+        hw_output.tile(x, y, xio, yio, xii, yii, 4, 4).compute_at(glb, xo)
+        up.compute_at(hw_output, xio)
+        hw_input.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+    else:
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 6).hw_accelerate(xi, xo)
+        up.compute_at(hw_output, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    design = hl.compile(output, name=f"tconv_{level}")
+    added = "hw_input_global_wrapper_for_up" if level == "glb" else "hw_input_for_up"
+    assert added in [b["name"] for b in design.report["buffers"]]
+    design.check({"input": random_image(10, 8, seed=9)}, simulator="icarus", build_dir=build_dir)
