@@ -26,17 +26,19 @@ from mainspring.frontend.func import Definition, Function, new_stage_schedule
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.types import I32
 
-from .region import find_region
+from .region import find_region, reads_inputs
 from .state import Lowering
 
 
 def buffer_divided_reads(s: Lowering) -> Lowering:
     """Read each buffered Func's serial quotients through a synthesised Func that divides."""
     pipe = s.pipe
+    # Only reads of the accelerator's values: a constant Func at a quotient is a ROM or coordinate arithmetic.
+    streamed = reads_inputs(pipe, [f for f in pipe.order if f.placement.accelerator_input is not None])
     for f in s.found_region.buffered:
         made: dict[tuple, Function] = {}  # one Func per callee and division shape, shared by f's reads
         defs = pipe.definitions(f)
-        new_defs = [defs[0]] + [_rewritten(pipe, f, d, made) for d in defs[1:]]
+        new_defs = [defs[0]] + [_rewritten(pipe, f, d, made, streamed) for d in defs[1:]]
         if made:
             pipe = pipe.with_producers(list(made.values()), f, new_defs)
     if pipe is s.pipe:
@@ -53,13 +55,16 @@ def _fresh(pipe: Pipeline, stem: str, made: dict[tuple, Function]) -> str:
     return name
 
 
-def _rewritten(pipe: Pipeline, f: Function, d: Definition, made: dict[tuple, Function]) -> Definition:
-    """d with each read at a serial quotient replaced by a read of a Func that divides (made, by shape)."""
+def _rewritten(pipe: Pipeline, f: Function, d: Definition, made: dict[tuple, Function],
+               streamed: set[int]) -> Definition:
+    """d with each read of a Func in `streamed` at a serial quotient replaced by a read of a Func that divides
+    (made, by shape)."""
     lanes = d.schedule.lane_dims()
 
     def go(n: ir.Expr, kids: tuple) -> ir.Expr:
         n = ir.rebuild(n, kids)
-        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee is not f):
+        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee is not f
+                and id(n.callee) in streamed):
             return n
         if any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a)):  # data-dependent: not ours
             return n

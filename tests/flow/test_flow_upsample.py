@@ -384,3 +384,23 @@ def test_serial_taps_read_through_a_buffered_quotient_in_tiles(build_dir, level)
     added = "hw_input_global_wrapper_for_up" if level == "glb" else "hw_input_for_up"
     assert added in [b["name"] for b in design.report["buffers"]]
     design.check({"input": random_image(10, 8, seed=9)}, simulator="icarus", build_dir=build_dir)
+
+
+@pytest.mark.parametrize("where", ["inline", "root"])
+def test_a_constant_func_read_at_a_serial_quotient_gets_no_added_func(where):
+    """k((x + r.x) / 2), k a constant Func: coordinate arithmetic (inline) or a ROM (compute_root), as before, not a
+    buffer of constants."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, up, hw_output, k = hl.Func("hw_input"), hl.Func("up"), hl.Func("hw_output"), hl.Func("k")
+    hw_input[x, y] = hl.u16(i[x, y])
+    k[x] = hl.u16(x * 3 + 1)
+    if where == "root":
+        k.compute_root()
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    up[x, y] = hl.u16(0)
+    up[x, y] += hw_input[x, y] * k[(x + r.x) / 2]
+    hw_output[x, y] = up[x, y]
+    accelerate(hw_output, hw_output, 8, 6, [up], hw_input)
+    design = hl.compile(hw_output, name=f"tconv_const_{where}")
+    assert [b["name"] for b in design.report["buffers"]] == ["hw_input", "up", "hw_output"]
