@@ -66,7 +66,7 @@ class Case:
     # A RAM's extras (more than 64 bins): its elements starting at a table ("coords": a function of b, "table": a
     # constant Func's values), a second update after the scatter ("scatter": at the last stage's first row, read
     # backwards, over an RDom of its own; "pure": every element in turn), the scatter's r.x unrolled (run serially)
-    ram_init: str = ""
+    ram_init: str = ""  # a RAM's start: "", "coords", "table", "divided" (the last stage's first row at b % 4)
     ram_next: str = ""
     ram_unroll: bool = False
 
@@ -247,6 +247,14 @@ def with_divided_taps(rng: random.Random, case: Case) -> Case:
     k = rng.choice(serial)
     stages[k] = dataclasses.replace(stages[k], divided=rng.choice((2, 3)))
     return dataclasses.replace(case, stages=tuple(stages))
+
+
+def with_divided_start(rng: random.Random, case: Case) -> Case:
+    """One RAM case in three starts at the last stage's first row read at b % 4 (its first pass runs b in steps of 4,
+    hwlower/scatter.py; 100 and 256 bins are whole steps), drawn last, as above."""
+    if case.bins <= 64 or rng.random() >= 1 / 3:
+        return case
+    return dataclasses.replace(case, ram_init="divided")
 
 
 def footer(name: str, case: Case, target: str = "") -> list[str]:
