@@ -182,6 +182,50 @@ class Pipeline:
         self._defs[id(twin)] = self.definitions(fn)
         return twin
 
+    def with_producers(self, fns: list[Function], reader: Function, reader_defs: list[Definition]) -> Pipeline:
+        """A copy of the pipeline where `reader` has the definitions `reader_defs`, which read `fns`, new Functions
+        under their own (unused) names, placed just before reader: what lowering adds when the hardware needs
+        values buffered that the algorithm reads inline (the copy's Funcs are the same objects; this one is
+        unchanged)."""
+        new = copy.copy(self)
+        new._defs = dict(self._defs)
+        new._names = dict(self._names)
+        new.functions = dict(self.functions)
+        new.graph = self.graph.copy()
+        new.order = list(self.order)
+        for fn in fns:
+            assert fn.name not in self.functions and id(fn) not in self._names, fn.name
+            new._names[id(fn)] = fn.name
+            new.functions[fn.name] = fn
+            new._defs[id(fn)] = list(fn.definitions)  # its calls already resolved through wrappers
+            new.order.insert(new.order.index(reader), fn)
+            new.graph.add_node(fn.name)
+        new._defs[id(reader)] = list(reader_defs)
+        new.graph.remove_edges_from(list(new.graph.in_edges(self.name(reader))))
+        for f in (*fns, reader):
+            for d in new.definitions(f):
+                rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
+                for e in d.args + (d.value,) + rdom_bounds:
+                    new._collect_edges(f, e)
+        return new
+
+    def computing(self, fn: Function) -> Pipeline:
+        """The part of this pipeline that computes fn (fn its output), with the same Functions, definitions and
+        names: what `Pipeline(fn)` would build, but for Functions and definitions lowering added (`with_producer`)."""
+        new = copy.copy(self)
+        new.output = fn
+        keep = nx.ancestors(self.graph, self.name(fn)) | {self.name(fn)}
+        new.order = [f for f in self.order if self.name(f) in keep]
+        new.graph = self.graph.subgraph(keep).copy()
+        new.functions = {n: f for n, f in self.functions.items() if n in keep}
+        new.inputs, new.scalars = {}, {}
+        for f in new.order:
+            for d in new.definitions(f):
+                rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
+                for e in d.args + (d.value,) + rdom_bounds:
+                    new._collect_edges(f, e)
+        return new
+
     def consumers(self, fn: Function) -> list[Function]:
         return [self.functions[n] for n in sorted(self.graph.successors(self.name(fn)))]
 

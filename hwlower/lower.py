@@ -1,6 +1,7 @@
 """The hwlower driver: a scheduled pipeline to the hardware program (`program.HwProgram`), pass by named pass.
 
     region      find the accelerated region; check where the schedule places each Func   (region.py)
+    divided     a serial reduction's quotients read through a buffered Func that divides (divided_reads.py)
     bounds      every Func's box over the whole output                                  (bounds.py)
     tiles       the host's invocations, and the GLB level's memory tiles                 (tiling.py)
     tables      constant tables, as the reference computes them                         (tables.py)
@@ -29,6 +30,7 @@ from mainspring.frontend.pipeline import Pipeline
 
 from .assemble import make_program
 from .bounds import format_bounds, infer_bounds
+from .divided_reads import buffer_divided_reads
 from .edges import format_edges, replicate_edges
 from .inline import format_definitions, inline_funcs
 from .lane_constants import hold_lane_constants
@@ -50,6 +52,7 @@ from .verify import verify_nest, verify_program
 PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], str],
                      Callable[[Lowering], None] | None], ...] = (
     ("region", locate_region, format_region, None),
+    ("divided", buffer_divided_reads, format_region, None),
     ("bounds", infer_bounds, format_bounds, None),
     ("tiles", tile_invocations, format_tiles, None),
     ("tables", evaluate_tables, format_tables, None),

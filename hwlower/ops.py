@@ -477,8 +477,9 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
     if a is None:
         scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
         rvars = sorted({n.name.replace("$", ".") for n in ir.walk(e) if isinstance(n, ir.RVar)})
-        hint = (f"a quotient of a pure and a reduction variable ({', '.join(rvars)}) takes values no loop order "
-                f"makes affine (a transposed convolution's (x + r.x) / 2); unroll the reduction "
+        hint = (f"a serial reduction reads at a quotient only where all the index's variables lie inside one "
+                f"quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
+                f"({', '.join(rvars)}) do not; unroll the reduction "
                 f"({'.'.join(['update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is then "
                 "affine on its own"
                 if scaled and rvars else

@@ -103,7 +103,7 @@ def find_region(pipe: Pipeline) -> Region:
     for f in pipe.order:  # Halide-HLS's linebuffer(): the Func is computed at the accelerator's store loop
         if f.placement.linebuffer is not None and f.placement.compute.kind == "inline" and f is not out:
             f.placement.compute = LoopLevel("at", out, store_var, f.placement.linebuffer)
-    tainted = _reads_inputs(pipe, inputs)
+    tainted = reads_inputs(pipe, inputs)
     _check_roms(pipe, tainted)
     # Constant Funcs (no input, no Param: known at compile time), wherever they are scheduled, are tables folded
     # where they are read; a pure one left inline is simply inlined.
@@ -193,7 +193,7 @@ def _floats(pipe: Pipeline, f: Function) -> bool:
     return f.type.is_float() or any(n.type.is_float() for d in pipe.definitions(f) for n in ir.walk(d.value))
 
 
-def _reads_inputs(pipe: Pipeline, inputs: list[Function]) -> set[int]:
+def reads_inputs(pipe: Pipeline, inputs: list[Function]) -> set[int]:
     """Funcs whose values depend on an input image, a scalar Param (set at run time) or an accelerator input."""
     out = {id(f) for f in inputs}
     for f in pipe.order:  # producers first

@@ -30,7 +30,7 @@ from mainspring.frontend.errors import HalideError
 from mainspring.frontend.evaluate import realize_arrays
 from mainspring.frontend.func import Definition, Func, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import Dim, ForType, StageSchedule
+from mainspring.frontend.schedule import Dim, ForType, Split, StageSchedule, TailStrategy
 from mainspring.frontend.types import BOOL, I32
 
 from .fold import map_calls
@@ -84,12 +84,56 @@ def _streamed_start(s: Lowering, f: Function, ds: list[Definition]) -> list[Defi
     d = ds[0]
     reads = [n for n in ir.walk(d.value)
              if isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in s.tables]
-    # (an index divided by a constant is not affine in an update's loops: _init_table refuses it with a fix)
-    if not reads or any(isinstance(m, ir.BinOp) and m.op in ("div", "mod") for c in reads for a in c.args
-                        for m in ir.walk(a)):
+    if not reads:
+        return ds
+    first = _strip_mined(s, f, d, reads)
+    if first is None:  # (an index divided where the box is not whole steps: _init_table refuses it with a fix)
         return ds
     zero = ir.Const(d.value.type, 0)
-    return [replace(d, value=zero), d, *ds[1:]]
+    return [replace(d, value=zero), first, *ds[1:]]
+
+
+def _strip_mined(s: Lowering, f: Function, d: Definition, reads: list[ir.Call]) -> Definition | None:
+    """The first pass `d` with each of its loops that an index divides (or takes modulo) by a constant k split
+    into steps of k (`hist(b) = hw_input(b % 8, 0)`: b = 8 * b_o + b_i, so b % 8 = b_i and b / 8 = b_o, affine),
+    as the user could split the pure definition; None where the box along such a loop is not whole steps in
+    every invocation of the array."""
+    steps: dict[str, int] = {}
+    for c in reads:
+        for n in (m for a in c.args for m in ir.walk(a)):
+            if not (isinstance(n, ir.BinOp) and n.op in ("div", "mod")):
+                continue
+            if not (isinstance(n.b, ir.Const) and isinstance(n.b.value, int) and n.b.value > 0
+                    and isinstance(n.a, ir.Var)):
+                return None  # ((b + 1) % 8: not one loop's steps)
+            steps[n.a.name] = math.lcm(steps.get(n.a.name, 1), n.b.value)
+    sched = d.schedule
+    steps = {v: k for v, k in steps.items() if k > 1 and v in sched.dim_names()}  # (the user's split stays)
+    if not steps:
+        return d
+    name = s.pipe.name(f)
+    tiles = list(s.tiles) + (list(s.glb.mem_tiles) if s.glb is not None else [])
+    for v, k in steps.items():
+        i = f.args.index(v)
+        if any((t.boxes[name][i][0] % k or (t.boxes[name][i][1] + 1) % k) for t in tiles):
+            return None
+    dims, directives = list(sched.dims), list(sched.directives)
+    for v, k in sorted(steps.items()):
+        outer, inner = _unused(f"{v}_o", dims), _unused(f"{v}_i", dims)
+        i = [x.name for x in dims].index(v)
+        dims[i:i + 1] = [Dim(inner, False), Dim(outer, False)]
+        directives.append(Split(v, outer, inner, k, TailStrategy.RoundUp, d.loc))
+    return replace(d, schedule=StageSchedule(dims, directives, dict(sched.aliases)))
+
+
+def _box_text(box: list[tuple[int, int]]) -> str:
+    return " x ".join(f"[{lo}, {hi}]" for lo, hi in box)
+
+
+def _unused(name: str, dims: list[Dim]) -> str:
+    while name in {x.name for x in dims}:
+        name += "_"
+    return name
 
 
 def _serial_updates(f: Function, ds: list[Definition], notes: list[str]) -> list[Definition]:
@@ -146,8 +190,10 @@ def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int
     if inputs:
         raise HalideError(
             f"{d.loc}: Func '{f.name}': {size}, whose elements start at values known at compile time (of the "
-            f"coordinates and constant Funcs) or read at affine coordinates (written in a first pass), but its pure "
-            f"definition {ir.to_string(d.value)} reads {inputs[0]} at a divided index; "
+            f"coordinates and constant Funcs) or read at affine coordinates (written in a first pass, whose loop over "
+            f"a coordinate c runs in steps of k where it reads at c / k or c % k), but its pure definition "
+            f"{ir.to_string(d.value)} reads {inputs[0]} at an index divided by a constant that is not one coordinate "
+            f"over whole steps (its box is {_box_text(s.tile.boxes[s.pipe.name(f)])}); "
             f"initialise it without {inputs[0]} ({f.name}(...) = 0) and combine {inputs[0]} with it in a Func that "
             "reads it")
     name = s.pipe.name(f)

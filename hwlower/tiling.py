@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from mainspring.frontend.bounds import Box, SharedBounds, func_value_bounds, infer_boxes
 from mainspring.frontend.errors import ScheduleError, SourceLoc
-from mainspring.frontend.func import Func, Function
+from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, Split, TailStrategy
 
@@ -46,7 +46,7 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
             axes.append([lo + k * t for k in range(-(-e // t))])
         else:
             axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
-    sub = Pipeline_of(f)
+    sub = pipe.computing(f)
     shared = SharedBounds(no_scalars, func_value_bounds(sub, no_scalars))
     tiles = tuple(_tiles(pipe, sub, f, order, extents, full_box, axes, multiples, shifted, shared))
     stepped = any(m > 1 for dims in (multiples or {}).values() for m in dims.values())
@@ -172,12 +172,6 @@ def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[
         lo, hi = full_box[f.args.index(dim)]
         out.append((f"{f.name}.s0.{name}", -(-(hi - lo + 1) // extents[dim])))
     return tuple(out)
-
-
-def Pipeline_of(f: Function) -> Pipeline:  # noqa: N802 - reads like the constructor it wraps
-    from mainspring.frontend.pipeline import Pipeline
-
-    return Pipeline(f.handle if f.handle is not None else Func(f))
 
 
 def _tile_extents(f: Function, store_var: str | None, full_box: Box,
@@ -316,7 +310,7 @@ def halide_invocations(s: Lowering) -> list[Tile]:
     region = s.found_region
     f, acc = region.output, region.accelerated
     assert f.args == acc.args, (f.name, acc.name)  # the GLB output is a copy of the array's output
-    sub = Pipeline_of(f)
+    sub = s.pipe.computing(f)
     shifted = shifted_funcs(region)
     # (thousands of runs at 1080p in small memory tiles: each expression bounded once per distinct range of
     # what it reads, and the Func value intervals found once)
@@ -370,7 +364,7 @@ def _padded_tiles(pipe: Pipeline, acc: Function, tiles: tuple[Tile, ...], padded
     """The GLB tiles, each computing its output box grown as the first one is to `padded` (its output box, what
     the host reads back, unchanged); their buffers' boxes are what the grown box needs (the input past the image
     is zeros from the host, read only for values no one keeps)."""
-    sub = Pipeline_of(acc)
+    sub = pipe.computing(acc)
     grow = [(p_hi - p_lo) - (hi - lo) for (p_lo, p_hi), (lo, hi) in zip(padded, tiles[0].output_box)]
     return tuple(_tile(pipe, sub, [(lo, hi + g) for (lo, hi), g in zip(t.output_box, grow)], t.output_box,
                        multiples, shifted) for t in tiles)

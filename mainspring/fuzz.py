@@ -37,6 +37,8 @@ from .fuzz_case import (
     resampled,
     with_channels,
     with_coordinate_tiles,
+    with_divided_start,
+    with_divided_taps,
     with_edges,
     with_glb_edges,
     with_glb_lanes,
@@ -129,7 +131,7 @@ def generate(seed: int) -> Case:
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
     case = with_glb_edges(rng, with_ram(rng, case))
-    return with_glb_lanes(rng, case)  # drawn last, as above
+    return with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))  # drawn last, as above
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -262,7 +264,7 @@ def _scatter(case: Case, last: str) -> list[str]:
               "max": f"hist[{at}] = hl.max(hist[{at}], hl.{w}(r.x + r.y))",
               "sum": f"hist[{at}] = hist[{at}] + {last}[r.x, r.y] / hl.{w}(2)"}[case.scatter]
     init = {"": f"hl.{w}({3 if case.scatter == 'max' else 0})", "coords": f"hl.{w}(b * 3 % 50)",
-            "table": "init_t[b]"}[case.ram_init]
+            "table": "init_t[b]", "divided": f"{last}[b % 4, 0]"}[case.ram_init]
     then = {"": [], "pure": [f"    hist[b] = hist[b] / hl.{w}(2) + hl.{w}(b % 5)"],
             "scatter": [f'    r2 = hl.RDom([hl.Range(0, {case.width})], "r2")',
                         f"    hist[hl.clamp({n - 1} - hl.i32({last}[r2.x, 0]), 0, {n - 1})] += hl.{w}(2)"]}
@@ -328,7 +330,9 @@ def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Cas
         return [f"{s.name}[x, y] = hl.select(x < {s.const}, {t}, {t} + hl.{w}(y * {s.const} - x))"]
     if s.kind == "reduce":
         (ex, ey) = s.extent
-        operand = read(src, f"x + r_{s.name}.x", f"y + r_{s.name}.y")
+        d = f" / {s.divided}" if s.divided > 1 else ""
+        operand = read(src, f"(x + r_{s.name}.x){d}", f"(y + r_{s.name}.y){d}") if d else \
+            read(src, f"x + r_{s.name}.x", f"y + r_{s.name}.y")
         where = [f"r_{s.name}.where(r_{s.name}.x + r_{s.name}.y != {s.where})"] if s.where >= 0 else []
         return [f'r_{s.name} = hl.RDom([hl.Range(0, {ex}), hl.Range(0, {ey})], "r_{s.name}")', *where,
                 f"{s.name}[x, y] = hl.{w}(0)",

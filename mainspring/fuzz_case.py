@@ -22,6 +22,7 @@ class Stage:
     # reduce: r.x split by 2 (3 steps: Halide's guarded tail), "serial" (both loops) or "inner" (the inner loop
     # unrolled: trees of 2 points in a serial loop); "" for none
     split: str = ""
+    divided: int = 1  # reduce (serial): the source read at ((x + r.x) / divided, (y + r.y) / divided)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Case:
     # A RAM's extras (more than 64 bins): its elements starting at a table ("coords": a function of b, "table": a
     # constant Func's values), a second update after the scatter ("scatter": at the last stage's first row, read
     # backwards, over an RDom of its own; "pure": every element in turn), the scatter's r.x unrolled (run serially)
-    ram_init: str = ""
+    ram_init: str = ""  # a RAM's start: "", "coords", "table", "divided" (the last stage's first row at b % 4)
     ram_next: str = ""
     ram_unroll: bool = False
 
@@ -234,6 +235,26 @@ def with_ram(rng: random.Random, case: Case) -> Case:
         return case
     return dataclasses.replace(case, ram_init=rng.choice(("", "coords", "table")),
                                ram_next=rng.choice(("", "scatter", "pure")), ram_unroll=rng.random() < 1 / 3)
+
+
+def with_divided_taps(rng: random.Random, case: Case) -> Case:
+    """One case in six with a serial reduction reads its source at ((x + r.x) / d, (y + r.y) / d), d 2 or 3 (a
+    transposed convolution's serial taps: hwlower/divided_reads.py), drawn last, as above."""
+    serial = [k for k, s in enumerate(case.stages) if s.kind == "reduce" and not s.unrolled]
+    if not serial or rng.random() >= 1 / 6:
+        return case
+    stages = list(case.stages)
+    k = rng.choice(serial)
+    stages[k] = dataclasses.replace(stages[k], divided=rng.choice((2, 3)))
+    return dataclasses.replace(case, stages=tuple(stages))
+
+
+def with_divided_start(rng: random.Random, case: Case) -> Case:
+    """One RAM case in three starts at the last stage's first row read at b % 4 (its first pass runs b in steps of 4,
+    hwlower/scatter.py; 100 and 256 bins are whole steps), drawn last, as above."""
+    if case.bins <= 64 or rng.random() >= 1 / 3:
+        return case
+    return dataclasses.replace(case, ram_init="divided")
 
 
 def footer(name: str, case: Case, target: str = "") -> list[str]:

@@ -400,29 +400,31 @@ def _compile_through(p, hw_output, *buffered):
     return hl.compile(p.output, name="demo")
 
 
-def _transposed_convolution(unrolled: bool):
-    """up(x, y) = sum over r of hw_input((x + r.x) / 2, (y + r.y) / 2) * (r.x + 2 * r.y + 1): a 2x upsampling
-    convolution, its taps serial unless `unrolled`."""
+def _sheared_transposed_convolution(unrolled: bool):
+    """up(x, y) = sum over r of hw_input((x + r.x) / 2 + r.y, y / 2) * (r.x + 2 * r.y + 1): a 2x upsampling
+    convolution whose rows shear, r.y outside the quotient; its taps serial unless `unrolled`. (Without the
+    shear, (x + r.x) / 2 alone, the serial taps read through a buffered Func: tests/flow/test_flow_upsample.py.)"""
     p = pipeline(width=8, height=8)
     r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
     up, hw_output = hl.Func("up"), hl.Func("hw_output")
     up[p.x, p.y] = hl.u16(0)
-    up[p.x, p.y] += p.hw_input[(p.x + r.x) / 2, (p.y + r.y) / 2] * hl.u16(r.x + 2 * r.y + 1)  # <-upconv
+    up[p.x, p.y] += p.hw_input[(p.x + r.x) / 2 + r.y, p.y / 2] * hl.u16(r.x + 2 * r.y + 1)  # <-upconv
     if unrolled:
         up.update().unroll(r.x).unroll(r.y)
     hw_output[p.x, p.y] = up[p.x, p.y]
     return _compile_through(p, hw_output, up)
 
 
-@case("hardware", "A quotient of a pure and a reduction variable (a transposed convolution's serial taps)", (
-    "{upconv}: Func 'up'.update(0) accesses 'hw_input' at ((x + r$x) / 2), which is not an affine function of "
-    "its loops; memories need affine addresses: a quotient of a pure and a reduction variable (r.x) takes "
-    "values no loop order makes affine (a transposed convolution's (x + r.x) / 2); unroll the reduction "
-    "(update().unroll(r.x)): each step's quotient is then affine on its own."), func="up", simulate=True)
-def transposed_convolution_serial():
-    return _transposed_convolution(False)
+@case("hardware", "A reduction variable outside a quotient of a pure and a reduction variable (serial taps)", (
+    "{upconv}: Func 'up'.update(0) accesses 'hw_input' at (((x + r$x) / 2) + r$y), which is not an affine "
+    "function of its loops; memories need affine addresses: a serial reduction reads at a quotient only where all "
+    "the index's variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and "
+    "this index's (r.x, r.y) do not; unroll the reduction (update().unroll(r.x).unroll(r.y)): each step's quotient "
+    "is then affine on its own."), func="up", simulate=True)
+def sheared_transposed_convolution_serial():
+    return _sheared_transposed_convolution(False)
 
 
-@transposed_convolution_serial.fix
+@sheared_transposed_convolution_serial.fix
 def _():
-    return _transposed_convolution(True)
+    return _sheared_transposed_convolution(True)

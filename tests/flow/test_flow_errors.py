@@ -88,8 +88,8 @@ def test_bad_probability(tmp_path):
 def test_unknown_dump_step():
     out, _ = _gaussian()
     with pytest.raises(hl.HalideError, match=r"--dump-after fold \(dump_after=\): unknown step; the steps are "
-                                             r"region, bounds, tiles, tables, inline, scatter, edges, ops, streams, "
-                                             r"lanes, reorder, order, lane_constants, lower, lower_kernel, "
+                                             r"region, divided, bounds, tiles, tables, inline, scatter, edges, ops, "
+                                             r"streams, lanes, reorder, order, lane_constants, lower, lower_kernel, "
                                              r"fold_constants, .*, "
                                              r"assign_stages, "
                                              r"compute, dependences, rates, capacities, mapping, schedule, verilog"):

@@ -61,20 +61,20 @@ def test_a_ram_with_a_table_is_lint_clean_and_latch_free(tmp_path):
     assert_lint_clean_and_latch_free(hl.compile(out, name="ram_table_lint"), tmp_path)
 
 
-def _started_from_the_input(index):
-    """256 bins starting at the input's row 1 read at `index(b)`, then a histogram of the 8x4 corner."""
+def _started_from_the_input(index, bins: int = 256):
+    """`bins` bins starting at the input's row 1 read at `index(b)`, then a histogram of the 8x4 corner."""
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
     hw_input[x, y] = hl.u16(input_[x, y])
     r = hl.RDom([hl.Range(0, 8), hl.Range(0, 4)], "r")
     hist[b] = hw_input[index(b), 1] * 2
-    hist[hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)] += hl.u16(1)
+    hist[hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, bins - 1)] += hl.u16(1)
     hw_output[b] = hist[b]
     output[b] = hw_output[b]
     bo, bi = hl.Var("bo"), hl.Var("bi")
-    output.bound(b, 0, 256)
-    hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
+    output.bound(b, 0, bins)
+    hw_output.compute_root().split(b, bo, bi, bins).hw_accelerate(bi, bo)
     hw_input.compute_root().stream_to_accelerator()
     return output
 
@@ -90,10 +90,28 @@ def test_a_ram_started_from_the_input_writes_it_in_a_first_pass(simulator, build
                  bubbles=0.2, backpressure=0.2)
 
 
-def test_a_ram_initialised_from_an_input_at_a_divided_index_is_refused():
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("index", "bins", "width"), [(lambda b: b % 8, 256, 8), (lambda b: b / 2, 256, 128),
+                                                (lambda b: b % 3 + b / 3, 258, 88)], ids=["mod8", "div2", "mod3"])
+def test_a_ram_started_from_the_input_at_a_divided_index_splits_its_first_pass(simulator, build_dir, index, bins,
+                                                                                width):
+    """hist(b) = hw_input(b % 8, 1) * 2: the first pass runs b in steps of 8 (b = 8 * b_o + b_i), where b % 8 = b_i
+    and b / 8 = b_o are affine (as a user's hist.split(b, bo, bi, 8) would make them); by 3 over 258 bins too."""
+    design = hl.compile(_started_from_the_input(index, bins), name="ram_from_input_divided")
+    (ram,) = [b for b in design.report["buffers"] if b["name"] == "hist"]
+    assert ram["level"] == "mem_tile", ram
+    res = design.check({"input": random_image(width, 4, seed=6)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.parametrize(("index", "bins"), [(lambda b: b % 3, 256), (lambda b: (b + 1) % 8, 256)], ids=["box", "sum"])
+def test_a_ram_started_from_the_input_at_an_index_no_split_serves_is_refused(index, bins):
+    """b % 3 over 256 bins (not whole steps of 3), (b + 1) % 8 (not one coordinate's steps): refused as before."""
     with pytest.raises(hl.HalideError, match=r"whose elements start at values known at compile time .* reads "
-                                             r"hw_input at a divided index; initialise it without hw_input"):
-        hl.compile(_started_from_the_input(lambda b: b % 8), name="ram_from_input")
+                                             r"hw_input at an index divided by a constant that is not one coordinate "
+                                             r"over whole steps \(its box is \[0, 255\]\); initialise it without "
+                                             r"hw_input"):
+        hl.compile(_started_from_the_input(index, bins), name="ram_from_input")
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
