@@ -17,6 +17,7 @@ from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.pipeline import Pipeline
 
 from .affine import affine_of, int_value
+from .edge_taps import Guarded
 from .ir import Affine
 from .region import Region
 
@@ -34,9 +35,12 @@ def dimension_steps(region: Region, defs_of: dict[int, list[Definition]]) -> dic
         for definition in defs_of[id(f)]:
             own = {a.name: (id(f), i) for i, a in enumerate(definition.args) if isinstance(a, ir.Var)}
             for n in ir.walk(definition.value):
-                if isinstance(n, ir.Call) and isinstance(n.callee, Function):
-                    for i, arg in enumerate(n.args):
-                        _link(graph, own, (id(n.callee), i), arg)
+                # an edge tap (a repeat_edge read, made a choice of guarded taps) reads its Func at its index
+                g = n.callee.func if isinstance(n, ir.Call) and isinstance(n.callee, Guarded) else \
+                    n.callee if isinstance(n, ir.Call) else None
+                if isinstance(g, Function):
+                    for i, arg in enumerate(n.args[:len(g.args)]):  # (a tap's guards' expressions follow)
+                        _link(graph, own, (id(g), i), arg)
     out: dict[int, dict[int, int]] = {}
     for comp in nx.weakly_connected_components(graph):
         for (fid, i), d in _class_steps(graph.subgraph(comp)).items():
@@ -74,6 +78,7 @@ def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:
 def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -> None:
     """Link the producer's dimension with the consumer's variable its index uses (x, 2 * x + 1, x / 2 + 1), with
     the producer's resolution relative to the consumer's (2, 2, 1/2)."""
+    arg = _unclamped(arg)
     div = 1
     if isinstance(arg, ir.BinOp) and arg.op == "div":
         divisor = arg.b
@@ -98,6 +103,16 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
             old["ratio"], old["div"] = None, max(old["div"], div)
         return
     graph.add_edge(own[var], producer, ratio=ratio, div=div)
+
+
+def _unclamped(arg: ir.Expr) -> ir.Expr:
+    """The index inside a clamp to constant bounds (an inlined repeat_edge's max(min(x / 2, 2), 0)): the clamp
+    holds the index at the edge without changing its resolution inside, so an upsample of a bounded Func still
+    strip-mines its dimension (fuzz 131124); the clamp stays in the address, for bounds to simplify."""
+    while isinstance(arg, ir.BinOp) and arg.op in ("min", "max") and \
+            all(isinstance(n, (ir.Const, ir.BinOp)) for n in ir.walk(arg.b)):  # a bound like (0 + 3) - 1
+        arg = arg.a
+    return arg
 
 
 def _quotient_scaled(arg: ir.Expr) -> tuple[ir.Expr, int]:

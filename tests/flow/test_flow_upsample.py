@@ -404,3 +404,24 @@ def test_a_constant_func_read_at_a_serial_quotient_gets_no_added_func(where):
     accelerate(hw_output, hw_output, 8, 6, [up], hw_input)
     design = hl.compile(hw_output, name=f"tconv_const_{where}")
     assert [b["name"] for b in design.report["buffers"]] == ["hw_input", "up", "hw_output"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_upsample_of_a_repeat_edge_inside_is_strip_mined(simulator, build_dir):
+    """`up` reads repeat_edge(half) at x / 2 + 1 through an inlined Func: the index reaches bounds inference
+    clamped (max(min(x / 2 + 1, 4), 0)); the clamp keeps x / 2's resolution, so up's 9 x 7 box rounds up to whole
+    steps, 10 x 8, and the edge (x / 2 + 1 = 5) reads column 4 (refused before; fuzz seed 131124, saved in
+    fuzz_cases/upsample_of_an_inlined_repeat_edge.py, is the same through an edge tap)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, half, shifted = hl.Func("hw_input"), hl.Func("half"), hl.Func("shifted")
+    up, hw_output = hl.Func("up"), hl.Func("hw_output")
+    hw_input[x, y] = hl.u16(i[x, y])
+    half[x, y] = hw_input[x, y] * hl.u16(3)
+    edge = hl.BoundaryConditions.repeat_edge(half, [(0, 5), (0, 4)])
+    shifted[x, y] = edge[x, y] + hl.u16(1)  # inline
+    up[x, y] = (shifted[x / 2, y / 2] + shifted[x / 2 + 1, y / 2 + 1]) >> 1
+    hw_output[x, y] = up[x, y]
+    accelerate(hw_output, hw_output, 9, 7, [half, up], hw_input)
+    design = hl.compile(hw_output, name="upsample_repeat_edge")
+    design.check({"input": random_image(5, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
