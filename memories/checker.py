@@ -10,6 +10,7 @@ plain facts (op schedules, port controllers, tap delays) and the exact value flo
    happens between the value's write and its read as the bank's kind defines it (read-first delay lines,
    forwarding addressed banks), and no port or op is used twice in one cycle, nor a tile given more ports or
    words than it has (bank read ports sharing a tile read port read in disjoint cycles).
+   An addressed bank read port iterating before its op's box fires from cycle 0 on, in its iteration order.
 4. a RAM (memories/ram.py) is written in its update op's write cycles, read at the elements its readers' loads
    name, and only after its last write.
 A failure raises MemoryCheckError naming the buffer and the first violating point.
@@ -118,6 +119,23 @@ def _follow(buf: str, port: str, name: str, dims: tuple[Dim, ...], c: Controller
     if not differ.is_empty():
         _fail(buf, f"port {port} does not follow op '{op.op}' fired + {extra} cycles, first at "
                    f"{_at(dims, point_values(differ.lexmin()))}")
+    if before:
+        _in_order(buf, port, dims, ctrl)
+
+
+def _in_order(buf: str, port: str, dims: tuple[Dim, ...], ctrl: isl.Map) -> None:
+    """A port iterating before its op's box fires in cycles the op's box does not vouch for: the controller
+    (ms_ctrl_when) finds its first firing by comparing the cycle with its start once, then counts down the gaps,
+    so they must be at or after cycle 0 and increase along its iterations (distinct is not enough)."""
+    early = ctrl.intersect_range(isl.Set("{ [c] : c < 0 }")).domain()
+    if not early.is_empty():
+        _fail(buf, f"port {port} fires before cycle 0 at {_at(dims, point_values(early.lexmin()))}")
+    dom = ctrl.domain()
+    order = _pairs(dom.lex_lt_set(dom), ctrl, ctrl).intersect_range(isl.Set("{ [a, b] : a >= b }")).domain()
+    if not order.is_empty():
+        bad = point_values(order.lexmin())
+        _fail(buf, f"port {port} fires at {_at(dims, bad[len(dims):])} no later than at "
+                   f"{_at(dims, bad[:len(dims)])}, before it in its iteration order")
 
 
 def _pairs(rel: isl.Map, left: isl.Map, right: isl.Map) -> isl.Map:

@@ -9,10 +9,11 @@ Decided from the access maps, for the addressed reads of one op, lane and box fr
 read R delayed by k cycles when, for a time dim d and s > 0, D's element at iteration i is R's at i - s along d
 (their indices differ only by s times R's coefficients of d), k = s * rate(d) cycles. R's bank read port then
 iterates s more steps of d before its box: D's first s iterations of d (a row's start) take words R's box never
-reads. It is folded only when those earlier iterations fit in cycles of their own (the extended controller is
-injective and starts at or after cycle 0) and D's values are written before R reads them there (D's least
-delay from its write is more than k). The trial is kept by `mapping` only when it stores fewer words in no more
-tiles; `checker` proves every register's word from its root's reads.
+reads. It is folded only when those earlier iterations fit in cycles of their own (the extended controller
+fires in increasing cycles along its iterations, a controller counting down its gaps, from cycle 0 on) and D's
+values are written before R reads them there (D's least delay from its write is more than k). The
+trial is kept by `mapping` only when it stores fewer words in no more tiles; `checker` proves every register's
+word from its root's reads.
 """
 
 from __future__ import annotations
@@ -115,13 +116,18 @@ def fold(prog: Program, sched: Schedule, reads: list[mp._Read]) -> Folded | None
 
 
 def _own_cycles(sched: Schedule, r: mp._Read, box: tuple[Dim, ...]) -> bool:
-    """The read over the extended box fires in distinct cycles, none before cycle 0."""
+    """The read over the extended box fires in increasing cycles along its iterations (a controller counts down
+    the gaps), none before cycle 0."""
     t = sched.timing[r.port.op]
     s = r.flow.dst
     start = t.delay + r.flow.read_offset
     ts = ", ".join(f"t{k}" for k in range(len(box)))
     cycles = isl.Map(f"{{ {s.time_name}[{ts}] -> [{cycle_expr(s.time_dims, t.rates, start)}] : {bounds(box)} }}")
-    return cycles.is_injective() and cycles.range().lexmin().is_subset(isl.Set("{ [c] : c >= 0 }"))
+    dom = cycles.domain()
+    pairs = dom.lex_lt_set(dom).domain_map().apply_range(cycles).flat_range_product(
+        dom.lex_lt_set(dom).range_map().apply_range(cycles))
+    in_order = pairs.intersect_range(isl.Set("{ [a, b] : a >= b }")).is_empty()
+    return in_order and cycles.range().lexmin().is_subset(isl.Set("{ [c] : c >= 0 }"))
 
 
 def chains(folded: Folded, served: dict[str, str]) -> tuple[list[Register], dict[str, str]]:

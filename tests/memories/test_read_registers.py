@@ -4,12 +4,14 @@ x + 1 two and four cycles later); the checker proves every register's word and r
 
 import dataclasses as dc
 
+import islpy as isl
 import pytest
 
 import mainspring as hl
 from mainspring import apps
-from mainspring.memories import MemoryCheckError, check_plan, from_json, to_json
+from mainspring.memories import MemoryCheckError, check_plan, checker, from_json, to_json
 from mainspring.memories import mapping as mp
+from mainspring.memories.ir import Dim
 from mainspring.memories.polyhedral import build_program
 from mainspring.memories.read_registers import delayed_reads
 from mainspring.memories.schedule import schedule
@@ -115,3 +117,34 @@ def test_f_an_addressed_read_on_a_register_of_a_stream_is_caught(camera):
     with pytest.raises(MemoryCheckError, match=rf"read port {p.name} reads an addressed bank through {reg.name}, "
                                                 "neither a bank read port nor a register after one"):
         check_plan(nest, _with_buffer(plan, "hw_input", tamper))
+
+
+def test_f_a_root_extended_before_cycle_0_is_caught(camera):
+    # 5 more rows of pairs (yo, 40 cycles a step) before the box: in cycles of their own, in order, at the op's
+    # formula, and only reading words no register uses; but the first, 186 - 200, is before cycle 0, which the
+    # controller, comparing the cycle with its start once, never sees
+    nest, plan = camera
+    root = next(p for b in plan.buffer("g_gr").banks for p in b.read_ports if p.domain[2].min == -2)
+    assert root.controller.cycle_starting_addr == 186 and root.controller.cycle_stride[3] == 40
+    box = (dc.replace(root.domain[0], min=-5, extent=root.domain[0].extent + 5),) + root.domain[1:]
+    ctrl = dc.replace(root.controller, extent=tuple(d.extent for d in reversed(box)), cycle_starting_addr=-14,
+                      data_starting_addr=root.controller.data_starting_addr - 5 * root.controller.data_stride[3])
+
+    def tamper(b):
+        def bank(k):
+            return dc.replace(k, read_ports=tuple(dc.replace(p, domain=box, controller=ctrl) if p is root else p
+                                                  for p in k.read_ports))
+        return dc.replace(b, banks=tuple(bank(k) for k in b.banks))
+
+    with pytest.raises(MemoryCheckError, match=rf"buffer 'g_gr': port {root.name} fires before cycle 0 at "
+                                                r"\[demosaicked.s0.y.strip_o=-5, "):
+        check_plan(nest, _with_buffer(plan, "g_gr", tamper))
+
+
+def test_f_an_extension_out_of_its_iteration_order_is_caught():
+    # distinct cycles are not enough: row 1's extra read (x = -1, cycle 6) comes before row 0's last (x = 1,
+    # cycle 8), and a controller counts down the gap from one firing to the next
+    dims = (Dim("y", 0, 2), Dim("x", -1, 3))
+    with pytest.raises(MemoryCheckError, match=r"buffer 'b': port p fires at \[y=1, x=-1\] no later than at "
+                                               r"\[y=0, x=1\], before it in its iteration order"):
+        checker._in_order("b", "p", dims, isl.Map("{ P[y, x] -> [6y + 4x + 4] : 0 <= y <= 1 and -1 <= x <= 1 }"))
