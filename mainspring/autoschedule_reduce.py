@@ -123,7 +123,10 @@ def serial_channel_streams(pipe: Pipeline, plan: _Plan, bounds: dict) -> set[int
     for f in plan.buffered + [plan.accelerated]:
         unrolled = dict(plan.unrolled.get(id(f), []))
         for k, d in enumerate(pipe.definitions(f)[1:]):
-            if points(d) is not None and (k not in unrolled or (id(f), k) in plan.partial):
+            # An update at no pure Var (a histogram's hist(bin(r)), a total) steps over the pixels, not taps per
+            # pixel: once per pixel at most, so its stream carries a pixel's channels whole (fuzz --auto 130319).
+            over_pixels = not any(isinstance(a, ir.Var) and a.name in f.args for a in d.args)
+            if points(d) is not None and not over_pixels and (k not in unrolled or (id(f), k) in plan.partial):
                 partial.append((f, k, unrolled.get(k, [])))
     if plan.lanes.lanes != 1 or not partial:
         return set()
