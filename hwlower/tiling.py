@@ -86,7 +86,7 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
     options = []
     for dim, axis in zip(order, axes):
         last, whole = axis[-1], axis[0] + (len(axis) - 1) * extents[dim]  # ShiftInwards' and RoundUp's last tile
-        step = _step(pipe, dim, multiples or {})  # only to origins of the first tile's phase (check_same_phase)
+        step = step_along(pipe, dim, multiples or {})  # only to origins of the first tile's phase (check_same_phase)
         moves = [d for d in range(min(whole - last, _MOST_MOVED) + 1) if (last + d - axis[0]) % step == 0 or d == 0]
         options.append([axis[:-1] + [last + d] for d in (moves if len(axis) > 1 else [0])])
     for moved in sorted(itertools.product(*options), key=lambda a: sum(x[-1] for x in a))[1:]:
@@ -102,12 +102,12 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
 
 def _in_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multiples: dict[int, dict[int, int]]) -> bool:
     """Whether the first tile's hardware computes every tile: each tile's box of f has the first tile's shape,
-    starts a whole number of steps (`_step`) from it, and the loops (the first tile's, over its output box) reach
+    starts a whole number of steps (`step_along`) from it, and the loops (the first tile's, over its output box) reach
     the tile's output box from there (1-row tiles over y / 2: the tile at y = 1 realises f over rows 0..1, and one
     row from 0 misses it). The other Funcs' boxes may differ where a boundary condition clamps them, which the
     `edges` pass extends."""
     first = tiles[0].boxes[pipe.name(f)]
-    steps = [_step(pipe, a, multiples) for a in f.args]
+    steps = [step_along(pipe, a, multiples) for a in f.args]
     loops = [hi - lo + 1 for lo, hi in tiles[0].output_box]
     return all((lo - lo0) % st == 0 and hi - lo == hi0 - lo0 and out_hi < lo + n for t in tiles[1:]
                for (lo, hi), (lo0, hi0), st, n, (_, out_hi) in zip(t.boxes[pipe.name(f)], first, steps, loops,
@@ -118,14 +118,14 @@ def _at_first_phase(pipe: Pipeline, sub: Pipeline, f: Function, tiles: Sequence[
                     multiples: dict[int, dict[int, int]] | None, shifted: frozenset[int],
                     shared: SharedBounds) -> tuple[Tile, ...]:
     """The tiles, each computing a box of f (its `loop_box`) that starts at the first tile's phase (a whole number
-    of steps from it, `_step`) at or before its own box, all of one shape (the other Funcs' boxes may still differ
+    of steps from it, `step_along`) at or before its own box, all of one shape (the other Funcs' boxes may still differ
     where a boundary condition clamps them: the `edges` pass extends them, or refuses). The first tile's hardware
     then runs every tile at the phase it was built for. 3-row tiles over an upsample of y read through a clamp:
     the tile keeping rows 3..5 computes 2..5, the first 0..3; 5-column tiles over x / 3 (15 columns): 7 columns,
     3 whole steps, from x = 0, 3 and 9. The host keeps what it kept before; the rest is recomputed or dropped."""
     name = pipe.name(f)
     first = tiles[0].boxes[name]
-    steps = [_step(pipe, a, multiples or {}) for a in f.args]
+    steps = [step_along(pipe, a, multiples or {}) for a in f.args]
     starts = [[lo - (lo - lo0) % st for (lo, _), (lo0, _), st in zip(t.boxes[name], first, steps)] for t in tiles]
     # (up to what the host keeps: f's box may hold a RoundUp tail's padding, which the loops add again)
     shape = [max(t.output_box[i][1] - s[i] for t, s in zip(tiles, starts)) for i in range(len(f.args))]
@@ -136,7 +136,7 @@ def _at_first_phase(pipe: Pipeline, sub: Pipeline, f: Function, tiles: Sequence[
     return tuple(out)
 
 
-def _step(pipe: Pipeline, dim: str, multiples: dict[int, dict[int, int]]) -> int:
+def step_along(pipe: Pipeline, dim: str, multiples: dict[int, dict[int, int]]) -> int:
     """The steps the Funcs inside take along the dimension named `dim` (an upsample's full-resolution x: 2)."""
     funcs = {id(g): g for g in pipe.functions.values()}
     return math.lcm(1, *(d for fid, dims in multiples.items() if fid in funcs for k, d in dims.items()
@@ -228,25 +228,49 @@ def _schedule_loc(f: Function) -> SourceLoc | None:
     return f.placement.hw_accelerate[2] if f.placement.hw_accelerate else f.placement.compute.loc
 
 
-def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str]) -> None:
+def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
+                     steps: Sequence[int] | None = None) -> None:
     """The boxes of the buffers `names` have one shape in every tile of `f` (the `edges` pass checks, once it has
-    extended the streams that boundary conditions read)."""
+    extended the streams that boundary conditions read). `steps`: f's steps per dimension (`step_along`), which name
+    the divisor where host tiles were grown to the first tile's phase."""
     first = tiles[0]
     for t in tiles[1:]:
         for name in names:
             box = t.boxes[name]
             shape = [hi - lo for lo, hi in box]
             if shape != [hi - lo for lo, hi in first.boxes[name]]:
-                loc = _schedule_loc(f)
+                differ = (f"{_schedule_loc(f)}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} "
+                          f"for the tile at {t.output_box} but {first.boxes[name]} for the first): every tile runs "
+                          "the same hardware, so the footprint of each Func may only shift from tile to tile")
+                grown = steps is not None and any(u.loop_box is not None for u in tiles)
+                why = _grown_still_differ(f, tiles, t, name, steps) if steps is not None and grown else None
+                if why is not None:
+                    raise ScheduleError(differ + why)
                 raise ScheduleError(
-                    f"{loc}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} for the tile at "
-                    f"{t.output_box} but {first.boxes[name]} for the first): every tile runs the same hardware, so "
-                    "the footprint of each Func may only shift from tile to tile; with indices divided by a "
-                    "constant (x / 3), GLB tiles and memory tiles whose origins differ modulo it read different "
-                    "footprints (host tiles without a GLB level grow to one footprint; these do not yet). Choose a "
-                    "tile size that is a multiple of each constant the indices are divided by (for x / 3: 3, 6, 9, "
-                    "...)"
+                    differ + "; with indices divided by a constant (x / 3), GLB tiles and memory tiles whose origins "
+                    "differ modulo it read different footprints (host tiles without a GLB level grow to one "
+                    "footprint; these do not yet). Choose a tile size that is a multiple of each constant the "
+                    "indices are divided by (for x / 3: 3, 6, 9, ...)"
                 )
+
+
+def _grown_still_differ(f: Function, tiles: Sequence[Tile], t: Tile, name: str,
+                        steps: Sequence[int]) -> str | None:
+    """Why host tiles grown to the first tile's phase still differ: `name` is read at two rates along a stepped
+    dimension (at y / 2 and at y + 2: the tile 2 rows on reads 1 row on through one, 2 through the other, so
+    no shifted box holds both), and the fix: one tile along it; None if `t` moved along no stepped dimension."""
+    moved = [i for i, ((lo, _), (lo0, _)) in enumerate(zip(t.output_box, tiles[0].output_box))
+             if lo != lo0 and steps[i] > 1]
+    if not moved:
+        return None
+    dims = ", ".join(f.args[i] for i in moved)
+    divided = " and ".join(f"{f.args[i]} / {steps[i]}" for i in moved)
+    whole = ", ".join(f"{max(u.output_box[i][1] for u in tiles) - min(u.output_box[i][0] for u in tiles) + 1} "
+                      f"along {f.args[i]}" for i in moved)
+    return (f"; host tiles grow to the first tile's phase along {dims} (indices divided by a constant: "
+            f"{divided}), yet {name}'s footprint still changes, as when a Func is read both through {divided} and "
+            "through an undivided index: its reads move at different rates from tile to tile, and no box that only "
+            f"shifts holds both. Use one tile along {dims} (a tile size of {whole}, the whole output)")
 
 
 def check_same_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multiples: dict[int, dict[int, int]],
