@@ -80,6 +80,8 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
     the producer's resolution relative to the consumer's (2, 2, 1/2)."""
     arg = _unclamped(arg)
     div = 1
+    if _modulo_step(graph, own, arg):
+        return
     if isinstance(arg, ir.BinOp) and arg.op == "div":
         divisor = arg.b
         if isinstance(divisor, ir.Const) and not divisor.type.is_float():
@@ -103,6 +105,24 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
             old["ratio"], old["div"] = None, max(old["div"], div)
         return
     graph.add_edge(own[var], producer, ratio=ratio, div=div)
+
+
+def _modulo_step(graph: nx.DiGraph, own: dict[str, Dim], arg: ir.Expr) -> bool:
+    """Self-link each consumer dimension whose variable x is read through e % d (d constant, e of x alone, with
+    reduction variables an unrolled update adds): strip-mining x into d * xo + xi makes x % d xi, affine, as
+    (xi + 1) % 2 is. The consumer's dimension runs in steps of d (a link to itself at resolution 1, dividing by
+    d); the producer's, read at 0 .. d - 1 whatever x's resolution, is not linked to it. Whether arg is a modulo
+    alone (nothing else to link)."""
+    for n in ir.walk(arg):
+        if isinstance(n, ir.BinOp) and n.op == "mod" and isinstance(n.b, ir.Const) and \
+                isinstance(n.b.value, int) and n.b.value > 1:
+            names = {v.name for v in ir.walk(n.a) if isinstance(v, ir.Var)}
+            if len(names) == 1 and (dim := own.get(next(iter(names)))) is not None:
+                # (an update reading its own Func at x has linked the dimension to itself already)
+                div = max(int_value(n.b), graph.edges[dim, dim]["div"]) if graph.has_edge(dim, dim) else \
+                    int_value(n.b)
+                graph.add_edge(dim, dim, ratio=Fraction(1), div=div)
+    return isinstance(arg, ir.BinOp) and arg.op == "mod"
 
 
 def _unclamped(arg: ir.Expr) -> ir.Expr:

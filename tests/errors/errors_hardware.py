@@ -395,7 +395,7 @@ def _ram(init_from_input: bool = False, reduce_after: str = "", taps: int = 1):
     hw_input[x, y] = hl.u16(input_[x, y])
     r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
     at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)
-    hist[b] = hw_input[b % 3, 0] if init_from_input else hl.u16(b)  # <-ram_init
+    hist[b] = hw_input[(b + 1) % 3, 0] if init_from_input else hl.u16(b)  # <-ram_init
     hist[at] += hl.u16(1)
     if reduce_after:  # a second update, at the pure coordinates, that also reduces over the image's first row
         row = hl.RDom([hl.Range(0, 8)], "row")
@@ -425,13 +425,13 @@ def _ram(init_from_input: bool = False, reduce_after: str = "", taps: int = 1):
     "the computed address, one step per cycle), whose elements start at values known at compile time (of the "
     "coordinates and constant Funcs) or read at affine coordinates (written in a first pass, whose loop over a "
     "coordinate c runs in steps of k where it reads at c / k or c % k), but its pure definition "
-    "hw_input((b % 3), 0) reads hw_input at an index divided by a constant that is not one coordinate over whole "
-    "steps (its box is [0, 255]); initialise it without hw_input (hist(...) = 0) and combine hw_input with it in a "
-    "Func that reads it"),
+    "hw_input(((b + 1) % 3), 0) reads hw_input at an index divided by a constant that is not one coordinate over "
+    "whole steps (its box is [0, 257]); initialise it without hw_input (hist(...) = 0) and combine hw_input with it "
+    "in a Func that reads it"),
     func="hist", gaps=("fix",), note="Halide accepts any initial value; a RAM here starts at a table the compiler "
     "computes, or at values read at affine coordinates, which its pure definition writes in a first pass of its "
-    "update port, its loops split into steps of a divisor (b % 8 over 256 elements compiles); b % 3 over 256 "
-    "elements is not whole steps of 3")
+    "update port, its loops split into steps of a divisor (b % 8, and b % 3 whose box rounds up to whole steps, "
+    "compile); (b + 1) % 3 is not one coordinate: its values 1, 2, 0 in each step of 3 are not affine")
 def ram_initialised_from_an_input():
     return hl.compile(_ram(init_from_input=True), name="demo")
 

@@ -462,3 +462,32 @@ def read_at_two_rates_in_host_tiles():
 @read_at_two_rates_in_host_tiles.fix
 def _():
     return _read_at_two_rates(3)
+
+
+def _serial_modulo(unrolled: bool):
+    """alt(x, y) = sum over r.x in 0..2 of hw_input((x + r.x) % 2, y) * (r.x + 1): a reduction variable inside a
+    modulo; its taps serial unless `unrolled` (each tap's (xi + k) % 2 is then affine in alt's 2-long steps)."""
+    p = pipeline(width=8, height=8)
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    alt, hw_output = hl.Func("alt"), hl.Func("hw_output")
+    alt[p.x, p.y] = hl.u16(0)
+    alt[p.x, p.y] += p.hw_input[(p.x + r.x) % 2, p.y] * hl.u16(r.x + 1)  # <-modulo
+    if unrolled:
+        alt.update().unroll(r.x)
+    hw_output[p.x, p.y] = alt[p.x, p.y]
+    return _compile_through(p, hw_output, alt)
+
+
+@case("hardware", "A reduction variable inside a modulo by a constant (serial taps)", (
+    "{modulo}: Func 'alt'.update(0) accesses 'hw_input' at ((x + r$x) % 2), which is not an affine function of its "
+    "loops; memories need affine addresses: a serial reduction reads at a quotient only where all the index's "
+    "variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
+    "(r.x) do not; unroll the reduction (update().unroll(r.x)): each step's quotient is then affine on its own."),
+    func="alt", simulate=True)
+def serial_modulo():
+    return _serial_modulo(False)
+
+
+@serial_modulo.fix
+def _():
+    return _serial_modulo(True)
