@@ -125,7 +125,8 @@ def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: s
         got = _organise(prog, sched, target, name, reads, wports, slices, fold=True)
     except MemoryMappingError:
         return best
-    if _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
+    if residue.shared_ports_disjoint(got[2]) and _tiles(got) <= _tiles(best) and _words(wports, got) < _words(
+            wports, best):
         best = got
     return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True)
 
