@@ -35,12 +35,17 @@ def dimension_steps(region: Region, defs_of: dict[int, list[Definition]]) -> dic
         for definition in defs_of[id(f)]:
             own = {a.name: (id(f), i) for i, a in enumerate(definition.args) if isinstance(a, ir.Var)}
             for n in ir.walk(definition.value):
-                # an edge tap (a repeat_edge read, made a choice of guarded taps) reads its Func at its index
-                g = n.callee.func if isinstance(n, ir.Call) and isinstance(n.callee, Guarded) else \
-                    n.callee if isinstance(n, ir.Call) else None
+                # An edge tap (a boundary condition's read, made a choice of guarded taps) reads its Func at its
+                # index; it is linked only where that index divides (an upsample of the bounded Func): bounds
+                # inference sees the boundary condition's own expression, which it links through a clamp but not
+                # through a mirror's modulo, so a tap at x - 1 linked here alone would step the reader's loop in
+                # steps its box was not rounded to (fuzz 130909).
+                guarded = isinstance(n, ir.Call) and isinstance(n.callee, Guarded)
+                g = n.callee.func if guarded else n.callee if isinstance(n, ir.Call) else None
                 if isinstance(g, Function):
                     for i, arg in enumerate(n.args[:len(g.args)]):  # (a tap's guards' expressions follow)
-                        _link(graph, own, (id(g), i), arg)
+                        if not guarded or _quotient_scaled(arg)[1] > 1:
+                            _link(graph, own, (id(g), i), arg)
     out: dict[int, dict[int, int]] = {}
     for comp in nx.weakly_connected_components(graph):
         for (fid, i), d in _class_steps(graph.subgraph(comp)).items():
