@@ -1,4 +1,4 @@
-# Found by mainspring fuzz (seed 130909): refused after session 14 linked edge taps to their Func's steps: a mirror_interior
+# Found by mainspring fuzz (seed 130909): refused once session 14 linked edge taps to their Func's steps: a mirror
 # tap at y - 1 stepped f1 (3 rows) by f0's upsample steps of 2, which bounds inference had not rounded its box to.
 """mainspring fuzz case 130909: 2x3, tile None, 1 lane(s)."""
 import mainspring
