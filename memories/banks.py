@@ -21,7 +21,6 @@ import dataclasses
 import functools
 import itertools
 import math
-from collections.abc import Sequence
 
 import islpy as isl
 
@@ -55,31 +54,12 @@ def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, read
                 got = mp._organise(prog, sched, target, name, split, wports, slices, banker, fold)
             except MemoryMappingError:
                 continue  # more write streams or read controllers than a tile has
-            if fold and not shared_ports_disjoint(got[2]):
-                continue  # a folded root read before its box takes cycles of a port sharing its tile read port
+            if fold and mp.folds_clash(got):
+                continue
             if mp._tiles(got) <= mp._tiles(best) and mp._words(wports, got) < mp._words(wports, best):
                 best = got
     return best
 
-
-def shared_ports_disjoint(banks: Sequence[Bank]) -> bool:
-    """Whether the bank read ports sharing each tile read port read in disjoint cycles (what the checker proves
-    of a plan: memories/checker.py `_check_shared_tile_ports`)."""
-    from .checker import _ctrl_map
-
-    for bank in banks:
-        users = {p.name: [p] for p in bank.tile_read_ports}
-        for p in bank.read_ports:
-            if p.shares in users:
-                users[p.shares].append(p)
-        for ports in users.values():
-            busy = None
-            for p in ports:
-                cycles = _ctrl_map("S", p.domain, p.controller, False).range()
-                if busy is not None and not busy.intersect(cycles).is_empty():
-                    return False
-                busy = cycles if busy is None else busy.union(cycles)
-    return True
 
 
 # ---- reads split by residue -------------------------------------------------------------------------------

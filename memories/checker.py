@@ -328,25 +328,42 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
 def _check_shared_tile_ports(buf: BufferPlan, bank: Bank, names: dict[str, str]) -> None:
     """Bank read ports sharing a tile read port (and its output register) read in disjoint cycles, an addressed
     bank's, at most a tile read port's controllers on each."""
-    users = {p.name: [p] for p in bank.tile_read_ports}
+    tile_ports = {p.name for p in bank.tile_read_ports}
     for p in bank.read_ports:
-        if p.shares is not None:
-            if bank.kind != "addressed" or p.shares not in users:
-                _fail(buf.name, f"bank {bank.name} read port {p.name} shares {p.shares}, not a tile read port of this "
-                                "addressed bank")
-            users[p.shares].append(p)
-    for owner, ports in users.items():
+        if p.shares is not None and (bank.kind != "addressed" or p.shares not in tile_ports):
+            _fail(buf.name, f"bank {bank.name} read port {p.name} shares {p.shares}, not a tile read port of this "
+                            "addressed bank")
+    for owner, ports in _sharing(bank).items():
         if len(ports) > CONTROLLERS_PER_TILE_READ_PORT:
             _fail(buf.name, f"bank {bank.name}: tile read port {owner} serves {len(ports)} bank read ports; a tile "
                             f"read port has {CONTROLLERS_PER_TILE_READ_PORT} controllers")
+    clash = shared_collision(bank)
+    if clash is not None:
+        port, owner, cycle = clash
+        _fail(buf.name, f"bank {bank.name}: {port} reads through tile read port {owner} in cycle {cycle}, when "
+                        "another of its bank read ports reads")
+
+
+def _sharing(bank: Bank) -> dict[str, list[BankPort]]:
+    """Each tile read port's bank read ports: its own, then those sharing it."""
+    users = {p.name: [p] for p in bank.tile_read_ports}
+    for p in bank.read_ports:
+        if p.shares in users:
+            users[p.shares].append(p)
+    return users
+
+
+def shared_collision(bank: Bank) -> tuple[str, str, int] | None:
+    """(bank read port, the tile read port it shares, the first cycle) where two bank read ports on one tile read
+    port read in the same cycle, or None (also asked by mapping, of an organisation it tries)."""
+    for owner, ports in _sharing(bank).items():
         busy = None
         for p in ports:
-            cycles = _ctrl_map(names[p.name], p.domain, p.controller, False).range()
+            cycles = _ctrl_map("S", p.domain, p.controller, False).range()
             if busy is not None and not busy.intersect(cycles).is_empty():
-                _fail(buf.name, f"bank {bank.name}: {p.name} reads through tile read port {owner} in cycle "
-                                f"{point_values(busy.intersect(cycles).lexmin())[0]}, when another of its bank read "
-                                "ports reads")
+                return p.name, owner, point_values(busy.intersect(cycles).lexmin())[0]
             busy = cycles if busy is None else busy.union(cycles)
+    return None
 
 
 def _check_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, name: str,

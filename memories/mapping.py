@@ -26,7 +26,7 @@ from mainspring.hwlower.ir import Affine
 from mainspring.target import CGRA
 
 from . import banks as residue
-from . import read_registers
+from . import checker, read_registers
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
@@ -125,10 +125,16 @@ def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: s
         got = _organise(prog, sched, target, name, reads, wports, slices, fold=True)
     except MemoryMappingError:
         return best
-    if residue.shared_ports_disjoint(got[2]) and _tiles(got) <= _tiles(best) and _words(wports, got) < _words(
-            wports, best):
+    if not folds_clash(got) and _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
         best = got
     return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True)
+
+
+def folds_clash(got: _Organised) -> bool:
+    """Whether registers after bank read ports made two reads share a tile read port in one cycle (a root read
+    before its box takes a cycle of a port sharing its tile read port: test_flow_update_lanes); the checker would
+    refuse the plan."""
+    return any(checker.shared_collision(b) is not None for b in got[2] if b.kind == "addressed")
 
 
 def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
