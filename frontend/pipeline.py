@@ -111,10 +111,7 @@ class Pipeline:
             _resolve_renames(fn)
         for fn in order:
             self.graph.add_node(self.name(fn))
-            for d in self.definitions(fn):
-                rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
-                for e in d.args + (d.value,) + rdom_bounds:
-                    self._collect_edges(fn, e)
+            self._collect_definition_edges(fn)
 
     def _producers_first(self) -> list[Function]:
         """Every Function the output reads, producers before consumers (a depth-first post-order, iterative so
@@ -141,6 +138,13 @@ class Pipeline:
                 out.extend(n.callee for n in ir.walk(e)
                            if isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee is not fn)
         return out
+
+    def _collect_definition_edges(self, fn: Function):
+        """The producer edges, inputs and scalars of fn's definitions (their RDoms' bounds too)."""
+        for d in self.definitions(fn):
+            rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
+            for e in d.args + (d.value,) + rdom_bounds:
+                self._collect_edges(fn, e)
 
     def _collect_edges(self, fn: Function, e: ir.Expr):
         for node in ir.walk(e):
@@ -203,15 +207,12 @@ class Pipeline:
         new._defs[id(reader)] = list(reader_defs)
         new.graph.remove_edges_from(list(new.graph.in_edges(self.name(reader))))
         for f in (*fns, reader):
-            for d in new.definitions(f):
-                rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
-                for e in d.args + (d.value,) + rdom_bounds:
-                    new._collect_edges(f, e)
+            new._collect_definition_edges(f)
         return new
 
     def computing(self, fn: Function) -> Pipeline:
         """The part of this pipeline that computes fn (fn its output), with the same Functions, definitions and
-        names: what `Pipeline(fn)` would build, but for Functions and definitions lowering added (`with_producer`)."""
+        names: what `Pipeline(fn)` would build, but for Functions and definitions lowering added (`with_producers`)."""
         new = copy.copy(self)
         new.output = fn
         keep = nx.ancestors(self.graph, self.name(fn)) | {self.name(fn)}
@@ -220,10 +221,7 @@ class Pipeline:
         new.functions = {n: f for n, f in self.functions.items() if n in keep}
         new.inputs, new.scalars = {}, {}
         for f in new.order:
-            for d in new.definitions(f):
-                rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
-                for e in d.args + (d.value,) + rdom_bounds:
-                    new._collect_edges(f, e)
+            new._collect_definition_edges(f)
         return new
 
     def consumers(self, fn: Function) -> list[Function]:
