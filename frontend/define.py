@@ -1,13 +1,13 @@
-"""Check and record a definition `f[args] = value` (pure or update), and make `in_()` wrappers."""
+"""Check and record a definition `f[args] = value` (pure or update)."""
 
 from __future__ import annotations
 
 import functools
 
 from . import ir
-from .errors import HalideError, SourceLoc, user_location
+from .errors import HalideError, SourceLoc
 from .expr import to_ir, type_name
-from .func import Definition, Func, FuncRef, Function, PendingUpdate, arg_ir, new_stage_schedule
+from .func import Definition, FuncRef, Function, PendingUpdate, arg_ir, new_stage_schedule
 from .types import BOOL, I32
 from .vars import RVar, Var
 
@@ -204,46 +204,3 @@ def _show(a) -> str:
         return ir.to_string(to_ir(a))
     except HalideError:
         return repr(a)
-
-
-def make_image_wrapper(image, consumer: Func | None) -> Func:
-    """`image.in_()` (every Func reads the wrapper instead of the ImageParam) or `image.in_(g)` (only g does): a
-    Func `w(_0, _1, ...) = image(_0, _1, ...)`, named as Halide names it."""
-    p = image.parameter()
-    if consumer is not None and not isinstance(consumer, Func):
-        raise HalideError(f"{user_location()}: {p.name}.in_({consumer!r}): in_ takes the Func that should read the "
-                          f"wrapper, or nothing (every Func reads it)")
-    key = "" if consumer is None else consumer._fn.name
-    if key in p.wrappers:
-        return p.wrappers[key].handle
-    w = Func(f"{p.name}_im_global_wrapper" if consumer is None else f"{p.name}_im_in_{consumer._fn.name}")
-    args = tuple(ir.Var(I32, f"_{k}") for k in range(p.dims))
-    w._fn.definitions.append(Definition(args, ir.Call(p.type, p, args), None, user_location(),
-                                        new_stage_schedule(args, None)))
-    w._fn.wrapped_image = p
-    w._fn.wrapper_for = None if consumer is None else consumer._fn
-    p.wrappers[key] = w._fn
-    return w
-
-
-def make_wrapper(f: Func, consumer: Func | None) -> Func:
-    """`f.in_()` (every consumer reads the wrapper) or `f.in_(g)` (only g does): an identity Func."""
-    fn = f._fn
-    if not fn.defined():
-        raise HalideError(f"{user_location()}: {fn.name}.in_(): '{fn.name}' has no definition yet; define it "
-                          f"first ({fn.name}[x, y] = ...), then call in_()")
-    key = "" if consumer is None else consumer._fn.name
-    if key in fn.wrappers:
-        return fn.wrappers[key].handle
-    name = f"{fn.name}_global_wrapper" if consumer is None else f"{fn.name}_in_{consumer._fn.name}"
-    w = Func(name)
-    vs = [Var(n) for n in fn.args]
-    loc = user_location()
-    args = tuple(ir.Var(I32, v.name()) for v in vs)
-    call = ir.Call(fn.type, fn, args)
-    w._fn.definitions.append(Definition(args, call, None, loc, new_stage_schedule(args, None)))
-    w._fn.wrapped = fn
-    w._fn.wrapper_for = None if consumer is None else consumer._fn
-    fn.wrappers[key] = w._fn
-    return w
-

@@ -53,7 +53,7 @@ class Function:
         self.placement = Placement()
         self.wrappers: dict[str, Function] = {}  # "" for the global in_() wrapper, else consumer name
         self.wrapped: Function | None = None  # for a wrapper: the Function it wraps
-        self.wrapper_for: Function | None = None  # for in_(g): the consumer g
+        self.wrapper_for: tuple[Function, ...] = ()  # for in_(g) / in_([g, h]): those consumers; () for in_()
         self.wrapped_image: Parameter | None = None  # for an ImageParam's wrapper (`input.in_()`): the image
         self.handle: Func | None = None
 
@@ -479,15 +479,13 @@ class Func(FuncHostDirectives):
 
     # ---- wrappers ----
     def clone_in(self, consumer) -> Func:
-        raise ScheduleError(
-            f"{user_location()}: In schedule for {self._fn.name}: clone_in gives the consumers a copy of "
-            f"'{self._fn.name}' to schedule apart, which the accelerator does not build; use "
-            f"{self._fn.name}.in_(consumer) instead: a wrapper the consumers read, scheduled apart likewise (with "
-            f"'{self._fn.name}' left inline it computes the same expression, as the clone would)"
-        )
+        """Halide's clone_in: `consumer` (a Func or a list) reads a copy of this Func, scheduled apart."""
+        from .wrappers import make_clone
 
-    def in_(self, consumer: Func | None = None) -> Func:
-        from .define import make_wrapper
+        return make_clone(self, consumer)
+
+    def in_(self, consumer=None) -> Func:
+        from .wrappers import make_wrapper
 
         return make_wrapper(self, consumer)
 
@@ -520,4 +518,5 @@ def user_handle(f: Function) -> str:
         return f.name
     else:
         base = user_handle(f.wrapped)
-    return f"{base}.in_()" if f.wrapper_for is None else f"{base}.in_({f.wrapper_for.name})"
+    names = [c.name for c in f.wrapper_for]
+    return f"{base}.in_({names[0] if len(names) == 1 else '[' + ', '.join(names) + ']' if names else ''})"

@@ -240,7 +240,7 @@ class ImageParam:
         """Halide's `ImageParam.in_()`: a Func wrapping the image, which every Func reads instead of the image
         (`in_(g)`: only g does); it schedules like any Func, e.g. `input.in_().compute_root()
         .stream_to_accelerator()` streams the image into the accelerator."""
-        from .define import make_image_wrapper
+        from .wrappers import make_image_wrapper
 
         return make_image_wrapper(self, consumer)
 

@@ -336,8 +336,8 @@ def _():
 
 
 @case("algorithm", "An image's in_() given something else than a Func", (
-    "{at}: input.in_('hw_output'): in_ takes the Func that should read the wrapper, or nothing (every Func "
-    "reads it)"), func=None)
+    "{at}: input.in_('hw_output'): in_ takes the Func that should read the wrapper, a list of such Funcs, or "
+    "nothing (every Func reads it)"), func=None)
 def image_wrapper_of_a_name():
     x, y, input_, hw_input, hw_output = io_funcs()
     input_.in_("hw_output")  # <-
@@ -351,3 +351,50 @@ def _():
     input_.in_(hw_input)
     hw_output[x, y] = hw_input[x, y] * 2
     return accelerated(hw_output, hw_input)
+
+
+@case("schedule", "clone_in for a Func that does not call it", (
+    "{at}: hw_input.clone_in(hw_output): 'hw_output' does not call 'hw_input', so there is nothing to clone for "
+    "it; name a Func that reads 'hw_input'"), func="hw_input")
+def clone_in_a_func_that_does_not_call_it():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    blur = hl.Func("blur")
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = blur[x, y] * 2
+    hw_input.clone_in(hw_output)  # <-
+    return accelerated(hw_output, hw_input, [blur])
+
+
+@clone_in_a_func_that_does_not_call_it.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    blur = hl.Func("blur")
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = blur[x, y] * 2
+    hw_input.compute_root().stream_to_accelerator()
+    hw_input.clone_in(blur)  # the copy takes hw_input's schedule so far: a second stream of the image
+    return accelerated(hw_output, hw_input, [blur])
+
+
+@case("schedule", "in_ for consumers of which one already reads another wrapper", (
+    "{at}: hw_input.in_([blur, hw_output]): blur already read(s) hw_input.in_(blur) ('hw_input_in_blur'), made "
+    "by an earlier in_ or clone_in call; a consumer reads one wrapper of 'hw_input': name all the consumers that "
+    "share it in that one call (hw_input.in_([blur, hw_output]))"), func="hw_input")
+def wrapper_shared_with_another_call():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    blur = hl.Func("blur")
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = blur[x, y] * 2 + hw_input[x, y]
+    hw_input.in_(blur)
+    copy = hw_input.in_([blur, hw_output])  # <-
+    return accelerated(hw_output, hw_input, [blur, copy])
+
+
+@wrapper_shared_with_another_call.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    blur = hl.Func("blur")
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = blur[x, y] * 2 + hw_input[x, y]
+    copy = hw_input.in_([blur, hw_output])
+    return accelerated(hw_output, hw_input, [blur, copy])

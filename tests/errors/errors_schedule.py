@@ -428,31 +428,6 @@ def _():
     return _sum_of_taps(False)
 
 
-def _clone_in(clone: bool):
-    p = pipeline()
-    accelerate(p)
-    stream(p)
-    if clone:
-        p.hw_input.clone_in(p.mid)  # <-clone
-    else:
-        p.hw_input.in_(p.mid).compute_at(p.hw_output, p.xo)
-    return hl.compile(p.output, name="demo")
-
-
-@case("schedule", "clone_in (a copy of a Func for some consumers)", (
-    "{clone}: In schedule for hw_input: clone_in gives the consumers a copy of 'hw_input' to schedule apart, "
-    "which the accelerator does not build; use hw_input.in_(consumer) instead: a wrapper the consumers read, "
-    "scheduled apart likewise (with 'hw_input' left inline it computes the same expression, as the clone "
-    "would)"), func="hw_input", simulate=True, note="Halide accepts clone_in")
-def clone_in():
-    return _clone_in(True)
-
-
-@clone_in.fix
-def _():
-    return _clone_in(False)
-
-
 @case("schedule", "update() of an update the Func does not have", (
     '{at}: Call to update with index larger than last defined update stage for Func "mid": '
     "update(0), but it has 0 update definition(s); schedule the pure definition on the Func itself "
