@@ -273,7 +273,10 @@ class Pipeline:
         target = level.func
         legal = [f for f in self.order if id(f) in self._users(fn)]
         loops = self.loop_names(target)
-        if target is not self.output and target.placement.compute.kind == "inline" \
+        if id(target) not in self._names:
+            reason = (f"'{target.name}' is not part of this pipeline (the output '{self.output.name}' does not read "
+                      f"it), so its loops never run; compute '{fn.name}' at a Func of the pipeline.")
+        elif target is not self.output and target.placement.compute.kind == "inline" \
                 and nx.has_path(self.graph, self.name(fn), self.name(target)):
             # Halide's reason would say the target does not use fn; the slip is that the target has no loops.
             reason = (f"'{target.name}' is inlined (it has no compute_root() or compute_at()), so it has no loops "

@@ -36,6 +36,37 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
+@case("schedule", "compute_at a Func outside the pipeline", (
+    '{at}: Func "mid" is computed at the following invalid location:\n'
+    "  mid.compute_at(other, x);\n"
+    "Legal locations for this function are:\n"
+    "  mid.compute_root();\n"
+    "  mid.compute_at(hw_output, Var::outermost());\n"
+    "  mid.compute_at(hw_output, yo);\n"
+    "  mid.compute_at(hw_output, xo);\n"
+    "  mid.compute_at(hw_output, yi);\n"
+    "  mid.compute_at(hw_output, xi);\n"
+    "'other' is not part of this pipeline (the output 'output' does not read it), so its loops never run; "
+    "compute 'mid' at a Func of the pipeline."), func="mid")
+def compute_at_a_func_outside_the_pipeline():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    other = hl.Func("other")
+    other[p.x, p.y] = p.mid[p.x, p.y]
+    p.mid.compute_at(other, p.x)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_a_func_outside_the_pipeline.fix
+def _():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
 @case("schedule", "store_at a loop inside the loop it is computed at", (
     '{at}: Func "mid" is computed at the following invalid location:\n'
     "  mid.store_at(hw_output, yi).compute_at(hw_output, xo);\n"
