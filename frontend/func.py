@@ -188,14 +188,12 @@ class Stage(HostDirectives):
     def _owner_name(self) -> str:
         return f"{self._func._fn.name}.update({self._index - 1})"
 
-    def rfactor(self, *args):
-        r = self._func._fn.name
-        raise ScheduleError(
-            f"{user_location()}: In schedule for {self._owner_name()}: rfactor splits the reduction into a "
-            "Func of partial results so that a CPU can run them in parallel threads or vector lanes, which the "
-            "accelerator does not have; remove rfactor: unrolling the reduction's RVars (e.g. "
-            f"{r}.update({self._index - 1}).unroll(r.x)) runs its steps in parallel, combined in a tree of PEs"
-        )
+    def rfactor(self, *args) -> Func:
+        """Halide's rfactor: the reduction split into an intermediate Func of partial results over the preserved
+        RVars, made pure Vars (`rfactor(r.y, v)` or `rfactor([(r.y, v)])`); returns the intermediate."""
+        from .rfactor import rfactor
+
+        return rfactor(self._func._fn, self._index, args)
 
     def name(self) -> str:
         return f"{self._func._fn.name}.s{self._index}"

@@ -428,35 +428,56 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-def _sum_of_taps(rfactor: bool):
+def _sum_of_taps(kind: str):
     x, y, u = hl.Var("x"), hl.Var("y"), hl.Var("u")
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, acc, hw_output = hl.Func("hw_input"), hl.Func("acc"), hl.Func("hw_output")
     hw_input[x, y] = input_[x, y]
     r = hl.RDom([hl.Range(0, 4)], "r")
     acc[x, y] = hl.u16(0)
-    acc[x, y] += hw_input[x + r.x, y]
+    if kind == "scaled":
+        acc[x, y] = acc[x, y] * 2 + hw_input[x + r.x, y]
+    else:
+        acc[x, y] += hw_input[x + r.x, y]
     hw_output[x, y] = acc[x, y]
-    if rfactor:
-        acc.update().rfactor(r.x, u)  # <-rfactor
+    if kind == "scaled":
+        acc.update().rfactor(r.x, u)  # <-scaled
+    elif kind == "late":
+        acc.update().unroll(r.x)
+        acc.update().rfactor(r.x, u).compute_at(acc, x).unroll(u)  # <-late
+    elif kind == "first":
+        acc.update().rfactor(r.x, u).compute_at(acc, x).unroll(u)
+        acc.update().unroll(r.x)
     else:
         acc.update().unroll(r.x)
     return accelerated(hw_output, hw_input, inner=(acc,))
 
 
-@case("schedule", "rfactor (partial results for CPU threads or vector lanes)", (
-    "{rfactor}: In schedule for acc.update(0): rfactor splits the reduction into a Func of partial results so that "
-    "a CPU can run them in parallel threads or vector lanes, which the accelerator does not have; remove "
-    "rfactor: unrolling the reduction's RVars (e.g. acc.update(0).unroll(r.x)) runs its steps in parallel, "
-    "combined in a tree of PEs"), func="acc", simulate=True,
-    note="Halide accepts rfactor; its intermediate Func could become the unrolled lanes' partial sums")
-def rfactor():
-    return _sum_of_taps(True)
+@case("schedule", "rfactor of an update that is not an associative reduction", (
+    "{scaled}: acc.update(0).rfactor: this update of 'acc' is not an associative reduction rfactor can split: it "
+    "must fold a term into the element it updates (acc(x, y) = acc(x, y) op term, op one of +, *, min, max, over "
+    "an RDom, the term not reading 'acc'); unroll the RDom's RVars instead (their steps then run in parallel, "
+    "combined in a tree of PEs)"), func="acc", simulate=True)
+def rfactor_not_associative():
+    return _sum_of_taps("scaled")
 
 
-@rfactor.fix
+@rfactor_not_associative.fix
 def _():
-    return _sum_of_taps(False)
+    return _sum_of_taps("plain")
+
+
+@case("schedule", "rfactor after the stage's schedule calls", (
+    "{late}: acc.update(0).rfactor: call rfactor before the stage's other schedule calls (it rebuilds the stage's "
+    "loops); move it before acc.update(0)'s splits, reorders and unrolls"), func="acc", simulate=True,
+    note="Halide accepts rfactor after splits (of a split RVar too)")
+def rfactor_after_scheduling():
+    return _sum_of_taps("late")
+
+
+@rfactor_after_scheduling.fix
+def _():
+    return _sum_of_taps("first")
 
 
 @case("schedule", "update() of an update the Func does not have", (
