@@ -48,6 +48,7 @@ from .fuzz_case import (
     with_predicates,
     with_ram,
     with_reduction_splits,
+    with_rfactor,
     with_tails,
     with_variant,
 )
@@ -133,7 +134,8 @@ def generate(seed: int) -> Case:
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
     case = with_glb_edges(rng, with_ram(rng, case))
-    return with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))  # drawn last, as above
+    case = with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))
+    return with_rfactor(rng, case)  # drawn last, as above
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -205,6 +207,12 @@ def _schedule(case: Case) -> list[str]:
             lines.append(f'    a["{s.name}"].update().split({r}.x, hl.RVar("rxo"), hl.RVar("rxi"), 2)')
         elif s.split == "inner":
             lines.append(f'    a["{s.name}"].update().unroll({r}.x, 2)' + (f".unroll({r}.y)" if s.unrolled else ""))
+        elif s.rfactor:  # before the stage's other calls: the partial results over v = r.y, each over r.x
+            lines.append(f'    intm = a["{s.name}"].update().rfactor({r}.y, hl.Var("v"))')
+            unroll = '.update().unroll(a["r_' + s.name + '"].x).unroll(hl.Var("v"))' if s.unrolled else ""
+            lines.append(f'    intm.compute_at(a["{s.name}"], x).unroll(hl.Var("v")){unroll}')
+            if s.unrolled:
+                lines.append(f'    a["{s.name}"].update().unroll({r}.y)')
         elif s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll({r}.x).unroll({r}.y)')
         if not s.inline:

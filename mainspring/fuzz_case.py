@@ -23,6 +23,7 @@ class Stage:
     # unrolled: trees of 2 points in a serial loop); "" for none
     split: str = ""
     divided: int = 1  # reduce (serial): the source read at ((x + r.x) / divided, (y + r.y) / divided)
+    rfactor: bool = False  # reduce: `update().rfactor(r.y, v)`, the partial results computed at the stage's x
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,20 @@ def with_divided_start(rng: random.Random, case: Case) -> Case:
     if case.bins <= 64 or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, ram_init="divided")
+
+
+def with_rfactor(rng: random.Random, case: Case) -> Case:
+    """One case in two with a reduction over more than one row, one lane, not split nor divided, splits it with
+    rfactor(r.y, v) (frontend/rfactor.py: partial results over v, unrolled as the reduction is), drawn last, as
+    above."""
+    fit = [k for k, s in enumerate(case.stages) if s.kind == "reduce" and s.extent[1] > 1 and not s.split
+           and s.divided == 1 and not s.inline and case.lanes_of(s.name) == 1]
+    if case.variant == "glb" or not fit or rng.random() >= 1 / 2:
+        return case
+    stages = list(case.stages)
+    k = rng.choice(fit)
+    stages[k] = dataclasses.replace(stages[k], rfactor=True)
+    return dataclasses.replace(case, stages=tuple(stages))
 
 
 def footer(name: str, case: Case, target: str = "") -> list[str]:
