@@ -88,7 +88,19 @@ class HostDirectives(StageScheduling):
         return self._device("hexagon")
 
     def copy_to_host(self):
-        return self._device("copy_to_host")
+        """Halide accepts it on a CPU target for a Func that copies another (e.g. `f.in_().copy_to_host()`): the
+        copy runs as scheduled, here as on a CPU; anything else Halide refuses, and so do we."""
+        fn = getattr(self, "_fn", None)
+        if fn is None or not _is_copy(fn):
+            what = "it is an update stage" if fn is None else (
+                "it has no definition yet" if not fn.definitions else
+                f"its value is not a single call to another Func at ({', '.join(fn.args)})")
+            raise ScheduleError(
+                f"{user_location()}: In schedule for {self._owner_name()}: copy_to_host marks a Func that copies "
+                f"another (Halide: 'Expected a single call to another Func with matching dimensionality and "
+                f"argument order'), but {what}; call it on a copy, e.g. {self._owner_name()}.in_().copy_to_host(), "
+                f"or remove it (on this target every Func's values are where its schedule puts them)")
+        return self
 
     def copy_to_device(self, *args, **kw):
         return self._device("copy_to_device")
@@ -140,3 +152,14 @@ class FuncHostDirectives(HostDirectives):
 
     def trace_realizations(self):
         return self
+
+
+def _is_copy(fn) -> bool:
+    """fn's one definition is a call to another Func or an image at fn's own Vars, in order."""
+    from . import ir
+
+    if len(fn.definitions) != 1:
+        return False
+    v = fn.definitions[0].value
+    return isinstance(v, ir.Call) and v.callee is not fn and bool(v.args) and len(v.args) == len(fn.args) and all(
+        isinstance(a, ir.Var) and a.name == n for a, n in zip(v.args, fn.args))

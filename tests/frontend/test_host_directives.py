@@ -63,6 +63,22 @@ def cpu_schedule(hl):
     return np.asarray(g.realize([6, 6]))
 
 
+def copied_to_host(hl):
+    x = hl.Var("x")
+    inp = hl.ImageParam(hl.UInt(8), 1, "inp")
+    inp.set(hl.Buffer(np.arange(9, dtype=np.uint8)))
+    f, g = hl.Func("f"), hl.Func("g")
+    f[x] = hl.u16(inp[x]) * 3
+    g[x] = f[x] + f[x + 1]
+    f.compute_root()
+    f.in_().compute_root().copy_to_host()  # a copy: Halide runs it as scheduled on a CPU target
+    return np.asarray(g.realize([8]))
+
+
+def test_copy_to_host_on_a_copy_changes_no_value(same_as_halide):
+    same_as_halide(copied_to_host)
+
+
 def test_cpu_only_calls_change_no_value(same_as_halide):
     same_as_halide(cpu_schedule)
 
@@ -87,6 +103,8 @@ def _accelerated(calls: bool):
         blur.hoist_storage(hw_output, xo).ring_buffer(2).add_trace_tag("blur").debug_to_file("blur.tmp")
         blur.partition(x, hl.Partition.Always).always_partition_all()
         hw_output.never_partition([xi, yi])
+        hw_input.copy_to_host()  # a copy of the image: Halide accepts it on a CPU target
+        output.copy_to_host()
     return hl.compile(output, name="blur")
 
 
