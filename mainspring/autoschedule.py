@@ -13,12 +13,12 @@ The decisions, in the style of seed 002's hand schedules:
 - A Func inside is buffered (computed at the accelerator's tile loop: line buffers, sized by memories) when it
   has reuse: it is read at more than one place (a stencil's taps, or a read that moves with a reduction's
   RVars) or by more than one Func, or has update definitions; also an upsample read at an offset, and a Func
-  every channel of the output reads alike; otherwise it is inlined into its one reader. Reductions over constant
-  RDoms of at most MAX_UNROLLED points are unrolled whole (one firing per pixel); larger ones over channels x
-  taps are unrolled over their channels with their taps serial (autoschedule_reduce.py), others stay serial; a
-  Func firing more often than the streams transfer unrolls its small planes whose lanes read nothing new
-  (autoschedule_planes.py).
-  Funcs that read no input are constant tables and keep their default (folded or a ROM).
+  every channel of the output reads alike; otherwise (or where the models find a buffer of taps cheaper inlined,
+  autoschedule_inline.py) it is inlined into its readers. Reductions over constant RDoms of at most MAX_UNROLLED
+  points are unrolled whole (one firing per pixel); larger ones over channels x taps are unrolled over their
+  channels with their taps serial (autoschedule_reduce.py), others stay serial; a Func firing more often than the
+  streams transfer unrolls its small planes whose lanes read nothing new (autoschedule_planes.py). Funcs that
+  read no input are constant tables and keep their default (folded or a ROM).
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
   autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles (each step first
   as written, then with the Funcs computed pixel by pixel from one image streamed from the host).
@@ -35,6 +35,7 @@ import math
 from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget
+from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
 from .autoschedule_planes import plan_planes, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
@@ -117,7 +118,6 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
-
     measure = Figures(pipe, target)
 
     def run(plan: _Plan) -> str:
@@ -127,8 +127,11 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         namespace["schedule"](pipe.funcs(), pipeline_vars(pipe))
         return source
 
+    def planned(lanes: int, depth: int | None, host: bool = False) -> _Plan:  # buffers inlined where cheaper
+        return inline_cheaper(pipe, _plan(pipe, lanes, depth, host, target.word_bits), target, opts.max_pes, run)
+
     def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
-        plan = _plan(pipe, lanes, depth, host, target.word_bits)
+        plan = planned(lanes, depth, host)
         if opts.use_glb == "true":
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
@@ -136,7 +139,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             kept = one_tile(pipe, plan, target, opts, run, measure)  # unless one tile, compiled, fits after all
             if kept is not None:
                 return kept
-            fewer = [_plan(pipe, k, depth, host, target.word_bits) for k in range(plan.lanes.lanes - 1, 0, -1)]
+            fewer = [planned(k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
             plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
         return fit_tiles(pipe, plan, target, opts, run, measure)
 
@@ -205,8 +208,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     them (`_entry`); `host`: also every Func computed pixel by pixel from one image or copy (a PE budget's last
     resort: it takes the user's stages off the array)."""
     out = pipe.output
-    extents = _estimates(out)
-    inner = _copied(pipe, out)
+    extents, inner = _estimates(out), _copied(pipe, out)
     # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
     # computed coordinates (a histogram: its values stream out only after its last update, from a copy).
     accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not _scatters(pipe, inner) else out
