@@ -127,3 +127,24 @@ def test_serial_transposed_convolution_in_memory_tiles_of_odd_height(height, glb
     if (height, glb_h, mem_h) == (6, 6, 3):
         assert mems == [(0, 3), (0, 3), (4, 7), (4, 7)]  # (two columns of memory tiles)
     _check(design, simulator, build_dir)
+
+
+@pytest.mark.parametrize(("height", "simulator"), [(5, "icarus"), (5, "verilator"), (7, "icarus")],
+                         indirect=["simulator"])
+def test_the_autoscheduler_puts_an_upsample_of_odd_extent_under_a_glb_level(height, simulator, build_dir):
+    """use_glb "true" on a 2x upsample over 4 x 5 (refused before: the memory tile of 5 rows could not round up to
+    whole steps of 2): the memory tile computes 6 rows and the host keeps 5."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "up", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    up[x, y] = hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]
+    hw_output[x, y] = up[x, y]
+    output[x, y] = hw_output[x, y]
+    output.set_estimates([(0, 4), (0, height)])
+    hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"use_glb": "true"}))
+    design = hl.compile(output, name=f"glb_auto_upsample_{height}")
+    assert design.program.glb is not None
+    (mem,) = design.program.glb.mem_tiles
+    assert mem.output_box[1] == (0, height)  # whole steps of 2: one row past the output
+    _check(design, simulator, build_dir)
