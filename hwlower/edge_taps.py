@@ -230,8 +230,8 @@ def _glb_level(s: Lowering, boxes: list[dict[str, Box]], demands: list[dict[str,
     for g, t in enumerate(s.tiles):
         mine = boxes[g * n:(g + 1) * n]
         hulls = {name: functools.reduce(union, [b[name] for b in mine[1:]], mine[0][name]) for name in moved}
-        tiles.append(Tile(t.output_box, {**t.boxes, **hulls},
-                          {k: v for k, v in t.demands.items() if k not in hulls}))
+        tiles.append(replace(t, boxes={**t.boxes, **hulls},
+                             demands={k: v for k, v in t.demands.items() if k not in hulls}))
     return replace(s, tiles=tuple(tiles), glb=replace(s.glb, mem_tiles=mem_tiles))
 
 

@@ -36,7 +36,7 @@ from .program import Tile
 from .shift_tails import shifted_funcs
 from .simplify import simplify
 from .state import Lowering
-from .tiling import check_same_phase, check_same_shape, step_along
+from .tiling import check_same_shape, step_along
 
 EdgeMap = tuple[int, tuple[int, ...]]  # (first, sources): coordinate first + i carries the value at sources[i]
 _V = ir.Var(I32, "edge.v")  # the argument of an index function
@@ -101,7 +101,6 @@ def replicate_edges(s: Lowering) -> Lowering:
     names = [s.pipe.name(f) for f in (*region.inputs, *region.buffered, region.accelerated)]
     steps = [step_along(s.pipe, a, s.multiples) for a in region.accelerated.args]
     check_same_shape(region.accelerated, s.tiles, names, steps)
-    check_same_phase(s.pipe, region.accelerated, s.tiles, s.multiples, names[:-1])
     if s.glb is not None:
         check_same_shape(region.output, s.glb.mem_tiles, names[:-1])
     return s

@@ -52,7 +52,8 @@ def build_ops(s: Lowering) -> Lowering:
         fname = pipe.name(f)
         buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
         if f is region.output and s.glb is not None and len(s.glb.mem_tiles) > 1:
-            _check_memory_tile_splits(f, s.defs(f)[0], tile.output_box)
+            _check_memory_tile_splits(f, _tile_wide(f, s.defs(f)[0].schedule, region, tile.output_box),
+                                      tile.output_box)
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                             (tile.loop_box or tile.output_box) if f is region.output else None, steps.get(id(f), {}),
                             id(f) in s.rams, frozenset(s.rams), fname in tile.demands,
@@ -91,8 +92,10 @@ def _glb_readback(s: Lowering) -> tuple[tuple[Loop, ...], Op]:
     assert level is not None, "GLB tiles come from the region's GLB level"
     w = level.output
     own = Region(w, level.store_var, level.store_var, (), (), (), (), ())
+    # over the tile, not its RoundUp padding; over the box every GLB tile computes where they grew to the first
+    # tile's phase (the host reads it back from the tile's start and keeps its own part)
     (node,) = _lower_func(pipe, own, w, pipe.definitions(w), s.tiles[0].boxes[pipe.name(w)], {}, {},
-                          s.tiles[0].output_box)  # over the tile, not its RoundUp padding
+                          s.tiles[0].loop_box or s.tiles[0].output_box)
     loops: list[Loop] = []
     while isinstance(node, Loop):
         loops.append(node)
@@ -244,13 +247,14 @@ def _tile_wide(f: Function, sched: StageSchedule, region: Region, loop_box: Box)
     return replace(sched, directives=directives)
 
 
-def _check_memory_tile_splits(f: Function, d: Definition, tile: Box) -> None:
+def _check_memory_tile_splits(f: Function, sched: StageSchedule, tile: Box) -> None:
     """With a GLB level of several memory tiles, they lie side by side in the GLB tile: the array output's serial
     loops inside one (`tile`) must cover it exactly, with no tail (a rounded-up tail would write the next tile's
-    words; a tail of lanes pads whole GLB entries, which memories/glb.py aligns)."""
+    words; a tail of lanes pads whole GLB entries, which memories/glb.py aligns). `sched`: the array output's
+    schedule with its memory-tile splits as wide as the tile (`_tile_wide`: rounded up to whole upsample steps)."""
     ext = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, tile)}
-    lanes = d.schedule.lane_dims()
-    for dv in d.schedule.directives:
+    lanes = sched.lane_dims()
+    for dv in sched.directives:
         if isinstance(dv, Split) and dv.old in ext:
             e = ext.pop(dv.old)
             if e % dv.factor and e > dv.factor and dv.inner not in lanes:  # (padded lanes: glb.py's alignment)

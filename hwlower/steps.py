@@ -156,13 +156,24 @@ def _quotient_scaled(arg: ir.Expr) -> tuple[ir.Expr, int]:
 def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
     """id(Function) -> {dimension: d}: the extents bounds inference rounds up to multiples of d for the Funcs
     buffered inside the accelerator and the accelerator's output (not the array output inside a GLB level)."""
-    from .inline import inline_definition
-
-    inlined = {id(f) for f in region.inlined}
-    defs = {id(f): [inline_definition(pipe, d, inlined) for d in pipe.definitions(f)] for f in region.buffered}
     # The output too when it is the accelerated Func (one level): its tile rounds up to whole steps, as a RoundUp
     # split of the output would, and the host keeps the tile (a 15-wide output of a 2x upsample computes 16).
     keep = {id(f) for f in region.buffered if f is not region.output and f is not region.accelerated}
     if region.output is region.accelerated:
         keep.add(id(region.output))
-    return {fid: dims for fid, dims in dimension_steps(region, defs).items() if fid in keep}
+    return {fid: dims for fid, dims in _region_steps(pipe, region).items() if fid in keep}
+
+
+def array_output_steps(pipe: Pipeline, region: Region) -> dict[str, int]:
+    """{dimension name: d} of the array output's dimensions that an upsample strip-mines: under a GLB level its
+    memory tiles round up to whole steps (tiling.py), as the one-level output's tile does (`box_multiples`)."""
+    f = region.output
+    return {f.args[i]: d for i, d in _region_steps(pipe, region).get(id(f), {}).items() if d > 1}
+
+
+def _region_steps(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
+    from .inline import inline_definition
+
+    inlined = {id(f) for f in region.inlined}
+    defs = {id(f): [inline_definition(pipe, d, inlined) for d in pipe.definitions(f)] for f in region.buffered}
+    return dimension_steps(region, defs)

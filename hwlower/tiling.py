@@ -5,7 +5,9 @@ the shifted tile recomputes values the tile before it wrote, the same values). T
 first tile; every tile must have the same shape, which holds because accesses are affine and values do not depend
 on coordinates, except where indices are divided by a constant: there a last tile shifted to an origin of another
 residue moves back outward (`_moved_outward`), and tiles still at another phase than the first grow back to it
-(`_at_first_phase`)."""
+(`_at_first_phase`), GLB tiles as well. Under a GLB level the array output's memory tiles round up to whole
+upsample steps instead (their loops are strip-mined from the tile's origin), and the GLB tile to whole memory
+tiles."""
 
 from __future__ import annotations
 
@@ -32,17 +34,20 @@ def no_scalars(p: object) -> None:
 
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
                multiples: dict[int, dict[int, int]] | None = None,
-               shifted: frozenset[int] = frozenset(), phase: bool = False) -> tuple[Tile, ...]:
+               shifted: frozenset[int] = frozenset(), phase: bool = False,
+               steps: dict[str, int] | None = None) -> tuple[Tile, ...]:
     """The invocations covering `full_box` of `f` (the loops of f at and outside `store_var` step over
     them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile. With
-    `phase`, tiles over an upsample that start at another phase than the first grow to it (`_at_first_phase`)."""
-    extents, order = _tile_extents(f, store_var, full_box, f is pipe.output)
+    `phase`, tiles over an upsample that start at another phase than the first grow to it (`_at_first_phase`).
+    `steps` ({dimension: d}, memory tiles): tiles round up to whole upsample steps, and the last reaches past."""
+    extents, order = _tile_extents(f, store_var, full_box, f is pipe.output, steps)
     axes = []
     for dim in order:
         i = f.args.index(dim)
         lo, hi = full_box[i]
         e, t = hi - lo + 1, extents[dim]
-        if _rounds_up(f, dim):  # the last tile reaches past the box; what it computes there is dropped
+        if _rounds_up(f, dim) or steps is not None:  # the last tile reaches past the box; what it computes there
+            # is dropped (memory tiles: the GLB tile then grows to whole memory tiles, `_whole_memory_tiles`)
             axes.append([lo + k * t for k in range(-(-e // t))])
         else:
             axes.append([lo + min(k * t, e - t) for k in range(-(-e // t))])
@@ -86,7 +91,7 @@ def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str],
     options = []
     for dim, axis in zip(order, axes):
         last, whole = axis[-1], axis[0] + (len(axis) - 1) * extents[dim]  # ShiftInwards' and RoundUp's last tile
-        step = step_along(pipe, dim, multiples or {})  # only to origins of the first tile's phase (check_same_phase)
+        step = step_along(pipe, dim, multiples or {})  # only to origins of the first tile's phase
         moves = [d for d in range(min(whole - last, _MOST_MOVED) + 1) if (last + d - axis[0]) % step == 0 or d == 0]
         options.append([axis[:-1] + [last + d] for d in (moves if len(axis) > 1 else [0])])
     for moved in sorted(itertools.product(*options), key=lambda a: sum(x[-1] for x in a))[1:]:
@@ -163,9 +168,11 @@ def _rounds_up(f: Function, dim: str) -> bool:
                for d in f.definitions[0].schedule.directives)
 
 
-def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[str, int], ...]:
-    """The loops of f that step over tiles of `full_box` (outermost first), with their trip counts."""
-    extents, order = _tile_extents(f, store_var, full_box)
+def tile_grid(f: Function, store_var: str | None, full_box: Box,
+              steps: dict[str, int] | None = None) -> tuple[tuple[str, int], ...]:
+    """The loops of f that step over tiles of `full_box` (outermost first), with their trip counts (`steps`: as
+    `host_tiles`)."""
+    extents, order = _tile_extents(f, store_var, full_box, steps=steps)
     host = host_loops(f, store_var)
     out = []
     for name, dim in zip(host, order):
@@ -174,9 +181,11 @@ def tile_grid(f: Function, store_var: str | None, full_box: Box) -> tuple[tuple[
     return tuple(out)
 
 
-def _tile_extents(f: Function, store_var: str | None, full_box: Box,
-                  is_output: bool = False) -> tuple[dict[str, int], list[str]]:
-    """Tile extent per dimension of f, and f's dimensions that host loops step over (outermost first)."""
+def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: bool = False,
+                  steps: dict[str, int] | None = None) -> tuple[dict[str, int], list[str]]:
+    """Tile extent per dimension of f, and f's dimensions that host loops step over (outermost first). `steps`
+    ({dimension: d}): memory tiles of the array output, each rounded up to whole upsample steps of d (the array
+    strip-mines its loops into steps of d from the tile's origin; a 3-row memory tile over y / 2 computes 4)."""
     sched = f.definitions[0].schedule
     host = host_loops(f, store_var)
     splits = {d.outer: d for d in sched.directives if isinstance(d, Split)}
@@ -197,6 +206,8 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box,
             # A tile larger than the region shrinks to it: one tile, not one shifted before the image (Halide
             # would shift it inward and read before the image's start; frontend.bounds covers e values too).
             extents[s.old] = s.factor if s.tail is TailStrategy.RoundUp else min(s.factor, e)
+            d = (steps or {}).get(s.old, 1)
+            extents[s.old] = -(-extents[s.old] // d) * d
             order.append(s.old)
         elif h in f.args:
             extents[h] = 1
@@ -247,10 +258,10 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
                 if why is not None:
                     raise ScheduleError(differ + why)
                 raise ScheduleError(
-                    differ + "; with indices divided by a constant (x / 3), GLB tiles and memory tiles whose origins "
-                    "differ modulo it read different footprints (host tiles without a GLB level grow to one "
-                    "footprint; these do not yet). Choose a tile size that is a multiple of each constant the "
-                    "indices are divided by (for x / 3: 3, 6, 9, ...)"
+                    differ + "; with indices divided by a constant (x / 3), tiles whose origins differ modulo it "
+                    "read different footprints (tiles the host steps over grow to the first tile's phase, and memory "
+                    "tiles round up to whole steps, but these did not). Choose a tile size that is a multiple of each "
+                    "constant the indices are divided by (for x / 3: 3, 6, 9, ...)"
                 )
 
 
@@ -273,32 +284,6 @@ def _grown_still_differ(f: Function, tiles: Sequence[Tile], t: Tile, name: str,
             f"shifts holds both. Use one tile along {dims} (a tile size of {whole}, the whole output)")
 
 
-def check_same_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multiples: dict[int, dict[int, int]],
-                     names: Sequence[str]) -> None:
-    """Every tile of `f` moves its output box, along a dimension that some Func among `names` steps through by d (an
-    upsample's x / 2 strip-mined into steps of 2), by a multiple of d: the first tile's hardware runs the others,
-    and its steps start at the same phase only then. (Funcs linked to the output by affine reads move with it, and
-    their boxes round to whole steps alike; a Func read through a boundary condition is not linked, and its box
-    would move by a multiple of d while the output moves by another amount.) Host tiles without a GLB level are
-    grown to the first tile's phase (`_at_first_phase`); GLB tiles are not yet, and are refused here."""
-    first = tiles[0].boxes[pipe.name(f)]
-    for g in (pipe.functions[n] for n in names):
-        for k, d in multiples.get(id(g), {}).items():
-            if d <= 1 or g.args[k] not in f.args:
-                continue
-            i = f.args.index(g.args[k])
-            for t in tiles[1:]:
-                moved = t.boxes[pipe.name(f)][i][0] - first[i][0]
-                if moved % d:
-                    raise ScheduleError(
-                        f"{_schedule_loc(f)}: Func '{f.name}': the accelerator's GLB tiles start {moved} apart "
-                        f"along {f.args[i]} (the tile at {t.output_box}), but '{g.name}' steps through {g.args[k]} "
-                        f"by {d} (its indices are divided by a constant), and every tile runs the first tile's "
-                        "hardware, whose steps would start at another phase (host tiles without a GLB level grow "
-                        "to the first tile's phase; GLB tiles do not yet); choose a tile size along "
-                        f"{f.args[i]} that is a multiple of {d} and bound the output to a multiple of the tile")
-
-
 # ---- the pass ------------------------------------------------------------------------------------------
 
 def tile_invocations(s: Lowering) -> Lowering:
@@ -311,18 +296,23 @@ def tile_invocations(s: Lowering) -> Lowering:
     if region.glb is None:  # inside one tile, the output's own splits round up too (its host loops divide it)
         shifted |= {id(region.output)}
     tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted,
-                       phase=region.glb is None)
+                       phase=True)
     glb = None
     if region.glb is not None:
         level, f = region.glb, region.output
-        computed = _whole_lanes(level.output, tiles[0].output_box)
-        mem = host_tiles(pipe, f, region.store_var, computed, multiples, shifted)
+        from .steps import array_output_steps  # (steps.py reaches this module through edge_taps.py)
+
+        steps = array_output_steps(pipe, region)
+        # the memory tiles cover what the first GLB tile computes (grown to the first tile's phase, it is the
+        # box every GLB tile computes, from its own start)
+        computed = _whole_lanes(level.output, tiles[0].loop_box or tiles[0].output_box)
+        mem = host_tiles(pipe, f, region.store_var, computed, multiples, shifted, steps=steps)
         padded = _whole_memory_tiles(computed, mem[0].output_box)
-        if padded != tiles[0].output_box:
+        if padded != (tiles[0].loop_box or tiles[0].output_box):
             tiles = _padded_tiles(pipe, acc, tiles, padded, multiples, shifted)
-            mem = host_tiles(pipe, f, region.store_var, padded, multiples, shifted)
+            mem = host_tiles(pipe, f, region.store_var, padded, multiples, shifted, steps=steps)
         glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
-                       tile_grid(f, region.store_var, padded))
+                       tile_grid(f, region.store_var, padded, steps))
     return replace(s, tiles=tiles, glb=glb)
 
 
@@ -341,7 +331,7 @@ def halide_invocations(s: Lowering) -> list[Tile]:
     shared = SharedBounds(no_scalars, func_value_bounds(sub, no_scalars))
     out = []
     for g in s.tiles:
-        moved = [a[0] - b[0] for a, b in zip(g.output_box, s.tiles[0].output_box)]
+        moved = [a[0] - b[0] for a, b in zip(g.loop_box or g.output_box, s.tiles[0].loop_box or s.tiles[0].output_box)]
         for m in s.glb.mem_tiles:
             box = [(lo + d, hi + d) for (lo, hi), d in zip(m.output_box, moved)]
             out.append(_tile(s.pipe, sub, box, box, s.multiples, shifted, shared))
@@ -385,10 +375,15 @@ def _whole_memory_tiles(glb_box: Box, mem_box: Box) -> Box:
 
 def _padded_tiles(pipe: Pipeline, acc: Function, tiles: tuple[Tile, ...], padded: Box,
                   multiples: dict[int, dict[int, int]], shifted: frozenset[int]) -> tuple[Tile, ...]:
-    """The GLB tiles, each computing its output box grown as the first one is to `padded` (its output box, what
-    the host reads back, unchanged); their buffers' boxes are what the grown box needs (the input past the image
-    is zeros from the host, read only for values no one keeps)."""
+    """The GLB tiles, each computing the first one's `padded` box moved to its own start (its output box, what
+    the host reads back, unchanged; a tile grown to the first tile's phase grows on from its `loop_box`, and a
+    last tile moved back outward and clipped computes the whole box past the output); their buffers' boxes are
+    what the grown box needs (the input past the image is zeros from the host, read only for values no one
+    keeps)."""
     sub = pipe.computing(acc)
-    grow = [(p_hi - p_lo) - (hi - lo) for (p_lo, p_hi), (lo, hi) in zip(padded, tiles[0].output_box)]
-    return tuple(_tile(pipe, sub, [(lo, hi + g) for (lo, hi), g in zip(t.output_box, grow)], t.output_box,
-                       multiples, shifted) for t in tiles)
+    out = []
+    for t in tiles:
+        box = [(lo, lo + p_hi - p_lo) for (lo, _), (p_lo, p_hi) in zip(t.loop_box or t.output_box, padded)]
+        out.append(replace(_tile(pipe, sub, box, t.output_box, multiples, shifted),
+                           loop_box=box if t.loop_box is not None else None))
+    return tuple(out)

@@ -38,7 +38,6 @@ from .frontend.errors import HalideError, user_location
 from .frontend.func import Function
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
-from .hwlower.affine import int_value
 from .target import CGRA
 
 if TYPE_CHECKING:  # autoschedule.py builds on this module
@@ -453,7 +452,6 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
             f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
             "pixel's channels); leave use_glb at \"auto\"")
     why = one_tile_only(pipe, plan.region)
-    _check_glb_steps(plan)
     if opts.glb_tile is not None and why:
         w, h = opts.glb_tile
         raise HalideError(
@@ -471,24 +469,6 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
 
     asked = opts.glb_tile or (None, None)
     return pick(plan.extents[0][1], asked[0]), pick(plan.extents[1][1], asked[1])
-
-
-def _check_glb_steps(plan: _Plan) -> None:
-    """An upsample (an index divided by d) runs the array output's loops in whole steps of d, and the memory
-    tiles of a GLB tile cannot round up past their tile: refuse an output extent that d does not divide."""
-    steps = sorted({(int_value(n.b), f.name) for f in plan.region for d in f.definitions for c in ir.walk(d.value)
-                    if isinstance(c, ir.Call) for a in c.args for n in ir.walk(a)
-                    if isinstance(n, ir.BinOp) and n.op == "div" and isinstance(n.b, ir.Const)
-                    and isinstance(n.b.value, int) and n.b.value > 1
-                    and any(isinstance(v, ir.Var) for v in ir.walk(n.a))})
-    odd = [(k, e, d, name) for d, name in steps for k, (_, e) in enumerate(plan.extents) if e % d]
-    if odd:
-        k, e, d, name = odd[0]
-        raise HalideError(
-            f"{where()}: use_glb=\"true\": '{name}' reads at coordinates divided by {d} (an upsample), so the "
-            f"array runs its loops in whole steps of {d}, but the output's dimension {k} has {e} values; the GLB's "
-            f"memory tiles cannot round up past their tile. Bound the output to a multiple of {d}, or "
-            "leave use_glb at \"auto\" (one accelerator tile rounds up and the host keeps the output)")
 
 
 def one_tile_only(pipe: Pipeline, region: list[Function]) -> str:

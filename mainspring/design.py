@@ -152,7 +152,7 @@ class Design:
     def _origin(self, tile) -> np.ndarray:
         """Where the output stream of `tile` starts: its accelerator output's box, which a tile shifted inward to
         an odd origin over an upsample rounds down to a whole step (the host keeps the words in its output box)."""
-        box = tile.boxes.get(self.program.output) if self.program.glb is None else None
+        box = tile.boxes.get(self.program.output) if self.program.glb is None else tile.loop_box
         return np.array([lo for lo, _ in (box or tile.output_box)])
 
     def _output_order(self):

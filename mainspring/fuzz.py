@@ -60,8 +60,8 @@ DOCUMENTED_REFUSALS = (
     r"at \([^)]*r\$\w+ / \d+\), which is not an affine",  # a reduction's loop reading an upsample at r / 2
     # host tiles over a Func read both at y / 2 and at an undivided y (catalogue read_at_two_rates_in_host_tiles)
     r"its reads move at different rates from tile to tile",
-    # (host tiles over an upsample at any phase or size compile since session 14; GLB tiles of them are refused,
-    # but no case puts a resampled stage under a GLB level)
+    # (host tiles over an upsample at any phase or size compile since session 14; GLB tiles and memory tiles of
+    # them since session 15, fuzz 134105)
 )
 
 _TYPES = {"u8": "UInt(8)", "i8": "Int(8)", "u16": "UInt(16)", "i16": "Int(16)", "u32": "UInt(32)", "i32": "Int(32)"}

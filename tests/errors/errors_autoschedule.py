@@ -286,34 +286,3 @@ def _():
     p = _two_tables()
     hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_mem_tiles": "3"}))
     return hl.compile(p.output, name="demo")
-
-
-def _upsampled(height: int):
-    """A 2x upsample of hw_input (hw_input read at (x / 2, y / 2)) over a 4 x `height` output."""
-    x, y = hl.Var("x"), hl.Var("y")
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, up, hw_output, output = hl.Func("hw_input"), hl.Func("up"), hl.Func("hw_output"), hl.Func("output")
-    hw_input[x, y] = input_[x, y]
-    up[x, y] = hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]
-    hw_output[x, y] = up[x, y]
-    output[x, y] = hw_output[x, y]
-    output.set_estimates([(0, 4), (0, height)])
-    return output
-
-
-@case("autoschedule", "use_glb \"true\" on an upsample whose output extent the step does not divide", (
-    "{at}: apply_autoscheduler: use_glb=\"true\": 'up' reads at coordinates divided by 2 (an upsample), so the "
-    "array runs its loops in whole steps of 2, but the output's dimension 1 has 5 values; the GLB's memory tiles "
-    "cannot round up past their tile. Bound the output to a multiple of 2, or leave use_glb at \"auto\" (one "
-    "accelerator tile rounds up and the host keeps the output)"), simulate=True)
-def glb_upsample_odd_extent():
-    output = _upsampled(5)
-    hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "true"}))  # <-
-    return hl.compile(output, name="demo")
-
-
-@glb_upsample_odd_extent.fix
-def _():
-    output = _upsampled(5)
-    hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "auto"}))
-    return hl.compile(output, name="demo")
