@@ -46,3 +46,43 @@ def golden():
             f"{path.name} changed; review the diff, then regenerate with MAINSPRING_UPDATE_GOLDEN=1"
 
     return check
+
+
+def pytest_configure(config):
+    """Under xdist (`-n 2`), schedule by `xdist_group`: the parametrisations that share a compiled design (one
+    compile, checked on both simulators; see tests/flow/independent/porting.py) are marked with one group and
+    so run on one worker, where the design is cached. Ungrouped tests are balanced one by one as with `load`;
+    plain `load` would send neighbouring tests to different workers, each compiling the design again."""
+    if getattr(config.option, "dist", "no") == "load":
+        config.option.dist = "loadgroup"
+    # A worker names its tests by group (`nodeid@group`, what the controller schedules by) only if it was told
+    # (xdist decides that from the command line, which says `load`).
+    if getattr(config, "workerinput", {}).get("mainspring_loadgroup"):
+        config.option.loadgroup = True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    node.workerinput["mainspring_loadgroup"] = node.config.getvalue("dist") == "loadgroup"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """On a worker under `loadgroup`, name each grouped test `nodeid@group`, what the controller schedules by.
+    xdist 3.8 does it by assigning `item._nodeid`, which pytest 9.2 no longer reads (it keeps a NodeId in
+    `item._id`), so without this every grouped test would be scheduled on its own."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})
+        if not groups or item.nodeid.rfind("@") > item.nodeid.rfind("]"):
+            continue  # ungrouped, or xdist named it already
+        renamed = f"{item.nodeid}@{'_'.join(groups)}"
+        try:
+            if hasattr(item, "_id"):
+                item._id = type(item._id).parse(renamed)
+            else:
+                item._nodeid = renamed
+        except (AttributeError, TypeError):  # another pytest's internals: the tests then run ungrouped
+            return

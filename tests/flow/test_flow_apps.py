@@ -1,6 +1,7 @@
 """Every app compiled, simulated on both simulators and compared bit for bit with the reference
 (passes: the whole compile driver, then sim)."""
 
+import functools
 import math
 
 import numpy as np
@@ -15,6 +16,17 @@ SIMULATORS = ("icarus", "verilator")
 BORDER = {name: 64 - apps.load(name).DEFAULT_SIZE[0] for name in apps.SINGLE_LEVEL}
 
 
+def _together(names):
+    """An app's tests at its default size share its design (`_design` caches it): one xdist group per app."""
+    return [pytest.param(n, marks=pytest.mark.xdist_group(f"apps_{n}")) for n in names]
+
+
+# The medium size on one simulator each, alternating (Verilator for harris, the longest on Icarus): every app is
+# bit-exact on both at its default size, and both simulators still run medium-size frames.
+MEDIUM = [pytest.param(n, s, id=f"{n}-{s}") for n, s in zip(apps.SINGLE_LEVEL, SIMULATORS * len(apps.SINGLE_LEVEL))]
+
+
+@functools.lru_cache(maxsize=2)
 def _design(name, width=None, height=None):
     mod = apps.load(name)
     w, h = (width, height) if width else mod.DEFAULT_SIZE
@@ -27,7 +39,7 @@ def _pipeline_depth(design) -> int:
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("name", apps.SINGLE_LEVEL)
+@pytest.mark.parametrize("name", _together(apps.SINGLE_LEVEL))
 def test_app_bit_exact_with_and_without_stalls(name, simulator, build_dir):
     design, inputs = _design(name)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -39,8 +51,7 @@ def test_app_bit_exact_with_and_without_stalls(name, simulator, build_dir):
     assert np.array_equal(stalled.output, res.output)
 
 
-@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("name", apps.SINGLE_LEVEL)
+@pytest.mark.parametrize(("name", "simulator"), MEDIUM, indirect=["simulator"])
 def test_app_medium_size(name, simulator, build_dir):
     design, inputs = _design(name, 256 - BORDER[name], 256 - BORDER[name])
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -61,6 +72,7 @@ def test_app_full_hd_on_verilator(name, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.xdist_group("apps_gaussian")
 def test_frame_after_frame_without_reset(simulator, build_dir):
     """After a frame the design restarts by itself: two frames stream through one run, no reset between."""
     from mainspring import sim

@@ -17,11 +17,31 @@ SIZES = {"h2h_cascade": (30, 16), "h2h_cascade_glb": (30, 16), "h2h_gaussian": (
          "h2h_histogram": (16, 8), "h2h_three_level_memory": (30, 16), "brighten": (30, 16), "upsample": (30, 16),
          "histogram": (16, 8), "gaussian_glb": (30, 16), "h2h_rom": (30, 16), "h2h_accumulation": (12, 8),
          "h2h_conv_layer_mobile": (8, 6), "h2h_resnet_layer_gen": (6, 4)}
-WITHIN = [a for a in SIZES if a != "h2h_accumulation"]
+
+
+
+def _together(names):
+    """An app's tests share its automatic design (`_auto_design`): one xdist group per app keeps them on one
+    worker."""
+    return [pytest.param(a, marks=pytest.mark.xdist_group(f"autoschedule_apps_{a}")) for a in names]
+
+
+WITHIN = _together(a for a in SIZES if a != "h2h_accumulation")
+
+
+@functools.cache  # the apps at these sizes are small: every one kept, however the tests are ordered
+def _auto_design(app: str):
+    """The app's automatic design at its size (proved), and its inputs: compiled once for the bounds and both
+    simulators."""
+    mod = apps.load(app)
+    out, inputs = apps.build(mod, *SIZES.get(app, (30, 16)), auto=True)
+    return hl.compile(out, name=f"{app}_auto", target=apps.target(mod)), inputs
 
 
 @functools.cache
 def _report(app: str, auto: bool) -> dict:
+    if auto:
+        return _auto_design(app)[0].report
     mod = apps.load(app)
     out, _ = apps.build(mod, *SIZES.get(app, (30, 16)), auto=auto)
     return hl.compile(out, name=app, target=apps.target(mod), prove=False).report
@@ -35,16 +55,14 @@ def test_automatic_schedules_within_the_issues_bounds_of_the_hand_schedules(app)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("app", list(SIZES))
+@pytest.mark.parametrize("app", _together(SIZES))
 def test_every_apps_automatic_schedule_is_bit_exact(app, simulator, build_dir):
-    mod = apps.load(app)
-    out, inputs = apps.build(mod, *SIZES[app], auto=True)
-    design = hl.compile(out, name=f"{app}_auto", target=apps.target(mod))
+    design, inputs = _auto_design(app)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
 
-@pytest.mark.parametrize("app", ["h2h_rom", "h2h_pointwise"])
+@pytest.mark.parametrize("app", _together(["h2h_rom", "h2h_pointwise"]))
 def test_an_images_sole_reader_computed_pixel_by_pixel_is_the_hosts_stream(app):
     # h2h_rom's hw_input = i16(input) * 7 reads its image alone, at one point: the host streams it (a word a pixel,
     # as it would stream the image) and the array spends no PE on the product: the hand design, figure for figure.

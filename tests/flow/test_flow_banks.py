@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from compile_once import compiled, together
 
 import mainspring as hl
 from mainspring import apps
@@ -71,10 +72,10 @@ def test_up_sample_is_banked_by_row_parity_under_stalls(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("banks_camera_parity")
 def test_camera_pipelines_red_and_blue_planes_are_banked_by_row_parity(simulator, build_dir):
     mod = apps.load("h2h_camera_pipeline")
-    out, inputs = mod.build(12, 8)
-    design = hl.compile(out, name="h2h_camera_pipeline", target=apps.target(mod))
+    design, inputs = compiled("h2h_camera_pipeline", mod.build, 12, 8, target=apps.target(mod))
     words = {b.name: (b.words, b.min_words) for b in design.plan.buffers}
     # r_r and b_b are read at two rows a cycle (4 reads): a bank per row parity, two tile read ports each, shared.
     # Their SRAM is at most the minimum (which also counts the value on the write port); session 10: r_r 30 and
@@ -146,14 +147,14 @@ def test_a_bank_of_one_tile_read_port_and_a_read_sharing_it_is_lint_clean(tmp_pa
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("banks_camera_residue")
 def test_registers_after_bank_read_ports_that_share_a_tile_read_port(simulator, build_dir):
     # On tiles of 64 words (as at 1080p on the real tiles, where the folded rows take 3 tiles either way), the 3
     # reads a row of the green planes are cut by row residue modulo 3: a bank per residue, each of 32 words
     # (the minimum is 92) and 3 bank read ports, one sharing a tile read port, each with registers after it.
     mod = apps.load("h2h_camera_pipeline")
-    out, inputs = mod.build(56, 56)
     target = dataclasses.replace(apps.target(mod), mem_tile_words=64, num_mem_tiles=1024)
-    design = hl.compile(out, name="h2h_camera_pipeline", target=target)
+    design, inputs = compiled("h2h_camera_pipeline", mod.build, 56, 56, target=target)
     buf = design.plan.buffer("g_gr")
     assert [(b.words, len(b.read_ports), len(_shares(b))) for b in buf.banks] == [(32, 3, 1)] * 3
     assert {r.root for r in buf.registers} == {p.name for b in buf.banks for p in b.read_ports}

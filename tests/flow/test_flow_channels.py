@@ -8,8 +8,10 @@ import os
 
 import numpy as np
 import pytest
+from compile_once import compiled, grouped, together
 
 import mainspring as hl
+from mainspring.apps import h2h_camera_pipeline as cam
 from mainspring.apps import h2h_unsharp
 
 SIMULATORS = ("icarus", "verilator")
@@ -83,6 +85,7 @@ def test_unroll_of_an_inline_wrapper_is_refused_as_halide_does():
     )
 
 
+@together("channels_unsharp_small")
 def test_a_table_read_at_a_funcs_value_takes_the_range_of_its_values():
     # rom_div_lookup(max(gray, 1)) with gray = u16(... >> 8): Halide sizes the table [1, 255], not uint16's range.
     from mainspring.frontend.bounds import infer_boxes
@@ -91,25 +94,25 @@ def test_a_table_read_at_a_funcs_value_takes_the_range_of_its_values():
     out, _ = h2h_unsharp.build(16, 8)
     boxes, _ = infer_boxes(Pipeline(out), [(0, 15), (0, 7), (0, 2)], lambda p: None)
     assert boxes["rom_div_lookup"] == [(1, 255)]
-    design = hl.compile(out, name="unsharp_small")
+    design, _ = compiled("unsharp_small", h2h_unsharp.build, 16, 8)
     assert design.report["rom_words"] == 255 and design.report["kernels_unproved"] == []
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("channels_unsharp_small")
 def test_unsharp_small(simulator, build_dir):
-    out, inputs = h2h_unsharp.build(16, 8)
-    design = hl.compile(out, name="unsharp_small")
+    design, inputs = compiled("unsharp_small", h2h_unsharp.build, 16, 8)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("channels_unsharp_glb")
 def test_unsharp_glb_schedule_with_the_array_output_stored_in_the_glb(simulator, build_dir):
     # The generator's schedule 1: hw_output.store_in(GLB) with hw_accelerate on hw_output.in_() (the GLB holds
     # the array output's tile either way), the channels unrolled in both GLB copies; 2x1 host tiles of 2x2
     # memory tiles.
-    out, inputs = h2h_unsharp.build(32, 16, schedule=1, tile=(8, 8), tiles=2)
-    design = hl.compile(out, name="unsharp_glb")
+    design, inputs = compiled("unsharp_glb", h2h_unsharp.build, 32, 16, schedule=1, tile=(8, 8), tiles=2)
     assert design.program.glb is not None and len(design.program.tiles) == 2
     assert len(design.program.glb.mem_tiles) == 4
     assert design.program.nest.lanes == (("hw_input_global_wrapper", 3), ("hw_output", 3))
@@ -118,13 +121,13 @@ def test_unsharp_glb_schedule_with_the_array_output_stored_in_the_glb(simulator,
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("schedule", [2, 4, 5])
+@pytest.mark.parametrize("schedule", grouped("channels_unsharp_schedule", [2, 4, 5]))
 def test_unsharp_other_schedules(schedule, simulator, build_dir):
     # 2: schedule 1's calls with 8x6 memory tiles, 2x2 per GLB tile; 4: everything inline but the division ROM;
     # 5: blur, ratio and gray buffered, the rest inline.
     kw = {"tile": (8, 6), "tiles": 2} if schedule == 2 else {}
-    out, inputs = h2h_unsharp.build(*((32, 24) if schedule == 2 else (12, 10)), schedule=schedule, **kw)
-    design = hl.compile(out, name=f"unsharp_s{schedule}")
+    size = (32, 24) if schedule == 2 else (12, 10)
+    design, inputs = compiled(f"unsharp_s{schedule}", h2h_unsharp.build, *size, schedule=schedule, **kw)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
@@ -153,21 +156,20 @@ def _channels_and_pixels(k: int, width=12, height=4):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("k", grouped("channels_and_pixels", [2, 3]))
 def test_channels_and_pixels_per_transfer(k, simulator, build_dir):
-    out, inputs = _channels_and_pixels(k)
-    design = hl.compile(out, name=f"channels_x{k}")
+    design, inputs = compiled(f"channels_x{k}", _channels_and_pixels, k)
     assert design.program.nest.lanes == (("hw_input", 3 * k), ("hw_output", 3 * k))
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("channels_unsharp_big_parrot")
 def test_unsharp_big_parrot_with_unroll(simulator, build_dir):
     # The generator's schedule 3: 2x2 host tiles of one GLB tile of one memory tile, 3 pixels per cycle with
     # their channels: 9-word transfers, over 3 GLB banks side by side (a bank port moves 4 words).
-    out, inputs = h2h_unsharp.build(24, 16, schedule=3, tile=(12, 8), unroll=3)
-    design = hl.compile(out, name="unsharp_s3")
+    design, inputs = compiled("unsharp_s3", h2h_unsharp.build, 24, 16, schedule=3, tile=(12, 8), unroll=3)
     assert design.program.nest.lanes == (("hw_input_global_wrapper", 9), ("hw_output", 9))
     assert len(design.program.tiles) == 4
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -175,13 +177,11 @@ def test_unsharp_big_parrot_with_unroll(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("channels_camera_glb")
 def test_camera_pipeline_glb_schedule(simulator, build_dir):
     # The generator's schedule 1: 2x1 host tiles of 2x2 memory tiles of 8x8. The demosaic reads x % 2 and y % 2
     # and the channel c as values: the same in every tile (even origins; c is not tiled), so they are allowed.
-    from mainspring.apps import h2h_camera_pipeline as cam
-
-    out, inputs = cam.build(32, 16, schedule=1, tile=(8, 8), tiles=2)
-    design = hl.compile(out, name="camera_glb", target=cam.TARGET)
+    design, inputs = compiled("camera_glb", cam.build, 32, 16, schedule=1, tile=(8, 8), tiles=2, target=cam.TARGET)
     assert len(design.program.tiles) == 2 and len(design.program.glb.mem_tiles) == 4
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -202,13 +202,11 @@ def _parity(tile_width: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("channels_camera_big_parrot")
 def test_camera_pipeline_big_parrot_with_unroll(simulator, build_dir):
     # The generator's schedule 3 (2 pixels per cycle; its half-resolution planes at the output's pace, see the
     # app): 2x2 host tiles of 16x8.
-    from mainspring.apps import h2h_camera_pipeline as cam
-
-    out, inputs = cam.build(32, 16, schedule=3, tile=(16, 8), unroll=2)
-    design = hl.compile(out, name="camera_s3", target=cam.TARGET)
+    design, inputs = compiled("camera_s3", cam.build, 32, 16, schedule=3, tile=(16, 8), unroll=2, target=cam.TARGET)
     assert design.program.nest.lanes == (("hw_input_global_wrapper", 2), ("hw_output", 6))
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -239,13 +237,11 @@ def test_unroll_by_a_factor_of_an_inline_wrapper_names_the_call():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@together("channels_camera_small")
 def test_camera_pipeline_small(simulator, build_dir):
     # Half-resolution Bayer planes (a 29-row plane computes 30, as RoundUp would), interleaved back by x % 2 and
     # y % 2, three channel lanes, a 1024-entry curve ROM computed in float; the raw input streams at full rate.
-    from mainspring.apps import h2h_camera_pipeline as cam
-
-    out, inputs = cam.build(8, 8)
-    design = hl.compile(out, name="camera_small", target=cam.TARGET)
+    design, inputs = compiled("camera_small", cam.build, 8, 8, target=cam.TARGET)
     assert design.program.nest.lanes == (("hw_input", 1), ("hw_output", 3))
     assert design.report["rom_words"] == 3 * 1024
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)

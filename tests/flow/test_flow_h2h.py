@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 import pytest
+from compile_once import compiled, grouped
 
 import mainspring as hl
 from mainspring import apps
@@ -43,11 +44,10 @@ def _checked(design, inputs, simulator, build_dir, minimal=True):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("name", apps.REFERENCE)
+@pytest.mark.parametrize("name", grouped("h2h_generator_size", apps.REFERENCE))
 def test_reference_app_at_its_generator_size(name, simulator, build_dir):
     mod = apps.load(name)
-    out, inputs = mod.build(*mod.DEFAULT_SIZE)
-    design = hl.compile(out, name=mod.NAME, target=apps.target(mod))
+    design, inputs = compiled(mod.NAME, mod.build, *mod.DEFAULT_SIZE, target=apps.target(mod))
     res = _checked(design, inputs, simulator, build_dir)
     if design.program.glb is None:  # one pixel per cycle, behind the pipeline's depth
         assert res.cycles - design.report["ideal_cycles"] <= design.report["first_output_cycle"]

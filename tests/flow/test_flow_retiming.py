@@ -6,6 +6,7 @@ bit-exact on both simulators."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import shutil
 
 import pytest
@@ -32,6 +33,12 @@ RAM_APPS = {"histogram": 16, "h2h_histogram": 16}
 APPS = SERIAL_APPS | RAM_APPS
 
 
+def _together(names):
+    """An app's tests share its designs (`_app` caches them): one xdist group per app keeps them on one worker."""
+    return [pytest.param(n, marks=pytest.mark.xdist_group(f"retiming_{n}")) for n in names]
+
+
+@functools.lru_cache(maxsize=20)  # five apps, four designs each: k = 1, 2, the default and UNPIPELINED
 def _app(name: str, k: int | None = None):
     size = APPS[name]
     out, inputs = apps.load(name).build(size, size) if size else apps.load(name).build()
@@ -52,7 +59,7 @@ def _kernel_ops(design) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("k", [1, 2])
-@pytest.mark.parametrize("name", [*APPS, "serial_weights", "serial_polynomial", "serial_disk"])
+@pytest.mark.parametrize("name", [*_together(APPS), "serial_weights", "serial_polynomial", "serial_disk"])
 def test_every_kernel_meets_the_k_op_limit(name, k):
     design = _serial_design(name[7:], k) if name.startswith("serial_") else _app(name, k)[0]
     ops = _kernel_ops(design)
@@ -61,7 +68,7 @@ def test_every_kernel_meets_the_k_op_limit(name, k):
     assert max(stage_ops(g, UNPIPELINED) for _, g, _ in kernel_graphs(unpiped.program, unpiped.target)) > k
 
 
-@pytest.mark.parametrize("name", ["h2h_accumulation", "h2h_resnet_layer_gen"])
+@pytest.mark.parametrize("name", _together(["h2h_accumulation", "h2h_resnet_layer_gen"]))
 def test_the_accumulator_is_read_in_the_last_stage(name):
     design, _ = _app(name)
     (op, g), = [(op, g) for op, g, _ in kernel_graphs(design.program, design.target) if g.graph.get("late")]
@@ -80,7 +87,7 @@ def test_the_accumulator_is_read_in_the_last_stage(name):
     assert meta["input_stage"] == dict.fromkeys(g.graph["late"], stages - 1)
 
 
-@pytest.mark.parametrize("name", list(APPS))
+@pytest.mark.parametrize("name", _together(APPS))
 def test_cycles_grow_by_the_stages_added_only(name):
     piped, _ = _app(name)
     flat, _ = _app(name, UNPIPELINED)
@@ -113,7 +120,7 @@ def test_the_checker_rejects_the_accumulator_read_as_the_op_fires():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("name", list(APPS))
+@pytest.mark.parametrize("name", _together(APPS))
 def test_retimed_apps_are_bit_exact_at_the_predicted_cycles(name, simulator, build_dir):
     design, inputs = _app(name)
     assert max(_kernel_ops(design).values()) <= design.target.pe_ops_per_stage

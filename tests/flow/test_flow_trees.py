@@ -3,6 +3,8 @@ while other RVars stay serial computes the unrolled iterations as one adder (or 
 resnet_layer_gen's channel-weight-stationary schedule is the reference system's case; memory banks then hold
 only the input channels their reads touch. Bit-exact on both simulators."""
 
+import functools
+
 import pytest
 
 import mainspring as hl
@@ -64,6 +66,7 @@ def test_an_update_that_is_not_an_accumulation_keeps_its_lanes_apart():
         hl.compile(output, name="not_a_tree")
 
 
+@functools.lru_cache(maxsize=1)  # the small one, shared by its two simulators (one xdist group)
 def _resnet(size: int):
     from mainspring.apps import h2h_resnet_layer_gen as resnet
 
@@ -72,6 +75,7 @@ def _resnet(size: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.xdist_group("trees_resnet_small")
 def test_resnet_weight_stationary_small(simulator, build_dir):
     design, inputs = _resnet(6)
     rep = design.report

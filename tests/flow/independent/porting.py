@@ -48,13 +48,14 @@ def run(key, build, simulator, max_cycle_ratio=None):
 
 
 def params(builders: dict, xfail: dict | None = None, slow=(), icarus_only=()):
-    """pytest params over (case, simulator): xfail[case] = reason (strict), slow cases marked slow."""
+    """pytest params over (case, simulator): xfail[case] = reason (strict), slow cases marked slow. A case's
+    simulators share one xdist group, so they run on one worker and compile the case once (`compile_design`)."""
     out = []
     for name in builders:
         for sim in SIMULATORS:
             if sim != "icarus" and name in icarus_only:
                 continue
-            marks = []
+            marks = [pytest.mark.xdist_group(name)]
             if xfail and name in xfail:
                 marks.append(pytest.mark.xfail(strict=True, reason=xfail[name]))
             if name in slow:
