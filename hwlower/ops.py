@@ -489,7 +489,8 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
                 if scaled and rvars else
                 "an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
                 "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
-                "that loop a multiple of d, starting at a multiple of d"
+                "that loop a multiple of d, starting at a multiple of d, and unroll it (lanes along it) by d or a "
+                "divisor of d (4 lanes over x / 2 are not steps of 2 yet)"
                 if scaled else
                 "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
                 "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "

@@ -412,3 +412,34 @@ def serial_modulo():
 @serial_modulo.fix
 def _():
     return _serial_modulo(True)
+
+
+def _upsampled_lanes(lanes: int):
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "up", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    up[x, y] = hw_input[x / 2, y] * 2  # <-upsample
+    hw_output[x, y] = up[x, y] + 1
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 12).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 4).hw_accelerate(xi, xo).unroll(xi, lanes)
+    up.compute_at(hw_output, xo).unroll(x, lanes)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "Lanes over an upsample that are not whole steps of it", (
+    "{upsample}: Func 'up' accesses 'hw_input' at (x / 2), which is not an affine function of its loops; memories "
+    "need affine addresses: an index divided (or taken modulo) by a constant d is affine only where its loop runs "
+    "over whole multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
+    "that loop a multiple of d, starting at a multiple of d, and unroll it (lanes along it) by d or a divisor of d "
+    "(4 lanes over x / 2 are not steps of 2 yet)."), func="up", simulate=True,
+    note="Halide accepts more lanes than the upsample's step")
+def lanes_past_an_upsample_step():
+    return _upsampled_lanes(4)
+
+
+@lanes_past_an_upsample_step.fix
+def _():
+    return _upsampled_lanes(2)
