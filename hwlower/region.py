@@ -92,17 +92,20 @@ def find_region(pipe: Pipeline) -> Region:
     compute_var, store_var, loc = accelerate_call(out)
     loops = pipe.loop_names(out)
     for v in (compute_var, store_var):
-        if v not in loops:
+        if v not in loops and not (v == store_var == "__outermost"):
             raise ScheduleError(
                 f"{loc}: Func '{out.name}': hw_accelerate({compute_var}, {store_var}): '{out.name}' has no loop "
                 f"'{v}' (its loops are {', '.join(loops)}); tile it first, e.g. "
                 f"{out.name}.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
             )
+    # hw_accelerate(x, Var.outermost()): no host loop, the whole Func is one accelerator tile.
+    at_var = store_var
+    store_var = None if store_var == "__outermost" else store_var
     inputs = [f for f in pipe.order if f.placement.accelerator_input is not None]
     _check_streamed(pipe, out, inputs)
     for f in pipe.order:  # Halide-HLS's linebuffer(): the Func is computed at the accelerator's store loop
         if f.placement.linebuffer is not None and f.placement.compute.kind == "inline" and f is not out:
-            f.placement.compute = LoopLevel("at", out, store_var, f.placement.linebuffer)
+            f.placement.compute = LoopLevel("at", out, at_var, f.placement.linebuffer)
     tainted = reads_inputs(pipe, inputs)
     _check_roms(pipe, tainted)
     # Constant Funcs (no input, no Param: known at compile time), wherever they are scheduled, are tables folded
@@ -131,7 +134,7 @@ def find_region(pipe: Pipeline) -> Region:
         else:
             # A Func that reads an image cannot move inside (the accelerator reads images only as streams).
             inside_fix = "" if _reads_image(pipe, f) else (f"Place it inside: {f.name}.compute_at({out.name}, "
-                                                           f"{store_var}), or make")
+                                                           f"{store_var or 'hl.Var.outermost()'}), or make")
             raise ScheduleError(
                 f"{f.placement.compute.loc}: Func '{f.name}' lies between the accelerator's inputs and its output "
                 f"'{out.name}' but is scheduled compute_root, outside the accelerator. "

@@ -20,7 +20,7 @@ from mainspring.frontend.bounds import Box, SharedBounds, func_value_bounds, inf
 from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import Fuse, Split, TailStrategy
+from mainspring.frontend.schedule import Fuse, Split, StageSchedule, TailStrategy
 
 from .placement import accelerate_call
 from .program import Tile
@@ -194,7 +194,12 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
     loc = _schedule_loc(f)
     for h in host:
         s = splits.get(h)
-        if s is not None and s.old in f.args:
+        if _all_host(h, sched, host):  # every loop of its dimension is a host loop: tiles one wide in it
+            dim = _dimension(h, sched)
+            if dim not in order:
+                extents[dim] = 1
+                order.append(dim)
+        elif s is not None and s.old in f.args:
             e = extents[s.old]
             if e % s.factor and s.tail is TailStrategy.RoundUp and is_output:
                 raise ScheduleError(
@@ -220,6 +225,25 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
     return extents, order
 
 
+def _dimension(loop: str, sched: StageSchedule) -> str:
+    """The dimension of f whose splits made `loop` (latest split first: a split may keep its old name)."""
+    for d in reversed(sched.directives):
+        if isinstance(d, Split) and loop in (d.outer, d.inner):
+            loop = d.old
+    return loop
+
+
+def _all_host(loop: str, sched: StageSchedule, host: list[str]) -> bool:
+    """Whether every loop split from `loop`'s dimension is a host loop: the host then steps over it one
+    coordinate at a time, in increasing order whatever the order of those loops (gaussian's schedule 6 names
+    tile(x, y, xi, xo, yi, yo, ...), so that y's inner loop runs outside its outer one): the values are the same."""
+    dim = _dimension(loop, sched)
+    if dim == loop:
+        return False
+    mine = [n for n in sched.dim_names() if _dimension(n, sched) == dim]
+    return all(n in host for n in mine)
+
+
 def host_loops(f: Function, store_var: str | None) -> list[str]:
     """f's loops at and outside `store_var`, outermost first, a fused loop (`fuse(xo, yo, t)`) as the loops it
     fuses: the host visits the same tiles in the same order."""
@@ -231,7 +255,9 @@ def host_loops(f: Function, store_var: str | None) -> list[str]:
         d = fused.get(name)
         return [name] if d is None else expand(d.outer) + expand(d.inner)
 
-    return [n for h in (loops[: loops.index(store_var) + 1] if store_var is not None else []) for n in expand(h)]
+    # None or Var.outermost(): the accelerator runs once over the whole Func (no host loop)
+    outer = loops[: loops.index(store_var) + 1] if store_var not in (None, "__outermost") else []
+    return [n for h in outer for n in expand(h)]
 
 
 def _schedule_loc(f: Function) -> SourceLoc | None:

@@ -443,3 +443,29 @@ def lanes_past_an_upsample_step():
 @lanes_past_an_upsample_step.fix
 def _():
     return _upsampled_lanes(2)
+
+
+def _rows_apart(strided: bool):
+    p = pipeline(8, 8)
+    yo, yi = hl.Var("yo"), hl.Var("yi")
+    if strided:  # the host loop yi steps over rows 4 apart: each tile is rows yi and yi + 4
+        p.hw_output.compute_root().split(p.y, yo, yi, 4).reorder(p.x, yo, yi).hw_accelerate(p.x, yi)  # <-strided
+    else:
+        p.hw_output.compute_root().split(p.y, yo, yi, 4).reorder(p.x, yi, yo).hw_accelerate(p.x, yo)
+    buffer_at = yi if strided else yo
+    p.mid.compute_at(p.hw_output, buffer_at)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "A host loop over the inner part of a split whose outer part runs inside the accelerator", (
+    "{strided}: Func 'hw_output': the host loop yi outside hw_accelerate's store loop does not step over tiles of "
+    "one dimension; split each dimension once (e.g. tile(x, y, xo, yo, xi, yi, 64, 64))"), func="hw_output",
+    simulate=True, note="Halide accepts tiles whose rows are apart (a strided tile)")
+def host_loop_over_strided_rows():
+    return _rows_apart(True)
+
+
+@host_loop_over_strided_rows.fix
+def _():
+    return _rows_apart(False)

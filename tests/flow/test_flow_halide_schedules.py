@@ -5,7 +5,10 @@ slowly, bit for bit on both simulators:
   hwlower/stream_order.py): a planar image read a pixel's channels at a time arrives channels first;
 - a split inside the accelerator whose factor does not divide its extent (Halide's Auto, ShiftInwards or
   GuardWithIf tail) rounds up with its reads guarded (hwlower/shift_tails.py);
-- a fuse of two loops that both iterate inside the accelerator runs as those two loops (hwlower/loops.py)."""
+- a fuse of two loops that both iterate inside the accelerator runs as those two loops (hwlower/loops.py);
+- `hw_accelerate(x, Var.outermost())` accelerates the whole Func (no host loop), with Funcs computed at
+  `Var.outermost()`; host loops over every part of a split dimension step over tiles one row high
+  (hwlower/tiling.py)."""
 
 from __future__ import annotations
 
@@ -164,4 +167,37 @@ def test_fuse_inside_the_accelerator(where, simulator, build_dir):
     design = hl.compile(out, name=f"fused_{where}")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     ratio = 1.3 if where == "reduction" else 1.05  # 9 serial steps a pixel on a small frame: rows of latency
+    assert res.cycles <= ratio * design.report["ideal_cycles"]
+
+
+def _whole_or_rows(where: str):
+    """A 3-tap blur feeding a 2-tap one; `where`: "outermost" (hw_accelerate(x, Var.outermost()), the blur
+    computed at Var.outermost()) or "rows" (both parts of y's split are host loops, their order swapped: the
+    host steps over one-row tiles; gaussian_generator.cpp's schedule 6 names its tile's Vars this way)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(image[x, y])
+    blur[x, y] = hw_input[x, y] + 2 * hw_input[x + 1, y] + hw_input[x + 2, y + 1]
+    hw_output[x, y] = blur[x, y] + blur[x, y + 1]
+    output[x, y] = hl.u8(hw_output[x, y])
+    output.bound(x, 0, 16).bound(y, 0, 8)
+    if where == "outermost":
+        hw_output.compute_root().hw_accelerate(x, hl.Var.outermost())
+        blur.compute_at(hw_output, hl.Var.outermost())
+    else:
+        hw_output.compute_root().tile(x, y, xi, xo, yi, yo, 8, 4).reorder(xi, yi, xo, yo).hw_accelerate(xi, xo)
+        blur.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": np.random.default_rng(5).integers(0, 256, (10, 18)).astype(np.uint8)}
+
+
+@pytest.mark.parametrize("where", ["outermost", "rows"])
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_whole_func_and_one_row_tiles(where, simulator, build_dir):
+    out, inputs = _whole_or_rows(where)
+    design = hl.compile(out, name=f"whole_{where}")
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert design.report["tiles"] == (1 if where == "outermost" else 8)
+    ratio = 1.05 if where == "outermost" else 1.25  # 8 tiles of 54 input words, each with the pipeline's fill
     assert res.cycles <= ratio * design.report["ideal_cycles"]

@@ -1,5 +1,6 @@
 """gaussian_generator.cpp: default schedule 3 (host tiles of one GLB tile, mywidth x 196, myunroll=2 RoundUp),
-with smaller tiles; schedules 1 and 2 as variants; three_level_memory_generator.cpp."""
+with smaller tiles; schedules 1, 2 and 4 to 8 as variants (9 to 12 use the reference system's iteration_order
+and create_memories, not ported); three_level_memory_generator.cpp."""
 
 import math
 
@@ -88,6 +89,46 @@ def gaussian(schedule=3, tile_w=62, tile_h=196, host_x=16, host_y=20, unroll=2, 
         hw_input.in_().store_in(hl.MemoryType.GLB)
         hw_input.compute_root().accelerator_input()
         w, h = ow + 2, oh + 2
+    elif schedule in (4, 5, 6, 7):  # one 62 x 62 output (64 x 64 input): host tiles, or one tile
+        n = 64 - BLOCK + 1
+        output.bound(x, 0, n)
+        output.bound(y, 0, n)
+        hw_output.compute_root()
+        if schedule == 4:  # four host tiles
+            hw_output.tile(x, y, xo, yo, xi, yi, n // 2, n // 2).hw_accelerate(xi, xo)
+            blur_unnormalized.compute_at(hw_output, xo)
+            blur.compute_at(hw_output, xo)
+        elif schedule == 5:  # "just an xcel definition": the whole Func, no tile loop
+            hw_output.hw_accelerate(x, hl.Var.outermost())
+        elif schedule == 6:  # "62x62 tile", with the generator's order of names: the host steps over rows
+            hw_output.tile(x, y, xi, xo, yi, yo, n, n).reorder(xi, yi, xo, yo).hw_accelerate(xi, xo)
+        else:
+            hw_output.tile(x, y, xi, xo, yi, yo, n, n).hw_accelerate(xi, xo)
+        if schedule == 7:
+            blur_unnormalized.update().unroll(win.x).unroll(win.y)
+        elif schedule == 4:
+            blur_unnormalized.update().unroll(win.x, BLOCK).unroll(win.y, BLOCK)
+        hw_input.stream_to_accelerator()
+        w = h = 64
+    elif schedule == 8:  # schedule 3 without the GLB level: host tiles of tile_w x tile_h, RoundUp lanes
+        rs = hl.TailStrategy.RoundUp
+        ow, oh = host_x * tile_w, host_y * tile_h
+        output.bound(x, 0, ow)
+        output.bound(y, 0, oh)
+        hw_output.compute_root()
+        xii, yii, xio, yio = hl.Var("xii"), hl.Var("yii"), hl.Var("xio"), hl.Var("yio")
+        hw_output.tile(x, y, xio, yio, xii, yii, tile_w, tile_h).hw_accelerate(xii, xio)
+        hw_output.unroll(xii, unroll, rs)
+        blur.compute_at(hw_output, xio)
+        blur.unroll(x, unroll, rs)
+        blur_unnormalized.update().unroll(win.x, BLOCK).unroll(win.y, BLOCK)
+        blur_unnormalized.update().unroll(x, unroll, rs)
+        blur_unnormalized.unroll(x, unroll, rs)
+        blur_unnormalized.compute_at(hw_output, xio)
+        hw_input.in_().compute_at(hw_output, xio)
+        hw_input.in_().unroll(x, unroll, rs)
+        hw_input.compute_root().accelerator_input()
+        w, h = ow + 2 + (unroll - 1), oh + 2
     else:  # schedule 3, the default
         rs = hl.TailStrategy.RoundUp
         glb_w, glb_h = tile_w, tile_h
@@ -170,6 +211,26 @@ def gaussian_sched2_repeat_edge():
     return gaussian(2, tile_w=10, tile_h=6, num_tiles=2, host_x=2, host_y=2, boundary="repeat_edge")
 
 
+def gaussian_sched4():
+    return gaussian(4)
+
+
+def gaussian_sched5():
+    return gaussian(5)
+
+
+def gaussian_sched6():
+    return gaussian(6)
+
+
+def gaussian_sched7():
+    return gaussian(7)
+
+
+def gaussian_sched8():
+    return gaussian(8, tile_w=14, tile_h=10, host_x=2, host_y=2, unroll=2)
+
+
 def gaussian_sched1():
     return gaussian(1, tile_size=8, num_tiles=2, host_x=2)
 
@@ -239,6 +300,7 @@ CASES = {f.__name__: f for f in (
     gaussian_sched3_one_tile, gaussian_sched3_unroll4, gaussian_sched3_generator_tile,
     gaussian_sched3_width_not_multiple, gaussian_sched3_width_not_multiple_roundup_tiles,
     gaussian_sched3_width_not_multiple_roundup_inner, gaussian_sched1, gaussian_sched1_fixed, gaussian_sched2,
+    gaussian_sched4, gaussian_sched5, gaussian_sched6, gaussian_sched7, gaussian_sched8,
     three_level_small, three_level_2x2, three_level_kernel_inline, three_level_generator_size)}
 XFAIL: dict[str, str] = {}
 SLOW = ("gaussian_sched3_generator_tile", "three_level_generator_size")
