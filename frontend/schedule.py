@@ -300,10 +300,10 @@ class StageScheduling:
         name, = _var_names((v,), kind, self._stage())
         marked = {"unroll": "unrolled", "vectorize": "vectorized", "parallel": "parallel"}[kind]
         self._find(name, f"{kind}({name})", f"could not find dimension {{}} to mark as {marked} in vars for function")
-        if factor is not None:
+        if factor is not None:  # as Halide: split off an inner loop; parallel marks the outer one (task_size)
             inner = f"{name}.{kind[0]}i"
             self.split(v, v, Var(inner) if not isinstance(v, RVar) else inner, factor, tail)
-            name = inner
+            name = name if kind == "parallel" else inner
         self._stage().directives.append(ForType(kind, name, loc))
         return self
 

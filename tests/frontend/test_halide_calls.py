@@ -38,6 +38,15 @@ def test_print_loop_nest_shows_the_schedules_loops(capsys):
     assert "unroll r.x:" in out and "conv(x, y) = (conv(x, y) + (input((x + r.x), (y + r.y))" in out
 
 
+def test_parallel_with_a_task_size_marks_the_outer_loop_as_halide_does(capsys):
+    # Halide 21: parallel(x, 4) splits off an inner serial loop of 4 and runs the outer one in parallel
+    conv, _, x, _ = _conv()
+    conv.parallel(x, 4)
+    conv.print_loop_nest()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:4] == ["produce conv:", "  for y:", "    parallel x:", "      for x.pi:"]
+
+
 def test_fifo_depth_is_accepted_and_changes_nothing():
     conv, _, x, y = _conv()
     out = hl.Func("out")
