@@ -12,8 +12,8 @@ from __future__ import annotations
 from . import ir
 from .errors import HalideError, user_location
 from .func import Definition, Func, Function
-from .schedule import Dim, StageSchedule
-from .types import I32
+from .schedule import Dim, Split, StageSchedule
+from .types import BOOL, I32, Type
 from .vars import RVar, Var
 
 # The reductions rfactor accepts: f = f op e, e not reading f; the identity starts each partial result.
@@ -26,6 +26,8 @@ def rfactor(fn: Function, index: int, args: tuple) -> Func:
     pairs = _pairs(args, stage)
     d = fn.definitions[index]
     op, term = _reduction(fn, d, stage)
+    if d.schedule.directives and not any(len(p.schedule.directives) for p in fn.definitions[index + 1:]):
+        d, term = _split_rvars(d, term, op, fn.type)
     rdom = d.rdom
     names = [n for n, _, _ in rdom.dims]
     for rv, v in pairs:
@@ -37,7 +39,8 @@ def rfactor(fn: Function, index: int, args: tuple) -> Func:
                               f"'{fn.name}' or named twice; use a fresh Var for each preserved RVar")
     if d.schedule.directives or any(len(p.schedule.directives) for p in fn.definitions[index + 1:]):
         raise HalideError(f"{loc}: {stage}.rfactor: call rfactor before the stage's other schedule calls (it "
-                          f"rebuilds the stage's loops); move it before {stage}'s splits, reorders and unrolls")
+                          f"rebuilds the stage's loops; splits of its RVars alone may come first); move it before "
+                          f"{stage}'s reorders, unrolls and splits of pure Vars")
     to_var = dict(pairs)
     kept = [k for k, n in enumerate(names) if n not in to_var]
     intm = Func(f"{fn.name}_intm")._fn
@@ -63,6 +66,49 @@ def rfactor(fn: Function, index: int, args: tuple) -> Func:
     fn.definitions[index] = Definition(d.args, value, outer, d.loc, _stage(d.schedule, d.args, {}, outer))
     assert intm.handle is not None
     return intm.handle
+
+
+def _split_rvars(d: Definition, term: ir.Expr, op: str, t: Type) -> tuple[Definition, ir.Expr]:
+    """The update with each split of an RVar (its only schedule calls) made two dimensions of its RDom, inner
+    first: r.x = min + outer * factor + inner, a point past the extent (a factor that does not divide it: Halide
+    guards an RVar's split) folding in the identity. Unchanged if the stage has other calls (refused above)."""
+    dims = list(d.rdom.dims)
+    made: dict[str, tuple[str, str, int, ir.Expr]] = {}  # a split RVar: its outer and inner, factor, min
+    guards: list[tuple[str, int]] = []  # a split RVar whose factor does not divide its extent n
+    for s in d.schedule.directives:
+        at = next((i for i, (n, _, _) in enumerate(dims) if n == s.old), None) if isinstance(s, Split) else None
+        if not isinstance(s, Split) or at is None or not isinstance(dims[at][2], ir.Const):
+            return d, term
+        name, lo, extent = dims[at]
+        n = extent.value
+        dims[at:at + 1] = [(s.inner, ir.Const(I32, 0), ir.Const(I32, s.factor)),
+                           (s.outer, ir.Const(I32, 0), ir.Const(I32, -(-n // s.factor)))]
+        made[name] = (s.outer, s.inner, s.factor, lo)
+        if n % s.factor:
+            guards.append((name, n))
+    rdom = ir.ReductionDomain(d.rdom.name, tuple(dims))
+    rdom.used.append("rfactor")
+    rv = {n: ir.RVar(I32, n, rdom, k) for k, (n, _, _) in enumerate(dims)}
+
+    def value_of(name: str) -> ir.Expr:  # a split RVar in terms of the new domain's, splits of splits too
+        if name in rv:
+            return rv[name]
+        outer, inner, f, lo = made[name]
+        return ir.BinOp(I32, "add", ir.BinOp(I32, "add", lo, ir.BinOp(I32, "mul", value_of(outer),
+                                                                        ir.Const(I32, f))), value_of(inner))
+
+    # Past the extent the term reads at the last point (bounds stay the RDom's, as Halide's guard keeps them),
+    # and folds in the identity.
+    last = {name: ir.BinOp(I32, "min", value_of(name), ir.BinOp(I32, "add", made[name][3], ir.Const(I32, n - 1)))
+            for name, n in guards}
+    moved = ir.substitute(term, {n: last.get(n, value_of(n)) for n, _, _ in d.rdom.dims})
+    for name, n in guards:
+        outer, inner, f, _ = made[name]
+        inside = ir.BinOp(BOOL, "lt", ir.BinOp(I32, "add", ir.BinOp(I32, "mul", value_of(outer), ir.Const(I32, f)),
+                                                 value_of(inner)), ir.Const(I32, n))
+        moved = ir.Select(t, inside, moved, ir.Const(t, _IDENTITY[op](t)))
+    stage = StageSchedule(list(d.schedule.dims), [], dict(d.schedule.aliases))
+    return Definition(d.args, d.value, rdom, d.loc, stage), moved
 
 
 def _pairs(args: tuple, stage: str) -> list[tuple[str, str]]:

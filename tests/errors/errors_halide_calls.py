@@ -102,8 +102,9 @@ def _():
 
 @case("schedule", "rfactor after the stage's schedule calls", (
     "{late}: acc.update(0).rfactor: call rfactor before the stage's other schedule calls (it rebuilds the stage's "
-    "loops); move it before acc.update(0)'s splits, reorders and unrolls"), func="acc", simulate=True,
-    note="Halide accepts rfactor after splits (of a split RVar too)")
+    "loops; splits of its RVars alone may come first); move it before acc.update(0)'s reorders, unrolls and splits "
+    "of pure Vars"), func="acc", simulate=True,
+    note="Halide accepts rfactor after an unroll or a reorder (splits of RVars compile)")
 def rfactor_after_scheduling():
     return _sum_of_taps("late")
 
