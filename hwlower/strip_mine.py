@@ -59,14 +59,16 @@ def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], 
 
 
 def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d: int) -> tuple[str, int] | None:
-    """(the loop to split, its factor) that makes x / d affine, for x = `terms`: a loop x alone, by d; lanes xi
-    (unrolled, L of them) on x = L * xo + xi, where L is a multiple of d and more than d, the lanes by d (xi =
-    d * xi.strip_o + xi.strip_i: 4 lanes over x / 2 read 2 * xo + xi.strip_o, each pair of lanes one word), and
-    where L divides d and is less, the serial loop by d / L (2 lanes over x / 4: xo = 2 * xo.strip_o +
-    xo.strip_i, x / 4 = xo.strip_o). None otherwise: lanes equal to d need no split (x / d = xo), and lanes
-    that are neither (2 over x / 3) have per-lane quotients affine in no loop (the `ops` pass refuses them)."""
-    if len(terms) == 1 and terms[0][1] == 1:
-        return terms[0][0], d
+    """(the loop to split, its factor) that makes x / d affine, for x = `terms`: a loop x alone, by d (unrolled
+    whole, as lanes of whole steps); lanes xi (unrolled, L of them) on x = L * xo + xi, where L is a multiple of d
+    and more than d, the lanes by d (xi = d * xi.strip_o + xi.strip_i: 4 lanes over x / 2 read 2 * xo +
+    xi.strip_o, each pair of lanes one word), and where L divides d and is less, the serial loop by d / L (2 lanes
+    over x / 4: xo = 2 * xo.strip_o + xo.strip_i, x / 4 = xo.strip_o). None otherwise: lanes equal to d need no
+    split (x / d = xo), and lanes that are neither (2 over x / 3) have per-lane quotients affine in no loop (the
+    `ops` pass refuses them)."""
+    if len(terms) == 1 and terms[0][1] == 1:  # a loop alone; unrolled whole, it is lanes of whole steps or none
+        v = terms[0][0]
+        return (v, d) if v not in unrolled or (unrolled[v] % d == 0 and unrolled[v] > d) else None
     lanes = [v for v, c in terms if c == 1 and v in unrolled]
     if len(terms) != 2 or len(lanes) != 1:
         return None

@@ -118,3 +118,22 @@ def test_lanes_neither_a_multiple_nor_a_divisor_of_the_step_are_refused():
                                              r"the upsample's 3 nor a divisor of 3.*change up.unroll\(x, 2\) to "
                                              r"up.unroll\(x, 3\)"):
         _upsample(2, 3, True)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("width", [4, 6, 3])
+def test_a_row_unrolled_whole_over_an_upsample(simulator, build_dir, width):
+    # x unrolled whole (a row per cycle): up's lanes split into steps of 2. At width 3, up's row rounds up to 4
+    # (whole steps); the output's 3 lanes read it at x, which needs no split.
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, up, hw_output = hl.Func("hw_input"), hl.Func("up"), hl.Func("hw_output")
+    hw_input[x, y] = hl.u16(i[x, y])
+    up[x, y] = hw_input[x / 2, y] * 2
+    hw_output[x, y] = up[x, y] + 1
+    accelerate(hw_output, hw_output, width, 4, [up], hw_input)
+    up.unroll(x)
+    hw_output.unroll(hl.Var("xi"))
+    design = hl.compile(hw_output, name=f"up_whole{width}")
+    _checked(design, {"input": random_image(width // 2 + 2, 6, seed=width)}, simulator, build_dir, 3)
+    assert design.program.nest.op_lanes("hw_output_s0") == width
