@@ -9,7 +9,7 @@ unroll that works (tests/errors, `lanes_past_an_upsample_step`)."""
 import pytest
 
 import mainspring as hl
-from mainspring.apps.common import accelerate, random_image
+from mainspring.apps.common import accelerate, autoschedule, random_image
 
 from conftest import SIMULATORS
 
@@ -137,3 +137,21 @@ def test_a_row_unrolled_whole_over_an_upsample(simulator, build_dir, width):
     design = hl.compile(hw_output, name=f"up_whole{width}")
     _checked(design, {"input": random_image(width // 2 + 2, 6, seed=width)}, simulator, build_dir, 3)
     assert design.program.nest.op_lanes("hw_output_s0") == width
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("two_d", [False, True], ids=["x", "xy"])
+def test_the_automatic_schedule_at_four_lanes_over_a_2x_upsample(simulator, build_dir, two_d):
+    # The autoscheduler inlines the upsample and streams the input at 2 words a transfer under 4 output lanes:
+    # refused before (x / 2 on 4 lanes was not affine), now at the input stream's rate.
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, up, out = hl.Func("hw_input"), hl.Func("up"), hl.Func("out")
+    hw_input[x, y] = hl.u16(i[x, y])
+    up[x, y] = hw_input[x / 2, y / 2 if two_d else y] * 3
+    out[x, y] = up[x, y] + 1
+    autoschedule(out, 24, 4, lanes=4)
+    design = hl.compile(out, name="auto_up_lanes4")
+    assert design.program.nest.stream_lanes("out") == 4 and design.program.nest.stream_lanes("hw_input") == 2
+    _checked(design, {"input": random_image(14, 4, seed=2)}, simulator, build_dir, 3)
+    assert design.report["ideal_cycles"] == 24
