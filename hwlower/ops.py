@@ -33,6 +33,7 @@ from .shift_tails import guard_shifted
 from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_steps
+from .strip_mine import strip_mine, uneven_lanes
 from .tables import Table, table_constant
 from .tile_coordinates import array_invocations, tile_coordinates
 from .tiling import host_loops
@@ -294,7 +295,9 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     update of a RAM Func at computed coordinates (`Op.scatter`); `rams`: the RAM Funcs (by id), which f may read
     at computed coordinates (`Op.lookup`)."""
     args = d.args
-    s = _strip_mine(s, args, steps or {}, f, str(d.loc), output)
+    handle = user_handle(f) + ("" if k == 0 else f".update({k - 1})")
+    uneven = uneven_lanes(s, args, steps or {}, d.schedule, handle, output)
+    s = strip_mine(s, args, steps or {}, f, str(d.loc), output)
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}
@@ -322,7 +325,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             return _lookup_port(c, src, lookups, ports, who)
         if any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)):
             _not_a_ram(c, who)
-        idx = tuple(_affine(a, env, who, src, ranges) for a in c.args)
+        idx = tuple(_affine(a, env, who, src, ranges, uneven) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
             ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx, guard))
@@ -387,43 +390,6 @@ def _tree(f: Function, args: tuple[ir.Expr, ...], value: ir.Expr, s: StageLoops,
     return acc, tree_points(s, tree, full, env, coordinates(acc[2])), tree
 
 
-def _strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function,
-                loc: str, round_up: bool = False) -> StageLoops:
-    """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
-    d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
-    all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names). `round_up`:
-    the accelerator's output, whose loop rounds up to whole steps (bounds inference gave its producers the
-    values the last step reads; the host keeps the tile)."""
-    split: dict[str, int] = {}
-    for i, a in enumerate(args):
-        if i in steps and isinstance(a, ir.Var) and a.name in s.var_exprs:
-            terms = s.var_exprs[a.name].terms
-            if len(terms) == 1 and terms[0][1] == 1:
-                split[terms[0][0]] = steps[i]
-    loops, exprs = [], dict(s.var_exprs)
-    for lp in s.loops:
-        d = split.get(lp.dim)
-        if d is None or lp.unrolled or lp.extent == 1:
-            loops.append(lp)
-            continue
-        if lp.extent % d and not round_up:
-            raise ScheduleError(
-                f"{loc}: Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so the "
-                f"accelerator runs that loop in steps of {d}, but '{f.name}' runs it {lp.extent} times; make "
-                f"its extent a multiple of {d} (bound the output to a multiple of {d})"
-            )
-        outer, inner = f"{lp.dim}.strip_o", f"{lp.dim}.strip_i"
-        loops += [StageLoop(outer, -(-lp.extent // d), False, lp.is_rvar, "outer"),
-                  StageLoop(inner, d, False, lp.is_rvar, "inner")]
-        for v, e in exprs.items():
-            c = dict(e.terms).get(lp.dim, 0)
-            if c:
-                moved = {t: k for t, k in e.terms if t != lp.dim}
-                moved[outer], moved[inner] = c * d, c
-                exprs[v] = Affine.make(moved, e.const)
-    return StageLoops(tuple(loops), exprs)
-
-
 def _check_integer(value: ir.Expr, who: str) -> None:
     floats = [n for n in ir.walk(value) if n.type.is_float()]  # children first: the last is the widest
     if floats:
@@ -476,7 +442,8 @@ def _not_a_ram(c: ir.Call, who: str) -> NoReturn:
     )
 
 
-def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None) -> Affine:
+def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None,
+            uneven: str = "") -> Affine:
     a = affine_of(e, env, ranges)
     if a is None:
         scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
@@ -486,11 +453,11 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
                 f"({', '.join(rvars)}) do not; unroll the reduction "
                 f"({'.'.join(['update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is then "
                 "affine on its own"
-                if scaled and rvars else
+                if scaled and rvars else uneven if scaled and uneven else
                 "an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
                 "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
-                "that loop a multiple of d, starting at a multiple of d, and unroll it (lanes along it) by d or a "
-                "divisor of d (4 lanes over x / 2 are not steps of 2 yet)"
+                "that loop a multiple of d, starting at a multiple of d, and its lanes along it (an unroll) a multiple "
+                "or a divisor of d"
                 if scaled else
                 "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
                 "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "

@@ -419,7 +419,7 @@ def _upsampled_lanes(lanes: int):
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "up", "hw_output", "output"))
     hw_input[x, y] = input_[x, y]
-    up[x, y] = hw_input[x / 2, y] * 2  # <-upsample
+    up[x, y] = hw_input[x / 3, y] * 2  # <-upsample
     hw_output[x, y] = up[x, y] + 1
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, 12).bound(y, 0, 4)
@@ -429,20 +429,20 @@ def _upsampled_lanes(lanes: int):
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "Lanes over an upsample that are not whole steps of it", (
-    "{upsample}: Func 'up' accesses 'hw_input' at (x / 2), which is not an affine function of its loops; memories "
-    "need affine addresses: an index divided (or taken modulo) by a constant d is affine only where its loop runs "
-    "over whole multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
-    "that loop a multiple of d, starting at a multiple of d, and unroll it (lanes along it) by d or a divisor of d "
-    "(4 lanes over x / 2 are not steps of 2 yet)."), func="up", simulate=True,
-    note="Halide accepts more lanes than the upsample's step")
+@case("hardware", "Lanes over an upsample that are neither whole steps of it nor a divisor of it", (
+    "{upsample}: Func 'up' accesses 'hw_input' at (x / 3), which is not an affine function of its loops; memories "
+    "need affine addresses: its 2 lanes along x (up.unroll(x, 2)) are neither whole steps of the upsample's 3 nor a "
+    "divisor of 3, so each lane's quotient moves unevenly from cycle to cycle (x / 3 over 2 lanes: 0 0, 0 1, 1 1, "
+    "...) and no loop split makes it affine; make the lanes a multiple of 3 or a divisor of 3: change "
+    "up.unroll(x, 2) to up.unroll(x, 3), and its readers' lanes alike."), func="up", simulate=True,
+    note="Halide accepts any lanes; 4 lanes over x / 2 (a multiple) and 2 over x / 4 (a divisor) compile")
 def lanes_past_an_upsample_step():
-    return _upsampled_lanes(4)
+    return _upsampled_lanes(2)
 
 
 @lanes_past_an_upsample_step.fix
 def _():
-    return _upsampled_lanes(2)
+    return _upsampled_lanes(3)
 
 
 def _rows_apart(strided: bool):

@@ -198,8 +198,8 @@ def test_error_upsample_index():
         f"{at}: Func 'v' accesses 'hw_input' at ((x + y) / 2), which is not an affine function of its loops; memories "
         "need affine addresses: an index divided (or taken modulo) by a constant d is affine only where its loop "
         "runs over whole multiples of d (an upsample by d splits the loop into d-long steps); make the Func's "
-        "extent along that loop a multiple of d, starting at a multiple of d, and unroll it (lanes along it) by d or "
-        "a divisor of d (4 lanes over x / 2 are not steps of 2 yet)."
+        "extent along that loop a multiple of d, starting at a multiple of d, and its lanes along it (an unroll) a "
+        "multiple or a divisor of d."
     )
 
 

@@ -1,0 +1,115 @@
+"""Strip-mining for an upsample: the loops over a dimension that an index divides by a constant d (x / 2) are
+split so that the quotient is affine in them (`strip_mine`, used by the `ops` pass for every op of the
+accelerator). Without lanes the loop over x splits into d-long steps; with lanes along x (L pixels per cycle,
+x = L * xo + xi) the split that makes x / d affine depends on L: lanes of whole steps (L a multiple of d, 4 over
+x / 2) split into L / d steps of d lanes, each step's lanes reading one word (each lane's port its own constant
+offset); lanes a divisor of d (2 over x / 4) split the serial loop into steps of d / L iterations; lanes equal to
+d need no split (x / d = xo). Lanes that are neither (2 over x / 3: quotients 0 0, 0 1, 1 1 in successive cycles)
+read at addresses affine in no loop, which `uneven_lanes` explains for the refusal."""
+
+from __future__ import annotations
+
+from mainspring.frontend import ir
+from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.func import Function
+from mainspring.frontend.schedule import StageSchedule
+
+from .ir import Affine
+from .lanes import stage_lanes
+from .loops import StageLoop, StageLoops
+
+
+def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function,
+                loc: str, round_up: bool = False) -> StageLoops:
+    """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
+    d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
+    all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names). With lanes
+    along the dimension, the loop split is the one that makes x / d affine (`_step_split`). `round_up`: the
+    accelerator's output, whose loop rounds up to whole steps (bounds inference gave its producers the values the
+    last step reads; the host keeps the tile)."""
+    split: dict[str, tuple[int, int]] = {}  # loop -> (its factor, the step d)
+    unrolled = {lp.dim: lp.extent for lp in s.loops if lp.unrolled}
+    for i, a in enumerate(args):
+        if i in steps and isinstance(a, ir.Var) and a.name in s.var_exprs:
+            at = _step_split(s.var_exprs[a.name].terms, unrolled, steps[i])
+            if at is not None:
+                split[at[0]] = (at[1], steps[i])
+    loops, exprs = [], dict(s.var_exprs)
+    for lp in s.loops:
+        m, d = split.get(lp.dim, (0, 0))
+        if m and lp.unrolled:  # lanes of whole steps: (L / d) steps of d lanes, all in one cycle
+            loops += [StageLoop(f"{lp.dim}.strip_o", lp.extent // m, True, lp.is_rvar),
+                      StageLoop(f"{lp.dim}.strip_i", m, True, lp.is_rvar)]
+            exprs = _substituted(exprs, lp.dim, m)
+            continue
+        if not m or lp.extent == 1:
+            loops.append(lp)
+            continue
+        if lp.extent % m and not round_up:
+            each = f" ({m} iterations of {d // m} lanes)" if m != d else ""
+            raise ScheduleError(
+                f"{loc}: Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so the "
+                f"accelerator runs that loop in steps of {d}{each}, but '{f.name}' runs it {lp.extent} times; make "
+                f"its extent a multiple of {m} (bound the output to a multiple of {d})"
+            )
+        loops += [StageLoop(f"{lp.dim}.strip_o", -(-lp.extent // m), False, lp.is_rvar, "outer"),
+                  StageLoop(f"{lp.dim}.strip_i", m, False, lp.is_rvar, "inner")]
+        exprs = _substituted(exprs, lp.dim, m)
+    return StageLoops(tuple(loops), exprs)
+
+
+def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d: int) -> tuple[str, int] | None:
+    """(the loop to split, its factor) that makes x / d affine, for x = `terms`: a loop x alone, by d (unrolled
+    whole, as lanes of whole steps); lanes xi (unrolled, L of them) on x = L * xo + xi, where L is a multiple of d
+    and more than d, the lanes by d (xi = d * xi.strip_o + xi.strip_i: 4 lanes over x / 2 read 2 * xo +
+    xi.strip_o, each pair of lanes one word), and where L divides d and is less, the serial loop by d / L (2 lanes
+    over x / 4: xo = 2 * xo.strip_o + xo.strip_i, x / 4 = xo.strip_o). None otherwise: lanes equal to d need no
+    split (x / d = xo), and lanes that are neither (2 over x / 3) have per-lane quotients affine in no loop (the
+    `ops` pass refuses them)."""
+    if len(terms) == 1 and terms[0][1] == 1:  # a loop alone; unrolled whole, it is lanes of whole steps or none
+        v = terms[0][0]
+        return (v, d) if v not in unrolled or (unrolled[v] % d == 0 and unrolled[v] > d) else None
+    lanes = [v for v, c in terms if c == 1 and v in unrolled]
+    if len(terms) != 2 or len(lanes) != 1:
+        return None
+    (serial, c), = [(v, c) for v, c in terms if v != lanes[0]]
+    k = unrolled[lanes[0]]
+    if c != k or serial in unrolled:
+        return None
+    if k % d == 0 and k > d:
+        return lanes[0], d
+    if d % k == 0 and k < d:
+        return serial, d // k
+    return None
+
+
+def _substituted(exprs: dict[str, Affine], dim: str, m: int) -> dict[str, Affine]:
+    """exprs with loop `dim` replaced by m * dim.strip_o + dim.strip_i."""
+    out = dict(exprs)
+    for v, e in exprs.items():
+        c = dict(e.terms).get(dim, 0)
+        if c:
+            moved = {t: k for t, k in e.terms if t != dim}
+            moved[f"{dim}.strip_o"], moved[f"{dim}.strip_i"] = c * m, c
+            out[v] = Affine.make(moved, e.const)
+    return out
+
+
+def uneven_lanes(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], schedule: StageSchedule,
+                 handle: str, output: bool = False) -> str:
+    """Why an index divided by an upsample's d is affine in no loop when the stage's lanes along that dimension
+    are neither a multiple nor a divisor of d, with the unroll that works; "" when they are (`s`: the stage's
+    loops before `strip_mine`; `output`: the accelerator's output, which no Func inside reads)."""
+    for i, a in enumerate(args):
+        if i not in steps or not isinstance(a, ir.Var) or a.name not in s.var_exprs:
+            continue
+        d, lanes = steps[i], stage_lanes(handle, handle, a.name, s, schedule)
+        if lanes.k < 2 or lanes.k % d == 0 or d % lanes.k == 0 or not lanes.call:
+            continue
+        seen = [" ".join(str((lanes.k * t + j) // d) for j in range(lanes.k)) for t in range(3)]
+        readers = "" if output else ", and its readers' lanes alike"
+        return (f"its {lanes.k} lanes along {a.name} ({lanes.call}) are neither whole steps of the upsample's {d} nor "
+                f"a divisor of {d}, so each lane's quotient moves unevenly from cycle to cycle ({a.name} / {d} over "
+                f"{lanes.k} lanes: {', '.join(seen)}, ...) and no loop split makes it affine; make the lanes a "
+                f"multiple of {d} or a divisor of {d}: {lanes.suggestion(d)}{readers}")
+    return ""
