@@ -4,6 +4,7 @@ reused by content), and the simulators, which must exist in CI."""
 from pathlib import Path
 
 import pytest
+from compile_once import design_key, shared_compiler
 
 from mainspring.sim import in_ci, require_simulator
 
@@ -23,6 +24,21 @@ def simulator(request):
     name = request.param
     require_simulator(name)
     return name
+
+
+@pytest.fixture
+def compile_shared(request):
+    """`hl.compile` shared by a test's two simulator runs (tests/flow/compile_once.py): use it only where the
+    designs a test compiles do not depend on its simulator."""
+    return shared_compiler(request.node)
+
+
+def pytest_collection_modifyitems(items):
+    """A test using `compile_shared` runs its simulators on one xdist worker, one after the other (the group is
+    its parametrisation but the simulator), so the second run finds the designs compiled."""
+    for item in items:
+        if "compile_shared" in getattr(item, "fixturenames", ()) and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(design_key(item)))
 
 
 def assert_lint_clean_and_latch_free(design, tmp_path: Path) -> None:

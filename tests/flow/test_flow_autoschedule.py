@@ -40,14 +40,15 @@ def _auto(out, size=(24, 12), **extra):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("lanes", [1, 2])
-def test_an_unscheduled_algorithm_compiles_at_ideal_rate_and_minimal_storage(lanes, simulator, build_dir):
+def test_an_unscheduled_algorithm_compiles_at_ideal_rate_and_minimal_storage(lanes, simulator, compile_shared,
+                                                                             build_dir):
     out = _blur_chain()
     result = _auto(out, lanes=lanes)
     src = result.schedule_source
     assert 'funcs["blur"].compute_at(funcs["hw_output"], xo)' in src  # updates, and read at two places
     assert 'funcs["blur_x"].compute_at(funcs["hw_output"], xo)' in src  # read 3 times per value through r.x
     assert 'funcs["edge"]' not in src and 'funcs["mix"]' not in src  # read once, at one place: inlined
-    design = hl.compile(out, name=f"auto_chain_{lanes}")
+    design = compile_shared(out, name=f"auto_chain_{lanes}")
     rep = design.report
     for b in rep["buffers"]:
         assert b["words"] <= b["min_words"] + 2 * lanes, b  # RoundUp's padding words at 2 lanes
@@ -93,12 +94,12 @@ def _plain_blur():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_algorithm_without_image_copies_streams_its_images_through_wrappers(simulator, build_dir):
+def test_an_algorithm_without_image_copies_streams_its_images_through_wrappers(simulator, compile_shared, build_dir):
     out = _plain_blur()
     source = _auto(out, size=(20, 10), lanes=2).schedule_source
     assert 'funcs["input"].in_().compute_root().stream_to_accelerator()' in source
     assert 'funcs["blur_y"].compute_root().tile(' in source  # the output itself is accelerated
-    design = hl.compile(out, name="auto_plain")
+    design = compile_shared(out, name="auto_plain")
     rep = design.report
     assert all(b["words"] <= b["min_words"] for b in rep["buffers"]), rep["buffers"]
     res = design.check({"input": random_image(22, 12, seed=6)}, simulator=simulator, build_dir=build_dir)
@@ -109,7 +110,7 @@ def test_an_algorithm_without_image_copies_streams_its_images_through_wrappers(s
     exec(source, namespace)  # on a fresh copy of the algorithm: the schedule makes the wrapper itself
     pipe = hl.Pipeline(again)
     namespace["schedule"](pipe.funcs(), pipe.vars())
-    assert hl.compile(again, name="auto_plain").verilog == design.verilog
+    assert hl.compile(again, name="auto_plain").verilog == design.verilog  # a real second compile
 
 
 @pytest.mark.parametrize("estimates", [False, True])
@@ -363,11 +364,11 @@ def test_automatic_schedules_of_channel_pipelines_reach_the_hand_schedules(app, 
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_harris_scheduled_automatically(simulator, build_dir):
+def test_harris_scheduled_automatically(simulator, compile_shared, build_dir):
     from mainspring import apps
 
     out, inputs = apps.build(apps.load("harris"), 20, 12, auto=True)
-    design = hl.compile(out, name="harris_auto")
+    design = compile_shared(out, name="harris_auto")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
@@ -386,7 +387,7 @@ def test_auto_on_an_app_without_an_unscheduled_algorithm(tmp_path):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_planes_that_read_their_channel_stay_inside_the_tile(simulator, build_dir):
+def test_planes_that_read_their_channel_stay_inside_the_tile(simulator, compile_shared, build_dir):
     """output(x, y, c) = select(c == 0, gray, c == 1, 255 - gray, gray / 2), CPU-style planes: the channel loop
     runs inside the accelerator's tile (a host loop over planes would give each tile its own c, which the
     hardware cannot count), so the design is one tile that reads its channel as a value."""
@@ -398,7 +399,7 @@ def test_planes_that_read_their_channel_stay_inside_the_tile(simulator, build_di
     output.set_estimates([(0, 8), (0, 6), (0, 3)])
     source = hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
     assert '.reorder(xi, yi, vars["c"], xo, yo)' in source
-    design = hl.compile(output, name="auto_planes")
+    design = compile_shared(output, name="auto_planes")
     assert design.report["tiles"] == 1
     img = np.random.default_rng(3).integers(0, 256, size=(3, 6, 8), dtype=np.uint8)
     res = design.check({"input": img}, simulator=simulator, build_dir=build_dir)
@@ -430,7 +431,7 @@ def _scaled_blur(style: str):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_images_sole_reader_computed_pixel_by_pixel_streams_from_the_host(simulator, build_dir):
+def test_an_images_sole_reader_computed_pixel_by_pixel_streams_from_the_host(simulator, compile_shared, build_dir):
     # `scaled` reads the image alone, at one point, in 16 bits: the host streams it instead of the image (a word a
     # pixel either way), so the array spends no PE on its product; the same algorithm reading a copy Func keeps
     # `scaled` on the array (the user's stage), at as many cycles and more PEs. Bit-exact against the reference.
@@ -438,7 +439,7 @@ def test_an_images_sole_reader_computed_pixel_by_pixel_streams_from_the_host(sim
     source = _auto(sole, size=(16, 8)).schedule_source
     assert 'funcs["scaled"].compute_root().stream_to_accelerator()  # computed by the host from the image' in source
     assert 'funcs["scaled"].compute_root()' not in _auto(copy, size=(16, 8)).schedule_source
-    design, kept = hl.compile(sole, name="auto_sole_reader"), hl.compile(copy, name="auto_copy_reader")
+    design, kept = compile_shared(sole, name="auto_sole_reader"), compile_shared(copy, name="auto_copy_reader")
     assert design.report["predicted_cycles"] <= kept.report["predicted_cycles"]  # a kernel shorter, if anything
     assert design.report["pes"] < kept.report["pes"]
     res = design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir)
@@ -453,7 +454,7 @@ def test_an_images_reader_of_neighbours_or_wider_than_a_word_stays_on_the_array(
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_sole_reader_beside_another_images_copy_streams_from_the_host(simulator, build_dir):
+def test_a_sole_reader_beside_another_images_copy_streams_from_the_host(simulator, compile_shared, build_dir):
     # With a copy Func of one image the images are not wrapped: `fb` reads its image itself, alone and at one point,
     # and is streamed as the host computes it, beside the copy `hw_a`, at 2 lanes.
     x, y = hl.Var("x"), hl.Var("y")
@@ -466,7 +467,7 @@ def test_a_sole_reader_beside_another_images_copy_streams_from_the_host(simulato
     source = _auto(output, size=(12, 6), lanes=2).schedule_source
     assert 'funcs["fb"].compute_root().stream_to_accelerator()  # computed by the host from the image' in source
     assert 'funcs["hw_a"].compute_root().stream_to_accelerator()' in source
-    design = hl.compile(output, name="auto_sole_beside_copy")
+    design = compile_shared(output, name="auto_sole_beside_copy")
     res = design.check(design.example_inputs(7), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
 

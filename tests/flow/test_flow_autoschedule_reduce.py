@@ -38,7 +38,7 @@ def _schedule(out, size, planes, **extra) -> str:
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_channels_by_taps_over_the_limit_unroll_the_channels_with_the_taps_serial(simulator, build_dir):
+def test_channels_by_taps_over_the_limit_unroll_the_channels_with_the_taps_serial(simulator, compile_shared, build_dir):
     # 5 x 5 taps x 3 channels = 75 points: the 3 channels and the 2 output planes unrolled (6 products a step), the
     # 25 taps serial, and the image a channel per transfer (25 steps a pixel outlast its 3 channels).
     out = _conv(5, 3, 2)
@@ -47,7 +47,7 @@ def test_channels_by_taps_over_the_limit_unroll_the_channels_with_the_taps_seria
     assert 'funcs["acc"].unroll(vars["k"])' in source
     assert "75 points a pixel, over 64: its channels unrolled, 25 steps of its taps" in source
     assert 'funcs["hw_input"].unroll' not in source
-    design = hl.compile(out, name="auto_channels_taps")
+    design = compile_shared(out, name="auto_channels_taps")
     rep = design.report
     assert rep["ideal_cycles"] == 6 * 4 * 25  # a step of the taps a cycle, every plane at once
     res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
@@ -77,14 +77,15 @@ def test_taps_alone_over_the_limit_stay_serial():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_within_the_limit_a_streams_channels_unroll_whole_in_the_funcs_that_read_them(simulator, build_dir):
+def test_within_the_limit_a_streams_channels_unroll_whole_in_the_funcs_that_read_them(simulator, compile_shared,
+                                                                                      build_dir):
     # 3 x 3 taps x 4 channels = 36 points, unrolled whole: a pixel per cycle, so the stream carries a pixel's 4
     # channels per transfer and the buffered Func that reads it (pixels(c, x, y)) computes them together.
     out = _conv(3, 4, 1, cast=True)
     source = _schedule(out, (6, 4), 1)
     assert 'funcs["acc"].update(0).unroll("r$x").unroll("r$y").unroll("r$z")' in source
     assert 'funcs["hw_input"].unroll(vars["c"])' in source and 'funcs["pixels"].unroll(vars["c"])' in source
-    design = hl.compile(out, name="auto_channels_whole")
+    design = compile_shared(out, name="auto_channels_whole")
     res = design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
@@ -104,14 +105,14 @@ def _planes():
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("lanes", [1, 2])
-def test_a_plane_whose_lanes_read_nothing_new_is_unrolled(lanes, simulator, build_dir):
+def test_a_plane_whose_lanes_read_nothing_new_is_unrolled(lanes, simulator, compile_shared, build_dir):
     # autoschedule_planes.py: scaled's lanes of k share their one read of the image, so its 3 planes fire together
     # (serial over k, 465 cycles at one lane, ideal 459: its firings).
     out = _planes()
     params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)})
     src = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), params).schedule_source
     assert 'funcs["scaled"].unroll(vars["k"])' in src
-    design = hl.compile(out, name=f"auto_planes_{lanes}")
+    design = compile_shared(out, name=f"auto_planes_{lanes}")
     rep = design.report
     assert rep["ideal_cycles"] == -(-17 // lanes) * 9  # the image's transfers
     assert rep["predicted_cycles"] <= rep["ideal_cycles"] + rep["first_output_cycle"]
@@ -157,7 +158,7 @@ def test_mobiles_pointwise_stage_unrolls_its_output_channels_with_the_input_chan
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_histograms_stream_of_channels_carries_a_pixel_whole(simulator, build_dir):
+def test_a_histograms_stream_of_channels_carries_a_pixel_whole(simulator, compile_shared, build_dir):
     """A table updated over the pixels (`hist(bin(f0(r.x, r.y))) = ...`, f0 a 2x downsample of a 2-channel
     stream) steps once per pixel, not taps per pixel: its stream carries a pixel's channels in one transfer
     (fuzz --auto 130319, saved in fuzz_cases: one channel per transfer, 96 ideal cycles for 48)."""
@@ -171,7 +172,7 @@ def test_a_histograms_stream_of_channels_carries_a_pixel_whole(simulator, build_
     a = case.algorithm(hl)
     source = case.schedule(hl, a).schedule_source
     assert 'funcs["hw_input"].unroll(vars["c"])' in source
-    design = hl.compile(a["output"], name="histogram_of_channels")
+    design = compile_shared(a["output"], name="histogram_of_channels")
     assert design.report["ideal_cycles"] == 48
     res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 48 * 1.05 + design.report["first_output_cycle"]

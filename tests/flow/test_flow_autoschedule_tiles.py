@@ -15,7 +15,8 @@ CASES = Path(__file__).parent / "fuzz_cases"
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_glb_stream_wider_than_a_bank_port_keeps_the_lanes_asked_for(simulator, build_dir, monkeypatch):
+def test_a_glb_stream_wider_than_a_bank_port_keeps_the_lanes_asked_for(simulator, compile_shared, build_dir,
+                                                                       monkeypatch):
     # Seed 267 of fuzz --auto: a 2x downsample's producer at twice the output's 3 lanes streams 6 words per cycle
     # through the GLB, whose bank port moves 4 (CGRA.glb_lanes). The autoscheduler used to cap the stream at 4
     # (the output at 2 lanes); the GLB buffer now takes 2 banks side by side.
@@ -24,7 +25,7 @@ def test_a_glb_stream_wider_than_a_bank_port_keeps_the_lanes_asked_for(simulator
     a = case.algorithm(hl)
     result = case.schedule(hl, a)
     assert result.lanes == 3 and result.note == ""
-    design = hl.compile(a["output"], name="auto_glb_wide")
+    design = compile_shared(a["output"], name="auto_glb_wide")
     glb = design.report["glb"]
     assert glb["lanes"] == 6 > hl.CGRA().glb_lanes
     res = design.check(design.example_inputs(267), simulator=simulator, build_dir=build_dir, bubbles=0.2,
@@ -54,7 +55,7 @@ SMALL = hl.CGRA(mem_tile_words=16, num_mem_tiles=4)  # a 96-pixel row takes 6 ti
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("style", "lanes"), [("copies", 1), ("copies", 2), ("cpu", 1)])
-def test_a_frame_over_the_memory_tiles_is_tiled(style, lanes, simulator, build_dir):
+def test_a_frame_over_the_memory_tiles_is_tiled(style, lanes, simulator, compile_shared, build_dir):
     # use_glb "auto": gaussian (copy Funcs) in GLB tiles whose transfers overlap compute, a CPU-style blur in host
     # tiles; within the target's memory tiles, near the one-tile cycles, bit-exact.
     from mainspring.apps import gaussian
@@ -63,7 +64,7 @@ def test_a_frame_over_the_memory_tiles_is_tiled(style, lanes, simulator, build_d
     source = _auto(out, (96, 24), SMALL, lanes=lanes).schedule_source
     assert ("glb.store_in(hl.MemoryType.GLB)" in source) == (style == "copies")
     assert "over the budget of 4" in source
-    design = hl.compile(out, name=f"auto_tiled_{style}", target=SMALL)
+    design = compile_shared(out, name=f"auto_tiled_{style}", target=SMALL)
     rep = design.report
     assert rep["tiles"] > 1 and rep["mem_tiles"] <= 4
     if style == "copies":
@@ -96,7 +97,8 @@ def _coordinates(style):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("style", "lanes"), [("copies", 1), ("copies", 2), ("cpu", 1)])
-def test_a_frame_over_the_memory_tiles_that_reads_coordinates_is_tiled(style, lanes, simulator, build_dir):
+def test_a_frame_over_the_memory_tiles_that_reads_coordinates_is_tiled(style, lanes, simulator, compile_shared,
+                                                                       build_dir):
     # The array's runs count their coordinates (hwlower/tile_coordinates.py): such a frame is split as any other,
     # into GLB tiles with copy Funcs and host tiles without, where it used to be refused; bit-exact.
     out = _coordinates(style)
@@ -104,7 +106,7 @@ def test_a_frame_over_the_memory_tiles_that_reads_coordinates_is_tiled(style, la
     source = result.schedule_source
     kind = "GLB tiles" if style == "copies" else "host tiles"
     assert result.lanes == lanes and f"{kind} of 32 x 12 over 96 x 12" in source
-    design = hl.compile(out, name=f"auto_coords_{style}_{lanes}", target=SMALL)
+    design = compile_shared(out, name=f"auto_coords_{style}_{lanes}", target=SMALL)
     rep = design.report
     assert rep["tiles"] == 3 and rep["mem_tiles"] <= 4 and rep["pes"] <= 7 * lanes
     assert rep["ideal_cycles"] == 3 * -(-34 // lanes) * 14  # each tile's input with its halo, k pixels a cycle
@@ -200,7 +202,7 @@ def _channels():
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("lanes", [2, 3])
-def test_a_stream_of_channels_at_several_pixels_per_transfer(lanes, simulator, build_dir):
+def test_a_stream_of_channels_at_several_pixels_per_transfer(lanes, simulator, compile_shared, build_dir):
     # hw_input(c, x, y) with lanes: its channels unrolled whole and x by the lanes (3 channels of k pixels per
     # transfer), where it used to fall back to one lane.
     out = _channels()
@@ -208,7 +210,7 @@ def test_a_stream_of_channels_at_several_pixels_per_transfer(lanes, simulator, b
     assert result.lanes == lanes and result.note == ""
     src = result.schedule_source
     assert 'funcs["hw_input"].unroll(vars["c"])' in src and f'funcs["hw_input"].unroll(vars["x"], {lanes}, up)' in src
-    design = hl.compile(out, name=f"auto_channels_{lanes}")
+    design = compile_shared(out, name=f"auto_channels_{lanes}")
     rep = design.report
     assert rep["ideal_cycles"] == -(-26 // lanes) * 9  # the input, 26x9 with its halo, k pixels per transfer
     assert rep["predicted_cycles"] <= rep["ideal_cycles"] + rep["first_output_cycle"]
@@ -241,17 +243,17 @@ def test_lanes_come_down_where_their_tiles_would_be_slower(monkeypatch):
 @pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
 @pytest.mark.parametrize(("app", "size"), [("h2h_conv_3_3", (30, 16)), ("h2h_down_sample", (16, 12)),
                                            ("h2h_up_sample", (30, 16)), ("h2h_pointwise", (30, 16))])
-def test_the_generators_algorithms_scheduled_automatically(app, size, simulator, build_dir):
+def test_the_generators_algorithms_scheduled_automatically(app, size, simulator, compile_shared, build_dir):
     """The reference system's simpler generators without their schedules: cycles within 5% of the hand
     schedule's, PEs and memory tiles at most its (BENCHMARKS.md), bit-exact."""
     from mainspring import apps
 
     mod = apps.load(app)
-    hand, auto = (hl.compile(apps.build(mod, *size, auto=a)[0], name=app).report for a in (False, True))
+    hand, auto = (compile_shared(apps.build(mod, *size, auto=a)[0], name=app).report for a in (False, True))
     assert auto["predicted_cycles"] <= 1.05 * hand["predicted_cycles"]
     assert auto["pes"] <= hand["pes"] and auto["mem_tiles"] <= hand["mem_tiles"]
     out, inputs = apps.build(mod, *size, auto=True)
-    design = hl.compile(out, name=f"{app}_auto")
+    design = compile_shared(out, name=f"{app}_auto")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
@@ -267,7 +269,8 @@ def _two_images():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_one_tile_the_model_counts_within_max_mem_tiles_but_compiled_over_is_tiled(simulator, build_dir):
+def test_one_tile_the_model_counts_within_max_mem_tiles_but_compiled_over_is_tiled(simulator, compile_shared,
+                                                                                   build_dir):
     # Against 3-word memory tiles the model counts the one-tile design at 2 memory tiles, the compiler at 5: with
     # max_mem_tiles="4" no candidate fitted (refused: "no schedule of 'f3' fits"); the compiled excess now narrows
     # the tiles the model picks (autoschedule_tiles._counted_under).
@@ -275,7 +278,7 @@ def test_one_tile_the_model_counts_within_max_mem_tiles_but_compiled_over_is_til
     out = _two_images()
     source = _auto(out, (9, 3), target, max_mem_tiles=4).schedule_source
     assert "host tiles of 5 x 3 over 9 x 3" in source and "about 5 memory tiles, over the budget of 4" in source
-    design = hl.compile(out, name="auto_counted_under", target=target)
+    design = compile_shared(out, name="auto_counted_under", target=target)
     rep = design.report
     assert rep["tiles"] == 2 and rep["mem_tiles"] <= 4
     res = design.check(design.example_inputs(13), simulator=simulator, build_dir=build_dir, bubbles=0.1,

@@ -120,8 +120,14 @@ def test_unsharp_glb_schedule_with_the_array_output_stored_in_the_glb(simulator,
     assert res.cycles == res.predicted_cycles
 
 
-@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("schedule", grouped("channels_unsharp_schedule", [2, 4, 5]))
+# Schedule 4 is bit-exact on both simulators in tests/flow/independent/test_unsharp.py (sched4_single_buffer, the
+# reference generator ported apart, 10x10); here the app's own build at 12x10 and its cycles on Icarus alone
+# (the compile, ~40 s in CI, is most of either run; Verilator's simulation added ~30 s).
+OTHER_SCHEDULES = [pytest.param(schedule, sim, marks=pytest.mark.xdist_group(f"channels_unsharp_schedule_{schedule}"))
+                   for schedule in (2, 4, 5) for sim in SIMULATORS if schedule != 4 or sim == "icarus"]
+
+
+@pytest.mark.parametrize(("schedule", "simulator"), OTHER_SCHEDULES, indirect=["simulator"])
 def test_unsharp_other_schedules(schedule, simulator, build_dir):
     # 2: schedule 1's calls with 8x6 memory tiles, 2x2 per GLB tile; 4: everything inline but the division ROM;
     # 5: blur, ratio and gray buffered, the rest inline.

@@ -35,9 +35,9 @@ def _weighted_by_position(width=9, height=5, tile=None):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_coordinates_of_a_serial_reduction_and_of_the_output(simulator, build_dir):
+def test_coordinates_of_a_serial_reduction_and_of_the_output(simulator, compile_shared, build_dir):
     out, inputs = _weighted_by_position()
-    design = hl.compile(out, name="coords")
+    design = compile_shared(out, name="coords")
     assert "select(((out.s0.xi) < 2)" in design.files()["coords.loops.txt"]
     res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=3)
     assert res.cycles > res.predicted_cycles
@@ -51,7 +51,7 @@ def json_coords(design):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_coordinates_per_lane(simulator, build_dir, tmp_path):
+def test_coordinates_per_lane(simulator, compile_shared, build_dir, tmp_path):
     x, y = hl.Var("x"), hl.Var("y")
     i = hl.ImageParam(hl.Int(16), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -65,7 +65,7 @@ def test_coordinates_per_lane(simulator, build_dir, tmp_path):
     ramp.unroll(x, 2, r)
     hw_output.unroll(hl.Var("xi"), 2, r)
     hw_input.unroll(x, 2, r)
-    design = hl.compile(hw_output, name="coords_lanes")
+    design = compile_shared(hw_output, name="coords_lanes")
     assert json_coords(design).count("coord_x") == 2  # one counter per lane
     assert_lint_clean_and_latch_free(design, tmp_path)
     design.check({"input": random_image(12, 4, dtype=np.int16)}, simulator=simulator, build_dir=build_dir)
@@ -78,12 +78,12 @@ TILES = {"whole": (8, 4, (4, 4), 1), "shifted": (10, 7, (8, 3), 1), "lanes": (10
 
 @pytest.mark.parametrize("kind", sorted(TILES))
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_pure_coordinates_under_host_tiles(kind, simulator, build_dir, tmp_path):
+def test_pure_coordinates_under_host_tiles(kind, simulator, compile_shared, build_dir, tmp_path):
     width, height, tile, lanes = TILES[kind]
     out, inputs = _weighted_by_position(width, height, tile)
     if lanes > 1:
         out.unroll(hl.Var("xi"), lanes)
-    design = hl.compile(out, name=f"coords_tiles_{kind}")
+    design = compile_shared(out, name=f"coords_tiles_{kind}")
     assert len(design.program.tiles) > 1
     offsets = [c["tile_offsets"] for o in json.loads(design.memory_text)["schedule"]["ops"].values()
                for c in o.get("coords", ()) if "tile_offsets" in c]
@@ -124,10 +124,10 @@ GLB = {"memory tiles": (24, 16, (12, 8), (6, 8)), "shifted": (20, 14, (12, 8), (
 
 @pytest.mark.parametrize("kind", sorted(GLB))
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_pure_coordinates_through_a_glb(kind, simulator, build_dir):
+def test_pure_coordinates_through_a_glb(kind, simulator, compile_shared, build_dir):
     width, height, glb, mem = GLB[kind]
     out, inputs = _coordinates_through_a_glb(width, height, glb, mem)
-    design = hl.compile(out, name=f"coords_glb_{kind.replace(' ', '_')}")
+    design = compile_shared(out, name=f"coords_glb_{kind.replace(' ', '_')}")
     runs = len(design.program.tiles) * len(design.program.glb.mem_tiles)
     offsets = [c["tile_offsets"] for o in json.loads(design.memory_text)["schedule"]["ops"].values()
                for c in o.get("coords", ()) if "tile_offsets" in c]
@@ -138,7 +138,7 @@ def test_pure_coordinates_through_a_glb(kind, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_per_lane_constants_of_unrolled_coordinates(simulator, build_dir):
+def test_per_lane_constants_of_unrolled_coordinates(simulator, compile_shared, build_dir):
     # hwlower/lane_constants.py: a part computed from an unrolled coordinate alone is the lane's constant, held by
     # its counter (here a Bool, a negative weight and a negative offset per lane of k); the coordinates of loops
     # that move (x, r.y) stay counters (r.x, unrolled in a reduction, is folded into constants before).
@@ -157,7 +157,7 @@ def test_per_lane_constants_of_unrolled_coordinates(simulator, build_dir):
     accelerate(out, out, 8, 4, [planes, acc], hw_input)
     planes.unroll(k)
     acc.update().unroll(r.x)
-    design = hl.compile(out, name="lane_constants")
+    design = compile_shared(out, name="lane_constants")
     coords = json_coords(design)
     assert len([c for c in coords if c.startswith("coord_k_f")]) == 3 * 3  # 3 parts, each a counter per lane
     assert {"coord_r_y", "coord_x"} <= set(coords) and "coord_k" not in coords

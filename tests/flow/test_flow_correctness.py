@@ -40,8 +40,8 @@ def two_taps_across_rows():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_host_tiles_stream_every_input_word_of_a_tile(simulator, build_dir):
-    design = hl.compile(two_taps_across_rows(), name="tiles_unread_word")
+def test_host_tiles_stream_every_input_word_of_a_tile(simulator, compile_shared, build_dir):
+    design = compile_shared(two_taps_across_rows(), name="tiles_unread_word")
     # One invocation lasts until its last input word is taken, read or not: the next tile's words follow.
     assert design.report["tile_cycles"] == 8 and design.report["predicted_cycles"] == 15
     res = design.check({"input": np.arange(10, dtype=np.uint16).reshape(2, 5) * 10}, simulator=simulator,
@@ -70,8 +70,8 @@ def two_tap_lanes(width: int, tile: int, height: int, lanes: int):
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("width", "tile", "height", "lanes"),
                          [(6, 3, 1, 2), (6, 3, 2, 2), (5, 4, 2, 2), (10, 7, 2, 4)])
-def test_host_tiles_with_lanes_pad_the_last_transfer(simulator, build_dir, width, tile, height, lanes):
-    design = hl.compile(two_tap_lanes(width, tile, height, lanes), name="tiles_lanes")
+def test_host_tiles_with_lanes_pad_the_last_transfer(simulator, compile_shared, build_dir, width, tile, height, lanes):
+    design = compile_shared(two_tap_lanes(width, tile, height, lanes), name="tiles_lanes")
     # The stream of a tile is rounded up to whole transfers; words past what the host computes are padding.
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -94,8 +94,8 @@ def gaussian_lanes(lanes: int, width: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_gaussian_four_lanes_over_a_width_lanes_do_not_divide(simulator, build_dir):
-    design = hl.compile(gaussian_lanes(4, 64), name="gaussian_l4")
+def test_gaussian_four_lanes_over_a_width_lanes_do_not_divide(simulator, compile_shared, build_dir):
+    design = compile_shared(gaussian_lanes(4, 64), name="gaussian_l4")
     assert design.program.nest.buffer("hw_input").box[0] == (0, 68)  # 66 columns rounded up as Halide does
     rng = np.random.default_rng(3)
     image = rng.integers(0, 255, size=(66, 68), endpoint=True).astype(np.uint8)
@@ -144,14 +144,14 @@ def test_stream_to_accelerator_on_the_output_is_refused():
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("compute", ["xo", "xi"])
-def test_a_stream_stored_at_the_accelerator_loop(compute, simulator, build_dir):
+def test_a_stream_stored_at_the_accelerator_loop(compute, simulator, compile_shared, build_dir):
     # The reference system's conv_layer_mobile: hw_input.stream_to_accelerator() with
     # hw_input.store_at(hw_output, xo).compute_at(hw_output, xo): the stream kept in a memory there; its CoreIR
     # branch computes the stream at xi. Either way the host streams it and memories buffer it.
     p = _two_stage()
     p["hw_input"].stream_to_accelerator()
     p["hw_input"].store_at(p["hw_output"], p["xo"]).compute_at(p["hw_output"], p[compute])
-    design = hl.compile(p["output"], name="stream_stored_at_xo")
+    design = compile_shared(p["output"], name="stream_stored_at_xo")
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
 
@@ -281,9 +281,9 @@ def _coreir_branch():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_the_coreir_branchs_accelerate_and_linebuffer(simulator, build_dir):
+def test_the_coreir_branchs_accelerate_and_linebuffer(simulator, compile_shared, build_dir):
     output, _ = _coreir_branch()
-    design = hl.compile(output, name="coreir_branch")
+    design = compile_shared(output, name="coreir_branch")
     assert {b.name for b in design.program.nest.buffers} >= {"gx", "gy", "lxy", "box"}  # line buffers, not inline
     design.check({"input": random_image(15, 13, seed=9)}, simulator=simulator, build_dir=build_dir)
 

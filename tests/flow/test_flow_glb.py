@@ -31,9 +31,9 @@ def _check(design, inputs, simulator, build_dir, **kw):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_seed_listing_one_glb_tile(simulator, build_dir):
+def test_seed_listing_one_glb_tile(simulator, compile_shared, build_dir):
     out, inputs = gaussian_glb.build(62, 62, glb_tile=(62, 62))
-    design = hl.compile(out, name="glb_one")
+    design = compile_shared(out, name="glb_one")
     res = _check(design, inputs, simulator, build_dir)
     r = design.report
     assert r["tiles"] == 1 and r["mem_tiles_per_glb_tile"] == 1
@@ -52,9 +52,9 @@ def test_seed_listing_one_glb_tile(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_several_glb_tiles_with_memory_tiles(simulator, build_dir):
+def test_several_glb_tiles_with_memory_tiles(simulator, compile_shared, build_dir):
     out, inputs = gaussian_glb.build(124, 124, glb_tile=(62, 62), mem_tile=(31, 62))
-    design = hl.compile(out, name="glb_mem")
+    design = compile_shared(out, name="glb_mem")
     res = _check(design, inputs, simulator, build_dir)
     r = design.report
     assert (r["tiles"], r["mem_tiles_per_glb_tile"]) == (4, 2)
@@ -76,13 +76,13 @@ def test_several_glb_tiles_with_memory_tiles(simulator, build_dir):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("size", "lanes"), [((94, 30), 1), ((124, 30), 2)])
-def test_one_glb_tile_runs_at_the_hosts_pace(simulator, build_dir, size, lanes):
+def test_one_glb_tile_runs_at_the_hosts_pace(simulator, compile_shared, build_dir, size, lanes):
     """One GLB tile (nothing to double-buffer against): the array starts on the first rows while the host is
     still loading, and the host reads rows back as they are finished, so the run is the host's transfers (the
     ideal) plus the depth: 2 cycles through the GLB's read register into the array, the pipeline, 2 back out.
     Before, it was the load, then the array, then the read-back: about 3x the ideal."""
     out, inputs = gaussian_glb.build(*size, glb_tile=size, lanes=lanes)
-    design = hl.compile(out, name=f"glb_stream_k{lanes}")
+    design = compile_shared(out, name=f"glb_stream_k{lanes}")
     res = _check(design, inputs, simulator, build_dir)
     r = design.report
     words = (size[0] + 2) * (size[1] + 2)
@@ -92,7 +92,7 @@ def test_one_glb_tile_runs_at_the_hosts_pace(simulator, build_dir, size, lanes):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_memory_tiles_of_one_glb_tile_follow_the_host(simulator, build_dir):
+def test_memory_tiles_of_one_glb_tile_follow_the_host(simulator, compile_shared, build_dir):
     """h2h_three_level_memory at 124x124: one GLB tile of 2x2 memory tiles of 64x64 input words. The host loads
     the GLB tile in the order the memory tiles read it, skipping the halo an earlier memory tile already brought
     (each word loaded once), and reads the output back in the order the array writes it, memory tile by memory
@@ -102,7 +102,7 @@ def test_memory_tiles_of_one_glb_tile_follow_the_host(simulator, build_dir):
     from mainspring.apps import h2h_three_level_memory
 
     out, inputs = h2h_three_level_memory.build(124, 124)
-    design = hl.compile(out, name="glb_three_level")
+    design = compile_shared(out, name="glb_three_level")
     res = _check(design, inputs, simulator, build_dir)
     r = design.report
     # The ideal is the array's stream, 4 x 64 x 64 words (the host loads 126 x 126 = 15,876, reads 124 x 124).
@@ -141,13 +141,13 @@ def _rerendered(design, waits):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_reads_that_wait_for_the_whole_tile(simulator, build_dir):
+def test_reads_that_wait_for_the_whole_tile(simulator, compile_shared, build_dir):
     """The pacing when a reader cannot follow its writer (`pace` finds no affine wait): every read waits for
     the full copy, as before tiles streamed. Still exact against the model, and the three stages add up."""
     from mainspring.memories.glb import GlbController
 
     out, inputs = gaussian_glb.build(60, 40, glb_tile=(30, 20), mem_tile=(15, 20))
-    streamed = hl.compile(out, name="glb_paced")
+    streamed = compile_shared(out, name="glb_paced")
     design = _rerendered(hl.compile(out, name="glb_unpaced"), lambda b: GlbController(
         b.wait.extent, b.writer.transfers - 1, (0,) * len(b.wait.extent)))
     assert "N_MODE(0)" in design.verilog and "N_MODE(0)" not in streamed.verilog
@@ -196,9 +196,9 @@ def test_pacing_is_checked_against_the_controllers():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_last_glb_tile_shifts_inward(simulator, build_dir):
+def test_last_glb_tile_shifts_inward(simulator, compile_shared, build_dir):
     out, inputs = gaussian_glb.build(70, 45, glb_tile=(32, 20))
-    design = hl.compile(out, name="glb_shift")
+    design = compile_shared(out, name="glb_shift")
     assert design.report["tiles"] == 3 * 3
     assert [t[0][0] for t in design.memory_json["glb"]["host_loop"][:3]] == [0, 32, 38]
     _check(design, inputs, simulator, build_dir)
@@ -361,11 +361,11 @@ def test_glb_output_is_byte_identical_across_processes(tmp_path):
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("lanes", "size", "tile"), [(2, (124, 124), (62, 62)), (4, (120, 60), (60, 30)),
                                                (4, (124, 62), (62, 31))])
-def test_lanes_through_the_glb(simulator, build_dir, lanes, size, tile):
+def test_lanes_through_the_glb(simulator, compile_shared, build_dir, lanes, size, tile):
     """k pixels per cycle from the host through the GLB and the array; at 62 wide with 4 lanes, RoundUp pads
     the array's output tile to 64 and the input tile to 68, and the host drops the padding."""
     out, inputs = gaussian_glb.build(*size, glb_tile=tile, lanes=lanes)
-    design = hl.compile(out, name=f"glb_k{lanes}_{tile[0]}")
+    design = compile_shared(out, name=f"glb_k{lanes}_{tile[0]}")
     res = _check(design, inputs, simulator, build_dir)
     r = design.report
     assert r["glb"]["lanes"] == lanes and r["pes"] == 18 * lanes
@@ -425,9 +425,9 @@ def _two_inputs_through_glb(column_major_array: bool, column_major_host: bool):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("array_cm", "host_cm"), [(False, False), (True, False), (False, True)])
-def test_two_inputs_a_param_and_reordered_loops(simulator, build_dir, array_cm, host_cm):
+def test_two_inputs_a_param_and_reordered_loops(simulator, compile_shared, build_dir, array_cm, host_cm):
     out, inputs = _two_inputs_through_glb(array_cm, host_cm)
-    design = hl.compile(out, name=f"glb_two_{int(array_cm)}{int(host_cm)}")
+    design = compile_shared(out, name=f"glb_two_{int(array_cm)}{int(host_cm)}")
     assert sorted(b for b, d in design.memory_json["glb"]["buffers"].items() if d["role"] == "input") == [
         "a_in_global_wrapper", "b_in_global_wrapper"]
     res = _check(design, inputs, simulator, build_dir)
@@ -436,13 +436,13 @@ def test_two_inputs_a_param_and_reordered_loops(simulator, build_dir, array_cm, 
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_memory_tiles_round_up_to_whole_lanes(simulator, build_dir):
+def test_memory_tiles_round_up_to_whole_lanes(simulator, compile_shared, build_dir):
     """Memory tiles of 31 columns at 2 lanes (RoundUp) compute 32 columns each; a GLB holding 2 lanes per entry
     can only feed tiles at even words, so the memory tiles are 32 wide (the same values: the array output is
     pure) and the 62-wide GLB tile rounds up to two of them (refused before: 'every tile's rows and memory tiles
     must start at a multiple of 2 words')."""
     out, inputs = gaussian_glb.build(124, 124, glb_tile=(62, 62), mem_tile=(31, 62), lanes=2)
-    design = hl.compile(out, name="glb_whole_lanes")
+    design = compile_shared(out, name="glb_whole_lanes")
     assert (design.report["tiles"], design.report["mem_tiles_per_glb_tile"]) == (4, 2)
     assert [t.output_box[0] for t in design.program.glb.mem_tiles] == [(0, 31), (32, 63)]
     res = _check(design, inputs, simulator, build_dir)
@@ -499,7 +499,7 @@ def test_guarded_tails_on_the_host_loop_shift_inwards(tail, build_dir):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("style", ["at_glb_loop", "no_mem_copy"])
-def test_two_level_styles_of_the_glb_schedule(simulator, build_dir, style):
+def test_two_level_styles_of_the_glb_schedule(simulator, compile_shared, build_dir, style):
     """Variants a user may write: every array Func computed at the GLB tile loop (the array runs once per GLB
     tile), or no memory-tile copy (the array line-buffers the GLB input stream itself)."""
     a = algorithm()
@@ -520,7 +520,7 @@ def test_two_level_styles_of_the_glb_schedule(simulator, build_dir, style):
             f.compute_at(a.hw_output, xio)
     a.hw_input.in_().compute_at(w, xo).store_in(hl.MemoryType.GLB)
     a.hw_input.compute_root().accelerator_input()
-    design = hl.compile(a.output, name=f"glb_{style}")
+    design = compile_shared(a.output, name=f"glb_{style}")
     assert design.report["mem_tiles_per_glb_tile"] == (1 if style == "at_glb_loop" else 2)
     res = _check(design, {"input": random_image(62, 42)}, simulator, build_dir)
     assert res.cycles == design.report["predicted_cycles"]
@@ -557,13 +557,13 @@ def test_three_lanes_through_the_glb(build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_three_lanes_over_a_one_lane_glb_input(simulator, build_dir):
+def test_three_lanes_over_a_one_lane_glb_input(simulator, compile_shared, build_dir):
     """The array's copy of the GLB input at one word per cycle, read by 3-lane stages: they fire every third
     cycle (paced to it), each lane reading the same lane of it; the busiest op is the 1-lane copy."""
     from mainspring.apps.common import input_extent
 
     out = _three_lanes(False)
-    design = hl.compile(out, name="glb_k3_paced")
+    design = compile_shared(out, name="glb_k3_paced")
     nest = design.program.nest
     assert nest.stream_lanes("hw_input_global_wrapper") == 1 and nest.op_lanes("blur_s0") == 3
     assert all(b["words"] == b["min_words"] for b in design.report["buffers"])

@@ -55,10 +55,10 @@ def _depthwise(order: str | None, width=16, height=8, channels=4):
 
 @pytest.mark.parametrize("order", ["loops", "storage"])
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_planar_input_streams_channels_first(order, simulator, build_dir):
-    planes = hl.compile(_depthwise(None)[0], name="planes")
+def test_planar_input_streams_channels_first(order, simulator, compile_shared, build_dir):
+    planes = compile_shared(_depthwise(None)[0], name="planes")
     out, inputs = _depthwise(order)
-    design = hl.compile(out, name=f"channels_{order}")
+    design = compile_shared(out, name=f"channels_{order}")
     assert [s.order for s in design.program.inputs] == [(2, 0, 1), (2, 0, 1)]
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 1.02 * design.report["ideal_cycles"]
@@ -68,7 +68,7 @@ def test_planar_input_streams_channels_first(order, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_input_channels_unrolled_after_reorder(simulator, build_dir):
+def test_input_channels_unrolled_after_reorder(simulator, compile_shared, build_dir):
     """An input stored (x, y, c) whose channels travel together: `reorder(c, x, y).unroll(c)`."""
     x, y, c, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "c", "xo", "yo", "xi", "yi"))
     image = hl.ImageParam(hl.UInt(16), 3, "input")
@@ -81,7 +81,7 @@ def test_input_channels_unrolled_after_reorder(simulator, build_dir):
     hw_output.unroll(c)
     hw_input.compute_root().stream_to_accelerator()
     hw_input.reorder(c, x, y).unroll(c)
-    design = hl.compile(output, name="channels_unrolled")
+    design = compile_shared(output, name="channels_unrolled")
     assert design.program.nest.lanes == (("hw_input", 3), ("hw_output", 3))
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 1.05 * design.report["ideal_cycles"]
@@ -109,9 +109,9 @@ def _odd_blur(tail, width=32, height=8):
 
 @pytest.mark.parametrize("tail", [hl.TailStrategy.Auto, hl.TailStrategy.ShiftInwards, hl.TailStrategy.GuardWithIf])
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_tails_that_do_not_divide_inside_the_accelerator(tail, simulator, build_dir):
+def test_tails_that_do_not_divide_inside_the_accelerator(tail, simulator, compile_shared, build_dir):
     out, inputs = _odd_blur(tail)
-    design = hl.compile(out, name=f"odd_{tail.name}")
+    design = compile_shared(out, name=f"odd_{tail.name}")
     nest = design.program.nest
     assert nest.buffer("blur").box[0] == (0, 34) and nest.buffer("hw_input").box[0] == (0, 36)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -162,9 +162,9 @@ def _fused(where: str, width=16, height=8):
 
 @pytest.mark.parametrize("where", ["output", "producer", "reduction"])
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_fuse_inside_the_accelerator(where, simulator, build_dir):
+def test_fuse_inside_the_accelerator(where, simulator, compile_shared, build_dir):
     out, inputs = _fused(where)
-    design = hl.compile(out, name=f"fused_{where}")
+    design = compile_shared(out, name=f"fused_{where}")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     ratio = 1.3 if where == "reduction" else 1.05  # 9 serial steps a pixel on a small frame: rows of latency
     assert res.cycles <= ratio * design.report["ideal_cycles"]

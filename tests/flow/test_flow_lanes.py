@@ -107,8 +107,8 @@ def _tiled_lanes():
 
 
 @pytest.mark.parametrize("simulator", ["icarus"], indirect=True)
-def test_round_up_tail_in_host_tiles(simulator, build_dir):
-    design = hl.compile(_tiled_lanes(), name="tiled_lanes")
+def test_round_up_tail_in_host_tiles(simulator, compile_shared, build_dir):
+    design = compile_shared(_tiled_lanes(), name="tiled_lanes")
     assert design.report["tiles"] == 3
     assert design.program.nest.buffer("hw_output").box[0][1] == 12
     inputs = design.example_inputs()
@@ -138,8 +138,8 @@ def _column_scan(lanes: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_reduction_unrolled_in_a_pure_var_with_round_up(simulator, build_dir):
-    design = hl.compile(_column_scan(2), name="column_scan")
+def test_reduction_unrolled_in_a_pure_var_with_round_up(simulator, compile_shared, build_dir):
+    design = compile_shared(_column_scan(2), name="column_scan")
     assert design.program.nest.buffer("f").box[0] == (0, 10)
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
 
@@ -224,21 +224,21 @@ def test_two_lanes_reading_a_four_lane_stream():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_update_unrolled_but_not_its_pure_definition(simulator, build_dir):
+def test_update_unrolled_but_not_its_pure_definition(simulator, compile_shared, build_dir):
     """Gaussian's schedule 1 in the reference generator: Halide runs each stage in its own loops; the folded op
     runs in the update's lanes (the pure definition only gives the initial value)."""
     out, _ = _gaussian(out=2, blur=2, update=2, inp=2)
-    design = hl.compile(out, name="update_lanes")
+    design = compile_shared(out, name="update_lanes")
     assert design.program.nest.lanes == (("hw_input", 2), ("hw_output", 2))
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_lanes_that_do_not_divide_round_up_with_guarded_reads(simulator, build_dir):
+def test_lanes_that_do_not_divide_round_up_with_guarded_reads(simulator, compile_shared, build_dir):
     """Halide's Auto tail (ShiftInwards) on Funcs inside the accelerator: hw_input's 34 columns in 4 lanes run 9
     transfers, the host padding the last; the extra values are never read (shift_tails.py)."""
     out, _ = _gaussian(out=4, blur=4, pure=4, update=4, inp=4, width=32)
-    design = hl.compile(out, name="shift_tails")
+    design = compile_shared(out, name="shift_tails")
     assert design.program.nest.lanes == (("hw_input", 4), ("hw_output", 4))
     assert design.program.nest.buffer("hw_input").box[0] == (0, 36)
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
@@ -246,11 +246,11 @@ def test_lanes_that_do_not_divide_round_up_with_guarded_reads(simulator, build_d
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_output_lanes_that_do_not_divide_round_up_inside_the_tile(simulator, build_dir):
+def test_output_lanes_that_do_not_divide_round_up_inside_the_tile(simulator, compile_shared, build_dir):
     """The output's 30 columns in 4 lanes: 8 transfers a row, the host drops the 2 words past the tile (their
     reads are guarded, so they may be unknown bits in simulation)."""
     out, _ = _gaussian(out=4, blur=2, pure=2, update=2, inp=2, width=30)
-    design = hl.compile(out, name="output_tail")
+    design = compile_shared(out, name="output_tail")
     assert design.program.nest.lanes == (("hw_input", 2), ("hw_output", 4))
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 from channel_planes import plane_bound
+from compile_once import GENERATOR_SIZE, at_generator_size, together
 
 import mainspring as hl
 from mainspring.frontend.pipeline import Pipeline
@@ -26,7 +27,7 @@ def _mobile(width: int = 16, height: int = 16):
     return mobile.build(width, height)
 
 
-def _resnet(size: int = 28):
+def _resnet(size: int):
     from mainspring.apps import h2h_resnet_layer_gen as resnet
 
     return resnet.build(size, size)
@@ -102,6 +103,7 @@ def _words(rep: dict) -> int:
     return sum(b["words"] for b in rep["buffers"])
 
 
+@together(GENERATOR_SIZE)
 def test_the_channel_plane_generators_near_their_ideal():
     # Before (session 9): conv_layer_mobile 4,649 cycles for 3,072 with 5,196 words in 14 memory tiles; resnet
     # 9,130 for 7,200 with 3,439 words in 19 (BENCHMARKS.md, session 10). Since session 11 mobile's pointwise
@@ -111,22 +113,22 @@ def test_the_channel_plane_generators_near_their_ideal():
     assert mobile["ideal_cycles"] == 18 * 18 * 4
     assert mobile["predicted_cycles"] <= 1.05 * plane_bound(16, 16), mobile["predicted_cycles"]
     assert _words(mobile) <= 3400 and mobile["mem_tiles"] <= 8
-    resnet = _report(_resnet()[0])
+    resnet = at_generator_size("h2h_resnet_layer_gen")[0].report
     assert resnet["predicted_cycles"] <= 1.06 * resnet["ideal_cycles"], resnet["predicted_cycles"]
     assert _words(resnet) <= 800 and resnet["mem_tiles"] <= 17
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_the_reordered_mobile_layer_is_bit_exact(simulator, build_dir):
+def test_the_reordered_mobile_layer_is_bit_exact(simulator, compile_shared, build_dir):
     out, inputs = _mobile(10, 6)
-    design = hl.compile(out, name="h2h_conv_layer_mobile")
+    design = compile_shared(out, name="h2h_conv_layer_mobile")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles <= 1.2 * plane_bound(10, 6)
 
 
+@together(GENERATOR_SIZE)
 def test_resnet_at_its_generator_size_streams_its_channels_as_summed(build_dir):
-    out, inputs = _resnet()
-    design = hl.compile(out, name="h2h_resnet_layer_gen")
+    design, inputs = at_generator_size("h2h_resnet_layer_gen")
     res = design.check(inputs, simulator="icarus", build_dir=build_dir)
     assert res.cycles == res.predicted_cycles <= 1.06 * design.report["ideal_cycles"]
 
@@ -170,9 +172,9 @@ def test_an_output_by_channel_planes_streams_each_pixels_channels_together():
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("column_major", [False, True])
-def test_the_output_in_its_producers_order_is_bit_exact(simulator, build_dir, column_major):
+def test_the_output_in_its_producers_order_is_bit_exact(simulator, compile_shared, build_dir, column_major):
     out, inputs = _planes(column_major=column_major)
-    design = hl.compile(out, name="planes")
+    design = compile_shared(out, name="planes")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
     if not column_major:  # column-major waits for the blur's last row before its first column's end
@@ -202,12 +204,12 @@ def _tiled_blur(tiled: bool, width=15, height=8):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_tiled_stage_runs_row_by_row(simulator, build_dir):
+def test_a_tiled_stage_runs_row_by_row(simulator, compile_shared, build_dir):
     # Loops over one dimension (a tile's outer and inner) order by their steps, the larger outside: the tiled blur
     # runs byo, byi, bxo, bxi, the input's order (was 220 cycles, 3 memory tiles and 205 words).
-    plain = hl.compile(_tiled_blur(False)[0], name="untiled")
+    plain = compile_shared(_tiled_blur(False)[0], name="untiled")
     out, inputs = _tiled_blur(True)
-    design = hl.compile(out, name="tiled")
+    design = compile_shared(out, name="tiled")
     assert "for (blur.s0.byi, 0, 3) {\n      for (blur.s0.bxo, 0, 4)" in design.files()["tiled.loops.txt"]
     for key in ("predicted_cycles", "mem_tiles", "buffers"):
         assert design.report[key] == plain.report[key]

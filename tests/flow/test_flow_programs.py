@@ -127,9 +127,9 @@ PROGRAMS = [sequential_reduction, signed_with_duplicate_names, inlined_selects, 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.__name__)
-def test_program_bit_exact(program, simulator, build_dir):
+def test_program_bit_exact(program, simulator, compile_shared, build_dir):
     out, inputs = program()
-    design = hl.compile(out, name=program.__name__)
+    design = compile_shared(out, name=program.__name__)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.25, backpressure=0.25, seed=2)
     assert res.cycles > res.predicted_cycles  # the stalls cost cycles; check() compared every pixel
 
@@ -159,9 +159,9 @@ def tiled_blur():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_host_tiling_bit_exact(simulator, build_dir, tmp_path):
+def test_host_tiling_bit_exact(simulator, compile_shared, build_dir, tmp_path):
     out, inputs = tiled_blur()
-    design = hl.compile(out, name="tiled")
+    design = compile_shared(out, name="tiled")
     rep = design.report
     assert rep["tiles"] == 12 and rep["predicted_cycles"] == 12 * rep["tile_cycles"]
     assert rep["ideal_cycles"] == 12 * 18 * 14  # every tile streams its input with its halo
@@ -220,9 +220,9 @@ def test_gaussian_schedule_variants_on_icarus(variant, build_dir):
 
 
 @pytest.mark.parametrize("simulator", ["verilator"], indirect=True)
-def test_column_major_output_on_verilator(simulator, build_dir):
+def test_column_major_output_on_verilator(simulator, compile_shared, build_dir):
     out, inputs = gaussian_variant("column_major")
-    design = hl.compile(out, name="gaussian_column_major")
+    design = compile_shared(out, name="gaussian_column_major")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
@@ -242,8 +242,8 @@ def _table_program(kind: str):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_table_read_at_a_loop_coordinate_is_a_rom(simulator, build_dir, tmp_path):
-    design = hl.compile(_table_program("int"), name="tbl")
+def test_a_table_read_at_a_loop_coordinate_is_a_rom(simulator, compile_shared, build_dir, tmp_path):
+    design = compile_shared(_table_program("int"), name="tbl")
     assert design.report["rom_words"] == 8 and design.report["mem_tiles"] == 1
     design.check({"input": random_image(8, 8)}, simulator=simulator, build_dir=build_dir)
     assert_lint_clean_and_latch_free(design, tmp_path)
@@ -275,8 +275,8 @@ def _disk_blur():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_predicated_window_unrolls_to_its_points(simulator, build_dir):
-    design = hl.compile(_disk_blur(), name="disk_blur")
+def test_a_predicated_window_unrolls_to_its_points(simulator, compile_shared, build_dir):
+    design = compile_shared(_disk_blur(), name="disk_blur")
     assert design.report["pes"] == 12  # 13 taps, 12 adds: the 12 points outside the disk fold away
     res = design.check({"input": random_image(12, 10, seed=6)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -296,7 +296,7 @@ def _separable_blur():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_host_loops_fused_into_one(simulator, build_dir):
+def test_host_loops_fused_into_one(simulator, compile_shared, build_dir):
     """`fuse(xo, yo, t)` of the host's loops over accelerator tiles, t the accelerator's loop: the host visits
     the same tiles (inside one tile, xo and yo have one iteration each, so t is each of them)."""
     x, y, hw_input, inner, hw_output, output = _separable_blur()
@@ -306,7 +306,7 @@ def test_host_loops_fused_into_one(simulator, build_dir):
     for f in inner:
         f.compute_at(hw_output, t)
     hw_input.compute_root().stream_to_accelerator()
-    design = hl.compile(output, name="fused_host")
+    design = compile_shared(output, name="fused_host")
     assert design.report["tiles"] == 4
     res = design.check({"input": random_image(34, 26, seed=8)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
@@ -314,7 +314,7 @@ def test_host_loops_fused_into_one(simulator, build_dir):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("lanes", [1, 2])
-def test_a_serial_reduction_in_the_accelerator_output_itself(simulator, build_dir, lanes):
+def test_a_serial_reduction_in_the_accelerator_output_itself(simulator, compile_shared, build_dir, lanes):
     """hw_output(x, y) += hw_input(x + r.x, y + r.y) with r serial and hw_output accelerated: its definitions run
     on an internal buffer (hw_output_acc) and a copy streams each sum out once, after its last step."""
     x, y = _vars()
@@ -333,7 +333,7 @@ def test_a_serial_reduction_in_the_accelerator_output_itself(simulator, build_di
         hw_output.unroll(xi, lanes)
         hw_output.update().unroll(x, lanes).unroll(r.x)  # r.y stays serial (a serial r.x would cross lanes)
         hw_input.unroll(x, lanes)
-    design = hl.compile(output, name=f"output_reduction_{lanes}")
+    design = compile_shared(output, name=f"output_reduction_{lanes}")
     assert "hw_output_acc" in {b.name for b in design.program.nest.buffers}
     res = design.check({"input": random_image(12, 10, seed=9)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"] <= 1.35 * design.report["ideal_cycles"]

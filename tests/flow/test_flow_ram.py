@@ -46,9 +46,9 @@ def _histogram(w: int, h: int, init: str = "coords", seed: int = 53, unroll: int
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("init", ["coords", "func", "signed"])
-def test_a_ram_starts_at_a_compile_time_table(init, simulator, build_dir):
+def test_a_ram_starts_at_a_compile_time_table(init, simulator, compile_shared, build_dir):
     out, inputs = _histogram(12, 7, init)
-    design = hl.compile(out, name=f"ram_{init}")
+    design = compile_shared(out, name=f"ram_{init}")
     (ram,) = [b for b in design.report["buffers"] if b["name"] == "hist"]
     assert ram["level"] == "mem_tile", ram
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
@@ -80,10 +80,10 @@ def _started_from_the_input(index, bins: int = 256):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_ram_started_from_the_input_writes_it_in_a_first_pass(simulator, build_dir):
+def test_a_ram_started_from_the_input_writes_it_in_a_first_pass(simulator, compile_shared, build_dir):
     """hist(b) = hw_input(255 - b, 1) * 2: the RAM starts at zero and its pure definition runs as a first update
     through the update port, every word written before the scatter (Halide's order), bit-exact."""
-    design = hl.compile(_started_from_the_input(lambda b: 255 - b), name="ram_from_input")
+    design = compile_shared(_started_from_the_input(lambda b: 255 - b), name="ram_from_input")
     (ram,) = [b for b in design.report["buffers"] if b["name"] == "hist"]
     assert ram["level"] == "mem_tile", ram
     design.check({"input": random_image(256, 4, seed=5)}, simulator=simulator, build_dir=build_dir,
@@ -94,12 +94,12 @@ def test_a_ram_started_from_the_input_writes_it_in_a_first_pass(simulator, build
 @pytest.mark.parametrize(("index", "bins", "width"), [(lambda b: b % 8, 256, 8), (lambda b: b / 2, 256, 128),
                                                 (lambda b: b % 3 + b / 3, 258, 88), (lambda b: b % 3, 256, 8)],
                          ids=["mod8", "div2", "mod3", "mod3_rounded"])
-def test_a_ram_started_from_the_input_at_a_divided_index_splits_its_first_pass(simulator, build_dir, index, bins,
-                                                                                width):
+def test_a_ram_started_from_the_input_at_a_divided_index_splits_its_first_pass(simulator, compile_shared, build_dir,
+                                                                               index, bins, width):
     """hist(b) = hw_input(b % 8, 1) * 2: the first pass runs b in steps of 8 (b = 8 * b_o + b_i), where b % 8 = b_i
     and b / 8 = b_o are affine (as a user's hist.split(b, bo, bi, 8) would make them); by 3 over 258 bins too, and
     over 256 bins, whose box rounds up to 258 (86 whole steps, as a RoundUp split would)."""
-    design = hl.compile(_started_from_the_input(index, bins), name="ram_from_input_divided")
+    design = compile_shared(_started_from_the_input(index, bins), name="ram_from_input_divided")
     (ram,) = [b for b in design.report["buffers"] if b["name"] == "hist"]
     assert ram["level"] == "mem_tile", ram
     res = design.check({"input": random_image(width, 4, seed=6)}, simulator=simulator, build_dir=build_dir)
@@ -117,12 +117,12 @@ def test_a_ram_started_from_the_input_at_an_index_no_split_serves_is_refused(ind
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_unrolled_scatter_runs_serially_with_a_note(simulator, build_dir):
+def test_an_unrolled_scatter_runs_serially_with_a_note(simulator, compile_shared, build_dir):
     img = random_image(8, 5, seed=11)
     img[1, :] = 40  # the lanes of one step collide on an element (and consecutive steps update it again)
     img[3, 0:4] = [7, 7, 8, 7]
     out, inputs = _histogram(8, 5, "func", unroll=4, image=img)
-    design = hl.compile(out, name="ram_unrolled")
+    design = compile_shared(out, name="ram_unrolled")
     (note,) = design.report["notes"]
     assert note.startswith("hist.update(0).unroll(rxi) at ") and "runs serially: 'hist' is a RAM" in note, note
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -167,9 +167,9 @@ def _updated(w: int, h: int, updates: str):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("updates", ["st", "sp", "spt", "mst"])
-def test_a_ram_updated_several_times_in_sequence(updates, simulator, build_dir):
+def test_a_ram_updated_several_times_in_sequence(updates, simulator, compile_shared, build_dir):
     out, inputs = _updated(8, 6, updates)
-    design = hl.compile(out, name=f"ram_{updates}")
+    design = compile_shared(out, name=f"ram_{updates}")
     rep = design.report
     assert rep["mem_tiles"] <= 2 + ("m" in updates), rep  # the RAM, the image a second scatter reads, a ROM
     (ram,) = [b for b in rep["buffers"] if b["name"] == "hist"]

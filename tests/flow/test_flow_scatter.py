@@ -13,11 +13,11 @@ from conftest import SIMULATORS, assert_lint_clean_and_latch_free
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_histogram_of_a_small_image(simulator, build_dir):
+def test_histogram_of_a_small_image(simulator, compile_shared, build_dir):
     from mainspring.apps import h2h_histogram
 
     out, inputs = h2h_histogram.build(9, 5)
-    design = hl.compile(out, name="h2h_histogram")
+    design = compile_shared(out, name="h2h_histogram")
     rep = design.report
     assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 40  # 45 pixels, one per cycle, then 16 bins out
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -44,17 +44,17 @@ def _max_per_bin(w: int, h: int, bins: int = 8):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_max_scatter_over_a_bounded_index(simulator, build_dir):
+def test_a_max_scatter_over_a_bounded_index(simulator, compile_shared, build_dir):
     out, inputs = _max_per_bin(7, 6)
-    design = hl.compile(out, name="max_per_bin")
+    design = compile_shared(out, name="max_per_bin")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_table_of_four_elements_is_lanes_of_registers(simulator, build_dir):
+def test_a_table_of_four_elements_is_lanes_of_registers(simulator, compile_shared, build_dir):
     out, inputs = _max_per_bin(9, 4, bins=4)
-    design = hl.compile(out, name="max_per_bin4")
+    design = compile_shared(out, name="max_per_bin4")
     (top,) = [b for b in design.report["buffers"] if b["name"] == "top"]
     assert top["level"] == "register", top
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
@@ -118,12 +118,12 @@ def _ram_histogram(w: int, h: int, image=None, init: int = 0, kind: str = "count
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_256_bin_histogram_is_a_ram_at_one_pixel_per_cycle(simulator, build_dir):
+def test_a_256_bin_histogram_is_a_ram_at_one_pixel_per_cycle(simulator, compile_shared, build_dir):
     img = random_image(16, 9, seed=5)
     img[0, 3:9] = 200  # one bin in consecutive steps: each update reads the one before it (forwarding)
     img[4, :] = np.arange(16) % 2  # two bins alternating
     out, inputs = _ram_histogram(16, 9, img)
-    design = hl.compile(out, name="hist256")
+    design = compile_shared(out, name="hist256")
     rep = design.report
     assert rep["pes"] <= 8 and rep["mem_tiles"] == 1, rep
     (ram,) = [b for b in rep["buffers"] if b["name"] == "hist"]
@@ -136,16 +136,16 @@ def test_a_256_bin_histogram_is_a_ram_at_one_pixel_per_cycle(simulator, build_di
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_ram_update_reading_loads_and_coordinates_from_a_negative_start(simulator, build_dir):
+def test_a_ram_update_reading_loads_and_coordinates_from_a_negative_start(simulator, compile_shared, build_dir):
     out, inputs = _ram_histogram(11, 6, init=-5, kind="max")
-    design = hl.compile(out, name="ram_max")
+    design = compile_shared(out, name="ram_max")
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_two_dimensional_ram(simulator, build_dir):
+def test_a_two_dimensional_ram(simulator, compile_shared, build_dir):
     out, inputs = _ram_histogram(10, 7, init=3, kind="joint")
-    design = hl.compile(out, name="ram_joint")
+    design = compile_shared(out, name="ram_joint")
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
 
@@ -225,10 +225,10 @@ def _back_projection_scheduled(w: int, h: int, bins: int = 16):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("bins", [4, 16, 256])
-def test_a_ram_read_at_computed_coordinates(bins, simulator, build_dir):
+def test_a_ram_read_at_computed_coordinates(bins, simulator, compile_shared, build_dir):
     # 4 bins would be lanes of registers, but a table read at computed coordinates is a RAM
     out, inputs = _back_projection_scheduled(12, 6, bins)
-    design = hl.compile(out, name=f"back_projection_{bins}")
+    design = compile_shared(out, name=f"back_projection_{bins}")
     rep = design.report
     assert rep["schedule"] == "fused" and rep["mem_tiles"] == 2  # the kept image, and the RAM
     # the image once for the updates, then the read-out of each pixel's count after the last update, later by

@@ -6,6 +6,7 @@ only the input channels their reads touch. Bit-exact on both simulators."""
 import functools
 
 import pytest
+from compile_once import GENERATOR_SIZE, at_generator_size, together
 
 import mainspring as hl
 from mainspring.apps.common import accelerate, random_image
@@ -92,8 +93,9 @@ def test_resnet_weight_stationary_small(simulator, build_dir):
 
 
 @pytest.mark.slow
+@together(GENERATOR_SIZE)
 def test_resnet_at_its_generator_size(build_dir):
-    design, inputs = _resnet(28)
+    design, inputs = at_generator_size("h2h_resnet_layer_gen")  # 28x28, shared with test_flow_order and _outputs
     res = design.check(inputs, simulator="verilator", build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
     assert design.report["pes"] <= 225  # the reference system's mapped design: 225 PEs, 71 memory tiles

@@ -13,9 +13,9 @@ from conftest import SIMULATORS
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_upsample_app(simulator, build_dir):
+def test_upsample_app(simulator, compile_shared, build_dir):
     out, inputs = upsample.build(32, 20)
-    design = hl.compile(out, name="upsample_32")
+    design = compile_shared(out, name="upsample_32")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
     assert design.report["ideal_cycles"] == 32 * 20  # the output stream bounds the run
@@ -28,7 +28,7 @@ def test_upsample_app(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_upsample_then_stencil(simulator, build_dir):
+def test_upsample_then_stencil(simulator, compile_shared, build_dir):
     """A 3x3 box filter over the upsampled image, then a downsample of the result by 2 again."""
     x, y = hl.Var("x"), hl.Var("y")
     i = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -42,7 +42,7 @@ def test_upsample_then_stencil(simulator, build_dir):
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = box[x, y] / 9
     accelerate(hw_output, hw_output, 28, 14, [up, box], hw_input)
-    design = hl.compile(hw_output, name="upsample_box")
+    design = compile_shared(hw_output, name="upsample_box")
     design.check({"input": random_image(15, 8, seed=3)}, simulator=simulator, build_dir=build_dir)
 
 
@@ -64,7 +64,7 @@ def test_upsample_of_an_odd_extent_rounds_up_as_roundup_would(build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_upsample_output_of_an_odd_extent(simulator, build_dir):
+def test_upsample_output_of_an_odd_extent(simulator, compile_shared, build_dir):
     """A 31-wide output of a 2x upsample runs its loop in 16 steps of 2 (as a RoundUp split would); the host keeps
     the 31 columns of the tile (Halide accepts any extent)."""
     x, y = hl.Var("x"), hl.Var("y")
@@ -74,7 +74,7 @@ def test_upsample_output_of_an_odd_extent(simulator, build_dir):
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = hw_input[x / 2, y / 2] * 3 + hw_input[x / 2 + 1, y / 2]
     accelerate(hw_output, hw_output, 31, 15, [], hw_input)
-    design = hl.compile(hw_output, name="upsample_odd_extent")
+    design = compile_shared(hw_output, name="upsample_odd_extent")
     res = design.check({"input": random_image(17, 9, seed=5)}, simulator=simulator, build_dir=build_dir)
     assert res.output.shape == (15, 31) and design.report["ideal_cycles"] == 32 * 16
 
@@ -92,17 +92,17 @@ def _offset_upsample(offset: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_even_offset_inside_the_division_is_affine(simulator, build_dir):
+def test_an_even_offset_inside_the_division_is_affine(simulator, compile_shared, build_dir):
     # (x + 2) / 2 = xo + 1 on the strip-mined loop x = 2 * xo + xi: affine, bit-exact.
-    design = hl.compile(_offset_upsample(2), name="upsample_offset2")
+    design = compile_shared(_offset_upsample(2), name="upsample_offset2")
     design.check({"input": random_image(9, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_odd_offset_inside_the_division_steps_with_the_inner_loop(simulator, build_dir):
+def test_an_odd_offset_inside_the_division_steps_with_the_inner_loop(simulator, compile_shared, build_dir):
     # (x + 1) / 2 = xo + xi on x = 2 * xo + xi (the quotient steps with xi: two points lie on a line). A bound
     # that forgot xi's last value once made this compile and simulate wrong, at (13, 0): every pixel is checked.
-    design = hl.compile(_offset_upsample(1), name="upsample_offset1")
+    design = compile_shared(_offset_upsample(1), name="upsample_offset1")
     design.check({"input": random_image(9, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
 
 
@@ -183,7 +183,7 @@ def test_a_dimension_read_at_two_resolutions_is_strip_mined_whole(build_dir):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("auto", [False, True])
-def test_an_inlined_downsample_read_by_an_upsample(simulator, build_dir, auto):
+def test_an_inlined_downsample_read_by_an_upsample(simulator, compile_shared, build_dir, auto):
     """down(x, y) = in(2x, 2y) + in(2x + 1, 2y + 1) read at up(x, y) = down(x / 2, y / 2), down inlined: the
     input is read at 2 * (x / 2) and 2 * (x / 2) + 1, the same resolution in steps of 2 (the automatic
     schedule inlines it too)."""
@@ -199,13 +199,13 @@ def test_an_inlined_downsample_read_by_an_upsample(simulator, build_dir, auto):
         hl.Pipeline(hw_output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
     else:
         accelerate(hw_output, hw_output, 16, 12, [], hw_input)
-    design = hl.compile(hw_output, name=f"down_up_{int(auto)}")
+    design = compile_shared(hw_output, name=f"down_up_{int(auto)}")
     res = design.check({"input": random_image(16, 12, seed=5)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"] <= 1.15 * design.report["ideal_cycles"]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_transposed_convolution_with_its_taps_unrolled(simulator, build_dir):
+def test_a_transposed_convolution_with_its_taps_unrolled(simulator, compile_shared, build_dir):
     """up(x, y) = sum of hw_input((x + r.x) / 2, (y + r.y) / 2) * w(r): each tap's quotient steps with the
     strip-mined loop ((x + 1) / 2 = xo + xi), so the 2x2 taps read the input's line buffer at affine addresses."""
     x, y = hl.Var("x"), hl.Var("y")
@@ -218,7 +218,7 @@ def test_a_transposed_convolution_with_its_taps_unrolled(simulator, build_dir):
     up.update().unroll(r.x).unroll(r.y)
     hw_output[x, y] = hl.u8(up[x, y] >> 3)
     accelerate(hw_output, hw_output, 16, 12, [up], hw_input)
-    design = hl.compile(hw_output, name="transposed_conv")
+    design = compile_shared(hw_output, name="transposed_conv")
     res = design.check({"input": random_image(9, 7, seed=7)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"] <= 1.15 * design.report["ideal_cycles"]
 
@@ -244,12 +244,12 @@ def _down_blur_up(width: int, height: int, tile: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_last_tile_shifted_to_an_odd_origin_moves_back_outward(simulator, build_dir):
+def test_a_last_tile_shifted_to_an_odd_origin_moves_back_outward(simulator, compile_shared, build_dir):
     """Every tile runs the first tile's hardware: a tile at an odd origin would read one more half-resolution
     column than the tile at 0, so the last tiles move back outward to even origins (x = 10, y = 8), computing a
     column and a row past the output that the host drops, and keep what the tiles before them did not write."""
     out, inputs = _down_blur_up(15, 13, 6)
-    design = hl.compile(out, name="down_blur_up_tiles")
+    design = compile_shared(out, name="down_blur_up_tiles")
     origins = sorted({(t.output_box[0][0], t.output_box[1][0]) for t in design.program.tiles})
     assert origins == [(x, y) for x in (0, 6, 10) for y in (0, 6, 8)]
     assert all(t.boxes["hw_output"][0][0] % 2 == 0 and t.boxes["hw_output"][1][0] % 2 == 0
@@ -258,7 +258,7 @@ def test_a_last_tile_shifted_to_an_odd_origin_moves_back_outward(simulator, buil
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_inline_upsample_read_by_a_serial_reduction_is_buffered(simulator, build_dir):
+def test_an_inline_upsample_read_by_a_serial_reduction_is_buffered(simulator, compile_shared, build_dir):
     """`blend` (an upsample, inline) read by a serial 2x2 reduction at x + r.x: inlined, the read would be
     hw_input((x + r.x) / 2, ...), affine in no loop order; buffered at the accelerator's loop (the same values)
     the reduction reads it at x + r.x (fuzz seed 127111, refused before)."""
@@ -272,7 +272,7 @@ def test_an_inline_upsample_read_by_a_serial_reduction_is_buffered(simulator, bu
     acc[x, y] += blend[x + r.x, y + r.y] * hl.i16(2)
     hw_output[x, y] = acc[x, y]
     accelerate(hw_output, hw_output, 8, 6, [acc], hw_input)
-    design = hl.compile(hw_output, name="upsample_serial_reduction")
+    design = compile_shared(hw_output, name="upsample_serial_reduction")
     assert "blend" in [b["name"] for b in design.report["buffers"]]
     design.check({"input": random_image(6, 5, seed=11, dtype=np.int16)}, simulator=simulator, build_dir=build_dir)
 
@@ -300,13 +300,14 @@ def _transposed_convolution(extent: int, divisor: int, lanes: int):
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("extent", "divisor", "lanes", "slack"),
                          [(2, 2, 1, 1.1), (3, 2, 1, 1.1), (2, 3, 1, 1.1), (3, 3, 2, 1.35)])
-def test_a_transposed_convolution_with_serial_taps_reads_through_a_buffered_quotient(simulator, build_dir, extent,
+def test_a_transposed_convolution_with_serial_taps_reads_through_a_buffered_quotient(simulator, compile_shared,
+                                                                                     build_dir, extent,
                                                                                       divisor, lanes, slack):
     """The serial taps' read at ((x + r.x) / d, (y + r.y) / d), affine in no loop order, goes through a Func that
     lowering adds, hw_input_for_up(x, y) = hw_input(x / d, y / d), buffered (its loops strip-mined), which the
     reduction reads at (x + r.x, y + r.y): as an inline upsample written by hand is (the test above). The
     frontend's pipeline, and the reference that checks the design, are the algorithm as written."""
-    design = hl.compile(_transposed_convolution(extent, divisor, lanes), name=f"tconv_{extent}{divisor}{lanes}")
+    design = compile_shared(_transposed_convolution(extent, divisor, lanes), name=f"tconv_{extent}{divisor}{lanes}")
     assert "hw_input_for_up" in [b["name"] for b in design.report["buffers"]]
     assert "hw_input_for_up" not in design.pipe.functions
     res = design.check({"input": random_image(8, 8, seed=extent + divisor)}, simulator=simulator,
@@ -335,7 +336,8 @@ def test_serial_quotients_of_one_shape_share_a_buffered_func():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_reduction_read_at_its_own_variable_divided_reads_through_a_buffered_quotient(simulator, build_dir):
+def test_a_reduction_read_at_its_own_variable_divided_reads_through_a_buffered_quotient(simulator, compile_shared,
+                                                                                        build_dir):
     """up(x, y) += hw_input(r.x / 2, y) * (x + r.x): the RDom's loop is not strip-mined, so r.x / 2 is read through
     hw_input_for_up(x, y) = hw_input(x / 2, y) at r.x (refused before)."""
     x, y = hl.Var("x"), hl.Var("y")
@@ -347,7 +349,7 @@ def test_a_reduction_read_at_its_own_variable_divided_reads_through_a_buffered_q
     up[x, y] += hw_input[r.x / 2, y] * hl.u16(x + r.x)
     hw_output[x, y] = up[x, y]
     accelerate(hw_output, hw_output, 8, 6, [up], hw_input)
-    design = hl.compile(hw_output, name="rdiv")
+    design = compile_shared(hw_output, name="rdiv")
     assert "hw_input_for_up" in [b["name"] for b in design.report["buffers"]]
     res = design.check({"input": random_image(4, 6, seed=8)}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"] <= 1.1 * design.report["ideal_cycles"]
@@ -407,7 +409,7 @@ def test_a_constant_func_read_at_a_serial_quotient_gets_no_added_func(where):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_upsample_of_a_repeat_edge_inside_is_strip_mined(simulator, build_dir):
+def test_an_upsample_of_a_repeat_edge_inside_is_strip_mined(simulator, compile_shared, build_dir):
     """`up` reads repeat_edge(half) at x / 2 + 1 through an inlined Func: the index reaches bounds inference
     clamped (max(min(x / 2 + 1, 4), 0)); the clamp keeps x / 2's resolution, so up's 9 x 7 box rounds up to whole
     steps, 10 x 8, and the edge (x / 2 + 1 = 5) reads column 4 (refused before; fuzz seed 131124, saved in
@@ -423,5 +425,5 @@ def test_an_upsample_of_a_repeat_edge_inside_is_strip_mined(simulator, build_dir
     up[x, y] = (shifted[x / 2, y / 2] + shifted[x / 2 + 1, y / 2 + 1]) >> 1
     hw_output[x, y] = up[x, y]
     accelerate(hw_output, hw_output, 9, 7, [half, up], hw_input)
-    design = hl.compile(hw_output, name="upsample_repeat_edge")
+    design = compile_shared(hw_output, name="upsample_repeat_edge")
     design.check({"input": random_image(5, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
