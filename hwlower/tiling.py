@@ -240,7 +240,12 @@ def _all_host(loop: str, sched: StageSchedule, host: list[str]) -> bool:
     dim = _dimension(loop, sched)
     if dim == loop:
         return False
-    mine = [n for n in sched.dim_names() if _dimension(n, sched) == dim]
+    fused = {d.fused: (d.inner, d.outer) for d in sched.directives if isinstance(d, Fuse)}
+
+    def loops(name: str) -> list[str]:  # a fused loop as the loops it fuses (yi inside `fuse(xi, yi, t)`)
+        return [n for part in fused[name] for n in loops(part)] if name in fused else [name]
+
+    mine = [n for m in sched.dim_names() for n in loops(m) if _dimension(n, sched) == dim]
     return all(n in host for n in mine)
 
 

@@ -194,9 +194,9 @@ def _whole_or_rows(where: str):
 
 @pytest.mark.parametrize("where", ["outermost", "rows"])
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_whole_func_and_one_row_tiles(where, simulator, build_dir):
+def test_whole_func_and_one_row_tiles(where, simulator, compile_shared, build_dir):
     out, inputs = _whole_or_rows(where)
-    design = hl.compile(out, name=f"whole_{where}")
+    design = compile_shared(out, name=f"whole_{where}")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert design.report["tiles"] == (1 if where == "outermost" else 8)
     ratio = 1.05 if where == "outermost" else 1.25  # 8 tiles of 54 input words, each with the pipeline's fill
