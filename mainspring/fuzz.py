@@ -42,6 +42,7 @@ from .fuzz_case import (
     with_edges,
     with_glb_edges,
     with_glb_lanes,
+    with_glb_resampled,
     with_intrinsics,
     with_memory_tiles,
     with_mixed_lanes,
@@ -135,7 +136,7 @@ def generate(seed: int) -> Case:
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
     case = with_glb_edges(rng, with_ram(rng, case))
     case = with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))
-    return with_rfactor(rng, case)  # drawn last, as above
+    return with_glb_resampled(rng, with_rfactor(rng, case))  # drawn last, as above
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
