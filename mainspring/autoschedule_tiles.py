@@ -282,7 +282,7 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         if got <= tiling.budget:
             return plan, source
         restore(saved)
-        tiling = choose_tiles(pipe, plan, target, opts, narrower=tiling.tile[0])
+        tiling = choose_tiles(pipe, plan, target, opts, narrower=tiling.tile[0], compiled=got)
     raise HalideError(
         f"{where()}: '{plan.output.name}' does not fit max_mem_tiles={opts.max_mem_tiles or target.num_mem_tiles} "
         f"in tiles of up to {plan.glb or plan.host_tile} pixels ({NARROWINGS} widths compiled); raise "
@@ -399,11 +399,12 @@ def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int,
 
 
 def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
-                 narrower: int | None = None, under: int = 0) -> Tiling | None:
+                 narrower: int | None = None, under: int = 0, compiled: int = 0) -> Tiling | None:
     """use_glb "auto" (or "false": host tiles only): None when one accelerator tile over the frame fits the memory
     tiles (max_mem_tiles, else the target's), else the tiles with the fewest modelled cycles that fit; `narrower`:
     a tile width whose compiled design was over the budget; `under`: memory tiles the model counted under the
-    compiler there (the tiles are chosen to fit the budget less them)."""
+    compiler there (the tiles are chosen to fit the budget less them); `compiled`: the memory tiles of the `narrower`
+    tiles as compiled."""
     at = xy(plan)
     budget = opts.max_mem_tiles or target.num_mem_tiles
     if at is None or opts.use_glb == "true":
@@ -426,7 +427,8 @@ def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         mid = (lo + hi + 1) // 2
         lo, hi = (mid, hi) if mem_tiles(pipe, plan, target, (mid * k, height)) + under <= budget else (lo, mid - 1)
     if lo == 0:
-        least = mem_tiles(pipe, plan, target, (k, height)) + under
+        # the narrowest tiles compiled over the budget (fuzz --auto 139892: the model counted 0 for them)
+        least = max(mem_tiles(pipe, plan, target, (k, height)) + under, compiled if narrower == k else 0)
         raise HalideError(
             f"{where()}: '{name}' does not fit max_mem_tiles={budget} even in tiles {k} pixel(s) wide (about {least} "
             f"memory tiles{_whole_steps(steps, plan.lanes.lanes)}); raise max_mem_tiles or compile for a larger "
@@ -504,15 +506,18 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
                 "or drop glb_tile")
 
     def pick(extent: int, want: int | None, step: int | None) -> int:
-        if want is not None:  # any size: a tile at another phase grows to the first tile's (hwlower/tiling.py)
-            return min(extent, want)
+        if want is not None:  # in whole steps of the resampling (fuzz --auto 140277: 7 columns over x / 2 and 8
+            return min(extent, _ceil(want, step or 1) * (step or 1))  # were refused: the last tile's footprint grew)
         if extent <= 256 or step is None:
             return extent
         fits = [t for t in range(128, 257) if extent % t == 0 and t % step == 0]
         equal = _ceil(_ceil(extent, _ceil(extent, 256)), step) * step  # equal tiles of at most 256, whole steps
         return fits[-1] if fits else min(extent, equal)
 
-    return pick(plan.extents[0][1], asked[0], steps.x), pick(plan.extents[1][1], asked[1], steps.y)
+    sx = steps.x
+    if sx is not None and any(r != 1 for r in x_rates(pipe, plan).values()):  # and whole lanes (fuzz --auto
+        sx = math.lcm(sx, plan.lanes.lanes)  # 140258: 2 columns at 3 lanes over 2 * x: lanes streaming nothing)
+    return pick(plan.extents[0][1], asked[0], sx), pick(plan.extents[1][1], asked[1], steps.y)
 
 
 def glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:
