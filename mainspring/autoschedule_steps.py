@@ -118,3 +118,24 @@ def x_rates(pipe: Pipeline, plan: _Plan) -> dict[int, Fraction]:
         if by.get("x"):
             got[fid] = max(got.get(fid, Fraction(0)), *by["x"])
     return got
+
+
+def buffer_dividers(pipe: Pipeline, plan: _Plan, tile: tuple[int, int]) -> None:
+    """Under GLB tiles whose last tile shifts inward to an origin a fraction of a step from the first (7 columns
+    over x / 2 in tiles of 6: the last at x = 1), buffer the inlined Funcs that divide a coordinate: inlined into the
+    array output, hwlower/tiling.py neither moves that tile back outward nor grows it to the first tile's phase once
+    the GLB tile is padded to whole memory tiles, and refuses its footprint (fuzz --auto 140259, 140108); computed
+    at the memory tile's loop, they are stepped like any upsample."""
+    steps = tile_steps(pipe, plan)
+    off = [(extent % t) % (step or 1) != 0 and extent > t
+           for (_, extent), t, step in zip(plan.extents, tile, (steps.x, steps.y))]
+    if not any(off):
+        return
+    held = {id(f) for f in plan.buffered} | {id(plan.accelerated)} | {id(f) for f in plan.streams}
+    for f in plan.region:
+        if id(f) not in held and any(
+                isinstance(n, ir.Call) and isinstance(n.callee, Function) and any(
+                    isinstance(m, ir.BinOp) and m.op == "div" and any(isinstance(v, ir.Var) for v in ir.walk(m.a))
+                    for a in n.args for m in ir.walk(a))
+                for d in pipe.definitions(f) for n in ir.walk(d.value)):
+            plan.buffered.append(f)

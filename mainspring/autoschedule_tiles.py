@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .autoschedule_budget import Figures, restore, snapshot
-from .autoschedule_steps import Steps, reread_rows, tile_steps, x_rates
+from .autoschedule_steps import Steps, buffer_dividers, reread_rows, tile_steps, x_rates
 from .frontend import ir
 from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
 from .frontend.errors import HalideError, user_location
@@ -264,6 +264,8 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     for _ in range(NARROWINGS):
         plan.tiling = tiling
         plan.glb = tiling.tile if tiling and tiling.kind == "glb" else None
+        if plan.glb:
+            buffer_dividers(pipe, plan, plan.glb)
         plan.host_tile = tiling.tile if tiling and tiling.kind == "host" else None
         source = run(plan)
         if tiling is None:
@@ -517,7 +519,9 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
     sx = steps.x
     if sx is not None and any(r != 1 for r in x_rates(pipe, plan).values()):  # and whole lanes (fuzz --auto
         sx = math.lcm(sx, plan.lanes.lanes)  # 140258: 2 columns at 3 lanes over 2 * x: lanes streaming nothing)
-    return pick(plan.extents[0][1], asked[0], sx), pick(plan.extents[1][1], asked[1], steps.y)
+    tile = pick(plan.extents[0][1], asked[0], sx), pick(plan.extents[1][1], asked[1], steps.y)
+    buffer_dividers(pipe, plan, tile)
+    return tile
 
 
 def glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:
