@@ -4,6 +4,7 @@ modifier is drawn last, so that the cases of every seed drawn before it stay as 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -284,7 +285,9 @@ def with_glb_resampled(rng: random.Random, case: Case) -> Case:
     if not plain or all(st.kind not in ("down", "up") for st in case.stages) or read_at_two_rates(case) \
             or rng.random() >= 1 / 2:
         return case
-    step = 2 if any(st.kind == "up" for st in case.stages) else 1
+    # whole steps of every division: the upsample's 2 and a transposed convolution's d (fuzz 141245: tiles of 2
+    # over x / 2 of (x + r.x) / 3, whose steps are 6)
+    step = math.lcm(2 if any(st.kind == "up" for st in case.stages) else 1, *(st.divided for st in case.stages))
 
     def extent(most: int) -> int:
         if rng.random() < 2 / 3:  # whole steps (the output itself if it is smaller than a step)
