@@ -198,7 +198,8 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
         inner = [boxes[pipe.name(g)] for g in readers]
         lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f, values) for g, b in zip(readers, inner)),
                                     default=box[j + 1][1]) if j + 1 < len(box) else 0
-        lines += id(f) in reread and j + 1 < len(box)
+        if lines <= 0 and id(f) in reread and j + 1 < len(box):  # a row read again by the next output row
+            lines = 1
         if lines <= 0:
             continue  # taps along x: registers, or a short line
         # the readers' extents in f's pixels (a 2x upsample reads half its extent of f, a downsample twice)
