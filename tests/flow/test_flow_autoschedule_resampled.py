@@ -115,7 +115,7 @@ def test_a_func_read_at_two_rates_along_y_is_tiled_along_x_only(build_dir):
     up[x, y] = hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]
     hw_output[x, y] = up[x, y] + up[x, y + 1] + hw_input[x / 2, y + 1]
     output[x, y] = hw_output[x, y]
-    source = _auto(output, (64, 6), max_mem_tiles=3).schedule_source
+    source = _auto(output, (64, 6), max_mem_tiles=4).schedule_source
     design = hl.compile(output, name="auto_rs_two_rates", target=SMALL)
     assert "GLB tiles of" in source and design.report["tiles"] > 1
     assert {t.output_box[1] for t in design.program.glb.mem_tiles} == {(0, 5)}
