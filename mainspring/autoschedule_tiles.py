@@ -8,8 +8,10 @@ tiles, and otherwise splits the frame:
 - into host tiles when the accelerated Func is the output itself (an algorithm written for a CPU: the GLB level
   needs a copy of the output), each tile a run of the array streamed straight from the host. A coordinate read
   as a value (`select(x < 4, ...)`) works in either: the hardware counts the array's runs and adds each one's
-  offset (hwlower/tile_coordinates.py). A multi-rate pipeline (coordinates scaled or divided) stays
-  one tile: its tiles' footprints differ.
+  offset (hwlower/tile_coordinates.py). A resampling pipeline (coordinates scaled or divided) is split in
+  tiles of whole steps of every resampling (autoschedule_steps.py: a 2x upsample's tiles are even), so each
+  tile's footprint only shifts; a Func read at two rates along x cannot be tiled and is refused with the figures
+  (along y, GLB tiles run the whole height).
 
 The memory tiles a tile of width w needs come from a model of the line buffers (`mem_tiles`): each buffered Func
 and stream holds the rows its computed readers span, in delay lines of about the tile's width (divided by its
@@ -32,6 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .autoschedule_budget import Figures, restore, snapshot
+from .autoschedule_steps import Steps, buffer_dividers, reread_rows, tile_steps, x_rates
 from .frontend import ir
 from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
 from .frontend.errors import HalideError, user_location
@@ -181,6 +184,7 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
         return 0
     boxes = _boxes(pipe, plan, at, (tile[0], 1))  # one output row: the rows each buffer holds to make it
     values = func_value_bounds(pipe, scalars(plan))
+    reread, rate = reread_rows(pipe, plan), x_rates(pipe, plan)
     total = 0
     for f in plan.buffered + plan.streams:
         box = boxes[pipe.name(f)]
@@ -194,9 +198,13 @@ def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) 
         inner = [boxes[pipe.name(g)] for g in readers]
         lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f, values) for g, b in zip(readers, inner)),
                                     default=box[j + 1][1]) if j + 1 < len(box) else 0
+        if lines <= 0 and id(f) in reread and j + 1 < len(box):  # a row read again by the next output row
+            lines = 1
         if lines <= 0:
             continue  # taps along x: registers, or a short line
-        halo = _extent(box, j) - min((_extent(b, plan.lanes.x_dim.get(id(g), 0)) for g, b in zip(readers, inner)),
+        # the readers' extents in f's pixels (a 2x upsample reads half its extent of f, a downsample twice)
+        halo = _extent(box, j) - min((math.ceil(_extent(b, plan.lanes.x_dim.get(id(g), 0)) * rate.get(id(f), 1)
+                                                / rate.get(id(g), 1)) for g, b in zip(readers, inner)),
                                      default=_extent(box, j))
         lanes = plan.lanes.of(f)
         planes = math.prod(_extent(box, i) for i in range(len(box)) if i not in (j, j + 1))  # channels
@@ -247,6 +255,8 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         tiling = choose_tiles(pipe, plan, target, opts)
     except HalideError:
         if (got := one_tile(pipe, plan, target, opts, run, measure)) is None:
+            if tile_steps(pipe, plan).x is None and xy(plan) is not None:
+                raise _untileable(pipe, plan, target, opts, run, measure) from None
             raise
         return got
     if tiling is not None and (got := one_tile(pipe, plan, target, opts, run, measure)) is not None:
@@ -255,6 +265,8 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     for _ in range(NARROWINGS):
         plan.tiling = tiling
         plan.glb = tiling.tile if tiling and tiling.kind == "glb" else None
+        if plan.glb:
+            buffer_dividers(pipe, plan, plan.glb)
         plan.host_tile = tiling.tile if tiling and tiling.kind == "host" else None
         source = run(plan)
         if tiling is None:
@@ -273,11 +285,29 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
         if got <= tiling.budget:
             return plan, source
         restore(saved)
-        tiling = choose_tiles(pipe, plan, target, opts, narrower=tiling.tile[0])
+        tiling = choose_tiles(pipe, plan, target, opts, narrower=tiling.tile[0], compiled=got)
     raise HalideError(
         f"{where()}: '{plan.output.name}' does not fit max_mem_tiles={opts.max_mem_tiles or target.num_mem_tiles} "
         f"in tiles of up to {plan.glb or plan.host_tile} pixels ({NARROWINGS} widths compiled); raise "
         "max_mem_tiles or compile for a larger target")
+
+
+def _untileable(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options, run: Callable[[_Plan], str],
+                measure: Figures) -> HalideError:
+    """The refusal of a frame over the budget that cannot be tiled along x, with the memory tiles of its one-tile
+    design as compiled (the model counts resampling pipelines low: the fix must name a target that fits)."""
+    saved = snapshot(pipe)
+    plan.tiling, plan.glb, plan.host_tile = None, None, None
+    got = measure(run(plan))[1]
+    restore(saved)
+    at = xy(plan)
+    assert at is not None
+    (_, width), (_, height) = plan.extents[at[0]], plan.extents[at[1]]
+    return HalideError(
+        f"{where()}: '{plan.output.name}' as one accelerator tile of {width} x {height} needs {got} memory tiles, "
+        f"over the budget of {opts.max_mem_tiles or target.num_mem_tiles}, and it cannot be split into tiles along "
+        f"x: {tile_steps(pipe, plan).why_x}; raise max_mem_tiles or compile for a larger target "
+        f"(hl.CGRA(num_mem_tiles={got}))")
 
 
 def _counted_under(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options, measure: Figures, source: str) -> int:
@@ -288,7 +318,7 @@ def _counted_under(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options, me
     budget tries fewer lanes next, one tile that may be faster than tiles whose halos the model did not weigh."""
     at = xy(plan)
     if opts.max_mem_tiles is None or opts.use_glb == "true" or at is None or plan.lanes.lanes > 1 \
-            or one_tile_only(pipe, plan.region):
+            or tile_steps(pipe, plan).x is None:
         return 0
     got = measure(source)[1]
     if got <= opts.max_mem_tiles:
@@ -372,11 +402,12 @@ def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int,
 
 
 def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
-                 narrower: int | None = None, under: int = 0) -> Tiling | None:
+                 narrower: int | None = None, under: int = 0, compiled: int = 0) -> Tiling | None:
     """use_glb "auto" (or "false": host tiles only): None when one accelerator tile over the frame fits the memory
     tiles (max_mem_tiles, else the target's), else the tiles with the fewest modelled cycles that fit; `narrower`:
     a tile width whose compiled design was over the budget; `under`: memory tiles the model counted under the
-    compiler there (the tiles are chosen to fit the budget less them)."""
+    compiler there (the tiles are chosen to fit the budget less them); `compiled`: the memory tiles of the `narrower`
+    tiles as compiled."""
     at = xy(plan)
     budget = opts.max_mem_tiles or target.num_mem_tiles
     if at is None or opts.use_glb == "true":
@@ -386,22 +417,25 @@ def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     if whole <= budget and narrower is None:
         return None
     name = plan.output.name
-    why = one_tile_only(pipe, plan.region)
-    if why:
+    steps = tile_steps(pipe, plan)
+    if steps.x is None:  # the memory tiles follow the tile's width: tiles along y alone would not fit them better
         raise HalideError(
             f"{where()}: '{name}' as one accelerator tile of {width} x {height} needs about {whole} memory tiles, "
-            f"over the budget of {budget}, and it cannot be split into tiles: {why}; raise max_mem_tiles or compile "
-            f"for a larger target (hl.CGRA(num_mem_tiles={whole}))")
+            f"over the budget of {budget}, and it cannot be split into tiles along x: {steps.why_x}; raise "
+            f"max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles={whole}))")
+    k = math.lcm(k, steps.x)  # widths in whole lanes and whole steps of every resampling
     widest = narrower - k if narrower is not None else width
     lo, hi = 0, widest // k  # the widest tile (in lanes) whose memory tiles fit: fewer pixels, fewer tiles
     while lo < hi:
         mid = (lo + hi + 1) // 2
         lo, hi = (mid, hi) if mem_tiles(pipe, plan, target, (mid * k, height)) + under <= budget else (lo, mid - 1)
     if lo == 0:
-        least = mem_tiles(pipe, plan, target, (k, height)) + under
+        # the narrowest tiles compiled over the budget (fuzz --auto 139892: the model counted 0 for them)
+        least = max(mem_tiles(pipe, plan, target, (k, height)) + under, compiled if narrower == k else 0)
         raise HalideError(
             f"{where()}: '{name}' does not fit max_mem_tiles={budget} even in tiles {k} pixel(s) wide (about {least} "
-            f"memory tiles); raise max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles={least}))")
+            f"memory tiles{_whole_steps(steps, plan.lanes.lanes)}); raise max_mem_tiles or compile for a larger "
+            f"target (hl.CGRA(num_mem_tiles={least}))")
     fits = lo * k
     kind = "glb" if opts.use_glb == "auto" and plan.accelerated is not plan.output and not any(
         plan.lanes.x_dim.get(id(s), 0) for s in plan.streams) else "host"
@@ -409,7 +443,7 @@ def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     nx0 = -(-width // fits)
     for nx in range(nx0, nx0 + WIDER + 1):
         w = min(fits, _ceil(_ceil(width, nx), k) * k)
-        for kind_here, h in _heights(pipe, plan, at, target, kind, w, height):
+        for kind_here, h in _heights(pipe, plan, at, target, kind, w, height, steps):
             transfers, _ = _per_tile(pipe, plan, at, (w, h), target)
             tiles = -(-width // w) * -(-height // h)
             cost = tiles * (transfers + TILE_CYCLES[kind_here])
@@ -420,21 +454,33 @@ def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     return Tiling(kind, tile, mem_tiles(pipe, plan, target, tile), whole, budget, cycles)
 
 
+def _whole_steps(steps: Steps, lanes: int) -> str:
+    """Why a tile is at least so wide, where the resampling sets it."""
+    if steps.x == 1:
+        return ""
+    return f", in whole steps of {steps.x} along x" + (f" and of {lanes} lanes" if lanes > 1 else "")
+
+
 def _heights(pipe: Pipeline, plan: _Plan, at: tuple[int, int], target: CGRA, kind: str, w: int,
-             height: int) -> list[tuple[str, int]]:
+             height: int, steps: Steps) -> list[tuple[str, int]]:
     """Tile heights to weigh for tiles w wide: host tiles run the whole height; GLB tiles as tall as two copies of
-    every GLB tile fit the GLB's banks (so the host's transfers overlap the array's compute), and a few shorter."""
+    every GLB tile fit the GLB's banks (so the host's transfers overlap the array's compute), and a few shorter,
+    in whole steps of the resampling along y (the whole height where a Func is read at two rates along it)."""
     if kind == "host":
         return [("host", height)]
+    sy = steps.y or height  # a Func read at two rates along y: one tile along it
     lo, hi = 0, height
     while lo < hi:
         mid = (lo + hi + 1) // 2
         _, banks = _per_tile(pipe, plan, at, (w, mid), target)
         lo, hi = (mid, hi) if 2 * banks <= target.glb_banks else (lo, mid - 1)
-    if lo == 0:  # not even a row double-buffers: host tiles
+    if lo < min(sy, height):  # not even a row (a whole step) double-buffers: host tiles
         return [("host", height)]
     ny0 = -(-height // lo)
-    return [("glb", -(-height // ny)) for ny in range(ny0, ny0 + WIDER + 1) if ny <= height]
+    # equal tiles rounded up to whole steps, kept within what double-buffers (the last tile shifts inward)
+    got = [min(height, _ceil(_ceil(height, ny), sy) * sy) for ny in range(ny0, ny0 + WIDER + 1) if ny <= height]
+    got = [h for h in got if h <= lo] or [lo // sy * sy]
+    return [("glb", h) for h in sorted(set(got), reverse=True)]
 
 
 def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
@@ -451,37 +497,32 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
             f"{where()}: use_glb=\"true\": the GLB level is built for 2-D outputs and images streamed "
             f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
             "pixel's channels); leave use_glb at \"auto\"")
-    why = one_tile_only(pipe, plan.region)
-    if opts.glb_tile is not None and why:
-        w, h = opts.glb_tile
-        raise HalideError(
-            f"{where()}: glb_tile=\"{w}x{h}\": {why}, and every GLB tile runs the same hardware on a "
-            "footprint that only shifts from tile to tile; drop glb_tile (use_glb \"true\" alone keeps one GLB "
-            "tile over the output)")
-
-    def pick(extent: int, asked: int | None) -> int:
-        if asked is not None:
-            return min(extent, asked)
-        if extent <= 256 or why:
-            return extent
-        fits = [t for t in range(128, 257) if extent % t == 0]
-        return fits[-1] if fits else -(-extent // -(-extent // 256))  # equal tiles of at most 256
-
+    steps = tile_steps(pipe, plan)
     asked = opts.glb_tile or (None, None)
-    return pick(plan.extents[0][1], asked[0]), pick(plan.extents[1][1], asked[1])
+    for axis, step, why, want, extent in zip("xy", (steps.x, steps.y), (steps.why_x, steps.why_y), asked,
+                                             (e for _, e in plan.extents)):
+        if step is None and want is not None and want < extent:
+            w, h = opts.glb_tile or (0, 0)
+            raise HalideError(
+                f"{where()}: glb_tile=\"{w}x{h}\": {why}, and every GLB tile runs the same hardware on a "
+                f"footprint that only shifts from tile to tile; use the whole {axis} extent of {extent} in glb_tile, "
+                "or drop glb_tile")
 
+    def pick(extent: int, want: int | None, step: int | None) -> int:
+        if want is not None:  # in whole steps of the resampling (fuzz --auto 140277: 7 columns over x / 2 and 8
+            return min(extent, _ceil(want, step or 1) * (step or 1))  # were refused: the last tile's footprint grew)
+        if extent <= 256 or step is None:
+            return extent
+        fits = [t for t in range(128, 257) if extent % t == 0 and t % step == 0]
+        equal = _ceil(_ceil(extent, _ceil(extent, 256)), step) * step  # equal tiles of at most 256, whole steps
+        return fits[-1] if fits else min(extent, equal)
 
-def one_tile_only(pipe: Pipeline, region: list[Function]) -> str:
-    """Why the accelerator must run one tile over the output (a coordinate scaled or divided, a multi-rate
-    pipeline: tiles' footprints differ), or ""."""
-    for f in region:
-        for d in pipe.definitions(f):
-            for n in ir.walk(d.value):
-                if isinstance(n, ir.Call) and any(
-                        isinstance(m, ir.BinOp) and m.op in ("mul", "div") and any(
-                            isinstance(v, ir.Var) for v in ir.walk(m)) for a in n.args for m in ir.walk(a)):
-                    return f"Func '{f.name}' reads at scaled coordinates (a multi-rate pipeline)"
-    return ""
+    sx = steps.x
+    if sx is not None and any(r != 1 for r in x_rates(pipe, plan).values()):  # and whole lanes (fuzz --auto
+        sx = math.lcm(sx, plan.lanes.lanes)  # 140258: 2 columns at 3 lanes over 2 * x: lanes streaming nothing)
+    tile = pick(plan.extents[0][1], asked[0], sx), pick(plan.extents[1][1], asked[1], steps.y)
+    buffer_dividers(pipe, plan, tile)
+    return tile
 
 
 def glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:

@@ -5,8 +5,9 @@ integer types, reductions unrolled or serial, Funcs inlined or buffered) with a 
 (host tiles, k pixels per cycle with RoundUp tails, one such case in three with each stage and the output unrolled
 by k or not, the input at one word per transfer: mixed lanes); one in five ends in a table its last stage's pixels
 update at a computed coordinate (a histogram, a max or a sum per bin: lanes of registers or a RAM) instead of an
-image, and one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline), and one in four
-a schedule variant (store_at, a column-major output, accelerator_input, seed 002's GLB level: one such case in
+image, and one in six has a stage turned into a 2x downsample or upsample (a multi-rate pipeline; one in two of
+those without a Func read at two rates through seed 002's GLB level, in tiles of whole steps or any size), and one
+in four a schedule variant (store_at, a column-major output, accelerator_input, seed 002's GLB level: one such case in
 three at 2 or 3 lanes, every level unrolled with RoundUp over memory tiles of any width), and one in six reads
 a 3-D input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its
 stages through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one
@@ -42,6 +43,7 @@ from .fuzz_case import (
     with_edges,
     with_glb_edges,
     with_glb_lanes,
+    with_glb_resampled,
     with_intrinsics,
     with_memory_tiles,
     with_mixed_lanes,
@@ -135,7 +137,7 @@ def generate(seed: int) -> Case:
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
     case = with_glb_edges(rng, with_ram(rng, case))
     case = with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))
-    return with_rfactor(rng, case)  # drawn last, as above
+    return with_glb_resampled(rng, with_rfactor(rng, case))  # drawn last, as above
 
 
 # ---- the program as Python source ----------------------------------------------------------------------

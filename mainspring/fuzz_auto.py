@@ -8,15 +8,15 @@ ROMs, coordinates as values, tables updated at computed coordinates, 2x down- an
 - "plain": as for a CPU, the stages reading the ImageParams directly, the last stage the output;
 one in four also reads a second image, the `lanes` key asks for 1 to 3 pixels per cycle, and one in three of the
 copy-style cases of 2-D images without a table asks for seed 002's GLB level (`use_glb`, and a random `glb_tile`
-where tiles are built: single-rate pipelines without coordinates as values). One in four of the cases without
-the GLB level has budgets (mainspring/autoschedule_budget.py): `max_pes` a fraction (all, three quarters or half)
-of the PEs of the design the autoscheduler makes without them, and one in two of those also `max_mem_tiles`, the
-memory tiles of that design. The budgets are resolved by compiling that design when the case first runs
-(`resolve_budget`), so a seed gives the same case every time. One in two of the other cases of 2-D frames at least
-6 wide without a table is forced to tile: its target's memory tiles hold a third of the frame's width
-(`tile_words`) and `max_mem_tiles` is one under the memory tiles of the one-tile design for that target (resolved
-likewise; single-rate frames only); a refusal naming that budget is documented (a frame the autoscheduler cannot
-tile narrow enough).
+where tiles are built: pipelines without coordinates as values nor a Func read at two rates). One in four of the
+cases without the GLB level has budgets (mainspring/autoschedule_budget.py): `max_pes` a fraction (all, three
+quarters or half) of the PEs of the design the autoscheduler makes without them, and one in two of those also
+`max_mem_tiles`, the memory tiles of that design. The budgets are resolved by compiling that design when the case
+first runs (`resolve_budget`), so a seed gives the same case every time. One in two of the other cases of 2-D
+frames at least 6 wide without a table is forced to tile: its target's memory tiles hold a third of the frame's
+width (`tile_words`) and `max_mem_tiles` is one under the memory tiles of the one-tile design for that target (resolved
+likewise; resampling frames too, in tiles of whole steps); a refusal naming that budget is documented (a frame
+the autoscheduler cannot tile narrow enough).
 Besides the fuzzer's failures (a mismatch, a crash, a hang, a refusal: the autoscheduler must pick a schedule that
 compiles; a design over its budgets, "budget"), a case that runs bit-exact but misses the target is a "quality"
 finding (under budgets, fewer lanes or serial reductions are the trade asked for: the cycles are judged against the
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from . import fuzz
 from .fuzz import Case, Outcome, Stage
-from .fuzz_case import footer
+from .fuzz_case import footer, read_at_two_rates
 
 SLACK = 0.05  # cycles may exceed the ideal by this fraction, plus the pipeline's depth
 GLB_LATENCY = 4  # cycles a GLB tile adds to the pipeline's depth (its load and read-back ahead of and after the array)
@@ -54,7 +54,7 @@ class AutoCase:
     style: str  # "copy" (hw_input / hw_output copy Funcs) or "plain" (the images read directly)
     lanes: int = 1  # the "lanes" key of AutoschedulerParams
     glb: bool = False  # use_glb "true" (copy style, one pixel per word)
-    glb_tile: tuple[int, int] | None = None  # and this GLB tile (single-rate pipelines, no coordinates as values)
+    glb_tile: tuple[int, int] | None = None  # and this GLB tile (no coordinates as values nor two rates)
     budget: float | None = None  # max_pes as this fraction of the PEs of the design without budgets
     tiles_budget: bool = False  # and max_mem_tiles, the memory tiles of that design
     max_pes: int | None = None  # the budgets resolved (resolve_budget)
@@ -81,8 +81,9 @@ def generate(seed: int) -> AutoCase:
     if rng.random() < 0.35 and case.style == "copy" and not base.bins and not base.channels:
         tile = (rng.randint(2, base.width), rng.randint(1, base.height))
         # tiles only where each runs the same hardware on a shifted footprint (the autoscheduler keeps one GLB tile
-        # for coordinates as values and multi-rate pipelines, and refuses a glb_tile there)
-        single = all(s.kind not in ("coord", "down", "up") for s in base.stages)
+        # for coordinates as values, and refuses a glb_tile along an axis read at two rates); a tile over a
+        # resampling at another phase than the first grows to the first's (hwlower/tiling.py)
+        single = all(s.kind != "coord" for s in base.stages) and not read_at_two_rates(base)
         case = dataclasses.replace(case, glb=True, glb_tile=tile if single else None)
     # Budgets, from a generator of their own: the cases above stay as they were.
     budget = random.Random(f"auto budget {seed}")
@@ -90,8 +91,8 @@ def generate(seed: int) -> AutoCase:
         case = dataclasses.replace(case, budget=budget.choice((1.0, 0.75, 0.5)), tiles_budget=budget.random() < 0.5)
     # Forced tiling, from a generator of its own too.
     tiles = random.Random(f"auto tiles {seed}")
-    single = all(s.kind not in ("down", "up") for s in base.stages)  # multi-rate frames stay one tile (README)
-    if (tiles.random() < 0.5 and single and not case.glb and case.budget is None and not base.bins
+    # (resampling frames too since session 16: tiles of whole steps, autoschedule_steps.py)
+    if (tiles.random() < 0.5 and not case.glb and case.budget is None and not base.bins
             and base.width >= 6 and base.height > 1):
         case = dataclasses.replace(case, tile_words=base.width // 3)
     return case

@@ -4,8 +4,10 @@ modifier is drawn last, so that the cases of every seed drawn before it stay as 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 
 @dataclass(frozen=True)
@@ -270,6 +272,46 @@ def with_rfactor(rng: random.Random, case: Case) -> Case:
     k = rng.choice(fit)
     stages[k] = dataclasses.replace(stages[k], rfactor=True)
     return dataclasses.replace(case, stages=tuple(stages))
+
+
+def with_glb_resampled(rng: random.Random, case: Case) -> Case:
+    """One case in two with a 2x upsample or downsample and nothing else seed 002's GLB variant leaves out (lanes,
+    channels, a scatter, another variant, a split or rfactor'd reduction) runs through the GLB level (drawn last,
+    as above): GLB tiles of whole steps of 2 in two cases of three (an upsample's footprint then shifts by whole
+    source pixels), of any size in the rest (a tile at another phase grows to the first tile's, hwlower/tiling.py),
+    and in one case of two memory tiles inside them drawn alike (those not whole steps round up to them)."""
+    plain = (case.lanes == 1 and not case.bins and not case.channels and case.variant == ""
+             and all(not st.split and not st.rfactor for st in case.stages))
+    if not plain or all(st.kind not in ("down", "up") for st in case.stages) or read_at_two_rates(case) \
+            or rng.random() >= 1 / 2:
+        return case
+    # whole steps of every division: the upsample's 2 and a transposed convolution's d (fuzz 141245: tiles of 2
+    # over x / 2 of (x + r.x) / 3, whose steps are 6)
+    step = math.lcm(2 if any(st.kind == "up" for st in case.stages) else 1, *(st.divided for st in case.stages))
+
+    def extent(most: int) -> int:
+        if rng.random() < 2 / 3:  # whole steps (the output itself if it is smaller than a step)
+            return min(most, step * rng.randint(1, max(1, most // step)))
+        return rng.randint(1, most)
+
+    glb = (max(2, extent(case.width)), extent(case.height))
+    mem = (extent(glb[0]), extent(glb[1])) if rng.random() < 1 / 2 else None
+    return dataclasses.replace(case, variant="glb", tile=glb, mem_tile=mem)
+
+
+def read_at_two_rates(case: Case) -> bool:
+    """Whether a Func (a stage, or hw_input: -1) is read at two rates relative to the output: through a resampled
+    stage and at an undivided index too (`f0[x, y] = hw_input[2 * x, 2 * y]` and `f1[x, y] = f0[x, y] + hw_input[x
+    + 1, y]`). No box that only shifts holds both reads from tile to tile, so tiles over it are refused
+    (hwlower/tiling.py, catalogue read_at_two_rates_in_host_tiles)."""
+    rates: dict[int, set[Fraction]] = {len(case.stages) - 1: {Fraction(1)}}
+    for k in range(len(case.stages) - 1, -1, -1):
+        st = case.stages[k]
+        scale = {"down": Fraction(2), "up": Fraction(1, 2)}.get(st.kind, Fraction(1, st.divided))
+        for rate in rates.get(k, set()):
+            for src, _, _ in st.taps:
+                rates.setdefault(src, set()).add(rate * scale)
+    return any(len(r) > 1 for r in rates.values())
 
 
 def footer(name: str, case: Case, target: str = "") -> list[str]:

@@ -235,17 +235,19 @@ def _():
 
 
 def _downsampled_blur():
-    """seed 002's pipeline whose output reads every other row of its producer (a multi-rate pipeline), 64 pixels
-    wide: as one tile the producer's line buffer takes 4 memory tiles of 16 words."""
+    """seed 002's pipeline whose output reads its producer both at every other column and at x + 1 (a Func read at
+    two rates along x), 64 pixels wide: as one tile its buffers take 7 memory tiles of 16 words.
+    (A producer read at 2 * x alone is tiled in whole steps: tests/flow/test_flow_autoschedule_resampled.py.)"""
     p = unscheduled(size=(64, 8))
-    p.hw_output[p.x, p.y] = p.mid[p.x, 2 * p.y] + p.mid[p.x + 1, 2 * p.y + 1]
+    p.hw_output[p.x, p.y] = p.mid[2 * p.x, p.y] + p.mid[p.x + 1, p.y + 1]
     return p
 
 
 @case("autoschedule", "A frame over the memory tiles that cannot be tiled", (
-    "{at}: apply_autoscheduler: 'output' as one accelerator tile of 64 x 8 needs about 4 memory tiles, over the "
-    "budget of 2, and it cannot be split into tiles: Func 'hw_output' reads at scaled coordinates (a multi-rate "
-    "pipeline); raise max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles=4))"), func="output")
+    "{at}: apply_autoscheduler: 'output' as one accelerator tile of 64 x 8 needs 7 memory tiles, over the "
+    "budget of 2, and it cannot be split into tiles along x: Func 'mid' is read at 1 and 2 times the output's x "
+    "(through a resampling and another reader), so its footprint would not only shift from tile to tile; raise "
+    "max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles=7))"), func="output")
 def frame_cannot_tile():
     p = _downsampled_blur()
     target = hl.CGRA(mem_tile_words=16, num_mem_tiles=2)
@@ -256,7 +258,7 @@ def frame_cannot_tile():
 @frame_cannot_tile.fix
 def _():
     p = _downsampled_blur()
-    target = hl.CGRA(mem_tile_words=16, num_mem_tiles=4)
+    target = hl.CGRA(mem_tile_words=16, num_mem_tiles=7)
     hl.Pipeline(p.output).apply_autoscheduler(target, P("Mainspring"))
     return hl.compile(p.output, name="demo", target=target)
 

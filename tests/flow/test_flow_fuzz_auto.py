@@ -18,7 +18,6 @@ CASES = sorted((Path(__file__).parent / "fuzz_cases").glob("auto_*.py"))
 # proper (memories/ storage beyond the minimum), not of the schedule chosen; BENCHMARKS.md lists them.
 KNOWN_QUALITY = {
     0: "a 4-bin table kept as lanes of registers: 11 words for 4",
-    1: "an upsample's input stream: 9 words for 6",
     7: "an input read at two resolutions (x and 2x, channels): 64 words for 37",
     11: "a 4-bin table of registers: 23 words for 4",
     19: "a stream read by taps on two rows, delay lines: 20 words for 17",
@@ -34,16 +33,17 @@ def test_a_fixed_range_of_unscheduled_algorithms(first):
     assert not failures, "\n\n".join(f"{f.kind}: {f.detail}\n{f.source}" for f in failures)
 
 
-@pytest.mark.parametrize("seed", [1, 9, 16])
+@pytest.mark.parametrize("seed", [6, 9, 16])
 def test_on_verilator(seed, build_dir):
     # 9 and 16 under budgets (a coordinate as value at 2 lanes in three quarters of its PEs; an upsample with a
-    # ROM in its own figures)
+    # ROM in its own figures); 6 at 3 lanes, CPU style. (Seed 1, an upsample, is forced to tile since session 16,
+    # in a budget of one memory tile that no tile fits: refused, as documented.)
     from mainspring.sim import require_simulator
 
     require_simulator("verilator")
     got = fuzz_auto.run_case(fuzz_auto.generate(seed), simulator="verilator", build_dir=build_dir)
     assert got.kind in ("ok", "quality"), f"{got.kind}: {got.detail}"
-    assert ('"max_pes"' in got.source) == (seed != 1)
+    assert ('"max_pes"' in got.source) == (seed != 6)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
