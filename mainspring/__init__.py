@@ -10,6 +10,17 @@ from .design import Design, SimulationResult
 from .frontend.errors import HalideError, MismatchError, ScheduleError
 from .frontend.expr import Expr
 from .frontend.func import Func, FuncRef, Stage
+from .frontend.generator import (
+    Generator,
+    GeneratorContext,
+    GeneratorParam,
+    InputBuffer,
+    InputScalar,
+    OutputBuffer,
+    funcs,
+    generator,
+)
+from .frontend.generator import vars_ as vars  # noqa: A004 - Halide's name
 from .frontend.intrinsics import (
     count_leading_zeros,
     count_trailing_zeros,
@@ -110,4 +121,6 @@ __all__ = [
     "Bool", "Float", "Int", "Type", "UInt",
     "RDom", "Range", "RVar", "Var",
     "CGRA", "Design", "SimulationResult", "compile",
+    "Generator", "GeneratorContext", "GeneratorParam", "InputBuffer", "InputScalar", "OutputBuffer", "funcs",
+    "generator", "vars",
 ]

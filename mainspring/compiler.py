@@ -27,6 +27,7 @@ from .compute_json.widths import annotate_widths
 from .design import Design
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
+from .frontend.generator import Generator, generator_output
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
@@ -51,9 +52,10 @@ from .verilog.verify import verify_verilog
 STEPS = LOWER_STEPS + tuple(dict.fromkeys(COMPUTE_STEPS)) + ("compute",) + MEMORY_STEPS + ("schedule", "verilog")
 
 
-def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,  # noqa: A001 - the public name
-            dump_after: str | None = None, out=None, prove: bool = True) -> Design:
+def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 - the public name
+            target: CGRA | None = None, dump_after: str | None = None, out=None, prove: bool = True) -> Design:
     """Compile the accelerated region of `output`'s pipeline for `target`; the result simulates and saves.
+    `output` is the output Func, or a Generator instance (its generate() runs first; its context's target).
     `prove`: prove every kernel's Verilog equal to its expression (`verilog.prove`, cached by kernel); the
     report lists the kernels left unproved, and a disproved kernel raises KernelDisproved."""
     if dump_after is not None and dump_after not in STEPS:
@@ -65,8 +67,9 @@ def compile(output: Func, name: str = "accelerator", target: CGRA | None = None,
     if name in VERILOG_KEYWORDS:
         raise HalideError(f"{user_location()}: compile(name={name!r}): '{name}' is a Verilog keyword, which the "
                           f"simulators refuse as a module name; choose another, e.g. name=\"{name}_top\"")
-    target = target or CGRA()
     start = time.perf_counter()
+    output, target = generator_output(output, target)
+    target = target or CGRA()
     pipe = Pipeline(output)
     pipe.check_schedule()
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731

@@ -1,0 +1,299 @@
+"""Halide's Python Generators: `@hl.generator` classes with GeneratorParams, Inputs and Outputs.
+
+A Generator is how Halide-to-Hardware's apps are written (its C++ generators port line by line to a Python
+one), so a class written for Halide's Python bindings compiles here unchanged, except for the target:
+`hl.compile(Blur(), name="blur")` builds the pipeline (runs `generate`) and compiles its output. As in Halide,
+a GeneratorParam's default fixes its type and `generator_params={"name": value}` overrides it (values may be
+strings, as on Halide's command line); inside `generate` the attributes are the values, ImageParams, Params and
+Funcs named after the attributes. `generator_params={"autoscheduler": "Mainspring", "autoscheduler.lanes": "2"}`
+applies the autoscheduler after `generate`, as Halide's build does. Unlike Halide, a GeneratorContext is
+optional (its target is a CGRA), and `call()` makes an ImageParam or Param for an input not given.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Any
+
+from .errors import HalideError, did_you_mean, user_location
+from .func import Func
+from .params import ImageParam, Param
+from .types import Type
+
+_context: contextvars.ContextVar[GeneratorContext | None] = contextvars.ContextVar("generator_context",
+                                                                                   default=None)
+
+
+class GeneratorContext:
+    """`with hl.GeneratorContext(hl.CGRA(...)):`: the target Generators built inside it compile for."""
+
+    def __init__(self, target=None, autoscheduler_params=None):
+        from mainspring.target import CGRA
+
+        if target is not None and not isinstance(target, CGRA):
+            raise HalideError(f"{user_location()}: GeneratorContext({target!r}): the target is the accelerator, an "
+                              "hl.CGRA(...) (or nothing, for the default array); CPU targets do not apply")
+        self._target = target or CGRA()
+        self._autoscheduler = autoscheduler_params
+        self._tokens: list[contextvars.Token] = []
+
+    def target(self):
+        return self._target
+
+    def __enter__(self) -> GeneratorContext:
+        self._tokens.append(_context.set(self))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _context.reset(self._tokens.pop())
+
+
+class GeneratorParam:
+    """A compile-time parameter of a Generator; its default's type (int, float, bool, str) is its type."""
+
+    def __init__(self, value: Any):
+        if not isinstance(value, (bool, int, float, str)):
+            raise HalideError(f"{user_location()}: GeneratorParam({value!r}): the default must be an int, float, "
+                              "bool or str (its type is the parameter's type)")
+        self.value = value
+
+    def parse(self, name: str, value: Any):
+        kind = type(self.value)
+        if kind is bool and isinstance(value, str):
+            if value not in ("true", "false"):
+                raise HalideError(f"{user_location()}: GeneratorParam {name}: {value!r} is not a bool; use "
+                                  "\"true\" or \"false\"")
+            return value == "true"
+        try:
+            return kind(value)
+        except (TypeError, ValueError):
+            article = "an" if kind is int else "a"
+            raise HalideError(f"{user_location()}: GeneratorParam {name}: {value!r} is not {article} {kind.__name__}, "
+                              f"the type of its default {self.value!r}") from None
+
+
+class InputBuffer:
+    """An input image: inside `generate`, an `hl.ImageParam(type, dimensions, <attribute name>)`."""
+
+    def __init__(self, type_: Type, dimensions: int):
+        _check_type(type_, "InputBuffer")
+        self.type, self.dimensions = type_, int(dimensions)
+
+    def make(self, name: str, value=None):
+        if value is None:
+            return ImageParam(self.type, self.dimensions, name)
+        if not isinstance(value, ImageParam):
+            raise HalideError(f"{user_location()}: Input {name} takes an hl.ImageParam, got {value!r}")
+        if value._param.type != self.type or value._param.dims != self.dimensions:
+            raise HalideError(f"{user_location()}: Input {name} is declared {self.type} with {self.dimensions} "
+                              f"dimensions, but ImageParam {value.name()} is {value._param.type} with "
+                              f"{value._param.dims}")
+        return value
+
+
+class InputScalar:
+    """A scalar input: inside `generate`, an `hl.Param(type, <attribute name>)`."""
+
+    def __init__(self, type_: Type):
+        _check_type(type_, "InputScalar")
+        self.type = type_
+
+    def make(self, name: str, value=None):
+        if isinstance(value, Param):
+            return value
+        param = Param(self.type, name)
+        if value is not None:
+            param.set(value)
+        return param
+
+
+class OutputBuffer:
+    """The output image: inside `generate`, an undefined `hl.Func(<attribute name>)` that generate defines."""
+
+    def __init__(self, type_: Type, dimensions: int):
+        _check_type(type_, "OutputBuffer")
+        self.type, self.dimensions = type_, int(dimensions)
+
+    def make(self, name: str, value=None):
+        assert value is None
+        return Func(name)
+
+    def check(self, name: str, func: Func) -> None:
+        if not func.defined():
+            raise HalideError(f"{user_location()}: Output '{name}' was not defined: generate() must define it (e.g. "
+                              f"self.{name}[x, y] = ...)")
+        if func.type() != self.type or func.dimensions() != self.dimensions:
+            raise HalideError(f"{user_location()}: Output '{name}' is declared {self.type} with {self.dimensions} "
+                              f"dimensions, but generate() defined it as {func.type()} with {func.dimensions()}: "
+                              f"cast its value (e.g. hl.cast({_spelling(self.type)}, ...)) or change the declaration")
+
+
+def _spelling(t: Type) -> str:
+    if t.is_bool():
+        return "hl.Bool()"
+    kind = "Float" if t.is_float() else "UInt" if t.is_uint() else "Int"
+    return f"hl.{kind}({t.bits()})"
+
+
+def _check_type(type_, what: str) -> None:
+    if not isinstance(type_, Type):
+        raise HalideError(f"{user_location()}: {what}({type_!r}, ...): the first argument is the element type, "
+                          "e.g. hl.UInt(16)")
+
+
+class Generator:
+    """Base of `@hl.generator` classes (inheriting from it is optional, as in Halide)."""
+
+    _halide_registered_name = ""
+
+    def __init__(self, generator_params: dict | None = None):
+        context = _context.get()
+        self._target = context.target() if context else None
+        self._autoscheduler: tuple[str, dict[str, str]] | None = None
+        self._declared = _declarations(type(self))
+        self._values: dict[str, Any] = {}
+        self._built: Func | None = None
+        for key, value in (generator_params or {}).items():
+            self._set_param(key, value)
+
+    def generate(self) -> None:
+        raise HalideError(f"{user_location()}: Generator {self._name()} has no generate() method: define one "
+                          "that defines its output")
+
+    def configure(self) -> None:
+        pass
+
+    def target(self):
+        from mainspring.target import CGRA
+
+        return self._target or CGRA()
+
+    def using_autoscheduler(self) -> bool:
+        return self._autoscheduler is not None
+
+    def autoscheduler(self):
+        from mainspring.autoschedule import AutoschedulerParams
+
+        name, extra = self._autoscheduler or ("", {})
+        return AutoschedulerParams(name, extra)
+
+    def _name(self) -> str:
+        return self._halide_registered_name or type(self).__name__
+
+    def _set_param(self, key: str, value: Any) -> None:
+        if key == "autoscheduler":
+            self._autoscheduler = (str(value), self._autoscheduler[1] if self._autoscheduler else {})
+            return
+        if key.startswith("autoscheduler."):
+            name, extra = self._autoscheduler or ("", {})
+            self._autoscheduler = (name, {**extra, key[len("autoscheduler."):]: str(value)})
+            return
+        params = [n for n, d in self._declared.items() if isinstance(d, GeneratorParam)]
+        if key not in params:
+            raise HalideError(f"{user_location()}: Generator {self._name()} has no GeneratorParam '{key}' (its "
+                              f"GeneratorParams: {', '.join(params) or 'none'}; and autoscheduler, "
+                              f"autoscheduler.<option>){did_you_mean(key, params)}")
+        declared = self._declared[key]
+        assert isinstance(declared, GeneratorParam)
+        self._values[key] = declared.parse(key, value)
+
+    def build(self, inputs: dict[str, Any] | None = None) -> Func:
+        """Run `generate` once and return the output Func (the pipeline `hl.compile` compiles)."""
+        if self._built is not None:
+            if inputs:
+                raise HalideError(f"{user_location()}: Generator {self._name()} was already built: make a new one "
+                                  "to bind inputs")
+            return self._built
+        inputs = dict(inputs or {})
+        for name, declared in self._declared.items():
+            if isinstance(declared, GeneratorParam):
+                value = self._values.get(name, declared.value)
+            else:
+                value = declared.make(name, inputs.pop(name, None))
+            object.__setattr__(self, name, value)
+        assert not inputs, inputs
+        outputs = [n for n, d in self._declared.items() if isinstance(d, OutputBuffer)]
+        if len(outputs) != 1:
+            raise HalideError(f"{user_location()}: Generator {self._name()} declares {len(outputs)} OutputBuffers: "
+                              "a design has one output image; declare exactly one (split several outputs into "
+                              "several generators)")
+        self.configure()
+        self.generate()
+        output = getattr(self, outputs[0])
+        declared_out = self._declared[outputs[0]]
+        assert isinstance(declared_out, OutputBuffer)
+        declared_out.check(outputs[0], output)
+        if self._autoscheduler is not None:
+            from .pipeline import Pipeline
+
+            Pipeline(output).apply_autoscheduler(self.target(), self.autoscheduler())
+        self._built = output
+        return output
+
+    @classmethod
+    def call(cls, *args, generator_params: dict | None = None, **kwargs) -> Func:
+        """Halide's `Gen.call(inputs..., generator_params={...})`: the built output Func; inputs by position (in
+        declaration order) or by name; one not given is an ImageParam (or Param) named after it."""
+        gen = cls(generator_params)
+        names = [n for n, d in gen._declared.items() if isinstance(d, (InputBuffer, InputScalar))]
+        if len(args) > len(names):
+            raise HalideError(f"{user_location()}: Generator {gen._name()} allows at most {len(names)} positional "
+                              f"inputs ({', '.join(names)}), but {len(args)} were given")
+        bound = dict(zip(names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise HalideError(f"{user_location()}: Generator {gen._name()} has no input '{key}' (its inputs: "
+                                  f"{', '.join(names)}){did_you_mean(key, names)}")
+            if key in bound:
+                raise HalideError(f"{user_location()}: input {key} of Generator {gen._name()} given twice")
+            bound[key] = value
+        return gen.build(bound)
+
+
+def generator_output(output, target):
+    """(the output Func, the target) for `hl.compile`'s first argument: a Func, or a Generator instance, built."""
+    if isinstance(output, type) and issubclass(output, Generator):
+        name = output.__name__
+        raise HalideError(f"{user_location()}: compile({name}): {name} is a Generator class; compile an instance of "
+                          f"it, e.g. compile({name}(), ...) or compile({name}(generator_params={{...}}), ...)")
+    if isinstance(output, Generator):
+        return output.build(), target or output.target()
+    return output, target
+
+
+_DECLARATIONS = (GeneratorParam, InputBuffer, InputScalar, OutputBuffer)
+
+
+def _declarations(cls) -> dict[str, Any]:
+    """The class's GeneratorParams, Inputs and Outputs by attribute name, in declaration order (bases first)."""
+    found: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        for name, value in vars(klass).items():
+            if isinstance(value, _DECLARATIONS):
+                found[name] = value
+    return found
+
+
+def generator(name: str = ""):
+    """`@hl.generator(name="blur")`: makes the class a Generator (Halide's decorator)."""
+
+    def wrap(cls):
+        if not isinstance(cls, type):
+            raise HalideError(f"{user_location()}: @generator applies to classes, not {cls!r}")
+        bases = (cls,) if issubclass(cls, Generator) else (cls, Generator)
+        return type(cls.__name__, bases, {"_halide_registered_name": name or cls.__name__,
+                                          "__module__": cls.__module__, "__qualname__": cls.__qualname__})
+
+    return wrap
+
+
+def funcs(names: str) -> tuple[Func, ...]:
+    """`hl.funcs("a b c")`: a Func per space-separated name."""
+    return tuple(Func(n) for n in names.split())
+
+
+def vars_(names: str) -> tuple:
+    """`hl.vars("x y")`: a Var per space-separated name."""
+    from .vars import Var
+
+    return tuple(Var(n) for n in names.split())

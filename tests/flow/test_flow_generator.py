@@ -1,0 +1,116 @@
+"""Halide's Python Generators (frontend/generator.py): one class, written once against a module `hl`, compiles
+here with its hardware schedule (bit-exact on both simulators) and runs in real Halide (the oracle) without it.
+GeneratorParams choose the schedule as Halide-to-Hardware's C++ generators do."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import mainspring as hl
+
+from conftest import SIMULATORS
+
+W, H = 16, 8
+
+
+def blur_generator(h, hardware: bool):
+    """A 3x3 blur with a gain (an InputScalar), in the style of the reference system's generators: copy Funcs
+    hw_input / hw_output, the schedule chosen by GeneratorParams (`schedule` 1: line buffers, one pixel per cycle;
+    2: the same at `lanes` pixels per cycle; 0: none, for the autoscheduler)."""
+
+    @h.generator(name="blur3x3")
+    class Blur3x3:
+        schedule = h.GeneratorParam(1)
+        lanes = h.GeneratorParam(2)
+        shift = h.GeneratorParam(4)
+        input = h.InputBuffer(h.UInt(16), 2)
+        gain = h.InputScalar(h.UInt(16))
+        output = h.OutputBuffer(h.UInt(16), 2)
+
+        def generate(g):  # noqa: N805 - Halide's examples name it g
+            x, y = h.vars("x y")
+            hw_input, blur_x, hw_output = h.funcs("hw_input blur_x hw_output")
+            hw_input[x, y] = g.input[x, y]
+            blur_x[x, y] = hw_input[x, y] + hw_input[x + 1, y] * 2 + hw_input[x + 2, y]
+            hw_output[x, y] = ((blur_x[x, y] + blur_x[x, y + 1] * 2 + blur_x[x, y + 2]) >> g.shift) * g.gain
+            g.output[x, y] = hw_output[x, y]
+            if hardware and g.schedule > 0:
+                g.output.bound(x, 0, W).bound(y, 0, H)
+                xo, yo, xi, yi = h.vars("xo yo xi yi")
+                hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+                blur_x.compute_at(hw_output, xo)
+                hw_input.compute_root().stream_to_accelerator()
+                if g.schedule == 2:
+                    hw_output.unroll(xi, g.lanes)
+                    blur_x.unroll(x, g.lanes)
+                    hw_input.unroll(x, g.lanes)
+            elif hardware:
+                g.output.set_estimates([(0, W), (0, H)])
+
+    return Blur3x3
+
+
+def _inputs(seed: int) -> dict:
+    return {"input": np.random.default_rng(seed).integers(0, 4096, (H + 2, W + 2), dtype=np.uint16), "gain": 3}
+
+
+@functools.lru_cache(maxsize=1)
+def _halide_generator(halide):
+    return blur_generator(halide, hardware=False)  # once: Halide registers a Generator's name once per process
+
+
+def _halide_output(halide, inputs: dict, shift: int) -> np.ndarray:
+    gen = _halide_generator(halide)
+    with halide.GeneratorContext(halide.get_jit_target_from_environment()):
+        out = gen.call(halide.Buffer(inputs["input"]), inputs["gain"], generator_params={"shift": shift})
+    return np.asarray(out.realize([W, H]))
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("params", [{}, {"schedule": 2, "lanes": "2", "shift": "3"},
+                                    {"schedule": 0, "autoscheduler": "Mainspring", "autoscheduler.lanes": "2"}],
+                         ids=["line_buffers", "two_lanes", "autoscheduled"])
+def test_a_generator_compiles_bit_exact_and_matches_halide(params, simulator, build_dir, halide):
+    gen = blur_generator(hl, hardware=True)
+    design = hl.compile(gen(generator_params=params), name="blur3x3")
+    inputs = _inputs(len(params))
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    lanes = 1 if not params else 2
+    assert design.report["ideal_cycles"] == (W + 2) * (H + 2) // lanes  # the input stream is the busiest op
+    assert design.report["predicted_cycles"] <= 1.15 * design.report["ideal_cycles"]
+    shift = int(params.get("shift", 4))
+    assert np.array_equal(design.reference_output(inputs), _halide_output(halide, inputs, shift))
+
+
+def test_call_binds_inputs_by_position_or_name_and_makes_the_rest():
+    gen = blur_generator(hl, hardware=True)
+    frame = hl.ImageParam(hl.UInt(16), 2, "frame")
+    by_position = hl.compile(gen.call(frame, generator_params={"shift": 2}), name="blur_call", prove=False)
+    by_name = hl.compile(gen.call(gain=hl.Param(hl.UInt(16), "g"), generator_params={"shift": 2}),
+                         name="blur_named", prove=False)
+    plain = hl.compile(gen(generator_params={"shift": 2}), name="blur_plain", prove=False)
+    assert list(by_position.example_inputs(0)) == ["frame"] and list(by_name.example_inputs(0)) == ["input"]
+    image = _inputs(1)["input"]
+    want = plain.reference_output({"input": image, "gain": 5})
+    assert np.array_equal(by_position.reference_output({"frame": image, "gain": 5}), want)
+    assert np.array_equal(by_name.reference_output({"input": image, "g": 5}), want)
+
+
+def test_generator_params_keep_the_default_s_type_and_the_class_stays_reusable():
+    gen = blur_generator(hl, hardware=True)
+    a, b = gen(generator_params={"lanes": "4", "schedule": 2}), gen()
+    a.build()
+    b.build()
+    assert a.lanes == 4 and b.lanes == 2 and a.schedule == 2  # strings parse to the default's type
+    assert a.build() is a.build()  # built once
+    assert isinstance(gen.__dict__.get("lanes", gen.lanes), hl.GeneratorParam)  # the class keeps declarations
+
+
+def test_vars_and_funcs_name_one_per_word():
+    x, y = hl.vars("x y")
+    f, g = hl.funcs("f g")
+    assert (x.name(), y.name(), f.name(), g.name()) == ("x", "y", "f", "g")
