@@ -9,6 +9,7 @@ The app convention (also for a user's own file passed to `mainspring sim path/to
 - `build(width, height) -> (output_func, inputs)`: the algorithm with its hardware schedule, output bounded to
   width x height, and a dict of input arrays keyed by ImageParam name (deterministic pseudo-random data,
   indexed arr[y, x]) covering what the schedule reads.
+A user's file may instead hold one `@hl.generator` class and no build(): see `GeneratorApp`.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ def load(name_or_path: str):
         spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(name_or_path))[0], name_or_path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
+        if not hasattr(mod, "build") and _generators(mod):
+            return _generator_app(name_or_path, _generators(mod))
         for attr in ("NAME", "DEFAULT_SIZE", "build"):
             if not hasattr(mod, attr):
                 raise HalideError(f"{name_or_path} does not follow the app convention: it has no {attr} "
@@ -55,6 +58,46 @@ def load(name_or_path: str):
 
     raise HalideError(f"unknown app '{name_or_path}': use one of {', '.join(APPS)} or the path of a .py file"
                       f"{did_you_mean(name_or_path, APPS)}")
+
+
+def _generators(mod) -> list:
+    from mainspring.frontend.generator import Generator
+
+    return [v for v in vars(mod).values()
+            if isinstance(v, type) and issubclass(v, Generator) and v.__module__ == mod.__name__]
+
+
+class GeneratorApp:
+    """A user's file holding one `@hl.generator` class (and no build()): the app is the Generator, built with
+    the command line's GeneratorParams (`-p key=value`); its output's size is the one its generate() bounds, and
+    its inputs are the design's example inputs."""
+
+    DEFAULT_SIZE = None
+
+    def __init__(self, cls):
+        self.generator = cls
+        name = "".join(c if c.isalnum() else "_" for c in cls._halide_registered_name or cls.__name__)
+        self.NAME = name if name.isidentifier() else f"gen_{name}"
+
+    def instance(self, params: dict[str, str], auto: bool):
+        from mainspring.frontend.errors import HalideError
+        from mainspring.frontend.generator import param_names, unknown_param
+
+        for key, value in params.items():
+            if key not in param_names(self.generator) and not key.startswith("autoscheduler"):
+                raise HalideError(f"-p {key}={value}: {unknown_param(self.generator, key)}")
+        if auto:
+            params = {"autoscheduler": "Mainspring", **params}
+        return self.generator(generator_params=params)
+
+
+def _generator_app(path: str, gens: list) -> GeneratorApp:
+    from mainspring.frontend.errors import HalideError
+
+    if len(gens) > 1:
+        raise HalideError(f"{path} holds {len(gens)} Generators ({', '.join(g.__name__ for g in gens)}): the command "
+                          "line compiles a file with one; move the others to files of their own")
+    return GeneratorApp(gens[0])
 
 
 def target(mod):

@@ -188,11 +188,9 @@ class Generator:
             name, extra = self._autoscheduler or ("", {})
             self._autoscheduler = (name, {**extra, key[len("autoscheduler."):]: str(value)})
             return
-        params = [n for n, d in self._declared.items() if isinstance(d, GeneratorParam)]
+        params = param_names(type(self))
         if key not in params:
-            raise HalideError(f"{user_location()}: Generator {self._name()} has no GeneratorParam '{key}' (its "
-                              f"GeneratorParams: {', '.join(params) or 'none'}; and autoscheduler, "
-                              f"autoscheduler.<option>){did_you_mean(key, params)}")
+            raise HalideError(f"{user_location()}: {unknown_param(type(self), key)}")
         declared = self._declared[key]
         assert isinstance(declared, GeneratorParam)
         self._values[key] = declared.parse(key, value)
@@ -248,6 +246,17 @@ class Generator:
                 raise HalideError(f"{user_location()}: input {key} of Generator {gen._name()} given twice")
             bound[key] = value
         return gen.build(bound)
+
+
+def param_names(cls) -> list[str]:
+    return [n for n, d in _declarations(cls).items() if isinstance(d, GeneratorParam)]
+
+
+def unknown_param(cls, key: str) -> str:
+    params = param_names(cls)
+    return (f"Generator {cls._halide_registered_name or cls.__name__} has no GeneratorParam '{key}' (its "
+            f"GeneratorParams: {', '.join(params) or 'none'}; and autoscheduler, autoscheduler.<option>)"
+            f"{did_you_mean(key, params)}")
 
 
 def generator_output(output, target):

@@ -1,7 +1,8 @@
 """The `mainspring` command: compile an app to RTL, simulate it against the reference, benchmark the apps.
 
 APP is an app of `mainspring.apps` (`mainspring compile --help` lists them) or the path of a Python file that
-follows the app convention (see `mainspring/apps/__init__.py`: NAME, DEFAULT_SIZE, build(width, height)).
+follows the app convention (see `mainspring/apps/__init__.py`: NAME, DEFAULT_SIZE, build(width, height)), or
+that holds one `@hl.generator` class (`-p NAME=VALUE` sets its GeneratorParams).
 """
 
 from __future__ import annotations
@@ -20,23 +21,47 @@ def _progress(msg: str) -> None:
     print(f"[mainspring {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def _build(app: str, size, lanes: int = 1, auto: bool = False):
+def _build(app: str, size, lanes: int = 1, auto: bool = False, params=()):
+    """(module, output, inputs, size); for a generator file the output is the Generator, inputs and size None."""
     if size is not None and min(size) < 1:
         raise HalideError(f"--size {size[0]} {size[1]}: an output size is two positive integers W H, e.g. "
                           "--size 64 64")
     if lanes < 1:
         raise HalideError(f"--lanes {lanes}: the pixels per cycle are a positive integer, e.g. --lanes 2")
     mod = apps.load(app)
+    if isinstance(mod, apps.GeneratorApp):
+        for flag, given in (("--size", size is not None), ("--lanes", lanes != 1)):
+            if given:
+                raise HalideError(f"{flag}: {app} is a Generator, whose generate() fixes its size and lanes; pass "
+                                  "GeneratorParams instead, e.g. -p lanes=2")
+        return mod, mod.instance(_generator_params(params), auto), None, None
+    if params:
+        raise HalideError(f"-p {params[0]}: app {mod.NAME} is not a Generator and takes no GeneratorParams; use "
+                          "--size and --lanes, or write the app as an @hl.generator class")
     w, h = size or mod.DEFAULT_SIZE
     out, inputs = apps.build(mod, w, h, lanes, auto)
     return mod, out, inputs, (w, h)
 
 
+def _generator_params(params) -> dict[str, str]:
+    out = {}
+    for p in params:
+        key, eq, value = p.partition("=")
+        if not eq or not key:
+            raise HalideError(f"-p {p}: a GeneratorParam is given as NAME=VALUE, e.g. -p schedule=2")
+        out[key] = value
+    return out
+
+
+def _at(size) -> str:
+    return f" at {size[0]}x{size[1]}" if size else ""
+
+
 def cmd_compile(args) -> int:
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
-    mod, out, _, size = _build(args.app, args.size, args.lanes, args.auto)
-    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    mod, out, _, size = _build(args.app, args.size, args.lanes, args.auto, args.param)
+    _progress(f"compiling {mod.NAME}{_at(size)}")
     design = compile(out, name=mod.NAME, target=apps.target(mod), dump_after=args.dump_after)
     path = design.save(args.output)
     _progress(f"wrote {path}")
@@ -47,9 +72,11 @@ def cmd_compile(args) -> int:
 def cmd_sim(args) -> int:
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
-    mod, out, inputs, size = _build(args.app, args.size, args.lanes, args.auto)
-    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    mod, out, inputs, size = _build(args.app, args.size, args.lanes, args.auto, args.param)
+    _progress(f"compiling {mod.NAME}{_at(size)}")
     design = compile(out, name=mod.NAME, target=apps.target(mod))
+    if inputs is None:  # a Generator: its example inputs
+        inputs = design.example_inputs(args.seed)
     _progress(f"simulating on {args.simulator} (the first build of a design takes a while on Verilator)")
     try:
         res = design.check(inputs, simulator=args.simulator, bubbles=args.bubbles, backpressure=args.backpressure,
@@ -58,7 +85,7 @@ def cmd_sim(args) -> int:
         print(f"MISMATCH: {e}")
         return 1
     rep = design.report
-    print(f"{mod.NAME} {size[0]}x{size[1]} on {args.simulator}: bit-exact against the reference "
+    print(f"{mod.NAME}{_at(res.output.shape[::-1])} on {args.simulator}: bit-exact against the reference "
           f"({res.output.size} output pixels)")
     print(f"  cycles {res.cycles} (predicted {res.predicted_cycles}, ideal {rep['ideal_cycles']}, "
           f"first output at cycle {rep['first_output_cycle']})")
@@ -92,8 +119,8 @@ def cmd_prove(args) -> int:
     from .verilog.prove import prove_design
     from .verilog.prove_coreir import prove_coreir_design
 
-    mod, out, _, size = _build(args.app, args.size, args.lanes)
-    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    mod, out, _, size = _build(args.app, args.size, args.lanes, params=args.param)
+    _progress(f"compiling {mod.NAME}{_at(size)}")
     design = compile(out, name=mod.NAME, target=apps.target(mod))
     _progress(f"proving its kernels (at most {args.timeout:g} s each)")
     print("Kernels against their Halide expressions")
@@ -154,8 +181,8 @@ def cmd_sweep(args) -> int:
 def cmd_show(args) -> int:
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
-    mod, out, _, size = _build(args.app, args.size, args.lanes, args.auto)
-    _progress(f"compiling {mod.NAME} at {size[0]}x{size[1]}")
+    mod, out, _, size = _build(args.app, args.size, args.lanes, args.auto, args.param)
+    _progress(f"compiling {mod.NAME}{_at(size)}")
     design = compile(out, name=mod.NAME, target=apps.target(mod))
     index = design.show(args.output)
     _progress(f"wrote the pictures and {index}")
@@ -173,6 +200,8 @@ def main(argv=None) -> int:
     c.add_argument("--dump-after", choices=STEPS, metavar="STEP",
                    help=f"print the result of a step: {', '.join(STEPS)}")
     c.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    c.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
     c.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     c.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
                    "build() takes auto: gaussian, cascade, harris, h2h_unsharp, h2h_camera_pipeline)")
@@ -181,6 +210,8 @@ def main(argv=None) -> int:
     s.add_argument("app")
     s.add_argument("--simulator", default="verilator", choices=("verilator", "icarus"))
     s.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    s.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
     s.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     s.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
                    "build() takes auto: gaussian, cascade, harris, h2h_unsharp, h2h_camera_pipeline)")
@@ -192,6 +223,8 @@ def main(argv=None) -> int:
                        "and CoreIR's Verilog of each kernel equal to ours")
     v.add_argument("app")
     v.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    v.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
     v.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     v.add_argument("--timeout", type=float, default=30.0, help="seconds per kernel before it is left unproved")
     v.set_defaults(fn=cmd_prove)
@@ -231,6 +264,8 @@ def main(argv=None) -> int:
     g.add_argument("app")
     g.add_argument("-o", "--output", required=True, help="output directory")
     g.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    g.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
     g.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
     g.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically")
     g.set_defaults(fn=cmd_show)

@@ -114,3 +114,61 @@ def test_vars_and_funcs_name_one_per_word():
     x, y = hl.vars("x y")
     f, g = hl.funcs("f g")
     assert (x.name(), y.name(), f.name(), g.name()) == ("x", "y", "f", "g")
+
+
+_GENERATOR_FILE = '''
+import mainspring as hl
+
+
+@hl.generator(name="brighten")
+class Brighten:
+    gain = hl.GeneratorParam(2)
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(self):
+        x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+        hw_input, hw_output = hl.funcs("hw_input hw_output")
+        hw_input[x, y] = self.input[x, y]
+        hw_output[x, y] = hw_input[x, y] * self.gain
+        self.output[x, y] = hw_output[x, y]
+        self.output.bound(x, 0, 12).bound(y, 0, 6)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 6).hw_accelerate(xi, xo)
+        hw_input.compute_root().stream_to_accelerator()
+'''
+
+
+def test_the_command_line_runs_a_generator_file_with_its_params(tmp_path, capsys):
+    from mainspring.cli import main
+    from mainspring.sim import require_simulator
+
+    require_simulator("icarus")
+    path = tmp_path / "brighten_gen.py"
+    path.write_text(_GENERATOR_FILE)
+    assert main(["sim", str(path), "--simulator", "icarus", "-p", "gain=3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("brighten at 12x6 on icarus: bit-exact against the reference (72 output pixels)"), out
+    assert main(["compile", str(path), "-o", str(tmp_path / "out"), "-p", "gain=3"]) == 0
+    assert (tmp_path / "out").is_dir()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["sim", "{gen}", "--size", "8", "8"],
+     ("error: --size: {gen} is a Generator, whose generate() fixes its size and lanes; pass GeneratorParams instead, "
+     "e.g. -p lanes=2")),
+    (["sim", "{gen}", "-p", "gain"], "error: -p gain: a GeneratorParam is given as NAME=VALUE, e.g. -p schedule=2"),
+    (["sim", "{gen}", "-p", "gian=2"],
+     ("error: -p gian=2: Generator brighten has no GeneratorParam 'gian' (its GeneratorParams: gain; and "
+     "autoscheduler, autoscheduler.<option>); did you mean gain?")),
+    (["sim", "brighten", "-p", "gain=2"],
+     ("error: -p gain=2: app brighten is not a Generator and takes no GeneratorParams; use --size and --lanes, or "
+     "write the app as an @hl.generator class")),
+])
+def test_generator_file_mistakes_on_the_command_line(tmp_path, capsys, args, message):
+    from mainspring.cli import main
+
+    path = tmp_path / "brighten_gen.py"
+    path.write_text(_GENERATOR_FILE)
+    assert main([a.replace("{gen}", str(path)) for a in args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == message.replace("{gen}", str(path))
