@@ -172,3 +172,80 @@ def test_generator_file_mistakes_on_the_command_line(tmp_path, capsys, args, mes
     assert main([a.replace("{gen}", str(path)) for a in args]) == 2
     err = capsys.readouterr().err.strip()
     assert err == message.replace("{gen}", str(path))
+
+
+def cascade_generator(h, hardware: bool):
+    """Halide-to-Hardware's cascade_generator.cpp as a Python Generator, line for line (its Clockwork branches;
+    `hardware` False is its CPU branch, for real Halide)."""
+    out_x, out_y = 60, 60
+
+    class ConvolutionKernel(h.Generator):
+        input = h.InputBuffer(h.UInt(8), 2)
+        output = h.OutputBuffer(h.UInt(8), 2)
+        schedule = h.GeneratorParam(1)
+
+        def generate(self):
+            x, y = h.Var("x"), h.Var("y")
+            kernel = h.Func("kernel")
+            r, r2 = h.RDom([h.Range(0, 3), h.Range(0, 3)]), h.RDom([h.Range(0, 3), h.Range(0, 3)])
+            kernel[x, y] = 0
+            for (i, j), w in zip([(a, b) for a in range(3) for b in range(3)], (1, 2, 1, 2, 4, 2, 1, 2, 1),
+                                 strict=True):
+                kernel[i, j] = w
+            conv1, conv1_shift, conv2 = h.Func("conv1"), h.Func("conv1_shift"), h.Func("conv2")
+            hw_input = h.Func("hw_input")
+            hw_input[x, y] = h.cast(h.UInt(16), self.input[x, y])
+            conv1[x, y] = h.u16(0)
+            conv1[x, y] += h.u16(kernel[r.x, r.y]) * hw_input[x + r.x, y + r.y]
+            conv1_shift[x, y] = conv1[x, y] / 16
+            conv2[x, y] = h.u16(0)
+            conv2[x, y] += h.u16(kernel[r2.x, r2.y]) * conv1_shift[x + r2.x, y + r2.y]
+            hw_output = h.Func("hw_output")
+            hw_output[x, y] = conv2[x, y] / 16
+            self.output[x, y] = h.cast(h.UInt(8), hw_output[x, y])
+            if not hardware:
+                return
+            self.output.bound(x, 0, out_x).bound(y, 0, out_y)
+            if self.schedule == 2:
+                xii, xio, yii, yio, xi, xo, yi, yo = h.vars("xii xio yii yio xi xo yi yo")
+                hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, 360, 360).hw_accelerate(xi, xo) \
+                    .store_in(h.MemoryType.GLB)
+                hw_output.tile(x, y, xio, yio, xii, yii, 60, 60).compute_at(hw_output.in_(), xo)
+                conv2.compute_at(hw_output, xio)
+                conv2.update().unroll(r2.x).unroll(r2.y)
+                conv1.compute_at(hw_output, xio)
+                conv1.update().unroll(r.x).unroll(r.y)
+                hw_input.in_().in_().compute_at(hw_output, xio)
+                hw_input.in_().compute_at(hw_output.in_(), xo).store_in(h.MemoryType.GLB)
+                hw_input.compute_root().accelerator_input()
+                kernel.compute_at(hw_output, xio)
+            else:
+                xi, yi, xo, yo = h.vars("xi yi xo yo")
+                hw_output.compute_root().tile(x, y, xo, yo, xi, yi, out_x, out_y).hw_accelerate(xi, xo)
+                conv2.store_at(hw_output, xo).compute_at(hw_output, xo)
+                conv2.update().unroll(r2.x).unroll(r2.y)
+                conv1_shift.store_at(hw_output, xo).compute_at(hw_output, xo)
+                conv1.store_at(hw_output, xo).compute_at(hw_output, xo)
+                conv1.update().unroll(r.x).unroll(r.y)
+                kernel.compute_at(hw_output, xo)
+                hw_input.stream_to_accelerator()
+
+    return h.generator(name="cascade")(ConvolutionKernel)
+
+
+@functools.lru_cache(maxsize=1)
+def _halide_cascade(halide):
+    return cascade_generator(halide, hardware=False)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("schedule", [1, 2])
+def test_the_cascade_generator_ported_as_a_generator(schedule, simulator, build_dir, halide):
+    design = hl.compile(cascade_generator(hl, hardware=True)(generator_params={"schedule": schedule}),
+                        name=f"cascade_gen_{schedule}")
+    image = np.random.default_rng(schedule).integers(0, 256, (64, 64), dtype=np.uint8)
+    res = design.check({"input": image}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles <= 1.05 * design.report["ideal_cycles"]
+    with halide.GeneratorContext(halide.get_jit_target_from_environment()):
+        want = _halide_cascade(halide).call(halide.Buffer(image), generator_params={"schedule": schedule})
+    assert np.array_equal(res.output, np.asarray(want.realize([60, 60])))
