@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import HalideError, did_you_mean, user_location
 from .func import Func
-from .params import ImageParam, Param
+from .params import Buffer, ImageParam, Param
 from .types import Type
 
 _context: contextvars.ContextVar[GeneratorContext | None] = contextvars.ContextVar("generator_context",
@@ -82,11 +82,15 @@ class InputBuffer:
     def make(self, name: str, value=None):
         if value is None:
             return ImageParam(self.type, self.dimensions, name)
+        if isinstance(value, Buffer):  # as in Halide: an ImageParam of the input's name, bound to the buffer
+            image = ImageParam(value.type(), value.dimensions(), name)
+            image.set(value)
+            value = image
         if not isinstance(value, ImageParam):
-            raise HalideError(f"{user_location()}: Input {name} takes an hl.ImageParam, got {value!r}")
+            raise HalideError(f"{user_location()}: Input {name} takes an hl.ImageParam or hl.Buffer, got {value!r}")
         if value._param.type != self.type or value._param.dims != self.dimensions:
             raise HalideError(f"{user_location()}: Input {name} is declared {self.type} with {self.dimensions} "
-                              f"dimensions, but ImageParam {value.name()} is {value._param.type} with "
+                              f"dimensions, but its image {value.name()} is {value._param.type} with "
                               f"{value._param.dims}")
         return value
 

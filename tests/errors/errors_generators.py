@@ -147,10 +147,10 @@ def _():
 
 
 @case("algorithm", "call() with an image of another type than the input's", (
-    "{at}: Input input is declared uint16 with 2 dimensions, but ImageParam image is uint8 with 2"))
+    "{at}: Input input is declared uint16 with 2 dimensions, but its image frame is uint8 with 2"))
 def call_with_an_image_of_another_type():
     gen = _generator()
-    return hl.compile(gen.call(hl.ImageParam(hl.UInt(8), 2, "image")), name="demo")  # <-
+    return hl.compile(gen.call(hl.ImageParam(hl.UInt(8), 2, "frame")), name="demo")  # <-
 
 
 @call_with_an_image_of_another_type.fix

@@ -100,6 +100,14 @@ def test_call_binds_inputs_by_position_or_name_and_makes_the_rest():
     assert np.array_equal(by_name.reference_output({"input": image, "g": 5}), want)
 
 
+def test_call_with_buffers_realizes_as_halide_does(halide):
+    """The same lines run in both: `Gen.call(hl.Buffer(image), gain)` then realize."""
+    inputs = _inputs(3)
+    got = blur_generator(hl, hardware=True).call(hl.Buffer(inputs["input"]), inputs["gain"],
+                                                 generator_params={"shift": 3})
+    assert np.array_equal(np.asarray(got.realize([W, H])), _halide_output(halide, inputs, 3))
+
+
 def test_generator_params_keep_the_default_s_type_and_the_class_stays_reusable():
     gen = blur_generator(hl, hardware=True)
     a, b = gen(generator_params={"lanes": "4", "schedule": 2}), gen()
