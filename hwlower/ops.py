@@ -20,6 +20,7 @@ from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
 
 from .affine import affine_of, int_value
+from .clamped_index import affine_of_clamped
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
@@ -444,7 +445,11 @@ def _not_a_ram(c: ir.Call, who: str) -> NoReturn:
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None,
             uneven: str = "") -> Affine:
+    """Index e as an affine function of the op's loops (its clamps decided per iteration where they move with
+    loops: clamped_index.py), else a user error naming why."""
     a = affine_of(e, env, ranges)
+    if a is None and ranges is not None:
+        a = affine_of_clamped(e, env, ranges)
     if a is None:
         scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
         rvars = sorted({n.name.replace("$", ".") for n in ir.walk(e) if isinstance(n, ir.RVar)})
