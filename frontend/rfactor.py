@@ -5,7 +5,9 @@ results over the preserved RVars (made pure Vars) and the update reducing those 
     f_intm(x, v) = 0;  f_intm(x, v) += e(x, r.x, v)     (over r.x: the RVars not preserved)
     f(x) += f_intm(x, r.y)                               (over r.y)
 An algorithm rewrite: the reference and the hardware both see the two Funcs. On the accelerator the partial
-results are parallel lanes when the intermediate's v is unrolled, summed by the update's unrolled r.y."""
+results are parallel lanes when the intermediate's v is unrolled, summed by the update's unrolled r.y. The stage's
+schedule calls before rfactor go to both stages as Halide 21 carries them (splits of its RVars become dimensions
+of the RDom)."""
 
 from __future__ import annotations
 
