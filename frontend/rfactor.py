@@ -5,14 +5,16 @@ results over the preserved RVars (made pure Vars) and the update reducing those 
     f_intm(x, v) = 0;  f_intm(x, v) += e(x, r.x, v)     (over r.x: the RVars not preserved)
     f(x) += f_intm(x, r.y)                               (over r.y)
 An algorithm rewrite: the reference and the hardware both see the two Funcs. On the accelerator the partial
-results are parallel lanes when the intermediate's v is unrolled, summed by the update's unrolled r.y."""
+results are parallel lanes when the intermediate's v is unrolled, summed by the update's unrolled r.y. The stage's
+schedule calls before rfactor go to both stages as Halide 21 carries them (splits of its RVars become dimensions
+of the RDom)."""
 
 from __future__ import annotations
 
 from . import ir
 from .errors import HalideError, user_location
 from .func import Definition, Func, Function
-from .schedule import Dim, Split, StageSchedule
+from .schedule import Dim, Directive, ForType, Fuse, Reorder, Split, StageSchedule
 from .types import BOOL, I32, Type
 from .vars import RVar, Var
 
@@ -26,21 +28,17 @@ def rfactor(fn: Function, index: int, args: tuple) -> Func:
     pairs = _pairs(args, stage)
     d = fn.definitions[index]
     op, term = _reduction(fn, d, stage)
-    if d.schedule.directives and not any(len(p.schedule.directives) for p in fn.definitions[index + 1:]):
-        d, term = _split_rvars(d, term, op, fn.type)
+    _check_fuses(d, stage, pairs[0][1])
+    d, term = _split_rvars(d, term, op, fn.type, stage)
     rdom = d.rdom
     names = [n for n, _, _ in rdom.dims]
     for rv, v in pairs:
         if rv not in names:
             raise HalideError(f"{loc}: {stage}.rfactor({rv}, {v}): {rv} is not a dimension of the update's RDom "
                               f"{rdom.name} ({', '.join(names)}); name one of them")
-        if v in fn.args or [p[1] for p in pairs].count(v) > 1:
+        if v in fn.args or v in d.schedule.dim_names() or [p[1] for p in pairs].count(v) > 1:
             raise HalideError(f"{loc}: {stage}.rfactor({rv}, {v}): the new Var {v} is already a dimension of "
                               f"'{fn.name}' or named twice; use a fresh Var for each preserved RVar")
-    if d.schedule.directives or any(len(p.schedule.directives) for p in fn.definitions[index + 1:]):
-        raise HalideError(f"{loc}: {stage}.rfactor: call rfactor before the stage's other schedule calls (it "
-                          f"rebuilds the stage's loops; splits of its RVars alone may come first); move it before "
-                          f"{stage}'s reorders, unrolls and splits of pure Vars")
     to_var = dict(pairs)
     kept = [k for k, n in enumerate(names) if n not in to_var]
     intm = Func(f"{fn.name}_intm")._fn
@@ -51,41 +49,65 @@ def rfactor(fn: Function, index: int, args: tuple) -> Func:
     moved |= {names[k]: ir.RVar(I32, names[k], rest, j) for j, k in enumerate(kept)} if rest else {}
     partial = ir.substitute(term, moved)
     if rest is None:  # every RVar preserved: each partial result is one term
-        intm.definitions = [Definition(pure, partial, None, loc, _stage(d.schedule, pure, to_var, None))]
+        intm.definitions = [Definition(pure, partial, None, loc, _intm_stage(d.schedule, to_var))]
     else:
         t = fn.type
         intm.definitions = [
-            Definition(pure, ir.Const(t, _IDENTITY[op](t)), None, loc, _stage(None, pure, {}, None)),
+            Definition(pure, ir.Const(t, _IDENTITY[op](t)), None, loc,
+                       StageSchedule([Dim(a.name, False) for a in pure])),
             Definition(pure, ir.BinOp(t, op, ir.Call(t, intm, pure), partial), rest, loc,
-                       _stage(d.schedule, pure, to_var, rest)),
+                       _intm_stage(d.schedule, to_var)),
         ]
     outer = _subdomain(rdom, [names.index(rv) for rv, _ in pairs], rdom.name)
     assert outer is not None
     reads = tuple(d.args) + tuple(ir.RVar(I32, rv, outer, j) for j, (rv, _) in enumerate(pairs))
     value = ir.BinOp(fn.type, op, ir.Call(fn.type, fn, d.args), ir.Call(fn.type, intm, reads))
-    fn.definitions[index] = Definition(d.args, value, outer, d.loc, _stage(d.schedule, d.args, {}, outer))
+    fn.definitions[index] = Definition(d.args, value, outer, d.loc, _merged_stage(d.schedule, to_var, set(names)))
     assert intm.handle is not None
     return intm.handle
 
 
-def _split_rvars(d: Definition, term: ir.Expr, op: str, t: Type) -> tuple[Definition, ir.Expr]:
-    """The update with each split of an RVar (its only schedule calls) made two dimensions of its RDom, inner
-    first: r.x = min + outer * factor + inner, a point past the extent (a factor that does not divide it: Halide
-    guards an RVar's split) folding in the identity. Unchanged if the stage has other calls (refused above)."""
+def _check_fuses(d: Definition, stage: str, v: str) -> None:
+    """A fuse of an RVar before rfactor is refused: the fused loop is no dimension of the RDom rfactor splits."""
+    assert d.rdom is not None
+    rvars = {n.name for n in d.schedule.dims if n.is_rvar} | {n for n, _, _ in d.rdom.dims}
+    for s in d.schedule.directives:
+        if isinstance(s, Fuse) and (s.inner in rvars or s.outer in rvars):
+            inner, outer, fused = (n.replace("$", ".") for n in (s.inner, s.outer, s.fused))
+            raise HalideError(
+                f"{s.loc}: {stage}.rfactor: the stage fuses RVar loops ({inner} and {outer} into {fused}) before "
+                f"rfactor, which takes the RDom's RVars apart; rfactor one of them instead (e.g. rfactor({outer}, "
+                f"{v})) and schedule the intermediate after it (splits, reorders, unrolls and fuses of pure Vars "
+                f"may come before rfactor)")
+
+
+def _split_rvars(d: Definition, term: ir.Expr, op: str, t: Type, stage: str) -> tuple[Definition, ir.Expr]:
+    """The update with each split of an RVar made two dimensions of its RDom, inner first (its other schedule calls
+    kept): r.x = min + outer * factor + inner, a point past the extent (a factor that does not divide it: Halide
+    guards an RVar's split) folding in the identity."""
+    assert d.rdom is not None
     dims = list(d.rdom.dims)
     made: dict[str, tuple[str, str, int, ir.Expr]] = {}  # a split RVar: its outer and inner, factor, min
     guards: list[tuple[str, int]] = []  # a split RVar whose factor does not divide its extent n
+    others: list[Directive] = []
     for s in d.schedule.directives:
         at = next((i for i, (n, _, _) in enumerate(dims) if n == s.old), None) if isinstance(s, Split) else None
-        if not isinstance(s, Split) or at is None or not isinstance(dims[at][2], ir.Const):
-            return d, term
+        if at is None:
+            others.append(s)
+            continue
         name, lo, extent = dims[at]
+        if not isinstance(extent, ir.Const):
+            raise HalideError(f"{s.loc}: {stage}.rfactor: the split RVar {name} has an extent known only at run time "
+                              f"({ir.to_string(extent)}); rfactor needs the split's parts as RDom dimensions: give "
+                              f"the RDom a constant extent, or call rfactor before splitting {name}")
         n = extent.value
         dims[at:at + 1] = [(s.inner, ir.Const(I32, 0), ir.Const(I32, s.factor)),
                            (s.outer, ir.Const(I32, 0), ir.Const(I32, -(-n // s.factor)))]
         made[name] = (s.outer, s.inner, s.factor, lo)
         if n % s.factor:
             guards.append((name, n))
+    if not made:
+        return d, term
     rdom = ir.ReductionDomain(d.rdom.name, tuple(dims))
     rdom.used.append("rfactor")
     rv = {n: ir.RVar(I32, n, rdom, k) for k, (n, _, _) in enumerate(dims)}
@@ -99,16 +121,14 @@ def _split_rvars(d: Definition, term: ir.Expr, op: str, t: Type) -> tuple[Defini
 
     # Past the extent the term reads at the last point (bounds stay the RDom's, as Halide's guard keeps them),
     # and folds in the identity.
-    last = {name: ir.BinOp(I32, "min", value_of(name), ir.BinOp(I32, "add", made[name][3], ir.Const(I32, n - 1)))
-            for name, n in guards}
+    end = {name: ir.BinOp(I32, "add", made[name][3], ir.Const(I32, n)) for name, n in guards}
+    last = {name: ir.BinOp(I32, "min", value_of(name), ir.BinOp(I32, "sub", end[name], ir.Const(I32, 1)))
+            for name in end}
     moved = ir.substitute(term, {n: last.get(n, value_of(n)) for n, _, _ in d.rdom.dims})
-    for name, n in guards:
-        outer, inner, f, _ = made[name]
-        inside = ir.BinOp(BOOL, "lt", ir.BinOp(I32, "add", ir.BinOp(I32, "mul", value_of(outer), ir.Const(I32, f)),
-                                                 value_of(inner)), ir.Const(I32, n))
-        moved = ir.Select(t, inside, moved, ir.Const(t, _IDENTITY[op](t)))
-    stage = StageSchedule(list(d.schedule.dims), [], dict(d.schedule.aliases))
-    return Definition(d.args, d.value, rdom, d.loc, stage), moved
+    for name, past in end.items():
+        moved = ir.Select(t, ir.BinOp(BOOL, "lt", value_of(name), past), moved, ir.Const(t, _IDENTITY[op](t)))
+    stage_ = StageSchedule(list(d.schedule.dims), others, dict(d.schedule.aliases))
+    return Definition(d.args, d.value, rdom, d.loc, stage_), moved
 
 
 def _pairs(args: tuple, stage: str) -> list[tuple[str, str]]:
@@ -147,18 +167,30 @@ def _subdomain(rdom: ir.ReductionDomain, dims: list[int], name: str) -> ir.Reduc
     return sub
 
 
-def _stage(old: StageSchedule | None, args: tuple, to_var: dict[str, str],
-           rdom: ir.ReductionDomain | None) -> StageSchedule:
-    """The stage's loops, innermost first: the old stage's with each preserved RVar now its pure Var (where
-    Halide puts it), RVars of no domain dropped, and pure Vars not looped yet outermost."""
-    keep = {n for n, _, _ in rdom.dims} if rdom is not None else set()
-    pure = [a.name for a in args if isinstance(a, ir.Var)]
-    dims: list[Dim] = []
-    for dim in old.dims if old is not None else []:
-        name = to_var.get(dim.name, dim.name)
-        if name in to_var.values() or name in pure:
-            dims.append(Dim(name, False))
-        elif dim.is_rvar and name in keep:
-            dims.append(Dim(name, True))
-    dims += [Dim(n, False) for n in pure if n not in {x.name for x in dims}]
-    return StageSchedule(dims)
+def _intm_stage(old: StageSchedule, to_var: dict[str, str]) -> StageSchedule:
+    """The intermediate's update scheduled as the stage was, as Halide carries it over: each preserved RVar now
+    its pure Var in the RVar's place (serial: an unroll of the RVar stays with the merged stage), the other
+    loops and their splits, fuses, reorders and unrolls as they were."""
+    dims = [Dim(to_var[d.name], False) if d.name in to_var else Dim(d.name, d.is_rvar) for d in old.dims]
+    directives: list[Directive] = []
+    for s in old.directives:
+        if isinstance(s, Reorder):
+            directives.append(Reorder(tuple(to_var.get(n, n) for n in s.order), s.loc))
+        elif not (isinstance(s, ForType) and s.var in to_var):
+            directives.append(s)
+    return StageSchedule(dims, directives, dict(old.aliases))
+
+
+def _merged_stage(old: StageSchedule, to_var: dict[str, str], rvars: set[str]) -> StageSchedule:
+    """The update reducing the partial results scheduled as the stage was, as Halide keeps it: its pure loops and
+    preserved RVars with their schedule calls, the RVars the intermediate reduces over dropped."""
+    gone = rvars - set(to_var)
+    dims = [Dim(d.name, d.is_rvar) for d in old.dims if d.name not in gone]
+    directives: list[Directive] = []
+    for s in old.directives:
+        if isinstance(s, Reorder):
+            order = tuple(n for n in s.order if n not in gone)
+            directives += [Reorder(order, s.loc)] if len(order) > 1 else []
+        elif not (isinstance(s, ForType) and s.var in gone):
+            directives.append(s)
+    return StageSchedule(dims, directives, dict(old.aliases))

@@ -6,7 +6,9 @@ The kernel is one module duplicated per lane, so it computed `w(k) = k * 2 + 1` 
 lane, in PEs; read through `fn`, the counter holds each lane's value (memories/coordinates.py evaluates `fn` at the
 lane's coordinate), a constant of the lane that costs no PE. It runs after the loops are final (narrow.py may
 turn an unrolled loop of x into a serial one) and after host tiles gave coordinates their offsets (a coordinate
-that moves from tile to tile is not a constant).
+that moves from tile to tile is not a constant). A select on a lane's constant condition between a product with a
+lane's constant factor and 0 (a tap a `where` or a guard skips in some lanes) becomes the product with the factor
+or 0 as the lane's constant: the select costs no PE.
 """
 
 from __future__ import annotations
@@ -48,9 +50,10 @@ def fold_lane_constants(value: ir.Expr, coords: tuple[CoordPort, ...], others: t
     lanes = {id(c): c for c in coords if _lane_values(c, unrolled) is not None}
     if not lanes:
         return value, coords
-    source: dict[int, int | None] = {}  # node -> the one lane-constant coordinate it reads (-1: none), None: not
-    for n in ir.walk(value):
-        source[id(n)] = _source(n, source, lanes)
+    source = _sources(value, lanes)
+    factored = _selects_into_factors(value, source)
+    if factored is not value:
+        value, source = factored, _sources(factored, lanes)
     made: dict[tuple, CoordPort] = {}
 
     def visit(n: ir.Expr, kids: tuple) -> ir.Expr:
@@ -71,6 +74,39 @@ def fold_lane_constants(value: ir.Expr, coords: tuple[CoordPort, ...], others: t
     used = {id(n.callee) for e in (out,) + others for n in ir.walk(e) if isinstance(n, ir.Call)}
     kept = tuple(c for c in coords if id(c) in used) + tuple(c for c in made.values() if id(c) in used)
     return out, kept
+
+
+def _sources(value: ir.Expr, lanes: dict[int, CoordPort]) -> dict[int, int | None]:
+    """Each node -> the one lane-constant coordinate it reads (-1: none, a constant), None: not a lane constant."""
+    source: dict[int, int | None] = {}
+    for n in ir.walk(value):
+        source[id(n)] = _source(n, source, lanes)
+    return source
+
+
+def _selects_into_factors(value: ir.Expr, source: dict[int, int | None]) -> ir.Expr:
+    """Each select(c, a * k, 0) whose c and k are constants of the lane (of one coordinate) as a * select(c, k, 0):
+    the select goes into the lane's constant factor, which costs no PE (a guarded tap of rfactor with `where`
+    lanes, `select(v + 1 != 2, in * 3, 0)`: lane v's factor is 3 or 0). Exact: a * 0 is 0 in wrapping arithmetic."""
+
+    def visit(n: ir.Expr, kids: tuple) -> ir.Expr:
+        m = ir.rebuild(n, kids)
+        if not isinstance(n, ir.Select) or source[id(n.cond)] is None:
+            return m
+        assert isinstance(m, ir.Select)
+        for keep, other, new_other in ((n.true_value, n.false_value, m.false_value),
+                                       (n.false_value, n.true_value, m.true_value)):
+            if not (isinstance(keep, ir.Const) and keep.value == 0 and isinstance(other, ir.BinOp)
+                    and other.op == "mul" and isinstance(new_other, ir.BinOp)):
+                continue
+            for k, a, new_a in ((other.b, other.a, new_other.a), (other.a, other.b, new_other.b)):
+                ports = {source[id(n.cond)], source[id(k)]} - {-1}
+                if source[id(k)] is not None and source[id(a)] is None and len(ports) <= 1:
+                    first, second = (k, keep) if keep is n.false_value else (keep, k)
+                    return ir.BinOp(m.type, "mul", new_a, ir.Select(m.type, n.cond, first, second))
+        return m
+
+    return ir.transform(value, visit, {})
 
 
 def lane_value(c: CoordPort, coordinate: int) -> int:

@@ -20,6 +20,7 @@ from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
 
 from .affine import affine_of, int_value
+from .clamped_index import affine_of_clamped
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
@@ -444,7 +445,11 @@ def _not_a_ram(c: ir.Call, who: str) -> NoReturn:
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None,
             uneven: str = "") -> Affine:
+    """Index e as an affine function of the op's loops (its clamps decided per iteration where they move with
+    loops: clamped_index.py), else a user error naming why."""
     a = affine_of(e, env, ranges)
+    if a is None and ranges is not None:
+        a = affine_of_clamped(e, env, ranges)
     if a is None:
         scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
         rvars = sorted({n.name.replace("$", ".") for n in ir.walk(e) if isinstance(n, ir.RVar)})
@@ -459,10 +464,12 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
                 "that loop a multiple of d, starting at a multiple of d, and its lanes along it (an unroll) a multiple "
                 "or a divisor of d"
                 if scaled else
-                "an index clamped with min or max is affine in no loop (clamps of a read at constant bounds become "
-                "edge taps; this one is not such a read): rfactor of a split RVar clamps the last part's taps where "
-                "the split's factor does not divide the RVar's extent, so split it by a factor that divides the "
-                "extent; else compute the clamped index on the host side"
+                "an index clamped with min or max is affine only where its values at the iterations of the loops "
+                "it moves with lie on a line (clamps of a read at constant bounds become edge taps; this one is not "
+                "such a read): rfactor of a split RVar clamps the last part's taps where the split's factor does not "
+                "divide the RVar's extent, a line over the lanes of the outer part only when there are two parts; "
+                "split it by a factor that divides the extent or leaves two parts (at least half of it) and rfactor "
+                "the outer part; else compute the clamped index on the host side"
                 if any(isinstance(n, ir.BinOp) and n.op in ("min", "max") for n in ir.walk(e)) else
                 "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
                 "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "

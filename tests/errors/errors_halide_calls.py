@@ -75,12 +75,6 @@ def _sum_of_taps(kind: str):
     hw_output[x, y] = acc[x, y]
     if kind == "scaled":
         acc.update().rfactor(r.x, u)  # <-scaled
-    elif kind == "late":
-        acc.update().unroll(r.x)
-        acc.update().rfactor(r.x, u).compute_at(acc, x).unroll(u)  # <-late
-    elif kind == "first":
-        acc.update().rfactor(r.x, u).compute_at(acc, x).unroll(u)
-        acc.update().unroll(r.x)
     else:
         acc.update().unroll(r.x)
     return accelerated(hw_output, hw_input, inner=(acc,))
@@ -100,27 +94,46 @@ def _():
     return _sum_of_taps("plain")
 
 
-@case("schedule", "rfactor after the stage's schedule calls", (
-    "{late}: acc.update(0).rfactor: call rfactor before the stage's other schedule calls (it rebuilds the stage's "
-    "loops; splits of its RVars alone may come first); move it before acc.update(0)'s reorders, unrolls and splits "
-    "of pure Vars"), func="acc", simulate=True,
-    note="Halide accepts rfactor after an unroll or a reorder (splits of RVars compile)")
-def rfactor_after_scheduling():
-    return _sum_of_taps("late")
-
-
-@rfactor_after_scheduling.fix
-def _():
-    return _sum_of_taps("first")
-
-
-def _split_pairs(factor: int):
-    """3 taps along x, split by `factor` and the outer part rfactored into lanes of partial sums."""
+def _fused_taps(fused: bool):
+    """A 2x2 window summed, its RVars fused before rfactor or one of them preserved."""
     x, y, u = hl.Var("x"), hl.Var("y"), hl.Var("u")
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, acc, hw_output = hl.Func("hw_input"), hl.Func("acc"), hl.Func("hw_output")
     hw_input[x, y] = input_[x, y]
-    r = hl.RDom([hl.Range(0, 3)], "r")
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += hw_input[x + r.x, y + r.y]
+    hw_output[x, y] = acc[x, y]
+    if fused:
+        rf = hl.RVar("rf")
+        acc.update().fuse(r.x, r.y, rf).rfactor(rf, u)  # <-fused
+    else:
+        intm = acc.update().unroll(r.y).rfactor(r.y, u)
+        intm.compute_at(acc, x).unroll(u).update().unroll(r.x).unroll(u)
+    return accelerated(hw_output, hw_input, inner=(acc,))
+
+
+@case("schedule", "rfactor after a fuse of the stage's RVars", (
+    "{fused}: acc.update(0).rfactor: the stage fuses RVar loops (r.x and r.y into rf) before rfactor, which takes "
+    "the RDom's RVars apart; rfactor one of them instead (e.g. rfactor(r.y, u)) and schedule the intermediate after "
+    "it (splits, reorders, unrolls and fuses of pure Vars may come before rfactor)"), func="acc", simulate=True,
+    note="Halide accepts rfactor of a fused RVar; rfactor after splits, reorders and unrolls compiles")
+def rfactor_after_scheduling():
+    return _fused_taps(True)
+
+
+@rfactor_after_scheduling.fix
+def _():
+    return _fused_taps(False)
+
+
+def _split_pairs(factor: int):
+    """5 taps along x, split by `factor` and the outer part rfactored into lanes of partial sums."""
+    x, y, u = hl.Var("x"), hl.Var("y"), hl.Var("u")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, acc, hw_output = hl.Func("hw_input"), hl.Func("acc"), hl.Func("hw_output")
+    hw_input[x, y] = input_[x, y]
+    r = hl.RDom([hl.Range(0, 5)], "r")
     acc[x, y] = hl.u16(0)
     acc[x, y] += hw_input[x + r.x, y]
     rxo, rxi = hl.RVar("rxo"), hl.RVar("rxi")
@@ -131,13 +144,16 @@ def _split_pairs(factor: int):
     return accelerated(hw_output, hw_input, inner=(acc,))
 
 
-@case("hardware", "rfactor of a split RVar whose factor does not divide its extent, in hardware", (
-    "{split}: Func 'acc_intm' accesses 'hw_input' at (x + min((u * 2), 2)), which is not an affine "
-    "function of its loops; memories need affine addresses: an index clamped with min or max is affine in no loop "
-    "(clamps of a read at constant bounds become edge taps; this one is not such a read): rfactor of a split RVar "
-    "clamps the last part's taps where the split's factor does not divide the RVar's extent, so split it by a "
-    "factor that divides the extent; else compute the clamped index on the host side."), func="acc_intm",
-    simulate=True, note="Halide accepts the guarded split (the reference computes it exactly)")
+@case("hardware", "rfactor of a split RVar in three parts whose factor does not divide its extent, in hardware", (
+    "{split}: Func 'acc_intm' accesses 'hw_input' at (x + min(((u * 2) + 1), 4)), which is not an affine "
+    "function of its loops; memories need affine addresses: an index clamped with min or max is affine only where "
+    "its values at the iterations of the loops it moves with lie on a line (clamps of a read at constant bounds "
+    "become edge taps; this one is not such a read): rfactor of a split RVar clamps the last part's taps where the "
+    "split's factor does not divide the RVar's extent, a line over the lanes of the outer part only when there are "
+    "two parts; split it by a factor that divides the extent or leaves two parts (at least half of it) and rfactor "
+    "the outer part; else compute the clamped index on the host side."), func="acc_intm",
+    simulate=True, note="Halide accepts the guarded split (the reference computes it exactly); in two parts "
+    "(the fix, a factor that does not divide either) hardware compiles it")
 def rfactor_of_a_split_that_does_not_divide():
     return _split_pairs(2)
 
