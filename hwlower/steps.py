@@ -61,7 +61,26 @@ def _class_steps(graph: nx.DiGraph) -> dict[Dim, int]:
     levels = set(scale.values()) if scale is not None else set()
     if scale is not None and len(levels) == 2 and max(levels) / min(levels) == divisors[0]:
         return {dim: divisors[0] for dim, s in scale.items() if s == max(levels)}
-    return dict.fromkeys(graph.nodes, divisors[0])
+    chained = _level_steps(graph, scale) if scale is not None and len(set(divisors)) > 1 else None
+    return chained if chained is not None else dict.fromkeys(graph.nodes, divisors[0])
+
+
+def _level_steps(graph: nx.DiGraph, scale: dict[Dim, Fraction]) -> dict[Dim, int] | None:
+    """Steps for a chain of upsamples by different divisors along one dimension (f1 read at x / 2, its producer
+    at x / 3): no one step makes every quotient affine (x / 2 over steps of 3 is not), so each resolution steps by
+    the divisor its own reads take (full resolution by 2, the half-resolution Funcs by 3, the sixth-resolution
+    ones not at all), each box from a multiple of its own step. None where a resolution's reads divide by two
+    different constants, or where a read divides a resolution by other than its own divisor (x / 6 across two
+    levels, or a modulo's self-link)."""
+    per_level: dict[Fraction, set[int]] = {}
+    for a, b, d in graph.edges(data=True):
+        if d["div"] > 1:
+            if a == b or scale[a] / scale[b] != d["div"]:
+                return None
+            per_level.setdefault(scale[a], set()).add(d["div"])
+    if any(len(divs) > 1 for divs in per_level.values()):
+        return None
+    return {dim: next(iter(per_level[s])) for dim, s in scale.items() if s in per_level}
 
 
 def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:
