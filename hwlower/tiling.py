@@ -326,13 +326,20 @@ def tile_invocations(s: Lowering) -> Lowering:
     shifted = shifted_funcs(region)
     if region.glb is None:  # inside one tile, the output's own splits round up too (its host loops divide it)
         shifted |= {id(region.output)}
-    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted,
+    # Under a GLB level the array output's upsample steps (its memory tiles' loops, strip-mined from each GLB
+    # tile's origin) count too: a last GLB tile shifted inward to another phase moves back outward, or grows to
+    # the first tile's phase, as a host tile over a stepped Func does (fuzz 141463).
+    stepping = multiples
+    if region.glb is not None:
+        from .steps import array_output_steps  # (steps.py reaches this module through edge_taps.py)
+
+        out_steps = array_output_steps(pipe, region)
+        stepping = multiples | {id(region.output): {region.output.args.index(a): d for a, d in out_steps.items()}}
+    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], stepping, shifted,
                        phase=True)
     glb = None
     if region.glb is not None:
         level, f = region.glb, region.output
-        from .steps import array_output_steps  # (steps.py reaches this module through edge_taps.py)
-
         steps = array_output_steps(pipe, region)
         # the memory tiles cover what the first GLB tile computes (grown to the first tile's phase, it is the
         # box every GLB tile computes, from its own start)
