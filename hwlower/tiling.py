@@ -288,12 +288,19 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
                 why = _grown_still_differ(f, tiles, t, name, steps) if steps is not None and grown else None
                 if why is not None:
                     raise ScheduleError(differ + why)
-                raise ScheduleError(
-                    differ + "; with indices divided by a constant (x / 3), tiles whose origins differ modulo it "
-                    "read different footprints (tiles the host steps over grow to the first tile's phase, and memory "
-                    "tiles round up to whole steps, but these did not). Choose a tile size that is a multiple of each "
-                    "constant the indices are divided by (for x / 3: 3, 6, 9, ...)"
-                )
+                raise ScheduleError(differ + _divided_hint(f, steps))
+
+
+def _divided_hint(f: Function, steps: Sequence[int] | None) -> str:
+    """The generic end of the message, naming f's own divisors where an upsample steps its dimensions (`steps`),
+    so that the tile sizes it suggests are the ones that work (x / 2: 2, 4, 6, ...)."""
+    named = [(a, d) for a, d in zip(f.args, steps or ()) if d > 1]
+    divided = ", ".join(f"{a} / {d}" for a, d in named) or "x / d"
+    sizes = "; ".join(f"along {a}: {d}, {2 * d}, {3 * d}, ..." for a, d in named) or "along x: d, 2d, 3d, ..."
+    return (f"; with indices divided by a constant ({divided}), tiles whose origins differ modulo it read different "
+            "footprints (tiles the host steps over grow to the first tile's phase, and memory tiles round up to "
+            "whole steps, but these did not). Choose a tile size that is a multiple of each constant the indices "
+            f"are divided by ({sizes})")
 
 
 def _grown_still_differ(f: Function, tiles: Sequence[Tile], t: Tile, name: str,
@@ -317,6 +324,20 @@ def _grown_still_differ(f: Function, tiles: Sequence[Tile], t: Tile, name: str,
 
 # ---- the pass ------------------------------------------------------------------------------------------
 
+def phase_multiples(s: Lowering) -> dict[int, dict[int, int]]:
+    """The steps host tiles keep the phase of: bounds inference's (`s.multiples`) and, under a GLB level, the
+    array output's (its memory tiles' loops, strip-mined from each GLB tile's origin), so that a last GLB tile
+    shifted inward to another phase moves back outward or grows to the first tile's phase, as a host tile over a
+    stepped Func does (fuzz 141463)."""
+    region = s.found_region
+    if region.glb is None:
+        return s.multiples
+    from .steps import array_output_steps  # (steps.py reaches this module through edge_taps.py)
+
+    f = region.output
+    return s.multiples | {id(f): {f.args.index(a): d for a, d in array_output_steps(s.pipe, region).items()}}
+
+
 def tile_invocations(s: Lowering) -> Lowering:
     """The host's invocations of the accelerator, and with a GLB level the array's memory tiles in each."""
     pipe, region = s.pipe, s.found_region
@@ -326,19 +347,12 @@ def tile_invocations(s: Lowering) -> Lowering:
     shifted = shifted_funcs(region)
     if region.glb is None:  # inside one tile, the output's own splits round up too (its host loops divide it)
         shifted |= {id(region.output)}
-    # Under a GLB level the array output's upsample steps (its memory tiles' loops, strip-mined from each GLB
-    # tile's origin) count too: a last GLB tile shifted inward to another phase moves back outward, or grows to
-    # the first tile's phase, as a host tile over a stepped Func does (fuzz 141463).
-    stepping = multiples
-    if region.glb is not None:
-        from .steps import array_output_steps  # (steps.py reaches this module through edge_taps.py)
-
-        out_steps = array_output_steps(pipe, region)
-        stepping = multiples | {id(region.output): {region.output.args.index(a): d for a, d in out_steps.items()}}
-    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], stepping, shifted,
-                       phase=True)
+    tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], phase_multiples(s),
+                       shifted, phase=True)
     glb = None
     if region.glb is not None:
+        from .steps import array_output_steps
+
         level, f = region.glb, region.output
         steps = array_output_steps(pipe, region)
         # the memory tiles cover what the first GLB tile computes (grown to the first tile's phase, it is the
