@@ -99,10 +99,11 @@ def replicate_edges(s: Lowering) -> Lowering:
     s = _Extension(s, kinds, defs, reads, ext).run() if any(ext.values()) else replace(s, definitions=defs)
     region = s.found_region
     names = [s.pipe.name(f) for f in (*region.inputs, *region.buffered, region.accelerated)]
-    steps = [step_along(s.pipe, a, phase_multiples(s)) for a in region.accelerated.args]
-    check_same_shape(region.accelerated, s.tiles, names, steps)
+    phases = phase_multiples(s)
+    acc, out = region.accelerated, region.output
+    check_same_shape(acc, s.tiles, names, [step_along(s.pipe, a, phases) for a in acc.args])
     if s.glb is not None:
-        check_same_shape(region.output, s.glb.mem_tiles, names[:-1])
+        check_same_shape(out, s.glb.mem_tiles, names[:-1], [step_along(s.pipe, a, phases) for a in out.args])
     return s
 
 
