@@ -337,10 +337,8 @@ def phase_multiples(s: Lowering) -> dict[int, dict[int, int]]:
     (6 for x / 2 over x / 3: each resolution at its phase) and, under a GLB level, the array output's (its
     memory tiles' loops, strip-mined from each GLB tile's origin), so that a last GLB tile shifted inward to
     another phase moves back outward or grows to the first tile's phase, as a host tile over a stepped Func does
-    (fuzz 141463)."""
-    from .steps import phase_periods  # (steps.py reaches this module through edge_taps.py)
-
-    return phase_periods(s.pipe, s.found_region)
+    (fuzz 141463); found with bounds (`infer_bounds`)."""
+    return s.phases
 
 
 def tile_invocations(s: Lowering) -> Lowering:
