@@ -10,7 +10,7 @@ from mainspring.frontend.pipeline import Pipeline
 
 from .shift_tails import shifted_funcs
 from .state import Lowering
-from .steps import box_multiples
+from .steps import box_multiples, phase_periods
 
 
 def infer_bounds(s: Lowering) -> Lowering:
@@ -19,7 +19,8 @@ def infer_bounds(s: Lowering) -> Lowering:
     multiples = box_multiples(s.pipe, s.found_region)
     boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required, multiples=multiples,
                            shifted=shifted_funcs(s.found_region))
-    return replace(s, output_box=obox, boxes=boxes, required=required, multiples=multiples)
+    return replace(s, output_box=obox, boxes=boxes, required=required, multiples=multiples,
+                   phases=phase_periods(s.pipe, s.found_region))
 
 
 def format_bounds(s: Lowering) -> str:

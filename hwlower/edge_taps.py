@@ -49,7 +49,7 @@ from .program import Tile
 from .shift_tails import shifted_funcs
 from .simplify import simplify
 from .state import Lowering
-from .tiling import check_same_shape, halide_invocations, no_scalars, step_along
+from .tiling import check_same_shape, halide_invocations, no_scalars, phase_multiples, step_along
 
 # (first, last, offset, guard first, guard last): over a in [first, last] (absolute) the index is a + offset; the
 # tap is read where a, counted in the first tile's coordinates, lies in [guard first, guard last]
@@ -274,7 +274,7 @@ def _realise(s: Lowering, f: Function, reach: list[Box | None], tiles: list[Tile
     if tapped:
         acc = s.found_region.accelerated
         check_same_shape(acc, [Tile(tile.output_box, b, loop_box=tile.loop_box) for tile, b in zip(tiles, boxes)],
-                         [name], [step_along(s.pipe, a, s.multiples) for a in acc.args])
+                         [name], [step_along(s.pipe, a, phase_multiples(s)) for a in acc.args])
 
 
 def _meet(a: Box, b: Box) -> Box:

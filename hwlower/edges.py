@@ -36,7 +36,7 @@ from .program import Tile
 from .shift_tails import shifted_funcs
 from .simplify import simplify
 from .state import Lowering
-from .tiling import check_same_shape, step_along
+from .tiling import check_same_shape, phase_multiples, step_along
 
 EdgeMap = tuple[int, tuple[int, ...]]  # (first, sources): coordinate first + i carries the value at sources[i]
 _V = ir.Var(I32, "edge.v")  # the argument of an index function
@@ -99,10 +99,11 @@ def replicate_edges(s: Lowering) -> Lowering:
     s = _Extension(s, kinds, defs, reads, ext).run() if any(ext.values()) else replace(s, definitions=defs)
     region = s.found_region
     names = [s.pipe.name(f) for f in (*region.inputs, *region.buffered, region.accelerated)]
-    steps = [step_along(s.pipe, a, s.multiples) for a in region.accelerated.args]
-    check_same_shape(region.accelerated, s.tiles, names, steps)
+    phases = phase_multiples(s)
+    acc, out = region.accelerated, region.output
+    check_same_shape(acc, s.tiles, names, [step_along(s.pipe, a, phases) for a in acc.args])
     if s.glb is not None:
-        check_same_shape(region.output, s.glb.mem_tiles, names[:-1])
+        check_same_shape(out, s.glb.mem_tiles, names[:-1], [step_along(s.pipe, a, phases) for a in out.args])
     return s
 
 

@@ -34,7 +34,7 @@ from .shift_tails import guard_shifted
 from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_steps
-from .strip_mine import strip_mine, uneven_lanes
+from .strip_mine import other_divisors, strip_mine, uneven_lanes
 from .tables import Table, table_constant
 from .tile_coordinates import array_invocations, tile_coordinates
 from .tiling import host_loops
@@ -297,7 +297,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     at computed coordinates (`Op.lookup`)."""
     args = d.args
     handle = user_handle(f) + ("" if k == 0 else f".update({k - 1})")
-    uneven = uneven_lanes(s, args, steps or {}, d.schedule, handle, output)
+    uneven = uneven_lanes(s, args, steps or {}, d.schedule, handle, output) or \
+        other_divisors(value, args, steps or {}, f.name)
     s = strip_mine(s, args, steps or {}, f, str(d.loc), output)
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}

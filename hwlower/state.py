@@ -40,6 +40,8 @@ class Lowering:
     required: dict[str, Box] = field(default_factory=dict)  # infer_bounds: what consumers read, before RoundUp
     # infer_bounds: id(Function) -> {dimension: d}, the extents rounded up to whole upsample steps (steps.py)
     multiples: dict[int, dict[int, int]] = field(default_factory=dict)
+    # infer_bounds: id(Function) -> {dimension: period}, the steps tiles keep the phase of (steps.phase_periods)
+    phases: dict[int, dict[int, int]] = field(default_factory=dict)
     tiles: tuple[Tile, ...] = ()  # tile_invocations: host invocations (GLB tiles with a GLB level)
     glb: GlbTiles | None = None  # tile_invocations
     tables: dict[int, Table] = field(default_factory=dict)  # evaluate_tables: id(Function) -> its table

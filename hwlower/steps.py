@@ -24,12 +24,15 @@ from .region import Region
 Dim = tuple[int, int]  # (id of a Function, index of its dimension)
 
 
-def dimension_steps(region: Region, defs_of: dict[int, list[Definition]]) -> dict[int, dict[int, int]]:
+def dimension_steps(region: Region, defs_of: dict[int, list[Definition]],
+                    periods: bool = False) -> dict[int, dict[int, int]]:
     """id(Function) -> {dimension: d} for the dimensions to strip-mine: in each class of linked dimensions where
     some index divides by a constant d, the full-resolution ones. The class's coarser dimensions (a
     half-resolution plane read at x / 2, written from 2x and 2x + 1) keep one loop, which runs at the outer
     steps. A class whose dimensions are at more than two resolutions, or at inconsistent ones, is strip-mined
-    whole."""
+    whole, except a chain of upsamples by different divisors (`_level_steps`). With `periods`, each dimension's
+    period instead: how far a tile's origin moves along it for every Func of the chain to be back at its phase
+    (the product of the steps from its resolution down: 6 for x / 2 over x / 3, where each steps by 2 or 3)."""
     graph: nx.DiGraph = nx.DiGraph()  # consumer dimension -> producer dimension, with producer / consumer scale
     for f in region.buffered:
         for definition in defs_of[id(f)]:
@@ -48,12 +51,12 @@ def dimension_steps(region: Region, defs_of: dict[int, list[Definition]]) -> dic
                             _link(graph, own, (id(g), i), arg)
     out: dict[int, dict[int, int]] = {}
     for comp in nx.weakly_connected_components(graph):
-        for (fid, i), d in _class_steps(graph.subgraph(comp)).items():
+        for (fid, i), d in _class_steps(graph.subgraph(comp), periods).items():
             out.setdefault(fid, {})[i] = d
     return out
 
 
-def _class_steps(graph: nx.DiGraph) -> dict[Dim, int]:
+def _class_steps(graph: nx.DiGraph, periods: bool) -> dict[Dim, int]:
     divisors = [d["div"] for _, _, d in graph.edges(data=True) if d["div"] > 1]
     if not divisors:
         return {}
@@ -61,7 +64,31 @@ def _class_steps(graph: nx.DiGraph) -> dict[Dim, int]:
     levels = set(scale.values()) if scale is not None else set()
     if scale is not None and len(levels) == 2 and max(levels) / min(levels) == divisors[0]:
         return {dim: divisors[0] for dim, s in scale.items() if s == max(levels)}
-    return dict.fromkeys(graph.nodes, divisors[0])
+    chained = _level_steps(graph, scale, periods) if scale is not None and len(set(divisors)) > 1 else None
+    return chained if chained is not None else dict.fromkeys(graph.nodes, divisors[0])
+
+
+def _level_steps(graph: nx.DiGraph, scale: dict[Dim, Fraction], periods: bool) -> dict[Dim, int] | None:
+    """Steps for a chain of upsamples by different divisors along one dimension (f1 read at x / 2, its producer
+    at x / 3): no one step makes every quotient affine (x / 2 over steps of 3 is not), so each resolution steps by
+    the divisor its own reads take (full resolution by 2, the half-resolution Funcs by 3, the sixth-resolution
+    ones not at all), each box from a multiple of its own step. None where a resolution's reads divide by two
+    different constants, or where a read divides a resolution by other than its own divisor (x / 6 across two
+    levels, or a modulo's self-link)."""
+    per_level: dict[Fraction, set[int]] = {}
+    for a, b, d in graph.edges(data=True):
+        if d["div"] > 1:
+            if a == b or scale[a] / scale[b] != d["div"]:
+                return None
+            per_level.setdefault(scale[a], set()).add(d["div"])
+    if any(len(divs) > 1 for divs in per_level.values()):
+        return None
+    step = {level: next(iter(divs)) for level, divs in per_level.items()}
+
+    def period(level: Fraction) -> int:  # (each step leads to a coarser level: the recursion ends)
+        return step[level] * period(level / step[level]) if level in step else 1
+
+    return {dim: period(s) if periods else step[s] for dim, s in scale.items() if s in step}
 
 
 def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:
@@ -164,16 +191,26 @@ def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
     return {fid: dims for fid, dims in _region_steps(pipe, region).items() if fid in keep}
 
 
+def phase_periods(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
+    """id(Function) -> {dimension: period} (`dimension_steps`) for the Funcs of `box_multiples`, and under a GLB
+    level the array output too: the steps host tiles keep the first tile's phase in."""
+    keep = {id(f) for f in region.buffered if f is not region.output and f is not region.accelerated}
+    if region.output is region.accelerated or region.glb is not None:
+        keep.add(id(region.output))
+    return {fid: dims for fid, dims in _region_steps(pipe, region, True).items() if fid in keep}
+
+
 def array_output_steps(pipe: Pipeline, region: Region) -> dict[str, int]:
     """{dimension name: d} of the array output's dimensions that an upsample strip-mines: under a GLB level its
-    memory tiles round up to whole steps (tiling.py), as the one-level output's tile does (`box_multiples`)."""
+    memory tiles round up to whole steps (tiling.py), as the one-level output's tile does (`box_multiples`); to
+    whole periods where upsamples by different divisors chain (each memory tile starts at the first's phase)."""
     f = region.output
-    return {f.args[i]: d for i, d in _region_steps(pipe, region).get(id(f), {}).items() if d > 1}
+    return {f.args[i]: d for i, d in _region_steps(pipe, region, True).get(id(f), {}).items() if d > 1}
 
 
-def _region_steps(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
+def _region_steps(pipe: Pipeline, region: Region, periods: bool = False) -> dict[int, dict[int, int]]:
     from .inline import inline_definition
 
     inlined = {id(f) for f in region.inlined}
     defs = {id(f): [inline_definition(pipe, d, inlined) for d in pipe.definitions(f)] for f in region.buffered}
-    return dimension_steps(region, defs)
+    return dimension_steps(region, defs, periods)

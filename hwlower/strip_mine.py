@@ -113,3 +113,34 @@ def uneven_lanes(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int]
                 f"{lanes.k} lanes: {', '.join(seen)}, ...) and no loop split makes it affine; make the lanes a "
                 f"multiple of {d} or a divisor of {d}: {lanes.suggestion(d)}{readers}")
     return ""
+
+
+def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], steps: dict[int, int], fname: str) -> str:
+    """Why a read at v / e is affine in no loop when the stage's loop over v runs in steps of another d (the
+    stage reads f at x / 2 and g at x / 3: one loop steps by one divisor), with the fix that works: the read at
+    v / e upsampled on the host and streamed in; "" when every quotient of a stepped variable is by its step."""
+    dims = {a.name: i for i, a in enumerate(args) if isinstance(a, ir.Var)}
+    reads: dict[tuple[str, int], ir.Call] = {}  # (variable, divisor) -> the first read dividing it so
+    for c in ir.walk(value):
+        if not (isinstance(c, ir.Call) and isinstance(c.callee, Function)):
+            continue
+        for n in (m for a in c.args for m in ir.walk(a)):
+            if isinstance(n, ir.BinOp) and n.op == "div" and isinstance(n.b, ir.Const) and \
+                    isinstance(n.b.value, int) and n.b.value > 1:
+                names = {v.name for v in ir.walk(n.a) if isinstance(v, (ir.Var, ir.RVar))}
+                if len(names) == 1 and (v := next(iter(names))) in dims and dims[v] in steps:
+                    reads.setdefault((v, n.b.value), c)
+    for (v, e), c in reads.items():
+        d = steps[dims[v]]
+        if e == d:
+            continue
+        assert isinstance(c.callee, Function)
+        g, own = c.callee.name, ", ".join(a.name for a in args if isinstance(a, ir.Var))
+        first = reads.get((v, d))
+        why = f" (for {v} / {d}: its read {ir.to_string(first)})" if first is not None else ""
+        return (f"'{fname}' runs its loop over {v} in steps of {d}{why}, and one loop steps by one divisor, so "
+                f"{v} / {e} is affine in no split of it (upsamples by {d} and by {e} read at one resolution); "
+                f"upsample the read at {v} / {e} on the host and stream it in: {g}_up({own}) = "
+                f"{ir.to_string(c)}; {g}_up.compute_root().stream_to_accelerator() ('{g}' computed on the host: "
+                f"compute_root), and read {g}_up({own}) in '{fname}'")
+    return ""

@@ -27,6 +27,8 @@ from .program import Tile
 from .shift_tails import shifted_funcs
 from .state import GlbTiles, Lowering
 
+Phases = dict[int, dict[int, int]]  # id(Function) -> {dimension: the steps tiles keep the phase of}
+
 
 def no_scalars(p: object) -> None:
     """No scalar parameter has a known value (an accelerator's loops do not depend on them)."""
@@ -35,11 +37,13 @@ def no_scalars(p: object) -> None:
 def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box,
                multiples: dict[int, dict[int, int]] | None = None,
                shifted: frozenset[int] = frozenset(), phase: bool = False,
-               steps: dict[str, int] | None = None) -> tuple[Tile, ...]:
+               steps: dict[str, int] | None = None,
+               phases: dict[int, dict[int, int]] | None = None) -> tuple[Tile, ...]:
     """The invocations covering `full_box` of `f` (the loops of f at and outside `store_var` step over
     them), in loop order: the host's accelerator invocations, or the array's memory tiles in a GLB tile. With
     `phase`, tiles over an upsample that start at another phase than the first grow to it (`_at_first_phase`).
-    `steps` ({dimension: d}, memory tiles): tiles round up to whole upsample steps, and the last reaches past."""
+    `steps` ({dimension: d}, memory tiles): tiles round up to whole upsample steps, and the last reaches past.
+    `phases`: the steps tiles keep the first tile's phase in (`phase_multiples`), if not `multiples`."""
     extents, order = _tile_extents(f, store_var, full_box, f is pipe.output, steps)
     axes = []
     for dim in order:
@@ -54,12 +58,14 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
     sub = pipe.computing(f)
     shared = SharedBounds(no_scalars, func_value_bounds(sub, no_scalars))
     tiles = tuple(_tiles(pipe, sub, f, order, extents, full_box, axes, multiples, shifted, shared))
-    stepped = any(m > 1 for dims in (multiples or {}).values() for m in dims.values())
+    phases = phases if phases is not None else multiples or {}
+    stepped = any(m > 1 for dims in phases.values() for m in dims.values())
     if stepped and not _one_shape(tiles):  # indices divided by a constant: a shifted tile may read more
         # else of one shape once the `edges` pass has extended the streams boundary conditions read
-        tiles = _moved_outward(pipe, sub, f, order, extents, full_box, axes, multiples, shifted, shared) or tiles
-    if phase and stepped and not _in_phase(pipe, f, tiles, multiples or {}):
-        tiles = _at_first_phase(pipe, sub, f, tiles, multiples, shifted, shared)
+        tiles = _moved_outward(pipe, sub, f, order, extents, full_box, axes, (multiples, phases), shifted,
+                               shared) or tiles
+    if phase and stepped and not _in_phase(pipe, f, tiles, phases):
+        tiles = _at_first_phase(pipe, sub, f, tiles, (multiples, phases), shifted, shared)
     return tiles
 
 
@@ -81,17 +87,18 @@ _MOST_MOVED = 7
 
 
 def _moved_outward(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents: dict[str, int],
-                   full_box: Box, axes: list[list[int]], multiples: dict[int, dict[int, int]] | None,
+                   full_box: Box, axes: list[list[int]], stepping: tuple[dict[int, dict[int, int]] | None, Phases],
                    shifted: frozenset[int], shared: SharedBounds) -> tuple[Tile, ...] | None:
     """Tiles of one shape with the last tile of each dimension moved back outward from where ShiftInwards put it,
     part of the way to where RoundUp would, or None. A tile shifted inward to an odd origin over an upsample (6
     columns from x = 9 read x / 2 over 6 input columns where the tile at x = 0 reads 5) changes the shapes; from x
     = 10 it computes a column past the output, which the host drops (the tile before it wrote 9). The tiles
-    recompute no more than they did."""
+    recompute no more than they did. `stepping`: bounds inference's multiples and the phases' steps."""
+    multiples, phases = stepping
     options = []
     for dim, axis in zip(order, axes):
         last, whole = axis[-1], axis[0] + (len(axis) - 1) * extents[dim]  # ShiftInwards' and RoundUp's last tile
-        step = step_along(pipe, dim, multiples or {})  # only to origins of the first tile's phase
+        step = step_along(pipe, dim, phases)  # only to origins of the first tile's phase
         moves = [d for d in range(min(whole - last, _MOST_MOVED) + 1) if (last + d - axis[0]) % step == 0 or d == 0]
         options.append([axis[:-1] + [last + d] for d in (moves if len(axis) > 1 else [0])])
     for moved in sorted(itertools.product(*options), key=lambda a: sum(x[-1] for x in a))[1:]:
@@ -120,7 +127,7 @@ def _in_phase(pipe: Pipeline, f: Function, tiles: Sequence[Tile], multiples: dic
 
 
 def _at_first_phase(pipe: Pipeline, sub: Pipeline, f: Function, tiles: Sequence[Tile],
-                    multiples: dict[int, dict[int, int]] | None, shifted: frozenset[int],
+                    stepping: tuple[dict[int, dict[int, int]] | None, Phases], shifted: frozenset[int],
                     shared: SharedBounds) -> tuple[Tile, ...]:
     """The tiles, each computing a box of f (its `loop_box`) that starts at the first tile's phase (a whole number
     of steps from it, `step_along`) at or before its own box, all of one shape (the other Funcs' boxes may still differ
@@ -128,9 +135,10 @@ def _at_first_phase(pipe: Pipeline, sub: Pipeline, f: Function, tiles: Sequence[
     then runs every tile at the phase it was built for. 3-row tiles over an upsample of y read through a clamp:
     the tile keeping rows 3..5 computes 2..5, the first 0..3; 5-column tiles over x / 3 (15 columns): 7 columns,
     3 whole steps, from x = 0, 3 and 9. The host keeps what it kept before; the rest is recomputed or dropped."""
+    multiples, phases = stepping
     name = pipe.name(f)
     first = tiles[0].boxes[name]
-    steps = [step_along(pipe, a, multiples or {}) for a in f.args]
+    steps = [step_along(pipe, a, phases) for a in f.args]
     starts = [[lo - (lo - lo0) % st for (lo, _), (lo0, _), st in zip(t.boxes[name], first, steps)] for t in tiles]
     # (up to what the host keeps: f's box may hold a RoundUp tail's padding, which the loops add again)
     shape = [max(t.output_box[i][1] - s[i] for t, s in zip(tiles, starts)) for i in range(len(f.args))]
@@ -288,12 +296,19 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
                 why = _grown_still_differ(f, tiles, t, name, steps) if steps is not None and grown else None
                 if why is not None:
                     raise ScheduleError(differ + why)
-                raise ScheduleError(
-                    differ + "; with indices divided by a constant (x / 3), tiles whose origins differ modulo it "
-                    "read different footprints (tiles the host steps over grow to the first tile's phase, and memory "
-                    "tiles round up to whole steps, but these did not). Choose a tile size that is a multiple of each "
-                    "constant the indices are divided by (for x / 3: 3, 6, 9, ...)"
-                )
+                raise ScheduleError(differ + _divided_hint(f, steps))
+
+
+def _divided_hint(f: Function, steps: Sequence[int] | None) -> str:
+    """The generic end of the message, naming f's own divisors where an upsample steps its dimensions (`steps`),
+    so that the tile sizes it suggests are the ones that work (x / 2: 2, 4, 6, ...)."""
+    named = [(a, d) for a, d in zip(f.args, steps or ()) if d > 1]
+    divided = ", ".join(f"{a} / {d}" for a, d in named) or "x / d"
+    sizes = "; ".join(f"along {a}: {d}, {2 * d}, {3 * d}, ..." for a, d in named) or "along x: d, 2d, 3d, ..."
+    return (f"; with indices divided by a constant ({divided}), tiles whose origins differ modulo it read different "
+            "footprints (tiles the host steps over grow to the first tile's phase, and memory tiles round up to "
+            "whole steps, but these did not). Choose a tile size that is a multiple of each constant the indices "
+            f"are divided by ({sizes})")
 
 
 def _grown_still_differ(f: Function, tiles: Sequence[Tile], t: Tile, name: str,
@@ -317,6 +332,15 @@ def _grown_still_differ(f: Function, tiles: Sequence[Tile], t: Tile, name: str,
 
 # ---- the pass ------------------------------------------------------------------------------------------
 
+def phase_multiples(s: Lowering) -> dict[int, dict[int, int]]:
+    """The steps host tiles keep the phase of (`step_along`): bounds inference's (`s.multiples`) as periods
+    (6 for x / 2 over x / 3: each resolution at its phase) and, under a GLB level, the array output's (its
+    memory tiles' loops, strip-mined from each GLB tile's origin), so that a last GLB tile shifted inward to
+    another phase moves back outward or grows to the first tile's phase, as a host tile over a stepped Func does
+    (fuzz 141463); found with bounds (`infer_bounds`)."""
+    return s.phases
+
+
 def tile_invocations(s: Lowering) -> Lowering:
     """The host's invocations of the accelerator, and with a GLB level the array's memory tiles in each."""
     pipe, region = s.pipe, s.found_region
@@ -327,12 +351,12 @@ def tile_invocations(s: Lowering) -> Lowering:
     if region.glb is None:  # inside one tile, the output's own splits round up too (its host loops divide it)
         shifted |= {id(region.output)}
     tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted,
-                       phase=True)
+                       phase=True, phases=phase_multiples(s))
     glb = None
     if region.glb is not None:
-        level, f = region.glb, region.output
-        from .steps import array_output_steps  # (steps.py reaches this module through edge_taps.py)
+        from .steps import array_output_steps
 
+        level, f = region.glb, region.output
         steps = array_output_steps(pipe, region)
         # the memory tiles cover what the first GLB tile computes (grown to the first tile's phase, it is the
         # box every GLB tile computes, from its own start)

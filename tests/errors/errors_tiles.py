@@ -469,3 +469,45 @@ def host_loop_over_strided_rows():
 @host_loop_over_strided_rows.fix
 def _():
     return _rows_apart(False)
+
+
+def _read_at_two_divisors(on_host: bool):
+    """hw_output reads f at x / 2 and g at x / 3 (12 x 2, one tile): one loop over x steps by one divisor; the fix
+    upsamples g on the host and streams it in (`on_host`)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, f, g, g_up, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "g", "g_up", "hw_output",
+                                                                     "output"))
+    hw_input[x, y] = input_[x, y]
+    f[x, y] = hw_input[x, y] + 1
+    g[x, y] = hw_input[x, y] * 2
+    if on_host:
+        g_up[x, y] = g[x / 3, y]
+        hw_output[x, y] = f[x / 2, y] + g_up[x, y]
+        g.compute_root()
+        g_up.compute_root().stream_to_accelerator()
+    else:
+        hw_output[x, y] = f[x / 2, y] + g[x / 3, y]  # <-two_divisors
+        g.compute_at(hw_output, xo)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 12).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 2).hw_accelerate(xi, xo)
+    f.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "One loop read at two divisors (x / 2 and x / 3)", (
+    "{two_divisors}: Func 'hw_output' accesses 'g' at (x / 3), which is not an affine function of its loops; "
+    "memories need affine addresses: 'hw_output' runs its loop over x in steps of 2 (for x / 2: its read "
+    "f((x / 2), y)), and one loop steps by one divisor, so x / 3 is affine in no split of it (upsamples by 2 and by "
+    "3 read at one resolution); upsample the read at x / 3 on the host and stream it in: g_up(x, y) = g((x / 3), y); "
+    "g_up.compute_root().stream_to_accelerator() ('g' computed on the host: compute_root), and read g_up(x, y) in "
+    "'hw_output'."), func="hw_output", simulate=True)
+def read_at_two_divisors():
+    return _read_at_two_divisors(False)
+
+
+@read_at_two_divisors.fix
+def _():
+    return _read_at_two_divisors(True)

@@ -1,0 +1,122 @@
+"""Upsamples by different divisors chained along one dimension, and GLB tiles over an upsample at another phase
+(passes: the whole flow, on both simulators). A chain reading x at (x + r.x) / 3 and then at x / 2 has three
+resolutions; no one step makes both quotients affine, so each resolution steps by its own divisor
+(hwlower/steps.py, `_level_steps`): refused before as "not an affine function of its loops" (fuzz 141245, 138643).
+A last GLB tile shifted inward to another phase than the first over an upsample in the array output moves back
+outward (hwlower/tiling.py, `phase_multiples`): refused before as "accelerator tiles differ in shape" (fuzz
+141463)."""
+
+import pytest
+
+import mainspring as hl
+
+
+def _chain(first: int, then: int, width: int, tile: int | None):
+    """hw_output reads f1 at x / `then` (x / then + 1 too), f1 a serial 3-tap reduction of hw_input read at
+    (x + r.x) / `first`: three resolutions along x (1, 1 / then, 1 / (first * then)), and y / 2 at two. Host
+    tiles of `tile` columns (None: one tile)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, f1, hw_output, output = (hl.Func(n) for n in ("hw_input", "f1", "hw_output", "output"))
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    hw_input[x, y] = input_[x, y]
+    f1[x, y] = hl.u16(0)
+    f1[x, y] += hw_input[(x + r.x) / first, y] * hl.u16(r.x + 1)
+    hw_output[x, y] = (f1[x / then, y / 2] + f1[x / then + 1, y / 2]) >> 1
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, tile or width, 4).hw_accelerate(xi, xo)
+    f1.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@pytest.mark.parametrize(("first", "then", "width", "tile", "simulator"), [
+    (3, 2, 12, None, "icarus"), (3, 2, 12, None, "verilator"), (2, 3, 12, None, "icarus"),
+    (2, 3, 12, None, "verilator"), (3, 2, 13, None, "icarus"), (2, 3, 12, 6, "icarus"), (3, 2, 12, 4, "icarus"),
+    # tiles of 4 over x / 2 then x / 4: each tile at the first one's phase takes 8 columns (2 * 4), not lcm 4
+    (4, 2, 16, 4, "icarus"), (2, 4, 16, 4, "verilator"),
+], indirect=["simulator"])
+def test_a_chain_of_upsamples_by_different_divisors_steps_each_resolution_by_its_own(first, then, width, tile,
+                                                                                    simulator, build_dir):
+    design = hl.compile(_chain(first, then, width, tile), name=f"chain_{first}_{then}_{width}_{tile}")
+    res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    tile0 = design.program.tiles[0].boxes
+    # f1 (at 1 / then) is realised in whole steps of `first` from a multiple of it, hw_output in steps of `then`
+    assert all((lo % first, (hi - lo + 1) % first) == (0, 0) for lo, hi in tile0["f1"][:1])
+    assert all((lo % then, (hi - lo + 1) % then) == (0, 0) for lo, hi in tile0["hw_output"][:1])
+
+
+def _chain_under_glb(width: int, glb_tile: int, mem_tile: int):
+    """hw_output reads f1 at x / 2, f1 reads f0 at x / 3 (through `f0_for_f1`, a serial reduction's (x + r.x) / 3):
+    under GLB tiles of `glb_tile` columns with memory tiles of `mem_tile` (fuzz 141245 over a wider frame)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, f0, f1, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "f1", "hw_output", "output"))
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    hw_input[x, y] = input_[x, y]
+    f0[x, y] = hl.u8(0)
+    f0[x, y] += hw_input[(x + r.x) / 3, y] * hl.u8(3)
+    f1[x, y] = f0[x, y] + hl.u8(1)
+    hw_output[x, y] = (f1[x / 2, y] + f1[x / 2 + 1, y]) >> 1
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, 2)
+    glb = hw_output.in_()
+    glb.compute_root().tile(x, y, xo, yo, xi, yi, glb_tile, 1).hw_accelerate(xi, xo)
+    glb.store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, mem_tile, 1).compute_at(glb, xo)
+    f0.compute_at(hw_output, xio)
+    f1.compute_at(hw_output, xio)
+    hw_input.in_().in_().compute_at(hw_output, xio)
+    hw_input.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return output
+
+
+@pytest.mark.parametrize(("width", "glb_tile", "mem_tile", "simulator"), [
+    (13, 6, 2, "icarus"), (13, 6, 2, "verilator"), (12, 4, 2, "icarus"), (11, 4, 4, "icarus"),
+], indirect=["simulator"])
+def test_a_chain_of_upsamples_under_a_glb_level_keeps_every_tile_at_one_phase(width, glb_tile, mem_tile, simulator,
+                                                                              build_dir):
+    """Memory tiles of 2 over x / 2 then x / 3 round up to whole periods of 6 (each memory tile at the first's
+    phase at both resolutions), and the GLB tiles to whole memory tiles at the first GLB tile's phase."""
+    design = hl.compile(_chain_under_glb(width, glb_tile, mem_tile), name=f"glb_chain_{width}_{glb_tile}_{mem_tile}")
+    design.check(design.example_inputs(6), simulator=simulator, build_dir=build_dir)
+    assert all((t.loop_box or t.output_box)[0][0] % 6 == 0 for t in design.program.tiles)
+
+
+def _glb_over_an_upsample(width: int, glb_tile: int):
+    """An 11-or-so-wide 2x upsample (x / 2 and x / 2 + 1) in the array output, under GLB tiles of `glb_tile`
+    columns, memory tiles of 4 x 2 inside: the last GLB tile shifts inward to an origin of another phase when
+    `width` - `glb_tile` is odd (fuzz 141463)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, f0, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "hw_output", "output"))
+    hw_input[x, y] = hl.u32(input_[x, y])
+    f0[x, y] = hw_input[x + 1, y + 1] + hl.u32(1)
+    hw_output[x, y] = (f0[x / 2, y / 2] + f0[x / 2 + 1, y / 2]) >> 1
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, 2)
+    glb = hw_output.in_()
+    glb.compute_root().tile(x, y, xo, yo, xi, yi, glb_tile, 1).hw_accelerate(xi, xo)
+    glb.store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, 4, 2).compute_at(glb, xo)
+    f0.compute_at(hw_output, xio)
+    hw_input.in_().in_().compute_at(hw_output, xio)
+    hw_input.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return output
+
+
+@pytest.mark.parametrize(("width", "glb_tile", "simulator"), [
+    (11, 4, "icarus"), (11, 4, "verilator"), (13, 4, "icarus"), (15, 6, "icarus"), (15, 6, "verilator"),
+], indirect=["simulator"])
+def test_a_last_glb_tile_shifted_to_another_phase_moves_back_outward(width, glb_tile, simulator, build_dir):
+    design = hl.compile(_glb_over_an_upsample(width, glb_tile), name=f"glb_phase_{width}_{glb_tile}")
+    design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir)
+    starts = [t.output_box[0][0] for t in design.program.tiles]
+    assert all(s % 2 == 0 for s in starts), starts  # every GLB tile at the first tile's phase
+    assert max(t.output_box[0][1] for t in design.program.tiles) == width - 1  # the host keeps the output only
