@@ -116,11 +116,18 @@ def _loc(path: str, line: int) -> str:
     return f"{os.path.relpath(path)}:{line}"
 
 
+def app_dir() -> Path:
+    """Where the command-line cases write their app files: one folder per xdist worker, so that two workers never
+    overwrite each other's file between its write and the command reading it."""
+    return SIM_BUILD.parent / "errors" / os.environ.get("PYTEST_XDIST_WORKER", "local")
+
+
 def normalise(message: str, c: Case) -> str:
-    """The message with its user locations written as the case's placeholders."""
+    """The message with its user locations written as the case's placeholders (and the worker's folder of app
+    files as build/errors)."""
     for key, loc in sorted(locations(c).items(), key=lambda kv: -len(kv[1])):
         message = re.sub(re.escape(loc) + r"(?!\d)", key, message)
-    return message
+    return message.replace(os.path.relpath(app_dir()), os.path.relpath(app_dir().parent))
 
 
 def cases() -> list[Case]:

@@ -9,7 +9,7 @@ import numpy as np
 
 import mainspring as hl
 
-from catalogue import SIM_BUILD, case, command, image, scheduled, scratch
+from catalogue import SIM_BUILD, app_dir, case, command, image, scheduled, scratch
 
 # ---- the target ---------------------------------------------------------------------------------------------
 
@@ -276,9 +276,9 @@ def _():
 
 
 def _app_file(text: str) -> str:
-    """Write an app to build/errors/my_app.py; its path relative to the working directory, as a user types it
-    (and as the messages repeat it, the same on every run)."""
-    path = SIM_BUILD.parent / "errors" / "my_app.py"
+    """Write an app to build/errors/<worker>/my_app.py; its path relative to the working directory, as a user
+    types it (the messages repeat it; normalise writes it build/errors/my_app.py)."""
+    path = app_dir() / "my_app.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return os.path.relpath(path)
