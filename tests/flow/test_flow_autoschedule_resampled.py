@@ -140,3 +140,23 @@ def test_glb_tile_over_an_axis_read_at_two_rates_is_refused_with_the_fix():
     out = pipeline()
     hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"glb_tile": "16x2"}))
     assert hl.compile(out, name="auto_rs_glb_two_rates", prove=False).report["tiles"] == 2
+
+
+def test_a_plans_rates_are_worked_out_once(monkeypatch):
+    # tile_steps, reread_rows, x_rates, axis_rates and buffer_dividers all read the rates at which each Func is
+    # read; each tile size tried asks for them again, so they are kept per plan (autoschedule_steps._MEMO).
+    from mainspring import autoschedule_steps as steps
+
+    calls = []
+    real = steps._read_rates
+
+    def counted(pipe, plan):
+        calls.append((id(pipe), id(plan.accelerated), plan.channel, tuple(map(id, plan.region)),
+                      tuple(map(id, plan.streams))))
+        return real(pipe, plan)
+
+    monkeypatch.setattr(steps, "_read_rates", counted)
+    monkeypatch.setattr(steps, "_MEMO", {})
+    out = _resampled("down_up")
+    _auto(out, (64, 6), max_mem_tiles=4)
+    assert calls and len(calls) == len(set(calls)), len(calls)
