@@ -166,11 +166,11 @@ def test_a_full_hd_gaussian_with_no_schedule_compiles_in_tiles():
 @pytest.mark.parametrize("app", ["gaussian", "cascade", "harris"])
 @pytest.mark.parametrize("words", [2048, 128, 64])
 def test_the_memory_tile_model_against_the_compiler(app, words, monkeypatch):
-    # The model that decides whether a frame fits (autoschedule_tiles.mem_tiles) gives the compiler's figure for
+    # The model that decides whether a frame fits (autoschedule_memory.mem_tiles) gives the compiler's figure for
     # the apps' automatic one-tile designs (BENCHMARKS.md: unsharp within 3 tiles).
     from mainspring import apps
     from mainspring import autoschedule as auto
-    from mainspring.autoschedule_tiles import mem_tiles
+    from mainspring.autoschedule_memory import mem_tiles
 
     plans = []
     real = auto._plan
