@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget
 from .autoschedule_inline import inline_cheaper
-from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
+from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_memory import scalars
 from .autoschedule_planes import plan_planes, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
@@ -131,7 +131,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         return inline_cheaper(pipe, _plan(pipe, lanes, depth, host, target.word_bits), target, opts.max_pes, run)
 
     def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
-        plan = planned(lanes, depth, host)
+        plan = fewest_alike(pipe, planned(lanes, depth, host), lambda k: planned(k, depth, host))
         if opts.use_glb == "true":
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
