@@ -70,6 +70,20 @@ def test_a_resampled_frame_over_the_memory_tiles_is_tiled_in_whole_steps(kind, c
     _check(design, simulator, build_dir)
 
 
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_budget_the_line_model_could_not_meet_is_met_in_tiles(simulator, build_dir):
+    # A third of the one-tile design's 9 memory tiles: the line model counted the upsample's source low (a delay
+    # line where the compiler builds an addressed bank), so every width it chose compiled over the budget, and the
+    # frame was refused after 4 narrowings; counted as the compiler counts it (autoschedule_addressed.py), GLB
+    # tiles of 8 columns fit at the first width.
+    out = _resampled("up")
+    source = _auto(out, (64, 8), max_mem_tiles=3).schedule_source
+    design = hl.compile(out, name="auto_rs_up_budget3", target=SMALL)
+    rep = design.report
+    assert "GLB tiles of 8 x 8" in source and rep["tiles"] == 8 and rep["mem_tiles"] == 3, (source, rep["tiles"])
+    _check(design, simulator, build_dir)
+
+
 def test_the_schedule_source_of_a_resampled_frame_gives_the_same_design_byte_for_byte():
     out = _resampled("down_up")
     source = _auto(out, (64, 6), max_mem_tiles=4).schedule_source
