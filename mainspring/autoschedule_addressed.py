@@ -1,20 +1,21 @@
-"""The memory-tile model of buffers read through addressed memories: a resampling pipeline's reads that are not a
-constant delay after their write (an upsample's `f(x / 2, y / 2)` reads each value at several cycles, a
-downsample's `f(2 * x, 2 * y)` only some of them), which memories/mapping.py serves from addressed banks instead
-of delay lines.
+"""The memory-tile model of a resampling pipeline's buffers, whose reads are often no constant delay after their
+write (an upsample's `f(x / 2, y / 2)` reads each value at several cycles, a downsample's `f(2 * x, 2 * y)` only
+some of them): memories/mapping.py serves those from addressed banks instead of delay lines.
 
-The model replays the fused schedule on one tile: each op fires along its row at its rate (`f(x / 2)` every other
-cycle of the output, a row of `f(x, y / 2)` every other row period), rows one row period of the output apart
-scaled likewise, and starts as late as its readers allow (just in time). From that, as memories/mapping.py sizes
-them, each addressed bank (a tile's read ports of reads each, neighbours together) holds its reads' elements
-(their hull, every step-th where they stride) at linear addresses modulo the least circular size that never
-overwrites a live value: a value's slot is free again once every element written before its last read has been
-written. Reads that are a constant delay after their write (counted in the stream's writes) are delay lines and
-registers laid out as memories/delay_lines.py lays them out.
+The model replays the fused schedule over the first ROWS rows of one tile (_Timing: each op's pace along its rows,
+its row period, its start as late as its readers allow) and sizes each buffer as memories/mapping.py does: reads
+a constant number of the stream's writes after their write are delay lines and registers laid out as
+memories/delay_lines.py lays them out; the others go through addressed banks of a tile's read ports each
+(neighbouring reads together, f's lanes in one group within a tile's write ports, else a group per lane), each
+holding its reads' elements (their hull, every step-th where they stride) at linear addresses modulo the least
+circular size that never overwrites a live value; where that stores more than the minimum (the most values live
+at once), far taps through addressed banks, then banks by residue of a row or column, when either stores fewer
+words in no more tiles. Not modelled: the compiler's registers after bank read ports, and its limits on read
+controllers per port (at 2 lanes it may bank otherwise: tests/flow/test_flow_autoschedule_memory.py).
 
-Only buffers with at least one addressed read are counted here (others: autoschedule_memory.py's line model);
-`None` where the replay does not apply (planes besides x and y, updates, more lanes than a tile's write ports,
-index expressions other than affine ones with divisions and modulos, clamps and selects).
+Empty (autoschedule_memory.py's line model counts instead) for pipelines without resampling, and where the replay
+does not apply: planes besides x and y, updates, index expressions other than sums, products, divisions,
+modulos, minima, maxima and selects of the coordinates.
 """
 
 from __future__ import annotations

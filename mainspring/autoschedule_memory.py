@@ -6,7 +6,8 @@ Each buffered Func and stream holds the rows its computed readers span, in delay
 tile's words, per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed
 coordinates (RAMs) and a ROM per lane that reads a constant table at computed coordinates (one hwlower makes a ROM:
 computed, updated or in floating point). Calibrated against the compiler's figures (BENCHMARKS.md: the apps'
-one-tile designs at several widths and tile sizes).
+one-tile designs at several widths and tile sizes). A resampling pipeline's buffers are counted by a replay of its
+schedule instead (autoschedule_addressed.py: addressed banks where reads are no constant delay after the write).
 """
 
 from __future__ import annotations
