@@ -22,11 +22,10 @@ The decisions, in the style of seed 002's hand schedules:
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
   autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles (each step first
   as written, then with the Funcs computed pixel by pixel from one image streamed from the host).
-- Tiles: autoschedule_tiles.py keeps one accelerator tile when the frame's buffers fit the memory tiles, else
-  splits it into GLB tiles (copy Funcs) or host tiles (use_glb "auto"), or builds the GLB level asked for.
+- Tiles: autoschedule_tiles.py (one tile where autoschedule_memory.py's model fits, else GLB or host tiles).
 
-The schedule is produced as Python source (`schedule_source`: `def schedule(funcs, vars)`), and applied by
-running that very source, so pasting it into the user's file gives the same design byte for byte.
+The schedule is produced as Python source (`schedule_source`: `def schedule(funcs, vars)`), and applied by running
+that very source, so pasting it into the user's file gives the same design byte for byte.
 """
 
 from __future__ import annotations
@@ -36,10 +35,11 @@ from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget
 from .autoschedule_inline import inline_cheaper
-from .autoschedule_lanes import REGISTER_TABLE, LanePlan, plan_lanes
+from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
+from .autoschedule_memory import scalars
 from .autoschedule_planes import plan_planes, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
-from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile, scalars
+from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -131,7 +131,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         return inline_cheaper(pipe, _plan(pipe, lanes, depth, host, target.word_bits), target, opts.max_pes, run)
 
     def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
-        plan = planned(lanes, depth, host)
+        plan = fewest_alike(pipe, planned(lanes, depth, host), lambda k: planned(k, depth, host))
         if opts.use_glb == "true":
             plan.glb = glb_tile(pipe, plan, opts)
             return plan, run(plan)
@@ -180,8 +180,7 @@ def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
         text = str(value).strip()
         if key in ("lanes", "max_pes", "max_mem_tiles"):
             if not text.isdigit() or int(text) < 1:
-                raise HalideError(f'{_where(PARAMS)}: {key}={value!r} is not valid; {key}: '
-                                  f"{KEYS[key]}")
+                raise HalideError(f"{_where(PARAMS)}: {key}={value!r} is not valid; {key}: {KEYS[key]}")
             setattr(opts, key, int(text))
         elif key == "use_glb":
             if text not in ("true", "false", "auto"):

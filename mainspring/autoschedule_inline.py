@@ -8,7 +8,7 @@ more memory buffered than inlined: inlined, its readers read its producers at th
 buffers serve from the rows they hold anyway (the taps along a row are registers after one read a row,
 memories/read_registers.py), while buffered it takes line buffers of its own. Each such Func, in pipeline order,
 is inlined when
-- the memory-tile model (autoschedule_tiles.mem_tiles: the rows each buffer holds for its readers, in delay lines)
+- the memory-tile model (autoschedule_memory.mem_tiles: the rows each buffer holds for its readers, in delay lines)
   counts fewer memory tiles over the frame with it inlined, and
 - the design's PEs with it inlined, counted exactly (the algorithm lowered with the schedule applied and each
   kernel's PE ops counted, as the compiler's report counts them, without mapping the memories), stay within the
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .autoschedule_budget import restore, snapshot
-from .autoschedule_tiles import mem_tiles, xy
+from .autoschedule_memory import mem_tiles, xy
 from .frontend import ir
 from .frontend.errors import HalideError
 from .frontend.func import Function, handle_of

@@ -19,12 +19,18 @@ by its lanes: `hw_input.unroll(c).unroll(x, k)`, k pixels of all their channels 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from .autoschedule_memory import extent_of, tile_boxes, xy
 from .frontend import ir
 from .frontend.func import Function
 from .frontend.pipeline import Pipeline
+
+if TYPE_CHECKING:  # autoschedule.py builds on this module
+    from .autoschedule import _Plan
 
 
 @dataclass
@@ -153,3 +159,32 @@ def _coefficient(e: ir.Expr, name: str) -> Fraction | None:
         if e.op in ("min", "max") and 0 in (a, b):  # a clamp: the bound is a constant
             return a or b
     return None
+
+
+def fewest_alike(pipe: Pipeline, plan: _Plan, planned: Callable[[int], _Plan]) -> _Plan:
+    """`plan`, or the plan at the fewest lanes that take as many transfers a row of the frame, of the output and of
+    every stream (rows rounded up to whole lanes, as RoundUp does): 3 pixels per cycle over a 2-wide frame are 2,
+    one transfer a row either way, for two thirds of the PEs and storage (fuzz --auto 139831, 139835).
+    `planned(k)`: the plan at k lanes."""
+    at = xy(plan)
+    k = plan.lanes.lanes
+    if at is None or k == 1:
+        return plan
+    width = plan.extents[at[0]][1]
+    m = -(-width // -(-width // k))
+    if m >= k:
+        return plan
+    fewer = planned(m)
+    if fewer.lanes.lanes != m or _transfers(pipe, fewer, at, width) > _transfers(pipe, plan, at, width):
+        return plan
+    fewer.lanes.note = (f"{k} pixels per cycle over a frame {width} wide take as many transfers a row as {m}, for "
+                        "fewer PEs")
+    return fewer
+
+
+def _transfers(pipe: Pipeline, plan: _Plan, at: tuple[int, int], width: int) -> int:
+    """The most transfers a row of the output or of a stream at plan's lanes, over rows of whole lanes."""
+    k = plan.lanes.lanes
+    boxes = tile_boxes(pipe, plan, at, (-(-width // k) * k, 1))
+    return max(-(-extent_of(boxes[pipe.name(f)], plan.lanes.x_dim.get(id(f), 0)) // plan.lanes.of(f))
+               for f in plan.streams + [plan.accelerated])

@@ -62,12 +62,31 @@ def _rate(e: ir.Expr, v: str) -> Fraction | None:
     return Fraction(0) if not any(isinstance(n, ir.Var) and n.name == v for n in ir.walk(e)) else None
 
 
-def _rates(pipe: Pipeline, plan: _Plan) -> dict[tuple[int, int], dict[str, set[Fraction]]]:
-    """(id(f), dimension) -> axis ("x", "y") -> the rates at which the region reads that dimension of f."""
+_Rates = dict[tuple[int, int], dict[str, set[Fraction]]]
+# The rates of the last few plans, by what they depend on (the pipeline, the region, its streams, the accelerated
+# Func, its channel), each with those objects so that their ids stay theirs while the entry lives: tile_steps,
+# reread_rows, x_rates and buffer_dividers ask for one plan's rates several times per tile size tried.
+_MEMO: dict[tuple, tuple[tuple, _Rates]] = {}
+MEMO_SIZE = 8
+
+
+def _rates(pipe: Pipeline, plan: _Plan) -> _Rates:
+    """(id(f), dimension) -> axis ("x", "y") -> the rates at which the region reads that dimension of f (read-only:
+    shared by the calls for one plan)."""
+    held = (pipe, plan.accelerated, tuple(plan.region), tuple(plan.streams))
+    key = (id(pipe), id(plan.accelerated), plan.channel, tuple(map(id, plan.region)), tuple(map(id, plan.streams)))
+    if (hit := _MEMO.get(key)) is None:
+        hit = _MEMO[key] = (held, _read_rates(pipe, plan))
+        while len(_MEMO) > MEMO_SIZE:
+            del _MEMO[next(iter(_MEMO))]  # the oldest
+    return hit[1]
+
+
+def _read_rates(pipe: Pipeline, plan: _Plan) -> _Rates:
     region = {id(f) for f in plan.region} | {id(f) for f in plan.streams}
     acc = plan.accelerated
     dims = [a for a in acc.args if a != plan.channel]
-    rates: dict[tuple[int, int], dict[str, set[Fraction]]] = {
+    rates: _Rates = {
         (id(acc), acc.args.index(a)): {axis: {Fraction(1)}} for axis, a in zip("xy", dims[:2])}
     for g in reversed(pipe.order):  # consumers first
         if id(g) not in region:
@@ -117,6 +136,16 @@ def x_rates(pipe: Pipeline, plan: _Plan) -> dict[int, Fraction]:
     for (fid, _), by in _rates(pipe, plan).items():
         if by.get("x"):
             got[fid] = max(got.get(fid, Fraction(0)), *by["x"])
+    return got
+
+
+def axis_rates(pipe: Pipeline, plan: _Plan) -> dict[int, dict[str, Fraction]]:
+    """Each Func's rate along the output's x and y (the highest, where it is read at several), by id; absent: 1."""
+    got: dict[int, dict[str, Fraction]] = {}
+    for (fid, _), by in _rates(pipe, plan).items():
+        for axis, rs in by.items():
+            mine = got.setdefault(fid, {})
+            mine[axis] = max(mine.get(axis, Fraction(0)), *rs)
     return got
 
 

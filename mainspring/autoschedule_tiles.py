@@ -13,14 +13,9 @@ tiles, and otherwise splits the frame:
   tile's footprint only shifts; a Func read at two rates along x cannot be tiled and is refused with the figures
   (along y, GLB tiles run the whole height).
 
-The memory tiles a tile of width w needs come from a model of the line buffers (`mem_tiles`): each buffered Func
-and stream holds the rows its computed readers span, in delay lines of about the tile's width (divided by its
-lanes), packed into memory tiles as memories/delay_lines.py packs them (at most two lines, and the tile's words,
-per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed coordinates
-(RAMs) and a ROM per lane that reads a constant table at computed coordinates (one hwlower makes a ROM:
-computed, updated or in floating point). Calibrated against the compiler's figures (BENCHMARKS.md: the apps'
-one-tile designs at several widths and tile sizes); the tiled schedule is then compiled and narrowed while its
-real figure is over the budget, and a frame the model counts over the budget is compiled as one tile first
+The memory tiles a tile of width w needs come from a model of the buffers (autoschedule_memory.py, `mem_tiles`);
+the tiled schedule is then compiled and narrowed while its real figure is over the budget, and a frame the model
+counts over the budget is compiled as one tile first
 (one_tile). Among the tile sizes that fit (the widest tile whose memory tiles fit, and GLB tiles whose two copies
 fit the GLB), the cycle model picks the fewest cycles: every tile streams its input with its halo,
 ceil((w + halo_x) / lanes) * (h + halo_y) transfers, plus a constant per tile measured with `mainspring bench`
@@ -34,12 +29,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .autoschedule_budget import Figures, restore, snapshot
-from .autoschedule_steps import Steps, buffer_dividers, reread_rows, tile_steps, x_rates
-from .frontend import ir
-from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
+from .autoschedule_memory import ceil_div as _ceil
+from .autoschedule_memory import extent_of as _extent
+from .autoschedule_memory import mem_tiles, xy
+from .autoschedule_memory import tile_boxes as _boxes
+from .autoschedule_steps import Steps, buffer_dividers, tile_steps, x_rates
 from .frontend.errors import HalideError, user_location
 from .frontend.func import Function
-from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
 from .target import CGRA
 
@@ -78,170 +74,6 @@ class Tiling:
     whole: int  # the model's memory tiles for the whole frame as one tile
     budget: int
     cycles: int = 0  # the cycle model's figure for the frame in these tiles
-
-
-def xy(plan: _Plan) -> tuple[int, int] | None:
-    """Positions of x and y among the output's arguments (the accelerated Func's first two non-channel ones), or
-    None for an output of fewer than two such dimensions."""
-    dims = [a for a in plan.accelerated.args if a != plan.channel]
-    if len(dims) < 2 or not all(d in plan.output.args for d in dims[:2]):
-        return None
-    return plan.output.args.index(dims[0]), plan.output.args.index(dims[1])
-
-
-def _boxes(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int]) -> dict[str, list]:
-    """Each Func's box (inclusive (min, max) per dimension) for an output tile of tile = (w, h) pixels."""
-    ix, iy = at
-    box = [(lo, lo + e - 1) for lo, e in plan.extents]
-    box[ix] = (box[ix][0], box[ix][0] + tile[0] - 1)
-    box[iy] = (box[iy][0], box[iy][0] + tile[1] - 1)
-    boxes, _ = infer_boxes(pipe, box, scalars(plan), output_bounds=False)
-    return boxes
-
-
-def scalars(plan: _Plan) -> Callable[[Parameter], int | None]:
-    """The images' sizes a boundary condition reads, as the schedule binds them (`input.dim(i).set_bounds`), for
-    bounds inference; other scalars are unknown."""
-    shapes = {(name, i): (lo, e) for name, i, lo, e in plan.shapes}
-
-    def value(p: Parameter) -> int | None:
-        if p.kind != "shape":
-            return None
-        image, what, i = p.owner
-        got = shapes.get((image.name(), i)) or image._bounds.get(i)
-        return None if got is None else got[0] if what == "min" else got[1]
-
-    return value
-
-
-def _ceil(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def _extent(box: list, j: int) -> int:
-    return box[j][1] - box[j][0] + 1 if j < len(box) else 1
-
-
-def _computed_readers(pipe: Pipeline, plan: _Plan, f: Function) -> list[Function]:
-    """The Funcs computed inside (buffered, or the accelerated one) that read f, directly or through inlined ones."""
-    held = {id(g) for g in plan.buffered} | {id(plan.accelerated)}
-    region = {id(g) for g in plan.region}
-    out, todo, seen = [], list(pipe.consumers(f)), set()
-    while todo:
-        g = todo.pop()
-        if id(g) in seen or id(g) not in region:
-            continue
-        seen.add(id(g))
-        if id(g) in held:
-            out.append(g)
-        else:
-            todo += pipe.consumers(g)
-    return out
-
-
-def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function, values: dict) -> int:
-    """The first row of f that reader g reads, directly or through inlined Funcs, when it computes its last row of
-    `box`: f's line buffer holds the rows from it to f's last (each Func computes a row as early as its readers
-    need it). `values`: func_value_bounds of the pipeline (the same for every tile and reader)."""
-    j = plan.lanes.x_dim.get(id(g), 0)
-    if j + 1 >= len(box):
-        return 1 << 30
-    row = list(box)
-    row[j + 1] = (box[j + 1][1], box[j + 1][1])
-    inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
-    needs: dict[int, list] = {id(g): row}
-    for fn in reversed(pipe.order):  # consumers first, as bounds inference goes; only g and what it inlines
-        need = needs.get(id(fn))
-        if need is None or fn is f or (fn is not g and id(fn) not in inlined):
-            continue
-        for d in pipe.definitions(fn):
-            bnd = Bounder(definition_env(need, d, scalars(plan)), scalars(plan), values)
-            for call in calls_in(d):
-                if isinstance(call.callee, Function) and call.callee is not fn:
-                    needs[id(call.callee)] = union(needs.get(id(call.callee)), [bnd(a) for a in call.args])
-    got = needs.get(id(f))
-    jf = plan.lanes.x_dim.get(id(f), 0)
-    return got[jf + 1][0] if got is not None and jf + 1 < len(got) else 1 << 30
-
-
-def _pack(words: int, count: int, target: CGRA) -> int:
-    """Memory tiles for `count` delay lines of `words` each, packed as memories/delay_lines.py packs them: a line
-    longer than a tile is whole tiles then the rest (which shares no tile: the next line starts with a whole
-    one); shorter lines share a tile within its words and ports."""
-    per_tile = min(target.mem_tile_write_ports, target.mem_tile_read_ports)
-    full, rest = divmod(max(words, 0), target.mem_tile_words + 1)
-    if full:
-        return count * (full + (1 if rest else 0))
-    if not rest:
-        return 0
-    return _ceil(count, min(per_tile, target.mem_tile_words // rest))
-
-
-def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) -> int:
-    """The model's memory tiles for one accelerator tile of tile = (w, h) output pixels (see the module's notes)."""
-    at = xy(plan)
-    if at is None:
-        return 0
-    boxes = _boxes(pipe, plan, at, (tile[0], 1))  # one output row: the rows each buffer holds to make it
-    values = func_value_bounds(pipe, scalars(plan))
-    reread, rate = reread_rows(pipe, plan), x_rates(pipe, plan)
-    total = 0
-    for f in plan.buffered + plan.streams:
-        box = boxes[pipe.name(f)]
-        slices = -(-f.type.bits() // target.word_bits)
-        if _scatters(pipe, f):  # a RAM: its whole box, at any tile width
-            words = math.prod(_extent(box, j) for j in range(len(box)))
-            total += slices * -(-words // target.mem_tile_words) if words > 4 else 0
-            continue
-        j = plan.lanes.x_dim.get(id(f), 0)
-        readers = _computed_readers(pipe, plan, f)
-        inner = [boxes[pipe.name(g)] for g in readers]
-        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f, values) for g, b in zip(readers, inner)),
-                                    default=box[j + 1][1]) if j + 1 < len(box) else 0
-        if lines <= 0 and id(f) in reread and j + 1 < len(box):  # a row read again by the next output row
-            lines = 1
-        if lines <= 0:
-            continue  # taps along x: registers, or a short line
-        # the readers' extents in f's pixels (a 2x upsample reads half its extent of f, a downsample twice)
-        halo = _extent(box, j) - min((math.ceil(_extent(b, plan.lanes.x_dim.get(id(g), 0)) * rate.get(id(f), 1)
-                                                / rate.get(id(g), 1)) for g, b in zip(readers, inner)),
-                                     default=_extent(box, j))
-        lanes = plan.lanes.of(f)
-        planes = math.prod(_extent(box, i) for i in range(len(box)) if i not in (j, j + 1))  # channels
-        # A row's line runs from its last tap to the next row's first: the lane's row less the taps' span.
-        words = -(-_extent(box, j) // lanes) - -(-halo // lanes) - 1
-        if j > 0:  # the channels before x are unrolled whole: a line holds every channel of its pixels
-            words, planes = words * planes, 1
-        total += lanes * slices * _pack(words, lines * planes, target)
-    return total + _roms(pipe, plan)
-
-
-def _scatters(pipe: Pipeline, f: Function) -> bool:
-    return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
-
-
-def _roms(pipe: Pipeline, plan: _Plan) -> int:
-    """A memory tile per lane that reads a constant table at computed coordinates (a ROM). As hwlower/region.py
-    decides, a table is a ROM where it is computed, has updates or computes in floating point; a pure integer one
-    left inline (the autoscheduler's default) is inlined arithmetic, which takes no memory tile."""
-    region = {id(f) for f in plan.region}
-    count = 0
-    for g in plan.region:
-        lanes = plan.lanes.of(g) * (plan.size.get(plan.channel, (0, 1))[1] if g is plan.accelerated and plan.channel
-                                    else 1)
-        for d in pipe.definitions(g):
-            for n in ir.walk(d.value):
-                if (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in region
-                        and n.callee not in plan.streams and _rom(pipe, n.callee)
-                        and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))):
-                    count += lanes
-    return count
-
-
-def _rom(pipe: Pipeline, table: Function) -> bool:
-    defs = pipe.definitions(table)
-    return table.placement.compute.kind != "inline" or len(defs) > 1 or table.type.is_float() or any(
-        n.type.is_float() for d in defs for n in ir.walk(d.value))
 
 
 def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,

@@ -160,9 +160,10 @@ def _one_line(e: BaseException) -> str:
 # ---- the whole sweep ----
 
 def run_sweep(points: Sequence[Point], out_dir, cluster: str | None = None, workers: int | None = None,
-              build_dir=None, progress: Callable[[str], None] = print) -> list[dict]:
-    """Run every point on Dask (a LocalCluster of `workers` processes, or the scheduler at `cluster`), write
-    out_dir/sweep.csv and out_dir/pareto.svg, and return the rows in grid order."""
+              build_dir=None, progress: Callable[[str], None] = print, connect_timeout: str = "30s") -> list[dict]:
+    """Run every point on Dask (a LocalCluster of `workers` processes, or the scheduler at `cluster`, given
+    `connect_timeout` to answer: Dask's duration strings, "30s"), write out_dir/sweep.csv and out_dir/pareto.svg,
+    and return the rows in grid order."""
     import logging
 
     from dask.distributed import Client, LocalCluster, as_completed
@@ -177,10 +178,10 @@ def run_sweep(points: Sequence[Point], out_dir, cluster: str | None = None, work
     local = None
     if cluster:
         try:
-            client = Client(cluster, timeout="30s")
+            client = Client(cluster, timeout=connect_timeout)
         except OSError as e:
-            raise HalideError(f"--cluster {cluster}: no Dask scheduler answers there ({e}); start one with "
-                              "`dask scheduler` and workers with `dask worker ADDRESS`") from None
+            raise HalideError(f"--cluster {cluster}: no Dask scheduler answers there within {connect_timeout} ({e}); "
+                              "start one with `dask scheduler` and workers with `dask worker ADDRESS`") from None
         progress(f"connected to the Dask scheduler at {cluster}; waiting for a worker")
         try:
             client.wait_for_workers(1, timeout=120)

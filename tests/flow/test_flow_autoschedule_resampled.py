@@ -70,6 +70,20 @@ def test_a_resampled_frame_over_the_memory_tiles_is_tiled_in_whole_steps(kind, c
     _check(design, simulator, build_dir)
 
 
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_budget_the_line_model_could_not_meet_is_met_in_tiles(simulator, build_dir):
+    # A third of the one-tile design's 9 memory tiles: the line model counted the upsample's source low (a delay
+    # line where the compiler builds an addressed bank), so every width it chose compiled over the budget, and the
+    # frame was refused after 4 narrowings; counted as the compiler counts it (autoschedule_addressed.py), GLB
+    # tiles of 8 columns fit at the first width.
+    out = _resampled("up")
+    source = _auto(out, (64, 8), max_mem_tiles=3).schedule_source
+    design = hl.compile(out, name="auto_rs_up_budget3", target=SMALL)
+    rep = design.report
+    assert "GLB tiles of 8 x 8" in source and rep["tiles"] == 8 and rep["mem_tiles"] == 3, (source, rep["tiles"])
+    _check(design, simulator, build_dir)
+
+
 def test_the_schedule_source_of_a_resampled_frame_gives_the_same_design_byte_for_byte():
     out = _resampled("down_up")
     source = _auto(out, (64, 6), max_mem_tiles=4).schedule_source
@@ -140,3 +154,23 @@ def test_glb_tile_over_an_axis_read_at_two_rates_is_refused_with_the_fix():
     out = pipeline()
     hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"glb_tile": "16x2"}))
     assert hl.compile(out, name="auto_rs_glb_two_rates", prove=False).report["tiles"] == 2
+
+
+def test_a_plans_rates_are_worked_out_once(monkeypatch):
+    # tile_steps, reread_rows, x_rates, axis_rates and buffer_dividers all read the rates at which each Func is
+    # read; each tile size tried asks for them again, so they are kept per plan (autoschedule_steps._MEMO).
+    from mainspring import autoschedule_steps as steps
+
+    calls = []
+    real = steps._read_rates
+
+    def counted(pipe, plan):
+        calls.append((id(pipe), id(plan.accelerated), plan.channel, tuple(map(id, plan.region)),
+                      tuple(map(id, plan.streams))))
+        return real(pipe, plan)
+
+    monkeypatch.setattr(steps, "_read_rates", counted)
+    monkeypatch.setattr(steps, "_MEMO", {})
+    out = _resampled("down_up")
+    _auto(out, (64, 6), max_mem_tiles=4)
+    assert calls and len(calls) == len(set(calls)), len(calls)

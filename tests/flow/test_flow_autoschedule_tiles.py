@@ -166,11 +166,11 @@ def test_a_full_hd_gaussian_with_no_schedule_compiles_in_tiles():
 @pytest.mark.parametrize("app", ["gaussian", "cascade", "harris"])
 @pytest.mark.parametrize("words", [2048, 128, 64])
 def test_the_memory_tile_model_against_the_compiler(app, words, monkeypatch):
-    # The model that decides whether a frame fits (autoschedule_tiles.mem_tiles) gives the compiler's figure for
+    # The model that decides whether a frame fits (autoschedule_memory.mem_tiles) gives the compiler's figure for
     # the apps' automatic one-tile designs (BENCHMARKS.md: unsharp within 3 tiles).
     from mainspring import apps
     from mainspring import autoschedule as auto
-    from mainspring.autoschedule_tiles import mem_tiles
+    from mainspring.autoschedule_memory import mem_tiles
 
     plans = []
     real = auto._plan
@@ -300,3 +300,31 @@ def test_fuzz_auto_forces_tiling_on_a_target_of_small_memory_tiles(simulator, bu
     assert got.kind == "ok", f"{got.kind}: {got.detail}"
     rep = fuzz_auto._figures(case)
     assert rep["tiles"] == 2 and rep["mem_tiles"] <= 3  # as one tile: 4
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_lanes_a_narrow_frame_cannot_use_come_down(simulator, build_dir):
+    # fuzz --auto 139835's algorithm: 3 pixels per cycle over a frame 2 wide take one transfer a row, as 2 lanes
+    # do (the input, 3 wide with the x + 1 tap, in rows of whole lanes: 6 or 4 pixels, two transfers either way):
+    # 2 lanes, for the same cycles, two thirds of the PEs and 7 words of storage for 13.
+    def algorithm():
+        x, y = hl.Var("x"), hl.Var("y")
+        inp = hl.ImageParam(hl.UInt(8), 2, "input")
+        hw_input, f0, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "hw_output", "output"))
+        hw_input[x, y] = hl.u16(inp[x, y])
+        f0[x, y] = hl.max(hw_input[x + 1, y + 2], hw_input[x, y])
+        hw_output[x, y] = f0[x, y]
+        output[x, y] = hw_output[x, y]
+        return output
+
+    out = algorithm()
+    result = _auto(out, (2, 1), hl.CGRA(), lanes=3)
+    assert result.lanes == 2 and "3 pixels per cycle over a frame 2 wide take as many transfers a row as 2" in \
+        result.note
+    design = hl.compile(out, name="auto_narrow_lanes")
+    rep = design.report
+    assert rep["pes"] == 2 and sum(b["words"] for b in rep["buffers"]) == 9 and rep["predicted_cycles"] == 7
+    design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2,
+                 seed=5)
+    wide = algorithm()  # a frame whose rows 3 lanes shorten keeps them
+    assert _auto(wide, (6, 2), hl.CGRA(), lanes=3).lanes == 3

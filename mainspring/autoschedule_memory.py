@@ -1,0 +1,205 @@
+"""The memory-tile model of an automatic schedule: the memory tiles one accelerator tile of w x h output pixels
+needs, without compiling it (autoschedule_tiles.py splits the frame by it, autoschedule_inline.py inlines by it).
+
+Each buffered Func and stream holds the rows its computed readers span, in delay lines of about the tile's width
+(divided by its lanes), packed into memory tiles as memories/delay_lines.py packs them (at most two lines, and the
+tile's words, per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed
+coordinates (RAMs) and a ROM per lane that reads a constant table at computed coordinates (one hwlower makes a ROM:
+computed, updated or in floating point). Calibrated against the compiler's figures (BENCHMARKS.md: the apps'
+one-tile designs at several widths and tile sizes). A resampling pipeline's buffers are counted by a replay of its
+schedule instead (autoschedule_addressed.py: addressed banks where reads are no constant delay after the write).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .autoschedule_addressed import ROWS, addressed_tiles
+from .autoschedule_steps import reread_rows, x_rates
+from .frontend import ir
+from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
+from .frontend.func import Function
+from .frontend.params import Parameter
+from .target import CGRA
+
+if TYPE_CHECKING:  # autoschedule.py builds on this module
+    from collections.abc import Callable
+
+    from .autoschedule import _Plan
+    from .frontend.pipeline import Pipeline
+
+
+def xy(plan: _Plan) -> tuple[int, int] | None:
+    """Positions of x and y among the output's arguments (the accelerated Func's first two non-channel ones), or
+    None for an output of fewer than two such dimensions."""
+    dims = [a for a in plan.accelerated.args if a != plan.channel]
+    if len(dims) < 2 or not all(d in plan.output.args for d in dims[:2]):
+        return None
+    return plan.output.args.index(dims[0]), plan.output.args.index(dims[1])
+
+
+def tile_boxes(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int]) -> dict[str, list]:
+    """Each Func's box (inclusive (min, max) per dimension) for an output tile of tile = (w, h) pixels."""
+    ix, iy = at
+    box = [(lo, lo + e - 1) for lo, e in plan.extents]
+    box[ix] = (box[ix][0], box[ix][0] + tile[0] - 1)
+    box[iy] = (box[iy][0], box[iy][0] + tile[1] - 1)
+    boxes, _ = infer_boxes(pipe, box, scalars(plan), output_bounds=False)
+    return boxes
+
+
+def scalars(plan: _Plan) -> Callable[[Parameter], int | None]:
+    """The images' sizes a boundary condition reads, as the schedule binds them (`input.dim(i).set_bounds`), for
+    bounds inference; other scalars are unknown."""
+    shapes = {(name, i): (lo, e) for name, i, lo, e in plan.shapes}
+
+    def value(p: Parameter) -> int | None:
+        if p.kind != "shape":
+            return None
+        image, what, i = p.owner
+        got = shapes.get((image.name(), i)) or image._bounds.get(i)
+        return None if got is None else got[0] if what == "min" else got[1]
+
+    return value
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def extent_of(box: list, j: int) -> int:
+    return box[j][1] - box[j][0] + 1 if j < len(box) else 1
+
+
+def _computed_readers(pipe: Pipeline, plan: _Plan, f: Function) -> list[Function]:
+    """The Funcs computed inside (buffered, or the accelerated one) that read f, directly or through inlined ones."""
+    held = {id(g) for g in plan.buffered} | {id(plan.accelerated)}
+    region = {id(g) for g in plan.region}
+    out, todo, seen = [], list(pipe.consumers(f)), set()
+    while todo:
+        g = todo.pop()
+        if id(g) in seen or id(g) not in region:
+            continue
+        seen.add(id(g))
+        if id(g) in held:
+            out.append(g)
+        else:
+            todo += pipe.consumers(g)
+    return out
+
+
+def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function, values: dict) -> int:
+    """The first row of f that reader g reads, directly or through inlined Funcs, when it computes its last row of
+    `box`: f's line buffer holds the rows from it to f's last (each Func computes a row as early as its readers
+    need it). `values`: func_value_bounds of the pipeline (the same for every tile and reader)."""
+    j = plan.lanes.x_dim.get(id(g), 0)
+    if j + 1 >= len(box):
+        return 1 << 30
+    row = list(box)
+    row[j + 1] = (box[j + 1][1], box[j + 1][1])
+    inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
+    needs: dict[int, list] = {id(g): row}
+    for fn in reversed(pipe.order):  # consumers first, as bounds inference goes; only g and what it inlines
+        need = needs.get(id(fn))
+        if need is None or fn is f or (fn is not g and id(fn) not in inlined):
+            continue
+        for d in pipe.definitions(fn):
+            bnd = Bounder(definition_env(need, d, scalars(plan)), scalars(plan), values)
+            for call in calls_in(d):
+                if isinstance(call.callee, Function) and call.callee is not fn:
+                    needs[id(call.callee)] = union(needs.get(id(call.callee)), [bnd(a) for a in call.args])
+    got = needs.get(id(f))
+    jf = plan.lanes.x_dim.get(id(f), 0)
+    return got[jf + 1][0] if got is not None and jf + 1 < len(got) else 1 << 30
+
+
+def _pack(words: int, count: int, target: CGRA) -> int:
+    """Memory tiles for `count` delay lines of `words` each, packed as memories/delay_lines.py packs them: a line
+    longer than a tile is whole tiles then the rest (which shares no tile: the next line starts with a whole
+    one); shorter lines share a tile within its words and ports."""
+    per_tile = min(target.mem_tile_write_ports, target.mem_tile_read_ports)
+    full, rest = divmod(max(words, 0), target.mem_tile_words + 1)
+    if full:
+        return count * (full + (1 if rest else 0))
+    if not rest:
+        return 0
+    return ceil_div(count, min(per_tile, target.mem_tile_words // rest))
+
+
+def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) -> int:
+    """The model's memory tiles for one accelerator tile of tile = (w, h) output pixels (see the module's notes)."""
+    return sum(func_tiles(pipe, plan, target, tile).values()) + _roms(pipe, plan)
+
+
+def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) -> dict[str, int]:
+    """The model's memory tiles of each buffered Func and stream (by name), ROMs aside."""
+    at = xy(plan)
+    if at is None:
+        return {}
+    boxes = tile_boxes(pipe, plan, at, (tile[0], 1))  # one output row: the rows each buffer holds to make it
+    values = func_value_bounds(pipe, scalars(plan))
+    reread, rate = reread_rows(pipe, plan), x_rates(pipe, plan)
+    rows = tile_boxes(pipe, plan, at, (tile[0], min(tile[1], ROWS)))  # the rows the replay of the schedule takes
+    addressed = addressed_tiles(pipe, plan, target, rows, lambda f: _computed_readers(pipe, plan, f))
+    got: dict[str, int] = {}
+    for f in plan.buffered + plan.streams:
+        box = boxes[pipe.name(f)]
+        if id(f) in addressed:
+            got[pipe.name(f)] = addressed[id(f)]
+            continue
+        slices = -(-f.type.bits() // target.word_bits)
+        if _scatters(pipe, f):  # a RAM: its whole box, at any tile width
+            words = math.prod(extent_of(box, j) for j in range(len(box)))
+            got[pipe.name(f)] = slices * -(-words // target.mem_tile_words) if words > 4 else 0
+            continue
+        j = plan.lanes.x_dim.get(id(f), 0)
+        readers = _computed_readers(pipe, plan, f)
+        inner = [boxes[pipe.name(g)] for g in readers]
+        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f, values) for g, b in zip(readers, inner)),
+                                    default=box[j + 1][1]) if j + 1 < len(box) else 0
+        if lines <= 0 and id(f) in reread and j + 1 < len(box):  # a row read again by the next output row
+            lines = 1
+        if lines <= 0:
+            got[pipe.name(f)] = 0
+            continue  # taps along x: registers, or a short line
+        # the readers' extents in f's pixels (a 2x upsample reads half its extent of f, a downsample twice)
+        halo = extent_of(box, j) - min((math.ceil(extent_of(b, plan.lanes.x_dim.get(id(g), 0)) * rate.get(id(f), 1)
+                                                / rate.get(id(g), 1)) for g, b in zip(readers, inner)),
+                                     default=extent_of(box, j))
+        lanes = plan.lanes.of(f)
+        planes = math.prod(extent_of(box, i) for i in range(len(box)) if i not in (j, j + 1))  # channels
+        # A row's line runs from its last tap to the next row's first: the lane's row less the taps' span.
+        words = -(-extent_of(box, j) // lanes) - -(-halo // lanes) - 1
+        if j > 0:  # the channels before x are unrolled whole: a line holds every channel of its pixels
+            words, planes = words * planes, 1
+        got[pipe.name(f)] = lanes * slices * _pack(words, lines * planes, target)
+    return got
+
+
+def _scatters(pipe: Pipeline, f: Function) -> bool:
+    return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
+
+
+def _roms(pipe: Pipeline, plan: _Plan) -> int:
+    """A memory tile per lane that reads a constant table at computed coordinates (a ROM). As hwlower/region.py
+    decides, a table is a ROM where it is computed, has updates or computes in floating point; a pure integer one
+    left inline (the autoscheduler's default) is inlined arithmetic, which takes no memory tile."""
+    region = {id(f) for f in plan.region}
+    count = 0
+    for g in plan.region:
+        lanes = plan.lanes.of(g) * (plan.size.get(plan.channel, (0, 1))[1] if g is plan.accelerated and plan.channel
+                                    else 1)
+        for d in pipe.definitions(g):
+            for n in ir.walk(d.value):
+                if (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in region
+                        and n.callee not in plan.streams and _rom(pipe, n.callee)
+                        and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))):
+                    count += lanes
+    return count
+
+
+def _rom(pipe: Pipeline, table: Function) -> bool:
+    defs = pipe.definitions(table)
+    return table.placement.compute.kind != "inline" or len(defs) > 1 or table.type.is_float() or any(
+        n.type.is_float() for d in defs for n in ir.walk(d.value))
