@@ -288,3 +288,22 @@ def _():
     p = _two_tables()
     hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_mem_tiles": "3"}))
     return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "apply_autoscheduler on Funcs that already have a schedule", (
+    "{at}: apply_autoscheduler: Func 'mid' already has a schedule (compute_at at {at2}), and the autoscheduler "
+    "schedules an algorithm written without one (Halide refuses a scheduled Func too); remove the schedule calls of "
+    "'mid' and of the other Funcs (keep bound and set_estimates), or compile the hand schedule without "
+    "apply_autoscheduler"), func="mid")
+def autoschedule_a_scheduled_func():
+    p = unscheduled()
+    p.mid.compute_at(p.hw_output, p.x)  # <-2
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring"))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@autoschedule_a_scheduled_func.fix
+def _():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(p.output, name="demo")
