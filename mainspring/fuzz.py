@@ -11,7 +11,8 @@ in four a schedule variant (store_at, a column-major output, accelerator_input, 
 three at 2 or 3 lanes, every level unrolled with RoundUp over memory tiles of any width), and one in six reads
 a 3-D input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its
 stages through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one
-scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
+scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates); chains of two
+upsamples by different divisors along x, and rfactor in the forms tests/flow/test_flow_rfactor.py compiles.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
