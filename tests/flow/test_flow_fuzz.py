@@ -119,6 +119,16 @@ def test_the_rfactor_forms_drawn_are_schedules_halide_accepts(form, unrolled, ta
     assert np.array_equal(*outs)
 
 
+def test_a_ram_read_back_at_its_bins_is_not_drawn_starting_at_a_row():
+    # fuzz 9153726: a RAM read at computed coordinates starts at a constant; started at the last stage's row
+    # (ram_init "divided") it was refused, off the documented list
+    case = fuzz.generate(9153726)
+    assert case.lookup and case.bins > 64 and case.ram_init != "divided"
+    drawn = [fuzz.generate(k) for k in range(146000, 146600)]
+    assert any(c.ram_init == "divided" for c in drawn)
+    assert not any(c.ram_init == "divided" and c.lookup for c in drawn)
+
+
 def test_shrinking_keeps_the_failure_and_simplifies(monkeypatch):
     # A stand-in failure: "wide" designs (width >= 5) mismatch; the shrinker must stop at width 5, no tile.
     def fake(case, simulator="icarus", halide=None, build_dir=None):
