@@ -299,8 +299,9 @@ def rfactor_lines(s: Stage) -> list[str]:
     if s.rfactor_form == "split":  # 2 parts: by 1 over 2 taps, by 2 over 3 (the last part guarded)
         rxo, rxi = f'hl.RVar("rxo_{s.name}")', f'hl.RVar("rxi_{s.name}")'
         lines = [f"    intm = {f}.update().split({r}.x, {rxo}, {rxi}, {s.extent[0] - 1}).rfactor({rxo}, {v})"]
-        if not s.unrolled:
-            return lines + [f"    intm.compute_at({f}, x).unroll({v})"]
+        if not s.unrolled:  # over 3 taps rxi unrolled: serial, its guarded taps are refused (fuzz 9163400)
+            guarded = f".update().unroll({rxi}).unroll({v})" if s.extent[0] == 3 else ""
+            return lines + [f"    intm.compute_at({f}, x).unroll({v}){guarded}"]
         return lines + [f"    {f}.update().unroll({rxo})",
                         f"    intm.compute_at({f}, x).unroll({v}).update().unroll({rxi}).unroll({r}.y).unroll({v})"]
     if s.rfactor_form == "first":  # Halide carries the unroll of r.x to intm's update, of r.y to the merged one
