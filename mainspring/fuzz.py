@@ -11,7 +11,8 @@ in four a schedule variant (store_at, a column-major output, accelerator_input, 
 three at 2 or 3 lanes, every level unrolled with RoundUp over memory tiles of any width), and one in six reads
 a 3-D input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its
 stages through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one
-scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates).
+scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates); chains of two
+upsamples by different divisors along x, and rfactor in the forms tests/flow/test_flow_rfactor.py compiles.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -36,6 +37,7 @@ from .fuzz_case import (
     Stage,
     footer,
     resampled,
+    rfactor_lines,
     with_channels,
     with_coordinate_tiles,
     with_divided_start,
@@ -52,6 +54,7 @@ from .fuzz_case import (
     with_reduction_splits,
     with_rfactor,
     with_tails,
+    with_upsample_chains,
     with_variant,
 )
 
@@ -137,7 +140,7 @@ def generate(seed: int) -> Case:
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
     case = with_glb_edges(rng, with_ram(rng, case))
     case = with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))
-    return with_glb_resampled(rng, with_rfactor(rng, case))  # drawn last, as above
+    return with_glb_resampled(rng, with_upsample_chains(rng, with_rfactor(rng, case)))  # drawn last, as above
 
 
 # ---- the program as Python source ----------------------------------------------------------------------
@@ -209,12 +212,8 @@ def _schedule(case: Case) -> list[str]:
             lines.append(f'    a["{s.name}"].update().split({r}.x, hl.RVar("rxo"), hl.RVar("rxi"), 2)')
         elif s.split == "inner":
             lines.append(f'    a["{s.name}"].update().unroll({r}.x, 2)' + (f".unroll({r}.y)" if s.unrolled else ""))
-        elif s.rfactor:  # before the stage's other calls: the partial results over v = r.y, each over r.x
-            lines.append(f'    intm = a["{s.name}"].update().rfactor({r}.y, hl.Var("v"))')
-            unroll = '.update().unroll(a["r_' + s.name + '"].x).unroll(hl.Var("v"))' if s.unrolled else ""
-            lines.append(f'    intm.compute_at(a["{s.name}"], x).unroll(hl.Var("v")){unroll}')
-            if s.unrolled:
-                lines.append(f'    a["{s.name}"].update().unroll({r}.y)')
+        elif s.rfactor:
+            lines += rfactor_lines(s)
         elif s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll({r}.x).unroll({r}.y)')
         if not s.inline:
@@ -327,8 +326,9 @@ def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Cas
     if s.kind == "down":  # a 2x2 average of the source at twice the resolution
         a, b = read(src, "2 * x", "2 * y"), read(src, "2 * x + 1", "2 * y + 1", 1)
         return [f"{s.name}[x, y] = hl.{w}(({a} + {b}) >> 1)"]
-    if s.kind == "up":  # a 2x upsample: each source pixel blended with its right neighbour
-        a, b = read(src, "x / 2", "y / 2"), read(src, "x / 2 + 1", "y / 2", 1)
+    if s.kind == "up":  # an upsample (x / 2, y / 2 by default): each source pixel blended with its right neighbour
+        dx, dy = (f"x / {s.by[0]}", f"y / {s.by[1]}" if s.by[1] > 1 else "y")
+        a, b = read(src, dx, dy), read(src, f"{dx} + 1", dy, 1)
         return [f"{s.name}[x, y] = hl.{w}(({a} + {b}) >> 1)"]
     if s.kind == "pointwise":
         return [f"{s.name}[x, y] = {tap(s.taps[0])} {s.ops[0]} hl.{w}({s.const})"]

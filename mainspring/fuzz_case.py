@@ -4,7 +4,6 @@ modifier is drawn last, so that the cases of every seed drawn before it stay as 
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,6 +25,11 @@ class Stage:
     split: str = ""
     divided: int = 1  # reduce (serial): the source read at ((x + r.x) / divided, (y + r.y) / divided)
     rfactor: bool = False  # reduce: `update().rfactor(r.y, v)`, the partial results computed at the stage's x
+    # rfactor's form (`rfactor_lines`): "" as above; "split": r.x split in two parts (by 1 over 2 taps, by 2 over 3:
+    # Halide's guarded tail), the outer one preserved; "first": the stage's reorder and unrolls before it; "pure": a
+    # split of the pure Var x before it, the partial results buffered at the accelerator's loop
+    rfactor_form: str = ""
+    by: tuple[int, int] = (2, 2)  # up: the divisors of x and y (2, 3 or 4 along x; 1 along y: not divided)
 
 
 @dataclass(frozen=True)
@@ -254,8 +258,10 @@ def with_divided_taps(rng: random.Random, case: Case) -> Case:
 
 def with_divided_start(rng: random.Random, case: Case) -> Case:
     """One RAM case in three starts at the last stage's first row read at b % 4 (its first pass runs b in steps of 4,
-    hwlower/scatter.py; 100 and 256 bins are whole steps), drawn last, as above."""
-    if case.bins <= 64 or rng.random() >= 1 / 3:
+    hwlower/scatter.py; 100 and 256 bins are whole steps), drawn last, as above. Not when the table is read
+    back at each pixel's bin: a RAM read at computed coordinates starts at a constant (refused otherwise, fuzz
+    9153726)."""
+    if case.bins <= 64 or case.lookup or rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, ram_init="divided")
 
@@ -263,31 +269,100 @@ def with_divided_start(rng: random.Random, case: Case) -> Case:
 def with_rfactor(rng: random.Random, case: Case) -> Case:
     """One case in two with a reduction over more than one row, one lane, not split nor divided, splits it with
     rfactor(r.y, v) (frontend/rfactor.py: partial results over v, unrolled as the reduction is), drawn last, as
-    above."""
+    above; one such case in two in another form (`Stage.rfactor_form`, as tests/flow/test_flow_rfactor.py
+    schedules them): a split of r.x whose outer part is preserved (two parts; a tail guarded over 3 taps), or
+    the stage's schedule calls before rfactor (reorder and unrolls of RVars, or a split of x)."""
     fit = [k for k, s in enumerate(case.stages) if s.kind == "reduce" and s.extent[1] > 1 and not s.split
            and s.divided == 1 and not s.inline and case.lanes_of(s.name) == 1]
     if case.variant == "glb" or not fit or rng.random() >= 1 / 2:
         return case
     stages = list(case.stages)
     k = rng.choice(fit)
-    stages[k] = dataclasses.replace(stages[k], rfactor=True)
+    if _over_an_inlined_upsample(case, stages[k].taps[0][0]):  # refused (fuzz 9146145: reported, session 17)
+        return case
+    forms = ["first", "pure"] + (["split"] if stages[k].extent[0] > 1 and stages[k].where < 0 else [])
+    form = rng.choice(forms) if rng.random() < 1 / 2 else ""
+    stages[k] = dataclasses.replace(stages[k], rfactor=True, rfactor_form=form)
     return dataclasses.replace(case, stages=tuple(stages))
 
 
+def _over_an_inlined_upsample(case: Case, src: int) -> bool:
+    """Whether source `src` is an inlined upsample, or an inlined stage reading one (through inlined stages)."""
+    st = case.stages[src] if src >= 0 else None
+    return st is not None and st.inline and (st.kind == "up" or any(_over_an_inlined_upsample(case, t[0])
+                                                                     for t in st.taps))
+
+
+def rfactor_lines(s: Stage) -> list[str]:
+    """The schedule lines of a stage `s` with rfactor (before its compute_at), in `s.rfactor_form`."""
+    f, r, v = f'a["{s.name}"]', f'a["r_{s.name}"]', 'hl.Var("v")'
+    if s.rfactor_form == "split":  # 2 parts: by 1 over 2 taps, by 2 over 3 (the last part guarded)
+        rxo, rxi = f'hl.RVar("rxo_{s.name}")', f'hl.RVar("rxi_{s.name}")'
+        lines = [f"    intm = {f}.update().split({r}.x, {rxo}, {rxi}, {s.extent[0] - 1}).rfactor({rxo}, {v})"]
+        if not s.unrolled:  # over 3 taps rxi unrolled: serial, its guarded taps are refused (fuzz 9163400)
+            guarded = f".update().unroll({rxi}).unroll({v})" if s.extent[0] == 3 else ""
+            return lines + [f"    intm.compute_at({f}, x).unroll({v}){guarded}"]
+        return lines + [f"    {f}.update().unroll({rxo})",
+                        f"    intm.compute_at({f}, x).unroll({v}).update().unroll({rxi}).unroll({r}.y).unroll({v})"]
+    if s.rfactor_form == "first":  # Halide carries the unroll of r.x to intm's update, of r.y to the merged one
+        unroll = f".unroll({r}.x).unroll({r}.y)" if s.unrolled else f".unroll({r}.x)"
+        return [f"    intm = {f}.update().reorder({r}.x, {r}.y, x, y){unroll}.rfactor({r}.y, {v})",
+                f"    intm.compute_at({f}, x).unroll({v}).update().unroll({v})"]
+    if s.rfactor_form == "pure":  # the merged update's x split: intm buffered at the accelerator's loop
+        xo, xi = f'hl.Var("xo_{s.name}")', f'hl.Var("xi_{s.name}")'
+        return [f"    intm = {f}.update().split(x, {xo}, {xi}, 2).rfactor({r}.y, {v})",
+                f'    intm.compute_at(a["hw_output"], xo).unroll({v}).update().unroll({v})'
+                + (f".unroll({r}.x)" if s.unrolled else ""),
+                *([f"    {f}.update().unroll({r}.y)"] if s.unrolled else [])]
+    # before the stage's other calls: the partial results over v = r.y, each over r.x
+    unroll = f".update().unroll({r}.x).unroll({v})" if s.unrolled else ""
+    return [f"    intm = {f}.update().rfactor({r}.y, {v})", f"    intm.compute_at({f}, x).unroll({v}){unroll}",
+            *([f"    {f}.update().unroll({r}.y)"] if s.unrolled else [])]
+
+
+def with_upsample_chains(rng: random.Random, case: Case) -> Case:
+    """One case in two with an upsample that the last stage reads (or that is the last stage) and no Func read at
+    two rates chains a second upsample after the last stage, along x only (drawn last, as above): x / 3 then x / 2,
+    x / 2 then x / 3, x / 4 then x / 2 or x / 2 then x / 4 (hwlower/steps.py steps each resolution by its own
+    divisor), in host tiles of any size in one case of two. Not with a Func read at two rates: one loop would read
+    at two divisors (x / 6 beside x / 2), refused by design (catalogue read_at_two_divisors)."""
+    ups = [k for k, st in enumerate(case.stages) if st.kind == "up"]
+    if not ups or read_at_two_rates(case) or not _reads(case, len(case.stages) - 1, ups[0]) or rng.random() >= 1 / 2:
+        return case
+    first, then = rng.choice(((3, 2), (2, 3), (4, 2), (2, 4)))
+    stages = list(case.stages)
+    # both upsamples buffered: the first inlined into the second is one read at (x / 3) / 2, refused as not affine
+    # (session 17, fuzz 9146012: reported, not supported yet)
+    stages[ups[0]] = dataclasses.replace(stages[ups[0]], by=(first, 2), inline=False)
+    if case.edges:  # an odd width over a stage inlined through the boundary condition is refused (fuzz 9150177)
+        stages = [dataclasses.replace(st, inline=False) for st in stages]
+    n = len(stages)
+    stages.append(Stage(f"f{n}", "up", ((n - 1, 0, 0),), ("up",), by=(then, 1)))
+    tile = (rng.randint(2, case.width), rng.randint(1, case.height)) if rng.random() < 1 / 2 else None
+    return dataclasses.replace(case, stages=tuple(stages), tile=tile)
+
+
+def _reads(case: Case, k: int, j: int) -> bool:
+    """Whether stage k is stage j or reads it (through any stages)."""
+    return k == j or any(src >= 0 and _reads(case, src, j) for src, _, _ in case.stages[k].taps)
+
+
 def with_glb_resampled(rng: random.Random, case: Case) -> Case:
-    """One case in two with a 2x upsample or downsample and nothing else seed 002's GLB variant leaves out (lanes,
-    channels, a scatter, another variant, a split or rfactor'd reduction) runs through the GLB level (drawn last,
-    as above): GLB tiles of whole steps of 2 in two cases of three (an upsample's footprint then shifts by whole
-    source pixels), of any size in the rest (a tile at another phase grows to the first tile's, hwlower/tiling.py),
-    and in one case of two memory tiles inside them drawn alike (those not whole steps round up to them)."""
+    """One case in two with an upsample or a 2x downsample and nothing else seed 002's GLB variant leaves out
+    (lanes, channels, a scatter, another variant, a split or rfactor'd reduction) runs through the GLB level (drawn
+    last, as above): GLB tiles of whole steps of one of its divisors in two cases of three (not of their product
+    or lcm: every tile rounds up to the first one's phase since session 17, hwlower/steps.py), of any size in the
+    rest (a tile at another phase grows to the first tile's, hwlower/tiling.py), and in one case of two memory
+    tiles inside them drawn alike (those not whole steps round up to them)."""
     plain = (case.lanes == 1 and not case.bins and not case.channels and case.variant == ""
              and all(not st.split and not st.rfactor for st in case.stages))
     if not plain or all(st.kind not in ("down", "up") for st in case.stages) or read_at_two_rates(case) \
             or rng.random() >= 1 / 2:
         return case
-    # whole steps of every division: the upsample's 2 and a transposed convolution's d (fuzz 141245: tiles of 2
-    # over x / 2 of (x + r.x) / 3, whose steps are 6)
-    step = math.lcm(2 if any(st.kind == "up" for st in case.stages) else 1, *(st.divided for st in case.stages))
+    # the divisors: an upsample's and a transposed convolution's d (fuzz 141245: tiles of 2 over x / 2 of
+    # (x + r.x) / 3, refused before session 17)
+    divisors = sorted({st.by[0] for st in case.stages if st.kind == "up"} | {st.divided for st in case.stages})
+    step = rng.choice([d for d in divisors if d > 1] or [1])
 
     def extent(most: int) -> int:
         if rng.random() < 2 / 3:  # whole steps (the output itself if it is smaller than a step)
@@ -304,13 +379,15 @@ def read_at_two_rates(case: Case) -> bool:
     stage and at an undivided index too (`f0[x, y] = hw_input[2 * x, 2 * y]` and `f1[x, y] = f0[x, y] + hw_input[x
     + 1, y]`). No box that only shifts holds both reads from tile to tile, so tiles over it are refused
     (hwlower/tiling.py, catalogue read_at_two_rates_in_host_tiles)."""
-    rates: dict[int, set[Fraction]] = {len(case.stages) - 1: {Fraction(1)}}
+    one = (Fraction(1), Fraction(1))
+    rates: dict[int, set[tuple[Fraction, Fraction]]] = {len(case.stages) - 1: {one}}
     for k in range(len(case.stages) - 1, -1, -1):
         st = case.stages[k]
-        scale = {"down": Fraction(2), "up": Fraction(1, 2)}.get(st.kind, Fraction(1, st.divided))
-        for rate in rates.get(k, set()):
+        scale = {"down": (Fraction(2), Fraction(2)), "up": (Fraction(1, st.by[0]), Fraction(1, st.by[1]))}.get(
+            st.kind, (Fraction(1, st.divided), Fraction(1, st.divided)))
+        for rx, ry in rates.get(k, set()):
             for src, _, _ in st.taps:
-                rates.setdefault(src, set()).add(rate * scale)
+                rates.setdefault(src, set()).add((rx * scale[0], ry * scale[1]))
     return any(len(r) > 1 for r in rates.values())
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mainspring import fuzz
+from mainspring import fuzz, fuzz_case
 
 CASES = sorted((Path(__file__).parent / "fuzz_cases").glob("*.py"))
 SIMULATORS = ("icarus", "verilator")
@@ -63,6 +63,70 @@ def test_generation_is_deterministic_and_runnable():
     scatters = [fuzz.generate(k) for k in range(60) if fuzz.generate(k).bins]
     assert {c.scatter for c in scatters} == {"count", "max", "sum"} and min(c.bins for c in scatters) <= 4 < max(
         c.bins for c in scatters)  # lanes of registers and RAMs, in the fixed range CI runs
+
+
+# Seeds of the session-17 draws (in fuzz17's range): a chain of upsamples (x / d then x / e) in one tile, in host
+# tiles and under the GLB level; rfactor after the stage's reorder and unrolls, after a split of x, and of a split
+# r.x (two parts).
+NEW_DRAWS = {"chain": 146109, "chain_tile": 146026, "chain_glb": 146198, "rfactor_first": 146015,
+             "rfactor_pure": 146087, "rfactor_split": 146238}
+
+
+@pytest.mark.parametrize("name", NEW_DRAWS)
+def test_the_session_17_draws_are_bit_exact(name):
+    case = fuzz.generate(NEW_DRAWS[name])
+    ups = [s.by for s in case.stages if s.kind == "up"]
+    if name.startswith("chain"):
+        assert len(ups) == 2 and ups[0][0] != ups[1][0] and ups[1][1] == 1
+        assert bool(case.tile) == (name != "chain") and (case.variant == "glb") == (name == "chain_glb")
+    else:
+        assert [s.rfactor_form for s in case.stages if s.rfactor] == [name.split("_")[1]]
+    got = fuzz.run_case(case, "icarus", fuzz._halide())
+    assert got.kind == "ok", f"{got.kind}: {got.detail}\n{got.source}"
+
+
+@pytest.mark.parametrize(("form", "unrolled", "taps"), [
+    (form, unrolled, taps) for form in ("", "split", "first", "pure") for unrolled in (True, False) for taps in (2, 3)])
+def test_the_rfactor_forms_drawn_are_schedules_halide_accepts(form, unrolled, taps):
+    """Each form's schedule (with the stage computed inside a tiled loop, as the fuzzer's) run by real Halide 21
+    equals the reference under it: Halide refuses a schedule it does not accept when it realizes it."""
+    import numpy as np
+
+    import mainspring
+
+    halide = pytest.importorskip("halide")
+    stage = fuzz.Stage("f1", "reduce", ((-1, 0, 0),), ("+",), 3, (taps, 2), unrolled, rfactor=True,
+                       rfactor_form=form)
+    data = np.random.default_rng(taps).integers(0, 4000, (10, 12), dtype=np.uint16)
+    outs = []
+    for h in (halide, mainspring):
+        x, y, xo, yo, xi, yi = (h.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+        a = {"input_": h.ImageParam(h.UInt(16), 2, "input"), "hw_input": h.Func("hw_input"), "f1": h.Func("f1"),
+             "output": h.Func("output"), "hw_output": h.Func("hw_output")}
+        a["hw_input"][x, y] = a["input_"][x, y]
+        r = a["r_f1"] = h.RDom([h.Range(0, taps), h.Range(0, 2)], "r_f1")
+        a["f1"][x, y] = h.u16(0)
+        a["f1"][x, y] += a["hw_input"][x + r.x, y + r.y] * h.u16(r.x + 1)
+        a["hw_output"][x, y] = a["f1"][x, y]
+        a["output"][x, y] = a["hw_output"][x, y]
+        a["hw_output"].compute_root().tile(x, y, xo, yo, xi, yi, 4, 3)
+        env = {"a": a, "hl": h, "x": x, "y": y, "xo": xo}
+        for line in fuzz_case.rfactor_lines(stage):
+            exec(line.strip(), env)  # the fuzzer's own schedule lines
+        a["f1"].compute_at(a["hw_output"], xo)
+        a["input_"].set(h.Buffer(data))
+        outs.append(np.asarray(a["output"].realize([7, 5])))
+    assert np.array_equal(*outs)
+
+
+def test_a_ram_read_back_at_its_bins_is_not_drawn_starting_at_a_row():
+    # fuzz 9153726: a RAM read at computed coordinates starts at a constant; started at the last stage's row
+    # (ram_init "divided") it was refused, off the documented list
+    case = fuzz.generate(9153726)
+    assert case.lookup and case.bins > 64 and case.ram_init != "divided"
+    drawn = [fuzz.generate(k) for k in range(146000, 146600)]
+    assert any(c.ram_init == "divided" for c in drawn)
+    assert not any(c.ram_init == "divided" and c.lookup for c in drawn)
 
 
 def test_shrinking_keeps_the_failure_and_simplifies(monkeypatch):
