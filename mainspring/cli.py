@@ -85,7 +85,8 @@ def cmd_sim(args) -> int:
         print(f"MISMATCH: {e}")
         return 1
     rep = design.report
-    print(f"{mod.NAME}{_at(res.output.shape[::-1])} on {args.simulator}: bit-exact against the reference "
+    w, h = size or res.output.shape[::-1][:2]  # a Generator's: its output's
+    print(f"{mod.NAME} {w}x{h} on {args.simulator}: bit-exact against the reference "
           f"({res.output.size} output pixels)")
     print(f"  cycles {res.cycles} (predicted {res.predicted_cycles}, ideal {rep['ideal_cycles']}, "
           f"first output at cycle {rep['first_output_cycle']})")

@@ -155,7 +155,7 @@ def test_the_command_line_runs_a_generator_file_with_its_params(tmp_path, capsys
     path.write_text(_GENERATOR_FILE)
     assert main(["sim", str(path), "--simulator", "icarus", "-p", "gain=3"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("brighten at 12x6 on icarus: bit-exact against the reference (72 output pixels)"), out
+    assert out.startswith("brighten 12x6 on icarus: bit-exact against the reference (72 output pixels)"), out
     assert main(["compile", str(path), "-o", str(tmp_path / "out"), "-p", "gain=3"]) == 0
     assert (tmp_path / "out").is_dir()
 
