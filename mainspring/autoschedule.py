@@ -34,12 +34,13 @@ import math
 from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget
+from .autoschedule_buffers import divides_coordinate, down_read_up, has_reuse, read_across_channels, read_off_grid
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_memory import scalars
-from .autoschedule_planes import plan_planes, planes_source
+from .autoschedule_planes import plan_planes, planes_inner, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
-from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile
+from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -113,8 +114,11 @@ class _Plan:
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
     opts = _options(params, target)
-    if not any(_image_copy(pipe, f) for f in pipe.order if f is not pipe.output):
-        # No copy Funcs of the images: each image streams in through its in_() wrapper (Halide's ImageParam.in_()).
+    copies = {id(f) for f in pipe.order if f is not pipe.output and _image_copy(pipe, f)}
+    if not copies or any(id(f) not in copies and f is not pipe.output and _reads_image(pipe, f) for f in pipe.order):
+        # No copy Funcs of the images, or Funcs besides them reading an image (demosaic's `g(x, y) = raw(2 * x +
+        # 1, 2 * y) + ...` beside `r(x, y) = raw(2 * x, 2 * y)`): each image streams in through its in_() wrapper
+        # (Halide's ImageParam.in_()).
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
             p.owner.in_()
         pipe = Pipeline(handle_of(pipe.output))
@@ -133,7 +137,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
     def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
         plan = fewest_alike(pipe, planned(lanes, depth, host), lambda k: planned(k, depth, host))
         if opts.use_glb == "true":
-            plan.glb = glb_tile(pipe, plan, opts)
+            plan = glb_lanes(pipe, plan, opts, lambda k: planned(k, depth, host))
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
             kept = one_tile(pipe, plan, target, opts, run, measure)  # unless one tile, compiled, fits after all
@@ -239,10 +243,10 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     for f in pipe.order:
         if id(f) not in seen or f is accelerated or id(f) not in reads_input:
             continue
-        if _divides(pipe, f, divides):
+        if divides_coordinate(pipe, f, divides):
             divides.add(id(f))
-        if (_has_reuse(pipe, f, seen) or (id(f) in divides and _read_off_grid(pipe, f, seen))
-                or (channel and _read_across_channels(pipe, f, accelerated, channel))):
+        if (has_reuse(pipe, f, seen) or (id(f) in divides and read_off_grid(pipe, f, seen))
+                or (channel and read_across_channels(pipe, f, accelerated, channel)) or down_read_up(pipe, f, seen)):
             buffered.append(f)
             divides.discard(id(f))
     plan = _Plan(out, accelerated, streams, buffered, extents)
@@ -345,6 +349,11 @@ def _copied(pipe: Pipeline, f: Function) -> Function | None:
     return None
 
 
+def _reads_image(pipe: Pipeline, f: Function) -> bool:
+    return any(isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "image"
+               for d in pipe.definitions(f) for n in ir.walk(d.value))
+
+
 def _image_copy(pipe: Pipeline, f: Function) -> bool:
     """f(x, y) = cast(image(x + a, y + b)): a stream the host computes."""
     v = _uncast_value(pipe, f)
@@ -401,70 +410,6 @@ def _reads_streams(pipe: Pipeline, streams: list[Function]) -> set[int]:
     return out
 
 
-def _has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
-    if len(pipe.definitions(f)) > 1:
-        return True
-    sites = set()
-    readers = 0
-    for c in pipe.consumers(f):
-        if id(c) not in region:
-            continue
-        readers += 1
-        for d in pipe.definitions(c):
-            for n in ir.walk(d.value):
-                if isinstance(n, ir.Call) and n.callee is f:
-                    sites.add(tuple(ir.structural_key(a) for a in n.args))
-                    # a read that moves with a reduction (a window's taps) reads each value several times
-                    if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (points(d) or 2) > 1:
-                        return True
-    return readers > 1 or len(sites) > 1
-
-
-def _divides(pipe: Pipeline, f: Function, divides: set[int]) -> bool:
-    """Whether f's value divides a coordinate by a constant (`in(x / 2, y)`), itself or through an inlined Func."""
-    for d in pipe.definitions(f):
-        for n in ir.walk(d.value):
-            if isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in divides:
-                return True
-            if isinstance(n, ir.Call) and any(isinstance(m, ir.BinOp) and m.op == "div" and any(
-                    isinstance(v, ir.Var) for v in ir.walk(m.a)) for a in n.args for m in ir.walk(a)):
-                return True
-    return False
-
-
-def _read_off_grid(pipe: Pipeline, f: Function, region: set[int]) -> bool:
-    """Whether a reader in the region reads f at an offset (`f(x + 1, y)`, not `f(x, y / 2)`): inlined, an
-    upsample's `(x + 1) / 2` is not affine in the reader's loops (hwlower strip-mines only a loop over whole
-    multiples of the divisor), while a buffered upsample is computed on its own loops."""
-    for c in pipe.consumers(f):
-        if id(c) not in region:
-            continue
-        for d in pipe.definitions(c):
-            for n in ir.walk(d.value):
-                if isinstance(n, ir.Call) and n.callee is f and any(
-                        isinstance(m, ir.BinOp) and m.op in ("add", "sub") for a in n.args for m in ir.walk(a)):
-                    return True
-    return False
-
-
-def _read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: str) -> bool:
-    """Whether the accelerated Func, its channels unrolled, reads f the same for every channel (`ratio(x, y)` in
-    `hw_output(c, x, y)`): inlined, each channel's lane would compute it again; buffered, once per pixel."""
-    return any(isinstance(n, ir.Call) and n.callee is f and not any(
-        isinstance(m, ir.Var) and m.name == channel for a in n.args for m in ir.walk(a))
-        for d in pipe.definitions(acc) for n in ir.walk(d.value))
-
-
-def _channels_first(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
-    """Whether the accelerated Func reads every buffered Func it reads with its plane dimensions first
-    (`hw_output(x, y, k) = f(conv(k, x, y))`): its producers then make a pixel's channels together, and the
-    output streams them so (channels innermost) instead of waiting for whole planes."""
-    reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value)
-             if isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee in plan.buffered]
-    return bool(reads) and all(
-        [a.name if isinstance(a, ir.Var) else None for a in n.args[:len(planes)]] == planes for n in reads)
-
-
 def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     name = pipe.name
     acc, out = plan.accelerated, plan.output
@@ -499,7 +444,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
                 else f".split({x}, xo, xi, {ext[0]})")
         if y is not None and len(dims) > 2:  # planes (x, y, c) inside the tile: c is the tile's, not the host's
             planes = ", ".join(f'vars["{d}"]' for d in dims[2:])
-            inner = _channels_first(pipe, plan, acc, dims[2:])
+            inner = planes_inner(pipe, plan, acc, dims[2:])
             tile += f".reorder({planes}, xi, yi, xo, yo)" if inner else f".reorder(xi, yi, {planes}, xo, yo)"
         lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
         if plan.channel:

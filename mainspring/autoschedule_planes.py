@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from .frontend import ir
 from .frontend.bounds import infer_boxes
 from .frontend.func import Function
+from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
 
 if TYPE_CHECKING:  # autoschedule.py builds on this module
@@ -152,3 +153,21 @@ def planes_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
             lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{v}"])  # its {v} lanes read nothing new')
         lines += [f'    funcs["{pipe.name(f)}"].update({k}).unroll(vars["{v}"])' for k in range(len(defs) - 1)]
     return lines
+
+
+def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
+    """Whether the accelerated Func's planes (c of `out(x, y, c)`) run innermost in its tile, a pixel's planes one
+    after another, rather than plane after plane. Where it reads every buffered Func with its planes first
+    (`hw_output(x, y, k) = f(conv(k, x, y))`): its producers make a pixel's channels together. Where no read moves
+    with a plane (`ycbcr(x, y, c) = select(c == 0, ... in(x, y, 0) ... in(x, y, 2) ...)`, every plane of a pixel
+    reading that pixel): plane after plane, the streams would be held whole until the last plane (a 64x48 frame of
+    3 channels: 6,153 words for 9); at one pixel per cycle only (at k lanes the output's x lanes would lie outside
+    its serial planes, which hwlower/lanes.py refuses)."""
+    reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)
+             and (isinstance(n.callee, Function) or (isinstance(n.callee, Parameter) and n.callee.kind == "image"))]
+    buffered = [n for n in reads if isinstance(n.callee, Function) and n.callee in plan.buffered]
+    if buffered and all([a.name if isinstance(a, ir.Var) else None for a in n.args[:len(planes)]] == planes
+                        for n in buffered):
+        return True
+    moves = any(isinstance(m, ir.Var) and m.name in planes for n in reads for a in n.args for m in ir.walk(a))
+    return plan.lanes.lanes == 1 and bool(reads) and not moves

@@ -65,7 +65,7 @@ def _rate(e: ir.Expr, v: str) -> Fraction | None:
 _Rates = dict[tuple[int, int], dict[str, set[Fraction]]]
 # The rates of the last few plans, by what they depend on (the pipeline, the region, its streams, the accelerated
 # Func, its channel), each with those objects so that their ids stay theirs while the entry lives: tile_steps,
-# reread_rows, x_rates and buffer_dividers ask for one plan's rates several times per tile size tried.
+# reread_rows and x_rates ask for one plan's rates several times per tile size tried.
 _MEMO: dict[tuple, tuple[tuple, _Rates]] = {}
 MEMO_SIZE = 8
 
@@ -147,24 +147,3 @@ def axis_rates(pipe: Pipeline, plan: _Plan) -> dict[int, dict[str, Fraction]]:
             mine = got.setdefault(fid, {})
             mine[axis] = max(mine.get(axis, Fraction(0)), *rs)
     return got
-
-
-def buffer_dividers(pipe: Pipeline, plan: _Plan, tile: tuple[int, int]) -> None:
-    """Under GLB tiles whose last tile shifts inward to an origin a fraction of a step from the first (7 columns
-    over x / 2 in tiles of 6: the last at x = 1), buffer the inlined Funcs that divide a coordinate: inlined into the
-    array output, hwlower/tiling.py neither moves that tile back outward nor grows it to the first tile's phase once
-    the GLB tile is padded to whole memory tiles, and refuses its footprint (fuzz --auto 140259, 140108); computed
-    at the memory tile's loop, they are stepped like any upsample."""
-    steps = tile_steps(pipe, plan)
-    off = [(extent % t) % (step or 1) != 0 and extent > t
-           for (_, extent), t, step in zip(plan.extents, tile, (steps.x, steps.y))]
-    if not any(off):
-        return
-    held = {id(f) for f in plan.buffered} | {id(plan.accelerated)} | {id(f) for f in plan.streams}
-    for f in plan.region:
-        if id(f) not in held and any(
-                isinstance(n, ir.Call) and isinstance(n.callee, Function) and any(
-                    isinstance(m, ir.BinOp) and m.op == "div" and any(isinstance(v, ir.Var) for v in ir.walk(m.a))
-                    for a in n.args for m in ir.walk(a))
-                for d in pipe.definitions(f) for n in ir.walk(d.value)):
-            plan.buffered.append(f)

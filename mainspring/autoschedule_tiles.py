@@ -33,7 +33,7 @@ from .autoschedule_memory import ceil_div as _ceil
 from .autoschedule_memory import extent_of as _extent
 from .autoschedule_memory import mem_tiles, xy
 from .autoschedule_memory import tile_boxes as _boxes
-from .autoschedule_steps import Steps, buffer_dividers, tile_steps, x_rates
+from .autoschedule_steps import Steps, tile_steps, x_rates
 from .frontend.errors import HalideError, user_location
 from .frontend.func import Function
 from .frontend.pipeline import Pipeline
@@ -97,8 +97,6 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
     for _ in range(NARROWINGS):
         plan.tiling = tiling
         plan.glb = tiling.tile if tiling and tiling.kind == "glb" else None
-        if plan.glb:
-            buffer_dividers(pipe, plan, plan.glb)
         plan.host_tile = tiling.tile if tiling and tiling.kind == "host" else None
         source = run(plan)
         if tiling is None:
@@ -352,9 +350,20 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
     sx = steps.x
     if sx is not None and any(r != 1 for r in x_rates(pipe, plan).values()):  # and whole lanes (fuzz --auto
         sx = math.lcm(sx, plan.lanes.lanes)  # 140258: 2 columns at 3 lanes over 2 * x: lanes streaming nothing)
-    tile = pick(plan.extents[0][1], asked[0], sx), pick(plan.extents[1][1], asked[1], steps.y)
-    buffer_dividers(pipe, plan, tile)
-    return tile
+    return pick(plan.extents[0][1], asked[0], sx), pick(plan.extents[1][1], asked[1], steps.y)
+
+
+def glb_lanes(pipe: Pipeline, plan: _Plan, opts: _Options, planned: Callable[[int], _Plan]) -> _Plan:
+    """`plan` with its GLB tile (`glb_tile`), at lanes that divide the tile's columns: the GLB moves whole lanes a
+    transfer, so 2 pixels per cycle over a GLB tile of 3 columns (a frame 3 wide) run at 1 (fuzz --auto 140256).
+    `planned(k)`: the plan at k lanes."""
+    plan.glb = glb_tile(pipe, plan, opts)
+    while plan.glb[0] % plan.lanes.lanes:
+        k, width = plan.lanes.lanes, plan.glb[0]
+        plan = planned(max(j for j in range(1, k) if width % j == 0))
+        plan.lanes.note = f"{k} pixels per cycle do not divide the GLB tile's {width} columns"
+        plan.glb = glb_tile(pipe, plan, opts)
+    return plan
 
 
 def glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:

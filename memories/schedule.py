@@ -266,7 +266,7 @@ def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], f
     stream changed."""
     changed = False
     for h in scheduled_stmts(prog):
-        if not h.is_host or h.lane_dims:
+        if not h.is_host:
             continue
         reads = [f for f in prog.flows if f.src is h and not f.streamed_out]
         pace = list(rates[h.name])

@@ -202,3 +202,29 @@ def test_a_planar_image_read_a_pixels_planes_together_streams_channels_first_at_
                        backpressure=0.2)
     assert res.cycles >= res.predicted_cycles <= 1.1 * design.report["ideal_cycles"]
 
+
+
+def _planar_colour_conversion(width, height):
+    """A CPU-style planar output whose every plane reads the same pixel of a planar image (RGB to YCbCr-like)."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    image = hl.ImageParam(hl.UInt(8), 3, "input")
+    out = hl.Func("ycc")
+    r, g, b = (hl.u16(image[x, y, k]) for k in range(3))
+    out[x, y, c] = hl.u8(hl.select(c == 0, (66 * r + 129 * g + 25 * b) >> 8, c == 1, 128 + (b >> 1), 128 + (r >> 1)))
+    out.set_estimates([(0, width), (0, height), (0, 3)])
+    return out
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_planar_output_whose_planes_read_one_pixel_runs_its_planes_innermost(simulator, build_dir):
+    """Every plane of the output reads the same pixel's three planes: plane after plane, the image's stream (a
+    pixel's planes per transfer) was held whole until the last plane read it (6,153 words at 64x48); its planes
+    innermost, a pixel's planes one after another, the stream is paced to them and holds a few words."""
+    out = _planar_colour_conversion(20, 6)
+    source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
+    assert '.reorder(vars["c"], xi, yi, xo, yo)' in source
+    design = hl.compile(out, name="ycc")
+    words = sum(b["words"] for b in design.report["buffers"])
+    assert design.report["ideal_cycles"] == 20 * 6 * 3 and words <= 12, (words, design.report["buffers"])
+    res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
+    assert res.cycles <= 1.05 * design.report["ideal_cycles"]

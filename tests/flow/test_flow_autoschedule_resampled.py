@@ -157,7 +157,7 @@ def test_glb_tile_over_an_axis_read_at_two_rates_is_refused_with_the_fix():
 
 
 def test_a_plans_rates_are_worked_out_once(monkeypatch):
-    # tile_steps, reread_rows, x_rates, axis_rates and buffer_dividers all read the rates at which each Func is
+    # tile_steps, reread_rows, x_rates and axis_rates all read the rates at which each Func is
     # read; each tile size tried asks for them again, so they are kept per plan (autoschedule_steps._MEMO).
     from mainspring import autoschedule_steps as steps
 

@@ -252,3 +252,28 @@ def test_camera_pipeline_small(simulator, build_dir):
     assert design.report["rom_words"] == 3 * 1024
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS)
+def test_a_stream_of_channels_is_paced_to_a_reader_that_fires_once_per_channel(simulator, tmp_path):
+    """The image streams a pixel's three channels per transfer; the output computes its three planes of the pixel
+    one after another (`reorder(c, xi, yi, ...)`, c serial), reading the transfer's words each firing. The stream
+    goes at the output's pace, one transfer every 3 cycles (memories/schedule.py paced only streams without
+    lanes: at one transfer a cycle it ran ahead, and its buffer held two thirds of the frame, 1,033 words at 32x16)."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    image = hl.ImageParam(hl.UInt(8), 3, "input")
+    out = hl.Func("out")
+    r, g, b = (hl.u16(image[x, y, k]) for k in range(3))
+    out[x, y, c] = hl.u8(hl.select(c == 0, (r + 2 * g + b) >> 2, c == 1, 128 + (b >> 1), 128 + (r >> 1)))
+    out.bound(x, 0, 32).bound(y, 0, 16).bound(c, 0, 3)
+    out.compute_root().tile(x, y, xo, yo, xi, yi, 32, 16).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+    stream = image.in_()
+    stream.compute_root().stream_to_accelerator()
+    sx, sy, sc = stream.args()
+    stream.reorder(sc, sx, sy).unroll(sc)
+    design = hl.compile(out, name="paced_channels")
+    words = {b["name"]: b["words"] for b in design.report["buffers"]}
+    assert sum(words.values()) <= 12, words
+    res = design.check(design.example_inputs(), simulator=simulator, build_dir=str(tmp_path))
+    assert res.cycles <= 1.05 * design.report["ideal_cycles"] == 1.05 * 32 * 16 * 3

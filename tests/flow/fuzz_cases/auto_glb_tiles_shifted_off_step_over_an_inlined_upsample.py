@@ -1,7 +1,8 @@
 # Found by mainspring fuzz --auto (seed 140108): refused before ("accelerator tiles differ in shape"): GLB tiles
 # of 8 columns (glb_tile 7 rounded up to whole steps) over an 11-wide upsample inlined into the array output: the
 # last tile shifts inward to x = 3, and hwlower does not move it back outward once the GLB tile is padded to
-# whole memory tiles. The autoscheduler now buffers the upsample there (autoschedule_steps.py buffer_dividers).
+# whole memory tiles. hwlower now moves that tile back outward (session 17), and the upsample stays inlined
+# (the autoscheduler's buffering of it there, its workaround since session 16, was dropped in session 18).
 """mainspring fuzz --auto case 140108: 11x4, copy style, lanes 3."""
 import mainspring
 

@@ -1,0 +1,76 @@
+"""Which Funcs of the accelerated region an automatic schedule buffers (computes at the tile loop, in memory
+tiles) rather than inlines into their readers: those with reuse, an upsample read at an offset, a Func every
+channel of the output reads alike, a downsample read at a divided coordinate. autoschedule.py's `_plan` asks."""
+
+from __future__ import annotations
+
+from .autoschedule_reduce import points
+from .frontend import ir
+from .frontend.func import Function
+from .frontend.pipeline import Pipeline
+
+
+def has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
+    if len(pipe.definitions(f)) > 1:
+        return True
+    sites = set()
+    readers = 0
+    for c in pipe.consumers(f):
+        if id(c) not in region:
+            continue
+        readers += 1
+        for d in pipe.definitions(c):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and n.callee is f:
+                    sites.add(tuple(ir.structural_key(a) for a in n.args))
+                    # a read that moves with a reduction (a window's taps) reads each value several times
+                    if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (points(d) or 2) > 1:
+                        return True
+    return readers > 1 or len(sites) > 1
+
+
+def divides_coordinate(pipe: Pipeline, f: Function, divides: set[int]) -> bool:
+    """Whether f's value divides a coordinate by a constant (`in(x / 2, y)`), itself or through an inlined Func."""
+    for d in pipe.definitions(f):
+        for n in ir.walk(d.value):
+            if isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in divides:
+                return True
+            if isinstance(n, ir.Call) and any(isinstance(m, ir.BinOp) and m.op == "div" and any(
+                    isinstance(v, ir.Var) for v in ir.walk(m.a)) for a in n.args for m in ir.walk(a)):
+                return True
+    return False
+
+
+def read_off_grid(pipe: Pipeline, f: Function, region: set[int]) -> bool:
+    """Whether a reader in the region reads f at an offset (`f(x + 1, y)`, not `f(x, y / 2)`): inlined, an
+    upsample's `(x + 1) / 2` is not affine in the reader's loops (hwlower strip-mines only a loop over whole
+    multiples of the divisor), while a buffered upsample is computed on its own loops."""
+    for c in pipe.consumers(f):
+        if id(c) not in region:
+            continue
+        for d in pipe.definitions(c):
+            for n in ir.walk(d.value):
+                if isinstance(n, ir.Call) and n.callee is f and any(
+                        isinstance(m, ir.BinOp) and m.op in ("add", "sub") for a in n.args for m in ir.walk(a)):
+                    return True
+    return False
+
+
+def down_read_up(pipe: Pipeline, f: Function, region: set[int]) -> bool:
+    """Whether f scales a coordinate (`dn(x, y) = bl(2 * x, 2 * y)`) and a reader reads f at a divided one (`dn(x /
+    2, y / 2)`): inlined, the reader would read f's producer at 2 * (x / 2) beside x, which no split of its loop
+    makes affine; buffered, f runs on its own loops."""
+    def arg_ops(n: ir.Call) -> set[str]:
+        return {m.op for a in n.args for m in ir.walk(a) if isinstance(m, ir.BinOp)}
+    scales = any(isinstance(n, ir.Call) and "mul" in arg_ops(n) for d in pipe.definitions(f) for n in ir.walk(d.value))
+    return scales and any(isinstance(n, ir.Call) and n.callee is f and "div" in arg_ops(n)
+                          for c in pipe.consumers(f) if id(c) in region
+                          for d in pipe.definitions(c) for n in ir.walk(d.value))
+
+
+def read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: str) -> bool:
+    """Whether the accelerated Func, its channels unrolled, reads f the same for every channel (`ratio(x, y)` in
+    `hw_output(c, x, y)`): inlined, each channel's lane would compute it again; buffered, once per pixel."""
+    return any(isinstance(n, ir.Call) and n.callee is f and not any(
+        isinstance(m, ir.Var) and m.name == channel for a in n.args for m in ir.walk(a))
+        for d in pipe.definitions(acc) for n in ir.walk(d.value))
