@@ -50,6 +50,16 @@ class CGRA:
     glb_lanes: int = 4
     max_ii: int = 4
 
+    def has_feature(self, feature) -> bool:
+        """Halide's `Target.has_feature` for a ported generator's branches: a CGRA has `hl.TargetFeature.Clockwork`
+        (the reference system's CGRA flow), not CoreIR or HLS."""
+        from .frontend.generator import TargetFeature
+
+        if not isinstance(feature, TargetFeature):
+            raise HalideError(f"{user_location()}: has_feature({feature!r}): a CGRA target has the features of "
+                              "hl.TargetFeature (Clockwork, CoreIR, HLS); CPU and GPU features do not apply")
+        return feature is TargetFeature.Clockwork
+
     def __post_init__(self):
         for f in fields(self):
             v = getattr(self, f.name)

@@ -135,7 +135,7 @@ def up_sample(h, hardware: bool):
             nearest_neighbor = h.Func("nearest_neighbor")
             hw_input = h.Func("hw_input")
             hw_input[x, y] = h.cast(h.UInt(16), self.input[x + 1, y + 1])
-            upx, upy = h.Func("upx"), h.Func("upy")
+            upx = h.Func("upx")  # the C++ also declares an unused upy
             upx[x, y, h._] = hw_input[(x / 2) - 1 + 2 * (x % 2), y, h._] / 4 + 3 * hw_input[x / 2, y, h._] / 4
             nearest_neighbor[x, y, h._] = upx[x, (y / 2) - 1 + 2 * (y % 2), h._] / 4 + 3 * upx[x, y / 2, h._] / 4
             hw_output = h.Func("hw_output")
