@@ -63,6 +63,14 @@ class TargetFeature(enum.Enum):
     HLS = "hls"
 
 
+def cgra_has_feature(feature) -> bool:
+    """`CGRA.has_feature(feature)`: only Clockwork."""
+    if not isinstance(feature, TargetFeature):
+        raise HalideError(f"{user_location()}: has_feature({feature!r}): a CGRA target has the features of "
+                          "hl.TargetFeature (Clockwork, CoreIR, HLS); CPU and GPU features do not apply")
+    return feature is TargetFeature.Clockwork
+
+
 _TYPE_NAME = re.compile(r"(u?int|float)(8|16|32|64)|bool")
 
 
