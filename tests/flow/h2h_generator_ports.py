@@ -98,7 +98,7 @@ def accumulation(h, hardware: bool):
         def generate(self):
             x, y = h.Var("x"), h.Var("y")
             kernel, conv = h.Func("kernel"), h.Func("conv")
-            r = h.RDom([h.Range(0, ksize), h.Range(0, ksize)])
+            r = h.RDom([h.Range(0, ksize), h.Range(0, ksize)], "r")
             kernel[x] = x
             conv[x, y] = h.u16(0)
             hw_input = h.Func("hw_input")
