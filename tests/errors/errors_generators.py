@@ -215,3 +215,30 @@ def type_generator_param_misspelt():
 @type_generator_param_misspelt.fix
 def _():
     return hl.GeneratorParam(hl.UInt(8)).parse("t", "uint8")
+
+
+@case("algorithm", "output_buffer().dim(i) beyond the output's dimensions", (
+    "{at}: Output 'output': output_buffer().dim(2): the output has 2 dimensions (0 to 1)"), func="output")
+def output_buffer_dim_out_of_range():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(2).set_bounds(0, 8))
+    return hl.compile(gen(), name="demo")  # <-
+
+
+@output_buffer_dim_out_of_range.fix
+def _():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(1).set_bounds(0, 8))
+    return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "output_buffer().dim(i).set_bounds with a size that is not a constant", (
+    "{at}: Output 'output': output_buffer().dim(0).set_bounds: extent must be a positive integer (a CGRA design has "
+    "a fixed size), got 0"), func="output")
+def output_buffer_bounds_not_positive():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(0).set_bounds(0, 0))  # <-
+    return hl.compile(gen(), name="demo")
+
+
+@output_buffer_bounds_not_positive.fix
+def _():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(0).set_bounds(0, 8))
+    return hl.compile(gen(), name="demo")
