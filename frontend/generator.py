@@ -13,6 +13,8 @@ optional (its target is a CGRA), and `call()` makes an ImageParam or Param for a
 from __future__ import annotations
 
 import contextvars
+import enum
+import re
 from typing import Any
 
 from .errors import HalideError, did_you_mean, user_location
@@ -40,6 +42,9 @@ class GeneratorContext:
     def target(self):
         return self._target
 
+    def get_target(self):
+        return self._target
+
     def __enter__(self) -> GeneratorContext:
         self._tokens.append(_context.set(self))
         return self
@@ -48,16 +53,56 @@ class GeneratorContext:
         _context.reset(self._tokens.pop())
 
 
+class TargetFeature(enum.Enum):
+    """The features Halide-to-Hardware's generators branch on (`get_target().has_feature(Target::Clockwork)`): a
+    CGRA target has Clockwork (the reference system's CGRA flow, whose branch holds the hardware schedule), not
+    CoreIR or HLS (its older flows), so a generator ported with all its branches takes the Clockwork one."""
+
+    Clockwork = "clockwork"
+    CoreIR = "coreir"
+    HLS = "hls"
+
+
+def cgra_has_feature(feature) -> bool:
+    """`CGRA.has_feature(feature)`: only Clockwork."""
+    if not isinstance(feature, TargetFeature):
+        raise HalideError(f"{user_location()}: has_feature({feature!r}): a CGRA target has the features of "
+                          "hl.TargetFeature (Clockwork, CoreIR, HLS); CPU and GPU features do not apply")
+    return feature is TargetFeature.Clockwork
+
+
+_TYPE_NAME = re.compile(r"(u?int|float)(8|16|32|64)|bool")
+
+
+def _parse_type(name: str, value: Any) -> Type:
+    """A Type GeneratorParam's value: a Type, or its name as on Halide's command line ("uint8", "float32")."""
+    if isinstance(value, Type):
+        return value
+    m = _TYPE_NAME.fullmatch(str(value))
+    if m is None:
+        raise HalideError(f"{user_location()}: GeneratorParam {name}: {value!r} is not a type; use a name such as "
+                          "\"uint8\", \"int16\", \"float32\" or \"bool\"")
+    from . import types
+
+    if m.group(0) == "bool":
+        return types.Bool()
+    make = {"uint": types.UInt, "int": types.Int, "float": types.Float}[m.group(1)]
+    return make(int(m.group(2)))
+
+
 class GeneratorParam:
-    """A compile-time parameter of a Generator; its default's type (int, float, bool, str) is its type."""
+    """A compile-time parameter of a Generator; its default's type (int, float, bool, str or hl.Type, as in
+    Halide's Python Generators) is its type."""
 
     def __init__(self, value: Any):
-        if not isinstance(value, (bool, int, float, str)):
+        if not isinstance(value, (bool, int, float, str, Type)):
             raise HalideError(f"{user_location()}: GeneratorParam({value!r}): the default must be an int, float, "
-                              "bool or str (its type is the parameter's type)")
+                              "bool, str or hl.Type (its type is the parameter's type)")
         self.value = value
 
     def parse(self, name: str, value: Any):
+        if isinstance(self.value, Type):
+            return _parse_type(name, value)
         kind = type(self.value)
         if kind is bool and isinstance(value, str):
             if value not in ("true", "false"):
@@ -120,9 +165,10 @@ class OutputBuffer:
 
     def make(self, name: str, value=None):
         assert value is None
-        return Func(name)
+        return _OutputFunc(name)
 
     def check(self, name: str, func: Func) -> None:
+        assert isinstance(func, _OutputFunc)
         if not func.defined():
             raise HalideError(f"{user_location()}: Output '{name}' was not defined: generate() must define it (e.g. "
                               f"self.{name}[x, y] = ...)")
@@ -130,6 +176,64 @@ class OutputBuffer:
             raise HalideError(f"{user_location()}: Output '{name}' is declared {self.type} with {self.dimensions} "
                               f"dimensions, but generate() defined it as {func.type()} with {func.dimensions()}: "
                               f"cast its value (e.g. hl.cast({_spelling(self.type)}, ...)) or change the declaration")
+        func._apply_buffer_bounds()
+
+
+class _OutputFunc(Func):
+    """A Generator's output Func, whose `output_buffer()` is the output image: `self.output.output_buffer()
+    .dim(0).set_bounds(0, 64)` fixes the output's size as `self.output.bound(x, 0, 64)` does (in Halide both make
+    the output's loop bounds these constants). Applied after generate(), so it may come before the definition."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self._buffer_dims: dict[int, dict[str, tuple[int, int]]] = {}
+
+    def output_buffer(self) -> _OutputImage:
+        return _OutputImage(self)
+
+    def _apply_buffer_bounds(self) -> None:
+        args = self.args()
+        for i, calls in sorted(self._buffer_dims.items()):
+            if i >= len(args):
+                raise HalideError(f"{user_location()}: Output '{self.name()}': output_buffer().dim({i}): the output "
+                                  f"has {len(args)} dimensions (0 to {len(args) - 1})")
+            if "set_bounds" in calls:
+                self.bound(args[i], *calls["set_bounds"])
+            if "set_estimate" in calls:
+                self.set_estimate(args[i], *calls["set_estimate"])
+
+
+class _OutputImage:
+    def __init__(self, func: _OutputFunc):
+        self._func = func
+
+    def dim(self, i: int) -> _OutputDim:
+        return _OutputDim(self._func, int(i))
+
+    def dimensions(self) -> int:
+        return len(self._func.args())
+
+
+class _OutputDim:
+    """Halide's `Dimension` of an output image: set_bounds and set_estimate (what a CGRA design's size uses)."""
+
+    def __init__(self, func: _OutputFunc, i: int):
+        self._func, self._i = func, i
+
+    def _record(self, call: str, min_, extent) -> _OutputDim:
+        for what, v in (("min", min_), ("extent", extent)):
+            if isinstance(v, bool) or not isinstance(v, int) or (what == "extent" and v < 1):
+                raise HalideError(f"{user_location()}: Output '{self._func.name()}': output_buffer().dim({self._i})"
+                                  f".{call}: {what} must be a{' positive' if what == 'extent' else 'n'} integer "
+                                  f"(a CGRA design has a fixed size), got {v!r}")
+        self._func._buffer_dims.setdefault(self._i, {})[call] = (min_, extent)
+        return self
+
+    def set_bounds(self, min, extent) -> _OutputDim:  # noqa: A002 - Halide's parameter names
+        return self._record("set_bounds", min, extent)
+
+    def set_estimate(self, min, extent) -> _OutputDim:  # noqa: A002 - Halide's parameter names
+        return self._record("set_estimate", min, extent)
 
 
 def _spelling(t: Type) -> str:
@@ -171,6 +275,24 @@ class Generator:
         from mainspring.target import CGRA
 
         return self._target or CGRA()
+
+    def get_target(self):
+        """The C++ spelling of `target()`, which line-for-line ports write."""
+        return self.target()
+
+    def context(self) -> GeneratorContext:
+        return GeneratorContext(self.target())
+
+    def natural_vector_size(self, type_: Type) -> int:
+        raise HalideError(f"{user_location()}: Generator {self._name()}: natural_vector_size({_spelling(type_)}): a "
+                          "CGRA has no SIMD vector width (each PE computes one word per cycle); several pixels per "
+                          "cycle are an unroll of the accelerated loop, e.g. hw_output.unroll(xi, self.lanes) with "
+                          "lanes a GeneratorParam")
+
+    def add_requirement(self, condition, *error_args) -> None:
+        raise HalideError(f"{user_location()}: Generator {self._name()}: add_requirement(...): a CGRA design has no "
+                          "host code to check a requirement when it runs; check the InputScalar's value before "
+                          "passing it, or make the value a GeneratorParam (fixed when the design is compiled)")
 
     def using_autoscheduler(self) -> bool:
         return self._autoscheduler is not None

@@ -17,6 +17,7 @@ from .frontend.generator import (
     InputBuffer,
     InputScalar,
     OutputBuffer,
+    TargetFeature,
     funcs,
     generator,
 )
@@ -121,6 +122,6 @@ __all__ = [
     "Bool", "Float", "Int", "Type", "UInt",
     "RDom", "Range", "RVar", "Var",
     "CGRA", "Design", "SimulationResult", "compile",
-    "Generator", "GeneratorContext", "GeneratorParam", "InputBuffer", "InputScalar", "OutputBuffer", "funcs",
-    "generator", "vars",
+    "Generator", "GeneratorContext", "GeneratorParam", "InputBuffer", "InputScalar", "OutputBuffer", "TargetFeature",
+    "funcs", "generator", "vars",
 ]

@@ -50,6 +50,13 @@ class CGRA:
     glb_lanes: int = 4
     max_ii: int = 4
 
+    def has_feature(self, feature) -> bool:
+        """Halide's `Target.has_feature` for a ported generator's branches: a CGRA has `hl.TargetFeature.Clockwork`
+        (the reference system's CGRA flow), not CoreIR or HLS."""
+        from .frontend.generator import cgra_has_feature
+
+        return cgra_has_feature(feature)
+
     def __post_init__(self):
         for f in fields(self):
             v = getattr(self, f.name)

@@ -7,9 +7,9 @@ import mainspring as hl
 from catalogue import case
 
 
-def _generator(dimensions: int = 2, out_type=None, defines: bool = True, outputs: int = 1):
+def _generator(dimensions: int = 2, out_type=None, defines: bool = True, outputs: int = 1, also=None):
     """A pointwise generator (`output = input * gain`, the reference system's pointwise app) with a
-    GeneratorParam `gain`; its schedule accelerates an 8x8 output."""
+    GeneratorParam `gain`; its schedule accelerates an 8x8 output, then calls `also(self, hw_output, xi)`."""
 
     class Pointwise(hl.Generator):
         gain = hl.GeneratorParam(2)
@@ -30,6 +30,8 @@ def _generator(dimensions: int = 2, out_type=None, defines: bool = True, outputs
                 self.output2[x, y] = hw_output[x, y]
             hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
             hw_input.compute_root().stream_to_accelerator()
+            if also is not None:
+                also(self, hw_output, xi)
 
     return hl.generator(name="pointwise")(Pointwise)
 
@@ -157,3 +159,86 @@ def call_with_an_image_of_another_type():
 def _():
     gen = _generator()
     return hl.compile(gen.call(hl.ImageParam(hl.UInt(16), 2, "image")), name="demo")
+
+
+@case("algorithm", "natural_vector_size in a Generator compiled for a CGRA", (
+    "{at}: Generator pointwise: natural_vector_size(hl.UInt(16)): a CGRA has no SIMD vector width (each PE "
+    "computes one word per cycle); several pixels per cycle are an unroll of the accelerated loop, e.g. "
+    "hw_output.unroll(xi, self.lanes) with lanes a GeneratorParam"))
+def natural_vector_size_on_a_cgra():
+    gen = _generator(also=lambda g, hw_output, xi: hw_output.unroll(xi, g.natural_vector_size(hl.UInt(16))))  # <-
+    return hl.compile(gen(), name="demo")
+
+
+@natural_vector_size_on_a_cgra.fix
+def _():
+    gen = _generator(also=lambda g, hw_output, xi: hw_output.unroll(xi, 2))
+    return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "add_requirement in a Generator compiled for a CGRA", (
+    "{at}: Generator pointwise: add_requirement(...): a CGRA design has no host code to check a requirement when "
+    "it runs; check the InputScalar's value before passing it, or make the value a GeneratorParam (fixed when the "
+    "design is compiled)"))
+def add_requirement_on_a_cgra():
+    gen = _generator(also=lambda g, hw_output, xi: g.add_requirement(g.input.dim(0).extent() >= 8))  # <-
+    return hl.compile(gen(), name="demo")
+
+
+@add_requirement_on_a_cgra.fix
+def _():
+    gen = _generator(also=lambda g, hw_output, xi: g.input.dim(0).set_bounds(0, 8))
+    return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "has_feature of a CPU feature on a CGRA target", (
+    "{at}: has_feature('avx2'): a CGRA target has the features of hl.TargetFeature (Clockwork, CoreIR, HLS); "
+    "CPU and GPU features do not apply"))
+def cpu_feature_of_a_cgra():
+    gen = _generator(also=lambda g, hw_output, xi: g.get_target().has_feature("avx2") and hw_output.unroll(xi, 2))  # <-
+    return hl.compile(gen(), name="demo")
+
+
+@cpu_feature_of_a_cgra.fix
+def _():
+    gen = _generator(also=lambda g, hw_output, xi: g.get_target().has_feature(hl.TargetFeature.Clockwork)
+                     and hw_output.unroll(xi, 2))
+    return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "A Type GeneratorParam given a value that is not a type name", (
+    "{at}: GeneratorParam t: 'u8' is not a type; use a name such as \"uint8\", \"int16\", \"float32\" or \"bool\""))
+def type_generator_param_misspelt():
+    return hl.GeneratorParam(hl.UInt(8)).parse("t", "u8")  # <-
+
+
+@type_generator_param_misspelt.fix
+def _():
+    return hl.GeneratorParam(hl.UInt(8)).parse("t", "uint8")
+
+
+@case("algorithm", "output_buffer().dim(i) beyond the output's dimensions", (
+    "{at}: Output 'output': output_buffer().dim(2): the output has 2 dimensions (0 to 1)"), func="output")
+def output_buffer_dim_out_of_range():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(2).set_bounds(0, 8))
+    return hl.compile(gen(), name="demo")  # <-
+
+
+@output_buffer_dim_out_of_range.fix
+def _():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(1).set_bounds(0, 8))
+    return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "output_buffer().dim(i).set_bounds with a size that is not a constant", (
+    "{at}: Output 'output': output_buffer().dim(0).set_bounds: extent must be a positive integer (a CGRA design has "
+    "a fixed size), got 0"), func="output")
+def output_buffer_bounds_not_positive():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(0).set_bounds(0, 0))  # <-
+    return hl.compile(gen(), name="demo")
+
+
+@output_buffer_bounds_not_positive.fix
+def _():
+    gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(0).set_bounds(0, 8))
+    return hl.compile(gen(), name="demo")
