@@ -13,7 +13,7 @@ from .common import autoschedule, random_image
 
 NAME = "h2h_rom"
 DEFAULT_SIZE = (64, 64)
-GAMMA, CONTRAST = 2.0, 50.0
+GAMMA, CONTRAST = 1.0, 1.0  # rom_generator.cpp's globals (camera_pipeline's are 2 and 50)
 
 
 def output_size(in_width: int, in_height: int) -> tuple[int, int]:
