@@ -47,8 +47,8 @@ def load(name_or_path: str):
         spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(name_or_path))[0], name_or_path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
-        if not hasattr(mod, "build") and _generators(mod):
-            return _generator_app(name_or_path, _generators(mod))
+        if not hasattr(mod, "build") and (gens := _generators(mod)):
+            return _generator_app(name_or_path, gens)
         for attr in ("NAME", "DEFAULT_SIZE", "build"):
             if not hasattr(mod, attr):
                 raise HalideError(f"{name_or_path} does not follow the app convention: it has no {attr} "
