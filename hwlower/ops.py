@@ -23,6 +23,7 @@ from .affine import affine_of, int_value
 from .clamped_index import affine_of_clamped
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
+from .guarded_clamps import unclamp_guarded_reads
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, replay
@@ -335,6 +336,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
 
     def lower(e: ir.Expr, env: dict[str, Affine]) -> ir.Expr:
         e = simplify(map_calls(simplify(e), lambda c: table_constant(c, tables, who, pipe), {}))
+        e = unclamp_guarded_reads(e, lambda args: all(_affine_or_none(a, env, ranges) is not None for a in args))
         return simplify(map_calls(e, lambda c: to_port(c, env), {}))
 
     loops = list(s.loops)
@@ -356,6 +358,12 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     for lp in reversed(loops):
         node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip)
     return node
+
+
+def _affine_or_none(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int]) -> Affine | None:
+    """Index e as an affine function of the op's loops, its clamps decided per iteration (`_affine`), or None."""
+    a = affine_of(e, env, ranges)
+    return a if a is not None else affine_of_clamped(e, env, ranges)
 
 
 def _is_affine(args: tuple[ir.Expr, ...], env: dict[str, Affine], ranges: dict[str, int]) -> bool:
@@ -467,10 +475,8 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
                 if scaled else
                 "an index clamped with min or max is affine only where its values at the iterations of the loops "
                 "it moves with lie on a line (clamps of a read at constant bounds become edge taps; this one is not "
-                "such a read): rfactor of a split RVar clamps the last part's taps where the split's factor does not "
-                "divide the RVar's extent, a line over the lanes of the outer part only when there are two parts; "
-                "split it by a factor that divides the extent or leaves two parts (at least half of it) and rfactor "
-                "the outer part; else compute the clamped index on the host side"
+                "such a read, nor the clamped tap of rfactor's guarded split, read under a guard); compute the "
+                "clamped index on the host side"
                 if any(isinstance(n, ir.BinOp) and n.op in ("min", "max") for n in ir.walk(e)) else
                 "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
                 "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "

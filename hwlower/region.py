@@ -125,7 +125,7 @@ def find_region(pipe: Pipeline) -> Region:
         if id(f) not in inside:
             continue
         if f is out or f.placement.compute.kind == "at" or _unfoldable_updates(pipe, f) \
-                or _divided_under_serial_steps(pipe, f):
+                or _divided_under_serial_steps(pipe, f) or _upsample_read_at_a_quotient(pipe, f):
             # Halide computes a Func whose updates cannot be inlined (a histogram's scatter) at its consumer's
             # innermost loop; its values are the same at the accelerator's loop, where hardware buffers it.
             buffered.append(f)
@@ -185,6 +185,56 @@ def _divided_under_serial_steps(pipe: Pipeline, f: Function) -> bool:
                         isinstance(v, ir.RVar) and v.name not in lanes for a in n.args for v in ir.walk(a)):
                     return True
     return False
+
+
+def _upsample_read_at_a_quotient(pipe: Pipeline, f: Function) -> bool:
+    """An inline pure Func that divides a coordinate by a constant (an upsample, `in(x / 2, y)`, or reads one
+    inline at that coordinate), read in that dimension at an index that divides by a constant too (a chain of
+    upsamples, `f(x / 4 + 1, y)`) or sums two pure variables (an rfactor's intermediate, `f(x, y + v)`): inlined,
+    the read is `in((x / 4 + 1) / 2, y)` (steps by 4 and by 8 in one loop) or `in(x, (y + v) / 2)` (affine in no
+    split of y and v); buffered at the accelerator's loop (the same values, as Halide computes an inline Func's
+    values wherever it is read) each Func reads its producer at one quotient, as when written with compute_at."""
+    if not _inline_pure(pipe, f):
+        return False
+    divided = [i for i, v in enumerate(f.args) if _divides(pipe, f, v)]
+    return any(isinstance(n, ir.Call) and n.callee is f and any(_nested(n.args[i]) for i in divided)
+               for g in pipe.consumers(f) for d in pipe.definitions(g) for n in ir.walk(d.value))
+
+
+def _inline_pure(pipe: Pipeline, f: Function) -> bool:
+    return f.placement.compute.kind == "inline" and len(pipe.definitions(f)) == 1
+
+
+def _divides(pipe: Pipeline, f: Function, var: str) -> bool:
+    """f's value reads a Func at a quotient (or modulo) by a constant of its variable `var`, or an inline Func at
+    an index of `var` where that one divides (not a table's own arithmetic, `x * 5 % 11`)."""
+    for c in ir.walk(pipe.definitions(f)[0].value):
+        if not isinstance(c, ir.Call):
+            continue
+        for j, a in enumerate(c.args):
+            if not any(isinstance(v, ir.Var) and v.name == var for v in ir.walk(a)):
+                continue
+            if any(_by_constant(n) and any(isinstance(v, ir.Var) and v.name == var for v in ir.walk(n.a))
+                   for n in ir.walk(a)):
+                return True
+            g = c.callee
+            if isinstance(g, Function) and g is not f and _inline_pure(pipe, g) and j < len(g.args) \
+                    and _divides(pipe, g, g.args[j]):
+                return True
+    return False
+
+
+def _nested(a: ir.Expr) -> bool:
+    """An index that, divided again, is not one loop's quotient: it divides, or sums two pure variables (not a
+    coordinate computed from loaded values, a table's)."""
+    if any(isinstance(m, ir.Call) for m in ir.walk(a)):
+        return False
+    return any(_by_constant(m) for m in ir.walk(a)) or len({v.name for v in ir.walk(a) if isinstance(v, ir.Var)}) > 1
+
+
+def _by_constant(n: ir.Expr) -> bool:
+    return isinstance(n, ir.BinOp) and n.op in ("div", "mod") and isinstance(n.b, ir.Const) \
+        and not n.b.type.is_float()
 
 
 def _reads_image(pipe: Pipeline, f: Function) -> bool:

@@ -114,6 +114,7 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
     div = 1
     if _modulo_step(graph, own, arg):
         return
+    arg = _through_a_condition(arg)
     if isinstance(arg, ir.BinOp) and arg.op == "div":
         divisor = arg.b
         if isinstance(divisor, ir.Const) and not divisor.type.is_float():
@@ -165,6 +166,29 @@ def _unclamped(arg: ir.Expr) -> ir.Expr:
             all(isinstance(n, (ir.Const, ir.BinOp)) for n in ir.walk(arg.b)):  # a bound like (0 + 3) - 1
         arg = arg.a
     return arg
+
+
+def _through_a_condition(arg: ir.Expr) -> ir.Expr:
+    """The quotient inside an inlined boundary condition's index (mirror_image's select and modulo around
+    x / 2 - 1, the one quotient it repeats), or arg: the condition folds the index back at the edges without
+    changing its resolution inside, so an upsample read through it strip-mines its dimension as the edge taps
+    that read it do (edge_taps.Guarded, linked at their quotient: fuzz 9150177)."""
+    keys = {ir.structural_key(n) for n in ir.walk(arg) if _quotient(n)}
+    if len(keys) != 1 or any(isinstance(n, ir.Call) for n in ir.walk(arg)) \
+            or affine_of(_quotient_scaled(arg)[0], _unit_env(arg)) is not None:
+        return arg
+    q = next(n for n in ir.walk(arg) if _quotient(n))
+    assert isinstance(q, ir.BinOp)
+    return q
+
+
+def _quotient(n: ir.Expr) -> bool:
+    return isinstance(n, ir.BinOp) and n.op == "div" and isinstance(n.b, ir.Const) and \
+        isinstance(n.b.value, int) and n.b.value > 1
+
+
+def _unit_env(arg: ir.Expr) -> dict[str, Affine]:
+    return {n.name: Affine.make({n.name: 1}, 0) for n in ir.walk(arg) if isinstance(n, (ir.Var, ir.RVar))}
 
 
 def _quotient_scaled(arg: ir.Expr) -> tuple[ir.Expr, int]:

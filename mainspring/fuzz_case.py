@@ -278,19 +278,12 @@ def with_rfactor(rng: random.Random, case: Case) -> Case:
         return case
     stages = list(case.stages)
     k = rng.choice(fit)
-    if _over_an_inlined_upsample(case, stages[k].taps[0][0]):  # refused (fuzz 9146145: reported, session 17)
+    if case.tile and read_at_two_rates(case):  # refused, off the documented message (docs/findings, fuzz 9158449)
         return case
     forms = ["first", "pure"] + (["split"] if stages[k].extent[0] > 1 and stages[k].where < 0 else [])
     form = rng.choice(forms) if rng.random() < 1 / 2 else ""
     stages[k] = dataclasses.replace(stages[k], rfactor=True, rfactor_form=form)
     return dataclasses.replace(case, stages=tuple(stages))
-
-
-def _over_an_inlined_upsample(case: Case, src: int) -> bool:
-    """Whether source `src` is an inlined upsample, or an inlined stage reading one (through inlined stages)."""
-    st = case.stages[src] if src >= 0 else None
-    return st is not None and st.inline and (st.kind == "up" or any(_over_an_inlined_upsample(case, t[0])
-                                                                     for t in st.taps))
 
 
 def rfactor_lines(s: Stage) -> list[str]:
@@ -299,9 +292,8 @@ def rfactor_lines(s: Stage) -> list[str]:
     if s.rfactor_form == "split":  # 2 parts: by 1 over 2 taps, by 2 over 3 (the last part guarded)
         rxo, rxi = f'hl.RVar("rxo_{s.name}")', f'hl.RVar("rxi_{s.name}")'
         lines = [f"    intm = {f}.update().split({r}.x, {rxo}, {rxi}, {s.extent[0] - 1}).rfactor({rxo}, {v})"]
-        if not s.unrolled:  # over 3 taps rxi unrolled: serial, its guarded taps are refused (fuzz 9163400)
-            guarded = f".update().unroll({rxi}).unroll({v})" if s.extent[0] == 3 else ""
-            return lines + [f"    intm.compute_at({f}, x).unroll({v}){guarded}"]
+        if not s.unrolled:  # rxi serial: over 3 taps its guarded tap is read under a guard (fuzz 9163400)
+            return lines + [f"    intm.compute_at({f}, x).unroll({v})"]
         return lines + [f"    {f}.update().unroll({rxo})",
                         f"    intm.compute_at({f}, x).unroll({v}).update().unroll({rxi}).unroll({r}.y).unroll({v})"]
     if s.rfactor_form == "first":  # Halide carries the unroll of r.x to intm's update, of r.y to the merged one
@@ -331,11 +323,8 @@ def with_upsample_chains(rng: random.Random, case: Case) -> Case:
         return case
     first, then = rng.choice(((3, 2), (2, 3), (4, 2), (2, 4)))
     stages = list(case.stages)
-    # both upsamples buffered: the first inlined into the second is one read at (x / 3) / 2, refused as not affine
-    # (session 17, fuzz 9146012: reported, not supported yet)
-    stages[ups[0]] = dataclasses.replace(stages[ups[0]], by=(first, 2), inline=False)
-    if case.edges:  # an odd width over a stage inlined through the boundary condition is refused (fuzz 9150177)
-        stages = [dataclasses.replace(st, inline=False) for st in stages]
+    # the first inlined into the second is buffered (hwlower/region.py: one read at (x / 3) / 2 is not affine)
+    stages[ups[0]] = dataclasses.replace(stages[ups[0]], by=(first, 2))
     n = len(stages)
     stages.append(Stage(f"f{n}", "up", ((n - 1, 0, 0),), ("up",), by=(then, 1)))
     tile = (rng.randint(2, case.width), rng.randint(1, case.height)) if rng.random() < 1 / 2 else None

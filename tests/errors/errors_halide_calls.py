@@ -127,37 +127,3 @@ def _():
     return _fused_taps(False)
 
 
-def _split_pairs(factor: int):
-    """5 taps along x, split by `factor` and the outer part rfactored into lanes of partial sums."""
-    x, y, u = hl.Var("x"), hl.Var("y"), hl.Var("u")
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, acc, hw_output = hl.Func("hw_input"), hl.Func("acc"), hl.Func("hw_output")
-    hw_input[x, y] = input_[x, y]
-    r = hl.RDom([hl.Range(0, 5)], "r")
-    acc[x, y] = hl.u16(0)
-    acc[x, y] += hw_input[x + r.x, y]
-    rxo, rxi = hl.RVar("rxo"), hl.RVar("rxi")
-    intm = acc.update().split(r.x, rxo, rxi, factor).rfactor(rxo, u)  # <-split
-    acc.update().unroll(rxo)
-    intm.compute_at(acc, x).unroll(u).update().unroll(rxi).unroll(u)
-    hw_output[x, y] = acc[x, y]
-    return accelerated(hw_output, hw_input, inner=(acc,))
-
-
-@case("hardware", "rfactor of a split RVar in three parts whose factor does not divide its extent, in hardware", (
-    "{split}: Func 'acc_intm' accesses 'hw_input' at (x + min(((u * 2) + 1), 4)), which is not an affine "
-    "function of its loops; memories need affine addresses: an index clamped with min or max is affine only where "
-    "its values at the iterations of the loops it moves with lie on a line (clamps of a read at constant bounds "
-    "become edge taps; this one is not such a read): rfactor of a split RVar clamps the last part's taps where the "
-    "split's factor does not divide the RVar's extent, a line over the lanes of the outer part only when there are "
-    "two parts; split it by a factor that divides the extent or leaves two parts (at least half of it) and rfactor "
-    "the outer part; else compute the clamped index on the host side."), func="acc_intm",
-    simulate=True, note="Halide accepts the guarded split (the reference computes it exactly); in two parts "
-    "(the fix, a factor that does not divide either) hardware compiles it")
-def rfactor_of_a_split_that_does_not_divide():
-    return _split_pairs(2)
-
-
-@rfactor_of_a_split_that_does_not_divide.fix
-def _():
-    return _split_pairs(3)

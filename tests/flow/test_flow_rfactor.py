@@ -172,7 +172,7 @@ def _taps_split(h, extent: int, factor: int, preserved: str = "outer"):
 def test_rfactor_of_a_split_that_does_not_divide_is_bit_exact(extent, factor, simulator, build_dir):
     """The guarded last part clamps its taps at the RVar's last point; over two parts each tap's addresses lie on
     a line (x + min(2 * u + 1, 2) is x + u + 1 over lanes u = 0, 1), so the memories serve them. (Three parts,
-    or the inner part preserved, are not a line: tests/errors, rfactor_of_a_split_that_does_not_divide.)"""
+    or the inner part preserved, are not a line: the next test.)"""
     halide = pytest.importorskip("halide")
     inputs = {"input": np.random.default_rng(extent * factor).integers(0, 4000, (8, 8 + extent), dtype=np.uint16)}
     want = _taps_split(halide, extent, factor)
@@ -191,3 +191,70 @@ def test_rfactor_of_a_split_that_does_not_divide_is_bit_exact(extent, factor, si
     assert np.array_equal(design.reference_output(inputs), np.asarray(want[5].realize([8, 8])))
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("extent", "factor", "preserved", "unrolled"), [
+    (5, 2, "outer", True), (7, 3, "outer", False), (3, 2, "outer", False), (5, 3, "inner", True)])
+def test_rfactor_of_a_split_with_taps_off_a_line_guards_them(extent, factor, preserved, unrolled, simulator,
+                                                              build_dir):
+    """Where the clamped taps lie on no line (three parts, a serial inner part, the inner part preserved), the
+    tap past the extent, whose value the select discards, is read unclamped under a guard
+    (hwlower/guarded_clamps.py): x + 2 * u + rxi, read where 2 * u + rxi <= 2."""
+    halide = pytest.importorskip("halide")
+    inputs = {"input": np.random.default_rng(extent + factor).integers(0, 4000, (6, 6 + extent), dtype=np.uint16)}
+    want = _taps_split(halide, extent, factor, preserved)
+    want[3].set(halide.Buffer(inputs["input"]))
+    x, y, u, _, hw_input, f, intm, (rxo, rxi) = _taps_split(hl, extent, factor, preserved)
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    hw_output, output = hl.Func("hw_output"), hl.Func("output")
+    hw_output[x, y] = f[x, y]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 6).bound(y, 0, 6)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 6, 6).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    kept, other = (rxo, rxi) if preserved == "outer" else (rxi, rxo)
+    f.compute_at(hw_output, xo).update().unroll(kept)
+    intm.compute_at(f, x).unroll(u)
+    if unrolled:
+        intm.update().unroll(other).unroll(u)
+    design = hl.compile(output, name=f"rfactor_guarded_tap_{extent}_{factor}")
+    assert np.array_equal(design.reference_output(inputs), np.asarray(want[5].realize([6, 6])))
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+def _over_an_upsample(h):
+    """A 2x2 window summed over an inlined 2x upsample; returns (input, f, up, r)."""
+    x, y = h.Var("x"), h.Var("y")
+    image = h.ImageParam(h.UInt(16), 2, "input")
+    hw_input, up, f = h.Func("hw_input"), h.Func("up"), h.Func("f")
+    hw_input[x, y] = h.u8(image[x, y])
+    up[x, y] = h.u8((hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]) >> 1)
+    r = h.RDom([h.Range(0, 2), h.Range(0, 2)], "r")
+    f[x, y] = h.u8(0)
+    f[x, y] += up[x + r.x, y + r.y] * h.u8(r.x + 2)
+    return image, hw_input, f, r
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("tile", [(6, 4), (3, 2)])
+def test_rfactor_over_an_inlined_upsample_buffers_it(tile, simulator, halide, build_dir):
+    """rfactor(r.y, v) over an inlined upsample reads it at (y + v) / 2, affine in no split of y and v (fuzz
+    9146145); the upsample is buffered (hwlower/region.py) and read at y + v."""
+    inputs = {"input": np.random.default_rng(tile[0]).integers(0, 4000, (5, 6), dtype=np.uint16)}
+    want = _over_an_upsample(halide)
+    want[0].set(halide.Buffer(inputs["input"]))
+    _, hw_input, f, r = _over_an_upsample(hl)
+    x, y, v, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "v", "xo", "yo", "xi", "yi"))
+    hw_output, output = hl.Func("hw_output"), hl.Func("output")
+    hw_output[x, y] = f[x, y]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 6).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, *tile).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    intm = f.update().rfactor(r.y, v)
+    intm.compute_at(f, x).unroll(v).update().unroll(r.x).unroll(v)
+    f.compute_at(hw_output, xo).update().unroll(r.y)
+    design = hl.compile(output, name=f"rfactor_over_upsample_{tile[0]}")
+    assert np.array_equal(design.reference_output(inputs), np.asarray(want[2].realize([6, 4])))
+    design.check(inputs, simulator=simulator, build_dir=build_dir)

@@ -6,6 +6,7 @@ A last GLB tile shifted inward to another phase than the first over an upsample 
 outward (hwlower/tiling.py, `phase_multiples`): refused before as "accelerator tiles differ in shape" (fuzz
 141463)."""
 
+import numpy as np
 import pytest
 
 import mainspring as hl
@@ -120,3 +121,47 @@ def test_a_last_glb_tile_shifted_to_another_phase_moves_back_outward(width, glb_
     starts = [t.output_box[0][0] for t in design.program.tiles]
     assert all(s % 2 == 0 for s in starts), starts  # every GLB tile at the first tile's phase
     assert max(t.output_box[0][1] for t in design.program.tiles) == width - 1  # the host keeps the output only
+
+
+def _inlined_chain(h, first: int, then: int, width: int, edge: bool):
+    """hw_output reads f2 at x / `then` (and + 1), an upsample of f1 = f0 + 1; f0 reads hw_input at x / `first`
+    (and + 1). `edge`: f0 buffered, f1 inlined and reading f0 through mirror_image at x - 1; else f0 and f1 one
+    Func, inlined into f2 (reads at (x / then) / first and (x / then + 1) / first). Returns (input, output)."""
+    x, y = h.Var("x"), h.Var("y")
+    input_ = h.ImageParam(h.UInt(8), 2, "input")
+    hw_input, f0, f1, f2, hw_output = (h.Func(n) for n in ("hw_input", "f0", "f1", "f2", "hw_output"))
+    hw_input[x, y] = h.i16(input_[x, y])
+    f0[x, y] = (hw_input[x / first, y] + hw_input[x / first + 1, y]) >> 1
+    src = h.BoundaryConditions.mirror_image(f0, [(0, width), (0, 3)]) if edge else f0
+    f1[x, y] = src[x - 1, y] + 1 if edge else src[x, y] + 1
+    f2[x, y] = (f1[x / then, y] + f1[x / then + 1, y] * 3) >> 2
+    hw_output[x, y] = f2[x, y]
+    return input_, hw_output, (x, y, hw_input, f0, f2)
+
+
+@pytest.mark.parametrize(("first", "then", "width", "edge", "simulator"), [
+    (2, 4, 16, False, "icarus"), (4, 2, 16, False, "verilator"), (3, 2, 12, False, "icarus"),
+    (3, 2, 11, True, "icarus"), (4, 2, 13, True, "verilator"), (2, 3, 12, True, "icarus"),
+], indirect=["simulator"])
+def test_an_upsample_chain_through_an_inlined_stage_compiles(first, then, width, edge, simulator, halide,
+                                                             build_dir):
+    """An inline upsample read at a quotient (fuzz 9146072: (x / 4) / 2) is buffered (hwlower/region.py); a
+    chain read through an inlined boundary condition rounds its box up to whole steps at an odd width (fuzz
+    9150177: hwlower/steps.py links through the mirror's index). Both were refused."""
+    image = np.random.default_rng(width).integers(0, 256, (3, width + 2), dtype=np.uint8)
+    h_input, h_out, _ = _inlined_chain(halide, first, then, width, edge)
+    h_input.set(halide.Buffer(image))
+    _, hw_output, (x, y, hw_input, f0, f2) = _inlined_chain(hl, first, then, width, edge)
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    output = hl.Func("output")
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, 3)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, 3).hw_accelerate(xi, xo)
+    f2.compute_at(hw_output, xo)
+    if edge:
+        f0.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    design = hl.compile(output, name=f"inlined_chain_{first}_{then}_{width}_{edge}")
+    inputs = {"input": image}
+    assert np.array_equal(design.reference_output(inputs), np.asarray(h_out.realize([width, 3])))
+    design.check(inputs, simulator=simulator, build_dir=build_dir)

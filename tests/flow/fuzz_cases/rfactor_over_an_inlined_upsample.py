@@ -1,11 +1,6 @@
-# fuzz17 (session 17): rfactor(r.y, v) of a reduction (1x2 window, unrolled) over an inlined 2x upsample is refused,
-# although the same program without rfactor compiles and is bit-exact (the reduction's unrolled r.y reads the same
-# (y + r.y) / 2), and so does the rfactor with f0 buffered. Shrunk (2x2, one tile): "Func 'f1_intm' accesses
-# 'hw_input' at ((y + v) / 2), which is not an affine function of its loops" (not the documented r$ / d refusal:
-# v is a pure Var of f1_intm). Unshrunk (fuzz seed 9146145: 7x2 in host tiles of 4x1, 'pure' form; every form
-# alike): "accelerator tiles differ in shape ... along x: 2, 4, 6" (the phase is along y; the fix does not apply).
-# The fuzzer's with_rfactor now avoids reductions over an inlined upsample (mainspring/fuzz_case.py).
-# refusal: <fuzz case 9146145>:28: Func 'f1_intm' accesses 'hw_input' at ((y + v) / 2), which is not an affine function o  # noqa: E501
+# Found by mainspring fuzz (seed 9146145, session 17): refused ("Func 'f1_intm' accesses 'hw_input' at
+# ((y + v) / 2), which is not an affine function of its loops"): rfactor(r.y, v) over an inlined 2x upsample. An
+# inline upsample read at a sum of two pure variables is now buffered (hwlower/region.py), read at y + v.
 """mainspring fuzz case 9146145: 2x2, tile None, 1 lane(s)."""
 import mainspring
 

@@ -1,10 +1,8 @@
-# fuzz17 (session 17): rfactor of a split r.x that does not divide (3 taps by 2: two parts, the outer one preserved,
-# as README says compiles) with the intermediate's update serial over rxi (not unrolled; Halide 21 accepts it):
-# refused, and the message's fix ("split it by a factor that divides the extent or leaves two parts ... and rfactor
-# the outer part") is what the program already does. With rxi and v unrolled in f0_intm's update (r.y serial),
-# it compiles and is bit-exact. Fuzz seeds 9163400 (shrunk here), 9167480, 9167551, 9168317, 9171141; the fuzzer's
-# serial split form now unrolls rxi over 3 taps.
-# refusal: <fuzz case 9163400>:35: Func 'f0_intm'.update(0) accesses 'hw_input' at (x + min(((v * 2) + rxi_f0), 2)), which is not an affine function of its loops; memories need affine addresses: an index clamped with min or max is affine only where its values at the iterations of the loops it moves with lie on a line (clamps of a read at constant bounds become edge taps; this one is not such a read): rfactor of a split RVar clamps the last part's taps where the split's factor does not divide the RVar's extent, a line over the lanes of the outer part only when there are two parts; split it by a factor that divides the extent or leaves two parts (at least half of it) and rfactor the outer part; else compute the clamped index on the host side.  # noqa: E501
+# Found by mainspring fuzz (seed 9163400, session 17): refused ("Func 'f0_intm'.update(0) accesses 'hw_input' at
+# (x + min(((v * 2) + rxi_f0), 2)), which is not an affine function of its loops"), with a fix the program already
+# followed: rfactor of r.x split by 2 over 3 taps (the outer part preserved), rxi serial. Lane 0 reads x + rxi,
+# lane 1 x + 2: no line. The tap past the extent, which the select discards, is now read unclamped under a guard
+# (hwlower/guarded_clamps.py).
 """mainspring fuzz case 9163400: 2x1, tile None, 1 lane(s)."""
 import mainspring
 

@@ -1,12 +1,7 @@
-# fuzz17 (session 17): a chain of upsamples (f0 at x / 3, then f2 at x / 2) with an inlined stage between them that
-# reads f0 through a boundary condition (mirror_image), 9 wide: refused as "an upsample divides the index of
-# dimension x by 2 ... make its extent a multiple of 2" (the fix works: 10, 12, 18 wide compile). But without the
-# boundary condition, or with f1 buffered, 9 wide compiles and is bit-exact (as the 13-wide chains of
-# tests/flow/test_flow_upsample_chains.py): the odd width is refused only on this path. Fuzz seeds 9150177 (shrunk
-# here) and 9151282 (x / 4 then x / 2, f1 an inlined coordinate stage before them read through the condition, 11
-# wide under GLB tiles of 8).
-# The fuzzer now buffers every stage of a chain case read through a boundary condition.
-# refusal: <fuzz case 9150177>:19: Func 'f2': an upsample divides the index of dimension x by 2, so the accelerator runs
+# Found by mainspring fuzz (seed 9150177, session 17): refused ("Func 'f2': an upsample divides the index of
+# dimension x by 2 ... make its extent a multiple of 2"): a 9-wide chain of upsamples with f1 inlined between
+# them reading f0 through mirror_image. Bounds inference did not link f2 to f0 through the mirror's index, so it
+# did not round f2's box up to whole steps; it links at the quotient inside it now (hwlower/steps.py).
 """mainspring fuzz case 9150177: 9x1, tile None, 1 lane(s)."""
 import mainspring
 
