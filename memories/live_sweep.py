@@ -62,25 +62,27 @@ def _times(m: isl.Map, width: int) -> np.ndarray | None:
     budget = GRID_LIMIT
     rows = []
     for dom, ma in pieces:
-        grid = _box(dom)
-        if grid is None or grid.shape[0] > budget:
+        box = _box(dom)
+        if box is None or box[0].shape[1] > budget:
             return None
-        budget -= grid.shape[0]
-        inside = _inside(dom.compute_divs(), grid)  # existentials as explicit floor divisions
+        grid, lows, highs = box
+        budget -= grid.shape[1]
+        inside = _inside(dom.compute_divs(), list(grid), lows, highs)  # existentials as explicit floor divisions
         if inside is None:
             return None
-        pts = grid[inside]
+        pts = list(grid[:, inside])
         n_out = ma.dim(isl.dim_type.out)
         cols = [_aff_values(ma.get_aff(i), pts) for i in range(n_out)]
-        rows.append(np.stack(cols, axis=1) if cols else np.zeros((pts.shape[0], 0), dtype=np.int64))
+        rows.append(np.stack(cols, axis=1) if cols else np.zeros((int(inside.sum()), 0), dtype=np.int64))
     assert width == m.dim(isl.dim_type.in_), (width, m)
     if not rows:
         return np.zeros((0, m.dim(isl.dim_type.out)), dtype=np.int64)
     return np.concatenate(rows)
 
 
-def _box(dom: isl.Set) -> np.ndarray | None:
-    """All integer points of dom's bounding box, one row each (None if unbounded)."""
+def _box(dom: isl.Set) -> tuple[np.ndarray, list[int], list[int]] | None:
+    """All integer points of dom's bounding box, one column each (a row per dim: each contiguous), and the box's
+    bounds; None if unbounded or too large."""
     lows: list[int] = []
     highs: list[int] = []
     for i in range(dom.dim(isl.dim_type.set)):
@@ -90,64 +92,78 @@ def _box(dom: isl.Set) -> np.ndarray | None:
         lows.append(_int(low))
         highs.append(_int(high))
     if any(h < lo for lo, h in zip(lows, highs)):
-        return np.zeros((0, len(lows)), dtype=np.int64)
+        return np.zeros((len(lows), 0), dtype=np.int64), lows, highs
     size = 1
     for lo, h in zip(lows, highs):
         size *= h - lo + 1
     if size > GRID_LIMIT:
         return None
     axes = [np.arange(lo, h + 1, dtype=np.int64) for lo, h in zip(lows, highs)]
-    return np.stack([a.ravel() for a in np.meshgrid(*axes, indexing="ij")], axis=1) if axes else \
-        np.zeros((1, 0), dtype=np.int64)
+    grid = np.stack([a.ravel() for a in np.meshgrid(*axes, indexing="ij")]) if axes else \
+        np.zeros((0, 1), dtype=np.int64)
+    return grid, lows, highs
 
 
-def _inside(dom: isl.Set, pts: np.ndarray) -> np.ndarray | None:
-    """Which rows of pts are in dom (a union of basic sets with floor divisions), or None if a division is not
-    known as an expression."""
-    mask = np.zeros(pts.shape[0], dtype=bool)
+def _inside(dom: isl.Set, cols: list[np.ndarray], lows: list[int], highs: list[int]) -> np.ndarray | None:
+    """Which points (cols: one array per dim, over the box lows..highs) are in dom (a union of basic sets with
+    floor divisions), or None if a division is not known as an expression."""
+    n = cols[0].shape[0] if cols else 1
+    mask = np.zeros(n, dtype=bool)
     for bs in dom.get_basic_sets():
         try:
-            divs = _divs(bs, pts)
+            divs = _divs(bs, cols)
         except isl.Error:  # an existential isl could not write as a floor division (compute_divs usually can)
             return None
-        ok = np.ones(pts.shape[0], dtype=bool)
+        ok = np.ones(n, dtype=bool)
         for c in bs.get_constraints():
-            v = _int(c.get_constant_val()) + np.zeros(pts.shape[0], dtype=np.int64)
-            for i in range(pts.shape[1]):
-                v = v + _int(c.get_coefficient_val(isl.dim_type.set, i)) * pts[:, i]
-            for j, d in enumerate(divs):
-                v = v + _int(c.get_coefficient_val(isl.dim_type.div, j)) * d
+            const = _int(c.get_constant_val())
+            ins = [_int(c.get_coefficient_val(isl.dim_type.set, i)) for i in range(len(cols))]
+            outs = [_int(c.get_coefficient_val(isl.dim_type.div, j)) for j in range(len(divs))]
+            if not c.is_equality() and not any(outs) and _holds_on_box(const, ins, lows, highs):
+                continue  # a bound the box already keeps: most constraints, on millions of points
+            v = _linear(const, ins, cols, outs, divs, n)
             ok &= (v == 0) if c.is_equality() else (v >= 0)
         mask |= ok
     return mask
 
 
-def _divs(obj: isl.BasicSet | isl.Aff, pts: np.ndarray) -> list[np.ndarray]:
-    """The values of a basic set's or an aff's floor divisions at pts (each may use the ones before it)."""
+def _holds_on_box(const: int, coefs: list[int], lows: list[int], highs: list[int]) -> bool:
+    """Whether const + coefs . x >= 0 at every x of the box (its least value is at a corner)."""
+    return const + sum(min(a * lo, a * h) for a, lo, h in zip(coefs, lows, highs)) >= 0
+
+
+def _linear(const: int, ins: list[int], cols: list[np.ndarray], outs: list[int], divs: list[np.ndarray],
+            n: int) -> np.ndarray:
+    """const + ins . cols + outs . divs, skipping zero coefficients (whole-array operations each)."""
+    v = np.full(n, const, dtype=np.int64)
+    for a, col in [*zip(ins, cols), *zip(outs, divs)]:
+        if a:
+            v += a * col
+    return v
+
+
+def _divs(obj: isl.BasicSet | isl.Aff, cols: list[np.ndarray]) -> list[np.ndarray]:
+    """The values of a basic set's or an aff's floor divisions at the points (each may use the ones before it)."""
     divs: list[np.ndarray] = []
     for j in range(obj.dim(isl.dim_type.div)):
-        num, den = _numerator(obj.get_div(j), pts, divs)
+        num, den = _numerator(obj.get_div(j), cols, divs)
         divs.append(num // den)  # NumPy's // floors, as isl's divisions do
     return divs
 
 
-def _aff_values(aff: isl.Aff, pts: np.ndarray) -> np.ndarray:
-    num, den = _numerator(aff, pts, _divs(aff, pts))
+def _aff_values(aff: isl.Aff, cols: list[np.ndarray]) -> np.ndarray:
+    num, den = _numerator(aff, cols, _divs(aff, cols))
     assert np.all(num % den == 0), f"a time is an integer: {aff}"
     return num // den
 
 
-def _numerator(aff: isl.Aff, pts: np.ndarray, divs: list[np.ndarray]) -> tuple[np.ndarray, int]:
-    """(numerator values, denominator) of aff at pts: aff = numerator / denominator."""
+def _numerator(aff: isl.Aff, cols: list[np.ndarray], divs: list[np.ndarray]) -> tuple[np.ndarray, int]:
+    """(numerator values, denominator) of aff at the points: aff = numerator / denominator."""
     den = aff.get_denominator_val()
-    num = _int(aff.get_constant_val().mul(den)) + np.zeros(pts.shape[0], dtype=np.int64)
-    for i in range(aff.dim(isl.dim_type.in_)):
-        num = num + _int(aff.get_coefficient_val(isl.dim_type.in_, i).mul(den)) * pts[:, i]
-    for j, d in enumerate(divs):
-        c = _int(aff.get_coefficient_val(isl.dim_type.div, j).mul(den))
-        if c:
-            num = num + c * d
-    return num, _int(den)
+    ins = [_int(aff.get_coefficient_val(isl.dim_type.in_, i).mul(den)) for i in range(aff.dim(isl.dim_type.in_))]
+    outs = [_int(aff.get_coefficient_val(isl.dim_type.div, j).mul(den)) for j in range(len(divs))]
+    n = cols[0].shape[0] if cols else 1
+    return _linear(_int(aff.get_constant_val().mul(den)), ins, cols, outs, divs, n), _int(den)
 
 
 def _int(v: isl.Val) -> int:
