@@ -101,3 +101,18 @@ def test_autoscheduled_resampling_counts_the_same_three_ways(kind, size, lanes, 
     hl.compile(out, name=f"sweep_{kind}", target=hl.CGRA(mem_tile_words=64, num_mem_tiles=1 << 20, num_pes=1 << 20),
                prove=False)
     _assert_same(checked)
+
+
+def test_the_1080p_down_up_compiles_in_seconds():
+    # Its paced group counts flat cycles: barvinok's count of `down` alone ran past 10 minutes (session 17/18);
+    # the sweep takes about a second (3 s for the whole compile on a shared machine). 60 s leaves room for load.
+    import time
+
+    out = _resampled("down_up")
+    out.set_estimates([(0, 1920), (0, 1080)])
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(num_pes=1 << 20), hl.AutoschedulerParams("Mainspring", {"lanes": "1"}))
+    start = time.perf_counter()
+    design = hl.compile(out, name="down_up_1080p",
+                        target=hl.CGRA(mem_tile_words=256, num_mem_tiles=1 << 20, num_pes=1 << 20), prove=False)
+    assert time.perf_counter() - start < 60
+    assert design.report["mem_tiles"] == 20
