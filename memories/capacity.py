@@ -1,4 +1,5 @@
-"""Count each buffer's capacity: the exact maximum number of live values over all cycles (barvinok).
+"""Count each buffer's capacity: the exact maximum number of live values over all cycles (barvinok, or a sweep
+of every value's write and last read in NumPy: live_sweep.py).
 
 A value is one write of one lane of a store. It is live from its write cycle (fire + latency) through the
 cycle of its last read, both included: a value read in the cycle its slot is overwritten still counts, so a
@@ -6,7 +7,8 @@ cycle of its last read, both included: a value read in the cycle its slot is ove
 written (they occupy one word for that cycle). Counting uses lexicographic time vectors (timing.py) so that
 1920-wide images count in milliseconds: the fused schedule's mixed radix (also where a stream overflows a digit
 by at most one carry), or under the sequential fallback the program-order vector; only buffers that mix clocks
-(the host's stream with a slower group) count flat cycles.
+(the host's stream with a slower group) count flat cycles. Barvinok counts large mixed-radix buffers (well under
+a second at 1080p); the sweep counts the rest, flat cycles above all, where barvinok took minutes.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Literal
 
 import islpy as isl
 
+from .live_sweep import sweep_max_live
 from .polyhedral import Flow, Program, Stmt
 from .ram import ram_words
 from .schedule import Schedule
@@ -38,9 +41,29 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
     """The maximum number of values of `buffer` written but not yet last read, over all cycles."""
     if prog.nest.buffer(buffer).init is not None:
         return ram_words(prog, buffer)
+    maps = live_maps(prog, sched, buffer)
+    if maps is None:
+        return 0
+    written, last, width, clock = maps
+    if clock[0] == "radix" and written.domain().card().max().to_python() > RADIX_COUNT_VALUES:
+        return count_live(*maps)
+    swept = sweep_max_live(written, last, width)
+    return swept if swept is not None else count_live(*maps)
+
+
+# Above this many values a buffer whose cycles are written in a mixed radix is counted by barvinok, which takes
+# well under a second there (a 1080p stencil's live relation) where the NumPy sweep takes seconds; below it, and
+# for flat or program-order cycles at any size (where barvinok took over 10 minutes on a 1080p down-up's paced
+# group), the NumPy sweep (live_sweep.py) evaluates each value's write and last read.
+RADIX_COUNT_VALUES = 200_000
+
+
+def live_maps(prog: Program, sched: Schedule, buffer: str) -> tuple[isl.Map, isl.Map, int, Clock] | None:
+    """(written, last, width, clock): each value's write time and last-read time as functions from the values
+    V[port, t, 0...] (`width` dims) to time vectors; None when nothing reads the buffer."""
     flows = [f for f in prog.flows if f.buffer == buffer]
     if not flows:
-        return 0
+        return None
     clock = _clock(prog, flows, sched)
     ports = sorted({(f.src.index, f.src_lane): f.src for f in flows}.items())
     width = 1 + max(len(s.time_dims) for _, s in ports)
@@ -62,9 +85,12 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
         written = w if written is None else written.union(w)
         last = lm if last is None else last.union(lm)
     assert written is not None and last is not None, "flows is not empty: there is a port"
-    values = written.domain().card().max().to_python()
-    if values <= ENUMERATE_VALUES:
-        return _sweep(written, last, width)
+    return written, last, width, clock
+
+
+def count_live(written: isl.Map, last: isl.Map, width: int, clock: Clock) -> int:
+    """The same maximum, counted by barvinok (exact, parametric in the time): kept for pieces whose boxes are
+    too large to sweep (live_sweep.GRID_LIMIT) and as the reference the sweep is tested against."""
     t = time_space_bounds(clock[1], 2 * clock[2] + 2) if clock[0] == "program" else time_space_bounds(clock[1])
     ident = isl.Map.identity(t.get_space().map_from_set()).intersect_domain(t)
     live = written.lex_le_map(ident).intersect(last.lex_ge_map(ident)).reverse().coalesce()
@@ -73,14 +99,9 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
     return live.card().max().to_python()
 
 
-# Up to this many values the live count is a sweep over each value's write and last read (exact, milliseconds);
-# above it, barvinok counts the live relation, which is fast on a stencil's mixed radix (a 1080p frame's
-# millions of values) but may take minutes on a strided serial reduction's schedule.
-ENUMERATE_VALUES = 200_000
-
-
-def _sweep(written: isl.Map, last: isl.Map, width: int) -> int:
-    """The largest number of values live at once: each live from its write to its last read, both included."""
+def point_sweep(written: isl.Map, last: isl.Map, width: int) -> int:
+    """The largest number of values live at once: each live from its write to its last read, both included.
+    One isl point at a time (about 5 us each): the reference live_sweep's NumPy evaluation is tested against."""
     events: list[tuple[tuple[int, ...], int]] = []
     for m, kind in ((written, 0), (last, 1)):  # at one time, writes count before last reads end
         def add(p: isl.Point, kind: int = kind) -> None:

@@ -52,18 +52,6 @@ def test_d_1920x1080_blur_counts_fast():
     assert count < 1.0 and total < 5.0
 
 
-@pytest.mark.parametrize("nest", ["gaussian", "cascade", "sequential_reduction", "downsample", "scan", "spaced_taps",
-                                  "late_read", "gaussian_lanes", "coordinates"])
-def test_e_the_sweep_counts_what_barvinok_counts(nest, monkeypatch):
-    # Small buffers are counted by a sweep over each value's write and last read; barvinok counts the same.
-    import mainspring.memories.capacity as C
-
-    n = getattr(N, nest)()
-    swept = capacities(n)
-    monkeypatch.setattr(C, "ENUMERATE_VALUES", -1)
-    assert capacities(n) == swept
-
-
 def test_f_a_strided_serial_reduction_counts_in_a_second():
     # A 3x3 serial reduction read at stride 2 (resnet at stride 2): barvinok took minutes on its live relation.
     import mainspring as hl

@@ -148,3 +148,39 @@ def test_f_an_extension_out_of_its_iteration_order_is_caught():
     with pytest.raises(MemoryCheckError, match=r"buffer 'b': port p fires at \[y=1, x=-1\] no later than at "
                                                r"\[y=0, x=1\], before it in its iteration order"):
         checker._in_order("b", "p", dims, isl.Map("{ P[y, x] -> [6y + 4x + 4] : 0 <= y <= 1 and -1 <= x <= 1 }"))
+
+
+def _isl_cycles_increase(dims, rates, start, box):
+    """The isl question cycles_increase answers in closed form (read_registers.py before session 18)."""
+    import islpy as isl
+
+    from mainspring.memories.timing import bounds, cycle_expr
+
+    ts = ", ".join(f"t{k}" for k in range(len(box)))
+    cycles = isl.Map(f"{{ S[{ts}] -> [{cycle_expr(dims, rates, start)}] : {bounds(box)} }}")
+    dom = cycles.domain()
+    pairs = dom.lex_lt_set(dom).domain_map().apply_range(cycles).flat_range_product(
+        dom.lex_lt_set(dom).range_map().apply_range(cycles))
+    in_order = pairs.intersect_range(isl.Set("{ [a, b] : a >= b }")).is_empty()
+    return in_order and cycles.range().lexmin().is_subset(isl.Set("{ [c] : c >= 0 }"))
+
+
+def test_cycles_increase_answers_as_isl_did():
+    import random
+
+    from mainspring.memories.ir import Dim
+    from mainspring.memories.read_registers import cycles_increase
+
+    rng = random.Random(18)
+    answers = set()
+    for _ in range(400):
+        n = rng.randint(1, 3)
+        dims = tuple(Dim(f"d{k}", rng.randint(-2, 2), rng.randint(1, 5)) for k in range(n))
+        box = tuple(Dim(d.var, d.min - rng.randint(0, 2), rng.randint(0, 6), step=rng.choice((1, 1, 2, 3)))
+                    for d in dims)
+        rates = tuple(rng.choice((-1, 0, 1, 2, 3, 5, 8, 16, 24)) for _ in range(n))
+        start = rng.randint(-3, 40)
+        got = cycles_increase(dims, rates, start, box)
+        assert got == _isl_cycles_increase(dims, rates, start, box), (dims, rates, start, box)
+        answers.add(got)
+    assert answers == {True, False}
