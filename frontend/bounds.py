@@ -407,8 +407,11 @@ def _covered(schedule, extents: dict[str, int], update: bool, shifts: bool = Fal
         shift = shifts and (e > dv.factor or dv.inner in lanes) and e % dv.factor != 0 and \
             dv.tail is not TailStrategy.RoundUp
         rounds = dv.tail is TailStrategy.RoundUp or (update and dv.tail is TailStrategy.Auto) or shift
-        outer, inner = ["leaf", -(-e // dv.factor)], ["leaf", dv.factor]
-        node[:] = ["split", e, dv.factor, rounds, outer, inner]
+        # (shrunk, its inner loop runs over e values: lanes splitting it round e up, not the factor; a memory tile
+        # of 4 over a GLB tile of 3 at 2 lanes covers 4)
+        f = dv.factor if rounds or e >= dv.factor else e
+        outer, inner = ["leaf", -(-e // f)], ["leaf", f]
+        node[:] = ["split", e, f, rounds, outer, inner]
         leaves[dv.outer], leaves[dv.inner] = outer, inner
 
     def cover(node) -> int:

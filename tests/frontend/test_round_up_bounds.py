@@ -70,3 +70,18 @@ def test_rounded_box_in_bounds_inference():
     boxes, inputs = infer_boxes(Pipeline(g), [(0, 29), (0, 3)], lambda p: None, required=required)
     assert required["g"] == [(0, 29), (0, 3)] and boxes["g"] == [(0, 31), (0, 3)]
     assert boxes["f"] == [(0, 33), (0, 3)] and inputs["inp"] == [(0, 33), (0, 3)]
+
+
+@pytest.mark.parametrize(("extent", "covered"), [(1, 2), (3, 4), (4, 4), (5, 5), (9, 9)])
+def test_lanes_inside_a_split_wider_than_its_loop_round_the_loop_up(extent, covered):
+    """A tile of 4 over 3 columns shrinks to 3 (as inside the accelerator: hwlower's loops), and its RoundUp lanes
+    of 2 then cover 4 of them, not 3 (a memory tile of 4 over a GLB tile of 3 at 2 lanes read past its producer's
+    box: docs/findings' session 18 program, now tests/flow/fuzz_cases/glb_memory_tile_odd_at_lanes.py)."""
+    import mainspring as hl
+    from mainspring.frontend.bounds import rounded_up
+
+    x, xo, xi, xii, xiii = (hl.Var(n) for n in ("x", "xo", "xi", "xii", "xiii"))
+    f = hl.Func("f")
+    f[x] = x * 2
+    f.compute_root().split(x, xo, xi, 4).split(xi, xii, xiii, 2, hl.TailStrategy.RoundUp)
+    assert rounded_up(f.function(), [(0, extent - 1)]) == [(0, covered - 1)]
