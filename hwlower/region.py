@@ -125,7 +125,8 @@ def find_region(pipe: Pipeline) -> Region:
         if id(f) not in inside:
             continue
         if f is out or f.placement.compute.kind == "at" or _unfoldable_updates(pipe, f) \
-                or _divided_under_serial_steps(pipe, f) or _upsample_read_at_a_quotient(pipe, f):
+                or _divided_under_serial_steps(pipe, f) or _upsample_read_at_a_quotient(pipe, f) \
+                or _downsample_read_at_a_quotient(pipe, f):
             # Halide computes a Func whose updates cannot be inlined (a histogram's scatter) at its consumer's
             # innermost loop; its values are the same at the accelerator's loop, where hardware buffers it.
             buffered.append(f)
@@ -199,6 +200,27 @@ def _upsample_read_at_a_quotient(pipe: Pipeline, f: Function) -> bool:
     divided = [i for i, v in enumerate(f.args) if _divides(pipe, f, v)]
     return any(isinstance(n, ir.Call) and n.callee is f and any(_nested(n.args[i]) for i in divided)
                for g in pipe.consumers(f) for d in pipe.definitions(g) for n in ir.walk(d.value))
+
+
+def _downsample_read_at_a_quotient(pipe: Pipeline, f: Function) -> bool:
+    """An inline pure Func that scales a coordinate by a constant (a downsample, `dn(x, y) = bl(2 * x, 2 * y)`),
+    read in that dimension at a quotient (`dn(x / 2, y / 2)`): inlined, the reader reads bl at 2 * (x / 2), affine
+    in a loop stepped by 2 only, beside its other reads at x (an image minus its blurred, downsampled, upsampled
+    self); buffered at the accelerator's loop, dn reads at 2 * x on its own loops and its reader at x / 2."""
+    if not _inline_pure(pipe, f):
+        return False
+    scaled = [i for i, v in enumerate(f.args) if _scales(pipe, f, v)]
+    return any(isinstance(n, ir.Call) and n.callee is f and any(
+        _by_constant(m) for i in scaled for m in ir.walk(n.args[i]))
+        for g in pipe.consumers(f) for d in pipe.definitions(g) for n in ir.walk(d.value))
+
+
+def _scales(pipe: Pipeline, f: Function, var: str) -> bool:
+    """f's value reads something at a multiple of its variable `var` by a constant (2 * x)."""
+    return any(isinstance(m, ir.BinOp) and m.op == "mul" and any(isinstance(k, ir.Const) for k in (m.a, m.b))
+               and any(isinstance(v, ir.Var) and v.name == var for v in ir.walk(m))
+               for c in ir.walk(pipe.definitions(f)[0].value) if isinstance(c, ir.Call)
+               for a in c.args for m in ir.walk(a))
 
 
 def _inline_pure(pipe: Pipeline, f: Function) -> bool:

@@ -165,3 +165,35 @@ def test_an_upsample_chain_through_an_inlined_stage_compiles(first, then, width,
     inputs = {"input": image}
     assert np.array_equal(design.reference_output(inputs), np.asarray(h_out.realize([width, 3])))
     design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+def _detail(h, width, height):
+    """An image minus its blurred, downsampled and upsampled self, every stage inlined into the output."""
+    x, y = h.Var("x"), h.Var("y")
+    image = h.ImageParam(h.UInt(16), 2, "image")
+    bl, dn, up, detail = h.Func("bl"), h.Func("dn"), h.Func("up"), h.Func("detail")
+    bl[x, y] = (image[x, y] + image[x + 1, y] + image[x, y + 1] + image[x + 1, y + 1]) >> 2
+    dn[x, y] = bl[2 * x, 2 * y]
+    up[x, y] = dn[x / 2, y / 2]
+    detail[x, y] = image[x, y] - up[x, y]
+    return image, detail, (x, y)
+
+
+@pytest.mark.parametrize(("width", "simulator"), [(16, "icarus"), (16, "verilator"), (13, "icarus")],
+                         indirect=["simulator"])
+def test_a_downsample_inlined_and_read_at_a_quotient_is_buffered(width, simulator, halide, build_dir):
+    """dn(x, y) = bl(2 * x, 2 * y) read by an inlined upsample at (x / 2, y / 2): inlined, the output read the
+    image at 2 * (x / 2) beside x, refused as "not an affine function of its loops" with a fix (extents of whole
+    steps) the program followed; buffered at the accelerator's loop (hwlower/region.py), as Halide computes it."""
+    img = np.random.default_rng(width).integers(0, 1 << 12, (8, width + 2), dtype=np.uint16)
+    h_image, h_detail, _ = _detail(halide, width, 6)
+    h_image.set(halide.Buffer(img))
+    image, detail, (x, y) = _detail(hl, width, 6)
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    detail.bound(x, 0, width).bound(y, 0, 6)
+    detail.compute_root().tile(x, y, xo, yo, xi, yi, width, 6).hw_accelerate(xi, xo)
+    image.in_().compute_root().stream_to_accelerator()
+    design = hl.compile(detail, name=f"detail_{width}")
+    inputs = {"image": img}
+    assert np.array_equal(design.reference_output(inputs), np.asarray(h_detail.realize([width, 6])))
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
