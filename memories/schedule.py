@@ -276,6 +276,10 @@ def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], f
                     continue  # only unit steps of one stream dim tell the pace
                 j = step.index(1)
                 pace[j] = max(pace[j], rates[f.dst.name][k])
+        if h.lane_dims and not _injective(pace, h.time_dims):
+            # a stream of lanes (a pixel's channels) is paced only where its rows fit in its readers' as they
+            # are (mobile's rows of 18 transfers at a reader's 4 cycles each overran its 16-pixel rows of 64)
+            continue
         if fit and reads and not _injective(pace, h.time_dims):
             if not any(_reduces(f.dst) for f in reads):
                 return None  # a pure reader keeps pace with the stream: running ahead would only store more
