@@ -37,7 +37,10 @@ def test_duplicate_names_numbered_in_creation_order_per_pipeline():
 def test_halide_numbers_duplicates_across_the_process(halide):
     first = halide.Func("dup_name").name()
     second = halide.Func("dup_name").name()
-    assert (first, second) == ("dup_name", "dup_name$1")
+    # Halide's counters are a table indexed by a hash of the name, shared by every name made in the process: a
+    # name of another test in the same bucket numbers even the first "dup_name$1" (seen in a full run, session 18)
+    assert first.split("$")[0] == "dup_name" and second.startswith("dup_name$") and second != first
+    assert int(second.split("$")[1]) > int(first.split("$")[1] if "$" in first else 0)
 
 
 def test_vars_with_the_same_name_are_the_same_variable():
