@@ -266,9 +266,10 @@ def _glb_schedule(case: Case) -> list[str]:
                     '    a["hw_input"].compute_root().accelerator_input()']
 
 
-def _scatter(case: Case, last: str) -> list[str]:
+def _scatter(case: Case, last: str, scheduled: bool = True) -> list[str]:
     """A table of `case.bins` elements updated at the last stage's pixels, read out as the output (or read at
-    each pixel's bin: `case.lookup`)."""
+    each pixel's bin: `case.lookup`). `scheduled`: the table-initialising Func computed at the root (not in fuzz
+    --auto's algorithms, which have no schedule)."""
     w, n = case.work, case.bins
     at = f"hl.clamp(hl.i32({last}[r.x, r.y]), 0, {n - 1})"
     update = {"count": f"hist[{at}] += hl.{w}(1)",
@@ -282,8 +283,8 @@ def _scatter(case: Case, last: str) -> list[str]:
     return [
         '    b = hl.Var("b")',
         f'    r = hl.RDom([hl.Range(0, {case.width}), hl.Range(0, {case.height})], "r")',
-        *(['    init_t = hl.Func("init_t")', f"    init_t[b] = hl.{w}((b * 7) % 23)", "    init_t.compute_root()"]
-          if case.ram_init == "table" else []),
+        *(['    init_t = hl.Func("init_t")', f"    init_t[b] = hl.{w}((b * 7) % 23)"]
+          + (["    init_t.compute_root()"] if scheduled else []) if case.ram_init == "table" else []),
         '    hist = hl.Func("hist")',
         f"    hist[b] = {init}",
         f"    {update}",

@@ -227,8 +227,7 @@ def _ending(case: AutoCase, last: str) -> list[str]:
     stage itself (plain style)."""
     b = case.base
     if b.bins:
-        # (no schedule at all: the plain fuzzer's table `init_t` is computed at the root, here the autoscheduler's)
-        lines = [ln for ln in fuzz._scatter(b, last) if ln.strip() != "init_t.compute_root()"]
+        lines = fuzz._scatter(b, last, scheduled=False)
         if case.style == "plain":  # the table read out by the output itself
             lines = [ln for ln in lines if "hw_output" not in ln] + ["    output[b] = hist[b]"]
         return lines
