@@ -40,7 +40,7 @@ from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lan
 from .autoschedule_memory import scalars
 from .autoschedule_planes import plan_planes, planes_inner, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
-from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_source, glb_tile, one_tile
+from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -137,7 +137,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
     def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
         plan = fewest_alike(pipe, planned(lanes, depth, host), lambda k: planned(k, depth, host))
         if opts.use_glb == "true":
-            plan.glb = glb_tile(pipe, plan, opts)
+            plan = glb_lanes(pipe, plan, opts, lambda k: planned(k, depth, host))
             return plan, run(plan)
         if plan.lanes.lanes > 1:  # where the frame must be tiled, fewer lanes may run faster (wider tiles)
             kept = one_tile(pipe, plan, target, opts, run, measure)  # unless one tile, compiled, fits after all

@@ -353,6 +353,19 @@ def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
     return pick(plan.extents[0][1], asked[0], sx), pick(plan.extents[1][1], asked[1], steps.y)
 
 
+def glb_lanes(pipe: Pipeline, plan: _Plan, opts: _Options, planned: Callable[[int], _Plan]) -> _Plan:
+    """`plan` with its GLB tile (`glb_tile`), at lanes that divide the tile's columns: the GLB moves whole lanes a
+    transfer (memories/glb.py `lane_words`), so 2 pixels per cycle over a GLB tile of 7 columns (a frame 7 wide,
+    an upsample: fuzz --auto 149118) run at 1. `planned(k)`: the plan at k lanes."""
+    plan.glb = glb_tile(pipe, plan, opts)
+    while plan.glb[0] % plan.lanes.lanes:
+        k, width = plan.lanes.lanes, plan.glb[0]
+        plan = planned(max(j for j in range(1, k) if width % j == 0))
+        plan.lanes.note = f"{k} pixels per cycle do not divide the GLB tile's {width} columns"
+        plan.glb = glb_tile(pipe, plan, opts)
+    return plan
+
+
 def glb_source(pipe: Pipeline, plan: _Plan) -> list[str]:
     """Seed 002's three levels: the host steps over GLB tiles, the array computes one memory tile per GLB tile."""
     acc = f'funcs["{pipe.name(plan.accelerated)}"]'

@@ -2,7 +2,8 @@
 # buffer 'hw_input_global_wrapper_global_wrapper' that no op writes"): 2 pixels per cycle over a GLB tile of 3
 # columns (a frame 3 wide); the memory tile's RoundUp lanes compute 4 columns, and its producers' boxes covered 3.
 # Bounds inference now rounds a split wider than its loop (the memory tile of whole lanes, 4, over 3 columns) up
-# to the lanes over the loop's own extent (frontend/bounds.py `_covered`): 2 lanes, as asked.
+# to the lanes over the loop's own extent (frontend/bounds.py `_covered`); the autoscheduler runs a GLB tile at
+# lanes that divide its columns (autoschedule_tiles.py `glb_lanes`: 1 here, after fuzz --auto 149118).
 """mainspring fuzz --auto case 140256: 3x1, copy style, lanes 2."""
 import mainspring
 
