@@ -20,6 +20,7 @@ from .bounds import Box, definition_env, infer_boxes
 from .errors import HalideError, user_location
 from .func import Definition, Function
 from .params import Buffer, Parameter
+from .requirements import check_requirements
 from .types import Type
 
 _SCATTER = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
@@ -319,27 +320,30 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
                 f"array (e.g. array.astype(np.{p.type.dtype.name})) or declare hl.ImageParam({p.type!r}, ...)"
             )
         buffers[name] = buf
-    params: dict[str, int] = {}
-    for name, p in sorted(pipe.scalars.items()):
-        if p.kind == "shape":
-            owner, what, i = p.owner
-            buf = buffers.get(owner.name())
-            if buf is None:
-                buf = owner.get()
-            if buf is None:
-                raise HalideError(f"{name}: ImageParam {owner.name()} has no buffer set; its size is unknown")
-            d = buf.dim(i)
-            params[name] = d.min() if what == "min" else d.extent()
-        else:
-            v = inputs.get(name, p.owner.get())
-            if v is None:
-                raise HalideError(
-                    f"{user_location()}: Parameter {name} does not have a valid scalar value: Param {name} is used "
-                    f"but was never set; call {name}.set(value) before realize, or give it with the inputs of "
-                    f"check() or simulate() ({{'{name}': value}})"
-                )
-            params[name] = float(v) if p.type.is_float() else int(v)
+    params = {name: parameter_value(p, buffers, inputs) for name, p in sorted(pipe.scalars.items())}
     return buffers, params
+
+
+def parameter_value(p: Parameter, buffers: dict[str, Buffer], inputs: dict) -> int | float:
+    """A scalar Param's value, given with the inputs or set on it, or an image's min or extent (a shape param)."""
+    name = p.name
+    if p.kind == "shape":
+        owner, what, i = p.owner
+        buf = buffers.get(owner.name())
+        if buf is None:
+            buf = owner.get()
+        if buf is None:
+            raise HalideError(f"{name}: ImageParam {owner.name()} has no buffer set; its size is unknown")
+        d = buf.dim(i)
+        return d.min() if what == "min" else d.extent()
+    v = inputs.get(name, p.owner.get())
+    if v is None:
+        raise HalideError(
+            f"{user_location()}: Parameter {name} does not have a valid scalar value: Param {name} is used "
+            f"but was never set; call {name}.set(value) before realize, or give it with the inputs of "
+            f"check() or simulate() ({{'{name}': value}})"
+        )
+    return float(v) if p.type.is_float() else int(v)
 
 
 def realize(pipe, sizes, overrides: dict | None = None) -> Buffer:
@@ -381,6 +385,7 @@ def _realize_into(pipe, dst: Buffer, overrides: dict | None) -> Buffer:
 def realize_arrays(pipe, out_box: Box, overrides: dict | None = None) -> dict[int, Store]:
     """Every Func of the pipeline realised over its inferred box (stores keyed by id(Function))."""
     buffers, params = gather_inputs(pipe, overrides)
+    check_requirements(pipe, buffers, overrides)
     boxes, needed = infer_boxes(pipe, out_box, lambda p: params.get(p.name))
     for name, box in needed.items():
         if any(hi - lo > (1 << 24) for lo, hi in box):

@@ -56,6 +56,7 @@ class Function:
         self.wrapper_for: tuple[Function, ...] = ()  # for in_(g) / in_([g, h]): those consumers; () for in_()
         self.wrapped_image: Parameter | None = None  # for an ImageParam's wrapper (`input.in_()`): the image
         self.handle: Func | None = None
+        self.requirements: list = []  # Halide's add_requirement conditions (frontend/requirements.py)
 
     @property
     def type(self) -> Type:

@@ -20,6 +20,7 @@ from typing import Any
 from .errors import HalideError, did_you_mean, user_location
 from .func import Func
 from .params import Buffer, ImageParam, Param
+from .requirements import Requirement, make_requirement
 from .types import Type
 
 _context: contextvars.ContextVar[GeneratorContext | None] = contextvars.ContextVar("generator_context",
@@ -53,21 +54,36 @@ class GeneratorContext:
         _context.reset(self._tokens.pop())
 
 
-class TargetFeature(enum.Enum):
-    """The features Halide-to-Hardware's generators branch on (`get_target().has_feature(Target::Clockwork)`): a
-    CGRA target has Clockwork (the reference system's CGRA flow, whose branch holds the hardware schedule), not
-    CoreIR or HLS (its older flows), so a generator ported with all its branches takes the Clockwork one."""
+# Halide 21's Target::Feature names (hl.TargetFeature in its Python bindings), so that a port's CPU and GPU
+# branches (`has_feature(hl.TargetFeature.AVX2)`) run as written and take the CGRA's answer, False.
+_HALIDE_FEATURES = """
+    ARMDotProd ARMFp16 ARMv7s ARMv81a ARMv82a ARMv83a ARMv84a ARMv85a ARMv86a ARMv87a ARMv88a ARMv89a ARMv8a ASAN
+    AVX AVX10_1 AVX2 AVX512 AVX512_Cannonlake AVX512_KNL AVX512_SapphireRapids AVX512_Skylake AVX512_Zen4
+    AVX512_Zen5 AVXVNNI CLAtomics64 CLDoubles CLHalf CPlusPlusMangling CUDA CUDACapability30 CUDACapability32
+    CUDACapability35 CUDACapability50 CUDACapability61 CUDACapability70 CUDACapability75 CUDACapability80
+    CUDACapability86 CheckUnsafePromises D3D12Compute Debug EGL EmbedBitcode EnableBacktraces EnableLLVMLoopOpt
+    F16C FMA FMA4 FuzzFloatStores HVX HVX_128 HVX_v62 HVX_v65 HVX_v66 HVX_v68 HexagonDma JIT LLVMLargeCodeModel
+    LargeBuffers MSAN Metal NoAsserts NoBoundsQuery NoNEON NoRuntime OpenCL POWER_ARCH_2_07 Profile
+    ProfileByTimer RVV SPIRV SSE41 SVE SVE2 SanitizerCoverage Semihosting Simulator SoftFloatABI StrictFloat TSAN
+    TraceLoads TracePipeline TraceRealizations TraceStores UserContext VSX Vulkan VulkanFloat16 VulkanFloat64
+    VulkanInt16 VulkanInt64 VulkanInt8 VulkanV10 VulkanV12 VulkanV13 WasmBulkMemory WasmMvpOnly WasmSimd128
+    WasmThreads WebGPU X86APX""".split()
 
-    Clockwork = "clockwork"
-    CoreIR = "coreir"
-    HLS = "hls"
+# The features Halide-to-Hardware's generators branch on (`get_target().has_feature(Target::Clockwork)`) come
+# first: a CGRA target has Clockwork (the reference system's CGRA flow, whose branch holds the hardware schedule),
+# not CoreIR or HLS (its older flows), so a generator ported with all its branches takes the Clockwork one.
+TargetFeature = enum.Enum(  # type: ignore[misc]
+    "TargetFeature", [("Clockwork", "clockwork"), ("CoreIR", "coreir"), ("HLS", "hls")]
+    + [(n, n.lower()) for n in _HALIDE_FEATURES], module=__name__)
+TargetFeature.__doc__ = ("Halide's hl.TargetFeature, with Halide-to-Hardware's Clockwork, CoreIR and HLS: a CGRA "
+                         "target has only Clockwork.")
 
 
 def cgra_has_feature(feature) -> bool:
     """`CGRA.has_feature(feature)`: only Clockwork."""
     if not isinstance(feature, TargetFeature):
-        raise HalideError(f"{user_location()}: has_feature({feature!r}): a CGRA target has the features of "
-                          "hl.TargetFeature (Clockwork, CoreIR, HLS); CPU and GPU features do not apply")
+        raise HalideError(f"{user_location()}: has_feature({feature!r}): pass a member of hl.TargetFeature, e.g. "
+                          "hl.TargetFeature.Clockwork (a CGRA target has only Clockwork)")
     return feature is TargetFeature.Clockwork
 
 
@@ -261,6 +277,7 @@ class Generator:
         self._declared = _declarations(type(self))
         self._values: dict[str, Any] = {}
         self._built: Func | None = None
+        self._requirements: list[Requirement] = []
         for key, value in (generator_params or {}).items():
             self._set_param(key, value)
 
@@ -284,15 +301,15 @@ class Generator:
         return GeneratorContext(self.target())
 
     def natural_vector_size(self, type_: Type) -> int:
-        raise HalideError(f"{user_location()}: Generator {self._name()}: natural_vector_size({_spelling(type_)}): a "
-                          "CGRA has no SIMD vector width (each PE computes one word per cycle); several pixels per "
-                          "cycle are an unroll of the accelerated loop, e.g. hw_output.unroll(xi, self.lanes) with "
-                          "lanes a GeneratorParam")
+        """Halide's SIMD width for `type_` on the target; a CGRA's is 1 (each PE computes one word per cycle:
+        several pixels per cycle are an unroll of the accelerated loop)."""
+        _check_type(type_, "natural_vector_size")
+        return self.target().natural_vector_size(type_)
 
     def add_requirement(self, condition, *error_args) -> None:
-        raise HalideError(f"{user_location()}: Generator {self._name()}: add_requirement(...): a CGRA design has no "
-                          "host code to check a requirement when it runs; check the InputScalar's value before "
-                          "passing it, or make the value a GeneratorParam (fixed when the design is compiled)")
+        """Halide's `add_requirement`: the design's reference and its simulations check `condition` on the
+        inputs they run on and fail with the error args, as Halide's pipeline does when it runs."""
+        self._requirements.append(make_requirement(condition, error_args))
 
     def using_autoscheduler(self) -> bool:
         return self._autoscheduler is not None
@@ -347,6 +364,7 @@ class Generator:
         declared_out = self._declared[outputs[0]]
         assert isinstance(declared_out, OutputBuffer)
         declared_out.check(outputs[0], output)
+        output.function().requirements.extend(self._requirements)
         if self._autoscheduler is not None:
             from .pipeline import Pipeline
 

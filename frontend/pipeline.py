@@ -431,6 +431,13 @@ class Pipeline:
         _refuse_scheduled(self)
         return apply_autoscheduler(self, target, params)
 
+    def add_requirement(self, condition, *error_args) -> None:
+        """Halide's `Pipeline.add_requirement`: `condition` on the Params and image sizes must hold when the
+        pipeline runs (its reference, and every simulation of its design), else it fails with the error args."""
+        from .requirements import make_requirement
+
+        self.output.requirements.append(make_requirement(condition, error_args))
+
     def realize(self, sizes, param_values=None):
         from .evaluate import realize
 

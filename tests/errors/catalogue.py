@@ -39,7 +39,7 @@ STAGES = {
     "schedule": ("frontend/",),
     "hardware": ("hwlower/",),
     "memories": ("memories/", "mainspring/compiler.py", "mainspring/target.py"),
-    "simulation": ("frontend/evaluate.py", "mainspring/design.py"),
+    "simulation": ("frontend/evaluate.py", "frontend/requirements.py", "mainspring/design.py"),
     "autoschedule": ("mainspring/autoschedule",),
     "command line": ("mainspring/", "apps/"),
 }

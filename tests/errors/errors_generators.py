@@ -161,39 +161,53 @@ def _():
     return hl.compile(gen.call(hl.ImageParam(hl.UInt(16), 2, "image")), name="demo")
 
 
-@case("algorithm", "natural_vector_size in a Generator compiled for a CGRA", (
-    "{at}: Generator pointwise: natural_vector_size(hl.UInt(16)): a CGRA has no SIMD vector width (each PE "
-    "computes one word per cycle); several pixels per cycle are an unroll of the accelerated loop, e.g. "
-    "hw_output.unroll(xi, self.lanes) with lanes a GeneratorParam"))
-def natural_vector_size_on_a_cgra():
-    gen = _generator(also=lambda g, hw_output, xi: hw_output.unroll(xi, g.natural_vector_size(hl.UInt(16))))  # <-
-    return hl.compile(gen(), name="demo")
+def _required(condition, args):
+    """The pointwise generator with `add_requirement(condition(self), *args)`, checked on its example inputs."""
+    gen = _generator(also=lambda g, hw_output, xi: g.add_requirement(condition(g), *args(g)))  # <-required
+    design = hl.compile(gen(), name="demo")
+    return design.reference_output(design.example_inputs())
 
 
-@natural_vector_size_on_a_cgra.fix
+@case("simulation", "A requirement (add_requirement) the inputs break", (
+    "{required}: Requirement Failed: (input.extent.0 >= 16) the input is 8 wide, not 16"))
+def requirement_broken():
+    return _required(lambda g: g.input.dim(0).extent() >= 16,
+                     lambda g: ("the input is", g.input.dim(0).extent(), "wide, not 16"))
+
+
+@requirement_broken.fix
 def _():
-    gen = _generator(also=lambda g, hw_output, xi: hw_output.unroll(xi, 2))
-    return hl.compile(gen(), name="demo")
+    return _required(lambda g: g.input.dim(0).extent() >= 8, lambda g: ("the input is too narrow",))
 
 
-@case("algorithm", "add_requirement in a Generator compiled for a CGRA", (
-    "{at}: Generator pointwise: add_requirement(...): a CGRA design has no host code to check a requirement when "
-    "it runs; check the InputScalar's value before passing it, or make the value a GeneratorParam (fixed when the "
-    "design is compiled)"))
-def add_requirement_on_a_cgra():
-    gen = _generator(also=lambda g, hw_output, xi: g.add_requirement(g.input.dim(0).extent() >= 8))  # <-
-    return hl.compile(gen(), name="demo")
+@case("algorithm", "A requirement (add_requirement) that is not a condition", (
+    "{required}: add_requirement(input.extent.0): the condition is int32, not a boolean; compare it, e.g. "
+    "add_requirement(input.dim(0).extent() >= 8)"))
+def requirement_not_boolean():
+    return _required(lambda g: g.input.dim(0).extent(), lambda g: ())
 
 
-@add_requirement_on_a_cgra.fix
+@requirement_not_boolean.fix
 def _():
-    gen = _generator(also=lambda g, hw_output, xi: g.input.dim(0).set_bounds(0, 8))
-    return hl.compile(gen(), name="demo")
+    return _required(lambda g: g.input.dim(0).extent() >= 8, lambda g: ())
 
 
-@case("algorithm", "has_feature of a CPU feature on a CGRA target", (
-    "{at}: has_feature('avx2'): a CGRA target has the features of hl.TargetFeature (Clockwork, CoreIR, HLS); "
-    "CPU and GPU features do not apply"))
+@case("algorithm", "A requirement (add_requirement) on pixel values", (
+    "{required}: add_requirement((input(0, 0) < (uint16)60000)): a requirement reads Params and image sizes (e.g. "
+    "input.dim(0).extent()), not the values of input; check pixel values in the algorithm instead (e.g. with "
+    "hl.clamp or hl.select)"))
+def requirement_on_pixels():
+    return _required(lambda g: g.input[0, 0] < 60000, lambda g: ())
+
+
+@requirement_on_pixels.fix
+def _():
+    return _required(lambda g: g.input.dim(1).extent() >= 8, lambda g: ())
+
+
+@case("algorithm", "has_feature of something that is not a TargetFeature", (
+    "{at}: has_feature('avx2'): pass a member of hl.TargetFeature, e.g. hl.TargetFeature.Clockwork (a CGRA target "
+    "has only Clockwork)"))
 def cpu_feature_of_a_cgra():
     gen = _generator(also=lambda g, hw_output, xi: g.get_target().has_feature("avx2") and hw_output.unroll(xi, 2))  # <-
     return hl.compile(gen(), name="demo")
@@ -201,8 +215,8 @@ def cpu_feature_of_a_cgra():
 
 @cpu_feature_of_a_cgra.fix
 def _():
-    gen = _generator(also=lambda g, hw_output, xi: g.get_target().has_feature(hl.TargetFeature.Clockwork)
-                     and hw_output.unroll(xi, 2))
+    gen = _generator(also=lambda g, hw_output, xi: g.get_target().has_feature(hl.TargetFeature.AVX2)
+                     or hw_output.unroll(xi, 2))
     return hl.compile(gen(), name="demo")
 
 

@@ -148,3 +148,41 @@ def test_a_cgra_has_the_clockwork_feature_only():
     assert target.has_feature(hl.TargetFeature.Clockwork)
     assert not target.has_feature(hl.TargetFeature.CoreIR) and not target.has_feature(hl.TargetFeature.HLS)
     assert hl.GeneratorContext().get_target() == target
+
+
+def _cpu_branch_first_generator():
+    """A port whose CPU branch comes first (`has_feature(hl.TargetFeature.AVX2)` with `natural_vector_size`),
+    with a requirement on its input's width: on a CGRA the CPU branch is not taken, and the requirement is checked
+    when the design runs."""
+
+    @hl.generator(name="brighten_cpu_first")
+    class Brighten:
+        input = hl.InputBuffer(hl.UInt(8), 2)
+        output = hl.OutputBuffer(hl.UInt(8), 2)
+
+        def generate(self):
+            x, y, xi, yi, xo, yo = hl.vars("x y xi yi xo yo")
+            hw_input, hw_output = hl.funcs("hw_input hw_output")
+            hw_input[x, y] = hl.u16(self.input[x, y])
+            hw_output[x, y] = hl.u8(hl.min(hw_input[x, y] * 3, 255))
+            self.output[x, y] = hw_output[x, y]
+            self.add_requirement(self.input.dim(0).extent() >= 8, "input width", self.input.dim(0).extent())
+            if self.get_target().has_feature(hl.TargetFeature.AVX2):
+                self.output.vectorize(x, self.natural_vector_size(hl.UInt(8)))
+            else:
+                lanes = 2 * self.natural_vector_size(hl.UInt(8))
+                self.output.bound(x, 0, 8).bound(y, 0, 4)
+                hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo).unroll(xi, lanes)
+                hw_input.compute_root().stream_to_accelerator().unroll(x, lanes)
+
+    return Brighten
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_cpu_branch_first_falls_through_and_a_requirement_is_checked_when_the_design_runs(simulator, build_dir):
+    design = hl.compile(_cpu_branch_first_generator()(), name="brighten_cpu_first")
+    assert design.report["ideal_cycles"] == 16  # 2 lanes (2 * natural_vector_size) over 8x4
+    image = np.random.default_rng(3).integers(0, 256, (4, 8), dtype=np.uint8)
+    design.check({"input": image}, simulator=simulator, build_dir=build_dir)
+    with pytest.raises(hl.HalideError, match=r"Requirement Failed: \(input.extent.0 >= 8\) input width 6$"):
+        design.check({"input": image[:, :6]}, simulator=simulator, build_dir=build_dir)

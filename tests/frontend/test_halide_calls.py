@@ -1,6 +1,7 @@
 """Calls of Halide 21 and of Halide-to-Hardware that ports of the reference generators use, beyond the schedule
 language proper: an RVar made from a name to split a reduction loop, `print_loop_nest`, `fifo_depth`."""
 
+import numpy as np
 import pytest
 
 import mainspring as hl
@@ -82,3 +83,37 @@ def test_realize_into_a_buffer():
     assert f.realize(buf) is buf and np.asarray(buf).tolist() == [[15, 16], [25, 26]]
     with pytest.raises(hl.HalideError, match="realize\\(buffer\\) of Func f"):
         f.realize(hl.Buffer(hl.UInt(8), [2, 2]))
+
+
+def _required_pipeline(hl_, width: int):
+    """f(x) = 2 * input(x) with a requirement on the input's width and on a Param, realized over 4 values."""
+    x = hl_.Var("x")
+    image, gain = hl_.ImageParam(hl_.UInt(8), 1, "image"), hl_.Param(hl_.UInt(8), "gain")
+    f = hl_.Func("f")
+    f[x] = image[x] * gain
+    pipe = hl_.Pipeline(f)
+    pipe.add_requirement(image.dim(0).extent() >= 6, "image width", image.dim(0).extent())
+    pipe.add_requirement(gain < 8, "gain", gain)
+    image.set(hl_.Buffer(np.arange(width, dtype=np.uint8)))
+    return pipe, gain
+
+
+@pytest.mark.parametrize(("width", "gain"), [(8, 3), (4, 3), (8, 9)])
+def test_add_requirement_fails_the_pipeline_when_halide_s_does(halide, width, gain):
+    ours, theirs = _required_pipeline(hl, width), _required_pipeline(halide, width)
+    ours[1].set(gain)
+    theirs[1].set(gain)
+    broken = "image width 4" if width < 6 else f"gain {gain}" if gain >= 8 else None
+    if broken is None:
+        want = theirs[0].realize([4])  # held: an array of a temporary Halide buffer would read freed memory
+        assert np.array_equal(np.asarray(ours[0].realize([4])), np.array(want))
+        return
+    with pytest.raises(Exception, match="Requirement Failed"):  # Halide raises its own error type
+        theirs[0].realize([4])
+    with pytest.raises(hl.HalideError, match=f"Requirement Failed: .* {broken}$"):
+        ours[0].realize([4])
+
+
+def test_a_cgra_s_natural_vector_size_is_one_word():
+    assert hl.CGRA().natural_vector_size(hl.UInt(8)) == hl.CGRA().natural_vector_size(hl.Int(32)) == 1
+    assert not hl.CGRA().has_feature(hl.TargetFeature.AVX2)
