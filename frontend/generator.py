@@ -133,12 +133,44 @@ class GeneratorParam:
                               f"the type of its default {self.value!r}") from None
 
 
-class InputBuffer:
+class _Image:
+    """An image Input or Output: its type and dimensions, either of which may be None (as in Halide) and then
+    comes from the GeneratorParams NAME.type and NAME.dim."""
+
+    def __init__(self, type_: Type | None, dimensions: int | None):
+        if type_ is not None:
+            _check_type(type_, type(self).__name__)
+        self.type, self.dimensions = type_, None if dimensions is None else int(dimensions)
+
+    def set_param(self, name: str, what: str, value: Any) -> Any:
+        """The value of GeneratorParam NAME.type or NAME.dim, parsed."""
+        if (self.type if what == "type" else self.dimensions) is not None:
+            raise HalideError(f"{user_location()}: GeneratorParam {name}.{what}: {name}'s {what} is given in code; "
+                              f"declare it as None to set it with a GeneratorParam")
+        if what == "type":
+            return _parse_type(f"{name}.type", value)
+        if isinstance(value, bool) or not str(value).isdigit():
+            raise HalideError(f"{user_location()}: GeneratorParam {name}.dim: {value!r} is not a number of "
+                              "dimensions, e.g. 2")
+        return int(value)
+
+    def resolved(self, name: str, given: dict[str, Any]) -> _Image:
+        """This declaration with the GeneratorParams' type and dimensions in place of None (Halide's errors if
+        neither gives them)."""
+        type_, dims = self.type or given.get("type"), self.dimensions
+        dims = given.get("dim") if dims is None else dims
+        for what, v, where in (("type", type_, "type"), ("dimensionality", dims, "dim")):
+            if v is None:
+                raise HalideError(f"{user_location()}: No {what} has been specified for {name}. Try specifying one "
+                                  f"in code, or by setting '{name}.{where}' as a GeneratorParam.")
+        return type(self)(type_, dims)
+
+
+class InputBuffer(_Image):
     """An input image: inside `generate`, an `hl.ImageParam(type, dimensions, <attribute name>)`."""
 
-    def __init__(self, type_: Type, dimensions: int):
-        _check_type(type_, "InputBuffer")
-        self.type, self.dimensions = type_, int(dimensions)
+    type: Type
+    dimensions: int
 
     def make(self, name: str, value=None):
         if value is None:
@@ -172,12 +204,11 @@ class InputScalar:
         return param
 
 
-class OutputBuffer:
+class OutputBuffer(_Image):
     """The output image: inside `generate`, an undefined `hl.Func(<attribute name>)` that generate defines."""
 
-    def __init__(self, type_: Type, dimensions: int):
-        _check_type(type_, "OutputBuffer")
-        self.type, self.dimensions = type_, int(dimensions)
+    type: Type
+    dimensions: int
 
     def make(self, name: str, value=None):
         assert value is None
@@ -278,6 +309,7 @@ class Generator:
         self._values: dict[str, Any] = {}
         self._built: Func | None = None
         self._requirements: list[Requirement] = []
+        self._image_params: dict[str, dict[str, Any]] = {}  # NAME -> {"type": ..., "dim": ...}
         for key, value in (generator_params or {}).items():
             self._set_param(key, value)
 
@@ -331,6 +363,11 @@ class Generator:
             name, extra = self._autoscheduler or ("", {})
             self._autoscheduler = (name, {**extra, key[len("autoscheduler."):]: str(value)})
             return
+        image, _, what = key.partition(".")
+        declared_image = self._declared.get(image)
+        if isinstance(declared_image, _Image) and what in ("type", "dim"):
+            self._image_params.setdefault(image, {})[what] = declared_image.set_param(image, what, value)
+            return
         params = param_names(type(self))
         if key not in params:
             raise HalideError(f"{user_location()}: {unknown_param(type(self), key)}")
@@ -350,7 +387,9 @@ class Generator:
             if isinstance(declared, GeneratorParam):
                 value = self._values.get(name, declared.value)
             else:
-                value = declared.make(name, inputs.pop(name, None))
+                made = declared.resolved(name, self._image_params.get(name, {})) if isinstance(
+                    declared, _Image) else declared
+                value = made.make(name, inputs.pop(name, None))
             object.__setattr__(self, name, value)
         assert not inputs, inputs
         outputs = [n for n, d in self._declared.items() if isinstance(d, OutputBuffer)]
@@ -363,7 +402,7 @@ class Generator:
         output = getattr(self, outputs[0])
         declared_out = self._declared[outputs[0]]
         assert isinstance(declared_out, OutputBuffer)
-        declared_out.check(outputs[0], output)
+        declared_out.resolved(outputs[0], self._image_params.get(outputs[0], {})).check(outputs[0], output)
         output.function().requirements.extend(self._requirements)
         if self._autoscheduler is not None:
             from .pipeline import Pipeline

@@ -256,3 +256,51 @@ def output_buffer_bounds_not_positive():
 def _():
     gen = _generator(also=lambda g, hw_output, xi: g.output.output_buffer().dim(0).set_bounds(0, 8))
     return hl.compile(gen(), name="demo")
+
+
+def _untyped(params: dict):
+    @hl.generator(name="twice")
+    class Twice:
+        input = hl.InputBuffer(None, None)
+        output = hl.OutputBuffer(hl.UInt(8), 2)
+
+        def generate(self):
+            x, y = hl.vars("x y")
+            self.output[x, y] = self.input[x, y] * 2
+
+    return Twice(generator_params=params).build()  # <-untyped
+
+
+@case("algorithm", "An image declared with no type, its type not given either (Halide's message)", (
+    "{untyped}: No type has been specified for input. Try specifying one in code, or by setting 'input.type' as a "
+    "GeneratorParam."))
+def image_of_no_type():
+    return _untyped({"input.dim": 2})
+
+
+@image_of_no_type.fix
+def _():
+    return _untyped({"input.dim": 2, "input.type": "uint8"})
+
+
+@case("algorithm", "The type of an image typed in code set again by a GeneratorParam", (
+    "{untyped}: GeneratorParam output.type: output's type is given in code; declare it as None to set it with a "
+    "GeneratorParam"))
+def image_typed_twice():
+    return _untyped({"input.dim": 2, "input.type": "uint8", "output.type": "uint16"})
+
+
+@image_typed_twice.fix
+def _():
+    return _untyped({"input.dim": 2, "input.type": "uint8"})
+
+
+@case("algorithm", "An image's dimensions GeneratorParam that is not a number", (
+    "{untyped}: GeneratorParam input.dim: 'two' is not a number of dimensions, e.g. 2"))
+def image_dimensions_not_a_number():
+    return _untyped({"input.dim": "two", "input.type": "uint8"})
+
+
+@image_dimensions_not_a_number.fix
+def _():
+    return _untyped({"input.dim": "2", "input.type": "uint8"})

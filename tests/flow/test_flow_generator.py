@@ -118,6 +118,45 @@ def test_generator_params_keep_the_default_s_type_and_the_class_stays_reusable()
     assert isinstance(gen.__dict__.get("lanes", gen.lanes), hl.GeneratorParam)  # the class keeps declarations
 
 
+def _untyped_generator(h, name: str):
+    """Images declared with no type and no dimensions (`InputBuffer(None, None)`), given by GeneratorParams."""
+
+    @h.generator(name=name)
+    class Twice:
+        input = h.InputBuffer(None, None)
+        output = h.OutputBuffer(None, None)
+
+        def generate(g):  # noqa: N805
+            x, y = h.vars("x y")
+            g.output[x, y] = g.input[x, y] * 2 + g.input[x + 1, y]
+
+    return Twice
+
+
+_IMAGE_PARAMS = {"input.type": "uint8", "input.dim": "2", "output.type": "uint8", "output.dim": 2}
+
+
+@pytest.mark.parametrize("missing", [None, "input.type", "input.dim", "output.type"])
+def test_untyped_images_take_their_type_from_generator_params_as_in_halide(halide, missing):
+    image = np.random.default_rng(4).integers(0, 256, (4, 9), dtype=np.uint8)
+    params = {k: v for k, v in _IMAGE_PARAMS.items() if k != missing}
+    results = []
+    for h, name in ((hl, "twice"), (halide, f"twice_{missing or 'all'}")):
+        gen = _untyped_generator(h, name)
+        try:
+            if h is halide:
+                with halide.GeneratorContext(halide.get_jit_target_from_environment()):
+                    results.append(np.array(gen.call(halide.Buffer(image), generator_params=params).realize([8, 4])))
+            else:
+                results.append(np.asarray(gen.call(hl.Buffer(image), generator_params=params).realize([8, 4])))
+        except Exception as e:  # noqa: BLE001 - Halide raises its own error type
+            results.append(str(e).split(": ")[-1] if h is hl else str(e))
+    if missing is None:
+        assert np.array_equal(results[0], results[1])
+    else:
+        assert results[0] == results[1], results  # Halide's message, word for word
+
+
 def test_vars_and_funcs_name_one_per_word():
     x, y = hl.vars("x y")
     f, g = hl.funcs("f g")
