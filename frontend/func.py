@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import ir
 from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
@@ -57,6 +57,7 @@ class Function:
         self.wrapped_image: Parameter | None = None  # for an ImageParam's wrapper (`input.in_()`): the image
         self.handle: Func | None = None
         self.requirements: list = []  # Halide's add_requirement conditions (frontend/requirements.py)
+        self.specializations: dict[int, Any] = {}  # definition index -> its SpecializeState (frontend/specialize.py)
 
     @property
     def type(self) -> Type:
@@ -71,6 +72,12 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<Function {self.name}>"
+
+
+def _specialize_state(fn: Function, index: int):
+    from .specialize import SpecializeState
+
+    return fn.specializations.setdefault(index, SpecializeState())
 
 
 _func_anon = itertools.count()
@@ -189,6 +196,12 @@ class Stage(HostDirectives):
     def _owner_name(self) -> str:
         return f"{self._func._fn.name}.update({self._index - 1})"
 
+    def _function(self) -> Function:
+        return self._func._fn
+
+    def _specialize_state(self):
+        return _specialize_state(self._func._fn, self._index)
+
     def rfactor(self, *args) -> Func:
         """Halide's rfactor: the reduction split into an intermediate Func of partial results over the preserved
         RVars, made pure Vars (`rfactor(r.y, v)` or `rfactor([(r.y, v)])`); returns the intermediate."""
@@ -293,6 +306,13 @@ class Func(FuncHostDirectives):
 
     def _owner_name(self) -> str:
         return self._fn.name
+
+    def _function(self) -> Function:
+        return self._fn
+
+    def _specialize_state(self):
+        self._require_defined("specialize")
+        return _specialize_state(self._fn, 0)
 
     def update(self, i: int = 0) -> Stage:
         n = len(self._fn.definitions) - 1

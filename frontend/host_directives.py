@@ -49,15 +49,23 @@ class HostDirectives(StageScheduling):
         return self
 
     def specialize(self, condition):
-        raise ScheduleError(
-            f"{user_location()}: In schedule for {self._owner_name()}: specialize builds a second version of the "
-            "loops for when a runtime condition holds, but the accelerator is one fixed circuit built for the "
-            "bounds known at compile time; remove specialize (and any specialize_fail), and give the schedule "
-            "of the case the hardware should run"
-        )
+        """Halide's second version of this stage's loops for when `condition` holds (frontend/specialize.py: the
+        accelerator is built with the generic schedule, which computes the same values)."""
+        from .specialize import specialize
 
-    def specialize_fail(self, message):
-        return self.specialize(None)
+        return specialize(self, condition)
+
+    def specialize_fail(self, message) -> None:
+        """The generic version must never run: `message` fails the pipeline when no specialization holds."""
+        from .specialize import specialize_fail
+
+        specialize_fail(self, message)
+
+    def _specialize_state(self):  # pragma: no cover
+        raise AssertionError("subclass must override _specialize_state")
+
+    def _function(self):  # pragma: no cover
+        raise AssertionError("subclass must override _function")
 
     def _device(self, call: str):
         raise ScheduleError(

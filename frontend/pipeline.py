@@ -239,6 +239,10 @@ class Pipeline:
                     self._check_loop_level(fn, level, call)
             self._check_store_outside_compute(fn)
             self._check_unrolls(fn)
+            if pl.compute.kind == "inline" and fn is not self.output and fn.specializations:
+                from .specialize import check_not_inline
+
+                check_not_inline(fn, self.name(fn))
 
     def _users(self, fn: Function) -> set[int]:
         """Funcs whose loops enclose every use of fn (legal compute_at targets): a consumer, or a Func inside

@@ -16,6 +16,7 @@ class Requirement:
     condition: ir.Expr
     message: tuple[ir.Expr | str, ...]  # Halide prints these, separated by spaces, after the condition
     loc: SourceLoc
+    headline: str = ""  # what the error says before the message ("Requirement Failed: (condition)" if empty)
 
 
 def make_requirement(condition, error_args: tuple) -> Requirement:
@@ -39,7 +40,7 @@ def check_requirements(pipe, buffers: dict, inputs: dict | None) -> None:
     """Raise Halide's "Requirement Failed" error for the first requirement of `pipe` that `inputs` break."""
     from .evaluate import Evaluator, parameter_value
 
-    for req in pipe.output.requirements:
+    for req in (r for fn in pipe.order for r in fn.requirements):
         exprs = [req.condition, *(a for a in req.message if not isinstance(a, str))]
         params = {n.callee.name: parameter_value(n.callee, buffers, inputs or {})
                   for e in exprs for n in ir.walk(e) if isinstance(n, ir.Call)}
@@ -48,8 +49,8 @@ def check_requirements(pipe, buffers: dict, inputs: dict | None) -> None:
             continue
         words = [a if isinstance(a, str) else _show(ev.eval(a, {}, {})) for a in req.message]
         cond = ir.to_string(req.condition)
-        cond = cond if cond.startswith("(") else f"({cond})"
-        raise HalideError(" ".join([f"{req.loc}: Requirement Failed: {cond}", *words]))
+        headline = req.headline or f"Requirement Failed: {cond if cond.startswith('(') else f'({cond})'}"
+        raise HalideError(" ".join([f"{req.loc}: {headline}", *words]))
 
 
 def _show(value) -> str:

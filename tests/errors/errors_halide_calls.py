@@ -42,23 +42,72 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "specialize (a second version of the loops for a runtime condition)", (
-    "{at}: In schedule for mid: specialize builds a second version of the loops for when a runtime condition "
-    "holds, but the accelerator is one fixed circuit built for the bounds known at compile time; remove "
-    "specialize (and any specialize_fail), and give the schedule of the case the hardware should run"),
-    func="mid", simulate=True, note="Halide accepts specialize; a design per condition, chosen by the host, "
-    "would be the hardware equivalent")
-def specialize():
+def _specialized(*conditions, fail: bool = True):
+    """mid specialized for each of `conditions` (functions of Param `wide`), closed by specialize_fail."""
     p = scheduled()
-    fast = hl.Param(hl.Bool(), "fast")
-    p.mid.specialize(fast)  # <-
-    return hl.compile(p.output, name="demo")
+    wide = hl.Param(hl.Int(32), "wide")
+    for cond in conditions:
+        p.mid.specialize(cond(wide)).unroll(p.x, 2)  # <-specialize
+    if fail:
+        p.mid.specialize_fail("wide must be 0 or more")  # <-fail
+    return hl.compile(p.output, name="demo"), wide
 
 
-@specialize.fix
+@case("simulation", "specialize_fail chosen: no specialization's condition holds as the design runs", (
+    "{fail}: A schedule specialized with specialize_fail() was chosen: wide must be 0 or more"))
+def specialize_fail_chosen():
+    design, wide = _specialized(lambda w: w >= 0)
+    return design.reference_output({**design.example_inputs(), "wide": -1})
+
+
+@specialize_fail_chosen.fix
+def _():
+    design, wide = _specialized(lambda w: w >= 0)
+    return design.reference_output({**design.example_inputs(), "wide": 1})
+
+
+@case("schedule", "specialize on a condition that is not a boolean", (
+    "{specialize}: In schedule for mid: specialize(wide): the condition is int32, not a boolean; compare it, e.g. "
+    "specialize(width >= 64)"), func="mid")
+def specialize_of_an_integer():
+    return _specialized(lambda w: w, fail=False)
+
+
+@specialize_of_an_integer.fix
+def _():
+    return _specialized(lambda w: w != 0, fail=False)
+
+
+@case("schedule", "specialize_fail with no specialization before it", (
+    "{fail}: In schedule for mid: specialize_fail('wide must be 0 or more') with no specialization before it; add "
+    "the specialize(condition) calls it closes, or remove it"), func="mid")
+def specialize_fail_alone():
+    return _specialized()
+
+
+@specialize_fail_alone.fix
+def _():
+    return _specialized(lambda w: w >= 0)
+
+
+@case("schedule", "specialize after specialize_fail", (
+    "{at}: In schedule for mid: specialize after specialize_fail: specialize_fail must be the last specialization "
+    "of a stage; move it after this one"), func="mid")
+def specialize_after_fail():
+    p = scheduled()
+    wide = hl.Param(hl.Int(32), "wide")
+    p.mid.specialize(wide > 0)
+    p.mid.specialize_fail("never")
+    p.mid.specialize(wide < 0)  # <-
+
+
+@specialize_after_fail.fix
 def _():
     p = scheduled()
-    return hl.compile(p.output, name="demo")
+    wide = hl.Param(hl.Int(32), "wide")
+    p.mid.specialize(wide > 0)
+    p.mid.specialize(wide < 0)
+    p.mid.specialize_fail("never")
 
 
 def _sum_of_taps(kind: str):
@@ -127,3 +176,21 @@ def _():
     return _fused_taps(False)
 
 
+
+
+@case("schedule", "specialize on a Func scheduled inline (Halide refuses it too)", (
+    "{at}: In schedule for mid: Function mid is scheduled inline, so it must not have any specializations "
+    "(Halide's rule: an inlined Func has no loops of its own to version); schedule it, e.g. mid.compute_root(), "
+    "or specialize the Func it is inlined into"), func="mid")
+def specialize_an_inlined_func():
+    p = scheduled()
+    p.mid.compute_inline()
+    p.mid.specialize(hl.Param(hl.Int(32), "wide") > 0)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@specialize_an_inlined_func.fix
+def _():
+    p = scheduled()
+    p.mid.specialize(hl.Param(hl.Int(32), "wide") > 0)
+    return hl.compile(p.output, name="demo")
