@@ -359,7 +359,10 @@ class _Extension:
                 # its ShiftInwards tails still round up (shift_tails.py), also where only the extension makes
                 # the extent one they do not divide
                 rounded = union(box, rounded_up(f, pre, shifts=True))
-                if (fname in self.demands[li][ti] or id(f) in self.shifted) and rounded != box:
+                # a demand set before the extension (Halide's box, rounded up) is stale: where the extension
+                # alone fills the rounded box, its readers read all of it (fuzz 151126)
+                had = self.demands[li][ti].pop(fname, None) is not None
+                if (had or id(f) in self.shifted) and rounded != box:
                     self.demands[li][ti][fname] = list(box)
                     boxes[fname] = rounded
 

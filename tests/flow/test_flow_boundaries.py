@@ -252,6 +252,35 @@ def test_boundary_conditions_on_a_func_computed_inside_with_lanes(build_dir):
     _check(design, inputs, "icarus", build_dir)
 
 
+def _clamped_copy(width: int, lanes: int, shift: int):
+    """gray, a copy of hw_input computed inside, read at clamp(x + shift, 0, W - 1) by blur, all at `lanes`."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, gray, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "gray", "blur", "hw_output",
+                                                                     "output"))
+    hw_input[x, y] = hl.i16(input_[x, y])
+    gray[x, y] = hw_input[x, y] * hl.i16(6)
+    blur[x, y] = gray[hl.clamp(x + shift, 0, width - 1), y] + hl.i16(1)
+    hw_output[x, y] = blur[x, y]
+    output[x, y] = hw_output[x, y]
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    output.bound(x, 0, width).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, 2).hw_accelerate(xi, xo).unroll(xi, lanes)
+    for f in (gray, blur):
+        f.compute_at(hw_output, xo).unroll(x, lanes)  # the Auto tail: ShiftInwards, guarded (shift_tails.py)
+    hw_input.compute_root().stream_to_accelerator().unroll(x, lanes)
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("width", "lanes", "shift"), [(2, 2, -1), (3, 3, 1), (2, 3, -1)])
+def test_a_clamped_copy_extends_at_lanes_as_wide_as_the_frame(width, lanes, shift, simulator, build_dir):
+    # fuzz 151126: the copy's extension alone fills the box its lanes round up to; its loads were guarded to
+    # Halide's box from before the extension, so the lanes past it read nothing (wrong output)
+    design = hl.compile(_clamped_copy(width, lanes, shift), name="edges_clamped_copy")
+    _check(design, design.example_inputs(width), simulator, build_dir)
+
+
 # ---- the reference is Halide's -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case", BC + SHARED + SPLIT + COPIES + INNER)
