@@ -238,9 +238,10 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> 
             # the group's deepest op, strip-mined, has no digit for) would fire twice in a cycle: no fused radix.
             return None
     _keep_pace(prog, rates, fixed)
-    # upsamples pace their own streams
-    if any(d.strip for s in stmts for d in s.time_dims):
-        return None if fit else rates
+    if fit and any(d.strip for s in stmts for d in s.time_dims):
+        return None  # a strip-mined group's radix already holds its streams' rows (_paced)
+    # Streams `_paced` left alone (a Bayer mosaic read at 2 * x by half-resolution planes that an upsample reads
+    # back, a stream of fewer dimensions than the strip-mined group's outer loops) run at their readers' pace.
     slowed = pace_streams_to_readers(prog, rates, fixed, fit)
     if slowed is None:
         return None

@@ -13,8 +13,9 @@ from .polyhedral import Flow, Program, Stmt
 def pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str],
                              fit: bool = False) -> bool | None:
     """Slow an input stream down to its readers when they all step slower than it along the dims they step
-    one word at a time (a serial reduction reads a new column every 9 cycles): the host delivers each word
-    when it is needed, so a line, not a frame, is stored. With `fit`, a stream whose rows at its readers' pace
+    forward (a serial reduction reads a new column every 9 cycles; a Bayer plane read at 2 * x steps 2 words
+    every 6 cycles of an upsample's output, 3 cycles a word): the host delivers each word when it is needed, so
+    a line, not a frame, is stored. With `fit`, a stream whose rows at its readers' pace
     overrun their rows steps faster within them (`_fit_rows`), and None means one cannot. Returns whether a
     stream changed."""
     changed = False
@@ -25,10 +26,12 @@ def pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fi
         pace = list(rates[h.name])
         for f in reads:
             for k, step in enumerate(source_steps(f)):
-                if step is None or sorted(step) != [0] * (len(step) - 1) + [1]:
-                    continue  # only unit steps of one stream dim tell the pace
-                j = step.index(1)
-                pace[j] = max(pace[j], rates[f.dst.name][k])
+                moved = [j for j, v in enumerate(step or []) if v]
+                if step is None or len(moved) != 1 or step[moved[0]] < 0:
+                    continue  # only steps forward along one stream dim tell the pace
+                # A reader stepping s words at a time (a Bayer plane's 2 * x) takes its rate per s words.
+                j = moved[0]
+                pace[j] = max(pace[j], rates[f.dst.name][k] // step[j])
         if h.lane_dims and not injective(pace, h.time_dims):
             # a stream of lanes (a pixel's channels) is paced only where its rows fit in its readers' as they
             # are (mobile's rows of 18 transfers at a reader's 4 cycles each overran its 16-pixel rows of 64)
