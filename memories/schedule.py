@@ -17,7 +17,6 @@ Clockwork's recipe, simplified where our inputs allow it:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +27,7 @@ from mainspring.target import CGRA
 
 from .ir import Dim
 from .polyhedral import Flow, Program, Stmt
+from .stream_pacing import injective, pace_streams_to_readers, source_steps
 from .timing import delta_bounds, flat_map
 
 
@@ -94,7 +94,7 @@ def _dense(prog: Program, fixed: set[str]) -> Schedule | None:
             # And the streams at their readers' pace where a reader's rows are longer (a tail rounded up inside
             # the accelerator: a blur tiled by 4 over 14 columns runs rows of 16 over a stream of 15, its reads
             # guarded): the stream idles a cycle a row, and the reads stay taps of it (delay lines).
-            if not _pace_streams_to_readers(prog, rates, fixed):
+            if not pace_streams_to_readers(prog, rates, fixed):
                 continue
             _keep_pace(prog, rates, fixed)
         delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
@@ -220,7 +220,7 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> 
         paced = [(n, _faster(deep.time_dims, digits, n.time_dims, widest) if not full else digits)
                  for n, digits, full in _paced(prog, group, neighbours, depth)]
         for n, digits in paced + shallow:  # rows must fit their digits
-            if _injective([_periods(widest)[k] for k in digits], n.time_dims):
+            if injective([_periods(widest)[k] for k in digits], n.time_dims):
                 # They do: a low-resolution stream one word wider than the group's outer steps (an upsample
                 # reading x / 2 + 1) runs its row past theirs, in the next row's time, at the same pace.
                 continue
@@ -233,15 +233,16 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> 
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
         for n, digits in paced + shallow:
             rates[n.name] = tuple(ii * periods[k] for k in digits)
-        if not all(_injective(list(rates[m.name]), m.time_dims) for m in group + [n for n, _ in paced]):
+        if not all(injective(list(rates[m.name]), m.time_dims) for m in group + [n for n, _ in paced]):
             # An op whose loops the radix does not hold (a serial reduction's steps inside a coarse pixel that
             # the group's deepest op, strip-mined, has no digit for) would fire twice in a cycle: no fused radix.
             return None
     _keep_pace(prog, rates, fixed)
-    # upsamples pace their own streams
-    if any(d.strip for s in stmts for d in s.time_dims):
-        return None if fit else rates
-    slowed = _pace_streams_to_readers(prog, rates, fixed, fit)
+    if fit and any(d.strip for s in stmts for d in s.time_dims):
+        return None  # a strip-mined group's radix already holds its streams' rows (_paced)
+    # Streams `_paced` left alone (a Bayer mosaic read at 2 * x by half-resolution planes that an upsample reads
+    # back, a stream of fewer dimensions than the strip-mined group's outer loops) run at their readers' pace.
+    slowed = pace_streams_to_readers(prog, rates, fixed, fit)
     if slowed is None:
         return None
     if slowed:
@@ -255,61 +256,6 @@ def _periods(widest: list[int]) -> list[int]:
     for k in reversed(range(len(widest) - 1)):
         periods[k] = periods[k + 1] * widest[k + 1]
     return periods
-
-
-def _pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str],
-                             fit: bool = False) -> bool | None:
-    """Slow an input stream down to its readers when they all step slower than it along the dims they step
-    one word at a time (a serial reduction reads a new column every 9 cycles): the host delivers each word
-    when it is needed, so a line, not a frame, is stored. With `fit`, a stream whose rows at its readers' pace
-    overrun their rows steps faster within them (`_fit_rows`), and None means one cannot. Returns whether a
-    stream changed."""
-    changed = False
-    for h in scheduled_stmts(prog):
-        if not h.is_host:
-            continue
-        reads = [f for f in prog.flows if f.src is h and not f.streamed_out]
-        pace = list(rates[h.name])
-        for f in reads:
-            for k, step in enumerate(_source_steps(f)):
-                if step is None or sorted(step) != [0] * (len(step) - 1) + [1]:
-                    continue  # only unit steps of one stream dim tell the pace
-                j = step.index(1)
-                pace[j] = max(pace[j], rates[f.dst.name][k])
-        if h.lane_dims and not _injective(pace, h.time_dims):
-            # a stream of lanes (a pixel's channels) is paced only where its rows fit in its readers' as they
-            # are (mobile's rows of 18 transfers at a reader's 4 cycles each overran its 16-pixel rows of 64)
-            continue
-        if fit and reads and not _injective(pace, h.time_dims):
-            if not any(_reduces(f.dst) for f in reads):
-                return None  # a pure reader keeps pace with the stream: running ahead would only store more
-            pace = _fit_rows(pace, h.time_dims)
-            if not _injective(pace, h.time_dims):
-                return None
-        if reads and tuple(pace) != rates[h.name] and _injective(pace, h.time_dims):
-            rates[h.name] = tuple(pace)
-            changed = True
-    return changed
-
-
-def _reduces(s: Stmt) -> bool:
-    """Whether op `s` runs a serial loop that leaves the element it stores in place (a reduction's steps, each
-    reading its window anew: the halo columns of its stream would cost a whole pixel's steps each)."""
-    if s.op is None:
-        return False
-    stored = {v for a in s.op.store.index for v, _ in a.terms}
-    return any(d.var not in stored and d.extent > 1 for d in s.time_dims)
-
-
-def _fit_rows(pace: list[int], dims: Sequence[Dim]) -> list[int]:
-    """`pace` with each inner dim's step shrunk, outermost first, until its whole run fits one step of the dim
-    around it (the inner dims at one cycle a step at least)."""
-    out = list(pace)
-    for k in range(1, len(out)):
-        rest = sum(d.extent - 1 for d in dims[k + 1:])  # the dims inside at one cycle each
-        if dims[k].extent > 1:
-            out[k] = max(1, min(out[k], (out[k - 1] - 1 - rest) // (dims[k].extent - 1)))
-    return out
 
 
 def _live_radix(rates: dict, group: list[Stmt], peers: list[Stmt], ii: int) -> None:
@@ -340,45 +286,11 @@ def _keep_pace(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]
         for f in prog.flows:
             if f.dst is not s or f.src.name not in rates:
                 continue
-            for k, step in enumerate(_source_steps(f)):
+            for k, step in enumerate(source_steps(f)):
                 if step is not None:
                     need[k] = max(need[k], sum(q * d for q, d in zip(rates[f.src.name], step)))
-        if tuple(need) != rates[s.name] and _injective(need, s.time_dims):
+        if tuple(need) != rates[s.name] and injective(need, s.time_dims):
             rates[s.name] = tuple(need)
-
-
-@functools.lru_cache(maxsize=1024)  # by flow: the same for every initiation interval and pass that asks
-def _source_steps(f: Flow) -> tuple[list[int] | None, ...]:
-    """Per time dim k of the reader: how the source iteration moves when k steps by one (None: unknown)."""
-    import islpy as isl
-
-    from .polyhedral import point_values
-
-    dims = f.dst.time_dims
-    back = f.rel.reverse()
-    dom = back.domain()
-    if dom.is_empty():
-        return (None,) * len(dims)
-    p = point_values(dom.lexmin())
-    out: list[list[int] | None] = []
-    for k in range(len(dims)):
-        q = list(p)
-        q[k] += 1
-
-        def source(point: list[int]) -> list[int] | None:
-            at = isl.Set(f"{{ {dom.get_tuple_name()}[{', '.join(map(str, point))}] }}")
-            got = back.intersect_domain(at).range()
-            return None if got.is_empty() or not got.is_singleton() else point_values(got)
-
-        a, b = source(p), source(q)
-        out.append(None if a is None or b is None else [y - x for x, y in zip(a, b)])
-    return tuple(out)
-
-
-def _injective(rates: list[int], dims: Sequence[Dim]) -> bool:
-    """Each step of a dim comes after every inner dim's whole run: no two firings share a cycle."""
-    return all(q > sum(r * (d.extent - 1) for r, d in zip(rates[k + 1:], dims[k + 1:]))
-               for k, q in enumerate(rates))
 
 
 def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],
@@ -436,7 +348,7 @@ def _faster(deep: Sequence[Dim], digits: list[int], dims: Sequence[Dim], widest:
     widening the radix to fit them would slow every row down."""
     periods = _periods(widest)
     k = digits[-1] if digits else 0
-    if (not digits or _injective([periods[q] for q in digits], dims) or k + 1 >= len(deep)
+    if (not digits or injective([periods[q] for q in digits], dims) or k + 1 >= len(deep)
             or deep[k].strip != "outer" or deep[k + 1].strip != "inner"):
         return digits
     return digits[:-1] + [k + 1]
@@ -456,7 +368,7 @@ def _read_at_full_rate(prog: Program, host: Stmt, group: list[Stmt]) -> bool:
     names = {s.name for s in group}
     for f in prog.flows:
         if f.src is host and f.dst.name in names:
-            for d, step in zip(f.dst.time_dims, _source_steps(f)):
+            for d, step in zip(f.dst.time_dims, source_steps(f)):
                 if d.strip == "outer" and step is not None and any(abs(v) > 1 for v in step):
                     return True
     return False

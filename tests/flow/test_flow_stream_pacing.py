@@ -1,0 +1,72 @@
+"""Input streams paced to readers that step them more than a word at a time, and in designs hwlower strip-mined
+for an upsample (memories/stream_pacing.py; passes: the whole flow, on both simulators). Before, only readers
+stepping a stream one word at a time told its pace, and a strip-mined design kept its stream at one word per
+cycle unless the stream had as many dimensions as the group's outer loops: the stream ran ahead of its readers
+and the accelerator stored most of it."""
+
+import pytest
+
+import mainspring as hl
+
+from conftest import SIMULATORS
+
+
+def _demosaic(width: int, height: int):
+    """Half-resolution Bayer planes r, g, b (read at 2 * x, 2 * x + 1, ...) upsampled back into an RGB image of
+    width x height x 3: the planes step the stream by 2 words a firing."""
+    x, y, c, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "c", "xo", "yo", "xi", "yi"))
+    raw = hl.ImageParam(hl.UInt(16), 2, "raw")
+    hw_input, r, g, b, hw_output, output = (hl.Func(n) for n in ("hw_input", "r", "g", "b", "hw_output", "output"))
+    hw_input[x, y] = raw[x, y]
+    r[x, y] = hw_input[2 * x, 2 * y]
+    g[x, y] = (hw_input[2 * x + 1, 2 * y] + hw_input[2 * x, 2 * y + 1]) >> 1
+    b[x, y] = hw_input[2 * x + 1, 2 * y + 1]
+    hw_output[x, y, c] = hl.select(c == 0, r[x / 2, y / 2], c == 1, g[x / 2, y / 2], b[x / 2, y / 2])
+    output[x, y, c] = hw_output[x, y, c]
+    output.bound(x, 0, width).bound(y, 0, height).bound(c, 0, 3)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, height).reorder(c, xi, yi, xo, yo)
+    hw_output.hw_accelerate(xi, xo)
+    for plane in (r, g, b):
+        plane.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+def _upsampled_channels(width: int, height: int):
+    """A 2x upsample into 3 channels: the stream has 2 dimensions, the strip-mined output 3 outer loops."""
+    x, y, c, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "c", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output, output = (hl.Func(n) for n in ("hw_input", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    hw_output[x, y, c] = hw_input[x / 2, y / 2] * hl.u16(c + 1)
+    output[x, y, c] = hw_output[x, y, c]
+    output.bound(x, 0, width).bound(y, 0, height).bound(c, 0, 3)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, height).reorder(c, xi, yi, xo, yo)
+    hw_output.hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_stream_read_at_a_stride_is_paced_to_its_planes(simulator, compile_shared, build_dir):
+    # 16x12 raw words: the planes step x every 6 cycles (2 output columns of 3 channels) by 2 words, and y every
+    # 96 by 2 rows, so the stream runs 3 cycles a word and 48 a row; at one word a cycle it held 133 words.
+    design = compile_shared(_demosaic(16, 12), name="paced_demosaic")
+    assert design.plan.op("host.hw_input").rates == (48, 3)
+    words = {b["name"]: b["words"] for b in design.report["buffers"]}
+    assert words["hw_input"] <= 10 and sum(words.values()) <= 45, words
+    res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
+    # The trade: g reads the odd raw row, which arrives half a plane row (48 cycles) after the even one.
+    assert res.cycles <= design.report["ideal_cycles"] + 48 + 16, (res.cycles, design.report["ideal_cycles"])
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_strip_mined_upsample_paces_a_stream_of_fewer_dimensions(simulator, compile_shared, build_dir):
+    # One input word per 2 output columns of 3 channels (6 cycles), one input row per 2 output rows (96 cycles):
+    # about a row of 8 words is stored, not 48 of the 96 (the stream ran at one word a cycle).
+    design = compile_shared(_upsampled_channels(16, 12), name="paced_upsample_channels")
+    assert design.plan.op("host.hw_input").rates == (96, 6)
+    words = {b["name"]: b["words"] for b in design.report["buffers"]}
+    assert words["hw_input"] <= 10, words
+    res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
+    assert res.cycles <= design.report["ideal_cycles"] + 8, (res.cycles, design.report["ideal_cycles"])
