@@ -5,7 +5,9 @@
 # at different rates from tile to tile (read_at_two_rates_in_host_tiles), but the catalogue's message is not the one
 # given. Drawn by seed 9158449 once rfactor over an inlined upsample compiled (session 18; with rfactor(r_f1.y, v)
 # the same refusal); the fuzzer's with_rfactor now avoids host tiles over a Func read at two rates.
-# refusal: <fuzz case 9158449>:31: Func 'hw_output': accelerator tiles differ in shape (hw_input needs ...
+# Since session 19 refused with the two-rates message (read_at_two_rates_in_host_tiles), whose fix (one tile,
+# 8x6) compiles.
+# refusal: <fuzz case 9158449>:31: Func 'hw_output': accelerator tiles differ in shape (hw_input needs ... one tile
 """mainspring fuzz case 9158449: 8x6, tile (2, 2), 1 lane(s)."""
 import mainspring
 
