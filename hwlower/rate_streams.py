@@ -1,0 +1,123 @@
+"""Pass `stream_per_rate`: an accelerator input read at two rates in host tiles becomes one stream per rate.
+
+Host tiles run the same hardware, so each Func's box may only shift from tile to tile. An input read both
+through an upsample and directly (`f0(x, y) = hw_input(x, y / 2)`, `hw_output(x, y) = f0(x, y) + hw_input(x, y +
+1)`) needs boxes that move at two rates: the tile 2 rows on reads 1 row on through y / 2 and 2 rows on through y +
+1, so the union of both changes shape (fuzz 133450, 9158449). Real Halide accepts it: its input buffer is the
+whole image. Here the reads of such an input are grouped by how their footprints move from tile to tile, and
+every group past the first reads a copy of the input (`hw_input_rate1`, ...), as if the user had written two copy
+Funcs of the same image: the host streams each its own box per tile, each of which only shifts. The copy is a
+second stream of the same source (`stream_sources`), as the `edges` pass makes for reads extended otherwise.
+
+Left as they are (and refused by the shape check after, naming the two rates): inputs under a GLB level, inputs
+the `edges` pass extended (their copies would need the same edge maps), and groups whose own box still changes
+shape."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mainspring.frontend import ir
+from mainspring.frontend.bounds import Bounder, Box, _aligned, definition_env, realised_box, union
+from mainspring.frontend.func import Definition, Function
+
+from .fold import map_calls
+from .shift_tails import shifted_funcs
+from .state import Lowering
+from .tiling import no_scalars
+
+_Shifts = tuple[tuple[int, ...], ...]  # per tile, per dimension: how far a read's footprint moved from the first
+
+
+def stream_per_rate(s: Lowering) -> Lowering:
+    """One stream per group of reads whose footprints shift together, for every input whose box changes shape."""
+    region = s.found_region
+    if len(s.tiles) < 2 or region.glb is not None:
+        return s
+    for g in region.inputs:
+        name = s.pipe.name(g)
+        if name in s.edge_maps or _one_shape([t.boxes[name] for t in s.tiles]):
+            continue
+        groups = _groups(s, g)
+        if len(groups) > 1:
+            s = _split(s, g, groups)
+    return s
+
+
+def _one_shape(boxes: list[Box]) -> bool:
+    return len({tuple(hi - lo for lo, hi in b) for b in boxes}) == 1
+
+
+def _groups(s: Lowering, g: Function) -> dict[_Shifts, list[tuple[int, list[Box]]]]:
+    """g's reads inside, by how their footprints shift over the tiles: {shifts: [(id(call), reach per tile)]}."""
+    out: dict[_Shifts, list[tuple[int, list[Box]]]] = {}
+    for f in s.found_region.buffered:
+        fname = s.pipe.name(f)
+        for d in s.defs(f):
+            envs = [definition_env(t.boxes[fname], d, no_scalars) for t in s.tiles]
+            for c in _calls(d, g):
+                reach = [[Bounder(env, no_scalars)(a) for a in c.args] for env in envs]
+                shifts = tuple(tuple(lo - lo0 for (lo, _), (lo0, _) in zip(box, reach[0])) for box in reach)
+                out.setdefault(shifts, []).append((id(c), reach))
+    return out
+
+
+def _calls(d: Definition, g: Function) -> list[ir.Call]:
+    found: list[ir.Call] = []
+
+    def visit(c: ir.Call) -> ir.Expr | None:
+        if c.callee is g:
+            found.append(c)
+        return None
+
+    memo: dict = {}
+    for e in (*d.args, d.value):
+        map_calls(e, visit, memo)
+    return found
+
+
+def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[Box]]]]) -> Lowering:
+    """g kept for the first group (in reading order), a copy of it for each other; every tile's boxes redone."""
+    pipe, base = s.pipe, s.pipe.name(g)
+    shifted = id(g) in shifted_funcs(s.found_region)
+    boxes = [dict(t.boxes) for t in s.tiles]
+    demands = [dict(t.demands) for t in s.tiles]
+    redirect: dict[int, Function] = {}
+    inputs = list(s.found_region.inputs)
+    sources = dict(s.stream_sources)
+    all_boxes = dict(s.boxes)
+    for k, reads in enumerate(groups.values()):
+        f = g
+        if k > 0:
+            n = k
+            while f"{base}_rate{n}" in pipe.functions:
+                n += 1
+            f = pipe.add_copy(g, f"{base}_rate{n}")
+            inputs.insert(inputs.index(g) + k, f)
+            sources[pipe.name(f)] = s.stream_sources.get(base, base)
+            all_boxes[pipe.name(f)] = s.boxes[base]
+            redirect.update((cid, f) for cid, _ in reads)
+        fname = pipe.name(f)
+        for t in range(len(s.tiles)):
+            need = reads[0][1][t]
+            for _, reach in reads[1:]:
+                need = union(need, reach[t])
+            realised, box = realised_box(g, _aligned(g, need), s.multiples.get(id(g), {}), shifted)
+            demands[t].pop(fname, None)
+            if realised != box:
+                demands[t][fname] = box
+            boxes[t][fname] = realised
+
+    def redirected(c: ir.Call) -> ir.Expr | None:
+        f = redirect.get(id(c))
+        return None if f is None else ir.Call(c.type, f, c.args)
+
+    def rewrite(d: Definition) -> Definition:
+        memo: dict = {}
+        return Definition(tuple(map_calls(a, redirected, memo) for a in d.args), map_calls(d.value, redirected, memo),
+                          d.rdom, d.loc, d.schedule)
+
+    defs = {fid: [rewrite(d) for d in ds] for fid, ds in s.definitions.items()}
+    tiles = tuple(replace(t, boxes=b, demands=dm) for t, b, dm in zip(s.tiles, boxes, demands))
+    region = replace(s.found_region, inputs=tuple(inputs))
+    return replace(s, region=region, definitions=defs, tiles=tiles, boxes=all_boxes, stream_sources=sources)
