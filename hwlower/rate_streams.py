@@ -7,11 +7,12 @@ through an upsample and directly (`f0(x, y) = hw_input(x, y / 2)`, `hw_output(x,
 whole image. Here the reads of such an input are grouped by how their footprints move from tile to tile, and
 every group past the first reads a copy of the input (`hw_input_rate1`, ...), as if the user had written two copy
 Funcs of the same image: the host streams each its own box per tile, each of which only shifts. The copy is a
-second stream of the same source (`stream_sources`), as the `edges` pass makes for reads extended otherwise.
+second stream of the same source (`stream_sources`), as the `edges` pass makes for reads extended otherwise; an
+input the `edges` pass extended (read through a boundary condition) gives its copy its edge maps, which are in
+absolute coordinates over every read's reach.
 
-Left as they are (and refused by the shape check after, naming the two rates): inputs under a GLB level, inputs
-the `edges` pass extended (their copies would need the same edge maps), and groups whose own box still changes
-shape."""
+Left as they are (and refused by the shape check after, naming the two rates): inputs under a GLB level (the
+array's memory tiles), Funcs computed inside read at two rates, and groups whose own box still changes shape."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def stream_per_rate(s: Lowering) -> Lowering:
         return s
     for g in region.inputs:
         name = s.pipe.name(g)
-        if name in s.edge_maps or _one_shape([t.boxes[name] for t in s.tiles]):
+        if _one_shape([t.boxes[name] for t in s.tiles]):
             continue
         groups = _groups(s, g)
         if len(groups) > 1:
@@ -86,6 +87,7 @@ def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[
     inputs = list(s.found_region.inputs)
     sources = dict(s.stream_sources)
     all_boxes = dict(s.boxes)
+    edge_maps = dict(s.edge_maps)
     for k, reads in enumerate(groups.values()):
         f = g
         if k > 0:
@@ -95,6 +97,8 @@ def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[
             f = pipe.add_copy(g, f"{base}_rate{n}")
             inputs.insert(inputs.index(g) + k, f)
             sources[pipe.name(f)] = s.stream_sources.get(base, base)
+            if base in s.edge_maps:  # absolute coordinates over every read's reach: the copy's too
+                edge_maps[pipe.name(f)] = s.edge_maps[base]
             all_boxes[pipe.name(f)] = s.boxes[base]
             redirect.update((cid, f) for cid, _ in reads)
         fname = pipe.name(f)
@@ -120,4 +124,5 @@ def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[
     defs = {fid: [rewrite(d) for d in ds] for fid, ds in s.definitions.items()}
     tiles = tuple(replace(t, boxes=b, demands=dm) for t, b, dm in zip(s.tiles, boxes, demands))
     region = replace(s.found_region, inputs=tuple(inputs))
-    return replace(s, region=region, definitions=defs, tiles=tiles, boxes=all_boxes, stream_sources=sources)
+    return replace(s, region=region, definitions=defs, tiles=tiles, boxes=all_boxes, stream_sources=sources,
+                   edge_maps=edge_maps)

@@ -10,31 +10,36 @@ import pytest
 import mainspring as hl
 
 
-def _two_rates(h, inline: bool):
+def _two_rates(h, inline: bool, edge: tuple[int, int] | None = None):
     """hw_output(x, y) = up(x, y) + hw_input(x + 1, y + 1), up reading hw_input at (x / 2, y / 2) and (x / 2 + 1,
     y / 2): buffered (`inline` False: a Func of its own at the tile's loop) or inlined into hw_output (one
-    definition then reads both rates). Returns (input, hw_output, the Funcs the schedule names)."""
+    definition then reads both rates); with `edge` (width, height), every read through repeat_edge of hw_input
+    (each stream then extended, `edges`). Returns (input, hw_output, the Funcs the schedule names)."""
     x, y = h.Var("x"), h.Var("y")
     input_ = h.ImageParam(h.UInt(16), 2, "input")
     hw_input, up, hw_output = h.Func("hw_input"), h.Func("up"), h.Func("hw_output")
     hw_input[x, y] = input_[x, y]
-    up[x, y] = (hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2] * 3) >> 1
-    hw_output[x, y] = up[x, y] + hw_input[x + 1, y + 1]
+    src = h.BoundaryConditions.repeat_edge(hw_input, [(0, edge[0]), (0, edge[1])]) if edge else hw_input
+    up[x, y] = (src[x / 2, y / 2] + src[x / 2 + 1, y / 2] * 3) >> 1
+    hw_output[x, y] = up[x, y] + src[x + 1, y + 1]
     return input_, hw_output, (x, y, hw_input, up)
 
 
-@pytest.mark.parametrize(("width", "height", "tile", "inline", "simulator"), [
-    (10, 6, (4, 2), False, "icarus"), (10, 6, (4, 2), False, "verilator"),
-    (9, 7, (3, 3), False, "icarus"),  # tiles off the upsample's steps, grown to the first tile's phase
-    (8, 6, (2, 2), True, "icarus"), (8, 6, (2, 2), True, "verilator"),
-    (12, 4, (12, 1), False, "verilator"),  # one row a tile: two rates along y only
+@pytest.mark.parametrize(("width", "height", "tile", "inline", "edge", "simulator"), [
+    (10, 6, (4, 2), False, False, "icarus"), (10, 6, (4, 2), False, False, "verilator"),
+    (9, 7, (3, 3), False, False, "icarus"),  # tiles off the upsample's steps, grown to the first tile's phase
+    (8, 6, (2, 2), True, False, "icarus"), (8, 6, (2, 2), True, False, "verilator"),
+    (12, 4, (12, 1), False, False, "verilator"),  # one row a tile: two rates along y only
+    # through a boundary condition: both streams carry the extended image (the edge words repeated)
+    (8, 6, (4, 2), False, True, "icarus"), (9, 5, (3, 3), True, True, "verilator"),
 ], indirect=["simulator"])
-def test_an_input_read_at_two_rates_in_host_tiles_streams_once_per_rate(width, height, tile, inline, simulator,
+def test_an_input_read_at_two_rates_in_host_tiles_streams_once_per_rate(width, height, tile, inline, edge, simulator,
                                                                          halide, build_dir):
     image = np.random.default_rng(width * height).integers(0, 1 << 14, (height + 2, width + 2), dtype=np.uint16)
-    h_input, h_out, _ = _two_rates(halide, inline)
+    bounds = (width, height) if edge else None
+    h_input, h_out, _ = _two_rates(halide, inline, bounds)
     h_input.set(halide.Buffer(image))
-    _, hw_output, (x, y, hw_input, up) = _two_rates(hl, inline)
+    _, hw_output, (x, y, hw_input, up) = _two_rates(hl, inline, bounds)
     xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
     output = hl.Func("output")
     output[x, y] = hw_output[x, y]
@@ -43,7 +48,7 @@ def test_an_input_read_at_two_rates_in_host_tiles_streams_once_per_rate(width, h
     if not inline:
         up.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
-    design = hl.compile(output, name=f"two_rates_{width}_{height}_{tile[0]}x{tile[1]}_{inline}")
+    design = hl.compile(output, name=f"two_rates_{width}_{height}_{tile[0]}x{tile[1]}_{inline}_{edge}")
     inputs = {"input": image}
     assert np.array_equal(design.reference_output(inputs), np.asarray(h_out.realize([width, height])))
     design.check(inputs, simulator=simulator, build_dir=build_dir)
