@@ -105,7 +105,8 @@ def replicate_edges(s: Lowering) -> Lowering:
     acc, out = region.accelerated, region.output
     check_same_shape(acc, s.tiles, names, [step_along(s.pipe, a, phases) for a in acc.args])
     if s.glb is not None:
-        check_same_shape(out, s.glb.mem_tiles, names[:-1], [step_along(s.pipe, a, phases) for a in out.args])
+        check_same_shape(out, s.glb.mem_tiles, names[:-1], [step_along(s.pipe, a, phases) for a in out.args],
+                         "memory")
     return s
 
 

@@ -11,8 +11,14 @@ second stream of the same source (`stream_sources`), as the `edges` pass makes f
 input the `edges` pass extended (read through a boundary condition) gives its copy its edge maps, which are in
 absolute coordinates over every read's reach.
 
-Left as they are (and refused by the shape check after, naming the two rates): inputs under a GLB level (the
-array's memory tiles), Funcs computed inside read at two rates, and groups whose own box still changes shape."""
+A Func computed inside read so is computed twice alike (`g`, `g_rate1`: two buffers), g keeping the fastest reads
+(at full resolution, in the steps its loops take) and the copy the slower; its producers' boxes are inferred again
+from both, so that an input it reads gets one stream per rate in turn.
+
+Left as they are (and refused by the shape check after, naming the two rates): inputs and Funcs under a GLB level
+(the array's memory tiles), a Func inside that itself reads through a division (its copy would need steps of its
+own) or whose boxes this inference does not reproduce (updates writing elsewhere), and groups whose own box still
+changes shape."""
 
 from __future__ import annotations
 
@@ -31,18 +37,72 @@ _Shifts = tuple[tuple[int, ...], ...]  # per tile, per dimension: how far a read
 
 
 def stream_per_rate(s: Lowering) -> Lowering:
-    """One stream per group of reads whose footprints shift together, for every input whose box changes shape."""
+    """One stream (or buffer) per group of reads whose footprints shift together, for every input and every Func
+    computed inside whose box changes shape, consumers first (a Func split in two may read its producers at two
+    rates in turn)."""
     region = s.found_region
     if len(s.tiles) < 2 or region.glb is not None:
         return s
-    for g in region.inputs:
+    inside = [f for f in reversed(region.buffered) if f is not region.output]
+    for g in inside + list(region.inputs):
         name = s.pipe.name(g)
         if _one_shape([t.boxes[name] for t in s.tiles]):
             continue
         groups = _groups(s, g)
-        if len(groups) > 1:
+        if len(groups) < 2:
+            continue
+        if g in inside:  # its producers' boxes are then inferred again from the reads of both copies
+            if _divides(s, g) or _reinferred(s) != [(t.boxes, t.demands) for t in s.tiles]:
+                continue  # (only where that inference gives bounds inference's boxes before the split)
+            s = _split(s, g, groups)
+            s = replace(s, tiles=tuple(replace(t, boxes=b, demands=d) for t, (b, d) in zip(s.tiles, _reinferred(s))))
+        else:
             s = _split(s, g, groups)
     return s
+
+
+def _divides(s: Lowering, g: Function) -> bool:
+    """Whether g reads a Func through a division or modulo (its copy, without upsample steps of its own
+    (`s.multiples`), could not strip-mine its loops)."""
+    return any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for d in s.defs(g) for e in (*d.args, d.value)
+               for c in ir.walk(e) if isinstance(c, ir.Call) for a in c.args for n in ir.walk(a))
+
+
+def _reinferred(s: Lowering) -> list[tuple[dict[str, Box], dict[str, Box]]]:
+    """Every tile's (boxes, demands), with the boxes of the Funcs computed inside (but the output) and of the
+    inputs inferred again, consumers first, from what their readers' boxes reach."""
+    region = s.found_region
+    shifted = shifted_funcs(region)
+    out = []
+    for t in s.tiles:
+        boxes, demands = dict(t.boxes), dict(t.demands)
+        for p in [f for f in reversed(region.buffered) if f is not region.output] + list(region.inputs):
+            need = _reach(s, p, boxes, demands)
+            if need is None:
+                continue
+            name = s.pipe.name(p)
+            realised, box = realised_box(p, _aligned(p, need), s.multiples.get(id(p), {}), id(p) in shifted)
+            demands.pop(name, None)
+            if realised != box:
+                demands[name] = box
+            boxes[name] = realised
+        out.append((boxes, demands))
+    return out
+
+
+def _reach(s: Lowering, p: Function, boxes: dict[str, Box], demands: dict[str, Box]) -> Box | None:
+    """The union of what the reads of p inside reach, each reader over its demand, else its box."""
+    need: Box | None = None
+    for f in s.found_region.buffered:
+        for d in s.defs(f):
+            calls = _calls(d, p)
+            if calls:
+                name = s.pipe.name(f)
+                bound = Bounder(definition_env(demands.get(name, boxes[name]), d, no_scalars), no_scalars)
+                for c in calls:
+                    box = [bound(a) for a in c.args]
+                    need = box if need is None else union(need, box)
+    return need
 
 
 def _one_shape(boxes: list[Box]) -> bool:
@@ -55,7 +115,8 @@ def _groups(s: Lowering, g: Function) -> dict[_Shifts, list[tuple[int, list[Box]
     for f in s.found_region.buffered:
         fname = s.pipe.name(f)
         for d in s.defs(f):
-            envs = [definition_env(t.boxes[fname], d, no_scalars) for t in s.tiles]
+            # (a reader asks its producers for its demand, where shift_tails grew its own box past it)
+            envs = [definition_env(t.demands.get(fname, t.boxes[fname]), d, no_scalars) for t in s.tiles]
             for c in _calls(d, g):
                 reach = [[Bounder(env, no_scalars)(a) for a in c.args] for env in envs]
                 shifts = tuple(tuple(lo - lo0 for (lo, _), (lo0, _) in zip(box, reach[0])) for box in reach)
@@ -84,19 +145,27 @@ def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[
     boxes = [dict(t.boxes) for t in s.tiles]
     demands = [dict(t.demands) for t in s.tiles]
     redirect: dict[int, Function] = {}
-    inputs = list(s.found_region.inputs)
+    inputs, buffered = list(s.found_region.inputs), list(s.found_region.buffered)
+    defs = dict(s.definitions)
     sources = dict(s.stream_sources)
     all_boxes = dict(s.boxes)
     edge_maps = dict(s.edge_maps)
-    for k, reads in enumerate(groups.values()):
+    # g keeps the fastest group (the widest shifts: reads at full resolution, in the upsample's steps the loops
+    # take, `s.multiples`); a copy, with no steps of its own, serves each slower one (reads through y / 2)
+    fastest = sorted(groups, key=lambda sh: -sum(abs(v) for tile in sh for v in tile))
+    for k, reads in enumerate(groups[sh] for sh in fastest):
         f = g
         if k > 0:
             n = k
             while f"{base}_rate{n}" in pipe.functions:
                 n += 1
             f = pipe.add_copy(g, f"{base}_rate{n}")
-            inputs.insert(inputs.index(g) + k, f)
-            sources[pipe.name(f)] = s.stream_sources.get(base, base)
+            if g in buffered:  # a buffer of its own, computed alike (its calls new objects, redirected apart)
+                buffered.insert(buffered.index(g) + k, f)
+                defs[id(f)] = [_fresh_calls(d) for d in defs[id(g)]]
+            else:
+                inputs.insert(inputs.index(g) + k, f)
+                sources[pipe.name(f)] = s.stream_sources.get(base, base)
             if base in s.edge_maps:  # absolute coordinates over every read's reach: the copy's too
                 edge_maps[pipe.name(f)] = s.edge_maps[base]
             all_boxes[pipe.name(f)] = s.boxes[base]
@@ -121,8 +190,18 @@ def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[
         return Definition(tuple(map_calls(a, redirected, memo) for a in d.args), map_calls(d.value, redirected, memo),
                           d.rdom, d.loc, d.schedule)
 
-    defs = {fid: [rewrite(d) for d in ds] for fid, ds in s.definitions.items()}
+    defs = {fid: [rewrite(d) for d in ds] for fid, ds in defs.items()}
     tiles = tuple(replace(t, boxes=b, demands=dm) for t, b, dm in zip(s.tiles, boxes, demands))
-    region = replace(s.found_region, inputs=tuple(inputs))
+    region = replace(s.found_region, inputs=tuple(inputs), buffered=tuple(buffered))
     return replace(s, region=region, definitions=defs, tiles=tiles, boxes=all_boxes, stream_sources=sources,
                    edge_maps=edge_maps)
+
+
+def _fresh_calls(d: Definition) -> Definition:
+    """d with every call a new object (a copy's reads, which `_split` may redirect apart from the original's)."""
+    def fresh(c: ir.Call) -> ir.Expr:
+        return ir.Call(c.type, c.callee, c.args)
+
+    memo: dict = {}
+    return Definition(tuple(map_calls(a, fresh, memo) for a in d.args), map_calls(d.value, fresh, memo), d.rdom,
+                      d.loc, d.schedule)

@@ -279,10 +279,10 @@ def _schedule_loc(f: Function) -> SourceLoc | None:
 
 
 def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
-                     steps: Sequence[int] | None = None) -> None:
+                     steps: Sequence[int] | None = None, what: str = "host") -> None:
     """The boxes of the buffers `names` have one shape in every tile of `f` (the `edges` pass checks, once it has
     extended the streams that boundary conditions read). `steps`: f's steps per dimension (`step_along`), which name
-    the divisor where host tiles were grown to the first tile's phase."""
+    the divisor where host tiles were grown to the first tile's phase; `what`: "host" or "memory" tiles."""
     first = tiles[0]
     for t in tiles[1:]:
         for name in names:
@@ -292,7 +292,7 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
                 differ = (f"{_schedule_loc(f)}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} "
                           f"for the tile at {t.output_box} but {first.boxes[name]} for the first): every tile runs "
                           "the same hardware, so the footprint of each Func may only shift from tile to tile")
-                why = _grown_still_differ(f, tiles, name, steps) if steps is not None and _phased(tiles, steps) \
+                why = _grown_still_differ(f, tiles, name, steps, what) if steps is not None and _phased(tiles, steps) \
                     else None
                 if why is not None:
                     raise ScheduleError(differ + why)
@@ -320,7 +320,8 @@ def _phased(tiles: Sequence[Tile], steps: Sequence[int]) -> bool:
     return all((lo - lo0) % st == 0 for t in tiles for (lo, _), (lo0, _), st in zip(t.output_box, first, steps))
 
 
-def _grown_still_differ(f: Function, tiles: Sequence[Tile], name: str, steps: Sequence[int]) -> str | None:
+def _grown_still_differ(f: Function, tiles: Sequence[Tile], name: str, steps: Sequence[int],
+                        what: str) -> str | None:
     """Why host tiles at the first tile's phase still differ: `name` is read at two rates along a stepped
     dimension (at y / 2 and at y + 2: the tile 2 rows on reads 1 row on through one, 2 through the other, so
     no shifted box holds both), and the fix: one tile along every stepped dimension a tile whose box of `name`
@@ -337,10 +338,11 @@ def _grown_still_differ(f: Function, tiles: Sequence[Tile], name: str, steps: Se
     whole = ", ".join(f"{max(u.output_box[i][1] for u in tiles) - min(u.output_box[i][0] for u in tiles) + 1} "
                       f"along {f.args[i]}" for i in moved)
     how = "grow to" if any(u.loop_box is not None for u in tiles) else "start at"
-    return (f"; host tiles {how} the first tile's phase along {dims} (indices divided by a constant: "
+    return (f"; {what} tiles {how} the first tile's phase along {dims} (indices divided by a constant: "
             f"{divided}), yet {name}'s footprint still changes, as when a Func is read both through {divided} and "
             "through an undivided index: its reads move at different rates from tile to tile, and no box that only "
-            f"shifts holds both. Use one tile along {dims} (a tile size of {whole}, the whole output)")
+            f"shifts holds both. Use one {what} tile along {dims} (a tile size of {whole}, the whole "
+            f"{'output' if what == 'host' else 'GLB tile'})")
 
 
 # ---- the pass ------------------------------------------------------------------------------------------
