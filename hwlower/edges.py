@@ -33,6 +33,7 @@ from mainspring.frontend.types import I32
 from .edge_taps import tap_inner_reads, tap_over_tiles
 from .fold import map_calls
 from .program import Tile
+from .rate_streams import stream_per_rate
 from .shift_tails import shifted_funcs
 from .simplify import simplify
 from .state import Lowering
@@ -97,13 +98,15 @@ def replicate_edges(s: Lowering) -> Lowering:
     defs = {id(f): [_unclamp(f, k, d, kinds, reads) for k, d in enumerate(tapped[id(f)])] for f in region.buffered}
     ext = _extended_dims(s, kinds, reads)
     s = _Extension(s, kinds, defs, reads, ext).run() if any(ext.values()) else replace(s, definitions=defs)
+    s = stream_per_rate(s)  # (an input read at two rates in host tiles: one stream per rate, before the check)
     region = s.found_region
     names = [s.pipe.name(f) for f in (*region.inputs, *region.buffered, region.accelerated)]
     phases = phase_multiples(s)
     acc, out = region.accelerated, region.output
     check_same_shape(acc, s.tiles, names, [step_along(s.pipe, a, phases) for a in acc.args])
     if s.glb is not None:
-        check_same_shape(out, s.glb.mem_tiles, names[:-1], [step_along(s.pipe, a, phases) for a in out.args])
+        check_same_shape(out, s.glb.mem_tiles, names[:-1], [step_along(s.pipe, a, phases) for a in out.args],
+                         "memory")
     return s
 
 

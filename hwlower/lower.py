@@ -8,6 +8,7 @@
     inline      the buffered Funcs' definitions with inline Funcs substituted           (inline.py)
     scatter     updates at computed coordinates: compare-and-update lanes, or a RAM    (scatter.py)
     edges       boundary conditions on inputs: their streams extended                   (edges.py)
+                and, in host tiles, a stream (or buffer) per rate a Func is read at      (rate_streams.py)
     ops         the loop nest of ops with affine loads and stores                       (ops.py)
     streams     each input's buffer in the order the host streams it                    (stream_order.py)
     lanes       words per transfer of every stream, rates checked                       (streams.py)

@@ -279,10 +279,10 @@ def _schedule_loc(f: Function) -> SourceLoc | None:
 
 
 def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
-                     steps: Sequence[int] | None = None) -> None:
+                     steps: Sequence[int] | None = None, what: str = "host") -> None:
     """The boxes of the buffers `names` have one shape in every tile of `f` (the `edges` pass checks, once it has
     extended the streams that boundary conditions read). `steps`: f's steps per dimension (`step_along`), which name
-    the divisor where host tiles were grown to the first tile's phase."""
+    the divisor where host tiles were grown to the first tile's phase; `what`: "host" or "memory" tiles."""
     first = tiles[0]
     for t in tiles[1:]:
         for name in names:
@@ -292,8 +292,8 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
                 differ = (f"{_schedule_loc(f)}: Func '{f.name}': accelerator tiles differ in shape ({name} needs {box} "
                           f"for the tile at {t.output_box} but {first.boxes[name]} for the first): every tile runs "
                           "the same hardware, so the footprint of each Func may only shift from tile to tile")
-                grown = steps is not None and any(u.loop_box is not None for u in tiles)
-                why = _grown_still_differ(f, tiles, t, name, steps) if steps is not None and grown else None
+                why = _grown_still_differ(f, tiles, name, steps, what) if steps is not None and _phased(tiles, steps) \
+                    else None
                 if why is not None:
                     raise ScheduleError(differ + why)
                 raise ScheduleError(differ + _divided_hint(f, steps))
@@ -311,23 +311,38 @@ def _divided_hint(f: Function, steps: Sequence[int] | None) -> str:
             f"are divided by ({sizes})")
 
 
-def _grown_still_differ(f: Function, tiles: Sequence[Tile], t: Tile, name: str,
-                        steps: Sequence[int]) -> str | None:
-    """Why host tiles grown to the first tile's phase still differ: `name` is read at two rates along a stepped
+def _phased(tiles: Sequence[Tile], steps: Sequence[int]) -> bool:
+    """Whether every tile computes from the first tile's phase: grown to it (`_at_first_phase`), or starting a
+    whole number of steps from it (2x2 tiles over x / 2 and y / 2), so that a stepped Func's box only shifts."""
+    if any(u.loop_box is not None for u in tiles):
+        return True
+    first = tiles[0].output_box
+    return all((lo - lo0) % st == 0 for t in tiles for (lo, _), (lo0, _), st in zip(t.output_box, first, steps))
+
+
+def _grown_still_differ(f: Function, tiles: Sequence[Tile], name: str, steps: Sequence[int],
+                        what: str) -> str | None:
+    """Why host tiles at the first tile's phase still differ: `name` is read at two rates along a stepped
     dimension (at y / 2 and at y + 2: the tile 2 rows on reads 1 row on through one, 2 through the other, so
-    no shifted box holds both), and the fix: one tile along it; None if `t` moved along no stepped dimension."""
-    moved = [i for i, ((lo, _), (lo0, _)) in enumerate(zip(t.output_box, tiles[0].output_box))
-             if lo != lo0 and steps[i] > 1]
+    no shifted box holds both), and the fix: one tile along every stepped dimension a tile whose box of `name`
+    changes shape moved along (x and y where both are read at two rates); None if there is none."""
+    first = tiles[0]
+    shape0 = [hi - lo for lo, hi in first.boxes[name]]
+    moved = sorted({i for t in tiles[1:] if [hi - lo for lo, hi in t.boxes[name]] != shape0
+                    for i, ((lo, _), (lo0, _)) in enumerate(zip(t.output_box, first.output_box))
+                    if lo != lo0 and steps[i] > 1})
     if not moved:
         return None
     dims = ", ".join(f.args[i] for i in moved)
     divided = " and ".join(f"{f.args[i]} / {steps[i]}" for i in moved)
     whole = ", ".join(f"{max(u.output_box[i][1] for u in tiles) - min(u.output_box[i][0] for u in tiles) + 1} "
                       f"along {f.args[i]}" for i in moved)
-    return (f"; host tiles grow to the first tile's phase along {dims} (indices divided by a constant: "
+    how = "grow to" if any(u.loop_box is not None for u in tiles) else "start at"
+    return (f"; {what} tiles {how} the first tile's phase along {dims} (indices divided by a constant: "
             f"{divided}), yet {name}'s footprint still changes, as when a Func is read both through {divided} and "
             "through an undivided index: its reads move at different rates from tile to tile, and no box that only "
-            f"shifts holds both. Use one tile along {dims} (a tile size of {whole}, the whole output)")
+            f"shifts holds both. Use one {what} tile along {dims} (a tile size of {whole}, the whole "
+            f"{'output' if what == 'host' else 'GLB tile'})")
 
 
 # ---- the pass ------------------------------------------------------------------------------------------

@@ -63,7 +63,9 @@ DOCUMENTED_REFUSALS = (
     r"lanes that read values other lanes",  # scans whose lanes read each other in one cycle
     r"needs .* PEs but the target has",  # a design larger than the array
     r"at \([^)]*r\$\w+ / \d+\), which is not an affine",  # a reduction's loop reading an upsample at r / 2
-    # host tiles over a Func read both at y / 2 and at an undivided y (catalogue read_at_two_rates_in_host_tiles)
+    # tiles over a Func read both at y / 2 and at an undivided y where hwlower/rate_streams.py cannot give each
+    # rate its own stream or buffer: memory tiles under a GLB level (catalogue read_at_two_rates_in_host_tiles),
+    # a Func inside that itself reads through a division (host tiles over an input or a plain Func compile)
     r"its reads move at different rates from tile to tile",
     # (host tiles over an upsample at any phase or size compile since session 14; GLB tiles and memory tiles of
     # them since session 15, fuzz 134105)

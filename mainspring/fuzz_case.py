@@ -278,8 +278,6 @@ def with_rfactor(rng: random.Random, case: Case) -> Case:
         return case
     stages = list(case.stages)
     k = rng.choice(fit)
-    if case.tile and read_at_two_rates(case):  # refused, off the documented message (docs/findings, fuzz 9158449)
-        return case
     forms = ["first", "pure"] + (["split"] if stages[k].extent[0] > 1 and stages[k].where < 0 else [])
     form = rng.choice(forms) if rng.random() < 1 / 2 else ""
     stages[k] = dataclasses.replace(stages[k], rfactor=True, rfactor_form=form)
@@ -366,8 +364,9 @@ def with_glb_resampled(rng: random.Random, case: Case) -> Case:
 def read_at_two_rates(case: Case) -> bool:
     """Whether a Func (a stage, or hw_input: -1) is read at two rates relative to the output: through a resampled
     stage and at an undivided index too (`f0[x, y] = hw_input[2 * x, 2 * y]` and `f1[x, y] = f0[x, y] + hw_input[x
-    + 1, y]`). No box that only shifts holds both reads from tile to tile, so tiles over it are refused
-    (hwlower/tiling.py, catalogue read_at_two_rates_in_host_tiles)."""
+    + 1, y]`). No box that only shifts holds both reads from tile to tile: host tiles over hw_input so read
+    stream it once per rate (hwlower/rate_streams.py); over a stage they are refused (hwlower/tiling.py, catalogue
+    read_at_two_rates_in_host_tiles)."""
     one = (Fraction(1), Fraction(1))
     rates: dict[int, set[tuple[Fraction, Fraction]]] = {len(case.stages) - 1: {one}}
     for k in range(len(case.stages) - 1, -1, -1):

@@ -352,37 +352,44 @@ def _():
 
 
 def _read_at_two_rates(rows: int):
-    """hw_input read at y / 2 (through f0) and at y + 1 (by hw_output) in host tiles of `rows` rows over 3 (fuzz
-    133450): the tiles grow to one phase, but hw_input's two reads move at different rates from tile to tile."""
+    """hw_input read at y / 2 (through f0) and at y + 1 (by hw_output) in the memory tiles of `rows` rows over 4 of
+    a GLB tile (fuzz 133450 under a GLB level): the memory tiles keep one phase, but hw_input's two reads move at
+    different rates from tile to tile. (In host tiles it compiles: one stream per rate, hwlower/rate_streams.py.)"""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, f0, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "hw_output", "output"))
     hw_input[x, y] = input_[x, y]
     f0[x, y] = hw_input[x, y / 2] + hw_input[x + 1, y / 2]
     hw_output[x, y] = f0[x, y] + hw_input[x, y + 1]
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 2).bound(y, 0, 3)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 2, rows).hw_accelerate(xi, xo)  # <-tiles
-    f0.compute_at(hw_output, xo)
-    hw_input.compute_root().stream_to_accelerator()
+    output.bound(x, 0, 2).bound(y, 0, 4)
+    glb = hw_output.in_()
+    glb.compute_root().tile(x, y, xo, yo, xi, yi, 2, 4).hw_accelerate(xi, xo)
+    glb.store_in(hl.MemoryType.GLB)
+    hw_output.tile(x, y, xio, yio, xii, yii, 2, rows).compute_at(glb, xo)  # <-tiles
+    f0.compute_at(hw_output, xio)
+    hw_input.in_().compute_at(glb, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "Host tiles over a Func read both at y / 2 and at y + 1", (
-    "{tiles}: Func 'hw_output': accelerator tiles differ in shape (hw_input needs [(0, 2), (1, 4)] for the tile "
-    "at [(0, 1), (2, 2)] but [(0, 2), (0, 2)] for the first): every tile runs the same hardware, so the footprint "
-    "of each Func may only shift from tile to tile; host tiles grow to the first tile's phase along y (indices "
-    "divided by a constant: y / 2), yet hw_input's footprint still changes, as when a Func is read both through "
-    "y / 2 and through an undivided index: its reads move at different rates from tile to tile, and no box that "
-    "only shifts holds both. Use one tile along y (a tile size of 3 along y, the whole output)"), func="hw_output",
-    simulate=True)
+@case("hardware", "Memory tiles of a GLB level over a Func read both at y / 2 and at y + 1", (
+    "{tiles}: Func 'hw_output': accelerator tiles differ in shape (hw_input_global_wrapper needs [(0, 2), (1, 4)] "
+    "for the tile at [(0, 1), (2, 3)] but [(0, 2), (0, 2)] for the first): every tile runs the same hardware, so "
+    "the footprint of each Func may only shift from tile to tile; memory tiles start at the first tile's phase "
+    "along y (indices divided by a constant: y / 2), yet hw_input_global_wrapper's footprint still changes, as "
+    "when a Func is read both through y / 2 and through an undivided index: its reads move at different rates "
+    "from tile to tile, and no box that only shifts holds both. Use one memory tile along y (a tile size of 4 "
+    "along y, the whole GLB tile)"), func="hw_output", simulate=True,
+    note="Halide accepts it; in host tiles it compiles (a stream per rate)")
 def read_at_two_rates_in_host_tiles():
     return _read_at_two_rates(1)
 
 
 @read_at_two_rates_in_host_tiles.fix
 def _():
-    return _read_at_two_rates(3)
+    return _read_at_two_rates(4)
 
 
 def _serial_modulo(unrolled: bool):

@@ -1,11 +1,7 @@
-# fuzz18 (session 18): hw_input read at (x, y + 2) by f2 and at (x / 2, y / 2) by an inlined upsample f0, in host
-# tiles of 2x2 over 8x6: refused with "accelerator tiles differ in shape ... Choose a tile size that is a multiple
-# of each constant the indices are divided by (along x: 2, 4, 6, ...; along y: 2, 4, 6, ...)", a fix the program
-# already follows (4x2 and 8x2 tiles are refused alike). One tile (8x6) compiles and is bit-exact. Its reads move
-# at different rates from tile to tile (read_at_two_rates_in_host_tiles), but the catalogue's message is not the one
-# given. Drawn by seed 9158449 once rfactor over an inlined upsample compiled (session 18; with rfactor(r_f1.y, v)
-# the same refusal); the fuzzer's with_rfactor now avoids host tiles over a Func read at two rates.
-# refusal: <fuzz case 9158449>:31: Func 'hw_output': accelerator tiles differ in shape (hw_input needs ...
+# Found by mainspring fuzz (seed 9158449, session 18): hw_input read at (x, y + 2) by f2 and at (x / 2, y / 2)
+# by an inlined upsample f0, in 2x2 host tiles over 8x6: refused as "tiles differ in shape" with multiples of 2 as
+# the fix, which the program follows. Its reads move at different rates from tile to tile; since session 19 the
+# host streams hw_input once per rate (hwlower/rate_streams.py), each box only shifting.
 """mainspring fuzz case 9158449: 8x6, tile (2, 2), 1 lane(s)."""
 import mainspring
 
