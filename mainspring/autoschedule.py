@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget
 from .autoschedule_buffers import divides_coordinate, down_read_up, has_reuse, read_across_channels, read_off_grid
+from .autoschedule_divisors import refuse_two_divisors
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_memory import scalars
@@ -226,6 +227,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
             "none: it has nothing to accelerate; compute it on the host")
     seen = funcs_between(pipe, accelerated, streams)
     region = [f for f in pipe.order if id(f) in seen]
+    refuse_two_divisors(pipe, region)
     for f in region:
         for d in pipe.definitions(f):
             for n in ir.walk(d.value):
