@@ -16,6 +16,17 @@ def box_blur(m, width, height):
     return blur, [width, height], image
 
 
+def box_blur_9(m, width, height):
+    """A 9x9 box blur as an inline `sum` over an RDom (81 points: a window larger than 64 taps)."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    r = m.RDom([(-4, 9), (-4, 9)])
+    blur = m.Func("blur")
+    blur[x, y] = m.u8(m.sum(m.u16(image[x + r.x, y + r.y])) / 81)
+    blur.set_estimates([(0, width), (0, height)])
+    return blur, [width, height], image
+
+
 def sobel(m, width, height):
     """Sobel magnitude |gx| + |gy| in signed 16 bits, two 3x3 kernels."""
     image = m.ImageParam(m.UInt(8), 2, "image")
@@ -214,5 +225,5 @@ def gamma(m, width, height):
     return out, [width, height], image
 
 
-ALL = (box_blur, sobel, median, max_pool, bilinear_up, unsharp, threshold, colour_matrix, separable5, pyramid,
-       pyramid_by_levels, edge_blur, mirror_blur, histogram, running_max, gamma)
+ALL = (box_blur, box_blur_9, sobel, median, max_pool, bilinear_up, unsharp, threshold, colour_matrix, separable5,
+       pyramid, pyramid_by_levels, edge_blur, mirror_blur, histogram, running_max, gamma)
