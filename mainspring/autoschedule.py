@@ -111,6 +111,7 @@ class _Plan:
     channel: str | None = None  # the accelerated Func's first argument, when it is a pixel's channels (unrolled)
     size: dict[str, tuple[int, int]] = field(default_factory=dict)  # the accelerated Func's (min, extent) by Var
     shapes: list[tuple[str, int, int, int]] = field(default_factory=list)  # (image, dim, min, extent) to bind
+    asked: int = 1  # the lanes the plan is made for (a window's taps unroll whole within MAX_TAPS_UNROLLED of all)
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
@@ -254,6 +255,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     plan = _Plan(out, accelerated, streams, buffered, extents)
     plan.size = size
     plan.shapes = _image_shapes(pipe, extents)
+    plan.asked = lanes
     plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):

@@ -78,3 +78,15 @@ def test_a_window_of_81_taps_is_unrolled_whole():
     out, _ = _scheduled(box_blur_9, *SIZE)
     design = hl.compile(out, name="newcomer_box_blur_9_unrolled")
     assert design.report["ideal_cycles"] <= (SIZE[0] + 8) * (SIZE[1] + 8)
+
+
+def test_a_window_of_81_taps_at_4_lanes_stays_serial_and_fits():
+    """The 121 taps unrolled whole are counted over every lane asked: at 4 lanes 81 taps would take over 300 PEs
+    (an 11x11 box took 488 of the array's 384), so the window stays serial, as before, and compiles."""
+    from newcomer_algorithms import box_blur_9
+
+    out, _, _ = box_blur_9(hl, *SIZE)
+    source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": "4"}))
+    assert "unroll" not in source.schedule_source
+    design = hl.compile(out, name="newcomer_box_blur_9_lanes")
+    assert design.report["pes"] <= hl.CGRA().num_pes
