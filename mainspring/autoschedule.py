@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget
 from .autoschedule_buffers import divides_coordinate, down_read_up, has_reuse, read_across_channels, read_off_grid
+from .autoschedule_divisors import refuse_two_divisors
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_memory import scalars
@@ -110,6 +111,7 @@ class _Plan:
     channel: str | None = None  # the accelerated Func's first argument, when it is a pixel's channels (unrolled)
     size: dict[str, tuple[int, int]] = field(default_factory=dict)  # the accelerated Func's (min, extent) by Var
     shapes: list[tuple[str, int, int, int]] = field(default_factory=list)  # (image, dim, min, extent) to bind
+    asked: int = 1  # the lanes the plan is made for (a window's taps unroll whole within MAX_TAPS_UNROLLED of all)
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
@@ -226,6 +228,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
             "none: it has nothing to accelerate; compute it on the host")
     seen = funcs_between(pipe, accelerated, streams)
     region = [f for f in pipe.order if id(f) in seen]
+    refuse_two_divisors(pipe, region)
     for f in region:
         for d in pipe.definitions(f):
             for n in ir.walk(d.value):
@@ -252,6 +255,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     plan = _Plan(out, accelerated, streams, buffered, extents)
     plan.size = size
     plan.shapes = _image_shapes(pipe, extents)
+    plan.asked = lanes
     plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):

@@ -307,3 +307,38 @@ def _():
     p = unscheduled()
     hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
     return hl.compile(p.output, name="demo")
+
+
+def _pyramid(collapsed_in_one: bool):
+    """Two levels of a pyramid summed back at full resolution, written for a CPU."""
+    x, y = hl.Var("x"), hl.Var("y")
+    image = hl.ImageParam(hl.UInt(16), 2, "image")
+    d1, d2, up = hl.Func("d1"), hl.Func("d2"), hl.Func("up")
+    d1[x, y] = (image[2 * x, 2 * y] + image[2 * x + 1, 2 * y + 1]) >> 1
+    d2[x, y] = (d1[2 * x, 2 * y] + d1[2 * x + 1, 2 * y + 1]) >> 1
+    if collapsed_in_one:
+        up[x, y] = d2[x / 4, y / 4] + d1[x / 2, y / 2]  # <-up
+    else:
+        up_2 = hl.Func("up_2")
+        up_2[x, y] = d2[x / 2, y / 2] + d1[x, y]
+        up[x, y] = up_2[x / 2, y / 2]
+    up.set_estimates([(0, 16), (0, 8)])
+    return up
+
+
+@case("autoschedule", "A Func reading Funcs at two divisors of one coordinate", (
+    "{up}: apply_autoscheduler: Func 'up' reads d1 at x / 2 and d2 at x / 4: its loop over x steps by one divisor, "
+    "so no schedule reads both at affine addresses (upsamples by 2 and by 4 in one Func); read every Func at one "
+    "divisor, the coarser level added at the finer one's resolution first: up_2(x, y) = (d2((x / 2), (y / 2)) + "
+    "d1(x, y)); up(x, y) = up_2(x / 2, y / 2)"), func="up")
+def two_divisors():
+    up = _pyramid(collapsed_in_one=True)
+    hl.Pipeline(up).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(up, name="demo")
+
+
+@two_divisors.fix
+def _():
+    up = _pyramid(collapsed_in_one=False)
+    hl.Pipeline(up).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(up, name="demo")
