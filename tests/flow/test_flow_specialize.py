@@ -10,9 +10,10 @@ import mainspring as hl
 from conftest import SIMULATORS
 
 
-def _blur(h, hardware: bool):
+def _blur(h, hardware: bool, specialized: bool = True):
     """A 3-tap blur times a gain Param, specialized on the gain as a CPU schedule would be (vectorized when the
-    gain is at least 2, unrolled when it is 1), with specialize_fail for any other gain."""
+    gain is at least 2, unrolled when it is 1), with specialize_fail for any other gain (unless not
+    `specialized`)."""
     x, y, xo, yo, xi, yi = (h.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     image, gain = h.ImageParam(h.UInt(16), 2, "image"), h.Param(h.UInt(16), "gain")
     hw_input, blur, hw_output, output = (h.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
@@ -20,9 +21,10 @@ def _blur(h, hardware: bool):
     blur[x, y] = hw_input[x, y] + hw_input[x + 1, y] * 2 + hw_input[x + 2, y]
     hw_output[x, y] = blur[x, y] * gain
     output[x, y] = hw_output[x, y]
-    blur.specialize(gain >= 2).vectorize(x, 4)
-    blur.specialize(gain == 1).unroll(x, 2)
-    blur.specialize_fail("the gain must be at least 1")
+    if specialized:
+        blur.specialize(gain >= 2).vectorize(x, 4)
+        blur.specialize(gain == 1).unroll(x, 2)
+        blur.specialize_fail("the gain must be at least 1")
     if hardware:
         output.bound(x, 0, 8).bound(y, 0, 4)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
@@ -38,7 +40,7 @@ def test_a_specialized_design_is_built_with_the_generic_schedule_and_checks_spec
                                                                                           halide):
     output, _, _ = _blur(hl, True)
     design = hl.compile(output, name="specialized")
-    generic = hl.compile(_generic(), name="specialized")
+    generic = hl.compile(_blur(hl, True, specialized=False)[0], name="specialized")
     assert design.verilog == generic.verilog  # the specializations change nothing in hardware
     frame = np.random.default_rng(5).integers(0, 4096, (4, 10), dtype=np.uint16)
     theirs, h_image, h_gain = _blur(halide, False)
@@ -54,18 +56,3 @@ def test_a_specialized_design_is_built_with_the_generic_schedule_and_checks_spec
     with pytest.raises(Exception, match="the gain must be at least 1"):  # Halide raises its own error type
         theirs.realize([8, 4])
 
-
-def _generic():
-    """The same design with no specialization."""
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    image, gain = hl.ImageParam(hl.UInt(16), 2, "image"), hl.Param(hl.UInt(16), "gain")
-    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
-    hw_input[x, y] = image[x, y]
-    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y] * 2 + hw_input[x + 2, y]
-    hw_output[x, y] = blur[x, y] * gain
-    output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 8).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
-    blur.compute_at(hw_output, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    return output
