@@ -74,12 +74,6 @@ class Function:
         return f"<Function {self.name}>"
 
 
-def _specialize_state(fn: Function, index: int):
-    from .specialize import SpecializeState
-
-    return fn.specializations.setdefault(index, SpecializeState())
-
-
 _func_anon = itertools.count()
 _serials = itertools.count()
 
@@ -200,7 +194,9 @@ class Stage(HostDirectives):
         return self._func._fn
 
     def _specialize_state(self):
-        return _specialize_state(self._func._fn, self._index)
+        from .specialize import stage_state
+
+        return stage_state(self._func._fn, self._index)
 
     def rfactor(self, *args) -> Func:
         """Halide's rfactor: the reduction split into an intermediate Func of partial results over the preserved
@@ -311,8 +307,10 @@ class Func(FuncHostDirectives):
         return self._fn
 
     def _specialize_state(self):
+        from .specialize import stage_state
+
         self._require_defined("specialize")
-        return _specialize_state(self._fn, 0)
+        return stage_state(self._fn, 0)
 
     def update(self, i: int = 0) -> Stage:
         n = len(self._fn.definitions) - 1

@@ -87,6 +87,13 @@ def cgra_has_feature(feature) -> bool:
     return feature is TargetFeature.Clockwork
 
 
+def cgra_natural_vector_size(type_) -> int:
+    """`CGRA.natural_vector_size(type)`: a CGRA has no SIMD vectors (each PE computes one word per cycle; several
+    pixels per cycle are an unroll of the accelerated loop), so 1 for every type."""
+    _check_type(type_, "natural_vector_size")
+    return 1
+
+
 _TYPE_NAME = re.compile(r"(u?int|float)(8|16|32|64)|bool")
 
 
@@ -335,7 +342,6 @@ class Generator:
     def natural_vector_size(self, type_: Type) -> int:
         """Halide's SIMD width for `type_` on the target; a CGRA's is 1 (each PE computes one word per cycle:
         several pixels per cycle are an unroll of the accelerated loop)."""
-        _check_type(type_, "natural_vector_size")
         return self.target().natural_vector_size(type_)
 
     def add_requirement(self, condition, *error_args) -> None:

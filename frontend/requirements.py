@@ -18,6 +18,10 @@ class Requirement:
     loc: SourceLoc
     headline: str = ""  # what the error says before the message ("Requirement Failed: (condition)" if empty)
 
+    def exprs(self) -> list[ir.Expr]:
+        """The condition and the Exprs among the error args: what is evaluated when the requirement is checked."""
+        return [self.condition, *(a for a in self.message if not isinstance(a, str))]
+
 
 def make_requirement(condition, error_args: tuple) -> Requirement:
     loc = user_location()
@@ -25,15 +29,16 @@ def make_requirement(condition, error_args: tuple) -> Requirement:
     if not cond.type.is_bool():
         raise HalideError(f"{loc}: add_requirement({ir.to_string(cond)}): the condition is {cond.type}, not a "
                           "boolean; compare it, e.g. add_requirement(input.dim(0).extent() >= 8)")
-    message = tuple(a if isinstance(a, str) else to_ir(a, "add_requirement's error argument") for a in error_args)
-    for e in (cond, *(a for a in message if not isinstance(a, str))):
+    req = Requirement(cond, tuple(a if isinstance(a, str) else to_ir(a, "add_requirement's error argument")
+                                  for a in error_args), loc)
+    for e in req.exprs():
         for n in ir.walk(e):
             if isinstance(n, ir.Call) and n.args:
                 raise HalideError(
                     f"{loc}: add_requirement({ir.to_string(cond)}): a requirement reads Params and image sizes "
                     f"(e.g. input.dim(0).extent()), not the values of {n.callee.name}; check pixel values in the "
                     "algorithm instead (e.g. with hl.clamp or hl.select)")
-    return Requirement(cond, message, loc)
+    return req
 
 
 def check_requirements(pipe, buffers: dict, inputs: dict | None) -> None:
@@ -41,9 +46,8 @@ def check_requirements(pipe, buffers: dict, inputs: dict | None) -> None:
     from .evaluate import Evaluator, parameter_value
 
     for req in (r for fn in pipe.order for r in fn.requirements):
-        exprs = [req.condition, *(a for a in req.message if not isinstance(a, str))]
         params = {n.callee.name: parameter_value(n.callee, buffers, inputs or {})
-                  for e in exprs for n in ir.walk(e) if isinstance(n, ir.Call)}
+                  for e in req.exprs() for n in ir.walk(e) if isinstance(n, ir.Call)}
         ev = Evaluator(pipe, params, {})
         if bool(ev.eval(req.condition, {}, {})):
             continue

@@ -28,6 +28,12 @@ class SpecializeState:
     loc: SourceLoc | None = None  # the first specialize call
 
 
+def stage_state(fn, index: int) -> SpecializeState:
+    """The specializations of definition `index` of Function fn (kept on fn: a Stage handle is made anew each
+    `f.update(i)`)."""
+    return fn.specializations.setdefault(index, SpecializeState())
+
+
 class Specialization(HostDirectives):
     """The Stage `specialize` returns: schedule calls apply to its own copy of the stage's loops."""
 

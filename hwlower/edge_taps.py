@@ -39,14 +39,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Box, SharedBounds, _aligned, definition_env, realised_box, union
+from mainspring.frontend.bounds import Box, SharedBounds, definition_env, union
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import BOOL, Type
 
-from .fold import map_calls
+from .fold import map_definition_calls
 from .program import Tile
-from .shift_tails import shifted_funcs
+from .shift_tails import realise, shifted_funcs
 from .simplify import simplify
 from .state import Lowering
 from .tiling import check_same_shape, halide_invocations, no_scalars, phase_multiples, step_along
@@ -92,10 +92,7 @@ def tap_inner_reads(f: Function, k: int, d: Definition, boxes: list[Box], inside
                 for a, m in split]
         return _select(c.type, g, [a for a, _ in split], runs, (), dims if dims is not None else {})
 
-    # a RAM update's coordinates (its args) read Funcs too
-    memo: dict = {}
-    return Definition(tuple(map_calls(a, visit, memo) for a in d.args), map_calls(d.value, visit, memo), d.rdom,
-                      d.loc, d.schedule)
+    return map_definition_calls(d, visit)
 
 
 def _index_functions(f: Function, c: ir.Call, inside: frozenset[int],
@@ -266,11 +263,7 @@ def _realise(s: Lowering, f: Function, reach: list[Box | None], tiles: list[Tile
     name = s.pipe.name(f)
     for t, need in enumerate(reach):
         assert need is not None, (name, t)
-        realised, box = realised_box(f, _aligned(f, need), s.multiples.get(id(f), {}), shifted)
-        demands[t].pop(name, None)
-        if realised != box:
-            demands[t][name] = box
-        boxes[t][name] = realised
+        realise(f, need, s.multiples.get(id(f), {}), shifted, boxes[t], demands[t], name)
     if tapped:
         acc = s.found_region.accelerated
         check_same_shape(acc, [Tile(tile.output_box, b, loop_box=tile.loop_box) for tile, b in zip(tiles, boxes)],

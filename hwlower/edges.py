@@ -31,7 +31,7 @@ from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import I32
 
 from .edge_taps import tap_inner_reads, tap_over_tiles
-from .fold import map_calls
+from .fold import map_calls, map_definition_calls
 from .program import Tile
 from .rate_streams import stream_per_rate
 from .shift_tails import shifted_funcs
@@ -163,10 +163,7 @@ def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: l
         reads.append(_Read(f, k, str(d.loc), shown, call, maps, copies))
         return call
 
-    # a RAM update's coordinates (its args) read Funcs too
-    memo: dict = {}
-    return Definition(tuple(map_calls(a, visit, memo) for a in d.args), map_calls(d.value, visit, memo), d.rdom,
-                      d.loc, d.schedule)
+    return map_definition_calls(d, visit)
 
 
 def _index_function(e: ir.Expr) -> tuple[ir.Expr, ir.Expr | None] | None:
@@ -267,7 +264,7 @@ class _Extension:
         for g in order + list(self.region.inputs):
             if self.ext[id(g)]:
                 self._extend(g)
-        defs = {fid: [self._redirect_definition(d) for d in ds] for fid, ds in self.defs.items()}
+        defs = {fid: [map_definition_calls(d, self._redirected) for d in ds] for fid, ds in self.defs.items()}
         tiles = tuple(replace(t, boxes=b, demands=d) for t, b, d in zip(s.tiles, self.boxes[0], self.demands[0]))
         glb = s.glb
         if glb is not None:
@@ -286,11 +283,6 @@ class _Extension:
             boxes[name] = s.boxes[src]
         return replace(s, region=region, definitions=defs, tiles=tiles, glb=glb, boxes=boxes, edge_maps=self.maps,
                        stream_sources=dict(self.sources))
-
-    def _redirect_definition(self, d: Definition) -> Definition:
-        memo: dict = {}
-        return Definition(tuple(map_calls(a, self._redirected, memo) for a in d.args),
-                          map_calls(d.value, self._redirected, memo), d.rdom, d.loc, d.schedule)
 
     def _redirected(self, c: ir.Call) -> ir.Expr | None:
         g = self.redirect.get(id(c))

@@ -28,6 +28,14 @@ def map_calls(e: ir.Expr, fn: Callable[[ir.Call], ir.Expr | None], memo: dict) -
     return ir.transform(e, visit, memo)
 
 
+def map_definition_calls(d: Definition, fn: Callable[[ir.Call], ir.Expr | None]) -> Definition:
+    """d with `map_calls` applied to its args (a RAM update's coordinates read Funcs too) and its value, sharing
+    one memo so that a call seen twice is replaced once."""
+    memo: dict = {}
+    return Definition(tuple(map_calls(a, fn, memo) for a in d.args), map_calls(d.value, fn, memo), d.rdom, d.loc,
+                      d.schedule)
+
+
 
 def with_loads(op: Op, new: dict[int, LoadPort]) -> Op:
     """op with the load ports in `new` (id(old port) -> new port) swapped in, in its loads and its value."""

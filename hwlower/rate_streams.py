@@ -25,11 +25,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, _aligned, definition_env, realised_box, union
+from mainspring.frontend.bounds import Bounder, Box, definition_env, union
 from mainspring.frontend.func import Definition, Function
 
-from .fold import map_calls
-from .shift_tails import shifted_funcs
+from .fold import map_calls, map_definition_calls
+from .shift_tails import realise, shifted_funcs
 from .state import Lowering
 from .tiling import no_scalars
 
@@ -80,12 +80,7 @@ def _reinferred(s: Lowering) -> list[tuple[dict[str, Box], dict[str, Box]]]:
             need = _reach(s, p, boxes, demands)
             if need is None:
                 continue
-            name = s.pipe.name(p)
-            realised, box = realised_box(p, _aligned(p, need), s.multiples.get(id(p), {}), id(p) in shifted)
-            demands.pop(name, None)
-            if realised != box:
-                demands[name] = box
-            boxes[name] = realised
+            realise(p, need, s.multiples.get(id(p), {}), id(p) in shifted, boxes, demands, s.pipe.name(p))
         out.append((boxes, demands))
     return out
 
@@ -175,22 +170,13 @@ def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[
             need = reads[0][1][t]
             for _, reach in reads[1:]:
                 need = union(need, reach[t])
-            realised, box = realised_box(g, _aligned(g, need), s.multiples.get(id(g), {}), shifted)
-            demands[t].pop(fname, None)
-            if realised != box:
-                demands[t][fname] = box
-            boxes[t][fname] = realised
+            realise(g, need, s.multiples.get(id(g), {}), shifted, boxes[t], demands[t], fname)
 
     def redirected(c: ir.Call) -> ir.Expr | None:
         f = redirect.get(id(c))
         return None if f is None else ir.Call(c.type, f, c.args)
 
-    def rewrite(d: Definition) -> Definition:
-        memo: dict = {}
-        return Definition(tuple(map_calls(a, redirected, memo) for a in d.args), map_calls(d.value, redirected, memo),
-                          d.rdom, d.loc, d.schedule)
-
-    defs = {fid: [rewrite(d) for d in ds] for fid, ds in defs.items()}
+    defs = {fid: [map_definition_calls(d, redirected) for d in ds] for fid, ds in defs.items()}
     tiles = tuple(replace(t, boxes=b, demands=dm) for t, b, dm in zip(s.tiles, boxes, demands))
     region = replace(s.found_region, inputs=tuple(inputs), buffered=tuple(buffered))
     return replace(s, region=region, definitions=defs, tiles=tiles, boxes=all_boxes, stream_sources=sources,
@@ -199,9 +185,4 @@ def _split(s: Lowering, g: Function, groups: dict[_Shifts, list[tuple[int, list[
 
 def _fresh_calls(d: Definition) -> Definition:
     """d with every call a new object (a copy's reads, which `_split` may redirect apart from the original's)."""
-    def fresh(c: ir.Call) -> ir.Expr:
-        return ir.Call(c.type, c.callee, c.args)
-
-    memo: dict = {}
-    return Definition(tuple(map_calls(a, fresh, memo) for a in d.args), map_calls(d.value, fresh, memo), d.rdom,
-                      d.loc, d.schedule)
+    return map_definition_calls(d, lambda c: ir.Call(c.type, c.callee, c.args))

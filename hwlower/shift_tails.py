@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mainspring.frontend.bounds import Box
+from mainspring.frontend.bounds import Box, _aligned, realised_box
+from mainspring.frontend.func import Function
 
 from .fold import with_loads
 from .ir import Access, LoadPort, Loop, Op
@@ -27,6 +28,18 @@ def shifted_funcs(region: Region) -> frozenset[int]:
     streams with zeros past what it computed; a GLB's controllers read its tile only)."""
     inputs = region.inputs if region.glb is None else ()
     return frozenset(id(f) for f in inputs + region.buffered if f is not region.output)
+
+
+def realise(f: Function, need: Box, steps: dict[int, int], shifted: bool, boxes: dict[str, Box],
+            demands: dict[str, Box], name: str) -> None:
+    """Record f's box over `need` in `boxes[name]`, grown as bounds inference grows it (align_bounds, RoundUp
+    tails, upsample `steps`; with `shifted`, its other tails round up too), and where it grew, `need` aligned as
+    the demand its loads are guarded to (`demands[name]`; a demand from before is dropped)."""
+    realised, box = realised_box(f, _aligned(f, need), steps, shifted)
+    demands.pop(name, None)
+    if realised != box:
+        demands[name] = box
+    boxes[name] = realised
 
 
 def guard_shifted(nodes: list[Loop | Op], box: Box, demand: Box | None) -> list[Loop | Op]:

@@ -58,14 +58,10 @@ class CGRA:
         return cgra_has_feature(feature)
 
     def natural_vector_size(self, type_) -> int:
-        """Halide's `Target.natural_vector_size`: a CGRA has no SIMD vectors (each PE computes one word per cycle;
-        several pixels per cycle are an unroll of the accelerated loop), so 1 for every type."""
-        from .frontend.types import Type
+        """Halide's `Target.natural_vector_size`: 1 on a CGRA (frontend/generator.py)."""
+        from .frontend.generator import cgra_natural_vector_size
 
-        if not isinstance(type_, Type):
-            raise HalideError(f"{user_location()}: natural_vector_size({type_!r}): the argument is an element type, "
-                              "e.g. hl.UInt(16)")
-        return 1
+        return cgra_natural_vector_size(type_)
 
     def __post_init__(self):
         for f in fields(self):
