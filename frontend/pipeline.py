@@ -266,12 +266,20 @@ class Pipeline:
         if c is not self.output and level.kind == "inline":
             sets = [self._enclosing(u, memo, path) for u in self.consumers(c)]
             out = set.intersection(*sets) if sets else set()
+            if self._computed_inside(c):
+                out |= {id(c)}
         else:
             out = {id(c)}
             if level.kind == "at":
                 out |= self._enclosing(level.func, memo, path)
         memo[id(c)] = out
         return out
+
+    def _computed_inside(self, fn: Function) -> bool:
+        """Whether Func fn, left inline, is computed at its consumer's innermost loop instead, with loops of its
+        own: Halide cannot inline a Func with update definitions (`kernel.compute_at(conv, x)` is legal where
+        conv, unscheduled, has an update)."""
+        return fn.placement.compute.kind == "inline" and len(self.definitions(fn)) > 1
 
     def _check_loop_level(self, fn: Function, level, call: str):
         target = level.func
@@ -281,7 +289,7 @@ class Pipeline:
             reason = (f"'{target.name}' is not part of this pipeline (the output '{self.output.name}' does not read "
                       f"it), so its loops never run; compute '{fn.name}' at a Func of the pipeline.")
         elif target is not self.output and target.placement.compute.kind == "inline" \
-                and nx.has_path(self.graph, self.name(fn), self.name(target)):
+                and not self._computed_inside(target) and nx.has_path(self.graph, self.name(fn), self.name(target)):
             # Halide's reason would say the target does not use fn; the slip is that the target has no loops.
             reason = (f"'{target.name}' is inlined (it has no compute_root() or compute_at()), so it has no loops "
                       f"to compute '{fn.name}' in; schedule it first, e.g. {target.name}.compute_root().")

@@ -43,3 +43,24 @@ def test_an_unscheduled_scan_is_buffered(simulator, build_dir):
     design = hl.compile(hw_output, name="inline_scan")
     assert "scan" in [b["name"] for b in design.report["buffers"]]
     design.check({"input": random_image(8, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("level", ["x", "y", "outermost"])
+def test_funcs_computed_at_the_loops_of_an_unscheduled_update(level, simulator, build_dir):
+    # Halide gives an unscheduled Func with an update (conv) loops of its own at its consumer's innermost loop, so
+    # Funcs may be computed at them (Halide-to-Hardware's cpu_accel_partition computes its kernel at conv.x).
+    x, y = hl.Var("x"), hl.Var("y")
+    i = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, g, conv, hw_output = hl.Func("hw_input"), hl.Func("g"), hl.Func("conv"), hl.Func("hw_output")
+    hw_input[x, y] = hl.u16(i[x, y])
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r")
+    g[x, y] = hw_input[x, y] * 2 + 1
+    conv[x, y] = hl.u16(0)
+    conv[x, y] += g[x + r.x, y + r.y] * hl.u16(r.x + 1)
+    hw_output[x, y] = hl.u8(conv[x, y] >> 2)
+    accelerate(hw_output, hw_output, 10, 6, [], hw_input)
+    g.compute_at(conv, {"x": x, "y": y}.get(level, hl.Var.outermost()))
+    conv.update().unroll(r.x).unroll(r.y)
+    design = hl.compile(hw_output, name="at_unscheduled_update")
+    design.check({"input": random_image(12, 8, seed=6)}, simulator=simulator, build_dir=build_dir)

@@ -484,6 +484,22 @@ def p_implicit_vars_of_nothing(hl, a):
     return np.asarray(g.realize([10, 6]))
 
 
+def p_compute_at_an_unscheduled_update(hl, a):
+    # conv has an update and no schedule: Halide cannot inline it, computes it at out's innermost loop with loops
+    # of its own, so Funcs may be computed at those (Halide-to-Hardware's cpu_accel_partition: kernel at conv.x).
+    x, y = hl.Var("x"), hl.Var("y")
+    g, kernel, conv, out = hl.Func("g"), hl.Func("kernel"), hl.Func("conv"), hl.Func("out")
+    r = hl.RDom([(0, 3), (0, 2)])
+    g[x, y] = hl.u16(image(hl, a)[x, y]) * 2 + 1
+    kernel[x, y] = x + 3 * y
+    conv[x, y] += g[x + r.x, y + r.y] * hl.u16(kernel[r.x, r.y])
+    out[x, y] = conv[x, y] >> 1
+    kernel.compute_at(conv, x)
+    g.compute_at(conv, y)
+    conv.update().unroll(r.x)
+    return np.asarray(out.realize([8, 6]))
+
+
 PROGRAMS = {
     "implicit_vars": (p_implicit_vars, RGB),
     "implicit_vars_of_nothing": (p_implicit_vars_of_nothing, IMG),
@@ -525,6 +541,7 @@ PROGRAMS = {
     "input_shape_in_exprs": (p_input_shape_in_exprs, IMG),
     "harris_like": (p_harris_like, IMG),
     "image_in_wrappers": (p_image_in_wrappers, IMG),
+    "compute_at_an_unscheduled_update": (p_compute_at_an_unscheduled_update, IMG),
 }
 
 
