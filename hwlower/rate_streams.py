@@ -3,7 +3,9 @@
 Host tiles run the same hardware, so each Func's box may only shift from tile to tile. An input read both
 through an upsample and directly (`f0(x, y) = hw_input(x, y / 2)`, `hw_output(x, y) = f0(x, y) + hw_input(x, y +
 1)`) needs boxes that move at two rates: the tile 2 rows on reads 1 row on through y / 2 and 2 rows on through y +
-1, so the union of both changes shape (fuzz 133450, 9158449). Real Halide accepts it: its input buffer is the
+1, so the union of both changes shape (fuzz 133450, 9158449); where it keeps its shape (the slow read inside the
+fast one's reach, a tile shifted by 2), the hardware, which addresses each read from the box's corner, still reads
+the wrong words through y / 2 (fuzz 153216). Real Halide accepts it: its input buffer is the
 whole image. Here the reads of such an input are grouped by how their footprints move from tile to tile, and
 every group past the first reads a copy of the input (`hw_input_rate1`, ...), as if the user had written two copy
 Funcs of the same image: the host streams each its own box per tile, each of which only shifts. The copy is a
@@ -45,12 +47,10 @@ def stream_per_rate(s: Lowering) -> Lowering:
         return s
     inside = [f for f in reversed(region.buffered) if f is not region.output]
     for g in inside + list(region.inputs):
-        name = s.pipe.name(g)
-        if _one_shape([t.boxes[name] for t in s.tiles]):
-            continue
         groups = _groups(s, g)
         if len(groups) < 2:
-            continue
+            continue  # (reads that move apart need a stream each even where their union keeps one shape: the
+            # hardware addresses every read from the box's corner, fuzz 153216)
         if g in inside:  # its producers' boxes are then inferred again from the reads of both copies
             if _divides(s, g) or _reinferred(s) != [(t.boxes, t.demands) for t in s.tiles]:
                 continue  # (only where that inference gives bounds inference's boxes before the split)
@@ -98,10 +98,6 @@ def _reach(s: Lowering, p: Function, boxes: dict[str, Box], demands: dict[str, B
                     box = [bound(a) for a in c.args]
                     need = box if need is None else union(need, box)
     return need
-
-
-def _one_shape(boxes: list[Box]) -> bool:
-    return len({tuple(hi - lo for lo, hi in b) for b in boxes}) == 1
 
 
 def _groups(s: Lowering, g: Function) -> dict[_Shifts, list[tuple[int, list[Box]]]]:
