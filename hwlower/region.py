@@ -126,7 +126,7 @@ def find_region(pipe: Pipeline) -> Region:
             continue
         if f is out or f.placement.compute.kind == "at" or _unfoldable_updates(pipe, f) \
                 or _divided_under_serial_steps(pipe, f) or _upsample_read_at_a_quotient(pipe, f) \
-                or _downsample_read_at_a_quotient(pipe, f):
+                or _downsample_read_at_a_quotient(pipe, f) or _upsample_read_off_its_steps(pipe, f):
             # Halide computes a Func whose updates cannot be inlined (a histogram's scatter) at its consumer's
             # innermost loop; its values are the same at the accelerator's loop, where hardware buffers it.
             buffered.append(f)
@@ -200,6 +200,47 @@ def _upsample_read_at_a_quotient(pipe: Pipeline, f: Function) -> bool:
     divided = [i for i, v in enumerate(f.args) if _divides(pipe, f, v)]
     return any(isinstance(n, ir.Call) and n.callee is f and any(_nested(n.args[i]) for i in divided)
                for g in pipe.consumers(f) for d in pipe.definitions(g) for n in ir.walk(d.value))
+
+
+def _upsample_read_off_its_steps(pipe: Pipeline, f: Function) -> bool:
+    """An inline pure Func that divides a coordinate by d > 2 (an upsample by 3, `in(x / 3, y)`), read in that
+    dimension at an offset that is not a multiple of d (`f(x + 1, y)`, or `f(x + r.x, y)` unrolled): inlined, the
+    read is `in((x + 1) / 3, y)`, whose quotient changes partway through each d-long step of x, affine in no split
+    (by 2 it happens to be: (xi + 1) / 2 = xi); buffered at the accelerator's loop (the same values, as Halide
+    computes an inline Func's values wherever it is read), f reads at x / 3 in its own steps and its reader at
+    x + 1 (fuzz 156060)."""
+    if not _inline_pure(pipe, f):
+        return False
+    steps = {i: ks for i, v in enumerate(f.args) if (ks := _direct_divisors(pipe, f, v)) and max(ks) > 2}
+    for g in pipe.consumers(f):
+        for d in pipe.definitions(g):
+            for n in ir.walk(d.value):
+                if not (isinstance(n, ir.Call) and n.callee is f):
+                    continue
+                for i, ks in steps.items():
+                    off = _constant_offset(n.args[i])
+                    taps = any(isinstance(m, ir.RVar) for m in ir.walk(n.args[i]))
+                    if (taps and off is None) or (off is not None and any(off % k for k in ks if k > 2)):
+                        return True
+    return False
+
+
+def _direct_divisors(pipe: Pipeline, f: Function, var: str) -> set[int]:
+    """The constants by which f's value divides (or takes modulo) its variable `var` in the indices of its calls."""
+    return {n.b.value for c in ir.walk(pipe.definitions(f)[0].value) if isinstance(c, ir.Call)
+            for a in c.args for n in ir.walk(a)
+            if _by_constant(n) and isinstance(n.a, ir.Var) and n.a.name == var and isinstance(n.b.value, int)}
+
+
+def _constant_offset(a: ir.Expr) -> int | None:
+    """c for an index `v + c` or `v - c` of one pure Var v (0 for `v`); None for any other (`x + r.x`: taps at
+    several offsets)."""
+    if isinstance(a, ir.Var):
+        return 0
+    if isinstance(a, ir.BinOp) and a.op in ("add", "sub") and isinstance(a.a, ir.Var) \
+            and isinstance(a.b, ir.Const) and isinstance(a.b.value, int):
+        return a.b.value if a.op == "add" else -a.b.value
+    return None
 
 
 def _downsample_read_at_a_quotient(pipe: Pipeline, f: Function) -> bool:

@@ -4,7 +4,7 @@ resolutions; no one step makes both quotients affine, so each resolution steps b
 (hwlower/steps.py, `_level_steps`): refused before as "not an affine function of its loops" (fuzz 141245, 138643).
 A last GLB tile shifted inward to another phase than the first over an upsample in the array output moves back
 outward (hwlower/tiling.py, `phase_multiples`): refused before as "accelerator tiles differ in shape" (fuzz
-141463)."""
+141463). An inline upsample by 3 or more read at an offset off its steps is buffered (fuzz 156060)."""
 
 import numpy as np
 import pytest
@@ -197,3 +197,39 @@ def test_a_downsample_inlined_and_read_at_a_quotient_is_buffered(width, simulato
     inputs = {"image": img}
     assert np.array_equal(design.reference_output(inputs), np.asarray(h_detail.realize([width, 6])))
     design.check(inputs, simulator=simulator, build_dir=build_dir)
+
+
+def _inline_upsample_read_at_offsets(by: int, offset: int, taps: bool, width: int):
+    """f0, an inline upsample by `by` along x, read by f1 at x and x + `offset` (or over `offset` + 1 unrolled taps
+    at x + r.x): inlined, `hw_input((x + 1) / 3, y)` changes quotient partway through each 3-long step of x, affine in
+    no split; f0 is buffered at the accelerator's loop instead (hwlower/region.py `_upsample_read_off_its_steps`),
+    refused before with a fix that did not work (fuzz 156060)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, f0, f1, hw_output, output = (hl.Func(n) for n in ("hw_input", "f0", "f1", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    f0[x, y] = hw_input[x / by, y] * 3
+    if taps:
+        r = hl.RDom([hl.Range(0, offset + 1)], "r")
+        f1[x, y] = hl.u16(0)
+        f1[x, y] += f0[x + r.x, y]
+        f1.update().unroll(r.x)
+    else:
+        f1[x, y] = f0[x, y] + f0[x + offset, y]
+    hw_output[x, y] = hl.u8(f1[x, y] >> 1)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, 2).hw_accelerate(xi, xo)
+    f1.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
+@pytest.mark.parametrize(("by", "offset", "taps", "width"), [(3, 1, False, 12), (3, 2, True, 11), (4, 5, True, 12),
+                                                            (4, 1, False, 7)])
+def test_an_inline_upsample_read_off_its_steps_is_buffered(by, offset, taps, width, simulator, build_dir):
+    design = hl.compile(_inline_upsample_read_at_offsets(by, offset, taps, width), name="upsample_off_steps")
+    assert "f0" in [b["name"] for b in design.report["buffers"]]
+    res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
+    assert res.cycles <= 1.15 * design.report["ideal_cycles"], (res.cycles, design.report["ideal_cycles"])
