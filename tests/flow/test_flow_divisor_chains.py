@@ -125,3 +125,22 @@ def test_the_autoscheduled_pyramid_is_as_fast_as_by_levels_in_less_storage(simul
     assert words[0] < words[1], words
     res = mine.check(mine.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= levels.report["predicted_cycles"] and res.cycles <= 1.25 * mine.report["ideal_cycles"]
+
+
+def test_a_three_level_pyramid_runs_in_steps_of_8_4_and_2(build_dir):
+    """up = d3(x / 8) + d2(x / 4) + d1(x / 2), autoscheduled: a chain of three divisors; d1 steps by 4 then 2, d2
+    by 2. Its first output row waits for eight image rows (d3's first row): 752 cycles for 512 at 32x16."""
+    image = hl.ImageParam(hl.UInt(16), 2, "image")
+    x, y = hl.Var("x"), hl.Var("y")
+    d1, d2, d3, up = hl.Func("d1"), hl.Func("d2"), hl.Func("d3"), hl.Func("up")
+    d1[x, y] = (image[2 * x, 2 * y] + image[2 * x + 1, 2 * y + 1]) >> 1
+    d2[x, y] = (d1[2 * x, 2 * y] + d1[2 * x + 1, 2 * y + 1]) >> 1
+    d3[x, y] = (d2[2 * x, 2 * y] + d2[2 * x + 1, 2 * y + 1]) >> 1
+    up[x, y] = d3[x / 8, y / 8] + d2[x / 4, y / 4] + d1[x / 2, y / 2]
+    up.set_estimates([(0, 32), (0, 16)])
+    hl.Pipeline(up).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    design = hl.compile(up, name="chain_pyramid_3")
+    assert [len(_nested(design, f, "x")) for f in ("d1", "d2", "d3")] == [3, 2, 0]
+    assert len(_nested(design, "up", "xi")) == 4
+    res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
+    assert res.cycles <= 1.5 * design.report["ideal_cycles"], (res.cycles, design.report["ideal_cycles"])
