@@ -34,7 +34,7 @@ from .rvar_tails import guard_reduction_tail
 from .shift_tails import guard_shifted
 from .simplify import simplify
 from .state import Lowering
-from .steps import dimension_steps
+from .steps import dimension_chains
 from .strip_mine import other_divisors, strip_mine, uneven_lanes
 from .tables import Table, table_constant
 from .tile_coordinates import array_invocations, tile_coordinates
@@ -49,7 +49,7 @@ def build_ops(s: Lowering) -> Lowering:
     op_lanes: dict[str, Lanes] = {}
     body: list[Loop | Op] = []
     notes: list[str] = []
-    steps = dimension_steps(region, s.definitions)
+    steps = dimension_chains(region, s.definitions)
     made = {id(f): input_together(f, tile.boxes[pipe.name(f)]) for f in region.inputs}
     for f in region.buffered:
         fname = pipe.name(f)
@@ -114,7 +114,7 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 
 def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
-                steps: dict[int, int] | None = None, ram: bool = False,
+                steps: dict[int, tuple[int, ...]] | None = None, ram: bool = False,
                 rams: frozenset[int] = frozenset(), shifts: bool = False, together: MadeTogether | None = None,
                 notes: list[str] | None = None) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
@@ -291,16 +291,17 @@ def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
 
 
 def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops,
-             tables: dict[int, Table], steps: dict[int, int] | None = None, ram: bool = False,
+             tables: dict[int, Table], chains: dict[int, tuple[int, ...]] | None = None, ram: bool = False,
              rams: frozenset[int] = frozenset(), output: bool = False) -> Loop | Op:
     """The op of stage k of f (definition d, whose value is `value` after folding unrolled updates); `ram`: an
     update of a RAM Func at computed coordinates (`Op.scatter`); `rams`: the RAM Funcs (by id), which f may read
     at computed coordinates (`Op.lookup`)."""
     args = d.args
     handle = user_handle(f) + ("" if k == 0 else f".update({k - 1})")
-    uneven = uneven_lanes(s, args, steps or {}, d.schedule, handle, output) or \
-        other_divisors(value, args, steps or {}, f.name)
-    s = strip_mine(s, args, steps or {}, f, str(d.loc), output)
+    steps = {i: c[-1] for i, c in (chains or {}).items()}
+    uneven = uneven_lanes(s, args, steps, d.schedule, handle, output) or \
+        other_divisors(value, args, chains or {}, f.name)
+    s = strip_mine(s, args, chains or {}, f, str(d.loc), output, d.schedule, handle)
     full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}

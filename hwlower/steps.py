@@ -9,6 +9,7 @@ whole steps (`box_multiples`), as a RoundUp tail would: a half-resolution plane 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import networkx as nx
 
@@ -26,13 +27,22 @@ Dim = tuple[int, int]  # (id of a Function, index of its dimension)
 
 def dimension_steps(region: Region, defs_of: dict[int, list[Definition]],
                     periods: bool = False) -> dict[int, dict[int, int]]:
-    """id(Function) -> {dimension: d} for the dimensions to strip-mine: in each class of linked dimensions where
+    """id(Function) -> {dimension: d} (`dimension_chains`' last divisor, or with `periods` the period)."""
+    chains = dimension_chains(region, defs_of, periods)
+    return {fid: {i: c[-1] for i, c in dims.items()} for fid, dims in chains.items()}
+
+
+def dimension_chains(region: Region, defs_of: dict[int, list[Definition]],
+                     periods: bool = False) -> dict[int, dict[int, tuple[int, ...]]]:
+    """id(Function) -> {dimension: (d...)} for the dimensions to strip-mine: in each class of linked dimensions where
     some index divides by a constant d, the full-resolution ones. The class's coarser dimensions (a
     half-resolution plane read at x / 2, written from 2x and 2x + 1) keep one loop, which runs at the outer
     steps. A class whose dimensions are at more than two resolutions, or at inconsistent ones, is strip-mined
     whole, except a chain of upsamples by different divisors (`_level_steps`). With `periods`, each dimension's
     period instead: how far a tile's origin moves along it for every Func of the chain to be back at its phase
-    (the product of the steps from its resolution down: 6 for x / 2 over x / 3, where each steps by 2 or 3)."""
+    (the product of the steps from its resolution down: 6 for x / 2 over x / 3, where each steps by 2 or 3). A
+    dimension read at a chain of divisors (x / 2 and x / 4 in one Func) runs in nested steps: its chain (2, 4),
+    each divisor dividing the next; any other dimension's chain is its one step (d,)."""
     graph: nx.DiGraph = nx.DiGraph()  # consumer dimension -> producer dimension, with producer / consumer scale
     for f in region.buffered:
         for definition in defs_of[id(f)]:
@@ -49,46 +59,55 @@ def dimension_steps(region: Region, defs_of: dict[int, list[Definition]],
                     for i, arg in enumerate(n.args[:len(g.args)]):  # (a tap's guards' expressions follow)
                         if not guarded or _quotient_scaled(arg)[1] > 1:
                             _link(graph, own, (id(g), i), arg)
-    out: dict[int, dict[int, int]] = {}
+    out: dict[int, dict[int, tuple[int, ...]]] = {}
     for comp in nx.weakly_connected_components(graph):
         for (fid, i), d in _class_steps(graph.subgraph(comp), periods).items():
             out.setdefault(fid, {})[i] = d
     return out
 
 
-def _class_steps(graph: nx.DiGraph, periods: bool) -> dict[Dim, int]:
+def _class_steps(graph: nx.DiGraph, periods: bool) -> dict[Dim, tuple[int, ...]]:
     divisors = [d["div"] for _, _, d in graph.edges(data=True) if d["div"] > 1]
     if not divisors:
         return {}
     scale = _scales(graph)
     levels = set(scale.values()) if scale is not None else set()
     if scale is not None and len(levels) == 2 and max(levels) / min(levels) == divisors[0]:
-        return {dim: divisors[0] for dim, s in scale.items() if s == max(levels)}
+        return {dim: (divisors[0],) for dim, s in scale.items() if s == max(levels)}
     chained = _level_steps(graph, scale, periods) if scale is not None and len(set(divisors)) > 1 else None
-    return chained if chained is not None else dict.fromkeys(graph.nodes, divisors[0])
+    return chained if chained is not None else dict.fromkeys(graph.nodes, (divisors[0],))
 
 
-def _level_steps(graph: nx.DiGraph, scale: dict[Dim, Fraction], periods: bool) -> dict[Dim, int] | None:
+def _level_steps(graph: nx.DiGraph, scale: dict[Dim, Fraction], periods: bool) -> dict[Dim, tuple[int, ...]] | None:
     """Steps for a chain of upsamples by different divisors along one dimension (f1 read at x / 2, its producer
     at x / 3): no one step makes every quotient affine (x / 2 over steps of 3 is not), so each resolution steps by
     the divisor its own reads take (full resolution by 2, the half-resolution Funcs by 3, the sixth-resolution
-    ones not at all), each box from a multiple of its own step. None where a resolution's reads divide by two
-    different constants, or where a read divides a resolution by other than its own divisor (x / 6 across two
-    levels, or a modulo's self-link)."""
+    ones not at all), each box from a multiple of its own step. A resolution read at a chain of divisors (x / 2
+    and x / 4: each divides the next) steps by the chain, nested (4 outer, 2 inner), and the resolutions between
+    by what is left of it (the half-resolution Funcs by 2), so every level's loops are digits of the finest's.
+    None where a resolution's reads divide by divisors that are no chain (x / 2 and x / 3), or where a read
+    divides a resolution by other than its own divisor (x / 6 across two levels, or a modulo's self-link)."""
     per_level: dict[Fraction, set[int]] = {}
     for a, b, d in graph.edges(data=True):
         if d["div"] > 1:
             if a == b or scale[a] / scale[b] != d["div"]:
                 return None
             per_level.setdefault(scale[a], set()).add(d["div"])
-    if any(len(divs) > 1 for divs in per_level.values()):
-        return None
-    step = {level: next(iter(divs)) for level, divs in per_level.items()}
+    chains: dict[Fraction, tuple[int, ...]] = {}
+    for level in sorted(per_level, reverse=True):  # the finest first: it implies the chains of the levels below
+        own = tuple(sorted(per_level[level]))
+        if any(b % a for a, b in pairwise(own)) or chains.get(level, own) != own:
+            return None
+        chains[level] = own
+        for i, c in enumerate(own[:-1]):
+            implied = tuple(k // c for k in own[i + 1:])
+            if chains.setdefault(level / c, implied) != implied:
+                return None
 
     def period(level: Fraction) -> int:  # (each step leads to a coarser level: the recursion ends)
-        return step[level] * period(level / step[level]) if level in step else 1
+        return chains[level][-1] * period(level / chains[level][-1]) if level in chains else 1
 
-    return {dim: period(s) if periods else step[s] for dim, s in scale.items() if s in step}
+    return {dim: (period(s),) if periods else chains[s] for dim, s in scale.items() if s in chains}
 
 
 def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:

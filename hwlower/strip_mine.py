@@ -15,25 +15,73 @@ from mainspring.frontend.func import Function
 from mainspring.frontend.schedule import StageSchedule
 
 from .ir import Affine
-from .lanes import stage_lanes
+from .lanes import Lanes, stage_lanes
 from .loops import StageLoop, StageLoops
 
 
-def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], f: Function,
-                loc: str, round_up: bool = False) -> StageLoops:
+def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], chains: dict[int, tuple[int, ...]], f: Function,
+                loc: str, round_up: bool = False, schedule: StageSchedule | None = None,
+                handle: str = "") -> StageLoops:
     """Split the loop over each dimension that an upsample divides by d into L.strip_o and L.strip_i of extent
     d (L = d * L.strip_o + L.strip_i), in every op of the accelerator, so that x / d is affine (L.strip_o) and
     all loop nests keep the same shape for the scheduler (memories/schedule.py knows these names). With lanes
-    along the dimension, the loop split is the one that makes x / d affine (`_step_split`). `round_up`: the
-    accelerator's output, whose loop rounds up to whole steps (bounds inference gave its producers the values the
-    last step reads; the host keeps the tile)."""
+    along the dimension, the loop split is the one that makes x / d affine (`_step_split`). A dimension read at
+    a chain of divisors (`chains`: (2, 4) for x / 2 and x / 4) splits in nested steps, the inner step loop again
+    by each smaller divisor (`_nested`). `round_up`: the accelerator's output, whose loop rounds up to whole
+    steps (bounds inference gave its producers the values the last step reads; the host keeps the tile).
+    `schedule` and `handle` (the stage's, as the user names it) name the unroll a refusal of lanes changes."""
     split: dict[str, tuple[int, int]] = {}  # loop -> (its factor, the step d)
+    nested: dict[str, tuple[int, ...]] = {}  # loop -> the factors its inner step loop splits by, outermost first
     unrolled = {lp.dim: lp.extent for lp in s.loops if lp.unrolled}
     for i, a in enumerate(args):
-        if i in steps and isinstance(a, ir.Var) and a.name in s.var_exprs:
-            at = _step_split(s.var_exprs[a.name].terms, unrolled, steps[i])
+        if i in chains and isinstance(a, ir.Var) and a.name in s.var_exprs:
+            chain = chains[i]
+            at = _step_split(s.var_exprs[a.name].terms, unrolled, chain[-1])
             if at is not None:
-                split[at[0]] = (at[1], steps[i])
+                split[at[0]] = (at[1], chain[-1])
+            if len(chain) > 1 and (factors := _chain_factors(chain, at, unrolled)) is None:
+                assert schedule is not None
+                lanes = stage_lanes(handle, handle, a.name, s, schedule)
+                raise ScheduleError(_chain_lanes(chain, a.name, lanes, f, loc))
+            if len(chain) > 1 and at is not None and factors:
+                nested[at[0]] = factors
+    s = _split(s, split, f, loc, round_up)
+    for v, factors in nested.items():
+        loop = f"{v}.strip_i"
+        for m in factors:  # x = 4 * x.strip_o + x.strip_i, then x.strip_i = 2 * x.strip_i.strip_o + ...
+            s = _split(s, {loop: (m, m)}, f, loc, round_up)
+            loop = f"{loop}.strip_i"
+    return s
+
+
+def _chain_factors(chain: tuple[int, ...], at: tuple[str, int] | None,
+                   unrolled: dict[str, int]) -> tuple[int, ...] | None:
+    """The factors the inner step loop of the split `at` (for the chain's last divisor) splits by in turn, so
+    that each smaller divisor's quotient is affine: without lanes, or with lanes of whole steps (the lanes
+    split), the smaller divisors themselves; with k lanes dividing the smallest (the serial loop split by d / k),
+    the smaller divisors over k, those above k. None for other lanes: their quotients at the smaller divisors
+    are affine in no split."""
+    k = 1 if at is None or at[0] in unrolled or at[1] == chain[-1] else chain[-1] // at[1]
+    if at is None or any(c % k for c in chain):
+        return None
+    return tuple(c // k for c in reversed(chain[:-1]) if c > k)
+
+
+def _chain_lanes(chain: tuple[int, ...], v: str, lanes: Lanes, f: Function, loc: str) -> str:
+    """The refusal of lanes along a dimension read at a chain of divisors that are neither a divisor of the least
+    nor whole steps of the greatest, with the unroll that works."""
+    return (f"{loc}: Func '{f.name}' reads its dimension {v} at a chain of divisors "
+            f"({', '.join(f'{v} / {c}' for c in chain)}), which the accelerator runs in steps of {chain[-1]} split "
+            f"into nested steps of {', then '.join(map(str, reversed(chain[:-1])))}, but its {lanes.k} lanes "
+            f"along {lanes.var} ({lanes.described()}) are neither a divisor of {chain[0]} nor a multiple of "
+            f"{chain[-1]} above it, so a quotient moves unevenly from lane to lane; "
+            f"{lanes.suggestion(chain[0])} (or unroll "
+            f"by {2 * chain[-1]})")
+
+
+def _split(s: StageLoops, split: dict[str, tuple[int, int]], f: Function, loc: str, round_up: bool) -> StageLoops:
+    """s with each loop of `split` split by its factor; the halves of a loop that is itself the inner half of a
+    split (a nested step) are both inner, so the scheduler sees one outer digit and inner ones below it."""
     loops, exprs = [], dict(s.var_exprs)
     for lp in s.loops:
         m, d = split.get(lp.dim, (0, 0))
@@ -52,7 +100,8 @@ def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int], 
                 f"accelerator runs that loop in steps of {d}{each}, but '{f.name}' runs it {lp.extent} times; make "
                 f"its extent a multiple of {m} (bound the output to a multiple of {d})"
             )
-        loops += [StageLoop(f"{lp.dim}.strip_o", -(-lp.extent // m), False, lp.is_rvar, "outer"),
+        outer = "inner" if lp.strip == "inner" else "outer"
+        loops += [StageLoop(f"{lp.dim}.strip_o", -(-lp.extent // m), False, lp.is_rvar, outer),
                   StageLoop(f"{lp.dim}.strip_i", m, False, lp.is_rvar, "inner")]
         exprs = _substituted(exprs, lp.dim, m)
     return StageLoops(tuple(loops), exprs)
@@ -115,7 +164,7 @@ def uneven_lanes(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int]
     return ""
 
 
-def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], steps: dict[int, int], fname: str) -> str:
+def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, tuple[int, ...]], fname: str) -> str:
     """Why a read at v / e is affine in no loop when the stage's loop over v runs in steps of another d (the
     stage reads f at x / 2 and g at x / 3: one loop steps by one divisor), with the fix that works: the read at
     v / e upsampled on the host and streamed in; "" when every quotient of a stepped variable is by its step."""
@@ -128,11 +177,11 @@ def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], steps: dict[int, i
             if isinstance(n, ir.BinOp) and n.op == "div" and isinstance(n.b, ir.Const) and \
                     isinstance(n.b.value, int) and n.b.value > 1:
                 names = {v.name for v in ir.walk(n.a) if isinstance(v, (ir.Var, ir.RVar))}
-                if len(names) == 1 and (v := next(iter(names))) in dims and dims[v] in steps:
+                if len(names) == 1 and (v := next(iter(names))) in dims and dims[v] in chains:
                     reads.setdefault((v, n.b.value), c)
     for (v, e), c in reads.items():
-        d = steps[dims[v]]
-        if e == d:
+        d = chains[dims[v]][-1]
+        if e in chains[dims[v]]:  # (a chain of divisors: nested steps make each affine)
             continue
         assert isinstance(c.callee, Function)
         g, own = c.callee.name, ", ".join(a.name for a in args if isinstance(a, ir.Var))

@@ -1,10 +1,13 @@
 """Refuse, before any schedule is made, a Func of the accelerated region that reads Funcs at two divisors of one
-coordinate (a pyramid collapsed in one step: `up(x, y) = d2(x / 4, y / 4) + d1(x / 2, y / 2)`). Its loop steps
-by one divisor, so no schedule reads both at affine addresses; hwlower's own refusal asks for a Func streamed
-from the host, a schedule call the autoscheduler refuses on an algorithm. The fix here is in the algorithm alone:
-each level added at the next one's resolution, every Func reading at one divisor."""
+coordinate that are no chain (`up(x, y) = d3(x / 3, y / 3) + d2(x / 2, y / 2)`: 2 does not divide 3; a chain
+like a pyramid's x / 2 and x / 4 strip-mines into nested steps). Its loop steps by one divisor, so no schedule
+reads both at affine addresses; hwlower's own refusal asks for a Func streamed from the host, a schedule call
+the autoscheduler refuses on an algorithm. The fix here is the same without a
+schedule: the read at the divisor off the chain computed by a pipeline of its own, its result an input image."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from .frontend import ir
 from .frontend.errors import HalideError
@@ -16,20 +19,40 @@ def refuse_two_divisors(pipe: Pipeline, region: list[Function]) -> None:
     for f in region:
         d = pipe.definitions(f)[0]
         divisors = _divisors(d.value)
-        split = {v: ks for v, ks in divisors.items() if len(ks) > 1}
-        if not split or not _rewritable(d.value, divisors):
-            continue  # (hwlower refuses it, with the fix of a Func streamed from the host)
+        # A chain of divisors (each dividing the next: x / 2 and x / 4, a pyramid's levels) strip-mines into
+        # nested steps (hwlower/strip_mine.py), where every quotient is affine; other pairs cannot be.
+        split = {v: ks for v, ks in divisors.items() if _off_chain(ks) is not None}
+        if not split:
+            continue
         v = min(split)
-        least = min(split[v])
+        e = _off_chain(split[v])
+        assert e is not None
         reads = " and ".join(f"{name} at {v} / {k}" for k, name in sorted(_callees(d.value, v).items()))
-        finer = _at_finer(d.value, {u: min(ks) for u, ks in divisors.items()})
+        moved = _call_at(d.value, v, e)
         args = ", ".join(f.args)
-        outer = ", ".join(f"{a} / {min(divisors[a])}" if a in divisors else a for a in f.args)
+        assert isinstance(moved.callee, Function)
+        g = f"{moved.callee.name}_up"
+        t = moved.type
+        kind = f"{'UInt' if t.is_uint() else 'Int' if t.is_int() else 'Float'}({t.bits()})"
+        rest = ir.to_string(d.value).replace(ir.to_string(moved), f"{g}({args})")
         raise HalideError(
             f"{d.loc}: apply_autoscheduler: Func '{f.name}' reads {reads}: its loop over {v} steps by one divisor, "
-            f"so no schedule reads both at affine addresses (upsamples by {' and by '.join(map(str, split[v]))} "
-            f"in one Func); read every Func at one divisor, the coarser level added at the finer one's resolution "
-            f"first: {f.name}_{least}({args}) = {finer}; {f.name}({args}) = {f.name}_{least}({outer})")
+            f"or in nested steps by a chain of them (each dividing the next, as x / 2 and x / 4), so no schedule "
+            f"reads both at affine addresses (upsamples by {' and by '.join(map(str, split[v]))} in one Func); "
+            f"compute {ir.to_string(moved)} in a pipeline of its own and pass its result in as an input image: "
+            f"{g} = ImageParam({kind}, {len(f.args)}), {g}({args}) holding {ir.to_string(moved)}; "
+            f"{f.name}({args}) = {rest}")
+
+
+def _off_chain(ks: list[int]) -> int | None:
+    """The first of the sorted divisors ks that the one before it does not divide (3 in 2, 3), or None: a chain."""
+    return next((b for a, b in pairwise(ks) if b % a), None)
+
+
+def _call_at(e: ir.Expr, v: str, k: int) -> ir.Call:
+    """The first Func call in e with an argument reading v / k."""
+    return next(c for c in ir.walk(e) if isinstance(c, ir.Call) and isinstance(c.callee, Function)
+                and any(_divided(n) == (v, k) for a in c.args for n in ir.walk(a)))
 
 
 def _divided(n: ir.Expr) -> tuple[str, int] | None:
@@ -53,14 +76,6 @@ def _divisors(e: ir.Expr) -> dict[str, list[int]]:
     return {v: sorted(ks) for v, ks in out.items()}
 
 
-def _rewritable(e: ir.Expr, divisors: dict[str, list[int]]) -> bool:
-    """Whether e reads each divided Var only divided, at multiples of its least divisor: read at the finer
-    resolution (`x / 4` as `(x / 2) / 2`), it is the same Func of `x / 2`."""
-    divided = sum(1 for n in ir.walk(e) if _divided(n) is not None)
-    uses = sum(1 for n in ir.walk(e) if isinstance(n, ir.Var) and n.name in divisors)
-    return divided == uses and all(k % ks[0] == 0 for ks in divisors.values() for k in ks)
-
-
 def _callees(e: ir.Expr, v: str) -> dict[int, str]:
     """For each divisor of v, a Func read at it (the first in e's walk)."""
     out: dict[int, str] = {}
@@ -72,17 +87,3 @@ def _callees(e: ir.Expr, v: str) -> dict[int, str]:
                     if got is not None and got[0] == v:
                         out.setdefault(got[1], c.callee.name)
     return out
-
-
-def _at_finer(e: ir.Expr, least: dict[str, int]) -> str:
-    """e's text with each `v / k` read at the finer resolution: `v / (k / least)`, or `v` where k is the least."""
-    def at(n: ir.Expr, kids: tuple[ir.Expr, ...]) -> ir.Expr:
-        got = _divided(n)
-        if got is None:
-            return ir.rebuild(n, kids)
-        v, k = got
-        assert isinstance(n, ir.BinOp) and isinstance(n.b, ir.Const) and k % least[v] == 0
-        if k == least[v]:
-            return n.a
-        return ir.BinOp(n.type, "div", n.a, ir.const(n.b.type, k // least[v]))
-    return ir.to_string(ir.transform(e, at))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from math import prod
 
 import networkx as nx
 
@@ -227,7 +228,7 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> 
             for k, d in zip(digits, n.time_dims):
                 # A stream or op stepping the inner digit of a split pair: its row spans the outer one too.
                 outer = _outer_digit(group, depth, k)
-                widest[outer] = max(widest[outer], -(-d.extent // (widest[k] if outer != k else 1)))
+                widest[outer] = max(widest[outer], -(-d.extent // prod(widest[outer + 1:k + 1])))
         periods = _periods(widest)
         for s in group:
             rates[s.name] = tuple(ii * p for p in periods[: len(s.time_dims)])
@@ -302,7 +303,7 @@ def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],
     the inner digit (a loop whose `strip` is "inner"): one word per cycle."""
     deep = next(m for m in group if len(m.time_dims) == depth)
     outer = [k for k, d in enumerate(deep.time_dims) if d.strip != "inner"]
-    inner = [k + 1 if k + 1 < depth and deep.time_dims[k + 1].strip == "inner" else k for k in outer]
+    inner = [k + _inner_run(deep.time_dims, k) for k in outer]  # (the innermost of nested steps: x / 2, x / 4)
     out = []
     for n in neighbours:
         if not n.is_host or len(n.time_dims) != len(outer):
@@ -316,21 +317,23 @@ def _digits(deep: Sequence[Dim], dims: Sequence[Dim]) -> list[int] | None:
     """The digit of the group's radix (the loops `deep` of its deepest op) each of `dims` steps, matching them
     from the outermost: a split pair (strip "outer", "inner") its pair, a loop of one iteration per pair (not
     strip-mined: a coarse dimension) the pair's outer digit, another loop its own; None if they do not match.
+    Nested steps (a dimension read at x / 2 and x / 4: outer, inner, inner) take a pair as their outer digits.
     Loops of `deep` past the last of `dims` that are not strip-mined are a reduction's steps inside the element
     (f2(x, y) += f1(x + r.x, y + r.y) after an upsample): an op without them fires once per their whole run."""
     out: list[int] = []
     k = j = 0
     while k < len(deep) and j < len(dims):
-        if deep[k].strip == "outer" and k + 1 < len(deep) and deep[k + 1].strip == "inner":
-            if dims[j].strip == "outer" and j + 1 < len(dims) and dims[j + 1].strip == "inner":
-                out += [k, k + 1]
-                j += 2
+        if deep[k].strip == "outer" and (run := _inner_run(deep, k)):
+            # (nested steps, 4a + 2b + c: a pair at the half resolution, 2a' + b', steps a and b)
+            if dims[j].strip == "outer" and 0 < (mine := _inner_run(dims, j)) <= run:
+                out += list(range(k, k + mine + 1))
+                j += mine + 1
             elif not dims[j].strip:
                 out.append(k)
                 j += 1
             else:
                 return None
-            k += 2
+            k += run + 1
         elif not deep[k].strip and not dims[j].strip:
             out.append(k)
             j += 1
@@ -357,7 +360,17 @@ def _faster(deep: Sequence[Dim], digits: list[int], dims: Sequence[Dim], widest:
 def _outer_digit(group: list[Stmt], depth: int, k: int) -> int:
     """The digit of the split pair digit k belongs to that is not the inner half (k itself if it is not)."""
     deep = next(m for m in group if len(m.time_dims) == depth)
-    return k - 1 if deep.time_dims[k].strip == "inner" else k
+    while deep.time_dims[k].strip == "inner":  # (nested steps: past the inner digits above it too)
+        k -= 1
+    return k
+
+
+def _inner_run(dims: Sequence[Dim], k: int) -> int:
+    """How many inner digits follow digit k (1 for a split pair, 2 for nested steps by a chain of divisors)."""
+    n = 0
+    while k + n + 1 < len(dims) and dims[k + n + 1].strip == "inner":
+        n += 1
+    return n
 
 
 def _read_at_full_rate(prog: Program, host: Stmt, group: list[Stmt]) -> bool:

@@ -309,36 +309,38 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-def _pyramid(collapsed_in_one: bool):
-    """Two levels of a pyramid summed back at full resolution, written for a CPU."""
+def _levels_by_2_and_3(on_host: bool):
+    """A half- and a third-resolution level summed back at full resolution, written for a CPU: 2 does not divide 3,
+    so no nested steps read both (a pyramid's x / 2 and x / 4 do: tests/flow/test_flow_divisor_chains.py). The fix
+    takes the third-resolution level's upsample from a pipeline of its own, as an input image (`on_host`)."""
     x, y = hl.Var("x"), hl.Var("y")
     image = hl.ImageParam(hl.UInt(16), 2, "image")
-    d1, d2, up = hl.Func("d1"), hl.Func("d2"), hl.Func("up")
+    d1, d3, up = hl.Func("d1"), hl.Func("d3"), hl.Func("up")
     d1[x, y] = (image[2 * x, 2 * y] + image[2 * x + 1, 2 * y + 1]) >> 1
-    d2[x, y] = (d1[2 * x, 2 * y] + d1[2 * x + 1, 2 * y + 1]) >> 1
-    if collapsed_in_one:
-        up[x, y] = d2[x / 4, y / 4] + d1[x / 2, y / 2]  # <-up
+    if on_host:
+        d3_up = hl.ImageParam(hl.UInt(16), 2, "d3_up")
+        up[x, y] = d3_up[x, y] + d1[x / 2, y / 2]
     else:
-        up_2 = hl.Func("up_2")
-        up_2[x, y] = d2[x / 2, y / 2] + d1[x, y]
-        up[x, y] = up_2[x / 2, y / 2]
-    up.set_estimates([(0, 16), (0, 8)])
+        d3[x, y] = (image[3 * x, 3 * y] + image[3 * x + 2, 3 * y + 2]) >> 1
+        up[x, y] = d3[x / 3, y / 3] + d1[x / 2, y / 2]  # <-up
+    up.set_estimates([(0, 12), (0, 6)])
     return up
 
 
-@case("autoschedule", "A Func reading Funcs at two divisors of one coordinate", (
-    "{up}: apply_autoscheduler: Func 'up' reads d1 at x / 2 and d2 at x / 4: its loop over x steps by one divisor, "
-    "so no schedule reads both at affine addresses (upsamples by 2 and by 4 in one Func); read every Func at one "
-    "divisor, the coarser level added at the finer one's resolution first: up_2(x, y) = (d2((x / 2), (y / 2)) + "
-    "d1(x, y)); up(x, y) = up_2(x / 2, y / 2)"), func="up")
+@case("autoschedule", "A Func reading Funcs at two divisors of one coordinate, not a chain (x / 2 and x / 3)", (
+    "{up}: apply_autoscheduler: Func 'up' reads d1 at x / 2 and d3 at x / 3: its loop over x steps by one divisor, "
+    "or in nested steps by a chain of them (each dividing the next, as x / 2 and x / 4), so no schedule reads both "
+    "at affine addresses (upsamples by 2 and by 3 in one Func); compute d3((x / 3), (y / 3)) in a pipeline of its "
+    "own and pass its result in as an input image: d3_up = ImageParam(UInt(16), 2), d3_up(x, y) holding "
+    "d3((x / 3), (y / 3)); up(x, y) = (d3_up(x, y) + d1((x / 2), (y / 2)))"), func="up")
 def two_divisors():
-    up = _pyramid(collapsed_in_one=True)
+    up = _levels_by_2_and_3(on_host=False)
     hl.Pipeline(up).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
     return hl.compile(up, name="demo")
 
 
 @two_divisors.fix
 def _():
-    up = _pyramid(collapsed_in_one=False)
+    up = _levels_by_2_and_3(on_host=True)
     hl.Pipeline(up).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
     return hl.compile(up, name="demo")

@@ -157,8 +157,8 @@ def pyramid(m, width, height):
 
 
 def pyramid_by_levels(m, width, height):
-    """The pyramid of `pyramid` as the autoscheduler's refusal of it asks: each level added at the next one's
-    resolution, every Func reading at one divisor (x / 4 is (x / 2) / 2)."""
+    """The pyramid of `pyramid` as the autoscheduler's refusal of it asked before nested steps (session 20): each
+    level added at the next one's resolution, every Func reading at one divisor (x / 4 is (x / 2) / 2)."""
     image = m.ImageParam(m.UInt(16), 2, "image")
     x, y = m.Var("x"), m.Var("y")
     d1, d2, up_2, up = m.Func("d1"), m.Func("d2"), m.Func("up_2"), m.Func("up")

@@ -1,12 +1,13 @@
 """Seventeen algorithms written as a newcomer from the Halide tutorials writes them (tests/flow/newcomer_algorithms.py:
 no schedule, no copy Funcs, 8- and 16-bit, signed and unsigned), scheduled by `apply_autoscheduler` with its
 defaults: their reference is Halide 21's, and each design is bit-exact (on Icarus; seven on Verilator too), near its
-ideal cycles and its storage near the minimum. `pyramid`, collapsed in one Func, is refused (tests/errors) and
-`pyramid_by_levels` is its fix (session 19's probes, BENCHMARKS.md "Helper newcomer, session 19")."""
+ideal cycles and its storage near the minimum. `pyramid`, collapsed in one Func (x / 2 and x / 4), runs in nested
+steps (tests/flow/test_flow_divisor_chains.py), as fast as `pyramid_by_levels` (session 19's probes, BENCHMARKS.md
+"Helper newcomer, session 19"; "Helper chain, session 20")."""
 
 import numpy as np
 import pytest
-from newcomer_algorithms import ALL, pyramid
+from newcomer_algorithms import ALL
 
 import mainspring as hl
 
@@ -19,16 +20,18 @@ BOUNDS = {
     # Its first output row waits for four image rows (d2's first row reads d1's rows 0 and 1): 618 for 512 at
     # 32x16, 2,250 for 2,048 at 64x32.
     "pyramid_by_levels": (1.25, 1.5),
+    # The same wait, in nested steps (up = d2(x / 4) + d1(x / 2)): 617 cycles for 512 at 32x16.
+    "pyramid": (1.25, 1.5),
     # The 16 bins are read out after the last pixel (ideal_cycles counts the pixels), 287 cycles for 256. The
     # output is the table itself, which hwlower keeps as lanes of registers up to 64 elements (80 PEs, 47 words
     # for 16 bins) where `out(b) = hist(b)` makes it a RAM (2 PEs, 19 words): a gap reported by session 19.
     "histogram": (1.15, 2.0),
 }
-SIZES = {"bilinear_up": (32, 16), "pyramid_by_levels": (32, 16)}
+SIZES = {"bilinear_up": (32, 16), "pyramid_by_levels": (32, 16), "pyramid": (32, 16)}
 # Verilator on the ones that differ most in types and shapes (a Verilator build is the slow part)
 BOTH = ("box_blur_9", "sobel", "median", "colour_matrix", "histogram", "running_max", "max_pool")
 SIZE = (32, 8)
-CASES = [(a, "icarus") for a in ALL if a is not pyramid] + [(a, "verilator") for a in ALL if a.__name__ in BOTH]
+CASES = [(a, "icarus") for a in ALL] + [(a, "verilator") for a in ALL if a.__name__ in BOTH]
 
 
 def _scheduled(algorithm, width, height):
