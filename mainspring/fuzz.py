@@ -55,6 +55,7 @@ from .fuzz_case import (
     with_variant,
 )
 from .fuzz_source import _TYPES, _definition, _scatter, source  # noqa: F401 - fuzz_auto writes its cases with them
+from .fuzz_wide import simpler_wide, with_wide
 
 # Refusals the README documents as not supported yet: a case refused for one of these is out of scope.
 DOCUMENTED_REFUSALS = (
@@ -88,7 +89,8 @@ class Outcome:
 
 # ---- generation -----------------------------------------------------------------------------------------
 
-def generate(seed: int) -> Case:
+def generate(seed: int, wide: bool = True) -> Case:
+    """Seed `seed`'s case; `wide`: with fuzz_wide.py's kinds (fuzz --auto's algorithms are drawn without them)."""
     rng = random.Random(seed)
     in_type = rng.choice(("u8", "u16", "i16"))
     work = rng.choice(("u16", "i16", "u32", "i32", "u8"))
@@ -139,7 +141,8 @@ def generate(seed: int) -> Case:
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
     case = with_glb_edges(rng, with_ram(rng, case))
     case = with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))
-    return with_glb_resampled(rng, with_upsample_chains(rng, with_rfactor(rng, case)))  # drawn last, as above
+    case = with_glb_resampled(rng, with_upsample_chains(rng, with_rfactor(rng, case)))  # drawn last, as above
+    return with_wide(rng, case) if wide else case  # session 20's kinds, drawn last (fuzz_wide.py)
 
 
 # ---- running a case -------------------------------------------------------------------------------------
@@ -188,17 +191,20 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
 
     mine = design.reference_output(inputs)
     a = env["algorithm"](halide)
-    buf = inputs["input"]
-    # Halide's bounds of a mirrored index are its whole range, ours exact: it may ask for more of the input than
-    # the design reads. A margin of other values around the input: any that Halide's output uses shows as a
-    # difference.
-    pad = 4
-    arr = np.asarray(buf)
-    wide = np.random.default_rng(case.seed).integers(0, 100, [n + 2 * pad for n in arr.shape]).astype(arr.dtype)
-    wide[tuple(slice(pad, pad + n) for n in arr.shape)] = arr
-    hb = halide.Buffer(np.ascontiguousarray(wide))
-    hb.set_min([buf.dim(i).min() - pad for i in range(buf.dimensions())])
-    a["input_"].set(hb)
+    alive = []  # a halide.Buffer over a NumPy array does not keep the array alive once set: they stay until realize
+    for name in ("input", "input2")[:1 + bool(getattr(case, "second", ""))]:
+        buf = inputs[name]
+        # Halide's bounds of a mirrored index are its whole range, ours exact: it may ask for more of the input
+        # than the design reads. A margin of other values around the input: any that Halide's output uses shows
+        # as a difference.
+        pad = 4
+        arr = np.asarray(buf)
+        wide = np.random.default_rng(case.seed).integers(0, 100, [n + 2 * pad for n in arr.shape]).astype(arr.dtype)
+        wide[tuple(slice(pad, pad + n) for n in arr.shape)] = arr
+        hb = halide.Buffer(np.ascontiguousarray(wide))
+        hb.set_min([buf.dim(i).min() - pad for i in range(buf.dimensions())])
+        a[f"{name}_"].set(hb)
+        alive.append((wide, hb))
     try:
         size = [case.bins] if case.bins and not case.lookup else [case.width, case.height]
         theirs = np.asarray(a["output"].realize(size))
@@ -265,6 +271,7 @@ def _simpler(c: Case):
             yield rep(c, stages=c.stages[:k] + (rep(s, taps=s.taps[:-1], ops=s.ops[:-1]),) + c.stages[k + 1:])
         if s.inline:
             yield rep(c, stages=c.stages[:k] + (rep(s, inline=False),) + c.stages[k + 1:])
+    yield from simpler_wide(c)
 
 
 def _fit(tile, w, h):

@@ -29,7 +29,16 @@ def schedule_lines(case: Case) -> list[str]:
         elif s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll({r}.x).unroll({r}.y)')
         if not s.inline:
-            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xo)')
+            at = {"": 'a["hw_output"], xo', "yi": 'a["hw_output"], yi'}.get(s.at, f'a["{s.at}"], y')
+            lines.append(f'    a["{s.name}"].compute_at({at})')
+            if case.store:  # at the host's loops
+                lines.append(f'    a["{s.name}"].' + ("store_root()" if case.store == "root"
+                                                        else 'store_at(a["hw_output"], yo)'))
+            if s.bounded:  # more than its readers need
+                w, h = 2 * case.width + 12, 2 * case.height + 12
+                lines.append(f'    a["{s.name}"].bound(x, 0, {w}).bound(y, 0, {h})')
+            if case.loops == "unroll_y":  # two rows at a time, as the output
+                lines.append(f'    a["{s.name}"].unroll(y, 2, hl.TailStrategy.RoundUp)')
             if case.variant == "store_at":
                 lines.append(f'    a["{s.name}"].store_at(a["hw_output"], xo)')
             if case.lanes_of(s.name) > 1:
@@ -44,8 +53,13 @@ def schedule_lines(case: Case) -> list[str]:
         lines.append('    a["hw_input"].compute_root().stream_to_accelerator()')
     if case.channels:  # the channels of a pixel in each transfer
         lines.append('    a["hw_input"].unroll(a["c"])')
+    if case.second:  # the second image's copy, streamed at the input's pace
+        lines.append('    a["hw_input2"].compute_root().stream_to_accelerator()')
+        if case.lanes_of("hw_input") > 1:
+            lines.append(f'    a["hw_input2"].unroll(x, {case.lanes_of("hw_input")}{ru})')
     if case.variant == "column_major":  # the output streams y fastest
         lines.append('    a["hw_output"].reorder(yi, xi)')
+    lines += _output_loops(case)
     for name, var in (("hw_output", "xi"), ("hw_input", "x")):
         if case.lanes_of(name) > 1:
             lines.append(f'    a["{name}"].unroll({var}, {case.lanes_of(name)}{ru})')
@@ -76,3 +90,17 @@ def glb_schedule_lines(case: Case) -> list[str]:
     return lines + [f'    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio){u("x")}',
                     f'    a["hw_input"].in_().compute_at(glb, xo){u("x")}.store_in(hl.MemoryType.GLB)',
                     '    a["hw_input"].compute_root().accelerator_input()']
+
+
+def _output_loops(case: Case) -> list[str]:
+    """fuzz_wide.py's lines on the output's loops: its row loop unrolled or split, an explicit bound."""
+    lines = []
+    if case.loops:
+        # two rows per transfer: the unrolled rows innermost (the output streams one firing's pixels as consecutive
+        # words; `unroll(yi, 2)` with xi inside is refused, hwlower/lanes.py `output_lanes`)
+        order = {"unroll_y": ".reorder(yii, xi, yio).unroll(yii)", "strips": ".reorder(yii, xi, yio)"}
+        lines.append('    yio, yii = hl.Var("yio"), hl.Var("yii")')
+        lines.append('    a["hw_output"].split(yi, yio, yii, 2)' + order.get(case.loops, ""))
+    if case.bound:
+        lines.append(f'    a["hw_output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})')
+    return lines

@@ -3,6 +3,8 @@ mainspring and Halide alike), the hardware schedule (mainspring/fuzz_schedule.py
 
 from __future__ import annotations
 
+import re
+
 from .fuzz_case import INTRINSICS, Case, Stage, footer
 from .fuzz_schedule import glb_schedule_lines, schedule_lines
 
@@ -28,10 +30,15 @@ def source(case: Case) -> str:
          f"    hw_input[c, x, y] = hl.{w}(input_[x, y, c])" if case.channels else
          f"    hw_input[x, y] = hl.{w}(input_[x, y])"),
     ]
+    if case.param:  # a scalar run-time value, its default given (fuzz_wide.py)
+        lines.append(f'    k = hl.Param(hl.{_TYPES[w]}, "k", {case.param})')
+    if case.second:  # a second image, its own copy (fuzz_wide.py)
+        lines += [f'    input2_ = hl.ImageParam(hl.{_TYPES[case.second]}, 2, "input2")',
+                  '    hw_input2 = hl.Func("hw_input2")', f"    hw_input2[x, y] = hl.{w}(input2_[x, y])"]
     names = ["hw_input"] + [s.name for s in case.stages]
     for s in case.stages:
         lines.append(f'    {s.name} = hl.Func("{s.name}")')
-        lines += [f"    {ln}" for ln in _definition(s, names, w, case.channels, case)]
+        lines += [f"    {ln}" for ln in _wrapped(_definition(s, names, w, case.channels, case), s, w)]
         if case.edges and case.edges != "clamp":
             value = f"hl.{w}(3), " if case.edges == "constant_exterior" else ""
             lines.append(f"    {s.name}_e = hl.BoundaryConditions.{case.edges}({s.name}, {value}"
@@ -42,7 +49,8 @@ def source(case: Case) -> str:
     else:
         lines += [
             '    hw_output = hl.Func("hw_output")',
-            f"    hw_output[x, y] = {last}[x, y]",
+            (f"    hw_output[x, y] = hl.{w}({last}[x, y] + hw_input2[x, y + 1])" if case.second else
+             f"    hw_output[x, y] = {last}[x, y]"),
             '    output = hl.Func("output")',
             "    output[x, y] = hw_output[x, y]",
         ]
@@ -56,6 +64,19 @@ def source(case: Case) -> str:
     lines += glb_schedule_lines(case) if case.variant == "glb" else schedule_lines(case)
     lines += ["", "", *footer(f"fuzz_{case.seed}", case)]
     return "\n".join(lines) + "\n"
+
+
+def _wrapped(lines: list[str], s: Stage, w: str) -> list[str]:
+    """The definition with its last line's value cast through `s.narrow` and back, plus the Param `k` if
+    `s.param` (fuzz_wide.py)."""
+    if not s.narrow and not s.param:
+        return lines
+    head, op, value = re.fullmatch(r"(\S+\[x, y\]) (\+?=) (.*)", lines[-1]).groups()  # type: ignore[union-attr]
+    if s.narrow:
+        value = f"hl.{w}(hl.{s.narrow}({value}))"
+    if s.param:
+        value = f"{value} + k"
+    return lines[:-1] + [f"{head} {op} {value}"]
 
 
 def _scatter(case: Case, last: str, scheduled: bool = True) -> list[str]:
