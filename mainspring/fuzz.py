@@ -12,7 +12,10 @@ three at 2 or 3 lanes, every level unrolled with RoundUp over memory tiles of an
 a 3-D input whose channels stream whole in each transfer; one in eight computes in Int(8); one in six reads its
 stages through a boundary condition (clamp, repeat_edge, constant_exterior, mirror_image, mirror_interior); one
 scatter case in three reads its table back at each pixel's bin (a RAM read at computed coordinates); chains of two
-upsamples by different divisors along x, and rfactor in the forms tests/flow/test_flow_rfactor.py compiles.
+upsamples by different divisors along x, and rfactor in the forms tests/flow/test_flow_rfactor.py compiles;
+then session 20's kinds (mainspring/fuzz_wide.py, one in twelve each): stencils up to 5x5, 32- and 8-bit inputs
+and 8-bit casts in the middle, a scalar Param, a second input image, stages computed at the output's row loop or
+at a reader's, the output's rows unrolled, split or reordered, storage at the host's loops, explicit bounds.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
