@@ -71,7 +71,7 @@ class AutoCase:
 
 
 def generate(seed: int) -> AutoCase:
-    base = fuzz.generate(seed)
+    base = fuzz.generate(seed, wide=False)
     rng = random.Random(f"auto {seed}")  # a str seed: deterministic across processes
     base = dataclasses.replace(base, tile=None, lanes=1, variant="", edges="", lookup=False)
     if rng.random() < 0.25:

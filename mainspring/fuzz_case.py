@@ -30,6 +30,10 @@ class Stage:
     # split of the pure Var x before it, the partial results buffered at the accelerator's loop
     rfactor_form: str = ""
     by: tuple[int, int] = (2, 2)  # up: the divisors of x and y (2, 3 or 4 along x; 1 along y: not divided)
+    narrow: str = ""  # the stage's value cast through this 8-bit type ("u8", "i8") and back (fuzz_wide.py)
+    param: bool = False  # the stage's value plus the scalar Param `k` (fuzz_wide.py)
+    bounded: bool = False  # an explicit bound(x, 0, 2 * w + 12).bound(y, 0, 2 * h + 12) (fuzz_wide.py)
+    at: str = ""  # compute_at: "" the accelerator's xo, "yi" its row loop, or a consumer stage's name (its y)
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,15 @@ class Case:
     ram_init: str = ""  # a RAM's start: "", "coords", "table", "divided" (the last stage's first row at b % 4)
     ram_next: str = ""
     ram_unroll: bool = False
+    # fuzz_wide.py's draws: the output's inner loops ("unroll_y": two rows per transfer, the buffered stages
+    # unrolled along y too; "split_yi": yi split by 2; "strips": yi split by 2 with the two rows innermost), the
+    # stages stored at the root ("root") or at the host's yo ("yo"), an explicit bound on hw_output, a second input
+    # image of type `second` (its own copy streamed) read by the output, the scalar Param's value (0 for none).
+    loops: str = ""
+    store: str = ""
+    bound: bool = False
+    second: str = ""  # the second image's type ("" for none)
+    param: int = 0
 
     def lanes_of(self, name: str) -> int:
         """The unroll of x of Func `name` ("hw_input", "hw_output" or a stage)."""

@@ -159,3 +159,47 @@ def test_cli_fuzz_reports_passed_and_failed(capsys, tmp_path):
 
     assert main(["fuzz", "--cases", "2", "--seed", "5", "--no-shrink", "--save", str(tmp_path)]) == 0
     assert "2 passed, 0 failed" in capsys.readouterr().out
+
+
+# Seeds of session 20's draws (mainspring/fuzz_wide.py, in fuzzwide's range), each with the line of source that
+# makes it that kind: what users write that the fuzzer never drew before.
+WIDE_DRAWS = {
+    "wide_stencil": (155053, "hl.absd("),  # 4-9 taps up to 5x5, most of one producer
+    "wide_types": (155922, "(hl.i8("),  # a 32- or 8-bit input, a stage cast through the other 8-bit type
+    "param": (155915, '"k", '),  # a scalar hl.Param in a stage
+    "second_input": (155061, 'a["hw_input2"].compute_root().stream_to_accelerator()'),  # two images
+    "at_yi": (155293, 'compute_at(a["hw_output"], yi)'),  # a stage at the output's row loop
+    "at_stage": (155054, 'compute_at(a["f'),  # a stage at its reader's y
+    "loops_unroll_y": (155588, ".unroll(yii)"),  # two rows per transfer
+    "loops_split_yi": (155910, "split(yi, yio, yii, 2)"),
+    "loops_strips": (155129, "reorder(yii, xi, yio)"),
+    "store_root": (155118, "store_root()"),
+    "store_yo": (155919, 'store_at(a["hw_output"], yo)'),  # stored at the host tile's row loop
+    "bound": (155820, 'a["hw_output"].bound('),
+    "bound_stage": (155837, "].bound(x, 0, "),  # a stage bounded past what its readers need
+}
+
+
+@pytest.mark.parametrize("name", WIDE_DRAWS)
+def test_the_session_20_draws_are_bit_exact(name):
+    from mainspring import fuzz_wide
+
+    seed, line = WIDE_DRAWS[name]
+    case = fuzz.generate(seed)
+    assert name in fuzz_wide.wide_kinds(case) and line in fuzz.source(case)
+    got = fuzz.run_case(case, "icarus", fuzz._halide())
+    assert got.kind == "ok", f"{got.kind}: {got.detail}\n{got.source}"
+
+
+def test_the_session_20_kinds_are_drawn_and_leave_older_draws_alone():
+    from mainspring import fuzz_wide
+
+    drawn = [fuzz.generate(k) for k in range(160000, 162000)]
+    kinds = {k for c in drawn for k in fuzz_wide.wide_kinds(c)}
+    assert kinds == set(WIDE_DRAWS)
+    # drawn last: a case without them is the case fuzz --auto draws (generate(seed, wide=False))
+    plain = [k for k, c in zip(range(160000, 160200), drawn) if not fuzz_wide.wide_kinds(c)]
+    assert plain and all(fuzz.generate(k, wide=False) == fuzz.generate(k) for k in plain)
+    # the shrinker takes each kind away
+    case = next(c for c in drawn if c.second and c.param)
+    assert any(not s.second for s in fuzz._simpler(case)) and any(not s.param for s in fuzz._simpler(case))

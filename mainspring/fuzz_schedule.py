@@ -1,0 +1,106 @@
+"""The hardware schedule of a fuzz case (`mainspring fuzz`): the body of its program's `schedule(hl, a)`, one
+accelerator tile per host tile (`schedule_lines`) or seed 002's three levels through the GLB (`glb_schedule_lines`)."""
+
+from __future__ import annotations
+
+from .fuzz_case import Case, rfactor_lines
+
+
+def schedule_lines(case: Case) -> list[str]:
+    """The body of `schedule(hl, a)`: one accelerator tile per host tile, every stage buffered at its loop."""
+    lines: list[str] = []
+    if case.bins and not case.lookup:
+        lines += [f'    a["output"].bound(a["b"], 0, {case.bins})',
+                  f'    a["hw_output"].compute_root().split(a["b"], xo, xi, {case.bins}).hw_accelerate(xi, xo)']
+    else:
+        tx, ty = case.tile or (case.width, case.height)
+        lines += [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
+                  '    a["hw_output"].compute_root()',
+                  f'    a["hw_output"].tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)']
+    ru = "" if case.tail == "Auto" else f", hl.TailStrategy.{case.tail}"
+    for s in case.stages:
+        r = f'a["r_{s.name}"]'
+        if s.split == "serial":
+            lines.append(f'    a["{s.name}"].update().split({r}.x, hl.RVar("rxo"), hl.RVar("rxi"), 2)')
+        elif s.split == "inner":
+            lines.append(f'    a["{s.name}"].update().unroll({r}.x, 2)' + (f".unroll({r}.y)" if s.unrolled else ""))
+        elif s.rfactor:
+            lines += rfactor_lines(s)
+        elif s.kind == "reduce" and s.unrolled:
+            lines.append(f'    a["{s.name}"].update().unroll({r}.x).unroll({r}.y)')
+        if not s.inline:
+            at = {"": 'a["hw_output"], xo', "yi": 'a["hw_output"], yi'}.get(s.at, f'a["{s.at}"], y')
+            lines.append(f'    a["{s.name}"].compute_at({at})')
+            if case.store:  # at the host's loops
+                lines.append(f'    a["{s.name}"].' + ("store_root()" if case.store == "root"
+                                                        else 'store_at(a["hw_output"], yo)'))
+            if s.bounded:  # more than its readers need
+                w, h = 2 * case.width + 12, 2 * case.height + 12
+                lines.append(f'    a["{s.name}"].bound(x, 0, {w}).bound(y, 0, {h})')
+            if case.loops == "unroll_y":  # two rows at a time, as the output
+                lines.append(f'    a["{s.name}"].unroll(y, 2, hl.TailStrategy.RoundUp)')
+            if case.variant == "store_at":
+                lines.append(f'    a["{s.name}"].store_at(a["hw_output"], xo)')
+            if case.lanes_of(s.name) > 1:
+                lines.append(f'    a["{s.name}"].unroll(x, {case.lanes_of(s.name)}{ru})')
+                if s.kind == "reduce":
+                    lines.append(f'    a["{s.name}"].update().unroll(x, {case.lanes_of(s.name)}{ru})')
+    if case.ram_unroll:  # the RAM's scatter, unrolled: it runs serially
+        lines.append('    a["hist"].update(0).unroll(a["r"].x)')
+    if case.variant == "accelerator_input":
+        lines.append('    a["hw_input"].compute_root().accelerator_input()')
+    else:
+        lines.append('    a["hw_input"].compute_root().stream_to_accelerator()')
+    if case.channels:  # the channels of a pixel in each transfer
+        lines.append('    a["hw_input"].unroll(a["c"])')
+    if case.second:  # the second image's copy, streamed at the input's pace
+        lines.append('    a["hw_input2"].compute_root().stream_to_accelerator()')
+        if case.lanes_of("hw_input") > 1:
+            lines.append(f'    a["hw_input2"].unroll(x, {case.lanes_of("hw_input")}{ru})')
+    if case.variant == "column_major":  # the output streams y fastest
+        lines.append('    a["hw_output"].reorder(yi, xi)')
+    lines += _output_loops(case)
+    for name, var in (("hw_output", "xi"), ("hw_input", "x")):
+        if case.lanes_of(name) > 1:
+            lines.append(f'    a["{name}"].unroll({var}, {case.lanes_of(name)}{ru})')
+    return lines
+
+
+def glb_schedule_lines(case: Case) -> list[str]:
+    """Seed 002's three levels: the host's tiles (the case's tile) through the GLB, in the case's memory tiles."""
+    tx, ty = case.tile or (case.width, case.height)
+    mx, my = case.mem_tile or (tx, ty)
+    # lanes: every level unrolled by them, RoundUp (tests/flow/independent/test_variations.py `_glb_blur`)
+    def u(var: str) -> str:
+        return f".unroll({var}, {case.lanes}, hl.TailStrategy.RoundUp)" if case.lanes > 1 else ""
+
+    lines = [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
+             '    glb = a["hw_output"].in_()',
+             f'    glb.compute_root().tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)',
+             f'    glb{u("xi")}.store_in(hl.MemoryType.GLB)',
+             '    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))',
+             f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {mx}, {my}).compute_at(glb, xo){u("xii")}']
+    for s in case.stages:
+        if s.kind == "reduce" and s.unrolled:
+            lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')
+        if not s.inline:
+            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xio){u("x")}')
+            if s.kind == "reduce" and case.lanes > 1:
+                lines.append(f'    a["{s.name}"].update(){u("x")}')
+    return lines + [f'    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio){u("x")}',
+                    f'    a["hw_input"].in_().compute_at(glb, xo){u("x")}.store_in(hl.MemoryType.GLB)',
+                    '    a["hw_input"].compute_root().accelerator_input()']
+
+
+def _output_loops(case: Case) -> list[str]:
+    """fuzz_wide.py's lines on the output's loops: its row loop unrolled or split, an explicit bound."""
+    lines = []
+    if case.loops:
+        # two rows per transfer: the unrolled rows innermost (the output streams one firing's pixels as consecutive
+        # words; `unroll(yi, 2)` with xi inside is refused, hwlower/lanes.py `output_lanes`)
+        order = {"unroll_y": ".reorder(yii, xi, yio).unroll(yii)", "strips": ".reorder(yii, xi, yio)"}
+        lines.append('    yio, yii = hl.Var("yio"), hl.Var("yii")')
+        lines.append('    a["hw_output"].split(yi, yio, yii, 2)' + order.get(case.loops, ""))
+    if case.bound:
+        lines.append(f'    a["hw_output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})')
+    return lines
