@@ -65,6 +65,17 @@ def replay(schedule: StageSchedule, extents: dict[str, tuple[int, int]], rvars: 
     return StageLoops(tuple(loops), var_exprs, bounds)
 
 
+def lanes_innermost(s: StageLoops) -> StageLoops | None:
+    """A pure stage's loops with its unrolled ones moved inside its serial ones, in their order (None where they are
+    already innermost): a pure definition's points are independent, so the same values, each firing one transfer of
+    the unrolled loops' points (`hw_output.unroll(yi, 2)` with xi inside: two rows side by side, fuzz 155121)."""
+    serial = [lp for lp in s.loops if not lp.unrolled]
+    unrolled = [lp for lp in s.loops if lp.unrolled]
+    if not unrolled or list(s.loops) == serial + unrolled:
+        return None
+    return StageLoops(tuple(serial + unrolled), s.var_exprs, s.guards)
+
+
 def _is_r(name: str, schedule: StageSchedule) -> bool:
     return any(d.name == name and d.is_rvar for d in schedule.dims)
 

@@ -26,7 +26,7 @@ from .fold import fold_update, map_calls
 from .guarded_clamps import unclamp_guarded_reads
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
-from .loops import StageLoop, StageLoops, replay
+from .loops import StageLoop, StageLoops, lanes_innermost, replay
 from .output_copy import copies_out
 from .program import Tile
 from .region import Region
@@ -112,6 +112,22 @@ def _box_tuple(box: Box) -> tuple[tuple[int, int], ...]:
 
 # ---- one Func -----------------------------------------------------------------------------------------
 
+def _folds_whole(f: Function, defs: list[Definition]) -> bool:
+    """Whether every update folds into the pure definition's op (`fold_update`): its loops are then all pure."""
+    value: ir.Expr | None = defs[0].value
+    for d in defs[1:]:
+        value = fold_update(f, d, value) if value is not None else None
+    return value is not None
+
+
+def _lanes_moved_note(f: Function, s: StageLoops) -> str:
+    """The report's note where the output's unrolled loops run inside loops they enclose as written."""
+    inner = [lp.dim.split(".")[0] for lp in s.loops if lp.unrolled]
+    return (f"{user_handle(f)}: the unrolled loop{'s' if len(inner) > 1 else ''} over {', '.join(inner)} "
+            f"run{'' if len(inner) > 1 else 's'} innermost (each transfer of the output stream holds their points side "
+            "by side); the same values")
+
+
 def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], box: Box,
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
                 steps: dict[int, tuple[int, ...]] | None = None, ram: bool = False,
@@ -130,6 +146,11 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     s0 = replay(sched0, pure_extents, set(), f"Func '{f.name}'", shifts=shifts)
     if f is region.output:
         s0 = _drop_host_loops(f, s0, region)
+        moved = lanes_innermost(s0) if _folds_whole(f, defs) else None
+        if moved is not None:
+            s0 = moved
+            if notes is not None:
+                notes.append(_lanes_moved_note(f, moved))
     elif notes is not None:
         s0, dropped = serial_split_lanes(f, defs[0], s0)
         notes.extend(dropped)

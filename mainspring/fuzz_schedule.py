@@ -95,9 +95,13 @@ def glb_schedule_lines(case: Case) -> list[str]:
 def _output_loops(case: Case) -> list[str]:
     """fuzz_wide.py's lines on the output's loops: its row loop unrolled or split, an explicit bound."""
     lines = []
-    if case.loops:
-        # two rows per transfer: the unrolled rows innermost (the output streams one firing's pixels as consecutive
-        # words; `unroll(yi, 2)` with xi inside is refused, hwlower/lanes.py `output_lanes`)
+    if case.loops == "unroll_y" and case.seed % 2:
+        # two rows per transfer as Halide users write it, xi inside the unrolled rows: the hardware runs them
+        # innermost (hwlower/loops.py `lanes_innermost`), as the split form below writes it (even seeds)
+        lines.append('    a["hw_output"].unroll(yi, 2)')
+    elif case.loops:
+        # two rows per transfer: the unrolled rows innermost, written so (the output streams one firing's pixels
+        # as consecutive words)
         order = {"unroll_y": ".reorder(yii, xi, yio).unroll(yii)", "strips": ".reorder(yii, xi, yio)"}
         lines.append('    yio, yii = hl.Var("yio"), hl.Var("yii")')
         lines.append('    a["hw_output"].split(yi, yio, yii, 2)' + order.get(case.loops, ""))

@@ -108,8 +108,8 @@ def with_output_loops(rng: random.Random, case: Case) -> Case:
     "unroll_y" two rows per transfer (`split(yi, yio, yii, 2).reorder(yii, xi, yio).unroll(yii)`, and the
     buffered stages `unroll(y, 2)` RoundUp: lanes along y run serially, README), "split_yi" `split(yi, yio, yii,
     2)`, "strips" that split with the two rows innermost (`reorder(yii, xi, yio)`). The accelerator's tile gets an
-    even height (its rows split whole). Not `unroll(yi, 2)` with xi inside it: refused on purpose (the output
-    streams one firing's pixels as consecutive words, hwlower/lanes.py `output_lanes`)."""
+    even height (its rows split whole). Odd seeds write "unroll_y" as `unroll(yi, 2)` with xi inside it, which
+    runs as the split form (hwlower/loops.py `lanes_innermost`; refused before session 20's fix, fuzz 155121)."""
     if not _plain(case) or case.variant or any(s.at for s in case.stages) or rng.random() >= 1 / 12:
         return case
     height = case.height + case.height % 2

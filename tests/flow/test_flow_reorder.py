@@ -72,3 +72,32 @@ def test_a_sweep_per_tap_is_bit_exact_and_near_its_ideal(simulator, build_dir, l
     # a quarter of this small run: the share falls with the frame's height)
     assert rep["ideal_cycles"] == (720 if lanes else 1440)
     assert rep["predicted_cycles"] <= 1.3 * rep["ideal_cycles"], (rep["predicted_cycles"], rep["ideal_cycles"])
+
+
+def _rows_unrolled(ky: int, kx: int, height: int):
+    """`hw_output.unroll(yi, ky)` (with xi inside it), and `unroll(xi, kx)`: Halide accepts an unrolled loop outside
+    a serial one; the output's unrolled loops run innermost instead (hwlower/loops.py `lanes_innermost`), each
+    transfer holding ky rows side by side (fuzz 155121, refused before)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y + 1] * 2
+    hw_output[x, y] = blur[x, y] >> 1
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, height)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, height).hw_accelerate(xi, xo)
+    hw_output.unroll(yi, ky)
+    if kx > 1:
+        hw_output.unroll(xi, kx)
+    blur.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("ky", "kx", "height"), [(2, 1, 4), (2, 2, 4), (3, 1, 6), (2, 1, 5)])
+def test_the_outputs_rows_unrolled_outside_its_columns_run_side_by_side(ky, kx, height, simulator, build_dir):
+    design = hl.compile(_rows_unrolled(ky, kx, height), name="rows_unrolled")
+    assert any("run" in n and "innermost" in n for n in design.report["notes"]), design.report.get("notes")
+    design.check(design.example_inputs(2), simulator=simulator, build_dir=build_dir)
