@@ -15,7 +15,9 @@ run as a first update), and the update one read-modify-write per step at the com
 built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
 the last update. The pass checks here what a RAM needs (an initial value known at compile time, one update, a
 serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written,
-but for a start read from the accelerator (a first update) and unrolls of a RAM's updates (run serially)."""
+but for a start read from the accelerator (a first update) and unrolls of a RAM's updates (run serially). The
+accelerator's output may be a RAM too: build_ops gives it an internal buffer and a copy out (output_copy.py), as if
+the user had written `out(b) = hist(b)`, unless it streams out in more lanes than a memory tile reads per cycle."""
 
 from __future__ import annotations
 
@@ -32,8 +34,10 @@ from mainspring.frontend.func import Definition, Func, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Dim, ForType, Split, StageSchedule, TailStrategy
 from mainspring.frontend.types import BOOL, I32
+from mainspring.target import CGRA
 
 from .fold import map_calls
+from .loops import replay
 from .simplify import simplify
 from .state import Lowering
 
@@ -42,6 +46,10 @@ from .state import Lowering
 # or lanes up to MAX_ELEMENTS where it cannot be a RAM.
 LANE_ELEMENTS = 4
 MAX_ELEMENTS = 64
+# The accelerator's output held in a RAM streams out through the RAM's read ports (its copy out, output_copy.py):
+# the default array's memory tile serves 2 reads per cycle, so an output of more lanes stays lanes of registers
+# up to MAX_ELEMENTS (past it the memory mapping refuses the lanes with a fix).
+READ_PORTS = CGRA().mem_tile_read_ports
 
 
 def scatter_writes(s: Lowering) -> Lowering:
@@ -65,8 +73,10 @@ def scatter_writes(s: Lowering) -> Lowering:
             except HalideError:
                 pass
         if any(_computed(d) for d in ds[1:]):
-            if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
-                try:  # (lanes of registers cannot serve that read: an unrolled update of it runs serially too)
+            wide = f is s.found_region.output and _output_lanes(s, f) > READ_PORTS and size <= MAX_ELEMENTS
+            if (size > LANE_ELEMENTS or id(f) in looked_up) and not wide:  # a table read at computed coordinates
+                # is a RAM (lanes of registers cannot serve that read: an unrolled update of it runs serially too)
+                try:
                     rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS or id(f) in looked_up)
                     defs[id(f)] = _serial_updates(f, ds, notes)
                     continue
@@ -75,6 +85,18 @@ def scatter_writes(s: Lowering) -> Lowering:
                         raise
             defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
     return replace(s, definitions=defs, rams=rams, notes=s.notes + tuple(notes))
+
+
+def _output_lanes(s: Lowering, f: Function) -> int:
+    """The lanes of the accelerator output's pure definition (its unrolled loops over its tile): how many
+    elements its copy out reads per cycle."""
+    box = s.tile.loop_box or s.tile.output_box
+    extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
+    try:
+        loops = replay(s.defs(f)[0].schedule, extents, set(), f"Func '{f.name}'").loops
+    except HalideError:  # (build_ops refuses the schedule, with its fix)
+        return 1
+    return math.prod(lp.extent for lp in loops if lp.unrolled)
 
 
 def _streamed_start(s: Lowering, f: Function, ds: list[Definition]) -> list[Definition]:
@@ -107,7 +129,10 @@ def _strip_mined(s: Lowering, f: Function, d: Definition, reads: list[ir.Call]) 
                     and isinstance(n.a, ir.Var)):
                 return None  # ((b + 1) % 8: not one loop's steps)
             steps[n.a.name] = math.lcm(steps.get(n.a.name, 1), n.b.value)
-    sched = d.schedule
+    # the output's pure schedule is its host loops' and copy-out's (output_copy.py); the first pass over its
+    # box is an update of the RAM, with loops of its own
+    sched = StageSchedule([Dim(a, False) for a in f.args]) if f is s.found_region.output else d.schedule
+    d = replace(d, schedule=sched)
     steps = {v: k for v, k in steps.items() if k > 1 and v in sched.dim_names()}  # (the user's split stays)
     if not steps:
         return d
@@ -171,11 +196,6 @@ def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> i
             "at the computed address, one step per cycle)")
     for k, d in enumerate(ds[1:]):
         _check_ram_update(f, d, k, size, serial)
-    who = f"{ds[1].loc}: Func '{f.name}'.update(0)"
-    if f is s.found_region.output:
-        raise HalideError(
-            f"{who}: {size}, which the accelerator's output cannot be (it streams its values in the order it "
-            f"computes them); copy it into an output Func: out(b) = {f.name}(b)")
     init = simplify(ds[0].value)
     if isinstance(init, ir.Const) and not init.type.is_float():
         return int(init.value)
