@@ -40,6 +40,7 @@ from .fold import map_calls
 from .loops import replay
 from .simplify import simplify
 from .state import Lowering
+from .tile_coordinates import array_invocations
 
 # Up to LANE_ELEMENTS elements a Func is lanes (registers: a compare, an update and a select each: about 70 PE ops
 # for 16 bins, a fifth of the default array); past it a RAM (one of the array's 128 memory tiles and a few PE ops),
@@ -73,6 +74,7 @@ def scatter_writes(s: Lowering) -> Lowering:
             except HalideError:
                 pass
         if any(_computed(d) for d in ds[1:]):
+            _check_one_box(s, f, next(d for d in ds[1:] if _computed(d)))
             wide = f is s.found_region.output and _output_lanes(s, f) > READ_PORTS and size <= MAX_ELEMENTS
             if (size > LANE_ELEMENTS or id(f) in looked_up) and not wide:  # a table read at computed coordinates
                 # is a RAM (lanes of registers cannot serve that read: an unrolled update of it runs serially too)
@@ -200,6 +202,33 @@ def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> i
     if isinstance(init, ir.Const) and not init.type.is_float():
         return int(init.value)
     return _init_table(s, f, ds[0], size)
+
+
+def _check_one_box(s: Lowering, f: Function, d: Definition) -> None:
+    """Every invocation of the array runs the hardware built for the first, a read's address counted from the
+    first one's boxes (tile_coordinates.py). A table updated at computed coordinates (a RAM, or lanes of
+    registers) holds its whole box in every invocation, so a read of it at affine coordinates is right only where
+    the reader's box does not move along the dimensions it reads the table at (the table itself, or its copy, in
+    host tiles of its bins)."""
+    tiles = array_invocations(list(s.tiles), list(s.glb.mem_tiles)) if s.glb is not None else list(s.tiles)
+    readers: list[tuple[Function, tuple[ir.Expr, ...]]] = \
+        [(f, tuple(ir.Var(I32, a) for a in f.args))] if f is s.found_region.output else []
+    readers += [(g, n.args) for g in s.found_region.buffered if g is not f for e in (x.value for x in s.defs(g))
+                for n in ir.walk(e) if isinstance(n, ir.Call) and n.callee is f]
+    for g, args in readers:
+        if any(isinstance(m, ir.Call) for a in args for m in ir.walk(a)):
+            continue  # (at computed coordinates: the address is the word's own)
+        used = {m.name for a in args for m in ir.walk(a) if isinstance(m, ir.Var)}
+        dims = [i for i, a in enumerate(g.args) if a in used]
+        starts = {tuple((t.output_box if g is s.found_region.output else t.boxes[s.pipe.name(g)])[i][0]
+                        for i in dims) for t in tiles}
+        if len(starts) > 1:
+            who = "it streams out" if g is f else f"'{g.name}' reads it"
+            raise HalideError(
+                f"{d.loc}: Func '{f.name}'.update(0) writes at computed coordinates, so the accelerator holds the "
+                f"whole table in every invocation, but {who} in host tiles along {', '.join(g.args[i] for i in dims)}"
+                " (each invocation would read the first one's elements); accelerate the whole table in one "
+                "invocation (the host loop's split as wide as the table)")
 
 
 def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int, ...]:

@@ -137,3 +137,25 @@ def test_an_output_streamed_in_more_lanes_than_a_ram_reads_stays_registers(bins,
     design = compile_shared(_table(bins, schedule="hand", lanes=lanes), name=f"ram_out_lanes_{bins}_{lanes}")
     assert [b["level"] for b in design.report["buffers"] if b["name"] == "hist_acc"] == [level]
     design.check(_inputs(5, bins), simulator=simulator, build_dir=build_dir)
+
+
+@pytest.mark.parametrize("bins", [16, 100])
+@pytest.mark.parametrize("copy", [False, True])
+def test_a_table_streamed_out_in_host_tiles_of_its_bins_is_refused(bins, copy):
+    """Host tiles of the bins (split(b, bo, bi, bins / 2)): each invocation holds the whole table, and would read
+    it from the first one's origin (a wrong output before, with the copy-out too); refused with the fix."""
+    image = hl.ImageParam(hl.UInt(8), 2, "image")
+    b, bo, bi = hl.Var("b"), hl.Var("bo"), hl.Var("bi")
+    src = _streamed(image)
+    hist = _hist(src, bins, "count", "zero")
+    out = hist
+    if copy:
+        out = hl.Func("out")
+        out[b] = hist[b]
+    out.bound(b, 0, bins)
+    out.compute_root().split(b, bo, bi, bins // 2).hw_accelerate(bi, bo)
+    src.compute_root().stream_to_accelerator()
+    who = "'out' reads it" if copy else "it streams out"
+    with pytest.raises(hl.HalideError, match=rf"Func 'hist'.update\(0\) writes at computed coordinates, .*{who} in "
+                                             r"host tiles along b .*accelerate the whole table in one invocation"):
+        hl.compile(out, name="ram_out_tiles")
