@@ -63,12 +63,13 @@ def build_ops(s: Lowering) -> Lowering:
                             lambda g, j: j in made.get(id(g), frozenset()), notes)
         made[id(f)] = op_together(nodes, fname)
         nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
-        apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output and id(f) not in s.rams \
-            else None
-        if apart is not None:  # a serial reduction in the output itself: it accumulates inside, then streams out
+        apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output else None
+        if apart is not None:  # a serial reduction or a RAM in the output itself: inside, then streamed out
             nodes, acc = apart
+            buffers[-1] = replace(buffers[-1], init=None)
             buffers.append(acc)
-            op_lanes[f"{fname}_out"] = op_lanes[f"{fname}_s0"]
+            # (a RAM's pure op gave only the copy's loops: it is gone)
+            op_lanes[f"{fname}_out"] = op_lanes.pop(f"{fname}_s0") if id(f) in s.rams else op_lanes[f"{fname}_s0"]
             s = _with_box_of(s, acc.name, fname)
         body.extend(nodes)
     nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
@@ -179,7 +180,8 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
-    if not ram:  # a RAM starts with every element at its pure definition's constant (Buffer.init)
+    if not ram or f is region.output:  # a RAM starts at its pure definition's values (Buffer.init); the output's
+        # pure op gives the loops of its copy out (output_copy.py)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams,
                             output=f is region.output and f is region.accelerated))
         op_lanes[f"{fname}_s0"] = lanes0

@@ -1,7 +1,9 @@
 """The accelerator's output with a serial reduction of its own (`hw_output(x, y) += ...` over an RDom that is
-not unrolled, the output accelerated itself): its definitions run on an internal buffer, and a copy op over the
-pure definition's loops streams each element out once, after its last update. The output stream carries one
-word per element, in the order of the pure definition's loops, as for any other output."""
+not unrolled, the output accelerated itself), or held in a RAM (a histogram whose table is the output,
+hwlower/scatter.py): its definitions run on an internal buffer, and a copy op over the pure definition's loops
+streams each element out once, after its last update. The output stream carries one word per element, in the
+order of the pure definition's loops, as for any other output; a RAM's internal buffer is the RAM (its `init`),
+as if the user had written `out(b) = hist(b)`."""
 
 from __future__ import annotations
 
@@ -15,13 +17,15 @@ from .ir import Access, Affine, Buffer, LoadPort, Loop, Op
 
 def copies_out(nodes: list[Loop | Op], buffer: Buffer, taken: set[str]) -> tuple[list[Loop | Op], Buffer] | None:
     """`nodes` (the output Func's op trees, the pure definition's first) rewritten to store into an internal
-    buffer, plus the copy to `buffer`, and the internal buffer; None when one op stores the output already."""
-    if sum(1 for n in nodes for _, op in _ops(n) if op.store.buffer == buffer.name) <= 1:
+    buffer, plus the copy to `buffer`, and the internal buffer; None when one op stores the output already.
+    For a RAM (`buffer.init`) the pure definition's op gives only the copy's loops: the RAM starts at `init`."""
+    if buffer.init is None and sum(1 for n in nodes for _, op in _ops(n) if op.store.buffer == buffer.name) <= 1:
         return None
     acc = f"{buffer.name}_acc"
     while acc in taken:
         acc += "_"
-    moved = [_retarget(n, buffer.name, acc) for n in nodes]
+    kept = nodes[1:] if buffer.init is not None else nodes
+    moved = [_retarget(n, buffer.name, acc) for n in kept]
     return moved + [_copy(nodes[0], buffer.name, acc)], replace(buffer, name=acc)
 
 

@@ -15,7 +15,9 @@ run as a first update), and the update one read-modify-write per step at the com
 built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
 the last update. The pass checks here what a RAM needs (an initial value known at compile time, one update, a
 serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written,
-but for a start read from the accelerator (a first update) and unrolls of a RAM's updates (run serially)."""
+but for a start read from the accelerator (a first update) and unrolls of a RAM's updates (run serially). The
+accelerator's output may be a RAM too: build_ops gives it an internal buffer and a copy out (output_copy.py), as if
+the user had written `out(b) = hist(b)`, unless it streams out in more lanes than a memory tile reads per cycle."""
 
 from __future__ import annotations
 
@@ -32,16 +34,23 @@ from mainspring.frontend.func import Definition, Func, Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Dim, ForType, Split, StageSchedule, TailStrategy
 from mainspring.frontend.types import BOOL, I32
+from mainspring.target import CGRA
 
 from .fold import map_calls
+from .loops import replay
 from .simplify import simplify
 from .state import Lowering
+from .tile_coordinates import array_invocations
 
 # Up to LANE_ELEMENTS elements a Func is lanes (registers: a compare, an update and a select each: about 70 PE ops
 # for 16 bins, a fifth of the default array); past it a RAM (one of the array's 128 memory tiles and a few PE ops),
 # or lanes up to MAX_ELEMENTS where it cannot be a RAM.
 LANE_ELEMENTS = 4
 MAX_ELEMENTS = 64
+# The accelerator's output held in a RAM streams out through the RAM's read ports (its copy out, output_copy.py):
+# the default array's memory tile serves 2 reads per cycle, so an output of more lanes stays lanes of registers
+# up to MAX_ELEMENTS (past it the memory mapping refuses the lanes with a fix).
+READ_PORTS = CGRA().mem_tile_read_ports
 
 
 def scatter_writes(s: Lowering) -> Lowering:
@@ -65,8 +74,11 @@ def scatter_writes(s: Lowering) -> Lowering:
             except HalideError:
                 pass
         if any(_computed(d) for d in ds[1:]):
-            if size > LANE_ELEMENTS or id(f) in looked_up:  # a table read at computed coordinates is a RAM
-                try:  # (lanes of registers cannot serve that read: an unrolled update of it runs serially too)
+            _check_one_box(s, f, next(d for d in ds[1:] if _computed(d)))
+            wide = f is s.found_region.output and _output_lanes(s, f) > READ_PORTS and size <= MAX_ELEMENTS
+            if (size > LANE_ELEMENTS or id(f) in looked_up) and not wide:  # a table read at computed coordinates
+                # is a RAM (lanes of registers cannot serve that read: an unrolled update of it runs serially too)
+                try:
                     rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS or id(f) in looked_up)
                     defs[id(f)] = _serial_updates(f, ds, notes)
                     continue
@@ -75,6 +87,18 @@ def scatter_writes(s: Lowering) -> Lowering:
                         raise
             defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
     return replace(s, definitions=defs, rams=rams, notes=s.notes + tuple(notes))
+
+
+def _output_lanes(s: Lowering, f: Function) -> int:
+    """The lanes of the accelerator output's pure definition (its unrolled loops over its tile): how many
+    elements its copy out reads per cycle."""
+    box = s.tile.loop_box or s.tile.output_box
+    extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in zip(f.args, box)}
+    try:
+        loops = replay(s.defs(f)[0].schedule, extents, set(), f"Func '{f.name}'").loops
+    except HalideError:  # (build_ops refuses the schedule, with its fix)
+        return 1
+    return math.prod(lp.extent for lp in loops if lp.unrolled)
 
 
 def _streamed_start(s: Lowering, f: Function, ds: list[Definition]) -> list[Definition]:
@@ -107,7 +131,10 @@ def _strip_mined(s: Lowering, f: Function, d: Definition, reads: list[ir.Call]) 
                     and isinstance(n.a, ir.Var)):
                 return None  # ((b + 1) % 8: not one loop's steps)
             steps[n.a.name] = math.lcm(steps.get(n.a.name, 1), n.b.value)
-    sched = d.schedule
+    # the output's pure schedule is its host loops' and copy-out's (output_copy.py); the first pass over its
+    # box is an update of the RAM, with loops of its own
+    sched = StageSchedule([Dim(a, False) for a in f.args]) if f is s.found_region.output else d.schedule
+    d = replace(d, schedule=sched)
     steps = {v: k for v, k in steps.items() if k > 1 and v in sched.dim_names()}  # (the user's split stays)
     if not steps:
         return d
@@ -171,15 +198,37 @@ def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> i
             "at the computed address, one step per cycle)")
     for k, d in enumerate(ds[1:]):
         _check_ram_update(f, d, k, size, serial)
-    who = f"{ds[1].loc}: Func '{f.name}'.update(0)"
-    if f is s.found_region.output:
-        raise HalideError(
-            f"{who}: {size}, which the accelerator's output cannot be (it streams its values in the order it "
-            f"computes them); copy it into an output Func: out(b) = {f.name}(b)")
     init = simplify(ds[0].value)
     if isinstance(init, ir.Const) and not init.type.is_float():
         return int(init.value)
     return _init_table(s, f, ds[0], size)
+
+
+def _check_one_box(s: Lowering, f: Function, d: Definition) -> None:
+    """Every invocation of the array runs the hardware built for the first, a read's address counted from the
+    first one's boxes (tile_coordinates.py). A table updated at computed coordinates (a RAM, or lanes of
+    registers) holds its whole box in every invocation, so a read of it at affine coordinates is right only where
+    the reader's box does not move along the dimensions it reads the table at (the table itself, or its copy, in
+    host tiles of its bins)."""
+    tiles = array_invocations(list(s.tiles), list(s.glb.mem_tiles)) if s.glb is not None else list(s.tiles)
+    readers: list[tuple[Function, tuple[ir.Expr, ...]]] = \
+        [(f, tuple(ir.Var(I32, a) for a in f.args))] if f is s.found_region.output else []
+    readers += [(g, n.args) for g in s.found_region.buffered if g is not f for e in (x.value for x in s.defs(g))
+                for n in ir.walk(e) if isinstance(n, ir.Call) and n.callee is f]
+    for g, args in readers:
+        if any(isinstance(m, ir.Call) for a in args for m in ir.walk(a)):
+            continue  # (at computed coordinates: the address is the word's own)
+        used = {m.name for a in args for m in ir.walk(a) if isinstance(m, ir.Var)}
+        dims = [i for i, a in enumerate(g.args) if a in used]
+        starts = {tuple((t.output_box if g is s.found_region.output else t.boxes[s.pipe.name(g)])[i][0]
+                        for i in dims) for t in tiles}
+        if len(starts) > 1:
+            who = "it streams out" if g is f else f"'{g.name}' reads it"
+            raise HalideError(
+                f"{d.loc}: Func '{f.name}'.update(0) writes at computed coordinates, so the accelerator holds the "
+                f"whole table in every invocation, but {who} in host tiles along {', '.join(g.args[i] for i in dims)}"
+                " (each invocation would read the first one's elements); accelerate the whole table in one "
+                "invocation (the host loop's split as wide as the table)")
 
 
 def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int, ...]:

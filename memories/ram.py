@@ -66,6 +66,14 @@ def map_ram(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: 
                                    load=f.load, region=(0, words)))
         reads.append(ReadPort(f"{name}.r{k}", name, f.dst.name, f.load, f.dst_lane, wps[-1].name, f.dst.time_dims,
                               None, bank_reads[-1].name, ctrl))
+    copied = name.rstrip("_") == f"{prog.nest.output}_acc" and all(
+        (op := prog.stmt(r.op).op) is not None and op.store.buffer == prog.nest.output for r in reads)
+    if len(reads) > target.mem_tile_read_ports and copied:  # the output's own RAM (hwlower/output_copy.py)
+        raise MemoryMappingError(
+            f"the accelerator's output '{prog.nest.output}' is a RAM (a table updated at computed coordinates), "
+            f"streamed out through {len(reads)} lanes per cycle, and a memory tile serves "
+            f"{target.mem_tile_read_ports} reads per cycle; unroll its pure definition by at most "
+            f"{target.mem_tile_read_ports}", reads[-1].op)
     if len(reads) > target.mem_tile_read_ports:
         raise MemoryMappingError(
             f"buffer '{name}' is a RAM (updated at computed coordinates) read through {len(reads)} ports after its "

@@ -467,6 +467,37 @@ def _():
     return hl.compile(_ram(taps=4), name="demo")
 
 
+def _ram_output(lanes: int, tile: int = 100):
+    """A 100-bin histogram that is itself the accelerator's output (a RAM, streamed out), of `lanes` lanes, in host
+    tiles of `tile` bins."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist = hl.Func("hw_input"), hl.Func("hist")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
+    hist[b] = hl.u16(0)  # <-ram_output_lanes
+    hist[hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 99)] += hl.u16(1)  # <-ram_output_tiles
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    hist.bound(b, 0, 100)
+    hist.compute_root().split(b, bo, bi, tile).hw_accelerate(bi, bo).unroll(bi, lanes)
+    hw_input.compute_root().stream_to_accelerator()
+    return hist
+
+
+@case("memories", "The accelerator's output, a RAM, streamed out in more lanes than a memory tile has read ports", (
+    "{ram_output_lanes}: Func 'hist': the accelerator's output 'hist' is a RAM (a table updated at computed "
+    "coordinates), streamed out through 4 lanes per cycle, and a memory tile serves 2 reads per cycle; unroll its "
+    "pure definition by at most 2"), func="hist", note="up to 64 elements such an output is lanes of registers "
+    "instead (hwlower/scatter.py)")
+def ram_output_in_four_lanes():
+    return hl.compile(_ram_output(4), name="demo")
+
+
+@ram_output_in_four_lanes.fix
+def _():
+    return hl.compile(_ram_output(2), name="demo")
+
+
 def _lookups(twice: bool):
     """Each pixel's count in the 256-bin histogram of its image (a RAM read at computed coordinates), and the
     count of its mirrored value too when `twice`."""
@@ -516,3 +547,18 @@ def scatter_reads_another_element():
 @scatter_reads_another_element.fix
 def _():
     return hl.compile(_histogram(16, 15), name="demo")
+
+
+@case("hardware", "A table updated at computed coordinates, streamed out in host tiles of its bins", (
+    "{ram_output_tiles}: Func 'hist'.update(0) writes at computed coordinates, so the accelerator holds the whole "
+    "table in every invocation, but it streams out in host tiles along b (each invocation would read the first "
+    "one's elements); accelerate the whole table in one invocation (the host loop's split as wide as the table)"),
+    func="hist", note="Halide runs each host tile's reduction over the whole image; here each invocation would "
+    "have to read the table from its own tile's origin (a wrong output before session 20, with or without a copy)")
+def ram_output_in_host_tiles():
+    return hl.compile(_ram_output(1, tile=50), name="demo")
+
+
+@ram_output_in_host_tiles.fix
+def _():
+    return hl.compile(_ram_output(1), name="demo")
