@@ -329,8 +329,9 @@ def test_output_lanes_run_as_its_innermost_loops():
     hw_output = next(f for f in _funcs(out) if f.name() == "hw_output")
     hw_output.unroll(hl.Var("yi"), 2)
     design = hl.compile(out, name="e")
-    assert design.report["notes"] == ["hw_output: the unrolled loop over yi runs innermost (each transfer of the "
-                                      "output stream holds their points side by side); the same values"]
+    note = ("hw_output: the unrolled loop over yi runs innermost (each transfer of the output stream holds their "
+            "points side by side); the same values")
+    assert design.report["notes"] == [note]
     assert design.program.output_lanes == 2
 
 
