@@ -1,5 +1,5 @@
-"""Pass `buffer_divided_reads`: a serial reduction's read at a quotient of its reduction variable, through a
-buffered Func that divides.
+"""Pass `buffer_divided_reads`: a serial reduction's read at a quotient of its reduction variable (or an
+unrolled one's past a divisor of 2: taps at (x + 1) / 3, fuzz 151009), through a buffered Func that divides.
 
 A transposed convolution reads its input at a quotient that moves with a reduction variable it runs serially:
 
@@ -95,9 +95,17 @@ def _dividing_func(name: str, c: ir.Call, body: tuple[ir.Expr, ...], d: Definiti
 
 
 def _serial_quotient(e: ir.Expr, lanes: set[str]) -> bool:
-    """e divides (or takes modulo) by a constant a dividend moving with a reduction variable run serially."""
-    return any(_by_constant(n) and any(isinstance(v, ir.RVar) and v.name not in lanes for v in ir.walk(n.a))
+    """e divides (or takes modulo) by a constant a dividend moving with a reduction variable run serially, or
+    unrolled past a divisor of 2 (taps at (x + 1) / 3: the quotient changes partway through each 3-long step of x,
+    affine in no split, where by 2 (xi + 1) / 2 = xi happens to be; fuzz 151009)."""
+    return any(_by_constant(n) and any(isinstance(v, ir.RVar) and (v.name not in lanes or _above_two(n))
+                                       for v in ir.walk(n.a))
                for n in ir.walk(e))
+
+
+def _above_two(n: ir.Expr) -> bool:
+    assert isinstance(n, ir.BinOp) and isinstance(n.b, ir.Const)
+    return isinstance(n.b.value, int) and n.b.value > 2
 
 
 def _by_constant(n: ir.Expr) -> bool:

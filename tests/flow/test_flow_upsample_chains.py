@@ -233,3 +233,33 @@ def test_an_inline_upsample_read_off_its_steps_is_buffered(by, offset, taps, wid
     assert "f0" in [b["name"] for b in design.report["buffers"]]
     res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 1.15 * design.report["ideal_cycles"], (res.cycles, design.report["ideal_cycles"])
+
+
+def _taps_at_a_quotient(by: int, taps: int, width: int, two_d: bool):
+    """f1 += hw_input((x + r.x) / by, ...) * (r.x + 1) over `taps` unrolled taps (and two rows at (y + r.y) / by):
+    past a divisor of 2 the taps' quotients are affine in no split of x, so the read goes through a Func that
+    divides, buffered (hwlower/divided_reads.py, as for serial taps): refused before (fuzz 151009)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, f1, hw_output, output = (hl.Func(n) for n in ("hw_input", "f1", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, taps), hl.Range(0, 2 if two_d else 1)], "r")
+    f1[x, y] = hl.u16(0)
+    f1[x, y] += hw_input[(x + r.x) / by, (y + r.y) / by if two_d else y] * hl.u16(r.x + 1)
+    f1.update().unroll(r.x).unroll(r.y)
+    hw_output[x, y] = hl.u8(f1[x, y] >> 2)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, 6)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, 6).hw_accelerate(xi, xo)
+    f1.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
+@pytest.mark.parametrize(("by", "taps", "width", "two_d"), [(3, 3, 12, False), (3, 2, 9, True), (4, 3, 12, False)])
+def test_unrolled_taps_at_a_quotient_past_two_read_through_a_dividing_func(by, taps, width, two_d, simulator,
+                                                                            build_dir):
+    design = hl.compile(_taps_at_a_quotient(by, taps, width, two_d), name="taps_at_a_quotient")
+    assert "hw_input_for_f1" in [b["name"] for b in design.report["buffers"]]
+    design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir)
