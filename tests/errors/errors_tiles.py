@@ -518,3 +518,43 @@ def read_at_two_divisors():
 @read_at_two_divisors.fix
 def _():
     return _read_at_two_divisors(True)
+
+
+def _rows_of_a_serial_reduction(own_func: bool):
+    """hw_output accumulates a serial 2-tap sum itself and unrolls its rows by 2 outside xi: its values accumulate
+    in an internal buffer and stream out after (hwlower/output_copy.py), in the pure definition's order, whose
+    unrolled rows cannot run innermost; the fix reduces in acc and unrolls the output's copy of it."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, acc, hw_output, output = (hl.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    r = hl.RDom([(0, 2)])
+    total = acc if own_func else hw_output
+    total[x, y] = hl.u16(0)
+    total[x, y] += hw_input[x + r.x, y]
+    if own_func:
+        hw_output[x, y] = acc[x, y]
+        acc.compute_at(hw_output, xo)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
+    hw_output.unroll(yi, 2)  # <-rows_unrolled
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "The output's rows unrolled outside its columns, with a serial update of its own", (
+    "{rows_unrolled}: Func 'hw_output': the accelerator output unrolls its loop hw_output.out.yi.ui but not the loop "
+    "hw_output.out.xi inside it, and its update runs serially (its values accumulate inside, then stream out): the "
+    "output streams the pixels of one firing as consecutive words, so only its innermost loops may be unrolled; "
+    "reduce in a Func of its own, computed at the accelerator's loop, and unroll the output's copy of it "
+    "(acc(...) = <pure definition>; acc(...) += <update>; hw_output(...) = acc(...); acc.compute_at(hw_output, "
+    "<the accelerator's loop>); hw_output.unroll(yi, <lanes>))"), func="hw_output", simulate=True,
+    note="Halide accepts it; a pure output's unrolled rows run innermost (tests/flow/test_flow_reorder.py)")
+def output_rows_unrolled_over_a_serial_update():
+    return _rows_of_a_serial_reduction(False)
+
+
+@output_rows_unrolled_over_a_serial_update.fix
+def _():
+    return _rows_of_a_serial_reduction(True)
