@@ -24,18 +24,18 @@ from .state import Lowering
 
 def reduce_in_place(s: Lowering) -> Lowering:
     nest = s.built_nest
-    return replace(s, nest=replace(nest, body=tuple(_visit(n) for n in nest.body)))
+    return replace(s, nest=replace(nest, body=tuple(_visit(n, set(nest.inputs)) for n in nest.body)))
 
 
-def _visit(node: Loop | Op) -> Loop | Op:
+def _visit(node: Loop | Op, inputs: set[str]) -> Loop | Op:
     if isinstance(node, Op):
         return node
     chain, leaf = exclusive_chain(node)
     if isinstance(leaf, Op) and len(chain) > 1:
-        order = _in_place_order(chain, leaf)
+        order = _in_place_order(chain, leaf, inputs)
         if order is not None:
             return rebuild_chain(order, leaf)
-    return replace(node, body=tuple(_visit(n) for n in node.body))
+    return replace(node, body=tuple(_visit(n, inputs) for n in node.body))
 
 
 def exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
@@ -47,10 +47,10 @@ def exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
     return chain, body[0] if len(body) == 1 else chain[-1]
 
 
-def _in_place_order(loops: list[Loop], op: Op) -> list[Loop] | None:
+def _in_place_order(loops: list[Loop], op: Op, inputs: set[str]) -> list[Loop] | None:
     """`loops` (outermost first) with the serial loops the store does not depend on moved inside the serial
-    loops it does, each group in its order, the unrolled loops last; None if the op does not qualify or
-    its order already has them inside."""
+    loops it does, each group in its order, the unrolled loops last; None if the op does not qualify, or
+    its order already has them inside, or it reads the `inputs` (streams) as they arrive and would not in place."""
     if op.scatter or op.lookup or any(lp.strip for lp in loops):
         return None
     stored = {v for a in op.store.index for v, _ in a.terms}
@@ -69,7 +69,26 @@ def _in_place_order(loops: list[Loop], op: Op) -> list[Loop] | None:
     live = [lp for lp in order if lp.extent > 1]
     if not steps or [lp.var for lp in live] == [lp.var for lp in loops if lp.extent > 1]:
         return None
+    if _reads_as_streamed(serial, op, inputs) and not _reads_as_streamed(pure + steps, op, inputs):
+        return None  # a projection (`s(x) += im(x, r)`, r outside x): the user's order is the stream's
     return order
+
+
+def _reads_as_streamed(serial: list[Loop], op: Op, inputs: set[str]) -> bool:
+    """Whether, in the order of `serial` (outermost first), every load of a stream moves forwards through it in
+    the order its words arrive (the last dimension outermost, after pass `streams`): each loop's step, after its
+    inner loops wrap around, is lexicographically non-negative. In place, a reduction along a whole dimension of
+    its input (a column sum's rows) would wait for the whole frame. (A Func computed inside makes its values in
+    its own loops' order, which may not be its storage order: mobile's pw_conv, channels innermost.)"""
+    for p in op.loads:
+        if p.access.buffer not in inputs:
+            continue
+        coeffs = [dict(a.terms) for a in reversed(p.access.index)]  # the outermost dimension first
+        for k, lp in enumerate(serial):
+            step = [c.get(lp.var, 0) - sum(c.get(m.var, 0) * (m.extent - 1) for m in serial[k + 1:]) for c in coeffs]
+            if next((d for d in step if d), 0) < 0:
+                return False
+    return True
 
 
 def rebuild_chain(order: list[Loop], op: Op) -> Loop:

@@ -40,7 +40,8 @@ from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_memory import scalars
 from .autoschedule_planes import plan_planes, planes_inner, planes_source
-from .autoschedule_reduce import MAX_UNROLLED, points, serial_channel_streams, serial_steps, unrolls
+from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
+from .autoschedule_steps import transposed
 from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
@@ -276,7 +277,9 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
         one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
         plan_planes(pipe, plan, one.x_dim, scalars(plan))
     plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers)
-    plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan))
+    # a transposed stream (`im(y, x)`) carries a pixel a transfer, as a stream of channels taken one at a time does
+    plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan)) | (
+        transposed(pipe, plan, plan.lanes.x_dim) & {id(f) for f in streams})
     return plan
 
 
@@ -462,7 +465,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         if _stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"])')
     for f in plan.buffered + [acc]:
-        lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f)
+        lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f) + projection_source(pipe, plan, f)
     for f in plan.streams if not plan.glb else []:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()"
                      + ("" if _image_copy(pipe, f) else "  # computed by the host from the image"))

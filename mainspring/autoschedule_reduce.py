@@ -59,7 +59,7 @@ def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> t
     """The names of update d of f to unroll (its RVars, and pure Vars of f's planes), the first `depth` of them
     (all for None), and whether the reduction stays partly serial (its taps)."""
     n = points(d)
-    if n is None or not all(isinstance(a, ir.Var) for a in d.args):
+    if n is None or not all(isinstance(a, ir.Var) for a in d.args) or projection(f, d, plan.streams):
         return [], False
     if n <= MAX_UNROLLED or (n * plan.asked <= MAX_TAPS_UNROLLED and not d.rdom.predicates and _taps_alone(f, d)):
         return [r for r, _, _ in d.rdom.dims][:depth], False
@@ -78,6 +78,40 @@ def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> t
             count *= e
     names = names[:depth]
     return names, bool(names)
+
+
+def projection(f: Function, d, streams: list[Function]) -> bool:
+    """Whether d sums its streams along whole dimensions past the pixel's (`s(x) += im(x, r)`, a column sum):
+    each RVar indexes only streams, each time a dimension after the first one that moves with a pure Var, alone.
+    Such an update stays serial with its RVars outermost (`projection_source`), where it reads its input as it
+    streams and keeps a row of sums; unrolled or in place, it would wait for the whole frame."""
+    pure, rvars, seen = set(f.args), {r for r, _, _ in d.rdom.dims}, set()
+    for n in ir.walk(d.value):
+        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
+            continue
+        names = [{m.name for m in ir.walk(a) if isinstance(m, (ir.Var, ir.RVar))} for a in n.args]
+        if all(n.callee is not s for s in streams):  # a Func computed inside makes its planes its own way
+            if any(ns & rvars for ns in names):
+                return False
+            continue
+        moves = [bool(ns & pure) for ns in names]
+        pixel = moves.index(True) if True in moves else len(n.args)
+        for j, ns in enumerate(names):
+            if ns & rvars and (j <= pixel or moves[j] or len(ns & rvars) > 1):
+                return False
+            seen |= ns & rvars
+    return seen == rvars
+
+
+def projection_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
+    """The reorders that put a projection's RVars outside its pure Vars (see `projection`)."""
+    lines = []
+    for k, d in enumerate(pipe.definitions(f)[1:]):
+        if d.rdom is not None and all(isinstance(a, ir.Var) for a in d.args) and projection(f, d, plan.streams):
+            dims = [f'vars["{a}"]' for a in f.args] + [f'"{r}"' for r, _, _ in d.rdom.dims]
+            lines.append(f'    funcs["{pipe.name(f)}"].update({k}).reorder({", ".join(dims)})  # its sums as the rows '
+                         'stream')
+    return lines
 
 
 def _taps_alone(f: Function, d) -> bool:

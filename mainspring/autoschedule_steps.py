@@ -101,8 +101,9 @@ def _read_rates(pipe: Pipeline, plan: _Plan) -> _Rates:
                 for j, arg in enumerate(n.args):
                     for var, axis, r in mine:
                         got = _rate(arg, var)
-                        if got:  # 0: not along this axis; None: a clamp's edge taps
-                            rates.setdefault((id(n.callee), j), {}).setdefault(axis, set()).add(r * got)
+                        if got:  # 0: not along this axis; None: a clamp's edge taps; < 0: read backwards (a flip,
+                            # `f(W - 1 - x)`), at the pace of its magnitude
+                            rates.setdefault((id(n.callee), j), {}).setdefault(axis, set()).add(abs(r * got))
     return rates
 
 
@@ -147,3 +148,9 @@ def axis_rates(pipe: Pipeline, plan: _Plan) -> dict[int, dict[str, Fraction]]:
             mine = got.setdefault(fid, {})
             mine[axis] = max(mine.get(axis, Fraction(0)), *rs)
     return got
+
+
+def transposed(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int]) -> set[int]:
+    """The Funcs (by id) with a dimension before their x (by `x_dim`) read along the output's y: `im(y, x)`, a
+    transpose, not a pixel's channels (which a dimension before x is otherwise taken to be)."""
+    return {fid for (fid, j), by in _rates(pipe, plan).items() if j < x_dim.get(fid, 0) and "y" in by}

@@ -225,5 +225,38 @@ def gamma(m, width, height):
     return out, [width, height], image
 
 
+def column_sum(m, width, height):
+    """Each column's sum over the frame's rows (a projection): a 1-D output from a 2-D image."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x = m.Var("x")
+    r = m.RDom([(0, height)])
+    total = m.Func("column_total")
+    total[x] = m.u16(0)
+    total[x] += m.u16(image[x, r.x])
+    total.set_estimates([(0, width)])
+    return total, [width], image
+
+
+def mirror_x(m, width, height):
+    """The frame mirrored left to right (read backwards along x), plus one."""
+    image = m.ImageParam(m.UInt(16), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    mirrored = m.Func("mirrored")
+    mirrored[x, y] = image[width - 1 - x, y] + 1
+    mirrored.set_estimates([(0, width), (0, height)])
+    return mirrored, [width, height], image
+
+
+def transpose(m, width, height):
+    """The image transposed (a height x width output of a width x height image), doubled."""
+    image = m.ImageParam(m.UInt(16), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    flipped = m.Func("transposed")
+    flipped[x, y] = image[y, x] * 2
+    flipped.set_estimates([(0, height), (0, width)])
+    return flipped, [height, width], image
+
+
 ALL = (box_blur, box_blur_9, sobel, median, max_pool, bilinear_up, unsharp, threshold, colour_matrix, separable5,
-       pyramid, pyramid_by_levels, edge_blur, mirror_blur, histogram, running_max, gamma)
+       pyramid, pyramid_by_levels, edge_blur, mirror_blur, histogram, running_max, gamma, column_sum, mirror_x,
+       transpose)

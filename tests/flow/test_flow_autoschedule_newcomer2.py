@@ -1,4 +1,4 @@
-"""Seventeen algorithms written as a newcomer from the Halide tutorials writes them (tests/flow/newcomer_algorithms.py:
+"""Twenty algorithms written as a newcomer from the Halide tutorials writes them (tests/flow/newcomer_algorithms.py:
 no schedule, no copy Funcs, 8- and 16-bit, signed and unsigned), scheduled by `apply_autoscheduler` with its
 defaults: their reference is Halide 21's, and each design is bit-exact (on Icarus; seven on Verilator too), near its
 ideal cycles and its storage near the minimum. `pyramid`, collapsed in one Func (x / 2 and x / 4), runs in nested
@@ -26,10 +26,17 @@ BOUNDS = {
     # output is the table itself, a RAM as if `out(b) = hist(b)` were written (hwlower/output_copy.py): 2 PEs,
     # 21 words for 18 at least (the RAM's 16 and its ports; session 19's lanes of registers were 80 PEs, 64 words).
     "histogram": (1.1, 1.2),
+    # Each output row starts after its whole image row has arrived (read backwards): 289 cycles for 256. Two rows
+    # of 32 held (66 words): the minimum, 34, would need the arriving row written into the slots the reversed
+    # reads free, at addresses that move the other way.
+    "mirror_x": (1.15, 2.0),
+    # The first output row is the image's first column: the whole image arrives first (about twice the ideal).
+    "transpose": (2.1, 1.5),
 }
 SIZES = {"bilinear_up": (32, 16), "pyramid_by_levels": (32, 16), "pyramid": (32, 16)}
 # Verilator on the ones that differ most in types and shapes (a Verilator build is the slow part)
-BOTH = ("box_blur_9", "sobel", "median", "colour_matrix", "histogram", "running_max", "max_pool")
+BOTH = ("box_blur_9", "sobel", "median", "colour_matrix", "histogram", "running_max", "max_pool", "column_sum",
+        "transpose")
 SIZE = (32, 8)
 CASES = [(a, "icarus") for a in ALL] + [(a, "verilator") for a in ALL if a.__name__ in BOTH]
 

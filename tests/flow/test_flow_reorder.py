@@ -101,3 +101,57 @@ def test_the_outputs_rows_unrolled_outside_its_columns_run_side_by_side(ky, kx, 
     design = hl.compile(_rows_unrolled(ky, kx, height), name="rows_unrolled")
     assert any("run" in n and "innermost" in n for n in design.report["notes"]), design.report.get("notes")
     design.check(design.example_inputs(2), simulator=simulator, build_dir=build_dir)
+
+
+def _column_sums(rows_outside: bool, width: int = 16, height: int = 8):
+    """A projection, each column's sum over the rows (`s(x) += im(x, r)`), the output accelerated itself. With
+    `update().reorder(x, r.x)` (the rows outside the columns) it reads the image as it streams; in place (each
+    column's rows in a row) it would wait for the whole frame, so the pass keeps the user's order."""
+    im = hl.ImageParam(hl.UInt(16), 2, "im")
+    x, xo, xi = hl.Var("x"), hl.Var("xo"), hl.Var("xi")
+    r = hl.RDom([(0, height)], "rows")
+    s = hl.Func("column_sums")
+    s[x] = hl.u16(0)
+    s[x] += im[x, r.x]
+    s.bound(x, 0, width)
+    s.compute_root().split(x, xo, xi, width).hw_accelerate(xi, xo)
+    if rows_outside:
+        s.update(0).reorder(x, r.x)
+    im.in_().compute_root().stream_to_accelerator()
+    return s
+
+
+def test_a_projection_read_as_its_input_streams_keeps_its_order():
+    def update_loops(rows_outside):
+        nest = lower(Pipeline(_column_sums(rows_outside)), "c").nest
+        (loops,) = [loops for loops, op in nest.ops() if op.name.endswith("_s1")]
+        return [lp.var.split(".")[-1] for lp in loops]
+
+    assert update_loops(True) == ["rows$x", "x"]
+    assert update_loops(False) == ["x", "rows$x"]  # Halide's default order: the whole frame first, either way
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_projection_with_its_rows_outside_holds_a_row_of_sums(simulator, build_dir):
+    design = hl.compile(_column_sums(True), name="column_sums")
+    words = {b["name"]: b["words"] for b in design.report["buffers"]}
+    assert words["im_im_global_wrapper"] <= 2 and sum(words.values()) <= 16 + 4, words  # 127 + 3 in place
+    res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
+    assert res.cycles <= 128 + 4, res.cycles
+
+
+def test_the_autoscheduler_puts_a_projections_rows_outside():
+    """A column sum written with no schedule: the sums keep pace with the stream, a row of them held (at 64x64,
+    67 words and 1 PE; its 64 rows unrolled whole were 4,034 words and 63 PEs)."""
+    im = hl.ImageParam(hl.UInt(16), 2, "im")
+    x = hl.Var("x")
+    r = hl.RDom([(0, 64)])
+    s = hl.Func("s")
+    s[x] = hl.u16(0)
+    s[x] += im[x, r.x]
+    s.set_estimates([(0, 64)])
+    src = hl.Pipeline(s).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
+    assert 'funcs["s"].update(0).reorder(vars["x"], "' in src and "unroll" not in src, src
+    rep = hl.compile(s, name="column_sums_auto", prove=False).report
+    assert sum(b["words"] for b in rep["buffers"]) <= 70 and rep["pes"] <= 2, rep["buffers"]
+    assert rep["predicted_cycles"] <= 4096 + 8
