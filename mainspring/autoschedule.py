@@ -118,9 +118,10 @@ class _Plan:
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
     opts = _options(params, target)
     copies = {id(f) for f in pipe.order if f is not pipe.output and _image_copy(pipe, f)}
-    if not copies or any(id(f) not in copies and f is not pipe.output and _reads_image(pipe, f) for f in pipe.order):
+    if not copies or any(id(f) not in copies and _reads_image(pipe, f) for f in pipe.order):
         # No copy Funcs of the images, or Funcs besides them reading an image (demosaic's `g(x, y) = raw(2 * x +
-        # 1, 2 * y) + ...` beside `r(x, y) = raw(2 * x, 2 * y)`): each image streams in through its in_() wrapper
+        # 1, 2 * y) + ...` beside `r(x, y) = raw(2 * x, 2 * y)`; the output too: `f(x, y) = bl(x / 2, y / 2) +
+        # im(x, y)` beside `d(x, y) = im(2 * x, 2 * y)`): each image streams in through its in_() wrapper
         # (Halide's ImageParam.in_()).
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
             p.owner.in_()
@@ -482,16 +483,31 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
 
 def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
     """Whether stream f is a planar image (x, y, c) that the accelerated region reads only at constant planes, 2 to
-    4 of them (`input(x, y, 0) - input(x + 2, y + 1, 1)`): streamed plane after plane, its readers would wait
-    for the last plane; channels first (hwlower/stream_order.py), one transfer a pixel (at k lanes, k pixels' planes:
-    `unroll(c)` then `unroll(x, k)`, as a stream of channels)."""
+    4 of them (`input(x, y, 0) - input(x + 2, y + 1, 1)`, or over an RDom unrolled whole: `maximum(input(x, y,
+    r))`): streamed plane after plane, its readers would wait for the last plane; channels first
+    (hwlower/stream_order.py), one transfer a pixel (at k lanes, k pixels' planes: `unroll(c)` then `unroll(x,
+    k)`, as a stream of channels)."""
     if len(f.args) != 3 or plan.lanes.x_dim.get(id(f), 0) != 0 or plan.glb:
         return False
     image = f.wrapped_image
-    reads = [n for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
-             if isinstance(n, ir.Call) and (n.callee is f or (image is not None and n.callee is image))]
-    planes = {n.args[2].value for n in reads if isinstance(n.args[2], ir.Const)}
-    return bool(reads) and all(isinstance(n.args[2], ir.Const) for n in reads) and 1 < len(planes) <= 4
+    planes: set[int] = set()
+    for g in plan.region:
+        unrolled = {n for _, names in plan.unrolled.get(id(g), []) for n in names}
+        for d in pipe.definitions(g):
+            ranges = {r: range(int(lo.value), int(lo.value) + int(e.value))
+                      for r, lo, e in (d.rdom.dims if d.rdom is not None else ())
+                      if r in unrolled and isinstance(lo, ir.Const) and isinstance(e, ir.Const)}
+            for n in ir.walk(d.value):
+                if not (isinstance(n, ir.Call) and (n.callee is f or (image is not None and n.callee is image))):
+                    continue
+                c = n.args[2]
+                if isinstance(c, ir.Const):
+                    planes.add(int(c.value))
+                elif isinstance(c, ir.RVar) and c.name in ranges:
+                    planes |= set(ranges[c.name])
+                else:
+                    return False
+    return 1 < len(planes) <= 4
 
 
 def _stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:

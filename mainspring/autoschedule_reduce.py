@@ -81,8 +81,9 @@ def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> t
 
 
 def projection(f: Function, d, streams: list[Function]) -> bool:
-    """Whether d sums its streams along whole dimensions past the pixel's (`s(x) += im(x, r)`, a column sum):
-    each RVar indexes only streams, each time a dimension after the first one that moves with a pure Var, alone.
+    """Whether d sums its streams along their rows (`s(x) += im(x, r)`, a column sum): each RVar indexes only
+    streams, each time alone and in the dimension after the first one that moves with a pure Var (a planar
+    image's planes, `maximum(im(x, y, r))`, stream channels first instead: `_planes_read_together`).
     Such an update stays serial with its RVars outermost (`projection_source`), where it reads its input as it
     streams and keeps a row of sums; unrolled or in place, it would wait for the whole frame."""
     pure, rvars, seen = set(f.args), {r for r, _, _ in d.rdom.dims}, set()
@@ -97,7 +98,7 @@ def projection(f: Function, d, streams: list[Function]) -> bool:
         moves = [bool(ns & pure) for ns in names]
         pixel = moves.index(True) if True in moves else len(n.args)
         for j, ns in enumerate(names):
-            if ns & rvars and (j <= pixel or moves[j] or len(ns & rvars) > 1):
+            if ns & rvars and (j != pixel + 1 or moves[j] or len(ns & rvars) > 1):
                 return False
             seen |= ns & rvars
     return seen == rvars

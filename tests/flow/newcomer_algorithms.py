@@ -257,6 +257,29 @@ def transpose(m, width, height):
     return flipped, [height, width], image
 
 
+def channel_max(m, width, height):
+    """The largest of a planar image's three channels at each pixel (`maximum` over an RDom of the planes)."""
+    image = m.ImageParam(m.UInt(8), 3, "image")
+    x, y = m.Var("x"), m.Var("y")
+    r = m.RDom([(0, 3)])
+    brightest = m.Func("brightest")
+    brightest[x, y] = m.maximum(image[x, y, r.x])
+    brightest.set_estimates([(0, width), (0, height)])
+    return brightest, [width, height], image
+
+
+def coarse_detail(m, width, height):
+    """The image plus a 1-2-1 blur of its 2x subsample, upsampled back (the output reads the image itself too)."""
+    image = m.ImageParam(m.UInt(16), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    sub, blur, out = m.Func("sub"), m.Func("coarse"), m.Func("detailed")
+    sub[x, y] = image[2 * x, 2 * y]
+    blur[x, y] = sub[x - 1, y] + 2 * sub[x, y] + sub[x + 1, y]
+    out[x, y] = blur[x / 2, y / 2] + image[x, y]
+    out.set_estimates([(0, width), (0, height)])
+    return out, [width, height], image
+
+
 ALL = (box_blur, box_blur_9, sobel, median, max_pool, bilinear_up, unsharp, threshold, colour_matrix, separable5,
        pyramid, pyramid_by_levels, edge_blur, mirror_blur, histogram, running_max, gamma, column_sum, mirror_x,
-       transpose)
+       transpose, channel_max, coarse_detail)

@@ -1,4 +1,4 @@
-"""Twenty algorithms written as a newcomer from the Halide tutorials writes them (tests/flow/newcomer_algorithms.py:
+"""Twenty-two algorithms written as a newcomer from the Halide tutorials writes them (tests/flow/newcomer_algorithms.py:
 no schedule, no copy Funcs, 8- and 16-bit, signed and unsigned), scheduled by `apply_autoscheduler` with its
 defaults: their reference is Halide 21's, and each design is bit-exact (on Icarus; seven on Verilator too), near its
 ideal cycles and its storage near the minimum. `pyramid`, collapsed in one Func (x / 2 and x / 4), runs in nested
