@@ -18,13 +18,32 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .ir import Loop, Op
+from .ir import Loop, LoopNest, Op
 from .state import Lowering
 
 
 def reduce_in_place(s: Lowering) -> Lowering:
     nest = s.built_nest
-    return replace(s, nest=replace(nest, body=tuple(_visit(n, set(nest.inputs)) for n in nest.body)))
+    ordered = set(nest.inputs) | _made_in_storage_order(nest)
+    return replace(s, nest=replace(nest, body=tuple(_visit(n, ordered) for n in nest.body)))
+
+
+def _made_in_storage_order(nest: LoopNest) -> set[str]:
+    """The buffers one op makes, point by point, in their storage order (its loops, outermost first, are its last
+    dimension to its first: a Func's default order), as a stream arrives."""
+    makers: dict[str, list[tuple[tuple[Loop, ...], Op]]] = {}
+    for loops, op in nest.ops():
+        makers.setdefault(op.store.buffer, []).append((loops, op))
+    out = set()
+    for name, found in makers.items():
+        if len(found) != 1:
+            continue
+        loops, op = found[0]
+        dims = [a.terms[0][0] if len(a.terms) == 1 and a.terms[0][1] == 1 else None for a in op.store.index]
+        live = [lp.var for lp in loops if lp.extent > 1]  # lanes too: mobile's pw_conv makes its planes at once
+        if None not in dims and [d for d in reversed(dims) if d in live] == live:
+            out.add(name)
+    return out
 
 
 def _visit(node: Loop | Op, inputs: set[str]) -> Loop | Op:
@@ -69,17 +88,32 @@ def _in_place_order(loops: list[Loop], op: Op, inputs: set[str]) -> list[Loop] |
     live = [lp for lp in order if lp.extent > 1]
     if not steps or [lp.var for lp in live] == [lp.var for lp in loops if lp.extent > 1]:
         return None
-    if _reads_as_streamed(serial, op, inputs) and not _reads_as_streamed(pure + steps, op, inputs):
+    if _along_rows(op, {lp.var for lp in steps}, inputs) and _reads_as_streamed(serial, op, inputs) and \
+            not _reads_as_streamed(pure + steps, op, inputs):
         return None  # a projection (`s(x) += im(x, r)`, r outside x): the user's order is the stream's
     return order
 
 
+def _along_rows(op: Op, steps: set[str], inputs: set[str]) -> bool:
+    """Whether a step loop walks the rows of a load of `inputs`: alone in the dimension after the first one that
+    moves with a pure loop (a column sum's `im(x, r)`; not a sum over planes, mobile's `pw_conv(k, x, y, r)`, nor a
+    window's taps), as the autoscheduler's projections (mainspring/autoschedule_reduce.py)."""
+    for p in op.loads:
+        if p.access.buffer not in inputs:
+            continue
+        names = [{v for v, _ in a.terms} for a in p.access.index]
+        moving = [j for j, ns in enumerate(names) if ns - steps]
+        if moving and moving[0] + 1 < len(names) and len(row := names[moving[0] + 1]) == 1 and row <= steps:
+            return True
+    return False
+
+
 def _reads_as_streamed(serial: list[Loop], op: Op, inputs: set[str]) -> bool:
-    """Whether, in the order of `serial` (outermost first), every load of a stream moves forwards through it in
-    the order its words arrive (the last dimension outermost, after pass `streams`): each loop's step, after its
-    inner loops wrap around, is lexicographically non-negative. In place, a reduction along a whole dimension of
-    its input (a column sum's rows) would wait for the whole frame. (A Func computed inside makes its values in
-    its own loops' order, which may not be its storage order: mobile's pw_conv, channels innermost.)"""
+    """Whether, in the order of `serial` (outermost first), every load of `inputs` (the streams, and Funcs made in
+    their storage order) moves forwards through it as its words are made (the last dimension outermost, after
+    pass `streams`): each loop's step, after its inner loops wrap around, is lexicographically non-negative. In
+    place, a reduction along a whole dimension of its input (a column sum's rows) would wait for the whole frame.
+    (A Func made in another order is left out: mobile's pw_conv, channels innermost.)"""
     for p in op.loads:
         if p.access.buffer not in inputs:
             continue

@@ -466,7 +466,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         if _stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"])')
     for f in plan.buffered + [acc]:
-        lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f) + projection_source(pipe, plan, f)
+        lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f) + projection_source(pipe, f)
     for f in plan.streams if not plan.glb else []:
         lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()"
                      + ("" if _image_copy(pipe, f) else "  # computed by the host from the image"))

@@ -59,7 +59,7 @@ def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> t
     """The names of update d of f to unroll (its RVars, and pure Vars of f's planes), the first `depth` of them
     (all for None), and whether the reduction stays partly serial (its taps)."""
     n = points(d)
-    if n is None or not all(isinstance(a, ir.Var) for a in d.args) or projection(f, d, plan.streams):
+    if n is None or not all(isinstance(a, ir.Var) for a in d.args) or projection(f, d):
         return [], False
     if n <= MAX_UNROLLED or (n * plan.asked <= MAX_TAPS_UNROLLED and not d.rdom.predicates and _taps_alone(f, d)):
         return [r for r, _, _ in d.rdom.dims][:depth], False
@@ -80,9 +80,9 @@ def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> t
     return names, bool(names)
 
 
-def projection(f: Function, d, streams: list[Function]) -> bool:
-    """Whether d sums its streams along their rows (`s(x) += im(x, r)`, a column sum): each RVar indexes only
-    streams, each time alone and in the dimension after the first one that moves with a pure Var (a planar
+def projection(f: Function, d) -> bool:
+    """Whether d sums what it reads along its rows (`s(x) += im(x, r)`, a column sum): each RVar indexes, each
+    time alone, the dimension after the first one that moves with a pure Var (a planar
     image's planes, `maximum(im(x, y, r))`, stream channels first instead: `_planes_read_together`).
     Such an update stays serial with its RVars outermost (`projection_source`), where it reads its input as it
     streams and keeps a row of sums; unrolled or in place, it would wait for the whole frame."""
@@ -91,10 +91,6 @@ def projection(f: Function, d, streams: list[Function]) -> bool:
         if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
             continue
         names = [{m.name for m in ir.walk(a) if isinstance(m, (ir.Var, ir.RVar))} for a in n.args]
-        if all(n.callee is not s for s in streams):  # a Func computed inside makes its planes its own way
-            if any(ns & rvars for ns in names):
-                return False
-            continue
         moves = [bool(ns & pure) for ns in names]
         pixel = moves.index(True) if True in moves else len(n.args)
         for j, ns in enumerate(names):
@@ -104,11 +100,11 @@ def projection(f: Function, d, streams: list[Function]) -> bool:
     return seen == rvars
 
 
-def projection_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
+def projection_source(pipe: Pipeline, f: Function) -> list[str]:
     """The reorders that put a projection's RVars outside its pure Vars (see `projection`)."""
     lines = []
     for k, d in enumerate(pipe.definitions(f)[1:]):
-        if d.rdom is not None and all(isinstance(a, ir.Var) for a in d.args) and projection(f, d, plan.streams):
+        if d.rdom is not None and all(isinstance(a, ir.Var) for a in d.args) and projection(f, d):
             dims = [f'vars["{a}"]' for a in f.args] + [f'"{r}"' for r, _, _ in d.rdom.dims]
             lines.append(f'    funcs["{pipe.name(f)}"].update({k}).reorder({", ".join(dims)})  # its sums as the rows '
                          'stream')
