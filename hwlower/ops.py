@@ -173,9 +173,10 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
                 s0, lanes0 = adopted, upd
             check_folded_update(f"Func '{f.name}'", upd, lanes0)
             value = folded
-    if pending and not ram and f is not region.output and not _reads_anything(value):
+    if pending and not ram and (f is region.output or not _reads_anything(value)):
         # The pure definition only initialises (a constant): its loops, unrolled or not, cost nothing and its
         # rate is the first update's, which reads it back (harris's lgxx.unroll(x, 3) with a serial update).
+        # The output's only initialises the buffer it accumulates in: the copy out streams its lanes.
         k, d = pending[0]
         adopted = _pure_part(f, d, box, k)
         if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
