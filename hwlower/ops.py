@@ -142,20 +142,7 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     at computed coordinates. `together` tells which dimensions a producer makes in one firing, for the lanes of
     an update folded into a constant (update_lanes.py, which appends to `notes` the unrolls it runs serially)."""
     fname = pipe.name(f)
-    s0 = _pure_loops(region, f, defs, box, loop_box, shifts)
-    if f is region.output and not _folds_whole(f, defs):
-        # its pure op only initialises the internal buffer that its serial updates accumulate in; the copy out
-        # streams the lanes (build_ops), so lanes that a serial reader would read at a stride run serially here
-        s0 = serial_split_lanes(f, defs[0], s0)[0]
-    elif f is region.output:
-        moved = lanes_innermost(s0)
-        if moved is not None:
-            s0 = moved
-            if notes is not None:
-                notes.append(_lanes_moved_note(f, moved))
-    elif notes is not None:
-        s0, dropped = serial_split_lanes(f, defs[0], s0)
-        notes.extend(dropped)
+    s0 = _pure_stage_loops(region, f, defs, _pure_loops(region, f, defs, box, loop_box, shifts), notes)
     lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     value = defs[0].value
     out: list[Loop | Op] = []
@@ -173,17 +160,20 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
                 s0, lanes0 = adopted, upd
             check_folded_update(f"Func '{f.name}'", upd, lanes0)
             value = folded
-    if pending and not ram and (f is region.output or not _reads_anything(value)):
+    first = pending[0] if pending and not ram else None
+    if first is not None and (lanes0.k != _update_lanes(f, first[1], box, first[0]).k if f is region.output
+                              else not _reads_anything(value)):
         # The pure definition only initialises (a constant): its loops, unrolled or not, cost nothing and its
         # rate is the first update's, which reads it back (harris's lgxx.unroll(x, 3) with a serial update).
-        # The output's only initialises the buffer it accumulates in: the copy out streams its lanes.
-        k, d = pending[0]
+        # The output's only initialises the buffer it accumulates in (the copy out streams its lanes): where its
+        # lanes are not the update's, it takes the update's (`hw_output.unroll(xi, 2)` with a serial update).
+        k, d = first
         adopted = _pure_part(f, d, box, k)
         if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
-    if not ram or f is region.output:  # a RAM starts at its pure definition's values (Buffer.init); the output's
-        # pure op gives the loops of its copy out (output_copy.py)
+    if not ram or f is region.output:  # a RAM starts at its pure definition's values (Buffer.init); an output
+        # RAM's pure op is dropped with its copy out (output_copy.py)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams,
                             output=f is region.output and f is region.accelerated))
         op_lanes[f"{fname}_s0"] = lanes0
@@ -194,6 +184,25 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
+
+
+def _pure_stage_loops(region: Region, f: Function, defs: list[Definition], s0: StageLoops,
+                      notes: list[str] | None) -> StageLoops:
+    """The loops f's pure op runs in (`s0` as scheduled): a pure output's with its unrolled loops innermost, the
+    lanes of others that a serial reader would read at a stride run serially (`notes` says so)."""
+    if f is region.output and not _folds_whole(f, defs):
+        # its pure op only initialises the internal buffer that its serial updates accumulate in; the copy out
+        # streams the lanes (build_ops)
+        return serial_split_lanes(f, defs[0], s0)[0]
+    if f is region.output:
+        moved = lanes_innermost(s0)
+        if moved is not None and notes is not None:
+            notes.append(_lanes_moved_note(f, moved))
+        return moved or s0
+    if notes is not None:
+        s0, dropped = serial_split_lanes(f, defs[0], s0)
+        notes.extend(dropped)
+    return s0
 
 
 def _pure_loops(region: Region, f: Function, defs: list[Definition], box: Box, loop_box: Box | None,

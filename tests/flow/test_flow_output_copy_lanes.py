@@ -1,10 +1,11 @@
 """The accelerator output with a serial update of its own (`hw_output(x, y) += ...` over an RDom not unrolled)
-accumulates in an internal buffer and streams out after (hwlower/output_copy.py). With lanes along y, the copy
-out runs the pure loops with the unrolled ones innermost (each transfer one firing's rows side by side), and the
-pure definition, which only initialises the internal buffer, runs in the first update's loops, so the serial update
-reads it in boxes: the split form `split(yi, yio, yii, 2).reorder(yii, xi, yio).unroll(yii)` failed inside
-memories/ ("not a union of boxes"), `unroll(yi, 2)` outside xi and `unroll(xi, 2)` were refused (the latter asked
-for the update to keep pace); all compile, as Halide accepts them (session 21)."""
+accumulates in an internal buffer and streams out after (hwlower/output_copy.py). The copy out runs the pure loops
+with the unrolled ones innermost (each transfer one firing's lanes side by side), and the pure definition, which
+only initialises the internal buffer, runs its lanes along y serially and takes the first update's loops where its
+lanes along x are not the update's, so the serial update reads it in boxes: the split form
+`split(yi, yio, yii, 2).reorder(yii, xi, yio).unroll(yii)` failed inside memories/ ("not a union of boxes"),
+`unroll(yi, 2)` outside xi and `unroll(xi, 2)` were refused (the latter asked for the update to keep pace); all
+compile, as Halide accepts them (session 21)."""
 
 import numpy as np
 import pytest
