@@ -111,28 +111,14 @@ def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s:
             )
 
 
-def output_lanes(nest: LoopNest, who: str, schedule: StageSchedule | None = None, handle: str = "") -> int:
-    """The words per transfer of the output stream: its op's lanes, which must be its innermost loops (a pure
-    output's are moved there, hwlower/loops.py `lanes_innermost`; one whose updates run serially keeps its
-    order, and is refused with the fix of a Func of its own for the reduction)."""
+def output_lanes(nest: LoopNest) -> int:
+    """The words per transfer of the output stream: its op's lanes, which are its innermost loops (a pure output's
+    are moved there, hwlower/loops.py `lanes_innermost`, as are the loops of the copy out of one whose updates run
+    serially, ops.py `_copy_op`)."""
     (loops, _), = [(lp, o) for lp, o in nest.ops() if o.store.buffer == nest.output]
     flags = [lp.unrolled for lp in loops]
     first = flags.index(True) if True in flags else len(flags)
-    if not all(flags[first:]):
-        inner = [lp.var for lp in loops[first + 1:] if not lp.unrolled]
-        mark = next((dv for dv in (schedule.directives if schedule else ()) if isinstance(dv, ForType)
-                     and loops[first].var.endswith(f".{dv.var}")), None)
-        short = loops[first].var.split(".")[-2] if loops[first].var.endswith(".ui") else loops[first].var
-        name = handle or who
-        raise ScheduleError(
-            (f"{mark.loc}: " if mark else "") +
-            f"{who}: the accelerator output unrolls its loop {loops[first].var} but not the loop "
-            f"{inner[0]} inside it, and its update runs serially (its values accumulate inside, then stream out): "
-            f"the output streams the pixels of one firing as consecutive words, so only its innermost loops may "
-            f"be unrolled; reduce in a Func of its own, computed at the accelerator's loop, and unroll the output's "
-            f"copy of it (acc(...) = <pure definition>; acc(...) += <update>; {name}(...) = acc(...); "
-            f"acc.compute_at({name}, <the accelerator's loop>); {name}.unroll({short}, <lanes>))"
-        )
+    assert all(flags[first:]), f"output {nest.output}: unrolled loops not innermost {[lp.var for lp in loops]}"
     k = 1
     for lp in loops[first:]:
         k *= lp.extent

@@ -27,7 +27,7 @@ from .guarded_clamps import unclamp_guarded_reads
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, lanes_innermost, replay
-from .output_copy import copies_out
+from .output_copy import copies_out, copy_from
 from .program import Tile
 from .region import Region
 from .rvar_tails import guard_reduction_tail
@@ -66,10 +66,12 @@ def build_ops(s: Lowering) -> Lowering:
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output else None
         if apart is not None:  # a serial reduction or a RAM in the output itself: inside, then streamed out
             nodes, acc = apart
+            nodes.append(copy_from(_copy_op(pipe, region, f, s.defs(f), tile, s.tables, steps.get(id(f), {}),
+                                            op_lanes, notes), fname, acc.name))
             buffers[-1] = replace(buffers[-1], init=None)
             buffers.append(acc)
-            # (a RAM's pure op gave only the copy's loops: it is gone)
-            op_lanes[f"{fname}_out"] = op_lanes.pop(f"{fname}_s0") if id(f) in s.rams else op_lanes[f"{fname}_s0"]
+            if id(f) in s.rams:  # (a RAM's pure op gave only the copy's loops: it is gone)
+                del op_lanes[f"{fname}_s0"]
             s = _with_box_of(s, acc.name, fname)
         body.extend(nodes)
     nest = LoopNest(s.name, tuple(buffers), tuple(pipe.name(f) for f in region.inputs), pipe.name(region.output),
@@ -140,21 +142,7 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     at computed coordinates. `together` tells which dimensions a producer makes in one firing, for the lanes of
     an update folded into a constant (update_lanes.py, which appends to `notes` the unrolls it runs serially)."""
     fname = pipe.name(f)
-    pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
-    pure_extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
-    sched0 = _tile_wide(f, defs[0].schedule, region, loop_box) if f is region.output and loop_box else \
-        defs[0].schedule
-    s0 = replay(sched0, pure_extents, set(), f"Func '{f.name}'", shifts=shifts)
-    if f is region.output:
-        s0 = _drop_host_loops(f, s0, region)
-        moved = lanes_innermost(s0) if _folds_whole(f, defs) else None
-        if moved is not None:
-            s0 = moved
-            if notes is not None:
-                notes.append(_lanes_moved_note(f, moved))
-    elif notes is not None:
-        s0, dropped = serial_split_lanes(f, defs[0], s0)
-        notes.extend(dropped)
+    s0 = _pure_stage_loops(region, f, defs, _pure_loops(region, f, defs, box, loop_box, shifts), notes)
     lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     value = defs[0].value
     out: list[Loop | Op] = []
@@ -172,16 +160,20 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
                 s0, lanes0 = adopted, upd
             check_folded_update(f"Func '{f.name}'", upd, lanes0)
             value = folded
-    if pending and not ram and f is not region.output and not _reads_anything(value):
+    first = pending[0] if pending and not ram else None
+    if first is not None and (lanes0.k != _update_lanes(f, first[1], box, first[0]).k if f is region.output
+                              else not _reads_anything(value)):
         # The pure definition only initialises (a constant): its loops, unrolled or not, cost nothing and its
         # rate is the first update's, which reads it back (harris's lgxx.unroll(x, 3) with a serial update).
-        k, d = pending[0]
+        # The output's only initialises the buffer it accumulates in (the copy out streams its lanes): where its
+        # lanes are not the update's, it takes the update's (`hw_output.unroll(xi, 2)` with a serial update).
+        k, d = first
         adopted = _pure_part(f, d, box, k)
         if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
-    if not ram or f is region.output:  # a RAM starts at its pure definition's values (Buffer.init); the output's
-        # pure op gives the loops of its copy out (output_copy.py)
+    if not ram or f is region.output:  # a RAM starts at its pure definition's values (Buffer.init); an output
+        # RAM's pure op is dropped with its copy out (output_copy.py)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams,
                             output=f is region.output and f is region.accelerated))
         op_lanes[f"{fname}_s0"] = lanes0
@@ -192,6 +184,55 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         _check_lanes_independent(f, k, d, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
+
+
+def _pure_stage_loops(region: Region, f: Function, defs: list[Definition], s0: StageLoops,
+                      notes: list[str] | None) -> StageLoops:
+    """The loops f's pure op runs in (`s0` as scheduled): a pure output's with its unrolled loops innermost, the
+    lanes of others that a serial reader would read at a stride run serially (`notes` says so)."""
+    if f is region.output and not _folds_whole(f, defs):
+        # its pure op only initialises the internal buffer that its serial updates accumulate in; the copy out
+        # streams the lanes (build_ops)
+        return serial_split_lanes(f, defs[0], s0)[0]
+    if f is region.output:
+        moved = lanes_innermost(s0)
+        if moved is not None and notes is not None:
+            notes.append(_lanes_moved_note(f, moved))
+        return moved or s0
+    if notes is not None:
+        s0, dropped = serial_split_lanes(f, defs[0], s0)
+        notes.extend(dropped)
+    return s0
+
+
+def _pure_loops(region: Region, f: Function, defs: list[Definition], box: Box, loop_box: Box | None,
+                shifts: bool) -> StageLoops:
+    """The loops of f's pure definition over its box (the accelerator output's: over `loop_box`, inside the
+    accelerator)."""
+    pure_extents = {a: (loop_box or box)[i] for i, a in enumerate(f.args)}
+    extents = {a: (lo, hi - lo + 1) for a, (lo, hi) in pure_extents.items()}
+    sched0 = _tile_wide(f, defs[0].schedule, region, loop_box) if f is region.output and loop_box else \
+        defs[0].schedule
+    s0 = replay(sched0, extents, set(), f"Func '{f.name}'", shifts=shifts)
+    return _drop_host_loops(f, s0, region) if f is region.output else s0
+
+
+def _copy_op(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], tile: Tile,
+             tables: dict[int, Table], steps: dict[int, tuple[int, ...]], op_lanes: dict[str, Lanes],
+             notes: list[str]) -> Loop | Op:
+    """The accelerator output's pure op with its unrolled loops innermost, whose loops its copy out runs in
+    (output_copy.py): a pure copy's points are independent, and each transfer of the stream holds one firing's
+    lanes (`hw_output.unroll(yi, 2)` outside xi, with a serial update: two rows side by side)."""
+    fname = pipe.name(f)
+    s0 = _pure_loops(region, f, defs, tile.boxes[fname], tile.loop_box or tile.output_box, fname in tile.demands)
+    moved = lanes_innermost(s0)
+    if moved is not None:
+        s0 = moved
+        notes.append(_lanes_moved_note(f, moved))
+    op_lanes[f"{fname}_out"] = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
+    (op,) = guard_shifted([_make_op(pipe, fname, f, 0, defs[0], defs[0].value, s0, tables, steps,
+                                    output=f is region.accelerated)], tile.boxes[fname], tile.demands.get(fname))
+    return op
 
 
 def _pure_part(f: Function, d: Definition, box: Box, k: int, s: StageLoops | None = None) -> StageLoops | None:

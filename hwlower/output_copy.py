@@ -2,8 +2,9 @@
 not unrolled, the output accelerated itself), or held in a RAM (a histogram whose table is the output,
 hwlower/scatter.py): its definitions run on an internal buffer, and a copy op over the pure definition's loops
 streams each element out once, after its last update. The output stream carries one word per element, in the
-order of the pure definition's loops, as for any other output; a RAM's internal buffer is the RAM (its `init`),
-as if the user had written `out(b) = hist(b)`."""
+order of the pure definition's loops with its unrolled ones innermost (each transfer one firing's lanes), as for
+a pure output (loops.py `lanes_innermost`); a RAM's internal buffer is the RAM (its `init`), as if the user had
+written `out(b) = hist(b)`."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from .ir import Access, Affine, Buffer, LoadPort, Loop, Op
 
 def copies_out(nodes: list[Loop | Op], buffer: Buffer, taken: set[str]) -> tuple[list[Loop | Op], Buffer] | None:
     """`nodes` (the output Func's op trees, the pure definition's first) rewritten to store into an internal
-    buffer, plus the copy to `buffer`, and the internal buffer; None when one op stores the output already.
-    For a RAM (`buffer.init`) the pure definition's op gives only the copy's loops: the RAM starts at `init`."""
+    buffer, and the internal buffer; None when one op stores the output already. The copy to `buffer`
+    (`copy_from`) follows them. For a RAM (`buffer.init`) the pure definition's op is dropped: the RAM starts at
+    `init`."""
     if buffer.init is None and sum(1 for n in nodes for _, op in _ops(n) if op.store.buffer == buffer.name) <= 1:
         return None
     acc = f"{buffer.name}_acc"
@@ -26,7 +28,7 @@ def copies_out(nodes: list[Loop | Op], buffer: Buffer, taken: set[str]) -> tuple
         acc += "_"
     kept = nodes[1:] if buffer.init is not None else nodes
     moved = [_retarget(n, buffer.name, acc) for n in kept]
-    return moved + [_copy(nodes[0], buffer.name, acc)], replace(buffer, name=acc)
+    return moved, replace(buffer, name=acc)
 
 
 def _ops(node: Loop | Op, loops: tuple[Loop, ...] = ()) -> Iterator[tuple[tuple[Loop, ...], Op]]:
@@ -47,8 +49,8 @@ def _retarget(node: Loop | Op, old: str, new: str) -> Loop | Op:
     return replace(node, store=store, loads=tuple(ports.values()), value=value)
 
 
-def _copy(pure: Loop | Op, out: str, acc: str) -> Loop | Op:
-    """The pure definition's loop nest (its loops renamed) storing each element of `acc` to `out`."""
+def copy_from(pure: Loop | Op, out: str, acc: str) -> Loop | Op:
+    """The pure definition's loop nest `pure` (its loops renamed) storing each element of `acc` to `out`."""
     ((loops, op),) = list(_ops(pure))
     names = {lp.var: lp.var.replace(".s0.", ".out.", 1) for lp in loops}
 

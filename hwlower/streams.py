@@ -24,8 +24,7 @@ def assign_lanes(s: Lowering) -> Lowering:
     nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
     check_rates(nest, op_lanes, in_lanes)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
-    out = region.output
-    lanes += ((nest.output, output_lanes(nest, f"Func '{out.name}'", out.definitions[0].schedule, user_handle(out))),)
+    lanes += ((nest.output, output_lanes(nest)),)
     return replace(s, nest=replace(nest, lanes=lanes), op_lanes=op_lanes)
 
 
