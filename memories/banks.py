@@ -153,11 +153,11 @@ def _tile_ports(prog: Program, sched: Schedule, reads: list[mp._Read]) -> list[l
     busy: list[isl.Set] = []  # the cycles each tile read port reads in
     for r in sorted(reads, key=lambda r: (_least(prog, r), reads.index(r))):
         cycles = _read_cycles(sched, r)
-        free = [j for j, used in enumerate(busy)
-                if len(ports[j]) < CONTROLLERS_PER_TILE_READ_PORT and used.intersect(cycles).is_empty()]
-        if free:
-            ports[free[0]].append(r)
-            busy[free[0]] = busy[free[0]].union(cycles)
+        free = next((j for j, used in enumerate(busy)
+                     if len(ports[j]) < CONTROLLERS_PER_TILE_READ_PORT and used.intersect(cycles).is_empty()), None)
+        if free is not None:
+            ports[free].append(r)
+            busy[free] = busy[free].union(cycles)
         else:
             ports.append([r])
             busy.append(cycles)

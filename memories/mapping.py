@@ -26,13 +26,13 @@ from mainspring.hwlower.ir import Affine
 from mainspring.target import CGRA
 
 from . import banks as residue
-from . import checker, read_registers
+from . import checker, circular, read_registers
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
 from .polyhedral import Access, Flow, Program, Stmt, point_values
 from .schedule import Schedule, flow_delay
-from .timing import bounds, embed_values, flat_map
+from .timing import bounds
 
 
 @dataclass(frozen=True, eq=False)
@@ -368,15 +368,6 @@ def _strided_hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
     return tuple(out)
 
 
-def _address_map(name: str, box: tuple[Dim, ...], c: Controller) -> isl.Map:
-    """{ name[t] -> [address] } of a controller iterating `box` (outermost first; its data strides innermost
-    first, per iteration)."""
-    n = len(box)
-    terms = [f"{c.data_stride[n - 1 - k]}*floor((t{k} - {d.min})/{d.step})" for k, d in enumerate(box)]
-    ts = ", ".join(f"t{k}" for k in range(n))
-    return isl.Map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(c.data_starting_addr)])}] : {bounds(box)} }}")
-
-
 def _hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
     lo = [s.dim_min_val(k).to_python() for k in range(len(dims))]
     hi = [s.dim_max_val(k).to_python() for k in range(len(dims))]
@@ -472,7 +463,7 @@ def _region_layout(prog: Program, sched: Schedule, buf: str, reads: list[_Read],
     """(the elements, the writes, the circular words) of a region serving `reads` from the streams `mine`."""
     hull = _hull_elements(prog, buf, [_addressed_write(prog, sched, buf, src, lane, reads) for lane, src in mine])
     writes = [_addressed_write(prog, sched, buf, src, lane, reads, hull) for lane, src in mine]
-    return hull, writes, _circular_words(prog, sched, buf, reads, writes)
+    return hull, writes, _circular_words(sched, buf, reads, writes)
 
 
 def _same_words(reads: list[_Read]) -> dict[_Read, list[_Read]]:
@@ -554,38 +545,14 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
     return src, lane, box, ctrl
 
 
-def _circular_words(prog: Program, sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write]) -> int:
+def _circular_words(sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write]) -> int:
     """The least circular size such that no value's slot is rewritten between its write and last read."""
-    write_cycle: isl.Map | None = None
-    last_read: isl.Map | None = None
-    addr: isl.Map | None = None
-    width = 1 + max(len(src.time_dims) for src, _, _, _ in writes)
-    for k, (src, lane, box, ctrl) in enumerate(writes):
+    streams = []
+    for src, lane, box, ctrl in writes:
         t = sched.timing[src.name]
-        emb = embed_values(src.time_name, len(src.time_dims), k, width)
-        rel: isl.Map | None = None
-        for r in reads:
-            if r.flow.src is src and r.flow.src_lane == lane:
-                td = sched.timing[r.flow.dst.name]
-                m = r.flow.rel.apply_range(flat_map(r.flow.dst.time_name, r.flow.dst.time_dims, td.rates,
-                                                    td.delay + r.flow.read_offset))
-                rel = m if rel is None else rel.union(m)
-        assert rel is not None, "each write comes from `reads`: it has a read"
-        wc = flat_map(src.time_name, box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates))
-        # A value nobody reads from memory dies as it is written (but still takes its slot in that cycle).
-        last = rel.lexmax().union(wc.subtract_domain(rel.domain()))
-        am = _address_map(src.time_name, box, ctrl)
-        parts = (wc.apply_domain(emb), last.apply_domain(emb), am.apply_domain(emb))
-        write_cycle, last_read, addr = (p if acc is None else acc.union(p)
-                                        for acc, p in zip((write_cycle, last_read, addr), parts))
-    assert write_cycle is not None and last_read is not None and addr is not None, "there is a write"
-    # Reads forward the word written in their issue cycle, so a rewrite may come in the last read's cycle.
-    overlap = write_cycle.lex_le_map(write_cycle).intersect(last_read.lex_gt_map(write_cycle))
-    overlap = overlap.subtract(isl.Map.identity(overlap.get_space()))
-    if overlap.is_empty():
-        return 1
-    dist = overlap.apply_domain(addr).apply_range(addr).deltas()
-    if not dist.intersect(isl.Set("{ [0] }")).is_empty():
-        raise MemoryMappingError(f"buffer '{buf}': an element is rewritten while its previous value is still to be "
-                                 "read; this needs more than one copy of the buffer")
-    return max(dist.dim_max_val(0).to_python(), -dist.dim_min_val(0).to_python()) + 1
+        flows = tuple((str(r.flow.rel), r.flow.dst.time_name, r.flow.dst.time_dims, sched.timing[r.flow.dst.name].rates,
+                       sched.timing[r.flow.dst.name].delay + r.flow.read_offset)
+                      for r in reads if r.flow.src is src and r.flow.src_lane == lane)
+        streams.append((src.time_name, len(src.time_dims), box, t.rates,
+                        t.delay + src.latency + _offset(box, src.time_dims, t.rates), ctrl, flows))
+    return circular.circular_words(buf, tuple(streams))

@@ -207,10 +207,8 @@ def test_dnn(case, simulator):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("resnet_stride2")  # with test_dnn's resnet_stride2: its compile, timed, is this one's
 def test_resnet_stride2_compiles_within_a_minute():
-    import time
-
     from porting import compile_design
-    t = time.time()
-    compile_design("resnet_stride2_timed", resnet_stride2)
-    assert time.time() - t < 60
+    design, _ = compile_design("resnet_stride2", resnet_stride2)
+    assert design.compile_seconds < 60
