@@ -3,6 +3,9 @@
 - A read at a constant delay from its write stream is a tap on that stream: register chains and chained delay
   lines packed into memory tiles (`delay_lines`), counted in the stream's writes when every read allows it, so
   storage equals the exact count of live values (a 3x3 window on a 64-wide stream: 131 values, one tile).
+- A read at no constant delay that still takes its value a constant number of the stream's writes later (a
+  pixel's channels read over three cycles, an upsample's input pixel read twice: a bank of one word) is a write
+  tap too, on a register the stream's writes enable: no memory tile for a word (`_addressed_as_write_taps`).
 - Other reads (rate changes, sequential reductions) go through an addressed bank: each element at its linear
   address over the elements the bank holds (every step-th of a dimension where the reads stride), modulo the
   least circular size that never overwrites a live value; banks are replicated when more reads than a tile's
@@ -40,6 +43,8 @@ from .timing import bounds, embed_values, flat_map
 class _Read:
     port: ReadPort
     flow: Flow
+    # a read at no constant delay from its write served as a write tap (`_addressed_as_write_taps`)
+    by_writes: bool = False
 
 
 _WritePorts = dict[tuple[str, tuple[int, ...]], WritePort]  # (op, lane) -> its write port
@@ -59,6 +64,7 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
     reads = _read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
     slices = math.ceil(buf.type.bits() / target.word_bits)
     best = _organise(prog, sched, target, name, reads, wports, slices)
+    best, reads = _addressed_as_write_taps(prog, sched, target, name, reads, wports, slices, best)
     if _words(wports, best) > min_words:
         best, reads = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
     if _words(wports, best) > min_words:
@@ -118,6 +124,30 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
     return best, kept
 
 
+def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
+                             wports: _WritePorts, slices: int, best: _Organised) -> tuple[_Organised, list[_Read]]:
+    """Where a write port's addressed reads each take their value a constant number of its writes later (a bank
+    of one word: every value read before the next is written, as a pixel's channels are), serve them as write
+    taps: a register enabled by the root's writes costs no memory tile. Each write port in turn, kept when it
+    takes no more tiles and no more words, and fewer of either. Returns the mapping and its reads."""
+    kept = reads
+    for wp in wports.values():
+        mine = [r for r in kept if r.port.source == wp.name]
+        if all(r.port.delay is not None or r.by_writes for r in mine) \
+                or write_steps(sched, prog.stmt(wp.op), [r.flow for r in mine]) is None:
+            continue
+        trial = [dataclasses.replace(r, by_writes=True) if r.port.source == wp.name and r.port.delay is None else r
+                 for r in kept]
+        try:
+            got = _organise(prog, sched, target, name, trial, wports, slices)
+        except MemoryMappingError:
+            continue
+        cost, was = (_tiles(got), _words(wports, got)), (_tiles(best), _words(wports, best))
+        if cost[0] <= was[0] and cost[1] <= was[1] and cost != was:
+            best, kept = got, trial
+    return best, kept
+
+
 def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
                            wports: _WritePorts, slices: int, best: _Organised) -> _Organised:
     """`best`, or the mapping with registers after bank read ports (then banks by residue) that stores fewer
@@ -148,9 +178,10 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
     taps: dict[tuple[str, int], str] = {}  # (write port, delay) -> the element delivering it
     steps: dict[str, int] = {}  # read port -> the root's writes from its value's to the one in its read cycle
     for wp in wports.values():
-        mine = [r for r in reads if r.port.source == wp.name and r.port.delay is not None]
+        mine = [r for r in reads if r.port.source == wp.name and (r.port.delay is not None or r.by_writes)]
         src = prog.stmt(wp.op)
         per_flow = write_steps(sched, src, [r.flow for r in mine])
+        assert per_flow is not None or not any(r.by_writes for r in mine), "write taps whose steps vary"
         if per_flow is not None:
             steps.update({r.port.name: per_flow[r.flow] for r in mine})
         # (every port in `mine` has a delay: the filter on the last line restates it for the type checker)
@@ -161,7 +192,7 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
         registers += regs
         banks += dl_banks
         taps.update({(wp.name, d): e for d, e in elements.items()})
-    addressed = [r for r in reads if r.port.delay is None]
+    addressed = [r for r in reads if r.port.delay is None and not r.by_writes]
     served: dict[str, str] = {}  # logical read port -> addressed bank read port, or a register after one
     folded = read_registers.fold(prog, sched, addressed) if fold and addressed else None
     if addressed:
@@ -177,7 +208,8 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
     for r in reads:
         p = r.port
         k = steps.get(p.name)
-        tap = served[p.name] if p.delay is None else taps[(p.source, p.delay if k is None else k)]
+        at = k if k is not None else p.delay  # a write tap's steps, else a cycle tap's delay
+        tap = served[p.name] if at is None else taps[(p.source, at)]
         final.append(ReadPort(p.name, p.buffer, p.op, p.load, p.lane, p.source, p.domain, p.delay, tap,
                               p.controller, k))
     return final, registers, banks
