@@ -347,6 +347,14 @@ def _firings_between(timing: _Timing, f: Function, p: Point, cycle: int) -> int:
     return count
 
 
+def _steady_steps(timing: _Timing, f: Function, read: Read) -> int | None:
+    """The read's delay in f's writes (those before its cycle, less its value's) where that is the same at every
+    cycle it reads (a value read at several cycles before the next is written: a write tap, not an addressed
+    bank); else None."""
+    got = {_firings_between(timing, f, p, t - 1) + 1 for p, t in read}  # f's writes before the read's cycle
+    return got.pop() if len(got) == 1 else None
+
+
 def addressed_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, boxes: dict[str, list],
                     readers: Callable[[Function], list[Function]]) -> dict[int, int]:
     """The memory tiles of each buffered Func and stream (by id) of a resampling pipeline, for the tile whose boxes
@@ -371,7 +379,12 @@ def addressed_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, boxes: dict[str, 
             delays = [_firings_between(timing, f, r[0][0], r[0][1]) if len(c) == 1 else None
                       for r, c in zip(reads, cycles)]
             slices = -(-f.type.bits() // target.word_bits)
-            got[id(f)] = slices * _cost(timing, f, reads, delays, target)[1]
+            cost = _cost(timing, f, reads, delays, target)
+            steady = [d if d is not None else _steady_steps(timing, f, r) for r, d in zip(reads, delays)]
+            if None in delays and None not in steady:  # memories/mapping.py `_addressed_as_write_taps`
+                taps = _cost(timing, f, reads, steady, target)
+                cost = taps if taps[0] <= cost[0] and taps[1] <= cost[1] else cost
+            got[id(f)] = slices * cost[1]
     except _Unsupported:
         return {}
     return got

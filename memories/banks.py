@@ -72,7 +72,7 @@ def _split_reads(prog: Program, sched: Schedule, buf: str, reads: list[mp._Read]
     out: list[mp._Read] = []
     split_any = False
     for r in reads:
-        if r.port.delay is not None:
+        if r.port.delay is not None or r.by_writes:
             out.append(r)
             continue
         boxes = _residue_boxes(prog, r, k, m)
@@ -82,7 +82,7 @@ def _split_reads(prog: Program, sched: Schedule, buf: str, reads: list[mp._Read]
         out += [_piece(prog, sched, buf, r, box) for box in boxes]
     if not split_any:
         return None
-    return [mp._Read(dataclasses.replace(r.port, name=f"{buf}.r{j}"), r.flow) for j, r in enumerate(out)]
+    return [dataclasses.replace(r, port=dataclasses.replace(r.port, name=f"{buf}.r{j}")) for j, r in enumerate(out)]
 
 
 def _residue_boxes(prog: Program, r: mp._Read, k: int, m: int) -> list[tuple[Dim, ...]] | None:

@@ -277,11 +277,11 @@ def _check_elements(buf: BufferPlan) -> None:
     addressed = {p.name for b in buf.banks if b.kind == "addressed" for p in b.read_ports}
     for p in buf.read_ports:
         root = delay.get(p.tap, (None, False, None))
-        if p.delay is None and p.tap not in addressed and (root[0] not in addressed or root[1]):
+        if p.delay is None and p.steps is None and p.tap not in addressed and (root[0] not in addressed or root[1]):
             _fail(buf.name, f"read port {p.name} reads an addressed bank through {p.tap}, neither a bank read port "
                             "nor a register after one")
         want = (p.source, p.steps is not None, p.delay if p.steps is None else p.steps)
-        if p.delay is not None and not delivers(p.tap, want):
+        if (p.delay is not None or p.steps is not None) and not delivers(p.tap, want):
             _fail(buf.name, f"read port {p.name} expects {p.source} delayed {want[2]} "
                             f"{'writes' if want[1] else 'cycles'} from {p.tap}, which delivers {delay.get(p.tap)}")
     for b in buf.banks:

@@ -25,7 +25,9 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   Elements: the write port itself (delay 0, a wire: the producer's output in the write cycle), a `Register`
   (takes its source's value at the end of every cycle, or, when `gated`, of every cycle its root writes), or a
   delay-line bank read port.
-- A read port without `delay` reads an addressed bank (`Bank.kind == "addressed"`) through its controller, or
+- A read port without `delay` but with `steps` is a write tap at no constant delay in cycles (a pixel's channels
+  read over three cycles from a register the host's writes enable, in place of a bank of one word).
+- A read port without `delay` or `steps` reads an addressed bank (`Bank.kind == "addressed"`) through its controller, or
   through registers after an addressed bank read port (memories/read_registers.py): an ungated chain whose root
   is that bank read port, a register of delay k delivering in cycle c the word the port loaded in cycle c - k.
   Such a port may iterate its op's coordinates before the op's box (its controller follows the op's cycle
@@ -186,7 +188,7 @@ class ReadPort:
     lane: tuple[int, ...]
     source: str  # the write port whose values this port reads
     domain: tuple[Dim, ...]  # the box of the op's time dims it serves (outermost first)
-    delay: int | None  # constant cycles from the source's write to this read; None: addressed bank
+    delay: int | None  # constant cycles from the source's write to this read; None: addressed bank (or write tap)
     tap: str  # the element delivering the value: write port, register or bank read port
     controller: Controller  # cycles are read cycles (firing + read offset); data = element address in the buffer's box
     steps: int | None = None  # write taps: the root's writes from this value's to the one in the read cycle

@@ -3,6 +3,9 @@
 - A read at a constant delay from its write stream is a tap on that stream: register chains and chained delay
   lines packed into memory tiles (`delay_lines`), counted in the stream's writes when every read allows it, so
   storage equals the exact count of live values (a 3x3 window on a 64-wide stream: 131 values, one tile).
+- A read at no constant delay that still takes its value a constant number of the stream's writes later (a
+  pixel's channels read over three cycles, an upsample's input pixel read twice: a bank of one word) is a write
+  tap too, on a register the stream's writes enable: no memory tile for a word (`_addressed_as_write_taps`).
 - Other reads (rate changes, sequential reductions) go through an addressed bank: each element at its linear
   address over the elements the bank holds (every step-th of a dimension where the reads stride), modulo the
   least circular size that never overwrites a live value; banks are replicated when more reads than a tile's
@@ -30,15 +33,17 @@ from . import checker, circular, read_registers
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
-from .polyhedral import Access, Flow, Program, Stmt, point_values
+from .iteration_boxes import boxes, hull, strided_hull
+from .polyhedral import Access, Flow, Program, Stmt
 from .schedule import Schedule, flow_delay
-from .timing import bounds
 
 
 @dataclass(frozen=True, eq=False)
 class _Read:
     port: ReadPort
     flow: Flow
+    # a read at no constant delay from its write served as a write tap (`_addressed_as_write_taps`)
+    by_writes: bool = False
 
 
 _WritePorts = dict[tuple[str, tuple[int, ...]], WritePort]  # (op, lane) -> its write port
@@ -58,6 +63,7 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
     reads = _read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
     slices = math.ceil(buf.type.bits() / target.word_bits)
     best = _organise(prog, sched, target, name, reads, wports, slices)
+    best, reads = _addressed_as_write_taps(prog, sched, target, name, reads, wports, slices, best)
     if _words(wports, best) > min_words:
         best, reads = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
     if _words(wports, best) > min_words:
@@ -117,6 +123,30 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
     return best, kept
 
 
+def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
+                             wports: _WritePorts, slices: int, best: _Organised) -> tuple[_Organised, list[_Read]]:
+    """Where a write port's addressed reads each take their value a constant number of its writes later (a bank
+    of one word: every value read before the next is written, as a pixel's channels are), serve them as write
+    taps: a register enabled by the root's writes costs no memory tile. Each write port in turn, kept when it
+    takes no more tiles and no more words, and fewer of either. Returns the mapping and its reads."""
+    kept = reads
+    for wp in wports.values():
+        mine = [r for r in kept if r.port.source == wp.name]
+        if all(r.port.delay is not None or r.by_writes for r in mine) \
+                or write_steps(sched, prog.stmt(wp.op), [r.flow for r in mine]) is None:
+            continue
+        trial = [dataclasses.replace(r, by_writes=True) if r.port.source == wp.name and r.port.delay is None else r
+                 for r in kept]
+        try:
+            got = _organise(prog, sched, target, name, trial, wports, slices)
+        except MemoryMappingError:
+            continue
+        cost, was = (_tiles(got), _words(wports, got)), (_tiles(best), _words(wports, best))
+        if cost[0] <= was[0] and cost[1] <= was[1] and cost != was:
+            best, kept = got, trial
+    return best, kept
+
+
 def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
                            wports: _WritePorts, slices: int, best: _Organised) -> _Organised:
     """`best`, or the mapping with registers after bank read ports (then banks by residue) that stores fewer
@@ -147,9 +177,10 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
     taps: dict[tuple[str, int], str] = {}  # (write port, delay) -> the element delivering it
     steps: dict[str, int] = {}  # read port -> the root's writes from its value's to the one in its read cycle
     for wp in wports.values():
-        mine = [r for r in reads if r.port.source == wp.name and r.port.delay is not None]
+        mine = [r for r in reads if r.port.source == wp.name and (r.port.delay is not None or r.by_writes)]
         src = prog.stmt(wp.op)
         per_flow = write_steps(sched, src, [r.flow for r in mine])
+        assert per_flow is not None or not any(r.by_writes for r in mine), "write taps whose steps vary"
         if per_flow is not None:
             steps.update({r.port.name: per_flow[r.flow] for r in mine})
         # (every port in `mine` has a delay: the filter on the last line restates it for the type checker)
@@ -160,7 +191,7 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
         registers += regs
         banks += dl_banks
         taps.update({(wp.name, d): e for d, e in elements.items()})
-    addressed = [r for r in reads if r.port.delay is None]
+    addressed = [r for r in reads if r.port.delay is None and not r.by_writes]
     served: dict[str, str] = {}  # logical read port -> addressed bank read port, or a register after one
     folded = read_registers.fold(prog, sched, addressed) if fold and addressed else None
     if addressed:
@@ -176,7 +207,8 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
     for r in reads:
         p = r.port
         k = steps.get(p.name)
-        tap = served[p.name] if p.delay is None else taps[(p.source, p.delay if k is None else k)]
+        at = k if k is not None else p.delay  # a write tap's steps, else a cycle tap's delay
+        tap = served[p.name] if at is None else taps[(p.source, at)]
         final.append(ReadPort(p.name, p.buffer, p.op, p.load, p.lane, p.source, p.domain, p.delay, tap,
                               p.controller, k))
     return final, registers, banks
@@ -215,7 +247,7 @@ def _read_boxes(f: Flow, load: Access, flows: list[Flow]) -> list[tuple[Dim, ...
     got = boxes(f.rel.range(), f.dst.time_dims, f"op '{f.dst.name}' load '{f.load}'")
     sole = [g for g in flows if (g.dst, g.load, g.dst_lane) == (f.dst, f.load, f.dst_lane)] == [f]
     if len(got) > 1 and load.guard and sole:
-        return [_hull(f.rel.range(), f.dst.time_dims)]
+        return [hull(f.rel.range(), f.dst.time_dims)]
     return got
 
 
@@ -260,123 +292,6 @@ def _on_step(delta: int, step: int) -> int:
     return delta // step
 
 
-def boxes(s: isl.Set, dims: tuple[Dim, ...], what: str) -> list[tuple[Dim, ...]]:
-    """`s` as disjoint boxes of the statement's time dims (each becomes one affine controller).
-
-    The sets met in practice are boxes or lexicographic intervals of one (a loop-carried value read everywhere
-    but in the first iteration): an interval splits into at most 2n - 1 boxes."""
-    s = s.coalesce()
-    out = _as_boxes(s, dims)
-    if out is None:
-        out = []
-        for basic in s.make_disjoint().get_basic_sets():
-            piece = isl.Set.from_basic_set(basic)
-            got = _as_boxes(piece, dims) or _split_coupled(piece, dims)
-            if got is None:
-                raise MemoryMappingError(f"{what} reads a set of iterations that is not a union of boxes ({piece}); "
-                                         "a port controller is an affine loop nest over a box")
-            out += got
-    return sorted(out, key=lambda b: tuple(d.min for d in b))
-
-
-_MAX_SPLIT = 16  # values of one dim a set is cut along: each piece is a controller of its own
-
-
-def _split_coupled(s: isl.Set, dims: tuple[Dim, ...], depth: int = 0) -> list[tuple[Dim, ...]] | None:
-    """Boxes covering a basic set whose constraints couple dims (a serial reduction's reads without its first
-    step per pixel: { r.y, r.x : -r.y < r.x }): cut along the outermost coupled dim, value by value, or where
-    that fails (too many values: a clamped read's edge, { x, r.x : 0 <= x + r.x < W } over a wide row) along the
-    coupled dim of fewest values (the reduction's)."""
-    if s.is_empty():
-        return []
-    got = _as_boxes(s, dims)
-    if got is not None or depth > 3:
-        return got
-    coupled = set()
-    for basic in s.get_basic_sets():
-        for c in basic.get_constraints():
-            used = [k for k in range(len(dims)) if not c.get_coefficient_val(isl.dim_type.set, k).is_zero()]
-            if len(used) > 1:
-                coupled.update(used)
-    if not coupled:
-        return None
-    span = {k: s.dim_max_val(k).to_python() - s.dim_min_val(k).to_python() + 1 for k in coupled}
-    outermost, fewest = min(coupled), min(sorted(coupled), key=lambda k: span[k])
-    got = _cut(s, dims, outermost, depth)
-    return got if got is not None or fewest == outermost else _cut(s, dims, fewest, depth)
-
-
-def _cut(s: isl.Set, dims: tuple[Dim, ...], k: int, depth: int) -> list[tuple[Dim, ...]] | None:
-    """Boxes covering s cut along dim k, value by value (None: too many values, or a piece is no union of
-    boxes)."""
-    lo, hi = s.dim_min_val(k).to_python(), s.dim_max_val(k).to_python()
-    if hi - lo + 1 > _MAX_SPLIT:
-        return None
-    out: list[tuple[Dim, ...]] = []
-    for v in range(lo, hi + 1):
-        piece = s.intersect(isl.Set(f"{{ {s.get_tuple_name()}[{', '.join(f't{j}' for j in range(len(dims)))}] : "
-                                    f"t{k} = {v} }}"))
-        got = _split_coupled(piece.coalesce(), dims, depth + 1)
-        if got is None:
-            return None
-        out += got
-    return out
-
-
-def _as_boxes(s: isl.Set, dims: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:
-    hull = _hull(s, dims)
-    if _box_set(s.get_tuple_name(), hull).is_equal(s):
-        return [hull]
-    lo, hi = point_values(s.lexmin()), point_values(s.lexmax())
-    pieces = _lex_interval(lo, hi, hull)
-    union = _box_set(s.get_tuple_name(), pieces[0])
-    for b in pieces[1:]:
-        union = union.union(_box_set(s.get_tuple_name(), b))
-    return pieces if union.is_equal(s) else None
-
-
-def _lex_interval(lo: list[int], hi: list[int], box: tuple[Dim, ...]) -> list[tuple[Dim, ...]]:
-    """Disjoint boxes covering { t in box : lo <=lex t <=lex hi }."""
-    if not box:
-        return [()]
-    d = box[0]
-    first, last = [b.min for b in box[1:]], [b.min + b.extent - 1 for b in box[1:]]
-    if lo[0] == hi[0]:
-        return [(Dim(d.var, lo[0], 1),) + rest for rest in _lex_interval(lo[1:], hi[1:], box[1:])]
-    # A partial first or last row of the interval is its own set of boxes; full rows merge into one box.
-    start = lo[0] if lo[1:] == first else lo[0] + 1
-    stop = hi[0] if hi[1:] == last else hi[0] - 1
-    out = []
-    if start != lo[0]:
-        out += [(Dim(d.var, lo[0], 1),) + r for r in _lex_interval(lo[1:], last, box[1:])]
-    if start <= stop:
-        out.append((Dim(d.var, start, stop - start + 1),) + box[1:])
-    if stop != hi[0]:
-        out += [(Dim(d.var, hi[0], 1),) + r for r in _lex_interval(first, hi[1:], box[1:])]
-    return out
-
-
-def _strided_hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
-    """The least box of `dims` with a step per dim (the set's stride along it) that contains `s`."""
-    out = []
-    n = len(dims)
-    for k, (d, h) in enumerate(zip(dims, _hull(s, dims))):
-        # isl's stride of a dim is given the others: project them out to have the dim's own
-        alone = s.project_out(isl.dim_type.set, k + 1, n - k - 1).project_out(isl.dim_type.set, 0, k).coalesce()
-        step = max(alone.get_stride(0).to_python(), 1) if h.extent > 1 else 1
-        out.append(Dim(d.var, h.min, (h.extent - 1) // step + 1, d.strip, step))
-    return tuple(out)
-
-
-def _hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
-    lo = [s.dim_min_val(k).to_python() for k in range(len(dims))]
-    hi = [s.dim_max_val(k).to_python() for k in range(len(dims))]
-    return tuple(Dim(d.var, a, b - a + 1) for d, a, b in zip(dims, lo, hi))
-
-
-def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
-    ts = ", ".join(f"t{k}" for k in range(len(box)))
-    return isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
 
 
 # ---- addressed banks -------------------------------------------------------------------------------------
@@ -442,14 +357,14 @@ def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
         wps: list[BankPort] = []
         rps: list[tuple[_Read, BankPort]] = []
         offset = 0
-        for part, (hull, writes, words) in parts:
+        for part, (elements, writes, words) in parts:
             region = (offset, words)
             offset += words
             wps += [BankPort(f"{name}.w{len(wps) + k}", "write", src.name, lane, box, ctrl,
                              source=wports[(src.name, lane)].name, region=region)
                     for k, (src, lane, box, ctrl) in enumerate(writes)]
             rps += [(r, BankPort(f"{name}.r{len(rps) + k}", "read", r.port.op, r.port.lane, r.port.domain,
-                                 _read_controller(prog, sched, buf, r, hull), load=r.port.load, region=region,
+                                 _read_controller(prog, sched, buf, r, elements), load=r.port.load, region=region,
                                  shared=tuple(o.port.lane for o in same[r][1:])))
                     for k, r in enumerate(part)]
         banks.append(Bank(name, "addressed", offset, math.ceil(offset / target.mem_tile_words), slices, tuple(wps),
@@ -537,7 +452,7 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
         if r.flow.src is src and r.flow.src_lane == lane:
             dom = r.flow.rel.domain() if dom is None else dom.union(r.flow.rel.domain())
     assert dom is not None, "the sources are those of `reads`: each has a read"
-    box = _strided_hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
+    box = strided_hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
     t = sched.timing[src.name]
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
     ctrl = controller(box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates),

@@ -40,7 +40,8 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                                              # by lane index into one transfer per firing
         "read_ports": [{"name", "op", "load", "lane", "source": write port, "domain": [dim],
                         "delay": int | null,   # constant cycles after the source's write; null: addressed
-                        "steps": int | null,   # write taps: the source's writes after this value's
+                        "steps": int | null,   # write taps (delay null or not): the source's writes after this
+                                               # value's; both null: an addressed bank read
                         "tap": element name,  # write port (delay 0), register or bank read port
                         "controller": <read controller>}],  # cycles = firing cycles; data = element address
         "registers": [{"name", "source": element, "root": write port, "delay": int,

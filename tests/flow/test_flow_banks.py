@@ -122,13 +122,14 @@ def test_a_half_resolution_plane_read_at_three_columns_is_one_read_a_row_and_reg
     out, inputs = half_plane_stencil(width, height)
     design = hl.compile(out, name=f"banks_half_plane_{width}")
     buf = design.plan.buffer("half")
-    roots = [p for b in buf.banks for p in b.read_ports]
-    # 9 reads a cycle (5 banks of copies) become 3 bank read ports, each starting two steps of xo before the
-    # output's box, and a chain of 4 registers after each (the tap at xo, 4 cycles after the one at xo + 2)
-    assert len(roots) == 3 and all(p.domain[-2].min == -2 for p in roots)  # (yi, xo, xi): xo
-    assert len(buf.registers) == 12 and sum(b.tiles for b in buf.banks) == 2
-    assert {p.tap for p in buf.read_ports} == {p.name for p in roots} | {
-        r.name for r in buf.registers if r.delay in (2, 4)}
+    # Each read takes its value a constant number of half's writes later (9 reads a cycle were 5 banks of copies,
+    # then 3 bank read ports with registers after them: 2 tiles, 38 words for 20): write taps on one chain of
+    # registers enabled by half's writes, its two row-long gaps delay lines in one tile, the exact minimum.
+    assert all(p.delay is None and p.steps is not None for p in buf.read_ports)
+    row = (width - 1) // 2 + 3  # half's values a row: x / 2 + dx over the output's width
+    assert {p.steps for p in buf.read_ports} == {k + j * row for j in range(3) for k in (1, 2, 3)}
+    assert [b.kind for b in buf.banks] == ["delay_line"] and buf.banks[0].tiles == 1 and len(buf.registers) == 7
+    assert buf.words == buf.min_words
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=3)
 
 

@@ -180,7 +180,7 @@ def test_lexicographic_intervals_split_into_few_boxes():
     import islpy as isl
 
     from mainspring.memories.ir import Dim
-    from mainspring.memories.mapping import boxes
+    from mainspring.memories.iteration_boxes import boxes
 
     dims = (Dim("y", 0, 4), Dim("x", 0, 8))
     got = boxes(isl.Set("{ S[y, x] : 0 <= y < 4 and 0 <= x < 8 and (y > 1 or (y = 1 and x >= 3)) and "

@@ -109,7 +109,7 @@ def test_f_an_addressed_read_on_a_register_of_a_stream_is_caught(camera):
     buf = plan.buffer("hw_input")
     reg = buf.registers[0]
     p = buf.read_ports[0]
-    bad = dc.replace(p, delay=None, tap=reg.name)
+    bad = dc.replace(p, delay=None, steps=None, tap=reg.name)  # (with steps it would be a write tap)
 
     def tamper(b):
         return dc.replace(b, read_ports=(bad,) + b.read_ports[1:])

@@ -1,5 +1,5 @@
 # Found by mainspring fuzz: refused before serial reductions over two RVars read their operands from
-# several boxes of iterations (memories.mapping._split_coupled).
+# several boxes of iterations (memories.iteration_boxes._split_coupled).
 """mainspring fuzz case 146: 3x4, tile None, 1 lane(s)."""
 import mainspring
 
