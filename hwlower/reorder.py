@@ -46,15 +46,15 @@ def _made_in_storage_order(nest: LoopNest) -> set[str]:
     return out
 
 
-def _visit(node: Loop | Op, inputs: set[str]) -> Loop | Op:
+def _visit(node: Loop | Op, ordered: set[str]) -> Loop | Op:
     if isinstance(node, Op):
         return node
     chain, leaf = exclusive_chain(node)
     if isinstance(leaf, Op) and len(chain) > 1:
-        order = _in_place_order(chain, leaf, inputs)
+        order = _in_place_order(chain, leaf, ordered)
         if order is not None:
             return rebuild_chain(order, leaf)
-    return replace(node, body=tuple(_visit(n, inputs) for n in node.body))
+    return replace(node, body=tuple(_visit(n, ordered) for n in node.body))
 
 
 def exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
@@ -66,10 +66,11 @@ def exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
     return chain, body[0] if len(body) == 1 else chain[-1]
 
 
-def _in_place_order(loops: list[Loop], op: Op, inputs: set[str]) -> list[Loop] | None:
+def _in_place_order(loops: list[Loop], op: Op, ordered: set[str]) -> list[Loop] | None:
     """`loops` (outermost first) with the serial loops the store does not depend on moved inside the serial
-    loops it does, each group in its order, the unrolled loops last; None if the op does not qualify, or
-    its order already has them inside, or it reads the `inputs` (streams) as they arrive and would not in place."""
+    loops it does, each group in its order, the unrolled loops last; None if the op does not qualify, or its
+    order already has them inside, or it reads the `ordered` buffers (the streams, and Funcs made in their
+    storage order) as they arrive and would not in place."""
     if op.scatter or op.lookup or any(lp.strip for lp in loops):
         return None
     stored = {v for a in op.store.index for v, _ in a.terms}
@@ -88,18 +89,18 @@ def _in_place_order(loops: list[Loop], op: Op, inputs: set[str]) -> list[Loop] |
     live = [lp for lp in order if lp.extent > 1]
     if not steps or [lp.var for lp in live] == [lp.var for lp in loops if lp.extent > 1]:
         return None
-    if _along_rows(op, {lp.var for lp in steps}, inputs) and _reads_as_streamed(serial, op, inputs) and \
-            not _reads_as_streamed(pure + steps, op, inputs):
+    if _along_rows(op, {lp.var for lp in steps}, ordered) and _reads_as_streamed(serial, op, ordered) and \
+            not _reads_as_streamed(pure + steps, op, ordered):
         return None  # a projection (`s(x) += im(x, r)`, r outside x): the user's order is the stream's
     return order
 
 
-def _along_rows(op: Op, steps: set[str], inputs: set[str]) -> bool:
-    """Whether a step loop walks the rows of a load of `inputs`: alone in the dimension after the first one that
+def _along_rows(op: Op, steps: set[str], ordered: set[str]) -> bool:
+    """Whether a step loop walks the rows of a load of `ordered`: alone in the dimension after the first one that
     moves with a pure loop (a column sum's `im(x, r)`; not a sum over planes, mobile's `pw_conv(k, x, y, r)`, nor a
     window's taps), as the autoscheduler's projections (mainspring/autoschedule_reduce.py)."""
     for p in op.loads:
-        if p.access.buffer not in inputs:
+        if p.access.buffer not in ordered:
             continue
         names = [{v for v, _ in a.terms} for a in p.access.index]
         moving = [j for j, ns in enumerate(names) if ns - steps]
@@ -108,14 +109,14 @@ def _along_rows(op: Op, steps: set[str], inputs: set[str]) -> bool:
     return False
 
 
-def _reads_as_streamed(serial: list[Loop], op: Op, inputs: set[str]) -> bool:
-    """Whether, in the order of `serial` (outermost first), every load of `inputs` (the streams, and Funcs made in
+def _reads_as_streamed(serial: list[Loop], op: Op, ordered: set[str]) -> bool:
+    """Whether, in the order of `serial` (outermost first), every load of `ordered` (the streams, and Funcs made in
     their storage order) moves forwards through it as its words are made (the last dimension outermost, after
     pass `streams`): each loop's step, after its inner loops wrap around, is lexicographically non-negative. In
     place, a reduction along a whole dimension of its input (a column sum's rows) would wait for the whole frame.
     (A Func made in another order is left out: mobile's pw_conv, channels innermost.)"""
     for p in op.loads:
-        if p.access.buffer not in inputs:
+        if p.access.buffer not in ordered:
             continue
         coeffs = [dict(a.terms) for a in reversed(p.access.index)]  # the outermost dimension first
         for k, lp in enumerate(serial):
