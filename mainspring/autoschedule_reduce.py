@@ -100,14 +100,31 @@ def projection(f: Function, d) -> bool:
     return seen == rvars
 
 
+def scan_against_storage(d) -> bool:
+    """Whether update d stores at its RVars (a scan down the columns, `col(x, r) = col(x, r - 1) + im(x, r)`)
+    with a pure Var in a dimension inside an RVar's: Halide's default order, the RVars innermost, walks each
+    column against the stream, where the rows in storage order scan as they arrive."""
+    if d.rdom is None or not all(isinstance(a, (ir.Var, ir.RVar)) for a in d.args):
+        return False
+    at = [k for k, a in enumerate(d.args) if isinstance(a, ir.RVar)]
+    if [d.args[k].name for k in at] != [r for r, _, _ in d.rdom.dims]:
+        return False  # an RVar not stored at, or stored out of its domain's order (Halide keeps RVars' order)
+    return any(isinstance(a, ir.Var) for a in d.args[:at[-1]])
+
+
 def projection_source(pipe: Pipeline, f: Function) -> list[str]:
-    """The reorders that put a projection's RVars outside its pure Vars (see `projection`)."""
+    """The reorders that put a projection's RVars outside its pure Vars (see `projection`), and a scan's loops
+    in storage order (see `scan_against_storage`)."""
     lines = []
     for k, d in enumerate(pipe.definitions(f)[1:]):
         if d.rdom is not None and all(isinstance(a, ir.Var) for a in d.args) and projection(f, d):
             dims = [f'vars["{a}"]' for a in f.args] + [f'"{r}"' for r, _, _ in d.rdom.dims]
             lines.append(f'    funcs["{pipe.name(f)}"].update({k}).reorder({", ".join(dims)})  # its sums as the rows '
                          'stream')
+        elif scan_against_storage(d):
+            dims = [f'vars["{a.name}"]' if isinstance(a, ir.Var) else f'"{a.name}"' for a in d.args]
+            lines.append(f'    funcs["{pipe.name(f)}"].update({k}).reorder({", ".join(dims)})  # the scan as the '
+                         'rows stream')
     return lines
 
 

@@ -44,6 +44,9 @@ def pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fi
                 return None
         if reads and tuple(pace) != rates[h.name] and injective(pace, h.time_dims):
             rates[h.name] = tuple(pace)
+            for f in reads:  # a fixed copy of the stream (an op that only copies it) runs at its schedule
+                if f.dst.name in fixed and not f.dst.is_host:
+                    rates[f.dst.name] = tuple(pace)
             changed = True
     return changed
 

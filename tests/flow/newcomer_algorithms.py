@@ -280,6 +280,32 @@ def coarse_detail(m, width, height):
     return out, [width, height], image
 
 
+def column_scan(m, width, height):
+    """The running sum down each column, a scan along y (Halide runs its RVar innermost: down each column)."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    r = m.RDom([(1, height - 1)])
+    down = m.Func("down")
+    down[x, y] = m.u16(image[x, y])
+    down[x, r.x] = down[x, r.x - 1] + m.u16(image[x, r.x])
+    down.set_estimates([(0, width), (0, height)])
+    return down, [width, height], image
+
+
+def integral_image(m, width, height):
+    """A summed-area table in 16 bits: the running sum along each row, then down each column."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    rx, ry = m.RDom([(1, width - 1)]), m.RDom([(1, height - 1)])
+    along, table = m.Func("along"), m.Func("table")
+    along[x, y] = m.u16(image[x, y])
+    along[rx.x, y] = along[rx.x - 1, y] + m.u16(image[rx.x, y])
+    table[x, y] = along[x, y]
+    table[x, ry.x] = table[x, ry.x - 1] + along[x, ry.x]
+    table.set_estimates([(0, width), (0, height)])
+    return table, [width, height], image
+
+
 ALL = (box_blur, box_blur_9, sobel, median, max_pool, bilinear_up, unsharp, threshold, colour_matrix, separable5,
        pyramid, pyramid_by_levels, edge_blur, mirror_blur, histogram, running_max, gamma, column_sum, mirror_x,
-       transpose, channel_max, coarse_detail)
+       transpose, channel_max, coarse_detail, column_scan, integral_image)

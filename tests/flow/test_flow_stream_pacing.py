@@ -70,3 +70,36 @@ def test_a_strip_mined_upsample_paces_a_stream_of_fewer_dimensions(simulator, co
     assert words["hw_input"] <= 10, words
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= design.report["ideal_cycles"] + 8, (res.cycles, design.report["ideal_cycles"])
+
+
+def _row_sums(width: int, height: int, target: hl.CGRA):
+    """A 32-bit running sum along each row, doubled: the scan's update reads the sum it wrote the cycle before,
+    and its pure definition is a copy of the stream (run at the stream's schedule)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    r = hl.RDom([(1, width - 1)], "r")
+    hw_input, sums, hw_output, output = (hl.Func(n) for n in ("hw_input", "sums", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    sums[x, y] = hl.u32(hw_input[x, y])
+    sums[r.x, y] = sums[r.x - 1, y] + hl.u32(hw_input[r.x, y])
+    hw_output[x, y] = sums[x, y] * 2
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, width).bound(y, 0, height)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
+    sums.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="row_sums", target=target)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("ops", [1, 2])
+def test_a_stream_slowed_to_a_scan_slows_its_copy_too(ops, simulator, build_dir):
+    # A 32-bit add is two PE ops (the carry): at one op per pipeline stage the scan's update takes 2 cycles, and
+    # reading the sum it wrote last it fires every other cycle. The stream is slowed to it, and so must be the
+    # copy of the stream (`sums`' pure definition): before, it kept one word a cycle, no schedule fitted, and the
+    # design ran its ops one after another (2,269 cycles for 288 at 24x12). At 2 ops a stage it runs at 1 a cycle.
+    design = _row_sums(24, 12, hl.CGRA(pe_ops_per_stage=ops))
+    assert design.report["schedule"] == ("fused_ii2" if ops == 1 else "fused"), design.report["schedule"]
+    assert sum(b["words"] for b in design.report["buffers"]) <= 8, design.report["buffers"]
+    res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
+    assert res.cycles <= 2 // ops * design.report["ideal_cycles"] + 8, (res.cycles, design.report["ideal_cycles"])
