@@ -1,10 +1,9 @@
 """Twenty-four algorithms written as a newcomer from the Halide tutorials writes them
 (tests/flow/newcomer_algorithms.py: no schedule, no copy Funcs, 8- and 16-bit, signed and unsigned), scheduled by
 `apply_autoscheduler` with its defaults: their reference is Halide 21's, and each design is bit-exact (on Icarus;
-ten on Verilator too), near its
-ideal cycles and its storage near the minimum. `pyramid`, collapsed in one Func (x / 2 and x / 4), runs in nested
-steps (tests/flow/test_flow_divisor_chains.py), as fast as `pyramid_by_levels` (session 19's probes, BENCHMARKS.md
-"Helper newcomer, session 19"; "Helper chain, session 20")."""
+ten on Verilator too), near its ideal cycles and its storage near the minimum. `pyramid`, collapsed in one Func
+(x / 2 and x / 4), runs in nested steps (tests/flow/test_flow_divisor_chains.py), as fast as `pyramid_by_levels`
+(session 19's probes, BENCHMARKS.md "Helper newcomer, session 19"; "Helper chain, session 20")."""
 
 import numpy as np
 import pytest
