@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -271,12 +271,15 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     shifts = [address([lo for lo, _ in m.output_box], box) - address([lo for lo, _ in mems[0].output_box], box)
               for m in mems]
     padded = box != first[out_name]
-    host = box_walk(box, box) if padded else loop_walk(g.readback_loops, g.readback.store.index, box)
+    # The host reads back along the GLB output's own loops: when they unroll x by the array's lanes
+    # (hw_output.in_().unroll(xi, k)), each step already moves the k words of a transfer. Unrolled by another
+    # factor (2 over an array output of 1 lane), the host walks its unrolled loops too, k words a transfer.
+    unrolled = math.prod(lp.extent for lp in g.readback_loops if lp.unrolled)
+    host_grouped = not padded and unrolled > 1 and unrolled == k
+    readback = g.readback_loops if unrolled == k else [replace(lp, unrolled=False) for lp in g.readback_loops]
+    host = box_walk(box, box) if padded else loop_walk(readback, g.readback.store.index, box)
     who = f"GLB output '{out_name}'"
     grouped = any(lp.unrolled for lp in loops)
-    # The host reads back along the GLB output's own loops: when they unroll x (hw_output.in_().unroll(xi, k)),
-    # each step already moves the k words of a transfer.
-    host_grouped = not padded and any(lp.unrolled for lp in g.readback_loops)
     array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)
     # Over several memory tiles the host reads back in the order the array writes, memory tile by memory
     # tile (the host's DMA writes each word at its own address): the read-back follows the array a few cycles
@@ -482,8 +485,6 @@ def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbControll
 
 
 def _with_copies(b: GlbBuffer, copies: int, banks: int) -> GlbBuffer:
-    from dataclasses import replace
-
     return replace(b, copies=copies, banks=banks)
 
 

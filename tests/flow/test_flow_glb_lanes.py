@@ -45,3 +45,34 @@ def test_an_odd_glb_tile_with_two_lanes(round_tiles, build_dir):
     design = hl.compile(output, name="glb_odd")
     res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.parametrize(("simulator", "copy_lanes", "lanes"),
+                         [("icarus", 2, 1), ("verilator", 2, 1), ("icarus", 4, 2), ("icarus", 2, 4),
+                          ("icarus", 1, 2)], indirect=["simulator"])
+def test_a_glb_output_copy_unrolled_unlike_the_array(copy_lanes, lanes, simulator, build_dir):
+    # hw_output.in_().unroll(xi, 2) over an array output of 1 lane (the rate the reference's output_rate asks of
+    # the GLB level alone): the host read back every other word, and the GLB's own check stopped the compile
+    # ("host read-back order"). The host now walks the copy's unrolled loop too, a transfer of the array's lanes.
+    up = hl.TailStrategy.RoundUp
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
+    hw_input[x, y] = inp[x, y]
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y + 1]
+    hw_output[x, y] = blur[x, y]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 16).bound(y, 0, 16)
+    g = hw_output.in_()
+    g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    if copy_lanes > 1:
+        g.unroll(xi, copy_lanes, up)
+    hw_output.compute_at(g, xo)
+    if lanes > 1:
+        hw_output.unroll(x, lanes, up)
+    blur.compute_at(g, xo)
+    hw_input.in_().compute_at(g, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    design = hl.compile(output, name=f"glb_copy_{copy_lanes}_{lanes}")
+    res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
