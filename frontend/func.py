@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import ir
+from .declarative import DeclarativeSchedule, refuse_declarative
 from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
 from .expr import Expr, ExprLike, arith, cast_ir, to_ir
 from .host_directives import FuncHostDirectives, HostDirectives
@@ -209,7 +210,7 @@ class Stage(HostDirectives):
         return f"{self._func._fn.name}.s{self._index}"
 
 
-class Func(FuncHostDirectives):
+class Func(FuncHostDirectives, DeclarativeSchedule):
     """A function of the algorithm: `f = hl.Func("f"); f[x, y] = ...`."""
 
     def __init__(self, *args):
@@ -475,7 +476,9 @@ class Func(FuncHostDirectives):
         self._fn.placement.linebuffer = user_location()
         return self
 
-    def stream_to_accelerator(self):
+    def stream_to_accelerator(self, levels=None, loop_levels=None):
+        if levels is not None or loop_levels is not None:  # the reference system's streams over named levels
+            raise refuse_declarative(self._fn.name, "stream_to_accelerator(levels, loop_levels)")
         self._fn.placement.accelerator_input = user_location()
         return self
 

@@ -7,6 +7,7 @@ plus the hardware flow. See README.md for an example.
 from .autoschedule import AutoschedulerParams, AutoSchedulerResults
 from .compiler import compile  # noqa: A004 - the public name of the hardware flow
 from .design import Design, SimulationResult
+from .frontend.declarative import IterLevel
 from .frontend.errors import HalideError, MismatchError, ScheduleError
 from .frontend.expr import Expr
 from .frontend.func import Func, FuncRef, Stage
@@ -118,7 +119,8 @@ __all__ = [
     "widening_sub", "u8_sat", "u16_sat", "u32_sat", "i8_sat", "i16_sat", "i32_sat",
     "Tuple", "argmax", "argmin", "print", "print_when", "undef", "unsafe_promise_clamped",
     "Buffer", "ImageParam", "Param", "Pipeline",
-    "LoopAlignStrategy", "LoopLevel", "MemoryType", "Partition", "PrefetchBoundStrategy", "TailStrategy",
+    "IterLevel", "LoopAlignStrategy", "LoopLevel", "MemoryType", "Partition", "PrefetchBoundStrategy",
+    "TailStrategy",
     "Bool", "Float", "Int", "Type", "UInt",
     "RDom", "Range", "RVar", "Var",
     "CGRA", "Design", "SimulationResult", "compile",

@@ -194,3 +194,96 @@ def _():
     p = scheduled()
     p.mid.specialize(hl.Param(hl.Int(32), "wide") > 0)
     return hl.compile(p.output, name="demo")
+
+
+# ---- the reference system's declarative schedule (gaussian_generator.cpp's schedules 9 to 12) -------------------
+
+_DECLARATIVE = (
+    "{{at}}: Func 'hw_output': {call} is the reference system's experimental declarative schedule (IterLevel, "
+    "iteration_order, get_looplevel, get_memory_level, create_memories, output_rate), which Halide does not have "
+    "and mainspring does not support; spell its levels with Halide's calls, as gaussian_generator.cpp's schedule 3 "
+    "does (its names: hw_output, hw_input): the host tiles output.bound(x, 0, ...).bound(y, 0, ...) over all of "
+    "them; the GLB level hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, {w}, {h}).hw_accelerate(xi, xo)"
+    ".store_in(hl.MemoryType.GLB); the CGRA level hw_output.compute_at(hw_output.in_(), xo), and each buffered "
+    "Func (create_memories) .compute_at(hw_output.in_(), xo); the input's levels "
+    "hw_input.in_().compute_at(hw_output.in_(), xo).store_in(hl.MemoryType.GLB) and "
+    "hw_input.compute_root().accelerator_input(); an output_rate of n: unroll(xi, n, hl.TailStrategy.RoundUp) on "
+    "hw_output.in_() (and unroll(x, n, ...) on the Funcs inside)")
+
+
+def _levels():
+    """A two-tap blur between the copies hw_input and hw_output (gaussian's shape, smaller)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, blur, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y + 1]
+    hw_output[x, y] = blur[x, y]
+    output[x, y] = hw_output[x, y]
+    return x, y, hw_input, blur, hw_output, output
+
+
+@case("schedule", "The reference system's iteration_order (gaussian's schedule 9)",
+      _DECLARATIVE.format(call="iteration_order", w=8, h=8))
+def declarative_iteration_order():
+    x, y, hw_input, blur, hw_output, output = _levels()
+    levels = [hl.IterLevel("CGRA", [(x, 8), (y, 8)]), hl.IterLevel("GLB", [(x, 1), (y, 1)]),
+              hl.IterLevel("host", [(x, 2), (y, 2)])]
+    hw_output.iteration_order(levels)  # <-
+
+
+@declarative_iteration_order.fix
+def _():
+    # the message's spelling, with output_rate(2) as unrolls
+    x, y, hw_input, blur, hw_output, output = _levels()
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    rs = hl.TailStrategy.RoundUp
+    output.bound(x, 0, 16).bound(y, 0, 16)
+    hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    hw_output.in_().unroll(xi, 2, rs)
+    hw_output.compute_at(hw_output.in_(), xo).unroll(x, 2, rs)
+    blur.compute_at(hw_output.in_(), xo).unroll(x, 2, rs)
+    hw_input.in_().compute_at(hw_output.in_(), xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return hl.compile(output, name="levels")
+
+
+@case("schedule", "The reference system's output_rate (gaussian's schedule 11)",
+      _DECLARATIVE.format(call="output_rate", w="W", h="H"))
+def declarative_output_rate():
+    x, y, hw_input, blur, hw_output, output = _levels()
+    hw_output.output_rate(2)  # <-
+
+
+@declarative_output_rate.fix
+def _():
+    x, y, hw_input, blur, hw_output, output = _levels()
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    hw_output.in_().unroll(xi, 2, hl.TailStrategy.RoundUp)
+    hw_output.compute_at(hw_output.in_(), xo)
+    hw_input.in_().compute_at(hw_output.in_(), xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return hl.compile(output, name="levels")
+
+
+@case("schedule", "The reference system's stream_to_accelerator over named levels",
+      _DECLARATIVE.format(call="stream_to_accelerator(levels, loop_levels)", w="W", h="H").replace(
+          "Func 'hw_output': stream", "Func 'hw_input': stream"))
+def declarative_stream_levels():
+    x, y, hw_input, blur, hw_output, output = _levels()
+    root = hl.LoopLevel.root()
+    hw_input.stream_to_accelerator(["CGRA", "GLB", "host"], [root, root, root])  # <-
+
+
+@declarative_stream_levels.fix
+def _():
+    x, y, hw_input, blur, hw_output, output = _levels()
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+    hw_output.compute_at(hw_output.in_(), xo)
+    hw_input.in_().compute_at(hw_output.in_(), xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return hl.compile(output, name="levels")
