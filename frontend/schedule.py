@@ -32,6 +32,7 @@ class MemoryType(enum.Enum):
     Stack = "Stack"
     Register = "Register"
     GPUShared = "GPUShared"
+    GPUTexture = "GPUTexture"
     LockedCache = "LockedCache"
     VTCM = "VTCM"
     AMXTile = "AMXTile"

@@ -83,7 +83,7 @@ def test_cpu_only_calls_change_no_value(same_as_halide):
     same_as_halide(cpu_schedule)
 
 
-def _accelerated(calls: bool):
+def _accelerated(calls: bool, memory: str | None = None):
     import mainspring as hl
 
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
@@ -105,9 +105,26 @@ def _accelerated(calls: bool):
         hw_output.never_partition([xi, yi])
         hw_input.copy_to_host()  # a copy of the image: Halide accepts it on a CPU target
         output.copy_to_host()
+    if memory is not None:
+        blur.store_in(getattr(hl.MemoryType, memory))
     return hl.compile(output, name="blur")
 
 
 def test_cpu_only_calls_change_nothing_the_accelerator_builds():
     plain, noted = _accelerated(False), _accelerated(True)
     assert noted.verilog == plain.verilog and noted.memory_text == plain.memory_text
+
+
+@pytest.mark.parametrize("memory", ["Auto", "Heap", "Stack", "Register", "GPUShared", "GPUTexture", "LockedCache",
+                                    "VTCM", "AMXTile"])
+def test_a_cpu_memory_type_changes_nothing_the_accelerator_builds(memory):
+    # store_in with a CPU's or GPU's memory: Halide accepts each for a buffer (GPUTexture was missing)
+    plain, stored = _accelerated(False), _accelerated(False, memory)
+    assert stored.verilog == plain.verilog and stored.memory_text == plain.memory_text
+
+
+def test_every_halide_memory_type_is_spelled(halide):
+    import mainspring as hl
+
+    names = {m for m in dir(halide.MemoryType) if not m.startswith("_") and m[0].isupper()}
+    assert names <= {m.name for m in hl.MemoryType}, names - {m.name for m in hl.MemoryType}
