@@ -164,3 +164,30 @@ def test_a_table_read_at_computed_coordinates_is_a_ram_or_read_through_one(kind,
     image[0, 0] = 200
     res = design.check({"input": image}, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _equalisation_in_tiles():
+    """The scan read at each pixel's level by an inline Func and at a constant coordinate by the output, in host
+    tiles of 6 columns of a 12x6 frame (the histogram over the whole frame in each)."""
+    _, (hist, cdf), hw_input, _, _ = _equalisation(hl, 12, 6, 16)
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    mapped, hw_output, output = hl.Func("mapped"), hl.Func("hw_output2"), hl.Func("output2")
+    mapped[x, y] = cdf[hl.clamp(hl.i32(hw_input[x, y]) >> 4, 0, 15)]
+    hw_output[x, y] = mapped[x, y] * 2 + cdf[3]
+    output[x, y] = hl.u8(hw_output[x, y])
+    output.bound(x, 0, 12).bound(y, 0, 6)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 6, 6).hw_accelerate(xi, xo)
+    hist.compute_at(hw_output, xo)
+    cdf.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_the_scan_read_by_an_inline_func_in_host_tiles(simulator, compile_shared, build_dir):
+    design = compile_shared(_equalisation_in_tiles(), name="equalise_tiles")
+    assert design.report["tiles"] == 2
+    (ram,) = [b for b in design.report["buffers"] if b["name"] == "cdf_ram"]
+    assert ram["min_words"] == 16, ram
+    res = design.check({"input": random_image(12, 6, seed=13)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
