@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import NoReturn
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box
@@ -391,8 +390,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             return ir.Call(c.type, ports[(src, ())], ())
         if id(c.callee) in rams and c.callee is not f and not guard and not _is_affine(c.args, env, ranges):
             return _lookup_port(c, src, lookups, ports, who)
-        if any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)):
-            _not_a_ram(c, who)
+        assert not any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)), \
+            f"{who} reads '{src}' at computed coordinates but it is no RAM (scatter.py, ram_copies.py)"
         idx = tuple(_affine(a, env, who, src, ranges, uneven) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
@@ -441,14 +440,25 @@ def _lookup_port(c: ir.Call, src: str, lookups: list, ports: dict, who: str) -> 
     key = ("lookup", src)
     same = key in ports and [ir.structural_key(a, {}) for a in lookups[0]] == [ir.structural_key(a, {}) for a in c.args]
     if lookups and not same:
-        what = f"RAM '{src}' at two computed coordinates" if key in ports else \
-            f"RAMs at computed coordinates twice ('{src}' and another)"
+        what = f"RAM '{src}'{_copied(c.callee)} at two computed coordinates" if key in ports else \
+            f"RAMs at computed coordinates twice ('{src}'{_copied(c.callee)} and another)"
         raise HalideError(f"{who} reads {what} per firing; a RAM is read at a computed address once per op: compute "
                           "one of the reads in a Func of its own")
     if not same:
         lookups.append(c.args)
         ports[key] = LoadPort(lookup_load_name(src), Access(src, ()))
     return ir.Call(c.type, ports[key], ())
+
+
+def _copied(g: object) -> str:
+    """How a message says that RAM g is a copy of another Func (ram_copies.py adds them), or ""."""
+    assert isinstance(g, Function)
+    (d, *rest) = g.definitions
+    v = d.value
+    if rest or not (isinstance(v, ir.Call) and isinstance(v.callee, Function)
+                    and [ir.structural_key(a) for a in v.args] == [ir.structural_key(a) for a in d.args]):
+        return ""
+    return f" (the copy of '{v.callee.name}' that serves its reads at computed coordinates)"
 
 
 _Tree = tuple[tuple[str, ir.Call, ir.Expr], list[tuple[dict[str, Affine], dict[str, ir.Expr]]], list[StageLoop]]
@@ -501,20 +511,6 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],
     for value in values:
         out.append(ir.transform(value, visit, {}))
     return out, tuple(ports.values())
-
-
-def _not_a_ram(c: ir.Call, who: str) -> NoReturn:
-    """A Func computed inside, read at coordinates computed from loaded values, that is not a RAM."""
-    g = c.callee
-    assert isinstance(g, Function)
-    dims = ", ".join(f"r.{'xyzw'[i]}" for i in range(len(g.args))) if len(g.args) <= 4 else "..."
-    raise HalideError(
-        f"{who} reads '{g.name}' at coordinates computed from loaded values, but '{g.name}' is not a RAM: "
-        f"a memory read at the address a kernel computes holds a Func that starts at a constant and has one update, "
-        f"written at computed coordinates or over an RDom alone. Copy it into one and read the copy: "
-        f"{g.name}_ram({', '.join(g.args)}) = 0; {g.name}_ram({dims}) = {g.name}({dims}) with r an RDom over the "
-        f"box of '{g.name}', the copy computed at the accelerator's loop."
-    )
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None,

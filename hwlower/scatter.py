@@ -15,7 +15,10 @@ run as a first update), and the update one read-modify-write per step at the com
 built by the `ops` pass), forwarded when consecutive steps update the same element. Its readers load it after
 the last update. The pass checks here what a RAM needs (an initial value known at compile time, one update, a
 serial reduction, a read of only the element written) and records the RAM Funcs; the definitions stay as written,
-but for a start read from the accelerator (a first update) and unrolls of a RAM's updates (run serially). The
+but for a start read from the accelerator (a first update) and unrolls of a RAM's updates (run serially). A Func
+another reads at computed coordinates is a RAM whatever its size (lanes of registers cannot serve that read), a
+pure one too (its definition the first update); pass `ram_copies` has read those that cannot be one (a scan)
+through a copy. The
 accelerator's output may be a RAM too: build_ops gives it an internal buffer and a copy out (output_copy.py), as if
 the user had written `out(b) = hist(b)`, unless it streams out in more lanes than a memory tile reads per cycle."""
 
@@ -61,25 +64,24 @@ def scatter_writes(s: Lowering) -> Lowering:
     for f in s.found_region.buffered:
         ds = s.defs(f)
         size = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
+        if id(f) in looked_up:
+            # a table read at computed coordinates is a RAM (lanes of registers cannot serve that read: an unrolled
+            # update of it runs serially too); ram_copies.py has read those that cannot be one through a copy
+            # (cdf_ram(b) = cdf(b): its pure definition the RAM's first update, each word written at its address)
+            if any(_computed(d) for d in ds[1:]):
+                _check_one_box(s, f, next(d for d in ds[1:] if _computed(d)))
+            ds = _streamed_start(s, f, ds)
+            rams[id(f)] = _ram_init(s, f, ds, True)
+            defs[id(f)] = _serial_updates(f, ds, notes)
+            continue
         if size > MAX_ELEMENTS and any(_computed(d) for d in ds[1:]):
             ds = _streamed_start(s, f, ds)
-        if id(f) in looked_up and len(ds) == 2 and _over_rvars(ds[1]):
-            # a table filled by one update over an RDom and read at computed coordinates: a RAM, its update
-            # writing at the address its kernel counts (cdf_ram(r) = cdf(r), a copy of a scan into a RAM); if it
-            # cannot be one (a scan reading its neighbour), the reader's refusal says how to copy it into one
-            try:
-                rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
-                defs[id(f)] = _serial_updates(f, ds, notes)
-                continue
-            except HalideError:
-                pass
         if any(_computed(d) for d in ds[1:]):
             _check_one_box(s, f, next(d for d in ds[1:] if _computed(d)))
             wide = f is s.found_region.output and _output_lanes(s, f) > READ_PORTS and size <= MAX_ELEMENTS
-            if (size > LANE_ELEMENTS or id(f) in looked_up) and not wide:  # a table read at computed coordinates
-                # is a RAM (lanes of registers cannot serve that read: an unrolled update of it runs serially too)
+            if size > LANE_ELEMENTS and not wide:
                 try:
-                    rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS or id(f) in looked_up)
+                    rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
                     defs[id(f)] = _serial_updates(f, ds, notes)
                     continue
                 except HalideError:
@@ -87,6 +89,21 @@ def scatter_writes(s: Lowering) -> Lowering:
                         raise
             defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
     return replace(s, definitions=defs, rams=rams, notes=s.notes + tuple(notes))
+
+
+def ram_shaped(f: Function, ds: list[Definition]) -> bool:
+    """Whether f, read at coordinates computed from loaded values, can be the RAM that serves the read: a pure Func
+    (its definition run as a first update), or updates that each write one element (at a computed coordinate, over
+    an RDom alone, or at its pure coordinates) reading only that element, one of them at a computed coordinate or
+    the one update over an RDom (a scan reading its neighbour cannot: ram_copies.py reads it through a copy)."""
+    if len(ds) == 1:
+        return True
+    try:
+        for k, d in enumerate(ds[1:]):
+            _check_ram_update(f, d, k, "", True)
+    except HalideError:
+        return False
+    return any(_computed(d) for d in ds[1:]) or (len(ds) == 2 and _over_rvars(ds[1]))
 
 
 def _output_lanes(s: Lowering, f: Function) -> int:
@@ -194,8 +211,11 @@ def _looked_up(s: Lowering) -> set[int]:
 def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> int | tuple[int, ...]:
     """The initial value of a Func held in a RAM (one constant, or every word's, x fastest), after checking it can
     be one; `serial`: its updates' unrolls may run serially (it cannot be lanes of registers instead)."""
+    elements = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
     size = (f"'{f.name}' has more than {MAX_ELEMENTS} elements, so it is held in a RAM (a memory tile updated "
-            "at the computed address, one step per cycle)")
+            "at the computed address, one step per cycle)" if elements > MAX_ELEMENTS else
+            f"'{f.name}' is read at coordinates computed from loaded values, so it is held in a RAM (a memory tile "
+            "that answers the computed address)")
     for k, d in enumerate(ds[1:]):
         _check_ram_update(f, d, k, size, serial)
     init = simplify(ds[0].value)

@@ -202,6 +202,23 @@ def histogram(m, width, height):
     return hist, [16], image
 
 
+def equalise(m, width, height):
+    """Histogram equalisation: each pixel mapped through the running sum of its image's 16-level histogram, the
+    sum (a scan) read at the pixel's level (through a RAM copy the compiler adds: hwlower/ram_copies.py)."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x, y, b = m.Var("x"), m.Var("y"), m.Var("b")
+    r = m.RDom([(0, width), (0, height)])
+    c = m.RDom([(1, 15)])
+    hist, cdf, out = m.Func("hist"), m.Func("cdf"), m.Func("equalised")
+    hist[b] = m.u16(0)
+    hist[m.i32(image[r.x, r.y] >> 4)] += m.u16(1)
+    cdf[b] = hist[b]
+    cdf[c.x] = cdf[c.x - 1] + hist[c.x]
+    out[x, y] = m.u8(m.u32(cdf[m.i32(image[x, y] >> 4)]) * 255 / (width * height))
+    out.set_estimates([(0, width), (0, height)])
+    return out, [width, height], image
+
+
 def running_max(m, width, height):
     """The running maximum along each row, a scan over an RDom."""
     image = m.ImageParam(m.UInt(16), 2, "image")
@@ -308,4 +325,4 @@ def integral_image(m, width, height):
 
 ALL = (box_blur, box_blur_9, sobel, median, max_pool, bilinear_up, unsharp, threshold, colour_matrix, separable5,
        pyramid, pyramid_by_levels, edge_blur, mirror_blur, histogram, running_max, gamma, column_sum, mirror_x,
-       transpose, channel_max, coarse_detail, column_scan, integral_image)
+       transpose, channel_max, coarse_detail, column_scan, integral_image, equalise)

@@ -88,9 +88,9 @@ def test_bad_probability(tmp_path):
 def test_unknown_dump_step():
     out, _ = _gaussian()
     with pytest.raises(hl.HalideError, match=r"--dump-after fold \(dump_after=\): unknown step; the steps are "
-                                             r"region, divided, bounds, tiles, tables, inline, scatter, edges, ops, "
-                                             r"streams, lanes, reorder, order, lane_constants, lower, lower_kernel, "
-                                             r"fold_constants, .*, "
+                                             r"region, divided, ram_copies, bounds, tiles, tables, inline, scatter, "
+                                             r"edges, ops, streams, lanes, reorder, order, lane_constants, lower, "
+                                             r"lower_kernel, fold_constants, .*, "
                                              r"assign_stages, "
                                              r"compute, dependences, rates, capacities, mapping, schedule, verilog"):
         hl.compile(out, name="g", dump_after="fold")
