@@ -151,12 +151,11 @@ def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name:
 def _small_banks_in_registers(target: CGRA, org: _Organised) -> _Organised:
     """`org` with its addressed banks of at most `target.register_bank_words` words held in registers: a memory
     tile for a pixel pair is waste. The ports and their timing stay, so the schedule and the checker's proof do
-    not change; words stay as counted (a register per word and per read port's output register). A bank whose
-    read ports share a tile read port (banks by residue) stays on its tile."""
+    not change; words stay as counted (a register per word and per tile read port's output register, which
+    bank read ports by residue share as on the tile)."""
     final, registers, banks = org
     small = [dataclasses.replace(k, tiles=0, in_registers=True)
-             if k.kind == "addressed" and k.words <= target.register_bank_words
-             and all(p.shares is None for p in k.read_ports) else k for k in banks]
+             if k.kind == "addressed" and k.words <= target.register_bank_words else k for k in banks]
     return final, registers, small
 
 

@@ -579,6 +579,7 @@ module ms_reg_bank #(
     parameter integer AW = 1,
     parameter integer NW = 1,
     parameter integer NR = 1,
+    parameter integer NS = 0,
     parameter integer W0_DIM = 1,
     parameter [32*8-1:0] W0_EXTENT = {8{32'd1}},
     parameter integer W0_CYCLE_START = 0,
@@ -610,7 +611,25 @@ module ms_reg_bank #(
     parameter integer R1_DATA_START = 0,
     parameter [32*8-1:0] R1_DATA_STRIDE = 0,
     parameter integer R1_BASE = 0,
-    parameter integer R1_SIZE = 1
+    parameter integer R1_SIZE = 1,
+    parameter integer R2_DIM = 1,
+    parameter [32*8-1:0] R2_EXTENT = {8{32'd1}},
+    parameter integer R2_CYCLE_START = 1,
+    parameter [32*8-1:0] R2_CYCLE_STRIDE = 0,
+    parameter integer R2_DATA_START = 0,
+    parameter [32*8-1:0] R2_DATA_STRIDE = 0,
+    parameter integer R2_BASE = 0,
+    parameter integer R2_SIZE = 1,
+    parameter integer R2_PORT = 0,
+    parameter integer R3_DIM = 1,
+    parameter [32*8-1:0] R3_EXTENT = {8{32'd1}},
+    parameter integer R3_CYCLE_START = 1,
+    parameter [32*8-1:0] R3_CYCLE_STRIDE = 0,
+    parameter integer R3_DATA_START = 0,
+    parameter [32*8-1:0] R3_DATA_STRIDE = 0,
+    parameter integer R3_BASE = 0,
+    parameter integer R3_SIZE = 1,
+    parameter integer R3_PORT = 0
 ) (
     input clk,
     input rst_n,
@@ -676,22 +695,60 @@ module ms_reg_bank #(
         end
     endgenerate
 
+    // Each output register's address: read port 0 or 1, or in its own cycles a read port sharing it (R2, R3).
+    wire tfire0, tfire1;
+    wire [AW-1:0] taddr0, taddr1;
+    generate
+        if (NS > 0) begin : shared_reads
+            wire rfire2, rfire3;
+            wire [AW-1:0] raddr2, raddr3;
+            ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
+                           .CYCLE_STRIDE(R2_CYCLE_STRIDE), .DATA_START(R2_DATA_START), .DATA_STRIDE(R2_DATA_STRIDE),
+                           .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
+                rshare2 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire2),
+                         .addr(raddr2));
+            if (NS > 1) begin : fourth
+                ms_tile_port #(.DIM(R3_DIM), .EXTENT(R3_EXTENT), .CYCLE_START(R3_CYCLE_START - 1),
+                               .CYCLE_STRIDE(R3_CYCLE_STRIDE), .DATA_START(R3_DATA_START),
+                               .DATA_STRIDE(R3_DATA_STRIDE), .BASE(R3_BASE), .SIZE(R3_SIZE), .AW(AW))
+                    rshare3 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire3),
+                             .addr(raddr3));
+            end else begin : third_only
+                assign rfire3 = 1'b0;
+                assign raddr3 = {AW{1'b0}};
+            end
+            wire on20 = rfire2 && (R2_PORT == 0);
+            wire on21 = rfire2 && (R2_PORT == 1);
+            wire on30 = rfire3 && (R3_PORT == 0);
+            wire on31 = rfire3 && (R3_PORT == 1);
+            assign tfire0 = rfire0 || on20 || on30;
+            assign tfire1 = rfire1 || on21 || on31;
+            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : raddr0);
+            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : raddr1);
+        end else begin : own_reads
+            assign tfire0 = rfire0;
+            assign tfire1 = rfire1;
+            assign taddr0 = raddr0;
+            assign taddr1 = raddr1;
+        end
+    endgenerate
+
     // The read multiplexers, forwarding the word a write port stores in the issue cycle at the read address.
-    wire fwd00 = wfire0 & (waddr0 == raddr0);
-    wire fwd10 = wfire1 & (waddr1 == raddr0);
-    wire fwd01 = wfire0 & (waddr0 == raddr1);
-    wire fwd11 = wfire1 & (waddr1 == raddr1);
+    wire fwd00 = wfire0 & (waddr0 == taddr0);
+    wire fwd10 = wfire1 & (waddr1 == taddr0);
+    wire fwd01 = wfire0 & (waddr0 == taddr1);
+    wire fwd11 = wfire1 & (waddr1 == taddr1);
     always @(posedge clk) begin
         if (!rst_n)
             rdata0 <= {WIDTH{1'b0}};
-        else if (en && rfire0)
-            rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : word[raddr0]);
+        else if (en && tfire0)
+            rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : word[taddr0]);
     end
     always @(posedge clk) begin
         if (!rst_n)
             rdata1 <= {WIDTH{1'b0}};
-        else if (en && rfire1)
-            rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : word[raddr1]);
+        else if (en && tfire1)
+            rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : word[taddr1]);
     end
 endmodule
 
