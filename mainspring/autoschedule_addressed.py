@@ -249,8 +249,14 @@ def _addressed_cost(timing: _Timing, f: Function, reads: list[Read], target: CGR
             got = _bank_words(timing, f, chunk)
             if 1 < len(chunk) <= target.mem_tile_write_ports and streams == 1:
                 got = min(got, sum(_bank_words(timing, f, [r]) for r in chunk))
-            words, tiles = words + got + len(chunk), tiles + -(-got // target.mem_tile_words)
+            words, tiles = words + got + len(chunk), tiles + _bank_tiles(got, target)
     return words, tiles
+
+
+def _bank_tiles(words: int, target: CGRA) -> int:
+    """The memory tiles of an addressed bank of `words`: none for a register bank (memories/mapping.py
+    `_small_banks_in_registers`)."""
+    return 0 if words <= target.register_bank_words else -(-words // target.mem_tile_words)
 
 
 def _residue_cost(timing: _Timing, f: Function, reads: list[Read], target: CGRA, dim: int, m: int) -> Cost | None:
@@ -270,7 +276,7 @@ def _residue_cost(timing: _Timing, f: Function, reads: list[Read], target: CGRA,
         if max(busy.values()) > target.mem_tile_read_ports:
             return None
         got = _bank_words(timing, f, parts)
-        words, tiles = words + got + target.mem_tile_read_ports, tiles + -(-got // target.mem_tile_words)
+        words, tiles = words + got + target.mem_tile_read_ports, tiles + _bank_tiles(got, target)
     return words, tiles
 
 

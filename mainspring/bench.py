@@ -147,7 +147,7 @@ def storage_bits(report: dict) -> int:
 
 def memory_bits(plan) -> int:
     """Bits of the memory tiles' SRAM the design's buffers use (each bank's words times its value's bits)."""
-    return sum(bank.words * b.bits for b in plan.buffers for bank in b.banks)
+    return sum(bank.words * b.bits for b in plan.buffers for bank in b.banks if not bank.in_registers)
 
 
 CELLS_MAX_INPUT = 256 * 256  # Yosys's cells are counted up to this many input pixels (larger designs take long)

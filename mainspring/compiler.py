@@ -254,7 +254,9 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
                     default=0)
     ideal = max(transfers * tiles, out_transfers * tiles, firings * tiles)
     image = sum(_size(s.image_box) for s in program.inputs)
-    registers = sum(len(b.registers) for b in plan.buffers)
+    # a register bank's words and its read ports' output registers are registers, on no memory tile
+    registers = sum(len(b.registers) + sum(k.words + len(k.tile_read_ports) for k in b.banks if k.in_registers)
+                    for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
     # A ROM (a constant table read at computed coordinates) is a memory tile per kernel lane that reads it.
     roms = [(words, bits, program.nest.op_lanes(n)) for n, c in pe_counts.items() for words, bits in c.roms.values()]

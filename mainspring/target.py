@@ -6,6 +6,8 @@ from dataclasses import dataclass, fields
 
 from .frontend.errors import HalideError, user_location
 
+_AT_LEAST_0 = ("register_delay_limit", "register_bank_words", "pe_latency")  # knobs that may be 0
+
 
 @dataclass(frozen=True)
 class CGRA:
@@ -18,6 +20,11 @@ class CGRA:
     mem_tile_read_ports / mem_tile_write_ports: accesses per cycle a tile serves.
     register_delay_limit: a tap at most this many cycles after the previous tap is a register chain
         (a PE's pipeline registers) instead of memory-tile delay lines.
+    register_bank_words: an addressed bank of at most this many words (2 to 4 words: a pixel pair an upsample
+        reads twice) is a register bank, not a memory tile: a register per word enabled by its write address, and
+        per read port a multiplexer over them into the port's output register (0: always a memory tile). The
+        default 4 keeps it under a tile's cost: at most 4 + 2 registers and two 4-input multiplexers (three
+        2-input ones each) against a tile of 2048 words whose port controllers it keeps.
     pe_ops_per_stage: the most PE operations on any combinational path of a kernel (K): a kernel's op graph is
         levelised into stages of at most K PE ops each (a 32-bit op counts as the 16-bit PE ops it is built
         from, as the report's `pes` counts them), with a register on every edge that crosses a stage boundary.
@@ -43,6 +50,7 @@ class CGRA:
     mem_tile_read_ports: int = 2
     mem_tile_write_ports: int = 2
     register_delay_limit: int = 4
+    register_bank_words: int = 4
     pe_ops_per_stage: int = 1
     pe_latency: int = 1
     glb_words: int = 1 << 21
@@ -67,7 +75,7 @@ class CGRA:
         for f in fields(self):
             v = getattr(self, f.name)
             if (not isinstance(v, int) or isinstance(v, bool)
-                    or v < (0 if f.name in ("register_delay_limit", "pe_latency") else 1)):
-                least = 0 if f.name in ("register_delay_limit", "pe_latency") else 1
+                    or v < (0 if f.name in _AT_LEAST_0 else 1)):
+                least = 0 if f.name in _AT_LEAST_0 else 1
                 raise HalideError(f"{user_location()}: CGRA({f.name}={v!r}): expected an integer of at least {least}, "
                                   f"e.g. CGRA({f.name}={f.default})")

@@ -297,7 +297,11 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         reads = len(bank.tile_read_ports)
         _fail(buf.name, f"bank {bank.name} has {len(bank.write_ports)} write and {reads} read ports; a tile has "
                         f"{t.mem_tile_write_ports} and {t.mem_tile_read_ports}")
-    if bank.words > bank.tiles * t.mem_tile_words or bank.words < 1:
+    if bank.in_registers:
+        if bank.kind != "addressed" or bank.tiles:
+            _fail(buf.name, f"register bank {bank.name} must be an addressed bank on no tile, not {bank.kind} on "
+                            f"{bank.tiles} tiles")
+    elif bank.words > bank.tiles * t.mem_tile_words or bank.words < 1:
         _fail(buf.name, f"bank {bank.name} holds {bank.words} words in {bank.tiles} tiles of {t.mem_tile_words}")
     names = {}
     for k, p in enumerate(bank.write_ports + bank.read_ports):

@@ -50,6 +50,9 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   writes value i - b, and in the cycle after it a read port (delay t) loads value i + 1 - t, which it then
   holds until after the root's next write. Cycle delay lines write and read the root's value number i in its
   write cycle shifted by the port's delay.
+- A register bank (`Bank.in_registers`, an addressed bank of a few words) has the same ports, controllers and
+  timing as an addressed bank on a tile, forwarding included: a register per word, written when a write port's
+  address selects it, and per read port a multiplexer over them into its output register. It takes no tile.
 - Banks by residue (memories/banks.py): an addressed buffer may be split into banks each holding the elements
   of one residue of a coordinate (rows of one parity); a read is then split into read ports over the op's
   iterations with one residue (a `Dim.step`), and bank read ports that read in disjoint cycles share one tile
@@ -239,6 +242,8 @@ class Bank:
     read_ports: tuple[BankPort, ...]
     root: str | None = None  # delay lines: the write port whose stream it delays
     gated: bool = False  # delay lines: delays count the root's writes (write taps), not cycles
+    # addressed banks of at most `CGRA.register_bank_words` words: registers (tiles 0), not memory-tile SRAM
+    in_registers: bool = False
 
     @property
     def tile_read_ports(self) -> tuple[BankPort, ...]:

@@ -70,8 +70,9 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
         best = residue.residue_banked(prog, sched, target, name, reads, wports, slices, best)
     if _words(wports, best) > min_words:
         best = _registers_after_reads(prog, sched, target, name, reads, wports, slices, best)
-    final, registers, banks = best
-    level = "mem_tile" if banks else ("register" if registers else "wire")
+    final, registers, banks = _small_banks_in_registers(target, best)
+    level = "mem_tile" if any(not k.in_registers for k in banks) else (
+        "register" if registers or banks else "wire")
     words = _words(wports, best)
     role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
     outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
@@ -145,6 +146,20 @@ def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name:
         if cost[0] <= was[0] and cost[1] <= was[1] and cost != was:
             best, kept = got, trial
     return best, kept
+
+
+def _small_banks_in_registers(target: CGRA, org: _Organised) -> _Organised:
+    """`org` with its addressed banks of at most `target.register_bank_words` words held in registers: a memory
+    tile for a pixel pair is waste. Applied to the mapping the searches chose (comparing tiles as if every bank
+    took its tile), so it takes tiles away and never adds a word: counted so, a search would trade words for the
+    tile of a small bank (fuzz case downsample_banked_on_one_tile_read_port: 15 words on 2 tiles for f0 became 19
+    on 1). The ports and their timing stay, so the schedule and the checker's proof do not change; words stay as
+    counted (a register per word and per tile read port's output register, which bank read ports by residue
+    share as on the tile)."""
+    final, registers, banks = org
+    small = [dataclasses.replace(k, tiles=0, in_registers=True)
+             if k.kind == "addressed" and k.words <= target.register_bank_words else k for k in banks]
+    return final, registers, small
 
 
 def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],

@@ -51,6 +51,7 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
         "banks": [{"name", "kind": "delay_line" | "addressed" | "ram", "words": int (SRAM words),
                    "tiles": int, "slices": int, "root": write port | null,
                    "gated": bool,        # delay lines whose delays count the root's writes
+                   "in_registers": true, # only when set: an addressed bank held in registers (tiles 0)
                    "write_ports": [<bank port>], "read_ports": [<bank port>]}]}}
     }
     <controller> = {"dimensionality": int, "extent": [int], "cycle_starting_addr": int, "cycle_stride": [int],
@@ -172,7 +173,9 @@ def _read_port(p: ReadPort) -> dict:
 def _bank(k: Bank) -> dict:
     return {"name": k.name, "kind": k.kind, "words": k.words, "tiles": k.tiles, "slices": k.slices,
             "root": k.root, "gated": k.gated, "write_ports": [_bank_port(p) for p in k.write_ports],
-            "read_ports": [_bank_port(p) for p in k.read_ports]}
+            "read_ports": [_bank_port(p) for p in k.read_ports]} | (
+        # only where set: the JSON of every design without register banks stays as it was
+        {"in_registers": True} if k.in_registers else {})
 
 
 def _bank_port(p: BankPort) -> dict:
@@ -250,7 +253,7 @@ def _bank_from(k: dict) -> Bank:
                      for p in k[f"{kind}_ports"])
 
     return Bank(k["name"], k["kind"], k["words"], k["tiles"], k["slices"], ports("write"), ports("read"), k["root"],
-                k["gated"])
+                k["gated"], k.get("in_registers", False))
 
 
 def _controller_from(c: dict) -> Controller:

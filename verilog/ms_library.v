@@ -568,6 +568,190 @@ module ms_mem_tile #(
     endgenerate
 endmodule
 
+// A register bank: an addressed bank of a few words (CGRA.register_bank_words) held in registers instead of a
+// memory tile, with the ports and timing of `ms_mem_tile` with FORWARD = 1 and no shared read ports. A word's
+// register is written in the cycles a write port's address selects it (write port 1 after write port 0, as in
+// the tile); a read port's output register loads, in its controller's cycles, the word its address selects
+// (issued a cycle before, as a tile's SRAM read), or the word written to that address in the issue cycle.
+module ms_reg_bank #(
+    parameter integer WIDTH = 16,
+    parameter integer WORDS = 2,
+    parameter integer AW = 1,
+    parameter integer NW = 1,
+    parameter integer NR = 1,
+    parameter integer NS = 0,
+    parameter integer W0_DIM = 1,
+    parameter [32*8-1:0] W0_EXTENT = {8{32'd1}},
+    parameter integer W0_CYCLE_START = 0,
+    parameter [32*8-1:0] W0_CYCLE_STRIDE = 0,
+    parameter integer W0_DATA_START = 0,
+    parameter [32*8-1:0] W0_DATA_STRIDE = 0,
+    parameter integer W0_BASE = 0,
+    parameter integer W0_SIZE = 1,
+    parameter integer W1_DIM = 1,
+    parameter [32*8-1:0] W1_EXTENT = {8{32'd1}},
+    parameter integer W1_CYCLE_START = 0,
+    parameter [32*8-1:0] W1_CYCLE_STRIDE = 0,
+    parameter integer W1_DATA_START = 0,
+    parameter [32*8-1:0] W1_DATA_STRIDE = 0,
+    parameter integer W1_BASE = 0,
+    parameter integer W1_SIZE = 1,
+    parameter integer R0_DIM = 1,
+    parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
+    parameter integer R0_CYCLE_START = 1,
+    parameter [32*8-1:0] R0_CYCLE_STRIDE = 0,
+    parameter integer R0_DATA_START = 0,
+    parameter [32*8-1:0] R0_DATA_STRIDE = 0,
+    parameter integer R0_BASE = 0,
+    parameter integer R0_SIZE = 1,
+    parameter integer R1_DIM = 1,
+    parameter [32*8-1:0] R1_EXTENT = {8{32'd1}},
+    parameter integer R1_CYCLE_START = 1,
+    parameter [32*8-1:0] R1_CYCLE_STRIDE = 0,
+    parameter integer R1_DATA_START = 0,
+    parameter [32*8-1:0] R1_DATA_STRIDE = 0,
+    parameter integer R1_BASE = 0,
+    parameter integer R1_SIZE = 1,
+    parameter integer R2_DIM = 1,
+    parameter [32*8-1:0] R2_EXTENT = {8{32'd1}},
+    parameter integer R2_CYCLE_START = 1,
+    parameter [32*8-1:0] R2_CYCLE_STRIDE = 0,
+    parameter integer R2_DATA_START = 0,
+    parameter [32*8-1:0] R2_DATA_STRIDE = 0,
+    parameter integer R2_BASE = 0,
+    parameter integer R2_SIZE = 1,
+    parameter integer R2_PORT = 0,
+    parameter integer R3_DIM = 1,
+    parameter [32*8-1:0] R3_EXTENT = {8{32'd1}},
+    parameter integer R3_CYCLE_START = 1,
+    parameter [32*8-1:0] R3_CYCLE_STRIDE = 0,
+    parameter integer R3_DATA_START = 0,
+    parameter [32*8-1:0] R3_DATA_STRIDE = 0,
+    parameter integer R3_BASE = 0,
+    parameter integer R3_SIZE = 1,
+    parameter integer R3_PORT = 0
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input [31:0] cycle,
+    input [WIDTH-1:0] wdata0,
+    input [WIDTH-1:0] wdata1,
+    output reg [WIDTH-1:0] rdata0,
+    output reg [WIDTH-1:0] rdata1,
+    output wfire  // the cycles write port 0 writes
+);
+    wire wfire0, wfire1, rfire0, rfire1;
+    wire [AW-1:0] waddr0, waddr1, raddr0, raddr1;
+    wire [WIDTH-1:0] word [0:WORDS-1];
+
+    ms_tile_port #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .CYCLE_START(W0_CYCLE_START), .CYCLE_STRIDE(W0_CYCLE_STRIDE),
+                   .DATA_START(W0_DATA_START), .DATA_STRIDE(W0_DATA_STRIDE), .BASE(W0_BASE), .SIZE(W0_SIZE),
+                   .AW(AW))
+        wport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire0), .addr(waddr0));
+    ms_tile_port #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
+                   .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
+                   .BASE(R0_BASE), .SIZE(R0_SIZE), .AW(AW))
+        rport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
+    assign wfire = wfire0;
+
+    genvar i;
+    generate
+        if (NW > 1) begin : second_write
+            ms_tile_port #(.DIM(W1_DIM), .EXTENT(W1_EXTENT), .CYCLE_START(W1_CYCLE_START),
+                           .CYCLE_STRIDE(W1_CYCLE_STRIDE), .DATA_START(W1_DATA_START), .DATA_STRIDE(W1_DATA_STRIDE),
+                           .BASE(W1_BASE), .SIZE(W1_SIZE), .AW(AW))
+                wport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire1),
+                        .addr(waddr1));
+        end else begin : one_write
+            assign wfire1 = 1'b0;
+            assign waddr1 = {AW{1'b0}};
+        end
+        if (NR > 1) begin : second_read
+            ms_tile_port #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
+                           .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START), .DATA_STRIDE(R1_DATA_STRIDE),
+                           .BASE(R1_BASE), .SIZE(R1_SIZE), .AW(AW))
+                rport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
+                        .addr(raddr1));
+        end else begin : one_read
+            assign rfire1 = 1'b0;
+            assign raddr1 = {AW{1'b0}};
+        end
+        // One register per word, enabled by the write-address decode.
+        for (i = 0; i < WORDS; i = i + 1) begin : words
+            localparam integer I = i;
+            localparam [AW-1:0] AT = I[AW-1:0];
+            reg [WIDTH-1:0] q;
+            always @(posedge clk) begin
+                if (!rst_n)
+                    q <= {WIDTH{1'b0}};
+                else if (en && wfire1 && waddr1 == AT)
+                    q <= wdata1;
+                else if (en && wfire0 && waddr0 == AT)
+                    q <= wdata0;
+            end
+            assign word[i] = q;
+        end
+    endgenerate
+
+    // Each output register's address: read port 0 or 1, or in its own cycles a read port sharing it (R2, R3).
+    wire tfire0, tfire1;
+    wire [AW-1:0] taddr0, taddr1;
+    generate
+        if (NS > 0) begin : shared_reads
+            wire rfire2, rfire3;
+            wire [AW-1:0] raddr2, raddr3;
+            ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
+                           .CYCLE_STRIDE(R2_CYCLE_STRIDE), .DATA_START(R2_DATA_START), .DATA_STRIDE(R2_DATA_STRIDE),
+                           .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
+                rshare2 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire2),
+                         .addr(raddr2));
+            if (NS > 1) begin : fourth
+                ms_tile_port #(.DIM(R3_DIM), .EXTENT(R3_EXTENT), .CYCLE_START(R3_CYCLE_START - 1),
+                               .CYCLE_STRIDE(R3_CYCLE_STRIDE), .DATA_START(R3_DATA_START),
+                               .DATA_STRIDE(R3_DATA_STRIDE), .BASE(R3_BASE), .SIZE(R3_SIZE), .AW(AW))
+                    rshare3 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire3),
+                             .addr(raddr3));
+            end else begin : third_only
+                assign rfire3 = 1'b0;
+                assign raddr3 = {AW{1'b0}};
+            end
+            wire on20 = rfire2 && (R2_PORT == 0);
+            wire on21 = rfire2 && (R2_PORT == 1);
+            wire on30 = rfire3 && (R3_PORT == 0);
+            wire on31 = rfire3 && (R3_PORT == 1);
+            assign tfire0 = rfire0 || on20 || on30;
+            assign tfire1 = rfire1 || on21 || on31;
+            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : raddr0);
+            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : raddr1);
+        end else begin : own_reads
+            assign tfire0 = rfire0;
+            assign tfire1 = rfire1;
+            assign taddr0 = raddr0;
+            assign taddr1 = raddr1;
+        end
+    endgenerate
+
+    // The read multiplexers, forwarding the word a write port stores in the issue cycle at the read address.
+    wire fwd00 = wfire0 & (waddr0 == taddr0);
+    wire fwd10 = wfire1 & (waddr1 == taddr0);
+    wire fwd01 = wfire0 & (waddr0 == taddr1);
+    wire fwd11 = wfire1 & (waddr1 == taddr1);
+    always @(posedge clk) begin
+        if (!rst_n)
+            rdata0 <= {WIDTH{1'b0}};
+        else if (en && tfire0)
+            rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : word[taddr0]);
+    end
+    always @(posedge clk) begin
+        if (!rst_n)
+            rdata1 <= {WIDTH{1'b0}};
+        else if (en && tfire1)
+            rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : word[taddr1]);
+    end
+endmodule
+
 // A GLB transfer address generator: an affine controller (as above) that steps once per word moved instead of
 // at scheduled cycles (GLB transfers are paced by handshakes). CYCLE_STRIDE must be the dense order
 // (1, E0, E0*E1, ...); `last` marks the tile's last transfer, after which it starts the next tile; `count` is the

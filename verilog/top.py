@@ -18,7 +18,8 @@ Architecture (a Clockwork-style static schedule under one global enable):
   every enabled cycle, or, when gated, every enabled cycle its root writes: the root's write controller
   drives the enable), or a memory tile's read port (`ms_mem_tile` configured with the port controllers). One
   `ms_mem_tile` is one memory tile: its delay lines (up to two, one write and one read port each) sit in
-  regions of its SRAM.
+  regions of its SRAM. An addressed bank of a few words is an `ms_reg_bank` instead: the same ports, a register
+  per word.
 """
 
 from __future__ import annotations
@@ -288,7 +289,7 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
     sharers = [rp for rp in bank.read_ports if rp.shares is not None]
     params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({address_width(bank.words)})", f".NW({len(writes)})",
               f".NR({len(owners)})"] + ([f".NS({len(sharers)})"] if sharers else []) + \
-        [f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
+        ([] if bank.in_registers else [f".FORWARD({0 if bank.kind == 'delay_line' else 1})"])
     for i, wp in enumerate(writes):
         params += ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp)
     # R0, R1: the tile read ports; R2, R3: bank read ports (of a bank by residue) reading through them
@@ -306,10 +307,12 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
     wdata = [top.widths.full(signal(wp.source), w) for wp in writes] + [f"{w}'d0"] * (2 - len(writes))
     lines = f"{len(writes)} delay line(s) of {bank.words} words" if bank.kind == "delay_line" else \
         f"addressed memory of {bank.words} words"
+    where, module = ("in registers", "ms_reg_bank") if bank.in_registers else \
+        (f"on {bank.tiles} memory tile(s)", "ms_mem_tile")
     joined = ",\n    ".join(params)
     top.body.append(
-        f"// {bname}: {lines} on {bank.tiles} memory tile(s)\n"
-        f"ms_mem_tile #(\n    {joined})\n    {signal(bank.name)} (.clk(clk), .rst_n(rst_n), .en(en), "
+        f"// {bname}: {lines} {where}\n"
+        f"{module} #(\n    {joined})\n    {signal(bank.name)} (.clk(clk), .rst_n(rst_n), .en(en), "
         f".restart(restart), .cycle(cycle), .wdata0({wdata[0]}), .wdata1({wdata[1]}), .rdata0({outs[0]}), "
         f".rdata1({outs[1]}), .wfire({wfire}));"
     )

@@ -73,6 +73,19 @@ def _():
     return hl.compile(p.output, name="demo", target=hl.CGRA(pe_ops_per_stage=2))
 
 
+@case("memories", "A target with a negative bound on register banks",
+      "{at}: CGRA(register_bank_words=-1): expected an integer of at least 0, e.g. CGRA(register_bank_words=4)")
+def target_of_negative_register_bank_words():
+    p = scheduled()
+    return hl.compile(p.output, name="demo", target=hl.CGRA(register_bank_words=-1))  # <-
+
+
+@target_of_negative_register_bank_words.fix
+def _():
+    p = scheduled()
+    return hl.compile(p.output, name="demo", target=hl.CGRA(register_bank_words=0))  # every bank on a tile
+
+
 @case("memories", "compile with a name that is not an identifier",
       "{at}: compile(name='my design'): the design name must be a Python/Verilog identifier, e.g. "
       "name=\"my_design\"")

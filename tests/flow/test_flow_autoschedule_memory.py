@@ -75,7 +75,7 @@ CASES = [  # (design, frame, lanes)
 ]
 
 
-def _model_and_compiled(design, size, lanes, words, monkeypatch):
+def _model_and_compiled(design, size, lanes, words, monkeypatch, register_bank_words=4):
     plans = []
     real = auto._plan
 
@@ -93,7 +93,8 @@ def _model_and_compiled(design, size, lanes, words, monkeypatch):
         reached = _schedule(out, size, lanes).lanes
     assert reached == lanes
     pipe, plan = [p for p in plans if p[1].lanes.lanes == reached][-1]  # the plan applied
-    target = hl.CGRA(mem_tile_words=words, num_mem_tiles=1 << 20, num_pes=1 << 20)
+    target = hl.CGRA(mem_tile_words=words, num_mem_tiles=1 << 20, num_pes=1 << 20,
+                     register_bank_words=register_bank_words)
     compiled = hl.compile(out, name=f"model_{design}", target=target, prove=False).report["mem_tiles"]
     return mem_tiles(pipe, plan, target, size), compiled
 
@@ -115,3 +116,11 @@ def test_where_the_model_is_not_exact(design, size, lanes, words, model, compile
     # port are not modelled); up_up at 40x6 stores 88 words where the model's circular size is 80 (both above the
     # 73 live). Within 2 tiles either way: the tiled schedule is compiled and narrowed where the model is low.
     assert _model_and_compiled(design, size, lanes, words, monkeypatch) == (model, compiled)
+
+
+@pytest.mark.parametrize("register_bank_words", [0, 4])
+def test_the_model_counts_no_tile_for_a_register_bank(register_bank_words, monkeypatch):
+    # h2h_up_sample at 60x6 on tiles of 16 words: one of its addressed banks holds at most 4 words, in registers
+    # by default (8 tiles), on a tile of its own with register banks off (9)
+    model, compiled = _model_and_compiled("h2h_up_sample", (60, 6), 1, 16, monkeypatch, register_bank_words)
+    assert model == compiled == (9 if register_bank_words == 0 else 8)
