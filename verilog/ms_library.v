@@ -287,6 +287,82 @@ module ms_tile_port #(
     assign addr = BASE_A + offset;
 endmodule
 
+// The read ports of a tile or register bank as its NR output registers see them: read port 0 or 1 (R0, R1), or, in
+// cycles of their own, up to two more read controllers (NS of them: R2, R3) sharing read port R<i>_PORT.
+module ms_shared_reads #(
+    parameter integer NS = 0,
+    parameter integer AW = 1,
+    parameter integer R2_DIM = 1,
+    parameter [32*8-1:0] R2_EXTENT = {8{32'd1}},
+    parameter integer R2_CYCLE_START = 1,
+    parameter [32*8-1:0] R2_CYCLE_STRIDE = 0,
+    parameter integer R2_DATA_START = 0,
+    parameter [32*8-1:0] R2_DATA_STRIDE = 0,
+    parameter integer R2_BASE = 0,
+    parameter integer R2_SIZE = 1,
+    parameter integer R2_PORT = 0,
+    parameter integer R3_DIM = 1,
+    parameter [32*8-1:0] R3_EXTENT = {8{32'd1}},
+    parameter integer R3_CYCLE_START = 1,
+    parameter [32*8-1:0] R3_CYCLE_STRIDE = 0,
+    parameter integer R3_DATA_START = 0,
+    parameter [32*8-1:0] R3_DATA_STRIDE = 0,
+    parameter integer R3_BASE = 0,
+    parameter integer R3_SIZE = 1,
+    parameter integer R3_PORT = 0
+) (
+    input clk,
+    input rst_n,
+    input en,
+    input restart,
+    input [31:0] cycle,
+    input rfire0,
+    input rfire1,
+    input [AW-1:0] raddr0,
+    input [AW-1:0] raddr1,
+    output tfire0,
+    output tfire1,
+    output [AW-1:0] taddr0,
+    output [AW-1:0] taddr1
+);
+    generate
+        if (NS > 0) begin : shared_reads
+            wire rfire2, rfire3;
+            wire [AW-1:0] raddr2, raddr3;
+            ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
+                           .CYCLE_STRIDE(R2_CYCLE_STRIDE), .DATA_START(R2_DATA_START), .DATA_STRIDE(R2_DATA_STRIDE),
+                           .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
+                rshare2 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire2),
+                         .addr(raddr2));
+            if (NS > 1) begin : fourth
+                ms_tile_port #(.DIM(R3_DIM), .EXTENT(R3_EXTENT), .CYCLE_START(R3_CYCLE_START - 1),
+                               .CYCLE_STRIDE(R3_CYCLE_STRIDE), .DATA_START(R3_DATA_START),
+                               .DATA_STRIDE(R3_DATA_STRIDE), .BASE(R3_BASE), .SIZE(R3_SIZE), .AW(AW))
+                    rshare3 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire3),
+                             .addr(raddr3));
+            end else begin : third_only
+                assign rfire3 = 1'b0;
+                assign raddr3 = {AW{1'b0}};
+            end
+            wire on20 = rfire2 && (R2_PORT == 0);
+            wire on21 = rfire2 && (R2_PORT == 1);
+            wire on30 = rfire3 && (R3_PORT == 0);
+            wire on31 = rfire3 && (R3_PORT == 1);
+            assign tfire0 = rfire0 || on20 || on30;
+            assign tfire1 = rfire1 || on21 || on31;
+            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : raddr0);
+            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : raddr1);
+        end else begin : own_reads
+            // (no controller of its own: the clock and cycle go unused, as the `_unused` name tells the linter)
+            wire clocks_unused = ^{clk, rst_n, en, restart, cycle};
+            assign tfire0 = rfire0;
+            assign tfire1 = rfire1;
+            assign taddr0 = raddr0;
+            assign taddr1 = raddr1;
+        end
+    endgenerate
+endmodule
+
 // A memory tile: WORDS x WIDTH SRAM with up to two write ports (NW) and two read ports (NR), each a tile port
 // configured from the memory JSON. A read port's controller gives the cycles its output register loads in; the
 // SRAM is read (synchronously) one cycle earlier and the word held until the next load. FORWARD = 1 (addressed
@@ -461,40 +537,16 @@ module ms_mem_tile #(
     // The tile read ports: bank read port 0 or 1, or in its own cycles a controller sharing it (R2, R3).
     wire tfire0, tfire1;
     wire [AW-1:0] taddr0, taddr1;
-    generate
-        if (NS > 0) begin : shared_reads
-            wire rfire2, rfire3;
-            wire [AW-1:0] raddr2, raddr3;
-            ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
-                           .CYCLE_STRIDE(R2_CYCLE_STRIDE), .DATA_START(R2_DATA_START), .DATA_STRIDE(R2_DATA_STRIDE),
-                           .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
-                rshare2 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire2),
-                         .addr(raddr2));
-            if (NS > 1) begin : fourth
-                ms_tile_port #(.DIM(R3_DIM), .EXTENT(R3_EXTENT), .CYCLE_START(R3_CYCLE_START - 1),
-                               .CYCLE_STRIDE(R3_CYCLE_STRIDE), .DATA_START(R3_DATA_START),
-                               .DATA_STRIDE(R3_DATA_STRIDE), .BASE(R3_BASE), .SIZE(R3_SIZE), .AW(AW))
-                    rshare3 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire3),
-                             .addr(raddr3));
-            end else begin : third_only
-                assign rfire3 = 1'b0;
-                assign raddr3 = {AW{1'b0}};
-            end
-            wire on20 = rfire2 && (R2_PORT == 0);
-            wire on21 = rfire2 && (R2_PORT == 1);
-            wire on30 = rfire3 && (R3_PORT == 0);
-            wire on31 = rfire3 && (R3_PORT == 1);
-            assign tfire0 = rfire0 || on20 || on30;
-            assign tfire1 = rfire1 || on21 || on31;
-            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : raddr0);
-            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : raddr1);
-        end else begin : own_reads
-            assign tfire0 = rfire0;
-            assign tfire1 = rfire1;
-            assign taddr0 = raddr0;
-            assign taddr1 = raddr1;
-        end
-    endgenerate
+    ms_shared_reads #(.NS(NS), .AW(AW),
+                      .R2_DIM(R2_DIM), .R2_EXTENT(R2_EXTENT), .R2_CYCLE_START(R2_CYCLE_START),
+                      .R2_CYCLE_STRIDE(R2_CYCLE_STRIDE), .R2_DATA_START(R2_DATA_START),
+                      .R2_DATA_STRIDE(R2_DATA_STRIDE), .R2_BASE(R2_BASE), .R2_SIZE(R2_SIZE), .R2_PORT(R2_PORT),
+                      .R3_DIM(R3_DIM), .R3_EXTENT(R3_EXTENT), .R3_CYCLE_START(R3_CYCLE_START),
+                      .R3_CYCLE_STRIDE(R3_CYCLE_STRIDE), .R3_DATA_START(R3_DATA_START),
+                      .R3_DATA_STRIDE(R3_DATA_STRIDE), .R3_BASE(R3_BASE), .R3_SIZE(R3_SIZE), .R3_PORT(R3_PORT))
+        shared (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .rfire0(rfire0),
+                .rfire1(rfire1), .raddr0(raddr0), .raddr1(raddr1), .tfire0(tfire0), .tfire1(tfire1),
+                .taddr0(taddr0), .taddr1(taddr1));
 
     assign wfire = wfire0;
 
@@ -698,40 +750,16 @@ module ms_reg_bank #(
     // Each output register's address: read port 0 or 1, or in its own cycles a read port sharing it (R2, R3).
     wire tfire0, tfire1;
     wire [AW-1:0] taddr0, taddr1;
-    generate
-        if (NS > 0) begin : shared_reads
-            wire rfire2, rfire3;
-            wire [AW-1:0] raddr2, raddr3;
-            ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
-                           .CYCLE_STRIDE(R2_CYCLE_STRIDE), .DATA_START(R2_DATA_START), .DATA_STRIDE(R2_DATA_STRIDE),
-                           .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
-                rshare2 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire2),
-                         .addr(raddr2));
-            if (NS > 1) begin : fourth
-                ms_tile_port #(.DIM(R3_DIM), .EXTENT(R3_EXTENT), .CYCLE_START(R3_CYCLE_START - 1),
-                               .CYCLE_STRIDE(R3_CYCLE_STRIDE), .DATA_START(R3_DATA_START),
-                               .DATA_STRIDE(R3_DATA_STRIDE), .BASE(R3_BASE), .SIZE(R3_SIZE), .AW(AW))
-                    rshare3 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire3),
-                             .addr(raddr3));
-            end else begin : third_only
-                assign rfire3 = 1'b0;
-                assign raddr3 = {AW{1'b0}};
-            end
-            wire on20 = rfire2 && (R2_PORT == 0);
-            wire on21 = rfire2 && (R2_PORT == 1);
-            wire on30 = rfire3 && (R3_PORT == 0);
-            wire on31 = rfire3 && (R3_PORT == 1);
-            assign tfire0 = rfire0 || on20 || on30;
-            assign tfire1 = rfire1 || on21 || on31;
-            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : raddr0);
-            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : raddr1);
-        end else begin : own_reads
-            assign tfire0 = rfire0;
-            assign tfire1 = rfire1;
-            assign taddr0 = raddr0;
-            assign taddr1 = raddr1;
-        end
-    endgenerate
+    ms_shared_reads #(.NS(NS), .AW(AW),
+                      .R2_DIM(R2_DIM), .R2_EXTENT(R2_EXTENT), .R2_CYCLE_START(R2_CYCLE_START),
+                      .R2_CYCLE_STRIDE(R2_CYCLE_STRIDE), .R2_DATA_START(R2_DATA_START),
+                      .R2_DATA_STRIDE(R2_DATA_STRIDE), .R2_BASE(R2_BASE), .R2_SIZE(R2_SIZE), .R2_PORT(R2_PORT),
+                      .R3_DIM(R3_DIM), .R3_EXTENT(R3_EXTENT), .R3_CYCLE_START(R3_CYCLE_START),
+                      .R3_CYCLE_STRIDE(R3_CYCLE_STRIDE), .R3_DATA_START(R3_DATA_START),
+                      .R3_DATA_STRIDE(R3_DATA_STRIDE), .R3_BASE(R3_BASE), .R3_SIZE(R3_SIZE), .R3_PORT(R3_PORT))
+        shared (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .rfire0(rfire0),
+                .rfire1(rfire1), .raddr0(raddr0), .raddr1(raddr1), .tfire0(tfire0), .tfire1(tfire1),
+                .taddr0(taddr0), .taddr1(taddr1));
 
     // The read multiplexers, forwarding the word a write port stores in the issue cycle at the read address.
     wire fwd00 = wfire0 & (waddr0 == taddr0);
