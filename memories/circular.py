@@ -51,8 +51,37 @@ def circular_words(buf: str, streams: tuple[WriteStream, ...]) -> int:
     if not dist.intersect(isl.Set("{ [0] }")).is_empty():
         raise MemoryMappingError(f"buffer '{buf}': an element is rewritten while its previous value is still to be "
                                  "read; this needs more than one copy of the buffer")
-    # The extreme points of a one-dimensional set: isl finds them faster than the bounds of the whole set.
-    return max(dist.lexmax().dim_max_val(0).to_python(), -dist.lexmin().dim_min_val(0).to_python()) + 1
+    return _largest_distance(dist, addr.range()) + 1
+
+
+# isl operations allowed to lexmax before bisecting instead: the unsharp and mobile conv designs' questions that
+# finish within it take milliseconds, those beyond it took seconds to minutes.
+LEXMAX_OPERATIONS = 10_000
+
+
+def _largest_distance(dist: isl.Set, addresses: isl.Set) -> int:
+    """max |d| over `dist` (non-empty, without 0, differences of `addresses`). The extreme points of a
+    one-dimensional set: isl's lexmax finds them faster than the bounds of the whole set, but with strided rows
+    (banks by residue) it took minutes (the mobile conv layer's 86 s), so past a budget of operations bisect on
+    emptiness questions, which take milliseconds each. Both are exact: the budget changes the time only."""
+    ctx = dist.get_ctx()
+    before = ctx.get_max_operations()
+    ctx.set_max_operations(LEXMAX_OPERATIONS)
+    ctx.reset_operations()
+    try:
+        return max(dist.lexmax().dim_max_val(0).to_python(), -dist.lexmin().dim_min_val(0).to_python())
+    except isl.Error:
+        pass
+    finally:
+        ctx.set_max_operations(before)
+    lo, hi = 1, addresses.dim_max_val(0).to_python() - addresses.dim_min_val(0).to_python()
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if dist.intersect(isl.Set(f"{{ [d] : d >= {mid} or d <= -{mid} }}")).is_empty():
+            hi = mid - 1
+        else:
+            lo = mid
+    return lo
 
 
 def _address_map(name: str, box: tuple[Dim, ...], c: Controller) -> isl.Map:

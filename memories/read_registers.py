@@ -71,8 +71,9 @@ def _shift(sched: Schedule, d: mp._Read, r: mp._Read, ld: Access, lr: Access) ->
     iterations before, else None. d and r are of one `_group`: their indices differ in their constants only."""
     rates = sched.timing[d.port.op].rates
     diffs = [b.const - a.const for a, b in zip(ld.index, lr.index)]
+    terms = [dict(a.terms) for a in lr.index]  # once per pair: unsharp's schedule 4 asks about 280,000 pairs
     for k, dim in enumerate(d.port.domain):
-        coef = [dict(a.terms).get(dim.var, 0) for a in lr.index]
+        coef = [t.get(dim.var, 0) for t in terms]
         if dim.extent < 2 or not any(coef):
             continue
         # R's index at i - s e_d is R's index at i minus s * coef: D's constants must be that, for one s > 0
