@@ -234,15 +234,23 @@ def declarative_iteration_order():
 
 @declarative_iteration_order.fix
 def _():
-    # the message's spelling, with output_rate(2) as unrolls
+    return _halide_levels(frame=16, rate=2)
+
+
+def _halide_levels(frame: int, rate: int = 1):
+    """The message's spelling of the three levels (host, GLB, CGRA) in Halide's calls: an 8x8 GLB tile over a
+    frame x frame output, `rate` pixels a cycle (output_rate as unrolls)."""
     x, y, hw_input, blur, hw_output, output = _levels()
     xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
     rs = hl.TailStrategy.RoundUp
-    output.bound(x, 0, 16).bound(y, 0, 16)
+    output.bound(x, 0, frame).bound(y, 0, frame)
     hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
-    hw_output.in_().unroll(xi, 2, rs)
-    hw_output.compute_at(hw_output.in_(), xo).unroll(x, 2, rs)
-    blur.compute_at(hw_output.in_(), xo).unroll(x, 2, rs)
+    hw_output.compute_at(hw_output.in_(), xo)
+    blur.compute_at(hw_output.in_(), xo)
+    if rate > 1:
+        hw_output.in_().unroll(xi, rate, rs)
+        hw_output.unroll(x, rate, rs)
+        blur.unroll(x, rate, rs)
     hw_input.in_().compute_at(hw_output.in_(), xo).store_in(hl.MemoryType.GLB)
     hw_input.compute_root().accelerator_input()
     return hl.compile(output, name="levels")
@@ -257,15 +265,7 @@ def declarative_output_rate():
 
 @declarative_output_rate.fix
 def _():
-    x, y, hw_input, blur, hw_output, output = _levels()
-    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
-    output.bound(x, 0, 8).bound(y, 0, 8)
-    hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
-    hw_output.in_().unroll(xi, 2, hl.TailStrategy.RoundUp)
-    hw_output.compute_at(hw_output.in_(), xo)
-    hw_input.in_().compute_at(hw_output.in_(), xo).store_in(hl.MemoryType.GLB)
-    hw_input.compute_root().accelerator_input()
-    return hl.compile(output, name="levels")
+    return _halide_levels(frame=8, rate=2)
 
 
 @case("schedule", "The reference system's stream_to_accelerator over named levels",
@@ -279,11 +279,4 @@ def declarative_stream_levels():
 
 @declarative_stream_levels.fix
 def _():
-    x, y, hw_input, blur, hw_output, output = _levels()
-    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
-    output.bound(x, 0, 8).bound(y, 0, 8)
-    hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
-    hw_output.compute_at(hw_output.in_(), xo)
-    hw_input.in_().compute_at(hw_output.in_(), xo).store_in(hl.MemoryType.GLB)
-    hw_input.compute_root().accelerator_input()
-    return hl.compile(output, name="levels")
+    return _halide_levels(frame=8)

@@ -5,6 +5,7 @@ per cycle. Bit-exact on both simulators; the reference agrees with Halide 21."""
 
 import numpy as np
 import pytest
+from test_flow_scan_reads import _equalisation
 
 import mainspring as hl
 from mainspring.apps.common import random_image
@@ -267,34 +268,11 @@ def test_back_projection_reference_equals_halide(halide):
 
 # ---- a table filled over an RDom, read at computed coordinates (histogram equalisation) -----------------------
 
-def _equalisation(m, w: int, h: int, levels: int = 16):
-    """Each pixel mapped through the running sum of its image's histogram: the sum (a scan) is copied into a RAM
-    by an update over an RDom (`cdf_ram(q) = cdf(q)`), which the output reads at the pixel's level."""
-    x, y, b = m.Var("x"), m.Var("y"), m.Var("b")
-    input_ = m.ImageParam(m.UInt(8), 2, "input")
-    hw_input, hist, cdf, cdf_ram, hw_output, output = (
-        m.Func(n) for n in ("hw_input", "hist", "cdf", "cdf_ram", "hw_output", "output"))
-    hw_input[x, y] = m.u16(input_[x, y])
-    shift = 8 - (levels - 1).bit_length()
-    r = m.RDom([m.Range(0, w), m.Range(0, h)], "r")
-    hist[b] = m.u16(0)
-    hist[m.clamp(m.i32(hw_input[r.x, r.y]) >> shift, 0, levels - 1)] += m.u16(1)
-    c = m.RDom([m.Range(1, levels - 1)], "c")
-    cdf[b] = hist[b]
-    cdf[c.x] = cdf[c.x - 1] + hist[c.x]
-    q = m.RDom([m.Range(0, levels)], "q")
-    cdf_ram[b] = m.u16(0)
-    cdf_ram[q.x] = cdf[q.x]
-    hw_output[x, y] = cdf_ram[m.clamp(m.i32(hw_input[x, y]) >> shift, 0, levels - 1)] * 255 / (w * h)
-    output[x, y] = m.u8(hw_output[x, y])
-    return input_, (hist, cdf, cdf_ram), hw_input, hw_output, output
-
-
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("levels", [16, 64])
 def test_histogram_equalisation_through_a_ram_copy(levels, simulator, build_dir, halide_loader):
     image = random_image(12, 6, seed=7)
-    _, tables, hw_input, hw_output, output = _equalisation(hl, 12, 6, levels)
+    _, tables, hw_input, hw_output, output = _equalisation(hl, 12, 6, levels, copy=True)
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     output.bound(x, 0, 12).bound(y, 0, 6)
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 6).hw_accelerate(xi, xo)
@@ -305,7 +283,7 @@ def test_histogram_equalisation_through_a_ram_copy(levels, simulator, build_dir,
     design.check({"input": image}, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
     def realize(m):  # the reference agrees with Halide 21 (its own schedule: everything inline or at the root)
-        input_, *_, out = _equalisation(m, 12, 6, levels)
+        input_, *_, out = _equalisation(m, 12, 6, levels, copy=True)
         input_.set(m.Buffer(image))
         return np.asarray(out.realize([12, 6]))
 
