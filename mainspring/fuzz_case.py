@@ -271,10 +271,15 @@ def with_divided_taps(rng: random.Random, case: Case) -> Case:
 
 def with_divided_start(rng: random.Random, case: Case) -> Case:
     """One RAM case in three starts at the last stage's first row read at b % 4 (its first pass runs b in steps of 4,
-    hwlower/scatter.py; 100 and 256 bins are whole steps), drawn last, as above. Not when the table is read
-    back at each pixel's bin: a RAM read at computed coordinates starts at a constant (refused otherwise, fuzz
-    9153726)."""
-    if case.bins <= 64 or case.lookup or rng.random() >= 1 / 3:
+    hwlower/scatter.py; 100 and 256 bins are whole steps), drawn last, as above. A table read back at each
+    pixel's bin (once refused: fuzz 9153726) draws from a copy of the generator, so that the draws after it
+    stay those of the sessions before."""
+    if case.bins <= 64:
+        return case
+    if case.lookup:
+        rng, state = random.Random(), rng.getstate()
+        rng.setstate(state)
+    if rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, ram_init="divided")
 
