@@ -468,7 +468,9 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     for f in plan.buffered + [acc]:
         lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f) + projection_source(pipe, f)
     for f in plan.streams if not plan.glb else []:
-        lines.append(f"    {_handle(pipe, f)}.compute_root().stream_to_accelerator()"
+        # a transposed image (`im(y, x)`) streamed down its columns, in the order the output reads it
+        order = f".reorder({_var(f, f.args[1])}, {_var(f, f.args[0])})" if id(f) in transposed_streams(plan) else ""
+        lines.append(f"    {_handle(pipe, f)}.compute_root(){order}.stream_to_accelerator()"
                      + ("" if _image_copy(pipe, f) else "  # computed by the host from the image"))
         if plan.lanes.x_dim.get(id(f), 0) > 0 and id(f) not in plan.serial_channels:
             # its first dimension is a pixel's channels: a pixel's channels per transfer
@@ -479,6 +481,13 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
                          "transfer, streamed channels first")
     lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
+
+
+def transposed_streams(plan: _Plan) -> set[int]:
+    """The 2-D streams (by id) read transposed, which the host streams down their columns (`reorder(y, x)`): no
+    buffer. Not under a GLB level, whose tiles the host loads row by row."""
+    return {id(f) for f in plan.streams if len(f.args) == 2 and plan.lanes.x_dim.get(id(f), 0) == 1
+            and not plan.glb}
 
 
 def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:

@@ -16,7 +16,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .autoschedule_addressed import ROWS, addressed_tiles
-from .autoschedule_steps import reread_rows, x_rates
+from .autoschedule_steps import out_of_order, reread_rows, x_rates
 from .frontend import ir
 from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
 from .frontend.func import Function
@@ -142,6 +142,8 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
     reread, rate = reread_rows(pipe, plan), x_rates(pipe, plan)
     rows = tile_boxes(pipe, plan, at, (tile[0], min(tile[1], ROWS)))  # the rows the replay of the schedule takes
     addressed = addressed_tiles(pipe, plan, target, rows, lambda f: _computed_readers(pipe, plan, f))
+    whole = out_of_order(pipe, plan, plan.lanes.x_dim)
+    tiled = tile_boxes(pipe, plan, at, tile) if whole else {}
     got: dict[str, int] = {}
     for f in plan.buffered + plan.streams:
         box = boxes[pipe.name(f)]
@@ -149,8 +151,9 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
             got[pipe.name(f)] = addressed[id(f)]
             continue
         slices = -(-f.type.bits() // target.word_bits)
-        if _scatters(pipe, f):  # a RAM: its whole box, at any tile width
-            words = math.prod(extent_of(box, j) for j in range(len(box)))
+        if _scatters(pipe, f) or id(f) in whole:  # a RAM, or a Func read out of its order: its whole box
+            full = tiled.get(pipe.name(f), box)
+            words = math.prod(extent_of(full, j) for j in range(len(full)))
             got[pipe.name(f)] = slices * -(-words // target.mem_tile_words) if words > 4 else 0
             continue
         j = plan.lanes.x_dim.get(id(f), 0)

@@ -70,19 +70,20 @@ _MEMO: dict[tuple, tuple[tuple, _Rates]] = {}
 MEMO_SIZE = 8
 
 
-def _rates(pipe: Pipeline, plan: _Plan) -> _Rates:
+def _rates(pipe: Pipeline, plan: _Plan, signed: bool = False) -> _Rates:
     """(id(f), dimension) -> axis ("x", "y") -> the rates at which the region reads that dimension of f (read-only:
-    shared by the calls for one plan)."""
+    shared by the calls for one plan); `signed`: negative where f is read backwards (a flip), else magnitudes."""
     held = (pipe, plan.accelerated, tuple(plan.region), tuple(plan.streams))
-    key = (id(pipe), id(plan.accelerated), plan.channel, tuple(map(id, plan.region)), tuple(map(id, plan.streams)))
+    key = (id(pipe), id(plan.accelerated), plan.channel, tuple(map(id, plan.region)), tuple(map(id, plan.streams)),
+           signed)
     if (hit := _MEMO.get(key)) is None:
-        hit = _MEMO[key] = (held, _read_rates(pipe, plan))
+        hit = _MEMO[key] = (held, _read_rates(pipe, plan, signed))
         while len(_MEMO) > MEMO_SIZE:
             del _MEMO[next(iter(_MEMO))]  # the oldest
     return hit[1]
 
 
-def _read_rates(pipe: Pipeline, plan: _Plan) -> _Rates:
+def _read_rates(pipe: Pipeline, plan: _Plan, signed: bool) -> _Rates:
     region = {id(f) for f in plan.region} | {id(f) for f in plan.streams}
     acc = plan.accelerated
     dims = [a for a in acc.args if a != plan.channel]
@@ -103,7 +104,8 @@ def _read_rates(pipe: Pipeline, plan: _Plan) -> _Rates:
                         got = _rate(arg, var)
                         if got:  # 0: not along this axis; None: a clamp's edge taps; < 0: read backwards (a flip,
                             # `f(W - 1 - x)`), at the pace of its magnitude
-                            rates.setdefault((id(n.callee), j), {}).setdefault(axis, set()).add(abs(r * got))
+                            rates.setdefault((id(n.callee), j), {}).setdefault(axis, set()).add(
+                                r * got if signed else abs(r * got))
     return rates
 
 
@@ -148,6 +150,14 @@ def axis_rates(pipe: Pipeline, plan: _Plan) -> dict[int, dict[str, Fraction]]:
             mine = got.setdefault(fid, {})
             mine[axis] = max(mine.get(axis, Fraction(0)), *rs)
     return got
+
+
+def out_of_order(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int]) -> set[int]:
+    """The Funcs (by id) whose rows the output's first rows read last: transposed (`im(y, x)`) or read backwards
+    along the output's y (`im(x, H - 1 - y)`). A line buffer cannot hold them; they hold the tile's whole box."""
+    backwards = {fid for (fid, _), by in _rates(pipe, plan, signed=True).items() if any(r < 0 for r in by.get("y", ()))}
+    streamed = {id(f) for f in plan.streams if len(f.args) == 2 and not plan.glb}  # down its columns (autoschedule.py)
+    return (transposed(pipe, plan, x_dim) - streamed) | backwards
 
 
 def transposed(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int]) -> set[int]:

@@ -30,8 +30,6 @@ BOUNDS = {
     # of 32 held (66 words): the minimum, 34, would need the arriving row written into the slots the reversed
     # reads free, at addresses that move the other way.
     "mirror_x": (1.15, 2.0),
-    # The first output row is the image's first column: the whole image arrives first (about twice the ideal).
-    "transpose": (2.1, 1.5),
     # A scan down the columns runs in storage order (the autoscheduler's reorder): 2 rows of sums held (51 words
     # for 26 at 32x8), where the update overwrites the pure definition's row a row behind it.
     "column_scan": (1.1, 2.0),
