@@ -15,6 +15,8 @@
     lanes       words per transfer of every stream, rates checked                       (streams.py)
     reorder     updates take each element's reduction steps in a row                    (reorder.py)
     order       pure stages run in their producers' order                               (producer_order.py)
+    scans       a scan's pure definition and its update as one op, when the update overwrites
+                the pure values unread                                                  (scans.py)
     lower       the self-contained program, names resolved                              (assemble.py)
 
 `lower(pipe, name, dump_after=STEP)` prints the state after a step; the program is verified after every step
@@ -43,6 +45,7 @@ from .program import HwProgram
 from .ram_copies import copy_tables_to_rams
 from .region import format_region, locate_region
 from .reorder import reduce_in_place
+from .scans import merge_scans
 from .scatter import scatter_writes
 from .state import Lowering
 from .stream_order import order_streams
@@ -68,6 +71,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("lanes", assign_lanes, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("reorder", reduce_in_place, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("order", follow_producers, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("scans", merge_scans, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lane_constants", hold_lane_constants, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),
 )

@@ -30,10 +30,11 @@ BOUNDS = {
     # of 32 held (66 words): the minimum, 34, would need the arriving row written into the slots the reversed
     # reads free, at addresses that move the other way.
     "mirror_x": (1.15, 2.0),
-    # A scan down the columns runs in storage order (the autoscheduler's reorder): 2 rows of sums held (51 words
-    # for 26 at 32x8), where the update overwrites the pure definition's row a row behind it.
-    "column_scan": (1.1, 2.0),
-    "integral_image": (1.1, 2.0),
+    # A scan down the columns runs in storage order (the autoscheduler's reorder), and its pure definition and
+    # update are one op (hwlower/scans.py): one row of sums held, the minimum (2 rows, 51 words for 26 at 32x8,
+    # while the pure definition's overwritten rows had a delay line of their own).
+    "column_scan": (1.1, 1.0),
+    "integral_image": (1.1, 1.1),
     # Every pixel is counted before the first is mapped (the image twice, kept whole between, and the 16-step scan
     # between): 537 cycles for 256 at 32x8.
     "equalise": (2.15, 1.5),

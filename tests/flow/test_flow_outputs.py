@@ -128,7 +128,7 @@ def test_dump_after_every_step(capsys):
     assert "kernel k_blur_unnormalized_s0 (5 stages)" in seen["assign_stages"]  # 9 products, 4 levels of adds
     with pytest.raises(hl.HalideError, match=r"unknown step; the steps are region, divided, ram_copies, bounds, "
                                              r"tiles, tables, inline, scatter, edges, ops, streams, lanes, reorder, "
-                                             r"order, lane_constants, lower, "
+                                             r"order, scans, lane_constants, lower, "
                                              r"lower_kernel, .*, "
                                              r"assign_stages, "
                                              r"compute, dependences, rates, capacities, mapping, schedule, "
