@@ -36,9 +36,9 @@ PCH_MAKEFILE = "ms_pch.mk"
 _MAKEFILE_TEXT = """\
 # Written by mainspring (sim/vlcache.py): Verilator's runtime header precompiled once for every build.
 $(VM_PREFIX)__ALL.o: OPT_FAST += -include $(MS_PCH) -Winvalid-pch
-%s.gch: %s
+{PCH_HEADER}.gch: {PCH_HEADER}
 \t$(CXX) $(OPT_FAST) $(CXXFLAGS) $(CPPFLAGS) $(CFG_CXXFLAGS_PCH) $< -o $@
-""" % (PCH_HEADER, PCH_HEADER)
+""".replace("{PCH_HEADER}", PCH_HEADER)
 
 
 def runtime_dir(cache_root: Path, waves: bool, build_args: Sequence[str] = ()) -> Path:
@@ -64,8 +64,8 @@ def is_stored(stored: Path) -> bool:
 
 def prepare_pch(directory: Path, stored: Path | None) -> list[str]:
     """Write the header and its makefile into a build folder; the arguments that make `make` include the
-    header, `stored`'s precompiled one or, without `stored`, the folder's own (its rule's target, made before the build).
-    No arguments when a path has a space (make would split it)."""
+    header: `stored`'s precompiled one or, without `stored`, the folder's own (its rule's target, made before
+    the build). No arguments when a path has a space (make would split it)."""
     (directory / PCH_HEADER).write_text('#include "verilated.h"\n')
     (directory / PCH_MAKEFILE).write_text(_MAKEFILE_TEXT)
     header = (stored or directory).resolve() / PCH_HEADER
