@@ -35,7 +35,7 @@ MAIN_SOURCE = Path(__file__).with_name("ms_verilator_main.cpp")
 ENTRY_MODULE = "mainspring_sim_entry"
 TIMESCALE = ("1ns", "1ps")  # the unit of the bench clock's delays (bench.CLOCK_NS); Icarus needs one anyway
 DRAIN_CYCLES = 64           # cycles watched for extra output words after the last expected one
-_HARNESS_VERSION = "2"      # bump when a change here must invalidate every cached build
+_HARNESS_VERSION = "3"      # bump when a change here must invalidate every cached build
 # Verilator's memory is compact (bytes per word), so one build covers a 1920x1080 frame and every smaller
 # one; an Icarus build is cheap but its memories cost ~40 bytes a word, so size them to the frame.
 _MIN_DEPTH_LOG2 = {"verilator": 21, "icarus": 10}
@@ -242,9 +242,11 @@ def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec
     return dataclasses.replace(result, build_seconds=bench.build_seconds)
 
 
-def _runner(simulator: str, python_path: Path | None = None, touch_before_make: Sequence[Path] = ()):
+def _runner(simulator: str, python_path: Path | None = None, touch_before_make: Sequence[Path] = (),
+            make_args: Sequence[str] = (), pch_first: bool = False):
     """cocotb's runner for `simulator`; optionally with `python_path` first on the simulator's PYTHONPATH,
-    or touching files after `verilator` and before `make` (see vlcache)."""
+    touching files after `verilator` and before `make`, passing `make_args` to `make`, and precompiling
+    Verilator's header before `make` (`pch_first`; see vlcache)."""
     from cocotb_tools.runner import get_runner
 
     base = type(get_runner(simulator))
@@ -259,6 +261,10 @@ def _runner(simulator: str, python_path: Path | None = None, touch_before_make: 
             commands = super()._build_command()
             if simulator == "verilator":
                 commands[0] = _verilator_command(commands[0])
+            if make_args:
+                commands[-1] = [*commands[-1], *make_args]
+            if pch_first:
+                commands.insert(1, [*commands[-1], vlcache.PCH_HEADER + ".gch"])
             if touch_before_make:
                 commands.insert(1, ["touch", *map(str, touch_before_make)])
             return commands
@@ -317,8 +323,10 @@ def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed
     tb_path = directory / f"{TB_TOP}.v"
     tb_path.write_text(testbench)
     seeded = vlcache.seed(seed_from, directory) if seed_from else []
+    # Seeded from a stored runtime: its precompiled header too; otherwise this build precompiles its own.
+    pch = vlcache.prepare_pch(directory, seed_from if seeded else None) if simulator == "verilator" else []
     try:
-        _runner(simulator, touch_before_make=seeded).build(
+        _runner(simulator, touch_before_make=seeded, make_args=pch, pch_first=bool(pch) and not seeded).build(
             sources=[BENCH_SOURCE, *paths, tb_path], hdl_toplevel=TB_TOP, build_dir=directory,
             build_args=build_args(simulator, waves), timescale=TIMESCALE, waves=waves, always=True,
             log_file=directory / "build.log",

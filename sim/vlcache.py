@@ -5,6 +5,12 @@ design: ~10 of a ~13 s build on two cores. Those objects depend only on Verilato
 flags, so the first build stores them and later builds start with copies (`seed`); cocotb's runner then
 touches them between running `verilator` and `make`, since the global objects depend on the regenerated
 makefile. ccache, when present, would do the same; this works without it.
+
+The design's own C++ (Vtop__ALL.cpp) spends ~4 of its ~8 s of compile parsing verilated.h, the same for every
+design: the first build also precompiles that header (`PCH_HEADER`, with the flags of the design's compile, in
+`PCH_MAKEFILE`'s rule), stored beside the runtime objects, and every build's `make` includes it first. GCC checks
+that a precompiled header matches the compile's options and reads the header's text otherwise, so a stale one
+costs time, never a different model.
 """
 
 from __future__ import annotations
@@ -21,6 +27,18 @@ from pathlib import Path
 RUNTIME_OBJECTS = ("verilated", "verilated_dpi", "verilated_vpi", "verilated_threads", "verilated_timing")
 _FILES = tuple(f"{name}{ext}" for name in RUNTIME_OBJECTS for ext in (".o", ".d"))
 _FLAG_VARS = ("CXX", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "OBJCACHE")
+PCH_HEADER = "ms_verilated.h"
+_PCH_FILES = (PCH_HEADER, PCH_HEADER + ".gch")
+PCH_MAKEFILE = "ms_pch.mk"
+# Read after Vtop.mk (make -f Vtop.mk -f ms_pch.mk MS_PCH=...). Only the one-file build's Vtop__ALL.o takes the
+# header (a split build has Verilator's own precompiled header, which must come first), and -Winvalid-pch says
+# in build.log when GCC reads the header's text instead.
+_MAKEFILE_TEXT = """\
+# Written by mainspring (sim/vlcache.py): Verilator's runtime header precompiled once for every build.
+$(VM_PREFIX)__ALL.o: OPT_FAST += -include $(MS_PCH) -Winvalid-pch
+{PCH_HEADER}.gch: {PCH_HEADER}
+\t$(CXX) $(OPT_FAST) $(CXXFLAGS) $(CPPFLAGS) $(CFG_CXXFLAGS_PCH) $< -o $@
+""".replace("{PCH_HEADER}", PCH_HEADER)
 
 
 def runtime_dir(cache_root: Path, waves: bool, build_args: Sequence[str] = ()) -> Path:
@@ -33,7 +51,7 @@ def runtime_dir(cache_root: Path, waves: bool, build_args: Sequence[str] = ()) -
     digest = hashlib.sha256()
     trace = wave_format("verilator") if waves else "none"
     parts = [verilator.__version__, str(Path(verilator.__file__).parent), f"trace={trace}", _compiler(),
-             " ".join(build_args)]
+             " ".join(build_args), "pch=1"]
     parts += [f"{name}={os.environ.get(name, '')}" for name in _FLAG_VARS]
     for part in parts:
         digest.update(part.encode() + b"\0")
@@ -41,7 +59,19 @@ def runtime_dir(cache_root: Path, waves: bool, build_args: Sequence[str] = ()) -
 
 
 def is_stored(stored: Path) -> bool:
-    return all((stored / f).is_file() for f in _FILES)
+    return all((stored / f).is_file() for f in _FILES + _PCH_FILES)
+
+
+def prepare_pch(directory: Path, stored: Path | None) -> list[str]:
+    """Write the header and its makefile into a build folder; the arguments that make `make` include the
+    header: `stored`'s precompiled one or, without `stored`, the folder's own (its rule's target, made before
+    the build). No arguments when a path has a space (make would split it)."""
+    (directory / PCH_HEADER).write_text('#include "verilated.h"\n')
+    (directory / PCH_MAKEFILE).write_text(_MAKEFILE_TEXT)
+    header = (stored or directory).resolve() / PCH_HEADER
+    if " " in str(header) or " " in str(directory):
+        return []
+    return ["-f", PCH_MAKEFILE, f"MS_PCH={header}"]
 
 
 def seed(stored: Path, directory: Path) -> list[Path]:
@@ -56,7 +86,7 @@ def seed(stored: Path, directory: Path) -> list[Path]:
 
 def store(stored: Path, directory: Path) -> None:
     """Keep the runtime objects of a finished build, unless a copy exists already."""
-    files = _FILES
+    files = _FILES + _PCH_FILES
     if stored.exists() or not all((directory / f).is_file() for f in files):
         return
     stored.parent.mkdir(parents=True, exist_ok=True)

@@ -44,6 +44,21 @@ def test_the_runtime_cache_is_keyed_by_the_build_options(tmp_path):
     assert "verilated_timing" in vlcache.RUNTIME_OBJECTS  # the bench's clock needs Verilator's timing runtime
 
 
+def test_verilator_builds_take_the_precompiled_runtime_header(build_dir):
+    # The design's C++ includes verilated.h first; GCC reads a stored precompiled copy (vlcache.prepare_pch)
+    # unless its options differ, which -Winvalid-pch would report in the build log.
+    require_simulator("verilator")
+    inputs, output, _ = adder_streams(16, seed=9)
+    bench = build(ADDERS, "add2", inputs, output, simulator="verilator", build_dir=build_dir)
+    log = (bench.directory / "build.log").read_text()
+    compile_line = next(line for line in log.splitlines() if line.rstrip().endswith("-c -o Vtop__ALL.o Vtop__ALL.cpp"))
+    header = Path(re.search(r"-include (\S+)", compile_line).group(1))
+    assert header.name == vlcache.PCH_HEADER and header.with_name(header.name + ".gch").is_file(), compile_line
+    assert "-Winvalid-pch" in compile_line and "not used because" not in log, log[-2000:]
+    runtime = vlcache.runtime_dir(build_dir, False, runner.build_args("verilator", False))
+    assert vlcache.is_stored(runtime) and (runtime / vlcache.PCH_HEADER).with_suffix(".h.gch").is_file()
+
+
 def test_progress_lines_give_cycles_done_of_expected(tmp_path):
     path = tmp_path / progress.PROGRESS_FILE
     out = io.StringIO()
