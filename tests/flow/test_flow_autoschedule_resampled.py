@@ -164,10 +164,10 @@ def test_a_plans_rates_are_worked_out_once(monkeypatch):
     calls = []
     real = steps._read_rates
 
-    def counted(pipe, plan):
+    def counted(pipe, plan, signed):
         calls.append((id(pipe), id(plan.accelerated), plan.channel, tuple(map(id, plan.region)),
-                      tuple(map(id, plan.streams))))
-        return real(pipe, plan)
+                      tuple(map(id, plan.streams)), signed))
+        return real(pipe, plan, signed)
 
     monkeypatch.setattr(steps, "_read_rates", counted)
     monkeypatch.setattr(steps, "_MEMO", {})
