@@ -255,5 +255,7 @@ def _region_steps(pipe: Pipeline, region: Region, periods: bool = False) -> dict
     from .inline import inline_definition
 
     inlined = {id(f) for f in region.inlined}
-    defs = {id(f): [inline_definition(pipe, d, inlined) for d in pipe.definitions(f)] for f in region.buffered}
+    bodies: dict = {}
+    defs = {id(f): [inline_definition(pipe, d, inlined, bodies) for d in pipe.definitions(f)]
+            for f in region.buffered}
     return dimension_steps(region, defs, periods)
