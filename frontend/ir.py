@@ -168,15 +168,17 @@ _CHILDREN = {
 }
 
 
+_NOTHING: dict = {}  # read only
+
+
 def walk(e: Expr):
     """Every node of `e`, each distinct node object once, children before parents."""
     return iter(_post_order(e, set()))
 
 
-def _post_order(e: Expr, seen: set[int], skip: dict | None = None) -> list[Expr]:
+def _post_order(e: Expr, seen: set[int], skip: dict = _NOTHING) -> list[Expr]:
     """The distinct nodes of e, children before parents, left to right, except those whose ids are in `seen`
     (to which the nodes returned are added) or in `skip` (nor their descendants, unless reached otherwise)."""
-    skip = {} if skip is None else skip
     out: list[Expr] = []
     if id(e) in seen or id(e) in skip:
         return out
@@ -185,10 +187,14 @@ def _post_order(e: Expr, seen: set[int], skip: dict | None = None) -> list[Expr]
     while stack:
         node, kids = stack[-1]
         for c in kids:
-            if id(c) not in seen and id(c) not in skip:
-                seen.add(id(c))
-                stack.append((c, iter(children(c))))
+            if id(c) in seen or id(c) in skip:
+                continue
+            seen.add(id(c))
+            grandchildren = children(c)
+            if grandchildren:
+                stack.append((c, iter(grandchildren)))
                 break
+            out.append(c)  # a leaf: no need to stack it
         else:
             stack.pop()
             out.append(node)
