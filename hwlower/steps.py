@@ -248,7 +248,7 @@ def _quotient_scaled(arg: ir.Expr) -> tuple[ir.Expr, int]:
     return ir.transform(arg, lambda n, kids: q.a if n is q else ir.rebuild(n, kids)), int_value(q.b)
 
 
-def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
+def box_multiples(pipe: Pipeline, region: Region, defs: dict | None = None) -> dict[int, dict[int, int]]:
     """id(Function) -> {dimension: d}: the extents bounds inference rounds up to multiples of d for the Funcs
     buffered inside the accelerator and the accelerator's output (not the array output inside a GLB level)."""
     # The output too when it is the accelerated Func (one level): its tile rounds up to whole steps, as a RoundUp
@@ -256,16 +256,16 @@ def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
     keep = {id(f) for f in region.buffered if f is not region.output and f is not region.accelerated}
     if region.output is region.accelerated:
         keep.add(id(region.output))
-    return {fid: dims for fid, dims in _region_steps(pipe, region).items() if fid in keep}
+    return {fid: dims for fid, dims in _region_steps(pipe, region, defs=defs).items() if fid in keep}
 
 
-def phase_periods(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
+def phase_periods(pipe: Pipeline, region: Region, defs: dict | None = None) -> dict[int, dict[int, int]]:
     """id(Function) -> {dimension: period} (`dimension_steps`) for the Funcs of `box_multiples`, and under a GLB
     level the array output too: the steps host tiles keep the first tile's phase in."""
     keep = {id(f) for f in region.buffered if f is not region.output and f is not region.accelerated}
     if region.output is region.accelerated or region.glb is not None:
         keep.add(id(region.output))
-    return {fid: dims for fid, dims in _region_steps(pipe, region, True).items() if fid in keep}
+    return {fid: dims for fid, dims in _region_steps(pipe, region, True, defs).items() if fid in keep}
 
 
 def array_output_steps(pipe: Pipeline, region: Region) -> dict[str, int]:
@@ -276,11 +276,17 @@ def array_output_steps(pipe: Pipeline, region: Region) -> dict[str, int]:
     return {f.args[i]: d for i, d in _region_steps(pipe, region, True).get(id(f), {}).items() if d > 1}
 
 
-def _region_steps(pipe: Pipeline, region: Region, periods: bool = False) -> dict[int, dict[int, int]]:
+def _region_steps(pipe: Pipeline, region: Region, periods: bool = False,
+                  defs: dict | None = None) -> dict[int, dict[int, int]]:
+    return dimension_steps(region, inlined_definitions(pipe, region) if defs is None else defs, periods)
+
+
+def inlined_definitions(pipe: Pipeline, region: Region) -> dict[int, list[Definition]]:
+    """id(Function) -> its definitions with the region's inline Funcs inlined, for each Func it buffers (what
+    `box_multiples` and `phase_periods` read: a caller asking both computes it once)."""
     from .inline import inline_definition
 
     inlined = {id(f) for f in region.inlined}
     bodies: dict = {}
-    defs = {id(f): [inline_definition(pipe, d, inlined, bodies) for d in pipe.definitions(f)]
+    return {id(f): [inline_definition(pipe, d, inlined, bodies) for d in pipe.definitions(f)]
             for f in region.buffered}
-    return dimension_steps(region, defs, periods)
