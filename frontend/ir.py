@@ -27,6 +27,7 @@ over whole trees; `structural_key` gives a hashable structural identity when one
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,62 +153,77 @@ def i32(value: int) -> Const:
 
 
 def children(e: Expr) -> tuple[Expr, ...]:
-    if isinstance(e, (Const, Var, RVar)):
-        return ()
-    if isinstance(e, (Call, MathCall)):
-        return e.args
-    if isinstance(e, Cast):
-        return (e.value,)
-    if isinstance(e, BinOp):
-        return (e.a, e.b)
-    if isinstance(e, UnOp):
-        return (e.a,)
-    if isinstance(e, Select):
-        return (e.cond, e.true_value, e.false_value)
-    raise AssertionError(f"unknown IR node {type(e).__name__}")
+    kids = _CHILDREN.get(type(e))
+    if kids is None:
+        raise AssertionError(f"unknown IR node {type(e).__name__}")
+    return kids(e)
+
+
+# by exact type: children() runs millions of times per compile, and a dict lookup beats a chain of isinstance
+_CHILDREN = {
+    Const: lambda e: (), Var: lambda e: (), RVar: lambda e: (),
+    Call: lambda e: e.args, MathCall: lambda e: e.args,
+    Cast: lambda e: (e.value,), BinOp: lambda e: (e.a, e.b), UnOp: lambda e: (e.a,),
+    Select: lambda e: (e.cond, e.true_value, e.false_value),
+}
+
+
+_NOTHING: dict = {}  # read only
 
 
 def walk(e: Expr):
     """Every node of `e`, each distinct node object once, children before parents."""
-    seen: set[int] = set()
-    stack = [(e, False)]
+    return iter(_post_order(e, set()))
+
+
+def _post_order(e: Expr, seen: set[int], skip: dict = _NOTHING) -> list[Expr]:
+    """The distinct nodes of e, children before parents, left to right, except those whose ids are in `seen`
+    (to which the nodes returned are added) or in `skip` (nor their descendants, unless reached otherwise)."""
+    out: list[Expr] = []
+    if id(e) in seen or id(e) in skip:
+        return out
+    stack = [(e, iter(children(e)))]
+    seen.add(id(e))
     while stack:
-        node, expanded = stack.pop()
-        if id(node) in seen:
-            continue
-        if expanded:
-            seen.add(id(node))
-            yield node
+        node, kids = stack[-1]
+        for c in kids:
+            if id(c) in seen or id(c) in skip:
+                continue
+            seen.add(id(c))
+            grandchildren = children(c)
+            if grandchildren:
+                stack.append((c, iter(grandchildren)))
+                break
+            out.append(c)  # a leaf: no need to stack it
         else:
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(children(node)))
+            stack.pop()
+            out.append(node)
+    return out
 
 
 def rebuild(n: Expr, kids: tuple[Expr, ...]) -> Expr:
     """n with its children replaced by `kids` (n itself when they are the same objects)."""
-    if all(a is b for a, b in zip(kids, children(n))):
+    if all(map(operator.is_, kids, children(n))):
         return n
-    if isinstance(n, Call):
-        return Call(n.type, n.callee, tuple(kids))
-    if isinstance(n, MathCall):
-        return MathCall(n.type, n.name, tuple(kids))
-    if isinstance(n, Cast):
-        return Cast(n.type, kids[0])
-    if isinstance(n, BinOp):
-        return BinOp(n.type, n.op, kids[0], kids[1])
-    if isinstance(n, UnOp):
-        return UnOp(n.type, n.op, kids[0])
-    if isinstance(n, Select):
-        return Select(n.type, kids[0], kids[1], kids[2])
-    raise AssertionError(f"unknown IR node {type(n).__name__}")
+    return _REBUILD[type(n)](n, kids)
+
+
+_REBUILD = {
+    Call: lambda n, k: Call(n.type, n.callee, tuple(k)), MathCall: lambda n, k: MathCall(n.type, n.name, tuple(k)),
+    Cast: lambda n, k: Cast(n.type, k[0]), BinOp: lambda n, k: BinOp(n.type, n.op, k[0], k[1]),
+    UnOp: lambda n, k: UnOp(n.type, n.op, k[0]), Select: lambda n, k: Select(n.type, k[0], k[1], k[2]),
+}
 
 
 def transform(e: Expr, fn, memo: dict | None = None) -> Expr:
     """Rebuild e bottom-up: `fn(node, new_children)` gives each node's replacement. Iterative, so trees of any
     depth are fine; `memo` (by node id) may be shared between calls over trees that share nodes."""
     memo = {} if memo is None else memo
-    for n in walk(e):
-        if id(n) not in memo:
+    if id(e) in memo:
+        return memo[id(e)]
+    # a node already in memo is not descended into: what lies below it was memoised with it
+    for n in _post_order(e, set(), memo):
+        if id(n) not in memo:  # fn may transform other trees with the same memo
             memo[id(n)] = fn(n, tuple(memo[id(c)] for c in children(n)))
     return memo[id(e)]
 

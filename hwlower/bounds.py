@@ -10,17 +10,18 @@ from mainspring.frontend.pipeline import Pipeline
 
 from .shift_tails import shifted_funcs
 from .state import Lowering
-from .steps import box_multiples, phase_periods
+from .steps import box_multiples, inlined_definitions, phase_periods
 
 
 def infer_bounds(s: Lowering) -> Lowering:
     obox = output_box(s.pipe)
     required: dict[str, Box] = {}
-    multiples = box_multiples(s.pipe, s.found_region)
+    defs = inlined_definitions(s.pipe, s.found_region)
+    multiples = box_multiples(s.pipe, s.found_region, defs)
     boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required, multiples=multiples,
                            shifted=shifted_funcs(s.found_region))
     return replace(s, output_box=obox, boxes=boxes, required=required, multiples=multiples,
-                   phases=phase_periods(s.pipe, s.found_region))
+                   phases=phase_periods(s.pipe, s.found_region, defs))
 
 
 def format_bounds(s: Lowering) -> str:

@@ -15,7 +15,8 @@ from .state import Lowering
 def inline_funcs(s: Lowering) -> Lowering:
     region = s.found_region
     inlined = {id(f) for f in region.inlined}
-    defs = {id(f): [inline_definition(s.pipe, d, inlined) for d in s.pipe.definitions(f)]
+    bodies: dict = {}
+    defs = {id(f): [inline_definition(s.pipe, d, inlined, bodies) for d in s.pipe.definitions(f)]
             for f in region.buffered}
     return replace(s, definitions=defs)
 
@@ -30,17 +31,30 @@ def format_definitions(s: Lowering) -> str:
     return "\n".join(lines) + "\n"
 
 
-def inline_definition(pipe: Pipeline, d: Definition, inlined: set[int]) -> Definition:
+def inline_definition(pipe: Pipeline, d: Definition, inlined: set[int], bodies: dict | None = None) -> Definition:
+    """d with the calls to the Funcs in `inlined` (ids) replaced by their values. `bodies` (id(Func) -> its value
+    with its own inline calls inlined) may be shared by the definitions of one pipeline: a Func read at many
+    places (a stencil's taps) is then inlined once, and each read substitutes its coordinates."""
     memo: dict = {}
-    args = tuple(_inline(pipe, a, inlined, memo) for a in d.args)
-    return Definition(args, _inline(pipe, d.value, inlined, memo), d.rdom, d.loc, d.schedule)
+    bodies = {} if bodies is None else bodies
+    args = tuple(_inline(pipe, a, inlined, memo, bodies) for a in d.args)
+    return Definition(args, _inline(pipe, d.value, inlined, memo, bodies), d.rdom, d.loc, d.schedule)
 
 
-def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict) -> ir.Expr:
+def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict, bodies: dict) -> ir.Expr:
     def replace(node: ir.Call) -> ir.Expr | None:
         g = node.callee
         if not isinstance(g, Function) or id(g) not in inlined:
             return None
+        # node's args are rebuilt already (map_calls works bottom-up), so they hold no inline calls
+        return ir.substitute(_body(pipe, g, inlined, bodies), dict(zip(g.args, node.args)))
+
+    return map_calls(e, replace, memo)
+
+
+def _body(pipe: Pipeline, g: Function, inlined: set[int], bodies: dict) -> ir.Expr:
+    """g's value over its own Vars, its updates folded in and its inline calls inlined (cached in bodies)."""
+    if id(g) not in bodies:
         gdefs = pipe.definitions(g)
         value = gdefs[0].value
         for d in gdefs[1:]:  # an inline reduction (sum(), maximum(), ...): its whole RDom in one expression
@@ -48,9 +62,5 @@ def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict) -> ir.Exp
             # region.py buffers a Func whose updates do not fold, so an inlined one always folds
             assert folded is not None, f"Func '{g.name}' is inlined but its update does not fold"
             value = folded
-        args = [_inline(pipe, a, inlined, memo) for a in node.args]
-        body = ir.substitute(value, dict(zip(g.args, args)))
-        return _inline(pipe, body, inlined, {})
-
-    return map_calls(e, replace, memo)
-
+        bodies[id(g)] = _inline(pipe, value, inlined, {}, bodies)
+    return bodies[id(g)]

@@ -197,7 +197,8 @@ def _upsample_read_at_a_quotient(pipe: Pipeline, f: Function) -> bool:
     values wherever it is read) each Func reads its producer at one quotient, as when written with compute_at."""
     if not _inline_pure(pipe, f):
         return False
-    divided = [i for i, v in enumerate(f.args) if _divides(pipe, f, v)]
+    memo: dict = {}
+    divided = [i for i, v in enumerate(f.args) if _divides(pipe, f, v, memo)]
     return any(isinstance(n, ir.Call) and n.callee is f and any(_nested(n.args[i]) for i in divided)
                for g in pipe.consumers(f) for d in pipe.definitions(g) for n in ir.walk(d.value))
 
@@ -268,9 +269,18 @@ def _inline_pure(pipe: Pipeline, f: Function) -> bool:
     return f.placement.compute.kind == "inline" and len(pipe.definitions(f)) == 1
 
 
-def _divides(pipe: Pipeline, f: Function, var: str) -> bool:
+def _divides(pipe: Pipeline, f: Function, var: str, memo: dict | None = None) -> bool:
     """f's value reads a Func at a quotient (or modulo) by a constant of its variable `var`, or an inline Func at
-    an index of `var` where that one divides (not a table's own arithmetic, `x * 5 % 11`)."""
+    an index of `var` where that one divides (not a table's own arithmetic, `x * 5 % 11`). `memo` ((id(f), var) ->
+    answer) keeps a chain of inline stencils from asking about each Func once per path through it."""
+    memo = {} if memo is None else memo
+    key = (id(f), var)
+    if key not in memo:
+        memo[key] = _divides_once(pipe, f, var, memo)
+    return memo[key]
+
+
+def _divides_once(pipe: Pipeline, f: Function, var: str, memo: dict) -> bool:
     for c in ir.walk(pipe.definitions(f)[0].value):
         if not isinstance(c, ir.Call):
             continue
@@ -282,7 +292,7 @@ def _divides(pipe: Pipeline, f: Function, var: str) -> bool:
                 return True
             g = c.callee
             if isinstance(g, Function) and g is not f and _inline_pure(pipe, g) and j < len(g.args) \
-                    and _divides(pipe, g, g.args[j]):
+                    and _divides(pipe, g, g.args[j], memo):
                 return True
     return False
 

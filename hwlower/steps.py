@@ -44,6 +44,8 @@ def dimension_chains(region: Region, defs_of: dict[int, list[Definition]],
     dimension read at a chain of divisors (x / 2 and x / 4 in one Func) runs in nested steps: its chain (2, 4),
     each divisor dividing the next; any other dimension's chain is its one step (d,)."""
     graph: nx.DiGraph = nx.DiGraph()  # consumer dimension -> producer dimension, with producer / consumer scale
+    facts: dict = {}
+    keys: dict = {}
     for f in region.buffered:
         for definition in defs_of[id(f)]:
             own = {a.name: (id(f), i) for i, a in enumerate(definition.args) if isinstance(a, ir.Var)}
@@ -58,7 +60,7 @@ def dimension_chains(region: Region, defs_of: dict[int, list[Definition]],
                 if isinstance(g, Function):
                     for i, arg in enumerate(n.args[:len(g.args)]):  # (a tap's guards' expressions follow)
                         if not guarded or _quotient_scaled(arg)[1] > 1:
-                            _link(graph, own, (id(g), i), arg)
+                            _link(graph, own, (id(g), i), arg, facts, keys)
     out: dict[int, dict[int, tuple[int, ...]]] = {}
     for comp in nx.weakly_connected_components(graph):
         for (fid, i), d in _class_steps(graph.subgraph(comp), periods).items():
@@ -126,31 +128,21 @@ def _scales(graph: nx.DiGraph) -> dict[Dim, Fraction] | None:
     return scale
 
 
-def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -> None:
+def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr, facts: dict, keys: dict) -> None:
     """Link the producer's dimension with the consumer's variable its index uses (x, 2 * x + 1, x / 2 + 1), with
-    the producer's resolution relative to the consumer's (2, 2, 1/2)."""
-    arg = _unclamped(arg)
-    div = 1
-    if _modulo_step(graph, own, arg):
+    the producer's resolution relative to the consumer's (2, 2, 1/2). `facts` caches `_index_facts` by the index's
+    structure (`keys`: structural_key's memo), as a stencil's reads repeat the same few indices."""
+    key = ir.structural_key(arg, keys)
+    if key not in facts:
+        facts[key] = _index_facts(arg)
+    mods, link = facts[key]
+    for name, modulus in mods:
+        _modulo_step(graph, own, name, modulus)
+    if link is None:
         return
-    arg = _through_a_condition(arg)
-    if isinstance(arg, ir.BinOp) and arg.op == "div":
-        divisor = arg.b
-        if isinstance(divisor, ir.Const) and not divisor.type.is_float():
-            arg, div = arg.a, int_value(divisor)
-    else:
-        arg, div = _quotient_scaled(arg)
-    names = {n.name for n in ir.walk(arg) if isinstance(n, ir.Var)}
-    if len(names) != 1 or next(iter(names)) not in own or div < 1:
+    var, ratio, div = link
+    if var not in own:
         return
-    var = names.pop()
-    # RVars move the index within a step (x + r.x of a serial reduction): they do not change its resolution.
-    rvars = {n.name: Affine.make({}, 0) for n in ir.walk(arg) if isinstance(n, ir.RVar)}
-    a = affine_of(arg, rvars | {var: Affine.make({var: 1}, 0)})
-    coef = dict(a.terms).get(var, 0) if a is not None else 0
-    if coef <= 0:
-        return
-    ratio = Fraction(coef, div)
     if graph.has_edge(own[var], producer):  # read at two resolutions (x / 2 and x + 2): the class is strip-mined whole
         old = graph.edges[own[var], producer]
         if old["ratio"] != ratio:
@@ -159,22 +151,55 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr) -
     graph.add_edge(own[var], producer, ratio=ratio, div=div)
 
 
-def _modulo_step(graph: nx.DiGraph, own: dict[str, Dim], arg: ir.Expr) -> bool:
-    """Self-link each consumer dimension whose variable x is read through e % d (d constant, e of x alone, with
-    reduction variables an unrolled update adds): strip-mining x into d * xo + xi makes x % d xi, affine, as
-    (xi + 1) % 2 is. The consumer's dimension runs in steps of d (a link to itself at resolution 1, dividing by
-    d); the producer's, read at 0 .. d - 1 whatever x's resolution, is not linked to it. Whether arg is a modulo
-    alone (nothing else to link)."""
+def _index_facts(arg: ir.Expr) -> tuple[list[tuple[str, int]], tuple[str, Fraction, int] | None]:
+    """What `_link` needs of an index: its modulos by constants of one variable ((name, d) each), and the variable
+    it reads at a resolution, with the ratio and divisor (None where it links nothing)."""
+    arg = _unclamped(arg)
+    mods = _modulos(arg)
+    if isinstance(arg, ir.BinOp) and arg.op == "mod":
+        return mods, None
+    div = 1
+    arg = _through_a_condition(arg)
+    if isinstance(arg, ir.BinOp) and arg.op == "div":
+        divisor = arg.b
+        if isinstance(divisor, ir.Const) and not divisor.type.is_float():
+            arg, div = arg.a, int_value(divisor)
+    else:
+        arg, div = _quotient_scaled(arg)
+    names = {n.name for n in ir.walk(arg) if isinstance(n, ir.Var)}
+    if len(names) != 1 or div < 1:
+        return mods, None
+    var = names.pop()
+    # RVars move the index within a step (x + r.x of a serial reduction): they do not change its resolution.
+    rvars = {n.name: Affine.make({}, 0) for n in ir.walk(arg) if isinstance(n, ir.RVar)}
+    a = affine_of(arg, rvars | {var: Affine.make({var: 1}, 0)})
+    coef = dict(a.terms).get(var, 0) if a is not None else 0
+    if coef <= 0:
+        return mods, None
+    return mods, (var, Fraction(coef, div), div)
+
+
+def _modulos(arg: ir.Expr) -> list[tuple[str, int]]:
+    """(x, d) for each e % d in arg (d > 1 constant) whose e reads one pure variable x."""
+    out = []
     for n in ir.walk(arg):
         if isinstance(n, ir.BinOp) and n.op == "mod" and isinstance(n.b, ir.Const) and \
                 isinstance(n.b.value, int) and n.b.value > 1:
             names = {v.name for v in ir.walk(n.a) if isinstance(v, ir.Var)}
-            if len(names) == 1 and (dim := own.get(next(iter(names)))) is not None:
-                # (an update reading its own Func at x has linked the dimension to itself already)
-                div = max(int_value(n.b), graph.edges[dim, dim]["div"]) if graph.has_edge(dim, dim) else \
-                    int_value(n.b)
-                graph.add_edge(dim, dim, ratio=Fraction(1), div=div)
-    return isinstance(arg, ir.BinOp) and arg.op == "mod"
+            if len(names) == 1:
+                out.append((next(iter(names)), int_value(n.b)))
+    return out
+
+
+def _modulo_step(graph: nx.DiGraph, own: dict[str, Dim], name: str, modulus: int) -> None:
+    """Self-link the consumer dimension whose variable x (`name`) is read through e % d (d constant, e of x alone,
+    with reduction variables an unrolled update adds): strip-mining x into d * xo + xi makes x % d xi, affine, as
+    (xi + 1) % 2 is. The consumer's dimension runs in steps of d (a link to itself at resolution 1, dividing by
+    d); the producer's, read at 0 .. d - 1 whatever x's resolution, is not linked to it."""
+    if (dim := own.get(name)) is not None:
+        # (an update reading its own Func at x has linked the dimension to itself already)
+        div = max(modulus, graph.edges[dim, dim]["div"]) if graph.has_edge(dim, dim) else modulus
+        graph.add_edge(dim, dim, ratio=Fraction(1), div=div)
 
 
 def _unclamped(arg: ir.Expr) -> ir.Expr:
@@ -223,7 +248,7 @@ def _quotient_scaled(arg: ir.Expr) -> tuple[ir.Expr, int]:
     return ir.transform(arg, lambda n, kids: q.a if n is q else ir.rebuild(n, kids)), int_value(q.b)
 
 
-def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
+def box_multiples(pipe: Pipeline, region: Region, defs: dict | None = None) -> dict[int, dict[int, int]]:
     """id(Function) -> {dimension: d}: the extents bounds inference rounds up to multiples of d for the Funcs
     buffered inside the accelerator and the accelerator's output (not the array output inside a GLB level)."""
     # The output too when it is the accelerated Func (one level): its tile rounds up to whole steps, as a RoundUp
@@ -231,16 +256,16 @@ def box_multiples(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
     keep = {id(f) for f in region.buffered if f is not region.output and f is not region.accelerated}
     if region.output is region.accelerated:
         keep.add(id(region.output))
-    return {fid: dims for fid, dims in _region_steps(pipe, region).items() if fid in keep}
+    return {fid: dims for fid, dims in _region_steps(pipe, region, defs=defs).items() if fid in keep}
 
 
-def phase_periods(pipe: Pipeline, region: Region) -> dict[int, dict[int, int]]:
+def phase_periods(pipe: Pipeline, region: Region, defs: dict | None = None) -> dict[int, dict[int, int]]:
     """id(Function) -> {dimension: period} (`dimension_steps`) for the Funcs of `box_multiples`, and under a GLB
     level the array output too: the steps host tiles keep the first tile's phase in."""
     keep = {id(f) for f in region.buffered if f is not region.output and f is not region.accelerated}
     if region.output is region.accelerated or region.glb is not None:
         keep.add(id(region.output))
-    return {fid: dims for fid, dims in _region_steps(pipe, region, True).items() if fid in keep}
+    return {fid: dims for fid, dims in _region_steps(pipe, region, True, defs).items() if fid in keep}
 
 
 def array_output_steps(pipe: Pipeline, region: Region) -> dict[str, int]:
@@ -251,9 +276,17 @@ def array_output_steps(pipe: Pipeline, region: Region) -> dict[str, int]:
     return {f.args[i]: d for i, d in _region_steps(pipe, region, True).get(id(f), {}).items() if d > 1}
 
 
-def _region_steps(pipe: Pipeline, region: Region, periods: bool = False) -> dict[int, dict[int, int]]:
+def _region_steps(pipe: Pipeline, region: Region, periods: bool = False,
+                  defs: dict | None = None) -> dict[int, dict[int, int]]:
+    return dimension_steps(region, inlined_definitions(pipe, region) if defs is None else defs, periods)
+
+
+def inlined_definitions(pipe: Pipeline, region: Region) -> dict[int, list[Definition]]:
+    """id(Function) -> its definitions with the region's inline Funcs inlined, for each Func it buffers (what
+    `box_multiples` and `phase_periods` read: a caller asking both computes it once)."""
     from .inline import inline_definition
 
     inlined = {id(f) for f in region.inlined}
-    defs = {id(f): [inline_definition(pipe, d, inlined) for d in pipe.definitions(f)] for f in region.buffered}
-    return dimension_steps(region, defs, periods)
+    bodies: dict = {}
+    return {id(f): [inline_definition(pipe, d, inlined, bodies) for d in pipe.definitions(f)]
+            for f in region.buffered}
