@@ -41,7 +41,7 @@ from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lan
 from .autoschedule_memory import scalars
 from .autoschedule_planes import plan_planes, planes_inner, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
-from .autoschedule_steps import transposed
+from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
@@ -481,13 +481,6 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
                          "transfer, streamed channels first")
     lines += _lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
-
-
-def transposed_streams(plan: _Plan) -> set[int]:
-    """The 2-D streams (by id) read transposed, which the host streams down their columns (`reorder(y, x)`): no
-    buffer. Not under a GLB level, whose tiles the host loads row by row."""
-    return {id(f) for f in plan.streams if len(f.args) == 2 and plan.lanes.x_dim.get(id(f), 0) == 1
-            and not plan.glb}
 
 
 def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:

@@ -156,8 +156,14 @@ def out_of_order(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int]) -> set[int]
     """The Funcs (by id) whose rows the output's first rows read last: transposed (`im(y, x)`) or read backwards
     along the output's y (`im(x, H - 1 - y)`). A line buffer cannot hold them; they hold the tile's whole box."""
     backwards = {fid for (fid, _), by in _rates(pipe, plan, signed=True).items() if any(r < 0 for r in by.get("y", ()))}
-    streamed = {id(f) for f in plan.streams if len(f.args) == 2 and not plan.glb}  # down its columns (autoschedule.py)
-    return (transposed(pipe, plan, x_dim) - streamed) | backwards
+    return (transposed(pipe, plan, x_dim) - transposed_streams(plan)) | backwards
+
+
+def transposed_streams(plan: _Plan) -> set[int]:
+    """The 2-D streams (by id) read transposed, which the host streams down their columns (autoschedule.py emits
+    `reorder(y, x)`): no buffer. Not under a GLB level, whose tiles the host loads row by row."""
+    return {id(f) for f in plan.streams if len(f.args) == 2 and plan.lanes.x_dim.get(id(f), 0) == 1
+            and not plan.glb}
 
 
 def transposed(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int]) -> set[int]:

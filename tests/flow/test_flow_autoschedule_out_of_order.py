@@ -1,5 +1,5 @@
-"""Images and Funcs the output reads out of their storage order, autoscheduled (mainspring/autoschedule.py
-`transposed_streams`, autoschedule_steps.py `out_of_order`): a transposed image is streamed down its columns by the
+"""Images and Funcs the output reads out of their storage order, autoscheduled (mainspring/autoschedule_steps.py
+`transposed_streams` and `out_of_order`): a transposed image is streamed down its columns by the
 host (`in_().reorder(y, x)`), so nothing waits for the image's last row; a Func read backwards along y, or
 transposed and computed inside, holds the tile's whole box, which the memory model counts, so a frame over the
 budget is split in host tiles by the model rather than compiled whole (a 640x480 transpose took 150 memory tiles
