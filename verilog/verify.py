@@ -151,7 +151,7 @@ _BETWEEN = re.compile(r"(?:[ \t]*(?://[^\n]*|`[^\n]*)?(?:\n|\Z))*")
 # Module text -> (the line it started on when parsed, its definitions). A design's kernels recur in every
 # schedule of its app, so each is parsed once per process; checks still run on every design.
 _PARSED: dict[str, tuple[int, tuple[vast.ModuleDef, ...]]] = {}
-_PARSED_MAX = 256
+_PARSED_MAX = 256  # ~1.2 KB of tree per line of Verilog: tens of MB at most
 
 
 def _parse(file: str, text: str) -> dict[str, _Module]:
