@@ -159,3 +159,31 @@ def test_generate_branches_are_alternatives():
     text = GOOD + GENERATE.replace("assign q = 1'b0;", "assign q = 1'b0;\n            assign q = 1'b1;")
     one, two = _line(text, "assign q = 1'b0"), _line(text, "assign q = 1'b1")
     assert _fails(text) == f"t.v:{two}: module g: 'q' has 2 drivers (lines {one}, {two})"
+
+
+# Each module's parse is kept by its text and reused wherever a later design has that text: a message still
+# names the line in the later file, and a driver's lines too.
+def test_a_module_met_again_at_another_line_is_reported_there():
+    verify_verilog("t", GOOD)
+    text = "// moved\n" * 3 + GOOD.replace("output [15:0] out\n", "output [15:0] sum_out\n").replace(
+        "assign out =", "assign sum_out =")
+    assert _fails(text) == (f"t.v:{_line(text, 'k_add u_add')}: module t: instance u_add of k_add has no port "
+                            "'out'; did you mean sum_out?")
+    doubled = GENERATE.replace("assign q = 1'b0;", "assign q = 1'b0;\n            assign q = 1'b1;")
+    for padding in ("", "\n\n"):
+        text = GOOD + padding + doubled
+        one, two = _line(text, "assign q = 1'b0"), _line(text, "assign q = 1'b1")
+        assert _fails(text) == f"t.v:{two}: module g: 'q' has 2 drivers (lines {one}, {two})"
+
+
+def test_text_between_modules_other_than_comments_is_parsed_whole():
+    text = GOOD.replace("\nmodule k_add", "/* a block\n comment */\nmodule k_add").replace(
+        "assign out = a + b;", "assign out = a + c;")
+    assert _fails(text) == f"t.v:{_line(text, 'a + c')}: module k_add: 'c' is used but not declared"
+
+
+def test_a_failure_is_checked_again_and_a_pass_stays_a_pass():
+    text = GOOD.replace(".out(sum)", ".result(sum)")
+    assert _fails(text) == _fails(text)
+    verify_verilog("t", GOOD)
+    verify_verilog("t", GOOD)
