@@ -49,11 +49,15 @@ def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, read
             split = _split_reads(prog, sched, name, reads, k, m)
             if split is None:
                 continue
-            banker = functools.partial(_residue_banks, dim=k, modulus=m)
+            # The banks by residue alone already cost their words and tiles: a trial is dropped as soon as they
+            # reach what would make the comparison below reject it (its banks' circular sizes are most of the
+            # mapping's time, each an isl question of its own).
+            budget = (mp._words(wports, best) - len(wports), mp._tiles(best))
+            banker = functools.partial(_residue_banks, dim=k, modulus=m, budget=budget)
             try:
                 got = mp._organise(prog, sched, target, name, split, wports, slices, banker, fold)
-            except MemoryMappingError:
-                continue  # more write streams or read controllers than a tile has
+            except (MemoryMappingError, _OverBudget):
+                continue  # more write streams or read controllers than a tile has, or no better than `best`
             if fold and mp.folds_clash(got):
                 continue
             if mp._tiles(got) <= mp._tiles(best) and mp._words(wports, got) < mp._words(wports, best):
@@ -126,25 +130,42 @@ def _residue(prog: Program, r: mp._Read, k: int, m: int) -> int:
 
 # ---- banks and shared tile read ports ---------------------------------------------------------------------
 
+class _OverBudget(Exception):
+    """The banks by residue made so far store at least the words, or take more tiles, than the budget allows."""
+
+
 def _residue_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[mp._Read],
-                   wports: mp._WritePorts, slices: int, first: int, *, dim: int,
-                   modulus: int) -> tuple[list[Bank], dict[str, str]]:
+                   wports: mp._WritePorts, slices: int, first: int, *, dim: int, modulus: int,
+                   budget: tuple[int, int] | None = None) -> tuple[list[Bank], dict[str, str]]:
     """A `mapping._Banker`: per residue, the reads (one bank read port for reads of the same words in the same
-    cycles) on tile read ports that each serve reads of disjoint cycles, two tile read ports per bank."""
+    cycles) on tile read ports that each serve reads of disjoint cycles, two tile read ports per bank. With a
+    `budget` (words as `mapping._words` counts a bank's, tiles), raise `_OverBudget` once the banks reach either
+    (those words or more, more tiles): the mapping holding them would store no fewer words or take more tiles."""
     classes: dict[int, list[mp._Read]] = {}
     for r in reads:
         classes.setdefault(_residue(prog, r, dim, modulus), []).append(r)
-    banks: list[Bank] = []
-    served: dict[str, str] = {}
+    groups = []  # (the reads by the first of those reading the same words, one bank's tile read ports)
     for res in sorted(classes):
         same = mp._same_words(classes[res])
         ports = _tile_ports(prog, sched, list(same))
-        for j in range(0, len(ports), target.mem_tile_read_ports):
-            bank, by = _bank(prog, sched, target, buf, ports[j: j + target.mem_tile_read_ports], same, wports,
-                             slices, f"{buf}.bank{first + len(banks)}")
-            banks.append(bank)
-            served |= by
+        groups += [(same, ports[j: j + target.mem_tile_read_ports])
+                   for j in range(0, len(ports), target.mem_tile_read_ports)]
+    # a bank stores at least a word and takes a tile per slice: often over budget before any circular size
+    _check_budget(budget, sum(1 + len(group) for _, group in groups), len(groups) * slices)
+    banks: list[Bank] = []
+    served: dict[str, str] = {}
+    for same, group in groups:
+        bank, by = _bank(prog, sched, target, buf, group, same, wports, slices, f"{buf}.bank{first + len(banks)}")
+        banks.append(bank)
+        served |= by
+        _check_budget(budget, sum(b.words + len(b.tile_read_ports) for b in banks),
+                      sum(b.tiles * b.slices for b in banks))
     return banks, served
+
+
+def _check_budget(budget: tuple[int, int] | None, words: int, tiles: int) -> None:
+    if budget is not None and (words >= budget[0] or tiles > budget[1]):
+        raise _OverBudget
 
 
 def _tile_ports(prog: Program, sched: Schedule, reads: list[mp._Read]) -> list[list[mp._Read]]:
