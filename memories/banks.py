@@ -192,9 +192,17 @@ def _least(prog: Program, r: mp._Read) -> tuple[int, ...]:
 
 def _read_cycles(sched: Schedule, r: mp._Read) -> isl.Set:
     s, t = r.flow.dst, sched.timing[r.flow.dst.name]
-    ts = ", ".join(f"t{j}" for j in range(len(s.time_dims)))
-    box = isl.Set(f"{{ {s.time_name}[{ts}] : {bounds(r.port.domain)} }}")
-    return flat_map(s.time_name, s.time_dims, t.rates, t.delay + r.flow.read_offset).intersect_domain(box).range()
+    return _box_cycles(s.time_name, s.time_dims, t.rates, t.delay + r.flow.read_offset, r.port.domain)
+
+
+@functools.lru_cache(maxsize=4096)
+def _box_cycles(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int,
+                box: tuple[Dim, ...]) -> isl.Set:
+    """The cycles of the iterations `box` of a stmt's time dims `dims`: asked again for the same read by every
+    trial of banks by residue (each residue's reads, with and without registers after their bank read ports)."""
+    ts = ", ".join(f"t{j}" for j in range(len(dims)))
+    within = isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
+    return flat_map(name, dims, rates, offset).intersect_domain(within).range()
 
 
 def _bank(prog: Program, sched: Schedule, target: CGRA, buf: str, ports: list[list[mp._Read]],
