@@ -36,17 +36,26 @@ from .timing import bounds, flat_map
 MODULI = (2, 3)  # residues tried: the rows of an upsample by 2, the taps of a 3-row stencil
 MAX_PIECES = 9  # reads a read is split into at most (each its own controller)
 
+# (dim, modulus) -> the reads split by residue (`_split_reads`): the same with and without registers after bank
+# read ports, so `mapping` splits them once
+Splits = dict[tuple[int, int], "list[mp._Read] | None"]
+
 
 def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[mp._Read],
-                   wports: mp._WritePorts, slices: int, best: mp._Organised, fold: bool = False) -> mp._Organised:
+                   wports: mp._WritePorts, slices: int, best: mp._Organised, fold: bool = False,
+                   splits: Splits | None = None) -> mp._Organised:
     """`best`, or the mapping with banks by residue that stores fewer words in no more tiles. Tried only where the
     addressed reads take more than one bank (more reads than a tile's read ports: banks holding the same rows).
-    With `fold`, the split reads that are others delayed are registers after their bank read ports."""
+    With `fold`, the split reads that are others delayed are registers after their bank read ports. `splits`
+    keeps the reads split by (dim, modulus) for another call with the same `reads`."""
     if sum(1 for b in best[2] if b.kind == "addressed") < 2:
         return best
+    splits = {} if splits is None else splits
     for k in reversed(range(len(prog.nest.buffer(name).box))):  # rows before columns where both do
         for m in MODULI:
-            split = _split_reads(prog, sched, name, reads, k, m)
+            if (k, m) not in splits:
+                splits[(k, m)] = _split_reads(prog, sched, name, reads, k, m)
+            split = splits[(k, m)]
             if split is None:
                 continue
             # The banks by residue alone already cost their words and tiles: a trial is dropped as soon as they
