@@ -36,24 +36,37 @@ from .timing import bounds, flat_map
 MODULI = (2, 3)  # residues tried: the rows of an upsample by 2, the taps of a 3-row stencil
 MAX_PIECES = 9  # reads a read is split into at most (each its own controller)
 
+# (dim, modulus) -> the reads split by residue (`_split_reads`): the same with and without registers after bank
+# read ports, so `mapping` splits them once
+Splits = dict[tuple[int, int], "list[mp._Read] | None"]
+
 
 def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[mp._Read],
-                   wports: mp._WritePorts, slices: int, best: mp._Organised, fold: bool = False) -> mp._Organised:
+                   wports: mp._WritePorts, slices: int, best: mp._Organised, fold: bool = False,
+                   splits: Splits | None = None) -> mp._Organised:
     """`best`, or the mapping with banks by residue that stores fewer words in no more tiles. Tried only where the
     addressed reads take more than one bank (more reads than a tile's read ports: banks holding the same rows).
-    With `fold`, the split reads that are others delayed are registers after their bank read ports."""
+    With `fold`, the split reads that are others delayed are registers after their bank read ports. `splits`
+    keeps the reads split by (dim, modulus) for another call with the same `reads`."""
     if sum(1 for b in best[2] if b.kind == "addressed") < 2:
         return best
+    splits = {} if splits is None else splits
     for k in reversed(range(len(prog.nest.buffer(name).box))):  # rows before columns where both do
         for m in MODULI:
-            split = _split_reads(prog, sched, name, reads, k, m)
+            if (k, m) not in splits:
+                splits[(k, m)] = _split_reads(prog, sched, name, reads, k, m)
+            split = splits[(k, m)]
             if split is None:
                 continue
-            banker = functools.partial(_residue_banks, dim=k, modulus=m)
+            # The banks by residue alone already cost their words and tiles: a trial is dropped as soon as they
+            # reach what would make the comparison below reject it (its banks' circular sizes are most of the
+            # mapping's time, each an isl question of its own).
+            budget = (mp._words(wports, best) - len(wports), mp._tiles(best))
+            banker = functools.partial(_residue_banks, dim=k, modulus=m, budget=budget)
             try:
                 got = mp._organise(prog, sched, target, name, split, wports, slices, banker, fold)
-            except MemoryMappingError:
-                continue  # more write streams or read controllers than a tile has
+            except (MemoryMappingError, _OverBudget):
+                continue  # more write streams or read controllers than a tile has, or no better than `best`
             if fold and mp.folds_clash(got):
                 continue
             if mp._tiles(got) <= mp._tiles(best) and mp._words(wports, got) < mp._words(wports, best):
@@ -126,25 +139,42 @@ def _residue(prog: Program, r: mp._Read, k: int, m: int) -> int:
 
 # ---- banks and shared tile read ports ---------------------------------------------------------------------
 
+class _OverBudget(Exception):
+    """The banks by residue made so far store at least the words, or take more tiles, than the budget allows."""
+
+
 def _residue_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[mp._Read],
-                   wports: mp._WritePorts, slices: int, first: int, *, dim: int,
-                   modulus: int) -> tuple[list[Bank], dict[str, str]]:
+                   wports: mp._WritePorts, slices: int, first: int, *, dim: int, modulus: int,
+                   budget: tuple[int, int] | None = None) -> tuple[list[Bank], dict[str, str]]:
     """A `mapping._Banker`: per residue, the reads (one bank read port for reads of the same words in the same
-    cycles) on tile read ports that each serve reads of disjoint cycles, two tile read ports per bank."""
+    cycles) on tile read ports that each serve reads of disjoint cycles, two tile read ports per bank. With a
+    `budget` (words as `mapping._words` counts a bank's, tiles), raise `_OverBudget` once the banks reach either
+    (those words or more, more tiles): the mapping holding them would store no fewer words or take more tiles."""
     classes: dict[int, list[mp._Read]] = {}
     for r in reads:
         classes.setdefault(_residue(prog, r, dim, modulus), []).append(r)
-    banks: list[Bank] = []
-    served: dict[str, str] = {}
+    groups = []  # (the reads by the first of those reading the same words, one bank's tile read ports)
     for res in sorted(classes):
         same = mp._same_words(classes[res])
         ports = _tile_ports(prog, sched, list(same))
-        for j in range(0, len(ports), target.mem_tile_read_ports):
-            bank, by = _bank(prog, sched, target, buf, ports[j: j + target.mem_tile_read_ports], same, wports,
-                             slices, f"{buf}.bank{first + len(banks)}")
-            banks.append(bank)
-            served |= by
+        groups += [(same, ports[j: j + target.mem_tile_read_ports])
+                   for j in range(0, len(ports), target.mem_tile_read_ports)]
+    # a bank stores at least a word and takes a tile per slice: often over budget before any circular size
+    _check_budget(budget, sum(1 + len(group) for _, group in groups), len(groups) * slices)
+    banks: list[Bank] = []
+    served: dict[str, str] = {}
+    for same, group in groups:
+        bank, by = _bank(prog, sched, target, buf, group, same, wports, slices, f"{buf}.bank{first + len(banks)}")
+        banks.append(bank)
+        served |= by
+        _check_budget(budget, sum(b.words + len(b.tile_read_ports) for b in banks),
+                      sum(b.tiles * b.slices for b in banks))
     return banks, served
+
+
+def _check_budget(budget: tuple[int, int] | None, words: int, tiles: int) -> None:
+    if budget is not None and (words >= budget[0] or tiles > budget[1]):
+        raise _OverBudget
 
 
 def _tile_ports(prog: Program, sched: Schedule, reads: list[mp._Read]) -> list[list[mp._Read]]:
@@ -171,9 +201,17 @@ def _least(prog: Program, r: mp._Read) -> tuple[int, ...]:
 
 def _read_cycles(sched: Schedule, r: mp._Read) -> isl.Set:
     s, t = r.flow.dst, sched.timing[r.flow.dst.name]
-    ts = ", ".join(f"t{j}" for j in range(len(s.time_dims)))
-    box = isl.Set(f"{{ {s.time_name}[{ts}] : {bounds(r.port.domain)} }}")
-    return flat_map(s.time_name, s.time_dims, t.rates, t.delay + r.flow.read_offset).intersect_domain(box).range()
+    return _box_cycles(s.time_name, s.time_dims, t.rates, t.delay + r.flow.read_offset, r.port.domain)
+
+
+@functools.lru_cache(maxsize=4096)
+def _box_cycles(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int,
+                box: tuple[Dim, ...]) -> isl.Set:
+    """The cycles of the iterations `box` of a stmt's time dims `dims`: asked again for the same read by every
+    trial of banks by residue (each residue's reads, with and without registers after their bank read ports)."""
+    ts = ", ".join(f"t{j}" for j in range(len(dims)))
+    within = isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
+    return flat_map(name, dims, rates, offset).intersect_domain(within).range()
 
 
 def _bank(prog: Program, sched: Schedule, target: CGRA, buf: str, ports: list[list[mp._Read]],

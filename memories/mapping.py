@@ -66,10 +66,11 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
     best, reads = _addressed_as_write_taps(prog, sched, target, name, reads, wports, slices, best)
     if _words(wports, best) > min_words:
         best, reads = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
+    splits: residue.Splits = {}
     if _words(wports, best) > min_words:
-        best = residue.residue_banked(prog, sched, target, name, reads, wports, slices, best)
+        best = residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, splits=splits)
     if _words(wports, best) > min_words:
-        best = _registers_after_reads(prog, sched, target, name, reads, wports, slices, best)
+        best = _registers_after_reads(prog, sched, target, name, reads, wports, slices, best, splits)
     final, registers, banks = _small_banks_in_registers(target, best)
     level = "mem_tile" if any(not k.in_registers for k in banks) else (
         "register" if registers or banks else "wire")
@@ -163,16 +164,17 @@ def _small_banks_in_registers(target: CGRA, org: _Organised) -> _Organised:
 
 
 def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
-                           wports: _WritePorts, slices: int, best: _Organised) -> _Organised:
-    """`best`, or the mapping with registers after bank read ports (then banks by residue) that stores fewer
-    words in no more tiles."""
+                           wports: _WritePorts, slices: int, best: _Organised,
+                           splits: residue.Splits | None = None) -> _Organised:
+    """`best`, or the mapping with registers after bank read ports (then banks by residue, with `splits` as
+    `banks.residue_banked` takes it) that stores fewer words in no more tiles."""
     try:
         got = _organise(prog, sched, target, name, reads, wports, slices, fold=True)
     except MemoryMappingError:
         return best
     if not folds_clash(got) and _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
         best = got
-    return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True)
+    return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True, splits=splits)
 
 
 def folds_clash(got: _Organised) -> bool:

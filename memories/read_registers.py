@@ -42,23 +42,46 @@ def delayed_reads(prog: Program, sched: Schedule, reads: list[mp._Read]) -> dict
     """read port -> (the read port it delays, cycles, time dim, iterations of it): the reads whose (cycle,
     element) pairs are another's delayed, each to the read farthest ahead of it (itself delayed by none)."""
     # Only unguarded reads of one op, lane, box, write stream and read offset whose indices differ in their
-    # constants alone can delay one another: pairs are looked for within those groups (unsharp's schedule 4 has
-    # some 300 addressed reads, 90,000 pairs).
+    # constants alone can delay one another: pairs are looked for within those groups. Within a group the
+    # indices' terms are one, so the reads d can delay are those whose constants are d's plus s times a time
+    # dim's coefficients, for the few s of at most `MAX_DELAY` cycles: looked up by constants (unsharp's
+    # schedule 4 has some 300 addressed reads, 90,000 pairs, asked about one by one before).
     first: dict[tuple, Access] = {}
     for a in prog.accesses:
         first.setdefault((a.stmt, a.name), a)
     loads = {r: first[(r.flow.dst, r.flow.load)] for r in reads}
-    groups: dict[tuple, list[mp._Read]] = {}
-    for r in reads:
+    groups: dict[tuple, dict[tuple[int, ...], list[tuple[int, mp._Read]]]] = {}
+    for j, r in enumerate(reads):
         if not loads[r].guard:
-            groups.setdefault(_group(r, loads[r]), []).append(r)
+            groups.setdefault(_group(r, loads[r]), {}).setdefault(_consts(loads[r]), []).append((j, r))
     best: dict[str, tuple[str, int, int, int]] = {}
     for d in reads:
-        for r in groups.get(_group(d, loads[d]), []) if not loads[d].guard else []:
+        by_consts = groups.get(_group(d, loads[d]), {}) if not loads[d].guard else {}
+        for _, r in sorted((c for key in _ahead(sched, d, loads[d]) for c in by_consts.get(key, [])),
+                           key=lambda c: c[0]):
             got = _shift(sched, d, r, loads[d], loads[r]) if r is not d else None
             if got is not None and (d.port.name not in best or got[0] > best[d.port.name][1]):
                 best[d.port.name] = (r.port.name, *got)
     return {name: v for name, v in best.items() if v[0] not in best}
+
+
+def _consts(load: Access) -> tuple[int, ...]:
+    return tuple(a.const for a in load.index)
+
+
+def _ahead(sched: Schedule, d: mp._Read, ld: Access) -> set[tuple[int, ...]]:
+    """The constants of the loads (with ld's terms) that `_shift` may find d delays: ld's plus s times a time
+    dim's coefficients, s > 0 a multiple of the dim's step, within `MAX_DELAY` cycles."""
+    rates = sched.timing[d.port.op].rates
+    base = _consts(ld)
+    terms = [dict(a.terms) for a in ld.index]
+    out = set()
+    for k, dim in enumerate(d.port.domain):
+        coef = [t.get(dim.var, 0) for t in terms]
+        if rates[k] > 0 and any(coef):
+            out |= {tuple(b + s * c for b, c in zip(base, coef))
+                    for s in range(dim.step, MAX_DELAY // rates[k] + 1, dim.step)}
+    return out
 
 
 def _group(r: mp._Read, load: Access) -> tuple:
