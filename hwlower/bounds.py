@@ -8,9 +8,10 @@ from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.pipeline import Pipeline
 
+from .inline import inlined_definitions
 from .shift_tails import shifted_funcs
 from .state import Lowering
-from .steps import box_multiples, inlined_definitions, phase_periods
+from .steps import box_multiples, phase_periods
 
 
 def infer_bounds(s: Lowering) -> Lowering:

@@ -9,16 +9,21 @@ from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.pipeline import Pipeline
 
 from .fold import fold_update, map_calls
+from .region import Region
 from .state import Lowering
 
 
 def inline_funcs(s: Lowering) -> Lowering:
-    region = s.found_region
+    return replace(s, definitions=inlined_definitions(s.pipe, s.found_region))
+
+
+def inlined_definitions(pipe: Pipeline, region: Region) -> dict[int, list[Definition]]:
+    """id(Function) -> its definitions with the region's inline Funcs inlined, for each Func the region buffers
+    (also what steps.py's `box_multiples` and `phase_periods` read: bounds.py computes it once for both)."""
     inlined = {id(f) for f in region.inlined}
     bodies: dict = {}
-    defs = {id(f): [inline_definition(s.pipe, d, inlined, bodies) for d in s.pipe.definitions(f)]
+    return {id(f): [inline_definition(pipe, d, inlined, bodies) for d in pipe.definitions(f)]
             for f in region.buffered}
-    return replace(s, definitions=defs)
 
 
 def format_definitions(s: Lowering) -> str:

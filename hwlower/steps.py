@@ -278,15 +278,6 @@ def array_output_steps(pipe: Pipeline, region: Region) -> dict[str, int]:
 
 def _region_steps(pipe: Pipeline, region: Region, periods: bool = False,
                   defs: dict | None = None) -> dict[int, dict[int, int]]:
+    from .inline import inlined_definitions
+
     return dimension_steps(region, inlined_definitions(pipe, region) if defs is None else defs, periods)
-
-
-def inlined_definitions(pipe: Pipeline, region: Region) -> dict[int, list[Definition]]:
-    """id(Function) -> its definitions with the region's inline Funcs inlined, for each Func it buffers (what
-    `box_multiples` and `phase_periods` read: a caller asking both computes it once)."""
-    from .inline import inline_definition
-
-    inlined = {id(f) for f in region.inlined}
-    bodies: dict = {}
-    return {id(f): [inline_definition(pipe, d, inlined, bodies) for d in pipe.definitions(f)]
-            for f in region.buffered}

@@ -16,9 +16,8 @@ kernels) together with the library `ms_library.v`:
 
 A failure is the compiler's bug, not the user's: an AssertionError naming the file, line, module and signal.
 The library is parsed and checked once per content; building pyverilog's LR tables (~1 s) is done once per
-machine (pickled in the temp folder). Parsing is most of a design's cost (20-120 ms): each module's text is
-parsed once per process (a kernel recurs in every schedule of its app; the top's text is the design's own),
-and a design that passed is not checked again in the process (tests compile the same design many times).
+machine (pickled in the temp folder). Parsing is most of a design's cost (20-150 ms); a design that passed is
+not checked again in the process (tests compile the same design many times).
 """
 
 from __future__ import annotations
@@ -66,17 +65,13 @@ class _Module:
     node: vast.ModuleDef
     params: dict[str, vast.Node | None]  # name -> default value
     ports: dict[str, _Port]
-    shift: int = 0  # this file's line of a node is node.lineno + shift (a module parsed where another text had it)
 
     @property
     def name(self) -> str:
         return self.node.name
 
-    def line(self, lineno: int) -> int:
-        return lineno + self.shift
-
-    def where(self, lineno: int) -> str:
-        return f"{self.file}:{self.line(lineno)}: module {self.name}"
+    def where(self, line: int) -> str:
+        return f"{self.file}:{line}: module {self.name}"
 
 
 def verify_verilog(name: str, text: str) -> None:
@@ -97,8 +92,7 @@ def _verify(name: str, text: str, library: dict[str, _Module]) -> None:
     design = _parse(f"{name}.v", text)
     for m in design.values():
         other = library.get(m.name)
-        assert other is None, (f"{m.where(m.node.lineno)}: defined again (also {other.file}:"
-                               f"{other.line(other.node.lineno)})")
+        assert other is None, (f"{m.where(m.node.lineno)}: defined again (also {other.file}:{other.node.lineno})")
     modules = {**library, **design}
     for m in design.values():
         _check_module(m, modules)
@@ -144,70 +138,25 @@ def _parser() -> _Parser:
     return parser
 
 
-# A module's text, from its `module` line to its `endmodule` line. Between modules the generator writes only
-# comments, blank lines and directives, which pyverilog's lexer drops (the check reads no directive).
-_MODULE_TEXT = re.compile(r"^module\b.*?^endmodule\b[^\n]*(?:\n|\Z)", re.MULTILINE | re.DOTALL)
-_BETWEEN = re.compile(r"(?:[ \t]*(?://[^\n]*|`[^\n]*)?(?:\n|\Z))*")
-# Module text -> (the line it started on when parsed, its definitions). A design's kernels recur in every
-# schedule of its app, so each is parsed once per process; checks still run on every design.
-_PARSED: dict[str, tuple[int, tuple[vast.ModuleDef, ...]]] = {}
-_PARSED_MAX = 256  # ~1.2 KB of tree per line of Verilog: tens of MB at most
-
-
 def _parse(file: str, text: str) -> dict[str, _Module]:
-    found: list[tuple[vast.ModuleDef, int]] | None = None
-    pieces = _module_texts(text)
-    if pieces is not None:
-        # A split that does not parse (a text the generator never writes) falls back to the whole text.
-        with contextlib.suppress(ParseError):
-            found = [pair for start, piece in pieces for pair in _parse_module_text(piece, start)]
-    if found is None:
-        try:
-            found = [(node, 0) for node in _definitions(text, 1)]
-        except ParseError as e:
-            raise AssertionError(f"{file}: pyverilog cannot parse the emitted Verilog: {e}") from None
+    parser = _parser()
+    parser.lexer.lexer.lineno = 1  # the lexer counts on from the previous text otherwise
+    parser.lexer.directives.clear()  # the lexer keeps every directive it has read; none is used
+    try:
+        source = parser.parse(_FUNCTION_INTEGER.sub("input signed [31:0]", text))
+    except ParseError as e:
+        raise AssertionError(f"{file}: pyverilog cannot parse the emitted Verilog: {e}") from None
     modules: dict[str, _Module] = {}
-    for node, shift in found:
-        m = _module(file, node, shift)
+    for node in source.description.definitions:
+        if not isinstance(node, vast.ModuleDef):
+            continue
+        m = _module(file, node)
         assert m.name not in modules, f"{m.where(node.lineno)}: defined twice in {file}"
         modules[m.name] = m
     return modules
 
 
-def _module_texts(text: str) -> list[tuple[int, str]] | None:
-    """(first line, text) of each module, or None where something other than comments lies between them."""
-    pieces, end, line = [], 0, 1
-    for match in _MODULE_TEXT.finditer(text):
-        between = text[end:match.start()]
-        if not _BETWEEN.fullmatch(between):
-            return None
-        line += between.count("\n")
-        pieces.append((line, match[0]))
-        line += match[0].count("\n")
-        end = match.end()
-    return pieces if _BETWEEN.fullmatch(text[end:]) else None
-
-
-def _parse_module_text(text: str, start: int) -> list[tuple[vast.ModuleDef, int]]:
-    """The definitions in one module's `text` starting on line `start`, with the shift of their line numbers."""
-    cached = _PARSED.get(text)
-    if cached is None:
-        cached = _PARSED[text] = (start, tuple(_definitions(text, start)))
-        if len(_PARSED) > _PARSED_MAX:
-            del _PARSED[next(iter(_PARSED))]
-    first, nodes = cached
-    return [(node, start - first) for node in nodes]
-
-
-def _definitions(text: str, start: int) -> list[vast.ModuleDef]:
-    parser = _parser()
-    parser.lexer.lexer.lineno = start  # the lexer counts on from the previous text otherwise
-    parser.lexer.directives.clear()  # the lexer keeps every directive it has read; none is used
-    source = parser.parse(_FUNCTION_INTEGER.sub("input signed [31:0]", text))
-    return [node for node in source.description.definitions if isinstance(node, vast.ModuleDef)]
-
-
-def _module(file: str, node: vast.ModuleDef, shift: int = 0) -> _Module:
+def _module(file: str, node: vast.ModuleDef) -> _Module:
     params: dict[str, vast.Node | None] = {}
     ports: dict[str, _Port] = {}
     decls = [d for d in node.paramlist.params if isinstance(d, vast.Decl)]
@@ -221,7 +170,7 @@ def _module(file: str, node: vast.ModuleDef, shift: int = 0) -> _Module:
                 params[v.name] = v.value
             elif type(v) in _PORTS:
                 ports[v.name] = _Port(_PORTS[type(v)], v.width, v.lineno or d.lineno)
-    return _Module(file, node, params, ports, shift)
+    return _Module(file, node, params, ports)
 
 
 def _walk(node: vast.Node) -> list[vast.Node]:
@@ -443,7 +392,7 @@ def _check_drivers(m: _Module, drivers: dict[str, list[int]]) -> None:
         port = m.ports.get(name)
         assert port is None or port.direction != "input", f"{m.where(lines[0])}: input '{name}' is driven inside"
         assert len(lines) == 1, (f"{m.where(lines[1])}: '{name}' has {len(lines)} drivers (lines "
-                                 f"{', '.join(str(m.line(n)) for n in lines)})")
+                                 f"{', '.join(map(str, lines))})")
 
 
 # ---- the top's ports ----
