@@ -99,6 +99,8 @@ def cmd_sim(args) -> int:
         print(f"  buffer {b['name']}: {b['level']}, {b['words']} words (minimum {b['min_words']})")
     for note in rep.get("notes", []):  # schedule calls the hardware runs otherwise than written
         print(f"  note: {note}")
+    for why in rep["ii_limits"]:
+        print(f"  schedule {rep['schedule']}: {why}")
     if "glb" in rep:
         g = rep["glb"]
         overlap = "overlapping" if rep["transfers_overlap_compute"] else "not overlapping"

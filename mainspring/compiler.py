@@ -280,6 +280,7 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
         # Cycles from each op's loads to its store: its kernel's pipeline stages (hl.CGRA(pe_ops_per_stage=K)).
         "kernel_latency": {s.op: s.latency for s in plan.ops if not s.host},
         "schedule": plan.strategy,
+        "ii_limits": list(plan.ii_limits),  # what keeps the ops from firing once per cycle (memories/ii_limit.py)
         "buffers": [
             # `bits`: the words' bits, registers at the width their values need (verilog.top_widths)
             {"name": b.name, "level": b.level, "words": b.words, "bits": bits[b.name], "min_words": b.min_words}

@@ -12,6 +12,7 @@ from .capacity_bound import mem_tiles_bound, worth_bounding
 from .checker import check_plan
 from .coordinates import coordinate_generators
 from .errors import OverCapacity
+from .ii_limit import ii_limits
 from .ir import MemoryPlan, OpSchedule
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
@@ -67,6 +68,7 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
         input_words=sum(_words(nest, b) for b in nest.inputs),
         first_output_cycle=min(writes, default=-1),
         coords=coordinate_generators(prog, {s.op: s for s in ops}),
+        ii_limits=ii_limits(prog, sched, target),
     )
     if check:
         check_plan(nest, plan, prog)

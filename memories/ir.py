@@ -283,6 +283,9 @@ class MemoryPlan:
     first_output_cycle: int
     coords: tuple[CoordGen, ...] = ()
     glb: GlbPlan | None = None  # the GLB level (its tile buffers, banks, transfer controllers, host loop), if any
+    # Why the ops do not fire once per cycle (memories/ii_limit.py): a diagnostic for the report, not hardware, so
+    # the memory JSON does not carry it
+    ii_limits: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def last_output_cycle(self) -> int:

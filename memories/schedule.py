@@ -18,7 +18,7 @@ Clockwork's recipe, simplified where our inputs allow it:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 import networkx as nx
@@ -42,6 +42,7 @@ class Timing:
 class Schedule:
     strategy: str
     timing: dict[str, Timing]  # by statement name: host inputs and ops
+    fused_ii: int | None = None  # the least interval of a fused schedule (whether chosen or not); None: none found
 
 
 _SOURCE = ("source",)  # the longest-path source: not an op name
@@ -76,8 +77,8 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     # weight-stationary reduction sweeping the frame once per tap, then an output by channel planes) are
     # misaligned by it, and each running at its own pace finishes far sooner.
     if dense is not None and 4 * _finish(prog, dense) < 3 * _finish(prog, fused):
-        return dense
-    return fused
+        return replace(dense, fused_ii=ii)
+    return replace(fused, fused_ii=ii)
 
 
 def _dense(prog: Program, fixed: set[str]) -> Schedule | None:

@@ -100,6 +100,10 @@ def test_a_stream_slowed_to_a_scan_slows_its_copy_too(ops, simulator, build_dir)
     # design ran its ops one after another (2,269 cycles for 288 at 24x12). At 2 ops a stage it runs at 1 a cycle.
     design = _row_sums(24, 12, hl.CGRA(pe_ops_per_stage=ops))
     assert design.report["schedule"] == ("fused_ii2" if ops == 1 else "fused"), design.report["schedule"]
+    # and the report says why: the 32-bit add's two stages on the scan's loop-carried path
+    assert [w[:90] for w in design.report["ii_limits"]] == ([
+        "at ii 1, Func 'sums' (update definition 0) reads 'sums' from its own earlier iterations as soon as 1 "
+        "cycle(s) after they fire, but its kernel takes 2 cycle(s)"[:90]] if ops == 1 else [])
     assert sum(b["words"] for b in design.report["buffers"]) <= 8, design.report["buffers"]
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 2 // ops * design.report["ideal_cycles"] + 8, (res.cycles, design.report["ideal_cycles"])
