@@ -10,6 +10,7 @@ from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, ExprLike
 from .types import I32, Type, type_of_dtype
+from .vars import Implicit
 
 _buf_anon = itertools.count()
 
@@ -117,7 +118,7 @@ class Buffer:
 
     def __getitem__(self, key):
         key = key if isinstance(key, tuple) else (key,)
-        if any(isinstance(k, ExprLike) for k in key):
+        if any(isinstance(k, (ExprLike, Implicit)) for k in key):
             return self.image_param()[key]
         idx = tuple(k - m for k, m in zip(key, self._mins))
         return self._arr[tuple(reversed(idx))]
@@ -225,7 +226,11 @@ class ImageParam:
         self._buffer = None
 
     def __getitem__(self, key) -> Expr:
+        from .func import _expand_implicit
+
         key = key if isinstance(key, (tuple, list)) else (key,)
+        if any(isinstance(k, Implicit) for k in key):  # input[_], input[x, _]: the remaining dimensions
+            key = _expand_implicit(tuple(key), self.dimensions() - (len(key) - 1), self.name())
         if len(key) != self.dimensions():
             raise HalideError(
                 f"{user_location()}: ImageParam {self.name()} has {self.dimensions()} dimensions but is accessed "

@@ -484,6 +484,16 @@ def p_implicit_vars_of_nothing(hl, a):
     return np.asarray(g.realize([10, 6]))
 
 
+def p_implicit_vars_on_an_image(hl, a):
+    # An ImageParam read with `_` too: all its dimensions, or those after the explicit ones.
+    x = hl.Var("x")
+    im = image(hl, a)
+    f, g = hl.Func("f"), hl.Func("g")
+    f[hl._] = hl.u16(im[hl._]) + 1
+    g[x, hl._] = f[x, hl._] * 3 + hl.u16(im[x + 1, hl._])
+    return np.asarray(g.realize([6, 4, 3]))
+
+
 def p_compute_at_an_unscheduled_update(hl, a):
     # conv has an update and no schedule: Halide cannot inline it, computes it at out's innermost loop with loops
     # of its own, so Funcs may be computed at those (Halide-to-Hardware's cpu_accel_partition: kernel at conv.x).
@@ -502,6 +512,7 @@ def p_compute_at_an_unscheduled_update(hl, a):
 
 PROGRAMS = {
     "implicit_vars": (p_implicit_vars, RGB),
+    "implicit_vars_on_an_image": (p_implicit_vars_on_an_image, RGB),
     "implicit_vars_of_nothing": (p_implicit_vars_of_nothing, IMG),
     "unroll_channels_without_bound": (p_unroll_channels_without_bound, RGB),
     "table_sized_by_func_values": (p_table_sized_by_func_values, IMG),
