@@ -13,14 +13,16 @@ import mainspring as hl
 
 # Per algorithm: (cycles over ideal, words over the minimum) at most, where not (1.1, 1.5), and why.
 BOUNDS = {
-    # A y-upsample reading its producer's previous row (`ux(x, y / 2 - 1)` for even y) waits for two producer rows
-    # before its first output row: 619 cycles for 512 at 32x16, 2,251 for 2,048 at 64x32 (Halide-to-Hardware's
-    # h2h_up_sample, hand scheduled, is 1.21x at 30x16 too). At 32x16, as the fill is a fixed 3 rows or so.
+    # A y-upsample whose output row 2k + 1 reads ux row k + 1: ux's rows, from -1 on, come one per two output rows
+    # (storage at two ux rows), so the first output waits three output rows: 619 cycles for 512 at 32x16, 2,251
+    # for 2,048 at 64x32 (3 * width + 11; h2h_up_sample, hand scheduled, is 1.21x at 30x16 too). The least an
+    # affine schedule at that storage allows (tests/flow/test_flow_fill_latency.py); at 32x16 as the 3 rows weigh
+    # most in a frame of 16.
     "bilinear_up": (1.25, 1.5),
-    # Its first output row waits for four image rows (d2's first row reads d1's rows 0 and 1): 618 for 512 at
-    # 32x16, 2,250 for 2,048 at 64x32.
+    # The last four output rows read d2's last row, which needs the image's last row: no schedule ends sooner than
+    # 3 * width after the image (ideal + 3 * width): 618 for 512 at 32x16, 2,250 for 2,048 at 64x32.
     "pyramid_by_levels": (1.25, 1.5),
-    # The same wait, in nested steps (up = d2(x / 4) + d1(x / 2)): 617 cycles for 512 at 32x16.
+    # The same bound, in nested steps (up = d2(x / 4) + d1(x / 2)): 617 cycles for 512 at 32x16.
     "pyramid": (1.25, 1.5),
     # The 16 bins are read out after the last pixel (ideal_cycles counts the pixels): 273 cycles for 256. The
     # output is the table itself, a RAM as if `out(b) = hist(b)` were written (hwlower/output_copy.py): 2 PEs,

@@ -1,0 +1,57 @@
+"""Where the cycles above the ideal go in the small multi-rate designs (BENCHMARKS.md "Helper rates7, session
+24"): the first output waits for the rows of a lower-resolution Func or stream that its first output rows read,
+delivered at the steady pace that keeps storage at a line. The gap grows with the width (output rows), not a
+fixed cost, and it is the least an affine schedule at that storage allows: these tests pin each design to it.
+
+Compile only: the same designs are simulated on both simulators in tests/flow/test_flow_autoschedule_newcomer2.py
+(Icarus), tests/flow/test_flow_h2h.py and tests/flow/test_flow_divisor_chains.py."""
+
+import pytest
+from newcomer_algorithms import bilinear_up, pyramid, pyramid_by_levels
+
+import mainspring as hl
+
+DEPTH = 12  # the deepest pipeline among these designs (bilinear_up: 11 cycles past the fill)
+
+
+def _report(algorithm, width, height):
+    out, _, _ = algorithm(hl, width, height)
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    return hl.compile(out, name=f"fill_{algorithm.__name__}").report
+
+
+@pytest.mark.parametrize(("width", "height"), [(32, 16), (64, 32)])
+def test_bilinear_up_waits_three_output_rows_for_its_third_ux_row(width, height):
+    # Output row 2k + 1 reads ux row k + 1, and ux (one row per two output rows, as storage at two ux rows needs)
+    # delivers its rows from -1 on: row 1, the third, lands three output rows after the first. A fill of ux's
+    # first three rows at one a cycle would start it after one (about ideal + width + depth, the same storage), but
+    # a memory tile's affine controller cannot change pace midway.
+    rep = _report(bilinear_up, width, height)
+    assert 3 * width <= rep["first_output_cycle"] <= 3 * width + DEPTH
+    assert rep["predicted_cycles"] - rep["ideal_cycles"] <= 3 * width + DEPTH
+    ux = [b for b in rep["buffers"] if b["name"] == "ux"]
+    assert ux and ux[0]["min_words"] == 2 * width  # two ux rows: the fill costs no storage
+
+
+@pytest.mark.parametrize("algorithm", [pyramid, pyramid_by_levels], ids=lambda a: a.__name__)
+@pytest.mark.parametrize(("width", "height"), [(32, 16), (64, 32)])
+def test_a_pyramid_is_at_its_input_bound(algorithm, width, height):
+    # No schedule beats ideal + 3 * width: the last four output rows all read d2's last row, which needs the image's
+    # last row, and the image (one word a cycle, width x height words: the ideal) delivers it in its last `width`
+    # cycles; four rows of output take 4 * width cycles after it. The designs are there to within their depth.
+    rep = _report(algorithm, width, height)
+    assert rep["ideal_cycles"] == width * height
+    assert 3 * width <= rep["predicted_cycles"] - rep["ideal_cycles"] <= 3 * width + DEPTH
+
+
+@pytest.mark.parametrize(("width", "height"), [(14, 6), (30, 8)])
+def test_accumulation_waits_two_paced_input_rows(width, height):
+    # The serial 3x3 reduction takes 9 cycles a pixel, and the stream is paced to it (one row per 9 * width cycles,
+    # storage at two rows and 3 words); the first output reads input row 2, two paced rows in. A fill of the first
+    # two rows at one word a cycle would save 2 * 9 * width - 2 * (width + 2) cycles (985 at 62x62).
+    from mainspring.apps import h2h_accumulation
+
+    out, _ = h2h_accumulation.build(width, height)
+    rep = hl.compile(out, name="fill_accumulation").report
+    assert rep["ideal_cycles"] == 9 * width * height
+    assert 2 * 9 * width <= rep["predicted_cycles"] - rep["ideal_cycles"] <= 2 * 9 * width + 2 * DEPTH
