@@ -3,6 +3,7 @@
     region      find the accelerated region; check where the schedule places each Func   (region.py)
     divided     a serial reduction's quotients read through a buffered Func that divides (divided_reads.py)
     ram_copies  a Func read at computed coordinates that cannot be a RAM, read through a copy  (ram_copies.py)
+    lookups     a Func's second and later RAM reads at computed coordinates, Funcs of their own (ram_lookups.py)
     bounds      every Func's box over the whole output                                  (bounds.py)
     tiles       the host's invocations, and the GLB level's memory tiles                 (tiling.py)
     tables      constant tables, as the reference computes them                         (tables.py)
@@ -43,6 +44,7 @@ from .printer import format_nest, format_program
 from .producer_order import follow_producers
 from .program import HwProgram
 from .ram_copies import copy_tables_to_rams
+from .ram_lookups import split_lookups
 from .region import format_region, locate_region
 from .reorder import reduce_in_place
 from .scans import merge_scans
@@ -60,6 +62,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("region", locate_region, format_region, None),
     ("divided", buffer_divided_reads, format_region, None),
     ("ram_copies", copy_tables_to_rams, format_region, None),
+    ("lookups", split_lookups, format_region, None),
     ("bounds", infer_bounds, format_bounds, None),
     ("tiles", tile_invocations, format_tiles, None),
     ("tables", evaluate_tables, format_tables, None),

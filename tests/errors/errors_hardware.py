@@ -498,44 +498,6 @@ def _():
     return hl.compile(_ram_output(2), name="demo")
 
 
-def _lookups(twice: bool):
-    """Each pixel's count in the 256-bin histogram of its image (a RAM read at computed coordinates), and the
-    count of its mirrored value too when `twice`."""
-    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
-    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
-    hw_input[x, y] = hl.u16(input_[x, y])
-    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
-    hist[b] = hl.u16(0)
-    hist[hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)] += hl.u16(1)
-    at = hl.clamp(hl.i32(hw_input[x, y]), 0, 255)
-    mirrored = hl.Func("mirrored")
-    mirrored[x, y] = hist[255 - at]
-    other = mirrored[x, y] if twice else hl.u16(0)
-    hw_output[x, y] = hist[at] + other  # <-ram_lookups
-    output[x, y] = hw_output[x, y]
-    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
-    output.bound(x, 0, 8).bound(y, 0, 8)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
-    hist.compute_at(hw_output, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    return hw_output, mirrored, output, xo
-
-
-@case("hardware", "A RAM read at two computed coordinates in one op", (
-    "{ram_lookups}: Func 'hw_output' reads RAM 'hist' at two computed coordinates per firing; a RAM is read at a "
-    "computed address once per op: compute one of the reads in a Func of its own"), func="hw_output", simulate=True)
-def ram_read_at_two_computed_coordinates():
-    return hl.compile(_lookups(twice=True)[2], name="demo")
-
-
-@ram_read_at_two_computed_coordinates.fix
-def _():
-    hw_output, mirrored, output, xo = _lookups(twice=True)
-    mirrored.compute_at(hw_output, xo)
-    return hl.compile(output, name="demo")
-
-
 @case("hardware", "A write at a computed coordinate that reads another element", (
     "{scatter_read}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r$x, r$y)), 15), 0)) but "
     "reads it at ((max(min(int32(hw_input(r$x, r$y)), 15), 0) + 1)); inside the accelerator an update at a computed "

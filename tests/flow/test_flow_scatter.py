@@ -239,22 +239,6 @@ def test_a_ram_read_at_computed_coordinates(bins, simulator, compile_shared, bui
     assert res.cycles >= res.predicted_cycles
 
 
-def test_a_ram_read_at_two_computed_coordinates_per_firing_is_refused():
-    _, hw_input, hist, hw_output, _ = _back_projection(hl, 12, 6)
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    twice = hl.Func("twice")
-    twice[x, y] = hw_output[x, y] + hist[hl.clamp(hl.i32(hw_input[x, y]), 0, 15)]
-    final = hl.Func("final")
-    final[x, y] = twice[x, y]
-    final.bound(x, 0, 12).bound(y, 0, 6)
-    twice.compute_root().tile(x, y, xo, yo, xi, yi, 12, 6).hw_accelerate(xi, xo)
-    hist.compute_at(twice, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    with pytest.raises(hl.HalideError, match=r"Func 'twice' reads RAM 'hist' at two computed coordinates per "
-                                             r"firing; a RAM is read at a computed address once per op"):
-        hl.compile(final, name="twice")
-
-
 def test_back_projection_reference_equals_halide(halide):
     image = random_image(12, 6, seed=53)
 
