@@ -37,9 +37,12 @@ from .state import Lowering
 def split_lookups(s: Lowering) -> Lowering:
     """Give each buffered Func's second and later RAM reads at computed coordinates a Func of their own."""
     pipe, region = s.pipe, s.found_region
+    if not any(_lookups(d.value, region) for f in (*region.buffered, *region.inlined) for d in pipe.definitions(f)):
+        return s  # (most designs: no RAM read at computed coordinates, nothing to inline here)
     inlined = {id(f) for f in region.inlined}
+    bodies: dict = {}  # each inline Func's value, inlined once for all readers
     for h in region.buffered:
-        defs = [inline_definition(pipe, d, inlined) for d in pipe.definitions(h)]
+        defs = [inline_definition(pipe, d, inlined, bodies) for d in pipe.definitions(h)]
         news: list[Function] = []
         out = [_split(pipe, h, d, region, news) for d in defs]
         if news:
