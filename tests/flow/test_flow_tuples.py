@@ -37,21 +37,22 @@ def _accelerate(v, hw_input, hw_output, output, buffered):
     return output
 
 
-def argmax_window(unrolled: bool):
-    """best[x, y] = argmax over a 3x3 window (hl.argmax, serial; `unrolled`: written by hand as a Tuple update of
-    uint8 coordinates, Halide's definition of argmax, its update unrolled); the output packs the index
-    (row-major) above the value."""
+def argmax_window(by_hand: str | None):
+    """best[x, y] = argmax over a 3x3 window: hl.argmax (its Func inlined into best, so unrolled whole), or
+    written by hand as a Tuple update of uint8 coordinates, Halide's definition of argmax, its update "serial"
+    or "unrolled"; the output packs the index (row-major) above the value."""
     v, hw_input, hw_output, output = _frame()
     x, y = v["x"], v["y"]
     r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r")
     best = hl.Func("best")
-    if unrolled:
+    if by_hand:
         best[x, y] = (hl.u8(0), hl.u8(0), hl.u8(0))
         p = hw_input[x + r.x, y + r.y]
         better = p > best[x, y][2]
         best[x, y] = (hl.select(better, hl.u8(r.x), best[x, y][0]), hl.select(better, hl.u8(r.y), best[x, y][1]),
                       hl.select(better, p, best[x, y][2]))
-        best.update().unroll(r.x).unroll(r.y)
+        if by_hand == "unrolled":
+            best.update().unroll(r.x).unroll(r.y)
     else:
         best[x, y] = hl.argmax(r, hw_input[x + r.x, y + r.y])
     hw_output[x, y] = hl.u16(best[x, y][0] + 3 * best[x, y][1]) * 256 + best[x, y][2]
@@ -158,8 +159,9 @@ def argmax_autoscheduled():
 
 
 DESIGNS = {
-    "argmax_serial": (lambda: argmax_window(False), np.uint8, (0, 8), _argmax_expected),
-    "argmax_unrolled": (lambda: argmax_window(True), np.uint8, (0, 8), _argmax_expected),
+    "argmax_inline": (lambda: argmax_window(None), np.uint8, (0, 8), _argmax_expected),
+    "argmax_hand_serial": (lambda: argmax_window("serial"), np.uint8, (0, 8), _argmax_expected),
+    "argmax_hand_unrolled": (lambda: argmax_window("unrolled"), np.uint8, (0, 8), _argmax_expected),
     "argmin_row": (argmin_row, np.int16, (-50, 50), _argmin_expected),
     "sum_count": (sum_count, np.uint8, (0, 256), _sum_count_expected),
     "old_pair": (old_pair, np.uint8, (0, 256), _old_pair_expected),
@@ -189,7 +191,15 @@ def test_tuple_design_is_bit_exact_and_equal_to_numpy(kind, simulator, build_dir
 
 def test_argmax_design_packs_its_tuple_into_one_16_bit_word():
     # two 2-bit coordinates (the RDom's range 0..2) and the uint8 value: 12 bits, so one 16-bit word a point
-    design, _image, _want = _design("argmax_serial")
+    design, _image, _want = _design("argmax_inline")
     best = design.pipe.functions["best"]
     assert best.type == hl.UInt(16)
     assert [(f.offset, f.width) for f in best.tuple_layout.fields] == [(0, 2), (2, 2), (4, 8)]
+
+
+def test_a_hand_written_argmax_selects_whole_words():
+    # each element select(better, new, old) with one condition: one select of packed words per step, not three
+    # selects and a repacking (107 PEs at 64x64 where the three selects took 194)
+    design, _image, _want = _design("argmax_hand_unrolled")
+    update = design.pipe.functions["best"].definitions[1].value
+    assert isinstance(update, hl.frontend.ir.Select) and update.type == hl.UInt(32)
