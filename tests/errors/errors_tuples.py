@@ -229,3 +229,24 @@ def _():
     best[x, y] = (best[x, y][0] + 5, best[x, y][1])
     hw_output[x, y] = hl.u16(best[x, y][0]) + best[x, y][1]
     return accelerated(hw_output, hw_input, [best])
+
+
+@case("algorithm", "A select between a Tuple and a single value", (
+    "{at}: select of Tuples needs every value to be a Tuple of the same size; got a Tuple of 2, a value: write "
+    "each value as a Tuple of as many elements (e.g. (v, f[x, y][1])), or select each element apart"),
+    simulate=True)
+def select_tuple_and_value():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    pair = hl.Func("pair")
+    pair[x, y] = hl.select(hw_input[x, y] > 9, (hw_input[x, y], hl.u16(1)), hw_input[x + 1, y])  # <-
+    hw_output[x, y] = pair[x, y][0] + pair[x, y][1]
+    return accelerated(hw_output, hw_input, [pair])
+
+
+@select_tuple_and_value.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    pair = hl.Func("pair")
+    pair[x, y] = hl.select(hw_input[x, y] > 9, (hw_input[x, y], hl.u16(1)), (hw_input[x + 1, y], hl.u16(0)))
+    hw_output[x, y] = pair[x, y][0] + pair[x, y][1]
+    return accelerated(hw_output, hw_input, [pair])

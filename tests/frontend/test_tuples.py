@@ -192,3 +192,29 @@ def test_a_tuple_of_one_element_is_that_element():
     g = hl_ms.Func("g")
     g[x] = f[x][0] + 1
     assert np.array_equal(np.asarray(g.realize([4])), np.arange(1, 5, dtype=np.uint8))
+
+
+def p_select_of_tuples(hl, a):
+    # Halide's select of Tuples (a Func's whole Tuple as one value): argmax written as Halide's own definition
+    x, y = hl.Var("x"), hl.Var("y")
+    im, r = image(hl, a), hl.RDom([hl.Range(0, 4)], "r")
+    best = hl.Func("best")
+    best[x, y] = (hl.u8(0), hl.u8(0))
+    best[x, y] = hl.select(im[x + r.x, y] > best[x, y][1], (hl.u8(r.x), im[x + r.x, y]), best[x, y])
+    pick = hl.Func("pick")
+    pick[x, y] = hl.select(x < 2, (hl.u8(y), hl.u8(1)), x < 4, best[x, y], (hl.u8(x), hl.u8(2)))
+    return elements(best.realize([a.shape[1] - 3, a.shape[0]])) + elements(pick.realize([a.shape[1] - 3, a.shape[0]]))
+
+
+def test_select_of_tuples_matches_halide(same_as_halide):
+    same_as_halide(p_select_of_tuples, SMALL)
+
+
+def test_select_of_tuples_is_one_select_of_words():
+    x = hl_ms.Var("x")
+    r = hl_ms.RDom([hl_ms.Range(0, 3)], "r")
+    best = hl_ms.Func("best")
+    best[x] = (hl_ms.u8(0), hl_ms.u8(0))
+    best[x] = hl_ms.select(x + r.x > best[x][1], (hl_ms.u8(r.x), hl_ms.u8(x + r.x)), best[x])
+    update = best.function().definitions[1].value
+    assert isinstance(update, hl_ms.frontend.ir.Select) and update.type == hl_ms.UInt(16)
