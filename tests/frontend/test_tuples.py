@@ -154,11 +154,9 @@ PROGRAMS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("name", sorted(n for n, p in PROGRAMS.items() if p[2] is not None))
 def test_reference_equals_numpy(name):
     program, a, numpy_version = PROGRAMS[name]
-    if numpy_version is None:
-        pytest.skip("checked against Halide only")
     got, want = program(hl_ms, a), numpy_version(a)
     for g, w in zip(got if isinstance(got, list) else [got], want if isinstance(want, list) else [want]):
         assert g.dtype == w.dtype and np.array_equal(g, w)
@@ -218,3 +216,24 @@ def test_select_of_tuples_is_one_select_of_words():
     best[x] = hl_ms.select(x + r.x > best[x][1], (hl_ms.u8(r.x), hl_ms.u8(x + r.x)), best[x])
     update = best.function().definitions[1].value
     assert isinstance(update, hl_ms.frontend.ir.Select) and update.type == hl_ms.UInt(16)
+
+
+def p_wrapper_and_clone_of_a_tuple(hl, a, wrap):
+    # in_() and clone_in() of a Tuple Func copy its word; reads through them unpack it as the Func's own
+    x, y = hl.Var("x"), hl.Var("y")
+    im = image(hl, a)
+    pair = hl.Func("pair")
+    pair[x, y] = (im[x, y], hl.i8(im[x, y]) - 5)
+    g, h = hl.Func("g"), hl.Func("h")
+    g[x, y] = hl.i16(pair[x, y][1]) * 2
+    h[x, y] = hl.i16(pair[x, y][0]) + g[x, y] + hl.i16(pair[x, y][1])
+    if wrap:
+        pair.in_(g).compute_root()
+    else:  # (both together make Halide 21 fail on its own)
+        pair.clone_in(h)
+    return np.asarray(h.realize([a.shape[1], a.shape[0]]))
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_wrappers_of_a_tuple_match_halide(wrap, same_as_halide):
+    same_as_halide(p_wrapper_and_clone_of_a_tuple, IMG, wrap)
