@@ -1,7 +1,8 @@
 """Tuple Funcs on the accelerator (frontend/tuples.py): the elements packed into one word, read back by shift and
 mask; argmax over a 3x3 window and argmin along a row (hl.argmax / hl.argmin), a (sum, count) reduction, an
-update whose elements both read the old pair, a signed element sign-extended, by hand and autoscheduled. Each
-design bit-exact on both simulators and equal to an independent NumPy computation (np.argmax, loops)."""
+update whose elements both read the old pair, a signed element sign-extended, a Tuple as the accelerator's output
+(unpacked by the host), by hand and autoscheduled. Each design bit-exact on both simulators and equal to an
+independent NumPy computation (np.argmax, loops)."""
 
 from __future__ import annotations
 
@@ -26,9 +27,15 @@ def _frame(t=None):
     return v, hw_input, hw_output, output
 
 
-def _accelerate(v, hw_input, hw_output, output, buffered):
+def _accelerate(v, hw_input, hw_output, output, buffered, auto=False):
+    """The hand schedule (hw_output accelerated, `buffered` at its tile loop), or with `auto` estimates and the
+    autoscheduler."""
     x, y = v["x"], v["y"]
     output[x, y] = hw_output[x, y]
+    if auto:
+        output.set_estimates([(0, W), (0, H)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
+        return output
     output.bound(x, 0, W).bound(y, 0, H)
     hw_output.compute_root().tile(x, y, v["xo"], v["yo"], v["xi"], v["yi"], W, H).hw_accelerate(v["xi"], v["xo"])
     for f in buffered:
@@ -83,7 +90,7 @@ def _argmin_expected(a):
                      for yy in range(H)], np.int16)
 
 
-def sum_count():
+def sum_count(auto=False):
     """The mean of the 3x3 window's values above 100: a (sum, count) Tuple reduction, unrolled."""
     v, hw_input, hw_output, output = _frame()
     x, y = v["x"], v["y"]
@@ -92,9 +99,10 @@ def sum_count():
     acc[x, y] = (hl.u16(0), hl.u8(0))
     p = hw_input[x + r.x, y + r.y]
     acc[x, y] = (acc[x, y][0] + hl.select(p > 100, hl.u16(p), 0), acc[x, y][1] + hl.select(p > 100, hl.u8(1), hl.u8(0)))
-    acc.update().unroll(r.x).unroll(r.y)
+    if not auto:
+        acc.update().unroll(r.x).unroll(r.y)
     hw_output[x, y] = acc[x, y][0] / hl.u16(hl.max(acc[x, y][1], 1))
-    return _accelerate(v, hw_input, hw_output, output, [acc])
+    return _accelerate(v, hw_input, hw_output, output, [acc], auto)
 
 
 def _sum_count_expected(a):
@@ -107,7 +115,7 @@ def _sum_count_expected(a):
     return out
 
 
-def old_pair():
+def old_pair(auto=False):
     """pair = (0, 1), then over 4 taps (b, a + b * tap): both new elements from the pair before the step."""
     v, hw_input, hw_output, output = _frame()
     x, y = v["x"], v["y"]
@@ -116,7 +124,7 @@ def old_pair():
     pair[x, y] = (hl.u8(0), hl.u8(1))
     pair[x, y] = (pair[x, y][1], pair[x, y][0] + pair[x, y][1] * hw_input[x + r.x, y])
     hw_output[x, y] = hl.u16(pair[x, y][0]) * 256 + pair[x, y][1]
-    return _accelerate(v, hw_input, hw_output, output, [pair])
+    return _accelerate(v, hw_input, hw_output, output, [pair], auto)
 
 
 def _old_pair_expected(a):
@@ -145,6 +153,24 @@ def _signed_expected(a):
     return (d.astype(np.int16) * 3 + a[:H, :W].astype(np.int16)).astype(np.int16)
 
 
+def tuple_accelerator_output():
+    """The accelerator's output is a Tuple (a wrapping sum and a Bool): its words stream out packed and the
+    host's output unpacks them."""
+    v, hw_input, hw_output, output = _frame()
+    x, y = v["x"], v["y"]
+    hw_output[x, y] = (hw_input[x, y] + hw_input[x + 1, y], hw_input[x, y] > 100)
+    output[x, y] = hl.u16(hw_output[x, y][0]) * 2 + hl.select(hw_output[x, y][1], hl.u16(1), 0)
+    output.bound(x, 0, W).bound(y, 0, H)
+    hw_output.compute_root().tile(x, y, v["xo"], v["yo"], v["xi"], v["yi"], W, H).hw_accelerate(v["xi"], v["xo"])
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+def _tuple_output_expected(a):
+    total = (a[:H, :W].astype(np.uint16) + a[:H, 1:W + 1]) % 256
+    return (total * 2 + (a[:H, :W] > 100)).astype(np.uint16)
+
+
 def argmax_autoscheduled():
     """argmax_window's algorithm with no schedule but estimates, scheduled by the autoscheduler."""
     v, hw_input, _hw_output, output = _frame()
@@ -167,6 +193,9 @@ DESIGNS = {
     "old_pair": (old_pair, np.uint8, (0, 256), _old_pair_expected),
     "signed_pair": (signed_pair, np.uint8, (0, 256), _signed_expected),
     "argmax_auto": (argmax_autoscheduled, np.uint8, (0, 8), _argmax_expected),
+    "sum_count_auto": (lambda: sum_count(auto=True), np.uint8, (0, 256), _sum_count_expected),
+    "old_pair_auto": (lambda: old_pair(auto=True), np.uint8, (0, 256), _old_pair_expected),
+    "accelerator_output": (tuple_accelerator_output, np.uint8, (0, 256), _tuple_output_expected),
 }
 
 
