@@ -257,7 +257,15 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
 
     def type(self) -> Type:
         self._require_defined("type()")
+        self._refuse_tuple("Func::type", "types()")
         return self._fn.type
+
+    def _refuse_tuple(self, call: str, instead: str) -> None:
+        if self._fn.tuple_layout is not None:
+            raise HalideError(
+                f"{user_location()}: Can't call {call} on Func \"{self._fn.name}\" because it returns a Tuple (of "
+                f"{self.outputs()} elements); call {instead}, which gives one per element"
+            )
 
     def dimensions(self) -> int:
         return len(self._fn.args) if self._fn.defined() else 0
@@ -267,6 +275,7 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
 
     def value(self) -> Expr:
         self._require_defined("value()")
+        self._refuse_tuple("Func::value", "values()")
         return Expr(self._fn.definitions[0].value)
 
     def values(self) -> list[Expr]:
@@ -288,10 +297,15 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         return [Expr(a) for a in self._fn.definitions[self.update(i)._index].args]
 
     def update_value(self, i: int = 0) -> Expr:
+        self._refuse_tuple("Func::update_value", "update_values(i)")
         return Expr(self._fn.definitions[self.update(i)._index].value)
 
     def update_values(self, i: int = 0) -> list[Expr]:
-        return [self.update_value(i)]
+        if self._fn.tuple_layout is None:
+            return [self.update_value(i)]
+        from .tuples import elements
+
+        return list(elements(self._fn, self._fn.definitions[self.update(i)._index].value))
 
     def has_update_definition(self) -> bool:
         return len(self._fn.definitions) > 1

@@ -250,3 +250,43 @@ def _():
     pair[x, y] = hl.select(hw_input[x, y] > 9, (hw_input[x, y], hl.u16(1)), (hw_input[x + 1, y], hl.u16(0)))
     hw_output[x, y] = pair[x, y][0] + pair[x, y][1]
     return accelerated(hw_output, hw_input, [pair])
+
+
+@case("algorithm", "The type of a Tuple Func", (
+    "{at}: Can't call Func::type on Func \"pair\" because it returns a Tuple (of 2 elements); call types(), "
+    "which gives one per element"), func="pair", simulate=True)
+def tuple_type():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    pair = hl.Func("pair")
+    pair[x, y] = (hw_input[x, y], hw_input[x, y] > 9)
+    hw_output[x, y] = hl.cast(pair.type(), pair[x, y][0] * 2)  # <-
+    return accelerated(hw_output, hw_input, [pair])
+
+
+@tuple_type.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    pair = hl.Func("pair")
+    pair[x, y] = (hw_input[x, y], hw_input[x, y] > 9)
+    hw_output[x, y] = hl.cast(pair.types()[0], pair[x, y][0] * 2)
+    return accelerated(hw_output, hw_input, [pair])
+
+
+@case("algorithm", "The value of a Tuple Func", (
+    "{at}: Can't call Func::value on Func \"pair\" because it returns a Tuple (of 2 elements); call values(), "
+    "which gives one per element"), func="pair")
+def tuple_value():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    pair = hl.Func("pair")
+    pair[x, y] = (hw_input[x, y], hw_input[x + 1, y])
+    hw_output[x, y] = pair.value() + 1  # <-
+    return accelerated(hw_output, hw_input, [pair])
+
+
+@tuple_value.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    pair = hl.Func("pair")
+    pair[x, y] = (hw_input[x, y], hw_input[x + 1, y])
+    hw_output[x, y] = pair.values()[0] + 1
+    return accelerated(hw_output, hw_input, [pair])

@@ -237,3 +237,21 @@ def p_wrapper_and_clone_of_a_tuple(hl, a, wrap):
 @pytest.mark.parametrize("wrap", [True, False])
 def test_wrappers_of_a_tuple_match_halide(wrap, same_as_halide):
     same_as_halide(p_wrapper_and_clone_of_a_tuple, IMG, wrap)
+
+
+def p_introspection(hl, a):
+    # types(), outputs(), values() and update_values() give one per element, as Halide's
+    x, y = hl.Var("x"), hl.Var("y")
+    im, r = image(hl, a), hl.RDom([hl.Range(0, 2)], "r")
+    pair = hl.Func("pair")
+    pair[x, y] = (im[x, y], hl.i16(im[x, y]) - 7)
+    pair[x, y] = (pair[x, y][0] + im[x + r.x, y], pair[x, y][1] * 2)
+    f = hl.Func("f")
+    f[x, y] = hl.i32(pair.values()[0]) + hl.i32(pair.values()[1]) + hl.i32(pair[x, y][1])
+    assert [str(t) for t in pair.types()] == ["uint8", "int16"] and pair.outputs() == 2
+    assert len(pair.update_values(0)) == 2
+    return np.asarray(f.realize([a.shape[1] - 1, a.shape[0]]))
+
+
+def test_introspection_matches_halide(same_as_halide):
+    same_as_halide(p_introspection, IMG)
