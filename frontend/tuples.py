@@ -177,28 +177,7 @@ def define_tuple(fn, key: tuple, values, loc: SourceLoc) -> None:
         if f.width < f.type.bits():
             _check_fits(fn, loc, e, i, f)
         elems.append(e)
-    _define_update(fn, key, _packed_update(layout, own, elems), loc)
-
-
-def _packed_update(layout: TupleLayout, own: ir.Expr | None, elems: list[ir.Expr]) -> ir.Expr:
-    """The update's word; elements that each are select(c, new, its old value) with one c (argmax written by
-    hand) become one select of words, so the hardware picks a word instead of unpacking and repacking it."""
-    if own is None:
-        return pack(layout, elems)
-    olds = [ir.structural_key(extract(layout, own, i)) for i in range(len(elems))]
-    conds, news = [], []
-    for e, old in zip(elems, olds):
-        if ir.structural_key(e) == old:
-            news.append(e)
-        elif isinstance(e, ir.Select) and ir.structural_key(e.false_value) == old:
-            conds.append(ir.structural_key(e.cond))
-            news.append(e.true_value)
-        else:
-            return pack(layout, elems)
-    if not conds or any(c != conds[0] for c in conds):
-        return pack(layout, elems)
-    cond = next(e.cond for e in elems if isinstance(e, ir.Select))
-    return ir.Select(layout.word, cond, pack(layout, news), own)
+    _define_update(fn, key, pack(layout, elems), loc)
 
 
 class _Unbounded(dict):

@@ -208,16 +208,6 @@ def test_select_of_tuples_matches_halide(same_as_halide):
     same_as_halide(p_select_of_tuples, SMALL)
 
 
-def test_select_of_tuples_is_one_select_of_words():
-    x = hl_ms.Var("x")
-    r = hl_ms.RDom([hl_ms.Range(0, 3)], "r")
-    best = hl_ms.Func("best")
-    best[x] = (hl_ms.u8(0), hl_ms.u8(0))
-    best[x] = hl_ms.select(x + r.x > best[x][1], (hl_ms.u8(r.x), hl_ms.u8(x + r.x)), best[x])
-    update = best.function().definitions[1].value
-    assert isinstance(update, hl_ms.frontend.ir.Select) and update.type == hl_ms.UInt(16)
-
-
 def p_wrapper_and_clone_of_a_tuple(hl, a, wrap):
     # in_() and clone_in() of a Tuple Func copy its word; reads through them unpack it as the Func's own
     x, y = hl.Var("x"), hl.Var("y")
