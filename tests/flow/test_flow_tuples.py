@@ -75,19 +75,20 @@ def _argmax_expected(a):
     return out
 
 
-def argmin_row():
-    """The first minimum of 5 taps along the row, inline: its offset times 1000 plus the (signed) value."""
+def argmin_row(lo: int = 0):
+    """The first minimum of 5 taps along the row, inline: its offset times 1000 plus the (signed) value; the
+    RDom from `lo` (below 0: a coordinate field of negative offsets, sign-extended when read)."""
     v, hw_input, hw_output, output = _frame(hl.Int(16))
     x, y = v["x"], v["y"]
-    r = hl.RDom([hl.Range(0, 5)], "r")
-    low = hl.argmin(hw_input[x + r.x, y])
+    r = hl.RDom([hl.Range(lo, 5)], "r")
+    low = hl.argmin(hw_input[x + r.x - lo, y])
     hw_output[x, y] = hl.i16(low[0]) * 1000 + low[1]
     return _accelerate(v, hw_input, hw_output, output, [])
 
 
-def _argmin_expected(a):
-    return np.array([[int(np.argmin(a[yy, xx:xx + 5])) * 1000 + int(a[yy, xx:xx + 5].min()) for xx in range(W)]
-                     for yy in range(H)], np.int16)
+def _argmin_expected(a, lo=0):
+    return np.array([[(int(np.argmin(a[yy, xx:xx + 5])) + lo) * 1000 + int(a[yy, xx:xx + 5].min())
+                      for xx in range(W)] for yy in range(H)], np.int16)
 
 
 def sum_count(auto=False):
@@ -189,6 +190,7 @@ DESIGNS = {
     "argmax_hand_serial": (lambda: argmax_window("serial"), np.uint8, (0, 8), _argmax_expected),
     "argmax_hand_unrolled": (lambda: argmax_window("unrolled"), np.uint8, (0, 8), _argmax_expected),
     "argmin_row": (argmin_row, np.int16, (-50, 50), _argmin_expected),
+    "argmin_row_centred": (lambda: argmin_row(-2), np.int16, (-50, 50), lambda a: _argmin_expected(a, -2)),
     "sum_count": (sum_count, np.uint8, (0, 256), _sum_count_expected),
     "old_pair": (old_pair, np.uint8, (0, 256), _old_pair_expected),
     "signed_pair": (signed_pair, np.uint8, (0, 256), _signed_expected),
