@@ -15,10 +15,20 @@ _INIT = {"add": 0, "sub": 0, "mul": 1, "div": 1}
 
 
 def define(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
-    if isinstance(value, (tuple, list)):
-        from .markers import TUPLE_FIX
+    if isinstance(value, FuncRef) and value._func._fn.tuple_layout is not None:
+        value = value.elements()  # a copy of a Tuple Func is a Tuple Func
+    if isinstance(value, (tuple, list)) and len(value) == 1 and fn.tuple_layout is None:
+        value = value[0]  # a Tuple of one element is that element, as in Halide
+    if isinstance(value, (tuple, list)) and value:
+        from .tuples import define_tuple
 
-        raise HalideError(f"{loc}: Func '{fn.name}' is defined as a Tuple of {len(value)} values, but {TUPLE_FIX}")
+        define_tuple(fn, key, value, loc)
+        return
+    if fn.tuple_layout is not None and not isinstance(value, PendingUpdate):
+        from .tuples import define_tuple
+
+        define_tuple(fn, key, (value,), loc)  # refused: one value for a Tuple of several
+        return
     if isinstance(value, PendingUpdate):
         _define_update_op(fn, key, value, loc)
         return
@@ -103,12 +113,13 @@ def _same_args(a: tuple, b: tuple) -> bool:
         return False
 
 
-def _type_error(fn: Function, loc: SourceLoc, value: ir.Expr):
+def _type_error(fn: Function, loc: SourceLoc, value: ir.Expr, index: int = 0, expected=None):
     k = len(fn.definitions) - 1
+    t = fn.type if expected is None else expected
     raise HalideError(
-        f"{_where(fn, loc, f'update definition {k}')}:\nTuple element 0 of update definition has type "
-        f"{type_name(value.type)}, but pure definition has type {type_name(fn.type)}. Use an explicit cast, e.g. "
-        f"hl.cast(hl.{_ctor(fn.type)}, ...)."
+        f"{_where(fn, loc, f'update definition {k}')}:\nTuple element {index} of update definition has type "
+        f"{type_name(value.type)}, but pure definition has type {type_name(t)}. Use an explicit cast, e.g. "
+        f"hl.cast(hl.{_ctor(t)}, ...)."
     )
 
 

@@ -59,6 +59,7 @@ class Function:
         self.handle: Func | None = None
         self.requirements: list = []  # Halide's add_requirement conditions (frontend/requirements.py)
         self.specializations: dict[int, Any] = {}  # definition index -> its SpecializeState (frontend/specialize.py)
+        self.tuple_layout: Any = None  # a Tuple Func's packing (frontend/tuples.py); None for one value
 
     @property
     def type(self) -> Type:
@@ -127,6 +128,17 @@ class FuncRef(ExprLike):
 
     def _ir(self) -> ir.Expr:
         fn = self._func._fn
+        if fn.tuple_layout is not None:
+            n = len(fn.tuple_layout.fields)
+            raise HalideError(
+                f"{user_location()}: Can't convert a reference Func \"{fn.name}\" to an Expr, because {fn.name} "
+                f"returns a Tuple of {n} elements; read one element, e.g. {fn.name}[...][0] (up to [{n - 1}])"
+            )
+        return self._call()
+
+    def _call(self) -> ir.Call:
+        """The load of f there (a Tuple Func's packed word)."""
+        fn = self._func._fn
         if not fn.defined():
             raise HalideError(
                 f"{user_location()}: Can't call Func \"{fn.name}\" because it has not yet been defined. "
@@ -141,10 +153,22 @@ class FuncRef(ExprLike):
         return ir.Call(fn.type, fn, args)
 
     def __getitem__(self, i):
-        from .markers import TUPLE_FIX
+        """Element i of a Tuple Func's value there (0 of a single-valued Func is its value, as in Halide)."""
+        fn = self._func._fn
+        n = 1 if fn.tuple_layout is None else len(fn.tuple_layout.fields)
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
+            raise HalideError(
+                f"{user_location()}: Tuple index {i!r} out of range in reference to Func \"{fn.name}\", which has "
+                f"{n} element{'s' if n > 1 else ''}: use an index from 0 to {n - 1}"
+            )
+        return self.elements()[i]
 
-        raise HalideError(f"{user_location()}: {self._func._fn.name}[...][{i!r}] reads element {i!r} of a Tuple, but "
-                          f"{TUPLE_FIX}")
+    def elements(self) -> tuple[Expr, ...]:
+        """The Tuple's elements there, as Exprs (a single-valued Func's one value)."""
+        from .tuples import elements
+
+        fn = self._func._fn
+        return (Expr(self._ir()),) if fn.tuple_layout is None else elements(fn, self._call())
 
     def _unevaluated(self, op: str, e):
         if self._func._fn.defined():
@@ -233,7 +257,15 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
 
     def type(self) -> Type:
         self._require_defined("type()")
+        self._refuse_tuple("Func::type", "types()")
         return self._fn.type
+
+    def _refuse_tuple(self, call: str, instead: str) -> None:
+        if self._fn.tuple_layout is not None:
+            raise HalideError(
+                f"{user_location()}: Can't call {call} on Func \"{self._fn.name}\" because it returns a Tuple (of "
+                f"{self.outputs()} elements); call {instead}, which gives one per element"
+            )
 
     def dimensions(self) -> int:
         return len(self._fn.args) if self._fn.defined() else 0
@@ -243,25 +275,37 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
 
     def value(self) -> Expr:
         self._require_defined("value()")
+        self._refuse_tuple("Func::value", "values()")
         return Expr(self._fn.definitions[0].value)
 
     def values(self) -> list[Expr]:
-        return [self.value()]  # one output: mainspring has no Tuples
+        """The pure definition's elements (a Tuple Func's unpacked from its word)."""
+        if self._fn.tuple_layout is None:
+            return [self.value()]
+        from .tuples import elements
+
+        return list(elements(self._fn, self._fn.definitions[0].value))
 
     def types(self) -> list[Type]:
-        return [self.type()]
+        layout = self._fn.tuple_layout
+        return [self.type()] if layout is None else [f.type for f in layout.fields]
 
     def outputs(self) -> int:
-        return 1
+        return 1 if self._fn.tuple_layout is None else len(self._fn.tuple_layout.fields)
 
     def update_args(self, i: int = 0) -> list[Expr]:
         return [Expr(a) for a in self._fn.definitions[self.update(i)._index].args]
 
     def update_value(self, i: int = 0) -> Expr:
+        self._refuse_tuple("Func::update_value", "update_values(i)")
         return Expr(self._fn.definitions[self.update(i)._index].value)
 
     def update_values(self, i: int = 0) -> list[Expr]:
-        return [self.update_value(i)]
+        if self._fn.tuple_layout is None:
+            return [self.update_value(i)]
+        from .tuples import elements
+
+        return list(elements(self._fn, self._fn.definitions[self.update(i)._index].value))
 
     def has_update_definition(self) -> bool:
         return len(self._fn.definitions) > 1
@@ -495,6 +539,12 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         """Evaluate the algorithm over [0, size) in each dimension with the NumPy reference."""
         from .pipeline import Pipeline
 
+        if self._fn.tuple_layout is not None:  # Halide's Realization: one buffer per element
+            vs = tuple(Var(n) for n in self._fn.args)
+            parts = [Func(f"{self._fn.name}_{i}") for i in range(self.outputs())]
+            for i, part in enumerate(parts):
+                part[vs] = self[vs][i]
+            return [Pipeline(part).realize(sizes) for part in parts]
         return Pipeline(self).realize(sizes)
 
     # ---- wrappers ----

@@ -142,8 +142,8 @@ class BoundaryConditions:
 
 # ---- inline reductions ----------------------------------------------------------------------------------
 
-def _inline(kind: str, args, name: str | None):
-    """Halide's inline reduction: a Func over the free Vars of e, updated over e's RDom (or the given one)."""
+def _domain_of(kind: str, args, name: str | None) -> tuple[ir.Expr, ir.ReductionDomain, list[str]]:
+    """An inline reduction's value, its RDom (the given one or the one it uses) and its free Vars, in order."""
     rdom = None
     if args and isinstance(args[0], RDom):
         rdom, args = args[0], args[1:]
@@ -174,6 +174,13 @@ def _inline(kind: str, args, name: str | None):
     for n in ir.walk(v):
         if isinstance(n, ir.Var) and n.name not in free:
             free.append(n.name)
+    domain = next(iter(domains.values()))[0]
+    return v, domain, free
+
+
+def _inline(kind: str, args, name: str | None):
+    """Halide's inline reduction: a Func over the free Vars of e, updated over e's RDom (or the given one)."""
+    v, _domain, free = _domain_of(kind, args, name)
     t = v.type
     init = {"sum": 0, "product": 1, "maximum": t.min(), "minimum": t.max()}[kind]
     f = Func(name if name is not None else kind)
@@ -205,3 +212,18 @@ def _split_name(args, name):
     if args and isinstance(args[-1], str):
         return args[:-1], args[-1]
     return args, name
+
+
+def argmax(*args, name: str | None = None):
+    """hl.argmax([rdom, ]expr[, name]): a Tuple of the RDom's coordinates where expr is largest (the first such
+    point in the domain's order) and that value."""
+    from .tuples import arg_reduction
+
+    return arg_reduction("argmax", *_domain_of("argmax", *_split_name(args, name)), _split_name(args, name)[1])
+
+
+def argmin(*args, name: str | None = None):
+    """hl.argmin([rdom, ]expr[, name]): as argmax, for the first smallest value."""
+    from .tuples import arg_reduction
+
+    return arg_reduction("argmin", *_domain_of("argmin", *_split_name(args, name)), _split_name(args, name)[1])

@@ -1,6 +1,5 @@
 """Halide calls that mark a value rather than compute one (`print`, `print_when`, `unsafe_promise_clamped`), and
-the Tuple calls (`Tuple`, `undef`, `argmax`, `argmin`), which a single-valued hardware Func cannot hold and are
-refused with a rewrite that works.
+the Tuple spellings `Tuple` and `undef` (Tuple Funcs: frontend/tuples.py; argmax, argmin: frontend/library.py).
 
 `print` cannot print from hardware, and the reference evaluator computes whole images at once, so neither
 prints: the value is the first argument, as Halide's is. `unsafe_promise_clamped(e, lo, hi)` is undefined
@@ -14,19 +13,6 @@ from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, to_ir
 from .operators import clamp, lossless_cast
-
-# Python's bindings spell a Tuple as a Python tuple; `define` refuses one with this reason and fix.
-TUPLE_FIX = (
-    "a mainspring Func holds one value per point (hardware Funcs are single-valued; Tuples are not supported): "
-    "define one Func per element (e.g. f0[x, y] = a; f1[x, y] = b). When elements of a reduction read each "
-    "other, as argmax does, pack them into one integer: best = hl.maximum((hl.u32(v) << 16) | hl.u32(65535 - "
-    "r.x)) keeps the first maximum; its value is best >> 16 and its index 65535 - (best & 65535)"
-)
-_ARGMIN_FIX = (
-    "a mainspring Func holds one value per point (hardware Funcs are single-valued; Tuples are not supported): "
-    "pack the value and its index into one integer: best = hl.minimum((hl.u32(v) << 16) | hl.u32(r.x)) keeps the "
-    "first minimum; its value is best >> 16 and its index best & 65535"
-)
 
 
 def print_(*args) -> Expr:  # Halide's name is print
@@ -61,19 +47,12 @@ def unsafe_promise_clamped(value, min_value, max_value) -> Expr:
 
 
 def Tuple(*elements):  # noqa: N802 - Halide's name
-    """Halide's Tuple is a Python tuple in its Python bindings; a definition refuses it (TUPLE_FIX)."""
+    """Halide's Tuple, a Python tuple in its Python bindings (a Func defined as one packs it: frontend/tuples.py)."""
     return tuple(elements[0]) if len(elements) == 1 and isinstance(elements[0], (list, tuple)) else elements
 
 
-def undef(*_args):
-    raise HalideError(f"{user_location()}: hl.undef leaves an element of a Tuple unchanged, and {TUPLE_FIX}")
+def undef(_type=None):
+    """Halide's undef(): an element a Tuple update leaves unchanged."""
+    from .tuples import UNDEF
 
-
-def argmax(*_args):
-    raise HalideError(f"{user_location()}: hl.argmax returns a Tuple (the coordinates and the value), and "
-                      f"{TUPLE_FIX}")
-
-
-def argmin(*_args):
-    raise HalideError(f"{user_location()}: hl.argmin returns a Tuple (the coordinates and the value), and "
-                      f"{_ARGMIN_FIX}")
+    return UNDEF

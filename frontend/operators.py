@@ -156,10 +156,34 @@ def select(*args) -> Expr:
         raise HalideError("select() must have at least 3 arguments: (condition, true_value, false_value)")
     if len(args) % 2 == 0:
         raise HalideError("select() must have an odd number of arguments: (c1, v1, c2, v2, ..., default)")
+    values = args[1::2] + args[-1:]
+    if any(_is_tuple(v) for v in values):
+        return _tuple_select(args, values)
     false_value = to_ir(args[-1], "select")
     for k in range(len(args) - 3, -1, -2):
         false_value = select_expr(args[k], to_ir(args[k + 1], "select"), false_value)
     return Expr(false_value)
+
+
+def _is_tuple(v) -> bool:
+    from .func import FuncRef
+
+    return isinstance(v, (tuple, list)) or (isinstance(v, FuncRef) and v._func._fn.tuple_layout is not None)
+
+
+def _tuple_select(args, values) -> tuple:
+    """Halide's select of Tuples: a Tuple of selects, element by element (each value a Tuple of one size)."""
+    tuples = [tuple(v) if isinstance(v, (tuple, list)) else v.elements() if _is_tuple(v) else None for v in values]
+    sizes = {len(t) for t in tuples if t is not None}
+    if None in tuples or len(sizes) > 1:
+        shown = ", ".join("a value" if t is None else f"a Tuple of {len(t)}" for t in tuples)
+        raise HalideError(
+            f"{user_location()}: select of Tuples needs every value to be a Tuple of the same size; got {shown}: "
+            "write each value as a Tuple of as many elements (e.g. (v, f[x, y][1])), or select each element apart"
+        )
+    conds = args[0:-1:2]
+    return tuple(select(*[p for c, t in zip(conds, tuples) for p in (c, t[i])], tuples[-1][i])
+                 for i in range(sizes.pop()))
 
 
 def select_expr(c, t: ir.Expr, f: ir.Expr) -> ir.Expr:

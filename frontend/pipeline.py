@@ -86,6 +86,8 @@ class Pipeline:
                 f"{user_location()}: Can't realize undefined Func. Func \"{output.name()}\" is the output of a "
                 "pipeline but has no definition."
             )
+        if output.function().tuple_layout is not None:
+            _refuse_tuple_output(output.function())
         self.output: Function = output.function()
         self._defs: dict[int, list[Definition]] = {}
         self.graph = nx.DiGraph()  # producer -> consumer, nodes are unique names
@@ -456,6 +458,15 @@ class Pipeline:
         self.check_schedule()
         return realize(self, sizes, param_values)
 
+
+
+def _refuse_tuple_output(fn: Function) -> None:
+    n = len(fn.tuple_layout.fields)
+    raise HalideError(
+        f"{user_location()}: Func '{fn.name}' returns a Tuple of {n} elements and is the pipeline's output, but a "
+        "mainspring pipeline has one output stream of single values: define the output from one element (e.g. "
+        f"out[x, y] = {fn.name}[x, y][0]), or compile one pipeline per element"
+    )
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

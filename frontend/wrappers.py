@@ -72,6 +72,7 @@ def make_wrapper(f: Func, consumer) -> Func:
     w._fn.definitions.append(Definition(args, ir.Call(fn.type, fn, args), None, user_location(),
                                         new_stage_schedule(args, None)))
     w._fn.wrapped = fn
+    w._fn.tuple_layout = fn.tuple_layout  # a Tuple Func's wrapper holds the same packed word
     _register(fn.wrappers, w._fn, consumers)
     return w
 
@@ -127,6 +128,7 @@ def make_clone(f: Func, consumer) -> Func:
     clone.definitions = [Definition(tuple(own(a) for a in d.args), own(d.value), d.rdom, d.loc,
                                     _copy_stage(d.schedule)) for d in fn.definitions]
     clone.placement = _copy_placement(fn.placement)
+    clone.tuple_layout = fn.tuple_layout
     clone.loc = loc
     _register(fn.wrappers, clone, consumers)
     assert clone.handle is not None

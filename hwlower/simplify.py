@@ -1,4 +1,5 @@
-"""Fold constants in an op's expression (after unrolled reductions substituted their loop values)."""
+"""Fold constants in an op's expression (after unrolled reductions substituted their loop values), and read a
+packed Tuple's fields where the word was just packed (fields.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import numpy as np
 
 from mainspring.frontend import ir, semantics
 from mainspring.frontend.types import Type
+
+from .fields import bool_of_zero_extended, field_read, lossless_pair
 
 
 def simplify(e: ir.Expr, memo: dict | None = None) -> ir.Expr:
@@ -24,8 +27,14 @@ def _fold(e: ir.Expr) -> ir.Expr:
         return _const(e.type, semantics.unop(e.op, e.type, e.a.value))
     if isinstance(e, ir.Select) and isinstance(e.cond, ir.Const):
         return e.true_value if e.cond.value else e.false_value
+    if isinstance(e, ir.Cast):
+        return lossless_pair(e) or e
     if isinstance(e, ir.BinOp):
-        return _binop(e, e.a, e.b)
+        e = _binop(e, e.a, e.b)
+        if isinstance(e, ir.BinOp) and e.op in ("and", "shr"):
+            return field_read(e) or e
+        if isinstance(e, ir.BinOp) and e.op == "ne":
+            return bool_of_zero_extended(e) or e
     return e
 
 

@@ -58,9 +58,9 @@ from .frontend.intrinsics import (
     widening_shift_right,
     widening_sub,
 )
-from .frontend.library import BoundaryConditions, maximum, minimum, product
+from .frontend.library import BoundaryConditions, argmax, argmin, maximum, minimum, product
 from .frontend.library import sum_ as sum  # noqa: A004
-from .frontend.markers import Tuple, argmax, argmin, print_when, undef, unsafe_promise_clamped
+from .frontend.markers import Tuple, print_when, undef, unsafe_promise_clamped
 from .frontend.markers import print_ as print  # noqa: A004 - Halide's name
 from .frontend.mathfuncs import (
     ceil,
