@@ -53,6 +53,7 @@ from .fuzz_case import (
     with_ram,
     with_reduction_splits,
     with_rfactor,
+    with_second_lookup,
     with_tails,
     with_upsample_chains,
     with_variant,
@@ -143,6 +144,7 @@ def generate(seed: int, wide: bool = True) -> Case:
     case = with_edges(rng, case)
     # One scatter case in three reads its table back at each pixel's bin (drawn last, as above).
     case = dataclasses.replace(case, lookup=True) if case.bins and rng.random() < 1 / 3 else case
+    case = with_second_lookup(rng, case)
     case = with_tails(rng, with_mixed_lanes(rng, with_predicates(rng, with_intrinsics(rng, case))))
     case = with_memory_tiles(rng, with_coordinate_tiles(rng, with_reduction_splits(rng, case)))
     case = with_glb_edges(rng, with_ram(rng, case))

@@ -53,6 +53,9 @@ class Case:
     # A scatter case whose output is an image again: each pixel of the last stage plus the table's element at
     # that pixel's bin, read after the last update (a RAM read at computed coordinates: back-projection).
     lookup: bool = False
+    # With `lookup`: 2 reads the table at the pixel's mirrored bin too (two computed coordinates in one op, which
+    # hwlower/ram_lookups.py splits)
+    lookups: int = 1
     scatter: str = "count"
     # A variant of the schedule: "store_at" (stages stored at the accelerator's loop too), "column_major" (the output
     # streams y fastest), "accelerator_input" (the input marked with accelerator_input()) or "glb" (seed 002's three
@@ -282,6 +285,17 @@ def with_divided_start(rng: random.Random, case: Case) -> Case:
     if rng.random() >= 1 / 3:
         return case
     return dataclasses.replace(case, ram_init="divided")
+
+
+def with_second_lookup(rng: random.Random, case: Case) -> Case:
+    """One table read back at each pixel's bin in two reads it at the mirrored bin too, drawn from a copy of the
+    generator (session 24), so that the draws after it stay those of the sessions before."""
+    if not case.lookup:
+        return case
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    copy.random()  # (not the next draw's own value: the copy's second)
+    return dataclasses.replace(case, lookups=2) if copy.random() < 1 / 2 else case
 
 
 def with_rfactor(rng: random.Random, case: Case) -> Case:

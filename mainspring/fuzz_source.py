@@ -104,7 +104,8 @@ def _scatter(case: Case, last: str, scheduled: bool = True) -> list[str]:
         *then[case.ram_next],
     ] + ([
         '    hw_output = hl.Func("hw_output")',
-        f"    hw_output[x, y] = hist[hl.clamp(hl.i32({last}[x, y]), 0, {n - 1})] + {last}[x, y]",
+        f"    hw_output[x, y] = hist[hl.clamp(hl.i32({last}[x, y]), 0, {n - 1})] + {last}[x, y]"
+        + (f" + hist[hl.clamp({n - 1} - hl.i32({last}[x, y]), 0, {n - 1})]" if case.lookups == 2 else ""),
         '    output = hl.Func("output")',
         "    output[x, y] = hw_output[x, y]",
     ] if case.lookup else [

@@ -48,6 +48,7 @@ def test_generation_is_deterministic_and_runnable():
     assert any(fuzz.generate(k).edges and fuzz.generate(k).tile for k in range(60))  # ... under host tiles
     assert any(fuzz.generate(k).edges and fuzz.generate(k).variant == "glb" for k in range(60))  # ... the GLB
     assert any(fuzz.generate(k).lookup for k in range(60))  # a RAM read back at each pixel's bin
+    assert any(fuzz.generate(k).lookups == 2 for k in range(60))  # ... at two bins in one op (ram_lookups.py)
     assert any(fuzz.generate(k).variant == "glb" and fuzz.generate(k).lanes > 1 for k in range(60))  # GLB lanes
     assert any(s.divided > 1 for k in range(60) for s in fuzz.generate(k).stages)  # serial taps at a quotient
     kinds = {s.kind for k in range(60) for s in fuzz.generate(k).stages}
