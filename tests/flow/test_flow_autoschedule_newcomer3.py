@@ -55,8 +55,8 @@ def _canonical(text: str) -> str:
     return re.sub(r"\br\d+\$", "r$", text)
 
 
-# With session 19's 25 (tests/flow/newcomer_algorithms.py), at their sizes there: column_scan, integral_image and
-# the 8 others with an unnamed RDom stopped so too.
+# With session 19's 25 (tests/flow/newcomer_algorithms.py), at their sizes there: 7 of them stopped so too
+# (box_blur, box_blur_9, max_pool, column_sum, channel_max, column_scan, integral_image).
 FRESH = [(a, SIZE) for a in ALL] + [(a, (32, 16) if a in (earlier.bilinear_up, earlier.pyramid,
                                                           earlier.pyramid_by_levels) else (32, 8)) for a in earlier.ALL]
 
