@@ -33,12 +33,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .autoschedule_budget import Figures, fit_budget
+from .autoschedule_budget import Figures, fit_budget, restore, snapshot
 from .autoschedule_buffers import divides_coordinate, down_read_up, has_reuse, read_across_channels, read_off_grid
 from .autoschedule_divisors import refuse_two_divisors
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_memory import scalars
+from .autoschedule_names import pipeline_vars, rvar_source
 from .autoschedule_planes import plan_planes, planes_inner, planes_source
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
@@ -151,28 +152,34 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
         return fit_tiles(pipe, plan, target, opts, run, measure)
 
-    if opts.max_pes is None and opts.max_mem_tiles is None:
-        plan, source = apply(opts.lanes or 1, None)
-    else:
+    def budgeted(asked: int | None) -> tuple[_Plan, str]:
         whole = _plan(pipe, 1, 1 << 30, word_bits=target.word_bits)  # every reduction unrolled, no planes
         depths = max((len(r) for u in whole.unrolled.values() for _, r in u), default=0) + bool(
             _plan(pipe, 1, word_bits=target.word_bits).planes)  # the first cut: the planes' lanes
         offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
                       if f is not pipe.output)
-        got, source = fit_budget(pipe, target, opts.lanes, opts.max_pes, opts.max_mem_tiles, apply, depths,
-                                 _where(), measure, offload)
-        plan = got
+        got, source = fit_budget(pipe, target, asked, opts.max_pes, opts.max_mem_tiles, apply, depths, _where(),
+                                 measure, offload)
+        return got, source
+
+    if opts.max_pes is None and opts.max_mem_tiles is None:
+        saved = snapshot(pipe)
+        plan, source = apply(opts.lanes or 1, None)
+        if plan.lanes.lanes > 1 and (pes := measure(source)[0]) > target.num_pes:
+            # Lanes asked with no budget: the target's array is the budget (the default compiles nothing, but
+            # lanes multiply the PEs: RGB to YUV in 32 bits took 444 of 384 at 2 lanes, refused at compile).
+            restore(saved)
+            asked = plan.lanes.lanes
+            plan, source = budgeted(asked)
+            note = (f"{asked} pixels per cycle need {pes} PEs, over the target's {target.num_pes}"
+                    + (f"; {plan.lanes.note}" if plan.lanes.note else ""))
+            return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, note)
+    else:
+        plan, source = budgeted(opts.lanes)
     return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
 
 
 PARAMS = 'AutoschedulerParams("Mainspring")'
-
-
-def pipeline_vars(pipe: Pipeline) -> dict:
-    """The pure Vars of the pipeline's Funcs by name (what `schedule(funcs, vars)` takes)."""
-    from .frontend.vars import Var
-
-    return {n: Var(n) for f in pipe.order for n in f.args}
 
 
 def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
@@ -531,7 +538,7 @@ def _unroll_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
                          f"unrolled, {serial_steps(pipe, f, k, names)} steps of its taps")
         pure += [n for n in names if n in f.args and n not in pure]
         lines.append(f'    funcs["{pipe.name(f)}"].update({k})' + "".join(
-            f'.unroll(vars["{n}"])' if n in f.args else f'.unroll("{n}")' for n in names))
+            f".unroll({rvar_source(pipe, f, k, n)})" for n in names))
     return [f'    funcs["{pipe.name(f)}"].unroll(vars["{n}"])' for n in pure] + lines
 
 

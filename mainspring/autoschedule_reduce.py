@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .autoschedule_names import rvar_source
 from .frontend import ir
 from .frontend.bounds import infer_boxes
 from .frontend.func import Function
@@ -118,11 +119,11 @@ def projection_source(pipe: Pipeline, f: Function) -> list[str]:
     lines = []
     for k, d in enumerate(pipe.definitions(f)[1:]):
         if d.rdom is not None and all(isinstance(a, ir.Var) for a in d.args) and projection(f, d):
-            dims = [f'vars["{a}"]' for a in f.args] + [f'"{r}"' for r, _, _ in d.rdom.dims]
+            dims = [f'vars["{a}"]' for a in f.args] + [rvar_source(pipe, f, k, r) for r, _, _ in d.rdom.dims]
             lines.append(f'    funcs["{pipe.name(f)}"].update({k}).reorder({", ".join(dims)})  # its sums as the rows '
                          'stream')
         elif scan_against_storage(d):
-            dims = [f'vars["{a.name}"]' if isinstance(a, ir.Var) else f'"{a.name}"' for a in d.args]
+            dims = [rvar_source(pipe, f, k, a.name) for a in d.args]
             lines.append(f'    funcs["{pipe.name(f)}"].update({k}).reorder({", ".join(dims)})  # the scan as the '
                          'rows stream')
     return lines
