@@ -308,6 +308,8 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
             box = _aligned(fn, _apply_bounds(fn, box))  # Halide ignores (with a warning) an inlined Func's
         if required is not None:
             required[pipe.name(fn)] = box
+        if fn is pipe.output and fn.placement.compute.kind == "inline":  # (the output is realised all the same)
+            _check_rounded_bounds(fn, box, rounded_up(fn, box))
         realised, box = realised_box(fn, box, (multiples or {}).get(id(fn), {}), id(fn) in shifted,
                                      lambda b, fn=fn: _self_footprint(pipe, fn, b, scalars, values),
                                      fn.placement.compute.kind != "inline" or bool(fn.placement.accelerator_input))
@@ -336,11 +338,30 @@ def realised_box(fn: Function, box: Box, steps: dict[int, int], shifted: bool,
     pre = box
     if tails:
         box = rounded_up(fn, box)
+        _check_rounded_bounds(fn, pre, box)
     for dim, d in steps.items():
         box[dim] = _aligned_range(box[dim], d, 0)
     box = grow(box)
     # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
     return (union(box, rounded_up(fn, pre, shifts=True)) if shifted else box), box
+
+
+def _check_rounded_bounds(fn: Function, before: Box, box: Box) -> None:
+    """Halide's check that a Func's explicit bound covers the loops its own RoundUp splits run: `bound(x, 0, 64)`
+    with `split(x, xo, xi, 3, RoundUp)` computes 66 values, which the bound refuses (it would change the
+    realised, and for an output the streamed, shape)."""
+    for i, name in enumerate(fn.args):
+        if name not in fn.placement.bounds or box[i] == before[i]:
+            continue
+        lo, ext, loc = fn.placement.bounds[name]
+        lo = before[i][0] if lo is None else lo
+        if box[i][0] < lo or box[i][1] > lo + ext - 1:
+            raise HalideError(
+                f"{loc}: Bounds given for {fn.name} in {name} (from {lo} to {lo + ext - 1}) do not cover required "
+                f"region (from {box[i][0]} to {box[i][1]}): a RoundUp split of {name} runs whole steps past the "
+                f"bound; split {name} by a factor that divides {ext}, or use hl.TailStrategy.GuardWithIf (or "
+                "ShiftInwards) for that split, or widen the bound"
+            )
 
 
 def _aligned(fn: Function, box: Box) -> Box:

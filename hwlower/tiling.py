@@ -209,13 +209,8 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
                 order.append(dim)
         elif s is not None and s.old in f.args:
             e = extents[s.old]
-            if e % s.factor and s.tail is TailStrategy.RoundUp and is_output:
-                raise ScheduleError(
-                    f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}, RoundUp): the last "
-                    f"tile of the host loop {s.outer} would write past the pipeline output's bounds ({e} is not a "
-                    f"multiple of {s.factor}; Halide refuses such an output buffer too); drop the tail strategy "
-                    f"(ShiftInwards, the default: the last tile moves back inside the output)"
-                )
+            # (frontend.bounds refuses a RoundUp split past the output's bound, as Halide does)
+            assert not (e % s.factor and s.tail is TailStrategy.RoundUp and is_output), (f.name, s)
             # A tile larger than the region shrinks to it: one tile, not one shifted before the image (Halide
             # would shift it inward and read before the image's start; frontend.bounds covers e values too).
             extents[s.old] = s.factor if s.tail is TailStrategy.RoundUp else min(s.factor, e)

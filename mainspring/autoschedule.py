@@ -560,7 +560,10 @@ def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
         for j, d in enumerate(pipe.definitions(f)[1:]):
             if any(isinstance(a, ir.Var) and a.name == xa for a in d.args):
                 lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{xa}"], {k}, up)')
-    lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, up)')
+    # The output's own loop keeps the output's shape: its bound (the estimate) refuses a RoundUp past it, so lanes
+    # that do not divide the width guard the last transfer's extra pixels (2 lanes over 37 columns: 37, not 38).
+    tail = "hl.TailStrategy.GuardWithIf" if acc is plan.output and _uneven(plan, acc, lp.lanes) else "up"
+    lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, {tail})')
     for f in plan.streams:
         if lp.of(f) > 1:
             copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies
@@ -569,6 +572,14 @@ def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
                 xa = f.args[lp.x_dim.get(id(f), 0)]
                 lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, xa)}, {lp.of(f)}, up)")
     return lines
+
+
+def _uneven(plan: _Plan, acc: Function, lanes: int) -> bool:
+    """Whether `lanes` fail to divide the accelerated Func's x extent or its tile's."""
+    dims = [a for a in acc.args if a != plan.channel]
+    ext = [plan.size.get(a, e)[1] for a, e in zip(dims, plan.extents)]
+    width = (plan.host_tile or ext)[0]
+    return width % lanes != 0 or ext[0] % lanes != 0
 
 
 def _var(f: Function, name: str) -> str:

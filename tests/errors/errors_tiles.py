@@ -77,19 +77,18 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "RoundUp host tiles on the pipeline's output write past its bounds", (
-    "{at}: Func 'output': split(x, xo, xi, 4, RoundUp): the last tile of the host loop xo would "
-    "write past the pipeline output's bounds (10 is not a multiple of 4; Halide refuses such an "
-    "output buffer too); drop the tail strategy (ShiftInwards, the default: the last tile moves back "
-    "inside the output)"), func="output")
+@case("schedule", "RoundUp host tiles on the pipeline's output write past its bounds", (
+    "{bound}: Bounds given for output in x (from 0 to 9) do not cover required region (from 0 to 11): a RoundUp "
+    "split of x runs whole steps past the bound; split x by a factor that divides 10, or use "
+    "hl.TailStrategy.GuardWithIf (or ShiftInwards) for that split, or widen the bound"), func="output")
 def round_up_tiles_on_the_output():
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, output = hl.Func("hw_input"), hl.Func("output")
     hw_input[x, y] = input_[x, y]
     output[x, y] = hw_input[x, y] * 2
-    output.bound(x, 0, 10).bound(y, 0, 8)
-    output.compute_root().tile(x, y, xo, yo, xi, yi, 4, 8, R).hw_accelerate(xi, xo)  # <-
+    output.bound(x, 0, 10).bound(y, 0, 8)  # <-bound
+    output.compute_root().tile(x, y, xo, yo, xi, yi, 4, 8, R).hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
     return hl.compile(output, name="demo")
 
