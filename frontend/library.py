@@ -133,8 +133,28 @@ def mirror_interior(source, bounds=None) -> Func:
     return _make("mirror_interior", dims, lambda args: load(_mirror(args, bs, True)))
 
 
+def repeat_image(source, bounds=None) -> Func:
+    """Halide's repeat_image: the image tiled over the plane, each coordinate taken modulo its extent (Halide's
+    Euclidean mod: -1 is the last column)."""
+    load, dims, bs, _ = _source(source, bounds, "repeat_image")
+
+    def wrapped(args):
+        out = []
+        for a, b in zip(args, bs):
+            if b is None:
+                out.append(a)
+                continue
+            lo, ext = b
+            c = ir.BinOp(I32, "mod", ir.BinOp(I32, "sub", a, lo), ext)
+            out.append(_clamped([ir.BinOp(I32, "add", c, lo)], [b])[0])
+        return out
+
+    return _make("repeat_image", dims, lambda args: load(wrapped(args)))
+
+
 class BoundaryConditions:
     repeat_edge = staticmethod(repeat_edge)
+    repeat_image = staticmethod(repeat_image)
     constant_exterior = staticmethod(constant_exterior)
     mirror_image = staticmethod(mirror_image)
     mirror_interior = staticmethod(mirror_interior)

@@ -154,6 +154,7 @@ def _link(graph: nx.DiGraph, own: dict[str, Dim], producer: Dim, arg: ir.Expr, f
 def _index_facts(arg: ir.Expr) -> tuple[list[tuple[str, int]], tuple[str, Fraction, int] | None]:
     """What `_link` needs of an index: its modulos by constants of one variable ((name, d) each), and the variable
     it reads at a resolution, with the ratio and divisor (None where it links nothing)."""
+    arg = _unwrapped(arg)
     arg = _unclamped(arg)
     mods = _modulos(arg)
     if isinstance(arg, ir.BinOp) and arg.op == "mod":
@@ -177,6 +178,37 @@ def _index_facts(arg: ir.Expr) -> tuple[list[tuple[str, int]], tuple[str, Fracti
     if coef <= 0:
         return mods, None
     return mods, (var, Fraction(coef, div), div)
+
+
+def _unwrapped(arg: ir.Expr) -> ir.Expr:
+    """e for a wrap max(min(e % d + c, c + d - 1), c) (BoundaryConditions.repeat_image's index): the image repeats
+    with period d, which edges.py streams extended over e's range; d is no step to strip-mine e's variable by
+    (which would round a 20-wide image's reader up to whole multiples of 20). Any other index as it is."""
+    bounds, inner = [], arg
+    while isinstance(inner, ir.BinOp) and inner.op in ("min", "max") and (b := _constant(inner.b)) is not None:
+        bounds.append(b)
+        inner = inner.a
+    c = 0
+    if isinstance(inner, ir.BinOp) and inner.op == "add" and (k := _constant(inner.b)) is not None:
+        c, inner = k, inner.a
+    if isinstance(inner, ir.BinOp) and inner.op == "mod" and (d := _constant(inner.b)) is not None and \
+            sorted(bounds) == [c, c + d - 1]:
+        return ir.BinOp(inner.a.type, "add", inner.a, ir.Const(inner.a.type, c)) if c else inner.a
+    return arg
+
+
+def _constant(e: ir.Expr) -> int | None:
+    """e's value if it is integer constants under + - * (a bound as the boundary conditions spell it)."""
+    if isinstance(e, ir.Const):
+        return int(e.value) if isinstance(e.value, int) else None
+    if isinstance(e, ir.Cast) and e.type.is_int():
+        return _constant(e.value)
+    if isinstance(e, ir.BinOp) and e.op in ("add", "sub", "mul"):
+        a, b = _constant(e.a), _constant(e.b)
+        if a is None or b is None:
+            return None
+        return a + b if e.op == "add" else a - b if e.op == "sub" else a * b
+    return None
 
 
 def _modulos(arg: ir.Expr) -> list[tuple[str, int]]:

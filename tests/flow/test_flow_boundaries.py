@@ -46,7 +46,7 @@ def _algorithm(m, case: str, width: int, height: int):
     bc = m.BoundaryConditions
     if case == "clamp":
         value = hw_input[m.clamp(x - 2, 0, last), y] + hw_input[x, y] * 2 + hw_input[m.clamp(x + 1, 0, last), y]
-    elif case in ("repeat_edge", "mirror_image", "mirror_interior"):
+    elif case in ("repeat_edge", "mirror_image", "mirror_interior", "repeat_image"):
         e = getattr(bc, case)(hw_input, bounds)
         value = e[x - 2, y + 1] + e[x, y] * 2 + e[x + 1, y - 2]
     elif case == "constant_exterior":
@@ -135,7 +135,7 @@ def _check(design, inputs, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("kind", BC)
+@pytest.mark.parametrize("kind", (*BC, "repeat_image"))
 def test_boundary_conditions_inside_the_accelerator(kind, simulator, build_dir):
     out, inputs = _single_level(kind)
     design = hl.compile(out, name=f"edges_{kind}")
@@ -144,7 +144,7 @@ def test_boundary_conditions_inside_the_accelerator(kind, simulator, build_dir):
     x_edges = stream.edges[0]
     assert x_edges[0] == -2 and x_edges[1][:2] + x_edges[1][-1:] == {
         "clamp": (0, 0, 9), "repeat_edge": (0, 0, 9), "constant_exterior": (0, 0, 9),
-        "mirror_image": (1, 0, 9), "mirror_interior": (2, 1, 8)}[kind]
+        "mirror_image": (1, 0, 9), "mirror_interior": (2, 1, 8), "repeat_image": (8, 9, 0)}[kind]
     assert set(stream.edges) == ({0} if kind == "clamp" else {0, 1})
     res = _check(design, inputs, simulator, build_dir)
     assert res.cycles <= design.report["ideal_cycles"] + design.report["first_output_cycle"]

@@ -68,6 +68,24 @@ def p_mirror_interior(hl, a):
     return np.asarray(f.realize([20, 15]))
 
 
+def p_repeat_image(hl, a):
+    x, y = hl.Var("x"), hl.Var("y")
+    m = hl.BoundaryConditions.repeat_image(image(hl, a))
+    f = hl.Func("f")
+    f[x, y] = m[x * 3 - 20, y * 2 - 9]
+    return np.asarray(f.realize([20, 15]))
+
+
+def p_repeat_image_of_a_func(hl, a):
+    x, y = hl.Var("x"), hl.Var("y")
+    g = hl.Func("g")
+    g[x, y] = hl.u16(image(hl, a)[x, y]) + x
+    m = hl.BoundaryConditions.repeat_image(g, [(1, 5), (2, 3)])
+    f = hl.Func("f")
+    f[x, y] = m[x - 7, y - 4]
+    return np.asarray(f.realize([16, 11]))
+
+
 def p_boundary_on_func_with_partial_bounds(hl, a):
     # A Func source needs explicit bounds; with fewer bounds than dimensions the rest are unbounded.
     x, y = hl.Var("x"), hl.Var("y")
@@ -520,6 +538,8 @@ PROGRAMS = {
     "constant_exterior_wraps_value": (p_constant_exterior_wraps_value, IMG),
     "mirror_image": (p_mirror_image, SMALL),
     "mirror_interior": (p_mirror_interior, SMALL),
+    "repeat_image": (p_repeat_image, SMALL),
+    "repeat_image_of_a_func": (p_repeat_image_of_a_func, SMALL),
     "boundary_on_func_with_partial_bounds": (p_boundary_on_func_with_partial_bounds, IMG),
     "boundary_on_buffer": (p_boundary_on_buffer, SMALL),
     "rdom_update_scatter": (p_rdom_update_scatter, IMG),
