@@ -135,7 +135,7 @@ def _check(design, inputs, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-@pytest.mark.parametrize("kind", (*BC, "repeat_image"))
+@pytest.mark.parametrize("kind", [*BC, "repeat_image"])
 def test_boundary_conditions_inside_the_accelerator(kind, simulator, build_dir):
     out, inputs = _single_level(kind)
     design = hl.compile(out, name=f"edges_{kind}")
