@@ -12,12 +12,19 @@ finds its own schedule.
 
 Unrolled loops (lanes) stay innermost, where they were; loops a strip-mined upsample split, RAM updates and
 lookups, and loops shared with other ops are left alone.
+
+The user's order stays where it follows the stream and in place would not: a projection along rows, or a sum
+over planes its operands' maker steps one after another (mobile's `pw_conv_reduction(k, x, y) += pw_conv(k, x,
+y, r)` over channel planes: each sweep follows its plane; in place every pixel waits for the last plane, 1.75x
+the input stream's transfers at large sizes instead of 1.5x). The constant pure definition of such an update
+then takes its lanes (`init_lanes.py`), so that it keeps ahead of the first sweep.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from .init_lanes import constant_inits_take_lanes
 from .ir import Loop, LoopNest, Op
 from .state import Lowering
 
@@ -25,7 +32,9 @@ from .state import Lowering
 def reduce_in_place(s: Lowering) -> Lowering:
     nest = s.built_nest
     ordered = set(nest.inputs) | _made_in_storage_order(nest)
-    return replace(s, nest=replace(nest, body=tuple(_visit(n, ordered) for n in nest.body)))
+    arriving = _made_over_time(nest, ordered)
+    nest = replace(nest, body=tuple(_visit(n, ordered, arriving) for n in nest.body))
+    return replace(s, nest=constant_inits_take_lanes(nest))
 
 
 def _made_in_storage_order(nest: LoopNest) -> set[str]:
@@ -46,15 +55,34 @@ def _made_in_storage_order(nest: LoopNest) -> set[str]:
     return out
 
 
-def _visit(node: Loop | Op, ordered: set[str]) -> Loop | Op:
+def _made_over_time(nest: LoopNest, ordered: set[str]) -> dict[str, set[int]]:
+    """By buffer of `ordered`: the dimensions its maker steps serially (a stream's beyond one transfer's words,
+    x first), which arrive one slice after another rather than in one firing."""
+    out: dict[str, set[int]] = {}
+    boxes = {b.name: b.box for b in nest.buffers}
+    for name in nest.inputs:
+        words, lanes = 1, nest.stream_lanes(name)
+        out[name] = set()
+        for j, (_, extent) in enumerate(boxes[name]):
+            words *= extent
+            if extent > 1 and words > lanes:
+                out[name].add(j)
+    for loops, op in nest.ops():
+        if op.store.buffer in ordered and op.store.buffer not in out:
+            serial = {lp.var for lp in loops if not lp.unrolled and lp.extent > 1}
+            out[op.store.buffer] = {j for j, a in enumerate(op.store.index) if {v for v, _ in a.terms} & serial}
+    return out
+
+
+def _visit(node: Loop | Op, ordered: set[str], arriving: dict[str, set[int]]) -> Loop | Op:
     if isinstance(node, Op):
         return node
     chain, leaf = exclusive_chain(node)
     if isinstance(leaf, Op) and len(chain) > 1:
-        order = _in_place_order(chain, leaf, ordered)
+        order = _in_place_order(chain, leaf, ordered, arriving)
         if order is not None:
             return rebuild_chain(order, leaf)
-    return replace(node, body=tuple(_visit(n, ordered) for n in node.body))
+    return replace(node, body=tuple(_visit(n, ordered, arriving) for n in node.body))
 
 
 def exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
@@ -66,7 +94,8 @@ def exclusive_chain(node: Loop) -> tuple[list[Loop], Loop | Op]:
     return chain, body[0] if len(body) == 1 else chain[-1]
 
 
-def _in_place_order(loops: list[Loop], op: Op, ordered: set[str]) -> list[Loop] | None:
+def _in_place_order(loops: list[Loop], op: Op, ordered: set[str],
+                    arriving: dict[str, set[int]]) -> list[Loop] | None:
     """`loops` (outermost first) with the serial loops the store does not depend on moved inside the serial
     loops it does, each group in its order, the unrolled loops last; None if the op does not qualify, or its
     order already has them inside, or it reads the `ordered` buffers (the streams, and Funcs made in their
@@ -89,10 +118,26 @@ def _in_place_order(loops: list[Loop], op: Op, ordered: set[str]) -> list[Loop] 
     live = [lp for lp in order if lp.extent > 1]
     if not steps or [lp.var for lp in live] == [lp.var for lp in loops if lp.extent > 1]:
         return None
-    if _along_rows(op, {lp.var for lp in steps}, ordered) and _reads_as_streamed(serial, op, ordered) and \
-            not _reads_as_streamed(pure + steps, op, ordered):
-        return None  # a projection (`s(x) += im(x, r)`, r outside x): the user's order is the stream's
+    stepped = {lp.var for lp in steps}
+    if (_along_rows(op, stepped, ordered) or _across_arrivals(op, stepped, arriving)) and \
+            _reads_as_streamed(serial, op, ordered) and not _reads_as_streamed(pure + steps, op, ordered):
+        # A projection (`s(x) += im(x, r)`, r outside x), or a sum over planes that arrive one after another
+        # (mobile's `pw_conv(k, x, y, r)`, r outside y and x): the user's order is the stream's, and each sweep
+        # follows its plane, where in place every element would wait for the last plane.
+        return None
     return order
+
+
+def _across_arrivals(op: Op, steps: set[str], arriving: dict[str, set[int]]) -> bool:
+    """Whether a step loop alone walks a dimension of a load that its maker steps serially: the sum's operands
+    arrive one slice after another (mobile's channel planes), not together (the same layer over an input
+    streamed a pixel's channels per transfer, whose sum in place keeps pace with it)."""
+    for p in op.loads:
+        for j, a in enumerate(p.access.index):
+            names = {v for v, _ in a.terms}
+            if names and names <= steps and j in arriving.get(p.access.buffer, set()):
+                return True
+    return False
 
 
 def _along_rows(op: Op, steps: set[str], ordered: set[str]) -> bool:

@@ -3,7 +3,8 @@
 The exact count (capacity.py) is a maximum over every cycle, which barvinok takes minutes to find on a 1080p
 frame under a serial reduction's schedule (h2h_conv_layer_mobile: 20 minutes only to learn that its design needs
 12,118 memory tiles of the 128). A bound is a count at one cycle: at the buffer's first read, nothing has been
-read for the last time yet, so every value written by then (and read at all) is live. Those values are held in
+read for the last time yet, so every value written by then (and read at all) is live; at a later flow's first
+read, every value written by then that a read takes then or later (session 24). Those values are held in
 write-port registers, register chains (each at most `register_delay_limit` cycles between taps) or memory-tile
 words, so past the most the registers can hold they take memory tiles.
 """
@@ -11,6 +12,7 @@ words, so past the most the registers can hold they take memory tiles.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import islpy as isl
 
@@ -62,28 +64,45 @@ def worth_bounding(prog: Program, target: CGRA) -> bool:
 
 
 def buffer_bound(prog: Program, sched: Schedule, flows: list[Flow]) -> int:
-    """Values of the buffer live at its first read: those written by then that some read takes."""
+    """Values of the buffer live at the first read of one of its flows, the most of them: those written by then
+    that some read takes then or later (at the buffer's first read, every value written; at a later flow's, a
+    sum over channel planes' first read of the plane of sums before it, mobile's pw_conv_reduction)."""
     if not flows:
         return 0
     clock = _clock(prog, flows, sched)
-    first: isl.Set | None = None
-    ports: dict[tuple[int, tuple[int, ...]], tuple[isl.Map, isl.Set]] = {}
+    firsts: list[isl.Set] = []
+    ports: dict[tuple[int, tuple[int, ...]], tuple[isl.Map, list[isl.Map]]] = {}
     for f in flows:
         tw = _time(f.src, sched, clock, f.src.latency)
         reads = tw if f.streamed_out else f.rel.apply_range(_time(f.dst, sched, clock, f.read_offset))
-        at = reads.intersect_domain(f.rel.domain()).range().lexmin()
-        first = at if first is None else first.union(at).lexmin()
+        reads = reads.intersect_domain(f.rel.domain())
+        firsts.append(reads.range().lexmin())
         key = (f.src.index, f.src_lane)
-        dom = f.rel.domain() if key not in ports else ports[key][1].union(f.rel.domain())
-        ports[key] = (tw, dom)
-    assert first is not None, "flows is not empty"
+        ports[key] = (tw, ports[key][1] + [reads] if key in ports else [reads])
+    return max(_live_at(at, ports.values()) for at in _distinct(firsts))
+
+
+def _live_at(at: isl.Set, ports: Iterable[tuple[isl.Map, list[isl.Map]]]) -> int:
+    """Values written by cycle `at` that a read takes at `at` or later, over the write ports."""
     live = 0
-    for tw, dom in ports.values():
-        written = tw.intersect_domain(dom.coalesce())
-        by_then = written.range().lex_le_set(first).domain()
-        count = written.intersect_range(by_then).domain().card().max().to_python()
-        live += int(count)
+    for tw, reads in ports:
+        pending = None
+        for r in reads:
+            later = r.intersect_range(at.lex_le_set(r.range()).range()).domain()
+            pending = later if pending is None else pending.union(later)
+        assert pending is not None, "a port has a flow"
+        written = tw.intersect_domain(pending.coalesce())
+        by_then = written.range().lex_le_set(at).domain()
+        live += int(written.intersect_range(by_then).domain().card().max().to_python())
     return live
+
+
+def _distinct(sets: list[isl.Set]) -> list[isl.Set]:
+    out: list[isl.Set] = []
+    for s in sets:
+        if not any(s.is_equal(o) for o in out):
+            out.append(s)
+    return out
 
 
 def _written(flows: list[Flow]) -> int:

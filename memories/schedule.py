@@ -92,6 +92,7 @@ def _dense(prog: Program, fixed: set[str]) -> Schedule | None:
             # of 18 x 18 words steps its 16 x 16 planes every 324 cycles, not 256): it no longer starts late so
             # as not to overtake the stream's last plane, and its readers start with the stream.
             _keep_pace(prog, rates, fixed)
+            _pace_constants(prog, rates, fixed)
         if paced == "streams":
             # And the streams at their readers' pace where a reader's rows are longer (a tail rounded up inside
             # the accelerator: a blur tiled by 4 over 14 columns runs rows of 16 over a stream of 15, its reads
@@ -293,6 +294,27 @@ def _keep_pace(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]
                     need[k] = max(need[k], sum(q * d for q, d in zip(rates[f.src.name], step)))
         if tuple(need) != rates[s.name] and injective(need, s.time_dims):
             rates[s.name] = tuple(need)
+
+
+def _pace_constants(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]) -> None:
+    """Slow each op that reads nothing (a constant init) to the pace its one reader steps its values at: mobile's
+    `pw_conv_reduction(k, x, y) = 0` then stores each pixel's zeros as the first sweep over channel planes
+    reaches it, a constant delay before it (a tap, where at one firing per cycle it runs ahead and every value
+    waits in an addressed memory for its sweep). It still finishes before its reader needs it."""
+    for s in scheduled_stmts(prog):
+        if s.name in fixed or s.name not in rates or any(f.dst is s for f in prog.flows):
+            continue
+        reads = [f for f in prog.flows if f.src is s and not f.streamed_out]
+        if not reads or len({f.dst.name for f in reads}) != 1 or reads[0].dst.name not in rates:
+            continue
+        pace = list(rates[s.name])
+        for f in reads:
+            for k, step in enumerate(source_steps(f)):
+                moved = [j for j, v in enumerate(step or []) if v]
+                if step is not None and len(moved) == 1 and step[moved[0]] == 1:
+                    pace[moved[0]] = max(pace[moved[0]], rates[f.dst.name][k])
+        if tuple(pace) != rates[s.name] and injective(pace, s.time_dims):
+            rates[s.name] = tuple(pace)
 
 
 def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],

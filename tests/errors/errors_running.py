@@ -42,13 +42,13 @@ def _():
 
 
 @case("memories", "A large design far over the target's memory tiles, refused by a bound before the exact count", (
-    "{at}: design 'mobile' needs at least 7 memory tiles but the target has 1 ('pw_conv' alone holds at least "
-    "10404 values at once): reduce unrolling or buffering, or compile for a larger target, e.g. "
+    "{at}: design 'mobile' needs at least 7 memory tiles but the target has 1 ('pw_conv_reduction' alone holds at "
+    "least 12288 values at once): reduce unrolling or buffering, or compile for a larger target, e.g. "
     "hl.CGRA(num_mem_tiles=7) or more"))
 def far_too_few_memory_tiles():
     from mainspring import apps
 
-    out, _ = apps.load("h2h_conv_layer_mobile").build(34, 34)
+    out, _ = apps.load("h2h_conv_layer_mobile").build(64, 64)
     return hl.compile(out, name="mobile", target=hl.CGRA(num_mem_tiles=1))  # <-
 
 
@@ -56,8 +56,8 @@ def far_too_few_memory_tiles():
 def _():
     from mainspring import apps
 
-    out, _ = apps.load("h2h_conv_layer_mobile").build(34, 34)  # the exact count: 12 memory tiles
-    return hl.compile(out, name="mobile", target=hl.CGRA(num_mem_tiles=12))
+    out, _ = apps.load("h2h_conv_layer_mobile").build(64, 64)  # the exact count: 7 memory tiles
+    return hl.compile(out, name="mobile", target=hl.CGRA(num_mem_tiles=7))
 
 
 @case("memories", "A target whose kernels may hold no PE op per pipeline stage",

@@ -24,8 +24,9 @@ def test_design_that_does_not_fit_the_target():
 
 
 def test_a_design_far_over_the_memory_tiles_is_refused_before_its_capacities_are_counted(monkeypatch):
-    # memories/capacity_bound.py: mobile keeps pw_conv's whole frame (its reduction reads the last plane first),
-    # which at 1920x1080 took barvinok 20 minutes to count; a bound at the buffer's first read refuses at once.
+    # memories/capacity_bound.py: mobile keeps a frame (its reduction's sums over channel planes; before session 24
+    # pw_conv's products), which at 1920x1080 took barvinok 20 minutes to count; a bound at a flow's first read
+    # (its second sweep's: a plane of sums of its 3 output channels) refuses at once.
     import importlib
 
     analyze = importlib.import_module("mainspring.memories.analyze")
@@ -40,10 +41,11 @@ def test_a_design_far_over_the_memory_tiles_is_refused_before_its_capacities_are
     with pytest.raises(hl.HalideError) as err:
         hl.compile(out, name="mobile", target=hl.CGRA(num_mem_tiles=1))
     at_least = int(str(err.value).split("needs at least ")[1].split()[0])
-    assert 1 < at_least <= exact  # a bound: never over the real figure (7 of 12 here)
+    assert 1 < at_least <= exact  # a bound: never over the real figure (3 of 4 here)
     assert str(err.value).split(": ", 1)[1] == (
-        f"design 'mobile' needs at least {at_least} memory tiles but the target has 1 ('pw_conv' alone holds at "
-        "least 10404 values at once): reduce unrolling or buffering, or compile for a larger target, e.g. "
+        f"design 'mobile' needs at least {at_least} memory tiles but the target has 1 ('pw_conv_reduction' alone "
+        f"holds at least {3 * 34 * 34} values at once): reduce unrolling or buffering, or compile for a larger "
+        "target, e.g. "
         f"hl.CGRA(num_mem_tiles={at_least}) or more"
     )
 
