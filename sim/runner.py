@@ -35,7 +35,7 @@ MAIN_SOURCE = Path(__file__).with_name("ms_verilator_main.cpp")
 ENTRY_MODULE = "mainspring_sim_entry"
 TIMESCALE = ("1ns", "1ps")  # the unit of the bench clock's delays (bench.CLOCK_NS); Icarus needs one anyway
 DRAIN_CYCLES = 64           # cycles watched for extra output words after the last expected one
-_HARNESS_VERSION = "3"      # bump when a change here must invalidate every cached build
+_HARNESS_VERSION = "4"      # bump when a change here must invalidate every cached build
 # Verilator's memory is compact (bytes per word), so one build covers a 1920x1080 frame and every smaller
 # one; an Icarus build is cheap but its memories cost ~40 bytes a word, so size them to the frame.
 _MIN_DEPTH_LOG2 = {"verilator": 21, "icarus": 10}
