@@ -348,6 +348,10 @@ def build_args(simulator: str, waves: bool) -> list[str]:
     # compiles with -Os; -O2 (later on the command line, so it wins) runs a 1080p frame ~2x faster and
     # compiles as fast (gaussian's model: 3.2 s against 3.5 s).
     args += ["--timing", "-CFLAGS", "-std=c++20", "-CFLAGS", "-O2"]
+    # One C++ file however large the design (Verilator splits past 20,000 statements, and each of the ~100 files
+    # of a big camera pipeline then paid its own compile, -O2 on run-once code included: 89 s against 18 s as
+    # one file, which takes the precompiled header and compiles its slow half at -O0, sim/vlcache.py).
+    args += ["--output-split", "0"]
     if waves and wave_format(simulator) == "fst":
         args.append("--trace-fst")  # the runner adds --trace (VCD) otherwise
     return args
