@@ -32,10 +32,23 @@ _PCH_FILES = (PCH_HEADER, PCH_HEADER + ".gch")
 PCH_MAKEFILE = "ms_pch.mk"
 # Read after Vtop.mk (make -f Vtop.mk -f ms_pch.mk MS_PCH=...). Only the one-file build's Vtop__ALL.o takes the
 # header (a split build has Verilator's own precompiled header, which must come first), and -Winvalid-pch says
-# in build.log when GCC reads the header's text instead.
+# in build.log when GCC reads the header's text instead. That one file (`ALL_SOURCE`, Verilator's Vtop__ALL.cpp
+# with a pragma between its halves) compiles the fast (per-cycle) code at the build's -O2 and the slow code
+# (construction, initial blocks, settle: run once) at -O0, as Verilator's own OPT_SLOW would: on a camera
+# pipeline the slow half was 2/3 of the -O2 compile. A pragma, since -O0 on the command line would not match
+# the precompiled header's __OPTIMIZE__; one file, since a second compile costs small designs more than it saves.
+ALL_SOURCE = "Vtop__ms_all.cpp"
 _MAKEFILE_TEXT = """\
 # Written by mainspring (sim/vlcache.py): Verilator's runtime header precompiled once for every build.
-$(VM_PREFIX)__ALL.o: OPT_FAST += -include $(MS_PCH) -Winvalid-pch
+ifneq ($(VM_PARALLEL_BUILDS),1)
+$(VM_PREFIX)__ALL.o: $(VM_PREFIX)__ms_all.cpp
+\t$(OBJCACHE) $(CXX) $(OPT_FAST) $(CXXFLAGS) $(CPPFLAGS) -include $(MS_PCH) -Winvalid-pch -c -o $@ $<
+$(VM_PREFIX)__ms_all.cpp: $(addsuffix .cpp, $(VM_FAST) $(VM_SLOW))
+\t$(VERILATOR_INCLUDER) -DVL_INCLUDE_OPT=include $(addsuffix .cpp, $(VM_FAST)) > $@
+\techo '#pragma GCC diagnostic ignored "-Wattributes"' >> $@
+\techo '#pragma GCC optimize ("O0")' >> $@
+\t$(VERILATOR_INCLUDER) -DVL_INCLUDE_OPT=include $(addsuffix .cpp, $(VM_SLOW)) >> $@
+endif
 {PCH_HEADER}.gch: {PCH_HEADER}
 \t$(CXX) $(OPT_FAST) $(CXXFLAGS) $(CPPFLAGS) $(CFG_CXXFLAGS_PCH) $< -o $@
 """.replace("{PCH_HEADER}", PCH_HEADER)

@@ -42,10 +42,11 @@ def _detail(width, height):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("algorithm", "size", "most_words"), [(_demosaic, (16, 12), 43), (_detail, (32, 16), 60)])
-def test_a_newcomers_algorithm_is_scheduled_and_bit_exact(algorithm, size, most_words, simulator, build_dir):
+def test_a_newcomers_algorithm_is_scheduled_and_bit_exact(algorithm, size, most_words, simulator, build_dir,
+                                                          compile_shared):
     out = algorithm(*size)
     source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
-    design = hl.compile(out, name=algorithm.__name__.strip("_"))
+    design = compile_shared(out, name=algorithm.__name__.strip("_"))
     words = sum(b["words"] for b in design.report["buffers"])
     assert words <= most_words, (words, source)
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)

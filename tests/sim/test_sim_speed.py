@@ -51,12 +51,17 @@ def test_verilator_builds_take_the_precompiled_runtime_header(build_dir):
     inputs, output, _ = adder_streams(16, seed=9)
     bench = build(ADDERS, "add2", inputs, output, simulator="verilator", build_dir=build_dir)
     log = (bench.directory / "build.log").read_text()
-    compile_line = next(line for line in log.splitlines() if line.rstrip().endswith("-c -o Vtop__ALL.o Vtop__ALL.cpp"))
+    compile_line = next(line for line in log.splitlines()
+                        if line.rstrip().endswith(f"-c -o Vtop__ALL.o {vlcache.ALL_SOURCE}"))
     header = Path(re.search(r"-include (\S+)", compile_line).group(1))
     assert header.name == vlcache.PCH_HEADER and header.with_name(header.name + ".gch").is_file(), compile_line
     assert "-Winvalid-pch" in compile_line and "not used because" not in log, log[-2000:]
     runtime = vlcache.runtime_dir(build_dir, False, runner.build_args("verilator", False))
     assert vlcache.is_stored(runtime) and (runtime / vlcache.PCH_HEADER).with_suffix(".h.gch").is_file()
+    # Vtop__ALL.o is Verilator's one file with the slow (run-once) code after a pragma that compiles it at -O0.
+    source = (bench.directory / vlcache.ALL_SOURCE).read_text()
+    fast, slow = source.split('#pragma GCC optimize ("O0")')
+    assert "__0.cpp" in fast and "Slow" not in fast and "__Slow.cpp" in slow and "__0.cpp" not in slow, source
 
 
 def test_progress_lines_give_cycles_done_of_expected(tmp_path):
