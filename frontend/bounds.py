@@ -356,12 +356,15 @@ def _check_rounded_bounds(fn: Function, before: Box, box: Box) -> None:
         lo, ext, loc = fn.placement.bounds[name]
         lo = before[i][0] if lo is None else lo
         if box[i][0] < lo or box[i][1] > lo + ext - 1:
-            raise HalideError(
-                f"{loc}: Bounds given for {fn.name} in {name} (from {lo} to {lo + ext - 1}) do not cover required "
-                f"region (from {box[i][0]} to {box[i][1]}): a RoundUp split of {name} runs whole steps past the "
-                f"bound; split {name} by a factor that divides {ext}, or use hl.TailStrategy.GuardWithIf (or "
-                "ShiftInwards) for that split, or widen the bound"
-            )
+            raise _uncovered(fn, name, lo, ext, loc, box[i], (
+                f"a RoundUp split of {name} runs whole steps past the bound; split {name} by a factor that divides "
+                f"{ext}, or use hl.TailStrategy.GuardWithIf (or ShiftInwards) for that split, or widen the bound"))
+
+
+def _uncovered(fn: Function, name: str, lo: int, ext: int, loc, need: tuple[int, int], fix: str) -> HalideError:
+    """Halide's message for a bound that does not cover the region required of it, and the fix."""
+    return HalideError(f"{loc}: Bounds given for {fn.name} in {name} (from {lo} to {lo + ext - 1}) do not cover "
+                       f"required region (from {need[0]} to {need[1]}): {fix}")
 
 
 def _aligned(fn: Function, box: Box) -> Box:
@@ -385,11 +388,8 @@ def _apply_bounds(fn: Function, box: Box) -> Box:
             lo, ext, loc = fn.placement.bounds[name]
             lo = box[i][0] if lo is None else lo
             if box[i][0] < lo or box[i][1] > lo + ext - 1:
-                raise HalideError(
-                    f"{loc}: Bounds given for {fn.name} in {name} (from {lo} to {lo + ext - 1}) do not cover required "
-                    f"region (from {box[i][0]} to {box[i][1]}): Func \"{fn.name}\".bound({name}, {lo}, {ext}); widen "
-                    "the bound"
-                )
+                raise _uncovered(fn, name, lo, ext, loc, box[i], f"Func \"{fn.name}\".bound({name}, {lo}, {ext}); "
+                                 "widen the bound")
             out[i] = (lo, lo + ext - 1)
     return out
 

@@ -54,16 +54,17 @@ def _bound_pair(b, what: str):
     return cast_ir(I32, to_ir(lo, what)), cast_ir(I32, to_ir(ext, what))
 
 
+def _each_bounded(args, bounds, fn):
+    """Each index a as fn(a, lo, extent) in the dimensions that have bounds, as it is in the others."""
+    return [a if b is None else fn(a, *b) for a, b in zip(args, bounds)]
+
+
 def _clamped(args, bounds):
-    out = []
-    for a, b in zip(args, bounds):
-        if b is None:
-            out.append(a)
-            continue
-        lo, ext = b
+    def clamp(a, lo, ext):
         hi = ir.BinOp(I32, "sub", ir.BinOp(I32, "add", lo, ext), ir.i32(1))
-        out.append(ir.BinOp(I32, "max", ir.BinOp(I32, "min", a, hi), lo))
-    return out
+        return ir.BinOp(I32, "max", ir.BinOp(I32, "min", a, hi), lo)
+
+    return _each_bounded(args, bounds, clamp)
 
 
 def _make(name: str, dims: int, body) -> Func:
@@ -138,16 +139,12 @@ def repeat_image(source, bounds=None) -> Func:
     Euclidean mod: -1 is the last column)."""
     load, dims, bs, _ = _source(source, bounds, "repeat_image")
 
+    def wrap(a, lo, ext):
+        c = ir.BinOp(I32, "mod", ir.BinOp(I32, "sub", a, lo), ext)
+        return _clamped([ir.BinOp(I32, "add", c, lo)], [(lo, ext)])[0]  # (the clamp: for bounds inference)
+
     def wrapped(args):
-        out = []
-        for a, b in zip(args, bs):
-            if b is None:
-                out.append(a)
-                continue
-            lo, ext = b
-            c = ir.BinOp(I32, "mod", ir.BinOp(I32, "sub", a, lo), ext)
-            out.append(_clamped([ir.BinOp(I32, "add", c, lo)], [b])[0])
-        return out
+        return _each_bounded(args, bs, wrap)
 
     return _make("repeat_image", dims, lambda args: load(wrapped(args)))
 
