@@ -85,7 +85,8 @@ def _plan(op: str, own: Interval, args: tuple[str, ...], ivs: dict[str, Interval
         return _Plan(op, ext) if ext else None
     values = [ivs[a] for a in (args[:1] if op in ("lshr", "ashr", "abs") else args)]
     zext, sext = all(map(_zero_extended, values)), all(map(_sign_extended, values))
-    result = None if op in COMPARISONS else ("zext" if zext else "sext")
+    # the result is one of the operands' extensions, or zero-extended where its own interval says so (a ReLU)
+    result = None if op in COMPARISONS else ("zext" if zext or _zero_extended(own) else "sext")
     if op in _ORDERED_UNSIGNED and (zext or sext):
         return _Plan(op, result)
     if op in _ORDERED_SIGNED and (zext or sext):
@@ -93,7 +94,7 @@ def _plan(op: str, own: Interval, args: tuple[str, ...], ivs: dict[str, Interval
     if op in ("lshr", "udiv") and zext:
         return _Plan(op, "zext")
     if op == "ashr" and sext:
-        return _Plan(op, "sext")
+        return _Plan(op, result)
     if op == "abs" and sext:
         return _Plan(op, "zext")  # |x| <= 2**15, an unsigned 16-bit pattern
     return None

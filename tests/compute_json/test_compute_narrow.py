@@ -37,6 +37,7 @@ CASES = [
     ("a select of two fitting values", U8,
      lambda x: ir.Select(I32, binop("lt", x, const(U8, 7)), binop("mul", _i32(x), const(I32, 3)),
                          binop("add", _i32(x), const(I32, 1000))), 4, ()),
+    ("a ReLU of i16 in i32 is zero-extended", I16, lambda x: binop("max", const(I32, 0), _i32(x)), 1, ()),
     ("u16 halves summed in u32 stay 32-bit", U16,
      lambda x: binop("add", ir.Cast(U32, x), ir.Cast(U32, x)), 2, ("add",)),
 ]
