@@ -15,6 +15,7 @@ from .graph import OPS, format_graph, verify
 from .kernel import Kernel, PortRef, address_kernel, kernel_from_op, read_port
 from .lower import lower_kernel
 from .lower_dividers import lower_dividers
+from .narrow_32_bit_ops import narrow_32_bit_ops
 from .pipeline import PASSES, STEP_NAMES, compile_kernel
 from .report import OpCount, count_ops
 from .shifts_for_powers_of_two import shifts_for_powers_of_two
@@ -29,6 +30,7 @@ __all__ = [
     "Kernel", "PortRef", "address_kernel", "kernel_from_op", "read_port",
     "compile_kernel", "PASSES", "STEP_NAMES", "lower_kernel", "fold_constants", "eliminate_common_subexpressions",
     "shifts_for_powers_of_two", "divide_by_constants", "lower_dividers",
+    "narrow_32_bit_ops",
     "OPS", "format_graph", "verify", "evaluate_graph", "evaluate_kernel", "OpCount", "count_ops",
     "to_coreir_json", "dumps_coreir_json", "write_coreir_json", "kernel_json", "load_with_coreir",
     "render_with_coreir",

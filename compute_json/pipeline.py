@@ -18,17 +18,21 @@ from .graph import format_graph, verify
 from .kernel import Kernel
 from .lower import lower_kernel
 from .lower_dividers import lower_dividers
+from .narrow_32_bit_ops import narrow_32_bit_ops
 from .shifts_for_powers_of_two import shifts_for_powers_of_two
 
 # (name, pass) after `lower_kernel`, in order. The strength reductions run after folding so a divisor
 # that only folding makes constant still becomes a shift or a multiply; the next two clean up the constants
-# and sign masks the rewrites create; chains are balanced last, on the graph that will be built.
+# and sign masks the rewrites create; 32-bit ops whose values fit 16 bits are narrowed once the dividers are
+# lowered, before that clean-up (which folds the extensions the narrowing leaves); chains are balanced last,
+# on the graph that will be built.
 PASSES = (
     ("fold_constants", fold_constants),
     ("eliminate_common_subexpressions", eliminate_common_subexpressions),
     ("shifts_for_powers_of_two", shifts_for_powers_of_two),
     ("divide_by_constants", divide_by_constants),
     ("lower_dividers", lower_dividers),
+    ("narrow_32_bit_ops", narrow_32_bit_ops),
     ("fold_constants", fold_constants),
     ("eliminate_common_subexpressions", eliminate_common_subexpressions),
     ("balance_chains", balance_chains),
@@ -52,7 +56,7 @@ def compile_kernel(kernel: Kernel, dump_after: str | None = None, out: TextIO | 
         g.graph["late"] = tuple(sorted(late))
     _after("lower_kernel", g, dump_after, out)
     for name, run in PASSES:
-        g = run(g)
+        g = narrow_32_bit_ops(g, pe_bits) if run is narrow_32_bit_ops else run(g)
         _after(name, g, dump_after, out)
     verify(g, lowered=True)
     assert tuple(sorted(late)) == g.graph.get("late", ()), "the passes keep the graph's late ports"
