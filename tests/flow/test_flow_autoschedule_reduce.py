@@ -58,7 +58,7 @@ def test_a_pe_budget_cuts_the_planes_then_the_channels(build_dir):
     # Under max_pes the names unrolled are cut from the end: the output planes (one sweep per plane), then the
     # channels (every point serial).
     figures = []
-    for max_pes, unrolls in ((12, '.update(0).unroll("r$z")\n'), (8, None)):
+    for max_pes, unrolls in ((12, '.update(0).unroll("r$z")\n'), (6, None)):  # (7 PEs with the channels)
         out = _conv(5, 3, 2)
         source = _schedule(out, (6, 4), 2, max_pes=max_pes)
         assert (unrolls in source) if unrolls else ".update(0).unroll" not in source
@@ -141,7 +141,7 @@ def test_mobiles_pointwise_stage_unrolls_its_output_channels_with_the_input_chan
     # makes one per firing, so it stays serial and its k, which pw_conv makes together, is unrolled: the hand
     # schedule's shape, figure for figure (it was 610 cycles at 8x6 with pw_conv serial over k). Since session 24
     # the hand schedule's reduction sweeps the frame per input channel plane, as its generator orders it (pass
-    # `reorder`): 417 cycles where the automatic one, in Halide's default order, sums each pixel's channels in a row.
+    # `reorder`): 414 cycles where the automatic one, in Halide's default order, sums each pixel's channels in a row.
     from mainspring import apps
     from mainspring import autoschedule as auto
 
@@ -156,7 +156,7 @@ def test_mobiles_pointwise_stage_unrolls_its_output_channels_with_the_input_chan
     assert "r_pw" not in src and 'unroll(vars["c"])' not in src
     hand, _ = apps.build(mod, 8, 6)
     figures = [hl.compile(f, name="mobile", prove=False).report for f in (out, hand)]
-    assert [(r["predicted_cycles"], r["pes"], r["mem_tiles"]) for r in figures] == [(464, 18, 4), (417, 18, 4)]
+    assert [(r["predicted_cycles"], r["pes"], r["mem_tiles"]) for r in figures] == [(461, 15, 4), (414, 15, 4)]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
