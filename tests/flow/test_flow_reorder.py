@@ -151,7 +151,7 @@ def test_the_autoscheduler_puts_a_projections_rows_outside():
     s[x] += im[x, r.x]
     s.set_estimates([(0, 64)])
     src = hl.Pipeline(s).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
-    assert 'funcs["s"].update(0).reorder(vars["x"], "' in src and "unroll" not in src, src
+    assert 'funcs["s"].update(0).reorder(vars["x"], vars["s.update(0).x"])' in src and "unroll" not in src, src
     rep = hl.compile(s, name="column_sums_auto", prove=False).report
     assert sum(b["words"] for b in rep["buffers"]) <= 70 and rep["pes"] <= 2, rep["buffers"]
     assert rep["predicted_cycles"] <= 4096 + 8
