@@ -21,6 +21,7 @@ from .affine import affine_of, int_value
 from .edge_taps import Guarded
 from .ir import Affine
 from .region import Region
+from .simplify import simplify
 
 Dim = tuple[int, int]  # (id of a Function, index of its dimension)
 
@@ -198,17 +199,9 @@ def _unwrapped(arg: ir.Expr) -> ir.Expr:
 
 
 def _constant(e: ir.Expr) -> int | None:
-    """e's value if it is integer constants under + - * (a bound as the boundary conditions spell it)."""
-    if isinstance(e, ir.Const):
-        return int(e.value) if isinstance(e.value, int) else None
-    if isinstance(e, ir.Cast) and e.type.is_int():
-        return _constant(e.value)
-    if isinstance(e, ir.BinOp) and e.op in ("add", "sub", "mul"):
-        a, b = _constant(e.a), _constant(e.b)
-        if a is None or b is None:
-            return None
-        return a + b if e.op == "add" else a - b if e.op == "sub" else a * b
-    return None
+    """e's value if it folds to an integer constant (a bound as the boundary conditions spell it: (0 + 20) - 1)."""
+    c = simplify(e)
+    return int_value(c) if isinstance(c, ir.Const) and isinstance(c.value, int) else None
 
 
 def _modulos(arg: ir.Expr) -> list[tuple[str, int]]:

@@ -15,8 +15,17 @@ import networkx as nx
 from mainspring.target import CGRA
 
 from .polyhedral import Flow, Program, Stmt
-from .schedule import Schedule, _Edge, _fused_rates, _solve, _stream_copies, edges, scheduled_stmts
-from .timing import delta_bounds, flat_map
+from .schedule import (
+    Schedule,
+    _Edge,
+    _fused_rates,
+    _solve,
+    _stream_copies,
+    edges,
+    flow_cycles,
+    flow_weight,
+    scheduled_stmts,
+)
 
 
 def ii_limits(prog: Program, sched: Schedule, target: CGRA) -> tuple[str, ...]:
@@ -52,7 +61,7 @@ def _failing(prog: Program, rates: dict[str, tuple[int, ...]], ii: int, fixed: s
     es = edges(prog, rates)
     loops = [e for e in es if e.src == e.dst and e.weight > 0]
     if loops:
-        return [_carried(prog, f, rates, ii) for e in loops for f in _flows(prog, e) if _weight(f, rates) > 0] or [
+        return [_carried(prog, f, rates, ii) for e in loops for f in _flows(prog, e) if flow_weight(f, rates) > 0] or [
             f"at ii {ii}, {_who(prog.stmt(e.src))} updates a memory at computed coordinates faster than its "
             "kernel's latency allows" for e in loops]
     g: nx.DiGraph[str] = nx.DiGraph()
@@ -81,18 +90,8 @@ def _flows(prog: Program, e: _Edge) -> list[Flow]:
     return [f for f in prog.flows + prog.orders if not f.streamed_out and (f.src.name, f.dst.name) == (e.src, e.dst)]
 
 
-def _bounds(f: Flow, rates: dict[str, tuple[int, ...]]) -> tuple[int, int]:
-    return delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, rates[f.src.name], 0),
-                        flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], f.read_offset))
-
-
-def _weight(f: Flow, rates: dict[str, tuple[int, ...]]) -> int:
-    lo, hi = _bounds(f, rates)
-    return f.src.latency - lo + (0 if lo == hi else 1)
-
-
 def _carried(prog: Program, f: Flow, rates: dict[str, tuple[int, ...]], ii: int) -> str:
-    lo, hi = _bounds(f, rates)
+    lo, hi = flow_cycles(f, rates)
     memory = "" if lo == hi else ", plus 1 through the memory its varying distance needs"
     return (f"at ii {ii}, {_who(f.dst)} reads {f.buffer!r} from its own earlier iterations as soon as {lo} "
             f"cycle(s) after they fire, but its kernel takes {f.src.latency} cycle(s){memory}: shorten the "

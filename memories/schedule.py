@@ -153,9 +153,7 @@ def edges(prog: Program, rates: dict[str, tuple[int, ...]]) -> list[_Edge]:
     for f in prog.flows:
         if f.streamed_out:
             continue
-        lo, hi = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, rates[f.src.name], 0),
-                              flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], f.read_offset))
-        w = f.src.latency - lo + (0 if lo == hi else 1)
+        w = flow_weight(f, rates)
         key = (f.src.name, f.dst.name)
         out[key] = max(out.get(key, w), w)
     for f in prog.orders:  # a RAM's readers after its last update, through its addressed read ports
@@ -165,6 +163,19 @@ def edges(prog: Program, rates: dict[str, tuple[int, ...]]) -> list[_Edge]:
         key = (f.src.name, f.dst.name)
         out[key] = max(out.get(key, w), w)
     return [_Edge(s, d, w) for (s, d), w in sorted(out.items())]
+
+
+def flow_cycles(f: Flow, rates: dict[str, tuple[int, ...]]) -> tuple[int, int]:
+    """The least and most cycles from a write's firing to its read's, over the flow, at these rates."""
+    return delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, rates[f.src.name], 0),
+                        flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], f.read_offset))
+
+
+def flow_weight(f: Flow, rates: dict[str, tuple[int, ...]]) -> int:
+    """The least dst.delay - src.delay for which every read of the flow follows its write (through a memory, one
+    cycle more, where the distance varies)."""
+    lo, hi = flow_cycles(f, rates)
+    return f.src.latency - lo + (0 if lo == hi else 1)
 
 
 def _host_rates(s: Stmt) -> tuple[int, ...]:
