@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend import ir
+from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Function
 
 from .ir import LoopNest
@@ -25,6 +26,8 @@ def make_program(s: Lowering) -> Lowering:
                    for f, src in carried)
     acc = region.accelerated
     where = {"": f"{accelerate_call(acc)[2]}: Func '{acc.name}'"}
+    if not inputs and len(s.tiles) > 1:
+        _refuse_tiles_of_no_input(s, acc)
     for _, op in nest.ops():
         f = pipe.functions[op.func]
         where[op.name] = f"{s.definitions.get(id(f), pipe.definitions(f))[op.stage].loc}: Func '{f.name}'"
@@ -35,6 +38,21 @@ def make_program(s: Lowering) -> Lowering:
         glb=_glb(s) if region.glb is not None else None, scalars=_scalars(nest), notes=s.notes,
     )
     return replace(s, program=program)
+
+
+def _refuse_tiles_of_no_input(s: Lowering, acc: Function) -> None:
+    """A design that streams nothing in starts once, when reset ends: no input arrives to start another tile."""
+    sizes = ", ".join(str(hi - lo + 1) for lo, hi in s.bounded_output)
+    names = list(acc.args)
+    inner = ", ".join(f"{n}i" for n in names[:2])
+    example = (f"e.g. {acc.name}.tile({', '.join(names[:2])}, {', '.join(n + 'o' for n in names[:2])}, {inner}, "
+               f"{sizes}).hw_accelerate({names[0]}i, {names[0]}o)" if len(names) == 2 else
+               "hw_accelerate at its outermost loop")
+    raise ScheduleError(
+        f"{accelerate_call(acc)[2]}: Func '{acc.name}' reads no input image, so its accelerator runs once after "
+        f"reset, but its hw_accelerate loops are run {len(s.tiles)} times by the host (one per tile). Make one "
+        f"accelerator tile cover the output: {example}"
+    )
 
 
 def _scalars(nest: LoopNest) -> tuple[str, ...]:

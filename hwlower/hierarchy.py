@@ -127,6 +127,13 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             )
         inputs.append(f)
         sources.append(src)
+    if not inputs and not any(f.placement.accelerator_input is not None for f in pipe.order):
+        raise ScheduleError(
+            f"{mark}: Func '{out.name}' is a GLB output buffer, but the accelerator streams no input image (it "
+            f"computes from coordinates alone), and a GLB level stages input tiles; leave out {user_handle(out)} "
+            f"(its store_in(MemoryType.GLB) and hw_accelerate) and hw_accelerate {_copied_name(pipe, out)} in its "
+            "place"
+        )
     if not inputs:
         raise ScheduleError(
             f"{mark}: Func '{out.name}' is a GLB output buffer but no input is stored in "
@@ -135,6 +142,11 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
         )
     level = GlbLevel(out, store_var, tuple(inputs), tuple(sources))
     return level, array_out, _tile_var(pipe, out, array_out, store_var, members)
+
+
+def _copied_name(pipe: Pipeline, f: Function) -> str:
+    src = copy_source(pipe, f)
+    return user_handle(src) if src is not None else "the Func it copies"
 
 
 def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var: str,

@@ -364,7 +364,7 @@ def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs
                             f"hw_input[x, y] = {node.callee.name}[x, y]; hw_input.compute_root(); "
                             "hw_input.stream_to_accelerator()"
                         )
-    if not inputs:
+    if not inputs and _reads_an_image(pipe):
         raise ScheduleError(
             f"The accelerator output '{out.name}' has no accelerator input: mark the Func the accelerator streams "
             "in with stream_to_accelerator() (e.g. hw_input.stream_to_accelerator())"
@@ -428,3 +428,8 @@ def _check_glb_placement(pipe: Pipeline, accelerated: Function, out: Function, i
             f"only the accelerator's tile copies (the hw_accelerate Func, e.g. {out.name}.in_(), and copies of its "
             f"inputs computed at its GLB tile loop, e.g. hw_input.in_()); remove the call"
         )
+
+
+def _reads_an_image(pipe: Pipeline) -> bool:
+    return any(isinstance(node, ir.Call) and node.args and not isinstance(node.callee, Function)
+               for f in pipe.order for d in pipe.definitions(f) for e in d.args + (d.value,) for node in ir.walk(e))

@@ -177,7 +177,8 @@ def _sink(port: Port, depth_log2: int, salt: int) -> str:
 
 def _report(interface: Interface) -> str:
     out = interface.output.name
-    in_fire = " | ".join(f"({p.name}_valid & {p.name}_ready)" for p in interface.inputs) or "1'b0"
+    # A design of no input starts when reset ends: its run counts from the first cycle after reset.
+    in_fire = " | ".join(f"({p.name}_valid & {p.name}_ready)" for p in interface.inputs) or "1'b1"
     lines = [
         f"""\
     ms_control u_control (

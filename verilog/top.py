@@ -175,7 +175,11 @@ def _interface(top: _Top, plan: MemoryPlan, widths: dict, kernels) -> None:
     so = signal(out)
     top.decls.append(f"wire {so}_have;")
     top.body.append(ctrl(f"out_{so}", wp.controller, "write", f"{so}_have", top=top))
-    in_ok = " && ".join(f"(!{s}_need || {s}_valid)" for s in need) or "1'b1"
+    in_ok = " && ".join(f"(!{s}_need || {s}_valid)" for s in need) or "!done"
+    if not need:  # nothing streams in to start another invocation: a design of no input runs once after reset
+        top.decls.append("reg done;")
+        top.body += ["always @(posedge clk) begin", "    if (!rst_n) done <= 1'b0;",
+                     "    else if (restart) done <= 1'b1;", "end"]
     top.body += [
         f"wire in_ok = {in_ok};",
         f"wire out_ok = !{so}_have || {so}_ready;",

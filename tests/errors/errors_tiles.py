@@ -517,3 +517,49 @@ def read_at_two_divisors():
 @read_at_two_divisors.fix
 def _():
     return _read_at_two_divisors(True)
+
+
+
+def _ramp(tile, glb: bool = False):
+    """An output computed from coordinates alone (no input image), its accelerator over tiles of `tile` (with
+    `glb`: on hw_output.in_(), stored in the GLB, as seed 002 writes a GLB level)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    hw_output, output = hl.Func("hw_output"), hl.Func("output")
+    hw_output[x, y] = hl.u16(x + 16 * y)
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 16).bound(y, 0, 8)
+    if not glb:
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, *tile).hw_accelerate(xi, xo)  # <-no_input_tiles
+        return output
+    out = hw_output.in_()
+    out.compute_root().tile(x, y, xo, yo, xi, yi, *tile).hw_accelerate(xi, xo)
+    out.store_in(hl.MemoryType.GLB)  # <-no_input_glb
+    hw_output.compute_at(out, xo)
+    return output
+
+
+@case("hardware", "Host tiles of an accelerator that reads no input", (
+    "{no_input_tiles}: Func 'hw_output' reads no input image, so its accelerator runs once after reset, but its "
+    "hw_accelerate loops are run 4 times by the host (one per tile). Make one accelerator tile cover the output: e.g. "
+    "hw_output.tile(x, y, xo, yo, xi, yi, 16, 8).hw_accelerate(xi, xo)"), func="hw_output", simulate=True)
+def host_tiles_of_no_input():
+    return hl.compile(_ramp((8, 4)), name="demo")
+
+
+@host_tiles_of_no_input.fix
+def _():
+    return hl.compile(_ramp((16, 8)), name="demo")
+
+
+@case("hardware", "A GLB level over an accelerator that reads no input", (
+    "{no_input_glb}: Func 'hw_output_global_wrapper' is a GLB output buffer, but the accelerator streams no input "
+    "image (it computes from coordinates alone), and a GLB level stages input tiles; leave out hw_output.in_() "
+    "(its store_in(MemoryType.GLB) and hw_accelerate) and hw_accelerate hw_output in its place"),
+    func="hw_output_global_wrapper", simulate=True)
+def glb_of_no_input():
+    return hl.compile(_ramp((16, 8), glb=True), name="demo")
+
+
+@glb_of_no_input.fix
+def _():
+    return hl.compile(_ramp((16, 8)), name="demo")
