@@ -364,7 +364,7 @@ def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs
                             f"hw_input[x, y] = {node.callee.name}[x, y]; hw_input.compute_root(); "
                             "hw_input.stream_to_accelerator()"
                         )
-    if not inputs and _reads_an_image(pipe):
+    if not inputs and reads_an_image(pipe):
         raise ScheduleError(
             f"The accelerator output '{out.name}' has no accelerator input: mark the Func the accelerator streams "
             "in with stream_to_accelerator() (e.g. hw_input.stream_to_accelerator())"
@@ -430,6 +430,7 @@ def _check_glb_placement(pipe: Pipeline, accelerated: Function, out: Function, i
         )
 
 
-def _reads_an_image(pipe: Pipeline) -> bool:
+def reads_an_image(pipe: Pipeline) -> bool:
+    """Whether any Func reads an input image (else the pipeline computes from coordinates alone)."""
     return any(isinstance(node, ir.Call) and node.args and not isinstance(node.callee, Function)
                for f in pipe.order for d in pipe.definitions(f) for e in d.args + (d.value,) for node in ir.walk(e))

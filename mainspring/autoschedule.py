@@ -18,7 +18,8 @@ The decisions, in the style of seed 002's hand schedules:
   points are unrolled whole (one firing per pixel); larger ones over channels x taps are unrolled over their
   channels with their taps serial (autoschedule_reduce.py), others stay serial; a Func firing more often than the
   streams transfer unrolls its small planes whose lanes read nothing new (autoschedule_planes.py). Funcs that
-  read no input are constant tables and keep their default (folded or a ROM).
+  read no input are constant tables and keep their default (folded or a ROM), unless the algorithm reads no
+  image at all: then every Func the output reads is the accelerator's work, from coordinates alone.
 - Lanes: autoschedule_lanes.py gives each Func the pixels per cycle its readers read it at; budgets:
   autoschedule_budget.py cuts lanes, then reductions' unrolls, to fit max_pes and max_mem_tiles (each step first
   as written, then with the Funcs computed pixel by pixel from one image streamed from the host).
@@ -52,7 +53,7 @@ from .frontend.errors import HalideError
 from .frontend.func import Function, handle_of
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
-from .hwlower.region import funcs_between
+from .hwlower.region import funcs_between, reads_an_image
 from .target import CGRA
 
 MAX_CHANNELS = 4  # a leading dimension of at most this extent is a pixel's channels, unrolled whole
@@ -231,10 +232,8 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     # an image's in_() wrapper read only by Funcs the host computes stays on the host with them
     ids = {id(f) for f in streams}
     streams = [f for f in streams if not all(id(g) in ids for g in pipe.consumers(f))]
-    if not streams:
-        raise HalideError(
-            f"{_where()}: the accelerator streams its inputs from the images, and '{out.name}' reads "
-            "none: it has nothing to accelerate; compute it on the host")
+    # an image read inside is streamed (a copy or its sole pointwise readers); with none, coordinates alone
+    assert streams or not reads_an_image(pipe), f"'{out.name}' reads an image but nothing streams it"
     seen = funcs_between(pipe, accelerated, streams)
     region = [f for f in pipe.order if id(f) in seen]
     refuse_two_divisors(pipe, region)
@@ -246,7 +245,8 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
                         f"{d.loc}: apply_autoscheduler: Func '{f.name}' is inside the accelerator but reads the "
                         f"image {n.callee.name} directly; read it through a copy Func the accelerator streams "
                         f"(hw_input[x, y] = {n.callee.name}[x, y])")
-    reads_input = _reads_streams(pipe, streams)
+    # With no image at all, the accelerator computes from coordinates alone: every Func it reads is its work.
+    reads_input = _reads_streams(pipe, streams) if streams else seen
     size = dict(zip(out.args, extents))
     first = accelerated.args[0]
     channel = first if len(accelerated.args) == 3 and size.get(first, (0, 1 << 30))[1] <= MAX_CHANNELS else None

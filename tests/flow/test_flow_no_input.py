@@ -1,7 +1,8 @@
 """Algorithms that read no input image (a pattern computed from coordinates alone), which Halide accepts: the
 accelerator streams nothing in, runs once when reset ends, and streams its output out (verilog/top.py's `done`).
 They used to be refused ("has no accelerator input"); a host that tiles such an accelerator is refused with the
-fix (one tile over the output), since no input arrives to start the next tile."""
+fix (one tile over the output), since no input arrives to start the next tile. The autoscheduler accelerates
+such an algorithm whole."""
 
 import numpy as np
 import pytest
@@ -106,3 +107,17 @@ def test_a_generator_of_no_input():
     design = hl.compile(Ramp(), name="no_input_generator")
     yy, xx = np.mgrid[0:H, 0:W]
     assert np.array_equal(design.check({}, simulator="icarus").output, (xx * 3 + yy).astype(np.uint16))
+
+
+def test_an_unscheduled_algorithm_of_no_input_is_accelerated_whole():
+    # the autoscheduler accelerates the output, computing from coordinates alone, in one tile over the estimates
+    x, y = hl.Var("x"), hl.Var("y")
+    g, out = _pattern(hl.Func("g"), x, y), hl.Func("out")
+    out[x, y] = g[x, y] + g[x + 1, y] * 2 + g[x, y + 1]
+    out.set_estimates([(0, W), (0, H)])
+    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    assert f"one accelerator tile of {W} x {H}" in result.schedule_source
+    design = hl.compile(out, name="no_input_auto")
+    res = design.check({}, simulator="icarus")
+    assert np.array_equal(res.output, _numpy("stencil").astype(np.uint16))
+    assert design.report["predicted_cycles"] == design.report["ideal_cycles"] + design.report["first_output_cycle"]
