@@ -389,7 +389,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             ports.setdefault((src, ()), LoadPort(f"{stem}_old", Access(src, ())))
             return ir.Call(c.type, ports[(src, ())], ())
         if id(c.callee) in rams and c.callee is not f and not guard and not _is_affine(c.args, env, ranges):
-            return _lookup_port(c, src, lookups, ports, who)
+            return _lookup_port(c, src, lookups, ports, _reader(pipe, f, k, c.callee, who))
         assert not any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)), \
             f"{who} reads '{src}' at computed coordinates but it is no RAM (scatter.py, ram_copies.py)"
         idx = tuple(_affine(a, env, who, src, ranges, uneven) for a in c.args)
@@ -448,6 +448,17 @@ def _lookup_port(c: ir.Call, src: str, lookups: list, ports: dict, who: str) -> 
         lookups.append(c.args)
         ports[key] = LoadPort(lookup_load_name(src), Access(src, ()))
     return ir.Call(c.type, ports[key], ())
+
+
+def _reader(pipe: Pipeline, f: Function, k: int, callee: Function, who: str) -> str:
+    """Where a message about stage k's read of `callee` points: for the pure stage with unrolled updates folded
+    in, the last update that reads it (the read the user wrote there), else the stage's own definition."""
+    defs = pipe.definitions(f)
+    for j in range(len(defs) - 1, 0, -1) if k == 0 else ():
+        d = defs[j]
+        if any(isinstance(n, ir.Call) and n.callee is callee for e in d.args + (d.value,) for n in ir.walk(e)):
+            return f"{d.loc}: Func '{f.name}'.update({j - 1})"
+    return who
 
 
 def _copied(g: object) -> str:

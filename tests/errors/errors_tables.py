@@ -22,11 +22,11 @@ def _summed_levels(split: bool):
     hist[b] = hl.u16(0)
     hist[hl.clamp(hw_input[r.x, r.y] >> 4, 0, 15)] += 1
     count[x, y] = hist[hl.clamp(hw_input[x, y] >> 4, 0, 15)]
-    acc[x, y] = hl.u16(0)  # <-sum
+    acc[x, y] = hl.u16(0)
     if split:
         acc[x, y] += count[x + s.x, y]
     else:
-        acc[x, y] += hist[hl.clamp(hw_input[x + s.x, y] >> 4, 0, 15)]
+        acc[x, y] += hist[hl.clamp(hw_input[x + s.x, y] >> 4, 0, 15)]  # <-sum
     hw_output[x, y] = acc[x, y]
     output[x, y] = hw_output[x, y]
     xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
@@ -40,8 +40,8 @@ def _summed_levels(split: bool):
 
 
 @case("hardware", "A RAM read at two computed coordinates in one op (an unrolled RDom's)", (
-    "{sum}: Func 'acc' reads RAM 'hist' at two computed coordinates per firing; a RAM is read at a computed address "
-    "once per op: compute one of the reads in a Func of its own"), func="acc", simulate=True,
+    "{sum}: Func 'acc'.update(0) reads RAM 'hist' at two computed coordinates per firing; a RAM is read at a "
+    "computed address once per op: compute one of the reads in a Func of its own"), func="acc", simulate=True,
     note="the compiler moves a second read into a Func of its own where its coordinates use the reader's pure "
     "variables alone (hwlower/ram_lookups.py); an unrolled RDom's are the user's to move")
 def ram_read_at_two_computed_coordinates():
