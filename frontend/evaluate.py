@@ -312,6 +312,7 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
             raise HalideError(
                 f"{user_location()}: Buffer argument {name} is nullptr: ImageParam {name} is used by the pipeline "
                 f"of '{pipe.output.name}' but no buffer was set; call {name}.set(hl.Buffer(array)) before realize"
+                + _given(name, inputs)
             )
         if buf.type() != p.type:
             raise HalideError(
@@ -322,6 +323,12 @@ def gather_inputs(pipe, inputs: dict | None = None) -> tuple[dict[str, Buffer], 
         buffers[name] = buf
     params = {name: parameter_value(p, buffers, inputs) for name, p in sorted(pipe.scalars.items())}
     return buffers, params
+
+
+def _given(name: str, inputs: dict) -> str:
+    """What a missing input's message adds when the inputs dict names others (a misspelt key)."""
+    keys = ", ".join(repr(k) for k in sorted(map(str, inputs)))
+    return f", or pass it as inputs[{name!r}] (the inputs given: {keys})" if inputs else ""
 
 
 def parameter_value(p: Parameter, buffers: dict[str, Buffer], inputs: dict) -> int | float:

@@ -178,7 +178,7 @@ def _():
 @case("simulation", "check() without the input", (
     "{check}: Buffer argument input is nullptr: ImageParam input is used "
     "by the pipeline of 'output' but no buffer was set; call input.set(hl.Buffer(array)) before "
-    "realize"), simulate=True)
+    "realize, or pass it as inputs['input'] (the inputs given: 'image')"), simulate=True)
 def input_missing():
     return _check({"image": image(9, 9)})  # <-
 
