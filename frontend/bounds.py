@@ -21,7 +21,9 @@ from .types import Type
 
 _FULL = (-math.inf, math.inf)
 _MONOTONE = {"exp": math.exp, "sqrt": math.sqrt, "floor": math.floor, "ceil": math.ceil, "round": round,
-             "trunc": math.trunc}
+             "trunc": math.trunc, "sinh": math.sinh, "asinh": math.asinh, "atan": math.atan, "tanh": math.tanh}
+# Functions bounded whatever their argument (a float rounding may pass the exact bound by an ulp: widened)
+_WITHIN = {"sin": (-1.0, 1.0), "cos": (-1.0, 1.0), "asin": (-1.6, 1.6), "acos": (0.0, 3.2), "atan2": (-3.2, 3.2)}
 
 Interval = tuple[int, int]  # inclusive
 Box = list[Interval]
@@ -109,6 +111,8 @@ class Bounder:
         if isinstance(e, ir.UnOp):  # abs
             a = self(e.a)
             return (0.0 if a[0] <= 0 <= a[1] else min(abs(a[0]), abs(a[1])), max(abs(a[0]), abs(a[1])))
+        if isinstance(e, ir.MathCall) and e.name in _WITHIN:
+            return _WITHIN[e.name]
         if isinstance(e, ir.MathCall) and e.name in _MONOTONE:
             a = self(e.args[0])
             if (e.name == "sqrt" and a[0] < 0) or not all(math.isfinite(v) for v in a):

@@ -103,7 +103,7 @@ def _merge_constants(n: ir.BinOp) -> ir.Expr:
 def _fold(n: ir.Expr) -> ir.Expr:
     """A node whose operands are constants, as Halide's simplifier folds it."""
     vals = [k.value for k in ir.children(n)]
-    if isinstance(n, ir.MathCall) and n.name in ("exp", "log", "pow"):
+    if isinstance(n, ir.MathCall) and (n.name in ("exp", "log", "pow") or n.name in ir.LIBM_FUNCS):
         v = float(libm(n.name, *vals))
     elif isinstance(n, ir.BinOp) and n.op == "mod" and n.type.is_float():
         a, b = vals
@@ -149,11 +149,24 @@ def _fma_plan(e: ir.Expr) -> FmaPlan:
         if not (isinstance(n, ir.BinOp) and n.type.is_float() and n.op in ("add", "sub")):
             continue
         left, right = product(n.a), product(n.b)
-        if left is not None:
+        if left is not None and right is not None and n.op == "add" and not _by_constant(left[0], right[0]):
+            # Of a sum of two products LLVM fuses the right one (a*b + c*d is fma(c, d, a*b)), after Halide's
+            # simplifier moved a product by a constant to the right (a*3 + b*b is fma(a, 3, b*b)); of a
+            # difference, the left one (checked against Halide 21: tests/frontend/test_programs_trig.py)
+            plan[id(n)] = (right[0], n.a, right[1], False)
+        elif left is not None:
             plan[id(n)] = (left[0], n.b, left[1], n.op == "sub")
         elif right is not None:
             plan[id(n)] = (right[0], n.a, right[1] != (n.op == "sub"), False)
     return plan
+
+
+def _by_constant(p: ir.BinOp, q: ir.BinOp) -> bool:
+    """Whether product p has a constant factor and q none."""
+    def constant(m: ir.BinOp) -> bool:
+        return isinstance(m.a, ir.Const) or isinstance(m.b, ir.Const)
+
+    return constant(p) and not constant(q)
 
 
 def _use_counts(e: ir.Expr) -> Counter:

@@ -9,10 +9,16 @@ Three facts of Halide's CPU code generation decide the bits, and each is reprodu
   expansions are themselves contracted into FMAs. `exp_f32`, `log_f32` and `pow_f32` follow the same steps.
 - Float(64) exp/log/pow call the C library, and Halide's simplifier folds a call on a constant with the C
   library in double precision, then rounds to the call's type. `libm` gives those values.
+- The trigonometric and hyperbolic functions call the C library's float versions (sinf, atan2f, ...) for
+  Float(32), checked against Halide 21 on every value of a range (tests/frontend): `libm_f32` calls the same
+  library through ctypes, so the reference and Halide's JIT agree on the machine they run on.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import math
 
 import numpy as np
@@ -153,7 +159,10 @@ def pow_f32(x, y) -> np.ndarray:
         return np.where(x > 0, magnitude, out).astype(np.float32)[()]
 
 
-_LIBM = {"exp": math.exp, "log": math.log, "pow": math.pow}
+_LIBM = {"exp": math.exp, "log": math.log, "pow": math.pow, "sin": math.sin, "cos": math.cos, "tan": math.tan,
+         "asin": math.asin, "acos": math.acos, "atan": math.atan, "atan2": math.atan2, "sinh": math.sinh,
+         "cosh": math.cosh, "tanh": math.tanh, "asinh": math.asinh, "acosh": math.acosh, "atanh": math.atanh}
+_ARITY = {name: 2 if name in ("pow", "atan2") else 1 for name in _LIBM}
 
 
 def _libm_one(name: str):
@@ -162,22 +171,39 @@ def _libm_one(name: str):
     def safe(*args):
         try:
             return f(*args)
-        except OverflowError:
-            return math.inf
-        except ValueError:  # log of a negative, log(0), pow of a negative to a fraction
+        except OverflowError:  # exp, sinh, cosh, pow past the largest double
+            return math.copysign(math.inf, args[0]) if name == "sinh" else math.inf
+        except ValueError:  # outside the domain: C returns a pole's infinity or NaN where Python raises
             if name == "log" and args[0] == 0:
                 return -math.inf
             if name == "pow" and args[0] == 0:
                 return math.inf
+            if name == "atanh" and abs(args[0]) == 1:
+                return math.copysign(math.inf, args[0])
             return math.nan
 
-    return np.frompyfunc(safe, len(_ARITY_HINT[name]), 1)
+    return np.frompyfunc(safe, _ARITY[name], 1)
 
 
-_ARITY_HINT = {"exp": "x", "log": "x", "pow": "xy"}
 _LIBM_U = {name: _libm_one(name) for name in _LIBM}
 
 
 def libm(name: str, *args) -> np.ndarray:
     """The C library's double-precision function (Python's math calls it), elementwise."""
     return np.asarray(_LIBM_U[name](*(np.asarray(a, dtype=np.float64) for a in args)), dtype=np.float64)[()]
+
+
+@functools.cache
+def _libm_f32_u(name: str):
+    """The C library's float function (`sinf`, ...) through ctypes: what Halide's JIT calls for a Float(32) sin."""
+    lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+    fn = getattr(lib, f"{name}f")
+    fn.restype = ctypes.c_float
+    fn.argtypes = [ctypes.c_float] * _ARITY[name]
+    return np.frompyfunc(fn, _ARITY[name], 1)
+
+
+def libm_f32(name: str, *args) -> np.ndarray:
+    """The C library's float function of `name`, elementwise on float32 values (each value exact in a C float)."""
+    floats = [np.asarray(a, dtype=np.float32).astype(np.float64) for a in args]
+    return np.asarray(_libm_f32_u(name)(*floats), dtype=np.float32)[()]

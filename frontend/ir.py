@@ -40,7 +40,12 @@ BINARY_OPS = (
 )
 COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 UNARY_OPS = ("not", "abs", "neg")  # "neg" (floats only) appears only in floatlower's evaluation form
-MATH_FUNCS = {"exp": 1, "log": 1, "pow": 2, "sqrt": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1}
+MATH_FUNCS = {"exp": 1, "log": 1, "pow": 2, "sqrt": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1,
+              "sin": 1, "cos": 1, "tan": 1, "asin": 1, "acos": 1, "atan": 1, "atan2": 2, "sinh": 1, "cosh": 1,
+              "tanh": 1, "asinh": 1, "acosh": 1, "atanh": 1}
+# The C library's functions: Halide 21 calls libm's float versions (sinf, ...) at run time, its double ones to fold
+# a constant argument (floatmath.libm_f32, floatmath.libm).
+LIBM_FUNCS = ("sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh")
 
 
 @dataclass(frozen=True, slots=True, eq=False)

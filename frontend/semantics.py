@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ir
 from .types import Type
 
 
@@ -144,7 +145,7 @@ def _float_binop(op: str, t: Type, a, b) -> np.ndarray:
 
 def math_call(name: str, t: Type, *args) -> np.ndarray:
     """A MathCall evaluated at run time: Halide's own exp/log/pow for Float(32), the C library's for
-    Float(64), IEEE sqrt and rounding."""
+    Float(64) and for the trigonometric and hyperbolic functions, IEEE sqrt and rounding."""
     from . import floatmath
 
     args = [np.asarray(a, dtype=t.dtype) for a in args]
@@ -153,6 +154,8 @@ def math_call(name: str, t: Type, *args) -> np.ndarray:
             if t.bits() == 32:
                 return getattr(floatmath, f"{name}_f32")(*args)
             return floatmath.libm(name, *args)
+        if name in ir.LIBM_FUNCS:
+            return floatmath.libm_f32(name, *args) if t.bits() == 32 else floatmath.libm(name, *args)
         return _ROUNDING[name](args[0])[()]
 
 

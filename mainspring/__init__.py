@@ -63,14 +63,28 @@ from .frontend.library import sum_ as sum  # noqa: A004
 from .frontend.markers import Tuple, print_when, undef, unsafe_promise_clamped
 from .frontend.markers import print_ as print  # noqa: A004 - Halide's name
 from .frontend.mathfuncs import (
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
     ceil,
+    cos,
+    cosh,
     exp,
     floor,
     fract,
+    hypot,
     log,
     pow,  # noqa: A004 - Halide's name
     round,  # noqa: A004 - Halide's name
+    sin,
+    sinh,
     sqrt,
+    tan,
+    tanh,
     trunc,
 )
 from .frontend.operators import abs_ as abs  # noqa: A004 - Halide's name
@@ -111,6 +125,7 @@ __all__ = [
     "Func", "FuncRef", "Stage",
     "BoundaryConditions", "maximum", "minimum", "product", "sum",
     "ceil", "exp", "floor", "fract", "log", "pow", "round", "sqrt", "trunc",
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot",
     "count_leading_zeros", "count_trailing_zeros", "div_round_to_zero", "halving_add", "halving_sub", "lerp",
     "likely", "likely_if_innermost", "logical_not", "mod_round_to_zero", "mul_shift_right", "popcount",
     "reinterpret", "rounding_halving_add", "rounding_mul_shift_right", "rounding_shift_left",
