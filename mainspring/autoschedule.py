@@ -106,6 +106,7 @@ class _Plan:
     partial: set[tuple[int, int]] = field(default_factory=set)  # (id(f), update): unrolled over channels, taps serial
     serial_channels: set[int] = field(default_factory=set)  # streams of channels carrying one channel per transfer
     planes: dict[int, list[str]] = field(default_factory=dict)  # id(f) -> its planes unrolled (autoschedule_planes)
+    sweeps: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, RVars outermost)]
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
     glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
     host_tile: tuple[int, int] | None = None  # host tiles (each a run of the array), or None
