@@ -85,8 +85,15 @@ class Design:
             (d / fname).write_text(text, encoding="utf-8", newline="\n")
         inputs = self.example_inputs()
         words, expected = self._stream_words(inputs)
-        write_kit(d / "regression", self, words, expected, self._kept_words())
+        write_kit(d / "regression", self, words, expected, self._kept_words(),
+                  self._config(gather_inputs(self.pipe, inputs)[1]))
         return d
+
+    def _config(self, params: dict) -> dict[str, tuple[int, int]]:
+        """The configuration inputs of the top (signal -> (value, bits)): the Params and image sizes the
+        accelerator reads (the host reads the others)."""
+        return {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
+                if k in self.program.scalars}
 
     # ---- data ----
     def example_inputs(self, seed: int = 0) -> dict[str, Buffer]:
@@ -191,8 +198,7 @@ class Design:
                               lanes=self.program.output_lanes, care=care)
         marks = GLB_MARKS if self.program.glb is not None else ()
         # Only the Params the accelerator reads are its configuration inputs (the host reads the others).
-        cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
-               if k in self.program.scalars}
+        cfg = self._config(params)
         build = Path(build_dir or os.environ.get("MAINSPRING_BUILD_DIR", "build/sim"))
         # By content: designs of the same name compiled differently (e.g. by parallel tests) never share a file.
         src = build / "src" / f"{self.name}-{hashlib.sha256(self.verilog.encode()).hexdigest()[:16]}"
