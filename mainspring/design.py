@@ -96,8 +96,10 @@ class Design:
                 if k in self.program.scalars}
 
     # ---- data ----
-    def example_inputs(self, seed: int = 0) -> dict[str, Buffer]:
-        """Deterministic random inputs covering exactly the region the schedule reads."""
+    def example_inputs(self, seed: int = 0) -> dict[str, Buffer | int | float]:
+        """Deterministic random inputs covering exactly the region the schedule reads, and a value for each
+        scalar Param that has none (a Generator's InputScalar under `mainspring sim`, or `design.save`'s kit):
+        a small one, 1 to 8, where a gain or a divisor stays meaningful."""
         from .frontend.bounds import infer_boxes
 
         _, needed = infer_boxes(self.pipe, self.program.output_box, lambda p: None)
@@ -108,6 +110,9 @@ class Design:
             shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
             arr = rng.integers(t.min(), t.max(), size=shape, endpoint=True).astype(t.dtype)
             out[name] = Buffer(arr).set_min([lo for lo, _ in box])
+        for name, p in sorted(self.pipe.scalars.items()):
+            if p.kind == "scalar" and p.owner.get() is None:
+                out[name] = float(rng.integers(1, 9)) if p.type.is_float() else int(rng.integers(1, 9))
         return out
 
     def _required_box(self, name: str):

@@ -295,3 +295,44 @@ def test_regression_kit_drives_the_configuration_inputs(tmp_path):
     ok = subprocess.run(["sh", str(kit / "run.sh")], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"},
                         check=False)
     assert ok.returncode == 0 and "PASS image_size_as_value" in ok.stdout, ok.stdout + ok.stderr
+
+
+def _generator_with_a_scalar():
+    @hl.generator(name="probe8_gain_blur")
+    class GainBlur:
+        width = hl.GeneratorParam(13)
+        taps = hl.GeneratorParam(3)
+        input = hl.InputBuffer(hl.UInt(8), 2)
+        gain = hl.InputScalar(hl.UInt(16))
+        output = hl.OutputBuffer(hl.UInt(8), 2)
+
+        def generate(self):
+            x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+            hw_input, blur, hw_output = hl.Func("hw_input"), hl.Func("blur"), hl.Func("hw_output")
+            r = hl.RDom([hl.Range(0, self.taps)])
+            hw_input[x, y] = hl.u16(self.input[x, y])
+            blur[x, y] = hl.u16(0)
+            blur[x, y] += hw_input[x + r.x, y]
+            hw_output[x, y] = blur[x, y] * self.gain / (self.taps * 4)
+            self.output[x, y] = hl.u8(hw_output[x, y])
+            self.output.bound(x, 0, self.width).bound(y, 0, 7)
+            hw_output.compute_root().tile(x, y, xo, yo, xi, yi, self.width, 7).hw_accelerate(xi, xo)
+            blur.compute_at(hw_output, xo).update().unroll(r.x)
+            hw_input.compute_root().stream_to_accelerator()
+
+    return GainBlur
+
+
+@pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
+def test_example_inputs_give_an_unset_input_scalar_a_value(simulator, build_dir, compile_shared, tmp_path):
+    """`mainspring sim gen.py` and design.save simulate a Generator on its example inputs: an InputScalar no one
+    set gets a value (1 to 8) instead of failing as never set (before session 25)."""
+    design = compile_shared(_generator_with_a_scalar()(generator_params={"taps": 5}), name="gain_blur")
+    inputs = design.example_inputs(2)
+    assert 1 <= inputs["gain"] <= 8
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
+    if simulator == "icarus":
+        design.save(tmp_path / "d")
+        ok = subprocess.run(["sh", str(tmp_path / "d" / "regression" / "run.sh")], capture_output=True, text=True,
+                            env={"PATH": "/usr/bin:/bin"}, check=False)
+        assert ok.returncode == 0 and "PASS gain_blur" in ok.stdout, ok.stdout + ok.stderr
