@@ -110,7 +110,8 @@ def kernel_from_op(op: Op, name: str | None = None, output: str = "out") -> Kern
     """The kernel of a loop-nest op (`hwlower.ir.Op`): ports for the loads its value reads (in the op's load
     order), then for its scalar Params (by name), and one output port for the stored value."""
     stage = "pure definition" if op.stage == 0 else f"update {op.stage}"
-    return Kernel(name or op.name, _inputs(op, op.value), ((output, op.value),),
+    value = _port_safe_params(op.value)
+    return Kernel(name or op.name, _inputs(op, value), ((output, value),),
                   source=f"Func {op.func}, {stage} (op {op.name})")
 
 
@@ -129,10 +130,23 @@ def address_kernel(op: Op, box: tuple[tuple[int, int], ...], name: str, output: 
             c = ir.BinOp(t, "mul", c, ir.const(t, stride))
         terms.append(c)
         stride *= extent
-    addr = functools.reduce(lambda a, b: ir.BinOp(t, "add", a, b), terms)
+    addr = _port_safe_params(functools.reduce(lambda a, b: ir.BinOp(t, "add", a, b), terms))
     what = "the address it updates" if op.scatter else "the RAM address it reads"
     return Kernel(name, _inputs(op, addr), ((output, addr),), source=f"Func {op.func}, update {op.stage}: {what} "
                   f"(op {op.name})")
+
+
+def _port_safe_params(e: ir.Expr) -> ir.Expr:
+    """e with each scalar read whose name is no Verilog identifier (an image's shape, `input.width()`, is Halide's
+    `input.extent.0`) reading the port of its top-level configuration input's name instead (verilog.names.signal,
+    which design.simulate drives)."""
+    def go(n: ir.Expr, kids: tuple) -> ir.Expr:
+        if isinstance(n, ir.Call) and not n.args and not isinstance(n.callee, PortRef) \
+                and getattr(n.callee, "kind", None) == "shape":
+            return read_port(re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", n.callee.name)).strip("_"), n.type)
+        return ir.rebuild(n, kids)
+
+    return ir.transform(e, go)
 
 
 def _inputs(op: Op, value: ir.Expr) -> tuple[tuple[str, Type], ...]:

@@ -466,8 +466,8 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
                 f"{loc}: Func '{self._fn.name}': {call}({name}, ...): can't bound variable {name} because it is not "
                 f"one of its dimensions ({', '.join(self._fn.args)}){did_you_mean(name, self._fn.args)}"
             )
-        lo_v = None if lo is None else _require_const_int(lo, f"{call}({name}) min")
-        ext_v = _require_const_int(extent, f"{call}({name}) extent")
+        lo_v = None if lo is None else _require_const_int(lo, f"Func '{self._fn.name}': {call}({name}) min")
+        ext_v = _require_const_int(extent, f"Func '{self._fn.name}': {call}({name}) extent")
         if ext_v < 1:
             raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ..., {ext_v}): "
                                 "the extent must be positive")

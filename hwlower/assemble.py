@@ -57,7 +57,7 @@ def _refuse_tiles_of_no_input(s: Lowering, acc: Function) -> None:
 
 def _scalars(nest: LoopNest) -> tuple[str, ...]:
     names = {n.callee.name for _, op in nest.ops() for e in (op.value,) + op.scatter + op.lookup for n in ir.walk(e)
-             if isinstance(n, ir.Call) and not n.args and getattr(n.callee, "kind", None) == "scalar"}
+             if isinstance(n, ir.Call) and not n.args and getattr(n.callee, "kind", None) in ("scalar", "shape")}
     return tuple(sorted(names))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.pipeline import Pipeline
@@ -21,6 +22,7 @@ def infer_bounds(s: Lowering) -> Lowering:
     multiples = box_multiples(s.pipe, s.found_region, defs)
     boxes, _ = infer_boxes(s.pipe, obox, lambda p: None, required=required, multiples=multiples,
                            shifted=shifted_funcs(s.found_region))
+    _check_bounded(s.pipe, boxes, obox)
     return replace(s, output_box=obox, boxes=boxes, required=required, multiples=multiples,
                    phases=phase_periods(s.pipe, s.found_region, defs))
 
@@ -46,3 +48,39 @@ def output_box(pipe: Pipeline) -> Box:
         box.append((b[0], b[0] + b[1] - 1))
     return box
 
+
+def _check_bounded(pipe: Pipeline, boxes: dict[str, Box], obox: Box) -> None:
+    """Refuse a Func whose box spans the whole int32 range because a read of it is at a coordinate computed from
+    a scalar Param or an image's size (known only when the pipeline runs): no buffer holds that."""
+    unbounded = {name for name, box in boxes.items() if any(hi - lo >= 1 << 30 for lo, hi in box)}
+    if not unbounded:
+        return
+    for f in pipe.order:
+        for d in pipe.definitions(f):
+            for node in ir.walk(d.value):
+                if not (isinstance(node, ir.Call) and node.args and getattr(node.callee, "name", None) in unbounded):
+                    continue
+                for i, a in enumerate(node.args):
+                    params = [n.callee.name for n in ir.walk(a) if isinstance(n, ir.Call) and not n.args
+                              and getattr(n.callee, "kind", None) in ("scalar", "shape")]
+                    if params:
+                        _refuse_param_coordinate(f.name, d.loc, node, i, params[0], obox)
+
+
+def _refuse_param_coordinate(consumer: str, loc: object, node: ir.Call, i: int, param: str, obox: Box) -> None:
+    lo, hi = obox[i] if i < len(obox) else obox[-1]
+    args = [ir.to_string(a) for a in node.args]
+    fixed = list(args)
+    fixed[i] = f"hl.clamp({args[i]}, {lo}, {hi})"
+    name = node.callee.name
+    defs = getattr(node.callee, "definitions", None) or [None]
+    copied = getattr(defs[0], "value", None)  # a copy lowering made (hwlower/ram_copies.py) names its source
+    if len(defs) == 1 and isinstance(copied, ir.Call) and copied.args and \
+            all(isinstance(a, ir.Var) for a in copied.args) and name.startswith(f"{copied.callee.name}_ram"):
+        name = copied.callee.name
+    raise ScheduleError(
+        f"{loc}: Func '{consumer}' reads '{name}' at ({', '.join(args)}): coordinate {i} depends on '{param}', "
+        f"known only when the pipeline runs, so '{name}' would span every int32 coordinate; the accelerator's "
+        f"buffers are sized at compile time. Clamp the coordinate to the range it may read, e.g. "
+        f"{name}[{', '.join(fixed)}]."
+    )

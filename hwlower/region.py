@@ -14,7 +14,7 @@ from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
-from mainspring.frontend.schedule import LoopLevel, MemoryType, Split
+from mainspring.frontend.schedule import Fuse, LoopLevel, MemoryType, Split
 
 from .fold import fold_update
 from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
@@ -72,6 +72,14 @@ def format_region(s: Lowering) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _split_or_fused(f: Function, var: str) -> bool:
+    """Whether a split or fuse of f's loops consumed `var`: hw_accelerate's compute var names no loop the design
+    needs (seed 002: "the first argument is unused"), so `tile(...).hw_accelerate(xi, xo).fuse(xi, yi, t)` keeps
+    compiling, as Halide accepts it."""
+    return any((isinstance(d, Split) and d.old == var) or (isinstance(d, Fuse) and var in (d.inner, d.outer))
+               for d in f.definitions[0].schedule.directives)
+
+
 def find_region(pipe: Pipeline) -> Region:
     accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
     if not accel:
@@ -92,7 +100,8 @@ def find_region(pipe: Pipeline) -> Region:
     compute_var, store_var, loc = accelerate_call(out)
     loops = pipe.loop_names(out)
     for v in (compute_var, store_var):
-        if v not in loops and not (v == store_var == "__outermost"):
+        if v not in loops and not (v == store_var == "__outermost") \
+                and not (v == compute_var and store_var in loops and _split_or_fused(out, v)):
             raise ScheduleError(
                 f"{loc}: Func '{out.name}': hw_accelerate({compute_var}, {store_var}): '{out.name}' has no loop "
                 f"'{v}' (its loops are {', '.join(loops)}); tile it first, e.g. "

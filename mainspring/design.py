@@ -85,12 +85,21 @@ class Design:
             (d / fname).write_text(text, encoding="utf-8", newline="\n")
         inputs = self.example_inputs()
         words, expected = self._stream_words(inputs)
-        write_kit(d / "regression", self, words, expected, self._kept_words())
+        write_kit(d / "regression", self, words, expected, self._kept_words(),
+                  self._config(gather_inputs(self.pipe, inputs)[1]))
         return d
 
+    def _config(self, params: dict) -> dict[str, tuple[int, int]]:
+        """The configuration inputs of the top (signal -> (value, bits)): the Params and image sizes the
+        accelerator reads (the host reads the others)."""
+        return {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
+                if k in self.program.scalars}
+
     # ---- data ----
-    def example_inputs(self, seed: int = 0) -> dict[str, Buffer]:
-        """Deterministic random inputs covering exactly the region the schedule reads."""
+    def example_inputs(self, seed: int = 0) -> dict[str, Buffer | int | float]:
+        """Deterministic random inputs covering exactly the region the schedule reads, and a value for each
+        scalar Param that has none (a Generator's InputScalar under `mainspring sim`, or `design.save`'s kit):
+        a small one, 1 to 8, where a gain or a divisor stays meaningful."""
         from .frontend.bounds import infer_boxes
 
         _, needed = infer_boxes(self.pipe, self.program.output_box, lambda p: None)
@@ -101,6 +110,9 @@ class Design:
             shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
             arr = rng.integers(t.min(), t.max(), size=shape, endpoint=True).astype(t.dtype)
             out[name] = Buffer(arr).set_min([lo for lo, _ in box])
+        for name, p in sorted(self.pipe.scalars.items()):
+            if p.kind == "scalar" and p.owner.get() is None:
+                out[name] = float(rng.integers(1, 9)) if p.type.is_float() else int(rng.integers(1, 9))
         return out
 
     def _required_box(self, name: str):
@@ -191,8 +203,7 @@ class Design:
                               lanes=self.program.output_lanes, care=care)
         marks = GLB_MARKS if self.program.glb is not None else ()
         # Only the Params the accelerator reads are its configuration inputs (the host reads the others).
-        cfg = {signal(k): (v, self.pipe.scalars[k].type.bits()) for k, v in params.items()
-               if k in self.program.scalars}
+        cfg = self._config(params)
         build = Path(build_dir or os.environ.get("MAINSPRING_BUILD_DIR", "build/sim"))
         # By content: designs of the same name compiled differently (e.g. by parallel tests) never share a file.
         src = build / "src" / f"{self.name}-{hashlib.sha256(self.verilog.encode()).hexdigest()[:16]}"

@@ -66,8 +66,9 @@ grep -q "^PASS" result.txt
 """
 
 
-def write_kit(directory: Path, design, words: dict, expected, care=None) -> None:
-    """`care`: per expected word, whether it is checked (False for the padding words of RoundUp tails)."""
+def write_kit(directory: Path, design, words: dict, expected, care=None, config: dict | None = None) -> None:
+    """`care`: per expected word, whether it is checked (False for the padding words of RoundUp tails);
+    `config`: the top's configuration inputs (signal -> (value, bits)), the Params the accelerator reads."""
     directory.mkdir(parents=True, exist_ok=True)
     ow = design.program.output_type.bits()
     widths = {s.port: s.type.bits() for s in design.program.inputs}
@@ -86,6 +87,8 @@ def write_kit(directory: Path, design, words: dict, expected, care=None) -> None
         loads.append(f'        $readmemh("{s}.hex", {s}_mem);\n')
         advance.append(f"        if ({s}_valid && {s}_ready) {s}_i = {s}_i + 1;\n"
                        f"        {s}_valid <= ({s}_i < {len(ws)}) && (lfsr[3:2] != 2'b00);\n")
+    for port, (value, bits) in sorted((config or {}).items()):
+        conns.append(f"\n        .{port}({bits}'h{int(value) & ((1 << bits) - 1):x}),")
     out_lanes = design.program.output_lanes
     care = [True] * len(expected) if care is None else list(care)
     mask = _transfers([(1 << ow) - 1 if c else 0 for c in care], ow, out_lanes)

@@ -524,3 +524,33 @@ def ram_output_in_host_tiles():
 @ram_output_in_host_tiles.fix
 def _():
     return hl.compile(_ram_output(1), name="demo")
+
+
+def _flip(clamped: bool):
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = input_[x, y]
+    at = input_.width() - 1 - x
+    hw_output[x, y] = hw_input[hl.clamp(at, 0, 7) if clamped else at, y] + hw_input[x, y]  # <-flip_read
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "A read at a coordinate computed from a Param or an image's size", (
+    "{flip_read}: Func 'hw_output' reads 'hw_input' at (((input.extent.0 - 1) - x), y): coordinate 0 depends on "
+    "'input.extent.0', known only when the pipeline runs, so 'hw_input' would span every int32 coordinate; the "
+    "accelerator's buffers are sized at compile time. Clamp the coordinate to the range it may read, e.g. "
+    "hw_input[hl.clamp(((input.extent.0 - 1) - x), 0, 7), y]."), func="hw_output",
+    note="a traceback (an address constant past 32 bits) before session 25; input.width() as a value, not a "
+    "coordinate, is a configuration input of the accelerator, as a scalar Param is")
+def coordinate_from_a_runtime_size():
+    return _flip(clamped=False)
+
+
+@coordinate_from_a_runtime_size.fix
+def _():
+    return _flip(clamped=True)

@@ -444,6 +444,22 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
+@case("schedule", "bound by an image's size (known only when the pipeline runs)", (
+    "{at}: Func 'output': bound(x) extent must be a constant integer, got input.extent.0; hardware loops are fixed "
+    "at compile time: use a Python int (e.g. 4)"), func="output")
+def bound_by_an_image_size():
+    p = scheduled()
+    p.output.bound(p.x, 0, p.input.width())  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@bound_by_an_image_size.fix
+def _():
+    p = scheduled()
+    p.output.bound(p.x, 0, 8)
+    return hl.compile(p.output, name="demo")
+
+
 @case("schedule", "bound smaller than the region the consumers read", (
     "{at}: Bounds given for mid in y (from 0 to 7) do not cover required region (from 0 to 8): Func "
     '"mid".bound(y, 0, 8); widen the bound'), func="mid")
