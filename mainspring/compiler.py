@@ -28,7 +28,7 @@ from .design import Design
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
 from .frontend.generator import Generator, generator_output
-from .frontend.pipeline import Pipeline
+from .frontend.pipeline import Pipeline, check_one_output
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .hwlower.ir import Op
@@ -71,6 +71,7 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     output, target = generator_output(output, target)
     target = target or CGRA()
     pipe = Pipeline(output)
+    check_one_output(pipe)
     pipe.check_schedule()
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)

@@ -344,3 +344,20 @@ def _():
     up = _levels_by_2_and_3(on_host=True)
     hl.Pipeline(up).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
     return hl.compile(up, name="demo")
+
+
+@case("schedule", "The autoscheduler applied to several outputs", (
+    "{at}: apply_autoscheduler of a pipeline of 2 outputs ('output', 'mid'): a mainspring design streams one output "
+    "for now (realize computes several, as Halide does); schedule each output as a design of its own, e.g. "
+    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(mid).apply_autoscheduler(...)"), func="output")
+def autoschedule_two_outputs():
+    p = unscheduled()
+    hl.Pipeline([p.output, p.mid]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@autoschedule_two_outputs.fix
+def _():
+    p = unscheduled()
+    hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))
+    return hl.compile(p.output, name="demo")

@@ -14,7 +14,8 @@ def _generator(dimensions: int = 2, out_type=None, defines: bool = True, outputs
     class Pointwise(hl.Generator):
         gain = hl.GeneratorParam(2)
         input = hl.InputBuffer(hl.UInt(16), 2)
-        output = hl.OutputBuffer(out_type or hl.UInt(16), dimensions)
+        if outputs:
+            output = hl.OutputBuffer(out_type or hl.UInt(16), dimensions)
         if outputs == 2:
             output2 = hl.OutputBuffer(hl.UInt(16), 2)
 
@@ -23,7 +24,7 @@ def _generator(dimensions: int = 2, out_type=None, defines: bool = True, outputs
             hw_input, hw_output = hl.funcs("hw_input hw_output")
             hw_input[x, y] = self.input[x, y]
             hw_output[x, y] = hw_input[x, y] * self.gain
-            if defines:
+            if defines and outputs:
                 self.output[x, y] = hw_output[x, y]
                 self.output.bound(x, 0, 8).bound(y, 0, 8)
             if outputs == 2:
@@ -91,15 +92,30 @@ def _():
     return hl.compile(gen(), name="demo")
 
 
-@case("algorithm", "A Generator with two outputs", (
-    "{at}: Generator pointwise declares 2 OutputBuffers: a design has one output image; declare exactly one "
-    "(split several outputs into several generators)"))
+@case("algorithm", "A compile of a Generator with two outputs", (
+    "{at}: compile of a pipeline of 2 outputs ('output', 'output2'): a mainspring design streams one output for "
+    "now (realize computes several, as Halide does); compile each output as a design of its own, e.g. "
+    "hl.compile(output, name=\"output\") and hl.compile(output2, name=\"output2\")"), func="output2")
 def two_outputs():
     gen = _generator(outputs=2)
     return hl.compile(gen(), name="demo")  # <-
 
 
 @two_outputs.fix
+def _():
+    gen = _generator()
+    return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "A Generator with no output", (
+    "{at}: Generator pointwise declares no OutputBuffer: declare one (e.g. output = hl.OutputBuffer(hl.UInt(8), "
+    "2)) and define it in generate()"))
+def no_outputs():
+    gen = _generator(outputs=0)
+    return hl.compile(gen(), name="demo")  # <-
+
+
+@no_outputs.fix
 def _():
     gen = _generator()
     return hl.compile(gen(), name="demo")

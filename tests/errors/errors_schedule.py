@@ -524,9 +524,10 @@ def _():
     return hl.compile(result, name="demo")
 
 
-@case("schedule", "A pipeline of several outputs", (
-    "{at}: mainspring pipelines have one output Func for now; pass a single Func (compile each "
-    "output as a pipeline of its own)"))
+@case("schedule", "A compile of several outputs", (
+    "{at}: compile of a pipeline of 2 outputs ('output', 'hw_output'): a mainspring design streams one output for "
+    "now (realize computes several, as Halide does); compile each output as a design of its own, e.g. "
+    "hl.compile(output, name=\"output\") and hl.compile(hw_output, name=\"hw_output\")"), func="output")
 def compile_two_outputs():
     p = scheduled()
     return hl.compile([p.output, p.hw_output], name="demo")  # <-

@@ -181,9 +181,10 @@ def _():
 
 
 @case("algorithm", "A Tuple Func as the pipeline's output", (
-    "{at}: Func 'output' returns a Tuple of 2 elements and is the pipeline's output, but a mainspring pipeline "
-    "has one output stream of single values: define the output from one element (e.g. out[x, y] = "
-    "output[x, y][0]), or compile one pipeline per element"), func="output", simulate=True)
+    "{at}: Func 'output' returns a Tuple of 2 elements and is the pipeline's output, but a mainspring design has "
+    "one output stream of single values (realize gives one buffer per element, as Halide does): define the output "
+    "from one element (e.g. out[x, y] = output[x, y][0]), or compile one pipeline per element"), func="output",
+    simulate=True)
 def tuple_output():
     x, y, input_, hw_input, hw_output = io_funcs()
     hw_output[x, y] = (hw_input[x, y], hw_input[x + 1, y])
