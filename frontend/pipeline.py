@@ -75,14 +75,16 @@ class Pipeline:
     """A pipeline computing one output Func, or several (Halide's `Pipeline([a, b])`: the Funcs they share are
     computed once; a Tuple output is one output per element, as Halide's Realization)."""
 
-    def __init__(self, output):
+    def __init__(self, output, tuples_whole: bool = False):
+        """`tuples_whole`: a Tuple output is one output, its packed word (the Func `compile` packs outputs into)."""
         given = list(output) if isinstance(output, (list, tuple)) else [output]
         if not given:
             raise HalideError(f"{user_location()}: Pipeline takes a Func or a list of Funcs, got an empty list")
         for f in given:
             _check_output(f)
         self.given: list[Function] = [f.function() for f in given]  # as the user passed them (Tuples whole)
-        self.outputs: list[Function] = [part for f in given for part in _elements(f)]
+        self.outputs: list[Function] = [part for f in given
+                                         for part in ([f.function()] if tuples_whole else _elements(f))]
         self.output: Function = self.outputs[0]  # the one output of a pipeline the hardware compiles
         self._defs: dict[int, list[Definition]] = {}
         self.graph = nx.DiGraph()  # producer -> consumer, nodes are unique names
@@ -443,7 +445,7 @@ class Pipeline:
         `hl.AutoschedulerParams("Mainspring", {...})`; the result's `schedule_source` is the schedule as Python."""
         from mainspring.autoschedule import apply_autoscheduler
 
-        check_one_output(self, "apply_autoscheduler")
+        _refuse_several_outputs(self)
         _refuse_scheduled(self)
         return apply_autoscheduler(self, target, params)
 
@@ -485,31 +487,23 @@ def _elements(f: Func) -> list[Function]:
     return [part.function() for part in parts]
 
 
-def check_one_output(pipe: Pipeline, call: str = "compile") -> None:
-    """Refuse what the accelerator cannot stream out yet: several outputs, or a Tuple output (whose realize
-    gives one buffer per element). `call`: what needs one output (compile, or apply_autoscheduler)."""
-    tuples = [fn for fn in pipe.given if fn.tuple_layout is not None]
-    if len(pipe.given) == 1 and tuples:
-        fn = tuples[0]
-        n = len(fn.tuple_layout.fields)
-        raise HalideError(
-            f"{user_location()}: Func '{fn.name}' returns a Tuple of {n} elements and is the pipeline's output, but "
-            "a mainspring design has one output stream of single values (realize gives one buffer per element, "
-            f"as Halide does): define the output from one element (e.g. out[x, y] = {fn.name}[x, y][0]), or "
-            "compile one pipeline per element"
-        )
-    if len(pipe.given) > 1:
-        names = [fn.name for fn in pipe.given]
-        listed = ", ".join(f"'{n}'" for n in names)
-        if call == "compile":
-            each = " and ".join(f"hl.compile({n}, name=\"{n}\")" for n in names[:2])
-        else:
-            each = " and ".join(f"hl.Pipeline({n}).{call}(...)" for n in names[:2])
-        raise HalideError(
-            f"{user_location()}: {call} of a pipeline of {len(names)} outputs ({listed}): a mainspring design "
-            "streams one output for now (realize computes several, as Halide does); "
-            f"{'compile' if call == 'compile' else 'schedule'} each output as a design of its own, e.g. {each}"
-        )
+def _refuse_several_outputs(pipe: Pipeline) -> None:
+    """The autoscheduler plans the accelerator of one output of single values."""
+    if len(pipe.outputs) == 1:
+        return
+    names = [fn.name for fn in pipe.given]
+    if len(names) == 1:
+        n = len(pipe.outputs)
+        reason = f"Func '{names[0]}' returns a Tuple of {n} elements and is the pipeline's output"
+        fix = (f"apply it to a Func of one element (e.g. out[x, y] = {names[0]}[x, y][0]), then schedule the Tuple "
+               "by hand, or compile one pipeline per element")
+    else:
+        reason = f"the pipeline has {len(names)} outputs ({', '.join(repr(n) for n in names)})"
+        fix = ("apply it to each output's pipeline of its own, e.g. "
+               + " and ".join(f"hl.Pipeline({n}).apply_autoscheduler(...)" for n in names[:2])
+               + ", or schedule several outputs by hand (compile packs them into one stream)")
+    raise HalideError(f"{user_location()}: apply_autoscheduler: {reason}, but the Mainspring autoscheduler "
+                      f"schedules a pipeline of one output of single values; {fix}")
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

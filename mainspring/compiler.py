@@ -28,7 +28,8 @@ from .design import Design
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
 from .frontend.generator import Generator, generator_output
-from .frontend.pipeline import Pipeline, check_one_output
+from .frontend.outputs import Output, packed_outputs
+from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .hwlower.ir import Op
@@ -71,7 +72,11 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     output, target = generator_output(output, target)
     target = target or CGRA()
     pipe = Pipeline(output)
-    check_one_output(pipe)
+    packed = packed_outputs(pipe)
+    outputs: tuple[Output, ...] = ()
+    if packed is not None:  # several outputs (or a Tuple's elements): the host packs them into one output
+        sink, outputs = packed
+        pipe = Pipeline(sink, tuples_whole=True)
     pipe.check_schedule()
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
@@ -115,7 +120,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
         report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs),
                                  report["ideal_cycles"] // len(program.tiles)))
     _check_fits(name, report, target)
-    return Design(name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
+    return Design(name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb,
+                  outputs)
 
 
 def _render(name: str, memory_text: str, compute_doc: dict) -> str:

@@ -347,9 +347,10 @@ def _():
 
 
 @case("schedule", "The autoscheduler applied to several outputs", (
-    "{at}: apply_autoscheduler of a pipeline of 2 outputs ('output', 'mid'): a mainspring design streams one output "
-    "for now (realize computes several, as Halide does); schedule each output as a design of its own, e.g. "
-    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(mid).apply_autoscheduler(...)"), func="output")
+    "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'mid'), but the Mainspring autoscheduler "
+    "schedules a pipeline of one output of single values; apply it to each output's pipeline of its own, e.g. "
+    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(mid).apply_autoscheduler(...), or schedule "
+    "several outputs by hand (compile packs them into one stream)"), func="output")
 def autoschedule_two_outputs():
     p = unscheduled()
     hl.Pipeline([p.output, p.mid]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))  # <-

@@ -92,18 +92,18 @@ def _():
     return hl.compile(gen(), name="demo")
 
 
-@case("algorithm", "A compile of a Generator with two outputs", (
-    "{at}: compile of a pipeline of 2 outputs ('output', 'output2'): a mainspring design streams one output for "
-    "now (realize computes several, as Halide does); compile each output as a design of its own, e.g. "
-    "hl.compile(output, name=\"output\") and hl.compile(output2, name=\"output2\")"), func="output2")
+@case("algorithm", "A Generator with two outputs bounded differently", (
+    "{at}: compile of a pipeline of several outputs: 'output' is bounded to [0, +8) in dimension 1 (y), 'output2' "
+    "to [0, +4); a mainspring design streams its outputs together, over one region: bound them alike (e.g. "
+    "output2.bound(y, 0, 8)), or compile them as designs of their own"), func="output2")
 def two_outputs():
-    gen = _generator(outputs=2)
+    gen = _generator(outputs=2, also=lambda g, hw, xi: g.output2.bound(hl.Var("y"), 0, 4))
     return hl.compile(gen(), name="demo")  # <-
 
 
 @two_outputs.fix
 def _():
-    gen = _generator()
+    gen = _generator(outputs=2)
     return hl.compile(gen(), name="demo")
 
 

@@ -524,16 +524,62 @@ def _():
     return hl.compile(result, name="demo")
 
 
-@case("schedule", "A compile of several outputs", (
-    "{at}: compile of a pipeline of 2 outputs ('output', 'hw_output'): a mainspring design streams one output for "
-    "now (realize computes several, as Halide does); compile each output as a design of its own, e.g. "
-    "hl.compile(output, name=\"output\") and hl.compile(hw_output, name=\"hw_output\")"), func="output")
-def compile_two_outputs():
+@case("schedule", "Several outputs bounded differently", (
+    "{at}: compile of a pipeline of several outputs: 'output' is bounded to [0, +8) in dimension 0 (x), 'half' to "
+    "[0, +4); a mainspring design streams its outputs together, over one region: bound them alike (e.g. "
+    "half.bound(x, 0, 8)), or compile them as designs of their own"), func="half", simulate=True)
+def outputs_bounded_differently():
     p = scheduled()
-    return hl.compile([p.output, p.hw_output], name="demo")  # <-
+    half = hl.Func("half")
+    half[p.x, p.y] = p.hw_output[p.x, p.y] / 2
+    half.bound(p.x, 0, 4).bound(p.y, 0, 8)
+    return hl.compile([p.output, half], name="demo")  # <-
 
 
-@compile_two_outputs.fix
+@outputs_bounded_differently.fix
 def _():
     p = scheduled()
-    return hl.compile(p.output, name="demo")
+    half = hl.Func("half")
+    half[p.x, p.y] = p.hw_output[p.x, p.y] / 2
+    half.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    return hl.compile([p.output, half], name="demo")
+
+
+@case("schedule", "Several outputs wider than one word", (
+    "{at}: compile of a pipeline of outputs 'output' (uint16), 'wide' (uint32): a mainspring design streams several "
+    "outputs packed into one integer word of at most 32 bits, and their widths add up to 16 + 32 = 48 bits; narrow "
+    "the outputs (e.g. hl.u8(...)), or compile them as designs of their own, e.g. hl.compile(output, "
+    "name=\"output\") and hl.compile(wide, name=\"wide\")"), func="wide", simulate=True)
+def outputs_wider_than_a_word():
+    p = scheduled()
+    wide = hl.Func("wide")
+    wide[p.x, p.y] = hl.u32(p.hw_output[p.x, p.y]) * 3
+    return hl.compile([p.output, wide], name="demo")  # <-
+
+
+@outputs_wider_than_a_word.fix
+def _():
+    p = scheduled()
+    wide = hl.Func("wide")
+    wide[p.x, p.y] = hl.u16(p.hw_output[p.x, p.y] * 3)
+    return hl.compile([p.output, wide], name="demo")
+
+
+@case("schedule", "Several outputs without a bound", (
+    "{at}: compile of a pipeline of several outputs ('hw_output' and 'half'): dimension 0 (x) has no bound, and "
+    "hardware sizes are fixed at compile time; bound the outputs, e.g. hw_output.bound(x, 0, <extent>)"),
+    func="hw_output")
+def outputs_without_a_bound():
+    p = scheduled()
+    half = hl.Func("half")
+    half[p.x, p.y] = p.hw_output[p.x, p.y] / 2
+    return hl.compile([p.hw_output, half], name="demo")  # <-
+
+
+@outputs_without_a_bound.fix
+def _():
+    p = scheduled()
+    half = hl.Func("half")
+    half[p.x, p.y] = p.hw_output[p.x, p.y] / 2
+    half.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    return hl.compile([p.hw_output, half], name="demo")

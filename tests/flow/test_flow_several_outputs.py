@@ -1,0 +1,127 @@
+"""Pipelines of several outputs on the hardware flow (frontend/outputs.py): `hl.compile([a, b])` and a Tuple
+output. The outputs come from one accelerator stream (here a Tuple hw_output: a blur and its gradient, computed
+in one loop nest) and the host packs them into one output Func; `check` compares each output apart. Each design
+bit-exact on both simulators, equal to `hl.Pipeline([...]).realize` and to an independent NumPy computation."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from compile_once import grouped
+
+import mainspring as hl
+
+SIMULATORS = ("icarus", "verilator")
+W, H = 16, 12
+
+
+def _blur_and_gradient():
+    """hw_output = (a 3x3 box blur, uint16; |blur[x + 1] - blur[x]| / 2, uint8), accelerated as one tile."""
+    x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, blur_x, blur, hw_output = hl.funcs("hw_input blur_x blur hw_output")
+    hw_input[x, y] = image[x, y]
+    blur_x[x, y] = hl.u16(hw_input[x, y]) + hw_input[x + 1, y] + hw_input[x + 2, y]
+    blur[x, y] = (blur_x[x, y] + blur_x[x, y + 1] + blur_x[x, y + 2]) / 9
+    hw_output[x, y] = (blur[x, y], hl.u8(hl.absd(blur[x + 1, y], blur[x, y]) / 2))
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+    blur.compute_at(hw_output, xo)
+    blur_x.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return x, y, hw_output
+
+
+def two_outputs():
+    x, y, hw_output = _blur_and_gradient()
+    blurred, gradient = hl.funcs("blurred gradient")
+    blurred[x, y] = hw_output[x, y][0]
+    gradient[x, y] = hw_output[x, y][1]
+    for f in (blurred, gradient):
+        f.bound(x, 0, W).bound(y, 0, H)
+    return [blurred, gradient]
+
+
+def output_read_by_output():
+    """`edge` reads the output `blurred` (and the gradient): the host computes blurred once for both."""
+    x, y, hw_output = _blur_and_gradient()
+    blurred, edge = hl.funcs("blurred edge")
+    blurred[x, y] = hw_output[x, y][0]
+    edge[x, y] = hl.u8(hl.min(blurred[x, y] / 2 + hw_output[x, y][1], 255))
+    blurred.bound(x, 0, W).bound(y, 0, H)
+    edge.bound(x, 0, W).bound(y, 0, H)
+    return [blurred, edge]
+
+
+def tuple_output():
+    """The output is a Tuple: one output per element, as Halide's Realization."""
+    x, y, hw_output = _blur_and_gradient()
+    output = hl.Func("output")
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, W).bound(y, 0, H)
+    return output
+
+
+def _expected(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(blur, gradient) over W x H, from loops of plain NumPy sums."""
+    c = a.astype(np.int64)
+    blur = np.zeros((H + 0, W + 1), np.int64)
+    for j in range(H):
+        for i in range(W + 1):
+            blur[j, i] = c[j:j + 3, i:i + 3].sum() // 9
+    gradient = np.abs(blur[:, 1:] - blur[:, :-1]) // 2
+    return blur[:, :W].astype(np.uint16), gradient.astype(np.uint8)
+
+
+def _edge(blur: np.ndarray, gradient: np.ndarray) -> np.ndarray:
+    return np.minimum(blur.astype(np.int64) // 2 + gradient, 255).astype(np.uint8)
+
+
+DESIGNS = {
+    "two_outputs": (two_outputs, lambda b, g: (b, g)),
+    "output_read_by_output": (output_read_by_output, lambda b, g: (b, _edge(b, g))),
+    "tuple_output": (tuple_output, lambda b, g: (b, g)),
+}
+
+
+@functools.cache
+def _design(kind: str):
+    build, expected = DESIGNS[kind]
+    outputs = build()
+    design = hl.compile(outputs, name=f"outputs_{kind}")
+    image = np.random.default_rng(8).integers(0, 256, (H + 2, W + 3)).astype(np.uint8)
+    return design, outputs, image, expected(*_expected(image))
+
+
+@pytest.mark.parametrize("kind", grouped("several_outputs", sorted(DESIGNS)))
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_every_output_is_bit_exact_and_equal_to_numpy(kind, simulator, build_dir):
+    design, outputs, image, want = _design(kind)
+    realized = hl.Pipeline(outputs).realize([W, H], {"input": hl.Buffer(image)})
+    for got, ref, w in zip(design.reference_outputs({"input": image}), realized, want, strict=True):
+        assert got.dtype == w.dtype and np.array_equal(got, w)
+        assert np.array_equal(np.asarray(ref), w)
+    res = design.check({"input": image}, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
+    assert len(res.outputs) == 2
+    for got, w in zip(res.outputs, want, strict=True):
+        assert got.dtype == w.dtype and np.array_equal(got, w)
+
+
+def test_the_outputs_share_one_accelerator_stream_at_its_ideal_rate():
+    design, _outputs, image, _want = _design("two_outputs")
+    # one word a pixel: the blur (16 bits) and the gradient (8 bits) leave the array in one packed stream
+    assert design.program.output == "hw_output" and design.pipe.output.name == "outputs"
+    assert [(o.name, o.field.offset, o.field.width) for o in design.outputs] == [("blurred", 0, 16),
+                                                                                 ("gradient", 16, 8)]
+    res = design.check({"input": image}, simulator="icarus")
+    assert res.cycles == res.predicted_cycles
+
+
+def test_one_output_design_has_no_split_outputs():
+    design, _outputs, image, want = _design("two_outputs")
+    single = hl.compile(two_outputs()[0], name="outputs_blurred_only")
+    assert single.outputs == () and single.pipe.output.name == "blurred"
+    assert single.report["pes"] == design.report["pes"]  # the same accelerator: the host splits the words
+    (only,) = single.reference_outputs({"input": image})
+    assert np.array_equal(only, want[0])
