@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, replace
 
+import networkx as nx
+
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
@@ -72,6 +74,23 @@ def format_region(s: Lowering) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
+    """Several accelerated Funcs none of which reads another: outputs of their own, which one accelerator streams
+    as the elements of one Tuple Func."""
+    names = [pipe.name(f) for f in accel]
+    if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
+        return
+    locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
+    a, b = accel[0].name, accel[1].name
+    raise ScheduleError(
+        f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled hw_accelerate "
+        f"({locs}), but a design has one accelerated region, streaming one Func; to stream several outputs, make them "
+        f"the elements of one Tuple Func and accelerate that: e.g. hw_outputs[x, y] = ({a}[x, y], {b}[x, y]) "
+        f"scheduled as {a} is (compute_root().tile(...).hw_accelerate(...)), {a} and {b} left inline, and the outputs "
+        "reading hw_outputs[x, y][0] and hw_outputs[x, y][1]"
+    )
+
+
 def find_region(pipe: Pipeline) -> Region:
     accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
     if not accel:
@@ -81,6 +100,7 @@ def find_region(pipe: Pipeline) -> Region:
             "output, e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
         )
     if len(accel) > 1:
+        _refuse_accelerated_outputs(pipe, accel)
         locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
         raise ScheduleError(
             f"Several Funcs are scheduled hw_accelerate ({locs}): one accelerated region per pipeline is "
