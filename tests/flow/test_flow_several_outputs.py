@@ -125,3 +125,51 @@ def test_one_output_design_has_no_split_outputs():
     assert single.report["pes"] == design.report["pes"]  # the same accelerator: the host splits the words
     (only,) = single.reference_outputs({"input": image})
     assert np.array_equal(only, want[0])
+
+
+def test_the_design_is_deterministic():
+    first = hl.compile(two_outputs(), name="outputs_again")
+    second = hl.compile(two_outputs(), name="outputs_again")
+    assert first.verilog == second.verilog and first.memory_text == second.memory_text
+
+
+@hl.generator(name="blur_and_gradient")
+class BlurAndGradient(hl.Generator):
+    """A Generator of two OutputBuffers of different types, from one accelerated Tuple Func."""
+
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    blurred = hl.OutputBuffer(hl.UInt(16), 2)
+    gradient = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(self):
+        x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+        hw_input, blur, hw_output = hl.funcs("hw_input blur hw_output")
+        hw_input[x, y] = self.input[x, y]
+        blur[x, y] = (hl.u16(hw_input[x, y]) + hw_input[x + 1, y] + hw_input[x + 2, y]) / 3
+        hw_output[x, y] = (blur[x, y], hl.u8(hl.absd(blur[x + 1, y], blur[x, y])))
+        self.blurred[x, y] = hw_output[x, y][0]
+        self.gradient[x, y] = hw_output[x, y][1]
+        for out in (self.blurred, self.gradient):
+            out.output_buffer().dim(0).set_bounds(0, W)
+            out.output_buffer().dim(1).set_bounds(0, H)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+        blur.compute_at(hw_output, xo)
+        hw_input.compute_root().stream_to_accelerator()
+
+
+@functools.cache
+def _generator_design():
+    return hl.compile(BlurAndGradient(), name="outputs_generator")
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_generator_of_two_outputs_is_bit_exact(simulator, build_dir):
+    design = _generator_design()
+    image = np.random.default_rng(9).integers(0, 256, (H, W + 3)).astype(np.uint8)
+    c = image.astype(np.int64)
+    blur = (c[:, 0:W + 1] + c[:, 1:W + 2] + c[:, 2:W + 3]) // 3
+    want = (blur[:, :W].astype(np.uint16), np.abs(blur[:, 1:] - blur[:, :-1]).astype(np.uint8))
+    res = design.check({"input": image}, simulator=simulator, build_dir=build_dir)
+    assert [o.name for o in design.outputs] == ["blurred", "gradient"]
+    for got, w in zip(res.outputs, want, strict=True):
+        assert got.dtype == w.dtype and np.array_equal(got, w)
