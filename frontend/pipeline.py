@@ -277,6 +277,9 @@ class Pipeline:
             out = {id(c)}
             if level.kind == "at":
                 out |= self._enclosing(level.func, memo, path)
+            fused = c.placement.compute_with
+            if fused is not None and id(fused[0]) in self._names:  # c runs inside fused[0]'s loops too
+                out |= {id(fused[0])} | self._enclosing(fused[0], memo, path)
         memo[id(c)] = out
         return out
 

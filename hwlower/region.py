@@ -75,8 +75,8 @@ def format_region(s: Lowering) -> str:
 
 
 def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
-    """Several accelerated Funcs none of which reads another: outputs of their own, which one accelerator streams
-    as the elements of one Tuple Func."""
+    """Several accelerated Funcs none of which reads another, not scheduled alike (frontend/fuse_outputs.py fuses
+    those that are): outputs of their own, which one accelerator computes when they share its loops."""
     names = [pipe.name(f) for f in accel]
     if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
         return
@@ -84,10 +84,10 @@ def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
     a, b = accel[0].name, accel[1].name
     raise ScheduleError(
         f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled hw_accelerate "
-        f"({locs}), but a design has one accelerated region, streaming one Func; to stream several outputs, make them "
-        f"the elements of one Tuple Func and accelerate that: e.g. hw_outputs[x, y] = ({a}[x, y], {b}[x, y]) "
-        f"scheduled as {a} is (compute_root().tile(...).hw_accelerate(...)), {a} and {b} left inline, and the outputs "
-        "reading hw_outputs[x, y][0] and hw_outputs[x, y][1]"
+        f"({locs}) but not alike, and a design has one accelerated region; schedule '{b}' exactly as '{a}' (the "
+        "same tile and hw_accelerate calls, or compute_with it), so that one accelerator computes both as its "
+        f"outputs, or make them the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = "
+        f"({a}[x, y], {b}[x, y]))"
     )
 
 

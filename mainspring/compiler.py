@@ -27,6 +27,7 @@ from .compute_json.widths import annotate_widths
 from .design import Design
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
+from .frontend.fuse_outputs import fuse_accelerated_outputs
 from .frontend.generator import Generator, generator_output
 from .frontend.outputs import Output, packed_outputs
 from .frontend.pipeline import Pipeline
@@ -72,6 +73,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     output, target = generator_output(output, target)
     target = target or CGRA()
     pipe = Pipeline(output)
+    if fuse_accelerated_outputs(pipe):  # outputs each accelerated alike: one accelerator computes them all
+        pipe = Pipeline(output)
     packed = packed_outputs(pipe)
     outputs: tuple[Output, ...] = ()
     if packed is not None:  # several outputs (or a Tuple's elements): the host packs them into one output

@@ -1,6 +1,7 @@
 """Pipelines of several outputs on the hardware flow (frontend/outputs.py): `hl.compile([a, b])` and a Tuple
-output. The outputs come from one accelerator stream (here a Tuple hw_output: a blur and its gradient, computed
-in one loop nest) and the host packs them into one output Func; `check` compares each output apart. Each design
+output. The outputs come from one accelerator stream (a Tuple hw_output: a blur and its gradient, computed in one
+loop nest; or two Funcs accelerated alike, or fused by compute_with, which frontend/fuse_outputs.py makes such a
+Tuple) and the host packs them into one output Func; `check` compares each output apart. Each design
 bit-exact on both simulators, equal to `hl.Pipeline([...]).realize` and to an independent NumPy computation."""
 
 from __future__ import annotations
@@ -63,6 +64,35 @@ def tuple_output():
     return output
 
 
+def _two_accelerated(compute_with: bool):
+    """hw_blur and hw_grad, two Funcs each read by an output, tiled alike: hw_grad accelerated as hw_blur is, or
+    `compute_with(hw_blur, xo)` (Halide's fused loop nest, which makes blur's compute_at hw_blur legal for both
+    readers). frontend/fuse_outputs.py computes them as one Tuple Func, hw_outputs."""
+    x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, blur_x, blur, hw_blur, hw_grad = hl.funcs("hw_input blur_x blur hw_blur hw_grad")
+    hw_input[x, y] = image[x, y]
+    blur_x[x, y] = hl.u16(hw_input[x, y]) + hw_input[x + 1, y] + hw_input[x + 2, y]
+    blur[x, y] = (blur_x[x, y] + blur_x[x, y + 1] + blur_x[x, y + 2]) / 9
+    hw_blur[x, y] = blur[x, y]
+    hw_grad[x, y] = hl.u8(hl.absd(blur[x + 1, y], blur[x, y]) / 2)
+    blurred, gradient = hl.funcs("blurred gradient")
+    blurred[x, y] = hw_blur[x, y]
+    gradient[x, y] = hw_grad[x, y]
+    for f in (blurred, gradient):
+        f.bound(x, 0, W).bound(y, 0, H)
+    hw_blur.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+    hw_grad.compute_root().tile(x, y, xo, yo, xi, yi, W, H)
+    if compute_with:
+        hw_grad.compute_with(hw_blur, xo)
+    else:
+        hw_grad.hw_accelerate(xi, xo)
+    blur.compute_at(hw_blur, xo)
+    blur_x.compute_at(hw_blur, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return [blurred, gradient]
+
+
 def _expected(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(blur, gradient) over W x H, from loops of plain NumPy sums."""
     c = a.astype(np.int64)
@@ -82,6 +112,8 @@ DESIGNS = {
     "two_outputs": (two_outputs, lambda b, g: (b, g)),
     "output_read_by_output": (output_read_by_output, lambda b, g: (b, _edge(b, g))),
     "tuple_output": (tuple_output, lambda b, g: (b, g)),
+    "accelerated_alike": (lambda: _two_accelerated(False), lambda b, g: (b, g)),
+    "compute_with": (lambda: _two_accelerated(True), lambda b, g: (b, g)),
 }
 
 
@@ -127,10 +159,14 @@ def test_one_output_design_has_no_split_outputs():
     assert np.array_equal(only, want[0])
 
 
-def test_the_design_is_deterministic():
-    first = hl.compile(two_outputs(), name="outputs_again")
-    second = hl.compile(two_outputs(), name="outputs_again")
-    assert first.verilog == second.verilog and first.memory_text == second.memory_text
+@pytest.mark.parametrize("build", [two_outputs, lambda: _two_accelerated(True)], ids=["tuple", "compute_with"])
+def test_the_design_is_deterministic(build):
+    outputs = build()
+    first = hl.compile(outputs, name="outputs_again")
+    again = hl.compile(outputs, name="outputs_again")  # the same Funcs, already fused
+    fresh = hl.compile(build(), name="outputs_again")
+    for d in (again, fresh):
+        assert d.verilog == first.verilog and d.memory_text == first.memory_text
 
 
 @hl.generator(name="blur_and_gradient")
@@ -173,3 +209,12 @@ def test_a_generator_of_two_outputs_is_bit_exact(simulator, build_dir):
     assert [o.name for o in design.outputs] == ["blurred", "gradient"]
     for got, w in zip(res.outputs, want, strict=True):
         assert got.dtype == w.dtype and np.array_equal(got, w)
+
+
+@pytest.mark.parametrize("kind", ["accelerated_alike", "compute_with"])
+def test_funcs_accelerated_alike_are_one_accelerator(kind):
+    design, _outputs, _image, _want = _design(kind)
+    tuple_form, *_ = _design("two_outputs")
+    assert design.program.output == "hw_outputs"
+    for key in ("pes", "mem_tiles", "predicted_cycles", "ideal_cycles"):
+        assert design.report[key] == tuple_form.report[key], key

@@ -150,3 +150,31 @@ def test_the_autoscheduler_refuses_a_tuple_output_with_a_fix():
     with pytest.raises(hl_ms.HalideError, match=r"Func 'pair' returns a Tuple of 2 elements .* apply it to a Func of "
                                                 r"one element \(e.g. out\[x, y\] = pair\[x, y\]\[0\]\)"):
         hl_ms.Pipeline(pair).apply_autoscheduler(hl_ms.CGRA(), hl_ms.AutoschedulerParams("Mainspring", {}))
+
+
+def _fused_loop_nests(hl, compute_with: bool):
+    """Two outputs reading blur, blur computed at the first's tile loop: legal (in Halide too) only when the second
+    output's loops are fused with the first's by compute_with."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    im = hl.ImageParam(hl.UInt(8), 2, "input")
+    im.set(hl.Buffer(IMG))
+    blur, hw_blur, hw_grad = hl.Func("blur"), hl.Func("hw_blur"), hl.Func("hw_grad")
+    blur[x, y] = (hl.u16(im[x, y]) + im[x + 1, y] + im[x + 2, y]) / 3
+    hw_blur[x, y] = blur[x, y]
+    hw_grad[x, y] = hl.u8(hl.absd(blur[x + 1, y], blur[x, y]))
+    hw_blur.compute_root().tile(x, y, xo, yo, xi, yi, 8, 6)
+    hw_grad.compute_root().tile(x, y, xo, yo, xi, yi, 8, 6)
+    if compute_with:
+        hw_grad.compute_with(hw_blur, xo)
+    blur.compute_at(hw_blur, xo)
+    return [np.asarray(b) for b in hl.Pipeline([hw_blur, hw_grad]).realize([8, 6])]
+
+
+def p_compute_with(hl):
+    return _fused_loop_nests(hl, True)
+
+
+def test_compute_with_fuses_loop_nests_as_halide_does(same_as_halide):
+    same_as_halide(p_compute_with)
+    with pytest.raises(hl_ms.HalideError, match="'hw_blur' does not use 'blur'"):
+        _fused_loop_nests(hl_ms, False)
