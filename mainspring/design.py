@@ -242,15 +242,19 @@ class Design:
         """Simulate and compare with the reference bit for bit (each output of several apart); raise
         MismatchError on any difference."""
         res = self.simulate(inputs, simulator=simulator, **kw)
-        want = self.reference_output(inputs)
+        self.compare(res, self.reference_output(inputs), inputs, simulator, kw)
+        return res
+
+    def compare(self, res: SimulationResult, want: np.ndarray, inputs, simulator: str, kw: dict) -> None:
+        """Raise MismatchError where `res` differs from the reference output `want` (several outputs: the first
+        output that differs, by name, with its first differing pixels)."""
         if not self.outputs:
             if res.output.shape != want.shape or not np.array_equal(res.output, want):
                 raise _mismatch(self, res, res.output, want, "output", inputs, simulator, kw)
-            return res
-        for out, got, expected in zip(self.outputs, res.outputs, self._split(want)):
+            return
+        for out, got, expected in zip(self.outputs, res.outputs, self._split(want), strict=True):
             if got.shape != expected.shape or not np.array_equal(got, expected):
                 raise _mismatch(self, res, got, expected, f"output '{out.name}'", inputs, simulator, kw)
-        return res
 
     def _split(self, words: np.ndarray) -> tuple[np.ndarray, ...]:
         return tuple(unpack(words, out) for out in self.outputs)

@@ -218,3 +218,15 @@ def test_funcs_accelerated_alike_are_one_accelerator(kind):
     assert design.program.output == "hw_outputs"
     for key in ("pes", "mem_tiles", "predicted_cycles", "ideal_cycles"):
         assert design.report[key] == tuple_form.report[key], key
+
+
+def test_a_difference_names_the_output_and_its_first_pixels():
+    import dataclasses
+
+    design, _outputs, image, _want = _design("two_outputs")
+    res = design.check({"input": image}, simulator="icarus")
+    gradient = res.outputs[1].copy()
+    gradient[3, 5] ^= 1  # arr[y, x]: the pixel (5, 3)
+    wrong = dataclasses.replace(res, outputs=(res.outputs[0], gradient), waveform="(kept)")
+    with pytest.raises(hl.MismatchError, match=r"1 of 192 output 'gradient' pixels differ .*\n  at \(5, 3\)"):
+        design.compare(wrong, design.reference_output({"input": image}), {"input": image}, "icarus", {})
