@@ -146,6 +146,8 @@ def test_the_outputs_share_one_accelerator_stream_at_its_ideal_rate():
     assert design.program.output == "hw_output" and design.pipe.output.name == "outputs"
     assert [(o.name, o.field.offset, o.field.width) for o in design.outputs] == [("blurred", 0, 16),
                                                                                  ("gradient", 16, 8)]
+    assert design.report["outputs"] == [{"name": "blurred", "type": "uint16", "bits": [0, 16]},
+                                        {"name": "gradient", "type": "uint8", "bits": [16, 8]}]
     res = design.check({"input": image}, simulator="icarus")
     assert res.cycles == res.predicted_cycles
 
