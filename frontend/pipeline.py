@@ -457,7 +457,7 @@ class Pipeline:
         pipeline runs (its reference, and every simulation of its design), else it fails with the error args."""
         from .requirements import make_requirement
 
-        self.output.requirements.append(make_requirement(condition, error_args))
+        self.given[0].requirements.append(make_requirement(condition, error_args))
 
     def realize(self, sizes, param_values=None):
         from .evaluate import realize
