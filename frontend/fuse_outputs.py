@@ -30,20 +30,11 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> bool:
               and id(f.placement.compute_with[0]) in ids]
     if len(accel) < 2 or not _fusable(pipe, accel):
         return False
-    first = accel[0]
-    vs = tuple(Var(n) for n in first.args)
-    fused = Func("hw_outputs")
-    fused[vs] = tuple(Expr(_renamed(f, first.args)) for f in accel)
-    t = fused.function()
     # hw_outputs takes the first Func's loops and schedule calls (the others' are the same)
-    t.definitions[0] = dataclasses.replace(t.definitions[0], schedule=first.definitions[0].schedule)
-    t.placement = dataclasses.replace(first.placement, bounds={}, estimates=None, compute_with=None)
-    for i, f in enumerate(accel):
-        args = tuple(ir.Var(I32, n) for n in f.args)
-        read = handle_of(t)[tuple(Var(n) for n in f.args)][i]._ir()
-        d = f.definitions[0]
-        f.definitions[0] = Definition(args, read, None, d.loc, new_stage_schedule(args, None))
-        f.placement = Placement(bounds=f.placement.bounds, estimates=f.placement.estimates)
+    schedule, placement = accel[0].definitions[0].schedule, accel[0].placement
+    t = fuse_into_tuple(accel, "hw_outputs")
+    t.definitions[0] = dataclasses.replace(t.definitions[0], schedule=schedule)
+    t.placement = dataclasses.replace(placement, bounds={}, estimates=None, compute_with=None)
     ids = {id(f) for f in accel}
     for fn in pipe.order:
         for attr in ("compute", "store"):
@@ -53,17 +44,39 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> bool:
     return True
 
 
+def fuse_into_tuple(funcs: list[Function], name: str) -> Function:
+    """A new Tuple Func `name` whose elements are the values of `funcs` (pure, over as many variables), each of
+    which becomes, in place, a read of its element, unscheduled (its bounds and estimates kept)."""
+    first = funcs[0]
+    vs = tuple(Var(n) for n in first.args)
+    fused = Func(name)
+    fused[vs] = tuple(Expr(_renamed(f, first.args)) for f in funcs)
+    t = fused.function()
+    for i, f in enumerate(funcs):
+        args = tuple(ir.Var(I32, n) for n in f.args)
+        read = handle_of(t)[tuple(Var(n) for n in f.args)][i]._ir()
+        d = f.definitions[0]
+        f.definitions[0] = Definition(args, read, None, d.loc, new_stage_schedule(args, None))
+        f.placement = Placement(bounds=f.placement.bounds, estimates=f.placement.estimates)
+    return t
+
+
+def fusable_values(pipe: Pipeline, funcs: list[Function]) -> bool:
+    """Whether `funcs` can be the elements of one Tuple Func: pure, of one value of at most 32 bits between them,
+    over as many variables, none reading another."""
+    names = [pipe.name(f) for f in funcs]
+    first = funcs[0]
+    bits = sum(1 if f.type.is_bool() else f.type.bits() for f in funcs)
+    return bits <= MAX_BITS and not any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b) \
+        and all(len(f.definitions) == 1 and f.definitions[0].rdom is None and f.tuple_layout is None
+                and not f.type.is_float() and len(f.args) == len(first.args) and not f.specializations
+                for f in funcs)
+
+
 def _fusable(pipe: Pipeline, accel: list[Function]) -> bool:
-    names = [pipe.name(f) for f in accel]
-    if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
-        return False  # one accelerated Func feeds another: two regions, refused as such
-    first = accel[0]
-    bits = sum(1 if f.type.is_bool() else f.type.bits() for f in accel)
     accelerated = {f.placement.hw_accelerate[:2] for f in accel if f.placement.hw_accelerate is not None}
-    return bits <= MAX_BITS and len(accelerated) == 1 and all(
-        len(f.definitions) == 1 and f.definitions[0].rdom is None and f.tuple_layout is None
-        and not f.type.is_float() and len(f.args) == len(first.args) and not f.specializations
-        and _schedule_key(f) == _schedule_key(first) for f in accel)
+    return len(accelerated) == 1 and fusable_values(pipe, accel) \
+        and all(_schedule_key(f) == _schedule_key(accel[0]) for f in accel)
 
 
 def _schedule_key(f: Function) -> tuple:
@@ -90,3 +103,29 @@ def _schedule_key(f: Function) -> tuple:
 def _renamed(f: Function, args: tuple[str, ...]) -> ir.Expr:
     """f's value over `args` instead of its own variables."""
     return ir.substitute(f.definitions[0].value, {old: ir.Var(I32, new) for old, new in zip(f.args, args)})
+
+
+def autoscheduled_outputs(pipe: Pipeline) -> tuple[Pipeline, list[Function]] | None:
+    """For the autoscheduler, the pipeline of one output that computes the outputs of `pipe`: a Tuple output
+    whole, or several outputs fused into one Tuple Func `hw_outputs` (in place, as `fuse_into_tuple`), sized by
+    the first output's estimates; and the outputs to bound as it is bounded then. None where they cannot be
+    fused (see `fusable_values`)."""
+    given = pipe.given
+    if len(given) == 1:
+        return Pipeline(handle_of(given[0]), tuples_whole=True), []
+    if not fusable_values(pipe, given):
+        return None
+    first = given[0]
+    size = first.placement.estimates or {v: (b[0], b[1]) for v, b in first.placement.bounds.items()
+                                         if b[0] is not None}
+    t = fuse_into_tuple(given, "hw_outputs")
+    t.placement.estimates = dict(size) or None
+    return Pipeline(handle_of(t), tuples_whole=True), given
+
+
+def bound_like(outputs: list[Function], fused: Function) -> None:
+    """Bound each output as the autoscheduler bounded the Tuple Func computing them (by position)."""
+    for f in outputs:
+        for v, w in zip(f.args, fused.args):
+            if w in fused.placement.bounds and v not in f.placement.bounds:
+                f.placement.bounds[v] = fused.placement.bounds[w]

@@ -83,6 +83,7 @@ class Pipeline:
         for f in given:
             _check_output(f)
         self.given: list[Function] = [f.function() for f in given]  # as the user passed them (Tuples whole)
+        self.tuples_whole = tuples_whole
         self.outputs: list[Function] = [part for f in given
                                          for part in ([f.function()] if tuples_whole else _elements(f))]
         self.output: Function = self.outputs[0]  # the one output of a pipeline the hardware compiles
@@ -93,6 +94,12 @@ class Pipeline:
         self.scalars: dict[str, Parameter] = {}
         self._names: dict[int, str] = {}
         self._build()
+
+    def rebuilt(self) -> Pipeline:
+        """The pipeline of the same outputs built anew (after its Funcs' definitions or wrappers changed)."""
+        from .func import handle_of
+
+        return Pipeline([handle_of(f) for f in self.given], self.tuples_whole)
 
     def is_output(self, fn: Function) -> bool:
         return any(fn is o for o in self.outputs)
@@ -219,7 +226,7 @@ class Pipeline:
         """The part of this pipeline that computes fn (fn its output), with the same Functions, definitions and
         names: what `Pipeline(fn)` would build, but for Functions and definitions lowering added (`with_producers`)."""
         new = copy.copy(self)
-        new.output, new.outputs = fn, [fn]
+        new.output, new.outputs, new.given, new.tuples_whole = fn, [fn], [fn], True
         keep = nx.ancestors(self.graph, self.name(fn)) | {self.name(fn)}
         new.order = [f for f in self.order if self.name(f) in keep]
         new.graph = self.graph.subgraph(keep).copy()
@@ -448,9 +455,20 @@ class Pipeline:
         `hl.AutoschedulerParams("Mainspring", {...})`; the result's `schedule_source` is the schedule as Python."""
         from mainspring.autoschedule import apply_autoscheduler
 
-        _refuse_several_outputs(self)
+        from .fuse_outputs import autoscheduled_outputs, bound_like
+
         _refuse_scheduled(self)
-        return apply_autoscheduler(self, target, params)
+        if len(self.outputs) == 1:
+            return apply_autoscheduler(self, target, params)
+        # several outputs (or a Tuple's elements): scheduled as the one Tuple Func that computes them
+        found = autoscheduled_outputs(self)
+        if found is None:
+            _refuse_several_outputs(self)
+        assert found is not None
+        fused, outputs = found
+        result = apply_autoscheduler(fused, target, params)
+        bound_like(outputs, fused.output)
+        return result
 
     def add_requirement(self, condition, *error_args) -> None:
         """Halide's `Pipeline.add_requirement`: `condition` on the Params and image sizes must hold when the
@@ -491,22 +509,16 @@ def _elements(f: Func) -> list[Function]:
 
 
 def _refuse_several_outputs(pipe: Pipeline) -> None:
-    """The autoscheduler plans the accelerator of one output of single values."""
-    if len(pipe.outputs) == 1:
-        return
+    """The autoscheduler plans several outputs as the elements of one Tuple Func (frontend/fuse_outputs.py)."""
     names = [fn.name for fn in pipe.given]
-    if len(names) == 1:
-        n = len(pipe.outputs)
-        reason = f"Func '{names[0]}' returns a Tuple of {n} elements and is the pipeline's output"
-        fix = (f"apply it to a Func of one element (e.g. out[x, y] = {names[0]}[x, y][0]), then schedule the Tuple "
-               "by hand, or compile one pipeline per element")
-    else:
-        reason = f"the pipeline has {len(names)} outputs ({', '.join(repr(n) for n in names)})"
-        fix = ("apply it to each output's pipeline of its own, e.g. "
-               + " and ".join(f"hl.Pipeline({n}).apply_autoscheduler(...)" for n in names[:2])
-               + ", or schedule several outputs by hand (compile packs them into one stream)")
-    raise HalideError(f"{user_location()}: apply_autoscheduler: {reason}, but the Mainspring autoscheduler "
-                      f"schedules a pipeline of one output of single values; {fix}")
+    fix = ("apply it to each output's pipeline of its own, e.g. "
+           + " and ".join(f"hl.Pipeline({n}).apply_autoscheduler(...)" for n in names[:2])
+           + ", or schedule several outputs by hand (compile packs them into one stream)")
+    raise HalideError(
+        f"{user_location()}: apply_autoscheduler: the pipeline has {len(names)} outputs "
+        f"({', '.join(repr(n) for n in names)}), which the Mainspring autoscheduler schedules as the elements of one "
+        "Tuple Func, so they must be pure Funcs of one value, over as many variables, of at most 32 bits together, "
+        f"none reading another; {fix}")
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

@@ -347,8 +347,9 @@ def _():
 
 
 @case("schedule", "The autoscheduler applied to several outputs", (
-    "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'mid'), but the Mainspring autoscheduler "
-    "schedules a pipeline of one output of single values; apply it to each output's pipeline of its own, e.g. "
+    "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'mid'), which the Mainspring autoscheduler "
+    "schedules as the elements of one Tuple Func, so they must be pure Funcs of one value, over as many variables, "
+    "of at most 32 bits together, none reading another; apply it to each output's pipeline of its own, e.g. "
     "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(mid).apply_autoscheduler(...), or schedule "
     "several outputs by hand (compile packs them into one stream)"), func="output")
 def autoschedule_two_outputs():

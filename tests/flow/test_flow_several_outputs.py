@@ -93,6 +93,22 @@ def _two_accelerated(compute_with: bool):
     return [blurred, gradient]
 
 
+def autoscheduled():
+    """blurred and gradient written for a CPU, with estimates: the autoscheduler schedules them as one Tuple Func
+    (frontend/fuse_outputs.py) and bounds the outputs as it bounds that."""
+    x, y = hl.vars("x y")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    blur_x, blur, blurred, gradient = hl.funcs("blur_x blur blurred gradient")
+    blur_x[x, y] = hl.u16(image[x, y]) + image[x + 1, y] + image[x + 2, y]
+    blur[x, y] = (blur_x[x, y] + blur_x[x, y + 1] + blur_x[x, y + 2]) / 9
+    blurred[x, y] = blur[x, y]
+    gradient[x, y] = hl.u8(hl.absd(blur[x + 1, y], blur[x, y]) / 2)
+    for f in (blurred, gradient):
+        f.set_estimates([(0, W), (0, H)])
+    hl.Pipeline([blurred, gradient]).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
+    return [blurred, gradient]
+
+
 def _expected(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(blur, gradient) over W x H, from loops of plain NumPy sums."""
     c = a.astype(np.int64)
@@ -114,6 +130,7 @@ DESIGNS = {
     "tuple_output": (tuple_output, lambda b, g: (b, g)),
     "accelerated_alike": (lambda: _two_accelerated(False), lambda b, g: (b, g)),
     "compute_with": (lambda: _two_accelerated(True), lambda b, g: (b, g)),
+    "autoscheduled": (autoscheduled, lambda b, g: (b, g)),
 }
 
 
@@ -213,7 +230,7 @@ def test_a_generator_of_two_outputs_is_bit_exact(simulator, build_dir):
         assert got.dtype == w.dtype and np.array_equal(got, w)
 
 
-@pytest.mark.parametrize("kind", ["accelerated_alike", "compute_with"])
+@pytest.mark.parametrize("kind", ["accelerated_alike", "compute_with", "autoscheduled"])
 def test_funcs_accelerated_alike_are_one_accelerator(kind):
     design, _outputs, _image, _want = _design(kind)
     tuple_form, *_ = _design("two_outputs")
@@ -232,3 +249,19 @@ def test_a_difference_names_the_output_and_its_first_pixels():
     wrong = dataclasses.replace(res, outputs=(res.outputs[0], gradient), waveform="(kept)")
     with pytest.raises(hl.MismatchError, match=r"1 of 192 output 'gradient' pixels differ .*\n  at \(5, 3\)"):
         design.compare(wrong, design.reference_output({"input": image}), {"input": image}, "icarus", {})
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_autoscheduled_tuple_output_is_bit_exact(simulator, build_dir):
+    x, y = hl.vars("x y")
+    image = hl.ImageParam(hl.UInt(8), 2, "im")
+    pair = hl.Func("pair")
+    pair[x, y] = (image[x, y] + image[x + 1, y], hl.u16(image[x, y]) * 3)
+    pair.set_estimates([(0, 8), (0, 6)])
+    hl.Pipeline(pair).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
+    design = hl.compile(pair, name="outputs_auto_pair")
+    a = np.random.default_rng(10).integers(0, 256, (6, 9)).astype(np.uint8)
+    want = ((a[:, :8].astype(np.int64) + a[:, 1:]) % 256).astype(np.uint8), a[:, :8].astype(np.uint16) * 3
+    res = design.check({"im": a}, simulator=simulator, build_dir=build_dir)
+    for got, w in zip(res.outputs, want, strict=True):
+        assert got.dtype == w.dtype and np.array_equal(got, w)
