@@ -300,7 +300,8 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
     `demanded` receives where it differs.
     `shared`: intervals shared with other calls on the same `pipe` and `scalars` (its Func value intervals)."""
     boxes: dict[str, Box] = {}
-    needs: dict[int, Box] = {id(pipe.output): out_box}
+    # Every output is asked for the same box (Halide's realize sizes), and more where another output reads it.
+    needs: dict[int, Box] = {id(o): list(out_box) for o in pipe.outputs}
     inputs: dict[str, Box] = {}
     if shared is None:
         shared = SharedBounds(scalars, func_value_bounds(pipe, scalars))
@@ -308,11 +309,12 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
     for fn in reversed(pipe.order):  # consumers before producers
         box = needs.get(id(fn))
         assert box is not None, fn.name
-        if (fn is pipe.output and output_bounds) or (fn is not pipe.output and fn.placement.compute.kind != "inline"):
+        output = pipe.is_output(fn)
+        if (output and output_bounds) or (not output and fn.placement.compute.kind != "inline"):
             box = _aligned(fn, _apply_bounds(fn, box))  # Halide ignores (with a warning) an inlined Func's
         if required is not None:
             required[pipe.name(fn)] = box
-        if fn is pipe.output and fn.placement.compute.kind == "inline":  # (the output is realised all the same)
+        if output and fn.placement.compute.kind == "inline":  # (the output is realised all the same)
             _check_rounded_bounds(fn, box, rounded_up(fn, box))
         realised, box = realised_box(fn, box, (multiples or {}).get(id(fn), {}), id(fn) in shifted,
                                      lambda b, fn=fn: _self_footprint(pipe, fn, b, scalars, values),

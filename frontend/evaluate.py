@@ -13,10 +13,11 @@ compiled code computes (`floatlower.halide_form`: inlining, folding, fused multi
 
 from __future__ import annotations
 
+import networkx as nx
 import numpy as np
 
 from . import floatlower, ir, semantics
-from .bounds import Box, definition_env, infer_boxes
+from .bounds import Box, definition_env, infer_boxes, union
 from .errors import HalideError, user_location
 from .func import Definition, Function
 from .params import Buffer, Parameter
@@ -353,47 +354,90 @@ def parameter_value(p: Parameter, buffers: dict[str, Buffer], inputs: dict) -> i
     return float(v) if p.type.is_float() else int(v)
 
 
-def realize(pipe, sizes, overrides: dict | None = None) -> Buffer:
+def realize(pipe, sizes, overrides: dict | None = None):
     """The output over [0, size) per dimension; or, given a Buffer (Halide's realize(buf)), over the buffer's
-    region, written into it."""
-    fn = pipe.output
-    if isinstance(sizes, Buffer):
-        return _realize_into(pipe, sizes, overrides)
+    region, written into it. Several outputs (or a Tuple's elements) give a tuple of Buffers, one per output,
+    each over the same region (its own `bound`s apply), as Halide's Realization."""
+    if isinstance(sizes, Buffer) or (isinstance(sizes, (list, tuple)) and sizes
+                                     and all(isinstance(b, Buffer) for b in sizes)):
+        return _realize_into(pipe, [sizes] if isinstance(sizes, Buffer) else list(sizes), overrides)
     sizes = [sizes] if isinstance(sizes, int) else list(sizes)
+    for fn in pipe.outputs:
+        _check_dimensions(fn, sizes)
+    asked: Box = [(0, s - 1) for s in sizes]
+    required: dict[str, Box] = {}
+    values = realize_arrays(pipe, asked, overrides, required)
+    got = []
+    for i, fn in enumerate(pipe.outputs):
+        # Updates may write outside the region asked for (a histogram realized over fewer bins): Halide's output
+        # buffer holds only that region, grown (as Halide 21's realize grows it) where an output listed before it
+        # reads more of it; one listed after it reads values computed past its buffer.
+        read_before = any(nx.has_path(pipe.graph, pipe.name(fn), pipe.name(o)) for o in pipe.outputs[:i])
+        box = union(asked, required[pipe.name(fn)]) if read_before else asked
+        arr = semantics.to_numpy(_crop(values[id(fn)], box), fn.type)
+        got.append(Buffer(np.ascontiguousarray(arr.transpose())).set_min([lo for lo, _ in box]))
+    return got[0] if len(got) == 1 else tuple(got)
+
+
+def _check_dimensions(fn: Function, sizes: list) -> None:
     if len(sizes) != len(fn.args):
         raise HalideError(
             f"{user_location()}: Func {fn.name} is defined with {len(fn.args)} dimensions, but realize() is "
             f"requesting a realization with {len(sizes)} dimensions: realize({sizes}); give one size per "
             f"dimension ({', '.join(fn.args)})"
         )
-    values = realize_arrays(pipe, [(0, s - 1) for s in sizes], overrides)
-    out = values[id(fn)]
-    # Updates may write outside the region asked for (a histogram realized over fewer bins): Halide's output
-    # buffer holds only that region, so the rest is not part of the result.
-    arr = out.arr[tuple(slice(-m, s - m) for m, s in zip(out.mins, sizes))]
-    out_t: Type = fn.type
-    return Buffer(np.ascontiguousarray(semantics.to_numpy(arr, out_t).transpose()))
 
 
-def _realize_into(pipe, dst: Buffer, overrides: dict | None) -> Buffer:
-    fn = pipe.output
-    if dst.dimensions() != len(fn.args) or dst.type() != fn.type:
+def _check_output_covers(fn: Function, box: Box, read: Box) -> None:
+    """Halide's check that an output's buffer holds what the other outputs read of it."""
+    for i, ((lo, hi), (rlo, rhi)) in enumerate(zip(box, read)):
+        if rlo < lo or rhi > hi:
+            at, side, edge = (rlo, "before the min", lo) if rlo < lo else (rhi, "beyond the max", hi)
+            raise HalideError(
+                f"{user_location()}: Output buffer {fn.name} is accessed at {at}, which is {side} ({edge}) in "
+                f"dimension {i}: another output of the pipeline reads it over {_show_box(read)}; pass a buffer "
+                f"for {fn.name} that covers it, or realize the pipeline by sizes (its buffer then grows to it)")
+
+
+def _crop(store: Store, box: Box) -> np.ndarray:
+    return store.arr[tuple(slice(lo - m, hi - m + 1) for m, (lo, hi) in zip(store.mins, box))]
+
+
+def _realize_into(pipe, dsts: list[Buffer], overrides: dict | None):
+    """Each output into its buffer (one per output, in order), over the union of their regions."""
+    if len(dsts) != len(pipe.outputs):
         raise HalideError(
-            f"{user_location()}: realize(buffer) of Func {fn.name}: the buffer is {dst.dimensions()}-D of "
-            f"{dst.type()}, the Func {len(fn.args)}-D of {fn.type}; pass a buffer of that shape and type, e.g. "
-            f"hl.Buffer({fn.type}, [sizes])")
-    box = [(dst.dim(i).min(), dst.dim(i).min() + dst.dim(i).extent() - 1) for i in range(dst.dimensions())]
-    out = realize_arrays(pipe, box, overrides)[id(fn)]
-    arr = out.arr[tuple(slice(lo - m, hi - m + 1) for m, (lo, hi) in zip(out.mins, box))]
-    dst.halide_view()[...] = semantics.to_numpy(arr, fn.type)
-    return dst
+            f"{user_location()}: realize of a pipeline of {len(pipe.outputs)} outputs "
+            f"({', '.join(fn.name for fn in pipe.outputs)}) was given {len(dsts)} buffers; pass one buffer per "
+            "output, in order")
+    for fn, dst in zip(pipe.outputs, dsts):
+        if dst.dimensions() != len(fn.args) or dst.type() != fn.type:
+            raise HalideError(
+                f"{user_location()}: realize(buffer) of Func {fn.name}: the buffer is {dst.dimensions()}-D of "
+                f"{dst.type()}, the Func {len(fn.args)}-D of {fn.type}; pass a buffer of that shape and type, e.g. "
+                f"hl.Buffer({fn.type}, [sizes])")
+    boxes = [[(d.dim(i).min(), d.dim(i).min() + d.dim(i).extent() - 1) for i in range(d.dimensions())]
+             for d in dsts]
+    whole = boxes[0]
+    for box in boxes[1:]:
+        whole = union(whole, box)
+    required: dict[str, Box] = {}
+    values = realize_arrays(pipe, whole, overrides, required)
+    for fn, box in zip(pipe.outputs, boxes):
+        if pipe.consumers(fn):
+            _check_output_covers(fn, box, required[pipe.name(fn)])
+    for fn, dst, box in zip(pipe.outputs, dsts, boxes):
+        dst.halide_view()[...] = semantics.to_numpy(_crop(values[id(fn)], box), fn.type)
+    return dsts[0] if len(dsts) == 1 else tuple(dsts)
 
 
-def realize_arrays(pipe, out_box: Box, overrides: dict | None = None) -> dict[int, Store]:
-    """Every Func of the pipeline realised over its inferred box (stores keyed by id(Function))."""
+def realize_arrays(pipe, out_box: Box, overrides: dict | None = None,
+                   required: dict[str, Box] | None = None) -> dict[int, Store]:
+    """Every Func of the pipeline realised over its inferred box (stores keyed by id(Function)); `required` receives
+    the box each Func's readers ask for (infer_boxes)."""
     buffers, params = gather_inputs(pipe, overrides)
     check_requirements(pipe, buffers, overrides)
-    boxes, needed = infer_boxes(pipe, out_box, lambda p: params.get(p.name))
+    boxes, needed = infer_boxes(pipe, out_box, lambda p: params.get(p.name), required=required)
     for name, box in needed.items():
         if any(hi - lo > (1 << 24) for lo, hi in box):
             raise HalideError(

@@ -43,7 +43,7 @@ def halide_form(e: ir.Expr, pipe) -> tuple[ir.Expr, FmaPlan]:
 def _inlinable(callee, pipe) -> bool:
     from .func import Function
 
-    if not isinstance(callee, Function) or callee is pipe.output or not callee.type.is_float():
+    if not isinstance(callee, Function) or pipe.is_output(callee) or not callee.type.is_float():
         return False
     defs = pipe.definitions(callee)
     return len(defs) == 1 and defs[0].rdom is None and callee.placement.compute.kind == "inline"

@@ -314,7 +314,7 @@ class Generator:
         self._autoscheduler: tuple[str, dict[str, str]] | None = None
         self._declared = _declarations(type(self))
         self._values: dict[str, Any] = {}
-        self._built: Func | None = None
+        self._built: Func | list[Func] | None = None
         self._requirements: list[Requirement] = []
         self._image_params: dict[str, dict[str, Any]] = {}  # NAME -> {"type": ..., "dim": ...}
         for key, value in (generator_params or {}).items():
@@ -381,8 +381,9 @@ class Generator:
         assert isinstance(declared, GeneratorParam)
         self._values[key] = declared.parse(key, value)
 
-    def build(self, inputs: dict[str, Any] | None = None) -> Func:
-        """Run `generate` once and return the output Func (the pipeline `hl.compile` compiles)."""
+    def build(self, inputs: dict[str, Any] | None = None) -> Func | list[Func]:
+        """Run `generate` once and return the output Func, or the list of them for several OutputBuffers (the
+        pipeline `hl.compile` compiles)."""
         if self._built is not None:
             if inputs:
                 raise HalideError(f"{user_location()}: Generator {self._name()} was already built: make a new one "
@@ -399,28 +400,32 @@ class Generator:
             object.__setattr__(self, name, value)
         assert not inputs, inputs
         outputs = [n for n, d in self._declared.items() if isinstance(d, OutputBuffer)]
-        if len(outputs) != 1:
-            raise HalideError(f"{user_location()}: Generator {self._name()} declares {len(outputs)} OutputBuffers: "
-                              "a design has one output image; declare exactly one (split several outputs into "
-                              "several generators)")
+        if not outputs:
+            raise HalideError(f"{user_location()}: Generator {self._name()} declares no OutputBuffer: declare one "
+                              "(e.g. output = hl.OutputBuffer(hl.UInt(8), 2)) and define it in generate()")
         self.configure()
         self.generate()
-        output = getattr(self, outputs[0])
-        declared_out = self._declared[outputs[0]]
-        assert isinstance(declared_out, OutputBuffer)
-        declared_out.resolved(outputs[0], self._image_params.get(outputs[0], {})).check(outputs[0], output)
-        output.function().requirements.extend(self._requirements)
+        funcs = []
+        for name in outputs:
+            declared_out = self._declared[name]
+            assert isinstance(declared_out, OutputBuffer)
+            declared_out.resolved(name, self._image_params.get(name, {})).check(name, getattr(self, name))
+            funcs.append(getattr(self, name))
+        funcs[0].function().requirements.extend(self._requirements)
+        # Several outputs are one pipeline, as in Halide (its realize gives a buffer per output).
+        built = funcs[0] if len(funcs) == 1 else funcs
         if self._autoscheduler is not None:
             from .pipeline import Pipeline
 
-            Pipeline(output).apply_autoscheduler(self.target(), self.autoscheduler())
-        self._built = output
-        return output
+            Pipeline(built).apply_autoscheduler(self.target(), self.autoscheduler())
+        self._built = built
+        return built
 
     @classmethod
-    def call(cls, *args, generator_params: dict | None = None, **kwargs) -> Func:
-        """Halide's `Gen.call(inputs..., generator_params={...})`: the built output Func; inputs by position (in
-        declaration order) or by name; one not given is an ImageParam (or Param) named after it."""
+    def call(cls, *args, generator_params: dict | None = None, **kwargs) -> Func | list[Func]:
+        """Halide's `Gen.call(inputs..., generator_params={...})`: the built output Func (a list of them for several
+        OutputBuffers); inputs by position (in declaration order) or by name; one not given is an ImageParam (or
+        Param) named after it."""
         gen = cls(generator_params)
         names = [n for n, d in gen._declared.items() if isinstance(d, (InputBuffer, InputScalar))]
         if len(args) > len(names):

@@ -117,6 +117,17 @@ class HostDirectives(StageScheduling):
 class FuncHostDirectives(HostDirectives):
     """The Func-level ones: how a CPU stores, caches, overlaps and traces a Func."""
 
+    def compute_with(self, f, var, align=None):
+        """Halide fuses this Func's loops with f's down to var: recorded, since a Func computed at f's loop then
+        encloses this one's reads as well (pipeline.py), and outputs fused so share one accelerator
+        (fuse_outputs.py)."""
+        from .vars import var_name
+
+        fn = getattr(f, "_fn", None)
+        if fn is not None:
+            self._fn.placement.compute_with = (fn, var_name(var, "compute_with"), user_location())
+        return self
+
     def async_(self):
         return self
 

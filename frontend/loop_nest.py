@@ -17,7 +17,7 @@ def loop_nest(output) -> str:
     roots: list[Function] = []
     for fn in reversed(pipe.order):  # consumers first: a Func computed at a loop goes inside it
         where = fn.placement.compute
-        if fn is pipe.output or where.kind == "root":
+        if pipe.is_output(fn) or where.kind == "root":
             roots.append(fn)
         elif where.kind == "at":
             inner.setdefault((id(where.func), where.var), []).append(fn)

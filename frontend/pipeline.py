@@ -12,6 +12,7 @@ from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
 from .params import Parameter
 from .schedule import LoopLevel
+from .vars import Var
 
 
 def _resolve(callee: Function, caller: Function) -> Function:
@@ -71,24 +72,21 @@ def _resolve_renames(fn: Function) -> None:
 
 
 class Pipeline:
-    """A pipeline computing one output Func."""
+    """A pipeline computing one output Func, or several (Halide's `Pipeline([a, b])`: the Funcs they share are
+    computed once; a Tuple output is one output per element, as Halide's Realization)."""
 
-    def __init__(self, output):
-        if isinstance(output, (list, tuple)):
-            if len(output) != 1:
-                raise HalideError(f"{user_location()}: mainspring pipelines have one output Func for now; pass a "
-                                  "single Func (compile each output as a pipeline of its own)")
-            output = output[0]
-        if not isinstance(output, Func):
-            raise HalideError(f"Pipeline takes a Func, got {type(output).__name__}")
-        if not output.defined():
-            raise HalideError(
-                f"{user_location()}: Can't realize undefined Func. Func \"{output.name()}\" is the output of a "
-                "pipeline but has no definition."
-            )
-        if output.function().tuple_layout is not None:
-            _refuse_tuple_output(output.function())
-        self.output: Function = output.function()
+    def __init__(self, output, tuples_whole: bool = False):
+        """`tuples_whole`: a Tuple output is one output, its packed word (the Func `compile` packs outputs into)."""
+        given = list(output) if isinstance(output, (list, tuple)) else [output]
+        if not given:
+            raise HalideError(f"{user_location()}: Pipeline takes a Func or a list of Funcs, got an empty list")
+        for f in given:
+            _check_output(f)
+        self.given: list[Function] = [f.function() for f in given]  # as the user passed them (Tuples whole)
+        self.tuples_whole = tuples_whole
+        self.outputs: list[Function] = [part for f in given
+                                         for part in ([f.function()] if tuples_whole else _elements(f))]
+        self.output: Function = self.outputs[0]  # the one output of a pipeline the hardware compiles
         self._defs: dict[int, list[Definition]] = {}
         self.graph = nx.DiGraph()  # producer -> consumer, nodes are unique names
         self.functions: dict[str, Function] = {}
@@ -96,6 +94,15 @@ class Pipeline:
         self.scalars: dict[str, Parameter] = {}
         self._names: dict[int, str] = {}
         self._build()
+
+    def rebuilt(self) -> Pipeline:
+        """The pipeline of the same outputs built anew (after its Funcs' definitions or wrappers changed)."""
+        from .func import handle_of
+
+        return Pipeline([handle_of(f) for f in self.given], self.tuples_whole)
+
+    def is_output(self, fn: Function) -> bool:
+        return any(fn is o for o in self.outputs)
 
     # ---- construction ----
     def _build(self):
@@ -116,11 +123,11 @@ class Pipeline:
             self._collect_definition_edges(fn)
 
     def _producers_first(self) -> list[Function]:
-        """Every Function the output reads, producers before consumers (a depth-first post-order, iterative so
-        that long chains of Funcs are fine)."""
+        """Every Function the outputs read, producers before consumers (a depth-first post-order, iterative so
+        that long chains of Funcs are fine; from each output in turn, so a producer they share comes once)."""
         calls = nx.DiGraph()
-        by_id = {id(self.output): self.output}
-        stack, seen = [self.output], {id(self.output)}
+        by_id = {id(o): o for o in self.outputs}
+        stack, seen = list(reversed(self.outputs)), {id(o) for o in self.outputs}
         while stack:
             fn = stack.pop()
             for c in self._callees(fn):
@@ -129,9 +136,12 @@ class Pipeline:
                 if id(c) not in seen:
                     seen.add(id(c))
                     stack.append(c)
-        calls.add_node(id(self.output))
+        order: dict[int, None] = {}
+        for o in self.outputs:
+            calls.add_node(id(o))
+            order.update((n, None) for n in nx.dfs_postorder_nodes(calls, source=id(o)) if n not in order)
         assert nx.is_directed_acyclic_graph(calls), "a cycle of Funcs"  # Funcs are defined before use
-        return [by_id[n] for n in nx.dfs_postorder_nodes(calls, source=id(self.output))]
+        return [by_id[n] for n in order]
 
     def _callees(self, fn: Function) -> list[Function]:
         out = []
@@ -216,7 +226,7 @@ class Pipeline:
         """The part of this pipeline that computes fn (fn its output), with the same Functions, definitions and
         names: what `Pipeline(fn)` would build, but for Functions and definitions lowering added (`with_producers`)."""
         new = copy.copy(self)
-        new.output = fn
+        new.output, new.outputs, new.given, new.tuples_whole = fn, [fn], [fn], True
         keep = nx.ancestors(self.graph, self.name(fn)) | {self.name(fn)}
         new.order = [f for f in self.order if self.name(f) in keep]
         new.graph = self.graph.subgraph(keep).copy()
@@ -241,7 +251,7 @@ class Pipeline:
                     self._check_loop_level(fn, level, call)
             self._check_store_outside_compute(fn)
             self._check_unrolls(fn)
-            if pl.compute.kind == "inline" and fn is not self.output and fn.specializations:
+            if pl.compute.kind == "inline" and not self.is_output(fn) and fn.specializations:
                 from .specialize import check_not_inline
 
                 check_not_inline(fn, self.name(fn))
@@ -265,7 +275,7 @@ class Pipeline:
             return set()
         path = path | {id(c)}
         level = c.placement.compute
-        if c is not self.output and level.kind == "inline":
+        if not self.is_output(c) and level.kind == "inline":
             sets = [self._enclosing(u, memo, path) for u in self.consumers(c)]
             out = set.intersection(*sets) if sets else set()
             if self._computed_inside(c):
@@ -274,6 +284,9 @@ class Pipeline:
             out = {id(c)}
             if level.kind == "at":
                 out |= self._enclosing(level.func, memo, path)
+            fused = c.placement.compute_with
+            if fused is not None and id(fused[0]) in self._names:  # c runs inside fused[0]'s loops too
+                out |= {id(fused[0])} | self._enclosing(fused[0], memo, path)
         memo[id(c)] = out
         return out
 
@@ -290,7 +303,7 @@ class Pipeline:
         if id(target) not in self._names:
             reason = (f"'{target.name}' is not part of this pipeline (the output '{self.output.name}' does not read "
                       f"it), so its loops never run; compute '{fn.name}' at a Func of the pipeline.")
-        elif target is not self.output and target.placement.compute.kind == "inline" \
+        elif not self.is_output(target) and target.placement.compute.kind == "inline" \
                 and not self._computed_inside(target) and nx.has_path(self.graph, self.name(fn), self.name(target)):
             # Halide's reason would say the target does not use fn; the slip is that the target has no loops.
             reason = (f"'{target.name}' is inlined (it has no compute_root() or compute_at()), so it has no loops "
@@ -365,7 +378,7 @@ class Pipeline:
         from .func import user_handle
         from .schedule import ForType, Split
 
-        if fn is self.output or fn.placement.compute.kind != "inline" or len(fn.definitions) > 1 \
+        if self.is_output(fn) or fn.placement.compute.kind != "inline" or len(fn.definitions) > 1 \
                 or fn.placement.accelerator_input is not None:
             # An inline Func with updates is refused where it is lowered, with its own message; a streamed Func
             # is computed by the host before the accelerator, with loops of its own.
@@ -396,7 +409,7 @@ class Pipeline:
                     return ext.value if isinstance(ext, ir.Const) else None
         if var in fn.placement.bounds:
             return fn.placement.bounds[var][1]
-        if fn.placement.compute.kind == "at" and fn is not self.output:
+        if fn.placement.compute.kind == "at" and not self.is_output(fn):
             return -1  # a footprint inside a loop: its extent is fixed by bounds inference at lowering
         if var in fn.args:
             return self._inferred_extent(fn, var)
@@ -442,15 +455,27 @@ class Pipeline:
         `hl.AutoschedulerParams("Mainspring", {...})`; the result's `schedule_source` is the schedule as Python."""
         from mainspring.autoschedule import apply_autoscheduler
 
+        from .fuse_outputs import autoscheduled_outputs, bound_like
+
         _refuse_scheduled(self)
-        return apply_autoscheduler(self, target, params)
+        if len(self.outputs) == 1:
+            return apply_autoscheduler(self, target, params)
+        # several outputs (or a Tuple's elements): scheduled as the one Tuple Func that computes them
+        found = autoscheduled_outputs(self)
+        if found is None:
+            _refuse_several_outputs(self)
+        assert found is not None
+        fused, outputs = found
+        result = apply_autoscheduler(fused, target, params)
+        bound_like(outputs, fused.output)
+        return result
 
     def add_requirement(self, condition, *error_args) -> None:
         """Halide's `Pipeline.add_requirement`: `condition` on the Params and image sizes must hold when the
         pipeline runs (its reference, and every simulation of its design), else it fails with the error args."""
         from .requirements import make_requirement
 
-        self.output.requirements.append(make_requirement(condition, error_args))
+        self.given[0].requirements.append(make_requirement(condition, error_args))
 
     def realize(self, sizes, param_values=None):
         from .evaluate import realize
@@ -460,13 +485,40 @@ class Pipeline:
 
 
 
-def _refuse_tuple_output(fn: Function) -> None:
-    n = len(fn.tuple_layout.fields)
+def _check_output(f) -> None:
+    if not isinstance(f, Func):
+        raise HalideError(f"Pipeline takes a Func or a list of Funcs, got {type(f).__name__}")
+    if not f.defined():
+        raise HalideError(
+            f"{user_location()}: Can't realize undefined Func. Func \"{f.name()}\" is the output of a "
+            "pipeline but has no definition."
+        )
+
+
+def _elements(f: Func) -> list[Function]:
+    """The outputs a Func gives: itself, or for a Tuple one Func per element (`f_0`, `f_1`, ... reading f), as
+    Halide's Realization has a buffer per element."""
+    fn = f.function()
+    if fn.tuple_layout is None:
+        return [fn]
+    vs = tuple(Var(n) for n in fn.args)
+    parts = [Func(f"{fn.name}_{i}") for i in range(len(fn.tuple_layout.fields))]
+    for i, part in enumerate(parts):
+        part[vs] = f[vs][i]
+    return [part.function() for part in parts]
+
+
+def _refuse_several_outputs(pipe: Pipeline) -> None:
+    """The autoscheduler plans several outputs as the elements of one Tuple Func (frontend/fuse_outputs.py)."""
+    names = [fn.name for fn in pipe.given]
+    fix = ("apply it to each output's pipeline of its own, e.g. "
+           + " and ".join(f"hl.Pipeline({n}).apply_autoscheduler(...)" for n in names[:2])
+           + ", or schedule several outputs by hand (compile packs them into one stream)")
     raise HalideError(
-        f"{user_location()}: Func '{fn.name}' returns a Tuple of {n} elements and is the pipeline's output, but a "
-        "mainspring pipeline has one output stream of single values: define the output from one element (e.g. "
-        f"out[x, y] = {fn.name}[x, y][0]), or compile one pipeline per element"
-    )
+        f"{user_location()}: apply_autoscheduler: the pipeline has {len(names)} outputs "
+        f"({', '.join(repr(n) for n in names)}), which the Mainspring autoscheduler schedules as the elements of one "
+        "Tuple Func, so they must be pure Funcs of one value, over as many variables, of at most 32 bits together, "
+        f"none reading another; {fix}")
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
 from .vars import RVar, Var, var_name
@@ -178,6 +179,9 @@ class Placement:
     storage_order: tuple[str, ...] | None = None
     estimates: dict[str, tuple[int, int]] | None = None  # var -> (min, extent): set_estimates, for the autoscheduler
     linebuffer: SourceLoc | None = None  # Halide-HLS's linebuffer(): buffered at the accelerator's store loop
+    # compute_with(f, var): (f's Function, var, where): its loops fused with f's down to var, so a Func computed at
+    # f's loop there encloses this Func's reads too (pipeline.py); one accelerator computes both (fuse_outputs.py)
+    compute_with: tuple[Any, str, SourceLoc] | None = None
 
 
 def _require_const_int(v, what: str) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, replace
 
+import networkx as nx
+
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function
@@ -79,6 +81,22 @@ def _split_or_fused(f: Function, var: str) -> bool:
     return any((isinstance(d, Split) and d.old == var) or (isinstance(d, Fuse) and var in (d.inner, d.outer))
                for d in f.definitions[0].schedule.directives)
 
+def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
+    """Several accelerated Funcs none of which reads another, not scheduled alike (frontend/fuse_outputs.py fuses
+    those that are): outputs of their own, which one accelerator computes when they share its loops."""
+    names = [pipe.name(f) for f in accel]
+    if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
+        return
+    locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
+    a, b = accel[0].name, accel[1].name
+    raise ScheduleError(
+        f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled hw_accelerate "
+        f"({locs}) but not alike, and a design has one accelerated region; schedule '{b}' exactly as '{a}' (the "
+        "same tile and hw_accelerate calls, or compute_with it), so that one accelerator computes both as its "
+        f"outputs, or make them the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = "
+        f"({a}[x, y], {b}[x, y]))"
+    )
+
 
 def find_region(pipe: Pipeline) -> Region:
     accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
@@ -89,6 +107,7 @@ def find_region(pipe: Pipeline) -> Region:
             "output, e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
         )
     if len(accel) > 1:
+        _refuse_accelerated_outputs(pipe, accel)
         locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
         raise ScheduleError(
             f"Several Funcs are scheduled hw_accelerate ({locs}): one accelerated region per pipeline is "

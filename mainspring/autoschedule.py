@@ -50,7 +50,7 @@ from .autoschedule_tiles import where as _where
 from .frontend import ir
 from .frontend.bounds import infer_boxes
 from .frontend.errors import HalideError
-from .frontend.func import Function, handle_of
+from .frontend.func import Function
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
 from .hwlower.region import funcs_between, reads_an_image
@@ -128,7 +128,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         # (Halide's ImageParam.in_()).
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
             p.owner.in_()
-        pipe = Pipeline(handle_of(pipe.output))
+        pipe = pipe.rebuilt()
     measure = Figures(pipe, target)
 
     def run(plan: _Plan) -> str:

@@ -27,7 +27,7 @@ from .autoschedule_budget import restore, snapshot
 from .autoschedule_memory import mem_tiles, xy
 from .frontend import ir
 from .frontend.errors import HalideError
-from .frontend.func import Function, handle_of
+from .frontend.func import Function
 from .frontend.pipeline import Pipeline
 from .target import CGRA
 
@@ -70,7 +70,7 @@ def _pes(pipe: Pipeline, plan: _Plan, target: CGRA, run: Callable[[_Plan], str])
     saved = snapshot(pipe)
     try:
         run(plan)
-        lowered = Pipeline(handle_of(pipe.output))
+        lowered = pipe.rebuilt()
         lowered.check_schedule()
         program = lower(lowered, "autoschedule_inline", lambda step, text: None)
         return sum(count_ops(g, target.word_bits).pe_ops * program.nest.op_lanes(op.name)

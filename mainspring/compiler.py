@@ -27,7 +27,9 @@ from .compute_json.widths import annotate_widths
 from .design import Design
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
+from .frontend.fuse_outputs import fuse_accelerated_outputs
 from .frontend.generator import Generator, generator_output
+from .frontend.outputs import Output, packed_outputs
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
@@ -71,6 +73,13 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     output, target = generator_output(output, target)
     target = target or CGRA()
     pipe = Pipeline(output)
+    if fuse_accelerated_outputs(pipe):  # outputs each accelerated alike: one accelerator computes them all
+        pipe = Pipeline(output)
+    packed = packed_outputs(pipe)
+    outputs: tuple[Output, ...] = ()
+    if packed is not None:  # several outputs (or a Tuple's elements): the host packs them into one output
+        sink, outputs = packed
+        pipe = Pipeline(sink, tuples_whole=True)
     pipe.check_schedule()
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
@@ -107,6 +116,9 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     verify_verilog(name, verilog)
     proofs = _proofs(program, verilog, prove, streams)
     report = _report(program, plan, pe_counts, target, time.perf_counter() - start, storage_bits(plan, compute_doc))
+    if outputs:  # several outputs: where each lies in the packed output word
+        report["outputs"] = [{"name": o.name, "type": str(o.field.type), "bits": [o.field.offset, o.field.width]}
+                             for o in outputs]
     if program.notes:  # schedule calls the hardware runs otherwise than written (hwlower/update_lanes.py)
         report["notes"] = list(program.notes)
     report.update(proofs)
@@ -114,7 +126,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
         report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs),
                                  report["ideal_cycles"] // len(program.tiles)))
     _check_fits(name, report, target)
-    return Design(name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb)
+    return Design(name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb,
+                  outputs)
 
 
 def _render(name: str, memory_text: str, compute_doc: dict) -> str:

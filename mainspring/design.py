@@ -13,6 +13,7 @@ import numpy as np
 from .frontend import semantics
 from .frontend.errors import HalideError, MismatchError, user_location
 from .frontend.evaluate import Evaluator, gather_inputs, realize_arrays
+from .frontend.outputs import Output, unpack
 from .frontend.params import Buffer
 from .verilog.glb import MARKS as GLB_MARKS
 from .verilog.names import signal
@@ -35,6 +36,7 @@ class SimulationResult:
     sim_seconds: float
     build_seconds: float
     tile_cycles: list[int] | None = None  # per GLB tile: first word from the GLB into the array .. last out
+    outputs: tuple[np.ndarray, ...] = ()  # a pipeline of several outputs: each output, unpacked from `output`
 
 
 def _tile_cycles(marks: dict) -> list[int] | None:
@@ -49,7 +51,7 @@ class Design:
     """What `hl.compile` returns."""
 
     def __init__(self, name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target,
-                 glb_plan=None):
+                 glb_plan=None, outputs: tuple[Output, ...] = ()):
         self.name = name
         self.pipe = pipe  # for the reference only: the hardware is described by `program` and the plans
         self.program = program
@@ -61,6 +63,7 @@ class Design:
         self.report = report
         self.target = target
         self.glb_plan = glb_plan
+        self.outputs = outputs  # several outputs: where each lies in the words of the packing output Func
 
     # ---- files ----
     def files(self) -> dict[str, str]:
@@ -234,7 +237,8 @@ class Design:
         final = self._host_after(stores, buffers, params, out_fn, hw)
         return SimulationResult(final, _to_user(hw, ot), result.cycles, self.report["predicted_cycles"], simulator,
                                 str(result.waveform) if result.waveform else None, result.sim_seconds,
-                                result.build_seconds, _tile_cycles(result.marks))
+                                result.build_seconds, _tile_cycles(result.marks),
+                                self._split(final) if self.outputs else ())
 
     def _host_after(self, stores, buffers, params, out_fn, hw) -> np.ndarray:
         ev = Evaluator(self.pipe, params, buffers)
@@ -246,12 +250,30 @@ class Design:
         return _to_user(final.arr, self.pipe.output.type)
 
     def check(self, inputs: dict, simulator: str = "verilator", **kw) -> SimulationResult:
-        """Simulate and compare with the reference bit for bit; raise MismatchError on any difference."""
+        """Simulate and compare with the reference bit for bit (each output of several apart); raise
+        MismatchError on any difference."""
         res = self.simulate(inputs, simulator=simulator, **kw)
-        want = self.reference_output(inputs)
-        if res.output.shape != want.shape or not np.array_equal(res.output, want):
-            raise _mismatch(self, res, want, inputs, simulator, kw)
+        self.compare(res, self.reference_output(inputs), inputs, simulator, kw)
         return res
+
+    def compare(self, res: SimulationResult, want: np.ndarray, inputs, simulator: str, kw: dict) -> None:
+        """Raise MismatchError where `res` differs from the reference output `want` (several outputs: the first
+        output that differs, by name, with its first differing pixels)."""
+        if not self.outputs:
+            if res.output.shape != want.shape or not np.array_equal(res.output, want):
+                raise _mismatch(self, res, res.output, want, "output", inputs, simulator, kw)
+            return
+        for out, got, expected in zip(self.outputs, res.outputs, self._split(want), strict=True):
+            if got.shape != expected.shape or not np.array_equal(got, expected):
+                raise _mismatch(self, res, got, expected, f"output '{out.name}'", inputs, simulator, kw)
+
+    def _split(self, words: np.ndarray) -> tuple[np.ndarray, ...]:
+        return tuple(unpack(words, out) for out in self.outputs)
+
+    def reference_outputs(self, inputs) -> tuple[np.ndarray, ...]:
+        """Each output as the NumPy reference computes it (one for a pipeline of one output), arr[y, x]."""
+        want = self.reference_output(inputs)
+        return self._split(want) if self.outputs else (want,)
 
     # ---- pictures ----
     def show(self, directory) -> Path:
@@ -267,10 +289,11 @@ class Design:
         return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type)
 
 
-def _mismatch(design: Design, res: SimulationResult, want: np.ndarray, inputs, simulator, kw) -> MismatchError:
-    diff = np.argwhere(res.output != want)
+def _mismatch(design: Design, res: SimulationResult, got: np.ndarray, want: np.ndarray, what: str, inputs,
+              simulator, kw) -> MismatchError:
+    diff = np.argwhere(got != want)
     first = [((int(i[1]), int(i[0])) if i.size == 2 else tuple(int(v) for v in reversed(i)),
-              int(want[tuple(i)]), int(res.output[tuple(i)])) for i in diff[:10]]
+              int(want[tuple(i)]), int(got[tuple(i)])) for i in diff[:10]]
     waveform = res.waveform
     if waveform is None:
         try:
@@ -280,7 +303,7 @@ def _mismatch(design: Design, res: SimulationResult, want: np.ndarray, inputs, s
             waveform = f"(no waveform: {e})"
     lines = "\n".join(f"  at {c}: expected {e}, got {g}" for c, e, g in first)
     return MismatchError(
-        f"design '{design.name}' on {simulator}: {len(diff)} of {want.size} output pixels differ from the "
+        f"design '{design.name}' on {simulator}: {len(diff)} of {want.size} {what} pixels differ from the "
         f"reference; first differences (x, y):\n{lines}\nwaveform: {waveform}",
         mismatches=first, count=len(diff), waveform=waveform,
     )

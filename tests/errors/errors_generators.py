@@ -14,7 +14,8 @@ def _generator(dimensions: int = 2, out_type=None, defines: bool = True, outputs
     class Pointwise(hl.Generator):
         gain = hl.GeneratorParam(2)
         input = hl.InputBuffer(hl.UInt(16), 2)
-        output = hl.OutputBuffer(out_type or hl.UInt(16), dimensions)
+        if outputs:
+            output = hl.OutputBuffer(out_type or hl.UInt(16), dimensions)
         if outputs == 2:
             output2 = hl.OutputBuffer(hl.UInt(16), 2)
 
@@ -23,7 +24,7 @@ def _generator(dimensions: int = 2, out_type=None, defines: bool = True, outputs
             hw_input, hw_output = hl.funcs("hw_input hw_output")
             hw_input[x, y] = self.input[x, y]
             hw_output[x, y] = hw_input[x, y] * self.gain
-            if defines:
+            if defines and outputs:
                 self.output[x, y] = hw_output[x, y]
                 self.output.bound(x, 0, 8).bound(y, 0, 8)
             if outputs == 2:
@@ -91,15 +92,30 @@ def _():
     return hl.compile(gen(), name="demo")
 
 
-@case("algorithm", "A Generator with two outputs", (
-    "{at}: Generator pointwise declares 2 OutputBuffers: a design has one output image; declare exactly one "
-    "(split several outputs into several generators)"))
+@case("algorithm", "A Generator with two outputs bounded differently", (
+    "{at}: compile of a pipeline of several outputs: 'output' is bounded to [0, +8) in dimension 1 (y), 'output2' "
+    "to [0, +4); a mainspring design streams its outputs together, over one region: bound them alike (e.g. "
+    "output2.bound(y, 0, 8)), or compile them as designs of their own"), func="output2")
 def two_outputs():
-    gen = _generator(outputs=2)
+    gen = _generator(outputs=2, also=lambda g, hw, xi: g.output2.bound(hl.Var("y"), 0, 4))
     return hl.compile(gen(), name="demo")  # <-
 
 
 @two_outputs.fix
+def _():
+    gen = _generator(outputs=2)
+    return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "A Generator with no output", (
+    "{at}: Generator pointwise declares no OutputBuffer: declare one (e.g. output = hl.OutputBuffer(hl.UInt(8), "
+    "2)) and define it in generate()"))
+def no_outputs():
+    gen = _generator(outputs=0)
+    return hl.compile(gen(), name="demo")  # <-
+
+
+@no_outputs.fix
 def _():
     gen = _generator()
     return hl.compile(gen(), name="demo")

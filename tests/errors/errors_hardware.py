@@ -554,3 +554,38 @@ def coordinate_from_a_runtime_size():
 @coordinate_from_a_runtime_size.fix
 def _():
     return _flip(clamped=True)
+
+
+def _two_accelerated_outputs(alike: bool):
+    """Two outputs of one stencil (a sum and a difference of neighbours), each from an accelerated Func: tiled
+    alike (`alike`: one accelerator computes both), or hw_diff in tiles of its own."""
+    x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_sum, hw_diff, total, diff = hl.funcs("hw_input hw_sum hw_diff total diff")
+    hw_input[x, y] = input_[x, y]
+    hw_sum[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_diff[x, y] = hl.absd(hw_input[x, y], hw_input[x + 1, y])
+    total[x, y] = hw_sum[x, y]
+    diff[x, y] = hw_diff[x, y]
+    hw_sum.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)  # <-accel_sum
+    side = 8 if alike else 4
+    hw_diff.compute_root().tile(x, y, xo, yo, xi, yi, side, side).hw_accelerate(xi, xo)  # <-accel_diff
+    for f in (total, diff):
+        f.bound(x, 0, 8).bound(y, 0, 8)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile([total, diff], name="demo")
+
+
+@case("hardware", "Two outputs from Funcs accelerated in different tiles", (
+    "{accel_diff}: Funcs 'hw_sum', 'hw_diff' are each scheduled hw_accelerate (hw_sum at {accel_sum}; hw_diff at "
+    "{accel_diff}) but not alike, and a design has one accelerated region; schedule 'hw_diff' exactly as 'hw_sum' "
+    "(the same tile and hw_accelerate calls, or compute_with it), so that one accelerator computes both as its "
+    "outputs, or make them the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = "
+    "(hw_sum[x, y], hw_diff[x, y]))"), func="hw_diff", simulate=True)
+def two_accelerated_outputs():
+    return _two_accelerated_outputs(alike=False)
+
+
+@two_accelerated_outputs.fix
+def _():
+    return _two_accelerated_outputs(alike=True)

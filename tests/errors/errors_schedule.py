@@ -540,15 +540,60 @@ def _():
     return hl.compile(result, name="demo")
 
 
-@case("schedule", "A pipeline of several outputs", (
-    "{at}: mainspring pipelines have one output Func for now; pass a single Func (compile each "
-    "output as a pipeline of its own)"))
-def compile_two_outputs():
+def _half(p, width):
+    """A second output: hw_output halved, bounded to `width` columns (None: unbounded)."""
+    half = hl.Func("half")
+    half[p.x, p.y] = p.hw_output[p.x, p.y] / 2
+    if width is not None:
+        half.bound(p.x, 0, width).bound(p.y, 0, 8)
+    return half
+
+
+@case("schedule", "Several outputs bounded differently", (
+    "{at}: compile of a pipeline of several outputs: 'output' is bounded to [0, +8) in dimension 0 (x), 'half' to "
+    "[0, +4); a mainspring design streams its outputs together, over one region: bound them alike (e.g. "
+    "half.bound(x, 0, 8)), or compile them as designs of their own"), func="half", simulate=True)
+def outputs_bounded_differently():
     p = scheduled()
-    return hl.compile([p.output, p.hw_output], name="demo")  # <-
+    return hl.compile([p.output, _half(p, 4)], name="demo")  # <-
 
 
-@compile_two_outputs.fix
+@outputs_bounded_differently.fix
 def _():
     p = scheduled()
-    return hl.compile(p.output, name="demo")
+    return hl.compile([p.output, _half(p, 8)], name="demo")
+
+
+@case("schedule", "Several outputs wider than one word", (
+    "{at}: compile of a pipeline of outputs 'output' (uint16), 'wide' (uint32): a mainspring design streams several "
+    "outputs packed into one integer word of at most 32 bits, and their widths add up to 16 + 32 = 48 bits; narrow "
+    "the outputs (e.g. hl.u8(...)), or compile them as designs of their own, e.g. hl.compile(output, "
+    "name=\"output\") and hl.compile(wide, name=\"wide\")"), func="wide", simulate=True)
+def outputs_wider_than_a_word():
+    p = scheduled()
+    wide = hl.Func("wide")
+    wide[p.x, p.y] = hl.u32(p.hw_output[p.x, p.y]) * 3
+    return hl.compile([p.output, wide], name="demo")  # <-
+
+
+@outputs_wider_than_a_word.fix
+def _():
+    p = scheduled()
+    wide = hl.Func("wide")
+    wide[p.x, p.y] = hl.u16(p.hw_output[p.x, p.y] * 3)
+    return hl.compile([p.output, wide], name="demo")
+
+
+@case("schedule", "Several outputs without a bound", (
+    "{at}: compile of a pipeline of several outputs ('hw_output' and 'half'): dimension 0 (x) has no bound, and "
+    "hardware sizes are fixed at compile time; bound the outputs, e.g. hw_output.bound(x, 0, <extent>)"),
+    func="hw_output")
+def outputs_without_a_bound():
+    p = scheduled()
+    return hl.compile([p.hw_output, _half(p, None)], name="demo")  # <-
+
+
+@outputs_without_a_bound.fix
+def _():
+    p = scheduled()
+    return hl.compile([p.hw_output, _half(p, 8)], name="demo")

@@ -180,30 +180,6 @@ def _():
     return accelerated(hw_output, hw_input, [pair])
 
 
-@case("algorithm", "A Tuple Func as the pipeline's output", (
-    "{at}: Func 'output' returns a Tuple of 2 elements and is the pipeline's output, but a mainspring pipeline "
-    "has one output stream of single values: define the output from one element (e.g. out[x, y] = "
-    "output[x, y][0]), or compile one pipeline per element"), func="output", simulate=True)
-def tuple_output():
-    x, y, input_, hw_input, hw_output = io_funcs()
-    hw_output[x, y] = (hw_input[x, y], hw_input[x + 1, y])
-    output = hl.Func("output")
-    output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 8).bound(y, 0, 8)
-    hw_output.compute_root().hw_accelerate(x, x)
-    hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(output, name="demo")  # <-
-
-
-@tuple_output.fix
-def _():
-    x, y, input_, hw_input, hw_output = io_funcs()
-    pair = hl.Func("pair")
-    pair[x, y] = (hw_input[x, y], hw_input[x + 1, y])
-    hw_output[x, y] = pair[x, y][0]
-    return accelerated(hw_output, hw_input, [pair])
-
-
 @case("algorithm", "An update of argmax's copy that leaves a coordinate's field", (
     "{at}: In update definition 0 of Func \"best\":\nTuple element 0 may take values in [5, 8], but the pure "
     "definition copies an argmax or argmin, which packs this element into 2 bits ([0, 3], its RDom's range): "

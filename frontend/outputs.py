@@ -1,0 +1,99 @@
+"""Several outputs on the hardware flow: the outputs of a pipeline (Halide's `Pipeline([a, b])`, a Tuple output's
+elements) are computed on the host from the accelerator's output stream, so `compile` builds one accelerator and
+packs the outputs, as a Tuple's elements are packed (frontend/tuples.py), into one host Func, the design's output;
+`unpack` gives each output back from its words, as Halide's Realization has a buffer per output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import semantics
+from .errors import HalideError, user_location
+from .expr import type_name
+from .func import Func, Function, handle_of
+from .pipeline import Pipeline
+from .tuples import MAX_BITS, Field
+from .vars import Var
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One output of a pipeline compiled as several: its name and where its values lie in the packed word."""
+
+    name: str
+    field: Field
+
+
+def packed_outputs(pipe: Pipeline, call: str = "compile") -> tuple[Func, tuple[Output, ...]] | None:
+    """The host Func packing the outputs of `pipe` (every output's value at each point) and the outputs' fields;
+    None for a pipeline of one output that is not a Tuple."""
+    if len(pipe.outputs) == 1 and pipe.outputs[0] is pipe.given[0]:
+        return None
+    _check_widths(pipe, call)
+    first = pipe.outputs[0]
+    vs = tuple(Var(n) for n in first.args)
+    sink = Func("outputs")
+    sink[vs] = tuple(handle_of(fn)[vs] for fn in pipe.outputs)
+    _bound_like_the_outputs(pipe, sink, call)
+    layout = sink.function().tuple_layout
+    assert layout is not None and len(layout.fields) == len(pipe.outputs)
+    return sink, tuple(Output(fn.name, f) for fn, f in zip(pipe.outputs, layout.fields))
+
+
+def _check_widths(pipe: Pipeline, call: str) -> None:
+    widths = [1 if fn.type.is_bool() else fn.type.bits() for fn in pipe.outputs]
+    floats = [fn for fn in pipe.outputs if fn.type.is_float()]
+    if sum(widths) <= MAX_BITS and not floats:
+        return
+    listed = ", ".join(f"'{fn.name}' ({type_name(fn.type)})" for fn in pipe.outputs)
+    reason = (f"'{floats[0].name}' is a float" if floats
+              else f"their widths add up to {' + '.join(map(str, widths))} = {sum(widths)} bits")
+    first, second = pipe.outputs[0].name, pipe.outputs[1].name
+    raise HalideError(
+        f"{user_location()}: {call} of a pipeline of outputs {listed}: a mainspring design streams several outputs "
+        f"packed into one integer word of at most {MAX_BITS} bits, and {reason}; narrow the outputs (e.g. "
+        f"hl.u8(...)), or compile them as designs of their own, e.g. hl.compile({first}, name=\"{first}\") and "
+        f"hl.compile({second}, name=\"{second}\")"
+    )
+
+
+def _bound_like_the_outputs(pipe: Pipeline, sink: Func, call: str) -> None:
+    """Bound the packing Func in each dimension as the outputs (a Tuple output for its elements) are bounded there:
+    they must agree, as the design streams its outputs together, point by point."""
+    for i, var in enumerate(sink.function().args):
+        seen: dict[tuple[int | None, int], Function] = {}
+        locs = []
+        for fn in pipe.given:
+            b = fn.placement.bounds.get(fn.args[i])
+            if b is not None:
+                seen.setdefault((b[0], b[1]), fn)
+                locs.append(b[2])
+        if not seen:
+            names = " and ".join(f"'{fn.name}'" for fn in pipe.given)
+            first = pipe.given[0]
+            raise HalideError(
+                f"{user_location()}: {call} of a pipeline of several outputs ({names}): dimension {i} "
+                f"({first.args[i]}) has no bound, and hardware sizes are fixed at compile time; bound the outputs, "
+                f"e.g. {first.name}.bound({first.args[i]}, 0, <extent>)"
+            )
+        if len(seen) > 1:
+            (b1, f1), (b2, f2) = list(seen.items())[:2]
+            raise HalideError(
+                f"{user_location()}: {call} of a pipeline of several outputs: '{f1.name}' is bounded to "
+                f"[{b1[0]}, +{b1[1]}) in dimension {i} ({f1.args[i]}), '{f2.name}' to [{b2[0]}, +{b2[1]}); a "
+                "mainspring design streams its outputs together, over one region: bound them alike (e.g. "
+                f"{f2.name}.bound({f2.args[i]}, {b1[0]}, {b1[1]})), or compile them as designs of their own"
+            )
+        (lo, extent), = seen
+        sink.function().placement.bounds[var] = (lo, extent, locs[0])
+
+
+def unpack(words: np.ndarray, output: Output) -> np.ndarray:
+    """The values of one output from the packed words (as Halide gives that output's buffer)."""
+    f = output.field
+    v = (np.asarray(words).astype(np.int64) >> f.offset) & ((1 << f.width) - 1)
+    if f.signed:
+        v = np.where(v >> (f.width - 1) != 0, v - (1 << f.width), v)
+    return semantics.to_numpy(v, f.type)
