@@ -197,6 +197,18 @@ def signed_laplacian_i8(m, width, height):
     return out, [width, height], [image]
 
 
+def signed_div_mod(m, width, height):
+    """Signed 16-bit arithmetic over a signed 8-bit image: Halide's flooring `/` and `%` by constants (7, 5, and a
+    negative divisor -3) and an arithmetic shift right of negative values."""
+    image = m.ImageParam(m.Int(8), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    out = m.Func("signed_div")
+    d = m.i16(image[x + 1, y]) - m.i16(image[x - 1, y]) * 3
+    out[x, y] = m.i16(d / 7 + (d % 5) - (d >> 2) + m.i16(image[x, y]) / -3)
+    out.set_estimates([(0, width), (0, height)])
+    return out, [width, height], [image]
+
+
 ALL = [blend, difference_mask, masked_blur, median_network, range_weighted, histogram_cdf, blur7_rounded,
        sobel_planar_rgb, downsample_then_blur, upsample_then_blur, select_chain, mirror_blur5,
-       gaussian_exp_weights, cosine_window, signed_laplacian_i8]
+       gaussian_exp_weights, cosine_window, signed_laplacian_i8, signed_div_mod]
