@@ -113,3 +113,15 @@ def test_the_reference_is_halides(algorithm, halide):
             param.set(buf)
         outs.append(np.asarray(out.realize(size)))
     assert outs[0].dtype == outs[1].dtype and np.array_equal(outs[0], outs[1])
+
+
+def test_lanes_over_a_scanned_table_are_refused_by_its_own_dimension():
+    """At lanes=2 the cumulative sum steps along the histogram's bins one at a time, so the autoscheduler keeps one
+    lane and its note names the table and the dimension the scan steps along (`b`; it said "x" before)."""
+    from newcomer_algorithms3 import histogram_cdf
+
+    out, _, _ = histogram_cdf(hl, *SIZE)
+    got = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": "2"}))
+    assert got.lanes == 1
+    assert got.note == ("2 pixels per cycle is not reachable: a serial reduction reads 'hist' one element along b "
+                        "per step"), got.note
