@@ -209,6 +209,62 @@ def signed_div_mod(m, width, height):
     return out, [width, height], [image]
 
 
+
+def vignette(m, width, height):
+    """A vignette: the image scaled by separable weights from `cos` of the distance to the centre, per column
+    and per row (two coordinate-dependent tables)."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    wx, wy, out = m.Func("wx"), m.Func("wy"), m.Func("vignette")
+    wx[x] = m.u16(m.round(255.0 * m.cos((m.f32(x) - 14.0) * 0.0625)))
+    wy[y] = m.u16(m.round(255.0 * m.cos((m.f32(y) - 8.0) * 0.0625)))
+    out[x, y] = m.u8((m.u32(image[x, y]) * m.u32(wx[x]) * m.u32(wy[y])) >> 16)
+    out.set_estimates([(0, width), (0, height)])
+    return out, [width, height], [image]
+
+
+def bilateral_2d(m, width, height):
+    """A 3x3 bilateral-like filter: range weights from `exp` in a table read at `absd` from the centre, two RDom
+    sums (weighted pixels and weights), divided."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x, y, i = m.Var("x"), m.Var("y"), m.Var("i")
+    lut, out = m.Func("rlut"), m.Func("bilateral")
+    lut[i] = m.u16(m.round(255.0 * m.exp(-m.f32(i * i) / 800.0)))
+    r = m.RDom([(-1, 3), (-1, 3)])
+    num, den = m.Func("bnum"), m.Func("bden")
+    w = lut[m.i32(m.absd(image[x + r.x, y + r.y], image[x, y]))]
+    num[x, y] = m.u32(0)
+    num[x, y] += m.u32(w) * m.u32(image[x + r.x, y + r.y])
+    den[x, y] = m.u32(0)
+    den[x, y] += m.u32(w)
+    out[x, y] = m.u8(num[x, y] / den[x, y])
+    out.set_estimates([(0, width), (0, height)])
+    return out, [width, height], [image]
+
+
+def mirror_down(m, width, height):
+    """A (1 2 1) horizontal filter at every second pixel of every second row of the image mirrored at its edges
+    (`mirror_interior`): a 2x downsample reading x = -1."""
+    image = m.ImageParam(m.UInt(8), 2, "image")
+    x, y = m.Var("x"), m.Var("y")
+    mirrored = m.BoundaryConditions.mirror_interior(image, [(0, 2 * width), (0, 2 * height)])
+    out = m.Func("mirror_down")
+    out[x, y] = m.u8((m.u16(mirrored[2 * x - 1, 2 * y]) + 2 * m.u16(mirrored[2 * x, 2 * y])
+                      + m.u16(mirrored[2 * x + 1, 2 * y])) >> 2)
+    out.set_estimates([(0, width), (0, height)])
+    return out, [width, height], [image]
+
+
+def signed_select(m, width, height):
+    """A `select` chain over two signed 8-bit images: comparisons, a halving of a negative value, a negation."""
+    a, b = m.ImageParam(m.Int(8), 2, "a"), m.ImageParam(m.Int(8), 2, "b")
+    x, y = m.Var("x"), m.Var("y")
+    out = m.Func("signed_select")
+    out[x, y] = m.select(a[x, y] < b[x, y], a[x, y] - b[x, y] / 2, a[x, y] > 0, -a[x, y], m.max(a[x, y], b[x - 1, y]))
+    out.set_estimates([(0, width), (0, height)])
+    return out, [width, height], [a, b]
+
 ALL = [blend, difference_mask, masked_blur, median_network, range_weighted, histogram_cdf, blur7_rounded,
        sobel_planar_rgb, downsample_then_blur, upsample_then_blur, select_chain, mirror_blur5,
-       gaussian_exp_weights, cosine_window, signed_laplacian_i8, signed_div_mod]
+       gaussian_exp_weights, cosine_window, signed_laplacian_i8, signed_div_mod,
+       vignette, bilateral_2d, mirror_down, signed_select]

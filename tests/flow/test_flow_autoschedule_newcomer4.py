@@ -1,10 +1,11 @@
-"""Sixteen more algorithms written as a newcomer writes them (tests/flow/newcomer_algorithms3.py: no schedule, no
-copy Funcs; two and three input images, a 19-exchange median network, a range-weight table read at `absd`, a
-histogram's cumulative sum, a rounded 7-tap u16 blur, planar RGB summed then Sobel, resampling then blurring,
-`select` chains over two images, `mirror_interior`, weights from `exp` and `cos`, signed 8-bit images with
-flooring division), scheduled by `apply_autoscheduler` at odd sizes: their reference is Halide 21's, each design
-is bit-exact on both simulators near its ideal cycles at its minimum storage, and the printed schedule gives the
-same design on a fresh copy of the algorithm (session 25's probes, BENCHMARKS.md "Helper probe9")."""
+"""Twenty more algorithms written as a newcomer writes them (tests/flow/newcomer_algorithms3.py: no schedule, no
+copy Funcs; two and three input images, a 19-exchange median network, range weights read at `absd` (3x1 and a
+3x3 bilateral), a histogram's cumulative sum, a rounded 7-tap u16 blur, planar RGB summed then Sobel, resampling
+then blurring, `select` chains over two images, `mirror_interior`, weights from `exp` and `cos`, a vignette,
+signed 8-bit images with flooring division), scheduled by `apply_autoscheduler` at odd sizes: their reference is
+Halide 21's, each design is bit-exact on both simulators near its ideal cycles at its minimum storage, and the
+printed schedule gives the same design on a fresh copy of the algorithm (session 25's probes, BENCHMARKS.md
+"Helper probe9")."""
 
 import re
 
