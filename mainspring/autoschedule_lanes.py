@@ -110,7 +110,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             raise _NoLanes(f"'{f.name}' would make {rate} pixels per cycle, not a whole number")
         lanes = int(rate)
         if j in stepped and lanes > 1:
-            raise _NoLanes(f"a serial reduction reads '{f.name}' one pixel of x per step")
+            raise _NoLanes(f"a serial reduction reads '{f.name}' one element along {f.args[j]} per step")
         plan.x_dim[id(f)], plan.funcs[id(f)] = j, lanes
     return plan
 
