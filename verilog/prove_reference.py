@@ -115,7 +115,10 @@ class Reference:
         if e.op in ("min", "max"):
             return z3.If(less if e.op == "min" else greater, a, b)
         if e.op == "absd":
-            return z3.If(greater, a - b, b - a)
+            # max - min, as the kernels compute it: equal to a > b ? a - b : b - a (proved in
+            # tests/verilog/test_prove_hard_kernels.py), but z3 need not split each subtraction in two to match
+            # them; camera's demosaic, comparing absolute differences, went from no answer in 30 s to 0.02 s.
+            return z3.If(greater, a, b) - z3.If(less, a, b)
         compare = {"eq": a == b, "ne": a != b, "lt": less, "gt": greater,
                    "le": z3.Not(greater), "ge": z3.Not(less)}
         return z3.If(compare[e.op], z3.BitVecVal(1, 1), z3.BitVecVal(0, 1))

@@ -177,13 +177,13 @@ def _rgb_to_gray_blur(width=24, height=10):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_planar_image_read_a_pixels_planes_together_streams_channels_first(simulator, build_dir):
+def test_a_planar_image_read_a_pixels_planes_together_streams_channels_first(simulator, build_dir, compile_shared):
     """The image's three planes read by one firing: streamed channels first, a pixel's three words per transfer,
     instead of plane after plane (3x the cycles, the first two planes held whole: 5 memory tiles at 64x32)."""
     out = _rgb_to_gray_blur()
     source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
     assert 'in_().reorder(hl.Var("_2"), hl.Var("_0"), hl.Var("_1")).unroll(hl.Var("_2"))' in source
-    design = hl.compile(out, name="rgb_gray")
+    design = compile_shared(out, name="rgb_gray")
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 1.05 * design.report["ideal_cycles"]
     assert design.report["ideal_cycles"] == 26 * 12 and design.report["mem_tiles"] <= 1
@@ -191,7 +191,8 @@ def test_a_planar_image_read_a_pixels_planes_together_streams_channels_first(sim
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("lanes", [2, 3])
-def test_a_planar_image_read_a_pixels_planes_together_streams_channels_first_at_lanes(lanes, simulator, build_dir):
+def test_a_planar_image_read_a_pixels_planes_together_streams_channels_first_at_lanes(lanes, simulator, build_dir,
+                                                                                      compile_shared):
     """At k lanes too, k pixels' three planes per transfer (fuzz --auto 102291, 102295, 102329: streamed plane after
     plane, the schedule's ideal was twice the algorithm's). At 24x10: 165 cycles (ideal 156) at 2 lanes and 117
     (108) at 3, against 477 and 333 plane after plane."""
@@ -199,7 +200,7 @@ def test_a_planar_image_read_a_pixels_planes_together_streams_channels_first_at_
     params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)})
     source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), params).schedule_source
     assert '.unroll(hl.Var("_2"))  # a pixel\'s channels per transfer, streamed channels first' in source
-    design = hl.compile(out, name=f"rgb_gray_{lanes}")
+    design = compile_shared(out, name=f"rgb_gray_{lanes}")
     assert design.report["ideal_cycles"] == -(-26 // lanes) * 12
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir, bubbles=0.2,
                        backpressure=0.2)
@@ -219,14 +220,14 @@ def _planar_colour_conversion(width, height):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_planar_output_whose_planes_read_one_pixel_runs_its_planes_innermost(simulator, build_dir):
+def test_a_planar_output_whose_planes_read_one_pixel_runs_its_planes_innermost(simulator, build_dir, compile_shared):
     """Every plane of the output reads the same pixel's three planes: plane after plane, the image's stream (a
     pixel's planes per transfer) was held whole until the last plane read it (6,153 words at 64x48); its planes
     innermost, a pixel's planes one after another, the stream is paced to them and holds a few words."""
     out = _planar_colour_conversion(20, 6)
     source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
     assert '.reorder(vars["c"], xi, yi, xo, yo)' in source
-    design = hl.compile(out, name="ycc")
+    design = compile_shared(out, name="ycc")
     words = sum(b["words"] for b in design.report["buffers"])
     assert design.report["ideal_cycles"] == 20 * 6 * 3 and words <= 12, (words, design.report["buffers"])
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)

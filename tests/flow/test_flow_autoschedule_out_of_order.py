@@ -71,9 +71,9 @@ def test_a_transposed_image_is_streamed_down_its_columns(lanes, simulator, build
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_buffered_func_read_transposed_is_bit_exact(simulator, build_dir):
+def test_a_buffered_func_read_transposed_is_bit_exact(simulator, build_dir, compile_shared):
     out, _ = _scheduled(_blurred_then_transposed, 24, 16)
-    design = hl.compile(out, name="blur_transposed")
+    design = compile_shared(out, name="blur_transposed")
     words, least = _words(design)
     assert words == least
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
@@ -81,13 +81,13 @@ def test_a_buffered_func_read_transposed_is_bit_exact(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_y_flip_over_the_budget_is_split_in_host_tiles_by_the_model(simulator, build_dir):
+def test_a_y_flip_over_the_budget_is_split_in_host_tiles_by_the_model(simulator, build_dir, compile_shared):
     # The flip holds its tile's whole box (its first output row is the image's last): 64 x 48 bytes are two
     # memory tiles; the model counts them and picks tiles half as wide (one compiled before: the model counted 0)
     out, source = _scheduled(_flip_y, 64, 48, max_mem_tiles="1")
     assert "as one tile the frame needs about 2 memory tiles, over the budget of 1: host tiles" in source, source
     assert "tile(vars[\"x\"], vars[\"y\"], xo, yo, xi, yi, 32, 48)" in source
-    design = hl.compile(out, name="flip_y_tiles")
+    design = compile_shared(out, name="flip_y_tiles")
     assert design.report["mem_tiles"] == 1 and design.report["tiles"] == 2
     design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
 

@@ -50,13 +50,14 @@ def _check(design, simulator, build_dir, seed=3):
 @pytest.mark.parametrize(("kind", "copies", "size"), [
     ("up", True, (64, 8)), ("down_up", True, (64, 6)), ("up", False, (60, 4)), ("down_up", True, (62, 5)),
 ])
-def test_a_resampled_frame_over_the_memory_tiles_is_tiled_in_whole_steps(kind, copies, size, simulator, build_dir):
+def test_a_resampled_frame_over_the_memory_tiles_is_tiled_in_whole_steps(kind, copies, size, simulator, build_dir,
+                                                                         compile_shared):
     one = _resampled(kind, copies)
     _auto(one, size)
-    whole = hl.compile(one, name=f"auto_rs_one_{kind}", target=SMALL, prove=False).report["mem_tiles"]
+    whole = compile_shared(one, name=f"auto_rs_one_{kind}", target=SMALL, prove=False).report["mem_tiles"]
     out = _resampled(kind, copies)
     source = _auto(out, size, max_mem_tiles=whole - 1).schedule_source
-    design = hl.compile(out, name=f"auto_rs_{kind}_{int(copies)}_{size[0]}", target=SMALL)
+    design = compile_shared(out, name=f"auto_rs_{kind}_{int(copies)}_{size[0]}", target=SMALL)
     rep = design.report
     assert rep["tiles"] > 1 and rep["mem_tiles"] <= whole - 1, (rep["tiles"], rep["mem_tiles"], whole)
     tiles = design.program.glb.mem_tiles if copies else design.program.tiles
@@ -71,14 +72,14 @@ def test_a_resampled_frame_over_the_memory_tiles_is_tiled_in_whole_steps(kind, c
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_budget_the_line_model_could_not_meet_is_met_in_tiles(simulator, build_dir):
+def test_a_budget_the_line_model_could_not_meet_is_met_in_tiles(simulator, build_dir, compile_shared):
     # A third of the one-tile design's 9 memory tiles: the line model counted the upsample's source low (a delay
     # line where the compiler builds an addressed bank), so every width it chose compiled over the budget, and the
     # frame was refused after 4 narrowings; counted as the compiler counts it (autoschedule_addressed.py), GLB
     # tiles of 8 columns fit at the first width.
     out = _resampled("up")
     source = _auto(out, (64, 8), max_mem_tiles=3).schedule_source
-    design = hl.compile(out, name="auto_rs_up_budget3", target=SMALL)
+    design = compile_shared(out, name="auto_rs_up_budget3", target=SMALL)
     rep = design.report
     assert "GLB tiles of 8 x 8" in source and rep["tiles"] == 8 and rep["mem_tiles"] == 3, (source, rep["tiles"])
     _check(design, simulator, build_dir)
@@ -103,16 +104,17 @@ def test_the_schedule_source_of_a_resampled_frame_gives_the_same_design_byte_for
     ("h2h_up_sample", (60, 6), "icarus"), ("h2h_up_sample", (60, 6), "verilator"),
     ("upsample", (126, 4), "icarus"), ("upsample", (126, 4), "verilator"),
 ], indirect=["simulator"])
-def test_the_upsample_apps_over_a_memory_tile_budget_run_in_glb_tiles(app, size, simulator, build_dir, monkeypatch):
+def test_the_upsample_apps_over_a_memory_tile_budget_run_in_glb_tiles(app, size, simulator, build_dir, monkeypatch,
+                                                                      compile_shared):
     """The apps' algorithms with no schedule, for 16-word memory tiles, over a max_mem_tiles budget one under
     their one-tile designs' figure."""
     mod = apps.load(app)
     monkeypatch.setattr(mod, "autoschedule", lambda out, w, h: _auto(out, (w, h)))
     one, _ = mod.build(*size, auto=True)
-    whole = hl.compile(one, name=f"{app}_one", target=SMALL, prove=False).report["mem_tiles"]
+    whole = compile_shared(one, name=f"{app}_one", target=SMALL, prove=False).report["mem_tiles"]
     monkeypatch.setattr(mod, "autoschedule", lambda out, w, h: _auto(out, (w, h), max_mem_tiles=whole - 1))
     out, inputs = mod.build(*size, auto=True)
-    design = hl.compile(out, name=f"{app}_glb", target=SMALL)
+    design = compile_shared(out, name=f"{app}_glb", target=SMALL)
     rep = design.report
     assert rep["tiles"] > 1 and rep["mem_tiles"] <= whole - 1 and design.program.glb is not None, rep["tiles"]
     assert all((t.output_box[0][1] - t.output_box[0][0] + 1) % 2 == 0 for t in design.program.glb.mem_tiles)

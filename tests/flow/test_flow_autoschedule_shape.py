@@ -11,11 +11,11 @@ from conftest import SIMULATORS
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_two_lanes_over_an_odd_width_keep_it(simulator, build_dir):
+def test_two_lanes_over_an_odd_width_keep_it(simulator, build_dir, compile_shared):
     out, _, _ = sobel(hl, 37, 9)
     result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": "2"}))
     assert "unroll(xi, 2, hl.TailStrategy.GuardWithIf)" in result.schedule_source
-    design = hl.compile(out, name="odd_lanes")
+    design = compile_shared(out, name="odd_lanes")
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.output.shape == (9, 37)
     assert design.report["predicted_cycles"] <= 1.1 * design.report["ideal_cycles"]

@@ -303,7 +303,7 @@ def test_fuzz_auto_forces_tiling_on_a_target_of_small_memory_tiles(simulator, bu
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_lanes_a_narrow_frame_cannot_use_come_down(simulator, build_dir):
+def test_lanes_a_narrow_frame_cannot_use_come_down(simulator, build_dir, compile_shared):
     # fuzz --auto 139835's algorithm: 3 pixels per cycle over a frame 2 wide take one transfer a row, as 2 lanes
     # do (the input, 3 wide with the x + 1 tap, in rows of whole lanes: 6 or 4 pixels, two transfers either way):
     # 2 lanes, for the same cycles, two thirds of the PEs and 7 words of storage for 13.
@@ -321,7 +321,7 @@ def test_lanes_a_narrow_frame_cannot_use_come_down(simulator, build_dir):
     result = _auto(out, (2, 1), hl.CGRA(), lanes=3)
     assert result.lanes == 2 and "3 pixels per cycle over a frame 2 wide take as many transfers a row as 2" in \
         result.note
-    design = hl.compile(out, name="auto_narrow_lanes")
+    design = compile_shared(out, name="auto_narrow_lanes")
     rep = design.report
     assert rep["pes"] == 2 and sum(b["words"] for b in rep["buffers"]) == 9 and rep["predicted_cycles"] == 7
     design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2,

@@ -43,9 +43,9 @@ def _shares(bank) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("width", "height"), [(12, 8), (7, 6)])
-def test_a_vertical_upsample_then_a_blur_is_banked_by_row_parity(width, height, simulator, build_dir):
+def test_a_vertical_upsample_then_a_blur_is_banked_by_row_parity(width, height, simulator, build_dir, compile_shared):
     out, inputs = vertical_upsample_blur(width, height)
-    design = hl.compile(out, name=f"banks_vertical_upsample_{width}")
+    design = compile_shared(out, name=f"banks_vertical_upsample_{width}")
     buf = design.plan.buffer("hw_input")
     # Rows yo and yo + 1 have different parities, and yo + yi is one of them: the two loads of row yo + yi split
     # four ways (yo's parity x yi), the others two ways, and each bank of rows of one parity is read through two
@@ -62,9 +62,9 @@ def test_a_vertical_upsample_then_a_blur_is_banked_by_row_parity(width, height, 
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_up_sample_is_banked_by_row_parity_under_stalls(simulator, build_dir):
+def test_up_sample_is_banked_by_row_parity_under_stalls(simulator, build_dir, compile_shared):
     out, inputs = apps.load("h2h_up_sample").build(10, 6)
-    design = hl.compile(out, name="h2h_up_sample")
+    design = compile_shared(out, name="h2h_up_sample")
     buf = design.plan.buffer("hw_input")
     assert [len(_shares(b)) for b in buf.banks] == [2, 2]
     assert sum(b.words for b in buf.banks) == buf.min_words
@@ -118,9 +118,9 @@ def half_plane_stencil(width: int, height: int):
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("width", "height"), [(12, 8), (9, 5)])
 def test_a_half_resolution_plane_read_at_three_columns_is_one_read_a_row_and_registers(width, height, simulator,
-                                                                                       build_dir):
+                                                                                       build_dir, compile_shared):
     out, inputs = half_plane_stencil(width, height)
-    design = hl.compile(out, name=f"banks_half_plane_{width}")
+    design = compile_shared(out, name=f"banks_half_plane_{width}")
     buf = design.plan.buffer("half")
     # Each read takes its value a constant number of half's writes later (9 reads a cycle were 5 banks of copies,
     # then 3 bank read ports with registers after them: 2 tiles, 38 words for 20): write taps on one chain of

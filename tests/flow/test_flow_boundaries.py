@@ -136,9 +136,9 @@ def _check(design, inputs, simulator, build_dir):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("kind", [*BC, "repeat_image"])
-def test_boundary_conditions_inside_the_accelerator(kind, simulator, build_dir):
+def test_boundary_conditions_inside_the_accelerator(kind, simulator, build_dir, compile_shared):
     out, inputs = _single_level(kind)
-    design = hl.compile(out, name=f"edges_{kind}")
+    design = compile_shared(out, name=f"edges_{kind}")
     (stream,) = design.program.inputs
     assert design.program.nest.buffer("hw_input").box[0] == (-2, 13)  # two columns of halo before, one after
     x_edges = stream.edges[0]
@@ -151,9 +151,9 @@ def test_boundary_conditions_inside_the_accelerator(kind, simulator, build_dir):
 
 
 @pytest.mark.parametrize(("case", "simulator"), _pairs(SHARED, "past_the_clamp"), indirect=["simulator"])
-def test_reads_that_agree_where_they_meet_share_one_stream(case, simulator, build_dir):
+def test_reads_that_agree_where_they_meet_share_one_stream(case, simulator, build_dir, compile_shared):
     out, inputs = _single_level(case)
-    design = hl.compile(out, name=f"edges_{case}")
+    design = compile_shared(out, name=f"edges_{case}")
     (stream,) = design.program.inputs
     assert stream.edges == {0: (-1, (0, 0, 1, 2, 3, 4, 5, 6, 7, 8) + ((8, 8) if case == "different_clamps"
                                                                      else (9, 10)))}
@@ -161,9 +161,9 @@ def test_reads_that_agree_where_they_meet_share_one_stream(case, simulator, buil
 
 
 @pytest.mark.parametrize(("case", "simulator"), _pairs(SPLIT, "mirror_and_repeat"), indirect=["simulator"])
-def test_reads_that_disagree_stream_the_input_twice(case, simulator, build_dir):
+def test_reads_that_disagree_stream_the_input_twice(case, simulator, build_dir, compile_shared):
     out, inputs = _single_level(case)
-    design = hl.compile(out, name=f"edges_{case}")
+    design = compile_shared(out, name=f"edges_{case}")
     first, second = design.program.inputs
     assert (first.buffer, second.buffer) == ("hw_input", "hw_input_ext1")
     assert first.source == second.source == "hw_input" and (first.port, second.port) == ("hw_input", "hw_input_ext1")
@@ -173,11 +173,11 @@ def test_reads_that_disagree_stream_the_input_twice(case, simulator, build_dir):
 
 @pytest.mark.parametrize(("case", "simulator"), _pairs(("mirror_interior", "mirror_and_repeat"), "mirror_and_repeat"),
                          indirect=["simulator"])
-def test_extended_streams_with_host_tiles(case, simulator, build_dir):
+def test_extended_streams_with_host_tiles(case, simulator, build_dir, compile_shared):
     # Three tiles of 6 columns: the first and the last reach past the image, the middle one does not; every
     # tile's stream has the same shape (its edge words mirrored or repeated where it touches the image's edge).
     out, inputs = _single_level(case, width=18, tile=(6, 6))
-    design = hl.compile(out, name=f"edges_tiles_{case}")
+    design = compile_shared(out, name=f"edges_tiles_{case}")
     assert len(design.program.tiles) == 3
     for s in design.program.inputs:
         assert [t.boxes[s.buffer][0][0] for t in design.program.tiles] == [-2, 4, 10]
@@ -186,9 +186,9 @@ def test_extended_streams_with_host_tiles(case, simulator, build_dir):
 
 
 @pytest.mark.parametrize(("case", "simulator"), _pairs(COPIES, "copy_inside_twice"), indirect=["simulator"])
-def test_a_copy_inside_extends_with_its_input(case, simulator, build_dir):
+def test_a_copy_inside_extends_with_its_input(case, simulator, build_dir, compile_shared):
     out, inputs = _single_level(case)
-    design = hl.compile(out, name=f"edges_{case}")
+    design = compile_shared(out, name=f"edges_{case}")
     streams = [s.buffer for s in design.program.inputs]
     buffers = [b.name for b in design.program.nest.buffers]
     if case == "copy_inside":
@@ -199,11 +199,11 @@ def test_a_copy_inside_extends_with_its_input(case, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_mirrored_glb_input(simulator, build_dir):
+def test_a_mirrored_glb_input(simulator, build_dir, compile_shared):
     # Two GLB tiles of two memory tiles each: the host writes each GLB input tile extended, and every memory
     # tile's copy reads its part of it.
     out, inputs = _three_level("mirror_interior")
-    design = hl.compile(out, name="edges_glb")
+    design = compile_shared(out, name="edges_glb")
     (stream,) = design.program.inputs
     assert (stream.buffer, stream.source, stream.port) == ("hw_input_global_wrapper", "hw_input", "hw_input")
     assert [t.boxes[stream.buffer] for t in design.program.tiles] == [[(-2, 8), (-2, 12)], [(6, 16), (-2, 12)]]
@@ -212,11 +212,11 @@ def test_a_mirrored_glb_input(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_glb_input_read_through_boundary_conditions_that_disagree(simulator, build_dir):
+def test_glb_input_read_through_boundary_conditions_that_disagree(simulator, build_dir, compile_shared):
     # A mirrored and a repeated read of the memory-tile copy: the GLB holds two input tiles, each extended for
     # one of them, both written by the host from the input (ports hw_input and hw_input_ext1).
     out, inputs = _three_level("mirror_and_repeat")
-    design = hl.compile(out, name="edges_glb_two")
+    design = compile_shared(out, name="edges_glb_two")
     first, second = design.program.inputs
     assert (first.buffer, second.buffer) == ("hw_input_global_wrapper", "hw_input_global_wrapper_ext1")
     assert (first.source, second.source) == ("hw_input", "hw_input") and (first.port, second.port) == (
@@ -235,11 +235,11 @@ def test_lanes_with_extended_streams(kind, build_dir):
 
 
 @pytest.mark.parametrize(("case", "simulator"), _pairs(INNER, "inner_mirror_interior"), indirect=["simulator"])
-def test_boundary_conditions_on_a_func_computed_inside(case, simulator, build_dir):
+def test_boundary_conditions_on_a_func_computed_inside(case, simulator, build_dir, compile_shared):
     # grad is computed inside from neighbouring values; its edges are taps chosen by coordinate
     # (hwlower/edge_taps.py): the input's stream is not extended, grad's box stays the image's.
     out, inputs = _single_level(case)
-    design = hl.compile(out, name=f"edges_{case}")
+    design = compile_shared(out, name=f"edges_{case}")
     (stream,) = design.program.inputs
     assert not stream.edges and design.program.nest.buffer("grad").box == ((0, 10), (0, 6))
     res = _check(design, inputs, simulator, build_dir)
@@ -274,10 +274,11 @@ def _clamped_copy(width: int, lanes: int, shift: int):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("width", "lanes", "shift"), [(2, 2, -1), (3, 3, 1), (2, 3, -1)])
-def test_a_clamped_copy_extends_at_lanes_as_wide_as_the_frame(width, lanes, shift, simulator, build_dir):
+def test_a_clamped_copy_extends_at_lanes_as_wide_as_the_frame(width, lanes, shift, simulator, build_dir,
+                                                              compile_shared):
     # fuzz 151126: the copy's extension alone fills the box its lanes round up to; its loads were guarded to
     # Halide's box from before the extension, so the lanes past it read nothing (wrong output)
-    design = hl.compile(_clamped_copy(width, lanes, shift), name="edges_clamped_copy")
+    design = compile_shared(_clamped_copy(width, lanes, shift), name="edges_clamped_copy")
     _check(design, design.example_inputs(width), simulator, build_dir)
 
 

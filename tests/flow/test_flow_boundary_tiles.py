@@ -56,10 +56,10 @@ def _same_shape_moving_with_the_tiles(design, name: str) -> list[int]:
 
 
 @pytest.mark.parametrize(("kind", "simulator"), _pairs(BC, "mirror_interior"), indirect=["simulator"])
-def test_tiles_that_divide_the_output(kind, simulator, build_dir):
+def test_tiles_that_divide_the_output(kind, simulator, build_dir, compile_shared):
     # 3 x 2 tiles of 16 x 16 over 48 x 32: corner, edge and interior tiles run the same hardware
     out, inputs = _scheduled(kind, 48, 32, (16, 16))
-    design = hl.compile(out, name=f"edge_tiles_{kind}")
+    design = compile_shared(out, name=f"edge_tiles_{kind}")
     assert len(design.program.tiles) == 6
     assert _same_shape_moving_with_the_tiles(design, "grad")[:3] == [-2, 14, 30]  # two columns before each tile
     (stream,) = design.program.inputs
@@ -68,10 +68,10 @@ def test_tiles_that_divide_the_output(kind, simulator, build_dir):
 
 
 @pytest.mark.parametrize(("kind", "simulator"), _pairs(BC, "repeat_edge"), indirect=["simulator"])
-def test_last_tiles_shifted_inward(kind, simulator, build_dir):
+def test_last_tiles_shifted_inward(kind, simulator, build_dir, compile_shared):
     # 40 x 30 in tiles of 16 x 16: the last column of tiles starts at 24, the last row at 14, overlapping
     out, inputs = _scheduled(kind, 40, 30, (16, 16))
-    design = hl.compile(out, name=f"edge_shifted_{kind}")
+    design = compile_shared(out, name=f"edge_shifted_{kind}")
     assert [t.output_box[0][0] for t in design.program.tiles][:3] == [0, 16, 24]
     assert [t.output_box[1][0] for t in design.program.tiles][::3] == [0, 14]
     _same_shape_moving_with_the_tiles(design, "grad")
@@ -79,9 +79,9 @@ def test_last_tiles_shifted_inward(kind, simulator, build_dir):
 
 
 @pytest.mark.parametrize(("case", "simulator"), _pairs(MORE, "chain"), indirect=["simulator"])
-def test_chains_extended_inputs_and_reductions(case, simulator, build_dir):
+def test_chains_extended_inputs_and_reductions(case, simulator, build_dir, compile_shared):
     out, inputs = _scheduled(case, 20, 12, (8, 6))  # the last column of tiles shifted inward to 12
-    design = hl.compile(out, name=f"edge_tiles_{case}")
+    design = compile_shared(out, name=f"edge_tiles_{case}")
     assert len(design.program.tiles) == 6
     for name in ("grad", "mid") if case == "chain" else ("grad",):
         _same_shape_moving_with_the_tiles(design, name)
@@ -89,7 +89,7 @@ def test_chains_extended_inputs_and_reductions(case, simulator, build_dir):
     assert bool(stream.edges) == (case == "input_and_inner")
     if case == "chain":  # mid's columns and rows realised past the image choose no taps of their own
         one, _ = _scheduled(case, 20, 12, (20, 12))
-        assert design.report["pes"] == hl.compile(one, name="edge_one_tile_chain").report["pes"]
+        assert design.report["pes"] == compile_shared(one, name="edge_one_tile_chain").report["pes"]
     _check(design, inputs, simulator, build_dir)
 
 
@@ -106,9 +106,9 @@ def test_tiles_narrower_than_the_halo(kind, build_dir):
 
 @pytest.mark.parametrize(("kind", "simulator"), _pairs(("repeat_edge", "mirror_image"), "mirror_image"),
                          indirect=["simulator"])
-def test_lanes_under_host_tiles(kind, simulator, build_dir):
+def test_lanes_under_host_tiles(kind, simulator, build_dir, compile_shared):
     out, inputs = _scheduled(kind, 24, 8, (8, 4), lanes=2)
-    design = hl.compile(out, name=f"edge_tiles_lanes_{kind}")
+    design = compile_shared(out, name=f"edge_tiles_lanes_{kind}")
     assert design.program.output_lanes == 2
     _check(design, inputs, simulator, build_dir)
 
@@ -148,10 +148,10 @@ def test_the_reference_is_halides(case, halide):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_serial_reduction_over_a_clamped_func_in_one_wide_tile(simulator, build_dir):
+def test_a_serial_reduction_over_a_clamped_func_in_one_wide_tile(simulator, build_dir, compile_shared):
     # The reads of the clamped Func, guarded by 0 <= x + r.x < W, couple x and r.x: memories.mapping cuts them
     # into boxes along r.x (3 values) where x (20 values) is too many to cut along; refused before.
     out, inputs = _scheduled("serial_reduction", 20, 11, (20, 11))
-    design = hl.compile(out, name="edge_serial_wide")
+    design = compile_shared(out, name="edge_serial_wide")
     assert design.report["mem_tiles"] <= 5
     _check(design, inputs, simulator, build_dir)

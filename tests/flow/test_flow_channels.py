@@ -46,9 +46,9 @@ def _channels(width=10, height=4, unroll_input=True, bound_c=False):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_channels_stream_one_pixel_per_transfer(simulator, build_dir):
+def test_channels_stream_one_pixel_per_transfer(simulator, build_dir, compile_shared):
     out, inputs = _channels()
-    design = hl.compile(out, name="channels")
+    design = compile_shared(out, name="channels")
     assert design.program.nest.lanes == (("hw_input", 3), ("hw_output", 3))
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -255,7 +255,7 @@ def test_camera_pipeline_small(simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS)
-def test_a_stream_of_channels_is_paced_to_a_reader_that_fires_once_per_channel(simulator, tmp_path):
+def test_a_stream_of_channels_is_paced_to_a_reader_that_fires_once_per_channel(simulator, tmp_path, compile_shared):
     """The image streams a pixel's three channels per transfer; the output computes its three planes of the pixel
     one after another (`reorder(c, xi, yi, ...)`, c serial), reading the transfer's words each firing. The stream
     goes at the output's pace, one transfer every 3 cycles (memories/schedule.py paced only streams without
@@ -272,7 +272,7 @@ def test_a_stream_of_channels_is_paced_to_a_reader_that_fires_once_per_channel(s
     stream.compute_root().stream_to_accelerator()
     sx, sy, sc = stream.args()
     stream.reorder(sc, sx, sy).unroll(sc)
-    design = hl.compile(out, name="paced_channels")
+    design = compile_shared(out, name="paced_channels")
     words = {b["name"]: b["words"] for b in design.report["buffers"]}
     assert sum(words.values()) <= 12, words
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=str(tmp_path))

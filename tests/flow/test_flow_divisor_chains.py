@@ -110,14 +110,14 @@ def test_two_divisors_that_are_no_chain_stay_refused():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_the_autoscheduled_pyramid_is_as_fast_as_by_levels_in_less_storage(simulator, build_dir):
+def test_the_autoscheduled_pyramid_is_as_fast_as_by_levels_in_less_storage(simulator, build_dir, compile_shared):
     """up = d2(x / 4) + d1(x / 2), autoscheduled: d1 (half resolution) steps by 2, up by 4 then 2; against the
     pyramid by levels (up_2 at half resolution, then up), the same cycles and fewer words (no up_2 buffer)."""
     designs = []
     for algorithm in (pyramid, pyramid_by_levels):
         out, _, _ = algorithm(hl, 32, 16)
         hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
-        designs.append(hl.compile(out, name=f"chain_{algorithm.__name__}"))
+        designs.append(compile_shared(out, name=f"chain_{algorithm.__name__}"))
     mine, levels = designs
     assert _nested(mine, "up", "xi")[0][1] == "outer" and len(_nested(mine, "up", "xi")) == 3
     assert len(_nested(mine, "d1", "x")) == 2 and not _nested(mine, "d2", "x")

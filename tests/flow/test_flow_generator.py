@@ -73,9 +73,9 @@ def _halide_output(halide, inputs: dict, shift: int) -> np.ndarray:
 @pytest.mark.parametrize("params", [{}, {"schedule": 2, "lanes": "2", "shift": "3"},
                                     {"schedule": 0, "autoscheduler": "Mainspring", "autoscheduler.lanes": "2"}],
                          ids=["line_buffers", "two_lanes", "autoscheduled"])
-def test_a_generator_compiles_bit_exact_and_matches_halide(params, simulator, build_dir, halide):
+def test_a_generator_compiles_bit_exact_and_matches_halide(params, simulator, build_dir, halide, compile_shared):
     gen = blur_generator(hl, hardware=True)
-    design = hl.compile(gen(generator_params=params), name="blur3x3")
+    design = compile_shared(gen(generator_params=params), name="blur3x3")
     inputs = _inputs(len(params))
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -289,8 +289,8 @@ def _halide_cascade(halide):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("schedule", [1, 2])
-def test_the_cascade_generator_ported_as_a_generator(schedule, simulator, build_dir, halide):
-    design = hl.compile(cascade_generator(hl, hardware=True)(generator_params={"schedule": schedule}),
+def test_the_cascade_generator_ported_as_a_generator(schedule, simulator, build_dir, halide, compile_shared):
+    design = compile_shared(cascade_generator(hl, hardware=True)(generator_params={"schedule": schedule}),
                         name=f"cascade_gen_{schedule}")
     image = np.random.default_rng(schedule).integers(0, 256, (64, 64), dtype=np.uint8)
     res = design.check({"input": image}, simulator=simulator, build_dir=build_dir)

@@ -122,10 +122,11 @@ def _branching_generator(use_buffer_bounds: bool):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_port_with_all_branches_takes_clockwork_and_output_buffer_bounds_fix_its_size(simulator, build_dir):
+def test_a_port_with_all_branches_takes_clockwork_and_output_buffer_bounds_fix_its_size(simulator, build_dir,
+                                                                                        compile_shared):
     image = np.random.default_rng(7).integers(0, 256, (8, 10), dtype=np.uint8)
-    by_buffer = hl.compile(_branching_generator(True)(), name="gen_branches")
-    by_bound = hl.compile(_branching_generator(False)(), name="gen_branches_bound", prove=False)
+    by_buffer = compile_shared(_branching_generator(True)(), name="gen_branches")
+    by_bound = compile_shared(_branching_generator(False)(), name="gen_branches_bound", prove=False)
     res = by_buffer.check({"input": image}, simulator=simulator, build_dir=build_dir)
     assert res.output.shape == (6, 8)
     assert {k: by_buffer.report.get(k) for k in REPORT_KEYS} == {k: by_bound.report.get(k) for k in REPORT_KEYS}
@@ -179,8 +180,9 @@ def _cpu_branch_first_generator():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_cpu_branch_first_falls_through_and_a_requirement_is_checked_when_the_design_runs(simulator, build_dir):
-    design = hl.compile(_cpu_branch_first_generator()(), name="brighten_cpu_first")
+def test_a_cpu_branch_first_falls_through_and_a_requirement_is_checked_when_the_design_runs(simulator, build_dir,
+                                                                                            compile_shared):
+    design = compile_shared(_cpu_branch_first_generator()(), name="brighten_cpu_first")
     assert design.report["ideal_cycles"] == 16  # 2 lanes (2 * natural_vector_size) over 8x4
     image = np.random.default_rng(3).integers(0, 256, (4, 8), dtype=np.uint8)
     design.check({"input": image}, simulator=simulator, build_dir=build_dir)

@@ -156,7 +156,7 @@ def test_reads_that_wait_for_the_whole_tile(simulator, compile_shared, build_dir
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_read_before_its_write_stops_the_simulation(simulator, build_dir):
+def test_a_read_before_its_write_stops_the_simulation(simulator, build_dir, compile_shared):
     """The simulation's own check of the GLB pacing (ms_glb_buffer, simulation only): a buffer whose reads wait
     for too little (here the host's read-back waits for the array's step 0 only) stops with an error naming
     the read, rather than streaming stale words."""
@@ -164,7 +164,7 @@ def test_a_read_before_its_write_stops_the_simulation(simulator, build_dir):
     from mainspring.sim.errors import SimulationError
 
     out, inputs = gaussian_glb.build(30, 20, glb_tile=(30, 20))
-    design = _rerendered(hl.compile(out, name="glb_early"), lambda b: b.wait if b.role == "input" else
+    design = _rerendered(compile_shared(out, name="glb_early"), lambda b: b.wait if b.role == "input" else
                          GlbController(b.wait.extent, 0, (0,) * len(b.wait.extent)))
     with pytest.raises(SimulationError) as err:
         design.simulate(inputs, simulator=simulator, build_dir=build_dir)

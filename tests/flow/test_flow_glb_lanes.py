@@ -50,7 +50,7 @@ def test_an_odd_glb_tile_with_two_lanes(round_tiles, build_dir):
 @pytest.mark.parametrize(("simulator", "copy_lanes", "lanes"),
                          [("icarus", 2, 1), ("verilator", 2, 1), ("icarus", 4, 2), ("icarus", 2, 4),
                           ("icarus", 1, 2)], indirect=["simulator"])
-def test_a_glb_output_copy_unrolled_unlike_the_array(copy_lanes, lanes, simulator, build_dir):
+def test_a_glb_output_copy_unrolled_unlike_the_array(copy_lanes, lanes, simulator, build_dir, compile_shared):
     # hw_output.in_().unroll(xi, 2) over an array output of 1 lane (the rate the reference's output_rate asks of
     # the GLB level alone): the host read back every other word, and the GLB's own check stopped the compile
     # ("host read-back order"). The host now walks the copy's unrolled loop too, a transfer of the array's lanes.
@@ -73,6 +73,6 @@ def test_a_glb_output_copy_unrolled_unlike_the_array(copy_lanes, lanes, simulato
     blur.compute_at(g, xo)
     hw_input.in_().compute_at(g, xo).store_in(hl.MemoryType.GLB)
     hw_input.compute_root().accelerator_input()
-    design = hl.compile(output, name=f"glb_copy_{copy_lanes}_{lanes}")
+    design = compile_shared(output, name=f"glb_copy_{copy_lanes}_{lanes}")
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles

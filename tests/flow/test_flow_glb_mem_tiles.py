@@ -34,14 +34,14 @@ def _depth(design) -> int:
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_memory_tiles_run_back_to_back(case, simulator, build_dir):
+def test_memory_tiles_run_back_to_back(case, simulator, build_dir, compile_shared):
     """The array never waits for the host: every GLB tile takes exactly its memory tiles' runs, the host's
     loads and read-backs hidden under them, and the whole run is the GLB tiles one after the other plus the GLB's
     read registers on the way in and out (2 + 2 cycles). So the cycles are the ideal (the array's stream over
     its memory tiles, halo included) within 5%, plus the depth of each run of the array (the constant)."""
     size, glb_tile, mem_tile, lanes = CASES[case]
     out, inputs = gaussian_glb.build(*size, glb_tile=glb_tile, mem_tile=mem_tile, lanes=lanes)
-    design = hl.compile(out, name=f"glb_mt_{case}")
+    design = compile_shared(out, name=f"glb_mt_{case}")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     r = design.report
     tiles, mems = r["tiles"], r["mem_tiles_per_glb_tile"]
@@ -100,10 +100,10 @@ def test_skip_rules_and_their_limits():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_skipped_loads_under_stalls(simulator, build_dir):
+def test_skipped_loads_under_stalls(simulator, build_dir, compile_shared):
     """The host's skipped steps go without its handshake: with bubbles in the host's stream and back-pressure
     on the read-back, the words still land where the memory tiles read them, bit for bit."""
     out, inputs = gaussian_glb.build(48, 24, glb_tile=(24, 24), mem_tile=(8, 8))
-    design = hl.compile(out, name="glb_mt_stall")
+    design = compile_shared(out, name="glb_mt_stall")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.3, backpressure=0.3, seed=3)
     assert res.cycles > design.report["predicted_cycles"]

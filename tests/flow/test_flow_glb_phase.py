@@ -88,10 +88,10 @@ def _glb_boxes(design, dim: int) -> list[tuple[tuple[int, int], tuple[int, int]]
 @pytest.mark.parametrize(("tile", "mem_tile", "simulator"), [
     (5, 5, "icarus"), (5, 5, "verilator"), (7, 3, "icarus"), (15, 5, "icarus"), (6, 4, "verilator"),
 ], indirect=["simulator"])
-def test_glb_and_memory_tiles_not_a_multiple_of_the_divisor(tile, mem_tile, simulator, build_dir):
+def test_glb_and_memory_tiles_not_a_multiple_of_the_divisor(tile, mem_tile, simulator, build_dir, compile_shared):
     """GLB tiles of 5 columns over x / 3 start at x = 0, 5 and 10: each computes 9 columns from the step holding its
     first (x = 0, 3 and 9), in memory tiles of 5 rounded up to 6, two whole steps, and the host keeps its 5."""
-    design = hl.compile(_upsampled(tile, mem_tile), name=f"glb_phase_x3_{tile}_{mem_tile}")
+    design = compile_shared(_upsampled(tile, mem_tile), name=f"glb_phase_x3_{tile}_{mem_tile}")
     boxes = _glb_boxes(design, 0)
     mems = [t.output_box[0] for t in design.program.glb.mem_tiles]
     assert all((hi - lo + 1) % 3 == 0 and lo % 3 == 0 for lo, hi in mems), mems
@@ -104,11 +104,12 @@ def test_glb_and_memory_tiles_not_a_multiple_of_the_divisor(tile, mem_tile, simu
 @pytest.mark.parametrize(("tile_h", "mem_h", "simulator"), [
     (3, 3, "icarus"), (3, 3, "verilator"), (5, 5, "icarus"), (3, 1, "icarus"),
 ], indirect=["simulator"])
-def test_glb_tiles_an_odd_distance_apart_over_an_upsample_read_through_a_clamp(tile_h, mem_h, simulator, build_dir):
+def test_glb_tiles_an_odd_distance_apart_over_an_upsample_read_through_a_clamp(tile_h, mem_h, simulator, build_dir,
+                                                                               compile_shared):
     """3-row GLB tiles over f0 stepping y by 2, read through a clamp: the tile keeping rows 3..5 computes 2..5, from
     the first tile's phase, on the hardware built for the first (whose clamp at row 0 it selects by the tile's
     coordinates); fuzz seed 125548's host tiles, under a GLB level."""
-    design = hl.compile(_through_a_clamp(tile_h, mem_h), name=f"glb_phase_clamp_{tile_h}_{mem_h}")
+    design = compile_shared(_through_a_clamp(tile_h, mem_h), name=f"glb_phase_clamp_{tile_h}_{mem_h}")
     boxes = _glb_boxes(design, 1)
     if (tile_h, mem_h) == (3, 3):
         assert boxes == [((0, 3), (0, 2)), ((2, 5), (3, 5))]
@@ -118,10 +119,11 @@ def test_glb_tiles_an_odd_distance_apart_over_an_upsample_read_through_a_clamp(t
 @pytest.mark.parametrize(("height", "glb_h", "mem_h", "simulator"), [
     (3, 3, 3, "icarus"), (3, 3, 3, "verilator"), (6, 6, 3, "icarus"), (9, 3, 3, "verilator"), (7, 7, 5, "icarus"),
 ], indirect=["simulator"])
-def test_serial_transposed_convolution_in_memory_tiles_of_odd_height(height, glb_h, mem_h, simulator, build_dir):
+def test_serial_transposed_convolution_in_memory_tiles_of_odd_height(height, glb_h, mem_h, simulator, build_dir,
+                                                                     compile_shared):
     """Fuzz 134105's kernel: a memory tile of 3 rows over y / 2 (the added Func that divides) computes 4, the GLB
     tile grows to whole memory tiles (6 rows in two of 3 compute 8), and the host reads back its own rows."""
-    design = hl.compile(_transposed_convolution(height, glb_h, mem_h), name=f"glb_upconv_{height}_{glb_h}_{mem_h}")
+    design = compile_shared(_transposed_convolution(height, glb_h, mem_h), name=f"glb_upconv_{height}_{glb_h}_{mem_h}")
     mems = [t.output_box[1] for t in design.program.glb.mem_tiles]
     assert all((hi - lo + 1) % 2 == 0 and lo % 2 == 0 for lo, hi in mems), mems
     if (height, glb_h, mem_h) == (6, 6, 3):
@@ -131,7 +133,8 @@ def test_serial_transposed_convolution_in_memory_tiles_of_odd_height(height, glb
 
 @pytest.mark.parametrize(("height", "simulator"), [(5, "icarus"), (5, "verilator"), (7, "icarus")],
                          indirect=["simulator"])
-def test_the_autoscheduler_puts_an_upsample_of_odd_extent_under_a_glb_level(height, simulator, build_dir):
+def test_the_autoscheduler_puts_an_upsample_of_odd_extent_under_a_glb_level(height, simulator, build_dir,
+                                                                            compile_shared):
     """use_glb "true" on a 2x upsample over 4 x 5 (refused before: the memory tile of 5 rows could not round up to
     whole steps of 2): the memory tile computes 6 rows and the host keeps 5."""
     x, y = hl.Var("x"), hl.Var("y")
@@ -143,7 +146,7 @@ def test_the_autoscheduler_puts_an_upsample_of_odd_extent_under_a_glb_level(heig
     output[x, y] = hw_output[x, y]
     output.set_estimates([(0, 4), (0, height)])
     hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"use_glb": "true"}))
-    design = hl.compile(output, name=f"glb_auto_upsample_{height}")
+    design = compile_shared(output, name=f"glb_auto_upsample_{height}")
     assert design.program.glb is not None
     (mem,) = design.program.glb.mem_tiles
     assert mem.output_box[1] == (0, height)  # whole steps of 2: one row past the output

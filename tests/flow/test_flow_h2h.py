@@ -54,11 +54,11 @@ def test_reference_app_at_its_generator_size(name, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_cascade_with_line_buffers(simulator, build_dir):
+def test_cascade_with_line_buffers(simulator, build_dir, compile_shared):
     from mainspring.apps import h2h_cascade
 
     out, inputs = h2h_cascade.build(20, 12, schedule=1)
-    design = hl.compile(out, name="h2h_cascade_s1")
+    design = compile_shared(out, name="h2h_cascade_s1")
     assert [b["name"] for b in design.report["buffers"] if b["level"] == "mem_tile"] == ["hw_input", "conv1_shift"]
     _checked(design, inputs, simulator, build_dir)
 
@@ -104,9 +104,9 @@ def test_up_sample_paces_its_input_to_the_output(width, height):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("width", "height"), [(20, 14), (8, 6)])
-def test_up_sample_at_small_sizes(width, height, simulator, build_dir):
+def test_up_sample_at_small_sizes(width, height, simulator, build_dir, compile_shared):
     out, inputs = apps.load("h2h_up_sample").build(width, height)
-    design = hl.compile(out, name="h2h_up_sample")
+    design = compile_shared(out, name="h2h_up_sample")
     res = _checked(design, inputs, simulator, build_dir)
     assert res.cycles - design.report["ideal_cycles"] <= design.report["first_output_cycle"]
 
@@ -137,9 +137,9 @@ def _inlined_into_two():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_compute_at_through_an_inlined_func_read_by_two(simulator, build_dir):
+def test_compute_at_through_an_inlined_func_read_by_two(simulator, build_dir, compile_shared):
     out, inputs = _inlined_into_two()
-    design = hl.compile(out, name="inlined_into_two")
+    design = compile_shared(out, name="inlined_into_two")
     assert "grad_unclamped" in {b["name"] for b in design.report["buffers"]}
     # sq is read at two rows by an op that also reads cross: its addressed bank takes 13 words, 11 the minimum.
     _checked(design, inputs, simulator, build_dir, minimal=False)
@@ -173,9 +173,9 @@ def _weighted(where: str):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("where", ["at", "root", "rom", "inline"])
-def test_constant_func_wherever_it_is_scheduled_folds(where, simulator, build_dir):
+def test_constant_func_wherever_it_is_scheduled_folds(where, simulator, build_dir, compile_shared):
     out, inputs = _weighted(where)
-    design = hl.compile(out, name=f"weights_{where}")
+    design = compile_shared(out, name=f"weights_{where}")
     assert design.report["pes"] == 5 and design.report["const_words"] == 3  # 3 multiplies, 2 adds; 0 dropped
     assert {b["name"] for b in design.report["buffers"]} == {"hw_input", "acc"}
     _checked(design, inputs, simulator, build_dir)
@@ -196,9 +196,9 @@ def test_rom_of_a_func_that_reads_an_input_is_refused():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_glb_tile_larger_than_the_output_shrinks(simulator, build_dir):
+def test_a_glb_tile_larger_than_the_output_shrinks(simulator, build_dir, compile_shared):
     out, inputs = apps.load("h2h_cascade_glb").build(18, 14)
-    design = hl.compile(out, name="cascade_glb_small")
+    design = compile_shared(out, name="cascade_glb_small")
     assert design.report["tiles"] == 1 and design.report["mem_tiles_per_glb_tile"] == 1
     design.check(inputs, simulator=simulator, build_dir=build_dir)
 
@@ -223,14 +223,14 @@ def test_floating_point_inside_the_accelerator_is_refused():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_three_level_memory_runs_per_memory_tile(simulator, build_dir):
+def test_three_level_memory_runs_per_memory_tile(simulator, build_dir, compile_shared):
     # No memory type named: the per-accelerator-tile copies form the GLB level (as Clockwork maps them) and the
     # convolution runs once per 62x62 memory tile (2x2 of them here), each a 64x64 input tile streamed from the
     # GLB at a word per cycle (375x the ideal when the convolution ran over the whole output in row order).
     from mainspring.apps import h2h_three_level_memory
 
     out, inputs = h2h_three_level_memory.build(124, 124)
-    design = hl.compile(out, name="h2h_three_level_memory")
+    design = compile_shared(out, name="h2h_three_level_memory")
     rep = design.report
     # Each memory tile's run: 4100 cycles (4097 with unpipelined kernels; the 3x3 sum has 5 stages now).
     assert rep["mem_tiles_per_glb_tile"] == 4 and rep["tile_cycles"] == 4 * (64 * 64 + 4)
@@ -239,46 +239,46 @@ def test_three_level_memory_runs_per_memory_tile(simulator, build_dir):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("simulator", ["verilator"], indirect=True)
-def test_gaussian_at_its_generator_size(simulator, build_dir):
+def test_gaussian_at_its_generator_size(simulator, build_dir, compile_shared):
     # The generator's whole frame: 16x20 GLB tiles of 62x196 at 2 pixels per cycle (about 30 s on Verilator).
     from mainspring.apps import h2h_gaussian
 
     out, inputs = h2h_gaussian.build(*h2h_gaussian.GENERATOR_SIZE)
-    design = hl.compile(out, name="h2h_gaussian")
+    design = compile_shared(out, name="h2h_gaussian")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert design.report["tiles"] == 320 and res.cycles == res.predicted_cycles
     assert res.cycles <= 1.01 * design.report["ideal_cycles"]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_gaussian_float_weights_on_one_tile(simulator, build_dir):
+def test_gaussian_float_weights_on_one_tile(simulator, build_dir, compile_shared):
     from mainspring.apps import h2h_gaussian
 
     out, inputs = h2h_gaussian.build(30, 12, lanes=1, schedule=0)
-    design = hl.compile(out, name="h2h_gaussian_one_tile")
+    design = compile_shared(out, name="h2h_gaussian_one_tile")
     assert design.report["const_words"] == 4  # 24, 30 and 37 folded from the float weights, and the 256
     _checked(design, inputs, simulator, build_dir)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_accumulation_reads_a_rom_at_its_reduction_counters(simulator, build_dir):
+def test_accumulation_reads_a_rom_at_its_reduction_counters(simulator, build_dir, compile_shared):
     # kernel(x) = x read at r.x + 3 * r.y of a serial reduction: a ROM addressed by coordinates.
     from mainspring.apps import h2h_accumulation
 
     out, inputs = h2h_accumulation.build(14, 6)
-    design = hl.compile(out, name="h2h_accumulation")
+    design = compile_shared(out, name="h2h_accumulation")
     assert design.report["rom_words"] == 9
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_conv_layer_mobile_at_its_generator_size(simulator, build_dir):
+def test_conv_layer_mobile_at_its_generator_size(simulator, build_dir, compile_shared):
     # Depthwise 3x3 over 4 channels (unrolled), pointwise 4 -> 3 channels, a serial reduction over input channels
     # with the output channels unrolled, the output one channel plane after another (reorder(xi, yi, k, xo, yo)).
     from mainspring.apps import h2h_conv_layer_mobile as conv
 
     out, inputs = conv.build(*conv.DEFAULT_SIZE)
-    design = hl.compile(out, name="h2h_conv_layer_mobile")
+    design = compile_shared(out, name="h2h_conv_layer_mobile")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles

@@ -11,7 +11,7 @@ from conftest import SIMULATORS
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_inline_sum_and_maximum(simulator, build_dir):
+def test_inline_sum_and_maximum(simulator, build_dir, compile_shared):
     x, y = hl.Var("x"), hl.Var("y")
     i = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -20,13 +20,13 @@ def test_inline_sum_and_maximum(simulator, build_dir):
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = hl.sum(hw_input[x + r.x, y + r.y]) + hl.maximum(hw_input[x + r.x, y])
     accelerate(hw_output, hw_output, 20, 10, [], hw_input)
-    design = hl.compile(hw_output, name="inline_red")
+    design = compile_shared(hw_output, name="inline_red")
     assert design.report["pes"] > 0
     design.check({"input": random_image(22, 11, seed=3)}, simulator=simulator, build_dir=build_dir)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_unscheduled_scan_is_buffered(simulator, build_dir):
+def test_an_unscheduled_scan_is_buffered(simulator, build_dir, compile_shared):
     # Halide computes a Func whose update cannot be inlined at its consumer's innermost loop; the values are
     # the same when the hardware buffers it at the accelerator's loop.
     x, y = hl.Var("x"), hl.Var("y")
@@ -40,14 +40,14 @@ def test_an_unscheduled_scan_is_buffered(simulator, build_dir):
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = scan[x, y]
     accelerate(hw_output, hw_output, 8, 4, [], hw_input)
-    design = hl.compile(hw_output, name="inline_scan")
+    design = compile_shared(hw_output, name="inline_scan")
     assert "scan" in [b["name"] for b in design.report["buffers"]]
     design.check({"input": random_image(8, 4, seed=5)}, simulator=simulator, build_dir=build_dir)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("level", ["x", "y", "outermost"])
-def test_funcs_computed_at_the_loops_of_an_unscheduled_update(level, simulator, build_dir):
+def test_funcs_computed_at_the_loops_of_an_unscheduled_update(level, simulator, build_dir, compile_shared):
     # Halide gives an unscheduled Func with an update (conv) loops of its own at its consumer's innermost loop, so
     # Funcs may be computed at them (Halide-to-Hardware's cpu_accel_partition computes its kernel at conv.x).
     x, y = hl.Var("x"), hl.Var("y")
@@ -62,5 +62,5 @@ def test_funcs_computed_at_the_loops_of_an_unscheduled_update(level, simulator, 
     accelerate(hw_output, hw_output, 10, 6, [], hw_input)
     g.compute_at(conv, {"x": x, "y": y}.get(level, hl.Var.outermost()))
     conv.update().unroll(r.x).unroll(r.y)
-    design = hl.compile(hw_output, name="at_unscheduled_update")
+    design = compile_shared(hw_output, name="at_unscheduled_update")
     design.check({"input": random_image(12, 8, seed=6)}, simulator=simulator, build_dir=build_dir)

@@ -38,8 +38,8 @@ def _blend(kind: str):
 
 @pytest.mark.parametrize("kind", ["lerp", "saturating", "halving", "shifts", "bits", "divide"])
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_intrinsics_in_hardware(kind, simulator, build_dir):
-    design = hl.compile(_blend(kind), name=f"intrinsics_{kind}")
+def test_intrinsics_in_hardware(kind, simulator, build_dir, compile_shared):
+    design = compile_shared(_blend(kind), name=f"intrinsics_{kind}")
     rng = np.random.default_rng(5)
     image = random_image(9, 7, seed=3)
     image[0, :4] = (0, 255, 128, 1)  # the ends of the ranges, where saturation and rounding turn
@@ -49,7 +49,7 @@ def test_intrinsics_in_hardware(kind, simulator, build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_promised_range_sizes_a_table(simulator, build_dir):
+def test_a_promised_range_sizes_a_table(simulator, build_dir, compile_shared):
     """hl.unsafe_promise_clamped gives bounds inference the range of a table's index (the ROM holds the promised 8
     entries, not the 16 that a >> 4 reaches); hl.print and hl.print_when pass their value through."""
     x, y = hl.Var("x"), hl.Var("y")
@@ -64,7 +64,7 @@ def test_a_promised_range_sizes_a_table(simulator, build_dir):
         hl.print_when(x == 0, hw_input[x + 1, y])
     lut.compute_at(f, hl.Var("xo"))  # computed in the accelerator, read at a data index: a ROM
     accelerate(f, f, 8, 6, [], hw_input)
-    design = hl.compile(f, name="promise")
+    design = compile_shared(f, name="promise")
     assert design.report["rom_words"] == 8, design.report
     inputs = {"input": random_image(9, 6, seed=3) & 127}  # the promise holds
     design.check(inputs, simulator=simulator, build_dir=build_dir)

@@ -18,19 +18,19 @@ def _input() -> tuple[hl.ImageParam, hl.Func, hl.Var, hl.Var]:
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_pure_read_at_a_modulo(simulator, build_dir):
+def test_pure_read_at_a_modulo(simulator, build_dir, compile_shared):
     """hw_output(x, y) = hw_input(x % 4, y) * 2 + y: each row repeats the input's first 4 columns."""
     _, hw_input, x, y = _input()
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = hw_input[x % 4, y] * 2 + hl.u16(y)
     accelerate(hw_output, hw_output, 16, 8, [], hw_input)
-    design = hl.compile(hw_output, name="modulo_read")
+    design = compile_shared(hw_output, name="modulo_read")
     res = design.check({"input": random_image(16, 8, seed=7)}, simulator=simulator, build_dir=build_dir)
     assert res.output.shape == (8, 16)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_quotient_and_modulo_of_a_buffered_func(simulator, build_dir):
+def test_quotient_and_modulo_of_a_buffered_func(simulator, build_dir, compile_shared):
     """g(x, y) = f(x / 4, y) + f(x % 4, y) with f buffered: both reads are affine in g's d-long steps."""
     _, hw_input, x, y = _input()
     f = hl.Func("f")
@@ -38,7 +38,7 @@ def test_quotient_and_modulo_of_a_buffered_func(simulator, build_dir):
     hw_output = hl.Func("hw_output")
     hw_output[x, y] = f[x / 4, y] + f[x % 4, y] * 5
     accelerate(hw_output, hw_output, 16, 6, [f], hw_input)
-    design = hl.compile(hw_output, name="modulo_quotient")
+    design = compile_shared(hw_output, name="modulo_quotient")
     design.check({"input": random_image(16, 6, seed=8)}, simulator=simulator, build_dir=build_dir)
 
 
@@ -54,7 +54,7 @@ def test_modulo_read_of_an_odd_extent_rounds_up(build_dir):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_unrolled_reduction_read_at_a_modulo(simulator, build_dir):
+def test_unrolled_reduction_read_at_a_modulo(simulator, build_dir, compile_shared):
     """up(x, y) += hw_input((x + r.x) % 2, y) over r.x in 0..2, unrolled (the refusal's hint when it is serial):
     each tap's (xi + k) % 2 is affine in up's 2-long steps."""
     _, hw_input, x, y = _input()
@@ -65,5 +65,5 @@ def test_unrolled_reduction_read_at_a_modulo(simulator, build_dir):
     up.update().unroll(r.x)
     hw_output[x, y] = up[x, y]
     accelerate(hw_output, hw_output, 16, 8, [up], hw_input)
-    design = hl.compile(hw_output, name="modulo_unrolled")
+    design = compile_shared(hw_output, name="modulo_unrolled")
     design.check({"input": random_image(16, 8, seed=10)}, simulator=simulator, build_dir=build_dir)

@@ -54,8 +54,8 @@ def test_a_renamed_schedule_builds_the_same_design(variant):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_renamed_schedule_is_bit_exact(simulator, build_dir):
-    design = hl.compile(_blur("named first"), name="rename")
+def test_a_renamed_schedule_is_bit_exact(simulator, build_dir, compile_shared):
+    design = compile_shared(_blur("named first"), name="rename")
     design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir)
 
 

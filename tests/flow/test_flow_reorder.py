@@ -62,9 +62,9 @@ def test_an_unrolled_reduction_loop_stays_a_tree_and_a_scan_keeps_its_order():
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("lanes", [False, True])
-def test_a_sweep_per_tap_is_bit_exact_and_near_its_ideal(simulator, build_dir, lanes):
+def test_a_sweep_per_tap_is_bit_exact_and_near_its_ideal(simulator, build_dir, lanes, compile_shared):
     out, inputs = _sweeps("taps_outside", lanes)
-    design = hl.compile(out, name=f"sweeps_{int(lanes)}")
+    design = compile_shared(out, name=f"sweeps_{int(lanes)}")
     rep = design.report
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == rep["predicted_cycles"]
@@ -97,8 +97,9 @@ def _rows_unrolled(ky: int, kx: int, height: int):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("ky", "kx", "height"), [(2, 1, 4), (2, 2, 4), (3, 1, 6), (2, 1, 5)])
-def test_the_outputs_rows_unrolled_outside_its_columns_run_side_by_side(ky, kx, height, simulator, build_dir):
-    design = hl.compile(_rows_unrolled(ky, kx, height), name="rows_unrolled")
+def test_the_outputs_rows_unrolled_outside_its_columns_run_side_by_side(ky, kx, height, simulator, build_dir,
+                                                                        compile_shared):
+    design = compile_shared(_rows_unrolled(ky, kx, height), name="rows_unrolled")
     assert any("run" in n and "innermost" in n for n in design.report["notes"]), design.report.get("notes")
     design.check(design.example_inputs(2), simulator=simulator, build_dir=build_dir)
 
@@ -132,8 +133,8 @@ def test_a_projection_read_as_its_input_streams_keeps_its_order():
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_projection_with_its_rows_outside_holds_a_row_of_sums(simulator, build_dir):
-    design = hl.compile(_column_sums(True), name="column_sums")
+def test_a_projection_with_its_rows_outside_holds_a_row_of_sums(simulator, build_dir, compile_shared):
+    design = compile_shared(_column_sums(True), name="column_sums")
     words = {b["name"]: b["words"] for b in design.report["buffers"]}
     assert words["im_im_global_wrapper"] <= 2 and sum(words.values()) <= 16 + 4, words  # 127 + 3 in place
     res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)

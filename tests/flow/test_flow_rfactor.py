@@ -128,7 +128,7 @@ def test_rfactor_of_a_split_rvar_matches_halide(preserved):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_rfactor_of_a_split_rvar_is_bit_exact(simulator, build_dir):
+def test_rfactor_of_a_split_rvar_is_bit_exact(simulator, build_dir, compile_shared):
     """4 taps along x split in two pairs, each pair a partial result (a factor that divides: no guard)."""
     x, y, v, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "v", "xo", "yo", "xi", "yi"))
     image = hl.ImageParam(hl.UInt(16), 2, "input")
@@ -146,7 +146,7 @@ def test_rfactor_of_a_split_rvar_is_bit_exact(simulator, build_dir):
     hw_input.compute_root().stream_to_accelerator()
     f.compute_at(hw_output, xo).update().unroll(rxo)
     intm.compute_at(f, x).unroll(v).update().unroll(rxi).unroll(r.y).unroll(v)
-    design = hl.compile(output, name="rfactor_split")
+    design = compile_shared(output, name="rfactor_split")
     inputs = {"input": np.random.default_rng(8).integers(0, 4000, (9, 11), dtype=np.uint16)}
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 1.1 * design.report["ideal_cycles"]
@@ -169,7 +169,7 @@ def _taps_split(h, extent: int, factor: int, preserved: str = "outer"):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("extent", "factor"), [(3, 2), (5, 3)])
-def test_rfactor_of_a_split_that_does_not_divide_is_bit_exact(extent, factor, simulator, build_dir):
+def test_rfactor_of_a_split_that_does_not_divide_is_bit_exact(extent, factor, simulator, build_dir, compile_shared):
     """The guarded last part clamps its taps at the RVar's last point; over two parts each tap's addresses lie on
     a line (x + min(2 * u + 1, 2) is x + u + 1 over lanes u = 0, 1), so the memories serve them. (Three parts,
     or the inner part preserved, are not a line: the next test.)"""
@@ -187,7 +187,7 @@ def test_rfactor_of_a_split_that_does_not_divide_is_bit_exact(extent, factor, si
     hw_input.compute_root().stream_to_accelerator()
     f.compute_at(hw_output, xo).update().unroll(rxo)
     intm.compute_at(f, x).unroll(u).update().unroll(rxi).unroll(u)
-    design = hl.compile(output, name=f"rfactor_guarded_{extent}_{factor}")
+    design = compile_shared(output, name=f"rfactor_guarded_{extent}_{factor}")
     assert np.array_equal(design.reference_output(inputs), np.asarray(want[5].realize([8, 8])))
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -197,7 +197,7 @@ def test_rfactor_of_a_split_that_does_not_divide_is_bit_exact(extent, factor, si
 @pytest.mark.parametrize(("extent", "factor", "preserved", "unrolled"), [
     (5, 2, "outer", True), (7, 3, "outer", False), (3, 2, "outer", False), (5, 3, "inner", True)])
 def test_rfactor_of_a_split_with_taps_off_a_line_guards_them(extent, factor, preserved, unrolled, simulator,
-                                                              build_dir):
+                                                              build_dir, compile_shared):
     """Where the clamped taps lie on no line (three parts, a serial inner part, the inner part preserved), the
     tap past the extent, whose value the select discards, is read unclamped under a guard
     (hwlower/guarded_clamps.py): x + 2 * u + rxi, read where 2 * u + rxi <= 2."""
@@ -218,7 +218,7 @@ def test_rfactor_of_a_split_with_taps_off_a_line_guards_them(extent, factor, pre
     intm.compute_at(f, x).unroll(u)
     if unrolled:
         intm.update().unroll(other).unroll(u)
-    design = hl.compile(output, name=f"rfactor_guarded_tap_{extent}_{factor}")
+    design = compile_shared(output, name=f"rfactor_guarded_tap_{extent}_{factor}")
     assert np.array_equal(design.reference_output(inputs), np.asarray(want[5].realize([6, 6])))
     design.check(inputs, simulator=simulator, build_dir=build_dir)
 
@@ -238,7 +238,7 @@ def _over_an_upsample(h):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("tile", [(6, 4), (3, 2)])
-def test_rfactor_over_an_inlined_upsample_buffers_it(tile, simulator, halide, build_dir):
+def test_rfactor_over_an_inlined_upsample_buffers_it(tile, simulator, halide, build_dir, compile_shared):
     """rfactor(r.y, v) over an inlined upsample reads it at (y + v) / 2, affine in no split of y and v (fuzz
     9146145); the upsample is buffered (hwlower/region.py) and read at y + v."""
     inputs = {"input": np.random.default_rng(tile[0]).integers(0, 4000, (5, 6), dtype=np.uint16)}
@@ -255,6 +255,6 @@ def test_rfactor_over_an_inlined_upsample_buffers_it(tile, simulator, halide, bu
     intm = f.update().rfactor(r.y, v)
     intm.compute_at(f, x).unroll(v).update().unroll(r.x).unroll(v)
     f.compute_at(hw_output, xo).update().unroll(r.y)
-    design = hl.compile(output, name=f"rfactor_over_upsample_{tile[0]}")
+    design = compile_shared(output, name=f"rfactor_over_upsample_{tile[0]}")
     assert np.array_equal(design.reference_output(inputs), np.asarray(want[2].realize([6, 4])))
     design.check(inputs, simulator=simulator, build_dir=build_dir)

@@ -176,7 +176,7 @@ def test_the_256_bin_histogram_reference_equals_halide(halide):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_ram_address_reading_a_scalar_param(simulator, build_dir):
+def test_a_ram_address_reading_a_scalar_param(simulator, build_dir, compile_shared):
     # The Param is read by the address kernel only: it must still be a port of the top the bench drives.
     x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -192,7 +192,7 @@ def test_a_ram_address_reading_a_scalar_param(simulator, build_dir):
     output.bound(b, 0, 100)
     hw_output.compute_root().split(b, bo, bi, 100).hw_accelerate(bi, bo)
     hw_input.compute_root().stream_to_accelerator()
-    design = hl.compile(output, name="hist_gain")
+    design = compile_shared(output, name="hist_gain")
     design.check({"input": random_image(8, 5, seed=9) % 40}, simulator=simulator, build_dir=build_dir)
 
 
@@ -254,7 +254,7 @@ def test_back_projection_reference_equals_halide(halide):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("levels", [16, 64])
-def test_histogram_equalisation_through_a_ram_copy(levels, simulator, build_dir, halide_loader):
+def test_histogram_equalisation_through_a_ram_copy(levels, simulator, build_dir, halide_loader, compile_shared):
     image = random_image(12, 6, seed=7)
     _, tables, hw_input, hw_output, output = _equalisation(hl, 12, 6, levels, copy=True)
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
@@ -263,7 +263,7 @@ def test_histogram_equalisation_through_a_ram_copy(levels, simulator, build_dir,
     for f in tables:
         f.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
-    design = hl.compile(output, name=f"equalise_{levels}")
+    design = compile_shared(output, name=f"equalise_{levels}")
     design.check({"input": image}, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
     def realize(m):  # the reference agrees with Halide 21 (its own schedule: everything inline or at the root)

@@ -37,10 +37,10 @@ def _blur(h, hardware: bool, specialized: bool = True):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_a_specialized_design_is_built_with_the_generic_schedule_and_checks_specialize_fail(simulator, build_dir,
-                                                                                          halide):
+                                                                                          halide, compile_shared):
     output, _, _ = _blur(hl, True)
-    design = hl.compile(output, name="specialized")
-    generic = hl.compile(_blur(hl, True, specialized=False)[0], name="specialized")
+    design = compile_shared(output, name="specialized")
+    generic = compile_shared(_blur(hl, True, specialized=False)[0], name="specialized")
     assert design.verilog == generic.verilog  # the specializations change nothing in hardware
     frame = np.random.default_rng(5).integers(0, 4096, (4, 10), dtype=np.uint16)
     theirs, h_image, h_gain = _blur(halide, False)

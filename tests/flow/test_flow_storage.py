@@ -57,8 +57,8 @@ def _addressed_reads(buf) -> int:
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_downsample_stores_only_the_pixels_it_reads(simulator, build_dir):
-    design = hl.compile(downsample(), name="storage_downsample")
+def test_a_downsample_stores_only_the_pixels_it_reads(simulator, build_dir, compile_shared):
+    design = compile_shared(downsample(), name="storage_downsample")
     buf = design.plan.buffer("input_im_global_wrapper")
     (bank,) = buf.banks
     # The odd pixels of odd rows are read as they arrive (a wire); the even pixels of even rows wait a row, in a
@@ -74,8 +74,8 @@ def test_a_downsample_stores_only_the_pixels_it_reads(simulator, build_dir):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("build", "name"), [(channel_taps, "hw_input")])
-def test_a_far_tap_over_few_values_is_an_addressed_bank_of_those(build, name, simulator, build_dir):
-    design = hl.compile(build(), name=f"storage_{build.__name__}")
+def test_a_far_tap_over_few_values_is_an_addressed_bank_of_those(build, name, simulator, build_dir, compile_shared):
+    design = compile_shared(build(), name=f"storage_{build.__name__}")
     buf = design.plan.buffer(name)
     (bank,) = buf.banks  # a delay line would hold every value of the stream for the whole delay
     assert bank.kind == "addressed" and bank.words == 2 and _addressed_reads(buf) == 1
@@ -85,10 +85,10 @@ def test_a_far_tap_over_few_values_is_an_addressed_bank_of_those(build, name, si
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_image_read_at_two_planes_streams_a_pixels_planes_together(simulator, build_dir):
+def test_an_image_read_at_two_planes_streams_a_pixels_planes_together(simulator, build_dir, compile_shared):
     """Seed 91028 again: channels first, both planes of a pixel in one transfer, so the ideal is the pixels'
     count (it was twice that plane after plane)."""
-    design = hl.compile(plane_then_plane(), name="storage_planes_together")
+    design = compile_shared(plane_then_plane(), name="storage_planes_together")
     assert dict(design.program.nest.lanes)["input_im_global_wrapper"] == 2
     assert design.report["ideal_cycles"] == 6
     design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)

@@ -49,13 +49,13 @@ ROUNDED = [("tile", 13, 7), ("y", 12, 6)]
 
 @pytest.mark.parametrize(("split", "width", "height"), ROUNDED, ids=[f"{s}_{w}x{h}" for s, w, h in ROUNDED])
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_rounded_up_stage_is_stored_in_delay_lines(split, width, height, simulator, build_dir):
+def test_a_rounded_up_stage_is_stored_in_delay_lines(split, width, height, simulator, build_dir, compile_shared):
     # Before: 19 memory tiles and 134 words for the input (minimum 24) for the 4x3 tiles over a 14x8 box, 4 tiles
     # and 66 words (minimum 22) for y by 2 over 7 rows: the rows of the rounded stage were longer than the stream's,
     # so its reads changed delay and went through addressed banks, one port per box of the guard.
     out, inputs = _blur(split, width, height)
-    design = hl.compile(out, name=f"tail_{split}")
-    plain = hl.compile(_blur("none", width, height)[0], name=f"tail_{split}_plain")
+    design = compile_shared(out, name=f"tail_{split}")
+    plain = compile_shared(_blur("none", width, height)[0], name=f"tail_{split}_plain")
     assert design.report["mem_tiles"] == plain.report["mem_tiles"] == 2
     bufs = _buffers(design)
     assert bufs["hw_input"]["words"] == bufs["hw_input"]["min_words"]
@@ -92,12 +92,12 @@ def _conv(taps: int):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_reduction_tail_reads_through_one_port_per_load(simulator, build_dir):
+def test_a_reduction_tail_reads_through_one_port_per_load(simulator, build_dir, compile_shared):
     # Before: each load's reads (all steps but the one past r.x's 3) were two boxes, two read ports: 6 ports for a
     # tile's 4, so 3 banks holding the producer each, 169 words (minimum 75) in 4 memory tiles.
     out, inputs = _conv(3)
-    design = hl.compile(out, name="tail_conv")
-    divides = hl.compile(_conv(4)[0], name="tail_conv_divides")
+    design = compile_shared(out, name="tail_conv")
+    divides = compile_shared(_conv(4)[0], name="tail_conv_divides")
     assert design.report["mem_tiles"] == divides.report["mem_tiles"]
     pre = _buffers(design)["pre"]
     even = _buffers(divides)["pre"]

@@ -37,9 +37,9 @@ def _window(op: str, w: int = 10, h: int = 6):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("op", ["add", "max"])
-def test_an_unrolled_rvar_with_a_serial_one_is_a_tree(op, simulator, build_dir):
+def test_an_unrolled_rvar_with_a_serial_one_is_a_tree(op, simulator, build_dir, compile_shared):
     out, inputs = _window(op)
-    design = hl.compile(out, name=f"tree_{op}")
+    design = compile_shared(out, name=f"tree_{op}")
     from mainspring.hwlower import format_program
 
     assert "r$x" not in format_program(design.program)  # the unrolled taps became one expression: no loop left over r.x

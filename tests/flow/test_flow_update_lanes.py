@@ -131,11 +131,11 @@ def test_honoured_lanes_run_near_their_ideal():
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("interleaved", [False, True])
-def test_lanes_of_folded_updates_are_bit_exact(interleaved, simulator, build_dir):
+def test_lanes_of_folded_updates_are_bit_exact(interleaved, simulator, build_dir, compile_shared):
     # Weights that differ per tap and channel: read at unrolled coordinates they fold, at a channel of a serial
     # loop (or a lane, each with its ROM) they are a ROM.
     out, inputs = _layer(8, 6, interleaved)
-    design = hl.compile(out, name=f"folded_lanes_{int(interleaved)}")
+    design = compile_shared(out, name=f"folded_lanes_{int(interleaved)}")
     assert design.report["rom_words"] > 0
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
@@ -214,9 +214,9 @@ def test_channel_lanes_are_kept_when_unrolled_whole_over_a_producer_making_them_
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize(("split", "together"), [(False, True), (True, True)])
-def test_channel_lanes_are_bit_exact(split, together, simulator, build_dir):
+def test_channel_lanes_are_bit_exact(split, together, simulator, build_dir, compile_shared):
     out, inputs = _channels(split, together)
-    design = hl.compile(out, name=f"channel_lanes_{int(split)}")
+    design = compile_shared(out, name=f"channel_lanes_{int(split)}")
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
@@ -240,9 +240,9 @@ def _vertical(width=12, height=8):
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_pure_stages_unroll_along_part_of_y_runs_serially_with_a_note(simulator, build_dir):
+def test_a_pure_stages_unroll_along_part_of_y_runs_serially_with_a_note(simulator, build_dir, compile_shared):
     out, inputs = _vertical()
-    design = hl.compile(out, name="vertical")
+    design = compile_shared(out, name="vertical")
     (note,) = design.report["notes"]
     assert note.startswith("blur.unroll(y, 2) at ") and "runs serially: lanes along part of y (a split)" in note
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -250,12 +250,12 @@ def test_a_pure_stages_unroll_along_part_of_y_runs_serially_with_a_note(simulato
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_channel_planes_in_and_pixels_out_reach_the_ideal(simulator, build_dir):
+def test_channel_planes_in_and_pixels_out_reach_the_ideal(simulator, build_dir, compile_shared):
     # Over channel planes the generator's sweeps follow the planes (pass `reorder`); with the output a pixel's 3
     # channels per transfer, no word waits for the one before: 336 cycles for the input stream's 320 (468 while
     # the reduction summed a pixel's channels in a row, 609 words in 9 memory tiles where it now keeps 213 in 6).
     out, inputs = _layer(8, 6, interleaved=False, pixel_out=True)
-    design = hl.compile(out, name="planes_in_pixels_out")
+    design = compile_shared(out, name="planes_in_pixels_out")
     rep = design.report
     assert rep["ideal_cycles"] == 10 * 8 * 4
     assert rep["predicted_cycles"] <= 1.06 * rep["ideal_cycles"], rep["predicted_cycles"]

@@ -39,8 +39,9 @@ def _chain(first: int, then: int, width: int, tile: int | None):
     (4, 2, 16, 4, "icarus"), (2, 4, 16, 4, "verilator"),
 ], indirect=["simulator"])
 def test_a_chain_of_upsamples_by_different_divisors_steps_each_resolution_by_its_own(first, then, width, tile,
-                                                                                    simulator, build_dir):
-    design = hl.compile(_chain(first, then, width, tile), name=f"chain_{first}_{then}_{width}_{tile}")
+                                                                                    simulator, build_dir,
+                                                                                    compile_shared):
+    design = compile_shared(_chain(first, then, width, tile), name=f"chain_{first}_{then}_{width}_{tile}")
     res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
     tile0 = design.program.tiles[0].boxes
@@ -80,10 +81,11 @@ def _chain_under_glb(width: int, glb_tile: int, mem_tile: int):
     (13, 6, 2, "icarus"), (13, 6, 2, "verilator"), (12, 4, 2, "icarus"), (11, 4, 4, "icarus"),
 ], indirect=["simulator"])
 def test_a_chain_of_upsamples_under_a_glb_level_keeps_every_tile_at_one_phase(width, glb_tile, mem_tile, simulator,
-                                                                              build_dir):
+                                                                              build_dir, compile_shared):
     """Memory tiles of 2 over x / 2 then x / 3 round up to whole periods of 6 (each memory tile at the first's
     phase at both resolutions), and the GLB tiles to whole memory tiles at the first GLB tile's phase."""
-    design = hl.compile(_chain_under_glb(width, glb_tile, mem_tile), name=f"glb_chain_{width}_{glb_tile}_{mem_tile}")
+    design = compile_shared(_chain_under_glb(width, glb_tile, mem_tile),
+                            name=f"glb_chain_{width}_{glb_tile}_{mem_tile}")
     design.check(design.example_inputs(6), simulator=simulator, build_dir=build_dir)
     assert all((t.loop_box or t.output_box)[0][0] % 6 == 0 for t in design.program.tiles)
 
@@ -115,8 +117,9 @@ def _glb_over_an_upsample(width: int, glb_tile: int):
 @pytest.mark.parametrize(("width", "glb_tile", "simulator"), [
     (11, 4, "icarus"), (11, 4, "verilator"), (13, 4, "icarus"), (15, 6, "icarus"), (15, 6, "verilator"),
 ], indirect=["simulator"])
-def test_a_last_glb_tile_shifted_to_another_phase_moves_back_outward(width, glb_tile, simulator, build_dir):
-    design = hl.compile(_glb_over_an_upsample(width, glb_tile), name=f"glb_phase_{width}_{glb_tile}")
+def test_a_last_glb_tile_shifted_to_another_phase_moves_back_outward(width, glb_tile, simulator, build_dir,
+                                                                     compile_shared):
+    design = compile_shared(_glb_over_an_upsample(width, glb_tile), name=f"glb_phase_{width}_{glb_tile}")
     design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir)
     starts = [t.output_box[0][0] for t in design.program.tiles]
     assert all(s % 2 == 0 for s in starts), starts  # every GLB tile at the first tile's phase
@@ -144,7 +147,7 @@ def _inlined_chain(h, first: int, then: int, width: int, edge: bool):
     (3, 2, 11, True, "icarus"), (4, 2, 13, True, "verilator"), (2, 3, 12, True, "icarus"),
 ], indirect=["simulator"])
 def test_an_upsample_chain_through_an_inlined_stage_compiles(first, then, width, edge, simulator, halide,
-                                                             build_dir):
+                                                             build_dir, compile_shared):
     """An inline upsample read at a quotient (fuzz 9146072: (x / 4) / 2) is buffered (hwlower/region.py); a
     chain read through an inlined boundary condition rounds its box up to whole steps at an odd width (fuzz
     9150177: hwlower/steps.py links through the mirror's index). Both were refused."""
@@ -161,7 +164,7 @@ def test_an_upsample_chain_through_an_inlined_stage_compiles(first, then, width,
     if edge:
         f0.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
-    design = hl.compile(output, name=f"inlined_chain_{first}_{then}_{width}_{edge}")
+    design = compile_shared(output, name=f"inlined_chain_{first}_{then}_{width}_{edge}")
     inputs = {"input": image}
     assert np.array_equal(design.reference_output(inputs), np.asarray(h_out.realize([width, 3])))
     design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -181,7 +184,7 @@ def _detail(h, width, height):
 
 @pytest.mark.parametrize(("width", "simulator"), [(16, "icarus"), (16, "verilator"), (13, "icarus")],
                          indirect=["simulator"])
-def test_a_downsample_inlined_and_read_at_a_quotient_is_buffered(width, simulator, halide, build_dir):
+def test_a_downsample_inlined_and_read_at_a_quotient_is_buffered(width, simulator, halide, build_dir, compile_shared):
     """dn(x, y) = bl(2 * x, 2 * y) read by an inlined upsample at (x / 2, y / 2): inlined, the output read the
     image at 2 * (x / 2) beside x, refused as "not an affine function of its loops" with a fix (extents of whole
     steps) the program followed; buffered at the accelerator's loop (hwlower/region.py), as Halide computes it."""
@@ -193,7 +196,7 @@ def test_a_downsample_inlined_and_read_at_a_quotient_is_buffered(width, simulato
     detail.bound(x, 0, width).bound(y, 0, 6)
     detail.compute_root().tile(x, y, xo, yo, xi, yi, width, 6).hw_accelerate(xi, xo)
     image.in_().compute_root().stream_to_accelerator()
-    design = hl.compile(detail, name=f"detail_{width}")
+    design = compile_shared(detail, name=f"detail_{width}")
     inputs = {"image": img}
     assert np.array_equal(design.reference_output(inputs), np.asarray(h_detail.realize([width, 6])))
     design.check(inputs, simulator=simulator, build_dir=build_dir)
@@ -228,8 +231,9 @@ def _inline_upsample_read_at_offsets(by: int, offset: int, taps: bool, width: in
 @pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
 @pytest.mark.parametrize(("by", "offset", "taps", "width"), [(3, 1, False, 12), (3, 2, True, 11), (4, 5, True, 12),
                                                             (4, 1, False, 7)])
-def test_an_inline_upsample_read_off_its_steps_is_buffered(by, offset, taps, width, simulator, build_dir):
-    design = hl.compile(_inline_upsample_read_at_offsets(by, offset, taps, width), name="upsample_off_steps")
+def test_an_inline_upsample_read_off_its_steps_is_buffered(by, offset, taps, width, simulator, build_dir,
+                                                           compile_shared):
+    design = compile_shared(_inline_upsample_read_at_offsets(by, offset, taps, width), name="upsample_off_steps")
     assert "f0" in [b["name"] for b in design.report["buffers"]]
     res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 1.15 * design.report["ideal_cycles"], (res.cycles, design.report["ideal_cycles"])
@@ -259,7 +263,7 @@ def _taps_at_a_quotient(by: int, taps: int, width: int, two_d: bool):
 @pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
 @pytest.mark.parametrize(("by", "taps", "width", "two_d"), [(3, 3, 12, False), (3, 2, 9, True), (4, 3, 12, False)])
 def test_unrolled_taps_at_a_quotient_past_two_read_through_a_dividing_func(by, taps, width, two_d, simulator,
-                                                                            build_dir):
-    design = hl.compile(_taps_at_a_quotient(by, taps, width, two_d), name="taps_at_a_quotient")
+                                                                            build_dir, compile_shared):
+    design = compile_shared(_taps_at_a_quotient(by, taps, width, two_d), name="taps_at_a_quotient")
     assert "hw_input_for_f1" in [b["name"] for b in design.report["buffers"]]
     design.check(design.example_inputs(4), simulator=simulator, build_dir=build_dir)

@@ -122,7 +122,7 @@ def test_lanes_neither_a_multiple_nor_a_divisor_of_the_step_are_refused():
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("width", [4, 6, 3])
-def test_a_row_unrolled_whole_over_an_upsample(simulator, build_dir, width):
+def test_a_row_unrolled_whole_over_an_upsample(simulator, build_dir, width, compile_shared):
     # x unrolled whole (a row per cycle): up's lanes split into steps of 2. At width 3, up's row rounds up to 4
     # (whole steps); the output's 3 lanes read it at x, which needs no split.
     x, y = hl.Var("x"), hl.Var("y")
@@ -134,14 +134,14 @@ def test_a_row_unrolled_whole_over_an_upsample(simulator, build_dir, width):
     accelerate(hw_output, hw_output, width, 4, [up], hw_input)
     up.unroll(x)
     hw_output.unroll(hl.Var("xi"))
-    design = hl.compile(hw_output, name=f"up_whole{width}")
+    design = compile_shared(hw_output, name=f"up_whole{width}")
     _checked(design, {"input": random_image(width // 2 + 2, 6, seed=width)}, simulator, build_dir, 3)
     assert design.program.nest.op_lanes("hw_output_s0") == width
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("two_d", [False, True], ids=["x", "xy"])
-def test_the_automatic_schedule_at_four_lanes_over_a_2x_upsample(simulator, build_dir, two_d):
+def test_the_automatic_schedule_at_four_lanes_over_a_2x_upsample(simulator, build_dir, two_d, compile_shared):
     # The autoscheduler inlines the upsample and streams the input at 2 words a transfer under 4 output lanes:
     # refused before (x / 2 on 4 lanes was not affine), now at the input stream's rate.
     x, y = hl.Var("x"), hl.Var("y")
@@ -151,7 +151,7 @@ def test_the_automatic_schedule_at_four_lanes_over_a_2x_upsample(simulator, buil
     up[x, y] = hw_input[x / 2, y / 2 if two_d else y] * 3
     out[x, y] = up[x, y] + 1
     autoschedule(out, 24, 4, lanes=4)
-    design = hl.compile(out, name="auto_up_lanes4")
+    design = compile_shared(out, name="auto_up_lanes4")
     assert design.program.nest.stream_lanes("out") == 4 and design.program.nest.stream_lanes("hw_input") == 2
     _checked(design, {"input": random_image(14, 4, seed=2)}, simulator, build_dir, 3)
     assert design.report["ideal_cycles"] == 24

@@ -72,11 +72,11 @@ def _check(design, simulator, build_dir, seed=5):
     ("repeat_edge", 9, 3, "icarus"), ("mirror_image", 6, 3, "icarus"), ("mirror_image", 6, 3, "verilator"),
 ], indirect=["simulator"])
 def test_tiles_an_odd_distance_apart_over_an_upsample_read_through_a_boundary(kind, height, tile_h, simulator,
-                                                                             build_dir):
+                                                                             build_dir, compile_shared):
     """3-row tiles over f0 stepping y by 2, read through a boundary condition (so not linked to the output by
     affine reads): the tile keeping rows 3..5 computes from row 2, the first tile's phase, and every tile
     computes one more row than its own; fuzz seed 125548 ran the second tile at the wrong phase."""
-    design = hl.compile(_through_a_boundary(kind, 4, height, (2, tile_h)), name=f"phase_{kind}_{height}_{tile_h}")
+    design = compile_shared(_through_a_boundary(kind, 4, height, (2, tile_h)), name=f"phase_{kind}_{height}_{tile_h}")
     origins = _at_one_phase(design, (2, 2))
     if (height, tile_h) == (6, 3):
         assert origins == [(0, 0), (2, 0), (0, 2), (2, 2)]
@@ -87,10 +87,10 @@ def test_tiles_an_odd_distance_apart_over_an_upsample_read_through_a_boundary(ki
 @pytest.mark.parametrize(("width", "tile", "simulator"), [
     (15, 5, "icarus"), (15, 5, "verilator"), (13, 5, "icarus"), (10, 4, "icarus"), (15, 7, "icarus"),
 ], indirect=["simulator"])
-def test_tiles_not_a_multiple_of_the_divisor(width, tile, simulator, build_dir):
+def test_tiles_not_a_multiple_of_the_divisor(width, tile, simulator, build_dir, compile_shared):
     """Tiles of 5 over x / 3 start at x = 0, 5 and 10 (phases 0, 2 and 1): each computes from the step that
     holds its first column, 9 columns (3 steps) from x = 0, 3 and 9, and the host keeps its 5."""
-    design = hl.compile(_upsampled(width, tile), name=f"phase_x3_{width}_{tile}")
+    design = compile_shared(_upsampled(width, tile), name=f"phase_x3_{width}_{tile}")
     origins = _at_one_phase(design, (3, 2))
     if (width, tile) == (15, 5):
         assert [o[0] for o in origins] == [0, 3, 9]

@@ -38,7 +38,7 @@ def _buffers(design) -> list[str]:
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_clone_is_buffered_apart_from_its_original(simulator, build_dir):
+def test_a_clone_is_buffered_apart_from_its_original(simulator, build_dir, compile_shared):
     p = _pipeline()
     p["f"].compute_at(p["h"], p["xo"])
     clone = p["f"].clone_in(p["g"])
@@ -46,33 +46,33 @@ def test_a_clone_is_buffered_apart_from_its_original(simulator, build_dir):
     clone.compute_at(p["h"], p["xo"])
     p["g"].compute_at(p["h"], p["xo"])
     assert clone.name() == "f_clone_in_g"
-    design = hl.compile(p["output"], name="clone_apart")
+    design = compile_shared(p["output"], name="clone_apart")
     assert _buffers(design) == ["f", "f_clone_in_g", "g", "h", "hw_input"]
     res = design.check(_inputs(), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_a_clone_for_two_consumers_takes_its_originals_schedule_so_far(simulator, build_dir):
+def test_a_clone_for_two_consumers_takes_its_originals_schedule_so_far(simulator, build_dir, compile_shared):
     p = _pipeline()
     p["f"].compute_at(p["h"], p["xo"])
     clone = p["f"].clone_in([p["g"], p["h"]])  # computed where f was; f itself has no reader left
     assert clone.name() == "f_clone" and p["f"].clone_in([p["h"], p["g"]]).name() == "f_clone"
-    design = hl.compile(p["output"], name="clone_shared")
+    design = compile_shared(p["output"], name="clone_shared")
     assert _buffers(design) == ["f_clone", "h", "hw_input"]
     res = design.check(_inputs(), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_one_wrapper_for_two_consumers(simulator, build_dir):
+def test_one_wrapper_for_two_consumers(simulator, build_dir, compile_shared):
     p = _pipeline()
     p["f"].compute_at(p["h"], p["xo"])
     wrapper = p["f"].in_([p["g"], p["h"]])
     assert wrapper.name() == "f_in_g_h" and p["f"].in_([p["h"], p["g"]]).name() == "f_in_g_h"
     wrapper.compute_at(p["h"], p["xo"])
     p["g"].compute_at(p["h"], p["xo"])
-    design = hl.compile(p["output"], name="wrapper_shared")
+    design = compile_shared(p["output"], name="wrapper_shared")
     assert _buffers(design) == ["f", "f_in_g_h", "g", "h", "hw_input"]
     res = design.check(_inputs(), simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
