@@ -73,10 +73,14 @@ from .frontend.mathfuncs import (
     ceil,
     cos,
     cosh,
+    erf,
     exp,
     floor,
     fract,
     hypot,
+    is_finite,
+    is_inf,
+    is_nan,
     log,
     pow,  # noqa: A004 - Halide's name
     round,  # noqa: A004 - Halide's name
@@ -126,6 +130,7 @@ __all__ = [
     "BoundaryConditions", "maximum", "minimum", "product", "sum",
     "ceil", "exp", "floor", "fract", "log", "pow", "round", "sqrt", "trunc",
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot",
+    "erf", "is_nan", "is_inf", "is_finite",
     "count_leading_zeros", "count_trailing_zeros", "div_round_to_zero", "halving_add", "halving_sub", "lerp",
     "likely", "likely_if_innermost", "logical_not", "mod_round_to_zero", "mul_shift_right", "popcount",
     "reinterpret", "rounding_halving_add", "rounding_mul_shift_right", "rounding_shift_left",

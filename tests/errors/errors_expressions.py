@@ -184,6 +184,46 @@ def _():
     return accelerated(hw_output, hw_input)
 
 
+@case("algorithm", "erf of a value that is not Float(32)",
+      "{at}: hl.erf takes Float(32) only, as Halide's erf, not float64; cast the argument, e.g. "
+      "hl.erf(hl.f32(x))")
+def erf_of_float64():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    curve = hl.Func("curve")
+    curve[x] = hl.u16(hl.erf(hl.f64(x) / 8.0) * 100.0)  # <-
+    hw_output[x, y] = hw_input[x, y] + curve[3]
+    return accelerated(hw_output, hw_input)
+
+
+@erf_of_float64.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    curve = hl.Func("curve")
+    curve[x] = hl.u16(hl.erf(hl.f32(x) / 8.0) * 100.0)
+    hw_output[x, y] = hw_input[x, y] + curve[3]
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "is_nan of an integer value",
+      "{at}: hl.is_nan takes a float argument, as Halide's is_nan, not int32; cast it, e.g. "
+      "hl.is_nan(hl.f32(x))")
+def is_nan_of_an_integer():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    curve = hl.Func("curve")
+    curve[x] = hl.select(hl.is_nan(x - 3), hl.u16(0), hl.u16(1))  # <-
+    hw_output[x, y] = hw_input[x, y] + curve[3]
+    return accelerated(hw_output, hw_input)
+
+
+@is_nan_of_an_integer.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    curve = hl.Func("curve")
+    curve[x] = hl.select(hl.is_nan(hl.sqrt(hl.f32(x - 3))), hl.u16(0), hl.u16(1))
+    hw_output[x, y] = hw_input[x, y] + curve[3]
+    return accelerated(hw_output, hw_input)
+
+
 @case("algorithm", "An ImageParam read with the wrong number of coordinates",
       "{at}: ImageParam input has 2 dimensions but is accessed with 1 arguments")
 def image_param_wrong_arity():

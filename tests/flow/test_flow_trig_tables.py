@@ -60,3 +60,36 @@ def test_a_sine_on_the_array_is_refused_with_the_fix():
     with pytest.raises(hl.HalideError, match=r"Func 'hw_output' computes in floating point inside the accelerator"
                                              r".*the PEs are integer units"):
         hl.compile(output, name="sine")
+
+
+def _erf_curve():
+    """An S-shaped tone curve from erf, read at each pixel's value: a ROM whose contents the reference computes."""
+    x, y, v, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "v", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, curve, hw_output, output = (hl.Func(n) for n in ("hw_input", "curve", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    curve[v] = _s_curve(v)
+    hw_output[x, y] = curve[hw_input[x, y]]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, W).bound(y, 0, H)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+    curve.compute_at(hw_output, xo).unroll(v)  # the reference system's ROM idiom
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+def _s_curve(v):
+    return hl.u8(hl.round(127.5 * (hl.erf((hl.f32(v) - 128.0) / 40.0) + 1.0)))
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_erf_tone_curve_is_a_rom(simulator, compile_shared, build_dir):
+    output = _erf_curve()
+    design = compile_shared(output, name="erf_curve")
+    image = random_image(W, H, seed=9)
+    res = design.check({"input": image}, simulator=simulator, build_dir=build_dir)
+    v, curve = hl.Var("v"), hl.Func("curve")  # unscheduled: the table alone
+    curve[v] = _s_curve(v)
+    table = np.asarray(curve.realize([256]))
+    assert np.array_equal(res.output, table[image])
+    assert table[0] < 3 and table[128] == 128 and table[255] > 252  # the S shape itself, as erf gives it
