@@ -74,6 +74,8 @@ class Bounder:
                 v = self.scalars(e.callee)
                 return (v, v) if v is not None else _type_range(e.type)
             return self.values.get(id(e.callee), _type_range(e.type))
+        if isinstance(e, ir.MathCall):  # the bits of a float (`reinterpret`)
+            return _type_range(e.type)
         if isinstance(e, ir.Cast):
             if e.type.is_bool():
                 return (0, 1)

@@ -351,9 +351,10 @@ def reinterpret(t: Type, e) -> Expr:
     if t.bits() != x.type.bits():
         raise HalideError(f"{user_location()}: hl.reinterpret to {t} of a {x.type} value: the types must have the "
                           "same number of bits")
-    if t.is_float() or x.type.is_float():
-        raise HalideError(f"{user_location()}: hl.reinterpret between {x.type} and {t} (the bits of a float) is not "
-                          "supported by mainspring; it supports reinterpret between integer types")
+    if t.is_float() and x.type.is_float():
+        return Expr(x)
+    if t.is_float() or x.type.is_float():  # floats stay off the array, so only the reference reads their bits
+        return Expr(ir.MathCall(t, "reinterpret", (x,)))
     return Expr(cast_ir(t, x))
 
 

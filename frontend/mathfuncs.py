@@ -82,23 +82,24 @@ def erf(e) -> Expr:
     if x_full.type() != F32:
         raise HalideError(f"{user_location()}: hl.erf takes Float(32) only, as Halide's erf, not "
                           f"{type_name(x_full.type())}; cast the argument, e.g. hl.erf(hl.f32(x))")
-    sign = select(x_full < 0, _f32(-1.0), _f32(1.0))
+    sign = select(x_full < 0, f32_const(-1.0), f32_const(1.0))
     x = abs_(x_full)
-    above = _f32(1.0) - power(_polynomial(x, _ERF_ABOVE_1), -16)
-    below = _polynomial(x * x, _ERF_BELOW_1) * x
-    return sign * select(x > _f32(1.0), above, below)
+    above = f32_const(1.0) - power(polynomial(x, _ERF_ABOVE_1), -16)
+    below = polynomial(x * x, _ERF_BELOW_1) * x
+    return sign * select(x > f32_const(1.0), above, below)
 
 
-def _f32(v: float) -> Expr:
+def f32_const(v: float) -> Expr:
+    """A Float(32) constant: v rounded to float32, as Halide writes its coefficients (`0.5f`)."""
     return Expr(ir.Const(F32, float(np.float32(v))))
 
 
-def _polynomial(x: Expr, coeffs: tuple[float, ...]) -> Expr:
+def polynomial(x: Expr, coeffs: tuple[float, ...]) -> Expr:
     """Halide's evaluate_polynomial: even and odd coefficients in two Horner chains in x*x, joined at the end."""
     x2 = x * x
-    even, odd = _f32(coeffs[0]), _f32(coeffs[1])
+    even, odd = f32_const(coeffs[0]), f32_const(coeffs[1])
     for i, c in enumerate(coeffs[2:], start=2):
-        step = (lambda t: t * x2) if c == 0 else (lambda t, c=c: t * x2 + _f32(c))
+        step = (lambda t: t * x2) if c == 0 else (lambda t, c=c: t * x2 + f32_const(c))
         if i % 2 == 0:
             even = step(even)
         else:

@@ -148,7 +148,12 @@ def math_call(name: str, t: Type, *args) -> np.ndarray:
     Float(64) and for the trigonometric and hyperbolic functions, IEEE sqrt and rounding."""
     from . import floatmath
 
+    if name == "reinterpret":
+        return _reinterpret(t, args[0])
     args = [np.asarray(a, dtype=t.dtype) for a in args]
+    if name == "fast_log_sum":  # LLVM reassociates a*b + c*d + e to a*b + (c*d + e), then contracts both sums
+        a, b, c, d, e = args
+        return floatmath.fma(a, b, floatmath.fma(c, d, e, t.dtype), t.dtype)
     with np.errstate(all="ignore"):
         if name in ("exp", "log", "pow"):
             if t.bits() == 32:
@@ -157,6 +162,15 @@ def math_call(name: str, t: Type, *args) -> np.ndarray:
         if name in ir.LIBM_FUNCS:
             return floatmath.libm_f32(name, *args) if t.bits() == 32 else floatmath.libm(name, *args)
         return _ROUNDING[name](args[0])[()]
+
+
+def _reinterpret(t: Type, a) -> np.ndarray:
+    """The bits of a float as the integer type t of its width (carried in int64), or of an integer as the float t."""
+    unsigned = np.uint32 if t.bits() == 32 else np.uint64
+    if t.is_float():
+        return np.asarray(a, dtype=np.int64).astype(unsigned).view(t.dtype)[()]
+    a = np.asarray(a, dtype=np.float32 if t.bits() == 32 else np.float64)
+    return a.view(unsigned).astype(t.dtype).astype(np.int64)[()]
 
 
 _ROUNDING = {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil, "round": np.rint, "trunc": np.trunc}

@@ -10,6 +10,7 @@ from .design import Design, SimulationResult
 from .frontend.declarative import IterLevel
 from .frontend.errors import HalideError, MismatchError, ScheduleError
 from .frontend.expr import Expr
+from .frontend.fastmath import fast_cos, fast_exp, fast_inverse, fast_inverse_sqrt, fast_log, fast_pow, fast_sin
 from .frontend.func import Func, FuncRef, Stage
 from .frontend.generator import (
     Generator,
@@ -131,6 +132,7 @@ __all__ = [
     "ceil", "exp", "floor", "fract", "log", "pow", "round", "sqrt", "trunc",
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot",
     "erf", "is_nan", "is_inf", "is_finite",
+    "fast_exp", "fast_log", "fast_pow", "fast_sin", "fast_cos", "fast_inverse", "fast_inverse_sqrt",
     "count_leading_zeros", "count_trailing_zeros", "div_round_to_zero", "halving_add", "halving_sub", "lerp",
     "likely", "likely_if_innermost", "logical_not", "mod_round_to_zero", "mul_shift_right", "popcount",
     "reinterpret", "rounding_halving_add", "rounding_mul_shift_right", "rounding_shift_left",

@@ -224,6 +224,46 @@ def _():
     return accelerated(hw_output, hw_input)
 
 
+@case("algorithm", "fast_inverse, an approximate instruction whose bits differ between processors", (
+    "{at}: hl.fast_inverse is the CPU's approximate rcpps instruction in Halide, whose bits differ between processor "
+    "vendors, so a bit-exact reference cannot reproduce it; write the exact value instead, e.g. 1.0 / x"))
+def fast_inverse_of_a_table():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    gain = hl.Func("gain")
+    gain[x] = hl.u16(hl.fast_inverse(hl.f32(x + 1)) * 256.0)  # <-
+    hw_output[x, y] = hw_input[x, y] * gain[3]
+    return accelerated(hw_output, hw_input)
+
+
+@fast_inverse_of_a_table.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    gain = hl.Func("gain")
+    gain[x] = hl.u16(1.0 / hl.f32(x + 1) * 256.0)
+    hw_output[x, y] = hw_input[x, y] * gain[3]
+    return accelerated(hw_output, hw_input)
+
+
+@case("algorithm", "fast_exp of a value that is not Float(32)",
+      "{at}: hl.fast_exp takes Float(32) only, as Halide's fast_exp, not float64; cast the argument, e.g. "
+      "hl.fast_exp(hl.f32(x))")
+def fast_exp_of_float64():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    weight = hl.Func("weight")
+    weight[x] = hl.u16(hl.fast_exp(-hl.f64(x * x) / 8.0) * 64.0)  # <-
+    hw_output[x, y] = hw_input[x, y] * weight[1]
+    return accelerated(hw_output, hw_input)
+
+
+@fast_exp_of_float64.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    weight = hl.Func("weight")
+    weight[x] = hl.u16(hl.fast_exp(-hl.f32(x * x) / 8.0) * 64.0)
+    hw_output[x, y] = hw_input[x, y] * weight[1]
+    return accelerated(hw_output, hw_input)
+
+
 @case("algorithm", "An ImageParam read with the wrong number of coordinates",
       "{at}: ImageParam input has 2 dimensions but is accessed with 1 arguments")
 def image_param_wrong_arity():
