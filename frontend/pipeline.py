@@ -456,12 +456,13 @@ class Pipeline:
         from mainspring.autoschedule import apply_autoscheduler
 
         from .fuse_outputs import autoscheduled_outputs, bound_like
+        from .output_reads import separate_read_outputs
 
         _refuse_scheduled(self)
         if len(self.outputs) == 1:
             return apply_autoscheduler(self, target, params)
         # several outputs (or a Tuple's elements): scheduled as the one Tuple Func that computes them
-        found = autoscheduled_outputs(self)
+        found = autoscheduled_outputs(separate_read_outputs(self))
         if found is None:
             _refuse_several_outputs(self)
         assert found is not None
@@ -517,8 +518,8 @@ def _refuse_several_outputs(pipe: Pipeline) -> None:
     raise HalideError(
         f"{user_location()}: apply_autoscheduler: the pipeline has {len(names)} outputs "
         f"({', '.join(repr(n) for n in names)}), which the Mainspring autoscheduler schedules as the elements of one "
-        "Tuple Func, so they must be pure Funcs of one value, over as many variables, of at most 32 bits together, "
-        f"none reading another; {fix}")
+        "Tuple Func, so they must be integer Funcs of one value each, over as many variables, of at most 32 bits "
+        f"together; {fix}")
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

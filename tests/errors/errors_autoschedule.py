@@ -346,15 +346,17 @@ def _():
     return hl.compile(up, name="demo")
 
 
-@case("schedule", "The autoscheduler applied to several outputs", (
-    "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'mid'), which the Mainspring autoscheduler "
-    "schedules as the elements of one Tuple Func, so they must be pure Funcs of one value, over as many variables, "
-    "of at most 32 bits together, none reading another; apply it to each output's pipeline of its own, e.g. "
-    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(mid).apply_autoscheduler(...), or schedule "
+@case("schedule", "The autoscheduler applied to several outputs, one of them a Tuple", (
+    "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'pair'), which the Mainspring autoscheduler "
+    "schedules as the elements of one Tuple Func, so they must be integer Funcs of one value each, over as many "
+    "variables, of at most 32 bits together; apply it to each output's pipeline of its own, e.g. "
+    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(pair).apply_autoscheduler(...), or schedule "
     "several outputs by hand (compile packs them into one stream)"), func="output")
 def autoschedule_two_outputs():
     p = unscheduled()
-    hl.Pipeline([p.output, p.mid]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))  # <-
+    pair = hl.Func("pair")
+    pair[p.x, p.y] = (p.mid[p.x, p.y] / 2, p.mid[p.x, p.y] % 2)
+    hl.Pipeline([p.output, pair]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))  # <-
     return hl.compile(p.output, name="demo")
 
 
