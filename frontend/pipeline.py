@@ -517,8 +517,8 @@ def _refuse_several_outputs(pipe: Pipeline) -> None:
     raise HalideError(
         f"{user_location()}: apply_autoscheduler: the pipeline has {len(names)} outputs "
         f"({', '.join(repr(n) for n in names)}), which the Mainspring autoscheduler schedules as the elements of one "
-        "Tuple Func, so they must be pure Funcs of one value, over as many variables, of at most 32 bits together, "
-        f"none reading another; {fix}")
+        "Tuple Func (in words of 32 bits), so they must be pure Funcs of one integer value, over as many variables, "
+        f"of at most 32 bits each, none reading another; {fix}")
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

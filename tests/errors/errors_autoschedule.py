@@ -348,10 +348,11 @@ def _():
 
 @case("schedule", "The autoscheduler applied to several outputs", (
     "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'mid'), which the Mainspring autoscheduler "
-    "schedules as the elements of one Tuple Func, so they must be pure Funcs of one value, over as many variables, "
-    "of at most 32 bits together, none reading another; apply it to each output's pipeline of its own, e.g. "
-    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(mid).apply_autoscheduler(...), or schedule "
-    "several outputs by hand (compile packs them into one stream)"), func="output")
+    "schedules as the elements of one Tuple Func (in words of 32 bits), so they must be pure Funcs of one integer "
+    "value, over as many variables, of at most 32 bits each, none reading another; apply it to each output's "
+    "pipeline of its own, e.g. hl.Pipeline(output).apply_autoscheduler(...) and "
+    "hl.Pipeline(mid).apply_autoscheduler(...), or schedule several outputs by hand (compile packs them into one "
+    "stream)"), func="output")
 def autoschedule_two_outputs():
     p = unscheduled()
     hl.Pipeline([p.output, p.mid]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))  # <-
