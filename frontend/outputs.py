@@ -61,18 +61,16 @@ def _packed_in_words(pipe: Pipeline, sink: Func, words: Words, call: str) -> tup
 
 
 def _check_widths(pipe: Pipeline, call: str) -> None:
-    widths = [1 if fn.type.is_bool() else fn.type.bits() for fn in pipe.outputs]
+    """Each output is a field of a word of at most 32 bits: an integer or a Bool (integer types have 32 bits at
+    most, so only a float is refused)."""
     floats = [fn for fn in pipe.outputs if fn.type.is_float()]
-    wide = [fn for fn, w in zip(pipe.outputs, widths) if w > MAX_BITS]
-    if not floats and not wide:
+    if not floats:
         return
     listed = ", ".join(f"'{fn.name}' ({type_name(fn.type)})" for fn in pipe.outputs)
-    reason = (f"'{floats[0].name}' is a float" if floats
-              else f"'{wide[0].name}' alone has {wide[0].type.bits()} bits")
-    bad = (floats or wide)[0].name
+    bad = floats[0].name
     raise HalideError(
         f"{user_location()}: {call} of a pipeline of outputs {listed}: a mainspring design streams each output in "
-        f"an integer word of at most {MAX_BITS} bits, and {reason}; make '{bad}' an integer of at most "
+        f"an integer word of at most {MAX_BITS} bits, and '{bad}' is a float; make '{bad}' an integer of at most "
         f"{MAX_BITS} bits (e.g. hl.u32(...) or hl.i32(...)); outputs of at most {MAX_BITS} bits each leave the "
         "accelerator as several words a pixel"
     )
