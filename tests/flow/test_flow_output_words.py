@@ -241,3 +241,47 @@ def test_lanes_of_several_words_are_bit_exact(simulator, build_dir):
     for got, w in zip(res.outputs, want, strict=True):
         assert got.dtype == w.dtype and np.array_equal(got, w)
     assert design.report["predicted_cycles"] < W * H  # two pixels a cycle
+
+
+@hl.generator(name="words_generator")
+class BlurAndProduct(hl.Generator):
+    """A Generator of a uint16 and a uint32 OutputBuffer (48 bits), computed by two Funcs accelerated alike."""
+
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    blurred = hl.OutputBuffer(hl.UInt(16), 2)
+    product = hl.OutputBuffer(hl.UInt(32), 2)
+
+    def generate(self):
+        x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+        hw_input, blur, hw_a, hw_b = hl.funcs("hw_input blur hw_a hw_b")
+        hw_input[x, y] = self.input[x, y]
+        blur[x, y] = (hl.u16(hw_input[x, y]) + hw_input[x + 1, y] + hw_input[x + 2, y]) / 3
+        hw_a[x, y] = blur[x, y]
+        hw_b[x, y] = hl.u32(blur[x + 1, y]) * 70001
+        self.blurred[x, y] = hw_a[x, y]
+        self.product[x, y] = hw_b[x, y]
+        for out in (self.blurred, self.product):
+            out.output_buffer().dim(0).set_bounds(0, W)
+            out.output_buffer().dim(1).set_bounds(0, H)
+        for hw in (hw_a, hw_b):
+            hw.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+        blur.compute_at(hw_a, xo)
+        hw_input.compute_root().stream_to_accelerator()
+
+
+@functools.cache
+def _generator_design():
+    return hl.compile(BlurAndProduct(), name="words_generator")
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_generator_of_outputs_over_a_word_is_bit_exact(simulator, build_dir):
+    design = _generator_design()
+    image = np.random.default_rng(13).integers(0, 256, (H, W + 3)).astype(np.uint8)
+    c = image.astype(np.int64)
+    blur = (c[:, 0:W + 1] + c[:, 1:W + 2] + c[:, 2:W + 3]) // 3
+    want = (blur[:, :W].astype(np.uint16), (blur[:, 1:] * 70001 % (1 << 32)).astype(np.uint32))
+    res = design.check({"input": image}, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
+    assert [(o.name, o.word) for o in design.outputs] == [("blurred", 0), ("product", 1)]
+    for got, w in zip(res.outputs, want, strict=True):
+        assert got.dtype == w.dtype and np.array_equal(got, w)
