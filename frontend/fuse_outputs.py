@@ -13,6 +13,7 @@ import networkx as nx
 from . import ir
 from .expr import Expr
 from .func import Definition, Func, Function, handle_of, new_stage_schedule
+from .output_words import fuse_into_words, words_for, words_schedule
 from .pipeline import Pipeline
 from .schedule import LoopLevel, Placement
 from .tuples import MAX_BITS
@@ -32,9 +33,16 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> bool:
         return False
     # hw_outputs takes the first Func's loops and schedule calls (the others' are the same)
     schedule, placement = accel[0].definitions[0].schedule, accel[0].placement
-    t = fuse_into_tuple(accel, "hw_outputs")
+    # over 32 bits together: one word per group of outputs, streamed side by side (frontend/output_words.py)
+    loc = accel[0].definitions[0].loc
+    words = words_for("hw_outputs", [f.type for f in accel], loc)
+    t = fuse_into_tuple(accel, "hw_outputs") if words is None else fuse_into_words(accel, "hw_outputs", words)
+    bounds = {}
+    if words is not None:
+        word = t.args[0]
+        schedule, bounds = words_schedule(schedule, word, loc), {word: t.placement.bounds[word]}
     t.definitions[0] = dataclasses.replace(t.definitions[0], schedule=schedule)
-    t.placement = dataclasses.replace(placement, bounds={}, estimates=None, compute_with=None)
+    t.placement = dataclasses.replace(placement, bounds=bounds, estimates=None, compute_with=None)
     ids = {id(f) for f in accel}
     for fn in pipe.order:
         for attr in ("compute", "store"):
@@ -61,13 +69,14 @@ def fuse_into_tuple(funcs: list[Function], name: str) -> Function:
     return t
 
 
-def fusable_values(pipe: Pipeline, funcs: list[Function]) -> bool:
-    """Whether `funcs` can be the elements of one Tuple Func: pure, of one value of at most 32 bits between them,
-    over as many variables, none reading another."""
+def fusable_values(pipe: Pipeline, funcs: list[Function], words: bool = False) -> bool:
+    """Whether `funcs` can be the elements of one Tuple Func: pure, of one value of at most 32 bits between them
+    (`words`: each, in words of their own), over as many variables, none reading another."""
     names = [pipe.name(f) for f in funcs]
     first = funcs[0]
-    bits = sum(1 if f.type.is_bool() else f.type.bits() for f in funcs)
-    return bits <= MAX_BITS and not any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b) \
+    bits = [1 if f.type.is_bool() else f.type.bits() for f in funcs]
+    return (max(bits) if words else sum(bits)) <= MAX_BITS \
+        and not any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b) \
         and all(len(f.definitions) == 1 and f.definitions[0].rdom is None and f.tuple_layout is None
                 and not f.type.is_float() and len(f.args) == len(first.args) and not f.specializations
                 for f in funcs)
@@ -75,7 +84,7 @@ def fusable_values(pipe: Pipeline, funcs: list[Function]) -> bool:
 
 def _fusable(pipe: Pipeline, accel: list[Function]) -> bool:
     accelerated = {f.placement.hw_accelerate[:2] for f in accel if f.placement.hw_accelerate is not None}
-    return len(accelerated) == 1 and fusable_values(pipe, accel) \
+    return len(accelerated) == 1 and fusable_values(pipe, accel, words=True) \
         and all(_schedule_key(f) == _schedule_key(accel[0]) for f in accel)
 
 
@@ -113,12 +122,15 @@ def autoscheduled_outputs(pipe: Pipeline) -> tuple[Pipeline, list[Function]] | N
     given = pipe.given
     if len(given) == 1:
         return Pipeline(handle_of(given[0]), tuples_whole=True), []
-    if not fusable_values(pipe, given):
+    if not fusable_values(pipe, given, words=True):
         return None
     first = given[0]
     size = first.placement.estimates or {v: (b[0], b[1]) for v, b in first.placement.bounds.items()
                                          if b[0] is not None}
-    t = fuse_into_tuple(given, "hw_outputs")
+    words = words_for("hw_outputs", [f.type for f in given], first.definitions[0].loc)
+    t = fuse_into_tuple(given, "hw_outputs") if words is None else fuse_into_words(given, "hw_outputs", words)
+    if words is not None and size:  # the autoscheduler unrolls the words' dimension (autoschedule_words.py)
+        size = {t.args[0]: (0, len(words.groups))} | dict(size)
     t.placement.estimates = dict(size) or None
     return Pipeline(handle_of(t), tuples_whole=True), given
 
@@ -126,6 +138,6 @@ def autoscheduled_outputs(pipe: Pipeline) -> tuple[Pipeline, list[Function]] | N
 def bound_like(outputs: list[Function], fused: Function) -> None:
     """Bound each output as the autoscheduler bounded the Tuple Func computing them (by position)."""
     for f in outputs:
-        for v, w in zip(f.args, fused.args):
+        for v, w in zip(f.args, fused.args[len(fused.args) - len(f.args):]):
             if w in fused.placement.bounds and v not in f.placement.bounds:
                 f.placement.bounds[v] = fused.placement.bounds[w]

@@ -13,6 +13,7 @@ from . import semantics
 from .errors import HalideError, user_location
 from .expr import type_name
 from .func import Func, Function, handle_of
+from .output_words import Words, define_words, words_for
 from .pipeline import Pipeline
 from .tuples import MAX_BITS, Field
 from .vars import Var
@@ -24,6 +25,7 @@ class Output:
 
     name: str
     field: Field
+    word: int | None = None  # outputs over 32 bits together: which word of a pixel holds it (output_words.py)
 
 
 def packed_outputs(pipe: Pipeline, call: str = "compile") -> tuple[Func, tuple[Output, ...]] | None:
@@ -35,6 +37,9 @@ def packed_outputs(pipe: Pipeline, call: str = "compile") -> tuple[Func, tuple[O
     first = pipe.outputs[0]
     vs = tuple(Var(n) for n in first.args)
     sink = Func("outputs")
+    words = words_for(sink.name(), [fn.type for fn in pipe.outputs], user_location())
+    if words is not None:
+        return _packed_in_words(pipe, sink, words, call)
     sink[vs] = tuple(handle_of(fn)[vs] for fn in pipe.outputs)
     _bound_like_the_outputs(pipe, sink, call)
     layout = sink.function().tuple_layout
@@ -42,27 +47,39 @@ def packed_outputs(pipe: Pipeline, call: str = "compile") -> tuple[Func, tuple[O
     return sink, tuple(Output(fn.name, f) for fn, f in zip(pipe.outputs, layout.fields))
 
 
+def _packed_in_words(pipe: Pipeline, sink: Func, words: Words, call: str) -> tuple[Func, tuple[Output, ...]]:
+    """`sink`(word, x, ...): the outputs in words of at most 32 bits each, a word per group of them."""
+    args = pipe.outputs[0].args
+    values = [handle_of(fn)[tuple(Var(n) for n in args)]._ir() for fn in pipe.outputs]
+    word = define_words(sink, args, words, values)
+    _bound_like_the_outputs(pipe, sink, call, first=1)
+    sink.function().placement.bounds[word] = (0, len(words.groups), user_location())
+    found = []
+    for k, (g, lay) in enumerate(zip(words.groups, words.layouts)):
+        found += [(i, Output(pipe.outputs[i].name, f, k)) for i, f in zip(g, lay.fields)]
+    return sink, tuple(o for _i, o in sorted(found, key=lambda p: p[0]))
+
+
 def _check_widths(pipe: Pipeline, call: str) -> None:
-    widths = [1 if fn.type.is_bool() else fn.type.bits() for fn in pipe.outputs]
+    """Each output is a field of a word of at most 32 bits: an integer or a Bool (integer types have 32 bits at
+    most, so only a float is refused)."""
     floats = [fn for fn in pipe.outputs if fn.type.is_float()]
-    if sum(widths) <= MAX_BITS and not floats:
+    if not floats:
         return
     listed = ", ".join(f"'{fn.name}' ({type_name(fn.type)})" for fn in pipe.outputs)
-    reason = (f"'{floats[0].name}' is a float" if floats
-              else f"their widths add up to {' + '.join(map(str, widths))} = {sum(widths)} bits")
-    first, second = pipe.outputs[0].name, pipe.outputs[1].name
+    bad = floats[0].name
     raise HalideError(
-        f"{user_location()}: {call} of a pipeline of outputs {listed}: a mainspring design streams several outputs "
-        f"packed into one integer word of at most {MAX_BITS} bits, and {reason}; narrow the outputs (e.g. "
-        f"hl.u8(...)), or compile them as designs of their own, e.g. hl.compile({first}, name=\"{first}\") and "
-        f"hl.compile({second}, name=\"{second}\")"
+        f"{user_location()}: {call} of a pipeline of outputs {listed}: a mainspring design streams each output in "
+        f"an integer word of at most {MAX_BITS} bits, and '{bad}' is a float; make '{bad}' an integer of at most "
+        f"{MAX_BITS} bits (e.g. hl.u32(...) or hl.i32(...)); outputs of at most {MAX_BITS} bits each leave the "
+        "accelerator as several words a pixel"
     )
 
 
-def _bound_like_the_outputs(pipe: Pipeline, sink: Func, call: str) -> None:
-    """Bound the packing Func in each dimension as the outputs (a Tuple output for its elements) are bounded there:
-    they must agree, as the design streams its outputs together, point by point."""
-    for i, var in enumerate(sink.function().args):
+def _bound_like_the_outputs(pipe: Pipeline, sink: Func, call: str, first: int = 0) -> None:
+    """Bound the packing Func in each dimension (from `first`) as the outputs (a Tuple output for its elements) are
+    bounded there: they must agree, as the design streams its outputs together, point by point."""
+    for i, var in enumerate(sink.function().args[first:]):
         seen: dict[tuple[int | None, int], Function] = {}
         locs = []
         for fn in pipe.given:
@@ -91,9 +108,11 @@ def _bound_like_the_outputs(pipe: Pipeline, sink: Func, call: str) -> None:
 
 
 def unpack(words: np.ndarray, output: Output) -> np.ndarray:
-    """The values of one output from the packed words (as Halide gives that output's buffer)."""
+    """The values of one output from the packed words (as Halide gives that output's buffer); several words a
+    pixel are the innermost dimension (arr[..., word])."""
     f = output.field
-    v = (np.asarray(words).astype(np.int64) >> f.offset) & ((1 << f.width) - 1)
+    w = np.asarray(words) if output.word is None else np.asarray(words)[..., output.word]
+    v = (w.astype(np.int64) >> f.offset) & ((1 << f.width) - 1)
     if f.signed:
         v = np.where(v >> (f.width - 1) != 0, v - (1 << f.width), v)
     return semantics.to_numpy(v, f.type)

@@ -518,8 +518,8 @@ def _refuse_several_outputs(pipe: Pipeline) -> None:
     raise HalideError(
         f"{user_location()}: apply_autoscheduler: the pipeline has {len(names)} outputs "
         f"({', '.join(repr(n) for n in names)}), which the Mainspring autoscheduler schedules as the elements of one "
-        "Tuple Func, so they must be integer Funcs of one value each, over as many variables, of at most 32 bits "
-        f"together; {fix}")
+        "Tuple Func (in words of 32 bits), so they must be integer Funcs of one value each, over as many variables, "
+        f"of at most 32 bits each; {fix}")
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

@@ -118,7 +118,7 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     report = _report(program, plan, pe_counts, target, time.perf_counter() - start, storage_bits(plan, compute_doc))
     if outputs:  # several outputs: where each lies in the packed output word
         report["outputs"] = [{"name": o.name, "type": str(o.field.type), "bits": [o.field.offset, o.field.width]}
-                             for o in outputs]
+                             | ({} if o.word is None else {"word": o.word}) for o in outputs]
     if program.notes:  # schedule calls the hardware runs otherwise than written (hwlower/update_lanes.py)
         report["notes"] = list(program.notes)
     report.update(proofs)

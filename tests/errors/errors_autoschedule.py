@@ -348,8 +348,8 @@ def _():
 
 @case("schedule", "The autoscheduler applied to several outputs, one of them a Tuple", (
     "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'pair'), which the Mainspring autoscheduler "
-    "schedules as the elements of one Tuple Func, so they must be integer Funcs of one value each, over as many "
-    "variables, of at most 32 bits together; apply it to each output's pipeline of its own, e.g. "
+    "schedules as the elements of one Tuple Func (in words of 32 bits), so they must be integer Funcs of one value "
+    "each, over as many variables, of at most 32 bits each; apply it to each output's pipeline of its own, e.g. "
     "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(pair).apply_autoscheduler(...), or schedule "
     "several outputs by hand (compile packs them into one stream)"), func="output")
 def autoschedule_two_outputs():

@@ -564,23 +564,24 @@ def _():
     return hl.compile([p.output, _half(p, 8)], name="demo")
 
 
-@case("schedule", "Several outputs wider than one word", (
-    "{at}: compile of a pipeline of outputs 'output' (uint16), 'wide' (uint32): a mainspring design streams several "
-    "outputs packed into one integer word of at most 32 bits, and their widths add up to 16 + 32 = 48 bits; narrow "
-    "the outputs (e.g. hl.u8(...)), or compile them as designs of their own, e.g. hl.compile(output, "
-    "name=\"output\") and hl.compile(wide, name=\"wide\")"), func="wide", simulate=True)
+@case("schedule", "An output of several that no word holds", (
+    "{at}: compile of a pipeline of outputs 'output' (uint16), 'wide' (float32): a mainspring design streams each "
+    "output in an integer word of at most 32 bits, and 'wide' is a float; make 'wide' an integer of at most 32 bits "
+    "(e.g. hl.u32(...) or hl.i32(...)); outputs of at most 32 bits each leave the accelerator as several words a "
+    "pixel"), func="wide", simulate=True)
 def outputs_wider_than_a_word():
     p = scheduled()
     wide = hl.Func("wide")
-    wide[p.x, p.y] = hl.u32(p.hw_output[p.x, p.y]) * 3
+    wide[p.x, p.y] = hl.f32(p.hw_output[p.x, p.y]) * 3
     return hl.compile([p.output, wide], name="demo")  # <-
 
 
 @outputs_wider_than_a_word.fix
 def _():
+    """Over 32 bits together (16 + 32): two words a pixel."""
     p = scheduled()
     wide = hl.Func("wide")
-    wide[p.x, p.y] = hl.u16(p.hw_output[p.x, p.y] * 3)
+    wide[p.x, p.y] = hl.u32(p.hw_output[p.x, p.y]) * 3
     return hl.compile([p.output, wide], name="demo")
 
 
