@@ -293,6 +293,13 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
     def outputs(self) -> int:
         return 1 if self._fn.tuple_layout is None else len(self._fn.tuple_layout.fields)
 
+    def rvars(self, i: int = 0) -> list:
+        """The RVars of update i's reduction domain (none for an update over pure Vars only), as Halide's."""
+        from .vars import RVar
+
+        rdom = self._fn.definitions[self.update(i)._index].rdom
+        return [] if rdom is None else [RVar(rdom, k) for k in range(len(rdom.dims))]
+
     def update_args(self, i: int = 0) -> list[Expr]:
         return [Expr(a) for a in self._fn.definitions[self.update(i)._index].args]
 

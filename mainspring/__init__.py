@@ -117,6 +117,7 @@ from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
 from .frontend.schedule import LoopAlignStrategy, LoopLevel, MemoryType, Partition, PrefetchBoundStrategy, TailStrategy
 from .frontend.types import Bool, Float, Int, Type, UInt
+from .frontend.utility import concat_bits, evaluate, extract_bits, lambda_func
 from .frontend.vars import Range, RDom, RVar, Var, _
 from .target import CGRA
 
@@ -132,6 +133,7 @@ __all__ = [
     "ceil", "exp", "floor", "fract", "log", "pow", "round", "sqrt", "trunc",
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot",
     "erf", "is_nan", "is_inf", "is_finite",
+    "evaluate", "lambda_func", "extract_bits", "concat_bits",
     "fast_exp", "fast_log", "fast_pow", "fast_sin", "fast_cos", "fast_inverse", "fast_inverse_sqrt",
     "count_leading_zeros", "count_trailing_zeros", "div_round_to_zero", "halving_add", "halving_sub", "lerp",
     "likely", "likely_if_innermost", "logical_not", "mod_round_to_zero", "mul_shift_right", "popcount",
