@@ -113,6 +113,8 @@ class Bounder:
         if isinstance(e, ir.UnOp):  # abs
             a = self(e.a)
             return (0.0 if a[0] <= 0 <= a[1] else min(abs(a[0]), abs(a[1])), max(abs(a[0]), abs(a[1])))
+        if isinstance(e, ir.MathCall) and e.name == "strict_float":
+            return self(e.args[0])
         if isinstance(e, ir.MathCall) and e.name in _WITHIN:
             return _WITHIN[e.name]
         if isinstance(e, ir.MathCall) and e.name in _MONOTONE:

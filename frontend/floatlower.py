@@ -148,8 +148,11 @@ def _fma_plan(e: ir.Expr) -> FmaPlan:
             return p, negated
         return None
 
+    # strict_float: IEEE operations, each rounded, so nothing under it is contracted
+    strict = {id(k) for n in ir.walk(e) if isinstance(n, ir.MathCall) and n.name == "strict_float"
+              for k in ir.walk(n)}
     for n in ir.walk(e):
-        if not (isinstance(n, ir.BinOp) and n.type.is_float() and n.op in ("add", "sub")):
+        if not (isinstance(n, ir.BinOp) and n.type.is_float() and n.op in ("add", "sub")) or id(n) in strict:
             continue
         left, right = product(n.a), product(n.b)
         if left is not None and right is not None and n.op == "add" and not _by_constant(left[0], right[0]):

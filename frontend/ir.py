@@ -43,7 +43,7 @@ UNARY_OPS = ("not", "abs", "neg")  # "neg" (floats only) appears only in floatlo
 MATH_FUNCS = {"exp": 1, "log": 1, "pow": 2, "sqrt": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1,
               "sin": 1, "cos": 1, "tan": 1, "asin": 1, "acos": 1, "atan": 1, "atan2": 2, "sinh": 1, "cosh": 1,
               "tanh": 1, "asinh": 1, "acosh": 1, "atanh": 1, "reinterpret": 1,
-              "fast_log_sum": 5}
+              "fast_log_sum": 5, "strict_float": 1}
 # The C library's functions: Halide 21 calls libm's float versions (sinf, ...) at run time, its double ones to fold
 # a constant argument (floatmath.libm_f32, floatmath.libm).
 LIBM_FUNCS = ("sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh")
@@ -142,7 +142,8 @@ class Select(Expr):
 class MathCall(Expr):
     """A math function of MATH_FUNCS on float arguments of the node's type; or `reinterpret`, the bits of a float
     read as an integer of its width, or the other way round (the one MathCall that is not float to float);
-    `fast_log_sum(a, b, c, d, e)` is a*b + c*d + e as Halide's fast_log computes it (frontend/fastmath.py)."""
+    `fast_log_sum(a, b, c, d, e)` is a*b + c*d + e as Halide's fast_log computes it (frontend/fastmath.py);
+    `strict_float(e)` is e, its operations kept from contraction into FMAs (frontend/floatlower.py)."""
 
     name: str
     args: tuple[Expr, ...]

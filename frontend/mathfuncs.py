@@ -130,3 +130,10 @@ def _float_only(e, name: str) -> Expr:
         raise HalideError(f"{user_location()}: hl.{name} takes a float argument, as Halide's {name}, not "
                           f"{type_name(x.type())}; cast it, e.g. hl.{name}(hl.f32(x))")
     return x
+
+
+def strict_float(e) -> Expr:
+    """Halide's strict_float: the float operations of e as IEEE computes them, each rounded (no fused multiply-add);
+    an expression of another type is itself."""
+    x = to_ir(e, "strict_float")
+    return Expr(ir.MathCall(x.type, "strict_float", (x,))) if x.type.is_float() else Expr(x)

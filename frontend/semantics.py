@@ -150,6 +150,8 @@ def math_call(name: str, t: Type, *args) -> np.ndarray:
 
     if name == "reinterpret":
         return _reinterpret(t, args[0])
+    if name == "strict_float":
+        return np.asarray(args[0], dtype=t.dtype)[()]
     args = [np.asarray(a, dtype=t.dtype) for a in args]
     if name == "fast_log_sum":  # LLVM reassociates a*b + c*d + e to a*b + (c*d + e), then contracts both sums
         a, b, c, d, e = args

@@ -70,3 +70,21 @@ def p_reinterpret(hl, a):
 
 def test_reinterpret_between_floats_and_integers(same):  # noqa: F811
     same(p_reinterpret, np.concatenate([_bit_patterns(N, 0, 0xFFFFFFFF), _specials(np.float32)]))
+
+
+def p_strict_float(hl, a, b, c):
+    (A, B, C), x = _inputs(hl, [a, b, c]), hl.Var("x")
+    outs = []
+    for k, value in enumerate([hl.strict_float(A[x] * B[x] + C[x]),  # each operation rounded: no FMA
+                               hl.strict_float(A[x] * B[x]) + C[x],  # the product kept from the sum outside
+                               A[x] * B[x] + C[x],  # contracted, for contrast
+                               hl.strict_float(A[x] * B[x] + C[x] * A[x]) - B[x] * C[x]]):
+        f = hl.Func(f"f{k}")
+        f[x] = value
+        outs.append(np.asarray(f.realize([a.size])).copy())
+    return np.stack(outs)
+
+
+def test_strict_float_keeps_its_operations_from_contraction(same):  # noqa: F811
+    got = same(p_strict_float, _normal(1.0), _normal(1.0), _normal(1.0))
+    assert not np.array_equal(got[0], got[2])  # the contraction is visible on these values
