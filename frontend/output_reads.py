@@ -22,7 +22,9 @@ def separate_read_outputs(pipe: Pipeline) -> Pipeline:
     autoscheduler changes them; their values stay the same)."""
     read = [f for f in pipe.given if pipe.graph.out_degree(pipe.name(f)) > 0 or len(f.definitions) > 1
             or f.definitions[0].rdom is not None]  # a reduction, too, is a value of its own
-    if len(pipe.given) < 2 or not read or any(f.tuple_layout is not None or f.specializations for f in read):
+    # nothing moves where the outputs cannot be one Tuple Func anyway (the refusal then sees the program as written)
+    if len(pipe.given) < 2 or not read or any(f.tuple_layout is not None or f.specializations or f.type.is_float()
+                                              for f in pipe.given):
         return pipe
     moved = {id(f): _value_func(f) for f in read}
     for fn in [*(fn for fn in pipe.order if id(fn) not in moved), *moved.values()]:
