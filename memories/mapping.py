@@ -11,7 +11,8 @@
   least circular size that never overwrites a live value; banks are replicated when more reads than a tile's
   read ports exist.
 - Where a buffer's first mapping stores more than its exact minimum, a stream's far taps are tried as
-  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads), then its
+  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads; with more
+  streams than a tile's write ports, banks each taking a tile's write ports of them: `_packed_banks`), then its
   addressed reads as banks by residue of a coordinate (`banks`: rows of one parity per bank): the mapping with
   fewer words in no more tiles is kept.
 """
