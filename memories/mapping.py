@@ -11,7 +11,8 @@
   least circular size that never overwrites a live value; banks are replicated when more reads than a tile's
   read ports exist.
 - Where a buffer's first mapping stores more than its exact minimum, a stream's far taps are tried as
-  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads), then its
+  addressed reads (a delay line holds every value for the whole delay, even those no far tap reads; with more
+  streams than a tile's write ports, banks each taking a tile's write ports of them: `_packed_banks`), then its
   addressed reads as banks by residue of a coordinate (`banks`: rows of one parity per bank): the mapping with
   fewer words in no more tiles is kept.
 """
@@ -115,14 +116,28 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
             trial = [_Read(dataclasses.replace(r.port, delay=None), r.flow)
                      if r.port.source == wp.name and r.port.delay is not None and r.port.delay >= d else r
                      for r in current]
-            try:
-                got = _organise(prog, sched, target, name, trial, wports, slices)
-            except MemoryMappingError:
+            got = _least(wports, [_trial(prog, sched, target, name, trial, wports, slices, banker)
+                                  for banker in (None, _packed_banks)])
+            if got is None:
                 break  # more streams or reads than an addressed bank takes: keep the taps
             if _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
                 best, kept = got, trial
             current = trial
     return best, kept
+
+
+def _trial(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
+           slices: int, banker: _Banker | None) -> _Organised | None:
+    try:
+        return _organise(prog, sched, target, name, reads, wports, slices, banker)
+    except MemoryMappingError:
+        return None
+
+
+def _least(wports: _WritePorts, orgs: list[_Organised | None]) -> _Organised | None:
+    """The organisation of fewest tiles, then words (the first of equals), of those that map."""
+    got = [o for o in orgs if o is not None]
+    return min(got, key=lambda o: (_tiles(o), _words(wports, o))) if got else None
 
 
 def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
@@ -338,6 +353,42 @@ def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
             raise MemoryMappingError(
                 f"buffer '{buf}' lane {list(lane)} needs {len(group)} write streams into one addressed memory but a "
                 f"memory tile has {target.mem_tile_write_ports} write ports")
+        keys = {k for k, _ in group}
+        mine = [r for r in reads if (r.flow.src.index, r.flow.src_lane) in keys]
+        got, by = _addressed_group(prog, sched, target, buf, mine, wports, slices, first + len(banks), group)
+        banks += got
+        served |= by
+    return banks, served
+
+
+def _packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
+                  wports: _WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
+    """`_addressed_banks` with its groups of streams (each lane's, else each stream alone) packed in order into
+    banks of a tile's write ports: three channels each read by a load of its own in two tiles, not three."""
+    srcs = sorted({(r.flow.src.index, r.flow.src_lane): r.flow.src for r in reads}.items())
+    multi = len({key[0] for key, _ in srcs}) < len(srcs)
+    parts: dict[object, list[tuple[_Source, Stmt]]] = {}
+    for key, src in srcs:
+        parts.setdefault(key[1] if multi else key, []).append((key, src))
+    per = target.mem_tile_write_ports
+    bins: list[list[tuple[_Source, Stmt]]] = []
+    for part in (parts[k] for k in sorted(parts)):  # type: ignore[type-var]
+        if len(part) > per:
+            raise MemoryMappingError(f"buffer '{buf}': {len(part)} write streams of one lane into one memory")
+        if not bins or len(bins[-1]) + len(part) > per:
+            bins.append([])
+        bins[-1] += part
+    bin_of = {key: j for j, b in enumerate(bins) for key, _ in b}
+    loads: dict[tuple, set[int]] = {}
+    for r in reads:
+        loads.setdefault((r.flow.dst.index, r.flow.load, r.flow.dst_lane), set()).add(
+            bin_of[(r.flow.src.index, r.flow.src_lane)])
+    if len(bins) == 1 or any(len(v) > 1 for v in loads.values()):
+        # a load reading the values of two banks' streams would need both; one bin is `_addressed_banks`' own
+        raise MemoryMappingError(f"buffer '{buf}': no packing of its write streams into banks helps")
+    banks: list[Bank] = []
+    served: dict[str, str] = {}
+    for group in bins:
         keys = {k for k, _ in group}
         mine = [r for r in reads if (r.flow.src.index, r.flow.src_lane) in keys]
         got, by = _addressed_group(prog, sched, target, buf, mine, wports, slices, first + len(banks), group)

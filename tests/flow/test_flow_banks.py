@@ -164,3 +164,19 @@ def test_registers_after_bank_read_ports_that_share_a_tile_read_port(simulator, 
     assert {r.root for r in buf.registers} == {p.name for b in buf.banks for p in b.read_ports}
     assert (buf.words, buf.min_words) == (133, 92)
     design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=3)
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_three_channels_read_late_are_addressed_banks_packed_by_write_ports(simulator, build_dir, compile_shared):
+    # Session 26: unsharp's hw_output reads each channel of the stream about three rows late, one load lane a
+    # channel. Three streams exceed a tile's two write ports, so the third channel stayed a delay line holding
+    # the halo columns no late read takes; packed, channels 0 and 1 share one bank and channel 2 has its own.
+    out, inputs = apps.load("h2h_unsharp").build(16, 12)
+    design = compile_shared(out, name="banks_unsharp_channels")
+    buf = design.plan.buffer("hw_input")
+    assert [(b.kind, len(b.write_ports), b.tiles) for b in buf.banks] == [("addressed", 2, 1), ("addressed", 1, 1)]
+    tile_ports = sum(len(b.tile_read_ports) for b in buf.banks)
+    assert sum(b.words for b in buf.banks) + len(buf.write_ports) == buf.min_words
+    assert buf.words == buf.min_words + tile_ports
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=7)
+    assert res.cycles >= res.predicted_cycles

@@ -18,8 +18,9 @@ SIMULATORS = ("icarus", "verilator")
 
 # Apps whose buffers are above the polyhedral minimum, and why (BENCHMARKS.md lists the figures).
 ABOVE_MINIMUM = {
-    # hw_input and reciprocal are delay lines from the stream to hw_output: they also carry the halo columns
-    # that gray's 7x7 blur reads and hw_output does not, which the minimum does not count.
+    # hw_input's three channels and reciprocal are addressed banks whose SRAM is the minimum (session 26: the third
+    # channel was a delay line carrying the halo columns hw_output does not read); `words` also counts each tile
+    # read port's output register.
     "h2h_unsharp": {"hw_input", "reciprocal"},
     # The half-resolution Bayer planes run in the full-resolution loops' steps (strip-mined like every Func along
     # a divided dimension), so each plane row waits about a frame's half for the demosaic to read it.
