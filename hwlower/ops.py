@@ -8,13 +8,13 @@ convolution is one op reading nine taps. Other updates stay separate ops with se
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box
 from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
+from mainspring.frontend.identifiers import verilog_identifier
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
 
@@ -384,7 +384,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)
-        stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", src)).strip("_")
+        stem = verilog_identifier(src)
         if ram and c.callee is f:  # the element the update writes, before it (read-modify-write)
             ports.setdefault((src, ()), LoadPort(f"{stem}_old", Access(src, ())))
             return ir.Call(c.type, ports[(src, ())], ())
@@ -514,7 +514,7 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],
                 "loops; compute the coordinate-dependent part on the host and stream it in as an accelerator input"
             )
         if node.name not in ports:
-            stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", node.name)).strip("_")
+            stem = verilog_identifier(node.name)
             ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar), node.name)
         return ir.Call(node.type, ports[node.name], ())
 
