@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mainspring.frontend import ir
 from mainspring.frontend.errors import HalideError, did_you_mean
+from mainspring.frontend.identifiers import verilog_identifier
 from mainspring.frontend.types import I32, Type, UInt
 from mainspring.hwlower.ir import Op, Rom
 
@@ -138,12 +139,13 @@ def address_kernel(op: Op, box: tuple[tuple[int, int], ...], name: str, output: 
 
 def _port_safe_params(e: ir.Expr) -> ir.Expr:
     """e with each scalar read whose name is no Verilog identifier (an image's shape, `input.width()`, is Halide's
-    `input.extent.0`) reading the port of its top-level configuration input's name instead (verilog.names.signal,
-    which design.simulate drives)."""
+    `input.extent.0`; a Param may be `3gain`) reading the port of its top-level configuration input's name instead
+    (frontend.identifiers.verilog_identifier, the name design.simulate drives)."""
     def go(n: ir.Expr, kids: tuple) -> ir.Expr:
         if isinstance(n, ir.Call) and not n.args and not isinstance(n.callee, PortRef) \
-                and getattr(n.callee, "kind", None) == "shape":
-            return read_port(re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", n.callee.name)).strip("_"), n.type)
+                and getattr(n.callee, "kind", None) in ("scalar", "shape") \
+                and verilog_identifier(n.callee.name) != n.callee.name:
+            return read_port(verilog_identifier(n.callee.name), n.type)
         return ir.rebuild(n, kids)
 
     return ir.transform(e, go)

@@ -6,6 +6,7 @@ them for the design)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import networkx as nx
@@ -21,16 +22,19 @@ from .types import I32
 from .vars import Var
 
 
-def fuse_accelerated_outputs(pipe: Pipeline) -> bool:
-    """Fuse the pipeline's accelerated Funcs into one Tuple Func where they can be (see the module); whether it did.
-    The Funcs are changed in place (their values stay the same), so the caller builds its Pipeline anew."""
+def fuse_accelerated_outputs(pipe: Pipeline) -> Pipeline | None:
+    """The pipeline computing pipe's accelerated Funcs as the elements of one Tuple Func where they can be (see the
+    module), or None. It is built over copies of pipe's Funcs, so the user's program stays as written (a Func
+    realized or compiled alone later is the Func the user defined)."""
     accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
     ids = {id(f) for f in accel}
     # compute_with(hw_blur, xo) on a Func scheduled as hw_blur is: Halide's fused loop nest, in the accelerator
     accel += [f for f in pipe.order if f.placement.hw_accelerate is None and f.placement.compute_with is not None
               and id(f.placement.compute_with[0]) in ids]
     if len(accel) < 2 or not _fusable(pipe, accel):
-        return False
+        return None
+    copies = _copies(pipe)
+    accel = [copies[id(f)] for f in accel]
     # hw_outputs takes the first Func's loops and schedule calls (the others' are the same)
     schedule, placement = accel[0].definitions[0].schedule, accel[0].placement
     # over 32 bits together: one word per group of outputs, streamed side by side (frontend/output_words.py)
@@ -44,12 +48,45 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> bool:
     t.definitions[0] = dataclasses.replace(t.definitions[0], schedule=schedule)
     t.placement = dataclasses.replace(placement, bounds=bounds, estimates=None, compute_with=None)
     ids = {id(f) for f in accel}
-    for fn in pipe.order:
+    for fn in copies.values():
         for attr in ("compute", "store"):
             level = getattr(fn.placement, attr)
             if level is not None and level.kind == "at" and id(level.func) in ids:
                 setattr(fn.placement, attr, LoopLevel("at", t, level.var, level.loc))
-    return True
+    return Pipeline([handle_of(copies[id(f)]) for f in pipe.given], pipe.tuples_whole)
+
+
+def _copies(pipe: Pipeline) -> dict[int, Function]:
+    """A copy of each of pipe's Funcs (by the original's id), reading the copies (through the in_() wrappers pipe
+    resolved) and placed at them. Each keeps its original's creation serial, so the copies' unique names are the
+    originals'."""
+    made = {id(fn): copy.copy(fn) for fn in pipe.order}
+
+    def moved(f: Function) -> Function:
+        return made.get(id(f), f)
+
+    def reads(n: ir.Expr, kids: tuple) -> ir.Expr:
+        if isinstance(n, ir.Call) and isinstance(n.callee, Function):
+            return ir.Call(n.type, moved(n.callee), kids)
+        return ir.rebuild(n, kids)
+
+    def level(at: LoopLevel | None) -> LoopLevel | None:
+        return LoopLevel("at", moved(at.func), at.var, at.loc) if at is not None and at.kind == "at" else at
+
+    for fn in pipe.order:
+        c, p = made[id(fn)], fn.placement
+        c.handle = None  # (handle_of makes one; the user's Func keeps naming the original)
+        c.definitions = [dataclasses.replace(d, args=tuple(ir.transform(a, reads) for a in d.args),
+                                             value=ir.transform(d.value, reads)) for d in pipe.definitions(fn)]
+        c.wrappers = {k: moved(w) for k, w in fn.wrappers.items()}
+        c.wrapped = None if fn.wrapped is None else moved(fn.wrapped)
+        c.wrapper_for = tuple(moved(g) for g in fn.wrapper_for)
+        c.requirements, c.specializations = list(fn.requirements), dict(fn.specializations)
+        c.placement = dataclasses.replace(
+            p, compute=level(p.compute), store=level(p.store), bounds=dict(p.bounds), aligns=dict(p.aligns),
+            estimates=None if p.estimates is None else dict(p.estimates),
+            compute_with=None if p.compute_with is None else (moved(p.compute_with[0]), *p.compute_with[1:]))
+    return made
 
 
 def fuse_into_tuple(funcs: list[Function], name: str) -> Function:
@@ -116,9 +153,9 @@ def _renamed(f: Function, args: tuple[str, ...]) -> ir.Expr:
 
 def autoscheduled_outputs(pipe: Pipeline) -> tuple[Pipeline, list[Function]] | None:
     """For the autoscheduler, the pipeline of one output that computes the outputs of `pipe`: a Tuple output
-    whole, or several outputs fused into one Tuple Func `hw_outputs` (in place, as `fuse_into_tuple`), sized by
-    the first output's estimates; and the outputs to bound as it is bounded then. None where they cannot be
-    fused (see `fusable_values`)."""
+    whole, or several outputs fused into one Tuple Func `hw_outputs` (in place, as `fuse_into_tuple`: the
+    autoscheduler schedules the user's program), sized by the first output's estimates; and the outputs to bound
+    as it is bounded then. None where they cannot be fused (see `fusable_values`)."""
     given = pipe.given
     if len(given) == 1:
         return Pipeline(handle_of(given[0]), tuples_whole=True), []

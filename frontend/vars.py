@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 from . import ir
 from .errors import HalideError, user_location
@@ -100,6 +101,14 @@ class RVar(ExprLike):
 
 _RDOM_SUFFIXES = ("x", "y", "z", "w")
 _rdom_anon = itertools.count()
+_MADE_BY_COUNTER = re.compile(r"r\d+")
+
+
+def made_by_counter(name: str) -> bool:
+    """Whether an RDom's name (or the part before '$' of an RVar's) is one the counter gives an RDom or RVar made
+    without a name (`r0`, `r1`, ...: one over the process, as Halide's), so that a copy of the algorithm built
+    again names it otherwise (mainspring/autoschedule_names.py, hwlower/rvar_names.py)."""
+    return _MADE_BY_COUNTER.fullmatch(name) is not None
 
 
 def _pure_free(e: ir.Expr) -> list[str]:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
+from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 
 from .inline import inlined_definitions
@@ -58,16 +59,20 @@ def _check_bounded(pipe: Pipeline, boxes: dict[str, Box], obox: Box) -> None:
     for f in pipe.order:
         for d in pipe.definitions(f):
             for node in ir.walk(d.value):
-                if not (isinstance(node, ir.Call) and node.args and getattr(node.callee, "name", None) in unbounded):
+                # by unique name: two Funcs may share a user name, and only one of them be unbounded
+                if not (isinstance(node, ir.Call) and node.args and isinstance(node.callee, Function)
+                        and pipe.name(node.callee) in unbounded):
                     continue
                 for i, a in enumerate(node.args):
                     params = [n.callee.name for n in ir.walk(a) if isinstance(n, ir.Call) and not n.args
                               and getattr(n.callee, "kind", None) in ("scalar", "shape")]
                     if params:
-                        _refuse_param_coordinate(f.name, d.loc, node, i, params[0], obox)
+                        _refuse_param_coordinate(pipe, f.name, d.loc, node, (i, params[0]), obox)
 
 
-def _refuse_param_coordinate(consumer: str, loc: object, node: ir.Call, i: int, param: str, obox: Box) -> None:
+def _refuse_param_coordinate(pipe: Pipeline, consumer: str, loc: object, node: ir.Call, at: tuple[int, str],
+                             obox: Box) -> None:
+    i, param = at
     lo, hi = obox[i] if i < len(obox) else obox[-1]
     args = [ir.to_string(a) for a in node.args]
     fixed = list(args)
@@ -75,8 +80,9 @@ def _refuse_param_coordinate(consumer: str, loc: object, node: ir.Call, i: int, 
     name = node.callee.name
     defs = getattr(node.callee, "definitions", None) or [None]
     copied = getattr(defs[0], "value", None)  # a copy lowering made (hwlower/ram_copies.py) names its source
-    if len(defs) == 1 and isinstance(copied, ir.Call) and copied.args and \
-            all(isinstance(a, ir.Var) for a in copied.args) and name.startswith(f"{copied.callee.name}_ram"):
+    if len(defs) == 1 and isinstance(copied, ir.Call) and isinstance(copied.callee, Function) and \
+            all(isinstance(a, ir.Var) for a in copied.args) and copied.args and \
+            name.startswith(f"{pipe.name(copied.callee)}_ram"):
         name = copied.callee.name
     raise ScheduleError(
         f"{loc}: Func '{consumer}' reads '{name}' at ({', '.join(args)}): coordinate {i} depends on '{param}', "

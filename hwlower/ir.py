@@ -28,11 +28,11 @@ Semantics:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mainspring.frontend.identifiers import verilog_identifier
 from mainspring.frontend.ir import Expr
 from mainspring.frontend.types import Type
 
@@ -236,4 +236,4 @@ def store_order(loops: Sequence[Loop], op: Op) -> np.ndarray:
 def lookup_load_name(buffer: str) -> str:
     """The name of an op's load of RAM `buffer` at computed coordinates (`Op.lookup`): the top wires that
     load straight from the RAM's read port, the op's other loads a cycle late."""
-    return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", buffer)).strip("_") + "_at"
+    return verilog_identifier(buffer) + "_at"

@@ -8,13 +8,13 @@ convolution is one op reading nine taps. Other updates stay separate ops with se
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box
 from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
+from mainspring.frontend.identifiers import verilog_identifier
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
 
@@ -29,6 +29,7 @@ from .loops import StageLoop, StageLoops, lanes_innermost, replay
 from .output_copy import copies_out, copy_from
 from .program import Tile
 from .region import Region
+from .rvar_names import hardware_name, unnamed_rdoms
 from .rvar_tails import guard_reduction_tail
 from .shift_tails import guard_shifted
 from .simplify import simplify
@@ -365,7 +366,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     uneven = uneven_lanes(s, args, steps, d.schedule, handle, output) or \
         other_divisors(value, args, chains or {}, f.name)
     s = strip_mine(s, args, chains or {}, f, str(d.loc), output, d.schedule, handle)
-    full = {lp.dim: f"{fname}.s{k}.{lp.dim}" for lp in s.loops}
+    renames = unnamed_rdoms(pipe)  # (loops and coordinates of unnamed RDoms named by place, not by a counter)
+    full = {lp.dim: f"{fname}.s{k}.{hardware_name(lp.dim, renames)}" for lp in s.loops}
     env = {v: Affine.make({full[d]: c for d, c in a.terms}, a.const) for v, a in s.var_exprs.items()}
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}
     who = f"{d.loc}: Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
@@ -384,7 +386,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         if not isinstance(c.callee, Function):
             return None
         src = pipe.name(c.callee)
-        stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", src)).strip("_")
+        stem = verilog_identifier(src)
         if ram and c.callee is f:  # the element the update writes, before it (read-modify-write)
             ports.setdefault((src, ()), LoadPort(f"{stem}_old", Access(src, ())))
             return ir.Call(c.type, ports[(src, ())], ())
@@ -416,7 +418,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     looked = tuple(lower(a, env) for a in lookups[0]) if lookups else ()
     for e in (body,) + computed + looked:
         _check_integer(e, who)
-    (body, *at), coords = _coordinates((body,) + computed + looked, env, who)
+    (body, *at), coords = _coordinates((body,) + computed + looked, env, who, renames)
     scatter, lookup = tuple(at[:len(computed)]), tuple(at[len(computed):])
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords, scatter, lookup)
     for lp in reversed(loops):
@@ -498,8 +500,8 @@ def _check_integer(value: ir.Expr, who: str) -> None:
         )
 
 
-def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],
-                 who: str) -> tuple[list[ir.Expr], tuple[CoordPort, ...]]:
+def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine], who: str,
+                 renames: dict[str, str]) -> tuple[list[ir.Expr], tuple[CoordPort, ...]]:
     """Each coordinate (Var or RVar) the values read (an op's value, and its computed store coordinates), as a
     CoordPort: an affine function of the op's loops."""
     ports: dict[str, CoordPort] = {}
@@ -514,7 +516,7 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine],
                 "loops; compute the coordinate-dependent part on the host and stream it in as an accelerator input"
             )
         if node.name not in ports:
-            stem = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", node.name)).strip("_")
+            stem = verilog_identifier(hardware_name(node.name, renames))
             ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar), node.name)
         return ir.Call(node.type, ports[node.name], ())
 

@@ -10,13 +10,9 @@ an RVar by its stage and position for the same reason (`f.update(0).get_schedule
 
 from __future__ import annotations
 
-import re
-
 from .frontend.func import Function
 from .frontend.pipeline import Pipeline
-from .frontend.vars import RVar, Var
-
-_UNNAMED = re.compile(r"r\d+")  # the frontend's names for an RDom made without one
+from .frontend.vars import RVar, Var, made_by_counter
 
 
 def _key(pipe: Pipeline, f: Function, k: int, rvar: str) -> str:
@@ -29,7 +25,7 @@ def rvar_source(pipe: Pipeline, f: Function, k: int, name: str) -> str:
         return f'vars["{name}"]'
     rdom = pipe.definitions(f)[k + 1].rdom
     assert rdom is not None and any(r == name for r, _, _ in rdom.dims), (pipe.name(f), k, name)
-    if _UNNAMED.fullmatch(rdom.name):
+    if made_by_counter(rdom.name):
         return f'vars["{_key(pipe, f, k, name)}"]'
     return f'"{name}"'
 
@@ -40,6 +36,6 @@ def pipeline_vars(pipe: Pipeline) -> dict:
     out: dict = {n: Var(n) for f in pipe.order for n in f.args}
     for f in pipe.order:
         for k, d in enumerate(pipe.definitions(f)[1:]):
-            if d.rdom is not None and _UNNAMED.fullmatch(d.rdom.name):
+            if d.rdom is not None and made_by_counter(d.rdom.name):
                 out |= {_key(pipe, f, k, r): RVar(d.rdom, i) for i, (r, _, _) in enumerate(d.rdom.dims)}
     return out

@@ -73,8 +73,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     output, target = generator_output(output, target)
     target = target or CGRA()
     pipe = Pipeline(output)
-    if fuse_accelerated_outputs(pipe):  # outputs each accelerated alike: one accelerator computes them all
-        pipe = Pipeline(output)
+    # outputs each accelerated alike: one accelerator computes them all (a fused copy of the user's Funcs)
+    pipe = fuse_accelerated_outputs(pipe) or pipe
     packed = packed_outputs(pipe)
     outputs: tuple[Output, ...] = ()
     if packed is not None:  # several outputs (or a Tuple's elements): the host packs them into one output

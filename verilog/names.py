@@ -3,9 +3,8 @@ op's kernel modules (its value, and the address of a RAM update or lookup) and t
 
 from __future__ import annotations
 
-import re
-
 from mainspring.compute_json.kernel import Kernel, address_kernel, kernel_from_op
+from mainspring.frontend.identifiers import verilog_identifier
 from mainspring.hwlower.ir import LoopNest, Op
 from mainspring.memories.ir import OpSchedule
 
@@ -14,9 +13,7 @@ from .kernel import PIPELINE_PORTS, kernel_stages
 
 def signal(name: str) -> str:
     """A Verilog identifier for an element name of the memory JSON (e.g. hw_input.w0.reg1)."""
-    s = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    s = re.sub(r"_+", "_", s).strip("_")
-    return s if s[:1].isalpha() else f"n_{s}"
+    return verilog_identifier(name)
 
 
 def kernel_ports(compute: dict) -> dict[str, dict[str, tuple[str, int]]]:

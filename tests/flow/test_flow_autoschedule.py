@@ -3,6 +3,7 @@ schedule at all, scheduled by `Pipeline(output).apply_autoscheduler(...)`, compi
 ideal cycles and minimal storage, and the printed schedule reproduces the design byte for byte."""
 
 import inspect
+import json
 
 import numpy as np
 import pytest
@@ -270,6 +271,44 @@ def _conv5():
     conv[x, y] += hl.u16(inp[x + r.x, y + r.y]) * k[r.x, r.y]
     out[x, y] = hl.u8(conv[x, y] >> 6)
     return out
+
+
+def _conv5_unnamed():
+    """_conv5 over an RDom made without a name (the frontend's counter names it: r0, r1, ... over the process)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    k, conv, out = hl.Func("k"), hl.Func("conv"), hl.Func("out")
+    k[x, y] = hl.u16(x + 2 * y + 1)
+    r = hl.RDom([hl.Range(0, 5), hl.Range(0, 5)])
+    conv[x, y] = hl.u16(0)
+    conv[x, y] += hl.u16(inp[x + r.x, y + r.y]) * k[r.x, r.y]
+    out[x, y] = hl.u8(conv[x, y] >> 6)
+    return out
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_the_schedule_source_of_an_unnamed_rdom_gives_the_same_design_after_other_rdoms(simulator, build_dir,
+                                                                                       compile_shared):
+    # Under the budget the window unrolls along x and runs serial along y, whose loop and coordinate port are
+    # named after the RDom: before session 26 by the counter (`coord_r4_y` in the copy, `coord_r0_y` first).
+    out = _conv5_unnamed()
+    source = _auto(out, size=(10, 6), lanes=1, max_pes=30).schedule_source
+    assert '.unroll(vars["conv.update(0).x"])' in source and 'vars["conv.update(0).y"]' not in source
+    first = compile_shared(out, name="auto_conv5_unnamed")
+    others = [hl.RDom([hl.Range(0, 2)]) for _ in range(3)]  # unrelated RDoms, each taking a name of the counter
+    assert len({r.x.name() for r in others}) == 3
+    again = _conv5_unnamed()
+    again.set_estimates([(0, 10), (0, 6)])
+    namespace: dict = {}
+    exec(source, namespace)
+    pipe = hl.Pipeline(again)
+    namespace["schedule"](pipe.funcs(), pipe.vars())
+    second = compile_shared(again, name="auto_conv5_unnamed")
+    assert "coord_r0_y" in first.verilog
+    assert second.verilog == first.verilog and second.memory_text == first.memory_text
+    assert json.dumps(second.compute_doc, sort_keys=True) == json.dumps(first.compute_doc, sort_keys=True)
+    res = second.check(second.example_inputs(5), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
 
 
 @pytest.mark.parametrize(("max_pes", "unrolls", "steps"), [(200, '.unroll("r$x").unroll("r$y")', 1),
