@@ -20,6 +20,7 @@ as unproved.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,8 @@ from .kernel import combinational_view
 from .kernel_widths import parse_ranges
 from .names import op_kernels
 from .prove_cache import ProofCache, cache_key, default_cache_dir
+from .prove_cut import cut_shared
+from .prove_enumerate import exhausted
 from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_ranges import unmet_assumptions
@@ -155,7 +158,9 @@ def _compare(kernel: Kernel, text: str, assumed: dict, promised: dict, cache: Pr
     types = dict(kernel.inputs) | {p: e.type for p, e in kernel.outputs}
     within = {side: [in_range(terms[p], types[p], iv) for p, iv in ranges.items()]
               for side, terms, ranges in (("in", netlist.inputs, assumed), ("out", netlist.outputs, promised))}
-    return _solve(kernel, netlist, reference, expected, deadline, used, within)
+    ranges = {p: _meet(assumed.get(p, (int(t.min()), int(t.max()))), reference.bounds.get(p))
+              for p, t in kernel.inputs}
+    return _solve(kernel, netlist, reference, expected, deadline, used, within, ranges)
 
 
 def narrowed_inputs(netlist: Netlist, assumed: dict[str, tuple[int, int]]) -> Netlist:
@@ -241,6 +246,11 @@ def in_range(term: z3.BitVecRef, t, iv: tuple[int, int]) -> z3.BoolRef:
     return z3.And(lo <= term, term <= hi) if t.is_int() else z3.And(z3.ULE(lo, term), z3.ULE(term, hi))
 
 
+def _meet(iv: tuple[int, int], bound: tuple[int, int] | None) -> tuple[int, int]:
+    """The values of `iv` within `bound` (a table's box: values outside it fail a precondition of the goal)."""
+    return iv if bound is None else (max(iv[0], bound[0]), min(iv[1], bound[1]))
+
+
 def _check_range_ports(kernel: Kernel, assumed: dict, promised: dict) -> None:
     """The ranges the module states name its ports."""
     ins, outs = {p for p, _ in kernel.inputs}, {p for p, _ in kernel.outputs}
@@ -250,11 +260,21 @@ def _check_range_ports(kernel: Kernel, assumed: dict, promised: dict) -> None:
 
 
 def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dict, deadline: float,
-           used: tuple[str, ...], within: dict[str, list]) -> KernelProof:
+           used: tuple[str, ...], within: dict[str, list], ranges: dict[str, tuple[int, int]]) -> KernelProof:
     """Look for inputs in their assumed ranges on which an output differs from its expression or leaves its
-    stated range."""
-    solver, verdict = _check([*reference.preconditions, *within["in"], z3.Or(
-        [expected[p] != netlist.outputs[p] for p in expected] + [z3.Not(c) for c in within["out"]])], deadline)
+    stated range. The outputs' equality is first tried with the subterms both sides share cut (`prove_cut`);
+    when that proves it, only the ranges are left to the whole check. When z3's quick try finds no answer, the
+    check is tried at every input if the input `ranges` hold few enough points (`prove_enumerate`)."""
+    given = [*reference.preconditions, *within["in"]]
+    ports = sorted(expected)
+    ours, theirs = cut_shared([netlist.outputs[p] for p in ports], [expected[p] for p in ports])
+    _, cut_verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
+                            min(deadline, time.perf_counter() + QUICK_LIMIT), quick_only=True)
+    differ = [] if cut_verdict == z3.unsat else [expected[p] != netlist.outputs[p] for p in expected]
+    if not differ and not within["out"]:
+        return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
+    goal = [*given, z3.Or(differ + [z3.Not(c) for c in within["out"]])]
+    solver, verdict = _check(goal, deadline, exhaust=lambda: _exhaust(goal, netlist, ranges, deadline))
     if verdict == z3.unsat:
         return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
     if verdict == z3.sat:
@@ -264,26 +284,38 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
                                                      f"({solver.reason_unknown()})", lemmas=used)
 
 
+def _exhaust(goal: list, netlist: Netlist, ranges: dict, deadline: float) -> bool | list | None:
+    found = exhausted(goal, netlist.inputs, ranges, deadline)
+    if isinstance(found, dict):  # a point where the goal holds: pinned, z3 models it and the counterexample shows it
+        return [netlist.inputs[p] == z3.BitVecVal(v, netlist.inputs[p].size()) for p, v in found.items()]
+    return found
+
+
 QUICK_LIMIT = 2.0  # seconds of z3's bit-vector solver before its default one
 
 
-def _check(goal: list, deadline: float) -> tuple[z3.Solver, z3.CheckSatResult]:
+def _check(goal: list, deadline: float, quick_only: bool = False,
+           exhaust: Callable[[], bool | dict | None] | None = None) -> tuple[z3.Solver, z3.CheckSatResult]:
     """Whether `goal` has a model: first by z3's bit-vector solver (QF_BV: it bit-blasts at once) for up to
     QUICK_LIMIT seconds, then, with no answer, by its default solver until `deadline`, as before the bit-vector
     one was tried (so a kernel may take QUICK_LIMIT longer). The bit-vector solver decides a 1,024-entry ROM lookup
     (the camera's curve) in 0.02 s where the default solver took 13-20 s, and a kernel narrowed to 16-bit ops
     (compute_json/narrow_32_bit_ops.py) against its 32-bit expression in under a second where the default one
-    took 36-55 s (interleaved RGB to YUV)."""
+    took 36-55 s (interleaved RGB to YUV). `quick_only`: no default solver; `exhaust`, tried between the two:
+    True when it finds the goal has no model, or constraints that pin a model it found (then z3 gives it)."""
     budget = _left(deadline)
     quick = z3.SolverFor("QF_BV")
     quick.set("timeout", max(1, int(min(QUICK_LIMIT, budget) * 1000)))
     quick.add(*goal)
     verdict = quick.check()
-    if verdict != z3.unknown:
+    if verdict != z3.unknown or quick_only:
         return quick, verdict
+    found = exhaust() if exhaust is not None else None
+    if found is True:
+        return quick, z3.unsat
     solver = z3.Solver()
-    solver.set("timeout", max(1, int(budget * 1000)))
-    solver.add(*goal)
+    solver.set("timeout", max(1, int(_left(deadline) * 1000)))
+    solver.add(*goal, *(found or []))
     return solver, solver.check()
 
 
