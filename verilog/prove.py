@@ -37,6 +37,8 @@ from .names import op_kernels
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_cut import cut_shared
 from .prove_enumerate import exhausted
+from .prove_intervals import bound, leaf_intervals
+from .prove_intervals import within as interval_within
 from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_ranges import unmet_assumptions
@@ -206,19 +208,34 @@ def _registers_hold_their_ranges(kernel: Kernel, text: str, regs: list[Narrowed]
     ext = lambda n: (z3.SignExt if n.signed else z3.ZeroExt)(n.width - n.bits, netlist.inputs[n.held])  # noqa: E731
     given = [*[in_range(netlist.inputs[p], types[p], iv) for p, iv in assumed.items()],
              *[_within(ext(n), n) for n in regs]]
+    left = _unbounded(netlist, regs, assumed)
+    if not left:
+        return None, _outputs_held(kernel, netlist, given, promised, deadline)
     solver, verdict = _check([*given, z3.Or([z3.Not(_within(netlist.outputs[f"ms_root_{k}"], n))
-                                             for k, n in enumerate(regs)])], deadline)
+                                             for k, n in left])], deadline)
     if verdict == z3.unsat:
         return None, _outputs_held(kernel, netlist, given, promised, deadline)
     if verdict == z3.sat:
         model = solver.model()
-        bad = [n for k, n in enumerate(regs) if not z3.is_true(model.eval(_within(netlist.outputs[f"ms_root_{k}"], n),
+        bad = [n for k, n in left if not z3.is_true(model.eval(_within(netlist.outputs[f"ms_root_{k}"], n),
                                                                           model_completion=True))]
         reason = (f"{bad[0].root} leaves [{bad[0].lo}, {bad[0].hi}], the range its {bad[0].bits}-bit register "
                   f"{bad[0].held} keeps")
         return KernelProof(kernel.name, "disproved", 0.0, reason), False
     return KernelProof(kernel.name, "unproved", 0.0, "z3 found no answer in the time limit for the narrowed "
                                                      f"registers' ranges ({solver.reason_unknown()})"), False
+
+
+def _unbounded(netlist: Netlist, regs: list[Narrowed], assumed: dict) -> list[tuple[int, Narrowed]]:
+    """The registers (by index) whose values interval arithmetic does not keep within their intervals, from the
+    inputs' assumed ranges and the cut registers' intervals (`prove_intervals`); those z3 is asked about."""
+    leaves: dict[int, tuple[int, int]] = {}
+    for p, iv in assumed.items():
+        leaves |= leaf_intervals(netlist.inputs[p], iv)
+    for n in regs:  # its bits: the low bits of a value in [lo, hi]
+        leaves |= leaf_intervals(netlist.inputs[n.held], (n.lo, n.hi))
+    return [(k, n) for k, n in enumerate(regs)
+            if not interval_within(bound(netlist.outputs[f"ms_root_{k}"], leaves), n.width, n.lo, n.hi)]
 
 
 def _outputs_held(kernel: Kernel, netlist: Netlist, given: list, promised: dict, deadline: float) -> bool:

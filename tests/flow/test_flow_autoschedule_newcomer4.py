@@ -11,8 +11,16 @@ import re
 
 import numpy as np
 import pytest
-from newcomer_algorithms3 import (ALL, bilateral_2d, blend, blur7_rounded, gaussian_exp_weights, median_network,
-                                  sobel_planar_rgb, vignette)
+from newcomer_algorithms3 import (
+    ALL,
+    bilateral_2d,
+    blend,
+    blur7_rounded,
+    gaussian_exp_weights,
+    median_network,
+    sobel_planar_rgb,
+    vignette,
+)
 
 import mainspring as hl
 
