@@ -5,11 +5,13 @@ of its inputs (`prove_netlist`); the op's frontend expression is translated over
 Halide's semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering
 after that lowering is proved equal to the division once per (width, divisor, signedness, div/mod)
 (`prove_lemmas`); then z3 looks for inputs on which some output differs, or leaves the range the module states
-of it. Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top holds
-values in registers narrowed to them); `prove_ranges` checks each assumption against what the loaded buffer
-holds: the outputs its writers are proved to keep to, or an input stream's values. None: proved. Some:
-disproved, with
-the inputs, the expected and the computed values. No answer within the time limit: unproved, with the reason.
+of it (first with their shared subterms cut, `prove_cut`; when z3's quick try gets no answer and the inputs hold
+few points, at every input, `prove_enumerate`). Inputs range over their types, or over the ranges the module
+assumes (`kernel_widths`: the top holds values in registers narrowed to them, each register's range bounded by
+interval arithmetic, `prove_intervals`, or else by z3); `prove_ranges` checks each assumption against what the
+loaded buffer holds: the outputs its writers are proved to keep to, or an input stream's values. None: proved.
+Some: disproved, with the inputs, the expected and the computed values. No answer within the time limit:
+unproved, with the reason.
 Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
 The kernel modules are combinational but for their pipeline's stage registers, which are read as wires
 (`kernel.combinational_view`: a balanced pipeline computes its function `stages - 1` cycles later; the PE
