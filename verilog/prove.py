@@ -236,8 +236,9 @@ def _unbounded(netlist: Netlist, regs: list[Narrowed], assumed: dict) -> list[tu
         leaves |= leaf_intervals(netlist.inputs[p], iv)
     for n in regs:  # its bits: the low bits of a value in [lo, hi]
         leaves |= leaf_intervals(netlist.inputs[n.held], (n.lo, n.hi))
+    memo: dict[int, tuple[int, int]] = {}
     return [(k, n) for k, n in enumerate(regs)
-            if not interval_within(bound(netlist.outputs[f"ms_root_{k}"], leaves), n.width, n.lo, n.hi)]
+            if not interval_within(bound(netlist.outputs[f"ms_root_{k}"], leaves, memo), n.width, n.lo, n.hi)]
 
 
 def _outputs_held(kernel: Kernel, netlist: Netlist, given: list, promised: dict, deadline: float) -> bool:

@@ -20,10 +20,12 @@ import z3
 Interval = tuple[int, int]
 
 
-def bound(term: z3.BitVecRef, leaves: dict[int, Interval]) -> Interval:
+def bound(term: z3.BitVecRef, leaves: dict[int, Interval], memo: dict[int, Interval] | None = None) -> Interval:
     """An interval whose patterns include every value `term` takes when each leaf (by z3 id) lies in its interval
-    (a leaf not listed: any value)."""
-    memo: dict[int, Interval] = dict(leaves)
+    (a leaf not listed: any value). `memo`: the bounds of terms met before under the same leaves, shared between
+    calls (the stages of a kernel share their operands)."""
+    memo = memo if memo is not None else {}
+    memo.update(leaves)
     stack = [(term, False)]
     while stack:  # iterative post-order: stage terms nest deeper than Python's recursion allows
         t, ready = stack.pop()
