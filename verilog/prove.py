@@ -5,11 +5,13 @@ of its inputs (`prove_netlist`); the op's frontend expression is translated over
 Halide's semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering
 after that lowering is proved equal to the division once per (width, divisor, signedness, div/mod)
 (`prove_lemmas`); then z3 looks for inputs on which some output differs, or leaves the range the module states
-of it. Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top holds
-values in registers narrowed to them); `prove_ranges` checks each assumption against what the loaded buffer
-holds: the outputs its writers are proved to keep to, or an input stream's values. None: proved. Some:
-disproved, with
-the inputs, the expected and the computed values. No answer within the time limit: unproved, with the reason.
+of it (first with their shared subterms cut, `prove_cut`; when z3's quick try gets no answer and the inputs hold
+few points, at every input, `prove_enumerate`). Inputs range over their types, or over the ranges the module
+assumes (`kernel_widths`: the top holds values in registers narrowed to them, each register's range bounded by
+interval arithmetic, `prove_intervals`, or else by z3); `prove_ranges` checks each assumption against what the
+loaded buffer holds: the outputs its writers are proved to keep to, or an input stream's values. None: proved.
+Some: disproved, with the inputs, the expected and the computed values. No answer within the time limit:
+unproved, with the reason.
 Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
 The kernel modules are combinational but for their pipeline's stage registers, which are read as wires
 (`kernel.combinational_view`: a balanced pipeline computes its function `stages - 1` cycles later; the PE
@@ -20,6 +22,7 @@ as unproved.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +37,10 @@ from .kernel import combinational_view
 from .kernel_widths import parse_ranges
 from .names import op_kernels
 from .prove_cache import ProofCache, cache_key, default_cache_dir
+from .prove_cut import cut_shared
+from .prove_enumerate import exhausted
+from .prove_intervals import bound, leaf_intervals
+from .prove_intervals import within as interval_within
 from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_ranges import unmet_assumptions
@@ -155,7 +162,9 @@ def _compare(kernel: Kernel, text: str, assumed: dict, promised: dict, cache: Pr
     types = dict(kernel.inputs) | {p: e.type for p, e in kernel.outputs}
     within = {side: [in_range(terms[p], types[p], iv) for p, iv in ranges.items()]
               for side, terms, ranges in (("in", netlist.inputs, assumed), ("out", netlist.outputs, promised))}
-    return _solve(kernel, netlist, reference, expected, deadline, used, within)
+    ranges = {p: _meet(assumed.get(p, (int(t.min()), int(t.max()))), reference.bounds.get(p))
+              for p, t in kernel.inputs}
+    return _solve(kernel, netlist, reference, expected, deadline, used, within, ranges)
 
 
 def narrowed_inputs(netlist: Netlist, assumed: dict[str, tuple[int, int]]) -> Netlist:
@@ -201,19 +210,35 @@ def _registers_hold_their_ranges(kernel: Kernel, text: str, regs: list[Narrowed]
     ext = lambda n: (z3.SignExt if n.signed else z3.ZeroExt)(n.width - n.bits, netlist.inputs[n.held])  # noqa: E731
     given = [*[in_range(netlist.inputs[p], types[p], iv) for p, iv in assumed.items()],
              *[_within(ext(n), n) for n in regs]]
+    left = _unbounded(netlist, regs, assumed)
+    if not left:
+        return None, _outputs_held(kernel, netlist, given, promised, deadline)
     solver, verdict = _check([*given, z3.Or([z3.Not(_within(netlist.outputs[f"ms_root_{k}"], n))
-                                             for k, n in enumerate(regs)])], deadline)
+                                             for k, n in left])], deadline)
     if verdict == z3.unsat:
         return None, _outputs_held(kernel, netlist, given, promised, deadline)
     if verdict == z3.sat:
         model = solver.model()
-        bad = [n for k, n in enumerate(regs) if not z3.is_true(model.eval(_within(netlist.outputs[f"ms_root_{k}"], n),
+        bad = [n for k, n in left if not z3.is_true(model.eval(_within(netlist.outputs[f"ms_root_{k}"], n),
                                                                           model_completion=True))]
         reason = (f"{bad[0].root} leaves [{bad[0].lo}, {bad[0].hi}], the range its {bad[0].bits}-bit register "
                   f"{bad[0].held} keeps")
         return KernelProof(kernel.name, "disproved", 0.0, reason), False
     return KernelProof(kernel.name, "unproved", 0.0, "z3 found no answer in the time limit for the narrowed "
                                                      f"registers' ranges ({solver.reason_unknown()})"), False
+
+
+def _unbounded(netlist: Netlist, regs: list[Narrowed], assumed: dict) -> list[tuple[int, Narrowed]]:
+    """The registers (by index) whose values interval arithmetic does not keep within their intervals, from the
+    inputs' assumed ranges and the cut registers' intervals (`prove_intervals`); those z3 is asked about."""
+    leaves: dict[int, tuple[int, int]] = {}
+    for p, iv in assumed.items():
+        leaves |= leaf_intervals(netlist.inputs[p], iv)
+    for n in regs:  # its bits: the low bits of a value in [lo, hi]
+        leaves |= leaf_intervals(netlist.inputs[n.held], (n.lo, n.hi))
+    memo: dict[int, tuple[int, int]] = {}
+    return [(k, n) for k, n in enumerate(regs)
+            if not interval_within(bound(netlist.outputs[f"ms_root_{k}"], leaves, memo), n.width, n.lo, n.hi)]
 
 
 def _outputs_held(kernel: Kernel, netlist: Netlist, given: list, promised: dict, deadline: float) -> bool:
@@ -241,6 +266,11 @@ def in_range(term: z3.BitVecRef, t, iv: tuple[int, int]) -> z3.BoolRef:
     return z3.And(lo <= term, term <= hi) if t.is_int() else z3.And(z3.ULE(lo, term), z3.ULE(term, hi))
 
 
+def _meet(iv: tuple[int, int], bound: tuple[int, int] | None) -> tuple[int, int]:
+    """The values of `iv` within `bound` (a table's box: values outside it fail a precondition of the goal)."""
+    return iv if bound is None else (max(iv[0], bound[0]), min(iv[1], bound[1]))
+
+
 def _check_range_ports(kernel: Kernel, assumed: dict, promised: dict) -> None:
     """The ranges the module states name its ports."""
     ins, outs = {p for p, _ in kernel.inputs}, {p for p, _ in kernel.outputs}
@@ -250,11 +280,21 @@ def _check_range_ports(kernel: Kernel, assumed: dict, promised: dict) -> None:
 
 
 def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dict, deadline: float,
-           used: tuple[str, ...], within: dict[str, list]) -> KernelProof:
+           used: tuple[str, ...], within: dict[str, list], ranges: dict[str, tuple[int, int]]) -> KernelProof:
     """Look for inputs in their assumed ranges on which an output differs from its expression or leaves its
-    stated range."""
-    solver, verdict = _check([*reference.preconditions, *within["in"], z3.Or(
-        [expected[p] != netlist.outputs[p] for p in expected] + [z3.Not(c) for c in within["out"]])], deadline)
+    stated range. The outputs' equality is first tried with the subterms both sides share cut (`prove_cut`);
+    when that proves it, only the ranges are left to the whole check. When z3's quick try finds no answer, the
+    check is tried at every input if the input `ranges` hold few enough points (`prove_enumerate`)."""
+    given = [*reference.preconditions, *within["in"]]
+    ports = sorted(expected)
+    ours, theirs = cut_shared([netlist.outputs[p] for p in ports], [expected[p] for p in ports])
+    _, cut_verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
+                            min(deadline, time.perf_counter() + QUICK_LIMIT), quick_only=True)
+    differ = [] if cut_verdict == z3.unsat else [expected[p] != netlist.outputs[p] for p in expected]
+    if not differ and not within["out"]:
+        return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
+    goal = [*given, z3.Or(differ + [z3.Not(c) for c in within["out"]])]
+    solver, verdict = _check(goal, deadline, exhaust=lambda: _exhaust(goal, netlist, ranges, deadline))
     if verdict == z3.unsat:
         return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
     if verdict == z3.sat:
@@ -264,26 +304,38 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
                                                      f"({solver.reason_unknown()})", lemmas=used)
 
 
+def _exhaust(goal: list, netlist: Netlist, ranges: dict, deadline: float) -> bool | list | None:
+    found = exhausted(goal, netlist.inputs, ranges, deadline)
+    if isinstance(found, dict):  # a point where the goal holds: pinned, z3 models it and the counterexample shows it
+        return [netlist.inputs[p] == z3.BitVecVal(v, netlist.inputs[p].size()) for p, v in found.items()]
+    return found
+
+
 QUICK_LIMIT = 2.0  # seconds of z3's bit-vector solver before its default one
 
 
-def _check(goal: list, deadline: float) -> tuple[z3.Solver, z3.CheckSatResult]:
+def _check(goal: list, deadline: float, quick_only: bool = False,
+           exhaust: Callable[[], bool | dict | None] | None = None) -> tuple[z3.Solver, z3.CheckSatResult]:
     """Whether `goal` has a model: first by z3's bit-vector solver (QF_BV: it bit-blasts at once) for up to
     QUICK_LIMIT seconds, then, with no answer, by its default solver until `deadline`, as before the bit-vector
     one was tried (so a kernel may take QUICK_LIMIT longer). The bit-vector solver decides a 1,024-entry ROM lookup
     (the camera's curve) in 0.02 s where the default solver took 13-20 s, and a kernel narrowed to 16-bit ops
     (compute_json/narrow_32_bit_ops.py) against its 32-bit expression in under a second where the default one
-    took 36-55 s (interleaved RGB to YUV)."""
+    took 36-55 s (interleaved RGB to YUV). `quick_only`: no default solver; `exhaust`, tried between the two:
+    True when it finds the goal has no model, or constraints that pin a model it found (then z3 gives it)."""
     budget = _left(deadline)
     quick = z3.SolverFor("QF_BV")
     quick.set("timeout", max(1, int(min(QUICK_LIMIT, budget) * 1000)))
     quick.add(*goal)
     verdict = quick.check()
-    if verdict != z3.unknown:
+    if verdict != z3.unknown or quick_only:
         return quick, verdict
+    found = exhaust() if exhaust is not None else None
+    if found is True:
+        return quick, z3.unsat
     solver = z3.Solver()
-    solver.set("timeout", max(1, int(budget * 1000)))
-    solver.add(*goal)
+    solver.set("timeout", max(1, int(_left(deadline) * 1000)))
+    solver.add(*goal, *(found or []))
     return solver, solver.check()
 
 

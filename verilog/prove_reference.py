@@ -40,6 +40,8 @@ class Reference:
         self.preconditions: list[z3.BoolRef] = []
         self.lemmas: set[Lemma] = set()
         self.memo: dict[int, z3.BitVecRef] = {}
+        # input port -> the values a table read directly at it allows (what its precondition implies)
+        self.bounds: dict[str, tuple[int, int]] = {}
 
     def term(self, expr: ir.Expr) -> z3.BitVecRef:
         for node in ir.walk(expr):
@@ -74,6 +76,9 @@ class Reference:
         for arg, (lo, extent) in zip(e.args, rom.box):
             c = _extend(self._of(arg), arg.type, 64)
             self.preconditions.append(z3.And(c >= lo, c < lo + extent))
+            if isinstance(arg, ir.Call) and not arg.args and arg.callee.name in self.inputs:
+                was = self.bounds.get(arg.callee.name, (lo, lo + extent - 1))
+                self.bounds[arg.callee.name] = (max(was[0], lo), min(was[1], lo + extent - 1))
             index = index + (c - lo) * stride
             stride *= extent
         w = e.type.bits()

@@ -10,7 +10,16 @@ printed schedule gives the same design on a fresh copy of the algorithm (session
 
 import numpy as np
 import pytest
-from newcomer_algorithms3 import ALL, blend, blur7_rounded, gaussian_exp_weights, median_network, sobel_planar_rgb
+from newcomer_algorithms3 import (
+    ALL,
+    bilateral_2d,
+    blend,
+    blur7_rounded,
+    gaussian_exp_weights,
+    median_network,
+    sobel_planar_rgb,
+    vignette,
+)
 
 import mainspring as hl
 
@@ -54,6 +63,8 @@ def test_a_newcomers_algorithm_is_scheduled_and_bit_exact(algorithm, size, param
     assert words <= most_words * least, (words, least)
     if "max_pes" in params:
         assert rep["pes"] <= int(params["max_pes"]), rep["pes"]
+    if algorithm in (bilateral_2d, vignette):  # z3 alone left a kernel of each unproved at 30 s ("Helper speed9")
+        assert not rep["kernels_unproved"], rep["kernels_unproved"]
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles == rep["predicted_cycles"] and res.cycles <= most_cycles * rep["ideal_cycles"], (
         res.cycles, rep["predicted_cycles"], rep["ideal_cycles"])
