@@ -345,14 +345,22 @@ def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
     by_lane: dict[tuple[int, ...], list[tuple[_Source, Stmt]]] = {}
     for key, src in srcs:
         by_lane.setdefault(key[1], []).append((key, src))
+    for lane in sorted(by_lane):
+        if len(by_lane[lane]) > target.mem_tile_write_ports:
+            raise MemoryMappingError(
+                f"buffer '{buf}' lane {list(lane)} needs {len(by_lane[lane])} write streams into one addressed memory "
+                f"but a memory tile has {target.mem_tile_write_ports} write ports")
+    return _grouped_banks(prog, sched, target, buf, reads, wports, slices, first,
+                          [by_lane[lane] for lane in sorted(by_lane)])
+
+
+def _grouped_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read], wports: _WritePorts,
+                   slices: int, first: int,
+                   groups: list[list[tuple[_Source, Stmt]]]) -> tuple[list[Bank], dict[str, str]]:
+    """The banks of each group of write streams, serving the reads of the group's values, numbered from `first`."""
     banks: list[Bank] = []
     served: dict[str, str] = {}
-    for lane in sorted(by_lane):
-        group = by_lane[lane]
-        if len(group) > target.mem_tile_write_ports:
-            raise MemoryMappingError(
-                f"buffer '{buf}' lane {list(lane)} needs {len(group)} write streams into one addressed memory but a "
-                f"memory tile has {target.mem_tile_write_ports} write ports")
+    for group in groups:
         keys = {k for k, _ in group}
         mine = [r for r in reads if (r.flow.src.index, r.flow.src_lane) in keys]
         got, by = _addressed_group(prog, sched, target, buf, mine, wports, slices, first + len(banks), group)
@@ -386,15 +394,7 @@ def _packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads:
     if len(bins) == 1 or any(len(v) > 1 for v in loads.values()):
         # a load reading the values of two banks' streams would need both; one bin is `_addressed_banks`' own
         raise MemoryMappingError(f"buffer '{buf}': no packing of its write streams into banks helps")
-    banks: list[Bank] = []
-    served: dict[str, str] = {}
-    for group in bins:
-        keys = {k for k, _ in group}
-        mine = [r for r in reads if (r.flow.src.index, r.flow.src_lane) in keys]
-        got, by = _addressed_group(prog, sched, target, buf, mine, wports, slices, first + len(banks), group)
-        banks += got
-        served |= by
-    return banks, served
+    return _grouped_banks(prog, sched, target, buf, reads, wports, slices, first, bins)
 
 
 def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
