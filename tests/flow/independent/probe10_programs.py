@@ -320,3 +320,20 @@ def i32_energy_copy(m, w, h):
     out[x, y] = hw_output[x, y]
     out.set_estimates([(0, w), (0, h)])
     return out, [w, h], [im]
+
+
+def clamped_rgb_conv(m, w, h):
+    """repeat_edge over an interleaved RGB image, a 3x3 unweighted window summed over channels by an RDom, then
+    a per-pixel gain and a u8 output: 4 stages."""
+    im = m.ImageParam(m.UInt(8), 3, "image")
+    x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
+    r = m.RDom([m.Range(0, 3), m.Range(-1, 3), m.Range(-1, 3)], "r")
+    cl = m.BoundaryConditions.repeat_edge(im)
+    wide, acc, out = m.Func("wide"), m.Func("acc"), m.Func("out")
+    wide[c, x, y] = m.u16(cl[c, x, y])
+    acc[x, y] = m.u16(0)
+    acc[x, y] += wide[r.x, x + r.y, y + r.z]
+    out[x, y] = m.u8(m.min(acc[x, y] / 27 * 2, 255))
+    out.set_estimates([(0, w), (0, h)])
+    im.set_estimates([(0, 3), (0, w), (0, h)])
+    return out, [w, h], [im]

@@ -42,7 +42,13 @@ AUTO = {"sharpen_lanes2": (progs.five_stage_sharpen, (30, 17), {"lanes": "2"}),
         "seed_copies_mem3": (progs.i16_seed_copies, (23, 13), {"max_mem_tiles": "3"}),
         "minmax_lanes4": (progs.u16_minmax_serial, (23, 13), {"lanes": "4"}),
         "energy_pes30": (progs.i32_energy, (37, 23), {"max_pes": "30"}),
-        "energy_glb_tile": (progs.i32_energy_copy, (37, 23), {"glb_tile": "12x7", "lanes": "2"})}
+        "energy_glb_tile": (progs.i32_energy_copy, (37, 23), {"glb_tile": "12x7", "lanes": "2"}),
+        # a stream of a pixel's channels read through repeat_edge: the Func reading it computes the channels
+        # together (refused before session 26: its reads were not seen through the inlined boundary condition),
+        # and under a budget the image's bounds stay in the printed schedule (they were lost from the second
+        # candidate on)
+        "rgb_clamped": (progs.clamped_rgb_conv, (23, 13), {}),
+        "rgb_clamped_pes20": (progs.clamped_rgb_conv, (23, 13), {"max_pes": "20"})}
 
 
 def _autoscheduled(case):
@@ -63,7 +69,9 @@ def test_an_autoscheduled_pipeline_is_bit_exact(case, simulator):
     design, result = _auto_design(case)
     rep = design.report
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=BUILD)
-    assert res.cycles == rep["predicted_cycles"] <= 1.3 * rep["ideal_cycles"], (res.cycles, rep["ideal_cycles"])
+    # under 20 PEs the window's channels and x taps are unrolled, its rows serial: 1,137 cycles for 897
+    most = 1.3 if case != "rgb_clamped_pes20" else 1.3 * 3 / 2
+    assert res.cycles == rep["predicted_cycles"] <= most * rep["ideal_cycles"], (res.cycles, rep["ideal_cycles"])
     keys = AUTO[case][2]
     if "max_pes" in keys:
         assert rep["pes"] <= int(keys["max_pes"])
@@ -75,7 +83,7 @@ def _canonical(text: str) -> str:
     return re.sub(r"(?<![A-Za-z0-9])r\d+(?=[$_])", "r", text)
 
 
-@pytest.mark.parametrize("case", ["sharpen_lanes2", "energy_glb_tile"])
+@pytest.mark.parametrize("case", ["sharpen_lanes2", "energy_glb_tile", "rgb_clamped_pes20"])
 def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     out, result = _autoscheduled(case)
     first = hl.compile(out, name="probe10_fresh", prove=False)
@@ -98,7 +106,8 @@ def test_the_glb_for_an_output_that_copies_nothing_is_refused_with_a_fix_that_wo
         hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"use_glb": "true"}))
 
 
-@pytest.mark.parametrize("algorithm", progs.ALL + [progs.i32_energy_copy], ids=lambda a: a.__name__)
+@pytest.mark.parametrize("algorithm", progs.ALL + [progs.i32_energy_copy, progs.clamped_rgb_conv],
+                         ids=lambda a: a.__name__)
 def test_the_unscheduled_programs_reference_is_halide(algorithm, halide):
     outputs = []
     for module in (hl, halide):
@@ -108,8 +117,9 @@ def test_the_unscheduled_programs_reference_is_halide(algorithm, halide):
             t = param.type()
             low, high = (-300, 300) if t.is_int() else (0, 256 if t.bits() == 8 else 4000)
             dtype = {(False, 8): np.uint8, (True, 16): np.int16, (False, 16): np.uint16}[(t.is_int(), t.bits())]
-            buf = module.Buffer(np.random.default_rng(3).integers(low, high, (40, 50)).astype(dtype))
-            buf.set_min([-8, -8])
+            planes = (3,) if param.dimensions() == 3 else ()  # arr[y, x, c] is the image's (c, x, y)
+            buf = module.Buffer(np.random.default_rng(3).integers(low, high, (40, 50) + planes).astype(dtype))
+            buf.set_min([0, -8, -8] if planes else [-8, -8])
             param.set(buf)
             kept.append(buf)
         outputs.append(np.asarray(out.realize(size)))
