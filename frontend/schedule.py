@@ -189,7 +189,9 @@ def _require_const_int(v, what: str) -> int:
     from .expr import ExprLike
 
     if isinstance(v, bool) or not isinstance(v, (int, ExprLike)):
-        raise HalideError(f"{what} must be an integer, got {v!r}")
+        example = int(v) if isinstance(v, float) and v.is_integer() and v >= 1 else 4
+        raise HalideError(f"{user_location()}: {what} must be an integer, got {v!r}; use a Python int "
+                          f"(e.g. {example})")
     if isinstance(v, int):
         return v
     node = v._ir()
@@ -306,6 +308,8 @@ class StageScheduling:
         marked = {"unroll": "unrolled", "vectorize": "vectorized", "parallel": "parallel"}[kind]
         self._find(name, f"{kind}({name})", f"could not find dimension {{}} to mark as {marked} in vars for function")
         if factor is not None:  # as Halide: split off an inner loop; parallel marks the outer one (task_size)
+            # checked here too, so that a refusal names the call the user wrote rather than the split it makes
+            _require_const_int(factor, f"{kind}({name}, factor) of {self._owner_name()}: factor")
             inner = f"{name}.{kind[0]}i"
             self.split(v, v, Var(inner) if not isinstance(v, RVar) else inner, factor, tail)
             name = name if kind == "parallel" else inner

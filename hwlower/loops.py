@@ -164,9 +164,12 @@ def _rvar_tail_error(dv: Split, e: int, who: str) -> NoReturn:
 
 def _tail_error(dv: Split, e: int, who: str) -> NoReturn:
     loc: SourceLoc = dv.loc
+    # unroll(x, k) and vectorize(x, k) are splits into x and x.ui (x.vi): name the call the user wrote
+    kind = {f"{dv.old}.ui": "unroll", f"{dv.old}.vi": "vectorize"}.get(dv.inner) if dv.outer == dv.old else None
+    call = f"{kind}({dv.old}, {dv.factor}" if kind else f"split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}"
     raise ScheduleError(
-        f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}): the extent of {dv.old} is {e}, "
-        f"which {dv.factor} does not divide; in hardware a tail must round the loop up (tail strategy "
-        f"{dv.tail.name} is not supported). Use hl.TailStrategy.RoundUp (the extra iterations compute values "
-        f"that are discarded), choose a factor that divides {e}, or bound the Func to a multiple of {dv.factor}."
+        f"{loc}: {who}: {call}): the extent of {dv.old} is {e}, which {dv.factor} does not divide; in hardware a "
+        f"tail must round the loop up (tail strategy {dv.tail.name} is not supported). Use {call}, "
+        f"hl.TailStrategy.RoundUp) (the extra iterations compute values that are discarded), choose a factor "
+        f"that divides {e}, or bound the Func to a multiple of {dv.factor}."
     )

@@ -41,7 +41,7 @@ from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_memory import scalars
 from .autoschedule_names import pipeline_vars, rvar_source
-from .autoschedule_planes import plan_planes, planes_inner, planes_source
+from .autoschedule_planes import plan_planes, planes_inner, planes_source, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
@@ -471,7 +471,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         if plan.channel in f.args:  # its channels computed together, at the pace the output streams them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{plan.channel}"])')
     for f in plan.buffered if not plan.channel else []:
-        if _stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
+        if stream_channels(pipe, plan, f):  # a pixel's channels before x: at the pace its stream carries them
             lines.append(f'    funcs["{name(f)}"].unroll(vars["{f.args[0]}"])')
     for f in plan.buffered + [acc]:
         lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f) + projection_source(pipe, f)
@@ -518,15 +518,6 @@ def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
                 else:
                     return False
     return 1 < len(planes) <= 4
-
-
-def _stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
-    """Whether f's first argument, before x, indexes the channels of a stream it reads (`hw_input(z, x, y) =
-    clamp_input(z, x, y)`, the stream's channels unrolled whole): not a transposed Func's y."""
-    chans = {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0 and id(g) not in plan.serial_channels}
-    return plan.lanes.x_dim.get(id(f), 0) > 0 and any(
-        isinstance(n, ir.Call) and id(n.callee) in chans and isinstance(n.args[0], ir.Var)
-        and n.args[0].name == f.args[0] for d in pipe.definitions(f) for n in ir.walk(d.value))
 
 
 def _unroll_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:

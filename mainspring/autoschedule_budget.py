@@ -97,16 +97,25 @@ def figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
 
 def snapshot(pipe: Pipeline) -> list:
     """Each Func's schedule as it is (placement, each stage's loops and directives, its wrappers)."""
-    out = []
+    out: list = []
     for f in pipe.order:
         placement = dataclasses.replace(f.placement, bounds=dict(f.placement.bounds))
         stages = [(d.schedule, list(d.schedule.dims), list(d.schedule.directives)) for d in f.definitions]
         out.append((f, placement, stages, dict(f.wrappers)))
-    return out
+    # the images' set_bounds too: a candidate's schedule binds a boundary condition's image size, and the next
+    # candidate, planned from a clean slate, must bind it again in its own source
+    images = {id(p.owner): p.owner for p in pipe.inputs.values() if hasattr(p.owner, "_bounds")}
+    return out + [(image, dict(image._bounds)) for image in images.values()]
 
 
 def restore(saved: list) -> None:
-    for f, placement, stages, wrappers in saved:
+    for entry in saved:
+        if len(entry) == 2:
+            image, bounds = entry
+            image._bounds.clear()
+            image._bounds.update(bounds)
+            continue
+        f, placement, stages, wrappers = entry
         f.placement = dataclasses.replace(placement, bounds=dict(placement.bounds))
         for schedule, dims, directives in stages:
             schedule.dims[:] = dims

@@ -204,3 +204,29 @@ def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) 
         return True
     moves = any(isinstance(m, ir.Var) and m.name in planes for n in reads for a in n.args for m in ir.walk(a))
     return plan.lanes.lanes == 1 and bool(reads) and not moves
+
+
+def stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
+    """Whether f's first argument, before x, indexes the channels of a stream it reads (`hw_input(z, x, y) =
+    clamp_input(z, x, y)`, the stream's channels unrolled whole): not a transposed Func's y."""
+    chans = {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0 and id(g) not in plan.serial_channels}
+    return plan.lanes.x_dim.get(id(f), 0) > 0 and any(
+        id(callee) in chans and var == f.args[0] for callee, var in _first_arg_reads(pipe, plan, f))
+
+
+def _first_arg_reads(pipe: Pipeline, plan: _Plan, f: Function, depth: int = 0):
+    """(callee, the Var its first argument is made of, or None) for each call of f's definitions, and through
+    the Funcs inlined into f (a boundary condition's `repeat_edge(im)(c, x, y)` reads the stream at
+    `clamp(c, 0, 2)`, made of c alone)."""
+    kept = {id(g) for g in plan.buffered + plan.streams}
+    for d in pipe.definitions(f):
+        for n in ir.walk(d.value):
+            if not isinstance(n, ir.Call) or not isinstance(n.callee, Function) or not n.args:
+                continue
+            names = {v.name for v in ir.walk(n.args[0]) if isinstance(v, ir.Var)}
+            var = next(iter(names)) if len(names) == 1 else None
+            yield n.callee, var
+            inlined = n.callee in plan.region and id(n.callee) not in kept and n.callee is not plan.accelerated
+            if inlined and depth < 4 and var is not None:
+                yield from ((c, var if v == n.callee.args[0] else None)
+                            for c, v in _first_arg_reads(pipe, plan, n.callee, depth + 1))

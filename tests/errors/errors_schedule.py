@@ -225,38 +225,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "split by a factor of zero",
-      "{at}: In schedule for hw_output: split factor 0 must be at least 1", func="hw_output")
-def split_by_zero():
-    p = scheduled()
-    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 0)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@split_by_zero.fix
-def _():
-    p = scheduled()
-    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 2)
-    return hl.compile(p.output, name="demo")
-
-
-@case("schedule", "split by a factor that is not a constant", (
-    "{at}: split(xi, xi, xii, factor) of hw_output: factor must be a constant integer, got factor; "
-    "hardware loops are fixed at compile time: use a Python int (e.g. 4)"), func="hw_output")
-def split_by_a_param():
-    p = scheduled()
-    factor = hl.Param(hl.Int(32), "factor", 4)
-    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), factor)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@split_by_a_param.fix
-def _():
-    p = scheduled()
-    p.hw_output.split(p.xi, p.xi, hl.Var("xii"), 4)
-    return hl.compile(p.output, name="demo")
-
-
 @case("schedule", "reorder of a loop the Func does not have", (
     "{at}: In schedule for hw_output, could not find var x to reorder in the argument list.\n"
     "Vars: xi yi xo yo __outermost\n"

@@ -11,9 +11,9 @@ R = hl.TailStrategy.RoundUp
 
 
 @case("hardware", "A GLB input copy split by a factor that does not divide its extent", (
-    "{at}: Func 'hw_input_global_wrapper': split(x, x, x.ui, 2): the extent of x is 9, which 2 does not "
+    "{at}: Func 'hw_input_global_wrapper': unroll(x, 2): the extent of x is 9, which 2 does not "
     "divide; in hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
-    "hl.TailStrategy.RoundUp (the extra iterations compute values that are discarded), choose a "
+    "unroll(x, 2, hl.TailStrategy.RoundUp) (the extra iterations compute values that are discarded), choose a "
     "factor that divides 9, or bound the Func to a multiple of 2."), func="hw_input_global_wrapper",
     simulate=True)
 def split_does_not_divide():
@@ -26,6 +26,27 @@ def split_does_not_divide():
 def _():
     p = _glb(pipeline(32, 32))
     p.hw_input.in_().unroll(p.x, 2, R)
+    return hl.compile(_glb_lanes(p, R).output, name="demo")
+
+
+@case("hardware", "A GLB input copy split by hand by a factor that does not divide its extent", (
+    "{at}: Func 'hw_input_global_wrapper': split(x, x, xl, 2): the extent of x is 9, which 2 does not "
+    "divide; in hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
+    "split(x, x, xl, 2, hl.TailStrategy.RoundUp) (the extra iterations compute values that are discarded), "
+    "choose a factor that divides 9, or bound the Func to a multiple of 2."), func="hw_input_global_wrapper",
+    simulate=True)
+def hand_split_does_not_divide():
+    p = _glb(pipeline(32, 32))
+    xl = hl.Var("xl")
+    p.hw_input.in_().split(p.x, p.x, xl, 2).unroll(xl)  # <-
+    return hl.compile(_glb_lanes(p, hl.TailStrategy.Auto).output, name="demo")
+
+
+@hand_split_does_not_divide.fix
+def _():
+    p = _glb(pipeline(32, 32))
+    xl = hl.Var("xl")
+    p.hw_input.in_().split(p.x, p.x, xl, 2, R).unroll(xl)
     return hl.compile(_glb_lanes(p, R).output, name="demo")
 
 
