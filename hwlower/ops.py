@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Box
+from mainspring.frontend.bounds import Box, rounded_up
 from mainspring.frontend.errors import HalideError, ScheduleError
 from mainspring.frontend.func import Definition, Function, user_handle
 from mainspring.frontend.identifiers import verilog_identifier
@@ -59,7 +59,7 @@ def build_ops(s: Lowering) -> Lowering:
                                       tile.output_box)
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                             (tile.loop_box or tile.output_box) if f is region.output else None, steps.get(id(f), {}),
-                            id(f) in s.rams, frozenset(s.rams), fname in tile.demands,
+                            id(f) in s.rams, frozenset(s.rams), _rounds_tails(region, f, tile, fname),
                             lambda g, j: j in made.get(id(g), frozenset()), notes)
         made[id(f)] = op_together(nodes, fname)
         nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
@@ -217,6 +217,21 @@ def _pure_loops(region: Region, f: Function, defs: list[Definition], box: Box, l
     return _drop_host_loops(f, s0, region) if f is region.output else s0
 
 
+def _rounds_tails(region: Region, f: Function, tile: Tile, fname: str) -> bool:
+    """Whether f's tails round up (shift_tails.py): where its consumers' demand is narrower than its box, and for
+    the accelerator output also where its box grew past the loops' box by whole upsample steps (`in(x / 2)` over 11
+    columns is realised over 12, so that x / 2 stays affine; two lanes with a GuardWithIf tail run 6 transfers over
+    them, and the host keeps the 11 it reads back), as long as the rounded loops stay inside that box."""
+    if fname in tile.demands:
+        return True
+    if f is not region.output:
+        return False
+    box = tile.boxes[fname]
+    loop_box = [(lo, hi) for lo, hi in tile.loop_box or tile.output_box]
+    rounded = rounded_up(f, list(loop_box), shifts=True)
+    return rounded != loop_box and all(lo <= r_lo and r_hi <= hi for (lo, hi), (r_lo, r_hi) in zip(box, rounded))
+
+
 def _copy_op(pipe: Pipeline, region: Region, f: Function, defs: list[Definition], tile: Tile,
              tables: dict[int, Table], steps: dict[int, tuple[int, ...]], op_lanes: dict[str, Lanes],
              notes: list[str]) -> Loop | Op:
@@ -224,7 +239,8 @@ def _copy_op(pipe: Pipeline, region: Region, f: Function, defs: list[Definition]
     (output_copy.py): a pure copy's points are independent, and each transfer of the stream holds one firing's
     lanes (`hw_output.unroll(yi, 2)` outside xi, with a serial update: two rows side by side)."""
     fname = pipe.name(f)
-    s0 = _pure_loops(region, f, defs, tile.boxes[fname], tile.loop_box or tile.output_box, fname in tile.demands)
+    s0 = _pure_loops(region, f, defs, tile.boxes[fname], tile.loop_box or tile.output_box,
+                     _rounds_tails(region, f, tile, fname))
     moved = lanes_innermost(s0)
     if moved is not None:
         s0 = moved

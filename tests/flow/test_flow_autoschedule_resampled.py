@@ -176,3 +176,26 @@ def test_a_plans_rates_are_worked_out_once(monkeypatch):
     out = _resampled("down_up")
     _auto(out, (64, 6), max_mem_tiles=4)
     assert calls and len(calls) == len(set(calls)), len(calls)
+
+
+def _halved(width: int, height: int):
+    """fuzz --auto 159529: an output that reads its image at x / 2, whose box grows to whole steps of 2 (12 columns
+    for 11), so that the guarded last transfer of 2 lanes was refused (its loops ran over the 11 columns alone)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    image = hl.ImageParam(hl.Int(16), 2, "input")
+    out = hl.Func("f0")
+    out[x, y] = hl.u8((hl.u8(image[x / 2, y / 2]) + hl.u8(image[x / 2 + 1, y / 2])) >> 1)
+    out.set_estimates([(0, width), (0, height)])
+    return out
+
+
+@pytest.mark.parametrize(("width", "height", "lanes"), [(11, 1, 2), (15, 3, 2)])
+def test_lanes_over_an_odd_width_of_an_upsampling_output_guard_its_last_transfer(width, height, lanes, build_dir):
+    out = _halved(width, height)
+    got = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)}))
+    assert f"unroll(xi, {lanes}, hl.TailStrategy.GuardWithIf)" in got.schedule_source
+    design = hl.compile(out, name=f"auto_halved_{width}_{lanes}")
+    for simulator in SIMULATORS:
+        res = design.check(design.example_inputs(5), simulator=simulator, build_dir=build_dir, bubbles=0.2,
+                           backpressure=0.2, seed=5)
+        assert res.cycles >= design.report["ideal_cycles"]
