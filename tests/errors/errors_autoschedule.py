@@ -350,8 +350,9 @@ def _():
     "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'pair'), which the Mainspring autoscheduler "
     "schedules as the elements of one Tuple Func (in words of 32 bits), so they must be integer Funcs of one value "
     "each, over as many variables, of at most 32 bits each; apply it to each output's pipeline of its own, e.g. "
-    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(pair).apply_autoscheduler(...), or schedule "
-    "several outputs by hand (compile packs them into one stream)"), func="output")
+    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(pair).apply_autoscheduler(...), or define one "
+    "Func per value (a Tuple's elements as Funcs of their own): the outputs leave the array as fields of words of at "
+    "most 32 bits, a pixel's words side by side on one port"), func="output")
 def autoschedule_two_outputs():
     p = unscheduled()
     pair = hl.Func("pair")
@@ -365,3 +366,31 @@ def _():
     p = unscheduled()
     hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))
     return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "fuse_outputs (an automatic schedule's first call) on outputs that cannot be one Tuple Func", (
+    "{at}: fuse_outputs: the pipeline has 2 outputs ('output', 'pair'), which fuse_outputs computes as the elements "
+    "of one Tuple Func (in words of 32 bits), so they must be integer Funcs of one value each, over as many "
+    "variables, of at most 32 bits each; define one Func per value (a Tuple's elements as Funcs of their own): the "
+    "outputs leave the array as fields of words of at most 32 bits, a pixel's words side by side on one port"),
+    func="output")
+def fuse_outputs_of_a_tuple():
+    p = unscheduled()
+    pair = hl.Func("pair")
+    pair[p.x, p.y] = (p.mid[p.x, p.y] / 2, p.mid[p.x, p.y] % 2)
+    hl.Pipeline([p.output, pair]).fuse_outputs()  # <-
+    return hl.compile([p.output, pair], name="demo")
+
+
+@fuse_outputs_of_a_tuple.fix
+def _():
+    # the pair's elements as Funcs of their own (three outputs of 16 bits: two words a pixel), scheduled by the
+    # autoscheduler, whose schedule begins with fuse_outputs
+    p = unscheduled()
+    half, odd = hl.funcs("half odd")
+    half[p.x, p.y] = p.mid[p.x, p.y] / 2
+    odd[p.x, p.y] = p.mid[p.x, p.y] % 2
+    for f in (half, odd):
+        f.set_estimates([(0, 8), (0, 8)])
+    hl.Pipeline([p.output, half, odd]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))
+    return hl.compile([p.output, half, odd], name="demo")

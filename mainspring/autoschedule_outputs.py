@@ -1,0 +1,48 @@
+"""Automatic schedules of several outputs (`hl.Pipeline([a, b]).apply_autoscheduler(...)`): planned as the elements
+of one Tuple Func, `hw_outputs` (frontend/fuse_outputs.py; an output another Func reads, or a reduction, first moves
+its value into a Func `<output>_value`, frontend/output_reads.py). Those Funcs exist only after that rewrite, so the
+schedule's source begins with the rewrite itself, `hl.Pipeline([a, b]).fuse_outputs()`, takes the Funcs and Vars it
+makes from there, and ends by bounding each output as the autoscheduler bounds it: pasted into the user's file and
+called on a fresh copy of the algorithm, it gives the same design byte for byte."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .autoschedule import AutoschedulerParams, AutoSchedulerResults, apply_autoscheduler
+from .frontend.func import Function
+from .frontend.fuse_outputs import bound_like, fuse_several_outputs
+from .frontend.pipeline import Pipeline
+from .target import CGRA
+
+IMPORT = "    import mainspring as hl"
+
+
+def apply_to_outputs(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
+    """Schedule pipe's several outputs (or a Tuple output's elements) as one Tuple Func; the source as above."""
+    names = [pipe.name(f) for f in pipe.given]  # as a fresh copy's `funcs` names them
+    fused, outputs = fuse_several_outputs(pipe, "apply_autoscheduler")
+    result = apply_autoscheduler(fused, target, params)
+    bound_like(outputs, fused.output)
+    if not outputs:  # a Tuple output is scheduled whole: the source names the user's Func
+        return result
+    return dataclasses.replace(result, schedule_source=pasteable(result.schedule_source, names, outputs))
+
+
+def pasteable(source: str, names: list[str], outputs: list[Function]) -> str:
+    """`source` (which names the Funcs of the rewrite) after the rewrite's call, with the outputs' bounds."""
+    lines = source.rstrip("\n").split("\n")
+    at = lines.index(IMPORT) + 1
+    given = ", ".join(f'funcs["{n}"]' for n in names)
+    rewrite = [
+        "",
+        f"    # the {len(names)} outputs computed as the elements of one Tuple Func, hw_outputs, as planned",
+        f"    fused = hl.Pipeline([{given}]).fuse_outputs()",
+        "    funcs, vars = funcs | fused.funcs(), vars | fused.vars()",
+    ]
+    bounds = ["    # each output bounded as hw_outputs is"]
+    for n, f in zip(names, outputs, strict=True):
+        b = f.placement.bounds
+        bounds.append(f'    funcs["{n}"]' + "".join(f'.bound(vars["{v}"], {b[v][0]}, {b[v][1]})'
+                                                    for v in f.args if v in b))
+    return "\n".join(lines[:at] + rewrite + lines[at:] + bounds) + "\n"
