@@ -10,6 +10,9 @@ from __future__ import annotations
 import dataclasses
 
 from .autoschedule import AutoschedulerParams, AutoSchedulerResults, apply_autoscheduler
+from .autoschedule import _options as options
+from .autoschedule_tiles import where
+from .frontend.errors import HalideError
 from .frontend.func import Function
 from .frontend.fuse_outputs import bound_like, fuse_several_outputs
 from .frontend.pipeline import Pipeline
@@ -21,12 +24,26 @@ IMPORT = "    import mainspring as hl"
 def apply_to_outputs(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
     """Schedule pipe's several outputs (or a Tuple output's elements) as one Tuple Func; the source as above."""
     names = [pipe.name(f) for f in pipe.given]  # as a fresh copy's `funcs` names them
+    if len(names) > 1 and options(params, target).use_glb == "true":
+        _refuse_glb(names)
     fused, outputs = fuse_several_outputs(pipe, "apply_autoscheduler")
     result = apply_autoscheduler(fused, target, params)
     bound_like(outputs, fused.output)
     if not outputs:  # a Tuple output is scheduled whole: the source names the user's Func
         return result
     return dataclasses.replace(result, schedule_source=pasteable(result.schedule_source, names, outputs))
+
+
+def _refuse_glb(names: list[str]) -> None:
+    """The GLB level holds copies of the accelerated Func's tiles, and several outputs' Tuple Func copies no Func
+    (its value is the outputs' values): refused here in the user's terms (the plan would name hw_outputs)."""
+    listed = ", ".join(repr(n) for n in names)
+    raise HalideError(
+        f'{where()}: use_glb="true" (or glb_tile) with {len(names)} outputs ({listed}): the GLB level holds copies '
+        "of the accelerator's output tile, and several outputs are computed by the accelerator itself, as the "
+        "elements of one Tuple Func, which copies no Func; leave use_glb at \"auto\" (host tiles where the frame "
+        "does not fit the memory tiles), or apply it to each output's pipeline of its own, each output a copy of "
+        f"its last stage as seed 002 writes it (hw_output[x, y] = ...; {names[0]}[x, y] = hw_output[x, y])")
 
 
 def pasteable(source: str, names: list[str], outputs: list[Function]) -> str:

@@ -394,3 +394,33 @@ def _():
         f.set_estimates([(0, 8), (0, 8)])
     hl.Pipeline([p.output, half, odd]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))
     return hl.compile([p.output, half, odd], name="demo")
+
+
+def _blur_and_edge():
+    x, y = hl.vars("x y")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    blurred, edge = hl.funcs("blurred edge")
+    blurred[x, y] = hl.u16(image[x, y]) + image[x + 1, y] + image[x, y + 1]
+    edge[x, y] = hl.u8(hl.absd(blurred[x + 1, y], blurred[x, y]) / 4)
+    for f in (blurred, edge):
+        f.set_estimates([(0, 32), (0, 8)])
+    return [blurred, edge]
+
+
+@case("autoschedule", "A GLB level for several outputs", (
+    "{at}: apply_autoscheduler: use_glb=\"true\" (or glb_tile) with 2 outputs ('blurred', 'edge'): the GLB level "
+    "holds copies of the accelerator's output tile, and several outputs are computed by the accelerator itself, as "
+    "the elements of one Tuple Func, which copies no Func; leave use_glb at \"auto\" (host tiles where the frame "
+    "does not fit the memory tiles), or apply it to each output's pipeline of its own, each output a copy of its "
+    "last stage as seed 002 writes it (hw_output[x, y] = ...; blurred[x, y] = hw_output[x, y])"), func="blurred")
+def glb_for_several_outputs():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "16x8"}))  # <-
+    return hl.compile(outputs, name="demo")
+
+
+@glb_for_several_outputs.fix
+def _():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "auto"}))
+    return hl.compile(outputs, name="demo")

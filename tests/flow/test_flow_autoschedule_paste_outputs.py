@@ -3,9 +3,9 @@ a user can write (its first, `hl.Pipeline([...]).fuse_outputs()`, makes the Tupl
 mainspring/autoschedule_outputs.py), so pasted and called on a fresh, unscheduled copy of the algorithm it gives
 the autoscheduled design byte for byte (memory JSON, compute JSON, Verilog). For every kind of several outputs the
 autoscheduler accepts: independent (in one word, or in two words a pixel), one read by another, a reduction (over
-a named RDom, or an unnamed one, whose RVars the source names by stage). The new algorithm here is also simulated
-on both simulators; the others are in test_flow_autoschedule_output_reads.py, _several_outputs.py and
-_output_words.py."""
+a named RDom, or an unnamed one, whose RVars the source names by stage), and in host tiles. The new designs here
+(the unnamed RDom, the host tiles) are also simulated on both simulators; the others are in
+test_flow_autoschedule_output_reads.py, _several_outputs.py and _output_words.py."""
 
 import json
 import re
@@ -64,12 +64,30 @@ ALGORITHMS = {"blur_and_gradient": blur_and_gradient, "two_words": two_words,
               "unnamed_sum_and_max": unnamed_sum_and_max} | READS
 
 
-def _scheduled(kind: str, lanes: int) -> tuple[list, str]:
+def _fresh(kind: str, size=(W, H)) -> list:
     outputs = ALGORITHMS[kind]()
     for f in outputs:
-        f.set_estimates([(0, W), (0, H)])
-    params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)})
+        f.set_estimates([(0, size[0]), (0, size[1])])
+    return outputs
+
+
+def _scheduled(kind: str, lanes: int, size=(W, H), **extra) -> tuple[list, str]:
+    outputs = _fresh(kind, size)
+    params = hl.AutoschedulerParams("Mainspring", {"lanes": str(lanes)} | {k: str(v) for k, v in extra.items()})
     return outputs, hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), params).schedule_source
+
+
+def _pasted(kind: str, source: str, name: str, size=(W, H)):
+    """The design of a fresh, unscheduled copy of `kind` scheduled by `source` as a user pastes it."""
+    fresh = _fresh(kind, size)  # with no Func the autoscheduler made
+    pipe = hl.Pipeline(fresh)
+    assert "hw_outputs" not in pipe.funcs() and "hw_outputs" in source
+    namespace: dict = {}
+    exec(source, namespace)  # as pasted into the user's file
+    namespace["schedule"](pipe.funcs(), pipe.vars())
+    design = hl.compile(fresh, name=name)
+    assert [o.name for o in design.outputs] == [f.name() for f in fresh]
+    return design
 
 
 def _texts(design) -> tuple[str, str, str]:
@@ -81,19 +99,19 @@ def _texts(design) -> tuple[str, str, str]:
 def test_the_pasted_source_gives_the_same_design_on_a_fresh_copy(kind, lanes):
     outputs, source = _scheduled(kind, lanes)
     auto = hl.compile(outputs, name=f"paste_{kind}")
-    fresh = ALGORITHMS[kind]()  # unscheduled, with no Func the autoscheduler made
-    for f in fresh:
-        f.set_estimates([(0, W), (0, H)])
-    pipe = hl.Pipeline(fresh)
     named = set(re.findall(r'funcs\["(\w+)"\]', source.split("fuse_outputs()")[0]))
-    assert named == {f.name() for f in fresh}  # before the rewrite: the user's outputs only
-    assert "hw_outputs" not in pipe.funcs() and "hw_outputs" in source
-    namespace: dict = {}
-    exec(source, namespace)  # as pasted into the user's file
-    namespace["schedule"](pipe.funcs(), pipe.vars())
-    pasted = hl.compile(fresh, name=f"paste_{kind}")
-    assert _texts(pasted) == _texts(auto)
-    assert [o.name for o in pasted.outputs] == [f.name() for f in fresh]
+    assert named == {f.name() for f in outputs}  # before the rewrite: the user's outputs only
+    assert _texts(_pasted(kind, source, f"paste_{kind}")) == _texts(auto)
+
+
+def test_the_pasted_source_of_host_tiles_gives_the_same_design():
+    # a frame over the memory-tile budget: host tiles of the outputs' Tuple Func (the GLB is refused for several
+    # outputs: errors_autoschedule.py's glb_for_several_outputs)
+    outputs, source = _scheduled("blur_and_edge", 1, (1100, 6), max_mem_tiles=1)
+    assert "host tiles of" in source
+    auto = hl.compile(outputs, name="paste_host_tiles")
+    assert auto.report["mem_tiles"] <= 1
+    assert _texts(_pasted("blur_and_edge", source, "paste_host_tiles", (1100, 6))) == _texts(auto)
 
 
 def _numpy_sum_and_max(a: np.ndarray) -> list[np.ndarray]:
@@ -115,3 +133,18 @@ def test_an_unnamed_reduction_output_read_by_another_is_bit_exact(lanes, simulat
         assert got.dtype == want.dtype and np.array_equal(got, want)
     rep = design.report
     assert rep["predicted_cycles"] <= 1.1 * rep["ideal_cycles"], (rep["predicted_cycles"], rep["ideal_cycles"])
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_host_tiles_of_several_outputs_are_bit_exact(simulator, compile_shared, build_dir):
+    outputs, _ = _scheduled("blur_and_edge", 1, (1100, 6), max_mem_tiles=1)
+    design = compile_shared(outputs, name="paste_host_tiles")
+    image = np.random.default_rng(28).integers(0, 256, (8, 1103)).astype(np.uint8)
+    res = design.check({"input": image}, simulator=simulator, build_dir=build_dir)
+    c = image.astype(np.int64)
+    bx = c[:, :-2] + c[:, 1:-1] + c[:, 2:]
+    blur = (bx[:-2] + bx[1:-1] + bx[2:]) // 9
+    want = [blur[:, :1100].astype(np.uint16), np.abs(blur[:, 1:1101] - blur[:, :1100]).astype(np.uint8)]
+    for got, w in zip(res.outputs, want, strict=True):
+        assert got.dtype == w.dtype and np.array_equal(got, w)
+    assert res.cycles == design.report["predicted_cycles"]
