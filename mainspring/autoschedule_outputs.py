@@ -3,7 +3,9 @@ of one Tuple Func, `hw_outputs` (frontend/fuse_outputs.py; an output another Fun
 its value into a Func `<output>_value`, frontend/output_reads.py). Those Funcs exist only after that rewrite, so the
 schedule's source begins with the rewrite itself, `hl.Pipeline([a, b]).fuse_outputs()`, takes the Funcs and Vars it
 makes from there, and ends by bounding each output as the autoscheduler bounds it: pasted into the user's file and
-called on a fresh copy of the algorithm, it gives the same design byte for byte."""
+called on a fresh copy of the algorithm, it gives the same design byte for byte. The plan's refusals, which name the
+Tuple Func, name the user's outputs too; a GLB level, which would copy the accelerated Func's tiles, is refused
+before planning (the Tuple Func copies no Func: seed 002's three levels need an output that copies one)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,15 @@ def apply_to_outputs(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) 
     if len(names) > 1 and options(params, target).use_glb == "true":
         _refuse_glb(names)
     fused, outputs = fuse_several_outputs(pipe, "apply_autoscheduler")
-    result = apply_autoscheduler(fused, target, params)
+    try:
+        result = apply_autoscheduler(fused, target, params)
+    except HalideError as e:  # the plan's refusals name the Tuple Func, which the user never wrote
+        quoted = f"'{fused.output.name}'"
+        if len(names) < 2 or quoted not in str(e):
+            raise
+        listed = " and ".join(f"'{n}'" for n in names)
+        raise type(e)(str(e).replace(quoted, f"{quoted} (the Tuple Func computing the outputs {listed})", 1)) \
+            from None
     bound_like(outputs, fused.output)
     if not outputs:  # a Tuple output is scheduled whole: the source names the user's Func
         return result

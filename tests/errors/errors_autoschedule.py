@@ -424,3 +424,21 @@ def _():
     outputs = _blur_and_edge()
     hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "auto"}))
     return hl.compile(outputs, name="demo")
+
+
+@case("autoschedule", "A budget that no schedule of several outputs fits", (
+    "{at}: apply_autoscheduler: no schedule of 'hw_outputs' (the Tuple Func computing the outputs 'blurred' and "
+    "'edge') fits max_pes=4 and max_mem_tiles=128: the smallest tried (one lane, reductions serial) needs 10 PEs and "
+    "1 memory tile; raise the budget (max_pes=\"10\", max_mem_tiles=\"128\") or compile for a larger target"),
+    func="blurred")
+def budget_too_small_for_several_outputs():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "4"}))  # <-
+    return hl.compile(outputs, name="demo")
+
+
+@budget_too_small_for_several_outputs.fix
+def _():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "10"}))
+    return hl.compile(outputs, name="demo")
