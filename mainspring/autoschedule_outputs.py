@@ -1,11 +1,17 @@
 """Automatic schedules of several outputs (`hl.Pipeline([a, b]).apply_autoscheduler(...)`): planned as the elements
 of one Tuple Func, `hw_outputs` (frontend/fuse_outputs.py; an output another Func reads, or a reduction, first moves
-its value into a Func `<output>_value`, frontend/output_reads.py). Those Funcs exist only after that rewrite, so the
-schedule's source begins with the rewrite itself, `hl.Pipeline([a, b]).fuse_outputs()`, takes the Funcs and Vars it
-makes from there, and ends by bounding each output as the autoscheduler bounds it: pasted into the user's file and
-called on a fresh copy of the algorithm, it gives the same design byte for byte. The plan's refusals, which name the
-Tuple Func, name the user's outputs too; a GLB level, which would copy the accelerated Func's tiles, is refused
-before planning (the Tuple Func copies no Func: seed 002's three levels need an output that copies one)."""
+its value into a Func `<output>_value`, frontend/output_reads.py). The schedule's source must apply to a fresh copy
+of the algorithm, which has neither Func:
+- outputs no Func reads, none a reduction: the Tuple Func's calls are made on each output alike, and the Funcs
+  computed at it are computed at the first output; compile fuses outputs scheduled alike into the same Tuple Func
+  itself, so the source names only the user's Funcs (`alike`);
+- otherwise the source begins with the rewrite, as a call a user writes, `hl.Pipeline([a, b]).fuse_outputs()`,
+  takes the Funcs and Vars it makes from there, and ends by bounding each output as the autoscheduler bounds it
+  (`pasteable`): no schedule call of the user's own outputs makes a value Func.
+Either way, pasted into the user's file and called on a fresh copy, it gives the same design byte for byte. The
+plan's refusals, which name the Tuple Func, name the user's outputs too; a GLB level, which would copy the
+accelerated Func's tiles, is refused before planning (the Tuple Func copies no Func: seed 002's three levels need
+an output that copies one)."""
 
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ from .autoschedule_tiles import where
 from .frontend.errors import HalideError
 from .frontend.func import Function
 from .frontend.fuse_outputs import bound_like, fuse_several_outputs
+from .frontend.output_reads import read_outputs
+from .frontend.output_words import WORD
 from .frontend.pipeline import Pipeline
 from .target import CGRA
 
@@ -28,6 +36,7 @@ def apply_to_outputs(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) 
     names = [pipe.name(f) for f in pipe.given]  # as a fresh copy's `funcs` names them
     if len(names) > 1 and options(params, target).use_glb == "true":
         _refuse_glb(names)
+    moved = bool(read_outputs(pipe))  # values moved into Funcs of their own, which only fuse_outputs makes
     fused, outputs = fuse_several_outputs(pipe, "apply_autoscheduler")
     try:
         result = apply_autoscheduler(fused, target, params)
@@ -41,7 +50,9 @@ def apply_to_outputs(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) 
     bound_like(outputs, fused.output)
     if not outputs:  # a Tuple output is scheduled whole: the source names the user's Func
         return result
-    return dataclasses.replace(result, schedule_source=pasteable(result.schedule_source, names, outputs))
+    source = (alike(result.schedule_source, names, outputs, fused.output.name) if not moved
+              else pasteable(result.schedule_source, names, outputs))
+    return dataclasses.replace(result, schedule_source=source)
 
 
 def _refuse_glb(names: list[str]) -> None:
@@ -56,6 +67,36 @@ def _refuse_glb(names: list[str]) -> None:
         f"its last stage as seed 002 writes it (hw_output[x, y] = ...; {names[0]}[x, y] = hw_output[x, y])")
 
 
+def alike(source: str, names: list[str], outputs: list[Function], fused: str) -> str:
+    """`source` with the Tuple Func's schedule calls made on each output alike, and the Funcs computed at it
+    computed at the first output: compile fuses outputs scheduled alike into the same Tuple Func itself
+    (frontend/fuse_outputs.py), and unrolls the words' dimension of outputs over 32 bits."""
+    handle, first = f'funcs["{fused}"]', f'funcs["{names[0]}"]'
+    lines = []
+    for line in source.rstrip("\n").split("\n"):
+        if line.startswith(f"    {handle}.bound("):
+            lines += _bounds(names, outputs)
+        elif handle not in line:
+            lines.append(line.replace(f"for '{fused}'", "for " + " and ".join(f"'{n}'" for n in names)))
+        elif f'vars["{WORD}"]' in line:  # the words' unroll: compile's fusion makes it
+            continue
+        elif line.startswith(f"    {handle}."):
+            lines += [line.replace(handle, f'funcs["{n}"]', 1) for n in names]
+        else:
+            lines.append(line.replace(handle, first))
+    return "\n".join(lines) + "\n"
+
+
+def _bounds(names: list[str], outputs: list[Function]) -> list[str]:
+    """The outputs' bound calls, as `bound_like` bounded them."""
+    lines = []
+    for n, f in zip(names, outputs, strict=True):
+        b = f.placement.bounds
+        lines.append(f'    funcs["{n}"]' + "".join(f'.bound(vars["{v}"], {b[v][0]}, {b[v][1]})'
+                                                  for v in f.args if v in b))
+    return lines
+
+
 def pasteable(source: str, names: list[str], outputs: list[Function]) -> str:
     """`source` (which names the Funcs of the rewrite) after the rewrite's call, with the outputs' bounds."""
     lines = source.rstrip("\n").split("\n")
@@ -67,9 +108,5 @@ def pasteable(source: str, names: list[str], outputs: list[Function]) -> str:
         f"    fused = hl.Pipeline([{given}]).fuse_outputs()",
         "    funcs, vars = funcs | fused.funcs(), vars | fused.vars()",
     ]
-    bounds = ["    # each output bounded as hw_outputs is"]
-    for n, f in zip(names, outputs, strict=True):
-        b = f.placement.bounds
-        bounds.append(f'    funcs["{n}"]' + "".join(f'.bound(vars["{v}"], {b[v][0]}, {b[v][1]})'
-                                                    for v in f.args if v in b))
+    bounds = ["    # each output bounded as hw_outputs is"] + _bounds(names, outputs)
     return "\n".join(lines[:at] + rewrite + lines[at:] + bounds) + "\n"
