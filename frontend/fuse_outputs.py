@@ -12,8 +12,10 @@ import dataclasses
 import networkx as nx
 
 from . import ir
+from .errors import HalideError, user_location
 from .expr import Expr
 from .func import Definition, Func, Function, handle_of, new_stage_schedule
+from .output_reads import separate_read_outputs
 from .output_words import fuse_into_words, words_for, words_schedule
 from .pipeline import Pipeline
 from .schedule import LoopLevel, Placement
@@ -149,6 +151,31 @@ def _schedule_key(f: Function) -> tuple:
 def _renamed(f: Function, args: tuple[str, ...]) -> ir.Expr:
     """f's value over `args` instead of its own variables."""
     return ir.substitute(f.definitions[0].value, {old: ir.Var(I32, new) for old, new in zip(f.args, args)})
+
+
+def fuse_several_outputs(pipe: Pipeline, call: str) -> tuple[Pipeline, list[Function]]:
+    """`autoscheduled_outputs` after the values of outputs that are read or reductions moved into Funcs of their
+    own (frontend/output_reads.py), or the refusal of outputs that cannot be one Tuple Func; `call` is the user's
+    call (apply_autoscheduler, or fuse_outputs, which an automatic schedule's source begins with)."""
+    found = autoscheduled_outputs(separate_read_outputs(pipe))
+    if found is None:
+        _refuse_several_outputs(pipe, call)
+    assert found is not None
+    return found
+
+
+def _refuse_several_outputs(pipe: Pipeline, call: str) -> None:
+    names = [fn.name for fn in pipe.given]
+    fix = ("define one Func per value (a Tuple's elements as Funcs of their own): the outputs leave the array as "
+           "fields of words of at most 32 bits, a pixel's words side by side on one port")
+    if call == "apply_autoscheduler":
+        fix = ("apply it to each output's pipeline of its own, e.g. "
+               + " and ".join(f"hl.Pipeline({n}).apply_autoscheduler(...)" for n in names[:2]) + ", or " + fix)
+    who = "the Mainspring autoscheduler schedules" if call == "apply_autoscheduler" else "fuse_outputs computes"
+    raise HalideError(
+        f"{user_location()}: {call}: the pipeline has {len(names)} outputs "
+        f"({', '.join(repr(n) for n in names)}), which {who} as the elements of one Tuple Func (in words of 32 bits), "
+        "so they must be integer Funcs of one value each, over as many variables, of at most 32 bits each; " + fix)
 
 
 def autoscheduled_outputs(pipe: Pipeline) -> tuple[Pipeline, list[Function]] | None:

@@ -20,8 +20,7 @@ def separate_read_outputs(pipe: Pipeline) -> Pipeline:
     """`pipe` itself when no Func reads one of its outputs and none is a reduction; else the pipeline of the same
     outputs after the value of each such output moved into a Func of its own (the Funcs are changed in place, as the
     autoscheduler changes them; their values stay the same)."""
-    read = [f for f in pipe.given if pipe.graph.out_degree(pipe.name(f)) > 0 or len(f.definitions) > 1
-            or f.definitions[0].rdom is not None]  # a reduction, too, is a value of its own
+    read = read_outputs(pipe)
     # nothing moves where the outputs cannot be one Tuple Func anyway (the refusal then sees the program as written)
     if len(pipe.given) < 2 or not read or any(f.tuple_layout is not None or f.specializations or f.type.is_float()
                                               for f in pipe.given):
@@ -35,6 +34,12 @@ def separate_read_outputs(pipe: Pipeline) -> Pipeline:
         read_value = handle_of(moved[id(f)])[vs]._ir()
         f.definitions[:] = [Definition(args, read_value, None, f.definitions[0].loc, new_stage_schedule(args, None))]
     return pipe.rebuilt()
+
+
+def read_outputs(pipe: Pipeline) -> list[Function]:
+    """The outputs whose values move: those another Func reads, and the reductions (a value of their own too)."""
+    return [f for f in pipe.given if pipe.graph.out_degree(pipe.name(f)) > 0 or len(f.definitions) > 1
+            or f.definitions[0].rdom is not None]
 
 
 def _value_func(f: Function) -> Function:

@@ -254,6 +254,22 @@ class ImageParam:
             raise HalideError(f"ImageParam {self.name()} has no dimension {i}")
         return _ShapeDim(self, i)
 
+    def given_bounds(self) -> dict[int, tuple[int, int]]:
+        """mainspring's: the (min, extent) each `dim(i).set_bounds` gave, by dimension (a copy)."""
+        return dict(self._bounds)
+
+    def given_estimates(self) -> dict[int, tuple[int, int]]:
+        """mainspring's: the (min, extent) each `set_estimates` / `dim(i).set_estimate` gave, by dimension (a copy)."""
+        return dict(self._estimates)
+
+    def reset_bounds(self, bounds: dict[int, tuple[int, int]]) -> ImageParam:
+        """mainspring's: forget every `dim(i).set_bounds`, then give `bounds` as `given_bounds` returns them (the
+        autoscheduler tries candidate schedules, each binding the image's size anew in its own source)."""
+        self._bounds.clear()
+        for i, (lo, ext) in sorted(bounds.items()):
+            self.dim(i).set_bounds(lo, ext)
+        return self
+
     def set_estimates(self, estimates) -> ImageParam:
         """Halide's `set_estimates([(min, extent), ...])`, one per dimension: the size the autoscheduler plans for."""
         if len(estimates) != self.dimensions():

@@ -454,22 +454,22 @@ class Pipeline:
         """Halide's interface: schedule the algorithm for `target` (an `hl.CGRA`) with
         `hl.AutoschedulerParams("Mainspring", {...})`; the result's `schedule_source` is the schedule as Python."""
         from mainspring.autoschedule import apply_autoscheduler
-
-        from .fuse_outputs import autoscheduled_outputs, bound_like
-        from .output_reads import separate_read_outputs
+        from mainspring.autoschedule_outputs import apply_to_outputs
 
         _refuse_scheduled(self)
         if len(self.outputs) == 1:
             return apply_autoscheduler(self, target, params)
-        # several outputs (or a Tuple's elements): scheduled as the one Tuple Func that computes them
-        found = autoscheduled_outputs(separate_read_outputs(self))
-        if found is None:
-            _refuse_several_outputs(self)
-        assert found is not None
-        fused, outputs = found
-        result = apply_autoscheduler(fused, target, params)
-        bound_like(outputs, fused.output)
-        return result
+        return apply_to_outputs(self, target, params)  # several outputs (or a Tuple's elements)
+
+    def fuse_outputs(self) -> Pipeline:
+        """mainspring's: compute the pipeline's several outputs as the elements of one Tuple Func `hw_outputs`, as
+        apply_autoscheduler plans them (an output another Func reads, or a reduction, first moves its value into a
+        Func `<output>_value`, which its readers read); the Funcs change in place. Returns the pipeline of that Tuple
+        Func, whose `funcs()` and `vars()` name the Funcs made. An automatic schedule of several outputs begins with
+        this call, so its `schedule_source` applies to a fresh copy of the algorithm."""
+        from .fuse_outputs import fuse_several_outputs
+
+        return fuse_several_outputs(self, "fuse_outputs")[0]
 
     def add_requirement(self, condition, *error_args) -> None:
         """Halide's `Pipeline.add_requirement`: `condition` on the Params and image sizes must hold when the
@@ -507,19 +507,6 @@ def _elements(f: Func) -> list[Function]:
     for i, part in enumerate(parts):
         part[vs] = f[vs][i]
     return [part.function() for part in parts]
-
-
-def _refuse_several_outputs(pipe: Pipeline) -> None:
-    """The autoscheduler plans several outputs as the elements of one Tuple Func (frontend/fuse_outputs.py)."""
-    names = [fn.name for fn in pipe.given]
-    fix = ("apply it to each output's pipeline of its own, e.g. "
-           + " and ".join(f"hl.Pipeline({n}).apply_autoscheduler(...)" for n in names[:2])
-           + ", or schedule several outputs by hand (compile packs them into one stream)")
-    raise HalideError(
-        f"{user_location()}: apply_autoscheduler: the pipeline has {len(names)} outputs "
-        f"({', '.join(repr(n) for n in names)}), which the Mainspring autoscheduler schedules as the elements of one "
-        "Tuple Func (in words of 32 bits), so they must be integer Funcs of one value each, over as many variables, "
-        f"of at most 32 bits each; {fix}")
 
 
 def _first_schedule_call(fn: Function) -> tuple[str, object] | None:

@@ -317,11 +317,11 @@ def _image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[
             for n in ir.walk(d.value):
                 if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
                     image, _, i = n.callee.owner
-                    if i not in image._bounds:
+                    if i not in image.given_bounds():
                         read.add((image.name(), i, image))
     out = []
     for name, i, image in sorted(read, key=lambda t: t[:2]):
-        lo, ext = image._estimates.get(i) or (extents[i] if i < len(extents) else (None, None))
+        lo, ext = image.given_estimates().get(i) or (extents[i] if i < len(extents) else (None, None))
         if lo is None:
             raise HalideError(
                 f"{_where()}: the algorithm reads the size of image {name} along its dimension {i} (a boundary "

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from .frontend.errors import HalideError
 from .frontend.func import handle_of
+from .frontend.params import ImageParam
 from .frontend.pipeline import Pipeline
 from .target import CGRA
 
@@ -104,16 +105,15 @@ def snapshot(pipe: Pipeline) -> list:
         out.append((f, placement, stages, dict(f.wrappers)))
     # the images' set_bounds too: a candidate's schedule binds a boundary condition's image size, and the next
     # candidate, planned from a clean slate, must bind it again in its own source
-    images = {id(p.owner): p.owner for p in pipe.inputs.values() if hasattr(p.owner, "_bounds")}
-    return out + [(image, dict(image._bounds)) for image in images.values()]
+    images = {id(p.owner): p.owner for p in pipe.inputs.values() if isinstance(p.owner, ImageParam)}
+    return out + [(image, image.given_bounds()) for image in images.values()]
 
 
 def restore(saved: list) -> None:
     for entry in saved:
         if len(entry) == 2:
             image, bounds = entry
-            image._bounds.clear()
-            image._bounds.update(bounds)
+            image.reset_bounds(bounds)
             continue
         f, placement, stages, wrappers = entry
         f.placement = dataclasses.replace(placement, bounds=dict(placement.bounds))

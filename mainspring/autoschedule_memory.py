@@ -58,7 +58,7 @@ def scalars(plan: _Plan) -> Callable[[Parameter], int | None]:
         if p.kind != "shape":
             return None
         image, what, i = p.owner
-        got = shapes.get((image.name(), i)) or image._bounds.get(i)
+        got = shapes.get((image.name(), i)) or image.given_bounds().get(i)
         return None if got is None else got[0] if what == "min" else got[1]
 
     return value

@@ -350,8 +350,9 @@ def _():
     "{at}: apply_autoscheduler: the pipeline has 2 outputs ('output', 'pair'), which the Mainspring autoscheduler "
     "schedules as the elements of one Tuple Func (in words of 32 bits), so they must be integer Funcs of one value "
     "each, over as many variables, of at most 32 bits each; apply it to each output's pipeline of its own, e.g. "
-    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(pair).apply_autoscheduler(...), or schedule "
-    "several outputs by hand (compile packs them into one stream)"), func="output")
+    "hl.Pipeline(output).apply_autoscheduler(...) and hl.Pipeline(pair).apply_autoscheduler(...), or define one "
+    "Func per value (a Tuple's elements as Funcs of their own): the outputs leave the array as fields of words of at "
+    "most 32 bits, a pixel's words side by side on one port"), func="output")
 def autoschedule_two_outputs():
     p = unscheduled()
     pair = hl.Func("pair")
@@ -365,3 +366,79 @@ def _():
     p = unscheduled()
     hl.Pipeline(p.output).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))
     return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "fuse_outputs (an automatic schedule's first call) on outputs that cannot be one Tuple Func", (
+    "{at}: fuse_outputs: the pipeline has 2 outputs ('output', 'pair'), which fuse_outputs computes as the elements "
+    "of one Tuple Func (in words of 32 bits), so they must be integer Funcs of one value each, over as many "
+    "variables, of at most 32 bits each; define one Func per value (a Tuple's elements as Funcs of their own): the "
+    "outputs leave the array as fields of words of at most 32 bits, a pixel's words side by side on one port"),
+    func="output")
+def fuse_outputs_of_a_tuple():
+    p = unscheduled()
+    pair = hl.Func("pair")
+    pair[p.x, p.y] = (p.mid[p.x, p.y] / 2, p.mid[p.x, p.y] % 2)
+    hl.Pipeline([p.output, pair]).fuse_outputs()  # <-
+    return hl.compile([p.output, pair], name="demo")
+
+
+@fuse_outputs_of_a_tuple.fix
+def _():
+    # the pair's elements as Funcs of their own (three outputs of 16 bits: two words a pixel), scheduled by the
+    # autoscheduler, whose schedule begins with fuse_outputs
+    p = unscheduled()
+    half, odd = hl.funcs("half odd")
+    half[p.x, p.y] = p.mid[p.x, p.y] / 2
+    odd[p.x, p.y] = p.mid[p.x, p.y] % 2
+    for f in (half, odd):
+        f.set_estimates([(0, 8), (0, 8)])
+    hl.Pipeline([p.output, half, odd]).apply_autoscheduler(hl.CGRA(), P("Mainspring", {}))
+    return hl.compile([p.output, half, odd], name="demo")
+
+
+def _blur_and_edge():
+    x, y = hl.vars("x y")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    blurred, edge = hl.funcs("blurred edge")
+    blurred[x, y] = hl.u16(image[x, y]) + image[x + 1, y] + image[x, y + 1]
+    edge[x, y] = hl.u8(hl.absd(blurred[x + 1, y], blurred[x, y]) / 4)
+    for f in (blurred, edge):
+        f.set_estimates([(0, 32), (0, 8)])
+    return [blurred, edge]
+
+
+@case("autoschedule", "A GLB level for several outputs", (
+    "{at}: apply_autoscheduler: use_glb=\"true\" (or glb_tile) with 2 outputs ('blurred', 'edge'): the GLB level "
+    "holds copies of the accelerator's output tile, and several outputs are computed by the accelerator itself, as "
+    "the elements of one Tuple Func, which copies no Func; leave use_glb at \"auto\" (host tiles where the frame "
+    "does not fit the memory tiles), or apply it to each output's pipeline of its own, each output a copy of its "
+    "last stage as seed 002 writes it (hw_output[x, y] = ...; blurred[x, y] = hw_output[x, y])"), func="blurred")
+def glb_for_several_outputs():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "16x8"}))  # <-
+    return hl.compile(outputs, name="demo")
+
+
+@glb_for_several_outputs.fix
+def _():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"use_glb": "auto"}))
+    return hl.compile(outputs, name="demo")
+
+
+@case("autoschedule", "A budget that no schedule of several outputs fits", (
+    "{at}: apply_autoscheduler: no schedule of 'hw_outputs' (the Tuple Func computing the outputs 'blurred' and "
+    "'edge') fits max_pes=4 and max_mem_tiles=128: the smallest tried (one lane, reductions serial) needs 10 PEs and "
+    "1 memory tile; raise the budget (max_pes=\"10\", max_mem_tiles=\"128\") or compile for a larger target"),
+    func="blurred")
+def budget_too_small_for_several_outputs():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "4"}))  # <-
+    return hl.compile(outputs, name="demo")
+
+
+@budget_too_small_for_several_outputs.fix
+def _():
+    outputs = _blur_and_edge()
+    hl.Pipeline(outputs).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"max_pes": "10"}))
+    return hl.compile(outputs, name="demo")
