@@ -119,7 +119,7 @@ class _Plan:
 
 
 def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
-    opts = _options(params, target)
+    opts = parsed_options(params, target)
     copies = {id(f) for f in pipe.order if f is not pipe.output and _image_copy(pipe, f)}
     if not copies or any(id(f) not in copies and _reads_image(pipe, f) for f in pipe.order):
         # No copy Funcs of the images, or Funcs besides them reading an image (demosaic's `g(x, y) = raw(2 * x +
@@ -184,7 +184,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
 PARAMS = 'AutoschedulerParams("Mainspring")'
 
 
-def _options(params: AutoschedulerParams, target: CGRA) -> _Options:
+def parsed_options(params: AutoschedulerParams, target: CGRA) -> _Options:
     if not isinstance(params, AutoschedulerParams) or params.name != "Mainspring":
         got = getattr(params, "name", type(params).__name__)
         raise HalideError(f"{_where()}: unknown autoscheduler '{got}'; mainspring's is "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from .autoschedule import AutoschedulerParams, AutoSchedulerResults, apply_autoscheduler
-from .autoschedule import _options as options
+from .autoschedule import parsed_options
 from .autoschedule_tiles import where
 from .frontend.errors import HalideError
 from .frontend.func import Function
@@ -34,7 +34,7 @@ IMPORT = "    import mainspring as hl"
 def apply_to_outputs(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
     """Schedule pipe's several outputs (or a Tuple output's elements) as one Tuple Func; the source as above."""
     names = [pipe.name(f) for f in pipe.given]  # as a fresh copy's `funcs` names them
-    if len(names) > 1 and options(params, target).use_glb == "true":
+    if len(names) > 1 and parsed_options(params, target).use_glb == "true":
         _refuse_glb(names)
     moved = bool(read_outputs(pipe))  # values moved into Funcs of their own, which only fuse_outputs makes
     fused, outputs = fuse_several_outputs(pipe, "apply_autoscheduler")
