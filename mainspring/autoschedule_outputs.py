@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .autoschedule import AutoschedulerParams, AutoSchedulerResults, apply_autoscheduler
-from .autoschedule import parsed_options
+from .autoschedule import AutoschedulerParams, AutoSchedulerResults, apply_autoscheduler, parsed_options
 from .autoschedule_tiles import where
 from .frontend.errors import HalideError
 from .frontend.func import Function
