@@ -166,19 +166,22 @@ def i32(value: int) -> Const:
 
 
 def children(e: Expr) -> tuple[Expr, ...]:
-    kids = _CHILDREN.get(type(e))
-    if kids is None:
-        raise AssertionError(f"unknown IR node {type(e).__name__}")
+    try:
+        kids = _CHILDREN[type(e)]
+    except KeyError:
+        raise AssertionError(f"unknown IR node {type(e).__name__}") from None
     return kids(e)
 
 
-# by exact type: children() runs millions of times per compile, and a dict lookup beats a chain of isinstance
-_CHILDREN = {
+# by exact type: children() runs millions of times per compile, and a dict lookup beats a chain of isinstance;
+# attrgetter (C) beats a lambda where a node's children are attributes already or a tuple of several
+_CHILDREN: dict[type, Any] = {
     Const: lambda e: (), Var: lambda e: (), RVar: lambda e: (),
-    Call: lambda e: e.args, MathCall: lambda e: e.args,
-    Cast: lambda e: (e.value,), BinOp: lambda e: (e.a, e.b), UnOp: lambda e: (e.a,),
-    Select: lambda e: (e.cond, e.true_value, e.false_value),
+    Call: operator.attrgetter("args"), MathCall: operator.attrgetter("args"),
+    Cast: lambda e: (e.value,), BinOp: operator.attrgetter("a", "b"), UnOp: lambda e: (e.a,),
+    Select: operator.attrgetter("cond", "true_value", "false_value"),
 }
+_LEAVES = frozenset((Const, Var, RVar))
 
 
 _NOTHING: dict = {}  # read only
@@ -195,22 +198,33 @@ def _post_order(e: Expr, seen: set[int], skip: dict = _NOTHING) -> list[Expr]:
     out: list[Expr] = []
     if id(e) in seen or id(e) in skip:
         return out
-    stack = [(e, iter(children(e)))]
     seen.add(id(e))
+    if type(e) in _LEAVES:
+        out.append(e)
+        return out
+    # the hottest loop of the compiler: locals bound once, leaves appended without a call for their children
+    add, emit, leaves, kids_of = seen.add, out.append, _LEAVES, _CHILDREN
+    stack = [(e, iter(children(e)))]
+    push, pop = stack.append, stack.pop
     while stack:
         node, kids = stack[-1]
         for c in kids:
-            if id(c) in seen or id(c) in skip:
+            i = id(c)
+            if i in seen or i in skip:
                 continue
-            seen.add(id(c))
-            grandchildren = children(c)
+            add(i)
+            t = type(c)
+            if t in leaves:
+                emit(c)
+                continue
+            grandchildren = kids_of[t](c) if t in kids_of else children(c)
             if grandchildren:
-                stack.append((c, iter(grandchildren)))
+                push((c, iter(grandchildren)))
                 break
-            out.append(c)  # a leaf: no need to stack it
+            emit(c)  # no children (a Call of no args): no need to stack it
         else:
-            stack.pop()
-            out.append(node)
+            pop()
+            emit(node)
     return out
 
 
@@ -234,10 +248,14 @@ def transform(e: Expr, fn, memo: dict | None = None) -> Expr:
     memo = {} if memo is None else memo
     if id(e) in memo:
         return memo[id(e)]
+    leaves, kids_of = _LEAVES, _CHILDREN
     # a node already in memo is not descended into: what lies below it was memoised with it
     for n in _post_order(e, set(), memo):
-        if id(n) not in memo:  # fn may transform other trees with the same memo
-            memo[id(n)] = fn(n, tuple(memo[id(c)] for c in children(n)))
+        i = id(n)
+        if i not in memo:  # fn may transform other trees with the same memo
+            t = type(n)
+            kids = () if t in leaves else kids_of[t](n)
+            memo[i] = fn(n, tuple([memo[id(c)] for c in kids]) if kids else ())
     return memo[id(e)]
 
 

@@ -57,6 +57,23 @@ def linear_map(name: str, dims: tuple[Dim, ...]) -> isl.Map:
 def writes_before(written: isl.Map, dims: tuple[Dim, ...]) -> isl.Map:
     """{ [cycle] -> [n] }: how many values the stream `written` ({ S[t] -> [cycle] } over the box `dims`, one
     value per cycle at most) has written before each cycle."""
+    # Cached by the map's identity (`flat_map` hands out one object per schedule): the lexmax is most of the cost
+    # of placing taps and of checking them, which ask about the same streams again and again.
+    key = (id(written), dims)
+    hit = _BEFORE.get(key)
+    if hit is not None and hit[0] is written:
+        return hit[1]
+    if len(_BEFORE) >= 4096:
+        _BEFORE.clear()
+    before = _writes_before(written, dims)
+    _BEFORE[key] = (written, before)  # the map kept alive with its id
+    return before
+
+
+_BEFORE: dict[tuple[int, tuple[Dim, ...]], tuple[isl.Map, isl.Map]] = {}
+
+
+def _writes_before(written: isl.Map, dims: tuple[Dim, ...]) -> isl.Map:
     last = isl.Map("{ [c] -> [w] : w < c }").apply_range(written.reverse()).lexmax()
     name = written.get_tuple_name(isl.dim_type.in_)
     first = value_of(written.range().lexmin())
