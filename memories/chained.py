@@ -32,7 +32,7 @@ from .ir import Bank, BankPort, Dim
 from .iteration_boxes import strided_hull
 from .polyhedral import Access, Program, Stmt, affine_str
 from .schedule import Schedule, flow_delay
-from .timing import bounds, flat_map
+from .timing import bounds, cycle_expr
 
 
 def chained_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[mp._Read],
@@ -138,13 +138,18 @@ def _words(buf: str, chunk: list[mp._Read], sched: Schedule, writes: list) -> in
 def _after(sched: Schedule, buf: str, f: mp._Read, fed_values: isl.Map, r: mp._Read, got: isl.Map) -> None:
     """Every load of `r` comes after the feeder's last load of its value (the chained write's cycle)."""
     tf, tr = sched.timing[f.port.op], sched.timing[r.port.op]
-    wc = flat_map(f.flow.dst.time_name, f.flow.dst.time_dims, tf.rates, tf.delay + f.flow.read_offset)
-    rc = flat_map(r.flow.dst.time_name, r.flow.dst.time_dims, tr.rates, tr.delay + r.flow.read_offset)
+    # the op's cycle formula, also at a root's iterations before the op's box
+    wc, rc = (_cycles(s.flow.dst, t.rates, t.delay + s.flow.read_offset) for s, t in ((f, tf), (r, tr)))
     # { feeder iteration -> reader iteration } loading one value, as cycles
     pairs = fed_values.apply_range(got.reverse())
     early = pairs.domain_map().apply_range(wc).flat_range_product(pairs.range_map().apply_range(rc))
     if not early.range().intersect(isl.Set("{ [w, c] : c <= w }")).is_empty():
         raise MemoryMappingError(f"buffer '{buf}': read port {r.port.name} loads a value before its feeder's last load")
+
+
+def _cycles(s: Stmt, rates: tuple[int, ...], offset: int) -> isl.Map:
+    ts = ", ".join(f"t{k}" for k in range(len(s.time_dims)))
+    return isl.Map(f"{{ {s.time_name}[{ts}] -> [{cycle_expr(s.time_dims, rates, offset)}] }}")
 
 
 def last_loads(prog: Program, r: mp._Read) -> tuple[Dim, ...] | None:
