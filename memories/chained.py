@@ -28,7 +28,7 @@ from mainspring.target import CGRA
 from . import circular
 from . import mapping as mp
 from .errors import MemoryMappingError
-from .ir import Bank, BankPort, Dim
+from .ir import Bank, BankPort, Controller, Dim
 from .iteration_boxes import strided_hull
 from .polyhedral import Access, Program, Stmt, affine_str
 from .schedule import Schedule, flow_delay
@@ -109,13 +109,13 @@ def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp._Read], wports
     start = tf.delay + f.flow.read_offset + mp._offset(fed, f.flow.dst.time_dims, tf.rates)
     chain = mp.controller(fed, tf.rates, start,
                           mp.element_address(prog, buf, load.index, f.flow.dst, f.port.lane, fed, hull))
-    writes = [(f.flow.dst.time_name, fed, tf.rates, start, chain,
+    writes: list[_Stream] = [(f.flow.dst.time_name, fed, tf.rates, start, chain,
                [fed_values.apply_range(r.flow.rel) for r in chunk])]
     for box in boxes:
         ctrl = mp.controller(box, ts.rates, ts.delay + src.latency + mp._offset(box, src.time_dims, ts.rates),
                              mp.element_address(prog, buf, store.index, src, lane, box, hull))
         writes.append((src.time_name, box, ts.rates, ctrl.cycle_starting_addr, ctrl,
-                       [r.flow.rel for r in chunk]))
+                       [r.flow.rel.intersect_domain(_box_set(src.time_name, box)) for r in chunk]))
     words = _words(buf, chunk, sched, writes)
     wps = [BankPort(f"{name}.w0", "write", f.port.op, f.port.lane, fed, chain, source=fport.name, region=(0, words))]
     wps += [BankPort(f"{name}.w{1 + k}", "write", src.name, lane, box, w[4], source=wports[(src.name, lane)].name,
@@ -123,7 +123,11 @@ def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp._Read], wports
     return hull, wps, words
 
 
-def _words(buf: str, chunk: list[mp._Read], sched: Schedule, writes: list) -> int:
+# (time name, box, rates, cycle at the box's min corner, controller, its flows to each read of the bank)
+_Stream = tuple[str, tuple[Dim, ...], tuple[int, ...], int, Controller, list[isl.Map]]
+
+
+def _words(buf: str, chunk: list[mp._Read], sched: Schedule, writes: list[_Stream]) -> int:
     """The circular words of the bank's write streams, each with its flows to the chunk's reads."""
     streams = []
     for name, box, rates, start, ctrl, rels in writes:
