@@ -9,7 +9,8 @@ plain facts (op schedules, port controllers, tap delays) and the exact value flo
 3. in every bank, each read finds its value at its address (in its port's region) and no write to that address
    happens between the value's write and its read as the bank's kind defines it (read-first delay lines,
    forwarding addressed banks), and no port or op is used twice in one cycle, nor a tile given more ports or
-   words than it has (bank read ports sharing a tile read port read in disjoint cycles).
+   words than it has (bank read ports sharing a tile read port read in disjoint cycles). A chained bank's write
+   port writes what its feeding read port is proven to load (memories/bank_values.py).
    An addressed bank read port iterating before its op's box fires from cycle 0 on, in its iteration order.
 4. a RAM (memories/ram.py) is written in its update op's write cycles, read at the elements its readers' loads
    name, and only after its last write.
@@ -28,6 +29,7 @@ import islpy as isl
 from mainspring.hwlower.ir import LoopNest
 from mainspring.target import CGRA
 
+from . import bank_values
 from .errors import MemoryCheckError
 from .ir import (
     CONTROLLERS_PER_TILE_READ_PORT,
@@ -313,20 +315,40 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if bank.gated and p.kind == "read" and p.domain != op.dims:
             _fail(buf.name, f"gated delay-line port {p.name} must read after every write of {bank.root} (it holds "
                             f"its word until the next), not only over {_at(p.domain, [])}")
-        _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, _port_shift(bank, p, op),
-                before=bank.kind == "addressed" and p.kind == "read")
+        fed = _chained_source(buf, bank, p) if p.kind == "write" else None
+        _follow(buf.name, p.name, names[p.name], p.domain, p.controller, op, _port_shift(bank, p, op, fed),
+                before=bank.kind == "addressed" and (p.kind == "read" or fed is not None))
         if not _ctrl_map(names[p.name], p.domain, p.controller, False).is_injective():
             _fail(buf.name, f"bank port {p.name} is used more than once in a cycle")
     _check_shared_tile_ports(buf, bank, names)
     for r in bank.read_ports:
         covered = None
-        for w, expected in _expected_values(buf, bank, r, prog, names):
+        for w, expected in _expected_values(buf, bank, r, prog, names, ops):
             _check_bank_read(buf, bank, r, w, expected, names)
             covered = expected.domain() if covered is None else covered.union(expected.domain())
         if bank.kind == "addressed":
-            for w, expected in _register_values(buf, bank, r, prog, names, ops):
-                _check_bank_read(buf, bank, r, w, expected, names)
+            _check_registers_served(buf, bank, r, prog, names, ops)
             _check_served(buf, bank, r, prog, names[r.name], covered)
+
+
+def _chained_source(buf: BufferPlan, bank: Bank, w: BankPort) -> BankPort | None:
+    """The read port of another addressed bank feeding addressed bank write port w (None: the stream of w's op and
+    lane feeds it): w must write in cycles its feeder loads, at the feeder's iterations, so that the word it
+    writes is the one the feeder loads there (verilog/top.py wires the feeder's output register to it)."""
+    if bank.kind != "addressed":
+        return None
+    if any(p.name == w.source and (p.op, p.lane) == (w.op, w.lane) for p in buf.write_ports):
+        return None
+    fed = bank_values.feeder(buf, w)
+    if fed is None or (fed.op, fed.lane) != (w.op, w.lane) or fed in bank.read_ports:
+        _fail(buf.name, f"bank {bank.name} write port {w.name} is fed by {w.source}, neither the write port of op "
+                        f"'{w.op}'{_lane(w.lane)} nor a read port of another addressed bank of that op and lane")
+    mine, its = (_ctrl_map("C", p.domain, p.controller, False) for p in (w, fed))
+    if not mine.is_subset(its):
+        bad = point_values(mine.subtract(its).domain().lexmin())
+        _fail(buf.name, f"bank {bank.name} write port {w.name} at {_at(w.domain, bad)} writes in a cycle its feeder "
+                        f"{fed.name} does not load at that iteration")
+    return fed
 
 
 def _check_shared_tile_ports(buf: BufferPlan, bank: Bank, names: dict[str, str]) -> None:
@@ -384,41 +406,29 @@ def _check_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, name:
                                 "needs a value no write port of its region writes")
 
 
-def _register_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str],
-                     ops: dict[str, OpSchedule]) -> Iterator[tuple[BankPort, isl.Map]]:
-    """(write port, { r's iteration -> write iteration }) for the values of the read ports served by registers
-    after addressed bank read port r: a register k cycles after r delivers in cycle t the word r loads in cycle
-    t - k, so for every iteration of such a read port at cycle t, r must fire at t - k (checked here) and find
-    there the value its flow names (the caller's `_check_bank_read`)."""
-    after = {g.name: g.delay for g in buf.registers if g.root == r.name and not g.gated}
+def _check_registers_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str],
+                            ops: dict[str, OpSchedule]) -> None:
+    """The words the registers after addressed bank read port r deliver are found there, each written by a write
+    port of r's region (a chained bank's feeder is trusted for these values only so)."""
     rn = names[r.name]
-    rc = _ctrl_map(rn, r.domain, r.controller, False)
-    for p in buf.read_ports:
-        if p.delay is not None or p.tap not in after:
-            continue
-        op = ops[p.op]
-        for f in prog.flows:
-            if f.buffer != buf.name or (f.dst.name, f.load, f.dst_lane) != (p.op, p.load, p.lane):
-                continue
-            dom = isl.Set(f"{{ {f.dst.time_name}[{', '.join(f't{k}' for k in range(len(p.domain)))}] : "
-                          f"{bounds(p.domain)} }}")
-            need = f.rel.intersect_range(dom)
-            shifted = _op_cycles(op, f.dst.time_name, f.read_offset - after[p.tap]).intersect_domain(need.range())
-            at = shifted.apply_range(rc.reverse())  # { read iteration -> r's iteration k cycles before }
-            missing = need.range().subtract(at.domain())
-            if not missing.is_empty():
-                _fail(buf.name, f"read port {p.name} (register {p.tap}, {after[p.tap]} cycles after {r.name}) at "
-                                f"{_at(p.domain, point_values(missing.lexmin()))}: {r.name} does not load "
-                                f"{after[p.tap]} cycles before")
-            for w in bank.write_ports:
-                if w.region == r.region and (w.op, w.lane) == (f.src.name, f.src_lane):
-                    m = at.reverse().apply_range(need.reverse()).set_tuple_name(isl.dim_type.out, names[w.name])
-                    yield w, m
+    wanted = list(bank_values.register_values(buf, r, prog, rn, ops))
+    covered = None
+    for w, expected in bank_values.through(buf, bank, r, wanted, names, prog, ops):
+        _check_bank_read(buf, bank, r, w, expected, names)
+        covered = expected.domain() if covered is None else covered.union(expected.domain())
+    for _, m in wanted:
+        left = m.domain() if covered is None else m.domain().subtract(covered)
+        if not left.is_empty():
+            _fail(buf.name, f"bank {bank.name} read port {r.name} at {_at(r.domain, point_values(left.lexmin()))} "
+                            "loads a word for its registers that no write port of its region writes")
 
 
-def _port_shift(bank: Bank, p: BankPort, op: OpSchedule) -> int:
-    """Cycles after its op fires in which a port writes, or a read port loads its output register."""
+def _port_shift(bank: Bank, p: BankPort, op: OpSchedule, fed: BankPort | None = None) -> int:
+    """Cycles after its op fires in which a port writes, or a read port loads its output register (a chained
+    bank's write port writes as its feeding read port `fed` loads)."""
     if bank.kind == "addressed":
+        if fed is not None:
+            return op.read_offset(fed.load or "")
         return op.latency if p.kind == "write" else op.read_offset(p.load or "")
     if bank.gated:  # the root's write cycles; reads load in the cycle after each
         return op.latency + (1 if p.kind == "read" else 0)
@@ -426,8 +436,8 @@ def _port_shift(bank: Bank, p: BankPort, op: OpSchedule) -> int:
     return op.latency + p.delay
 
 
-def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program,
-                     names: dict[str, str]) -> Iterator[tuple[BankPort, isl.Map]]:
+def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str],
+                     ops: dict[str, OpSchedule]) -> Iterator[tuple[BankPort, isl.Map]]:
     """(write port, { read iteration -> write iteration }) for the values `r` must return."""
     if bank.kind == "delay_line":
         mine = [w for w in bank.write_ports if w.region == r.region]
@@ -447,18 +457,8 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program,
             cond += " and " + " and ".join([f"u{k} = t{k}" for k in range(len(r.domain))] or ["true"])
         yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{us}] : {cond} }}")
         return
-    for w in bank.write_ports:
-        if w.region != r.region:
-            continue  # an addressed bank's regions each hold the values of their own reads
-        src = prog.stmt(w.op)
-        for f in prog.flows:
-            if f.buffer == buf.name and f.src is src and f.src_lane == w.lane and f.dst.name == r.op \
-                    and f.load == r.load and (f.dst_lane == r.lane or f.dst_lane in r.shared):
-                m = f.rel.reverse().set_tuple_name(isl.dim_type.in_, names[r.name])
-                m = m.set_tuple_name(isl.dim_type.out, names[w.name])
-                dom = isl.Set(f"{{ {names[r.name]}[{', '.join(f't{k}' for k in range(len(r.domain)))}] : "
-                              f"{bounds(r.domain)} }}")
-                yield w, m.intersect_domain(dom)
+    yield from bank_values.through(buf, bank, r, bank_values.flow_values(buf, r, prog, names[r.name]), names,
+                                   prog, ops)
 
 
 def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expected: isl.Map,

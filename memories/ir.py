@@ -53,6 +53,8 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - A register bank (`Bank.in_registers`, an addressed bank of a few words) has the same ports, controllers and
   timing as an addressed bank on a tile, forwarding included: a register per word, written when a write port's
   address selects it, and per read port a multiplexer over them into its output register. It takes no tile.
+- Chained banks (memories/chained.py): an addressed bank write port whose `source` is another addressed bank's
+  read port F writes, in F's load cycles and at F's iterations, the word F loads there (F's output register).
 - Banks by residue (memories/banks.py): an addressed buffer may be split into banks each holding the elements
   of one residue of a coordinate (rows of one parity); a read is then split into read ports over the op's
   iterations with one residue (a `Dim.step`), and bank read ports that read in disjoint cycles share one tile

@@ -14,7 +14,9 @@
   addressed reads (a delay line holds every value for the whole delay, even those no far tap reads; with more
   streams than a tile's write ports, banks each taking a tile's write ports of them: `_packed_banks`), then its
   addressed reads as banks by residue of a coordinate (`banks`: rows of one parity per bank): the mapping with
-  fewer words in no more tiles is kept.
+  fewer words in no more tiles is kept; with registers after bank read ports, also reads of one stream at
+  several ages in chained banks (`chained`: each bank after the first written from the one before's oldest read
+  port, so a word is stored once as it ages).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from mainspring.hwlower.ir import Affine
 from mainspring.target import CGRA
 
 from . import banks as residue
-from . import checker, circular, read_registers
+from . import chained, checker, circular, read_registers
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
@@ -127,9 +129,9 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
 
 
 def _trial(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
-           slices: int, banker: _Banker | None) -> _Organised | None:
+           slices: int, banker: _Banker | None, fold: bool = False) -> _Organised | None:
     try:
-        return _organise(prog, sched, target, name, reads, wports, slices, banker)
+        return _organise(prog, sched, target, name, reads, wports, slices, banker, fold)
     except MemoryMappingError:
         return None
 
@@ -181,14 +183,19 @@ def _small_banks_in_registers(target: CGRA, org: _Organised) -> _Organised:
 def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
                            wports: _WritePorts, slices: int, best: _Organised,
                            splits: residue.Splits | None = None) -> _Organised:
-    """`best`, or the mapping with registers after bank read ports (then banks by residue, with `splits` as
-    `banks.residue_banked` takes it) that stores fewer words in no more tiles."""
+    """`best`, or the mapping with registers after bank read ports (their roots in the usual banks or chained by
+    age, then banks by residue, with `splits` as `banks.residue_banked` takes it) that stores fewer words in no
+    more tiles."""
     try:
         got = _organise(prog, sched, target, name, reads, wports, slices, fold=True)
     except MemoryMappingError:
         return best
     if not folds_clash(got) and _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
         best = got
+    chain = _trial(prog, sched, target, name, reads, wports, slices, chained.chained_banks, fold=True)
+    if chain is not None and not folds_clash(chain) and _tiles(chain) <= _tiles(best) \
+            and _words(wports, chain) < _words(wports, best):
+        best = chain
     return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True, splits=splits)
 
 

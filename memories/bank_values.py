@@ -1,0 +1,102 @@
+"""The values an addressed bank read port must load, and the write port of its region that writes each: for
+the checker (memories/checker.py), which proves each such pair.
+
+A value is named by the buffer's write port (op and lane) that produces it and that op's iteration. A bank write
+port fed by the stream writes the value of its own iteration; a chained bank write port (memories/chained.py),
+fed by another bank's read port F, writes in F's load cycles the word F loads there: the value F is proven to
+load at that iteration (its flows', or a register after it needs), so its values are F's composed (reader
+iteration -> value -> F's iteration), never assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import islpy as isl
+
+from . import checker as ck
+from .ir import Bank, BankPort, BufferPlan, OpSchedule, ReadPort
+from .polyhedral import Program, point_values
+from .timing import bounds
+
+# (the buffer write port producing the values, { reader iteration -> that port's op iteration (tuple V) })
+Values = tuple[str, isl.Map]
+
+
+def feeder(buf: BufferPlan, w: BankPort) -> BankPort | None:
+    """The addressed bank read port feeding bank write port w (a chained bank), or None (fed by the stream)."""
+    return next((p for b in buf.banks if b.kind == "addressed" for p in b.read_ports if p.name == w.source), None)
+
+
+def flow_values(buf: BufferPlan, r: BankPort, prog: Program, rn: str) -> Iterator[Values]:
+    """The values read port r must load for its own load's flows, over its domain (tuple rn)."""
+    ports = {(p.op, p.lane): p.name for p in buf.write_ports}
+    dom = _domain(rn, r)
+    for f in prog.flows:
+        if f.buffer == buf.name and f.dst.name == r.op and f.load == r.load and f.dst_lane in (r.lane, *r.shared):
+            m = f.rel.reverse().set_tuple_name(isl.dim_type.in_, rn).set_tuple_name(isl.dim_type.out, "V")
+            yield ports[(f.src.name, f.src_lane)], m.intersect_domain(dom)
+
+
+def register_values(buf: BufferPlan, r: BankPort, prog: Program, rn: str,
+                    ops: dict[str, OpSchedule]) -> Iterator[Values]:
+    """The values of the read ports served by registers after addressed bank read port r: a register k cycles
+    after r delivers in cycle t the word r loads in cycle t - k, so for every iteration of such a read port at
+    cycle t, r must fire at t - k (checked here) and load there the value its flow names."""
+    after = {g.name: g.delay for g in buf.registers if g.root == r.name and not g.gated}
+    ports = {(p.op, p.lane): p.name for p in buf.write_ports}
+    rc = ck._ctrl_map(rn, r.domain, r.controller, False)
+    for p in buf.read_ports:
+        if p.delay is not None or p.tap not in after:
+            continue
+        op = ops[p.op]
+        for f in prog.flows:
+            if f.buffer != buf.name or (f.dst.name, f.load, f.dst_lane) != (p.op, p.load, p.lane):
+                continue
+            need = f.rel.intersect_range(_domain(f.dst.time_name, p))
+            shifted = ck._op_cycles(op, f.dst.time_name, f.read_offset - after[p.tap]).intersect_domain(need.range())
+            at = shifted.apply_range(rc.reverse())  # { read iteration -> r's iteration k cycles before }
+            missing = need.range().subtract(at.domain())
+            if not missing.is_empty():
+                ck._fail(buf.name, f"read port {p.name} (register {p.tap}, {after[p.tap]} cycles after {r.name}) "
+                                   f"at {ck._at(p.domain, point_values(missing.lexmin()))}: {r.name} does not load "
+                                   f"{after[p.tap]} cycles before")
+            m = at.reverse().apply_range(need.reverse()).set_tuple_name(isl.dim_type.out, "V")
+            yield ports[(f.src.name, f.src_lane)], m
+
+
+def through(buf: BufferPlan, bank: Bank, r: BankPort, wanted: Iterable[Values], names: dict[str, str],
+            prog: Program, ops: dict[str, OpSchedule]) -> Iterator[tuple[BankPort, isl.Map]]:
+    """(write port, { r's iteration -> write iteration }) for the values `wanted`, through each write port of
+    r's region that writes them."""
+    region = [w for w in bank.write_ports if w.region == r.region]
+    fed = {w.name: feeder(buf, w) for w in region}
+    chained = any(fed.values())
+    loaded = {w.name: loaded_values(buf, f, prog, ops) for w in region if (f := fed[w.name]) is not None}
+    for port, m in wanted:
+        for w in region:
+            wn = names[w.name]
+            if fed[w.name] is None:
+                if w.source != port:
+                    continue
+                got = m.set_tuple_name(isl.dim_type.out, wn)
+                # a stream write port beside a chained one writes some values only (those the chain never loads)
+                yield w, got.intersect_range(_domain(wn, w)) if chained else got
+                continue
+            writes = loaded[w.name].get(port)
+            if writes is not None:
+                writes = writes.set_tuple_name(isl.dim_type.in_, wn).intersect_domain(_domain(wn, w))
+                yield w, m.apply_range(writes.reverse())
+
+
+def loaded_values(buf: BufferPlan, f: BankPort, prog: Program, ops: dict[str, OpSchedule]) -> dict[str, isl.Map]:
+    """{ buffer write port -> { f's iteration (tuple X) -> value } }: the values the checker proves addressed bank
+    read port f loads (its flows' and those of the reads served by registers after it)."""
+    out: dict[str, isl.Map] = {}
+    for port, m in [*flow_values(buf, f, prog, "X"), *register_values(buf, f, prog, "X", ops)]:
+        out[port] = m if port not in out else out[port].union(m)
+    return out
+
+
+def _domain(name: str, p: BankPort | ReadPort) -> isl.Set:
+    return isl.Set(f"{{ {name}[{', '.join(f't{k}' for k in range(len(p.domain)))}] : {bounds(p.domain)} }}")
