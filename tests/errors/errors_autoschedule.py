@@ -141,6 +141,35 @@ def _():
     return hl.compile(out, name="demo")
 
 
+def planar(w=9, h=6):
+    """A 3-channel output, a planar copy of hw_output (c, x, y), which scales an interleaved image; estimates,
+    no schedule."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    im = hl.ImageParam(hl.UInt(8), 3, "image")
+    hw_output, output = hl.Func("hw_output"), hl.Func("output")
+    hw_output[c, x, y] = hl.u8((hl.u16(im[x, y, c]) * 3) >> 2)
+    output[x, y, c] = hw_output[c, x, y]
+    output.set_estimates([(0, w), (0, h), (0, 3)])
+    return output
+
+
+@case("autoschedule", "A GLB tile for a 3-dimensional output", (
+    "{at}: apply_autoscheduler: glb_tile=\"5x3\" (which asks for use_glb \"true\"): the GLB level is built for "
+    "2-D outputs and images streamed one pixel per word, and 'output' has 3 dimensions; drop glb_tile (use_glb "
+    "\"auto\" keeps one accelerator tile, or host tiles)"), func="output")
+def glb_tile_of_three_dimensions():
+    out = planar()
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "5x3"}))  # <-
+    return hl.compile(out, name="demo")
+
+
+@glb_tile_of_three_dimensions.fix
+def _():
+    out = planar()
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(out, name="demo")
+
+
 @case("autoschedule", "A budget no schedule fits", (
     "{at}: apply_autoscheduler: no schedule of 'output' fits max_pes=1 and max_mem_tiles=128: the smallest tried "
     "(one lane, reductions serial) needs 2 PEs and 1 memory tile; raise the budget (max_pes=\"2\", "
