@@ -316,16 +316,16 @@ def _heights(pipe: Pipeline, plan: _Plan, at: tuple[int, int], target: CGRA, kin
 def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
     """The GLB tile asked for or chosen: per dimension the extent up to 256, else its largest divisor in 128..256,
     else the extent split in equal tiles of at most 256 (the last shifts inward)."""
+    asked = f'glb_tile="{opts.glb_tile[0]}x{opts.glb_tile[1]}" (which asks for use_glb "true")' \
+        if opts.glb_tile else 'use_glb="true"'
     if plan.accelerated is plan.output:
         raise HalideError(
-            f"{where()}: use_glb=\"true\": the GLB level holds copies of the accelerator's output tile, and "
+            f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tile, and "
             f"'{plan.output.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
             f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {plan.output.name}[x, y] = "
-            f"hw_output[x, y]), or leave use_glb at \"auto\"")
+            "hw_output[x, y]), or " + ("drop glb_tile" if opts.glb_tile else "leave use_glb at \"auto\""))
     packed = [f.name for f in plan.streams if plan.lanes.x_dim.get(id(f), 0)]
     if len(plan.extents) != 2 or packed:
-        asked = f'glb_tile="{opts.glb_tile[0]}x{opts.glb_tile[1]}" (which asks for use_glb "true")' \
-            if opts.glb_tile else 'use_glb="true"'
         why = f"'{plan.output.name}' has {len(plan.extents)} dimensions" if len(plan.extents) != 2 else \
             f"the stream '{packed[0]}' carries a pixel's channels in one transfer"
         raise HalideError(
