@@ -81,6 +81,33 @@ def _split_or_fused(f: Function, var: str) -> bool:
     return any((isinstance(d, Split) and d.old == var) or (isinstance(d, Fuse) and var in (d.inner, d.outer))
                for d in f.definitions[0].schedule.directives)
 
+def _check_accelerate_loops(pipe: Pipeline, out: Function) -> None:
+    """Refuse a hw_accelerate call whose loops `out` does not have, or whose store loop leaves no loop inside."""
+    compute_var, store_var, loc = accelerate_call(out)
+    loops = pipe.loop_names(out)
+    call = f"hw_accelerate({compute_var}, {store_var})"
+    for v in (compute_var, store_var):
+        if v not in loops and not (v == store_var == "__outermost") \
+                and not (v == compute_var and store_var in loops and _split_or_fused(out, v)):
+            raise ScheduleError(
+                f"{loc}: Func '{out.name}': {call}: '{out.name}' has no loop '{v}' (its loops are "
+                f"{', '.join(loops)}); tile it first, e.g. "
+                f"{out.name}.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
+            )
+    if loops and store_var == loops[0]:
+        # The store loop is the first loop outside the accelerator: at the innermost loop, the accelerator would
+        # run no loop at all (the arguments swapped, seed 002's hw_accelerate(xi, xo) written (xo, xi)).
+        outer = next((d.outer for d in out.definitions[0].schedule.directives
+                      if isinstance(d, Split) and d.inner == store_var and d.outer in loops), None)
+        outer = outer or (loops[1] if len(loops) > 1 else "hl.Var.outermost()")
+        raise ScheduleError(
+            f"{loc}: Func '{out.name}': {call}: the store loop '{store_var}' is the innermost loop of "
+            f"'{out.name}' (its loops are {', '.join(loops)}), so no loop would run inside the accelerator. "
+            "The second argument is the first loop outside the accelerator (the host's), the first the "
+            f"innermost loop inside it: {out.name}.hw_accelerate({store_var}, {outer})"
+        )
+
+
 def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
     """Several accelerated Funcs none of which reads another, not scheduled alike (frontend/fuse_outputs.py fuses
     those that are): outputs of their own, which one accelerator computes when they share its loops."""
@@ -116,16 +143,8 @@ def find_region(pipe: Pipeline) -> Region:
     out = accel[0]
     compute_var: str | None  # with a GLB level (below), the array's: then None with store_var
     store_var: str | None
-    compute_var, store_var, loc = accelerate_call(out)
-    loops = pipe.loop_names(out)
-    for v in (compute_var, store_var):
-        if v not in loops and not (v == store_var == "__outermost") \
-                and not (v == compute_var and store_var in loops and _split_or_fused(out, v)):
-            raise ScheduleError(
-                f"{loc}: Func '{out.name}': hw_accelerate({compute_var}, {store_var}): '{out.name}' has no loop "
-                f"'{v}' (its loops are {', '.join(loops)}); tile it first, e.g. "
-                f"{out.name}.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
-            )
+    compute_var, store_var, _ = accelerate_call(out)
+    _check_accelerate_loops(pipe, out)
     # hw_accelerate(x, Var.outermost()): no host loop, the whole Func is one accelerator tile.
     at_var = store_var
     store_var = None if store_var == "__outermost" else store_var

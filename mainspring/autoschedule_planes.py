@@ -190,15 +190,19 @@ def planes_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
 
 def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
     """Whether the accelerated Func's planes (c of `out(x, y, c)`) run innermost in its tile, a pixel's planes one
-    after another, rather than plane after plane. Where it reads every buffered Func with its planes first
-    (`hw_output(x, y, k) = f(conv(k, x, y))`): its producers make a pixel's channels together. Where no read moves
-    with a plane (`ycbcr(x, y, c) = select(c == 0, ... in(x, y, 0) ... in(x, y, 2) ...)`, every plane of a pixel
-    reading that pixel): plane after plane, the streams would be held whole until the last plane (a 64x48 frame of
-    3 channels: 6,153 words for 9); at one pixel per cycle only (at k lanes the output's x lanes would lie outside
-    its serial planes, which hwlower/lanes.py refuses)."""
+    after another, rather than plane after plane. Where it reads every buffered Func, and stream of channels, with
+    its planes first (`hw_output(x, y, k) = f(conv(k, x, y))`): its producers make a pixel's channels together.
+    Where no read moves with a plane (`ycbcr(x, y, c) = select(c == 0, ... in(x, y, 0) ... in(x, y, 2) ...)`,
+    every plane of a pixel reading that pixel): plane after plane, the streams would be held whole until the last
+    plane (a 64x48 frame of 3 channels: 6,153 words for 9); at one pixel per cycle only (at k lanes the output's x
+    lanes would lie outside its serial planes, which hwlower/lanes.py refuses)."""
     reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)
              and (isinstance(n.callee, Function) or (isinstance(n.callee, Parameter) and n.callee.kind == "image"))]
-    buffered = [n for n in reads if isinstance(n.callee, Function) and n.callee in plan.buffered]
+    # a stream of a pixel's channels (`hw_output(c, x, y)` computed by the host) is made channels first too: read
+    # plane after plane, each plane's serial loop would step across the transfer's lanes (hwlower/lanes.py)
+    chans = _channel_streams(plan)
+    buffered = [n for n in reads if isinstance(n.callee, Function) and (n.callee in plan.buffered
+                                                                           or id(n.callee) in chans)]
     if buffered and all([a.name if isinstance(a, ir.Var) else None for a in n.args[:len(planes)]] == planes
                         for n in buffered):
         return True
@@ -206,10 +210,25 @@ def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) 
     return plan.lanes.lanes == 1 and bool(reads) and not moves
 
 
+def _channel_streams(plan: _Plan) -> set[int]:
+    """The streams that carry a pixel's channels in one transfer."""
+    return {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0 and id(g) not in plan.serial_channels}
+
+
+def planes_read_as_lanes(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
+    """Whether the accelerated Func reads a stream of channels at its own planes (`out(x, y, c) = f(hw(c, x,
+    y))`): its planes, innermost (planes_inner), are then unrolled, a lane per channel of the transfer, since a
+    serial plane loop would step across the transfer's lanes (hwlower/lanes.py refuses that)."""
+    chans = _channel_streams(plan)
+    return any(isinstance(n, ir.Call) and id(n.callee) in chans and n.args
+               and isinstance(n.args[0], ir.Var) and n.args[0].name in planes
+               for d in pipe.definitions(acc) for n in ir.walk(d.value))
+
+
 def stream_channels(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
     """Whether f's first argument, before x, indexes the channels of a stream it reads (`hw_input(z, x, y) =
     clamp_input(z, x, y)`, the stream's channels unrolled whole): not a transposed Func's y."""
-    chans = {id(g) for g in plan.streams if plan.lanes.x_dim.get(id(g), 0) > 0 and id(g) not in plan.serial_channels}
+    chans = _channel_streams(plan)
     return plan.lanes.x_dim.get(id(f), 0) > 0 and any(
         id(callee) in chans and var == f.args[0] for callee, var in _first_arg_reads(pipe, plan, f))
 

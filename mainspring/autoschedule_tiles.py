@@ -316,17 +316,22 @@ def _heights(pipe: Pipeline, plan: _Plan, at: tuple[int, int], target: CGRA, kin
 def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
     """The GLB tile asked for or chosen: per dimension the extent up to 256, else its largest divisor in 128..256,
     else the extent split in equal tiles of at most 256 (the last shifts inward)."""
+    asked = f'glb_tile="{opts.glb_tile[0]}x{opts.glb_tile[1]}" (which asks for use_glb "true")' \
+        if opts.glb_tile else 'use_glb="true"'
     if plan.accelerated is plan.output:
         raise HalideError(
-            f"{where()}: use_glb=\"true\": the GLB level holds copies of the accelerator's output tile, and "
+            f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tile, and "
             f"'{plan.output.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
             f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {plan.output.name}[x, y] = "
-            f"hw_output[x, y]), or leave use_glb at \"auto\"")
-    if len(plan.extents) != 2 or any(plan.lanes.x_dim.get(id(f), 0) for f in plan.streams):
+            "hw_output[x, y]), or " + ("drop glb_tile" if opts.glb_tile else "leave use_glb at \"auto\""))
+    packed = [f.name for f in plan.streams if plan.lanes.x_dim.get(id(f), 0)]
+    if len(plan.extents) != 2 or packed:
+        why = f"'{plan.output.name}' has {len(plan.extents)} dimensions" if len(plan.extents) != 2 else \
+            f"the stream '{packed[0]}' carries a pixel's channels in one transfer"
         raise HalideError(
-            f"{where()}: use_glb=\"true\": the GLB level is built for 2-D outputs and images streamed "
-            f"one pixel per word ('{plan.output.name}' has {len(plan.extents)} dimensions, or a stream carries a "
-            "pixel's channels); leave use_glb at \"auto\"")
+            f"{where()}: {asked}: the GLB level is built for 2-D outputs and images streamed one pixel per "
+            f"word, and {why}; drop {'glb_tile' if opts.glb_tile else 'use_glb'} (use_glb \"auto\" keeps one "
+            "accelerator tile, or host tiles)")
     steps = tile_steps(pipe, plan)
     asked = opts.glb_tile or (None, None)
     for axis, step, why, want, extent in zip("xy", (steps.x, steps.y), (steps.why_x, steps.why_y), asked,

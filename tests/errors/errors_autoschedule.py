@@ -141,6 +141,58 @@ def _():
     return hl.compile(out, name="demo")
 
 
+def planar(w=9, h=6):
+    """A 3-channel output, a planar copy of hw_output (c, x, y), which scales an interleaved image; estimates,
+    no schedule."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    im = hl.ImageParam(hl.UInt(8), 3, "image")
+    hw_output, output = hl.Func("hw_output"), hl.Func("output")
+    hw_output[c, x, y] = hl.u8((hl.u16(im[x, y, c]) * 3) >> 2)
+    output[x, y, c] = hw_output[c, x, y]
+    output.set_estimates([(0, w), (0, h), (0, 3)])
+    return output
+
+
+@case("autoschedule", "A GLB tile for an output that copies no Func", (
+    "{at}: apply_autoscheduler: glb_tile=\"4x4\" (which asks for use_glb \"true\"): the GLB level holds copies of "
+    "the accelerator's output tile, and 'blur' is the accelerated Func itself (it copies no Func); write the output "
+    "as a copy of the last stage, as seed 002 does (hw_output[x, y] = ...; blur[x, y] = hw_output[x, y]), or drop "
+    "glb_tile"), func="blur", simulate=True)
+def glb_tile_without_an_output_copy():
+    out = plain()
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "4x4"}))  # <-
+    return hl.compile(out, name="demo")
+
+
+@glb_tile_without_an_output_copy.fix
+def _():
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_output, blur = hl.Func("hw_output"), hl.Func("blur")
+    hw_output[x, y] = input_[x, y] + input_[x + 1, y]
+    blur[x, y] = hw_output[x, y]
+    blur.set_estimates([(0, 8), (0, 8)])
+    hl.Pipeline(blur).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "4x4"}))
+    return hl.compile(blur, name="demo")
+
+
+@case("autoschedule", "A GLB tile for a 3-dimensional output", (
+    "{at}: apply_autoscheduler: glb_tile=\"5x3\" (which asks for use_glb \"true\"): the GLB level is built for "
+    "2-D outputs and images streamed one pixel per word, and 'output' has 3 dimensions; drop glb_tile (use_glb "
+    "\"auto\" keeps one accelerator tile, or host tiles)"), func="output")
+def glb_tile_of_three_dimensions():
+    out = planar()
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "5x3"}))  # <-
+    return hl.compile(out, name="demo")
+
+
+@glb_tile_of_three_dimensions.fix
+def _():
+    out = planar()
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(out, name="demo")
+
+
 @case("autoschedule", "A budget no schedule fits", (
     "{at}: apply_autoscheduler: no schedule of 'output' fits max_pes=1 and max_mem_tiles=128: the smallest tried "
     "(one lane, reductions serial) needs 2 PEs and 1 memory tile; raise the budget (max_pes=\"2\", "

@@ -90,6 +90,28 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
+@case("hardware", "hw_accelerate's arguments swapped: the store loop is the innermost loop", (
+    "{at}: Func 'hw_output': hw_accelerate(xo, xi): the store loop 'xi' is the innermost loop of 'hw_output' "
+    "(its loops are xi, yi, xo, yo), so no loop would run inside the accelerator. The second argument is the "
+    "first loop outside the accelerator (the host's), the first the innermost loop inside it: "
+    "hw_output.hw_accelerate(xi, xo)"), func="hw_output", simulate=True)
+def hw_accelerate_swapped():
+    p = pipeline()
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8).hw_accelerate(p.xo, p.xi)  # <-
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@hw_accelerate_swapped.fix
+def _():
+    p = pipeline()
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8).hw_accelerate(p.xi, p.xo)
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
 @case("hardware", "A Func between the accelerator's input and output is computed on the host", (
     "{at}: Func 'mid' lies between the accelerator's inputs and its output 'hw_output' but is "
     "scheduled compute_root, outside the accelerator. Place it inside: mid.compute_at(hw_output, "
