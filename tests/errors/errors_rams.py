@@ -1,0 +1,170 @@
+"""Catalogue cases: tables written at computed coordinates (RAMs) and histograms inside the accelerator: their
+initial values, reads per cycle, updates and streams out (hwlower/scatter.py, memories' RAM ports). Split from
+errors_hardware.py."""
+
+from __future__ import annotations
+
+import mainspring as hl
+
+from catalogue import case
+
+
+def _histogram(bins: int, clamp_to: int, read_next: bool = False):
+    """A histogram of the accelerator input's values clamped to [0, clamp_to], bounded to `bins` bins."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
+    hist[b] = hl.u16(0)
+    at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, clamp_to)
+    if read_next:
+        hist[at] = hist[at + 1] + 1  # <-scatter_read
+    else:
+        hist[at] += hl.u16(1)  # <-scatter_write
+    hw_output[b] = hist[b]
+    output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    output.bound(b, 0, bins)
+    hw_output.compute_root().split(b, bo, bi, bins).hw_accelerate(bi, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+def _ram(init_from_input: bool = False, reduce_after: str = "", taps: int = 1):
+    """A 256-bin histogram, held in a RAM (more than 64 elements), with one of a RAM's mistakes."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
+    at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)
+    hist[b] = hw_input[(b + 1) % 3, 0] if init_from_input else hl.u16(b)  # <-ram_init
+    hist[at] += hl.u16(1)
+    if reduce_after:  # a second update, at the pure coordinates, that also reduces over the image's first row
+        row = hl.RDom([hl.Range(0, 8)], "row")
+        if reduce_after == "refused":
+            hist[b] = hist[b] + hw_input[row.x, 0]  # <-ram_pure_rdom
+        else:  # the fix: the row's sum in a Func of its own, which the update reads
+            total = hl.Func("total")
+            total[b] = hl.u16(0)
+            total[b] += hw_input[row.x, 0]
+            hist[b] = hist[b] + total[b]
+    copy = hl.Func("copy")
+    copy[b] = hist[b]
+    read = hist if taps < 4 else copy
+    hw_output[b] = sum((read[b + k] for k in range(1, taps if taps < 4 else 3)), read[b])  # <-ram_taps
+    output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    output.bound(b, 0, 256)
+    hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
+    if taps >= 4:
+        copy.compute_at(hw_output, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@case("hardware", "A RAM whose elements start at values read from an input at an index no split serves", (
+    "{ram_init}: Func 'hist': 'hist' has more than 64 elements, so it is held in a RAM (a memory tile updated at "
+    "the computed address, one step per cycle), whose elements start at values known at compile time (of the "
+    "coordinates and constant Funcs) or read at affine coordinates (written in a first pass, whose loop over a "
+    "coordinate c runs in steps of k where it reads at c / k or c % k), but its pure definition "
+    "hw_input(((b + 1) % 3), 0) reads hw_input at an index divided by a constant that is not one coordinate over "
+    "whole steps (its box is [0, 257]); initialise it without hw_input (hist(...) = 0) and combine hw_input with it "
+    "in a Func that reads it"),
+    func="hist", gaps=("fix",), note="Halide accepts any initial value; a RAM here starts at a table the compiler "
+    "computes, or at values read at affine coordinates, which its pure definition writes in a first pass of its "
+    "update port, its loops split into steps of a divisor (b % 8, and b % 3 whose box rounds up to whole steps, "
+    "compile); (b + 1) % 3 is not one coordinate: its values 1, 2, 0 in each step of 3 are not affine")
+def ram_initialised_from_an_input():
+    return hl.compile(_ram(init_from_input=True), name="demo")
+
+
+@ram_initialised_from_an_input.fix
+def _():
+    return hl.compile(_ram(), name="demo")
+
+
+@case("hardware", "A RAM's update at its pure coordinates that also reduces over an RDom", (
+    "{ram_pure_rdom}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory "
+    "tile updated at the computed address, one step per cycle), and this update at its pure coordinates also "
+    "reduces over row$x; compute the reduction in a Func of its own and read it"), func="hist")
+def ram_pure_update_over_an_rdom():
+    return hl.compile(_ram(reduce_after="refused"), name="demo")
+
+
+@ram_pure_update_over_an_rdom.fix
+def _():
+    return hl.compile(_ram(reduce_after="fix"), name="demo")
+
+
+@case("memories", "A RAM read at more places per cycle than a memory tile has read ports", (
+    "{ram_taps}: Func 'hw_output': buffer 'hist' is a RAM (updated at computed coordinates) read through 3 ports "
+    "after its updates, and a memory tile has 2; read it at fewer places per cycle (fewer lanes or taps in the "
+    "Funcs that read it), or copy it into a Func that the others read"), func="hw_output")
+def ram_read_at_three_places():
+    return hl.compile(_ram(taps=3), name="demo")
+
+
+@ram_read_at_three_places.fix
+def _():
+    return hl.compile(_ram(taps=4), name="demo")
+
+
+def _ram_output(lanes: int, tile: int = 100):
+    """A 100-bin histogram that is itself the accelerator's output (a RAM, streamed out), of `lanes` lanes, in host
+    tiles of `tile` bins."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist = hl.Func("hw_input"), hl.Func("hist")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8)], "r")
+    hist[b] = hl.u16(0)  # <-ram_output_lanes
+    hist[hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 99)] += hl.u16(1)  # <-ram_output_tiles
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    hist.bound(b, 0, 100)
+    hist.compute_root().split(b, bo, bi, tile).hw_accelerate(bi, bo).unroll(bi, lanes)
+    hw_input.compute_root().stream_to_accelerator()
+    return hist
+
+
+@case("memories", "The accelerator's output, a RAM, streamed out in more lanes than a memory tile has read ports", (
+    "{ram_output_lanes}: Func 'hist': the accelerator's output 'hist' is a RAM (a table updated at computed "
+    "coordinates), streamed out through 4 lanes per cycle, and a memory tile serves 2 reads per cycle; unroll its "
+    "pure definition by at most 2"), func="hist", note="up to 64 elements such an output is lanes of registers "
+    "instead (hwlower/scatter.py)")
+def ram_output_in_four_lanes():
+    return hl.compile(_ram_output(4), name="demo")
+
+
+@ram_output_in_four_lanes.fix
+def _():
+    return hl.compile(_ram_output(2), name="demo")
+
+
+@case("hardware", "A write at a computed coordinate that reads another element", (
+    "{scatter_read}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r$x, r$y)), 15), 0)) but "
+    "reads it at ((max(min(int32(hw_input(r$x, r$y)), 15), 0) + 1)); inside the accelerator an update at a computed "
+    "coordinate may read only the element it writes"), func="hist")
+def scatter_reads_another_element():
+    return hl.compile(_histogram(17, 15, read_next=True), name="demo")
+
+
+@scatter_reads_another_element.fix
+def _():
+    return hl.compile(_histogram(16, 15), name="demo")
+
+
+@case("hardware", "A table updated at computed coordinates, streamed out in host tiles of its bins", (
+    "{ram_output_tiles}: Func 'hist'.update(0) writes at computed coordinates, so the accelerator holds the whole "
+    "table in every invocation, but it streams out in host tiles along b (each invocation would read the first "
+    "one's elements); accelerate the whole table in one invocation (the host loop's split as wide as the table)"),
+    func="hist", note="Halide runs each host tile's reduction over the whole image; here each invocation would "
+    "have to read the table from its own tile's origin (a wrong output before session 20, with or without a copy)")
+def ram_output_in_host_tiles():
+    return hl.compile(_ram_output(1, tile=50), name="demo")
+
+
+@ram_output_in_host_tiles.fix
+def _():
+    return hl.compile(_ram_output(1), name="demo")
