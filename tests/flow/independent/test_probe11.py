@@ -30,7 +30,9 @@ AUTO = {"planar_gain_l1": (progs.planar_gain, (9, 6), {}),
         "reduction_i32_37x23_l4": (progs.small_reduction_i32, (37, 23), {"lanes": "4"}),
         "max3_u16_11x1_l4": (progs.u16_max3, (11, 1), {"lanes": "4"}),
         "h2h_accumulation_l3": (progs.h2h_unscheduled(progs.accumulation_reorder, (11, 7)), (11, 7), {"lanes": "3"}),
-        "h2h_rgb_channels_l2": (progs.h2h_unscheduled(progs.rgb_channels_unroll, (9, 6, 3)), (9, 6), {"lanes": "2"})}
+        "h2h_rgb_channels_l2": (progs.h2h_unscheduled(progs.rgb_channels_unroll, (9, 6, 3)), (9, 6), {"lanes": "2"}),
+        "mirror_up_down_37x23_l2": (progs.mirror_up_down, (37, 23), {"lanes": "2"}),
+        "up_x2_11x1_l3": (progs.up_x2, (11, 1), {"lanes": "3"})}
 
 
 def _halide_equal(halide, algorithm, inputs, size, *args):
