@@ -1,17 +1,19 @@
 """Prove each compute kernel's Verilog equal to its Halide expression, for every input in its assumed ranges.
 
-For one kernel (`prove_kernel`): Yosys reads the module's Verilog and z3 gets its outputs as bit-vector terms
-of its inputs (`prove_netlist`); the op's frontend expression is translated over the same input terms from
-Halide's semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering
-after that lowering is proved equal to the division once per (width, divisor, signedness, div/mod)
-(`prove_lemmas`); then z3 looks for inputs on which some output differs, or leaves the range the module states
-of it (first with their shared subterms cut, `prove_cut`; when z3's quick try gets no answer and the inputs hold
-few points, at every input, `prove_enumerate`). Inputs range over their types, or over the ranges the module
+For one kernel (`prove_kernel`): Yosys reads the module's Verilog and z3 gets its outputs as bit-vector terms of
+its inputs (`prove_netlist`); the op's frontend expression is translated over the same input terms from Halide's
+semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering after that
+lowering is proved equal to the division once per (width, divisor, signedness, div/mod) (`prove_lemmas`); when the
+outputs' equality does not follow at once from their shared subterms cut, both sides are tried again with their
+wrap-around arithmetic in one canonical polynomial form and the subterms still spelt differently proved equal pair
+by pair (`prove_polynomial`); then z3 looks for inputs on which some output differs, or leaves the range the module
+states of it (first with their shared subterms cut, `prove_cut`; when z3's quick try gets no answer and the inputs
+hold few points, at every input, `prove_enumerate`). Inputs range over their types, or over the ranges the module
 assumes (`kernel_widths`: the top holds values in registers narrowed to them, each register's range bounded by
 interval arithmetic, `prove_intervals`, or else by z3); `prove_ranges` checks each assumption against what the
 loaded buffer holds: the outputs its writers are proved to keep to, or an input stream's values. None: proved.
-Some: disproved, with the inputs, the expected and the computed values. No answer within the time limit:
-unproved, with the reason.
+Some: disproved, with the inputs, the expected and the computed values. No answer within the time limit: unproved,
+with the reason.
 Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
 The kernel modules are combinational but for their pipeline's stage registers, which are read as wires
 (`kernel.combinational_view`: a balanced pipeline computes its function `stages - 1` cycles later; the PE
@@ -43,6 +45,7 @@ from .prove_intervals import bound, leaf_intervals
 from .prove_intervals import within as interval_within
 from .prove_lemmas import prove_division_lemma
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
+from .prove_polynomial import Canonical, swept
 from .prove_ranges import unmet_assumptions
 from .prove_reference import Reference, Unsupported
 from .prove_widen import Narrowed, cut, narrowed, widened
@@ -290,6 +293,9 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
     ours, theirs = cut_shared([netlist.outputs[p] for p in ports], [expected[p] for p in ports])
     _, cut_verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
                             min(deadline, time.perf_counter() + QUICK_LIMIT), quick_only=True)
+    if cut_verdict != z3.unsat:
+        cut_verdict = _canonical_check(given, [netlist.outputs[p] for p in ports], [expected[p] for p in ports],
+                                       deadline)
     differ = [] if cut_verdict == z3.unsat else [expected[p] != netlist.outputs[p] for p in expected]
     if not differ and not within["out"]:
         return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
@@ -304,6 +310,29 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
                                                      f"({solver.reason_unknown()})", lemmas=used)
 
 
+# Not cut in the canonical check: bit selects, extensions and products of a shared term are cut through, to the
+# term, so that the sides keep using one variable (a u8 gray level on one, zero-extended to u16 on the other).
+KEEP = frozenset({z3.Z3_OP_CONCAT, z3.Z3_OP_EXTRACT, z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT, z3.Z3_OP_BMUL})
+
+
+def _canonical_check(given: list, ours: list, theirs: list, deadline: float) -> z3.CheckSatResult:
+    """z3's quick try at the outputs' equality with both sides' wrap-around arithmetic rewritten into one
+    canonical polynomial form (`prove_polynomial`: the same functions) and their shared subterms then cut."""
+    canonical = Canonical()
+    try:
+        ours, theirs = cut_shared([canonical.term(t) for t in ours], [canonical.term(t) for t in theirs], KEEP)
+    except RecursionError:  # a chain too deep to rewrite recursively: left to z3 as it stands
+        return z3.unknown
+    until = min(deadline, time.perf_counter() + QUICK_LIMIT)  # for all the pairs together
+    ours = swept(given, ours, theirs, lambda goal: _check(goal, min(until, time.perf_counter() + SWEEP_LIMIT),
+                                                          quick_only=True)[1] == z3.unsat)
+    if all(a.eq(b) for a, b in zip(ours, theirs)):
+        return z3.unsat
+    _, verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
+                        min(deadline, time.perf_counter() + QUICK_LIMIT), quick_only=True)
+    return verdict
+
+
 def _exhaust(goal: list, netlist: Netlist, ranges: dict, deadline: float) -> bool | list | None:
     found = exhausted(goal, netlist.inputs, ranges, deadline)
     if isinstance(found, dict):  # a point where the goal holds: pinned, z3 models it and the counterexample shows it
@@ -312,6 +341,7 @@ def _exhaust(goal: list, netlist: Netlist, ranges: dict, deadline: float) -> boo
 
 
 QUICK_LIMIT = 2.0  # seconds of z3's bit-vector solver before its default one
+SWEEP_LIMIT = 0.5  # seconds for each pair of differing subterms `prove_polynomial.swept` tries
 
 
 def _check(goal: list, deadline: float, quick_only: bool = False,

@@ -16,12 +16,13 @@ from __future__ import annotations
 import z3
 
 
-def cut_shared(left: list[z3.BitVecRef], right: list[z3.BitVecRef]) -> tuple[list, list]:
+def cut_shared(left: list[z3.BitVecRef], right: list[z3.BitVecRef], keep: frozenset[int] = frozenset()) -> tuple[
+        list, list]:
     """(left, right) simplified, with each maximal subterm that both sides contain (not a constant, not an
-    input) replaced by the same fresh variable on both sides."""
+    input, not of an operator kind in `keep`) replaced by the same fresh variable on both sides."""
     left, right = [z3.simplify(t) for t in left], [z3.simplify(t) for t in right]
     shared = _subterms(left).keys() & _subterms(right).keys()
-    tops = _maximal(left, shared) | _maximal(right, shared)
+    tops = _maximal(left, shared, keep) | _maximal(right, shared, keep)
     if not tops:
         return left, right
     pairs = [(t, z3.FreshConst(t.sort(), "ms_cut")) for _, t in sorted(tops.items())]
@@ -39,7 +40,7 @@ def _subterms(roots: list) -> dict[int, z3.ExprRef]:
     return seen
 
 
-def _maximal(roots: list, shared) -> dict[int, z3.ExprRef]:
+def _maximal(roots: list, shared, keep: frozenset[int]) -> dict[int, z3.ExprRef]:
     """The shared bit-vector subterms first met going down from `roots`."""
     found: dict[int, z3.ExprRef] = {}
     seen: set[int] = set()
@@ -49,7 +50,7 @@ def _maximal(roots: list, shared) -> dict[int, z3.ExprRef]:
         if t.get_id() in seen:
             continue
         seen.add(t.get_id())
-        if t.get_id() in shared and _cuttable(t):
+        if t.get_id() in shared and _cuttable(t) and t.decl().kind() not in keep:
             found[t.get_id()] = t
         else:
             stack.extend(t.children())

@@ -1,0 +1,190 @@
+"""Rewrite wrap-around arithmetic into one canonical polynomial form, so both sides of a proof share its sums.
+
+A bit-vector term of width w built from additions, subtractions, negations and multiplications (by constants or
+not), multiplications by powers of two written as `Concat(Extract(..), 0)`, and truncations `Extract(h, 0, ..)`
+is a polynomial over its other subterms (its atoms, each read as its unsigned value) with coefficients mod
+2**w: truncation to fewer bits is reduction mod a smaller power of two, a ring homomorphism, so it keeps the
+polynomial. `ZeroExt(k, a)` is a's unsigned value: the atom a itself. Everything else (right shifts, high bit
+selects, sign extension, comparisons, selects, lookups) is an atom, rebuilt from its operands' canonical forms,
+so two atoms spelt alike over equal forms are the same z3 term. Each polynomial is rebuilt as the sum of its
+monomials in one order; the rewritten term is the same function as the original.
+
+Why: unsharp's output kernel (schedule 4) sums 49 weighted taps in u16. The reference keeps `(uint16)0 * tap`
+terms and the compute JSON regroups the additions (`balance_chains`), so z3 was left proving a regrouped sum of
+products mod 2**16 bit by bit and found no answer in 30 s. Rewritten, both sides hold the same sum as one z3
+term, which `prove_cut` then cuts. What is left differing in form (there the reciprocal table read: 8 bits
+zero-extended in the netlist, 16 in the reference, inside products) is met by `swept`: each pair of maximal
+differing subterms proved equal by z3 alone is replaced by one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import z3
+
+MAX_PRODUCT = 256  # monomials a product may expand to before it is kept as an atom
+Poly = dict[tuple[int, ...], int]  # monomial (atom ids, sorted, repeated for powers) -> coefficient mod 2**w
+
+_ARITHMETIC = {z3.Z3_OP_BADD, z3.Z3_OP_BSUB, z3.Z3_OP_BNEG, z3.Z3_OP_BMUL, z3.Z3_OP_CONCAT, z3.Z3_OP_EXTRACT,
+               z3.Z3_OP_BNUM, z3.Z3_OP_ZERO_EXT}
+
+
+class Canonical:
+    """Rewrites terms; one instance for both sides of a proof, so that their atoms are the same terms."""
+
+    def __init__(self) -> None:
+        self.atoms: dict[int, z3.BitVecRef] = {}  # atom id -> its (rewritten) term
+        self.order: dict[int, tuple[int, int]] = {}  # atom id -> sort key: z3's structural hash first
+        self.terms: dict[int, z3.ExprRef] = {}  # memo by original term id
+        self.polys: dict[int, Poly] = {}
+
+    def term(self, t: z3.ExprRef) -> z3.ExprRef:
+        """`t` rewritten: the same function of the same variables."""
+        got = self.terms.get(t.get_id())
+        if got is None:
+            if z3.is_bv(t) and _arithmetic(t):
+                got = self._rebuild(self._poly(t), t.size())
+            elif t.num_args() == 0:
+                got = t
+            else:
+                got = t.decl()(*[self.term(c) for c in t.children()])
+            self.terms[t.get_id()] = got
+        return got
+
+    def _poly(self, t: z3.BitVecRef) -> Poly:
+        got = self.polys.get(t.get_id())
+        if got is None:
+            got = self._compute(t) if _arithmetic(t) else self._atom(self.term(t))
+            self.polys[t.get_id()] = got
+        return got
+
+    def _compute(self, t: z3.BitVecRef) -> Poly:
+        w, kind, kids = t.size(), t.decl().kind(), t.children()
+        if kind == z3.Z3_OP_BNUM:
+            return _reduce({(): t.as_long()}, w)
+        if kind == z3.Z3_OP_BADD:
+            return _reduce(_sum([self._poly(c) for c in kids]), w)
+        if kind == z3.Z3_OP_BSUB:
+            first, *rest = [self._poly(c) for c in kids]
+            return _reduce(_sum([first, *[_scale(p, -1) for p in rest]]), w)
+        if kind == z3.Z3_OP_BNEG:
+            return _reduce(_scale(self._poly(kids[0]), -1), w)
+        if kind == z3.Z3_OP_BMUL:
+            out: Poly = {(): 1}
+            for c in kids:
+                factor = self._poly(c)
+                if len(out) * len(factor) > MAX_PRODUCT:  # expanding would blow up: a product of sums stays one
+                    return self._atom(t.decl()(*[self.term(c) for c in kids]))
+                out = _reduce(_product(out, factor), w)
+            return out
+        if kind == z3.Z3_OP_EXTRACT:  # low bits only (`_arithmetic`): the value mod 2**(h + 1)
+            return _reduce(self._poly(kids[0]), w)
+        if kind == z3.Z3_OP_ZERO_EXT:  # the operand's unsigned value, exactly
+            return self._atom(self.term(kids[0]))
+        return self._concat(kids, w)
+
+    def _concat(self, kids: list, w: int) -> Poly:
+        """The top part's value mod 2**its width suffices (shifted up, it fills the top bits); each lower part
+        counts with its exact unsigned value, an atom (or a constant)."""
+        parts, shift = [], w
+        for i, c in enumerate(kids):
+            shift -= c.size()
+            p = self._poly(c) if i == 0 or z3.is_bv_value(c) else self._atom(self.term(c))
+            parts.append(_scale(p, 1 << shift))
+        return _reduce(_sum(parts), w)
+
+    def _atom(self, t: z3.BitVecRef) -> Poly:
+        key = t.get_id()
+        if key not in self.atoms:
+            self.atoms[key] = t
+            self.order[key] = (t.hash(), len(self.order))
+        return {(key,): 1}
+
+    def _rebuild(self, poly: Poly, w: int) -> z3.BitVecRef:
+        ordered = lambda ids: tuple(self.order[i] for i in ids)  # noqa: E731
+        terms = []
+        for mono in sorted(poly, key=lambda m: (len(m), ordered(m))):
+            factors = [self._fit(self.atoms[i], w) for i in sorted(mono, key=lambda i: self.order[i])]
+            coeff = poly[mono]
+            if coeff != 1 or not factors:
+                factors.insert(0, z3.BitVecVal(coeff, w))
+            term = factors[0]
+            for f in factors[1:]:
+                term = term * f
+            terms.append(term)
+        if not terms:
+            return z3.BitVecVal(0, w)
+        total = terms[0]
+        for t in terms[1:]:
+            total = total + t
+        return total
+
+    @staticmethod
+    def _fit(atom: z3.BitVecRef, w: int) -> z3.BitVecRef:
+        """The atom's unsigned value mod 2**w, as a w-bit term."""
+        n = atom.size()
+        return atom if n == w else z3.ZeroExt(w - n, atom) if n < w else z3.Extract(w - 1, 0, atom)
+
+
+MAX_PAIRS = 32  # differing subterm pairs `swept` tries
+
+
+def swept(given: list, ours: list, theirs: list, proves: Callable[[list], bool]) -> list:
+    """`ours` with each maximal subterm where it differs in form from `theirs` (going down both alike while their
+    operators agree) replaced by the term of `theirs` there, where `proves([*given, a != b])` shows them equal:
+    then, under `given`, the result equals `ours`. Two sides alike but for a table read spelt differently inside
+    products meet as one term, where z3 would compare the products bit by bit."""
+    pairs: dict[tuple[int, int], tuple] = {}
+    for a, b in zip(ours, theirs):
+        _differences(a, b, pairs, set())
+    proved = [(a, b) for a, b in list(pairs.values())[:MAX_PAIRS] if proves([*given, a != b])]
+    return [z3.substitute(t, *proved) for t in ours] if proved else ours
+
+
+def _differences(a: z3.ExprRef, b: z3.ExprRef, out: dict, seen: set) -> None:
+    if a.eq(b) or (a.get_id(), b.get_id()) in seen:
+        return
+    seen.add((a.get_id(), b.get_id()))
+    alike = (a.num_args() == b.num_args() > 0 and a.decl().kind() == b.decl().kind()
+             and a.decl().params() == b.decl().params() and a.decl().kind() != z3.Z3_OP_UNINTERPRETED)
+    if alike:
+        for x, y in zip(a.children(), b.children()):
+            _differences(x, y, out, seen)
+    elif z3.is_bv(a) and a.sort() == b.sort() and not z3.is_bv_value(a):
+        out.setdefault((a.get_id(), b.get_id()), (a, b))
+
+
+def _arithmetic(t: z3.BitVecRef) -> bool:
+    kind = t.decl().kind()
+    if kind not in _ARITHMETIC:
+        return False
+    if kind == z3.Z3_OP_EXTRACT:
+        return t.params()[1] == 0
+    return True
+
+
+def _reduce(p: Poly, w: int) -> Poly:
+    m = (1 << w) - 1
+    return {k: v & m for k, v in p.items() if v & m}
+
+
+def _sum(polys: list[Poly]) -> Poly:
+    out: Poly = {}
+    for p in polys:
+        for k, v in p.items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
+def _scale(p: Poly, c: int) -> Poly:
+    return {k: v * c for k, v in p.items()}
+
+
+def _product(a: Poly, b: Poly) -> Poly:
+    out: Poly = {}
+    for ka, va in a.items():
+        for kb, vb in b.items():
+            k = tuple(sorted(ka + kb))
+            out[k] = out.get(k, 0) + va * vb
+    return out
