@@ -285,11 +285,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     if depth is None:  # a budget's cuts start with these lanes
         one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
         plan_planes(pipe, plan, one.x_dim, scalars(plan))
-    fitted = _lanes_of_a_reduction_output(pipe, plan, accelerated, lanes)
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, fitted, 1 if plan.channel else 0, registers)
-    if fitted < lanes and not plan.lanes.note:
-        plan.lanes.note = (f"{lanes} pixels per cycle is not reachable: the output '{accelerated.name}' is a "
-                           f"reduction, whose last transfer cannot be guarded, and {lanes} does not divide its width")
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers)
     # a transposed stream (`im(y, x)`) carries a pixel a transfer, as a stream of channels taken one at a time does
     plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan)) | (
         transposed(pipe, plan, plan.lanes.x_dim) & {id(f) for f in streams})
@@ -570,14 +566,6 @@ def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
                 xa = f.args[lp.x_dim.get(id(f), 0)]
                 lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, xa)}, {lp.of(f)}, up)")
     return lines
-
-
-def _lanes_of_a_reduction_output(pipe: Pipeline, plan: _Plan, acc: Function, lanes: int) -> int:
-    """The most lanes up to `lanes` for the accelerated Func: an output with updates cannot guard an uneven last
-    transfer (hwlower refuses GuardWithIf on its loops) nor round up past its bound, so its lanes divide its width."""
-    if acc is not plan.output or len(pipe.definitions(acc)) == 1:
-        return lanes
-    return next(k for k in range(lanes, 0, -1) if k == 1 or not _uneven(plan, acc, k))
 
 
 def _uneven(plan: _Plan, acc: Function, lanes: int) -> bool:

@@ -91,26 +91,28 @@ def test_an_output_read_by_another_is_autoscheduled_and_bit_exact(kind, simulato
     assert sum(b["words"] for b in rep["buffers"]) == sum(b["min_words"] for b in rep["buffers"])
 
 
-def _upsampled_sum(width: int):
-    """A 2x2 sum over an upsampled image (fuzz --auto 159508): the output is a reduction."""
+def _upsampled_sum(width: int, taps: int = 2):
+    """A taps x 2 sum over an upsampled image (fuzz --auto 159508): the output is a reduction."""
     x, y = hl.vars("x y")
     image = hl.ImageParam(hl.UInt(16), 2, "input")
     out = hl.Func("out")
-    r = hl.RDom([(0, 2), (0, 2)], "r")
+    r = hl.RDom([(0, taps), (0, 2)], "r")
     out[x, y] = hl.u16(0)
     out[x, y] += image[(x + r.x) / 2, (y + r.y) / 2]
     out.set_estimates([(0, width), (0, 3)])
     return out
 
 
-@pytest.mark.parametrize(("width", "lanes"), [(11, 1), (12, 2)])
-def test_a_reduction_output_takes_the_lanes_that_divide_its_width(width, lanes, build_dir):
-    # its last transfer cannot be guarded (nor rounded up past its bound): 2 lanes over 11 columns would be refused
-    out = _upsampled_sum(width)
+@pytest.mark.parametrize(("width", "taps"), [(11, 2), (12, 2), (11, 7)])
+def test_a_reduction_output_over_an_odd_width_guards_its_last_transfer(width, taps, build_dir):
+    # Session 26 gave such an output one lane at odd widths (2 lanes were refused: its box, grown to whole steps of
+    # x / 2, was wider than its loops, fuzz 159529's cause too); 7 taps along x stay serial
+    out = _upsampled_sum(width, taps)
     got = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": "2"}))
-    assert (f"unroll(xi, {lanes}" in got.schedule_source) == (lanes > 1)
-    assert ("is a reduction, whose last transfer cannot be guarded" in got.schedule_source) == (lanes == 1)
-    design = hl.compile(out, name=f"auto_reduction_output_{width}")
+    tail = ", hl.TailStrategy.GuardWithIf)" if width % 2 else ", up)"
+    assert "unroll(xi, 2" + tail in got.schedule_source
+    design = hl.compile(out, name=f"auto_reduction_output_{width}_{taps}")
     for simulator in SIMULATORS:
-        res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir)
-        assert res.cycles == design.report["predicted_cycles"]
+        res = design.check(design.example_inputs(3), simulator=simulator, build_dir=build_dir, bubbles=0.2,
+                           backpressure=0.2, seed=3)
+        assert res.cycles >= design.report["ideal_cycles"]
