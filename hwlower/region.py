@@ -81,6 +81,7 @@ def _split_or_fused(f: Function, var: str) -> bool:
     return any((isinstance(d, Split) and d.old == var) or (isinstance(d, Fuse) and var in (d.inner, d.outer))
                for d in f.definitions[0].schedule.directives)
 
+
 def _check_accelerate_loops(pipe: Pipeline, out: Function) -> None:
     """Refuse a hw_accelerate call whose loops `out` does not have, or whose store loop leaves no loop inside."""
     compute_var, store_var, loc = accelerate_call(out)
