@@ -15,12 +15,14 @@ from collections.abc import Iterable, Iterator
 import islpy as isl
 
 from . import checker as ck
-from .ir import Bank, BankPort, BufferPlan, OpSchedule, ReadPort
+from .ir import Bank, BankPort, BufferPlan, OpSchedule
+from .iteration_boxes import box_set
 from .polyhedral import Program, point_values
-from .timing import bounds
 
 # (the buffer write port producing the values, { reader iteration -> that port's op iteration (tuple V) })
 Values = tuple[str, isl.Map]
+# { chained bank write port -> { buffer write port -> { its feeder's iteration (tuple X) -> value } } }
+Fed = dict[str, dict[str, isl.Map]]
 
 
 def feeder(buf: BufferPlan, w: BankPort) -> BankPort | None:
@@ -31,7 +33,7 @@ def feeder(buf: BufferPlan, w: BankPort) -> BankPort | None:
 def flow_values(buf: BufferPlan, r: BankPort, prog: Program, rn: str) -> Iterator[Values]:
     """The values read port r must load for its own load's flows, over its domain (tuple rn)."""
     ports = {(p.op, p.lane): p.name for p in buf.write_ports}
-    dom = _domain(rn, r)
+    dom = box_set(rn, r.domain)
     for f in prog.flows:
         if f.buffer == buf.name and f.dst.name == r.op and f.load == r.load and f.dst_lane in (r.lane, *r.shared):
             m = f.rel.reverse().set_tuple_name(isl.dim_type.in_, rn).set_tuple_name(isl.dim_type.out, "V")
@@ -53,7 +55,7 @@ def register_values(buf: BufferPlan, r: BankPort, prog: Program, rn: str,
         for f in prog.flows:
             if f.buffer != buf.name or (f.dst.name, f.load, f.dst_lane) != (p.op, p.load, p.lane):
                 continue
-            need = f.rel.intersect_range(_domain(f.dst.time_name, p))
+            need = f.rel.intersect_range(box_set(f.dst.time_name, p.domain))
             shifted = ck._op_cycles(op, f.dst.time_name, f.read_offset - after[p.tap]).intersect_domain(need.range())
             at = shifted.apply_range(rc.reverse())  # { read iteration -> r's iteration k cycles before }
             missing = need.range().subtract(at.domain())
@@ -65,27 +67,31 @@ def register_values(buf: BufferPlan, r: BankPort, prog: Program, rn: str,
             yield ports[(f.src.name, f.src_lane)], m
 
 
-def through(buf: BufferPlan, bank: Bank, r: BankPort, wanted: Iterable[Values], names: dict[str, str],
-            prog: Program, ops: dict[str, OpSchedule]) -> Iterator[tuple[BankPort, isl.Map]]:
+def fed_values(buf: BufferPlan, bank: Bank, prog: Program, ops: dict[str, OpSchedule]) -> Fed:
+    """The values each chained write port of `bank` writes: those its feeding read port is proven to load
+    (computed once per bank: every read port of the bank looks them up)."""
+    return {w.name: loaded_values(buf, f, prog, ops) for w in bank.write_ports if (f := feeder(buf, w)) is not None}
+
+
+def through(bank: Bank, r: BankPort, wanted: Iterable[Values], names: dict[str, str],
+            fed: Fed) -> Iterator[tuple[BankPort, isl.Map]]:
     """(write port, { r's iteration -> write iteration }) for the values `wanted`, through each write port of
-    r's region that writes them."""
+    r's region that writes them (`fed`: the bank's `fed_values`)."""
     region = [w for w in bank.write_ports if w.region == r.region]
-    fed = {w.name: feeder(buf, w) for w in region}
-    chained = any(fed.values())
-    loaded = {w.name: loaded_values(buf, f, prog, ops) for w in region if (f := fed[w.name]) is not None}
+    chained = any(w.name in fed for w in region)
     for port, m in wanted:
         for w in region:
             wn = names[w.name]
-            if fed[w.name] is None:
+            if w.name not in fed:
                 if w.source != port:
                     continue
                 got = m.set_tuple_name(isl.dim_type.out, wn)
                 # a stream write port beside a chained one writes some values only (those the chain never loads)
-                yield w, got.intersect_range(_domain(wn, w)) if chained else got
+                yield w, got.intersect_range(box_set(wn, w.domain)) if chained else got
                 continue
-            writes = loaded[w.name].get(port)
+            writes = fed[w.name].get(port)
             if writes is not None:
-                writes = writes.set_tuple_name(isl.dim_type.in_, wn).intersect_domain(_domain(wn, w))
+                writes = writes.set_tuple_name(isl.dim_type.in_, wn).intersect_domain(box_set(wn, w.domain))
                 yield w, m.apply_range(writes.reverse())
 
 
@@ -96,7 +102,3 @@ def loaded_values(buf: BufferPlan, f: BankPort, prog: Program, ops: dict[str, Op
     for port, m in [*flow_values(buf, f, prog, "X"), *register_values(buf, f, prog, "X", ops)]:
         out[port] = m if port not in out else out[port].union(m)
     return out
-
-
-def _domain(name: str, p: BankPort | ReadPort) -> isl.Set:
-    return isl.Set(f"{{ {name}[{', '.join(f't{k}' for k in range(len(p.domain)))}] : {bounds(p.domain)} }}")

@@ -38,12 +38,12 @@ MAX_PIECES = 9  # reads a read is split into at most (each its own controller)
 
 # (dim, modulus) -> the reads split by residue (`_split_reads`): the same with and without registers after bank
 # read ports, so `mapping` splits them once
-Splits = dict[tuple[int, int], "list[mp._Read] | None"]
+Splits = dict[tuple[int, int], "list[mp.Read] | None"]
 
 
-def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[mp._Read],
-                   wports: mp._WritePorts, slices: int, best: mp._Organised, fold: bool = False,
-                   splits: Splits | None = None) -> mp._Organised:
+def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[mp.Read],
+                   wports: mp.WritePorts, slices: int, best: mp.Organised, fold: bool = False,
+                   splits: Splits | None = None) -> mp.Organised:
     """`best`, or the mapping with banks by residue that stores fewer words in no more tiles. Tried only where the
     addressed reads take more than one bank (more reads than a tile's read ports: banks holding the same rows).
     With `fold`, the split reads that are others delayed are registers after their bank read ports. `splits`
@@ -61,15 +61,15 @@ def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, read
             # The banks by residue alone already cost their words and tiles: a trial is dropped as soon as they
             # reach what would make the comparison below reject it (its banks' circular sizes are most of the
             # mapping's time, each an isl question of its own).
-            budget = (mp._words(wports, best) - len(wports), mp._tiles(best))
+            budget = (mp.organised_words(wports, best) - len(wports), mp.organised_tiles(best))
             banker = functools.partial(_residue_banks, dim=k, modulus=m, budget=budget)
             try:
-                got = mp._organise(prog, sched, target, name, split, wports, slices, banker, fold)
+                got = mp.organise(prog, sched, target, name, split, wports, slices, banker, fold)
             except (MemoryMappingError, _OverBudget):
                 continue  # more write streams or read controllers than a tile has, or no better than `best`
             if fold and mp.folds_clash(got):
                 continue
-            if mp._tiles(got) <= mp._tiles(best) and mp._words(wports, got) < mp._words(wports, best):
+            if mp.improves(wports, got, best):
                 best = got
     return best
 
@@ -77,12 +77,12 @@ def residue_banked(prog: Program, sched: Schedule, target: CGRA, name: str, read
 
 # ---- reads split by residue -------------------------------------------------------------------------------
 
-def _split_reads(prog: Program, sched: Schedule, buf: str, reads: list[mp._Read], k: int,
-                 m: int) -> list[mp._Read] | None:
+def _split_reads(prog: Program, sched: Schedule, buf: str, reads: list[mp.Read], k: int,
+                 m: int) -> list[mp.Read] | None:
     """The reads with each addressed one split into reads whose element along dim k has one residue modulo m
     (None: a read would be split into too many, or none changes residue: nothing to bank). Read ports are
     renumbered in order."""
-    out: list[mp._Read] = []
+    out: list[mp.Read] = []
     split_any = False
     for r in reads:
         if r.port.delay is not None or r.by_writes:
@@ -98,7 +98,7 @@ def _split_reads(prog: Program, sched: Schedule, buf: str, reads: list[mp._Read]
     return [dataclasses.replace(r, port=dataclasses.replace(r.port, name=f"{buf}.r{j}")) for j, r in enumerate(out)]
 
 
-def _residue_boxes(prog: Program, r: mp._Read, k: int, m: int) -> list[tuple[Dim, ...]] | None:
+def _residue_boxes(prog: Program, r: mp.Read, k: int, m: int) -> list[tuple[Dim, ...]] | None:
     """The read's domain cut along each time dim that changes its element's residue along dim k: every p-th
     iteration from each of the first p (p = m / gcd(m, the element's step per iteration)), so that in each box
     the residue is one (None: more than `MAX_PIECES` boxes)."""
@@ -114,7 +114,7 @@ def _residue_boxes(prog: Program, r: mp._Read, k: int, m: int) -> list[tuple[Dim
     return [tuple(box) for box in itertools.product(*cuts)]
 
 
-def _piece(prog: Program, sched: Schedule, buf: str, r: mp._Read, box: tuple[Dim, ...]) -> mp._Read:
+def _piece(prog: Program, sched: Schedule, buf: str, r: mp.Read, box: tuple[Dim, ...]) -> mp.Read:
     """The read over `box` (part of its domain): its flow restricted to it, its controller over it."""
     f = r.flow
     if box == r.port.domain:
@@ -123,15 +123,15 @@ def _piece(prog: Program, sched: Schedule, buf: str, r: mp._Read, box: tuple[Dim
     flow = dataclasses.replace(f, rel=f.rel.intersect_range(isl.Set(f"{{ {f.dst.time_name}[{ts}] : {bounds(box)} }}")))
     t = sched.timing[f.dst.name]
     addr = mp.element_address(prog, buf, _load(prog, r).index, f.dst, f.dst_lane, box)
-    ctrl = mp.controller(box, t.rates, t.delay + f.read_offset + mp._offset(box, f.dst.time_dims, t.rates), addr)
-    return mp._Read(dataclasses.replace(r.port, domain=box, controller=ctrl), flow)
+    ctrl = mp.controller(box, t.rates, t.delay + f.read_offset + mp.box_offset(box, f.dst.time_dims, t.rates), addr)
+    return mp.Read(dataclasses.replace(r.port, domain=box, controller=ctrl), flow)
 
 
-def _load(prog: Program, r: mp._Read) -> Access:
+def _load(prog: Program, r: mp.Read) -> Access:
     return next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
 
 
-def _residue(prog: Program, r: mp._Read, k: int, m: int) -> int:
+def _residue(prog: Program, r: mp.Read, k: int, m: int) -> int:
     """The residue modulo m of the elements the read takes along dim k (one over its domain)."""
     env = {d.var: v for d, v in zip(r.flow.dst.lane_dims, r.port.lane)} | {d.var: d.min for d in r.port.domain}
     return _load(prog, r).index[k].evaluate(env) % m
@@ -143,19 +143,19 @@ class _OverBudget(Exception):
     """The banks by residue made so far store at least the words, or take more tiles, than the budget allows."""
 
 
-def _residue_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[mp._Read],
-                   wports: mp._WritePorts, slices: int, first: int, *, dim: int, modulus: int,
+def _residue_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[mp.Read],
+                   wports: mp.WritePorts, slices: int, first: int, *, dim: int, modulus: int,
                    budget: tuple[int, int] | None = None) -> tuple[list[Bank], dict[str, str]]:
     """A `mapping._Banker`: per residue, the reads (one bank read port for reads of the same words in the same
     cycles) on tile read ports that each serve reads of disjoint cycles, two tile read ports per bank. With a
-    `budget` (words as `mapping._words` counts a bank's, tiles), raise `_OverBudget` once the banks reach either
-    (those words or more, more tiles): the mapping holding them would store no fewer words or take more tiles."""
-    classes: dict[int, list[mp._Read]] = {}
+    `budget` (words as `mapping.organised_words` counts a bank's, tiles), raise `_OverBudget` once the banks reach
+    either (those words or more, more tiles): the mapping holding them would store no fewer words or take more tiles."""
+    classes: dict[int, list[mp.Read]] = {}
     for r in reads:
         classes.setdefault(_residue(prog, r, dim, modulus), []).append(r)
     groups = []  # (the reads by the first of those reading the same words, one bank's tile read ports)
     for res in sorted(classes):
-        same = mp._same_words(classes[res])
+        same = mp.same_words(classes[res])
         ports = _tile_ports(prog, sched, list(same))
         groups += [(same, ports[j: j + target.mem_tile_read_ports])
                    for j in range(0, len(ports), target.mem_tile_read_ports)]
@@ -177,9 +177,9 @@ def _check_budget(budget: tuple[int, int] | None, words: int, tiles: int) -> Non
         raise _OverBudget
 
 
-def _tile_ports(prog: Program, sched: Schedule, reads: list[mp._Read]) -> list[list[mp._Read]]:
+def _tile_ports(prog: Program, sched: Schedule, reads: list[mp.Read]) -> list[list[mp.Read]]:
     """The reads on tile read ports, first fit in buffer order: reads on one port fire in disjoint cycles."""
-    ports: list[list[mp._Read]] = []
+    ports: list[list[mp.Read]] = []
     busy: list[isl.Set] = []  # the cycles each tile read port reads in
     for r in sorted(reads, key=lambda r: (_least(prog, r), reads.index(r))):
         cycles = _read_cycles(sched, r)
@@ -194,12 +194,12 @@ def _tile_ports(prog: Program, sched: Schedule, reads: list[mp._Read]) -> list[l
     return ports
 
 
-def _least(prog: Program, r: mp._Read) -> tuple[int, ...]:
-    box = mp._elements(_load(prog, r).index, r.flow.dst, r.port.lane, r.port.domain)
+def _least(prog: Program, r: mp.Read) -> tuple[int, ...]:
+    box = mp.element_hull(_load(prog, r).index, r.flow.dst, r.port.lane, r.port.domain)
     return tuple(reversed([e[0] for e in box]))
 
 
-def _read_cycles(sched: Schedule, r: mp._Read) -> isl.Set:
+def _read_cycles(sched: Schedule, r: mp.Read) -> isl.Set:
     s, t = r.flow.dst, sched.timing[r.flow.dst.name]
     return _box_cycles(s.time_name, s.time_dims, t.rates, t.delay + r.flow.read_offset, r.port.domain)
 
@@ -214,8 +214,8 @@ def _box_cycles(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
     return flat_map(name, dims, rates, offset).intersect_domain(within).range()
 
 
-def _bank(prog: Program, sched: Schedule, target: CGRA, buf: str, ports: list[list[mp._Read]],
-          same: dict[mp._Read, list[mp._Read]], wports: mp._WritePorts, slices: int,
+def _bank(prog: Program, sched: Schedule, target: CGRA, buf: str, ports: list[list[mp.Read]],
+          same: dict[mp.Read, list[mp.Read]], wports: mp.WritePorts, slices: int,
           name: str) -> tuple[Bank, dict[str, str]]:
     """One tile's bank: the elements its reads take, written by their streams, read through `ports` (the first
     read of each tile read port owns it, the others share it)."""
@@ -224,14 +224,14 @@ def _bank(prog: Program, sched: Schedule, target: CGRA, buf: str, ports: list[li
     srcs = [v for _, v in mine]
     if len(srcs) > target.mem_tile_write_ports:
         raise MemoryMappingError(f"buffer '{buf}': a bank by residue needs {len(srcs)} write streams")
-    hull, writes, words = mp._region_layout(prog, sched, buf, reads, srcs)
+    hull, writes, words = mp.region_layout(prog, sched, buf, reads, srcs)
     wps = tuple(BankPort(f"{name}.w{k}", "write", src.name, lane, box, ctrl, source=wports[(src.name, lane)].name,
                          region=(0, words)) for k, (src, lane, box, ctrl) in enumerate(writes))
     owners = [port[0] for port in ports]
     order = owners + [r for port in ports for r in port[1:]]
     owner_of = {r: f"{name}.r{owners.index(port[0])}" for port in ports for r in port[1:]}
     rps = tuple(BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain,
-                         mp._read_controller(prog, sched, buf, r, hull), load=r.port.load, region=(0, words),
+                         mp.read_controller(prog, sched, buf, r, hull), load=r.port.load, region=(0, words),
                          shared=tuple(o.port.lane for o in same[r][1:]), shares=owner_of.get(r))
                 for k, r in enumerate(order))
     served = {o.port.name: p.name for r, p in zip(order, rps) for o in same[r]}

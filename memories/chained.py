@@ -29,18 +29,18 @@ from . import circular
 from . import mapping as mp
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, Controller, Dim
-from .iteration_boxes import strided_hull
+from .iteration_boxes import box_set, strided_hull
 from .polyhedral import Access, Program, Stmt, affine_str
 from .schedule import Schedule, flow_delay
 from .timing import bounds, cycle_expr
 
 
-def chained_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[mp._Read],
-                  wports: mp._WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
+def chained_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[mp.Read],
+                  wports: mp.WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
     """A `mapping._Banker`: the reads of one write stream by age, youngest first, in banks of a tile's read ports,
     each bank after the first written from the one before's oldest read port."""
     srcs = {(r.flow.src.index, r.flow.src_lane): (r.flow.src, r.flow.src_lane) for r in reads}
-    same = mp._same_words(reads)
+    same = mp.same_words(reads)
     per = target.mem_tile_read_ports
     if len(srcs) != 1 or len(same) <= per:
         raise MemoryMappingError(f"buffer '{buf}': no chain of banks (one write stream, more reads than a tile's)")
@@ -49,7 +49,7 @@ def chained_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads:
     order = sorted(same, key=lambda r: (ages[r], list(same).index(r)))
     banks: list[Bank] = []
     served: dict[str, str] = {}
-    feeder: tuple[mp._Read, BankPort] | None = None
+    feeder: tuple[mp.Read, BankPort] | None = None
     for j in range(0, len(order), per):
         chunk = order[j: j + per]
         bank = _bank(prog, sched, target, buf, chunk, same, wports, slices, (src, lane), feeder,
@@ -61,25 +61,25 @@ def chained_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads:
     return banks, served
 
 
-def _bank(prog: Program, sched: Schedule, target: CGRA, buf: str, chunk: list[mp._Read],
-          same: dict[mp._Read, list[mp._Read]], wports: mp._WritePorts, slices: int,
-          stream: tuple[Stmt, tuple[int, ...]], feeder: tuple[mp._Read, BankPort] | None, name: str) -> Bank:
+def _bank(prog: Program, sched: Schedule, target: CGRA, buf: str, chunk: list[mp.Read],
+          same: dict[mp.Read, list[mp.Read]], wports: mp.WritePorts, slices: int,
+          stream: tuple[Stmt, tuple[int, ...]], feeder: tuple[mp.Read, BankPort] | None, name: str) -> Bank:
     src, lane = stream
     if feeder is None:
-        hull, writes, words = mp._region_layout(prog, sched, buf, chunk, [(lane, src)])
+        hull, writes, words = mp.region_layout(prog, sched, buf, chunk, [(lane, src)])
         wps = [BankPort(f"{name}.w{k}", "write", s.name, ln, box, ctrl, source=wports[(s.name, ln)].name,
                         region=(0, words)) for k, (s, ln, box, ctrl) in enumerate(writes)]
     else:
         hull, wps, words = _fed(prog, sched, buf, chunk, wports, stream, feeder, name)
     rps = [BankPort(f"{name}.r{k}", "read", r.port.op, r.port.lane, r.port.domain,
-                    mp._read_controller(prog, sched, buf, r, hull), load=r.port.load, region=(0, words),
+                    mp.read_controller(prog, sched, buf, r, hull), load=r.port.load, region=(0, words),
                     shared=tuple(o.port.lane for o in same[r][1:])) for k, r in enumerate(chunk)]
     return Bank(name, "addressed", words, math.ceil(words / target.mem_tile_words), slices, tuple(wps), tuple(rps))
 
 
-def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp._Read], wports: mp._WritePorts,
-         stream: tuple[Stmt, tuple[int, ...]], feeder: tuple[mp._Read, BankPort],
-         name: str) -> tuple[mp._Elements, list[BankPort], int]:
+def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp.Read], wports: mp.WritePorts,
+         stream: tuple[Stmt, tuple[int, ...]], feeder: tuple[mp.Read, BankPort],
+         name: str) -> tuple[mp.Elements, list[BankPort], int]:
     """(elements, write ports, circular words) of a bank written from `feeder`'s last loads, and from the stream
     for the values its reads take that the feeder never loads."""
     src, lane = stream
@@ -99,23 +99,23 @@ def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp._Read], wports
     boxes: list[tuple[Dim, ...]] = []
     if not rest.is_empty():
         box = strided_hull(rest, src.time_dims)
-        if not _box_set(src.time_name, box).is_equal(rest):
+        if not box_set(src.time_name, box).is_equal(rest):
             raise MemoryMappingError(f"buffer '{buf}': the values the feeder never loads are not a box")
         boxes.append(box)
     load = _load(prog, f)
-    hull = _merge([mp._elements(load.index, f.flow.dst, f.port.lane, fed)]
-                  + [mp._elements(store.index, src, lane, b) for b in boxes])
+    hull = _merge([mp.element_hull(load.index, f.flow.dst, f.port.lane, fed)]
+                  + [mp.element_hull(store.index, src, lane, b) for b in boxes])
     tf, ts = sched.timing[f.port.op], sched.timing[src.name]
-    start = tf.delay + f.flow.read_offset + mp._offset(fed, f.flow.dst.time_dims, tf.rates)
+    start = tf.delay + f.flow.read_offset + mp.box_offset(fed, f.flow.dst.time_dims, tf.rates)
     chain = mp.controller(fed, tf.rates, start,
                           mp.element_address(prog, buf, load.index, f.flow.dst, f.port.lane, fed, hull))
     writes: list[_Stream] = [(f.flow.dst.time_name, fed, tf.rates, start, chain,
                [fed_values.apply_range(r.flow.rel) for r in chunk])]
     for box in boxes:
-        ctrl = mp.controller(box, ts.rates, ts.delay + src.latency + mp._offset(box, src.time_dims, ts.rates),
+        ctrl = mp.controller(box, ts.rates, ts.delay + src.latency + mp.box_offset(box, src.time_dims, ts.rates),
                              mp.element_address(prog, buf, store.index, src, lane, box, hull))
         writes.append((src.time_name, box, ts.rates, ctrl.cycle_starting_addr, ctrl,
-                       [r.flow.rel.intersect_domain(_box_set(src.time_name, box)) for r in chunk]))
+                       [r.flow.rel.intersect_domain(box_set(src.time_name, box)) for r in chunk]))
     words = _words(buf, chunk, sched, writes)
     wps = [BankPort(f"{name}.w0", "write", f.port.op, f.port.lane, fed, chain, source=fport.name, region=(0, words))]
     wps += [BankPort(f"{name}.w{1 + k}", "write", src.name, lane, box, w[4], source=wports[(src.name, lane)].name,
@@ -127,7 +127,7 @@ def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp._Read], wports
 _Stream = tuple[str, tuple[Dim, ...], tuple[int, ...], int, Controller, list[isl.Map]]
 
 
-def _words(buf: str, chunk: list[mp._Read], sched: Schedule, writes: list[_Stream]) -> int:
+def _words(buf: str, chunk: list[mp.Read], sched: Schedule, writes: list[_Stream]) -> int:
     """The circular words of the bank's write streams, each with its flows to the chunk's reads."""
     streams = []
     for name, box, rates, start, ctrl, rels in writes:
@@ -139,7 +139,7 @@ def _words(buf: str, chunk: list[mp._Read], sched: Schedule, writes: list[_Strea
     return circular.circular_words(buf, tuple(streams))
 
 
-def _after(sched: Schedule, buf: str, f: mp._Read, fed_values: isl.Map, r: mp._Read, got: isl.Map) -> None:
+def _after(sched: Schedule, buf: str, f: mp.Read, fed_values: isl.Map, r: mp.Read, got: isl.Map) -> None:
     """Every load of `r` comes after the feeder's last load of its value (the chained write's cycle)."""
     tf, tr = sched.timing[f.port.op], sched.timing[r.port.op]
     # the op's cycle formula, also at a root's iterations before the op's box
@@ -156,15 +156,15 @@ def _cycles(s: Stmt, rates: tuple[int, ...], offset: int) -> isl.Map:
     return isl.Map(f"{{ {s.time_name}[{ts}] -> [{cycle_expr(s.time_dims, rates, offset)}] }}")
 
 
-def last_loads(prog: Program, r: mp._Read) -> tuple[Dim, ...] | None:
+def last_loads(prog: Program, r: mp.Read) -> tuple[Dim, ...] | None:
     """The box of r's iterations that load an element for the last time (None: not a box)."""
     loads = _load_map(prog, r, r.port.domain)
     last = loads.reverse().lexmax().range()
     box = strided_hull(last, r.flow.dst.time_dims)
-    return box if _box_set(r.flow.dst.time_name, box).is_equal(last) else None
+    return box if box_set(r.flow.dst.time_name, box).is_equal(last) else None
 
 
-def values(prog: Program, r: mp._Read, box: tuple[Dim, ...]) -> isl.Map:
+def values(prog: Program, r: mp.Read, box: tuple[Dim, ...]) -> isl.Map:
     """{ r's iteration in `box` -> the source's iteration writing the element it loads there }."""
     src = r.flow.src
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
@@ -172,7 +172,7 @@ def values(prog: Program, r: mp._Read, box: tuple[Dim, ...]) -> isl.Map:
     return _load_map(prog, r, box).apply_range(writes.reverse())
 
 
-def _load_map(prog: Program, r: mp._Read, box: tuple[Dim, ...]) -> isl.Map:
+def _load_map(prog: Program, r: mp.Read, box: tuple[Dim, ...]) -> isl.Map:
     return _index_map(r.flow.dst, _load(prog, r), r.port.lane, box)
 
 
@@ -184,16 +184,11 @@ def _index_map(s: Stmt, a: Access, lane: tuple[int, ...], box: tuple[Dim, ...]) 
     return isl.Map(f"{{ {s.time_name}[{', '.join(ts)}] -> B[{idx}] : {bounds(box)} }}")
 
 
-def _load(prog: Program, r: mp._Read) -> Access:
+def _load(prog: Program, r: mp.Read) -> Access:
     return next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
 
 
-def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
-    ts = ", ".join(f"t{k}" for k in range(len(box)))
-    return isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
-
-
-def _merge(parts: list[mp._Elements]) -> mp._Elements:
+def _merge(parts: list[mp.Elements]) -> mp.Elements:
     """The hull of element boxes, on the grid all of them lie on."""
     out = []
     for k in range(len(parts[0])):

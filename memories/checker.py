@@ -321,13 +321,14 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if not _ctrl_map(names[p.name], p.domain, p.controller, False).is_injective():
             _fail(buf.name, f"bank port {p.name} is used more than once in a cycle")
     _check_shared_tile_ports(buf, bank, names)
+    loaded = bank_values.fed_values(buf, bank, prog, ops) if bank.kind == "addressed" else {}
     for r in bank.read_ports:
         covered = None
-        for w, expected in _expected_values(buf, bank, r, prog, names, ops):
+        for w, expected in _expected_values(buf, bank, r, prog, names, loaded):
             _check_bank_read(buf, bank, r, w, expected, names)
             covered = expected.domain() if covered is None else covered.union(expected.domain())
         if bank.kind == "addressed":
-            _check_registers_served(buf, bank, r, prog, names, ops)
+            _check_registers_served(buf, bank, r, prog, names, ops, loaded)
             _check_served(buf, bank, r, prog, names[r.name], covered)
 
 
@@ -407,13 +408,13 @@ def _check_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, name:
 
 
 def _check_registers_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str],
-                            ops: dict[str, OpSchedule]) -> None:
+                            ops: dict[str, OpSchedule], fed: bank_values.Fed) -> None:
     """The words the registers after addressed bank read port r deliver are found there, each written by a write
     port of r's region (a chained bank's feeder is trusted for these values only so)."""
     rn = names[r.name]
     wanted = list(bank_values.register_values(buf, r, prog, rn, ops))
     covered = None
-    for w, expected in bank_values.through(buf, bank, r, wanted, names, prog, ops):
+    for w, expected in bank_values.through(bank, r, wanted, names, fed):
         _check_bank_read(buf, bank, r, w, expected, names)
         covered = expected.domain() if covered is None else covered.union(expected.domain())
     for _, m in wanted:
@@ -437,8 +438,9 @@ def _port_shift(bank: Bank, p: BankPort, op: OpSchedule, fed: BankPort | None = 
 
 
 def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, names: dict[str, str],
-                     ops: dict[str, OpSchedule]) -> Iterator[tuple[BankPort, isl.Map]]:
-    """(write port, { read iteration -> write iteration }) for the values `r` must return."""
+                     fed: bank_values.Fed) -> Iterator[tuple[BankPort, isl.Map]]:
+    """(write port, { read iteration -> write iteration }) for the values `r` must return (`fed`: an addressed
+    bank's `bank_values.fed_values`)."""
     if bank.kind == "delay_line":
         mine = [w for w in bank.write_ports if w.region == r.region]
         if len(mine) != 1:
@@ -457,8 +459,7 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, na
             cond += " and " + " and ".join([f"u{k} = t{k}" for k in range(len(r.domain))] or ["true"])
         yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{us}] : {cond} }}")
         return
-    yield from bank_values.through(buf, bank, r, bank_values.flow_values(buf, r, prog, names[r.name]), names,
-                                   prog, ops)
+    yield from bank_values.through(bank, r, bank_values.flow_values(buf, r, prog, names[r.name]), names, fed)
 
 
 def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expected: isl.Map,

@@ -79,13 +79,13 @@ def _cut(s: isl.Set, dims: tuple[Dim, ...], k: int, depth: int) -> list[tuple[Di
 
 def _as_boxes(s: isl.Set, dims: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:
     whole = hull(s, dims)
-    if _box_set(s.get_tuple_name(), whole).is_equal(s):
+    if box_set(s.get_tuple_name(), whole).is_equal(s):
         return [whole]
     lo, hi = point_values(s.lexmin()), point_values(s.lexmax())
     pieces = _lex_interval(lo, hi, whole)
-    union = _box_set(s.get_tuple_name(), pieces[0])
+    union = box_set(s.get_tuple_name(), pieces[0])
     for b in pieces[1:]:
-        union = union.union(_box_set(s.get_tuple_name(), b))
+        union = union.union(box_set(s.get_tuple_name(), b))
     return pieces if union.is_equal(s) else None
 
 
@@ -128,6 +128,7 @@ def hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
     return tuple(Dim(d.var, a, b - a + 1) for d, a, b in zip(dims, lo, hi))
 
 
-def _box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
+def box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
+    """{ name[t] : t in box }."""
     ts = ", ".join(f"t{k}" for k in range(len(box)))
     return isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")

@@ -42,18 +42,18 @@ from .schedule import Schedule, flow_delay
 
 
 @dataclass(frozen=True, eq=False)
-class _Read:
+class Read:
     port: ReadPort
     flow: Flow
     # a read at no constant delay from its write served as a write tap (`_addressed_as_write_taps`)
     by_writes: bool = False
 
 
-_WritePorts = dict[tuple[str, tuple[int, ...]], WritePort]  # (op, lane) -> its write port
+WritePorts = dict[tuple[str, tuple[int, ...]], WritePort]  # (op, lane) -> its write port
 _Source = tuple[int, tuple[int, ...]]  # (stmt index, lane) of a write stream
 _Write = tuple[Stmt, tuple[int, ...], tuple[Dim, ...], Controller]  # (op, lane, box, controller) of a bank write
 # (min, extent, step) per buffer dimension, x first: the elements a bank holds (min, min + step, ...)
-_Elements = tuple[tuple[int, int, int], ...]
+Elements = tuple[tuple[int, int, int], ...]
 
 
 def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: int) -> BufferPlan:
@@ -61,23 +61,23 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
     buf = prog.nest.buffer(name)
     flows = [f for f in prog.flows if f.buffer == name]
     writers = sorted({(f.src.index, f.src_lane): f for f in flows}.values(), key=lambda f: (f.src.index, f.src_lane))
-    wports = {(f.src.name, f.src_lane): _write_port(prog, sched, name, f.src, f.src_lane, k)
+    wports = {(f.src.name, f.src_lane): logical_write_port(prog, sched, name, f.src, f.src_lane, k)
               for k, f in enumerate(writers)}
-    reads = _read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
+    reads = logical_read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
     slices = math.ceil(buf.type.bits() / target.word_bits)
-    best = _organise(prog, sched, target, name, reads, wports, slices)
+    best = organise(prog, sched, target, name, reads, wports, slices)
     best, reads = _addressed_as_write_taps(prog, sched, target, name, reads, wports, slices, best)
-    if _words(wports, best) > min_words:
+    if organised_words(wports, best) > min_words:
         best, reads = _far_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
     splits: residue.Splits = {}
-    if _words(wports, best) > min_words:
+    if organised_words(wports, best) > min_words:
         best = residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, splits=splits)
-    if _words(wports, best) > min_words:
+    if organised_words(wports, best) > min_words:
         best = _registers_after_reads(prog, sched, target, name, reads, wports, slices, best, splits)
     final, registers, banks = _small_banks_in_registers(target, best)
     level = "mem_tile" if any(not k.in_registers for k in banks) else (
         "register" if registers or banks else "wire")
-    words = _words(wports, best)
+    words = organised_words(wports, best)
     role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
     outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
         g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
@@ -85,24 +85,30 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
                       tuple(wports.values()), tuple(final), tuple(registers), tuple(banks), outs)
 
 
-_Organised = tuple[list[ReadPort], list[Register], list[Bank]]  # the final read ports, registers and banks
+Organised = tuple[list[ReadPort], list[Register], list[Bank]]  # the final read ports, registers and banks
 # (prog, sched, target, buffer, addressed reads, write ports, slices, first bank number) -> (banks, the bank read
 # port serving each read port)
-_Banker = Callable[[Program, Schedule, CGRA, str, list[_Read], _WritePorts, int, int],
+_Banker = Callable[[Program, Schedule, CGRA, str, list[Read], WritePorts, int, int],
                    tuple[list[Bank], dict[str, str]]]
 
 
-def _words(wports: _WritePorts, org: _Organised) -> int:
+def organised_words(wports: WritePorts, org: Organised) -> int:
     """Storage as `min_words` counts it (memories/ir.py): write ports, registers, bank words and read registers."""
     return len(wports) + len(org[1]) + sum(b.words + len(b.tile_read_ports) for b in org[2])
 
 
-def _tiles(org: _Organised) -> int:
+def organised_tiles(org: Organised) -> int:
     return sum(b.tiles * b.slices for b in org[2])
 
 
-def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
-                        wports: _WritePorts, slices: int, best: _Organised) -> tuple[_Organised, list[_Read]]:
+def improves(wports: WritePorts, got: Organised, best: Organised) -> bool:
+    """Whether `got` stores fewer words than `best` in no more tiles."""
+    fewer = organised_words(wports, got) < organised_words(wports, best)
+    return fewer and organised_tiles(got) <= organised_tiles(best)
+
+
+def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read],
+                        wports: WritePorts, slices: int, best: Organised) -> tuple[Organised, list[Read]]:
     """Where a stream's far taps read few of its values (the edges of a small image, one channel of a stream, a
     plane read a row later), a delay line still holds every value for the whole delay: serve those taps from
     an addressed bank holding only the values they read, when that stores fewer words in no more tiles. Each
@@ -115,35 +121,35 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
                          and r.port.delay > max(target.register_delay_limit, 1)})
         current = kept
         for d in reversed(delays):
-            trial = [_Read(dataclasses.replace(r.port, delay=None), r.flow)
+            trial = [Read(dataclasses.replace(r.port, delay=None), r.flow)
                      if r.port.source == wp.name and r.port.delay is not None and r.port.delay >= d else r
                      for r in current]
             got = _least(wports, [_trial(prog, sched, target, name, trial, wports, slices, banker)
                                   for banker in (None, _packed_banks)])
             if got is None:
                 break  # more streams or reads than an addressed bank takes: keep the taps
-            if _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
+            if improves(wports, got, best):
                 best, kept = got, trial
             current = trial
     return best, kept
 
 
-def _trial(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
-           slices: int, banker: _Banker | None, fold: bool = False) -> _Organised | None:
+def _trial(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read], wports: WritePorts,
+           slices: int, banker: _Banker | None, fold: bool = False) -> Organised | None:
     try:
-        return _organise(prog, sched, target, name, reads, wports, slices, banker, fold)
+        return organise(prog, sched, target, name, reads, wports, slices, banker, fold)
     except MemoryMappingError:
         return None
 
 
-def _least(wports: _WritePorts, orgs: list[_Organised | None]) -> _Organised | None:
+def _least(wports: WritePorts, orgs: list[Organised | None]) -> Organised | None:
     """The organisation of fewest tiles, then words (the first of equals), of those that map."""
     got = [o for o in orgs if o is not None]
-    return min(got, key=lambda o: (_tiles(o), _words(wports, o))) if got else None
+    return min(got, key=lambda o: (organised_tiles(o), organised_words(wports, o))) if got else None
 
 
-def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
-                             wports: _WritePorts, slices: int, best: _Organised) -> tuple[_Organised, list[_Read]]:
+def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read],
+                             wports: WritePorts, slices: int, best: Organised) -> tuple[Organised, list[Read]]:
     """Where a write port's addressed reads each take their value a constant number of its writes later (a bank
     of one word: every value read before the next is written, as a pixel's channels are), serve them as write
     taps: a register enabled by the root's writes costs no memory tile. Each write port in turn, kept when it
@@ -157,16 +163,17 @@ def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name:
         trial = [dataclasses.replace(r, by_writes=True) if r.port.source == wp.name and r.port.delay is None else r
                  for r in kept]
         try:
-            got = _organise(prog, sched, target, name, trial, wports, slices)
+            got = organise(prog, sched, target, name, trial, wports, slices)
         except MemoryMappingError:
             continue
-        cost, was = (_tiles(got), _words(wports, got)), (_tiles(best), _words(wports, best))
+        cost = (organised_tiles(got), organised_words(wports, got))
+        was = (organised_tiles(best), organised_words(wports, best))
         if cost[0] <= was[0] and cost[1] <= was[1] and cost != was:
             best, kept = got, trial
     return best, kept
 
 
-def _small_banks_in_registers(target: CGRA, org: _Organised) -> _Organised:
+def _small_banks_in_registers(target: CGRA, org: Organised) -> Organised:
     """`org` with its addressed banks of at most `target.register_bank_words` words held in registers: a memory
     tile for a pixel pair is waste. Applied to the mapping the searches chose (comparing tiles as if every bank
     took its tile), so it takes tiles away and never adds a word: counted so, a search would trade words for the
@@ -180,34 +187,33 @@ def _small_banks_in_registers(target: CGRA, org: _Organised) -> _Organised:
     return final, registers, small
 
 
-def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read],
-                           wports: _WritePorts, slices: int, best: _Organised,
-                           splits: residue.Splits | None = None) -> _Organised:
+def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read],
+                           wports: WritePorts, slices: int, best: Organised,
+                           splits: residue.Splits | None = None) -> Organised:
     """`best`, or the mapping with registers after bank read ports (their roots in the usual banks or chained by
     age, then banks by residue, with `splits` as `banks.residue_banked` takes it) that stores fewer words in no
     more tiles."""
     try:
-        got = _organise(prog, sched, target, name, reads, wports, slices, fold=True)
+        got = organise(prog, sched, target, name, reads, wports, slices, fold=True)
     except MemoryMappingError:
         return best
-    if not folds_clash(got) and _tiles(got) <= _tiles(best) and _words(wports, got) < _words(wports, best):
+    if not folds_clash(got) and improves(wports, got, best):
         best = got
     chain = _trial(prog, sched, target, name, reads, wports, slices, chained.chained_banks, fold=True)
-    if chain is not None and not folds_clash(chain) and _tiles(chain) <= _tiles(best) \
-            and _words(wports, chain) < _words(wports, best):
+    if chain is not None and not folds_clash(chain) and improves(wports, chain, best):
         best = chain
     return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True, splits=splits)
 
 
-def folds_clash(got: _Organised) -> bool:
+def folds_clash(got: Organised) -> bool:
     """Whether registers after bank read ports made two reads share a tile read port in one cycle (a root read
     before its box takes a cycle of a port sharing its tile read port: test_flow_update_lanes); the checker would
     refuse the plan."""
     return any(checker.shared_collision(b) is not None for b in got[2] if b.kind == "addressed")
 
 
-def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[_Read], wports: _WritePorts,
-              slices: int, addressed_banks: _Banker | None = None, fold: bool = False) -> _Organised:
+def organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read], wports: WritePorts,
+              slices: int, addressed_banks: _Banker | None = None, fold: bool = False) -> Organised:
     """Registers and banks serving `reads`: tap chains for those with a delay, addressed banks for the others
     (`_addressed_banks`, or the given banker); with `fold`, registers after a bank read port for the addressed
     reads that take another's words some cycles later (`read_registers`)."""
@@ -255,25 +261,25 @@ def _organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: li
 
 # ---- logical ports ---------------------------------------------------------------------------------------
 
-def _write_port(prog: Program, sched: Schedule, buf: str, s: Stmt, lane: tuple[int, ...], k: int) -> WritePort:
+def logical_write_port(prog: Program, sched: Schedule, buf: str, s: Stmt, lane: tuple[int, ...], k: int) -> WritePort:
     store = next(a for a in prog.accesses if a.stmt is s and a.is_write)
     t = sched.timing[s.name]
     ctrl = controller(s.time_dims, t.rates, t.delay + s.latency, element_address(prog, buf, store.index, s, lane))
     return WritePort(f"{buf}.w{k}", buf, s.name, lane, ctrl)
 
 
-def _read_ports(prog: Program, sched: Schedule, buf: str, flows: list[Flow], wports: _WritePorts) -> list[_Read]:
-    out: list[_Read] = []
+def logical_read_ports(prog: Program, sched: Schedule, buf: str, flows: list[Flow], wports: WritePorts) -> list[Read]:
+    out: list[Read] = []
     for f in flows:
         lo, hi = flow_delay(f, sched)
         load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
         t = sched.timing[f.dst.name]
         for box in _read_boxes(f, load, flows):
             addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box)
-            ctrl = controller(box, t.rates, t.delay + f.read_offset + _offset(box, f.dst.time_dims, t.rates), addr)
+            ctrl = controller(box, t.rates, t.delay + f.read_offset + box_offset(box, f.dst.time_dims, t.rates), addr)
             port = ReadPort(f"{buf}.r{len(out)}", buf, f.dst.name, f.load, f.dst_lane,
                             wports[(f.src.name, f.src_lane)].name, box, lo if lo == hi else None, "", ctrl)
-            out.append(_Read(port, f))
+            out.append(Read(port, f))
     return out
 
 
@@ -300,13 +306,13 @@ def controller(box: tuple[Dim, ...], rates: tuple[int, ...], start: int,
     return Controller(tuple(d.extent for d in reversed(box)), start, cycles, data[0], data[1])
 
 
-def _offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...]) -> int:
+def box_offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...]) -> int:
     return sum(q * (b.min - d.min) for q, b, d in zip(rates, box, dims))
 
 
 def element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...],
                      box: tuple[Dim, ...] | None = None,
-                     over: _Elements | None = None) -> tuple[int, tuple[int, ...]]:
+                     over: Elements | None = None) -> tuple[int, tuple[int, ...]]:
     """(address at the box's min corner, address stride per iteration of each time dim, innermost first),
     x-fastest linear over the buffer's box, or over the elements `over` a bank holds (every step-th element of
     a dimension at consecutive addresses)."""
@@ -335,8 +341,8 @@ def _on_step(delta: int, step: int) -> int:
 
 # ---- addressed banks -------------------------------------------------------------------------------------
 
-def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
-                     wports: _WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
+def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read],
+                     wports: WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
     """Addressed memories of `buf`: write streams in groups of a tile's write ports (banked by lane: the lanes of
     an op are separate streams), each group's banks serving the reads of its streams' values. Also returns the
     bank read port serving each logical read port."""
@@ -361,7 +367,7 @@ def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
                           [by_lane[lane] for lane in sorted(by_lane)])
 
 
-def _grouped_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read], wports: _WritePorts,
+def _grouped_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read], wports: WritePorts,
                    slices: int, first: int,
                    groups: list[list[tuple[_Source, Stmt]]]) -> tuple[list[Bank], dict[str, str]]:
     """The banks of each group of write streams, serving the reads of the group's values, numbered from `first`."""
@@ -376,8 +382,8 @@ def _grouped_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads
     return banks, served
 
 
-def _packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
-                  wports: _WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
+def _packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read],
+                  wports: WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
     """`_addressed_banks` with its groups of streams (each lane's, else each stream alone) packed in order into
     banks of a tile's write ports: three channels each read by a load of its own in two tiles, not three."""
     srcs = sorted({(r.flow.src.index, r.flow.src_lane): r.flow.src for r in reads}.items())
@@ -404,8 +410,8 @@ def _packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads:
     return _grouped_banks(prog, sched, target, buf, reads, wports, slices, first, bins)
 
 
-def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[_Read],
-                     wports: _WritePorts, slices: int, first: int,
+def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read],
+                     wports: WritePorts, slices: int, first: int,
                      srcs: Sequence[tuple[_Source, Stmt]]) -> tuple[list[Bank], dict[str, str]]:
     """Banks of a tile's read ports each. A bank holds only the elements its reads touch (their hull, linear
     over it) and gets only the writes of those: reads of disjoint parts (the unrolled input channels of a
@@ -416,21 +422,21 @@ def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
     only the values they read (every step-th: `Dim.step`) at consecutive addresses, when that is fewer words."""
     banks: list[Bank] = []
     served: dict[str, str] = {}
-    same = _same_words(reads)
+    same = same_words(reads)
     for chunk in _read_groups(prog, buf, list(same), target.mem_tile_read_ports):
         mine = [(lane, src) for (_, lane), src in srcs
                 if any(r.flow.src is src and r.flow.src_lane == lane for r in chunk)]
-        parts = [(chunk, _region_layout(prog, sched, buf, chunk, mine))]
+        parts = [(chunk, region_layout(prog, sched, buf, chunk, mine))]
         if len(mine) == 1 and 1 < len(chunk) <= target.mem_tile_write_ports:
             try:
-                apart = [([r], _region_layout(prog, sched, buf, [r], mine)) for r in chunk]
+                apart = [([r], region_layout(prog, sched, buf, [r], mine)) for r in chunk]
             except MemoryMappingError:
                 apart = parts  # a read's values alone do not fit a circular region: keep them together
             if sum(p[1][2] for p in apart) < parts[0][1][2]:
                 parts = apart
         name = f"{buf}.bank{first + len(banks)}"
         wps: list[BankPort] = []
-        rps: list[tuple[_Read, BankPort]] = []
+        rps: list[tuple[Read, BankPort]] = []
         offset = 0
         for part, (elements, writes, words) in parts:
             region = (offset, words)
@@ -439,7 +445,7 @@ def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
                              source=wports[(src.name, lane)].name, region=region)
                     for k, (src, lane, box, ctrl) in enumerate(writes)]
             rps += [(r, BankPort(f"{name}.r{len(rps) + k}", "read", r.port.op, r.port.lane, r.port.domain,
-                                 _read_controller(prog, sched, buf, r, elements), load=r.port.load, region=region,
+                                 read_controller(prog, sched, buf, r, elements), load=r.port.load, region=region,
                                  shared=tuple(o.port.lane for o in same[r][1:])))
                     for k, r in enumerate(part)]
         banks.append(Bank(name, "addressed", offset, math.ceil(offset / target.mem_tile_words), slices, tuple(wps),
@@ -448,35 +454,35 @@ def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
     return banks, served
 
 
-def _region_layout(prog: Program, sched: Schedule, buf: str, reads: list[_Read],
-                   mine: list[tuple[tuple[int, ...], Stmt]]) -> tuple[_Elements, list[_Write], int]:
+def region_layout(prog: Program, sched: Schedule, buf: str, reads: list[Read],
+                   mine: list[tuple[tuple[int, ...], Stmt]]) -> tuple[Elements, list[_Write], int]:
     """(the elements, the writes, the circular words) of a region serving `reads` from the streams `mine`."""
     hull = _hull_elements(prog, buf, [_addressed_write(prog, sched, buf, src, lane, reads) for lane, src in mine])
     writes = [_addressed_write(prog, sched, buf, src, lane, reads, hull) for lane, src in mine]
     return hull, writes, _circular_words(sched, buf, reads, writes)
 
 
-def _same_words(reads: list[_Read]) -> dict[_Read, list[_Read]]:
+def same_words(reads: list[Read]) -> dict[Read, list[Read]]:
     """The reads by the first of those reading the same words in the same cycles (lanes of one op whose load
     does not depend on the lane): one bank read port serves them all."""
-    out: dict[tuple, list[_Read]] = {}
+    out: dict[tuple, list[Read]] = {}
     for r in reads:
         out.setdefault((r.port.op, r.port.load, r.port.domain, r.port.controller), []).append(r)
     return {group[0]: group for group in out.values()}
 
 
-def _read_groups(prog: Program, buf: str, reads: list[_Read], per: int) -> list[list[_Read]]:
+def _read_groups(prog: Program, buf: str, reads: list[Read], per: int) -> list[list[Read]]:
     """The reads in groups of `per`, neighbours in the buffer together (ordered by the least element each reads,
     outermost dimension first), so that each group's hull is small where reads touch disjoint parts."""
-    def least(r: _Read) -> tuple[int, ...]:
+    def least(r: Read) -> tuple[int, ...]:
         load = next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
-        return tuple(reversed([e[0] for e in _elements(load.index, r.flow.dst, r.port.lane, r.port.domain)]))
+        return tuple(reversed([e[0] for e in element_hull(load.index, r.flow.dst, r.port.lane, r.port.domain)]))
 
     ordered = sorted(reads, key=lambda r: (least(r), reads.index(r)))
     return [ordered[j: j + per] for j in range(0, len(ordered), per)]
 
 
-def _elements(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tuple[Dim, ...]) -> _Elements:
+def element_hull(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tuple[Dim, ...]) -> Elements:
     """The hull of the elements `index` touches over `box` of s's time dims, in lane `lane`."""
     env = {d.var: v for d, v in zip(s.lane_dims, lane)}
     span = {d.var: (d.min, d.min + d.step * (d.extent - 1), d.step) for d in box}
@@ -492,12 +498,12 @@ def _elements(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tu
     return tuple(out)
 
 
-def _hull_elements(prog: Program, buf: str, writes: list[_Write]) -> _Elements:
+def _hull_elements(prog: Program, buf: str, writes: list[_Write]) -> Elements:
     """The hull of the elements the writes store."""
     boxes_ = []
     for src, lane, box, _ in writes:
         store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
-        boxes_.append(_elements(store.index, src, lane, box))
+        boxes_.append(element_hull(store.index, src, lane, box))
     out = []
     for k in range(len(boxes_[0])):
         lo = min(b[k][0] for b in boxes_)
@@ -510,17 +516,17 @@ def _hull_elements(prog: Program, buf: str, writes: list[_Write]) -> _Elements:
     return tuple(out)
 
 
-def _read_controller(prog: Program, sched: Schedule, buf: str, r: _Read, over: _Elements) -> Controller:
+def read_controller(prog: Program, sched: Schedule, buf: str, r: Read, over: Elements) -> Controller:
     """The read port's controller with its addresses linear over the bank's elements `over`."""
     f, box = r.flow, r.port.domain
     load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
     t = sched.timing[f.dst.name]
     addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box, over)
-    return controller(box, t.rates, t.delay + f.read_offset + _offset(box, f.dst.time_dims, t.rates), addr)
+    return controller(box, t.rates, t.delay + f.read_offset + box_offset(box, f.dst.time_dims, t.rates), addr)
 
 
 def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: tuple[int, ...],
-                     reads: list[_Read], over: _Elements | None = None) -> _Write:
+                     reads: list[Read], over: Elements | None = None) -> _Write:
     """(op, lane, box, controller) writing every value in the hull of those read through memory."""
     dom: isl.Set | None = None
     for r in reads:
@@ -530,12 +536,12 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
     box = strided_hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
     t = sched.timing[src.name]
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
-    ctrl = controller(box, t.rates, t.delay + src.latency + _offset(box, src.time_dims, t.rates),
+    ctrl = controller(box, t.rates, t.delay + src.latency + box_offset(box, src.time_dims, t.rates),
                       element_address(prog, buf, store.index, src, lane, box, over))
     return src, lane, box, ctrl
 
 
-def _circular_words(sched: Schedule, buf: str, reads: list[_Read], writes: list[_Write]) -> int:
+def _circular_words(sched: Schedule, buf: str, reads: list[Read], writes: list[_Write]) -> int:
     """The least circular size such that no value's slot is rewritten between its write and last read."""
     streams = []
     for src, lane, box, ctrl in writes:
@@ -544,5 +550,5 @@ def _circular_words(sched: Schedule, buf: str, reads: list[_Read], writes: list[
                        sched.timing[r.flow.dst.name].delay + r.flow.read_offset)
                       for r in reads if r.flow.src is src and r.flow.src_lane == lane)
         streams.append((src.time_name, len(src.time_dims), box, t.rates,
-                        t.delay + src.latency + _offset(box, src.time_dims, t.rates), ctrl, flows))
+                        t.delay + src.latency + box_offset(box, src.time_dims, t.rates), ctrl, flows))
     return circular.circular_words(buf, tuple(streams))

@@ -34,11 +34,11 @@ class Folded:
     """The addressed reads banks serve (each root with its box extended before and the delayed reads' values
     in its flow), and each delayed read port's (root read port, cycles)."""
 
-    roots: list[mp._Read]
+    roots: list[mp.Read]
     delayed: dict[str, tuple[str, int]]
 
 
-def delayed_reads(prog: Program, sched: Schedule, reads: list[mp._Read]) -> dict[str, tuple[str, int, int, int]]:
+def delayed_reads(prog: Program, sched: Schedule, reads: list[mp.Read]) -> dict[str, tuple[str, int, int, int]]:
     """read port -> (the read port it delays, cycles, time dim, iterations of it): the reads whose (cycle,
     element) pairs are another's delayed, each to the read farthest ahead of it (itself delayed by none)."""
     # Only unguarded reads of one op, lane, box, write stream and read offset whose indices differ in their
@@ -50,7 +50,7 @@ def delayed_reads(prog: Program, sched: Schedule, reads: list[mp._Read]) -> dict
     for a in prog.accesses:
         first.setdefault((a.stmt, a.name), a)
     loads = {r: first[(r.flow.dst, r.flow.load)] for r in reads}
-    groups: dict[tuple, dict[tuple[int, ...], list[tuple[int, mp._Read]]]] = {}
+    groups: dict[tuple, dict[tuple[int, ...], list[tuple[int, mp.Read]]]] = {}
     for j, r in enumerate(reads):
         if not loads[r].guard:
             groups.setdefault(_group(r, loads[r]), {}).setdefault(_consts(loads[r]), []).append((j, r))
@@ -69,7 +69,7 @@ def _consts(load: Access) -> tuple[int, ...]:
     return tuple(a.const for a in load.index)
 
 
-def _ahead(sched: Schedule, d: mp._Read, ld: Access) -> set[tuple[int, ...]]:
+def _ahead(sched: Schedule, d: mp.Read, ld: Access) -> set[tuple[int, ...]]:
     """The constants of the loads (with ld's terms) that `_shift` may find d delays: ld's plus s times a time
     dim's coefficients, s > 0 a multiple of the dim's step, within `MAX_DELAY` cycles."""
     rates = sched.timing[d.port.op].rates
@@ -84,12 +84,12 @@ def _ahead(sched: Schedule, d: mp._Read, ld: Access) -> set[tuple[int, ...]]:
     return out
 
 
-def _group(r: mp._Read, load: Access) -> tuple:
+def _group(r: mp.Read, load: Access) -> tuple:
     return (r.port.op, r.port.lane, r.port.domain, r.flow.src, r.flow.src_lane, r.flow.read_offset,
             tuple(a.terms for a in load.index))
 
 
-def _shift(sched: Schedule, d: mp._Read, r: mp._Read, ld: Access, lr: Access) -> tuple[int, int, int] | None:
+def _shift(sched: Schedule, d: mp.Read, r: mp.Read, ld: Access, lr: Access) -> tuple[int, int, int] | None:
     """(k cycles, time dim, s iterations) when read d (its load `ld`) takes read r's (`lr`) element of s
     iterations before, else None. d and r are of one `_group`: their indices differ in their constants only."""
     rates = sched.timing[d.port.op].rates
@@ -107,7 +107,7 @@ def _shift(sched: Schedule, d: mp._Read, r: mp._Read, ld: Access, lr: Access) ->
     return None
 
 
-def fold(prog: Program, sched: Schedule, reads: list[mp._Read]) -> Folded | None:
+def fold(prog: Program, sched: Schedule, reads: list[mp.Read]) -> Folded | None:
     """The reads with each delayed one served by registers after its root's bank read port (None: none folds)."""
     found = delayed_reads(prog, sched, reads)
     by_name = {r.port.name: r for r in reads}
@@ -136,11 +136,11 @@ def fold(prog: Program, sched: Schedule, reads: list[mp._Read]) -> Folded | None
         for name, (root, _) in kept.items():
             if root == r.port.name:
                 rel = rel.union(by_name[name].flow.rel)  # their values, read at their own cycles: the lifetimes
-        roots.append(mp._Read(dataclasses.replace(r.port, domain=box), dataclasses.replace(r.flow, rel=rel)))
+        roots.append(mp.Read(dataclasses.replace(r.port, domain=box), dataclasses.replace(r.flow, rel=rel)))
     return Folded(roots, kept) if kept else None
 
 
-def _own_cycles(sched: Schedule, r: mp._Read, box: tuple[Dim, ...]) -> bool:
+def _own_cycles(sched: Schedule, r: mp.Read, box: tuple[Dim, ...]) -> bool:
     """The read over the extended box fires in increasing cycles along its iterations (a controller counts down
     the gaps), none before cycle 0."""
     t = sched.timing[r.port.op]

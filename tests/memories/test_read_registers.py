@@ -32,9 +32,9 @@ def _reads(nest, plan, name):
     sched = schedule(prog, plan.target)
     flows = [f for f in prog.flows if f.buffer == name]
     writers = sorted({(f.src.index, f.src_lane): f for f in flows}.values(), key=lambda f: f.src.index)
-    wports = {(f.src.name, f.src_lane): mp._write_port(prog, sched, name, f.src, f.src_lane, k)
+    wports = {(f.src.name, f.src_lane): mp.logical_write_port(prog, sched, name, f.src, f.src_lane, k)
               for k, f in enumerate(writers)}
-    return prog, sched, mp._read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
+    return prog, sched, mp.logical_read_ports(prog, sched, name, [f for f in flows if not f.streamed_out], wports)
 
 
 def test_the_green_planes_taps_of_a_row_are_its_right_tap_delayed(camera):
