@@ -377,12 +377,14 @@ def _buffer_cluster(ar, dr: _Drawing, b, entry: dict[str, str]) -> None:
             dr.edge("op:" + p.op, key)
             if b.role == "input" and b.name in entry:
                 dr.edge(entry[b.name], key, color="#1565c0")
+        writers = {p.name for p in b.write_ports}
         for r in b.registers:
             if shown >= MAX_ELEMENTS:
                 break
             shown += 1
             dr.node(c, f"{b.name}:{r.name}", _label(f"register {r.name}", f"delay {r.delay}"
-                                                    + (" writes (gated)" if r.gated else " cycles")),
+                                                    + ((" writes" if r.root in writers else " words") + " (gated)"
+                                                       if r.gated else " cycles")),
                     fillcolor=COLOURS["register"], fontsize="8")
             dr.edge(f"{b.name}:{r.source}", f"{b.name}:{r.name}")
         for bank in b.banks:

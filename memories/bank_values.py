@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 import islpy as isl
 
 from . import checker as ck
-from .ir import Bank, BankPort, BufferPlan, OpSchedule
+from .ir import Bank, BankPort, BufferPlan, OpSchedule, last_of_runs
 from .iteration_boxes import box_set
 from .polyhedral import Program, point_values
 
@@ -43,28 +43,46 @@ def flow_values(buf: BufferPlan, r: BankPort, prog: Program, rn: str) -> Iterato
 def register_values(buf: BufferPlan, r: BankPort, prog: Program, rn: str,
                     ops: dict[str, OpSchedule]) -> Iterator[Values]:
     """The values of the read ports served by registers after addressed bank read port r: a register k cycles
-    after r delivers in cycle t the word r loads in cycle t - k, so for every iteration of such a read port at
-    cycle t, r must fire at t - k (checked here) and load there the value its flow names."""
-    after = {g.name: g.delay for g in buf.registers if g.root == r.name and not g.gated}
+    after r delivers in cycle t the word r loads in cycle t - k (gated, the word r loads in the k-th last cycle
+    before t that ends a run of one address), so for every iteration of such a read port at cycle t, r must
+    fire then (checked here) and load there the value its flow names."""
+    mine = {g.name: g for g in buf.registers if g.root == r.name}
     ports = {(p.op, p.lane): p.name for p in buf.write_ports}
     rc = ck._ctrl_map(rn, r.domain, r.controller, False)
     for p in buf.read_ports:
-        if p.delay is not None or p.tap not in after:
+        if p.delay is not None or p.tap not in mine:
             continue
-        op = ops[p.op]
+        op, g = ops[p.op], mine[p.tap]
         for f in prog.flows:
             if f.buffer != buf.name or (f.dst.name, f.load, f.dst_lane) != (p.op, p.load, p.lane):
                 continue
             need = f.rel.intersect_range(box_set(f.dst.time_name, p.domain))
-            shifted = ck._op_cycles(op, f.dst.time_name, f.read_offset - after[p.tap]).intersect_domain(need.range())
-            at = shifted.apply_range(rc.reverse())  # { read iteration -> r's iteration k cycles before }
+            if g.gated:
+                cycles = ck._op_cycles(op, f.dst.time_name, f.read_offset).intersect_domain(need.range())
+                at = _runs_back(cycles, rn, r, g.delay)
+            else:
+                shifted = ck._op_cycles(op, f.dst.time_name, f.read_offset - g.delay).intersect_domain(need.range())
+                at = shifted.apply_range(rc.reverse())  # { read iteration -> r's iteration k cycles before }
             missing = need.range().subtract(at.domain())
             if not missing.is_empty():
-                ck._fail(buf.name, f"read port {p.name} (register {p.tap}, {after[p.tap]} cycles after {r.name}) "
+                unit = "runs of a word" if g.gated else "cycles"
+                ck._fail(buf.name, f"read port {p.name} (register {p.tap}, {g.delay} {unit} after {r.name}) "
                                    f"at {ck._at(p.domain, point_values(missing.lexmin()))}: {r.name} does not load "
-                                   f"{after[p.tap]} cycles before")
+                                   f"{g.delay} {unit} before")
             m = at.reverse().apply_range(need.reverse()).set_tuple_name(isl.dim_type.out, "V")
             yield ports[(f.src.name, f.src_lane)], m
+
+
+def _runs_back(cycles: isl.Map, rn: str, r: BankPort, k: int) -> isl.Map:
+    """{ read iteration -> r's iteration (tuple rn) ending a run of one address, the k-th last such before the
+    read's cycle } (`cycles`: { read iteration -> [its cycle] }): the word a gated register of delay k holds."""
+    box, ctrl = last_of_runs(r.domain, r.controller)
+    ends = ck._ctrl_map(rn, box, ctrl, False)
+    earlier = isl.Map("{ [t] -> [c] : c < t }").intersect_range(ends.range())
+    at = cycles
+    for _ in range(k):
+        at = at.apply_range(earlier).lexmax()
+    return at.apply_range(ends.reverse())
 
 
 def fed_values(buf: BufferPlan, bank: Bank, prog: Program, ops: dict[str, OpSchedule]) -> Fed:

@@ -259,6 +259,7 @@ def _check_steps(buf: BufferPlan, p: ReadPort, rel: isl.Map, src: OpSchedule, ds
 def _check_elements(buf: BufferPlan) -> None:
     """Every tap element delivers its root stream at the delay the read ports rely on: (root, gated, delay)."""
     wires = {p.name for p in buf.write_ports}
+    addressed = {p.name for b in buf.banks if b.kind == "addressed" for p in b.read_ports}
     delay: dict[str, tuple[str | None, bool, int | None]] = {}  # element -> (root, gated, delay)
     for b in buf.banks:
         if b.kind == "delay_line":
@@ -269,6 +270,8 @@ def _check_elements(buf: BufferPlan) -> None:
     def delivers(element: str | None, want: tuple[str | None, bool, int | None]) -> bool:
         if element is None:  # a bank write port fed by nothing
             return False
+        if element in addressed:  # the root of gated registers too (the word of each run it loads)
+            return element == want[0] and want[2] == 0
         return element == want[0] and want[2] == 0 if element in wires else delay.get(element) == want
 
     for r in buf.registers:
@@ -276,10 +279,9 @@ def _check_elements(buf: BufferPlan) -> None:
             _fail(buf.name, f"register {r.name} (delay {r.delay} after {r.root}) is fed by {r.source} = "
                             f"{delay.get(r.source)}")
         delay[r.name] = (r.root, r.gated, r.delay)
-    addressed = {p.name for b in buf.banks if b.kind == "addressed" for p in b.read_ports}
     for p in buf.read_ports:
         root = delay.get(p.tap, (None, False, None))
-        if p.delay is None and p.steps is None and p.tap not in addressed and (root[0] not in addressed or root[1]):
+        if p.delay is None and p.steps is None and p.tap not in addressed and root[0] not in addressed:
             _fail(buf.name, f"read port {p.name} reads an addressed bank through {p.tap}, neither a bank read port "
                             "nor a register after one")
         want = (p.source, p.steps is not None, p.delay if p.steps is None else p.steps)

@@ -28,8 +28,11 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - A read port without `delay` but with `steps` is a write tap at no constant delay in cycles (a pixel's channels
   read over three cycles from a register the host's writes enable, in place of a bank of one word).
 - A read port without `delay` or `steps` reads an addressed bank (`Bank.kind == "addressed"`) through its controller, or
-  through registers after an addressed bank read port (memories/read_registers.py): an ungated chain whose root
-  is that bank read port, a register of delay k delivering in cycle c the word the port loaded in cycle c - k.
+  through registers after an addressed bank read port (memories/read_registers.py): a chain whose root is that
+  bank read port. Ungated, a register of delay k delivers in cycle c the word the port loaded in cycle c - k;
+  gated, it shifts only in the cycles the port loads a word for the last time in a run of one address
+  (`last_of_runs`: its innermost dims of data stride 0 at their last value), so a register of delay k delivers
+  in cycle c the word the port loaded in the k-th last such cycle before c.
   Such a port may iterate its op's coordinates before the op's box (its controller follows the op's cycle
   formula there: words only its registers deliver, at a row's start).
 - Banks are memory-tile SRAM. A port controller iterates `i[0]` fastest (innermost first, as the reference
@@ -119,6 +122,18 @@ class Controller:
                           self.data_starting_addr, self.data_stride)
 
 
+def last_of_runs(domain: tuple[Dim, ...], c: Controller) -> tuple[tuple[Dim, ...], Controller]:
+    """(box, controller) of the iterations in which a bank read port over `domain` loads an address for the last
+    time in a run of it: the innermost dims along which its address does not move fixed at their last value
+    (the enable of gated registers after the port)."""
+    n = len(domain)
+    runs = next((k for k, q in enumerate(c.data_stride) if q != 0), len(c.data_stride)) if domain else 0
+    box = tuple(Dim(d.var, d.min + d.step * (d.extent - 1), 1, d.strip, d.step) if n - 1 - j < runs else d
+                for j, d in enumerate(domain))
+    start = c.cycle_starting_addr + sum(q * (e - 1) for q, e in zip(c.cycle_stride[:runs], c.extent[:runs]))
+    return box, Controller((1,) * runs + c.extent[runs:], start, c.cycle_stride, c.data_starting_addr, c.data_stride)
+
+
 @dataclass(frozen=True, slots=True)
 class OpSchedule:
     op: str
@@ -203,9 +218,11 @@ class ReadPort:
 class Register:
     name: str
     source: str  # the element whose value it takes each cycle
-    root: str  # the write port at the head of the chain, or an addressed bank read port (ungated)
-    delay: int  # after the root's write (or a bank read port's load): cycles, or the root's writes when gated
-    gated: bool = False  # shifts only in the cycles its root writes, else every cycle
+    root: str  # the write port at the head of the chain, or an addressed bank read port
+    delay: int  # after the root's write (or a bank read port's load): cycles, or when gated the root's writes (runs)
+    # shifts only in the cycles its root writes (a bank read port: loads a word for the last time, `last_of_runs`),
+    # else every cycle
+    gated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

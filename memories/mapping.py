@@ -245,7 +245,8 @@ def organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: lis
                                                                slices, len(banks))
         banks += abanks
     if folded:
-        regs, after = read_registers.chains(folded, served)
+        bank_ports = {p.name: p for b in banks for p in b.read_ports}
+        regs, after = read_registers.chains(folded, served, bank_ports)
         registers += regs
         served |= after
     final = []

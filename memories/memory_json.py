@@ -44,8 +44,9 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                                                # value's; both null: an addressed bank read
                         "tap": element name,  # write port (delay 0), register or bank read port
                         "controller": <read controller>}],  # cycles = firing cycles; data = element address
-        "registers": [{"name", "source": element, "root": write port, "delay": int,
-                       "gated": bool}],   # gated: shifts in the root's write cycles; delay counts its writes
+        "registers": [{"name", "source": element, "root": write port or addressed bank read port, "delay": int,
+                       "gated": bool}],   # gated: shifts in the root's write cycles (a bank read port's: its
+                                          # last load of each run of one address); delay counts them
         "init": int | [int],             # RAMs only (memories/ram.py): every element before its first update
                                          # (one constant, or each element's, x fastest)
         "banks": [{"name", "kind": "delay_line" | "addressed" | "ram", "words": int (SRAM words),

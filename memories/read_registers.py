@@ -22,7 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from . import mapping as mp
-from .ir import Dim, Register
+from .ir import BankPort, Dim, Register
 from .polyhedral import Access, Program
 from .schedule import Schedule, flow_delay
 
@@ -32,10 +32,10 @@ MAX_DELAY = 8  # cycles of registers after a bank read port at most (each regist
 @dataclass(frozen=True)
 class Folded:
     """The addressed reads banks serve (each root with its box extended before and the delayed reads' values
-    in its flow), and each delayed read port's (root read port, cycles)."""
+    in its flow), and each delayed read port's (root read port, cycles, time dim, iterations of it)."""
 
     roots: list[mp.Read]
-    delayed: dict[str, tuple[str, int]]
+    delayed: dict[str, tuple[str, int, int, int]]
 
 
 def delayed_reads(prog: Program, sched: Schedule, reads: list[mp.Read]) -> dict[str, tuple[str, int, int, int]]:
@@ -112,14 +112,14 @@ def fold(prog: Program, sched: Schedule, reads: list[mp.Read]) -> Folded | None:
     found = delayed_reads(prog, sched, reads)
     by_name = {r.port.name: r for r in reads}
     extend: dict[str, dict[int, int]] = {}  # root -> time dim -> iterations before its box
-    kept: dict[str, tuple[str, int]] = {}
+    kept: dict[str, tuple[str, int, int, int]] = {}
     for name, (root, k, dim, s) in sorted(found.items()):
         d = by_name[name]
         if flow_delay(d.flow, sched)[0] <= k:
             continue  # the root would read the value before it is written
         extend.setdefault(root, {})
         extend[root][dim] = max(extend[root].get(dim, 0), s)
-        kept[name] = (root, k)
+        kept[name] = (root, k, dim, s)
     roots = []
     for r in reads:
         if r.port.name in kept:
@@ -133,7 +133,7 @@ def fold(prog: Program, sched: Schedule, reads: list[mp.Read]) -> Folded | None:
         if not _own_cycles(sched, r, box):
             return None
         rel = r.flow.rel
-        for name, (root, _) in kept.items():
+        for name, (root, *_) in kept.items():
             if root == r.port.name:
                 rel = rel.union(by_name[name].flow.rel)  # their values, read at their own cycles: the lifetimes
         roots.append(mp.Read(dataclasses.replace(r.port, domain=box), dataclasses.replace(r.flow, rel=rel)))
@@ -163,14 +163,35 @@ def cycles_increase(dims: tuple[Dim, ...], rates: tuple[int, ...], start: int, b
     return first >= 0
 
 
-def chains(folded: Folded, served: dict[str, str]) -> tuple[list[Register], dict[str, str]]:
-    """Registers after each root's bank read port (one ungated chain per bank read port, shared by the reads it
-    serves) and the register delivering each delayed read port."""
-    need: dict[str, int] = {}
-    for root, k in folded.delayed.values():
-        bp = served[root]
-        need[bp] = max(need.get(bp, 0), k)
-    registers = [Register(f"{bp}.reg{j}", bp if j == 1 else f"{bp}.reg{j - 1}", bp, j)
-                 for bp in sorted(need) for j in range(1, need[bp] + 1)]
-    taps = {name: f"{served[root]}.reg{k}" for name, (root, k) in folded.delayed.items()}
+def chains(folded: Folded, served: dict[str, str],
+           ports: dict[str, BankPort]) -> tuple[list[Register], dict[str, str]]:
+    """Registers after each root's bank read port (one chain per bank read port, shared by the reads it serves)
+    and the register delivering each delayed read port. A chain is gated (memories/ir.py `last_of_runs`) when it takes
+    fewer registers: a read s iterations of dim d behind its root takes s / step words of the root's, fewer
+    than its s * rate(d) cycles when the op fires every other cycle or the root loads each word in a run of
+    iterations (camera's green planes: x / 2 over a strip of 2, delays of 2 and 4 cycles are 1 and 2 words)."""
+    by_port: dict[str, list[tuple[str, int, int, int]]] = {}
+    for name, (root, k, dim, s) in sorted(folded.delayed.items()):
+        by_port.setdefault(served[root], []).append((name, k, dim, s))
+    registers: list[Register] = []
+    taps: dict[str, str] = {}
+    for bp in sorted(by_port):
+        delays = {name: k for name, k, _, _ in by_port[bp]}
+        words = _run_delays(ports[bp], by_port[bp])
+        gated = words is not None and max(words.values()) < max(delays.values())
+        got = words if gated and words is not None else delays
+        registers += [Register(f"{bp}.reg{j}", bp if j == 1 else f"{bp}.reg{j - 1}", bp, j, gated)
+                      for j in range(1, max(got.values()) + 1)]
+        taps |= {name: f"{bp}.reg{k}" for name, k in got.items()}
     return registers, taps
+
+
+def _run_delays(port: BankPort, delayed: list[tuple[str, int, int, int]]) -> dict[str, int] | None:
+    """read port -> the runs of one word (`ir.last_of_runs`) of the root's it is behind, when every delayed read
+    of the chain is behind along the innermost dim the root's address moves along (the dims inside it make the
+    runs); else None."""
+    n = len(port.domain)
+    inner = max((k for k in range(n) if port.controller.data_stride[n - 1 - k] != 0), default=None)
+    if inner is None or any(dim != inner or s % port.domain[dim].step for _, _, dim, s in delayed):
+        return None
+    return {name: s // port.domain[dim].step for name, _, dim, s in delayed}

@@ -36,6 +36,7 @@ from mainspring.memories.ir import (
     OpSchedule,
     ReadPort,
     WritePort,
+    last_of_runs,
 )
 
 from .controllers import RtlLimitError, address_width, ctrl, ctrl_params, timing
@@ -256,10 +257,11 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
             fires[bank.root] = f"{signal(bank.name)}_wfire"
             top.used_bank_whens.add(fires[bank.root])
     narrow = top.narrow_buffers.get(bname)
+    writers = {p.name for p in b.write_ports}
     for r in b.registers:
         s = signal(r.name)
         enable = f"en && {_root_writes(top, b, r.root, fires)}" if r.gated else "en"
-        unit = "writes" if r.gated else "cycles"
+        unit = ("writes" if r.root in writers else "words loaded") if r.gated else "cycles"
         rw = narrow[0] if narrow else w  # the bits the buffer's values need (top_widths)
         source = top.widths.low(signal(r.source), rw, w) if narrow else top.widths.full(signal(r.source), w)
         top.decls.append(f"reg [{rw - 1}:0] {s};" + (f"  // {bname}'s values fit {rw} bits" if narrow else ""))
@@ -278,12 +280,15 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
 
 
 def _root_writes(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) -> str:
-    """A signal high in the cycles write port `root` writes (its controller, instantiated once per buffer)."""
+    """A signal high in the cycles write port `root` writes (its controller, instantiated once per buffer), or
+    for an addressed bank read port, the cycles it loads a word for the last time in a run (`last_of_runs`)."""
     if root not in fires:
-        (wp,) = [p for p in b.write_ports if p.name == root]
-        fires[root] = f"{signal(root)}_writes"
+        wp = [p.controller for p in b.write_ports if p.name == root]
+        rp = [p for k in b.banks if k.kind == "addressed" for p in k.read_ports if p.name == root]
+        (c,) = wp or [last_of_runs(p.domain, p.controller)[1] for p in rp]
+        fires[root] = f"{signal(root)}_{'writes' if wp else 'runs'}"
         top.decls.append(f"wire {fires[root]};")
-        top.body.append(ctrl(f"c_{fires[root]}", wp.controller, "when", fires[root], top=top))
+        top.body.append(ctrl(f"c_{fires[root]}", c, "when", fires[root], top=top))
     return fires[root]
 
 

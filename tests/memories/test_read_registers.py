@@ -56,12 +56,14 @@ def test_the_green_planes_read_one_word_a_row_and_registers(camera):
         buf = plan.buffer(name)
         roots = [p for b in buf.banks for p in b.read_ports]
         assert len(roots) == 3 and sum(b.tiles for b in buf.banks) == 2  # a read per row, 2 tiles for 4
-        # an ungated chain after each root, as long as its farthest tap's delay (2 or 4 cycles)
-        assert sorted(max(r.delay for r in buf.registers if r.root == p.name) for p in roots) == [2, 4, 4]
+        # a chain after each root, as long as its farthest tap's delay: 2 or 4 cycles, 1 or 2 words since
+        # session 28 (gated: shifting only as the root loads a word for the last time in a strip of 2)
+        assert sorted(max(r.delay for r in buf.registers if r.root == p.name) for p in roots) == [1, 2, 2]
+        assert all(r.gated for r in buf.registers)
         # each root's bank read port starts before its op's box (the row's first taps at xo - 1 and xo)
         assert sorted(p.domain[2].min for p in roots) == [-2, -2, -1]
         taps = {p.tap for p in buf.read_ports}
-        assert {r.name for r in buf.registers if r.delay in (2, 4)} <= taps
+        assert {r.name for r in buf.registers} <= taps
     assert from_json(to_json(plan)).buffers == plan.buffers  # (the JSON keeps the target fields memories reads)
     check_plan(nest, plan)
 
@@ -73,8 +75,8 @@ def _with_buffer(plan, name, fn):
 def test_f_a_read_on_the_wrong_register_of_a_chain_is_caught(camera):
     nest, plan = camera
     buf = plan.buffer("g_gr")
-    four = next(p for p in buf.read_ports if p.tap.endswith(".reg4"))
-    two = four.tap[:-1] + "2"
+    four = next(p for p in buf.read_ports if p.tap.endswith(".reg2"))  # 2 words (4 cycles) behind its root
+    two = four.tap[:-1] + "1"
 
     def tamper(b):
         return dc.replace(b, read_ports=tuple(dc.replace(p, tap=two) if p is four else p for p in b.read_ports))
@@ -100,7 +102,21 @@ def test_f_a_root_that_does_not_start_before_its_box_is_caught(camera):
         return dc.replace(b, banks=tuple(bank(k) for k in b.banks))
 
     with pytest.raises(MemoryCheckError, match=rf"buffer 'g_gr': read port g_gr.r\d+ \(register {root.name}.reg\d, "
-                                                rf"\d cycles after {root.name}\) at \[.*\]: {root.name} does not load"):
+                                                rf"\d runs of a word after {root.name}\) at \[.*\]: {root.name} does "
+                                                r"not load"):
+        check_plan(nest, _with_buffer(plan, "g_gr", tamper))
+
+
+def test_f_gated_registers_shifting_every_cycle_are_caught(camera):
+    # Session 28: the green planes' registers shift only as their root loads a word for the last time (a strip of
+    # 2 loads each word twice): shifting every cycle, the register 2 words behind would hold the word 1 behind.
+    nest, plan = camera
+
+    def tamper(b):
+        return dc.replace(b, registers=tuple(dc.replace(r, gated=False) for r in b.registers))
+
+    with pytest.raises(MemoryCheckError, match=r"buffer 'g_gr': bank g_gr.bank\d read port g_gr.bank\d.r\d at "
+                                               r"\[.*\] does not find the value written by"):
         check_plan(nest, _with_buffer(plan, "g_gr", tamper))
 
 
