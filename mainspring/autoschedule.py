@@ -285,7 +285,8 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     if depth is None:  # a budget's cuts start with these lanes
         one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
         plan_planes(pipe, plan, one.x_dim, scalars(plan))
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers)
+    whole = {**plan.planes, id(accelerated): plan.planes.get(id(accelerated), []) + ([channel] if channel else [])}
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers, whole)
     # a transposed stream (`im(y, x)`) carries a pixel a transfer, as a stream of channels taken one at a time does
     plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan)) | (
         transposed(pipe, plan, plan.lanes.x_dim) & {id(f) for f in streams})
@@ -563,8 +564,9 @@ def _lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
             copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies
             for c in copies:
                 # after the channels' whole unroll, if any: a transfer of k pixels of all their channels
-                xa = f.args[lp.x_dim.get(id(f), 0)]
-                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, xa)}, {lp.of(f)}, up)")
+                i = lp.x_dim.get(id(f), 0)
+                tail = "hl.TailStrategy.GuardWithIf" if not c and _pinned_uneven(plan, f, i, lp.of(f)) else "up"
+                lines.append(f"    {_handle(pipe, f)}{c}.unroll({_var(f, f.args[i])}, {lp.of(f)}, {tail})")
     return lines
 
 
@@ -574,6 +576,15 @@ def _uneven(plan: _Plan, acc: Function, lanes: int) -> bool:
     ext = [plan.size.get(a, e)[1] for a, e in zip(dims, plan.extents)]
     width = (plan.host_tile or ext)[0]
     return width % lanes != 0 or ext[0] % lanes != 0
+
+
+def _pinned_uneven(plan: _Plan, f: Function, i: int, lanes: int) -> bool:
+    """Whether f wraps an image whose size along dimension i the schedule binds (a boundary condition's clamp)
+    to an extent that `lanes` do not divide: a RoundUp tail would read the image past the size it is bound to
+    (2 lanes over a 33-wide repeat_edge(image) read column 33), so the wrapper guards its last transfer."""
+    image = f.wrapped_image
+    return image is not None and any(
+        name == image.name and d == i and e % lanes != 0 for name, d, _, e in plan.shapes)
 
 
 def _var(f: Function, name: str) -> str:

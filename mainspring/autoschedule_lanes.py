@@ -58,17 +58,17 @@ class _NoLanes(Exception):
 
 
 def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0,
-               registers: frozenset[int] = frozenset()) -> LanePlan:
+               registers: frozenset[int] = frozenset(), planes: dict[int, list[str]] | None = None) -> LanePlan:
     """The largest lanes <= `asked` at which every Func of `funcs` (the accelerated region and its streams,
     producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial;
     `acc_x`: the argument of the accelerated Func that is x; `registers`: the tables updated at computed
     coordinates small enough to be lanes of registers (hwlower reads them out one element per cycle). A stream
     through the GLB may take more words per cycle than a bank port moves: its buffer takes banks side by side
-    (memories/glb.py's bank_count)."""
+    (memories/glb.py's bank_count). `planes`: id(f) -> the Vars of f unrolled whole (its planes)."""
     note = ""
     for k in range(asked, 0, -1):
         try:
-            got = _propagate(pipe, acc, funcs, serial, k, acc_x, registers)
+            got = _propagate(pipe, acc, funcs, serial, k, acc_x, registers, planes or {})
         except _NoLanes as e:
             note = note or f"{asked} pixels per cycle is not reachable: {e}"
             continue
@@ -78,7 +78,7 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
 
 
 def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
-               registers: frozenset[int]) -> LanePlan:
+               registers: frozenset[int], planes: dict[int, list[str]]) -> LanePlan:
     plan = LanePlan(k)
     plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
     inside = {id(f) for f in funcs}
@@ -95,6 +95,8 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
                         _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped, k > 1)
+                        if k > 1:
+                            _moving_read(f, g, n, xname, planes.get(id(g), []))
         if k > 1 and id(f) in registers and dims:
             raise _NoLanes(f"'{f.name}' is a table of at most {REGISTER_TABLE} elements updated at computed "
                            "coordinates (lanes of registers), read out one element per cycle")
@@ -133,6 +135,18 @@ def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, seria
                 raise _NoLanes(f"'{f.name}' is read at two rates along x ({dims[j]} and {rate} pixels per cycle)")
         if serial and any(isinstance(m, ir.RVar) for m in ir.walk(a)):
             stepped.add(j)
+
+
+def _moving_read(f: Function, g: Function, call: ir.Call, xname: str, unrolled: list[str]) -> None:
+    """Refuse lanes where g reads f along x at a coordinate that also moves with another of g's loops, one not
+    unrolled (`diff(x, y, d) = right(x - d, y)`, d serial): each iteration of that loop would read f's lanes
+    shifted by a fraction of a transfer (hwlower refused the schedule)."""
+    for a in call.args:
+        if _coefficient(a, xname) in (None, 0):
+            continue
+        for v in g.args:
+            if v != xname and v not in unrolled and _coefficient(a, v) != 0:
+                raise _NoLanes(f"'{g.name}' reads '{f.name}' along x at a coordinate that moves with its loop {v}")
 
 
 def _coefficient(e: ir.Expr, name: str) -> Fraction | None:

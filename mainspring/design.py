@@ -112,7 +112,7 @@ class Design:
             t = self.pipe.inputs[name].type
             shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
             arr = rng.integers(t.min(), t.max(), size=shape, endpoint=True).astype(t.dtype)
-            out[name] = Buffer(arr).set_min([lo for lo, _ in box])
+            out[name] = _own_data(self.pipe.inputs[name], box) or Buffer(arr).set_min([lo for lo, _ in box])
         for name, p in sorted(self.pipe.scalars.items()):
             if p.kind == "scalar" and p.owner.get() is None:
                 out[name] = float(rng.integers(1, 9)) if p.type.is_float() else int(rng.integers(1, 9))
@@ -287,6 +287,18 @@ class Design:
         """The pipeline's output as the NumPy reference computes it from `inputs` (what `check` compares)."""
         stores = self._reference(inputs)
         return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type)
+
+
+def _own_data(param, box) -> Buffer | None:
+    """The data of an hl.Buffer the algorithm reads directly (`lut[i] = table[i]`), where it covers `box`: its
+    values are part of the algorithm, as in Halide's realize, not an input to draw at random (an ImageParam is)."""
+    owner = param.owner
+    buf = owner.get() if owner is not None else None
+    if buf is None or getattr(buf, "_param", None) is not owner:
+        return None
+    if all(buf.dim(i).min() <= lo and hi <= buf.dim(i).max() for i, (lo, hi) in enumerate(box)):
+        return buf
+    return None
 
 
 def _mismatch(design: Design, res: SimulationResult, got: np.ndarray, want: np.ndarray, what: str, inputs,
