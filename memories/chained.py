@@ -103,8 +103,8 @@ def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp.Read], wports:
             raise MemoryMappingError(f"buffer '{buf}': the values the feeder never loads are not a box")
         boxes.append(box)
     load = _load(prog, f)
-    hull = _merge([mp.element_hull(load.index, f.flow.dst, f.port.lane, fed)]
-                  + [mp.element_hull(store.index, src, lane, b) for b in boxes])
+    hull = mp.merge_elements([mp.element_hull(load.index, f.flow.dst, f.port.lane, fed)]
+                                   + [mp.element_hull(store.index, src, lane, b) for b in boxes])
     tf, ts = sched.timing[f.port.op], sched.timing[src.name]
     start = tf.delay + f.flow.read_offset + mp.box_offset(fed, f.flow.dst.time_dims, tf.rates)
     chain = mp.controller(fed, tf.rates, start,
@@ -186,17 +186,3 @@ def _index_map(s: Stmt, a: Access, lane: tuple[int, ...], box: tuple[Dim, ...]) 
 
 def _load(prog: Program, r: mp.Read) -> Access:
     return next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
-
-
-def _merge(parts: list[mp.Elements]) -> mp.Elements:
-    """The hull of element boxes, on the grid all of them lie on."""
-    out = []
-    for k in range(len(parts[0])):
-        lo = min(b[k][0] for b in parts)
-        hi = max(b[k][0] + b[k][2] * (b[k][1] - 1) for b in parts)
-        step = 0
-        for b in parts:
-            step = math.gcd(step, b[k][0] - lo, b[k][2] if b[k][1] > 1 else 0)
-        step = max(step, 1)
-        out.append((lo, (hi - lo) // step + 1, step))
-    return tuple(out)

@@ -42,6 +42,7 @@ from .ir import (
     OpSchedule,
     ReadPort,
 )
+from .iteration_boxes import box_set
 from .polyhedral import Access, Flow, Program, build_program, point_values
 from .timing import bounds, cycle_expr, dense_rates, flat_map, linear_map, writes_before
 
@@ -218,8 +219,7 @@ def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
     mine = [p for p in buf.read_ports if (p.op, p.load, p.lane, p.source) == (f.dst.name, f.load, f.dst_lane, wname)]
     covered = isl.Set.empty(f.rel.range().get_space())
     for p in mine:
-        dom = isl.Set(f"{{ {f.dst.time_name}[{', '.join(f't{k}' for k in range(len(p.domain)))}] : "
-                      f"{bounds(p.domain)} }}")
+        dom = box_set(f.dst.time_name, p.domain)
         if not covered.intersect(dom).is_empty():
             _fail(buf.name, f"read ports of op '{f.dst.name}' load '{f.load}' overlap at {p.name}")
         covered = covered.union(dom)
@@ -399,7 +399,7 @@ def _check_served(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, name:
                   covered: isl.Set | None) -> None:
     """Every value an addressed read port loads comes from a write port of its region (the checks above only
     look at the write ports that are there)."""
-    dom = isl.Set(f"{{ {name}[{', '.join(f't{k}' for k in range(len(r.domain)))}] : {bounds(r.domain)} }}")
+    dom = box_set(name, r.domain)
     for f in prog.flows:
         if f.buffer == buf.name and f.dst.name == r.op and f.load == r.load and f.dst_lane in (r.lane, *r.shared):
             need = f.rel.range().set_tuple_name(name).intersect(dom)

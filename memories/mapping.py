@@ -505,12 +505,17 @@ def _hull_elements(prog: Program, buf: str, writes: list[_Write]) -> Elements:
     for src, lane, box, _ in writes:
         store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
         boxes_.append(element_hull(store.index, src, lane, box))
+    return merge_elements(boxes_)
+
+
+def merge_elements(parts: list[Elements]) -> Elements:
+    """The hull of element boxes, on the grid all of them lie on."""
     out = []
-    for k in range(len(boxes_[0])):
-        lo = min(b[k][0] for b in boxes_)
-        hi = max(b[k][0] + b[k][2] * (b[k][1] - 1) for b in boxes_)
+    for k in range(len(parts[0])):
+        lo = min(b[k][0] for b in parts)
+        hi = max(b[k][0] + b[k][2] * (b[k][1] - 1) for b in parts)
         step = 0
-        for b in boxes_:  # the grid all the writes' elements lie on
+        for b in parts:  # a box of one element along k constrains the grid by its offset only
             step = math.gcd(step, b[k][0] - lo, b[k][2] if b[k][1] > 1 else 0)
         step = max(step, 1)
         out.append((lo, (hi - lo) // step + 1, step))

@@ -249,7 +249,7 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
         ram_instance(top, bname, b, lookups)
         return
     w = b.bits
-    fires: dict[str, str] = {}  # root write port -> a signal high in its write cycles
+    fires: dict[str, str] = {}  # a gated register's root -> a signal high in the cycles its registers shift
     gated_roots = {r.root for r in b.registers if r.gated}  # the roots whose write cycles a register needs
     for bank in b.banks:
         if bank.gated and bank.root in gated_roots and bank.root not in fires:
@@ -260,7 +260,7 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
     writers = {p.name for p in b.write_ports}
     for r in b.registers:
         s = signal(r.name)
-        enable = f"en && {_root_writes(top, b, r.root, fires)}" if r.gated else "en"
+        enable = f"en && {_gated_enable(top, b, r.root, fires)}" if r.gated else "en"
         unit = ("writes" if r.root in writers else "words loaded") if r.gated else "cycles"
         rw = narrow[0] if narrow else w  # the bits the buffer's values need (top_widths)
         source = top.widths.low(signal(r.source), rw, w) if narrow else top.widths.full(signal(r.source), w)
@@ -279,9 +279,10 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
         _bank(top, bname, w, bank, wfire)
 
 
-def _root_writes(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) -> str:
-    """A signal high in the cycles write port `root` writes (its controller, instantiated once per buffer), or
-    for an addressed bank read port, the cycles it loads a word for the last time in a run (`last_of_runs`)."""
+def _gated_enable(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) -> str:
+    """A signal high in the cycles the registers gated on `root` shift, made once per root: those write port
+    `root` writes in (its controller), or those addressed bank read port `root` loads a word in for the last time
+    in a run of it (a controller over `last_of_runs`)."""
     if root not in fires:
         wp = [p.controller for p in b.write_ports if p.name == root]
         rp = [p for k in b.banks if k.kind == "addressed" for p in k.read_ports if p.name == root]
