@@ -29,6 +29,7 @@ from mainspring.target import CGRA
 from . import mapping as mp
 from .errors import MemoryMappingError
 from .ir import CONTROLLERS_PER_TILE_READ_PORT, Bank, BankPort, Dim
+from .isl_text import isl_set
 from .polyhedral import Access, Program
 from .schedule import Schedule
 from .timing import bounds, flat_map
@@ -120,7 +121,7 @@ def _piece(prog: Program, sched: Schedule, buf: str, r: mp.Read, box: tuple[Dim,
     if box == r.port.domain:
         return r
     ts = ", ".join(f"t{j}" for j in range(len(box)))
-    flow = dataclasses.replace(f, rel=f.rel.intersect_range(isl.Set(f"{{ {f.dst.time_name}[{ts}] : {bounds(box)} }}")))
+    flow = dataclasses.replace(f, rel=f.rel.intersect_range(isl_set(f"{{ {f.dst.time_name}[{ts}] : {bounds(box)} }}")))
     t = sched.timing[f.dst.name]
     addr = mp.element_address(prog, buf, _load(prog, r).index, f.dst, f.dst_lane, box)
     ctrl = mp.controller(box, t.rates, t.delay + f.read_offset + mp.box_offset(box, f.dst.time_dims, t.rates), addr)
@@ -210,7 +211,7 @@ def _box_cycles(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
     """The cycles of the iterations `box` of a stmt's time dims `dims`: asked again for the same read by every
     trial of banks by residue (each residue's reads, with and without registers after their bank read ports)."""
     ts = ", ".join(f"t{j}" for j in range(len(dims)))
-    within = isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
+    within = isl_set(f"{{ {name}[{ts}] : {bounds(box)} }}")
     return flat_map(name, dims, rates, offset).intersect_domain(within).range()
 
 

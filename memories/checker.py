@@ -42,6 +42,7 @@ from .ir import (
     OpSchedule,
     ReadPort,
 )
+from .isl_text import isl_map, isl_set
 from .iteration_boxes import box_set
 from .polyhedral import Access, Flow, Program, build_program, point_values
 from .timing import bounds, cycle_expr, dense_rates, flat_map, linear_map, writes_before
@@ -103,7 +104,7 @@ def _ctrl_map(name: str, dims: tuple[Dim, ...], c: Controller, data: bool) -> is
     terms = [f"{strides[k]}*floor((t{n - 1 - k} - {d.min})/{d.step})"
              for k, d in ((k, dims[n - 1 - k]) for k in range(n))]
     ts = ", ".join(f"t{k}" for k in range(n))
-    return isl.Map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(start)])}] : {bounds(dims)} }}")
+    return isl_map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(start)])}] : {bounds(dims)} }}")
 
 
 def _follow(buf: str, port: str, name: str, dims: tuple[Dim, ...], c: Controller, op: OpSchedule,
@@ -114,7 +115,7 @@ def _follow(buf: str, port: str, name: str, dims: tuple[Dim, ...], c: Controller
     if tuple(c.extent) != (tuple(d.extent for d in reversed(dims)) or (1,)):
         _fail(buf, f"port {port} iterates extents {list(c.extent)}, not its domain {_at(dims, [])}")
     ts = ", ".join(f"t{k}" for k in range(len(op.dims)))
-    formula = isl.Map(f"{{ {name}[{ts}] -> [{cycle_expr(op.dims, op.rates, op.delay + extra)}] }}") if before \
+    formula = isl_map(f"{{ {name}[{ts}] -> [{cycle_expr(op.dims, op.rates, op.delay + extra)}] }}") if before \
         else _op_cycles(op, name, extra)
     own = formula.intersect_domain(_ctrl_map(name, dims, c, False).domain())
     ctrl = _ctrl_map(name, dims, c, False)
@@ -130,11 +131,11 @@ def _in_order(buf: str, port: str, dims: tuple[Dim, ...], ctrl: isl.Map) -> None
     """A port iterating before its op's box fires in cycles the op's box does not vouch for: the controller
     (ms_ctrl_when) finds its first firing by comparing the cycle with its start once, then counts down the gaps,
     so they must be at or after cycle 0 and increase along its iterations (distinct is not enough)."""
-    early = ctrl.intersect_range(isl.Set("{ [c] : c < 0 }")).domain()
+    early = ctrl.intersect_range(isl_set("{ [c] : c < 0 }")).domain()
     if not early.is_empty():
         _fail(buf, f"port {port} fires before cycle 0 at {_at(dims, point_values(early.lexmin()))}")
     dom = ctrl.domain()
-    order = _pairs(dom.lex_lt_set(dom), ctrl, ctrl).intersect_range(isl.Set("{ [a, b] : a >= b }")).domain()
+    order = _pairs(dom.lex_lt_set(dom), ctrl, ctrl).intersect_range(isl_set("{ [a, b] : a >= b }")).domain()
     if not order.is_empty():
         bad = point_values(order.lexmin())
         _fail(buf, f"port {port} fires at {_at(dims, bad[len(dims):])} no later than at "
@@ -204,7 +205,7 @@ def _check_dependence(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
     src, dst = ops[f.src.name], ops[f.dst.name]
     both = _pairs(f.rel, _op_cycles(src, f.src.time_name, src.latency),
                   _op_cycles(dst, f.dst.time_name, f.read_offset))
-    bad = _first(both.intersect_range(isl.Set("{ [w, r] : r < w }")).domain())
+    bad = _first(both.intersect_range(isl_set("{ [w, r] : r < w }")).domain())
     if bad is not None:
         n = len(f.src.time_dims)
         _fail(buf.name, f"op '{f.dst.name}' load '{f.load}'{_lane(f.dst_lane)} at {_at(f.dst.time_dims, bad[n:])} "
@@ -227,7 +228,7 @@ def _check_read_ports(buf: BufferPlan, f: Flow, ops: dict[str, OpSchedule]) -> N
             rel = f.rel.intersect_range(dom)
             both = _pairs(rel, _op_cycles(src, f.src.time_name, src.latency),
                           _op_cycles(dst, f.dst.time_name, f.read_offset))
-            bad = _first(both.intersect_range(isl.Set(f"{{ [w, r] : r - w != {p.delay} }}")).domain())
+            bad = _first(both.intersect_range(isl_set(f"{{ [w, r] : r - w != {p.delay} }}")).domain())
             if bad is not None:
                 n = len(f.src.time_dims)
                 _fail(buf.name, f"read port {p.name} (tap {p.tap}, delay {p.delay}) at "
@@ -248,7 +249,7 @@ def _check_steps(buf: BufferPlan, p: ReadPort, rel: isl.Map, src: OpSchedule, ds
     written = _op_cycles(src, f.src.time_name, src.latency)
     read = rel.apply_range(_op_cycles(dst, f.dst.time_name, f.read_offset))
     steps = read.apply_range(writes_before(written, src.dims)).apply_domain(linear_map(f.src.time_name, src.dims))
-    wrong = steps.deltas().subtract(isl.Set(f"{{ [{p.steps}] }}"))
+    wrong = steps.deltas().subtract(isl_set(f"{{ [{p.steps}] }}"))
     if not wrong.is_empty():
         _fail(buf.name, f"read port {p.name} (write tap {p.tap}, {p.steps} writes) reads some values "
                         f"{point_values(wrong.lexmin())[0]} writes after theirs")
@@ -459,7 +460,7 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, na
             cond += f" and {lw} = {lr} + {1 - r.delay + w.delay} and {lw} >= {w.delay}"
         else:
             cond += " and " + " and ".join([f"u{k} = t{k}" for k in range(len(r.domain))] or ["true"])
-        yield w, isl.Map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{us}] : {cond} }}")
+        yield w, isl_map(f"{{ {names[r.name]}[{ts}] -> {names[w.name]}[{us}] : {cond} }}")
         return
     yield from bank_values.through(bank, r, bank_values.flow_values(buf, r, prog, names[r.name]), names, fed)
 
@@ -480,7 +481,7 @@ def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expe
     # Delay lines read first, a cycle before the load: a write then is not seen. Addressed banks forward it.
     early, last = (1, "rc - 2") if bank.kind == "delay_line" else (0, "rc - 1")
     same = f"{_phys('wa', w)} = {_phys('ra', r)}"
-    bad = _first(quad.intersect_range(isl.Set(
+    bad = _first(quad.intersect_range(isl_set(
         f"{{ [wc, rc, wa, ra] : rc <= wc + {early} or not ({same}) }}")).domain())
     if bad is not None:
         _fail(buf.name, f"bank {bank.name} read port {r.name} at {_at(r.domain, bad[len(w.domain):])} does not find "
@@ -496,7 +497,7 @@ def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expe
         space = [f"u{j}" for j in range(k)] + ["wc", "rc", "wa", "ra"] + tail + ["oc", "oa"]
         after = "wc < oc" if other is w else "wc <= oc"  # another port writing the same word in one cycle too
         cond = f"{after} <= {last} and {_phys('oa', other)} = {_phys('ra', r)}"
-        bad = _first(clobber.intersect(isl.Set(f"{{ [{', '.join(space)}] : {cond} }}")))
+        bad = _first(clobber.intersect(isl_set(f"{{ [{', '.join(space)}] : {cond} }}")))
         if bad is not None:
             _fail(buf.name, f"bank {bank.name} ({bank.words} words): the value {w.name} writes at "
                             f"{_at(w.domain, bad[:len(w.domain)])} is overwritten by {other.name} at "
@@ -555,4 +556,4 @@ def _ram_addresses(buf: BufferPlan, load: Access, lane: tuple[int, ...]) -> isl.
         terms.append(f"{stride}*({' + '.join([f'{c}*{env[v]}' for v, c in a.terms] + [str(a.const - lo)])})")
         stride *= extent
     ts = ", ".join(f"t{k}" for k in range(len(time)))
-    return isl.Map(f"{{ R[{ts}] -> [{' + '.join(terms) or '0'}] : {bounds(time)} }}")
+    return isl_map(f"{{ R[{ts}] -> [{' + '.join(terms) or '0'}] : {bounds(time)} }}")

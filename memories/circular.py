@@ -13,6 +13,7 @@ import islpy as isl
 
 from .errors import MemoryMappingError
 from .ir import Controller, Dim
+from .isl_text import isl_map, isl_set
 from .timing import bounds, embed_values, flat_map
 
 # (flow { S<src>[t] -> S<dst>[t] } as isl text, dst's time name, dst's time dims, dst's rates, cycle offset)
@@ -32,7 +33,7 @@ def circular_words(buf: str, streams: tuple[WriteStream, ...]) -> int:
         emb = embed_values(name, n, k, width)
         rel: isl.Map | None = None
         for text, dst, dims, dst_rates, dst_offset in flows:
-            m = isl.Map(text).apply_range(flat_map(dst, dims, dst_rates, dst_offset))
+            m = isl_map(text).apply_range(flat_map(dst, dims, dst_rates, dst_offset))
             rel = m if rel is None else rel.union(m)
         assert rel is not None, "each write comes from `reads`: it has a read"
         wc = flat_map(name, box, rates, offset)
@@ -48,7 +49,7 @@ def circular_words(buf: str, streams: tuple[WriteStream, ...]) -> int:
     if overlap.is_empty():
         return 1
     dist = overlap.apply_domain(addr).apply_range(addr).deltas()
-    if not dist.intersect(isl.Set("{ [0] }")).is_empty():
+    if not dist.intersect(isl_set("{ [0] }")).is_empty():
         raise MemoryMappingError(f"buffer '{buf}': an element is rewritten while its previous value is still to be "
                                  "read; this needs more than one copy of the buffer")
     return _largest_distance(dist, addr.range()) + 1
@@ -77,7 +78,7 @@ def _largest_distance(dist: isl.Set, addresses: isl.Set) -> int:
     lo, hi = 1, addresses.dim_max_val(0).to_python() - addresses.dim_min_val(0).to_python()
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if dist.intersect(isl.Set(f"{{ [d] : d >= {mid} or d <= -{mid} }}")).is_empty():
+        if dist.intersect(isl_set(f"{{ [d] : d >= {mid} or d <= -{mid} }}")).is_empty():
             hi = mid - 1
         else:
             lo = mid
@@ -90,4 +91,4 @@ def _address_map(name: str, box: tuple[Dim, ...], c: Controller) -> isl.Map:
     n = len(box)
     terms = [f"{c.data_stride[n - 1 - k]}*floor((t{k} - {d.min})/{d.step})" for k, d in enumerate(box)]
     ts = ", ".join(f"t{k}" for k in range(n))
-    return isl.Map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(c.data_starting_addr)])}] : {bounds(box)} }}")
+    return isl_map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(c.data_starting_addr)])}] : {bounds(box)} }}")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 
+import islpy as isl
+
 from mainspring.target import CGRA
 
 from .ir import Bank, BankPort, Controller, Dim, Register, WritePort
@@ -28,20 +30,38 @@ def write_steps(sched: Schedule, src: Stmt, flows: list[Flow]) -> dict[Flow, int
     """Per flow, the steps of its write tap: `n - v` for a read of value number v in a cycle before which `src`
     has written n values; None unless that is constant per flow (else the taps count cycles)."""
     t = sched.timing[src.name]
-    before = writes_before(flat_map(src.time_name, src.time_dims, t.rates, t.delay + src.latency), src.time_dims)
-    lin = linear_map(src.time_name, src.time_dims)
+    written = flat_map(src.time_name, src.time_dims, t.rates, t.delay + src.latency)
     out = {}
     for f in flows:
         td = sched.timing[f.dst.name]
-        read = f.rel.apply_range(flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay + f.read_offset))
-        steps = read.apply_range(before).apply_domain(lin).deltas()
-        if steps.is_empty():
+        steps = _steps(f.rel, written, flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay + f.read_offset),
+                       src.time_name, src.time_dims)
+        if steps is None:
             return None
-        lo, hi = steps.dim_min_val(0).to_python(), steps.dim_max_val(0).to_python()
-        if lo != hi:
-            return None
-        out[f] = lo
+        out[f] = steps
     return out
+
+
+def _steps(rel: isl.Map, written: isl.Map, read: isl.Map, name: str, dims: tuple[Dim, ...]) -> int | None:
+    # Cached by the maps' identities (`flat_map` hands out one object per schedule, a flow keeps its relation):
+    # the mapping's trials place the same buffer's taps again and again.
+    key = (id(rel), id(written), id(read), name, dims)
+    hit = _STEPS.get(key)
+    if hit is not None and hit[0] is rel and hit[1] is written and hit[2] is read:
+        return hit[3]
+    if len(_STEPS) >= 4096:
+        _STEPS.clear()
+    before = writes_before(written, dims)
+    steps = rel.apply_range(read).apply_range(before).apply_domain(linear_map(name, dims)).deltas()
+    value = None
+    if not steps.is_empty():
+        lo, hi = steps.dim_min_val(0).to_python(), steps.dim_max_val(0).to_python()
+        value = lo if lo == hi else None
+    _STEPS[key] = (rel, written, read, value)  # the maps kept alive with their ids
+    return value
+
+
+_STEPS: dict[tuple[int, int, int, str, tuple[Dim, ...]], tuple[isl.Map, isl.Map, isl.Map, int | None]] = {}
 
 
 def tap_chain(wp: WritePort, dims: tuple[Dim, ...], delays: set[int], gated: bool, target: CGRA, slices: int,

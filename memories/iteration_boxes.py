@@ -10,6 +10,7 @@ import islpy as isl
 
 from .errors import MemoryMappingError
 from .ir import Dim
+from .isl_text import isl_set
 from .polyhedral import point_values
 from .timing import bounds
 
@@ -68,7 +69,7 @@ def _cut(s: isl.Set, dims: tuple[Dim, ...], k: int, depth: int) -> list[tuple[Di
         return None
     out: list[tuple[Dim, ...]] = []
     for v in range(lo, hi + 1):
-        piece = s.intersect(isl.Set(f"{{ {s.get_tuple_name()}[{', '.join(f't{j}' for j in range(len(dims)))}] : "
+        piece = s.intersect(isl_set(f"{{ {s.get_tuple_name()}[{', '.join(f't{j}' for j in range(len(dims)))}] : "
                                     f"t{k} = {v} }}"))
         got = _split_coupled(piece.coalesce(), dims, depth + 1)
         if got is None:
@@ -131,4 +132,4 @@ def hull(s: isl.Set, dims: tuple[Dim, ...]) -> tuple[Dim, ...]:
 def box_set(name: str, box: tuple[Dim, ...]) -> isl.Set:
     """{ name[t] : t in box }."""
     ts = ", ".join(f"t{k}" for k in range(len(box)))
-    return isl.Set(f"{{ {name}[{ts}] : {bounds(box)} }}")
+    return isl_set(f"{{ {name}[{ts}] : {bounds(box)} }}")

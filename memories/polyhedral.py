@@ -22,6 +22,7 @@ from mainspring.frontend import ir as fir
 from mainspring.hwlower.ir import Affine, Loop, LoopNest, Op
 
 from .ir import Dim, InternalRead
+from .isl_text import isl_map, isl_set, isl_union_map
 
 HOST_OUT = "host.out"
 
@@ -78,7 +79,7 @@ class Stmt:
 
     def full_set(self) -> isl.Set:
         names = [f"i{k}" for k in range(len(self.loops))]
-        return isl.Set(f"{{ {self.full_name}[{', '.join(names)}] : {_bounds(names, self.loops)} }}")
+        return isl_set(f"{{ {self.full_name}[{', '.join(names)}] : {_bounds(names, self.loops)} }}")
 
     def time_set(self) -> isl.Set:
         return time_set(self.time_name, self.time_dims)
@@ -89,7 +90,7 @@ class Stmt:
         time = [n for n, u in zip(names, self.unrolled) if not u]
         fixed = [f"{n} = {v}" for n, v in zip([n for n, u in zip(names, self.unrolled) if u], lane)]
         cond = " and ".join([_bounds(names, self.loops)] + fixed)
-        return isl.Map(f"{{ {tuple_name}[{', '.join(names)}] -> {self.time_name}[{', '.join(time)}] : {cond} }}")
+        return isl_map(f"{{ {tuple_name}[{', '.join(names)}] -> {self.time_name}[{', '.join(time)}] : {cond} }}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,7 +110,7 @@ class Access:
         idx = ", ".join(affine_str(a, env) for a in self.index)
         where = [_bounds(names, self.stmt.loops)]
         where += [f"{lo} <= {affine_str(e, env)} <= {hi}" for e, lo, hi in self.guard]
-        return isl.Map(f"{{ {tuple_name}[{', '.join(names)}] -> B[{idx}] : {' and '.join(where)} }}")
+        return isl_map(f"{{ {tuple_name}[{', '.join(names)}] -> B[{idx}] : {' and '.join(where)} }}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,7 +162,7 @@ def affine_str(a: Affine, env: dict[str, str]) -> str:
 
 def time_set(name: str, dims: tuple[Dim, ...]) -> isl.Set:
     names = [f"t{k}" for k in range(len(dims))]
-    return isl.Set(f"{{ {name}[{', '.join(names)}] : {_bounds(names, dims)} }}")
+    return isl_set(f"{{ {name}[{', '.join(names)}] : {_bounds(names, dims)} }}")
 
 
 def _bounds(names: list[str], dims: tuple[Dim, ...]) -> str:
@@ -317,12 +318,12 @@ def _buffer_flows(buf: str, accs: list[Access], stmts: list[Stmt]) -> tuple[list
     depth = max(len(s.loops) for s in stmts)
     tag = {id(a): f"A{k}" for k, a in enumerate(accs)}
     by_tag = {tag[id(a)]: a for a in accs}
-    empty = isl.UnionMap("{ }")
+    empty = isl_union_map("{ }")
     sinks, sources, order = empty, empty, empty
     for a in accs:
         um = isl.UnionMap.from_map(a.map(tag[id(a)]))
         # Reads of an instance happen before its write, so the order has a last entry 0 (read) / 1 (write).
-        o = isl.UnionMap(f"{{ {tag[id(a)]}{_order(a.stmt, int(a.is_write), depth)} }}")
+        o = isl_union_map(f"{{ {tag[id(a)]}{_order(a.stmt, int(a.is_write), depth)} }}")
         order = order.union(o.intersect_domain(um.domain()))
         if a.is_write:
             sources = sources.union(um)

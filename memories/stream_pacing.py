@@ -74,8 +74,7 @@ def _fit_rows(pace: list[int], dims: Sequence[Dim]) -> list[int]:
 @functools.lru_cache(maxsize=1024)  # by flow: the same for every initiation interval and pass that asks
 def source_steps(f: Flow) -> tuple[list[int] | None, ...]:
     """Per time dim k of the reader: how the source iteration moves when k steps by one (None: unknown)."""
-    import islpy as isl
-
+    from .isl_text import isl_set
     from .polyhedral import point_values
 
     dims = f.dst.time_dims
@@ -90,7 +89,7 @@ def source_steps(f: Flow) -> tuple[list[int] | None, ...]:
         q[k] += 1
 
         def source(point: list[int]) -> list[int] | None:
-            at = isl.Set(f"{{ {dom.get_tuple_name()}[{', '.join(map(str, point))}] }}")
+            at = isl_set(f"{{ {dom.get_tuple_name()}[{', '.join(map(str, point))}] }}")
             got = back.intersect_domain(at).range()
             return None if got.is_empty() or not got.is_singleton() else point_values(got)
 

@@ -19,6 +19,7 @@ import itertools
 import islpy as isl
 
 from .ir import Dim
+from .isl_text import isl_map, isl_set
 
 
 def cycle_expr(dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int, prefix: str = "t") -> str:
@@ -37,7 +38,7 @@ def bounds(dims: tuple[Dim, ...], prefix: str = "t") -> str:
 def flat_map(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int) -> isl.Map:
     """{ name[t] -> [cycle] } over the box `dims`."""
     ts = ", ".join(f"t{k}" for k in range(len(dims)))
-    return isl.Map(f"{{ {name}[{ts}] -> [{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
+    return isl_map(f"{{ {name}[{ts}] -> [{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
 
 
 def dense_rates(dims: tuple[Dim, ...]) -> tuple[int, ...]:
@@ -74,17 +75,30 @@ _BEFORE: dict[tuple[int, tuple[Dim, ...]], tuple[isl.Map, isl.Map]] = {}
 
 
 def _writes_before(written: isl.Map, dims: tuple[Dim, ...]) -> isl.Map:
-    last = isl.Map("{ [c] -> [w] : w < c }").apply_range(written.reverse()).lexmax()
+    last = isl_map("{ [c] -> [w] : w < c }").apply_range(written.reverse()).lexmax()
     name = written.get_tuple_name(isl.dim_type.in_)
     first = value_of(written.range().lexmin())
-    none = isl.Map(f"{{ [c] -> [0] : c <= {first} }}")
-    return last.apply_range(linear_map(name, dims)).apply_range(isl.Map("{ [n] -> [n + 1] }")).union(none)
+    none = isl_map(f"{{ [c] -> [0] : c <= {first} }}")
+    return last.apply_range(linear_map(name, dims)).apply_range(isl_map("{ [n] -> [n + 1] }")).union(none)
 
 
 def delta_bounds(rel: isl.Map, src: isl.Map, dst: isl.Map) -> tuple[int, int]:
     """min and max over the pairs of `rel` of dst cycle - src cycle."""
+    # Cached by the maps' identities (a flow keeps its relation, `flat_map` hands out one map per schedule): the
+    # scheduler asks about the same flow under the same rates in several of its passes.
+    key = (id(rel), id(src), id(dst))
+    hit = _DELTAS.get(key)
+    if hit is not None and hit[0] is rel and hit[1] is src and hit[2] is dst:
+        return hit[3]
+    if len(_DELTAS) >= 4096:
+        _DELTAS.clear()
     d = rel.apply_domain(src).apply_range(dst).deltas()
-    return d.dim_min_val(0).to_python(), d.dim_max_val(0).to_python()
+    found = d.dim_min_val(0).to_python(), d.dim_max_val(0).to_python()
+    _DELTAS[key] = (rel, src, dst, found)  # the maps kept alive with their ids
+    return found
+
+
+_DELTAS: dict[tuple[int, int, int], tuple[isl.Map, isl.Map, isl.Map, tuple[int, int]]] = {}
 
 
 def value_of(single: isl.Set) -> int:
@@ -170,7 +184,7 @@ def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
     (whose prefix the rates must be), or as the one-dimensional flat cycle when `periods` is None."""
     if periods is None:
         flat = ", ".join(f"t{k}" for k in range(len(dims)))
-        return isl.Map(f"{{ {name}[{flat}] -> T[{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
+        return isl_map(f"{{ {name}[{flat}] -> T[{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
     steps = digit_steps(tuple(rates), tuple(periods))
     assert steps is not None, (name, rates, periods)
     ts = [f"t{k}" for k in range(len(dims))]
@@ -199,7 +213,7 @@ def time_vector(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset
             outs.append(f"{raw} - {radix[k - 1]}" if cout else raw)
         pieces.append(f"({' and '.join(conds)} and {' and '.join(f'o{k} = {o}' for k, o in enumerate(outs))})")
     out_vars = ", ".join(f"o{k}" for k in range(depth))
-    return isl.Map(f"{{ {head} -> T[{out_vars}] : {' or '.join(pieces)} }}")
+    return isl_map(f"{{ {head} -> T[{out_vars}] : {' or '.join(pieces)} }}")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -222,7 +236,7 @@ def program_vector(name: str, loops: tuple[Dim, ...], unrolled: tuple[bool, ...]
     vec += [str(position[len(loops)]), str(sub)]
     vec += ["0"] * (2 * depth + 2 - len(vec))
     time_dims = tuple(d for d, u in zip(loops, unrolled) if not u)
-    return isl.Map(f"{{ {name}[{', '.join(ts)}] -> T[{', '.join(vec)}] : {bounds(time_dims)} }}")
+    return isl_map(f"{{ {name}[{', '.join(ts)}] -> T[{', '.join(vec)}] : {bounds(time_dims)} }}")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -232,10 +246,10 @@ def time_space_bounds(periods: tuple[int, ...] | None, width: int = 1) -> isl.Se
     Counting at other vectors too would be harmless (between two real cycles the live set is a subset of the
     one at either side), but bounding keeps the count's pieces few."""
     if periods is None:
-        return isl.Set(f"{{ T[{', '.join(f'c{k}' for k in range(width))}] }}")
+        return isl_set(f"{{ T[{', '.join(f'c{k}' for k in range(width))}] }}")
     names = [f"c{k}" for k in range(len(periods))]
     conds = [f"0 <= c{k} < {periods[k - 1] // periods[k]}" for k in range(1, len(periods))]
-    return isl.Set(f"{{ T[{', '.join(names)}] : {' and '.join(conds or ['true'])} }}")
+    return isl_set(f"{{ T[{', '.join(names)}] : {' and '.join(conds or ['true'])} }}")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -244,4 +258,4 @@ def embed_values(name: str, n: int, k: int, width: int) -> isl.Map:
     question) covers them all."""
     ts = [f"t{j}" for j in range(n)]
     vs = [str(k)] + ts + ["0"] * (width - 1 - n)
-    return isl.Map(f"{{ {name}[{', '.join(ts)}] -> V[{', '.join(vs)}] }}")
+    return isl_map(f"{{ {name}[{', '.join(ts)}] -> V[{', '.join(vs)}] }}")
