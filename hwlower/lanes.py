@@ -9,7 +9,7 @@ divides c: each of its lanes then always reads the same lane of the producer (a 
 port), and when c > k the static schedule paces it to the producer (a 2-lane output over a 1-lane stream fires
 every other cycle). A producer with more lanes than its readers take is narrowed to what they take (narrow.py);
 what remains (a stream of more words per transfer than its reader takes, k not dividing c) is refused with the
-unroll to add, change or remove.
+unrolls to add, change or remove: all of them down the pipeline (lane_chains.py), so that the fix compiles.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.schedule import ForType, Fuse, Split, StageSchedule, TailStrategy
 
 from .ir import Affine, Loop, LoopNest, Op
+from .lane_chains import agreeing_lanes, x_loop
 from .loops import StageLoops
 
 
@@ -125,13 +126,15 @@ def output_lanes(nest: LoopNest) -> int:
     return k
 
 
-def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes]) -> None:
+def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
+                scheduled: dict[str, Lanes] | None = None) -> None:
     """Raise ScheduleError where a consumer's lanes would not each read one lane of its producer: the producer's
-    lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py)."""
-    producer: dict[str, Lanes] = dict(inputs)
+    lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py; `scheduled`: the
+    ops' lanes as their schedules give them, before narrowing, which a fix changes)."""
+    producer: dict[str, tuple[str, Lanes]] = {b: (b, ln) for b, ln in inputs.items()}
     for _, op in nest.ops():
         if op.stage == 0:
-            producer[op.store.buffer] = ops[op.name]
+            producer[op.store.buffer] = (op.name, ops[op.name])
     for loops, op in nest.ops():
         # A RAM update (a scatter) has no x of its own: each of its serial loops must read one lane.
         xloop = x_loop(loops, op.store.index[0]) if op.store.index else ""
@@ -141,7 +144,7 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes])
         for port in op.loads:
             if not port.access.index:  # the RAM element a scatter updates
                 continue
-            src = producer.get(port.access.buffer)
+            src_name, src = producer.get(port.access.buffer, ("", None))
             terms = dict(port.access.index[0].terms)
             c = terms.get(xloop, 0)
             if src is not None and src.k > 1:
@@ -150,7 +153,8 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes])
             # schedule paces the consumer to the producer (narrow.py narrowed the producers it could).
             if src is None or c <= 0 or c % src.k == 0:
                 continue
-            _rate_error(mine, src, c, port.access.buffer)
+            fixes = _Fixes(nest, ops, inputs, scheduled or ops)
+            _rate_error(mine, src, c, port.access.buffer, fixes.named(op.name, src_name))
 
 
 def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop: str, terms: dict[str, int],
@@ -170,36 +174,66 @@ def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop:
         )
 
 
-def x_loop(loops: tuple[Loop, ...], index: Affine) -> str | None:
-    used = dict(index.terms)
-    for lp in reversed(loops):
-        if not lp.unrolled and used.get(lp.var):
-            return lp.var
-    return None
-
-
 def _px(n: int) -> str:
     return f"{n} pixel{'s' if n != 1 else ''}"
 
 
-def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str) -> None:
+@dataclass(frozen=True, slots=True)
+class _Fixes:
+    """The unrolls that make a refused consumer and producer agree, each with the changes it forces on the stages
+    after it (lane_chains.py), so that a suggested fix compiles as it is written."""
+
+    nest: LoopNest
+    ops: dict[str, Lanes]
+    inputs: dict[str, Lanes]
+    scheduled: dict[str, Lanes]
+    mine: str = ""  # the consumer's op
+    src: str = ""  # its producer's op, or the stream
+
+    def named(self, mine: str, src: str) -> _Fixes:
+        return replace(self, mine=mine, src=src)
+
+    def fix(self, lead: str, k: int | None, reason: str) -> str | None:
+        """Give `lead` k lanes (so that `reason`; None: the lanes nearest its own that agree), and every stage after
+        it the lanes that then agree; None if `lead` at k cannot agree with its own producers."""
+        now = agreeing_lanes(self.nest, {n: ln.k for n, ln in {**self.inputs, **self.ops}.items()},
+                             {} if k is None else {lead: k})
+        if now is None:
+            return None
+        calls: dict[str, str] = {}  # op or stream -> its change; a Func's ops share one call
+        for name in [*self.inputs, *(op.name for _, op in self.nest.ops())]:
+            user = self.inputs.get(name) or self.scheduled.get(name) or self.ops[name]
+            change = f"remove {user.call}" if now[name] == 1 and user.call else user.suggestion(now[name])
+            if now[name] != self.ops.get(name, user).k and now[name] != user.k and change not in calls.values():
+                calls[name] = change
+        text = f"{calls.pop(lead)} so that {reason}" if lead in calls else ""
+        if calls:
+            then = f"{_listed(list(calls.values()))} so that the stages after it keep pace in turn"
+            text += f", and {then}" if text else then
+        return text
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes) -> None:
     loc = mine.loc if mine.call else src.loc
     stream = src.who.startswith("accelerator input")
     makes = "streams" if stream else "computes"
+    options: list[str | None] = []
     if c > src.k:
-        fix = src.suggestion(c) + f" so that '{buffer}' keeps pace"
+        options.append(fixes.fix(fixes.src, c, f"'{buffer}' keeps pace"))
         if (src.k * mine.k) % c == 0 and mine.call:
-            slower = src.k * mine.k // c
-            fix += (f", or {'remove ' + mine.call if slower == 1 else mine.suggestion(slower)} so that "
-                    f"{mine.who} reads '{buffer}' at its pace")
-    elif (src.k * mine.k) % c == 0:
-        fix = mine.suggestion(src.k * mine.k // c) + f" so that it keeps pace with '{buffer}'"
-        g = math.gcd(src.k, c)
-        if stream and src.call:  # the host may stream fewer words per transfer
-            fewer = "remove " + src.call if g == 1 else src.suggestion(g)
-            fix += f", or {fewer} so that '{buffer}' streams at its pace"
+            options.append(fixes.fix(fixes.mine, src.k * mine.k // c, f"{mine.who} reads '{buffer}' at its pace"))
     else:
-        fix = "unroll x of both by factors that make these rates equal"
+        faster = (src.k * mine.k) % c == 0  # else the lanes nearest its own that read whole lanes of the producer
+        options.append(fixes.fix(fixes.mine, src.k * mine.k // c if faster else None,
+                                 f"it {'keeps pace with' if faster else 'reads whole lanes of'} '{buffer}'"))
+        if stream and src.call:  # the host may stream fewer words per transfer
+            options.append(fixes.fix(fixes.src, math.gcd(src.k, c), f"'{buffer}' streams at its pace"))
+    fix = ", or ".join(o for o in options if o) or fixes.fix(fixes.mine, None, f"it reads whole lanes of '{buffer}'")
+    assert fix, f"{mine.who}: no lanes agree with '{buffer}'"  # a consumer alone always can (lane_chains.py)
     raise ScheduleError(
         f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
         f"'{buffer}' along x per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane of a "

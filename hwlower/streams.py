@@ -22,7 +22,7 @@ def assign_lanes(s: Lowering) -> Lowering:
     in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)], stream_dims(f, glb), not glb)
                 for f in region.inputs}
     nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
-    check_rates(nest, op_lanes, in_lanes)
+    check_rates(nest, op_lanes, in_lanes, s.op_lanes)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
     lanes += ((nest.output, output_lanes(nest)),)
     return replace(s, nest=replace(nest, lanes=lanes), op_lanes=op_lanes)
