@@ -274,8 +274,11 @@ class StageScheduling:
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) "
                                 "names a loop twice")
         st = self._stage()
-        slots = sorted(self._find(n, f"reorder({', '.join(names)})",
-                                  "could not find var {} to reorder in the argument list.") for n in names)
+        if any(n not in st.dim_names() for n in names):
+            from .reorder_hint import reorder_refusal
+
+            raise ScheduleError(f"{loc}: {reorder_refusal(self._owner_name(), st, names)}")
+        slots = sorted(self._find(n, f"reorder({', '.join(names)})") for n in names)
         by_name = {d.name: d for d in st.dims}
         for slot, n in zip(slots, names):
             st.dims[slot] = by_name[n]

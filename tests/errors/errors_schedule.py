@@ -225,38 +225,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "reorder of a loop the Func does not have", (
-    "{at}: In schedule for hw_output, could not find var x to reorder in the argument list.\n"
-    "Vars: xi yi xo yo __outermost\n"
-    "(in reorder(yi, x)); did you mean xo?"), func="hw_output")
-def reorder_unknown_loop():
-    p = scheduled()
-    p.hw_output.reorder(p.yi, p.x)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@reorder_unknown_loop.fix
-def _():
-    p = scheduled()
-    p.hw_output.reorder(p.xi, p.yi)
-    return hl.compile(p.output, name="demo")
-
-
-@case("schedule", "reorder names a loop twice",
-      "{at}: In schedule for hw_output: reorder(xi, xi) names a loop twice", func="hw_output")
-def reorder_names_a_loop_twice():
-    p = scheduled()
-    p.hw_output.reorder(p.xi, p.xi)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@reorder_names_a_loop_twice.fix
-def _():
-    p = scheduled()
-    p.hw_output.reorder(p.xi, p.yi)
-    return hl.compile(p.output, name="demo")
-
-
 @case("schedule", "tile with the wrong number of arguments", (
     "{at}: In schedule for hw_output: tile takes (x, y, xo, yo, xi, yi, xfactor, yfactor[, tail]) or "
     "(x, y, xi, yi, xfactor, yfactor[, tail]), got 7 arguments besides the tail"), func="hw_output")
