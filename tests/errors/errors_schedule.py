@@ -245,10 +245,9 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "A tail strategy that is not an hl.TailStrategy",
-      "{at}: tail strategy must be an hl.TailStrategy, got 'RoundUp'; e.g. hl.TailStrategy.RoundUp", func="mid",
-      gaps=('func',), note=('frontend/schedule.py _tail() does not know the Func; it should say '
-                            '"Func \'mid\': unroll(x, 2, \'RoundUp\')".'))
+@case("schedule", "A tail strategy that is not an hl.TailStrategy", (
+    "{at}: In schedule for mid: unroll(x, 2, 'RoundUp'): the tail strategy must be an hl.TailStrategy, got "
+    "'RoundUp'; e.g. mid.unroll(x, 2, hl.TailStrategy.RoundUp)"), func="mid", simulate=True)
 def tail_strategy_as_a_string():
     p = scheduled()
     p.mid.unroll(p.x, 2, "RoundUp")  # <-
@@ -258,10 +257,7 @@ def tail_strategy_as_a_string():
 @tail_strategy_as_a_string.fix
 def _():
     p = scheduled()
-    r = hl.TailStrategy.RoundUp
-    p.mid.unroll(p.x, 2, r)
-    p.hw_output.unroll(p.xi, 2, r)
-    p.hw_input.unroll(p.x, 2, r)
+    p.mid.unroll(p.x, 2, hl.TailStrategy.RoundUp)
     return hl.compile(p.output, name="demo")
 
 
