@@ -165,12 +165,14 @@ def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop:
         step = terms.get(lp.var, 0)
         if lp.unrolled or lp.var == xloop or lp.extent == 1 or step % src.k == 0:
             continue
-        loc = mine.loc or src.loc
+        loc, stream = mine.loc or src.loc, src.who.startswith("accelerator input")
         dim = _shown(re.sub(r"^.*\.s\d+\.", "", lp.var))
         raise ScheduleError(
             f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along x in its "
             f"serial loop {dim} (a step of {step} per iteration): each iteration would read another lane. "
-            f"Unroll that loop ({mine.handle}.unroll({dim})), or give '{buffer}' one lane."
+            f"Unroll that loop ({mine.handle}.unroll({dim})), or "
+            + (f"remove {src.call} so that '{buffer}' streams one lane." if stream and src.call
+               else f"give '{buffer}' one lane.")
         )
 
 

@@ -141,3 +141,46 @@ def _():
     p = _every_other_pixel({"mid": 3, "hw_output": 3})
     p.hw_input.unroll(p.x, 3)
     return hl.compile(p.output, name="demo")
+
+
+def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True):
+    """acc sums 4 taps of hw_input along x over RDom r (serial unless `unroll_taps`), 2 lanes of x; hw_output
+    copies it in 2 lanes; hw_input streams 2 words per transfer (`input_lanes`)."""
+    p = pipeline()
+    x, y = p.x, p.y
+    r = hl.RDom([hl.Range(0, 4)], "r")
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += p.hw_input[x + r.x, y]
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[x, y] = acc[x, y]
+    p.output = hl.Func("output")
+    p.output[x, y] = p.hw_output[x, y]
+    p.output.bound(x, 0, 8).bound(y, 0, 8)
+    accelerate(p)
+    buffer(p, acc)
+    stream(p)
+    acc.unroll(x, 2)
+    acc.update().unroll(x, 2)  # <-serial_taps
+    if unroll_taps:
+        acc.update().unroll(r.x)
+    p.hw_output.unroll(p.xi, 2)
+    return p
+
+
+@case("hardware", "A serial loop of taps stepping across the lanes of a stream", (
+    "{serial_taps}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2) at {at}), "
+    "along x in its serial loop r.x (a step of 1 per iteration): each iteration would read another lane. Unroll "
+    "that loop (acc.update(0).unroll(r.x)), or remove hw_input.unroll(x, 2) so that 'hw_input' streams one lane."),
+    func="acc", simulate=True)
+def lanes_serial_taps_across_a_stream():
+    p = _serial_taps()
+    p.hw_input.unroll(p.x, 2)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@lanes_serial_taps_across_a_stream.fix
+def _():
+    p = _serial_taps(unroll_taps=True)
+    p.hw_input.unroll(p.x, 2)
+    return hl.compile(p.output, name="demo")

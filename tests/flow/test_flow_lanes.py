@@ -306,8 +306,8 @@ def test_a_serial_loop_stepping_across_lanes_is_refused():
     assert str(err.value) == (
         f"{at}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2, "
         f"hl.TailStrategy.RoundUp) at {inp}), along x in its serial loop r.x (a step of 1 per iteration): each "
-        "iteration would read another lane. Unroll that loop (acc.update(0).unroll(r.x)), or give 'hw_input' one "
-        "lane."
+        "iteration would read another lane. Unroll that loop (acc.update(0).unroll(r.x)), or remove "
+        "hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) so that 'hw_input' streams one lane."
     )
 
 
