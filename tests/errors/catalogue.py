@@ -206,6 +206,23 @@ def reduction(extent, unrolled: bool = True):
     return p, acc
 
 
+def glb_levels(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
+    """Seed 002's three levels on the pipeline: hw_output.in_() is the GLB output tile (16x16), hw_output is
+    computed once per GLB tile in memory tiles of `mem_tile`, hw_input.in_() is the GLB input tile."""
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+    out = p.hw_output.in_()
+    out.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 16, 16).hw_accelerate(p.xi, p.xo)
+    out.store_in(hl.MemoryType.GLB)  # <-glb_output
+    p.hw_output.tile(p.x, p.y, xio, yio, xii, yii, *mem_tile)
+    p.hw_output.compute_at(out, p.xo if array_at is None else array_at)  # <-array
+    p.mid.compute_at(p.hw_output, xio)
+    p.hw_input.in_().in_().compute_at(p.hw_output, xio)
+    if glb_input:
+        p.hw_input.in_().compute_at(out, p.xo).store_in(hl.MemoryType.GLB)
+    p.hw_input.compute_root().accelerator_input()
+    return p
+
+
 def scheduled(width: int = 8, height: int = 8, wide: bool = True):
     """The pipeline with the whole working schedule: accelerate, buffer mid, stream hw_input."""
     p = pipeline(width, height, wide)
