@@ -61,9 +61,27 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
     if split is None or k == 1:
         return Lanes(who, handle, var, 1)
     mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == split.inner)
+    return replace(_unroll_lanes(who, handle, split, mark), k=k)
+
+
+def _unroll_lanes(who: str, handle: str, split: Split, mark: ForType) -> Lanes:
     tail = "" if split.tail is TailStrategy.Auto else f", hl.TailStrategy.{split.tail.name}"
     call = f"{handle}.{mark.kind}({split.old}, {split.factor}{tail})"
-    return Lanes(who, handle, split.old, k, call, str(mark.loc), split.tail)
+    return Lanes(who, handle, split.old, split.factor, call, str(mark.loc), split.tail)
+
+
+def x_unrolls(handle: str, x_arg: str, schedules: list[StageSchedule]) -> list[Lanes]:
+    """The unrolls of x (`x_arg`) in a Func's definitions (pure first, then its updates), as the schedules give
+    them: where its updates fold into one op with the pure definition, a fix changes them all together."""
+    out = []
+    for i, sched in enumerate(schedules):
+        who = handle if i == 0 else f"{handle}.update({i - 1})"
+        for mark in sched.directives:
+            split = next((sp for sp in sched.directives if isinstance(sp, Split) and sp.inner == mark.var
+                          and sp.old == x_arg), None) if isinstance(mark, ForType) else None
+            if split is not None and isinstance(mark, ForType) and mark.kind in ("unroll", "vectorize"):
+                out.append(_unroll_lanes(who, who, split, mark))
+    return out
 
 
 def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedule,
@@ -127,10 +145,11 @@ def output_lanes(nest: LoopNest) -> int:
 
 
 def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
-                scheduled: dict[str, Lanes] | None = None) -> None:
+                scheduled: dict[str, Lanes] | None = None, unrolls: dict[str, list[Lanes]] | None = None) -> None:
     """Raise ScheduleError where a consumer's lanes would not each read one lane of its producer: the producer's
     lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py; `scheduled`: the
-    ops' lanes as their schedules give them, before narrowing, which a fix changes)."""
+    ops' lanes as their schedules give them, before narrowing, which a fix changes; `unrolls`: each Func's
+    unrolls of x, `x_unrolls`)."""
     producer: dict[str, tuple[str, Lanes]] = {b: (b, ln) for b, ln in inputs.items()}
     for _, op in nest.ops():
         if op.stage == 0:
@@ -153,7 +172,7 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
             # schedule paces the consumer to the producer (narrow.py narrowed the producers it could).
             if src is None or c <= 0 or c % src.k == 0:
                 continue
-            fixes = _Fixes(nest, ops, inputs, scheduled or ops)
+            fixes = _Fixes(nest, ops, inputs, scheduled or ops, unrolls or {})
             _rate_error(mine, src, c, port.access.buffer, fixes.named(op.name, src_name))
 
 
@@ -189,6 +208,7 @@ class _Fixes:
     ops: dict[str, Lanes]
     inputs: dict[str, Lanes]
     scheduled: dict[str, Lanes]
+    unrolls: dict[str, list[Lanes]]
     mine: str = ""  # the consumer's op
     src: str = ""  # its producer's op, or the stream
 
@@ -202,11 +222,18 @@ class _Fixes:
                              {} if k is None else {lead: k})
         if now is None:
             return None
-        calls: dict[str, str] = {}  # op or stream -> its change; a Func's ops share one call
-        for name in [*self.inputs, *(op.name for _, op in self.nest.ops())]:
+        calls: dict[str, str] = {}  # op or stream -> its changes; a Func's ops share one call
+        ops = [op for _, op in self.nest.ops()]
+        for name in [*self.inputs, *(op.name for op in ops)]:
             user = self.inputs.get(name) or self.scheduled.get(name) or self.ops[name]
             change = f"remove {user.call}" if now[name] == 1 and user.call else user.suggestion(now[name])
             if now[name] != self.ops.get(name, user).k and now[name] != user.k and change not in calls.values():
+                func = next((op.func for op in ops if op.name == name), "")
+                # one op for the whole Func: its updates fold into the pure definition, whose unrolls must agree
+                alike = [u for u in self.unrolls.get(func, []) if u.call != user.call and u.k not in (1, now[name])]
+                if sum(op.func == func for op in ops) == 1 and alike:
+                    change = _listed([change, *(f"remove {u.call}" if now[name] == 1 else u.suggestion(now[name])
+                                                for u in alike)])
                 calls[name] = change
         text = f"{calls.pop(lead)} so that {reason}" if lead in calls else ""
         if calls:

@@ -107,14 +107,18 @@ CHAINS = {  # unrolls refused -> the unrolls each fix the message offers sets (N
     "blur_3_over_a_2_lane_stream": ({"inp": 2, "pure": 3, "blur": 3, "out": 2}, [
         {"inp": 3, "out": 3}, {"pure": 2, "blur": 2}]),
     "output_3_over_a_2_lane_blur": ({"inp": 2, "pure": 2, "blur": 2, "out": 3}, [{"out": 2}]),
+    # the update folds into blur_unnormalized's pure definition: both unrolls change together
+    "folded_update_over_a_4_lane_stream": ({"inp": 4, "update": 2, "pure": 2, "blur": 2, "out": 2}, [
+        {"pure": 4, "update": 4, "blur": 4, "out": 4}, {"inp": 2}]),
 }
-_KEYS = {"blur_unnormalized": "pure", "blur": "blur", "hw_output": "out", "hw_input": "inp"}
+_KEYS = {"blur_unnormalized": "pure", "blur_unnormalized.update(0)": "update", "blur": "blur", "hw_output": "out",
+         "hw_input": "inp"}
 
 
 def _applied(kw, option):
     """The unrolls `kw` with the changes a fix `option` of the message names (add, change ... to, remove)."""
     kw = dict(kw)
-    for verb, func, k in re.findall(r"(add|to|remove) (\w+)\.unroll\(\w+, (\d+)\)", option):
+    for verb, func, k in re.findall(r"(add|to|remove) (\w+(?:\.update\(0\))?)\.unroll\(\w+, (\d+)\)", option):
         kw[_KEYS[func]] = None if verb == "remove" else int(k)
     return kw
 
