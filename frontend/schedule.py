@@ -250,7 +250,8 @@ class StageScheduling:
                 )
         is_r = st.dims[i].is_rvar
         st.dims[i:i + 1] = [Dim(inner_n, is_r), Dim(outer_n, is_r)]
-        st.directives.append(Split(old_n, outer_n, inner_n, f, _tail(tail), loc))
+        tail = _tail(tail, self._owner_name(), f"split({old_n}, {outer_n}, {inner_n}, {f}, {{}})")
+        st.directives.append(Split(old_n, outer_n, inner_n, f, tail, loc))
         return self
 
     def fuse(self, inner, outer, fused):
@@ -274,8 +275,11 @@ class StageScheduling:
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) "
                                 "names a loop twice")
         st = self._stage()
-        slots = sorted(self._find(n, f"reorder({', '.join(names)})",
-                                  "could not find var {} to reorder in the argument list.") for n in names)
+        if any(n not in st.dim_names() for n in names):
+            from .reorder_hint import reorder_refusal
+
+            raise ScheduleError(f"{loc}: {reorder_refusal(self._owner_name(), st, names)}")
+        slots = sorted(self._find(n, f"reorder({', '.join(names)})") for n in names)
         by_name = {d.name: d for d in st.dims}
         for slot, n in zip(slots, names):
             st.dims[slot] = by_name[n]
@@ -309,7 +313,8 @@ class StageScheduling:
         self._find(name, f"{kind}({name})", f"could not find dimension {{}} to mark as {marked} in vars for function")
         if factor is not None:  # as Halide: split off an inner loop; parallel marks the outer one (task_size)
             # checked here too, so that a refusal names the call the user wrote rather than the split it makes
-            _require_const_int(factor, f"{kind}({name}, factor) of {self._owner_name()}: factor")
+            f = _require_const_int(factor, f"{kind}({name}, factor) of {self._owner_name()}: factor")
+            _tail(tail, self._owner_name(), f"{kind}({name}, {f}, {{}})")
             inner = f"{name}.{kind[0]}i"
             self.split(v, v, Var(inner) if not isinstance(v, RVar) else inner, factor, tail)
             name = name if kind == "parallel" else inner
@@ -345,8 +350,11 @@ class StageScheduling:
         return self
 
 
-def _tail(t) -> TailStrategy:
+def _tail(t, owner: str, call: str) -> TailStrategy:
+    """`t`, the tail strategy of `call` (written "unroll(x, 2, {})") of `owner`, checked."""
     if not isinstance(t, TailStrategy):
-        raise HalideError(f"{user_location()}: tail strategy must be an hl.TailStrategy, got {t!r}; e.g. "
-                          "hl.TailStrategy.RoundUp")
+        named = t if isinstance(t, str) and t in TailStrategy.__members__ else "RoundUp"
+        raise HalideError(f"{user_location()}: In schedule for {owner}: {call.format(repr(t))}: the tail strategy "
+                          f"must be an hl.TailStrategy, got {t!r}; e.g. {owner}."
+                          + call.format(f"hl.TailStrategy.{named}"))
     return t

@@ -153,27 +153,33 @@ def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var:
               members: set[int]) -> str | None:
     """The loop of the array output at which the Funcs inside the array are computed (one memory tile), or None
     when they are computed at the GLB tile loop itself: then the array runs once per GLB tile."""
-    at: dict[str, Function] = {}
+    at: dict[str, list[Function]] = {}
     at_glb: list[Function] = []
     for f in pipe.order:
         c = f.placement.compute
         if c.kind == "at" and c.func is glb_out and f is not array_out and id(f) not in members:
             at_glb.append(f)
         if c.kind == "at" and c.func is array_out:
-            at.setdefault(c.var, f)
+            at.setdefault(c.var, []).append(f)
+    # the loop most of them are computed at (the first on a tie) is the one a fix moves the others to
+    tile_var = max(at, key=lambda v: len(at[v]), default=None)
     for f in at_glb:
         c = f.placement.compute
         if at or c.var != store_var:
             raise ScheduleError(
                 f"{c.loc}: Func '{f.name}' is computed at the GLB tile loop ({c}) but is not stored in the GLB: "
                 f"a memory-tile buffer belongs inside the array; compute it at the array output's memory-tile "
-                f"loop, e.g. {f.name}.compute_at({array_out.name}, <its tile var>), or add "
-                f"{f.name}.store_in(MemoryType.GLB) to make it a GLB input"
+                f"loop, e.g. {user_handle(f)}.compute_at({user_handle(array_out)}, {tile_var or '<its tile var>'}), "
+                f"or add {user_handle(f)}.store_in(MemoryType.GLB) to make it a GLB input"
             )
     if len(at) > 1:
-        names = ", ".join(f"{f.name} at {v}" for v, f in at.items())
+        assert tile_var is not None
+        odd = next(f for v, fs in at.items() if v != tile_var for f in fs)
+        names = "; ".join(f"{', '.join(user_handle(f) for f in fs)} at {v}" for v, fs in at.items())
         raise ScheduleError(
-            f"Funcs inside the array are computed at different loops of '{array_out.name}' ({names}); a memory "
-            "tile is one loop level: compute them all at the same var"
+            f"{odd.placement.compute.loc}: Func '{odd.name}' is inside the array but computed at another loop of "
+            f"'{array_out.name}' than the others ({names}): the Funcs inside the array make one memory tile, "
+            f"computed at one loop; compute them all at {tile_var}, e.g. "
+            f"{user_handle(odd)}.compute_at({user_handle(array_out)}, {tile_var})"
         )
     return next(iter(at), None)

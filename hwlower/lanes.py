@@ -9,7 +9,7 @@ divides c: each of its lanes then always reads the same lane of the producer (a 
 port), and when c > k the static schedule paces it to the producer (a 2-lane output over a 1-lane stream fires
 every other cycle). A producer with more lanes than its readers take is narrowed to what they take (narrow.py);
 what remains (a stream of more words per transfer than its reader takes, k not dividing c) is refused with the
-unroll to add, change or remove.
+unrolls to add, change or remove: all of them down the pipeline (lane_chains.py), so that the fix compiles.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.schedule import ForType, Fuse, Split, StageSchedule, TailStrategy
 
 from .ir import Affine, Loop, LoopNest, Op
+from .lane_chains import agreeing_lanes, x_loop
 from .loops import StageLoops
 
 
@@ -60,9 +61,27 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
     if split is None or k == 1:
         return Lanes(who, handle, var, 1)
     mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == split.inner)
+    return replace(_unroll_lanes(who, handle, split, mark), k=k)
+
+
+def _unroll_lanes(who: str, handle: str, split: Split, mark: ForType) -> Lanes:
     tail = "" if split.tail is TailStrategy.Auto else f", hl.TailStrategy.{split.tail.name}"
     call = f"{handle}.{mark.kind}({split.old}, {split.factor}{tail})"
-    return Lanes(who, handle, split.old, k, call, str(mark.loc), split.tail)
+    return Lanes(who, handle, split.old, split.factor, call, str(mark.loc), split.tail)
+
+
+def x_unrolls(handle: str, x_arg: str, schedules: list[StageSchedule]) -> list[Lanes]:
+    """The unrolls of x (`x_arg`) in a Func's definitions (pure first, then its updates), as the schedules give
+    them: where its updates fold into one op with the pure definition, a fix changes them all together."""
+    out = []
+    for i, sched in enumerate(schedules):
+        who = handle if i == 0 else f"{handle}.update({i - 1})"
+        for mark in sched.directives:
+            split = next((sp for sp in sched.directives if isinstance(sp, Split) and sp.inner == mark.var
+                          and sp.old == x_arg), None) if isinstance(mark, ForType) else None
+            if split is not None and isinstance(mark, ForType) and mark.kind in ("unroll", "vectorize"):
+                out.append(_unroll_lanes(who, who, split, mark))
+    return out
 
 
 def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedule,
@@ -125,13 +144,16 @@ def output_lanes(nest: LoopNest) -> int:
     return k
 
 
-def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes]) -> None:
+def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
+                scheduled: dict[str, Lanes] | None = None, unrolls: dict[str, list[Lanes]] | None = None) -> None:
     """Raise ScheduleError where a consumer's lanes would not each read one lane of its producer: the producer's
-    lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py)."""
-    producer: dict[str, Lanes] = dict(inputs)
+    lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py; `scheduled`: the
+    ops' lanes as their schedules give them, before narrowing, which a fix changes; `unrolls`: each Func's
+    unrolls of x, `x_unrolls`)."""
+    producer: dict[str, tuple[str, Lanes]] = {b: (b, ln) for b, ln in inputs.items()}
     for _, op in nest.ops():
         if op.stage == 0:
-            producer[op.store.buffer] = ops[op.name]
+            producer[op.store.buffer] = (op.name, ops[op.name])
     for loops, op in nest.ops():
         # A RAM update (a scatter) has no x of its own: each of its serial loops must read one lane.
         xloop = x_loop(loops, op.store.index[0]) if op.store.index else ""
@@ -141,7 +163,7 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes])
         for port in op.loads:
             if not port.access.index:  # the RAM element a scatter updates
                 continue
-            src = producer.get(port.access.buffer)
+            src_name, src = producer.get(port.access.buffer, ("", None))
             terms = dict(port.access.index[0].terms)
             c = terms.get(xloop, 0)
             if src is not None and src.k > 1:
@@ -150,7 +172,8 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes])
             # schedule paces the consumer to the producer (narrow.py narrowed the producers it could).
             if src is None or c <= 0 or c % src.k == 0:
                 continue
-            _rate_error(mine, src, c, port.access.buffer)
+            fixes = _Fixes(nest, ops, inputs, scheduled or ops, unrolls or {})
+            _rate_error(mine, src, c, port.access.buffer, fixes.named(op.name, src_name))
 
 
 def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop: str, terms: dict[str, int],
@@ -161,45 +184,85 @@ def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop:
         step = terms.get(lp.var, 0)
         if lp.unrolled or lp.var == xloop or lp.extent == 1 or step % src.k == 0:
             continue
-        loc = mine.loc or src.loc
+        loc, stream = mine.loc or src.loc, src.who.startswith("accelerator input")
         dim = _shown(re.sub(r"^.*\.s\d+\.", "", lp.var))
         raise ScheduleError(
             f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along x in its "
             f"serial loop {dim} (a step of {step} per iteration): each iteration would read another lane. "
-            f"Unroll that loop ({mine.handle}.unroll({dim})), or give '{buffer}' one lane."
+            f"Unroll that loop ({mine.handle}.unroll({dim})), or "
+            + (f"remove {src.call} so that '{buffer}' streams one lane." if stream and src.call
+               else f"give '{buffer}' one lane.")
         )
-
-
-def x_loop(loops: tuple[Loop, ...], index: Affine) -> str | None:
-    used = dict(index.terms)
-    for lp in reversed(loops):
-        if not lp.unrolled and used.get(lp.var):
-            return lp.var
-    return None
 
 
 def _px(n: int) -> str:
     return f"{n} pixel{'s' if n != 1 else ''}"
 
 
-def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str) -> None:
+@dataclass(frozen=True, slots=True)
+class _Fixes:
+    """The unrolls that make a refused consumer and producer agree, each with the changes it forces on the stages
+    after it (lane_chains.py), so that a suggested fix compiles as it is written."""
+
+    nest: LoopNest
+    ops: dict[str, Lanes]
+    inputs: dict[str, Lanes]
+    scheduled: dict[str, Lanes]
+    unrolls: dict[str, list[Lanes]]
+    mine: str = ""  # the consumer's op
+    src: str = ""  # its producer's op, or the stream
+
+    def named(self, mine: str, src: str) -> _Fixes:
+        return replace(self, mine=mine, src=src)
+
+    def fix(self, lead: str, k: int | None, reason: str) -> str | None:
+        """Give `lead` k lanes (so that `reason`; None: the lanes nearest its own that agree), and every stage after
+        it the lanes that then agree; None if `lead` at k cannot agree with its own producers."""
+        now = agreeing_lanes(self.nest, {n: ln.k for n, ln in {**self.inputs, **self.ops}.items()},
+                             {} if k is None else {lead: k})
+        if now is None:
+            return None
+        calls: dict[str, str] = {}  # op or stream -> its changes; a Func's ops share one call
+        ops = [op for _, op in self.nest.ops()]
+        for name in [*self.inputs, *(op.name for op in ops)]:
+            user = self.inputs.get(name) or self.scheduled.get(name) or self.ops[name]
+            change = f"remove {user.call}" if now[name] == 1 and user.call else user.suggestion(now[name])
+            if now[name] != self.ops.get(name, user).k and now[name] != user.k and change not in calls.values():
+                func = next((op.func for op in ops if op.name == name), "")
+                # one op for the whole Func: its updates fold into the pure definition, whose unrolls must agree
+                alike = [u for u in self.unrolls.get(func, []) if u.call != user.call and u.k not in (1, now[name])]
+                if sum(op.func == func for op in ops) == 1 and alike:
+                    change = _listed([change, *(f"remove {u.call}" if now[name] == 1 else u.suggestion(now[name])
+                                                for u in alike)])
+                calls[name] = change
+        text = f"{calls.pop(lead)} so that {reason}" if lead in calls else ""
+        if calls:
+            then = f"{_listed(list(calls.values()))} so that the stages after it keep pace in turn"
+            text += f", and {then}" if text else then
+        return text
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes) -> None:
     loc = mine.loc if mine.call else src.loc
     stream = src.who.startswith("accelerator input")
     makes = "streams" if stream else "computes"
+    options: list[str | None] = []
     if c > src.k:
-        fix = src.suggestion(c) + f" so that '{buffer}' keeps pace"
+        options.append(fixes.fix(fixes.src, c, f"'{buffer}' keeps pace"))
         if (src.k * mine.k) % c == 0 and mine.call:
-            slower = src.k * mine.k // c
-            fix += (f", or {'remove ' + mine.call if slower == 1 else mine.suggestion(slower)} so that "
-                    f"{mine.who} reads '{buffer}' at its pace")
-    elif (src.k * mine.k) % c == 0:
-        fix = mine.suggestion(src.k * mine.k // c) + f" so that it keeps pace with '{buffer}'"
-        g = math.gcd(src.k, c)
-        if stream and src.call:  # the host may stream fewer words per transfer
-            fewer = "remove " + src.call if g == 1 else src.suggestion(g)
-            fix += f", or {fewer} so that '{buffer}' streams at its pace"
+            options.append(fixes.fix(fixes.mine, src.k * mine.k // c, f"{mine.who} reads '{buffer}' at its pace"))
     else:
-        fix = "unroll x of both by factors that make these rates equal"
+        faster = (src.k * mine.k) % c == 0  # else the lanes nearest its own that read whole lanes of the producer
+        options.append(fixes.fix(fixes.mine, src.k * mine.k // c if faster else None,
+                                 f"it {'keeps pace with' if faster else 'reads whole lanes of'} '{buffer}'"))
+        if stream and src.call:  # the host may stream fewer words per transfer
+            options.append(fixes.fix(fixes.src, math.gcd(src.k, c), f"'{buffer}' streams at its pace"))
+    fix = ", or ".join(o for o in options if o) or fixes.fix(fixes.mine, None, f"it reads whole lanes of '{buffer}'")
+    assert fix, f"{mine.who}: no lanes agree with '{buffer}'"  # a consumer alone always can (lane_chains.py)
     raise ScheduleError(
         f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
         f"'{buffer}' along x per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane of a "

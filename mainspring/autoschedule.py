@@ -51,6 +51,7 @@ from .frontend import ir
 from .frontend.bounds import infer_boxes
 from .frontend.errors import HalideError
 from .frontend.func import Function
+from .frontend.output_words import WORD
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
 from .hwlower.region import funcs_between, reads_an_image
@@ -427,16 +428,24 @@ def _reads_streams(pipe: Pipeline, streams: list[Function]) -> set[int]:
     return out
 
 
+def _pixels(out: Function, extents: list[tuple[int, int]]) -> tuple[str, str]:
+    """The output's size in pixels ("64 x 48") and, for outputs of several words a pixel (frontend/output_words.py:
+    their innermost dimension, which is no extent of the image), how many (", 2 words per pixel")."""
+    size = " x ".join(str(e) for a, (_, e) in zip(out.args, extents) if a != WORD)
+    words = dict(zip(out.args, extents)).get(WORD)
+    return size, f", {words[1]} words per pixel" if words else ""
+
+
 def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     name = pipe.name
     acc, out = plan.accelerated, plan.output
     dims = [a for a in acc.args if a != plan.channel]
     x, y = (f'vars["{a}"]' for a in dims[:2]) if len(dims) >= 2 else (f'vars["{dims[0]}"]', None)
     ext = [plan.size.get(a, e)[1] for a, e in zip(dims, plan.extents)]
-    size = " x ".join(str(e) for _, e in plan.extents)
+    size, words = _pixels(out, plan.extents)
     tiles = (f"GLB tiles of {plan.glb[0]} x {plan.glb[1]} over {size} (seed 002's three levels)" if plan.glb
              else f"host tiles of {plan.host_tile[0]} x {plan.host_tile[1]} over {size}" if plan.host_tile
-             else f"one accelerator tile of {size}")
+             else f"one accelerator tile of {size}") + words
     lines = [
         "def schedule(funcs, vars):",
         (f'    """mainspring\'s automatic hardware schedule for \'{name(out)}\': {plan.lanes.lanes} pixel(s) per '

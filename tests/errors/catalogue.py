@@ -88,8 +88,8 @@ def case(stage: str, title: str, message: str, **kw) -> Callable:
 
 # The modules holding the cases, in the order of the stages (each registers its cases when imported).
 CASE_MODULES = ("errors_algorithm", "errors_tuples", "errors_generators", "errors_expressions", "errors_schedule",
-                "errors_factors", "errors_halide_calls", "errors_hardware", "errors_rams", "errors_tiles",
-                "errors_tables", "errors_running", "errors_autoschedule")
+                "errors_reorder", "errors_factors", "errors_halide_calls", "errors_hardware", "errors_lanes",
+                "errors_rams", "errors_tiles", "errors_tables", "errors_running", "errors_autoschedule")
 
 
 _MARK = re.compile(r"# <-(\w*)\s*$")
@@ -204,6 +204,23 @@ def reduction(extent, unrolled: bool = True):
     accelerate(p)
     stream(p)
     return p, acc
+
+
+def glb_levels(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
+    """Seed 002's three levels on the pipeline: hw_output.in_() is the GLB output tile (16x16), hw_output is
+    computed once per GLB tile in memory tiles of `mem_tile`, hw_input.in_() is the GLB input tile."""
+    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
+    out = p.hw_output.in_()
+    out.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 16, 16).hw_accelerate(p.xi, p.xo)
+    out.store_in(hl.MemoryType.GLB)  # <-glb_output
+    p.hw_output.tile(p.x, p.y, xio, yio, xii, yii, *mem_tile)
+    p.hw_output.compute_at(out, p.xo if array_at is None else array_at)  # <-array
+    p.mid.compute_at(p.hw_output, xio)
+    p.hw_input.in_().in_().compute_at(p.hw_output, xio)
+    if glb_input:
+        p.hw_input.in_().compute_at(out, p.xo).store_in(hl.MemoryType.GLB)
+    p.hw_input.compute_root().accelerator_input()
+    return p
 
 
 def scheduled(width: int = 8, height: int = 8, wide: bool = True):

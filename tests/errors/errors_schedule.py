@@ -225,38 +225,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "reorder of a loop the Func does not have", (
-    "{at}: In schedule for hw_output, could not find var x to reorder in the argument list.\n"
-    "Vars: xi yi xo yo __outermost\n"
-    "(in reorder(yi, x)); did you mean xo?"), func="hw_output")
-def reorder_unknown_loop():
-    p = scheduled()
-    p.hw_output.reorder(p.yi, p.x)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@reorder_unknown_loop.fix
-def _():
-    p = scheduled()
-    p.hw_output.reorder(p.xi, p.yi)
-    return hl.compile(p.output, name="demo")
-
-
-@case("schedule", "reorder names a loop twice",
-      "{at}: In schedule for hw_output: reorder(xi, xi) names a loop twice", func="hw_output")
-def reorder_names_a_loop_twice():
-    p = scheduled()
-    p.hw_output.reorder(p.xi, p.xi)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@reorder_names_a_loop_twice.fix
-def _():
-    p = scheduled()
-    p.hw_output.reorder(p.xi, p.yi)
-    return hl.compile(p.output, name="demo")
-
-
 @case("schedule", "tile with the wrong number of arguments", (
     "{at}: In schedule for hw_output: tile takes (x, y, xo, yo, xi, yi, xfactor, yfactor[, tail]) or "
     "(x, y, xi, yi, xfactor, yfactor[, tail]), got 7 arguments besides the tail"), func="hw_output")
@@ -277,10 +245,9 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("schedule", "A tail strategy that is not an hl.TailStrategy",
-      "{at}: tail strategy must be an hl.TailStrategy, got 'RoundUp'; e.g. hl.TailStrategy.RoundUp", func="mid",
-      gaps=('func',), note=('frontend/schedule.py _tail() does not know the Func; it should say '
-                            '"Func \'mid\': unroll(x, 2, \'RoundUp\')".'))
+@case("schedule", "A tail strategy that is not an hl.TailStrategy", (
+    "{at}: In schedule for mid: unroll(x, 2, 'RoundUp'): the tail strategy must be an hl.TailStrategy, got "
+    "'RoundUp'; e.g. mid.unroll(x, 2, hl.TailStrategy.RoundUp)"), func="mid", simulate=True)
 def tail_strategy_as_a_string():
     p = scheduled()
     p.mid.unroll(p.x, 2, "RoundUp")  # <-
@@ -290,10 +257,7 @@ def tail_strategy_as_a_string():
 @tail_strategy_as_a_string.fix
 def _():
     p = scheduled()
-    r = hl.TailStrategy.RoundUp
-    p.mid.unroll(p.x, 2, r)
-    p.hw_output.unroll(p.xi, 2, r)
-    p.hw_input.unroll(p.x, 2, r)
+    p.mid.unroll(p.x, 2, hl.TailStrategy.RoundUp)
     return hl.compile(p.output, name="demo")
 
 

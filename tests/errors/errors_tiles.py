@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import accelerate, buffer, case, pipeline, reduction, scheduled, stream
+from catalogue import accelerate, buffer, case, glb_levels, pipeline, reduction, scheduled, stream
 
 R = hl.TailStrategy.RoundUp
 
@@ -17,14 +17,14 @@ R = hl.TailStrategy.RoundUp
     "factor that divides 9, or bound the Func to a multiple of 2."), func="hw_input_global_wrapper",
     simulate=True)
 def split_does_not_divide():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     p.hw_input.in_().unroll(p.x, 2)  # <-
     return hl.compile(_glb_lanes(p, hl.TailStrategy.Auto).output, name="demo")
 
 
 @split_does_not_divide.fix
 def _():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     p.hw_input.in_().unroll(p.x, 2, R)
     return hl.compile(_glb_lanes(p, R).output, name="demo")
 
@@ -36,7 +36,7 @@ def _():
     "choose a factor that divides 9, or bound the Func to a multiple of 2."), func="hw_input_global_wrapper",
     simulate=True)
 def hand_split_does_not_divide():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     xl = hl.Var("xl")
     p.hw_input.in_().split(p.x, p.x, xl, 2).unroll(xl)  # <-
     return hl.compile(_glb_lanes(p, hl.TailStrategy.Auto).output, name="demo")
@@ -44,14 +44,14 @@ def hand_split_does_not_divide():
 
 @hand_split_does_not_divide.fix
 def _():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     xl = hl.Var("xl")
     p.hw_input.in_().split(p.x, p.x, xl, 2, R).unroll(xl)
     return hl.compile(_glb_lanes(p, R).output, name="demo")
 
 
 def _glb_lanes(p, tail):
-    """Two lanes through seed 002's three levels (`_glb`) after the GLB input copy's: the memory tile's copy
+    """Two lanes through seed 002's three levels (`glb_levels`) after the GLB input copy's: the memory tile's copy
     over its 9 columns, mid and the array output."""
     p.hw_input.in_().in_().unroll(p.x, 2, tail)
     p.mid.unroll(p.x, 2, tail)
@@ -86,14 +86,14 @@ def _():
     "written side by side into the GLB tile, so its loops must cover one exactly. Choose a factor that "
     "divides 8, or a memory tile whose extent is a multiple of 3"), func="hw_output", simulate=True)
 def glb_array_split_does_not_divide():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 3, R)  # <-
     return hl.compile(p.output, name="demo")
 
 
 @glb_array_split_does_not_divide.fix
 def _():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 2)
     return hl.compile(p.output, name="demo")
 
@@ -242,35 +242,18 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-def _glb(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
-    """Seed 002's three levels on the pipeline: hw_output.in_() is the GLB output tile (16x16), hw_output is
-    computed once per GLB tile in memory tiles of `mem_tile`, hw_input.in_() is the GLB input tile."""
-    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
-    out = p.hw_output.in_()
-    out.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 16, 16).hw_accelerate(p.xi, p.xo)
-    out.store_in(hl.MemoryType.GLB)  # <-glb_output
-    p.hw_output.tile(p.x, p.y, xio, yio, xii, yii, *mem_tile)
-    p.hw_output.compute_at(out, p.xo if array_at is None else array_at)  # <-array
-    p.mid.compute_at(p.hw_output, xio)
-    p.hw_input.in_().in_().compute_at(p.hw_output, xio)
-    if glb_input:
-        p.hw_input.in_().compute_at(out, p.xo).store_in(hl.MemoryType.GLB)
-    p.hw_input.compute_root().accelerator_input()
-    return p
-
-
 @case("hardware", "A GLB output buffer without a GLB input buffer", (
     "{glb_output}: Func 'hw_output_global_wrapper' is a GLB output buffer but no input is stored in "
     "the GLB; add the GLB input copy: hw_input.in_().compute_at(hw_output.in_(), xo) and "
     "hw_input.in_().store_in(MemoryType.GLB)"), func="hw_output_global_wrapper", simulate=True)
 def glb_output_without_glb_input():
-    p = _glb(pipeline(32, 32), glb_input=False)
+    p = glb_levels(pipeline(32, 32), glb_input=False)
     return hl.compile(p.output, name="demo")
 
 
 @glb_output_without_glb_input.fix
 def _():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     return hl.compile(p.output, name="demo")
 
 
@@ -286,7 +269,7 @@ def glb_on_the_accelerated_func():
 
 @glb_on_the_accelerated_func.fix
 def _():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     return hl.compile(p.output, name="demo")
 
 
@@ -296,13 +279,13 @@ def _():
     "hw_output.compute_at(hw_output.in_(), xo)"), func="hw_output")
 def array_output_inside_the_glb_tile():
     p = pipeline(32, 32)
-    return hl.compile(_glb(p, array_at=p.xi).output, name="demo")
+    return hl.compile(glb_levels(p, array_at=p.xi).output, name="demo")
 
 
 @array_output_inside_the_glb_tile.fix
 def _():
     p = pipeline(32, 32)
-    return hl.compile(_glb(p, array_at=p.xo).output, name="demo")
+    return hl.compile(glb_levels(p, array_at=p.xo).output, name="demo")
 
 
 @case("hardware", "The GLB copy of an accelerator input unrolled along y", (
@@ -311,14 +294,14 @@ def _():
     "dimensions unrolled whole, then one unrolled by a factor, e.g. hw_input.in_().unroll(x, <lanes>)"),
     func="hw_input_global_wrapper", simulate=True)
 def glb_input_unrolled_along_y():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     p.hw_input.in_().unroll(p.y, 2, R)  # <-
     return hl.compile(p.output, name="demo")
 
 
 @glb_input_unrolled_along_y.fix
 def _():
-    p = _glb(pipeline(32, 32))
+    p = glb_levels(pipeline(32, 32))
     p.hw_input.in_().unroll(p.x, 2, R)
     p.hw_input.in_().in_().unroll(p.x, 2, R)
     p.mid.unroll(p.x, 2, R)
@@ -584,3 +567,21 @@ def glb_of_no_input():
 @glb_of_no_input.fix
 def _():
     return hl.compile(_ramp((16, 8)), name="demo")
+
+
+@case("hardware", "Funcs inside the array computed at different loops of the array output", (
+    "{at}: Func 'mid' is inside the array but computed at another loop of 'hw_output' than the others "
+    "(hw_input.in_().in_() at xio; mid at yio): the Funcs inside the array make one memory tile, computed at one "
+    "loop; "
+    "compute them all at xio, e.g. mid.compute_at(hw_output, xio)"), func="mid", simulate=True)
+def array_funcs_at_different_loops():
+    p = glb_levels(pipeline(32, 32))
+    p.mid.compute_at(p.hw_output, hl.Var("yio"))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@array_funcs_at_different_loops.fix
+def _():
+    p = glb_levels(pipeline(32, 32))
+    p.mid.compute_at(p.hw_output, hl.Var("xio"))
+    return hl.compile(p.output, name="demo")

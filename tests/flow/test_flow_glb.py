@@ -313,9 +313,10 @@ def test_error_memory_tile_copy_outside_the_array():
         "Func 'hw_input_global_wrapper_global_wrapper' is computed at the GLB tile loop "
         "(compute_at(hw_output_global_wrapper, xo)) but is not stored in the GLB: a memory-tile buffer belongs "
         "inside the array; compute it at the array output's memory-tile loop, e.g. "
-        "hw_input_global_wrapper_global_wrapper.compute_at(hw_output, <its tile var>), or add "
-        "hw_input_global_wrapper_global_wrapper.store_in(MemoryType.GLB) to make it a GLB input"
+        "hw_input.in_().in_().compute_at(hw_output, xio), or add hw_input.in_().in_().store_in(MemoryType.GLB) to "
+        "make it a GLB input"
     )
+    hl.compile(_three_level()[0], name="glb_fix")  # with the suggested compute_at: seed 002's listing, which compiles
 
 
 def test_error_glb_input_inside_the_array():

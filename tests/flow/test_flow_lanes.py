@@ -207,8 +207,9 @@ def test_input_stream_unrolled_but_not_its_consumer():
         f"of 'hw_input' along x per cycle, but accelerator input 'hw_input' streams 2 per cycle "
         f"(hw_input.unroll(x, 2) at {at['inp']}): each lane of a consumer reads one lane of its producer, so the "
         "producer's lanes must divide what the consumer reads per cycle. Fix: add blur_unnormalized.unroll(x, 2) "
-        "so that it keeps pace with 'hw_input', or remove hw_input.unroll(x, 2) so that 'hw_input' "
-        "streams at its pace."
+        "so that it keeps pace with 'hw_input', and add blur.unroll(x, 2) and add hw_output.unroll(xi, 2) so that "
+        "the stages after it keep pace in turn, or remove hw_input.unroll(x, 2) so that 'hw_input' streams at its "
+        "pace."
     )
 
 
@@ -220,7 +221,9 @@ def test_two_lanes_reading_a_four_lane_stream():
         f"streams 4 per cycle (hw_input.unroll(x, 4) at {at['inp']}): each lane of a consumer reads one lane of its "
         "producer, so the producer's lanes must divide what the consumer reads per cycle. Fix: change "
         "blur_unnormalized.unroll(x, 2) to blur_unnormalized.unroll(x, 4) so that it keeps pace with 'hw_input', "
-        "or change hw_input.unroll(x, 4) to hw_input.unroll(x, 2) so that 'hw_input' streams at its pace."
+        "and change blur.unroll(x, 2) to blur.unroll(x, 4) and change hw_output.unroll(xi, 2) to "
+        "hw_output.unroll(xi, 4) so that the stages after it keep pace in turn, or change hw_input.unroll(x, 4) to "
+        "hw_input.unroll(x, 2) so that 'hw_input' streams at its pace."
     )
 
 
@@ -303,8 +306,8 @@ def test_a_serial_loop_stepping_across_lanes_is_refused():
     assert str(err.value) == (
         f"{at}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2, "
         f"hl.TailStrategy.RoundUp) at {inp}), along x in its serial loop r.x (a step of 1 per iteration): each "
-        "iteration would read another lane. Unroll that loop (acc.update(0).unroll(r.x)), or give 'hw_input' one "
-        "lane."
+        "iteration would read another lane. Unroll that loop (acc.update(0).unroll(r.x)), or remove "
+        "hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) so that 'hw_input' streams one lane."
     )
 
 

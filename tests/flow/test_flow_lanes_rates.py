@@ -4,6 +4,8 @@ what they take (hwlower/narrow.py), and what still cannot work (a stream of more
 reader takes) is refused with fixes that compile. Bit-exact on both simulators; cycles against the ideal (the
 busiest op's firings) and storage against the exact minimum."""
 
+import re
+
 import pytest
 from test_flow_lanes import _gaussian
 
@@ -88,16 +90,52 @@ def _refused(**kw):
 
 def test_a_stream_wider_than_its_reader_is_refused_with_fixes_that_compile():
     """hw_input streams 2 words per transfer, blur_unnormalized reads 1 per cycle: the stream is the host's, not
-    narrowed. Removing its unroll compiles; following each suggested unroll in turn compiles too."""
-    assert "or remove hw_input.unroll(x, 2) so that 'hw_input' streams at its pace" in _refused(inp=2)
+    narrowed. Removing its unroll compiles; so does the other fix, the whole chain of unrolls down the pipeline
+    that the message lists at once (each consumer after the first would refuse in turn otherwise)."""
+    msg = _refused(inp=2)
+    assert "or remove hw_input.unroll(x, 2) so that 'hw_input' streams at its pace" in msg
     _compile("fix_remove")  # no unroll at all
-    steps = [("pure", "add blur_unnormalized.unroll(x, 2)"), ("blur", "add blur.unroll(x, 2)"),
-             ("out", "add hw_output.unroll(xi, 2)")]
-    kw = {"inp": 2}
-    for key, fix in steps:
-        assert f"Fix: {fix} so that it keeps pace" in _refused(**kw)
-        kw[key] = 2
-    assert _lanes(_compile("fix_chain", **kw)) == {"blur_unnormalized": 2, "blur": 2, "hw_output": 2}
+    assert ("Fix: add blur_unnormalized.unroll(x, 2) so that it keeps pace with 'hw_input', and add "
+            "blur.unroll(x, 2) and add hw_output.unroll(xi, 2) so that the stages after it keep pace in turn") in msg
+    design = _compile("fix_chain", inp=2, pure=2, blur=2, out=2)
+    assert _lanes(design) == {"blur_unnormalized": 2, "blur": 2, "hw_output": 2}
+
+
+CHAINS = {  # unrolls refused -> the unrolls each fix the message offers sets (None: removed)
+    "output_3_over_a_2_lane_stream": ({"inp": 2, "out": 3}, [
+        {"pure": 2, "blur": 2, "out": 2}, {"inp": None}]),
+    "blur_3_over_a_2_lane_stream": ({"inp": 2, "pure": 3, "blur": 3, "out": 2}, [
+        {"inp": 3, "out": 3}, {"pure": 2, "blur": 2}]),
+    "output_3_over_a_2_lane_blur": ({"inp": 2, "pure": 2, "blur": 2, "out": 3}, [{"out": 2}]),
+    # the update folds into blur_unnormalized's pure definition: both unrolls change together
+    "folded_update_over_a_4_lane_stream": ({"inp": 4, "update": 2, "pure": 2, "blur": 2, "out": 2}, [
+        {"pure": 4, "update": 4, "blur": 4, "out": 4}, {"inp": 2}]),
+}
+_KEYS = {"blur_unnormalized": "pure", "blur_unnormalized.update(0)": "update", "blur": "blur", "hw_output": "out",
+         "hw_input": "inp"}
+
+
+def _applied(kw, option):
+    """The unrolls `kw` with the changes a fix `option` of the message names (add, change ... to, remove)."""
+    kw = dict(kw)
+    for verb, func, k in re.findall(r"(add|to|remove) (\w+(?:\.update\(0\))?)\.unroll\(\w+, (\d+)\)", option):
+        kw[_KEYS[func]] = None if verb == "remove" else int(k)
+    return kw
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("case", sorted(CHAINS))
+def test_every_fix_of_a_rate_refusal_compiles_as_written(case, simulator, compile_shared, build_dir):
+    """Each alternative of the message (split at ', or ') sets the unrolls it names, and compiles in one step into
+    a design that is bit-exact."""
+    kw, fixes = CHAINS[case]
+    options = _refused(**kw).split("Fix: ")[1].rstrip(".").split(", or ")
+    assert [{k: v for k, v in _applied(kw, o).items() if kw.get(k) != v} for o in options] == fixes
+    for n, option in enumerate(options):
+        out, _ = _gaussian(**{k: v for k, v in _applied(kw, option).items() if v})
+        design = compile_shared(out, name=f"{case}_fix{n}")
+        res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
+        assert res.cycles == res.predicted_cycles
 
 
 def test_a_four_lane_stream_read_at_two_is_refused_with_fixes_that_compile():

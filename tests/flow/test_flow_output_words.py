@@ -89,15 +89,20 @@ def _host_repacked():
 
 def _autoscheduled():
     """Two u32 outputs written for a CPU, with estimates: the autoscheduler schedules their two words."""
+    return _autoscheduling(_two_u32)[0]
+
+
+def _autoscheduling(values):
+    """The outputs `values` written for a CPU, with estimates, and the autoscheduler's result on them."""
     x, y = hl.vars("x y")
     image = hl.ImageParam(hl.UInt(8), 2, "input")
     _bx, blur = _blur(x, y, image)
-    outs = [hl.Func("out0"), hl.Func("out1")]
-    for out, e in zip(outs, _two_u32(x, y, blur)):
+    exprs = values(x, y, blur)
+    outs = [hl.Func(f"out{i}") for i in range(len(exprs))]
+    for out, e in zip(outs, exprs):
         out[x, y] = e
         out.set_estimates([(0, W), (0, H)])
-    hl.Pipeline(outs).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
-    return outs
+    return outs, hl.Pipeline(outs).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
 
 
 def _numpy_blur(a: np.ndarray) -> np.ndarray:
@@ -183,6 +188,15 @@ def test_outputs_of_one_word_stay_one_word():
     design = hl.compile(outs, name="words_one")
     assert "word" not in design.report["outputs"][0] and design.program.output_lanes == 1
     assert design.pipe.output.args == ("x", "y")
+
+
+def test_the_autoscheduled_schedule_describes_its_tile_in_pixels():
+    """The schedule's docstring gives the tile in pixels and the words of a pixel apart (the words' dimension is
+    no extent of the image); outputs of one word say nothing of words."""
+    two = _autoscheduling(_two_u32)[1].schedule_source
+    assert f"one accelerator tile of {W} x {H}, 2 words per pixel." in two, two
+    one = _autoscheduling(lambda x, y, blur: _three(x, y, blur)[::2])[1].schedule_source
+    assert f"one accelerator tile of {W} x {H}." in one and "word" not in one, one
 
 
 def test_the_regression_kit_passes_with_icarus_alone(tmp_path):

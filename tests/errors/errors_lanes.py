@@ -1,0 +1,186 @@
+"""Catalogue cases: producers and consumers whose lanes (pixels of x per cycle) disagree (hwlower/lanes.py). The
+message lists every unroll its fix needs down the pipeline (hwlower/lane_chains.py), so that applying it compiles
+in one step rather than meeting one refusal per consumer."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import mainspring as hl
+
+from catalogue import accelerate, buffer, case, pipeline, scheduled, stream
+
+R = hl.TailStrategy.RoundUp
+_RULE = ("each lane of a consumer reads one lane of its producer, so the producer's lanes must divide what the "
+         "consumer reads per cycle.")
+
+
+@case("hardware", "A two-lane stream read by a chain of two one-lane stages", (
+    "{at}: Func 'mid' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' along x per "
+    "cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) "
+    f"at {{at}}): {_RULE} Fix: add mid.unroll(x, 2) so that it keeps pace with 'hw_input', and add "
+    "hw_output.unroll(xi, 2) so that the stages after it keep pace in turn, or remove hw_input.unroll(x, 2, "
+    "hl.TailStrategy.RoundUp) so that 'hw_input' streams at its pace."), func="mid", simulate=True)
+def lanes_chain_of_two():
+    p = scheduled()
+    p.hw_input.unroll(p.x, 2, R)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@lanes_chain_of_two.fix
+def _():
+    p = scheduled()
+    p.hw_input.unroll(p.x, 2, R)
+    p.mid.unroll(p.x, 2)
+    p.hw_output.unroll(p.xi, 2)
+    return hl.compile(p.output, name="demo")
+
+
+def _three_stages():
+    """input -> hw_input -> a (two taps along x) -> b (two taps along y) -> hw_output (two taps along x), 8 x 8,
+    a and b buffered in the accelerator, hw_input streamed."""
+    p = pipeline()
+    x, y = p.x, p.y
+    a, b = hl.Func("a"), hl.Func("b")
+    a[x, y] = p.hw_input[x, y] + p.hw_input[x + 1, y]
+    b[x, y] = a[x, y] + a[x, y + 1]
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[x, y] = b[x, y] + b[x + 1, y]
+    p.output = hl.Func("output")
+    p.output[x, y] = p.hw_output[x, y]
+    p.output.bound(x, 0, 8).bound(y, 0, 8)
+    accelerate(p)
+    buffer(p, a, b)
+    stream(p)
+    return SimpleNamespace(**vars(p), a=a, b=b)
+
+
+@case("hardware", "A two-lane stream read by a chain of three one-lane stages", (
+    "{at}: Func 'a' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' along x per "
+    f"cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2) at {{at}}): {_RULE} "
+    "Fix: add a.unroll(x, 2) so that it keeps pace with 'hw_input', and add b.unroll(x, 2) and add "
+    "hw_output.unroll(xi, 2) so that the stages after it keep pace in turn, or remove hw_input.unroll(x, 2) so "
+    "that 'hw_input' streams at its pace."), func="a", simulate=True)
+def lanes_chain_of_three():
+    p = _three_stages()
+    p.hw_input.unroll(p.x, 2)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@lanes_chain_of_three.fix
+def _():
+    p = _three_stages()
+    p.hw_input.unroll(p.x, 2)
+    p.a.unroll(p.x, 2)
+    p.b.unroll(p.x, 2)
+    p.hw_output.unroll(p.xi, 2)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "A three-lane stage reading a two-lane stream: the stream and the output change with it", (
+    "{at}: Func 'a' computes 3 pixels per cycle (a.unroll(x, 3) at {at}), so it reads 3 pixels of 'hw_input' "
+    f"along x per cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2) at {{at2}}): "
+    f"{_RULE} Fix: change hw_input.unroll(x, 2) to hw_input.unroll(x, 3) so that 'hw_input' keeps pace, and "
+    "change hw_output.unroll(xi, 2) to hw_output.unroll(xi, 3) so that the stages after it keep pace in turn, or "
+    "change a.unroll(x, 3) to a.unroll(x, 2) so that Func 'a' reads 'hw_input' at its pace, and change "
+    "b.unroll(x, 3) to b.unroll(x, 2) so that the stages after it keep pace in turn."), func="a", simulate=True)
+def lanes_chain_through_the_stream():
+    p = _three_stages()
+    p.hw_input.unroll(p.x, 2)  # <-2
+    p.a.unroll(p.x, 3)  # <-
+    p.b.unroll(p.x, 3)
+    p.hw_output.unroll(p.xi, 2)
+    return hl.compile(p.output, name="demo")
+
+
+@lanes_chain_through_the_stream.fix
+def _():
+    p = _three_stages()
+    p.hw_input.unroll(p.x, 3)
+    p.a.unroll(p.x, 3)
+    p.b.unroll(p.x, 3)
+    p.hw_output.unroll(p.xi, 3)
+    return hl.compile(p.output, name="demo")
+
+
+def _every_other_pixel(lanes: dict[str, int]):
+    """mid sums pairs of hw_input's pixels (it reads 2 per pixel it computes), hw_output two rows of mid; unrolled
+    by `lanes` (hw_input, mid, hw_output: 0 for none)."""
+    p = pipeline()
+    x, y = p.x, p.y
+    p.mid = hl.Func("mid")
+    p.mid[x, y] = p.hw_input[2 * x, y] + p.hw_input[2 * x + 1, y]
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[x, y] = p.mid[x, y] + p.mid[x, y + 1]
+    p.output = hl.Func("output")
+    p.output[x, y] = p.hw_output[x, y]
+    p.output.bound(x, 0, 8).bound(y, 0, 8)
+    accelerate(p)
+    buffer(p)
+    stream(p)
+    for f, var in ((p.mid, p.x), (p.hw_output, p.xi)):
+        if lanes.get(f.name()):
+            f.unroll(var, lanes[f.name()])
+    return p
+
+
+@case("hardware", "A stage reading two pixels per cycle of a three-lane stream", (
+    "{at}: Func 'mid' computes 1 pixel per cycle (no unroll of x), so it reads 2 pixels of 'hw_input' along x per "
+    f"cycle, but accelerator input 'hw_input' streams 3 per cycle (hw_input.unroll(x, 3) at {{at}}): {_RULE} Fix: "
+    "add mid.unroll(x, 3) so that it reads whole lanes of 'hw_input', and add hw_output.unroll(xi, 3) so that the "
+    "stages after it keep pace in turn, or remove hw_input.unroll(x, 3) so that 'hw_input' streams at its pace."),
+    func="mid", simulate=True)
+def lanes_read_two_of_three():
+    p = _every_other_pixel({})
+    p.hw_input.unroll(p.x, 3)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@lanes_read_two_of_three.fix
+def _():
+    p = _every_other_pixel({"mid": 3, "hw_output": 3})
+    p.hw_input.unroll(p.x, 3)
+    return hl.compile(p.output, name="demo")
+
+
+def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True):
+    """acc sums 4 taps of hw_input along x over RDom r (serial unless `unroll_taps`), 2 lanes of x; hw_output
+    copies it in 2 lanes; hw_input streams 2 words per transfer (`input_lanes`)."""
+    p = pipeline()
+    x, y = p.x, p.y
+    r = hl.RDom([hl.Range(0, 4)], "r")
+    acc = hl.Func("acc")
+    acc[x, y] = hl.u16(0)
+    acc[x, y] += p.hw_input[x + r.x, y]
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[x, y] = acc[x, y]
+    p.output = hl.Func("output")
+    p.output[x, y] = p.hw_output[x, y]
+    p.output.bound(x, 0, 8).bound(y, 0, 8)
+    accelerate(p)
+    buffer(p, acc)
+    stream(p)
+    acc.unroll(x, 2)
+    acc.update().unroll(x, 2)  # <-serial_taps
+    if unroll_taps:
+        acc.update().unroll(r.x)
+    p.hw_output.unroll(p.xi, 2)
+    return p
+
+
+@case("hardware", "A serial loop of taps stepping across the lanes of a stream", (
+    "{serial_taps}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2) at {at}), "
+    "along x in its serial loop r.x (a step of 1 per iteration): each iteration would read another lane. Unroll "
+    "that loop (acc.update(0).unroll(r.x)), or remove hw_input.unroll(x, 2) so that 'hw_input' streams one lane."),
+    func="acc", simulate=True)
+def lanes_serial_taps_across_a_stream():
+    p = _serial_taps()
+    p.hw_input.unroll(p.x, 2)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@lanes_serial_taps_across_a_stream.fix
+def _():
+    p = _serial_taps(unroll_taps=True)
+    p.hw_input.unroll(p.x, 2)
+    return hl.compile(p.output, name="demo")

@@ -1,0 +1,100 @@
+"""Catalogue cases: reorder calls Halide refuses (frontend/schedule.py, frontend/reorder_hint.py): a loop the stage
+does not have at that point (a misspelling, another Func's Var, a loop split or fused away) or named twice. The
+message names the stage's loops then and the same reorder with names it has, which Halide accepts too."""
+
+from __future__ import annotations
+
+import mainspring as hl
+
+from catalogue import case, scheduled
+
+
+@case("schedule", "reorder of a loop a tile split", (
+    "{at}: In schedule for hw_output, could not find var x to reorder in the argument list.\n"
+    "Vars: xi yi xo yo __outermost\n"
+    "(in reorder(yi, x)): 'x' was split into xo and xi at {accelerate}; at this reorder hw_output has the loops xi, "
+    "yi, xo, yo (innermost first). Fix: name those, e.g. hw_output.reorder(yi, xo)"), func="hw_output",
+    simulate=True)
+def reorder_unknown_loop():
+    p = scheduled()
+    p.hw_output.reorder(p.yi, p.x)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_unknown_loop.fix
+def _():
+    p = scheduled()
+    p.hw_output.reorder(p.yi, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "reorder of a misspelt loop", (
+    "{at}: In schedule for hw_output, could not find var yy to reorder in the argument list.\n"
+    "Vars: xi yi xo yo __outermost\n"
+    "(in reorder(yy, xi)): 'yy' is no loop of hw_output (a misspelling, or a Var of another Func?); at this "
+    "reorder hw_output has the loops xi, yi, xo, yo (innermost first). Fix: name those, e.g. "
+    "hw_output.reorder(yi, xi)"), func="hw_output", simulate=True)
+def reorder_misspelt_loop():
+    p = scheduled()
+    p.hw_output.reorder(hl.Var("yy"), p.xi)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_misspelt_loop.fix
+def _():
+    p = scheduled()
+    p.hw_output.reorder(p.yi, p.xi)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "reorder naming a Var of another Func", (
+    "{at}: In schedule for mid, could not find var xi to reorder in the argument list.\n"
+    "Vars: x y __outermost\n"
+    "(in reorder(xi, y)): 'xi' is no loop of mid (a misspelling, or a Var of another Func?); at this reorder mid "
+    "has the loops x, y (innermost first). Fix: name those, e.g. mid.reorder(x, y)"), func="mid", simulate=True)
+def reorder_another_funcs_var():
+    p = scheduled()
+    p.mid.reorder(p.xi, p.y)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_another_funcs_var.fix
+def _():
+    p = scheduled()
+    p.mid.reorder(p.x, p.y)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "reorder of a loop fused into another", (
+    "{at}: In schedule for mid, could not find var xo to reorder in the argument list.\n"
+    "Vars: xi xy __outermost\n"
+    "(in reorder(xi, xo)): 'xo' was fused with y into xy at {at2}; at this reorder mid has the loops xi, xy "
+    "(innermost first). Fix: name those, e.g. mid.reorder(xi, xy)"), func="mid", simulate=True)
+def reorder_fused_loop():
+    p, xy = scheduled(), hl.Var("xy")
+    p.mid.split(p.x, p.xo, p.xi, 2).fuse(p.xo, p.y, xy)  # <-2
+    p.mid.reorder(p.xi, p.xo)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_fused_loop.fix
+def _():
+    p, xy = scheduled(), hl.Var("xy")
+    p.mid.split(p.x, p.xo, p.xi, 2).fuse(p.xo, p.y, xy)
+    p.mid.reorder(p.xi, xy)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "reorder names a loop twice",
+      "{at}: In schedule for hw_output: reorder(xi, xi) names a loop twice", func="hw_output")
+def reorder_names_a_loop_twice():
+    p = scheduled()
+    p.hw_output.reorder(p.xi, p.xi)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@reorder_names_a_loop_twice.fix
+def _():
+    p = scheduled()
+    p.hw_output.reorder(p.xi, p.yi)
+    return hl.compile(p.output, name="demo")
