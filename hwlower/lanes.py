@@ -107,8 +107,8 @@ def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s:
                 + (f"stream order ({', '.join(args)}: its storage order, or the order its reorder_storage or its "
                    "loops' reorder give)" if reorderable else f"storage order ({', '.join(args)})")
                 + ", several consecutive words per transfer: its leading dimensions unrolled whole, then one unrolled "
-                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>)"
-            )
+                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>), or remove {name}.{mark.kind}({call}) to stream "
+                "it a word per transfer (its unrolled consumers then read it from its buffer)")
 
 
 def output_lanes(nest: LoopNest) -> int:
