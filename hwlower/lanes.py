@@ -260,7 +260,7 @@ def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: 
 def _unroll_call(handle: str, schedule: StageSchedule, lanes: list[Loop]) -> str:
     """The user's call that unrolled one of `lanes` (loop names end with the schedule's dim name)."""
     for dv in reversed(schedule.directives):
-        if isinstance(dv, ForType) and any(lp.var.endswith("." + dv.var) for lp in lanes):
+        if isinstance(dv, ForType) and not dv.made and any(lp.var.endswith("." + dv.var) for lp in lanes):
             split = next((sp for sp in schedule.directives if isinstance(sp, Split) and sp.inner == dv.var), None)
             args = f"{_shown(split.old)}, {split.factor}" if split else _shown(dv.var)
             return f"{handle}.{dv.kind}({args}) at {dv.loc}"

@@ -189,24 +189,28 @@ def argmax_window(m):
     return output, {"input": inp}, [10, 6]
 
 
-def weighted_histogram(m, w=7, h=5):
-    """An 8-bin histogram of the upper 3 bits, each pixel adding its low 2 bits + 1, computed at the bin loop."""
+def weighted_histogram(m, w=7, h=5, lanes=1, bins=8):
+    """A histogram of 8 (or 4) bins of the upper bits, each pixel adding its low 2 bits + 1, computed at the bin
+    loop; lanes > 1 unrolls r.x (refused at 7 columns: a step past them would still add to a bin; with 4 bins,
+    held in registers, refused as two lanes of one cycle may add to one bin)."""
     inp = m.ImageParam(m.UInt(8), 2, "input")
     x, y, b = m.Var("x"), m.Var("y"), m.Var("b")
     hw_input, hist, hw_output, output = (m.Func(n) for n in ("hw_input", "histogram", "hw_output", "output"))
     hw_input[x, y] = m.u16(inp[x, y])
     r = m.RDom([m.Range(0, w), m.Range(0, h)], "r")
     hist[b] = m.u16(0)
-    hist[m.i32(hw_input[r.x, r.y] >> 5)] += (hw_input[r.x, r.y] & 3) + 1
+    hist[m.i32(hw_input[r.x, r.y] >> (8 - bins.bit_length() + 1))] += (hw_input[r.x, r.y] & 3) + 1
     hw_output[b] = hist[b] * 2
     output[b] = hw_output[b]
     if _hw(m):
         bo, bi = _vars(m, "bo bi")
-        output.bound(b, 0, 8)
-        hw_output.compute_root().split(b, bo, bi, 8).hw_accelerate(bi, bo)
+        output.bound(b, 0, bins)
+        hw_output.compute_root().split(b, bo, bi, bins).hw_accelerate(bi, bo)
         hist.compute_at(hw_output, bo)
+        if lanes > 1:
+            hist.update().unroll(r.x, lanes)
         hw_input.stream_to_accelerator()
-    return output, {"input": inp}, [8]
+    return output, {"input": inp}, [bins]
 
 
 def down_sample_stride3(m, w=13, h=7, stride=3):

@@ -3,7 +3,9 @@ each bit-exact on both simulators, its cycles as predicted, and its reference eq
 whose input copy is missing is refused with a fix that compiles and is bit-exact. Findings: update().unroll of a
 Func defined by hl.argmax suggested a fix (f.unroll) that did not schedule the RDom (catalogue case
 argmax_update_unroll); an input unrolled along rows suggested only unrolling it along x, which then needs every
-consumer unrolled along x (the message now also says to remove the unroll, which compiles: rows_two_per_cycle).
+consumer unrolled along x (the message now also says to remove the unroll, which compiles: rows_two_per_cycle);
+a histogram's unrolled RVar was refused naming the compiler's unroll of the bins instead of the user's call, and
+crashed in memories/ where the factor did not divide the RVar (now refused, rvar_tails.py).
 Figures: BENCHMARKS.md "Helper probe12, session 28"."""
 
 import functools
@@ -55,3 +57,16 @@ def test_an_input_unrolled_along_rows_is_refused_and_removing_the_unroll_compile
     with pytest.raises(hl.HalideError, match=r"accelerator input 'hw_input': hw_input\.unroll\(y, 2\): .* or remove "
                                              r"hw_input\.unroll\(y, 2\) to stream it a word per transfer"):
         hl.compile(progs.rows_two_per_cycle(hl, stream_rows=True)[0], name="probe12_rows_refused")
+
+
+def test_an_unrolled_histogram_is_refused_naming_the_users_unroll():
+    """Lanes of one cycle may add to one bin (4 bins in registers): refused, naming the user's unroll (it named the
+    compiler's unroll of the bins, which spreads the scatter over them). r.x unrolled by 2 over 7 columns (8 bins
+    in a RAM) crashed in memories/ (a step past the domain read the image there): refused. The fix, r.x serial,
+    is weighted_histogram above."""
+    with pytest.raises(hl.HalideError, match=r"Func 'histogram'\.update\(0\): histogram\.update\(0\)\.unroll\(r\.x, "
+                                             r"2\) at .*probe12_programs\.py:\d+ makes lanes that depend on each "):
+        hl.compile(progs.weighted_histogram(hl, w=6, lanes=2, bins=4)[0], name="probe12_histogram_lanes")
+    with pytest.raises(hl.HalideError, match=r"probe12_programs\.py:\d+: Func 'histogram': histogram\.update\(0\)\."
+                                             r"unroll\(r\.x, 2\): 2 does not divide the 7 steps of r\.x"):
+        hl.compile(progs.weighted_histogram(hl, lanes=2)[0], name="probe12_histogram_tail")
