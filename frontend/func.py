@@ -365,14 +365,14 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         return stage_state(self._fn, 0)
 
     def update(self, i: int = 0) -> Stage:
+        from .library import no_update_hint
+
         n = len(self._fn.definitions) - 1
         if not 0 <= i < n:
             raise HalideError(
                 f"{user_location()}: Call to update with index larger than last defined update stage for Func "
                 f"\"{self._fn.name}\": update({i}), but it has {n} update definition(s)"
-                + (f"; schedule the pure definition on the Func itself (e.g. {self._fn.name}.unroll(...))" if n == 0
-                   else f"; use update(0) .. update({n - 1})")
-            )
+                + (no_update_hint(self._fn) if n == 0 else f"; use update(0) .. update({n - 1})"))
         return Stage(self, i + 1)
 
     # ---- placement (order-independent) ----

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr, cast_ir, to_ir
@@ -159,6 +161,28 @@ class BoundaryConditions:
 
 # ---- inline reductions ----------------------------------------------------------------------------------
 
+# each inline reduction's Function -> (hl.sum, hl.argmax, ..., its RDom's name), for update()'s refusal
+_INLINE_REDUCTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _register(kind: str, domain: ir.ReductionDomain, result):
+    """Record the inline reduction's Function that `result` (an Expr or a Tuple of them) reads; return result."""
+    for e in ir.walk((result[0] if isinstance(result, tuple) else result)._ir()):
+        if isinstance(e, ir.Call) and hasattr(e.callee, "definitions"):
+            _INLINE_REDUCTIONS[e.callee] = (kind, domain.name)
+    return result
+
+
+def no_update_hint(fn) -> str:
+    """The fix for update() on a Func `fn` that has no update, told apart when its RDom is an inline reduction's."""
+    for e in ir.walk(fn.definitions[0].value):
+        if isinstance(e, ir.Call) and e.callee in _INLINE_REDUCTIONS:
+            kind, rdom = _INLINE_REDUCTIONS[e.callee]
+            return (f"; its RDom {rdom} belongs to the inline reduction hl.{kind}(...), which has no Func to schedule "
+                    f"(as in Halide) and which the accelerator computes whole, all of {rdom} at once: remove the "
+                    f"update() call (or, to schedule the reduction, define {fn.name} with an update over {rdom})")
+    return f"; schedule the pure definition on the Func itself (e.g. {fn.name}.unroll(...))"
+
 def _domain_of(kind: str, args, name: str | None) -> tuple[ir.Expr, ir.ReductionDomain, list[str]]:
     """An inline reduction's value, its RDom (the given one or the one it uses) and its free Vars, in order."""
     rdom = None
@@ -197,7 +221,7 @@ def _domain_of(kind: str, args, name: str | None) -> tuple[ir.Expr, ir.Reduction
 
 def _inline(kind: str, args, name: str | None):
     """Halide's inline reduction: a Func over the free Vars of e, updated over e's RDom (or the given one)."""
-    v, _domain, free = _domain_of(kind, args, name)
+    v, domain, free = _domain_of(kind, args, name)
     t = v.type
     init = {"sum": 0, "product": 1, "maximum": t.min(), "minimum": t.max()}[kind]
     f = Func(name if name is not None else kind)
@@ -205,7 +229,7 @@ def _inline(kind: str, args, name: str | None):
     f[vs] = Expr(ir.Const(t, init))
     op = {"sum": "add", "product": "mul", "maximum": "max", "minimum": "min"}[kind]
     f[vs] = Expr(ir.BinOp(t, op, f[vs]._ir(), v))
-    return Expr(f[vs]._ir())
+    return _register(kind, domain, Expr(f[vs]._ir()))
 
 
 def sum_(*args, name: str | None = None):
@@ -236,11 +260,13 @@ def argmax(*args, name: str | None = None):
     point in the domain's order) and that value."""
     from .tuples import arg_reduction
 
-    return arg_reduction("argmax", *_domain_of("argmax", *_split_name(args, name)), _split_name(args, name)[1])
+    value, domain, free = _domain_of("argmax", *_split_name(args, name))
+    return _register("argmax", domain, arg_reduction("argmax", value, domain, free, _split_name(args, name)[1]))
 
 
 def argmin(*args, name: str | None = None):
     """hl.argmin([rdom, ]expr[, name]): as argmax, for the first smallest value."""
     from .tuples import arg_reduction
 
-    return arg_reduction("argmin", *_domain_of("argmin", *_split_name(args, name)), _split_name(args, name)[1])
+    value, domain, free = _domain_of("argmin", *_split_name(args, name))
+    return _register("argmin", domain, arg_reduction("argmin", value, domain, free, _split_name(args, name)[1]))

@@ -93,7 +93,7 @@ def words_schedule(schedule: StageSchedule, word: str, loc) -> StageSchedule:
     """`schedule` computing every word of a pixel in one firing: the word loop innermost, unrolled (the output's
     lanes)."""
     return StageSchedule([Dim(word, False)] + list(schedule.dims),
-                         list(schedule.directives) + [ForType("unroll", word, loc)], dict(schedule.aliases))
+                         list(schedule.directives) + [ForType("unroll", word, loc, made=True)], dict(schedule.aliases))
 
 
 def fuse_into_words(funcs: list[Function], name: str, words: Words) -> Function:

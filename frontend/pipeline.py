@@ -362,16 +362,8 @@ class Pipeline:
             for dv in d.schedule.directives:
                 if not isinstance(dv, ForType) or dv.kind not in ("unroll", "vectorize") or dv.var in made_by_split:
                     continue
-                extent = self._constant_extent(fn, d, dv.var)
-                if extent is None:
-                    stage = fn.name if k == 0 else f"{fn.name}.update({k - 1})"
-                    raise ScheduleError(
-                        f"{dv.loc}: Can only {dv.kind} for loops over a constant extent.\nLoop over "
-                        f"{fn.name}.s{k}.{dv.var} of Func \"{fn.name}\" ({stage}.{dv.kind}({dv.var})) has an extent "
-                        f"that is not known at compile time. Give it one "
-                        f"({fn.name}.bound({dv.var}, min, extent)), or {dv.kind} by a factor "
-                        f"({dv.kind}({dv.var}, 4, hl.TailStrategy.RoundUp))."
-                    )
+                if self._constant_extent(fn, d, dv.var) is None:
+                    raise ScheduleError(_unroll_extent_error(fn, k, d, dv))
 
     def _check_inline_loops(self, fn: Function):
         """Halide's check: a Func scheduled inline has no loops of its own to unroll or vectorize."""
@@ -539,3 +531,17 @@ def _refuse_scheduled(pipe: Pipeline) -> None:
                 "and the autoscheduler schedules an algorithm written without one (Halide refuses a scheduled Func "
                 f"too); remove the schedule calls of '{fn.name}' and of the other Funcs (keep bound and "
                 "set_estimates), or compile the hand schedule without apply_autoscheduler")
+
+
+def _unroll_extent_error(fn: Function, k: int, d, dv) -> str:
+    """Halide's refusal of an unroll or vectorize over a loop whose extent is not a constant, with the fix: a
+    bound on a pure Var's loop; constant bounds for an RVar's RDom (a bound cannot give an RVar one)."""
+    stage = fn.name if k == 0 else f"{fn.name}.update({k - 1})"
+    shown = dv.var.replace("$", ".")
+    head = (f"{dv.loc}: Can only {dv.kind} for loops over a constant extent.\nLoop over {fn.name}.s{k}.{dv.var} of "
+            f"Func \"{fn.name}\" ({stage}.{dv.kind}({shown})) has an extent that is not known at compile time. ")
+    if d.rdom is not None and dv.var in {n for n, _lo, _ext in d.rdom.dims}:
+        return head + (f"Its RDom {d.rdom.name} has bounds that use a Param; an accelerator's loops are fixed at "
+                       f"compile time: give the RDom constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))")
+    return head + (f"Give it one ({fn.name}.bound({dv.var}, min, extent)), or {dv.kind} by a factor "
+                   f"({dv.kind}({dv.var}, 4, hl.TailStrategy.RoundUp)).")

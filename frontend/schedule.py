@@ -94,6 +94,7 @@ class ForType:
     kind: str
     var: str
     loc: SourceLoc
+    made: bool = False  # added by the compiler (a scatter's spread, a packed pixel's words), not written by the user
 
 
 Directive = Split | Fuse | Reorder | ForType

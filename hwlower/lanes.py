@@ -126,8 +126,8 @@ def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s:
                 + (f"stream order ({', '.join(args)}: its storage order, or the order its reorder_storage or its "
                    "loops' reorder give)" if reorderable else f"storage order ({', '.join(args)})")
                 + ", several consecutive words per transfer: its leading dimensions unrolled whole, then one unrolled "
-                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>)"
-            )
+                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>), or remove {name}.{mark.kind}({call}) to stream "
+                "it a word per transfer (its unrolled consumers then read it from its buffer)")
 
 
 def output_lanes(nest: LoopNest) -> int:
@@ -323,7 +323,7 @@ def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: 
 def _unroll_call(handle: str, schedule: StageSchedule, lanes: list[Loop]) -> str:
     """The user's call that unrolled one of `lanes` (loop names end with the schedule's dim name)."""
     for dv in reversed(schedule.directives):
-        if isinstance(dv, ForType) and any(lp.var.endswith("." + dv.var) for lp in lanes):
+        if isinstance(dv, ForType) and not dv.made and any(lp.var.endswith("." + dv.var) for lp in lanes):
             split = next((sp for sp in schedule.directives if isinstance(sp, Split) and sp.inner == dv.var), None)
             args = f"{_shown(split.old)}, {split.factor}" if split else _shown(dv.var)
             return f"{handle}.{dv.kind}({args}) at {dv.loc}"

@@ -15,7 +15,9 @@ import functools
 
 from mainspring.frontend import ir
 from mainspring.frontend.define import predicated_value
+from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.schedule import ForType, Split
 from mainspring.frontend.types import BOOL, I32
 
 from .edge_taps import Guarded
@@ -28,6 +30,7 @@ def guard_reduction_tail(f: Function, d: Definition, guards: tuple[tuple[str, in
     step; `skip`: the Funcs (ids) whose reads stay unguarded (tables folded to constants, RAMs read at computed
     coordinates)."""
     assert d.rdom is not None and guards
+    _refuse_computed_coordinates(f, d, guards)
     index = {name: i for i, (name, _, _) in enumerate(d.rdom.dims)}
     rvars = [ir.RVar(I32, name, d.rdom, index[name]) for name, _, _ in guards]
     bounds = tuple((lo, hi) for _, lo, hi in guards)
@@ -47,3 +50,26 @@ def guard_reduction_tail(f: Function, d: Definition, guards: tuple[tuple[str, in
 
 def _computed(c: ir.Call) -> bool:
     return any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a))
+
+
+def _refuse_computed_coordinates(f: Function, d: Definition, guards: tuple[tuple[str, int, int], ...]) -> None:
+    """A step past the domain would still write where its own reads point (a histogram's bin): refuse it."""
+    if not any(isinstance(n, ir.Call) for a in d.args for n in ir.walk(a)):
+        return
+    stage = f"{f.name}.update({f.definitions.index(d) - 1})" if d in f.definitions else f"{f.name}.update(0)"
+    for name, lo, hi in guards:
+        split = next((sp for sp in d.schedule.directives if isinstance(sp, Split) and sp.old == name), None)
+        if split is None:
+            continue
+        shown, steps = name.replace("$", "."), hi - lo + 1
+        unrolled = any(isinstance(dv, ForType) and dv.var == split.inner and not dv.made  # the user's schedule
+                       for u in f.definitions[1:] for dv in u.schedule.directives)
+        call = (f"{stage}.unroll({shown}, {split.factor})" if unrolled else
+                f"{stage}.split({shown}, {split.outer.replace('$', '.')}, {split.inner.replace('$', '.')}, "
+                f"{split.factor})")
+        divisor = max(q for q in range(1, split.factor + 1) if steps % q == 0)
+        raise ScheduleError(
+            f"{split.loc}: Func '{f.name}': {call}: {split.factor} does not divide the {steps} steps of {shown}, and "
+            f"the update writes at coordinates it computes from what it reads "
+            f"({', '.join(ir.to_string(a) for a in d.args)}), so a step past the domain cannot be skipped: use a "
+            f"factor that divides {steps} (e.g. {divisor if divisor > 1 else steps}), or keep {shown} serial")

@@ -345,7 +345,7 @@ def _spread(f: Function, d: Definition, k: int) -> Definition:
     value = map_calls(d.value, lambda c: own if c.callee is f else None, {})
     cond = functools.reduce(lambda p, q: ir.BinOp(BOOL, "and", p, q), conds)
     schedule = StageSchedule([Dim(n, False) for n in added] + list(d.schedule.dims),
-                             list(d.schedule.directives) + [ForType("unroll", n, d.loc) for n in added])
+                             list(d.schedule.directives) + [ForType("unroll", n, d.loc, made=True) for n in added])
     return Definition(tuple(args), ir.Select(f.type, cond, value, own), d.rdom, d.loc, schedule)
 
 

@@ -1,11 +1,12 @@
 """Catalogue cases: split and unroll factors that are not positive constant integers (hardware loops are fixed
-at compile time); a refusal names the call the user wrote (unroll(x, k) is a split that they did not write)."""
+at compile time); a refusal names the call the user wrote (unroll(x, k) is a split that they did not write); an
+unrolled RVar whose RDom's extent is a Param is told to give the RDom constant bounds."""
 
 from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import case, scheduled
+from catalogue import accelerated, case, io_funcs, scheduled
 
 
 @case("schedule", "split by a factor of zero",
@@ -71,3 +72,32 @@ def _():
     p = scheduled()
     p.hw_output.unroll(p.xi, 16 // 8)
     return hl.compile(p.output, name="demo")
+
+
+def _window_sum(extent):
+    """hw_output sums a 1 x extent window of hw_input through an RDom r unrolled."""
+    x, y, input_, hw_input, hw_output = io_funcs()
+    r = hl.RDom([hl.Range(0, extent)], "r")
+    s = hl.Func("s")
+    s[x, y] = hl.u16(0)
+    s[x, y] += hw_input[x + r.x, y]
+    hw_output[x, y] = s[x, y]
+    return hw_output, hw_input, s, r
+
+
+@case("schedule", "unroll of an RVar whose RDom's extent is a Param", (
+    "{at}: Can only unroll for loops over a constant extent.\n"
+    'Loop over s.s1.r$x of Func "s" (s.update(0).unroll(r.x)) has an extent that is not known at compile time. '
+    "Its RDom r has bounds that use a Param; an accelerator's loops are fixed at compile time: give the RDom "
+    "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"), func="s", simulate=True)
+def unroll_rvar_of_a_param_extent():
+    hw_output, hw_input, s, r = _window_sum(hl.Param(hl.Int(32), "taps", 3))
+    s.update().unroll(r.x)  # <-
+    return accelerated(hw_output, hw_input, [s])
+
+
+@unroll_rvar_of_a_param_extent.fix
+def _():
+    hw_output, hw_input, s, r = _window_sum(3)
+    s.update().unroll(r.x)
+    return accelerated(hw_output, hw_input, [s])

@@ -1,6 +1,6 @@
 """Catalogue cases: tables written at computed coordinates (RAMs) and histograms inside the accelerator: their
-initial values, reads per cycle, updates and streams out (hwlower/scatter.py, memories' RAM ports). Split from
-errors_hardware.py."""
+initial values, reads per cycle, updates and streams out (hwlower/scatter.py, memories' RAM ports), and an RVar
+unrolled by a factor that does not divide it (hwlower/rvar_tails.py). Split from errors_hardware.py."""
 
 from __future__ import annotations
 
@@ -168,3 +168,40 @@ def ram_output_in_host_tiles():
 @ram_output_in_host_tiles.fix
 def _():
     return hl.compile(_ram_output(1), name="demo")
+
+
+def _odd_histogram():
+    """An 8-bin histogram of a 7x2 image's upper 3 bits: (output, hist, r)."""
+    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 7), hl.Range(0, 2)], "r")
+    hist[b] = hl.u16(0)
+    hist[hl.i32(hw_input[r.x, r.y] >> 5)] += hl.u16(1)
+    hw_output[b] = hist[b]
+    output[b] = hw_output[b]
+    bo, bi = hl.Var("bo"), hl.Var("bi")
+    output.bound(b, 0, 8)
+    hw_output.compute_root().split(b, bo, bi, 8).hw_accelerate(bi, bo)
+    hist.compute_at(hw_output, bo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output, hist, r
+
+
+@case("hardware", "A histogram's RVar unrolled by a factor that does not divide it", (
+    "{at}: Func 'hist': hist.update(0).unroll(r.x, 2): 2 does not divide the 7 steps of r.x, and the update "
+    "writes at coordinates it computes from what it reads (int32((hw_input(r$x, r$y) >> (uint16)5))), so a step "
+    "past the domain cannot be skipped: use a factor that divides 7 (e.g. 7), or keep r.x serial"),
+    func="hist", simulate=True)
+def histogram_unroll_not_dividing():
+    output, hist, r = _odd_histogram()
+    hist.update().unroll(r.x, 2)  # <-
+    return hl.compile(output, name="demo")
+
+
+@histogram_unroll_not_dividing.fix
+def _():
+    output, hist, r = _odd_histogram()
+    hist.update().unroll(r.x, 7)
+    return hl.compile(output, name="demo")

@@ -131,7 +131,8 @@ def _():
     "{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator "
     "input in stream order (x, y: its storage order, or the order its reorder_storage or its loops' "
     "reorder give), several consecutive words per transfer: its leading dimensions unrolled whole, then "
-    "one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>)"), func="hw_input")
+    "one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>), or remove hw_input.unroll(y, 2) to stream it a "
+    "word per transfer (its unrolled consumers then read it from its buffer)"), func="hw_input")
 def input_unrolled_along_y():
     p = scheduled()
     p.hw_input.unroll(p.y, 2, R)  # <-
@@ -291,7 +292,9 @@ def _():
 @case("hardware", "The GLB copy of an accelerator input unrolled along y", (
     "{at}: accelerator input 'hw_input_global_wrapper': hw_input.in_().unroll(y, 2): the host streams an "
     "accelerator input in storage order (x, y), several consecutive words per transfer: its leading "
-    "dimensions unrolled whole, then one unrolled by a factor, e.g. hw_input.in_().unroll(x, <lanes>)"),
+    "dimensions unrolled whole, then one unrolled by a factor, e.g. hw_input.in_().unroll(x, <lanes>), or remove "
+    "hw_input.in_().unroll(y, 2) to stream it a word per transfer (its unrolled consumers then read it from its "
+    "buffer)"),
     func="hw_input_global_wrapper", simulate=True)
 def glb_input_unrolled_along_y():
     p = glb_levels(pipeline(32, 32))

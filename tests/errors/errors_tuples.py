@@ -1,7 +1,7 @@
 """Catalogue cases: Tuple Funcs (frontend/tuples.py packs a Tuple's elements into one word): Tuples too wide
 for a word or holding floats, a Tuple read as one value or past its last element, updates of the wrong size or
-types, undef() where it means nothing, a Tuple as the pipeline's output, and an update of argmax's copy that
-leaves its narrowed fields."""
+types, undef() where it means nothing, a Tuple as the pipeline's output, an update of argmax's copy that
+leaves its narrowed fields, and update() of a Func defined by argmax (an inline reduction)."""
 
 from __future__ import annotations
 
@@ -204,6 +204,31 @@ def _():
     best[x, y] = (hl.u8(arg[0]), arg[1])
     best[x, y] = (best[x, y][0] + 5, best[x, y][1])
     hw_output[x, y] = hl.u16(best[x, y][0]) + best[x, y][1]
+    return accelerated(hw_output, hw_input, [best])
+
+
+@case("algorithm", "update() of a Func whose RDom is an inline reduction's (hl.argmax)", (
+    '{at}: Call to update with index larger than last defined update stage for Func "best": update(0), but it has '
+    "0 update definition(s); its RDom r belongs to the inline reduction hl.argmax(...), which has no Func to "
+    "schedule (as in Halide) and which the accelerator computes whole, all of r at once: remove the update() call "
+    "(or, to schedule the reduction, define best with an update over r)"), func="best", simulate=True)
+def argmax_update_unroll():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 2)], "r")
+    best = hl.Func("best")
+    best[x, y] = hl.argmax(hw_input[x + r.x, y + r.y])
+    best.update().unroll(r.x).unroll(r.y)  # <-
+    hw_output[x, y] = hl.u16(best[x, y][0] + 3 * best[x, y][1]) + best[x, y][2]
+    return accelerated(hw_output, hw_input, [best])
+
+
+@argmax_update_unroll.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 2)], "r")
+    best = hl.Func("best")
+    best[x, y] = hl.argmax(hw_input[x + r.x, y + r.y])
+    hw_output[x, y] = hl.u16(best[x, y][0] + 3 * best[x, y][1]) + best[x, y][2]
     return accelerated(hw_output, hw_input, [best])
 
 

@@ -322,7 +322,8 @@ def test_only_x_of_an_input_streams_lanes():
         f"{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator input in "
         "stream order (x, y: its storage order, or the order its reorder_storage or its loops' reorder give), "
         "several consecutive words per transfer: its leading dimensions unrolled whole, then one unrolled by a "
-        "factor, e.g. hw_input.unroll(x, <lanes>)"
+        "factor, e.g. hw_input.unroll(x, <lanes>), or remove hw_input.unroll(y, 2) to stream it a word per "
+        "transfer (its unrolled consumers then read it from its buffer)"
     )
 
 
