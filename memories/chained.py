@@ -94,6 +94,10 @@ def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp.Read], wports:
         _after(sched, buf, f, fed_values, r, got)
         need = got.range() if need is None else need.union(got.range())
     assert need is not None, "a bank has reads"
+    if fed_values.range().intersect(need).is_empty():
+        # nothing to feed: its write port would only overwrite the stream's words (unsized: it has no flows)
+        raise MemoryMappingError(f"buffer '{buf}': read port {f.port.name} loads none of the values "
+                                 "its next bank reads")
     rest = need.subtract(fed_values.range())
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
     boxes: list[tuple[Dim, ...]] = []
