@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import probe11_programs as progs
 import pytest
-from porting import BUILD, params
+from porting import BUILD, halide_outputs, params
 
 import mainspring as hl
 
@@ -35,18 +35,6 @@ AUTO = {"planar_gain_l1": (progs.planar_gain, (9, 6), {}),
         "up_x2_11x1_l3": (progs.up_x2, (11, 1), {"lanes": "3"})}
 
 
-def _halide_equal(halide, algorithm, inputs, size, *args):
-    """Halide 21's realize of `algorithm` over `size` from the design's inputs equals `want`."""
-    out, images = algorithm(halide, *args)
-    kept = []
-    for name, param in images.items():
-        buf = halide.Buffer(np.ascontiguousarray(np.asarray(inputs[name])))
-        buf.set_min([inputs[name].dim(i).min() for i in range(inputs[name].dimensions())])
-        param.set(buf)
-        kept.append(buf)
-    return np.asarray(out.realize(list(size)))
-
-
 @functools.cache
 def _hand_design(case):
     build, _ = HAND[case]
@@ -60,7 +48,7 @@ def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulato
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
     assert res.cycles == res.predicted_cycles
     build, size = HAND[case]
-    want = _halide_equal(halide, build, inputs, size)
+    want = halide_outputs(halide, *build(halide), inputs, size)[0]
     got = design.reference_output(inputs)
     assert got.dtype == want.dtype and np.array_equal(got, want)
 
@@ -83,7 +71,7 @@ def test_an_autoscheduled_pipeline_is_bit_exact_and_its_reference_is_halide(case
     algorithm, size, keys = AUTO[case]
     if "lanes" in keys and case.startswith("planar"):
         assert result.lanes == int(keys["lanes"])
-    want = _halide_equal(halide, algorithm, inputs, np.asarray(res.output).shape[::-1], *size)
+    want = halide_outputs(halide, *algorithm(halide, *size), inputs, np.asarray(res.output).shape[::-1])[0]
     assert np.array_equal(design.reference_output(inputs), want)
 
 

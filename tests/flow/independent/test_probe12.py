@@ -13,7 +13,7 @@ import functools
 import numpy as np
 import probe12_programs as progs
 import pytest
-from porting import BUILD, params
+from porting import BUILD, halide_outputs, params
 
 import mainspring as hl
 
@@ -23,22 +23,14 @@ def _design(case):
     return hl.compile(progs.CASES[case](hl)[0], name=f"probe12_{case}")
 
 
-def _halide(halide, case, inputs):
-    out, images, size = progs.CASES[case](halide)
-    kept = []
-    for name, param in images.items():
-        kept.append(halide.Buffer(np.ascontiguousarray(np.asarray(inputs[name]))))
-        param.set(kept[-1])
-    return np.asarray(out.realize(size))
-
-
 @pytest.mark.parametrize(("case", "simulator"), params(progs.CASES))
 def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
     design = _design(case)
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
     assert res.cycles == res.predicted_cycles
-    want = _halide(halide, case, inputs)
+    out, images, size = progs.CASES[case](halide)
+    want = halide_outputs(halide, out, images, inputs, size)[0]
     got = design.reference_output(inputs)
     assert got.dtype == want.dtype and np.array_equal(got, want)
 
