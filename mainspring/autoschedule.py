@@ -43,7 +43,7 @@ from .autoschedule_lanes_source import lanes_source
 from .autoschedule_lanes_source import var_source as _var
 from .autoschedule_memory import scalars
 from .autoschedule_names import pipeline_vars, rvar_source
-from .autoschedule_planes import plan_planes, planes_inner, planes_read_as_lanes, planes_source, stream_channels
+from .autoschedule_planes import plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
@@ -474,7 +474,7 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
             planes = ", ".join(f'vars["{d}"]' for d in dims[2:])
             inner = planes_inner(pipe, plan, acc, dims[2:])
             tile += f".reorder({planes}, xi, yi, xo, yo)" if inner else f".reorder(xi, yi, {planes}, xo, yo)"
-            if inner and planes_read_as_lanes(pipe, plan, acc, dims[2:]):
+            if inner and planes_unrolled(pipe, plan, acc, dims[2:]):
                 tile += "".join(f'.unroll(vars["{d}"])' for d in dims[2:])
         lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
         if plan.channel:

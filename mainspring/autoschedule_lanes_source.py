@@ -36,6 +36,11 @@ def lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
     # that do not divide the width guard the last transfer's extra pixels (2 lanes over 37 columns: 37, not 38).
     tail = "hl.TailStrategy.GuardWithIf" if acc is plan.output and _uneven(plan, acc, lp.lanes) else "up"
     lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, {tail})')
+    # its updates keep their own loops (a scan down the columns over x): each computes as many pixels a cycle
+    xa = acc.args[lp.x_dim.get(id(acc), 0)]
+    for j, d in enumerate(pipe.definitions(acc)[1:]):
+        if any(isinstance(a, ir.Var) and a.name == xa for a in d.args):
+            lines.append(f'    funcs["{pipe.name(acc)}"].update({j}).unroll(vars["{xa}"], {lp.lanes}, {tail})')
     for f in plan.streams:
         if lp.of(f) > 1:
             copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies

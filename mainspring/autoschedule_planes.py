@@ -194,8 +194,8 @@ def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) 
     its planes first (`hw_output(x, y, k) = f(conv(k, x, y))`): its producers make a pixel's channels together.
     Where no read moves with a plane (`ycbcr(x, y, c) = select(c == 0, ... in(x, y, 0) ... in(x, y, 2) ...)`,
     every plane of a pixel reading that pixel): plane after plane, the streams would be held whole until the last
-    plane (a 64x48 frame of 3 channels: 6,153 words for 9); at one pixel per cycle only (at k lanes the output's x
-    lanes would lie outside its serial planes, which hwlower/lanes.py refuses)."""
+    plane (a 64x48 frame of 3 channels: 6,153 words for 9); at k lanes the planes are then unrolled too
+    (planes_unrolled), since the output's x lanes cannot lie outside its serial planes (hwlower/lanes.py)."""
     reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)
              and (isinstance(n.callee, Function) or (isinstance(n.callee, Parameter) and n.callee.kind == "image"))]
     # a stream of a pixel's channels (`hw_output(c, x, y)` computed by the host) is made channels first too: read
@@ -206,8 +206,22 @@ def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) 
     if buffered and all([a.name if isinstance(a, ir.Var) else None for a in n.args[:len(planes)]] == planes
                         for n in buffered):
         return True
-    moves = any(isinstance(m, ir.Var) and m.name in planes for n in reads for a in n.args for m in ir.walk(a))
-    return plan.lanes.lanes == 1 and bool(reads) and not moves
+    return bool(reads) and not _moves_with_planes(reads, planes)
+
+
+def _moves_with_planes(reads: list[ir.Call], planes: list[str]) -> bool:
+    return any(isinstance(m, ir.Var) and m.name in planes for n in reads for a in n.args for m in ir.walk(a))
+
+
+def planes_unrolled(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
+    """Whether the accelerated Func's planes, innermost (planes_inner), are unrolled whole: where it reads a stream
+    of channels at its planes (planes_read_as_lanes), or at k lanes where no read moves with a plane (demosaic's
+    `out(x, y, c) = select(c == 0, red(x, y), ...)` at 2 lanes: plane after plane its producer was held whole, 919
+    words for 50, at 2.3x the cycles)."""
+    if planes_read_as_lanes(pipe, plan, acc, planes):
+        return True
+    reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)]
+    return plan.lanes.lanes > 1 and not _moves_with_planes(reads, planes)
 
 
 def _channel_streams(plan: _Plan) -> set[int]:
