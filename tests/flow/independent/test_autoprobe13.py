@@ -12,7 +12,7 @@ import functools
 import autoprobe13_programs as progs
 import numpy as np
 import pytest
-from porting import BUILD, params
+from porting import BUILD, halide_outputs, params
 
 import mainspring as hl
 
@@ -40,20 +40,6 @@ def _auto(case):
     return hl.compile(out, name=f"autoprobe13_{case}"), result
 
 
-def _halide(halide, case, inputs, shape):
-    """Halide 21's realize of the case's algorithm over `shape` from the design's inputs, one array an output."""
-    algorithm, size, _ = AUTO[case]
-    out, images = algorithm(halide, *size)
-    kept = []
-    for name, param in images.items():
-        buf = halide.Buffer(np.ascontiguousarray(np.asarray(inputs[name])))
-        buf.set_min([inputs[name].dim(i).min() for i in range(inputs[name].dimensions())])
-        param.set(buf)
-        kept.append(buf)
-    got = (halide.Pipeline(out) if isinstance(out, list) else out).realize(list(shape))
-    return [np.asarray(got)] if isinstance(got, halide.Buffer) else [np.asarray(b) for b in got]
-
-
 @pytest.mark.parametrize(("case", "simulator"), params(AUTO))
 def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is_halide(case, simulator, halide):
     design, _ = _auto(case)
@@ -65,7 +51,8 @@ def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is
     # small frames: the pipeline's fill (first_output_cycle) is most of the gap to the ideal
     assert res.cycles == rep["predicted_cycles"] <= 1.1 * rep["ideal_cycles"] + rep["first_output_cycle"]
     want = design.reference_outputs(inputs)
-    got = _halide(halide, case, inputs, want[0].shape[::-1])
+    algorithm, size, _ = AUTO[case]
+    got = halide_outputs(halide, *algorithm(halide, *size), inputs, want[0].shape[::-1])
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(want, got, strict=True))
 
 
