@@ -18,8 +18,9 @@ A producer's order is that of the loops of the op that writes its final values (
 orders settle stage by stage, so a stage follows its producers' new orders: a column-major intermediate
 (`blur_x.reorder(y, x)`) goes back to rows, and so does blur_y, which otherwise kept blur_x's columns while the
 output waited for the last one (298 cycles for 112 at 12x6, 120 now). An update that reads its own Func only at
-the element it stores, its steps innermost, moves its pure loops outside its steps, which keep their order; its
-constant init (which reads nothing) takes the order of its buffer's last writer. An op keeps its order when it is
+the element it stores, its steps innermost, moves its pure loops outside its steps, which keep their order, where
+they walk different producer dimensions (not a split's steps along one); its constant init (which reads nothing)
+takes the order of its buffer's last writer. An op keeps its order when it is
 any other update or reads at computed coordinates, when one of its loops is strip-mined or shared with another
 op, when it reads nothing made in the accelerator or streamed in, or when its loads disagree on the order.
 Unrolled loops (lanes) stay innermost, where they were. `verify_permuted` checks the result.
@@ -105,7 +106,10 @@ def _producer_order(loops: list[Loop], op: Op, ranks: Ranks, output: bool) -> li
         return None
     serial = serial[:len(serial) - len(steps)]
     key = _loop_keys(serial, op, ranks)
-    if key is None:
+    update = any(p.access.buffer == op.store.buffer for p in op.loads)
+    if key is None or (update and len({k[0] for k in key.values()}) != len(key)):
+        # An update follows its producers' dimensions, not a split's steps within one: an rfactor's intermediate
+        # `f0_intm(x, v)`, read at x + 2v, is read by its reduction over v innermost (fuzz 9163400: 39 -> 44).
         return None
     if output:
         together = [lp for lp in serial if lp.var not in key or key[lp.var][0] >= LANES]

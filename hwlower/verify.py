@@ -140,7 +140,8 @@ def verify_permuted(before: LoopNest, after: LoopNest) -> None:
         steps = _steps(now[first:], op) if own else []
         assert steps is not None and steps == (_steps(was[first:], op) if own else []), \
             f"{who}: it is an update whose steps moved"
-        stored = store_order([lp for lp in (now[first:] if own else now) if lp.var not in steps], op)
+        indexed = {v for a in op.store.index for v, _ in a.terms}
+        stored = store_order([lp for lp in now if not own or lp.var in indexed], op)  # an update: once a step
         assert len(np.unique(stored, axis=0)) == len(stored), f"{who}: it stores an element twice"
 
 
