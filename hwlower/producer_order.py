@@ -14,10 +14,16 @@ together (resnet's `hw_output.reorder(xi, yi, w, xo, yo)`) streams each pixel's 
 instead of holding two planes until the last sum, and a column-major output stays column-major.
 
 A producer's order is that of the loops of the op that writes its final values (a reduction's last update, as
-`reduce_in_place` left it), unrolled loops counted innermost; a host input's is its box order, x fastest. An op
-keeps its order when it is an update or reads at computed coordinates, when one of its loops is strip-mined or
-shared with another op, when it reads nothing made in the accelerator or streamed in, or when its loads disagree on
-the order. Unrolled loops (lanes) stay innermost, where they were. `verify_permuted` checks the result.
+`reduce_in_place` left it), unrolled loops counted innermost; a host input's is its box order, x fastest. The
+orders settle stage by stage, so a stage follows its producers' new orders: a column-major intermediate
+(`blur_x.reorder(y, x)`) goes back to rows, and so does blur_y, which otherwise kept blur_x's columns while the
+output waited for the last one (298 cycles for 112 at 12x6, 120 now). An update that reads its own Func only at
+the element it stores, its steps innermost, moves its pure loops outside its steps, which keep their order, where
+they walk different producer dimensions (not a split's steps along one); its constant init (which reads nothing)
+takes the order of its buffer's last writer. An op keeps its order when it is
+any other update or reads at computed coordinates, when one of its loops is strip-mined or shared with another
+op, when it reads nothing made in the accelerator or streamed in, or when its loads disagree on the order.
+Unrolled loops (lanes) stay innermost, where they were. `verify_permuted` checks the result.
 """
 
 from __future__ import annotations
@@ -35,10 +41,22 @@ LANES = 1 << 20  # added to the rank of a dimension its producer makes in lanes 
 
 def follow_producers(s: Lowering) -> Lowering:
     before = s.built_nest
-    ranks = _producer_ranks(before)
-    after = replace(before, body=tuple(_visit(n, ranks, before.output) for n in before.body))
+    after = before
+    # A stage follows its producers' new orders, not the ones the user gave them: blur_x.reorder(y, x) put back in
+    # rows by its input stream puts blur_y back in rows too, which otherwise held blur_x's whole columns (428 cycles
+    # for 160 at 14x8). Each round settles one more stage of the DAG, so the ops' count of rounds reaches the end.
+    for _ in range(len(before.ops()) + 1):
+        ranks = _producer_ranks(after)
+        settled = replace(after, body=tuple(_visit(n, ranks, after.output) for n in after.body))
+        if _orders(settled) == _orders(after):
+            break
+        after = settled
     verify_permuted(before, after)
     return replace(s, nest=after)
+
+
+def _orders(nest: LoopNest) -> list[list[str]]:
+    return [[lp.var for lp in loops] for loops, _ in nest.ops()]
 
 
 def _producer_ranks(nest: LoopNest) -> Ranks:
@@ -77,14 +95,21 @@ def _producer_order(loops: list[Loop], op: Op, ranks: Ranks, output: bool) -> li
     whose planes would otherwise be held whole; a column-major output stays column-major."""
     if op.scatter or op.lookup or any(lp.strip for lp in loops):
         return None
-    if any(p.access.buffer == op.store.buffer or not p.access.index for p in op.loads):
-        return None  # an update (or a RAM read): its order is its steps' order
+    if any(not p.access.index for p in op.loads):
+        return None  # a RAM read
     unrolled = [lp for lp in loops if lp.unrolled]
     if unrolled and loops[-len(unrolled):] != unrolled:
         return None
     serial = [lp for lp in loops if not lp.unrolled and lp.extent > 1]
+    steps = update_steps(loops, op)
+    if steps is None or (steps and output):
+        return None
+    serial = serial[:len(serial) - len(steps)]
     key = _loop_keys(serial, op, ranks)
-    if key is None:
+    update = any(p.access.buffer == op.store.buffer for p in op.loads)
+    if key is None or (update and len({k[0] for k in key.values()}) != len(key)):
+        # An update follows its producers' dimensions, not a split's steps within one: an rfactor's intermediate
+        # `f0_intm(x, v)`, read at x + 2v, is read by its reduction over v innermost (fuzz 9163400: 39 -> 44).
         return None
     if output:
         together = [lp for lp in serial if lp.var not in key or key[lp.var][0] >= LANES]
@@ -92,10 +117,29 @@ def _producer_order(loops: list[Loop], op: Op, ranks: Ranks, output: bool) -> li
     else:
         indexed = sorted((lp for lp in serial if lp.var in key), key=lambda lp: key[lp.var])
         together = [lp for lp in serial if lp.var not in key]
-    order = [lp for lp in loops if not lp.unrolled and lp.extent == 1] + indexed + together + unrolled
+    order = [lp for lp in loops if not lp.unrolled and lp.extent == 1] + indexed + together + steps + unrolled
     if [lp.var for lp in order if lp.extent > 1] == [lp.var for lp in loops if lp.extent > 1]:
         return None
     return order
+
+
+def update_steps(loops: list[Loop], op: Op) -> list[Loop] | None:
+    """The serial loops of `op`'s reduction steps, its innermost serial `loops` (outermost first): [] for a
+    pure definition; for an update that reads its own Func only at the element it stores, with its steps inside
+    its pure loops (as `reduce_in_place` leaves them), those steps, which keep their order inside whatever order
+    its pure loops take, so each element still sees its steps in a row and in their order; None for any other
+    update (a scan, a projection or a sweep over planes that kept the user's order)."""
+    own = [p for p in op.loads if p.access.buffer == op.store.buffer]
+    if not own:
+        return []
+    if any(p.access.index != op.store.index for p in own):
+        return None
+    stored = {v for a in op.store.index for v, _ in a.terms}
+    if any(lp.unrolled and lp.var not in stored for lp in loops):
+        return None  # steps in lanes
+    serial = [lp for lp in loops if not lp.unrolled and lp.extent > 1]
+    steps = [lp for lp in serial if lp.var not in stored]
+    return steps if serial[len(serial) - len(steps):] == steps else None
 
 
 def _loop_keys(serial: list[Loop], op: Op, ranks: Ranks) -> dict[str, tuple[int, int]] | None:
@@ -105,12 +149,15 @@ def _loop_keys(serial: list[Loop], op: Op, ranks: Ranks) -> dict[str, tuple[int,
     live = {lp.var for lp in serial}
     key: dict[str, tuple[int, int]] = {}
     orders: list[list[str]] = []
-    for p in op.loads:
-        rank = ranks.get(p.access.buffer)
+    # An update's own element is read in any order. A constant (blur_x(x, y) = 0 before its update) takes the
+    # order of its buffer's last writer, where that update moved to its producers' order, so that it keeps ahead.
+    accesses = [p.access for p in op.loads if p.access.buffer != op.store.buffer] if op.loads else [op.store]
+    for access in accesses:
+        rank = ranks.get(access.buffer)
         if rank is None:
             continue
         seen: dict[str, tuple[int, int]] = {}
-        for r, a in zip(rank, p.access.index):
+        for r, a in zip(rank, access.index):
             for v, c in a.terms:
                 if v in live:
                     if v in seen and seen[v][0] != r:

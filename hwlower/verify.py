@@ -110,8 +110,10 @@ def verify_program(p: HwProgram) -> None:
 def verify_permuted(before: LoopNest, after: LoopNest) -> None:
     """`after` is `before` with some ops' loops reordered, each legally: the same ops in the same program order
     under the same loops; where an op's order changed, the loops that moved hold that op alone, it is pure (it
-    reads neither its own buffer nor at computed coordinates) and stores each element once, so every order of
-    its iterations writes the same buffer, and its unrolled loops (lanes) stay innermost in their order."""
+    reads neither its own buffer nor at computed coordinates) and stores each element once, or it is an update
+    that reads its own buffer only at the element it stores and takes each element's steps in a row, innermost
+    and in their order, so every order of its iterations writes the same buffer, and its unrolled loops (lanes)
+    stay innermost in their order."""
     fields = ("name", "buffers", "inputs", "output", "lanes")
     assert all(getattr(before, f) == getattr(after, f) for f in fields), "hwlower contract: a reorder changed the nest"
     old, new = before.ops(), after.ops()
@@ -128,12 +130,30 @@ def verify_permuted(before: LoopNest, after: LoopNest) -> None:
         first = next(i for i, (a, b) in enumerate(zip(was, now)) if a.var != b.var)
         for lp in was[first:] + now[first:]:
             assert [o for _, o in _ops_under(lp)] == [op], f"{who}: loop {lp.var} holds other ops"
-        assert not op.scatter and not op.lookup and all(
-            p.access.index and p.access.buffer != op.store.buffer for p in op.loads), f"{who}: it is not pure"
+        own = [p for p in op.loads if p.access.buffer == op.store.buffer]
+        assert not op.scatter and not op.lookup and all(p.access.index for p in op.loads) and all(
+            p.access.index == op.store.index for p in own), f"{who}: it is not pure"
         assert [lp.var for lp in was if lp.unrolled] == [lp.var for lp in now if lp.unrolled] and all(
             lp.unrolled for lp in now[len(now) - sum(lp.unrolled for lp in now):]), f"{who}: its lanes moved"
-        stored = store_order(now, op)
+        # An update's loops outside the ones that moved stay as they were, so its steps among those that moved
+        # decide: innermost and in their order, each element takes them in a row, as before.
+        steps = _steps(now[first:], op) if own else []
+        assert steps is not None and steps == (_steps(was[first:], op) if own else []), \
+            f"{who}: it is an update whose steps moved"
+        indexed = {v for a in op.store.index for v, _ in a.terms}
+        stored = store_order([lp for lp in now if not own or lp.var in indexed], op)  # an update: once a step
         assert len(np.unique(stored, axis=0)) == len(stored), f"{who}: it stores an element twice"
+
+
+def _steps(loops: Sequence[Loop], op: Op) -> list[str] | None:
+    """An update's serial loops its store does not index, when they are the innermost serial loops (each element
+    takes its steps in a row) and its lanes are pure, else None."""
+    stored = {v for a in op.store.index for v, _ in a.terms}
+    if any(lp.unrolled and lp.var not in stored for lp in loops):
+        return None
+    serial = [lp.var for lp in loops if not lp.unrolled and lp.extent > 1]
+    steps = [v for v in serial if v not in stored]
+    return steps if serial[len(serial) - len(steps):] == steps else None
 
 
 def _ops_under(lp: Loop) -> list[tuple[tuple[Loop, ...], Op]]:

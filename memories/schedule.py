@@ -70,7 +70,7 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
                     fused = candidate
         if fused is not None:
             break
-    dense = _dense(prog, fixed)
+    dense = _dense(prog, fixed, target.max_ii)
     if fused is None:
         return dense or _sequential(prog)
     # The fused radix keeps a stencil pipeline's storage minimal; ops whose loops differ in meaning (a
@@ -81,12 +81,13 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     return replace(fused, fused_ii=ii)
 
 
-def _dense(prog: Program, fixed: set[str]) -> Schedule | None:
+def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
     """Every op at one firing per cycle over its own loops (its own mixed radix), each as early as its flows
     allow: phases of a multi-rate pipeline overlap as far as their dependences let them."""
     best = None
     for paced in ("", "ops", "streams"):
         rates = {s.name: _host_rates(s) for s in scheduled_stmts(prog)}
+        _slow_recurrences(prog, rates, fixed, max_ii)
         if paced:
             # Each op at its producers' pace instead (a depthwise stage over an input streamed by channel planes
             # of 18 x 18 words steps its 16 x 16 planes every 324 cycles, not 256): it no longer starts late so
@@ -106,6 +107,24 @@ def _dense(prog: Program, fixed: set[str]) -> Schedule | None:
             if best is None or _better(prog, candidate, best):
                 best = candidate
     return best
+
+
+def _slow_recurrences(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str], max_ii: int) -> None:
+    """Run each op whose loop-carried flow is faster than its kernel (a 32-bit scan's add, two PE stages) at
+    the least interval that flow allows (up to `CGRA.max_ii`), its loops' rates multiplied by it, and the other
+    ops at one firing per cycle: a histogram's cumulative sum over 16 bins then takes 32 cycles instead of the
+    fused schedule running the whole pipeline, the image's streams included, at that interval."""
+    for s in scheduled_stmts(prog):
+        own = [f for f in prog.flows if f.src is s and f.dst is s and not f.streamed_out]
+        if s.name in fixed or not own or all(flow_weight(f, rates) <= 0 for f in own):
+            continue
+        base = rates[s.name]
+        for k in range(2, max_ii + 1):
+            rates[s.name] = tuple(k * q for q in base)
+            if all(flow_weight(f, rates) <= 0 for f in own):
+                break
+        else:
+            rates[s.name] = base  # no interval works: the dense schedule is refused as before
 
 
 def _better(prog: Program, a: Schedule, b: Schedule) -> bool:
