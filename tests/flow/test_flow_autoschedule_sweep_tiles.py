@@ -120,3 +120,13 @@ def test_an_argmin_over_a_parameter_is_unrolled_at_full_hd_in_no_memory_tile():
     rep = hl.compile(out, name="sweep_tiles_gain_1080p", prove=False).report
     assert rep["mem_tiles"] == 0
     assert rep["predicted_cycles"] <= 1920 * 1080 + 100
+
+
+@pytest.mark.slow
+def test_block_matching_at_full_hd_is_bit_exact_on_verilator(build_dir):
+    # about 35 s on 2 shared cores (the model cached): 36 host tiles of 320 x 180, 8,458,956 cycles as predicted
+    out, _ = sad_match(hl, 1920, 1080)
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    design = hl.compile(out, name="sweep_tiles_sad_1080p_sim")
+    res = design.check(design.example_inputs(7), simulator="verilator", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles == design.report["predicted_cycles"]
