@@ -24,9 +24,27 @@ def has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
                 if isinstance(n, ir.Call) and n.callee is f:
                     sites.add(tuple(ir.structural_key(a) for a in n.args))
                     # a read that moves with a reduction (a window's taps) reads each value several times
-                    if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (points(d) or 2) > 1:
+                    if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (points(d) or 2) > 1 \
+                            and not _once_a_step(pipe, d, n):
                         return True
     return readers > 1 or len(sites) > 1
+
+
+def _once_a_step(pipe: Pipeline, d, call: ir.Call) -> bool:
+    """Whether `call` in definition d reads a value of its own at each step of d's reduction (each argument a pure
+    Var of d or an RVar alone, no two the same) and the callee uses the Vars those RVars take only as values, not in
+    its own reads: an argmin over a parameter, `argmin(err(x, y, r))` with `err(x, y, k) = absd(a(x, y) * k, ...)`,
+    reads each plane of err once, and inlined, its steps' lanes read the same pixels. (Where the plane is read on,
+    block matching's `cost(x, y, d)` of `diff(x + i, y + j, d)`, buffering keeps the sweep of `diff`'s planes.)"""
+    pure = {a.name for a in d.args if isinstance(a, ir.Var)}
+    names = [a.name for a in call.args if isinstance(a, (ir.Var, ir.RVar))]
+    if not (len(names) == len(call.args) == len(set(names))
+            and all(isinstance(a, ir.RVar) or a.name in pure for a in call.args)):
+        return False
+    f = call.callee
+    planes = {f.args[i] for i, a in enumerate(call.args) if isinstance(a, ir.RVar)}
+    return not any(isinstance(m, ir.Var) and m.name in planes for fd in pipe.definitions(f) for n in ir.walk(fd.value)
+                   if isinstance(n, ir.Call) for a in n.args for m in ir.walk(a))
 
 
 def divides_coordinate(pipe: Pipeline, f: Function, divides: set[int]) -> bool:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .autoschedule_addressed import ROWS, addressed_tiles
 from .autoschedule_steps import out_of_order, reread_rows, x_rates
+from .autoschedule_sweeps import sweeps
 from .frontend import ir
 from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
 from .frontend.func import Function
@@ -142,7 +143,8 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
     reread, rate = reread_rows(pipe, plan), x_rates(pipe, plan)
     rows = tile_boxes(pipe, plan, at, (tile[0], min(tile[1], ROWS)))  # the rows the replay of the schedule takes
     addressed = addressed_tiles(pipe, plan, target, rows, lambda f: _computed_readers(pipe, plan, f))
-    whole = out_of_order(pipe, plan, plan.lanes.x_dim)
+    swept = sweeps(pipe, plan)
+    whole = out_of_order(pipe, plan, plan.lanes.x_dim) | swept.held
     tiled = tile_boxes(pipe, plan, at, tile) if whole else {}
     got: dict[str, int] = {}
     for f in plan.buffered + plan.streams:
@@ -171,7 +173,8 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
                                                 / rate.get(id(g), 1)) for g, b in zip(readers, inner)),
                                      default=extent_of(box, j))
         lanes = plan.lanes.of(f)
-        planes = math.prod(extent_of(box, i) for i in range(len(box)) if i not in (j, j + 1))  # channels
+        # channels; a sweep makes one plane at a time
+        planes = math.prod(extent_of(box, i) for i in range(len(box)) if i not in (j, j + 1, *swept.one_plane(f)))
         # A row's line runs from its last tap to the next row's first: the lane's row less the taps' span.
         words = -(-extent_of(box, j) // lanes) - -(-halo // lanes) - 1
         if j > 0:  # the channels before x are unrolled whole: a line holds every channel of its pixels

@@ -34,6 +34,7 @@ from .autoschedule_memory import extent_of as _extent
 from .autoschedule_memory import mem_tiles, xy
 from .autoschedule_memory import tile_boxes as _boxes
 from .autoschedule_steps import Steps, tile_steps, x_rates
+from .autoschedule_sweeps import sweep_cycles, sweeps
 from .frontend.errors import HalideError, user_location
 from .frontend.func import Function
 from .frontend.pipeline import Pipeline
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # autoschedule.py builds on this module
 TILE_CYCLES = {"glb": 6, "host": 6}
 WIDER = 3  # tile counts tried beyond the fewest along each dimension (the cycle model picks among them)
 NARROWINGS = 4  # compiles of a tiled schedule whose memory tiles exceed the budget, each a tile narrower
+SWEEP_ROWS = 8  # the shortest strips tried for a sweep (shorter, its halo along y costs more than a narrower tile)
 MODEL_SLACK = 2  # memory tiles the model may count over the compiler (unsharp's one-tile designs: up to 2)
 
 
@@ -226,6 +228,7 @@ def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int,
         words = math.prod(_extent(box, i) for i in range(len(box)))
         transfers = max(transfers, -(-words // per_transfer))
         used += banks(words, per_transfer)
+    transfers = max(transfers, sweep_cycles(pipe, sweeps(pipe, plan), boxes, plan.lanes.x_dim))
     out_box = boxes[pipe.name(plan.accelerated)]
     used += banks(math.prod(_extent(out_box, i) for i in range(len(out_box))), plan.lanes.lanes)
     return transfers, used
@@ -255,33 +258,62 @@ def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
             f"max_mem_tiles or compile for a larger target (hl.CGRA(num_mem_tiles={whole}))")
     k = math.lcm(k, steps.x)  # widths in whole lanes and whole steps of every resampling
     widest = narrower - k if narrower is not None else width
-    lo, hi = 0, widest // k  # the widest tile (in lanes) whose memory tiles fit: fewer pixels, fewer tiles
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        lo, hi = (mid, hi) if mem_tiles(pipe, plan, target, (mid * k, height)) + under <= budget else (lo, mid - 1)
-    if lo == 0:
+    # a sweep holds its tile's area: its tiles are bounded along y too (strips), the others run the whole height
+    rows = _sweep_rows(height, steps) if sweeps(pipe, plan).held else [height]
+    kind = "glb" if opts.use_glb == "auto" and plan.accelerated is not plan.output and not any(
+        plan.lanes.x_dim.get(id(s), 0) for s in plan.streams) else "host"
+    best: tuple[int, tuple[int, int], str] | None = None
+    stale = 0  # strips tried since the fewest cycles last fell (the cycles of a height fall, then rise)
+    for r in rows:
+        fits = k * _widest(widest // k, lambda n, r=r: mem_tiles(pipe, plan, target, (n * k, r)) + under <= budget)
+        if not fits:
+            continue
+        stale += 1
+        nx0 = -(-width // fits)
+        for nx in range(nx0, nx0 + WIDER + 1):
+            w = min(fits, _ceil(_ceil(width, nx), k) * k)
+            for kind_here, tall in _heights(pipe, plan, at, target, kind, w, height, steps):
+                h = min(tall, r)
+                transfers, _ = _per_tile(pipe, plan, at, (w, h), target)
+                cost = -(-width // w) * -(-height // h) * (transfers + TILE_CYCLES[kind_here])
+                if best is None or cost < best[0]:
+                    best, stale = (cost, (w, h), kind_here), 0
+        if fits >= widest or stale >= 2:
+            break  # shorter strips of the whole width only add halo rows
+    if best is None:
         # the narrowest tiles compiled over the budget (fuzz --auto 139892: the model counted 0 for them)
-        least = max(mem_tiles(pipe, plan, target, (k, height)) + under, compiled if narrower == k else 0)
+        least = max(mem_tiles(pipe, plan, target, (k, rows[-1])) + under, compiled if narrower == k else 0)
         raise HalideError(
             f"{where()}: '{name}' does not fit max_mem_tiles={budget} even in tiles {k} pixel(s) wide (about {least} "
             f"memory tiles{_whole_steps(steps, plan.lanes.lanes)}); raise max_mem_tiles or compile for a larger "
             f"target (hl.CGRA(num_mem_tiles={least}))")
-    fits = lo * k
-    kind = "glb" if opts.use_glb == "auto" and plan.accelerated is not plan.output and not any(
-        plan.lanes.x_dim.get(id(s), 0) for s in plan.streams) else "host"
-    best: tuple[int, tuple[int, int], str] | None = None
-    nx0 = -(-width // fits)
-    for nx in range(nx0, nx0 + WIDER + 1):
-        w = min(fits, _ceil(_ceil(width, nx), k) * k)
-        for kind_here, h in _heights(pipe, plan, at, target, kind, w, height, steps):
-            transfers, _ = _per_tile(pipe, plan, at, (w, h), target)
-            tiles = -(-width // w) * -(-height // h)
-            cost = tiles * (transfers + TILE_CYCLES[kind_here])
-            if best is None or cost < best[0]:
-                best = (cost, (w, h), kind_here)
-    assert best is not None
     cycles, tile, kind = best
     return Tiling(kind, tile, mem_tiles(pipe, plan, target, tile), whole, budget, cycles)
+
+
+def _widest(most: int, fits: Callable[[int], bool]) -> int:
+    """The largest n in 0..most with fits(n) (fits is monotone: fewer pixels, fewer memory tiles); 0 for none."""
+    lo, hi = 0, most
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
+    return lo
+
+
+def _sweep_rows(height: int, steps: Steps) -> list[int]:
+    """Heights of tiles for a sweep (whole steps of the resampling along y): the frame's, and shorter strips of
+    it down to SWEEP_ROWS rows, about a quarter fewer rows each (the memory tiles follow the tile's area)."""
+    sy = steps.y or height
+    got, ny = [], 1
+    while True:
+        h = min(height, _ceil(_ceil(height, ny), sy) * sy)
+        if got and h >= got[-1]:
+            ny += 1
+            continue
+        got.append(h)
+        if h <= max(SWEEP_ROWS, sy):
+            return got
+        ny = max(ny + 1, ny * 4 // 3)
 
 
 def _whole_steps(steps: Steps, lanes: int) -> str:
