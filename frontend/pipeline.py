@@ -329,9 +329,14 @@ class Pipeline:
         else:
             return
         where = self._legal_locations(fn, call, legal, users)
+        store = fn.placement.store
+        shown = f"{call}({target.name}, {level.var})"
+        if call == "compute_at" and store is not None and store.kind == "at" and \
+                (store.func is not target or store.var != level.var):  # Halide shows both
+            shown = f"store_at({store.func.name}, {store.var}).{shown}"
         raise ScheduleError(
             f"{level.loc}: Func \"{fn.name}\" is computed at the following invalid location:\n"
-            f"  {fn.name}.{call}({target.name}, {level.var});\n"
+            f"  {fn.name}.{shown};\n"
             f"Legal locations for this function are:\n  {fn.name}.compute_root();\n{where}{reason}"
         )
 

@@ -229,13 +229,16 @@ def two_outputs_pipeline(m):
     return [out_a, out_b], {"input": inp}, [8, 5]
 
 
-def inner_of_its_readers(m, fixed=False):
+def inner_of_its_readers(m, fixed=False, stored=False):
     """blur_x computed at hw_output's xi while blur_y, which reads it, is computed at xo: refused as Halide refuses
-    it (it compiled before); fixed as the message's second fix says, blur_y computed at xi too."""
+    it (it compiled before); fixed as the message's second fix says, blur_y computed at xi too. `stored`: blur_x
+    stored at xo (Halide then shows the store_at with the compute_at)."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
     xo, yo, xi, yi = _one_tile(m, output, hw_output, hw_input, (11, 7), (by,))
     if fixed:
         by.compute_at(hw_output, xi)
+    if stored:
+        bx.store_at(hw_output, xo)
     bx.compute_at(hw_output, xi)
     return output, {"input": inp}, [11, 7]
 

@@ -58,3 +58,6 @@ def test_a_func_inside_its_readers_loop_is_refused_as_halide_and_the_fix_compile
                                              r"compute blur_y inside it, e.g\. blur_y\.compute_at\(hw_output, xi\)\.$"):
         hl.compile(progs.inner_of_its_readers(hl)[0], name="probe13_inner")
     hl.compile(progs.inner_of_its_readers(hl, fixed=True)[0], name="probe13_inner_fixed")
+    with pytest.raises(hl.HalideError, match=r"invalid location:\n  blur_x\.store_at\(hw_output, xo\)\.compute_at\("
+                                             r"hw_output, xi\);\n"):
+        hl.compile(progs.inner_of_its_readers(hl, stored=True)[0], name="probe13_inner_stored")
