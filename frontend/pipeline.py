@@ -321,8 +321,9 @@ class Pipeline:
         elif level.var not in loops and level.var != "__outermost":
             reason = (f"'{target.name}' has no loop '{level.var}' (its loops are {', '.join(loops)})"
                       f"{did_you_mean(level.var, loops)}")
-        elif level.var != "__outermost" and list(reversed(loops)).index(level.var) >= users[id(target)]:
-            readers = [c.name for c in self.consumers(fn) if c.placement.compute.kind == "at"
+        elif level.var != "__outermost" and list(reversed(loops)).index(level.var) >= users[id(target)] \
+                and fn.placement.accelerator_input is None:  # (the host streams a stream wherever it is computed)
+            readers = [c.name for c in self.order if id(c) in users and c.placement.compute.kind == "at"
                        and c.placement.compute.func is target]
             reason = _inside_its_uses(fn, target, (call, level.var), list(reversed(loops))[users[id(target)] - 1]
                                       if users[id(target)] else "Var::outermost()", readers)
