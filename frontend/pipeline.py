@@ -4,6 +4,7 @@ before it lowers (`realize` and `compile` run them)."""
 from __future__ import annotations
 
 import copy
+import functools
 
 import networkx as nx
 
@@ -256,37 +257,43 @@ class Pipeline:
 
                 check_not_inline(fn, self.name(fn))
 
-    def _users(self, fn: Function) -> set[int]:
-        """Funcs whose loops enclose every use of fn (legal compute_at targets): a consumer, or a Func inside
-        whose loops every consumer is computed (through compute_at chains and inlined Funcs)."""
-        common: set[int] | None = None
-        memo: dict[int, set[int]] = {}
+    def _users(self, fn: Function) -> dict[int, int]:
+        """Funcs whose loops enclose every use of fn (legal compute_at targets), each with how many of its loops,
+        outermost first, do: a consumer (all of its loops), or a Func inside whose loops every consumer is
+        computed (through compute_at chains and inlined Funcs), down to the loop they are computed at."""
+        common: dict[int, int] | None = None
+        memo: dict[int, dict[int, int]] = {}
         for c in self.consumers(fn):
             enclosing = self._enclosing(c, memo, set())
-            common = enclosing if common is None else common & enclosing
-        return common or set()
+            common = enclosing if common is None else _meet(common, enclosing)
+        return common or {}
 
-    def _enclosing(self, c: Function, memo: dict[int, set[int]], path: set[int]) -> set[int]:
-        """Funcs whose loops enclose every computation of c. Memoised per Func (an inlined Func feeding several
-        Funcs computed at one loop reaches that loop's Func on every branch); `path` stops a compute_at cycle."""
+    def _enclosing(self, c: Function, memo: dict[int, dict[int, int]], path: set[int]) -> dict[int, int]:
+        """Funcs whose loops enclose every computation of c, with the number of their loops (outermost first)
+        that do. Memoised per Func (an inlined Func feeding several Funcs computed at one loop reaches that loop's
+        Func on every branch); `path` stops a compute_at cycle."""
         if id(c) in memo:
             return memo[id(c)]
         if id(c) in path:
-            return set()
+            return {}
         path = path | {id(c)}
         level = c.placement.compute
+        every = len(self.loop_names(c))
         if not self.is_output(c) and level.kind == "inline":
             sets = [self._enclosing(u, memo, path) for u in self.consumers(c)]
-            out = set.intersection(*sets) if sets else set()
+            out = functools.reduce(_meet, sets) if sets else {}
             if self._computed_inside(c):
-                out |= {id(c)}
+                out = {**out, id(c): every}
         else:
-            out = {id(c)}
+            out = {id(c): every}
             if level.kind == "at":
-                out |= self._enclosing(level.func, memo, path)
+                outer_first = list(reversed(self.loop_names(level.func)))
+                depth = outer_first.index(level.var) + 1 if level.var in outer_first else 0
+                out = _join(out, {**self._enclosing(level.func, memo, path), id(level.func): depth})
             fused = c.placement.compute_with
             if fused is not None and id(fused[0]) in self._names:  # c runs inside fused[0]'s loops too
-                out |= {id(fused[0])} | self._enclosing(fused[0], memo, path)
+                out = _join(out, {**self._enclosing(fused[0], memo, path),
+                                  id(fused[0]): len(self.loop_names(fused[0]))})
         memo[id(c)] = out
         return out
 
@@ -298,7 +305,8 @@ class Pipeline:
 
     def _check_loop_level(self, fn: Function, level, call: str):
         target = level.func
-        legal = [f for f in self.order if id(f) in self._users(fn)]
+        users = self._users(fn)
+        legal = [f for f in self.order if id(f) in users]
         loops = self.loop_names(target)
         if id(target) not in self._names:
             reason = (f"'{target.name}' is not part of this pipeline (the output '{self.output.name}' does not read "
@@ -313,15 +321,23 @@ class Pipeline:
         elif level.var not in loops and level.var != "__outermost":
             reason = (f"'{target.name}' has no loop '{level.var}' (its loops are {', '.join(loops)})"
                       f"{did_you_mean(level.var, loops)}")
+        elif level.var != "__outermost" and list(reversed(loops)).index(level.var) >= users[id(target)] \
+                and fn.placement.accelerator_input is None:  # (the host streams a stream wherever it is computed)
+            readers = [c.name for c in self.order if id(c) in users and c.placement.compute.kind == "at"
+                       and c.placement.compute.func is target]
+            reason = _inside_its_uses(fn, target, (call, level.var), list(reversed(loops))[users[id(target)] - 1]
+                                      if users[id(target)] else "Var::outermost()", readers)
         else:
             return
-        where = "".join(
-            f"  {fn.name}.{call}({c.name}, {v});\n"
-            for c in legal for v in ["Var::outermost()"] + list(reversed(self.loop_names(c)))
-        )
+        where = self._legal_locations(fn, call, legal, users)
+        store = fn.placement.store
+        shown = f"{call}({target.name}, {level.var})"
+        if call == "compute_at" and store is not None and store.kind == "at" and \
+                (store.func is not target or store.var != level.var):  # Halide shows both
+            shown = f"store_at({store.func.name}, {store.var}).{shown}"
         raise ScheduleError(
             f"{level.loc}: Func \"{fn.name}\" is computed at the following invalid location:\n"
-            f"  {fn.name}.{call}({target.name}, {level.var});\n"
+            f"  {fn.name}.{shown};\n"
             f"Legal locations for this function are:\n  {fn.name}.compute_root();\n{where}{reason}"
         )
 
@@ -335,7 +351,8 @@ class Pipeline:
                 outer_first.index(store.var) <= outer_first.index(compute.var):
             return
         target = compute.func.name
-        where = "".join(f"  {fn.name}.compute_at({target}, {v});\n" for v in ["Var::outermost()"] + outer_first)
+        users = self._users(fn)
+        where = self._legal_locations(fn, "compute_at", [f for f in self.order if id(f) in users], users)
         raise ScheduleError(
             f"{store.loc}: Func \"{fn.name}\" is computed at the following invalid location:\n"
             f"  {fn.name}.store_at({target}, {store.var}).compute_at({target}, {compute.var});\n"
@@ -344,6 +361,11 @@ class Pipeline:
             f"stored at or outside the loop it is computed at; store it there: "
             f"{fn.name}.store_at({target}, {compute.var})"
         )
+
+    def _legal_locations(self, fn: Function, call: str, legal: list[Function], users: dict[int, int]) -> str:
+        """Halide's list of the loops fn may be computed at: those of each legal Func that enclose its uses."""
+        return "".join(f"  {fn.name}.{call}({c.name}, {v});\n" for c in legal
+                       for v in ["Var::outermost()"] + list(reversed(self.loop_names(c)))[:users[id(c)]])
 
     def loop_names(self, fn: Function) -> list[str]:
         names: list[str] = []
@@ -476,6 +498,27 @@ class Pipeline:
         self.check_schedule()
         return realize(self, sizes, param_values)
 
+
+
+def _meet(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    """The Funcs enclosing both uses, each with the loops that enclose both."""
+    return {k: min(v, b[k]) for k, v in a.items() if k in b}
+
+
+def _join(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    return {k: max(a.get(k, 0), b.get(k, 0)) for k in a.keys() | b.keys()}
+
+
+def _inside_its_uses(fn: Function, target: Function, at: tuple[str, str], deepest: str, readers: list[str]) -> str:
+    """Why fn may not be computed (or stored) at target's loop `at[1]`: its readers run outside that loop; the
+    two fixes: fn at the readers' loop, or the readers computed at target (`readers`) inside fn's loop."""
+    call, var = at
+    verb = "store" if call == "store_at" else "compute"
+    move = (f", or compute {', '.join(readers)} inside it, e.g. {readers[0]}.compute_at({target.name}, {var})"
+            if readers else "")
+    return (f"'{target.name}' uses '{fn.name}' only outside its loop '{var}' (the Funcs that read it are computed "
+            f"at or outside {target.name}'s loop {deepest}), so '{fn.name}' would not be computed before they read "
+            f"it; {verb} it there: {fn.name}.{call}({target.name}, {deepest}){move}.")
 
 
 def _check_output(f) -> None:

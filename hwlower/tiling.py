@@ -181,7 +181,7 @@ def tile_grid(f: Function, store_var: str | None, full_box: Box,
     """The loops of f that step over tiles of `full_box` (outermost first), with their trip counts (`steps`: as
     `host_tiles`)."""
     extents, order = _tile_extents(f, store_var, full_box, steps=steps)
-    host = host_loops(f, store_var)
+    host = _stepping_loops(f, host_loops(f, store_var))
     out = []
     for name, dim in zip(host, order):
         lo, hi = full_box[f.args.index(dim)]
@@ -200,7 +200,7 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
     extents = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, full_box)}
     order = []
     loc = _schedule_loc(f)
-    for h in host:
+    for h in _stepping_loops(f, host):
         s = splits.get(h)
         if _all_host(h, sched, host):  # every loop of its dimension is a host loop: tiles one wide in it
             dim = _dimension(h, sched)
@@ -226,6 +226,36 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
                 "tiles of one dimension; split each dimension once (e.g. tile(x, y, xo, yo, xi, yi, 64, 64))"
             )
     return extents, order
+
+
+def _stepping_loops(f: Function, host: list[str]) -> list[str]:
+    """The host loops `host` with the parts of a host loop split again (xo into xoo, xoi) as that loop, once at
+    the outermost part's place: they step over the same tiles."""
+    sched = f.definitions[0].schedule
+    out: list[str] = []
+    for part in host:
+        whole = _split_host_loop(part, sched, host, f.args)
+        h = part if whole is None else whole
+        if h not in out:
+            out.append(h)
+    return out
+
+
+def _split_host_loop(loop: str, sched: StageSchedule, host: list[str], args: Sequence[str]) -> str | None:
+    """The host loop `loop` was split from (xo for xoo and xoi of `split(xo, xoo, xoi, 2)`), if the split's
+    parts are all host loops and it is the outer loop of a split of one of f's dimensions: the host then steps
+    over the same tiles as that loop (in another order where the parts are apart, which the tiles, independent
+    of each other, do not see); None otherwise."""
+    parents = {p: d for d in sched.directives if isinstance(d, Split) for p in (d.outer, d.inner)}
+    whole = None
+    while loop in parents and parents[loop].old not in args:
+        d = parents[loop]
+        if d.outer not in host or d.inner not in host:
+            return None
+        loop = whole = d.old
+    if whole is None or loop not in parents or parents[loop].outer != loop:
+        return None
+    return whole
 
 
 def _dimension(loop: str, sched: StageSchedule) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import accelerate, buffer, case, image, pipeline, scheduled, stream
+from catalogue import accelerate, buffer, case, glb_levels, image, pipeline, scheduled, stream
 
 
 @case("schedule", "compute_at a loop the consumer does not have", (
@@ -123,6 +123,43 @@ def _():
     accelerate(p)
     stream(p)
     p.mid.compute_at(p.hw_output, p.xo)
+    return hl.compile(p.output, name="demo")
+
+
+_COPY = "hw_input_global_wrapper_global_wrapper"
+
+
+@case("schedule", "compute_at a loop inside the loop its readers are computed at", (
+    f'{{at}}: Func "{_COPY}" is computed at the following invalid location:\n'
+    f"  {_COPY}.compute_at(hw_output, xio);\n"
+    "Legal locations for this function are:\n"
+    f"  {_COPY}.compute_root();\n"
+    f"  {_COPY}.compute_at(mid, Var::outermost());\n"
+    f"  {_COPY}.compute_at(mid, y);\n"
+    f"  {_COPY}.compute_at(mid, x);\n"
+    f"  {_COPY}.compute_at(hw_output, Var::outermost());\n"
+    f"  {_COPY}.compute_at(hw_output, yio);\n"
+    f"  {_COPY}.compute_at(hw_output_global_wrapper, Var::outermost());\n"
+    f"  {_COPY}.compute_at(hw_output_global_wrapper, yo);\n"
+    f"  {_COPY}.compute_at(hw_output_global_wrapper, xo);\n"
+    f"'hw_output' uses '{_COPY}' only outside its loop 'xio' (the Funcs that read it are computed at or outside "
+    f"hw_output's loop yio), so '{_COPY}' would not be computed before they read it; compute it there: "
+    f"{_COPY}.compute_at(hw_output, yio), or compute mid inside it, e.g. mid.compute_at(hw_output, xio)."),
+    func=_COPY, simulate=True)
+def compute_at_inside_its_readers_loop():
+    """As Halide: mid, which reads the copy, runs once per yio, so the copy computed per xio inside it would not
+    be there when mid reads it (compiled before session 29: the array ran both at its one loop)."""
+    p = glb_levels(pipeline(32, 32))
+    p.mid.compute_at(p.hw_output, hl.Var("yio"))
+    p.hw_input.in_().in_().compute_at(p.hw_output, hl.Var("xio"))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_inside_its_readers_loop.fix
+def _():
+    p = glb_levels(pipeline(32, 32))
+    p.mid.compute_at(p.hw_output, hl.Var("xio"))
+    p.hw_input.in_().in_().compute_at(p.hw_output, hl.Var("xio"))
     return hl.compile(p.output, name="demo")
 
 
