@@ -11,7 +11,7 @@ import functools
 import numpy as np
 import probe13_programs as progs
 import pytest
-from porting import BUILD, params
+from porting import BUILD, halide_outputs, params
 
 import mainspring as hl
 
@@ -21,24 +21,14 @@ def _design(case):
     return hl.compile(progs.CASES[case](hl)[0], name=f"probe13_{case}")
 
 
-def _halide(halide, case, inputs):
-    out, images, size = progs.CASES[case](halide)
-    kept = []
-    for name, param in images.items():
-        kept.append(halide.Buffer(np.ascontiguousarray(np.asarray(inputs[name]))))
-        param.set(kept[-1])
-    if isinstance(out, list):  # several outputs: Halide's Realization, one Buffer each
-        return [np.asarray(b) for b in halide.Pipeline(out).realize(size)]
-    return [np.asarray(out.realize(size))]
-
-
 @pytest.mark.parametrize(("case", "simulator"), params(progs.CASES))
 def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
     design = _design(case)
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
     assert res.cycles == res.predicted_cycles
-    want = _halide(halide, case, inputs)
+    out, images, size = progs.CASES[case](halide)
+    want = halide_outputs(halide, out, images, inputs, size)
     got = design.reference_outputs(inputs)
     assert len(got) == len(want)
     for g, w in zip(got, want, strict=True):
