@@ -45,10 +45,24 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
     if maps is None:
         return 0
     written, last, width, clock = maps
+    # Cached by the maps' texts, which determine the count: a process compiles the same buffers again (the
+    # autoscheduler's budget and then the user, a schedule's source pasted onto a fresh copy of the algorithm).
+    key = (written.to_str(), last.to_str(), width, clock)
+    if key not in _COUNTED:
+        if len(_COUNTED) >= 4096:
+            _COUNTED.clear()
+        _COUNTED[key] = _max_live(written, last, width, clock)
+    return _COUNTED[key]
+
+
+_COUNTED: dict[tuple[str, str, int, Clock], int] = {}
+
+
+def _max_live(written: isl.Map, last: isl.Map, width: int, clock: Clock) -> int:
     if clock[0] == "radix" and written.domain().card().max().to_python() > RADIX_COUNT_VALUES:
-        return count_live(*maps)
+        return count_live(written, last, width, clock)
     swept = sweep_max_live(written, last, width)
-    return swept if swept is not None else count_live(*maps)
+    return swept if swept is not None else count_live(written, last, width, clock)
 
 
 # Above this many values a buffer whose cycles are written in a mixed radix is counted by barvinok, which takes

@@ -467,6 +467,24 @@ def _expected_values(buf: BufferPlan, bank: Bank, r: BankPort, prog: Program, na
 
 def _check_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expected: isl.Map,
                      names: dict[str, str]) -> None:
+    """Read port `r` of `bank` finds each value it is `expected` to read from write port `w` (read -> write
+    iterations), at its address, not overwritten since by any write port of the bank."""
+    # A proof that passed is kept by everything it reads (the ports are plain values, `expected` by its text): a
+    # process compiles the same design again (the autoscheduler's budget, then the user; a pasted schedule).
+    key = (bank.kind, r, w, bank.write_ports, expected.to_str(),
+           tuple(names[p.name] for p in (r, w, *bank.write_ports)))
+    if key not in _READS_PROVED:
+        _prove_bank_read(buf, bank, r, w, expected, names)
+        if len(_READS_PROVED) >= 16384:
+            _READS_PROVED.clear()
+        _READS_PROVED.add(key)
+
+
+_READS_PROVED: set[tuple] = set()
+
+
+def _prove_bank_read(buf: BufferPlan, bank: Bank, r: BankPort, w: BankPort, expected: isl.Map,
+                     names: dict[str, str]) -> None:
     rn, wn = names[r.name], names[w.name]
     w_dom = _ctrl_map(wn, w.domain, w.controller, False).domain()
     unwritten = expected.subtract_range(w_dom)

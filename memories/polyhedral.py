@@ -22,7 +22,7 @@ from mainspring.frontend import ir as fir
 from mainspring.hwlower.ir import Affine, Loop, LoopNest, Op
 
 from .ir import Dim, InternalRead
-from .isl_text import isl_map, isl_set, isl_union_map
+from .isl_text import dataflow, isl_map, isl_set, isl_union_map
 
 HOST_OUT = "host.out"
 
@@ -332,12 +332,11 @@ def _buffer_flows(buf: str, accs: list[Access], stmts: list[Stmt]) -> tuple[list
     if sinks.is_empty() or sources.is_empty():
         _check_sourced(buf, sinks, by_tag)
         return [], []
-    info = isl.UnionAccessInfo.from_sink(sinks).set_must_source(sources).set_schedule_map(order)
-    flow = info.compute_flow()
-    _check_sourced(buf, flow.get_must_no_source(), by_tag)
+    dependences, no_source = dataflow(sinks, sources, order)
+    _check_sourced(buf, no_source, by_tag)
     flows: list[Flow] = []
     internal: list[InternalRead] = []
-    for m in maps_of(flow.get_must_dependence()):
+    for m in dependences:
         w, r = by_tag[m.get_tuple_name(isl.dim_type.in_)], by_tag[m.get_tuple_name(isl.dim_type.out)]
         f, i = _split_lanes(buf, m, w, r, tag)
         flows += f

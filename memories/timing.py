@@ -84,21 +84,22 @@ def _writes_before(written: isl.Map, dims: tuple[Dim, ...]) -> isl.Map:
 
 def delta_bounds(rel: isl.Map, src: isl.Map, dst: isl.Map) -> tuple[int, int]:
     """min and max over the pairs of `rel` of dst cycle - src cycle."""
-    # Cached by the maps' identities (a flow keeps its relation, `flat_map` hands out one map per schedule): the
-    # scheduler asks about the same flow under the same rates in several of its passes.
-    key = (id(rel), id(src), id(dst))
+    # Cached by the relation's text and the cycle maps' identities (`flat_map` hands out one map per schedule):
+    # the scheduler asks about the same flow under the same rates in several of its passes, and a process compiles
+    # the same design again (the autoscheduler's budget, then the user), whose flows are new objects.
+    key = (rel.to_str(), id(src), id(dst))
     hit = _DELTAS.get(key)
-    if hit is not None and hit[0] is rel and hit[1] is src and hit[2] is dst:
-        return hit[3]
+    if hit is not None and hit[0] is src and hit[1] is dst:
+        return hit[2]
     if len(_DELTAS) >= 4096:
         _DELTAS.clear()
     d = rel.apply_domain(src).apply_range(dst).deltas()
     found = d.dim_min_val(0).to_python(), d.dim_max_val(0).to_python()
-    _DELTAS[key] = (rel, src, dst, found)  # the maps kept alive with their ids
+    _DELTAS[key] = (src, dst, found)  # the maps kept alive with their ids
     return found
 
 
-_DELTAS: dict[tuple[int, int, int], tuple[isl.Map, isl.Map, isl.Map, tuple[int, int]]] = {}
+_DELTAS: dict[tuple[str, int, int], tuple[isl.Map, isl.Map, tuple[int, int]]] = {}
 
 
 def value_of(single: isl.Set) -> int:
