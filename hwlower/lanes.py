@@ -215,11 +215,13 @@ class _Fixes:
     def named(self, mine: str, src: str) -> _Fixes:
         return replace(self, mine=mine, src=src)
 
+    def _lanes(self) -> dict[str, int]:
+        return {n: ln.k for n, ln in {**self.inputs, **self.ops}.items()}
+
     def fix(self, lead: str, k: int | None, reason: str) -> str | None:
         """Give `lead` k lanes (so that `reason`; None: the lanes nearest its own that agree), and every stage after
         it the lanes that then agree; None if `lead` at k cannot agree with its own producers."""
-        now = agreeing_lanes(self.nest, {n: ln.k for n, ln in {**self.inputs, **self.ops}.items()},
-                             {} if k is None else {lead: k})
+        now = agreeing_lanes(self.nest, self._lanes(), {} if k is None else {lead: k})
         if now is None:
             return None
         calls: dict[str, str] = {}  # op or stream -> its changes; a Func's ops share one call
@@ -311,12 +313,19 @@ def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: 
             hit = isl.Set(f"{{ [{', '.join(names.values())}] : {bounds} and {same} }}")
             if hit.is_empty():
                 continue
+            one = all(at(w, la) == at(w, lb) for w in op.store.index)  # both lanes update one element
+            # (each step of a reduction reads the one before it: the later lane reads the earlier one's result)
+            reader, writer = (max(la, lb), min(la, lb)) if one else (la, lb)
+            why = ("a reduction's steps that update one element: only +, min and max of the element and a term "
+                   "that does not read it combine into one tree" if one else
+                   "a scan: each iteration reads the previous one's result")
+            fix = ("write the update as such an accumulation" if one else
+                   "unroll a loop whose iterations do not read each other (e.g. the pure variable of a scan along "
+                   "another dimension)")
             raise ScheduleError(
                 f"{who}: {_unroll_call(handle, schedule, lanes)} makes lanes that depend on each other: lane "
-                f"{list(la)} reads the value of '{op.store.buffer}' that lane {list(lb)} computes in the same cycle "
-                "(a scan: each iteration reads the previous one's result). Unrolled lanes must be independent: keep "
-                "this loop serial, or unroll a loop whose iterations do not read each other (e.g. the pure "
-                "variable of a scan along another dimension)."
+                f"{list(reader)} reads the value of '{op.store.buffer}' that lane {list(writer)} computes in the same "
+                f"cycle ({why}). Unrolled lanes must be independent: keep this loop serial, or {fix}."
             )
 
 
