@@ -6,9 +6,9 @@ names it:
 
     hist(b) = select(bin(r) == b, hist(b) + 1, hist(b))      with b unrolled over hist's box
 
-so each lane accumulates in its own register, one step per cycle, the result Halide's bit for bit. An
-accumulation is spread as one (`hist(b) + select(bin(r) == b, 1, 0)`), so the steps of an unrolled reduction add
-into each bin as one tree (trees.py); another update runs its unrolls serially, with a note.
+so each lane accumulates in its own register, one step per cycle, the result Halide's bit for bit. Where the
+reduction is unrolled, an accumulation is spread as one (`hist(b) + select(bin(r) == b, 1, 0)`), so the steps
+add into each bin as one tree (trees.py); another update runs its unrolls serially, with a note.
 
 A larger Func is a RAM (`hwlower.ir.Buffer.init`): the whole box in memory tiles, every element starting at the
 pure definition's value (one constant, or a table the reference computes when it reads only coordinates and
@@ -401,9 +401,11 @@ def _spread(f: Function, d: Definition, k: int) -> Definition:
                              list(d.schedule.directives) + [ForType("unroll", n, d.loc, made=True) for n in added])
     value = map_calls(d.value, lambda c: own if c.callee is f else None, {})
     cond = functools.reduce(lambda p, q: ir.BinOp(BOOL, "and", p, q), conds)
-    if accumulation(f, tuple(args), value) is not None and not f.type.is_float():
+    if d.schedule.lane_dims() and accumulation(f, tuple(args), value) is not None and not f.type.is_float():
         # hist(b) + select(bin == b, e, 0): an accumulation still, so the steps of an unrolled reduction add into
-        # each bin as one tree (trees.py) rather than lanes that read each other's bin in one cycle
+        # each bin as one tree (trees.py) rather than lanes that read each other's bin in one cycle (a serial one
+        # keeps the select around the add: the retimer pipelines the bin's compare ahead of this form's add, 6
+        # cycles more latency for the same PEs)
         value = predicated_value(f, tuple(args), value, cond)
         return Definition(tuple(args), value, d.rdom, d.loc, schedule)
     return Definition(tuple(args), ir.Select(f.type, cond, value, own), d.rdom, d.loc, schedule)
