@@ -206,7 +206,8 @@ class Evaluator:
             value = self.eval(rhs, env, memo)
             idx = [np.asarray(self.eval(a, env, memo)) - mn for a, mn in zip(d.args, store.mins)]
             _check_inside(fn, idx, store)
-            shape = np.broadcast_shapes(np.shape(value), *(i.shape for i in idx))
+            # every point of the RDom updates, also along its dimensions that neither side reads (Halide's loops)
+            shape = np.broadcast_shapes(np.shape(value), *(i.shape for i in idx), *(env[r].shape for r in rnames))
             _SCATTER[op].at(store.arr, tuple(np.broadcast_to(i, shape).ravel() for i in idx),
                             np.broadcast_to(value, shape).ravel())
         store.arr[...] = semantics.wrap(store.arr, fn.type) if op in ("add", "mul") else store.arr

@@ -215,11 +215,29 @@ class _Fixes:
     def named(self, mine: str, src: str) -> _Fixes:
         return replace(self, mine=mine, src=src)
 
-    def fix(self, lead: str, k: int | None, reason: str) -> str | None:
-        """Give `lead` k lanes (so that `reason`; None: the lanes nearest its own that agree), and every stage after
-        it the lanes that then agree; None if `lead` at k cannot agree with its own producers."""
-        now = agreeing_lanes(self.nest, {n: ln.k for n, ln in {**self.inputs, **self.ops}.items()},
-                             {} if k is None else {lead: k})
+    def narrower_stream(self, k: int, c: int, mine: int, buffer: str) -> str | None:
+        """The stream `src` (k words per transfer, read c per firing by `mine`'s lanes) at fewer words than k but
+        more than gcd(k, c) (which the other fix offers), its consumer `mine` reading them all per firing: the
+        divisor of k that changes the fewest stages after it (the larger on a tie), or None."""
+        fixes = []
+        for d in range(k - 1, math.gcd(k, c), -1):
+            if k % d or (mine * d) % c:
+                continue
+            proposal = {self.src: d, self.mine: mine * d // c}
+            now = agreeing_lanes(self.nest, self._lanes(), proposal)
+            text = self.fix(self.src, d, f"'{buffer}' streams at its pace", proposal)
+            if now is not None and text is not None:
+                fixes.append((sum(now[n] != ln for n, ln in self._lanes().items()), -d, text))
+        return min(fixes)[2] if fixes else None
+
+    def _lanes(self) -> dict[str, int]:
+        return {n: ln.k for n, ln in {**self.inputs, **self.ops}.items()}
+
+    def fix(self, lead: str, k: int | None, reason: str, proposal: dict[str, int] | None = None) -> str | None:
+        """Give `lead` k lanes (so that `reason`; None: the lanes nearest its own that agree; `proposal`: with other
+        stages' lanes besides), and every stage after it the lanes that then agree; None if `lead` at k cannot agree
+        with its own producers."""
+        now = agreeing_lanes(self.nest, self._lanes(), proposal or ({} if k is None else {lead: k}))
         if now is None:
             return None
         calls: dict[str, str] = {}  # op or stream -> its changes; a Func's ops share one call
@@ -261,6 +279,8 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes) -> 
                                  f"it {'keeps pace with' if faster else 'reads whole lanes of'} '{buffer}'"))
         if stream and src.call:  # the host may stream fewer words per transfer
             options.append(fixes.fix(fixes.src, math.gcd(src.k, c), f"'{buffer}' streams at its pace"))
+            narrower = fixes.narrower_stream(src.k, c, mine.k, buffer)
+            options.append(narrower if narrower not in options else None)
     fix = ", or ".join(o for o in options if o) or fixes.fix(fixes.mine, None, f"it reads whole lanes of '{buffer}'")
     assert fix, f"{mine.who}: no lanes agree with '{buffer}'"  # a consumer alone always can (lane_chains.py)
     raise ScheduleError(
@@ -311,12 +331,19 @@ def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: 
             hit = isl.Set(f"{{ [{', '.join(names.values())}] : {bounds} and {same} }}")
             if hit.is_empty():
                 continue
+            one = all(at(w, la) == at(w, lb) for w in op.store.index)  # both lanes update one element
+            # (each step of a reduction reads the one before it: the later lane reads the earlier one's result)
+            reader, writer = (max(la, lb), min(la, lb)) if one else (la, lb)
+            why = ("a reduction's steps that update one element: only +, min and max of the element and a term "
+                   "that does not read it combine into one tree" if one else
+                   "a scan: each iteration reads the previous one's result")
+            fix = ("write the update as such an accumulation" if one else
+                   "unroll a loop whose iterations do not read each other (e.g. the pure variable of a scan along "
+                   "another dimension)")
             raise ScheduleError(
                 f"{who}: {_unroll_call(handle, schedule, lanes)} makes lanes that depend on each other: lane "
-                f"{list(la)} reads the value of '{op.store.buffer}' that lane {list(lb)} computes in the same cycle "
-                "(a scan: each iteration reads the previous one's result). Unrolled lanes must be independent: keep "
-                "this loop serial, or unroll a loop whose iterations do not read each other (e.g. the pure "
-                "variable of a scan along another dimension)."
+                f"{list(reader)} reads the value of '{op.store.buffer}' that lane {list(writer)} computes in the same "
+                f"cycle ({why}). Unrolled lanes must be independent: keep this loop serial, or {fix}."
             )
 
 

@@ -179,9 +179,10 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        value = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams) if sk.guards else d.value
-        out.append(_make_op(pipe, fname, f, k, d, value, sk, tables, steps, ram, rams))
-        _check_lanes_independent(f, k, d, out[-1])
+        run = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams, tuple(lo for lo, _ in box)) \
+            if sk.guards else d
+        out.append(_make_op(pipe, fname, f, k, run, run.value, sk, tables, steps, ram, rams))
+        _check_lanes_independent(f, k, run, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
     return out
 

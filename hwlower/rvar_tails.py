@@ -6,18 +6,20 @@ trip count, so the loops round up (loops.py records the RVars they run past, `St
 update becomes its own predicated form, as RDom.where's: each step past the domain stores the element's own
 value (an accumulation adds its neutral value, so it stays a sum, a min or a max). The step's reads of other
 Funcs carry the domain as a guard (edge_taps.Guarded): producers are never asked for what a skipped step
-would have read, and the memory analysis constrains those reads to the steps that use them.
+would have read, and the memory analysis constrains those reads to the steps that use them. An update that
+writes at coordinates computed from its reads (a histogram in a RAM, `hist(bin(in(r.x, r.y))) += 1`) writes,
+past the domain, the box's first element, whose value it keeps: the guarded reads there are unknown values, so
+the address must not depend on them (the RAM's read-modify-write forwarding compares it with the next step's).
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 from mainspring.frontend import ir
 from mainspring.frontend.define import predicated_value
-from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Definition, Function
-from mainspring.frontend.schedule import ForType, Split
 from mainspring.frontend.types import BOOL, I32
 
 from .edge_taps import Guarded
@@ -25,12 +27,11 @@ from .fold import map_calls
 
 
 def guard_reduction_tail(f: Function, d: Definition, guards: tuple[tuple[str, int, int], ...],
-                         skip: frozenset[int]) -> ir.Expr:
-    """The value of update d of f whose RVars named in `guards` (name, first, last step) run past their last
-    step; `skip`: the Funcs (ids) whose reads stay unguarded (tables folded to constants, RAMs read at computed
-    coordinates)."""
+                         skip: frozenset[int], lows: tuple[int, ...]) -> Definition:
+    """Update d of f with its RVars named in `guards` (name, first, last step) run past their last step; `skip`:
+    the Funcs (ids) whose reads stay unguarded (tables folded to constants, RAMs read at computed coordinates);
+    `lows`: the first element of f's box along each dimension."""
     assert d.rdom is not None and guards
-    _refuse_computed_coordinates(f, d, guards)
     index = {name: i for i, (name, _, _) in enumerate(d.rdom.dims)}
     rvars = [ir.RVar(I32, name, d.rdom, index[name]) for name, _, _ in guards]
     bounds = tuple((lo, hi) for _, lo, hi in guards)
@@ -45,31 +46,20 @@ def guard_reduction_tail(f: Function, d: Definition, guards: tuple[tuple[str, in
 
     cond = functools.reduce(lambda a, b: ir.BinOp(BOOL, "and", a, b),
                             [ir.BinOp(BOOL, "le", r, ir.i32(hi)) for r, (_, _, hi) in zip(rvars, guards)])
-    return predicated_value(f, d.args, map_calls(d.value, guarded, {}), cond)
+    memo: dict = {}
+    # A coordinate computed from what the step reads (a histogram's bin, a RAM's read-modify-write) is the box's
+    # first element past the domain: its reads there are guarded, so their values are unknown, and the step
+    # writes that element's own value back (adds the neutral value), as Halide's skipped step leaves it.
+    args = tuple(ir.Select(a.type, cond, map_calls(a, guarded, memo), ir.Const(a.type, low))
+                 if any(isinstance(n, ir.Call) for n in ir.walk(a)) else a for a, low in zip(d.args, lows))
+    value = predicated_value(f, args, map_calls(d.value, lambda c: _own(c, f, args) or guarded(c), memo), cond)
+    return replace(d, args=args, value=value)
+
+
+def _own(c: ir.Call, f: Function, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
+    """The update's read of the element it writes, at its (guarded) coordinates."""
+    return ir.Call(c.type, f, args) if c.callee is f else None
 
 
 def _computed(c: ir.Call) -> bool:
     return any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a))
-
-
-def _refuse_computed_coordinates(f: Function, d: Definition, guards: tuple[tuple[str, int, int], ...]) -> None:
-    """A step past the domain would still write where its own reads point (a histogram's bin): refuse it."""
-    if not any(isinstance(n, ir.Call) for a in d.args for n in ir.walk(a)):
-        return
-    stage = f"{f.name}.update({f.definitions.index(d) - 1})" if d in f.definitions else f"{f.name}.update(0)"
-    for name, lo, hi in guards:
-        split = next((sp for sp in d.schedule.directives if isinstance(sp, Split) and sp.old == name), None)
-        if split is None:
-            continue
-        shown, steps = name.replace("$", "."), hi - lo + 1
-        unrolled = any(isinstance(dv, ForType) and dv.var == split.inner and not dv.made  # the user's schedule
-                       for u in f.definitions[1:] for dv in u.schedule.directives)
-        call = (f"{stage}.unroll({shown}, {split.factor})" if unrolled else
-                f"{stage}.split({shown}, {split.outer.replace('$', '.')}, {split.inner.replace('$', '.')}, "
-                f"{split.factor})")
-        divisor = max(q for q in range(1, split.factor + 1) if steps % q == 0)
-        raise ScheduleError(
-            f"{split.loc}: Func '{f.name}': {call}: {split.factor} does not divide the {steps} steps of {shown}, and "
-            f"the update writes at coordinates it computes from what it reads "
-            f"({', '.join(ir.to_string(a) for a in d.args)}), so a step past the domain cannot be skipped: use a "
-            f"factor that divides {steps} (e.g. {divisor if divisor > 1 else steps}), or keep {shown} serial")

@@ -6,7 +6,9 @@ names it:
 
     hist(b) = select(bin(r) == b, hist(b) + 1, hist(b))      with b unrolled over hist's box
 
-so each lane accumulates in its own register, one step per cycle, the result Halide's bit for bit.
+so each lane accumulates in its own register, one step per cycle, the result Halide's bit for bit. Where the
+reduction is unrolled, an accumulation is spread as one (`hist(b) + select(bin(r) == b, 1, 0)`), so the steps
+add into each bin as one tree (trees.py); another update runs its unrolls serially, with a note.
 
 A larger Func is a RAM (`hwlower.ir.Buffer.init`): the whole box in memory tiles, every element starting at the
 pure definition's value (one constant, or a table the reference computes when it reads only coordinates and
@@ -24,6 +26,7 @@ the user had written `out(b) = hist(b)`, unless it streams out in more lanes tha
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import replace
@@ -31,6 +34,7 @@ from dataclasses import replace
 import numpy as np
 
 from mainspring.frontend import ir
+from mainspring.frontend.define import predicated_value
 from mainspring.frontend.errors import HalideError
 from mainspring.frontend.evaluate import realize_arrays
 from mainspring.frontend.func import Definition, Func, Function, user_handle
@@ -44,6 +48,7 @@ from .loops import replay
 from .simplify import simplify
 from .state import Lowering
 from .tile_coordinates import array_invocations
+from .trees import accumulation
 
 # Up to LANE_ELEMENTS elements a Func is lanes (registers: a compare, an update and a select each: about 70 PE ops
 # for 16 bins, a fifth of the default array); past it a RAM (one of the array's 128 memory tiles and a few PE ops),
@@ -71,7 +76,7 @@ def scatter_writes(s: Lowering) -> Lowering:
             if any(_computed(d) for d in ds[1:]):
                 _check_one_box(s, f, next(d for d in ds[1:] if _computed(d)))
             ds = _streamed_start(s, f, ds)
-            rams[id(f)] = _ram_init(s, f, ds, True)
+            rams[id(f)] = _ram_init(s, f, ds)
             defs[id(f)] = _serial_updates(f, ds, notes)
             continue
         if size > MAX_ELEMENTS and any(_computed(d) for d in ds[1:]):
@@ -79,15 +84,17 @@ def scatter_writes(s: Lowering) -> Lowering:
         if any(_computed(d) for d in ds[1:]):
             _check_one_box(s, f, next(d for d in ds[1:] if _computed(d)))
             wide = f is s.found_region.output and _output_lanes(s, f) > READ_PORTS and size <= MAX_ELEMENTS
-            if size > LANE_ELEMENTS and not wide:
+            # (up to MAX_ELEMENTS an update whose reduction is unrolled stays lanes: a RAM would run it serially)
+            if size > LANE_ELEMENTS and not wide and (size > MAX_ELEMENTS or not any(map(_unrolls_rvars, ds[1:]))):
                 try:
-                    rams[id(f)] = _ram_init(s, f, ds, size > MAX_ELEMENTS)
+                    rams[id(f)] = _ram_init(s, f, ds)
                     defs[id(f)] = _serial_updates(f, ds, notes)
                     continue
                 except HalideError:
                     if size > MAX_ELEMENTS:
                         raise
-            defs[id(f)] = [ds[0]] + [_spread(f, d, k) if _computed(d) else d for k, d in enumerate(ds[1:], 1)]
+            defs[id(f)] = [ds[0]] + [_spread(f, _chained(f, d, k - 1, notes), k) if _computed(d) else d
+                                     for k, d in enumerate(ds[1:], 1)]
     return replace(s, definitions=defs, rams=rams, notes=s.notes + tuple(notes))
 
 
@@ -100,7 +107,7 @@ def ram_shaped(f: Function, ds: list[Definition]) -> bool:
         return True
     try:
         for k, d in enumerate(ds[1:]):
-            _check_ram_update(f, d, k, "", True)
+            _check_ram_update(f, d, k, "")
     except HalideError:
         return False
     return any(_computed(d) for d in ds[1:]) or (len(ds) == 2 and _over_rvars(ds[1]))
@@ -183,15 +190,57 @@ def _unused(name: str, dims: list[Dim]) -> str:
 def _serial_updates(f: Function, ds: list[Definition], notes: list[str]) -> list[Definition]:
     """A RAM's updates with the unrolls of their reductions run serially (a note for each): the RAM takes one
     read-modify-write per cycle, and the lanes of one cycle could update one element."""
-    out = [ds[0]]
-    for k, d in enumerate(ds[1:]):
-        unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.kind in ("unroll", "vectorize")]
-        notes.extend(f"{user_handle(f)}.update({k}).{t.kind}({t.var}) at {t.loc} runs serially: '{f.name}' is a "
-                     "RAM, one read-modify-write per cycle (the lanes of one cycle could update one element)"
-                     for t in unrolled)
-        kept = [t for t in d.schedule.directives if not any(t is u for u in unrolled)]
-        out.append(replace(d, schedule=replace(d.schedule, directives=kept)) if unrolled else d)
+    why = f"'{f.name}' is a RAM, one read-modify-write per cycle (the lanes of one cycle could update one element)"
+    return [ds[0]] + [_serial(f, d, k, why, notes) for k, d in enumerate(ds[1:])]
+
+
+def _serial(f: Function, d: Definition, k: int, why: str, notes: list[str]) -> Definition:
+    """Update k of f (d) with the unrolls of its schedule dropped, a note for each saying `why`."""
+    unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.kind in ("unroll", "vectorize")]
+    for t in unrolled:
+        split = next((sp for sp in d.schedule.directives if isinstance(sp, Split) and sp.inner == t.var
+                      and sp.outer == sp.old and sp.inner == f"{sp.old}.{t.kind[0]}i"), None)  # unroll(r.x, 3)'s
+        shown = f"{split.old}, {split.factor}" if split else t.var
+        notes.append(f"{user_handle(f)}.update({k}).{t.kind}({shown.replace('$', '.')}) at {t.loc} runs serially: "
+                     f"{why}")
+    kept = [t for t in d.schedule.directives if not any(t is u for u in unrolled)]
+    return replace(d, schedule=_unsplit(replace(d.schedule, directives=kept))) if unrolled else d
+
+
+def _unsplit(sched: StageSchedule) -> StageSchedule:
+    """sched without the splits of RVars that only an unroll used (`unroll(r.x, 3)`, its unroll dropped): the RVar
+    runs as one loop over its steps, with no step past them where 3 does not divide them (rvar_tails.py)."""
+    for sp in [dv for dv in sched.directives if isinstance(dv, Split)]:
+        names = [x.name for x in sched.dims]
+        used = [dv for dv in sched.directives if dv is not sp and {sp.inner, sp.outer} & _names(dv)]
+        if (used or sp.inner not in names or names.index(sp.inner) + 1 >= len(names)
+                or names[names.index(sp.inner) + 1] != sp.outer or not sched.dims[names.index(sp.inner)].is_rvar
+                or {sp.inner, sp.outer} & set(sched.aliases.values())):
+            continue
+        i = names.index(sp.inner)
+        dims = sched.dims[:i] + [Dim(sp.old, True)] + sched.dims[i + 2:]
+        sched = StageSchedule(dims, [dv for dv in sched.directives if dv is not sp], dict(sched.aliases))
+    return sched
+
+
+def _names(dv: object) -> set[str]:
+    """The loop names a schedule directive mentions (its string fields, and a reorder's order)."""
+    out: set[str] = set()
+    for fd in dataclasses.fields(dv):  # type: ignore[arg-type]
+        v = getattr(dv, fd.name)
+        out |= {v} if isinstance(v, str) else {n for n in v if isinstance(n, str)} if isinstance(v, tuple) else set()
     return out
+
+
+def _chained(f: Function, d: Definition, k: int, notes: list[str]) -> Definition:
+    """Update k of f, held in lanes of registers (one per element), with its unrolls run serially where its value
+    is not an accumulation: the unrolled steps of one cycle may all update one element, and only add, min and max
+    combine them into one tree (trees.py); `hist(b) = hist(b) * 3 + e` chains them."""
+    if accumulation(f, d.args, d.value) is not None and not f.type.is_float():
+        return d
+    why = (f"'{f.name}' is held in registers, one per element, and its update {ir.to_string(d.value)} is not an "
+           "accumulation (+, min or max), so the steps of one cycle, which may update one element, do not combine")
+    return _serial(f, d, k, why, notes)
 
 
 def _looked_up(s: Lowering) -> set[int]:
@@ -208,16 +257,16 @@ def _looked_up(s: Lowering) -> set[int]:
     return out
 
 
-def _ram_init(s: Lowering, f: Function, ds: list[Definition], serial: bool) -> int | tuple[int, ...]:
+def _ram_init(s: Lowering, f: Function, ds: list[Definition]) -> int | tuple[int, ...]:
     """The initial value of a Func held in a RAM (one constant, or every word's, x fastest), after checking it can
-    be one; `serial`: its updates' unrolls may run serially (it cannot be lanes of registers instead)."""
+    be one."""
     elements = math.prod(hi - lo + 1 for lo, hi in s.tile.boxes[s.pipe.name(f)])
     size = (f"'{f.name}' has more than {MAX_ELEMENTS} elements, so it is held in a RAM (a memory tile updated "
             "at the computed address, one step per cycle)" if elements > MAX_ELEMENTS else
             f"'{f.name}' is read at coordinates computed from loaded values, so it is held in a RAM (a memory tile "
             "that answers the computed address)")
     for k, d in enumerate(ds[1:]):
-        _check_ram_update(f, d, k, size, serial)
+        _check_ram_update(f, d, k, size)
     init = simplify(ds[0].value)
     if isinstance(init, ir.Const) and not init.type.is_float():
         return int(init.value)
@@ -279,7 +328,7 @@ def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int
     return tuple(int(v) for v in np.asarray(store.arr).transpose().ravel())
 
 
-def _check_ram_update(f: Function, d: Definition, k: int, size: str, serial: bool) -> None:
+def _check_ram_update(f: Function, d: Definition, k: int, size: str) -> None:
     """Update k of a RAM is one read-modify-write per step, in sequence with the others: at a computed coordinate
     or over an RDom alone, or at its pure coordinates (`hist(b) = hist(b) * 2`, each element in turn)."""
     who = f"{d.loc}: Func '{f.name}'.update({k})"
@@ -290,21 +339,29 @@ def _check_ram_update(f: Function, d: Definition, k: int, size: str, serial: boo
                 f"{who}: {size}, and this update at its pure coordinates also reduces over "
                 f"{', '.join(n for n, _, _ in d.rdom.dims)}; compute the reduction in a Func of its own and read it")
         return
+    shown = ", ".join(ir.to_string(a) for a in d.args)
     if not (_computed(d) or _over_rvars(d)):
-        raise HalideError(f"{who}: {size}, whose updates must write at a computed coordinate, over an RDom alone, "
-                          f"or at its pure coordinates ({f.name}({', '.join(f.args)}))")
+        consts = [ir.to_string(a) for a in d.args if isinstance(a, ir.Const)]
+        fix = (f"write the constant coordinate as a one-step RDom (one = hl.RDom([hl.Range({consts[0]}, 1)]), "
+               f"then {f.name}[one.x] in place of {f.name}[{consts[0]}])"
+               if len(consts) == len(d.args) == 1 else "write it over an RDom alone (one element per step)")
+        raise HalideError(f"{who} writes '{f.name}' at ({shown}): {size}, whose updates must write at a computed "
+                          f"coordinate, over an RDom alone, or at its pure coordinates ({f.name}({', '.join(f.args)}));"
+                          f" {fix}")
     used = {n.name for e in d.args + (d.value,) for n in ir.walk(e) if isinstance(n, ir.Var)}
     if used & set(f.args):
+        v = min(used & set(f.args))
         raise HalideError(
-            f"{who}: {size}, and the update uses the pure variable {min(used & set(f.args))}; write it over an "
-            f"RDom only (one element per step)")
+            f"{who} writes '{f.name}' at ({shown}): {size}, which an update changes one element per step, but this "
+            f"one also runs over all of the pure variable {v}; add a dimension over {v}'s extent to the update's "
+            f"RDom and write it in {v}'s place")
+
+
+def _unrolls_rvars(d: Definition) -> bool:
+    """Whether the schedule of update d unrolls (or vectorizes) one of its RDom's variables."""
     rvars = {name for name, _, _ in d.rdom.dims} if d.rdom is not None else set()
-    unrolled = [t for t in d.schedule.directives if isinstance(t, ForType) and t.var in rvars]
-    if unrolled and not serial:
-        t = unrolled[0]
-        raise HalideError(
-            f"{t.loc}: Func '{f.name}'.update({k}).{t.kind}({t.var}): {size}, which takes one update per cycle; "
-            f"remove the {t.kind} of the update's reduction")
+    return any(isinstance(t, ForType) and t.kind in ("unroll", "vectorize") and t.var in rvars
+               for t in d.schedule.directives)
 
 
 def _at_pure(f: Function, d: Definition) -> bool:
@@ -332,20 +389,25 @@ def _spread(f: Function, d: Definition, k: int) -> Definition:
         if isinstance(a, ir.Var) and a.name == name:
             args.append(a)
             continue
-        if any(isinstance(n, ir.Var) and n.name == name for e in d.args + (d.value,) for n in ir.walk(e)):
-            raise HalideError(
-                f"{who} writes '{f.name}' at ({shown}) and also uses its pure variable {name} elsewhere; write the "
-                "computed coordinate in a position of its own"
-            )
+        # (the frontend refuses a pure Var of an update anywhere but by itself in its own position)
+        assert not any(isinstance(n, ir.Var) and n.name == name for e in d.args + (d.value,) for n in ir.walk(e)), \
+            f"{who} writes '{f.name}' at ({shown}) and also uses its pure variable {name} elsewhere"
         args.append(v)
         conds.append(ir.BinOp(BOOL, "eq", a, v))
         added.append(name)
     own = ir.Call(f.type, f, tuple(args))
     _own_reads(f, d, who)
-    value = map_calls(d.value, lambda c: own if c.callee is f else None, {})
-    cond = functools.reduce(lambda p, q: ir.BinOp(BOOL, "and", p, q), conds)
     schedule = StageSchedule([Dim(n, False) for n in added] + list(d.schedule.dims),
                              list(d.schedule.directives) + [ForType("unroll", n, d.loc, made=True) for n in added])
+    value = map_calls(d.value, lambda c: own if c.callee is f else None, {})
+    cond = functools.reduce(lambda p, q: ir.BinOp(BOOL, "and", p, q), conds)
+    if d.schedule.lane_dims() and accumulation(f, tuple(args), value) is not None and not f.type.is_float():
+        # hist(b) + select(bin == b, e, 0): an accumulation still, so the steps of an unrolled reduction add into
+        # each bin as one tree (trees.py) rather than lanes that read each other's bin in one cycle (a serial one
+        # keeps the select around the add: the retimer pipelines the bin's compare ahead of this form's add, 6
+        # cycles more latency for the same PEs)
+        value = predicated_value(f, tuple(args), value, cond)
+        return Definition(tuple(args), value, d.rdom, d.loc, schedule)
     return Definition(tuple(args), ir.Select(f.type, cond, value, own), d.rdom, d.loc, schedule)
 
 

@@ -1,6 +1,6 @@
 """Catalogue cases: tables written at computed coordinates (RAMs) and histograms inside the accelerator: their
 initial values, reads per cycle, updates and streams out (hwlower/scatter.py, memories' RAM ports), and an RVar
-unrolled by a factor that does not divide it (hwlower/rvar_tails.py). Split from errors_hardware.py."""
+unrolled so that its lanes read each other. Split from errors_hardware.py."""
 
 from __future__ import annotations
 
@@ -170,38 +170,108 @@ def _():
     return hl.compile(_ram_output(1), name="demo")
 
 
-def _odd_histogram():
-    """An 8-bin histogram of a 7x2 image's upper 3 bits: (output, hist, r)."""
-    x, y, b = hl.Var("x"), hl.Var("y"), hl.Var("b")
+def _ram_update(kind: str):
+    """A 256-bin histogram (a RAM) of the input's values, then an update of kind "const": one bin, at a constant
+    coordinate; "one_step": the same bin over a one-step RDom (the fix); "pure": a 256 x 2 histogram whose update
+    runs over the pure variable c; "rdom": c made a dimension of the update's RDom (the fix)."""
+    x, y, b, c = hl.Var("x"), hl.Var("y"), hl.Var("b"), hl.Var("c")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input, hist, hw_output, output = (hl.Func(n) for n in ("hw_input", "hist", "hw_output", "output"))
     hw_input[x, y] = hl.u16(input_[x, y])
-    r = hl.RDom([hl.Range(0, 7), hl.Range(0, 2)], "r")
-    hist[b] = hl.u16(0)
-    hist[hl.i32(hw_input[r.x, r.y] >> 5)] += hl.u16(1)
-    hw_output[b] = hist[b]
-    output[b] = hw_output[b]
-    bo, bi = hl.Var("bo"), hl.Var("bi")
-    output.bound(b, 0, 8)
-    hw_output.compute_root().split(b, bo, bi, 8).hw_accelerate(bi, bo)
-    hist.compute_at(hw_output, bo)
+    bo, bi, co, ci = hl.Var("bo"), hl.Var("bi"), hl.Var("co"), hl.Var("ci")
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 8), hl.Range(0, 2)], "r")
+    at = hl.clamp(hl.i32(hw_input[r.x, r.y]), 0, 255)
+    if kind in ("pure", "rdom"):
+        hist[b, c] = hl.u16(0)
+        if kind == "pure":
+            hist[at, c] += hl.u16(1) + hl.u16(c)  # <-ram_pure_var
+        else:
+            hist[at, r.z] += hl.u16(1) + hl.u16(r.z)
+        hw_output[b, c] = hist[b, c]
+        output[b, c] = hw_output[b, c]
+        output.bound(b, 0, 256).bound(c, 0, 2)
+        hw_output.compute_root().tile(b, c, bo, co, bi, ci, 256, 2).hw_accelerate(bi, bo)
+    else:
+        hist[b] = hl.u16(0)
+        hist[at] += hl.u16(1)
+        if kind == "const":
+            hist[0] = hist[0] + 5  # <-ram_const
+        else:
+            one = hl.RDom([hl.Range(0, 1)], "one")
+            hist[one.x] = hist[one.x] + 5
+        hw_output[b] = hist[b]
+        output[b] = hw_output[b]
+        output.bound(b, 0, 256)
+        hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
     hw_input.compute_root().stream_to_accelerator()
-    return output, hist, r
+    return output
 
 
-@case("hardware", "A histogram's RVar unrolled by a factor that does not divide it", (
-    "{at}: Func 'hist': hist.update(0).unroll(r.x, 2): 2 does not divide the 7 steps of r.x, and the update "
-    "writes at coordinates it computes from what it reads (int32((hw_input(r$x, r$y) >> (uint16)5))), so a step "
-    "past the domain cannot be skipped: use a factor that divides 7 (e.g. 7), or keep r.x serial"),
-    func="hist", simulate=True)
-def histogram_unroll_not_dividing():
-    output, hist, r = _odd_histogram()
-    hist.update().unroll(r.x, 2)  # <-
-    return hl.compile(output, name="demo")
+_RAM = ("'hist' has more than 64 elements, so it is held in a RAM (a memory tile updated at the computed address, "
+        "one step per cycle)")
 
 
-@histogram_unroll_not_dividing.fix
+@case("hardware", "A RAM's update at a constant coordinate", (
+    "{ram_const}: Func 'hist'.update(1) writes 'hist' at (0): " + _RAM + ", whose updates must write at a computed "
+    "coordinate, over an RDom alone, or at its pure coordinates (hist(b)); write the constant coordinate as a "
+    "one-step RDom (one = hl.RDom([hl.Range(0, 1)]), then hist[one.x] in place of hist[0])"), func="hist",
+    simulate=True)
+def ram_update_at_a_constant():
+    return hl.compile(_ram_update("const"), name="demo")
+
+
+@ram_update_at_a_constant.fix
 def _():
-    output, hist, r = _odd_histogram()
-    hist.update().unroll(r.x, 7)
-    return hl.compile(output, name="demo")
+    return hl.compile(_ram_update("one_step"), name="demo")
+
+
+@case("hardware", "A RAM's update at a computed coordinate that also runs over a pure variable", (
+    "{ram_pure_var}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r$x, r$y)), 255), 0), c): "
+    + _RAM + ", which an update changes one element per step, but this one also runs over all of the pure "
+    "variable c; add a dimension over c's extent to the update's RDom and write it in c's place"), func="hist",
+    simulate=True)
+def ram_update_over_a_pure_variable():
+    return hl.compile(_ram_update("pure"), name="demo")
+
+
+@ram_update_over_a_pure_variable.fix
+def _():
+    return hl.compile(_ram_update("rdom"), name="demo")
+
+
+def _chain(unrolled: bool):
+    """acc(x, y) = acc(x, y) * 3 + hw_input(x + r.x, y + r.y): a reduction, but not an accumulation (r.x unrolled, r.y
+    serial: unrolled whole, the steps fold into one expression)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, acc, hw_output, output = (hl.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 2)], "r")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    acc[x, y] = hl.u16(0)
+    acc[x, y] = acc[x, y] * 3 + hw_input[x + r.x, y + r.y]  # <-chain
+    hw_output[x, y] = acc[x, y]
+    output[x, y] = hl.u8(hw_output[x, y])
+    output.bound(x, 0, 8).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
+    acc.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    if unrolled:
+        acc.update().unroll(r.x)  # <-chain_unroll
+    return output
+
+
+@case("hardware", "An unrolled reduction that is not an accumulation", (
+    "{chain}: Func 'acc'.update(0): acc.update(0).unroll(r.x) at {chain_unroll} makes lanes that depend on each "
+    "other: lane [1] reads the value of 'acc' that lane [0] computes in the same cycle (a reduction's steps that "
+    "update one element: only +, min and max of the element and a term that does not read it combine into one "
+    "tree). Unrolled lanes must be independent: keep this loop serial, or write the update as such an "
+    "accumulation."), func="acc", simulate=True,
+    note="a histogram's bins never meet this message: lanes of registers add into each bin as a tree, and an "
+    "update of them that is not an accumulation runs its unroll serially, with a note (hwlower/scatter.py)")
+def unrolled_reduction_not_an_accumulation():
+    return hl.compile(_chain(True), name="demo")
+
+
+@unrolled_reduction_not_an_accumulation.fix
+def _():
+    return hl.compile(_chain(False), name="demo")

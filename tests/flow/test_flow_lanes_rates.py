@@ -107,6 +107,9 @@ CHAINS = {  # unrolls refused -> the unrolls each fix the message offers sets (N
     "blur_3_over_a_2_lane_stream": ({"inp": 2, "pure": 3, "blur": 3, "out": 2}, [
         {"inp": 3, "out": 3}, {"pure": 2, "blur": 2}]),
     "output_3_over_a_2_lane_blur": ({"inp": 2, "pure": 2, "blur": 2, "out": 3}, [{"out": 2}]),
+    # the stream at 2 words, the output's lanes, offered besides at 1 (session 29: only "remove" was offered)
+    "output_2_over_a_4_lane_stream": ({"inp": 4, "out": 2}, [
+        {"pure": 4, "blur": 4, "out": 4}, {"inp": None}, {"inp": 2, "pure": 2, "blur": 2}]),
     # the update folds into blur_unnormalized's pure definition: both unrolls change together
     "folded_update_over_a_4_lane_stream": ({"inp": 4, "update": 2, "pure": 2, "blur": 2, "out": 2}, [
         {"pure": 4, "update": 4, "blur": 4, "out": 4}, {"inp": 2}]),

@@ -1,5 +1,7 @@
 """RDom.where (Halide's predicated reduction domains) in the reference, against Halide 21 bit for bit: each update
-over the domain skips the points whose predicates do not all hold."""
+over the domain skips the points whose predicates do not all hold. Also an update over an RDom dimension that it
+does not read, which runs once per point of it as in Halide (the reference's histograms counted each pixel once,
+session 29)."""
 
 from __future__ import annotations
 
@@ -88,7 +90,28 @@ def p_scan_with_a_gap(hl, a):
     return np.asarray(f.realize([12, 10]))
 
 
-PROGRAMS = [p_disk_window, p_two_predicates_and_a_pure_var, p_max_and_min, p_histogram_of_a_triangle,
+def p_histogram_over_an_unread_dimension(hl, a):
+    b = hl.Var("b")
+    im = _image(hl, a)
+    r = hl.RDom([hl.Range(0, 12), hl.Range(0, 10), hl.Range(0, 3)], "r")
+    hist = hl.Func("hist")
+    hist[b] = hl.u16(0)
+    hist[hl.clamp(hl.i32(im[r.x, r.y]) >> 4, 0, 15)] += hl.u16(1)
+    return np.asarray(hist.realize([16]))
+
+
+def p_sum_over_an_unread_dimension(hl, a):
+    x, y = hl.Var("x"), hl.Var("y")
+    im = _image(hl, a)
+    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 4)], "r")
+    f = hl.Func("f")
+    f[x, y] = hl.u16(1)
+    f[x, y] = f[x, y] * 2 + hl.u16(im[x + r.x, y])
+    return np.asarray(f.realize([9, 7]))
+
+
+PROGRAMS = [p_histogram_over_an_unread_dimension, p_sum_over_an_unread_dimension,
+            p_disk_window, p_two_predicates_and_a_pure_var, p_max_and_min, p_histogram_of_a_triangle,
             p_predicate_reading_a_func_and_an_inline_sum, p_scan_with_a_gap]
 
 
