@@ -13,7 +13,10 @@ The same values result when: the two ops are adjacent (nothing reads between the
 its loops once at its loop variables plus constants (the pure one the whole buffer, the update a slab along one
 dimension that reaches one end of it), and the update reads its own Func only at a constant offset from the
 element it stores that comes earlier in both ops' loop orders (so it reads what the merged op already wrote,
-the value it read before). Anything else (the update reading the element it stores, unrolled loops, host tiles)
+the value it read before). A dimension split into k lanes (`2*x + x.ui`, x.ui unrolled: the autoscheduler's
+lanes) counts as one loop when both ops split it alike and the update reads its own lane's column: a column
+scan at k lanes then stores its row of sums once (col_prefix at 64x16, 2 lanes: 66 words, 132 as two ops).
+Anything else (the update reading the element it stores, a scan along a split dimension, host tiles)
 is left as it was, and so is a scan along the innermost loop (a row scan, integral_image's `along`): its pure
 values waste a register, not a line, and the select would lengthen its loop-carried path, which keeps a step a
 cycle only as one PE op (integral_image at 24x12: 290 cycles, 868 merged).
@@ -31,7 +34,9 @@ from .ir import Access, Affine, CoordPort, LoadPort, Loop, LoopNest, Op
 from .reorder import exclusive_chain, rebuild_chain
 from .state import Lowering
 
-_Dims = list[tuple[Loop, int]]  # per buffer dimension, x first: the loop that walks it and the store's constant
+# Per buffer dimension, x first: the loops that walk it and the store's constant. One loop at coefficient 1, or
+# a dimension split into lanes: (outer, inner) at (k, 1), the inner one unrolled over 0..k-1.
+_Dims = list[tuple[tuple[Loop, ...], int]]
 
 
 def merge_scans(s: Lowering) -> Lowering:
@@ -74,62 +79,100 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
         return None
     pdims, udims = _unit_dims(ploops, pure.store.index), _unit_dims(uloops, upd.store.index)
     box = nest.buffer(buf).box
-    if pdims is None or udims is None or any(lp.min + c != lo or lp.extent != ext
-                                             for (lp, c), (lo, ext) in zip(pdims, box)):
+    if pdims is None or udims is None or any(_span(dim) != (lo, lo + ext - 1) for dim, (lo, ext) in zip(pdims, box)):
         return None
-    ranges = [(lp.min + c, lp.min + c + lp.extent - 1) for lp, c in udims]
+    ranges = [_span(dim) for dim in udims]
     scan = [d for d, ((lo, ext), r) in enumerate(zip(box, ranges)) if r != (lo, lo + ext - 1)]
-    if len(scan) != 1:
-        return None
+    if len(scan) != 1 or len(pdims[scan[0]][0]) != 1 or len(udims[scan[0]][0]) != 1:
+        return None  # a scan along a dimension split into lanes: each lane would read another's element
     d = scan[0]
     (lo, hi), (bmin, bext) = ranges[d], box[d]
     if lo < bmin or hi > bmin + bext - 1 or (lo != bmin and hi != bmin + bext - 1):
         return None
-    to_pure = {lp.var: Affine.make({pv.var: 1}, pc - c) for (lp, c), (pv, pc) in zip(udims, pdims)}
-    if not _reads_earlier(upd, buf, to_pure, pdims, ploops, uloops):
+    to_pure = _renaming(udims, pdims)
+    if to_pure is None or not _reads_earlier(upd, buf, to_pure, pdims, ploops, uloops):
         return None
-    at = Affine.make({pdims[d][0].var: 1}, pdims[d][1])  # the coordinate along the scan
+    at = Affine.make({pdims[d][0][0].var: 1}, pdims[d][1])  # the coordinate along the scan
     rest = (hi + 1, bmin + bext - 1) if lo == bmin else (bmin, lo - 1)
     op = _one_op(pure, upd, to_pure, at, (lo, hi), rest)
     return None if op is None else rebuild_chain(ploops, op)
 
 
+def _span(dim: tuple[tuple[Loop, ...], int]) -> tuple[int, int]:
+    """The first and last index the loops of one dimension store (contiguous: see `_unit_dims`)."""
+    loops, c = dim
+    k = loops[-1].extent if len(loops) == 2 else 1
+    return k * loops[0].min + c, k * (loops[0].min + loops[0].extent) - 1 + c
+
+
+def _renaming(udims: _Dims, pdims: _Dims) -> dict[str, Affine] | None:
+    """The update's loop variables as the pure loops storing the same element, or None if a dimension is split
+    into lanes differently (its lanes would not line up)."""
+    out: dict[str, Affine] = {}
+    for (uls, uc), (pls, pc) in zip(udims, pdims):
+        if len(uls) != len(pls):
+            return None
+        if len(uls) == 1:
+            out[uls[0].var] = Affine.make({pls[0].var: 1}, pc - uc)
+            continue
+        k = uls[1].extent
+        if pls[1].extent != k or (pc - uc) % k:
+            return None
+        out[uls[0].var] = Affine.make({pls[0].var: 1}, (pc - uc) // k)
+        out[uls[1].var] = Affine.make({pls[1].var: 1}, 0)
+    return out
+
+
 def _plain(loops: list[Loop], op: Op) -> bool:
-    return not (op.scatter or op.lookup or op.store.guard or any(lp.unrolled or lp.strip for lp in loops))
+    return not (op.scatter or op.lookup or op.store.guard or any(lp.strip for lp in loops))
 
 
 def _unit_dims(loops: list[Loop], index: tuple[Affine, ...]) -> _Dims | None:
-    """Per dimension, the loop the store index walks (at coefficient 1) and its constant; None unless the
-    index is one distinct loop per dimension, covering every loop."""
+    """Per dimension, the loops the store index walks and its constant: one serial loop at coefficient 1, or an
+    outer serial loop at k and an unrolled inner one of 0..k-1 at 1 (x split into k lanes); None unless every
+    loop walks exactly one dimension."""
     by_var = {lp.var: lp for lp in loops}
     out: _Dims = []
     for a in index:
-        if len(a.terms) != 1 or a.terms[0][1] != 1 or a.terms[0][0] not in by_var:
+        if not a.terms or any(v not in by_var for v, _ in a.terms):
             return None
-        out.append((by_var[a.terms[0][0]], a.const))
-    return out if len({lp.var for lp, _ in out}) == len(loops) == len(out) else None
+        walk = sorted((by_var[v] for v, _ in a.terms), key=loops.index)
+        coef = dict(a.terms)
+        if len(walk) == 1 and coef[walk[0].var] == 1 and not walk[0].unrolled:
+            out.append(((walk[0],), a.const))
+        elif len(walk) == 2 and not walk[0].unrolled and walk[1].unrolled and walk[1].min == 0 \
+                and coef[walk[1].var] == 1 and coef[walk[0].var] == walk[1].extent:
+            out.append(((walk[0], walk[1]), a.const))
+        else:
+            return None
+    walked = [lp.var for dim, _ in out for lp in dim]
+    return out if len(set(walked)) == len(walked) == len(loops) else None
 
 
 def _reads_earlier(upd: Op, buf: str, to_pure: dict[str, Affine], pdims: _Dims, ploops: list[Loop],
                    uloops: list[Loop]) -> bool:
     """Whether every load the update makes of its own buffer is at a constant offset from the element it stores
-    that is lexicographically negative in both loop orders (an element already written, by either op)."""
-    pvar_dim = {lp.var: k for k, (lp, _) in enumerate(pdims)}
+    that is lexicographically negative in both loop orders (an element already written, by either op), and zero
+    along a dimension split into lanes (each lane reads its own column)."""
+    pvar_dim = {lp.var: k for k, (loops, _) in enumerate(pdims) for lp in loops}
     for p in upd.loads:
         if p.access.buffer != buf:
             continue
-        if p.access.guard or len(p.access.index) != len(pdims):
+        if len(p.access.index) != len(pdims):
             return False
+        # A guard (a lane past the image's last column) only narrows where the load is read: it reads no later
         delta = []
-        for a, (lp, c) in zip((_sub(e, to_pure) for e in p.access.index), pdims):
-            if a.terms != ((lp.var, 1),):
+        for a, (loops, c) in zip((_sub(e, to_pure) for e in p.access.index), pdims):
+            k = loops[-1].extent if len(loops) == 2 else 1
+            if a.terms != tuple(sorted((lp.var, k if lp is loops[0] else 1) for lp in loops)) \
+                    or (len(loops) == 2 and a.const != c):
                 return False
             delta.append(a.const - c)
         porder = [delta[pvar_dim[lp.var]] for lp in ploops]
         uorder = [delta[pvar_dim[to_pure[lp.var].terms[0][0]]] for lp in uloops]
         if not (_negative(porder) and _negative(uorder)):
             return False
-        live = [o for o, lp in zip(porder, ploops) if lp.extent > 1]
+        live = [o for o, lp in zip(porder, ploops) if lp.extent > 1 and not lp.unrolled]
         if live and live[-1] and not any(live[:-1]):
             return False  # carried by the innermost loop: see the module's notes
     return True

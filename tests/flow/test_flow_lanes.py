@@ -142,6 +142,9 @@ def _column_scan(lanes: int):
 def test_reduction_unrolled_in_a_pure_var_with_round_up(simulator, compile_shared, build_dir):
     design = compile_shared(_column_scan(2), name="column_scan")
     assert design.program.nest.buffer("f").box[0] == (0, 10)
+    # one op per lane (hwlower/scans.py), a row of sums stored once: 12 words, 32 cycles (as two ops 114, 65)
+    assert [op.stage for _, op in design.program.nest.ops() if op.func == "f"] == [0]
+    assert sum(b["words"] for b in design.report["buffers"]) == sum(b["min_words"] for b in design.report["buffers"])
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
 
 

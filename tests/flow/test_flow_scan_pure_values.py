@@ -1,7 +1,8 @@
 """Scans whose update overwrites the pure definition's values before anything reads them (issues 8/11,
 hwlower/scans.py): a column scan, an integral image, a scan two rows back, autoscheduled and hand-scheduled,
 store each element once, at their buffer's minimum; where pure values are read (a scan along the row, the
-update reading the element it stores, rows the update never writes) both definitions stay. Bit-exact on both
+update reading the element it stores, rows the update never writes) both definitions stay. At 2 lanes (x split
+and unrolled in both definitions) a column scan is one op too, a row of sums stored once. Bit-exact on both
 simulators at two sizes."""
 
 import pytest
@@ -35,12 +36,13 @@ def _definitions(m, kind: str, width: int, height: int, image):
 def _scan(kind: str, how: str, width: int, height: int) -> hl.Func:
     image = hl.ImageParam(hl.UInt(8), 2, "image")
     x, y = hl.Var("x"), hl.Var("y")
-    if how == "auto":
+    if how.startswith("auto"):  # "auto_lanes2": x split into 2 unrolled lanes in both definitions
         wide = hl.Func("wide")
         wide[x, y] = hl.u16(image[x, y])
         funcs = _definitions(hl, kind, width, height, wide)
         funcs[0].set_estimates([(0, width), (0, height)])
-        hl.Pipeline(funcs[0]).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+        keys = {"lanes": "2"} if how == "auto_lanes2" else {}
+        hl.Pipeline(funcs[0]).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys))
         return funcs[0]
     hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
     hw_input[x, y] = hl.u16(image[x, y])
@@ -52,8 +54,8 @@ def _scan(kind: str, how: str, width: int, height: int) -> hl.Func:
 
 # (kind, schedule, whether the pure definition and its update become one op)
 CASES = [("column", "auto", True), ("column", "hand", True), ("integral", "auto", True), ("integral", "hand", True),
-         ("two_back", "auto", True), ("row", "auto", False), ("row", "hand", False), ("reads_own", "hand", False),
-         ("middle", "hand", False)]
+         ("two_back", "auto", True), ("column", "auto_lanes2", True), ("two_back", "auto_lanes2", True),
+         ("row", "auto", False), ("row", "hand", False), ("reads_own", "hand", False), ("middle", "hand", False)]
 SIZES = [(12, 6), (20, 9)]
 
 

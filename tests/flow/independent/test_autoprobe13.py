@@ -27,9 +27,6 @@ AUTO = {"col_prefix_13x7_l2": (progs.col_prefix, (13, 7), {"lanes": "2"}),
         "pyr_down_9x5_l2": (progs.pyr_down, (9, 5), {"lanes": "2"}),
         "copies_sobel_31x9_glb11x9": (progs.copies_sobel, (31, 9), {"glb_tile": "11x9"}),
         "value_sat_17x5_l2": (progs.value_sat, (17, 5), {"lanes": "2"})}
-# The scan's pure definition and update are one op at one lane (hwlower/scans.py), not at two: a row of sums per
-# lane for each (32 words for 18 at 13x7, 128 for 64 at 64x16).
-MOST_WORDS = {"col_prefix_13x7_l2": 1.8}
 
 
 @functools.cache
@@ -45,7 +42,8 @@ def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is
     design, _ = _auto(case)
     rep = design.report
     words, least = sum(b["words"] for b in rep["buffers"]), sum(b["min_words"] for b in rep["buffers"])
-    assert words <= MOST_WORDS.get(case, 1.1) * least, (words, least)
+    # col_prefix's scan is one op at 2 lanes too (hwlower/scans.py): 16 words (two ops stored 32 for 18)
+    assert words <= 1.1 * least, (words, least)
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
     # small frames: the pipeline's fill (first_output_cycle) is most of the gap to the ideal
