@@ -111,7 +111,7 @@ def run_cocotb(bench: Bench, inputs: Mapping[str, StreamSpec], output: OutputSpe
     """One frame through the cocotb flow (`Bench.run`): its result and its timing (the simulator's part of the
     run, as for the bare harness: writing the input files and reading the output are not counted)."""
     before = _child_cpu()
-    result = bench.run(inputs, output, params, progress=False, **settings)
+    result = bench.run(inputs, output, params, progress=False, direct=False, **settings)
     return result, Timing(result.run_cycles, result.sim_seconds, _child_cpu() - before)
 
 

@@ -2,7 +2,7 @@
 // services VPI in the order cocotb's scheduler relies on, the order of cocotb's own main (cocotb 2.1,
 // share/lib/verilator/verilator.cpp, BSD-3-Clause): per time step, evaluation with value-change callbacks
 // settled, read-write then read-only callbacks, then the next time slot with its timed callbacks. What it adds is
-// the free run below.
+// the free run below, and runs without cocotb at all (+ms_direct).
 //
 // Servicing VPI costs ~1 us per time step, more than the whole design at ~0.2 us. The test bench runs its own
 // clock (`--timing`) and cocotb only waits on timers, so between two timer deadlines there is usually nothing for
@@ -130,7 +130,10 @@ int main(int argc, char **argv) {
     (void)trace_on;
     (void)trace_file;
 #endif
-    vlog_startup_routines_bootstrap();
+    // +ms_direct: a short run started without cocotb (runner.py): nothing loads cocotb's VPI library, so no
+    // callback is ever registered and the loop below runs the design freely until its clock stops at ms_done.
+    const bool direct = Verilated::commandArgsPlusMatch("ms_direct")[0] != '\0';
+    if (!direct) vlog_startup_routines_bootstrap();
     Verilated::addExitCb([](void *) { wrap_up(); }, nullptr);
     VerilatedVpi::callCbs(cbStartOfSimulation);
     settle_value_callbacks();

@@ -2,9 +2,10 @@
 
 `build` compiles the DUT with a generated `mainspring_tb` top (bench.py) through cocotb's runner, caching the
 result under `build_dir` by a hash of everything that goes into it (sources, interface, capacity, simulator
-and its version). `Bench.run` writes the frame to hex files, starts the simulator with plusargs, and turns
-the files the bench writes back into a `SimResult` or a `SimulationError`. A Verilator build costs ~15 s
-(~3 s once vlcache holds its runtime), an Icarus build ~0.1 s; every run re-uses the build.
+and its version). `Bench.run` writes the frame to hex files, starts the simulator with plusargs (through
+cocotb, or directly when the run is short: `Bench.direct`), and turns the files the bench writes back into a
+`SimResult` or a `SimulationError`. A Verilator build costs ~15 s (~3 s once vlcache holds its runtime), an
+Icarus build ~0.1 s; every run re-uses the build.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import math
 import os
 import shutil
+import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -39,6 +41,9 @@ _HARNESS_VERSION = "4"      # bump when a change here must invalidate every cach
 # Verilator's memory is compact (bytes per word), so one build covers a 1920x1080 frame and every smaller
 # one; an Icarus build is cheap but its memories cost ~40 bytes a word, so size them to the frame.
 _MIN_DEPTH_LOG2 = {"verilator": 21, "icarus": 10}
+# Runs expected to take at most this many cycles (~2 s on Icarus; cocotb's timer would wake once, at the end)
+# start the simulator without cocotb (Bench.direct); longer ones go through cocotb, which reports their progress.
+DIRECT_CYCLES = 1 << 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +81,8 @@ class Bench:
     def run(self, inputs: Mapping[str, StreamSpec], output: OutputSpec,
             params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
             backpressure: float = 0.0, seed: int = 1, timeout_cycles: int | None = None,
-            keep_files: bool = False, drain_cycles: int = DRAIN_CYCLES, progress: bool = True) -> SimResult:
+            keep_files: bool = False, drain_cycles: int = DRAIN_CYCLES, progress: bool = True,
+            direct: bool | None = None) -> SimResult:
         """Stream `inputs` through the design and collect `output.count` words.
 
         After the last expected output word the bench runs `drain_cycles` more, watching for extra output
@@ -85,16 +91,21 @@ class Bench:
         `bubbles` is the probability that an input slot stays empty in a cycle, `backpressure` that the
         output's ready is low; both are drawn in HDL from generators seeded by `seed`. The run fails with
         SimulationTimeout after `timeout_cycles` (default: 20x the expected cycles plus 10,000). With
-        `progress`, a run longer than a few seconds reports the cycles done on stderr (see progress.py).
+        `progress`, a run longer than a few seconds reports the cycles done on stderr (see progress.py). `direct`
+        starts the simulator without cocotb (True) or through it (False); by default, short runs go direct.
         """
         run = self.prepare(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
                            timeout_cycles=timeout_cycles, drain_cycles=drain_cycles)
         started = time.perf_counter()
-        with Progress(run.directory / PROGRESS_FILE, f"{self.interface.top} on {self.simulator}",
-                      run.expected_cycles, enabled=progress):
-            self._simulate(run.directory, list(run.plusargs))
+        direct = self.direct(run) if direct is None else direct and not self.waves
+        if direct:
+            self._simulate_direct(run.directory, list(run.plusargs))
+        else:
+            with Progress(run.directory / PROGRESS_FILE, f"{self.interface.top} on {self.simulator}",
+                          run.expected_cycles, enabled=progress):
+                self._simulate(run.directory, list(run.plusargs))
         seconds = time.perf_counter() - started
-        result = self.collect(run.directory, inputs, output, run.limit, seconds)
+        result = self.collect(run.directory, inputs, output, run.limit, seconds, cocotb=not direct)
         if not (keep_files or self.waves):
             shutil.rmtree(run.directory, ignore_errors=True)
             return result
@@ -143,6 +154,26 @@ class Bench:
             f"+{OUTPUT_KEY}_count={output.count // output.lanes}",
         ]
         return plusargs, int(timeout_cycles), expected
+
+    def direct(self, run: PreparedRun) -> bool:
+        """Whether `run` starts the simulator itself rather than through cocotb: a run too short to report
+        progress (cocotb's start, ~0.3 s of CPU, was most of such a run), without waves."""
+        return not self.waves and run.expected_cycles <= DIRECT_CYCLES
+
+    def _simulate_direct(self, run_dir: Path, plusargs: list[str]) -> None:
+        """The simulator alone on the bench: its clock stops at ms_done, and with nothing left to simulate the
+        simulator exits (the bench's own +ms_timeout ends a design that never finishes)."""
+        prepare_environment()
+        if self.simulator == "verilator":
+            command = [str(self.directory / TB_TOP), *plusargs, "+ms_direct"]
+        else:
+            command = [shutil.which("vvp") or "vvp", "-n", str(self.directory / "sim.vvp"), *plusargs]
+        with (run_dir / "sim.log").open("w") as log:
+            done = subprocess.run(command, cwd=run_dir, stdout=log, stderr=subprocess.STDOUT, check=False)
+        if done.returncode != 0:
+            raise SimulationError(f"{self.interface.top} on {self.simulator}: the simulator failed "
+                                  f"({done.returncode}); files kept in {run_dir}\n{_tail(run_dir / 'sim.log')}",
+                                  run_dir)
 
     def _simulate(self, run_dir: Path, plusargs: list[str]) -> None:
         prepare_environment()

@@ -51,13 +51,11 @@ def test_on_verilator(seed, build_dir):
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_saved_regressions(path, simulator, build_dir):
+def test_saved_regressions(path, simulator, build_dir, compile_shared):
     spec = importlib.util.spec_from_file_location(f"fuzz_case_{path.stem}", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    import mainspring
-
-    design = mainspring.compile(mod.build(), name=f"fuzz_{path.stem}")
+    design = compile_shared(mod.build(), name=f"fuzz_{path.stem}")  # one compile for both simulators
     design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2)
 
 

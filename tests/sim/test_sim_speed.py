@@ -113,7 +113,7 @@ def test_a_long_run_reports_progress_on_stderr(build_dir, monkeypatch, capsys):
 
 
 def test_the_simulator_counts_cycles_every_65536(simulator, build_dir):
-    inputs, output, expected = adder_streams(70_000, seed=4)
+    inputs, output, expected = adder_streams(70_000, seed=4)  # past runner.DIRECT_CYCLES: through cocotb
     result = run(ADDERS, "add2", inputs, output, simulator=simulator, build_dir=build_dir, keep_files=True,
                  progress=False)
     np.testing.assert_array_equal(result.words, expected)
@@ -122,6 +122,26 @@ def test_the_simulator_counts_cycles_every_65536(simulator, build_dir):
     # Written at each wake: 65,536 cycles in, and once more when the clock has stopped (at 2 x 65,536).
     assert count is not None and count % (1 << 16) == 0 and result.run_cycles <= count <= 2 * (1 << 16)
     shutil.rmtree(result.files)
+
+
+def test_a_short_run_without_cocotb_is_the_cocotb_run(simulator, build_dir):
+    # Short runs start the simulator directly (runner.DIRECT_CYCLES): the same words, cycles and words taken as
+    # through cocotb, under stalls (a run past the limit goes through cocotb: the test above).
+    inputs, output, expected = adder_streams(3000, seed=11)
+    bench = build(ADDERS, "add2", inputs, output, simulator=simulator, build_dir=build_dir)
+    settings = {"bubbles": 0.3, "backpressure": 0.2, "seed": 5, "keep_files": True, "progress": False}
+    direct = bench.run(inputs, output, direct=True, **settings)
+    through = bench.run(inputs, output, direct=False, **settings)
+    np.testing.assert_array_equal(direct.words, expected)
+    np.testing.assert_array_equal(through.words, expected)
+    assert (direct.cycles, direct.run_cycles, direct.accepted) == (through.cycles, through.run_cycles,
+                                                                  through.accepted)
+    assert direct.cycles > 3000 + LATENCY  # the stalls happened
+    assert not (direct.files / progress.PROGRESS_FILE).exists() and (through.files / "cocotb_results.xml").exists()
+    default = bench.run(inputs, output, **settings)
+    assert not (default.files / "cocotb_results.xml").exists()  # a short run goes direct by default
+    for result in (direct, through, default):
+        shutil.rmtree(result.files)
 
 
 @pytest.mark.slow  # builds the bare harness: ~10-30 s on two busy cores
