@@ -224,7 +224,8 @@ class Design:
         drain = sim.DRAIN_CYCLES + int(tail / ((1 - bubbles) * (1 - backpressure)))
         result = sim.run([top_file, library_path()], self.name, streams, spec, cfg, simulator=simulator,
                          bubbles=bubbles, backpressure=backpressure, seed=seed, build_dir=build, waves=waves,
-                         marks=marks, timeout_cycles=timeout_cycles, drain_cycles=drain)
+                         marks=marks, timeout_cycles=timeout_cycles, drain_cycles=drain,
+                         cycles=self.report["predicted_cycles"])
         store = stores[id(out_fn)]
         hw = _unwritten(store, self._required_box(self.program.output), ot)
         order = self._output_order()

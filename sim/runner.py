@@ -53,7 +53,7 @@ class PreparedRun:
     directory: Path
     plusargs: tuple[str, ...]
     limit: int            # the bench's timeout, in cycles
-    expected_cycles: int  # the longest stream's transfers, stretched by the stall rates
+    expected_cycles: int  # the longest stream's transfers (or the caller's cycles, if more), stretched by the stalls
 
 
 class Bench:
@@ -82,7 +82,7 @@ class Bench:
             params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
             backpressure: float = 0.0, seed: int = 1, timeout_cycles: int | None = None,
             keep_files: bool = False, drain_cycles: int = DRAIN_CYCLES, progress: bool = True,
-            direct: bool | None = None) -> SimResult:
+            direct: bool | None = None, cycles: int | None = None) -> SimResult:
         """Stream `inputs` through the design and collect `output.count` words.
 
         After the last expected output word the bench runs `drain_cycles` more, watching for extra output
@@ -93,9 +93,12 @@ class Bench:
         SimulationTimeout after `timeout_cycles` (default: 20x the expected cycles plus 10,000). With
         `progress`, a run longer than a few seconds reports the cycles done on stderr (see progress.py). `direct`
         starts the simulator without cocotb (True) or through it (False); by default, short runs go direct.
+        `cycles`: the run's own estimate where the caller has one (a design's predicted cycles): a serial
+        reduction or a sweep over planes takes more cycles than its streams' transfers, which is what a run is
+        expected to take otherwise (for the progress report and the choice of a direct run).
         """
         run = self.prepare(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
-                           timeout_cycles=timeout_cycles, drain_cycles=drain_cycles)
+                           timeout_cycles=timeout_cycles, drain_cycles=drain_cycles, cycles=cycles)
         started = time.perf_counter()
         direct = self.direct(run) if direct is None else direct and not self.waves
         if direct:
@@ -114,11 +117,12 @@ class Bench:
     def prepare(self, inputs: Mapping[str, StreamSpec], output: OutputSpec,
                 params: Mapping[str, tuple[int, int]] | None = None, *, bubbles: float = 0.0,
                 backpressure: float = 0.0, seed: int = 1, timeout_cycles: int | None = None,
-                drain_cycles: int = DRAIN_CYCLES) -> PreparedRun:
+                drain_cycles: int = DRAIN_CYCLES, cycles: int | None = None) -> PreparedRun:
         """Write the hex files of one run into a fresh folder and give its plusargs (see `run`)."""
         _check_same_interface(self.interface, _interface_of(self.interface.top, inputs, output, params,
                                                             self.interface.marks))
-        plusargs, limit, expected = self._settings(inputs, output, bubbles, backpressure, seed, timeout_cycles)
+        plusargs, limit, expected = self._settings(inputs, output, bubbles, backpressure, seed, timeout_cycles,
+                                                   cycles)
         plusargs = [a for a in plusargs if not a.startswith("+ms_drain=")] + [f"+ms_drain={int(drain_cycles)}"]
         plusargs += [f"+{param_plusarg(n)}={v:x}" for n, v in _param_values(params or {}).items()]
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=self.directory / "runs"))
@@ -128,7 +132,7 @@ class Bench:
                          f"+{input_key(index)}_count={len(spec.words) // spec.lanes}"]
         return PreparedRun(run_dir, tuple(plusargs), limit, expected)
 
-    def _settings(self, inputs, output, bubbles, backpressure, seed, timeout_cycles):
+    def _settings(self, inputs, output, bubbles, backpressure, seed, timeout_cycles, cycles=None):
         for what, p in (("bubbles", bubbles), ("backpressure", backpressure)):
             if not 0.0 <= p < 1.0:
                 raise ValueError(f"{what} is a probability per cycle in [0, 1), not {p!r}")
@@ -140,7 +144,7 @@ class Bench:
                 f"{max(transfers)} transfers exceed this bench's capacity of {self.capacity}; "
                 f"build with capacity >= {max(transfers)}"
             )
-        expected = math.ceil(max(transfers) / ((1.0 - bubbles) * (1.0 - backpressure)))
+        expected = math.ceil(max(*transfers, cycles or 0) / ((1.0 - bubbles) * (1.0 - backpressure)))
         if timeout_cycles is None:
             timeout_cycles = 20 * expected + 10_000
         plusargs = [
@@ -262,14 +266,15 @@ def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec
         params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
         bubbles: float = 0.0, backpressure: float = 0.0, seed: int = 1, build_dir: str | Path | None = None,
         waves: bool = False, timeout_cycles: int | None = None, keep_files: bool = False,
-        marks: Sequence[str] = (), drain_cycles: int = DRAIN_CYCLES, progress: bool = True) -> SimResult:
+        marks: Sequence[str] = (), drain_cycles: int = DRAIN_CYCLES, progress: bool = True,
+        cycles: int | None = None) -> SimResult:
     """Build (or reuse) the test bench of `top` and stream one frame through it; see `Bench.run`. `marks`
     names 1-bit outputs of `top` whose high cycles are recorded (`SimResult.marks`)."""
     bench = build(sources, top, inputs, output, params, simulator=simulator, build_dir=build_dir, waves=waves,
                   marks=marks)
     result = bench.run(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
                        timeout_cycles=timeout_cycles, keep_files=keep_files, drain_cycles=drain_cycles,
-                       progress=progress)
+                       progress=progress, cycles=cycles)
     return dataclasses.replace(result, build_seconds=bench.build_seconds)
 
 
