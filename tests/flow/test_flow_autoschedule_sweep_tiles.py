@@ -12,6 +12,7 @@ import functools
 
 import numpy as np
 import pytest
+from oracle import autoscheduled, halide_outputs, pasted
 
 import mainspring as hl
 
@@ -50,22 +51,7 @@ SMALL = {"sad_64x64_mem6": (sad_match, (64, 64), {"max_mem_tiles": "6"}),
 
 @functools.cache
 def _auto(case):
-    algorithm, size, keys = SMALL[case]
-    out, _ = algorithm(hl, *size)
-    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys))
-    return hl.compile(out, name=f"sweep_tiles_{case}"), result
-
-
-def _halide(halide, case, inputs, shape):
-    algorithm, size, _ = SMALL[case]
-    out, images = algorithm(halide, *size)
-    kept = []
-    for name, param in images.items():
-        buf = halide.Buffer(np.ascontiguousarray(np.asarray(inputs[name])))
-        buf.set_min([inputs[name].dim(i).min() for i in range(inputs[name].dimensions())])
-        param.set(buf)
-        kept.append(buf)
-    return np.asarray(out.realize(list(shape)))
+    return autoscheduled(*SMALL[case], name=f"sweep_tiles_{case}")
 
 
 @pytest.mark.parametrize(("case", "simulator"), [pytest.param(c, s, marks=pytest.mark.xdist_group(f"sweep_tiles_{c}"))
@@ -77,18 +63,15 @@ def test_a_swept_reduction_is_bit_exact_in_its_tiles_and_its_reference_is_halide
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == rep["predicted_cycles"] <= 1.05 * rep["ideal_cycles"] + rep["first_output_cycle"]
     want = design.reference_outputs(inputs)[0]
-    assert np.array_equal(want, _halide(halide, case, inputs, want.shape[::-1]))
+    algorithm, size, _ = SMALL[case]
+    assert np.array_equal(want, halide_outputs(halide, *algorithm(halide, *size), inputs, want.shape[::-1])[0])
 
 
 @pytest.mark.parametrize("case", list(SMALL))
 def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     design, result = _auto(case)
     algorithm, size, _ = SMALL[case]
-    again, _ = algorithm(hl, *size)
-    namespace: dict = {}
-    exec(result.schedule_source, namespace)
-    pipe = hl.Pipeline(again)
-    namespace["schedule"](pipe.funcs(), pipe.vars())
+    again = pasted(algorithm, size, result.schedule_source)
     second = hl.compile(again, name=f"sweep_tiles_{case}")
     assert second.verilog == design.verilog and second.memory_text == design.memory_text
 

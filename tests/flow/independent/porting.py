@@ -21,20 +21,6 @@ def rand_image(w, h, seed=0, dtype=np.uint8, hi=256, channels=None):
     return rng.integers(0, hi, size=shape).astype(dtype)
 
 
-def halide_outputs(halide, out, images, inputs, size) -> list:
-    """Halide 21's realize of `out` (a Func, or a list of them) over `size` (x first), its ImageParams (`images`, by
-    name) set from the design's `inputs` with their mins: one array an output."""
-    kept = []  # Halide's ImageParams do not keep the buffers alive through realize
-    for name, param in images.items():
-        given = inputs[name]
-        kept.append(halide.Buffer(np.ascontiguousarray(np.asarray(given))))
-        if hasattr(given, "dimensions"):
-            kept[-1].set_min([given.dim(i).min() for i in range(given.dimensions())])
-        param.set(kept[-1])
-    got = (halide.Pipeline(out) if isinstance(out, list) else out).realize(list(size))
-    return [np.asarray(got)] if isinstance(got, halide.Buffer) else [np.asarray(b) for b in got]
-
-
 def compile_design(key, build):
     import mainspring as hl
 

@@ -14,7 +14,8 @@ import functools
 import autoprobe12_programs as progs
 import numpy as np
 import pytest
-from porting import BUILD, halide_outputs, params
+from oracle import autoscheduled, halide_outputs, pasted
+from porting import BUILD, params
 
 import mainspring as hl
 
@@ -33,10 +34,7 @@ AUTO = {"med3_33x9_l2": (progs.med3_separable, (33, 9), {"lanes": "2"}),
 
 @functools.cache
 def _auto(case):
-    algorithm, size, keys = AUTO[case]
-    out, _ = algorithm(hl, *size)
-    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys))
-    return hl.compile(out, name=f"autoprobe12_{case}"), result
+    return autoscheduled(*AUTO[case], name=f"autoprobe12_{case}")
 
 
 @pytest.mark.parametrize(("case", "simulator"), params(AUTO))
@@ -59,11 +57,7 @@ def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is
 def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     design, result = _auto(case)
     algorithm, size, _ = AUTO[case]
-    again, _ = algorithm(hl, *size)
-    namespace: dict = {}
-    exec(result.schedule_source, namespace)
-    pipe = hl.Pipeline(again)
-    namespace["schedule"](pipe.funcs(), pipe.vars())
+    again = pasted(algorithm, size, result.schedule_source)
     second = hl.compile(again, name=f"autoprobe12_{case}")
     assert second.verilog == design.verilog and second.memory_text == design.memory_text
 

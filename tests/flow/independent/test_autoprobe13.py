@@ -12,7 +12,8 @@ import functools
 import autoprobe13_programs as progs
 import numpy as np
 import pytest
-from porting import BUILD, halide_outputs, params
+from oracle import autoscheduled, halide_outputs, pasted
+from porting import BUILD, params
 
 import mainspring as hl
 
@@ -31,10 +32,7 @@ AUTO = {"col_prefix_13x7_l2": (progs.col_prefix, (13, 7), {"lanes": "2"}),
 
 @functools.cache
 def _auto(case):
-    algorithm, size, keys = AUTO[case]
-    out, _ = algorithm(hl, *size)
-    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys))
-    return hl.compile(out, name=f"autoprobe13_{case}"), result
+    return autoscheduled(*AUTO[case], name=f"autoprobe13_{case}")
 
 
 @pytest.mark.parametrize(("case", "simulator"), params(AUTO))
@@ -58,11 +56,7 @@ def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is
 def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     design, result = _auto(case)
     algorithm, size, _ = AUTO[case]
-    again, _ = algorithm(hl, *size)
-    namespace: dict = {}
-    exec(result.schedule_source, namespace)
-    pipe = hl.Pipeline(again)
-    namespace["schedule"](pipe.funcs(), pipe.vars())
+    again = pasted(algorithm, size, result.schedule_source)
     second = hl.compile(again, name=f"autoprobe13_{case}")
     assert second.verilog == design.verilog and second.memory_text == design.memory_text
 

@@ -10,7 +10,8 @@ import functools
 import numpy as np
 import probe11_programs as progs
 import pytest
-from porting import BUILD, halide_outputs, params
+from oracle import halide_outputs
+from porting import BUILD, params
 
 import mainspring as hl
 
