@@ -91,10 +91,10 @@ def replicate_edges(s: Lowering) -> Lowering:
     evaluator = Evaluator(s.pipe, {}, {})
     if len(s.tiles) == 1 and s.glb is None:
         box = s.tiles[0].boxes
-        tapped = {id(f): [tap_inner_reads(f, k, d, [box[s.pipe.name(f)]], inside, _index_function, evaluator)
+        tapped = {id(f): [tap_inner_reads(f, k, d, [box[s.pipe.name(f)]], inside, index_function, evaluator)
                           for k, d in enumerate(s.defs(f))] for f in region.buffered}
     else:  # the taps' boxes inferred again over the tiles
-        tapped, s = tap_over_tiles(s, inside, _index_function, evaluator)
+        tapped, s = tap_over_tiles(s, inside, index_function, evaluator)
     defs = {id(f): [_unclamp(f, k, d, kinds, reads) for k, d in enumerate(tapped[id(f)])] for f in region.buffered}
     ext = _extended_dims(s, kinds, reads)
     s = _Extension(s, kinds, defs, reads, ext).run() if any(ext.values()) else replace(s, definitions=defs)
@@ -154,7 +154,7 @@ def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: l
         if not isinstance(g, Function) or id(g) not in kinds:
             return None
         args = [simplify(a) for a in c.args]
-        split = [_index_function(a) for a in args]
+        split = [index_function(a) for a in args]
         shown = ", ".join(ir.to_string(a) for a in args)
         if any(p is None for p in split):
             return None  # not an index function of one affine form: `ops` says why
@@ -166,7 +166,7 @@ def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: l
     return map_definition_calls(d, visit)
 
 
-def _index_function(e: ir.Expr) -> tuple[ir.Expr, ir.Expr | None] | None:
+def index_function(e: ir.Expr) -> tuple[ir.Expr, ir.Expr | None] | None:
     """(a, None) for an index `ops` takes as it is; (a, f) for f(a), f an expression of `_V` with constants only
     and a the one affine form of the loops in e (x - 1 in max(min(x - 1, 9), 0)); None otherwise."""
     nodes = list(ir.walk(e))

@@ -289,7 +289,8 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
         one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
         plan_planes(pipe, plan, one.x_dim, scalars(plan))
     whole = {**plan.planes, id(accelerated): plan.planes.get(id(accelerated), []) + ([channel] if channel else [])}
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers, whole)
+    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers, whole,
+                            frozenset(id(f) for f in streams))
     # a transposed stream (`im(y, x)`) carries a pixel a transfer, as a stream of channels taken one at a time does
     plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan)) | (
         transposed(pipe, plan, plan.lanes.x_dim) & {id(f) for f in streams})

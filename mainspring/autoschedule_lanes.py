@@ -8,7 +8,9 @@ one-lane rules hold) when the rates cannot be met:
 - a rate that is not a whole number of pixels (an upsample by 2 at 3 lanes);
 - a Func read at two rates along x (a 2x downsample's and a plain stage's), also by readers of one lane under an
   output of several (a serial update's region under a table read out at k lanes): no producer's lanes divide both;
-- x read along another dimension (a transpose), or through a computed coordinate;
+- x read along another dimension (a transpose), or through a computed coordinate (but a stream read at a clamped
+  or reflected x, as the boundary conditions read it, hwlower extends on the host and reads at the affine x inside:
+  hwlower/edges.py; its rate is that affine x's);
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
@@ -27,7 +29,10 @@ from typing import TYPE_CHECKING
 from .autoschedule_memory import extent_of, tile_boxes, xy
 from .frontend import ir
 from .frontend.func import Function
+from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
+from .hwlower.edges import index_function
+from .hwlower.simplify import simplify
 
 if TYPE_CHECKING:  # autoschedule.py builds on this module
     from .autoschedule import _Plan
@@ -45,6 +50,7 @@ class LanePlan:
 
 
 READ_PORTS = 2  # a memory tile's read ports: a RAM's readers take at most this many words per cycle
+_SCALAR = 64  # the value an image's bound or a Param takes where only an index's shape matters
 REGISTER_TABLE = 4  # a table updated at computed coordinates of at most this many elements is lanes of registers
 
 
@@ -58,17 +64,19 @@ class _NoLanes(Exception):
 
 
 def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0,
-               registers: frozenset[int] = frozenset(), planes: dict[int, list[str]] | None = None) -> LanePlan:
+               registers: frozenset[int] = frozenset(), planes: dict[int, list[str]] | None = None,
+               streams: frozenset[int] = frozenset()) -> LanePlan:
     """The largest lanes <= `asked` at which every Func of `funcs` (the accelerated region and its streams,
     producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial;
     `acc_x`: the argument of the accelerated Func that is x; `registers`: the tables updated at computed
     coordinates small enough to be lanes of registers (hwlower reads them out one element per cycle). A stream
     through the GLB may take more words per cycle than a bank port moves: its buffer takes banks side by side
-    (memories/glb.py's bank_count). `planes`: id(f) -> the Vars of f unrolled whole (its planes)."""
+    (memories/glb.py's bank_count). `planes`: id(f) -> the Vars of f unrolled whole (its planes); `streams`: the
+    accelerator's inputs (ids), whose reads at a clamped or reflected x hwlower makes affine."""
     note = ""
     for k in range(asked, 0, -1):
         try:
-            got = _propagate(pipe, acc, funcs, serial, k, acc_x, registers, planes or {})
+            got = _propagate(pipe, acc, funcs, serial, k, acc_x, registers, planes or {}, streams)
         except _NoLanes as e:
             note = note or f"{asked} pixels per cycle is not reachable: {e}"
             continue
@@ -78,7 +86,7 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
 
 
 def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
-               registers: frozenset[int], planes: dict[int, list[str]]) -> LanePlan:
+               registers: frozenset[int], planes: dict[int, list[str]], streams: frozenset[int]) -> LanePlan:
     plan = LanePlan(k)
     plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
     inside = {id(f) for f in funcs}
@@ -94,7 +102,8 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             for n_def, d in enumerate(pipe.definitions(g)):
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
-                        _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped, k > 1)
+                        _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped, k > 1,
+                              id(f) in streams)
                         if k > 1:
                             _moving_read(f, g, n, xname, planes.get(id(g), []))
         if k > 1 and id(f) in registers and dims:
@@ -118,11 +127,14 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
 
 
 def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, serial: bool,
-          dims: dict[int, Fraction], stepped: set[int], unrolled: bool) -> None:
+          dims: dict[int, Fraction], stepped: set[int], unrolled: bool, extends: bool) -> None:
     """Record g's read `call` of f in `dims` (f's argument along x -> pixels per cycle) and `stepped`; `unrolled`:
-    the output has more than one lane (at one, the former one-lane rules hold: any stride, no unroll)."""
+    the output has more than one lane (at one, the former one-lane rules hold: any stride, no unroll); `extends`:
+    f is an accelerator input, which hwlower reads at the affine index under a clamp or reflection."""
     for j, a in enumerate(call.args):
         c = _coefficient(a, xname)
+        if c is None and extends:
+            c = _edge_coefficient(a, xname)
         if c is None:
             if lanes == 1:
                 continue
@@ -135,6 +147,22 @@ def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, seria
                 raise _NoLanes(f"'{f.name}' is read at two rates along x ({dims[j]} and {rate} pixels per cycle)")
         if serial and any(isinstance(m, ir.RVar) for m in ir.walk(a)):
             stepped.add(j)
+
+
+def _edge_coefficient(e: ir.Expr, name: str) -> Fraction | None:
+    """The coefficient of Var `name` in the affine index under e's clamp or reflection (mirror_image's x - 1 in
+    its select of a mod), as hwlower/edges.py splits it; None where it splits no such index. The image's bounds
+    and Params in e (`inp.extent.0`: constants by the time hwlower lowers it) are bound to a constant here: the
+    coefficient of x in the affine index does not depend on them."""
+
+    def bound(n: ir.Expr, kids: tuple[ir.Expr, ...]) -> ir.Expr:
+        scalar = isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and not n.args
+        if scalar and (n.type.is_int() or n.type.is_uint()) and n.type.can_represent(_SCALAR):
+            return ir.Const(n.type, _SCALAR)
+        return ir.rebuild(n, kids)
+
+    split = index_function(simplify(ir.transform(e, bound)))
+    return None if split is None else _coefficient(split[0], name)
 
 
 def _moving_read(f: Function, g: Function, call: ir.Call, xname: str, unrolled: list[str]) -> None:

@@ -1,0 +1,64 @@
+"""Algorithms reading the image through mirror_image, mirror_interior and repeat_image along x, with no schedule,
+for the autoscheduler's `lanes` key (test_mirrorlanes.py). Each is written in module m (`mainspring` or Halide 21)."""
+
+
+def _xy(m):
+    return m.Var("x"), m.Var("y")
+
+
+def emboss_mirror_image(m, w, h):
+    """A 3x3 emboss (i16) of the image read through mirror_image in x and y."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = _xy(m)
+    c = m.BoundaryConditions.mirror_image(inp)
+    out = m.Func("emboss")
+    out[x, y] = (m.i16(c[x + 1, y + 1]) + c[x + 1, y] + c[x, y + 1]) - (m.i16(c[x - 1, y - 1]) + c[x - 1, y] +
+                                                                         c[x, y - 1])
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+def wrap_blur(m, w, h):
+    """A 1-2-1 blur along x (u16) of the image tiled by repeat_image: the first column reads the last."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = _xy(m)
+    c = m.BoundaryConditions.repeat_image(inp, [(0, w), (0, h)])
+    out = m.Func("wrap_blur")
+    out[x, y] = m.u16(c[x - 1, y]) + 2 * m.u16(c[x, y]) + c[x + 1, y]
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+def mirror_blur_xy(m, w, h):
+    """A 5-tap blur along x then a 3-tap one along y (u16) of the image through mirror_interior."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = _xy(m)
+    c = m.BoundaryConditions.mirror_interior(inp, [(0, w), (0, h)])
+    bx, out = m.Func("bx"), m.Func("mirror_blur_xy")
+    bx[x, y] = m.u16(c[x - 2, y]) + c[x - 1, y] + c[x, y] + c[x + 1, y] + c[x + 2, y]
+    out[x, y] = (bx[x, y - 1] + 2 * bx[x, y] + bx[x, y + 1]) >> 3
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+def blur_of_mirrored_blur(m, w, h):
+    """A 1-2-1 blur along x of a Func computed inside (a 1-2-1 blur of the image) read through mirror_image."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = _xy(m)
+    c = m.BoundaryConditions.repeat_edge(inp, [(0, w), (0, h)])
+    bx, out = m.Func("bx"), m.Func("blur_of_mirrored_blur")
+    bx[x, y] = m.u16(c[x - 1, y]) + 2 * m.u16(c[x, y]) + c[x + 1, y]
+    mb = m.BoundaryConditions.mirror_image(bx, [(0, w), (0, h)])
+    out[x, y] = (mb[x - 1, y] + 2 * mb[x, y] + mb[x + 1, y]) >> 4
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+def emboss_copied(m, w, h):
+    """emboss_mirror_image written to a copy (the GLB level holds copies of the accelerator's output tile)."""
+    emboss, images = emboss_mirror_image(m, w, h)
+    x, y = _xy(m)
+    out = m.Func("emboss_out")
+    out[x, y] = emboss[x, y]
+    out.set_estimates([(0, w), (0, h)])
+    return out, images
