@@ -11,7 +11,8 @@ import functools
 import mirrorlanes_programs as progs
 import numpy as np
 import pytest
-from porting import BUILD, halide_outputs, params
+from oracle import autoscheduled, halide_outputs, pasted
+from porting import BUILD, params
 
 import mainspring as hl
 
@@ -30,8 +31,8 @@ def _schedule(algorithm, size, lanes, extra=None):
 
 @functools.cache
 def _auto(case):
-    out, result = _schedule(*AUTO[case])
-    return hl.compile(out, name=f"mirrorlanes_{case}"), result
+    algorithm, size, lanes, extra = AUTO[case]
+    return autoscheduled(algorithm, size, {"lanes": str(lanes)} | extra, name=f"mirrorlanes_{case}")
 
 
 @pytest.mark.parametrize(("case", "simulator"), params(AUTO))
@@ -60,11 +61,7 @@ def test_a_mirrored_image_at_k_lanes_is_bit_exact_near_ideal_and_its_reference_i
 def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     design, result = _auto(case)
     algorithm, size, _, _ = AUTO[case]
-    again, _ = algorithm(hl, *size)
-    namespace: dict = {}
-    exec(result.schedule_source, namespace)
-    pipe = hl.Pipeline(again)
-    namespace["schedule"](pipe.funcs(), pipe.vars())
+    again = pasted(algorithm, size, result.schedule_source)
     second = hl.compile(again, name=f"mirrorlanes_{case}")
     assert second.verilog == design.verilog and second.memory_text == design.memory_text
 
