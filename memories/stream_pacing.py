@@ -23,8 +23,11 @@ def pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fi
         if not h.is_host or h.name not in rates:
             continue  # host.out: the output stream has no rates of its own
         reads = [f for f in prog.flows if f.src is h and not f.streamed_out]
+        # A fixed copy of the stream (repeat_edge's interior) moves as the stream does: its readers set the pace.
+        copies = {f.dst.name for f in reads if f.dst.name in fixed and not f.dst.is_host}
+        readers = reads + [f for f in prog.flows if f.src.name in copies and not f.streamed_out]
         pace = list(rates[h.name])
-        for f in reads:
+        for f in readers:
             for k, step in enumerate(source_steps(f)):
                 moved = [j for j, v in enumerate(step or []) if v]
                 if step is None or len(moved) != 1 or step[moved[0]] < 0:
@@ -37,7 +40,7 @@ def pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fi
             # are (mobile's rows of 18 transfers at a reader's 4 cycles each overran its 16-pixel rows of 64)
             continue
         if fit and reads and not injective(pace, h.time_dims):
-            if not any(_reduces(f.dst) for f in reads):
+            if not any(_reduces(f.dst) for f in readers):
                 return None  # a pure reader keeps pace with the stream: running ahead would only store more
             pace = _fit_rows(pace, h.time_dims)
             if not injective(pace, h.time_dims):

@@ -107,3 +107,42 @@ def test_a_stream_slowed_to_a_scan_slows_its_copy_too(ops, simulator, build_dir)
     assert sum(b["words"] for b in design.report["buffers"]) <= 8, design.report["buffers"]
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 2 // ops * design.report["ideal_cycles"] + 8, (res.cycles, design.report["ideal_cycles"])
+
+
+def _edge_mean_threshold(width: int, height: int):
+    """A pixel against its 5x5 mean over repeat_edge(input), the sum's r.y serial (5 firings a pixel) as the
+    autoscheduler makes it under max_pes 20: repeat_edge's interior is a copy of the stream (run at its schedule)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    r = hl.RDom([(-2, 5), (-2, 5)], "r")
+    edge = hl.BoundaryConditions.repeat_edge(input_)
+    s, out = hl.Func("s"), hl.Func("thresh")
+    s[x, y] = hl.u16(0)
+    s[x, y] += hl.u16(edge[x + r.x, y + r.y])
+    out[x, y] = hl.select(hl.u16(edge[x, y]) * 25 + 100 > s[x, y], hl.u8(255), hl.u8(0))
+    out.bound(x, 0, width).bound(y, 0, height)
+    input_.dim(0).set_bounds(0, width)
+    input_.dim(1).set_bounds(0, height)
+    out.compute_root().tile(x, y, xo, yo, xi, yi, width, height).hw_accelerate(xi, xo)
+    edge.compute_at(out, xo)
+    s.compute_at(out, xo)
+    s.update(0).unroll(r.x)
+    input_.in_().compute_root().stream_to_accelerator()
+    return out
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_stream_copied_by_a_boundary_condition_is_paced_to_the_copys_readers(simulator, compile_shared, build_dir):
+    # 21x13 stream words for 17x9 pixels of 5 firings (85 cycles a row): the copy's reader steps a column every 5
+    # cycles, so the stream runs 21 words in 85 cycles (4 a word, a row a row). Before, only the stream's own
+    # readers (the copy, at one word a cycle) told its pace: it ran a row in 21 cycles and the buffer held most
+    # of the frame (repeat_edge 599 words, 1,136 at 33x9). The trade, as for a stream read directly: 4 rows of
+    # the window arrive at the reader's pace before its first pixel (1,126 cycles here for 858 before).
+    design = compile_shared(_edge_mean_threshold(17, 9), name="paced_edge_mean")
+    assert design.plan.op("host.input_im_global_wrapper").rates == (85, 4)
+    assert design.plan.op("repeat_edge_s0").rates == (85, 4)
+    words = {b["name"]: b["words"] for b in design.report["buffers"]}
+    assert words["repeat_edge"] <= 3 * 5 * 21, words  # 241 (92 live at most), was 599
+    res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
+    assert res.cycles <= design.report["ideal_cycles"] + 4 * 85 + 24, (res.cycles, design.report["ideal_cycles"])
