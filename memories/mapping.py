@@ -421,10 +421,30 @@ def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
     Reads of one stream that take different values of it (a 2x downsample's even pixels of one row and odd
     ones of the next) may each get a region of the tile of their own, written by a write port of their own with
     only the values they read (every step-th: `Dim.step`) at consecutive addresses, when that is fewer words."""
+    same = same_words(reads)
+    grouped = _read_groups(prog, buf, list(same), target.mem_tile_read_ports)
+    best = _group_banks(prog, sched, target, buf, grouped[0], same, wports, slices, first, srcs)
+    for chunks in grouped[1:]:
+        try:
+            got = _group_banks(prog, sched, target, buf, chunks, same, wports, slices, first, srcs)
+        except MemoryMappingError:
+            continue
+        if _banks_cost(got[0]) < _banks_cost(best[0]):
+            best = got
+    return best
+
+
+def _banks_cost(banks: list[Bank]) -> tuple[int, int]:
+    return sum(b.tiles for b in banks), sum(b.words for b in banks)
+
+
+def _group_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, chunks: list[list[Read]],
+                 same: dict[Read, list[Read]], wports: WritePorts, slices: int, first: int,
+                 srcs: Sequence[tuple[_Source, Stmt]]) -> tuple[list[Bank], dict[str, str]]:
+    """`_addressed_group`'s banks for one grouping of its reads, a tile's read ports each."""
     banks: list[Bank] = []
     served: dict[str, str] = {}
-    same = same_words(reads)
-    for chunk in _read_groups(prog, buf, list(same), target.mem_tile_read_ports):
+    for chunk in chunks:
         mine = [(lane, src) for (_, lane), src in srcs
                 if any(r.flow.src is src and r.flow.src_lane == lane for r in chunk)]
         parts = [(chunk, region_layout(prog, sched, buf, chunk, mine))]
@@ -472,15 +492,24 @@ def same_words(reads: list[Read]) -> dict[Read, list[Read]]:
     return {group[0]: group for group in out.values()}
 
 
-def _read_groups(prog: Program, buf: str, reads: list[Read], per: int) -> list[list[Read]]:
-    """The reads in groups of `per`, neighbours in the buffer together (ordered by the least element each reads,
-    outermost dimension first), so that each group's hull is small where reads touch disjoint parts."""
-    def least(r: Read) -> tuple[int, ...]:
+def _read_groups(prog: Program, buf: str, reads: list[Read], per: int) -> list[list[list[Read]]]:
+    """Groupings of the reads in groups of `per`: neighbours in the buffer together (ordered by the least element
+    each reads, outermost dimension first), so that each group's hull is small where reads touch disjoint parts;
+    and, where reads step over the buffer, those on one grid together first. A pyramid's rows read at 2y + j:
+    taps j and j + 2 take the same even (odd) rows an output row apart, a bank of half the rows each, where
+    neighbours (j, j + 1) hold every row twice over (autoprobe13's pyr_down: 59 words for 37 at 9x5)."""
+    def span(r: Read) -> Elements:
         load = next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
-        return tuple(reversed([e[0] for e in element_hull(load.index, r.flow.dst, r.port.lane, r.port.domain)]))
+        return tuple(reversed(element_hull(load.index, r.flow.dst, r.port.lane, r.port.domain)))
 
-    ordered = sorted(reads, key=lambda r: (least(r), reads.index(r)))
-    return [ordered[j: j + per] for j in range(0, len(ordered), per)]
+    out: list[list[list[Read]]] = []
+    for grid in (False, True):
+        ordered = sorted(reads, key=lambda r: (tuple(lo % step for lo, _, step in span(r)) if grid else (),
+                                               tuple(lo for lo, _, _ in span(r)), reads.index(r)))
+        chunks = [ordered[j: j + per] for j in range(0, len(ordered), per)]
+        if chunks not in out:
+            out.append(chunks)
+    return out
 
 
 def element_hull(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tuple[Dim, ...]) -> Elements:

@@ -5,7 +5,9 @@ design on a fresh copy. The two findings fixed: a scan down the columns as the o
 ...`) at 2 lanes was refused by hwlower, the autoscheduler's own schedule (its update kept one lane under an output
 of two); a planar RGB output whose planes read alike (demosaic's `select(c == 0, red, c == 1, green, blue)`) at 2
 lanes ran plane after plane, holding its producer whole (919 words for 50, 2.3x the cycles): its planes are now
-unrolled, a pixel's three values per lane. Figures: BENCHMARKS.md "Helper autoprobe13, session 29"."""
+unrolled, a pixel's three values per lane. Figures: BENCHMARKS.md "Helper autoprobe13, session 29". The pyramid
+down at 1 lane banked its rows read at 2y + j as taps (0, 1) and (2, 3), each bank every row (65 words for 43): its
+banks now pair taps on one grid, (0, 2) and (1, 3) (helper pyrdown, session 29)."""
 
 import functools
 
@@ -25,6 +27,7 @@ AUTO = {"col_prefix_13x7_l2": (progs.col_prefix, (13, 7), {"lanes": "2"}),
         "median9_17x9_l2": (progs.median9, (17, 9), {"lanes": "2"}),
         "histeq_17x5": (progs.histeq, (17, 5), {}),
         "i32_mix_17x5_l2": (progs.i32_mix, (17, 5), {"lanes": "2"}),
+        "pyr_down_9x5": (progs.pyr_down, (9, 5), {}),
         "pyr_down_9x5_l2": (progs.pyr_down, (9, 5), {"lanes": "2"}),
         "copies_sobel_31x9_glb11x9": (progs.copies_sobel, (31, 9), {"glb_tile": "11x9"}),
         "value_sat_17x5_l2": (progs.value_sat, (17, 5), {"lanes": "2"})}
