@@ -352,6 +352,10 @@ def realised_box(fn: Function, box: Box, steps: dict[int, int], shifted: bool,
     for dim, d in steps.items():
         box[dim] = _aligned_range(box[dim], d, 0)
     box = grow(box)
+    # again after what the updates write of it (a RAM scattered past the steps its first pass reads at b % 4:
+    # fuzz 160907's [0, 7] grown to [0, 98], not whole steps)
+    for dim, d in steps.items():
+        box[dim] = _aligned_range(box[dim], d, 0)
     # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
     return (union(box, rounded_up(fn, pre, shifts=True)) if shifted else box), box
 
