@@ -543,8 +543,8 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         return self
 
     # ---- evaluation ----
-    def realize(self, sizes):
-        """Evaluate the algorithm over [0, size) in each dimension with the NumPy reference."""
+    def realize(self, sizes, target=None):
+        """Evaluate over [0, size) in each dimension with the NumPy reference (Halide's JIT's on any target)."""
         from .pipeline import Pipeline
 
         if self._fn.tuple_layout is not None:  # Halide's Realization: one buffer per element

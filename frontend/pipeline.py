@@ -492,9 +492,12 @@ class Pipeline:
 
         self.given[0].requirements.append(make_requirement(condition, error_args))
 
-    def realize(self, sizes, param_values=None):
+    def realize(self, sizes, param_values=None, target=None):
         from .evaluate import realize
+        from .targets import Target
 
+        if isinstance(param_values, Target):  # Halide's realize(sizes, target): the reference is every CPU's result
+            param_values = None
         self.check_schedule()
         return realize(self, sizes, param_values)
 

@@ -117,6 +117,7 @@ from .frontend.operators import min_ as min  # noqa: A004
 from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
 from .frontend.schedule import LoopAlignStrategy, LoopLevel, MemoryType, Partition, PrefetchBoundStrategy, TailStrategy
+from .frontend.targets import Target, get_host_target, get_jit_target_from_environment, get_target_from_environment
 from .frontend.types import Bool, Float, Int, Type, UInt
 from .frontend.utility import concat_bits, evaluate, extract_bits, lambda_func
 from .frontend.vars import Range, RDom, RVar, Var, _
@@ -151,4 +152,5 @@ __all__ = [
     "CGRA", "Design", "SimulationResult", "compile",
     "Generator", "GeneratorContext", "GeneratorParam", "InputBuffer", "InputScalar", "OutputBuffer", "TargetFeature",
     "funcs", "generator", "vars",
+    "Target", "get_host_target", "get_jit_target_from_environment", "get_target_from_environment",
 ]

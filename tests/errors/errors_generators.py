@@ -136,8 +136,8 @@ def _():
 
 
 @case("algorithm", "A GeneratorContext with a CPU target", (
-    "{at}: GeneratorContext('host'): the target is the accelerator, an hl.CGRA(...) (or nothing, for the "
-    "default array); CPU targets do not apply"))
+    "{at}: GeneratorContext('host'): the target is the accelerator, an hl.CGRA(...), or "
+    "hl.Target(\"host-clockwork\") or nothing for the default array; CPU targets do not apply"))
 def generator_context_of_a_cpu():
     gen = _generator()
     with hl.GeneratorContext("host"):  # <-

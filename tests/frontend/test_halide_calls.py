@@ -161,3 +161,41 @@ def test_schedule_calls_take_halide_s_keyword_arguments(capsys, halide):
     assert f._fn.definitions[0].schedule.dim_names() == ["xi", "yi", "x", "y"]
     with pytest.raises(hl.HalideError, match=r"tile takes .* got 3 arguments besides the tail \(keywords xi\)"):
         f.tile(x, y, xi=xi)
+
+
+def test_a_target_names_its_features_and_realize_takes_one(halide):
+    """hl.Target as Halide 21's: `realize(sizes, target)` computes what Halide's JIT computes (the reference);
+    Halide-to-Hardware's "host-clockwork" has the Clockwork feature, and a GeneratorContext of it is the default
+    array, where a generator takes its Clockwork branch (a CPU target is refused: tests/errors)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    f = hl.Func("f")
+    f[x, y] = x * 3 + y
+    g = halide.Func("f")
+    g[halide.Var("x"), halide.Var("y")] = halide.Var("x") * 3 + halide.Var("y")
+    want = np.asarray(g.realize([4, 3], halide.get_jit_target_from_environment()))
+    assert np.array_equal(np.asarray(f.realize([4, 3], hl.get_jit_target_from_environment())), want)
+    assert np.array_equal(np.asarray(hl.Pipeline(f).realize([4, 3], hl.get_host_target())), want)
+    clockwork = hl.Target("host-clockwork")
+    assert clockwork.has_feature(hl.TargetFeature.Clockwork) and not clockwork.has_feature(hl.TargetFeature.AVX2)
+    assert not hl.Target("host").has_feature(hl.TargetFeature.Clockwork)
+    assert hl.Target("host").with_feature(hl.TargetFeature.Clockwork) == clockwork
+
+    @hl.generator(name="branches")
+    class Branches(hl.Generator):
+        input = hl.InputBuffer(hl.UInt(16), 2)
+        output = hl.OutputBuffer(hl.UInt(16), 2)
+
+        def generate(self):
+            x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+            hw_input, hw_output = hl.funcs("hw_input hw_output")
+            hw_input[x, y] = self.input[x, y]
+            hw_output[x, y] = hw_input[x, y] + 1
+            self.output[x, y] = hw_output[x, y]
+            if self.target().has_feature(hl.TargetFeature.Clockwork):
+                self.output.bound(x, 0, 8).bound(y, 0, 8)
+                hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+                hw_input.compute_root().stream_to_accelerator()
+
+    with hl.GeneratorContext(clockwork):
+        design = hl.compile(Branches(), name="target_branches")
+    assert design.report["ideal_cycles"] == 64
