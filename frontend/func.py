@@ -556,16 +556,16 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         return Pipeline(self).realize(sizes)
 
     # ---- wrappers ----
-    def clone_in(self, consumer) -> Func:
-        """Halide's clone_in: `consumer` (a Func or a list) reads a copy of this Func, scheduled apart."""
+    def clone_in(self, f=None, fs=None) -> Func:
+        """Halide's clone_in: `f` (or the list `fs`) reads a copy of this Func, scheduled apart."""
         from .wrappers import make_clone
 
-        return make_clone(self, consumer)
+        return make_clone(self, f if fs is None else fs)
 
-    def in_(self, consumer=None) -> Func:
+    def in_(self, f=None, fs=None) -> Func:  # Halide's keywords: in_(f=g), in_(fs=[g, h])
         from .wrappers import make_wrapper
 
-        return make_wrapper(self, consumer)
+        return make_wrapper(self, f if fs is None else fs)
 
 
 def _loop_level(f, v, call: str, loc: SourceLoc, owner: str) -> LoopLevel:

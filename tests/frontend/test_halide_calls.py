@@ -161,6 +161,9 @@ def test_schedule_calls_take_halide_s_keyword_arguments(capsys, halide):
     assert f._fn.definitions[0].schedule.dim_names() == ["xi", "yi", "x", "y"]
     with pytest.raises(hl.HalideError, match=r"tile takes .* got 3 arguments besides the tail \(keywords xi\)"):
         f.tile(x, y, xi=xi)
+    g = hl.Func("g")
+    g[x, y] = f[x, y] + 1
+    assert f.in_(f=g).name() == f.in_(g).name() and f.in_(fs=[g]).name() == f.in_([g]).name()
 
 
 def test_a_target_names_its_features_and_realize_takes_one(halide):
