@@ -317,8 +317,12 @@ class StageScheduling:
                  "inners": [b["xi"], b["yi"]], "factors": [b["xfactor"], b["yfactor"]]}
         outers = b.get("outers", b["previous"])
         if not len(b["previous"]) == len(outers) == len(b["inners"]) == len(b["factors"]):
-            raise HalideError(f"{user_location()}: In schedule for {self._owner_name()}: tile's lists of dimensions "
-                              "and factors must have the same length")
+            names = ", ".join(var_name(v, "tile") for v in b["previous"])
+            raise HalideError(
+                f"{user_location()}: In schedule for {self._owner_name()}: tile's lists name {len(b['previous'])} "
+                f"dimensions ({names}) but {len(outers)} outer loops, {len(b['inners'])} inner loops and "
+                f"{len(b['factors'])} factors; give one of each per dimension, e.g. tile([x, y], [xo, yo], "
+                "[xi, yi], [8, 8])")
         for old, outer, inner, factor in zip(b["previous"], outers, b["inners"], b["factors"], strict=True):
             self.split(old, outer, inner, factor, tail)
         return self.reorder(*b["inners"], *outers)

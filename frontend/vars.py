@@ -121,10 +121,8 @@ class RDom(ExprLike):
 
     def __init__(self, *args, name: str | None = None, region=None, buffer=None, image_param=None):
         # region / buffer / image_param: Halide's keywords for its three constructors
-        given = [v for v in (region, buffer, image_param) if v is not None]
-        if len(given) + bool(given and args) > 1:
-            raise HalideError(f"{user_location()}: RDom takes one of region, buffer or image_param")
-        ranges, name = _parse_rdom_args(tuple(given) + args, name)
+        given = tuple(v for v in (region, buffer, image_param) if v is not None)
+        ranges, name = _parse_rdom_args(given + args, name)
         if not ranges:
             raise HalideError("RDom needs at least one Range(min, extent)")
         self._name = name if name is not None else f"r{next(_rdom_anon)}"
