@@ -53,6 +53,11 @@ class Var(ExprLike):
         return f"<mainspring.Var '{self._name}'>"
 
 
+# Halide's hl._0 ... hl._9: the implicit variables by name (a wrapper of an ImageParam, `input.in_()`, is defined
+# over them: `input.in_().unroll(hl._2)`).
+_0, _1, _2, _3, _4, _5, _6, _7, _8, _9 = (Var.implicit(i) for i in range(10))
+
+
 class Range:
     """A (min, extent) pair for an RDom dimension."""
 

@@ -17,6 +17,7 @@ BENCHMARKS.md session 11), so the loop runs serially and the design's report say
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -145,13 +146,19 @@ def _waits(lp: StageLoop, blocked: tuple[Function, int] | None) -> str | None:
 def _together_call(g: Function, dim: str) -> str:
     """The schedule call that makes g's values along dim in one firing. An accelerator input's transfer holds
     the leading dimensions of its stream order (hwlower/streams.py), so dim must lead it first."""
-    call = f"{user_handle(g)}.unroll({dim})"
+    call = f"{user_handle(g)}.unroll({_spelled(dim)})"
     if g.placement.accelerator_input is None:
         return call
     order = stream_dims(g)
     if order[0] == dim:
         return call
-    return f"{user_handle(g)}.reorder({', '.join((dim, *(a for a in order if a != dim)))}).unroll({dim})"
+    rest = (_spelled(a) for a in order if a != dim)
+    return f"{user_handle(g)}.reorder({', '.join((_spelled(dim), *rest))}).unroll({_spelled(dim)})"
+
+
+def _spelled(dim: str) -> str:
+    """A dimension as user code names it: Halide's implicit variables (an ImageParam wrapper's) are hl._0 ..."""
+    return f"hl.{dim}" if re.fullmatch(r"_[0-9]", dim) else dim
 
 
 def _note(f: Function, d: Definition, k: int, lp: StageLoop, why: str) -> str:

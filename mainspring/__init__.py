@@ -120,7 +120,7 @@ from .frontend.schedule import LoopAlignStrategy, LoopLevel, MemoryType, Partiti
 from .frontend.targets import Target, get_host_target, get_jit_target_from_environment, get_target_from_environment
 from .frontend.types import Bool, Float, Int, Type, UInt
 from .frontend.utility import concat_bits, evaluate, extract_bits, lambda_func
-from .frontend.vars import Range, RDom, RVar, Var, _
+from .frontend.vars import Range, RDom, RVar, Var, _, _0, _1, _2, _3, _4, _5, _6, _7, _8, _9
 from .target import CGRA
 
 __all__ = [

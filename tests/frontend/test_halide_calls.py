@@ -202,3 +202,7 @@ def test_a_target_names_its_features_and_realize_takes_one(halide):
     with hl.GeneratorContext(clockwork):
         design = hl.compile(Branches(), name="target_branches")
     assert design.report["ideal_cycles"] == 64
+
+
+def test_implicit_variables_by_name_are_halide_s(halide):
+    assert [getattr(hl, f"_{i}").name() for i in range(10)] == [getattr(halide, f"_{i}").name() for i in range(10)]

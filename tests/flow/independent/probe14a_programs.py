@@ -207,6 +207,31 @@ def keyword_calls_blur(m):
     return output, {"input": inp}, [12, 8]
 
 
+def image_wrapper_channels(m, lanes_fix=True):
+    """A 3x3 box per channel of an interleaved RGB image read through `input.in_()` (the stream), 3 channels per
+    cycle; the wrapper's dimensions are Halide's implicit variables, so the fix its note gives (lanes_fix) is
+    `input.in_().reorder(hl._2, hl._0, hl._1).unroll(hl._2)`."""
+    inp = m.ImageParam(m.UInt(8), 3, "input")
+    x, y, c = _vars(m, "x y c")
+    box, hw_output, output = m.Func("box"), m.Func("hw_output"), m.Func("output")
+    r = m.RDom([(0, 3), (0, 3)])
+    box[x, y, c] = m.u16(0)
+    box[x, y, c] += m.u16(inp[x + r.x, y + r.y, c])
+    hw_output[x, y, c] = box[x, y, c] / 9
+    output[x, y, c] = m.u8(hw_output[x, y, c])
+    if _hw(m):
+        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+        output.bound(x, 0, 8).bound(y, 0, 6).bound(c, 0, 3)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 6).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
+        hw_output.unroll(c)
+        box.compute_at(hw_output, xo).unroll(c)
+        box.update().unroll(r.x).unroll(r.y).unroll(c)
+        stream = inp.in_().compute_root().stream_to_accelerator()
+        if lanes_fix:
+            stream.reorder(m._2, m._0, m._1).unroll(m._2)
+    return output, {"input": inp}, [8, 6, 3]
+
+
 CASES = {f.__name__: f for f in (cascade_glb, mobile_channels_per_transfer, down_sample_stride3_unrolled,
                                  up_sample_host_tiles, accumulation_coreir_schedule, histogram_256_bins,
-                                 keyword_calls_blur)}
+                                 keyword_calls_blur, image_wrapper_channels)}

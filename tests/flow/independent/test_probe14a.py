@@ -47,3 +47,14 @@ def test_the_serial_channel_lanes_note_gives_a_call_that_keeps_them():
     assert not fixed.report.get("notes") and fixed.report["ideal_cycles"] == 8 * 8 * 4
     assert fixed.report["predicted_cycles"] < serial.report["predicted_cycles"]
 
+
+
+def test_the_note_names_an_image_wrappers_dimensions_as_halides_implicit_variables():
+    """An ImageParam's wrapper is defined over Halide's _0, _1, _2; the note spells them hl._0 ... (Halide's
+    names), and its call, applied (image_wrapper_channels, simulated above), keeps the lanes."""
+    serial = hl.compile(progs.image_wrapper_channels(hl, lanes_fix=False)[0], name="probe14a_wrapper_serial")
+    assert serial.report["notes"][0].endswith("(input.in_().reorder(hl._2, hl._0, hl._1).unroll(hl._2))")
+    fixed = _design("image_wrapper_channels")
+    # the 10 x 8 input's transfers, a pixel's 3 channels each, against a channel each without the fix
+    assert not fixed.report.get("notes") and fixed.report["ideal_cycles"] == 10 * 8
+    assert serial.report["ideal_cycles"] == 3 * 10 * 8
