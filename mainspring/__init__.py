@@ -124,7 +124,7 @@ from .frontend.vars import Range, RDom, RVar, Var, _, _0, _1, _2, _3, _4, _5, _6
 from .target import CGRA
 
 __all__ = [
-    "_",
+    "_", "_0", "_1", "_2", "_3", "_4", "_5", "_6", "_7", "_8", "_9",
     "AutoschedulerParams", "AutoSchedulerResults",
     "HalideError", "MismatchError", "ScheduleError",
     "Expr", "absd", "cast", "clamp", "i8", "i16", "i32", "mux", "saturating_cast", "select", "u8", "u16", "u32",
