@@ -364,10 +364,10 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         self._require_defined("specialize")
         return stage_state(self._fn, 0)
 
-    def update(self, i: int = 0) -> Stage:
+    def update(self, idx: int = 0) -> Stage:
         from .library import no_update_hint
 
-        n = len(self._fn.definitions) - 1
+        i, n = idx, len(self._fn.definitions) - 1
         if not 0 <= i < n:
             raise HalideError(
                 f"{user_location()}: Call to update with index larger than last defined update stage for Func "
@@ -405,21 +405,22 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         self._require_defined("print_loop_nest")
         print(loop_nest(self), end="")
 
-    def compute_at(self, f, v=None):
-        self._fn.placement.compute = _loop_level(f, v, "compute_at", user_location(), self._fn.name)
+    # Parameter names are Halide's (its Python bindings take them as keywords: `bound(var=x, min=0, extent=8)`).
+    def compute_at(self, f, var=None):
+        self._fn.placement.compute = _loop_level(f, var, "compute_at", user_location(), self._fn.name)
         return self
 
-    def store_at(self, f, v=None):
-        self._fn.placement.store = _loop_level(f, v, "store_at", user_location(), self._fn.name)
+    def store_at(self, f, var=None):
+        self._fn.placement.store = _loop_level(f, var, "store_at", user_location(), self._fn.name)
         return self
 
-    def bound(self, v, min, extent):  # noqa: A002 - Halide's names
-        return self._bound(v, min, extent, "bound")
+    def bound(self, var, min, extent):  # noqa: A002 - Halide's names
+        return self._bound(var, min, extent, "bound")
 
-    def set_estimate(self, v, min, extent):  # noqa: A002 - Halide's names
+    def set_estimate(self, var, min, extent):  # noqa: A002 - Halide's names
         """The size the Func is expected to be computed at (for the autoscheduler; not a bound)."""
         self._require_defined("set_estimate")
-        name = var_name(v, "set_estimate")
+        name = var_name(var, "set_estimate")
         if name not in self._fn.args:
             raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': set_estimate({name}, ...): "
                                 f"'{self._fn.name}' has no variable {name} (its variables are "
@@ -438,17 +439,17 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
             self.set_estimate(v, lo, ext)
         return self
 
-    def bound_extent(self, v, extent):
-        return self._bound(v, None, extent, "bound_extent")
+    def bound_extent(self, var, extent):
+        return self._bound(var, None, extent, "bound_extent")
 
-    def align_bounds(self, v, modulus, remainder=0):
+    def align_bounds(self, var, modulus, remainder=0):
         """Compute a region whose min is remainder modulo `modulus` and whose extent is a multiple of it (the
         region grows; bounds inference applies it)."""
-        return self._align(v, modulus, remainder, "align_bounds")
+        return self._align(var, modulus, remainder, "align_bounds")
 
-    def align_extent(self, v, modulus):
+    def align_extent(self, var, modulus):
         """Compute a region whose extent is a multiple of `modulus`, from the same min."""
-        return self._align(v, modulus, None, "align_extent")
+        return self._align(var, modulus, None, "align_extent")
 
     def _align(self, v, modulus, remainder, call):
         loc = user_location()
@@ -542,8 +543,8 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         return self
 
     # ---- evaluation ----
-    def realize(self, sizes):
-        """Evaluate the algorithm over [0, size) in each dimension with the NumPy reference."""
+    def realize(self, sizes, target=None):
+        """Evaluate over [0, size) in each dimension with the NumPy reference (Halide's JIT's on any target)."""
         from .pipeline import Pipeline
 
         if self._fn.tuple_layout is not None:  # Halide's Realization: one buffer per element
@@ -555,16 +556,16 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         return Pipeline(self).realize(sizes)
 
     # ---- wrappers ----
-    def clone_in(self, consumer) -> Func:
-        """Halide's clone_in: `consumer` (a Func or a list) reads a copy of this Func, scheduled apart."""
+    def clone_in(self, f=None, fs=None) -> Func:
+        """Halide's clone_in: `f` (or the list `fs`) reads a copy of this Func, scheduled apart."""
         from .wrappers import make_clone
 
-        return make_clone(self, consumer)
+        return make_clone(self, f if fs is None else fs)
 
-    def in_(self, consumer=None) -> Func:
+    def in_(self, f=None, fs=None) -> Func:  # Halide's keywords: in_(f=g), in_(fs=[g, h])
         from .wrappers import make_wrapper
 
-        return make_wrapper(self, consumer)
+        return make_wrapper(self, f if fs is None else fs)
 
 
 def _loop_level(f, v, call: str, loc: SourceLoc, owner: str) -> LoopLevel:

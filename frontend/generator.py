@@ -33,9 +33,14 @@ class GeneratorContext:
     def __init__(self, target=None, autoscheduler_params=None):
         from mainspring.target import CGRA
 
+        from .targets import Target
+
+        if isinstance(target, Target) and target.has_feature(TargetFeature.Clockwork):
+            target = None  # Halide-to-Hardware's target string ("host-clockwork"): the accelerator it names
         if target is not None and not isinstance(target, CGRA):
             raise HalideError(f"{user_location()}: GeneratorContext({target!r}): the target is the accelerator, an "
-                              "hl.CGRA(...) (or nothing, for the default array); CPU targets do not apply")
+                              "hl.CGRA(...), or hl.Target(\"host-clockwork\") or nothing for the default array; "
+                              "CPU targets do not apply")
         self._target = target or CGRA()
         self._autoscheduler = autoscheduler_params
         self._tokens: list[contextvars.Token] = []

@@ -187,7 +187,8 @@ class _ShapeDim:
 class ImageParam:
     """An input image of a pipeline: `ImageParam(hl.UInt(8), 2, "input")`; `input[x, y]`."""
 
-    def __init__(self, type_: Type, dims: int, name: str | None = None):
+    def __init__(self, type: Type, dimensions: int, name: str | None = None):  # noqa: A002 - Halide's names
+        type_, dims = type, dimensions
         if not isinstance(type_, Type):
             raise HalideError(f"ImageParam takes a type first (e.g. hl.UInt(8)), got {type_!r}")
         self._param = Parameter(name if name is not None else f"p{next(_buf_anon)}", type_, dims, "image", self)
@@ -315,7 +316,8 @@ class Param(ExprLike):
 
     __slots__ = ("_param", "_value")
 
-    def __init__(self, type_: Type, name: str | None = None, value=None):
+    def __init__(self, type: Type, name: str | None = None, value=None):  # noqa: A002 - Halide's names
+        type_ = type
         if not isinstance(type_, Type):
             raise HalideError(f"Param takes a type first (e.g. hl.UInt(8)), got {type_!r}")
         self._param = Parameter(name if name is not None else f"p{next(_buf_anon)}", type_, 0, "scalar", self)

@@ -464,7 +464,7 @@ class Pipeline:
 
         return pipeline_vars(self)
 
-    def apply_autoscheduler(self, target, params):
+    def apply_autoscheduler(self, target, autoscheduler_params):  # Halide's parameter names
         """Halide's interface: schedule the algorithm for `target` (an `hl.CGRA`) with
         `hl.AutoschedulerParams("Mainspring", {...})`; the result's `schedule_source` is the schedule as Python."""
         from mainspring.autoschedule import apply_autoscheduler
@@ -472,8 +472,8 @@ class Pipeline:
 
         _refuse_scheduled(self)
         if len(self.outputs) == 1:
-            return apply_autoscheduler(self, target, params)
-        return apply_to_outputs(self, target, params)  # several outputs (or a Tuple's elements)
+            return apply_autoscheduler(self, target, autoscheduler_params)
+        return apply_to_outputs(self, target, autoscheduler_params)  # several outputs (or a Tuple's elements)
 
     def fuse_outputs(self) -> Pipeline:
         """mainspring's: compute the pipeline's several outputs as the elements of one Tuple Func `hw_outputs`, as
@@ -492,9 +492,12 @@ class Pipeline:
 
         self.given[0].requirements.append(make_requirement(condition, error_args))
 
-    def realize(self, sizes, param_values=None):
+    def realize(self, sizes, param_values=None, target=None):
         from .evaluate import realize
+        from .targets import Target
 
+        if isinstance(param_values, Target):  # Halide's realize(sizes, target): the reference is every CPU's result
+            param_values = None
         self.check_schedule()
         return realize(self, sizes, param_values)
 

@@ -206,6 +206,21 @@ def _var_names(args, what, st: StageSchedule):
     return [st.aliases.get(n, n) for n in (var_name(a, what) for a in args)]
 
 
+_TILE_FORMS = {False: (("x", "y", "xo", "yo", "xi", "yi", "xfactor", "yfactor"), ("x", "y", "xi", "yi", "xfactor",
+                                                                                  "yfactor")),
+               True: (("previous", "outers", "inners", "factors"), ("previous", "inners", "factors"))}
+
+
+def _tile_arguments(args: tuple, kwargs: dict, vector: bool, where: str) -> dict:
+    """tile's arguments by the names of the overload they fit (Halide's parameter names)."""
+    for names in _TILE_FORMS[vector]:
+        if len(args) + len(kwargs) == len(names) and set(kwargs) <= set(names[len(args):]):
+            return {**dict(zip(names, args)), **kwargs}
+    forms = " or ".join(f"({', '.join(n)}[, tail])" for n in _TILE_FORMS[vector])
+    keywords = f" (keywords {', '.join(kwargs)})" if kwargs else ""
+    raise HalideError(f"{where}tile takes {forms}, got {len(args) + len(kwargs)} arguments besides the tail{keywords}")
+
+
 class StageScheduling:
     """The loop-transformation calls shared by `Func` (its pure stage) and `Stage` (an update)."""
 
@@ -287,25 +302,30 @@ class StageScheduling:
         st.directives.append(Reorder(tuple(names), loc))
         return self
 
-    def tile(self, x, y, *rest):
-        """tile(x, y, xo, yo, xi, yi, xf, yf[, tail]) or tile(x, y, xi, yi, xf, yf[, tail])."""
-        tail = TailStrategy.Auto
-        if rest and isinstance(rest[-1], TailStrategy):
-            tail, rest = rest[-1], rest[:-1]
-        if len(rest) == 6:
-            xo, yo, xi, yi, xf, yf = rest
-        elif len(rest) == 4:
-            xi, yi, xf, yf = rest
-            xo, yo = x, y
-        else:
+    def tile(self, *args, **kwargs):
+        """Halide's four overloads, positional or by its keywords: tile(x, y, xo, yo, xi, yi, xfactor,
+        yfactor[, tail]), tile(x, y, xi, yi, xfactor, yfactor[, tail]), and over lists of dimensions
+        tile(previous, outers, inners, factors[, tail]) and tile(previous, inners, factors[, tail])."""
+        kwargs = dict(kwargs)
+        tail = kwargs.pop("tail", TailStrategy.Auto)
+        if args and isinstance(args[-1], TailStrategy):
+            tail, args = args[-1], args[:-1]
+        vector = (bool(args) and isinstance(args[0], (list, tuple))) or "previous" in kwargs
+        b = _tile_arguments(args, kwargs, vector, f"{user_location()}: In schedule for {self._owner_name()}: ")
+        if not vector:
+            b = {"previous": [b["x"], b["y"]], "outers": [b.get("xo", b["x"]), b.get("yo", b["y"])],
+                 "inners": [b["xi"], b["yi"]], "factors": [b["xfactor"], b["yfactor"]]}
+        outers = b.get("outers", b["previous"])
+        if not len(b["previous"]) == len(outers) == len(b["inners"]) == len(b["factors"]):
+            names = ", ".join(var_name(v, "tile") for v in b["previous"])
             raise HalideError(
-                f"{user_location()}: In schedule for {self._owner_name()}: tile takes (x, y, xo, yo, xi, yi, "
-                f"xfactor, yfactor[, tail]) or (x, y, xi, yi, xfactor, yfactor[, tail]), got {len(rest) + 2} "
-                "arguments besides the tail"
-            )
-        self.split(x, xo, xi, xf, tail)
-        self.split(y, yo, yi, yf, tail)
-        return self.reorder(xi, yi, xo, yo)
+                f"{user_location()}: In schedule for {self._owner_name()}: tile's lists name {len(b['previous'])} "
+                f"dimensions ({names}) but {len(outers)} outer loops, {len(b['inners'])} inner loops and "
+                f"{len(b['factors'])} factors; give one of each per dimension, e.g. tile([x, y], [xo, yo], "
+                "[xi, yi], [8, 8])")
+        for old, outer, inner, factor in zip(b["previous"], outers, b["inners"], b["factors"], strict=True):
+            self.split(old, outer, inner, factor, tail)
+        return self.reorder(*b["inners"], *outers)
 
     def _for_type(self, kind: str, v, factor, tail):
         loc = user_location()
@@ -322,17 +342,18 @@ class StageScheduling:
         self._stage().directives.append(ForType(kind, name, loc))
         return self
 
-    def unroll(self, v, factor=None, tail: TailStrategy = TailStrategy.Auto):
-        return self._for_type("unroll", v, factor, tail)
+    # Parameter names are Halide's (its Python bindings take them as keywords: `unroll(var=x, factor=2)`).
+    def unroll(self, var, factor=None, tail: TailStrategy = TailStrategy.Auto):
+        return self._for_type("unroll", var, factor, tail)
 
-    def vectorize(self, v, factor=None, tail: TailStrategy = TailStrategy.Auto):
-        return self._for_type("vectorize", v, factor, tail)
+    def vectorize(self, var, factor=None, tail: TailStrategy = TailStrategy.Auto):
+        return self._for_type("vectorize", var, factor, tail)
 
-    def parallel(self, v, factor=None, tail: TailStrategy = TailStrategy.Auto):
-        return self._for_type("parallel", v, factor, tail)
+    def parallel(self, var, task_size=None, tail: TailStrategy = TailStrategy.Auto):
+        return self._for_type("parallel", var, task_size, tail)
 
-    def serial(self, v):
-        name, = _var_names((v,), "serial", self._stage())
+    def serial(self, var):
+        name, = _var_names((var,), "serial", self._stage())
         self._find(name, f"serial({name})")
         return self
 

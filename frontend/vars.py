@@ -53,6 +53,11 @@ class Var(ExprLike):
         return f"<mainspring.Var '{self._name}'>"
 
 
+# Halide's hl._0 ... hl._9: the implicit variables by name (a wrapper of an ImageParam, `input.in_()`, is defined
+# over them: `input.in_().unroll(hl._2)`).
+_0, _1, _2, _3, _4, _5, _6, _7, _8, _9 = (Var.implicit(i) for i in range(10))
+
+
 class Range:
     """A (min, extent) pair for an RDom dimension."""
 
@@ -119,8 +124,10 @@ class RDom(ExprLike):
     """A reduction domain: `RDom([Range(0, 3), Range(0, 3)], "win")`; `r.x`, `r.y`, `r[0]`, `for rv in r`. Used
     as an expression it is its first dimension, as in Halide."""
 
-    def __init__(self, *args, name: str | None = None):
-        ranges, name = _parse_rdom_args(args, name)
+    def __init__(self, *args, name: str | None = None, region=None, buffer=None, image_param=None):
+        # region / buffer / image_param: Halide's keywords for its three constructors
+        given = tuple(v for v in (region, buffer, image_param) if v is not None)
+        ranges, name = _parse_rdom_args(given + args, name)
         if not ranges:
             raise HalideError("RDom needs at least one Range(min, extent)")
         self._name = name if name is not None else f"r{next(_rdom_anon)}"

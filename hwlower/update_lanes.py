@@ -17,6 +17,7 @@ BENCHMARKS.md session 11), so the loop runs serially and the design's report say
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -28,6 +29,7 @@ from mainspring.frontend.schedule import ForType, Split
 from .edge_taps import Guarded
 from .ir import Loop, Op
 from .loops import StageLoop, StageLoops, replay
+from .stream_order import stream_dims
 
 # (producer, its dimension) -> whether one firing (one transfer) makes all of that dimension's values
 MadeTogether = Callable[[Function, int], bool]
@@ -138,7 +140,25 @@ def _waits(lp: StageLoop, blocked: tuple[Function, int] | None) -> str | None:
     return (f"its {lp.extent} lanes would read '{g.name}' at {lp.extent} values of {dim} in one firing, but "
             f"'{g.name}' makes one value of {dim} per firing, so every lane would wait for the last and '{g.name}' "
             f"would hold the others. To keep the lanes, make '{g.name}' compute {dim} together "
-            f"({user_handle(g)}.unroll({dim}))")
+            f"({_together_call(g, dim)})")
+
+
+def _together_call(g: Function, dim: str) -> str:
+    """The schedule call that makes g's values along dim in one firing. An accelerator input's transfer holds
+    the leading dimensions of its stream order (hwlower/streams.py), so dim must lead it first."""
+    call = f"{user_handle(g)}.unroll({_spelled(dim)})"
+    if g.placement.accelerator_input is None:
+        return call
+    order = stream_dims(g)
+    if order[0] == dim:
+        return call
+    rest = (_spelled(a) for a in order if a != dim)
+    return f"{user_handle(g)}.reorder({', '.join((_spelled(dim), *rest))}).unroll({_spelled(dim)})"
+
+
+def _spelled(dim: str) -> str:
+    """A dimension as user code names it: Halide's implicit variables (an ImageParam wrapper's) are hl._0 ..."""
+    return f"hl.{dim}" if re.fullmatch(r"_[0-9]", dim) else dim
 
 
 def _note(f: Function, d: Definition, k: int, lp: StageLoop, why: str) -> str:

@@ -117,13 +117,14 @@ from .frontend.operators import min_ as min  # noqa: A004
 from .frontend.params import Buffer, ImageParam, Param
 from .frontend.pipeline import Pipeline
 from .frontend.schedule import LoopAlignStrategy, LoopLevel, MemoryType, Partition, PrefetchBoundStrategy, TailStrategy
+from .frontend.targets import Target, get_host_target, get_jit_target_from_environment, get_target_from_environment
 from .frontend.types import Bool, Float, Int, Type, UInt
 from .frontend.utility import concat_bits, evaluate, extract_bits, lambda_func
-from .frontend.vars import Range, RDom, RVar, Var, _
+from .frontend.vars import Range, RDom, RVar, Var, _, _0, _1, _2, _3, _4, _5, _6, _7, _8, _9
 from .target import CGRA
 
 __all__ = [
-    "_",
+    "_", "_0", "_1", "_2", "_3", "_4", "_5", "_6", "_7", "_8", "_9",
     "AutoschedulerParams", "AutoSchedulerResults",
     "HalideError", "MismatchError", "ScheduleError",
     "Expr", "absd", "cast", "clamp", "i8", "i16", "i32", "mux", "saturating_cast", "select", "u8", "u16", "u32",
@@ -151,4 +152,5 @@ __all__ = [
     "CGRA", "Design", "SimulationResult", "compile",
     "Generator", "GeneratorContext", "GeneratorParam", "InputBuffer", "InputScalar", "OutputBuffer", "TargetFeature",
     "funcs", "generator", "vars",
+    "Target", "get_host_target", "get_jit_target_from_environment", "get_target_from_environment",
 ]

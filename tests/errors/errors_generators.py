@@ -136,8 +136,8 @@ def _():
 
 
 @case("algorithm", "A GeneratorContext with a CPU target", (
-    "{at}: GeneratorContext('host'): the target is the accelerator, an hl.CGRA(...) (or nothing, for the "
-    "default array); CPU targets do not apply"))
+    "{at}: GeneratorContext('host'): the target is the accelerator, an hl.CGRA(...), or "
+    "hl.Target(\"host-clockwork\") or nothing for the default array; CPU targets do not apply"))
 def generator_context_of_a_cpu():
     gen = _generator()
     with hl.GeneratorContext("host"):  # <-
@@ -320,3 +320,39 @@ def image_dimensions_not_a_number():
 @image_dimensions_not_a_number.fix
 def _():
     return _untyped({"input.dim": "2", "input.type": "uint8"})
+
+
+@case("algorithm", "hl.Target of something other than a target string", (
+    "{at}: Target(['host', 'clockwork']): pass a target string such as \"host-clockwork\""))
+def target_of_a_list():
+    gen = _generator()
+    with hl.GeneratorContext(hl.Target(["host", "clockwork"])):  # <-
+        return hl.compile(gen(), name="demo")
+
+
+@target_of_a_list.fix
+def _():
+    gen = _generator()
+    with hl.GeneratorContext(hl.Target("host-clockwork")):
+        return hl.compile(gen(), name="demo")
+
+
+@case("algorithm", "Target.has_feature of a name instead of an hl.TargetFeature", (
+    "{at}: has_feature('clockwork'): pass a member of hl.TargetFeature, e.g. hl.TargetFeature.Clockwork"))
+def target_feature_by_name():
+    target = hl.get_target_from_environment().with_feature(hl.TargetFeature.Clockwork)
+    if target.has_feature("clockwork"):  # <-
+        gen = _generator()
+        with hl.GeneratorContext(target):
+            return hl.compile(gen(), name="demo")
+    return None
+
+
+@target_feature_by_name.fix
+def _():
+    target = hl.get_target_from_environment().with_feature(hl.TargetFeature.Clockwork)
+    if target.has_feature(hl.TargetFeature.Clockwork):
+        gen = _generator()
+        with hl.GeneratorContext(target):
+            return hl.compile(gen(), name="demo")
+    return None

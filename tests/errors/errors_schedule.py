@@ -567,3 +567,23 @@ def outputs_without_a_bound():
 def _():
     p = scheduled()
     return hl.compile([p.hw_output, _half(p, 8)], name="demo")
+
+
+@case("schedule", "tile over lists of different lengths", (
+    "{at}: In schedule for hw_output: tile's lists name 2 dimensions (x, y) but 2 outer loops, 1 inner loops and "
+    "2 factors; give one of each per dimension, e.g. tile([x, y], [xo, yo], [xi, yi], [8, 8])"), func="hw_output")
+def tile_lists_of_different_lengths():
+    p = pipeline()
+    p.hw_output.compute_root().tile([p.x, p.y], [p.xo, p.yo], [p.xi], [8, 8]).hw_accelerate(p.xi, p.xo)  # <-
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@tile_lists_of_different_lengths.fix
+def _():
+    p = pipeline()
+    p.hw_output.compute_root().tile([p.x, p.y], [p.xo, p.yo], [p.xi, p.yi], [8, 8]).hw_accelerate(p.xi, p.xo)
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")

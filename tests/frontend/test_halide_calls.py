@@ -117,3 +117,92 @@ def test_add_requirement_fails_the_pipeline_when_halide_s_does(halide, width, ga
 def test_a_cgra_s_natural_vector_size_is_one_word():
     assert hl.CGRA().natural_vector_size(hl.UInt(8)) == hl.CGRA().natural_vector_size(hl.Int(32)) == 1
     assert not hl.CGRA().has_feature(hl.TargetFeature.AVX2)
+
+
+def _blur(m, keywords: bool):
+    """A scheduled 3x3 sum written positionally, or with every argument Halide 21's Python bindings name."""
+    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    if keywords:
+        input_ = m.ImageParam(type=m.UInt(8), dimensions=2, name="input")
+        gain = m.Param(type=m.UInt(16), name="gain", value=3)
+        r = m.RDom(region=[m.Range(0, 3), m.Range(0, 3)], name="r")
+    else:
+        input_, gain, r = m.ImageParam(m.UInt(8), 2, "input"), m.Param(m.UInt(16), "gain", 3), m.RDom(
+            [m.Range(0, 3), m.Range(0, 3)], "r")
+    blur, out = m.Func("blur"), m.Func("out")
+    blur[x, y] = m.u16(0)
+    blur[x, y] += m.u16(input_[x + r.x, y + r.y]) * gain
+    out[x, y] = blur[x, y] / 9
+    if keywords:
+        out.bound(var=x, min=0, extent=12).bound_extent(var=y, extent=8)
+        out.tile(previous=[x, y], outers=[xo, yo], inners=[xi, yi], factors=[6, 4], tail=m.TailStrategy.RoundUp)
+        blur.compute_at(f=out, var=xo).update(idx=0).unroll(var=r.x, factor=3, tail=m.TailStrategy.GuardWithIf)
+    else:
+        out.bound(x, 0, 12).bound_extent(y, 8)
+        out.tile(x, y, xo, yo, xi, yi, 6, 4, m.TailStrategy.RoundUp)
+        blur.compute_at(out, xo).update(0).unroll(r.x, 3, m.TailStrategy.GuardWithIf)
+    return out
+
+
+def test_schedule_calls_take_halide_s_keyword_arguments(capsys, halide):
+    """Halide 21's bindings name their arguments (`tile(..., tail=...)`, `bound(var=x, min=0, extent=8)`, tile over
+    lists); written so, a program means what its positional spelling means (they raised TypeError, probe14a)."""
+    halide_out = _blur(halide, keywords=True)  # Halide accepts every one of these keywords
+    assert halide_out.defined()
+    loop_nests = []
+    for keywords in (False, True):
+        _blur(hl, keywords).print_loop_nest()
+        loop_nests.append(capsys.readouterr().out)
+    assert loop_nests[0] == loop_nests[1] and "for xi:" in loop_nests[0]
+    x, y, xi, yi = hl.Var("x"), hl.Var("y"), hl.Var("xi"), hl.Var("yi")
+    f = hl.Func("f")
+    f[x, y] = x + y
+    f.tile([x, y], [xi, yi], [4, 2])  # Halide's fourth form: the outer loops keep the names x and y
+    assert f._fn.definitions[0].schedule.dim_names() == ["xi", "yi", "x", "y"]
+    with pytest.raises(hl.HalideError, match=r"tile takes .* got 3 arguments besides the tail \(keywords xi\)"):
+        f.tile(x, y, xi=xi)
+    g = hl.Func("g")
+    g[x, y] = f[x, y] + 1
+    assert f.in_(f=g).name() == f.in_(g).name() and f.in_(fs=[g]).name() == f.in_([g]).name()
+
+
+def test_a_target_names_its_features_and_realize_takes_one(halide):
+    """hl.Target as Halide 21's: `realize(sizes, target)` computes what Halide's JIT computes (the reference);
+    Halide-to-Hardware's "host-clockwork" has the Clockwork feature, and a GeneratorContext of it is the default
+    array, where a generator takes its Clockwork branch (a CPU target is refused: tests/errors)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    f = hl.Func("f")
+    f[x, y] = x * 3 + y
+    g = halide.Func("f")
+    g[halide.Var("x"), halide.Var("y")] = halide.Var("x") * 3 + halide.Var("y")
+    want = np.asarray(g.realize([4, 3], halide.get_jit_target_from_environment()))
+    assert np.array_equal(np.asarray(f.realize([4, 3], hl.get_jit_target_from_environment())), want)
+    assert np.array_equal(np.asarray(hl.Pipeline(f).realize([4, 3], hl.get_host_target())), want)
+    clockwork = hl.Target("host-clockwork")
+    assert clockwork.has_feature(hl.TargetFeature.Clockwork) and not clockwork.has_feature(hl.TargetFeature.AVX2)
+    assert not hl.Target("host").has_feature(hl.TargetFeature.Clockwork)
+    assert hl.Target("host").with_feature(hl.TargetFeature.Clockwork) == clockwork
+
+    @hl.generator(name="branches")
+    class Branches(hl.Generator):
+        input = hl.InputBuffer(hl.UInt(16), 2)
+        output = hl.OutputBuffer(hl.UInt(16), 2)
+
+        def generate(self):
+            x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
+            hw_input, hw_output = hl.funcs("hw_input hw_output")
+            hw_input[x, y] = self.input[x, y]
+            hw_output[x, y] = hw_input[x, y] + 1
+            self.output[x, y] = hw_output[x, y]
+            if self.target().has_feature(hl.TargetFeature.Clockwork):
+                self.output.bound(x, 0, 8).bound(y, 0, 8)
+                hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+                hw_input.compute_root().stream_to_accelerator()
+
+    with hl.GeneratorContext(clockwork):
+        design = hl.compile(Branches(), name="target_branches")
+    assert design.report["ideal_cycles"] == 64
+
+
+def test_implicit_variables_by_name_are_halide_s(halide):
+    assert [getattr(hl, f"_{i}").name() for i in range(10)] == [getattr(halide, f"_{i}").name() for i in range(10)]
