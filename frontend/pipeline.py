@@ -11,6 +11,7 @@ import networkx as nx
 from . import ir
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
+from .loop_extents import split_extent, unroll_extent_error
 from .params import Parameter
 from .schedule import LoopLevel
 from .vars import Var
@@ -385,7 +386,7 @@ class Pipeline:
                 if not isinstance(dv, ForType) or dv.kind not in ("unroll", "vectorize") or dv.var in made_by_split:
                     continue
                 if self._constant_extent(fn, d, dv.var) is None:
-                    raise ScheduleError(_unroll_extent_error(fn, k, d, dv))
+                    raise ScheduleError(unroll_extent_error(fn, k, d, dv))
 
     def _check_inline_loops(self, fn: Function):
         """Halide's check: a Func scheduled inline has no loops of its own to unroll or vectorize."""
@@ -427,7 +428,7 @@ class Pipeline:
             return -1  # a footprint inside a loop: its extent is fixed by bounds inference at lowering
         if var in fn.args:
             return self._inferred_extent(fn, var)
-        return None
+        return split_extent(d, var, fn.args, lambda v: self._constant_extent(fn, d, v))
 
     def _inferred_extent(self, fn: Function, var: str) -> int | None:
         """The extent bounds inference gives fn's dimension `var` when it does not depend on the output's size
@@ -577,17 +578,3 @@ def _refuse_scheduled(pipe: Pipeline) -> None:
                 "and the autoscheduler schedules an algorithm written without one (Halide refuses a scheduled Func "
                 f"too); remove the schedule calls of '{fn.name}' and of the other Funcs (keep bound and "
                 "set_estimates), or compile the hand schedule without apply_autoscheduler")
-
-
-def _unroll_extent_error(fn: Function, k: int, d, dv) -> str:
-    """Halide's refusal of an unroll or vectorize over a loop whose extent is not a constant, with the fix: a
-    bound on a pure Var's loop; constant bounds for an RVar's RDom (a bound cannot give an RVar one)."""
-    stage = fn.name if k == 0 else f"{fn.name}.update({k - 1})"
-    shown = dv.var.replace("$", ".")
-    head = (f"{dv.loc}: Can only {dv.kind} for loops over a constant extent.\nLoop over {fn.name}.s{k}.{dv.var} of "
-            f"Func \"{fn.name}\" ({stage}.{dv.kind}({shown})) has an extent that is not known at compile time. ")
-    if d.rdom is not None and dv.var in {n for n, _lo, _ext in d.rdom.dims}:
-        return head + (f"Its RDom {d.rdom.name} has bounds that use a Param; an accelerator's loops are fixed at "
-                       f"compile time: give the RDom constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))")
-    return head + (f"Give it one ({fn.name}.bound({dv.var}, min, extent)), or {dv.kind} by a factor "
-                   f"({dv.kind}({dv.var}, 4, hl.TailStrategy.RoundUp)).")

@@ -39,6 +39,12 @@ def output_box(pipe: Pipeline) -> Box:
     box = []
     for name in out.args:
         b = out.placement.bounds.get(name)
+        if b is not None and b[0] is None:
+            raise ScheduleError(
+                f"{b[2]}: Func '{out.name}' is the pipeline's output and {out.name}.bound_extent({name}, {b[1]}) fixes "
+                f"only the extent of its dimension {name}; the accelerator's streams are fixed at compile time, the "
+                f"min too. Give both: {out.name}.bound({name}, 0, {b[1]})"
+            )
         if b is None or b[0] is None:
             raise ScheduleError(
                 f"{pipe.definitions(out)[0].loc}: Func '{out.name}' is the pipeline's output but its dimension {name} "

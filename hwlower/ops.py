@@ -314,7 +314,10 @@ def _drop_host_loops(f: Function, s: StageLoops, region: Region) -> StageLoops:
     names = [lp.dim for lp in s.loops]
     cut = names.index(region.store_var) + 1 if region.store_var is not None else 0
     host = s.loops[:cut]
-    assert all(lp.extent == 1 for lp in host), [(lp.dim, lp.extent) for lp in host]
+    # a host loop split again (`unroll(yo, 2)`) keeps its factor as extent: its parts step over tiles together
+    resplit = {p for d in f.definitions[0].schedule.directives if isinstance(d, Split) and d.old not in f.args
+               for p in (d.outer, d.inner)}
+    assert all(lp.extent == 1 or lp.dim in resplit for lp in host), [(lp.dim, lp.extent) for lp in host]
     zero = {lp.dim for lp in host}
     exprs = {v: Affine.make({d: c for d, c in a.terms if d not in zero}, a.const) for v, a in s.var_exprs.items()}
     return StageLoops(s.loops[cut:], exprs)

@@ -451,6 +451,17 @@ def _check_inputs_read(pipe: Pipeline, out: Function, inside: set[int], glb: Glb
         if f.placement.accelerator_input is None:
             continue
         if not any(id(c) in readers for c in pipe.consumers(f)):
+            streamed = [c for c in pipe.consumers(f) if c.placement.accelerator_input is not None]
+            if streamed:  # two streams in a row: the reader, streamed too, is computed on the host
+                c = streamed[0]
+                raise ScheduleError(
+                    f"{c.placement.accelerator_input}: Func '{c.name}' is streamed to the accelerator "
+                    f"(stream_to_accelerator()), so the host computes it, and '{f.name}', streamed too "
+                    f"({f.placement.accelerator_input}), is read by no Func inside the accelerator (output "
+                    f"'{out.name}'), only on the host; remove {c.name}.stream_to_accelerator() to compute "
+                    f"'{c.name}' inside from the stream of '{f.name}', or remove {f.name}.stream_to_accelerator() "
+                    f"to stream '{c.name}'"
+                )
             raise ScheduleError(
                 f"{f.placement.accelerator_input}: Func '{f.name}' is streamed to the accelerator "
                 f"(stream_to_accelerator()) but no Func inside the accelerator (output '{out.name}') reads it; "

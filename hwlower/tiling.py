@@ -196,7 +196,8 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
     strip-mines its loops into steps of d from the tile's origin; a 3-row memory tile over y / 2 computes 4)."""
     sched = f.definitions[0].schedule
     host = host_loops(f, store_var)
-    splits = {d.outer: d for d in sched.directives if isinstance(d, Split)}
+    # the split of f's dimension that made each tile loop (a later split may reuse its name: unroll(yo, 2))
+    splits = {d.outer: d for d in sched.directives if isinstance(d, Split) and d.old in f.args}
     extents = {a: hi - lo + 1 for a, (lo, hi) in zip(f.args, full_box)}
     order = []
     loc = _schedule_loc(f)
@@ -242,20 +243,21 @@ def _stepping_loops(f: Function, host: list[str]) -> list[str]:
 
 
 def _split_host_loop(loop: str, sched: StageSchedule, host: list[str], args: Sequence[str]) -> str | None:
-    """The host loop `loop` was split from (xo for xoo and xoi of `split(xo, xoo, xoi, 2)`), if the split's
-    parts are all host loops and it is the outer loop of a split of one of f's dimensions: the host then steps
-    over the same tiles as that loop (in another order where the parts are apart, which the tiles, independent
-    of each other, do not see); None otherwise."""
-    parents = {p: d for d in sched.directives if isinstance(d, Split) for p in (d.outer, d.inner)}
-    whole = None
-    while loop in parents and parents[loop].old not in args:
-        d = parents[loop]
-        if d.outer not in host or d.inner not in host:
-            return None
-        loop = whole = d.old
-    if whole is None or loop not in parents or parents[loop].outer != loop:
-        return None
-    return whole
+    """The host loop `loop` was split from (xo for xoo and xoi of `split(xo, xoo, xoi, 2)`, yo for both parts of
+    `unroll(yo, 2)`, which keeps the name yo for its outer part), if the splits' parts are all host loops and the
+    first is the outer loop of a split of one of f's dimensions (that loop itself for the loop): the host then steps
+    over the same tiles as that loop (in another order where the parts are apart, which the tiles, independent of
+    each other, do not see); None otherwise. The directives are replayed in order: a split may reuse a name."""
+    whole: dict[str, str | None] = {}  # loop -> the tile loop it was split from (itself for that loop)
+    for d in sched.directives:
+        if not isinstance(d, Split):
+            continue
+        if d.old in args:
+            whole[d.outer], whole[d.inner] = d.outer, None
+        else:
+            w = whole.get(d.old) if d.outer in host and d.inner in host else None
+            whole[d.outer], whole[d.inner] = w, w
+    return whole.get(loop)
 
 
 def _dimension(loop: str, sched: StageSchedule) -> str:

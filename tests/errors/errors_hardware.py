@@ -38,6 +38,70 @@ def _():
     return hl.compile(output, name="demo")
 
 
+@case("hardware", "The output has only an extent bound", (
+    "{at}: Func 'output' is the pipeline's output and output.bound_extent(x, 8) fixes only the extent of its "
+    "dimension x; the accelerator's streams are fixed at compile time, the min too. Give both: "
+    "output.bound(x, 0, 8)"), func="output",
+    note="Halide accepts it (the realize gives the min); the accelerator's streams need the min at compile time")
+def output_bound_extent_only():
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = input_[x, y]
+    hw_output[x, y] = hw_input[x, y] * 2
+    output[x, y] = hw_output[x, y]
+    output.bound_extent(x, 8).bound(y, 0, 8)  # <-
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@output_bound_extent_only.fix
+def _():
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = input_[x, y]
+    hw_output[x, y] = hw_input[x, y] * 2
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+def _two_streams(stream_blur_x: bool):
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, blur_x, hw_output, output = (hl.Func(n) for n in ("hw_input", "blur_x", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    blur_x[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = blur_x[x, y] + blur_x[x, y + 1]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    blur_x.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()  # <-two_streams_input
+    if stream_blur_x:
+        blur_x.stream_to_accelerator()  # <-two_streams_blur
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "A Func streamed after the stream it reads", (
+    "{two_streams_blur}: Func 'blur_x' is streamed to the accelerator (stream_to_accelerator()), so the host "
+    "computes it, and 'hw_input', streamed too ({two_streams_input}), is read by no Func inside the accelerator "
+    "(output 'hw_output'), only on the host; remove blur_x.stream_to_accelerator() to compute 'blur_x' inside "
+    "from the stream of 'hw_input', or remove hw_input.stream_to_accelerator() to stream 'blur_x'"),
+    func="blur_x", note="Halide accepts it (the copy of blur_x it streams is computed on the host)")
+def stream_after_stream():
+    return _two_streams(True)
+
+
+@stream_after_stream.fix
+def _():
+    return _two_streams(False)
+
+
 @case("hardware", "No Func is scheduled hw_accelerate", (
     "{at}: No Func of the pipeline of 'output' is scheduled hw_accelerate: mark the accelerator's output, "
     "e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"), func="output")
