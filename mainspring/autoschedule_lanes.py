@@ -15,6 +15,10 @@ one-lane rules hold) when the rates cannot be met:
   producer must have one lane;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
   one of at most 4 elements (lanes of registers) is read out one element per cycle;
+- a Func read at coordinates computed from loaded values (a RAM the accelerator fills, `cdf(level(x, y))`) more than
+  two times a cycle (a memory tile's read ports), or also along x; such a read does not tie the table's rate to x.
+  A constant table read so is a ROM, whose alike copies (a tile per two reads a cycle, compiler.py) the budget
+  weighs through the memory-tile figures instead;
 A stream whose first dimension is a pixel's channels (`hw_input(c, x, y)`) has them unrolled whole and x unrolled
 by its lanes: `hw_input.unroll(c).unroll(x, k)`, k pixels of all their channels per transfer.
 """
