@@ -35,7 +35,14 @@ import math
 from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget, restore, snapshot
-from .autoschedule_buffers import divides_coordinate, down_read_up, has_reuse, read_across_channels, read_off_grid
+from .autoschedule_buffers import (
+    divides_coordinate,
+    down_read_up,
+    has_reuse,
+    read_across_channels,
+    read_off_grid,
+    scanned_apart,
+)
 from .autoschedule_divisors import refuse_two_divisors
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
@@ -52,7 +59,7 @@ from .autoschedule_tiles import where as _where
 from .frontend import ir
 from .frontend.bounds import infer_boxes
 from .frontend.errors import HalideError
-from .frontend.func import Function
+from .frontend.func import Function, handle_of
 from .frontend.output_words import WORD
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
@@ -130,6 +137,9 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         # im(x, y)` beside `d(x, y) = im(2 * x, 2 * y)`): each image streams in through its in_() wrapper
         # (Halide's ImageParam.in_()).
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
+            scans = scanned_apart(pipe, p) if (opts.lanes or 1) > 1 else []
+            if scans:  # a histogram's scan of the image streams apart from the lanes of its other readers
+                p.owner.in_([handle_of(f) for f in scans])
             p.owner.in_()
         pipe = pipe.rebuilt()
     measure = Figures(pipe, target)

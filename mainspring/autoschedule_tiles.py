@@ -64,7 +64,8 @@ def handle(pipe: Pipeline, f: Function) -> str:
     """How the schedule names f: `funcs["name"]`, or an image's wrapper `funcs["input"].in_()` (which creates it
     when the schedule is run on a fresh copy of the algorithm)."""
     if f.wrapped_image is not None:
-        return f'funcs["{f.wrapped_image.name}"].in_()'
+        readers = ", ".join(f'funcs["{pipe.name(g)}"]' for g in f.wrapper_for)  # a reader's own: image.in_(g)
+        return f'funcs["{f.wrapped_image.name}"].in_({"[" + readers + "]" if len(f.wrapper_for) > 1 else readers})'
     return f'funcs["{pipe.name(f)}"]'
 
 
