@@ -4,7 +4,8 @@ hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
   allowed: streamed, `compute_root().stream_to_accelerator()`; a leading channel dimension unrolled whole), or
-  where the algorithm has none, from the images' `in_()` wrappers, and from an image's sole reader computed pixel
+  where the algorithm has none, from the images' `in_()` wrappers (at lanes > 1, a serial reduction's scan of an
+  image, `hist(in(r.x, r.y)) += 1`, from one of its own, `in_(hist)`), and from an image's sole reader computed pixel
   by pixel from it in at most a word (`hw_input[x, y] = i16(input[x, y]) * 7`: the host streams it as it would
   the image, a word a pixel, and the array spends no PE on it), to the output, or to the Func the output
   copies (`output[x, y] = u8(hw_output[x, y])`, or `output[x, y, c] = hw_output[c, x, y]` with the channels
