@@ -38,12 +38,16 @@ def map_definition_calls(d: Definition, fn: Callable[[ir.Call], ir.Expr | None])
 
 
 def with_loads(op: Op, new: dict[int, LoadPort]) -> Op:
-    """op with the load ports in `new` (id(old port) -> new port) swapped in, in its loads and its value."""
+    """op with the load ports in `new` (id(old port) -> new port) swapped in, in its loads, its value and the
+    computed coordinates it updates or reads a RAM at (`scatter`, `lookup`: they read its loads too)."""
     def swap(c: ir.Call) -> ir.Expr | None:
         port = new.get(id(c.callee))
         return None if port is None else ir.Call(c.type, port, c.args)
 
-    return replace(op, loads=tuple(new.get(id(p), p) for p in op.loads), value=map_calls(op.value, swap, {}))
+    memo: dict = {}
+    return replace(op, loads=tuple(new.get(id(p), p) for p in op.loads), value=map_calls(op.value, swap, memo),
+                   scatter=tuple(map_calls(e, swap, memo) for e in op.scatter),
+                   lookup=tuple(map_calls(e, swap, memo) for e in op.lookup))
 
 
 def fold_update(f: Function, d: Definition, acc: ir.Expr, force: bool = False) -> ir.Expr | None:

@@ -4,7 +4,8 @@ hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
   allowed: streamed, `compute_root().stream_to_accelerator()`; a leading channel dimension unrolled whole), or
-  where the algorithm has none, from the images' `in_()` wrappers, and from an image's sole reader computed pixel
+  where the algorithm has none, from the images' `in_()` wrappers (at lanes > 1, a serial reduction's scan of an
+  image, `hist(in(r.x, r.y)) += 1`, from one of its own, `in_(hist)`), and from an image's sole reader computed pixel
   by pixel from it in at most a word (`hw_input[x, y] = i16(input[x, y]) * 7`: the host streams it as it would
   the image, a word a pixel, and the array spends no PE on it), to the output, or to the Func the output
   copies (`output[x, y] = u8(hw_output[x, y])`, or `output[x, y, c] = hw_output[c, x, y]` with the channels
@@ -35,7 +36,14 @@ import math
 from dataclasses import dataclass, field
 
 from .autoschedule_budget import Figures, fit_budget, restore, snapshot
-from .autoschedule_buffers import divides_coordinate, down_read_up, has_reuse, read_across_channels, read_off_grid
+from .autoschedule_buffers import (
+    divides_coordinate,
+    down_read_up,
+    has_reuse,
+    read_across_channels,
+    read_off_grid,
+    scanned_apart,
+)
 from .autoschedule_divisors import refuse_two_divisors
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
@@ -52,7 +60,7 @@ from .autoschedule_tiles import where as _where
 from .frontend import ir
 from .frontend.bounds import infer_boxes
 from .frontend.errors import HalideError
-from .frontend.func import Function
+from .frontend.func import Function, handle_of
 from .frontend.output_words import WORD
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
@@ -130,6 +138,9 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         # im(x, y)` beside `d(x, y) = im(2 * x, 2 * y)`): each image streams in through its in_() wrapper
         # (Halide's ImageParam.in_()).
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
+            scans = scanned_apart(pipe, p) if (opts.lanes or 1) > 1 else []
+            if scans:  # a histogram's scan of the image streams apart from the lanes of its other readers
+                p.owner.in_([handle_of(f) for f in scans])
             p.owner.in_()
         pipe = pipe.rebuilt()
     measure = Figures(pipe, target)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .autoschedule_reduce import points
 from .frontend import ir
 from .frontend.func import Function
+from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
 
 
@@ -92,3 +93,22 @@ def read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: st
     return any(isinstance(n, ir.Call) and n.callee is f and not any(
         isinstance(m, ir.Var) and m.name == channel for a in n.args for m in ir.walk(a))
         for d in pipe.definitions(acc) for n in ir.walk(d.value))
+
+
+def scanned_apart(pipe: Pipeline, image: Parameter) -> list[Function]:
+    """The Funcs that scan `image` in a serial reduction (read it only at reduction coordinates, `hist(in(r.x,
+    r.y)) += 1`: a pixel a step), where the image has other readers too; else []. Those get a stream of their own
+    (`image.in_(hist)`), so that the others' stream may carry several pixels a cycle (a histogram equalisation's
+    lookup `cdf(in(x, y))` at k lanes): one stream cannot be read a pixel a step and k pixels a cycle."""
+    readers = [f for f in pipe.order if any(isinstance(n, ir.Call) and n.callee is image for d in pipe.definitions(f)
+                                            for e in (*d.args, d.value) for n in ir.walk(e))]
+    scans = [f for f in readers if _scans(pipe, f, image)]
+    return scans if scans and len(scans) < len(readers) else []
+
+
+def _scans(pipe: Pipeline, f: Function, image: Parameter) -> bool:
+    """Whether f reads `image` only in updates over an RDom, at coordinates of its RVars alone."""
+    reads = [(d, n) for d in pipe.definitions(f) for e in (*d.args, d.value) for n in ir.walk(e)
+             if isinstance(n, ir.Call) and n.callee is image]
+    return all(d.rdom is not None and not any(isinstance(m, ir.Var) for a in n.args for m in ir.walk(a))
+               and any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) for d, n in reads)

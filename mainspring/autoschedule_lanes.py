@@ -15,6 +15,10 @@ one-lane rules hold) when the rates cannot be met:
   producer must have one lane;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
   one of at most 4 elements (lanes of registers) is read out one element per cycle;
+- a Func read at coordinates computed from loaded values (a RAM the accelerator fills, `cdf(level(x, y))`) more than
+  two times a cycle (a memory tile's read ports), or also along x; such a read does not tie the table's rate to x.
+  A constant table read so is a ROM, whose alike copies (a tile per two reads a cycle, compiler.py) the budget
+  weighs through the memory-tile figures instead;
 A stream whose first dimension is a pixel's channels (`hw_input(c, x, y)`) has them unrolled whole and x unrolled
 by its lanes: `hw_input.unroll(c).unroll(x, k)`, k pixels of all their channels per transfer.
 """
@@ -95,6 +99,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             continue
         dims: dict[int, Fraction] = {}
         stepped: set[int] = set()  # arguments a serial reduction steps along
+        looked: list[int] = []  # the lanes of each read at computed coordinates (a RAM's lookups)
         for g in pipe.consumers(f):
             if id(g) not in inside or id(g) not in plan.x_dim:
                 continue
@@ -103,12 +108,17 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
                         _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped, k > 1,
-                              id(f) in streams)
+                              id(f) in streams, looked)
                         if k > 1:
                             _moving_read(f, g, n, xname, planes.get(id(g), []))
         if k > 1 and id(f) in registers and dims:
             raise _NoLanes(f"'{f.name}' is a table of at most {REGISTER_TABLE} elements updated at computed "
                            "coordinates (lanes of registers), read out one element per cycle")
+        if looked and dims:
+            raise _NoLanes(f"'{f.name}' is read both along x and at computed coordinates")
+        if sum(looked) > READ_PORTS:
+            raise _NoLanes(f"'{f.name}' is read at computed coordinates (a RAM) {sum(looked)} times a cycle, through "
+                           f"a memory tile's {READ_PORTS} read ports")
         if k > 1 and _scatters(pipe, f) and sum(dims.values()) > READ_PORTS:
             raise _NoLanes(f"'{f.name}' is a table updated at computed coordinates (a RAM), read through a memory "
                            f"tile's {READ_PORTS} read ports")
@@ -127,16 +137,21 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
 
 
 def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, serial: bool,
-          dims: dict[int, Fraction], stepped: set[int], unrolled: bool, extends: bool) -> None:
+          dims: dict[int, Fraction], stepped: set[int], unrolled: bool, extends: bool, looked: list[int]) -> None:
     """Record g's read `call` of f in `dims` (f's argument along x -> pixels per cycle) and `stepped`; `unrolled`:
     the output has more than one lane (at one, the former one-lane rules hold: any stride, no unroll); `extends`:
-    f is an accelerator input, which hwlower reads at the affine index under a clamp or reflection."""
+    f is an accelerator input, which hwlower reads at the affine index under a clamp or reflection. A read at
+    coordinates computed from loaded values (`cdf(level(x, y))`: f is a RAM, held whole) adds its lanes to `looked`,
+    the reads a cycle f's memory tile serves: f's own rate does not follow x."""
+    computed = any(isinstance(m, ir.Call) and m.args for a in call.args for m in ir.walk(a))  # not a scalar Param
+    if computed and unrolled and not extends:
+        looked.append(lanes)
     for j, a in enumerate(call.args):
         c = _coefficient(a, xname)
         if c is None and extends:
             c = _edge_coefficient(a, xname)
         if c is None:
-            if lanes == 1:
+            if lanes == 1 or (computed and not extends):
                 continue
             raise _NoLanes(f"'{g.name}' reads '{f.name}' at a computed coordinate along x")
         if c != 0:

@@ -4,10 +4,11 @@ needs, without compiling it (autoschedule_tiles.py splits the frame by it, autos
 Each buffered Func and stream holds the rows its computed readers span, in delay lines of about the tile's width
 (divided by its lanes), packed into memory tiles as memories/delay_lines.py packs them (at most two lines, and the
 tile's words, per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed
-coordinates (RAMs) and a ROM per lane that reads a constant table at computed coordinates (one hwlower makes a ROM:
-computed, updated or in floating point). Calibrated against the compiler's figures (BENCHMARKS.md: the apps'
-one-tile designs at several widths and tile sizes). A resampling pipeline's buffers are counted by a replay of its
-schedule instead (autoschedule_addressed.py: addressed banks where reads are no constant delay after the write).
+coordinates (RAMs) and the ROMs of each constant table read at computed coordinates (one hwlower makes a ROM:
+computed, updated or in floating point), a tile per read port pair of its lanes' reads. Calibrated against the
+compiler's figures (BENCHMARKS.md: the apps' one-tile designs at several widths and tile sizes). A resampling
+pipeline's buffers are counted by a replay of its schedule instead (autoschedule_addressed.py: addressed banks where
+reads are no constant delay after the write).
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def _pack(words: int, count: int, target: CGRA) -> int:
 
 def mem_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) -> int:
     """The model's memory tiles for one accelerator tile of tile = (w, h) output pixels (see the module's notes)."""
-    return sum(func_tiles(pipe, plan, target, tile).values()) + _roms(pipe, plan)
+    return sum(func_tiles(pipe, plan, target, tile).values()) + rom_tiles(pipe, plan, target)
 
 
 def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int]) -> dict[str, int]:
@@ -187,12 +188,15 @@ def _scatters(pipe: Pipeline, f: Function) -> bool:
     return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
 
 
-def _roms(pipe: Pipeline, plan: _Plan) -> int:
-    """A memory tile per lane that reads a constant table at computed coordinates (a ROM). As hwlower/region.py
-    decides, a table is a ROM where it is computed, has updates or computes in floating point; a pure integer one
-    left inline (the autoscheduler's default) is inlined arithmetic, which takes no memory tile."""
+def rom_tiles(pipe: Pipeline, plan: _Plan, target: CGRA) -> int:
+    """The memory tiles of the constant tables read at computed coordinates (ROMs): each lane of a reader reads
+    the table at each of its computed reads in the same cycle, and a tile serves as many as it has read ports, so
+    a table takes a tile per read-port count of its reads (mainspring/compiler.py counts the compiled design
+    alike). As hwlower/region.py decides, a table is a ROM where it is computed, has updates or computes in
+    floating point; a pure integer one left inline (the autoscheduler's default) is inlined arithmetic, which
+    takes no memory tile."""
     region = {id(f) for f in plan.region}
-    count = 0
+    reads: dict[int, int] = {}
     for g in plan.region:
         lanes = plan.lanes.of(g) * (plan.size.get(plan.channel, (0, 1))[1] if g is plan.accelerated and plan.channel
                                     else 1)
@@ -201,8 +205,8 @@ def _roms(pipe: Pipeline, plan: _Plan) -> int:
                 if (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) not in region
                         and n.callee not in plan.streams and _rom(pipe, n.callee)
                         and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))):
-                    count += lanes
-    return count
+                    reads[id(n.callee)] = reads.get(id(n.callee), 0) + lanes
+    return sum(-(-r // target.mem_tile_read_ports) for r in reads.values())
 
 
 def _rom(pipe: Pipeline, table: Function) -> bool:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from .autoschedule_budget import Figures, restore, snapshot
 from .autoschedule_memory import ceil_div as _ceil
 from .autoschedule_memory import extent_of as _extent
-from .autoschedule_memory import mem_tiles, xy
+from .autoschedule_memory import mem_tiles, rom_tiles, xy
 from .autoschedule_memory import tile_boxes as _boxes
 from .autoschedule_steps import Steps, tile_steps, x_rates
 from .autoschedule_sweeps import sweep_cycles, sweeps
@@ -64,7 +64,8 @@ def handle(pipe: Pipeline, f: Function) -> str:
     """How the schedule names f: `funcs["name"]`, or an image's wrapper `funcs["input"].in_()` (which creates it
     when the schedule is run on a fresh copy of the algorithm)."""
     if f.wrapped_image is not None:
-        return f'funcs["{f.wrapped_image.name}"].in_()'
+        readers = ", ".join(f'funcs["{pipe.name(g)}"]' for g in f.wrapper_for)  # a reader's own: image.in_(g)
+        return f'funcs["{f.wrapped_image.name}"].in_({"[" + readers + "]" if len(f.wrapper_for) > 1 else readers})'
     return f'funcs["{pipe.name(f)}"]'
 
 
@@ -204,6 +205,12 @@ def fewest_cycles(pipe: Pipeline, plans: list[_Plan], target: CGRA, opts: _Optio
     if best is None or best[1] is plan:
         return plan
     got = best[1]
+    budget = opts.max_mem_tiles or target.num_mem_tiles
+    if (roms := rom_tiles(pipe, plan, target)) > budget:  # tiles of the frame do not shrink a table
+        got.lanes.note = (f"{plan.lanes.lanes} pixels per cycle is not reachable: the copies of its tables read at "
+                          f"computed coordinates (ROMs, one per {target.mem_tile_read_ports} reads a cycle) alone "
+                          f"need {roms} memory tiles, over the budget of {budget}")
+        return got
     got.lanes.note = (f"{plan.lanes.lanes} pixels per cycle is slower here: its memory tiles need narrower tiles "
                       f"of the frame, whose halos cost more than the lanes gain ({got.lanes.lanes} modelled fastest)")
     return got

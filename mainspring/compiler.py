@@ -271,8 +271,7 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
     registers = sum(len(b.registers) + sum(k.words + len(k.tile_read_ports) for k in b.banks if k.in_registers)
                     for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
-    # A ROM (a constant table read at computed coordinates) is a memory tile per kernel lane that reads it.
-    roms = [(words, bits, program.nest.op_lanes(n)) for n, c in pe_counts.items() for words, bits in c.roms.values()]
+    roms = _rom_copies(program, pe_counts, target)
     mem_tiles += sum(k * -(-words // target.mem_tile_words) * -(-bits // target.word_bits) for words, bits, k in roms)
     return {
         "name": program.nest.name,
@@ -300,6 +299,20 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
             for b in plan.buffers
         ],
     }
+
+
+def _rom_copies(program: HwProgram, pe_counts: dict, target: CGRA) -> list[tuple[int, int, int]]:
+    """(words, bits, copies) of each ROM (a constant table read at computed coordinates). Every kernel lane reads
+    it at each of its ROM nodes' addresses in the same cycle, and a memory tile serves as many addresses a cycle as
+    it has read ports, so the table is stored in as many alike tiles as its reads need: 2 lanes of `curve(p)`
+    share one tile, 3 lanes take two."""
+    sizes: dict[str, tuple[int, int]] = {}
+    reads: dict[str, int] = {}
+    for n, c in pe_counts.items():
+        for table, size in c.roms.items():
+            sizes[table] = size
+            reads[table] = reads.get(table, 0) + c.rom_reads[table] * program.nest.op_lanes(n)
+    return [(*sizes[t], -(-reads[t] // target.mem_tile_read_ports)) for t in sorted(sizes)]
 
 
 def _size(box) -> int:

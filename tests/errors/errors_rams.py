@@ -275,3 +275,40 @@ def unrolled_reduction_not_an_accumulation():
 @unrolled_reduction_not_an_accumulation.fix
 def _():
     return hl.compile(_chain(False), name="demo")
+
+
+def _lookup_lanes(lanes: int):
+    """Image b's pixels looked up in the 16-bin cumulative histogram of image a (a RAM the accelerator fills) at
+    `lanes` pixels per cycle."""
+    x, y, i = hl.Var("x"), hl.Var("y"), hl.Var("i")
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    a, b = hl.ImageParam(hl.UInt(8), 2, "a"), hl.ImageParam(hl.UInt(8), 2, "b")
+    r, s = hl.RDom([(0, 8), (0, 4)], "r"), hl.RDom([(1, 15)], "s")
+    hist, cdf, out = hl.Func("hist"), hl.Func("cdf"), hl.Func("out")
+    hist[i] = hl.u16(0)
+    hist[hl.i32(a[r.x, r.y] >> 4)] += hl.u16(1)
+    cdf[i] = hist[i]
+    cdf[s.x] = cdf[s.x - 1] + hist[s.x]
+    out[x, y] = cdf[hl.i32(b[x, y] >> 4)]  # <-ram_lookup_lanes
+    out.bound(x, 0, 12).bound(y, 0, 4)
+    out.compute_root().tile(x, y, xo, yo, xi, yi, 12, 4).hw_accelerate(xi, xo).unroll(xi, lanes)
+    hist.compute_at(out, xo)
+    cdf.compute_at(out, xo)
+    a.in_().compute_root().stream_to_accelerator()
+    b.in_().compute_root().stream_to_accelerator().unroll(hl.Var("_0"), lanes)
+    return out
+
+
+@case("memories", "A RAM read at pixel values by more lanes than a memory tile has read ports", (
+    "{ram_lookup_lanes}: Func 'out': buffer 'cdf_ram' is a RAM (updated at computed coordinates) read through 3 ports "
+    "after its updates, and a memory tile has 2; read it at fewer places per cycle (fewer lanes or taps in the "
+    "Funcs that read it), or copy it into a Func that the others read"), func="out",
+    note="Halide has no read ports: each lane of `out` reads the cdf; copies of a RAM, one per 2 lanes, are not "
+    "made (the lanes of one op read one buffer), so the fix is 2 lanes (the autoscheduler takes at most 2)")
+def ram_looked_up_by_three_lanes():
+    return hl.compile(_lookup_lanes(3), name="demo")
+
+
+@ram_looked_up_by_three_lanes.fix
+def _():
+    return hl.compile(_lookup_lanes(2), name="demo")
