@@ -3,7 +3,8 @@ acceptance programs are, each in module m (`mainspring` or `halide`) returning (
 ImageParam}) with estimates set: thresholds at the frame's mean (a Func of no dimensions, `total[()]`) and at a
 histogram's peak (`argmax` with no free Var), a contrast stretch by the frame's inline minimum and maximum,
 interleaved RGB to planar YUV and planar to interleaved BGR, a census transform, a vignette gain from per-pixel
-coordinates, a local-Laplacian-like level (down, up, detail), a separable 7-tap binomial and a 9-tap RDom box."""
+coordinates, a local-Laplacian-like level (down, up, detail), a separable 7-tap binomial, a 9-tap RDom box, and
+an unsharp mask over mirror_image and a Sobel magnitude over mirror_interior (tall frames)."""
 
 
 def _xy(m):
@@ -144,5 +145,36 @@ def contrast_stretch(m, w, h):
     hi[()] = m.maximum(inp[r.x, r.y])
     rng = m.max(m.u16(hi[()]) - m.u16(lo[()]), 1)
     out[x, y] = m.u8((m.u16(inp[x, y]) - m.u16(lo[()])) * 255 / rng)
+    _est(out, w, h)
+    return out, {"inp": inp}
+
+
+def unsharp5(m, w, h):
+    """Unsharp mask: separable 1-4-6-4-1, sharpened = clamp(2 in - blur), mirror_image."""
+    inp = _u8(m)
+    x, y = _xy(m)
+    c = m.BoundaryConditions.mirror_image(inp)
+    k = (1, 4, 6, 4, 1)
+    bx, by, out = m.Func("bx"), m.Func("by"), m.Func("sharp")
+    bx[x, y] = sum(k[i] * m.u16(c[x + i - 2, y]) for i in range(5))
+    by[x, y] = (sum(k[i] * m.u32(bx[x, y + i - 2]) for i in range(5)) + 128) >> 8
+    out[x, y] = m.u8(m.clamp(2 * m.i32(c[x, y]) - m.i32(by[x, y]), 0, 255))
+    _est(out, w, h)
+    return out, {"inp": inp}
+
+
+def sobel_amax(m, w, h):
+    """Sobel magnitude, alpha-max-plus-beta-min (max + min/2, sqrt-free), u8 saturated."""
+    inp = _u8(m)
+    x, y = _xy(m)
+    c = m.BoundaryConditions.mirror_interior(inp)
+    gx, gy, out = m.Func("gx"), m.Func("gy"), m.Func("mag")
+    gx[x, y] = m.abs(m.i16(c[x + 1, y - 1]) + 2 * m.i16(c[x + 1, y]) + m.i16(c[x + 1, y + 1])
+                     - m.i16(c[x - 1, y - 1]) - 2 * m.i16(c[x - 1, y]) - m.i16(c[x - 1, y + 1]))
+    gy[x, y] = m.abs(m.i16(c[x - 1, y + 1]) + 2 * m.i16(c[x, y + 1]) + m.i16(c[x + 1, y + 1])
+                     - m.i16(c[x - 1, y - 1]) - 2 * m.i16(c[x, y - 1]) - m.i16(c[x + 1, y - 1]))
+    hi = m.max(gx[x, y], gy[x, y])
+    lo = m.min(gx[x, y], gy[x, y])
+    out[x, y] = m.u8(m.min(hi + lo / 2, 255))
     _est(out, w, h)
     return out, {"inp": inp}

@@ -4,6 +4,10 @@ realize on the same inputs, near its ideal cycles at its minimum storage, and it
 design on a fresh copy. The finding fixed: a Func of no dimensions (Halide's `total[()] = ...`, and the Func of an
 inline reduction with no free Var, `hl.argmax(hist[k])`, `hl.minimum(inp[r.x, r.y])`) crashed the reference and
 the autoscheduler (a call with no arguments was taken for a scalar Param): it is now one element, read at 0.
+And a frame over mirror_image or mirror_interior taller than about 260 rows was refused by the autoscheduler
+(hundreds of memory tiles by its model, for a design of one or two): bounds inference took a reflection at the
+first row, and mirror_image's select anywhere, to span every row; the model now also counts the rows at a row
+below the edges, and a comparison its intervals decide bounds one branch of a select.
 Figures: BENCHMARKS.md "Helper autoprobe14b, session 30"."""
 
 import functools
@@ -26,7 +30,8 @@ AUTO = {"threshold_mean_13x7": (progs.threshold_mean, (13, 7), {}),
         "vignette_19x7_l4": (progs.vignette, (19, 7), {"lanes": "4"}),
         "laplacian_level_13x7_l2": (progs.laplacian_level, (13, 7), {"lanes": "2"}),
         "sep7_29x1": (progs.sep7, (29, 1), {}),
-        "box9_rdom_sep_5x13": (progs.box9_rdom_sep, (5, 13), {})}
+        "box9_rdom_sep_5x13": (progs.box9_rdom_sep, (5, 13), {}),
+        "sobel_amax_24x270": (progs.sobel_amax, (24, 270), {})}
 
 
 @functools.cache
@@ -81,3 +86,14 @@ def test_a_func_of_no_dimensions_realizes_as_halides(halide):
         got.append((whole.dimensions(), np.asarray(whole).tolist(), total.dimensions(), image_out))
     assert got[0][:3] == got[1][:3] == (0, int(image.sum()), 0)
     assert np.array_equal(got[0][3], got[1][3])
+
+
+@pytest.mark.parametrize(("algorithm", "size", "keys", "tiles"), [
+    (progs.unsharp5, (1920, 1080), {"lanes": "2"}, 6), (progs.sobel_amax, (1920, 1080), {"lanes": "2"}, 2)])
+def test_a_frame_of_1080_rows_over_a_mirror_keeps_line_buffers(algorithm, size, keys, tiles):
+    """Refused before: 'sharp' does not fit max_mem_tiles=128 (about 1070 memory tiles), 'mag' 539."""
+    design, result = autoscheduled(algorithm, size, keys, name="autoprobe14b_tall_mirror")
+    rep = design.report
+    assert result.lanes == 2 and rep["mem_tiles"] <= tiles
+    assert sum(b["words"] for b in rep["buffers"]) <= 1.01 * sum(b["min_words"] for b in rep["buffers"])
+    assert rep["predicted_cycles"] <= 1.01 * rep["ideal_cycles"]
