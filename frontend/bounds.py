@@ -132,7 +132,7 @@ class Bounder:
     def _binop(self, e: ir.BinOp) -> Interval:
         a, b, t, op = self(e.a), self(e.b), e.type, e.op
         if op in ir.COMPARISONS:
-            return (0, 1)
+            return _compare(op, a, b)
         if op == "add":
             return _fit((a[0] + b[0], a[1] + b[1]), t)
         if op == "sub":
@@ -173,6 +173,18 @@ class Bounder:
         m = max(abs(a[0]), abs(a[1]))
         lo = min(0, -m) if (a[0] < 0 or b[0] < 0) else 0
         return _fit((lo - 1, m + 1), t) if lo < 0 else (0, a[1])
+
+
+def _compare(op: str, a: Interval, b: Interval) -> Interval:
+    """A comparison's interval: (1, 1) or (0, 0) where a's and b's intervals decide it (a select then bounds one
+    branch: mirror_image's `select(y % 2e < e, ...)` on rows away from the edges), else (0, 1)."""
+    below, above = a[1] < b[0], a[0] > b[1]  # every a is below (above) every b
+    single = a[0] == a[1] == b[0] == b[1]
+    decided = {"lt": (below, a[0] >= b[1]), "le": (a[1] <= b[0], above), "gt": (above, a[1] <= b[0]),
+               "ge": (a[0] >= b[1], below), "eq": (single, below or above), "ne": (below or above, single)}.get(op)
+    if decided is None or not (decided[0] or decided[1]):
+        return (0, 1)
+    return (1, 1) if decided[0] else (0, 0)
 
 
 def _float_binop(op: str, a, b):

@@ -14,6 +14,31 @@ from .vars import RVar, Var
 _INIT = {"add": 0, "sub": 0, "mul": 1, "div": 1}
 
 
+# Halide's Func of no dimensions (`total[()] = ...`, an inline reduction with no free Var) is held as one element
+# over SCALAR_VAR and read at 0, so every stage after the frontend sees a Func with a dimension
+SCALAR_VAR = "_scalar"
+
+
+def key_args(fn: Function, key, defining: bool) -> tuple:
+    """The arguments of `f[key]`; those of `f[()]` on a Func of no dimensions are SCALAR_VAR where it defines f (its
+    pure definition, and `f[()] op= e` before any), its element 0 otherwise. A Func defined with dimensions keeps
+    its error for a call with none."""
+    args = tuple(key) if isinstance(key, (tuple, list)) else (key,)
+    if args or (fn.defined() and not fn.scalar):
+        return args
+    fn.scalar = True
+    return (Var(SCALAR_VAR),) if defining else (0,)
+
+
+def realize_scalar(pipe):
+    """Halide's realize([]) of a Func of no dimensions: a 0-D Buffer of its one element."""
+    import numpy as np
+
+    from .params import Buffer
+
+    return Buffer(np.asarray(pipe.realize([1])).reshape(()))
+
+
 def define(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
     if isinstance(value, FuncRef) and value._func._fn.tuple_layout is not None:
         value = value.elements()  # a copy of a Tuple Func is a Tuple Func

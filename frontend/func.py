@@ -60,6 +60,7 @@ class Function:
         self.requirements: list = []  # Halide's add_requirement conditions (frontend/requirements.py)
         self.specializations: dict[int, Any] = {}  # definition index -> its SpecializeState (frontend/specialize.py)
         self.tuple_layout: Any = None  # a Tuple Func's packing (frontend/tuples.py); None for one value
+        self.scalar = False  # written with no dimensions: one element (frontend/define.py's key_args)
 
     @property
     def type(self) -> Type:
@@ -89,14 +90,6 @@ def _expand_implicit(args: tuple, count: int, fname: str) -> tuple:
     for a in args:
         out += [Var(f"_{k}") for k in range(count)] if isinstance(a, Implicit) else [a]
     return tuple(out)
-
-
-def _key_args(key) -> tuple:
-    if isinstance(key, tuple):
-        return key
-    if isinstance(key, list):
-        return tuple(key)
-    return (key,)
 
 
 class PendingUpdate(ExprLike):
@@ -268,7 +261,7 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
             )
 
     def dimensions(self) -> int:
-        return len(self._fn.args) if self._fn.defined() else 0
+        return len(self._fn.args) if self._fn.defined() and not self._fn.scalar else 0
 
     def args(self) -> list[Var]:
         return [Var(n) for n in self._fn.args]
@@ -332,15 +325,17 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
 
     # ---- definitions ----
     def __getitem__(self, key) -> FuncRef:
-        args = _key_args(key)
+        from .define import key_args
+
+        args = key_args(self._fn, key, not self._fn.defined())
         if any(isinstance(a, Implicit) for a in args) and self._fn.defined():
             args = _expand_implicit(args, len(self._fn.args) - (len(args) - 1), self._fn.name)
         return FuncRef(self, args)
 
     def __setitem__(self, key, value):
-        from .define import define
+        from .define import define, key_args
 
-        args = _key_args(key)
+        args = key_args(self._fn, key, not self._fn.defined() or isinstance(value, PendingUpdate))
         if any(isinstance(a, Implicit) for a in args):
             used = {n.name for n in ir.walk(to_ir(value, f"the definition of {self._fn.name}"))
                     if isinstance(n, ir.Var) and n.name.startswith("_") and n.name[1:].isdigit()}
@@ -553,6 +548,10 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
             for i, part in enumerate(parts):
                 part[vs] = self[vs][i]
             return [Pipeline(part).realize(sizes) for part in parts]
+        if self._fn.scalar and not list(sizes):  # Halide's realize([]) of a Func of no dimensions: a 0-D buffer
+            from .define import realize_scalar
+
+            return realize_scalar(Pipeline(self))
         return Pipeline(self).realize(sizes)
 
     # ---- wrappers ----

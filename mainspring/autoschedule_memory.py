@@ -41,12 +41,17 @@ def xy(plan: _Plan) -> tuple[int, int] | None:
     return plan.output.args.index(dims[0]), plan.output.args.index(dims[1])
 
 
-def tile_boxes(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int]) -> dict[str, list]:
-    """Each Func's box (inclusive (min, max) per dimension) for an output tile of tile = (w, h) pixels."""
+STEADY_ROW = 8  # a row below the edges' reflections (a multiple of 2 and 4: resampled rows step alike)
+
+
+def tile_boxes(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int],
+               row: int = 0) -> dict[str, list]:
+    """Each Func's box (inclusive (min, max) per dimension) for an output tile of tile = (w, h) pixels, its rows
+    from `row` rows below the frame's first."""
     ix, iy = at
     box = [(lo, lo + e - 1) for lo, e in plan.extents]
     box[ix] = (box[ix][0], box[ix][0] + tile[0] - 1)
-    box[iy] = (box[iy][0], box[iy][0] + tile[1] - 1)
+    box[iy] = (box[iy][0] + row, box[iy][0] + row + tile[1] - 1)
     boxes, _ = infer_boxes(pipe, box, scalars(plan), output_bounds=False)
     return boxes
 
@@ -147,6 +152,7 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
     swept = sweeps(pipe, plan)
     whole = out_of_order(pipe, plan, plan.lanes.x_dim) | swept.held
     tiled = tile_boxes(pipe, plan, at, tile) if whole else {}
+    steady: dict[str, list] = {}
     got: dict[str, int] = {}
     for f in plan.buffered + plan.streams:
         box = boxes[pipe.name(f)]
@@ -162,8 +168,12 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
         j = plan.lanes.x_dim.get(id(f), 0)
         readers = _computed_readers(pipe, plan, f)
         inner = [boxes[pipe.name(g)] for g in readers]
-        lines = box[j + 1][1] - min((_first_row(pipe, g, b, plan, f, values) for g, b in zip(readers, inner)),
-                                    default=box[j + 1][1]) if j + 1 < len(box) else 0
+        lines = _lines(pipe, plan, f, boxes, readers, values)
+        if lines > STEADY_ROW and tile[1] > STEADY_ROW:
+            # a reflection (mirror_image, mirror_interior) at the frame's first row spans every row its modulo
+            # wraps to by bounds inference: a row further down, where none wraps, holds what the compiler holds
+            steady = steady or tile_boxes(pipe, plan, at, (tile[0], 1), STEADY_ROW)
+            lines = min(lines, _lines(pipe, plan, f, steady, readers, values))
         if lines <= 0 and id(f) in reread and j + 1 < len(box):  # a row read again by the next output row
             lines = 1
         if lines <= 0:
@@ -182,6 +192,16 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
             words, planes = words * planes, 1
         got[pipe.name(f)] = lanes * slices * _pack(words, lines * planes, target)
     return got
+
+
+def _lines(pipe: Pipeline, plan: _Plan, f: Function, boxes: dict[str, list], readers: list[Function],
+           values: dict) -> int:
+    """The rows of f its readers span (`boxes`: every Func's box for one output row)."""
+    box, j = boxes[pipe.name(f)], plan.lanes.x_dim.get(id(f), 0)
+    if j + 1 >= len(box):
+        return 0
+    return box[j + 1][1] - min((_first_row(pipe, g, boxes[pipe.name(g)], plan, f, values) for g in readers),
+                               default=box[j + 1][1])
 
 
 def _scatters(pipe: Pipeline, f: Function) -> bool:
