@@ -44,7 +44,8 @@ def test_a_split_host_loop_steps_over_each_tile_once():
 def test_a_func_inside_its_readers_loop_is_refused_as_halide_and_the_fix_compiles():
     with pytest.raises(hl.HalideError, match=r"Func \"blur_x\" is computed at the following invalid location:\n"
                                              r"  blur_x\.compute_at\(hw_output, xi\);\n(.*\n)*  blur_x\.compute_at"
-                                             r"\(hw_output, xo\);\n  blur_x\.compute_at\(blur_y, Var::outermost\(\)\);\n"
+                                             r"\(hw_output, xo\);\n"
+                                             r"  blur_x\.compute_at\(blur_y, Var::outermost\(\)\);\n"
                                              r"(.*\n)*'hw_output' uses 'blur_x' only outside its loop "
                                              r"'xi' .* compute it there: blur_x\.compute_at\(hw_output, xo\), or "
                                              r"compute blur_y inside it, e.g\. blur_y\.compute_at\(hw_output, xi\)\.$"):
