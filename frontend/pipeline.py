@@ -307,7 +307,6 @@ class Pipeline:
     def _check_loop_level(self, fn: Function, level, call: str):
         target = level.func
         users = self._users(fn)
-        legal = [f for f in self.order if id(f) in users]
         loops = self.loop_names(target)
         if id(target) not in self._names:
             reason = (f"'{target.name}' is not part of this pipeline (the output '{self.output.name}' does not read "
@@ -317,7 +316,7 @@ class Pipeline:
             # Halide's reason would say the target does not use fn; the slip is that the target has no loops.
             reason = (f"'{target.name}' is inlined (it has no compute_root() or compute_at()), so it has no loops "
                       f"to compute '{fn.name}' in; schedule it first, e.g. {target.name}.compute_root().")
-        elif id(target) not in {id(f) for f in legal}:
+        elif id(target) not in users:
             reason = f"'{target.name}' does not use '{fn.name}' (directly or through inlined Funcs)."
         elif level.var not in loops and level.var != "__outermost":
             reason = (f"'{target.name}' has no loop '{level.var}' (its loops are {', '.join(loops)})"
@@ -330,7 +329,7 @@ class Pipeline:
                                       if users[id(target)] else "Var::outermost()", readers)
         else:
             return
-        where = self._legal_locations(fn, call, legal, users)
+        where = self._legal_locations(fn, call, users)
         store = fn.placement.store
         shown = f"{call}({target.name}, {level.var})"
         if call == "compute_at" and store is not None and store.kind == "at" and \
@@ -353,7 +352,7 @@ class Pipeline:
             return
         target = compute.func.name
         users = self._users(fn)
-        where = self._legal_locations(fn, "compute_at", [f for f in self.order if id(f) in users], users)
+        where = self._legal_locations(fn, "compute_at", users)
         raise ScheduleError(
             f"{store.loc}: Func \"{fn.name}\" is computed at the following invalid location:\n"
             f"  {fn.name}.store_at({target}, {store.var}).compute_at({target}, {compute.var});\n"
@@ -363,8 +362,11 @@ class Pipeline:
             f"{fn.name}.store_at({target}, {compute.var})"
         )
 
-    def _legal_locations(self, fn: Function, call: str, legal: list[Function], users: dict[int, int]) -> str:
-        """Halide's list of the loops fn may be computed at: those of each legal Func that enclose its uses."""
+    def _legal_locations(self, fn: Function, call: str, users: dict[int, int]) -> str:
+        """Halide's list of the loops fn may be computed at: those of each Func in `users` that enclose its uses,
+        outermost first, as Halide walks the loop nest. The Funcs enclosing every use nest one in the next, each
+        computed at a loop of a Func after it in pipeline order, so the outermost is the last (the output)."""
+        legal = [f for f in reversed(self.order) if id(f) in users]
         return "".join(f"  {fn.name}.{call}({c.name}, {v});\n" for c in legal
                        for v in ["Var::outermost()"] + list(reversed(self.loop_names(c)))[:users[id(c)]])
 

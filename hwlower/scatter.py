@@ -265,12 +265,28 @@ def _ram_init(s: Lowering, f: Function, ds: list[Definition]) -> int | tuple[int
             "at the computed address, one step per cycle)" if elements > MAX_ELEMENTS else
             f"'{f.name}' is read at coordinates computed from loaded values, so it is held in a RAM (a memory tile "
             "that answers the computed address)")
+    _check_ram_box(s, f, ds[0], size)
     for k, d in enumerate(ds[1:]):
         _check_ram_update(f, d, k, size)
     init = simplify(ds[0].value)
     if isinstance(init, ir.Const) and not init.type.is_float():
         return int(init.value)
     return _init_table(s, f, ds[0], size)
+
+
+def _check_ram_box(s: Lowering, f: Function, d: Definition, size: str) -> None:
+    """Every invocation of the array runs the hardware built for the first, whose RAM holds the first one's box:
+    a RAM whose box moves with the tile (read at x plus a computed offset) would be written, read and initialised
+    at the first one's elements."""
+    name = s.pipe.name(f)
+    tiles = array_invocations(list(s.tiles), list(s.glb.mem_tiles)) if s.glb is not None else list(s.tiles)
+    boxes = list(dict.fromkeys(tuple(t.boxes[name]) for t in tiles if name in t.boxes))
+    if len(boxes) > 1:
+        raise HalideError(
+            f"{d.loc}: Func '{f.name}': {size}, but its box differs between the accelerator's invocations "
+            f"({_box_text(list(boxes[0]))} in the first, {_box_text(list(boxes[1]))} in another), and every "
+            "invocation runs the hardware built for the first, whose RAM holds the first one's elements; "
+            "accelerate the whole output in one invocation (the host loop's split as wide as the output)")
 
 
 def _check_one_box(s: Lowering, f: Function, d: Definition) -> None:
@@ -302,7 +318,8 @@ def _check_one_box(s: Lowering, f: Function, d: Definition) -> None:
 
 def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int, ...]:
     """Every word's initial value, x fastest, as the reference computes the pure definition: it must be known at
-    compile time (coordinates, constants and constant Funcs), and the same in every invocation of the array."""
+    compile time (coordinates, constants and constant Funcs); the box is the same in every invocation of the array
+    (`_check_ram_box`)."""
     inputs = sorted({n.callee.name for n in ir.walk(d.value) if isinstance(n, ir.Call)
                      and not (isinstance(n.callee, Function) and id(n.callee) in s.tables)})
     if inputs:
@@ -315,13 +332,6 @@ def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int
             f"initialise it without {inputs[0]} ({f.name}(...) = 0) and combine {inputs[0]} with it in a Func that "
             "reads it")
     name = s.pipe.name(f)
-    tiles = list(s.tiles) + (list(s.glb.mem_tiles) if s.glb is not None else [])
-    boxes = {tuple(t.boxes[name]) for t in tiles}
-    if len(boxes) > 1:
-        raise HalideError(
-            f"{d.loc}: Func '{f.name}': {size}, whose initial values {ir.to_string(d.value)} depend on its "
-            f"coordinates, and its box differs between the accelerator's invocations; initialise it with a constant "
-            f"({f.name}(...) = 0) and add the rest in a Func that reads it")
     g = Function(f.name, f.loc)
     g.definitions = [d]
     store = realize_arrays(Pipeline(Func(g)), s.tile.boxes[name])[id(g)]

@@ -190,11 +190,20 @@ class Design:
         """Stream the inputs through the RTL (one accelerator invocation per tile, back to back) and run the
         host stages after the accelerator on what it produced. The run fails with SimulationTimeout after
         `timeout_cycles` (default: 20x the predicted cycles, stretched by the stall probabilities, + 10,000)."""
+        return self._simulate(inputs, simulator, bubbles=bubbles, backpressure=backpressure, seed=seed, waves=waves,
+                              build_dir=build_dir, timeout_cycles=timeout_cycles)[0]
+
+    def _simulate(self, inputs: dict, simulator: str, bubbles: float = 0.0, backpressure: float = 0.0,
+                  seed: int = 0, waves: bool = False, build_dir=None,
+                  timeout_cycles: int | None = None) -> tuple[SimulationResult, np.ndarray]:
+        """`simulate`'s result, and the reference output its streams were drawn from (for `check`)."""
         from . import sim
 
         _check_probability("bubbles", bubbles)
         _check_probability("backpressure", backpressure)
         stores = self._reference(inputs)
+        # taken now: _host_after puts the hardware's words into the output's store
+        want = self._output_of(stores)
         buffers, params = gather_inputs(self.pipe, inputs)
         words, expected = self._stream_words(inputs, stores)
         streams = {signal(s.port): sim.StreamSpec(words[s.port], width=s.type.bits(), lanes=s.lanes)
@@ -239,7 +248,7 @@ class Design:
         return SimulationResult(final, _to_user(hw, ot), result.cycles, self.report["predicted_cycles"], simulator,
                                 str(result.waveform) if result.waveform else None, result.sim_seconds,
                                 result.build_seconds, _tile_cycles(result.marks),
-                                self._split(final) if self.outputs else ())
+                                self._split(final) if self.outputs else ()), want
 
     def _host_after(self, stores, buffers, params, out_fn, hw) -> np.ndarray:
         ev = Evaluator(self.pipe, params, buffers)
@@ -253,8 +262,8 @@ class Design:
     def check(self, inputs: dict, simulator: str = "verilator", **kw) -> SimulationResult:
         """Simulate and compare with the reference bit for bit (each output of several apart); raise
         MismatchError on any difference."""
-        res = self.simulate(inputs, simulator=simulator, **kw)
-        self.compare(res, self.reference_output(inputs), inputs, simulator, kw)
+        res, want = self._simulate(inputs, simulator, **kw)
+        self.compare(res, want, inputs, simulator, kw)
         return res
 
     def compare(self, res: SimulationResult, want: np.ndarray, inputs, simulator: str, kw: dict) -> None:
@@ -286,7 +295,10 @@ class Design:
 
     def reference_output(self, inputs) -> np.ndarray:
         """The pipeline's output as the NumPy reference computes it from `inputs` (what `check` compares)."""
-        stores = self._reference(inputs)
+        return self._output_of(self._reference(inputs))
+
+    def _output_of(self, stores) -> np.ndarray:
+        """The pipeline's output in `stores`, as a new array arr[y, x]."""
         return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type)
 
 

@@ -257,7 +257,7 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         inner = box_walk(mems[0].boxes[name], box)
         shifts = [address([lo for lo, _ in m.boxes[name]], box) - address([lo for lo, _ in mems[0].boxes[name]], box)
                   for m in mems]
-        who = f"GLB input '{name}'"
+        who = f"{program.located(name)} (a GLB input)"
         array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)
         host = lane_words(box_walk(box, box), k, False, who)
         if len(mems) > 1:  # load in the order the memory tiles read, each entry once (`skip_rules`)
@@ -278,7 +278,7 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     host_grouped = not padded and unrolled > 1 and unrolled == k
     readback = g.readback_loops if unrolled == k else [replace(lp, unrolled=False) for lp in g.readback_loops]
     host = box_walk(box, box) if padded else loop_walk(readback, g.readback.store.index, box)
-    who = f"GLB output '{out_name}'"
+    who = f"{program.located(out_name)} (the GLB output)"
     grouped = any(lp.unrolled for lp in loops)
     array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)
     # Over several memory tiles the host reads back in the order the array writes, memory tile by memory
@@ -468,7 +468,13 @@ def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbControll
         # a transfer spans several dimensions (3 channels whole and 3 pixels of x): one run of words
         ext[:2], stride[:2] = [ext[0] * ext[1]], [1]
     if not grouped:
-        if stride[0] != 1 or ext[0] % k:
+        if stride[0] != 1:
+            raise ScheduleError(
+                f"{who}: transfers of {k} lanes move {k} consecutive words of x, but the tile is walked along "
+                f"another dimension first (its innermost loop runs over {ext[0]} words with stride {stride[0]}); "
+                "keep x innermost in its loops (drop the reorder that moves x out), or use one lane"
+            )
+        if ext[0] % k:
             raise ScheduleError(
                 f"{who}: transfers of {k} lanes move {k} consecutive words of x, but this transfer's innermost "
                 f"loop runs over {ext[0]} words with stride {stride[0]}; make the tile's x extent a multiple of "

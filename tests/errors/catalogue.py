@@ -211,7 +211,7 @@ def glb_levels(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
     computed once per GLB tile in memory tiles of `mem_tile`, hw_input.in_() is the GLB input tile."""
     xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))
     out = p.hw_output.in_()
-    out.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 16, 16).hw_accelerate(p.xi, p.xo)
+    out.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 16, 16).hw_accelerate(p.xi, p.xo)  # <-glb_tile
     out.store_in(hl.MemoryType.GLB)  # <-glb_output
     p.hw_output.tile(p.x, p.y, xio, yio, xii, yii, *mem_tile)
     p.hw_output.compute_at(out, p.xo if array_at is None else array_at)  # <-array

@@ -85,6 +85,44 @@ def _():
     return hl.compile(_ram(), name="demo")
 
 
+def _counts_read_across_tiles(width: int):
+    """A 64-bin histogram of the first row (a RAM, its elements starting at zero), read at x plus a pixel's value
+    minus 128, in host tiles `width` wide over 16 columns: the table's box is what its reader needs, so it moves
+    with the tile."""
+    x, y, i = hl.Var("x"), hl.Var("y"), hl.Var("i")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, tbl, hw_output, output = (hl.Func(n) for n in ("hw_input", "tbl", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 4)], "r")
+    tbl[i] = hl.u16(0)  # <-ram_moves
+    tbl[hl.clamp(hl.i32(hw_input[r.x, 0]), 0, 63)] += 1
+    hw_output[x, y] = tbl[x + hl.clamp(hl.i32(hw_input[x, y]), 0, 255) - 128]
+    output[x, y] = hw_output[x, y]
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    output.bound(x, 0, 16).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, 4).hw_accelerate(xi, xo)
+    tbl.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@case("hardware", "A RAM whose box moves between the accelerator's invocations", (
+    "{ram_moves}: Func 'tbl': 'tbl' has more than 64 elements, so it is held in a RAM (a memory tile updated at the "
+    "computed address, one step per cycle), but its box differs between the accelerator's invocations "
+    "([-128, 134] in the first, [-120, 142] in another), and every invocation runs the hardware built for the "
+    "first, whose RAM holds the first one's elements; accelerate the whole output in one invocation (the host "
+    "loop's split as wide as the output)"), func="tbl", simulate=True,
+    note="Halide accepts it (each tile realises the table over its own box); an internal assertion before session "
+    "30 (with initial values of the coordinates, a refusal whose fix, a constant start, met that assertion)")
+def ram_box_moving_between_invocations():
+    return hl.compile(_counts_read_across_tiles(8), name="demo")
+
+
+@ram_box_moving_between_invocations.fix
+def _():
+    return hl.compile(_counts_read_across_tiles(16), name="demo")
+
+
 @case("hardware", "A RAM's update at its pure coordinates that also reduces over an RDom", (
     "{ram_pure_rdom}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory "
     "tile updated at the computed address, one step per cycle), and this update at its pure coordinates also "

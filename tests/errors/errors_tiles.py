@@ -50,6 +50,25 @@ def _():
     return hl.compile(_glb_lanes(p, R).output, name="demo")
 
 
+@case("memories", "A GLB output read back along y first while the array writes it in transfers of 2 words of x", (
+    "{glb_tile}: Func 'hw_output_global_wrapper' (the GLB output): transfers of 2 lanes move 2 consecutive words "
+    "of x, but the tile is walked along another dimension first (its innermost loop runs over 16 words with stride "
+    "16); keep x innermost in its loops (drop the reorder that moves x out), or use one lane"),
+    func="hw_output_global_wrapper", simulate=True)
+def glb_output_read_back_along_y():
+    p = _glb_lanes(glb_levels(pipeline(32, 32), mem_tile=(16, 16)), R)
+    p.hw_input.in_().unroll(p.x, 2, R)
+    p.hw_output.in_().reorder(p.yi, p.xi)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_output_read_back_along_y.fix
+def _():
+    p = _glb_lanes(glb_levels(pipeline(32, 32), mem_tile=(16, 16)), R)
+    p.hw_input.in_().unroll(p.x, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
 def _glb_lanes(p, tail):
     """Two lanes through seed 002's three levels (`glb_levels`) after the GLB input copy's: the memory tile's copy
     over its 9 columns, mid and the array output."""

@@ -96,6 +96,28 @@ def test_mismatch_is_an_assertion_with_the_first_pixels(build_dir):
     assert e.waveform and os.path.exists(e.waveform)
 
 
+def test_a_mismatch_is_caught_where_the_accelerator_computes_the_output_itself(build_dir):
+    """With no host stage after the accelerator, simulate puts the hardware's words into the output's own store:
+    `check` compares with the reference taken before that (computed once), not with those words."""
+    from mainspring.sim import require_simulator
+
+    require_simulator("icarus")
+    x, y = hl.Var("x"), hl.Var("y")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    plus7 = hl.Func("plus7")
+    plus7[x, y] = image[x, y] + 7
+    plus7.set_estimates([(0, 8), (0, 4)])
+    hl.Pipeline(plus7).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    design = hl.compile(plus7, name="plus7")
+    assert design.program.host_after == () and design.program.output == "plus7"
+    assert design.verilog.count("8'h07;") == 1
+    design.verilog = design.verilog.replace("8'h07;", "8'h08;")
+    inputs = design.example_inputs(1)
+    with pytest.raises(hl.MismatchError) as err:
+        design.check(inputs, simulator="icarus", build_dir=build_dir)
+    assert err.value.count == 8 * 4
+
+
 def test_cli_compile_dump_after_lower(tmp_path):
     cmd = [sys.executable, "-m", "mainspring.cli", "compile", "gaussian", "-o", str(tmp_path / "g"),
            "--dump-after", "lower"]

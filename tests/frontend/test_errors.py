@@ -129,6 +129,20 @@ def compute_at_unknown_loop(hl):
     g.realize([3, 3])
 
 
+def compute_at_nested_consumers(hl):
+    """f's legal loops run through three Funcs each computed inside the next: Halide lists them outermost first."""
+    x, y, f, g, h, k = hl.Var("x"), hl.Var("y"), hl.Func("f"), hl.Func("g"), hl.Func("h"), hl.Func("k")
+    f[x, y] = x + y
+    g[x, y] = f[x, y] + f[x + 1, y]
+    h[x, y] = g[x, y] + g[x, y + 1]
+    k[x, y] = h[x, y] * 2
+    h.compute_at(k, y)
+    g.compute_at(h, x)
+    mark()
+    f.compute_at(g, hl.Var("z"))
+    k.realize([3, 3])
+
+
 def reorder_unknown(hl):
     x, y, f = hl.Var("x"), hl.Var("y"), hl.Func("f")
     f[x, y] = x
@@ -295,6 +309,11 @@ CASES = {
     compute_at_unknown_loop: ['Func "f" is computed at the following invalid location:', "  f.compute_at(g, z);",
                               "  f.compute_root();", "  f.compute_at(g, Var::outermost());",
                               "  f.compute_at(g, y);\n  f.compute_at(g, x);"],
+    compute_at_nested_consumers: [("Legal locations for this function are:\n  f.compute_root();\n"
+                                   "  f.compute_at(k, Var::outermost());\n  f.compute_at(k, y);\n"
+                                   "  f.compute_at(h, Var::outermost());\n  f.compute_at(h, y);\n"
+                                   "  f.compute_at(h, x);\n  f.compute_at(g, Var::outermost());\n"
+                                   "  f.compute_at(g, y);\n  f.compute_at(g, x);\n")],
     reorder_unknown: ["In schedule for f, could not find var z to reorder in the argument list.",
                       "Vars: x y __outermost"],
     split_unknown: ["In schedule for f, could not find split dimension: z", "Vars: x y __outermost"],

@@ -2,9 +2,16 @@
 each in module m (`mainspring` or `halide`) returning (output or [outputs], {name: ImageParam}) with estimates set:
 a median of 3 by a min/max network, an opening, a gamma table in a constant Buffer, block matching by argmin over
 disparities, a Laplacian of Gaussian, a Tuple output, two outputs, seed 002's copy Funcs for the GLB, u16 and i32
-images, BoundaryConditions computed inside the accelerator."""
+images, BoundaryConditions computed inside the accelerator. AUTO lists the cases test_autoprobes.py runs.
+
+The three findings: at 2 lanes over a 33-wide `repeat_edge(image)` (or constant_exterior, any boundary condition
+computed inside) the image's stream rounded up to 34 columns, past the 33 the schedule binds the image to (the design
+needed a 34-wide image, so Halide, given it, clamped elsewhere); a constant `hl.Buffer` read by the algorithm (a
+gamma table) got random values from `example_inputs`, not its own; block matching at 2 lanes (a cost read at `x - d`
+over a serial loop d) was refused by hwlower, the autoscheduler's own schedule."""
 
 import numpy as np
+from shared_programs import sad_match  # test_flow_autoschedule_sweep_tiles.py runs it too
 
 # a gamma of 0.45 as a table: a module constant, since Halide's Buffer views the array without owning it
 GAMMA = np.array([int(255 * (k / 255) ** 0.45 + 0.5) for k in range(256)], dtype=np.uint8)
@@ -52,20 +59,6 @@ def opening(m, w, h):
     di[x, y] = m.maximum(er[x + s.x, y + s.y])
     di.set_estimates([(0, w), (0, h)])
     return di, {"inp": inp}
-
-
-def sad_match(m, w, h):
-    """Block matching: the disparity 0..3 of least 3x3 SAD between left and right (argmin), u8."""
-    left, right = m.ImageParam(m.UInt(8), 2, "left"), m.ImageParam(m.UInt(8), 2, "right")
-    x, y, d = m.Var("x"), m.Var("y"), m.Var("d")
-    diff, cost, disp = m.Func("diff"), m.Func("cost"), m.Func("disp")
-    diff[x, y, d] = m.u16(m.absd(left[x, y], right[x - d, y]))
-    cost[x, y, d] = sum(diff[x+i, y+j, d] for i in (-1, 0, 1) for j in (-1, 0, 1))
-    r = m.RDom([(0, 4)], "r")
-    best = m.argmin(cost[x, y, r.x])
-    disp[x, y] = m.u8(best[0])
-    disp.set_estimates([(0, w), (0, h)])
-    return disp, {"left": left, "right": right}
 
 
 def rom_gamma(m, w, h):
@@ -140,3 +133,16 @@ def u16_gradient_lanes(m, w, h):
     out[x, y] = m.u16(m.min((dx[x, y] * dx[x, y] + dy[x, y] * dy[x, y]) >> 8, 65535))
     out.set_estimates([(0, w), (0, h)])
     return out, {"inp": inp}
+
+
+# (algorithm, size, autoscheduler keys), for test_autoprobes.py
+AUTO = {"med3_33x9_l2": (med3_separable, (33, 9), {"lanes": "2"}),
+        "rom_gamma_64x1_l4": (rom_gamma, (64, 1), {"lanes": "4"}),
+        "sad_match_33x9_l2": (sad_match, (33, 9), {"lanes": "2"}),
+        "opening_17x3": (opening, (17, 3), {}),
+        "tuple_output_17x3_l2": (tuple_output, (17, 3), {"lanes": "2"}),
+        "two_outputs_17x3_l3": (two_outputs, (17, 3), {"lanes": "3"}),
+        "log_17x9_l2": (log_filter, (17, 9), {"lanes": "2"}),
+        "u16_gradient_17x9_l4": (u16_gradient_lanes, (17, 9), {"lanes": "4"}),
+        "i32_frame_diff_17x3": (i32_frame_diff, (17, 3), {}),
+        "copies_glb_33x17_glb11x17": (copies_glb, (33, 17), {"glb_tile": "11x17"})}

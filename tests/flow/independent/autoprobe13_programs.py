@@ -3,7 +3,15 @@ acceptance programs are, each in module m (`mainspring` or `halide`) returning (
 ImageParam}) with estimates set: a cumulative sum down the columns (an RDom scan along y), a bilinear demosaic to
 planar RGB, a range-weighted mean through a computed table, Canny's non-maximum suppression, a median of 3x3 by a
 comparator network over mirror_interior, a histogram equalisation, i32 and u8 images mixed, a Gaussian pyramid
-level down, seed 002's copy Funcs through the GLB, and value and saturation of a planar RGB image as two outputs."""
+level down, seed 002's copy Funcs through the GLB, and value and saturation of a planar RGB image as two outputs.
+AUTO lists the cases test_autoprobes.py runs.
+
+The two findings fixed: a scan down the columns as the output (`s(x, r) = s(x, r - 1) + ...`) at 2 lanes was
+refused by hwlower, the autoscheduler's own schedule (its update kept one lane under an output of two); a planar RGB
+output whose planes read alike (demosaic's `select(c == 0, red, c == 1, green, blue)`) at 2 lanes ran plane after
+plane, holding its producer whole (919 words for 50, 2.3x the cycles): its planes are now unrolled, a pixel's three
+values per lane. The pyramid down at 1 lane banked its rows read at 2y + j as taps (0, 1) and (2, 3), each bank every
+row (65 words for 43): its banks now pair taps on one grid, (0, 2) and (1, 3) (helper pyrdown, session 29)."""
 
 
 def _xy(m):
@@ -163,3 +171,17 @@ def value_sat(m, w, h):
     val.set_estimates([(0, w), (0, h)])
     sat.set_estimates([(0, w), (0, h)])
     return [val, sat], {"rgb": rgb}
+
+
+# (algorithm, size, autoscheduler keys), for test_autoprobes.py
+AUTO = {"col_prefix_13x7_l2": (col_prefix, (13, 7), {"lanes": "2"}),
+        "demosaic_rgb_18x8_l2": (demosaic_rgb, (18, 8), {"lanes": "2"}),
+        "bilateral_lut_13x5_l2": (bilateral_lut, (13, 5), {"lanes": "2"}),
+        "canny_nms_19x7_l2": (canny_nms, (19, 7), {"lanes": "2"}),
+        "median9_17x9_l2": (median9, (17, 9), {"lanes": "2"}),
+        "histeq_17x5": (histeq, (17, 5), {}),
+        "i32_mix_17x5_l2": (i32_mix, (17, 5), {"lanes": "2"}),
+        "pyr_down_9x5": (pyr_down, (9, 5), {}),
+        "pyr_down_9x5_l2": (pyr_down, (9, 5), {"lanes": "2"}),
+        "copies_sobel_31x9_glb11x9": (copies_sobel, (31, 9), {"glb_tile": "11x9"}),
+        "value_sat_17x5_l2": (value_sat, (17, 5), {"lanes": "2"})}

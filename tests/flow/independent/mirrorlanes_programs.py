@@ -1,5 +1,8 @@
-"""Algorithms reading the image through mirror_image, mirror_interior and repeat_image along x, with no schedule,
-for the autoscheduler's `lanes` key (test_mirrorlanes.py). Each is written in module m (`mainspring` or Halide 21)."""
+"""Algorithms reading the image through mirror_image, mirror_interior or repeat_image along x, with no schedule,
+for the autoscheduler's `lanes` key (session 29), also under GLB tiles; AUTO lists the cases test_autoprobes.py runs.
+Each is written in module m (`mainspring` or Halide 21). hwlower streams such an input extended by the host and reads
+it at the affine x inside (hwlower/edges.py), so its rate is that x's; they had stayed at one lane ("a computed
+coordinate along x"). A Func computed inside read through a mirror keeps one lane and the note."""
 
 
 def _xy(m):
@@ -62,3 +65,14 @@ def emboss_copied(m, w, h):
     out[x, y] = emboss[x, y]
     out.set_estimates([(0, w), (0, h)])
     return out, images
+
+
+# (algorithm, size, autoscheduler keys), for test_autoprobes.py
+AUTO = {"emboss_mirror_image_17x9_l3": (emboss_mirror_image, (17, 9), {"lanes": "3"}),
+        "wrap_blur_16x6_l4": (wrap_blur, (16, 6), {"lanes": "4"}),
+        "mirror_blur_xy_19x7_l4": (mirror_blur_xy, (19, 7), {"lanes": "4"}),
+        "emboss_copied_24x10_l4_glb12x5": (emboss_copied, (24, 10), {"lanes": "4", "glb_tile": "12x5"})}
+
+# A line buffer's rows hold whole transfers: 19 mirrored columns at 3 lanes take 21 (48 words for 43). So each of
+# a design's two buffered rows may hold (lanes - 1) words past its minimum (test_autoprobes.py's storage bound).
+WHOLE_TRANSFER_ROWS = 2

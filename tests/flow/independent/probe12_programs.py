@@ -191,7 +191,7 @@ def argmax_window(m):
 
 def weighted_histogram(m, w=7, h=5, lanes=1, bins=8):
     """A histogram of 8 (or 4) bins of the upper bits, each pixel adding its low 2 bits + 1, computed at the bin
-    loop; lanes > 1 unrolls r.x (refused in session 28, compiled since session 29: test_probe12.py)."""
+    loop; lanes > 1 unrolls r.x (refused in session 28, compiled since session 29: test_probes.py)."""
     inp = m.ImageParam(m.UInt(8), 2, "input")
     x, y, b = m.Var("x"), m.Var("y"), m.Var("b")
     hw_input, hist, hw_output, output = (m.Func(n) for n in ("hw_input", "histogram", "hw_output", "output"))

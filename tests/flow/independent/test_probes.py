@@ -1,0 +1,123 @@
+"""Hand schedules written as the acceptance tests would write them: each probe's programs module (NAME_programs.py
+beside this file) holds a CASES dict {case: program}, a program being a function of module m (`mainspring`, or
+`halide`, which gets no hardware schedule) returning (output or [outputs], {name: ImageParam}, size). Every case is
+bit-exact on both simulators, its cycles as predicted, and its reference equal to Halide 21's. Test ids read
+`probe13-u8_saturating-icarus`.
+
+Adding a probe is one line: write NAME_programs.py with its CASES dict and add "NAME" to PROBES. Its own tests go
+below the shared one, taking the design from `_design("NAME", case)` under `_with("NAME", case)` so that they run
+on the worker that compiled it.
+
+Findings and figures: each test's docstring below, and BENCHMARKS.md "Helper probe12, session 28" and "Helper
+probe13, session 29". Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that
+did not schedule the RDom (catalogue case argmax_update_unroll); an input unrolled along rows suggested only
+unrolling it along x, which then needs every consumer unrolled along x (the message now also says to remove the
+unroll, which compiles: rows_two_per_cycle); a histogram's unrolled RVar was refused naming the compiler's unroll of
+the bins instead of the user's call, and crashed in memories/ where the factor did not divide the RVar (refused in
+session 28, compiled since session 29). Probe13 found: a host tile loop split again (`split(xo, xoo, xoi, 2)`,
+hw_accelerate at xoi) was refused though Halide accepts it (now its parts step over the loop's tiles:
+split_of_split_host_apart); a Func computed inside the loop its readers are computed at (`blur_x.compute_at(
+hw_output, xi)` with blur_y at xo) compiled though Halide refuses it, and the "Legal locations" of every compute_at
+refusal listed such loops (now refused as Halide does, with its list)."""
+
+import functools
+import importlib
+
+import numpy as np
+import pytest
+from oracle import halide_outputs
+from porting import BUILD, params
+
+import mainspring as hl
+
+PROBES = ("probe12", "probe13")
+
+MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
+CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
+
+
+@functools.cache
+def _design(probe, case):
+    return hl.compile(MODULES[probe].CASES[case](hl)[0], name=f"{probe}_{case}")
+
+
+def _with(probe, case):
+    """The mark that runs a test on the xdist worker that compiles `case` for the shared test."""
+    return pytest.mark.xdist_group(f"{probe}-{case}")
+
+
+@pytest.mark.parametrize(("case", "simulator"), params(CASES))
+def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
+    probe, name = CASES[case]
+    design = _design(probe, name)
+    inputs = design.example_inputs(1)
+    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
+    assert res.cycles == res.predicted_cycles
+    out, images, size = MODULES[probe].CASES[name](halide)
+    want = halide_outputs(halide, out, images, inputs, size)
+    got = design.reference_outputs(inputs)
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and np.array_equal(g, w)
+
+
+# probe12 (session 28)
+
+progs12 = MODULES["probe12"]
+
+
+def test_a_glb_level_without_the_inputs_glb_copy_is_refused_with_the_fix_the_others_compile():
+    with pytest.raises(hl.HalideError, match=r"Func 'hw_output_global_wrapper' is a GLB output buffer but no input "
+                                             r"is stored in the GLB; add the GLB input copy: "
+                                             r"hw_input\.in_\(\)\.compute_at\(hw_output\.in_\(\), xo\) and "
+                                             r"hw_input\.in_\(\)\.store_in\(MemoryType\.GLB\)$"):
+        hl.compile(progs12.glb_memory_tiles_not_dividing(hl, fixed=False)[0], name="probe12_glb_unfixed")
+
+
+def test_an_input_unrolled_along_rows_is_refused_and_removing_the_unroll_compiles():
+    """The message's second fix (remove the input's unroll) is rows_two_per_cycle, simulated above; its first
+    (unroll the input along x) needs every consumer unrolled along x as well (catalogue input_unrolled_along_y)."""
+    with pytest.raises(hl.HalideError, match=r"accelerator input 'hw_input': hw_input\.unroll\(y, 2\): .* or remove "
+                                             r"hw_input\.unroll\(y, 2\) to stream it a word per transfer"):
+        hl.compile(progs12.rows_two_per_cycle(hl, stream_rows=True)[0], name="probe12_rows_refused")
+
+
+def test_an_unrolled_histogram_compiles_as_halide_accepts_it(halide):
+    """Refused in session 28 (4 bins in registers: lanes of one cycle may add to one bin; 7 columns unrolled by 2:
+    a step past them would still add to a bin). Since session 29 the 4 bins add each cycle's two steps as a tree,
+    and the 8-bin RAM runs r.x serially (tests/flow/test_flow_histogram_unrolls.py): both bit-exact on Icarus and
+    equal to Halide."""
+    for kw in ({"w": 6, "lanes": 2, "bins": 4}, {"lanes": 2}):
+        design = hl.compile(progs12.weighted_histogram(hl, **kw)[0], name=f"probe12_histogram_{kw.get('bins', 8)}")
+        inputs = design.example_inputs(1)
+        res = design.check(inputs, simulator="icarus", build_dir=BUILD)
+        assert res.cycles == res.predicted_cycles
+        out, images, size = progs12.weighted_histogram(halide, **kw)
+        images["input"].set(halide.Buffer(np.ascontiguousarray(np.asarray(inputs["input"]))))
+        assert np.array_equal(design.reference_output(inputs), np.asarray(out.realize(size)))
+
+
+# probe13 (session 29)
+
+progs13 = MODULES["probe13"]
+
+
+@_with("probe13", "split_of_split_host_apart")
+def test_a_split_host_loop_steps_over_each_tile_once():
+    """The parts of the split host loop step over the 5 x 2 tiles of 6x4 once each (they were counted twice)."""
+    assert _design("probe13", "split_of_split_host_apart").report["ideal_cycles"] == 5 * 2 * 8 * 6
+
+
+def test_a_func_inside_its_readers_loop_is_refused_as_halide_and_the_fix_compiles():
+    with pytest.raises(hl.HalideError, match=r"Func \"blur_x\" is computed at the following invalid location:\n"
+                                             r"  blur_x\.compute_at\(hw_output, xi\);\n(.*\n)*  blur_x\.compute_at"
+                                             r"\(hw_output, xo\);\n"
+                                             r"  blur_x\.compute_at\(blur_y, Var::outermost\(\)\);\n"
+                                             r"(.*\n)*'hw_output' uses 'blur_x' only outside its loop "
+                                             r"'xi' .* compute it there: blur_x\.compute_at\(hw_output, xo\), or "
+                                             r"compute blur_y inside it, e.g\. blur_y\.compute_at\(hw_output, xi\)\.$"):
+        hl.compile(progs13.inner_of_its_readers(hl)[0], name="probe13_inner")
+    hl.compile(progs13.inner_of_its_readers(hl, fixed=True)[0], name="probe13_inner_fixed")
+    with pytest.raises(hl.HalideError, match=r"invalid location:\n  blur_x\.store_at\(hw_output, xo\)\.compute_at\("
+                                             r"hw_output, xi\);\n"):
+        hl.compile(progs13.inner_of_its_readers(hl, stored=True)[0], name="probe13_inner_stored")
