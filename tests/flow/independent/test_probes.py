@@ -8,8 +8,9 @@ Adding a probe is one line: write NAME_programs.py with its CASES dict and add "
 below the shared one, taking the design from `_design("NAME", case)` under `_with("NAME", case)` so that they run
 on the worker that compiled it.
 
-Findings and figures: each test's docstring below, and BENCHMARKS.md "Helper probe12, session 28" and "Helper
-probe13, session 29". Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that
+Findings and figures: each test's docstring below, and BENCHMARKS.md "Helper probe12, session 28", "Helper
+probe13, session 29", "Helper probe14a, session 30" and "Helper probe14b, session 30".
+Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that
 did not schedule the RDom (catalogue case argmax_update_unroll); an input unrolled along rows suggested only
 unrolling it along x, which then needs every consumer unrolled along x (the message now also says to remove the
 unroll, which compiles: rows_two_per_cycle); a histogram's unrolled RVar was refused naming the compiler's unroll of
@@ -30,7 +31,7 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROBES = ("probe12", "probe13")
+PROBES = ("probe12", "probe13", "probe14a", "probe14b")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
@@ -121,3 +122,51 @@ def test_a_func_inside_its_readers_loop_is_refused_as_halide_and_the_fix_compile
     with pytest.raises(hl.HalideError, match=r"invalid location:\n  blur_x\.store_at\(hw_output, xo\)\.compute_at\("
                                              r"hw_output, xi\);\n"):
         hl.compile(progs13.inner_of_its_readers(hl, stored=True)[0], name="probe13_inner_stored")
+
+
+# probe14a (session 30): Halide-to-Hardware generators written again from the C++ at other schedules and
+# GeneratorParams. Findings: schedule calls written with Halide's keyword names (`tile(..., tail=...)`, tile over
+# lists, `bound(var=...)`, `unroll(var=...)`, `RDom(region=...)`, `ImageParam(type=..., dimensions=...)`) raised
+# TypeError; conv_layer_mobile's note that its channel unrolls run serially suggested `hw_input.unroll(c)`, which
+# is refused for an input streamed x first (now: `hw_input.reorder(c, x, y).unroll(c)`).
+
+progs14a = MODULES["probe14a"]
+
+
+@_with("probe14a", "mobile_channels_per_transfer")
+def test_the_serial_channel_lanes_note_gives_a_call_that_keeps_them():
+    """Without the fix the depthwise update's unroll(c) runs serially, and the note names the call that streams
+    the input's channels together; with it (simulated above) no unroll runs serially and the stage's firings
+    are a quarter: 8 x 8 pixels x 4 serial input channels of the pointwise reduction, 256 cycles ideal."""
+    serial = hl.compile(progs14a.mobile_channels_per_transfer(hl, lanes_fix=False)[0], name="probe14a_mobile_serial")
+    note = next(n for n in serial.report["notes"] if n.startswith("dw_conv.update(0).unroll(c)"))
+    assert note.endswith("make 'hw_input' compute c together (hw_input.reorder(c, x, y).unroll(c))")
+    fixed = _design("probe14a", "mobile_channels_per_transfer")
+    assert not fixed.report.get("notes") and fixed.report["ideal_cycles"] == 8 * 8 * 4
+    assert fixed.report["predicted_cycles"] < serial.report["predicted_cycles"]
+
+
+@_with("probe14a", "image_wrapper_channels")
+def test_the_note_names_an_image_wrappers_dimensions_as_halides_implicit_variables():
+    """An ImageParam's wrapper is defined over Halide's _0, _1, _2; the note spells them hl._0 ... (Halide's
+    names), and its call, applied (image_wrapper_channels, simulated above), keeps the lanes."""
+    serial = hl.compile(progs14a.image_wrapper_channels(hl, lanes_fix=False)[0], name="probe14a_wrapper_serial")
+    assert serial.report["notes"][0].endswith("(input.in_().reorder(hl._2, hl._0, hl._1).unroll(hl._2))")
+    fixed = _design("probe14a", "image_wrapper_channels")
+    # the 10 x 8 input's transfers, a pixel's 3 channels each, against a channel each without the fix
+    assert not fixed.report.get("notes") and fixed.report["ideal_cycles"] == 10 * 8
+    assert serial.report["ideal_cycles"] == 3 * 10 * 8
+
+
+# probe14b (session 30): seed 002's schedule space. Findings: a host loop unrolled by a factor
+# (`hw_output.unroll(yo, 2)`, a split that keeps the name yo) never finished compiling (hwlower/tiling.py looped),
+# a whole host loop unrolled (`unroll(yo)`) was refused as "not known at compile time" with a fix Halide refuses
+# (bound on yo), and unrolling the store loop xo was refused; all three compile now, as Halide accepts them.
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=_with("probe14b", c)) for c in (
+    "host_yo_unrolled_by_2", "host_yo_unrolled_whole", "store_loop_unrolled")])
+def test_an_unrolled_host_loop_runs_each_tile_once(case):
+    """Unrolling a host loop changes no tile: the accelerator runs once per 8x4 output tile, as without it."""
+    rows = MODULES["probe14b"].CASES[case](hl)[2][1]
+    assert _design("probe14b", case).report["tiles"] == 2 * -(-rows // 4)
