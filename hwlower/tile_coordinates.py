@@ -63,7 +63,10 @@ def _with_offsets(pipe: Pipeline, op: Op, tiles: list[Tile]) -> Op:
         new = ports.get(id(call.callee))
         return None if new is None else ir.Call(call.type, new, call.args)
 
-    return replace(op, value=map_calls(op.value, swap, {}), coords=tuple(ports.get(id(c), c) for c in op.coords))
+    memo: dict = {}  # (a RAM's computed address reads the coordinate too: fuzz-like probe of session 30)
+    return replace(op, value=map_calls(op.value, swap, memo), coords=tuple(ports.get(id(c), c) for c in op.coords),
+                   scatter=tuple(map_calls(e, swap, memo) for e in op.scatter),
+                   lookup=tuple(map_calls(e, swap, memo) for e in op.lookup))
 
 
 def _offsets(pipe: Pipeline, op: Op, c: CoordPort, tiles: list[Tile]) -> tuple[int, ...]:
@@ -73,18 +76,19 @@ def _offsets(pipe: Pipeline, op: Op, c: CoordPort, tiles: list[Tile]) -> tuple[i
     dims = [i for i, a in enumerate(f.args) if a == c.var]
     assert dims, (op.name, c.var)
     origins = [t.boxes[op.func][dims[0]][0] for t in tiles]
-    step = _modulus(op.value, c)
+    step = _modulus((op.value, *op.scatter, *op.lookup), c)
     if len({o % step for o in origins} if step else set(origins)) == 1:
         return ()
     return tuple(o - origins[0] for o in origins)
 
 
-def _modulus(value: ir.Expr, port: CoordPort) -> int:
-    """m when every use of the coordinate in `value` is `coordinate % m` for one constant m (the parity of x in
-    an interleave): tiles whose origins agree modulo m see the same values. 0 otherwise."""
+def _modulus(values: tuple[ir.Expr, ...], port: CoordPort) -> int:
+    """m when every use of the coordinate in `values` (an op's value and computed addresses) is `coordinate % m`
+    for one constant m (the parity of x in an interleave): tiles whose origins agree modulo m see the same values.
+    0 otherwise."""
     mods: set[int] = set()
     bare = False
-    for n in ir.walk(value):
+    for n in (n for v in values for n in ir.walk(v)):
         kids = ir.children(n)
         for k, child in enumerate(kids):
             if isinstance(child, ir.Call) and child.callee is port:
