@@ -52,13 +52,17 @@ def guard_reduction_tail(f: Function, d: Definition, guards: tuple[tuple[str, in
     # writes that element's own value back (adds the neutral value), as Halide's skipped step leaves it.
     args = tuple(ir.Select(a.type, cond, map_calls(a, guarded, memo), ir.Const(a.type, low))
                  if any(isinstance(n, ir.Call) for n in ir.walk(a)) else a for a, low in zip(d.args, lows))
-    value = predicated_value(f, args, map_calls(d.value, lambda c: _own(c, f, args) or guarded(c), memo), cond)
+    mine = tuple(ir.structural_key(a) for a in d.args)
+    value = predicated_value(f, args, map_calls(d.value, lambda c: _own(c, f, mine, args) or guarded(c), memo), cond)
     return replace(d, args=args, value=value)
 
 
-def _own(c: ir.Call, f: Function, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
-    """The update's read of the element it writes, at its (guarded) coordinates."""
-    return ir.Call(c.type, f, args) if c.callee is f else None
+def _own(c: ir.Call, f: Function, mine: tuple, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
+    """The update's read of the element it writes (`mine`: its coordinates' keys), at its (guarded) coordinates.
+    A read of another element (a scan's `f(r.x - 1, y)`) stays as written: it is not the element's own value."""
+    if c.callee is not f or tuple(ir.structural_key(a) for a in c.args) != mine:
+        return None
+    return ir.Call(c.type, f, args)
 
 
 def _computed(c: ir.Call) -> bool:

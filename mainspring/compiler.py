@@ -237,10 +237,26 @@ def kernel_graphs(program: HwProgram, target: CGRA, dump_after: str | None = Non
 
 def _accumulates(loops, op) -> tuple[str, ...]:
     """The loads of the element op writes, if a serial loop around it leaves that element in place: each step of
-    that loop reads the previous step's result (a reduction that is not unrolled); else none."""
+    that loop reads the previous step's result (a reduction that is not unrolled); else a scan's loads of the
+    element an earlier firing wrote at a constant offset (`s(x, y) = s(x, y - 1) + in(x, y)` with one firing per
+    row), which the next firing reads as soon as it is written; else none."""
     own = tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and p.access.index == op.store.index)
     used = {v for a in op.store.index for v, _ in a.terms}
-    return own if any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops) else ()
+    if own:
+        return own if any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops) else ()
+    return tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and _carried(loops, op, p.access))
+
+
+def _carried(loops, op, access) -> bool:
+    """Whether `access` reads op's buffer at a constant offset from the element it stores that the firing just
+    before this one wrote (the scan's step is carried by the innermost serial loop of more than one step)."""
+    serial = [lp for lp in loops if not lp.unrolled and lp.extent > 1]
+    if not serial or any(a.terms != w.terms for a, w in zip(access.index, op.store.index)):
+        return False
+    inner = serial[-1].var
+    delta = [a.const - w.const for a, w in zip(access.index, op.store.index)]
+    moved = [dict(w.terms).get(inner, 0) for w in op.store.index]
+    return any(delta) and all(d == -m for d, m in zip(delta, moved))
 
 
 def _chained(loops, op) -> bool:

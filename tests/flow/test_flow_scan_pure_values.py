@@ -1,6 +1,6 @@
 """Scans whose update overwrites the pure definition's values before anything reads them (issues 8/11,
 hwlower/scans.py): a column scan, an integral image, a scan two rows back, autoscheduled and hand-scheduled,
-store each element once, at their buffer's minimum; where pure values are read (a scan along the row, the
+store each element once, at their buffer's minimum (also in host tiles and GLB tiles along x); where pure values are read (a scan along the row, the
 update reading the element it stores, rows the update never writes) both definitions stay. At 2 lanes (x split
 and unrolled in both definitions) a column scan is one op too, a row of sums stored once. Bit-exact on both
 simulators at two sizes."""
@@ -48,15 +48,42 @@ def _scan(kind: str, how: str, width: int, height: int) -> hl.Func:
     hw_input[x, y] = hl.u16(image[x, y])
     funcs = _definitions(hl, kind, width, height, hw_input)
     hw_output[x, y] = funcs[0][x, y]
+    if how in ("tiles", "glb"):
+        return _tiled(hw_input, hw_output, funcs, width, height, how)
     accelerate(hw_output, hw_output, width, height, funcs, hw_input)
     return hw_output
+
+
+def _tiled(hw_input: hl.Func, hw_output: hl.Func, funcs: list[hl.Func], width: int, height: int,
+           how: str) -> hl.Func:
+    """Seed 002's copy Funcs at 2 lanes, run in host tiles 4 columns wide ("tiles", by hand) or in GLB tiles half
+    the frame wide ("glb", autoscheduled): every run of the array scans whole columns."""
+    x, y = hl.Var("x"), hl.Var("y")
+    out = hl.Func("out")
+    out[x, y] = hw_output[x, y]
+    if how == "glb":
+        keys = {"lanes": "2", "use_glb": "true", "glb_tile": f"{width // 2}x{height}"}
+        out.set_estimates([(0, width), (0, height)])
+        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys))
+        return out
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    out.bound(x, 0, width).bound(y, 0, height)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 4, height).hw_accelerate(xi, xo).unroll(xi, 2)
+    for f in funcs:
+        f.compute_at(hw_output, xo).unroll(x, 2)
+        f.update(0).unroll(x, 2)
+    hw_input.compute_root().stream_to_accelerator().unroll(x, 2)
+    return out
 
 
 # (kind, schedule, whether the pure definition and its update become one op)
 CASES = [("column", "auto", True), ("column", "hand", True), ("integral", "auto", True), ("integral", "hand", True),
          ("two_back", "auto", True), ("column", "auto_lanes2", True), ("two_back", "auto_lanes2", True),
+         ("column", "tiles", True), ("column", "glb", True),
          ("row", "auto", False), ("row", "hand", False), ("reads_own", "hand", False), ("middle", "hand", False)]
 SIZES = [(12, 6), (20, 9)]
+# Each host tile (GLB tile) refills the pipeline: 42 cycles for 36 at 12x6 in 3 tiles of 4 columns (44 in 2 GLB tiles)
+MOST_CYCLES = {"tiles": 1.2, "glb": 1.25}
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -72,4 +99,21 @@ def test_a_scan_stores_what_is_read(kind, how, merged, size, simulator, compile_
         assert buffers and all(b["words"] == b["min_words"] for b in buffers), buffers
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     if merged:  # (the others are as before: reads_own, hand-scheduled, takes 417 cycles for 72 at 12x6)
-        assert res.cycles <= 1.1 * design.report["ideal_cycles"], (res.cycles, design.report["ideal_cycles"])
+        most = MOST_CYCLES.get(how, 1.1)
+        assert res.cycles <= most * design.report["ideal_cycles"], (res.cycles, design.report["ideal_cycles"])
+
+
+def test_a_row_scan_unrolled_with_a_guarded_tail_is_refused_as_without_one():
+    """A row scan's RVar unrolled by 2 over 11 steps (GuardWithIf) reads the previous lane's result, as over 12
+    steps: the same refusal. Its guarded tail took the read of the element before for the element's own value (a
+    wrong sum), and the memory analysis then failed on an element no op writes."""
+    image = hl.ImageParam(hl.UInt(8), 2, "image")
+    x, y = hl.Var("x"), hl.Var("y")
+    hw_input, hw_output = hl.Func("hw_input"), hl.Func("hw_output")
+    hw_input[x, y] = hl.u16(image[x, y])
+    (along,) = _definitions(hl, "row", 12, 4, hw_input)
+    hw_output[x, y] = along[x, y]
+    accelerate(hw_output, hw_output, 12, 4, [along], hw_input)
+    along.update(0).unroll(along.rvars(0)[0], 2)
+    with pytest.raises(hl.HalideError, match="makes lanes that depend on each other: lane \\[1\\] reads"):
+        hl.compile(hw_output, name="row_scan_tail", prove=False)
