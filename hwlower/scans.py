@@ -43,6 +43,7 @@ from .tile_coordinates import array_invocations
 # Per buffer dimension, x first: the loops that walk it and the store's constant. One loop at coefficient 1, or
 # a dimension split into lanes: (outer, inner) at (k, 1), the inner one unrolled over 0..k-1.
 _Dims = list[tuple[tuple[Loop, ...], int]]
+_WHERE = "coord_scan"  # the merged op's coordinate along the scan, which its select compares
 
 
 def merge_scans(s: Lowering) -> Lowering:
@@ -106,6 +107,11 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
     rest = (hi + 1, bmin + bext - 1) if lo == bmin else (bmin, lo - 1)
     op = _one_op(pure, upd, to_pure, at, (lo, hi), rest)
     return None if op is None else rebuild_chain(ploops, op)
+
+
+def merged_scan(op: Op) -> bool:
+    """Whether op is a pure definition and its scan merged here (it selects by the scan's coordinate)."""
+    return any(c.name == _WHERE for c in op.coords)
 
 
 def _span(dim: tuple[tuple[Loop, ...], int]) -> tuple[int, int]:
@@ -219,14 +225,14 @@ def _one_op(pure: Op, upd: Op, to_pure: dict[str, Affine], at: Affine, span: tup
     for c in upd.coords:
         new[id(c)] = replace(c, name=f"{c.name}_scan", value=_sub(c.value, to_pure), reduction=False)
     fresh = [n for n in dict.fromkeys(new.values()) if n not in pure.loads]
-    if names & {n.name for n in fresh} or "coord_scan" in names:
+    if names & {n.name for n in fresh} or _WHERE in names:
         return None
     kept = {id(p) for p in new.values()}
     own = {id(p): p if id(p) in kept else LoadPort(p.name, replace(p.access, guard=p.access.guard + ((at, *rest),)))
            for p in pure.loads}
     uvalue = _with(upd.value, new)
     pvalue = _with(pure.value, own)
-    where = CoordPort("coord_scan", at)
+    where = CoordPort(_WHERE, at)
     coord: ir.Expr = ir.Call(I32, where, ())
     if min(span[0], rest[0]) >= 0 and max(span[1], rest[1]) < 1 << 16:
         coord = ir.Cast(UInt(16), coord)  # a 32-bit compare would take two PE ops on the path to the select
