@@ -142,7 +142,20 @@ def row_scan(g: Function, d, xname: str) -> str | None:
     if not isinstance(d.args[i], ir.RVar) or any(
             not (isinstance(a, ir.Var) and a.name == v) for j, (a, v) in enumerate(zip(d.args, g.args)) if j != i):
         return None
-    return d.args[i].name
+    r = d.args[i].name
+    for n in ir.walk(d.value):  # its own elements read only behind it along x: each lane reads earlier ones
+        if isinstance(n, ir.Call) and n.callee is g and (_behind(n.args[i], r) < 1 or any(
+                not (isinstance(a, ir.Var) and a.name == v) for j, (a, v) in enumerate(zip(n.args, g.args)) if j != i)):
+            return None
+    return r
+
+
+def _behind(e: ir.Expr, r: str) -> int:
+    """c where e is `r - c` (or `r + -c`) for a constant c; 0 otherwise."""
+    if isinstance(e, ir.BinOp) and e.op in ("sub", "add") and isinstance(e.a, ir.RVar) and e.a.name == r \
+            and isinstance(e.b, ir.Const):
+        return int(e.b.value) if e.op == "sub" else -int(e.b.value)
+    return 0
 
 
 def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, serial: bool,
