@@ -388,6 +388,9 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
         # a guarded load (an edge tap) that this lane never uses has no read port here: its value is unused
         unused = frozenset(rp.load for b in plan.buffers for rp in b.read_ports if rp.op == op_name) - set(taps) \
             - set(chained)
+        # (the earlier lane's value is ready in its firing cycle only from a kernel of one stage, fed undelayed)
+        assert not chained or (stages[kernel_module(op_name)] == 1 and (op_name, lane) not in lookups
+                               and plan.buffer(bname).init is None), f"op {op_name}: chained lanes, pipelined"
         inputs = _Inputs(top, op_name + suffix, taps, coords, unused, dict(chained))
         if plan.buffer(bname).init is not None:
             ram_update(top, op_name, inputs, plan.buffer(bname), kernels, op.latency)
