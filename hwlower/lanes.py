@@ -302,10 +302,13 @@ def check_folded_update(who: str, update: Lanes, pure: Lanes) -> None:
     )
 
 
-def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: Op, schedule: StageSchedule) -> None:
+def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: Op, schedule: StageSchedule,
+                            chains: bool = False) -> None:
     """Lanes of an update that reads its own Func must not read what another lane of the same firing writes (a
     scan such as f(r.x, y) = f(r.x - 1, y) + g(r.x, y) with r.x unrolled): each lane's value must depend only
-    on values written in earlier cycles, i.e. every output point's reduction is independent of the other lanes'."""
+    on values written in earlier cycles, i.e. every output point's reduction is independent of the other lanes'.
+    With `chains` (the Func's pure definition has as many lanes), a lane may read an earlier lane's element in
+    every firing: the lanes chain, each kernel's input wired to the earlier one's output (verilog/top.py)."""
     import itertools
 
     import islpy as isl
@@ -317,6 +320,7 @@ def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: 
     names = {lp.var: f"t{k}" for k, lp in enumerate(time)}
     bounds = " and ".join([f"0 <= {names[lp.var]} < {lp.extent}" for lp in time] or ["true"])
     points = list(itertools.product(*(range(lp.min, lp.min + lp.extent) for lp in lanes)))
+    every = isl.Set(f"{{ [{', '.join(names.values())}] : {bounds} }}")  # every firing
 
     def at(a: Affine, lane: tuple[int, ...]) -> str:
         env = {lp.var: v for lp, v in zip(lanes, lane)}
@@ -332,6 +336,8 @@ def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: 
             if hit.is_empty():
                 continue
             one = all(at(w, la) == at(w, lb) for w in op.store.index)  # both lanes update one element
+            if chains and not one and lb < la and hit.is_equal(every):
+                continue  # a scan along the lanes: each reads an earlier lane's result of its firing (chained)
             # (each step of a reduction reads the one before it: the later lane reads the earlier one's result)
             reader, writer = (max(la, lb), min(la, lb)) if one else (la, lb)
             why = ("a reduction's steps that update one element: only +, min and max of the element and a term "

@@ -8,6 +8,7 @@ convolution is one op reading nine taps. Other updates stay separate ops with se
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from mainspring.frontend import ir
@@ -179,11 +180,12 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
         sk = _update_loops(f, d, box, k)
-        run = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams, tuple(lo for lo, _ in box)) \
+        run = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams, tuple((lo, hi) for lo, hi in box)) \
             if sk.guards else d
         out.append(_make_op(pipe, fname, f, k, run, run.value, sk, tables, steps, ram, rams))
-        _check_lanes_independent(f, k, run, out[-1])
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
+        # a scan's lanes chain where its pure definition makes as many (its readers take them one to one)
+        _check_lanes_independent(f, k, run, out[-1], math.prod(lp.extent for lp in sk.loops if lp.unrolled) == lanes0.k)
     return out
 
 
@@ -294,13 +296,13 @@ def _reads_anything(e: ir.Expr) -> bool:
     return any(isinstance(n, ir.Call) for n in ir.walk(e))
 
 
-def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op) -> None:
+def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op, chains: bool) -> None:
     loops: list[Loop] = []
     while isinstance(node, Loop):
         loops.append(node)
         (node,) = node.body
     check_independent_lanes(f"{d.loc}: Func '{f.name}'.update({k - 1})", f"{f.name}.update({k - 1})", tuple(loops),
-                            node, d.schedule)
+                            node, d.schedule, chains)
 
 
 def _update_lanes(f: Function, d: Definition, box: Box, k: int, s: StageLoops | None = None) -> Lanes:

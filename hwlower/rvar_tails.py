@@ -27,10 +27,10 @@ from .fold import map_calls
 
 
 def guard_reduction_tail(f: Function, d: Definition, guards: tuple[tuple[str, int, int], ...],
-                         skip: frozenset[int], lows: tuple[int, ...]) -> Definition:
+                         skip: frozenset[int], box: tuple[tuple[int, int], ...]) -> Definition:
     """Update d of f with its RVars named in `guards` (name, first, last step) run past their last step; `skip`:
     the Funcs (ids) whose reads stay unguarded (tables folded to constants, RAMs read at computed coordinates);
-    `lows`: the first element of f's box along each dimension."""
+    `box`: f's box, (first, last) element along each dimension."""
     assert d.rdom is not None and guards
     index = {name: i for i, (name, _, _) in enumerate(d.rdom.dims)}
     rvars = [ir.RVar(I32, name, d.rdom, index[name]) for name, _, _ in guards]
@@ -51,14 +51,29 @@ def guard_reduction_tail(f: Function, d: Definition, guards: tuple[tuple[str, in
     # first element past the domain: its reads there are guarded, so their values are unknown, and the step
     # writes that element's own value back (adds the neutral value), as Halide's skipped step leaves it.
     args = tuple(ir.Select(a.type, cond, map_calls(a, guarded, memo), ir.Const(a.type, low))
-                 if any(isinstance(n, ir.Call) for n in ir.walk(a)) else a for a, low in zip(d.args, lows))
-    value = predicated_value(f, args, map_calls(d.value, lambda c: _own(c, f, args) or guarded(c), memo), cond)
+                 if any(isinstance(n, ir.Call) for n in ir.walk(a)) else a for a, (low, _) in zip(d.args, box))
+    last = {name: hi for name, _, hi in guards}
+    if any(isinstance(a, ir.RVar) and last.get(a.name) == hi for a, (_, hi) in zip(args, box)):
+        # The step stores at a guarded RVar whose domain ends at the Func's box (a scan along r.x, unrolled): past
+        # the domain it stores past the box, an element nothing reads, so it reads nothing there, its own buffer
+        # included (the element's own value, as below, is not there to read).
+        def everything(c: ir.Call) -> ir.Expr | None:
+            return ir.Call(c.type, Guarded(f, bounds), c.args + tuple(rvars)) if c.callee is f else guarded(c)
+
+        t = d.value.type
+        skipped = ir.Select(t, cond, map_calls(d.value, everything, memo), ir.Const(t, 0))
+        return replace(d, args=args, value=skipped)
+    mine = tuple(ir.structural_key(a) for a in d.args)
+    value = predicated_value(f, args, map_calls(d.value, lambda c: _own(c, f, mine, args) or guarded(c), memo), cond)
     return replace(d, args=args, value=value)
 
 
-def _own(c: ir.Call, f: Function, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
-    """The update's read of the element it writes, at its (guarded) coordinates."""
-    return ir.Call(c.type, f, args) if c.callee is f else None
+def _own(c: ir.Call, f: Function, mine: tuple, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
+    """The update's read of the element it writes (`mine`: its coordinates' keys), at its (guarded) coordinates.
+    A read of another element (a scan's `f(r.x - 1, y)`) stays as written: it is not the element's own value."""
+    if c.callee is not f or tuple(ir.structural_key(a) for a in c.args) != mine:
+        return None
+    return ir.Call(c.type, f, args)
 
 
 def _computed(c: ir.Call) -> bool:

@@ -16,10 +16,14 @@ element it stores that comes earlier in both ops' loop orders (so it reads what 
 the value it read before). A dimension split into k lanes (`2*x + x.ui`, x.ui unrolled: the autoscheduler's
 lanes) counts as one loop when both ops split it alike and the update reads its own lane's column: a column
 scan at k lanes then stores its row of sums once (col_prefix at 64x16, 2 lanes: 66 words, 132 as two ops).
-Anything else (the update reading the element it stores, a scan along a split dimension, host tiles)
-is left as it was, and so is a scan along the innermost loop (a row scan, integral_image's `along`): its pure
-values waste a register, not a line, and the select would lengthen its loop-carried path, which keeps a step a
-cycle only as one PE op (integral_image at 24x12: 290 cycles, 868 merged).
+Under host tiles (or a GLB level's memory tiles) every run of the array uses the hardware built for the first,
+so the scan's rows must be the same in each (tiles along x only: col_prefix at 1920x1080 in tiles 2 columns
+wide holds 6 words, 8 as two ops). Anything else (the update reading the element it stores, a scan along a split
+dimension, tiles cutting the scan) is left as it was, and so is a scan along the innermost loop (a row scan,
+integral_image's `along`): its pure values waste a register, not a line, which the select's 2 PEs a lane would
+cost more than. The select lengthens the loop-carried path where one firing follows the previous row's (a tile
+one firing wide): the kernel reads that load in its last stage (compiler.py's `_carried`), so a step still
+takes a cycle.
 """
 
 from __future__ import annotations
@@ -31,30 +35,33 @@ from mainspring.frontend.types import BOOL, I32, UInt
 
 from .fold import map_calls
 from .ir import Access, Affine, CoordPort, LoadPort, Loop, LoopNest, Op
+from .program import Tile
 from .reorder import exclusive_chain, rebuild_chain
 from .state import Lowering
+from .tile_coordinates import array_invocations
 
 # Per buffer dimension, x first: the loops that walk it and the store's constant. One loop at coefficient 1, or
 # a dimension split into lanes: (outer, inner) at (k, 1), the inner one unrolled over 0..k-1.
 _Dims = list[tuple[tuple[Loop, ...], int]]
+_WHERE = "coord_scan"  # the merged op's coordinate along the scan, which its select compares
 
 
 def merge_scans(s: Lowering) -> Lowering:
     nest = s.built_nest
-    if len(s.tiles) > 1 or s.glb is not None:
-        return s  # a merged update's coordinates would need per-tile offsets (tile_coordinates.py)
     writers: dict[str, int] = {}
     for _, op in nest.ops():
         writers[op.store.buffer] = writers.get(op.store.buffer, 0) + 1
-    return replace(s, nest=replace(nest, body=_merge_in(nest, nest.body, writers)))
+    runs = array_invocations(list(s.tiles), list(s.glb.mem_tiles)) if s.glb is not None else list(s.tiles)
+    return replace(s, nest=replace(nest, body=_merge_in(nest, nest.body, writers, runs)))
 
 
-def _merge_in(nest: LoopNest, nodes: tuple[Loop | Op, ...], writers: dict[str, int]) -> tuple[Loop | Op, ...]:
+def _merge_in(nest: LoopNest, nodes: tuple[Loop | Op, ...], writers: dict[str, int],
+              runs: list[Tile]) -> tuple[Loop | Op, ...]:
     out: list[Loop | Op] = []
     for given in nodes:
-        node = replace(given, body=_merge_in(nest, given.body, writers)) \
+        node = replace(given, body=_merge_in(nest, given.body, writers, runs)) \
             if isinstance(given, Loop) and not _is_chain(given) else given
-        merged = _merged(nest, out[-1], node, writers) if out else None
+        merged = _merged(nest, out[-1], node, writers, runs) if out else None
         if merged is not None:
             out[-1] = merged
         else:
@@ -66,8 +73,10 @@ def _is_chain(node: Loop) -> bool:
     return isinstance(exclusive_chain(node)[1], Op)
 
 
-def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[str, int]) -> Loop | None:
-    """The one op's loops replacing `first` (a pure definition) and `second` (its scan), or None."""
+def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[str, int],
+            runs: list[Tile]) -> Loop | None:
+    """The one op's loops replacing `first` (a pure definition) and `second` (its scan), or None; `runs`: the
+    array's invocations (host tiles, a GLB level's memory tiles), each running the hardware built for the first."""
     if not (isinstance(first, Loop) and isinstance(second, Loop) and _is_chain(first) and _is_chain(second)):
         return None
     (ploops, pure), (uloops, upd) = exclusive_chain(first), exclusive_chain(second)
@@ -86,6 +95,8 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
     if len(scan) != 1 or len(pdims[scan[0]][0]) != 1 or len(udims[scan[0]][0]) != 1:
         return None  # a scan along a dimension split into lanes: each lane would read another's element
     d = scan[0]
+    if len({tuple(t.boxes[buf][d]) for t in runs if buf in t.boxes}) > 1:
+        return None  # the scan's rows move from one invocation to the next: the select would need tile offsets
     (lo, hi), (bmin, bext) = ranges[d], box[d]
     if lo < bmin or hi > bmin + bext - 1 or (lo != bmin and hi != bmin + bext - 1):
         return None
@@ -96,6 +107,11 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
     rest = (hi + 1, bmin + bext - 1) if lo == bmin else (bmin, lo - 1)
     op = _one_op(pure, upd, to_pure, at, (lo, hi), rest)
     return None if op is None else rebuild_chain(ploops, op)
+
+
+def merged_scan(op: Op) -> bool:
+    """Whether op is a pure definition and its scan merged here (it selects by the scan's coordinate)."""
+    return any(c.name == _WHERE for c in op.coords)
 
 
 def _span(dim: tuple[tuple[Loop, ...], int]) -> tuple[int, int]:
@@ -172,9 +188,9 @@ def _reads_earlier(upd: Op, buf: str, to_pure: dict[str, Affine], pdims: _Dims, 
         uorder = [delta[pvar_dim[to_pure[lp.var].terms[0][0]]] for lp in uloops]
         if not (_negative(porder) and _negative(uorder)):
             return False
-        live = [o for o, lp in zip(porder, ploops) if lp.extent > 1 and not lp.unrolled]
-        if live and live[-1] and not any(live[:-1]):
-            return False  # carried by the innermost loop: see the module's notes
+        serial = [o for o, lp in zip(porder, ploops) if not lp.unrolled]
+        if serial[-1] and not any(serial[:-1]):
+            return False  # a row scan, along the innermost loop: see the module's notes
     return True
 
 
@@ -207,16 +223,16 @@ def _one_op(pure: Op, upd: Op, to_pure: dict[str, Affine], at: Affine, span: tup
         new[id(p)] = same if same is not None else \
             LoadPort(f"{p.name}_scan", replace(access, guard=access.guard + ((at, *span),)))
     for c in upd.coords:
-        new[id(c)] = CoordPort(f"{c.name}_scan", _sub(c.value, to_pure), False, c.var, (), c.fn)
+        new[id(c)] = replace(c, name=f"{c.name}_scan", value=_sub(c.value, to_pure), reduction=False)
     fresh = [n for n in dict.fromkeys(new.values()) if n not in pure.loads]
-    if names & {n.name for n in fresh} or "coord_scan" in names:
+    if names & {n.name for n in fresh} or _WHERE in names:
         return None
     kept = {id(p) for p in new.values()}
     own = {id(p): p if id(p) in kept else LoadPort(p.name, replace(p.access, guard=p.access.guard + ((at, *rest),)))
            for p in pure.loads}
     uvalue = _with(upd.value, new)
     pvalue = _with(pure.value, own)
-    where = CoordPort("coord_scan", at)
+    where = CoordPort(_WHERE, at)
     coord: ir.Expr = ir.Call(I32, where, ())
     if min(span[0], rest[0]) >= 0 and max(span[1], rest[1]) < 1 << 16:
         coord = ir.Cast(UInt(16), coord)  # a 32-bit compare would take two PE ops on the path to the select

@@ -12,7 +12,8 @@ one-lane rules hold) when the rates cannot be met:
   or reflected x, as the boundary conditions read it, hwlower extends on the host and reads at the affine x inside:
   hwlower/edges.py; its rate is that affine x's);
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
-  producer must have one lane;
+  producer must have one lane; but a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`) has its RVar
+  unrolled with x, its lanes chained (`row_scan`), and reads as x does;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
   one of at most 4 elements (lanes of registers) is read out one element per cycle;
 - a Func read at coordinates computed from loaded values (a RAM the accelerator fills, `cdf(level(x, y))`) more than
@@ -35,6 +36,7 @@ from .frontend import ir
 from .frontend.func import Function
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
+from .frontend.types import I32
 from .hwlower.edges import index_function
 from .hwlower.simplify import simplify
 
@@ -105,10 +107,19 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
                 continue
             xname = g.args[plan.x_dim[id(g)]]
             for n_def, d in enumerate(pipe.definitions(g)):
+                scan = row_scan(g, d, xname) if k > 1 and n_def else None
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
+<<<<<<< HEAD
                         _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped, k > 1,
                               id(f) in streams, looked)
+=======
+                        read = n if scan is None else \
+                            ir.Call(n.type, f, tuple(ir.substitute(a, {scan: ir.Var(I32, xname)}) for a in n.args))
+                        # (a scan's RVar is unrolled as x, lanes_source: it reads as x does)
+                        _read(f, g, read, xname, plan.funcs[id(g)], serial(g, n_def) and scan is None, dims, stepped,
+                              k > 1, id(f) in streams)
+>>>>>>> h_scans14
                         if k > 1:
                             _moving_read(f, g, n, xname, planes.get(id(g), []))
         if k > 1 and id(f) in registers and dims:
@@ -134,6 +145,32 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             raise _NoLanes(f"a serial reduction reads '{f.name}' one element along {f.args[j]} per step")
         plan.x_dim[id(f)], plan.funcs[id(f)] = j, lanes
     return plan
+
+
+def row_scan(g: Function, d, xname: str) -> str | None:
+    """The RVar of update d of g when it is a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`: a 1-D
+    RDom stored at x, every other argument g's own Var): unrolled like x, its lanes chain (hwlower's lanes
+    check), each reading the one before it in the same cycle. None otherwise."""
+    if d.rdom is None or len(d.rdom.dims) != 1 or xname not in g.args:
+        return None
+    i = g.args.index(xname)
+    if not isinstance(d.args[i], ir.RVar) or any(
+            not (isinstance(a, ir.Var) and a.name == v) for j, (a, v) in enumerate(zip(d.args, g.args)) if j != i):
+        return None
+    r = d.args[i].name
+    for n in ir.walk(d.value):  # its own elements read only behind it along x: each lane reads earlier ones
+        if isinstance(n, ir.Call) and n.callee is g and (_behind(n.args[i], r) < 1 or any(
+                not (isinstance(a, ir.Var) and a.name == v) for j, (a, v) in enumerate(zip(n.args, g.args)) if j != i)):
+            return None
+    return r
+
+
+def _behind(e: ir.Expr, r: str) -> int:
+    """c where e is `r - c` (or `r + -c`) for a constant c; 0 otherwise."""
+    if isinstance(e, ir.BinOp) and e.op in ("sub", "add") and isinstance(e.a, ir.RVar) and e.a.name == r \
+            and isinstance(e.b, ir.Const):
+        return int(e.b.value) if e.op == "sub" else -int(e.b.value)
+    return 0
 
 
 def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, serial: bool,

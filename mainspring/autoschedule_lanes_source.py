@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .autoschedule_lanes import row_scan
+from .autoschedule_names import rvar_source
 from .autoschedule_tiles import handle
 from .frontend import ir
 from .frontend.func import Function
@@ -29,18 +31,13 @@ def lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
             continue
         xa = f.args[lp.x_dim.get(id(f), 0)]
         lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{xa}"], {k}, up)')
-        for j, d in enumerate(pipe.definitions(f)[1:]):
-            if any(isinstance(a, ir.Var) and a.name == xa for a in d.args):
-                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{xa}"], {k}, up)')
+        lines += _update_unrolls(pipe, f, xa, k, "up")
     # The output's own loop keeps the output's shape: its bound (the estimate) refuses a RoundUp past it, so lanes
     # that do not divide the width guard the last transfer's extra pixels (2 lanes over 37 columns: 37, not 38).
     tail = "hl.TailStrategy.GuardWithIf" if acc is plan.output and _uneven(plan, acc, lp.lanes) else "up"
     lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, {tail})')
     # its updates keep their own loops (a scan down the columns over x): each computes as many pixels a cycle
-    xa = acc.args[lp.x_dim.get(id(acc), 0)]
-    for j, d in enumerate(pipe.definitions(acc)[1:]):
-        if any(isinstance(a, ir.Var) and a.name == xa for a in d.args):
-            lines.append(f'    funcs["{pipe.name(acc)}"].update({j}).unroll(vars["{xa}"], {lp.lanes}, {tail})')
+    lines += _update_unrolls(pipe, acc, acc.args[lp.x_dim.get(id(acc), 0)], lp.lanes, tail)
     for f in plan.streams:
         if lp.of(f) > 1:
             copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies
@@ -49,6 +46,19 @@ def lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
                 i = lp.x_dim.get(id(f), 0)
                 tail = "hl.TailStrategy.GuardWithIf" if not c and _pinned_uneven(plan, f, i, lp.of(f)) else "up"
                 lines.append(f"    {handle(pipe, f)}{c}.unroll({var_source(f, f.args[i])}, {lp.of(f)}, {tail})")
+    return lines
+
+
+def _update_unrolls(pipe: Pipeline, f: Function, xa: str, k: int, tail: str) -> list[str]:
+    """The unrolls giving f's updates its k lanes: of x where they store at it, of the RVar of a scan along x,
+    whose lanes chain (Halide guards an RVar's tail)."""
+    lines = []
+    for j, d in enumerate(pipe.definitions(f)[1:]):
+        if any(isinstance(a, ir.Var) and a.name == xa for a in d.args):
+            lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll(vars["{xa}"], {k}, {tail})')
+        elif (r := row_scan(f, d, xa)) is not None:
+            lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll({rvar_source(pipe, f, j, r)}, {k}, '
+                         'hl.TailStrategy.GuardWithIf)')
     return lines
 
 

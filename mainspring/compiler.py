@@ -34,6 +34,7 @@ from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .hwlower.ir import Op
+from .hwlower.scans import merged_scan
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.errors import OverCapacity
@@ -228,7 +229,7 @@ def kernel_graphs(program: HwProgram, target: CGRA, dump_after: str | None = Non
         for kernel in op_kernels(op, program.nest):  # a RAM update or lookup has two: its value and its address
             address = kernel.name == address_module(op.name)
             ram_side = address if not op.scatter else not address  # a lookup's address, an update's value
-            whole = ram_side or (bool(own) and not retimed and not op.scatter)
+            whole = ram_side or (bool(own) and not retimed and not op.scatter) or _scan_lanes(loops, op)
             g = compile_kernel(kernel, dump_after, out or sys.stdout, None if whole else target.pe_ops_per_stage,
                                target.word_bits, frozenset(own) if retimed and not whole else frozenset())
             out_graphs.append((op, g, not address))
@@ -237,17 +238,43 @@ def kernel_graphs(program: HwProgram, target: CGRA, dump_after: str | None = Non
 
 def _accumulates(loops, op) -> tuple[str, ...]:
     """The loads of the element op writes, if a serial loop around it leaves that element in place: each step of
-    that loop reads the previous step's result (a reduction that is not unrolled); else none."""
+    that loop reads the previous step's result (a reduction that is not unrolled); else, in a scan merged with
+    its pure definition (hwlower/scans.py), the loads of the element the firing before wrote (a column scan in
+    host tiles one firing wide): its select of the first row's value is on that path, where an accumulation
+    selects its initial value by read port, outside the kernel; else none."""
     own = tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and p.access.index == op.store.index)
     used = {v for a in op.store.index for v, _ in a.terms}
-    return own if any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops) else ()
+    if own:
+        return own if any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops) else ()
+    return tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and merged_scan(op)
+                 and _carried(loops, op, p.access))
+
+
+def _carried(loops, op, access) -> bool:
+    """Whether `access` reads op's buffer at a constant offset from the element it stores that the firing just
+    before this one wrote (the scan's step is carried by the innermost serial loop of more than one step)."""
+    serial = [lp for lp in loops if not lp.unrolled and lp.extent > 1]
+    if not serial or any(a.terms != w.terms for a, w in zip(access.index, op.store.index)):
+        return False
+    inner = serial[-1].var
+    delta = [a.const - w.const for a, w in zip(access.index, op.store.index)]
+    moved = [dict(w.terms).get(inner, 0) for w in op.store.index]
+    return any(delta) and all(d == -m for d, m in zip(delta, moved))
 
 
 def _chained(loops, op) -> bool:
-    """Whether an unrolled loop leaves op's element in place: its lanes update one element in turn, each reading
-    the last one's result in the same cycle."""
+    """Whether op's lanes read each other's results in the same cycle: an unrolled loop leaves op's element in
+    place (its lanes update one element in turn), or a scan runs along the lanes (each reads the one before)."""
     used = {v for a in op.store.index for v, _ in a.terms}
-    return any(lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops)
+    return any(lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops) or _scan_lanes(loops, op)
+
+
+def _scan_lanes(loops, op) -> bool:
+    """Whether op reads its own buffer at a constant offset along a dimension that its lanes walk."""
+    lanes = {lp.var for lp in loops if lp.unrolled and lp.extent > 1}
+    return any(p.access.buffer == op.store.buffer and a.terms == w.terms and a.const != w.const
+               and any(v in lanes for v, _ in w.terms)
+               for p in op.loads for a, w in zip(p.access.index, op.store.index))
 
 
 def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA, seconds: float,

@@ -118,7 +118,9 @@ def _narrowed(top: _Top, plan: MemoryPlan, compute: dict, stages: dict[str, int]
 
 
 def _check_supported(plan: MemoryPlan) -> None:
-    chained = [s.op for s in plan.ops if any(r.op == s.op for r in plan.internal_reads)]
+    tapped = {(rp.op, rp.lane, rp.load) for b in plan.buffers for rp in b.read_ports}
+    # a load both chained and read from memory would need a mux by firing: no schedule makes one yet
+    chained = [r.op for r in plan.internal_reads if (r.op, r.lane, r.load) in tapped]
     if chained:
         raise RtlLimitError(
             f"op {chained[0]} has lanes that read values other lanes of the same firing compute (a chained "
@@ -380,9 +382,16 @@ def _kernel_instance(top: _Top, op_name: str, op: OpSchedule, plan: MemoryPlan, 
                     taps.setdefault(rp.load, []).append(rp)
         suffix = lane_suffix(op, lane)
         coords = {c.name: c for c in plan.coords if c.op == op_name and c.lane == lane}
+        # a load chained to an earlier lane (a scan along the lanes) is that lane's kernel output, this cycle
+        chained = {r.load: f"{signal(op_name)}{lane_suffix(op, r.source_lane)}_out" for r in plan.internal_reads
+                   if r.op == op_name and r.lane == lane}
         # a guarded load (an edge tap) that this lane never uses has no read port here: its value is unused
-        unused = frozenset(rp.load for b in plan.buffers for rp in b.read_ports if rp.op == op_name) - set(taps)
-        inputs = _Inputs(top, op_name + suffix, taps, coords, unused)
+        unused = frozenset(rp.load for b in plan.buffers for rp in b.read_ports if rp.op == op_name) - set(taps) \
+            - set(chained)
+        # (the earlier lane's value is ready in its firing cycle only from a kernel of one stage, fed undelayed)
+        assert not chained or (stages[kernel_module(op_name)] == 1 and (op_name, lane) not in lookups
+                               and plan.buffer(bname).init is None), f"op {op_name}: chained lanes, pipelined"
+        inputs = _Inputs(top, op_name + suffix, taps, coords, unused, dict(chained))
         if plan.buffer(bname).init is not None:
             ram_update(top, op_name, inputs, plan.buffer(bname), kernels, op.latency)
         elif (op_name, lane) in lookups:
@@ -401,7 +410,7 @@ class _Inputs:
     taps: dict[str, list[ReadPort]]
     coords: dict[str, CoordGen]
     unused: frozenset[str] = frozenset()  # loads this lane never uses (edge taps guarded to other lanes)
-    made: dict[str, str] = field(default_factory=dict)
+    made: dict[str, str] = field(default_factory=dict)  # port -> its signal (a chained load's given at the start)
     lagged: set[str] = field(default_factory=set)  # the delay registers made (`delayed`)
 
     def signal(self, port: str, width: int) -> str:
