@@ -502,8 +502,10 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
     for f in plan.buffered + [acc]:
         lines += _unroll_source(pipe, plan, f) + planes_source(pipe, plan, f) + projection_source(pipe, f)
     for f in plan.streams if not plan.glb else []:
-        # a transposed image (`im(y, x)`) streamed down its columns, in the order the output reads it
-        order = f".reorder({_var(f, f.args[1])}, {_var(f, f.args[0])})" if id(f) in transposed_streams(plan) else ""
+        # a transposed image (`im(y, x)`) streamed down its columns, in the order the output reads it; not a 1-D
+        # output's weights `w(r, j)`, whose dimension before x is a pixel's channels, unrolled whole below
+        down = id(f) in transposed_streams(plan) and id(f) in plan.serial_channels
+        order = f".reorder({_var(f, f.args[1])}, {_var(f, f.args[0])})" if down else ""
         lines.append(f"    {_handle(pipe, f)}.compute_root(){order}.stream_to_accelerator()"
                      + ("" if _image_copy(pipe, f) else "  # computed by the host from the image"))
         if plan.lanes.x_dim.get(id(f), 0) > 0 and id(f) not in plan.serial_channels:

@@ -206,7 +206,28 @@ def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) 
     if buffered and all([a.name if isinstance(a, ir.Var) else None for a in n.args[:len(planes)]] == planes
                         for n in buffered):
         return True
-    return bool(reads) and not _moves_with_planes(reads, planes)
+    return bool(reads) and (not _moves_with_planes(reads, planes) or _reads_planes_made_together(plan, reads, planes))
+
+
+def _reads_planes_made_together(plan: _Plan, reads: list[ir.Call], planes: list[str]) -> bool:
+    """Whether every read that moves with the planes reads, at exactly those planes, a buffered Func that computes
+    them in one firing (plan.planes: a convolution's output channels `acc(x, y, k)`, unrolled): plane after plane,
+    the output would hold the producer's other planes, its whole frame (a 3-channel 3x3 convolution at 13x5: 163
+    words for 33 of line buffers)."""
+    def at_made_planes(n: ir.Call) -> bool:
+        # not a sweep's sums (plan.sweeps), which hold their frame anyway: together they cut the output's cycles
+        # (297 for 394 at 8x6, tests/flow/test_flow_autoschedule_sweeps.py) for PEs over the hand schedule's
+        made = plan.planes.get(id(n.callee), []) if n.callee in plan.buffered and id(n.callee) not in plan.sweeps \
+            else []
+        # planes after x and y: before x they are a pixel's channels, made cycles apart (mobile's
+        # `pw_conv_reduction(k, x, y)`, read serially at 15 PEs where unrolled took 17)
+        after = n.args[plan.lanes.x_dim.get(id(n.callee), 0) + 2:]
+        args = [a for a in n.args if any(isinstance(m, ir.Var) and m.name in planes for m in ir.walk(a))]
+        return (all(any(a is b for b in after) for a in args)
+                and [a.name if isinstance(a, ir.Var) else None for a in args] == [p for p in planes if p in made]
+                == planes)
+
+    return all(at_made_planes(n) for n in reads if _moves_with_planes([n], planes))
 
 
 def _moves_with_planes(reads: list[ir.Call], planes: list[str]) -> bool:
@@ -221,7 +242,11 @@ def planes_unrolled(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str
     if planes_read_as_lanes(pipe, plan, acc, planes):
         return True
     reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)]
-    return plan.lanes.lanes > 1 and not _moves_with_planes(reads, planes)
+    if _moves_with_planes(reads, planes):
+        # its producer's planes made together: one of them a cycle, the producer would run ahead, its frame held
+        # (the 3-channel convolution at 13x5, 1 lane: 163 words, 234 cycles for 195)
+        return _reads_planes_made_together(plan, reads, planes)
+    return plan.lanes.lanes > 1
 
 
 def _channel_streams(plan: _Plan) -> set[int]:
