@@ -110,16 +110,11 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
                 scan = row_scan(g, d, xname) if k > 1 and n_def else None
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
-<<<<<<< HEAD
-                        _read(f, g, n, xname, plan.funcs[id(g)], serial(g, n_def), dims, stepped, k > 1,
-                              id(f) in streams, looked)
-=======
                         read = n if scan is None else \
                             ir.Call(n.type, f, tuple(ir.substitute(a, {scan: ir.Var(I32, xname)}) for a in n.args))
                         # (a scan's RVar is unrolled as x, lanes_source: it reads as x does)
                         _read(f, g, read, xname, plan.funcs[id(g)], serial(g, n_def) and scan is None, dims, stepped,
-                              k > 1, id(f) in streams)
->>>>>>> h_scans14
+                              k > 1, id(f) in streams, looked)
                         if k > 1:
                             _moving_read(f, g, n, xname, planes.get(id(g), []))
         if k > 1 and id(f) in registers and dims:
