@@ -3,7 +3,15 @@ acceptance programs are, each in module m (`mainspring` or `halide`) returning (
 estimates set: a fully connected layer over a small vector (weights a 2-D ImageParam), a convolution to 3 planar
 output channels (weights a constant 3-D Func), a 3x3 convolution over 3 input channels with ReLU, a convolution
 then ReLU then 2x2 max pooling, a residual block (two branches rejoining), a five-stage stencil chain, a 1x1
-convolution (4 to 2 channels, weights an ImageParam) and a per-channel scale and bias."""
+convolution (4 to 2 channels, weights an ImageParam) and a per-channel scale and bias.
+
+The two findings fixed: a fully connected layer (`acc(j) += vec(r) * w(r, j)`, a 1-D output) was refused by hwlower,
+the autoscheduler's own schedule: its weights stream, whose dimension before the output's x is a row's inputs, was
+both streamed down its columns (as a transposed image) and unrolled whole; a convolution to planar output channels
+(`acc(x, y, k)`, its channels computed together) ran its output plane after plane, holding the producer's other
+planes (163 words for 39 at 13x5, 234 cycles for 111; at 2 lanes 337 words for 48, 129 cycles for 62): the output
+now takes the planes its producer makes together, unrolled. Figures: BENCHMARKS.md "Helper autoprobe14a, session
+30"."""
 
 
 def _xy(m):
@@ -125,3 +133,15 @@ def batchnorm(m, w, h):
     out[x, y, c] = m.u8(m.clamp((m.i16(inp[x, y, c]) * scale[c] >> 2) + bias[c], 0, 255))
     _est(out, w, h, 3)
     return out, {"inp": inp}
+
+
+# (algorithm, size, autoscheduler keys)
+AUTO = {"fully_connected_16": (fully_connected, (16, 1), {}),
+        "conv_3d_out_13x5": (conv_3d_out, (13, 5), {}),
+        "conv_3d_out_13x5_l2": (conv_3d_out, (13, 5), {"lanes": "2"}),
+        "conv_cin3_const_13x7_l2": (conv_cin3_const, (13, 7), {"lanes": "2"}),
+        "conv_relu_pool_7x5_l2": (conv_relu_pool, (7, 5), {"lanes": "2"}),
+        "residual_15x7_l3": (residual, (15, 7), {"lanes": "3"}),
+        "chain5_19x7_l2": (chain5, (19, 7), {"lanes": "2"}),
+        "pointwise1x1_9x5_l2": (pointwise1x1, (9, 5), {"lanes": "2"}),
+        "batchnorm_13x5_l2": (batchnorm, (13, 5), {"lanes": "2"})}

@@ -9,7 +9,7 @@ whole transfers, WHOLE_TRANSFER_ROWS) and add "NAME" to PROGRAMS. Its own tests 
 design from `_auto("NAME", case)` under `_with("NAME", case)` so that they run on the worker that compiled it.
 
 The findings each probe fixed are in its programs module's docstring; figures in BENCHMARKS.md ("Helper autoprobe12,
-session 28", "Helper autoprobe13, session 29", "Helper mirrorlanes, session 29")."""
+session 28", "Helper autoprobe13, session 29", "Helper mirrorlanes, session 29", "Helper autoprobe14a, session 30")."""
 
 import functools
 import importlib
@@ -21,7 +21,7 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROGRAMS = ("autoprobe12", "autoprobe13", "mirrorlanes")
+PROGRAMS = ("autoprobe12", "autoprobe13", "mirrorlanes", "autoprobe14a")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.AUTO}
@@ -147,3 +147,26 @@ def test_a_func_computed_inside_read_through_a_mirror_keeps_one_lane_and_says_wh
     assert result.lanes == 1
     assert result.note == ("2 pixels per cycle is not reachable: 'mirror_image' reads 'bx' at a computed "
                            "coordinate along x")
+
+
+# autoprobe14a (session 30): the findings are in autoprobe14a_programs.py's docstring
+
+@_with("autoprobe14a", "fully_connected_16")
+def test_a_fully_connected_layers_weights_stream_a_row_of_inputs_per_transfer():
+    """w(r, j) for output j: its r unrolled whole, streamed in storage order (streamed down its columns as well,
+    hwlower refused the schedule)."""
+    _, result = _auto("autoprobe14a", "fully_connected_16")
+    assert 'funcs["wts"].in_().compute_root().stream_to_accelerator()' in result.schedule_source
+    assert 'funcs["wts"].in_().unroll(hl.Var("_0"))' in result.schedule_source
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=_with("autoprobe14a", c)) for c in (
+    "conv_3d_out_13x5", "conv_3d_out_13x5_l2")])
+def test_output_channels_made_together_are_output_together(case):
+    """acc(x, y, k) computes its 3 channels in one firing; the output takes them together, so acc keeps no frame
+    (plane after plane: 163 words and 234 cycles at 1 lane, 337 words and 129 cycles at 2)."""
+    design, result = _auto("autoprobe14a", case)
+    assert '.reorder(vars["k"], xi, yi, xo, yo).unroll(vars["k"])' in result.schedule_source
+    rep = design.report
+    assert sum(b["words"] for b in rep["buffers"]) <= {"conv_3d_out_13x5": 39, "conv_3d_out_13x5_l2": 48}[case]
+    assert rep["predicted_cycles"] <= {"conv_3d_out_13x5": 111, "conv_3d_out_13x5_l2": 62}[case]
