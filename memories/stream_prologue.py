@@ -31,8 +31,8 @@ def split_paced_streams(prog: Program, sched: Schedule, dense: dict[str, tuple[i
                 or sched.timing[h.name].rates == dense[h.name]:
             continue
         t = sched.timing[h.name]
-        group = [h] + [f.dst for f in prog.flows if f.src is h and f.dst.name in fixed and not f.dst.is_host
-                       and sched.timing[f.dst.name] == t]
+        group = [h] + list({f.dst.name: f.dst for f in prog.flows if f.src is h and f.dst.name in fixed
+                            and not f.dst.is_host and sched.timing[f.dst.name] == t}.values())
         paced, rows = _finish(prog, out), h.time_dims[0].extent
         whole = _trial(prog, out, group, dense[h.name], rows, fixed)
         if whole is None or whole[0] >= paced:
