@@ -16,6 +16,7 @@ import networkx as nx
 from .ir import Steady
 from .polyhedral import Program, Stmt
 from .schedule import _SOURCE, Schedule, Timing, _finish, _free, _pull_late, edges, scheduled_stmts
+from .stream_pacing import _reduces
 from .timing import delta_bounds, flat_map
 
 
@@ -33,6 +34,8 @@ def split_paced_streams(prog: Program, sched: Schedule, dense: dict[str, tuple[i
         t = sched.timing[h.name]
         group = [h] + list({f.dst.name: f.dst for f in prog.flows if f.src is h and f.dst.name in fixed
                             and not f.dst.is_host and sched.timing[f.dst.name] == t}.values())
+        if not any(_reduces(f.dst) for f in prog.flows if f.src in group and f.dst not in group):
+            continue  # only a serial reduction waits for whole rows (an upsample's prologue stored more tiles)
         paced, rows = _finish(prog, out), h.time_dims[0].extent
         whole = _trial(prog, out, group, dense[h.name], rows, fixed)
         if whole is None or whole[0] >= paced:

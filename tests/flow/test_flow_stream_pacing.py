@@ -55,15 +55,13 @@ def _upsampled_channels(width: int, height: int):
 def test_a_stream_read_at_a_stride_is_paced_to_its_planes(simulator, compile_shared, build_dir):
     # 16x12 raw words: the planes step x every 6 cycles (2 output columns of 3 channels) by 2 words, and y every
     # 96 by 2 rows, so the stream runs 3 cycles a word and 48 a row; at one word a cycle it held 133 words.
-    # Its first row comes at one word a cycle (memories/stream_prologue.py): paced, the odd raw row g reads
-    # arrived half a plane row (48 cycles) after the even one, and the design took 632 cycles for 600 now.
     design = compile_shared(_demosaic(16, 12), name="paced_demosaic")
-    o = design.plan.op("host.hw_input")
-    assert (o.rates, o.then) == ((16, 1), Steady(1, 16, (48, 3))), o
+    assert design.plan.op("host.hw_input").rates == (48, 3)
     words = {b["name"]: b["words"] for b in design.report["buffers"]}
-    assert words["hw_input"] <= 17 and sum(words.values()) <= 48, words  # 10 and 45 paced throughout
+    assert words["hw_input"] <= 10 and sum(words.values()) <= 45, words
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
-    assert res.cycles <= design.report["ideal_cycles"] + 16 + 8, (res.cycles, design.report["ideal_cycles"])
+    # The trade: g reads the odd raw row, which arrives half a plane row (48 cycles) after the even one.
+    assert res.cycles <= design.report["ideal_cycles"] + 48 + 16, (res.cycles, design.report["ideal_cycles"])
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
