@@ -83,7 +83,7 @@ def op_schedules(prog: Program, sched: Schedule) -> tuple[OpSchedule, ...]:
         t = sched.timing[s.name]
         func, stage = (s.op.func, s.op.stage) if s.op is not None else (s.stream, 0)
         out.append(OpSchedule(s.name, func, stage, s.time_dims, s.lane_dims, t.rates, t.delay, s.latency, s.is_host,
-                               s.read_offsets))
+                               s.read_offsets, t.then))
     return tuple(out)
 
 

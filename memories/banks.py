@@ -27,6 +27,7 @@ import islpy as isl
 from mainspring.target import CGRA
 
 from . import mapping as mp
+from . import port_controllers as pc
 from .errors import MemoryMappingError
 from .ir import CONTROLLERS_PER_TILE_READ_PORT, Bank, BankPort, Dim
 from .isl_text import isl_set
@@ -124,7 +125,7 @@ def _piece(prog: Program, sched: Schedule, buf: str, r: mp.Read, box: tuple[Dim,
     flow = dataclasses.replace(f, rel=f.rel.intersect_range(isl_set(f"{{ {f.dst.time_name}[{ts}] : {bounds(box)} }}")))
     t = sched.timing[f.dst.name]
     addr = mp.element_address(prog, buf, _load(prog, r).index, f.dst, f.dst_lane, box)
-    ctrl = mp.controller(box, t.rates, t.delay + f.read_offset + mp.box_offset(box, f.dst.time_dims, t.rates), addr)
+    ctrl = pc.controller(box, t.rates, t.delay + f.read_offset + pc.box_offset(box, f.dst.time_dims, t.rates), addr)
     return mp.Read(dataclasses.replace(r.port, domain=box, controller=ctrl), flow)
 
 

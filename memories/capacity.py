@@ -136,6 +136,8 @@ def _clock(prog: Program, flows: list[Flow], sched: Schedule) -> Clock:
     ordered = sorted(stmts.values(), key=lambda s: s.index)
     if sched.strategy == "sequential" and not any(s.is_host for s in ordered):
         return ("program", None, max(len(s.loops) for s in prog.stmts))
+    if any(sched.timing[s.name].then is not None for s in ordered):
+        return ("flat", None)  # a stream in two pieces (memories/stream_prologue.py): no one radix holds both
     rates = [sched.timing[s.name].rates for s in ordered]
     # A digit's steps span (extent - 1) * step + 1 values (ops' own loops have step 1; banks' time dims may not).
     periods = periods_for(rates, [tuple((d.extent - 1) * d.step + 1 for d in s.time_dims) for s in ordered])
@@ -157,4 +159,6 @@ def _time(s: Stmt, sched: Schedule, clock: Clock, extra: int) -> isl.Map:
     if clock[0] == "program":
         return program_vector(s.time_name, s.loops, s.unrolled, s.position, clock[2], extra)
     t = sched.timing[s.name]
+    if t.then is not None:
+        return t.cycles(s, extra).set_tuple_name(isl.dim_type.out, "T")
     return time_vector(s.time_name, s.time_dims, t.rates, t.delay + extra, clock[1])

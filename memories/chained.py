@@ -27,6 +27,7 @@ from mainspring.target import CGRA
 
 from . import circular
 from . import mapping as mp
+from . import port_controllers as pc
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, Controller, Dim
 from .iteration_boxes import box_set, strided_hull
@@ -110,13 +111,13 @@ def _fed(prog: Program, sched: Schedule, buf: str, chunk: list[mp.Read], wports:
     hull = mp.merge_elements([mp.element_hull(load.index, f.flow.dst, f.port.lane, fed)]
                                    + [mp.element_hull(store.index, src, lane, b) for b in boxes])
     tf, ts = sched.timing[f.port.op], sched.timing[src.name]
-    start = tf.delay + f.flow.read_offset + mp.box_offset(fed, f.flow.dst.time_dims, tf.rates)
-    chain = mp.controller(fed, tf.rates, start,
+    start = tf.delay + f.flow.read_offset + pc.box_offset(fed, f.flow.dst.time_dims, tf.rates)
+    chain = pc.controller(fed, tf.rates, start,
                           mp.element_address(prog, buf, load.index, f.flow.dst, f.port.lane, fed, hull))
     writes: list[_Stream] = [(f.flow.dst.time_name, fed, tf.rates, start, chain,
                [fed_values.apply_range(r.flow.rel) for r in chunk])]
     for box in boxes:
-        ctrl = mp.controller(box, ts.rates, ts.delay + src.latency + mp.box_offset(box, src.time_dims, ts.rates),
+        ctrl = pc.controller(box, ts.rates, ts.delay + src.latency + pc.box_offset(box, src.time_dims, ts.rates),
                              mp.element_address(prog, buf, store.index, src, lane, box, hull))
         writes.append((src.time_name, box, ts.rates, ctrl.cycle_starting_addr, ctrl,
                        [r.flow.rel.intersect_domain(box_set(src.time_name, box)) for r in chunk]))

@@ -41,11 +41,12 @@ from .ir import (
     MemoryPlan,
     OpSchedule,
     ReadPort,
+    Steady,
 )
 from .isl_text import isl_map, isl_set
 from .iteration_boxes import box_set
 from .polyhedral import Access, Flow, Program, build_program, point_values
-from .timing import bounds, cycle_expr, dense_rates, flat_map, linear_map, writes_before
+from .timing import bounds, cycle_expr, dense_rates, linear_map, piece_map, writes_before
 
 
 def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) -> None:
@@ -93,7 +94,8 @@ def _at(dims: tuple[Dim, ...], values: list[int]) -> str:
 # ---- cycles and addresses from plain facts --------------------------------------------------------------
 
 def _op_cycles(s: OpSchedule, name: str, extra: int = 0) -> isl.Map:
-    return flat_map(name, s.dims, s.rates, s.delay + extra)
+    then = None if s.then is None else Steady(s.then.steps, s.then.start + extra, s.then.rates)
+    return piece_map(name, s.dims, s.rates, s.delay + extra, then)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -104,7 +106,17 @@ def _ctrl_map(name: str, dims: tuple[Dim, ...], c: Controller, data: bool) -> is
     terms = [f"{strides[k]}*floor((t{n - 1 - k} - {d.min})/{d.step})"
              for k, d in ((k, dims[n - 1 - k]) for k in range(n))]
     ts = ", ".join(f"t{k}" for k in range(n))
-    return isl_map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(start)])}] : {bounds(dims)} }}")
+    whole = isl_map(f"{{ {name}[{ts}] -> [{' + '.join(terms + [str(start)])}] : {bounds(dims)} }}")
+    if data or c.then is None:
+        return whole
+    # a two-piece controller: its outermost dim's steps from `then.steps` on at the second piece's strides
+    d0, split = dims[0], dims[0].min + dims[0].step * c.then.steps
+    rest = [f"{c.then.rates[k]}*floor((t{n - 1 - k} - {d.min})/{d.step})"
+            for k, d in ((k, dims[n - 1 - k]) for k in range(n - 1))]
+    outer = f"{c.then.rates[n - 1]}*(floor((t0 - {d0.min})/{d0.step}) - {c.then.steps})"
+    second = isl_map(f"{{ {name}[{ts}] -> [{' + '.join(rest + [outer, str(c.then.start)])}] : {bounds(dims)} "
+                     f"and t0 >= {split} }}")
+    return whole.intersect_domain(isl_set(f"{{ {name}[{ts}] : t0 < {split} }}")).union(second).coalesce()
 
 
 def _follow(buf: str, port: str, name: str, dims: tuple[Dim, ...], c: Controller, op: OpSchedule,

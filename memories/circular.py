@@ -37,6 +37,14 @@ def circular_words(buf: str, streams: tuple[WriteStream, ...]) -> int:
             rel = m if rel is None else rel.union(m)
         assert rel is not None, "each write comes from `reads`: it has a read"
         wc = flat_map(name, box, rates, offset)
+        if ctrl.then is not None:  # a two-piece write (memories/stream_prologue.py): its outer steps from then.steps
+            split = box[0].min + box[0].step * ctrl.then.steps
+            later = (ctrl.then.rates[-1] // box[0].step,) + tuple(
+                q // d.step for q, d in zip(reversed(ctrl.then.rates[:-1]), box[1:]))
+            second = flat_map(name, box, later, ctrl.then.start - later[0] * (split - box[0].min))
+            ts = ", ".join(f"t{j}" for j in range(len(box)))
+            wc = wc.intersect_domain(isl_set(f"{{ {name}[{ts}] : t0 < {split} }}")).union(
+                second.intersect_domain(isl_set(f"{{ {name}[{ts}] : t0 >= {split} }}")))
         # A value nobody reads from memory dies as it is written (but still takes its slot in that cycle).
         last = rel.lexmax().union(wc.subtract_domain(rel.domain()))
         parts = (wc.apply_domain(emb), last.apply_domain(emb), _address_map(name, box, ctrl).apply_domain(emb))

@@ -11,7 +11,10 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
   lane is its own write port, as each lane of a computing op is.
 - An op with time dims `t` (outermost first, loop values) fires in cycle
   `delay + sum(rates[k] * (t[k] - dims[k].min))`; all its lanes (iterations of unrolled loops) fire in that
-  same cycle. It reads its loads in the firing cycle (a load in `read_offsets`: that many cycles later) and its
+  same cycle. A two-piece schedule (`then`, an input stream with a prologue: memories/stream_prologue.py) fires
+  its outermost dim's first `then.steps` steps so, and the rest at `then.start + then.rates . (t - t_first)`,
+  t_first the first iteration of that piece; its controllers fire alike (`Controller.then`). It reads its loads in
+  the firing cycle (a load in `read_offsets`: that many cycles later) and its
   stored value is visible to readers from cycle `fire + latency` on (the write cycle).
 - A value flows from a write port (an op's store, one lane) to a read port (an op's load, one lane, over a box of
   the consumer's time dims). A read port with `delay` set gets its value from a *tap* on the root write port's
@@ -100,14 +103,29 @@ class Dim:
 
 
 @dataclass(frozen=True, slots=True)
+class Steady:
+    """The second piece of a two-piece schedule (memories/stream_prologue.py): from step `steps` of the outermost
+    dim on, the iterations fire at `start + rates . (t - t_first)` instead, t_first the first iteration of that
+    piece (outermost dim at `steps`, the others at their first). `rates` in the owner's order: an op's outermost
+    first, a controller's innermost first."""
+
+    steps: int
+    start: int
+    rates: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Controller:
-    """An affine loop nest over time (and address, for memory ports), innermost dimension first."""
+    """An affine loop nest over time (and address, for memory ports), innermost dimension first. With `then`,
+    its outermost dim's steps from `then.steps` on fire on the second piece's schedule (the addresses and the
+    order of the iterations are the same)."""
 
     extent: tuple[int, ...]
     cycle_starting_addr: int
     cycle_stride: tuple[int, ...]
     data_starting_addr: int = 0
     data_stride: tuple[int, ...] = ()  # empty for controllers that only say when (op firing)
+    then: Steady | None = None
 
     @property
     def dimensionality(self) -> int:
@@ -115,11 +133,15 @@ class Controller:
 
     @property
     def last_cycle(self) -> int:
+        if self.then is not None:
+            inner = sum(q * (e - 1) for q, e in zip(self.then.rates[:-1], self.extent[:-1]))
+            return self.then.start + inner + self.then.rates[-1] * (self.extent[-1] - 1 - self.then.steps)
         return self.cycle_starting_addr + sum(q * (e - 1) for q, e in zip(self.cycle_stride, self.extent))
 
     def shifted(self, cycles: int) -> Controller:
+        then = None if self.then is None else Steady(self.then.steps, self.then.start + cycles, self.then.rates)
         return Controller(self.extent, self.cycle_starting_addr + cycles, self.cycle_stride,
-                          self.data_starting_addr, self.data_stride)
+                          self.data_starting_addr, self.data_stride, then)
 
 
 def last_of_runs(domain: tuple[Dim, ...], c: Controller) -> tuple[tuple[Dim, ...], Controller]:
@@ -148,22 +170,29 @@ class OpSchedule:
     # (load, cycles): loads read that many cycles after the op fires (a retimed accumulation's own element, read
     # in its kernel's last stage); the others read in the firing cycle
     read_offsets: tuple[tuple[str, int], ...] = ()
+    # a two-piece schedule: (rates, delay) for the outermost dim's first `then.steps` steps, `then` after them
+    then: Steady | None = None
 
     def read_offset(self, load: str) -> int:
         return dict(self.read_offsets).get(load, 0)
 
     def cycle(self, point: tuple[int, ...]) -> int:
+        if self.then is not None and point[0] - self.dims[0].min >= self.then.steps:
+            return self.then.start + self.then.rates[0] * (point[0] - self.dims[0].min - self.then.steps) + sum(
+                q * (t - d.min) for q, t, d in zip(self.then.rates[1:], point[1:], self.dims[1:]))
         return self.delay + sum(q * (t - d.min) for q, t, d in zip(self.rates, point, self.dims))
 
     @property
     def last_cycle(self) -> int:
-        return self.delay + sum(q * (d.extent - 1) for q, d in zip(self.rates, self.dims))
+        return self.cycle(tuple(d.min + d.extent - 1 for d in self.dims))
 
     @property
     def controller(self) -> Controller:
         if not self.dims:
             return Controller((1,), self.delay, (0,))
-        return Controller(tuple(d.extent for d in reversed(self.dims)), self.delay, tuple(reversed(self.rates)))
+        then = None if self.then is None else Steady(self.then.steps, self.then.start, tuple(reversed(self.then.rates)))
+        return Controller(tuple(d.extent for d in reversed(self.dims)), self.delay, tuple(reversed(self.rates)),
+                          then=then)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
 from .iteration_boxes import boxes, hull, strided_hull
 from .polyhedral import Access, Flow, Program, Stmt
+from .port_controllers import box_offset, timed_controller
 from .schedule import Schedule, flow_delay
 
 
@@ -265,7 +266,7 @@ def organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: lis
 def logical_write_port(prog: Program, sched: Schedule, buf: str, s: Stmt, lane: tuple[int, ...], k: int) -> WritePort:
     store = next(a for a in prog.accesses if a.stmt is s and a.is_write)
     t = sched.timing[s.name]
-    ctrl = controller(s.time_dims, t.rates, t.delay + s.latency, element_address(prog, buf, store.index, s, lane))
+    ctrl = timed_controller(s.time_dims, s.time_dims, t, s.latency, element_address(prog, buf, store.index, s, lane))
     return WritePort(f"{buf}.w{k}", buf, s.name, lane, ctrl)
 
 
@@ -277,7 +278,7 @@ def logical_read_ports(prog: Program, sched: Schedule, buf: str, flows: list[Flo
         t = sched.timing[f.dst.name]
         for box in _read_boxes(f, load, flows):
             addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box)
-            ctrl = controller(box, t.rates, t.delay + f.read_offset + box_offset(box, f.dst.time_dims, t.rates), addr)
+            ctrl = timed_controller(box, f.dst.time_dims, t, f.read_offset, addr)
             port = ReadPort(f"{buf}.r{len(out)}", buf, f.dst.name, f.load, f.dst_lane,
                             wports[(f.src.name, f.src_lane)].name, box, lo if lo == hi else None, "", ctrl)
             out.append(Read(port, f))
@@ -295,20 +296,6 @@ def _read_boxes(f: Flow, load: Access, flows: list[Flow]) -> list[tuple[Dim, ...
     if len(got) > 1 and load.guard and sole:
         return [hull(f.rel.range(), f.dst.time_dims)]
     return got
-
-
-def controller(box: tuple[Dim, ...], rates: tuple[int, ...], start: int,
-               address: tuple[int, tuple[int, ...]] | None = None) -> Controller:
-    """An innermost-first controller over `box` (outermost first) firing at `start` for the box's min corner."""
-    if not box:
-        return Controller((1,), start, (0,), address[0] if address else 0, (0,) if address else ())
-    data = (address[0], address[1]) if address else (0, ())
-    cycles = tuple(r * d.step for r, d in zip(reversed(rates), reversed(box)))
-    return Controller(tuple(d.extent for d in reversed(box)), start, cycles, data[0], data[1])
-
-
-def box_offset(box: tuple[Dim, ...], dims: tuple[Dim, ...], rates: tuple[int, ...]) -> int:
-    return sum(q * (b.min - d.min) for q, b, d in zip(rates, box, dims))
 
 
 def element_address(prog: Program, buf: str, index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...],
@@ -557,7 +544,7 @@ def read_controller(prog: Program, sched: Schedule, buf: str, r: Read, over: Ele
     load = next(a for a in prog.accesses if a.stmt is f.dst and a.name == f.load)
     t = sched.timing[f.dst.name]
     addr = element_address(prog, buf, load.index, f.dst, f.dst_lane, box, over)
-    return controller(box, t.rates, t.delay + f.read_offset + box_offset(box, f.dst.time_dims, t.rates), addr)
+    return timed_controller(box, f.dst.time_dims, t, f.read_offset, addr)
 
 
 def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: tuple[int, ...],
@@ -571,8 +558,8 @@ def _addressed_write(prog: Program, sched: Schedule, buf: str, src: Stmt, lane: 
     box = strided_hull(dom, src.time_dims)  # one affine controller; values nobody reads are written too
     t = sched.timing[src.name]
     store = next(a for a in prog.accesses if a.stmt is src and a.is_write)
-    ctrl = controller(box, t.rates, t.delay + src.latency + box_offset(box, src.time_dims, t.rates),
-                      element_address(prog, buf, store.index, src, lane, box, over))
+    ctrl = timed_controller(box, src.time_dims, t, src.latency, element_address(prog, buf, store.index, src, lane, box,
+                                                                                 over))
     return src, lane, box, ctrl
 
 

@@ -21,6 +21,8 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                                                # word of lane i sits in bits [w*(i+1)-1 : w*i] of its data
           "rates": [int], "delay": int, "latency": int,   # fire = delay + sum(rates[k] * (t[k] - min[k]))
           "read_offsets": {<load>: int},       # only when some load reads after the firing cycle
+          "then": {"steps", "start", "rates"},  # only for a two-piece schedule: t[0] - min[0] >= steps fire at
+                                               # start + rates . (t - first of that piece), outermost first
           "controller": <controller>,          # when it fires (innermost first, no data fields)
           "internal_reads": [{"load", "lane": [int], "source_lane": [int]}],   # chained lanes
           "coords": [{"name", "lane", "words", "offset",   # only when the op reads coordinates as values:
@@ -58,7 +60,9 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
     <controller> = {"dimensionality": int, "extent": [int], "cycle_starting_addr": int, "cycle_stride": [int],
                     plus "write_data_starting_addr"/"write_data_stride" (write ports),
                     "read_data_starting_addr"/"read_data_stride" (read ports) or
-                    "coord_data_starting_addr"/"coord_data_stride" (coordinates)}   # all lists innermost first
+                    "coord_data_starting_addr"/"coord_data_stride" (coordinates),
+                    plus, only for a two-piece schedule, "then": {"steps", "start", "rates"}: the outermost
+                    dim's iterations from "steps" on fire at start + rates . (i - i_first)}   # lists innermost first
     <bank port> = {"name", "op", "lane", "domain": [dim], "source": element | null, "delay": int | null,
                    "load": str | null, "region": [first word, words],   # address = first + (data mod words)
                    "shared": [lane],   # addressed read ports: the op's other lanes served (same words, same cycles)
@@ -86,6 +90,7 @@ from .ir import (
     OpSchedule,
     ReadPort,
     Register,
+    Steady,
     WritePort,
 )
 
@@ -138,6 +143,8 @@ def _op(s: OpSchedule, plan: MemoryPlan) -> dict:
     }
     if s.read_offsets:
         out["read_offsets"] = dict(s.read_offsets)
+    if s.then is not None:
+        out["then"] = _steady(s.then)
     coords = [{"name": c.name, "lane": list(c.lane), "words": c.words, "offset": c.offset,
                "controller": _controller(c.controller, "coord")}
               | ({"tile_offsets": list(c.tile_offsets)} if c.tile_offsets else {})
@@ -193,7 +200,17 @@ def _controller(c: Controller, kind: str | None) -> dict:
     if kind is not None:
         out[f"{kind}_data_starting_addr"] = c.data_starting_addr
         out[f"{kind}_data_stride"] = list(c.data_stride)
+    if c.then is not None:
+        out["then"] = _steady(c.then)
     return out
+
+
+def _steady(t: Steady) -> dict:
+    return {"steps": t.steps, "start": t.start, "rates": list(t.rates)}
+
+
+def _steady_from(t: dict | None) -> Steady | None:
+    return None if t is None else Steady(t["steps"], t["start"], tuple(t["rates"]))
 
 
 def _dim(d: Dim) -> dict:
@@ -227,7 +244,8 @@ def from_json(doc: dict) -> MemoryPlan:
 
 def _op_from(name: str, o: dict) -> OpSchedule:
     return OpSchedule(name, o["func"], o["stage"], _dims(o["dims"]), _dims(o["lanes"]), tuple(o["rates"]),
-                      o["delay"], o["latency"], o["host"], tuple(sorted(o.get("read_offsets", {}).items())))
+                      o["delay"], o["latency"], o["host"], tuple(sorted(o.get("read_offsets", {}).items())),
+                      _steady_from(o.get("then")))
 
 
 def _buffer_from(name: str, b: dict) -> BufferPlan:
@@ -260,7 +278,8 @@ def _bank_from(k: dict) -> Bank:
 def _controller_from(c: dict) -> Controller:
     (start,) = [c[k] for k in c if k.endswith("_data_starting_addr")] or [0]
     (stride,) = [c[k] for k in c if k.endswith("_data_stride")] or [()]
-    return Controller(tuple(c["extent"]), c["cycle_starting_addr"], tuple(c["cycle_stride"]), start, tuple(stride))
+    return Controller(tuple(c["extent"]), c["cycle_starting_addr"], tuple(c["cycle_stride"]), start, tuple(stride),
+                      _steady_from(c.get("then")))
 
 
 def _dims(ds: list) -> tuple[Dim, ...]:

@@ -25,8 +25,9 @@ from mainspring.target import CGRA
 
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, ReadPort, WritePort
-from .mapping import controller, element_address
+from .mapping import element_address
 from .polyhedral import Program
+from .port_controllers import controller
 from .schedule import Schedule
 
 

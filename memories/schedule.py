@@ -21,21 +21,34 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from math import prod
 
+import islpy as isl
 import networkx as nx
 
 from mainspring.hwlower.ir import Loop, Op
 from mainspring.target import CGRA
 
-from .ir import Dim
+from .ir import Dim, Steady
 from .polyhedral import Flow, Program, Stmt
 from .stream_pacing import injective, pace_streams_to_readers, source_steps
-from .timing import delta_bounds, flat_map
+from .timing import delta_bounds, flat_map, piece_map
 
 
 @dataclass(frozen=True, slots=True)
 class Timing:
     rates: tuple[int, ...]
     delay: int
+    then: Steady | None = None  # a two-piece schedule's second piece (memories/stream_prologue.py)
+
+    def cycles(self, s: Stmt, extra: int = 0) -> isl.Map:
+        """{ S[t] -> [cycle + extra] } over the op's loops."""
+        then = None if self.then is None else Steady(self.then.steps, self.then.start + extra, self.then.rates)
+        return piece_map(s.time_name, s.time_dims, self.rates, self.delay + extra, then)
+
+    def last(self, s: Stmt) -> int:
+        if self.then is None:
+            return self.delay + sum(q * (d.extent - 1) for q, d in zip(self.rates, s.time_dims))
+        inner = sum(q * (d.extent - 1) for q, d in zip(self.then.rates[1:], s.time_dims[1:]))
+        return self.then.start + inner + self.then.rates[0] * (s.time_dims[0].extent - 1 - self.then.steps)
 
 
 @dataclass(frozen=True)
@@ -72,13 +85,19 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
             break
     dense = _dense(prog, fixed, target.max_ii)
     if fused is None:
-        return dense or _sequential(prog)
+        chosen = dense or _sequential(prog)
     # The fused radix keeps a stencil pipeline's storage minimal; ops whose loops differ in meaning (a
     # weight-stationary reduction sweeping the frame once per tap, then an output by channel planes) are
     # misaligned by it, and each running at its own pace finishes far sooner.
-    if dense is not None and 4 * _finish(prog, dense) < 3 * _finish(prog, fused):
-        return replace(dense, fused_ii=ii)
-    return replace(fused, fused_ii=ii)
+    elif dense is not None and 4 * _finish(prog, dense) < 3 * _finish(prog, fused):
+        chosen = replace(dense, fused_ii=ii)
+    else:
+        chosen = replace(fused, fused_ii=ii)
+    if chosen.strategy == "sequential":
+        return chosen
+    from .stream_prologue import split_paced_streams  # it builds on this module's solver
+
+    return split_paced_streams(prog, chosen, {s.name: _host_rates(s) for s in prog.stmts if s.is_host}, fixed)
 
 
 def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
@@ -145,8 +164,7 @@ def _finish(prog: Program, sched: Schedule) -> int:
     """The cycle after the last op's last firing completes."""
     out = 0
     for s in scheduled_stmts(prog):
-        t = sched.timing[s.name]
-        out = max(out, t.delay + sum(q * (d.extent - 1) for q, d in zip(t.rates, s.time_dims)) + s.latency + 1)
+        out = max(out, sched.timing[s.name].last(s) + s.latency + 1)
     return out
 
 
@@ -158,6 +176,11 @@ def format_schedule(prog: Program, sched: Schedule) -> str:
         terms = " + ".join(f"{q}*{d.var}" for q, d in zip(t.rates, s.time_dims))
         lanes = f"  // lanes {', '.join(f'{d.var} in {d.extent}' for d in s.lane_dims)}" if s.lane_dims else ""
         lines.append(f"{s.name}: cycle = {t.delay}{' + ' + terms if terms else ''}{lanes}")
+        if t.then is not None:  # a stream's prologue, then the rest (memories/stream_prologue.py)
+            d0 = s.time_dims[0]
+            rest = " + ".join(f"{q}*{d.var}" for q, d in zip(t.then.rates[1:], s.time_dims[1:]))
+            lines[-1] += (f"  // for {d0.var} < {d0.min + t.then.steps}; then {t.then.start} + {t.then.rates[0]}*"
+                          f"({d0.var} - {d0.min + t.then.steps}){' + ' + rest if rest else ''}")
     return "\n".join(lines) + "\n"
 
 
@@ -536,6 +559,4 @@ def _sequential(prog: Program) -> Schedule:
 def flow_delay(f: Flow, sched: Schedule) -> tuple[int, int]:
     """min and max cycles from a flow's write (fire + latency) to its read."""
     ts, td = sched.timing[f.src.name], sched.timing[f.dst.name]
-    lo, hi = delta_bounds(f.rel, flat_map(f.src.time_name, f.src.time_dims, ts.rates, ts.delay + f.src.latency),
-                          flat_map(f.dst.time_name, f.dst.time_dims, td.rates, td.delay + f.read_offset))
-    return lo, hi
+    return delta_bounds(f.rel, ts.cycles(f.src, f.src.latency), td.cycles(f.dst, f.read_offset))

@@ -18,7 +18,7 @@ import itertools
 
 import islpy as isl
 
-from .ir import Dim
+from .ir import Dim, Steady
 from .isl_text import isl_map, isl_set
 
 
@@ -39,6 +39,21 @@ def flat_map(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: i
     """{ name[t] -> [cycle] } over the box `dims`."""
     ts = ", ".join(f"t{k}" for k in range(len(dims)))
     return isl_map(f"{{ {name}[{ts}] -> [{cycle_expr(dims, rates, offset)}] : {bounds(dims)} }}")
+
+
+@functools.lru_cache(maxsize=1024)
+def piece_map(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int, then: Steady | None) -> isl.Map:
+    """{ name[t] -> [cycle] } of a schedule that may come in two pieces (`Steady`: the outermost dim's steps from
+    `then.steps` on at `then.rates`, from cycle `then.start`); `offset` is the first piece's."""
+    if then is None:
+        return flat_map(name, dims, rates, offset)
+    split = dims[0].min + then.steps
+    first = flat_map(name, dims, rates, offset)
+    shift = then.start - then.rates[0] * then.steps
+    second = flat_map(name, dims, then.rates, shift)
+    ts = ", ".join(f"t{k}" for k in range(len(dims)))
+    return first.intersect_domain(isl_set(f"{{ {name}[{ts}] : t0 < {split} }}")).union(
+        second.intersect_domain(isl_set(f"{{ {name}[{ts}] : t0 >= {split} }}"))).coalesce()
 
 
 def dense_rates(dims: tuple[Dim, ...]) -> tuple[int, ...]:

@@ -42,12 +42,14 @@ def ctrl_params(prefix: str, c: Controller) -> list[str]:
         f".{prefix}DIM({dim})", f".{prefix}EXTENT({config_vector(c.extent, 1)})",
         f".{prefix}CYCLE_START({c.cycle_starting_addr})", f".{prefix}CYCLE_STRIDE({config_vector(c.cycle_stride, 0)})",
         f".{prefix}DATA_START({c.data_starting_addr})", f".{prefix}DATA_STRIDE({config_vector(c.data_stride, 0)})",
-    ]
+    ] + ([] if c.then is None else [  # a two-piece schedule (memories/stream_prologue.py)
+        f".{prefix}THEN_STEPS({c.then.steps})", f".{prefix}THEN_START({c.then.start})",
+        f".{prefix}THEN_STRIDE({config_vector(c.then.rates, 0)})"])
 
 
 def timing(c: Controller) -> tuple:
     """What decides the cycles a controller fires in: controllers with equal timings fire together."""
-    return (c.dimensionality, tuple(c.extent), c.cycle_starting_addr, tuple(c.cycle_stride))
+    return (c.dimensionality, tuple(c.extent), c.cycle_starting_addr, tuple(c.cycle_stride), c.then)
 
 
 def address_width(words: int) -> int:

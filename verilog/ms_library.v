@@ -15,6 +15,9 @@ module ms_affine_ctrl #(
     parameter integer DATA_START = 0,
     parameter [32*8-1:0] DATA_STRIDE = 0,
     parameter integer WORDS = 1,
+    parameter integer THEN_STEPS = 0,
+    parameter integer THEN_START = 0,
+    parameter [32*8-1:0] THEN_STRIDE = 0,
     parameter integer AW = 1
 ) (
     input clk,
@@ -27,7 +30,8 @@ module ms_affine_ctrl #(
 );
     wire [DIM-1:0] wrap;
 
-    ms_ctrl_when #(.DIM(DIM), .EXTENT(EXTENT), .CYCLE_START(CYCLE_START), .CYCLE_STRIDE(CYCLE_STRIDE))
+    ms_ctrl_when #(.DIM(DIM), .EXTENT(EXTENT), .CYCLE_START(CYCLE_START), .CYCLE_STRIDE(CYCLE_STRIDE),
+                   .THEN_STEPS(THEN_STEPS), .THEN_START(THEN_START), .THEN_STRIDE(THEN_STRIDE))
         when (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(fire), .wrap(wrap));
     ms_ctrl_addr #(.DIM(DIM), .EXTENT(EXTENT), .DATA_START(DATA_START), .DATA_STRIDE(DATA_STRIDE), .WORDS(WORDS),
                    .AW(AW))
@@ -51,7 +55,12 @@ module ms_ctrl_when #(
     parameter integer DIM = 1,
     parameter [32*8-1:0] EXTENT = {8{32'd1}},
     parameter integer CYCLE_START = 0,
-    parameter [32*8-1:0] CYCLE_STRIDE = 0
+    parameter [32*8-1:0] CYCLE_STRIDE = 0,
+    // A two-piece schedule (THEN_STEPS > 0): the outermost dimension's iterations from THEN_STEPS on fire at
+    // THEN_START + sum(THEN_STRIDE[k] * i[k]) with i counted from that piece's first firing.
+    parameter integer THEN_STEPS = 0,
+    parameter integer THEN_START = 0,
+    parameter [32*8-1:0] THEN_STRIDE = 0
 ) (
     input clk,
     input rst_n,
@@ -81,15 +90,31 @@ module ms_ctrl_when #(
         end
     endfunction
 
+    // The gap from the first piece's last firing to the second piece's first.
+    function integer switch_gap;
+        input integer unused;
+        integer j;
+        begin
+            switch_gap = THEN_START - CYCLE_START - field(CYCLE_STRIDE, DIM - 1) * (THEN_STEPS - 1) + 0 * unused;
+            for (j = 0; j < DIM - 1; j = j + 1)
+                switch_gap = switch_gap - field(CYCLE_STRIDE, j) * (field(EXTENT, j) - 1);
+        end
+    endfunction
+
     // The largest gap between two consecutive firings (1 when there is one firing).
     function integer max_gap;
         input integer unused;
         integer j;
         begin
             max_gap = 1 + 0 * unused;
-            for (j = 0; j < DIM; j = j + 1)
+            for (j = 0; j < DIM; j = j + 1) begin
                 if (field(EXTENT, j) > 1 && delta(CYCLE_STRIDE, j) > max_gap)
                     max_gap = delta(CYCLE_STRIDE, j);
+                if (THEN_STEPS > 0 && field(EXTENT, j) > 1 && delta(THEN_STRIDE, j) > max_gap)
+                    max_gap = delta(THEN_STRIDE, j);
+            end
+            if (THEN_STEPS > 0 && switch_gap(0) > max_gap)
+                max_gap = switch_gap(0);
         end
     endfunction
 
@@ -110,8 +135,14 @@ module ms_ctrl_when #(
     generate
         for (k = 0; k < DIM; k = k + 1) begin : dim
             localparam integer E = field(EXTENT, k);
-            localparam integer G_I = delta(CYCLE_STRIDE, k) - 1;
-            localparam [GW-1:0] G = G_I[GW-1:0];
+            localparam integer G1_I = delta(CYCLE_STRIDE, k) - 1;
+            localparam [GW-1:0] G1 = G1_I[GW-1:0];
+            localparam integer G2_I = (THEN_STEPS > 0) ? delta(THEN_STRIDE, k) - 1 : 0;
+            localparam [GW-1:0] G2 = G2_I[GW-1:0];
+            localparam integer GS_I = (THEN_STEPS > 0) ? switch_gap(0) - 1 : 0;
+            localparam [GW-1:0] GS = GS_I[GW-1:0];
+            wire [GW-1:0] G;
+            wire [31:0] idx;  // this dimension's iteration
             wire at_last;
             wire carry_in;
             wire carry_out = carry_in & at_last;
@@ -127,11 +158,19 @@ module ms_ctrl_when #(
             end else begin : inner
                 assign gap = (carry_in & !at_last) ? G : dim[k + 1].gap;
             end
+            if (THEN_STEPS == 0) begin : one_piece
+                assign G = G1;
+            end else if (k == DIM - 1) begin : stepping_outer  // the outermost steps into idx + 1
+                assign G = (idx + 1 < THEN_STEPS) ? G1 : (idx + 1 == THEN_STEPS) ? GS : G2;
+            end else begin : stepping_inner
+                assign G = (dim[DIM - 1].idx < THEN_STEPS) ? G1 : G2;
+            end
             if (E > 1) begin : counted
                 localparam integer CW = $clog2(E);
                 localparam integer LAST_I = E - 1;
                 localparam [CW-1:0] LAST = LAST_I[CW-1:0];
                 reg [CW-1:0] count;
+                assign idx = {{(32 - CW){1'b0}}, count};
                 assign at_last = (count == LAST);
                 always @(posedge clk) begin
                     if (!rst_n || restart)
@@ -140,6 +179,7 @@ module ms_ctrl_when #(
                         count <= at_last ? {CW{1'b0}} : count + 1'b1;
                 end
             end else begin : single
+                assign idx = 32'd0;
                 assign at_last = 1'b1;
             end
         end
@@ -268,6 +308,9 @@ module ms_tile_port #(
     parameter [32*8-1:0] DATA_STRIDE = 0,
     parameter integer BASE = 0,
     parameter integer SIZE = 1,
+    parameter integer THEN_STEPS = 0,
+    parameter integer THEN_START = 0,
+    parameter [32*8-1:0] THEN_STRIDE = 0,
     parameter integer AW = 1
 ) (
     input clk,
@@ -282,7 +325,8 @@ module ms_tile_port #(
     wire [AW-1:0] offset;
 
     ms_affine_ctrl #(.DIM(DIM), .EXTENT(EXTENT), .CYCLE_START(CYCLE_START), .CYCLE_STRIDE(CYCLE_STRIDE),
-                     .DATA_START(DATA_START), .DATA_STRIDE(DATA_STRIDE), .WORDS(SIZE), .AW(AW))
+                     .DATA_START(DATA_START), .DATA_STRIDE(DATA_STRIDE), .WORDS(SIZE), .THEN_STEPS(THEN_STEPS),
+                     .THEN_START(THEN_START), .THEN_STRIDE(THEN_STRIDE), .AW(AW))
         ctrl (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(fire), .addr(offset));
     assign addr = BASE_A + offset;
 endmodule
@@ -386,6 +430,9 @@ module ms_mem_tile #(
     parameter [32*8-1:0] W0_DATA_STRIDE = 0,
     parameter integer W0_BASE = 0,
     parameter integer W0_SIZE = 1,
+    parameter integer W0_THEN_STEPS = 0,
+    parameter integer W0_THEN_START = 0,
+    parameter [32*8-1:0] W0_THEN_STRIDE = 0,
     parameter integer W1_DIM = 1,
     parameter [32*8-1:0] W1_EXTENT = {8{32'd1}},
     parameter integer W1_CYCLE_START = 0,
@@ -394,6 +441,9 @@ module ms_mem_tile #(
     parameter [32*8-1:0] W1_DATA_STRIDE = 0,
     parameter integer W1_BASE = 0,
     parameter integer W1_SIZE = 1,
+    parameter integer W1_THEN_STEPS = 0,
+    parameter integer W1_THEN_START = 0,
+    parameter [32*8-1:0] W1_THEN_STRIDE = 0,
     parameter integer R0_DIM = 1,
     parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
     parameter integer R0_CYCLE_START = 1,
@@ -454,20 +504,22 @@ module ms_mem_tile #(
     localparam integer R0_ISSUE = R0_CYCLE_START - 1;
     localparam integer R1_ISSUE = R1_CYCLE_START - 1;
     localparam W1_AS_W0 = (W1_DIM == W0_DIM) && (W1_EXTENT == W0_EXTENT) && (W1_CYCLE_START == W0_CYCLE_START)
-                          && (W1_CYCLE_STRIDE == W0_CYCLE_STRIDE);
+                          && (W1_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W1_THEN_STEPS == W0_THEN_STEPS)
+                          && (W1_THEN_START == W0_THEN_START) && (W1_THEN_STRIDE == W0_THEN_STRIDE);
     localparam R0_AS_W0 = (R0_DIM == W0_DIM) && (R0_EXTENT == W0_EXTENT) && (R0_ISSUE == W0_CYCLE_START)
-                          && (R0_CYCLE_STRIDE == W0_CYCLE_STRIDE);
+                          && (R0_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W0_THEN_STEPS == 0);
     localparam R1_AS_R0 = (R1_DIM == R0_DIM) && (R1_EXTENT == R0_EXTENT) && (R1_ISSUE == R0_ISSUE)
                           && (R1_CYCLE_STRIDE == R0_CYCLE_STRIDE);
     localparam R1_AS_W0 = (R1_DIM == W0_DIM) && (R1_EXTENT == W0_EXTENT) && (R1_ISSUE == W0_CYCLE_START)
-                          && (R1_CYCLE_STRIDE == W0_CYCLE_STRIDE);
+                          && (R1_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W0_THEN_STEPS == 0);
     localparam [AW-1:0] W0_BASE_A = W0_BASE[AW-1:0];
     localparam [AW-1:0] W1_BASE_A = W1_BASE[AW-1:0];
     localparam [AW-1:0] R0_BASE_A = R0_BASE[AW-1:0];
     localparam [AW-1:0] R1_BASE_A = R1_BASE[AW-1:0];
     wire [AW-1:0] woff0, roff0;
 
-    ms_ctrl_when #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .CYCLE_START(W0_CYCLE_START), .CYCLE_STRIDE(W0_CYCLE_STRIDE))
+    ms_ctrl_when #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .CYCLE_START(W0_CYCLE_START), .CYCLE_STRIDE(W0_CYCLE_STRIDE),
+                   .THEN_STEPS(W0_THEN_STEPS), .THEN_START(W0_THEN_START), .THEN_STRIDE(W0_THEN_STRIDE))
         wwhen0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire0), .wrap(wwrap0));
     ms_ctrl_addr #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .DATA_START(W0_DATA_START), .DATA_STRIDE(W0_DATA_STRIDE),
                    .WORDS(W0_SIZE), .AW(AW))
@@ -495,7 +547,8 @@ module ms_mem_tile #(
                 assign wwrap1 = wwrap0;
             end else begin : own
                 ms_ctrl_when #(.DIM(W1_DIM), .EXTENT(W1_EXTENT), .CYCLE_START(W1_CYCLE_START),
-                               .CYCLE_STRIDE(W1_CYCLE_STRIDE))
+                               .CYCLE_STRIDE(W1_CYCLE_STRIDE), .THEN_STEPS(W1_THEN_STEPS),
+                               .THEN_START(W1_THEN_START), .THEN_STRIDE(W1_THEN_STRIDE))
                     wwhen1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire1),
                             .wrap(wwrap1));
             end
@@ -640,6 +693,9 @@ module ms_reg_bank #(
     parameter [32*8-1:0] W0_DATA_STRIDE = 0,
     parameter integer W0_BASE = 0,
     parameter integer W0_SIZE = 1,
+    parameter integer W0_THEN_STEPS = 0,
+    parameter integer W0_THEN_START = 0,
+    parameter [32*8-1:0] W0_THEN_STRIDE = 0,
     parameter integer W1_DIM = 1,
     parameter [32*8-1:0] W1_EXTENT = {8{32'd1}},
     parameter integer W1_CYCLE_START = 0,
@@ -648,6 +704,9 @@ module ms_reg_bank #(
     parameter [32*8-1:0] W1_DATA_STRIDE = 0,
     parameter integer W1_BASE = 0,
     parameter integer W1_SIZE = 1,
+    parameter integer W1_THEN_STEPS = 0,
+    parameter integer W1_THEN_START = 0,
+    parameter [32*8-1:0] W1_THEN_STRIDE = 0,
     parameter integer R0_DIM = 1,
     parameter [32*8-1:0] R0_EXTENT = {8{32'd1}},
     parameter integer R0_CYCLE_START = 1,
@@ -700,7 +759,7 @@ module ms_reg_bank #(
 
     ms_tile_port #(.DIM(W0_DIM), .EXTENT(W0_EXTENT), .CYCLE_START(W0_CYCLE_START), .CYCLE_STRIDE(W0_CYCLE_STRIDE),
                    .DATA_START(W0_DATA_START), .DATA_STRIDE(W0_DATA_STRIDE), .BASE(W0_BASE), .SIZE(W0_SIZE),
-                   .AW(AW))
+                   .THEN_STEPS(W0_THEN_STEPS), .THEN_START(W0_THEN_START), .THEN_STRIDE(W0_THEN_STRIDE), .AW(AW))
         wport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire0), .addr(waddr0));
     ms_tile_port #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
                    .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
@@ -713,7 +772,8 @@ module ms_reg_bank #(
         if (NW > 1) begin : second_write
             ms_tile_port #(.DIM(W1_DIM), .EXTENT(W1_EXTENT), .CYCLE_START(W1_CYCLE_START),
                            .CYCLE_STRIDE(W1_CYCLE_STRIDE), .DATA_START(W1_DATA_START), .DATA_STRIDE(W1_DATA_STRIDE),
-                           .BASE(W1_BASE), .SIZE(W1_SIZE), .AW(AW))
+                           .BASE(W1_BASE), .SIZE(W1_SIZE), .THEN_STEPS(W1_THEN_STEPS), .THEN_START(W1_THEN_START),
+                           .THEN_STRIDE(W1_THEN_STRIDE), .AW(AW))
                 wport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire1),
                         .addr(waddr1));
         end else begin : one_write

@@ -4,9 +4,13 @@ stepping a stream one word at a time told its pace, and a strip-mined design kep
 cycle unless the stream had as many dimensions as the group's outer loops: the stream ran ahead of its readers
 and the accelerator stored most of it."""
 
+import dataclasses as dc
+
 import pytest
 
 import mainspring as hl
+from mainspring.memories import MemoryCheckError, check_plan
+from mainspring.memories.ir import Steady
 
 from conftest import SIMULATORS
 
@@ -136,13 +140,44 @@ def test_a_stream_copied_by_a_boundary_condition_is_paced_to_the_copys_readers(s
     # 21x13 stream words for 17x9 pixels of 5 firings (85 cycles a row): the copy's reader steps a column every 5
     # cycles, so the stream runs 21 words in 85 cycles (4 a word, a row a row). Before, only the stream's own
     # readers (the copy, at one word a cycle) told its pace: it ran a row in 21 cycles and the buffer held most
-    # of the frame (repeat_edge 599 words, 1,136 at 33x9). The trade, as for a stream read directly: 4 rows of
-    # the window arrive at the reader's pace before its first pixel (1,126 cycles here for 858 before).
+    # of the frame (repeat_edge 599 words, 1,136 at 33x9). The 4 rows of the window the sum needs before its
+    # first pixel come first at one word a cycle (memories/stream_prologue.py): paced, they took 4 x 85 cycles
+    # (1,126 cycles here, 858 with the stream unpaced, now 870).
     design = compile_shared(_edge_mean_threshold(17, 9), name="paced_edge_mean")
-    assert design.plan.op("host.input_im_global_wrapper").rates == (85, 4)
-    assert design.plan.op("repeat_edge_s0").rates == (85, 4)
+    for op in ("host.input_im_global_wrapper", "repeat_edge_s0"):
+        o = design.plan.op(op)
+        assert (o.rates, o.delay, o.then) == ((21, 1), 0, Steady(4, 84, (85, 4))), o
     words = {b["name"]: b["words"] for b in design.report["buffers"]}
     assert words["repeat_edge"] <= 3 * 5 * 21, words  # 241 (92 live at most), was 599
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
-    assert res.cycles <= design.report["ideal_cycles"] + 4 * 85 + 24, (res.cycles, design.report["ideal_cycles"])
+    assert res.cycles <= design.report["ideal_cycles"] + 4 * 21 + 24, (res.cycles, design.report["ideal_cycles"])
+
+
+def test_a_two_piece_stream_is_proved_piece_by_piece(compile_shared):
+    # The checker follows both pieces: an op and its ports that disagree on either, or a second piece starting
+    # on the prologue's last cycle, are refused (memories/checker.py).
+    design = compile_shared(_edge_mean_threshold(17, 9), name="paced_edge_mean")
+    nest, plan = design.program.nest, design.plan
+    check_plan(nest, plan)
+
+    def with_then(then, *ops):
+        return dc.replace(plan, ops=tuple(dc.replace(o, then=then) if o.op in ops else o for o in plan.ops))
+
+    with pytest.raises(MemoryCheckError, match=r"op 'repeat_edge_s0' load 'input_im_global_wrapper_0' at "
+                                                r"\[repeat_edge\.s0\._1=4, repeat_edge\.s0\._0=1\] \(cycle 85\).* "
+                                                r"read before write"):
+        check_plan(nest, with_then(None, "repeat_edge_s0"))
+    with pytest.raises(MemoryCheckError, match=r"op 'host\.input_im_global_wrapper' fires twice in one cycle"):
+        check_plan(nest, with_then(Steady(4, 83, (85, 4)), "host.input_im_global_wrapper", "repeat_edge_s0"))
+    # a bank's write port one cycle late in its second piece only
+    buf = plan.buffer("repeat_edge")
+    bank = buf.banks[0]
+    port = bank.write_ports[0]
+    late = dc.replace(port, controller=dc.replace(port.controller, then=dc.replace(
+        port.controller.then, start=port.controller.then.start + 1)))
+    bad = dc.replace(plan, buffers=tuple(dc.replace(b, banks=(dc.replace(bank, write_ports=(late,)),) + b.banks[1:])
+                                         if b is buf else b for b in plan.buffers))
+    with pytest.raises(MemoryCheckError, match=r"buffer 'repeat_edge': port .* does not follow op 'repeat_edge_s0' "
+                                                r"fired \+ 0 cycles, first at \[repeat_edge\.s0\._1=4, "):
+        check_plan(nest, bad)

@@ -1,0 +1,101 @@
+"""Split a paced input stream into a prologue at one word a cycle and the paced rest (a two-piece schedule).
+
+A stream slowed to a serial reader's pace (memories/stream_pacing.py) stores a line, not a frame, but the rows
+its readers need before their first firing (4 rows of a 5x5 window) then also arrive at that pace, though the
+reader cannot start before they are all in: 4 x 165 cycles of a 33x9 frame where the host brings them in 4 x 37.
+No single affine schedule gives both (BENCHMARKS.md, helper adaptive, session 29), so the stream and the ops that
+only copy it fire their first rows densely from cycle 0 and the rest at the paced rates right after; the other
+ops keep their rates and are moved as early as their flows then allow."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import networkx as nx
+
+from .ir import Steady
+from .polyhedral import Program, Stmt
+from .schedule import _SOURCE, Schedule, Timing, _finish, _free, _pull_late, edges, scheduled_stmts
+from .stream_pacing import _reduces
+from .timing import delta_bounds, flat_map
+
+
+def split_paced_streams(prog: Program, sched: Schedule, dense: dict[str, tuple[int, ...]],
+                        fixed: set[str]) -> Schedule:
+    """`sched` with each paced input stream (rates other than `dense`, its one word a cycle) and its fixed copies
+    in two pieces where that finishes sooner: the fewest prologue rows that come within 1/16 of what streaming
+    the whole frame densely would save (each row more is stored longer), if they save at least the time of one
+    dense row. `sched` itself where none helps."""
+    out = sched
+    for h in scheduled_stmts(prog):
+        if not h.is_host or h.lane_dims or len(h.time_dims) < 2 or h.time_dims[0].extent < 2 \
+                or sched.timing[h.name].rates == dense[h.name]:
+            continue
+        t = sched.timing[h.name]
+        group = [h] + list({f.dst.name: f.dst for f in prog.flows if f.src is h and f.dst.name in fixed
+                            and not f.dst.is_host and sched.timing[f.dst.name] == t}.values())
+        if not any(_reduces(f.dst) for f in prog.flows if f.src in group and f.dst not in group):
+            continue  # only a serial reduction waits for whole rows (an upsample's prologue stored more tiles)
+        paced, rows = _finish(prog, out), h.time_dims[0].extent
+        whole = _trial(prog, out, group, dense[h.name], rows, fixed)
+        if whole is None or whole[0] >= paced:
+            continue
+        for steps in range(1, rows):
+            got = _trial(prog, out, group, dense[h.name], steps, fixed)
+            if got is not None and 16 * (got[0] - whole[0]) <= paced - whole[0]:
+                # worth it only if it saves at least a row of the dense stream (an upsample's 1 cycle in 4,102
+                # stored 17 words more)
+                if paced - got[0] >= dense[h.name][0]:
+                    out = got[1]
+                break
+    return out
+
+
+def _trial(prog: Program, sched: Schedule, group: list[Stmt], dense: tuple[int, ...], steps: int,
+           fixed: set[str]) -> tuple[int, Schedule] | None:
+    """(finish, schedule) with `group` streaming its first `steps` rows densely from cycle 0 and the rest at its
+    paced rates right after (all its rows densely when `steps` is its rows), the other ops re-solved."""
+    rates = sched.timing[group[0].name].rates
+    then = Steady(steps, steps * dense[0], rates) if steps < group[0].time_dims[0].extent else None
+    timing = dict(sched.timing)
+    for s in group:
+        timing[s.name] = Timing(dense, 0, then)
+    delays = _delays(prog, timing, {s.name for s in group}, fixed)
+    if delays is None:
+        return None
+    for n, d in delays.items():
+        timing[n] = replace(timing[n], delay=d)
+    out = replace(sched, timing=timing)
+    return _finish(prog, out), out
+
+
+def _delays(prog: Program, timing: dict[str, Timing], group: set[str], fixed: set[str]) -> dict[str, int] | None:
+    """Least delays of the ops outside `group` meeting every flow at their rates, as schedule._solve finds them,
+    with the flows out of `group` at its (two-piece) cycles."""
+    rates = {n: t.rates for n, t in timing.items()}
+    names = [s.name for s in scheduled_stmts(prog) if s.name not in group]
+    es = [e for e in edges(prog, rates) if e.src not in group and e.dst not in group and e.src != e.dst]
+    g: nx.DiGraph = nx.DiGraph()
+    g.add_weighted_edges_from((_SOURCE, n, -timing[n].delay if n in fixed else 0) for n in names)
+    for e in es:
+        if not g.has_edge(e.src, e.dst) or g[e.src][e.dst]["weight"] > -e.weight:
+            g.add_edge(e.src, e.dst, weight=-e.weight)
+    fed = set()
+    for f in prog.flows:
+        if f.streamed_out or f.src.name not in group or f.dst.name in group:
+            continue
+        lo, hi = delta_bounds(f.rel, timing[f.src.name].cycles(f.src, f.src.latency),
+                              flat_map(f.dst.time_name, f.dst.time_dims, rates[f.dst.name], f.read_offset))
+        w = -lo + (0 if lo == hi else 1)
+        fed.add(f.dst.name)
+        if g[_SOURCE][f.dst.name]["weight"] > -w:
+            g.add_edge(_SOURCE, f.dst.name, weight=-w)
+    try:
+        dist = nx.single_source_bellman_ford_path_length(g, _SOURCE)
+    except nx.NetworkXUnbounded:
+        return None
+    d = {n: -int(dist[n]) for n in names}
+    if any(d[n] != timing[n].delay for n in names if n in fixed):
+        return None
+    _pull_late(d, es, _free(names, es, dict.fromkeys({n for n in names if n in fixed} | fed, 0)))
+    return d
