@@ -1,0 +1,78 @@
+"""Catalogue cases: lanes through seed 002's GLB level (hwlower/, memories/glb.py): the GLB input copy's split
+by a factor that does not divide it, and the GLB output read back in another order than the array writes it."""
+
+from __future__ import annotations
+
+import mainspring as hl
+
+from catalogue import case, glb_levels, pipeline
+
+R = hl.TailStrategy.RoundUp
+
+
+@case("hardware", "A GLB input copy split by a factor that does not divide its extent", (
+    "{at}: Func 'hw_input_global_wrapper': unroll(x, 2): the extent of x is 9, which 2 does not "
+    "divide; in hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
+    "unroll(x, 2, hl.TailStrategy.RoundUp) (the extra iterations compute values that are discarded), choose a "
+    "factor that divides 9, or bound the Func to a multiple of 2."), func="hw_input_global_wrapper",
+    simulate=True)
+def split_does_not_divide():
+    p = glb_levels(pipeline(32, 32))
+    p.hw_input.in_().unroll(p.x, 2)  # <-
+    return hl.compile(_glb_lanes(p, hl.TailStrategy.Auto).output, name="demo")
+
+
+@split_does_not_divide.fix
+def _():
+    p = glb_levels(pipeline(32, 32))
+    p.hw_input.in_().unroll(p.x, 2, R)
+    return hl.compile(_glb_lanes(p, R).output, name="demo")
+
+
+@case("hardware", "A GLB input copy split by hand by a factor that does not divide its extent", (
+    "{at}: Func 'hw_input_global_wrapper': split(x, x, xl, 2): the extent of x is 9, which 2 does not "
+    "divide; in hardware a tail must round the loop up (tail strategy Auto is not supported). Use "
+    "split(x, x, xl, 2, hl.TailStrategy.RoundUp) (the extra iterations compute values that are discarded), "
+    "choose a factor that divides 9, or bound the Func to a multiple of 2."), func="hw_input_global_wrapper",
+    simulate=True)
+def hand_split_does_not_divide():
+    p = glb_levels(pipeline(32, 32))
+    xl = hl.Var("xl")
+    p.hw_input.in_().split(p.x, p.x, xl, 2).unroll(xl)  # <-
+    return hl.compile(_glb_lanes(p, hl.TailStrategy.Auto).output, name="demo")
+
+
+@hand_split_does_not_divide.fix
+def _():
+    p = glb_levels(pipeline(32, 32))
+    xl = hl.Var("xl")
+    p.hw_input.in_().split(p.x, p.x, xl, 2, R).unroll(xl)
+    return hl.compile(_glb_lanes(p, R).output, name="demo")
+
+
+@case("memories", "A GLB output read back along y first while the array writes it in transfers of 2 words of x", (
+    "{glb_tile}: Func 'hw_output_global_wrapper' (the GLB output): transfers of 2 lanes move 2 consecutive words "
+    "of x, but the tile is walked along another dimension first (its innermost loop runs over 16 words with stride "
+    "16); keep x innermost in its loops (drop the reorder that moves x out), or use one lane"),
+    func="hw_output_global_wrapper", simulate=True)
+def glb_output_read_back_along_y():
+    p = _glb_lanes(glb_levels(pipeline(32, 32), mem_tile=(16, 16)), R)
+    p.hw_input.in_().unroll(p.x, 2, R)
+    p.hw_output.in_().reorder(p.yi, p.xi)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@glb_output_read_back_along_y.fix
+def _():
+    p = _glb_lanes(glb_levels(pipeline(32, 32), mem_tile=(16, 16)), R)
+    p.hw_input.in_().unroll(p.x, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+def _glb_lanes(p, tail):
+    """Two lanes through seed 002's three levels (`glb_levels`) after the GLB input copy's: the memory tile's copy
+    over its 9 columns, mid and the array output."""
+    p.hw_input.in_().in_().unroll(p.x, 2, tail)
+    p.mid.unroll(p.x, 2, tail)
+    p.hw_output.unroll(hl.Var("xii"), 2)
+    return p
