@@ -284,7 +284,8 @@ def _():
 
 
 @case("algorithm", "A Param set to a value its type cannot hold",
-      "{at}: Param gain.set(300): The value 300 cannot be losslessly converted to type uint8")
+      "{at}: Param gain.set(300): The value 300 cannot be losslessly converted to type uint8; set a value in "
+      '[0, 255], or declare it of a type that holds 300: gain = hl.Param(hl.UInt(16), "gain")')
 def param_value_out_of_range():
     x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
     gain = hl.Param(hl.UInt(8), "gain")
