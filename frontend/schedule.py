@@ -274,6 +274,9 @@ class StageScheduling:
         loc = user_location()
         inner_n, outer_n, fused_n = _var_names((inner, outer, fused), "fuse", self._stage())
         st = self._stage()
+        if inner_n == outer_n:  # (Halide then reports the loop missing, as the fuse consumed it)
+            raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: fuse({inner_n}, {outer_n}, {fused_n}) "
+                                f"names the loop {inner_n} twice; fuse two different loops, the inner one first")
         i = self._find(inner_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find inner fuse dimension: {}")
         j = self._find(outer_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find outer fuse dimension: {}")
         is_r = st.dims[i].is_rvar or st.dims[j].is_rvar
