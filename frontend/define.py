@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import weakref
 
 from . import ir
 from .errors import HalideError, SourceLoc
@@ -40,27 +39,7 @@ def realize_scalar(pipe):
     return Buffer(np.asarray(pipe.realize([1])).reshape(()))
 
 
-# Where each Func was first read by another Func's definition: Halide then refuses new updates of it (the reader
-# would see the values before them on one path and after them on another).
-_READ_AT: weakref.WeakKeyDictionary[Function, tuple[str, SourceLoc]] = weakref.WeakKeyDictionary()
-
-
 def define(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
-    if fn.defined() and fn in _READ_AT:
-        reader, at = _READ_AT[fn]
-        raise HalideError(
-            f"{loc}: Func {fn.name} cannot be given a new update definition, because it has already been realized "
-            f"or used in the definition of another Func ('{reader}' at {at}); give '{fn.name}' all its definitions "
-            f"before the definition of '{reader}'")
-    n = len(fn.definitions)
-    _define(fn, key, value, loc)
-    for d in fn.definitions[n:]:
-        for node in ir.walk(d.value):
-            if isinstance(node, ir.Call) and isinstance(node.callee, Function) and node.callee is not fn:
-                _READ_AT.setdefault(node.callee, (fn.name, loc))
-
-
-def _define(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
     if isinstance(value, FuncRef) and value._func._fn.tuple_layout is not None:
         value = value.elements()  # a copy of a Tuple Func is a Tuple Func
     if isinstance(value, (tuple, list)) and len(value) == 1 and fn.tuple_layout is None:

@@ -50,29 +50,6 @@ def _():
     return accelerated(hw_output, hw_input, [acc])
 
 
-@case("algorithm", "An update of a Func after another Func has read it", (
-    "{at}: Func blur cannot be given a new update definition, because it has already been realized or used in the "
-    "definition of another Func ('hw_output' at {at2}); give 'blur' all its definitions before the definition of "
-    "'hw_output'"), func="blur", simulate=True)
-def update_after_a_reader():
-    x, y, input_, hw_input, hw_output = io_funcs()
-    blur = hl.Func("blur")
-    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
-    hw_output[x, y] = blur[x, y] * 2  # <-2
-    blur[x, y] = blur[x, y] + hw_input[x + 2, y]  # <-
-    return accelerated(hw_output, hw_input, [blur])
-
-
-@update_after_a_reader.fix
-def _():
-    x, y, input_, hw_input, hw_output = io_funcs()
-    blur = hl.Func("blur")
-    blur[x, y] = hw_input[x, y] + hw_input[x + 1, y]
-    blur[x, y] = blur[x, y] + hw_input[x + 2, y]
-    hw_output[x, y] = blur[x, y] * 2
-    return accelerated(hw_output, hw_input, [blur])
-
-
 @case("algorithm", "A pure definition repeats a Var on its left side", (
     '{at}: In pure definition of Func "hw_output":\n'
     'In left-hand-side of definition, arguments 1 and 0 both have the name "x"; use a different Var '
