@@ -236,11 +236,13 @@ class StageScheduling:
         for i, d in enumerate(st.dims):
             if d.name == name:
                 return i
+        from .reorder_hint import lost_loop
+
         names = st.dim_names()
         what = (what or "could not find dimension {}").format(name)
         raise ScheduleError(
             f"{user_location()}: In schedule for {self._owner_name()}, {what}\n"
-            f"Vars: {' '.join(names + ['__outermost'])}\n(in {call}){did_you_mean(name, names)}"
+            f"Vars: {' '.join(names + ['__outermost'])}\n(in {call}){lost_loop(st, name) or did_you_mean(name, names)}"
         )
 
     def split(self, old, outer, inner, factor, tail: TailStrategy = TailStrategy.Auto):
