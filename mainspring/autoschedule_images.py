@@ -29,7 +29,8 @@ def image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[s
     for (name, i), image in sorted(read.items()):
         size = _size(image, i, along, extents)
         if size is None:
-            sizes = [_size(image, k, along, extents) or _guess(image, k, along) for k in range(image.dimensions())]
+            sizes = [image.given_estimates().get(k) or _frame(image, k) or _size(image, k, along, extents)
+                     or _guess(image, k, along) for k in range(image.dimensions())]
             raise HalideError(
                 f"{_where()}: the algorithm reads the size of image {name} along its dimension {i} (a boundary "
                 f"condition), which has no estimate, and no dimension of the output indexes it; give the image the "
@@ -50,12 +51,15 @@ def _size(image: ImageParam, i: int, along: dict[int, dict[int, Source]],
     return extents[source] if isinstance(source, int) else None
 
 
-def _guess(image: ImageParam, i: int, along: dict[int, dict[int, Source]]) -> tuple[int, int]:
-    """A size to print in the fix: the bound buffer's, else the range of the RDom that reads it (a histogram's
-    `input(r.x, r.y)`), else 3 channels along a third dimension, else 64."""
+def _frame(image: ImageParam, i: int) -> tuple[int, int] | None:
+    """The (min, extent) of the buffer bound to the image (`input.set(...)`), if one is."""
     buf = image.get()
-    if buf is not None:
-        return buf.mins()[i], buf.dim(i).extent()
+    return (buf.mins()[i], buf.dim(i).extent()) if buf is not None else None
+
+
+def _guess(image: ImageParam, i: int, along: dict[int, dict[int, Source]]) -> tuple[int, int]:
+    """A size to print in the fix where neither the image nor the output gives one: the range of the RDom that
+    reads it (a histogram's `input(r.x, r.y)`), else 3 channels along a third dimension, else 64."""
     source = along.get(id(image.parameter()), {}).get(i)
     if isinstance(source, tuple):
         return source
