@@ -183,14 +183,15 @@ class FuncRef(ExprLike):
 
 
 def arg_ir(a, fname: str, position: int = 0) -> ir.Expr:
-    """An argument of a call (or a left side): Int(32), as Halide casts narrower ones; a UInt(32) would change
-    value, which Halide refuses."""
+    """An argument of a call (or a left side): Int(32), as Halide casts narrower ones; a UInt(32) or a float would
+    change value, which Halide refuses."""
     node = to_ir(a, f"an argument of {fname}")
-    if node.type.bits() == 32 and node.type.is_uint():
+    if (node.type.bits() == 32 and node.type.is_uint()) or node.type.is_float():
         raise HalideError(
-            f"{user_location()}: Implicit cast from uint32 to int in argument {position + 1} in call to \"{fname}\" "
-            f"is not allowed. Use an explicit cast (hl.i32(...)) of {ir.to_string(node)}. Inside an accelerator, "
-            "where addresses must be affine, compute the index in Int(32) instead (no uint32 on the way)."
+            f"{user_location()}: Implicit cast from {node.type} to int in argument {position + 1} in call to "
+            f"\"{fname}\" is not allowed. Use an explicit cast (hl.i32(...)) of {ir.to_string(node)}. Inside an "
+            f"accelerator, where addresses must be affine, compute the index in Int(32) instead (no {node.type} on "
+            "the way)."
         )
     return cast_ir(Type("int", 32), node)
 

@@ -311,6 +311,15 @@ class ImageParam:
         return self._shape[key]
 
 
+def _wider_param(name: str, value: int) -> str:
+    """The fix of a Param too narrow for a value: the narrowest integer type that holds it, if one does."""
+    for t in [Type(code, bits) for code in (("int",) if value < 0 else ("uint", "int")) for bits in (8, 16, 32)]:
+        if t.can_represent(value):
+            ctor = "hl.Int" if t.is_int() else "hl.UInt"
+            return f", or declare it of a type that holds {value}: {name} = hl.Param({ctor}({t.bits()}), \"{name}\")"
+    return ""
+
+
 class Param(ExprLike):
     """A scalar parameter: `Param(hl.UInt(8), "gain", 2)`; a configuration register in hardware."""
 
@@ -341,7 +350,7 @@ class Param(ExprLike):
         if not t.can_represent(int(value)):
             raise HalideError(
                 f"{user_location()}: Param {self.name()}.set({value}): The value {value} cannot be losslessly "
-                f"converted to type {t}"
+                f"converted to type {t}; set a value in [{t.min()}, {t.max()}]{_wider_param(self.name(), int(value))}"
             )
         self._value = int(value)
 

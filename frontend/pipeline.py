@@ -342,8 +342,15 @@ class Pipeline:
         )
 
     def _check_store_outside_compute(self, fn: Function):
-        """Halide's rule: the storage level encloses the compute level (store_at at or outside compute_at)."""
+        """Halide's rules: a Func stored somewhere is computed somewhere, and the storage level encloses the compute
+        level (store_at at or outside compute_at)."""
         store, compute = fn.placement.store, fn.placement.compute
+        if store is not None and compute.kind == "inline" and not self._computed_inside(fn) and not self.is_output(fn):
+            shown, fix = ("store_root()", "compute_root()") if store.kind == "root" else (
+                f"store_at({store.func.name}, {store.var})", f"compute_at({store.func.name}, {store.var})")
+            raise ScheduleError(f'{store.loc}: Func "{fn.name}" is scheduled {shown}, but is inlined. Funcs that use '
+                                f"store_root or store_at must also call compute_root or compute_at: add "
+                                f"{fn.name}.{fix}, or remove the {shown.split('(')[0]} call")
         if store is None or store.kind != "at" or compute.kind != "at" or store.func is not compute.func:
             return
         outer_first = list(reversed(self.loop_names(compute.func)))

@@ -31,6 +31,17 @@ def reorder_refusal(owner: str, st: StageSchedule, names: list[str]) -> str:
             f"name those, e.g. {owner}.reorder({', '.join(fixed)})")
 
 
+def lost_loop(st: StageSchedule, name: str) -> str:
+    """What a schedule call naming loop `name`, which a split or fuse of `st` replaced, should name instead (a
+    "did you mean" would pick the closest spelling, xo for a tiled x, where lanes want xi); "" if none did."""
+    for dv in st.directives:
+        if isinstance(dv, Split) and dv.old == name:
+            return f"; '{name}' was split into {dv.outer} and {dv.inner} at {dv.loc}: name one of those"
+        if isinstance(dv, Fuse) and name in (dv.inner, dv.outer):
+            return f"; '{name}' was fused into {dv.fused} at {dv.loc}: name {dv.fused}"
+    return ""
+
+
 def _became(st: StageSchedule, name: str, owner: str) -> str:
     for dv in st.directives:
         if isinstance(dv, Split) and dv.old == name:

@@ -236,11 +236,13 @@ class StageScheduling:
         for i, d in enumerate(st.dims):
             if d.name == name:
                 return i
+        from .reorder_hint import lost_loop
+
         names = st.dim_names()
         what = (what or "could not find dimension {}").format(name)
         raise ScheduleError(
             f"{user_location()}: In schedule for {self._owner_name()}, {what}\n"
-            f"Vars: {' '.join(names + ['__outermost'])}\n(in {call}){did_you_mean(name, names)}"
+            f"Vars: {' '.join(names + ['__outermost'])}\n(in {call}){lost_loop(st, name) or did_you_mean(name, names)}"
         )
 
     def split(self, old, outer, inner, factor, tail: TailStrategy = TailStrategy.Auto):
@@ -274,6 +276,9 @@ class StageScheduling:
         loc = user_location()
         inner_n, outer_n, fused_n = _var_names((inner, outer, fused), "fuse", self._stage())
         st = self._stage()
+        if inner_n == outer_n:  # (Halide then reports the loop missing, as the fuse consumed it)
+            raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: fuse({inner_n}, {outer_n}, {fused_n}) "
+                                f"names the loop {inner_n} twice; fuse two different loops, the inner one first")
         i = self._find(inner_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find inner fuse dimension: {}")
         j = self._find(outer_n, f"fuse({inner_n}, {outer_n}, {fused_n})", "could not find outer fuse dimension: {}")
         is_r = st.dims[i].is_rvar or st.dims[j].is_rvar

@@ -45,6 +45,7 @@ from .autoschedule_buffers import (
     scanned_apart,
 )
 from .autoschedule_divisors import refuse_two_divisors
+from .autoschedule_images import image_shapes
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_lanes_source import lanes_source
@@ -278,7 +279,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
             divides.discard(id(f))
     plan = _Plan(out, accelerated, streams, buffered, extents)
     plan.size = size
-    plan.shapes = _image_shapes(pipe, extents)
+    plan.shapes = image_shapes(pipe, extents)
     plan.asked = lanes
     plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
@@ -317,30 +318,6 @@ def _register_tables(pipe: Pipeline, plan: _Plan, computed: list[Function]) -> f
     boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], scalars(plan), output_bounds=False)
     return frozenset(id(f) for f in tables if math.prod(hi - lo + 1 for lo, hi in boxes[pipe.name(f)])
                      <= REGISTER_TABLE)
-
-
-def _image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[str, int, int, int]]:
-    """The images' dimensions whose min or extent the algorithm reads (a boundary condition's clamp,
-    `BoundaryConditions.repeat_edge(input)`), to bind as constants (`input.dim(i).set_bounds`): the image's
-    estimate, else the output's along the same dimension (an image as large as the output)."""
-    read = set()
-    for f in pipe.order:
-        for d in pipe.definitions(f):
-            for n in ir.walk(d.value):
-                if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
-                    image, _, i = n.callee.owner
-                    if i not in image.given_bounds():
-                        read.add((image.name(), i, image))
-    out = []
-    for name, i, image in sorted(read, key=lambda t: t[:2]):
-        lo, ext = image.given_estimates().get(i) or (extents[i] if i < len(extents) else (None, None))
-        if lo is None:
-            raise HalideError(
-                f"{_where()}: the algorithm reads the size of image {name} along its dimension {i} (a boundary "
-                f"condition), which has no estimate and no counterpart in the output; give it: "
-                f"{name}.dim({i}).set_estimate(0, 3), or {name}.set_estimates([...]) for every dimension")
-        out.append((name, i, lo, ext))
-    return out
 
 
 def _estimates(out: Function) -> list[tuple[int, int]]:

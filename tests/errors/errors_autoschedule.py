@@ -253,8 +253,8 @@ def _gray_of_clamped():
 
 @case("autoschedule", "A boundary condition over a dimension the output does not have", (
     "{at}: apply_autoscheduler: the algorithm reads the size of image input along its dimension 2 (a boundary "
-    "condition), which has no estimate and no counterpart in the output; give it: input.dim(2).set_estimate(0, 3), "
-    "or input.set_estimates([...]) for every dimension"))
+    "condition), which has no estimate, and no dimension of the output indexes it; give the image the size of the "
+    "frames it will take, every dimension: input.set_estimates([(0, 8), (0, 8), (0, 3)])"), simulate=True)
 def image_size_unknown():
     _, gray = _gray_of_clamped()
     hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))  # <-
@@ -264,9 +264,42 @@ def image_size_unknown():
 @image_size_unknown.fix
 def _():
     input_, gray = _gray_of_clamped()
-    input_.dim(2).set_estimate(0, 3)
+    input_.set_estimates([(0, 8), (0, 8), (0, 3)])
     hl.Pipeline(gray).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
     return hl.compile(gray, name="demo")
+
+
+def _histogram_of_clamped():
+    """A 16-bin histogram of a 13x7 region of a clamped image: the output's one dimension is the bins, so no
+    dimension of it gives the image's width (once taken silently from the bins)."""
+    x = hl.Var("x")
+    inp = hl.ImageParam(hl.UInt(8), 2, "inp")
+    clamped = hl.BoundaryConditions.repeat_edge(inp)
+    r = hl.RDom([(0, 13), (0, 7)])
+    hist = hl.Func("hist")
+    hist[x] = hl.u16(0)
+    hist[hl.i32(clamped[r.x, r.y] / 16)] += 1
+    hist.set_estimates([(0, 16)])
+    return inp, hist
+
+
+@case("autoschedule", "A boundary condition over an image the output does not index (a histogram)", (
+    "{at}: apply_autoscheduler: the algorithm reads the size of image inp along its dimension 0 (a boundary "
+    "condition), which has no estimate, and no dimension of the output indexes it; give the image the size of the "
+    "frames it will take, every dimension: inp.set_estimates([(0, 13), (0, 7)])"), simulate=True)
+def histogram_image_size_unknown():
+    inp, hist = _histogram_of_clamped()
+    inp.dim(1).set_estimate(0, 7)  # one dimension only: the width must not come from the 16 bins
+    hl.Pipeline(hist).apply_autoscheduler(hl.CGRA(), P("Mainspring"))  # <-
+    return hl.compile(hist, name="demo")
+
+
+@histogram_image_size_unknown.fix
+def _():
+    inp, hist = _histogram_of_clamped()
+    inp.set_estimates([(0, 13), (0, 7)])
+    hl.Pipeline(hist).apply_autoscheduler(hl.CGRA(), P("Mainspring"))
+    return hl.compile(hist, name="demo")
 
 
 @case("schedule", "An image's bounds that are not integers", (

@@ -129,6 +129,23 @@ def _():
     return accelerated(hw_output, hw_input)
 
 
+@case("algorithm", "A float as an index", (
+    '{at}: Implicit cast from float32 to int in argument 1 in call to "hw_input" is not allowed. Use '
+    "an explicit cast (hl.i32(...)) of (float32(x) / 2.000000f). Inside an accelerator, where addresses must be "
+    "affine, compute the index in Int(32) instead (no float32 on the way)."), func="hw_input", simulate=True)
+def float_index():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[hl.f32(x) / 2, y]  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@float_index.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    hw_output[x, y] = hw_input[x / 2, y]
+    return accelerated(hw_output, hw_input)
+
+
 @case("algorithm", "An integer constant beyond 32 bits", (
     "{at}: Integer constant 4294967295 does not fit in 32 bits. Halide would make it an Int(64) "
     "expression, and mainspring has no 64-bit types (UInt(1|8|16|32), Int(8|16|32) only); use a "
@@ -284,7 +301,8 @@ def _():
 
 
 @case("algorithm", "A Param set to a value its type cannot hold",
-      "{at}: Param gain.set(300): The value 300 cannot be losslessly converted to type uint8")
+      "{at}: Param gain.set(300): The value 300 cannot be losslessly converted to type uint8; set a value in "
+      '[0, 255], or declare it of a type that holds 300: gain = hl.Param(hl.UInt(16), "gain")')
 def param_value_out_of_range():
     x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
     gain = hl.Param(hl.UInt(8), "gain")

@@ -1,12 +1,13 @@
 """Catalogue cases: reorder calls Halide refuses (frontend/schedule.py, frontend/reorder_hint.py): a loop the stage
 does not have at that point (a misspelling, another Func's Var, a loop split or fused away) or named twice. The
-message names the stage's loops then and the same reorder with names it has, which Halide accepts too."""
+message names the stage's loops then and the same reorder with names it has, which Halide accepts too. Also a
+fuse of a loop with itself, and a storage level given to a Func left inline (frontend/pipeline.py)."""
 
 from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import case, scheduled
+from catalogue import accelerate, case, pipeline, scheduled, stream
 
 
 @case("schedule", "reorder of a loop a tile split", (
@@ -97,4 +98,42 @@ def reorder_names_a_loop_twice():
 def _():
     p = scheduled()
     p.hw_output.reorder(p.xi, p.yi)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "fuse of a loop with itself", (
+    "{at}: In schedule for mid: fuse(x, x, t) names the loop x twice; fuse two different loops, the inner one "
+    "first"), func="mid", simulate=True)
+def fuse_a_loop_with_itself():
+    p = scheduled()
+    p.mid.fuse(p.x, p.x, hl.Var("t"))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@fuse_a_loop_with_itself.fix
+def _():
+    p = scheduled()
+    p.mid.fuse(p.x, p.y, hl.Var("t"))
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "store_at on a Func left inline", (
+    '{at}: Func "mid" is scheduled store_at(hw_output, xo), but is inlined. Funcs that use store_root or store_at '
+    "must also call compute_root or compute_at: add mid.compute_at(hw_output, xo), or remove the store_at call"),
+    func="mid", simulate=True)
+def store_at_of_an_inlined_func():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.store_at(p.hw_output, p.xo)  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@store_at_of_an_inlined_func.fix
+def _():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.store_at(p.hw_output, p.xo)
+    p.mid.compute_at(p.hw_output, p.xo)
     return hl.compile(p.output, name="demo")

@@ -213,7 +213,7 @@ def _():
 @case("schedule", "split of a loop the Func does not have", (
     "{at}: In schedule for hw_output, could not find split dimension: x\n"
     "Vars: xi yi xo yo __outermost\n"
-    "(in split(x, xo, xi, 4)); did you mean xo?"), func="hw_output")
+    "(in split(x, xo, xi, 4)); 'x' was split into xo and xi at {accelerate}: name one of those"), func="hw_output")
 def split_unknown_loop():
     p = scheduled()
     p.hw_output.split(p.x, p.xo, p.xi, 4)  # <-
