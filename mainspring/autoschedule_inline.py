@@ -13,6 +13,11 @@ is inlined when
 - the design's PEs with it inlined, counted exactly (the algorithm lowered with the schedule applied and each
   kernel's PE ops counted, as the compiler's report counts them, without mapping the memories), stay within the
   PE budget (max_pes, else the target's PEs).
+A Func with planes past its producers' coordinates (`levels(x, y, k)` from `inp(x, y)`) is a candidate too where
+its readers pick a plane at a computed value (`levels(x, y, clamp(inp(x, y) / 64, 0, 3))`): the line model counts
+nothing for it, but the compiled design holds its planes of the frame (the local-Laplacian-like remap at 13x5: 336
+words, 4 memory tiles, 340 cycles; inlined, as Halide's default, 2 words, none, 80 cycles), so it is inlined at
+equal modelled tiles.
 The issue's acceptance is near-ideal cycles at minimal storage, with PEs a budget: inlining changes neither the
 streams nor the firings, so it trades PEs inside the budget for memory tiles. camera_pipeline at 30x16: g_r and
 g_b inlined, 16 -> 12 memory tiles and 497 -> 761 PEs of the 1024 its target has (its hand schedule's figures).
