@@ -54,7 +54,7 @@ from .autoschedule_names import pipeline_vars, rvar_source
 from .autoschedule_planes import plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
-from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
+from .autoschedule_tiles import Tiling, compiled_fastest, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -173,7 +173,11 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             if kept is not None:
                 return kept
             fewer = [planned(k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
-            plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
+            chosen = fewest_cycles(pipe, [plan] + fewer, target, opts)
+            if chosen is not plan and opts.max_mem_tiles is not None:
+                return compiled_fastest(pipe, [chosen, plan], lambda p: fit_tiles(
+                    pipe, p, target, opts, run, measure, widen=True), run, measure)
+            plan = chosen
         return fit_tiles(pipe, plan, target, opts, run, measure)
 
     def budgeted(asked: int | None) -> tuple[_Plan, str]:

@@ -82,11 +82,12 @@ class Tiling:
 
 
 def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
-              run: Callable[[_Plan], str], measure: Figures) -> tuple[_Plan, str]:
+              run: Callable[[_Plan], str], measure: Figures, widen: bool = False) -> tuple[_Plan, str]:
     """Schedule `plan` (`run` applies it and returns its source) as one tile, or in the tiles choose_tiles picks;
     a tiled schedule is compiled (without proofs) for its memory tiles, and narrowed while they exceed the budget,
     since the model is calibrated on the apps, not proved. Where the model puts one tile over the frame over the
-    budget, one tile is compiled first (one_tile), and kept if its real figure fits."""
+    budget, one tile is compiled first (one_tile), and kept if its real figure fits. `widen`: tiles that fit as
+    compiled are widened too while wider ones fit as compiled (_widest_compiled)."""
     saved = snapshot(pipe)
     try:
         tiling = choose_tiles(pipe, plan, target, opts)
@@ -119,7 +120,12 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
             continue
         _, got = measure(source)
         if got <= tiling.budget:
-            return plan, source
+            if not widen:
+                return plan, source
+            restore(saved)  # each width is applied to the algorithm as it came
+            wider = _widest_compiled(pipe, plan, target, run, measure, replace(tiling, mem_tiles=got))
+            plan.tiling, plan.glb, plan.host_tile = wider, *_placed(wider)
+            return plan, run(plan)
         restore(saved)
         tiling = choose_tiles(pipe, plan, target, opts, narrower=tiling.tile[0], compiled=got)
     raise HalideError(
@@ -150,7 +156,7 @@ def _widest_compiled(pipe: Pipeline, plan: _Plan, target: CGRA, run: Callable[[_
         saved = snapshot(pipe)
         trial = replace(tiling, tile=(mid * k, tiling.tile[1]))
         plan.tiling = trial
-        plan.glb, plan.host_tile = (trial.tile, None) if trial.kind == "glb" else (None, trial.tile)
+        plan.glb, plan.host_tile = _placed(trial)
         got = measure(run(plan))[1]
         restore(saved)
         if got > tiling.budget:
@@ -163,6 +169,11 @@ def _widest_compiled(pipe: Pipeline, plan: _Plan, target: CGRA, run: Callable[[_
             best = replace(trial, mem_tiles=got, cycles=cycles)
     plan.tiling, plan.glb, plan.host_tile = None, None, None
     return best
+
+
+def _placed(tiling: Tiling) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """(plan.glb, plan.host_tile) of `tiling`."""
+    return (tiling.tile, None) if tiling.kind == "glb" else (None, tiling.tile)
 
 
 def _untileable(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options, run: Callable[[_Plan], str],
@@ -254,6 +265,33 @@ def fewest_cycles(pipe: Pipeline, plans: list[_Plan], target: CGRA, opts: _Optio
     got.lanes.note = (f"{plan.lanes.lanes} pixels per cycle is slower here: its memory tiles need narrower tiles "
                       f"of the frame, whose halos cost more than the lanes gain ({got.lanes.lanes} modelled fastest)")
     return got
+
+
+def compiled_fastest(pipe: Pipeline, plans: list[_Plan], fit: Callable[[_Plan], tuple[_Plan, str]],
+                     run: Callable[[_Plan], str], measure: Figures) -> tuple[_Plan, str]:
+    """Of `plans` (the cycle model's pick of lanes, then the lanes asked), each fitted to max_mem_tiles by `fit`,
+    the one whose compiled design has the fewest predicted cycles, applied. The model compares the lanes in tiles
+    it sizes by its own memory tiles, which a row of delay lines keeps flat in the width: Shi-Tomasi at 16x8 in 8
+    memory tiles, 14 modelled at 2 lanes from 3 pixels wide, took 1 lane, 500 cycles in 4-pixel tiles, where 2
+    lanes in 4-pixel tiles compile to 2 memory tiles and 312 cycles."""
+    saved = snapshot(pipe)
+    best: tuple[int, _Plan, tuple] | None = None
+    refusals: list[HalideError] = []
+    for p in plans:
+        restore(saved)
+        try:
+            got, source = fit(p)
+        except HalideError as e:
+            refusals.append(e)
+            continue
+        measure(source)
+        if best is None or measure.cycles[source] < best[0]:
+            best = (measure.cycles[source], got, (got.tiling, got.glb, got.host_tile))
+    restore(saved)
+    if best is None:
+        raise refusals[0]
+    _, got, (got.tiling, got.glb, got.host_tile) = best
+    return got, run(got)
 
 
 def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int],
