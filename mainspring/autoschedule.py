@@ -55,7 +55,7 @@ from .autoschedule_names import pipeline_vars, rvar_source
 from .autoschedule_planes import plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
-from .autoschedule_tiles import Tiling, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
+from .autoschedule_tiles import Tiling, compiled_fastest, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
 from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
@@ -154,7 +154,15 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         return source
 
     def planned(lanes: int, depth: int | None, host: bool = False) -> _Plan:  # buffers inlined where cheaper
-        return inline_cheaper(pipe, _plan(pipe, lanes, depth, host, target.word_bits), target, opts.max_pes, run)
+        first = _plan(pipe, lanes, depth, host, target.word_bits)
+        kept = {id(f) for f in first.buffered}
+        plan = inline_cheaper(pipe, first, target, opts.max_pes, run)
+        gone = frozenset(kept - {id(f) for f in plan.buffered})
+        if gone and plan.lanes.lanes < lanes:  # the lanes planned with them buffered (a RAM read at a computed k)
+            again = _plan(pipe, lanes, depth, host, target.word_bits, gone)
+            if again.lanes.lanes > plan.lanes.lanes:
+                return again
+        return plan
 
     def apply(lanes: int, depth: int | None, host: bool = False) -> tuple[_Plan, str]:
         plan = fewest_alike(pipe, planned(lanes, depth, host), lambda k: planned(k, depth, host))
@@ -166,7 +174,11 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             if kept is not None:
                 return kept
             fewer = [planned(k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
-            plan = fewest_cycles(pipe, [plan] + fewer, target, opts)
+            chosen = fewest_cycles(pipe, [plan] + fewer, target, opts)
+            if chosen is not plan and opts.max_mem_tiles is not None:
+                return compiled_fastest(pipe, [chosen, plan], lambda p: fit_tiles(
+                    pipe, p, target, opts, run, measure, widen=True), run, measure)
+            plan = chosen
         return fit_tiles(pipe, plan, target, opts, run, measure)
 
     def budgeted(asked: int | None) -> tuple[_Plan, str]:
@@ -233,11 +245,13 @@ def parsed_options(params: AutoschedulerParams, target: CGRA) -> _Options:
     return opts
 
 
-def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = False, word_bits: int = 16) -> _Plan:
+def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = False, word_bits: int = 16,
+          inlined: frozenset[int] = frozenset()) -> _Plan:
     """The plan at `lanes` pixels per cycle, each reduction unrolled over its `depth` innermost RVars (all of them
     for None). The streams are the copies of the images and the images' sole readers computed pixel by pixel from
     them (`_entry`); `host`: also every Func computed pixel by pixel from one image or copy (a PE budget's last
-    resort: it takes the user's stages off the array)."""
+    resort: it takes the user's stages off the array); `inlined`: Funcs (ids) inline_cheaper took out, left out of
+    the buffers and of the lanes' planning (their reads are their readers')."""
     out = pipe.output
     extents, inner = _estimates(out), _copied(pipe, out)
     # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
@@ -273,6 +287,8 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
             continue
         if divides_coordinate(pipe, f, divides):
             divides.add(id(f))
+        if id(f) in inlined:
+            continue
         if (has_reuse(pipe, f, seen) or (id(f) in divides and read_off_grid(pipe, f, seen))
                 or (channel and read_across_channels(pipe, f, accelerated, channel)) or down_read_up(pipe, f, seen)):
             buffered.append(f)
@@ -301,7 +317,8 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
         one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
         plan_planes(pipe, plan, one.x_dim, scalars(plan))
     whole = {**plan.planes, id(accelerated): plan.planes.get(id(accelerated), []) + ([channel] if channel else [])}
-    plan.lanes = plan_lanes(pipe, accelerated, computed, serial, lanes, 1 if plan.channel else 0, registers, whole,
+    laned = [f for f in computed if id(f) not in inlined]  # an inlined Func's reads are its readers'
+    plan.lanes = plan_lanes(pipe, accelerated, laned, serial, lanes, 1 if plan.channel else 0, registers, whole,
                             frozenset(id(f) for f in streams))
     # a transposed stream (`im(y, x)`) carries a pixel a transfer, as a stream of channels taken one at a time does
     plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan)) | (

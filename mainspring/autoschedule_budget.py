@@ -81,19 +81,21 @@ class Figures:
     def __init__(self, pipe: Pipeline, target: CGRA):
         self.pipe, self.target = pipe, target
         self.known: dict[str, tuple[int, int]] = {}
+        self.cycles: dict[str, int] = {}  # the predicted cycles of each design compiled
 
     def __call__(self, source: str) -> tuple[int, int]:
         if source not in self.known:
-            self.known[source] = figures(self.pipe, self.target)
+            pes, tiles, self.cycles[source] = figures(self.pipe, self.target)
+            self.known[source] = pes, tiles
         return self.known[source]
 
 
-def figures(pipe: Pipeline, target: CGRA) -> tuple[int, int]:
+def figures(pipe: Pipeline, target: CGRA) -> tuple[int, int, int]:
     from .compiler import compile as compile_design
 
     roomy = dataclasses.replace(target, num_pes=1 << 30, num_mem_tiles=1 << 30)  # the figures, not the refusal
     rep = compile_design(handle_of(pipe.output), name="autoschedule_budget", target=roomy, prove=False).report
-    return rep["pes"], rep["mem_tiles"]
+    return rep["pes"], rep["mem_tiles"], rep["predicted_cycles"]
 
 
 def snapshot(pipe: Pipeline) -> list:

@@ -13,6 +13,11 @@ is inlined when
 - the design's PEs with it inlined, counted exactly (the algorithm lowered with the schedule applied and each
   kernel's PE ops counted, as the compiler's report counts them, without mapping the memories), stay within the
   PE budget (max_pes, else the target's PEs).
+A Func with planes past its producers' coordinates (`levels(x, y, k)` from `inp(x, y)`) is a candidate too where
+its readers pick a plane at a computed value (`levels(x, y, clamp(inp(x, y) / 64, 0, 3))`): the line model counts
+nothing for it, but the compiled design holds its planes of the frame (the local-Laplacian-like remap at 13x5: 336
+words, 4 memory tiles, 340 cycles; inlined, as Halide's default, 2 words, none, 80 cycles), so it is inlined at
+equal modelled tiles.
 The issue's acceptance is near-ideal cycles at minimal storage, with PEs a budget: inlining changes neither the
 streams nor the firings, so it trades PEs inside the budget for memory tiles. camera_pipeline at 30x16: g_r and
 g_b inlined, 16 -> 12 memory tiles and 497 -> 761 PEs of the 1024 its target has (its hand schedule's figures).
@@ -49,11 +54,15 @@ def inline_cheaper(pipe: Pipeline, plan: _Plan, target: CGRA, max_pes: int | Non
     try:
         tiles = mem_tiles(pipe, plan, target, frame)
         for f in candidates:
-            kept = plan.buffered
+            kept, planes = plan.buffered, plan.planes
             plan.buffered = [g for g in kept if g is not f]
+            plan.planes = {k: v for k, v in planes.items() if k != id(f)}  # inlined, it has no lanes of its own
             fewer = mem_tiles(pipe, plan, target, frame)
-            if fewer >= tiles or (_pes(pipe, plan, target, run) or budget + 1) > budget:
-                plan.buffered = kept
+            # the line model counts no words for a Func its readers pick a plane of at a computed value, which the
+            # compiled design holds whole (addressed, its 4 planes of the frame in the remap): inlined, it takes none
+            if (fewer > tiles or (fewer == tiles and not _picked(pipe, plan, f))
+                    or (_pes(pipe, plan, target, run) or budget + 1) > budget):
+                plan.buffered, plan.planes = kept, planes
             else:
                 tiles = fewer
     finally:
@@ -85,13 +94,19 @@ def _candidate(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
     """Whether f is buffered only for its readers' taps, and computed pointwise at constant offsets of its own
     coordinates from buffered Funcs or streams (inlined, it adds no producer nor row of its own)."""
     defs = pipe.definitions(f)
-    if (f is plan.accelerated or len(defs) != 1 or id(f) in plan.planes or id(f) in plan.unrolled
-            or defs[0].rdom is not None):
+    if f is plan.accelerated or len(defs) != 1 or id(f) in plan.unrolled or defs[0].rdom is not None:
         return False
     held = {id(g) for g in plan.buffered + plan.streams if g is not f}
     calls = [n for n in ir.walk(defs[0].value) if isinstance(n, ir.Call) and isinstance(n.callee, Function)]
-    if not calls or not all(id(n.callee) in held and len(n.args) == len(f.args) and all(
+    if not calls or len({len(n.args) for n in calls}) != 1 or not all(id(n.callee) in held and all(
             _offset(a) == v for a, v in zip(n.args, f.args)) for n in calls):
+        return False
+    # f's arguments past its producers' are planes (a local Laplacian's `levels(x, y, k)` over 4 intensities):
+    # pointwise in the producers' coordinates, so its readers may pick a plane at a computed value
+    # (`levels(x, y, clamp(inp(x, y) / 64, 0, 3))`), each read then one plane's arithmetic, as Halide inlines it
+    planes = len(f.args) - len(calls[0].args)
+    if planes < 0 or (planes and not all(v in plan.planes.get(id(f), []) for v in f.args[-planes:])) or (
+            not planes and id(f) in plan.planes):
         return False
     # every read of f in the region is at its readers' own coordinates (shifted or divided), never at a reduction's
     # RVar, nor by the accelerated Func's channel lanes alike (each would compute it again)
@@ -106,6 +121,18 @@ def _candidate(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
                         or (c is plan.accelerated and plan.channel is not None)):
                     return False
     return True
+
+
+def _picked(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
+    """Whether a Func computed inside reads f at a computed plane (an argument past its producers' coordinates
+    that is neither a constant nor a Var)."""
+    calls = [n for n in ir.walk(pipe.definitions(f)[0].value) if isinstance(n, ir.Call)
+             and isinstance(n.callee, Function)]
+    first = len(calls[0].args)
+    region = {id(g) for g in plan.region}
+    return any(isinstance(n, ir.Call) and n.callee is f and not all(isinstance(a, (ir.Const, ir.Var))
+                                                                   for a in n.args[first:])
+               for c in pipe.consumers(f) if id(c) in region for d in pipe.definitions(c) for n in ir.walk(d.value))
 
 
 def _offset(a: ir.Expr) -> str | None:

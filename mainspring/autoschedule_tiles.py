@@ -18,8 +18,10 @@ the tiled schedule is then compiled and narrowed while its real figure is over t
 counts over the budget is compiled as one tile first
 (one_tile). Among the tile sizes that fit (the widest tile whose memory tiles fit, and GLB tiles whose two copies
 fit the GLB), the cycle model picks the fewest cycles: every tile streams its input with its halo,
-ceil((w + halo_x) / lanes) * (h + halo_y) transfers, plus a constant per tile measured with `mainspring bench`
-(TILE_CYCLES).
+ceil((w + halo_x) / lanes) * (h + halo_y) transfers, or the firings of the busiest buffered Func over its box
+where that is more (a boundary condition computed over the halo of an image clipped to the frame), plus a constant
+per tile measured with `mainspring bench` (TILE_CYCLES). Where one tile over the frame compiles over the budget, the
+widest host or GLB tiles whose compiled design fits are searched for by bisection (`_widest_compiled`).
 """
 
 from __future__ import annotations
@@ -80,11 +82,12 @@ class Tiling:
 
 
 def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
-              run: Callable[[_Plan], str], measure: Figures) -> tuple[_Plan, str]:
+              run: Callable[[_Plan], str], measure: Figures, widen: bool = False) -> tuple[_Plan, str]:
     """Schedule `plan` (`run` applies it and returns its source) as one tile, or in the tiles choose_tiles picks;
     a tiled schedule is compiled (without proofs) for its memory tiles, and narrowed while they exceed the budget,
     since the model is calibrated on the apps, not proved. Where the model puts one tile over the frame over the
-    budget, one tile is compiled first (one_tile), and kept if its real figure fits."""
+    budget, one tile is compiled first (one_tile), and kept if its real figure fits. `widen`: tiles that fit as
+    compiled are widened too while wider ones fit as compiled (_widest_compiled)."""
     saved = snapshot(pipe)
     try:
         tiling = choose_tiles(pipe, plan, target, opts)
@@ -113,16 +116,64 @@ def fit_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
                                   under=under)
             if tiling is not None:  # the figures the schedule's comment gives, as compiled
                 tiling = replace(tiling, mem_tiles=tiling.mem_tiles + under, whole=tiling.whole + under)
+                tiling = _widest_compiled(pipe, plan, target, run, measure, tiling)
             continue
         _, got = measure(source)
         if got <= tiling.budget:
-            return plan, source
+            if not widen:
+                return plan, source
+            restore(saved)  # each width is applied to the algorithm as it came
+            wider = _widest_compiled(pipe, plan, target, run, measure, replace(tiling, mem_tiles=got))
+            plan.tiling, plan.glb, plan.host_tile = wider, *_placed(wider)
+            return plan, run(plan)
         restore(saved)
         tiling = choose_tiles(pipe, plan, target, opts, narrower=tiling.tile[0], compiled=got)
     raise HalideError(
         f"{where()}: '{plan.output.name}' does not fit max_mem_tiles={opts.max_mem_tiles or target.num_mem_tiles} "
         f"in tiles of up to {plan.glb or plan.host_tile} pixels ({NARROWINGS} widths compiled); raise "
         "max_mem_tiles or compile for a larger target")
+
+
+def _widest_compiled(pipe: Pipeline, plan: _Plan, target: CGRA, run: Callable[[_Plan], str], measure: Figures,
+                     tiling: Tiling) -> Tiling:
+    """`tiling`, or wider host tiles whose compiled design fits its budget and runs in fewer modelled cycles: the
+    widest by bisection over the widths between, NARROWINGS compiles at most. The model's memory tiles for a
+    row of delay lines do not fall with the tile's width, nor does the compiler's excess over them (Shi-Tomasi at
+    16x8 in 8 memory tiles: 7 modelled at any width from 2, 10 compiled at widths 6 to 16 and 4 at width 4), so a
+    count of the excess at the frame's width leaves only the 1-pixel tiles the model puts at 1 (1,424 cycles,
+    against 500 at width 4)."""
+    at = xy(plan)
+    assert at is not None
+    steps = tile_steps(pipe, plan)
+    k = math.lcm(plan.lanes.lanes, steps.x or 1)
+    (_, width), (_, height) = plan.extents[at[0]], plan.extents[at[1]]
+    best = tiling
+    lo, hi = tiling.tile[0] // k, (width - 1) // k  # in whole steps; one tile over the frame is over the budget
+    for _ in range(NARROWINGS):
+        if lo >= hi:
+            break
+        mid = (lo + hi + 1) // 2
+        saved = snapshot(pipe)
+        trial = replace(tiling, tile=(mid * k, tiling.tile[1]))
+        plan.tiling = trial
+        plan.glb, plan.host_tile = _placed(trial)
+        got = measure(run(plan))[1]
+        restore(saved)
+        if got > tiling.budget:
+            hi = mid - 1
+            continue
+        lo = mid
+        transfers, _ = _per_tile(pipe, plan, at, trial.tile, target)
+        cycles = -(-width // trial.tile[0]) * -(-height // trial.tile[1]) * (transfers + TILE_CYCLES[trial.kind])
+        if cycles < best.cycles:
+            best = replace(trial, mem_tiles=got, cycles=cycles)
+    plan.tiling, plan.glb, plan.host_tile = None, None, None
+    return best
+
+
+def _placed(tiling: Tiling) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """(plan.glb, plan.host_tile) of `tiling`."""
+    return (tiling.tile, None) if tiling.kind == "glb" else (None, tiling.tile)
 
 
 def _untileable(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options, run: Callable[[_Plan], str],
@@ -216,6 +267,33 @@ def fewest_cycles(pipe: Pipeline, plans: list[_Plan], target: CGRA, opts: _Optio
     return got
 
 
+def compiled_fastest(pipe: Pipeline, plans: list[_Plan], fit: Callable[[_Plan], tuple[_Plan, str]],
+                     run: Callable[[_Plan], str], measure: Figures) -> tuple[_Plan, str]:
+    """Of `plans` (the cycle model's pick of lanes, then the lanes asked), each fitted to max_mem_tiles by `fit`,
+    the one whose compiled design has the fewest predicted cycles, applied. The model compares the lanes in tiles
+    it sizes by its own memory tiles, which a row of delay lines keeps flat in the width: Shi-Tomasi at 16x8 in 8
+    memory tiles, 14 modelled at 2 lanes from 3 pixels wide, took 1 lane, 500 cycles in 4-pixel tiles, where 2
+    lanes in 4-pixel tiles compile to 2 memory tiles and 312 cycles."""
+    saved = snapshot(pipe)
+    best: tuple[int, _Plan, tuple] | None = None
+    refusals: list[HalideError] = []
+    for p in plans:
+        restore(saved)
+        try:
+            got, source = fit(p)
+        except HalideError as e:
+            refusals.append(e)
+            continue
+        measure(source)
+        if best is None or measure.cycles[source] < best[0]:
+            best = (measure.cycles[source], got, (got.tiling, got.glb, got.host_tile))
+    restore(saved)
+    if best is None:
+        raise refusals[0]
+    _, got, (got.tiling, got.glb, got.host_tile) = best
+    return got, run(got)
+
+
 def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int, int],
               target: CGRA) -> tuple[int, int]:
     """(transfers, GLB banks per copy) of one tile: the busiest stream's transfers with its halo, and the banks
@@ -235,10 +313,25 @@ def _per_tile(pipe: Pipeline, plan: _Plan, at: tuple[int, int], tile: tuple[int,
         words = math.prod(_extent(box, i) for i in range(len(box)))
         transfers = max(transfers, -(-words // per_transfer))
         used += banks(words, per_transfer)
-    transfers = max(transfers, sweep_cycles(pipe, sweeps(pipe, plan), boxes, plan.lanes.x_dim))
+    transfers = max(transfers, sweep_cycles(pipe, sweeps(pipe, plan), boxes, plan.lanes.x_dim),
+                    _firings(pipe, plan, boxes))
     out_box = boxes[pipe.name(plan.accelerated)]
     used += banks(math.prod(_extent(out_box, i) for i in range(len(out_box))), plan.lanes.lanes)
     return transfers, used
+
+
+def _firings(pipe: Pipeline, plan: _Plan, boxes: dict[str, list]) -> int:
+    """The most firings of a buffered Func's pure definition over a tile (its box by its lanes; its planes and
+    channels unrolled in one firing): one computed over the halo fires more often than the stream transfers
+    (Shi-Tomasi's `constant_exterior` over a 1-pixel tile: 60 firings for 24 transfers of the image clipped to the
+    frame), so narrow tiles cost what the compiled design takes."""
+    most = 0
+    for f in plan.buffered:
+        box, j = boxes[pipe.name(f)], plan.lanes.x_dim.get(id(f), 0)
+        together = set(plan.planes.get(id(f), [])) | ({plan.channel} if plan.channel else set())
+        pixels = math.prod(_extent(box, i) for i, v in enumerate(f.args) if v not in together)
+        most = max(most, -(-pixels // (plan.lanes.of(f) if j < len(box) else 1)))
+    return most
 
 
 def choose_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, opts: _Options,
