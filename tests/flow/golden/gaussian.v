@@ -418,7 +418,10 @@ module ms_ctrl_when #(
             localparam integer GS_I = (THEN_STEPS > 0) ? switch_gap(0) - 1 : 0;
             localparam [GW-1:0] GS = GS_I[GW-1:0];
             wire [GW-1:0] G;
-            wire [31:0] idx;  // this dimension's iteration
+            // this dimension's iteration: read where a second piece switches by the outermost one's
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] idx;
+            /* verilator lint_on UNUSEDSIGNAL */
             wire at_last;
             wire carry_in;
             wire carry_out = carry_in & at_last;
