@@ -27,6 +27,7 @@ from mainspring.hwlower.ir import Loop, Op
 from mainspring.target import CGRA
 
 from .ir import Dim
+from .late_streams import start_streams_late
 from .polyhedral import Flow, Program, Stmt
 from .stream_pacing import injective, pace_streams_to_readers, source_steps
 from .timing import delta_bounds, flat_map
@@ -476,6 +477,7 @@ def _solve(prog: Program, rates: dict[str, tuple[int, ...]], fixed: dict[str, in
     if any(d[n] != v for n, v in fixed.items() if n in d):
         return None  # a fixed op (a stream) would have to start later
     _pull_late(d, es, _free(names, es, fixed))
+    start_streams_late(prog, d, es, rates, set(fixed))
     return d
 
 
