@@ -4,8 +4,9 @@ hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
   allowed: streamed, `compute_root().stream_to_accelerator()`; a leading channel dimension unrolled whole), or
-  where the algorithm has none, from the images' `in_()` wrappers (at lanes > 1, a serial reduction's scan of an
-  image, `hist(in(r.x, r.y)) += 1`, from one of its own, `in_(hist)`), and from an image's sole reader computed pixel
+  where the algorithm has none, from the images' `in_()` wrappers (a serial reduction's scan of an image that
+  others read too, `hist(in(r.x, r.y)) += 1`, from one of its own, `in_(hist)`: the others' stream starts when the
+  scan is done, memories/late_streams.py), and from an image's sole reader computed pixel
   by pixel from it in at most a word (`hw_input[x, y] = i16(input[x, y]) * 7`: the host streams it as it would
   the image, a word a pixel, and the array spends no PE on it), to the output, or to the Func the output
   copies (`output[x, y] = u8(hw_output[x, y])`, or `output[x, y, c] = hw_output[c, x, y]` with the channels
@@ -138,8 +139,10 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         # im(x, y)` beside `d(x, y) = im(2 * x, 2 * y)`): each image streams in through its in_() wrapper
         # (Halide's ImageParam.in_()).
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
-            scans = scanned_apart(pipe, p) if (opts.lanes or 1) > 1 else []
-            if scans:  # a histogram's scan of the image streams apart from the lanes of its other readers
+            scans = scanned_apart(pipe, p)
+            # a whole-frame scan (a histogram, a total) streams apart from the image's other readers: at k lanes
+            # they read k pixels a cycle, and they wait for the scan's result, so their stream starts late
+            if scans:
                 p.owner.in_([handle_of(f) for f in scans])
             p.owner.in_()
         pipe = pipe.rebuilt()

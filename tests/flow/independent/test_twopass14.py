@@ -1,0 +1,59 @@
+"""Twopass14 (session 30): a whole-frame reduction then a map over the same input (a threshold at the frame's
+total, a contrast stretch by the frame's minimum and maximum). The reduction gets a stream of its own (`inp.in_(
+total)`, at any lanes), and the map's stream starts when the reduction is done (memories/late_streams.py): the frame
+is no longer held between the two passes, so 1920x1080 compiles in no memory tile (it needed 1,013, refused by
+compile after the autoscheduler accepted it), and the input streams twice: about twice the frame's cycles.
+Figures: BENCHMARKS.md "Helper twopass14, session 30"."""
+
+import functools
+
+import autoprobe14b_programs as progs
+import numpy as np
+import pytest
+from oracle import autoscheduled, halide_outputs, pasted
+from porting import BUILD, params
+
+import mainspring as hl
+
+# (algorithm, size, autoscheduler keys)
+AUTO = {"threshold_mean_13x7_l2": (progs.threshold_mean, (13, 7), {"lanes": "2"})}
+
+
+@functools.cache
+def _auto(case):
+    return autoscheduled(*AUTO[case], name=f"twopass14_{case}")
+
+
+@pytest.mark.parametrize(("case", "simulator"), params(AUTO))
+def test_the_map_streams_after_the_reduction_bit_exact_and_equal_to_halide(case, simulator, halide):
+    design, result = _auto(case)
+    rep = design.report
+    assert 'funcs["inp"].in_(funcs["total"]).compute_root().stream_to_accelerator()' in result.schedule_source
+    # the map's stream is not held while the reduction scans its own: a few words, no memory tile
+    assert rep["mem_tiles"] == 0 and sum(b["words"] for b in rep["buffers"]) <= 8, rep
+    inputs = design.example_inputs(1)
+    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
+    # two passes over 91 pixels: the scan, then the map (its 2 lanes under the fused schedule's 1 firing a pixel)
+    assert res.cycles == rep["predicted_cycles"] <= 2 * rep["ideal_cycles"] + 10, (res.cycles, rep)
+    want = design.reference_outputs(inputs)
+    algorithm, size, _ = AUTO[case]
+    got = halide_outputs(halide, *algorithm(halide, *size), inputs, want[0].shape[::-1])
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(want, got, strict=True))
+
+
+@pytest.mark.parametrize("case", list(AUTO))
+def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
+    design, result = _auto(case)
+    algorithm, size, _ = AUTO[case]
+    second = hl.compile(pasted(algorithm, size, result.schedule_source), name=f"twopass14_{case}")
+    assert second.verilog == design.verilog and second.memory_text == design.memory_text
+
+
+@pytest.mark.parametrize(("algorithm", "lanes"), [(progs.threshold_mean, "1"), (progs.contrast_stretch, "2")])
+def test_a_1080p_threshold_at_the_frames_reduction_compiles_as_the_autoscheduler_accepts_it(algorithm, lanes):
+    """Compile only: the autoscheduler accepted these and compile refused them (1,013 memory tiles, the frame held
+    between the passes); now no memory tile, and the input streams twice (about twice the frame's cycles)."""
+    design, _ = autoscheduled(algorithm, (1920, 1080), {"lanes": lanes}, name="twopass14_1080p")
+    rep = design.report
+    assert rep["mem_tiles"] <= hl.CGRA().num_mem_tiles and rep["mem_tiles"] == 0, rep["mem_tiles"]
+    assert 3 * 1920 * 1080 // 2 <= rep["predicted_cycles"] <= 2 * 1920 * 1080 + 20000, rep["predicted_cycles"]
