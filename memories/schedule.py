@@ -77,7 +77,11 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     # The fused radix keeps a stencil pipeline's storage minimal; ops whose loops differ in meaning (a
     # weight-stationary reduction sweeping the frame once per tap, then an output by channel planes) are
     # misaligned by it, and each running at its own pace finishes far sooner.
-    if dense is not None and 4 * _finish(prog, dense) < 3 * _finish(prog, fused):
+    # So do two passes over a frame (a map after a whole-frame reduction, its stream started late): the fused radix
+    # would run the map at the reduction's pace, not at its own lanes.
+    second_pass = dense is not None and any(t.delay > 0 for n, t in dense.timing.items() if prog.stmt(n).is_host)
+    if dense is not None and (4 * _finish(prog, dense) < 3 * _finish(prog, fused)
+                              or (second_pass and _finish(prog, dense) < _finish(prog, fused))):
         return replace(dense, fused_ii=ii)
     return replace(fused, fused_ii=ii)
 

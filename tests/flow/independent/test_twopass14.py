@@ -2,7 +2,8 @@
 total, a contrast stretch by the frame's minimum and maximum). The reduction gets a stream of its own (`inp.in_(
 total)`, at any lanes), and the map's stream starts when the reduction is done (memories/late_streams.py): the frame
 is no longer held between the two passes, so 1920x1080 compiles in no memory tile (it needed 1,013, refused by
-compile after the autoscheduler accepted it), and the input streams twice: about twice the frame's cycles.
+compile after the autoscheduler accepted it), and the input streams twice: the scan a pixel a cycle (a serial
+reduction), then the map at its k lanes (memories/schedule.py runs each pass at its own pace, not the fused radix).
 Figures: BENCHMARKS.md "Helper twopass14, session 30"."""
 
 import functools
@@ -33,8 +34,8 @@ def test_the_map_streams_after_the_reduction_bit_exact_and_equal_to_halide(case,
     assert rep["mem_tiles"] == 0 and sum(b["words"] for b in rep["buffers"]) <= 8, rep
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
-    # two passes over 91 pixels: the scan, then the map (its 2 lanes under the fused schedule's 1 firing a pixel)
-    assert res.cycles == rep["predicted_cycles"] <= 2 * rep["ideal_cycles"] + 10, (res.cycles, rep)
+    # two passes: the scan of 91 pixels a pixel a step, then the map at 2 lanes (7 transfers a row of 13, 7 rows)
+    assert res.cycles == rep["predicted_cycles"] <= 13 * 7 + 7 * 7 + 10, (res.cycles, rep)
     want = design.reference_outputs(inputs)
     algorithm, size, _ = AUTO[case]
     got = halide_outputs(halide, *algorithm(halide, *size), inputs, want[0].shape[::-1])
@@ -49,11 +50,13 @@ def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     assert second.verilog == design.verilog and second.memory_text == design.memory_text
 
 
-@pytest.mark.parametrize(("algorithm", "lanes"), [(progs.threshold_mean, "1"), (progs.contrast_stretch, "2")])
+@pytest.mark.parametrize(("algorithm", "lanes"), [(progs.threshold_mean, 1), (progs.contrast_stretch, 2)])
 def test_a_1080p_threshold_at_the_frames_reduction_compiles_as_the_autoscheduler_accepts_it(algorithm, lanes):
     """Compile only: the autoscheduler accepted these and compile refused them (1,013 memory tiles, the frame held
-    between the passes); now no memory tile, and the input streams twice (about twice the frame's cycles)."""
-    design, _ = autoscheduled(algorithm, (1920, 1080), {"lanes": lanes}, name="twopass14_1080p")
+    between the passes); now no memory tile, and the input streams twice: the scan a pixel a cycle, then the map
+    at its lanes."""
+    design, _ = autoscheduled(algorithm, (1920, 1080), {"lanes": str(lanes)}, name="twopass14_1080p")
     rep = design.report
     assert rep["mem_tiles"] <= hl.CGRA().num_mem_tiles and rep["mem_tiles"] == 0, rep["mem_tiles"]
-    assert 3 * 1920 * 1080 // 2 <= rep["predicted_cycles"] <= 2 * 1920 * 1080 + 20000, rep["predicted_cycles"]
+    frame = 1920 * 1080
+    assert frame + frame // lanes <= rep["predicted_cycles"] <= frame + frame // lanes + 100, rep["predicted_cycles"]
