@@ -146,6 +146,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
                 p.owner.in_([handle_of(f) for f in scans])
             p.owner.in_()
         pipe = pipe.rebuilt()
+    elif _clone_scans(pipe, copies):  # the same for the user's copy Funcs: the scan reads a clone of its own
+        pipe = pipe.rebuilt()
     measure = Figures(pipe, target)
 
     def run(plan: _Plan) -> str:
@@ -387,6 +389,19 @@ def _copied(pipe: Pipeline, f: Function) -> Function | None:
 def _reads_image(pipe: Pipeline, f: Function) -> bool:
     return any(isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "image"
                for d in pipe.definitions(f) for n in ir.walk(d.value))
+
+
+def _clone_scans(pipe: Pipeline, copies: set[int]) -> bool:
+    """Give each whole-frame scan of a copy Func of an image (`total() += hw_input(r.x, r.y)`, beside the map's
+    `hw_input(x, y)`) a clone of the copy, streamed apart (`hw_input.clone_in(total)`, as a user would write it):
+    the map's stream then starts when the scan is done instead of being held whole. Whether any was cloned."""
+    cloned = False
+    for f in sorted((f for f in pipe.order if id(f) in copies), key=lambda f: f.name):
+        scans = scanned_apart(pipe, f)
+        if scans:
+            handle_of(f).clone_in([handle_of(g) for g in scans])
+            cloned = True
+    return cloned
 
 
 def _image_copy(pipe: Pipeline, f: Function) -> bool:

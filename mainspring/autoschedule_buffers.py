@@ -95,7 +95,7 @@ def read_across_channels(pipe: Pipeline, f: Function, acc: Function, channel: st
         for d in pipe.definitions(acc) for n in ir.walk(d.value))
 
 
-def scanned_apart(pipe: Pipeline, image: Parameter) -> list[Function]:
+def scanned_apart(pipe: Pipeline, image: Parameter | Function) -> list[Function]:
     """The Funcs that scan `image` in a serial reduction (read it only at reduction coordinates, `hist(in(r.x,
     r.y)) += 1`: a pixel a step), where the image has other readers too; else []. Those get a stream of their own
     (`image.in_(hist)`), so that the others' stream may carry several pixels a cycle (a histogram equalisation's
@@ -108,7 +108,7 @@ def scanned_apart(pipe: Pipeline, image: Parameter) -> list[Function]:
     return scans if scans and len(scans) < len(readers) else []
 
 
-def _scans(pipe: Pipeline, f: Function, image: Parameter) -> bool:
+def _scans(pipe: Pipeline, f: Function, image: Parameter | Function) -> bool:
     """Whether f reads `image` only in updates over an RDom, at coordinates of its RVars alone."""
     reads = [(d, n) for d in pipe.definitions(f) for e in (*d.args, d.value) for n in ir.walk(e)
              if isinstance(n, ir.Call) and n.callee is image]

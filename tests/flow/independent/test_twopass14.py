@@ -2,7 +2,8 @@
 total, a contrast stretch by the frame's minimum and maximum). The reduction gets a stream of its own (`inp.in_(
 total)`, at any lanes), and the map's stream starts when the reduction is done (memories/late_streams.py): the frame
 is no longer held between the two passes, so 1920x1080 compiles in no memory tile (it needed 1,013, refused by
-compile after the autoscheduler accepted it), and the input streams twice: the scan a pixel a cycle (a serial
+compile after the autoscheduler accepted it; also written with copy Funcs, where the scan reads
+`hw_input.clone_in(total)`), and the input streams twice: the scan a pixel a cycle (a serial
 reduction), then the map at its k lanes (memories/schedule.py runs each pass at its own pace, not the fused radix).
 Figures: BENCHMARKS.md "Helper twopass14, session 30"."""
 
@@ -16,20 +17,39 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-# (algorithm, size, autoscheduler keys)
-AUTO = {"threshold_mean_13x7_l2": (progs.threshold_mean, (13, 7), {"lanes": "2"})}
+
+def copy_threshold(m, w, h):
+    """The threshold at the frame's mean written with copy Funcs (seed 002's style): `hw_input` read by the sum and
+    by the map, `output` copying `hw_output`."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = m.Var("x"), m.Var("y")
+    r = m.RDom([(0, w), (0, h)], "r")
+    hw_input, total, hw_output, out = m.Func("hw_input"), m.Func("total"), m.Func("hw_output"), m.Func("output")
+    hw_input[x, y] = inp[x, y]
+    total[()] = m.u32(0)
+    total[()] += m.u32(hw_input[r.x, r.y])
+    hw_output[x, y] = m.select(m.u32(hw_input[x, y]) * (w * h) > total[()], m.u8(255), m.u8(0))
+    out[x, y] = hw_output[x, y]
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+# (algorithm, size, autoscheduler keys, the scan's own stream in the schedule source)
+AUTO = {"threshold_mean_13x7_l2": (progs.threshold_mean, (13, 7), {"lanes": "2"}, 'funcs["inp"].in_(funcs["total"])'),
+        "copy_threshold_13x7_l2": (copy_threshold, (13, 7), {"lanes": "2"},
+                                   'funcs["hw_input"].clone_in(funcs["total"])')}
 
 
 @functools.cache
 def _auto(case):
-    return autoscheduled(*AUTO[case], name=f"twopass14_{case}")
+    return autoscheduled(*AUTO[case][:3], name=f"twopass14_{case}")
 
 
 @pytest.mark.parametrize(("case", "simulator"), params(AUTO))
 def test_the_map_streams_after_the_reduction_bit_exact_and_equal_to_halide(case, simulator, halide):
     design, result = _auto(case)
     rep = design.report
-    assert 'funcs["inp"].in_(funcs["total"]).compute_root().stream_to_accelerator()' in result.schedule_source
+    assert f"{AUTO[case][3]}.compute_root().stream_to_accelerator()" in result.schedule_source
     # the map's stream is not held while the reduction scans its own: a few words, no memory tile
     assert rep["mem_tiles"] == 0 and sum(b["words"] for b in rep["buffers"]) <= 8, rep
     inputs = design.example_inputs(1)
@@ -37,7 +57,7 @@ def test_the_map_streams_after_the_reduction_bit_exact_and_equal_to_halide(case,
     # two passes: the scan of 91 pixels a pixel a step, then the map at 2 lanes (7 transfers a row of 13, 7 rows)
     assert res.cycles == rep["predicted_cycles"] <= 13 * 7 + 7 * 7 + 10, (res.cycles, rep)
     want = design.reference_outputs(inputs)
-    algorithm, size, _ = AUTO[case]
+    algorithm, size = AUTO[case][:2]
     got = halide_outputs(halide, *algorithm(halide, *size), inputs, want[0].shape[::-1])
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(want, got, strict=True))
 
@@ -45,12 +65,13 @@ def test_the_map_streams_after_the_reduction_bit_exact_and_equal_to_halide(case,
 @pytest.mark.parametrize("case", list(AUTO))
 def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     design, result = _auto(case)
-    algorithm, size, _ = AUTO[case]
+    algorithm, size = AUTO[case][:2]
     second = hl.compile(pasted(algorithm, size, result.schedule_source), name=f"twopass14_{case}")
     assert second.verilog == design.verilog and second.memory_text == design.memory_text
 
 
-@pytest.mark.parametrize(("algorithm", "lanes"), [(progs.threshold_mean, 1), (progs.contrast_stretch, 2)])
+@pytest.mark.parametrize(("algorithm", "lanes"), [(progs.threshold_mean, 1), (progs.contrast_stretch, 2),
+                                                  (copy_threshold, 2)])
 def test_a_1080p_threshold_at_the_frames_reduction_compiles_as_the_autoscheduler_accepts_it(algorithm, lanes):
     """Compile only: the autoscheduler accepted these and compile refused them (1,013 memory tiles, the frame held
     between the passes); now no memory tile, and the input streams twice: the scan a pixel a cycle, then the map
