@@ -81,3 +81,21 @@ def test_a_1080p_threshold_at_the_frames_reduction_compiles_as_the_autoscheduler
     assert rep["mem_tiles"] <= hl.CGRA().num_mem_tiles and rep["mem_tiles"] == 0, rep["mem_tiles"]
     frame = 1920 * 1080
     assert frame + frame // lanes <= rep["predicted_cycles"] <= frame + frame // lanes + 100, rep["predicted_cycles"]
+
+
+def test_a_scan_of_a_host_computed_stream_read_by_the_map_too_is_refused_by_the_autoscheduler_as_compile_refuses():
+    """`g(x, y) = u16(inp(x, y)) * 3 + 1` is streamed (the host computes it), scanned whole by the sum and read by
+    the map: the stream is held whole until the sum is done. The autoscheduler accepted it at 1080p and compile
+    refused it (1,013 memory tiles); the memory model now counts the frame held, and refuses as compile does
+    (a gap: no stream of g apart for the scan yet)."""
+    inp = hl.ImageParam(hl.UInt(8), 2, "inp")
+    x, y = hl.Var("x"), hl.Var("y")
+    r = hl.RDom([(0, 1920), (0, 1080)], "r")
+    g, total, out = hl.Func("g"), hl.Func("total"), hl.Func("out")
+    g[x, y] = hl.u16(inp[x, y]) * 3 + 1
+    total[()] = hl.u32(0)
+    total[()] += hl.u32(g[r.x, r.y])
+    out[x, y] = hl.select(hl.u32(g[x, y]) * (1920 * 1080) > total[()], hl.u8(255), hl.u8(0))
+    out.set_estimates([(0, 1920), (0, 1080)])
+    with pytest.raises(hl.HalideError, match=r"'out' does not fit max_mem_tiles=128 .*about 1013 memory tiles"):
+        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
