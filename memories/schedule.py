@@ -79,11 +79,18 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     # misaligned by it, and each running at its own pace finishes far sooner.
     # So do two passes over a frame (a map after a whole-frame reduction, its stream started late): the fused radix
     # would run the map at the reduction's pace, not at its own lanes.
-    second_pass = dense is not None and any(t.delay > 0 for n, t in dense.timing.items() if prog.stmt(n).is_host)
     if dense is not None and (4 * _finish(prog, dense) < 3 * _finish(prog, fused)
-                              or (second_pass and _finish(prog, dense) < _finish(prog, fused))):
+                              or (_second_pass(prog, dense) and _finish(prog, dense) < _finish(prog, fused))):
         return replace(dense, fused_ii=ii)
     return replace(fused, fused_ii=ii)
+
+
+def _second_pass(prog: Program, sched: Schedule) -> bool:
+    """Whether a stream starts only after the streams that start at cycle 0 have ended (a second pass over the
+    frame, memories/late_streams.py), not merely late (resnet's weights, wanted after a few rows of the image)."""
+    hosts = [(sched.timing[s.name], s) for s in scheduled_stmts(prog) if s.is_host]
+    first = [sum(q * (d.extent - 1) for q, d in zip(t.rates, s.time_dims)) for t, s in hosts if not t.delay]
+    return bool(first) and any(t.delay > max(first) for t, _ in hosts)
 
 
 def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
