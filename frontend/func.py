@@ -2,8 +2,7 @@
 
 A `Func` is the user's handle; its `Function` holds the definitions as internal IR (`Definition`s) and the
 schedule records. A first definition whose left side is distinct Vars is the pure definition; every later one
-is an update, as in Halide. `f[...] += e` on a Func with no definition first defines it as 0 (1 for `*=`).
-"""
+is an update, as in Halide. `f[...] += e` on a Func with no definition first defines it as 0 (1 for `*=`)."""
 
 from __future__ import annotations
 
@@ -56,6 +55,7 @@ class Function:
         self.wrapped: Function | None = None  # for a wrapper: the Function it wraps
         self.wrapper_for: tuple[Function, ...] = ()  # for in_(g) / in_([g, h]): those consumers; () for in_()
         self.wrapped_image: Parameter | None = None  # for an ImageParam's wrapper (`input.in_()`): the image
+        self.cloned: tuple[Function, tuple[Function, ...]] | None = None  # f.clone_in(gs)'s copy: (f, gs)
         self.handle: Func | None = None
         self.requirements: list = []  # Halide's add_requirement conditions (frontend/requirements.py)
         self.specializations: dict[int, Any] = {}  # definition index -> its SpecializeState (frontend/specialize.py)

@@ -130,6 +130,7 @@ def make_clone(f: Func, consumer) -> Func:
     clone.placement = _copy_placement(fn.placement)
     clone.tuple_layout = fn.tuple_layout
     clone.loc = loc
+    clone.cloned = (fn, tuple(consumers))
     _register(fn.wrappers, clone, consumers)
     assert clone.handle is not None
     return clone.handle

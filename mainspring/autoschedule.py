@@ -4,8 +4,9 @@ hl.AutoschedulerParams("Mainspring", {...}))` on an algorithm written without a 
 The decisions, in the style of seed 002's hand schedules:
 - The accelerator runs from copy Funcs of the images (`hw_input[x, y] = input[x, y]`, casts and constant offsets
   allowed: streamed, `compute_root().stream_to_accelerator()`; a leading channel dimension unrolled whole), or
-  where the algorithm has none, from the images' `in_()` wrappers (at lanes > 1, a serial reduction's scan of an
-  image, `hist(in(r.x, r.y)) += 1`, from one of its own, `in_(hist)`), and from an image's sole reader computed pixel
+  where the algorithm has none, from the images' `in_()` wrappers (a serial reduction's scan of an image that
+  others read too, `hist(in(r.x, r.y)) += 1`, from one of its own, `in_(hist)`: the others' stream starts when the
+  scan is done, memories/late_streams.py), and from an image's sole reader computed pixel
   by pixel from it in at most a word (`hw_input[x, y] = i16(input[x, y]) * 7`: the host streams it as it would
   the image, a word a pixel, and the array spends no PE on it), to the output, or to the Func the output
   copies (`output[x, y] = u8(hw_output[x, y])`, or `output[x, y, c] = hw_output[c, x, y]` with the channels
@@ -139,10 +140,14 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         # im(x, y)` beside `d(x, y) = im(2 * x, 2 * y)`): each image streams in through its in_() wrapper
         # (Halide's ImageParam.in_()).
         for p in sorted(pipe.inputs.values(), key=lambda p: p.name):
-            scans = scanned_apart(pipe, p) if (opts.lanes or 1) > 1 else []
-            if scans:  # a histogram's scan of the image streams apart from the lanes of its other readers
+            scans = scanned_apart(pipe, p)
+            # a whole-frame scan (a histogram, a total) streams apart from the image's other readers: at k lanes
+            # they read k pixels a cycle, and they wait for the scan's result, so their stream starts late
+            if scans:
                 p.owner.in_([handle_of(f) for f in scans])
             p.owner.in_()
+        pipe = pipe.rebuilt()
+    elif _clone_scans(pipe, copies):  # the same for the user's copy Funcs: the scan reads a clone of its own
         pipe = pipe.rebuilt()
     measure = Figures(pipe, target)
 
@@ -378,6 +383,19 @@ def _copied(pipe: Pipeline, f: Function) -> Function | None:
 def _reads_image(pipe: Pipeline, f: Function) -> bool:
     return any(isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "image"
                for d in pipe.definitions(f) for n in ir.walk(d.value))
+
+
+def _clone_scans(pipe: Pipeline, copies: set[int]) -> bool:
+    """Give each whole-frame scan of a copy Func of an image (`total() += hw_input(r.x, r.y)`, beside the map's
+    `hw_input(x, y)`) a clone of the copy, streamed apart (`hw_input.clone_in(total)`, as a user would write it):
+    the map's stream then starts when the scan is done instead of being held whole. Whether any was cloned."""
+    cloned = False
+    for f in sorted((f for f in pipe.order if id(f) in copies), key=lambda f: f.name):
+        scans = scanned_apart(pipe, f)
+        if scans:
+            handle_of(f).clone_in([handle_of(g) for g in scans])
+            cloned = True
+    return cloned
 
 
 def _image_copy(pipe: Pipeline, f: Function) -> bool:

@@ -17,6 +17,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .autoschedule_addressed import ROWS, addressed_tiles
+from .autoschedule_buffers import scanned_apart
 from .autoschedule_steps import out_of_order, reread_rows, x_rates
 from .autoschedule_sweeps import sweeps
 from .frontend import ir
@@ -150,7 +151,10 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
     rows = tile_boxes(pipe, plan, at, (tile[0], min(tile[1], ROWS)))  # the rows the replay of the schedule takes
     addressed = addressed_tiles(pipe, plan, target, rows, lambda f: _computed_readers(pipe, plan, f))
     swept = sweeps(pipe, plan)
-    whole = out_of_order(pipe, plan, plan.lanes.x_dim) | swept.held
+    # a stream (or buffer) scanned whole by a reduction and read by others too (that wait for the reduction's
+    # result) holds the frame, as compile finds (where it has no stream apart: a host-computed `g` both read)
+    whole = out_of_order(pipe, plan, plan.lanes.x_dim) | swept.held | {
+        id(f) for f in plan.buffered + plan.streams if scanned_apart(pipe, f)}
     tiled = tile_boxes(pipe, plan, at, tile) if whole else {}
     steady: dict[str, list] = {}
     got: dict[str, int] = {}

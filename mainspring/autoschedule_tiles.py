@@ -65,6 +65,10 @@ def where(call: str = "apply_autoscheduler") -> str:
 def handle(pipe: Pipeline, f: Function) -> str:
     """How the schedule names f: `funcs["name"]`, or an image's wrapper `funcs["input"].in_()` (which creates it
     when the schedule is run on a fresh copy of the algorithm)."""
+    if f.cloned is not None:  # a copy Func's copy for some of its readers (a scan's own stream): f.clone_in(g)
+        of, readers = f.cloned
+        names = ", ".join(f'funcs["{pipe.name(g)}"]' for g in readers)
+        return f'funcs["{pipe.name(of)}"].clone_in({"[" + names + "]" if len(readers) > 1 else names})'
     if f.wrapped_image is not None:
         readers = ", ".join(f'funcs["{pipe.name(g)}"]' for g in f.wrapper_for)  # a reader's own: image.in_(g)
         return f'funcs["{f.wrapped_image.name}"].in_({"[" + readers + "]" if len(f.wrapper_for) > 1 else readers})'

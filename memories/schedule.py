@@ -28,6 +28,7 @@ from mainspring.hwlower.ir import Loop, Op
 from mainspring.target import CGRA
 
 from .ir import Dim, Steady
+from .late_streams import start_streams_late
 from .polyhedral import Flow, Program, Stmt
 from .stream_pacing import injective, pace_streams_to_readers, source_steps
 from .timing import delta_bounds, flat_map, piece_map
@@ -89,7 +90,10 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     # The fused radix keeps a stencil pipeline's storage minimal; ops whose loops differ in meaning (a
     # weight-stationary reduction sweeping the frame once per tap, then an output by channel planes) are
     # misaligned by it, and each running at its own pace finishes far sooner.
-    elif dense is not None and 4 * _finish(prog, dense) < 3 * _finish(prog, fused):
+    # So do two passes over a frame (a map after a whole-frame reduction, its stream started late): the fused radix
+    # would run the map at the reduction's pace, not at its own lanes.
+    elif dense is not None and (4 * _finish(prog, dense) < 3 * _finish(prog, fused)
+                                or (_second_pass(prog, dense) and _finish(prog, dense) < _finish(prog, fused))):
         chosen = replace(dense, fused_ii=ii)
     else:
         chosen = replace(fused, fused_ii=ii)
@@ -98,6 +102,14 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     from .stream_prologue import split_paced_streams  # it builds on this module's solver
 
     return split_paced_streams(prog, chosen, {s.name: _host_rates(s) for s in prog.stmts if s.is_host}, fixed)
+
+
+def _second_pass(prog: Program, sched: Schedule) -> bool:
+    """Whether a stream starts only after the streams that start at cycle 0 have ended (a second pass over the
+    frame, memories/late_streams.py), not merely late (resnet's weights, wanted after a few rows of the image)."""
+    hosts = [(sched.timing[s.name], s) for s in scheduled_stmts(prog) if s.is_host]
+    first = [sum(q * (d.extent - 1) for q, d in zip(t.rates, s.time_dims)) for t, s in hosts if not t.delay]
+    return bool(first) and any(t.delay > max(first) for t, _ in hosts)
 
 
 def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
@@ -499,6 +511,7 @@ def _solve(prog: Program, rates: dict[str, tuple[int, ...]], fixed: dict[str, in
     if any(d[n] != v for n, v in fixed.items() if n in d):
         return None  # a fixed op (a stream) would have to start later
     _pull_late(d, es, _free(names, es, fixed))
+    start_streams_late(prog, d, es, rates, set(fixed))
     return d
 
 

@@ -44,7 +44,9 @@ def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is
     design, _ = _auto(case)
     rep = design.report
     words, least = sum(b["words"] for b in rep["buffers"]), sum(b["min_words"] for b in rep["buffers"])
-    assert words <= 1.1 * least, (words, least)
+    # or a few words over each buffer's minimum: a reduction's accumulator (a 1-word total in 3 registers) shows
+    # now that its map's stream is no longer held as a frame (twopass14)
+    assert words <= 1.1 * least or all(b["words"] <= b["min_words"] + 3 for b in rep["buffers"]), (words, least)
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
     # small frames: the pipeline's fill (first_output_cycle) is most of the gap to the ideal; a threshold at a

@@ -1,0 +1,101 @@
+"""Twopass14 (session 30): a whole-frame reduction then a map over the same input (a threshold at the frame's
+total, a contrast stretch by the frame's minimum and maximum). The reduction gets a stream of its own (`inp.in_(
+total)`, at any lanes), and the map's stream starts when the reduction is done (memories/late_streams.py): the frame
+is no longer held between the two passes, so 1920x1080 compiles in no memory tile (it needed 1,013, refused by
+compile after the autoscheduler accepted it; also written with copy Funcs, where the scan reads
+`hw_input.clone_in(total)`), and the input streams twice: the scan a pixel a cycle (a serial
+reduction), then the map at its k lanes (memories/schedule.py runs each pass at its own pace, not the fused radix).
+Figures: BENCHMARKS.md "Helper twopass14, session 30"."""
+
+import functools
+
+import autoprobe14b_programs as progs
+import numpy as np
+import pytest
+from oracle import autoscheduled, halide_outputs, pasted
+from porting import BUILD, params
+
+import mainspring as hl
+
+
+def copy_threshold(m, w, h):
+    """The threshold at the frame's mean written with copy Funcs (seed 002's style): `hw_input` read by the sum and
+    by the map, `output` copying `hw_output`."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = m.Var("x"), m.Var("y")
+    r = m.RDom([(0, w), (0, h)], "r")
+    hw_input, total, hw_output, out = m.Func("hw_input"), m.Func("total"), m.Func("hw_output"), m.Func("output")
+    hw_input[x, y] = inp[x, y]
+    total[()] = m.u32(0)
+    total[()] += m.u32(hw_input[r.x, r.y])
+    hw_output[x, y] = m.select(m.u32(hw_input[x, y]) * (w * h) > total[()], m.u8(255), m.u8(0))
+    out[x, y] = hw_output[x, y]
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+# (algorithm, size, autoscheduler keys, the scan's own stream in the schedule source)
+AUTO = {"threshold_mean_13x7_l2": (progs.threshold_mean, (13, 7), {"lanes": "2"}, 'funcs["inp"].in_(funcs["total"])'),
+        "copy_threshold_13x7_l2": (copy_threshold, (13, 7), {"lanes": "2"},
+                                   'funcs["hw_input"].clone_in(funcs["total"])')}
+
+
+@functools.cache
+def _auto(case):
+    return autoscheduled(*AUTO[case][:3], name=f"twopass14_{case}")
+
+
+@pytest.mark.parametrize(("case", "simulator"), params(AUTO))
+def test_the_map_streams_after_the_reduction_bit_exact_and_equal_to_halide(case, simulator, halide):
+    design, result = _auto(case)
+    rep = design.report
+    assert f"{AUTO[case][3]}.compute_root().stream_to_accelerator()" in result.schedule_source
+    # the map's stream is not held while the reduction scans its own: a few words, no memory tile
+    assert rep["mem_tiles"] == 0 and sum(b["words"] for b in rep["buffers"]) <= 8, rep
+    inputs = design.example_inputs(1)
+    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
+    # two passes: the scan of 91 pixels a pixel a step, then the map at 2 lanes (7 transfers a row of 13, 7 rows)
+    assert res.cycles == rep["predicted_cycles"] <= 13 * 7 + 7 * 7 + 10, (res.cycles, rep)
+    want = design.reference_outputs(inputs)
+    algorithm, size = AUTO[case][:2]
+    got = halide_outputs(halide, *algorithm(halide, *size), inputs, want[0].shape[::-1])
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(want, got, strict=True))
+
+
+@pytest.mark.parametrize("case", list(AUTO))
+def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
+    design, result = _auto(case)
+    algorithm, size = AUTO[case][:2]
+    second = hl.compile(pasted(algorithm, size, result.schedule_source), name=f"twopass14_{case}")
+    assert second.verilog == design.verilog and second.memory_text == design.memory_text
+
+
+@pytest.mark.parametrize(("algorithm", "lanes"), [(progs.threshold_mean, 1), (progs.contrast_stretch, 2),
+                                                  (copy_threshold, 2)])
+def test_a_1080p_threshold_at_the_frames_reduction_compiles_as_the_autoscheduler_accepts_it(algorithm, lanes):
+    """Compile only: the autoscheduler accepted these and compile refused them (1,013 memory tiles, the frame held
+    between the passes); now no memory tile, and the input streams twice: the scan a pixel a cycle, then the map
+    at its lanes."""
+    design, _ = autoscheduled(algorithm, (1920, 1080), {"lanes": str(lanes)}, name="twopass14_1080p")
+    rep = design.report
+    assert rep["mem_tiles"] <= hl.CGRA().num_mem_tiles and rep["mem_tiles"] == 0, rep["mem_tiles"]
+    frame = 1920 * 1080
+    assert frame + frame // lanes <= rep["predicted_cycles"] <= frame + frame // lanes + 100, rep["predicted_cycles"]
+
+
+def test_a_scan_of_a_host_computed_stream_read_by_the_map_too_is_refused_by_the_autoscheduler_as_compile_refuses():
+    """`g(x, y) = u16(inp(x, y)) * 3 + 1` is streamed (the host computes it), scanned whole by the sum and read by
+    the map: the stream is held whole until the sum is done. The autoscheduler accepted it at 1080p and compile
+    refused it (1,013 memory tiles); the memory model now counts the frame held, and refuses as compile does
+    (a gap: no stream of g apart for the scan yet)."""
+    inp = hl.ImageParam(hl.UInt(8), 2, "inp")
+    x, y = hl.Var("x"), hl.Var("y")
+    r = hl.RDom([(0, 1920), (0, 1080)], "r")
+    g, total, out = hl.Func("g"), hl.Func("total"), hl.Func("out")
+    g[x, y] = hl.u16(inp[x, y]) * 3 + 1
+    total[()] = hl.u32(0)
+    total[()] += hl.u32(g[r.x, r.y])
+    out[x, y] = hl.select(hl.u32(g[x, y]) * (1920 * 1080) > total[()], hl.u8(255), hl.u8(0))
+    out.set_estimates([(0, 1920), (0, 1080)])
+    with pytest.raises(hl.HalideError, match=r"'out' does not fit max_mem_tiles=128 .*about 1013 memory tiles"):
+        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
