@@ -89,7 +89,7 @@ def test_mobiles_output_channel_lanes_are_honoured_and_its_channel_lanes_noted()
     notes = rep["notes"]
     assert len(notes) == 2
     assert notes[0].startswith("dw_conv.update(0).unroll(c) at ") and "'hw_input'" in notes[0]
-    assert "h2h_conv_layer_mobile.py:" in notes[0] and "hw_input.unroll(c)" in notes[0]
+    assert "h2h_conv_layer_mobile.py:" in notes[0] and "hw_input.reorder(c, x, y).unroll(c)" in notes[0]
     assert notes[1].startswith("pw_conv.update(0).unroll(c) at ") and "dw_conv.unroll(c)" in notes[1]
     # 3 pointwise lanes of one multiply each; the weights (all 1, all 3) fold: no ROM, no multiply by 1
     assert rep["rom_words"] == 0 and rep["pes"] <= 18 and rep["mem_tiles"] <= 4
