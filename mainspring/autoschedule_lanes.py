@@ -102,6 +102,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
         dims: dict[int, Fraction] = {}
         stepped: set[int] = set()  # arguments a serial reduction steps along
         looked: list[int] = []  # the lanes of each read at computed coordinates (a RAM's lookups)
+        along: dict[str, int] = {}  # each distinct read of f by a definition -> its lanes (a RAM's read ports)
         for g in pipe.consumers(f):
             if id(g) not in inside or id(g) not in plan.x_dim:
                 continue
@@ -115,6 +116,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
                         # (a scan's RVar is unrolled as x, lanes_source: it reads as x does)
                         _read(f, g, read, xname, plan.funcs[id(g)], serial(g, n_def) and scan is None, dims, stepped,
                               k > 1, id(f) in streams, looked)
+                        along[f"{id(g)} {n_def} {ir.to_string(read)}"] = plan.funcs[id(g)]
                         if k > 1:
                             _moving_read(f, g, n, xname, planes.get(id(g), []))
         if k > 1 and id(f) in registers and dims:
@@ -125,7 +127,8 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
         if sum(looked) > READ_PORTS:
             raise _NoLanes(f"'{f.name}' is read at computed coordinates (a RAM) {sum(looked)} times a cycle, through "
                            f"a memory tile's {READ_PORTS} read ports")
-        if k > 1 and _scatters(pipe, f) and sum(dims.values()) > READ_PORTS:
+        # (a scan's definitions each read their lanes: cdf(b) = hist(b) and cdf(s) = cdf(s - 1) + hist(s) take 4)
+        if k > 1 and _scatters(pipe, f) and max(sum(dims.values()), sum(along.values()) if dims else 0) > READ_PORTS:
             raise _NoLanes(f"'{f.name}' is a table updated at computed coordinates (a RAM), read through a memory "
                            f"tile's {READ_PORTS} read ports")
         if len(dims) > 1 and k > 1:
