@@ -1,15 +1,19 @@
 """Algorithms written with no schedule, as issue 11's acceptance tests write them, scheduled by `apply_autoscheduler`
 at odd sizes and keys: each probe's programs module (NAME_programs.py beside this file) holds the algorithms and an
-AUTO dict {case: (algorithm, size, autoscheduler keys)}. Every case is bit-exact on both simulators, its reference
-equal to Halide 21's realize on the same inputs, near its ideal cycles at its minimum storage, and its
+AUTO dict {case: (algorithm, size, autoscheduler keys[, bounds])}. Every case is bit-exact on both simulators, its
+reference equal to Halide 21's realize on the same inputs, near its ideal cycles at its minimum storage, and its
 `schedule_source` gives the same design on a fresh copy. Test ids read `autoprobe13-col_prefix_13x7_l2-icarus`.
+A case's optional bounds (a dict) change what it is held to: "words_over_min" (each buffer within that many words
+of its minimum also passes; 4 unless given), "cycles" and "mem_tiles" (the most predicted cycles and memory tiles),
+"near_ideal": False (held to those budgets and not to its ideal cycles and minimum storage).
 
 Adding a probe is one line: write NAME_programs.py with its AUTO dict (and, if its line buffers round rows up to
 whole transfers, WHOLE_TRANSFER_ROWS) and add "NAME" to PROGRAMS. Its own tests go below the shared ones, taking the
 design from `_auto("NAME", case)` under `_with("NAME", case)` so that they run on the worker that compiled it.
 
 The findings each probe fixed are in its programs module's docstring; figures in BENCHMARKS.md ("Helper autoprobe12,
-session 28", "Helper autoprobe13, session 29", "Helper mirrorlanes, session 29", "Helper autoprobe14a, session 30")."""
+session 28", "Helper autoprobe13, session 29", "Helper mirrorlanes, session 29", "Helper autoprobe14a, session 30",
+"Helper autoprobe14b, session 30", "Helper autoq14, session 30")."""
 
 import functools
 import importlib
@@ -21,7 +25,15 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROGRAMS = ("autoprobe12", "autoprobe13", "mirrorlanes", "autoprobe14a")
+# one probe a line, so that probes added apart merge
+PROGRAMS = (
+    "autoprobe12",
+    "autoprobe13",
+    "mirrorlanes",
+    "autoprobe14a",
+    "autoprobe14b",
+    "autoq14",
+)
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.AUTO}
@@ -29,7 +41,17 @@ CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() f
 
 @functools.cache
 def _auto(probe, case):
-    return autoscheduled(*MODULES[probe].AUTO[case], name=f"{probe}_{case}")
+    return autoscheduled(*_program(probe, case), name=f"{probe}_{case}")
+
+
+def _program(probe, case):
+    """(algorithm, size, autoscheduler keys) of a case."""
+    return MODULES[probe].AUTO[case][:3]
+
+
+def _bounds(probe, case) -> dict:
+    entry = MODULES[probe].AUTO[case]
+    return entry[3] if len(entry) > 3 else {}
 
 
 def _with(probe, case):
@@ -41,19 +63,25 @@ def _with(probe, case):
 def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is_halide(case, simulator, halide):
     probe, name = CASES[case]
     design, result = _auto(probe, name)
-    rep = design.report
+    rep, bounds = design.report, _bounds(probe, name)
+    assert rep["predicted_cycles"] <= bounds.get("cycles", rep["predicted_cycles"]), rep
+    assert rep["mem_tiles"] <= bounds.get("mem_tiles", rep["mem_tiles"]), rep
+    near_ideal = bounds.get("near_ideal", True)
     words, least = sum(b["words"] for b in rep["buffers"]), sum(b["min_words"] for b in rep["buffers"])
     slack = getattr(MODULES[probe], "WHOLE_TRANSFER_ROWS", 0) * (result.lanes - 1)
+    over = bounds.get("words_over_min", 4)
     # or a few words over each buffer's minimum: a RAM's forwarding registers, a reduction's accumulator, which show
     # where no stream is held as a frame beside them (histeq since twopass14: 44 words for 36, was 129 for 119)
-    assert words <= 1.1 * least + slack or all(b["words"] <= b["min_words"] + 4 for b in rep["buffers"]), \
-        (words, least)
+    assert not near_ideal or words <= 1.1 * least + slack or all(
+        b["words"] <= b["min_words"] + over for b in rep["buffers"]), (words, least)
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
-    # small frames: the pipeline's fill (first_output_cycle) is most of the gap to the ideal
-    assert res.cycles == rep["predicted_cycles"] <= 1.1 * rep["ideal_cycles"] + rep["first_output_cycle"]
+    assert res.cycles == rep["predicted_cycles"]
+    # small frames: the pipeline's fill (first_output_cycle) is most of the gap to the ideal; a threshold at a
+    # whole-frame reduction reads the frame twice (the reduction, then the map), its second pass in that fill
+    assert not near_ideal or res.cycles <= 1.1 * rep["ideal_cycles"] + rep["first_output_cycle"]
     want = design.reference_outputs(inputs)
-    algorithm, size, _ = MODULES[probe].AUTO[name]
+    algorithm, size, _ = _program(probe, name)
     got = halide_outputs(halide, *algorithm(halide, *size), inputs, want[0].shape[::-1])
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(want, got, strict=True))
 
@@ -62,7 +90,7 @@ def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is
 def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     probe, name = CASES[case]
     design, result = _auto(probe, name)
-    algorithm, size, _ = MODULES[probe].AUTO[name]
+    algorithm, size, _ = _program(probe, name)
     again = pasted(algorithm, size, result.schedule_source)
     second = hl.compile(again, name=f"{probe}_{name}")
     assert second.verilog == design.verilog and second.memory_text == design.memory_text
@@ -132,7 +160,7 @@ def test_a_mirrored_image_reaches_its_lanes():
                                   if CASES[c][0] == "mirrorlanes"])
 def test_a_mirrored_image_reaches_the_lanes_asked_and_its_ideal_counts_the_extended_stream(case):
     design, result = _auto(*CASES[case])
-    _, size, keys = MODULES["mirrorlanes"].AUTO[CASES[case][1]]
+    _, size, keys = _program(*CASES[case])
     lanes = int(keys["lanes"])
     assert (result.lanes, result.note) == (lanes, "")
     # the ideal counts the extended stream's transfers (two columns and rows more a mirror, each GLB tile's): k
@@ -173,3 +201,51 @@ def test_output_channels_made_together_are_output_together(case):
     rep = design.report
     assert sum(b["words"] for b in rep["buffers"]) <= {"conv_3d_out_13x5": 39, "conv_3d_out_13x5_l2": 48}[case]
     assert rep["predicted_cycles"] <= {"conv_3d_out_13x5": 111, "conv_3d_out_13x5_l2": 62}[case]
+
+
+# autoprobe14b (session 30): the findings are in autoprobe14b_programs.py's docstring
+
+def test_a_func_of_no_dimensions_realizes_as_halides(halide):
+    """`total[()]` defined, updated and realized with no sizes: a 0-D buffer of Halide's value; and read by a
+    Func with dimensions next to an inline sum with no free Var (a Func of no dimensions too)."""
+    rng = np.random.default_rng(14)
+    image = rng.integers(0, 256, size=(5, 7), dtype=np.uint8)
+    got = []
+    for m in (hl, halide):
+        inp = m.ImageParam(m.UInt(8), 2, "inp")
+        r = m.RDom([(0, 7), (0, 5)], "r")
+        x, y = m.Var("x"), m.Var("y")
+        total, late, out = m.Func("total"), m.Func("late"), m.Func("out")
+        total[()] = m.u32(0)
+        total[()] += m.u32(inp[r.x, r.y])
+        late[()] += m.u16(inp[r.x, r.y]) * 2  # defined by its update alone
+        out[x, y] = m.i32(inp[x, y]) * 35 - m.i32(total[()]) + m.i32(late[()]) - m.i32(m.sum(m.u32(inp[r.x, r.y])))
+        kept = m.Buffer(image)
+        inp.set(kept)
+        whole, image_out = total.realize([]), np.asarray(out.realize([7, 5]))
+        got.append((whole.dimensions(), np.asarray(whole).tolist(), total.dimensions(), image_out))
+    assert got[0][:3] == got[1][:3] == (0, int(image.sum()), 0)
+    assert np.array_equal(got[0][3], got[1][3])
+
+
+@pytest.mark.parametrize(("algorithm", "size", "keys", "tiles"), [
+    (MODULES["autoprobe14b"].unsharp5, (1920, 1080), {"lanes": "2"}, 6),
+    (MODULES["autoprobe14b"].sobel_amax, (1920, 1080), {"lanes": "2"}, 2)])
+def test_a_frame_of_1080_rows_over_a_mirror_keeps_line_buffers(algorithm, size, keys, tiles):
+    """Refused before: 'sharp' does not fit max_mem_tiles=128 (about 1070 memory tiles), 'mag' 539."""
+    design, result = autoscheduled(algorithm, size, keys, name="autoprobe14b_tall_mirror")
+    rep = design.report
+    assert result.lanes == 2 and rep["mem_tiles"] <= tiles
+    assert sum(b["words"] for b in rep["buffers"]) <= 1.01 * sum(b["min_words"] for b in rep["buffers"])
+    assert rep["predicted_cycles"] <= 1.01 * rep["ideal_cycles"]
+
+
+# autoq14 (session 30): the findings are in autoq14_programs.py's docstring
+
+@_with("autoq14", "remap_levels_13x5")
+def test_levels_read_at_a_computed_plane_are_inlined():
+    """Pointwise in x, y, `levels` is computed where the remap reads it, as Halide's default: no compute_at, no
+    unroll of its planes, and no memory."""
+    design, result = _auto("autoq14", "remap_levels_13x5")
+    assert 'funcs["levels"]' not in result.schedule_source
+    assert not design.report["buffers"] or all("levels" not in b.get("name", "") for b in design.report["buffers"])
