@@ -6,15 +6,7 @@ returning (output, inputs, ImageParams, realize size); and unscheduled pipelines
 for the autoscheduler, returning (output, realize size, ImageParams)."""
 
 import numpy as np
-
-
-def _img(w, h, seed=0, dtype=np.uint8, lo=0, hi=256, c=None):
-    rng = np.random.default_rng(seed)
-    return rng.integers(lo, hi, size=(h, w) if c is None else (h, w, c)).astype(dtype)
-
-
-def _vars(m, names):
-    return [m.Var(n) for n in names.split()]
+from probe_common import image, vars_of
 
 
 def _blur_parts(m, t=None):
@@ -33,55 +25,55 @@ def store_outer_compute_inner(m):
     """blur_x stored at the host tile, computed per row of it (store_at xo, compute_at yi), 13x8 host tiles
     over 37x23 (the last ones shift inward)."""
     x, y, inp, hw_input, blur_x, hw_output, output = _blur_parts(m)
-    xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
     output.bound(x, 0, 37).bound(y, 0, 23)
     if m.__name__ == "mainspring":
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 13, 8).hw_accelerate(xi, xo)
         blur_x.store_at(hw_output, xo).compute_at(hw_output, yi)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(39, 25, seed=1)}, {"input": inp}, [37, 23]
+    return output, {"input": image(39, 25, seed=1)}, {"input": inp}, [37, 23]
 
 
 def tiles_reordered_column_major(m):
     """Host tiles visited down the columns first: tile(...).reorder(xi, yi, yo, xo), 10x6 tiles of 30x17."""
     x, y, inp, hw_input, blur_x, hw_output, output = _blur_parts(m)
-    xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
     output.bound(x, 0, 30).bound(y, 0, 17)
     if m.__name__ == "mainspring":
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 10, 6, m.TailStrategy.ShiftInwards)
         hw_output.reorder(xi, yi, yo, xo).hw_accelerate(xi, xo)
         blur_x.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(32, 19, seed=2)}, {"input": inp}, [30, 17]
+    return output, {"input": image(32, 19, seed=2)}, {"input": inp}, [30, 17]
 
 
 def tile_roundup_host(m):
     """tile(..., RoundUp) of the accelerator's output over an odd frame: the host computes whole tiles."""
     x, y, inp, hw_input, blur_x, hw_output, output = _blur_parts(m, m.Int(16))
-    xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
     output.bound(x, 0, 23).bound(y, 0, 13)
     if m.__name__ == "mainspring":
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8, m.TailStrategy.RoundUp).hw_accelerate(xi, xo)
         blur_x.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(26, 18, seed=3)}, {"input": inp}, [23, 13]
+    return output, {"input": image(26, 18, seed=3)}, {"input": inp}, [23, 13]
 
 
 def inner_reorder_yx(m):
     """The accelerator's loops reordered inside the tile (reorder(yi, xi, ...)): columns stream down first."""
     x, y, inp, hw_input, blur_x, hw_output, output = _blur_parts(m)
-    xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
     output.bound(x, 0, 9).bound(y, 0, 7)
     if m.__name__ == "mainspring":
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 9, 7).reorder(yi, xi, xo, yo).hw_accelerate(xi, xo)
         blur_x.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(11, 9, seed=4)}, {"input": inp}, [9, 7]
+    return output, {"input": image(11, 9, seed=4)}, {"input": inp}, [9, 7]
 
 
 def in_copy_of_producer(m):
     """A producer read by two stages through its in_() wrapper, the wrapper buffered, u16 at 19x11."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, sq, hw_output, output = (m.Func(n) for n in ("hw_input", "sq", "hw_output", "output"))
     hw_input[x, y] = m.u16(inp[x, y])
@@ -94,13 +86,13 @@ def in_copy_of_producer(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 19, 11).hw_accelerate(xi, xo)
         w.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(20, 12, seed=5)}, {"input": inp}, [19, 11]
+    return output, {"input": image(20, 12, seed=5)}, {"input": inp}, [19, 11]
 
 
 def channels_bound_unroll(m):
     """An RGB output (c innermost, bound 3, unrolled) of per-channel gains over a 2x2 box of an interleaved
     input, odd frame 15x9."""
-    x, y, c, xo, yo, xi, yi = _vars(m, "x y c xo yo xi yi")
+    x, y, c, xo, yo, xi, yi = vars_of(m, "x y c xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 3, "input")
     hw_input, box, hw_output, output = (m.Func(n) for n in ("hw_input", "box", "hw_output", "output"))
     hw_input[c, x, y] = m.u16(inp[c, x, y])
@@ -113,12 +105,12 @@ def channels_bound_unroll(m):
         hw_output.unroll(c).hw_accelerate(xi, xo)
         box.compute_at(hw_output, xo).reorder(c, x, y).unroll(c)
         hw_input.stream_to_accelerator().reorder(c, x, y).unroll(c)
-    return output, {"input": _img(16, 10, seed=6, c=3)}, {"input": inp}, [3, 15, 9]
+    return output, {"input": image(16, 10, seed=6, c=3)}, {"input": inp}, [3, 15, 9]
 
 
 def serial_rdom_2d_i32(m):
     """A 3x3 weighted sum in i32, both RVars serial (9 cycles a pixel), over 11x7."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
     r = m.RDom([m.Range(0, 3), m.Range(0, 3)], "r")
@@ -132,12 +124,12 @@ def serial_rdom_2d_i32(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 11, 7).hw_accelerate(xi, xo)
         acc.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(13, 9, seed=7)}, {"input": inp}, [11, 7]
+    return output, {"input": image(13, 9, seed=7)}, {"input": inp}, [11, 7]
 
 
 def rdom_unrolled_x_serial_y(m):
     """A 5x3 window: r.x unrolled, r.y serial, u16 at 17x9."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
     r = m.RDom([m.Range(0, 5), m.Range(0, 3)], "r")
@@ -152,12 +144,12 @@ def rdom_unrolled_x_serial_y(m):
         acc.compute_at(hw_output, xo)
         acc.update().unroll(r.x)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(21, 11, seed=8)}, {"input": inp}, [17, 9]
+    return output, {"input": image(21, 11, seed=8)}, {"input": inp}, [17, 9]
 
 
 def constant_exterior_in_array(m):
     """BoundaryConditions.constant_exterior on the accelerator's copy of the input, i16, 30x17 one tile."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.Int(16), 2, "input")
     hw_input, padded, lap, hw_output, output = (m.Func(n) for n in ("hw_input", "padded", "lap", "hw_output",
                                                                        "output"))
@@ -171,12 +163,12 @@ def constant_exterior_in_array(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 30, 17).hw_accelerate(xi, xo)
         lap.compute_at(hw_output, xo)
         hw_input.compute_root().stream_to_accelerator()
-    return output, {"input": _img(30, 17, seed=9, dtype=np.int16, lo=-500, hi=500)}, {"input": inp}, [30, 17]
+    return output, {"input": image(30, 17, seed=9, dtype=np.int16, lo=-500, hi=500)}, {"input": inp}, [30, 17]
 
 
 def glb_i16_two_host_rows(m):
     """Three levels, i16, GLB tiles 15x9 in two host rows (30x18), memory tiles 5x9, one lane."""
-    x, y, xo, yo, xi, yi, xio, yio, xii, yii = _vars(m, "x y xo yo xi yi xio yio xii yii")
+    x, y, xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "x y xo yo xi yi xio yio xii yii")
     inp = m.ImageParam(m.Int(16), 2, "input")
     hw_input, g, hw_output, output = (m.Func(n) for n in ("hw_input", "g", "hw_output", "output"))
     hw_input[x, y] = inp[x, y]
@@ -195,12 +187,12 @@ def glb_i16_two_host_rows(m):
         hw_input.in_().compute_at(hw_output.in_(), xo)
         hw_input.in_().store_in(m.MemoryType.GLB)
         hw_input.compute_root().accelerator_input()
-    return output, {"input": _img(31, 19, seed=10, dtype=np.int16, lo=-2000, hi=2000)}, {"input": inp}, [30, 18]
+    return output, {"input": image(31, 19, seed=10, dtype=np.int16, lo=-2000, hi=2000)}, {"input": inp}, [30, 18]
 
 
 def u16_output_unroll4(m):
     """4 pixels a cycle of a u16 output (unroll 4 on every stage, RoundUp) over 30 columns."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(16), 2, "input")
     hw_input, d, hw_output, output = (m.Func(n) for n in ("hw_input", "d", "hw_output", "output"))
     hw_input[x, y] = inp[x, y]
@@ -214,7 +206,7 @@ def u16_output_unroll4(m):
         hw_output.unroll(xi, 4, rup)
         d.compute_at(hw_output, xo).unroll(x, 4, rup)
         hw_input.stream_to_accelerator().unroll(x, 4, rup)
-    return output, {"input": _img(40, 7, seed=11, dtype=np.uint16, hi=60000)}, {"input": inp}, [30, 5]
+    return output, {"input": image(40, 7, seed=11, dtype=np.uint16, hi=60000)}, {"input": inp}, [30, 5]
 
 
 CASES = {f.__name__: f for f in (store_outer_compute_inner, tiles_reordered_column_major, tile_roundup_host,

@@ -5,9 +5,7 @@ through in_() copies, a reordered output tile, store_in(GLB), channel pipelines 
 algorithms for the autoscheduler at odd sizes (an accelerated planar output, a downsample, a clamped Sobel, an
 i32 reduction). `hardware=False` leaves a mainspring program unscheduled (for the autoscheduler)."""
 
-
-def _hw(m, hardware):
-    return hardware and m.__name__ == "mainspring"
+from probe_common import on_hardware
 
 
 def up_sample(m, tail="GuardWithIf", size=22, tile=10, hardware=True):
@@ -20,7 +18,7 @@ def up_sample(m, tail="GuardWithIf", size=22, tile=10, hardware=True):
     nn[x, y] = upx[x, (y / 2) - 1 + 2 * (y % 2)] / 4 + 3 * upx[x, y / 2] / 4
     hw_output[x, y] = nn[x, y]
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m, hardware):
+    if on_hardware(m, hardware):
         xo, yo, xi, yi = m.Var("xo"), m.Var("yo"), m.Var("xi"), m.Var("yi")
         output.bound(x, 0, size).bound(y, 0, size)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, tile, tile, getattr(m.TailStrategy, tail))
@@ -47,7 +45,7 @@ def conv33_glb_in(m, w=15, h=9, hardware=True):
     conv[x, y] += m.u16(kernel[r.x, r.y]) * hw_input[x + r.x, y + r.y]
     hw_output[x, y] = conv[x, y]
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
-    if _hw(m, hardware):
+    if on_hardware(m, hardware):
         xo, yo, xi, yi, xio, yio, xii, yii = (m.Var(n) for n in "xo yo xi yi xio yio xii yii".split())
         output.bound(x, 0, w).bound(y, 0, h)
         hw_output.in_().compute_root()
@@ -79,7 +77,7 @@ def accumulation_reorder(m, w=11, h=7, hardware=True):
     conv[x, y] += m.u16(kernel[r.x + 3 * r.y]) * hw_input[x + r.x, y + r.y]
     hw_output[x, y] = m.u8(conv[x, y])
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m, hardware):
+    if on_hardware(m, hardware):
         xo, yo, xi, yi = m.Var("xo"), m.Var("yo"), m.Var("xi"), m.Var("yi")
         output.bound(x, 0, w).bound(y, 0, h)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).reorder(yi, xi, xo, yo).hw_accelerate(xi, xo)
@@ -106,7 +104,7 @@ def three_level_glb(m, hardware=True):
     output_gb[x, y] = conv[x, y]
     hw_output[x, y] = output_gb[x, y]
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
-    if _hw(m, hardware):
+    if on_hardware(m, hardware):
         x_host, y_host, x_gb, y_gb, x_cgra, y_cgra, xi, yi = (
             m.Var(n) for n in "x_host y_host x_gb y_gb x_cgra y_cgra xi yi".split())
         hw_output.compute_root()
@@ -142,7 +140,7 @@ def rgb_channels_unroll(m, w=9, h=6, hardware=True):
     hw_output[c, x, y] = (sharp[x, y] * hw_input[c, x, y]) >> 8
     output[x, y, c] = m.u8(hw_output[c, x, y])
     output.bound(c, 0, 3)
-    if _hw(m, hardware):
+    if on_hardware(m, hardware):
         xo, yo, xi, yi = m.Var("xo"), m.Var("yo"), m.Var("xi"), m.Var("yi")
         output.bound(x, 0, w).bound(y, 0, h)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)

@@ -5,13 +5,7 @@ copies and in_(g), boundary conditions computed inside a 4-lane accelerator, a G
 divide it), mixed types (i16 abs/absd/shifts/%/saturating casts, a diamond RDom.where, argmax over a 3x2 window,
 a weighted histogram) and h2h down_sample at stride 3 and an odd size."""
 
-
-def _hw(m):
-    return m.__name__ == "mainspring"
-
-
-def _vars(m, names):
-    return [m.Var(n) for n in names.split()]
+from probe_common import on_hardware, vars_of
 
 
 def _blur3(m):
@@ -29,8 +23,8 @@ def _blur3(m):
 def split_reorder_fuse(m):
     """split + split + reorder, the host tile loops fused into one (t), hw_accelerate(xi, t): 4 tiles of 8x6."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
-    if _hw(m):
-        xo, yo, xi, yi, t = _vars(m, "xo yo xi yi t")
+    if on_hardware(m):
+        xo, yo, xi, yi, t = vars_of(m, "xo yo xi yi t")
         output.bound(x, 0, 16).bound(y, 0, 12)
         hw_output.compute_root().split(x, xo, xi, 8).split(y, yo, yi, 6).reorder(xi, yi, xo, yo).fuse(xo, yo, t)
         hw_output.hw_accelerate(xi, t)
@@ -43,8 +37,8 @@ def split_reorder_fuse(m):
 def tail_shift_inwards(m):
     """Host tiles of 8x6 over 19x13 with TailStrategy.ShiftInwards (the last tiles overlap the ones before)."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         output.bound(x, 0, 19).bound(y, 0, 13)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 6, m.TailStrategy.ShiftInwards)
         hw_output.hw_accelerate(xi, xo)
@@ -57,8 +51,8 @@ def tail_shift_inwards(m):
 def in_chain(m):
     """hw_input.in_().in_() chained copies and blur_x.in_(blur_y), every one buffered in the accelerator."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         output.bound(x, 0, 13).bound(y, 0, 7)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 13, 7).hw_accelerate(xi, xo)
         by.compute_at(hw_output, xo)
@@ -74,8 +68,8 @@ def glb_memory_tiles_not_dividing(m, fixed=True):
     """A GLB tile of 13x10 (the output's copy in the GLB) of memory tiles of 5x4; unfixed, the input has no GLB
     copy (refused), fixed as the message says (hw_input.in_() in the GLB, hw_input.in_().in_() per memory tile)."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
-    if _hw(m):
-        xo, yo, xi, yi, xio, yio, xii, yii = _vars(m, "xo yo xi yi xio yio xii yii")
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
         output.bound(x, 0, 13).bound(y, 0, 10)
         g = hw_output.in_()
         g.compute_root().tile(x, y, xo, yo, xi, yi, 13, 10).hw_accelerate(xi, xo)
@@ -102,8 +96,8 @@ def mirror_interior_unroll4(m, w=18, h=7, lanes=4):
     bx[x, y] = c[x - 1, y] + 2 * c[x, y] + c[x + 1, y]
     hw_output[x, y] = (bx[x, y - 1] + bx[x, y] * 2 + bx[x, y + 1]) >> 4
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         r = m.TailStrategy.RoundUp
         output.bound(x, 0, w).bound(y, 0, h)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).hw_accelerate(xi, xo)
@@ -118,8 +112,8 @@ def rows_two_per_cycle(m, stream_rows=False):
     """Two rows a cycle (unroll(yi, 2) and unroll(y, 2) on every stage) over 9x8; with stream_rows the input is
     unrolled along y too (refused: a transfer holds consecutive words), fixed by removing that unroll."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         output.bound(x, 0, 9).bound(y, 0, 8)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 9, 8).hw_accelerate(xi, xo).unroll(yi, 2)
         bx.compute_at(hw_output, xo).unroll(y, 2)
@@ -131,7 +125,7 @@ def rows_two_per_cycle(m, stream_rows=False):
 
 
 def _one_tile(m, output, hw_output, hw_input, size, inner=()):
-    xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
     x, y = m.Var("x"), m.Var("y")
     output.bound(x, 0, size[0]).bound(y, 0, size[1])
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, *size).hw_accelerate(xi, xo)
@@ -151,7 +145,7 @@ def mixed_i16_ops(m):
                        m.i16(m.absd(hw_input[x, y], hw_input[x + 1, y + 1])) << 2)
     hw_output[x, y] = m.u8_sat(m.max(m.min(e[x, y] / 3 + (d[x, y] % 7), 300), -20) + (e[x, y] >> 1) / 5)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (13, 7), (d, e))
     return output, {"input": inp}, [13, 7]
 
@@ -168,7 +162,7 @@ def diamond_where(m):
     s[x, y] += hw_input[x + r.x, y + r.y]
     hw_output[x, y] = m.u8(s[x, y] / 13)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (12, 8), (s,))
         s.update().unroll(r.x).unroll(r.y)
     return output, {"input": inp}, [12, 8]
@@ -184,7 +178,7 @@ def argmax_window(m):
     am[x, y] = m.argmax(hw_input[x + r.x, y + r.y])
     hw_output[x, y] = m.u8(am[x, y][0] + 3 * am[x, y][1]) + am[x, y][2] / 16
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (10, 6), (am,))
     return output, {"input": inp}, [10, 6]
 
@@ -201,8 +195,8 @@ def weighted_histogram(m, w=7, h=5, lanes=1, bins=8):
     hist[m.i32(hw_input[r.x, r.y] >> (8 - bins.bit_length() + 1))] += (hw_input[r.x, r.y] & 3) + 1
     hw_output[b] = hist[b] * 2
     output[b] = hw_output[b]
-    if _hw(m):
-        bo, bi = _vars(m, "bo bi")
+    if on_hardware(m):
+        bo, bi = vars_of(m, "bo bi")
         output.bound(b, 0, bins)
         hw_output.compute_root().split(b, bo, bi, bins).hw_accelerate(bi, bo)
         hist.compute_at(hw_output, bo)
@@ -222,7 +216,7 @@ def down_sample_stride3(m, w=13, h=7, stride=3):
     max_pool[x, y] = m.maximum(hw_input[x * stride + r.x, y * stride + r.y])
     hw_output[x, y] = max_pool[x, y]
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (w, h), (max_pool,))
     return output, {"input": inp}, [w, h]
 

@@ -5,17 +5,11 @@ intrinsics, i8 arithmetic, a pure definition with two updates, RDom.where on a p
 Param border, a 2-D constant table in ROM, h2h histogram and accumulation at other GeneratorParams (12x12 image,
 ksize 2), and two outputs of one accelerator."""
 
-
-def _hw(m):
-    return m.__name__ == "mainspring"
-
-
-def _vars(m, names):
-    return [m.Var(n) for n in names.split()]
+from probe_common import on_hardware, vars_of
 
 
 def _one_tile(m, output, hw_output, hw_input, size, inner=(), stream=True):
-    xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
     x, y = m.Var("x"), m.Var("y")
     output.bound(x, 0, size[0]).bound(y, 0, size[1])
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, *size).hw_accelerate(xi, xo)
@@ -41,8 +35,8 @@ def _blur3(m):
 def split_of_split_host_apart(m):
     """host loop xo split again with its parts apart (xoi inside yo, xoo outside), 5 tiles split by 2."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
-    if _hw(m):
-        xo, yo, xi, yi, xoo, xoi = _vars(m, "xo yo xi yi xoo xoi")
+    if on_hardware(m):
+        xo, yo, xi, yi, xoo, xoi = vars_of(m, "xo yo xi yi xoo xoi")
         output.bound(x, 0, 30).bound(y, 0, 8)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).split(xo, xoo, xoi, 2)
         hw_output.reorder(xi, yi, xoi, yo, xoo).hw_accelerate(xi, xoi)
@@ -56,7 +50,7 @@ def consumer_loop_storage_order(m):
     """blur_x computed at blur_y's innermost loop x, stored at the tile (store_at != compute_at); blur_y stored
     column-major (reorder_storage(y, x))."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (11, 7), (by,))
         xo = m.Var("xo")
         bx.store_at(hw_output, xo).compute_at(by, x)
@@ -74,7 +68,7 @@ def u8_saturating(m):
     a[x, y] = m.saturating_add(m.halving_add(p, q), m.absd(q, r))
     hw_output[x, y] = m.saturating_sub(m.rounding_halving_add(a[x, y], r), m.min(p, 40)) | m.max(q & 7, 2)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (9, 6), (a,))
     return output, {"input": inp}, [9, 6]
 
@@ -89,7 +83,7 @@ def i8_signed(m):
     hw_output[x, y] = m.select(d[x, y] < -50, m.i8_sat(d[x, y]),
                                m.i8(m.rounding_shift_right(d[x, y], 2)) + m.i8(m.abs(hw_input[x, y]) >> 1))
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (9, 6), (d,))
     return output, {"input": inp}, [9, 6]
 
@@ -106,7 +100,7 @@ def two_updates(m):
     f[x, y] = f[x, y] * 2 - hw_input[x + 1, y + 2]
     hw_output[x, y] = m.u8(f[x, y] >> 2)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (9, 6), (f,))
         f.update(0).unroll(r.x)
     return output, {"input": inp}, [9, 6]
@@ -124,7 +118,7 @@ def where_on_pure_var(m):
     s[x, y] += hw_input[x + r.x, y]
     hw_output[x, y] = m.u8(s[x, y] / 3)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (9, 4), (s,))
         s.update().unroll(r.x)
     return output, {"input": inp}, [9, 4]
@@ -141,7 +135,7 @@ def constant_exterior_param(m):
     cl = m.BoundaryConditions.constant_exterior(hw_input, border, [(0, 8), (0, 5)])
     hw_output[x, y] = m.max(m.max(cl[x - 1, y - 1], cl[x + 1, y + 1]), cl[x, y] / 2)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _one_tile(m, output, hw_output, hw_input, (8, 5))
     return output, {"input": inp}, [8, 5]
 
@@ -155,7 +149,7 @@ def lut_2d(m):
     t[x, y] = m.u8(x * y + x)
     hw_output[x, y] = t[m.i32(hw_input[x, y] >> 4), m.i32(hw_input[x, y + 1] >> 4)]
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         xo, yo, xi, yi = _one_tile(m, output, hw_output, hw_input, (8, 5))
         t.compute_at(hw_output, xo).store_in(m.MemoryType.ROM)
     return output, {"input": inp}, [8, 5]
@@ -174,8 +168,8 @@ def histogram_h2h(m, size=12):
     hist[binf[r.x, r.y]] += m.u16(1)
     hw_output[b] = hist[b]
     output[b] = m.u8(hw_output[b])
-    if _hw(m):
-        bo, bi = _vars(m, "bo bi")
+    if on_hardware(m):
+        bo, bi = vars_of(m, "bo bi")
         hist.bound_extent(b, 16)
         output.bound(b, 0, 16)
         hw_output.compute_root().split(b, bo, bi, 16).hw_accelerate(bi, bo)
@@ -197,8 +191,8 @@ def accumulation_h2h(m, ksize=2, size=9):
     conv[x, y] += m.u16(kernel[r.x + 3 * r.y]) * hw_input[x + r.x, y + r.y]
     hw_output[x, y] = m.u8(conv[x, y])
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         n = size - ksize + 1
         output.bound(x, 0, n).bound(y, 0, n)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, n, n).hw_accelerate(xi, xo)
@@ -219,8 +213,8 @@ def two_outputs_pipeline(m):
     grad[x, y] = m.absd(hw_input[x + 1, y], hw_input[x, y])
     out_a[x, y] = m.u8(blur[x, y])
     out_b[x, y] = m.u8(grad[x, y])
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         for f in (out_a, out_b):
             f.bound(x, 0, 8).bound(y, 0, 5)
         blur.compute_root().tile(x, y, xo, yo, xi, yi, 8, 5).hw_accelerate(xi, xo)

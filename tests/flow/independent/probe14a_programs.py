@@ -6,13 +6,7 @@ channels per transfer (the fix its serial-lanes note gives), down_sample at stri
 unrolls, up_sample (`hl._`) in host tiles, accumulation with the CoreIR branch's schedule, an 8-bit histogram, and
 a blur scheduled with Halide's keyword arguments and list form of tile."""
 
-
-def _hw(m):
-    return m.__name__ == "mainspring"
-
-
-def _vars(m, names):
-    return [m.Var(n) for n in names.split()]
+from probe_common import on_hardware, vars_of
 
 
 def cascade_glb(m, out=12):
@@ -35,8 +29,8 @@ def cascade_glb(m, out=12):
     conv2[x, y] += m.u16(kernel[r2.x, r2.y]) * conv1_shift[x + r2.x, y + r2.y]
     hw_output[x, y] = conv2[x, y] / 16
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
-    if _hw(m):
-        xii, xio, yii, yio, xi, xo, yi, yo = _vars(m, "xii xio yii yio xi xo yi yo")
+    if on_hardware(m):
+        xii, xio, yii, yio, xi, xo, yi, yo = vars_of(m, "xii xio yii yio xi xo yi yo")
         output.bound(x, 0, out).bound(y, 0, out)
         hw_output.in_().compute_root().tile(x, y, xo, yo, xi, yi, out, out).hw_accelerate(xi, xo) \
             .store_in(m.MemoryType.GLB)
@@ -57,7 +51,7 @@ def mobile_channels_per_transfer(m, size=8, lanes_fix=True):
     the input streams a pixel's 4 channels per transfer, so the depthwise and pointwise unrolls of c keep their
     lanes. Without it those run serially and the design's notes give this call."""
     inp = m.ImageParam(m.UInt(8), 3, "input")
-    x, y, c, k = _vars(m, "x y c k")
+    x, y, c, k = vars_of(m, "x y c k")
     hw_input, hw_output, output = m.Func("hw_input"), m.Func("hw_output"), m.Func("output")
     filter_dw, filter_pw, dw_conv, pw_conv, pw_red = (m.Func(n) for n in ("filter_dw", "filter_pw", "dw_conv",
                                                                          "pw_conv", "pw_conv_reduction"))
@@ -73,8 +67,8 @@ def mobile_channels_per_transfer(m, size=8, lanes_fix=True):
     pw_red[k, x, y] += m.i16(pw_conv[k, x, y, r_pw.x])
     hw_output[x, y, k] = m.max(0, pw_red[k, x, y])
     output[x, y, k] = m.u8(hw_output[x, y, k])
-    if _hw(m):
-        xo, xi, yo, yi = _vars(m, "xo xi yo yi")
+    if on_hardware(m):
+        xo, xi, yo, yi = vars_of(m, "xo xi yo yi")
         output.bound(x, 0, size).bound(y, 0, size).bound(k, 0, 3)
         pw_red.bound(x, 0, size).bound(y, 0, size)
         pw_conv.bound(c, 0, 4)
@@ -106,8 +100,8 @@ def down_sample_stride3_unrolled(m, out=5):
     max_pool[x, y] = m.maximum(hw_input[x * stride + r.x, y * stride + r.y])
     hw_output[x, y] = max_pool[x, y]
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m):
-        xi, yi, xo, yo = _vars(m, "xi yi xo yo")
+    if on_hardware(m):
+        xi, yi, xo, yo = vars_of(m, "xi yi xo yo")
         output.bound(x, 0, out).bound(y, 0, out)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, out, out).hw_accelerate(xi, xo)
         max_pool.compute_at(hw_output, xo).unroll(x, stride).unroll(y, stride)
@@ -127,8 +121,8 @@ def up_sample_host_tiles(m, osize=12, tiles=2):
     nn[x, y, _] = upx[x, (y / 2) - 1 + 2 * (y % 2), _] / 4 + 3 * upx[x, y / 2, _] / 4
     hw_output[x, y] = nn[x, y]
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
-    if _hw(m):
-        xi, yi, xo, yo = _vars(m, "xi yi xo yo")
+    if on_hardware(m):
+        xi, yi, xo, yo = vars_of(m, "xi yi xo yo")
         output.bound(x, 0, osize * tiles).bound(y, 0, osize * tiles)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, osize, osize).hw_accelerate(xi, xo)
         hw_input.stream_to_accelerator()
@@ -149,8 +143,8 @@ def accumulation_coreir_schedule(m, out=9):
     conv[x, y] += m.u16(kernel[r.x + 3 * r.y]) * hw_input[x + r.x, y + r.y]
     hw_output[x, y] = m.u8(conv[x, y])
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m):
-        xi, yi, xo, yo = _vars(m, "xi yi xo yo")
+    if on_hardware(m):
+        xi, yi, xo, yo = vars_of(m, "xi yi xo yo")
         output.bound(x, 0, out).bound(y, 0, out)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, out, out).hw_accelerate(xi, xo)
         conv.update().unroll(r.y)
@@ -173,8 +167,8 @@ def histogram_256_bins(m, size=12):
     hist[bin_[r.x, r.y]] += m.u16(1)
     hw_output[b] = hist[b]
     output[b] = m.u8(hw_output[b])
-    if _hw(m):
-        bo, bi = _vars(m, "bo bi")
+    if on_hardware(m):
+        bo, bi = vars_of(m, "bo bi")
         hist.bound_extent(b, 256)
         output.bound(b, 0, 256)
         hw_output.compute_root().split(b, bo, bi, 256).hw_accelerate(bi, bo)
@@ -195,8 +189,8 @@ def keyword_calls_blur(m):
     blur[x, y] += hw_input[x + r.x, y + r.y]
     hw_output[x, y] = blur[x, y] / 9
     output[x, y] = m.u8(hw_output[x, y])
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         output.bound(var=x, min=0, extent=12).bound(var=y, min=0, extent=8)
         hw_output.compute_root().tile(previous=[x, y], outers=[xo, yo], inners=[xi, yi], factors=[6, 4],
                                       tail=m.TailStrategy.RoundUp)
@@ -212,15 +206,15 @@ def image_wrapper_channels(m, lanes_fix=True):
     cycle; the wrapper's dimensions are Halide's implicit variables, so the fix its note gives (lanes_fix) is
     `input.in_().reorder(hl._2, hl._0, hl._1).unroll(hl._2)`."""
     inp = m.ImageParam(m.UInt(8), 3, "input")
-    x, y, c = _vars(m, "x y c")
+    x, y, c = vars_of(m, "x y c")
     box, hw_output, output = m.Func("box"), m.Func("hw_output"), m.Func("output")
     r = m.RDom([(0, 3), (0, 3)])
     box[x, y, c] = m.u16(0)
     box[x, y, c] += m.u16(inp[x + r.x, y + r.y, c])
     hw_output[x, y, c] = box[x, y, c] / 9
     output[x, y, c] = m.u8(hw_output[x, y, c])
-    if _hw(m):
-        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
         output.bound(x, 0, 8).bound(y, 0, 6).bound(c, 0, 3)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 6).reorder(c, xi, yi, xo, yo).hw_accelerate(xi, xo)
         hw_output.unroll(c)

@@ -4,13 +4,7 @@ do not divide it, and the store loop itself), a lookup at coordinates across hos
 a five-stage multi-rate pipeline, serial and unrolled updates with RDom.where, unroll 3 over 7 columns with
 ShiftInwards, a Sobel Tuple in i16, and an RVar split with its inner part unrolled."""
 
-
-def _hw(m):
-    return m.__name__ == "mainspring"
-
-
-def _vars(m, names):
-    return [m.Var(n) for n in names.split()]
+from probe_common import on_hardware, vars_of
 
 
 def _funcs(m, names):
@@ -18,7 +12,7 @@ def _funcs(m, names):
 
 
 def _tile(m, output, hw_output, hw_input, size, tile=None, inner=()):
-    xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+    xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
     x, y = m.Var("x"), m.Var("y")
     output.bound(x, 0, size[0]).bound(y, 0, size[1])
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, *(tile or size)).hw_accelerate(xi, xo)
@@ -41,7 +35,7 @@ def _box(m):
 
 def _host_unrolled(m, rows, unroll):
     inp, x, y, hw_input, bx, hw_output, output = _box(m)
-    if _hw(m):
+    if on_hardware(m):
         xo, yo, xi, yi = _tile(m, output, hw_output, hw_input, (16, rows), (8, 4), (bx,))
         unroll(m, hw_output, xo, yo)
     return output, {"input": inp}, [16, rows]
@@ -71,7 +65,7 @@ def lookup_at_coordinates_in_tiles(m):
     t[i] = m.u8(i * 29 + 3)
     hw_output[x, y] = t[(x + y) % 8] ^ t[m.i32(hw_input[x, y] >> 5)]
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _tile(m, output, hw_output, hw_input, (15, 8), (5, 4), (t,))
     return output, {"input": inp}, [15, 8]
 
@@ -79,8 +73,8 @@ def lookup_at_coordinates_in_tiles(m):
 def glb_two_lanes(m):
     """Three-level memory (GLB tile 16x8, memory tiles 8x4) with every array Func at 2 lanes."""
     inp, x, y, hw_input, bx, hw_output, output = _box(m)
-    if _hw(m):
-        xo, yo, xi, yi, xio, yio, xii, yii = _vars(m, "xo yo xi yi xio yio xii yii")
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
         output.bound(x, 0, 16).bound(y, 0, 8)
         g = hw_output.in_()
         g.compute_root().tile(x, y, xo, yo, xi, yi, 16, 8).hw_accelerate(xi, xo)
@@ -106,7 +100,7 @@ def five_stages_multirate(m):
     lo[x, y] = (down[x, y] + down[x + 1, y] + down[x, y + 1] + down[x + 1, y + 1]) >> 2
     hw_output[x, y] = m.u8_sat(lo[x / 2, y / 2] + (g[x, y] >> 3))
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _tile(m, output, hw_output, hw_input, (8, 6), inner=(bx, g, down, lo))
     return output, {"input": inp}, [8, 6]
 
@@ -125,7 +119,7 @@ def where_serial_then_unrolled(m):
     acc[x, y] += hw_input[x + q.x, y + 3]
     hw_output[x, y] = m.u8(acc[x, y] / 7)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _tile(m, output, hw_output, hw_input, (6, 4), inner=(acc,))
         acc.update(1).unroll(q.x)
     return output, {"input": inp}, [6, 4]
@@ -140,7 +134,7 @@ def unroll3_shift_inwards(m):
     bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
     hw_output[x, y] = m.u8(bx[x, y] / 3)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         xo, yo, xi, yi = _tile(m, output, hw_output, hw_input, (7, 4), inner=(bx,))
         shift = m.TailStrategy.ShiftInwards
         hw_output.unroll(xi, 3, shift)
@@ -165,7 +159,7 @@ def sobel_tuple_i16(m):
     mag = m.u8_sat(m.abs(g[x, y][0]) + m.abs(g[x, y][1]))
     hw_output[x, y] = (mag & 0xfe) | m.u8(g[x, y][0] > g[x, y][1])
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _tile(m, output, hw_output, hw_input, (6, 4), inner=(g,))
     return output, {"input": inp}, [6, 4]
 
@@ -181,7 +175,7 @@ def rvar_split_inner_unrolled(m):
     acc[x, y] += hw_input[x + r.x, y] * m.u16(r.x + 1)
     hw_output[x, y] = m.u8(acc[x, y] >> 4)
     output[x, y] = hw_output[x, y]
-    if _hw(m):
+    if on_hardware(m):
         _tile(m, output, hw_output, hw_input, (6, 4), inner=(acc,))
         rxo, rxi = m.RVar("rxo"), m.RVar("rxi")
         acc.update().split(r.x, rxo, rxi, 3).unroll(rxi)

@@ -10,28 +10,15 @@ import subprocess
 import numpy as np
 import pytest
 from porting import compile_design, params, run
+from probe_common import image, on_hardware, vars_of
 
 import mainspring as hl
 from mainspring.sim import require_tool
 
 
-def _img(w, h, seed=0, dtype=np.uint8, lo=0, hi=256, c=None):
-    rng = np.random.default_rng(seed)
-    # arr[y, x] (arr[y, x, c]) is Halide's buffer(x, y) (buffer(c, x, y) when c is the first dimension)
-    return rng.integers(lo, hi, size=(h, w) if c is None else (h, w, c)).astype(dtype)
-
-
-def _vars(m, names):
-    return [m.Var(n) for n in names.split()]
-
-
-def _hw(m) -> bool:
-    return m is hl
-
-
 def blur_37x23(m):
     """A separable 3x3 box blur over an odd frame, one accelerator tile."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, blur_x, hw_output, output = (m.Func(n) for n in ("hw_input", "blur_x", "hw_output", "output"))
     hw_input[x, y] = m.cast(m.UInt(16), inp[x, y])
@@ -39,17 +26,17 @@ def blur_37x23(m):
     hw_output[x, y] = (blur_x[x, y] + blur_x[x, y + 1] + blur_x[x, y + 2]) / 9
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
     output.bound(x, 0, 37).bound(y, 0, 23)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 37, 23).hw_accelerate(xi, xo)
         blur_x.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(39, 25)}, {"input": inp}
+    return output, {"input": image(39, 25)}, {"input": inp}
 
 
 def fuse_after_hw_accelerate(m):
     """hw_accelerate(xi, xo) and then fuse(xi, yi): the compute var is unused (seed 002), so Halide's schedule
     stands (refused as untiled before session 25)."""
-    x, y, xo, yo, xi, yi, f = _vars(m, "x y xo yo xi yi f")
+    x, y, xo, yo, xi, yi, f = vars_of(m, "x y xo yo xi yi f")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, b, hw_output, output = (m.Func(n) for n in ("hw_input", "b", "hw_output", "output"))
     hw_input[x, y] = m.cast(m.UInt(16), inp[x, y])
@@ -57,17 +44,17 @@ def fuse_after_hw_accelerate(m):
     hw_output[x, y] = b[x, y] + b[x, y + 1]
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
     output.bound(x, 0, 9).bound(y, 0, 5)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 9, 5).hw_accelerate(xi, xo)
         hw_output.fuse(xi, yi, f)
         b.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(10, 6, seed=9)}, {"input": inp}
+    return output, {"input": image(10, 6, seed=9)}, {"input": inp}
 
 
 def seed002_unroll3_37x23(m):
     """Seed 002's 3 pixels per cycle (`unroll(x, 3, TailStrategy::RoundUp)` on every stage) over 37 columns."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     kernel, hw_input, bu, blur, hw_output, output = (m.Func(n) for n in (
         "kernel", "hw_input", "blur_unnormalized", "blur", "hw_output", "output"))
@@ -80,7 +67,7 @@ def seed002_unroll3_37x23(m):
     hw_output[x, y] = blur[x, y]
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
     output.bound(x, 0, 37).bound(y, 0, 23)
-    if _hw(m):
+    if on_hardware(m):
         rup = m.TailStrategy.RoundUp
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 37, 23).hw_accelerate(xi, xo)
         bu.update().unroll(win.x).unroll(win.y).unroll(x, 3, rup)
@@ -90,12 +77,12 @@ def seed002_unroll3_37x23(m):
         hw_input.unroll(x, 3, rup)
         kernel.compute_at(hw_output, xo)
         hw_input.compute_root().stream_to_accelerator()
-    return output, {"input": _img(43, 25, seed=3)}, {"input": inp}
+    return output, {"input": image(43, 25, seed=3)}, {"input": inp}
 
 
 def i16_gradients(m):
     """Signed 16-bit gradients with abs, min and a select, over a 19x11 frame."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.Int(16), 2, "input")
     hw_input, gx, gy, hw_output, output = (m.Func(n) for n in ("hw_input", "gx", "gy", "hw_output", "output"))
     hw_input[x, y] = inp[x, y]
@@ -104,17 +91,17 @@ def i16_gradients(m):
     hw_output[x, y] = m.abs(gx[x, y]) / 2 - m.min(gy[x, y], 0) + m.select(gx[x, y] > gy[x, y], -3, 5)
     output[x, y] = m.cast(m.Int(16), hw_output[x, y])
     output.bound(x, 0, 19).bound(y, 0, 11)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 19, 11).hw_accelerate(xi, xo)
         gx.compute_at(hw_output, xo)
         gy.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(21, 13, dtype=np.int16, lo=-3000, hi=3000)}, {"input": inp}
+    return output, {"input": image(21, 13, dtype=np.int16, lo=-3000, hi=3000)}, {"input": inp}
 
 
 def i32_serial_rdom(m):
     """A serial 5-tap reduction in 32-bit signed words, weighted by the RVar."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.Int(32), 2, "input")
     hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
     r = m.RDom([m.Range(0, 5)])
@@ -124,16 +111,16 @@ def i32_serial_rdom(m):
     hw_output[x, y] = acc[x, y] >> 1
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, 11).bound(y, 0, 7)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 11, 7).hw_accelerate(xi, xo)
         acc.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(15, 7, dtype=np.int32, lo=-100000, hi=100000)}, {"input": inp}
+    return output, {"input": image(15, 7, dtype=np.int32, lo=-100000, hi=100000)}, {"input": inp}
 
 
 def channel_conv_rdom(m):
     """Two output channels from four input channels over 2x2 taps: channels unrolled, the taps serial."""
-    x, y, k, xo, yo, xi, yi = _vars(m, "x y k xo yo xi yi")
+    x, y, k, xo, yo, xi, yi = vars_of(m, "x y k xo yo xi yi")
     c = m.Var("c")
     inp = m.ImageParam(m.UInt(8), 3, "input")
     hw_input, conv, hw_output, output, w = (m.Func(n) for n in ("hw_input", "conv", "hw_output", "output", "w"))
@@ -145,19 +132,19 @@ def channel_conv_rdom(m):
     hw_output[k, x, y] = conv[k, x, y] >> 2
     output[k, x, y] = m.cast(m.UInt(8), hw_output[k, x, y])
     output.bound(k, 0, 2).bound(x, 0, 9).bound(y, 0, 6)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 9, 6).reorder(k, xi, yi, xo, yo).hw_accelerate(xi, xo)
         hw_output.unroll(k)
         conv.compute_at(hw_output, xo).unroll(k)
         conv.update().reorder(k, r.x, r.y, r.z, x, y).unroll(k).unroll(r.x)
         hw_input.compute_root().stream_to_accelerator()
         hw_input.bound(c, 0, 4).unroll(c)
-    return output, {"input": _img(10, 7, c=4)}, {"input": inp}
+    return output, {"input": image(10, 7, c=4)}, {"input": inp}
 
 
 def mirror_image_5x5(m):
     """BoundaryConditions.mirror_image read inside the accelerator by an unrolled 5x5 window."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, bu, hw_output, output = (m.Func(n) for n in ("hw_input", "bu", "hw_output", "output"))
     win = m.RDom([m.Range(0, 5), m.Range(0, 5)])
@@ -168,16 +155,16 @@ def mirror_image_5x5(m):
     hw_output[x, y] = bu[x, y] / 45
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
     output.bound(x, 0, 23).bound(y, 0, 13)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 23, 13).hw_accelerate(xi, xo)
         bu.compute_at(hw_output, xo).update().unroll(win.x).unroll(win.y)
         hw_input.compute_root().stream_to_accelerator()
-    return output, {"input": _img(23, 13, seed=3)}, {"input": inp}
+    return output, {"input": image(23, 13, seed=3)}, {"input": inp}
 
 
 def prefix_sum_scan(m):
     """A scan along each row: s(r.x, y) = s(r.x - 1, y) + in(r.x, y)."""
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, s, hw_output, output = (m.Func(n) for n in ("hw_input", "s", "hw_output", "output"))
     r = m.RDom([m.Range(1, 15)])
@@ -187,17 +174,17 @@ def prefix_sum_scan(m):
     hw_output[x, y] = s[x, y] >> 3
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
     output.bound(x, 0, 16).bound(y, 0, 6)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 16, 6).hw_accelerate(xi, xo)
         s.compute_at(hw_output, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(16, 6, seed=16)}, {"input": inp}
+    return output, {"input": image(16, 6, seed=16)}, {"input": inp}
 
 
 def glb_lanes2_odd(m):
     """Seed 002's three levels over 30x17: 10x9 GLB tiles (the last ones shift inward) of 5x3 memory tiles, at
     2 pixels per cycle with RoundUp."""
-    x, y, xo, yo, xi, yi, xio, yio, xii, yii = _vars(m, "x y xo yo xi yi xio yio xii yii")
+    x, y, xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "x y xo yo xi yi xio yio xii yii")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, bu, blur, hw_output, output = (m.Func(n) for n in (
         "hw_input", "blur_unnormalized", "blur", "hw_output", "output"))
@@ -209,7 +196,7 @@ def glb_lanes2_odd(m):
     hw_output[x, y] = blur[x, y]
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
     output.bound(x, 0, 30).bound(y, 0, 17)
-    if _hw(m):
+    if on_hardware(m):
         rup = m.TailStrategy.RoundUp
         g = hw_output.in_()
         g.compute_root().tile(x, y, xo, yo, xi, yi, 10, 9).hw_accelerate(xi, xo)
@@ -221,12 +208,12 @@ def glb_lanes2_odd(m):
         hw_input.in_().in_().compute_at(hw_output, xio)
         hw_input.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
         hw_input.compute_root().accelerator_input()
-    return output, {"input": _img(36, 23, seed=7)}, {"input": inp}
+    return output, {"input": image(36, 23, seed=7)}, {"input": inp}
 
 
 
 def _runtime_sizes(m, flip: bool):
-    x, y, xo, yo, xi, yi = _vars(m, "x y xo yo xi yi")
+    x, y, xo, yo, xi, yi = vars_of(m, "x y xo yo xi yi")
     inp = m.ImageParam(m.UInt(8), 2, "input")
     hw_input, hw_output, output = m.Func("hw_input"), m.Func("hw_output"), m.Func("output")
     hw_input[x, y] = m.cast(m.UInt(16), inp[x, y])
@@ -237,10 +224,10 @@ def _runtime_sizes(m, flip: bool):
             m.cast(m.UInt(16), inp.width() - x)
     output[x, y] = m.cast(m.UInt(8), hw_output[x, y])
     output.bound(x, 0, 9).bound(y, 0, 5)
-    if _hw(m):
+    if on_hardware(m):
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 9, 5).hw_accelerate(xi, xo)
         hw_input.stream_to_accelerator()
-    return output, {"input": _img(9, 5, seed=11)}, {"input": inp}
+    return output, {"input": image(9, 5, seed=11)}, {"input": inp}
 
 
 def image_size_as_value(m):
