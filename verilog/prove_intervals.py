@@ -53,7 +53,7 @@ def leaf_intervals(term: z3.BitVecRef, iv: Interval) -> dict[int, Interval]:
 
 def within(iv: Interval, w: int, lo: int, hi: int) -> bool:
     """Whether every pattern of `iv` (w bits), read as signed when lo < 0, lies in [lo, hi]."""
-    a, b = _window(iv, w, lo < 0)
+    a, b = window(iv, w, lo < 0)
     return lo <= a and b <= hi
 
 
@@ -61,7 +61,7 @@ def _whole(w: int, signed: bool = False) -> Interval:
     return (-(1 << (w - 1)), (1 << (w - 1)) - 1) if signed else (0, (1 << w) - 1)
 
 
-def _window(iv: Interval, w: int, signed: bool) -> Interval:
+def window(iv: Interval, w: int, signed: bool) -> Interval:
     """The interval's patterns as numbers of one window, or the whole window."""
     lo, hi = iv
     if hi - lo >= 1 << w:
@@ -97,7 +97,7 @@ def _apply(t: z3.ExprRef, a: list[Interval]) -> Interval:
         # bits hi..lo of v mod 2**w are floor(v / 2**lo) mod 2**(hi - lo + 1), for any v: monotone in v
         return (a[0][0] >> t.params()[1], a[0][1] >> t.params()[1])
     if kind in (z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT):
-        return _window(a[0], t.arg(0).size(), kind == z3.Z3_OP_SIGN_EXT)
+        return window(a[0], t.arg(0).size(), kind == z3.Z3_OP_SIGN_EXT)
     if kind == z3.Z3_OP_CONCAT:
         return _concat(t.children(), a)
     return _unsigned(t, kind, w, a)
@@ -116,7 +116,7 @@ def _choice(t: z3.ExprRef, a: list[Interval], w: int) -> Interval:
     if kind in _LESS and {yes.get_id(), no.get_id()} == {c.get_id() for c in cond.children()} and \
             yes.get_id() != no.get_id():
         signed = kind in _SIGNED
-        p, q = _window(a[1], w, signed), _window(a[2], w, signed)
+        p, q = window(a[1], w, signed), window(a[2], w, signed)
         lesser = _LESS[kind] == (yes.get_id() == cond.arg(0).get_id())
         return (min(p[0], q[0]), min(p[1], q[1])) if lesser else (max(p[0], q[0]), max(p[1], q[1]))
     return (min(a[1][0], a[2][0]), max(a[1][1], a[2][1]))
@@ -128,9 +128,9 @@ def _concat(parts: list, a: list[Interval]) -> Interval:
     cur, width, top = a[-1], parts[-1].size(), _top(parts[-1])
     for c, x in zip(reversed(parts[:-1]), reversed(a[:-1])):
         if c.size() == 1 and _top(c) == top:
-            cur = _window(cur, width, True)
+            cur = window(cur, width, True)
         else:
-            low = _window(cur, width, False)
+            low = window(cur, width, False)
             cur, top = ((x[0] << width) + low[0], (x[1] << width) + low[1]), _top(c)
         width += c.size()
     return cur
@@ -147,14 +147,14 @@ def _top(t: z3.ExprRef) -> tuple[int, int]:
 
 def _unsigned(t: z3.ExprRef, kind: int, w: int, a: list[Interval]) -> Interval:
     """Operators on patterns read as unsigned numbers, with a constant operand."""
-    x = [_window(v, w, False) for v in a]
+    x = [window(v, w, False) for v in a]
     if kind == z3.Z3_OP_BAND and len(x) == 2:
         return (0, min(x[0][1], x[1][1]))
     if kind in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I) and x[1][0] > 0:
         return (x[0][0] // x[1][1], x[0][1] // x[1][0])
     if kind in (z3.Z3_OP_BLSHR, z3.Z3_OP_BASHR) and a[1][0] == a[1][1] and a[1][0] < w:
         signed = kind == z3.Z3_OP_BASHR
-        lo, hi = _window(a[0], w, signed)
+        lo, hi = window(a[0], w, signed)
         return (lo >> a[1][0], hi >> a[1][0])
     if kind == z3.Z3_OP_BSHL and a[1][0] == a[1][1] and 0 <= a[1][0] < w:
         return (a[0][0] << a[1][0], a[0][1] << a[1][0])

@@ -148,11 +148,28 @@ def _differences(a: z3.ExprRef, b: z3.ExprRef, out: dict, seen: set) -> None:
     seen.add((a.get_id(), b.get_id()))
     alike = (a.num_args() == b.num_args() > 0 and a.decl().kind() == b.decl().kind()
              and a.decl().params() == b.decl().params() and a.decl().kind() != z3.Z3_OP_UNINTERPRETED)
-    if alike:
+    if alike and z3.is_app_of(a, z3.Z3_OP_ITE) and _swapped(a, b):
+        # z3 writes `c ? x : 0` as `!c ? 0 : x` on one side and not the other: the branches meet crosswise, and
+        # the conditions are each other's negation (once one is replaced by the other's, `simplify` makes the
+        # choices one term)
+        _differences(a.arg(1), b.arg(2), out, seen)
+        _differences(a.arg(2), b.arg(1), out, seen)
+        if not a.arg(0).eq(b.arg(0)):
+            out.setdefault((a.arg(0).get_id(), -b.arg(0).get_id()), (a.arg(0), z3.Not(b.arg(0))))
+    elif alike:
         for x, y in zip(a.children(), b.children()):
             _differences(x, y, out, seen)
     elif z3.is_bv(a) and a.sort() == b.sort() and not z3.is_bv_value(a):
         out.setdefault((a.get_id(), b.get_id()), (a, b))
+
+
+def _swapped(a: z3.ExprRef, b: z3.ExprRef) -> bool:
+    """Whether two choices' branches agree crosswise rather than in order (a constant on each side decides)."""
+    def score(x, y):
+        return sum(p.eq(q) for p, q in x) + sum(z3.is_bv_value(p) and z3.is_bv_value(q) for p, q in y)
+    straight = [(a.arg(1), b.arg(1)), (a.arg(2), b.arg(2))]
+    crossed = [(a.arg(1), b.arg(2)), (a.arg(2), b.arg(1))]
+    return score(crossed, crossed) > score(straight, straight)
 
 
 def _arithmetic(t: z3.BitVecRef) -> bool:

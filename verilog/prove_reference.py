@@ -23,6 +23,7 @@ import z3
 from mainspring.frontend import ir
 from mainspring.hwlower.ir import Rom
 
+from .prove_intervals import bound, window
 from .prove_lemmas import Lemma, division_term, needs_lemma
 
 
@@ -135,7 +136,60 @@ class Reference:
             if d != 0 and needs_lemma(d):
                 self.lemmas.add(Lemma(a.size(), d, signed, op))
                 return division_term(a, d, signed, op)
+        return narrowed_division(op, a, b, signed)
+
+
+def narrowed_division(op: str, a, b, signed: bool) -> z3.BitVecRef:
+    """`euclidean(op, a, b, signed)`, as an unsigned division of fewer bits where interval arithmetic
+    (`prove_intervals`) keeps both operands within [0, 2**k) for k under their width: there the Euclidean and
+    the unsigned quotient and remainder agree, and they fit k bits. Compute JSON divides such values on narrow
+    PEs: contrast_stretch's int32 quotient of u16 values is a 16-bit udiv in the netlist, which z3 compared with
+    a 32-bit signed division bit by bit and found no answer in 30 s."""
+    w = a.size()
+    ends = [window(bound(t, {}), w, signed) for t in (a, b)]
+    k = max(1, *(hi.bit_length() for _, hi in ends))
+    if k >= w or min(lo for lo, _ in ends) < 0:
         return euclidean(op, a, b, signed)
+    a, b = z3.Extract(k - 1, 0, a), z3.Extract(k - 1, 0, b)
+    quotient = z3.ZeroExt(w - k, z3.UDiv(a, b) if op == "div" else z3.URem(a, b))
+    return z3.If(b == 0, z3.BitVecVal(0, w), quotient)  # the guard outside, as the netlist's mux has it
+
+
+_UNSIGNED_DIVISIONS = {z3.Z3_OP_BUDIV: "div", z3.Z3_OP_BUDIV_I: "div", z3.Z3_OP_BUREM: "mod", z3.Z3_OP_BUREM_I: "mod"}
+
+
+def narrowed_divisions(term: z3.BitVecRef) -> z3.BitVecRef:
+    """`term` (a netlist's) with each unsigned division or remainder whose operands interval arithmetic keeps
+    within k bits, under their width, written over k bits as `narrowed_division` writes the reference's: the same
+    function (SMT-LIB's x / 0, all ones, kept), so that both sides divide alike (bilateral_lut's u32 quotient of
+    a 17-bit sum by a 9-bit one)."""
+    found = [t for t in _post_order(term) if t.decl().kind() in _UNSIGNED_DIVISIONS]
+    pairs: list = []
+    memo: dict = {}
+    for t in found:
+        a, b = (z3.substitute(c, *pairs) if pairs else c for c in t.children())
+        w = a.size()
+        k = max(1, *(window(bound(c, {}, memo), w, False)[1].bit_length() for c in (a, b)))
+        if k < w:
+            op = _UNSIGNED_DIVISIONS[t.decl().kind()]
+            small = z3.ZeroExt(w - k, (z3.UDiv if op == "div" else z3.URem)(z3.Extract(k - 1, 0, a),
+                                                                               z3.Extract(k - 1, 0, b)))
+            exact = op == "mod" or window(bound(b, {}, memo), w, False)[0] > 0  # else x / 0 is all ones
+            pairs.append((t, small if exact else z3.If(b == 0, z3.BitVecVal(-1, w), small)))
+    return z3.substitute(term, *pairs) if pairs else term
+
+
+def _post_order(term: z3.ExprRef) -> list:
+    out, seen, stack = [], set(), [(term, False)]
+    while stack:
+        t, ready = stack.pop()
+        if ready:
+            out.append(t)
+        elif t.get_id() not in seen:
+            seen.add(t.get_id())
+            stack.append((t, True))
+            stack.extend((c, False) for c in t.children())
+    return out
 
 
 def euclidean(op: str, a, b, signed: bool) -> z3.BitVecRef:

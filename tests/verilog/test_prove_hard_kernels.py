@@ -19,7 +19,7 @@ from mainspring.verilog.kernel_sim import require_tools
 from mainspring.verilog.prove import prove_design, prove_kernel
 from mainspring.verilog.prove_cache import ProofCache
 from mainspring.verilog.prove_netlist import module_text
-from mainspring.verilog.prove_reference import Reference
+from mainspring.verilog.prove_reference import Reference, _post_order, euclidean, narrowed_division, narrowed_divisions
 
 
 @pytest.mark.parametrize("t", [UInt(8), UInt(16), UInt(32), Int(8), Int(16), Int(32)], ids=str)
@@ -86,3 +86,36 @@ def test_an_output_range_bounded_by_its_last_registers_is_proved_quickly(tmp_pat
     mag = [p for p in proofs if "mag" in p.module]
     assert len(mag) == 1 and "out in [0, 2040]" in module_text(design.verilog, mag[0].module), proofs
     assert mag[0].status == "proved" and mag[0].seconds < 10, mag[0]
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
+@pytest.mark.parametrize("op", ["div", "mod"])
+def test_a_division_of_narrow_values_is_written_narrow_and_is_the_same_function(op, signed):
+    """16-bit operands of 8 significant bits divide as 8-bit unsigned values (x / 0 == x % 0 == 0 kept); an
+    operand that may be negative (or, unsigned, take 16 bits) keeps the division of the whole width."""
+    x, y = z3.BitVec("x", 8), z3.BitVec("y", 8)
+    for a, b, narrow in ((z3.ZeroExt(8, x), z3.ZeroExt(8, y), True), (z3.SignExt(8, x), z3.ZeroExt(8, y), False)):
+        got = narrowed_division(op, a, b, signed)
+        sizes = {t.size() for t in _divisions(got)}
+        assert sizes == ({8} if narrow else {16}), sizes
+        solver = z3.SolverFor("QF_BV")
+        solver.add(got != euclidean(op, a, b, signed))
+        assert solver.check() == z3.unsat
+
+
+def test_a_netlists_division_of_narrow_values_is_written_narrow_and_is_the_same_function():
+    """SMT-LIB's x / 0 (all ones) is kept where the divisor may be 0, and needs no case where it may not."""
+    x, y = z3.BitVec("x", 8), z3.BitVec("y", 8)
+    a, b, nonzero = z3.ZeroExt(8, x), z3.ZeroExt(8, y), z3.ZeroExt(8, y) + 1
+    for term in (z3.UDiv(a, b), z3.URem(a, b), z3.UDiv(a, nonzero), z3.UDiv(z3.UDiv(a, nonzero), b) + a):
+        got = narrowed_divisions(term)
+        assert all(t.size() < 16 for t in _divisions(got)), got
+        solver = z3.SolverFor("QF_BV")
+        solver.add(got != term)
+        assert solver.check() == z3.unsat
+
+
+def _divisions(term):
+    kinds = (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I, z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I, z3.Z3_OP_BSDIV, z3.Z3_OP_BSREM,
+             z3.Z3_OP_BSDIV_I, z3.Z3_OP_BSREM_I)
+    return [t for t in _post_order(term) if t.decl().kind() in kinds]

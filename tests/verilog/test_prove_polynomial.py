@@ -94,3 +94,23 @@ def test_sweeping_replaces_only_subterms_proved_equal():
     assert got.eq(table_b * y)
     [kept] = swept([], [table_a * y], [wrong * y], proves)
     assert kept.eq(table_a * y)
+
+
+def test_choices_whose_branches_meet_crosswise_are_swept_crosswise():
+    """`c ? x : 0` on one side, `!c ? 0 : x` (spelt `c' ? 0 : x'`) on the other: the branches are compared
+    crosswise and the conditions as each other's negation, so the sides meet as one term."""
+    x = z3.BitVec("x", 8)
+    y = _wide(taps[0])
+    table_a = z3.If(x == 0, z3.BitVecVal(1, W), z3.BitVecVal(2, W))
+    table_b = z3.ZeroExt(8, z3.If(x != 0, z3.BitVecVal(2, 8), z3.BitVecVal(1, 8)))
+    ours = z3.If(z3.Or(z3.Extract(0, 0, y) == 1, z3.Extract(7, 1, y) != 0), table_a * y, z3.BitVecVal(0, W))
+    theirs = z3.If(y == 0, z3.BitVecVal(0, W), table_b * y)
+
+    def proves(goal):
+        s = z3.SolverFor("QF_BV")
+        s.add(*goal)
+        return s.check() == z3.unsat
+
+    [got] = swept([], [ours], [theirs], proves)
+    assert z3.simplify(got).eq(z3.simplify(theirs))
+    assert _same_function(got, ours)
