@@ -11,20 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import ir
-from .declarative import DeclarativeSchedule, refuse_declarative
-from .errors import HalideError, ScheduleError, SourceLoc, did_you_mean, user_location
+from .declarative import DeclarativeSchedule
+from .errors import HalideError, SourceLoc, user_location
 from .expr import Expr, ExprLike, arith, cast_ir, to_ir
 from .host_directives import FuncHostDirectives, HostDirectives
-from .schedule import (
-    Dim,
-    LoopLevel,
-    MemoryType,
-    Placement,
-    StageSchedule,
-    _require_const_int,
-)
+from .placement import FuncPlacement
+from .schedule import Dim, Placement, StageSchedule
 from .types import Type
-from .vars import Implicit, Var, var_name
+from .vars import Implicit, Var
 
 if TYPE_CHECKING:  # params imports this module lazily; the type is for annotations only
     from .params import Parameter
@@ -228,7 +222,7 @@ class Stage(HostDirectives):
         return f"{self._func._fn.name}.s{self._index}"
 
 
-class Func(FuncHostDirectives, DeclarativeSchedule):
+class Func(FuncHostDirectives, DeclarativeSchedule, FuncPlacement):
     """A function of the algorithm: `f = hl.Func("f"); f[x, y] = ...`."""
 
     def __init__(self, *args):
@@ -371,172 +365,13 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
                 + (no_update_hint(self._fn) if n == 0 else f"; use update(0) .. update({n - 1})"))
         return Stage(self, i + 1)
 
-    # ---- placement (order-independent) ----
-    def compute_root(self):
-        self._fn.placement.compute = LoopLevel.root(user_location())
-        return self
-
-    def store_root(self):
-        self._fn.placement.store = LoopLevel.root(user_location())
-        return self
-
-    def compute_inline(self):
-        self._fn.placement.compute = LoopLevel.inlined()
-        return self
-
-    def fifo_depth(self, func, depth):
-        """Halide-to-Hardware's hint for the FIFO between this Func and `func` (`gray.fifo_depth(hw_output,
-        tilesize * 9)`). Accepted and not needed: the static schedule sizes every buffer exactly."""
-        self._require_defined("fifo_depth")
-        if not isinstance(func, Func):
-            raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': fifo_depth(func, depth) takes the "
-                                f"consumer Func first, got {type(func).__name__}")
-        _require_const_int(depth, "fifo_depth depth")
-        return self
-
+    # ---- debugging ----
     def print_loop_nest(self):
         """Print the loops the schedule makes, producers first (Halide's Func.print_loop_nest)."""
         from .loop_nest import loop_nest
 
         self._require_defined("print_loop_nest")
         print(loop_nest(self), end="")
-
-    # Parameter names are Halide's (its Python bindings take them as keywords: `bound(var=x, min=0, extent=8)`).
-    def compute_at(self, f, var=None):
-        self._fn.placement.compute = _loop_level(f, var, "compute_at", user_location(), self._fn.name)
-        return self
-
-    def store_at(self, f, var=None):
-        self._fn.placement.store = _loop_level(f, var, "store_at", user_location(), self._fn.name)
-        return self
-
-    def bound(self, var, min, extent):  # noqa: A002 - Halide's names
-        return self._bound(var, min, extent, "bound")
-
-    def set_estimate(self, var, min, extent):  # noqa: A002 - Halide's names
-        """The size the Func is expected to be computed at (for the autoscheduler; not a bound)."""
-        self._require_defined("set_estimate")
-        name = var_name(var, "set_estimate")
-        if name not in self._fn.args:
-            raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': set_estimate({name}, ...): "
-                                f"'{self._fn.name}' has no variable {name} (its variables are "
-                                f"{', '.join(self._fn.args)})")
-        lo, ext = _require_const_int(min, "set_estimate min"), _require_const_int(extent, "set_estimate extent")
-        self._fn.placement.estimates = {**(self._fn.placement.estimates or {}), name: (lo, ext)}
-        return self
-
-    def set_estimates(self, estimates):
-        """One (min, extent) per variable, in order: `output.set_estimates([(0, 1920), (0, 1080)])`."""
-        self._require_defined("set_estimates")
-        if len(estimates) != len(self._fn.args):
-            raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': set_estimates takes one (min, extent) "
-                                f"per variable ({', '.join(self._fn.args)}), got {len(estimates)}")
-        for v, (lo, ext) in zip(self._fn.args, estimates):
-            self.set_estimate(v, lo, ext)
-        return self
-
-    def bound_extent(self, var, extent):
-        return self._bound(var, None, extent, "bound_extent")
-
-    def align_bounds(self, var, modulus, remainder=0):
-        """Compute a region whose min is remainder modulo `modulus` and whose extent is a multiple of it (the
-        region grows; bounds inference applies it)."""
-        return self._align(var, modulus, remainder, "align_bounds")
-
-    def align_extent(self, var, modulus):
-        """Compute a region whose extent is a multiple of `modulus`, from the same min."""
-        return self._align(var, modulus, None, "align_extent")
-
-    def _align(self, v, modulus, remainder, call):
-        loc = user_location()
-        self._require_defined(call)
-        name = var_name(v, call)
-        if name not in self._fn.args:
-            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ...): '{self._fn.name}' has no "
-                                f"variable {name} (its variables are {', '.join(self._fn.args)})")
-        m = _require_const_int(modulus, f"{call}({name}) modulus")
-        if m < 1:
-            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, {m}): the modulus must be positive")
-        r = None if remainder is None else _require_const_int(remainder, f"{call}({name}) remainder") % m
-        self._fn.placement.aligns[name] = (m, r)
-        return self
-
-    def _bound(self, v, lo, extent, call):
-        loc = user_location()
-        self._require_defined(call)
-        name = var_name(v, call)
-        if name not in self._fn.args:
-            raise ScheduleError(
-                f"{loc}: Func '{self._fn.name}': {call}({name}, ...): can't bound variable {name} because it is not "
-                f"one of its dimensions ({', '.join(self._fn.args)}){did_you_mean(name, self._fn.args)}"
-            )
-        lo_v = None if lo is None else _require_const_int(lo, f"Func '{self._fn.name}': {call}({name}) min")
-        ext_v = _require_const_int(extent, f"Func '{self._fn.name}': {call}({name}) extent")
-        if ext_v < 1:
-            raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ..., {ext_v}): "
-                                "the extent must be positive")
-        self._fn.placement.bounds[name] = (lo_v, ext_v, loc)
-        return self
-
-    def reorder_storage(self, *vars_):
-        loc = user_location()
-        names = [var_name(v, "reorder_storage") for v in vars_]
-        self._require_defined("reorder_storage")
-        if sorted(names) != sorted(self._fn.args):
-            raise ScheduleError(
-                f"{loc}: Func '{self._fn.name}': reorder_storage({', '.join(names)}) must list each of its "
-                f"dimensions ({', '.join(self._fn.args)}) once"
-            )
-        self._fn.placement.storage_order = tuple(names)
-        return self
-
-    def store_in(self, memory_type: MemoryType):
-        if not isinstance(memory_type, MemoryType):
-            raise HalideError(f"{user_location()}: Func '{self._fn.name}': store_in takes an hl.MemoryType, got "
-                              f"{memory_type!r}; e.g. {self._fn.name}.store_in(hl.MemoryType.ROM)")
-        self._fn.placement.memory_type = (memory_type, user_location())
-        return self
-
-    # ---- hardware boundaries (seed 002) ----
-    def hw_accelerate(self, compute_var, store_var):
-        loc = user_location()
-        self._fn.placement.hw_accelerate = (
-            var_name(compute_var, "hw_accelerate"), var_name(store_var, "hw_accelerate"), loc)
-        return self
-
-    def accelerate(self, inputs, compute_var, store_var, taps=None):
-        """The CoreIR branch's spelling (Halide-HLS): hw_accelerate(compute_var, store_var), with each Func of
-        `inputs` streamed in (stream_to_accelerator); `taps` (constant inputs) are not supported."""
-        if taps:
-            raise ScheduleError(f"{user_location()}: {self._fn.name}.accelerate(..., taps): taps (constant inputs "
-                                "of Halide-HLS) are not supported; compute them as constant Funcs (tables)")
-        for f in inputs:
-            if not isinstance(f, Func):
-                raise ScheduleError(
-                    f"{user_location()}: {self._fn.name}.accelerate(inputs, ...): the inputs are the Funcs the "
-                    f"accelerator streams in (e.g. a copy hw_input(x, y) = input(x, y)), not {type(f).__name__}")
-            f.stream_to_accelerator()
-        return self.hw_accelerate(compute_var, store_var)
-
-    def linebuffer(self):
-        """Halide-HLS's line buffer: this Func is computed at the accelerator's store loop (compute_at there),
-        unless the schedule computes it somewhere else."""
-        self._fn.placement.linebuffer = user_location()
-        return self
-
-    def stream_to_accelerator(self, levels=None, loop_levels=None):
-        if levels is not None or loop_levels is not None:  # the reference system's streams over named levels
-            raise refuse_declarative(self._fn.name, "stream_to_accelerator(levels, loop_levels)")
-        self._fn.placement.accelerator_input = user_location()
-        return self
-
-    def accelerator_input(self):
-        self._fn.placement.accelerator_input = user_location()
-        return self
-
-    def accelerator_output(self):
-        self._fn.placement.accelerator_output = user_location()
-        return self
 
     # ---- evaluation ----
     def realize(self, sizes, target=None):
@@ -566,16 +401,6 @@ class Func(FuncHostDirectives, DeclarativeSchedule):
         from .wrappers import make_wrapper
 
         return make_wrapper(self, f if fs is None else fs)
-
-
-def _loop_level(f, v, call: str, loc: SourceLoc, owner: str) -> LoopLevel:
-    if isinstance(f, LoopLevel) and v is None:  # compute_at(hl.LoopLevel(consumer, xo)), as in Halide
-        return LoopLevel(f.kind, f.func, f.var, loc)
-    if not isinstance(f, Func) or v is None:
-        raise HalideError(f"{loc}: Func '{owner}': {call} takes a Func and one of its loop variables, got "
-                          f"{type(f).__name__} first, e.g. {owner}.{call}(consumer, xo)")
-    name = var_name(v, call)
-    return LoopLevel("at", f._fn, name, loc)
 
 
 def handle_of(fn: Function) -> Func:

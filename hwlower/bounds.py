@@ -11,6 +11,7 @@ from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 
 from .inline import inlined_definitions
+from .ram_copies import ram_source
 from .shift_tails import shifted_funcs
 from .state import Lowering
 from .steps import box_multiples, phase_periods
@@ -83,13 +84,8 @@ def _refuse_param_coordinate(pipe: Pipeline, consumer: str, loc: object, node: i
     args = [ir.to_string(a) for a in node.args]
     fixed = list(args)
     fixed[i] = f"hl.clamp({args[i]}, {lo}, {hi})"
-    name = node.callee.name
-    defs = getattr(node.callee, "definitions", None) or [None]
-    copied = getattr(defs[0], "value", None)  # a copy lowering made (hwlower/ram_copies.py) names its source
-    if len(defs) == 1 and isinstance(copied, ir.Call) and isinstance(copied.callee, Function) and \
-            all(isinstance(a, ir.Var) for a in copied.args) and copied.args and \
-            name.startswith(f"{pipe.name(copied.callee)}_ram"):
-        name = copied.callee.name
+    source = ram_source(pipe, node.callee)  # a copy lowering made (hwlower/ram_copies.py) names its source
+    name = node.callee.name if source is None else source.name
     raise ScheduleError(
         f"{loc}: Func '{consumer}' reads '{name}' at ({', '.join(args)}): coordinate {i} depends on '{param}', "
         f"known only when the pipeline runs, so '{name}' would span every int32 coordinate; the accelerator's "

@@ -70,6 +70,7 @@ class Buffer:
     # of every element before its first update (one constant, or each element's, x fastest). None for every
     # other buffer.
     init: RamInit | None = None
+    copy_of: str | None = None  # a RAM copy hwlower/ram_copies.py made: the user's Func it holds (for messages)
 
 
 RamInit = int | tuple[int, ...]  # a RAM's initial value: one constant, or each element's (x fastest)

@@ -29,6 +29,7 @@ from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_la
 from .loops import StageLoop, StageLoops, lanes_innermost, replay
 from .output_copy import copies_out, copy_from
 from .program import Tile
+from .ram_copies import ram_source
 from .region import Region
 from .rvar_names import hardware_name, unnamed_rdoms
 from .rvar_tails import guard_reduction_tail
@@ -54,7 +55,9 @@ def build_ops(s: Lowering) -> Lowering:
     made = {id(f): input_together(f, tile.boxes[pipe.name(f)]) for f in region.inputs}
     for f in region.buffered:
         fname = pipe.name(f)
-        buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f))))
+        source = ram_source(pipe, f)
+        buffers.append(Buffer(fname, f.type, _box_tuple(tile.boxes[fname]), s.rams.get(id(f)),
+                              None if source is None else source.name))
         if f is region.output and s.glb is not None and len(s.glb.mem_tiles) > 1:
             _check_memory_tile_splits(f, _tile_wide(f, s.defs(f)[0].schedule, region, tile.output_box),
                                       tile.output_box)

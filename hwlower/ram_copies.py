@@ -52,6 +52,17 @@ def copy_tables_to_rams(s: Lowering) -> Lowering:
     return replace(s, pipe=pipe, region=find_region(pipe))
 
 
+def ram_source(pipe: Pipeline, f: Function) -> Function | None:
+    """The user's Func whose copy f is (`cdf` for `cdf_ram`), which messages name; None for any other Func."""
+    defs = getattr(f, "definitions", None) or [None]
+    copied = getattr(defs[0], "value", None)
+    if len(defs) == 1 and isinstance(copied, ir.Call) and isinstance(copied.callee, Function) and \
+            all(isinstance(a, ir.Var) for a in copied.args) and copied.args and \
+            f.name.startswith(f"{pipe.name(copied.callee)}_ram"):
+        return copied.callee
+    return None
+
+
 def _computed(args: tuple[ir.Expr, ...]) -> bool:
     return any(isinstance(n, ir.Call) for a in args for n in ir.walk(a))
 

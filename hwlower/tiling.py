@@ -16,12 +16,15 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box, SharedBounds, func_value_bounds, infer_boxes
 from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, Split, StageSchedule, TailStrategy
 
+from .affine import affine_of
+from .ir import Affine
 from .placement import accelerate_call
 from .program import Tile
 from .shift_tails import shifted_funcs
@@ -323,7 +326,72 @@ def check_same_shape(f: Function, tiles: Sequence[Tile], names: Sequence[str],
                     else None
                 if why is not None:
                     raise ScheduleError(differ + why)
+                if not any(d > 1 for d in steps or ()):
+                    raise ScheduleError(differ + _unstepped_hint(f, tiles, name, what))
                 raise ScheduleError(differ + _divided_hint(f, steps))
+
+
+def _unstepped_hint(f: Function, tiles: Sequence[Tile], name: str, what: str) -> str:
+    """The end of the message where no index is divided by a constant: the reads of `name` whose index is not
+    affine (x * x: a box that grows from tile to tile), which memories cannot address anyway; else the fix of one
+    tile along the dimensions the tiles move."""
+    reads = _irregular_reads(f, name)
+    if reads:
+        return (f"; {'; '.join(reads)}: an index that is not affine in the coordinates, so its footprint changes "
+                "size from tile to tile, and memories need affine addresses (a coordinate times a constant plus a "
+                "constant). Read at such an index on the host side, in the Func streamed to the accelerator (which "
+                "may read its image anywhere)")
+    moved = sorted({i for t in tiles[1:] for i, ((lo, _), (lo0, _)) in enumerate(zip(t.output_box,
+                                                                                     tiles[0].output_box))
+                    if lo != lo0})
+    dims = ", ".join(f.args[i] for i in moved)
+    whole = ", ".join(f"{max(u.output_box[i][1] for u in tiles) - min(u.output_box[i][0] for u in tiles) + 1} "
+                      f"along {f.args[i]}" for i in moved)
+    return (f"; {name}'s footprint changes size from tile to tile along {dims}. Use one {what} tile along {dims} (a "
+            f"tile size of {whole}, the whole {'output' if what == 'host' else 'GLB tile'})")
+
+
+def _irregular_reads(f: Function, name: str) -> list[str]:
+    """The reads of the Func or image `name` in f and the Funcs it reads whose index is not affine, as
+    "reader reads name(index, ...)", in the order a walk from f meets them."""
+    out: list[str] = []
+    seen: set[int] = set()
+    todo = [f]
+    while todo:
+        g = todo.pop(0)
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        for d in g.definitions:
+            for node in (n for e in (*d.args, d.value) for n in ir.walk(e)):
+                if not isinstance(node, ir.Call):
+                    continue
+                if isinstance(node.callee, Function):
+                    todo.append(node.callee)
+                if getattr(node.callee, "name", None) == name and any(_irregular(a) for a in node.args):
+                    text = f"{g.name} reads {name}({', '.join(_index(a) for a in node.args)})"
+                    out += [] if text in out else [text]
+    return out
+
+
+def _index(e: ir.Expr) -> str:
+    """An index as the user writes it: without the parentheses around a whole binary operation."""
+    text, depth = ir.to_string(e), 0
+    for i, c in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth == 0:
+            return text[1:-1] if i == len(text) - 1 and text.startswith("(") else text
+    return text
+
+
+def _irregular(e: ir.Expr) -> bool:
+    """Whether an index is neither affine in its variables nor holds a division or modulo by a constant
+    (which the step messages explain)."""
+    nodes = list(ir.walk(e))
+    if any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in nodes):
+        return False
+    env = {n.name: Affine.make({n.name: 1}, 0) for n in nodes if isinstance(n, (ir.Var, ir.RVar))}
+    return affine_of(e, env) is None
 
 
 def _divided_hint(f: Function, steps: Sequence[int] | None) -> str:

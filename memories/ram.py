@@ -75,6 +75,12 @@ def map_ram(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: 
             f"streamed out through {len(reads)} lanes per cycle, and a memory tile serves "
             f"{target.mem_tile_read_ports} reads per cycle; unroll its pure definition by at most "
             f"{target.mem_tile_read_ports}", reads[-1].op)
+    if len(reads) > target.mem_tile_read_ports and buf.copy_of is not None:
+        raise MemoryMappingError(
+            f"'{buf.copy_of}' is read at computed coordinates from a RAM (its copy '{name}': a scan cannot be one) "
+            f"read through {len(reads)} ports after its updates, and a memory tile has "
+            f"{target.mem_tile_read_ports}; read '{buf.copy_of}' at fewer places per cycle (fewer lanes or taps in "
+            "the Funcs that read it)", reads[-1].op)
     if len(reads) > target.mem_tile_read_ports:
         raise MemoryMappingError(
             f"buffer '{name}' is a RAM (updated at computed coordinates) read through {len(reads)} ports after its "

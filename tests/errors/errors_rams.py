@@ -338,9 +338,9 @@ def _lookup_lanes(lanes: int):
 
 
 @case("memories", "A RAM read at pixel values by more lanes than a memory tile has read ports", (
-    "{ram_lookup_lanes}: Func 'out': buffer 'cdf_ram' is a RAM (updated at computed coordinates) read through 3 ports "
-    "after its updates, and a memory tile has 2; read it at fewer places per cycle (fewer lanes or taps in the "
-    "Funcs that read it), or copy it into a Func that the others read"), func="out",
+    "{ram_lookup_lanes}: Func 'out': 'cdf' is read at computed coordinates from a RAM (its copy 'cdf_ram': a scan "
+    "cannot be one) read through 3 ports after its updates, and a memory tile has 2; read 'cdf' at fewer places "
+    "per cycle (fewer lanes or taps in the Funcs that read it)"), func="out",
     note="Halide has no read ports: each lane of `out` reads the cdf; copies of a RAM, one per 2 lanes, are not "
     "made (the lanes of one op read one buffer), so the fix is 2 lanes (the autoscheduler takes at most 2)")
 def ram_looked_up_by_three_lanes():

@@ -189,8 +189,9 @@ def test_a_hand_scheduled_ram_lookup_at_three_lanes_with_a_tail_names_the_read_p
     funcs["cdf"].compute_at(out, xo)
     images["a"].in_().compute_root().stream_to_accelerator()
     images["b"].in_().compute_root().stream_to_accelerator().unroll(hl.Var("_0"), 3)
-    with pytest.raises(hl.HalideError, match=r"buffer 'cdf_ram' is a RAM \(updated at computed coordinates\) read "
-                       r"through 3 ports after its updates, and a memory tile has 2"):
+    with pytest.raises(hl.HalideError, match=r"'cdf' is read at computed coordinates from a RAM \(its copy "
+                       r"'cdf_ram': a scan cannot be one\) read through 3 ports after its updates, and a memory tile "
+                       r"has 2"):
         hl.compile(out, name="rom_lanes_ram3", prove=False)
 
 
