@@ -10,8 +10,10 @@ c)`, one read for every lane) or reads v of a producer that unrolls it too (`pw_
 `pw_conv_reduction(k, x, y)`); constant tables read at v become each lane's constants, and so does a stream not
 read at the pixel (weights `w(r.x, r.y, c, k)` of a convolution to planes k, held whole in registers: each lane
 reads its own; serial, the output ran plane after plane and held the input whole, 167 cycles and 1,067 words at
-11x5 for 119 and 115). Planes are unrolled, from the first, only while the Func still fires more often than the
-streams transfer (a planar image read at 2 to 4 planes together is one transfer a pixel): each costs PEs.
+11x5 for 119 and 115); so does a planar image read at v itself (a depthwise convolution's `in(x + r.x, y + r.y,
+c)`), streamed channels first, a plane for each lane (`_own_planes`: 335 cycles at 13x5 for 125). Planes are
+unrolled, from the first, only while the Func still fires more often than the streams transfer (a planar image
+read at 2 to 4 planes together is one transfer a pixel): each costs PEs.
 
 A reduction's RVar that reads a plane its producer computes one value per firing, after the producer's y (its
 loop outside the rows: a sweep of the frame per value, `pw_conv_reduction += pw_conv(k, x, y, r)` over c, which
@@ -55,9 +57,10 @@ def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> N
     the pipeline's order (producers first). `x_dim`: id(f) -> f's argument along x (one lane's lane plan);
     `bounds`: scalars for bounds inference."""
     boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], bounds, output_bounds=False)
-    transfers = max((_stream_transfers(pipe, plan, s, boxes[pipe.name(s)], x_dim.get(id(s), 0))
+    # id(f) -> the dimensions f computes in one firing, or a stream carries in one transfer
+    made: dict[int, set[int]] = {id(s): {2} for s in plan.streams if _own_planes(pipe, plan, s, boxes, x_dim)}
+    transfers = max((_stream_transfers(pipe, plan, s, boxes[pipe.name(s)], x_dim.get(id(s), 0), made)
                      for s in plan.streams), default=0)
-    made: dict[int, set[int]] = {}  # id(f) -> the dimensions f computes in one firing
     buffered = {id(f) for f in plan.buffered}
     for f in pipe.order:
         if id(f) not in buffered and f is not plan.accelerated:
@@ -78,12 +81,13 @@ def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> N
                 firings = -(-firings // extent)
 
 
-def _stream_transfers(pipe: Pipeline, plan: _Plan, s: Function, box: list, xd: int) -> int:
+def _stream_transfers(pipe: Pipeline, plan: _Plan, s: Function, box: list, xd: int, made: dict[int, set[int]]) \
+        -> int:
     """A stream's transfers: its pixels, a pixel's channels (the dimensions before x) in one transfer, as are the
     planes of a planar image that a firing reads together (streamed channels first: 91 transfers of 13x7x2)."""
     from .autoschedule import _planes_read_together  # autoschedule.py builds on this module
 
-    if xd == 0 and _planes_read_together(pipe, plan, s):
+    if xd == 0 and (_planes_read_together(pipe, plan, s) or id(s) in made):
         return math.prod(hi - lo + 1 for lo, hi in box[:2])
     return math.prod(hi - lo + 1 for lo, hi in box[xd:])
 
@@ -140,6 +144,22 @@ def _at_pixel(f: Function, n: ir.Call, x_dim: dict[int, int]) -> bool:
     xd = x_dim.get(id(f), 0)
     pixel = set(f.args[xd:xd + 2])
     return any(isinstance(m, ir.Var) and m.name in pixel for a in n.args for m in ir.walk(a))
+
+
+def _own_planes(pipe: Pipeline, plan: _Plan, s: Function, boxes: dict, x_dim: dict[int, int]) -> bool:
+    """Whether planar stream s (x, y, c) of 2 to MAX_PLANE planes is read inside only at constant planes or at its
+    reader's own Var (a depthwise convolution's `in(x + r.x, y + r.y, c)`): streamed channels first, its planes
+    arrive together, one for each lane of that Var. Not where a Func computes a pixel's channels (a dimension
+    before x, its values cycles apart: mobile's `pw_conv(k, x, y, c)`), whose pixels would take the planes slower
+    than they arrive, the stream held whole (mobile at 16x8: 1,962 words for 440)."""
+    box = boxes[pipe.name(s)]
+    if len(box) != 3 or x_dim.get(id(s), 0) or not 1 < box[2][1] - box[2][0] + 1 <= MAX_PLANE or any(
+            x_dim.get(id(g), 0) for g in plan.region):
+        return False
+    reads = [(g, n) for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
+             if isinstance(n, ir.Call) and n.callee is s]
+    return bool(reads) and all(isinstance(n.args[2], ir.Const) or (
+        isinstance(n.args[2], ir.Var) and n.args[2].name in g.args) for g, n in reads)
 
 
 def _serial_over_serial_planes(pipe: Pipeline, plan: _Plan, f: Function, boxes: dict, x_dim: dict[int, int],
