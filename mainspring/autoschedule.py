@@ -555,6 +555,8 @@ def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
                     planes.add(int(c.value))
                 elif isinstance(c, ir.RVar) and c.name in ranges:
                     planes |= set(ranges[c.name])
+                elif isinstance(c, ir.Var) and c.name in plan.planes.get(id(g), []):
+                    planes |= set(range(2))  # at its reader's own planes, unrolled (autoschedule_planes.py)
                 else:
                     return False
     return 1 < len(planes) <= 4

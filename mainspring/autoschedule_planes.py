@@ -7,8 +7,13 @@ stream transfers (the ideal at one pixel per cycle). Its plane v is then unrolle
 copy of its kernel), as the reference system's hand schedule does (`pw_conv.update().unroll(k)`), when the lanes
 read nothing new: every read of a Func computed inside, or of a stream, either does not move with v (`dw_conv(x, y,
 c)`, one read for every lane) or reads v of a producer that unrolls it too (`pw_conv(k, x, y, r)` in
-`pw_conv_reduction(k, x, y)`); constant tables read at v become each lane's constants. Planes are unrolled, from
-the first, only while the Func still fires more often than the streams transfer: each costs PEs.
+`pw_conv_reduction(k, x, y)`); constant tables read at v become each lane's constants, and so does a stream not
+read at the pixel (weights `w(r.x, r.y, c, k)` of a convolution to planes k, held whole in registers: each lane
+reads its own; serial, the output ran plane after plane and held the input whole, 167 cycles and 1,067 words at
+11x5 for 119 and 115); so does a planar image read at v itself (a depthwise convolution's `in(x + r.x, y + r.y,
+c)`), streamed channels first, a plane for each lane (`_own_planes`: 335 cycles at 13x5 for 125). Planes are
+unrolled, from the first, only while the Func still fires more often than the streams transfer (a planar image
+read at 2 to 4 planes together is one transfer a pixel): each costs PEs.
 
 A reduction's RVar that reads a plane its producer computes one value per firing, after the producer's y (its
 loop outside the rows: a sweep of the frame per value, `pw_conv_reduction += pw_conv(k, x, y, r)` over c, which
@@ -52,8 +57,10 @@ def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> N
     the pipeline's order (producers first). `x_dim`: id(f) -> f's argument along x (one lane's lane plan);
     `bounds`: scalars for bounds inference."""
     boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], bounds, output_bounds=False)
-    transfers = max((_transfers(boxes[pipe.name(s)], x_dim.get(id(s), 0)) for s in plan.streams), default=0)
-    made: dict[int, set[int]] = {}  # id(f) -> the dimensions f computes in one firing
+    # id(f) -> the dimensions f computes in one firing, or a stream carries in one transfer
+    made: dict[int, set[int]] = {id(s): {2} for s in plan.streams if _own_planes(pipe, plan, s, boxes, x_dim)}
+    transfers = max((_stream_transfers(pipe, plan, s, boxes[pipe.name(s)], x_dim.get(id(s), 0), made)
+                     for s in plan.streams), default=0)
     buffered = {id(f) for f in plan.buffered}
     for f in pipe.order:
         if id(f) not in buffered and f is not plan.accelerated:
@@ -68,14 +75,20 @@ def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> N
             extent = box[j][1] - box[j][0] + 1
             if firings is None or firings <= transfers or j in (xd, xd + 1) or not 1 < extent <= MAX_PLANE:
                 continue
-            if v not in _unrolled(plan, f) and _lanes_read_nothing_new(pipe, plan, f, v, made):
+            if v not in _unrolled(plan, f) and _lanes_read_nothing_new(pipe, plan, f, v, made, x_dim):
                 plan.planes.setdefault(id(f), []).append(v)
                 made.setdefault(id(f), set()).add(j)
                 firings = -(-firings // extent)
 
 
-def _transfers(box: list, xd: int) -> int:
-    """A stream's transfers: its pixels, a pixel's channels (the dimensions before x) in one transfer."""
+def _stream_transfers(pipe: Pipeline, plan: _Plan, s: Function, box: list, xd: int, made: dict[int, set[int]]) \
+        -> int:
+    """A stream's transfers: its pixels, a pixel's channels (the dimensions before x) in one transfer, as are the
+    planes of a planar image that a firing reads together (streamed channels first: 91 transfers of 13x7x2)."""
+    from .autoschedule import _planes_read_together  # autoschedule.py builds on this module
+
+    if xd == 0 and (_planes_read_together(pipe, plan, s) or id(s) in made):
+        return math.prod(hi - lo + 1 for lo, hi in box[:2])
     return math.prod(hi - lo + 1 for lo, hi in box[xd:])
 
 
@@ -103,10 +116,12 @@ def _inside(plan: _Plan) -> set[int]:
     return {id(g) for g in plan.region} | {id(s) for s in plan.streams}
 
 
-def _lanes_read_nothing_new(pipe: Pipeline, plan: _Plan, f: Function, v: str, made: dict[int, set[int]]) -> bool:
-    """Whether every read by f of a Func computed inside or a stream either does not move with v or reads v of a
-    producer that computes that dimension in one firing; and every update writes at v itself."""
+def _lanes_read_nothing_new(pipe: Pipeline, plan: _Plan, f: Function, v: str, made: dict[int, set[int]],
+                            x_dim: dict[int, int]) -> bool:
+    """Whether every read by f of a Func computed inside or of a stream read at f's pixel either does not move with
+    v or reads v of a producer that computes that dimension in one firing; and every update writes at v itself."""
     inside = _inside(plan)
+    streams = {id(s) for s in plan.streams}
     for d in pipe.definitions(f):
         if not any(isinstance(a, ir.Var) and a.name == v for a in d.args):
             return False
@@ -114,12 +129,37 @@ def _lanes_read_nothing_new(pipe: Pipeline, plan: _Plan, f: Function, v: str, ma
             if not (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in inside) \
                     or n.callee is f:  # an update's own value: at its own point, in its lane
                 continue
+            if id(n.callee) in streams and not _at_pixel(f, n, x_dim):
+                continue  # weights `w(r.x, r.y, c, k)`: held whole, each lane reads its own (see the module's notes)
             for i, a in enumerate(n.args):
                 if not any(isinstance(m, ir.Var) and m.name == v for m in ir.walk(a)):
                     continue
                 if not (isinstance(a, ir.Var) and i in made.get(id(n.callee), set())):
                     return False
     return True
+
+
+def _at_pixel(f: Function, n: ir.Call, x_dim: dict[int, int]) -> bool:
+    """Whether read n by f moves with f's x or y (a stream of weights `w(r.x, r.y, c, k)` does not)."""
+    xd = x_dim.get(id(f), 0)
+    pixel = set(f.args[xd:xd + 2])
+    return any(isinstance(m, ir.Var) and m.name in pixel for a in n.args for m in ir.walk(a))
+
+
+def _own_planes(pipe: Pipeline, plan: _Plan, s: Function, boxes: dict, x_dim: dict[int, int]) -> bool:
+    """Whether planar stream s (x, y, c) of 2 to MAX_PLANE planes is read inside only at constant planes or at its
+    reader's own Var (a depthwise convolution's `in(x + r.x, y + r.y, c)`): streamed channels first, its planes
+    arrive together, one for each lane of that Var. Not where a Func computes a pixel's channels (a dimension
+    before x, its values cycles apart: mobile's `pw_conv(k, x, y, c)`), whose pixels would take the planes slower
+    than they arrive, the stream held whole (mobile at 16x8: 1,962 words for 440)."""
+    box = boxes[pipe.name(s)]
+    if len(box) != 3 or x_dim.get(id(s), 0) or not 1 < box[2][1] - box[2][0] + 1 <= MAX_PLANE or any(
+            x_dim.get(id(g), 0) for g in plan.region):
+        return False
+    reads = [(g, n) for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
+             if isinstance(n, ir.Call) and n.callee is s]
+    return bool(reads) and all(isinstance(n.args[2], ir.Const) or (
+        isinstance(n.args[2], ir.Var) and n.args[2].name in g.args) for g, n in reads)
 
 
 def _serial_over_serial_planes(pipe: Pipeline, plan: _Plan, f: Function, boxes: dict, x_dim: dict[int, int],
@@ -168,13 +208,15 @@ def _over_serial_planes(pipe: Pipeline, plan: _Plan, d, boxes: dict, x_dim: dict
 
 
 def planes_source(pipe: Pipeline, plan: _Plan, f: Function) -> list[str]:
-    """The unrolls of f's planes: in every update, and in its pure definition where that is all f has or reads a
-    Func computed inside (a constant initial value stays one op: unrolled, its lanes take memory tiles of their
-    own, mobile's pw_conv_reduction one more)."""
+    """The unrolls of f's planes: in every update, and in its pure definition unless f is a sweep's sums whose
+    initial value is a constant (that stays one op: unrolled, its lanes take memory tiles of their own, mobile's
+    pw_conv_reduction one more); serial elsewhere, the updates' lanes waited for it plane after plane (the
+    convolution to 2 planes at 11x5 held its input whole: 1,123 words for 115)."""
     defs = pipe.definitions(f)
     inside = _inside(plan)
-    pure = len(defs) == 1 or any(isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in inside
-                                 for n in ir.walk(defs[0].value))
+    pure = len(defs) == 1 or id(f) not in plan.sweeps or any(
+        isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in inside
+        for n in ir.walk(defs[0].value))
     lines = []
     for k, outer in plan.sweeps.get(id(f), []):
         rvars = [r for r, _, _ in defs[k + 1].rdom.dims]

@@ -33,6 +33,7 @@ PROGRAMS = (
     "autoprobe14a",
     "autoprobe14b",
     "autoq14",
+    "automl16",
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
