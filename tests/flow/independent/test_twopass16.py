@@ -30,10 +30,26 @@ def copy_threshold(m, w, h):
     return out, {"inp": inp}
 
 
+def host_threshold(m, w, h):
+    """A threshold at the mean of a stream the host computes (`g = u16(inp) * 3 + 1`, the image's only reader),
+    read by the whole-frame sum and by the map."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = m.Var("x"), m.Var("y")
+    r = m.RDom([(0, w), (0, h)], "r")
+    g, total, out = m.Func("g"), m.Func("total"), m.Func("out")
+    g[x, y] = m.u16(inp[x, y]) * 3 + 1
+    total[()] = m.u32(0)
+    total[()] += m.u32(g[r.x, r.y])
+    out[x, y] = m.select(m.u32(g[x, y]) * (w * h) > total[()], m.u8(255), m.u8(0))
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
 # (algorithm, size, lanes, the scans' unrolls in the schedule source)
 AUTO = {"threshold_mean_13x7_l2": (progs.threshold_mean, (13, 7), 2, ['funcs["total"]']),
         "threshold_mean_13x7_l4": (progs.threshold_mean, (13, 7), 4, ['funcs["total"]']),
         "copy_threshold_13x7_l2": (copy_threshold, (13, 7), 2, ['funcs["total"]']),
+        "host_threshold_13x7_l2": (host_threshold, (13, 7), 2, ['funcs["total"]']),
         "contrast_stretch_13x7_l3": (progs.contrast_stretch, (13, 7), 3, ['funcs["minimum"]', 'funcs["maximum"]'])}
 
 
@@ -70,7 +86,8 @@ def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
 
 
 @pytest.mark.parametrize(("algorithm", "lanes"), [(progs.threshold_mean, 2), (progs.threshold_mean, 4),
-                                                  (progs.contrast_stretch, 2), (copy_threshold, 2)])
+                                                  (progs.contrast_stretch, 2), (copy_threshold, 2),
+                                                  (host_threshold, 1), (host_threshold, 2)])
 def test_a_1080p_two_pass_design_takes_two_frames_at_its_lanes(algorithm, lanes):
     """Compile only: the scan and the map each stream the frame at k pixels a cycle, in no memory tile (was frame +
     frame / k cycles: the scan a pixel a cycle)."""
@@ -86,3 +103,10 @@ def test_a_histograms_scan_stays_serial():
     scan keeps one pixel a step (no unroll of its RVar) while the map runs at 2 lanes."""
     _, result = autoscheduled(progs.threshold_hist, (13, 7), {"lanes": "2"}, name="twopass16_hist")
     assert result.lanes == 2 and 'funcs["hist"].update(0).unroll' not in result.schedule_source
+
+
+def test_the_sum_of_a_host_computed_stream_reads_a_clone_of_its_own():
+    """g, read by the sum and the map, was one stream held whole until the sum was done (refused at 1080p: about
+    1,013 memory tiles); the sum now reads `g.clone_in(total)`, which the host streams too (see the 1080p test)."""
+    _, result = _auto("host_threshold_13x7_l2")
+    assert 'funcs["g"].clone_in(funcs["total"]).compute_root().stream_to_accelerator()' in result.schedule_source
