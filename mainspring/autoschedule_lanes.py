@@ -110,7 +110,8 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             xname = g.args[plan.x_dim[id(g)]]
             for n_def, d in enumerate(pipe.definitions(g)):
                 scan = row_scan(g, d, xname) if k > 1 and n_def else None
-                swept = frame_scan(g, d, streams) if k > 1 and n_def and scan is None else None
+                swept = frame_scan(g, d, streams) if k > 1 and n_def and scan is None and serial(g, n_def) \
+                    and plan.funcs[id(g)] == 1 else None
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
                         read = n if scan is None else \
@@ -173,10 +174,11 @@ _SWEPT_X = "_swept_x"  # the Var a frame scan's unrolled RVar stands for in its 
 
 def frame_scan(g: Function, d, streams: frozenset[int]) -> str | None:
     """The innermost RVar of update d of g when it sweeps a whole frame of streams into a point (`total() +=
-    in(r.x, r.y)`, a minimum, a maximum: stored at coordinates free of the RDom, reading streams only at r.x + c
-    along their x and at no other coordinate of r.x): unrolled by the output's k lanes (GuardWithIf), k pixels a
-    cycle chain into the point, so the sum keeps up with a map at k lanes (threshold_mean 13x7 at 2 lanes: 145 ->
-    103 cycles). None otherwise: a histogram's computed bin (a RAM written k times a cycle), a predicate (where)."""
+    in(r.x, r.y)`, a minimum, a maximum: a serial update of a Func of one lane, stored at coordinates free of the
+    RDom, reading streams at coordinates of its RVars alone, r.x + c along their x only): unrolled by the output's
+    k lanes (GuardWithIf), k pixels a cycle chain into the point, so the sum keeps up with a map at k lanes
+    (threshold_mean 13x7 at 2 lanes: 145 -> 103 cycles). None otherwise: a window at x (`in(x + r.x, y + r.y)`),
+    a histogram's computed bin (a RAM written k times a cycle), a predicate (where)."""
     rdom = d.rdom
     if rdom is None or len(rdom.dims) < 2 or rdom.predicates:
         return None
@@ -189,7 +191,8 @@ def frame_scan(g: Function, d, streams: frozenset[int]) -> str | None:
             continue
         if not isinstance(n.callee, Function) or id(n.callee) not in streams or n.callee is g:
             return None
-        if _coefficient(_swept_read(n, r).args[0], _SWEPT_X) != 1 or any(_uses(a, r) for a in n.args[1:]):
+        if _coefficient(_swept_read(n, r).args[0], _SWEPT_X) != 1 or any(_uses(a, r) for a in n.args[1:]) or any(
+                isinstance(m, ir.Var) for a in n.args for m in ir.walk(a)):  # a window at x (x + r.x): not a frame
             return None
         found = True
     return r if found else None
