@@ -147,6 +147,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
                 p.owner.in_([handle_of(f) for f in scans])
             p.owner.in_()
         pipe = pipe.rebuilt()
+        if _clone_entry_scans(pipe, target.word_bits):
+            pipe = pipe.rebuilt()
     elif _clone_scans(pipe, copies):  # the same for the user's copy Funcs: the scan reads a clone of its own
         pipe = pipe.rebuilt()
     measure = Figures(pipe, target)
@@ -398,6 +400,20 @@ def _clone_scans(pipe: Pipeline, copies: set[int]) -> bool:
     return cloned
 
 
+def _clone_entry_scans(pipe: Pipeline, word_bits: int) -> bool:
+    """The same for a stream the host computes from an image (`g(x, y) = u16(in(x, y)) * 3 + 1`, `_entry`) scanned
+    whole by a reduction and read by a map: the scan reads a clone of g (`g.clone_in(total)`), the host streams
+    both, and g's stream, read by the map, starts when the scan is done (a 1080p frame: refused, the frame held in
+    1,013 memory tiles; now none). Whether any was cloned."""
+    cloned = False
+    for f in sorted((f for f in pipe.order if f is not pipe.output and _entry(pipe, f, word_bits)),
+                    key=lambda f: f.name):
+        if scans := scanned_apart(pipe, f):
+            handle_of(f).clone_in([handle_of(g) for g in scans])
+            cloned = True
+    return cloned
+
+
 def _image_copy(pipe: Pipeline, f: Function) -> bool:
     """f(x, y) = cast(image(x + a, y + b)): a stream the host computes."""
     v = _uncast_value(pipe, f)
@@ -427,10 +443,13 @@ def _entry(pipe: Pipeline, f: Function, word_bits: int) -> bool:
     if not all(_shifted(a) for a in call.args):
         return False
     image = call.callee
+    # f and its clones (`_clone_entry_scans`: a whole-frame scan's copy of f) may read the image
+    root = f.cloned[0] if f.cloned else f
+    mates = {id(g) for g in pipe.order if g is root or (g.cloned is not None and g.cloned[0] is root)}
     if isinstance(image, Function):  # an image's in_() wrapper (an algorithm without copy Funcs)
-        return image.wrapped_image is not None and {id(g) for g in pipe.consumers(image)} == {id(f)}
+        return image.wrapped_image is not None and {id(g) for g in pipe.consumers(image)} <= mates
     return {id(g) for g in pipe.order for d in pipe.definitions(g) for n in ir.walk(d.value)
-            if isinstance(n, ir.Call) and n.callee is image} == {id(f)}
+            if isinstance(n, ir.Call) and n.callee is image} <= mates
 
 
 def _shifted(a: ir.Expr) -> bool:

@@ -32,6 +32,7 @@ def lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
         xa = f.args[lp.x_dim.get(id(f), 0)]
         lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{xa}"], {k}, up)')
         lines += _update_unrolls(pipe, f, xa, k, "up")
+    lines += _frame_scan_unrolls(pipe, plan)
     # The output's own loop keeps the output's shape: its bound (the estimate) refuses a RoundUp past it, so lanes
     # that do not divide the width guard the last transfer's extra pixels (2 lanes over 37 columns: 37, not 38).
     tail = "hl.TailStrategy.GuardWithIf" if acc is plan.output and _uneven(plan, acc, lp.lanes) else "up"
@@ -59,6 +60,19 @@ def _update_unrolls(pipe: Pipeline, f: Function, xa: str, k: int, tail: str) -> 
         elif (r := row_scan(f, d, xa)) is not None:
             lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll({rvar_source(pipe, f, j, r)}, {k}, '
                          'hl.TailStrategy.GuardWithIf)')
+    return lines
+
+
+def _frame_scan_unrolls(pipe: Pipeline, plan: _Plan) -> list[str]:
+    """The unrolls of each whole-frame scan's innermost RVar (autoschedule_lanes.frame_scan): k pixels of its
+    stream a cycle, Halide guarding the RVar's tail."""
+    lines = []
+    for f in pipe.order:
+        for (fid, j), k in sorted(plan.lanes.scans.items()):
+            if fid == id(f):
+                r = pipe.definitions(f)[j + 1].rdom.dims[0][0]
+                lines.append(f'    funcs["{pipe.name(f)}"].update({j}).unroll({rvar_source(pipe, f, j, r)}, {k}, '
+                             'hl.TailStrategy.GuardWithIf)')
     return lines
 
 
