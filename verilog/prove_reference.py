@@ -10,6 +10,9 @@ Loads, scalar Params and coordinates are the kernel's input ports: the netlist's
 so both sides read the same free variables. A ROM read (`hwlower.ir.Rom`) is the table entry at the linear
 index of its coordinates, x fastest; its coordinates lying inside the table's box is a precondition (Halide
 has no value for a read outside it, and bounds inference keeps reads inside).
+A division whose operands interval arithmetic keeps within [0, 2**k), k under their width, is an unsigned
+division of k bits (`narrowed_division`), as compute JSON places it on narrow PEs; the netlist's unsigned divisions
+are narrowed alike (`narrowed_divisions`), so both sides divide alike.
 Division by a constant is replaced by its lowering, shifts or a multiply-high sequence
 (`prove_lemmas.division_term`), and the lemma saying they are equal is recorded for the caller to prove.
 Shifts and multiplies by constant powers of two are written as bit selects, the form Yosys writes them in:
@@ -155,7 +158,7 @@ def narrowed_division(op: str, a, b, signed: bool) -> z3.BitVecRef:
     return z3.If(b == 0, z3.BitVecVal(0, w), quotient)  # the guard outside, as the netlist's mux has it
 
 
-_UNSIGNED_DIVISIONS = {z3.Z3_OP_BUDIV: "div", z3.Z3_OP_BUDIV_I: "div", z3.Z3_OP_BUREM: "mod", z3.Z3_OP_BUREM_I: "mod"}
+UNSIGNED_DIVISIONS = {z3.Z3_OP_BUDIV: "div", z3.Z3_OP_BUDIV_I: "div", z3.Z3_OP_BUREM: "mod", z3.Z3_OP_BUREM_I: "mod"}
 
 
 def narrowed_divisions(term: z3.BitVecRef) -> z3.BitVecRef:
@@ -163,7 +166,7 @@ def narrowed_divisions(term: z3.BitVecRef) -> z3.BitVecRef:
     within k bits, under their width, written over k bits as `narrowed_division` writes the reference's: the same
     function (SMT-LIB's x / 0, all ones, kept), so that both sides divide alike (bilateral_lut's u32 quotient of
     a 17-bit sum by a 9-bit one)."""
-    found = [t for t in _post_order(term) if t.decl().kind() in _UNSIGNED_DIVISIONS]
+    found = [t for t in post_order(term) if t.decl().kind() in UNSIGNED_DIVISIONS]
     pairs: list = []
     memo: dict = {}
     for t in found:
@@ -171,7 +174,7 @@ def narrowed_divisions(term: z3.BitVecRef) -> z3.BitVecRef:
         w = a.size()
         k = max(1, *(window(bound(c, {}, memo), w, False)[1].bit_length() for c in (a, b)))
         if k < w:
-            op = _UNSIGNED_DIVISIONS[t.decl().kind()]
+            op = UNSIGNED_DIVISIONS[t.decl().kind()]
             small = z3.ZeroExt(w - k, (z3.UDiv if op == "div" else z3.URem)(z3.Extract(k - 1, 0, a),
                                                                                z3.Extract(k - 1, 0, b)))
             exact = op == "mod" or window(bound(b, {}, memo), w, False)[0] > 0  # else x / 0 is all ones
@@ -179,8 +182,11 @@ def narrowed_divisions(term: z3.BitVecRef) -> z3.BitVecRef:
     return z3.substitute(term, *pairs) if pairs else term
 
 
-def _post_order(term: z3.ExprRef) -> list:
-    out, seen, stack = [], set(), [(term, False)]
+def post_order(*terms: z3.ExprRef) -> list:
+    """The subterms of `terms`, each once, every one after its operands."""
+    out: list = []
+    seen: set = set()
+    stack = [(t, False) for t in reversed(terms)]
     while stack:
         t, ready = stack.pop()
         if ready:

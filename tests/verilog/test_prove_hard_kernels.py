@@ -19,7 +19,7 @@ from mainspring.verilog.kernel_sim import require_tools
 from mainspring.verilog.prove import prove_design, prove_kernel
 from mainspring.verilog.prove_cache import ProofCache
 from mainspring.verilog.prove_netlist import module_text
-from mainspring.verilog.prove_reference import Reference, _post_order, euclidean, narrowed_division, narrowed_divisions
+from mainspring.verilog.prove_reference import Reference, euclidean, narrowed_division, narrowed_divisions, post_order
 
 
 @pytest.mark.parametrize("t", [UInt(8), UInt(16), UInt(32), Int(8), Int(16), Int(32)], ids=str)
@@ -118,4 +118,4 @@ def test_a_netlists_division_of_narrow_values_is_written_narrow_and_is_the_same_
 def _divisions(term):
     kinds = (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I, z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I, z3.Z3_OP_BSDIV, z3.Z3_OP_BSREM,
              z3.Z3_OP_BSDIV_I, z3.Z3_OP_BSREM_I)
-    return [t for t in _post_order(term) if t.decl().kind() in kinds]
+    return [t for t in post_order(term) if t.decl().kind() in kinds]
