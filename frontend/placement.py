@@ -49,12 +49,15 @@ class FuncPlacement:
 
 
     # Parameter names are Halide's (its Python bindings take them as keywords: `bound(var=x, min=0, extent=8)`).
-    def compute_at(self, f, var=None):
-        self._fn.placement.compute = _loop_level(f, var, "compute_at", user_location(), self._fn.name)
+    # Halide 21's overloads: (f, var), (f, rvar) and (loop_level), each by position or keyword
+    def compute_at(self, f=None, var=None, *, rvar=None, loop_level=None):
+        where = _loop_level_args(f, var, rvar, loop_level, "compute_at", self._fn.name)
+        self._fn.placement.compute = _loop_level(*where, "compute_at", user_location(), self._fn.name)
         return self
 
-    def store_at(self, f, var=None):
-        self._fn.placement.store = _loop_level(f, var, "store_at", user_location(), self._fn.name)
+    def store_at(self, f=None, var=None, *, rvar=None, loop_level=None):
+        where = _loop_level_args(f, var, rvar, loop_level, "store_at", self._fn.name)
+        self._fn.placement.store = _loop_level(*where, "store_at", user_location(), self._fn.name)
         return self
 
     def bound(self, var, min, extent):  # noqa: A002 - Halide's names
@@ -186,6 +189,15 @@ class FuncPlacement:
     def accelerator_output(self):
         self._fn.placement.accelerator_output = user_location()
         return self
+
+
+def _loop_level_args(f, var, rvar, loop_level, call: str, owner: str) -> tuple:
+    """The (f, var) or (loop_level, None) a compute_at / store_at call gives, however its arguments are passed."""
+    given = [a for a in (var, rvar) if a is not None]
+    if (loop_level is not None and (f is not None or given)) or len(given) > 1:
+        raise ScheduleError(f"{user_location()}: Func '{owner}': {call} takes a Func and one of its loop variables "
+                            f"(var= or rvar=), or loop_level= alone, e.g. {owner}.{call}(consumer, xo)")
+    return (loop_level, None) if loop_level is not None else (f, given[0] if given else None)
 
 
 def _loop_level(f, v, call: str, loc: SourceLoc, owner: str) -> LoopLevel:

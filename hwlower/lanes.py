@@ -42,7 +42,7 @@ class Lanes:
         return f"{self.call} at {self.loc}" if self.call else "no unroll of x"
 
     def suggestion(self, k: int) -> str:
-        new = f"{self.handle}.unroll({self.var}, {k})"
+        new = f"{self.handle}.unroll({_shown(self.var)}, {k})"
         return f"change {self.call} to {new}" if self.call else f"add {new}"
 
 
@@ -66,7 +66,7 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
 
 def _unroll_lanes(who: str, handle: str, split: Split, mark: ForType) -> Lanes:
     tail = "" if split.tail is TailStrategy.Auto else f", hl.TailStrategy.{split.tail.name}"
-    call = f"{handle}.{mark.kind}({split.old}, {split.factor}{tail})"
+    call = f"{handle}.{mark.kind}({_shown(split.old)}, {split.factor}{tail})"
     return Lanes(who, handle, split.old, split.factor, call, str(mark.loc), split.tail)
 
 
@@ -151,9 +151,14 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
     ops' lanes as their schedules give them, before narrowing, which a fix changes; `unrolls`: each Func's
     unrolls of x, `x_unrolls`)."""
     producer: dict[str, tuple[str, Lanes]] = {b: (b, ln) for b, ln in inputs.items()}
+    # other Funcs read a Func's last stage: an update that runs in its own loops (f(r.x, y) = ... with r.x
+    # unrolled) writes its lanes as they are, which each reader must read whole too
+    last: dict[str, tuple[int, str, Lanes]] = {}
     for _, op in nest.ops():
         if op.stage == 0:
             producer[op.store.buffer] = (op.name, ops[op.name])
+        if op.stage > last.get(op.store.buffer, (0, "", None))[0] and ops[op.name].k > 1:
+            last[op.store.buffer] = (op.stage, op.name, ops[op.name])
     for loops, op in nest.ops():
         # A RAM update (a scatter) has no x of its own: each of its serial loops must read one lane.
         xloop = x_loop(loops, op.store.index[0]) if op.store.index else ""
@@ -164,6 +169,8 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
             if not port.access.index:  # the RAM element a scatter updates
                 continue
             src_name, src = producer.get(port.access.buffer, ("", None))
+            if port.access.buffer in last and op.store.buffer != port.access.buffer:
+                _, src_name, src = last[port.access.buffer]
             terms = dict(port.access.index[0].terms)
             c = terms.get(xloop, 0)
             if src is not None and src.k > 1:

@@ -310,7 +310,8 @@ def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op
 
 def _update_lanes(f: Function, d: Definition, box: Box, k: int, s: StageLoops | None = None) -> Lanes:
     s = s if s is not None else _update_loops(f, d, box, k)
-    x = d.args[0].name if isinstance(d.args[0], ir.Var) else ""
+    # an update stored at a reduction variable (f(r.x, y) = ...) makes its lanes along x through that variable
+    x = d.args[0].name if isinstance(d.args[0], (ir.Var, ir.RVar)) else ""
     return stage_lanes(f"Func '{f.name}'.update({k - 1})", f"{user_handle(f)}.update({k - 1})", x, s, d.schedule)
 
 
@@ -397,7 +398,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     ranges = {full[lp.dim]: lp.extent for lp in s.loops}
     who = f"{d.loc}: Func '{f.name}'" + ("" if k == 0 else f".update({k - 1})")
     ram = ram and k > 0
-    store = Access(fname, () if ram else tuple(_affine(a, env, who, fname, ranges) for a in args))
+    store = Access(fname, () if ram else tuple(_affine(a, env, who, fname, ranges, handle=handle) for a in args))
     ports: dict[tuple, LoadPort] = {}
     lookups: list[tuple[ir.Expr, ...]] = []  # the coordinates of a read of a RAM at computed coordinates
 
@@ -405,7 +406,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
         guard: tuple[tuple[Affine, int, int], ...] = ()
         if isinstance(c.callee, Guarded):  # an edge tap: its index, then its guards' expressions
             g, n = c.callee, len(c.callee.func.args)
-            guard = tuple((_affine(e, env, who, pipe.name(g.func), ranges), lo, hi)
+            guard = tuple((_affine(e, env, who, pipe.name(g.func), ranges, handle=handle), lo, hi)
                           for e, (lo, hi) in zip(c.args[n:], g.bounds))
             c = ir.Call(c.type, g.func, c.args[:n])
         if not isinstance(c.callee, Function):
@@ -419,7 +420,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             return _lookup_port(c, src, lookups, ports, _reader(pipe, f, k, c.callee, who))
         assert not any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)), \
             f"{who} reads '{src}' at computed coordinates but it is no RAM (scatter.py, ram_copies.py)"
-        idx = tuple(_affine(a, env, who, src, ranges, uneven) for a in c.args)
+        idx = tuple(_affine(a, env, who, src, ranges, uneven, handle) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
             ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx, guard))
@@ -552,9 +553,10 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine], who: str,
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None,
-            uneven: str = "") -> Affine:
+            uneven: str = "", handle: str = "") -> Affine:
     """Index e as an affine function of the op's loops (its clamps decided per iteration where they move with
-    loops: clamped_index.py), else a user error naming why."""
+    loops: clamped_index.py), else a user error naming why (`handle`: the stage as the user's schedule calls name
+    it, `up.update(0)`)."""
     a = affine_of(e, env, ranges)
     if a is None and ranges is not None:
         a = affine_of_clamped(e, env, ranges)
@@ -564,8 +566,8 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
         hint = (f"a serial reduction reads at a quotient only where all the index's variables lie inside one "
                 f"quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
                 f"({', '.join(rvars)}) do not; unroll the reduction "
-                f"({'.'.join(['update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is then "
-                "affine on its own"
+                f"({'.'.join([handle or 'update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is "
+                "then affine on its own"
                 if scaled and rvars else uneven if scaled and uneven else
                 "an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
                 "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
@@ -580,8 +582,11 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
                 "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
                 "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "
                 "mirror_image and mirror_interior make, works inside)")
+        shown = ir.to_string(e)
+        for n in {n.name for n in ir.walk(e) if isinstance(n, ir.RVar)}:  # r$x is the user's r.x
+            shown = shown.replace(n, n.replace("$", "."))
         raise HalideError(
-            f"{who} accesses '{buf}' at {ir.to_string(e)}, which is not an affine function of its loops; memories "
+            f"{who} accesses '{buf}' at {shown}, which is not an affine function of its loops; memories "
             f"need affine addresses: {hint}."
         )
     return a

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import accelerated, case, scheduled
+from catalogue import accelerate, accelerated, case, pipeline, scheduled, stream
 
 
 @case("schedule", "A GPU schedule on a Func", (
@@ -39,6 +39,26 @@ def copy_to_host_of_a_computation():
 def _():
     p = scheduled()
     p.mid.in_().compute_at(p.hw_output, p.xo).copy_to_host()
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "compute_at given both a loop variable and loop_level=", (
+    "{at}: Func 'mid': compute_at takes a Func and one of its loop variables (var= or rvar=), or loop_level= alone, "
+    "e.g. mid.compute_at(consumer, xo)"), func="mid", simulate=True)
+def compute_at_twice_over():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(p.hw_output, var=p.xo, loop_level=hl.LoopLevel(p.hw_output, p.xo))  # <-
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_twice_over.fix
+def _():
+    p = pipeline()
+    accelerate(p)
+    stream(p)
+    p.mid.compute_at(loop_level=hl.LoopLevel(p.hw_output, p.xo))  # Halide 21's keyword
     return hl.compile(p.output, name="demo")
 
 

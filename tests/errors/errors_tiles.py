@@ -294,10 +294,10 @@ def _sheared_transposed_convolution(unrolled: bool):
 
 
 @case("hardware", "A reduction variable outside a quotient of a pure and a reduction variable (serial taps)", (
-    "{upconv}: Func 'up'.update(0) accesses 'hw_input' at (((x + r$x) / 2) + r$y), which is not an affine "
+    "{upconv}: Func 'up'.update(0) accesses 'hw_input' at (((x + r.x) / 2) + r.y), which is not an affine "
     "function of its loops; memories need affine addresses: a serial reduction reads at a quotient only where all "
     "the index's variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and "
-    "this index's (r.x, r.y) do not; unroll the reduction (update().unroll(r.x).unroll(r.y)): each step's quotient "
+    "this index's (r.x, r.y) do not; unroll the reduction (up.update(0).unroll(r.x).unroll(r.y)): each step's quotient "
     "is then affine on its own."), func="up", simulate=True)
 def sheared_transposed_convolution_serial():
     return _sheared_transposed_convolution(False)
@@ -395,10 +395,10 @@ def _serial_modulo(unrolled: bool):
 
 
 @case("hardware", "A reduction variable inside a modulo by a constant (serial taps)", (
-    "{modulo}: Func 'alt'.update(0) accesses 'hw_input' at ((x + r$x) % 2), which is not an affine function of its "
+    "{modulo}: Func 'alt'.update(0) accesses 'hw_input' at ((x + r.x) % 2), which is not an affine function of its "
     "loops; memories need affine addresses: a serial reduction reads at a quotient only where all the index's "
     "variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
-    "(r.x) do not; unroll the reduction (update().unroll(r.x)): each step's quotient is then affine on its own."),
+    "(r.x) do not; unroll the reduction (alt.update(0).unroll(r.x)): each step's quotient is then affine on its own."),
     func="alt", simulate=True)
 def serial_modulo():
     return _serial_modulo(False)

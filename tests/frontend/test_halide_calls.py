@@ -73,6 +73,29 @@ def test_compute_at_a_loop_level():
         hl.LoopLevel(3, xo)
 
 
+@pytest.mark.parametrize("call", ["compute_at", "store_at"])
+def test_compute_at_takes_halide_s_keywords(halide, call):
+    """Halide 21 names the overloads' arguments f, var, rvar and loop_level; each spelling places the Func alike."""
+    for m in (halide, hl):
+        x, y, xo, xi = m.Var("x"), m.Var("y"), m.Var("xo"), m.Var("xi")
+        r = m.RDom([m.Range(0, 3)], "r")
+        f, g, h = m.Func("f"), m.Func("g"), m.Func("h")
+        f[x, y] = x + y
+        g[x, y] = f[x, y] * 2
+        h[x, y] = m.i32(0)
+        h[x, y] += g[x + r.x, y]
+        g.split(x, xo, xi, 4)
+        places = [getattr(f, call)(loop_level=m.LoopLevel(g, xo)), getattr(f, call)(g, var=xo),
+                  getattr(f, call)(f=g, var=xi), getattr(f, call)(h, rvar=r.x), getattr(f, call)(m.LoopLevel.root())]
+        assert [p.name() for p in places] == [f.name()] * 5
+    got = []
+    for where in ({"loop_level": hl.LoopLevel(g, xo)}, {"f": g, "var": xo}, {"f": h, "rvar": r.x}):
+        getattr(f, call)(**where)
+        level = f._fn.placement.compute if call == "compute_at" else f._fn.placement.store
+        got.append((level.func.name, level.var))
+    assert got == [("g", "xo"), ("g", "xo"), ("h", "r$x")]
+
+
 def test_realize_into_a_buffer():
     import numpy as np
 

@@ -1,0 +1,62 @@
+"""An update stored at a reduction variable (`f(r.x, y) = ...`, not a scan) with r.x unrolled runs in its own
+loops and writes its lanes as they are: f's readers must read whole lanes of it. Until session 32 its lanes were
+counted as 1 (its first argument is no Var), and a reader at fewer lanes ended in memories' internal "not a union
+of boxes"; now it is refused with the unroll that fixes it, and every agreeing combination is bit-exact."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import mainspring as hl
+
+SIMULATORS = ("icarus", "verilator")
+
+
+def _program(update_lanes: int, pure_lanes: int, reader_lanes: int, accumulate: bool = False) -> hl.Func:
+    """f(x, y) = hw_input(x, y), then f(r.x, y) = 2 * hw_input(r.x, y) + f(r.x, y) (or += 2 * hw_input(r.x + 1, y)
+    with `accumulate`) with r.x unrolled by `update_lanes`; hw_output reads f at `reader_lanes`, over 8x4."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, f, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "hw_output", "output"))
+    r = hl.RDom([hl.Range(0, 8)], "r")
+    hw_input[x, y] = input_[x, y]
+    f[x, y] = hw_input[x, y]
+    if accumulate:
+        f[r.x, y] += hw_input[r.x + 1, y] * 2
+    else:
+        f[r.x, y] = hw_input[r.x, y] * 2 + f[r.x, y]
+    hw_output[x, y] = f[x, y] + 1
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
+    f.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    if update_lanes > 1:
+        f.update(0).unroll(r.x, update_lanes)
+    if pure_lanes > 1:
+        f.unroll(x, pure_lanes)
+    if reader_lanes > 1:
+        hw_output.unroll(xi, reader_lanes)
+    return output
+
+
+@pytest.mark.parametrize("lanes", [(2, 1, 1), (4, 1, 2), (4, 2, 2)], ids=lambda t: "-".join(map(str, t)))
+def test_a_reader_slower_than_the_update_is_refused_with_its_unroll(lanes):
+    u, _, r = lanes
+    fix = f"add hw_output.unroll(xi, {u})" if r == 1 else \
+        f"change hw_output.unroll(xi, {r}) to hw_output.unroll(xi, {u})"
+    with pytest.raises(hl.HalideError, match=(
+            rf"Func 'hw_output' computes {r} pixels? per cycle .* but Func 'f'.update\(0\) computes {u} per cycle "
+            rf"\(f.update\(0\).unroll\(r.x, {u}\) at .*Fix: {re.escape(fix)} so that it keeps pace with 'f'")):
+        hl.compile(_program(*lanes), name="update_lanes_serial")
+
+
+@pytest.mark.parametrize("accumulate", [False, True], ids=["set", "add"])
+@pytest.mark.parametrize("lanes", [(2, 1, 2), (4, 2, 4), (2, 2, 2)], ids=lambda t: "-".join(map(str, t)))
+@pytest.mark.parametrize("simulator", SIMULATORS)
+def test_agreeing_lanes_are_bit_exact(lanes, accumulate, simulator):
+    design = hl.compile(_program(*lanes, accumulate=accumulate), name="update_lanes_serial")
+    result = design.check(design.example_inputs(), simulator=simulator)
+    assert result.cycles <= 40, result.cycles
