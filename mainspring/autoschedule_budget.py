@@ -3,8 +3,11 @@
 
 PEs and memory tiles come from compiling each candidate (without the kernel proofs), so the figures are the
 report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
-fits in the PE budget) down to one; at one lane, reductions unrolled over fewer of their RVars (the innermost stay
-unrolled, as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each
+fits in the PE budget) down to one; where the full unroll has planes (autoschedule_planes.py), at each lane count
+the output taking its producer's planes one by one (APART), then no planes, a cut that fits at k lanes weighed
+against the first fit at one lane fewer (`_better`: storage near its minimum, then cycles, then words); at one
+lane, reductions unrolled over fewer of their RVars (the innermost stay unrolled, as `conv.update().unroll(r.x)`
+with r.y serial: one balanced tree per step), down to serial ones. Each
 of these is tried first as written, then (`offload`: the algorithm has such Funcs) with every Func computed pixel
 by pixel from one image or copy streamed from the host (`brighter[x, y] = min(hw_input[x, y] * 2, 255)`): that
 costs no cycles of the array, so it comes before fewer lanes or unrolls, but it takes the user's stages after the
