@@ -53,7 +53,7 @@ from .autoschedule_lanes_source import lanes_source
 from .autoschedule_lanes_source import var_source as _var
 from .autoschedule_memory import scalars
 from .autoschedule_names import pipeline_vars, rvar_source
-from .autoschedule_planes import plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
+from .autoschedule_planes import APART, plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, compiled_fastest, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
@@ -119,6 +119,7 @@ class _Plan:
     partial: set[tuple[int, int]] = field(default_factory=set)  # (id(f), update): unrolled over channels, taps serial
     serial_channels: set[int] = field(default_factory=set)  # streams of channels carrying one channel per transfer
     planes: dict[int, list[str]] = field(default_factory=dict)  # id(f) -> its planes unrolled (autoschedule_planes)
+    planes_apart: bool = False  # a budget's cut: the output takes the planes its producers make together one by one
     sweeps: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, RVars outermost)]
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
     glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
@@ -190,12 +191,12 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
 
     def budgeted(asked: int | None) -> tuple[_Plan, str]:
         whole = _plan(pipe, 1, 1 << 30, word_bits=target.word_bits)  # every reduction unrolled, no planes
-        depths = max((len(r) for u in whole.unrolled.values() for _, r in u), default=0) + bool(
-            _plan(pipe, 1, word_bits=target.word_bits).planes)  # the first cut: the planes' lanes
+        planes = bool(_plan(pipe, 1, word_bits=target.word_bits).planes)
+        depths = max((len(r) for u in whole.unrolled.values() for _, r in u), default=0) + planes  # first cut: planes
         offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
                       if f is not pipe.output)
         got, source = fit_budget(pipe, target, asked, opts.max_pes, opts.max_mem_tiles, apply, depths, _where(),
-                                 measure, offload)
+                                 measure, offload, planes)
         return got, source
 
     if opts.max_pes is None and opts.max_mem_tiles is None:
@@ -307,7 +308,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
-            names, partial = unrolls(pipe, plan, f, d, depth)
+            names, partial = unrolls(pipe, plan, f, d, None if depth == APART else depth)
             if names:
                 plan.unrolled.setdefault(id(f), []).append((k - 1, names))
             if partial:
@@ -320,7 +321,8 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
     registers = _register_tables(pipe, plan, computed)
-    if depth is None:  # a budget's cuts start with these lanes
+    if depth in (None, APART):  # a budget's cuts start with these lanes
+        plan.planes_apart = depth == APART
         one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
         plan_planes(pipe, plan, one.x_dim, scalars(plan))
     whole = {**plan.planes, id(accelerated): plan.planes.get(id(accelerated), []) + ([channel] if channel else [])}

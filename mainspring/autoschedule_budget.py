@@ -3,8 +3,11 @@
 
 PEs and memory tiles come from compiling each candidate (without the kernel proofs), so the figures are the
 report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
-fits in the PE budget) down to one; at one lane, reductions unrolled over fewer of their RVars (the innermost stay
-unrolled, as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each
+fits in the PE budget) down to one; where the full unroll has planes (autoschedule_planes.py), at each lane count
+the output taking its producer's planes one by one (APART), then no planes, a cut that fits at k lanes weighed
+against the first fit at one lane fewer (`_better`: storage near its minimum, then cycles, then words); at one
+lane, reductions unrolled over fewer of their RVars (the innermost stay unrolled, as `conv.update().unroll(r.x)`
+with r.y serial: one balanced tree per step), down to serial ones. Each
 of these is tried first as written, then (`offload`: the algorithm has such Funcs) with every Func computed pixel
 by pixel from one image or copy streamed from the host (`brighter[x, y] = min(hw_input[x, y] * 2, 255)`): that
 costs no cycles of the array, so it comes before fewer lanes or unrolls, but it takes the user's stages after the
@@ -20,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from .autoschedule_planes import APART
 from .frontend.errors import HalideError
 from .frontend.func import handle_of
 from .frontend.params import ImageParam
@@ -32,19 +36,28 @@ HOST = ", the host computing what it can"
 
 def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | None, max_mem_tiles: int | None,
                apply: Callable[[int, int | None, bool], tuple[object, str]], depths: int, where: str,
-               measure: Figures, offload: bool = False) -> tuple[object, str]:
-    """Apply the first candidate that fits (`apply(lanes, unrolled_rvars, host)` schedules the algorithm and
-    returns (plan, source)); raise HalideError, with the smallest design's figures, when none does."""
+               measure: Figures, offload: bool = False, planes: bool = False) -> tuple[object, str]:
+    """Apply the best candidate that fits (`apply(lanes, unrolled_rvars, host)` schedules the algorithm and
+    returns (plan, source)): the first that fits, or the first that fits at one lane fewer where that is better
+    (`_better`); raise HalideError, with the smallest design's figures, when none does. `planes`: the full unroll
+    has planes (autoschedule_planes.py), whose cuts come first at every lane count: the output taking them apart
+    (APART), then none (all RVars unrolled: depth `depths - 1`)."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
     saved = snapshot(pipe)
     seen: dict[str, tuple[int, int]] = {}  # the candidates applied, in order
 
     refusals: list[HalideError] = []  # candidates whose tiles cannot fit (use_glb "auto" tiles the frame first)
 
+    cuts = [APART, depths - 1] if planes else []
+
     def trial(lanes: int, depth: int | None, host: bool = False) -> tuple[object, str, bool]:
         restore(saved)
         try:
             plan, source = apply(lanes, depth, host)
+            if lanes > 1 and depth in cuts and source not in seen:
+                # a cut of the planes at k lanes, which hwlower may refuse (`scaled(k, x, y)`, k serial, reads its
+                # image's lanes along x): that refusal means it does not fit
+                measure(source)
         except HalideError as e:
             refusals.append(e)
             return None, "", False
@@ -56,12 +69,21 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         trial(1, None)
         pes, tiles = next(iter(seen.values())) if seen else (1, 1)
         asked = max(1, min(MAX_LANES, pes_cap // max(pes, 1), tiles_cap // max(tiles, 1)))
-    for lanes in range(asked, 0, -1):
-        for depth in [None] if lanes > 1 else [None] + list(range(depths - 1, -1, -1)):
-            for host in (False, True) if offload else (False,):
-                plan, source, fits = trial(lanes, depth, host)
-                if fits:
-                    return plan, source
+    first: tuple[int, int | None, bool, str] | None = None  # a cut of the planes that fits, to weigh (see above)
+    for lanes, depth, host in _candidates(asked, depths, cuts, offload):
+        if first is not None and lanes >= first[0]:
+            continue
+        plan, source, fits = trial(lanes, depth, host)
+        if not fits:
+            continue
+        if first is None and lanes > 1 and depth in cuts:
+            first = lanes, depth, host, source
+            continue
+        if first is not None and not _better(measure, source, first[3]):
+            return trial(*first[:3])[:2]
+        return plan, source
+    if first is not None:
+        return trial(*first[:3])[:2]
     restore(saved)
     if not seen:
         raise refusals[-1]  # the smallest candidate's reason
@@ -74,6 +96,26 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         "target")
 
 
+def _candidates(asked: int, depths: int, cuts: list[int], offload: bool):
+    """(lanes, depth, host) in the order tried: at each lane count the full unroll, then the planes' cuts; at one
+    lane then fewer RVars unrolled; each as written, then with the host computing what it can (`offload`)."""
+    for lanes in range(asked, 0, -1):
+        for depth in [None] + cuts if lanes > 1 else [None] + cuts[:1] + list(range(depths - 1, -1, -1)):
+            for host in (False, True) if offload else (False,):
+                yield lanes, depth, host
+
+
+def _better(measure: Figures, source: str, than: str) -> bool:
+    """Whether the design of `source` is better than that of `than`: storage within 10% of its minimum first (a
+    2-plane convolution at 2 lanes with its planes cut took 773 words for 236, at 100 cycles against 119 for 115
+    at one lane), then fewer cycles, then fewer words."""
+    def key(src: str) -> tuple[bool, int, int]:
+        words, least = measure.storage[src]
+        return words > 1.1 * least + 4, measure.cycles[src], words
+
+    return key(source) < key(than)
+
+
 class Figures:
     """The (PEs, memory tiles) of the design of the schedule applied to `pipe`, compiled once per schedule source
     within one apply_autoscheduler (`known`)."""
@@ -82,20 +124,24 @@ class Figures:
         self.pipe, self.target = pipe, target
         self.known: dict[str, tuple[int, int]] = {}
         self.cycles: dict[str, int] = {}  # the predicted cycles of each design compiled
+        self.storage: dict[str, tuple[int, int]] = {}  # its buffers' words and their minimum
 
     def __call__(self, source: str) -> tuple[int, int]:
         if source not in self.known:
-            pes, tiles, self.cycles[source] = figures(self.pipe, self.target)
-            self.known[source] = pes, tiles
+            rep = figures(self.pipe, self.target)
+            self.known[source] = rep["pes"], rep["mem_tiles"]
+            self.cycles[source] = rep["predicted_cycles"]
+            buffers = rep["buffers"]
+            self.storage[source] = sum(b["words"] for b in buffers), sum(b["min_words"] for b in buffers)
         return self.known[source]
 
 
-def figures(pipe: Pipeline, target: CGRA) -> tuple[int, int, int]:
+def figures(pipe: Pipeline, target: CGRA) -> dict:
+    """The report of the design of the schedule applied to `pipe`."""
     from .compiler import compile as compile_design
 
     roomy = dataclasses.replace(target, num_pes=1 << 30, num_mem_tiles=1 << 30)  # the figures, not the refusal
-    rep = compile_design(handle_of(pipe.output), name="autoschedule_budget", target=roomy, prove=False).report
-    return rep["pes"], rep["mem_tiles"], rep["predicted_cycles"]
+    return compile_design(handle_of(pipe.output), name="autoschedule_budget", target=roomy, prove=False).report
 
 
 def snapshot(pipe: Pipeline) -> list:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # autoschedule.py builds on this module
     from .autoschedule import _Plan
 
 MAX_PLANE = 4  # a plane of at most this many values is unrolled whole (as a pixel's channels are)
+APART = -1  # a PE budget's depth: planes as at the full unroll, but the output takes them one by one (planes_apart)
 
 
 def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> None:
@@ -256,6 +257,9 @@ def _reads_planes_made_together(plan: _Plan, reads: list[ir.Call], planes: list[
     them in one firing (plan.planes: a convolution's output channels `acc(x, y, k)`, unrolled): plane after plane,
     the output would hold the producer's other planes, its whole frame (a 3-channel 3x3 convolution at 13x5: 163
     words for 33 of line buffers)."""
+    if plan.planes_apart:  # a PE budget's cut: 2 PEs fewer for the 3-plane convolution at 13x5, 234 cycles for 111
+        return False
+
     def at_made_planes(n: ir.Call) -> bool:
         # not a sweep's sums (plan.sweeps), which hold their frame anyway: together they cut the output's cycles
         # (297 for 394 at 8x6, tests/flow/test_flow_autoschedule_sweeps.py) for PEs over the hand schedule's
