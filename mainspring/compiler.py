@@ -39,6 +39,7 @@ from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.errors import OverCapacity
 from .memories.glb import plan_glb, verify_glb
+from .memories.late_streams import two_pass_transfers
 from .memories.polyhedral import default_latency
 from .report_glb import glb_report
 from .target import CGRA
@@ -292,7 +293,8 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
     # Each input has its own stream (resnet's image and weights arrive side by side): the busiest one counts.
     transfers = max((-(-math.prod(e for _, e in nest.buffer(b).box) // nest.stream_lanes(b)) for b in nest.inputs),
                     default=0)
-    ideal = max(transfers * tiles, out_transfers * tiles, firings * tiles)
+    # a second pass over the frame (a map after a whole-frame sum) streams after the first: the passes add up
+    ideal = max(transfers, out_transfers, firings, two_pass_transfers(plan.ops, out_transfers)) * tiles
     image = sum(_size(s.image_box) for s in program.inputs)
     # a register bank's words and its read ports' output registers are registers, on no memory tile
     registers = sum(len(b.registers) + sum(k.words + len(k.tile_read_ports) for k in b.banks if k.in_registers)

@@ -43,3 +43,38 @@ def start_streams_late(prog: Program, delays: dict[str, int], es: Sequence[_Edge
         return
     for n, shift in moved.items():
         delays[n] += shift
+
+
+class _Host(Protocol):  # ir.OpSchedule's fields read here
+    @property
+    def host(self) -> bool: ...
+    @property
+    def op(self) -> str: ...
+    @property
+    def delay(self) -> int: ...
+    @property
+    def dims(self) -> tuple: ...
+    @property
+    def rates(self) -> tuple[int, ...]: ...
+
+
+def two_pass_transfers(ops: Sequence[_Host], out_transfers: int) -> int:
+    """The ideal cycles of a run whose streams come in two passes (a stream started late, start_streams_late: it
+    waits for the first pass to end): the first pass's transfers (its busiest stream), then the second's (its
+    busiest stream, or the output's transfers). 0 where every stream starts in the first pass."""
+    hosts = [o for o in ops if o.host and o.op != "host.out"]
+    first = [o for o in hosts if o.delay == 0]
+    if not first:
+        return 0
+    end = max(sum(q * (d.extent - 1) for q, d in zip(o.rates, o.dims)) + 1 for o in first)
+    second = [o for o in hosts if o.delay >= end]
+    if not second:
+        return 0
+    return max(_transfers(o) for o in first) + max([_transfers(o) for o in second] + [out_transfers])
+
+
+def _transfers(o: _Host) -> int:
+    n = 1
+    for d in o.dims:
+        n *= d.extent
+    return n

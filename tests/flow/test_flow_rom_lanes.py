@@ -198,7 +198,8 @@ def test_a_hand_scheduled_ram_lookup_at_three_lanes_with_a_tail_names_the_read_p
 def test_the_histograms_scan_of_the_image_streams_apart_from_the_lookups_lanes():
     """The image is read a pixel a step by the histogram's serial reduction and 2 pixels a cycle by the lookup: one
     stream cannot carry both, so the scan reads a stream of its own (`input.in_(hist)`, as a user would write it);
-    it stayed at one lane (276 cycles), now 212 for an ideal of 128 (the scan) plus the lookups after it."""
+    it stayed at one lane (276 cycles), now 212 for an ideal of 192: 128 (the scan) plus the lookups' 64 transfers
+    after it (the report adds the passes up since twopass16; it counted the scan's 128 alone)."""
     design, result = _auto("equalise_itself2")
     assert 'funcs["input"].in_(funcs["hist"]).compute_root().stream_to_accelerator()' in result.schedule_source
-    assert (design.report["predicted_cycles"], design.report["ideal_cycles"]) == (212, 128), design.report
+    assert (design.report["predicted_cycles"], design.report["ideal_cycles"]) == (212, 192), design.report
