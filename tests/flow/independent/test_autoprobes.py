@@ -22,6 +22,7 @@ from porting import BUILD, params
 import mainspring as hl
 
 PROGRAMS = ("autoprobe12", "autoprobe13", "mirrorlanes", "autoprobe14a")
+PROGRAMS += ("automem16",)  # multi-rate algorithms: a Func read at fewer than one pixel a cycle (session 32)
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.AUTO}
