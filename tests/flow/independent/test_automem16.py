@@ -29,3 +29,24 @@ def test_lanes_a_chain_of_divisors_reads_unevenly_come_down_to_ones_it_reads_eve
     assert result.lanes == 2
     assert result.note.startswith("4 pixels per cycle is not reachable: 'lv3' reads x at a chain of divisors (2, 8) "
                                   "that its 4 lanes neither divide nor take in whole steps"), result.note
+
+
+def test_the_memory_model_holds_the_rows_a_reader_waits_for_as_the_compiler_does(monkeypatch):
+    """Shi-Tomasi at 2 lanes: shi reads hxx, hyy and hxy at rows y - 1 .. y + 1, but hyy and hxy wait a row for gy
+    (which reads the image at y + 1): the compiler computes hxx as early as it can and holds 3 of its rows, where the
+    model counted the 2 its reader spans (14 memory tiles modelled, 20 compiled; gx, held a row for pxy, is now
+    inlined by the model's count: 18 both)."""
+    import autoq14_programs
+
+    from mainspring import autoschedule_memory
+
+    calls = []
+    real = autoschedule_memory.func_tiles
+    monkeypatch.setattr(autoschedule_memory, "func_tiles", lambda pipe, plan, target, tile: calls.append(
+        (plan.lanes.lanes, tile, real(pipe, plan, target, tile))) or calls[-1][2])
+    out = autoq14_programs.shi_tomasi(hl, 16, 8)[0]
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": "2"}))
+    monkeypatch.undo()
+    model = [got for lanes, tile, got in calls if lanes == 2 and tile == (16, 8) and "gx" not in got][-1]
+    rep = hl.compile(out, name="automem16_shi_tomasi", prove=False).report
+    assert model["hxx"] == 2 * model["hyy"] == 8 and sum(model.values()) == rep["mem_tiles"] == 18
