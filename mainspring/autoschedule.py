@@ -183,8 +183,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
                 return kept
             fewer = [planned(k, depth, host) for k in range(plan.lanes.lanes - 1, 0, -1)]
             chosen = fewest_cycles(pipe, [plan] + fewer, target, opts)
-            if chosen is not plan and opts.max_mem_tiles is not None:
-                return compiled_fastest(pipe, [chosen, plan], lambda p: fit_tiles(
+            if opts.max_mem_tiles is not None:  # (widened as compiled: the model counts narrow tiles' registers)
+                return compiled_fastest(pipe, [chosen] + ([plan] if chosen is not plan else []), lambda p: fit_tiles(
                     pipe, p, target, opts, run, measure, widen=True), run, measure)
             plan = chosen
         return fit_tiles(pipe, plan, target, opts, run, measure)

@@ -50,6 +50,8 @@ class LanePlan:
     x_dim: dict[int, int] = field(default_factory=dict)  # id(f) -> the argument that runs along the output's x
     funcs: dict[int, int] = field(default_factory=dict)  # id(f) -> pixels of x per cycle
     scans: dict[tuple[int, int], int] = field(default_factory=dict)  # (id(f), update) -> its frame_scan's lanes
+    # id(f) -> pixels of x per cycle where f computes fewer than its one lane (read at x / 4 under 2 lanes: 1/2)
+    paced: dict[int, Fraction] = field(default_factory=dict)
     note: str = ""  # why `lanes` is below what was asked for
 
     def of(self, f: Function) -> int:
@@ -117,12 +119,14 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
                         read = n if scan is None else \
                             ir.Call(n.type, f, tuple(ir.substitute(a, {scan: ir.Var(I32, xname)}) for a in n.args))
                         # (a scan's RVar is unrolled as x, lanes_source: it reads as x does)
-                        gx, lanes, stepping = xname, plan.funcs[id(g)], serial(g, n_def) and scan is None
+                        gx, stepping = xname, serial(g, n_def) and scan is None
+                        lanes, along_lanes = plan.paced.get(id(g), Fraction(plan.funcs[id(g)])), plan.funcs[id(g)]
                         if swept is not None:
-                            read, gx, lanes, stepping = _swept_read(n, swept), _SWEPT_X, k, False
+                            read, gx, stepping = _swept_read(n, swept), _SWEPT_X, False
+                            lanes, along_lanes = Fraction(k), k
                             plan.scans[(id(g), n_def - 1)] = k
                         _read(f, g, read, gx, lanes, stepping, dims, stepped, k > 1, id(f) in streams, looked)
-                        along[f"{id(g)} {n_def} {ir.to_string(read)}"] = lanes
+                        along[f"{id(g)} {n_def} {ir.to_string(read)}"] = along_lanes
                         if k > 1:
                             _moving_read(f, g, n, xname, planes.get(id(g), []))
         if k > 1 and id(f) in registers and dims:
@@ -142,13 +146,43 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
         j, rate = min(dims.items()) if dims else (0, Fraction(1))
         if k == 1:  # the former one-lane rules: any stride, no unroll
             rate = Fraction(1)
-        if rate.denominator != 1 or rate < 1:
-            raise _NoLanes(f"'{f.name}' would make {rate} pixels per cycle, not a whole number")
-        lanes = int(rate)
+        lanes = _lanes_at(f, rate)
+        if rate < 1:
+            plan.paced[id(f)] = rate
         if j in stepped and lanes > 1:
             raise _NoLanes(f"a serial reduction reads '{f.name}' one element along {f.args[j]} per step")
         plan.x_dim[id(f)], plan.funcs[id(f)] = j, lanes
+    _chained_lanes(pipe, plan, funcs)
     return plan
+
+
+def _lanes_at(f: Function, rate: Fraction) -> int:
+    """The lanes of a Func its readers take `rate` pixels of x a cycle from: that many, or one lane paced to them
+    where they take a pixel every 1 / rate cycles or fewer (a pyramid's level read at x / 4 under an output of 2
+    lanes fires every other cycle, its producers at the rate it reads them: 2 * x at 1/2 is one lane)."""
+    if rate < 1 and rate.numerator == 1:
+        return 1
+    # (2 lanes over x / 3 make 2/3: the lanes' quotients move unevenly, affine in no loop, hwlower/strip_mine.py)
+    if rate.denominator != 1:
+        raise _NoLanes(f"'{f.name}' would make {rate} pixels per cycle, not a whole number")
+    return int(rate)
+
+
+def _chained_lanes(pipe: Pipeline, plan: LanePlan, funcs: list[Function]) -> None:
+    """Refuse lanes along x of a Func that reads x at a chain of divisors (x / 2 and x / 8) where they neither divide
+    the least nor are whole steps of the greatest (4 lanes there: hwlower/strip_mine.py splits its loop into steps
+    of 8 and then of 2, affine in no split of 4 lanes), as a Func read at fewer than one pixel a cycle allows."""
+    for g in funcs:
+        lanes = plan.funcs.get(id(g), 1)
+        if lanes == 1 or id(g) not in plan.x_dim:
+            continue
+        xname = g.args[plan.x_dim[id(g)]]
+        chain = sorted({c.denominator for d in pipe.definitions(g) for n in ir.walk(d.value)
+                        if isinstance(n, ir.Call) and isinstance(n.callee, Function) for a in n.args
+                        if (c := _coefficient(a, xname)) is not None and 0 < c < 1})
+        if len(chain) > 1 and chain[0] % lanes and lanes % chain[-1]:
+            raise _NoLanes(f"'{g.name}' reads x at a chain of divisors ({', '.join(map(str, chain))}) that its "
+                           f"{lanes} lanes neither divide nor take in whole steps")
 
 
 def row_scan(g: Function, d, xname: str) -> str | None:
@@ -215,22 +249,23 @@ def _behind(e: ir.Expr, r: str) -> int:
     return 0
 
 
-def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: int, serial: bool,
+def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: Fraction, serial: bool,
           dims: dict[int, Fraction], stepped: set[int], unrolled: bool, extends: bool, looked: list[int]) -> None:
     """Record g's read `call` of f in `dims` (f's argument along x -> pixels per cycle) and `stepped`; `unrolled`:
     the output has more than one lane (at one, the former one-lane rules hold: any stride, no unroll); `extends`:
     f is an accelerator input, which hwlower reads at the affine index under a clamp or reflection. A read at
     coordinates computed from loaded values (`cdf(level(x, y))`: f is a RAM, held whole) adds its lanes to `looked`,
-    the reads a cycle f's memory tile serves: f's own rate does not follow x."""
+    the reads a cycle f's memory tile serves: f's own rate does not follow x. `lanes`: g's pixels of x a cycle,
+    below 1 where g is paced (its one lane reads once a firing)."""
     computed = any(isinstance(m, ir.Call) and m.args for a in call.args for m in ir.walk(a))  # not a scalar Param
     if computed and unrolled and not extends:
-        looked.append(lanes)
+        looked.append(max(1, int(lanes)))
     for j, a in enumerate(call.args):
         c = _coefficient(a, xname)
         if c is None and extends:
             c = _edge_coefficient(a, xname)
         if c is None:
-            if lanes == 1 or (computed and not extends):
+            if lanes <= 1 or (computed and not extends):
                 continue
             raise _NoLanes(f"'{g.name}' reads '{f.name}' at a computed coordinate along x")
         if c != 0:

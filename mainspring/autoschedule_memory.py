@@ -1,7 +1,8 @@
 """The memory-tile model of an automatic schedule: the memory tiles one accelerator tile of w x h output pixels
 needs, without compiling it (autoschedule_tiles.py splits the frame by it, autoschedule_inline.py inlines by it).
 
-Each buffered Func and stream holds the rows its computed readers span, in delay lines of about the tile's width
+Each buffered Func and stream holds the rows its computed readers span (more where a reader waits for another
+producer's later rows: the compiler computes each Func as early as it can), in delay lines of about the tile's width
 (divided by its lanes), packed into memory tiles as memories/delay_lines.py packs them (at most two lines, and the
 tile's words, per tile; a line longer than a tile chains over whole tiles), plus the tables updated at computed
 coordinates (RAMs) and the ROMs of each constant table read at computed coordinates (one hwlower makes a ROM:
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from .autoschedule_addressed import ROWS, addressed_tiles
 from .autoschedule_buffers import scanned_apart
-from .autoschedule_steps import out_of_order, reread_rows, x_rates
+from .autoschedule_steps import axis_rates, out_of_order, reread_rows, x_rates
 from .autoschedule_sweeps import sweeps
 from .frontend import ir
 from .frontend.bounds import Bounder, calls_in, definition_env, func_value_bounds, infer_boxes, union
@@ -101,9 +102,17 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function,
     """The first row of f that reader g reads, directly or through inlined Funcs, when it computes its last row of
     `box`: f's line buffer holds the rows from it to f's last (each Func computes a row as early as its readers
     need it). `values`: func_value_bounds of the pipeline (the same for every tile and reader)."""
+    got = _rows_read(pipe, g, box, plan, f, values)
+    return 1 << 30 if got is None else got[0]
+
+
+def _rows_read(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function,
+               values: dict) -> tuple[int, int] | None:
+    """The first and last rows of f that reader g reads, directly or through inlined Funcs, when it computes its
+    last row of `box`; None where f or g has no rows."""
     j = plan.lanes.x_dim.get(id(g), 0)
     if j + 1 >= len(box):
-        return 1 << 30
+        return None
     row = list(box)
     row[j + 1] = (box[j + 1][1], box[j + 1][1])
     inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
@@ -119,7 +128,38 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function,
                     needs[id(call.callee)] = union(needs.get(id(call.callee)), [bnd(a) for a in call.args])
     got = needs.get(id(f))
     jf = plan.lanes.x_dim.get(id(f), 0)
-    return got[jf + 1][0] if got is not None and jf + 1 < len(got) else 1 << 30
+    return (got[jf + 1][0], got[jf + 1][1]) if got is not None and jf + 1 < len(got) else None
+
+
+def _early_lines(pipe: Pipeline, plan: _Plan, boxes: dict[str, list], values: dict) -> dict[int, int]:
+    """The rows each buffered Func and stream (by id) holds where every Func computes each row as early as its
+    producers allow, as the compiler schedules them: a Func read by two readers, one of which waits for another
+    producer's later rows (Shi-Tomasi's gx, read by pxx at once and by pxy with gy, a row later), holds the rows
+    between. Each Func's row r is ready at r + its offset in rows: a stream's first row at 0, a computed Func's at
+    the latest of its producers' rows it reads. Empty where a Func is read at another rate along y (its rows are
+    not one a row: the addressed replay and the readers' span count those)."""
+    if any(by.get("y", 1) != 1 for by in axis_rates(pipe, plan).values()):
+        return {}
+    held = plan.streams + plan.buffered + [plan.accelerated]
+    ids = {id(h) for h in held}
+    readers = {id(f): _computed_readers(pipe, plan, f) for f in held}
+    last = {}
+    for h in held:
+        box, j = boxes[pipe.name(h)], plan.lanes.x_dim.get(id(h), 0)
+        if j + 1 >= len(box):
+            return {}
+        last[id(h)] = box[j + 1]
+    read = {(id(f), id(g)): _rows_read(pipe, g, boxes[pipe.name(g)], plan, f, values)
+            for f in held for g in readers[id(f)]}
+    if any(r is None for r in read.values()):
+        return {}
+    offset: dict[int, int] = {}
+    for g in (h for h in pipe.order if id(h) in ids):
+        ends = [offset[fid] + r[1] - last[id(g)][1] for (fid, gid), r in read.items()
+                if gid == id(g) and fid in offset and r is not None]
+        offset[id(g)] = max(ends) if ends else -last[id(g)][0]
+    return {id(f): max((offset[id(g)] + last[id(g)][1] - offset[id(f)] - r[0]
+                        for g in readers[id(f)] if (r := read[id(f), id(g)]) is not None), default=0) for f in held}
 
 
 def _pack(words: int, count: int, target: CGRA) -> int:
@@ -158,6 +198,7 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
     tiled = tile_boxes(pipe, plan, at, tile) if whole else {}
     steady: dict[str, list] = {}
     got: dict[str, int] = {}
+    early = _early_lines(pipe, plan, boxes, values)
     for f in plan.buffered + plan.streams:
         box = boxes[pipe.name(f)]
         if id(f) in addressed:
@@ -173,14 +214,15 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
         readers = _computed_readers(pipe, plan, f)
         inner = [boxes[pipe.name(g)] for g in readers]
         lines = _lines(pipe, plan, f, boxes, readers, values)
+        late = early.get(id(f), 0)  # the rows it holds where every Func computes as early as it can
         if lines > STEADY_ROW and tile[1] > STEADY_ROW:
             # a reflection (mirror_image, mirror_interior) at the frame's first row spans every row its modulo
             # wraps to by bounds inference: a row further down, where none wraps, holds what the compiler holds
             steady = steady or tile_boxes(pipe, plan, at, (tile[0], 1), STEADY_ROW)
-            lines = min(lines, _lines(pipe, plan, f, steady, readers, values))
+            lines, late = min(lines, _lines(pipe, plan, f, steady, readers, values)), 0
         if lines <= 0 and id(f) in reread and j + 1 < len(box):  # a row read again by the next output row
             lines = 1
-        if lines <= 0:
+        if lines <= 0 and late <= 0:
             got[pipe.name(f)] = 0
             continue  # taps along x: registers, or a short line
         # the readers' extents in f's pixels (a 2x upsample reads half its extent of f, a downsample twice)
@@ -194,7 +236,11 @@ def func_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, tile: tuple[int, int])
         words = -(-extent_of(box, j) // lanes) - -(-halo // lanes) - 1
         if j > 0:  # the channels before x are unrolled whole: a line holds every channel of its pixels
             words, planes = words * planes, 1
-        got[pipe.name(f)] = lanes * slices * _pack(words, lines * planes, target)
+        # A reader that waits for another producer's later rows holds those rows of f too (Shi-Tomasi's gx, read by
+        # pxx at once and by pxy a row later, with gy), in memory where a row is longer than a register chain.
+        if late > lines and words + 1 > target.register_delay_limit:
+            lines = late
+        got[pipe.name(f)] = lanes * slices * _pack(words, lines * planes, target) if lines > 0 else 0
     return got
 
 

@@ -34,6 +34,7 @@ PROGRAMS = (
     "autoprobe14b",
     "autoq14",
     "automl16",
+    "automem16",  # multi-rate algorithms: a Func read at fewer than one pixel a cycle
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
