@@ -18,12 +18,16 @@ lanes) counts as one loop when both ops split it alike and the update reads its 
 scan at k lanes then stores its row of sums once (col_prefix at 64x16, 2 lanes: 66 words, 132 as two ops).
 Under host tiles (or a GLB level's memory tiles) every run of the array uses the hardware built for the first,
 so the scan's rows must be the same in each (tiles along x only: col_prefix at 1920x1080 in tiles 2 columns
-wide holds 6 words, 8 as two ops). Anything else (the update reading the element it stores, a scan along a split
-dimension, tiles cutting the scan) is left as it was, and so is a scan along the innermost loop (a row scan,
-integral_image's `along`): its pure values waste a register, not a line, which the select's 2 PEs a lane would
-cost more than. The select lengthens the loop-carried path where one firing follows the previous row's (a tile
-one firing wide): the kernel reads that load in its last stage (compiler.py's `_carried`), so a step still
-takes a cycle.
+wide holds 6 words, 8 as two ops). The update may read the element it stores (`down(x, r) += down(x, r - 1)`):
+that is its pure value yet, which the one op computes in place of the load. It may scan several dimensions (an
+integral image as one update, `s(r.x, r.y) += s(r.x - 1, r.y) + s(r.x, r.y - 1) - s(r.x - 1, r.y - 1)` over
+1..W-1 x 1..H-1): the select takes the update's value where every scanned coordinate is in its range (at 9x5, 12
+words for 24 and 46 cycles for 137, each step of the two ops waiting for the memory; at 1920x1080 1,923 words for
+3,846). Anything else (a scan along a split dimension, tiles cutting the scan) is left as it was, and so is a scan
+along the innermost loop alone (a row scan, integral_image's `along`): its pure values waste a register, not a line,
+which the select's 2 PEs a lane would cost more than. The select lengthens the loop-carried path where one firing
+follows the previous row's (a tile one firing wide) or the previous column's (a 2-D scan): the kernel reads that
+load in its last stage (compiler.py's `_carried`), so a step still takes a cycle.
 """
 
 from __future__ import annotations
@@ -92,26 +96,27 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
         return None
     ranges = [_span(dim) for dim in udims]
     scan = [d for d, ((lo, ext), r) in enumerate(zip(box, ranges)) if r != (lo, lo + ext - 1)]
-    if len(scan) != 1 or len(pdims[scan[0]][0]) != 1 or len(udims[scan[0]][0]) != 1:
+    if not scan or any(len(pdims[d][0]) != 1 or len(udims[d][0]) != 1 for d in scan):
         return None  # a scan along a dimension split into lanes: each lane would read another's element
-    d = scan[0]
-    if len({tuple(t.boxes[buf][d]) for t in runs if buf in t.boxes}) > 1:
-        return None  # the scan's rows move from one invocation to the next: the select would need tile offsets
-    (lo, hi), (bmin, bext) = ranges[d], box[d]
-    if lo < bmin or hi > bmin + bext - 1 or (lo != bmin and hi != bmin + bext - 1):
-        return None
+    steps: list[tuple[Affine, tuple[int, int], tuple[int, int]]] = []
+    for d in scan:
+        if len({tuple(t.boxes[buf][d]) for t in runs if buf in t.boxes}) > 1:
+            return None  # the scan's rows move from one invocation to the next: the select would need tile offsets
+        (lo, hi), (bmin, bext) = ranges[d], box[d]
+        if lo < bmin or hi > bmin + bext - 1 or (lo != bmin and hi != bmin + bext - 1):
+            return None
+        at = Affine.make({pdims[d][0][0].var: 1}, pdims[d][1])  # the coordinate along the scan
+        steps.append((at, (lo, hi), (hi + 1, bmin + bext - 1) if lo == bmin else (bmin, lo - 1)))
     to_pure = _renaming(udims, pdims)
     if to_pure is None or not _reads_earlier(upd, buf, to_pure, pdims, ploops, uloops):
         return None
-    at = Affine.make({pdims[d][0][0].var: 1}, pdims[d][1])  # the coordinate along the scan
-    rest = (hi + 1, bmin + bext - 1) if lo == bmin else (bmin, lo - 1)
-    op = _one_op(pure, upd, to_pure, at, (lo, hi), rest)
+    op = _one_op(pure, upd, to_pure, steps)
     return None if op is None else rebuild_chain(ploops, op)
 
 
 def merged_scan(op: Op) -> bool:
     """Whether op is a pure definition and its scan merged here (it selects by the scan's coordinate)."""
-    return any(c.name == _WHERE for c in op.coords)
+    return any(c.name.startswith(_WHERE) for c in op.coords)
 
 
 def _span(dim: tuple[tuple[Loop, ...], int]) -> tuple[int, int]:
@@ -168,9 +173,11 @@ def _unit_dims(loops: list[Loop], index: tuple[Affine, ...]) -> _Dims | None:
 def _reads_earlier(upd: Op, buf: str, to_pure: dict[str, Affine], pdims: _Dims, ploops: list[Loop],
                    uloops: list[Loop]) -> bool:
     """Whether every load the update makes of its own buffer is at a constant offset from the element it stores
-    that is lexicographically negative in both loop orders (an element already written, by either op), and zero
-    along a dimension split into lanes (each lane reads its own column)."""
+    that is lexicographically negative in both loop orders (an element already written, by either op), or zero
+    (the element itself, holding its pure value), and zero along a dimension split into lanes (each lane reads its
+    own column)."""
     pvar_dim = {lp.var: k for k, (loops, _) in enumerate(pdims) for lp in loops}
+    across = False  # whether a load reads another row (an outer serial loop's earlier step)
     for p in upd.loads:
         if p.access.buffer != buf:
             continue
@@ -184,14 +191,16 @@ def _reads_earlier(upd: Op, buf: str, to_pure: dict[str, Affine], pdims: _Dims, 
                     or (len(loops) == 2 and a.const != c):
                 return False
             delta.append(a.const - c)
+        if not any(delta):
+            continue  # the element it stores, which holds its pure value yet (`_one_op` reads that value instead)
         porder = [delta[pvar_dim[lp.var]] for lp in ploops]
         uorder = [delta[pvar_dim[to_pure[lp.var].terms[0][0]]] for lp in uloops]
         if not (_negative(porder) and _negative(uorder)):
             return False
         serial = [o for o, lp in zip(porder, ploops) if not lp.unrolled]
-        if serial[-1] and not any(serial[:-1]):
-            return False  # a row scan, along the innermost loop: see the module's notes
-    return True
+        across = across or any(serial[:-1])
+    # a row scan, along the innermost loop only: see the module's notes (a 2-D scan reads the row before too)
+    return across
 
 
 def _negative(offsets: list[int]) -> bool:
@@ -209,38 +218,55 @@ def _sub(a: Affine, to: dict[str, Affine]) -> Affine:
     return Affine.make(terms, const)
 
 
-def _one_op(pure: Op, upd: Op, to_pure: dict[str, Affine], at: Affine, span: tuple[int, int],
-            rest: tuple[int, int]) -> Op | None:
-    """The pure op computing the update's value over `span` of the coordinate `at` and its own over `rest`."""
+def _one_op(pure: Op, upd: Op, to_pure: dict[str, Affine],
+            steps: list[tuple[Affine, tuple[int, int], tuple[int, int]]]) -> Op | None:
+    """The pure op computing the update's value where each coordinate `at` of `steps` (at, span, rest) is in its
+    span, and its own elsewhere: along one coordinate its rest; along several (a 2-D scan, an integral image's
+    `s(r.x, r.y)`), the rest is no box, so the pure definition's loads stay unguarded."""
     names = {p.name for p in pure.loads} | {c.name for c in pure.coords}
     shared = {(p.access.buffer, p.access.index, p.access.guard): p for p in pure.loads}
+    spans = tuple((at, *span) for at, span, _ in steps)
     new: dict[int, LoadPort | CoordPort] = {}
+    itself: set[int] = set()  # the update's loads of the element it stores: its pure value, computed in the op
     for p in upd.loads:
         access = Access(p.access.buffer, tuple(_sub(a, to_pure) for a in p.access.index),
                         tuple((_sub(e, to_pure), lo, hi) for e, lo, hi in p.access.guard))
+        if access.buffer == pure.store.buffer and access.index == pure.store.index:
+            itself.add(id(p))
+            continue
         same = shared.get((access.buffer, access.index, access.guard))
         # A load both ops make (the scan's input) stays one port, read wherever either uses it.
         new[id(p)] = same if same is not None else \
-            LoadPort(f"{p.name}_scan", replace(access, guard=access.guard + ((at, *span),)))
+            LoadPort(f"{p.name}_scan", replace(access, guard=access.guard + spans))
     for c in upd.coords:
         new[id(c)] = replace(c, name=f"{c.name}_scan", value=_sub(c.value, to_pure), reduction=False)
     fresh = [n for n in dict.fromkeys(new.values()) if n not in pure.loads]
-    if names & {n.name for n in fresh} or _WHERE in names:
+    wheres = [CoordPort(_WHERE if not k else f"{_WHERE}{k}", at) for k, (at, _, _) in enumerate(steps)]
+    if names & {n.name for n in fresh + wheres}:
         return None
-    kept = {id(p) for p in new.values()}
-    own = {id(p): p if id(p) in kept else LoadPort(p.name, replace(p.access, guard=p.access.guard + ((at, *rest),)))
+    # the pure definition's loads are guarded to the rest, unless the update reads its pure value too
+    kept = {id(p) for p in new.values()} | ({id(p) for p in pure.loads} if itself or len(steps) > 1 else set())
+    rest = ((steps[0][0], *steps[0][2]),)
+    own = {id(p): p if id(p) in kept else LoadPort(p.name, replace(p.access, guard=p.access.guard + rest))
            for p in pure.loads}
-    uvalue = _with(upd.value, new)
     pvalue = _with(pure.value, own)
-    where = CoordPort(_WHERE, at)
+    uvalue = _with(upd.value, new)
+    if itself:
+        uvalue = map_calls(uvalue, lambda call: pvalue if id(call.callee) in itself else None, {})
+    conds = [_within(where, span, rest) for where, (_, span, rest) in zip(wheres, steps)]
+    cond = conds[0] if len(conds) == 1 else ir.BinOp(BOOL, "and", *conds)
+    loads = tuple(own.values()) + tuple(n for n in fresh if isinstance(n, LoadPort))
+    coords = pure.coords + tuple(n for n in fresh if isinstance(n, CoordPort)) + tuple(wheres)
+    return replace(pure, loads=loads, value=ir.Select(pure.value.type, cond, uvalue, pvalue), coords=coords)
+
+
+def _within(where: CoordPort, span: tuple[int, int], rest: tuple[int, int]) -> ir.Expr:
+    """Whether the coordinate `where` is in `span` rather than `rest` (one compare: they split its range)."""
     coord: ir.Expr = ir.Call(I32, where, ())
     if min(span[0], rest[0]) >= 0 and max(span[1], rest[1]) < 1 << 16:
         coord = ir.Cast(UInt(16), coord)  # a 32-bit compare would take two PE ops on the path to the select
-    cond = ir.BinOp(BOOL, "ge", coord, ir.const(coord.type, span[0])) if rest[0] < span[0] else \
+    return ir.BinOp(BOOL, "ge", coord, ir.const(coord.type, span[0])) if rest[0] < span[0] else \
         ir.BinOp(BOOL, "le", coord, ir.const(coord.type, span[1]))
-    loads = tuple(own.values()) + tuple(n for n in fresh if isinstance(n, LoadPort))
-    coords = pure.coords + tuple(n for n in fresh if isinstance(n, CoordPort)) + (where,)
-    return replace(pure, loads=loads, value=ir.Select(pure.value.type, cond, uvalue, pvalue), coords=coords)
 
 
 def _with(value: ir.Expr, ports: dict[int, LoadPort | CoordPort] | dict[int, LoadPort]) -> ir.Expr:
