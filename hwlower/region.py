@@ -87,6 +87,15 @@ def _check_accelerate_loops(pipe: Pipeline, out: Function) -> None:
     compute_var, store_var, loc = accelerate_call(out)
     loops = pipe.loop_names(out)
     call = f"hw_accelerate({compute_var}, {store_var})"
+    if out.scalar and {compute_var, store_var} != {"__outermost"}:
+        # A Func of no dimensions has one loop level, Halide's root (its element is held over SCALAR_VAR, which is
+        # no loop a user can name)
+        raise ScheduleError(
+            f"{loc}: Func '{out.name}': {call}: '{out.name}' has no dimensions (it is defined as "
+            f"{out.name}[()] = ...), so it has no loop '{compute_var if compute_var != '__outermost' else store_var}'"
+            f" and the accelerator computes its one element whole; accelerate it at its only loop level: "
+            f"{out.name}.hw_accelerate(hl.Var.outermost(), hl.Var.outermost())"
+        )
     for v in (compute_var, store_var):
         if v not in loops and not (v == store_var == "__outermost") \
                 and not (v == compute_var and store_var in loops and _split_or_fused(out, v)):
