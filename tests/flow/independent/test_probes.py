@@ -32,7 +32,7 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16")
+PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
@@ -178,7 +178,9 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
 # probe16 (session 32): Funcs of no dimensions and upsamples over split and GLB-tiled loops. Findings: a Func of no
 # dimensions (a frame sum `total[()]`) as the pipeline's output was refused for want of a bound on its internal
 # dimension, and its reference and simulated outputs were 1-element arrays where Halide's realize([]) gives a 0-D
-# one; hw_accelerate(x, xo) on it now names its only loop level (catalogue accelerate_zero_d_at_loops).
+# one; hw_accelerate(x, xo) on it now names its only loop level (catalogue accelerate_zero_d_at_loops). Probe16b
+# (the h2h generators' schedules): down_sample's `max_pool.unroll(x, 2).unroll(y, 2)` then `max_pool.linebuffer()`
+# was refused as an unroll of an inline Func (linebuffer() computes it at the store loop).
 
 
 @_with("probe16", "frame_sum")
