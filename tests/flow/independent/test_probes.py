@@ -32,7 +32,7 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b")
+PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
@@ -180,7 +180,10 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
 # dimension, and its reference and simulated outputs were 1-element arrays where Halide's realize([]) gives a 0-D
 # one; hw_accelerate(x, xo) on it now names its only loop level (catalogue accelerate_zero_d_at_loops). Probe16b
 # (the h2h generators' schedules): down_sample's `max_pool.unroll(x, 2).unroll(y, 2)` then `max_pool.linebuffer()`
-# was refused as an unroll of an inline Func (linebuffer() computes it at the store loop).
+# was refused as an unroll of an inline Func (linebuffer() computes it at the store loop). Probe16c: an hl.Buffer of
+# constant weights was named b<n> whatever its name (Halide's Buffer(array, name)), and a table Func copying it was
+# taken for an image read inside the accelerator (refused); it is a table now, and a direct read of it inside names
+# that fix (catalogue buffer_read_inside).
 
 
 @_with("probe16", "frame_sum")
