@@ -174,6 +174,8 @@ def find_region(pipe: Pipeline) -> Region:
     glb, accelerated = None, out
     if glb_output(pipe, out):
         glb, out, store_var = glb_level(pipe, out)
+        if store_var == "__outermost":  # a memory tile of a Func of no dimensions is all of it, as a GLB tile is
+            store_var = None
         compute_var = store_var
         inputs = list(glb.inputs)
     inside = funcs_between(pipe, out, inputs + tables)

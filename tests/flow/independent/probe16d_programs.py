@@ -219,3 +219,5 @@ CASES = {f.__name__: f for f in (
     row_sums, column_sums, strided_nearest_downsample, mirrored_rows, transpose_tile, division_and_modulo,
     threshold_param, normalize_by_frame_max, bool_mask_edges,
 )}
+# large designs (99 PEs; a frame's two passes), simulated on Icarus alone (test_probes.py)
+ICARUS_ONLY = ("harris_response", "normalize_by_frame_max")

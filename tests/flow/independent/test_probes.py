@@ -10,7 +10,7 @@ below the shared one, taking the design from `_design("NAME", case)` under `_wit
 on the worker that compiled it.
 
 Findings and figures: each test's docstring below, and BENCHMARKS.md "Helper probe12, session 28", "Helper
-probe13, session 29", "Helper probe14a, session 30" and "Helper probe14b, session 30".
+probe13, session 29", "Helper probe14a, session 30", "Helper probe14b, session 30" and "Helper probe16, session 32".
 Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that
 did not schedule the RDom (catalogue case argmax_update_unroll); an input unrolled along rows suggested only
 unrolling it along x, which then needs every consumer unrolled along x (the message now also says to remove the
@@ -32,7 +32,7 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c")
+PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c", "probe16d", "probe16e")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
@@ -183,7 +183,8 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
 # was refused as an unroll of an inline Func (linebuffer() computes it at the store loop). Probe16c: an hl.Buffer of
 # constant weights was named b<n> whatever its name (Halide's Buffer(array, name)), and a table Func copying it was
 # taken for an image read inside the accelerator (refused); it is a table now, and a direct read of it inside names
-# that fix (catalogue buffer_read_inside).
+# that fix (catalogue buffer_read_inside). Probe16e: a GLB level accelerated at the root loop (hw_accelerate(x,
+# Var.outermost()), of a 2-D Func or one of no dimensions) crashed with ValueError in hwlower/ops.py.
 
 
 @_with("probe16", "frame_sum")
