@@ -101,7 +101,21 @@ def glb_at_the_root_loop(m):
     return output, {"input": inp}, [8, 8]
 
 
+def bound_on_a_producer_in_tiles(m):
+    """blur_x.compute_at(hw_output, xo).bound(y, 0, 10) over two rows of 8x4 tiles: Halide realises it over rows 0-9
+    in each tile (the same values); the second row of tiles read the wrong rows (31 of 64 pixels differed)."""
+    inp, x, y, hw_input = _input(m)
+    bx, hw_output, output = _funcs(m, "blur_x hw_output output")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
+    hw_output[x, y] = m.u8((bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9)
+    output[x, y] = hw_output[x, y]
+    if _hw(m):
+        _tiled(m, output, hw_output, hw_input, (8, 8), (4, 4), (bx,))
+        bx.bound(y, 0, 10)
+    return output, {"input": inp}, [8, 8]
+
+
 CASES = {f.__name__: f for f in (
     frame_sum_unrolled_by_2, frame_sum_at_a_glb_level, glb_at_the_root_loop, up_inline, up_rows_over_split_y,
-    up_chain_two_lanes,
+    up_chain_two_lanes, bound_on_a_producer_in_tiles,
 )}
