@@ -304,7 +304,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
                 required: dict[str, Box] | None = None,
                 multiples: dict[int, dict[int, int]] | None = None, shifted: frozenset[int] = frozenset(),
                 demanded: dict[str, Box] | None = None,
-                shared: SharedBounds | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
+                shared: SharedBounds | None = None, inner_bounds: bool = True) -> tuple[dict[str, Box], dict[str, Box]]:
     """The box each Func is realised over and the box of each input that is read (by unique name).
     `output_bounds=False` takes `out_box` as given even where the output has `bound`s (one accelerator tile).
     `required`, if given, receives each Func's box before its RoundUp tails grow it (what its consumers read).
@@ -314,7 +314,10 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
     pure definition...) are realised rounded up, as hardware loops cannot move their last iteration back nor
     skip it; their producers are still asked only for what the box before that rounding reads, which
     `demanded` receives where it differs.
-    `shared`: intervals shared with other calls on the same `pipe` and `scalars` (its Func value intervals)."""
+    `shared`: intervals shared with other calls on the same `pipe` and `scalars` (its Func value intervals).
+    `inner_bounds=False` (one accelerator tile of several) realises a pure Func with a `bound` over what its
+    consumers read instead: its values are the same, and the bound's fixed range would not shift with the tile
+    (the whole image's inference checks that the bound covers what is read)."""
     boxes: dict[str, Box] = {}
     # Every output is asked for the same box (Halide's realize sizes), and more where another output reads it.
     needs: dict[int, Box] = {id(o): list(out_box) for o in pipe.outputs}
@@ -326,7 +329,8 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         box = needs.get(id(fn))
         assert box is not None, fn.name
         output = pipe.is_output(fn)
-        if (output and output_bounds) or (not output and fn.placement.compute.kind != "inline"):
+        if (output and output_bounds) or (not output and fn.placement.compute.kind != "inline"
+                                          and (inner_bounds or len(pipe.definitions(fn)) > 1)):
             box = _aligned(fn, _apply_bounds(fn, box))  # Halide ignores (with a warning) an inlined Func's
         if required is not None:
             required[pipe.name(fn)] = box

@@ -36,6 +36,8 @@ class Buffer:
     `np.asarray(buf)` gives `arr` back."""
 
     def __init__(self, data=None, sizes=None, name: str | None = None):
+        if isinstance(data, np.ndarray) and isinstance(sizes, str):  # Halide's Buffer(ndarray, name)
+            sizes, name = None, sizes
         if isinstance(data, Type):
             t, shape = data, tuple(reversed(list(sizes or [])))
             self._arr = np.zeros(shape, dtype=t.dtype)

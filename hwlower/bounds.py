@@ -37,6 +37,8 @@ def format_bounds(s: Lowering) -> str:
 
 def output_box(pipe: Pipeline) -> Box:
     out = pipe.output
+    if out.scalar:  # a Func of no dimensions (frontend/define.py): its one element, at 0, needs no bound
+        return [(0, 0)]
     box = []
     for name in out.args:
         b = out.placement.bounds.get(name)

@@ -31,7 +31,7 @@ from .placement import accelerate_call, store_in_call
 @dataclass(frozen=True, slots=True)
 class GlbLevel:
     output: Function  # the GLB output buffer: the hw_accelerate Func, a copy of the array output
-    store_var: str  # its loop that steps over GLB tiles (hw_accelerate's store var)
+    store_var: str | None  # its loop that steps over GLB tiles (hw_accelerate's store var; None: at the root)
     inputs: tuple[Function, ...]  # the GLB input buffers (copies of accelerator inputs), by unique name
     sources: tuple[Function, ...]  # the accelerator input each GLB input copies (what the host streams)
 
@@ -140,7 +140,8 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             f"the GLB; add the GLB input copy: hw_input.in_().compute_at({user_handle(out)}, {store_var}) and "
             "hw_input.in_().store_in(MemoryType.GLB)"
         )
-    level = GlbLevel(out, store_var, tuple(inputs), tuple(sources))
+    # hw_accelerate(..., Var.outermost()) (a Func of no dimensions): one GLB tile, stepped over by no loop
+    level = GlbLevel(out, None if store_var == "__outermost" else store_var, tuple(inputs), tuple(sources))
     return level, array_out, _tile_var(pipe, out, array_out, store_var, members)
 
 

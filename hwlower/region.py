@@ -87,6 +87,15 @@ def _check_accelerate_loops(pipe: Pipeline, out: Function) -> None:
     compute_var, store_var, loc = accelerate_call(out)
     loops = pipe.loop_names(out)
     call = f"hw_accelerate({compute_var}, {store_var})"
+    if out.scalar and {compute_var, store_var} != {"__outermost"}:
+        # A Func of no dimensions has one loop level, Halide's root (its element is held over SCALAR_VAR, which is
+        # no loop a user can name)
+        raise ScheduleError(
+            f"{loc}: Func '{out.name}': {call}: '{out.name}' has no dimensions (it is defined as "
+            f"{out.name}[()] = ...), so it has no loop '{compute_var if compute_var != '__outermost' else store_var}'"
+            f" and the accelerator computes its one element whole; accelerate it at its only loop level: "
+            f"{out.name}.hw_accelerate(hl.Var.outermost(), hl.Var.outermost())"
+        )
     for v in (compute_var, store_var):
         if v not in loops and not (v == store_var == "__outermost") \
                 and not (v == compute_var and store_var in loops and _split_or_fused(out, v)):
@@ -165,6 +174,8 @@ def find_region(pipe: Pipeline) -> Region:
     glb, accelerated = None, out
     if glb_output(pipe, out):
         glb, out, store_var = glb_level(pipe, out)
+        if store_var == "__outermost":  # a memory tile of a Func of no dimensions is all of it, as a GLB tile is
+            store_var = None
         compute_var = store_var
         inputs = list(glb.inputs)
     inside = funcs_between(pipe, out, inputs + tables)
@@ -190,7 +201,7 @@ def find_region(pipe: Pipeline) -> Region:
                 + (f"{inside_fix} it an accelerator input" if inside_fix else "Make it an accelerator input")
                 + f" ({f.name}.stream_to_accelerator())."
             )
-    _check_no_host_reads(pipe, out, inside, inputs)
+    _check_no_host_reads(pipe, out, inside, inputs, store_var or "hl.Var.outermost()")
     _check_inputs_read(pipe, out, inside, glb)
     _check_glb_placement(pipe, accelerated, out, inside, glb)
     after = [f for f in pipe.order if id(f) not in inside and id(f) not in {id(i) for i in inputs}
@@ -372,10 +383,22 @@ def reads_inputs(pipe: Pipeline, inputs: list[Function]) -> set[int]:
     out = {id(f) for f in inputs}
     for f in pipe.order:  # producers first
         reads_image = any(isinstance(n, ir.Call) and not isinstance(n.callee, Function)
+                          and not constant_buffer(n.callee)
                           for d in pipe.definitions(f) for e in d.args + (d.value,) for n in ir.walk(e))
         if reads_image or any(id(p) in out for p in pipe.producers(f)):
             out.add(id(f))
     return out
+
+
+def constant_buffer(callee: object) -> bool:
+    """Whether `callee` is an hl.Buffer the algorithm reads directly (`weights[r.x, r.y]`): its data are part of
+    the algorithm, known at compile time (a table's, folded or a ROM), not an image streamed in."""
+    owner = getattr(callee, "owner", None)
+    get = getattr(owner, "get", None)
+    if getattr(callee, "kind", None) != "image" or get is None:
+        return False
+    buf = get()
+    return buf is not None and getattr(buf, "_param", None) is owner
 
 
 def funcs_between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[int]:
@@ -392,13 +415,24 @@ def funcs_between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[
     return inside
 
 
+def _refuse_buffer_read(f: Function, d: object, node: ir.Call, out: Function, at: str) -> None:
+    name = node.callee.name
+    dims = ", ".join(("x", "y", "z", "w")[:len(node.args)]) if len(node.args) <= 4 else "..."
+    raise ScheduleError(
+        f"{getattr(d, 'loc', '')}: Func '{f.name}' is inside the accelerator (it feeds '{out.name}') and reads the "
+        f"hl.Buffer {name} directly; its values are constant, so the accelerator holds them as a table of a Func "
+        f"of their own: {name}_table[{dims}] = {name}[{dims}]; read {name}_table instead of {name} and compute it "
+        f"at the accelerator's loop: {name}_table.compute_at({out.name}, {at})"
+    )
+
+
 def _depends_on(pipe: Pipeline, f: Function, out: Function) -> bool:
     import networkx as nx
 
     return f is not out and nx.has_path(pipe.graph, pipe.name(out), pipe.name(f))
 
 
-def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs: list[Function]) -> None:
+def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs: list[Function], at: str) -> None:
     for f in pipe.order:
         if id(f) not in inside:
             continue
@@ -406,6 +440,8 @@ def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs
             for e in d.args + (d.value,):
                 for node in ir.walk(e):
                     if isinstance(node, ir.Call) and node.args and not isinstance(node.callee, Function):
+                        if constant_buffer(node.callee):
+                            _refuse_buffer_read(f, d, node, out, at)
                         raise ScheduleError(
                             f"{d.loc}: Func '{f.name}' is inside the accelerator (it feeds '{out.name}') but reads "
                             f"the image {node.callee.name} directly. Read it through an accelerator input: "

@@ -78,11 +78,13 @@ def _tiles(pipe: Pipeline, sub: Pipeline, f: Function, order: list[str], extents
     """A tile at every origin of the product of `axes` (one axis per loop of `order`). A RoundUp tile keeps its
     whole box (the output is realised over it, as in Halide); with `clip`, a tile moved back outward keeps only its
     part of `full_box` and the host drops what it computes past it."""
+    # a bound on a Func inside fixes its range in every tile, which the hardware of several tiles cannot follow
+    one = all(len(a) == 1 for a in axes)
     for origin in itertools.product(*axes):
         at = dict(zip(order, origin))
         box = [(at.get(a, lo), at.get(a, lo) + extents[a] - 1) for a, (lo, _) in zip(f.args, full_box)]
         kept = [(lo, min(hi, full[1])) for (lo, hi), full in zip(box, full_box)] if clip else box
-        yield _tile(pipe, sub, box, kept, multiples, shifted, shared)
+        yield _tile(pipe, sub, box, kept, multiples, shifted, shared, inner_bounds=one)
 
 
 # how far back outward a last tile may move (past the divisors of upsamples' indices, which are small)
@@ -164,12 +166,13 @@ def _one_shape(tiles: Sequence[Tile]) -> bool:
 
 
 def _tile(pipe: Pipeline, sub: Pipeline, box: Box, output_box: Box, multiples: dict[int, dict[int, int]] | None,
-          shifted: frozenset[int], shared: SharedBounds | None = None) -> Tile:
+          shifted: frozenset[int], shared: SharedBounds | None = None, inner_bounds: bool = True) -> Tile:
     """The invocation computing `box` of sub's output (the host keeps `output_box` of it): every Func's box.
-    `shared`: the intervals of sub's expressions, shared with its other invocations."""
+    `shared`: the intervals of sub's expressions, shared with its other invocations. `inner_bounds=False`: one of
+    several host tiles, in which a pure Func's `bound` is not applied (frontend/bounds.py's infer_boxes)."""
     demanded: dict[str, Box] = {}
     boxes, _ = infer_boxes(sub, box, no_scalars, output_bounds=False, multiples=multiples, shifted=shifted,
-                           demanded=demanded, shared=shared)
+                           demanded=demanded, shared=shared, inner_bounds=inner_bounds)
     return Tile(output_box, {pipe.name(sub.functions[n]): b for n, b in boxes.items()},
                 {pipe.name(sub.functions[n]): b for n, b in demanded.items()})
 

@@ -245,7 +245,8 @@ class Design:
             idx = tuple(i[keep] for i in _tile_index(order, self._origin(t), store.mins))
             hw[idx] = semantics.wrap(np.asarray(result.words[k * n:(k + 1) * n], dtype=np.int64)[keep], ot)
         final = self._host_after(stores, buffers, params, out_fn, hw)
-        return SimulationResult(final, _to_user(hw, ot), result.cycles, self.report["predicted_cycles"], simulator,
+        return SimulationResult(final, _to_user(hw, ot, out_fn.scalar), result.cycles,
+                                self.report["predicted_cycles"], simulator,
                                 str(result.waveform) if result.waveform else None, result.sim_seconds,
                                 result.build_seconds, _tile_cycles(result.marks),
                                 self._split(final) if self.outputs else ()), want
@@ -257,7 +258,7 @@ class Design:
         for name in self.program.host_after:
             ev.realize_function(self.pipe.functions[name], self.program.host_boxes[name])
         final = ev.stores[id(self.pipe.output)]
-        return _to_user(final.arr, self.pipe.output.type)
+        return _to_user(final.arr, self.pipe.output.type, self.pipe.output.scalar)
 
     def check(self, inputs: dict, simulator: str = "verilator", **kw) -> SimulationResult:
         """Simulate and compare with the reference bit for bit (each output of several apart); raise
@@ -299,7 +300,7 @@ class Design:
 
     def _output_of(self, stores) -> np.ndarray:
         """The pipeline's output in `stores`, as a new array arr[y, x]."""
-        return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type)
+        return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type, self.pipe.output.scalar)
 
 
 def _own_data(param, box) -> Buffer | None:
@@ -407,5 +408,8 @@ def _ordered_words(store, order: np.ndarray, origin: np.ndarray, t) -> np.ndarra
     return (vals & ((1 << t.bits()) - 1)).astype(np.int64)
 
 
-def _to_user(arr: np.ndarray, t) -> np.ndarray:
-    return np.ascontiguousarray(semantics.to_numpy(arr, t).transpose())
+def _to_user(arr: np.ndarray, t, scalar: bool = False) -> np.ndarray:
+    """arr[y, x] of type t; a Func of no dimensions (held over one element, frontend/define.py) as Halide's
+    realize([]) gives it, a 0-D array."""
+    user = np.ascontiguousarray(semantics.to_numpy(arr, t).transpose())
+    return user.reshape(()) if scalar else user

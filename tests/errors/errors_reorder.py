@@ -1,7 +1,8 @@
 """Catalogue cases: reorder calls Halide refuses (frontend/schedule.py, frontend/reorder_hint.py): a loop the stage
 does not have at that point (a misspelling, another Func's Var, a loop split or fused away) or named twice. The
 message names the stage's loops then and the same reorder with names it has, which Halide accepts too. Also a
-fuse of a loop with itself, and a storage level given to a Func left inline (frontend/pipeline.py)."""
+fuse of a loop with itself, a storage level given to a Func left inline (frontend/pipeline.py), and hw_accelerate
+naming a loop of a Func with no dimensions (hwlower/region.py)."""
 
 from __future__ import annotations
 
@@ -137,3 +138,35 @@ def _():
     p.mid.store_at(p.hw_output, p.xo)
     p.mid.compute_at(p.hw_output, p.xo)
     return hl.compile(p.output, name="demo")
+
+
+def _frame_sum():
+    """A frame sum `hw_output[()]` (a Func of no dimensions), its input streamed: (output, hw_output, x)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    r = hl.RDom([hl.Range(0, 8), hl.Range(0, 4)], "r")
+    hw_output[()] = hl.u16(0)
+    hw_output[()] += hw_input[r.x, r.y]
+    output[()] = hl.u8(hw_output[()] >> 5)
+    hw_input.compute_root().stream_to_accelerator()
+    return output, hw_output, x
+
+
+@case("hardware", "hw_accelerate at loops of a Func with no dimensions", (
+    "{at}: Func 'hw_output': hw_accelerate(x, xo): 'hw_output' has no dimensions (it is defined as "
+    "hw_output[()] = ...), so it has no loop 'x' and the accelerator computes its one element whole; accelerate it "
+    "at its only loop level: hw_output.hw_accelerate(hl.Var.outermost(), hl.Var.outermost())"), func="hw_output",
+    simulate=True)
+def accelerate_zero_d_at_loops():
+    output, hw_output, x = _frame_sum()
+    hw_output.compute_root().hw_accelerate(x, hl.Var("xo"))  # <-
+    return hl.compile(output, name="demo")
+
+
+@accelerate_zero_d_at_loops.fix
+def _():
+    output, hw_output, _x = _frame_sum()
+    hw_output.compute_root().hw_accelerate(hl.Var.outermost(), hl.Var.outermost())
+    return hl.compile(output, name="demo")

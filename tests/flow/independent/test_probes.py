@@ -4,12 +4,13 @@ beside this file) holds a CASES dict {case: program}, a program being a function
 bit-exact on both simulators, its cycles as predicted, and its reference equal to Halide 21's. Test ids read
 `probe13-u8_saturating-icarus`.
 
-Adding a probe is one line: write NAME_programs.py with its CASES dict and add "NAME" to PROBES. Its own tests go
+Adding a probe is one line: write NAME_programs.py with its CASES dict and add "NAME" to PROBES (its ICARUS_ONLY
+cases, large designs, are simulated on Icarus alone). Its own tests go
 below the shared one, taking the design from `_design("NAME", case)` under `_with("NAME", case)` so that they run
 on the worker that compiled it.
 
 Findings and figures: each test's docstring below, and BENCHMARKS.md "Helper probe12, session 28", "Helper
-probe13, session 29", "Helper probe14a, session 30" and "Helper probe14b, session 30".
+probe13, session 29", "Helper probe14a, session 30", "Helper probe14b, session 30" and "Helper probe16, session 32".
 Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that
 did not schedule the RDom (catalogue case argmax_update_unroll); an input unrolled along rows suggested only
 unrolling it along x, which then needs every consumer unrolled along x (the message now also says to remove the
@@ -31,10 +32,12 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROBES = ("probe12", "probe13", "probe14a", "probe14b")
+PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c", "probe16d", "probe16e")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
+# a module's ICARUS_ONLY cases (large designs) are simulated on Icarus alone
+ICARUS_ONLY = {f"{probe}-{case}" for probe, module in MODULES.items() for case in getattr(module, "ICARUS_ONLY", ())}
 
 
 @functools.cache
@@ -47,7 +50,7 @@ def _with(probe, case):
     return pytest.mark.xdist_group(f"{probe}-{case}")
 
 
-@pytest.mark.parametrize(("case", "simulator"), params(CASES))
+@pytest.mark.parametrize(("case", "simulator"), params(CASES, icarus_only=ICARUS_ONLY))
 def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
     probe, name = CASES[case]
     design = _design(probe, name)
@@ -59,7 +62,7 @@ def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulato
     got = design.reference_outputs(inputs)
     assert len(got) == len(want)
     for g, w in zip(got, want, strict=True):
-        assert g.dtype == w.dtype and np.array_equal(g, w)
+        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
 
 
 # probe12 (session 28)
@@ -170,3 +173,25 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
     """Unrolling a host loop changes no tile: the accelerator runs once per 8x4 output tile, as without it."""
     rows = MODULES["probe14b"].CASES[case](hl)[2][1]
     assert _design("probe14b", case).report["tiles"] == 2 * -(-rows // 4)
+
+
+# probe16 (session 32): Funcs of no dimensions and upsamples over split and GLB-tiled loops. Findings: a Func of no
+# dimensions (a frame sum `total[()]`) as the pipeline's output was refused for want of a bound on its internal
+# dimension, and its reference and simulated outputs were 1-element arrays where Halide's realize([]) gives a 0-D
+# one; hw_accelerate(x, xo) on it now names its only loop level (catalogue accelerate_zero_d_at_loops). Probe16b
+# (the h2h generators' schedules): down_sample's `max_pool.unroll(x, 2).unroll(y, 2)` then `max_pool.linebuffer()`
+# was refused as an unroll of an inline Func (linebuffer() computes it at the store loop). Probe16c: an hl.Buffer of
+# constant weights was named b<n> whatever its name (Halide's Buffer(array, name)), and a table Func copying it was
+# taken for an image read inside the accelerator (refused); it is a table now, and a direct read of it inside names
+# that fix (catalogue buffer_read_inside). Probe16e: a GLB level accelerated at the root loop (hw_accelerate(x,
+# Var.outermost()), of a 2-D Func or one of no dimensions) crashed with ValueError in hwlower/ops.py; a bound on a
+# pure Func inside several host tiles (`blur_x.bound(y, 0, 10)`) fixed its range in every tile, and the hardware,
+# whose footprints shift with the tile, read the wrong rows (now each tile realises what it reads, the same values).
+
+
+@_with("probe16", "frame_sum")
+def test_a_func_of_no_dimensions_is_one_element_computed_whole():
+    """The frame sum's accelerator runs its 8 x 4 steps once, and the host's outputs are 0-D as in Halide."""
+    design = _design("probe16", "frame_sum")
+    assert design.report["tiles"] == 1 and design.report["ideal_cycles"] == 8 * 4
+    assert design.reference_output(design.example_inputs(1)).shape == ()
