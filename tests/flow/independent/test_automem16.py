@@ -50,3 +50,13 @@ def test_the_memory_model_holds_the_rows_a_reader_waits_for_as_the_compiler_does
     model = [got for lanes, tile, got in calls if lanes == 2 and tile == (16, 8) and "gx" not in got][-1]
     rep = hl.compile(out, name="automem16_shi_tomasi", prove=False).report
     assert model["hxx"] == 2 * model["hyy"] == 8 and sum(model.values()) == rep["mem_tiles"] == 18
+
+
+def test_a_read_backwards_along_x_still_keeps_one_lane():
+    """`image(W - 1 - x)` at 2 lanes makes -2 pixels a cycle: no lanes (the paced rule takes only rates in (0, 1); a
+    negative one had given the stream -2 lanes)."""
+    from newcomer_algorithms import mirror_x
+
+    out = mirror_x(hl, 24, 12)[0]
+    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": "2"}))
+    assert result.lanes == 1 and "-2 pixels per cycle" in result.note, result.note
