@@ -120,6 +120,7 @@ class _Plan:
     serial_channels: set[int] = field(default_factory=set)  # streams of channels carrying one channel per transfer
     planes: dict[int, list[str]] = field(default_factory=dict)  # id(f) -> its planes unrolled (autoschedule_planes)
     planes_apart: bool = False  # a budget's cut: the output takes the planes its producers make together one by one
+    together: set[int] = field(default_factory=set)  # planar streams read at their readers' own planes, unrolled
     sweeps: dict[int, list[tuple[int, list[str]]]] = field(default_factory=dict)  # id(f) -> [(update, RVars outermost)]
     lanes: LanePlan = field(default_factory=lambda: LanePlan(1))
     glb: tuple[int, int] | None = None  # the GLB tile (seed 002's three levels), or None for one accelerator tile
@@ -576,7 +577,8 @@ def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
                     planes.add(int(c.value))
                 elif isinstance(c, ir.RVar) and c.name in ranges:
                     planes |= set(ranges[c.name])
-                elif isinstance(c, ir.Var) and c.name in plan.planes.get(id(g), []):
+                elif isinstance(c, ir.Var) and (c.name in plan.planes.get(id(g), []) or (
+                        g is plan.accelerated and id(f) in plan.together)):
                     planes |= set(range(2))  # at its reader's own planes, unrolled (autoschedule_planes.py)
                 else:
                     return False

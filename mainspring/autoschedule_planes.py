@@ -57,9 +57,37 @@ def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> N
     """Set plan.planes (and put back to serial the RVars over a producer's serial planes, in plan.unrolled), in
     the pipeline's order (producers first). `x_dim`: id(f) -> f's argument along x (one lane's lane plan);
     `bounds`: scalars for bounds inference."""
+    from .autoschedule import _planes_read_together  # autoschedule.py builds on this module
+
     boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], bounds, output_bounds=False)
+    together = {id(s) for s in plan.streams if _own_planes(pipe, plan, s, boxes, x_dim)}
+    saved = [{i: list(v) for i, v in d.items()} for d in (plan.unrolled, plan.sweeps, plan.planes)]
+    while True:
+        _choose_planes(pipe, plan, boxes, x_dim, together)
+        plan.together = set(together)
+        # a stream whose reader at its own plane did not unroll it after all streams plane after plane (_own_planes)
+        acc = plan.accelerated
+        unrolled = len(acc.args) == 3 and planes_inner(pipe, plan, acc, list(acc.args[2:])) and planes_unrolled(
+            pipe, plan, acc, list(acc.args[2:]))
+        apart = {i for i in together if not _planes_read_together(pipe, plan, next(s for s in plan.streams
+                                                                                  if id(s) == i))
+                 or (not unrolled and _read_at_own_plane(pipe, acc, i))}
+        if not apart:
+            return
+        together -= apart
+        plan.unrolled, plan.sweeps, plan.planes = ({i: list(v) for i, v in d.items()} for d in saved)
+
+
+def _read_at_own_plane(pipe: Pipeline, f: Function, i: int) -> bool:
+    """Whether f reads the stream of id i at a Var plane."""
+    return any(isinstance(n, ir.Call) and id(n.callee) == i and isinstance(n.args[2], ir.Var)
+               for d in pipe.definitions(f) for n in ir.walk(d.value))
+
+
+def _choose_planes(pipe: Pipeline, plan: _Plan, boxes: dict, x_dim: dict[int, int], together: set[int]) -> None:
+    """plan_planes with the streams `together` carrying their planes in one transfer."""
     # id(f) -> the dimensions f computes in one firing, or a stream carries in one transfer
-    made: dict[int, set[int]] = {id(s): {2} for s in plan.streams if _own_planes(pipe, plan, s, boxes, x_dim)}
+    made: dict[int, set[int]] = {i: {2} for i in together}
     transfers = max((_stream_transfers(pipe, plan, s, boxes[pipe.name(s)], x_dim.get(id(s), 0), made)
                      for s in plan.streams), default=0)
     buffered = {id(f) for f in plan.buffered}
@@ -152,13 +180,16 @@ def _own_planes(pipe: Pipeline, plan: _Plan, s: Function, boxes: dict, x_dim: di
     reader's own Var (a depthwise convolution's `in(x + r.x, y + r.y, c)`): streamed channels first, its planes
     arrive together, one for each lane of that Var. Not where a Func computes a pixel's channels (a dimension
     before x, its values cycles apart: mobile's `pw_conv(k, x, y, c)`), whose pixels would take the planes slower
-    than they arrive, the stream held whole (mobile at 16x8: 1,962 words for 440)."""
+    than they arrive, the stream held whole (mobile at 16x8: 1,962 words for 440). plan_planes keeps it only where
+    every such reader unrolls that Var (the output too: a depthwise convolution added back to its input, 337 cycles
+    at 13x5 for 127; plane after plane, the output held the stream whole, 1,172 words for 135)."""
     box = boxes[pipe.name(s)]
     if len(box) != 3 or x_dim.get(id(s), 0) or not 1 < box[2][1] - box[2][0] + 1 <= MAX_PLANE or any(
             x_dim.get(id(g), 0) for g in plan.region):
         return False
     reads = [(g, n) for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
              if isinstance(n, ir.Call) and n.callee is s]
+    # the output's own reads at its planes too, where it then takes them together (plan_planes checks)
     return bool(reads) and all(isinstance(n.args[2], ir.Const) or (
         isinstance(n.args[2], ir.Var) and n.args[2].name in g.args) for g, n in reads)
 
@@ -261,6 +292,9 @@ def _reads_planes_made_together(plan: _Plan, reads: list[ir.Call], planes: list[
         return False
 
     def at_made_planes(n: ir.Call) -> bool:
+        if id(n.callee) in plan.together:  # a planar stream carrying a pixel's planes a transfer (_own_planes)
+            return isinstance(n.args[2], ir.Var) and [n.args[2].name] == planes and not _moves_with_planes(
+                [ir.Call(n.type, n.callee, n.args[:2])], planes)
         # not a sweep's sums (plan.sweeps), which hold their frame anyway: together they cut the output's cycles
         # (297 for 394 at 8x6, tests/flow/test_flow_autoschedule_sweeps.py) for PEs over the hand schedule's
         made = plan.planes.get(id(n.callee), []) if n.callee in plan.buffered and id(n.callee) not in plan.sweeps \

@@ -1,8 +1,8 @@
 """Automl16's programs (session 32): ML layers written with no schedule, as issue 11's acceptance programs are, each
 in module m (`mainspring` or `halide`) returning (output, {name: ImageParam}) with estimates set: convolutions to
 output planes k with their weights a 3-D or 4-D ImageParam read at k, a depthwise convolution (the input read at its
-own channel), a MobileNet block (depthwise, ReLU, then pointwise), a 1x1 convolution over 8 planes, a fully
-connected layer, a convolution then ReLU then 2x2 max pooling to 2 planes, a channel concat.
+own channel; also added back to its input), a MobileNet block (depthwise, ReLU, then pointwise), a 1x1 convolution
+over 8 planes, a fully connected layer, a convolution then ReLU then 2x2 max pooling to 2 planes, a channel concat.
 
 The findings fixed (autoschedule_planes.py): a stream not read at the pixel (weights `w(r.x, r.y, c, k)`) let
 no Func unroll its planes k, so the output ran plane after plane and held its input whole (the convolution at 11x5:
@@ -124,6 +124,19 @@ def concat_channels(m, w, h):
     _est(cat, w, h, 2)
     return cat, {"inp": inp}
 
+def dw_residual(m, w, h):
+    """A depthwise 3x3 conv over 3 channels added back to its input (the output reads the input at its own plane)."""
+    inp = m.ImageParam(m.UInt(8), 3, "inp")
+    wts = m.ImageParam(m.Int(16), 3, "wts")
+    x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
+    r = m.RDom([(0, 3), (0, 3)], "r")
+    dw, out = m.Func("dw"), m.Func("out")
+    dw[x, y, c] = m.i32(0)
+    dw[x, y, c] += m.i32(wts[r.x, r.y, c]) * m.i32(inp[x + r.x, y + r.y, c])
+    out[x, y, c] = m.u8(m.clamp(m.i32(inp[x + 1, y + 1, c]) + (dw[x, y, c] >> 4), 0, 255))
+    _est(out, w, h, 3)
+    return out, {"inp": inp, "wts": wts}
+
 # (algorithm, size, autoscheduler keys)
 AUTO = {"conv_param_11x5": (conv_param, (11, 5), {}),
         "conv_param_11x5_l2": (conv_param, (11, 5), {"lanes": "2"}),
@@ -133,4 +146,5 @@ AUTO = {"conv_param_11x5": (conv_param, (11, 5), {}),
         "pointwise8_9x5": (pointwise8, (9, 5), {}),
         "fully_connected_6": (fully_connected, (6, 1), {}),
         "conv_relu_pool_7x5": (conv_relu_pool, (7, 5), {}),
-        "concat_channels_13x5_l2": (concat_channels, (13, 5), {"lanes": "2"})}
+        "concat_channels_13x5_l2": (concat_channels, (13, 5), {"lanes": "2"}),
+        "dw_residual_13x5": (dw_residual, (13, 5), {})}
