@@ -13,7 +13,8 @@ one-lane rules hold) when the rates cannot be met:
   hwlower/edges.py; its rate is that affine x's);
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane; but a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`) has its RVar
-  unrolled with x, its lanes chained (`row_scan`), and reads as x does;
+  unrolled with x, its lanes chained (`row_scan`), and reads as x does; and a sweep of the whole frame into a point
+  (`total() += in(r.x, r.y)`, its own stream) has its r.x unrolled by k, k pixels a cycle (`frame_scan`);
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
   one of at most 4 elements (lanes of registers) is read out one element per cycle;
 - a Func read at coordinates computed from loaded values (a RAM the accelerator fills, `cdf(level(x, y))`) more than
