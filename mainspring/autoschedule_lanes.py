@@ -13,7 +13,8 @@ one-lane rules hold) when the rates cannot be met:
   hwlower/edges.py; its rate is that affine x's);
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane; but a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`) has its RVar
-  unrolled with x, its lanes chained (`row_scan`), and reads as x does;
+  unrolled with x, its lanes chained (`row_scan`), and reads as x does; and a sweep of the whole frame into a point
+  (`total() += in(r.x, r.y)`, its own stream) has its r.x unrolled by k, k pixels a cycle (`frame_scan`);
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
   one of at most 4 elements (lanes of registers) is read out one element per cycle;
 - a Func read at coordinates computed from loaded values (a RAM the accelerator fills, `cdf(level(x, y))`) more than
@@ -113,7 +114,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             for n_def, d in enumerate(pipe.definitions(g)):
                 scan = row_scan(g, d, xname) if k > 1 and n_def else None
                 swept = frame_scan(g, d, streams) if k > 1 and n_def and scan is None and serial(g, n_def) \
-                    and plan.funcs[id(g)] == 1 else None
+                    and plan.funcs[id(g)] == 1 and _outlasts(pipe, acc.args[acc_x], d.rdom, k) else None
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
                         read = n if scan is None else \
@@ -231,6 +232,24 @@ def frame_scan(g: Function, d, streams: frozenset[int]) -> str | None:
             return None
         found = True
     return r if found else None
+
+
+def _outlasts(pipe: Pipeline, xname: str, rdom, k: int) -> bool:
+    """Whether a scan over `rdom` at k lanes takes at least as many transfers as the output (its estimates, x
+    being `xname`): the map's stream then waits longer than it lasts, and starts late (memories/late_streams.py)
+    instead of being held while the scan runs (a sum over a 1080p frame but its border, at 2 lanes: a frame less
+    the border held, 1,008 memory tiles; serial, the scan outlasts the map's stream)."""
+    est = pipe.output.placement.estimates or {}
+    extents = [int(e.value) if isinstance(e, ir.Const) else None for _, _, e in rdom.dims]
+    if xname not in est or any(a not in est for a in pipe.output.args) or None in extents:
+        return False
+    rest = 1
+    for a in pipe.output.args:
+        rest *= est[a][1] if a != xname else 1
+    scan = -(-extents[0] // k)
+    for e in extents[1:]:
+        scan *= e
+    return scan >= -(-est[xname][1] // k) * rest
 
 
 def _uses(e: ir.Expr, r: str) -> bool:

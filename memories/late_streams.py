@@ -2,7 +2,7 @@
 (a threshold at the frame's total, `out(x, y) = in(x, y) > total()`) reads its own stream of the input only after
 the first pass (the reduction, over a stream of its own) has seen every pixel; streamed from cycle 0, the second
 stream would be held whole until then (a 1080p frame: a thousand memory tiles), streamed late, a word arrives when
-it is read."""
+it is read. Such a run's ideal cycles add its two passes up (`two_pass_transfers`, the report's ideal_cycles)."""
 
 from __future__ import annotations
 

@@ -112,3 +112,24 @@ def test_the_sum_of_a_host_computed_stream_reads_a_clone_of_its_own():
     1,013 memory tiles); the sum now reads `g.clone_in(total)`, which the host streams too (see the 1080p test)."""
     _, result = _auto("host_threshold_13x7_l2")
     assert 'funcs["g"].clone_in(funcs["total"]).compute_root().stream_to_accelerator()' in result.schedule_source
+
+
+def border_sum(m, w, h):
+    """A sum over the frame less its border, then a map over the whole frame."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = m.Var("x"), m.Var("y")
+    r = m.RDom([(1, w - 4), (2, h - 3)], "r")
+    total, out = m.Func("total"), m.Func("o")
+    total[()] = m.u16(7)
+    total[()] += m.u16(inp[r.x + 1, r.y]) * 2
+    out[x, y] = m.u8((m.u16(inp[x, y]) + total[()]) >> 2)
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+def test_a_scan_shorter_than_the_maps_stream_stays_serial_so_the_stream_starts_late():
+    """At 2 lanes the border's sum would end before the map's stream did: that stream, waiting for the sum, would be
+    held (1,008 memory tiles at 1080p, refused by compile); serial, the sum outlasts it, and it starts late."""
+    design, result = autoscheduled(border_sum, (1920, 1080), {"lanes": "2"}, name="twopass16_border")
+    assert result.lanes == 2 and 'funcs["total"].update(0).unroll' not in result.schedule_source
+    assert design.report["mem_tiles"] == 0, design.report["mem_tiles"]
