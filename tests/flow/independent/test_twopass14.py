@@ -51,11 +51,12 @@ def test_the_map_streams_after_the_reduction_bit_exact_and_equal_to_halide(case,
     rep = design.report
     assert f"{AUTO[case][3]}.compute_root().stream_to_accelerator()" in result.schedule_source
     # the map's stream is not held while the reduction scans its own: a few words, no memory tile
-    assert rep["mem_tiles"] == 0 and sum(b["words"] for b in rep["buffers"]) <= 8, rep
+    # (9 since twopass16: the scan's own stream carries 2 pixels a transfer)
+    assert rep["mem_tiles"] == 0 and sum(b["words"] for b in rep["buffers"]) <= 9, rep
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
-    # two passes: the scan of 91 pixels a pixel a step, then the map at 2 lanes (7 transfers a row of 13, 7 rows)
-    assert res.cycles == rep["predicted_cycles"] <= 13 * 7 + 7 * 7 + 10, (res.cycles, rep)
+    # two passes at 2 lanes (7 transfers a row of 13, 7 rows): the scan (twopass16: its r.x unrolled), then the map
+    assert res.cycles == rep["predicted_cycles"] <= 7 * 7 + 7 * 7 + 10, (res.cycles, rep)
     want = design.reference_outputs(inputs)
     algorithm, size = AUTO[case][:2]
     got = halide_outputs(halide, *algorithm(halide, *size), inputs, want[0].shape[::-1])
@@ -80,22 +81,5 @@ def test_a_1080p_threshold_at_the_frames_reduction_compiles_as_the_autoscheduler
     rep = design.report
     assert rep["mem_tiles"] <= hl.CGRA().num_mem_tiles and rep["mem_tiles"] == 0, rep["mem_tiles"]
     frame = 1920 * 1080
-    assert frame + frame // lanes <= rep["predicted_cycles"] <= frame + frame // lanes + 100, rep["predicted_cycles"]
-
-
-def test_a_scan_of_a_host_computed_stream_read_by_the_map_too_is_refused_by_the_autoscheduler_as_compile_refuses():
-    """`g(x, y) = u16(inp(x, y)) * 3 + 1` is streamed (the host computes it), scanned whole by the sum and read by
-    the map: the stream is held whole until the sum is done. The autoscheduler accepted it at 1080p and compile
-    refused it (1,013 memory tiles); the memory model now counts the frame held, and refuses as compile does
-    (a gap: no stream of g apart for the scan yet)."""
-    inp = hl.ImageParam(hl.UInt(8), 2, "inp")
-    x, y = hl.Var("x"), hl.Var("y")
-    r = hl.RDom([(0, 1920), (0, 1080)], "r")
-    g, total, out = hl.Func("g"), hl.Func("total"), hl.Func("out")
-    g[x, y] = hl.u16(inp[x, y]) * 3 + 1
-    total[()] = hl.u32(0)
-    total[()] += hl.u32(g[r.x, r.y])
-    out[x, y] = hl.select(hl.u32(g[x, y]) * (1920 * 1080) > total[()], hl.u8(255), hl.u8(0))
-    out.set_estimates([(0, 1920), (0, 1080)])
-    with pytest.raises(hl.HalideError, match=r"'out' does not fit max_mem_tiles=128 .*about 1013 memory tiles"):
-        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    # (each pass at the lanes since twopass16: the scan's r.x unrolled by them)
+    assert 2 * frame // lanes <= rep["predicted_cycles"] <= 2 * frame // lanes + 100, rep["predicted_cycles"]
