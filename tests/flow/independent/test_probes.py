@@ -186,7 +186,8 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
 # that fix (catalogue buffer_read_inside). Probe16e: a GLB level accelerated at the root loop (hw_accelerate(x,
 # Var.outermost()), of a 2-D Func or one of no dimensions) crashed with ValueError in hwlower/ops.py; a bound on a
 # pure Func inside several host tiles (`blur_x.bound(y, 0, 10)`) fixed its range in every tile, and the hardware,
-# whose footprints shift with the tile, read the wrong rows (now each tile realises what it reads, the same values).
+# whose footprints shift with the tile, read the wrong rows (now each tile realises what it reads, the same values;
+# on a Func updated at its own Vars it was an internal contract error).
 
 
 @_with("probe16", "frame_sum")
