@@ -315,9 +315,9 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
     skip it; their producers are still asked only for what the box before that rounding reads, which
     `demanded` receives where it differs.
     `shared`: intervals shared with other calls on the same `pipe` and `scalars` (its Func value intervals).
-    `inner_bounds=False` (one accelerator tile of several) realises a pure Func with a `bound` over what its
-    consumers read instead: its values are the same, and the bound's fixed range would not shift with the tile
-    (the whole image's inference checks that the bound covers what is read)."""
+    `inner_bounds=False` (one accelerator tile of several) realises a Func with a `bound`, whose definitions all
+    write at its own Vars, over what its consumers read instead: its values are the same, and the bound's fixed
+    range would not shift with the tile (the whole image's inference checks that the bound covers what is read)."""
     boxes: dict[str, Box] = {}
     # Every output is asked for the same box (Halide's realize sizes), and more where another output reads it.
     needs: dict[int, Box] = {id(o): list(out_box) for o in pipe.outputs}
@@ -330,7 +330,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         assert box is not None, fn.name
         output = pipe.is_output(fn)
         if (output and output_bounds) or (not output and fn.placement.compute.kind != "inline"
-                                          and (inner_bounds or len(pipe.definitions(fn)) > 1)):
+                                          and (inner_bounds or not _pointwise(pipe, fn))):
             box = _aligned(fn, _apply_bounds(fn, box))  # Halide ignores (with a warning) an inlined Func's
         if required is not None:
             required[pipe.name(fn)] = box
@@ -374,6 +374,14 @@ def realised_box(fn: Function, box: Box, steps: dict[int, int], shifted: bool,
         box[dim] = _aligned_range(box[dim], d, 0)
     # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
     return (union(box, rounded_up(fn, pre, shifts=True)) if shifted else box), box
+
+
+def _pointwise(pipe, fn: Function) -> bool:
+    """Whether every definition of fn writes at its own Vars (no update at computed coordinates, a scatter): its
+    value at a point then does not depend on the box it is realised over."""
+    return all(len(d.args) == len(fn.args) and all(isinstance(a, ir.Var) and a.name == v
+                                                    for a, v in zip(d.args, fn.args))
+               for d in pipe.definitions(fn))
 
 
 def _check_rounded_bounds(fn: Function, before: Box, box: Box) -> None:

@@ -41,6 +41,8 @@ def packed_outputs(pipe: Pipeline, call: str = "compile") -> tuple[Func, tuple[O
     if words is not None:
         return _packed_in_words(pipe, sink, words, call)
     sink[vs] = tuple(handle_of(fn)[vs] for fn in pipe.outputs)
+    # outputs of no dimensions: so is their packing, whose values the design gives as 0-D arrays
+    sink.function().scalar = all(fn.scalar for fn in pipe.given)
     _bound_like_the_outputs(pipe, sink, call)
     layout = sink.function().tuple_layout
     assert layout is not None and len(layout.fields) == len(pipe.outputs)
@@ -87,6 +89,9 @@ def _bound_like_the_outputs(pipe: Pipeline, sink: Func, call: str, first: int = 
             if b is not None:
                 seen.setdefault((b[0], b[1]), fn)
                 locs.append(b[2])
+        if not seen and all(fn.scalar for fn in pipe.given):  # Funcs of no dimensions: their one element, at 0
+            seen[(0, 1)] = pipe.given[0]
+            locs.append(None)
         if not seen:
             names = " and ".join(f"'{fn.name}'" for fn in pipe.given)
             first = pipe.given[0]

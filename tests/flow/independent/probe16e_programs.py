@@ -115,7 +115,52 @@ def bound_on_a_producer_in_tiles(m):
     return output, {"input": inp}, [8, 8]
 
 
+def bound_on_an_update_in_tiles(m):
+    """acc (a serial 3-tap update) computed at xo with acc.bound(y, 0, 10), over two rows of 8x4 tiles (was an
+    internal error: a load of rows no op wrote)."""
+    inp, x, y, hw_input = _input(m)
+    acc, hw_output, output = _funcs(m, "acc hw_output output")
+    r = m.RDom([m.Range(0, 3)], "r")
+    acc[x, y] = m.u16(0)
+    acc[x, y] += hw_input[x + r.x, y]
+    hw_output[x, y] = m.u8((acc[x, y] + acc[x, y + 1] + acc[x, y + 2]) / 9)
+    output[x, y] = hw_output[x, y]
+    if _hw(m):
+        _tiled(m, output, hw_output, hw_input, (8, 8), (8, 4), (acc,))
+        acc.bound(y, 0, 10)
+    return output, {"input": inp}, [8, 8]
+
+
+def _min_max(m, two):
+    inp, x, y, hw_input = _input(m)
+    hw_output, output = _funcs(m, "hw_output output")
+    r = m.RDom([m.Range(0, 6), m.Range(0, 4)], "r")
+    hw_output[()] = (m.u16(65535), m.u16(0))
+    hw_output[()] = (m.min(hw_output[()][0], hw_input[r.x, r.y]), m.max(hw_output[()][1], hw_input[r.x, r.y]))
+    if two:
+        (hi,) = _funcs(m, "hi")
+        output[()] = m.u8(hw_output[()][0])
+        hi[()] = m.u8(hw_output[()][1])
+    else:
+        output[()] = (m.u8(hw_output[()][0]), m.u8(hw_output[()][1]))
+    if _hw(m):
+        _whole(m, hw_output, hw_input)
+    return ([output, hi] if two else output), {"input": inp}, []
+
+
+def zero_d_tuple_output(m):
+    """The host's output a Tuple of no dimensions (a frame's min and max): was refused for want of a bound on the
+    internal dimension of its packing."""
+    return _min_max(m, False)
+
+
+def two_zero_d_outputs(m):
+    """The same as a Pipeline of two outputs of no dimensions, each a 0-D array as Halide realises it."""
+    return _min_max(m, True)
+
+
 CASES = {f.__name__: f for f in (
     frame_sum_unrolled_by_2, frame_sum_at_a_glb_level, glb_at_the_root_loop, up_inline, up_rows_over_split_y,
-    up_chain_two_lanes, bound_on_a_producer_in_tiles,
+    up_chain_two_lanes, bound_on_a_producer_in_tiles, bound_on_an_update_in_tiles, zero_d_tuple_output,
+    two_zero_d_outputs,
 )}

@@ -178,7 +178,8 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
 # probe16 (session 32): Funcs of no dimensions and upsamples over split and GLB-tiled loops. Findings: a Func of no
 # dimensions (a frame sum `total[()]`) as the pipeline's output was refused for want of a bound on its internal
 # dimension, and its reference and simulated outputs were 1-element arrays where Halide's realize([]) gives a 0-D
-# one; hw_accelerate(x, xo) on it now names its only loop level (catalogue accelerate_zero_d_at_loops). Probe16b
+# one (so were a 0-D Tuple output and two 0-D outputs, whose packing had no bound); hw_accelerate(x, xo) on it
+# now names its only loop level (catalogue accelerate_zero_d_at_loops). Probe16b
 # (the h2h generators' schedules): down_sample's `max_pool.unroll(x, 2).unroll(y, 2)` then `max_pool.linebuffer()`
 # was refused as an unroll of an inline Func (linebuffer() computes it at the store loop). Probe16c: an hl.Buffer of
 # constant weights was named b<n> whatever its name (Halide's Buffer(array, name)), and a table Func copying it was
@@ -186,7 +187,8 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
 # that fix (catalogue buffer_read_inside). Probe16e: a GLB level accelerated at the root loop (hw_accelerate(x,
 # Var.outermost()), of a 2-D Func or one of no dimensions) crashed with ValueError in hwlower/ops.py; a bound on a
 # pure Func inside several host tiles (`blur_x.bound(y, 0, 10)`) fixed its range in every tile, and the hardware,
-# whose footprints shift with the tile, read the wrong rows (now each tile realises what it reads, the same values).
+# whose footprints shift with the tile, read the wrong rows (now each tile realises what it reads, the same values;
+# on a Func updated at its own Vars it was an internal contract error).
 
 
 @_with("probe16", "frame_sum")
