@@ -165,7 +165,7 @@ def pipeline(width: int = 8, height: int = 8, wide: bool = True):
     mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
     hw_output[x, y] = mid[x, y] + mid[x, y + 1]
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, width).bound(y, 0, height)
+    output.bound(x, 0, width).bound(y, 0, height)  # <-bound_pipeline
     return SimpleNamespace(x=x, y=y, xo=v[2], yo=v[3], xi=v[4], yi=v[5], input=input_, hw_input=hw_input, mid=mid,
                            hw_output=hw_output, output=output, width=width, height=height)
 

@@ -1,12 +1,12 @@
-"""Catalogue cases: compute_at a Func whose loops do not enclose every use (frontend/pipeline.py's
-_check_loop_level), beyond errors_schedule.py's: a Func read both by the target and by the Func the target is
-computed at."""
+"""Catalogue cases: placement calls beyond errors_schedule.py's: compute_at a Func whose loops do not enclose every
+use (frontend/pipeline.py's _check_loop_level), read both by the target and by the Func the target is computed at;
+a second bound of a dimension that the first does not cover (frontend/placement.py)."""
 
 from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import case
+from catalogue import accelerate, buffer, case, pipeline, stream
 
 
 def _shared_tap(at_mid: bool):
@@ -49,3 +49,25 @@ def compute_at_a_reader_of_a_shared_func():
 @compute_at_a_reader_of_a_shared_func.fix
 def _():
     return _shared_tap(False)
+
+
+@case("schedule", "A second bound of a dimension that the first does not cover", (
+    "{at}: Bounds given for output in x (from 0 to 7, at {bound_pipeline}) do not cover required region (from 0 to "
+    "15): Halide keeps both bounds and fails when the pipeline runs; give output one bound in x"), func="output",
+    simulate=True)
+def bound_twice():
+    p = pipeline(8, 8)
+    p.output.bound(p.x, 0, 16)  # <-
+    accelerate(p)
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@bound_twice.fix
+def _():
+    p = pipeline(16, 8)
+    accelerate(p)
+    buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
