@@ -317,7 +317,7 @@ class Pipeline:
             reason = (f"'{target.name}' is inlined (it has no compute_root() or compute_at()), so it has no loops "
                       f"to compute '{fn.name}' in; schedule it first, e.g. {target.name}.compute_root().")
         elif id(target) not in users:
-            reason = f"'{target.name}' does not use '{fn.name}' (directly or through inlined Funcs)."
+            reason = self._not_all_uses(fn, target)
         elif level.var not in loops and level.var != "__outermost":
             reason = (f"'{target.name}' has no loop '{level.var}' (its loops are {', '.join(loops)})"
                       f"{did_you_mean(level.var, loops)}")
@@ -340,6 +340,17 @@ class Pipeline:
             f"  {fn.name}.{shown};\n"
             f"Legal locations for this function are:\n  {fn.name}.compute_root();\n{where}{reason}"
         )
+
+    def _not_all_uses(self, fn: Function, target: Function) -> str:
+        """Why target's loops do not enclose every use of fn: it uses none, or other Funcs read fn outside them."""
+        memo: dict[int, dict[int, int]] = {}
+        outside = [c.name for c in self.consumers(fn) if id(target) not in self._enclosing(c, memo, set())]
+        if len(outside) == len(self.consumers(fn)):
+            return f"'{target.name}' does not use '{fn.name}' (directly or through inlined Funcs)."
+        others = " and ".join(f"'{n}'" for n in outside)
+        return (f"'{target.name}' uses '{fn.name}', but {others} also read{'s' if len(outside) == 1 else ''} it "
+                f"outside the loops of '{target.name}': a Func is computed where every use of it is inside; compute "
+                f"'{fn.name}' at one of the locations above.")
 
     def _check_store_outside_compute(self, fn: Function):
         """Halide's rules: a Func stored somewhere is computed somewhere, and the storage level encloses the compute

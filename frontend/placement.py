@@ -125,6 +125,7 @@ class FuncPlacement:
         if ext_v < 1:
             raise ScheduleError(f"{loc}: Func '{self._fn.name}': {call}({name}, ..., {ext_v}): "
                                 "the extent must be positive")
+        _covered(self._fn.name, name, self._fn.placement.bounds.get(name), lo_v, ext_v, loc)
         self._fn.placement.bounds[name] = (lo_v, ext_v, loc)
         return self
 
@@ -189,6 +190,22 @@ class FuncPlacement:
     def accelerator_output(self):
         self._fn.placement.accelerator_output = user_location()
         return self
+
+
+def _covered(fname: str, var: str, first, lo: int | None, extent: int, loc: SourceLoc) -> None:
+    """Halide 21 keeps every bound of a dimension: the last gives the region, which each earlier one must cover
+    (`bound(x, 0, 8).bound(x, 0, 4)` computes 4; `bound(x, 0, 4).bound(x, 0, 8)` fails when the pipeline runs)."""
+    if first is None:
+        return
+    lo0, ext0, loc0 = first
+    # a bound_extent's min is the region's own: then the extents alone tell
+    covers = extent <= ext0 if lo0 is None or lo is None else lo0 <= lo and lo + extent <= lo0 + ext0
+    if not covers:
+        given = f"from {lo0} to {lo0 + ext0 - 1}" if lo0 is not None else f"{ext0} wide"
+        wanted = f"from {lo} to {lo + extent - 1}" if lo is not None else f"{extent} wide"
+        raise ScheduleError(
+            f"{loc}: Bounds given for {fname} in {var} ({given}, at {loc0}) do not cover required region ({wanted}): "
+            f"Halide keeps both bounds and fails when the pipeline runs; give {fname} one bound in {var}")
 
 
 def _loop_level_args(f, var, rvar, loop_level, call: str, owner: str) -> tuple:

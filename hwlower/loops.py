@@ -153,12 +153,13 @@ def _rvar_tail_error(dv: Split, e: int, who: str) -> NoReturn:
     """Halide guards a reduction's tail; the tails that round up would add steps or repeat them."""
     loc: SourceLoc = dv.loc
     divisors = [d for d in range(2, e) if e % d == 0]
+    old = dv.old.replace("$", ".")  # the RVar as the user writes it: r.x (its loop is r$x)
     raise ScheduleError(
-        f"{loc}: {who}: split({dv.old}, {dv.outer}, {dv.inner}, {dv.factor}, hl.TailStrategy.{dv.tail.name}): "
-        f"the reduction variable {dv.old} has {e} steps, which {dv.factor} does not divide, and a "
+        f"{loc}: {who}: split({old}, {dv.outer}, {dv.inner}, {dv.factor}, hl.TailStrategy.{dv.tail.name}): "
+        f"the reduction variable {old} has {e} steps, which {dv.factor} does not divide, and a "
         f"{dv.tail.name} tail would add steps or repeat them (Halide refuses it on a reduction variable too). "
         f"Leave the tail strategy out (a reduction's tail is then guarded, as hl.TailStrategy.GuardWithIf), or "
-        f"split {dv.old} by a factor that divides {e}" + (f" ({', '.join(map(str, divisors))})" if divisors else "")
+        f"split {old} by a factor that divides {e}" + (f" ({', '.join(map(str, divisors))})" if divisors else "")
     )
 
 

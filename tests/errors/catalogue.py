@@ -88,8 +88,8 @@ def case(stage: str, title: str, message: str, **kw) -> Callable:
 
 # The modules holding the cases, in the order of the stages (each registers its cases when imported).
 CASE_MODULES = ("errors_algorithm", "errors_tuples", "errors_generators", "errors_expressions", "errors_schedule",
-                "errors_reorder", "errors_factors", "errors_halide_calls", "errors_hardware", "errors_lanes",
-                "errors_rams", "errors_glb_lanes", "errors_tiles", "errors_tables", "errors_running",
+                "errors_compute_at", "errors_reorder", "errors_factors", "errors_halide_calls", "errors_hardware",
+                "errors_lanes", "errors_rams", "errors_glb_lanes", "errors_tiles", "errors_tables", "errors_running",
                 "errors_autoschedule")
 
 
@@ -165,7 +165,7 @@ def pipeline(width: int = 8, height: int = 8, wide: bool = True):
     mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
     hw_output[x, y] = mid[x, y] + mid[x, y + 1]
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, width).bound(y, 0, height)
+    output.bound(x, 0, width).bound(y, 0, height)  # <-bound_pipeline
     return SimpleNamespace(x=x, y=y, xo=v[2], yo=v[3], xi=v[4], yi=v[5], input=input_, hw_input=hw_input, mid=mid,
                            hw_output=hw_output, output=output, width=width, height=height)
 

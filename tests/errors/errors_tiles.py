@@ -11,10 +11,10 @@ R = hl.TailStrategy.RoundUp
 
 
 @case("hardware", "A reduction split with a rounding tail by a factor that does not divide its steps", (
-    "{at}: Func 'acc'.update(0): split(r$x, rxo, rxi, 2, hl.TailStrategy.RoundUp): the reduction variable "
-    "r$x has 3 steps, which 2 does not divide, and a RoundUp tail would add steps or repeat them (Halide "
+    "{at}: Func 'acc'.update(0): split(r.x, rxo, rxi, 2, hl.TailStrategy.RoundUp): the reduction variable "
+    "r.x has 3 steps, which 2 does not divide, and a RoundUp tail would add steps or repeat them (Halide "
     "refuses it on a reduction variable too). Leave the tail strategy out (a reduction's tail is then "
-    "guarded, as hl.TailStrategy.GuardWithIf), or split r$x by a factor that divides 3"), func="acc",
+    "guarded, as hl.TailStrategy.GuardWithIf), or split r.x by a factor that divides 3"), func="acc",
     simulate=True)
 def reduction_split_does_not_divide():
     p, acc = reduction(3, unrolled=False)

@@ -229,3 +229,30 @@ def test_a_target_names_its_features_and_realize_takes_one(halide):
 
 def test_implicit_variables_by_name_are_halide_s(halide):
     assert [getattr(hl, f"_{i}").name() for i in range(10)] == [getattr(halide, f"_{i}").name() for i in range(10)]
+
+
+BOUNDS_TWICE = {"4_then_8": [(0, 4), (0, 8)], "8_then_2_8": [(0, 8), (2, 8)], "extent_4_then_8": [(None, 4), (0, 8)],
+                "8_then_4": [(0, 8), (0, 4)], "8_then_extent_4": [(0, 8), (None, 4)]}
+
+
+@pytest.mark.parametrize("name", sorted(BOUNDS_TWICE))
+def test_a_second_bound_is_refused_where_halide_fails(halide, name):
+    """Halide 21 keeps every bound of a dimension and fails at run time unless the first covers the last; mainspring
+    refuses the second bound at its call then."""
+    def bounded(m):
+        x = m.Var("x")
+        f = m.Func("f")
+        f[x] = x * 2
+        for lo, extent in BOUNDS_TWICE[name]:
+            f.bound(x, lo, extent) if lo is not None else f.bound_extent(x, extent)
+        return f
+
+    covered = name in ("8_then_4", "8_then_extent_4")
+    if covered:
+        bounded(halide).realize([4])
+        bounded(hl)
+    else:
+        with pytest.raises(halide.HalideError, match="do not cover required region"):
+            bounded(halide).realize([4])
+        with pytest.raises(hl.HalideError, match="do not cover required region"):
+            bounded(hl)

@@ -177,5 +177,6 @@ def p_compute_with(hl):
 
 def test_compute_with_fuses_loop_nests_as_halide_does(same_as_halide):
     same_as_halide(p_compute_with)
-    with pytest.raises(hl_ms.HalideError, match="'hw_blur' does not use 'blur'"):
+    with pytest.raises(hl_ms.HalideError, match="'hw_blur' uses 'blur', but 'hw_grad' also reads it outside the "
+                       "loops of 'hw_blur'"):
         _fused_loop_nests(hl_ms, False)
