@@ -415,9 +415,8 @@ class Pipeline:
 
         if self.is_output(fn) or fn.placement.compute.kind != "inline" or len(fn.definitions) > 1 \
                 or fn.placement.accelerator_input is not None or fn.placement.linebuffer is not None:
-            # An inline Func with updates is refused where it is lowered, with its own message; a streamed Func
-            # is computed by the host before the accelerator, with loops of its own; a linebuffer() one at the
-            # accelerator's store loop (hwlower/region.py).
+            # An inline Func with updates is refused where it is lowered; a streamed Func is computed by the host
+            # with loops of its own; a linebuffer() one at the accelerator's store loop (hwlower/region.py).
             return
         directives = fn.definitions[0].schedule.directives
         for dv in directives:
