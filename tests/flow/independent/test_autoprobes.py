@@ -21,7 +21,7 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROGRAMS = ("autoprobe12", "autoprobe13", "mirrorlanes", "autoprobe14a")
+PROGRAMS = ("autoprobe12", "autoprobe13", "mirrorlanes", "autoprobe14a", "autoprobe16")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.AUTO}
