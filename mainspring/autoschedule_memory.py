@@ -101,9 +101,15 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function,
     """The first row of f that reader g reads, directly or through inlined Funcs, when it computes its last row of
     `box`: f's line buffer holds the rows from it to f's last (each Func computes a row as early as its readers
     need it). `values`: func_value_bounds of the pipeline (the same for every tile and reader)."""
+    return _rows_read(pipe, g, box, plan, f, values)[0]
+
+
+def _rows_read(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function,
+               values: dict) -> tuple[int, int]:
+    """The rows of f (first, last) that reader g reads when it computes its last row of `box` (`_first_row`)."""
     j = plan.lanes.x_dim.get(id(g), 0)
     if j + 1 >= len(box):
-        return 1 << 30
+        return 1 << 30, -(1 << 30)
     row = list(box)
     row[j + 1] = (box[j + 1][1], box[j + 1][1])
     inlined = {id(h) for h in plan.region} - {id(h) for h in plan.buffered} - {id(plan.accelerated)}
@@ -119,7 +125,7 @@ def _first_row(pipe: Pipeline, g: Function, box: list, plan: _Plan, f: Function,
                     needs[id(call.callee)] = union(needs.get(id(call.callee)), [bnd(a) for a in call.args])
     got = needs.get(id(f))
     jf = plan.lanes.x_dim.get(id(f), 0)
-    return got[jf + 1][0] if got is not None and jf + 1 < len(got) else 1 << 30
+    return (got[jf + 1][0], got[jf + 1][1]) if got is not None and jf + 1 < len(got) else (1 << 30, -(1 << 30))
 
 
 def _pack(words: int, count: int, target: CGRA) -> int:
@@ -204,8 +210,33 @@ def _lines(pipe: Pipeline, plan: _Plan, f: Function, boxes: dict[str, list], rea
     box, j = boxes[pipe.name(f)], plan.lanes.x_dim.get(id(f), 0)
     if j + 1 >= len(box):
         return 0
-    return box[j + 1][1] - min((_first_row(pipe, g, boxes[pipe.name(g)], plan, f, values) for g in readers),
-                               default=box[j + 1][1])
+    behind = _scan_rows(pipe, f, j + 1)
+    if behind is None:
+        return box[j + 1][1] - min((_first_row(pipe, g, boxes[pipe.name(g)], plan, f, values) for g in readers),
+                                   default=box[j + 1][1])
+    # a scan down f's rows (`col(x, r) += col(x, r - 1)`) spans every row by bounds inference, but computes a row
+    # as its readers read it, holding the rows they read and those it reads behind (a row of an integral image's
+    # column sums at 1920x1080, not the frame's 1,080)
+    reads = [_rows_read(pipe, g, boxes[pipe.name(g)], plan, f, values) for g in readers]
+    last = min(box[j + 1][1], max((hi for _, hi in reads), default=box[j + 1][1]))
+    return max(last - min((lo for lo, _ in reads), default=last), behind)
+
+
+def _scan_rows(pipe: Pipeline, f: Function, k: int) -> int | None:
+    """The rows behind it that an update storing f's dimension k at an RVar (a scan down it) reads of f (0 for
+    none), or None where no update of f stores dimension k at an RVar."""
+    behind = None
+    for d in pipe.definitions(f)[1:]:
+        if k >= len(d.args) or not isinstance(d.args[k], ir.RVar):
+            continue
+        r, behind = d.args[k].name, behind or 0
+        for n in ir.walk(d.value):
+            if isinstance(n, ir.Call) and n.callee is f and k < len(n.args):
+                a = n.args[k]
+                if isinstance(a, ir.BinOp) and a.op == "sub" and isinstance(a.a, ir.RVar) and a.a.name == r \
+                        and isinstance(a.b, ir.Const):
+                    behind = max(behind, int(a.b.value))
+    return behind
 
 
 def _scatters(pipe: Pipeline, f: Function) -> bool:

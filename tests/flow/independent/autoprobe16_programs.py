@@ -14,7 +14,9 @@ words in 2 tiles (2,890); an integral image as one 2-D scan that reads the eleme
 cycles a pixel at 1920x1080): hwlower/scans.py makes it one op, 12 words and 46 cycles (1,923 words, a pixel a
 cycle), as it does a column scan that reads the element it stores (`c(x, r) += c(x, r - 1)`: 13 words for 24 at
 9x5); at k lanes a row scan that reads the element it stores (`+=`), or a 2-D scan, was left at one lane by the
-autoscheduler, which compile refused: its RVar along x is unrolled with x (autoschedule_lanes.row_scan).
+autoscheduler, which compile refused: its RVar along x is unrolled with x (autoschedule_lanes.row_scan); a row
+scan over a buffered column scan was refused at 1920x1080, the memory model taking the column scan's rows for the
+frame's (2,142 memory tiles): it holds a row (autoschedule_memory._scan_rows), 1,926 words at 2 lanes.
 Figures: BENCHMARKS.md "Helper autoprobe16, session 32"."""
 
 

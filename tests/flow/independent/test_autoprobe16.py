@@ -45,3 +45,12 @@ def test_at_1080p_an_upsampled_blur_and_an_integral_image_store_a_few_rows(algor
     design, _ = autoscheduled(algorithm, (1920, 1080), {}, name="autoprobe16_1080p")
     rep = design.report
     assert sum(b["words"] for b in rep["buffers"]) == words and rep["predicted_cycles"] == cycles
+
+
+def test_at_1080p_a_row_scan_over_a_buffered_column_scan_is_accepted_and_holds_a_row():
+    """Compile only: the memory model took the column scan's rows for the frame's 1,080 (2,142 memory tiles at any
+    tile width: refused by the autoscheduler); it holds a row of sums (autoschedule_memory._scan_rows)."""
+    design, result = autoscheduled(progs.integral_rc, (1920, 1080), {"lanes": "2"}, name="autoprobe16_1080p")
+    rep = design.report
+    assert result.lanes == 2 and "one accelerator tile of 1920 x 1080" in result.schedule_source
+    assert sum(b["words"] for b in rep["buffers"]) == 1926 and rep["predicted_cycles"] == 1036806
