@@ -95,6 +95,20 @@ def integral_rc(m, w, h):
     return s, {"inp": inp}
 
 
+def diagonal_scan(m, w, h):
+    """A 2-D scan reading the row above at x and x + 1 (`s(r.x, r.y) += s(r.x + 1, r.y - 1) + s(r.x, r.y - 1)`):
+    one op too, its reads all of rows done."""
+    inp = _u8(m)
+    x, y = _xy(m)
+    s, out = m.Func("s"), m.Func("diag")
+    s[x, y] = m.u16(inp[x, y])
+    r = m.RDom([(0, w - 1), (1, h - 1)], "r")
+    s[r.x, r.y] += s[r.x + 1, r.y - 1] + s[r.x, r.y - 1]
+    out[x, y] = s[x, y]
+    _est(out, w, h)
+    return out, {"inp": inp}
+
+
 def box_from_integral(m, w, h):
     """A 4x4 box sum from a column-scanned then row-scanned integral image (u16, wrapping), four reads of it."""
     inp = _u8(m)
@@ -265,6 +279,7 @@ AUTO = {"up_blur_14x10": (up_blur, (14, 10), {}),
         "down_up_14x10_l2": (down_up, (14, 10), {"lanes": "2"}),
         "integral2d_9x5": (integral2d, (9, 5), {}),
         "integral_rc_11x6_l2": (integral_rc, (11, 6), {"lanes": "2"}),
+        "diagonal_scan_9x5": (diagonal_scan, (9, 5), {}),
         "box_from_integral_9x6_l2": (box_from_integral, (9, 6), {"lanes": "2"}),
         "dog_15x7": (dog, (15, 7), {}),
         "ycbcr_round_trip_11x5_l2": (ycbcr_round_trip, (11, 5), {"lanes": "2"}),
