@@ -7,16 +7,16 @@ in GLB tiles), box filters at odd sizes, a morphological opening, a 2x2 mean dow
 upsample.
 
 The findings fixed: a Func read at an upsampled coordinate (`up(x, y) = blur(x / 2, y / 2)`) was inlined, so its
-reader read the image at divided coordinates and held it in 92 words, 5 memory tiles at 14x10 (5,786 words, 6
-tiles at 1920x1080): it is now buffered (autoschedule_buffers.has_reuse: each value is read by 2 x 2 pixels), 30
-words in 2 tiles (2,890); an integral image as one 2-D scan that reads the element it stores (`s(r.x, r.y) +=
-...`) was two ops, each step waiting for the memory (24 words and 137 cycles for 45 at 9x5; 3,846 words and 3
-cycles a pixel at 1920x1080): hwlower/scans.py makes it one op, 12 words and 46 cycles (1,923 words, a pixel a
+reader read the image at divided coordinates and held it in 92 words, 5 memory tiles at 14x10 (5,786 words, 6 tiles
+at 1920x1080): it is now buffered (autoschedule_buffers.has_reuse: a stencil of a stream, each value read by 2 x 2
+pixels), 30 words in 2 tiles (2,890); an integral image as one 2-D scan that reads the element it stores (`s(r.x,
+r.y) += ...`) was two ops, each step waiting for the memory (24 words and 137 cycles for 45 at 9x5; 3,846 words and
+3 cycles a pixel at 1920x1080): hwlower/scans.py makes it one op, 12 words and 46 cycles (1,923 words, a pixel a
 cycle), as it does a column scan that reads the element it stores (`c(x, r) += c(x, r - 1)`: 13 words for 24 at
 9x5); at k lanes a row scan that reads the element it stores (`+=`), or a 2-D scan, was left at one lane by the
-autoscheduler, which compile refused: its RVar along x is unrolled with x (autoschedule_lanes.row_scan); a row
-scan over a buffered column scan was refused at 1920x1080, the memory model taking the column scan's rows for the
-frame's (2,142 memory tiles): it holds a row (autoschedule_memory._scan_rows), 1,926 words at 2 lanes.
+autoscheduler, which compile refused: its RVar along x is unrolled with x (autoschedule_lanes.row_scan); a row scan
+over a buffered column scan was refused at 1920x1080, the memory model taking the column scan's rows for the frame's
+(2,142 memory tiles): it holds a row (autoschedule_memory._scan_rows), 1,926 words at 2 lanes.
 Figures: BENCHMARKS.md "Helper autoprobe16, session 32"."""
 
 
