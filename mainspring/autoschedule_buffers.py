@@ -24,11 +24,33 @@ def has_reuse(pipe: Pipeline, f: Function, region: set[int]) -> bool:
             for n in ir.walk(d.value):
                 if isinstance(n, ir.Call) and n.callee is f:
                     sites.add(tuple(ir.structural_key(a) for a in n.args))
+                    # an upsample's read (`f(x / 2, y / 2)`) reads each value at 2 x 2 of its reader's pixels: a
+                    # stencil of a stream (a blur of the image), inlined, would read the stream's taps at divided
+                    # coordinates, holding it (Funcs of buffered planes, camera_pipeline's, inline into them)
+                    if any(_divided(a) for a in n.args) and _stencil(pipe, f, region):
+                        return True
                     # a read that moves with a reduction (a window's taps) reads each value several times
                     if any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) and (points(d) or 2) > 1 \
                             and not _once_a_step(pipe, d, n):
                         return True
     return readers > 1 or len(sites) > 1
+
+
+def _stencil(pipe: Pipeline, f: Function, region: set[int]) -> bool:
+    """Whether f reads a stream (a Func outside the region, or an image) at more than one place."""
+    sites: dict[int, set] = {}
+    for d in pipe.definitions(f):
+        for n in ir.walk(d.value):
+            if isinstance(n, ir.Call) and n.args and (isinstance(n.callee, Parameter) or (
+                    isinstance(n.callee, Function) and id(n.callee) not in region)):
+                sites.setdefault(id(n.callee), set()).add(tuple(ir.structural_key(a) for a in n.args))
+    return any(len(s) > 1 for s in sites.values())
+
+
+def _divided(a: ir.Expr) -> bool:
+    """Whether `a` divides a Var by a constant above 1 (`x / 2`, `(x + 1) / 2`)."""
+    return any(isinstance(m, ir.BinOp) and m.op == "div" and isinstance(m.b, ir.Const) and m.b.value > 1
+               and any(isinstance(v, ir.Var) for v in ir.walk(m.a)) for m in ir.walk(a))
 
 
 def _once_a_step(pipe: Pipeline, d, call: ir.Call) -> bool:

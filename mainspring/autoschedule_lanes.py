@@ -188,19 +188,28 @@ def _chained_lanes(pipe: Pipeline, plan: LanePlan, funcs: list[Function]) -> Non
 
 
 def row_scan(g: Function, d, xname: str) -> str | None:
-    """The RVar of update d of g when it is a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`: a 1-D
-    RDom stored at x, every other argument g's own Var): unrolled like x, its lanes chain (hwlower's lanes
-    check), each reading the one before it in the same cycle. None otherwise."""
-    if d.rdom is None or len(d.rdom.dims) != 1 or xname not in g.args:
+    """The RVar of update d of g when it is a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`: stored at
+    x at the RDom's innermost RVar, every other argument g's own Var or an outer RVar, a 2-D scan's row): unrolled
+    like x, its lanes chain (hwlower's lanes check), each reading the one before it in the same cycle. Its own
+    elements are read behind it along x, or in an earlier row (`s(r.x, r.y - 1)`), or the element itself (`+=`).
+    None otherwise."""
+    if d.rdom is None or xname not in g.args:
         return None
     i = g.args.index(xname)
-    if not isinstance(d.args[i], ir.RVar) or any(
-            not (isinstance(a, ir.Var) and a.name == v) for j, (a, v) in enumerate(zip(d.args, g.args)) if j != i):
+    rvars = [r for r, _, _ in d.rdom.dims]
+    if not (isinstance(d.args[i], ir.RVar) and d.args[i].name == rvars[0]):
         return None
-    r = d.args[i].name
-    for n in ir.walk(d.value):  # its own elements read only behind it along x: each lane reads earlier ones
-        if isinstance(n, ir.Call) and n.callee is g and (_behind(n.args[i], r) < 1 or any(
-                not (isinstance(a, ir.Var) and a.name == v) for j, (a, v) in enumerate(zip(n.args, g.args)) if j != i)):
+    stored = [a.name if isinstance(a, (ir.Var, ir.RVar)) else None for a in d.args]
+    if None in stored or len(set(stored)) != len(stored) or not set(rvars) <= set(stored) or any(
+            not (isinstance(a, ir.RVar) or a.name == v) for a, v in zip(d.args, g.args)):
+        return None
+    r = rvars[0]
+    for n in ir.walk(d.value):
+        if not (isinstance(n, ir.Call) and n.callee is g):
+            continue
+        behind = [0 if isinstance(a, (ir.Var, ir.RVar)) and a.name == v else _behind(a, v) if v in rvars else -1
+                  for a, v in zip(n.args, stored)]
+        if min(behind) < 0:  # ahead of it, or off its own Vars
             return None
     return r
 

@@ -250,8 +250,33 @@ def _lines(pipe: Pipeline, plan: _Plan, f: Function, boxes: dict[str, list], rea
     box, j = boxes[pipe.name(f)], plan.lanes.x_dim.get(id(f), 0)
     if j + 1 >= len(box):
         return 0
-    return box[j + 1][1] - min((_first_row(pipe, g, boxes[pipe.name(g)], plan, f, values) for g in readers),
-                               default=box[j + 1][1])
+    behind = _scan_rows(pipe, f, j + 1)
+    if behind is None:
+        return box[j + 1][1] - min((_first_row(pipe, g, boxes[pipe.name(g)], plan, f, values) for g in readers),
+                                   default=box[j + 1][1])
+    # a scan down f's rows (`col(x, r) += col(x, r - 1)`) spans every row by bounds inference, but computes a row
+    # as its readers read it, holding the rows they read and those it reads behind (a row of an integral image's
+    # column sums at 1920x1080, not the frame's 1,080)
+    reads = [r for g in readers if (r := _rows_read(pipe, g, boxes[pipe.name(g)], plan, f, values)) is not None]
+    last = min(box[j + 1][1], max((hi for _, hi in reads), default=box[j + 1][1]))
+    return max(last - min((lo for lo, _ in reads), default=last), behind)
+
+
+def _scan_rows(pipe: Pipeline, f: Function, k: int) -> int | None:
+    """The rows behind it that an update storing f's dimension k at an RVar (a scan down it) reads of f (0 for
+    none), or None where no update of f stores dimension k at an RVar."""
+    behind = None
+    for d in pipe.definitions(f)[1:]:
+        if k >= len(d.args) or not isinstance(d.args[k], ir.RVar):
+            continue
+        r, behind = d.args[k].name, behind or 0
+        for n in ir.walk(d.value):
+            if isinstance(n, ir.Call) and n.callee is f and k < len(n.args):
+                a = n.args[k]
+                if isinstance(a, ir.BinOp) and a.op == "sub" and isinstance(a.a, ir.RVar) and a.a.name == r \
+                        and isinstance(a.b, ir.Const):
+                    behind = max(behind, int(a.b.value))
+    return behind
 
 
 def _scatters(pipe: Pipeline, f: Function) -> bool:

@@ -35,6 +35,7 @@ PROGRAMS = (
     "autoq14",
     "automl16",
     "automem16",  # multi-rate algorithms: a Func read at fewer than one pixel a cycle
+    "autoprobe16",
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
