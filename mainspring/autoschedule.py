@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .autoschedule_budget import Figures, fit_budget, restore, snapshot
+from .autoschedule_budget import Figures, fit_budget, over_array, restore, snapshot
 from .autoschedule_buffers import (
     divides_coordinate,
     down_read_up,
@@ -203,14 +203,14 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
     if opts.max_pes is None and opts.max_mem_tiles is None:
         saved = snapshot(pipe)
         plan, source = apply(opts.lanes or 1, None)
-        if plan.lanes.lanes > 1 and (pes := measure(source)[0]) > target.num_pes:
+        why = over_array(plan.lanes.lanes, source, measure, target)
+        if why:
             # Lanes asked with no budget: the target's array is the budget (the default compiles nothing, but
             # lanes multiply the PEs: RGB to YUV in 32 bits took 444 of 384 at 2 lanes, refused at compile).
             restore(saved)
             asked = plan.lanes.lanes
             plan, source = budgeted(asked)
-            note = (f"{asked} pixels per cycle need {pes} PEs, over the target's {target.num_pes}"
-                    + (f"; {plan.lanes.note}" if plan.lanes.note else ""))
+            note = f"{asked} pixels per cycle {why}" + (f"; {plan.lanes.note}" if plan.lanes.note else "")
             return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, note)
     else:
         plan, source = budgeted(opts.lanes)

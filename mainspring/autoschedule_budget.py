@@ -54,14 +54,13 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         restore(saved)
         try:
             plan, source = apply(lanes, depth, host)
-            if lanes > 1 and depth in cuts and source not in seen:
-                # a cut of the planes at k lanes, which hwlower may refuse (`scaled(k, x, y)`, k serial, reads its
-                # image's lanes along x): that refusal means it does not fit
-                measure(source)
+            # a candidate hwlower refuses does not fit: a cut of the planes at k lanes (`scaled(k, x, y)`, k
+            # serial, reads its image's lanes along x), a scan reading the row above ahead of x at k lanes
+            figures = measure(source)
         except HalideError as e:
             refusals.append(e)
             return None, "", False
-        seen[source] = measure(source)
+        seen[source] = figures
         pes, tiles = seen[source]
         return plan, source, pes <= pes_cap and tiles <= tiles_cap
 
@@ -135,6 +134,18 @@ class Figures:
             self.storage[source] = sum(b["words"] for b in buffers), sum(b["min_words"] for b in buffers)
         return self.known[source]
 
+
+
+def over_array(lanes: int, source: str, measure: Figures, target: CGRA) -> str:
+    """Why the design of schedule `source` at `lanes` > 1 does not fit the target ("" where it does): its PEs, or
+    compile's refusal of the schedule (a 2-D scan reading the row above ahead of x is refused at k lanes)."""
+    if lanes == 1:
+        return ""
+    try:
+        pes = measure(source)[0]
+    except HalideError as e:
+        return f"are refused by compile ({str(e).splitlines()[0].split(': ', 1)[-1][:160]})"
+    return f"need {pes} PEs, over the target's {target.num_pes}" if pes > target.num_pes else ""
 
 def figures(pipe: Pipeline, target: CGRA) -> dict:
     """The report of the design of the schedule applied to `pipe`."""

@@ -37,6 +37,16 @@ def test_a_row_scan_that_adds_to_its_own_element_takes_its_lanes():
     assert 'funcs["rows"].update(0).unroll("rx$x", 2, hl.TailStrategy.GuardWithIf)' in result.schedule_source
 
 
+@_with("autoprobe16", "diagonal_scan_9x5_l2")
+def test_lanes_whose_schedule_compile_refuses_come_down_to_those_it_accepts():
+    """A 2-D scan reading the row above ahead of x (`s(r.x + 1, r.y - 1)`) at 2 lanes: the lanes rule gave its
+    update one lane beside its pure definition's two, which compile refused, and apply_autoscheduler raised that
+    ScheduleError (lead, session 32). Lanes asked with no budget are now tried by compiling, as a PE budget's are."""
+    design, result = _auto("autoprobe16", "diagonal_scan_9x5_l2")
+    assert result.lanes == 1 and "2 pixels per cycle are refused by compile" in result.note, result.note
+    assert design.report["predicted_cycles"] <= design.report["ideal_cycles"] + 4
+
+
 @pytest.mark.parametrize(("algorithm", "words", "cycles"), [(progs.up_blur, 2890, 2081291),
                                                             (progs.integral2d, 1923, 2073601)])
 def test_at_1080p_an_upsampled_blur_and_an_integral_image_store_a_few_rows(algorithm, words, cycles):
