@@ -78,6 +78,10 @@ class FuncPlacement:
     def set_estimates(self, estimates):
         """One (min, extent) per variable, in order: `output.set_estimates([(0, 1920), (0, 1080)])`."""
         self._require_defined("set_estimates")
+        from .define import SCALAR_VAR
+
+        if not estimates and tuple(self._fn.args) == (SCALAR_VAR,):  # a Func of no dimensions, as Halide's
+            return self.set_estimate(SCALAR_VAR, 0, 1)
         if len(estimates) != len(self._fn.args):
             raise ScheduleError(f"{user_location()}: Func '{self._fn.name}': set_estimates takes one (min, extent) "
                                 f"per variable ({', '.join(self._fn.args)}), got {len(estimates)}")

@@ -46,7 +46,7 @@ from .autoschedule_buffers import (
     scanned_apart,
 )
 from .autoschedule_divisors import refuse_two_divisors
-from .autoschedule_images import image_shapes
+from .autoschedule_images import image_shapes, output_extents
 from .autoschedule_inline import inline_cheaper
 from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lanes
 from .autoschedule_lanes_source import lanes_source
@@ -61,6 +61,7 @@ from .autoschedule_tiles import handle as _handle
 from .autoschedule_tiles import where as _where
 from .frontend import ir
 from .frontend.bounds import infer_boxes
+from .frontend.define import SCALAR_VAR
 from .frontend.errors import HalideError
 from .frontend.func import Function, handle_of
 from .frontend.output_words import WORD
@@ -262,7 +263,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     resort: it takes the user's stages off the array); `inlined`: Funcs (ids) inline_cheaper took out, left out of
     the buffers and of the lanes' planning (their reads are their readers')."""
     out = pipe.output
-    extents, inner = _estimates(out), _copied(pipe, out)
+    extents, inner = output_extents(out), _copied(pipe, out)
     # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
     # computed coordinates (a histogram: its values stream out only after its last update, from a copy).
     accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not _scatters(pipe, inner) else out
@@ -345,22 +346,6 @@ def _register_tables(pipe: Pipeline, plan: _Plan, computed: list[Function]) -> f
     boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], scalars(plan), output_bounds=False)
     return frozenset(id(f) for f in tables if math.prod(hi - lo + 1 for lo, hi in boxes[pipe.name(f)])
                      <= REGISTER_TABLE)
-
-
-def _estimates(out: Function) -> list[tuple[int, int]]:
-    est = out.placement.estimates or {}
-    bounds = out.placement.bounds
-    extents = []
-    for v in out.args:
-        if v in est:
-            extents.append(est[v])
-        elif v in bounds and bounds[v][0] is not None:
-            extents.append((bounds[v][0], bounds[v][1]))
-        else:
-            raise HalideError(
-                f"{_where()}: the output '{out.name}' has no estimate for {v}; give the size it is "
-                f"computed at: {out.name}.set_estimates([{', '.join('(0, 64)' for _ in out.args)}])")
-    return extents
 
 
 def _uncast_value(pipe: Pipeline, f: Function) -> ir.Expr | None:
@@ -501,9 +486,10 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         "    import mainspring as hl",
         "",
         '    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")',
-        f'    funcs["{name(out)}"]' + "".join(f'.bound(vars["{v}"], {lo}, {e})' for v, (lo, e) in
-                                            zip(out.args, plan.extents)),
     ]
+    if dims != [SCALAR_VAR]:
+        lines.append(f'    funcs["{name(out)}"]' + "".join(f'.bound(vars["{v}"], {lo}, {e})' for v, (lo, e) in
+                                                        zip(out.args, plan.extents)))
     if plan.tiling:
         t = plan.tiling
         lines.append(f"    # as one tile the frame needs about {t.whole} memory tiles, over the budget of {t.budget}: "
@@ -512,6 +498,9 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         lines.append(f'    funcs["{image}"].dim({i}).set_bounds({lo}, {e})  # the size of the image the design reads')
     if plan.glb:
         lines += glb_source(pipe, plan)
+    elif dims == [SCALAR_VAR]:  # a Func of no dimensions: accelerated whole, at its only loop level (Halide's root)
+        lines.append(f'    funcs["{name(acc)}"].compute_root().hw_accelerate(hl.Var.outermost(), hl.Var.outermost())')
+        lines += [f'    funcs["{name(f)}"].compute_at(funcs["{name(acc)}"], hl.Var.outermost())' for f in plan.buffered]
     else:
         ext = list(plan.host_tile or ext)
         tile = (f".tile({x}, {y}, xo, yo, xi, yi, {ext[0]}, {ext[1]})" if y is not None

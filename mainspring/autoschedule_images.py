@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from .autoschedule_tiles import where as _where
 from .frontend import ir
+from .frontend.define import SCALAR_VAR
 from .frontend.errors import HalideError
+from .frontend.func import Function
 from .frontend.params import ImageParam, Parameter
 from .frontend.pipeline import Pipeline
 
@@ -104,3 +106,23 @@ def _sole_index(e: ir.Expr, names: dict[str, Source]) -> Source | None:
     rvar = next(iter(rvars.values()))
     _, lo, ext = rvar.domain.dims[rvar.index]
     return (int(lo.value), int(ext.value)) if isinstance(lo, ir.Const) and isinstance(ext, ir.Const) else None
+
+
+def output_extents(out: Function) -> list[tuple[int, int]]:
+    """The output's (min, extent) per dimension: its estimates, else its bounds (a Func of no dimensions: one
+    element)."""
+    est = out.placement.estimates or {}
+    bounds = out.placement.bounds
+    extents = []
+    for v in out.args:
+        if v in est:
+            extents.append(est[v])
+        elif v in bounds and bounds[v][0] is not None:
+            extents.append((bounds[v][0], bounds[v][1]))
+        elif v == SCALAR_VAR:  # a Func of no dimensions: one element
+            extents.append((0, 1))
+        else:
+            raise HalideError(
+                f"{_where()}: the output '{out.name}' has no estimate for {v}; give the size it is "
+                f"computed at: {out.name}.set_estimates([{', '.join('(0, 64)' for _ in out.args)}])")
+    return extents

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from .autoschedule_memory import extent_of, tile_boxes, xy
 from .frontend import ir
+from .frontend.define import SCALAR_VAR
 from .frontend.func import Function
 from .frontend.params import Parameter
 from .frontend.pipeline import Pipeline
@@ -97,6 +98,8 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
 
 def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
                registers: frozenset[int], planes: dict[int, list[str]], streams: frozenset[int]) -> LanePlan:
+    if k > 1 and tuple(acc.args) == (SCALAR_VAR,):
+        raise _NoLanes(f"'{acc.name}' has no dimensions (no x to take lanes along)")
     plan = LanePlan(k)
     plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
     inside = {id(f) for f in funcs}

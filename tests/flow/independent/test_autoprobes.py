@@ -36,6 +36,7 @@ PROGRAMS = (
     "automl16",
     "automem16",  # multi-rate algorithms: a Func read at fewer than one pixel a cycle
     "autoprobe16",
+    "zerod32",  # outputs of no dimensions
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
