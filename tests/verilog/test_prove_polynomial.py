@@ -114,3 +114,30 @@ def test_choices_whose_branches_meet_crosswise_are_swept_crosswise():
     [got] = swept([], [ours], [theirs], proves)
     assert z3.simplify(got).eq(z3.simplify(theirs))
     assert _same_function(got, ours)
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
+@pytest.mark.parametrize("biggest", [False, True], ids=["min", "max"])
+def test_a_chain_and_a_tree_of_min_or_max_meet_as_one_term(biggest, signed):
+    """min(min(min(a, b), c), d) and min(min(d, b), min(c, a)), written with <, <=, > or a negated test: one term,
+    the same function; a max among mins does not join them."""
+    a, b, c, d = taps[:4]
+    less = [lambda p, q: p < q, lambda p, q: p <= q] if signed else [z3.ULT, z3.ULE]
+    greater = [lambda p, q: p > q, lambda p, q: p >= q] if signed else [z3.UGT, z3.UGE]
+
+    def pick(p, q, form):
+        if form == 0:
+            return z3.If(less[0](p, q), q if biggest else p, p if biggest else q)
+        if form == 1:
+            return z3.If(greater[1](p, q), p if biggest else q, q if biggest else p)
+        return z3.If(z3.Not(less[1](p, q)), p if biggest else q, q if biggest else p)
+
+    chain = pick(pick(pick(a, b, 0), c, 1), d, 2)
+    tree = pick(pick(d, b, 2), pick(c, a, 0), 1)
+    canonical = Canonical()
+    assert canonical.term(chain).eq(canonical.term(tree))
+    assert _same_function(canonical.term(chain), chain) and _same_function(chain, tree)
+    other = z3.If(z3.ULE(a, b) if not signed else a <= b, a if biggest else b, b if biggest else a)  # the other kind
+    mixed = pick(pick(other, c, 0), d, 1)
+    assert _same_function(Canonical().term(mixed), mixed)
+    assert not Canonical().term(mixed).eq(Canonical().term(pick(pick(pick(a, b, 0), c, 0), d, 0)))
