@@ -100,9 +100,16 @@ def _image(case: str, width: int, height: int) -> np.ndarray:
 def _single_level(case: str, width: int = 10, height: int = 6, tile: tuple[int, int] | None = None,
                   lanes: int = 1):
     _, hw_input, inner, hw_output, output = _algorithm(hl, case, width, height)
-    accelerate(output, hw_output, *(tile or (width, height)), inner, hw_input)
-    x, y = hl.Var("x"), hl.Var("y")
-    output.bound(x, 0, width).bound(y, 0, height)  # accelerate bounds it to one tile
+    if tile is None:
+        accelerate(output, hw_output, width, height, inner, hw_input)
+    else:  # accelerate() bounds the output to its one tile: the frame is bounded here once, as Halide takes bounds
+        x, y = hl.Var("x"), hl.Var("y")
+        xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+        output.bound(x, 0, width).bound(y, 0, height)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, *tile).hw_accelerate(xi, xo)
+        for f in inner:
+            f.compute_at(hw_output, xo)
+        hw_input.compute_root().stream_to_accelerator()
     unroll_lanes(lanes, hw_output, inner, hw_input)
     return output, {"input": _image(case, width + 2 * lanes, height)}
 
