@@ -61,9 +61,10 @@ def harris_response(m):
     prods = ((lxx, gx, gx), (lyy, gy, gy), (lxy, gx, gy))
     for f, a, b in prods:
         f[x, y] = m.i32(a[x, y]) * m.i32(b[x, y]) >> 4
-    box = {f.name(): sum(f[x + i, y + j] for i in range(3) for j in range(3)) for f, _, _ in prods}
-    det = box["lxx"] * box["lyy"] - box["lxy"] * box["lxy"]
-    tr = box["lxx"] + box["lyy"]
+    # by position, not f.name(): Halide renames a Func whose name another Func of the process took ("lxx$1")
+    bxx, byy, bxy = (sum(f[x + i, y + j] for i in range(3) for j in range(3)) for f, _, _ in prods)
+    det = bxx * byy - bxy * bxy
+    tr = bxx + byy
     hw_output[x, y] = m.select(det - (tr * tr >> 4) > 100, m.u8(255), m.u8(0))
     output[x, y] = hw_output[x, y]
     if _hw(m):
