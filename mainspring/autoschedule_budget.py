@@ -56,11 +56,11 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
             plan, source = apply(lanes, depth, host)
             # a candidate hwlower refuses does not fit: a cut of the planes at k lanes (`scaled(k, x, y)`, k
             # serial, reads its image's lanes along x), a scan reading the row above ahead of x at k lanes
-            figures = measure(source)
+            got = measure(source)
         except HalideError as e:
             refusals.append(e)
             return None, "", False
-        seen[source] = figures
+        seen[source] = got
         pes, tiles = seen[source]
         return plan, source, pes <= pes_cap and tiles <= tiles_cap
 
@@ -135,7 +135,6 @@ class Figures:
         return self.known[source]
 
 
-
 def over_array(lanes: int, source: str, measure: Figures, target: CGRA) -> str:
     """Why the design of schedule `source` at `lanes` > 1 does not fit the target ("" where it does): its PEs, or
     compile's refusal of the schedule (a 2-D scan reading the row above ahead of x is refused at k lanes)."""
@@ -146,6 +145,7 @@ def over_array(lanes: int, source: str, measure: Figures, target: CGRA) -> str:
     except HalideError as e:
         return f"are refused by compile ({str(e).splitlines()[0].split(': ', 1)[-1][:160]})"
     return f"need {pes} PEs, over the target's {target.num_pes}" if pes > target.num_pes else ""
+
 
 def figures(pipe: Pipeline, target: CGRA) -> dict:
     """The report of the design of the schedule applied to `pipe`."""
