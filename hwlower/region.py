@@ -43,10 +43,13 @@ class Region:
 
 
 def locate_region(s: Lowering) -> Lowering:
-    region = find_region(s.pipe)
+    from .buffer_tables import read_buffers_through_tables  # (it builds on this module's region)
+
+    pipe = read_buffers_through_tables(s.pipe, find_region(s.pipe, constant_reads=True))
+    region = find_region(pipe)
     if region.glb is not None:
         memory_tiles_in_whole_lanes(region.output)
-    return replace(s, region=region)
+    return replace(s, pipe=pipe, region=region)
 
 
 def memory_tiles_in_whole_lanes(f: Function) -> None:
@@ -135,7 +138,9 @@ def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
     )
 
 
-def find_region(pipe: Pipeline) -> Region:
+def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
+    """The accelerated region. `constant_reads`: a Func inside may read a constant hl.Buffer directly (the caller
+    reads it through a table next, buffer_tables.py)."""
     accel = [f for f in pipe.order if f.placement.hw_accelerate is not None]
     if not accel:
         raise ScheduleError(
@@ -201,7 +206,7 @@ def find_region(pipe: Pipeline) -> Region:
                 + (f"{inside_fix} it an accelerator input" if inside_fix else "Make it an accelerator input")
                 + f" ({f.name}.stream_to_accelerator())."
             )
-    _check_no_host_reads(pipe, out, inside, inputs, store_var or "hl.Var.outermost()")
+    _check_no_host_reads(pipe, out, inside, inputs, constant_reads)
     _check_inputs_read(pipe, out, inside, glb)
     _check_glb_placement(pipe, accelerated, out, inside, glb)
     after = [f for f in pipe.order if id(f) not in inside and id(f) not in {id(i) for i in inputs}
@@ -415,24 +420,14 @@ def funcs_between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[
     return inside
 
 
-def _refuse_buffer_read(f: Function, d: object, node: ir.Call, out: Function, at: str) -> None:
-    name = node.callee.name
-    dims = ", ".join(("x", "y", "z", "w")[:len(node.args)]) if len(node.args) <= 4 else "..."
-    raise ScheduleError(
-        f"{getattr(d, 'loc', '')}: Func '{f.name}' is inside the accelerator (it feeds '{out.name}') and reads the "
-        f"hl.Buffer {name} directly; its values are constant, so the accelerator holds them as a table of a Func "
-        f"of their own: {name}_table[{dims}] = {name}[{dims}]; read {name}_table instead of {name} and compute it "
-        f"at the accelerator's loop: {name}_table.compute_at({out.name}, {at})"
-    )
-
-
 def _depends_on(pipe: Pipeline, f: Function, out: Function) -> bool:
     import networkx as nx
 
     return f is not out and nx.has_path(pipe.graph, pipe.name(out), pipe.name(f))
 
 
-def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs: list[Function], at: str) -> None:
+def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs: list[Function],
+                         constant_reads: bool) -> None:
     for f in pipe.order:
         if id(f) not in inside:
             continue
@@ -441,7 +436,8 @@ def _check_no_host_reads(pipe: Pipeline, out: Function, inside: set[int], inputs
                 for node in ir.walk(e):
                     if isinstance(node, ir.Call) and node.args and not isinstance(node.callee, Function):
                         if constant_buffer(node.callee):
-                            _refuse_buffer_read(f, d, node, out, at)
+                            assert constant_reads, "read through a table (buffer_tables.py)"
+                            continue
                         raise ScheduleError(
                             f"{d.loc}: Func '{f.name}' is inside the accelerator (it feeds '{out.name}') but reads "
                             f"the image {node.callee.name} directly. Read it through an accelerator input: "

@@ -18,6 +18,7 @@ from mainspring.frontend.func import Func
 from mainspring.frontend.pipeline import Pipeline
 
 from .affine import int_value
+from .buffer_tables import buffer_source
 from .ir import Rom
 from .simplify import simplify
 from .state import Lowering
@@ -73,15 +74,28 @@ def table_constant(c: ir.Call, tables: dict[int, Table], who: str, pipe: Pipelin
         if not c.type.is_float() and store.arr.size <= _MAX_ROM_WORDS:
             # Read at loop or computed coordinates: a ROM holding the table as the reference computed it.
             return ir.Call(c.type, table.rom(), tuple(args))
-        shown = ", ".join(ir.to_string(a) for a in args)
-        raise HalideError(
-            f"{who} reads '{pipe.name(c.callee)}' (a constant Func, known at compile time) at ({shown}), which is "
-            f"not a fixed coordinate, and its table of {store.arr.size} {c.type} values cannot be a ROM (at most "
-            f"{_MAX_ROM_WORDS} integer words); bound the coordinates it is read at (clamp them), or read it at "
-            "constant coordinates (unroll the loops that index it)"
-        )
+        _refuse_rom(c, args, store, who, pipe)
     idx = tuple(int_value(a) - m for a, m in zip(consts, store.mins))
     return ir.Const(c.type, int(store.arr[idx]))
+
+
+def _refuse_rom(c: ir.Call, args: list[ir.Expr], store: Store, who: str, pipe: Pipeline) -> None:
+    shown = ", ".join(ir.to_string(a) for a in args)
+    buffer = buffer_source(c.callee)
+    what = f"the hl.Buffer {buffer.name} (constant data)" if buffer is not None else \
+        f"'{pipe.name(c.callee)}' (a constant Func, known at compile time)"
+    fix = ("bound the coordinates it is read at (clamp them), or read it at constant coordinates (unroll the loops "
+           "that index it)")
+    if c.type.is_float():  # no bound makes floats a ROM: the table must hold what the reader makes of them
+        name = buffer.name if buffer is not None else pipe.name(c.callee)
+        dims = ", ".join(("x", "y", "z", "w")[:len(args)]) if len(args) <= 4 else "..."
+        fix = (f"compute the integers the accelerator needs from it in a Func of their own, e.g. {name}_int[{dims}] "
+               f"= hl.u16({name}[{dims}] * 256.0), and read {name}_int there instead, or read it at constant "
+               "coordinates (unroll the loops that index it)")
+    raise HalideError(
+        f"{who} reads {what} at ({shown}), which is not a fixed coordinate, and its table of {store.arr.size} "
+        f"{c.type} values cannot be a ROM (at most {_MAX_ROM_WORDS} integer words); {fix}"
+    )
 
 
 def _uniform(store: Store, args: list[ir.Expr]) -> int | float | None:

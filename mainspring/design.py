@@ -111,7 +111,8 @@ class Design:
         for name, box in sorted(needed.items()):
             t = self.pipe.inputs[name].type
             shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
-            arr = rng.integers(t.min(), t.max(), size=shape, endpoint=True).astype(t.dtype)
+            arr = rng.integers(t.min(), t.max(), size=shape, endpoint=True).astype(t.dtype) \
+                if not t.is_float() else rng.random(size=shape).astype(t.dtype)  # (a float hl.Buffer's own data)
             out[name] = _own_data(self.pipe.inputs[name], box) or Buffer(arr).set_min([lo for lo, _ in box])
         for name, p in sorted(self.pipe.scalars.items()):
             if p.kind == "scalar" and p.owner.get() is None:

@@ -1,9 +1,7 @@
 """Catalogue cases: tables computed inside the accelerator and read at coordinates computed from loaded values
-(RAMs, hwlower/scatter.py, ram_copies.py and ops.py), and an hl.Buffer of constant weights read inside it."""
+(RAMs, hwlower/scatter.py, ram_copies.py and ops.py), and a float hl.Buffer read inside it at a computed coordinate."""
 
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -57,47 +55,40 @@ def _():
     return hl.compile(_summed_levels(split=True), name="demo")
 
 
-def _weighted():
-    """A 3x3 conv whose weights are an hl.Buffer the algorithm reads, its update left for the case to define:
-    (namespace, finish) where finish() schedules and compiles it."""
+def _gamma(table: bool):
+    """Each pixel mapped through a float32 hl.Buffer (a gamma curve): read directly at the pixel's value, or with
+    `table` through the integers the accelerator needs, computed from it in a Func of their own."""
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
-    weights = hl.Buffer(np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.uint16), "weights")
-    hw_input, conv, hw_output, output = (hl.Func(n) for n in ("hw_input", "conv", "hw_output", "output"))
-    hw_input[x, y] = hl.u16(input_[x, y])
-    r = hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r")
-    conv[x, y] = hl.u16(0)
+    curve = hl.Buffer((np.linspace(0, 1, 256) ** 0.5).astype(np.float32), "curve")
+    hw_input, hw_output, output = (hl.Func(n) for n in ("hw_input", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    if table:
+        curve_int = hl.Func("curve_int")
+        curve_int[x] = hl.u16(curve[x] * 256.0)
+        hw_output[x, y] = hl.u8(curve_int[hw_input[x, y]] >> 1)
+    else:
+        hw_output[x, y] = hl.u8(curve[hw_input[x, y]] * 128.0)  # <-curve_read
+    output[x, y] = hw_output[x, y]
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
-
-    def finish():
-        hw_output[x, y] = hl.u8(conv[x, y] >> 4)
-        output[x, y] = hw_output[x, y]
-        output.bound(x, 0, 6).bound(y, 0, 4)
-        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).hw_accelerate(xi, xo)
-        conv.compute_at(hw_output, xo).update().unroll(r.x).unroll(r.y)
-        hw_input.compute_root().stream_to_accelerator()
-        return hl.compile(output, name="demo")
-
-    return SimpleNamespace(x=x, y=y, r=r, xo=xo, weights=weights, hw_input=hw_input, conv=conv,
-                           hw_output=hw_output), finish
+    output.bound(x, 0, 6).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
 
 
-@case("hardware", "an hl.Buffer of weights read directly inside the accelerator", (
-    "{at}: Func 'conv' is inside the accelerator (it feeds 'hw_output') and reads the hl.Buffer weights directly; "
-    "its values are constant, so the accelerator holds them as a table of a Func of their own: weights_table[x, y] "
-    "= weights[x, y]; read weights_table instead of weights and compute it at the accelerator's loop: "
-    "weights_table.compute_at(hw_output, xo)"), func="conv", simulate=True)
-def buffer_read_inside():
-    p, finish = _weighted()
-    p.conv[p.x, p.y] += p.weights[p.r.x, p.r.y] * p.hw_input[p.x + p.r.x, p.y + p.r.y]  # <-
-    return finish()
+@case("hardware", "a float hl.Buffer read inside the accelerator at a computed coordinate", (
+    "{curve_read}: Func 'hw_output' reads the hl.Buffer curve (constant data) at (int32(hw_input(x, y))), which is "
+    "not a fixed coordinate, and its table of 256 float32 values cannot be a ROM (at most 65536 integer words); "
+    "compute the integers the accelerator needs from it in a Func of their own, e.g. curve_int[x] = hl.u16(curve[x] * "
+    "256.0), and read curve_int there instead, or read it at constant coordinates (unroll the loops that index it)"),
+    func="hw_output", simulate=True,
+    note="an integer hl.Buffer read directly inside the accelerator compiles as a table Func of its own "
+    "(hwlower/buffer_tables.py): folded where read at fixed coordinates, else a ROM; a ROM holds integer words")
+def float_buffer_read_at_computed_coordinates():
+    return _gamma(table=False)
 
 
-@buffer_read_inside.fix
+@float_buffer_read_at_computed_coordinates.fix
 def _():
-    p, finish = _weighted()
-    table = hl.Func("weights_table")
-    table[p.x, p.y] = p.weights[p.x, p.y]
-    table.compute_at(p.hw_output, p.xo)
-    p.conv[p.x, p.y] += table[p.r.x, p.r.y] * p.hw_input[p.x + p.r.x, p.y + p.r.y]
-    return finish()
+    return _gamma(table=True)

@@ -32,7 +32,8 @@ from porting import BUILD, params
 
 import mainspring as hl
 
-PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c", "probe16d", "probe16e")
+PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c", "probe16d", "probe16e",
+          "gaps17")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
@@ -183,8 +184,8 @@ def test_an_unrolled_host_loop_runs_each_tile_once(case):
 # (the h2h generators' schedules): down_sample's `max_pool.unroll(x, 2).unroll(y, 2)` then `max_pool.linebuffer()`
 # was refused as an unroll of an inline Func (linebuffer() computes it at the store loop). Probe16c: an hl.Buffer of
 # constant weights was named b<n> whatever its name (Halide's Buffer(array, name)), and a table Func copying it was
-# taken for an image read inside the accelerator (refused); it is a table now, and a direct read of it inside names
-# that fix (catalogue buffer_read_inside). Probe16e: a GLB level accelerated at the root loop (hw_accelerate(x,
+# taken for an image read inside the accelerator (refused); it is a table now, and a direct read of it inside
+# compiles as that table (gaps17, session 33). Probe16e: a GLB level accelerated at the root loop (hw_accelerate(x,
 # Var.outermost()), of a 2-D Func or one of no dimensions) crashed with ValueError in hwlower/ops.py; a bound on a
 # pure Func inside several host tiles (`blur_x.bound(y, 0, 10)`) fixed its range in every tile, and the hardware,
 # whose footprints shift with the tile, read the wrong rows (now each tile realises what it reads, the same values;
@@ -197,3 +198,23 @@ def test_a_func_of_no_dimensions_is_one_element_computed_whole():
     design = _design("probe16", "frame_sum")
     assert design.report["tiles"] == 1 and design.report["ideal_cycles"] == 8 * 4
     assert design.reference_output(design.example_inputs(1)).shape == ()
+
+
+# gaps17 (session 33): schedules Halide accepts that were refused. An hl.Buffer read directly inside the
+# accelerator was refused with the fix of a table Func copying it (catalogue buffer_read_inside); the compiler adds
+# that table itself now (hwlower/buffer_tables.py), and only a float one read at computed coordinates is refused
+# (catalogue float_buffer_read_at_computed_coordinates).
+
+
+@_with("gaps17", "weights_read_directly")
+def test_a_buffer_read_directly_inside_is_the_design_of_its_table_func():
+    """The direct read compiles to the very design of the user's table Func (its weights folded into the PEs)."""
+    design = _design("gaps17", "weights_read_directly")
+    fixed = hl.compile(MODULES["gaps17"].weights_read_directly(hl, table=True)[0], name="gaps17_weights_read_directly")
+    assert design.verilog == fixed.verilog and design.memory_text == fixed.memory_text
+    assert design.report["mem_tiles"] == 1 and design.report["rom_words"] == 0
+
+
+@_with("gaps17", "lut_read_directly")
+def test_a_buffer_read_at_a_computed_coordinate_is_a_rom():
+    assert _design("gaps17", "lut_read_directly").report["rom_words"] == 256
