@@ -93,7 +93,7 @@ def _define_pure(fn: Function, key: tuple, value, loc: SourceLoc) -> None:
         if isinstance(node, ir.RVar):
             raise HalideError(
                 f"{_where(fn, loc, 'pure definition')}:\nReduction domain referenced in pure function definition "
-                f"(the reduction variable {node.name}); reductions belong in an update "
+                f"(the reduction variable {ir.user_name(node.name)}); reductions belong in an update "
                 f"(e.g. {fn.name}[{', '.join(names)}] = 0, then "
                 f"{fn.name}[{', '.join(names)}] += ...) or in hl.sum(...)"
             )

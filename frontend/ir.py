@@ -303,6 +303,20 @@ def to_string(e: Expr) -> str:
     return transform(e, _text)
 
 
+def user_text(e: Expr) -> str:
+    """`to_string` as the user writes it, for messages: an RDom's variable `r.x` (`r$x` inside)."""
+    return transform(e, _user_text)
+
+
+def user_name(name: str) -> str:
+    """A Var's or RVar's name as the user writes it (`r$x` is the RDom variable `r.x`)."""
+    return name.replace("$", ".")
+
+
+def _user_text(e: Expr, kids: tuple) -> str:
+    return user_name(e.name) if isinstance(e, (Var, RVar)) else _text(e, kids)
+
+
 def _text(e: Expr, kids: tuple) -> str:
     if isinstance(e, Const):
         if e.type.is_float():  # as Halide prints FloatImms

@@ -83,7 +83,7 @@ def _refuse_param_coordinate(pipe: Pipeline, consumer: str, loc: object, node: i
                              obox: Box) -> None:
     i, param = at
     lo, hi = obox[i] if i < len(obox) else obox[-1]
-    args = [ir.to_string(a) for a in node.args]
+    args = [ir.user_text(a) for a in node.args]
     fixed = list(args)
     fixed[i] = f"hl.clamp({args[i]}, {lo}, {hi})"
     source = ram_source(pipe, node.callee)  # a copy lowering made (hwlower/ram_copies.py) names its source

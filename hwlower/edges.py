@@ -155,7 +155,7 @@ def _unclamp(f: Function, k: int, d: Definition, kinds: dict[int, str], reads: l
             return None
         args = [simplify(a) for a in c.args]
         split = [index_function(a) for a in args]
-        shown = ", ".join(ir.to_string(a) for a in args)
+        shown = ", ".join(ir.user_text(a) for a in args)
         if any(p is None for p in split):
             return None  # not an index function of one affine form: `ops` says why
         maps = tuple(p[1] for p in split if p is not None)

@@ -519,7 +519,7 @@ def _check_integer(value: ir.Expr, who: str) -> None:
     if floats:
         n = floats[-1]
         raise HalideError(
-            f"{who} computes in floating point inside the accelerator ({ir.to_string(n)} is {n.type}); the "
+            f"{who} computes in floating point inside the accelerator ({ir.user_text(n)} is {n.type}); the "
             "PEs are integer units. Compute the floating-point part in a Func of its own that reads no input "
             "(a table known at compile time, folded where it is read at constant coordinates), or on the "
             "host before the accelerator input, or use fixed point (multiply, then shift)."
@@ -538,8 +538,9 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine], who: str,
             return node
         if node.name not in env:
             raise HalideError(
-                f"{who} uses the coordinate {node.name} as a value ({ir.to_string(value)}), which is not one of its "
-                "loops; compute the coordinate-dependent part on the host and stream it in as an accelerator input"
+                f"{who} uses the coordinate {ir.user_name(node.name)} as a value ({ir.user_text(value)}), which is "
+                "not one of its loops; compute the coordinate-dependent part on the host and stream it in as an "
+                "accelerator input"
             )
         if node.name not in ports:
             stem = verilog_identifier(hardware_name(node.name, renames))
@@ -582,9 +583,7 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
                 "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
                 "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "
                 "mirror_image and mirror_interior make, works inside)")
-        shown = ir.to_string(e)
-        for n in {n.name for n in ir.walk(e) if isinstance(n, ir.RVar)}:  # r$x is the user's r.x
-            shown = shown.replace(n, n.replace("$", "."))
+        shown = ir.user_text(e)
         raise HalideError(
             f"{who} accesses '{buf}' at {shown}, which is not an affine function of its loops; memories "
             f"need affine addresses: {hint}."

@@ -238,7 +238,7 @@ def _chained(f: Function, d: Definition, k: int, notes: list[str]) -> Definition
     combine them into one tree (trees.py); `hist(b) = hist(b) * 3 + e` chains them."""
     if accumulation(f, d.args, d.value) is not None and not f.type.is_float():
         return d
-    why = (f"'{f.name}' is held in registers, one per element, and its update {ir.to_string(d.value)} is not an "
+    why = (f"'{f.name}' is held in registers, one per element, and its update {ir.user_text(d.value)} is not an "
            "accumulation (+, min or max), so the steps of one cycle, which may update one element, do not combine")
     return _serial(f, d, k, why, notes)
 
@@ -327,7 +327,7 @@ def _init_table(s: Lowering, f: Function, d: Definition, size: str) -> tuple[int
             f"{d.loc}: Func '{f.name}': {size}, whose elements start at values known at compile time (of the "
             f"coordinates and constant Funcs) or read at affine coordinates (written in a first pass, whose loop over "
             f"a coordinate c runs in steps of k where it reads at c / k or c % k), but its pure definition "
-            f"{ir.to_string(d.value)} reads {inputs[0]} at an index divided by a constant that is not one coordinate "
+            f"{ir.user_text(d.value)} reads {inputs[0]} at an index divided by a constant that is not one coordinate "
             f"over whole steps (its box is {_box_text(s.tile.boxes[s.pipe.name(f)])}); "
             f"initialise it without {inputs[0]} ({f.name}(...) = 0) and combine {inputs[0]} with it in a Func that "
             "reads it")
@@ -347,11 +347,12 @@ def _check_ram_update(f: Function, d: Definition, k: int, size: str) -> None:
         if d.rdom is not None:
             raise HalideError(
                 f"{who}: {size}, and this update at its pure coordinates also reduces over "
-                f"{', '.join(n for n, _, _ in d.rdom.dims)}; compute the reduction in a Func of its own and read it")
+                f"{', '.join(ir.user_name(n) for n, _, _ in d.rdom.dims)}; compute the reduction in a Func of its own "
+                "and read it")
         return
-    shown = ", ".join(ir.to_string(a) for a in d.args)
+    shown = ", ".join(ir.user_text(a) for a in d.args)
     if not (_computed(d) or _over_rvars(d)):
-        consts = [ir.to_string(a) for a in d.args if isinstance(a, ir.Const)]
+        consts = [ir.user_text(a) for a in d.args if isinstance(a, ir.Const)]
         fix = (f"write the constant coordinate as a one-step RDom (one = hl.RDom([hl.Range({consts[0]}, 1)]), "
                f"then {f.name}[one.x] in place of {f.name}[{consts[0]}])"
                if len(consts) == len(d.args) == 1 else "write it over an RDom alone (one element per step)")
@@ -392,7 +393,7 @@ def _computed(d: Definition) -> bool:
 
 def _spread(f: Function, d: Definition, k: int) -> Definition:
     who = f"{d.loc}: Func '{f.name}'.update({k - 1})"
-    shown = ", ".join(ir.to_string(a) for a in d.args)
+    shown = ", ".join(ir.user_text(a) for a in d.args)
     args, conds, added = [], [], []
     for a, name in zip(d.args, f.args):
         v = ir.Var(I32, name)
@@ -424,11 +425,11 @@ def _spread(f: Function, d: Definition, k: int) -> Definition:
 def _own_reads(f: Function, d: Definition, who: str) -> None:
     """An update at a computed coordinate reads only the element it writes (the one step's read-modify-write)."""
     keys = [ir.structural_key(a) for a in d.args]
-    shown = ", ".join(ir.to_string(a) for a in d.args)
+    shown = ", ".join(ir.user_text(a) for a in d.args)
     for c in ir.walk(d.value):
         if isinstance(c, ir.Call) and c.callee is f and [ir.structural_key(a) for a in c.args] != keys:
             raise HalideError(
                 f"{who} writes '{f.name}' at ({shown}) but reads it at "
-                f"({', '.join(ir.to_string(a) for a in c.args)}); inside the accelerator an update at a computed "
+                f"({', '.join(ir.user_text(a) for a in c.args)}); inside the accelerator an update at a computed "
                 "coordinate may read only the element it writes"
             )

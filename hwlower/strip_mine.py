@@ -186,10 +186,10 @@ def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, 
         assert isinstance(c.callee, Function)
         g, own = c.callee.name, ", ".join(a.name for a in args if isinstance(a, ir.Var))
         first = reads.get((v, d))
-        why = f" (for {v} / {d}: its read {ir.to_string(first)})" if first is not None else ""
+        why = f" (for {v} / {d}: its read {ir.user_text(first)})" if first is not None else ""
         return (f"'{fname}' runs its loop over {v} in steps of {d}{why}, and one loop steps by one divisor, so "
                 f"{v} / {e} is affine in no split of it (upsamples by {d} and by {e} read at one resolution); "
                 f"upsample the read at {v} / {e} on the host and stream it in: {g}_up({own}) = "
-                f"{ir.to_string(c)}; {g}_up.compute_root().stream_to_accelerator() ('{g}' computed on the host: "
+                f"{ir.user_text(c)}; {g}_up.compute_root().stream_to_accelerator() ('{g}' computed on the host: "
                 f"compute_root), and read {g}_up({own}) in '{fname}'")
     return ""

@@ -80,7 +80,7 @@ def table_constant(c: ir.Call, tables: dict[int, Table], who: str, pipe: Pipelin
 
 
 def _refuse_rom(c: ir.Call, args: list[ir.Expr], store: Store, who: str, pipe: Pipeline) -> None:
-    shown = ", ".join(ir.to_string(a) for a in args)
+    shown = ", ".join(ir.user_text(a) for a in args)
     buffer = buffer_source(c.callee)
     what = f"the hl.Buffer {buffer.name} (constant data)" if buffer is not None else \
         f"'{pipe.name(c.callee)}' (a constant Func, known at compile time)"

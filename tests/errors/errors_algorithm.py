@@ -103,7 +103,7 @@ def _():
 
 @case("algorithm", "A pure definition uses an RDom", (
     '{at}: In pure definition of Func "hw_output":\n'
-    "Reduction domain referenced in pure function definition (the reduction variable r$x); "
+    "Reduction domain referenced in pure function definition (the reduction variable r.x); "
     "reductions belong in an update (e.g. hw_output[x, y] = 0, then hw_output[x, y] += ...) or in "
     "hl.sum(...)"), func="hw_output")
 def rdom_in_pure_definition():

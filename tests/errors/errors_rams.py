@@ -126,7 +126,7 @@ def _():
 @case("hardware", "A RAM's update at its pure coordinates that also reduces over an RDom", (
     "{ram_pure_rdom}: Func 'hist'.update(1): 'hist' has more than 64 elements, so it is held in a RAM (a memory "
     "tile updated at the computed address, one step per cycle), and this update at its pure coordinates also "
-    "reduces over row$x; compute the reduction in a Func of its own and read it"), func="hist")
+    "reduces over row.x; compute the reduction in a Func of its own and read it"), func="hist")
 def ram_pure_update_over_an_rdom():
     return hl.compile(_ram(reduce_after="refused"), name="demo")
 
@@ -181,8 +181,8 @@ def _():
 
 
 @case("hardware", "A write at a computed coordinate that reads another element", (
-    "{scatter_read}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r$x, r$y)), 15), 0)) but "
-    "reads it at ((max(min(int32(hw_input(r$x, r$y)), 15), 0) + 1)); inside the accelerator an update at a computed "
+    "{scatter_read}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r.x, r.y)), 15), 0)) but "
+    "reads it at ((max(min(int32(hw_input(r.x, r.y)), 15), 0) + 1)); inside the accelerator an update at a computed "
     "coordinate may read only the element it writes"), func="hist")
 def scatter_reads_another_element():
     return hl.compile(_histogram(17, 15, read_next=True), name="demo")
@@ -264,7 +264,7 @@ def _():
 
 
 @case("hardware", "A RAM's update at a computed coordinate that also runs over a pure variable", (
-    "{ram_pure_var}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r$x, r$y)), 255), 0), c): "
+    "{ram_pure_var}: Func 'hist'.update(0) writes 'hist' at (max(min(int32(hw_input(r.x, r.y)), 255), 0), c): "
     + _RAM + ", which an update changes one element per step, but this one also runs over all of the pure "
     "variable c; add a dimension over c's extent to the update's RDom and write it in c's place"), func="hist",
     simulate=True)
