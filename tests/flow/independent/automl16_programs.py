@@ -11,13 +11,7 @@ plane (the 1x1 convolution over 8 planes: 1,036 cycles, now 422); a planar image
 (depthwise) was streamed plane after plane (335 cycles at 13x5, now 125; the MobileNet block 366, now 125). Figures:
 BENCHMARKS.md "Helper automl16, session 32"."""
 
-
-def _xy(m):
-    return m.Var("x"), m.Var("y")
-
-
-def _est(f, w, h, *more):
-    f.set_estimates([(0, w), (0, h)] + [(0, k) for k in more])
+from probe_common import estimate
 
 
 def conv_param(m, w, h):
@@ -30,7 +24,7 @@ def conv_param(m, w, h):
     conv[x, y, k] = m.i32(0)
     conv[x, y, k] += m.i32(wts[r.x, r.y, r.z, k]) * m.i32(inp[x + r.x, y + r.y, r.z])
     out[x, y, k] = m.u8(m.clamp(conv[x, y, k] >> 6, 0, 255))
-    _est(out, w, h, 2)
+    estimate(out, w, h, 2)
     return out, {"inp": inp, "wts": wts}
 
 
@@ -44,7 +38,7 @@ def depthwise3(m, w, h):
     dw[x, y, c] = m.i32(0)
     dw[x, y, c] += m.i32(wts[r.x, r.y, c]) * m.i32(inp[x + r.x, y + r.y, c])
     out[x, y, c] = m.u8(m.clamp(dw[x, y, c] >> 4, 0, 255))
-    _est(out, w, h, 3)
+    estimate(out, w, h, 3)
     return out, {"inp": inp, "wts": wts}
 
 
@@ -63,7 +57,7 @@ def mobilenet_block(m, w, h):
     pw[x, y, k] = m.i32(0)
     pw[x, y, k] += m.i32(pww[q.x, k]) * relu[x, y, q.x]
     out[x, y, k] = m.u8(m.clamp(pw[x, y, k] >> 6, 0, 255))
-    _est(out, w, h, 2)
+    estimate(out, w, h, 2)
     return out, {"inp": inp, "dww": dww, "pww": pww}
 
 
@@ -77,9 +71,8 @@ def pointwise8(m, w, h):
     acc[x, y, k] = m.i32(0)
     acc[x, y, k] += m.i32(wts[r.x, k]) * m.i32(inp[x, y, r.x])
     out[x, y, k] = m.u8(m.clamp(acc[x, y, k] >> 8, 0, 255))
-    _est(out, w, h, 2)
+    estimate(out, w, h, 2)
     return out, {"inp": inp, "wts": wts}
-
 
 
 def fully_connected(m, w, h):
@@ -109,7 +102,7 @@ def conv_relu_pool(m, w, h):
     relu[x, y, k] = m.max(conv[x, y, k], 0)
     pool[x, y, k] = m.u8(m.min(m.max(relu[2 * x, 2 * y, k], relu[2 * x + 1, 2 * y, k], relu[2 * x, 2 * y + 1, k],
                                      relu[2 * x + 1, 2 * y + 1, k]), 255))
-    _est(pool, w, h, 2)
+    estimate(pool, w, h, 2)
     return pool, {"inp": inp, "wts": wts}
 
 
@@ -121,7 +114,7 @@ def concat_channels(m, w, h):
     box[x, y] = m.u8(sum(m.u16(inp[x + i, y + j, 0]) for i in range(3) for j in range(3)) // 9)
     mx[x, y] = m.max(*[inp[x + i, y + j, 1] for i in range(3) for j in range(3)])
     cat[x, y, c] = m.select(c == 0, box[x, y], mx[x, y])
-    _est(cat, w, h, 2)
+    estimate(cat, w, h, 2)
     return cat, {"inp": inp}
 
 def dw_residual(m, w, h):
@@ -134,7 +127,7 @@ def dw_residual(m, w, h):
     dw[x, y, c] = m.i32(0)
     dw[x, y, c] += m.i32(wts[r.x, r.y, c]) * m.i32(inp[x + r.x, y + r.y, c])
     out[x, y, c] = m.u8(m.clamp(m.i32(inp[x + 1, y + 1, c]) + (dw[x, y, c] >> 4), 0, 255))
-    _est(out, w, h, 3)
+    estimate(out, w, h, 3)
     return out, {"inp": inp, "wts": wts}
 
 # (algorithm, size, autoscheduler keys)

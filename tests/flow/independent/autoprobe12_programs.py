@@ -11,20 +11,17 @@ gamma table) got random values from `example_inputs`, not its own; block matchin
 over a serial loop d) was refused by hwlower, the autoscheduler's own schedule."""
 
 import numpy as np
+from probe_common import xy
 from shared_programs import sad_match  # test_flow_autoschedule_sweep_tiles.py runs it too
 
 # a gamma of 0.45 as a table: a module constant, since Halide's Buffer views the array without owning it
 GAMMA = np.array([int(255 * (k / 255) ** 0.45 + 0.5) for k in range(256)], dtype=np.uint8)
 
 
-def _xy(m):
-    return m.Var("x"), m.Var("y")
-
-
 def log_filter(m, w, h):
     """Laplacian of Gaussian: separable 1-2-1 blur then 4-neighbour laplacian, i16, constant_exterior."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.constant_exterior(inp, 0)
     bx, by, lap = m.Func("bx"), m.Func("by"), m.Func("log")
     bx[x, y] = m.i16(c[x-1, y]) + 2*m.i16(c[x, y]) + m.i16(c[x+1, y])
@@ -37,7 +34,7 @@ def log_filter(m, w, h):
 def med3_separable(m, w, h):
     """Median of 3 horizontally then vertically by a min/max network (u8, repeat_edge)."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.repeat_edge(inp)
     def med(a, b, d):
         return m.max(m.min(a, b), m.min(m.max(a, b), d))
@@ -51,7 +48,7 @@ def med3_separable(m, w, h):
 def opening(m, w, h):
     """Morphological opening: erode (RDom minimum 3x3) then dilate (RDom maximum 3x3), u8."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     r = m.RDom([(-1, 3), (-1, 3)], "r")
     s = m.RDom([(-1, 3), (-1, 3)], "s")
     er, di = m.Func("erode"), m.Func("dilate")
@@ -77,7 +74,7 @@ def rom_gamma(m, w, h):
 def two_outputs(m, w, h):
     """Two outputs of one image: a 3x3 box blur and a horizontal gradient (Pipeline([a, b]))."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     v, blur, grad = m.Func("v"), m.Func("blur"), m.Func("grad")
     v[x, y] = m.u16(inp[x, y])
     blur[x, y] = m.u8(sum(v[x+i, y+j] for i in (0, 1, 2) for j in (0, 1, 2)) / 9)
@@ -90,7 +87,7 @@ def two_outputs(m, w, h):
 def i32_frame_diff(m, w, h):
     """Two i32 frames: their difference's 1x3 vertical sum, shifted right by 1 (arithmetic)."""
     a, b = m.ImageParam(m.Int(32), 2, "a"), m.ImageParam(m.Int(32), 2, "b")
-    x, y = _xy(m)
+    x, y = xy(m)
     d, out = m.Func("d"), m.Func("dsum")
     d[x, y] = a[x, y] - b[x, y]
     out[x, y] = (d[x, y] + d[x, y + 1] + d[x, y + 2]) >> 1
@@ -101,7 +98,7 @@ def i32_frame_diff(m, w, h):
 def copies_glb(m, w, h):
     """Seed 002 style with copy Funcs: hw_input (u16), a 3x3 weighted conv, >> 4, hw_output, output its u8 copy."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     hw_in, conv, hw_out, out = m.Func("hw_input"), m.Func("conv"), m.Func("hw_output"), m.Func("output")
     hw_in[x, y] = m.u16(inp[x, y])
     wts = ((1, 2, 1), (2, 4, 2), (1, 2, 1))
@@ -115,7 +112,7 @@ def copies_glb(m, w, h):
 def tuple_output(m, w, h):
     """A Tuple output: (2x1 sum in u16, 1x2 absd in u8) of one image: two Buffers from realize."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     out = m.Func("pair")
     out[x, y] = (m.u16(inp[x, y]) + inp[x + 1, y], m.absd(inp[x, y], inp[x, y + 1]))
     out.set_estimates([(0, w), (0, h)])
@@ -125,7 +122,7 @@ def tuple_output(m, w, h):
 def u16_gradient_lanes(m, w, h):
     """u16 input, constant_exterior, central differences squared in u32, >> 8, saturating to u16."""
     inp = m.ImageParam(m.UInt(16), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.constant_exterior(inp, 0)
     dx, dy, out = m.Func("dx"), m.Func("dy"), m.Func("grad2")
     dx[x, y] = m.i32(c[x + 1, y] >> 4) - m.i32(c[x - 1, y] >> 4)

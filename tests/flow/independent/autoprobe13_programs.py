@@ -13,19 +13,13 @@ plane, holding its producer whole (919 words for 50, 2.3x the cycles): its plane
 values per lane. The pyramid down at 1 lane banked its rows read at 2y + j as taps (0, 1) and (2, 3), each bank every
 row (65 words for 43): its banks now pair taps on one grid, (0, 2) and (1, 3) (helper pyrdown, session 29)."""
 
-
-def _xy(m):
-    return m.Var("x"), m.Var("y")
-
-
-def _u8(m, name="inp"):
-    return m.ImageParam(m.UInt(8), 2, name)
+from probe_common import u8_input, xy
 
 
 def col_prefix(m, w, h):
     """Cumulative sum down the columns with an RDom along y (u16), output u16."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     r = m.RDom([(1, h - 1)], "r")
     s = m.Func("colsum")
     s[x, y] = m.u16(inp[x, y])
@@ -56,7 +50,7 @@ def demosaic_rgb(m, w, h):
 
 def bilateral_lut(m, w, h):
     """3x3 range-weighted mean: weights from a computed table of |centre - neighbour| (u8 index), u32 division."""
-    inp = _u8(m)
+    inp = u8_input(m)
     x, y, i = m.Var("x"), m.Var("y"), m.Var("i")
     c = m.BoundaryConditions.repeat_edge(inp)
     wt, num, den, out = m.Func("wt"), m.Func("num"), m.Func("den"), m.Func("bilat")
@@ -71,8 +65,8 @@ def bilateral_lut(m, w, h):
 
 def canny_nms(m, w, h):
     """Canny's non-maximum suppression: gradient magnitude, direction by |gx| vs |gy|, keep local maxima."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.constant_exterior(inp, 0)
     gx, gy, mag, out = m.Func("gx"), m.Func("gy"), m.Func("mag"), m.Func("nms")
     gx[x, y] = m.i16(c[x+1, y]) - m.i16(c[x-1, y])
@@ -88,8 +82,8 @@ def canny_nms(m, w, h):
 
 def median9(m, w, h):
     """Median of 3x3 by the 19-comparator network (Paeth), u8, mirror_interior."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.mirror_interior(inp)
     out = m.Func("median9")
     p = [c[x + i, y + j] for j in (-1, 0, 1) for i in (-1, 0, 1)]
@@ -106,7 +100,7 @@ def median9(m, w, h):
 
 def histeq(m, w, h):
     """Histogram (16 bins, u16 counts) over the frame, its cumulative sum, each pixel mapped through it."""
-    inp = _u8(m)
+    inp = u8_input(m)
     x, y, i = m.Var("x"), m.Var("y"), m.Var("i")
     r = m.RDom([(0, w), (0, h)], "r")
     hist, cdf, out = m.Func("hist"), m.Func("cdf"), m.Func("eq")
@@ -123,8 +117,8 @@ def histeq(m, w, h):
 def i32_mix(m, w, h):
     """i32 input and u8 mask: masked 3-tap vertical i32 sum, >> 2, to i16 saturated."""
     a = m.ImageParam(m.Int(32), 2, "a")
-    mask = _u8(m, "mask")
-    x, y = _xy(m)
+    mask = u8_input(m, "mask")
+    x, y = xy(m)
     t, out = m.Func("t"), m.Func("mixed")
     t[x, y] = m.select(mask[x, y] > 127, a[x, y], -a[x, y])
     out[x, y] = m.i16(m.clamp((t[x, y] + t[x, y + 1] + t[x, y + 2]) >> 2, -32768, 32767))
@@ -134,8 +128,8 @@ def i32_mix(m, w, h):
 
 def pyr_down(m, w, h):
     """Gaussian pyramid down: separable 1-4-6-4-1 then keep every other pixel (u16 inside, u8 out)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     bx, by, out = m.Func("bx"), m.Func("by"), m.Func("down")
     bx[x, y] = (m.u16(inp[x, y]) + 4*m.u16(inp[x+1, y]) + 6*m.u16(inp[x+2, y]) + 4*m.u16(inp[x+3, y])
                 + m.u16(inp[x+4, y]))
@@ -147,8 +141,8 @@ def pyr_down(m, w, h):
 
 def copies_sobel(m, w, h):
     """Seed 002 style copies: hw_input (i16), Sobel x, hw_output, output its u8 absolute value."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     hw_in, gx, hw_out, out = m.Func("hw_input"), m.Func("gx"), m.Func("hw_output"), m.Func("output")
     hw_in[x, y] = m.i16(inp[x, y])
     gx[x, y] = (hw_in[x + 2, y] + 2 * hw_in[x + 2, y + 1] + hw_in[x + 2, y + 2]
@@ -162,7 +156,7 @@ def copies_sobel(m, w, h):
 def value_sat(m, w, h):
     """HSV-ish from planar RGB: value = max(r, g, b), saturation = 255 (max - min) / max, as two outputs."""
     rgb = m.ImageParam(m.UInt(8), 3, "rgb")
-    x, y = _xy(m)
+    x, y = xy(m)
     hi, lo, val, sat = m.Func("hi"), m.Func("lo"), m.Func("val"), m.Func("sat")
     hi[x, y] = m.max(rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2])
     lo[x, y] = m.min(rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2])

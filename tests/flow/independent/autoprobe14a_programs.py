@@ -13,17 +13,7 @@ planes (163 words for 39 at 13x5, 234 cycles for 111; at 2 lanes 337 words for 4
 now takes the planes its producer makes together, unrolled. Figures: BENCHMARKS.md "Helper autoprobe14a, session
 30"."""
 
-
-def _xy(m):
-    return m.Var("x"), m.Var("y")
-
-
-def _u8(m, name="inp", dims=2):
-    return m.ImageParam(m.UInt(8), dims, name)
-
-
-def _est(f, w, h, *more):
-    f.set_estimates([(0, w), (0, h)] + [(0, k) for k in more])
+from probe_common import estimate, u8_input, xy
 
 
 def fully_connected(m, w, h):
@@ -42,7 +32,7 @@ def fully_connected(m, w, h):
 
 def conv_3d_out(m, w, h):
     """3x3 convolution to 3 planar output channels (x, y, k), weights a constant 3-D Func of (tap, k), u16, u8."""
-    inp = _u8(m)
+    inp = u8_input(m)
     x, y, k, i, j = m.Var("x"), m.Var("y"), m.Var("k"), m.Var("i"), m.Var("j")
     wt, acc, out = m.Func("wt"), m.Func("acc"), m.Func("o")
     wt[i, j, k] = m.u16((i + 2 * j + 3 * k) % 4)
@@ -50,13 +40,13 @@ def conv_3d_out(m, w, h):
     acc[x, y, k] = m.u16(0)
     acc[x, y, k] += wt[r.x, r.y, k] * m.u16(inp[x + r.x, y + r.y])
     out[x, y, k] = m.u8(acc[x, y, k] >> 4)
-    _est(out, w, h, 3)
+    estimate(out, w, h, 3)
     return out, {"inp": inp}
 
 
 def conv_cin3_const(m, w, h):
     """3x3 conv over 3 input channels (x, y, c), weights a constant Func of (dx, dy, c), i32 acc, ReLU, u8 >> 4."""
-    inp = _u8(m, dims=3)
+    inp = u8_input(m, dims=3)
     x, y, i, j, c = m.Var("x"), m.Var("y"), m.Var("i"), m.Var("j"), m.Var("c")
     wt, conv, out = m.Func("wt"), m.Func("conv"), m.Func("relu")
     wt[i, j, c] = m.i32((i * 3 + j * 5 + c * 7) % 9) - 4
@@ -64,13 +54,13 @@ def conv_cin3_const(m, w, h):
     conv[x, y] = m.i32(0)
     conv[x, y] += wt[r.x, r.y, r.z] * m.i32(inp[x + r.x, y + r.y, r.z])
     out[x, y] = m.u8(m.clamp(conv[x, y] >> 4, 0, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def conv_relu_pool(m, w, h):
     """3x3 conv (constant 2-D weights, i16), ReLU, then 2x2 max pool stride 2."""
-    inp = _u8(m)
+    inp = u8_input(m)
     x, y, i, j = m.Var("x"), m.Var("y"), m.Var("i"), m.Var("j")
     k, conv, relu, pool = m.Func("k"), m.Func("conv"), m.Func("relu"), m.Func("pool")
     k[i, j] = m.i16(i - j)
@@ -79,39 +69,39 @@ def conv_relu_pool(m, w, h):
     conv[x, y] += k[r.x, r.y] * m.i16(inp[x + r.x, y + r.y])
     relu[x, y] = m.max(conv[x, y], 0)
     pool[x, y] = m.u8(m.min(m.max(relu[2*x, 2*y], relu[2*x+1, 2*y], relu[2*x, 2*y+1], relu[2*x+1, 2*y+1]), 255))
-    _est(pool, w, h)
+    estimate(pool, w, h)
     return pool, {"inp": inp}
 
 
 def residual(m, w, h):
     """Residual block: two 3x3 box convs in a chain, added back to the input (branches rejoin), ReLU-clamped u8."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     a, b, out = m.Func("a"), m.Func("b"), m.Func("res")
     a[x, y] = sum(m.u16(inp[x + i, y + j]) for i in range(3) for j in range(3)) // 9
     b[x, y] = m.i16(sum(a[x + i, y + j] for i in range(3) for j in range(3))) - m.i16(9 * 64)
     out[x, y] = m.u8(m.clamp(m.i16(inp[x + 2, y + 2]) + (b[x, y] >> 3), 0, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def chain5(m, w, h):
     """Five-stage chain: blur x, blur y, gradient x, absolute, threshold+max with the blur."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     s1, s2, s3, s4, s5 = (m.Func(n) for n in ("bx", "by", "gx", "mag", "edge"))
     s1[x, y] = m.u16(inp[x, y]) + 2 * m.u16(inp[x + 1, y]) + m.u16(inp[x + 2, y])
     s2[x, y] = (s1[x, y] + 2 * s1[x, y + 1] + s1[x, y + 2]) >> 4
     s3[x, y] = m.i16(s2[x + 2, y]) - m.i16(s2[x, y])
     s4[x, y] = m.u16(m.abs(s3[x, y]))
     s5[x, y] = m.u8(m.select(s4[x, y + 1] > 8, 255, m.min(s2[x + 1, y + 1], 254)))
-    _est(s5, w, h)
+    estimate(s5, w, h)
     return s5, {"inp": inp}
 
 
 def pointwise1x1(m, w, h):
     """1x1 conv: 4 input channels to 2 output channels, weights a 2-D ImageParam (ci, co) i16, i32 acc, ReLU >> 8."""
-    inp = _u8(m, dims=3)
+    inp = u8_input(m, dims=3)
     wts = m.ImageParam(m.Int(16), 2, "wts")
     x, y, k = m.Var("x"), m.Var("y"), m.Var("k")
     r = m.RDom([(0, 4)], "r")
@@ -119,19 +109,19 @@ def pointwise1x1(m, w, h):
     acc[x, y, k] = m.i32(0)
     acc[x, y, k] += m.i32(wts[r.x, k]) * m.i32(inp[x, y, r.x])
     out[x, y, k] = m.u8(m.clamp(acc[x, y, k] >> 8, 0, 255))
-    _est(out, w, h, 2)
+    estimate(out, w, h, 2)
     return out, {"inp": inp, "wts": wts}
 
 
 def batchnorm(m, w, h):
     """Per-channel scale and bias from constant Funcs over 3 channels, clamp to u8 (x, y, c)."""
-    inp = _u8(m, dims=3)
+    inp = u8_input(m, dims=3)
     x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
     scale, bias, out = m.Func("scale"), m.Func("bias"), m.Func("bn")
     scale[c] = m.i16(3 + 2 * c)
     bias[c] = m.i16(-20 * c)
     out[x, y, c] = m.u8(m.clamp((m.i16(inp[x, y, c]) * scale[c] >> 2) + bias[c], 0, 255))
-    _est(out, w, h, 3)
+    estimate(out, w, h, 3)
     return out, {"inp": inp}
 
 

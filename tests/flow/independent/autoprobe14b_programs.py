@@ -16,22 +16,12 @@ intervals decide bounds one branch of a select.
 AUTO lists the cases test_autoprobes.py runs (they were test_autoprobe14b.py's). Figures: BENCHMARKS.md "Helper
 autoprobe14b, session 30"."""
 
-
-def _xy(m):
-    return m.Var("x"), m.Var("y")
-
-
-def _u8(m, name="inp", dims=2):
-    return m.ImageParam(m.UInt(8), dims, name)
-
-
-def _est(f, w, h, c=None):
-    f.set_estimates([(0, w), (0, h)] + ([(0, c)] if c else []))
+from probe_common import estimate, u8_input, xy
 
 
 def rgb_to_planar_yuv(m, w, h):
     """Interleaved RGB in(c, x, y) to planar YUV out(x, y, c), c outermost, i32 BT.601 integer."""
-    rgb = _u8(m, "rgb", 3)
+    rgb = u8_input(m, "rgb", 3)
     x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
     r, g, b = (m.i32(rgb[k, x, y]) for k in range(3))
     yv = (66 * r + 129 * g + 25 * b + 128) >> 8
@@ -39,13 +29,13 @@ def rgb_to_planar_yuv(m, w, h):
     v = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128
     out = m.Func("yuv")
     out[x, y, c] = m.u8(m.clamp(m.select(c == 0, yv + 16, c == 1, u, v), 0, 255))
-    _est(out, w, h, 3)
+    estimate(out, w, h, 3)
     return out, {"rgb": rgb}
 
 
 def planar_to_interleaved(m, w, h):
     """Planar RGB in(x, y, c) swapped to BGR interleaved out(c, x, y) with a per-channel gain."""
-    rgb = _u8(m, "rgb", 3)
+    rgb = u8_input(m, "rgb", 3)
     x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
     out = m.Func("bgr")
     out[c, x, y] = m.u8(m.min(m.u16(rgb[x, y, 2 - c]) * m.u16(c + 3) / 4, 255))
@@ -55,59 +45,59 @@ def planar_to_interleaved(m, w, h):
 
 def vignette(m, w, h):
     """Vignette correction with per-pixel coordinates: gain = 256 + ((x-cx)^2 + (y-cy)^2) >> 4."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     cx, cy = w // 2, h // 2
     out = m.Func("vig")
     d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy)
     out[x, y] = m.u8(m.min((m.i32(inp[x, y]) * (256 + (d2 >> 4))) >> 8, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def sep7(m, w, h):
     """Separable 7-tap binomial (1 6 15 20 15 6 1), u32 inside, repeat_edge, u8 out."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.repeat_edge(inp)
     k = (1, 6, 15, 20, 15, 6, 1)
     bx, out = m.Func("bx"), m.Func("sep7")
     bx[x, y] = sum(k[i] * m.u16(c[x + i - 3, y]) for i in range(7))
     out[x, y] = m.u8((sum(k[i] * m.u32(bx[x, y + i - 3]) for i in range(7)) + 2048) >> 12)
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def box9_rdom_sep(m, w, h):
     """Separable 9-tap box through two 1-D RDoms (u16), mirror_image."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.mirror_image(inp)
     r = m.RDom([(-4, 9)], "r")
     bx, by, out = m.Func("bx"), m.Func("by"), m.Func("box9")
     bx[x, y] = m.sum(m.u16(c[x + r.x, y]))
     by[x, y] = m.sum(m.u32(bx[x, y + r.x]))
     out[x, y] = m.u8(by[x, y] / 81)
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def threshold_mean(m, w, h):
     """Global threshold at the frame's mean: a sum over the whole frame (RDom), then a binary image."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     r = m.RDom([(0, w), (0, h)], "r")
     tot, out = m.Func("total"), m.Func("binary")
     tot[()] = m.u32(0)
     tot[()] += m.u32(inp[r.x, r.y])
     out[x, y] = m.select(m.u32(inp[x, y]) * (w * h) > tot[()], m.u8(255), m.u8(0))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def threshold_hist(m, w, h):
     """Threshold from a 8-bin histogram: the bin with the most pixels (argmax), pixels above its centre set."""
-    inp = _u8(m)
+    inp = u8_input(m)
     x, y, i = m.Var("x"), m.Var("y"), m.Var("i")
     r = m.RDom([(0, w), (0, h)], "r")
     hist, out = m.Func("hist"), m.Func("bin")
@@ -116,67 +106,67 @@ def threshold_hist(m, w, h):
     k = m.RDom([(0, 8)], "k")
     best = m.argmax(hist[k.x])[0]
     out[x, y] = m.select(m.i32(inp[x, y]) > best * 32 + 16, m.u8(255), m.u8(0))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def laplacian_level(m, w, h):
     """A local-Laplacian-like level: down = 2x2 mean at (2x, 2y), up = down(x/2, y/2), detail = in - up (i16)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     down, up, out = m.Func("down"), m.Func("up"), m.Func("detail")
     down[x, y] = (m.u16(inp[2 * x, 2 * y]) + inp[2 * x + 1, 2 * y] + inp[2 * x, 2 * y + 1]
                   + inp[2 * x + 1, 2 * y + 1]) / 4
     up[x, y] = down[x / 2, y / 2]
     out[x, y] = m.i16(inp[x, y]) - m.i16(up[x, y])
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def census(m, w, h):
     """Census transform 3x3: 8 comparison bits with the centre, u8."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.repeat_edge(inp)
     out = m.Func("census")
     taps = [(i, j) for j in (-1, 0, 1) for i in (-1, 0, 1) if (i, j) != (0, 0)]
     out[x, y] = sum(m.select(c[x + i, y + j] > c[x, y], m.u8(1 << b), m.u8(0)) for b, (i, j) in enumerate(taps))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def contrast_stretch(m, w, h):
     """Contrast stretch by the frame's min and max (two RDom reductions), then a linear map to 0..255."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     r = m.RDom([(0, w), (0, h)], "r")
     lo, hi, out = m.Func("lo"), m.Func("hi"), m.Func("stretch")
     lo[()] = m.minimum(inp[r.x, r.y])
     hi[()] = m.maximum(inp[r.x, r.y])
     rng = m.max(m.u16(hi[()]) - m.u16(lo[()]), 1)
     out[x, y] = m.u8((m.u16(inp[x, y]) - m.u16(lo[()])) * 255 / rng)
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def unsharp5(m, w, h):
     """Unsharp mask: separable 1-4-6-4-1, sharpened = clamp(2 in - blur), mirror_image."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.mirror_image(inp)
     k = (1, 4, 6, 4, 1)
     bx, by, out = m.Func("bx"), m.Func("by"), m.Func("sharp")
     bx[x, y] = sum(k[i] * m.u16(c[x + i - 2, y]) for i in range(5))
     by[x, y] = (sum(k[i] * m.u32(bx[x, y + i - 2]) for i in range(5)) + 128) >> 8
     out[x, y] = m.u8(m.clamp(2 * m.i32(c[x, y]) - m.i32(by[x, y]), 0, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def sobel_amax(m, w, h):
     """Sobel magnitude, alpha-max-plus-beta-min (max + min/2, sqrt-free), u8 saturated."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.mirror_interior(inp)
     gx, gy, out = m.Func("gx"), m.Func("gy"), m.Func("mag")
     gx[x, y] = m.abs(m.i16(c[x + 1, y - 1]) + 2 * m.i16(c[x + 1, y]) + m.i16(c[x + 1, y + 1])
@@ -186,7 +176,7 @@ def sobel_amax(m, w, h):
     hi = m.max(gx[x, y], gy[x, y])
     lo = m.min(gx[x, y], gy[x, y])
     out[x, y] = m.u8(m.min(hi + lo / 2, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 

@@ -19,71 +19,61 @@ over a buffered column scan was refused at 1920x1080, the memory model taking th
 (2,142 memory tiles): it holds a row (autoschedule_memory._scan_rows), 1,926 words at 2 lanes.
 Figures: BENCHMARKS.md "Helper autoprobe16, session 32"."""
 
-
-def _xy(m):
-    return m.Var("x"), m.Var("y")
-
-
-def _u8(m, name="inp", dims=2):
-    return m.ImageParam(m.UInt(8), dims, name)
-
-
-def _est(f, w, h, c=None):
-    f.set_estimates([(0, w), (0, h)] + ([(0, c)] if c else []))
+from probe_common import estimate, u8_input, xy
 
 
 def up_blur(m, w, h):
     """A 3x3 box blur (one stage, u16 sums), upsampled by 2 (nearest neighbour)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     blur, up = m.Func("blur"), m.Func("up")
     blur[x, y] = m.u8(sum(m.u16(inp[x + i, y + j]) for i in range(3) for j in range(3)) / 9)
     up[x, y] = blur[x / 2, y / 2]
-    _est(up, w, h)
+    estimate(up, w, h)
     return up, {"inp": inp}
 
 
 def up_blur_sep(m, w, h):
     """A separable 1-2-1 blur, then upsampled by 2 (nearest) with a gain of 3/2 clamped."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     bx, by, up = m.Func("bx"), m.Func("by"), m.Func("up")
     bx[x, y] = m.u16(inp[x, y]) + 2 * m.u16(inp[x + 1, y]) + m.u16(inp[x + 2, y])
     by[x, y] = (bx[x, y] + 2 * bx[x, y + 1] + bx[x, y + 2]) >> 4
     up[x, y] = m.u8(m.min(by[x / 2, y / 2] * 3 / 2, 255))
-    _est(up, w, h)
+    estimate(up, w, h)
     return up, {"inp": inp}
 
 
 def down_up(m, w, h):
     """A 2x2 mean downsample, then a nearest upsample back, minus the input: the detail lost (i16)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     dn, out = m.Func("dn"), m.Func("detail")
     dn[x, y] = (m.u16(inp[2 * x, 2 * y]) + m.u16(inp[2 * x + 1, 2 * y]) + m.u16(inp[2 * x, 2 * y + 1])
                 + m.u16(inp[2 * x + 1, 2 * y + 1])) / 4
     out[x, y] = m.i16(inp[x, y]) - m.i16(dn[x / 2, y / 2])
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def integral2d(m, w, h):
     """An integral image as one 2-D scan over 1..w-1 x 1..h-1 that reads the element it stores (u16 wraps)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     s, out = m.Func("s"), m.Func("integral")
     s[x, y] = m.u16(inp[x, y])
     r = m.RDom([(1, w - 1), (1, h - 1)], "r")
     s[r.x, r.y] += s[r.x - 1, r.y] + s[r.x, r.y - 1] - s[r.x - 1, r.y - 1]
     out[x, y] = s[x, y]
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def integral_rc(m, w, h):
     """An integral image as a row scan over a column scan, both `+=` (u32 sums)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c, s = m.Func("col"), m.Func("rows")
     c[x, y] = m.u32(inp[x, y])
     ry = m.RDom([(1, h - 1)], "ry")
@@ -91,28 +81,28 @@ def integral_rc(m, w, h):
     s[x, y] = c[x, y]
     rx = m.RDom([(1, w - 1)], "rx")
     s[rx.x, y] += s[rx.x - 1, y]
-    _est(s, w, h)
+    estimate(s, w, h)
     return s, {"inp": inp}
 
 
 def diagonal_scan(m, w, h):
     """A 2-D scan reading the row above at x and x + 1 (`s(r.x, r.y) += s(r.x + 1, r.y - 1) + s(r.x, r.y - 1)`):
     one op too, its reads all of rows done."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     s, out = m.Func("s"), m.Func("diag")
     s[x, y] = m.u16(inp[x, y])
     r = m.RDom([(0, w - 1), (1, h - 1)], "r")
     s[r.x, r.y] += s[r.x + 1, r.y - 1] + s[r.x, r.y - 1]
     out[x, y] = s[x, y]
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def box_from_integral(m, w, h):
     """A 4x4 box sum from a column-scanned then row-scanned integral image (u16, wrapping), four reads of it."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     c, s, out = m.Func("col"), m.Func("integ"), m.Func("box")
     c[x, y] = m.u16(inp[x, y])
     ry = m.RDom([(1, h + 3)], "ry")
@@ -121,14 +111,14 @@ def box_from_integral(m, w, h):
     rx = m.RDom([(1, w + 3)], "rx")
     s[rx.x, y] = s[rx.x - 1, y] + c[rx.x, y]
     out[x, y] = m.u8((s[x + 4, y + 4] - s[x, y + 4] - s[x + 4, y] + s[x, y]) >> 4)
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def dog(m, w, h):
     """Difference of Gaussians: a 3x3 binomial minus a 5x5 binomial (separable), i16, offset to u8."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     g3x, g3, g5x, g5, out = (m.Func(n) for n in ("g3x", "g3", "g5x", "g5", "dog"))
     g3x[x, y] = m.u16(inp[x + 1, y]) + 2 * m.u16(inp[x + 2, y]) + m.u16(inp[x + 3, y])
     g3[x, y] = (g3x[x, y + 1] + 2 * g3x[x, y + 2] + g3x[x, y + 3]) >> 4
@@ -137,13 +127,13 @@ def dog(m, w, h):
     g5[x, y] = (m.u32(g5x[x, y]) + 4 * m.u32(g5x[x, y + 1]) + 6 * m.u32(g5x[x, y + 2]) + 4 * m.u32(g5x[x, y + 3])
                 + m.u32(g5x[x, y + 4])) >> 8
     out[x, y] = m.u8(m.clamp(m.i16(g3[x, y]) - m.i16(g5[x, y]) + 128, 0, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def ycbcr_round_trip(m, w, h):
     """Planar RGB (x, y, c) to YCbCr (BT.601 full range, i32 fixed point) and back to planar RGB, clamped."""
-    rgb = _u8(m, "rgb", 3)
+    rgb = u8_input(m, "rgb", 3)
     x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
     ycc, out = m.Func("ycc"), m.Func("rgb_out")
     r, g, b = (m.i32(rgb[x, y, k]) for k in range(3))
@@ -154,40 +144,40 @@ def ycbcr_round_trip(m, w, h):
     out[x, y, c] = m.u8(m.clamp(m.select(c == 0, yv + ((359 * cr) >> 8),
                                          c == 1, yv - ((88 * cb + 183 * cr) >> 8),
                                          yv + ((454 * cb) >> 8)), 0, 255))
-    _est(out, w, h, 3)
+    estimate(out, w, h, 3)
     return out, {"rgb": rgb}
 
 
 def normalise_max(m, w, h):
     """Each pixel scaled by 255 over the frame's maximum (a whole-frame reduction, then the map), u8."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     r = m.RDom([(0, w), (0, h)], "r")
     peak, out = m.Func("peak"), m.Func("norm")
     peak[()] = m.u16(1)
     peak[()] = m.max(peak[()], m.u16(inp[r.x, r.y]))
     out[x, y] = m.u8(m.u16(inp[x, y]) * 255 / peak[()])
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def unsharp(m, w, h):
     """Unsharp mask: a 3x3 binomial blur, sharpened = in + 3/2 (in - blur), clamped to u8."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     bx, blur, out = m.Func("bx"), m.Func("blur"), m.Func("sharp")
     bx[x, y] = m.u16(inp[x, y]) + 2 * m.u16(inp[x + 1, y]) + m.u16(inp[x + 2, y])
     blur[x, y] = m.i16((bx[x, y] + 2 * bx[x, y + 1] + bx[x, y + 2] + 8) >> 4)
     centre = m.i16(inp[x + 1, y + 1])
     out[x, y] = m.u8(m.clamp(centre + (3 * (centre - blur[x, y])) / 2, 0, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def sobel_mag(m, w, h):
     """Sobel magnitude |gx| + |gy| (i16 gradients), saturated to u8."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     gx, gy, out = m.Func("gx"), m.Func("gy"), m.Func("mag")
 
     def p(i, j):
@@ -196,78 +186,78 @@ def sobel_mag(m, w, h):
     gx[x, y] = (p(2, 0) + 2 * p(2, 1) + p(2, 2)) - (p(0, 0) + 2 * p(0, 1) + p(0, 2))
     gy[x, y] = (p(0, 2) + 2 * p(1, 2) + p(2, 2)) - (p(0, 0) + 2 * p(1, 0) + p(2, 0))
     out[x, y] = m.u8(m.min(m.abs(gx[x, y]) + m.abs(gy[x, y]), 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def box5(m, w, h):
     """A 5x5 box mean from two separable 5-tap sums (u16), rounded."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     sx, out = m.Func("sx"), m.Func("box5")
     sx[x, y] = sum(m.u16(inp[x + i, y]) for i in range(5))
     out[x, y] = m.u8((sum(sx[x, y + j] for j in range(5)) + 12) / 25)
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def box7_rdom(m, w, h):
     """A 7x7 box sum over an RDom (one reduction, u16), then >> 6."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     r = m.RDom([(0, 7), (0, 7)], "r")
     acc, out = m.Func("acc"), m.Func("box7")
     acc[x, y] = m.u16(0)
     acc[x, y] += m.u16(inp[x + r.x, y + r.y])
     out[x, y] = m.u8(m.min(acc[x, y] >> 6, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def opening(m, w, h):
     """A morphological opening: a 3x3 erosion (min), then a 3x3 dilation (max)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     ero, dil = m.Func("erode"), m.Func("dilate")
     ero[x, y] = m.min(*[inp[x + i, y + j] for i in range(3) for j in range(3)])
     dil[x, y] = m.max(*[ero[x + i, y + j] for i in range(3) for j in range(3)])
-    _est(dil, w, h)
+    estimate(dil, w, h)
     return dil, {"inp": inp}
 
 
 def pyramid2(m, w, h):
     """Two 2x2 mean downsamples in a row: out(x, y) is the mean of a 4x4 block, through a half-size level."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     d1, d2 = m.Func("d1"), m.Func("d2")
     d1[x, y] = (m.u16(inp[2 * x, 2 * y]) + m.u16(inp[2 * x + 1, 2 * y]) + m.u16(inp[2 * x, 2 * y + 1])
                 + m.u16(inp[2 * x + 1, 2 * y + 1]) + 2) >> 2
     d2[x, y] = m.u8((d1[2 * x, 2 * y] + d1[2 * x + 1, 2 * y] + d1[2 * x, 2 * y + 1] + d1[2 * x + 1, 2 * y + 1]
                      + 2) >> 2)
-    _est(d2, w, h)
+    estimate(d2, w, h)
     return d2, {"inp": inp}
 
 
 def bilinear_up(m, w, h):
     """A bilinear 2x upsample: each output the mean of its two nearest input pixels along x and y (weights 3:1)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     ux, out = m.Func("ux"), m.Func("bilinear")
     ux[x, y] = m.select(x % 2 == 0, 3 * m.u16(inp[x / 2, y]) + m.u16(inp[x / 2 + 1, y]),
                         m.u16(inp[x / 2, y]) + 3 * m.u16(inp[x / 2 + 1, y]))
     out[x, y] = m.u8(m.select(y % 2 == 0, 3 * ux[x, y / 2] + ux[x, y / 2 + 1],
                               ux[x, y / 2] + 3 * ux[x, y / 2 + 1]) >> 4)
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def sobel_copied(m, w, h):
     """The Sobel magnitude as seed 002 writes an output for the GLB: hw_output computed, the output its copy."""
     mag, images = sobel_mag(m, w, h)
-    x, y = _xy(m)
+    x, y = xy(m)
     out = m.Func("sobel_out")
     out[x, y] = mag[x, y]
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, images
 
 

@@ -19,9 +19,7 @@ The autoscheduler's budgets used well, and a table of levels inlined (issue 11):
 AUTO lists the cases test_autoprobes.py runs (they were test_autoq14.py's). Figures: BENCHMARKS.md "Helper autoq14,
 session 30"."""
 
-
-def _est(f, w, h):
-    f.set_estimates([(0, w), (0, h)])
+from probe_common import estimate
 
 
 def shi_tomasi(m, w, h):
@@ -41,7 +39,7 @@ def shi_tomasi(m, w, h):
         sums[n] = by
     out = m.Func("shi")
     out[x, y] = m.u16(m.clamp((m.min(sums["xx"][x, y], sums["yy"][x, y]) - m.abs(sums["xy"][x, y])) >> 6, 0, 65535))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
@@ -56,7 +54,7 @@ def remap_levels(m, w, h):
     out = m.Func("remap")
     at = m.i32(inp[x, y]) / 64
     out[x, y] = m.u8(m.clamp((levels[x, y, m.clamp(at, 0, 3)] + levels[x, y, m.clamp(at + 1, 0, 3)]) / 2, 0, 255))
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 

@@ -4,15 +4,13 @@ Each is written in module m (`mainspring` or Halide 21). hwlower streams such an
 it at the affine x inside (hwlower/edges.py), so its rate is that x's; they had stayed at one lane ("a computed
 coordinate along x"). A Func computed inside read through a mirror keeps one lane and the note."""
 
-
-def _xy(m):
-    return m.Var("x"), m.Var("y")
+from probe_common import xy
 
 
 def emboss_mirror_image(m, w, h):
     """A 3x3 emboss (i16) of the image read through mirror_image in x and y."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.mirror_image(inp)
     out = m.Func("emboss")
     out[x, y] = (m.i16(c[x + 1, y + 1]) + c[x + 1, y] + c[x, y + 1]) - (m.i16(c[x - 1, y - 1]) + c[x - 1, y] +
@@ -24,7 +22,7 @@ def emboss_mirror_image(m, w, h):
 def wrap_blur(m, w, h):
     """A 1-2-1 blur along x (u16) of the image tiled by repeat_image: the first column reads the last."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.repeat_image(inp, [(0, w), (0, h)])
     out = m.Func("wrap_blur")
     out[x, y] = m.u16(c[x - 1, y]) + 2 * m.u16(c[x, y]) + c[x + 1, y]
@@ -35,7 +33,7 @@ def wrap_blur(m, w, h):
 def mirror_blur_xy(m, w, h):
     """A 5-tap blur along x then a 3-tap one along y (u16) of the image through mirror_interior."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.mirror_interior(inp, [(0, w), (0, h)])
     bx, out = m.Func("bx"), m.Func("mirror_blur_xy")
     bx[x, y] = m.u16(c[x - 2, y]) + c[x - 1, y] + c[x, y] + c[x + 1, y] + c[x + 2, y]
@@ -47,7 +45,7 @@ def mirror_blur_xy(m, w, h):
 def blur_of_mirrored_blur(m, w, h):
     """A 1-2-1 blur along x of a Func computed inside (a 1-2-1 blur of the image) read through mirror_image."""
     inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = _xy(m)
+    x, y = xy(m)
     c = m.BoundaryConditions.repeat_edge(inp, [(0, w), (0, h)])
     bx, out = m.Func("bx"), m.Func("blur_of_mirrored_blur")
     bx[x, y] = m.u16(c[x - 1, y]) + 2 * m.u16(c[x, y]) + c[x + 1, y]
@@ -60,7 +58,7 @@ def blur_of_mirrored_blur(m, w, h):
 def emboss_copied(m, w, h):
     """emboss_mirror_image written to a copy (the GLB level holds copies of the accelerator's output tile)."""
     emboss, images = emboss_mirror_image(m, w, h)
-    x, y = _xy(m)
+    x, y = xy(m)
     out = m.Func("emboss_out")
     out[x, y] = emboss[x, y]
     out.set_estimates([(0, w), (0, h)])

@@ -19,3 +19,18 @@ def image(w, h, seed=0, dtype=np.uint8, lo=0, hi=256, c=None):
     (buffer(c, x, y) when c is the first dimension)."""
     rng = np.random.default_rng(seed)
     return rng.integers(lo, hi, size=(h, w) if c is None else (h, w, c)).astype(dtype)
+
+
+def xy(m) -> tuple:
+    """The Vars x and y of module m."""
+    return m.Var("x"), m.Var("y")
+
+
+def u8_input(m, name: str = "inp", dims: int = 2):
+    """An 8-bit ImageParam of `dims` dimensions."""
+    return m.ImageParam(m.UInt(8), dims, name)
+
+
+def estimate(f, w: int, h: int, *more: int) -> None:
+    """Estimates of f over w x h and each further extent given."""
+    f.set_estimates([(0, w), (0, h)] + [(0, k) for k in more])
