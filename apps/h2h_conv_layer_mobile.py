@@ -25,8 +25,9 @@ def output_size(in_width: int, in_height: int) -> tuple[int, int]:
     return in_width - 2, in_height - 2
 
 
-def build(width: int = 16, height: int = 16, auto: bool = False):
-    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py."""
+def build(width: int = 16, height: int = 16, auto: bool = False, **extra: str):
+    """The generator's schedule, or with `auto` its algorithm scheduled by mainspring/autoschedule.py (`extra`: the
+    autoscheduler's keys, e.g. max_pes="15", the hand design's PEs)."""
     x, y, c, k = hl.Var("x"), hl.Var("y"), hl.Var("c"), hl.Var("k")
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     input_ = hl.ImageParam(hl.UInt(8), 3, "input")
@@ -53,7 +54,7 @@ def build(width: int = 16, height: int = 16, auto: bool = False):
     image = np.random.default_rng(29).integers(0, 256, size=(IN_CHANNELS, height + 2, width + 2), dtype=np.uint8)
     if auto:
         output.set_estimates([(0, width), (0, height), (0, OUT_CHANNELS)])
-        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", dict(extra)))
         return output, {"input": image}
     # The schedule, as the generator writes it (Clockwork target).
     output.bound(x, 0, width).bound(y, 0, height).bound(k, 0, OUT_CHANNELS)

@@ -53,7 +53,7 @@ from .autoschedule_lanes_source import lanes_source
 from .autoschedule_lanes_source import var_source as _var
 from .autoschedule_memory import scalars
 from .autoschedule_names import pipeline_vars, rvar_source
-from .autoschedule_planes import APART, plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
+from .autoschedule_planes import CUTS, plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, compiled_fastest, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
@@ -310,7 +310,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     plan.channel = channel  # hw_output(c, x, y): one pixel's channels per transfer, as seed 002 streams them
     for f in buffered + [accelerated]:
         for k, d in enumerate(pipe.definitions(f)[1:], start=1):
-            names, partial = unrolls(pipe, plan, f, d, None if depth == APART else depth)
+            names, partial = unrolls(pipe, plan, f, d, None if depth in CUTS else depth)
             if names:
                 plan.unrolled.setdefault(id(f), []).append((k - 1, names))
             if partial:
@@ -323,10 +323,9 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     computed = [f for f in pipe.order if (id(f) in seen and id(f) in reads_input) or f in streams]  # not tables
     plan.region = [f for f in computed if f not in streams]
     registers = _register_tables(pipe, plan, computed)
-    if depth in (None, APART):  # a budget's cuts start with these lanes
-        plan.planes_apart = depth == APART
+    if depth is None or depth in CUTS:  # a budget's cuts start with these lanes
         one = plan_lanes(pipe, accelerated, computed, serial, 1, 1 if plan.channel else 0, registers)
-        plan_planes(pipe, plan, one.x_dim, scalars(plan))
+        plan_planes(pipe, plan, one.x_dim, scalars(plan), depth)
     whole = {**plan.planes, id(accelerated): plan.planes.get(id(accelerated), []) + ([channel] if channel else [])}
     laned = [f for f in computed if id(f) not in inlined]  # an inlined Func's reads are its readers'
     plan.lanes = plan_lanes(pipe, accelerated, laned, serial, lanes, 1 if plan.channel else 0, registers, whole,

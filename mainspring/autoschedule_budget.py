@@ -4,10 +4,11 @@
 PEs and memory tiles come from compiling each candidate (without the kernel proofs), so the figures are the
 report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
 fits in the PE budget) down to one; where the full unroll has planes (autoschedule_planes.py), at each lane count
-the output taking its producer's planes one by one (APART), then no planes, a cut that fits at k lanes weighed
-against the first fit at one lane fewer (`_better`: storage near its minimum, then cycles, then words); at one
-lane, reductions unrolled over fewer of their RVars (the innermost stay unrolled, as `conv.update().unroll(r.x)`
-with r.y serial: one balanced tree per step), down to serial ones. Each
+the output taking its producer's planes one by one (APART), then the planar streams plane after plane
+(STREAMS_APART: mobile at max_pes 15, the hand design's 15 PEs for the full unroll's 56), then no planes, a cut
+that fits at k lanes weighed against the first fit at one lane fewer (`_better`: storage near its minimum, then
+cycles, then words); at one lane, reductions unrolled over fewer of their RVars (the innermost stay unrolled, as
+`conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each
 of these is tried first as written, then (`offload`: the algorithm has such Funcs) with every Func computed pixel
 by pixel from one image or copy streamed from the host (`brighter[x, y] = min(hw_input[x, y] * 2, 255)`): that
 costs no cycles of the array, so it comes before fewer lanes or unrolls, but it takes the user's stages after the
@@ -23,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from .autoschedule_planes import APART
+from .autoschedule_planes import CUTS
 from .frontend.errors import HalideError
 from .frontend.func import handle_of
 from .frontend.params import ImageParam
@@ -41,14 +42,14 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
     returns (plan, source)): the first that fits, or the first that fits at one lane fewer where that is better
     (`_better`); raise HalideError, with the smallest design's figures, when none does. `planes`: the full unroll
     has planes (autoschedule_planes.py), whose cuts come first at every lane count: the output taking them apart
-    (APART), then none (all RVars unrolled: depth `depths - 1`)."""
+    (APART), the streams plane after plane (STREAMS_APART), then none (all RVars unrolled: depth `depths - 1`)."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
     saved = snapshot(pipe)
     seen: dict[str, tuple[int, int]] = {}  # the candidates applied, in order
 
     refusals: list[HalideError] = []  # candidates whose tiles cannot fit (use_glb "auto" tiles the frame first)
 
-    cuts = [APART, depths - 1] if planes else []
+    cuts = [*CUTS, depths - 1] if planes else []
 
     def trial(lanes: int, depth: int | None, host: bool = False) -> tuple[object, str, bool]:
         restore(saved)
@@ -99,7 +100,7 @@ def _candidates(asked: int, depths: int, cuts: list[int], offload: bool):
     """(lanes, depth, host) in the order tried: at each lane count the full unroll, then the planes' cuts; at one
     lane then fewer RVars unrolled; each as written, then with the host computing what it can (`offload`)."""
     for lanes in range(asked, 0, -1):
-        for depth in [None] + cuts if lanes > 1 else [None] + cuts[:1] + list(range(depths - 1, -1, -1)):
+        for depth in [None] + cuts if lanes > 1 else [None] + cuts[:-1] + list(range(depths - 1, -1, -1)):
             for host in (False, True) if offload else (False,):
                 yield lanes, depth, host
 

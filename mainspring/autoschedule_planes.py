@@ -51,16 +51,21 @@ if TYPE_CHECKING:  # autoschedule.py builds on this module
 
 MAX_PLANE = 4  # a plane of at most this many values is unrolled whole (as a pixel's channels are)
 APART = -1  # a PE budget's depth: planes as at the full unroll, but the output takes them one by one (planes_apart)
+# a PE budget's depth: planes as at the full unroll, but every planar stream plane after plane (none `together`:
+# mobile's depthwise channels and pointwise inputs serial, 15 PEs and 1,786 cycles at 16x16 for 56 and 332)
+STREAMS_APART = -2
+CUTS = (APART, STREAMS_APART)  # the budget's cuts of the full unroll that keep its planes
 
 
-def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds) -> None:
+def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds, depth: int | None = None) -> None:
     """Set plan.planes (and put back to serial the RVars over a producer's serial planes, in plan.unrolled), in
     the pipeline's order (producers first). `x_dim`: id(f) -> f's argument along x (one lane's lane plan);
-    `bounds`: scalars for bounds inference."""
+    `bounds`: scalars for bounds inference; `depth`: None, or a budget's cut (CUTS)."""
     from .autoschedule import _planes_read_together  # autoschedule.py builds on this module
 
+    plan.planes_apart = depth == APART
     boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], bounds, output_bounds=False)
-    together = {id(s) for s in plan.streams if _own_planes(pipe, plan, s, boxes, x_dim)}
+    together = {id(s) for s in plan.streams if depth != STREAMS_APART and _own_planes(pipe, plan, s, boxes, x_dim)}
     saved = [{i: list(v) for i, v in d.items()} for d in (plan.unrolled, plan.sweeps, plan.planes)]
     while True:
         _choose_planes(pipe, plan, boxes, x_dim, together)
@@ -178,14 +183,17 @@ def _at_pixel(f: Function, n: ir.Call, x_dim: dict[int, int]) -> bool:
 def _own_planes(pipe: Pipeline, plan: _Plan, s: Function, boxes: dict, x_dim: dict[int, int]) -> bool:
     """Whether planar stream s (x, y, c) of 2 to MAX_PLANE planes is read inside only at constant planes or at its
     reader's own Var (a depthwise convolution's `in(x + r.x, y + r.y, c)`): streamed channels first, its planes
-    arrive together, one for each lane of that Var. Not where a Func computes a pixel's channels (a dimension
-    before x, its values cycles apart: mobile's `pw_conv(k, x, y, c)`), whose pixels would take the planes slower
-    than they arrive, the stream held whole (mobile at 16x8: 1,962 words for 440). plan_planes keeps it only where
-    every such reader unrolls that Var (the output too: a depthwise convolution added back to its input, 337 cycles
-    at 13x5 for 127; plane after plane, the output held the stream whole, 1,172 words for 135)."""
+    arrive together, one for each lane of that Var. So too where a Func computes a pixel's channels (a dimension
+    before x: mobile's `pw_conv(k, x, y, c)`), which then unrolls them with its planes after y (k and c, from the
+    depthwise stage's c lanes), its sums over c unrolled (mobile at 16x16: 332 cycles and 178 words at 56 PEs, for
+    1,786 and 824 at 15 with the stream plane after plane, its sums a sweep of the frame per plane), but at one
+    lane only: at k lanes such a Func's x lanes run serially (hwlower/lanes.py: lanes along part of x), and the
+    stream was held far over its minimum (8x6 at 2 lanes: 696 words for 216, 40 memory tiles). plan_planes keeps
+    it only where every such reader unrolls that Var (the output too: a depthwise convolution added back to its
+    input, 337 cycles at 13x5 for 127; plane after plane, the output held the stream whole, 1,172 words for 135)."""
     box = boxes[pipe.name(s)]
-    if len(box) != 3 or x_dim.get(id(s), 0) or not 1 < box[2][1] - box[2][0] + 1 <= MAX_PLANE or any(
-            x_dim.get(id(g), 0) for g in plan.region):
+    if len(box) != 3 or x_dim.get(id(s), 0) or not 1 < box[2][1] - box[2][0] + 1 <= MAX_PLANE or (
+            plan.asked > 1 and any(x_dim.get(id(g), 0) for g in plan.region)):
         return False
     reads = [(g, n) for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
              if isinstance(n, ir.Call) and n.callee is s]
@@ -299,13 +307,10 @@ def _reads_planes_made_together(plan: _Plan, reads: list[ir.Call], planes: list[
         # (297 for 394 at 8x6, tests/flow/test_flow_autoschedule_sweeps.py) for PEs over the hand schedule's
         made = plan.planes.get(id(n.callee), []) if n.callee in plan.buffered and id(n.callee) not in plan.sweeps \
             else []
-        # planes after x and y: before x they are a pixel's channels, made cycles apart (mobile's
-        # `pw_conv_reduction(k, x, y)`, read serially at 15 PEs where unrolled took 17)
-        after = n.args[plan.lanes.x_dim.get(id(n.callee), 0) + 2:]
+        # planes before x too (mobile's `pw_conv_reduction(k, x, y)`, its k unrolled): made in one firing, they
+        # are a pixel's channels together (a sweep's sums, made cycles apart, are excluded above)
         args = [a for a in n.args if any(isinstance(m, ir.Var) and m.name in planes for m in ir.walk(a))]
-        return (all(any(a is b for b in after) for a in args)
-                and [a.name if isinstance(a, ir.Var) else None for a in args] == [p for p in planes if p in made]
-                == planes)
+        return [a.name if isinstance(a, ir.Var) else None for a in args] == [p for p in planes if p in made] == planes
 
     return all(at_made_planes(n) for n in reads if _moves_with_planes([n], planes))
 
