@@ -124,11 +124,6 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
     return None if op is None else rebuild_chain(ploops, op)
 
 
-def merged_scan(op: Op) -> bool:
-    """Whether op is a pure definition and its scan merged here (it selects by the scan's coordinate)."""
-    return any(c.name.startswith(_WHERE) for c in op.coords)
-
-
 def _span(dim: tuple[tuple[Loop, ...], int]) -> tuple[int, int]:
     """The first and last index the loops of one dimension store (contiguous: see `_unit_dims`)."""
     loops, c = dim
