@@ -72,6 +72,7 @@ class Bounder:
         if isinstance(e, ir.Call):
             if isinstance(e.callee, Parameter) and not e.args:
                 v = self.scalars(e.callee)
+                v = e.callee.bound() if v is None else v
                 return (v, v) if v is not None else _type_range(e.type)
             return self.values.get(id(e.callee), _type_range(e.type))
         if isinstance(e, ir.MathCall):  # the bits of a float (`reinterpret`)

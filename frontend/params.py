@@ -145,6 +145,15 @@ class Parameter:
     def __repr__(self) -> str:
         return f"<Parameter {self.name}>"
 
+    def bound(self) -> int | None:
+        """An image's min or extent (a shape query) given by `dim(i).set_bounds`, else None: a constant, as the
+        pipeline's definitions read it (an RDom over the image's size keeps the query in its bounds)."""
+        if self.kind != "shape":
+            return None
+        image, what, i = self.owner
+        got = image.given_bounds().get(i)
+        return None if got is None else got[0 if what == "min" else 1]
+
 
 def as_buffer(value, what: str) -> Buffer:
     if isinstance(value, Buffer):

@@ -9,6 +9,7 @@ import functools
 import networkx as nx
 
 from . import ir
+from .bound_domains import bound_domain
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
 from .loop_extents import split_extent, unroll_extent_error
@@ -181,8 +182,7 @@ class Pipeline:
             for d in fn.definitions:
                 memo: dict = {}
                 args = tuple(_rewrite_calls(a, fn, memo) for a in d.args)
-                value = _rewrite_calls(d.value, fn, memo)
-                got.append(Definition(args, value, d.rdom, d.loc, d.schedule))
+                got.append(bound_domain(Definition(args, _rewrite_calls(d.value, fn, memo), d.rdom, d.loc, d.schedule)))
             self._defs[id(fn)] = got
         return got
 

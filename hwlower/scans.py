@@ -3,35 +3,40 @@ before anything reads them.
 
 `down(x, y) = u16(im(x, y)); down(x, r) = down(x, r - 1) + u16(im(x, r))` (r over 1..H-1) defines every row of
 `down`, then overwrites rows 1..H-1 one after the other, each reading the row before it: only row 0 of the pure
-definition is ever read. Two ops would write every element twice, and the memories would keep a delay line for
-each (a row each, of which the pure one is never read). One op over the pure loops computes the pure value where
-the update does not write and the update's value where it does (`select(r in range, update, pure)`), so each
-element is written once, into one delay line. The update's loads are guarded to its range and the pure
-definition's to the rest (memories constrain a guarded load to where its value is used).
+definition is ever read. Two ops would write every element twice, and the memories would keep a delay line for each
+(a row each, of which the pure one is never read). One op over the pure loops computes the pure value where the
+update does not write and the update's value where it does (`select(r in range, update, pure)`), so each element is
+written once, into one delay line. The update's loads are guarded to its range and the pure definition's to the rest
+(memories constrain a guarded load to where its value is used).
 
-The same values result when: the two ops are adjacent (nothing reads between them), each stores every point of
-its loops once at its loop variables plus constants (the pure one the whole buffer, the update a slab along one
-dimension that reaches one end of it), and the update reads its own Func only at a constant offset from the
-element it stores that comes earlier in both ops' loop orders (so it reads what the merged op already wrote,
-the value it read before). A dimension split into k lanes (`2*x + x.ui`, x.ui unrolled: the autoscheduler's
-lanes) counts as one loop when both ops split it alike and the update reads its own lane's column: a column
-scan at k lanes then stores its row of sums once (col_prefix at 64x16, 2 lanes: 66 words, 132 as two ops).
-Under host tiles (or a GLB level's memory tiles) every run of the array uses the hardware built for the first,
-so the scan's rows must be the same in each (tiles along x only: col_prefix at 1920x1080 in tiles 2 columns
-wide holds 6 words, 8 as two ops). The update may read the element it stores (`down(x, r) += down(x, r - 1)`):
-that is its pure value yet, which the one op computes in place of the load. It may scan several dimensions (an
-integral image as one update, `s(r.x, r.y) += s(r.x - 1, r.y) + s(r.x, r.y - 1) - s(r.x - 1, r.y - 1)` over
-1..W-1 x 1..H-1): the select takes the update's value where every scanned coordinate is in its range (at 9x5, 12
-words for 24 and 46 cycles for 137, each step of the two ops waiting for the memory; at 1920x1080 1,923 words for
-3,846). Anything else (a scan along a split dimension, tiles cutting the scan) is left as it was, and so is a scan
-along the innermost loop alone (a row scan, integral_image's `along`): its pure values waste a register, not a line,
-which the select's 2 PEs a lane would cost more than. The select lengthens the loop-carried path where one firing
-follows the previous row's (a tile one firing wide) or the previous column's (a 2-D scan): the kernel reads that
-load in its last stage (compiler.py's `_carried`), so a step still takes a cycle.
+The same values result when: the two ops are adjacent (nothing reads between them), each stores every point of its
+loops once at its loop variables plus constants (the pure one the whole buffer, the update a slab of it), and the
+update reads its own Func only at a constant offset from the element it stores that comes earlier in both ops' loop
+orders (so it reads what the merged op already wrote, the value it read before). A dimension split into k lanes
+(`2*x + x.ui`, x.ui unrolled: the autoscheduler's lanes) counts as one loop when both ops split it alike and the
+update reads its own lane's column: a column scan at k lanes then stores its row of sums once (col_prefix at 64x16,
+2 lanes: 66 words, 132 as two ops). Under host tiles (or a GLB level's memory tiles) every run of the array uses the
+hardware built for the first, so the scan's rows must be the same in each (tiles along x only: col_prefix at
+1920x1080 in tiles 2 columns wide holds 6 words, 8 as two ops). The update may read the element it stores (`down(x,
+r) += down(x, r - 1)`): that is its pure value yet, which the one op computes in place of the load. It may scan
+several dimensions (an integral image as one update, `s(r.x, r.y) += s(r.x - 1, r.y) + s(r.x, r.y - 1) - s(r.x - 1,
+r.y - 1)` over 1..W-1 x 1..H-1): the select takes the update's value where every scanned coordinate is in its range
+(at 9x5, 12 words for 24 and 46 cycles for 137, each step of the two ops waiting for the memory; at 1920x1080 1,923
+words for 3,846), also with x split into k lanes (the autoscheduler's 2 lanes: the update's x from 1, the pure one's
+from 0, k * outer + inner renamed as a whole; a lane reads the lane before it chained, as the update's lanes did: 15
+words for 29 and 26 cycles for 28 at 9x5, 1,925 words for 3,849 at 1920x1080). The update's span may stop short of
+the buffer at both ends (a scan over rows 1..H-2; lanes rounded up past the update's last column): the select then
+compares twice; lanes the update's GuardWithIf tail runs past the buffer store nothing the one op needs. Anything
+else (tiles cutting the scan) is left as it was, and so is a scan along the innermost loop alone (a row scan,
+integral_image's `along`): its pure values waste a register, not a line, which the select's 2 PEs a lane would cost
+more than. The select lengthens the loop-carried path where one firing follows the previous row's (a tile one firing
+wide) or the previous column's (a 2-D scan): the kernel reads that load in its last stage (compiler.py's
+`_carried`), so a step still takes a cycle.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from mainspring.frontend import ir
@@ -94,29 +99,29 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
     box = nest.buffer(buf).box
     if pdims is None or udims is None or any(_span(dim) != (lo, lo + ext - 1) for dim, (lo, ext) in zip(pdims, box)):
         return None
-    ranges = [_span(dim) for dim in udims]
+    # lanes rounded up past the box (GuardWithIf) store where nothing reads: the one op runs over the box alone
+    ranges = [(lo, min(hi, b + ext - 1)) if len(dim[0]) == 2 and hi - (b + ext - 1) < dim[0][1].extent else (lo, hi)
+              for dim, (lo, hi), (b, ext) in zip(udims, map(_span, udims), box)]
     scan = [d for d, ((lo, ext), r) in enumerate(zip(box, ranges)) if r != (lo, lo + ext - 1)]
-    if not scan or any(len(pdims[d][0]) != 1 or len(udims[d][0]) != 1 for d in scan):
-        return None  # a scan along a dimension split into lanes: each lane would read another's element
+    if not scan or any(len(pdims[d][0]) != len(udims[d][0]) for d in scan):
+        return None
     steps: list[tuple[Affine, tuple[int, int], tuple[int, int]]] = []
     for d in scan:
         if len({tuple(t.boxes[buf][d]) for t in runs if buf in t.boxes}) > 1:
             return None  # the scan's rows move from one invocation to the next: the select would need tile offsets
         (lo, hi), (bmin, bext) = ranges[d], box[d]
-        if lo < bmin or hi > bmin + bext - 1 or (lo != bmin and hi != bmin + bext - 1):
+        if lo < bmin or hi > bmin + bext - 1:
             return None
-        at = Affine.make({pdims[d][0][0].var: 1}, pdims[d][1])  # the coordinate along the scan
-        steps.append((at, (lo, hi), (hi + 1, bmin + bext - 1) if lo == bmin else (bmin, lo - 1)))
+        loops, c = pdims[d]
+        # the coordinate along the scan (a dimension split into lanes: k * outer + inner)
+        at = Affine.make({lp.var: (loops[-1].extent if lp is loops[0] and len(loops) == 2 else 1) for lp in loops}, c)
+        steps.append((at, (lo, hi), (bmin, bmin + bext - 1)))
     to_pure = _renaming(udims, pdims)
-    if to_pure is None or not _reads_earlier(upd, buf, to_pure, pdims, ploops, uloops):
+    if to_pure is None or any(to_pure(a) is None for a in _affines(upd)) \
+            or not _reads_earlier(upd, buf, to_pure, pdims, udims, ploops, uloops, set(scan)):
         return None
     op = _one_op(pure, upd, to_pure, steps)
     return None if op is None else rebuild_chain(ploops, op)
-
-
-def merged_scan(op: Op) -> bool:
-    """Whether op is a pure definition and its scan merged here (it selects by the scan's coordinate)."""
-    return any(c.name.startswith(_WHERE) for c in op.coords)
 
 
 def _span(dim: tuple[tuple[Loop, ...], int]) -> tuple[int, int]:
@@ -126,21 +131,58 @@ def _span(dim: tuple[tuple[Loop, ...], int]) -> tuple[int, int]:
     return k * loops[0].min + c, k * (loops[0].min + loops[0].extent) - 1 + c
 
 
-def _renaming(udims: _Dims, pdims: _Dims) -> dict[str, Affine] | None:
+class _ToPure:
+    """The update's loop variables as the pure loops storing the same element. A dimension split into k lanes at
+    an offset of the pure one's that is not a whole number of transfers (the update's x from 1, the pure one's
+    from 0, at 2 lanes: an integral image's 2-D scan) renames k * outer + inner as a whole: an index reading it
+    otherwise (a lane's own coordinate) has no pure form (None)."""
+
+    def __init__(self, single: dict[str, Affine], split: list[tuple[str, str, int, Affine]]):
+        self.single, self.split = single, split  # split: (outer, inner, k, k * outer + inner as the pure loops)
+
+    def __call__(self, a: Affine) -> Affine | None:
+        coef = dict(a.terms)
+        joint: dict[str, Affine] = {}
+        for outer, inner, k, whole in self.split:
+            c = coef.pop(inner, 0)
+            if coef.pop(outer, 0) != k * c:
+                return None
+            joint[f"{outer} {inner}"] = whole
+            coef[f"{outer} {inner}"] = c
+        return _sub(Affine.make(coef, a.const), {**self.single, **joint})
+
+    def dims(self, udims: _Dims) -> dict[str, int]:
+        """Each of the update's loop variables -> the dimension it walks."""
+        return {lp.var: d for d, (loops, _) in enumerate(udims) for lp in loops}
+
+
+def _renaming(udims: _Dims, pdims: _Dims) -> _ToPure | None:
     """The update's loop variables as the pure loops storing the same element, or None if a dimension is split
     into lanes differently (its lanes would not line up)."""
-    out: dict[str, Affine] = {}
+    single: dict[str, Affine] = {}
+    split: list[tuple[str, str, int, Affine]] = []
     for (uls, uc), (pls, pc) in zip(udims, pdims):
         if len(uls) != len(pls):
             return None
         if len(uls) == 1:
-            out[uls[0].var] = Affine.make({pls[0].var: 1}, pc - uc)
+            single[uls[0].var] = Affine.make({pls[0].var: 1}, pc - uc)
             continue
         k = uls[1].extent
-        if pls[1].extent != k or (pc - uc) % k:
+        if pls[1].extent != k:
             return None
-        out[uls[0].var] = Affine.make({pls[0].var: 1}, (pc - uc) // k)
-        out[uls[1].var] = Affine.make({pls[1].var: 1}, 0)
+        if (pc - uc) % k:
+            split.append((uls[0].var, uls[1].var, k, Affine.make({pls[0].var: k, pls[1].var: 1}, pc - uc)))
+            continue
+        single[uls[0].var] = Affine.make({pls[0].var: 1}, (pc - uc) // k)
+        single[uls[1].var] = Affine.make({pls[1].var: 1}, 0)
+    return _ToPure(single, split)
+
+
+def _affines(op: Op) -> list[Affine]:
+    """Every index op computes: its store's, its loads' and their guards', its coordinates'."""
+    out = list(op.store.index) + [c.value for c in op.coords]
+    for p in op.loads:
+        out += list(p.access.index) + [e for e, _, _ in p.access.guard]
     return out
 
 
@@ -170,13 +212,14 @@ def _unit_dims(loops: list[Loop], index: tuple[Affine, ...]) -> _Dims | None:
     return out if len(set(walked)) == len(walked) == len(loops) else None
 
 
-def _reads_earlier(upd: Op, buf: str, to_pure: dict[str, Affine], pdims: _Dims, ploops: list[Loop],
-                   uloops: list[Loop]) -> bool:
+def _reads_earlier(upd: Op, buf: str, to_pure: _ToPure, pdims: _Dims, udims: _Dims, ploops: list[Loop],
+                   uloops: list[Loop], scan: set[int]) -> bool:
     """Whether every load the update makes of its own buffer is at a constant offset from the element it stores
     that is lexicographically negative in both loop orders (an element already written, by either op), or zero
-    (the element itself, holding its pure value), and zero along a dimension split into lanes (each lane reads its
-    own column)."""
-    pvar_dim = {lp.var: k for k, (loops, _) in enumerate(pdims) for lp in loops}
+    (the element itself, holding its pure value), and zero along a dimension split into lanes that it does not
+    scan (each lane reads its own column). Along a scanned dimension split into k lanes, the offset is each lane's
+    along the outer loop and the lanes: an earlier lane of the same firing is read chained (verilog/top.py), as
+    the update's lanes read each other."""
     across = False  # whether a load reads another row (an outer serial loop's earlier step)
     for p in upd.loads:
         if p.access.buffer != buf:
@@ -185,22 +228,36 @@ def _reads_earlier(upd: Op, buf: str, to_pure: dict[str, Affine], pdims: _Dims, 
             return False
         # A guard (a lane past the image's last column) only narrows where the load is read: it reads no later
         delta = []
-        for a, (loops, c) in zip((_sub(e, to_pure) for e in p.access.index), pdims):
+        for d, (a, (loops, c)) in enumerate(zip((to_pure(e) for e in p.access.index), pdims)):
             k = loops[-1].extent if len(loops) == 2 else 1
-            if a.terms != tuple(sorted((lp.var, k if lp is loops[0] else 1) for lp in loops)) \
-                    or (len(loops) == 2 and a.const != c):
+            if a is None or a.terms != tuple(sorted((lp.var, k if lp is loops[0] else 1) for lp in loops)) \
+                    or (len(loops) == 2 and a.const != c and d not in scan):
                 return False
             delta.append(a.const - c)
         if not any(delta):
             continue  # the element it stores, which holds its pure value yet (`_one_op` reads that value instead)
-        porder = [delta[pvar_dim[lp.var]] for lp in ploops]
-        uorder = [delta[pvar_dim[to_pure[lp.var].terms[0][0]]] for lp in uloops]
-        if not (_negative(porder) and _negative(uorder)):
+        for porder in _loop_offsets(delta, pdims, ploops):
+            if not _negative(porder):
+                return False
+            serial = [o for o, lp in zip(porder, ploops) if not lp.unrolled]
+            across = across or any(serial[:-1])
+        if not all(_negative(uorder) for uorder in _loop_offsets(delta, udims, uloops)):
             return False
-        serial = [o for o, lp in zip(porder, ploops) if not lp.unrolled]
-        across = across or any(serial[:-1])
     # a row scan, along the innermost loop only: see the module's notes (a 2-D scan reads the row before too)
     return across
+
+
+def _loop_offsets(delta: list[int], dims: _Dims, loops: list[Loop]) -> list[list[int]]:
+    """The offset along each of `loops` of an element `delta` away, at each lane of the dimensions split into
+    lanes: along the outer loop of k lanes, lane i reads (i + d) // k steps away at lane (i + d) % k."""
+    by_var: list[dict[str, int]] = [{}]
+    for d, (dl, _) in zip(delta, dims):
+        if len(dl) == 1:
+            by_var = [{**m, dl[0].var: d} for m in by_var]
+            continue
+        k = dl[1].extent
+        by_var = [{**m, dl[0].var: (i + d) // k, dl[1].var: (i + d) % k - i} for m in by_var for i in range(k)]
+    return [[m[lp.var] for lp in loops] for m in by_var]
 
 
 def _negative(offsets: list[int]) -> bool:
@@ -218,19 +275,26 @@ def _sub(a: Affine, to: dict[str, Affine]) -> Affine:
     return Affine.make(terms, const)
 
 
-def _one_op(pure: Op, upd: Op, to_pure: dict[str, Affine],
+def _one_op(pure: Op, upd: Op, to_pure: _ToPure,
             steps: list[tuple[Affine, tuple[int, int], tuple[int, int]]]) -> Op | None:
-    """The pure op computing the update's value where each coordinate `at` of `steps` (at, span, rest) is in its
-    span, and its own elsewhere: along one coordinate its rest; along several (a 2-D scan, an integral image's
-    `s(r.x, r.y)`), the rest is no box, so the pure definition's loads stay unguarded."""
+    """The pure op computing the update's value where each coordinate `at` of `steps` (at, span, its buffer's
+    range) is in its span, and its own elsewhere: along one coordinate its rest (where the span reaches one end of
+    the range); along several (a 2-D scan, an integral image's `s(r.x, r.y)`) or within the range (its lanes
+    rounded up past the span), the rest is no box, so the pure definition's loads stay unguarded."""
+
+    def pure_index(a: Affine) -> Affine:
+        got = to_pure(a)
+        assert got is not None  # `_merged` checked every index of the update
+        return got
+
     names = {p.name for p in pure.loads} | {c.name for c in pure.coords}
     shared = {(p.access.buffer, p.access.index, p.access.guard): p for p in pure.loads}
     spans = tuple((at, *span) for at, span, _ in steps)
     new: dict[int, LoadPort | CoordPort] = {}
     itself: set[int] = set()  # the update's loads of the element it stores: its pure value, computed in the op
     for p in upd.loads:
-        access = Access(p.access.buffer, tuple(_sub(a, to_pure) for a in p.access.index),
-                        tuple((_sub(e, to_pure), lo, hi) for e, lo, hi in p.access.guard))
+        access = Access(p.access.buffer, tuple(pure_index(a) for a in p.access.index),
+                        tuple((pure_index(e), lo, hi) for e, lo, hi in p.access.guard))
         if access.buffer == pure.store.buffer and access.index == pure.store.index:
             itself.add(id(p))
             continue
@@ -239,34 +303,41 @@ def _one_op(pure: Op, upd: Op, to_pure: dict[str, Affine],
         new[id(p)] = same if same is not None else \
             LoadPort(f"{p.name}_scan", replace(access, guard=access.guard + spans))
     for c in upd.coords:
-        new[id(c)] = replace(c, name=f"{c.name}_scan", value=_sub(c.value, to_pure), reduction=False)
+        new[id(c)] = replace(c, name=f"{c.name}_scan", value=pure_index(c.value), reduction=False)
     fresh = [n for n in dict.fromkeys(new.values()) if n not in pure.loads]
     wheres = [CoordPort(_WHERE if not k else f"{_WHERE}{k}", at) for k, (at, _, _) in enumerate(steps)]
     if names & {n.name for n in fresh + wheres}:
         return None
+    (at, (lo, hi), (bmin, bmax)), = steps[:1]
+    rest = (hi + 1, bmax) if lo == bmin else (bmin, lo - 1) if hi == bmax else None
     # the pure definition's loads are guarded to the rest, unless the update reads its pure value too
-    kept = {id(p) for p in new.values()} | ({id(p) for p in pure.loads} if itself or len(steps) > 1 else set())
-    rest = ((steps[0][0], *steps[0][2]),)
-    own = {id(p): p if id(p) in kept else LoadPort(p.name, replace(p.access, guard=p.access.guard + rest))
-           for p in pure.loads}
+    kept = {id(p) for p in new.values()} | \
+        ({id(p) for p in pure.loads} if itself or len(steps) > 1 or rest is None else set())
+    own = {id(p): p if id(p) in kept or rest is None else
+           LoadPort(p.name, replace(p.access, guard=p.access.guard + ((at, *rest),))) for p in pure.loads}
     pvalue = _with(pure.value, own)
     uvalue = _with(upd.value, new)
     if itself:
         uvalue = map_calls(uvalue, lambda call: pvalue if id(call.callee) in itself else None, {})
-    conds = [_within(where, span, rest) for where, (_, span, rest) in zip(wheres, steps)]
-    cond = conds[0] if len(conds) == 1 else ir.BinOp(BOOL, "and", *conds)
+    conds = [c for where, (_, span, whole) in zip(wheres, steps) for c in _within(where, span, whole)]
+    cond = functools.reduce(lambda a, b: ir.BinOp(BOOL, "and", a, b), conds)
     loads = tuple(own.values()) + tuple(n for n in fresh if isinstance(n, LoadPort))
     coords = pure.coords + tuple(n for n in fresh if isinstance(n, CoordPort)) + tuple(wheres)
     return replace(pure, loads=loads, value=ir.Select(pure.value.type, cond, uvalue, pvalue), coords=coords)
 
 
-def _within(where: CoordPort, span: tuple[int, int], rest: tuple[int, int]) -> ir.Expr:
-    """Whether the coordinate `where` is in `span` rather than `rest` (one compare: they split its range)."""
+def _within(where: CoordPort, span: tuple[int, int], whole: tuple[int, int]) -> list[ir.Expr]:
+    """The compares that `where` is in `span` of its buffer's range `whole`: one where the span reaches an end of
+    the range, two where the range runs past it at both ends (a scan over 1..8 of 2 lanes rounded up to 0..9)."""
     coord: ir.Expr = ir.Call(I32, where, ())
-    if min(span[0], rest[0]) >= 0 and max(span[1], rest[1]) < 1 << 16:
+    if whole[0] >= 0 and whole[1] < 1 << 16:
         coord = ir.Cast(UInt(16), coord)  # a 32-bit compare would take two PE ops on the path to the select
-    return ir.BinOp(BOOL, "ge", coord, ir.const(coord.type, span[0])) if rest[0] < span[0] else \
-        ir.BinOp(BOOL, "le", coord, ir.const(coord.type, span[1]))
+    out: list[ir.Expr] = []
+    if whole[0] < span[0]:
+        out.append(ir.BinOp(BOOL, "ge", coord, ir.const(coord.type, span[0])))
+    if span[1] < whole[1]:
+        out.append(ir.BinOp(BOOL, "le", coord, ir.const(coord.type, span[1])))
+    return out
 
 
 def _with(value: ir.Expr, ports: dict[int, LoadPort | CoordPort] | dict[int, LoadPort]) -> ir.Expr:

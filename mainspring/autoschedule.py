@@ -329,7 +329,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     whole = {**plan.planes, id(accelerated): plan.planes.get(id(accelerated), []) + ([channel] if channel else [])}
     laned = [f for f in computed if id(f) not in inlined]  # an inlined Func's reads are its readers'
     plan.lanes = plan_lanes(pipe, accelerated, laned, serial, lanes, 1 if plan.channel else 0, registers, whole,
-                            frozenset(id(f) for f in streams))
+                            frozenset(id(f) for f in streams), scalars(plan))
     # a transposed stream (`im(y, x)`) carries a pixel a transfer, as a stream of channels taken one at a time does
     plan.serial_channels = serial_channel_streams(pipe, plan, scalars(plan)) | (
         transposed(pipe, plan, plan.lanes.x_dim) & {id(f) for f in streams})

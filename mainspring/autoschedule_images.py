@@ -21,7 +21,9 @@ def image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[s
     read: dict[tuple[str, int], ImageParam] = {}
     for f in pipe.order:
         for d in pipe.definitions(f):
-            for n in ir.walk(d.value):
+            # an RDom over the image's size (`RDom([(0, inp.width()), ...])`) reads it too
+            bounds = [e for _, lo, ext in (d.rdom.dims if d.rdom is not None else ()) for e in (lo, ext)]
+            for n in (m for e in [d.value, *bounds] for m in ir.walk(e)):
                 if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
                     image, _, i = n.callee.owner
                     if i not in image.given_bounds():

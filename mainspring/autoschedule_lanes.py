@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from .autoschedule_memory import extent_of, tile_boxes, xy
 from .frontend import ir
+from .frontend.bounds import Bounder
 from .frontend.define import SCALAR_VAR
 from .frontend.func import Function
 from .frontend.params import Parameter
@@ -60,6 +61,7 @@ class LanePlan:
         return self.funcs.get(id(f), 1)
 
 
+Scalars = Callable[[Parameter], int | None]  # a scalar's value where the schedule binds it, else None
 READ_PORTS = 2  # a memory tile's read ports: a RAM's readers take at most this many words per cycle
 _SCALAR = 64  # the value an image's bound or a Param takes where only an index's shape matters
 REGISTER_TABLE = 4  # a table updated at computed coordinates of at most this many elements is lanes of registers
@@ -76,18 +78,19 @@ class _NoLanes(Exception):
 
 def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, asked: int, acc_x: int = 0,
                registers: frozenset[int] = frozenset(), planes: dict[int, list[str]] | None = None,
-               streams: frozenset[int] = frozenset()) -> LanePlan:
+               streams: frozenset[int] = frozenset(), sizes: Scalars = lambda p: None) -> LanePlan:
     """The largest lanes <= `asked` at which every Func of `funcs` (the accelerated region and its streams,
     producers first) keeps pace. `serial(f, k)`: whether definition k of f keeps its reduction loops serial;
     `acc_x`: the argument of the accelerated Func that is x; `registers`: the tables updated at computed
     coordinates small enough to be lanes of registers (hwlower reads them out one element per cycle). A stream
     through the GLB may take more words per cycle than a bank port moves: its buffer takes banks side by side
     (memories/glb.py's bank_count). `planes`: id(f) -> the Vars of f unrolled whole (its planes); `streams`: the
-    accelerator's inputs (ids), whose reads at a clamped or reflected x hwlower makes affine."""
+    accelerator's inputs (ids), whose reads at a clamped or reflected x hwlower makes affine; `sizes`: the images'
+    sizes the schedule binds (an RDom over an image's width is a frame scan of that many steps)."""
     note = ""
     for k in range(asked, 0, -1):
         try:
-            got = _propagate(pipe, acc, funcs, serial, k, acc_x, registers, planes or {}, streams)
+            got = _propagate(pipe, acc, funcs, serial, k, acc_x, registers, planes or {}, streams, sizes)
         except _NoLanes as e:
             note = note or f"{asked} pixels per cycle is not reachable: {e}"
             continue
@@ -97,7 +100,8 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
 
 
 def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
-               registers: frozenset[int], planes: dict[int, list[str]], streams: frozenset[int]) -> LanePlan:
+               registers: frozenset[int], planes: dict[int, list[str]], streams: frozenset[int],
+               sizes: Scalars) -> LanePlan:
     if k > 1 and tuple(acc.args) == (SCALAR_VAR,):
         raise _NoLanes(f"'{acc.name}' has no dimensions (no x to take lanes along)")
     plan = LanePlan(k)
@@ -117,7 +121,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             for n_def, d in enumerate(pipe.definitions(g)):
                 scan = row_scan(g, d, xname) if k > 1 and n_def else None
                 swept = frame_scan(g, d, streams) if k > 1 and n_def and scan is None and serial(g, n_def) \
-                    and plan.funcs[id(g)] == 1 and _outlasts(pipe, acc.args[acc_x], d.rdom, k) else None
+                    and plan.funcs[id(g)] == 1 and _outlasts(pipe, acc.args[acc_x], d.rdom, k, sizes) else None
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
                         read = n if scan is None else \
@@ -246,13 +250,13 @@ def frame_scan(g: Function, d, streams: frozenset[int]) -> str | None:
     return r if found else None
 
 
-def _outlasts(pipe: Pipeline, xname: str, rdom, k: int) -> bool:
+def _outlasts(pipe: Pipeline, xname: str, rdom, k: int, sizes: Scalars) -> bool:
     """Whether a scan over `rdom` at k lanes takes at least as many transfers as the output (its estimates, x
     being `xname`): the map's stream then waits longer than it lasts, and starts late (memories/late_streams.py)
     instead of being held while the scan runs (a sum over a 1080p frame but its border, at 2 lanes: a frame less
     the border held, 1,008 memory tiles; serial, the scan outlasts the map's stream)."""
     est = pipe.output.placement.estimates or {}
-    extents = [int(e.value) if isinstance(e, ir.Const) else None for _, _, e in rdom.dims]
+    extents = [_known(e, sizes) for _, _, e in rdom.dims]
     if xname not in est or any(a not in est for a in pipe.output.args) or None in extents:
         return False
     rest = 1
@@ -262,6 +266,12 @@ def _outlasts(pipe: Pipeline, xname: str, rdom, k: int) -> bool:
     for e in extents[1:]:
         scan *= e
     return scan >= -(-est[xname][1] // k) * rest
+
+
+def _known(e: ir.Expr, sizes: Scalars) -> int | None:
+    """e's value, where it reads constants and the images' sizes alone (`inp.width()`)."""
+    lo, hi = Bounder({}, sizes)(e)
+    return lo if lo == hi else None
 
 
 def _uses(e: ir.Expr, r: str) -> bool:

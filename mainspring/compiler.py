@@ -34,7 +34,6 @@ from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .hwlower.ir import Op
-from .hwlower.scans import merged_scan
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.errors import OverCapacity
@@ -239,16 +238,16 @@ def kernel_graphs(program: HwProgram, target: CGRA, dump_after: str | None = Non
 
 def _accumulates(loops, op) -> tuple[str, ...]:
     """The loads of the element op writes, if a serial loop around it leaves that element in place: each step of
-    that loop reads the previous step's result (a reduction that is not unrolled); else, in a scan merged with
-    its pure definition (hwlower/scans.py), the loads of the element the firing before wrote (a column scan in
-    host tiles one firing wide): its select of the first row's value is on that path, where an accumulation
-    selects its initial value by read port, outside the kernel; else none."""
+    that loop reads the previous step's result (a reduction that is not unrolled); else the loads of the element
+    the firing before wrote, a scan's carried operand: a row scan's `s(r.x - 1, y)` (a 32-bit add's two PE stages
+    took two cycles a pixel, the kernel's last stage reads it now), a scan merged with its pure definition
+    (hwlower/scans.py) in host tiles one firing wide, whose select of the first row's value is on that path;
+    else none."""
     own = tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and p.access.index == op.store.index)
     used = {v for a in op.store.index for v, _ in a.terms}
-    if own:
-        return own if any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops) else ()
-    return tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and merged_scan(op)
-                 and _carried(loops, op, p.access))
+    if own and any(not lp.unrolled and lp.extent > 1 and lp.var not in used for lp in loops):
+        return own
+    return tuple(p.name for p in op.loads if p.access.buffer == op.store.buffer and _carried(loops, op, p.access))
 
 
 def _carried(loops, op, access) -> bool:

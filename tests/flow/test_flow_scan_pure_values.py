@@ -3,8 +3,9 @@ hwlower/scans.py): a column scan, an integral image, a scan two rows back, autos
 each element once, at their buffer's minimum, also in host tiles and GLB tiles along x, and so does an update
 reading the element it stores (`down(x, r) += ...`: its pure value, computed in the one op) and a 2-D scan (an
 integral image as one update over both dimensions, `s(r.x, r.y) += s(r.x - 1, r.y) + s(r.x, r.y - 1) - s(r.x - 1,
-r.y - 1)`: 137 cycles for 45 at 9x5 as two ops, each step waiting for the memory); where pure values are read (a
-scan along the row, rows the update never writes) both definitions stay. At 2 lanes (x split and unrolled in both
+r.y - 1)`: 137 cycles for 45 at 9x5 as two ops, each step waiting for the memory), and a scan over rows between
+the first and the last ("middle": the last keeps its pure value, the select two compares); where pure values are
+read (a scan along the row) both definitions stay. At 2 lanes (x split and unrolled in both
 definitions) a column scan is one op too, a row of sums stored once; a scan along x at k lanes chains them (each
 lane reads the one before it in the same cycle), so an integral image autoscheduled at 2 lanes takes 2 pixels a
 cycle. Bit-exact on both simulators at two sizes."""
@@ -91,7 +92,7 @@ CASES = [("column", "auto", True), ("column", "hand", True), ("integral", "auto"
          ("column", "tiles", True), ("column", "glb", True), ("integral", "auto_lanes2", True),
          ("row", "auto_lanes2", False),
          ("row", "auto", False), ("row", "hand", False), ("reads_own", "hand", True), ("reads_own", "auto", True),
-         ("two_d", "auto", True), ("two_d", "hand", True), ("middle", "hand", False)]
+         ("two_d", "auto", True), ("two_d", "hand", True), ("middle", "hand", True)]
 SIZES = [(12, 6), (20, 9)]
 # Each host tile (GLB tile) refills the pipeline: 42 cycles for 36 at 12x6 in 3 tiles of 4 columns (44 in 2 GLB tiles)
 # an integral image at 2 lanes, 40 for 36 at 12x6: its two scans' kernels fill the pipeline

@@ -37,6 +37,7 @@ PROGRAMS = (
     "automem16",  # multi-rate algorithms: a Func read at fewer than one pixel a cycle
     "autoprobe16",
     "zerod32",  # outputs of no dimensions
+    "autoscan17",  # scans and whole-frame reductions at lanes
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}

@@ -1,0 +1,69 @@
+"""Autoscan17's programs (session 33): scans and whole-frame reductions written with no schedule, as issue 11's
+acceptance programs are, each in module m (`mainspring` or `halide`) returning (output, {name: ImageParam}) with
+estimates set.
+
+The findings fixed:
+- an integral image as one 2-D scan (`s(r.x, r.y) += s(r.x - 1, r.y) + s(r.x, r.y - 1) - s(r.x - 1, r.y - 1)`) at
+  2 lanes stayed two ops (a row of sums stored twice: 29 words for 18 and 28 cycles for 25 at 9x5, 3,849 words for
+  1,925 at 1920x1080): the update's x runs from 1 and the pure definition's from 0, so the lanes of the two did not
+  line up, and the update's span stopped short of the buffer at both ends (x over 1..8 of a buffer rounded up to
+  0..9) or ran past it (a GuardWithIf tail). hwlower/scans.py now merges them (15 words, 26 cycles; 1,925 words).
+- a row scan of u32 sums (`s(r.x, y) = s(r.x - 1, y) + u32(in(r.x, y))`, or `+=` of `s(r.x - 1, y)`) at 1 lane took
+  2 cycles a pixel (91 cycles for 45 at 9x5; 4,147,201 at 1920x1080): the 32-bit add takes two PE stages and each
+  step read the one before it from the kernel's first. compiler.py `_accumulates` reads a scan's carried operand in
+  the kernel's last stage, as an accumulation's own element (46 cycles; 2,073,601).
+- a whole-frame sum over an RDom of the image's size (`RDom([(0, inp.width()), (0, inp.height())])`) was refused
+  (its bounds are Params): the autoscheduler binds the image's size (`inp.dim(i).set_bounds`, autoschedule_images),
+  the pipeline's definitions read such an RDom with constant bounds (frontend/bound_domains.py), and the frame scan
+  takes the map's lanes (55 cycles for 50 at 9x5, 2 lanes, as with constant bounds).
+Figures: BENCHMARKS.md "Helper autoscan17, session 33"."""
+
+from autoprobe16_programs import integral2d
+from probe_common import vars_of
+
+
+def row_scan_u32(m, w, h):
+    """A running sum along each row in u32: `s(r.x, y) = s(r.x - 1, y) + u32(inp(r.x, y))`."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = vars_of(m, "x y")
+    s = m.Func("s")
+    s[x, y] = m.u32(inp[x, y])
+    r = m.RDom([(1, w - 1)], "r")
+    s[r.x, y] = s[r.x - 1, y] + m.u32(inp[r.x, y])
+    s.set_estimates([(0, w), (0, h)])
+    return s, {"inp": inp}
+
+
+def row_scan_u32_own(m, w, h):
+    """The same running sum written `s(r.x, y) += s(r.x - 1, y)` (it reads the element it stores)."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = vars_of(m, "x y")
+    s = m.Func("s")
+    s[x, y] = m.u32(inp[x, y])
+    r = m.RDom([(1, w - 1)], "r")
+    s[r.x, y] += s[r.x - 1, y]
+    s.set_estimates([(0, w), (0, h)])
+    return s, {"inp": inp}
+
+
+def threshold_sized(m, w, h):
+    """A threshold at the frame's mean, its sum over an RDom of the image's size (`inp.width()`, `inp.height()`)."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = vars_of(m, "x y")
+    r = m.RDom([(0, inp.width()), (0, inp.height())], "r")
+    total, out = m.Func("total"), m.Func("out")
+    total[()] = m.u32(0)
+    total[()] += m.u32(inp[r.x, r.y])
+    out[x, y] = m.select(m.u32(inp[x, y]) * (w * h) > total[()], m.u8(255), m.u8(0))
+    out.set_estimates([(0, w), (0, h)])
+    return out, {"inp": inp}
+
+
+AUTO = {
+    "integral2d_9x5_l2": (integral2d, (9, 5), {"lanes": "2"}),
+    "integral2d_10x6_l2": (integral2d, (10, 6), {"lanes": "2"}),
+    "row_scan_u32_9x5": (row_scan_u32, (9, 5), {}),
+    "row_scan_u32_own_9x5": (row_scan_u32_own, (9, 5), {}),
+    "row_scan_u32_9x5_l2": (row_scan_u32, (9, 5), {"lanes": "2"}),
+    "threshold_sized_9x5_l2": (threshold_sized, (9, 5), {"lanes": "2"}),
+}

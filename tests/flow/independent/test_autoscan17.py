@@ -1,0 +1,56 @@
+"""Autoscan17 (session 33): the findings fixed, on the designs the shared tests compile (test_autoprobes.py, its
+programs in autoscan17_programs.py), and at 1920x1080 compile only. Figures: BENCHMARKS.md "Helper autoscan17,
+session 33"."""
+
+import autoprobe16_programs as p16
+import autoscan17_programs as progs
+import pytest
+from oracle import autoscheduled
+from test_autoprobes import _auto, _with
+
+
+@pytest.mark.parametrize(("case", "words", "cycles"), [
+    pytest.param("integral2d_9x5_l2", 15, 26, marks=_with("autoscan17", "integral2d_9x5_l2")),
+    pytest.param("integral2d_10x6_l2", 15, 31, marks=_with("autoscan17", "integral2d_10x6_l2"))])
+def test_an_integral_image_as_one_2d_scan_at_2_lanes_is_one_op(case, words, cycles):
+    """Its pure definition's x from 0, its update's from 1: the lanes are renamed as a whole (hwlower/scans.py), a
+    lane reading the one before it chained (two ops: 29 words, 28 cycles at 9x5)."""
+    design, result = _auto("autoscan17", case)
+    assert result.lanes == 2
+    assert sorted({op.stage for _, op in design.program.nest.ops() if op.func == "s"}) == [0]
+    rep = design.report
+    assert sum(b["words"] for b in rep["buffers"]) == words and rep["predicted_cycles"] == cycles
+
+
+def test_at_1080p_an_integral_image_at_2_lanes_stores_a_row_once():
+    """Compile only: 3,849 words in 4 memory tiles as two ops."""
+    design, result = autoscheduled(p16.integral2d, (1920, 1080), {"lanes": "2"}, name="autoscan17_1080p")
+    rep = design.report
+    assert result.lanes == 2 and rep["mem_tiles"] == 2
+    assert sum(b["words"] for b in rep["buffers"]) == 1925 and rep["predicted_cycles"] == 1036801
+
+
+@pytest.mark.parametrize(("case", "cycles"), [
+    pytest.param("row_scan_u32_9x5", 46, marks=_with("autoscan17", "row_scan_u32_9x5")),
+    pytest.param("row_scan_u32_own_9x5", 47, marks=_with("autoscan17", "row_scan_u32_own_9x5"))])
+def test_a_u32_row_scan_takes_a_pixel_a_cycle(case, cycles):
+    """The 32-bit add's two PE stages: its carried operand is read in the kernel's last stage (91 and 92 cycles
+    for 45, two a pixel)."""
+    design, _ = _auto("autoscan17", case)
+    rep = design.report
+    assert rep["schedule"] == "fused" and not rep["ii_limits"] and rep["predicted_cycles"] == cycles
+
+
+def test_at_1080p_a_u32_row_scan_takes_a_pixel_a_cycle():
+    """Compile only: 4,147,201 cycles before."""
+    design, _ = autoscheduled(progs.row_scan_u32, (1920, 1080), {}, name="autoscan17_1080p")
+    assert design.report["predicted_cycles"] == 2073601
+
+
+@_with("autoscan17", "threshold_sized_9x5_l2")
+def test_a_frame_sum_over_the_images_size_binds_it_and_takes_the_lanes():
+    """`RDom([(0, inp.width()), (0, inp.height())])`: refused before (its bounds are Params)."""
+    design, result = _auto("autoscan17", "threshold_sized_9x5_l2")
+    assert 'funcs["inp"].dim(0).set_bounds(0, 9)' in result.schedule_source
+    assert 'funcs["total"].update(0).unroll("r$x", 2, hl.TailStrategy.GuardWithIf)' in result.schedule_source
+    assert result.lanes == 2 and design.report["predicted_cycles"] == 55
