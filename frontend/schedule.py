@@ -113,6 +113,10 @@ class StageSchedule:
     # rename(old, new): the user's name -> the loop's name in dims and directives (so that nothing after the
     # frontend knows about renames; Pipeline resolves compute_at / hw_accelerate names through it too)
     aliases: dict[str, str] = field(default_factory=dict)
+    # rename(old, new) where new already names a loop: Halide then matches `new` against both loops, and the alias
+    # names the inner one; this names the outer one, which unroll/vectorize/parallel(new) mark too and
+    # reorder(new) moves (Halide's choices among the loops a name matches)
+    shadows: dict[str, str] = field(default_factory=dict)
 
     def dim_names(self) -> list[str]:
         return [d.name for d in self.dims]
@@ -291,7 +295,9 @@ class StageScheduling:
         loc = user_location()
         if len(vars_) == 1 and isinstance(vars_[0], (list, tuple)):
             vars_ = tuple(vars_[0])
-        names = _var_names(vars_, "reorder", self._stage())
+        st = self._stage()
+        # a name matching two loops (rename to an existing name) moves the outer one, as Halide's reorder does
+        names = [st.shadows.get(n, st.aliases.get(n, n)) for n in (var_name(a, "reorder") for a in vars_)]
         if len(set(names)) != len(names):
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: reorder({', '.join(names)}) "
                                 "names a loop twice")
@@ -345,6 +351,9 @@ class StageScheduling:
             self.split(v, v, Var(inner) if not isinstance(v, RVar) else inner, factor, tail)
             name = name if kind == "parallel" else inner
         self._stage().directives.append(ForType(kind, name, loc))
+        outer = self._stage().shadows.get(var_name(v, kind)) if factor is None else None
+        if outer is not None:  # the name matches two loops (rename to an existing name): Halide marks both
+            self._stage().directives.append(ForType(kind, outer, loc))
         return self
 
     # Parameter names are Halide's (its Python bindings take them as keywords: `unroll(var=x, factor=2)`).
@@ -369,11 +378,21 @@ class StageScheduling:
         shown = [var_name(v, "rename") for v in (old, new)]
         call = f"rename({', '.join(shown)})"
         old_n, = _var_names((old,), "rename", st)
-        self._find(old_n, call, "could not find dimension {} to rename")
-        if shown[1] in st.dim_names() or shown[1] in st.aliases:
-            raise ScheduleError(f"{user_location()}: In schedule for {self._owner_name()}: {call}: there is already a "
-                                f"loop named {shown[1]}; use a new Var name")
-        st.aliases[shown[1]] = old_n
+        i = self._find(old_n, call, "could not find dimension {} to rename")
+        for name in list(st.shadows):  # the name no longer matches the loop renamed again
+            if st.aliases.get(name) == old_n:
+                st.aliases[name] = st.shadows.pop(name)
+        new_n = shown[1]
+        taken = st.aliases.get(new_n, new_n)
+        if taken != old_n and taken in st.dim_names():
+            # Halide names the renamed loop old.new, so `new` (matched as a suffix) names both loops: most calls
+            # take the inner one (split, compute_at, rename), unroll/vectorize/parallel both, reorder the outer
+            j = st.dim_names().index(taken)
+            inner, outer = (old_n, taken) if i < j else (taken, old_n)
+            st.aliases[new_n] = inner
+            st.shadows[new_n] = outer
+        else:
+            st.aliases[new_n] = old_n
         return self
 
 

@@ -141,7 +141,8 @@ def _calls(d: Definition, fn: Function) -> bool:
 
 
 def _copy_stage(s: StageSchedule) -> StageSchedule:
-    return StageSchedule([Dim(d.name, d.is_rvar) for d in s.dims], list(s.directives), dict(s.aliases))
+    return StageSchedule([Dim(d.name, d.is_rvar) for d in s.dims], list(s.directives), dict(s.aliases),
+                         dict(s.shadows))
 
 
 def _copy_placement(p: Placement) -> Placement:
