@@ -29,6 +29,8 @@ from .placement import accelerate_call
 from .program import Tile
 from .shift_tails import shifted_funcs
 from .state import GlbTiles, Lowering
+from .tile_nests import inner_tile_splits, nested_origins
+from .tile_nests import nests as tile_nests
 
 Phases = dict[int, dict[int, int]]  # id(Function) -> {dimension: the steps tiles keep the phase of}
 
@@ -49,11 +51,14 @@ def host_tiles(pipe: Pipeline, f: Function, store_var: str | None, full_box: Box
     `phases`: the steps tiles keep the first tile's phase in (`phase_multiples`), if not `multiples`."""
     extents, order = _tile_extents(f, store_var, full_box, f is pipe.output, steps)
     axes = []
+    nests = tile_nests(f, host_loops(f, store_var))
     for dim in order:
         i = f.args.index(dim)
         lo, hi = full_box[i]
         e, t = hi - lo + 1, extents[dim]
-        if _rounds_up(f, dim) or steps is not None:  # the last tile reaches past the box; what it computes there
+        if dim in nests and steps is None and t == nests[dim][-1].factor:
+            axes.append(nested_origins(lo, e, nests[dim]))
+        elif _rounds_up(f, dim) or steps is not None:  # the last tile reaches past the box; what it computes there
             # is dropped (memory tiles: the GLB tile then grows to whole memory tiles, `_whole_memory_tiles`)
             axes.append([lo + k * t for k in range(-(-e // t))])
         else:
@@ -188,11 +193,16 @@ def tile_grid(f: Function, store_var: str | None, full_box: Box,
     `host_tiles`)."""
     extents, order = _tile_extents(f, store_var, full_box, steps=steps)
     host = _stepping_loops(f, host_loops(f, store_var))
+    nests = tile_nests(f, host_loops(f, store_var))
     out = []
     for name, dim in zip(host, order):
         lo, hi = full_box[f.args.index(dim)]
-        out.append((f"{f.name}.s0.{name}", -(-(hi - lo + 1) // extents[dim])))
+        e = hi - lo + 1
+        n = len(nested_origins(lo, e, nests[dim])) if dim in nests and steps is None else -(-e // extents[dim])
+        out.append((f"{f.name}.s0.{name}", n))
     return tuple(out)
+
+
 
 
 def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: bool = False,
@@ -218,9 +228,10 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
             e = extents[s.old]
             # (frontend.bounds refuses a RoundUp split past the output's bound, as Halide does)
             assert not (e % s.factor and s.tail is TailStrategy.RoundUp and is_output), (f.name, s)
+            tile = ([s] + inner_tile_splits(s, sched, host))[-1]  # the split the accelerator's tile loop makes
             # A tile larger than the region shrinks to it: one tile, not one shifted before the image (Halide
             # would shift it inward and read before the image's start; frontend.bounds covers e values too).
-            extents[s.old] = s.factor if s.tail is TailStrategy.RoundUp else min(s.factor, e)
+            extents[s.old] = tile.factor if tile.tail is TailStrategy.RoundUp else min(tile.factor, e)
             d = (steps or {}).get(s.old, 1)
             extents[s.old] = -(-extents[s.old] // d) * d
             order.append(s.old)
@@ -255,15 +266,25 @@ def _split_host_loop(loop: str, sched: StageSchedule, host: list[str], args: Seq
     over the same tiles as that loop (in another order where the parts are apart, which the tiles, independent of
     each other, do not see); None otherwise. The directives are replayed in order: a split may reuse a name."""
     whole: dict[str, str | None] = {}  # loop -> the tile loop it was split from (itself for that loop)
+    inside: dict[str, str] = {}  # the loop inside a tile loop -> that tile loop (xi -> xo)
     for d in sched.directives:
         if not isinstance(d, Split):
             continue
         if d.old in args:
             whole[d.outer], whole[d.inner] = d.outer, None
+            inside[d.inner] = d.outer
+        elif d.old in inside and d.outer in host and d.inner not in host:  # a tile tiled again: its outer part
+            # steps over smaller tiles with the tile loop (`tile_nests.inner_tile_splits`)
+            whole[d.outer], whole[d.inner] = inside[d.old], None
+            inside[d.inner] = inside[d.old]
         else:
             w = whole.get(d.old) if d.outer in host and d.inner in host else None
             whole[d.outer], whole[d.inner] = w, w
     return whole.get(loop)
+
+
+
+
 
 
 def _dimension(loop: str, sched: StageSchedule) -> str:

@@ -10,7 +10,8 @@ below the shared one, taking the design from `_design("NAME", case)` under `_wit
 on the worker that compiled it.
 
 Findings and figures: each test's docstring below, and BENCHMARKS.md "Helper probe12, session 28", "Helper
-probe13, session 29", "Helper probe14a, session 30", "Helper probe14b, session 30" and "Helper probe16, session 32".
+probe13, session 29", "Helper probe14a, session 30", "Helper probe14b, session 30", "Helper probe16, session 32"
+and "Helper probe17, session 33".
 Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that
 did not schedule the RDom (catalogue case argmax_update_unroll); an input unrolled along rows suggested only
 unrolling it along x, which then needs every consumer unrolled along x (the message now also says to remove the
@@ -33,7 +34,7 @@ from porting import BUILD, params
 import mainspring as hl
 
 PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c", "probe16d", "probe16e",
-          "gaps17")
+          "gaps17", "probe17", "probe17b", "probe17c", "probe17d", "probe17e", "probe17f")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
@@ -218,3 +219,20 @@ def test_a_buffer_read_directly_inside_is_the_design_of_its_table_func():
 @_with("gaps17", "lut_read_directly")
 def test_a_buffer_read_at_a_computed_coordinate_is_a_rom():
     assert _design("gaps17", "lut_read_directly").report["rom_words"] == 256
+
+
+# probe17 (session 33): apps not probed before (stereo SAD with argmin, FAST corners, Sobel with non-maximum
+# suppression, a median by min/max networks, demosaics, gemm over two inputs, a Laplacian level, BoundaryConditions
+# inside), schedule variations (tails, fuse, reorder_storage, store_at above compute_at, unroll of y, `.in_()`
+# chains) and arithmetic (u32, i16, i8, divisions by loaded values). Finding: an accelerator tile tiled again
+# (`tile(x, y, xo, yo, xi, yi, 8, 6).tile(xi, yi, xio, yio, xii, yii, 4, 3).hw_accelerate(xii, xio)`) was refused
+# ("the host loop yio ... does not step over tiles of one dimension") though Halide accepts it; the host now runs
+# the inner tiles where Halide's loops put them.
+
+
+@_with("probe17b", "accelerate_inner_tiles_not_dividing")
+def test_a_tile_tiled_again_runs_the_inner_tiles_where_halides_loops_put_them():
+    """14 x 6 in tiles of 8 x 6 (the last shifted inward to x = 6), each in tiles of 3 x 4 shifted inward too:
+    columns from 0, 3, 5 and 6, 9, 11, rows from 0 and 2."""
+    design = _design("probe17b", "accelerate_inner_tiles_not_dividing")
+    assert design.report["tiles"] == 6 * 2

@@ -1,0 +1,48 @@
+"""An accelerator tile tiled again (`tile(x, y, xo, yo, xi, yi, 8, 6).tile(xi, yi, xio, yio, xii, yii, 4, 3)`
+accelerated at xii): the host steps over the inner tiles with two loops per dimension, as Halide's loops place
+them inside each outer tile."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mainspring.frontend.func import Function
+from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
+
+
+def inner_tile_splits(s: Split, sched: StageSchedule, host: list[str]) -> list[Split]:
+    """The splits of the loop inside the tile loop of `s` (and of their inner parts) whose outer part is a host
+    loop: `tile(x, y, xo, yo, xi, yi, 8, 6).tile(xi, yi, xio, yio, xii, yii, 4, 3)` accelerated at xii runs
+    tiles of 4 columns, xio stepping over them inside each tile of 8 that xo steps over."""
+    out: list[Split] = []
+    inner = s.inner
+    for d in sched.directives:
+        if isinstance(d, Split) and d.old == inner and d.outer in host and d.inner not in host:
+            out.append(d)
+            inner = d.inner
+    return out
+
+
+def nested_origins(lo: int, e: int, splits: Sequence[Split]) -> list[int]:
+    """The origins of the innermost tiles of nested splits over [lo, lo + e): each split's tiles inside each of
+    the tiles around it, the last one shifted inward (RoundUp: reaching past), as Halide's loops place them; a
+    tile two loops reach is run once (the tiles are independent)."""
+    origins = [(lo, e)]  # (origin, extent of the region the next split covers)
+    for d in splits:
+        up = d.tail is TailStrategy.RoundUp  # (else a region smaller than the factor is one tile of it)
+        origins = [(o + (k * d.factor if up else min(k * d.factor, max(r - d.factor, 0))),
+                    d.factor if up else min(d.factor, r)) for o, r in origins for k in range(-(-r // d.factor))]
+    return sorted({o for o, _ in origins})
+
+
+def nests(f: Function, host: list[str]) -> dict[str, list[Split]]:
+    """f's dimensions whose tile the host steps over with two or more loops of nested splits (a tile tiled
+    again, `inner_tile_splits`; `host`: f's host loops): their splits, outermost first."""
+    sched = f.definitions[0].schedule
+    out = {}
+    for d in sched.directives:
+        if isinstance(d, Split) and d.old in f.args and d.outer in host:
+            inner = inner_tile_splits(d, sched, host)
+            if inner:
+                out[d.old] = [d, *inner]
+    return out
