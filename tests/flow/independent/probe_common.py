@@ -19,3 +19,8 @@ def image(w, h, seed=0, dtype=np.uint8, lo=0, hi=256, c=None):
     (buffer(c, x, y) when c is the first dimension)."""
     rng = np.random.default_rng(seed)
     return rng.integers(lo, hi, size=(h, w) if c is None else (h, w, c)).astype(dtype)
+
+
+def estimates(f, w, h, *planes):
+    """f's estimates: a w x h frame, then one extent a further dimension (planes, channels), each from 0."""
+    f.set_estimates([(0, w), (0, h)] + [(0, p) for p in planes])

@@ -37,6 +37,7 @@ PROGRAMS = (
     "automem16",  # multi-rate algorithms: a Func read at fewer than one pixel a cycle
     "autoprobe16",
     "zerod32",  # outputs of no dimensions
+    "automl17",  # DNN layers: mobile's planes together, a stride-2 convolution's planes
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
