@@ -13,7 +13,8 @@ reads its own; serial, the output ran plane after plane and held the input whole
 11x5 for 119 and 115); so does a planar image read at v itself (a depthwise convolution's `in(x + r.x, y + r.y,
 c)`), streamed channels first, a plane for each lane (`_own_planes`: 335 cycles at 13x5 for 125). Planes are
 unrolled, from the first, only while the Func still fires more often than the streams transfer (a planar image
-read at 2 to 4 planes together is one transfer a pixel): each costs PEs.
+read at 2 to 4 planes together is one transfer a pixel): each costs PEs; or where the output reads the Func at its
+own planes (`_output_plane`), which would otherwise take them one after another and hold the Func's frame.
 
 A reduction's RVar that reads a plane its producer computes one value per firing, after the producer's y (its
 loop outside the rows: a sweep of the frame per value, `pw_conv_reduction += pw_conv(k, x, y, r)` over c, which
@@ -107,12 +108,24 @@ def _choose_planes(pipe: Pipeline, plan: _Plan, boxes: dict, x_dim: dict[int, in
         xd = x_dim.get(id(f), 0)
         for j, v in enumerate(f.args):
             extent = box[j][1] - box[j][0] + 1
-            if firings is None or firings <= transfers or j in (xd, xd + 1) or not 1 < extent <= MAX_PLANE:
+            if firings is None or j in (xd, xd + 1) or not 1 < extent <= MAX_PLANE or (
+                    firings <= transfers and not _output_plane(pipe, plan, f, j)):
                 continue
             if v not in _unrolled(plan, f) and _lanes_read_nothing_new(pipe, plan, f, v, made, x_dim):
                 plan.planes.setdefault(id(f), []).append(v)
                 made.setdefault(id(f), set()).add(j)
                 firings = -(-firings // extent)
+
+
+def _output_plane(pipe: Pipeline, plan: _Plan, f: Function, j: int) -> bool:
+    """Whether the accelerated Func reads f only at its own planes, f's argument j one of them: made one per
+    firing, f's planes would reach the output plane after plane, which then holds them (a stride-2 convolution to 2
+    planes at 7x5, firing less often than its input transfers: 244 cycles for 165 and 153 words for 118, its
+    second plane held whole; unrolled, 183 cycles and 56 words, for twice its PEs)."""
+    acc = plan.accelerated
+    planes = {a for a in acc.args[2:] if a != plan.channel} if len(acc.args) >= 3 else set()
+    reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call) and n.callee is f]
+    return bool(reads) and all(isinstance(n.args[j], ir.Var) and n.args[j].name in planes for n in reads)
 
 
 def _stream_transfers(pipe: Pipeline, plan: _Plan, s: Function, box: list, xd: int, made: dict[int, set[int]]) \

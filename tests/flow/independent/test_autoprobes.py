@@ -38,6 +38,7 @@ PROGRAMS = (
     "autoprobe16",
     "zerod32",  # outputs of no dimensions
     "autoscan17",  # scans and whole-frame reductions at lanes
+    "automl17",  # DNN layers: mobile's planes together, a stride-2 convolution's planes
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}

@@ -1,0 +1,67 @@
+"""Automl17's programs (session 33): DNN layers and channel programs written with no schedule, as issue 11's
+acceptance programs are, each in module m (`mainspring` or `halide`) returning (output, {name: ImageParam}) with
+estimates set: conv_layer_mobile's algorithm (a depthwise 3x3 of 4 channels, pointwise products pw(k, x, y, c), their
+sum over c, ReLU; copy Funcs hw_input and hw_output as its generator writes them), and a 3x3 stride-2 convolution of
+one channel to 2 output planes with its weights a 3-D ImageParam.
+
+The findings fixed (autoschedule_planes.py): a planar stream read at its readers' own planes (the depthwise stage's
+c) stayed plane after plane wherever a Func made a pixel's channels before x (mobile's pw_conv(k, x, y, c)), so the
+sums over c swept the frame per input plane and held a frame of 3 planes: conv_layer_mobile at 16x16 took 1,786 cycles
+(its hand design's) for 324 transfers of a pixel's 4 planes; now 332, at the minimum storage, for 56 PEs (the hand
+design's 15 under max_pes 15). A Func firing less often than the streams transfer (a stride-2 convolution) kept its
+planes serial, and the output, plane after plane, held its second plane whole: 244 cycles for 165 and 153 words for
+118 at 7x5, now 183 and 57 for 55. Figures: BENCHMARKS.md "Helper automl17, session 33"."""
+
+from probe_common import estimate, vars_of
+
+
+def mobile(m, w, h, cin=4, cout=3):
+    """conv_layer_mobile's algorithm (shared/h2h/conv_layer_mobile_generator.cpp) at cin input and cout output
+    channels, its constant weights Funcs and copy Funcs as the generator writes them."""
+    x, y, c, k = vars_of(m, "x y c k")
+    inp = m.ImageParam(m.UInt(8), 3, "input")
+    filter_dw, filter_pw = m.Func("filter_dw"), m.Func("filter_pw")
+    filter_dw[x, y, c] = m.u16(1)
+    filter_pw[c, k] = m.u16(3)
+    hw_input, dw_conv, pw_conv = m.Func("hw_input"), m.Func("dw_conv"), m.Func("pw_conv")
+    pwr, hw_output, out = m.Func("pw_conv_reduction"), m.Func("hw_output"), m.Func("output")
+    r_dw = m.RDom([(0, 3), (0, 3)], "r_dw")
+    r_pw = m.RDom([(0, cin)], "r_pw")
+    hw_input[x, y, c] = m.u16(inp[x, y, c])
+    dw_conv[x, y, c] = m.i16(0)
+    dw_conv[x, y, c] += m.i16(filter_dw[r_dw.x, r_dw.y, c] * hw_input[x + r_dw.x, y + r_dw.y, c])
+    pw_conv[k, x, y, c] = m.i16(0)
+    pw_conv[k, x, y, c] += m.i16(filter_pw[k, c] * dw_conv[x, y, c])
+    pwr[k, x, y] = m.i16(0)
+    pwr[k, x, y] += m.i16(pw_conv[k, x, y, r_pw.x])
+    hw_output[x, y, k] = m.max(0, pwr[k, x, y])
+    out[x, y, k] = m.u8(hw_output[x, y, k])
+    estimate(out, w, h, cout)
+    return out, {"input": inp}
+
+
+def mobile_3in_4out(m, w, h):
+    return mobile(m, w, h, cin=3, cout=4)
+
+
+def conv_stride2(m, w, h):
+    """3x3 stride-2 convolution of one channel to 2 planes k, weights a 3-D i8 ImageParam w(dx, dy, k), i32."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    wts = m.ImageParam(m.Int(8), 3, "wts")
+    x, y, k = vars_of(m, "x y k")
+    r = m.RDom([(0, 3), (0, 3)], "r")
+    conv, out = m.Func("conv"), m.Func("out")
+    conv[x, y, k] = m.i32(0)
+    conv[x, y, k] += m.i32(wts[r.x, r.y, k]) * m.i32(inp[2 * x + r.x, 2 * y + r.y])
+    out[x, y, k] = m.u8(m.clamp(conv[x, y, k] >> 6, 0, 255))
+    estimate(out, w, h, 2)
+    return out, {"inp": inp, "wts": wts}
+
+
+# (algorithm, size, autoscheduler keys[, bounds])
+AUTO = {"mobile_7x5": (mobile, (7, 5), {}),
+        "mobile_3in_4out_5x3": (mobile_3in_4out, (5, 3), {}),
+        "mobile_7x5_max_pes_15": (mobile, (7, 5), {"max_pes": "15"}),
+        "conv_stride2_7x5": (conv_stride2, (7, 5), {}),
+        # the input's line buffer 6 words over its minimum at 2 lanes (48 for 42)
+        "conv_stride2_7x5_l2": (conv_stride2, (7, 5), {"lanes": "2"}, {"words_over_min": 6})}

@@ -1,0 +1,54 @@
+"""Automl17's findings (session 33; the programs, bit-exact on both simulators, are in automl17_programs.py and run
+by test_autoprobes.py): the schedules the fixes give, and their figures against the ones before (compiled without
+the kernel proofs)."""
+
+import automl17_programs as programs
+
+import mainspring as hl
+
+
+def _auto(case: str):
+    """(schedule source, report) of a case's automatic design."""
+    algorithm, size, keys = programs.AUTO[case][:3]
+    out = algorithm(hl, *size)[0]
+    source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys)).schedule_source
+    return source, hl.compile(out, name=f"automl17_{case}", prove=False).report
+
+
+def _words(rep: dict) -> tuple[int, int]:
+    return sum(b["words"] for b in rep["buffers"]), sum(b["min_words"] for b in rep["buffers"])
+
+
+def test_mobile_streams_a_pixels_planes_together_and_every_stage_takes_them_together():
+    """pw_conv(k, x, y, c) makes a pixel's channels k before x: the input still streams channels first, a pixel's 4
+    planes a transfer, and the sums over c unroll rather than sweep the frame per plane (at 7x5: 322 cycles for 252
+    and 143 words for 131 before, 15 PEs; the 3-in, 4-out layer at 5x3 took 184 cycles and 13 memory tiles)."""
+    source, rep = _auto("mobile_7x5")
+    assert 'funcs["hw_input"].reorder(vars["c"], vars["x"], vars["y"]).unroll(vars["c"])' in source
+    assert 'funcs["pw_conv_reduction"].update(0).unroll("r_pw$x")' in source and "sweep" not in source
+    assert '.reorder(vars["k"], xi, yi, xo, yo).unroll(vars["k"])' in source
+    assert rep["ideal_cycles"] == 9 * 7 and rep["predicted_cycles"] <= 75 and rep["mem_tiles"] <= 4
+    words, least = _words(rep)
+    assert words == least <= 106
+    rep = _auto("mobile_3in_4out_5x3")[1]
+    assert rep["predicted_cycles"] <= 45 and _words(rep)[0] <= 74 and rep["mem_tiles"] <= 3
+
+
+def test_mobile_under_the_hand_designs_pes_streams_its_planes_one_after_another():
+    """max_pes 15: the budget's cut with the planar stream plane after plane (STREAMS_APART), the hand design's
+    shape and figures (322 cycles, 15 PEs at 7x5), before the cuts with no planes (3x the cycles at 16x16)."""
+    source, rep = _auto("mobile_7x5_max_pes_15")
+    assert 'funcs["hw_input"].reorder' not in source and "a sweep of the frame per plane read" in source
+    assert (rep["predicted_cycles"], rep["pes"], rep["mem_tiles"]) == (322, 15, 4)
+
+
+def test_a_stride_2_convolution_unrolls_its_planes_for_the_output_to_take_them_together():
+    """conv(x, y, k) fires less often than its input transfers (stride 2), but the output reads it at its own plane
+    k: serial, the planes reached the output one after another, which held the second whole (244 cycles for 165,
+    153 words for 118 at 7x5; at 2 lanes 95 for 55, 206 words for 137 in 12 memory tiles)."""
+    source, rep = _auto("conv_stride2_7x5")
+    assert 'funcs["conv"].update(0).unroll(vars["k"])' in source
+    assert '.reorder(vars["k"], xi, yi, xo, yo).unroll(vars["k"])' in source
+    assert rep["predicted_cycles"] <= 185 and _words(rep)[0] <= 57 and rep["mem_tiles"] <= 1
+    rep = _auto("conv_stride2_7x5_l2")[1]
+    assert rep["predicted_cycles"] <= 75 and _words(rep)[0] <= 76 and rep["mem_tiles"] <= 3
