@@ -37,6 +37,7 @@ PROGRAMS = (
     "automem16",  # multi-rate algorithms: a Func read at fewer than one pixel a cycle
     "autoprobe16",
     "zerod32",  # outputs of no dimensions
+    "autorate17",  # 4 lanes over chains of divisors (x / 2 and x / 8)
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
