@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from mainspring.frontend.errors import ScheduleError
@@ -145,11 +146,13 @@ def output_lanes(nest: LoopNest) -> int:
 
 
 def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
-                scheduled: dict[str, Lanes] | None = None, unrolls: dict[str, list[Lanes]] | None = None) -> None:
+                scheduled: dict[str, Lanes] | None = None, unrolls: dict[str, list[Lanes]] | None = None,
+                steps: Mapping[tuple[str, str], tuple[int, int] | None] | None = None) -> None:
     """Raise ScheduleError where a consumer's lanes would not each read one lane of its producer: the producer's
     lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py; `scheduled`: the
     ops' lanes as their schedules give them, before narrowing, which a fix changes; `unrolls`: each Func's
-    unrolls of x, `x_unrolls`)."""
+    unrolls of x, `x_unrolls`; `steps`: lane_steps.py's, the reads it served or would serve but for an extent)."""
+    steps = steps or {}
     producer: dict[str, tuple[str, Lanes]] = {b: (b, ln) for b, ln in inputs.items()}
     # other Funcs read a Func's last stage: an update that runs in its own loops (f(r.x, y) = ... with r.x
     # unrolled) writes its lanes as they are, which each reader must read whole too
@@ -173,6 +176,8 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
                 _, src_name, src = last[port.access.buffer]
             terms = dict(port.access.index[0].terms)
             c = terms.get(xloop, 0)
+            if steps.get((op.name, port.access.buffer), ()) is None:
+                continue  # lane_steps.py split its loop to read the producer's lanes in turn
             if src is not None and src.k > 1:
                 _check_serial_steps(mine, src, loops, xloop, terms, port.access.buffer)
             # k | c: each lane of the consumer always reads the same lane of the producer; when c > k the
@@ -180,7 +185,8 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
             if src is None or c <= 0 or c % src.k == 0:
                 continue
             fixes = _Fixes(nest, ops, inputs, scheduled or ops, unrolls or {})
-            _rate_error(mine, src, c, port.access.buffer, fixes.named(op.name, src_name))
+            _rate_error(mine, src, c, port.access.buffer, fixes.named(op.name, src_name),
+                        steps.get((op.name, port.access.buffer)))
 
 
 def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop: str, terms: dict[str, int],
@@ -271,7 +277,8 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes) -> None:
+def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes,
+                step: tuple[int, int] | None = None) -> None:
     loc = mine.loc if mine.call else src.loc
     stream = src.who.startswith("accelerator input")
     makes = "streams" if stream else "computes"
@@ -294,8 +301,17 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes) -> 
         f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
         f"'{buffer}' along x per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane of a "
         f"consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
-        f"per cycle. Fix: {fix}."
+        f"per cycle{_in_turn(step)}. Fix: {fix}."
     )
+
+
+def _in_turn(step: tuple[int, int] | None) -> str:
+    """Why a consumer does not read the producer's lanes in turn (lane_steps.py): its loop's extent."""
+    if step is None:
+        return ""
+    extent, m = step
+    return (f", or the consumer must read them in turn, over whole steps of {m} iterations of its loop over x "
+            f"(which has {extent})")
 
 
 def check_folded_update(who: str, update: Lanes, pure: Lanes) -> None:

@@ -25,6 +25,8 @@ accelerator output, or Funcs with several ops.
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from mainspring.frontend import ir
@@ -32,6 +34,12 @@ from mainspring.frontend import ir
 from .fold import map_calls
 from .ir import Access, Affine, CoordPort, LoadPort, Loop, LoopNest, Op
 from .lanes import Lanes, x_loop
+
+# Reads of a buffer a consumer may step through its producer's lanes (lane_steps.py): each read splits into one
+# per lane, which a memory tile's two read ports serve as delay lines; a 3x3 stencil's nine taps made eighteen reads,
+# mapped as banks of copies (1,348 words for 307 in seed 002's gaussian over a 2-word stream): such a consumer keeps
+# its refusal.
+MAX_PORTS = 2
 
 
 def narrow_lanes(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -> tuple[LoopNest,
@@ -92,11 +100,28 @@ def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: 
         if not _narrowable(nest, loops, op, k):
             floor[op.name] = k
             continue
-        mine = [(c, inputs[b].k if src is None else floor.get(src.name, lanes[src.name].k))
+        ports = Counter(p.access.buffer for p in op.loads)
+        # (c, the producer's fewest lanes, whether a narrowed op may read them in turn: lane_steps.py)
+        mine = [(c, inputs[b].k if src is None else floor.get(src.name, lanes[src.name].k), ports[b] <= MAX_PORTS)
                 for o, c, src, b in reads if o is op and (src is not None or b in inputs)]
-        floor[op.name] = next((g for g in range(1, k) if k % g == 0
-                               and all(c * g % k == 0 and (c * g // k) % f == 0 for c, f in mine)), k)
+        pixels = _pixels(loops, op, k)
+        floor[op.name] = next((g for g in range(1, k) if k % g == 0 and _whole(g, k, pixels, mine)), k)
     return floor
+
+
+def _whole(g: int, k: int, pixels: int, reads: list[tuple[int, int, bool]]) -> bool:
+    """Whether an op of k lanes over `pixels` of x, narrowed to g, reads whole lanes of each producer (c pixels a
+    firing at k lanes; f: its lanes; `turns`: it may read them in turn): c * g / k pixels a firing, which f divides,
+    or which it reads in turn over whole steps of its loop's pixels / g firings."""
+    return all(c * g % k == 0 and ((c * g // k) % f == 0 or (turns and (pixels // g) % (f // math.gcd(
+        f, c * g // k)) == 0)) for c, f, turns in reads)
+
+
+def _pixels(loops: tuple[Loop, ...], op: Op, k: int) -> int:
+    """The pixels of x op's lane loop and its serial parent compute (0 if they are not x = k * xo + xi)."""
+    lane = _lane_loop(loops, op, k)
+    at = loops.index(lane) if lane is not None else 0
+    return k * loops[at - 1].extent if at and not loops[at - 1].unrolled else 0
 
 
 def _narrowable(nest: LoopNest, loops: tuple[Loop, ...], op: Op, k: int) -> bool:
@@ -185,15 +210,15 @@ def _replace_node(nodes: tuple[Loop | Op, ...], old: Loop, new: Loop) -> tuple[L
     return tuple(out)
 
 
-def _substitute(nodes: tuple[Loop | Op, ...], sub: _Resplit) -> tuple[Loop | Op, ...]:
+def _substitute(nodes: tuple[Loop | Op, ...], sub: Callable[[Affine], Affine]) -> tuple[Loop | Op, ...]:
     return tuple(replace(n, body=_substitute(n.body, sub)) if isinstance(n, Loop) else _op(n, sub) for n in nodes)
 
 
-def _access(a: Access, sub: _Resplit) -> Access:
+def _access(a: Access, sub: Callable[[Affine], Affine]) -> Access:
     return Access(a.buffer, tuple(sub(i) for i in a.index), tuple((sub(e), lo, hi) for e, lo, hi in a.guard))
 
 
-def _op(op: Op, sub: _Resplit) -> Op:
+def _op(op: Op, sub: Callable[[Affine], Affine]) -> Op:
     """op with its loop variables substituted in every index, guard and coordinate."""
     ports: dict[int, LoadPort | CoordPort] = {}
     for p in op.loads:

@@ -9,6 +9,7 @@ from mainspring.frontend.bounds import Box
 from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 
+from .lane_steps import step_lanes
 from .lanes import Lanes, check_rates, input_lanes, output_lanes, x_unrolls
 from .loops import replay
 from .narrow import narrow_lanes
@@ -22,9 +23,10 @@ def assign_lanes(s: Lowering) -> Lowering:
     in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)], stream_dims(f, glb), not glb)
                 for f in region.inputs}
     nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
+    nest, steps = step_lanes(nest, op_lanes, in_lanes)
     unrolls = {pipe.name(f): x_unrolls(user_handle(f), f.args[0], [d.schedule for d in f.definitions])
                for f in pipe.order if f.args}
-    check_rates(nest, op_lanes, in_lanes, s.op_lanes, unrolls)
+    check_rates(nest, op_lanes, in_lanes, s.op_lanes, unrolls, steps)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
     lanes += ((nest.output, output_lanes(nest)),)
     return replace(s, nest=replace(nest, lanes=lanes), op_lanes=op_lanes)

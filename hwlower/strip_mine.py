@@ -39,32 +39,45 @@ def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], chains: dict[int, tuple
             at = _step_split(s.var_exprs[a.name].terms, unrolled, chain[-1])
             if at is not None:
                 split[at[0]] = (at[1], chain[-1])
-            if len(chain) > 1 and (factors := _chain_factors(chain, at, unrolled)) is None:
+            terms = s.var_exprs[a.name].terms
+            lane = next((v for v, c in terms if c == 1 and v in unrolled and len(terms) == 2), None)
+            if len(chain) > 1 and (factors := _chain_factors(chain, at, unrolled, lane)) is None:
                 assert schedule is not None
                 lanes = stage_lanes(handle, handle, a.name, s, schedule)
                 raise ScheduleError(_chain_lanes(chain, a.name, lanes, f, loc))
-            if len(chain) > 1 and at is not None and factors:
-                nested[at[0]] = factors
+            if len(chain) > 1 and factors:
+                if at is not None and factors[0]:
+                    nested[at[0]] = factors[0]
+                if lane is not None and factors[1]:  # x = L * xo + xi, xi unrolled: lanes of the smaller steps
+                    nested[f"{lane}.lanes"] = factors[1]
     s = _split(s, split, f, loc, round_up)
-    for v, factors in nested.items():
-        loop = f"{v}.strip_i"
-        for m in factors:  # x = 4 * x.strip_o + x.strip_i, then x.strip_i = 2 * x.strip_i.strip_o + ...
+    for v, steps in nested.items():
+        # x = 4 * x.strip_o + x.strip_i, then x.strip_i = 2 * x.strip_i.strip_o + ...; lanes split as they are
+        loop = v.removesuffix(".lanes") if v.endswith(".lanes") else f"{v}.strip_i"
+        for m in steps:
             s = _split(s, {loop: (m, m)}, f, loc, round_up)
             loop = f"{loop}.strip_i"
     return s
 
 
-def _chain_factors(chain: tuple[int, ...], at: tuple[str, int] | None,
-                   unrolled: dict[str, int]) -> tuple[int, ...] | None:
+def _chain_factors(chain: tuple[int, ...], at: tuple[str, int] | None, unrolled: dict[str, int],
+                   lane: str | None) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """The factors the inner step loop of the split `at` (for the chain's last divisor) splits by in turn, so
-    that each smaller divisor's quotient is affine: without lanes, or with lanes of whole steps (the lanes
-    split), the smaller divisors themselves; with k lanes dividing the smallest (the serial loop split by d / k),
-    the smaller divisors over k, those above k. None for other lanes: their quotients at the smaller divisors
-    are affine in no split."""
-    k = 1 if at is None or at[0] in unrolled or at[1] == chain[-1] else chain[-1] // at[1]
-    if at is None or any(c % k for c in chain):
+    that each smaller divisor's quotient is affine, and those its lanes split by: without lanes, or with lanes of
+    whole steps (the lanes split), the smaller divisors themselves; with k lanes dividing the greatest (the serial
+    loop split by d / k), the smaller divisors above k over k, and the lanes by those below k that divide k (4
+    lanes over x / 2 and x / 8: x = 8 * xo.strip_o + 4 * xo.strip_i + xi, x / 2 = 4 * xo.strip_o + 2 *
+    xo.strip_i + xi / 2, xi split by 2 as lanes of whole steps). None for other lanes: their quotients at the
+    smaller divisors are affine in no split. Lanes `lane` as many as the greatest divisor need no serial split (x /
+    4 = xo over 4 lanes), only the lanes' (x / 2 = 2 * xo + xi / 2)."""
+    if at is None and lane is not None and unrolled[lane] == chain[-1]:
+        at, k = (lane, 0), chain[-1]
+    else:
+        k = 1 if at is None or at[0] in unrolled or at[1] == chain[-1] else chain[-1] // at[1]
+    if at is None or any(c % k and k % c for c in chain):
         return None
-    return tuple(c // k for c in reversed(chain[:-1]) if c > k)
+    return (tuple(c // k for c in reversed(chain[:-1]) if c > k),
+            tuple(c for c in reversed(chain[:-1]) if c < k and k % c == 0))
 
 
 def _chain_lanes(chain: tuple[int, ...], v: str, lanes: Lanes, f: Function, loc: str) -> str:

@@ -179,8 +179,10 @@ def _lanes_at(f: Function, rate: Fraction) -> int:
 
 def _chained_lanes(pipe: Pipeline, plan: LanePlan, funcs: list[Function]) -> None:
     """Refuse lanes along x of a Func that reads x at a chain of divisors (x / 2 and x / 8) where they neither divide
-    the least nor are whole steps of the greatest (4 lanes there: hwlower/strip_mine.py splits its loop into steps
-    of 8 and then of 2, affine in no split of 4 lanes), as a Func read at fewer than one pixel a cycle allows."""
+    the least nor are whole steps of the greatest, nor divide the greatest with each divisor a multiple or a divisor
+    of them (4 lanes over x / 2 and x / 8: hwlower/strip_mine.py splits its serial loop into steps of 8 / 4 and its
+    lanes into steps of 2; 4 over x / 3 and x / 12 stay refused), as a Func read at fewer than one pixel a cycle
+    allows."""
     for g in funcs:
         lanes = plan.funcs.get(id(g), 1)
         if lanes == 1 or id(g) not in plan.x_dim:
@@ -189,7 +191,8 @@ def _chained_lanes(pipe: Pipeline, plan: LanePlan, funcs: list[Function]) -> Non
         chain = sorted({c.denominator for d in pipe.definitions(g) for n in ir.walk(d.value)
                         if isinstance(n, ir.Call) and isinstance(n.callee, Function) for a in n.args
                         if (c := _coefficient(a, xname)) is not None and 0 < c < 1})
-        if len(chain) > 1 and chain[0] % lanes and lanes % chain[-1]:
+        steps = chain and chain[-1] % lanes == 0 and all(c % lanes == 0 or lanes % c == 0 for c in chain)
+        if len(chain) > 1 and chain[0] % lanes and lanes % chain[-1] and not steps:
             raise _NoLanes(f"'{g.name}' reads x at a chain of divisors ({', '.join(map(str, chain))}) that its "
                            f"{lanes} lanes neither divide nor take in whole steps")
 

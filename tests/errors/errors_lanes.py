@@ -15,21 +15,28 @@ _RULE = ("each lane of a consumer reads one lane of its producer, so the produce
          "consumer reads per cycle.")
 
 
+def _turns(m: int, extent: int) -> str:
+    """The rule's alternative (hwlower/lane_steps.py), where the consumer's loop over x has `extent` iterations."""
+    return (f"or the consumer must read them in turn, over whole steps of {m} iterations of its loop over x (which "
+            f"has {extent}).")
+
+
 @case("hardware", "A two-lane stream read by a chain of two one-lane stages", (
     "{at}: Func 'mid' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' along x per "
     "cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) "
-    f"at {{at}}): {_RULE} Fix: add mid.unroll(x, 2) so that it keeps pace with 'hw_input', and add "
-    "hw_output.unroll(xi, 2) so that the stages after it keep pace in turn, or remove hw_input.unroll(x, 2, "
-    "hl.TailStrategy.RoundUp) so that 'hw_input' streams at its pace."), func="mid", simulate=True)
+    f"at {{at}}): {_RULE[:-1]}, {_turns(2, 7)} Fix: add mid.unroll(x, 2) so that it keeps pace with 'hw_input', "
+    "and add hw_output.unroll(xi, 2) so that the stages after it keep pace in turn, or remove hw_input.unroll(x, 2, "
+    "hl.TailStrategy.RoundUp) so that 'hw_input' streams at its pace."), func="mid", simulate=True,
+    note="at an even width mid reads the stream's lanes in turn (hwlower/lane_steps.py) since session 33")
 def lanes_chain_of_two():
-    p = scheduled()
+    p = scheduled(width=7)
     p.hw_input.unroll(p.x, 2, R)  # <-
     return hl.compile(p.output, name="demo")
 
 
 @lanes_chain_of_two.fix
 def _():
-    p = scheduled()
+    p = scheduled(width=7)
     p.hw_input.unroll(p.x, 2, R)
     p.mid.unroll(p.x, 2)
     p.hw_output.unroll(p.xi, 2)
@@ -57,8 +64,8 @@ def _three_stages():
 
 @case("hardware", "A two-lane stream read by a chain of three one-lane stages", (
     "{at}: Func 'a' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' along x per "
-    f"cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2) at {{at}}): {_RULE} "
-    "Fix: add a.unroll(x, 2) so that it keeps pace with 'hw_input', and add b.unroll(x, 2) and add "
+    f"cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2) at {{at}}): {_RULE[:-1]}, "
+    f"{_turns(2, 9)} Fix: add a.unroll(x, 2) so that it keeps pace with 'hw_input', and add b.unroll(x, 2) and add "
     "hw_output.unroll(xi, 2) so that the stages after it keep pace in turn, or remove hw_input.unroll(x, 2) so "
     "that 'hw_input' streams at its pace."), func="a", simulate=True)
 def lanes_chain_of_three():
@@ -80,7 +87,8 @@ def _():
 @case("hardware", "A three-lane stage reading a two-lane stream: the stream and the output change with it", (
     "{at}: Func 'a' computes 3 pixels per cycle (a.unroll(x, 3) at {at}), so it reads 3 pixels of 'hw_input' "
     f"along x per cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2) at {{at2}}): "
-    f"{_RULE} Fix: change hw_input.unroll(x, 2) to hw_input.unroll(x, 3) so that 'hw_input' keeps pace, and "
+    f"{_RULE[:-1]}, {_turns(2, 3)} Fix: change hw_input.unroll(x, 2) to hw_input.unroll(x, 3) so that 'hw_input' "
+    "keeps pace, and "
     "change hw_output.unroll(xi, 2) to hw_output.unroll(xi, 3) so that the stages after it keep pace in turn, or "
     "change a.unroll(x, 3) to a.unroll(x, 2) so that Func 'a' reads 'hw_input' at its pace, and change "
     "b.unroll(x, 3) to b.unroll(x, 2) so that the stages after it keep pace in turn."), func="a", simulate=True)
@@ -126,7 +134,8 @@ def _every_other_pixel(lanes: dict[str, int]):
 
 @case("hardware", "A stage reading two pixels per cycle of a three-lane stream", (
     "{at}: Func 'mid' computes 1 pixel per cycle (no unroll of x), so it reads 2 pixels of 'hw_input' along x per "
-    f"cycle, but accelerator input 'hw_input' streams 3 per cycle (hw_input.unroll(x, 3) at {{at}}): {_RULE} Fix: "
+    f"cycle, but accelerator input 'hw_input' streams 3 per cycle (hw_input.unroll(x, 3) at {{at}}): {_RULE[:-1]}, "
+    f"{_turns(3, 8)} Fix: "
     "add mid.unroll(x, 3) so that it reads whole lanes of 'hw_input', and add hw_output.unroll(xi, 3) so that the "
     "stages after it keep pace in turn, or remove hw_input.unroll(x, 3) so that 'hw_input' streams at its pace."),
     func="mid", simulate=True)
@@ -143,12 +152,12 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True):
-    """acc sums 4 taps of hw_input along x over RDom r (serial unless `unroll_taps`), 2 lanes of x; hw_output
+def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True, taps: int = 4):
+    """acc sums `taps` taps of hw_input along x over RDom r (serial unless `unroll_taps`), 2 lanes of x; hw_output
     copies it in 2 lanes; hw_input streams 2 words per transfer (`input_lanes`)."""
     p = pipeline()
     x, y = p.x, p.y
-    r = hl.RDom([hl.Range(0, 4)], "r")
+    r = hl.RDom([hl.Range(0, taps)], "r")
     acc = hl.Func("acc")
     acc[x, y] = hl.u16(0)
     acc[x, y] += p.hw_input[x + r.x, y]
@@ -172,51 +181,16 @@ def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True):
     "{serial_taps}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2) at {at}), "
     "along x in its serial loop r.x (a step of 1 per iteration): each iteration would read another lane. Unroll "
     "that loop (acc.update(0).unroll(r.x)), or remove hw_input.unroll(x, 2) so that 'hw_input' streams one lane."),
-    func="acc", simulate=True)
+    func="acc", simulate=True, note="4 taps read the stream's lanes in turn, 2 at a time (hwlower/lane_steps.py) "
+    "since session 33")
 def lanes_serial_taps_across_a_stream():
-    p = _serial_taps()
+    p = _serial_taps(taps=3)
     p.hw_input.unroll(p.x, 2)  # <-
     return hl.compile(p.output, name="demo")
 
 
 @lanes_serial_taps_across_a_stream.fix
 def _():
-    p = _serial_taps(unroll_taps=True)
+    p = _serial_taps(unroll_taps=True, taps=3)
     p.hw_input.unroll(p.x, 2)
     return hl.compile(p.output, name="demo")
-
-
-def _update_at_rx(reader_lanes: int):
-    """f's update stored at r.x with r.x unrolled by 2, read by hw_output at `reader_lanes`."""
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, f, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "hw_output", "output"))
-    r = hl.RDom([hl.Range(0, 8)], "r")
-    hw_input[x, y] = input_[x, y]
-    f[x, y] = hw_input[x, y]
-    f[r.x, y] = hw_input[r.x, y] * 2 + f[r.x, y]
-    f.update(0).unroll(r.x, 2)  # <-update_rx
-    hw_output[x, y] = f[x, y] + 1
-    output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 8).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
-    if reader_lanes > 1:
-        hw_output.unroll(xi, reader_lanes)
-    f.compute_at(hw_output, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(output, name="demo")
-
-
-@case("hardware", "An update stored at an unrolled reduction variable, read by a Func at fewer lanes", (
-    "{update_rx}: Func 'hw_output' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'f' along x "
-    "per cycle, but Func 'f'.update(0) computes 2 per cycle (f.update(0).unroll(r.x, 2) at {update_rx}): each lane "
-    "of a consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads per "
-    "cycle. Fix: add hw_output.unroll(xi, 2) so that it keeps pace with 'f'."), func="hw_output", simulate=True,
-    note="was memories' internal 'not a union of boxes' until session 32")
-def update_at_unrolled_rvar_read_by_fewer_lanes():
-    return _update_at_rx(1)
-
-
-@update_at_unrolled_rvar_read_by_fewer_lanes.fix
-def _():
-    return _update_at_rx(2)

@@ -101,29 +101,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "A producer and its consumer unrolled by different factors", (
-    "{at}: Func 'mid' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' "
-    "along x per cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2, "
-    "hl.TailStrategy.RoundUp) at {at}): each lane of a consumer reads one lane of its producer, so the "
-    "producer's lanes must divide what the consumer reads per cycle. Fix: add mid.unroll(x, 2) so that it keeps "
-    "pace with 'hw_input', or remove hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) so that 'hw_input' streams at "
-    "its pace."), func="mid", simulate=True)
-def lanes_disagree():
-    p = scheduled()
-    p.hw_input.unroll(p.x, 2, R)  # <-
-    p.hw_output.unroll(p.xi, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
-@lanes_disagree.fix
-def _():
-    p = scheduled()
-    p.hw_input.unroll(p.x, 2, R)
-    p.mid.unroll(p.x, 2, R)
-    p.hw_output.unroll(p.xi, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
 def _output_reduction(fix: bool = False):
     """hw_output, the accelerator's output, sums 3 taps of hw_input in an unrolled update; 2 lanes."""
     p = pipeline()

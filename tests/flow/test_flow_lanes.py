@@ -285,13 +285,15 @@ def test_lanes_of_a_scan_are_refused():
     )
 
 
-def test_a_serial_loop_stepping_across_lanes_is_refused():
+def _serial_taps(taps: int):
+    """acc(x) sums `taps` taps of a 2-lane stream along x in a serial loop r.x, at 2 lanes; returns (the output,
+    where acc's update is unrolled, where the stream is)."""
     x, y = hl.Var("x"), hl.Var("y")
     R = hl.TailStrategy.RoundUp
     i = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
     hw_input[x, y] = hl.u16(i[x, y])
-    r = hl.RDom([hl.Range(0, 4)], "r")
+    r = hl.RDom([hl.Range(0, taps)], "r")
     acc = hl.Func("acc")
     acc[x, y] = hl.u16(0)
     acc[x, y] += hw_input[x + r.x, y]
@@ -303,9 +305,23 @@ def test_a_serial_loop_stepping_across_lanes_is_refused():
     at = f"{_file()}:{_line() - 1}"
     hw_output.unroll(hl.Var("xi"), 2, R)
     hw_input.unroll(x, 2, R)
-    inp = f"{_file()}:{_line() - 1}"
+    return hw_output, at, f"{_file()}:{_line() - 1}"
+
+
+def test_a_serial_loop_stepping_across_lanes_reads_them_in_turn():
+    """4 taps in a serial r.x over a 2-lane stream: r.x runs 2 steps of 2 iterations, each reading fixed lanes
+    (hwlower/lane_steps.py; refused before session 33). Bit-exact: the catalogue case with 3 taps, refused, and
+    tests/flow/independent/autorate17h_programs.py."""
+    out, _, _ = _serial_taps(4)
+    nest = hl.compile(out, name="serial", prove=False).program.nest
+    loops = [(lp.var, lp.extent) for loops, op in nest.ops() if op.func == "acc" and op.stage == 1 for lp in loops]
+    assert loops[-2:] == [("acc.s1.r$x", 2), ("acc.s1.r$x.lane", 2)], loops
+
+
+def test_a_serial_loop_stepping_across_lanes_in_odd_steps_is_refused():
+    out, at, inp = _serial_taps(3)
     with pytest.raises(hl.HalideError) as err:
-        hl.compile(hw_output, name="serial")
+        hl.compile(out, name="serial")
     assert str(err.value) == (
         f"{at}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2, "
         f"hl.TailStrategy.RoundUp) at {inp}), along x in its serial loop r.x (a step of 1 per iteration): each "

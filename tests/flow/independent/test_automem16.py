@@ -22,13 +22,12 @@ def test_a_level_read_at_x_over_4_under_2_lanes_is_paced_at_one_lane():
     assert 'funcs["d1"].unroll' not in result.schedule_source and 'funcs["d2"].unroll' not in result.schedule_source
 
 
-def test_lanes_a_chain_of_divisors_reads_unevenly_come_down_to_ones_it_reads_evenly():
-    """x / 2 and x / 8 at 4 lanes: whole steps of 2, half a step of 8, which hwlower/strip_mine.py cannot split; at
-    2 lanes d3 is paced at 1/4 pixel a cycle."""
+def test_lanes_that_divide_the_greatest_of_a_chain_of_divisors_are_reached():
+    """x / 2 and x / 8 at 4 lanes: hwlower/strip_mine.py splits the serial loop in steps of 8 / 4 and the lanes in
+    steps of 2 (x / 2 = 4 * xo.strip_o + 2 * xo.strip_i + xi / 2); it fell to 2 lanes until session 33 (382 cycles,
+    196 at 4: autorate17)."""
     result = _scheduled(progs.three_levels, (32, 16), "4")
-    assert result.lanes == 2
-    assert result.note.startswith("4 pixels per cycle is not reachable: 'lv3' reads x at a chain of divisors (2, 8) "
-                                  "that its 4 lanes neither divide nor take in whole steps"), result.note
+    assert (result.lanes, result.note) == (4, "")
 
 
 def test_the_memory_model_holds_the_rows_a_reader_waits_for_as_the_compiler_does(monkeypatch):

@@ -34,7 +34,7 @@ from porting import BUILD, params
 import mainspring as hl
 
 PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c", "probe16d", "probe16e",
-          "gaps17", "probe17", "probe17b", "probe17c", "probe17d", "probe17e", "probe17f")
+          "gaps17", "probe17", "probe17b", "probe17c", "probe17d", "probe17e", "probe17f", "autorate17h")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}

@@ -1,0 +1,95 @@
+"""Lane steps: a consumer reading c pixels of x per firing from a producer of k lanes that do not divide c steps its
+loop over x in runs of m = k / gcd(k, c) iterations, so that in each iteration of the run its lanes read fixed
+lanes of the producer.
+
+Halide accepts any combination of unrolls on a producer and its consumers. `narrow.py` runs a producer whose
+readers take fewer of its pixels per firing in fewer lanes, but an accelerator input's lanes are the host's words
+per transfer, and a producer that reads such a stream at whole transfers cannot be narrowed: `up(x, y) = f(x / 2,
+y / 2)` with up, f and the input at 2 lanes reads one pixel of f per firing (c = 1, k = 2), lane 0 of f's firing
+on even steps and lane 1 on odd ones, a strided set no port controller walks. Split as
+
+    for (up.x, 0, 8) ... f(up.x)          ->          for (up.x, 0, 4) for (up.x.lane, 0, 2) ... f(2*up.x + up.x.lane)
+
+the read from f's lane j is the box up.x.lane = j: each flow is a box of iterations, and the scheduler paces f
+(2 pixels a firing) to up (1 a firing), as it paces any producer to a slower reader. The same iterations run in
+the same order, so the values are unchanged. Left alone (and refused by `lanes.check_rates`, with its fix): a loop
+whose extent m does not divide, or that holds other ops.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from .ir import Affine, Loop, LoopNest
+from .lanes import Lanes
+from .narrow import MAX_PORTS, _only, _replace_node, _substitute
+
+# (consumer op, buffer) -> None: its loop over x steps through the producer's lanes; (extent, step): it would but
+# for its extent
+Steps = dict[tuple[str, str], tuple[int, int] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Steps:
+    """x = min + m * x' + x.lane over the new loops (x' keeps the loop's name)."""
+
+    var: str
+    lane: str
+    m: int
+    const: int
+
+    def __call__(self, a: Affine) -> Affine:
+        terms = dict(a.terms)
+        c = terms.pop(self.var, 0)
+        if c == 0:
+            return a
+        terms[self.var], terms[self.lane] = self.m * c, c
+        return Affine.make(terms, a.const + c * self.const)
+
+
+def step_lanes(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -> tuple[LoopNest, Steps]:
+    """The nest with each consumer loop split so that its reads take whole lanes of their producers, and those
+    reads by (consumer op, buffer): None where so served (`check_rates` accepts them), else (the loop's extent, the
+    step it does not divide) where that alone kept it (`check_rates` says so)."""
+    producer = {b: ln.k for b, ln in inputs.items()}
+    # as check_rates: readers read a Func's last stage with lanes of its own
+    for _, op in sorted(nest.ops(), key=lambda lo: lo[1].stage):
+        if op.stage == 0 or lanes[op.name].k > 1:
+            producer[op.store.buffer] = lanes[op.name].k
+    steps: Steps = {}
+    for loops, op in nest.ops():
+        if not op.store.index or op.scatter:
+            continue
+        want: dict[str, tuple[int, list[str]]] = {}  # the loop to split -> (its step, the reads it serves)
+        for port in op.loads:
+            k = producer.get(port.access.buffer, 1)
+            if not port.access.index or k <= 1 or port.access.buffer == op.store.buffer:
+                continue
+            terms = dict(port.access.index[0].terms)
+            # the innermost serial loop that moves the read by other than whole lanes
+            moving = [lp.var for lp in loops if not lp.unrolled and lp.extent > 1 and terms.get(lp.var, 0) % k]
+            var = moving[-1] if moving else None
+            if var is not None and terms[var] > 0:
+                m, reads = want.get(var, (1, []))
+                want[var] = (math.lcm(m, k // math.gcd(k, terms[var])), [*reads, port.access.buffer])
+        ports = Counter(p.access.buffer for p in op.loads)
+        if len(want) != 1 or any(ports[b] > MAX_PORTS for _, reads in want.values() for b in reads):
+            continue
+        ((var, (m, reads)),) = want.items()
+        loop = next(lp for lp in loops if lp.var == var)
+        if loop.strip == "inner" or not _only(loop, op):
+            continue
+        if loop.extent % m == 0:
+            nest = replace(nest, body=_replace_node(nest.body, loop, _split(loop, m)))
+        steps.update({(op.name, b): None if loop.extent % m == 0 else (loop.extent, m) for b in reads})
+    return nest, steps
+
+
+def _split(loop: Loop, m: int) -> Loop:
+    lane = f"{loop.var}.lane"
+    body = _substitute(loop.body, _Steps(loop.var, lane, m, loop.min))
+    # an upsample's strip-mined outer loop steps in nested runs, as a chain of divisors (strip_mine.py) makes them
+    inner = "inner" if loop.strip else ""
+    return Loop(loop.var, 0, loop.extent // m, (Loop(lane, 0, m, body, strip=inner),), strip=loop.strip)
