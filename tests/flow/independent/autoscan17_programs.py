@@ -16,10 +16,16 @@ The findings fixed:
   (its bounds are Params): the autoscheduler binds the image's size (`inp.dim(i).set_bounds`, autoschedule_images),
   the pipeline's definitions read such an RDom with constant bounds (frontend/bound_domains.py), and the frame scan
   takes the map's lanes (55 cycles for 50 at 9x5, 2 lanes, as with constant bounds).
+- a whole-frame sum that is itself the output, a Func of no dimensions (`total[()] += u32(inp(r.x, r.y))`), stayed at
+  one lane ("no x to take lanes along"): its frame scan's r.x is unrolled by the lanes asked, as an internal
+  total's is (autoschedule_lanes.frame_scan), its stream k pixels a transfer (zerod32's frame_sum 9x5 at 2 lanes:
+  46 -> 26 cycles; 1920x1080: 2,073,601 -> 1,036,801). A point that sweeps no stream (a maximum of a blur) keeps
+  one lane and says why.
 Figures: BENCHMARKS.md "Helper autoscan17, session 33"."""
 
 from autoprobe16_programs import integral2d
 from probe_common import vars_of
+from zerod32_programs import copied_mean
 
 
 def row_scan_u32(m, w, h):
@@ -66,4 +72,5 @@ AUTO = {
     "row_scan_u32_own_9x5": (row_scan_u32_own, (9, 5), {}),
     "row_scan_u32_9x5_l2": (row_scan_u32, (9, 5), {"lanes": "2"}),
     "threshold_sized_9x5_l2": (threshold_sized, (9, 5), {"lanes": "2"}),
+    "copied_mean_8x6_l2": (copied_mean, (8, 6), {"lanes": "2"}),
 }
