@@ -82,3 +82,23 @@ def test_a_point_that_sweeps_no_stream_keeps_one_lane_and_says_why():
     result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"lanes": "2"}))
     assert result.lanes == 1 and result.note == ("2 pixels per cycle is not reachable: 'top' has no dimensions (no x "
                                                  "to take lanes along) and sweeps no frame of a stream")
+
+
+@_with("autoscan17", "channel_gain_12x6")
+def test_a_sum_per_channel_stays_serial_and_the_output_goes_plane_after_plane():
+    """`tot(c) += inp(r.x, r.y, c)` over 72 points: r.x was unrolled as a pixel's channels (43 PEs, 558 cycles, 423
+    words in 18 memory tiles at 12x6), the output's planes innermost."""
+    design, result = _auto("autoscan17", "channel_gain_12x6")
+    assert 'funcs["tot"].update(0).unroll' not in result.schedule_source
+    assert 'funcs["inp"].in_(funcs["tot"])' in result.schedule_source
+    assert '.reorder(xi, yi, vars["c"], xo, yo)' in result.schedule_source
+    rep = design.report
+    assert rep["pes"] <= 6 and rep["predicted_cycles"] <= 293 and sum(b["words"] for b in rep["buffers"]) <= 80
+
+
+def test_at_64x32_a_sum_per_channel_holds_a_plane_at_most():
+    """Compile only: 6,217 words, 12,292 cycles, 71 PEs and 3 memory tiles before (the frame held, the planes
+    innermost); the reads of the sum without each plane's first step are boxes (memories/iteration_boxes._peel)."""
+    design, _ = autoscheduled(progs.channel_gain, (64, 32), {}, name="autoscan17_64x32")
+    rep = design.report
+    assert sum(b["words"] for b in rep["buffers"]) <= 64 * 32 + 16 and rep["predicted_cycles"] <= 4 * 64 * 32 + 8
