@@ -134,5 +134,13 @@ def _scans(pipe: Pipeline, f: Function, image: Parameter | Function) -> bool:
     """Whether f reads `image` only in updates over an RDom, at coordinates of its RVars alone."""
     reads = [(d, n) for d in pipe.definitions(f) for e in (*d.args, d.value) for n in ir.walk(e)
              if isinstance(n, ir.Call) and n.callee is image]
-    return all(d.rdom is not None and not any(isinstance(m, ir.Var) for a in n.args for m in ir.walk(a))
+    return all(d.rdom is not None and all(_scanned(a, d) for a in n.args)
                and any(isinstance(m, ir.RVar) for a in n.args for m in ir.walk(a)) for d, n in reads)
+
+
+def _scanned(a: ir.Expr, d) -> bool:
+    """Whether a coordinate of update d's read is of its RVars alone, or one of the Vars it stores at alone: one
+    scan of the frame per element (`tot(c) += in(r.x, r.y, c)`, a sum per channel), not a window (`x + r.x`)."""
+    found = [m for m in ir.walk(a) if isinstance(m, (ir.Var, ir.RVar))]
+    pure = {v.name for v in d.args if isinstance(v, ir.Var)}
+    return all(isinstance(m, ir.RVar) for m in found) or (len(found) == 1 and found[0].name in pure)

@@ -102,10 +102,9 @@ def plan_lanes(pipe: Pipeline, acc: Function, funcs: list[Function], serial, ask
 def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: int, acc_x: int,
                registers: frozenset[int], planes: dict[int, list[str]], streams: frozenset[int],
                sizes: Scalars) -> LanePlan:
-    if k > 1 and tuple(acc.args) == (SCALAR_VAR,):
-        raise _NoLanes(f"'{acc.name}' has no dimensions (no x to take lanes along)")
+    point = tuple(acc.args) == (SCALAR_VAR,)  # an output of no dimensions: its lanes are its frame scans'
     plan = LanePlan(k)
-    plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, k
+    plan.x_dim[id(acc)], plan.funcs[id(acc)] = acc_x, 1 if point else k
     inside = {id(f) for f in funcs}
     for f in reversed(funcs):
         if f is acc:
@@ -160,6 +159,8 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
         if j in stepped and lanes > 1:
             raise _NoLanes(f"a serial reduction reads '{f.name}' one element along {f.args[j]} per step")
         plan.x_dim[id(f)], plan.funcs[id(f)] = j, lanes
+    if k > 1 and point and not plan.scans:
+        raise _NoLanes(f"'{acc.name}' has no dimensions (no x to take lanes along) and sweeps no frame of a stream")
     _chained_lanes(pipe, plan, funcs)
     return plan
 
@@ -258,6 +259,8 @@ def _outlasts(pipe: Pipeline, xname: str, rdom, k: int, sizes: Scalars) -> bool:
     being `xname`): the map's stream then waits longer than it lasts, and starts late (memories/late_streams.py)
     instead of being held while the scan runs (a sum over a 1080p frame but its border, at 2 lanes: a frame less
     the border held, 1,008 memory tiles; serial, the scan outlasts the map's stream)."""
+    if tuple(pipe.output.args) == (SCALAR_VAR,):
+        return True  # the output is the point the scan sweeps into: no map waits for it
     est = pipe.output.placement.estimates or {}
     extents = [_known(e, sizes) for _, _, e in rdom.dims]
     if xname not in est or any(a not in est for a in pipe.output.args) or None in extents:

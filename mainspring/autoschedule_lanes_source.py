@@ -9,6 +9,7 @@ from .autoschedule_lanes import row_scan
 from .autoschedule_names import rvar_source
 from .autoschedule_tiles import handle
 from .frontend import ir
+from .frontend.define import SCALAR_VAR
 from .frontend.func import Function
 from .frontend.pipeline import Pipeline
 
@@ -33,12 +34,20 @@ def lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
         lines.append(f'    funcs["{pipe.name(f)}"].unroll(vars["{xa}"], {k}, up)')
         lines += _update_unrolls(pipe, f, xa, k, "up")
     lines += _frame_scan_unrolls(pipe, plan)
+    if tuple(acc.args) == (SCALAR_VAR,):  # no x: its frame scans take the lanes
+        return lines + _stream_unrolls(pipe, plan)
     # The output's own loop keeps the output's shape: its bound (the estimate) refuses a RoundUp past it, so lanes
     # that do not divide the width guard the last transfer's extra pixels (2 lanes over 37 columns: 37, not 38).
     tail = "hl.TailStrategy.GuardWithIf" if acc is plan.output and _uneven(plan, acc, lp.lanes) else "up"
     lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, {tail})')
     # its updates keep their own loops (a scan down the columns over x): each computes as many pixels a cycle
     lines += _update_unrolls(pipe, acc, acc.args[lp.x_dim.get(id(acc), 0)], lp.lanes, tail)
+    return lines + _stream_unrolls(pipe, plan)
+
+
+def _stream_unrolls(pipe: Pipeline, plan: _Plan) -> list[str]:
+    """The unrolls of x that give each stream its words per transfer."""
+    lp, lines = plan.lanes, []
     for f in plan.streams:
         if lp.of(f) > 1:
             copies = (".in_().in_()", ".in_()") if plan.glb else ("",)  # with a GLB: its tile and memory copies

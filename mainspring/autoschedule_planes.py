@@ -296,8 +296,10 @@ def planes_inner(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) 
     # a stream of a pixel's channels (`hw_output(c, x, y)` computed by the host) is made channels first too: read
     # plane after plane, each plane's serial loop would step across the transfer's lanes (hwlower/lanes.py)
     chans = _channel_streams(plan)
+    # (a Func of planes alone, `tot(c)` of a sum per channel, is a value per plane: it sets no pixel's order)
     buffered = [n for n in reads if isinstance(n.callee, Function) and (n.callee in plan.buffered
-                                                                           or id(n.callee) in chans)]
+                                                                           or id(n.callee) in chans)
+                and len(n.args) > len(planes)]
     if buffered and all([a.name if isinstance(a, ir.Var) else None for a in n.args[:len(planes)]] == planes
                         for n in buffered):
         return True

@@ -64,7 +64,7 @@ def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> t
         return [], False
     if n <= MAX_UNROLLED or (n * plan.asked <= MAX_TAPS_UNROLLED and not d.rdom.predicates and _taps_alone(f, d)):
         return [r for r, _, _ in d.rdom.dims][:depth], False
-    if d.rdom.predicates:  # a window with holes: its points are not a product of channels and taps
+    if d.rdom.predicates or sweeps(plan, d):  # a window with holes: its points are not channels x taps
         return [], False
     names, count = [], 1
     for r, e in channel_rvars(f, d):
@@ -79,6 +79,23 @@ def unrolls(pipe: Pipeline, plan: _Plan, f: Function, d, depth: int | None) -> t
             count *= e
     names = names[:depth]
     return names, bool(names)
+
+
+def sweeps(plan: _Plan, d) -> bool:
+    """Whether d, of more than MAX_UNROLLED points, sweeps a stream's frame (`tot(c) += in(r.x, r.y, c)`, a sum
+    per channel): it reads a stream at two or more RVars, each coordinate RVars alone or pure Vars alone. Its points
+    are the frame's, not a pixel's channels (whose unroll of r.x, 32 points at 32x8, held the frame and took 37
+    PEs): serial, it takes the stream as it comes, a pixel a step."""
+    if d.rdom is None or len(d.rdom.dims) < 2:
+        return False
+    streams = {id(f) for f in plan.streams}
+    for n in ir.walk(d.value):
+        if not (isinstance(n, ir.Call) and id(n.callee) in streams):
+            continue
+        kinds = [{type(m) for m in ir.walk(a) if isinstance(m, (ir.Var, ir.RVar))} for a in n.args]
+        if sum(k == {ir.RVar} for k in kinds) >= 2 and all(len(k) < 2 for k in kinds):
+            return True
+    return False
 
 
 def projection(f: Function, d) -> bool:

@@ -66,16 +66,33 @@ def _cut(s: isl.Set, dims: tuple[Dim, ...], k: int, depth: int) -> list[tuple[Di
     boxes)."""
     lo, hi = s.dim_min_val(k).to_python(), s.dim_max_val(k).to_python()
     if hi - lo + 1 > _MAX_SPLIT:
-        return None
+        return _peel(s, dims, k, lo, hi, depth)
     out: list[tuple[Dim, ...]] = []
     for v in range(lo, hi + 1):
-        piece = s.intersect(isl_set(f"{{ {s.get_tuple_name()}[{', '.join(f't{j}' for j in range(len(dims)))}] : "
-                                    f"t{k} = {v} }}"))
+        piece = s.intersect(_at(s, len(dims), k, v))
         got = _split_coupled(piece.coalesce(), dims, depth + 1)
         if got is None:
             return None
         out += got
     return out
+
+
+def _peel(s: isl.Set, dims: tuple[Dim, ...], k: int, lo: int, hi: int, depth: int) -> list[tuple[Dim, ...]] | None:
+    """Boxes covering s cut along dim k at its first value, or at its last, from the rest (None where neither
+    gives boxes): a reduction's reads without its first step in each of its planes, { c, r.y, r.x : -r.y < r.x }
+    (a sum per channel of a frame of 32 rows), are the first row less its first step, then the rows after."""
+    for v in (lo, hi):
+        one = s.intersect(_at(s, len(dims), k, v))
+        first = _split_coupled(one.coalesce(), dims, depth + 1)
+        rest = _split_coupled(s.subtract(one).coalesce(), dims, depth + 1) if first is not None else None
+        if rest is not None:
+            return first + rest  # type: ignore[operator]
+    return None
+
+
+def _at(s: isl.Set, n: int, k: int, v: int) -> isl.Set:
+    """{ t : t_k = v } in s's space of n dims."""
+    return isl_set(f"{{ {s.get_tuple_name()}[{', '.join(f't{j}' for j in range(n))}] : t{k} = {v} }}")
 
 
 def _as_boxes(s: isl.Set, dims: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:

@@ -188,6 +188,20 @@ def test_lexicographic_intervals_split_into_few_boxes():
     assert [[(d.min, d.extent) for d in b] for b in got] == [[(1, 1), (3, 5)], [(2, 1), (0, 8)], [(3, 1), (0, 6)]]
 
 
+def test_a_reductions_steps_but_the_first_of_each_plane_are_boxes():
+    """A sum per channel's reads of its element, { c, r.y, r.x : -r.y < r.x } over 32 rows (too many to cut row
+    by row): its first row less the first step, then the rows after (memories/iteration_boxes._peel)."""
+    import islpy as isl
+
+    from mainspring.memories.ir import Dim
+    from mainspring.memories.iteration_boxes import boxes
+
+    dims = (Dim("c", 0, 3), Dim("ry", 0, 32), Dim("rx", 0, 64))
+    got = boxes(isl.Set("{ S[c, ry, rx] : 0 <= c <= 2 and 0 <= ry <= 31 and rx >= 0 and -ry < rx <= 63 }"), dims,
+                "test")
+    assert [[(d.min, d.extent) for d in b] for b in got] == [[(0, 3), (0, 1), (1, 63)], [(0, 3), (1, 31), (0, 64)]]
+
+
 def test_too_many_write_streams_into_one_memory_is_a_mapping_error():
     from mainspring.memories import MemoryMappingError
 

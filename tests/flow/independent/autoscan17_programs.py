@@ -16,10 +16,24 @@ The findings fixed:
   (its bounds are Params): the autoscheduler binds the image's size (`inp.dim(i).set_bounds`, autoschedule_images),
   the pipeline's definitions read such an RDom with constant bounds (frontend/bound_domains.py), and the frame scan
   takes the map's lanes (55 cycles for 50 at 9x5, 2 lanes, as with constant bounds).
+- a whole-frame sum that is itself the output, a Func of no dimensions (`total[()] += u32(inp(r.x, r.y))`), stayed at
+  one lane ("no x to take lanes along"): its frame scan's r.x is unrolled by the lanes asked, as an internal
+  total's is (autoschedule_lanes.frame_scan), its stream k pixels a transfer (zerod32's frame_sum 9x5 at 2 lanes:
+  46 -> 26 cycles; 1920x1080: 2,073,601 -> 1,036,801). A point that sweeps no stream (a maximum of a blur) keeps
+  one lane and says why.
+- a sum per channel of a planar image (`tot(c) += u32(inp(r.x, r.y, c))`, the output `out(x, y, c)` scaled by it)
+  over more than 64 points was taken for a pixel's channels: r.x unrolled (43 PEs, 558 cycles for 216 at 12x6),
+  its stream held whole (423 words, 18 memory tiles), the output's planes innermost. Such a sweep (a stream read at
+  RVars alone in two coordinates or more) now stays serial on a stream of its own (autoschedule_reduce.sweeps,
+  autoschedule_buffers._scanned), and a Func of planes alone (`tot(c)`) no longer puts the output's planes
+  innermost (autoschedule_planes.planes_inner): plane after plane, each plane's sum ahead of its map (6 PEs, 293
+  cycles, 80 words, 1 memory tile; 64x32: 71 -> 8 PEs, 12,292 -> 8,198 cycles, 6,217 -> 2,056 words, the reads
+  of the sum without each plane's first step cut into boxes by memories/iteration_boxes._peel).
 Figures: BENCHMARKS.md "Helper autoscan17, session 33"."""
 
 from autoprobe16_programs import integral2d
 from probe_common import vars_of
+from zerod32_programs import copied_mean
 
 
 def row_scan_u32(m, w, h):
@@ -59,6 +73,20 @@ def threshold_sized(m, w, h):
     return out, {"inp": inp}
 
 
+def channel_gain(m, w, h):
+    """Each plane of a planar RGB image scaled by its mean: `tot(c) += u32(inp(r.x, r.y, c))`, `out(x, y, c) =
+    u8(min(inp(x, y, c) * w * h / (tot(c) + 1), 255))`."""
+    inp = m.ImageParam(m.UInt(8), 3, "inp")
+    x, y, c = vars_of(m, "x y c")
+    r = m.RDom([(0, w), (0, h)], "r")
+    tot, out = m.Func("tot"), m.Func("out")
+    tot[c] = m.u32(0)
+    tot[c] += m.u32(inp[r.x, r.y, c])
+    out[x, y, c] = m.u8(m.min(m.u32(inp[x, y, c]) * (w * h) / (tot[c] + 1), 255))
+    out.set_estimates([(0, w), (0, h), (0, 3)])
+    return out, {"inp": inp}
+
+
 AUTO = {
     "integral2d_9x5_l2": (integral2d, (9, 5), {"lanes": "2"}),
     "integral2d_10x6_l2": (integral2d, (10, 6), {"lanes": "2"}),
@@ -66,4 +94,6 @@ AUTO = {
     "row_scan_u32_own_9x5": (row_scan_u32_own, (9, 5), {}),
     "row_scan_u32_9x5_l2": (row_scan_u32, (9, 5), {"lanes": "2"}),
     "threshold_sized_9x5_l2": (threshold_sized, (9, 5), {"lanes": "2"}),
+    "copied_mean_8x6_l2": (copied_mean, (8, 6), {"lanes": "2"}),
+    "channel_gain_12x6": (channel_gain, (12, 6), {}),
 }
