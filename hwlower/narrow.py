@@ -58,11 +58,15 @@ def _reads(nest: LoopNest) -> list[tuple[Op, int, Op | None, str]]:
         xloop = x_loop(loops, op.store.index[0]) if op.store.index else None
         for port in op.loads:
             writers = stores.get(port.access.buffer, [])
-            if xloop is None or not port.access.index or len(writers) > 1 or op in writers:
+            if op in writers:  # an update reads its Func's pure definition (check_rates' producer)
+                writers = [w for w in writers if w.stage == 0 and op.stage > 0]
+            if xloop is None or not port.access.index or (op.store.buffer == port.access.buffer and not writers):
                 continue
             c = dict(port.access.index[0].terms).get(xloop, 0)
             if c > 0:
-                out.append((op, c, writers[0] if writers else None, port.access.buffer))
+                # other Funcs read a Func's last stage (an update in its own loops, f(r.x, y) = ... with r.x
+                # unrolled, writes its lanes as they are): that stage is the one to narrow
+                out.append((op, c, max(writers, key=lambda w: w.stage) if writers else None, port.access.buffer))
     return out
 
 
