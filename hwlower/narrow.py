@@ -18,8 +18,9 @@ no faster than its producers make what it reads (`memories/schedule.py`, `_keep_
 
 Narrowing runs from consumers back to producers (a narrowed op reads fewer pixels of its own producers) until
 nothing changes. Accelerator inputs are not narrowed: their lanes are the host's words per transfer, which the
-user chose (`lanes.check_rates` refuses the mismatch with the fix); nor are RAM updates and lookups, the
-accelerator output, or Funcs with several ops.
+user chose (`lanes.check_rates` refuses the mismatch with the fix); nor are RAM updates and lookups or the
+accelerator output. Of a Func with several ops, other Funcs read the last stage (an update in its own loops,
+`f(r.x, y) = ...` with r.x unrolled, writes its lanes as they are), and its updates read the pure definition.
 """
 
 from __future__ import annotations
