@@ -18,8 +18,9 @@ no faster than its producers make what it reads (`memories/schedule.py`, `_keep_
 
 Narrowing runs from consumers back to producers (a narrowed op reads fewer pixels of its own producers) until
 nothing changes. Accelerator inputs are not narrowed: their lanes are the host's words per transfer, which the
-user chose (`lanes.check_rates` refuses the mismatch with the fix); nor are RAM updates and lookups, the
-accelerator output, or Funcs with several ops.
+user chose (`lanes.check_rates` refuses the mismatch with the fix); nor are RAM updates and lookups or the
+accelerator output. Of a Func with several ops, other Funcs read the last stage (an update in its own loops,
+`f(r.x, y) = ...` with r.x unrolled, writes its lanes as they are), and its updates read the pure definition.
 """
 
 from __future__ import annotations
@@ -66,11 +67,15 @@ def _reads(nest: LoopNest) -> list[tuple[Op, int, Op | None, str]]:
         xloop = x_loop(loops, op.store.index[0]) if op.store.index else None
         for port in op.loads:
             writers = stores.get(port.access.buffer, [])
-            if xloop is None or not port.access.index or len(writers) > 1 or op in writers:
+            if op in writers:  # an update reads its Func's pure definition (check_rates' producer)
+                writers = [w for w in writers if w.stage == 0 and op.stage > 0]
+            if xloop is None or not port.access.index or (op.store.buffer == port.access.buffer and not writers):
                 continue
             c = dict(port.access.index[0].terms).get(xloop, 0)
             if c > 0:
-                out.append((op, c, writers[0] if writers else None, port.access.buffer))
+                # other Funcs read a Func's last stage (an update in its own loops, f(r.x, y) = ... with r.x
+                # unrolled, writes its lanes as they are): that stage is the one to narrow
+                out.append((op, c, max(writers, key=lambda w: w.stage) if writers else None, port.access.buffer))
     return out
 
 
