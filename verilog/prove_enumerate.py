@@ -12,6 +12,7 @@ a divider), but holds 2**24 and 126,000 points.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -35,12 +36,15 @@ def exhausted(goal: list, inputs: dict[str, z3.BitVecRef], ranges: dict[str, tup
     the goal cannot tell."""
     if set(ranges) != set(inputs) or any(t.size() > 64 for t in inputs.values()):
         return None
-    goal = [z3.simplify(g) for g in goal]
     ports = sorted(ranges)
-    spaces = {p: _space(inputs[p], ranges[p], goal) for p in ports}
-    total = 1
-    for p in ports:
-        total *= _count(spaces[p])
+    whole = {p for p in ports if _whole(inputs[p], ranges[p])}
+    # the other inputs' ranges alone may hold too many points: left to z3 before the goal is simplified and walked
+    if math.prod(_count(ranges[p]) for p in ports if p not in whole) > LIMIT:
+        return None
+    goal = [z3.simplify(g) for g in goal]
+    read = _bits_read([inputs[p] for p in whole], goal)
+    spaces = {p: _space(ranges[p], read.get(inputs[p].get_id())) if p in whole else ranges[p] for p in ports}
+    total = math.prod(_count(spaces[p]) for p in ports)
     if total > LIMIT:
         return None
     try:
@@ -76,18 +80,21 @@ def _hits(ev: _Evaluator, goal: list, inputs: dict, values: dict[str, np.ndarray
 Space = tuple[int, int] | list[int]  # [lo, hi], or the bit positions that vary (the others 0)
 
 
-def _space(term: z3.BitVecRef, iv: tuple[int, int], goal: list) -> Space:
+def _whole(term: z3.BitVecRef, iv: tuple[int, int]) -> bool:
+    """Whether the input is a free leaf over its whole type (then the bits the goal reads bound its space)."""
     w = term.size()
-    whole = iv in ((0, (1 << w) - 1), (-(1 << (w - 1)), (1 << (w - 1)) - 1))
-    if not whole or term.decl().kind() != z3.Z3_OP_UNINTERPRETED:
-        return iv
-    used = _bits_read(term, goal)
+    return iv in ((0, (1 << w) - 1), (-(1 << (w - 1)), (1 << (w - 1)) - 1)) and (
+        term.decl().kind() == z3.Z3_OP_UNINTERPRETED)
+
+
+def _space(iv: tuple[int, int], used: set[int] | None) -> Space:
     return iv if used is None else sorted(used)
 
 
-def _bits_read(leaf: z3.ExprRef, goal: list) -> set[int] | None:
-    """The bits of `leaf` the goal reads, each use an Extract; None when one is not."""
-    used: set[int] = set()
+def _bits_read(leaves: list[z3.BitVecRef], goal: list) -> dict[int, set[int] | None]:
+    """The bits of each leaf (by id) the goal reads, each use an Extract; None for a leaf used otherwise. One walk
+    for all the leaves: a kernel of 49 inputs walked its goal once an input."""
+    used: dict[int, set[int] | None] = {leaf.get_id(): set() for leaf in leaves}
     seen: set[int] = set()
     stack = list(goal)
     while stack:
@@ -96,13 +103,16 @@ def _bits_read(leaf: z3.ExprRef, goal: list) -> set[int] | None:
             continue
         seen.add(t.get_id())
         for c in t.children():
-            if c.eq(leaf):
-                if t.decl().kind() != z3.Z3_OP_EXTRACT:
-                    return None
-                hi, lo = t.params()
-                used.update(range(lo, hi + 1))
-            else:
+            k = c.get_id()
+            if k not in used:
                 stack.append(c)
+                continue
+            bits = used[k]
+            if t.decl().kind() != z3.Z3_OP_EXTRACT:
+                used[k] = None
+            elif bits is not None:
+                hi, lo = t.params()
+                bits.update(range(lo, hi + 1))
     return used
 
 
@@ -220,11 +230,22 @@ class _Evaluator:
             seen.add(x.get_id())
             stack.append((x, True))
             stack.extend((c, False) for c in x.children() if c.get_id() not in seen)
+        # each step's operands used for the last time there (the roots kept): dropped at once, so that a chunk's
+        # live arrays stay few and in the processor's cache rather than one per term
+        kept, last = {t.get_id() for t in roots}, {}
+        for k, n in enumerate(self.order):
+            last.update((a, k) for a in n.args)
+        self.dead: list[list[int]] = [[] for _ in self.order]
+        for a, k in last.items():
+            if a not in kept:
+                self.dead[k].append(a)
 
     def run(self, env: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         memo = dict(env)
-        for n in self.order:
+        for n, dead in zip(self.order, self.dead):
             memo[n.id] = _apply(n, [memo[a] for a in n.args])
+            for a in dead:
+                del memo[a]
         return memo
 
 

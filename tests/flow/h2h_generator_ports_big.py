@@ -336,6 +336,51 @@ def conv_layer_mobile(h, hardware: bool):
     return h.generator(name="conv_layer_mobile")(ConvolutionLayer)
 
 
+def bayer_demosaic(h, x, y, c, interleave_x, interleave_y, planes: tuple):
+    """camera_pipeline's demosaic, line for line from the C++ (tests/flow/independent/test_camera.py's port calls it
+    too): `planes` are the Funcs g_gr, r_r, b_b, g_gb (defined) and b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b
+    (defined here); the Bayer planes interleaved into RGB, `demosaicked`(x, y, c)."""
+    g_gr, r_r, b_b, g_gb, b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b = planes
+
+    def avg(a, b):
+        return (a + b) >> 1
+
+    gv_r, gvd_r = avg(g_gb[x, y - 1], g_gb[x, y]), h.absd(g_gb[x, y - 1], g_gb[x, y])
+    gh_r, ghd_r = avg(g_gr[x + 1, y], g_gr[x, y]), h.absd(g_gr[x + 1, y], g_gr[x, y])
+    g_r[x, y] = h.select(ghd_r < gvd_r, gh_r, gv_r)
+    gv_b, gvd_b = avg(g_gr[x, y + 1], g_gr[x, y]), h.absd(g_gr[x, y + 1], g_gr[x, y])
+    gh_b, ghd_b = avg(g_gb[x - 1, y], g_gb[x, y]), h.absd(g_gb[x - 1, y], g_gb[x, y])
+    g_b[x, y] = h.select(ghd_b < gvd_b, gh_b, gv_b)
+    correction = g_gr[x, y] - avg(g_r[x, y], g_r[x - 1, y])
+    r_gr[x, y] = correction + avg(r_r[x - 1, y], r_r[x, y])
+    correction = g_gr[x, y] - avg(g_b[x, y], g_b[x, y - 1])
+    b_gr[x, y] = correction + avg(b_b[x, y], b_b[x, y - 1])
+    correction = g_gb[x, y] - avg(g_r[x, y], g_r[x, y + 1])
+    r_gb[x, y] = correction + avg(r_r[x, y], r_r[x, y + 1])
+    correction = g_gb[x, y] - avg(g_b[x, y], g_b[x + 1, y])
+    b_gb[x, y] = correction + avg(b_b[x, y], b_b[x + 1, y])
+    correction = g_b[x, y] - avg(g_r[x, y], g_r[x - 1, y + 1])
+    rp_b = correction + avg(r_r[x, y], r_r[x - 1, y + 1])
+    rpd_b = h.absd(r_r[x, y], r_r[x - 1, y + 1])
+    correction = g_b[x, y] - avg(g_r[x - 1, y], g_r[x, y + 1])
+    rn_b = correction + avg(r_r[x - 1, y], r_r[x, y + 1])
+    rnd_b = h.absd(r_r[x - 1, y], r_r[x, y + 1])
+    r_b[x, y] = h.select(rpd_b < rnd_b, rp_b, rn_b)
+    correction = g_r[x, y] - avg(g_b[x, y], g_b[x + 1, y - 1])
+    bp_r = correction + avg(b_b[x, y], b_b[x + 1, y - 1])
+    bpd_r = h.absd(b_b[x, y], b_b[x + 1, y - 1])
+    correction = g_r[x, y] - avg(g_b[x + 1, y], g_b[x, y - 1])
+    bn_r = correction + avg(b_b[x + 1, y], b_b[x, y - 1])
+    bnd_r = h.absd(b_b[x + 1, y], b_b[x, y - 1])
+    b_r[x, y] = h.select(bpd_r < bnd_r, bp_r, bn_r)
+    r = interleave_y(interleave_x(r_gr, r_r), interleave_x(r_b, r_gb))
+    g = interleave_y(interleave_x(g_gr, g_r), interleave_x(g_b, g_gb))
+    b = interleave_y(interleave_x(b_gr, b_r), interleave_x(b_b, b_gb))
+    demosaicked = h.Func("demosaicked")
+    demosaicked[x, y, c] = h.select(c == 0, r[x, y], c == 1, g[x, y], b[x, y])
+    return demosaicked
+
+
 def camera_pipeline(h, hardware: bool):
     block_size = 9
     x, y, c, xo, yo, xi, yi = h.Var("x"), h.Var("y"), h.Var("c"), h.Var("xo"), h.Var("yo"), h.Var("xi"), h.Var("yi")
@@ -351,50 +396,11 @@ def camera_pipeline(h, hardware: bool):
         out[x, y] = h.select((y % 2) == 0, a[x, y / 2], b[x, y / 2])
         return out
 
-    def avg(a, b):
-        return (a + b) >> 1
-
     def hot_pixel_suppression(input_):
         denoised = h.Func("denoised")
         max_value = h.max(h.max(input_[x - 2, y], input_[x + 2, y]), h.max(input_[x, y - 2], input_[x, y + 2]))
         denoised[x, y] = h.clamp(input_[x, y], 0, max_value)
         return denoised
-
-    def demosaic(g_gr, r_r, b_b, g_gb, b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b):
-        gv_r, gvd_r = avg(g_gb[x, y - 1], g_gb[x, y]), h.absd(g_gb[x, y - 1], g_gb[x, y])
-        gh_r, ghd_r = avg(g_gr[x + 1, y], g_gr[x, y]), h.absd(g_gr[x + 1, y], g_gr[x, y])
-        g_r[x, y] = h.select(ghd_r < gvd_r, gh_r, gv_r)
-        gv_b, gvd_b = avg(g_gr[x, y + 1], g_gr[x, y]), h.absd(g_gr[x, y + 1], g_gr[x, y])
-        gh_b, ghd_b = avg(g_gb[x - 1, y], g_gb[x, y]), h.absd(g_gb[x - 1, y], g_gb[x, y])
-        g_b[x, y] = h.select(ghd_b < gvd_b, gh_b, gv_b)
-        correction = g_gr[x, y] - avg(g_r[x, y], g_r[x - 1, y])
-        r_gr[x, y] = correction + avg(r_r[x - 1, y], r_r[x, y])
-        correction = g_gr[x, y] - avg(g_b[x, y], g_b[x, y - 1])
-        b_gr[x, y] = correction + avg(b_b[x, y], b_b[x, y - 1])
-        correction = g_gb[x, y] - avg(g_r[x, y], g_r[x, y + 1])
-        r_gb[x, y] = correction + avg(r_r[x, y], r_r[x, y + 1])
-        correction = g_gb[x, y] - avg(g_b[x, y], g_b[x + 1, y])
-        b_gb[x, y] = correction + avg(b_b[x, y], b_b[x + 1, y])
-        correction = g_b[x, y] - avg(g_r[x, y], g_r[x - 1, y + 1])
-        rp_b = correction + avg(r_r[x, y], r_r[x - 1, y + 1])
-        rpd_b = h.absd(r_r[x, y], r_r[x - 1, y + 1])
-        correction = g_b[x, y] - avg(g_r[x - 1, y], g_r[x, y + 1])
-        rn_b = correction + avg(r_r[x - 1, y], r_r[x, y + 1])
-        rnd_b = h.absd(r_r[x - 1, y], r_r[x, y + 1])
-        r_b[x, y] = h.select(rpd_b < rnd_b, rp_b, rn_b)
-        correction = g_r[x, y] - avg(g_b[x, y], g_b[x + 1, y - 1])
-        bp_r = correction + avg(b_b[x, y], b_b[x + 1, y - 1])
-        bpd_r = h.absd(b_b[x, y], b_b[x + 1, y - 1])
-        correction = g_r[x, y] - avg(g_b[x + 1, y], g_b[x, y - 1])
-        bn_r = correction + avg(b_b[x + 1, y], b_b[x, y - 1])
-        bnd_r = h.absd(b_b[x + 1, y], b_b[x, y - 1])
-        b_r[x, y] = h.select(bpd_r < bnd_r, bp_r, bn_r)
-        r = interleave_y(interleave_x(r_gr, r_r), interleave_x(r_b, r_gb))
-        g = interleave_y(interleave_x(g_gr, g_r), interleave_x(g_b, g_gb))
-        b = interleave_y(interleave_x(b_gr, b_r), interleave_x(b_b, b_gb))
-        demosaicked = h.Func("demosaicked")
-        demosaicked[x, y, c] = h.select(c == 0, r[x, y], c == 1, g[x, y], b[x, y])
-        return demosaicked
 
     def mul1(a, b):
         return h.i16((h.i32(a) * h.i32(b)) >> 8)
@@ -437,7 +443,8 @@ def camera_pipeline(h, hardware: bool):
             g_gb[x, y] = denoised[2 * x + 1, 2 * y + 1]
             b_r, g_r, b_gr, r_gr = h.Func("b_r"), h.Func("g_r"), h.Func("b_gr"), h.Func("r_gr")
             b_gb, r_gb, r_b, g_b = h.Func("b_gb"), h.Func("r_gb"), h.Func("r_b"), h.Func("g_b")
-            demosaicked = demosaic(g_gr, r_r, b_b, g_gb, b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b)
+            demosaicked = bayer_demosaic(h, x, y, c, interleave_x, interleave_y,
+                                         (g_gr, r_r, b_b, g_gb, b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b))
             color_corrected = color_correct(demosaicked, matrix)
             curve = h.Func("curve")
             xf = h.clamp(h.cast(h.Float(32), x) / 1024.0, 0.0, 1.0)

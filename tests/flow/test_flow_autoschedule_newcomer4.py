@@ -17,6 +17,7 @@ from newcomer_algorithms3 import (
     blur7_rounded,
     gaussian_exp_weights,
     median_network,
+    range_weighted,
     sobel_planar_rgb,
     vignette,
 )
@@ -63,7 +64,9 @@ def test_a_newcomers_algorithm_is_scheduled_and_bit_exact(algorithm, size, param
     assert words <= most_words * least, (words, least)
     if "max_pes" in params:
         assert rep["pes"] <= int(params["max_pes"]), rep["pes"]
-    if algorithm in (bilateral_2d, vignette):  # z3 alone left a kernel of each unproved at 30 s ("Helper speed9")
+    # z3 alone left a kernel of each unproved at 30 s ("Helper speed9"); range_weighted's, on a loaded machine,
+    # until inputs of few points were enumerated before the canonical tries (6 s there, "Helper mends17")
+    if algorithm in (bilateral_2d, vignette, range_weighted):
         assert not rep["kernels_unproved"], rep["kernels_unproved"]
     res = design.check(design.example_inputs(1), simulator=simulator, build_dir=build_dir)
     assert res.cycles == rep["predicted_cycles"] and res.cycles <= most_cycles * rep["ideal_cycles"], (

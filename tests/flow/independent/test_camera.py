@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from h2h_generator_ports_big import bayer_demosaic
 from porting import params, rand_image, run
 
 import mainspring as hl
@@ -27,54 +28,11 @@ def camera_pipeline(out_size=56, schedule=0, gamma=2.0, contrast=50.0, glb=(3, 4
         out[x, y] = hl.select((y % 2) == 0, a[x, y // 2], b[x, y // 2])
         return out
 
-    def avg(a, b):
-        return (a + b) >> 1
-
     def hot_pixel_suppression(inp):
         denoised = hl.Func("denoised")
         max_value = hl.max(hl.max(inp[x - 2, y], inp[x + 2, y]), hl.max(inp[x, y - 2], inp[x, y + 2]))
         denoised[x, y] = hl.clamp(inp[x, y], 0, max_value)
         return denoised
-
-    def demosaic(g_gr, r_r, b_b, g_gb, b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b):
-        gv_r = avg(g_gb[x, y - 1], g_gb[x, y])
-        gvd_r = hl.absd(g_gb[x, y - 1], g_gb[x, y])
-        gh_r = avg(g_gr[x + 1, y], g_gr[x, y])
-        ghd_r = hl.absd(g_gr[x + 1, y], g_gr[x, y])
-        g_r[x, y] = hl.select(ghd_r < gvd_r, gh_r, gv_r)
-        gv_b = avg(g_gr[x, y + 1], g_gr[x, y])
-        gvd_b = hl.absd(g_gr[x, y + 1], g_gr[x, y])
-        gh_b = avg(g_gb[x - 1, y], g_gb[x, y])
-        ghd_b = hl.absd(g_gb[x - 1, y], g_gb[x, y])
-        g_b[x, y] = hl.select(ghd_b < gvd_b, gh_b, gv_b)
-        correction = g_gr[x, y] - avg(g_r[x, y], g_r[x - 1, y])
-        r_gr[x, y] = correction + avg(r_r[x - 1, y], r_r[x, y])
-        correction = g_gr[x, y] - avg(g_b[x, y], g_b[x, y - 1])
-        b_gr[x, y] = correction + avg(b_b[x, y], b_b[x, y - 1])
-        correction = g_gb[x, y] - avg(g_r[x, y], g_r[x, y + 1])
-        r_gb[x, y] = correction + avg(r_r[x, y], r_r[x, y + 1])
-        correction = g_gb[x, y] - avg(g_b[x, y], g_b[x + 1, y])
-        b_gb[x, y] = correction + avg(b_b[x, y], b_b[x + 1, y])
-        correction = g_b[x, y] - avg(g_r[x, y], g_r[x - 1, y + 1])
-        rp_b = correction + avg(r_r[x, y], r_r[x - 1, y + 1])
-        rpd_b = hl.absd(r_r[x, y], r_r[x - 1, y + 1])
-        correction = g_b[x, y] - avg(g_r[x - 1, y], g_r[x, y + 1])
-        rn_b = correction + avg(r_r[x - 1, y], r_r[x, y + 1])
-        rnd_b = hl.absd(r_r[x - 1, y], r_r[x, y + 1])
-        r_b[x, y] = hl.select(rpd_b < rnd_b, rp_b, rn_b)
-        correction = g_r[x, y] - avg(g_b[x, y], g_b[x + 1, y - 1])
-        bp_r = correction + avg(b_b[x, y], b_b[x + 1, y - 1])
-        bpd_r = hl.absd(b_b[x, y], b_b[x + 1, y - 1])
-        correction = g_r[x, y] - avg(g_b[x + 1, y], g_b[x, y - 1])
-        bn_r = correction + avg(b_b[x + 1, y], b_b[x, y - 1])
-        bnd_r = hl.absd(b_b[x + 1, y], b_b[x, y - 1])
-        b_r[x, y] = hl.select(bpd_r < bnd_r, bp_r, bn_r)
-        r = interleave_y(interleave_x(r_gr, r_r), interleave_x(r_b, r_gb))
-        g = interleave_y(interleave_x(g_gr, g_r), interleave_x(g_b, g_gb))
-        b = interleave_y(interleave_x(b_gr, b_r), interleave_x(b_b, b_gb))
-        demosaicked = hl.Func("demosaicked")
-        demosaicked[x, y, c] = hl.select(c == 0, r[x, y], c == 1, g[x, y], b[x, y])
-        return demosaicked
 
     def mul1(a, b):
         return i16((i32(a) * i32(b)) >> 8)
@@ -107,7 +65,8 @@ def camera_pipeline(out_size=56, schedule=0, gamma=2.0, contrast=50.0, glb=(3, 4
     g_gb[x, y] = denoised[2 * x + 1, 2 * y + 1]
     b_r, g_r, b_gr, r_gr = hl.Func("b_r"), hl.Func("g_r"), hl.Func("b_gr"), hl.Func("r_gr")
     b_gb, r_gb, r_b, g_b = hl.Func("b_gb"), hl.Func("r_gb"), hl.Func("r_b"), hl.Func("g_b")
-    demosaicked = demosaic(g_gr, r_r, b_b, g_gb, b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b)
+    demosaicked = bayer_demosaic(hl, x, y, c, interleave_x, interleave_y,
+                                 (g_gr, r_r, b_b, g_gb, b_r, g_r, b_gr, r_gr, b_gb, r_gb, r_b, g_b))
     color_corrected = color_correct(demosaicked, MATRIX)
     curve = hl.Func("curve")
     xf = hl.clamp(hl.cast(hl.Float(32), x) / 1024.0, 0.0, 1.0)

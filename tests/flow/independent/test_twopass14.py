@@ -14,25 +14,9 @@ import numpy as np
 import pytest
 from oracle import autoscheduled, halide_outputs, pasted
 from porting import BUILD, params
+from twopass_common import assert_two_frames_at_lanes, copy_threshold
 
 import mainspring as hl
-
-
-def copy_threshold(m, w, h):
-    """The threshold at the frame's mean written with copy Funcs (seed 002's style): `hw_input` read by the sum and
-    by the map, `output` copying `hw_output`."""
-    inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = m.Var("x"), m.Var("y")
-    r = m.RDom([(0, w), (0, h)], "r")
-    hw_input, total, hw_output, out = m.Func("hw_input"), m.Func("total"), m.Func("hw_output"), m.Func("output")
-    hw_input[x, y] = inp[x, y]
-    total[()] = m.u32(0)
-    total[()] += m.u32(hw_input[r.x, r.y])
-    hw_output[x, y] = m.select(m.u32(hw_input[x, y]) * (w * h) > total[()], m.u8(255), m.u8(0))
-    out[x, y] = hw_output[x, y]
-    out.set_estimates([(0, w), (0, h)])
-    return out, {"inp": inp}
-
 
 # (algorithm, size, autoscheduler keys, the scan's own stream in the schedule source)
 AUTO = {"threshold_mean_13x7_l2": (progs.threshold_mean, (13, 7), {"lanes": "2"}, 'funcs["inp"].in_(funcs["total"])'),
@@ -75,11 +59,6 @@ def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
                                                   (copy_threshold, 2)])
 def test_a_1080p_threshold_at_the_frames_reduction_compiles_as_the_autoscheduler_accepts_it(algorithm, lanes):
     """Compile only: the autoscheduler accepted these and compile refused them (1,013 memory tiles, the frame held
-    between the passes); now no memory tile, and the input streams twice: the scan a pixel a cycle, then the map
-    at its lanes."""
-    design, _ = autoscheduled(algorithm, (1920, 1080), {"lanes": str(lanes)}, name="twopass14_1080p")
-    rep = design.report
-    assert rep["mem_tiles"] <= hl.CGRA().num_mem_tiles and rep["mem_tiles"] == 0, rep["mem_tiles"]
-    frame = 1920 * 1080
-    # (each pass at the lanes since twopass16: the scan's r.x unrolled by them)
-    assert 2 * frame // lanes <= rep["predicted_cycles"] <= 2 * frame // lanes + 100, rep["predicted_cycles"]
+    between the passes); now no memory tile, and the input streams twice, each pass at the lanes (since twopass16:
+    the scan's r.x unrolled by them)."""
+    assert_two_frames_at_lanes(algorithm, lanes, "twopass14_1080p")

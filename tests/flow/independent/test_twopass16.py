@@ -11,23 +11,9 @@ import numpy as np
 import pytest
 from oracle import autoscheduled, halide_outputs, pasted
 from porting import BUILD, params
+from twopass_common import assert_two_frames_at_lanes, copy_threshold
 
 import mainspring as hl
-
-
-def copy_threshold(m, w, h):
-    """The threshold at the frame's mean written with copy Funcs: `hw_input` read by the sum and by the map."""
-    inp = m.ImageParam(m.UInt(8), 2, "inp")
-    x, y = m.Var("x"), m.Var("y")
-    r = m.RDom([(0, w), (0, h)], "r")
-    hw_input, total, hw_output, out = m.Func("hw_input"), m.Func("total"), m.Func("hw_output"), m.Func("output")
-    hw_input[x, y] = inp[x, y]
-    total[()] = m.u32(0)
-    total[()] += m.u32(hw_input[r.x, r.y])
-    hw_output[x, y] = m.select(m.u32(hw_input[x, y]) * (w * h) > total[()], m.u8(255), m.u8(0))
-    out[x, y] = hw_output[x, y]
-    out.set_estimates([(0, w), (0, h)])
-    return out, {"inp": inp}
 
 
 def host_threshold(m, w, h):
@@ -93,11 +79,7 @@ def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
 def test_a_1080p_two_pass_design_takes_two_frames_at_its_lanes(algorithm, lanes):
     """Compile only: the scan and the map each stream the frame at k pixels a cycle, in no memory tile (was frame +
     frame / k cycles: the scan a pixel a cycle)."""
-    design, _ = autoscheduled(algorithm, (1920, 1080), {"lanes": str(lanes)}, name="twopass16_1080p")
-    rep = design.report
-    assert rep["mem_tiles"] == 0, rep["mem_tiles"]
-    frame = 1920 * 1080
-    assert rep["ideal_cycles"] == 2 * frame // lanes <= rep["predicted_cycles"] <= 2 * frame // lanes + 100, rep
+    assert_two_frames_at_lanes(algorithm, lanes, "twopass16_1080p")
 
 
 def test_a_histograms_scan_stays_serial():

@@ -136,21 +136,7 @@ def gaussian_host_tiles_shift_inwards():
 
 def up_sample_odd_output():
     """up_sample with an output of odd size (Halide accepts it)."""
-    x, y = hl.Var("x"), hl.Var("y")
-    input = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input, upx, nn = hl.Func("hw_input"), hl.Func("upx"), hl.Func("nearest_neighbor")
-    hw_input[x, y] = u16(input[x + 1, y + 1])
-    upx[x, y] = hw_input[(x // 2) - 1 + 2 * (x % 2), y] / 4 + 3 * hw_input[x // 2, y] / 4
-    nn[x, y] = upx[x, (y // 2) - 1 + 2 * (y % 2)] / 4 + 3 * upx[x, y // 2] / 4
-    hw_output, output = hl.Func("hw_output"), hl.Func("output")
-    hw_output[x, y] = nn[x, y]
-    output[x, y] = u8(hw_output[x, y])
-    xi, yi, xo, yo = hl.Var("xi"), hl.Var("yi"), hl.Var("xo"), hl.Var("yo")
-    output.bound(x, 0, 15).bound(y, 0, 15)
-    hw_output.compute_root()
-    hw_output.tile(x, y, xo, yo, xi, yi, 15, 15).hw_accelerate(xi, xo)
-    hw_input.stream_to_accelerator()
-    return output, {"input": rand_image(12, 12)}
+    return _up_sample_tiled(15, 15, 15, 15, rand_image(12, 12))
 
 
 def down_sample_stride3():
@@ -221,7 +207,7 @@ def conv_3_3_split_rvar_with_vars():
         RVAR_NAMES = True
 
 
-def _up_sample_tiled(out_w, out_h, tw, th):
+def _up_sample_tiled(out_w, out_h, tw, th, image=None):
     x, y = hl.Var("x"), hl.Var("y")
     input = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input, upx, nn = hl.Func("hw_input"), hl.Func("upx"), hl.Func("nearest_neighbor")
@@ -236,7 +222,7 @@ def _up_sample_tiled(out_w, out_h, tw, th):
     hw_output.compute_root()
     hw_output.tile(x, y, xo, yo, xi, yi, tw, th).hw_accelerate(xi, xo)
     hw_input.stream_to_accelerator()
-    return output, {"input": rand_image(out_w // 2 + 3, out_h // 2 + 3, seed=21)}
+    return output, {"input": rand_image(out_w // 2 + 3, out_h // 2 + 3, seed=21) if image is None else image}
 
 
 def up_sample_host_tiles():
