@@ -14,6 +14,7 @@ from .func import Definition, Func, Function
 from .loop_extents import split_extent, unroll_extent_error
 from .params import Parameter
 from .schedule import LoopLevel
+from .shape_bounds import bounded_rdom, bounded_shape, rebind_rvars
 from .vars import Var
 
 
@@ -42,10 +43,8 @@ def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
             callee = _resolve(n.callee, caller)
             if callee is not n.callee:
                 return ir.Call(n.type, callee, kids)
-        if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
-            image, what, i = n.callee.owner  # an image's min or extent, constant once dim(i).set_bounds is called
-            if i in image._bounds:
-                return ir.Const(n.type, image._bounds[i][0 if what == "min" else 1])
+        if (size := bounded_shape(n)) is not None:  # an image's min or extent, once dim(i).set_bounds is called
+            return size
         if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.wrappers:
             # an ImageParam's in_() wrappers: the consumer's own, else the global one (not for the wrappers)
             w = n.callee.wrappers.get(caller.name) or n.callee.wrappers.get("")
@@ -90,6 +89,7 @@ class Pipeline:
                                          for part in ([f.function()] if tuples_whole else _elements(f))]
         self.output: Function = self.outputs[0]  # the one output of a pipeline the hardware compiles
         self._defs: dict[int, list[Definition]] = {}
+        self._rdoms: dict[int, ir.ReductionDomain] = {}  # RDoms over images with set_bounds (shape_bounds)
         self.graph = nx.DiGraph()  # producer -> consumer, nodes are unique names
         self.functions: dict[str, Function] = {}
         self.inputs: dict[str, Parameter] = {}
@@ -180,9 +180,9 @@ class Pipeline:
             got = []
             for d in fn.definitions:
                 memo: dict = {}
-                args = tuple(_rewrite_calls(a, fn, memo) for a in d.args)
-                value = _rewrite_calls(d.value, fn, memo)
-                got.append(Definition(args, value, d.rdom, d.loc, d.schedule))
+                args = tuple(rebind_rvars(_rewrite_calls(a, fn, memo), self._rdoms) for a in d.args)
+                value = rebind_rvars(_rewrite_calls(d.value, fn, memo), self._rdoms)
+                got.append(Definition(args, value, d.rdom and bounded_rdom(d.rdom, self._rdoms), d.loc, d.schedule))
             self._defs[id(fn)] = got
         return got
 
