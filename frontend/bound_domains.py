@@ -41,6 +41,15 @@ def bound_domain(d: Definition) -> Definition:
                    rdom=bound)
 
 
+def bounded_shape(n: ir.Expr) -> ir.Const | None:
+    """The constant a read of an image's min or extent is, if `dim(i).set_bounds` gave it."""
+    if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
+        image, what, i = n.callee.owner
+        if i in image._bounds:
+            return ir.Const(n.type, image._bounds[i][0 if what == "min" else 1])
+    return None
+
+
 def _value(e: ir.Expr) -> int | None:
     """e's value where it reads only constants and bound image sizes, else None."""
     from .bounds import Bounder

@@ -270,13 +270,25 @@ def definition_env(fn_box: Box, d: Definition, scalars) -> dict[str, Interval]:
         for name, lo, ext in d.rdom.dims:
             lo_v, ext_v = b(lo), b(ext)
             if lo_v[0] != lo_v[1] or ext_v[0] != ext_v[1]:
-                raise ScheduleError(
-                    f"{d.loc}: RDom {d.rdom.name}: dimension {name.replace('$', '.')} has bounds that are not known "
-                    "values (they use a Param); an accelerator's loops are fixed at compile time: give the RDom "
-                    "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"
-                )
+                raise ScheduleError(f"{d.loc}: RDom {d.rdom.name}: dimension {name.replace('$', '.')} has bounds "
+                                    f"that are not known values ({_unknown_bounds(lo, ext)}")
+
             env[name] = (lo_v[0], lo_v[0] + ext_v[0] - 1)
     return env
+
+
+def _unknown_bounds(lo: ir.Expr, ext: ir.Expr) -> str:
+    """Why an RDom's bounds are unknown and the fix: an image's size (RDom(input)) fixed by set_bounds, as Halide
+    takes it, or constant bounds."""
+    fix = "give the RDom constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"
+    sizes = [n.callee.owner for e in (lo, ext) for n in ir.walk(e) if isinstance(n, ir.Call)
+             and isinstance(n.callee, Parameter) and n.callee.kind == "shape"]
+    if not sizes:
+        return f"they use a Param); an accelerator's loops are fixed at compile time: {fix}"
+    image, what, i = sizes[0]
+    return (f"they use the {what} of image '{image.name()}' in dimension {i}); an accelerator's loops are fixed at "
+            f"compile time: fix the image's size, {image.name()}.dim({i}).set_bounds(<min>, <extent>) (as for every "
+            f"dimension the RDom reads), or {fix}")
 
 
 def calls_in(d: Definition):

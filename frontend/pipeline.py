@@ -9,7 +9,7 @@ import functools
 import networkx as nx
 
 from . import ir
-from .bound_domains import bound_domain
+from .bound_domains import bound_domain, bounded_shape
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
 from .loop_extents import split_extent, unroll_extent_error
@@ -43,10 +43,8 @@ def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
             callee = _resolve(n.callee, caller)
             if callee is not n.callee:
                 return ir.Call(n.type, callee, kids)
-        if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
-            image, what, i = n.callee.owner  # an image's min or extent, constant once dim(i).set_bounds is called
-            if i in image._bounds:
-                return ir.Const(n.type, image._bounds[i][0 if what == "min" else 1])
+        if (size := bounded_shape(n)) is not None:  # an image's min or extent, once dim(i).set_bounds is called
+            return size
         if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.wrappers:
             # an ImageParam's in_() wrappers: the consumer's own, else the global one (not for the wrappers)
             w = n.callee.wrappers.get(caller.name) or n.callee.wrappers.get("")

@@ -105,10 +105,12 @@ class Design:
         a small one, 1 to 8, where a gain or a divisor stays meaningful."""
         from .frontend.bounds import infer_boxes
 
-        _, needed = infer_boxes(self.pipe, self.program.output_box, lambda p: None)
+        out_box = self.program.output_box
+        _, needed = infer_boxes(self.pipe, out_box, lambda p: None)
         rng = np.random.default_rng(seed)
         out = {}
-        for name, box in sorted(needed.items()):
+        for name, found in sorted(needed.items()):
+            box = [_sized(b, out_box[i] if i < len(out_box) else (0, 0)) for i, b in enumerate(found)]
             t = self.pipe.inputs[name].type
             shape = tuple(hi - lo + 1 for lo, hi in reversed(box))
             arr = rng.integers(t.min(), t.max(), size=shape, endpoint=True).astype(t.dtype) \
@@ -302,6 +304,14 @@ class Design:
     def _output_of(self, stores) -> np.ndarray:
         """The pipeline's output in `stores`, as a new array arr[y, x]."""
         return _to_user(stores[id(self.pipe.output)].arr, self.pipe.output.type, self.pipe.output.scalar)
+
+
+def _sized(dim: tuple[int, int], output_dim: tuple[int, int]) -> tuple[int, int]:
+    """An input's range in a dimension that the pipeline reads only through a clamp to the image's own size (a
+    boundary condition on the ImageParam, `repeat_edge(input)`), which any size meets: the output's range there,
+    as for an image as large as the output; `dim` where it is known."""
+    lo, hi = dim
+    return output_dim if lo <= -2 ** 31 or hi >= 2 ** 31 - 1 else dim
 
 
 def _own_data(param, box) -> Buffer | None:

@@ -9,31 +9,32 @@ cycles; automem16's three levels at 32x16: 382). The lanes now split in steps of
 xi / 2 over 4 lanes xi), the serial loop in steps of the greatest over the lanes: 94 and 196 cycles. Figures:
 BENCHMARKS.md "Helper autorate17, session 33"."""
 
-from automem16_programs import _down2, _est, _u8, _wide, _xy, pyramid
+from automem16_programs import _down2, _wide, pyramid
+from probe_common import estimate, u8_input, xy
 
 
 def band_pass(m, w, h):
     """The first 2x2 level less the third, read back at x / 2 and x / 8 (i16)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     d1 = _down2(m, _wide(m, inp), "d1")
     d3 = _down2(m, _down2(m, d1, "d2"), "d3")
     out = m.Func("band")
     out[x, y] = m.i16(d1[x / 2, y / 2]) - m.i16(d3[x / 8, y / 8])
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 
 def three_levels_blended(m, w, h):
     """Three 2x2 levels read back at x / 2, x / 4 and x / 8, weighted 2:1:1 (u16)."""
-    inp = _u8(m)
-    x, y = _xy(m)
+    inp = u8_input(m)
+    x, y = xy(m)
     d1 = _down2(m, _wide(m, inp), "d1")
     d2 = _down2(m, d1, "d2")
     d3 = _down2(m, d2, "d3")
     out = m.Func("blend3")
     out[x, y] = (2 * d1[x / 2, y / 2] + d2[x / 4, y / 4] + d3[x / 8, y / 8]) >> 2
-    _est(out, w, h)
+    estimate(out, w, h)
     return out, {"inp": inp}
 
 

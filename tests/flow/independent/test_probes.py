@@ -34,7 +34,7 @@ from porting import BUILD, params
 import mainspring as hl
 
 PROBES = ("probe12", "probe13", "probe14a", "probe14b", "probe16", "probe16b", "probe16c", "probe16d", "probe16e",
-          "gaps17", "probe17", "probe17b", "probe17c", "probe17d", "probe17e", "probe17f", "autorate17h")
+          "gaps17", "probe17", "probe17b", "probe17c", "probe17d", "probe17e", "probe17f", "probe17g", "autorate17h")
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROBES}
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
@@ -227,7 +227,12 @@ def test_a_buffer_read_at_a_computed_coordinate_is_a_rom():
 # chains) and arithmetic (u32, i16, i8, divisions by loaded values). Finding: an accelerator tile tiled again
 # (`tile(x, y, xo, yo, xi, yi, 8, 6).tile(xi, yi, xio, yio, xii, yii, 4, 3).hw_accelerate(xii, xio)`) was refused
 # ("the host loop yio ... does not step over tiles of one dimension") though Halide accepts it; the host now runs
-# the inner tiles where Halide's loops put them.
+# the inner tiles where Halide's loops put them. Probe17g: an RDom over an image's size (`RDom(input)`,
+# `RDom(0, input.width())`) was refused though `dim(i).set_bounds` fixed it (now constant, before or after the RDom,
+# as Halide substitutes the constraints; without set_bounds the message names that fix: catalogue
+# rdom_of_image_extent), and `design.example_inputs` crashed (an array of 2^32 x 2^32) on an input read only
+# through `BoundaryConditions.repeat_edge(input)` (the image's own size); it now gives an image as large as the
+# output there.
 
 
 @_with("probe17b", "accelerate_inner_tiles_not_dividing")
