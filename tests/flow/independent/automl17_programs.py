@@ -10,7 +10,10 @@ sums over c swept the frame per input plane and held a frame of 3 planes: conv_l
 (its hand design's) for 324 transfers of a pixel's 4 planes; now 332, at the minimum storage, for 56 PEs (the hand
 design's 15 under max_pes 15). A Func firing less often than the streams transfer (a stride-2 convolution) kept its
 planes serial, and the output, plane after plane, held its second plane whole: 244 cycles for 165 and 153 words for
-118 at 7x5, now 183 and 57 for 55. Figures: BENCHMARKS.md "Helper automl17, session 33"."""
+118 at 7x5, now 183 and 57 for 55. An output whose planes no read moves with (a channel concat `cat(x, y, c) =
+select(c == 0, box(x, y), max3(x, y))`) took them one after another at one lane, its stream held: 170 cycles for 130,
+691 words for 133 in 9 memory tiles at 13x5; now a pixel's planes a cycle, 112 for 105 and 68 words at the minimum,
+for 38 PEs against 21 (max_pes 30: the serial design). Figures: BENCHMARKS.md "Helper automl17, session 33"."""
 
 from probe_common import estimates, vars_of
 
@@ -58,10 +61,24 @@ def conv_stride2(m, w, h):
     return out, {"inp": inp, "wts": wts}
 
 
+def concat_channels(m, w, h):
+    """Channel concat: a 3x3 box of channel 0 and a 3x3 max of channel 1 as the 2 planes of the output (automl16's,
+    at one lane)."""
+    inp = m.ImageParam(m.UInt(8), 3, "inp")
+    x, y, c = vars_of(m, "x y c")
+    box, mx, cat = m.Func("box"), m.Func("mx"), m.Func("cat")
+    box[x, y] = m.u8(sum(m.u16(inp[x + i, y + j, 0]) for i in range(3) for j in range(3)) // 9)
+    mx[x, y] = m.max(*[inp[x + i, y + j, 1] for i in range(3) for j in range(3)])
+    cat[x, y, c] = m.select(c == 0, box[x, y], mx[x, y])
+    estimates(cat, w, h, 2)
+    return cat, {"inp": inp}
+
+
 # (algorithm, size, autoscheduler keys[, bounds])
 AUTO = {"mobile_7x5": (mobile, (7, 5), {}),
         "mobile_3in_4out_5x3": (mobile_3in_4out, (5, 3), {}),
         "mobile_7x5_max_pes_15": (mobile, (7, 5), {"max_pes": "15"}),
         "conv_stride2_7x5": (conv_stride2, (7, 5), {}),
+        "concat_channels_13x5": (concat_channels, (13, 5), {}),
         # the input's line buffer 6 words over its minimum at 2 lanes (48 for 42)
         "conv_stride2_7x5_l2": (conv_stride2, (7, 5), {"lanes": "2"}, {"words_over_min": 6})}
