@@ -66,3 +66,11 @@ def test_an_output_whose_planes_no_read_moves_with_takes_a_pixels_planes_togethe
     out = algorithm(hl, *size)[0]
     result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"max_pes": "30"}))
     assert '.reorder(vars["c"], xi, yi, xo, yo).hw_accelerate' in result.schedule_source
+
+
+def test_a_mobilenet_block_under_a_pe_budget_keeps_its_planes_with_its_stream_plane_after_plane():
+    """max_pes 100 (the full unroll takes 218 PEs): the cut with the planar stream plane after plane, the pointwise
+    sums a sweep per plane (413 cycles, 253 words for 200 and 7 memory tiles at 84 PEs with no planes)."""
+    source, rep = _auto("mobilenet_block_11x5_max_pes_100")
+    assert "a sweep of the frame per plane read" in source and 'funcs["inp"].in_().reorder' not in source
+    assert rep["pes"] <= 100 and rep["predicted_cycles"] <= 350 and _words(rep)[0] <= 150 and rep["mem_tiles"] <= 5
