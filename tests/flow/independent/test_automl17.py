@@ -9,7 +9,7 @@ import mainspring as hl
 
 def _auto(case: str):
     """(schedule source, report) of a case's automatic design."""
-    algorithm, size, keys = programs.AUTO[case][:3]
+    algorithm, size, keys = {**programs.AUTO, **programs.COMPILED}[case][:3]
     out = algorithm(hl, *size)[0]
     source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys)).schedule_source
     return source, hl.compile(out, name=f"automl17_{case}", prove=False).report
