@@ -53,7 +53,7 @@ from .autoschedule_lanes_source import lanes_source
 from .autoschedule_lanes_source import var_source as _var
 from .autoschedule_memory import scalars
 from .autoschedule_names import pipeline_vars, rvar_source
-from .autoschedule_planes import CUTS, plan_planes, planes_inner, planes_source, planes_unrolled, stream_channels
+from .autoschedule_planes import CUTS, output_planes, plan_planes, planes_source, planes_to_cut, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, compiled_fastest, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
@@ -193,7 +193,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
 
     def budgeted(asked: int | None) -> tuple[_Plan, str]:
         whole = _plan(pipe, 1, 1 << 30, word_bits=target.word_bits)  # every reduction unrolled, no planes
-        planes = bool(_plan(pipe, 1, word_bits=target.word_bits).planes)
+        planes = planes_to_cut(pipe, _plan(pipe, 1, word_bits=target.word_bits))
         depths = max((len(r) for u in whole.unrolled.values() for _, r in u), default=0) + planes  # first cut: planes
         offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
                       if f is not pipe.output)
@@ -506,9 +506,9 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
                 else f".split({x}, xo, xi, {ext[0]})")
         if y is not None and len(dims) > 2:  # planes (x, y, c) inside the tile: c is the tile's, not the host's
             planes = ", ".join(f'vars["{d}"]' for d in dims[2:])
-            inner = planes_inner(pipe, plan, acc, dims[2:])
+            inner, unrolled = output_planes(pipe, plan, acc, dims[2:])
             tile += f".reorder({planes}, xi, yi, xo, yo)" if inner else f".reorder(xi, yi, {planes}, xo, yo)"
-            if inner and planes_unrolled(pipe, plan, acc, dims[2:]):
+            if unrolled:
                 tile += "".join(f'.unroll(vars["{d}"])' for d in dims[2:])
         lines.append(f'    funcs["{name(acc)}"].compute_root(){tile}.hw_accelerate(xi, xo)')
         if plan.channel:

@@ -336,9 +336,7 @@ def _moves_with_planes(reads: list[ir.Call], planes: list[str]) -> bool:
 
 def planes_unrolled(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
     """Whether the accelerated Func's planes, innermost (planes_inner), are unrolled whole: where it reads a stream
-    of channels at its planes (planes_read_as_lanes), or at k lanes where no read moves with a plane (demosaic's
-    `out(x, y, c) = select(c == 0, red(x, y), ...)` at 2 lanes: plane after plane its producer was held whole, 919
-    words for 50, at 2.3x the cycles)."""
+    of channels at its planes (planes_read_as_lanes), or where no read moves with a plane (`_apart_from_reads`)."""
     if planes_read_as_lanes(pipe, plan, acc, planes):
         return True
     reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)]
@@ -346,7 +344,33 @@ def planes_unrolled(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str
         # its producer's planes made together: one of them a cycle, the producer would run ahead, its frame held
         # (the 3-channel convolution at 13x5, 1 lane: 163 words, 234 cycles for 195)
         return _reads_planes_made_together(plan, reads, planes)
-    return plan.lanes.lanes > 1
+    return plan.lanes.lanes > 1 or not plan.planes_apart
+
+
+def _apart_from_reads(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> bool:
+    """Whether the output's planes are unrolled although no read moves with them (`out(x, y, c) = select(c == 0,
+    box(x, y), max3(x, y))`): each plane's firing reads the same pixel, so the output fires more often than its
+    streams transfer, as a Func whose planes autoschedule_planes unrolls. Serial, the streams ran ahead of it and
+    were held (a 2-plane concat at 13x5: 170 cycles, 691 words for 133 in 9 memory tiles; unrolled, 112 and 68 at
+    the minimum, 38 PEs for 21), and the output took a word a cycle (a 3x3 colour matrix at 16x8: 391 cycles, now
+    134, 60 PEs for 24); at k lanes (demosaic's `out(x, y, c) = select(c == 0, red(x, y), ...)` at 2 lanes) its
+    producer was held whole, 919 words for 50, at 2.3x the cycles. A budget's APART cut takes them serially."""
+    reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)]
+    return bool(planes) and planes_inner(pipe, plan, acc, planes) and not planes_read_as_lanes(
+        pipe, plan, acc, planes) and not _moves_with_planes(reads, planes)
+
+
+def output_planes(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[str]) -> tuple[bool, bool]:
+    """(planes_inner, planes_unrolled) of the accelerated Func's planes."""
+    inner = planes_inner(pipe, plan, acc, planes)
+    return inner, inner and planes_unrolled(pipe, plan, acc, planes)
+
+
+def planes_to_cut(pipe: Pipeline, plan: _Plan) -> bool:
+    """Whether a budget may cut the full unroll's planes (CUTS): a Func's (plan.planes), or the output's own
+    unrolled with no read moving with them (`_apart_from_reads`)."""
+    acc = plan.accelerated
+    return bool(plan.planes) or _apart_from_reads(pipe, plan, acc, [a for a in acc.args if a != plan.channel][2:])
 
 
 def _channel_streams(plan: _Plan) -> set[int]:

@@ -9,7 +9,7 @@ import mainspring as hl
 
 def _auto(case: str):
     """(schedule source, report) of a case's automatic design."""
-    algorithm, size, keys = programs.AUTO[case][:3]
+    algorithm, size, keys = {**programs.AUTO, **programs.COMPILED}[case][:3]
     out = algorithm(hl, *size)[0]
     source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys)).schedule_source
     return source, hl.compile(out, name=f"automl17_{case}", prove=False).report
@@ -52,3 +52,25 @@ def test_a_stride_2_convolution_unrolls_its_planes_for_the_output_to_take_them_t
     assert rep["predicted_cycles"] <= 185 and _words(rep)[0] <= 57 and rep["mem_tiles"] <= 1
     rep = _auto("conv_stride2_7x5_l2")[1]
     assert rep["predicted_cycles"] <= 75 and _words(rep)[0] <= 76 and rep["mem_tiles"] <= 3
+
+
+def test_an_output_whose_planes_no_read_moves_with_takes_a_pixels_planes_together():
+    """cat(x, y, c) = select(c == 0, box(x, y), max3(x, y)): one plane after another, the output fired twice a pixel
+    while its stream (the image's 2 planes a transfer) ran ahead and was held (170 cycles for 130, 691 words for 133
+    in 9 memory tiles at 13x5, 21 PEs); its planes unrolled, 38 PEs. Under max_pes 30 the budget's APART cut gives
+    the serial design back (autoschedule_planes.py `planes_to_cut`)."""
+    source, rep = _auto("concat_channels_13x5")
+    assert '.reorder(vars["c"], xi, yi, xo, yo).unroll(vars["c"])' in source
+    assert rep["predicted_cycles"] <= 115 and _words(rep) == (68, 68) and rep["mem_tiles"] <= 2
+    algorithm, size, _ = programs.AUTO["concat_channels_13x5"]
+    out = algorithm(hl, *size)[0]
+    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"max_pes": "30"}))
+    assert '.reorder(vars["c"], xi, yi, xo, yo).hw_accelerate' in result.schedule_source
+
+
+def test_a_mobilenet_block_under_a_pe_budget_keeps_its_planes_with_its_stream_plane_after_plane():
+    """max_pes 100 (the full unroll takes 218 PEs): the cut with the planar stream plane after plane, the pointwise
+    sums a sweep per plane (413 cycles, 253 words for 200 and 7 memory tiles at 84 PEs with no planes)."""
+    source, rep = _auto("mobilenet_block_11x5_max_pes_100")
+    assert "a sweep of the frame per plane read" in source and 'funcs["inp"].in_().reorder' not in source
+    assert rep["pes"] <= 100 and rep["predicted_cycles"] <= 350 and _words(rep)[0] <= 150 and rep["mem_tiles"] <= 5
