@@ -73,7 +73,7 @@ def concat_channels(m, w, h):
     box[x, y] = m.u8(sum(m.u16(inp[x + i, y + j, 0]) for i in range(3) for j in range(3)) // 9)
     mx[x, y] = m.max(*[inp[x + i, y + j, 1] for i in range(3) for j in range(3)])
     cat[x, y, c] = m.select(c == 0, box[x, y], mx[x, y])
-    estimates(cat, w, h, 2)
+    estimate(cat, w, h, 2)
     return cat, {"inp": inp}
 
 
@@ -91,7 +91,7 @@ def mobilenet_block(m, w, h):
     pw[x, y, k] = m.i32(0)
     pw[x, y, k] += relu[x, y, q.x] * m.select(k == 0, q.x + 1, 3 - q.x)
     out[x, y, k] = m.u8(m.clamp(pw[x, y, k] >> 2, 0, 255))
-    estimates(out, w, h, 2)
+    estimate(out, w, h, 2)
     return out, {"inp": inp}
 
 
