@@ -152,10 +152,6 @@ class _ToPure:
             coef[f"{outer} {inner}"] = c
         return _sub(Affine.make(coef, a.const), {**self.single, **joint})
 
-    def dims(self, udims: _Dims) -> dict[str, int]:
-        """Each of the update's loop variables -> the dimension it walks."""
-        return {lp.var: d for d, (loops, _) in enumerate(udims) for lp in loops}
-
 
 def _renaming(udims: _Dims, pdims: _Dims) -> _ToPure | None:
     """The update's loop variables as the pure loops storing the same element, or None if a dimension is split

@@ -14,7 +14,8 @@ one-lane rules hold) when the rates cannot be met:
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane; but a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`) has its RVar
   unrolled with x, its lanes chained (`row_scan`), and reads as x does; and a sweep of the whole frame into a point
-  (`total() += in(r.x, r.y)`, its own stream) has its r.x unrolled by k, k pixels a cycle (`frame_scan`);
+  (`total() += in(r.x, r.y)`, its own stream; or a point per plane, `tot(c) += in(r.x, r.y, c)`) has its r.x
+  unrolled by k, k pixels a cycle (`frame_scan`), also where that point is the output, of no dimensions;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
   one of at most 4 elements (lanes of registers) is read out one element per cycle;
 - a Func read at coordinates computed from loaded values (a RAM the accelerator fills, `cdf(level(x, y))`) more than
@@ -254,10 +255,11 @@ def frame_scan(g: Function, d, streams: frozenset[int]) -> str | None:
 
 
 def _outlasts(pipe: Pipeline, xname: str, d, k: int, sizes: Scalars) -> bool:
-    """Whether a scan over `rdom` at k lanes takes at least as many transfers as the output (its estimates, x
-    being `xname`): the map's stream then waits longer than it lasts, and starts late (memories/late_streams.py)
-    instead of being held while the scan runs (a sum over a 1080p frame but its border, at 2 lanes: a frame less
-    the border held, 1,008 memory tiles; serial, the scan outlasts the map's stream)."""
+    """Whether update d's scan over its RDom (once per plane it stores at, `tot(c)`) at k lanes takes at least as
+    many transfers as the output (its estimates, x being `xname`; an output of no dimensions waits for it): the
+    map's stream then waits longer than it lasts, and starts late (memories/late_streams.py) instead of being held
+    while the scan runs (a sum over a 1080p frame but its border, at 2 lanes: a frame less the border held, 1,008
+    memory tiles; serial, the scan outlasts the map's stream)."""
     if tuple(pipe.output.args) == (SCALAR_VAR,):
         return True  # the output is the point the scan sweeps into: no map waits for it
     est = pipe.output.placement.estimates or {}
