@@ -259,8 +259,9 @@ class SharedBounds:
         return got[1]
 
 
-def definition_env(fn_box: Box, d: Definition, scalars) -> dict[str, Interval]:
-    """Ranges of a definition's pure vars (the Func's box in their dimensions) and RVars."""
+def definition_env(fn_box: Box, d: Definition, scalars, who: str = "") -> dict[str, Interval]:
+    """Ranges of a definition's pure vars (the Func's box in their dimensions) and RVars; `who`: the Func's name,
+    for the message where an RVar's bounds are not known values."""
     env: dict[str, Interval] = {}
     for i, a in enumerate(d.args):
         if isinstance(a, ir.Var):
@@ -270,25 +271,24 @@ def definition_env(fn_box: Box, d: Definition, scalars) -> dict[str, Interval]:
         for name, lo, ext in d.rdom.dims:
             lo_v, ext_v = b(lo), b(ext)
             if lo_v[0] != lo_v[1] or ext_v[0] != ext_v[1]:
-                raise ScheduleError(f"{d.loc}: RDom {d.rdom.name}: dimension {name.replace('$', '.')} has bounds "
-                                    f"that are not known values ({_unknown_bounds(lo, ext)}")
-
+                func = f"Func '{who}': " if who else ""
+                raise ScheduleError(f"{d.loc}: {func}RDom {d.rdom.name}: dimension {name.replace('$', '.')} has "
+                                    "bounds that " + _unknown_bounds(lo, ext))
             env[name] = (lo_v[0], lo_v[0] + ext_v[0] - 1)
     return env
 
 
 def _unknown_bounds(lo: ir.Expr, ext: ir.Expr) -> str:
-    """Why an RDom's bounds are unknown and the fix: an image's size (RDom(input)) fixed by set_bounds, as Halide
-    takes it, or constant bounds."""
-    fix = "give the RDom constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"
-    sizes = [n.callee.owner for e in (lo, ext) for n in ir.walk(e) if isinstance(n, ir.Call)
-             and isinstance(n.callee, Parameter) and n.callee.kind == "shape"]
-    if not sizes:
-        return f"they use a Param); an accelerator's loops are fixed at compile time: {fix}"
-    image, what, i = sizes[0]
-    return (f"they use the {what} of image '{image.name()}' in dimension {i}); an accelerator's loops are fixed at "
-            f"compile time: fix the image's size, {image.name()}.dim({i}).set_bounds(<min>, <extent>) (as for every "
-            f"dimension the RDom reads), or {fix}")
+    """Why an RDom's bounds are not known values, and the fix: an image's size no `dim(i).set_bounds` gives (an
+    RDom over `input.width()`), else a Param."""
+    for n in (m for e in (lo, ext) for m in ir.walk(e)):
+        if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
+            image, _, i = n.callee.owner
+            return (f"read the size of image {image.name()}, which no {image.name()}.dim({i}).set_bounds gives; an "
+                    f"accelerator's loops are fixed at compile time: bind the size the design takes "
+                    f"({image.name()}.dim({i}).set_bounds(0, 64)), or give the RDom constant bounds")
+    return ("are not known values (they use a Param); an accelerator's loops are fixed at compile time: give the RDom "
+            "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))")
 
 
 def calls_in(d: Definition):
@@ -356,7 +356,7 @@ def infer_boxes(pipe, out_box: Box, scalars, output_bounds: bool = True,
         if demanded is not None and realised != box:
             demanded[pipe.name(fn)] = box
         for d in pipe.definitions(fn):
-            env = definition_env(box, d, scalars)
+            env = definition_env(box, d, scalars, fn.name)
             for call in shared.calls(d):
                 req = [shared(a, env) for a in call.args]
                 if isinstance(call.callee, Function):
@@ -504,7 +504,7 @@ def _self_footprint(pipe, fn: Function, box: Box, scalars, values: dict[int, Int
     for _ in range(8):
         grown = box
         for d in pipe.definitions(fn)[1:]:
-            bnd = Bounder(definition_env(box, d, scalars), scalars, values)
+            bnd = Bounder(definition_env(box, d, scalars, fn.name), scalars, values)
             grown = union(grown, [bnd(a) for a in d.args])
             for call in calls_in(d):
                 if call.callee is fn:

@@ -46,6 +46,7 @@ from .fold import map_calls
 from .ir import Access, Affine, CoordPort, LoadPort, Loop, LoopNest, Op
 from .program import Tile
 from .reorder import exclusive_chain, rebuild_chain
+from .simplify import simplify
 from .state import Lowering
 from .tile_coordinates import array_invocations
 
@@ -120,7 +121,7 @@ def _merged(nest: LoopNest, first: Loop | Op, second: Loop | Op, writers: dict[s
     if to_pure is None or any(to_pure(a) is None for a in _affines(upd)) \
             or not _reads_earlier(upd, buf, to_pure, pdims, udims, ploops, uloops, set(scan)):
         return None
-    op = _one_op(pure, upd, to_pure, steps)
+    op = _one_op(pure, upd, to_pure, steps, ploops)
     return None if op is None else rebuild_chain(ploops, op)
 
 
@@ -150,10 +151,6 @@ class _ToPure:
             joint[f"{outer} {inner}"] = whole
             coef[f"{outer} {inner}"] = c
         return _sub(Affine.make(coef, a.const), {**self.single, **joint})
-
-    def dims(self, udims: _Dims) -> dict[str, int]:
-        """Each of the update's loop variables -> the dimension it walks."""
-        return {lp.var: d for d, (loops, _) in enumerate(udims) for lp in loops}
 
 
 def _renaming(udims: _Dims, pdims: _Dims) -> _ToPure | None:
@@ -275,8 +272,8 @@ def _sub(a: Affine, to: dict[str, Affine]) -> Affine:
     return Affine.make(terms, const)
 
 
-def _one_op(pure: Op, upd: Op, to_pure: _ToPure,
-            steps: list[tuple[Affine, tuple[int, int], tuple[int, int]]]) -> Op | None:
+def _one_op(pure: Op, upd: Op, to_pure: _ToPure, steps: list[tuple[Affine, tuple[int, int], tuple[int, int]]],
+            ploops: list[Loop]) -> Op | None:
     """The pure op computing the update's value where each coordinate `at` of `steps` (at, span, its buffer's
     range) is in its span, and its own elsewhere: along one coordinate its rest (where the span reaches one end of
     the range); along several (a 2-D scan, an integral image's `s(r.x, r.y)`) or within the range (its lanes
@@ -316,14 +313,39 @@ def _one_op(pure: Op, upd: Op, to_pure: _ToPure,
     own = {id(p): p if id(p) in kept or rest is None else
            LoadPort(p.name, replace(p.access, guard=p.access.guard + ((at, *rest),))) for p in pure.loads}
     pvalue = _with(pure.value, own)
-    uvalue = _with(upd.value, new)
+    uvalue = _settled(_with(upd.value, new), ploops)
     if itself:
         uvalue = map_calls(uvalue, lambda call: pvalue if id(call.callee) in itself else None, {})
     conds = [c for where, (_, span, whole) in zip(wheres, steps) for c in _within(where, span, whole)]
     cond = functools.reduce(lambda a, b: ir.BinOp(BOOL, "and", a, b), conds)
     loads = tuple(own.values()) + tuple(n for n in fresh if isinstance(n, LoadPort))
-    coords = pure.coords + tuple(n for n in fresh if isinstance(n, CoordPort)) + tuple(wheres)
+    read = {id(n.callee) for n in ir.walk(uvalue) if isinstance(n, ir.Call)}
+    coords = pure.coords + tuple(n for n in fresh if isinstance(n, CoordPort) and id(n) in read) + tuple(wheres)
     return replace(pure, loads=loads, value=ir.Select(pure.value.type, cond, uvalue, pvalue), coords=coords)
+
+
+_HOLDS = {"le": lambda lo, hi, c: (hi <= c, lo > c), "lt": lambda lo, hi, c: (hi < c, lo >= c),
+          "ge": lambda lo, hi, c: (lo >= c, hi < c), "gt": lambda lo, hi, c: (lo > c, hi <= c)}
+
+
+def _settled(value: ir.Expr, loops: list[Loop]) -> ir.Expr:
+    """value with each compare of a coordinate and a constant that holds, or fails, at every point of `loops`
+    made that constant, and folded: the update's GuardWithIf tail past the buffer (`x <= 9`, 2 lanes over 1..9),
+    always true where the one op runs over the buffer's 0..9 (a compare and a select a lane fewer)."""
+    span = {lp.var: (lp.min, lp.min + lp.extent - 1) for lp in loops}
+
+    def go(n: ir.Expr, kids: tuple[ir.Expr, ...]) -> ir.Expr:
+        n = ir.rebuild(n, kids)
+        if not (isinstance(n, ir.BinOp) and n.op in _HOLDS and isinstance(n.b, ir.Const) and isinstance(n.a, ir.Call)
+                and isinstance(n.a.callee, CoordPort) and all(v in span for v, _ in n.a.callee.value.terms)):
+            return n
+        a = n.a.callee.value
+        lo = a.const + sum(c * span[v][0 if c > 0 else 1] for v, c in a.terms)
+        hi = a.const + sum(c * span[v][1 if c > 0 else 0] for v, c in a.terms)
+        holds, fails = _HOLDS[n.op](lo, hi, n.b.value)
+        return ir.const(BOOL, 1) if holds else ir.const(BOOL, 0) if fails else n
+
+    return simplify(ir.transform(value, go))
 
 
 def _within(where: CoordPort, span: tuple[int, int], whole: tuple[int, int]) -> list[ir.Expr]:

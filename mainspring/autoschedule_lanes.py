@@ -14,7 +14,8 @@ one-lane rules hold) when the rates cannot be met:
 - a serial reduction stepping along x (a table updated at computed coordinates reads one pixel per step), whose
   producer must have one lane; but a scan along x (`s(r.x, y) = s(r.x - 1, y) + in(r.x, y)`) has its RVar
   unrolled with x, its lanes chained (`row_scan`), and reads as x does; and a sweep of the whole frame into a point
-  (`total() += in(r.x, r.y)`, its own stream) has its r.x unrolled by k, k pixels a cycle (`frame_scan`);
+  (`total() += in(r.x, r.y)`, its own stream; or a point per plane, `tot(c) += in(r.x, r.y, c)`) has its r.x
+  unrolled by k, k pixels a cycle (`frame_scan`), also where that point is the output, of no dimensions;
 - a table updated at computed coordinates (a RAM) read out more than two words per cycle (a memory tile's ports);
   one of at most 4 elements (lanes of registers) is read out one element per cycle;
 - a Func read at coordinates computed from loaded values (a RAM the accelerator fills, `cdf(level(x, y))`) more than
@@ -120,7 +121,7 @@ def _propagate(pipe: Pipeline, acc: Function, funcs: list[Function], serial, k: 
             for n_def, d in enumerate(pipe.definitions(g)):
                 scan = row_scan(g, d, xname) if k > 1 and n_def else None
                 swept = frame_scan(g, d, streams) if k > 1 and n_def and scan is None and serial(g, n_def) \
-                    and plan.funcs[id(g)] == 1 and _outlasts(pipe, acc.args[acc_x], d.rdom, k, sizes) else None
+                    and plan.funcs[id(g)] == 1 and _outlasts(pipe, acc.args[acc_x], d, k, sizes) else None
                 for n in ir.walk(d.value):
                     if isinstance(n, ir.Call) and n.callee is f:
                         read = n if scan is None else \
@@ -257,6 +258,7 @@ def frame_scan(g: Function, d, streams: frozenset[int]) -> str | None:
         return None
     if any(isinstance(m, (ir.RVar, ir.Call)) for a in d.args for m in ir.walk(a)):
         return None
+    planes = {a.name for a in d.args if isinstance(a, ir.Var)}  # a sweep per plane, `tot(c) += in(r.x, r.y, c)`
     r = rdom.dims[0][0]
     found = False
     for n in ir.walk(d.value):
@@ -265,20 +267,23 @@ def frame_scan(g: Function, d, streams: frozenset[int]) -> str | None:
         if not isinstance(n.callee, Function) or id(n.callee) not in streams or n.callee is g:
             return None
         if _coefficient(_swept_read(n, r).args[0], _SWEPT_X) != 1 or any(_uses(a, r) for a in n.args[1:]) or any(
-                isinstance(m, ir.Var) for a in n.args for m in ir.walk(a)):  # a window at x (x + r.x): not a frame
+                isinstance(m, ir.Var) and not (isinstance(a, ir.Var) and a.name in planes)
+                for a in n.args for m in ir.walk(a)):  # a window at x (x + r.x): not a frame
             return None
         found = True
     return r if found else None
 
 
-def _outlasts(pipe: Pipeline, xname: str, rdom, k: int, sizes: Scalars) -> bool:
-    """Whether a scan over `rdom` at k lanes takes at least as many transfers as the output (its estimates, x
-    being `xname`): the map's stream then waits longer than it lasts, and starts late (memories/late_streams.py)
-    instead of being held while the scan runs (a sum over a 1080p frame but its border, at 2 lanes: a frame less
-    the border held, 1,008 memory tiles; serial, the scan outlasts the map's stream)."""
+def _outlasts(pipe: Pipeline, xname: str, d, k: int, sizes: Scalars) -> bool:
+    """Whether update d's scan over its RDom (once per plane it stores at, `tot(c)`) at k lanes takes at least as
+    many transfers as the output (its estimates, x being `xname`; an output of no dimensions waits for it): the
+    map's stream then waits longer than it lasts, and starts late (memories/late_streams.py) instead of being held
+    while the scan runs (a sum over a 1080p frame but its border, at 2 lanes: a frame less the border held, 1,008
+    memory tiles; serial, the scan outlasts the map's stream)."""
     if tuple(pipe.output.args) == (SCALAR_VAR,):
         return True  # the output is the point the scan sweeps into: no map waits for it
     est = pipe.output.placement.estimates or {}
+    rdom = d.rdom
     extents = [_known(e, sizes) for _, _, e in rdom.dims]
     if xname not in est or any(a not in est for a in pipe.output.args) or None in extents:
         return False
@@ -288,6 +293,8 @@ def _outlasts(pipe: Pipeline, xname: str, rdom, k: int, sizes: Scalars) -> bool:
     scan = -(-extents[0] // k)
     for e in extents[1:]:
         scan *= e
+    for a in d.args:  # a sweep per plane: once per plane of the output's
+        scan *= est[a.name][1] if isinstance(a, ir.Var) and a.name in est and a.name != xname else 1
     return scan >= -(-est[xname][1] // k) * rest
 
 

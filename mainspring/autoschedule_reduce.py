@@ -89,13 +89,11 @@ def sweeps(plan: _Plan, d) -> bool:
     if d.rdom is None or len(d.rdom.dims) < 2:
         return False
     streams = {id(f) for f in plan.streams}
-    for n in ir.walk(d.value):
-        if not (isinstance(n, ir.Call) and id(n.callee) in streams):
-            continue
-        kinds = [{type(m) for m in ir.walk(a) if isinstance(m, (ir.Var, ir.RVar))} for a in n.args]
-        if sum(k == {ir.RVar} for k in kinds) >= 2 and all(len(k) < 2 for k in kinds):
-            return True
-    return False
+    reads = [(n, [{type(m) for m in ir.walk(a) if isinstance(m, (ir.Var, ir.RVar))} for a in n.args])
+             for n in ir.walk(d.value) if isinstance(n, ir.Call) and n.args]
+    # (a window's taps, `in(r.z, x + r.x, y + r.y)` beside its weights `k(r.z, w, r.x, r.y)`, are no sweep)
+    return all(len(k) < 2 for _, kinds in reads for k in kinds) and any(
+        id(n.callee) in streams and sum(k == {ir.RVar} for k in kinds) >= 2 for n, kinds in reads)
 
 
 def projection(f: Function, d) -> bool:

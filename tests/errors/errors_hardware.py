@@ -385,7 +385,7 @@ def _():
 
 
 @case("schedule", "A reduction inside the accelerator over an RDom of run-time extent", (
-    "{reduction}: RDom r: dimension r.x has bounds that are not known values (they use a Param); an "
+    "{reduction}: Func 'acc': RDom r: dimension r.x has bounds that are not known values (they use a Param); an "
     "accelerator's loops are fixed at compile time: give the RDom constant bounds (e.g. "
     "hl.RDom([hl.Range(0, 3)]))"), func="acc")
 def rdom_of_param_extent():
@@ -400,40 +400,6 @@ def _():
     p, acc = reduction(3, unrolled=False)
     buffer(p, acc)
     return hl.compile(p.output, name="demo")
-
-
-def _row_totals(bounded: bool):
-    p = pipeline()
-    if bounded:
-        p.input.dim(0).set_bounds(0, 8)
-    r = hl.RDom(hl.Range(0, p.input.width()), "r")
-    acc = hl.Func("acc")
-    acc[p.x, p.y] = hl.u16(0)
-    acc[p.x, p.y] += p.hw_input[r.x, p.y] * hl.u16(p.x + 1)  # <-row_total
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = acc[p.x, p.y]
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    stream(p)
-    buffer(p, acc)
-    return hl.compile(p.output, name="demo")
-
-
-@case("schedule", "A reduction inside the accelerator over an RDom as wide as an input image", (
-    "{row_total}: RDom r: dimension r.x has bounds that are not known values (they use the extent of image "
-    "'input' in dimension 0); an accelerator's loops are fixed at compile time: fix the image's size, "
-    "input.dim(0).set_bounds(<min>, <extent>) (as for every dimension the RDom reads), or give the RDom constant "
-    "bounds (e.g. hl.RDom([hl.Range(0, 3)]))"), func="acc",
-    note="Halide substitutes set_bounds in RDom(input) and input.width() too, given before or after the RDom")
-def rdom_of_image_extent():
-    return _row_totals(False)
-
-
-@rdom_of_image_extent.fix
-def _():
-    return _row_totals(True)
 
 
 @case("hardware", "An index that is not an affine function of the loops", (
@@ -548,3 +514,38 @@ def two_accelerated_outputs():
 @two_accelerated_outputs.fix
 def _():
     return _two_accelerated_outputs(alike=True)
+
+
+@case("schedule", "A reduction inside the accelerator over an RDom of an image's unbound size", (
+    "{at}: Func 'hw_output': RDom r: dimension r.x has bounds that read the size of image input, which no "
+    "input.dim(0).set_bounds "
+    "gives; an accelerator's loops are fixed at compile time: bind the size the design takes "
+    "(input.dim(0).set_bounds(0, 64)), or give the RDom constant bounds"), func="hw_output")
+def rdom_of_image_size():
+    p = pipeline()
+    r = hl.RDom([hl.Range(0, p.input.width())], "r")
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = hl.u16(0)
+    p.hw_output[p.x, p.y] += p.hw_input[r.x, p.y]  # <-
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@rdom_of_image_size.fix
+def _():
+    p = pipeline()
+    p.input.dim(0).set_bounds(0, 8)
+    r = hl.RDom([hl.Range(0, p.input.width())], "r")
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[p.x, p.y] = hl.u16(0)
+    p.hw_output[p.x, p.y] += p.hw_input[r.x, p.y]
+    p.output = hl.Func("output")
+    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
+    accelerate(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")

@@ -28,7 +28,10 @@ The findings fixed:
   autoschedule_buffers._scanned), and a Func of planes alone (`tot(c)`) no longer puts the output's planes
   innermost (autoschedule_planes.planes_inner): plane after plane, each plane's sum ahead of its map (6 PEs, 293
   cycles, 80 words, 1 memory tile; 64x32: 71 -> 8 PEs, 12,292 -> 8,198 cycles, 6,217 -> 2,056 words, the reads
-  of the sum without each plane's first step cut into boxes by memories/iteration_boxes._peel).
+  of the sum without each plane's first step cut into boxes by memories/iteration_boxes._peel). At 2 lanes the
+  output stayed at one (its stream's first dimension taken for a pixel's channels, unrolled whole: compile refused
+  it); the sweep per plane is a frame scan now (autoschedule_lanes.frame_scan, r.x unrolled by 2): 149 cycles for
+  108, 84 words (32x8: 517 cycles, 1,029 at one lane).
 Figures: BENCHMARKS.md "Helper autoscan17, session 33"."""
 
 from autoprobe16_programs import integral2d
@@ -96,4 +99,5 @@ AUTO = {
     "threshold_sized_9x5_l2": (threshold_sized, (9, 5), {"lanes": "2"}),
     "copied_mean_8x6_l2": (copied_mean, (8, 6), {"lanes": "2"}),
     "channel_gain_12x6": (channel_gain, (12, 6), {}),
+    "channel_gain_12x6_l2": (channel_gain, (12, 6), {"lanes": "2"}),
 }

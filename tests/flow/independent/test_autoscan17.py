@@ -102,3 +102,13 @@ def test_at_64x32_a_sum_per_channel_holds_a_plane_at_most():
     design, _ = autoscheduled(progs.channel_gain, (64, 32), {}, name="autoscan17_64x32")
     rep = design.report
     assert sum(b["words"] for b in rep["buffers"]) <= 64 * 32 + 16 and rep["predicted_cycles"] <= 4 * 64 * 32 + 8
+
+
+@_with("autoscan17", "channel_gain_12x6_l2")
+def test_a_sum_per_channel_takes_the_lanes_of_the_map():
+    """Its sweep per plane is a frame scan, r.x unrolled by 2 (the output stayed at one lane, its sum's stream taken
+    for a pixel's channels, unrolled whole, which compile refused)."""
+    design, result = _auto("autoscan17", "channel_gain_12x6_l2")
+    assert result.lanes == 2 and result.note == ""
+    assert 'funcs["tot"].update(0).unroll("r$x", 2, hl.TailStrategy.GuardWithIf)' in result.schedule_source
+    assert design.report["predicted_cycles"] <= 149
