@@ -230,7 +230,7 @@ def test_a_buffer_read_at_a_computed_coordinate_is_a_rom():
 # the inner tiles where Halide's loops put them. Probe17g: an RDom over an image's size (`RDom(input)`,
 # `RDom(0, input.width())`) was refused though `dim(i).set_bounds` fixed it (now constant, before or after the RDom,
 # as Halide substitutes the constraints; without set_bounds the message names that fix: catalogue
-# rdom_of_image_extent), and `design.example_inputs` crashed (an array of 2^32 x 2^32) on an input read only
+# rdom_of_image_size), and `design.example_inputs` crashed (an array of 2^32 x 2^32) on an input read only
 # through `BoundaryConditions.repeat_edge(input)` (the image's own size); it now gives an image as large as the
 # output there.
 
