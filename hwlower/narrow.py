@@ -101,8 +101,9 @@ def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: 
             floor[op.name] = k
             continue
         ports = Counter(p.access.buffer for p in op.loads)
-        # (c, the producer's fewest lanes, whether a narrowed op may read them in turn: lane_steps.py)
-        mine = [(c, inputs[b].k if src is None else floor.get(src.name, lanes[src.name].k), ports[b] <= MAX_PORTS)
+        # (c, the producer's fewest lanes, whether a narrowed op may read them in turn: a stream's, lane_steps.py)
+        mine = [(c, inputs[b].k, ports[b] <= MAX_PORTS) if src is None else
+                (c, floor.get(src.name, lanes[src.name].k), False)
                 for o, c, src, b in reads if o is op and (src is not None or b in inputs)]
         pixels = _pixels(loops, op, k)
         floor[op.name] = next((g for g in range(1, k) if k % g == 0 and _whole(g, k, pixels, mine)), k)
