@@ -13,8 +13,9 @@ word 1 on odd ones, a strided set no port controller walks. Split as
 the read of word j is the box f.x.lane = j: each flow is a box of iterations, and the host's stream is paced to
 its reader. The same iterations run in the same order, so the values are unchanged. Left alone (and refused by
 `lanes.check_rates`, with its fix): a loop whose extent m does not divide (the message says so), or that holds
-other ops, reads through more than `narrow.MAX_PORTS` ports, and producers computed inside (which run as fast as
-their own producers let them, so their values would pile up before a slower reader).
+other ops, or reads through more than `narrow.MAX_PORTS` ports; a stream other ops read too, and producers
+computed inside (each runs as fast as its fastest reader or its own producers let it, so its values would pile up
+before a slower reader).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from .ir import Affine, Loop, LoopNest
 from .lanes import Lanes
-from .narrow import MAX_PORTS, _only, _replace_node, _substitute
+from .narrow import MAX_PORTS, _only, _replace_node, _substitute, sole_readers
 
 # (consumer op, buffer) -> None: its loop over x steps through the producer's lanes; (extent, step): it would but
 # for its extent
@@ -54,10 +55,11 @@ def step_lanes(nest: LoopNest, inputs: dict[str, Lanes]) -> tuple[LoopNest, Step
     """The nest with each consumer loop split so that its reads take whole lanes of their producers, and those
     reads by (consumer op, buffer): None where so served (`check_rates` accepts them), else (the loop's extent, the
     step it does not divide) where that alone kept it (`check_rates` says so)."""
-    # Streams only: the host paces a stream to a reader that takes its words in turn, where a Func computed inside
-    # runs as fast as its own producers let it and a slower reader would leave its values to pile up (seed 002's
-    # gaussian with a 3-lane output over a 2-lane blur read in turn held 1,356 words for 314).
-    producer = {b: ln.k for b, ln in inputs.items()}
+    # Streams read by one op only: the host paces such a stream to a reader that takes its words in turn, where a
+    # Func computed inside runs as fast as its own producers let it, and so does a stream for a faster reader, so
+    # that their values pile up before the slower one (seed 002's gaussian with a 3-lane output over a 2-lane blur
+    # read in turn held 1,356 words for 314; a 2-lane stream read at 2 lanes and in turn, 491 for 32 x 16).
+    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest)}
     steps: Steps = {}
     for loops, op in nest.ops():
         if not op.store.index or op.scatter:
