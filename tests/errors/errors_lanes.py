@@ -230,3 +230,38 @@ def update_at_unrolled_rvar_read_by_fewer_lanes():
 @update_at_unrolled_rvar_read_by_fewer_lanes.fix
 def _():
     return _update_at_rx(2)
+
+
+def _upsample_over_lanes(fix: bool = False):
+    """up(x, y) = f(x / 2, y / 2) at one lane over f and the stream at 2 (f without its unroll: `fix`), 16 x 8."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, f, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "up", "hw_output", "output"))
+    hw_input[x, y] = input_[x, y]
+    f[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    up[x, y] = f[x / 2, y / 2]
+    hw_output[x, y] = up[x, y] >> 1
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 16).bound(y, 0, 8)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 16, 8).hw_accelerate(xi, xo)
+    f.compute_at(hw_output, xo)
+    up.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    hw_input.unroll(x, 2)
+    if not fix:
+        f.unroll(x, 2)  # <-f_lanes
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "An upsample at one lane over a producer of two", (
+    "{f_lanes}: Func 'up' reads 'f', which has 2 lanes (f.unroll(x, 2) at {f_lanes}), along x at a quotient that "
+    "moves by 1 per step of the upsample: each step would read another lane. Fix: remove f.unroll(x, 2) so that 'f' "
+    "computes one lane."), func="up", simulate=True,
+    note="named the strip-mined loop as one to unroll (up.unroll(x.strip_o)) until session 33")
+def upsample_reads_across_lanes():
+    return _upsample_over_lanes()
+
+
+@upsample_reads_across_lanes.fix
+def _():
+    return _upsample_over_lanes(fix=True)
