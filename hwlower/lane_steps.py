@@ -1,19 +1,21 @@
-"""Lane steps: a consumer reading c pixels of x per firing from a producer of k lanes that do not divide c steps its
-loop over x in runs of m = k / gcd(k, c) iterations, so that in each iteration of the run its lanes read fixed
-lanes of the producer.
+"""Lane steps: a consumer reading c pixels of x per firing from a stream of k words per transfer, k not dividing c,
+steps its loop over x in runs of m = k / gcd(k, c) iterations, so that in each iteration of a run its lanes read
+fixed words of the transfer.
 
 Halide accepts any combination of unrolls on a producer and its consumers. `narrow.py` runs a producer whose
 readers take fewer of its pixels per firing in fewer lanes, but an accelerator input's lanes are the host's words
-per transfer, and a producer that reads such a stream at whole transfers cannot be narrowed: `up(x, y) = f(x / 2,
-y / 2)` with up, f and the input at 2 lanes reads one pixel of f per firing (c = 1, k = 2), lane 0 of f's firing
-on even steps and lane 1 on odd ones, a strided set no port controller walks. Split as
+per transfer: `up(x, y) = f(x / 2, y / 2)` with up, f and the input at 2 lanes needs f at one lane (up reads one
+pixel of f per firing), which then reads one word of the input's 2 per firing (c = 1, k = 2): word 0 on even steps,
+word 1 on odd ones, a strided set no port controller walks. Split as
 
-    for (up.x, 0, 8) ... f(up.x)          ->          for (up.x, 0, 4) for (up.x.lane, 0, 2) ... f(2*up.x + up.x.lane)
+    for (f.x, 0, 8) ... in(f.x)          ->          for (f.x, 0, 4) for (f.x.lane, 0, 2) ... in(2*f.x + f.x.lane)
 
-the read from f's lane j is the box up.x.lane = j: each flow is a box of iterations, and the scheduler paces f
-(2 pixels a firing) to up (1 a firing), as it paces any producer to a slower reader. The same iterations run in
-the same order, so the values are unchanged. Left alone (and refused by `lanes.check_rates`, with its fix): a loop
-whose extent m does not divide, or that holds other ops.
+the read of word j is the box f.x.lane = j: each flow is a box of iterations, and the host's stream is paced to
+its reader. The same iterations run in the same order, so the values are unchanged. Left alone (and refused by
+`lanes.check_rates`, with its fix): a loop whose extent m does not divide (the message says so), or that holds
+other ops, or reads through more than `narrow.MAX_PORTS` ports; a stream other ops read too, and producers
+computed inside (each runs as fast as its fastest reader or its own producers let it, so its values would pile up
+before a slower reader).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from .ir import Affine, Loop, LoopNest
 from .lanes import Lanes
-from .narrow import MAX_PORTS, _only, _replace_node, _substitute
+from .narrow import MAX_PORTS, _only, _replace_node, _substitute, sole_readers
 
 # (consumer op, buffer) -> None: its loop over x steps through the producer's lanes; (extent, step): it would but
 # for its extent
@@ -49,15 +51,15 @@ class _Steps:
         return Affine.make(terms, a.const + c * self.const)
 
 
-def step_lanes(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -> tuple[LoopNest, Steps]:
+def step_lanes(nest: LoopNest, inputs: dict[str, Lanes]) -> tuple[LoopNest, Steps]:
     """The nest with each consumer loop split so that its reads take whole lanes of their producers, and those
     reads by (consumer op, buffer): None where so served (`check_rates` accepts them), else (the loop's extent, the
     step it does not divide) where that alone kept it (`check_rates` says so)."""
-    producer = {b: ln.k for b, ln in inputs.items()}
-    # as check_rates: readers read a Func's last stage with lanes of its own
-    for _, op in sorted(nest.ops(), key=lambda lo: lo[1].stage):
-        if op.stage == 0 or lanes[op.name].k > 1:
-            producer[op.store.buffer] = lanes[op.name].k
+    # Streams read by one op only: the host paces such a stream to a reader that takes its words in turn, where a
+    # Func computed inside runs as fast as its own producers let it, and so does a stream for a faster reader, so
+    # that their values pile up before the slower one (seed 002's gaussian with a 3-lane output over a 2-lane blur
+    # read in turn held 1,356 words for 314; a 2-lane stream read at 2 lanes and in turn, 491 for 32 x 16).
+    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest)}
     steps: Steps = {}
     for loops, op in nest.ops():
         if not op.store.index or op.scatter:

@@ -199,6 +199,12 @@ def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop:
             continue
         loc, stream = mine.loc or src.loc, src.who.startswith("accelerator input")
         dim = _shown(re.sub(r"^.*\.s\d+\.", "", lp.var))
+        if lp.strip and src.call:  # an upsample's strip-mined loop, which the user did not write: no unroll of it
+            raise ScheduleError(
+                f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along x at a "
+                f"quotient that moves by {step} per step of the upsample: each step would read another lane. Fix: "
+                f"remove {src.call} so that '{buffer}' {'streams' if stream else 'computes'} one lane."
+            )
         raise ScheduleError(
             f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along x in its "
             f"serial loop {dim} (a step of {step} per iteration): each iteration would read another lane. "

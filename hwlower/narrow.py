@@ -100,14 +100,16 @@ def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: 
     at the producer's own fewest: a stream's lanes are fixed, and so are an op's that cannot be narrowed. In
     program order, producers first."""
     floor: dict[str, int] = {}
+    sole = sole_readers(nest)
     for loops, op in nest.ops():
         k = lanes[op.name].k
         if not _narrowable(nest, loops, op, k):
             floor[op.name] = k
             continue
         ports = Counter(p.access.buffer for p in op.loads)
-        # (c, the producer's fewest lanes, whether a narrowed op may read them in turn: lane_steps.py)
-        mine = [(c, inputs[b].k if src is None else floor.get(src.name, lanes[src.name].k), ports[b] <= MAX_PORTS)
+        # (c, the producer's fewest lanes, whether a narrowed op may read them in turn: a stream's, lane_steps.py)
+        mine = [(c, inputs[b].k, ports[b] <= MAX_PORTS and b in sole) if src is None else
+                (c, floor.get(src.name, lanes[src.name].k), False)
                 for o, c, src, b in reads if o is op and (src is not None or b in inputs)]
         pixels = _pixels(loops, op, k)
         floor[op.name] = next((g for g in range(1, k) if k % g == 0 and _whole(g, k, pixels, mine)), k)
@@ -127,6 +129,15 @@ def _pixels(loops: tuple[Loop, ...], op: Op, k: int) -> int:
     lane = _lane_loop(loops, op, k)
     at = loops.index(lane) if lane is not None else 0
     return k * loops[at - 1].extent if at and not loops[at - 1].unrolled else 0
+
+
+def sole_readers(nest: LoopNest) -> dict[str, str]:
+    """Buffer -> the op that reads it, for the buffers one op reads."""
+    readers: dict[str, set[str]] = {}
+    for _, op in nest.ops():
+        for port in op.loads:
+            readers.setdefault(port.access.buffer, set()).add(op.name)
+    return {b: next(iter(ops)) for b, ops in readers.items() if len(ops) == 1}
 
 
 def _narrowable(nest: LoopNest, loops: tuple[Loop, ...], op: Op, k: int) -> bool:

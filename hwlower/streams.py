@@ -23,7 +23,7 @@ def assign_lanes(s: Lowering) -> Lowering:
     in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)], stream_dims(f, glb), not glb)
                 for f in region.inputs}
     nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
-    nest, steps = step_lanes(nest, op_lanes, in_lanes)
+    nest, steps = step_lanes(nest, in_lanes)
     unrolls = {pipe.name(f): x_unrolls(user_handle(f), f.args[0], [d.schedule for d in f.definitions])
                for f in pipe.order if f.args}
     check_rates(nest, op_lanes, in_lanes, s.op_lanes, unrolls, steps)
