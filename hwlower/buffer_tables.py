@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend import ir
+from mainspring.frontend.errors import SourceLoc
 from mainspring.frontend.func import Definition, Function, new_stage_schedule
 from mainspring.frontend.params import Parameter
 from mainspring.frontend.pipeline import Pipeline
@@ -33,7 +34,8 @@ def read_buffers_through_tables(pipe: Pipeline, region: Region) -> Pipeline:
         fresh: list[Function] = []
         for b in _buffers_read(pipe.definitions(h)):
             if id(b) not in tables:
-                tables[id(b)] = _table_of(pipe, b, region, {t.name for t in tables.values()})
+                tables[id(b)] = _table_of(pipe, b, region, {t.name for t in tables.values()},
+                                          pipe.definitions(h)[0].loc)
                 fresh.append(tables[id(b)])
         if fresh or any(_buffers_read([d]) for d in pipe.definitions(h)):
             defs = [_read_through(d, tables) for d in pipe.definitions(h)]
@@ -62,14 +64,13 @@ def _read_through(d: Definition, tables: dict[int, Function]) -> Definition:
     return replace(d, args=tuple(ir.transform(a, go) for a in d.args), value=ir.transform(d.value, go))
 
 
-def _table_of(pipe: Pipeline, buffer: Parameter, region: Region, made: set[str]) -> Function:
+def _table_of(pipe: Pipeline, buffer: Parameter, region: Region, made: set[str], loc: SourceLoc) -> Function:
     """`<buffer>_table(x, y, ...) = <buffer>(x, y, ...)` under an unused name, computed at the accelerator's store
-    loop, located where the buffer was made (a table's errors point there)."""
+    loop, located at the first reader's definition (where a table's errors point)."""
     taken, stem = set(pipe.functions) | made, f"{buffer.name}_table"
     name, k = stem, 1
     while name in taken:
         name, k = f"{stem}_{k}", k + 1
-    loc = region.output.loc
     table = Function(name, loc)
     names = ("x", "y", "z", "w")[:buffer.dims] if buffer.dims <= 4 else tuple(f"d{i}" for i in range(buffer.dims))
     args = tuple(ir.Var(I32, n) for n in names)

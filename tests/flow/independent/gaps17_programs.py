@@ -42,4 +42,33 @@ def lut_read_directly(m):
     return output, {"input": inp}, [6, 4]
 
 
-CASES = {f.__name__: f for f in (weights_read_directly, lut_read_directly)}
+def glb_readback_inside_a_transfer(m):
+    """A 2x upsample 7 columns wide at 2 lanes through seed 002's GLB level: the memory tile computes 8 columns
+    (whole lanes) and the read-back's rows end inside a transfer, so the host reads the GLB tile's whole rows and
+    drops the last word of each (memories/glb.py; refused until session 33 as 'this transfer's innermost loop runs
+    over 7 words')."""
+    x, y = m.Var("x"), m.Var("y")
+    inp = m.ImageParam(m.Int(16), 2, "input")
+    hw_input, up, hw_output, output = _funcs(m, "hw_input up hw_output output")
+    hw_input[x, y] = m.u32(inp[x, y])
+    up[x, y] = m.u32((hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2]) >> 1)
+    hw_output[x, y] = up[x, y]
+    output[x, y] = hw_output[x, y]
+    if m.__name__ == "mainspring":
+        round_up = m.TailStrategy.RoundUp
+        xo, yo, xi, yi, xio, yio, xii, yii = (m.Var(n) for n in ("xo", "yo", "xi", "yi", "xio", "yio", "xii", "yii"))
+        output.bound(x, 0, 7).bound(y, 0, 4)
+        glb = hw_output.in_()
+        glb.compute_root().tile(x, y, xo, yo, xi, yi, 7, 4).hw_accelerate(xi, xo).store_in(m.MemoryType.GLB)
+        hw_output.compute_at(glb, xo).tile(x, y, xio, yio, xii, yii, 7, 4)
+        up.compute_at(hw_output, xio)
+        hw_input.in_().in_().compute_at(hw_output, xio)
+        hw_input.in_().compute_at(glb, xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+        hw_input.in_().in_().unroll(x, 2, round_up)
+        up.unroll(x, 2, round_up)
+        hw_output.unroll(xii, 2, round_up)
+    return output, {"input": inp}, [7, 4]
+
+
+CASES = {f.__name__: f for f in (weights_read_directly, lut_read_directly, glb_readback_inside_a_transfer)}

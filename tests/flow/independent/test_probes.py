@@ -204,7 +204,8 @@ def test_a_func_of_no_dimensions_is_one_element_computed_whole():
 # gaps17 (session 33): schedules Halide accepts that were refused. An hl.Buffer read directly inside the
 # accelerator was refused with the fix of a table Func copying it (catalogue buffer_read_inside); the compiler adds
 # that table itself now (hwlower/buffer_tables.py), and only a float one read at computed coordinates is refused
-# (catalogue float_buffer_read_at_computed_coordinates).
+# (catalogue float_buffer_read_at_computed_coordinates). A GLB output 7 columns wide at 2 lanes was refused
+# ("this transfer's innermost loop runs over 7 words"); the host now reads its whole rows (memories/glb.py).
 
 
 @_with("gaps17", "weights_read_directly")
