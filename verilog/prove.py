@@ -7,12 +7,12 @@ lowering is proved equal to the division once per (width, divisor, signedness, d
 outputs' equality does not follow at once from their shared subterms cut, both sides are tried again with their
 wrap-around arithmetic in one canonical polynomial form and the subterms still spelt differently proved equal pair
 by pair (`prove_polynomial`); then z3 looks for inputs on which some output differs, or leaves the range the module
-states of it (first with their shared subterms cut, `prove_cut`; when that gets no answer and the inputs hold
-few points, at every input, `prove_enumerate`, before the canonical form). Inputs range over their types, or over
-the ranges the module assumes (`kernel_widths`: the top holds values in registers narrowed to them, each register's
-range bounded by interval arithmetic, `prove_intervals`, or else by z3); `prove_ranges` checks each assumption
-against what the loaded buffer holds: the outputs its writers are proved to keep to, or an input stream's values.
-None: proved.
+states of it (inputs of very few points evaluated at once, `prove_enumerate`; else first with their shared
+subterms cut, `prove_cut`; when that gets no answer and the inputs hold few points, at every input, before the
+canonical form). Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top
+holds values in registers narrowed to them, each register's range bounded by interval arithmetic,
+`prove_intervals`, or else by z3); `prove_ranges` checks each assumption against what the loaded buffer holds: the
+outputs its writers are proved to keep to, or an input stream's values. None: proved.
 Some: disproved, with the inputs, the expected and the computed values. No answer within the time limit: unproved,
 with the reason.
 Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
@@ -41,7 +41,7 @@ from .kernel_widths import parse_ranges
 from .names import op_kernels
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_cut import cut_shared
-from .prove_enumerate import exhausted
+from .prove_enumerate import LIMIT, exhausted
 from .prove_intervals import bound, leaf_intervals
 from .prove_intervals import within as interval_within
 from .prove_lemmas import prove_division_lemma
@@ -287,12 +287,19 @@ def _check_range_ports(kernel: Kernel, assumed: dict, promised: dict) -> None:
 def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dict, deadline: float,
            used: tuple[str, ...], within: dict[str, list], ranges: dict[str, tuple[int, int]]) -> KernelProof:
     """Look for inputs in their assumed ranges on which an output differs from its expression or leaves its
-    stated range. The outputs' equality is first tried with the subterms both sides share cut (`prove_cut`);
-    when that proves it, only the ranges are left to the whole check. Else, when the input `ranges` hold few
-    enough points, the whole check is decided at every input (`prove_enumerate`); else the equality is tried in
-    canonical form, then the check left to z3 (and tried at every input again, for the ranges alone)."""
+    stated range. Inputs whose `ranges` hold very few points are all evaluated (`prove_enumerate`). Else the
+    outputs' equality is first tried with the subterms both sides share cut (`prove_cut`); when that proves it,
+    only the ranges are left to the whole check. Else, when the inputs hold few enough points, the whole check is
+    decided at every input; else the equality is tried in canonical form, then the check left to z3 (and tried at
+    every input again, for the ranges alone)."""
     given = [*reference.preconditions, *within["in"]]
     ports = sorted(expected)
+    whole = [*given, z3.Or([expected[p] != netlist.outputs[p] for p in ports] + [z3.Not(c) for c in within["out"]])]
+    # So few points that evaluating them all costs less than a quick try that gets no answer (vignette's 126,208:
+    # 0.1 s, where the shared subterms' try spent its 2 s)
+    found = _exhaust(whole, netlist, ranges, deadline, FEW_POINTS)
+    if found is not None:
+        return _decided(kernel, netlist, expected, whole, found, deadline, used)
     ours, theirs = cut_shared([netlist.outputs[p] for p in ports], [expected[p] for p in ports])
     _, cut_verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
                             min(deadline, time.perf_counter() + QUICK_LIMIT), quick_only=True)
@@ -300,7 +307,6 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
         # Inputs holding few points are all evaluated first: at most a few seconds, where the canonical check's
         # tries can spend more and leave the goal to z3 still (range_weighted's 3 absd-weighted taps divided by
         # their weights: 14 s of failed tries, then the enumeration; 30 s and unproved on a loaded machine).
-        whole = [*given, z3.Or([expected[p] != netlist.outputs[p] for p in ports] + [z3.Not(c) for c in within["out"]])]
         found = _exhaust(whole, netlist, ranges, deadline)
         if found is not None:
             return _decided(kernel, netlist, expected, whole, found, deadline, used)
@@ -391,14 +397,15 @@ def _decided(kernel: Kernel, netlist: Netlist, expected: dict, goal: list, found
                        _counterexample(kernel, netlist, expected, solver.model()), used)
 
 
-def _exhaust(goal: list, netlist: Netlist, ranges: dict, deadline: float) -> bool | list | None:
-    found = exhausted(goal, netlist.inputs, ranges, deadline)
+def _exhaust(goal: list, netlist: Netlist, ranges: dict, deadline: float, most: int = LIMIT) -> bool | list | None:
+    found = exhausted(goal, netlist.inputs, ranges, deadline, most)
     if isinstance(found, dict):  # a point where the goal holds: pinned, z3 models it and the counterexample shows it
         return [netlist.inputs[p] == z3.BitVecVal(v, netlist.inputs[p].size()) for p, v in found.items()]
     return found
 
 
 QUICK_LIMIT = 2.0  # seconds of z3's bit-vector solver before its default one
+FEW_POINTS = 1 << 18  # inputs' points enumerated before any quick try: a fraction of a second
 SWEEP_LIMIT = 0.5  # seconds for each pair of differing subterms `prove_polynomial.swept` tries
 
 

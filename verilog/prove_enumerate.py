@@ -28,10 +28,10 @@ class Unevaluable(Exception):
 
 
 def exhausted(goal: list, inputs: dict[str, z3.BitVecRef], ranges: dict[str, tuple[int, int]],
-              deadline: float) -> bool | dict[str, int] | None:
+              deadline: float, most: int = LIMIT) -> bool | dict[str, int] | None:
     """True when no input values in `ranges` (port -> [lo, hi], the port's bit pattern as a signed or unsigned
     number) satisfy every term of `goal`; when some do, the first (port -> its bit pattern); None when the space
-    is over LIMIT points, a term is not evaluable or time.perf_counter() passes `deadline`. An input over its
+    is over `most` points, a term is not evaluable or time.perf_counter() passes `deadline`. An input over its
     whole type of which the goal reads only some bits (each use an Extract) ranges over those bits, the others 0:
     the goal cannot tell."""
     if set(ranges) != set(inputs) or any(t.size() > 64 for t in inputs.values()):
@@ -39,13 +39,13 @@ def exhausted(goal: list, inputs: dict[str, z3.BitVecRef], ranges: dict[str, tup
     ports = sorted(ranges)
     whole = {p for p in ports if _whole(inputs[p], ranges[p])}
     # the other inputs' ranges alone may hold too many points: left to z3 before the goal is simplified and walked
-    if math.prod(_count(ranges[p]) for p in ports if p not in whole) > LIMIT:
+    if math.prod(_count(ranges[p]) for p in ports if p not in whole) > most:
         return None
     goal = [z3.simplify(g) for g in goal]
     read = _bits_read([inputs[p] for p in whole], goal)
     spaces = {p: _space(ranges[p], read.get(inputs[p].get_id())) if p in whole else ranges[p] for p in ports}
     total = math.prod(_count(spaces[p]) for p in ports)
-    if total > LIMIT:
+    if total > most:
         return None
     try:
         ev = _Evaluator([*goal, *inputs.values()], set(_leaves(inputs, {p: np.zeros(1, np.uint64) for p in ports})))

@@ -110,19 +110,8 @@ def _weighted_ratio():
     return kernel, kernel_verilog(json.loads(kernel_json(kernel)))
 
 
-def test_inputs_of_few_points_are_enumerated_before_the_canonical_tries(monkeypatch):
-    """When z3's quick tries get no answer (as on a loaded machine, a 2 s try given a fraction of a core), a kernel
-    whose inputs hold few points is decided at every input, and the canonical form's tries, seconds each, are not
-    made: range_weighted (newcomer4) spent 14 s in them before its enumeration, and went unproved at 30 s under
-    load. A wrong module gets the point the enumeration finds as its counterexample."""
-    require_tools("yosys")
-    real = prove._check
-
-    def no_quick_answer(goal, deadline, quick_only=False, exhaust=None):
-        return (z3.SolverFor("QF_BV"), z3.unknown) if quick_only else real(goal, deadline, quick_only, exhaust)
-
-    monkeypatch.setattr(prove, "_check", no_quick_answer)
-    monkeypatch.setattr(prove, "_canonical_check", lambda *_: pytest.fail("the canonical check was tried"))
+def _decided_by_enumeration():
+    """The kernel proved, and a wrong module of it disproved with the point the enumeration finds."""
     kernel, text = _weighted_ratio()
     assert prove.prove_kernel(kernel, text, ProofCache(None)).status == "proved"
     wrong = text.replace("zext_3 + const_5", "zext_3 + zext_2")  # divided by a + b
@@ -132,3 +121,33 @@ def test_inputs_of_few_points_are_enumerated_before_the_canonical_tries(monkeypa
     cex = proof.counterexample
     a, b = cex.inputs["a"], cex.inputs["b"]
     assert cex.expected["out"] == a * b // (b + 1) != cex.got["out"] == (a * b // (a + b) if a + b else 0), cex
+
+
+def test_inputs_of_very_few_points_are_enumerated_before_any_quick_try(monkeypatch):
+    """65,536 points take a fraction of a second, where a quick try that gets no answer takes 2 s."""
+    require_tools("yosys")
+    real = prove._check
+
+    def no_quick_try(goal, deadline, quick_only=False, exhaust=None):
+        assert not quick_only, "a quick try was made"
+        return real(goal, deadline, quick_only, exhaust)
+
+    monkeypatch.setattr(prove, "_check", no_quick_try)
+    _decided_by_enumeration()
+
+
+def test_inputs_of_few_points_are_enumerated_before_the_canonical_tries(monkeypatch):
+    """When z3's quick try with the shared subterms cut gets no answer (as on a loaded machine, a 2 s try given a
+    fraction of a core), inputs of few points (up to 2**24, here as if 65,536 were not very few) are decided at
+    every input, and the canonical form's tries, seconds each, are not made: range_weighted (newcomer4) spent 14 s
+    in them before its enumeration, and went unproved at 30 s under load."""
+    require_tools("yosys")
+    real = prove._check
+
+    def no_quick_answer(goal, deadline, quick_only=False, exhaust=None):
+        return (z3.SolverFor("QF_BV"), z3.unknown) if quick_only else real(goal, deadline, quick_only, exhaust)
+
+    monkeypatch.setattr(prove, "FEW_POINTS", 0)
+    monkeypatch.setattr(prove, "_check", no_quick_answer)
+    monkeypatch.setattr(prove, "_canonical_check", lambda *_: pytest.fail("the canonical check was tried"))
+    _decided_by_enumeration()
