@@ -237,6 +237,21 @@ def two_updates_unrolled_apart(m):
     return output, {"input": inp}, [6, 4]
 
 
+def guide_at_half_resolution(m):
+    """Two inputs at two rates: the image and a guide of half its resolution (read at x / 2 and x / 2 + 1),
+    both streamed, over host tiles of 3x3 (odd: the guide's footprint shifts at another phase in every other
+    tile)."""
+    inp, x, y, hw_input = _input(m)
+    guide = m.ImageParam(m.UInt(8), 2, "guide")
+    hw_guide, hw_output, output = m.Func("hw_guide"), m.Func("hw_output"), m.Func("output")
+    hw_guide[x, y] = m.u16(guide[x, y])
+    hw_output[x, y] = m.u8((hw_input[x, y] * 3 + hw_guide[x / 2, y / 2] + hw_guide[x / 2 + 1, y / 2]) / 5)
+    output[x, y] = hw_output[x, y]
+    if on_hardware(m):
+        _tiled(m, output, hw_output, (12, 6), (3, 3), inputs=(hw_input, hw_guide))
+    return output, {"input": inp, "guide": guide}, [12, 6]
+
+
 def mux_channels(m):
     """hl.mux(c, [r, g, b]) picking a per-channel gain of a gray pixel, the channel loop unrolled."""
     inp, x, y, hw_input = _input(m)
@@ -259,7 +274,7 @@ CASES = {f.__name__: f for f in (
     u8_wrapping_sum, u32_sum_of_squares, u32_wide_constants, i16_signed_shifts, i8_input_abs, u16_input_u32_output,
     divide_by_loaded_value, variable_shifts, bit_intrinsics, conv_streamed_weights_serial,
     conv_streamed_weights_unrolled, reduction_rows_unrolled_only, reduction_reordered_rvars, clamped_reads_inside,
-    bilinear_up_two_lanes, maxpool_3x3_stride_2, two_updates_unrolled_apart, mux_channels,
+    bilinear_up_two_lanes, maxpool_3x3_stride_2, two_updates_unrolled_apart, guide_at_half_resolution, mux_channels,
 )}
 # (Verilator: divisions by loaded values; Icarus the rest)
 ICARUS_ONLY = tuple(c for c in CASES if c != "divide_by_loaded_value")

@@ -109,6 +109,21 @@ def nested_two_lanes(m):
     return _nested(m, (16, 8), (8, 4), (4, 4), lanes=2)
 
 
+def tiled_three_times(m):
+    """tile 12x8, then 6x4, then 4x3 (hw_accelerate(x3i, x3o)) over 17x9: three host loops per dimension, every
+    level's last tile shifted inward."""
+    inp, x, y, hw_input, bx, hw_output, output = _coord(m)
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        x3o, y3o, x3i, y3i = vars_of(m, "x3o y3o x3i y3i")
+        output.bound(x, 0, 17).bound(y, 0, 9)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 8).tile(xi, yi, xio, yio, xii, yii, 6, 4)
+        hw_output.tile(xii, yii, x3o, y3o, x3i, y3i, 4, 3).hw_accelerate(x3i, x3o)
+        bx.compute_at(hw_output, x3o)
+        hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": inp}, [17, 9]
+
+
 def nested_fused_inner_host_loops(m):
     """Tiles of 8x8 in tiles of 4x4, the inner host loops fused (fuse(xio, yio, t), hw_accelerate(xii, t))."""
     inp, x, y, hw_input, bx, hw_output, output = _coord(m)
@@ -197,9 +212,9 @@ def tiles_predicate_loads(m):
 
 CASES = {f.__name__: f for f in (
     rdom_over_the_image, row_sums_to_the_image_width, repeat_edge_of_the_image, nested_guard_with_if_outer,
-    nested_round_up_both, nested_larger_than_the_image, nested_two_lanes, nested_fused_inner_host_loops,
-    nested_glb_tiles, nested_producer_at_the_outer_loop, update_taps_outermost, update_split_x_taps_between,
-    tiles_predicate_loads,
+    nested_round_up_both, nested_larger_than_the_image, nested_two_lanes, tiled_three_times,
+    nested_fused_inner_host_loops, nested_glb_tiles, nested_producer_at_the_outer_loop, update_taps_outermost,
+    update_split_x_taps_between, tiles_predicate_loads,
 )}
 # (Verilator: the image's size in an RDom; Icarus the rest)
 ICARUS_ONLY = tuple(c for c in CASES if c != "rdom_over_the_image")
