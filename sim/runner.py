@@ -344,7 +344,8 @@ def _compile(simulator, directory, testbench, paths, waves, interface, quick=Fal
     if simulator != "verilator":
         _invoke_build(simulator, directory, testbench, paths, waves, interface)
         return time.perf_counter() - started
-    runtime = vlcache.runtime_dir(directory.parent, waves, build_args(simulator, waves, quick))
+    runtime = vlcache.runtime_dir(vlcache.cache_root(directory.parent), waves, build_args(simulator, waves, quick))
+    runtime.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(runtime) + ".lock"):
         # The first build for these flags compiles the runtime under the lock; builds started meanwhile
         # wait for it and copy it, rather than all compiling it at once on the same cores.
