@@ -44,6 +44,10 @@ _MIN_DEPTH_LOG2 = {"verilator": 21, "icarus": 10}
 # Runs expected to take at most this many cycles (~2 s on Icarus; cocotb's timer would wake once, at the end)
 # start the simulator without cocotb (Bench.direct); longer ones go through cocotb, which reports their progress.
 DIRECT_CYCLES = 1 << 16
+# `run` builds a Verilator bench for a run expected to take at most this many cycles without C++ optimisation
+# (`build(quick=True)`): the compile of a small design's model is most of a short run's cost, and -O0 saves ~0.3 s
+# of its ~0.8 s of CPU at -O2, while a few thousand cycles run a few ms slower. The same model, the same words.
+QUICK_CYCLES = 1 << 12
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,33 +233,35 @@ class Bench:
 def build(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec], output: OutputSpec,
           params: Mapping[str, tuple[int, int]] | None = None, *, simulator: str = "verilator",
           build_dir: str | Path | None = None, waves: bool = False, capacity: int | None = None,
-          marks: Sequence[str] = ()) -> Bench:
+          marks: Sequence[str] = (), quick: bool = False) -> Bench:
     """Compile `top` from `sources` inside a test bench for its interface, or reuse an identical build.
 
     Only the shapes of `inputs`, `output` and `params` matter here (names, widths, lanes; word counts
     size the memories unless `capacity`, in transfers, is given). Safe to call from parallel processes:
-    a file lock serialises builds of the same bench.
+    a file lock serialises builds of the same bench. `quick`: Verilator compiles the model without C++
+    optimisation (`build_args`), for benches that run a few short frames.
     """
     from filelock import FileLock
 
     check_simulator(simulator)
     prepare_environment()
     interface = _interface_of(top, inputs, output, params, tuple(marks))
-    transfers = max([len(s.words) // s.lanes for s in inputs.values()] + [output.count // output.lanes])
+    transfers = _transfers(inputs, output)
     depth_log2 = max(_MIN_DEPTH_LOG2[simulator], math.ceil(math.log2(max(capacity or transfers, 1))))
     testbench = render_testbench(interface, depth_log2)
     paths = [Path(s).resolve() for s in sources]
     for path in paths:
         if not path.is_file():
             raise FileNotFoundError(f"Verilog source {path} does not exist")
-    key = _build_key(simulator, waves, testbench, paths)
+    quick = quick and simulator == "verilator"
+    key = _build_key(simulator, waves, testbench, paths, quick)
     directory = Path(build_dir or DEFAULT_BUILD_DIR).resolve() / f"{top}-{simulator}-{key[:16]}"
     directory.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(directory) + ".lock"):
         stamp = directory / "built.json"
         seconds = 0.0
         if not stamp.exists():
-            seconds = _compile(simulator, directory, testbench, paths, waves, interface)
+            seconds = _compile(simulator, directory, testbench, paths, waves, interface, quick)
             stamp.write_text(json.dumps({"top": top, "simulator": simulator, "seconds": seconds}) + "\n")
     (directory / "runs").mkdir(exist_ok=True)
     return Bench(interface, simulator, directory, depth_log2, waves, seconds,
@@ -270,8 +276,9 @@ def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec
         cycles: int | None = None) -> SimResult:
     """Build (or reuse) the test bench of `top` and stream one frame through it; see `Bench.run`. `marks`
     names 1-bit outputs of `top` whose high cycles are recorded (`SimResult.marks`)."""
+    quick = not waves and max(_transfers(inputs, output), cycles or 0) <= QUICK_CYCLES
     bench = build(sources, top, inputs, output, params, simulator=simulator, build_dir=build_dir, waves=waves,
-                  marks=marks)
+                  marks=marks, quick=quick)
     result = bench.run(inputs, output, params, bubbles=bubbles, backpressure=backpressure, seed=seed,
                        timeout_cycles=timeout_cycles, keep_files=keep_files, drain_cycles=drain_cycles,
                        progress=progress, cycles=cycles)
@@ -324,7 +331,12 @@ def _cocotb_version() -> str:
     return cocotb.__version__
 
 
-def _compile(simulator, directory, testbench, paths, waves, interface) -> float:
+def _transfers(inputs: Mapping[str, StreamSpec], output: OutputSpec) -> int:
+    """The most transfers of one stream in a run."""
+    return max([len(s.words) // s.lanes for s in inputs.values()] + [output.count // output.lanes])
+
+
+def _compile(simulator, directory, testbench, paths, waves, interface, quick=False) -> float:
     """Build the bench in a fresh `directory`; the seconds it took."""
     from filelock import FileLock
 
@@ -332,27 +344,28 @@ def _compile(simulator, directory, testbench, paths, waves, interface) -> float:
     if simulator != "verilator":
         _invoke_build(simulator, directory, testbench, paths, waves, interface)
         return time.perf_counter() - started
-    runtime = vlcache.runtime_dir(directory.parent, waves, build_args(simulator, waves))
+    runtime = vlcache.runtime_dir(vlcache.cache_root(directory.parent), waves, build_args(simulator, waves, quick))
+    runtime.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(runtime) + ".lock"):
         # The first build for these flags compiles the runtime under the lock; builds started meanwhile
         # wait for it and copy it, rather than all compiling it at once on the same cores.
         if not vlcache.is_stored(runtime):
-            _invoke_build(simulator, directory, testbench, paths, waves, interface)
+            _invoke_build(simulator, directory, testbench, paths, waves, interface, quick=quick)
             vlcache.store(runtime, directory)
             return time.perf_counter() - started
     try:
-        _invoke_build(simulator, directory, testbench, paths, waves, interface, seed_from=runtime)
+        _invoke_build(simulator, directory, testbench, paths, waves, interface, seed_from=runtime, quick=quick)
     except BuildError:
         log = directory / "build.log"
         if log.exists() and "%Error" in log.read_text(errors="replace"):
             raise  # Verilator rejected the design itself
         # A stale runtime copy must never be what breaks a build: drop it and build from scratch.
         shutil.rmtree(runtime, ignore_errors=True)
-        _invoke_build(simulator, directory, testbench, paths, waves, interface)
+        _invoke_build(simulator, directory, testbench, paths, waves, interface, quick=quick)
     return time.perf_counter() - started
 
 
-def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed_from=None) -> None:
+def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed_from=None, quick=False) -> None:
     if directory.exists():
         shutil.rmtree(directory)  # a build that died half-way: start clean
     directory.mkdir(parents=True)
@@ -364,7 +377,7 @@ def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed
     try:
         _runner(simulator, touch_before_make=seeded, make_args=pch, pch_first=bool(pch) and not seeded).build(
             sources=[BENCH_SOURCE, *paths, tb_path], hdl_toplevel=TB_TOP, build_dir=directory,
-            build_args=build_args(simulator, waves), timescale=TIMESCALE, waves=waves, always=True,
+            build_args=build_args(simulator, waves, quick), timescale=TIMESCALE, waves=waves, always=True,
             log_file=directory / "build.log",
         )
     except (RuntimeError, SystemExit) as error:
@@ -374,8 +387,9 @@ def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed
         ) from None
 
 
-def build_args(simulator: str, waves: bool) -> list[str]:
-    """The simulator's own build options (the bare harness of bare.py builds with the same)."""
+def build_args(simulator: str, waves: bool, quick: bool = False) -> list[str]:
+    """The simulator's own build options (the bare harness of bare.py builds with the same); `quick`: the C++ at
+    -O0 (a short run's bench, `QUICK_CYCLES`)."""
     if simulator != "verilator":
         return []
     # Verilator stops on lint warnings by default; lint is the Verilog stage's gate, not the harness's.
@@ -383,7 +397,7 @@ def build_args(simulator: str, waves: bool) -> list[str]:
     # The bench's clock is an HDL delay loop; Verilator's coroutines need C++20. Verilator's makefile
     # compiles with -Os; -O2 (later on the command line, so it wins) runs a 1080p frame ~2x faster and
     # compiles as fast (gaussian's model: 3.2 s against 3.5 s).
-    args += ["--timing", "-CFLAGS", "-std=c++20", "-CFLAGS", "-O2"]
+    args += ["--timing", "-CFLAGS", "-std=c++20", "-CFLAGS", "-O0" if quick else "-O2"]
     # One C++ file however large the design (Verilator splits past 20,000 statements, and each of the ~100 files
     # of a big camera pipeline then paid its own compile, -O2 on run-once code included: 89 s against 18 s as
     # one file, which takes the precompiled header and compiles its slow half at -O0, sim/vlcache.py).
@@ -393,12 +407,12 @@ def build_args(simulator: str, waves: bool) -> list[str]:
     return args
 
 
-def _build_key(simulator: str, waves: bool, testbench: str, paths: list[Path]) -> str:
+def _build_key(simulator: str, waves: bool, testbench: str, paths: list[Path], quick: bool = False) -> str:
     import cocotb
 
     digest = hashlib.sha256()
     for part in (_HARNESS_VERSION, simulator, tool_version(simulator), cocotb.__version__, str(waves),
-                 " ".join(build_args(simulator, waves)), testbench, BENCH_SOURCE.read_text(),
+                 " ".join(build_args(simulator, waves, quick)), testbench, BENCH_SOURCE.read_text(),
                  MAIN_SOURCE.read_text()):
         digest.update(part.encode() + b"\0")
     for path in paths:

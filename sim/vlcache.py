@@ -54,6 +54,18 @@ endif
 """.replace("{PCH_HEADER}", PCH_HEADER)
 
 
+# A folder for the runtime stores of every build folder (the test suite's three folders then compile each runtime
+# once, and ccache finds a design's compile again in another folder: its line names the same header).
+ROOT_VARIABLE = "MAINSPRING_VERILATOR_RUNTIME"
+
+
+def cache_root(build_dir: Path) -> Path:
+    """Where the runtime stores of the benches built in `build_dir` live: $MAINSPRING_VERILATOR_RUNTIME when set,
+    else `build_dir` itself."""
+    shared = os.environ.get(ROOT_VARIABLE, "").strip()
+    return Path(shared).resolve() if shared else build_dir
+
+
 def runtime_dir(cache_root: Path, waves: bool, build_args: Sequence[str] = ()) -> Path:
     """Where the runtime objects for these flags (`build_args`: Verilator's, with -CFLAGS) live (a folder
     that may not exist yet)."""

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mainspring.sim import in_ci
+from mainspring.sim import in_ci, vlcache
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def require_halide():
@@ -53,6 +55,9 @@ def pytest_configure(config):
     compile, checked on both simulators; see tests/flow/independent/porting.py) are marked with one group and
     so run on one worker, where the design is cached. Ungrouped tests are balanced one by one as with `load`;
     plain `load` would send neighbouring tests to different workers, each compiling the design again."""
+    # One store of Verilator's runtime objects for the suite's build folders (build/test-sim, build/sim-tests, ...):
+    # each is compiled once a run, not once a folder (sim/vlcache.py).
+    os.environ.setdefault(vlcache.ROOT_VARIABLE, str(ROOT / "build" / "verilator-runtime"))
     if getattr(config.option, "dist", "no") == "load":
         config.option.dist = "loadgroup"
     # A worker names its tests by group (`nodeid@group`, what the controller schedules by) only if it was told

@@ -56,12 +56,30 @@ def test_verilator_builds_take_the_precompiled_runtime_header(build_dir):
     header = Path(re.search(r"-include (\S+)", compile_line).group(1))
     assert header.name == vlcache.PCH_HEADER and header.with_name(header.name + ".gch").is_file(), compile_line
     assert "-Winvalid-pch" in compile_line and "not used because" not in log, log[-2000:]
-    runtime = vlcache.runtime_dir(build_dir, False, runner.build_args("verilator", False))
-    assert vlcache.is_stored(runtime) and (runtime / vlcache.PCH_HEADER).with_suffix(".h.gch").is_file()
+    # stored in $MAINSPRING_VERILATOR_RUNTIME (vlcache.cache_root), or in the build folder by an earlier run's build
+    name = vlcache.runtime_dir(build_dir, False, runner.build_args("verilator", False)).name
+    assert any(vlcache.is_stored(root / name) and (root / name / vlcache.PCH_HEADER).with_suffix(".h.gch").is_file()
+               for root in (vlcache.cache_root(build_dir), build_dir))
     # Vtop__ALL.o is Verilator's one file with the slow (run-once) code after a pragma that compiles it at -O0.
     source = (bench.directory / vlcache.ALL_SOURCE).read_text()
     fast, slow = source.split('#pragma GCC optimize ("O0")')
     assert "__0.cpp" in fast and "Slow" not in fast and "__Slow.cpp" in slow and "__0.cpp" not in slow, source
+
+
+def test_a_short_runs_model_compiles_without_optimisation_and_a_long_runs_with(build_dir):
+    # runner.QUICK_CYCLES: a short run's bench takes -O0 (its precompiled header too, from its own runtime store),
+    # a longer one the -O2 of build()'s default; both give the words.
+    require_simulator("verilator")
+    for n, level in ((64, "-O0"), (runner.QUICK_CYCLES + 1, "-O2")):
+        inputs, output, expected = adder_streams(n, seed=12)
+        result = run(ADDERS, "add2", inputs, output, simulator="verilator", build_dir=build_dir, keep_files=True,
+                     progress=False)
+        np.testing.assert_array_equal(result.words, expected)
+        log = (result.files.parents[1] / "build.log").read_text()
+        compile_line = next(line for line in log.splitlines()
+                            if line.rstrip().endswith(f"-c -o Vtop__ALL.o {vlcache.ALL_SOURCE}"))
+        assert compile_line.split().count(level) == 1 and "not used because" not in log, compile_line
+        shutil.rmtree(result.files)
 
 
 def test_progress_lines_give_cycles_done_of_expected(tmp_path):

@@ -47,6 +47,15 @@ def _design(probe, case):
     return hl.compile(MODULES[probe].CASES[case](hl)[0], name=f"{probe}_{case}")
 
 
+@functools.cache
+def _inputs_and_halide(halide, probe, case):
+    """The case's example inputs and Halide 21's outputs on them: Halide's JIT compile and realize once for both
+    simulators' tests (they run on one worker, `params`)."""
+    inputs = _design(probe, case).example_inputs(1)
+    out, images, size = MODULES[probe].CASES[case](halide)
+    return inputs, tuple(halide_outputs(halide, out, images, inputs, size))
+
+
 def _with(probe, case):
     """The mark that runs a test on the xdist worker that compiles `case` for the shared test."""
     return pytest.mark.xdist_group(f"{probe}-{case}")
@@ -56,11 +65,9 @@ def _with(probe, case):
 def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
     probe, name = CASES[case]
     design = _design(probe, name)
-    inputs = design.example_inputs(1)
+    inputs, want = _inputs_and_halide(halide, probe, name)
     res = design.check(inputs, simulator=simulator, build_dir=BUILD)
     assert res.cycles == res.predicted_cycles
-    out, images, size = MODULES[probe].CASES[name](halide)
-    want = halide_outputs(halide, out, images, inputs, size)
     got = design.reference_outputs(inputs)
     assert len(got) == len(want)
     for g, w in zip(got, want, strict=True):
