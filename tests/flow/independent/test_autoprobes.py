@@ -265,3 +265,17 @@ def test_levels_read_at_a_computed_plane_are_inlined():
     design, result = _auto("autoq14", "remap_levels_13x5")
     assert 'funcs["levels"]' not in result.schedule_source
     assert not design.report["buffers"] or all("levels" not in b.get("name", "") for b in design.report["buffers"])
+
+
+# autoprobe16 (session 32); the proof's route: helper mends17 (session 33)
+
+@_with("autoprobe16", "sobel_mag_19x7_l3")
+def test_a_kernel_the_cut_cannot_prove_is_proved_whole_before_the_canonical_tries(tmp_path, monkeypatch):
+    """Sobel's magnitude at 3 lanes: with the shared subterms cut z3 finds a spurious difference, the canonical
+    form's tries spent 6 s without an answer, then z3 proved the whole goal in 0.1 s; that try now comes first."""
+    from mainspring.verilog import prove
+
+    design, _ = _auto("autoprobe16", "sobel_mag_19x7_l3")
+    monkeypatch.setattr(prove, "_canonical_check", lambda *_: pytest.fail("the canonical check was tried"))
+    proofs = prove.prove_design(design, cache_dir=tmp_path)
+    assert [p.status for p in proofs] == ["proved"] * len(proofs), [str(p) for p in proofs]
