@@ -93,6 +93,7 @@ def channel_gain(m, w, h):
 AUTO = {
     "integral2d_9x5_l2": (integral2d, (9, 5), {"lanes": "2"}),
     "integral2d_10x6_l2": (integral2d, (10, 6), {"lanes": "2"}),
+    "integral2d_10x5_l3": (integral2d, (10, 5), {"lanes": "3"}),  # x from 1 at 3 lanes: 21 cycles for 20, 19 words
     "row_scan_u32_9x5": (row_scan_u32, (9, 5), {}),
     "row_scan_u32_own_9x5": (row_scan_u32_own, (9, 5), {}),
     "row_scan_u32_9x5_l2": (row_scan_u32, (9, 5), {"lanes": "2"}),
