@@ -196,42 +196,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-def _update_at_rx(reader_lanes: int):
-    """f's update stored at r.x with r.x unrolled by 2, read by hw_output at `reader_lanes`."""
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, f, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "hw_output", "output"))
-    r = hl.RDom([hl.Range(0, 8)], "r")
-    hw_input[x, y] = input_[x, y]
-    f[x, y] = hw_input[x, y]
-    f[r.x, y] = hw_input[r.x, y] * 2 + f[r.x, y]
-    f.update(0).unroll(r.x, 2)  # <-update_rx
-    hw_output[x, y] = f[x, y] + 1
-    output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 8).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
-    if reader_lanes > 1:
-        hw_output.unroll(xi, reader_lanes)
-    f.compute_at(hw_output, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(output, name="demo")
-
-
-@case("hardware", "An update stored at an unrolled reduction variable, read by a Func at fewer lanes", (
-    "{update_rx}: Func 'hw_output' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'f' along x "
-    "per cycle, but Func 'f'.update(0) computes 2 per cycle (f.update(0).unroll(r.x, 2) at {update_rx}): each lane "
-    "of a consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads per "
-    "cycle. Fix: add hw_output.unroll(xi, 2) so that it keeps pace with 'f'."), func="hw_output", simulate=True,
-    note="was memories' internal 'not a union of boxes' until session 32")
-def update_at_unrolled_rvar_read_by_fewer_lanes():
-    return _update_at_rx(1)
-
-
-@update_at_unrolled_rvar_read_by_fewer_lanes.fix
-def _():
-    return _update_at_rx(2)
-
-
 def _upsample_over_lanes(fix: bool = False):
     """up(x, y) = f(x / 2, y / 2) at one lane over f and the stream at 2 (f without its unroll: `fix`), 16 x 8."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
