@@ -124,8 +124,10 @@ def scanned_apart(pipe: Pipeline, image: Parameter | Function) -> list[Function]
     lookup `cdf(in(x, y))` at k lanes): one stream cannot be read a pixel a step and k pixels a cycle. At any lanes,
     the others' stream then starts when the scan is done (memories/late_streams.py) instead of being held whole
     while it scans (a threshold at a 1080p frame's total: 1,013 memory tiles, now none)."""
-    readers = [f for f in pipe.order if any(isinstance(n, ir.Call) and n.callee is image for d in pipe.definitions(f)
-                                            for e in (*d.args, d.value) for n in ir.walk(e))]
+    # (a scan's reads of its own elements, `col(x, ry) += col(x, ry - 1)`, are no reader of another stream)
+    readers = [f for f in pipe.order if f is not image and any(
+        isinstance(n, ir.Call) and n.callee is image for d in pipe.definitions(f) for e in (*d.args, d.value)
+        for n in ir.walk(e))]
     scans = [f for f in readers if _scans(pipe, f, image)]
     return scans if scans and len(scans) < len(readers) else []
 
