@@ -76,6 +76,8 @@ def test_gaps_are_on_record(c):
     missing = set()
     if c.func is not None and not _names(c.func, c.message):
         missing.add("func")
+    named = re.findall(r"Func ['\"]([\w$]+)['\"]", c.message)
+    assert c.func is not None or not named, f"the message names Func {named[0]!r}: give the case func={named[0]!r}"
     if c.stage != "command line" and not any(key in c.message for key in locations(c)):
         missing.add("location")
     declared = set(c.gaps) - {"fix"}  # a fix that does not work is judged by hand: the note says why
