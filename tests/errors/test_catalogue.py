@@ -87,10 +87,11 @@ def test_gaps_are_on_record(c):
         assert c.note, "a gap is a finding: say what the message should add"
 
 
-# What a fix returns where its mistake was refused in compile or in a run: the design, or the run's result.
+# What a fix returns where its mistake was refused in compile, in a run or by a command: the design, the run's
+# result, or the command's output.
 _COMPILED = (hl.Design, hl.SimulationResult)
 _REACHED = {"hardware": _COMPILED, "memories": _COMPILED, "autoschedule": _COMPILED,
-            "simulation": (*_COMPILED, np.ndarray)}
+            "simulation": (*_COMPILED, np.ndarray), "command line": (str,)}  # a command's output
 
 
 @pytest.mark.parametrize("c", [c for c in CASES if c.fix is not None], ids=[c.id for c in CASES if c.fix])
