@@ -16,13 +16,15 @@ from .types import I32
 if TYPE_CHECKING:
     from .func import Definition
 
-# (id of the user's domain, its bounds) -> (that domain, kept alive so that its id is not reused; the bound one):
-# every definition over one RDom reads one bound domain (structural keys compare RVars by their domain)
-_BOUND: dict[tuple[int, tuple[int | None, ...]], tuple[ir.ReductionDomain, ir.ReductionDomain]] = {}
+# A pipeline's bound domains: (id of the user's domain, its bounds) -> (that domain, kept alive so that its id is
+# not reused while the pipeline lives; the bound one). Every definition of the pipeline over one RDom reads one
+# bound domain (structural keys compare RVars by their domain); each pipeline keeps its own, so that they go with it.
+BoundDomains = dict[tuple[int, tuple[int | None, ...]], tuple[ir.ReductionDomain, ir.ReductionDomain]]
 
 
-def bound_domain(d: Definition) -> Definition:
-    """d over its RDom with the bounds that read bound image sizes made constants (d itself if none does)."""
+def bound_domain(d: Definition, cache: BoundDomains) -> Definition:
+    """d over its RDom with the bounds that read bound image sizes made constants (d itself if none does); `cache`
+    is the pipeline's bound domains."""
     dom = d.rdom
     if dom is None or all(isinstance(e, ir.Const) for _, lo, ext in dom.dims for e in (lo, ext)):
         return d
@@ -30,13 +32,13 @@ def bound_domain(d: Definition) -> Definition:
     if all(v is None for v in values):
         return d
     key = (id(dom), values)
-    if key not in _BOUND:
+    if key not in cache:
         dims = tuple((name, _const(lo, values[2 * k]), _const(ext, values[2 * k + 1]))
                      for k, (name, lo, ext) in enumerate(dom.dims))
         bound = ir.ReductionDomain(dom.name, dims, [], dom.used)
         bound.predicates.extend(_over(p, dom, bound) for p in dom.predicates)
-        _BOUND[key] = (dom, bound)
-    bound = _BOUND[key][1]
+        cache[key] = (dom, bound)
+    bound = cache[key][1]
     return replace(d, args=tuple(_over(a, dom, bound) for a in d.args), value=_over(d.value, dom, bound),
                    rdom=bound)
 

@@ -9,7 +9,7 @@ import functools
 import networkx as nx
 
 from . import ir
-from .bound_domains import bound_domain, bounded_shape
+from .bound_domains import BoundDomains, bound_domain, bounded_shape
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
 from .loop_extents import split_extent, unroll_extent_error
@@ -89,6 +89,7 @@ class Pipeline:
                                          for part in ([f.function()] if tuples_whole else _elements(f))]
         self.output: Function = self.outputs[0]  # the one output of a pipeline the hardware compiles
         self._defs: dict[int, list[Definition]] = {}
+        self._bound: BoundDomains = {}  # shared with the copies of with_producers, whose definitions are ours
         self.graph = nx.DiGraph()  # producer -> consumer, nodes are unique names
         self.functions: dict[str, Function] = {}
         self.inputs: dict[str, Parameter] = {}
@@ -180,7 +181,8 @@ class Pipeline:
             for d in fn.definitions:
                 memo: dict = {}
                 args = tuple(_rewrite_calls(a, fn, memo) for a in d.args)
-                got.append(bound_domain(Definition(args, _rewrite_calls(d.value, fn, memo), d.rdom, d.loc, d.schedule)))
+                value = _rewrite_calls(d.value, fn, memo)
+                got.append(bound_domain(Definition(args, value, d.rdom, d.loc, d.schedule), self._bound))
             self._defs[id(fn)] = got
         return got
 

@@ -150,7 +150,7 @@ def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
         )
     if len(accel) > 1:
         _refuse_accelerated_outputs(pipe, accel)
-        locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
+        locs = "; ".join(f"'{f.name}' at {accelerate_call(f)[2]}" for f in accel)
         raise ScheduleError(
             f"Several Funcs are scheduled hw_accelerate ({locs}): one accelerated region per pipeline is "
             "supported for now; keep hw_accelerate on the last Func computed in hardware"

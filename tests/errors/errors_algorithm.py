@@ -285,7 +285,7 @@ def _():
 
 @case("algorithm", "A predicate added to an RDom after an update uses it (RDom.where)", (
     "{at}: RDom r cannot be given a new predicate, because it has already been used in the update definition of "
-    "Func \"acc\"; call r.where(...) before the definitions that use it"))
+    "Func \"acc\"; call r.where(...) before the definitions that use it"), func="acc")
 def rdom_where_after_use():
     x, y, input_, hw_input, hw_output = io_funcs()
     acc, r = hl.Func("acc"), hl.RDom([hl.Range(0, 3)], "r")

@@ -244,7 +244,7 @@ def _levels():
 
 
 @case("schedule", "The reference system's iteration_order (gaussian's schedule 9)",
-      _DECLARATIVE.format(call="iteration_order", w=8, h=8))
+      _DECLARATIVE.format(call="iteration_order", w=8, h=8), func="hw_output")
 def declarative_iteration_order():
     x, y, hw_input, blur, hw_output, output = _levels()
     levels = [hl.IterLevel("CGRA", [(x, 8), (y, 8)]), hl.IterLevel("GLB", [(x, 1), (y, 1)]),
@@ -277,7 +277,7 @@ def _halide_levels(frame: int, rate: int = 1):
 
 
 @case("schedule", "The reference system's output_rate (gaussian's schedule 11)",
-      _DECLARATIVE.format(call="output_rate", w="W", h="H"))
+      _DECLARATIVE.format(call="output_rate", w="W", h="H"), func="hw_output")
 def declarative_output_rate():
     x, y, hw_input, blur, hw_output, output = _levels()
     hw_output.output_rate(2)  # <-
@@ -290,7 +290,7 @@ def _():
 
 @case("schedule", "The reference system's stream_to_accelerator over named levels",
       _DECLARATIVE.format(call="stream_to_accelerator(levels, loop_levels)", w="W", h="H").replace(
-          "Func 'hw_output': stream", "Func 'hw_input': stream"))
+          "Func 'hw_output': stream", "Func 'hw_input': stream"), func="hw_input")
 def declarative_stream_levels():
     x, y, hw_input, blur, hw_output, output = _levels()
     root = hl.LoopLevel.root()

@@ -121,7 +121,7 @@ def _():
 
 
 @case("hardware", "Two Funcs are scheduled hw_accelerate", (
-    "Several Funcs are scheduled hw_accelerate (mid at {at}; hw_output at {accelerate}): one "
+    "Several Funcs are scheduled hw_accelerate ('mid' at {at}; 'hw_output' at {accelerate}): one "
     "accelerated region per pipeline is supported for now; keep hw_accelerate on the last Func "
     "computed in hardware"), func="mid")
 def two_hw_accelerates():

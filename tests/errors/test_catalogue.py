@@ -9,6 +9,7 @@ import sys
 import traceback
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import mainspring as hl
@@ -20,9 +21,21 @@ IDS = [c.id for c in CASES]
 
 
 def _failure(c):
-    with pytest.raises((hl.HalideError, CommandFailed)) as err:
+    with pytest.raises(CommandFailed if c.stage == "command line" else c.error) as err:
         c.mistake()
     return err.value
+
+
+# A Func's name where a message names that Func: quoted, after "Func ", in code (acc.update(0), acc[...],
+# repeat_edge(acc), "of acc:"), or Halide's "for acc in x"; not inside a longer word ("accelerator's" holds "acc"),
+# nor the same word in prose (a Func "a" and the article in "a RAM (a memory tile ...)").
+def _names(func: str, message: str) -> bool:
+    for m in re.finditer(r"(?<![\w$.])" + re.escape(func) + r"(?![\w$])", message):
+        before, after = message[:m.start()], message[m.end():]
+        if (before[-1:] in ("'", '"') or before.endswith("Func ") or re.match(r"['\"\[(),:;]|\.\w", after)
+                or (before.endswith("for ") and after.startswith(" in "))):
+            return True
+    return False
 
 
 def _raise_site(exc: BaseException) -> str:
@@ -48,13 +61,24 @@ def test_message(c):
         assert _raise_site(exc).startswith(STAGES[c.stage]), _raise_site(exc)
 
 
+def test_a_name_is_matched_as_a_name():
+    assert _names("acc", "Func 'acc': ...") and _names("acc", 'In update definition of Func "acc":')
+    assert _names("mid", "In schedule for mid, could not find") and _names("mid", "add mid.compute_root()")
+    assert _names("output", "Bounds given for output in x") and _names("hw_input", "repeat_edge(hw_input) needs")
+    assert not _names("acc", "the accelerator's loops are fixed") and not _names("acc", "r.acc.x")
+    assert not _names("a", "a Func is computed where a use of it is") and not _names("a", "a RAM (a memory tile)")
+    assert not _names("hw_output", "hw_output_copy")
+
+
 @pytest.mark.parametrize("c", CASES, ids=IDS)
 def test_gaps_are_on_record(c):
     """What a message lacks is listed in `gaps` (a finding), and nothing else: a message improved later is
     noticed here, so its case stops reporting a gap."""
     missing = set()
-    if c.func is not None and c.func not in c.message:
+    if c.func is not None and not _names(c.func, c.message):
         missing.add("func")
+    named = re.findall(r"Func ['\"]([\w$]+)['\"]", c.message)
+    assert c.func is not None or not named, f"the message names Func {named[0]!r}: give the case func={named[0]!r}"
     if c.stage != "command line" and not any(key in c.message for key in locations(c)):
         missing.add("location")
     declared = set(c.gaps) - {"fix"}  # a fix that does not work is judged by hand: the note says why
@@ -64,6 +88,13 @@ def test_gaps_are_on_record(c):
         assert c.note, "a gap is a finding: say what the message should add"
 
 
+# What a fix returns where its mistake was refused in compile, in a run or by a command: the design, the run's
+# result, or the command's output.
+_COMPILED = (hl.Design, hl.SimulationResult)
+_REACHED = {"hardware": _COMPILED, "memories": _COMPILED, "autoschedule": _COMPILED,
+            "simulation": (*_COMPILED, np.ndarray), "command line": (str,)}  # a command's output
+
+
 @pytest.mark.parametrize("c", [c for c in CASES if c.fix is not None], ids=[c.id for c in CASES if c.fix])
 def test_fix_works(c):
     if c.simulate:
@@ -71,6 +102,8 @@ def test_fix_works(c):
 
         require_simulator("icarus")
     result = c.fix()
+    if c.stage in _REACHED:  # the fix runs past where the mistake stopped, not only up to it
+        assert isinstance(result, _REACHED[c.stage]), type(result)
     if c.simulate and isinstance(result, hl.Design):
         result = result.check(result.example_inputs(), simulator="icarus", build_dir=SIM_BUILD)
     if c.simulate:

@@ -95,7 +95,7 @@ def test_error_two_hw_accelerate():
     hw_output.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
     blur.tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
     with pytest.raises(hl.HalideError, match=r"Several Funcs are scheduled hw_accelerate "
-                                             r"\(blur at .*; hw_output at .*\): one accelerated region"):
+                                             r"\('blur' at .*; 'hw_output' at .*\): one accelerated region"):
         lower(Pipeline(hw_output), "t")
 
 
