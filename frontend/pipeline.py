@@ -453,10 +453,11 @@ class Pipeline:
         (Halide unrolls such a loop without a bound: `unroll(c)` of 3 channels the output is bounded to): the
         same at two probe sizes of the output's unbounded dimensions."""
         from .bounds import infer_boxes
+        from .output_bounds import output_bounds
 
         i = fn.args.index(var)
         extents = set()
-        bounds = self.output.placement.bounds
+        bounds = output_bounds(self)
         for lo, size in ((0, 61), (5, 97)):
             probe = [(b[0], b[0] + b[1] - 1) if b is not None and b[0] is not None else (lo, lo + size - 1)
                      for b in (bounds.get(a) for a in self.output.args)]
