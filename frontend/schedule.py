@@ -190,6 +190,9 @@ class Placement:
     # compute_with(f, var): (f's Function, var, where): its loops fused with f's down to var, so a Func computed at
     # f's loop there encloses this Func's reads too (pipeline.py); one accelerator computes both (fuse_outputs.py)
     compute_with: tuple[Any, str, SourceLoc] | None = None
+    # the levels and hw_accelerate that renames.resolve_renames wrote with loops' first names (a rename may have
+    # taken such a name from the user, not from them)
+    resolved: list[Any] = field(default_factory=list)
 
 
 def _require_const_int(v, what: str) -> int:
