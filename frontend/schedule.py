@@ -275,6 +275,15 @@ class StageScheduling:
             )
         return [st.aliases.get(n, n) for n in written]
 
+    def _anew(self, v, name: str, old: str) -> str:
+        """The loop name for a new loop the user calls `v` (resolved to `name`): a name a rename took from its loop,
+        which keeps it inside, gets a name of its own (Halide's old.v), so that the two loops stay apart."""
+        st, w = self._stage(), var_name(v, "split")
+        if w not in st.renamed or name == old or name not in st.dim_names():
+            return name
+        st.aliases[w] = f"{old}.{w}"
+        return st.aliases[w]
+
     def _named(self, *args) -> None:
         """Names a split or fuse gives new loops: they name a loop again even if a rename took them before."""
         for a in args:
@@ -289,6 +298,7 @@ class StageScheduling:
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: split factor {f} must be at least 1")
         st = self._stage()
         i = self._find(old_n, f"split({old_n}, {outer_n}, {inner_n}, {f})", "could not find split dimension: {}")
+        outer_n, inner_n = (self._anew(w, n, old_n) for w, n in ((outer, outer_n), (inner, inner_n)))
         if outer_n == inner_n:
             raise ScheduleError(
                 f"{loc}: In schedule for {self._owner_name()}, can't split {old_n} into {outer_n} and {inner_n} "

@@ -78,3 +78,10 @@ def test_compute_at_by_the_new_name_builds_every_time():
     assert loop_nest(f) == loop_nest(f)  # a second build finds the level named already
     Pipeline(f)
     assert "produce g" in loop_nest(f)
+
+
+def test_a_split_may_give_a_new_loop_the_name_a_rename_took():
+    # Halide: f.s0.y.x and f.s0.x.col stay apart; x names the new loop, col the renamed one
+    yi = hl.Var("yi")
+    f = _f().rename(x, col).split(y, x, yi, 2).unroll(yi).vectorize(col).reorder(col, yi, x)
+    assert loop_nest(f).splitlines()[1:4] == ["  for y.x:", "    unroll yi:", "      vectorize x:"]
