@@ -33,13 +33,15 @@ def output_bounds(pipe: Pipeline) -> dict[str, Bound]:
     return bounds
 
 
-def bound_from_reads(pipe: Pipeline, dim: int) -> dict[tuple[int, int], tuple[str, str, Bound]]:
-    """(min, extent) -> (Func, its variable, its bound) of the Funcs the output reads at its variable `dim`,
-    through unbounded Funcs read there too (`output[x] = g[x]`, `g[x] = hw_output[x]`): reads in a reader's pure
-    definition at the reader's own variable, which make the reader's region that of the Func read."""
+def bound_from_reads(pipe: Pipeline, dim: int, output: Function | None = None
+                     ) -> dict[tuple[int, int], tuple[str, str, Bound]]:
+    """(min, extent) -> (Func, its variable, its bound) of the Funcs the output (or `output`, one of several)
+    reads at its variable `dim`, through unbounded Funcs read there too (`output[x] = g[x]`, `g[x] = hw_output[x]`):
+    reads in a reader's pure definition at the reader's own variable, which make the reader's region that of the
+    Func read."""
     found: dict[tuple[int, int], tuple[str, str, Bound]] = {}
     seen: set[tuple[int, int]] = set()
-    todo = [(pipe.output, dim)]
+    todo = [(pipe.output if output is None else output, dim)]
     while todo:
         fn, i = todo.pop()
         if (id(fn), i) in seen or not pipe.definitions(fn):

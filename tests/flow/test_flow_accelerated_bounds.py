@@ -1,7 +1,8 @@
 """Seed 002's schedule with the bounds on the accelerated copy `hw_output` instead of the host's `output`
 (`hw_output.bound(x, 0, W).bound(y, 0, H)`): Halide accepts it, the output's size coming from realize([W, H]);
 the compile takes that size from the bound (frontend/output_bounds.py), builds byte for byte the design of the
-same schedule with the output bounded, and is bit-exact on both simulators."""
+same schedule with the output bounded, and is bit-exact on both simulators. So do several outputs that read a
+bounded Tuple hw_output (frontend/outputs.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 
 import numpy as np
 import pytest
+from test_flow_several_outputs import _blur_and_gradient, two_outputs
 
 import mainspring as hl
 
@@ -62,3 +64,22 @@ def test_a_read_at_an_offset_leaves_the_size_to_the_output():
     within it is the user's choice, so the compile asks for output's bound."""
     with pytest.raises(hl.ScheduleError, match="'output' is the pipeline's output but its dimension x has no bound"):
         hl.compile(_blur("hw_output", offset=1)[0], name="blur")
+
+
+def test_several_outputs_take_their_size_from_hw_output():
+    """test_flow_several_outputs' two outputs of one Tuple hw_output, bounded on hw_output only: the design of the
+    outputs bounded (which that file checks on both simulators)."""
+    def two_outputs_bounded_inside():
+        x, y, hw_output = _blur_and_gradient()
+        blurred, gradient = hl.funcs("blurred gradient")
+        blurred[x, y] = hw_output[x, y][0]
+        gradient[x, y] = hw_output[x, y][1]
+        hw_output.bound(x, 0, 16).bound(y, 0, 12)
+        return [blurred, gradient]
+
+    def files(outputs) -> dict[str, str]:
+        out = hl.compile(outputs, name="two").files()
+        out["two.report.json"] = re.sub(r'"compile_seconds": [0-9.]+', "", out["two.report.json"])
+        return out
+
+    assert files(two_outputs_bounded_inside()) == files(two_outputs())
