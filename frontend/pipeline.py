@@ -14,7 +14,7 @@ from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .func import Definition, Func, Function
 from .loop_extents import split_extent, unroll_extent_error
 from .params import Parameter
-from .schedule import LoopLevel
+from .renames import resolve_renames
 from .vars import Var
 
 
@@ -53,23 +53,6 @@ def _rewrite_calls(e: ir.Expr, caller: Function, memo: dict) -> ir.Expr:
         return ir.rebuild(n, kids)
 
     return ir.transform(e, go, memo)
-
-
-def _resolve_renames(fn: Function) -> None:
-    """Name fn's compute/store levels and accelerated loops as the loops are named (`rename` keeps a loop's first
-    name, StageSchedule.aliases): a consumer's loop may be renamed after fn is placed at it, as in Halide."""
-    def loop(f: Function, name: str) -> str:
-        for d in f.definitions:
-            name = d.schedule.aliases.get(name, name)
-        return name
-
-    p = fn.placement
-    for attr in ("compute", "store"):
-        level = getattr(p, attr)
-        if level is not None and level.kind == "at" and loop(level.func, level.var) != level.var:
-            setattr(p, attr, LoopLevel(level.kind, level.func, loop(level.func, level.var), level.loc))
-    if p.hw_accelerate is not None:
-        p.hw_accelerate = (loop(fn, p.hw_accelerate[0]), loop(fn, p.hw_accelerate[1]), p.hw_accelerate[2])
 
 
 class Pipeline:
@@ -119,7 +102,7 @@ class Pipeline:
             self.functions[n] = fn
         self.order = order  # producers before consumers
         for fn in order:
-            _resolve_renames(fn)
+            resolve_renames(fn)
         for fn in order:
             self.graph.add_node(self.name(fn))
             self._collect_definition_edges(fn)
@@ -455,10 +438,11 @@ class Pipeline:
         (Halide unrolls such a loop without a bound: `unroll(c)` of 3 channels the output is bounded to): the
         same at two probe sizes of the output's unbounded dimensions."""
         from .bounds import infer_boxes
+        from .output_bounds import output_bounds
 
         i = fn.args.index(var)
         extents = set()
-        bounds = self.output.placement.bounds
+        bounds = output_bounds(self)
         for lo, size in ((0, 61), (5, 97)):
             probe = [(b[0], b[0] + b[1] - 1) if b is not None and b[0] is not None else (lo, lo + size - 1)
                      for b in (bounds.get(a) for a in self.output.args)]

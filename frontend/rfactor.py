@@ -127,7 +127,8 @@ def _split_rvars(d: Definition, term: ir.Expr, op: str, t: Type, stage: str) -> 
     moved = ir.substitute(term, {n: last.get(n, value_of(n)) for n, _, _ in d.rdom.dims})
     for name, past in end.items():
         moved = ir.Select(t, ir.BinOp(BOOL, "lt", value_of(name), past), moved, ir.Const(t, _IDENTITY[op](t)))
-    stage_ = StageSchedule(list(d.schedule.dims), others, dict(d.schedule.aliases), dict(d.schedule.shadows))
+    stage_ = StageSchedule(list(d.schedule.dims), others, dict(d.schedule.aliases), dict(d.schedule.shadows),
+                           dict(d.schedule.renamed))
     return Definition(d.args, d.value, rdom, d.loc, stage_), moved
 
 
@@ -178,7 +179,7 @@ def _intm_stage(old: StageSchedule, to_var: dict[str, str]) -> StageSchedule:
             directives.append(Reorder(tuple(to_var.get(n, n) for n in s.order), s.loc))
         elif not (isinstance(s, ForType) and s.var in to_var):
             directives.append(s)
-    return StageSchedule(dims, directives, dict(old.aliases), dict(old.shadows))
+    return StageSchedule(dims, directives, dict(old.aliases), dict(old.shadows), dict(old.renamed))
 
 
 def _merged_stage(old: StageSchedule, to_var: dict[str, str], rvars: set[str]) -> StageSchedule:
@@ -193,4 +194,4 @@ def _merged_stage(old: StageSchedule, to_var: dict[str, str], rvars: set[str]) -
             directives += [Reorder(order, s.loc)] if len(order) > 1 else []
         elif not (isinstance(s, ForType) and s.var in gone):
             directives.append(s)
-    return StageSchedule(dims, directives, dict(old.aliases), dict(old.shadows))
+    return StageSchedule(dims, directives, dict(old.aliases), dict(old.shadows), dict(old.renamed))

@@ -117,6 +117,9 @@ class StageSchedule:
     # names the inner one; this names the outer one, which unroll/vectorize/parallel(new) mark too and
     # reorder(new) moves (Halide's choices among the loops a name matches)
     shadows: dict[str, str] = field(default_factory=dict)
+    # rename(old, new): a name that no longer names a loop -> (the name the loop took, where). Halide names the loop
+    # `old.new`, which `old` does not match, so a later call by `old` fails there ("could not find dimension")
+    renamed: dict[str, tuple[str, SourceLoc]] = field(default_factory=dict)
 
     def dim_names(self) -> list[str]:
         return [d.name for d in self.dims]
@@ -187,6 +190,9 @@ class Placement:
     # compute_with(f, var): (f's Function, var, where): its loops fused with f's down to var, so a Func computed at
     # f's loop there encloses this Func's reads too (pipeline.py); one accelerator computes both (fuse_outputs.py)
     compute_with: tuple[Any, str, SourceLoc] | None = None
+    # the levels and hw_accelerate that renames.resolve_renames wrote with loops' first names (a rename may have
+    # taken such a name from the user, not from them)
+    resolved: list[Any] = field(default_factory=list)
 
 
 def _require_const_int(v, what: str) -> int:
@@ -204,10 +210,6 @@ def _require_const_int(v, what: str) -> int:
         return node.value
     raise ScheduleError(f"{user_location()}: {what} must be a constant integer, got {ir.to_string(node)}; hardware "
                         "loops are fixed at compile time: use a Python int (e.g. 4)")
-
-
-def _var_names(args, what, st: StageSchedule):
-    return [st.aliases.get(n, n) for n in (var_name(a, what) for a in args)]
 
 
 _TILE_FORMS = {False: (("x", "y", "xo", "yo", "xi", "yi", "xfactor", "yfactor"), ("x", "y", "xi", "yi", "xfactor",
@@ -249,14 +251,54 @@ class StageScheduling:
             f"Vars: {' '.join(names + ['__outermost'])}\n(in {call}){lost_loop(st, name) or did_you_mean(name, names)}"
         )
 
+    def _loops(self, args, what: str, existing: int, rest: str = "") -> list[str]:
+        """The loops `args` name (through renames, `aliases`). The first `existing` must name a loop now: a name a
+        rename took is refused, as Halide 21 refuses it, with the loop's new name as the fix; `rest` is the
+        call's other arguments as the message writes them."""
+        st = self._stage()
+        written = [var_name(a, what) for a in args]
+        for n in written[:existing]:
+            if n not in st.renamed:
+                continue
+            new, loc = st.renamed[n]
+            now = new
+            while now in st.renamed:  # renamed again since
+                now = st.renamed[now][0]
+            owner = self._owner_name()
+            fixed = ", ".join(now if w == n and k < existing else w for k, w in enumerate(written))
+            later = "" if now == new else f", then {now}"
+            raise ScheduleError(
+                f"{user_location()}: In schedule for {owner}, could not find dimension {n} (in {what}("
+                f"{', '.join(written)}{rest})): {owner}.rename({n}, {new}) at {loc} renamed that loop {new}{later}, "
+                f"and a renamed loop answers to its new name only, as in Halide. Name it {now}: "
+                f"{owner}.{what}({fixed}{rest})"
+            )
+        return [st.aliases.get(n, n) for n in written]
+
+    def _anew(self, v, name: str, old: str) -> str:
+        """The loop name for a new loop the user calls `v` (resolved to `name`): a name a rename took from its loop,
+        which keeps it inside, gets a name of its own (Halide's old.v), so that the two loops stay apart."""
+        st, w = self._stage(), var_name(v, "split")
+        if w not in st.renamed or name == old or name not in st.dim_names():
+            return name
+        st.aliases[w] = f"{old}.{w}"
+        return st.aliases[w]
+
+    def _named(self, *args) -> None:
+        """Names a split or fuse gives new loops: they name a loop again even if a rename took them before."""
+        for a in args:
+            self._stage().renamed.pop(var_name(a, "split"), None)
+
     def split(self, old, outer, inner, factor, tail: TailStrategy = TailStrategy.Auto):
         loc = user_location()
-        old_n, outer_n, inner_n = _var_names((old, outer, inner), "split", self._stage())
+        rest = f", {factor}" if isinstance(factor, int) else ", ..."
+        old_n, outer_n, inner_n = self._loops((old, outer, inner), "split", 1, rest)
         f = _require_const_int(factor, f"split({old_n}, {outer_n}, {inner_n}, factor) of {self._owner_name()}: factor")
         if f < 1:
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: split factor {f} must be at least 1")
         st = self._stage()
         i = self._find(old_n, f"split({old_n}, {outer_n}, {inner_n}, {f})", "could not find split dimension: {}")
+        outer_n, inner_n = (self._anew(w, n, old_n) for w, n in ((outer, outer_n), (inner, inner_n)))
         if outer_n == inner_n:
             raise ScheduleError(
                 f"{loc}: In schedule for {self._owner_name()}, can't split {old_n} into {outer_n} and {inner_n} "
@@ -274,11 +316,12 @@ class StageScheduling:
         st.dims[i:i + 1] = [Dim(inner_n, is_r), Dim(outer_n, is_r)]
         tail = _tail(tail, self._owner_name(), f"split({old_n}, {outer_n}, {inner_n}, {f}, {{}})")
         st.directives.append(Split(old_n, outer_n, inner_n, f, tail, loc))
+        self._named(outer, inner)
         return self
 
     def fuse(self, inner, outer, fused):
         loc = user_location()
-        inner_n, outer_n, fused_n = _var_names((inner, outer, fused), "fuse", self._stage())
+        inner_n, outer_n, fused_n = self._loops((inner, outer, fused), "fuse", 2)
         st = self._stage()
         if inner_n == outer_n:  # (Halide then reports the loop missing, as the fuse consumed it)
             raise ScheduleError(f"{loc}: In schedule for {self._owner_name()}: fuse({inner_n}, {outer_n}, {fused_n}) "
@@ -289,6 +332,7 @@ class StageScheduling:
         st.dims[i] = Dim(fused_n, is_r)
         del st.dims[j]
         st.directives.append(Fuse(inner_n, outer_n, fused_n, loc))
+        self._named(fused)
         return self
 
     def reorder(self, *vars_):
@@ -296,6 +340,7 @@ class StageScheduling:
         if len(vars_) == 1 and isinstance(vars_[0], (list, tuple)):
             vars_ = tuple(vars_[0])
         st = self._stage()
+        self._loops(vars_, "reorder", len(vars_))
         # a name matching two loops (rename to an existing name) moves the outer one, as Halide's reorder does
         names = [st.shadows.get(n, st.aliases.get(n, n)) for n in (var_name(a, "reorder") for a in vars_)]
         if len(set(names)) != len(names):
@@ -340,7 +385,8 @@ class StageScheduling:
 
     def _for_type(self, kind: str, v, factor, tail):
         loc = user_location()
-        name, = _var_names((v,), kind, self._stage())
+        rest = "" if factor is None else f", {factor}" if isinstance(factor, int) else ", ..."
+        name, = self._loops((v,), kind, 1, rest)
         marked = {"unroll": "unrolled", "vectorize": "vectorized", "parallel": "parallel"}[kind]
         self._find(name, f"{kind}({name})", f"could not find dimension {{}} to mark as {marked} in vars for function")
         if factor is not None:  # as Halide: split off an inner loop; parallel marks the outer one (task_size)
@@ -367,7 +413,7 @@ class StageScheduling:
         return self._for_type("parallel", var, task_size, tail)
 
     def serial(self, var):
-        name, = _var_names((var,), "serial", self._stage())
+        name, = self._loops((var,), "serial", 1)
         self._find(name, f"serial({name})")
         return self
 
@@ -377,14 +423,19 @@ class StageScheduling:
         st = self._stage()
         shown = [var_name(v, "rename") for v in (old, new)]
         call = f"rename({', '.join(shown)})"
-        old_n, = _var_names((old,), "rename", st)
+        old_n, = self._loops((old,), "rename", 1, f", {shown[1]}")
         i = self._find(old_n, call, "could not find dimension {} to rename")
+        restored = False
         for name in list(st.shadows):  # the name no longer matches the loop renamed again
             if st.aliases.get(name) == old_n:
                 st.aliases[name] = st.shadows.pop(name)
+                restored |= name == shown[0]
         new_n = shown[1]
+        if shown[0] != new_n and not restored:  # a shadowed name goes on naming its other loop
+            st.renamed[shown[0]] = (new_n, user_location())
+        was_renamed = st.renamed.pop(new_n, None) is not None  # (its loop, if any, is named old.new in Halide)
         taken = st.aliases.get(new_n, new_n)
-        if taken != old_n and taken in st.dim_names():
+        if not was_renamed and taken != old_n and taken in st.dim_names():
             # Halide names the renamed loop old.new, so `new` (matched as a suffix) names both loops: most calls
             # take the inner one (split, compute_at, rename), unroll/vectorize/parallel both, reorder the outer
             j = st.dim_names().index(taken)

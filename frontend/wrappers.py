@@ -142,7 +142,7 @@ def _calls(d: Definition, fn: Function) -> bool:
 
 def _copy_stage(s: StageSchedule) -> StageSchedule:
     return StageSchedule([Dim(d.name, d.is_rvar) for d in s.dims], list(s.directives), dict(s.aliases),
-                         dict(s.shadows))
+                         dict(s.shadows), dict(s.renamed))
 
 
 def _copy_placement(p: Placement) -> Placement:

@@ -8,6 +8,7 @@ from mainspring.frontend import ir
 from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Function
+from mainspring.frontend.output_bounds import bound_from_reads, output_bounds
 from mainspring.frontend.pipeline import Pipeline
 
 from .inline import inlined_definitions
@@ -40,23 +41,38 @@ def output_box(pipe: Pipeline) -> Box:
     if out.scalar:  # a Func of no dimensions (frontend/define.py): its one element, at 0, needs no bound
         return [(0, 0)]
     box = []
-    for name in out.args:
-        b = out.placement.bounds.get(name)
+    bounds = output_bounds(pipe)  # the output's own, or a bound of what it reads at its variable (frontend)
+    for i, name in enumerate(out.args):
+        b = bounds.get(name)
         if b is not None and b[0] is None:
             raise ScheduleError(
                 f"{b[2]}: Func '{out.name}' is the pipeline's output and {out.name}.bound_extent({name}, {b[1]}) fixes "
                 f"only the extent of its dimension {name}; the accelerator's streams are fixed at compile time, the "
                 f"min too. Give both: {out.name}.bound({name}, 0, {b[1]})"
             )
-        if b is None or b[0] is None:
-            raise ScheduleError(
-                f"{pipe.definitions(out)[0].loc}: Func '{out.name}' is the pipeline's output but its dimension {name} "
-                "has no bound: hardware sizes "
-                f"are fixed at compile time. Add {out.name}.bound({name}, 0, <extent>) for each dimension "
-                f"({', '.join(out.args)})."
-            )
+        if b is None:
+            _refuse_unbounded(pipe, i)
+        assert b is not None and b[0] is not None
         box.append((b[0], b[0] + b[1] - 1))
     return box
+
+
+def _refuse_unbounded(pipe: Pipeline, i: int) -> None:
+    out, name = pipe.output, pipe.output.args[i]
+    at = pipe.definitions(out)[0].loc
+    found = bound_from_reads(pipe, i)
+    if found:  # bounds that differ on what the output reads at its variable: any size within all of them works
+        given = "; ".join(f"{f}.bound({v}, {lo}, {ext}) at {loc}" for f, v, (lo, ext, loc) in found.values())
+        raise ScheduleError(
+            f"{at}: Func '{out.name}' is the pipeline's output but its dimension {name} has no bound, and the Funcs "
+            f"it reads at {name} are bounded differently ({given}), so its size is not known: hardware sizes are "
+            f"fixed at compile time. Add {out.name}.bound({name}, <min>, <extent>) inside all of those bounds."
+        )
+    raise ScheduleError(
+        f"{at}: Func '{out.name}' is the pipeline's output but its dimension {name} has no bound: hardware sizes "
+        f"are fixed at compile time. Add {out.name}.bound({name}, 0, <extent>) for each dimension "
+        f"({', '.join(out.args)})."
+    )
 
 
 def _check_bounded(pipe: Pipeline, boxes: dict[str, Box], obox: Box) -> None:

@@ -1,6 +1,7 @@
 """Catalogue cases: placement calls beyond errors_schedule.py's: compute_at a Func whose loops do not enclose every
 use (frontend/pipeline.py's _check_loop_level), read both by the target and by the Func the target is computed at;
-a second bound of a dimension that the first does not cover (frontend/placement.py)."""
+a second bound of a dimension that the first does not cover (frontend/placement.py); a compute_at naming a loop by
+the name a rename took from it (frontend/renames.py)."""
 
 from __future__ import annotations
 
@@ -69,5 +70,28 @@ def _():
     p = pipeline(16, 8)
     accelerate(p)
     buffer(p)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "compute_at a loop by its name before a rename", (
+    "{at}: Func 'mid': compute_at(hw_output, xo) names the loop xo of 'hw_output', but hw_output.rename(xo, tx) at "
+    "{at2} renamed that loop tx, and a renamed loop answers to its new name only, as in Halide. Name it tx: "
+    "mid.compute_at(hw_output, tx)"), func="mid")
+def compute_at_by_the_name_before_a_rename():
+    p, tx = pipeline(), hl.Var("tx")
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8)
+    p.hw_output.rename(p.xo, tx).hw_accelerate(p.xi, tx)  # <-2
+    p.mid.compute_at(p.hw_output, p.xo)  # <-
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@compute_at_by_the_name_before_a_rename.fix
+def _():
+    p, tx = pipeline(), hl.Var("tx")
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8)
+    p.hw_output.rename(p.xo, tx).hw_accelerate(p.xi, tx)
+    p.mid.compute_at(p.hw_output, tx)
     stream(p)
     return hl.compile(p.output, name="demo")

@@ -38,6 +38,38 @@ def _():
     return hl.compile(output, name="demo")
 
 
+def _read_twice(out_bound: bool):
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_output, gain, output = (hl.Func(n) for n in ("hw_input", "hw_output", "gain", "output"))
+    hw_input[x, y] = input_[x, y]
+    hw_output[x, y] = hw_input[x, y] * 2
+    gain[x, y] = input_[x, y] + 1
+    output[x, y] = hw_output[x, y] * gain[x, y]  # <-readtwice
+    hw_output.bound(x, 0, 16).bound(y, 0, 8)  # <-hwbound
+    gain.compute_root().bound(x, 0, 8).bound(y, 0, 8)  # <-gainbound
+    if out_bound:
+        output.bound(x, 0, 8)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 16, 8).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "The output's size is left open by differing bounds of what it reads", (
+    "{readtwice}: Func 'output' is the pipeline's output but its dimension x has no bound, and the Funcs it reads "
+    "at x are bounded differently (hw_output.bound(x, 0, 16) at {hwbound}; gain.bound(x, 0, 8) at {gainbound}), so its "
+    "size is not known: hardware sizes are fixed at compile time. Add output.bound(x, <min>, <extent>) inside "
+    "all of those bounds."), func="output",
+    note="one bound read at the output's variable gives its size (y here), as Halide's realize of that size")
+def output_size_from_differing_bounds():
+    return _read_twice(False)
+
+
+@output_size_from_differing_bounds.fix
+def _():
+    return _read_twice(True)
+
+
 @case("hardware", "The output has only an extent bound", (
     "{at}: Func 'output' is the pipeline's output and output.bound_extent(x, 8) fixes only the extent of its "
     "dimension x; the accelerator's streams are fixed at compile time, the min too. Give both: "

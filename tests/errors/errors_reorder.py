@@ -1,8 +1,8 @@
 """Catalogue cases: reorder calls Halide refuses (frontend/schedule.py, frontend/reorder_hint.py): a loop the stage
 does not have at that point (a misspelling, another Func's Var, a loop split or fused away) or named twice. The
 message names the stage's loops then and the same reorder with names it has, which Halide accepts too. Also a
-fuse of a loop with itself, a storage level given to a Func left inline (frontend/pipeline.py), and hw_accelerate
-naming a loop of a Func with no dimensions (hwlower/region.py)."""
+fuse of a loop with itself, a loop named by the name a rename took from it, a storage level given to a Func left
+inline (frontend/pipeline.py), and hw_accelerate naming a loop of a Func with no dimensions (hwlower/region.py)."""
 
 from __future__ import annotations
 
@@ -170,3 +170,26 @@ def _():
     output, hw_output, _x = _frame_sum()
     hw_output.compute_root().hw_accelerate(hl.Var.outermost(), hl.Var.outermost())
     return hl.compile(output, name="demo")
+
+
+@case("schedule", "a loop named by its name before a rename", (
+    "{at}: In schedule for mid, could not find dimension x (in unroll(x, 2)): mid.rename(x, col) at {at2} renamed "
+    "that loop col, and a renamed loop answers to its new name only, as in Halide. Name it col: "
+    "mid.unroll(col, 2)"), func="mid")
+def unroll_by_the_name_before_a_rename():
+    p = scheduled()
+    col = hl.Var("col")
+    p.mid.rename(p.x, col)  # <-2
+    p.mid.unroll(p.x, 2)  # <-
+    p.hw_output.unroll(p.xi, 2)
+    return hl.compile(p.output, name="demo")
+
+
+@unroll_by_the_name_before_a_rename.fix
+def _():
+    p = scheduled()
+    col = hl.Var("col")
+    p.mid.rename(p.x, col)
+    p.mid.unroll(col, 2)
+    p.hw_output.unroll(p.xi, 2)
+    return hl.compile(p.output, name="demo")
