@@ -93,6 +93,8 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
                 continue
             if first is not None and not _better(measure, source, first[3], first[4]):
                 return trial(*first[:3])[:2]
+            if first is not None and first[4] == FAR:  # a doubtful design at more lanes gave way to this one
+                plan.lanes.note = no_better(measure, first[0], first[3], lanes, source)  # type: ignore[attr-defined]
             return plan, source
         return None if first is None else trial(*first[:3])[:2]
 
