@@ -150,13 +150,15 @@ class Figures:
         self.cycles: dict[str, int] = {}  # the predicted cycles of each design compiled
         self.storage: dict[str, tuple[int, int]] = {}  # its buffers' words and their minimum
         self.ideal: dict[str, int] = {}  # its ideal cycles (the busiest stream's transfers or op's firings)
-        self.outputs: dict[str, int] = {}  # its output's words (at most one lane's transfers of them)
+        self.outputs: dict[str, int] = {}  # its output's words in one tile (one lane's transfers, at most), or 0
 
     def __call__(self, source: str) -> tuple[int, int]:
         if source not in self.known:
             design = figures(self.pipe, self.target)
             rep, nest = design.report, design.program.nest
-            self.outputs[source] = math.prod(e for _, e in nest.buffer(nest.output).box) * rep["tiles"]
+            # (one tile only: tiles' fill repeats at any lanes, shi_tomasi's 2 lanes in 4-wide host tiles take 316
+            # cycles for 128 pixels, one lane 504)
+            self.outputs[source] = math.prod(e for _, e in nest.buffer(nest.output).box) if rep["tiles"] == 1 else 0
             self.known[source] = rep["pes"], rep["mem_tiles"]
             self.cycles[source] = rep["predicted_cycles"]
             self.ideal[source] = rep["ideal_cycles"]
@@ -222,11 +224,11 @@ def _doubtful(measure: Figures, source: str, k: int, one: str | None = None) -> 
     """Whether the design of `source` at k lanes may be no better than fewer lanes': its storage far over its
     minimum (FAR: at 2 lanes mobile's pointwise stage held 696 words for 216; shi_tomasi's 4-wide host tiles, 87 for
     74 at 316 cycles, are not: one lane, 68 for 60, takes 504), or its cycles not below its ideal at one lane (k
-    times its own, or its output's words, which one lane transfers at most: mobile's at 2 lanes with its planes
+    times its own, or in one tile its output's words, which one lane transfers at most: mobile's at 2 lanes, planes
     serial took 260 cycles for 8x6, one lane 88), or those of the 1-lane design of `one`, where that is compiled."""
     words, least = measure.storage[source]
     cycles = measure.cycles[source]
-    return words > FAR * least + 4 or cycles >= min(k * measure.ideal[source], measure.outputs[source]) or (
+    return words > FAR * least + 4 or cycles >= k * measure.ideal[source] or 0 < measure.outputs[source] <= cycles or (
         one is not None and cycles >= measure.cycles[one])
 
 
