@@ -46,7 +46,9 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
                measure: Figures, offload: bool = False, planes: bool = False) -> tuple[object, str]:
     """Apply the best candidate that fits (`apply(lanes, unrolled_rvars, host)` schedules the algorithm and
     returns (plan, source)): the first that fits, or the first that fits at one lane fewer where that is better
-    (`_better`); raise HalideError, with the smallest design's figures, when none does. `planes`: the full unroll
+    (`_better`), or a fit at k > 1 lanes that looks no better than fewer (`_doubtful`: weighed the same way, down to
+    one lane, and against the 1-lane design compiled to set the lanes where `asked` is None); raise HalideError,
+    with the smallest design's figures, when none does. `planes`: the full unroll
     has planes (autoschedule_planes.py), whose cuts come first at every lane count: the output taking them apart
     (APART), the streams plane after plane (STREAMS_APART), then none (all RVars unrolled: depth `depths - 1`)."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
@@ -184,8 +186,8 @@ def fewer_lanes(plan, source: str, asked: int, apply: Callable[[int], tuple[obje
     """(plan, source, note): the design of `source` (applied, at `plan.lanes.lanes` = k lanes, from `asked`), or
     the best of it and the designs at k - 1 .. 1 lanes by `_better` where it looks no better than fewer lanes
     (`_doubtful`, from its own figures: the common case compiles nothing more), with a note saying why. (A 2-D
-    scan whose update cannot take lanes made 53 cycles and 25 words at 2 lanes against 48 and 15 at one; mobile's
-    pointwise stage at 2 lanes held its stream, 696 words for 216 in 40 memory tiles, for 88 cycles at one.)
+    scan whose update cannot take lanes made 53 cycles and 25 words at 2 lanes against 48 and 15 at one; mobile at
+    8x6 and 2 lanes, its planes taken serially, 260 cycles for 48 pixels, against 88 at one.)
     `apply(lanes)` schedules the algorithm at that many lanes and returns (plan, source); `saved`: the schedules
     to restore before each."""
     k = plan.lanes.lanes  # type: ignore[attr-defined]
