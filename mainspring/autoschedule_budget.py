@@ -79,28 +79,7 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         pes, tiles = next(iter(seen.values())) if seen else (1, 1)
         asked = max(1, min(MAX_LANES, pes_cap // max(pes, 1), tiles_cap // max(tiles, 1)))
 
-    def choose() -> tuple[object, str] | None:
-        # a cut of the planes that fits (or a doubtful design), to weigh (see above), and the margin of its storage
-        first: tuple[int, int | None, bool, str, float] | None = None
-        for lanes, depth, host in _candidates(asked, depths, cuts, offload):
-            if first is not None and lanes >= first[0]:
-                continue
-            plan, source, fits = trial(lanes, depth, host)
-            if not fits:
-                continue
-            doubtful = lanes > 1 and _doubtful(measure, source, lanes)  # weighed against fewer lanes, down to one
-            if lanes > 1 and ((first is None and depth in cuts) or (doubtful and (
-                    first is None or _better(measure, source, first[3], FAR)))):
-                first = lanes, depth, host, source, FAR if doubtful else NEAR
-                continue
-            if first is not None and not _better(measure, source, first[3], first[4]):
-                return trial(*first[:3])[:2]
-            if first is not None and first[4] == FAR:  # a doubtful design at more lanes gave way to this one
-                plan.lanes.note = no_better(measure, first[0], first[3], lanes, source)  # type: ignore[attr-defined]
-            return plan, source
-        return None if first is None else trial(*first[:3])[:2]
-
-    chosen = choose()
+    chosen = _choose(trial, measure, _candidates(asked, depths, cuts, offload), cuts)
     k = chosen[0].lanes.lanes if chosen is not None else 1  # type: ignore[attr-defined]
     if chosen is not None and one is not None and one[2] and k > 1 and _doubtful(measure, chosen[1], k, one[1]) \
             and _better(measure, one[1], chosen[1], FAR):
@@ -120,6 +99,29 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         f"{'' if tiles == 1 else 's'}; raise the budget "
         f"(max_pes=\"{max(pes, pes_cap)}\", max_mem_tiles=\"{max(tiles, tiles_cap)}\") or compile for a larger "
         "target")
+
+
+def _choose(trial: Callable, measure: Figures, candidates, cuts: list[int]) -> tuple[object, str] | None:
+    """fit_budget's pick among the candidates (lanes, depth, host), tried in order by `trial`; None where none fits."""
+    # a cut of the planes that fits (or a doubtful design), to weigh (fit_budget), and the margin of its storage
+    first: tuple[int, int | None, bool, str, float] | None = None
+    for lanes, depth, host in candidates:
+        if first is not None and lanes >= first[0]:
+            continue
+        plan, source, fits = trial(lanes, depth, host)
+        if not fits:
+            continue
+        doubtful = lanes > 1 and _doubtful(measure, source, lanes)  # weighed against fewer lanes, down to one
+        if lanes > 1 and ((first is None and depth in cuts) or (doubtful and (
+                first is None or _better(measure, source, first[3], FAR)))):
+            first = lanes, depth, host, source, FAR if doubtful else NEAR
+            continue
+        if first is not None and not _better(measure, source, first[3], first[4]):
+            return trial(*first[:3])[:2]
+        if first is not None and first[4] == FAR:  # a doubtful design at more lanes gave way to this one
+            plan.lanes.note = no_better(measure, first[0], first[3], lanes, source)  # type: ignore[attr-defined]
+        return plan, source
+    return None if first is None else trial(*first[:3])[:2]
 
 
 def _candidates(asked: int, depths: int, cuts: list[int], offload: bool):
