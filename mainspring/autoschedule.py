@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .autoschedule_budget import Figures, fit_budget, over_array, restore, snapshot
+from .autoschedule_budget import Figures, fewer_lanes, fit_budget, over_array, restore, snapshot
 from .autoschedule_buffers import (
     divides_coordinate,
     down_read_up,
@@ -197,9 +197,8 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
         depths = max((len(r) for u in whole.unrolled.values() for _, r in u), default=0) + planes  # first cut: planes
         offload = any(_image_pointwise(pipe, f) and not _image_copy(pipe, f) for f in pipe.order
                       if f is not pipe.output)
-        got, source = fit_budget(pipe, target, asked, opts.max_pes, opts.max_mem_tiles, apply, depths, _where(),
-                                 measure, offload, planes)
-        return got, source
+        return fit_budget(pipe, target, asked, opts.max_pes, opts.max_mem_tiles, apply, depths, _where(), measure,
+                          offload, planes)
 
     if opts.max_pes is None and opts.max_mem_tiles is None:
         saved = snapshot(pipe)
@@ -213,8 +212,9 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
             plan, source = budgeted(asked)
             note = f"{asked} pixels per cycle {why}" + (f"; {plan.lanes.note}" if plan.lanes.note else "")
             return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, note)
-    else:
-        plan, source = budgeted(opts.lanes)
+        plan, source, note = fewer_lanes(plan, source, opts.lanes or 1, lambda k: apply(k, None), measure, saved)
+        return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, note)
+    plan, source = budgeted(opts.lanes)
     return AutoSchedulerResults("Mainspring", source, plan.lanes.lanes, plan.lanes.note)
 
 

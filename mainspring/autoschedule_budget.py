@@ -22,6 +22,7 @@ the budget's are one compile (each of 1920x1080's GLB tilings takes 1.5 s).
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 
 from .autoschedule_planes import CUTS
@@ -31,6 +32,11 @@ from .frontend.params import ImageParam
 from .frontend.pipeline import Pipeline
 from .target import CGRA
 
+NEAR = 1.1  # storage within NEAR times its minimum (and 4 words) is near it (`_better`)
+# a design at k lanes whose storage is over FAR times its minimum is weighed against fewer lanes (`_doubtful`), and
+# storage within it counts as near there (shi_tomasi at 2 lanes in host tiles: 316 cycles and 87 words for 74,
+# against 504 and 68 for 60 at one lane)
+FAR = 1.5
 MAX_LANES = 16  # the most lanes tried when the PE budget alone sets them
 HOST = ", the host computing what it can"
 
@@ -40,7 +46,9 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
                measure: Figures, offload: bool = False, planes: bool = False) -> tuple[object, str]:
     """Apply the best candidate that fits (`apply(lanes, unrolled_rvars, host)` schedules the algorithm and
     returns (plan, source)): the first that fits, or the first that fits at one lane fewer where that is better
-    (`_better`); raise HalideError, with the smallest design's figures, when none does. `planes`: the full unroll
+    (`_better`), or a fit at k > 1 lanes that looks no better than fewer (`_doubtful`: weighed the same way, down to
+    one lane, and against the 1-lane design compiled to set the lanes where `asked` is None); raise HalideError,
+    with the smallest design's figures, when none does. `planes`: the full unroll
     has planes (autoschedule_planes.py), whose cuts come first at every lane count: the output taking them apart
     (APART), the streams plane after plane (STREAMS_APART), then none (all RVars unrolled: depth `depths - 1`)."""
     pes_cap, tiles_cap = max_pes or target.num_pes, max_mem_tiles or target.num_mem_tiles
@@ -65,25 +73,22 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         pes, tiles = seen[source]
         return plan, source, pes <= pes_cap and tiles <= tiles_cap
 
+    one: tuple[object, str, bool] | None = None  # the 1-lane design, where compiled to set the lanes
     if asked is None:  # as many lanes as the 1-lane design fits in the budget
-        trial(1, None)
+        one = trial(1, None)
         pes, tiles = next(iter(seen.values())) if seen else (1, 1)
         asked = max(1, min(MAX_LANES, pes_cap // max(pes, 1), tiles_cap // max(tiles, 1)))
-    first: tuple[int, int | None, bool, str] | None = None  # a cut of the planes that fits, to weigh (see above)
-    for lanes, depth, host in _candidates(asked, depths, cuts, offload):
-        if first is not None and lanes >= first[0]:
-            continue
-        plan, source, fits = trial(lanes, depth, host)
-        if not fits:
-            continue
-        if first is None and lanes > 1 and depth in cuts:
-            first = lanes, depth, host, source
-            continue
-        if first is not None and not _better(measure, source, first[3]):
-            return trial(*first[:3])[:2]
-        return plan, source
-    if first is not None:
-        return trial(*first[:3])[:2]
+
+    chosen = _choose(trial, measure, _candidates(asked, depths, cuts, offload), cuts)
+    k = chosen[0].lanes.lanes if chosen is not None else 1  # type: ignore[attr-defined]
+    if chosen is not None and one is not None and one[2] and k > 1 and _doubtful(measure, chosen[1], k, one[1]) \
+            and _better(measure, one[1], chosen[1], FAR):
+        # (the 1-lane design is compiled already: mobile at max_pes 200 took 3 lanes, 253 cycles for 88 at one)
+        plan = trial(1, None)[0]
+        plan.lanes.note = no_better(measure, k, chosen[1], 1, one[1])  # type: ignore[attr-defined]
+        return plan, one[1]
+    if chosen is not None:
+        return chosen
     restore(saved)
     if not seen:
         raise refusals[-1]  # the smallest candidate's reason
@@ -96,6 +101,29 @@ def fit_budget(pipe: Pipeline, target: CGRA, asked: int | None, max_pes: int | N
         "target")
 
 
+def _choose(trial: Callable, measure: Figures, candidates, cuts: list[int]) -> tuple[object, str] | None:
+    """fit_budget's pick among the candidates (lanes, depth, host), tried in order by `trial`; None where none fits."""
+    # a cut of the planes that fits (or a doubtful design), to weigh (fit_budget), and the margin of its storage
+    first: tuple[int, int | None, bool, str, float] | None = None
+    for lanes, depth, host in candidates:
+        if first is not None and lanes >= first[0]:
+            continue
+        plan, source, fits = trial(lanes, depth, host)
+        if not fits:
+            continue
+        doubtful = lanes > 1 and _doubtful(measure, source, lanes)  # weighed against fewer lanes, down to one
+        if lanes > 1 and ((first is None and depth in cuts) or (doubtful and (
+                first is None or _better(measure, source, first[3], FAR)))):
+            first = lanes, depth, host, source, FAR if doubtful else NEAR
+            continue
+        if first is not None and not _better(measure, source, first[3], first[4]):
+            return trial(*first[:3])[:2]
+        if first is not None and first[4] == FAR:  # a doubtful design at more lanes gave way to this one
+            plan.lanes.note = no_better(measure, first[0], first[3], lanes, source)  # type: ignore[attr-defined]
+        return plan, source
+    return None if first is None else trial(*first[:3])[:2]
+
+
 def _candidates(asked: int, depths: int, cuts: list[int], offload: bool):
     """(lanes, depth, host) in the order tried: at each lane count the full unroll, then the planes' cuts; at one
     lane then fewer RVars unrolled; each as written, then with the host computing what it can (`offload`)."""
@@ -105,13 +133,13 @@ def _candidates(asked: int, depths: int, cuts: list[int], offload: bool):
                 yield lanes, depth, host
 
 
-def _better(measure: Figures, source: str, than: str) -> bool:
-    """Whether the design of `source` is better than that of `than`: storage within 10% of its minimum first (a
+def _better(measure: Figures, source: str, than: str, margin: float = NEAR) -> bool:
+    """Whether the design of `source` is better than that of `than`: storage within `margin` of its minimum first (a
     2-plane convolution at 2 lanes with its planes cut took 773 words for 236, at 100 cycles against 119 for 115
     at one lane), then fewer cycles, then fewer words."""
     def key(src: str) -> tuple[bool, int, int]:
         words, least = measure.storage[src]
-        return words > 1.1 * least + 4, measure.cycles[src], words
+        return words > margin * least + 4, measure.cycles[src], words
 
     return key(source) < key(than)
 
@@ -125,12 +153,19 @@ class Figures:
         self.known: dict[str, tuple[int, int]] = {}
         self.cycles: dict[str, int] = {}  # the predicted cycles of each design compiled
         self.storage: dict[str, tuple[int, int]] = {}  # its buffers' words and their minimum
+        self.ideal: dict[str, int] = {}  # its ideal cycles (the busiest stream's transfers or op's firings)
+        self.outputs: dict[str, int] = {}  # its output's words in one tile (one lane's transfers, at most), or 0
 
     def __call__(self, source: str) -> tuple[int, int]:
         if source not in self.known:
-            rep = figures(self.pipe, self.target)
+            design = figures(self.pipe, self.target)
+            rep, nest = design.report, design.program.nest
+            # (one tile only: tiles' fill repeats at any lanes, shi_tomasi's 2 lanes in 4-wide host tiles take 316
+            # cycles for 128 pixels, one lane 504)
+            self.outputs[source] = math.prod(e for _, e in nest.buffer(nest.output).box) if rep["tiles"] == 1 else 0
             self.known[source] = rep["pes"], rep["mem_tiles"]
             self.cycles[source] = rep["predicted_cycles"]
+            self.ideal[source] = rep["ideal_cycles"]
             buffers = rep["buffers"]
             self.storage[source] = sum(b["words"] for b in buffers), sum(b["min_words"] for b in buffers)
         return self.known[source]
@@ -148,12 +183,65 @@ def over_array(lanes: int, source: str, measure: Figures, target: CGRA) -> str:
     return f"need {pes} PEs, over the target's {target.num_pes}" if pes > target.num_pes else ""
 
 
-def figures(pipe: Pipeline, target: CGRA) -> dict:
-    """The report of the design of the schedule applied to `pipe`."""
+def fewer_lanes(plan, source: str, asked: int, apply: Callable[[int], tuple[object, str]], measure: Figures,
+                saved: list) -> tuple[object, str, str]:
+    """(plan, source, note): the design of `source` (applied, at `plan.lanes.lanes` = k lanes, from `asked`), or
+    the best of it and the designs at k - 1 .. 1 lanes by `_better` where it looks no better than fewer lanes
+    (`_doubtful`, from its own figures: the common case compiles nothing more), with a note saying why. (A 2-D
+    scan whose update cannot take lanes made 53 cycles and 25 words at 2 lanes against 48 and 15 at one; mobile at
+    8x6 and 2 lanes, its planes taken serially, 260 cycles for 48 pixels, against 88 at one.)
+    `apply(lanes)` schedules the algorithm at that many lanes and returns (plan, source); `saved`: the schedules
+    to restore before each."""
+    k = plan.lanes.lanes  # type: ignore[attr-defined]
+    if k == 1 or not _doubtful(measure, source, k):
+        return plan, source, plan.lanes.note  # type: ignore[attr-defined]
+    best: tuple[int, str, object] = asked, source, plan
+    on = asked  # the lanes whose schedule the Funcs have (None: a refused one's, part applied)
+    for m in range(k - 1, 0, -1):
+        restore(saved)
+        on = None
+        try:
+            got, fewer = apply(m)
+            measure(fewer)
+        except HalideError:  # a design compile refuses is no better
+            continue
+        on = m
+        if got.lanes.lanes == m and _better(measure, fewer, best[1], FAR):  # type: ignore[attr-defined]
+            best = m, fewer, got
+    if on != best[0]:
+        restore(saved)
+        best = best[0], best[1], apply(best[0])[0]
+    if best[0] == asked:
+        return plan, source, plan.lanes.note  # type: ignore[attr-defined]
+    note = no_better(measure, k, source, best[0], best[1])
+    return best[2], best[1], note
+
+
+def no_better(measure: Figures, k: int, source: str, m: int, fewer: str) -> str:
+    """The note where the design of `source` at k lanes gives way to that of `fewer` at m."""
+    (words, least), (fewer_words, _) = measure.storage[source], measure.storage[fewer]
+    return (f"{k} pixels per cycle make a design no better than {m}: {measure.cycles[source]} cycles and {words} "
+            f"words (for {least}) against {measure.cycles[fewer]} and {fewer_words}")
+
+
+def _doubtful(measure: Figures, source: str, k: int, one: str | None = None) -> bool:
+    """Whether the design of `source` at k lanes may be no better than fewer lanes': its storage far over its
+    minimum (FAR: at 2 lanes mobile's pointwise stage held 696 words for 216; shi_tomasi's 4-wide host tiles, 87 for
+    74 at 316 cycles, are not: one lane, 68 for 60, takes 504), or its cycles not below its ideal at one lane (k
+    times its own, or in one tile its output's words, which one lane transfers at most: mobile's at 2 lanes, planes
+    serial took 260 cycles for 8x6, one lane 88), or those of the 1-lane design of `one`, where that is compiled."""
+    words, least = measure.storage[source]
+    cycles = measure.cycles[source]
+    return words > FAR * least + 4 or cycles >= k * measure.ideal[source] or 0 < measure.outputs[source] <= cycles or (
+        one is not None and cycles >= measure.cycles[one])
+
+
+def figures(pipe: Pipeline, target: CGRA):
+    """The design of the schedule applied to `pipe` (its report: the figures)."""
     from .compiler import compile as compile_design
 
     roomy = dataclasses.replace(target, num_pes=1 << 30, num_mem_tiles=1 << 30)  # the figures, not the refusal
-    return compile_design(handle_of(pipe.output), name="autoschedule_budget", target=roomy, prove=False).report
+    return compile_design(handle_of(pipe.output), name="autoschedule_budget", target=roomy, prove=False)
 
 
 def snapshot(pipe: Pipeline) -> list:

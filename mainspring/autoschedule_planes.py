@@ -201,7 +201,9 @@ def _own_planes(pipe: Pipeline, plan: _Plan, s: Function, boxes: dict, x_dim: di
     depthwise stage's c lanes), its sums over c unrolled (mobile at 16x16: 332 cycles and 178 words at 56 PEs, for
     1,786 and 824 at 15 with the stream plane after plane, its sums a sweep of the frame per plane), but at one
     lane only: at k lanes such a Func's x lanes run serially (hwlower/lanes.py: lanes along part of x), and the
-    stream was held far over its minimum (8x6 at 2 lanes: 696 words for 216, 40 memory tiles). plan_planes keeps
+    stream was held far over its minimum (8x6 at 2 lanes: 696 words for 216, 40 memory tiles; the scheduler's
+    weighing of lanes, autoschedule_budget.fewer_lanes, then keeps one lane either way, but with this rule compiles
+    less: mobile at max_pes 200 in 3.6 s rather than 7.0, loaded). plan_planes keeps
     it only where every such reader unrolls that Var (the output too: a depthwise convolution added back to its
     input, 337 cycles at 13x5 for 127; plane after plane, the output held the stream whole, 1,172 words for 135)."""
     box = boxes[pipe.name(s)]
