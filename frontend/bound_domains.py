@@ -45,11 +45,8 @@ def bound_domain(d: Definition, cache: BoundDomains) -> Definition:
 
 def bounded_shape(n: ir.Expr) -> ir.Const | None:
     """The constant a read of an image's min or extent is, if `dim(i).set_bounds` gave it."""
-    if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
-        image, what, i = n.callee.owner
-        if i in image._bounds:
-            return ir.Const(n.type, image._bounds[i][0 if what == "min" else 1])
-    return None
+    value = n.callee.bound() if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) else None
+    return None if value is None else ir.Const(n.type, value)
 
 
 def _value(e: ir.Expr) -> int | None:
