@@ -2,7 +2,8 @@
 loop keeps its first name inside (schedule.py's StageSchedule.aliases), so `resolve_renames` writes such a level
 with the loop's first name before lowering. Halide resolves a level when it lowers, by the loops' names then: a
 consumer's loop may be renamed after a Func is placed at it, and a name a rename took from its loop names no loop
-any more (the loop is `old.new`): Halide refuses a compute_at or store_at by it, and so do we."""
+any more (the loop is `old.new`): Halide refuses a compute_at or store_at by it, and so do we (and an
+hw_accelerate store loop by it, a LoopLevel too)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ def resolve_renames(fn: Function) -> None:
             setattr(p, attr, LoopLevel(level.kind, level.func, name, level.loc))
             p.resolved.append(getattr(p, attr))
     if p.hw_accelerate is not None and not any(p.hw_accelerate is r for r in p.resolved):
-        # (not refused by a name a rename took: tests/flow/test_flow_rename.py names the accelerator's inner loop
-        # before renaming it, which Halide-to-Hardware's compute level, never matched against a loop, lets pass)
+        # The store loop is a LoopLevel Halide-to-Hardware resolves as compute_at's, so a name a rename took is
+        # refused; the compute loop is never matched against a loop, so tests/flow/test_flow_rename.py may name
+        # the accelerator's inner loop before renaming it.
         names, loc = p.hw_accelerate[:2], p.hw_accelerate[2]
+        _refuse_renamed(fn, fn, names, 1, (loc, "hw_accelerate({})"))
         got = (_loop(fn, names[0]), _loop(fn, names[1]), loc)
         if got != p.hw_accelerate:
             p.hw_accelerate = got

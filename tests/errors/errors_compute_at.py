@@ -1,7 +1,7 @@
 """Catalogue cases: placement calls beyond errors_schedule.py's: compute_at a Func whose loops do not enclose every
 use (frontend/pipeline.py's _check_loop_level), read both by the target and by the Func the target is computed at;
 a second bound of a dimension that the first does not cover (frontend/placement.py); a compute_at naming a loop by
-the name a rename took from it (frontend/renames.py)."""
+the name a rename took from it, and an hw_accelerate store loop named so (frontend/renames.py)."""
 
 from __future__ import annotations
 
@@ -92,6 +92,31 @@ def _():
     p, tx = pipeline(), hl.Var("tx")
     p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8)
     p.hw_output.rename(p.xo, tx).hw_accelerate(p.xi, tx)
+    p.mid.compute_at(p.hw_output, tx)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("schedule", "hw_accelerate a store loop by its name before a rename", (
+    "{at}: Func 'hw_output': hw_accelerate(xi, xo) names the loop xo of 'hw_output', but hw_output.rename(xo, tx) "
+    "at {at2} renamed that loop tx, and a renamed loop answers to its new name only, as in Halide. Name it tx: "
+    "hw_output.hw_accelerate(xi, tx)"), func="hw_output", simulate=True)
+def hw_accelerate_by_the_name_before_a_rename():
+    p, tx = pipeline(), hl.Var("tx")
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8)
+    p.hw_output.rename(p.xo, tx)  # <-2
+    p.hw_output.hw_accelerate(p.xi, p.xo)  # <-
+    p.mid.compute_at(p.hw_output, tx)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@hw_accelerate_by_the_name_before_a_rename.fix
+def _():
+    p, tx = pipeline(), hl.Var("tx")
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 8, 8)
+    p.hw_output.rename(p.xo, tx)
+    p.hw_output.hw_accelerate(p.xi, tx)
     p.mid.compute_at(p.hw_output, tx)
     stream(p)
     return hl.compile(p.output, name="demo")
