@@ -13,7 +13,7 @@ from . import semantics
 from .errors import HalideError, user_location
 from .expr import type_name
 from .func import Func, Function, handle_of
-from .output_bounds import bound_from_reads
+from .output_bounds import derived_bound
 from .output_words import Words, define_words, words_for
 from .pipeline import Pipeline
 from .tuples import MAX_BITS, Field
@@ -88,8 +88,7 @@ def _bound_like_the_outputs(pipe: Pipeline, sink: Func, call: str, first: int = 
         for fn in pipe.given:
             b = fn.placement.bounds.get(fn.args[i])
             if b is None and not fn.scalar:  # the bound of the Func it reads at its variable (output_bounds.py)
-                derived = list(bound_from_reads(pipe, i, fn).values())
-                b = derived[0][2] if len(derived) == 1 else None
+                b = derived_bound(pipe, i, fn)
             if b is not None:
                 seen.setdefault((b[0], b[1]), fn)
                 locs.append(b[2])

@@ -61,12 +61,17 @@ def _refuse_unbounded(pipe: Pipeline, i: int) -> None:
     out, name = pipe.output, pipe.output.args[i]
     at = pipe.definitions(out)[0].loc
     found = bound_from_reads(pipe, i)
-    if found:  # bounds that differ on what the output reads at its variable: any size within all of them works
-        given = "; ".join(f"{f}.bound({v}, {lo}, {ext}) at {loc}" for f, v, (lo, ext, loc) in found.values())
+    if found:  # bounds whose regions of the output do not overlap (output_bounds.py takes any overlap)
+        given = "; ".join(f"[{lo}, {lo + ext}) by {f}.bound({v}, {b[0]}, {b[1]}) at {b[2]}"
+                          for (lo, ext), (f, v, b) in found.items())
+        (lo0, _), (lo1, _) = list(found)[:2]
+        f, v, b = list(found.values())[1]
+        assert b[0] is not None  # bound_from_reads keeps bounds with a min only
         raise ScheduleError(
-            f"{at}: Func '{out.name}' is the pipeline's output but its dimension {name} has no bound, and the Funcs "
-            f"it reads at {name} are bounded differently ({given}), so its size is not known: hardware sizes are "
-            f"fixed at compile time. Add {out.name}.bound({name}, <min>, <extent>) inside all of those bounds."
+            f"{at}: Func '{out.name}' is the pipeline's output but its dimension {name} has no bound, and the bounds "
+            f"of the Funcs it reads at {name} each allow another region of it ({given}), with no region inside all "
+            f"of them: Halide's realize of any size fails its bounds check. Bound them to overlap, e.g. "
+            f"{f}.bound({v}, {b[0] + lo0 - lo1}, {b[1]})."
         )
     raise ScheduleError(
         f"{at}: Func '{out.name}' is the pipeline's output but its dimension {name} has no bound: hardware sizes "
