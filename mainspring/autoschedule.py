@@ -263,7 +263,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     resort: it takes the user's stages off the array); `inlined`: Funcs (ids) inline_cheaper took out, left out of
     the buffers and of the lanes' planning (their reads are their readers')."""
     out = pipe.output
-    extents, inner = output_extents(out), _copied(pipe, out)
+    extents, inner = output_extents(pipe), _copied(pipe, out)
     # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
     # computed coordinates (a histogram: its values stream out only after its last update, from a copy).
     accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not _scatters(pipe, inner) else out

@@ -8,7 +8,7 @@ from .autoschedule_tiles import where as _where
 from .frontend import ir
 from .frontend.define import SCALAR_VAR
 from .frontend.errors import HalideError
-from .frontend.func import Function
+from .frontend.output_bounds import output_bounds
 from .frontend.params import ImageParam, Parameter
 from .frontend.pipeline import Pipeline
 
@@ -110,11 +110,13 @@ def _sole_index(e: ir.Expr, names: dict[str, Source]) -> Source | None:
     return (int(lo.value), int(ext.value)) if isinstance(lo, ir.Const) and isinstance(ext, ir.Const) else None
 
 
-def output_extents(out: Function) -> list[tuple[int, int]]:
-    """The output's (min, extent) per dimension: its estimates, else its bounds (a Func of no dimensions: one
-    element)."""
+def output_extents(pipe: Pipeline) -> list[tuple[int, int]]:
+    """The output's (min, extent) per dimension: its estimates, else its bounds, else the bound of the Func it
+    copies there (seed 002's `hw_output.bound(...)` alone, which compile takes as the output's: output_bounds.py),
+    a Func of no dimensions: one element."""
+    out = pipe.output
     est = out.placement.estimates or {}
-    bounds = out.placement.bounds
+    bounds = output_bounds(pipe)
     extents = []
     for v in out.args:
         if v in est:

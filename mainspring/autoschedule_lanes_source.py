@@ -37,8 +37,10 @@ def lanes_source(pipe: Pipeline, plan: _Plan) -> list[str]:
     if tuple(acc.args) == (SCALAR_VAR,):  # no x: its frame scans take the lanes
         return lines + _stream_unrolls(pipe, plan)
     # The output's own loop keeps the output's shape: its bound (the estimate) refuses a RoundUp past it, so lanes
-    # that do not divide the width guard the last transfer's extra pixels (2 lanes over 37 columns: 37, not 38).
-    tail = "hl.TailStrategy.GuardWithIf" if acc is plan.output and _uneven(plan, acc, lp.lanes) else "up"
+    # that do not divide the width guard the last transfer's extra pixels (2 lanes over 37 columns: 37, not 38);
+    # so does a copy the user bounded itself (seed 002's `hw_output.bound(x, 0, 13)` alone).
+    bounded = acc is plan.output or acc.args[lp.x_dim.get(id(acc), 0)] in acc.placement.bounds
+    tail = "hl.TailStrategy.GuardWithIf" if bounded and _uneven(plan, acc, lp.lanes) else "up"
     lines.append(f'    funcs["{pipe.name(acc)}"].unroll({"xii" if plan.glb else "xi"}, {lp.lanes}, {tail})')
     # its updates keep their own loops (a scan down the columns over x): each computes as many pixels a cycle
     lines += _update_unrolls(pipe, acc, acc.args[lp.x_dim.get(id(acc), 0)], lp.lanes, tail)

@@ -1,0 +1,77 @@
+"""Autoprobe19 (session 34): algorithms with no schedule (autoprobe19_programs.py), held to test_autoprobes.py's
+checks (bit-exact, Halide 21's realize, near ideal at minimum storage, the schedule source pasted), and the findings
+fixed. Most cases simulate on Icarus only (VERILATOR lists those on both): 60 cases on both doubled this file's
+time. Figures: BENCHMARKS.md "Helper autoprobe19, session 34"."""
+
+import autoprobe19_programs as progs
+import pytest
+import test_autoprobes as shared
+from oracle import autoscheduled
+from porting import params
+
+import mainspring as hl
+
+PROBE = "autoprobe19"
+# the shared module's lookups (_auto, _program, _bounds) find this probe's cases by name; its own parametrized
+# tests were collected from its PROGRAMS, so this adds no case to them
+shared.MODULES[PROBE] = progs
+MINE = {f"{PROBE}-{case}": (PROBE, case) for case in progs.AUTO}
+shared.CASES.update(MINE)
+VERILATOR = {f"{PROBE}-{c}" for c in (
+    "plus5_15x7_l3", "morph_gradient_17x7_l2", "pyramid3_6x4_l2", "warp_clamped_13x5", "hist16_13x7",
+    "col_runmax_9x7_l3", "minmax_tuple_13x7_l2", "blur_and_edges_15x7_l2", "conv2in_relu_pool_5x3",
+    "pointwise_3to2_9x5_l2", "hist_cdf_13x5", "hw_output_bounded_13x5_l2", "tuple_out_grad_13x5_l2")}
+
+
+@pytest.mark.parametrize(("case", "simulator"), params(MINE, icarus_only=set(MINE) - VERILATOR))
+def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is_halide(case, simulator, halide):
+    shared.test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is_halide(case, simulator,
+                                                                                                halide)
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=shared._with(*MINE[c]), id=c) for c in MINE])
+def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
+    shared.test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case)
+
+
+@shared._with(PROBE, "hw_output_bounded_13x5")
+def test_a_bound_on_hw_output_alone_gives_the_autoscheduler_its_size():
+    """`hw_output.bound(x, 0, 13).bound(y, 0, 5)`, no estimates (compile takes the output's size from it since
+    bounds18): apply_autoscheduler asked for the output's estimates."""
+    design, result = shared._auto(PROBE, "hw_output_bounded_13x5")
+    assert "one accelerator tile of 13 x 5" in result.schedule_source
+    assert design.report["ideal_cycles"] == 84  # hw_input's 14 x 6
+
+
+@shared._with(PROBE, "hw_output_bounded_13x5_l2")
+def test_lanes_that_do_not_divide_a_bounded_hw_output_guard_its_tail():
+    """2 lanes over a 13-wide hw_output bounded by the user: a RoundUp tail ran past its bound, compile refused,
+    and the autoscheduler fell back to one lane (87 cycles); the tail is guarded as the output's is."""
+    design, result = shared._auto(PROBE, "hw_output_bounded_13x5_l2")
+    assert (result.lanes, result.note) == (2, "")
+    assert 'funcs["hw_output"].unroll(xi, 2, hl.TailStrategy.GuardWithIf)' in result.schedule_source
+    assert design.report["predicted_cycles"] <= 46
+
+
+def test_a_bound_on_hw_output_alone_at_1080p_takes_that_size():
+    design, result = autoscheduled(progs.hw_output_bounded, (1920, 1080), {"lanes": "2"}, name="ap19_hw_1080p")
+    assert result.lanes == 2 and "one accelerator tile of 1920 x 1080" in result.schedule_source
+    assert design.report["predicted_cycles"] <= 1.01 * design.report["ideal_cycles"]
+
+
+def test_a_budget_under_the_smallest_design_is_refused_and_the_budget_named_fits():
+    """max_pes=12 under a 7-tap FIR's 17 PEs (its taps serial): refused, naming the budget that fits; it does."""
+    out = progs.fir7_rdom(hl, 15, 5)[0]
+    with pytest.raises(hl.HalideError, match=r'needs 17 PEs .* raise the budget \(max_pes="17"'):
+        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {"max_pes": "12"}))
+    design, _ = autoscheduled(progs.fir7_rdom, (15, 5), {"max_pes": "17"}, name="ap19_fir_pes17")
+    assert design.report["pes"] <= 17
+
+
+def test_a_shear_by_a_divided_then_wrapped_x_is_refused_naming_the_read():
+    """`in(x, y + (x / 4) % 2)`: Halide 21 accepts it, the compile does not (a gap: x / 4, then % 2, would need x
+    split by 4 and then by 2)."""
+    out = progs.shift_by_column(hl, 13, 5)[0]
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
+    with pytest.raises(hl.HalideError, match=r"Func 'shear' accesses .* at \(y \+ \(\(x / 4\) % 2\)\), which is not"):
+        hl.compile(out, name="ap19_shear")
