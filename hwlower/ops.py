@@ -25,6 +25,7 @@ from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .guarded_clamps import unclamp_guarded_reads
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
+from .lane_quotients import quotient_selects
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, lanes_innermost, replay
 from .output_copy import copies_out, copy_from
@@ -434,6 +435,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     loops = list(s.loops)
     tree = _tree(f, args, value, s, store, full, env) if k > 0 and not ram else None
     if tree is None:
+        value, chosen = quotient_selects(value, env, ranges)  # lanes that take a quotient unevenly
+        env = env | chosen
         body = lower(value, env)
     else:
         (op, own, e), points, dropped = tree

@@ -5,9 +5,12 @@ x = L * xo + xi) the split that makes x / d affine depends on L: lanes of whole 
 x / 2) split into L / d steps of d lanes, each step's lanes reading one word (each lane's port its own constant
 offset); lanes a divisor of d (2 over x / 4) split the serial loop into steps of d / L iterations; lanes equal to
 d need no split (x / d = xo). Lanes that are neither (2 over x / 3: quotients 0 0, 0 1, 1 1 in successive cycles)
-read at addresses affine in no loop, which `uneven_lanes` explains for the refusal."""
+split the serial loop into runs of d / gcd(L, d) iterations, in which each lane selects its word among the run's
+few (lane_quotients.py); where they are too many `uneven_lanes` explains the refusal."""
 
 from __future__ import annotations
+
+import math
 
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError
@@ -15,6 +18,7 @@ from mainspring.frontend.func import Function
 from mainspring.frontend.schedule import StageSchedule
 
 from .ir import Affine
+from .lane_quotients import MAX_CHOICES
 from .lanes import Lanes, stage_lanes
 from .loops import StageLoop, StageLoops
 
@@ -30,17 +34,18 @@ def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], chains: dict[int, tuple
     by each smaller divisor (`_nested`). `round_up`: the accelerator's output, whose loop rounds up to whole
     steps (bounds inference gave its producers the values the last step reads; the host keeps the tile).
     `schedule` and `handle` (the stage's, as the user names it) name the unroll a refusal of lanes changes."""
-    split: dict[str, tuple[int, int]] = {}  # loop -> (its factor, the step d)
+    split: dict[str, tuple[int, int, int]] = {}  # loop -> (its factor, the step d, the pixels of x per run)
     nested: dict[str, tuple[int, ...]] = {}  # loop -> the factors its inner step loop splits by, outermost first
     unrolled = {lp.dim: lp.extent for lp in s.loops if lp.unrolled}
     for i, a in enumerate(args):
         if i in chains and isinstance(a, ir.Var) and a.name in s.var_exprs:
             chain = chains[i]
             at = _step_split(s.var_exprs[a.name].terms, unrolled, chain[-1])
-            if at is not None:
-                split[at[0]] = (at[1], chain[-1])
             terms = s.var_exprs[a.name].terms
             lane = next((v for v, c in terms if c == 1 and v in unrolled and len(terms) == 2), None)
+            if at is not None:
+                run = chain[-1] if at[0] in unrolled or lane is None else at[1] * unrolled[lane]
+                split[at[0]] = (at[1], chain[-1], run)
             if len(chain) > 1 and (factors := _chain_factors(chain, at, unrolled, lane)) is None:
                 assert schedule is not None
                 lanes = stage_lanes(handle, handle, a.name, s, schedule)
@@ -55,7 +60,7 @@ def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], chains: dict[int, tuple
         # x = 4 * x.strip_o + x.strip_i, then x.strip_i = 2 * x.strip_i.strip_o + ...; lanes split as they are
         loop = v.removesuffix(".lanes") if v.endswith(".lanes") else f"{v}.strip_i"
         for m in steps:
-            s = _split(s, {loop: (m, m)}, f, loc, round_up)
+            s = _split(s, {loop: (m, m, m)}, f, loc, round_up)
             loop = f"{loop}.strip_i"
     return s
 
@@ -92,12 +97,13 @@ def _chain_lanes(chain: tuple[int, ...], v: str, lanes: Lanes, f: Function, loc:
             f"by {2 * chain[-1]})")
 
 
-def _split(s: StageLoops, split: dict[str, tuple[int, int]], f: Function, loc: str, round_up: bool) -> StageLoops:
+def _split(s: StageLoops, split: dict[str, tuple[int, int, int]], f: Function, loc: str,
+           round_up: bool) -> StageLoops:
     """s with each loop of `split` split by its factor; the halves of a loop that is itself the inner half of a
     split (a nested step) are both inner, so the scheduler sees one outer digit and inner ones below it."""
     loops, exprs = [], dict(s.var_exprs)
     for lp in s.loops:
-        m, d = split.get(lp.dim, (0, 0))
+        m, d, run = split.get(lp.dim, (0, 0, 0))
         if m and lp.unrolled:  # lanes of whole steps: (L / d) steps of d lanes, all in one cycle
             loops += [StageLoop(f"{lp.dim}.strip_o", lp.extent // m, True, lp.is_rvar),
                       StageLoop(f"{lp.dim}.strip_i", m, True, lp.is_rvar)]
@@ -107,11 +113,11 @@ def _split(s: StageLoops, split: dict[str, tuple[int, int]], f: Function, loc: s
             loops.append(lp)
             continue
         if lp.extent % m and not round_up:
-            each = f" ({m} iterations of {d // m} lanes)" if m != d else ""
+            each = f" ({m} iterations of {run // m} lanes)" if m != run else ""
             raise ScheduleError(
                 f"{loc}: Func '{f.name}': an upsample divides the index of dimension {lp.dim} by {d}, so the "
-                f"accelerator runs that loop in steps of {d}{each}, but '{f.name}' runs it {lp.extent} times; make "
-                f"its extent a multiple of {m} (bound the output to a multiple of {d})"
+                f"accelerator runs that loop in steps of {run}{each}, but '{f.name}' runs it {lp.extent} times; make "
+                f"its extent a multiple of {m} (bound the output to a multiple of {run})"
             )
         outer = "inner" if lp.strip == "inner" else "outer"
         loops += [StageLoop(f"{lp.dim}.strip_o", -(-lp.extent // m), False, lp.is_rvar, outer),
@@ -126,8 +132,8 @@ def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d:
     and more than d, the lanes by d (xi = d * xi.strip_o + xi.strip_i: 4 lanes over x / 2 read 2 * xo +
     xi.strip_o, each pair of lanes one word), and where L divides d and is less, the serial loop by d / L (2 lanes
     over x / 4: xo = 2 * xo.strip_o + xo.strip_i, x / 4 = xo.strip_o). None otherwise: lanes equal to d need no
-    split (x / d = xo), and lanes that are neither (2 over x / 3) have per-lane quotients affine in no loop (the
-    `ops` pass refuses them)."""
+    split (x / d = xo); lanes that are neither (2 over x / 3) the serial loop by d / gcd(L, d), runs in which
+    each lane selects among L / gcd(L, d) words (lane_quotients.py), None past MAX_CHOICES (refused)."""
     if len(terms) == 1 and terms[0][1] == 1:  # a loop alone; unrolled whole, it is lanes of whole steps or none
         v = terms[0][0]
         return (v, d) if v not in unrolled or (unrolled[v] % d == 0 and unrolled[v] > d) else None
@@ -142,7 +148,11 @@ def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d:
         return lanes[0], d
     if d % k == 0 and k < d:
         return serial, d // k
-    return None
+    if k == d or k // math.gcd(k, d) > MAX_CHOICES:
+        return None
+    # neither (2 lanes over x / 3): runs of d / gcd(k, d) iterations, in which the lanes' quotients repeat
+    # (lane_quotients.py reads each run's few words and selects)
+    return serial, d // math.gcd(k, d)
 
 
 def _substituted(exprs: dict[str, Affine], dim: str, m: int) -> dict[str, Affine]:
@@ -166,14 +176,16 @@ def uneven_lanes(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int]
         if i not in steps or not isinstance(a, ir.Var) or a.name not in s.var_exprs:
             continue
         d, lanes = steps[i], stage_lanes(handle, handle, a.name, s, schedule)
-        if lanes.k < 2 or lanes.k % d == 0 or d % lanes.k == 0 or not lanes.call:
+        words = lanes.k // math.gcd(lanes.k, d)  # each run's words the lanes choose among (lane_quotients.py)
+        if lanes.k < 2 or lanes.k % d == 0 or d % lanes.k == 0 or not lanes.call or words <= MAX_CHOICES:
             continue
         seen = [" ".join(str((lanes.k * t + j) // d) for j in range(lanes.k)) for t in range(3)]
         readers = "" if output else ", and its readers' lanes alike"
         return (f"its {lanes.k} lanes along {a.name} ({lanes.call}) are neither whole steps of the upsample's {d} nor "
                 f"a divisor of {d}, so each lane's quotient moves unevenly from cycle to cycle ({a.name} / {d} over "
-                f"{lanes.k} lanes: {', '.join(seen)}, ...) and no loop split makes it affine; make the lanes a "
-                f"multiple of {d} or a divisor of {d}: {lanes.suggestion(d)}{readers}")
+                f"{lanes.k} lanes: {', '.join(seen)}, ...): each lane would select among {words} words per run of "
+                f"{d // math.gcd(lanes.k, d)} cycles, and the accelerator selects among at most {MAX_CHOICES}; make "
+                f"the lanes a multiple of {d} or a divisor of {d}: {lanes.suggestion(d)}{readers}")
     return ""
 
 

@@ -171,10 +171,9 @@ def _lanes_at(f: Function, rate: Fraction) -> int:
     """The lanes of a Func its readers take `rate` pixels of x a cycle from: that many, or one lane paced to them
     where they take a pixel every 1 / rate cycles or fewer (a pyramid's level read at x / 4 under an output of 2
     lanes fires every other cycle, its producers at the rate it reads them: 2 * x at 1/2 is one lane)."""
-    if 0 < rate < 1 and rate.numerator == 1:
-        return 1
-    # (2 lanes over x / 3 make 2/3: the lanes' quotients move unevenly, affine in no loop, hwlower/strip_mine.py;
-    # a read backwards along x, `image(W - 1 - x)`, makes a negative rate)
+    if 0 < rate < 1:  # (2 lanes over x / 3 make 2/3: each run of 3 cycles selects among 2 words,
+        return 1       # hwlower/lane_quotients.py)
+    # (a read backwards along x, `image(W - 1 - x)`, makes a negative rate)
     if rate.denominator != 1 or rate < 1:
         raise _NoLanes(f"'{f.name}' would make {rate} pixels per cycle, not a whole number")
     return int(rate)

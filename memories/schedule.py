@@ -283,9 +283,10 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> 
         # A shallower op steps the digits its loops match (_digits): a coarse op (a half-resolution plane hwlower
         # did not strip-mine) the outer digits, as a paced low-resolution stream does; an op strip-mined along x
         # only (upx(x, y) of a separable upsample) y's outer digit and x's pair.
-        shallow = [(m, d) for m in group if len(m.time_dims) < depth
+        shallow = [(m, _keep_up(deep.time_dims, d, m.time_dims)) for m in group if len(m.time_dims) < depth
                    for d in [_digits(deep.time_dims, m.time_dims)] if d is not None]
-        paced = [(n, _faster(deep.time_dims, digits, n.time_dims, widest) if not full else digits)
+        paced = [(n, _keep_up(deep.time_dims, _faster(deep.time_dims, digits, n.time_dims, widest), n.time_dims)
+                  if not full else digits)
                  for n, digits, full in _paced(prog, group, neighbours, depth)]
         for n, digits in paced + shallow:  # rows must fit their digits
             if injective([_periods(widest)[k] for k in digits], n.time_dims):
@@ -441,6 +442,17 @@ def _faster(deep: Sequence[Dim], digits: list[int], dims: Sequence[Dim], widest:
     k = digits[-1] if digits else 0
     if (not digits or injective([periods[q] for q in digits], dims) or k + 1 >= len(deep)
             or deep[k].strip != "outer" or deep[k + 1].strip != "inner"):
+        return digits
+    return digits[:-1] + [k + 1]
+
+
+def _keep_up(deep: Sequence[Dim], digits: list[int], dims: Sequence[Dim]) -> list[int]:
+    """A shallow op's digits, its innermost dimension moved to the inner digit of its split pair (one firing per
+    cycle along a row) where the row is over 1.5 times the pair's outer steps: 2 lanes over x / 3 read 2 words of
+    it per run of 3 cycles (hwlower/lane_quotients.py), which a firing per run would fall behind."""
+    k = digits[-1] if digits else 0
+    if (not digits or k + 1 >= len(deep) or deep[k].strip != "outer" or deep[k + 1].strip != "inner"
+            or 2 * dims[-1].extent <= 3 * deep[k].extent):
         return digits
     return digits[:-1] + [k + 1]
 

@@ -394,22 +394,24 @@ def _upsampled_lanes(lanes: int):
     up[x, y] = hw_input[x / 3, y] * 2  # <-upsample
     hw_output[x, y] = up[x, y] + 1
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 12).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 4).hw_accelerate(xi, xo).unroll(xi, lanes)
+    output.bound(x, 0, 30).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 30, 2).hw_accelerate(xi, xo).unroll(xi, lanes)
     up.compute_at(hw_output, xo).unroll(x, lanes)
     hw_input.compute_root().stream_to_accelerator()
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "Lanes over an upsample that are neither whole steps of it nor a divisor of it", (
+@case("hardware", "Lanes over an upsample that would select among too many words", (
     "{upsample}: Func 'up' accesses 'hw_input' at (x / 3), which is not an affine function of its loops; memories "
-    "need affine addresses: its 2 lanes along x (up.unroll(x, 2)) are neither whole steps of the upsample's 3 nor a "
-    "divisor of 3, so each lane's quotient moves unevenly from cycle to cycle (x / 3 over 2 lanes: 0 0, 0 1, 1 1, "
-    "...) and no loop split makes it affine; make the lanes a multiple of 3 or a divisor of 3: change "
-    "up.unroll(x, 2) to up.unroll(x, 3), and its readers' lanes alike."), func="up", simulate=True,
-    note="Halide accepts any lanes; 4 lanes over x / 2 (a multiple) and 2 over x / 4 (a divisor) compile")
+    "need affine addresses: its 10 lanes along x (up.unroll(x, 10)) are neither whole steps of the upsample's 3 nor "
+    "a divisor of 3, so each lane's quotient moves unevenly from cycle to cycle (x / 3 over 10 lanes: 0 0 0 1 1 1 2 "
+    "2 2 3, 3 3 4 4 4 5 5 5 6 6, 6 7 7 7 8 8 8 9 9 9, ...): each lane would select among 10 words per run of 3 "
+    "cycles, and the accelerator selects among at most 8; make the lanes a multiple of 3 or a divisor of 3: change "
+    "up.unroll(x, 10) to up.unroll(x, 3), and its readers' lanes alike."), func="up", simulate=True,
+    note="Halide accepts any lanes; up to 8 lanes neither a multiple nor a divisor (2 over x / 3) compile "
+         "(tests/flow/test_flow_upsample_uneven_lanes.py)")
 def lanes_past_an_upsample_step():
-    return _upsampled_lanes(2)
+    return _upsampled_lanes(10)
 
 
 @lanes_past_an_upsample_step.fix

@@ -3,8 +3,8 @@ a multiple of d (4 over x / 2: the lanes split into L / d steps of d lanes, each
 or a divisor of it (2 over x / 4: the serial loop splits into steps of d / L iterations), read by a buffered Func
 or an inlined one, in 1-D and 2-D, at an offset inside the division, and from a buffered low-resolution Func;
 bit-exact on both simulators, at the predicted cycles, near the ideal and with the minimal storage. Refused
-before (4 lanes over x / 2 were told to unroll by 2). Lanes that are neither (2 over x / 3) are refused with the
-unroll that works (tests/errors, `lanes_past_an_upsample_step`)."""
+before (4 lanes over x / 2 were told to unroll by 2). Lanes that are neither (2 over x / 3):
+test_flow_upsample_uneven_lanes.py."""
 
 import pytest
 
@@ -111,13 +111,6 @@ def test_lanes_over_an_upsample_of_a_buffered_or_inlined_func(simulator, build_d
     if buffered:  # low at lanes / d pixels a cycle, holding its polyhedral minimum
         low = next(b for b in design.plan.buffers if b.name == "low")
         assert design.program.nest.op_lanes("low_s0") == lanes // d and low.words == low.min_words
-
-
-def test_lanes_neither_a_multiple_nor_a_divisor_of_the_step_are_refused():
-    with pytest.raises(hl.HalideError, match=r"its 2 lanes along x \(up.unroll\(x, 2\)\) are neither whole steps of "
-                                             r"the upsample's 3 nor a divisor of 3.*change up.unroll\(x, 2\) to "
-                                             r"up.unroll\(x, 3\)"):
-        _upsample(2, 3, True)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)

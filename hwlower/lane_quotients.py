@@ -1,0 +1,80 @@
+"""Quotients that lanes take unevenly: L lanes along x reading f(x / d) where L is neither a multiple nor a
+divisor of d (2 lanes over x / 3). `strip_mine` steps the serial loop in runs of m = d / gcd(L, d) iterations, so
+that x = g * x.strip_o + r with g = lcm(L, d) and r = L * x.strip_i + lane in 0 .. g - 1; then
+
+    x / d = (g / d) * x.strip_o + r / d
+
+where r / d takes a few values (0 or 1 for 2 lanes over x / 3: 0 0, 0 1, 1 1 in the run's three cycles). The read
+becomes a select over them, each an affine read of its own:
+
+    f(x / 3)   ->   select(r < 3, f(2 * x.strip_o), f(2 * x.strip_o + 1))
+
+so that every lane reads the same few words of f per run, at addresses affine in the loops, and picks its own
+with r (a coordinate of its loops, as x is). The value is Halide's: the select takes the quotient's own word.
+Each read is of a word the run needs anyway (the run's lanes take every value of r), so f's bounds are those
+bounds inference gave it."""
+
+from __future__ import annotations
+
+from mainspring.frontend import ir
+
+from .affine import affine_of
+from .ir import Affine
+
+# the largest number of words of a producer one lane may choose from (each a read port of its own)
+MAX_CHOICES = 8
+
+
+def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int]) -> tuple[ir.Expr, dict[str, Affine]]:
+    """e with each read f(..., a / d, ...) whose quotient is affine in no loop but whose dividend's remainder
+    part moves over a few multiples of d rewritten as a select over those quotients, and the coordinates the
+    rewrite names (remainder and quotient variables) as affine functions of the loops, for `env`."""
+    extra: dict[str, Affine] = {}
+
+    def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
+        node = ir.rebuild(node, kids)
+        if not isinstance(node, ir.Call) or not node.args:
+            return node
+        for i, a in enumerate(node.args):
+            split = _split(a, env, ranges)
+            if split is None:
+                continue
+            quot, rest, d, lo, hi = split
+            qname, rname = f"{_stem(a)}.quot{len(extra)}", f"{_stem(a)}.rest{len(extra)}"
+            extra[qname], extra[rname] = quot, rest
+            q, r = ir.Var(a.type, qname), ir.Var(a.type, rname)
+            out: ir.Expr | None = None
+            for v in reversed(range(lo // d, hi // d + 1)):
+                index = q if v == 0 else ir.BinOp(a.type, "add", q, ir.const(a.type, v))
+                read = visit(ir.Call(node.type, node.callee, node.args[:i] + (index,) + node.args[i + 1:]), ())
+                cond = ir.BinOp(ir.BOOL, "lt", r, ir.const(a.type, (v + 1) * d))
+                out = read if out is None else ir.Select(node.type, cond, read, out)
+            assert out is not None
+            return out
+        return node
+
+    return ir.transform(e, visit, {}), extra
+
+
+def _split(a: ir.Expr, env: dict[str, Affine], ranges: dict[str, int]) -> tuple[Affine, Affine, int, int, int] | None:
+    """For an index a = b / d affine in no loop: (the quotient's part affine in the loops, the remainder part r of
+    b, d, r's least and greatest values), when r is a sum of loops of known extents taking at most MAX_CHOICES
+    quotients; else None."""
+    if not (isinstance(a, ir.BinOp) and a.op == "div" and isinstance(a.b, ir.Const) and isinstance(a.b.value, int)
+            and a.b.value > 1) or affine_of(a, env, ranges) is not None:
+        return None
+    b, d = affine_of(a.a, env, ranges), a.b.value
+    if b is None or any(v not in ranges for v, c in b.terms if c % d):
+        return None
+    rest = {v: c for v, c in b.terms if c % d}
+    lo = b.const % d + sum(min(0, c * (ranges[v] - 1)) for v, c in rest.items())
+    hi = b.const % d + sum(max(0, c * (ranges[v] - 1)) for v, c in rest.items())
+    if not rest or hi // d - lo // d + 1 > MAX_CHOICES:
+        return None
+    quot = Affine.make({v: c // d for v, c in b.terms if c % d == 0}, b.const // d)
+    return quot, Affine.make(rest, b.const % d), d, lo, hi
+
+
+def _stem(a: ir.Expr) -> str:
+    names = sorted({n.name for n in ir.walk(a) if isinstance(n, (ir.Var, ir.RVar))})
+    return "_".join(names) or "index"
