@@ -43,6 +43,7 @@ class Exact:
         self.alive: list[z3.ExprRef] = []
         # key of an atom x[n-1] -> (key of x's unsigned atom, n, x's signed value as a polynomial)
         self.sign_bits: dict[int, tuple[int, int, Poly]] = {}
+        self.floors: dict[int, tuple[Poly, int, int, int]] = {}  # key of floor(Q / 2**l) -> (Q, its lo, hi, l)
 
     def term(self, t: z3.ExprRef) -> z3.ExprRef:
         """`t` rewritten: the same function of the same variables."""
@@ -52,11 +53,25 @@ class Exact:
                 got = self.rebuild(self.poly(t)[0], t.size())
             elif t.num_args() == 0:
                 got = t
+            elif z3.is_eq(t) and z3.is_bv(t.arg(0)):
+                got = self._equality(t.arg(0), t.arg(1))
+            elif z3.is_app_of(t, z3.Z3_OP_ITE) and z3.is_not(t.arg(0)):  # `!c ? a : b` as `c ? b : a`
+                got = z3.If(self.term(t.arg(0).arg(0)), self.term(t.arg(2)), self.term(t.arg(1)))
             else:
                 got = t.decl()(*[self.term(c) for c in t.children()])
             self.terms[t.get_id()] = got
             self.alive.append(t)
         return got
+
+    def _equality(self, a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BoolRef:
+        """`a == b` as `a - b == 0` (they agree mod 2**w), the difference's sign chosen by its first monomial: so
+        `x - 3*q == 0` meets `x == 3*q`, and either meets it with the sides swapped."""
+        w = a.size()
+        d = _reduce(_sum([self.poly(a)[0], _scale(self.poly(b)[0], -1)]), w)
+        first = min(d, key=lambda m: (len(m), tuple(self.order[k] for k in m)), default=None)
+        if first is not None and d[first] < 0:
+            d = _reduce(_scale(d, -1), w)
+        return self.rebuild(d, w) == z3.BitVecVal(0, w)
 
     def poly(self, t: z3.BitVecRef) -> tuple[Poly, int, int]:
         """(P, lo, hi): t's bits are P mod 2**width, and P's value lies in [lo, hi]."""
@@ -150,6 +165,8 @@ class Exact:
         return self._atom(t, False, 0, (1 << t.size()) - 1)
 
     def _signed(self, t: z3.BitVecRef) -> tuple[Poly, int, int]:
+        if t.size() == 1:  # a bit read signed is minus the bit: one atom for both readings
+            return _scale(self._unsigned(t)[0], -1), -1, 0
         half = 1 << (t.size() - 1)
         return self._atom(t, True, -half, half - 1)
 
@@ -214,15 +231,23 @@ def _extract(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
             signed = (p, lo, hi) if -(1 << (n - 1)) <= lo and hi < 1 << (n - 1) else ex._signed(bits)
             ex.sign_bits[next(iter(got[0]))[0]] = (next(iter(ex._unsigned(bits)[0]))[0], n, signed[0])
         return got
-    # floor(P / 2**low) (its value mod 2**(h - low + 1) is t's), written at the fewest bits P needs by its own
-    # interval, so that the same P shifted at any width meets it
-    bits = max(ex.interval(p)[1].bit_length(), low + 1)
-    shifted = z3.Extract(bits - 1, low, ex.rebuild(p, bits))
-    got = ex._atom(shifted, False, lo >> low, hi >> low)
-    if len(p) == 1 and low == bits - 1 == n - 1:
+    if len(p) == 1 and next(iter(p.items()))[1] == 1 and next(iter(p))[0] in ex.floors:
+        q, qlo, qhi, l0 = ex.floors[next(iter(p))[0]]  # floor(floor(Q / 2**l0) / 2**low) = floor(Q / 2**(l0 + low))
+        return _floor(ex, q, qlo, qhi, l0 + low)
+    got = _floor(ex, p, lo, hi, low)
+    if len(p) == 1 and low == n - 1 == ex.atoms[next(iter(got[0]))[0]][0].arg(0).size() - 1:
         (x,), c = next(iter(p.items()))
         if c == 1 and not ex.atoms[x][1] and ex.atoms[x][0].size() == n:  # the sign bit of an unsigned atom
             ex.sign_bits[next(iter(got[0]))[0]] = (x, n, ex._signed(ex.atoms[x][0])[0])
+    return got
+
+
+def _floor(ex: Exact, p: Poly, lo: int, hi: int, low: int) -> tuple[Poly, int, int]:
+    """floor(P / 2**low) for P in [lo, hi] within [0, 2**n): an atom written at the fewest bits P needs by its own
+    interval, so that the same P shifted at any width (or twice) meets it."""
+    bits = max(ex.interval(p)[1].bit_length(), low + 1)
+    got = ex._atom(z3.Extract(bits - 1, low, ex.rebuild(p, bits)), False, lo >> low, hi >> low)
+    ex.floors[next(iter(got[0]))[0]] = (p, lo, hi, low)
     return got
 
 
@@ -251,6 +276,23 @@ def _concat(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
     return _sum(parts), lo, hi
 
 
+def _shift(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
+    """A shift by a constant, as the extracts and extensions it is (z3's `simplify` writes it so)."""
+    a, by, w = t.arg(0), t.arg(1), t.size()
+    if not z3.is_bv_value(by) or by.as_long() == 0:
+        return ex._unsigned(t.decl()(*[ex.term(c) for c in t.children()]))
+    c = min(by.as_long(), w)
+    kind = t.decl().kind()
+    if kind == z3.Z3_OP_BSHL:
+        p, lo, hi = ex.poly(a)
+        return _scale(p, 1 << c), lo << c, hi << c
+    if c == w:
+        return ex.poly(z3.BitVecVal(0, w)) if kind == z3.Z3_OP_BLSHR else ex.poly(
+            z3.SignExt(w - 1, z3.Extract(w - 1, w - 1, a)))
+    top = z3.Extract(w - 1, c, a)
+    return ex.poly(z3.ZeroExt(c, top) if kind == z3.Z3_OP_BLSHR else z3.SignExt(c, top))
+
+
 def _flat(t: z3.BitVecRef) -> list:
     """A concatenation's parts, nested ones spread, MSB first."""
     return [q for c in t.children() for q in (_flat(c) if z3.is_app_of(c, z3.Z3_OP_CONCAT) else [c])]
@@ -258,7 +300,8 @@ def _flat(t: z3.BitVecRef) -> list:
 
 _RULES = {z3.Z3_OP_BNUM: _number, z3.Z3_OP_BADD: _add, z3.Z3_OP_BSUB: _sub, z3.Z3_OP_BNEG: _neg,
           z3.Z3_OP_BMUL: _mul, z3.Z3_OP_EXTRACT: _extract, z3.Z3_OP_ZERO_EXT: _zero_ext,
-          z3.Z3_OP_SIGN_EXT: _sign_ext, z3.Z3_OP_CONCAT: _concat}
+          z3.Z3_OP_SIGN_EXT: _sign_ext, z3.Z3_OP_CONCAT: _concat, z3.Z3_OP_BSHL: _shift, z3.Z3_OP_BLSHR: _shift,
+          z3.Z3_OP_BASHR: _shift}
 
 
 def _reduce(p: Poly, w: int) -> Poly:

@@ -33,6 +33,9 @@ def _terms():
         z3.If(z3.ULT(ux, uy), ux + 1, uy - 1), z3.LShR(ux + uy, 1), z3.UDiv(ux * 3, uy | 1),
         z3.Extract(7, 4, ux * 0xAB), z3.ZeroExt(4, z3.Extract(7, 4, ux * uy + uz)) * 3,
         z3.simplify(z3.SignExt(8, _yosys_sext(x, 4) * uy) + z3.SignExt(8, _yosys_sext(y, 4) * uz)),
+        ux << 2, z3.LShR(ux * uy, 3), (ux - uy) >> 2, (ux - uy) >> 7, z3.LShR(ux, 8), (ux - uy) >> 8,
+        z3.Extract(3, 1, z3.Extract(7, 2, ux * uy + uz)), z3.SignExt(4, z3.Extract(3, 3, x + y)),
+        z3.If(ux - uy == uz, ux, uy), z3.If(z3.Not(ux == uy * 2), ux + 1, uz), z3.If(x + y == z, x, z),
     ]
 
 
