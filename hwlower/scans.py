@@ -26,8 +26,9 @@ words for 3,846), also with x split into k lanes (the autoscheduler's 2 lanes: t
 from 0, k * outer + inner renamed as a whole; a lane reads the lane before it chained, as the update's lanes did: 15
 words for 29 and 26 cycles for 28 at 9x5, 1,925 words for 3,849 at 1920x1080). The update's span may stop short of
 the buffer at both ends (a scan over rows 1..H-2; lanes rounded up past the update's last column): the select then
-compares twice; lanes the update's GuardWithIf tail runs past the buffer store nothing the one op needs. Anything
-else (tiles cutting the scan) is left as it was, and so is a scan along the innermost loop alone (a row scan,
+compares the coordinate less the span's start as a u16, once (2 lanes at 9x5: 14 PEs, 18 with a compare each end);
+lanes the update's GuardWithIf tail runs past the buffer store nothing the one op needs. Anything else (tiles
+cutting the scan) is left as it was, and so is a scan along the innermost loop alone (a row scan,
 integral_image's `along`): its pure values waste a register, not a line, which the select's 2 PEs a lane would cost
 more than. The select lengthens the loop-carried path where one firing follows the previous row's (a tile one firing
 wide) or the previous column's (a 2-D scan): the kernel reads that load in its last stage (compiler.py's
@@ -302,7 +303,8 @@ def _one_op(pure: Op, upd: Op, to_pure: _ToPure, steps: list[tuple[Affine, tuple
     for c in upd.coords:
         new[id(c)] = replace(c, name=f"{c.name}_scan", value=pure_index(c.value), reduction=False)
     fresh = [n for n in dict.fromkeys(new.values()) if n not in pure.loads]
-    wheres = [CoordPort(_WHERE if not k else f"{_WHERE}{k}", at) for k, (at, _, _) in enumerate(steps)]
+    wheres = [CoordPort(_WHERE if not k else f"{_WHERE}{k}", _from(at, span, whole))
+              for k, (at, span, whole) in enumerate(steps)]
     if names & {n.name for n in fresh + wheres}:
         return None
     (at, (lo, hi), (bmin, bmax)), = steps[:1]
@@ -348,10 +350,26 @@ def _settled(value: ir.Expr, loops: list[Loop]) -> ir.Expr:
     return simplify(ir.transform(value, go))
 
 
+def _from(at: Affine, span: tuple[int, int], whole: tuple[int, int]) -> Affine:
+    """The coordinate `_within` compares: `at` itself, or where the range runs past the span at both ends, `at`
+    less the span's start (one unsigned compare then tells both ends)."""
+    return replace(at, const=at.const - span[0]) if _both_ends(span, whole) else at
+
+
+def _both_ends(span: tuple[int, int], whole: tuple[int, int]) -> bool:
+    # below the span, at - span[0] wraps in 16 bits past the span's length: one compare of the u16 says both
+    return whole[0] < span[0] and span[1] < whole[1] and whole[1] - span[0] < 1 << 16 \
+        and span[0] - whole[0] + span[1] - span[0] < 1 << 16
+
+
 def _within(where: CoordPort, span: tuple[int, int], whole: tuple[int, int]) -> list[ir.Expr]:
     """The compares that `where` is in `span` of its buffer's range `whole`: one where the span reaches an end of
-    the range, two where the range runs past it at both ends (a scan over 1..8 of 2 lanes rounded up to 0..9)."""
+    the range, or where it reaches neither (a scan over 1..8 of 2 lanes rounded up to 0..9), `where` less the span's
+    start as a u16 at most the span's length less one (a lane's kernel computes its compares, each a PE: 2 lanes at
+    9x5, 14 PEs for 18 with a compare each end)."""
     coord: ir.Expr = ir.Call(I32, where, ())
+    if _both_ends(span, whole):
+        return [ir.BinOp(BOOL, "le", ir.Cast(UInt(16), coord), ir.const(UInt(16), span[1] - span[0]))]
     if whole[0] >= 0 and whole[1] < 1 << 16:
         coord = ir.Cast(UInt(16), coord)  # a 32-bit compare would take two PE ops on the path to the select
     out: list[ir.Expr] = []

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from dataclasses import replace
@@ -34,11 +33,11 @@ from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .hwlower.ir import Op
+from .ideal import ideal_cycles
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.errors import OverCapacity
 from .memories.glb import plan_glb, verify_glb
-from .memories.late_streams import two_pass_transfers
 from .memories.polyhedral import default_latency
 from .report_glb import glb_report
 from .target import CGRA
@@ -281,19 +280,7 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
             bits: dict[str, int]) -> dict:
     tiles = len(program.tiles)
     streamed = plan.input_words * tiles
-    nest = program.nest
-    (loops, _), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
-    out_transfers = 1
-    for lp in loops:
-        out_transfers *= 1 if lp.unrolled else lp.extent
-    # A kernel fires at most once a cycle: the run is bound by the busiest one, the streams included (the
-    # input's transfers; the output's when it is larger, an upsample; a serial reduction's steps).
-    firings = max(math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, _ in nest.ops())
-    # Each input has its own stream (resnet's image and weights arrive side by side): the busiest one counts.
-    transfers = max((-(-math.prod(e for _, e in nest.buffer(b).box) // nest.stream_lanes(b)) for b in nest.inputs),
-                    default=0)
-    # a second pass over the frame (a map after a whole-frame sum) streams after the first: the passes add up
-    ideal = max(transfers, out_transfers, firings, two_pass_transfers(plan.ops, out_transfers)) * tiles
+    ideal = ideal_cycles(program.nest, plan, tiles)
     image = sum(_size(s.image_box) for s in program.inputs)
     # a register bank's words and its read ports' output registers are registers, on no memory tile
     registers = sum(len(b.registers) + sum(k.words + len(k.tile_read_ports) for k in b.banks if k.in_registers)

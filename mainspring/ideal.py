@@ -1,0 +1,49 @@
+"""The report's ideal cycles: the fewest cycles the schedule's work could take at one firing (or transfer) a cycle
+per kernel (or stream), pipelined with no latency.
+
+Ops overlap where a reader takes its producer's values as they come (a blur's rows); a reader that can start only
+after its producer's last firing (a histogram's readout after the last pixel's update, a lookup in a table the
+accelerator fills first) makes a phase of its own, and the phases add up: a 256-bin histogram of 20x20 pixels is
+400 updates, then 256 reads, 655 cycles (the readout's first read in the cycle of the last update), not 400."""
+
+from __future__ import annotations
+
+import math
+
+from .hwlower.ir import LoopNest
+from .memories.ir import MemoryPlan
+from .memories.late_streams import two_pass_transfers
+
+
+def ideal_cycles(nest: LoopNest, plan: MemoryPlan, tiles: int) -> int:
+    (loops, _), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
+    out_transfers = math.prod(1 if lp.unrolled else lp.extent for lp in loops)
+    # A kernel fires at most once a cycle: the run is bound by the busiest one, the streams included (the
+    # input's transfers; the output's when it is larger, an upsample; a serial reduction's steps).
+    firings = max(math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, _ in nest.ops())
+    # Each input has its own stream (resnet's image and weights arrive side by side): the busiest one counts.
+    transfers = max((-(-math.prod(e for _, e in nest.buffer(b).box) // nest.stream_lanes(b)) for b in nest.inputs),
+                    default=0)
+    # a second pass over the frame (a map after a whole-frame sum) streams after the first: the passes add up
+    passes = two_pass_transfers(plan.ops, out_transfers)
+    return max(transfers, out_transfers, firings, passes, phases(nest, plan)) * tiles
+
+
+def phases(nest: LoopNest, plan: MemoryPlan) -> int:
+    """The firings of the longest chain of ops each of which reads the one before it and starts (in the
+    schedule) no earlier than that one's last firing, less one a link (a phase's first firing may share the cycle
+    of the one before's last, as pipelined ops do)."""
+    writers: dict[str, list[str]] = {}
+    for _, op in nest.ops():
+        writers.setdefault(op.store.buffer, []).append(op.name)
+    fires = {op.name: math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, op in nest.ops()}
+    timed = {s.op: s for s in plan.ops if not s.host}
+    chain: dict[str, int] = {}
+    for _, op in nest.ops():  # program order: a producer before its readers
+        if op.name not in timed:
+            continue
+        start = timed[op.name].delay
+        before = [chain[w] - 1 for a in {ld.access.buffer for ld in op.loads} for w in writers.get(a, ())
+                  if w != op.name and w in chain and timed[w].last_cycle <= start]
+        chain[op.name] = fires[op.name] + max(before, default=0)
+    return max(chain.values(), default=0)
