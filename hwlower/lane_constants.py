@@ -51,9 +51,10 @@ def fold_lane_constants(value: ir.Expr, coords: tuple[CoordPort, ...], others: t
     if not lanes:
         return value, coords
     source = _sources(value, lanes)
-    factored = _selects_into_factors(value, source)
-    if factored is not value:
-        value, source = factored, _sources(factored, lanes)
+    for rewrite in (_selects_into_constants, _selects_into_factors):
+        rewritten = rewrite(value, lanes)
+        if rewritten is not value:
+            value, source = rewritten, _sources(rewritten, lanes)
     made: dict[tuple, CoordPort] = {}
 
     def visit(n: ir.Expr, kids: tuple) -> ir.Expr:
@@ -84,10 +85,64 @@ def _sources(value: ir.Expr, lanes: dict[int, CoordPort]) -> dict[int, int | Non
     return source
 
 
-def _selects_into_factors(value: ir.Expr, source: dict[int, int | None]) -> ir.Expr:
+def _selects_into_constants(value: ir.Expr, lanes: dict[int, CoordPort]) -> ir.Expr:
+    """Each select on a lane's constant condition between two values alike in part as the one value with a select
+    where they differ, when that takes fewer ops: a select between constants of the lane (of the condition's
+    coordinate) is a constant of the lane, which costs no PE. Per-plane rows of a colour matrix, `select(c == 0,
+    (218 * r + 33 * g + 5 * b) >> 8, c == 1, (20 * r + ...) >> 8, ...)` unrolled over c, computed every row in each
+    lane: 20 PEs a lane, where a row's 6 do (the coefficients each lane's own); `select(c == 1, 128 + (b >> 1), 128
+    + (r >> 1))` is `128 + (select(c == 1, b, r) >> 1)`, 3 ops for 5 (sides that differ in more than constants and
+    reads stay apart). Exact: the parts alike compute the same value
+    whichever side the select takes. (The kernel is one module for every lane: a lane cannot drop another's plane.)"""
+    source: dict[int, int | None] = {}
+    alive: list[ir.Expr] = []  # the rewritten nodes stay alive while their ids key `source`
+
+    def port(n: ir.Expr) -> int | None:
+        if id(n) not in source:
+            for k in ir.children(n):
+                port(k)
+            source[id(n)] = _source(n, source, lanes)
+            alive.append(n)
+        return source[id(n)]
+
+    def merged(a: ir.Expr, b: ir.Expr, cond: ir.Expr) -> ir.Expr | None:
+        kids_a, kids_b = ir.children(a), ir.children(b)
+        if a.type != b.type:
+            return None
+        if ir.structural_key(a) == ir.structural_key(b):
+            return a
+        if port(a) is not None and port(b) is not None:
+            return ir.Select(a.type, cond, a, b) if len({port(a), port(b), port(cond)} - {-1}) <= 1 else None
+        if isinstance(a, ir.Call) and isinstance(b, ir.Call):
+            return ir.Select(a.type, cond, a, b)  # one op, where each side's ops were
+        if (type(a) is not type(b) or len(kids_a) != len(kids_b) or not kids_a or isinstance(a, ir.Call)
+                or ir.structural_key(ir.rebuild(a, kids_b)) != ir.structural_key(b)):
+            # computed sides stay apart: a select of two sums is wider than either (32-bit ops of 2 PEs, a stage
+            # more: RGB to planar YUV at 2 lanes took 30 ops a lane for 29, 48 cycles for 40)
+            return None
+        kids = [merged(ka, kb, cond) for ka, kb in zip(kids_a, kids_b)]
+        return None if any(k is None for k in kids) else ir.rebuild(a, tuple(k for k in kids if k is not None))
+
+    def ops(e: ir.Expr) -> int:
+        """The PEs e takes: its distinct nodes that compute, lane constants and reads aside."""
+        return len({ir.structural_key(n) for n in ir.walk(e)
+                    if not isinstance(n, (ir.Const, ir.Var, ir.RVar, ir.Call)) and port(n) is None})
+
+    def visit(n: ir.Expr, kids: tuple) -> ir.Expr:
+        m = ir.rebuild(n, kids)
+        if not isinstance(m, ir.Select) or port(m.cond) is None:
+            return m
+        one = merged(m.true_value, m.false_value, m.cond)
+        return m if one is None or ops(one) >= ops(m) else one
+
+    return ir.transform(value, visit, {})
+
+
+def _selects_into_factors(value: ir.Expr, lanes: dict[int, CoordPort]) -> ir.Expr:
     """Each select(c, a * k, 0) whose c and k are constants of the lane (of one coordinate) as a * select(c, k, 0):
     the select goes into the lane's constant factor, which costs no PE (a guarded tap of rfactor with `where`
     lanes, `select(v + 1 != 2, in * 3, 0)`: lane v's factor is 3 or 0). Exact: a * 0 is 0 in wrapping arithmetic."""
+    source = _sources(value, lanes)
 
     def visit(n: ir.Expr, kids: tuple) -> ir.Expr:
         m = ir.rebuild(n, kids)

@@ -355,8 +355,9 @@ def _apart_from_reads(pipe: Pipeline, plan: _Plan, acc: Function, planes: list[s
     streams transfer, as a Func whose planes autoschedule_planes unrolls. Serial, the streams ran ahead of it and
     were held (a 2-plane concat at 13x5: 170 cycles, 691 words for 133 in 9 memory tiles; unrolled, 112 and 68 at
     the minimum, 38 PEs for 21), and the output took a word a cycle (a 3x3 colour matrix at 16x8: 391 cycles, now
-    134, 60 PEs for 24); at k lanes (demosaic's `out(x, y, c) = select(c == 0, red(x, y), ...)` at 2 lanes) its
-    producer was held whole, 919 words for 50, at 2.3x the cycles. A budget's APART cut takes them serially."""
+    132, 18 PEs for 24: each lane its row's coefficients, hwlower/lane_constants.py); at k lanes (demosaic's `out(x,
+    y, c) = select(c == 0, red(x, y), ...)` at 2 lanes) its producer was held whole, 919 words for 50, at 2.3x the
+    cycles. A budget's APART cut takes them serially."""
     reads = [n for d in pipe.definitions(acc) for n in ir.walk(d.value) if isinstance(n, ir.Call)]
     return bool(planes) and planes_inner(pipe, plan, acc, planes) and not planes_read_as_lanes(
         pipe, plan, acc, planes) and not _moves_with_planes(reads, planes)

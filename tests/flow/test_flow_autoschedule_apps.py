@@ -243,7 +243,8 @@ def test_a_planar_output_whose_planes_read_one_pixel_runs_its_planes_innermost(s
     """Every plane of the output reads the same pixel's three planes: plane after plane, the image's stream (a
     pixel's planes per transfer) was held whole until the last plane read it (6,153 words at 64x48); its planes
     innermost, the stream holds a few words, and unrolled (autoschedule_planes.py `_apart_from_reads`), a pixel's
-    planes a cycle: 125 cycles at 20x6, where one after another took 366 (16 PEs then, 36 now)."""
+    planes a cycle: 125 cycles at 20x6, where one after another took 366 (16 PEs then; 30 now, 36 before the last
+    two planes, `128 + (b >> 1)` and `128 + (r >> 1)`, took one select of their reads: hwlower/lane_constants.py)."""
     out = _planar_colour_conversion(20, 6)
     source = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
     assert '.reorder(vars["c"], xi, yi, xo, yo)' in source
@@ -251,5 +252,6 @@ def test_a_planar_output_whose_planes_read_one_pixel_runs_its_planes_innermost(s
     words = sum(b["words"] for b in design.report["buffers"])
     assert '.reorder(vars["c"], xi, yi, xo, yo).unroll(vars["c"])' in source
     assert design.report["ideal_cycles"] == 20 * 6 and words <= 12, (words, design.report["buffers"])
+    assert design.report["pes"] == 30
     res = design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
     assert res.cycles <= 1.05 * design.report["ideal_cycles"]
