@@ -329,6 +329,9 @@ def _read(f: Function, g: Function, call: ir.Call, xname: str, lanes: Fraction, 
     the reads a cycle f's memory tile serves: f's own rate does not follow x. `lanes`: g's pixels of x a cycle,
     below 1 where g is paced (its one lane reads once a firing)."""
     computed = any(isinstance(m, ir.Call) and m.args for a in call.args for m in ir.walk(a))  # not a scalar Param
+    # a table streamed in (a constant Buffer's values) read at loaded values in every dimension: a lookup, as of a
+    # table computed inside, not a clamped image read the host extends
+    extends = extends and not (computed and all(_coefficient(a, xname) is None for a in call.args))
     if computed and unrolled and not extends:
         looked.append(max(1, int(lanes)))
     for j, a in enumerate(call.args):

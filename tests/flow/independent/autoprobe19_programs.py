@@ -485,7 +485,7 @@ def rom_curve(m, w, h):
     """A 16-entry piecewise curve from a constant Buffer, indexed by the pixel's top 4 bits, plus its low bits."""
     inp = u8_input(m)
     x, y = xy(m)
-    table = m.Buffer(CURVE)
+    table = m.Buffer(CURVE, "curve_table")  # named: an unnamed Buffer's counter name differs on a fresh copy
     out = m.Func("pw_curve")
     v = inp[x, y]
     out[x, y] = m.u8(m.min(m.u16(table[m.i32(v >> 4)]) + m.u16(v & 15), 255))
