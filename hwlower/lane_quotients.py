@@ -36,16 +36,18 @@ def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int])
         if not isinstance(node, ir.Call) or not node.args:
             return node
         for i, a in enumerate(node.args):
-            split = _split(a, env, ranges)
-            if split is None:
+            # the one quotient in the index (x / 3, or x / 3 + 1 for a linear upsample's right neighbour)
+            divs = {id(n): (n, sp) for n in ir.walk(a) if (sp := _split(n, env, ranges)) is not None}
+            if len(divs) != 1 or affine_of(a, env, ranges) is not None:
                 continue
-            quot, rest, d, lo, hi = split
-            qname, rname = f"{_stem(a)}.quot{len(extra)}", f"{_stem(a)}.rest{len(extra)}"
+            ((div, (quot, rest, d, lo, hi)),) = divs.values()
+            qname, rname = f"{_stem(div)}.quot{len(extra)}", f"{_stem(div)}.rest{len(extra)}"
             extra[qname], extra[rname] = quot, rest
             q, r = ir.Var(a.type, qname), ir.Var(a.type, rname)
             out: ir.Expr | None = None
             for v in reversed(range(lo // d, hi // d + 1)):
-                index = q if v == 0 else ir.BinOp(a.type, "add", q, ir.const(a.type, v))
+                chosen = q if v == 0 else ir.BinOp(a.type, "add", q, ir.const(a.type, v))
+                index = ir.transform(a, lambda n, kids, c=chosen, t=div: c if n is t else ir.rebuild(n, kids), {})
                 read = visit(ir.Call(node.type, node.callee, node.args[:i] + (index,) + node.args[i + 1:]), ())
                 cond = ir.BinOp(ir.BOOL, "lt", r, ir.const(a.type, (v + 1) * d))
                 out = read if out is None else ir.Select(node.type, cond, read, out)

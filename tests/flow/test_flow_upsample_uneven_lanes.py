@@ -13,22 +13,24 @@ from mainspring.apps.common import accelerate, random_image
 from conftest import SIMULATORS
 
 
-def _upsample(lanes: int, d: int, buffered: bool, width: int = 24, stencil: bool = False):
-    """A width x 4 output of `up`, reading f at (x / d, y) at `lanes` pixels a cycle; f = 3 * input (+ its right
-    neighbour with `stencil`) at one lane; `buffered`: up a Func of its own at the output's xo, else inlined."""
+def _upsample(lanes: int, d: int, buffered: bool, width: int = 24, stencil: bool = False, linear: bool = False):
+    """A width x 4 output of `up`, reading f at (x / d, y) (and at x / d + 1 with `linear`) at `lanes` pixels a
+    cycle; f = 3 * input (+ its right neighbour with `stencil`) at one lane; `buffered`: up a Func of its own at the
+    output's xo, else inlined."""
     x, y = hl.Var("x"), hl.Var("y")
     i = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input, f, up, hw_output = hl.Func("hw_input"), hl.Func("f"), hl.Func("up"), hl.Func("hw_output")
     hw_input[x, y] = hl.u16(i[x, y])
     f[x, y] = hw_input[x, y] * 3 + (hw_input[x + 1, y] if stencil else 1)
-    up[x, y] = f[x / d, y] + x
+    up[x, y] = (f[x / d, y] * 2 + f[x / d + 1, y]) / 3 if linear else f[x / d, y] + x
     hw_output[x, y] = up[x, y] * 2
     accelerate(hw_output, hw_output, width, 4, [f, up] if buffered else [f], hw_input)
     if buffered:
         up.unroll(x, lanes)
     hw_output.unroll(hl.Var("xi"), lanes)
-    design = hl.compile(hw_output, name=f"uneven{lanes}_{d}{'b' if buffered else ''}{'s' if stencil else ''}")
-    return design, {"input": random_image(width // d + 2, 4, seed=lanes + d)}
+    tag = ("b" if buffered else "") + ("s" if stencil else "") + ("l" if linear else "")
+    design = hl.compile(hw_output, name=f"uneven{lanes}_{d}{tag}")
+    return design, {"input": random_image(width // d + 3, 4, seed=lanes + d)}
 
 
 def _checked(design, inputs, simulator, build_dir, slack: int):
@@ -65,6 +67,14 @@ def test_more_lanes_and_steps_compile_near_the_ideal(lanes, d, width, cycles, id
     design, _ = _upsample(lanes, d, True, width=width)
     rep = design.report
     assert rep["predicted_cycles"] <= cycles and rep["ideal_cycles"] == ideal, rep
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_linear_upsample_by_3_at_2_lanes(simulator, build_dir):
+    # f(x / 3) and f(x / 3 + 1): each its own select between 2 words, f read at 3 of them per run of 3 cycles.
+    design, inputs = _upsample(2, 3, True, linear=True)
+    _checked(design, inputs, simulator, build_dir, 8)
+    assert design.report["ideal_cycles"] == 48
 
 
 def test_an_extent_short_of_whole_runs_names_the_run():
