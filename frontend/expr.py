@@ -212,13 +212,33 @@ def shift(op: str, a, b) -> Expr:
     if _is_py_int(b) and isinstance(a, ExprLike):
         x = a._ir()
         _check_32_bits(b)
+        _refuse_wide_shift(name, x, b)
         if b < 0:
             op, b = _FLIP[op], -b
         return Expr(ir.BinOp(x.type, op, x, _literal_for(x.type.with_code(UINT), b, name)))
     x, y = to_ir(a, name), to_ir(b, name)
     bits = max(x.type.bits(), y.type.bits())
     x, y = cast_ir(x.type.with_bits(bits), x), cast_ir(y.type.with_bits(bits), y)
+    if isinstance(y, ir.Const) and not x.type.is_bool():
+        _refuse_wide_shift(name, x, int(y.value))
     return Expr(ir.BinOp(x.type, op, x, y))
+
+
+def _refuse_wide_shift(name: str, x: ir.Expr, amount: int) -> None:
+    """Halide 21 refuses a constant shift by the value's width or more (either way) when the pipeline compiles: its
+    constant folding finds the result undefined. An amount known only when the pipeline runs shifts in zeros (or
+    the sign, right) in the NumPy reference and in the hardware alike, as Halide's own code does below 32."""
+    bits = x.type.bits()
+    if abs(amount) < bits:
+        return
+    wide = next((b for b in (16, 32) if abs(amount) < b), None)
+    widen = "" if wide is None else (
+        f", or widen the value first: hl.cast(hl.{_type_ctor(x.type.with_bits(wide))}, ...) {name} {amount}")
+    raise HalideError(
+        f"{user_location()}: The shift {name} of the {bits}-bit value {ir.to_string(x)} by the constant {amount}: a "
+        f"constant shift by the value's width or more is undefined, and Halide refuses it when the pipeline "
+        f"compiles. Shift by less than {bits}{widen}"
+    )
 
 
 def power(base, exponent) -> Expr:

@@ -27,6 +27,24 @@ def _():
     return accelerated(hw_output, hw_input)
 
 
+@case("algorithm", "A constant shift by the value's width or more", (
+    "{at}: The shift << of the 8-bit value hw_input(x, y) by the constant 8: a constant shift by the value's width "
+    "or more is undefined, and Halide refuses it when the pipeline compiles. Shift by less than 8, or widen the "
+    "value first: hl.cast(hl.UInt(16), ...) << 8"), simulate=True,
+    note="Halide's words are about constant folding and name no Func (tests/flow/test_flow_wide_shifts.py)")
+def shift_by_the_width():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hw_input[x, y] << 8  # <-
+    return accelerated(hw_output, hw_input)
+
+
+@shift_by_the_width.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))
+    hw_output[x, y] = hl.cast(hl.UInt(16), hw_input[x, y]) << 8
+    return accelerated(hw_output, hw_input)
+
+
 @case("algorithm", "A bitwise operation between signed and unsigned values", (
     "{at}: Arguments to bitwise and must be both be signed or both be unsigned.\n"
     "LHS type: uint8 RHS type: int8\n"
