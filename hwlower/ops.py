@@ -24,6 +24,7 @@ from .clamped_index import affine_of_clamped
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .guarded_clamps import unclamp_guarded_reads
+from .index_hints import not_affine_hint
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lane_quotients import quotient_selects
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
@@ -421,7 +422,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             return _lookup_port(c, src, lookups, ports, _reader(pipe, f, k, c.callee, who))
         assert not any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)), \
             f"{who} reads '{src}' at computed coordinates but it is no RAM (scatter.py, ram_copies.py)"
-        idx = tuple(_affine(a, env, who, src, ranges, uneven, handle) for a in c.args)
+        idx = tuple(_affine(a, env, who, src, ranges, uneven, handle, f) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
             ports[key] = LoadPort(f"{stem}_{len([p for p in ports if p[0] == src])}", Access(src, idx, guard))
@@ -557,7 +558,7 @@ def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine], who: str,
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None,
-            uneven: str = "", handle: str = "") -> Affine:
+            uneven: str = "", handle: str = "", reader: Function | None = None) -> Affine:
     """Index e as an affine function of the op's loops (its clamps decided per iteration where they move with
     loops: clamped_index.py), else a user error naming why (`handle`: the stage as the user's schedule calls name
     it, `up.update(0)`)."""
@@ -565,27 +566,7 @@ def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict
     if a is None and ranges is not None:
         a = affine_of_clamped(e, env, ranges)
     if a is None:
-        scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
-        rvars = sorted({n.name.replace("$", ".") for n in ir.walk(e) if isinstance(n, ir.RVar)})
-        hint = (f"a serial reduction reads at a quotient only where all the index's variables lie inside one "
-                f"quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
-                f"({', '.join(rvars)}) do not; unroll the reduction "
-                f"({'.'.join([handle or 'update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is "
-                "then affine on its own"
-                if scaled and rvars else uneven if scaled and uneven else
-                "an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
-                "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along "
-                "that loop a multiple of d, starting at a multiple of d, and its lanes along it (an unroll) a multiple "
-                "or a divisor of d"
-                if scaled else
-                "an index clamped with min or max is affine only where its values at the iterations of the loops "
-                "it moves with lie on a line (clamps of a read at constant bounds become edge taps; this one is not "
-                "such a read, nor the clamped tap of rfactor's guarded split, read under a guard); compute the "
-                "clamped index on the host side"
-                if any(isinstance(n, ir.BinOp) and n.op in ("min", "max") for n in ir.walk(e)) else
-                "compute data-dependent indexing on the host side, before the accelerator input (a boundary "
-                "condition with constant bounds on an accelerator input, as repeat_edge, constant_exterior, "
-                "mirror_image and mirror_interior make, works inside)")
+        hint = not_affine_hint(e, reader, buf, uneven, handle, env, ranges)
         shown = ir.user_text(e)
         raise HalideError(
             f"{who} accesses '{buf}' at {shown}, which is not an affine function of its loops; memories "

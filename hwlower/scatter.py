@@ -59,6 +59,8 @@ MAX_ELEMENTS = 64
 # the default array's memory tile serves 2 reads per cycle, so an output of more lanes stays lanes of registers
 # up to MAX_ELEMENTS (past it the memory mapping refuses the lanes with a fix).
 READ_PORTS = CGRA().mem_tile_read_ports
+# A RAM's words are addressed by 32-bit PE values; past this many the address overflows (and no array holds them)
+MAX_RAM_WORDS = 1 << 30
 
 
 def scatter_writes(s: Lowering) -> Lowering:
@@ -279,6 +281,19 @@ def _check_ram_box(s: Lowering, f: Function, d: Definition, size: str) -> None:
     a RAM whose box moves with the tile (read at x plus a computed offset) would be written, read and initialised
     at the first one's elements."""
     name = s.pipe.name(f)
+    box = s.tile.boxes[name]
+    if math.prod(hi - lo + 1 for lo, hi in box) > MAX_RAM_WORDS:
+        # (a coordinate loaded from a Func ranges over the Func's values at all coordinates, as Halide bounds it:
+        # `idx(x, y) = x * y` spans int32, so the RAM would span it too)
+        from .ram_copies import ram_source  # (ram_copies imports this module)
+
+        user = ram_source(s.pipe, f) or f
+        raise HalideError(
+            f"{d.loc}: Func '{user.name}' is held in a RAM (a memory tile that answers a computed address), but its "
+            f"box is {_box_text(box)}, more words than any RAM holds: "
+            "the coordinates it is read at are loaded values whose range is their Func's values over all its "
+            "coordinates (their type's range here, as Halide bounds them); clamp the values of the Func that "
+            "computes them to the coordinates read (its definition's value v as hl.clamp(v, lo, hi))")
     tiles = array_invocations(list(s.tiles), list(s.glb.mem_tiles)) if s.glb is not None else list(s.tiles)
     boxes = list(dict.fromkeys(tuple(t.boxes[name]) for t in tiles if name in t.boxes))
     if len(boxes) > 1:

@@ -435,9 +435,11 @@ def _():
 
 @case("hardware", "An index that is not an affine function of the loops", (
     "{at}: Func 'hw_output' accesses 'hw_input' at (x * y), which is not an affine function of its "
-    "loops; memories need affine addresses: compute data-dependent indexing on the host side, before the "
-    "accelerator input (a boundary condition with constant bounds on an accelerator input, as repeat_edge, "
-    "constant_exterior, mirror_image and mirror_interior make, works inside)."), func="hw_output")
+    "loops; memories need affine addresses: the index multiplies or divides loop variables, which has no affine "
+    "form; compute it in a Func of its own inside the accelerator, clamped to the 0..49 it reaches (a Func's values "
+    "are bounded over all its coordinates, as Halide bounds them): idx[x, y] = hl.clamp((x * y), 0, 49); "
+    "idx.compute_at(hw_output, xo); and read 'hw_input' at idx[x, y]: a coordinate loaded from a Func is a lookup "
+    "of a RAM holding the box of 'hw_input'."), func="hw_output")
 def non_affine_index():
     p = pipeline()
     p.hw_output = hl.Func("hw_output")
@@ -454,11 +456,14 @@ def non_affine_index():
 def _():
     p = pipeline()
     p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = p.hw_input[p.x * 2, p.y]
+    idx = hl.Func("idx")
+    idx[p.x, p.y] = hl.clamp(p.x * p.y, 0, 49)
+    p.hw_output[p.x, p.y] = p.hw_input[idx[p.x, p.y], p.y]
     p.output = hl.Func("output")
     p.output[p.x, p.y] = p.hw_output[p.x, p.y]
     p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
     accelerate(p)
+    idx.compute_at(p.hw_output, p.xo)
     stream(p)
     return hl.compile(p.output, name="demo")
 

@@ -350,3 +350,36 @@ def ram_looked_up_by_three_lanes():
 @ram_looked_up_by_three_lanes.fix
 def _():
     return hl.compile(_lookup_lanes(2), name="demo")
+
+
+def _gather(clamped: bool):
+    """hw_input read at a coordinate loaded from idx = x * y (clamped to the 0..49 it reaches, or not)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, idx, hw_output, output = (hl.Func(n) for n in ("hw_input", "idx", "hw_output", "output"))
+    hw_input[x, y] = hl.u16(input_[x, y])  # <-gather_ram
+    idx[x, y] = hl.clamp(x * y, 0, 49) if clamped else x * y
+    hw_output[x, y] = hw_input[idx[x, y], y]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, 8)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+    idx.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@case("hardware", "A RAM read at a loaded coordinate whose values span their type", (
+    "{gather_ram}: Func 'hw_input' is held in a RAM (a memory tile that answers a computed address), but its box is "
+    "[-2147483648, 2147483647] x [0, 7], more words than any RAM holds: the coordinates it is read at are loaded "
+    "values whose range is their Func's values over all its coordinates (their type's range here, as Halide bounds "
+    "them); clamp the values of the Func that computes them to the coordinates read (its definition's value v as "
+    "hl.clamp(v, lo, hi))"), func="hw_input",
+    note="Halide bounds the read by idx's values over all coordinates too (x * y spans int32), so its realization "
+    "of hw_input would be as large; the program is refused there at run time")
+def ram_of_unbounded_coordinates():
+    return hl.compile(_gather(False), name="demo")
+
+
+@ram_of_unbounded_coordinates.fix
+def _():
+    return hl.compile(_gather(True), name="demo")

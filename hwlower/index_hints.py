@@ -1,0 +1,91 @@
+"""The fix a refusal of an index that is not affine in its loops names (`ops._affine`), by the reason it is not.
+
+An index that multiplies two loop variables, or divides by one (`hw_input[(x * y) % 5, y]`), has no affine form
+at all, but Halide bounds it by the box its variables span; computed in a Func of its own inside the accelerator,
+it becomes a coordinate loaded from that Func, which the compiler serves as a RAM lookup of the read Func's whole
+box (scatter.py, ram_copies.py). The other reasons (a quotient by a constant over uneven steps, a clamp that does
+not move on a line, data-dependent indexing) keep their own fixes."""
+
+from __future__ import annotations
+
+from mainspring.frontend import ir
+from mainspring.frontend.bounds import Bounder
+from mainspring.frontend.func import Function
+
+from .ir import Affine
+
+SCALED = ("an index divided (or taken modulo) by a constant d is affine only where its loop runs over whole "
+          "multiples of d (an upsample by d splits the loop into d-long steps); make the Func's extent along that "
+          "loop a multiple of d, starting at a multiple of d, and its lanes along it (an unroll) a multiple or a "
+          "divisor of d")
+CLAMPED = ("an index clamped with min or max is affine only where its values at the iterations of the loops it "
+           "moves with lie on a line (clamps of a read at constant bounds become edge taps; this one is not such a "
+           "read, nor the clamped tap of rfactor's guarded split, read under a guard); compute the clamped index on "
+           "the host side")
+DATA = ("compute data-dependent indexing on the host side, before the accelerator input (a boundary condition with "
+        "constant bounds on an accelerator input, as repeat_edge, constant_exterior, mirror_image and "
+        "mirror_interior make, works inside)")
+
+
+def _moves(e: ir.Expr) -> bool:
+    return any(isinstance(n, (ir.Var, ir.RVar)) for n in ir.walk(e))
+
+
+def _nonlinear(e: ir.Expr) -> bool:
+    """Whether e multiplies two loop-dependent values or divides (shifts) by one."""
+    return any(isinstance(n, ir.BinOp) and _moves(n.b) and (n.op in ("div", "mod", "shl", "shr") or
+                                                             (n.op == "mul" and _moves(n.a)))
+               for n in ir.walk(e))
+
+
+def _level(f: Function | None) -> str | None:
+    """Where a Func read by f's stage is computed beside f's own producers: f's store loop if f is the accelerator
+    output, else f's compute level."""
+    if f is None:
+        return None
+    p = f.placement
+    if p.hw_accelerate is not None:
+        return f"{f.name}, {ir.user_name(p.hw_accelerate[1])}"
+    if p.compute.kind == "at" and isinstance(p.compute.func, Function):
+        return f"{p.compute.func.name}, {ir.user_name(p.compute.var)}"
+    return None
+
+
+def _span(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int]) -> tuple[int, int] | None:
+    """The least and greatest values of e over the op's loops (its variables' affine forms over their extents)."""
+    spans = {}
+    for v, a in env.items():
+        lo = a.const + sum(min(0, c * (ranges[n] - 1)) for n, c in a.terms)
+        hi = a.const + sum(max(0, c * (ranges[n] - 1)) for n, c in a.terms)
+        spans[v] = (lo, hi)
+    if any(isinstance(n, (ir.Var, ir.RVar)) and n.name not in spans for n in ir.walk(e)):
+        return None
+    return Bounder(spans, lambda _p: None)(e)
+
+
+def not_affine_hint(e: ir.Expr, reader: Function | None = None, buf: str = "", uneven: str = "", handle: str = "",
+                    env: dict[str, Affine] | None = None, ranges: dict[str, int] | None = None) -> str:
+    """Why index e (of `reader`'s read of `buf`) is not affine, and the fix."""
+    scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
+    rvars = sorted({n.name.replace("$", ".") for n in ir.walk(e) if isinstance(n, ir.RVar)})
+    level = _level(reader)
+    span = _span(e, env or {}, ranges or {}) if _nonlinear(e) and not rvars and level is not None else None
+    if span is not None:
+        args = ", ".join(dict.fromkeys(ir.user_name(n.name) for n in ir.walk(e) if isinstance(n, ir.Var)))
+        return (f"the index multiplies or divides loop variables, which has no affine form; compute it in a Func "
+                f"of its own inside the accelerator, clamped to the {span[0]}..{span[1]} it reaches (a Func's "
+                f"values are bounded over all its coordinates, as Halide bounds them): "
+                f"idx[{args}] = hl.clamp({ir.user_text(e)}, {span[0]}, {span[1]}); idx.compute_at({level}); and "
+                f"read '{buf}' at idx[{args}]: a coordinate loaded from a Func is a lookup of a RAM holding "
+                f"the box of '{buf}'")
+    if scaled and rvars:
+        return (f"a serial reduction reads at a quotient only where all the index's variables lie inside one "
+                f"quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
+                f"({', '.join(rvars)}) do not; unroll the reduction "
+                f"({'.'.join([handle or 'update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is "
+                "then affine on its own")
+    if scaled:
+        return uneven or SCALED
+    if any(isinstance(n, ir.BinOp) and n.op in ("min", "max") for n in ir.walk(e)):
+        return CLAMPED
+    return DATA
