@@ -125,7 +125,7 @@ def cmd_prove(args) -> int:
     mod, out, _, size = _build(args.app, args.size, args.lanes, params=args.param)
     _progress(f"compiling {mod.NAME}{_at(size)}")
     design = compile(out, name=mod.NAME, target=apps.target(mod))
-    _progress(f"proving its kernels (at most {args.timeout:g} s each)")
+    _progress(f"proving its kernels (at most {args.timeout:g} budget seconds each)")
     print("Kernels against their Halide expressions")
     proofs = prove_design(design, timeout=args.timeout, progress=lambda p: print(f"  {p}", flush=True))
     _progress("proving CoreIR's Verilog of each kernel's compute JSON module equal to ours")
@@ -229,7 +229,8 @@ def main(argv=None) -> int:
     v.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
     v.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
-    v.add_argument("--timeout", type=float, default=30.0, help="seconds per kernel before it is left unproved")
+    v.add_argument("--timeout", type=float, default=30.0,
+                   help="budget seconds per kernel (z3's work, about a CPU second each) before it is left unproved")
     v.set_defaults(fn=cmd_prove)
     b = sub.add_parser("bench", help="a table of figures per app")
     b.add_argument("apps", nargs="*")

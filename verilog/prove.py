@@ -39,6 +39,7 @@ from mainspring.hwlower.ir import LoopNest, Rom
 from .kernel import combinational_view
 from .kernel_widths import parse_ranges
 from .names import op_kernels
+from .prove_budget import YOSYS_LIMIT, now, spent, units
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_cut import cut_shared
 from .prove_enumerate import LIMIT, exhausted
@@ -52,7 +53,7 @@ from .prove_ranges import unmet_assumptions
 from .prove_reference import UNSIGNED_DIVISIONS, Reference, Unsupported, narrowed_divisions, post_order
 from .prove_widen import Narrowed, cut, narrowed, widened
 
-TIME_LIMIT = 30.0  # seconds per kernel, lemmas included
+TIME_LIMIT = 30.0  # budget seconds per kernel, lemmas included (`prove_budget`: z3 work, not wall time)
 
 
 class KernelDisproved(AssertionError):
@@ -108,12 +109,12 @@ def prove_kernel(kernel: Kernel, verilog: str, cache: ProofCache | None = None,
     hit = cache.get("kernels", key)
     if hit is not None:
         return _from_entry(kernel, hit)
-    gave_up = cache_key(key, f"unproved within {timeout:g} s")
+    gave_up = cache_key(key, f"unproved within {timeout:g} budget seconds")
     hit = None if retry else cache.get("unproved", gave_up)
     if hit is not None:
         return _from_entry(kernel, hit)
     start = time.perf_counter()
-    proof = _prove(kernel, text, cache, start + timeout)
+    proof = _prove(kernel, text, cache, now() + timeout)
     proof = KernelProof(kernel.name, proof.status, round(time.perf_counter() - start, 3), proof.reason,
                         proof.counterexample, proof.lemmas, source=kernel.source)
     # An unproved kernel may prove with more time or on a less busy machine: kept apart, retried on demand.
@@ -146,7 +147,7 @@ def _compare(kernel: Kernel, text: str, assumed: dict, promised: dict, cache: Pr
     """Module `text` against the kernel's expression, for inputs in their `assumed` ranges, outputs in their
     `promised` ones."""
     try:
-        netlist = narrowed_inputs(read_netlist(text, kernel.name, timeout=_left(deadline)), assumed)
+        netlist = narrowed_inputs(read_netlist(text, kernel.name, timeout=YOSYS_LIMIT), assumed)
         netlist = Netlist(netlist.inputs, {p: narrowed_divisions(t) for p, t in netlist.outputs.items()})
         _check_ports(kernel, netlist)
         _check_range_ports(kernel, assumed, promised)
@@ -211,7 +212,7 @@ def _registers_hold_their_ranges(kernel: Kernel, text: str, regs: list[Narrowed]
     The second item: the outputs' `promised` ranges are proved there too (`_outputs_held`)."""
     if not regs:
         return None, False
-    netlist = read_netlist(cut(text, regs), kernel.name, timeout=_left(deadline))
+    netlist = read_netlist(cut(text, regs), kernel.name, timeout=YOSYS_LIMIT)
     types = dict(kernel.inputs)
     ext = lambda n: (z3.SignExt if n.signed else z3.ZeroExt)(n.width - n.bits, netlist.inputs[n.held])  # noqa: E731
     given = [*[in_range(netlist.inputs[p], types[p], iv) for p, iv in assumed.items()],
@@ -257,7 +258,7 @@ def _outputs_held(kernel: Kernel, netlist: Netlist, given: list, promised: dict,
     if not promised or not set(promised) <= set(types) & set(netlist.outputs):
         return False
     outside = z3.Or([z3.Not(in_range(netlist.outputs[p], types[p], iv)) for p, iv in promised.items()])
-    _, verdict = _check([*given, outside], min(deadline, time.perf_counter() + QUICK_LIMIT))
+    _, verdict = _check([*given, outside], min(deadline, now() + QUICK_LIMIT))
     return verdict == z3.unsat
 
 
@@ -307,12 +308,12 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
     if cut_verdict != z3.unsat:
         ours, theirs = cut_shared(outs, exps)
         _, cut_verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
-                                min(deadline, time.perf_counter() + QUICK_LIMIT), quick_only=True)
+                                min(deadline, now() + QUICK_LIMIT), quick_only=True)
     if cut_verdict != z3.unsat and exact is not None:
         # what the integer polynomials leave differing, with their shared subterms cut: a short try
         ours, theirs = cut_shared(*exact)
         _, cut_verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
-                                min(deadline, time.perf_counter() + QUICK_LIMIT / 4), quick_only=True)
+                                min(deadline, now() + QUICK_LIMIT / 4), quick_only=True)
     if cut_verdict != z3.unsat:
         # Inputs holding few points are all evaluated first: at most a few seconds, where the canonical check's
         # tries can spend more and leave the goal to z3 still (range_weighted's 3 absd-weighted taps divided by
@@ -322,7 +323,7 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
             return _decided(kernel, netlist, expected, whole, found, deadline, used)
         # The cut can lose what makes the outputs equal, which the whole goal keeps: a short try at it before the
         # canonical tries (sobel's magnitude at 3 lanes: 6 s of failed tries, then z3 proved the whole in 0.1 s)
-        solver, verdict = _check(whole, min(deadline, time.perf_counter() + QUICK_LIMIT / 4), quick_only=True)
+        solver, verdict = _check(whole, min(deadline, now() + QUICK_LIMIT / 4), quick_only=True)
         if verdict != z3.unknown:
             return _verdict(kernel, netlist, expected, solver, verdict, used)
         cut_verdict = _canonical_check(given, [netlist.outputs[p] for p in ports], [expected[p] for p in ports],
@@ -404,15 +405,15 @@ def _swept_check(given: list, ours: list, theirs: list, deadline: float, limit: 
     outputs' equality; their shared subterms cut before the sweep or after it."""
     if cut_first:
         ours, theirs = cut_shared(ours, theirs, KEEP)
-    until = min(deadline, time.perf_counter() + limit)  # for all the pairs together
-    ours = swept(given, ours, theirs, lambda goal: _check(goal, min(until, time.perf_counter() + pair_limit),
+    until = min(deadline, now() + limit)  # for all the pairs together
+    ours = swept(given, ours, theirs, lambda goal: _check(goal, min(until, now() + pair_limit),
                                                           quick_only=True)[1] == z3.unsat)
     if not cut_first:
         ours, theirs = cut_shared(ours, theirs, KEEP)
     if all(a.eq(b) for a, b in zip(ours, theirs)):
         return z3.unsat
     _, verdict = _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])],
-                        min(deadline, time.perf_counter() + QUICK_LIMIT), quick_only=True)
+                        min(deadline, now() + QUICK_LIMIT), quick_only=True)
     return verdict
 
 
@@ -449,22 +450,26 @@ def _check(goal: list, deadline: float, quick_only: bool = False,
     True when it finds the goal has no model, or constraints that pin a model it found (then z3 gives it)."""
     budget = _left(deadline)
     quick = z3.SolverFor("QF_BV")
-    quick.set("timeout", max(1, int(min(QUICK_LIMIT, budget) * 1000)))
+    quick.set("rlimit", units(min(QUICK_LIMIT, budget)))
     quick.add(*goal)
     verdict = quick.check()
+    spent(quick)
     if verdict != z3.unknown or quick_only:
         return quick, verdict
     found = exhaust() if exhaust is not None else None
     if found is True:
         return quick, z3.unsat
     solver = z3.Solver()
-    solver.set("timeout", max(1, int(_left(deadline) * 1000)))
+    solver.set("rlimit", units(_left(deadline)))
     solver.add(*goal, *(found or []))
-    return solver, solver.check()
+    verdict = solver.check()
+    spent(solver)
+    return solver, verdict
 
 
 def _left(deadline: float) -> float:
-    return max(0.001, deadline - time.perf_counter())
+    """Budget seconds left before `deadline` (`prove_budget.now`)."""
+    return max(0.001, deadline - now())
 
 
 def _check_ports(kernel: Kernel, netlist: Netlist) -> None:

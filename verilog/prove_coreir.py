@@ -41,11 +41,12 @@ from mainspring.compute_json.coreir_tools import coreir_command, render_with_cor
 
 from .kernel import combinational_view
 from .prove import Counterexample
+from .prove_budget import YOSYS_LIMIT, spent, units
 from .prove_cache import ProofCache, cache_key, default_cache_dir
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist, run_yosys
 from .prove_widen import widened
 
-TIME_LIMIT = 30.0  # seconds per module: both Yosys runs and z3
+TIME_LIMIT = 30.0  # budget seconds of z3 per module (`prove_budget`); Yosys has a wall-clock hang guard
 COREIR_SUFFIX, OURS_SUFFIX = "__coreir", "__ours"  # the two modules, renamed apart for the miter
 MITER = "ms_coreir_miter"
 # z3 on what is left of the miter: bit-blasted, so operands spelt differently on the two sides meet as bits.
@@ -109,7 +110,6 @@ def compare_renderings(module: str, coreir_text: str, our_text: str, port_types:
     `our_text` (a design's Verilog or the module alone) for every input. `port_types` (port -> Halide type, as
     the JSON's metadata gives them) shows the counterexample's values signed where the type is."""
     start = time.perf_counter()
-    deadline = start + timeout
 
     def done(status: str, reason: str = "", cex: Counterexample | None = None) -> CoreIRProof:
         return CoreIRProof(module, status, round(time.perf_counter() - start, 3), reason, cex)
@@ -122,7 +122,7 @@ def compare_renderings(module: str, coreir_text: str, our_text: str, port_types:
         if _ports(theirs, module + COREIR_SUFFIX) != _ports(ours, module + OURS_SUFFIX):
             return done("different", f"CoreIR's ports {_ports(theirs, module + COREIR_SUFFIX)} are not ours "
                                      f"{_ports(ours, module + OURS_SUFFIX)}")
-        miter = read_netlist(_miter(module, ours, theirs, _left(deadline)), MITER, timeout=_left(deadline))
+        miter = read_netlist(_miter(module, ours, theirs, YOSYS_LIMIT), MITER, timeout=YOSYS_LIMIT)
     except NetlistError as e:
         return done("unproved", str(e))
     # Inputs as bit-vector constants rather than Yosys's functions of a state, so that z3 can bit-blast.
@@ -130,9 +130,10 @@ def compare_renderings(module: str, coreir_text: str, our_text: str, port_types:
     miter = Netlist(dict(zip(miter.inputs, (v for _, v in free))),
                     {p: z3.substitute(t, *free) if free else t for p, t in miter.outputs.items()})
     solver = z3.Then(*BLAST).solver()
-    solver.set("timeout", max(1, int(_left(deadline) * 1000)))
+    solver.set("rlimit", units(timeout))  # z3's work, not wall time: the verdict does not depend on load
     solver.add(miter.outputs["trigger"] == 1)
     verdict = solver.check()
+    spent(solver)
     if verdict == z3.unsat:
         return done("equal")
     if verdict == z3.sat:
@@ -163,10 +164,6 @@ def _miter(module: str, ours: str, theirs: str, timeout: float) -> str:
               f"miter -equiv -flatten -make_outputs {module}{OURS_SUFFIX} {module}{COREIR_SUFFIX} {MITER}; "
               f"hierarchy -top {MITER}; opt; write_verilog -noattr {MITER}.v")
     return run_yosys({"ours.v": ours, "coreir.v": theirs}, script, f"{MITER}.v", timeout, f"the miter of {module}")
-
-
-def _left(deadline: float) -> float:
-    return max(0.001, deadline - time.perf_counter())
 
 
 def _counterexample(miter: Netlist, model: z3.ModelRef, types: dict[str, str]) -> Counterexample:
@@ -222,7 +219,7 @@ def prove_coreir_module(doc: dict, module: str, verilog: str, cache: ProofCache 
         if coreir_command() is not None:  # a missing tool is this machine's, not the module's
             cache.put("coreir", key, _to_entry(proof))
         return proof
-    proof = compare_renderings(module, theirs, ours, meta.get("port_types"), _left(start + timeout))
+    proof = compare_renderings(module, theirs, ours, meta.get("port_types"), timeout)
     proof = CoreIRProof(module, proof.status, round(time.perf_counter() - start, 3), proof.reason,
                         proof.counterexample, source=source)
     if proof.status != "unproved":

@@ -13,11 +13,12 @@ a divider), but holds 2**24 and 126,000 points.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
 import z3
+
+from .prove_budget import evaluated, now
 
 LIMIT = 1 << 24  # points: 2**24 take a few seconds
 CHUNK = 1 << 16  # points a step evaluates at once: its arrays stay in the processor's cache
@@ -31,7 +32,7 @@ def exhausted(goal: list, inputs: dict[str, z3.BitVecRef], ranges: dict[str, tup
               deadline: float, most: int = LIMIT) -> bool | dict[str, int] | None:
     """True when no input values in `ranges` (port -> [lo, hi], the port's bit pattern as a signed or unsigned
     number) satisfy every term of `goal`; when some do, the first (port -> its bit pattern); None when the space
-    is over `most` points, a term is not evaluable or time.perf_counter() passes `deadline`. An input over its
+    is over `most` points, a term is not evaluable or `prove_budget.now()` passes `deadline`. An input over its
     whole type of which the goal reads only some bits (each use an Extract) ranges over those bits, the others 0:
     the goal cannot tell."""
     if set(ranges) != set(inputs) or any(t.size() > 64 for t in inputs.values()):
@@ -50,8 +51,9 @@ def exhausted(goal: list, inputs: dict[str, z3.BitVecRef], ranges: dict[str, tup
     try:
         ev = _Evaluator([*goal, *inputs.values()], set(_leaves(inputs, {p: np.zeros(1, np.uint64) for p in ports})))
         for start in range(0, total, CHUNK):
-            if time.perf_counter() > deadline:
+            if now() > deadline:
                 return None
+            evaluated(min(total, start + CHUNK) - start)
             values = {p: v & _mask(inputs[p].size())
                       for p, v in _points(ports, spaces, start, min(total, start + CHUNK)).items()}
             hit = _hits(ev, goal, inputs, values)

@@ -24,6 +24,7 @@ import z3
 
 from mainspring.compute_json.magic import unsigned_division
 
+from .prove_budget import spent, units
 from .prove_cache import ProofCache, cache_key
 
 
@@ -189,9 +190,10 @@ def prove_division_lemma(lemma: Lemma, cache: ProofCache | None = None, timeout:
     value = z3.If(p >= 1 << (w - 1), p - (1 << w), p) if signed else p
     halide = value / lemma.divisor if lemma.op == "div" else value % lemma.divisor
     solver = z3.Solver()
-    solver.set("timeout", max(1, int(timeout * 1000)))
+    solver.set("rlimit", units(timeout))  # budget seconds (`prove_budget`), not wall time
     solver.add(p >= 0, p < 1 << w, _sequence(_Integers(w), p, lemma.divisor, signed, lemma.op) != halide % (1 << w))
     verdict = solver.check()
+    spent(solver)
     seconds = round(time.perf_counter() - start, 3)
     if verdict == z3.unsat:
         result = LemmaResult(lemma, "proved", seconds)
