@@ -294,20 +294,29 @@ def _over_budget(case: AutoCase, rep: dict) -> str:
 
 def expected_ideal(case: AutoCase, inputs: dict, lanes: int) -> int:
     """The algorithm's ideal cycles at `lanes` pixels per cycle, whatever the schedule: the busiest of the images
-    (a pixel's channels in one transfer), the output and the table's updates (one per cycle, so one lane)."""
+    (a pixel's channels in one transfer), the output, or a table's updates and readout (one per cycle, so one lane)."""
     import numpy as np
 
     b, k = case.base, 1 if case.base.bins else lanes
     up = any(s.kind == "up" for s in b.stages)
     # An upsampled output runs in whole steps of 2 (an odd extent rounds up, as a RoundUp split would).
     w, h = (b.width + b.width % 2, b.height + b.height % 2) if up else (b.width, b.height)
-    counts = [-(-w // k) * h] if not b.bins else [b.width * b.height, b.bins]
+    counts = [-(-w // k) * h] if not b.bins else [_table_phases(b)]
     # An upsample by 2 reads its source at half the output's rate: the images stream at half its lanes.
     k_in = max(1, k // 2) if up else k
     for buf in inputs.values():
         shape = np.asarray(buf).shape  # (y, x) or (c, y, x)
         counts.append(-(-shape[-1] // k_in) * shape[-2])
     return max(counts)
+
+
+def _table_phases(b) -> int:
+    """A table's ideal cycles: the updates (a pixel a cycle) and the readout of its bins, and for a RAM (more than 64
+    bins) its first pass over the bins (initialised from the image), its second scatter over a row, each after the
+    last step of the one before, sharing that cycle (mainspring/ideal.py). A second pure update runs with the
+    readout, a bin a cycle."""
+    passes = [b.bins] * (b.ram_init == "divided") + [b.width * b.height] + [b.width] * (b.ram_next == "scatter")
+    return sum(passes + [b.bins]) - len(passes)
 
 
 def quality(case: AutoCase, rep: dict, inputs: dict, lanes: int) -> list[str]:

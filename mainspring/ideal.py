@@ -30,9 +30,12 @@ def ideal_cycles(nest: LoopNest, plan: MemoryPlan, tiles: int) -> int:
 
 
 def phases(nest: LoopNest, plan: MemoryPlan) -> int:
-    """The firings of the longest chain of ops each of which reads the one before it and starts (in the
-    schedule) no earlier than that one's last firing, less one a link (a phase's first firing may share the cycle
-    of the one before's last, as pipelined ops do)."""
+    """The firings of the longest chain of ops each of which reads a table the one before it writes, less one a link
+    (a phase's first firing may share the cycle of the one before's last, as pipelined ops do). A table is a RAM (a
+    Func updated at computed coordinates) or a Func read at computed coordinates: its readers read it after its
+    last write (memories/ram.py), which the schedule shows. Ops reading affine taps overlap however late a small
+    frame's latencies start them."""
+    rams = {b.name for b in nest.buffers if b.init is not None}
     writers: dict[str, list[str]] = {}
     for _, op in nest.ops():
         writers.setdefault(op.store.buffer, []).append(op.name)
@@ -43,7 +46,9 @@ def phases(nest: LoopNest, plan: MemoryPlan) -> int:
         if op.name not in timed:
             continue
         start = timed[op.name].delay
-        before = [chain[w] - 1 for a in {ld.access.buffer for ld in op.loads} for w in writers.get(a, ())
+        tables = {ld.access.buffer for ld in op.loads
+                  if ld.access.buffer in rams or (op.lookup and not ld.access.index)}
+        before = [chain[w] - 1 for a in tables for w in writers.get(a, ())
                   if w != op.name and w in chain and timed[w].last_cycle <= start]
         chain[op.name] = fires[op.name] + max(before, default=0)
     return max(chain.values(), default=0)

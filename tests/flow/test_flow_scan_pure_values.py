@@ -4,8 +4,8 @@ each element once, at their buffer's minimum, also in host tiles and GLB tiles a
 reading the element it stores (`down(x, r) += ...`: its pure value, computed in the one op) and a 2-D scan (an
 integral image as one update over both dimensions, `s(r.x, r.y) += s(r.x - 1, r.y) + s(r.x, r.y - 1) - s(r.x - 1,
 r.y - 1)`: 137 cycles for 45 at 9x5 as two ops, each step waiting for the memory), and a scan over rows between
-the first and the last ("middle": the last keeps its pure value, the select one compare of the row less 1 as a u16); where pure values are
-read (a scan along the row) both definitions stay. At 2 lanes (x split and unrolled in both
+the first and the last ("middle": the last keeps its pure value, the select one compare of the row less 1 as a
+u16); where pure values are read (a scan along the row) both definitions stay. At 2 lanes (x split and unrolled in both
 definitions) a column scan is one op too, a row of sums stored once; a scan along x at k lanes chains them (each
 lane reads the one before it in the same cycle), so an integral image autoscheduled at 2 lanes takes 2 pixels a
 cycle. Bit-exact on both simulators at two sizes."""

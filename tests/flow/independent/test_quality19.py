@@ -65,3 +65,20 @@ def test_an_integral_images_rounded_up_lanes_compare_x_once_a_lane():
     assert result.lanes == 2 and design.report["pes"] == 14
     (op,) = [op for _, op in design.program.nest.ops() if op.name == "s_s0"]
     assert sorted(c.value.const for c in op.coords) == [-1, 0]  # x less its span's start; y
+
+
+@pytest.mark.parametrize(("seed", "ideal"), [(172222, 100 + 3 * 2 + 100 - 2), (172277, 4 * 2 + 4 + 100 - 2)])
+def test_fuzz_autos_ideal_for_a_table_adds_its_passes_as_the_report_does(seed, ideal):
+    """172222: a RAM of 100 bins started from the image (`divided`: a pass over the bins), 3x2 updates, the readout;
+    172277: 4x2 updates, a second scatter over a row, the readout (each pass after the last step of the one before).
+    The algorithm's ideal counted the busiest pass alone (105 and 100): 'the schedule's ideal is 204 cycles'."""
+    import mainspring
+    from mainspring import fuzz_auto
+
+    case = fuzz_auto.resolve_budget(fuzz_auto.generate(seed))
+    env: dict = {}
+    exec(compile(fuzz_auto.source(case), f"<fuzz --auto case {seed}>", "exec"), env)
+    algorithm = env["algorithm"](mainspring)
+    env["schedule"](mainspring, algorithm)
+    rep = hl.compile(algorithm["output"], name=f"quality19_fuzz_{seed}", prove=False).report
+    assert rep["ideal_cycles"] == fuzz_auto.expected_ideal(case, {}, 1) == ideal, rep
