@@ -35,6 +35,10 @@ def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int])
         node = ir.rebuild(node, kids)
         if not isinstance(node, ir.Call) or not node.args:
             return node
+        # a read at loaded coordinates is a RAM or ROM lookup: its address is computed, quotient and all, and a
+        # select over reads would be several lookups a firing (a bilateral grid's slice at grid(x / 4, ...))
+        if any(isinstance(n, ir.Call) for a in node.args for n in ir.walk(a)):
+            return node
         for i, a in enumerate(node.args):
             # the one quotient in the index (x / 3, or x / 3 + 1 for a linear upsample's right neighbour)
             divs = {id(n): (n, sp) for n in ir.walk(a) if (sp := _split(n, env, ranges)) is not None}
