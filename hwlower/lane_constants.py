@@ -8,7 +8,9 @@ lane's coordinate), a constant of the lane that costs no PE. It runs after the l
 turn an unrolled loop of x into a serial one) and after host tiles gave coordinates their offsets (a coordinate
 that moves from tile to tile is not a constant). A select on a lane's constant condition between a product with a
 lane's constant factor and 0 (a tap a `where` or a guard skips in some lanes) becomes the product with the factor
-or 0 as the lane's constant: the select costs no PE.
+or 0 as the lane's constant: the select costs no PE. A select on a lane's constant condition between values alike
+but for constants (a colour matrix's rows, one a plane) becomes one value with the lane's constants where they
+differ, and where they differ in reads, one select of the reads (`_selects_into_constants`).
 """
 
 from __future__ import annotations
