@@ -20,7 +20,7 @@ shared.CASES.update(MINE)
 VERILATOR = {f"{PROBE}-{c}" for c in (
     "plus5_15x7_l3", "morph_gradient_17x7_l2", "pyramid3_6x4_l2", "warp_clamped_13x5", "hist16_13x7",
     "col_runmax_9x7_l3", "minmax_tuple_13x7_l2", "blur_and_edges_15x7_l2", "conv2in_relu_pool_5x3",
-    "pointwise_3to2_9x5_l2", "hist_cdf_13x5", "hw_output_bounded_13x5_l2", "tuple_out_grad_13x5_l2")}
+    "pointwise_3to2_9x5_l2", "hist_cdf_13x5", "warp2d_13x5_l2", "hw_output_bounded_13x5_l2", "tuple_out_grad_13x5_l2")}
 
 
 @pytest.mark.parametrize(("case", "simulator"), params(MINE, icarus_only=set(MINE) - VERILATOR))
@@ -85,3 +85,12 @@ def test_a_table_from_a_constant_buffer_read_at_pixel_values_takes_a_memory_tile
     design, result = shared._auto(PROBE, "rom_curve_15x5_l3")
     assert result.lanes == 2 and "through a memory tile's 2 read ports" in result.note, result.note
     assert design.report["predicted_cycles"] <= 61
+
+
+@shared._with(PROBE, "warp2d_13x5_l2")
+def test_an_image_gathered_at_computed_coordinates_in_both_dimensions_takes_two_lanes():
+    """`in(clamp(x + dx(x, y)), clamp(y + dy(x, y)))`: held whole as a RAM (as at one lane), read by 2 lanes through
+    its tile's 2 ports; the read was taken for a clamped read the host extends: 1 lane, 134 cycles."""
+    design, result = shared._auto(PROBE, "warp2d_13x5_l2")
+    assert (result.lanes, result.note) == (2, "")
+    assert design.report["predicted_cycles"] <= 104
