@@ -40,6 +40,7 @@ PROGRAMS = (
     "autoscan17",  # scans and whole-frame reductions at lanes
     "automl17",  # DNN layers: mobile's planes together, a stride-2 convolution's planes
     "autorate17",  # 4 lanes over chains of divisors (x / 2 and x / 8)
+    "autorate19",  # 2 lanes over x / 3
 )
 
 MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROGRAMS}
