@@ -47,8 +47,8 @@ def _gamma_curve(m, n, gamma=2.0, contrast=50.0):
     curve = m.Func("curve")
     xf = x / float(n)
     g = m.pow(xf, 1.0 / gamma)
-    b = 2.0 - 2.0 ** (contrast / 100.0)
-    a = 2.0 - 2.0 * b
+    b_value = 2.0 - 2.0 ** (contrast / 100.0)
+    b, a = m.f32(b_value), m.f32(2.0 - 2.0 * b_value)  # (float32 as the generator's, without the precision warning)
     val = m.select(g > 0.5, 1.0 - (a * (1.0 - g) * (1.0 - g) + b * (1.0 - g)), a * g * g + b * g)
     curve[x] = m.u16(m.clamp(val * 256.0, 0.0, 255.0))
     return curve

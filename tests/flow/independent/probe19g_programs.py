@@ -82,5 +82,46 @@ def glb_i16_signed_output(m):
     return output, {"input": inp}, [8, 4]
 
 
+def _three_level_memory(m, size, gb, cgra):
+    """three_level_memory_generator's Clockwork branch (copies input_host, input_gb, hw_input at the host, GLB and
+    memory-tile levels, output_gb tiled at the host loop, no store_in) at other sizes."""
+    inp = m.ImageParam(m.UInt(8), 2, "input")
+    x, y = m.Var("x"), m.Var("y")
+    names = "kernel conv input_host input_gb hw_input output_gb hw_output output"
+    kernel, conv, input_host, input_gb, hw_input, output_gb, hw_output, output = (m.Func(n) for n in names.split())
+    r = m.RDom([m.Range(0, 3), m.Range(0, 3)], "r")
+    kernel[x, y] = 1 + x * y
+    input_host[x, y] = m.u16(inp[x, y])
+    input_gb[x, y] = input_host[x, y]
+    hw_input[x, y] = input_gb[x, y]
+    conv[x, y] = m.u16(0)
+    conv[x, y] += m.u16(kernel[r.x, r.y]) * hw_input[x + r.x, y + r.y]
+    output_gb[x, y] = conv[x, y]
+    hw_output[x, y] = output_gb[x, y]
+    output[x, y] = m.u8(hw_output[x, y] >> 4)
+    if on_hardware(m):
+        x_host, y_host, x_gb, y_gb, x_cgra, y_cgra, xi, yi = vars_of(m, "x_host y_host x_gb y_gb x_cgra y_cgra xi yi")
+        output.bound(x, 0, size[0]).bound(y, 0, size[1])
+        hw_output.compute_root().tile(x, y, x_host, y_host, xi, yi, *gb).hw_accelerate(xi, x_host)
+        output_gb.compute_at(hw_output, x_host).tile(x, y, x_gb, y_gb, x_cgra, y_cgra, *cgra)
+        conv.update().unroll(r.x).unroll(r.y)
+        conv.compute_at(output_gb, x_gb)
+        kernel.compute_at(output_gb, x_gb)
+        input_host.compute_root().accelerator_input()
+        input_gb.compute_at(hw_output, x_host)
+        hw_input.compute_at(output_gb, x_gb)
+    return output, {"input": inp}, list(size)
+
+
+def three_level_memory_odd(m):
+    """The generator's levels over 10x6: one GLB tile, memory tiles of 5x3."""
+    return _three_level_memory(m, (10, 6), (10, 6), (5, 3))
+
+
+def three_level_memory_host_tiles(m):
+    """Host tiles of 6x6 over 12x6 (two accelerator calls), memory tiles of 3x3."""
+    return _three_level_memory(m, (12, 6), (6, 6), (3, 3))
+
+
 CASES = {f.__name__: f for f in (glb_rgb_to_gray, glb_rom_lookup, glb_conv_two_lanes_odd_glb_tile,
-                                  glb_i16_signed_output)}
+                                  glb_i16_signed_output, three_level_memory_odd, three_level_memory_host_tiles)}
