@@ -5,12 +5,12 @@ its inputs (`prove_netlist`); the op's frontend expression is translated over th
 semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering after that
 lowering is proved equal to the division once per (width, divisor, signedness, div/mod) (`prove_lemmas`); both
 sides rewritten into integer polynomials where nothing wraps are first compared as terms (`prove_exact`); when the
-outputs' equality does not follow at once from that or from their shared subterms cut, both sides are tried
-again with their wrap-around arithmetic in one canonical polynomial form and the subterms still spelt differently
-proved equal pair by pair (`prove_polynomial`); then z3 looks for inputs on which some output differs, or leaves
-the range the module states of it (inputs of very few points evaluated at once, `prove_enumerate`; else first
-with their shared subterms cut, `prove_cut`; when that gets no answer and the inputs hold few points, at every
-input, before the canonical form). Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top
+outputs' equality does not follow at once from that or from their shared subterms cut, both sides are tried again
+with their wrap-around arithmetic in one canonical polynomial form and the subterms still spelt differently proved
+equal pair by pair (`prove_polynomial`); then z3 looks for inputs on which some output differs, or leaves the range
+the module states of it (inputs of very few points evaluated at once, `prove_enumerate`; else first with their
+shared subterms cut, `prove_cut`; when that gets no answer and the inputs hold few points, at every input, before
+the canonical form). Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top
 holds values in registers narrowed to them, each register's range bounded by interval arithmetic,
 `prove_intervals`, or else by z3); `prove_ranges` checks each assumption against what the loaded buffer holds: the
 outputs its writers are proved to keep to, or an input stream's values. None: proved.
