@@ -3,18 +3,19 @@
 For one kernel (`prove_kernel`): Yosys reads the module's Verilog and z3 gets its outputs as bit-vector terms of
 its inputs (`prove_netlist`); the op's frontend expression is translated over the same input terms from Halide's
 semantics (`prove_reference`); divisions by constants are replaced by their multiply-high lowering after that
-lowering is proved equal to the division once per (width, divisor, signedness, div/mod) (`prove_lemmas`); when the
-outputs' equality does not follow at once from their shared subterms cut, both sides are tried again with their
-wrap-around arithmetic in one canonical polynomial form and the subterms still spelt differently proved equal pair
-by pair (`prove_polynomial`); then z3 looks for inputs on which some output differs, or leaves the range the module
-states of it (inputs of very few points evaluated at once, `prove_enumerate`; else first with their shared
-subterms cut, `prove_cut`; when that gets no answer and the inputs hold few points, at every input, before the
-canonical form). Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top
+lowering is proved equal to the division once per (width, divisor, signedness, div/mod) (`prove_lemmas`); both
+sides rewritten into integer polynomials where nothing wraps are first compared as terms (`prove_exact`); when the
+outputs' equality does not follow at once from that or from their shared subterms cut, both sides are tried again
+with their wrap-around arithmetic in one canonical polynomial form and the subterms still spelt differently proved
+equal pair by pair (`prove_polynomial`); then z3 looks for inputs on which some output differs, or leaves the range
+the module states of it (inputs of very few points evaluated at once, `prove_enumerate`; else first with their
+shared subterms cut, `prove_cut`; when that gets no answer and the inputs hold few points, at every input, before
+the canonical form). Inputs range over their types, or over the ranges the module assumes (`kernel_widths`: the top
 holds values in registers narrowed to them, each register's range bounded by interval arithmetic,
 `prove_intervals`, or else by z3); `prove_ranges` checks each assumption against what the loaded buffer holds: the
 outputs its writers are proved to keep to, or an input stream's values. None: proved.
-Some: disproved, with the inputs, the expected and the computed values. No answer within the time limit: unproved,
-with the reason.
+Some: disproved, with the inputs, the expected and the computed values. No answer within the time limit (budget
+seconds of z3's work and enumerated points, `prove_budget`: the same on a busy machine): unproved, with the reason.
 Proved and disproved verdicts are cached by a hash of the module's text and the expression (`prove_cache`).
 The kernel modules are combinational but for their pipeline's stage registers, which are read as wires
 (`kernel.combinational_view`: a balanced pipeline computes its function `stages - 1` cycles later; the PE
