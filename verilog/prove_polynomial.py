@@ -43,6 +43,8 @@ class Canonical:
         self.terms: dict[int, z3.ExprRef] = {}  # memo by original term id
         self.polys: dict[int, Poly] = {}
         self.extrema: dict[int, tuple] = {}  # a rewritten min or max -> ((is max, signed), its operands)
+        # every term met, kept alive: z3 gives a freed term's id to the next one made, which would hit the memos
+        self.alive: list[z3.ExprRef] = []
 
     def term(self, t: z3.ExprRef) -> z3.ExprRef:
         """`t` rewritten: the same function of the same variables."""
@@ -56,6 +58,7 @@ class Canonical:
                 got = t.decl()(*[self.term(c) for c in t.children()])
                 got = self._extremum(got) if self.gather and z3.is_app_of(got, z3.Z3_OP_ITE) else got
             self.terms[t.get_id()] = got
+            self.alive.append(t)
         return got
 
     def _extremum(self, t: z3.ExprRef) -> z3.ExprRef:
@@ -90,6 +93,7 @@ class Canonical:
         if got is None:
             got = self._compute(t) if _arithmetic(t) else self._atom(self.term(t))
             self.polys[t.get_id()] = got
+            self.alive.append(t)
         return got
 
     def _compute(self, t: z3.BitVecRef) -> Poly:
