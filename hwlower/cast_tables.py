@@ -26,7 +26,7 @@ _OPS = (ir.BinOp, ir.UnOp, ir.Cast, ir.MathCall, ir.Select)
 def cast_reads_through_tables(pipe: Pipeline, region: Region) -> Pipeline:
     """`pipe` with each integer cast of a float buffer read inside `region` reading an integer table Func."""
     inside = funcs_between(pipe, region.output, [*region.inputs, *region.tables])
-    tables: dict[str, Function] = {}  # the table's value, as text -> the table
+    tables: dict[str, Function] = {}  # (buffer, the table's value as text) -> the table
     for h in list(pipe.order):
         if id(h) not in inside:
             continue
@@ -56,16 +56,21 @@ def _sole_read(e: ir.Expr) -> ir.Call | None:
     """The one read of a float constant buffer, at one coordinate, `e` is made of with constants alone (the
     coordinate itself aside: a value read elsewhere too makes the integer depend on more than the read); else
     None."""
-    reads = {ir.to_string(n): n for n in ir.walk(e)
+    reads = {(id(n.callee), ir.to_string(n)): n for n in ir.walk(e)
              if isinstance(n, ir.Call) and n.args and constant_buffer(n.callee) and n.type.is_float()}
     if len(reads) != 1:
         return None
-    key, read = next(iter(reads.items()))
+    read = next(iter(reads.values()))
     hole = ir.Const(read.type, 0.0)
-    rest = ir.transform(e, lambda n, kids: hole if ir.to_string(n) == key else ir.rebuild(n, kids))
+    rest = ir.transform(e, lambda n, kids: hole if _same(n, read) else ir.rebuild(n, kids))
     if all(isinstance(n, (ir.Const, *_OPS)) for n in ir.walk(rest)):
         return read
     return None
+
+
+def _same(n: ir.Expr, read: ir.Call) -> bool:
+    """Whether n reads what `read` does (the same buffer at the same coordinates, maybe another node)."""
+    return n is read or (isinstance(n, ir.Call) and n.callee is read.callee and ir.to_string(n) == ir.to_string(read))
 
 
 def _table(pipe: Pipeline, cast: ir.Cast, read: ir.Call, region: Region, d: Definition,
@@ -74,9 +79,8 @@ def _table(pipe: Pipeline, cast: ir.Cast, read: ir.Call, region: Region, d: Defi
         tuple(f"d{i}" for i in range(len(read.args)))
     args = tuple(ir.Var(I32, n) for n in names)
     at_vars = ir.Call(read.type, read.callee, args)
-    key_read = ir.to_string(read)
-    value = ir.transform(cast, lambda n, kids: at_vars if ir.to_string(n) == key_read else ir.rebuild(n, kids))
-    key = ir.to_string(value)
+    value = ir.transform(cast, lambda n, kids: at_vars if _same(n, read) else ir.rebuild(n, kids))
+    key = f"{id(read.callee)}:{ir.to_string(value)}"  # (two buffers may share a name)
     if key not in tables:
         taken, stem = set(pipe.functions) | {t.name for t in tables.values()}, f"{read.callee.name}_{cast.type}_table"
         name, k = stem, 1
