@@ -284,9 +284,13 @@ def _unknown_bounds(lo: ir.Expr, ext: ir.Expr) -> str:
     for n in (m for e in (lo, ext) for m in ir.walk(e)):
         if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
             image, _, i = n.callee.owner
-            return (f"read the size of image {image.name()}, which no {image.name()}.dim({i}).set_bounds gives; an "
-                    f"accelerator's loops are fixed at compile time: bind the size the design takes "
-                    f"({image.name()}.dim({i}).set_bounds(0, 64)), or give the RDom constant bounds")
+            # an estimate is only what an autoscheduler plans for: the image may have any size when it runs
+            est = image.given_estimates().get(i)
+            lo, extent = est or (0, 64)
+            known = f" (its set_estimate({lo}, {extent}) is a guess, not its size)" if est else ""
+            return (f"read the size of image {image.name()}, which no {image.name()}.dim({i}).set_bounds gives"
+                    f"{known}; an accelerator's loops are fixed at compile time: bind the size the design takes "
+                    f"({image.name()}.dim({i}).set_bounds({lo}, {extent})), or give the RDom constant bounds")
     return ("are not known values (they use a Param); an accelerator's loops are fixed at compile time: give the RDom "
             "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))")
 

@@ -1,6 +1,7 @@
 """The hwlower driver: a scheduled pipeline to the hardware program (`program.HwProgram`), pass by named pass.
 
     region      find the accelerated region; check where the schedule places each Func   (region.py)
+                a float hl.Buffer read cast to an integer inside it: a table of integers (cast_tables.py)
                 an hl.Buffer read directly inside it, read through a table Func         (buffer_tables.py)
     divided     a serial reduction's quotients read through a buffered Func that divides (divided_reads.py)
     ram_copies  a Func read at computed coordinates that cannot be a RAM, read through a copy  (ram_copies.py)

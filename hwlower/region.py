@@ -43,9 +43,11 @@ class Region:
 
 
 def locate_region(s: Lowering) -> Lowering:
-    from .buffer_tables import read_buffers_through_tables  # (it builds on this module's region)
+    from .buffer_tables import read_buffers_through_tables  # (they build on this module's region)
+    from .cast_tables import cast_reads_through_tables
 
-    pipe = read_buffers_through_tables(s.pipe, find_region(s.pipe, constant_reads=True))
+    pipe = cast_reads_through_tables(s.pipe, find_region(s.pipe, constant_reads=True))
+    pipe = read_buffers_through_tables(pipe, find_region(pipe, constant_reads=True))
     region = find_region(pipe)
     if region.glb is not None:
         memory_tiles_in_whole_lanes(region.output)
