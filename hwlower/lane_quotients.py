@@ -25,10 +25,13 @@ from .ir import Affine
 MAX_CHOICES = 8
 
 
-def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int]) -> tuple[ir.Expr, dict[str, Affine]]:
+def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
+                     runs: set[str]) -> tuple[ir.Expr, dict[str, Affine]]:
     """e with each read f(..., a / d, ...) whose quotient is affine in no loop but whose dividend's remainder
-    part moves over a few multiples of d rewritten as a select over those quotients, and the coordinates the
-    rewrite names (remainder and quotient variables) as affine functions of the loops, for `env`."""
+    part moves over a few multiples of d, in loops of `runs` only (lanes and the inner loops of strip_mine's
+    splits: other loops, a serial reduction's or a loop another divisor steps, are refused as before), rewritten
+    as a select over those quotients, and the coordinates the rewrite names (remainder and quotient variables)
+    as affine functions of the loops, for `env`."""
     extra: dict[str, Affine] = {}
 
     def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
@@ -41,7 +44,7 @@ def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int])
             return node
         for i, a in enumerate(node.args):
             # the one quotient in the index (x / 3, or x / 3 + 1 for a linear upsample's right neighbour)
-            divs = {id(n): (n, sp) for n in ir.walk(a) if (sp := _split(n, env, ranges)) is not None}
+            divs = {id(n): (n, sp) for n in ir.walk(a) if (sp := _split(n, env, ranges, runs)) is not None}
             if len(divs) != 1 or affine_of(a, env, ranges) is not None:
                 continue
             ((div, (quot, rest, d, lo, hi)),) = divs.values()
@@ -62,7 +65,8 @@ def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int])
     return ir.transform(e, visit, {}), extra
 
 
-def _split(a: ir.Expr, env: dict[str, Affine], ranges: dict[str, int]) -> tuple[Affine, Affine, int, int, int] | None:
+def _split(a: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
+           runs: set[str]) -> tuple[Affine, Affine, int, int, int] | None:
     """For an index a = b / d affine in no loop: (the quotient's part affine in the loops, the remainder part r of
     b, d, r's least and greatest values), when r is a sum of loops of known extents taking at most MAX_CHOICES
     quotients; else None."""
@@ -70,7 +74,7 @@ def _split(a: ir.Expr, env: dict[str, Affine], ranges: dict[str, int]) -> tuple[
             and a.b.value > 1) or affine_of(a, env, ranges) is not None:
         return None
     b, d = affine_of(a.a, env, ranges), a.b.value
-    if b is None or any(v not in ranges for v, c in b.terms if c % d):
+    if b is None or any(v not in ranges or v not in runs for v, c in b.terms if c % d):
         return None
     rest = {v: c for v, c in b.terms if c % d}
     lo = b.const % d + sum(min(0, c * (ranges[v] - 1)) for v, c in rest.items())

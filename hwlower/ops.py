@@ -436,7 +436,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     loops = list(s.loops)
     tree = _tree(f, args, value, s, store, full, env) if k > 0 and not ram else None
     if tree is None:
-        value, chosen = quotient_selects(value, env, ranges)  # lanes that take a quotient unevenly
+        runs = {full[lp.dim] for lp in s.loops if lp.unrolled or lp.dim.endswith(".strip_i")}
+        value, chosen = quotient_selects(value, env, ranges, runs)  # lanes that take a quotient unevenly
         env = env | chosen
         body = lower(value, env)
     else:

@@ -40,7 +40,7 @@ def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], chains: dict[int, tuple
     for i, a in enumerate(args):
         if i in chains and isinstance(a, ir.Var) and a.name in s.var_exprs:
             chain = chains[i]
-            at = _step_split(s.var_exprs[a.name].terms, unrolled, chain[-1])
+            at = _step_split(s.var_exprs[a.name].terms, unrolled, chain[-1], len(chain) == 1)
             terms = s.var_exprs[a.name].terms
             lane = next((v for v, c in terms if c == 1 and v in unrolled and len(terms) == 2), None)
             if at is not None:
@@ -126,14 +126,16 @@ def _split(s: StageLoops, split: dict[str, tuple[int, int, int]], f: Function, l
     return StageLoops(tuple(loops), exprs)
 
 
-def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d: int) -> tuple[str, int] | None:
+def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d: int,
+                uneven: bool = True) -> tuple[str, int] | None:
     """(the loop to split, its factor) that makes x / d affine, for x = `terms`: a loop x alone, by d (unrolled
     whole, as lanes of whole steps); lanes xi (unrolled, L of them) on x = L * xo + xi, where L is a multiple of d
     and more than d, the lanes by d (xi = d * xi.strip_o + xi.strip_i: 4 lanes over x / 2 read 2 * xo +
     xi.strip_o, each pair of lanes one word), and where L divides d and is less, the serial loop by d / L (2 lanes
     over x / 4: xo = 2 * xo.strip_o + xo.strip_i, x / 4 = xo.strip_o). None otherwise: lanes equal to d need no
     split (x / d = xo); lanes that are neither (2 over x / 3) the serial loop by d / gcd(L, d), runs in which
-    each lane selects among L / gcd(L, d) words (lane_quotients.py), None past MAX_CHOICES (refused)."""
+    each lane selects among L / gcd(L, d) words (lane_quotients.py), None past MAX_CHOICES or, for a chain of
+    divisors (`uneven` False), at all (refused naming the chain)."""
     if len(terms) == 1 and terms[0][1] == 1:  # a loop alone; unrolled whole, it is lanes of whole steps or none
         v = terms[0][0]
         return (v, d) if v not in unrolled or (unrolled[v] % d == 0 and unrolled[v] > d) else None
@@ -148,7 +150,7 @@ def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d:
         return lanes[0], d
     if d % k == 0 and k < d:
         return serial, d // k
-    if k == d or k // math.gcd(k, d) > MAX_CHOICES:
+    if not uneven or k == d or k // math.gcd(k, d) > MAX_CHOICES:
         return None
     # neither (2 lanes over x / 3): runs of d / gcd(k, d) iterations, in which the lanes' quotients repeat
     # (lane_quotients.py reads each run's few words and selects)
