@@ -242,17 +242,47 @@ def _():
 
 
 def _compile_through(p, hw_output, *buffered):
-    """`p`'s pipeline with `hw_output` as the accelerator's output (copied to `output`, p's size), `buffered` at
-    its loop, hw_input streamed."""
+    """`p`'s pipeline with `hw_output` as the accelerator's output (copied to `output`, 8x8), `buffered` at its
+    loop, hw_input streamed."""
     p.hw_output = hw_output
     p.output = hl.Func("output")
     p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, p.width).bound(p.y, 0, p.height)
+    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
     accelerate(p)
     if buffered:
         buffer(p, *buffered)
     stream(p)
     return hl.compile(p.output, name="demo")
+
+
+def _sheared_transposed_convolution(unrolled: bool):
+    """up(x, y) = sum over r of hw_input((x + r.x) / 2 + r.y, y / 2) * (r.x + 2 * r.y + 1): a 2x upsampling
+    convolution whose rows shear, r.y outside the quotient; its taps serial unless `unrolled`. (Without the
+    shear, (x + r.x) / 2 alone, the serial taps read through a buffered Func: tests/flow/test_flow_upsample.py.)"""
+    p = pipeline(width=8, height=8)
+    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    up, hw_output = hl.Func("up"), hl.Func("hw_output")
+    up[p.x, p.y] = hl.u16(0)
+    up[p.x, p.y] += p.hw_input[(p.x + r.x) / 2 + r.y, p.y / 2] * hl.u16(r.x + 2 * r.y + 1)  # <-upconv
+    if unrolled:
+        up.update().unroll(r.x).unroll(r.y)
+    hw_output[p.x, p.y] = up[p.x, p.y]
+    return _compile_through(p, hw_output, up)
+
+
+@case("hardware", "A reduction variable outside a quotient of a pure and a reduction variable (serial taps)", (
+    "{upconv}: Func 'up'.update(0) accesses 'hw_input' at (((x + r.x) / 2) + r.y), which is not an affine "
+    "function of its loops; memories need affine addresses: a serial reduction reads at a quotient only where all "
+    "the index's variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and "
+    "this index's (r.x, r.y) do not; unroll the reduction (up.update(0).unroll(r.x).unroll(r.y)): each step's quotient "
+    "is then affine on its own."), func="up", simulate=True)
+def sheared_transposed_convolution_serial():
+    return _sheared_transposed_convolution(False)
+
+
+@sheared_transposed_convolution_serial.fix
+def _():
+    return _sheared_transposed_convolution(True)
 
 
 def _read_at_two_rates(rows: int):
@@ -416,9 +446,8 @@ def _():
 
 
 def _read_at_two_divisors(on_host: bool):
-    """hw_output reads f at x / 2 and g at x / 3 (48 x 2, one tile): one loop over x steps by one divisor; the fix
-    upsamples g on the host and streams it in (`on_host`). (12 wide, x / 3 takes 4 values in the row: a select
-    over them, tests/flow/test_flow_quotients_of_a_row.py.)"""
+    """hw_output reads f at x / 2 and g at x / 3 (12 x 2, one tile): one loop over x steps by one divisor; the fix
+    upsamples g on the host and streams it in (`on_host`)."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, f, g, g_up, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "g", "g_up", "hw_output",
@@ -435,8 +464,8 @@ def _read_at_two_divisors(on_host: bool):
         hw_output[x, y] = f[x / 2, y] + g[x / 3, y]  # <-two_divisors
         g.compute_at(hw_output, xo)
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 48).bound(y, 0, 2)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 48, 2).hw_accelerate(xi, xo)
+    output.bound(x, 0, 12).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 2).hw_accelerate(xi, xo)
     f.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
     return hl.compile(output, name="demo")
