@@ -212,32 +212,34 @@ def shift(op: str, a, b) -> Expr:
     if _is_py_int(b) and isinstance(a, ExprLike):
         x = a._ir()
         _check_32_bits(b)
-        _refuse_wide_shift(name, x, b)
         if b < 0:
             op, b = _FLIP[op], -b
         return Expr(ir.BinOp(x.type, op, x, _literal_for(x.type.with_code(UINT), b, name)))
     x, y = to_ir(a, name), to_ir(b, name)
     bits = max(x.type.bits(), y.type.bits())
     x, y = cast_ir(x.type.with_bits(bits), x), cast_ir(y.type.with_bits(bits), y)
-    if isinstance(y, ir.Const) and not x.type.is_bool():
-        _refuse_wide_shift(name, x, int(y.value))
     return Expr(ir.BinOp(x.type, op, x, y))
 
 
-def _refuse_wide_shift(name: str, x: ir.Expr, amount: int) -> None:
-    """Halide 21 refuses a constant shift by the value's width or more (either way) when the pipeline compiles: its
-    constant folding finds the result undefined. An amount known only when the pipeline runs shifts in zeros (or
-    the sign, right) in the NumPy reference and in the hardware alike, as Halide's own code does below 32."""
-    bits = x.type.bits()
+def wide_shift_error(func: str, loc, node: ir.Expr) -> HalideError | None:
+    """The error for `node`, a shift of a Func's definition by a constant of the value's width or more (either way):
+    Halide 21 refuses it when the pipeline compiles (its constant folding finds the result undefined), not when the
+    expression is made, so the Pipeline checks its definitions. An amount known only when the pipeline runs shifts
+    in zeros (or the sign, right) in the NumPy reference and in the hardware alike, as Halide's own code does below
+    32. (A negative constant was made a shift the other way when the expression was made.)"""
+    if not (isinstance(node, ir.BinOp) and node.op in _FLIP and isinstance(node.b, ir.Const)) \
+            or node.a.type.is_bool():
+        return None
+    bits, amount, name = node.a.type.bits(), int(node.b.value), "<<" if node.op == "shl" else ">>"
     if abs(amount) < bits:
-        return
+        return None
     wide = next((b for b in (16, 32) if abs(amount) < b), None)
     widen = "" if wide is None else (
-        f", or widen the value first: hl.cast(hl.{_type_ctor(x.type.with_bits(wide))}, ...) {name} {amount}")
-    raise HalideError(
-        f"{user_location()}: The shift {name} of the {bits}-bit value {ir.to_string(x)} by the constant {amount}: a "
-        f"constant shift by the value's width or more is undefined, and Halide refuses it when the pipeline "
-        f"compiles. Shift by less than {bits}{widen}"
+        f", or widen the value first: hl.cast(hl.{_type_ctor(node.a.type.with_bits(wide))}, ...) {name} {amount}")
+    return HalideError(
+        f"{loc}: Func '{func}': the shift {name} of the {bits}-bit value {ir.to_string(node.a)} by the constant "
+        f"{amount}: a constant shift by the value's width or more is undefined, and Halide refuses it when the "
+        f"pipeline compiles. Shift by less than {bits}{widen}"
     )
 
 

@@ -11,6 +11,7 @@ import networkx as nx
 from . import ir
 from .bound_domains import BoundDomains, bound_domain, bounded_shape
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
+from .expr import wide_shift_error
 from .func import Definition, Func, Function
 from .loop_extents import split_extent, unroll_extent_error
 from .params import Parameter
@@ -142,6 +143,9 @@ class Pipeline:
             rdom_bounds = tuple(b for dim in d.rdom.dims for b in dim[1:]) if d.rdom is not None else ()
             for e in d.args + (d.value,) + rdom_bounds:
                 self._collect_edges(fn, e)
+            for node in ir.walk(d.value):
+                if (error := wide_shift_error(fn.name, d.loc, node)) is not None:
+                    raise error
 
     def _collect_edges(self, fn: Function, e: ir.Expr):
         for node in ir.walk(e):

@@ -28,9 +28,9 @@ def _():
 
 
 @case("algorithm", "A constant shift by the value's width or more", (
-    "{at}: The shift << of the 8-bit value hw_input(x, y) by the constant 8: a constant shift by the value's width "
-    "or more is undefined, and Halide refuses it when the pipeline compiles. Shift by less than 8, or widen the "
-    "value first: hl.cast(hl.UInt(16), ...) << 8"), simulate=True,
+    "{at}: Func 'hw_output': the shift << of the 8-bit value hw_input(x, y) by the constant 8: a constant shift by "
+    "the value's width or more is undefined, and Halide refuses it when the pipeline compiles. Shift by less than 8, "
+    "or widen the value first: hl.cast(hl.UInt(16), ...) << 8"), func="hw_output", simulate=True,
     note="Halide's words are about constant folding and name no Func (tests/flow/test_flow_wide_shifts.py)")
 def shift_by_the_width():
     x, y, input_, hw_input, hw_output = io_funcs(hl.UInt(8))

@@ -1,6 +1,6 @@
 """Shifts of 8- and 16-bit values by amounts of the value's width or more (issue 8, gaps19). Halide 21 refuses a
-constant amount so (frontend/expr.py refuses it too, catalogue shift_by_the_width); an amount known only when the
-pipeline runs shifts in zeros (or the sign, right) in the NumPy reference and in the hardware, bit-exact on both
+constant amount so when the pipeline compiles (a Pipeline refuses it too: frontend/expr.py wide_shift_error,
+catalogue shift_by_the_width); an amount known only when the pipeline runs shifts in zeros (or the sign, right) in the NumPy reference and in the hardware, bit-exact on both
 simulators, and so does Halide's own code for amounts below 32 (past that its codegen shifts by the amount mod 32:
 undefined, so not compared)."""
 
@@ -71,7 +71,7 @@ def test_a_shift_by_the_width_or_more_is_bit_exact(tn, simulator, build_dir, com
 
 @pytest.mark.parametrize("amount", [8, -8, 9])
 def test_halide_refuses_a_constant_shift_by_the_width(amount):
-    """The claim frontend/expr.py's refusal rests on (Halide's words are about constant folding)."""
+    """The claim frontend/expr.py's wide_shift_error rests on (Halide's words are about constant folding)."""
     import halide
 
     x = halide.Var("x")
@@ -80,5 +80,7 @@ def test_halide_refuses_a_constant_shift_by_the_width(amount):
     f[x] = a[x] << halide.i8(amount)
     with pytest.raises(halide.HalideError, match="constant-folding"):
         f.compile_jit()
-    with pytest.raises(hl.HalideError, match=f"by the constant {amount}: a constant shift by the value's width"):
-        hl.ImageParam(hl.Int(8), 1, "a")[hl.Var("x")] << hl.i8(amount)
+    g, v = hl.Func("f"), hl.Var("x")
+    g[v] = hl.ImageParam(hl.Int(8), 1, "a")[v] << hl.i8(amount)  # made, as in Halide: refused by the pipeline
+    with pytest.raises(hl.HalideError, match=f"Func 'f': the shift << .* by the constant {amount}: a constant shift"):
+        hl.Pipeline(g)
