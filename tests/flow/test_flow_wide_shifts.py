@@ -1,8 +1,8 @@
 """Shifts of 8- and 16-bit values by amounts of the value's width or more (issue 8, gaps19). Halide 21 refuses a
 constant amount so when the pipeline compiles (a Pipeline refuses it too: frontend/expr.py wide_shift_error,
-catalogue shift_by_the_width); an amount known only when the pipeline runs shifts in zeros (or the sign, right) in the NumPy reference and in the hardware, bit-exact on both
-simulators, and so does Halide's own code for amounts below 32 (past that its codegen shifts by the amount mod 32:
-undefined, so not compared)."""
+catalogue shift_by_the_width); an amount known only when the pipeline runs shifts in zeros (or the sign, right)
+in the NumPy reference and in the hardware, bit-exact on both simulators, and so does Halide's own code for amounts
+below 32 (past that its codegen shifts by the amount mod 32: undefined, so not compared)."""
 
 from __future__ import annotations
 
