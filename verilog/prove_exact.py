@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import z3
 
+from .prove_polynomial import sum_of_products
+
 MAX_PRODUCT = 256  # monomials a product may expand to before it is kept as an atom
 Poly = dict[tuple[int, ...], int]  # monomial (atom keys, sorted, repeated for powers) -> integer coefficient
 
@@ -128,22 +130,9 @@ class Exact:
     def rebuild(self, poly: Poly, w: int) -> z3.BitVecRef:
         terms = []
         for mono in sorted(poly, key=lambda m: (len(m), tuple(self.order[k] for k in m))):
-            factors = [self._fit(k, w) for k in mono]
-            coeff = poly[mono] % (1 << w)
-            if coeff == 0:
-                continue
-            if coeff != 1 or not factors:
-                factors.insert(0, z3.BitVecVal(coeff, w))
-            term = factors[0]
-            for f in factors[1:]:
-                term = term * f
-            terms.append(term)
-        if not terms:
-            return z3.BitVecVal(0, w)
-        total = terms[0]
-        for t in terms[1:]:
-            total = total + t
-        return total
+            if (coeff := poly[mono] % (1 << w)) != 0:
+                terms.append((coeff, [self._fit(k, w) for k in mono]))
+        return sum_of_products(terms, w)
 
     def _fit(self, key: int, w: int) -> z3.BitVecRef:
         """The atom's value mod 2**w, as a w-bit term."""

@@ -143,19 +143,8 @@ class Canonical:
         terms = []
         for mono in sorted(poly, key=lambda m: (len(m), ordered(m))):
             factors = [self._fit(self.atoms[i], w) for i in sorted(mono, key=lambda i: self.order[i])]
-            coeff = poly[mono]
-            if coeff != 1 or not factors:
-                factors.insert(0, z3.BitVecVal(coeff, w))
-            term = factors[0]
-            for f in factors[1:]:
-                term = term * f
-            terms.append(term)
-        if not terms:
-            return z3.BitVecVal(0, w)
-        total = terms[0]
-        for t in terms[1:]:
-            total = total + t
-        return total
+            terms.append((poly[mono], factors))
+        return sum_of_products(terms, w)
 
     @staticmethod
     def _fit(atom: z3.BitVecRef, w: int) -> z3.BitVecRef:
@@ -165,6 +154,24 @@ class Canonical:
 
 
 MAX_PAIRS = 32  # differing subterm pairs `swept` tries
+
+
+def sum_of_products(terms: list[tuple[int, list[z3.BitVecRef]]], w: int) -> z3.BitVecRef:
+    """The w-bit term sum of coeff * factors..., built left to right in the order given (a coefficient of 1 is
+    left out where there are factors), 0 for no terms."""
+    built = []
+    for coeff, given in terms:
+        factors = [z3.BitVecVal(coeff, w), *given] if coeff != 1 or not given else given
+        term = factors[0]
+        for f in factors[1:]:
+            term = term * f
+        built.append(term)
+    if not built:
+        return z3.BitVecVal(0, w)
+    total = built[0]
+    for t in built[1:]:
+        total = total + t
+    return total
 
 
 def swept(given: list, ours: list, theirs: list, proves: Callable[[list], bool]) -> list:
