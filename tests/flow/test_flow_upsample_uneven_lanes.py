@@ -6,6 +6,7 @@ of lanes selecting among more than 8 words). Bit-exact on both simulators, at th
 autoscheduler reaches 2 lanes over x / 3 (it fell to 1 lane: "2/3 pixels per cycle, not a whole number")."""
 
 import pytest
+from test_flow_upsample_lanes import _checked
 
 import mainspring as hl
 from mainspring.apps.common import accelerate, random_image
@@ -31,15 +32,6 @@ def _upsample(lanes: int, d: int, buffered: bool, width: int = 24, stencil: bool
     tag = ("b" if buffered else "") + ("s" if stencil else "") + ("l" if linear else "")
     design = hl.compile(hw_output, name=f"uneven{lanes}_{d}{tag}")
     return design, {"input": random_image(width // d + 3, 4, seed=lanes + d)}
-
-
-def _checked(design, inputs, simulator, build_dir, slack: int):
-    """Bit-exact, at the predicted cycles, within `slack` of the ideal past the kernels' added stages."""
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == design.report["predicted_cycles"]
-    staged = sum(max(0, n - 1) for n in design.report["kernel_latency"].values())
-    assert res.cycles <= design.report["ideal_cycles"] + staged + slack, (res.cycles, design.report["ideal_cycles"])
-    return res
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
