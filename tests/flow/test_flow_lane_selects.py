@@ -16,7 +16,9 @@ def _auto(out):
     return hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring")).schedule_source
 
 
-@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+# Icarus only: the i32 colour matrix below takes its lanes' coefficients the same way, signed and 32 bits wide,
+# and runs on Verilator as well.
+@pytest.mark.parametrize("simulator", ["icarus"], indirect=True)
 def test_a_colour_matrix_unrolled_over_its_planes_computes_one_row_a_lane(simulator, build_dir, compile_shared):
     """3 planes a cycle (autoschedule_planes.py `_apart_from_reads`): 60 PEs, each lane the 3 rows and 2 selects
     (20 ops), 134 cycles for 128 at 16x8; now a row a lane, 3 products, 2 sums and the shift: 18 PEs."""

@@ -22,6 +22,8 @@ def _histogram():
     return hl.compile(out, name="quality19_histogram"), inputs
 
 
+# each test's simulators on one xdist worker, which compiles its design once (functools.cache is per worker)
+@pytest.mark.xdist_group("quality19_histogram")
 @pytest.mark.parametrize("simulator", SIMULATORS)
 def test_a_histograms_readout_counts_in_its_ideal_cycles(simulator):
     """400 pixels, then the 256 bins read out after the last update: 655 ideal cycles (the readout's first read in
@@ -39,9 +41,9 @@ def _grid(name):
 
 @pytest.mark.parametrize(("name", "ideal", "cycles", "words"), [
     # the scatter's pass over the input, then the slice's: 2 x 128 (two_pass_transfers)
-    ("bilateral_grid_sum", 256, 262, 134),
+    pytest.param("bilateral_grid_sum", 256, 262, 134, marks=pytest.mark.xdist_group("quality19_grid_sum")),
     # the sums' update, then the counts' (an update of a RAM waits for the one before it), then the slice: 3 x 128 - 2
-    ("bilateral_grid", 382, 398, 396)])
+    pytest.param("bilateral_grid", 382, 398, 396, marks=pytest.mark.xdist_group("quality19_grid"))])
 @pytest.mark.parametrize("simulator", SIMULATORS)
 def test_a_bilateral_grids_slice_waits_for_its_scatter(name, ideal, cycles, words, simulator, halide):
     design = _grid(name)
