@@ -1,0 +1,41 @@
+"""Index19's programs (session 34): reads at an index that multiplies or divides the coordinates, which the
+`indices` pass (hwlower/index_funcs.py) computes in a clamped Func of its own; each in module m (`mainspring`, or
+`halide`), returning (output, {name: ImageParam}, size);
+probe19f's product_coordinates (hw_input[(x * y) % 5, y], 5x3) is here for Verilator."""
+
+from probe19_programs import _in, _out, _sched
+from probe19f_programs import product_coordinates
+from probe_common import on_hardware
+
+
+def product_8x8(m):
+    """hw_input[x * y, y] over an 8x8 frame (the catalogue's non_affine_index, as written)."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = _out(m, lambda x, y: m.u8(hw_input[x * y, y] + 1))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (8, 8), inputs=(hw_input,))
+    return output, {"input": inp}, [8, 8]
+
+
+def product_modulo_two_tiles(m):
+    """hw_input[(x * y) % 5, y] over a 10x3 frame in two 5x3 tiles (the index moves with the tile's x)."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = _out(m, lambda x, y: m.u8(hw_input[(x * y) % 5, y] + hw_input[x, y]))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (10, 3), tile=(5, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [10, 3]
+
+
+def product_quotient_and_remainder(m):
+    """A producer at xo reads hw_input[(x * y) / 3, y] and hw_input[(x * y) % 3, y] (two indices, two Funcs)."""
+    inp, x, y, hw_input = _in(m)
+    mid = m.Func("mid")
+    mid[x, y] = hw_input[(x * y) / 3, y] + hw_input[(x * y) % 3, y] * 2
+    hw_output, output = _out(m, lambda x, y: m.u8(mid[x, y] + 3))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 4), inner=(mid,), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 4]
+
+
+CASES = {f.__name__: f for f in (product_coordinates, product_8x8, product_modulo_two_tiles,
+                                  product_quotient_and_remainder)}
