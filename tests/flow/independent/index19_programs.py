@@ -37,5 +37,18 @@ def product_quotient_and_remainder(m):
     return output, {"input": inp}, [6, 4]
 
 
+def product_in_a_serial_update(m):
+    """A serial reduction's update reads hw_input[(x * y) % 4, y] beside its window hw_input[x + r.x, y]."""
+    inp, x, y, hw_input = _in(m)
+    acc = m.Func("acc")
+    r = m.RDom([m.Range(0, 3)], "r")
+    acc[x, y] = m.u16(0)
+    acc[x, y] += hw_input[(x * y) % 4, y] + hw_input[x + r.x, y]
+    hw_output, output = _out(m, lambda x, y: m.u8(acc[x, y]))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (5, 3), inner=(acc,), inputs=(hw_input,))
+    return output, {"input": inp}, [5, 3]
+
+
 CASES = {f.__name__: f for f in (product_coordinates, product_8x8, product_modulo_two_tiles,
-                                  product_quotient_and_remainder)}
+                                  product_quotient_and_remainder, product_in_a_serial_update)}
