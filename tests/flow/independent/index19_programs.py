@@ -50,5 +50,16 @@ def product_in_a_serial_update(m):
     return output, {"input": inp}, [5, 3]
 
 
+def squared_in_host_tiles(m):
+    """hw_output reads hw_input[x * x, y] in host tiles 3 wide over 12 (errors_tiles' squared index, buffered): the
+    index is clamped to the frame's 0..121, so every tile's footprint is the same."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = _out(m, lambda x, y: m.u8(hw_input[x * x, y] * 2))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (12, 4), tile=(3, 4), inputs=(hw_input,))
+    return output, {"input": inp}, [12, 4]
+
+
 CASES = {f.__name__: f for f in (product_coordinates, product_8x8, product_modulo_two_tiles,
-                                  product_quotient_and_remainder, product_in_a_serial_update)}
+                                  product_quotient_and_remainder, product_in_a_serial_update,
+                                  squared_in_host_tiles)}
