@@ -14,8 +14,8 @@ loaded from a Func is a lookup of a RAM holding the read Func's box (scatter.py,
 The clamp spans every value the index takes over the reader's box, so it changes none: the values are the same as
 the algorithm's, which the reference keeps (the pass returns a copy of the pipeline for the passes after it).
 Indices it does not serve stay as written, for `ops` to refuse with their own fix: those of reduction variables,
-of loaded values, of a reader not buffered at a loop (index_hints._level), or of variables the reader's
-definition does not bind."""
+of loaded values, of a reader not buffered at a loop (index_hints._level), of variables the reader's definition
+does not bind, or into an inline Func."""
 
 from __future__ import annotations
 
@@ -36,11 +36,14 @@ from .state import Lowering
 
 def compute_indices(s: Lowering) -> Lowering:
     """Read each buffered Func's nonlinear coordinate indices through a synthesised, clamped index Func."""
-    pipe = s.pipe
+    pipe, region = s.pipe, s.found_region
+    # a Func that holds its values in a memory the lookup reads (an inline one has none: ram_copies.py serves no
+    # computed coordinates of it, and `ops` refuses such a read with its fix)
+    held = {id(g) for g in (*region.inputs, *region.buffered, *region.tables)}
     boxes: dict[str, Box] | None = None
-    for f in s.found_region.buffered:
+    for f in region.buffered:
         defs = pipe.definitions(f)
-        if _level(f) is None or not any(_candidates(f, d) for d in defs):
+        if _level(f) is None or not any(_candidates(f, d, held) for d in defs):
             continue
         if boxes is None:  # only a pipeline with such a read pays for the bounds
             boxes, _ = infer_boxes(s.pipe, output_box(s.pipe), lambda _p: None)
@@ -48,7 +51,7 @@ def compute_indices(s: Lowering) -> Lowering:
         if box is None:
             continue
         made: dict[tuple, Function] = {}  # one Func per index, shared by f's reads at it
-        new_defs = [_rewritten(pipe, f, d, box, made) for d in defs]
+        new_defs = [_rewritten(pipe, f, d, box, made, held) for d in defs]
         if made:
             pipe = pipe.with_producers(list(made.values()), f, new_defs)
     if pipe is s.pipe:
@@ -66,8 +69,8 @@ def _served(f: Function, d: Definition, e: ir.Expr) -> bool:
                for n in ir.walk(e))
 
 
-def _candidates(f: Function, d: Definition) -> list[ir.Expr]:
-    return [a for n in ir.walk(d.value) if isinstance(n, ir.Call) and isinstance(n.callee, Function)
+def _candidates(f: Function, d: Definition, held: set[int]) -> list[ir.Expr]:
+    return [a for n in ir.walk(d.value) if isinstance(n, ir.Call) and id(n.callee) in held
             for a in n.args if _served(f, d, a)]
 
 
@@ -80,13 +83,14 @@ def _fresh(pipe: Pipeline, stem: str, made: dict[tuple, Function]) -> str:
     return name
 
 
-def _rewritten(pipe: Pipeline, f: Function, d: Definition, box: Box, made: dict[tuple, Function]) -> Definition:
+def _rewritten(pipe: Pipeline, f: Function, d: Definition, box: Box, made: dict[tuple, Function],
+               held: set[int]) -> Definition:
     """d with each served index replaced by a read of its index Func (made, by index)."""
     spans = {v: box[i] for i, v in enumerate(f.args)}
 
     def go(n: ir.Expr, kids: tuple) -> ir.Expr:
         n = ir.rebuild(n, kids)
-        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
+        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function) and id(n.callee) in held):
             return n
         args = tuple(_index_read(pipe, f, d, a, n.callee, spans, made) if _served(f, d, a) else a for a in n.args)
         return n if args == n.args else ir.Call(n.type, n.callee, args)
