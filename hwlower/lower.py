@@ -3,6 +3,8 @@
     region      find the accelerated region; check where the schedule places each Func   (region.py)
                 a float hl.Buffer read cast to an integer inside it: a table of integers (cast_tables.py)
                 an hl.Buffer read directly inside it, read through a table Func         (buffer_tables.py)
+    indices     a read at an index that multiplies or divides loop variables, through a clamped
+                Func that computes the index (a RAM lookup)                              (index_funcs.py)
     divided     a serial reduction's quotients read through a buffered Func that divides (divided_reads.py)
     ram_copies  a Func read at computed coordinates that cannot be a RAM, read through a copy  (ram_copies.py)
     lookups     a Func's second and later RAM reads at computed coordinates, Funcs of their own (ram_lookups.py)
@@ -39,6 +41,7 @@ from .assemble import make_program
 from .bounds import format_bounds, infer_bounds
 from .divided_reads import buffer_divided_reads
 from .edges import format_edges, replicate_edges
+from .index_funcs import compute_indices
 from .inline import format_definitions, inline_funcs
 from .lane_constants import hold_lane_constants
 from .ops import build_ops
@@ -62,6 +65,7 @@ from .verify import verify_nest, verify_program
 PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], str],
                      Callable[[Lowering], None] | None], ...] = (
     ("region", locate_region, format_region, None),
+    ("indices", compute_indices, format_region, None),
     ("divided", buffer_divided_reads, format_region, None),
     ("ram_copies", copy_tables_to_rams, format_region, None),
     ("lookups", split_lookups, format_region, None),

@@ -327,13 +327,17 @@ def _():
 
 
 def _squared_index(on_host: bool):
-    """hw_output reads hw_input at x * x in host tiles 3 wide over 12: no index is divided, yet the footprint
-    grows from tile to tile (`on_host`: hw_input reads its image at x * x instead)."""
+    """The inline Func squared reads hw_input at x * x in host tiles 3 wide over 12: no index is divided, yet the
+    footprint grows from tile to tile (`on_host`: hw_input reads its image at x * x instead). A buffered Func's own
+    read at x * x compiles (hwlower/index_funcs.py computes the index in a Func clamped to the frame's 0..121, every
+    tile's footprint the same); one through an inline Func reaches the tiles as written."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    squared = hl.Func("squared")
     hw_input[x, y] = input_[x * x, y] if on_host else input_[x, y]
-    hw_output[x, y] = hw_input[x, y] * 2 if on_host else hw_input[x * x, y] * 2
+    squared[x, y] = hw_input[x, y] if on_host else hw_input[x * x, y]
+    hw_output[x, y] = squared[x, y] * 2
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, 12).bound(y, 0, 4)
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 3, 4).hw_accelerate(xi, xo)  # <-squared
@@ -341,10 +345,10 @@ def _squared_index(on_host: bool):
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "Host tiles over a read at a squared index", (
+@case("hardware", "Host tiles over a read at a squared index, through an inline Func", (
     "{squared}: Func 'hw_output': accelerator tiles differ in shape (hw_input needs [(9, 25), (0, 3)] for the tile "
     "at [(3, 5), (0, 3)] but [(0, 4), (0, 3)] for the first): every tile runs the same hardware, so the footprint "
-    "of each Func may only shift from tile to tile; hw_output reads hw_input(x * x, y): an index that is not "
+    "of each Func may only shift from tile to tile; squared reads hw_input(x * x, y): an index that is not "
     "affine in the coordinates, so its footprint changes size from tile to tile, and memories need affine "
     "addresses (a coordinate times a constant plus a constant). Read at such an index on the host side, in the "
     "Func streamed to the accelerator (which may read its image anywhere)"), func="hw_output", simulate=True)

@@ -22,12 +22,6 @@ REFUSED = {
     "tuple_mixed_types": ("probe19b", "tuple_mixed_types_32_bits",
                           (r"Func 'stats': its Tuple's elements need 8 \(uint8\) \+ 16 \(uint16\) \+ 16 \(int16\) = 40 "
                            r"bits, but mainspring packs a Tuple into one integer word of at most 32 bits")),
-    # (x * y) % 5 has no affine form; the fix computes it in a Func at xo, read as a RAM lookup (session 34: the
-    # message named the fix of a quotient by a constant, which did not apply)
-    "product_coordinates": ("probe19f", "product_coordinates_in_a_func",
-                            (r"accesses 'hw_input' at \(\(x \* y\) % 5\), which is not an affine function of its "
-                             r"loops; .*: idx\[x, y\] = hl\.clamp\(\(\(x \* y\) % 5\), 0, 4\); "
-                             r"idx\.compute_at\(hw_output, xo\); and read 'hw_input' at idx\[x, y\]")),
 }
 CASES = {c: (p, c) for p, mod in MODULES.items() for c in mod.CASES if c not in REFUSED}
 VERILATOR = ("rom_coreir_branch", "histogram_low_bits_odd_frame", "conv33_round_up_three_lanes", "resnet_pad_same_3ch",

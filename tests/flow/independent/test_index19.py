@@ -1,0 +1,55 @@
+"""Index19 (session 34): reads at an index that multiplies or divides the coordinates (index19_programs.py), which
+Halide 21 bounds by the box its variables span and mainspring computes in a clamped Func of its own
+(hwlower/index_funcs.py). Each is bit-exact on Icarus and Verilator, its cycles as predicted and its reference
+equal to Halide 21's. Figures: BENCHMARKS.md "Helper index19, session 34"."""
+
+import functools
+
+import index19_programs as programs
+import numpy as np
+import pytest
+from oracle import halide_outputs
+from porting import BUILD
+
+import mainspring as hl
+
+
+@functools.cache
+def _design(case):
+    return hl.compile(programs.CASES[case](hl)[0], name=f"index19_{case}")
+
+
+@functools.cache
+def _inputs_and_halide(halide, case):
+    inputs = _design(case).example_inputs(1)
+    out, images, size = programs.CASES[case](halide)
+    return inputs, tuple(halide_outputs(halide, out, images, inputs, size))
+
+
+@pytest.mark.parametrize("simulator", ["icarus", "verilator"])
+@pytest.mark.parametrize("case", list(programs.CASES))
+def test_a_read_at_a_nonlinear_index_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
+    design = _design(case)
+    inputs, want = _inputs_and_halide(halide, case)
+    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
+    assert res.cycles == res.predicted_cycles
+    got = design.reference_outputs(inputs)
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+
+
+def test_the_index_is_a_clamped_func_at_the_readers_level():
+    """The pass adds the Func the refusal's fix named: clamp(x * y, 0, 49) at hw_output's xo (a constant table of the
+    coordinates, as the fix written by hand is)."""
+    from mainspring.frontend.pipeline import Pipeline
+    from mainspring.hwlower.index_funcs import compute_indices
+    from mainspring.hwlower.region import locate_region
+    from mainspring.hwlower.state import Lowering
+
+    s = compute_indices(locate_region(Lowering(Pipeline(programs.product_8x8(hl)[0]), "t")))
+    idx = s.pipe.functions["hw_input_index_for_hw_output"]
+    value = s.pipe.definitions(idx)[0].value
+    assert value.op == "max" and value.b.value == 0 and value.a.b.value == 49
+    assert str(idx.placement.compute) == "compute_at(hw_output, xo)"
+    assert idx in s.found_region.tables
