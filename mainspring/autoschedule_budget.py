@@ -1,22 +1,23 @@
 """Budgets of an automatic schedule: the most lanes, then the most unrolled reductions, that fit `max_pes` PEs and
 `max_mem_tiles` memory tiles.
 
-PEs and memory tiles come from compiling each candidate (without the kernel proofs), so the figures are the
-report's, not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design
-fits in the PE budget) down to one; where the full unroll has planes (autoschedule_planes.py), at each lane count
-the output taking its producer's planes one by one (APART), then the planar streams plane after plane
-(STREAMS_APART: mobile at max_pes 15, the hand design's 15 PEs for the full unroll's 56), then no planes, a cut
-that fits at k lanes weighed against the first fit at one lane fewer (`_better`: storage near its minimum, then
-cycles, then words); at one lane, reductions unrolled over fewer of their RVars (the innermost stay unrolled, as
-`conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each
-of these is tried first as written, then (`offload`: the algorithm has such Funcs) with every Func computed pixel
-by pixel from one image or copy streamed from the host (`brighter[x, y] = min(hw_input[x, y] * 2, 255)`): that
-costs no cycles of the array, so it comes before fewer lanes or unrolls, but it takes the user's stages after the
-copy Funcs off the array, so only a budget asks for it. (An image's sole reader computed pixel by pixel from it,
-`hw_input[x, y] = i16(input[x, y]) * 7` as the reference system's rom streams it, is a host stream by default.)
-Between candidates each Func's schedule is put back as the algorithm had it. A candidate's figures are kept by
-its schedule source (`Figures`), which gives the design byte for byte: the tiles' check compile of a candidate and
-the budget's are one compile (each of 1920x1080's GLB tilings takes 1.5 s).
+PEs and memory tiles come from compiling each candidate (without the kernel proofs), so the figures are the report's,
+not a model's: lanes from the lanes asked for (or, with no `lanes`, from as many as the 1-lane design fits in the PE
+budget) down to one; where the full unroll has planes (autoschedule_planes.py), at each lane count the output taking its
+producer's planes one by one (APART), then the planar streams plane after plane (STREAMS_APART: mobile at max_pes 15,
+the hand design's 15 PEs for the full unroll's 56), then no planes, a cut that fits at k lanes weighed against the first
+fit at one lane fewer (`_better`: storage near its minimum, then cycles, then words), and at one lane a cut whose
+storage is far over its minimum against the next fit (a larger budget then gives no worse a design than a smaller one:
+mobile at max_pes 55 and 50); at one lane, reductions unrolled over fewer of their RVars (the innermost stay unrolled,
+as `conv.update().unroll(r.x)` with r.y serial: one balanced tree per step), down to serial ones. Each of these is tried
+first as written, then (`offload`: the algorithm has such Funcs) with every Func computed pixel by pixel from one image
+or copy streamed from the host (`brighter[x, y] = min(hw_input[x, y] * 2, 255)`): that costs no cycles of the array, so
+it comes before fewer lanes or unrolls, but it takes the user's stages after the copy Funcs off the array, so only a
+budget asks for it. (An image's sole reader computed pixel by pixel from it, `hw_input[x, y] = i16(input[x, y]) * 7` as
+the reference system's rom streams it, is a host stream by default.) Between candidates each Func's schedule is put back
+as the algorithm had it. A candidate's figures are kept by its schedule source (`Figures`), which gives the design byte
+for byte: the tiles' check compile of a candidate and the budget's are one compile (each of 1920x1080's GLB tilings
+takes 1.5 s).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def _choose(trial: Callable, measure: Figures, candidates, cuts: list[int]) -> t
     # a cut of the planes that fits (or a doubtful design), to weigh (fit_budget), and the margin of its storage
     first: tuple[int, int | None, bool, str, float] | None = None
     for lanes, depth, host in candidates:
-        if first is not None and lanes >= first[0]:
+        if first is not None and first[0] > 1 and lanes >= first[0]:
             continue
         plan, source, fits = trial(lanes, depth, host)
         if not fits:
@@ -116,9 +117,16 @@ def _choose(trial: Callable, measure: Figures, candidates, cuts: list[int]) -> t
                 first is None or _better(measure, source, first[3], FAR)))):
             first = lanes, depth, host, source, FAR if doubtful else NEAR
             continue
+        if lanes == 1 and depth in CUTS and _far(measure, source) and (
+                first is None or _better(measure, source, first[3], first[4])):
+            # a cut of the planes at one lane whose storage is far over its minimum is weighed against the next
+            # that fits, as a doubtful design at k lanes (mobile at max_pes 55, the output's planes one by one:
+            # 815 cycles but 3,662 words for 896 in 20 memory tiles, against 1,786 cycles and 824 words for 812)
+            first = lanes, depth, host, source, FAR
+            continue
         if first is not None and not _better(measure, source, first[3], first[4]):
             return trial(*first[:3])[:2]
-        if first is not None and first[4] == FAR:  # a doubtful design at more lanes gave way to this one
+        if first is not None and first[4] == FAR:  # a doubtful design gave way to this one
             plan.lanes.note = no_better(measure, first[0], first[3], lanes, source)  # type: ignore[attr-defined]
         return plan, source
     return None if first is None else trial(*first[:3])[:2]
@@ -220,8 +228,16 @@ def fewer_lanes(plan, source: str, asked: int, apply: Callable[[int], tuple[obje
 def no_better(measure: Figures, k: int, source: str, m: int, fewer: str) -> str:
     """The note where the design of `source` at k lanes gives way to that of `fewer` at m."""
     (words, least), (fewer_words, _) = measure.storage[source], measure.storage[fewer]
-    return (f"{k} pixels per cycle make a design no better than {m}: {measure.cycles[source]} cycles and {words} "
-            f"words (for {least}) against {measure.cycles[fewer]} and {fewer_words}")
+    what = f"{k} pixels per cycle make a design no better than {m}" if k > m else \
+        "the planes cut at one lane make a design no better than fewer PEs"
+    return (f"{what}: {measure.cycles[source]} cycles and {words} words (for {least}) against "
+            f"{measure.cycles[fewer]} and {fewer_words}")
+
+
+def _far(measure: Figures, source: str) -> bool:
+    """Whether the design of `source` holds storage far (FAR) over its minimum."""
+    words, least = measure.storage[source]
+    return words > FAR * least + 4
 
 
 def _doubtful(measure: Figures, source: str, k: int, one: str | None = None) -> bool:
@@ -230,9 +246,8 @@ def _doubtful(measure: Figures, source: str, k: int, one: str | None = None) -> 
     74 at 316 cycles, are not: one lane, 68 for 60, takes 504), or its cycles not below its ideal at one lane (k
     times its own, or in one tile its output's words, which one lane transfers at most: mobile's at 2 lanes, planes
     serial took 260 cycles for 8x6, one lane 88), or those of the 1-lane design of `one`, where that is compiled."""
-    words, least = measure.storage[source]
     cycles = measure.cycles[source]
-    return words > FAR * least + 4 or cycles >= k * measure.ideal[source] or 0 < measure.outputs[source] <= cycles or (
+    return _far(measure, source) or cycles >= k * measure.ideal[source] or 0 < measure.outputs[source] <= cycles or (
         one is not None and cycles >= measure.cycles[one])
 
 
