@@ -8,9 +8,12 @@ not move on a line, data-dependent indexing) keep their own fixes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mainspring.frontend import ir
 from mainspring.frontend.bounds import Bounder
-from mainspring.frontend.func import Function
+from mainspring.frontend.errors import HalideError
+from mainspring.frontend.func import Definition, Function
 
 from .ir import Affine
 
@@ -89,3 +92,21 @@ def not_affine_hint(e: ir.Expr, reader: Function | None = None, buf: str = "", u
     if any(isinstance(n, ir.BinOp) and n.op in ("min", "max") for n in ir.walk(e)):
         return CLAMPED
     return DATA
+
+
+def inline_lookup_error(definition: Definition, f: Function, src: str, who: str,
+                        name: Callable[[Function], str]) -> HalideError:
+    """A read at coordinates loaded from another Func, of a Func left inline: it reaches ops as reads of the inline
+    Func's producers (`src`) at computed coordinates, but only a Func held in a memory can be looked up (ram_copies.py
+    copies what is read at loaded coordinates into a RAM before inlining, so an inline Func's reads are not seen)."""
+    inline = [n.callee for n in ir.walk(definition.value) if isinstance(n, ir.Call)
+              and isinstance(n.callee, Function) and n.callee.placement.compute.kind == "inline"
+              and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))]
+    what = f"'{name(inline[0])}'" if inline else "an inline Func"
+    level = _level(f)
+    fix = (f"{name(inline[0])}.compute_at({level})" if inline and level else "compute_at(...) at the reader's level")
+    return HalideError(
+        f"{who} reads {what} at coordinates loaded from another Func, but {what} is inline, so its own reads of "
+        f"'{src}' would be at computed coordinates, and only a Func held in a memory is looked up at computed "
+        f"coordinates (a RAM); compute {what} in a memory at the reader's level: {fix}")
+

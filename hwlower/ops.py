@@ -24,7 +24,7 @@ from .clamped_index import affine_of_clamped
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .guarded_clamps import unclamp_guarded_reads
-from .index_hints import not_affine_hint
+from .index_hints import inline_lookup_error, not_affine_hint
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lane_quotients import quotient_selects
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
@@ -420,8 +420,8 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
             return ir.Call(c.type, ports[(src, ())], ())
         if id(c.callee) in rams and c.callee is not f and not guard and not _is_affine(c.args, env, ranges):
             return _lookup_port(c, src, lookups, ports, _reader(pipe, f, k, c.callee, who))
-        assert not any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)), \
-            f"{who} reads '{src}' at computed coordinates but it is no RAM (scatter.py, ram_copies.py)"
+        if any(isinstance(n, ir.Call) for a in c.args for n in ir.walk(a)):
+            raise inline_lookup_error(pipe.definitions(f)[k], f, src, who, pipe.name)
         idx = tuple(_affine(a, env, who, src, ranges, uneven, handle, f) for a in c.args)
         key = (src, idx, guard)
         if key not in ports:
