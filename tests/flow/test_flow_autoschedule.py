@@ -512,7 +512,8 @@ def test_a_buffer_of_taps_is_inlined_where_the_models_find_it_cheaper(max_pes, m
     # taps): inlined, the memory-tile model counts fewer tiles (the green planes hold the rows their taps need
     # anyway) and the PEs counted on the lowered design stay within the target's 1024: inlined, as the hand
     # schedule has them (mainspring/autoschedule_inline.py). Under max_pes=600, which the inlined design's PEs
-    # exceed, they stay buffered.
+    # exceed, not both are inlined (both stayed buffered until session 34's lane_constants made g_r inlined with
+    # g_b buffered fit).
     from mainspring import apps
 
     if max_pes is not None:
@@ -526,4 +527,4 @@ def test_a_buffer_of_taps_is_inlined_where_the_models_find_it_cheaper(max_pes, m
     if max_pes is None:
         assert not names & {"g_r", "g_b"} and design.report["pes"] > 600
     else:
-        assert names >= {"g_r", "g_b"} and design.report["pes"] <= max_pes
+        assert names & {"g_r", "g_b"} and design.report["pes"] <= max_pes
