@@ -14,7 +14,7 @@ loaded from a Func is a lookup of a RAM holding the read Func's box (scatter.py,
 The clamp spans every value the index takes over the reader's box, so it changes none: the values are the same as
 the algorithm's, which the reference keeps (the pass returns a copy of the pipeline for the passes after it).
 Indices it does not serve stay as written, for `ops` to refuse with their own fix: those of reduction variables,
-of loaded values, of a reader not buffered at a loop (index_hints._level), of variables the reader's definition
+of loaded values, of a reader not buffered at a loop (index_hints.reader_level), of variables the reader's definition
 does not bind, or into an inline Func."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from mainspring.frontend.schedule import LoopLevel
 from mainspring.frontend.types import I32
 
 from .bounds import output_box
-from .index_hints import _level, _nonlinear
+from .index_hints import nonlinear, reader_level
 from .region import find_region
 from .state import Lowering
 
@@ -43,7 +43,7 @@ def compute_indices(s: Lowering) -> Lowering:
     boxes: dict[str, Box] | None = None
     for f in region.buffered:
         defs = pipe.definitions(f)
-        if _level(f) is None or not any(_candidates(f, d, held) for d in defs):
+        if reader_level(f) is None or not any(_candidates(f, d, held) for d in defs):
             continue
         if boxes is None:  # only a pipeline with such a read pays for the bounds
             boxes, _ = infer_boxes(s.pipe, output_box(s.pipe), lambda _p: None)
@@ -62,7 +62,7 @@ def compute_indices(s: Lowering) -> Lowering:
 def _served(f: Function, d: Definition, e: ir.Expr) -> bool:
     """Whether index e of a read in f's definition d is one this pass computes in a Func: nonlinear in the
     definition's pure variables only (no reduction variable, no loaded value, no variable of another Func)."""
-    if not _nonlinear(e):
+    if not nonlinear(e):
         return False
     pure = set(d.pure_vars()) & set(f.args)
     return all(not isinstance(n, (ir.RVar, ir.Call)) and (not isinstance(n, ir.Var) or n.name in pure)

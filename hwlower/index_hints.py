@@ -34,14 +34,14 @@ def _moves(e: ir.Expr) -> bool:
     return any(isinstance(n, (ir.Var, ir.RVar)) for n in ir.walk(e))
 
 
-def _nonlinear(e: ir.Expr) -> bool:
+def nonlinear(e: ir.Expr) -> bool:
     """Whether e multiplies two loop-dependent values or divides (shifts) by one."""
     return any(isinstance(n, ir.BinOp) and _moves(n.b) and (n.op in ("div", "mod", "shl", "shr") or
                                                              (n.op == "mul" and _moves(n.a)))
                for n in ir.walk(e))
 
 
-def _level(f: Function | None) -> str | None:
+def reader_level(f: Function | None) -> str | None:
     """Where a Func read by f's stage is computed beside f's own producers: f's store loop if f is the accelerator
     output, else f's compute level."""
     if f is None:
@@ -71,8 +71,8 @@ def not_affine_hint(e: ir.Expr, reader: Function | None = None, buf: str = "", u
     """Why index e (of `reader`'s read of `buf`) is not affine, and the fix."""
     scaled = any(isinstance(n, ir.BinOp) and n.op in ("div", "mod") for n in ir.walk(e))
     rvars = sorted({n.name.replace("$", ".") for n in ir.walk(e) if isinstance(n, ir.RVar)})
-    level = _level(reader)
-    span = _span(e, env or {}, ranges or {}) if _nonlinear(e) and not rvars and level is not None else None
+    level = reader_level(reader)
+    span = _span(e, env or {}, ranges or {}) if nonlinear(e) and not rvars and level is not None else None
     if span is not None:
         args = ", ".join(dict.fromkeys(ir.user_name(n.name) for n in ir.walk(e) if isinstance(n, ir.Var)))
         return (f"the index multiplies or divides loop variables, which has no affine form; compute it in a Func "
@@ -103,7 +103,7 @@ def inline_lookup_error(definition: Definition, f: Function, src: str, who: str,
               and isinstance(n.callee, Function) and n.callee.placement.compute.kind == "inline"
               and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))]
     what = f"'{name(inline[0])}'" if inline else "an inline Func"
-    level = _level(f)
+    level = reader_level(f)
     fix = (f"{name(inline[0])}.compute_at({level})" if inline and level else "compute_at(...) at the reader's level")
     return HalideError(
         f"{who} reads {what} at coordinates loaded from another Func, but {what} is inline, so its own reads of "
