@@ -25,6 +25,15 @@ def _out(m, value_of, t=None):
     return hw_output, output
 
 
+def _box(m):
+    """A 3x3 box blur (blur_x, then the output's column sum / 9) between hw_input and hw_output."""
+    inp, x, y, hw_input = _in(m)
+    bx = m.Func("blur_x")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
+    hw_output, output = _out(m, lambda x, y: m.u8((bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9))
+    return inp, x, y, hw_input, bx, hw_output, output
+
+
 def _sched(m, output, hw_output, size, tile=None, inner=(), inputs=(), tail=None):
     """Bound the output to `size`, tile hw_output by `tile` (the whole frame unless given), compute `inner` at xo,
     stream `inputs`."""

@@ -3,17 +3,8 @@ conditions inside, channels unrolled, and small apps (pointwise, unsharp, harris
 reductions); each in module m (`mainspring`, or `halide`), returning (output or [outputs], {name: ImageParam},
 size)."""
 
-from probe19_programs import _in, _out, _sched
+from probe19_programs import _box, _in, _out, _sched
 from probe_common import on_hardware, vars_of
-
-
-def _box(m):
-    inp, x, y, hw_input = _in(m)
-    bx = m.Func("blur_x")
-    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
-    hw_output, output = _out(m, lambda x, y: m.u8((bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9))
-    return inp, x, y, hw_input, bx, hw_output, output
-
 
 # ---- in_() copies ---------------------------------------------------------------------------------------------
 

@@ -4,16 +4,8 @@ coordinates, triangular RDoms, producers tiled or fused, 2x2 lanes, divisions by
 reductions over reductions, 1-D weight inputs; each in module m (`mainspring`, or `halide`), returning (output or
 [outputs], {name: ImageParam}, size)."""
 
-from probe19_programs import _in, _out, _sched
+from probe19_programs import _box, _in, _out, _sched
 from probe_common import on_hardware, vars_of
-
-
-def _box(m):
-    inp, x, y, hw_input = _in(m)
-    bx = m.Func("blur_x")
-    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
-    hw_output, output = _out(m, lambda x, y: m.u8((bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9))
-    return inp, x, y, hw_input, bx, hw_output, output
 
 
 def lanes_default_tail_odd_tile(m):
