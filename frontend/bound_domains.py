@@ -28,7 +28,7 @@ def bound_domain(d: Definition, cache: BoundDomains) -> Definition:
     dom = d.rdom
     if dom is None or all(isinstance(e, ir.Const) for _, lo, ext in dom.dims for e in (lo, ext)):
         return d
-    values = tuple(_value(e) for _, lo, ext in dom.dims for e in (lo, ext))
+    values = tuple(known_value(e) for _, lo, ext in dom.dims for e in (lo, ext))
     if all(v is None for v in values):
         return d
     key = (id(dom), values)
@@ -49,15 +49,22 @@ def bounded_shape(n: ir.Expr) -> ir.Const | None:
     return None if value is None else ir.Const(n.type, value)
 
 
-def _value(e: ir.Expr) -> int | None:
-    """e's value where it reads only constants and bound image sizes, else None."""
+def known_value(e: ir.Expr) -> int | None:
+    """e's value where it reads only constants and image sizes that `dim(i).set_bounds` or a held buffer gives,
+    else None."""
     from .bounds import Bounder
 
     reads = [n for n in ir.walk(e) if isinstance(n, ir.Call)]
-    if not reads or any(not (isinstance(n.callee, Parameter) and n.callee.bound() is not None) for n in reads):
+    if not reads or any(not (isinstance(n.callee, Parameter) and _size(n.callee) is not None) for n in reads):
         return None
-    lo, hi = Bounder({}, lambda p: p.bound())(e)
+    lo, hi = Bounder({}, _size)(e)
     return lo if lo == hi else None
+
+
+def _size(p: Parameter) -> int | None:
+    """An image's min or extent as `dim(i).set_bounds` gives it, else as the buffer the ImageParam holds has it."""
+    bound = p.bound()
+    return p.held() if bound is None else bound
 
 
 def _const(e: ir.Expr, value: int | None) -> ir.Expr:

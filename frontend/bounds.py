@@ -279,8 +279,8 @@ def definition_env(fn_box: Box, d: Definition, scalars, who: str = "") -> dict[s
 
 
 def _unknown_bounds(lo: ir.Expr, ext: ir.Expr) -> str:
-    """Why an RDom's bounds are not known values, and the fix: an image's size no `dim(i).set_bounds` gives (an
-    RDom over `input.width()`), else a Param."""
+    """Why an RDom's bounds are not known values, and the fix: an image's size no `dim(i).set_bounds` nor a held
+    buffer gives (an RDom over `input.width()`), else a Param."""
     for n in (m for e in (lo, ext) for m in ir.walk(e)):
         if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
             image, _, i = n.callee.owner
@@ -290,7 +290,8 @@ def _unknown_bounds(lo: ir.Expr, ext: ir.Expr) -> str:
             known = f" (its set_estimate({lo}, {extent}) is a guess, not its size)" if est else ""
             return (f"read the size of image {image.name()}, which no {image.name()}.dim({i}).set_bounds gives"
                     f"{known}; an accelerator's loops are fixed at compile time: bind the size the design takes "
-                    f"({image.name()}.dim({i}).set_bounds({lo}, {extent})), or give the RDom constant bounds")
+                    f"({image.name()}.dim({i}).set_bounds({lo}, {extent})), or {image.name()}.set(<the image>) "
+                    "before compiling (its size is taken), or give the RDom constant bounds")
     return ("are not known values (they use a Param); an accelerator's loops are fixed at compile time: give the RDom "
             "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))")
 

@@ -154,6 +154,18 @@ class Parameter:
         got = image.given_bounds().get(i)
         return None if got is None else got[0 if what == "min" else 1]
 
+    def held(self) -> int | None:
+        """An image's min or extent (a shape query) as the buffer its ImageParam holds (`input.set(buf)`) has it,
+        else None: what Halide's realize reads it as. Only an RDom's bounds take it (its loops are fixed at compile
+        time); other reads of the size stay the accelerator's run-time configuration."""
+        if self.kind != "shape":
+            return None
+        image, what, i = self.owner
+        buf = image.get()
+        if buf is None or i >= buf.dimensions():
+            return None
+        return buf.dim(i).min() if what == "min" else buf.dim(i).extent()
+
 
 def as_buffer(value, what: str) -> Buffer:
     if isinstance(value, Buffer):

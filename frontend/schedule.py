@@ -208,8 +208,26 @@ def _require_const_int(v, what: str) -> int:
     node = v._ir()
     if isinstance(node, ir.Const):
         return node.value
+    from .bound_domains import known_value
+
+    known = known_value(node)  # an image's size given by set_bounds before this call, or by its held buffer
+    if known is not None:
+        return known
     raise ScheduleError(f"{user_location()}: {what} must be a constant integer, got {ir.to_string(node)}; hardware "
-                        "loops are fixed at compile time: use a Python int (e.g. 4)")
+                        "loops are fixed at compile time: use a Python int (e.g. 4)" + _image_size_hint(node))
+
+
+def _image_size_hint(node) -> str:
+    """Where the value reads an image's size: the other ways to make it known when the call is made."""
+    from . import ir
+    from .params import Parameter
+
+    for n in ir.walk(node):
+        if isinstance(n, ir.Call) and isinstance(n.callee, Parameter) and n.callee.kind == "shape":
+            image, _, i = n.callee.owner
+            return (f", or make image {image.name()}'s size known before this call: "
+                    f"{image.name()}.dim({i}).set_bounds(0, 64) or {image.name()}.set(<the image>)")
+    return ""
 
 
 _TILE_FORMS = {False: (("x", "y", "xo", "yo", "xi", "yi", "xfactor", "yfactor"), ("x", "y", "xi", "yi", "xfactor",

@@ -561,7 +561,9 @@ def _():
     "{at}: Func 'hw_output': RDom r: dimension r.x has bounds that read the size of image input, which no "
     "input.dim(0).set_bounds "
     "gives; an accelerator's loops are fixed at compile time: bind the size the design takes "
-    "(input.dim(0).set_bounds(0, 64)), or give the RDom constant bounds"), func="hw_output")
+    "(input.dim(0).set_bounds(0, 64)), or input.set(<the image>) before compiling (its size is taken), or give the "
+    "RDom constant bounds"), func="hw_output",
+    note="an ImageParam that holds a buffer when compiled gives the RDom that buffer's size (gaps20)")
 def rdom_of_image_size():
     p = pipeline()
     r = hl.RDom([hl.Range(0, p.input.width())], "r")

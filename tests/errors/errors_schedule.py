@@ -415,7 +415,9 @@ def _():
 
 @case("schedule", "bound by an image's size (known only when the pipeline runs)", (
     "{at}: Func 'output': bound(x) extent must be a constant integer, got input.extent.0; hardware loops are fixed "
-    "at compile time: use a Python int (e.g. 4)"), func="output")
+    "at compile time: use a Python int (e.g. 4), or make image input's size known before this call: "
+    "input.dim(0).set_bounds(0, 64) or input.set(<the image>)"), func="output",
+    note="an image's size that set_bounds before the call, or a buffer the image holds, gives is taken (gaps20)")
 def bound_by_an_image_size():
     p = scheduled()
     p.output.bound(p.x, 0, p.input.width())  # <-

@@ -1,0 +1,74 @@
+"""An RDom over an image's size inside the accelerator, where the ImageParam holds a buffer when the pipeline is
+compiled (`input.set(buf)`, issue 8, gaps20): the RDom's extent is that buffer's size, as Halide's realize reads it
+(there a run-time value; the hardware fixes it at compile time). Bit-exact on both simulators and equal to Halide
+21's realize with that buffer. Where no buffer is held and no `dim(i).set_bounds` gives the size, the refusal stays
+(catalogue rdom_of_image_size): the region the output's bounds read is only a lower bound on the image's size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mainspring as hl
+
+SIMULATORS = ("icarus", "verilator")
+W, H = 8, 6
+IMAGE = (np.arange(12 * H).reshape(H, 12) * 37 % 251).astype(np.uint16)  # wider than the output
+
+
+def _algorithm(h, image):
+    """hw_output sums each row of the image over its whole width (an RDom over input.width()), plus x."""
+    x, y = h.Var("x"), h.Var("y")
+    inp = h.ImageParam(h.UInt(16), 2, "input")
+    if image is not None:
+        inp.set(image)
+    r = h.RDom([h.Range(0, inp.width())], "r")
+    hw_input, hw_output, output = (h.Func(n) for n in ("hw_input", "hw_output", "output"))
+    hw_input[x, y] = inp[x, y]
+    hw_output[x, y] = h.u16(x)
+    hw_output[x, y] += hw_input[r.x, y]
+    output[x, y] = hw_output[x, y]
+    return output, inp, (x, y, hw_input, hw_output)
+
+
+def _scheduled(image) -> hl.Func:
+    output, _, (x, y, hw_input, hw_output) = _algorithm(hl, image)
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    output.bound(x, 0, W).bound(y, 0, H)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return output
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_an_rdom_over_a_held_image_size_takes_its_size(simulator, build_dir, compile_shared):
+    design = compile_shared(_scheduled(hl.Buffer(IMAGE)), name="held")
+    inputs = {"input": hl.Buffer(IMAGE)}
+    design.check(inputs, simulator=simulator, build_dir=build_dir)
+    import halide
+
+    out, inp, _ = _algorithm(halide, None)
+    kept = halide.Buffer(IMAGE)
+    inp.set(kept)
+    want = np.asarray(out.realize([W, H]))
+    np.testing.assert_array_equal(design.reference_output(inputs), want)
+    assert want[0, 0] == IMAGE[0].sum() % 65536  # the sum runs over the image's 12 columns, not the output's 8
+
+
+def test_the_inputs_drawn_for_it_are_as_wide_as_the_held_image():
+    design = hl.compile(_scheduled(hl.Buffer(IMAGE)), name="held")
+    assert np.asarray(design.example_inputs()["input"]).shape == IMAGE.shape
+
+
+def test_with_no_buffer_held_the_size_is_still_refused():
+    with pytest.raises(hl.HalideError, match=r"RDom r: dimension r.x .* input.set\("):
+        hl.compile(_scheduled(None), name="held")
+
+
+def test_a_bound_by_a_held_image_size_is_that_size():
+    output, inp, (x, y, hw_input, hw_output) = _algorithm(hl, hl.Buffer(IMAGE))
+    xo, yo, xi, yi = (hl.Var(n) for n in ("xo", "yo", "xi", "yi"))
+    output.bound(x, 0, inp.width() - 4).bound(y, 0, inp.height())
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    assert hl.compile(output, name="held").program.output_box == [(0, W - 1), (0, H - 1)]
