@@ -57,8 +57,9 @@ def _():
 
 def _gamma(table: bool):
     """Each pixel mapped through a float32 hl.Buffer (a gamma curve): read directly at the pixel's value and scaled
-    by it before the cast (cast right away, the read is a ROM of integers: hwlower/cast_tables.py), or with `table`
-    through the integers the accelerator needs, computed from it in a Func of their own."""
+    by the next pixel before the cast (cast right away, or scaled by the pixel it reads at, the read is a ROM of
+    integers: hwlower/cast_tables.py; a table over both pixels would be 65536 words), or with `table` through the
+    integers the accelerator needs, computed from it in a Func of their own."""
     x, y = hl.Var("x"), hl.Var("y")
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
     curve = hl.Buffer((np.linspace(0, 1, 256) ** 0.5).astype(np.float32), "curve")
@@ -69,7 +70,7 @@ def _gamma(table: bool):
         curve_int[x] = hl.u16(curve[x] * 256.0)
         hw_output[x, y] = hl.u8(curve_int[hw_input[x, y]] >> 1)
     else:
-        hw_output[x, y] = hl.u8(curve[hw_input[x, y]] * hl.f32(hw_input[x, y]))  # <-curve_read
+        hw_output[x, y] = hl.u8(curve[hw_input[x, y]] * hl.f32(hw_input[x + 1, y]))  # <-curve_read
     output[x, y] = hw_output[x, y]
     xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
     output.bound(x, 0, 6).bound(y, 0, 4)
@@ -86,7 +87,8 @@ def _gamma(table: bool):
     func="hw_output", simulate=True,
     note="an integer hl.Buffer read directly inside the accelerator compiles as a table Func of its own "
     "(hwlower/buffer_tables.py): folded where read at fixed coordinates, else a ROM; a ROM holds integer words, and "
-    "a float read cast to an integer with nothing but constants reads a ROM of those integers (cast_tables.py)")
+    "a float read cast to an integer with nothing but constants reads a ROM of those integers (cast_tables.py), "
+    "and so does one scaled by one pixel where the table over (coordinate, pixel) has at most 4096 words (gaps20)")
 def float_buffer_read_at_computed_coordinates():
     return _gamma(table=False)
 

@@ -1,8 +1,8 @@
 """A float hl.Buffer read inside the accelerator at computed coordinates and cast to an integer right away (issue 8,
 gaps19): `u8(curve[hw_input(x, y)] * 128.0)` reads a table of integers, a ROM (hwlower/cast_tables.py), where the
 float table could not be one. Bit-exact on both simulators; Halide 21's realize is the reference's output. A float
-read combined with a value computed per pixel before the cast stays refused (catalogue
-float_buffer_read_at_computed_coordinates)."""
+read of 256 values combined with another pixel before the cast stays refused (a table over both would hold 65536
+words; catalogue float_buffer_read_at_computed_coordinates); gaps20's smaller ones: test_flow_float_pixel_tables.py."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ CURVE = (np.linspace(0, 1, 256) ** 0.5).astype(np.float32)
 
 def _algorithm(h, kind: str):
     """hw_output maps each pixel through the float curve: scaled and cast ("scaled"), cast and offset by a second
-    read at another coordinate ("two reads"), or scaled by the pixel before the cast ("per pixel")."""
+    read at another coordinate ("two reads"), or scaled by the next pixel before the cast ("per pixel")."""
     x, y = h.Var("x"), h.Var("y")
     inp = h.ImageParam(h.UInt(8), 2, "input")
     curve = h.Buffer(CURVE, "curve")
@@ -29,8 +29,8 @@ def _algorithm(h, kind: str):
         hw_output[x, y] = h.u8(curve[v] * 128.0)
     elif kind == "two reads":
         hw_output[x, y] = h.u16(curve[v] * 200.0) + h.u16(h.sqrt(curve[255 - v]) * 50.0)
-    else:
-        hw_output[x, y] = h.u8(curve[v] * h.f32(v))
+    else:  # (scaled by the pixel it reads at, it is a ROM too: test_flow_float_pixel_tables.py)
+        hw_output[x, y] = h.u8(curve[v] * h.f32(hw_input[x + 1, y]))
     output[x, y] = hw_output[x, y]
     return output, inp, curve, (x, y, hw_input, hw_output)
 
