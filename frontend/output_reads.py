@@ -25,9 +25,9 @@ def separate_read_outputs(pipe: Pipeline) -> Pipeline:
     if len(pipe.given) < 2 or not read or any(f.tuple_layout is not None or f.specializations or f.type.is_float()
                                               for f in pipe.given):
         return pipe
-    moved = {id(f): _value_func(f) for f in read}
+    moved = {id(f): value_func(f) for f in read}
     for fn in [*(fn for fn in pipe.order if id(fn) not in moved), *moved.values()]:
-        _read_from(fn, moved)  # the value Funcs too: an update reads the Func it updates
+        read_from(fn, moved)  # the value Funcs too: an update reads the Func it updates
     for f in read:
         vs = tuple(Var(n) for n in f.args)
         args = tuple(ir.Var(I32, n) for n in f.args)
@@ -42,14 +42,14 @@ def read_outputs(pipe: Pipeline) -> list[Function]:
             or f.definitions[0].rdom is not None]
 
 
-def _value_func(f: Function) -> Function:
+def value_func(f: Function) -> Function:
     """A new Func with f's definitions (updates and RDoms included), each stage unscheduled."""
     value = Func(f"{f.name}_value").function()
     value.definitions = [dataclasses.replace(d, schedule=new_stage_schedule(d.args, d.rdom)) for d in f.definitions]
     return value
 
 
-def _read_from(fn: Function, moved: dict[int, Function]) -> None:
+def read_from(fn: Function, moved: dict[int, Function]) -> None:
     """fn's definitions with their calls to a moved output made calls to its value Func."""
     def go(n: ir.Expr, kids: tuple) -> ir.Expr:
         if isinstance(n, ir.Call) and id(n.callee) in moved:

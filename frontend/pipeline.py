@@ -476,12 +476,12 @@ class Pipeline:
     def apply_autoscheduler(self, target, autoscheduler_params):  # Halide's parameter names
         """Halide's interface: schedule the algorithm for `target` (an `hl.CGRA`) with
         `hl.AutoschedulerParams("Mainspring", {...})`; the result's `schedule_source` is the schedule as Python."""
-        from mainspring.autoschedule import apply_autoscheduler
+        from mainspring.autoschedule_copy import apply_to_output
         from mainspring.autoschedule_outputs import apply_to_outputs
 
         _refuse_scheduled(self)
         if len(self.outputs) == 1:
-            return apply_autoscheduler(self, target, autoscheduler_params)
+            return apply_to_output(self, target, autoscheduler_params)
         return apply_to_outputs(self, target, autoscheduler_params)  # several outputs (or a Tuple's elements)
 
     def fuse_outputs(self) -> Pipeline:
@@ -493,6 +493,13 @@ class Pipeline:
         from .fuse_outputs import fuse_several_outputs
 
         return fuse_several_outputs(self, "fuse_outputs")[0]
+
+    def copy_output(self) -> Pipeline:
+        """mainspring's: the output's value moved into a Func `<output>_value`, of which the output becomes a copy
+        (frontend/output_copy.py; what an automatic schedule with a GLB level begins with); returns the pipeline."""
+        from .output_copy import copy_output
+
+        return copy_output(self)
 
     def add_requirement(self, condition, *error_args) -> None:
         """Halide's `Pipeline.add_requirement`: `condition` on the Params and image sizes must hold when the

@@ -77,8 +77,8 @@ KEYS = {
     "max_mem_tiles": "the memory-tile budget, a positive integer: the frame is tiled, then lanes are cut, to fit it",
     "use_glb": '"auto" (default: one accelerator tile, or where the frame does not fit the memory tiles GLB tiles, '
                'host tiles for an output that copies no Func), "false" (no GLB: host tiles where it does not fit) or '
-               '"true" (seed 002\'s three levels: host, GLB tiles, memory tiles; needs copy Funcs of the images and of '
-               "the output)",
+               '"true" (seed 002\'s three levels: host, GLB tiles, memory tiles; an output that copies no Func first '
+               "becomes a copy of its value: copy_output)",
     "glb_tile": '"WxH", the GLB tile (implies use_glb "true"; default: the output, or tiles of at most 256)',
 }
 
@@ -266,7 +266,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
     extents, inner = output_extents(pipe), _copied(pipe, out)
     # The output copies the Func to accelerate, unless that is an image (nothing to compute) or a table updated at
     # computed coordinates (a histogram: its values stream out only after its last update, from a copy).
-    accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not _scatters(pipe, inner) else out
+    accelerated = inner if inner is not None and not _image_copy(pipe, inner) and not scatters(pipe, inner) else out
     streams = [f for f in pipe.order if f is not accelerated and (
         _image_pointwise(pipe, f) if host else _image_copy(pipe, f) or _entry(pipe, f, word_bits))]
     # an image's in_() wrapper read only by Funcs the host computes stays on the host with them
@@ -339,7 +339,7 @@ def _plan(pipe: Pipeline, lanes: int, depth: int | None = None, host: bool = Fal
 def _register_tables(pipe: Pipeline, plan: _Plan, computed: list[Function]) -> frozenset[int]:
     """The tables updated at computed coordinates whose box is at most REGISTER_TABLE elements (lanes of
     registers in hwlower), by bounds inference over the output's estimates."""
-    tables = [f for f in computed if _scatters(pipe, f)]
+    tables = [f for f in computed if scatters(pipe, f)]
     if not tables:
         return frozenset()
     boxes, _ = infer_boxes(pipe, [(lo, lo + e - 1) for lo, e in plan.extents], scalars(plan), output_bounds=False)
@@ -356,6 +356,12 @@ def _uncast_value(pipe: Pipeline, f: Function) -> ir.Expr | None:
     while isinstance(v, ir.Cast):
         v = v.value
     return v
+
+
+def accelerates_output(pipe: Pipeline) -> bool:
+    """Whether a plan accelerates the output itself, for want of a Func it copies (a table updated at computed
+    coordinates, read out by it, aside)."""
+    return _copied(pipe, pipe.output) is None and not scatters(pipe, pipe.output)
 
 
 def _copied(pipe: Pipeline, f: Function) -> Function | None:
@@ -447,7 +453,7 @@ def _shifted(a: ir.Expr) -> bool:
     return isinstance(a, (ir.Var, ir.Const))
 
 
-def _scatters(pipe: Pipeline, f: Function) -> bool:
+def scatters(pipe: Pipeline, f: Function) -> bool:
     """Whether an update of f writes at a computed coordinate (`hist(bin(r)) += 1`)."""
     return any(isinstance(n, ir.Call) for d in pipe.definitions(f)[1:] for a in d.args for n in ir.walk(a))
 

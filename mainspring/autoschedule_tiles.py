@@ -449,17 +449,33 @@ def _heights(pipe: Pipeline, plan: _Plan, at: tuple[int, int], target: CGRA, kin
     return [("glb", h) for h in sorted(set(got), reverse=True)]
 
 
+def _refuse_uncopied(pipe: Pipeline, plan: _Plan, asked: str, fix: str) -> None:
+    """The GLB level holds copies of the accelerated Func's tiles; the output is accelerated itself where it is a
+    table updated at computed coordinates or reads one out (its values stream out after its last update, whole),
+    else where the autoscheduler did not make it a copy (mainspring/autoschedule_copy.py: a Tuple, specializations,
+    a copy of an image)."""
+    from .autoschedule import scatters
+
+    out = plan.output
+    table = next((f for f in [out, *pipe.producers(out)] if scatters(pipe, f)), None)
+    if table is not None:
+        raise HalideError(
+            f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tiles, and '{table.name}' is "
+            "a table updated at computed coordinates, whose values stream out whole after its last update, so "
+            f"'{out.name}' is the accelerated Func itself, with no tiles to copy; {fix}")
+    raise HalideError(
+        f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tile, and "
+        f"'{out.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
+        f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {out.name}[x, y] = hw_output[x, y]), or {fix}")
+
+
 def glb_tile(pipe: Pipeline, plan: _Plan, opts: _Options) -> tuple[int, int]:
     """The GLB tile asked for or chosen: per dimension the extent up to 256, else its largest divisor in 128..256,
     else the extent split in equal tiles of at most 256 (the last shifts inward)."""
     asked = f'glb_tile="{opts.glb_tile[0]}x{opts.glb_tile[1]}" (which asks for use_glb "true")' \
         if opts.glb_tile else 'use_glb="true"'
     if plan.accelerated is plan.output:
-        raise HalideError(
-            f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tile, and "
-            f"'{plan.output.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "
-            f"of the last stage, as seed 002 does (hw_output[x, y] = ...; {plan.output.name}[x, y] = "
-            "hw_output[x, y]), or " + ("drop glb_tile" if opts.glb_tile else "leave use_glb at \"auto\""))
+        _refuse_uncopied(pipe, plan, asked, "drop glb_tile" if opts.glb_tile else "leave use_glb at \"auto\"")
     packed = [f.name for f in plan.streams if plan.lanes.x_dim.get(id(f), 0)]
     if len(plan.extents) != 2 or packed:
         why = f"'{plan.output.name}' has {len(plan.extents)} dimensions" if len(plan.extents) != 2 else \
