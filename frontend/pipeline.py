@@ -9,7 +9,7 @@ import functools
 import networkx as nx
 
 from . import ir
-from .bound_domains import BoundDomains, bound_domain, bounded_shape
+from .bound_domains import BoundDomains, bound_domain, bounded_shape, known_value
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .expr import wide_shift_error
 from .func import Definition, Func, Function
@@ -427,8 +427,8 @@ class Pipeline:
     def _constant_extent(self, fn: Function, d: Definition, var: str):
         if d.rdom is not None:
             for name, _lo, ext in d.rdom.dims:
-                if name == var:
-                    return ext.value if isinstance(ext, ir.Const) else None
+                if name == var:  # (an image's size that set_bounds or a held buffer gives is known)
+                    return ext.value if isinstance(ext, ir.Const) else known_value(ext)
         if var in fn.placement.bounds:
             return fn.placement.bounds[var][1]
         if fn.placement.compute.kind == "at" and not self.is_output(fn):

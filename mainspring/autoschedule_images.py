@@ -1,6 +1,6 @@
 """The sizes of the input images the algorithm reads (a boundary condition's clamp reads an image's min and
-extent), which the autoscheduler binds as constants: the image's estimate, else the output's along the dimension
-that indexes the image's (an image as large as the output)."""
+extent), which the autoscheduler binds as constants: the buffer the image holds, else its estimate, else the
+output's along the dimension that indexes the image's (an image as large as the output)."""
 
 from __future__ import annotations
 
@@ -46,9 +46,9 @@ def image_shapes(pipe: Pipeline, extents: list[tuple[int, int]]) -> list[tuple[s
 
 def _size(image: ImageParam, i: int, along: dict[int, dict[int, Source]],
           extents: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """The (min, extent) of the image along i: its estimate, else the output's along the dimension whose Var
-    indexes it."""
-    given = image.given_estimates().get(i)
+    """The (min, extent) of the image along i: the buffer it holds (`input.set(...)`: what Halide's realize reads),
+    else its estimate, else the output's along the dimension whose Var indexes it."""
+    given = _frame(image, i) or image.given_estimates().get(i)
     if given is not None:
         return given
     source = along.get(id(image.parameter()), {}).get(i)

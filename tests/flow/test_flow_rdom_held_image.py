@@ -72,3 +72,33 @@ def test_a_bound_by_a_held_image_size_is_that_size():
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
     hw_input.compute_root().stream_to_accelerator()
     assert hl.compile(output, name="held").program.output_box == [(0, W - 1), (0, H - 1)]
+
+
+def _clamped(h, image):
+    """A row sum over the image's width through a boundary condition, plus a tap past the image's right edge."""
+    x, y = h.Var("x"), h.Var("y")
+    inp = h.ImageParam(h.UInt(16), 2, "input")
+    if image is not None:
+        inp.set(image)
+    r = h.RDom([h.Range(0, inp.width())], "r")
+    clamped = h.BoundaryConditions.repeat_edge(inp)
+    out = h.Func("out")
+    out[x, y] = h.u16(x)
+    out[x, y] += clamped[r.x, y] + clamped[x + 13, y]
+    return out, inp
+
+
+def test_the_autoscheduler_binds_a_held_image_at_its_size(build_dir):
+    out, _ = _clamped(hl, hl.Buffer(IMAGE))
+    out.set_estimates([(0, W), (0, H)])
+    result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    assert 'funcs["input"].dim(0).set_bounds(0, 12)' in result.schedule_source  # the buffer's, not the output's 8
+    design = hl.compile(out, name="held_auto")
+    inputs = {"input": hl.Buffer(IMAGE)}
+    design.check(inputs, simulator="icarus", build_dir=build_dir)
+    import halide
+
+    want, inp = _clamped(halide, None)
+    kept = halide.Buffer(IMAGE)
+    inp.set(kept)
+    np.testing.assert_array_equal(design.reference_output(inputs), np.asarray(want.realize([W, H])))
