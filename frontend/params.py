@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 
@@ -13,6 +14,13 @@ from .types import I32, Type, type_of_dtype
 from .vars import Implicit
 
 _buf_anon = itertools.count()
+_MADE_BY_COUNTER = re.compile(r"[bp]\d+")
+
+
+def made_by_buffer_counter(name: str) -> bool:
+    """Whether an image's name is one the counter gives a Buffer or ImageParam made without a name (`b0`, `p1`):
+    a copy of the algorithm built again names it otherwise (mainspring/autoschedule_names.py)."""
+    return _MADE_BY_COUNTER.fullmatch(name) is not None
 
 
 class _Dim:

@@ -460,11 +460,15 @@ class Pipeline:
 
     # ---- evaluation ----
     def funcs(self) -> dict:
-        """The pipeline's Funcs by unique name, and its ImageParams by theirs where no Func has the name (what an
-        automatic schedule's `schedule(funcs, vars)` takes)."""
+        """The pipeline's Funcs by unique name, and its ImageParams by theirs where no Func has the name (those
+        named by the counter by their place too, `buffer(0)`: mainspring/autoschedule_names.py), what an automatic
+        schedule's `schedule(funcs, vars)` takes."""
+        from mainspring.autoschedule_names import unnamed_images
+
         from .func import handle_of
 
         out: dict = {p.name: p.owner for p in self.inputs.values() if p.owner is not None}
+        out |= {key: self.inputs[n].owner for n, key in unnamed_images(self).items() if self.inputs[n].owner}
         return out | {self.name(f): handle_of(f) for f in self.order}
 
     def vars(self) -> dict:

@@ -52,7 +52,7 @@ from .autoschedule_lanes import REGISTER_TABLE, LanePlan, fewest_alike, plan_lan
 from .autoschedule_lanes_source import lanes_source
 from .autoschedule_lanes_source import var_source as _var
 from .autoschedule_memory import scalars
-from .autoschedule_names import pipeline_vars, rvar_source
+from .autoschedule_names import image_source, pipeline_vars, rvar_source
 from .autoschedule_planes import CUTS, output_planes, plan_planes, planes_source, planes_to_cut, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_steps import transposed, transposed_streams
@@ -500,7 +500,8 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
         lines.append(f"    # as one tile the frame needs about {t.whole} memory tiles, over the budget of {t.budget}: "
                      f"{t.kind} tiles, each about {t.mem_tiles}")
     for image, i, lo, e in plan.shapes:  # a boundary condition's clamp of the image: constant bounds
-        lines.append(f'    funcs["{image}"].dim({i}).set_bounds({lo}, {e})  # the size of the image the design reads')
+        key = image_source(pipe, image)
+        lines.append(f'    funcs["{key}"].dim({i}).set_bounds({lo}, {e})  # the size of the image the design reads')
     if plan.glb:
         lines += glb_source(pipe, plan)
     elif dims == [SCALAR_VAR]:  # a Func of no dimensions: accelerated whole, at its only loop level (Halide's root)

@@ -6,11 +6,16 @@ An unnamed RDom's name comes from a counter over the process (`r0`, `r1`, ...), 
 again in the same process (a test, a generator built twice, a notebook cell run again) names its RVars `r1$x`
 where the schedule says `r0$x`, and `unroll("r0$x")` found no such loop. Halide's own schedule sources name such
 an RVar by its stage and position for the same reason (`f.update(0).get_schedule().dims()[0].var`).
+
+A constant `hl.Buffer` made without a name (`hl.Buffer(table)`), or an ImageParam, takes its name from a counter
+too (`b0`, `b1`, ...): the schedule names it by its place among the pipeline's images so named, in the order they
+were made (`funcs["buffer(0)"]`), which a copy built again keeps (`funcs["b0"]` raised a KeyError on it).
 """
 
 from __future__ import annotations
 
 from .frontend.func import Function
+from .frontend.params import made_by_buffer_counter
 from .frontend.pipeline import Pipeline
 from .frontend.vars import RVar, Var, made_by_counter
 
@@ -39,3 +44,15 @@ def pipeline_vars(pipe: Pipeline) -> dict:
             if d.rdom is not None and made_by_counter(d.rdom.name):
                 out |= {_key(pipe, f, k, r): RVar(d.rdom, i) for i, (r, _, _) in enumerate(d.rdom.dims)}
     return out
+
+
+def unnamed_images(pipe: Pipeline) -> dict[str, str]:
+    """Each of pipe's images named by the counter (`b7`) -> how the schedule names it (`buffer(0)`): by the order
+    the counter made them (see the module's notes)."""
+    named = sorted((n for n in pipe.inputs if made_by_buffer_counter(n)), key=lambda n: int(n[1:]))
+    return {n: f"buffer({k})" for k, n in enumerate(named)}
+
+
+def image_source(pipe: Pipeline, name: str) -> str:
+    """How the schedule names image `name` among `funcs`: by its name, or by its place if the counter named it."""
+    return unnamed_images(pipe).get(name, name)

@@ -35,6 +35,7 @@ from .autoschedule_memory import ceil_div as _ceil
 from .autoschedule_memory import extent_of as _extent
 from .autoschedule_memory import mem_tiles, rom_tiles, xy
 from .autoschedule_memory import tile_boxes as _boxes
+from .autoschedule_names import image_source
 from .autoschedule_steps import Steps, tile_steps, x_rates
 from .autoschedule_sweeps import sweep_cycles, sweeps
 from .frontend.errors import HalideError, user_location
@@ -71,7 +72,8 @@ def handle(pipe: Pipeline, f: Function) -> str:
         return f'funcs["{pipe.name(of)}"].clone_in({"[" + names + "]" if len(readers) > 1 else names})'
     if f.wrapped_image is not None:
         readers = ", ".join(f'funcs["{pipe.name(g)}"]' for g in f.wrapper_for)  # a reader's own: image.in_(g)
-        return f'funcs["{f.wrapped_image.name}"].in_({"[" + readers + "]" if len(f.wrapper_for) > 1 else readers})'
+        image = image_source(pipe, f.wrapped_image.name)
+        return f'funcs["{image}"].in_({"[" + readers + "]" if len(f.wrapper_for) > 1 else readers})'
     return f'funcs["{pipe.name(f)}"]'
 
 
