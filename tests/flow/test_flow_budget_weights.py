@@ -19,14 +19,14 @@ import pytest
 import mainspring as hl
 
 sys.path.insert(0, str(Path(__file__).parent / "independent"))
-from autoprobe14a_programs import conv_cin3_const  # noqa: E402
-from oracle import halide_outputs  # noqa: E402
+from autoprobe14a_programs import conv_cin3_const
+from oracle import halide_outputs
 
 SIZE = (8, 6)
 
 
 def _design(max_pes: int | None):
-    out, images = conv_cin3_const(hl, *SIZE)
+    out, _ = conv_cin3_const(hl, *SIZE)
     keys = {} if max_pes is None else {"max_pes": str(max_pes)}
     result = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", keys))
     return hl.compile(out, name=f"cin3_budget_{max_pes}", prove=False), result
