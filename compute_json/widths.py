@@ -112,8 +112,8 @@ def _interval(d: dict, ivs: list[tuple[Interval, int]], k: list[int | None]) -> 
     op, w = d["op"], d["width"]
     if op == "const":  # (`_fit` reads a pattern with its top bit set as negative: -3, not 65533)
         return d["value"], d["value"]
-    if op == "rom":
-        return min(d["table"] + (0,)), max(d["table"] + (0,))  # 0 past the table's end
+    if op == "rom":  # 0 past the table's end
+        return _table_interval(d["table"] + (0,), w)
     if w == 1 or op in ("eq", "neq") or op[1:] in ("lt", "le", "gt", "ge"):
         return 0, 1
     r = [iv for iv, _ in ivs]
@@ -145,6 +145,15 @@ def _interval(d: dict, ivs: list[tuple[Interval, int]], k: list[int | None]) -> 
     if op == "umulhi":
         return (u[0][0] * u[1][0]) >> w, (u[0][1] * u[1][1]) >> w
     return full(w)  # sdiv, smod: gone after lower_dividers; unknown here
+
+
+def _table_interval(table: tuple[int, ...], w: int) -> Interval:
+    """[lo, hi] of a ROM's w-bit patterns, read as signed numbers where that is the narrower: a table of small
+    signed weights (-4 .. 4, conv_cin3_const's) holds patterns near 0 and near 2**w, whose unsigned interval is
+    the whole window, so its products were computed at 32 bits (4 PE ops each for 1)."""
+    signed = [v - (1 << w) if v >> (w - 1) & 1 else v for v in table]
+    lo, hi = min(table), max(table)
+    return (lo, hi) if hi - lo <= max(signed) - min(signed) else (min(signed), max(signed))
 
 
 def _arithmetic(op: str, r: list[Interval]) -> Interval:

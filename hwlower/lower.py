@@ -54,6 +54,7 @@ from .region import format_region, locate_region
 from .reorder import reduce_in_place
 from .scans import merge_scans
 from .scatter import scatter_writes
+from .shared_coords import share_coordinates
 from .state import Lowering
 from .stream_order import order_streams
 from .streams import assign_lanes
@@ -82,6 +83,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("order", follow_producers, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("scans", merge_scans, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lane_constants", hold_lane_constants, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
+    ("shared_coords", share_coordinates, lambda s: format_nest(s.built_nest), lambda s: verify_nest(s.built_nest)),
     ("lower", make_program, lambda s: format_program(s.made_program), lambda s: verify_program(s.made_program)),
 )
 STEP_NAMES = tuple(name for name, _, _, _ in PASSES)

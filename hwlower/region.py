@@ -176,8 +176,12 @@ def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
     # where they are read; a pure one left inline is simply inlined.
     # A pure inline one that computes in floating point is a table too: the reference evaluates it exactly as
     # Halide does (the PEs have no floats, and folding here could round differently).
+    # So is one a serial reduction reads at its reduction variables alone that buffering would compute on PEs
+    # (`_divided_under_serial_steps`: conv_cin3_const's weights `(i * 3 + j * 5 + c * 7) % 9 - 4` with r.z serial
+    # took 36 PEs for 27 words known at compile time): a ROM.
     tables = [f for f in pipe.order if f is not out and id(f) not in tainted and f.placement.accelerator_input is None
-              and (f.placement.compute.kind != "inline" or len(pipe.definitions(f)) > 1 or _floats(pipe, f))]
+              and (f.placement.compute.kind != "inline" or len(pipe.definitions(f)) > 1 or _floats(pipe, f)
+                   or (_divided_under_serial_steps(pipe, f) and _read_at_rvars_alone(pipe, f)))]
     glb, accelerated = None, out
     if glb_output(pipe, out):
         glb, out, store_var = glb_level(pipe, out)
@@ -252,6 +256,14 @@ def _divided_under_serial_steps(pipe: Pipeline, f: Function) -> bool:
                         isinstance(v, ir.RVar) and v.name not in lanes for a in n.args for v in ir.walk(a)):
                     return True
     return False
+
+
+def _read_at_rvars_alone(pipe: Pipeline, f: Function) -> bool:
+    """Whether every read of f indexes it at reduction variables and constants alone (a reduction's weights: its
+    values over the RDom, however large the frame)."""
+    calls = [n for g in pipe.consumers(f) for d in pipe.definitions(g) for n in ir.walk(d.value)
+             if isinstance(n, ir.Call) and n.callee is f]
+    return bool(calls) and not any(isinstance(v, ir.Var) for n in calls for a in n.args for v in ir.walk(a))
 
 
 def _upsample_read_at_a_quotient(pipe: Pipeline, f: Function) -> bool:

@@ -55,6 +55,7 @@ from .autoschedule_memory import scalars
 from .autoschedule_names import image_source, pipeline_vars, rvar_source
 from .autoschedule_planes import CUTS, output_planes, plan_planes, planes_source, planes_to_cut, stream_channels
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
+from .autoschedule_serial_planes import planes_read_serially
 from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, compiled_fastest, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
 from .autoschedule_tiles import handle as _handle
@@ -544,6 +545,9 @@ def _source(pipe: Pipeline, plan: _Plan, opts: _Options) -> str:
             c, rest = _var(f, f.args[-1]), ", ".join(_var(f, a) for a in f.args[:-1])
             lines.append(f"    {_handle(pipe, f)}.reorder({c}, {rest}).unroll({c})  # a pixel's channels per "
                          "transfer, streamed channels first")
+        elif planes_read_serially(pipe, plan, f):
+            c, rest = _var(f, f.args[-1]), ", ".join(_var(f, a) for a in f.args[:-1])
+            lines.append(f"    {_handle(pipe, f)}.reorder({c}, {rest})  # streamed channels first, one a step")
     lines += lanes_source(pipe, plan)
     return "\n".join(lines) + "\n"
 

@@ -373,7 +373,11 @@ def planes_to_cut(pipe: Pipeline, plan: _Plan) -> bool:
     """Whether a budget may cut the full unroll's planes (CUTS): a Func's (plan.planes), or the output's own
     unrolled with no read moving with them (`_apart_from_reads`)."""
     acc = plan.accelerated
-    return bool(plan.planes) or _apart_from_reads(pipe, plan, acc, [a for a in acc.args if a != plan.channel][2:])
+    # or a planar image the output reads at its own plane, streamed channels first with the planes unrolled (a
+    # depthwise 3x3 over 3 channels, 54 PEs): STREAMS_APART takes them plane after plane (28 PEs; max_pes 53 was
+    # refused, "needs 54 PEs")
+    return bool(plan.planes) or _apart_from_reads(pipe, plan, acc, [a for a in acc.args if a != plan.channel][2:]) \
+        or (len(acc.args) == 3 and any(_read_at_own_plane(pipe, acc, i) for i in plan.together))
 
 
 def _channel_streams(plan: _Plan) -> set[int]:
