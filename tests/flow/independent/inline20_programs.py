@@ -65,16 +65,20 @@ def squared_in_host_tiles(m):
     return output, {"input": inp}, [12, 4]
 
 
-def _gather(m, value_of, size, tile=None, idx_inline=False, t=None, wide=None):
+def _gather(m, value_of, size, tile=None, idx_inline=False, t=None, wide=None, lanes=1):
     """hw_output = g(idx(x, y), y), g = value_of(hw_input, x, y) inline, idx = clamp(hw_input % 5, 0, 4) at xo (or
-    inline)."""
+    inline), at `lanes` lanes."""
     inp, x, y, hw_input = _in(m, t=t, wide=wide)
     g, idx = m.Func("g"), m.Func("idx")
     g[x, y] = value_of(hw_input, x, y)
     idx[x, y] = m.clamp(m.i32(hw_input[x, y]) % 5, 0, 4)
     hw_output, output = _out(m, lambda x, y: g[idx[x, y], y])
     if on_hardware(m):
-        _sched(m, output, hw_output, size, tile=tile, inputs=(hw_input,), inner=() if idx_inline else (idx,))
+        xo, yo, xi, yi = _sched(m, output, hw_output, size, tile=tile, inputs=(hw_input,),
+                                inner=() if idx_inline else (idx,))
+        if lanes > 1:
+            hw_output.unroll(xi, lanes)
+            idx.unroll(x, lanes)
     return output, {"input": inp}, list(size)
 
 
@@ -82,6 +86,11 @@ def gather_pointwise_u16(m):
     """g = hw_input * 3 + 1 (u16) at a loaded coordinate, 5x3 (the catalogue's inline_func_read_at_a_loaded_coordinate
     as written)."""
     return _gather(m, lambda hw, x, y: hw[x, y] * 3 + 1, (5, 3))
+
+
+def gather_u16_two_lanes(m):
+    """g = hw_input * 3 + 1 (u16) at a loaded coordinate, 8x4 at two lanes (the RAM's two read ports)."""
+    return _gather(m, lambda hw, x, y: hw[x, y] * 3 + 1, (8, 4), lanes=2)
 
 
 def gather_two_taps_and_a_constant_u8(m):
@@ -133,6 +142,6 @@ def periodic_columns_of_three(m):
 
 CASES = {f.__name__: f for f in (product_modulo_u8, squared_u16_two_lanes, quotient_i16_through_two_inline,
                                   product_inside_the_inline_func, squared_in_host_tiles, gather_pointwise_u16,
-                                  gather_two_taps_and_a_constant_u8, gather_i16_host_tiles, periodic_rows_u16,
-                                  periodic_rows_u8_two_lanes, periodic_rows_i16_host_tiles,
+                                  gather_u16_two_lanes, gather_two_taps_and_a_constant_u8, gather_i16_host_tiles,
+                                  periodic_rows_u16, periodic_rows_u8_two_lanes, periodic_rows_i16_host_tiles,
                                   periodic_columns_of_three)}
