@@ -98,6 +98,21 @@ def gather_two_taps_and_a_constant_u8(m):
     return _gather(m, lambda hw, x, y: hw[x, y] + hw[x + 1, y] * 2 + 7, (8, 6), idx_inline=True, wide=m.u8)
 
 
+def gather_two_funcs_and_a_table(m):
+    """g = hw_input * 2 + mid + lut(x) at a loaded coordinate, 8x4: an input, a Func at xo and a constant table, each
+    looked up at the loaded coordinate (two RAMs and a ROM)."""
+    inp, x, y, hw_input = _in(m)
+    g, idx, mid, lut = m.Func("g"), m.Func("idx"), m.Func("mid"), m.Func("lut")
+    lut[x] = m.u16(x * x + 3)
+    mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    g[x, y] = hw_input[x, y] * 2 + mid[x, y] + lut[x]
+    idx[x, y] = m.clamp(m.i32(hw_input[x, y]) % 5, 0, 4)
+    hw_output, output = _out(m, lambda x, y: g[idx[x, y], y])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (8, 4), inputs=(hw_input,), inner=(idx, mid))
+    return output, {"input": inp}, [8, 4]
+
+
 def gather_i16_host_tiles(m):
     """g = hw_input * hw_input - 9 (i16) at a loaded coordinate, in host tiles 5 wide over 10x6 (each tile reads
     hw_input's columns 0..4: the RAM's box the same in both)."""
@@ -142,6 +157,7 @@ def periodic_columns_of_three(m):
 
 CASES = {f.__name__: f for f in (product_modulo_u8, squared_u16_two_lanes, quotient_i16_through_two_inline,
                                   product_inside_the_inline_func, squared_in_host_tiles, gather_pointwise_u16,
-                                  gather_u16_two_lanes, gather_two_taps_and_a_constant_u8, gather_i16_host_tiles,
+                                  gather_u16_two_lanes, gather_two_taps_and_a_constant_u8,
+                                  gather_two_funcs_and_a_table, gather_i16_host_tiles,
                                   periodic_rows_u16, periodic_rows_u8_two_lanes, periodic_rows_i16_host_tiles,
                                   periodic_columns_of_three)}
