@@ -4,7 +4,7 @@
 (`mainspring`, or `halide`), returning (output, {name: ImageParam}, size)."""
 
 from probe19_programs import _in, _out, _sched
-from probe_common import on_hardware
+from probe_common import estimate, on_hardware
 
 
 def product_modulo_u8(m):
@@ -161,3 +161,15 @@ CASES = {f.__name__: f for f in (product_modulo_u8, squared_u16_two_lanes, quoti
                                   gather_two_funcs_and_a_table, gather_i16_host_tiles,
                                   periodic_rows_u16, periodic_rows_u8_two_lanes, periodic_rows_i16_host_tiles,
                                   periodic_columns_of_three)}
+
+
+def gather_no_schedule(m, w, h):
+    """out = g(clamp(in % 5, 0, 4), y), g = u16(in) * 3 + 1, with no schedule (for apply_autoscheduler, which
+    leaves g inline)."""
+    inp = m.ImageParam(m.UInt(8), 2, "inp")
+    x, y = m.Var("x"), m.Var("y")
+    g, out = m.Func("g"), m.Func("out")
+    g[x, y] = m.u16(inp[x, y]) * 3 + 1
+    out[x, y] = g[m.clamp(m.i32(inp[x, y]) % 5, 0, 4), y]
+    estimate(out, w, h)
+    return out, {"inp": inp}

@@ -97,3 +97,11 @@ def test_the_autoscheduled_shear_compiles_bit_exact(halide):
     inputs = design.example_inputs(1)
     out, images = autoprobe19.shift_by_column(halide, 13, 5)
     _bit_exact(design, inputs, halide_outputs(halide, out, images, inputs, [13, 5]), "icarus")
+
+
+def test_an_autoscheduled_gather_through_an_inline_func_compiles_bit_exact(halide):
+    """The autoscheduler leaves g inline; its read at a loaded coordinate is a RAM lookup of the image's copy."""
+    design, _ = autoscheduled(programs.gather_no_schedule, (12, 6), {}, name="inline20_auto_gather")
+    inputs = design.example_inputs(1)
+    out, images = programs.gather_no_schedule(halide, 12, 6)
+    _bit_exact(design, inputs, halide_outputs(halide, out, images, inputs, [12, 6]), "icarus")
