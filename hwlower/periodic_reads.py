@@ -29,11 +29,13 @@ from mainspring.frontend.types import BOOL
 
 from .affine import int_value
 from .bounds import output_box
+from .lane_quotients import MAX_CHOICES
 from .region import find_region
 from .simplify import simplify
 from .state import Lowering
 
-MAX_BRANCHES = 8  # reads of one Func per read written, as a stencil of 8 taps; a longer period costs more
+# reads of one Func per read written (a read port each), as many as a lane may choose among (lane_quotients.py)
+MAX_BRANCHES = MAX_CHOICES
 
 
 def select_periodic_reads(s: Lowering) -> Lowering:
