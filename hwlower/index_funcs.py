@@ -14,8 +14,9 @@ loaded from a Func is a lookup of a RAM holding the read Func's box (scatter.py,
 The clamp spans every value the index takes over the reader's box, so it changes none: the values are the same as
 the algorithm's, which the reference keeps (the pass returns a copy of the pipeline for the passes after it).
 Indices it does not serve stay as written, for `ops` to refuse with their own fix: those of reduction variables,
-of loaded values, of a reader not buffered at a loop (index_hints.reader_level), of variables the reader's definition
-does not bind, or into an inline Func."""
+of loaded values, of a reader not buffered at a loop (index_hints.reader_level), or of variables the reader's definition
+does not bind. A read of an inline Func at such an index, or one an inline Func makes, reaches this pass with the
+inline Func's value substituted (inline_reads.py)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ from .state import Lowering
 def compute_indices(s: Lowering) -> Lowering:
     """Read each buffered Func's nonlinear coordinate indices through a synthesised, clamped index Func."""
     pipe, region = s.pipe, s.found_region
-    # a Func that holds its values in a memory the lookup reads (an inline one has none: ram_copies.py serves no
-    # computed coordinates of it, and `ops` refuses such a read with its fix)
+    # a Func that holds its values in a memory the lookup reads (an inline one has none: inline_reads.py has
+    # substituted its value where it is read so)
     held = {id(g) for g in (*region.inputs, *region.buffered, *region.tables)}
     boxes: dict[str, Box] | None = None
     for f in region.buffered:

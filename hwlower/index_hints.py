@@ -96,9 +96,9 @@ def not_affine_hint(e: ir.Expr, reader: Function | None = None, buf: str = "", u
 
 def inline_lookup_error(definition: Definition, f: Function, src: str, who: str,
                         name: Callable[[Function], str]) -> HalideError:
-    """A read at coordinates loaded from another Func, of a Func left inline: it reaches ops as reads of the inline
-    Func's producers (`src`) at computed coordinates, but only a Func held in a memory can be looked up (ram_copies.py
-    copies what is read at loaded coordinates into a RAM before inlining, so an inline Func's reads are not seen)."""
+    """A read at coordinates loaded from another Func of a Func (`src`) no RAM holds. inline_reads.py substitutes an
+    inline Func read so before ram_copies.py copies what is read at loaded coordinates into a RAM, so this is a
+    guard for reads those passes do not see."""
     inline = [n.callee for n in ir.walk(definition.value) if isinstance(n, ir.Call)
               and isinstance(n.callee, Function) and n.callee.placement.compute.kind == "inline"
               and any(isinstance(m, ir.Call) for a in n.args for m in ir.walk(a))]

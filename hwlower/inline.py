@@ -52,12 +52,12 @@ def _inline(pipe: Pipeline, e: ir.Expr, inlined: set[int], memo: dict, bodies: d
         if not isinstance(g, Function) or id(g) not in inlined:
             return None
         # node's args are rebuilt already (map_calls works bottom-up), so they hold no inline calls
-        return ir.substitute(_body(pipe, g, inlined, bodies), dict(zip(g.args, node.args)))
+        return ir.substitute(inline_body(pipe, g, inlined, bodies), dict(zip(g.args, node.args)))
 
     return map_calls(e, replace, memo)
 
 
-def _body(pipe: Pipeline, g: Function, inlined: set[int], bodies: dict) -> ir.Expr:
+def inline_body(pipe: Pipeline, g: Function, inlined: set[int], bodies: dict) -> ir.Expr:
     """g's value over its own Vars, its updates folded in and its inline calls inlined (cached in bodies)."""
     if id(g) not in bodies:
         gdefs = pipe.definitions(g)

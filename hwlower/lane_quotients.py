@@ -49,8 +49,13 @@ def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
                 continue
             ((div, (quot, rest, d, lo, hi)),) = divs.values()
             qname, rname = f"{_stem(div)}.quot{len(extra)}", f"{_stem(div)}.rest{len(extra)}"
-            extra[qname], extra[rname] = quot, rest
             q, r = ir.Var(a.type, qname), ir.Var(a.type, rname)
+            # a quotient inside what stays affine in no loop ((x / 2) % 10): no choice of reads serves it, and
+            # `ops` refuses the read as written
+            whole = ir.transform(a, lambda n, kids, c=q, t=div: c if n is t else ir.rebuild(n, kids), {})
+            if affine_of(whole, env | {qname: quot}, ranges) is None:
+                continue
+            extra[qname], extra[rname] = quot, rest
             out: ir.Expr | None = None
             for v in reversed(range(lo // d, hi // d + 1)):
                 chosen = q if v == 0 else ir.BinOp(a.type, "add", q, ir.const(a.type, v))

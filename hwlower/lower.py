@@ -3,6 +3,10 @@
     region      find the accelerated region; check where the schedule places each Func   (region.py)
                 a float hl.Buffer read cast to an integer inside it: a table of integers (cast_tables.py)
                 an hl.Buffer read directly inside it, read through a table Func         (buffer_tables.py)
+    inline_reads  a read of an inline Func at non-affine or loaded coordinates, its value substituted
+                                                                                         (inline_reads.py)
+    periodic    a read at a remainder of a quotient of the loops (y + (x / 4) % 2), a select of the
+                reads at each of its values                                              (periodic_reads.py)
     indices     a read at an index that multiplies or divides loop variables, through a clamped
                 Func that computes the index (a RAM lookup)                              (index_funcs.py)
     divided     a serial reduction's quotients read through a buffered Func that divides (divided_reads.py)
@@ -43,8 +47,10 @@ from .divided_reads import buffer_divided_reads
 from .edges import format_edges, replicate_edges
 from .index_funcs import compute_indices
 from .inline import format_definitions, inline_funcs
+from .inline_reads import inline_offending_reads
 from .lane_constants import hold_lane_constants
 from .ops import build_ops
+from .periodic_reads import select_periodic_reads
 from .printer import format_nest, format_program
 from .producer_order import follow_producers
 from .program import HwProgram
@@ -66,6 +72,8 @@ from .verify import verify_nest, verify_program
 PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], str],
                      Callable[[Lowering], None] | None], ...] = (
     ("region", locate_region, format_region, None),
+    ("inline_reads", inline_offending_reads, format_region, None),
+    ("periodic", select_periodic_reads, format_region, None),
     ("indices", compute_indices, format_region, None),
     ("divided", buffer_divided_reads, format_region, None),
     ("ram_copies", copy_tables_to_rams, format_region, None),

@@ -433,46 +433,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "An index that is not an affine function of the loops, read through an inline Func", (
-    "{at}: Func 'hw_output' accesses 'hw_input' at (x * y), which is not an affine function of its "
-    "loops; memories need affine addresses: the index multiplies or divides loop variables, which has no affine "
-    "form; compute it in a Func of its own inside the accelerator, clamped to the 0..49 it reaches (a Func's values "
-    "are bounded over all its coordinates, as Halide bounds them): idx[x, y] = hl.clamp((x * y), 0, 49); "
-    "idx.compute_at(hw_output, xo); and read 'hw_input' at idx[x, y]: a coordinate loaded from a Func is a lookup "
-    "of a RAM holding the box of 'hw_input'."), func="hw_output")
-def non_affine_index():
-    # A buffered Func's own read at x * y compiles (hwlower/index_funcs.py computes the index in a Func); one
-    # through an inline Func reaches the loop nest as written
-    p = pipeline()
-    p.hw_output = hl.Func("hw_output")
-    g = hl.Func("g")
-    g[p.x, p.y] = p.hw_input[p.x * p.y, p.y] + 1
-    p.hw_output[p.x, p.y] = g[p.x, p.y]  # <-
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
-@non_affine_index.fix
-def _():
-    p = pipeline()
-    p.hw_output = hl.Func("hw_output")
-    g, idx = hl.Func("g"), hl.Func("idx")
-    idx[p.x, p.y] = hl.clamp(p.x * p.y, 0, 49)
-    g[p.x, p.y] = p.hw_input[idx[p.x, p.y], p.y] + 1
-    p.hw_output[p.x, p.y] = g[p.x, p.y]
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 8).bound(p.y, 0, 8)
-    accelerate(p)
-    idx.compute_at(p.hw_output, p.xo)
-    stream(p)
-    return hl.compile(p.output, name="demo")
-
-
 @case("hardware", "A split of a fused loop inside the accelerator", (
     "{at}: Func 'mid': split(t, ...) of the loop t, which fuses two loops of 9 and 8 iterations (y outside): "
     "hardware runs a fused loop as the two loops it fuses, and cannot split or unroll it as one loop (its "

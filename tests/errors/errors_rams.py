@@ -383,38 +383,3 @@ def ram_of_unbounded_coordinates():
 @ram_of_unbounded_coordinates.fix
 def _():
     return hl.compile(_gather(True), name="demo")
-
-
-def _inline_gather(buffered: bool):
-    """hw_output reads g = 3 * hw_input + 1 at a coordinate loaded from idx, g inline (or at the accelerator's loop)."""
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input, g, idx, hw_output, output = (hl.Func(n) for n in ("hw_input", "g", "idx", "hw_output", "output"))
-    hw_input[x, y] = hl.u16(input_[x, y])
-    g[x, y] = hw_input[x, y] * 3 + 1
-    idx[x, y] = hl.clamp(hl.i32(hw_input[x, y]) % 5, 0, 4)
-    hw_output[x, y] = g[idx[x, y], y]  # <-inline_gather
-    output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 5).bound(y, 0, 3)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 5, 3).hw_accelerate(xi, xo)
-    idx.compute_at(hw_output, xo)
-    if buffered:
-        g.compute_at(hw_output, xo)
-    hw_input.compute_root().stream_to_accelerator()
-    return output
-
-
-@case("hardware", "An inline Func read at a loaded coordinate", (
-    "{inline_gather}: Func 'hw_output' reads 'g' at coordinates loaded from another Func, but 'g' is inline, so its "
-    "own reads of 'hw_input' would be at computed coordinates, and only a Func held in a memory is looked up at "
-    "computed coordinates (a RAM); compute 'g' in a memory at the reader's level: g.compute_at(hw_output, xo)"),
-    func="hw_output", simulate=True,
-    note="Halide accepts it (an inline Func is computed at any coordinates): a gap, the lowering could make the "
-    "inline Func a RAM itself; it was an internal assert until session 34")
-def inline_func_read_at_a_loaded_coordinate():
-    return hl.compile(_inline_gather(False), name="demo")
-
-
-@inline_func_read_at_a_loaded_coordinate.fix
-def _():
-    return hl.compile(_inline_gather(True), name="demo")

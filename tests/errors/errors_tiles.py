@@ -326,41 +326,6 @@ def _():
     return _read_at_two_rates(4)
 
 
-def _squared_index(on_host: bool):
-    """The inline Func squared reads hw_input at x * x in host tiles 3 wide over 12: no index is divided, yet the
-    footprint grows from tile to tile (`on_host`: hw_input reads its image at x * x instead). A buffered Func's own
-    read at x * x compiles (hwlower/index_funcs.py computes the index in a Func clamped to the frame's 0..121, every
-    tile's footprint the same); one through an inline Func reaches the tiles as written."""
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
-    squared = hl.Func("squared")
-    hw_input[x, y] = input_[x * x, y] if on_host else input_[x, y]
-    squared[x, y] = hw_input[x, y] if on_host else hw_input[x * x, y]
-    hw_output[x, y] = squared[x, y] * 2
-    output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 12).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 3, 4).hw_accelerate(xi, xo)  # <-squared
-    hw_input.compute_root().stream_to_accelerator()
-    return hl.compile(output, name="demo")
-
-
-@case("hardware", "Host tiles over a read at a squared index, through an inline Func", (
-    "{squared}: Func 'hw_output': accelerator tiles differ in shape (hw_input needs [(9, 25), (0, 3)] for the tile "
-    "at [(3, 5), (0, 3)] but [(0, 4), (0, 3)] for the first): every tile runs the same hardware, so the footprint "
-    "of each Func may only shift from tile to tile; squared reads hw_input(x * x, y): an index that is not "
-    "affine in the coordinates, so its footprint changes size from tile to tile, and memories need affine "
-    "addresses (a coordinate times a constant plus a constant). Read at such an index on the host side, in the "
-    "Func streamed to the accelerator (which may read its image anywhere)"), func="hw_output", simulate=True)
-def squared_index_in_host_tiles():
-    return _squared_index(False)
-
-
-@squared_index_in_host_tiles.fix
-def _():
-    return _squared_index(True)
-
-
 def _serial_modulo(unrolled: bool):
     """alt(x, y) = sum over r.x in 0..2 of hw_input((x + r.x) % 2, y) * (r.x + 1): a reduction variable inside a
     modulo; its taps serial unless `unrolled` (each tap's (xi + k) % 2 is then affine in alt's 2-long steps)."""
@@ -489,6 +454,46 @@ def read_at_two_divisors():
 @read_at_two_divisors.fix
 def _():
     return _read_at_two_divisors(True)
+
+
+def _long_period(on_host: bool):
+    """hw_output reads hw_input at a row offset of period 10, (x / 2) % 10 over 24 columns (`on_host`: the host
+    reads the shifted rows into the stream instead)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, hw_input_up, hw_output, output = (hl.Func(n) for n in ("hw_input", "hw_input_up", "hw_output",
+                                                                     "output"))
+    hw_input[x, y] = input_[x, y]
+    if on_host:
+        hw_input_up[x, y] = hw_input[x, y + (x / 2) % 10]
+        hw_output[x, y] = hw_input_up[x, y] + 1
+        hw_input.compute_root()
+        hw_input_up.compute_root().stream_to_accelerator()
+    else:
+        hw_output[x, y] = hw_input[x, y + (x / 2) % 10] + 1  # <-long_period
+        hw_input.compute_root().stream_to_accelerator()
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 24).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 24, 2).hw_accelerate(xi, xo)
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "A read at a periodic offset of more than 8 values", (
+    "{long_period}: Func 'hw_output' accesses 'hw_input' at (y + ((x / 2) % 10)), which is not an affine function "
+    "of its loops; memories need affine addresses: 'hw_output' runs its loop over x in steps of 10, and one loop "
+    "steps by one divisor, so x / 2 is affine in no split of it (upsamples by 10 and by 2 read at one resolution); "
+    "upsample the read at x / 2 on the host and stream it in: hw_input_up(x, y) = hw_input(x, (y + ((x / 2) % 10)));"
+    " hw_input_up.compute_root().stream_to_accelerator() ('hw_input' computed on the host: compute_root), and read "
+    "hw_input_up(x, y) in 'hw_output'."), func="hw_output", simulate=True,
+    note="Halide accepts it: a remainder of a quotient taking at most 8 values over the reader's box compiles, as a "
+    "select of the reads at each value (hwlower/periodic_reads.py); this one takes 10, ten reads of one Func")
+def long_periodic_offset():
+    return _long_period(False)
+
+
+@long_periodic_offset.fix
+def _():
+    return _long_period(True)
 
 
 

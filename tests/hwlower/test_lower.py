@@ -130,12 +130,15 @@ def test_error_non_affine_access():
     hw_input = hl.Func("hw_input")
     hw_input[x, y] = hl.u16(inp[x, y])
     f, g = hl.Func("f"), hl.Func("g")
-    # a clamped read of the input is affine since the `edges` pass; a product is not: f's own is computed in an
-    # index Func (index_funcs.py), one inlined from g reaches the loop nest as written
+    # a clamped read of the input is affine since the `edges` pass; a product of the coordinates is computed in an
+    # index Func (index_funcs.py), through an inline Func too (inline_reads.py); one of a serial reduction's
+    # variable reaches the loop nest as written
+    r = hl.RDom([hl.Range(0, 3)], "r")
     g[x, y] = hw_input[x * y, y]
     f[x, y] = g[x, y]
+    f[x, y] += hw_input[x * r.x, y]
     apps.common.accelerate(f, f, 8, 8, [], hw_input)
-    with pytest.raises(hl.HalideError, match=r"Func 'f' accesses 'hw_input' at \(x \* y\), "
+    with pytest.raises(hl.HalideError, match=r"Func 'f'.update\(0\) accesses 'hw_input' at \(x \* r.x\), "
                                              r"which is not an affine function of its loops"):
         lower(Pipeline(f), "t")
 

@@ -90,8 +90,8 @@ def pyramid3(m, w, h):
 
 def shift_by_column(m, w, h):
     """A shear whose shift is computed but bounded: out(x, y) = in(x, y + (x / 4) % 2), the columns in groups of
-    4 a row apart. Refused (not in AUTO; Halide 21 accepts it: a gap): x / 4 then % 2 is two divisors of x, and
-    its loop over x takes one (test_autoprobe19.py)."""
+    4 a row apart. Not in AUTO: refused until session 35 (x / 4 then % 2 is two divisors of x, and its loop over x
+    takes one); now a select of the reads at the offset's two values (hwlower/periodic_reads.py, test_inline20.py)."""
     inp = u8_input(m)
     x, y = xy(m)
     out = m.Func("shear")

@@ -68,15 +68,6 @@ def test_a_budget_under_the_smallest_design_is_refused_and_the_budget_named_fits
     assert design.report["pes"] <= 17
 
 
-def test_a_shear_by_a_divided_then_wrapped_x_is_refused_naming_the_read():
-    """`in(x, y + (x / 4) % 2)`: Halide 21 accepts it, the compile does not (a gap: x / 4, then % 2, would need x
-    split by 4 and then by 2)."""
-    out = progs.shift_by_column(hl, 13, 5)[0]
-    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
-    with pytest.raises(hl.HalideError, match=r"Func 'shear' accesses .* at \(y \+ \(\(x / 4\) % 2\)\), which is not"):
-        hl.compile(out, name="ap19_shear")
-
-
 @shared._with(PROBE, "rom_curve_15x5_l3")
 def test_a_table_from_a_constant_buffer_read_at_pixel_values_takes_a_memory_tiles_two_ports():
     """`table(in(x, y) >> 4)` of a constant Buffer (streamed in, held as a RAM): its read was taken for a clamped

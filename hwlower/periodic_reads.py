@@ -1,0 +1,136 @@
+"""Pass `select_periodic_reads`: a read at an index with a periodic offset, a remainder of a quotient of the loops
+(`in(x, y + (x / 4) % 2)`: the columns in groups of 4, every other group a row down), as a choice between the reads
+at each value the offset takes.
+
+A quotient by d strip-mines its loop in steps of d, and a remainder by m in steps of m (steps.py), so that each is
+affine in the split loops; one loop steps by one divisor, and the remainder of a quotient (x / 4, then % 2) would
+need two. The offset takes few values (0 .. m - 1: Halide's remainder by a positive constant is never negative), so
+
+    hw_output(x, y) = in(x, y + (x / 4) % 2)
+
+is, value for value, the same as
+
+    hw_output(x, y) = select((x / 4) % 2 == 0, in(x, y), in(x, y + 1))
+
+whose reads are affine, and whose condition the op computes from its coordinates. The reads are the ones Halide's
+bounds include (the offset's values over the reader's box; a value it never takes there is no branch), one
+memory read port each, so the pass serves offsets of at most MAX_BRANCHES values in all; a longer period stays as
+written, for `ops` to refuse with its fix. The frontend's pipeline and its reference are unchanged: the pass
+returns a copy of the pipeline for the passes after it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mainspring.frontend import ir
+from mainspring.frontend.bounds import Bounder, Box, infer_boxes
+from mainspring.frontend.func import Definition, Function
+from mainspring.frontend.types import BOOL
+
+from .affine import int_value
+from .bounds import output_box
+from .lane_quotients import MAX_CHOICES
+from .region import find_region
+from .simplify import simplify
+from .state import Lowering
+
+# reads of one Func per read written (a read port each), as many as a lane may choose among (lane_quotients.py)
+MAX_BRANCHES = MAX_CHOICES
+
+
+def select_periodic_reads(s: Lowering) -> Lowering:
+    """Read each buffered Func's periodic offsets as a select between the reads at the offset's values."""
+    pipe = s.pipe
+    boxes: dict[str, Box] | None = None
+    for f in s.found_region.buffered:
+        defs = pipe.definitions(f)
+        if not any(_periods(f, d, c) for d in defs for c in _reads(d)):
+            continue
+        if boxes is None:  # only a pipeline with such a read pays for the bounds
+            boxes, _ = infer_boxes(s.pipe, output_box(s.pipe), lambda _p: None)
+        box = boxes.get(pipe.name(f))
+        if box is None:
+            continue
+        spans = {v: box[i] for i, v in enumerate(f.args)}
+        new_defs = [_selected(f, d, spans) for d in defs]
+        pipe = pipe.with_producers([], f, new_defs)
+    if pipe is s.pipe:
+        return s
+    return replace(s, pipe=pipe, region=find_region(pipe))
+
+
+def _reads(d: Definition) -> list[ir.Call]:
+    return [n for n in ir.walk(d.value) if isinstance(n, ir.Call) and isinstance(n.callee, Function)]
+
+
+def _periodic(f: Function, d: Definition, n: ir.Expr) -> bool:
+    """Whether n is e % m (1 < m <= MAX_BRANCHES constant) of a quotient of the definition's pure variables."""
+    if not (isinstance(n, ir.BinOp) and n.op == "mod" and isinstance(n.b, ir.Const) and isinstance(n.b.value, int)
+            and 1 < n.b.value <= MAX_BRANCHES):
+        return False
+    pure = set(d.pure_vars()) & set(f.args)
+    inside = list(ir.walk(n.a))
+    quotient = any(isinstance(q, ir.BinOp) and q.op == "div" and isinstance(q.b, ir.Const) and
+                   isinstance(q.b.value, int) and q.b.value > 1 for q in inside)
+    return quotient and all(not isinstance(v, (ir.RVar, ir.Call)) and (not isinstance(v, ir.Var) or v.name in pure)
+                            for v in inside)
+
+
+def _periods(f: Function, d: Definition, c: ir.Call) -> list[ir.Expr]:
+    """The periodic offsets in c's coordinates, one a structure; none where a coordinate picks between values
+    (a boundary condition's select or clamp, which edges.py and steps.py serve as written)."""
+    if any(isinstance(n, (ir.Select, ir.Call)) or (isinstance(n, ir.BinOp) and n.op in ("min", "max"))
+           for a in c.args for n in ir.walk(a)):
+        return []
+    found: dict = {}
+    for a in c.args:
+        for n in ir.walk(a):
+            if _periodic(f, d, n):
+                found.setdefault(ir.structural_key(n), n)
+    return list(found.values())
+
+
+def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]]) -> Definition:
+    """d with each read at periodic offsets (of at most MAX_BRANCHES values in all) a select of reads."""
+    def go(n: ir.Expr, kids: tuple) -> ir.Expr:
+        n = ir.rebuild(n, kids)
+        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
+            return n
+        periods = _periods(f, d, n)
+        values = [_values(q, spans) for q in periods]
+        count = 1
+        for v in values:
+            count *= len(v)
+        if not periods or count == 0 or count > MAX_BRANCHES:
+            return n
+        return _choice(n, list(zip(periods, values, strict=True)))
+
+    return replace(d, value=ir.transform(d.value, go))
+
+
+def _values(q: ir.Expr, spans: dict[str, tuple[int, int]]) -> list[int]:
+    """The values offset q takes over the reader's box (its remainder's 0 .. m - 1 at most)."""
+    assert isinstance(q, ir.BinOp) and isinstance(q.b, ir.Const)
+    lo, hi = Bounder(spans, lambda _p: None)(q)
+    return list(range(max(int(lo), 0), min(int(hi), int_value(q.b) - 1) + 1))
+
+
+def _choice(c: ir.Call, periods: list[tuple[ir.Expr, list[int]]]) -> ir.Expr:
+    """c read at each of the first offset's values (the others chosen inside each branch), the last value the
+    default: select(q == v0, c[q := v0], select(q == v1, c[q := v1], ... c[q := vn]))."""
+    if not periods:
+        return c
+    (q, values), rest = periods[0], periods[1:]
+    key = ir.structural_key(q)
+
+    def at(v: int) -> ir.Expr:
+        def put(n: ir.Expr, kids: tuple) -> ir.Expr:
+            return ir.Const(q.type, v) if ir.structural_key(n) == key else ir.rebuild(n, kids)
+
+        args = tuple(simplify(ir.transform(a, put)) for a in c.args)  # (y + 0 as y: one tap with the plain read)
+        return _choice(ir.Call(c.type, c.callee, args), rest)
+
+    out = at(values[-1])
+    for v in reversed(values[:-1]):
+        out = ir.Select(c.type, ir.BinOp(BOOL, "eq", q, ir.Const(q.type, v)), at(v), out)
+    return out
