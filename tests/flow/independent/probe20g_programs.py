@@ -205,9 +205,44 @@ def scan_along_x_serial(m):
     return scan_along_x_unrolled(m, unrolled=False)
 
 
+def i32_products_output(m):
+    """An i32 copy of the input, products times 1000 (past 16 bits), an i32 output, 5x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i32)
+    hw_output, output = _out(m, lambda x, y: hw_input[x, y] * hw_input[x + 1, y] * 1000 - hw_input[x, y + 1])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (5, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [5, 3]
+
+
+def host_stencil_after_accelerator(m):
+    """The output a 2-row stencil computed on the host from the accelerator's 6x5 result (hw_output bounded by
+    the tile, the output 6x4)."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = m.Func("hw_output"), m.Func("output")
+    hw_output[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    output[x, y] = m.u8((hw_output[x, y] + hw_output[x, y + 1]) >> 2)
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        output.bound(x, 0, 6).bound(y, 0, 4)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 6, 5).hw_accelerate(xi, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": inp}, [6, 4]
+
+
+def host_tiles_column_order(m):
+    """Host tiles of 3x2 over 6x4 visited column by column (hw_output.reorder(xi, yi, yo, xo))."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = _out(m, lambda x, y: m.u8((hw_input[x, y] + hw_input[x + 1, y + 1]) >> 1))
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (6, 4), tile=(3, 2), inputs=(hw_input,))
+        hw_output.reorder(xi, yi, yo, xo)
+    return output, {"input": inp}, [6, 4]
+
+
 CASES = {f.__name__: f for f in (
     producer_at_host_row_loop, host_loops_fused, scan_along_y, where_on_pure_variable, tuple_update_two_lanes,
     bound_on_hw_output, u16_in_u16_out_wraps, split_xi_round_up_inner_unrolled, select_negative_index_clamped,
     upsample_two_lanes_host_tiles, histogram_rdom_unrolled_by_three, where_checkerboard_two_lanes,
-    scan_along_x_unrolled, scan_along_x_serial,
+    scan_along_x_unrolled, scan_along_x_serial, i32_products_output, host_stencil_after_accelerator,
+    host_tiles_column_order,
 )}

@@ -38,11 +38,10 @@ REFUSED = {
         r"f.update\(0\).unroll\(r.x\) at .* makes lanes that depend on each other")),
 }
 CASES = {c: (p, c) for p, mod in MODULES.items() for c in mod.CASES if c not in REFUSED}
-VERILATOR = ("blur_x_computed_at_rows_stored_at_tile", "blur_host_tiles_round_up", "gauss_rdom_partial_unroll_4x4",
-             "mobile_clockwork_two_in_three_out", "resnet_oc_split_two_of_four", "conv_bias_input_per_channel",
-             "histogram_where_bright", "histogram_equalize_lut", "tuple_sum_and_count_where",
-             "three_outputs_of_one_accelerator", "harris_glb_level", "camera_odd_host_tiles", "unsharp_two_lanes",
-             "bc_repeat_image_wraps", "glb_two_inputs", "glb_channels_in_turn")
+VERILATOR = ("blur_x_computed_at_rows_stored_at_tile", "blur_host_tiles_round_up", "mobile_clockwork_two_in_three_out",
+             "resnet_oc_split_two_of_four", "conv_bias_input_per_channel", "histogram_where_bright",
+             "tuple_sum_and_count_where", "three_outputs_of_one_accelerator", "harris_glb_level",
+             "camera_odd_host_tiles", "bc_repeat_image_wraps", "glb_two_inputs", "glb_channels_in_turn")
 SLOW = ()
 
 
