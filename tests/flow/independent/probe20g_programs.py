@@ -239,10 +239,96 @@ def host_tiles_column_order(m):
     return output, {"input": inp}, [6, 4]
 
 
+def channels_unrolled_by_two_of_four(m):
+    """4 output channels, hw_output.unroll(c, 2) after reorder(c, xi, yi): two channels a cycle, 5x3."""
+    inp, x, y, hw_input = _in(m)
+    c = m.Var("c")
+    hw_output, output = m.Func("hw_output"), m.Func("output")
+    hw_output[x, y, c] = m.u8((hw_input[x, y] * m.u16(c + 1) + hw_input[x + 1, y]) >> 2)
+    output[x, y, c] = hw_output[x, y, c]
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        output.bound(x, 0, 5).bound(y, 0, 3).bound(c, 0, 4)
+        hw_output.bound(c, 0, 4)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 5, 3).reorder(c, xi, yi, xo, yo).unroll(c, 2)
+        hw_output.hw_accelerate(xi, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": inp}, [5, 3, 4]
+
+
+def lanes_three_shift_inwards(m):
+    """unroll(x, 3, ShiftInwards) everywhere over an 8-wide frame (the last lanes shifted back over computed
+    pixels), 8x2."""
+    inp, x, y, hw_input = _in(m)
+    bx = m.Func("blur_x")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output, output = _out(m, lambda x, y: m.u8(bx[x, y] >> 1))
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (8, 2), inner=(bx,), inputs=(hw_input,))
+        si = m.TailStrategy.ShiftInwards
+        hw_output.unroll(xi, 3, si)
+        bx.unroll(x, 3, si)
+        hw_input.unroll(x, 3, si)
+    return output, {"input": inp}, [8, 2]
+
+
+def producer_split_predicate_loads(m):
+    """blur_x.split(x, a, b, 2, TailStrategy.PredicateLoads) inside a 7-wide tile, 7x2."""
+    inp, x, y, hw_input = _in(m)
+    bx = m.Func("blur_x")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output, output = _out(m, lambda x, y: m.u8(bx[x, y] >> 1))
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (7, 2), inner=(bx,), inputs=(hw_input,))
+        a, b = m.Var("a"), m.Var("b")
+        bx.split(x, a, b, 2, m.TailStrategy.PredicateLoads)
+    return output, {"input": inp}, [7, 2]
+
+
+def rdom_three_dims_where_on_channel(m):
+    """A 2x2x3 RDom over x, y and the channel, skipping the taps where r.z == r.x + r.y, all unrolled, 5x3."""
+    inp = m.ImageParam(m.UInt(8), 3, "input")
+    x, y, c = vars_of(m, "x y c")
+    hw_input, s, hw_output, output = m.Func("hw_input"), m.Func("s"), m.Func("hw_output"), m.Func("output")
+    hw_input[x, y, c] = m.u16(inp[x, y, c])
+    r = m.RDom([m.Range(0, 2), m.Range(0, 2), m.Range(0, 3)], "r")
+    r.where(r.z != r.x + r.y)
+    s[x, y] = m.u16(0)
+    s[x, y] += hw_input[x + r.x, y + r.y, r.z]
+    hw_output[x, y] = m.u8(s[x, y] >> 2)
+    output[x, y] = hw_output[x, y]
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        output.bound(x, 0, 5).bound(y, 0, 3)
+        hw_input.bound(c, 0, 3)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 5, 3).hw_accelerate(xi, xo)
+        s.compute_at(hw_output, xo)
+        s.update().unroll(r.x).unroll(r.y).unroll(r.z)
+        hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": inp}, [5, 3]
+
+
+def kernel_at_consumer_rvar(m):
+    """kernel.compute_at(s, win.y): a kernel Func computed inside the consumer's reduction loop (one of Halide's
+    legal locations), the window serial, 5x3."""
+    inp, x, y, hw_input = _in(m)
+    k, s = m.Func("k"), m.Func("s")
+    r = m.RDom([m.Range(0, 3), m.Range(0, 2)], "win")
+    k[x, y] = m.u16(x + 2 * y + 1)
+    s[x, y] = m.u16(0)
+    s[x, y] += k[r.x, r.y] * hw_input[x + r.x, y + r.y]
+    hw_output, output = _out(m, lambda x, y: m.u8(s[x, y] >> 4))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (5, 3), inner=(s,), inputs=(hw_input,))
+        k.compute_at(s, r.y)
+    return output, {"input": inp}, [5, 3]
+
+
 CASES = {f.__name__: f for f in (
     producer_at_host_row_loop, host_loops_fused, scan_along_y, where_on_pure_variable, tuple_update_two_lanes,
     bound_on_hw_output, u16_in_u16_out_wraps, split_xi_round_up_inner_unrolled, select_negative_index_clamped,
     upsample_two_lanes_host_tiles, histogram_rdom_unrolled_by_three, where_checkerboard_two_lanes,
     scan_along_x_unrolled, scan_along_x_serial, i32_products_output, host_stencil_after_accelerator,
-    host_tiles_column_order,
+    host_tiles_column_order, channels_unrolled_by_two_of_four, lanes_three_shift_inwards,
+    producer_split_predicate_loads, rdom_three_dims_where_on_channel, kernel_at_consumer_rvar,
 )}
