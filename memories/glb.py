@@ -34,6 +34,7 @@ import numpy as np
 from mainspring.frontend.errors import ScheduleError
 from mainspring.hwlower.ir import Affine, Loop, Op
 from mainspring.hwlower.program import Box, GlbProgram, HwProgram, Tile
+from mainspring.memories.glb_output_lanes import check_output_lanes
 from mainspring.target import CGRA
 
 MAX_DIM = 8  # dimensions of a GLB controller (the RTL's configuration vectors, verilog/top.py's MAX_DIM)
@@ -283,6 +284,7 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         # memory tile, which are whole lanes): read the whole rows, as a padded tile is, and drop the rest
         host = box_walk(box, box)
     who = f"{program.located(out_name)} (the GLB output)"
+    check_output_lanes(loops, op.store.index, layout(box), who)
     grouped = any(lp.unrolled for lp in loops)
     array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)
     # Over several memory tiles the host reads back in the order the array writes, memory tile by memory

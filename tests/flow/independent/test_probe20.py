@@ -1,0 +1,88 @@
+"""Probe20 (session 35): hand schedules a researcher writes from the h2h generators and seed 002 and then changes
+(compute and store levels apart, xi/yi reordered, tail strategies, `bound`, partial RDom unrolls, channels, GLB
+levels at odd sizes, boundary conditions inside, where-clauses, ROMs, updates, Tuples, several outputs and inputs,
+harris / camera / unsharp structures), in probe20*_programs.py (a CASES dict each). Every case is bit-exact on
+Icarus, its cycles as predicted and its reference equal to Halide 21's; the VERILATOR cases run on Verilator as
+well. Refusals: REFUSED below, each with its fix (a case of its own). Figures: BENCHMARKS.md "Helper probe20,
+session 35"."""
+
+import functools
+import importlib
+
+import numpy as np
+import pytest
+from oracle import halide_outputs
+from porting import BUILD
+
+import mainspring as hl
+
+PARTS = ("probe20", "probe20b", "probe20c", "probe20d", "probe20e", "probe20f", "probe20g")
+MODULES = {p: importlib.import_module(f"{p}_programs") for p in PARTS}
+# Refused with a user error whose fix compiles (the fixed program is a case of its own); Halide 21 accepts each
+# schedule: {case: (part, fixed case, message pattern)}
+REFUSED = {
+    "blur_two_rows_input_two_rows": ("probe20", "blur_two_rows_a_cycle", (
+        r"accelerator input 'hw_input': hw_input.unroll\(y, 2\): the host streams an accelerator input in stream "
+        r"order")),
+    "blur_input_four_lanes_output_two": ("probe20", "blur_input_four_lanes_all_four", (
+        r"Func 'blur_x' computes 2 pixels per cycle .* but accelerator input 'hw_input' streams 4 per cycle")),
+    "glb_histogram": ("probe20e", "histogram_input_copy_in_memory_tile", (
+        r"Func 'hw_input_global_wrapper': store_in\(MemoryType.GLB\): 'hw_input_global_wrapper' is computed inside "
+        r"the accelerator \(compute_at\(hw_output, bo\)\)")),
+    # an internal assert in memories/glb.py before session 35 (memories/glb_output_lanes.py)
+    "glb_channels_two_lanes": ("probe20e", "glb_channels_in_turn", (
+        r"Func 'hw_output' writes 3 lanes of 'c' a cycle \(hw_output.unroll\(c\)\), words 16 apart in the GLB tile")),
+    "glb_two_rows_a_cycle": ("probe20f", "glb_rows_in_turn", (
+        r"Func 'hw_output' writes 2 lanes of 'yii' a cycle \(hw_output.unroll\(yii, 2\)\), words 4 apart")),
+    "scan_along_x_unrolled": ("probe20g", "scan_along_x_serial", (
+        r"f.update\(0\).unroll\(r.x\) at .* makes lanes that depend on each other")),
+}
+CASES = {c: (p, c) for p, mod in MODULES.items() for c in mod.CASES if c not in REFUSED}
+VERILATOR = ("blur_x_computed_at_rows_stored_at_tile", "blur_host_tiles_round_up", "mobile_clockwork_two_in_three_out",
+             "resnet_oc_split_two_of_four", "conv_bias_input_per_channel", "histogram_where_bright",
+             "tuple_sum_and_count_where", "three_outputs_of_one_accelerator", "harris_glb_level",
+             "camera_odd_host_tiles", "bc_repeat_image_wraps", "glb_two_inputs", "glb_channels_in_turn")
+SLOW = ()
+
+
+def _params():
+    out = []
+    for case in CASES:
+        marks = [pytest.mark.xdist_group(f"probe20-{case}")] + ([pytest.mark.slow] if case in SLOW else [])
+        for sim in ("icarus", "verilator") if case in VERILATOR else ("icarus",):
+            out.append(pytest.param(case, sim, marks=marks, id=f"{case}-{sim}"))
+    return out
+
+
+@functools.cache
+def _design(case):
+    part, name = CASES[case]
+    return hl.compile(MODULES[part].CASES[name](hl)[0], name=f"probe20_{name}")
+
+
+@functools.cache
+def _inputs_and_halide(halide, case):
+    part, name = CASES[case]
+    inputs = _design(case).example_inputs(1)
+    out, images, size = MODULES[part].CASES[name](halide)
+    return inputs, tuple(halide_outputs(halide, out, images, inputs, size))
+
+
+@pytest.mark.parametrize(("case", "simulator"), _params())
+def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
+    design = _design(case)
+    inputs, want = _inputs_and_halide(halide, case)
+    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
+    assert res.cycles == res.predicted_cycles
+    got = design.reference_outputs(inputs)
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_a_refused_schedule_names_its_fix_and_the_fix_compiles(case):
+    part, fixed, pattern = REFUSED[case]
+    with pytest.raises(hl.HalideError, match=pattern):
+        hl.compile(MODULES[part].CASES[case](hl)[0], name=f"probe20_{case}")
+    assert fixed in CASES
