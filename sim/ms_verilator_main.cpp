@@ -13,14 +13,28 @@
 //
 // One case the public VPI API cannot see: a NextTimeStep registered by a timer callback (Verilator keeps it
 // in a list no accessor reads). The Python side of mainspring (_cocotb_entry.py) never awaits one.
+//
+// The model is an incomplete type here, reached through ms_verilator_model.cpp's functions (compiled with the
+// design): this object is the same for every design, so sim/vlcache.py stores it with Verilator's runtime objects.
 
 #include <algorithm>
-#include <memory>
+#include <cstdint>
 #include <string>
 
-#include "Vtop.h"
 #include "verilated.h"
 #include "verilated_vpi.h"
+
+class Vtop;
+Vtop *ms_model_new();
+void ms_model_delete(Vtop *top);
+void ms_model_eval_step(Vtop *top);
+void ms_model_eval_end_step(Vtop *top);
+bool ms_model_events_pending(Vtop *top);
+uint64_t ms_model_next_time_slot(Vtop *top);
+void ms_model_final(Vtop *top);
+#if VM_TRACE
+void ms_model_trace(Vtop *top, VerilatedTraceBaseC *tfp);
+#endif
 
 #if VM_TRACE
 #if VM_TRACE_FST
@@ -63,7 +77,7 @@ static void dump_trace() {
 }
 
 static vluint64_t next_design_time(Vtop *top) {
-    return top->eventsPending() ? top->nextTimeSlot() : NO_EVENTS;
+    return ms_model_events_pending(top) ? ms_model_next_time_slot(top) : NO_EVENTS;
 }
 
 // True when a time step without VPI would skip no callback (see the top of this file).
@@ -78,8 +92,8 @@ static vluint64_t run_free(Vtop *top, vluint64_t next, vluint64_t deadline) {
     while (next < deadline && !Verilated::gotFinish()) {
         main_time = next;
         Verilated::threadContextp()->time(main_time);
-        top->eval_step();
-        top->eval_end_step();
+        ms_model_eval_step(top);
+        ms_model_eval_end_step(top);
         dump_trace();
         next = next_design_time(top);
     }
@@ -90,7 +104,7 @@ static vluint64_t run_free(Vtop *top, vluint64_t next, vluint64_t deadline) {
 static void serviced_step(Vtop *top) {
     do {
         do {
-            top->eval_step();
+            ms_model_eval_step(top);
             VerilatedVpi::clearEvalNeeded();
             VerilatedVpi::doInertialPuts();
             settle_value_callbacks();
@@ -99,7 +113,7 @@ static void serviced_step(Vtop *top) {
         VerilatedVpi::doInertialPuts();
         settle_value_callbacks();
     } while (VerilatedVpi::evalNeeded());
-    top->eval_end_step();
+    ms_model_eval_end_step(top);
     VerilatedVpi::callCbs(cbReadOnlySynch);
     dump_trace();
 }
@@ -117,13 +131,13 @@ int main(int argc, char **argv) {
         if (arg == "--trace-file" && i + 1 < argc) trace_file = argv[++i];
     }
     Verilated::commandArgs(argc, argv);
-    std::unique_ptr<Vtop> top(new Vtop(""));
+    Vtop *const top = ms_model_new();
     Verilated::fatalOnVpiError(false);  // otherwise it fails on systemtf
 #if VM_TRACE
     Verilated::traceEverOn(true);
     if (trace_on) {
         tfp = new verilated_trace_t;
-        top->trace(tfp, 99);
+        ms_model_trace(top, tfp);
         tfp->open(trace_file);
     }
 #else
@@ -139,10 +153,10 @@ int main(int argc, char **argv) {
     settle_value_callbacks();
 
     while (!Verilated::gotFinish()) {
-        serviced_step(top.get());
+        serviced_step(top);
         const vluint64_t deadline = VerilatedVpi::cbNextDeadline();
-        vluint64_t next = next_design_time(top.get());
-        if (vpi_idle()) next = run_free(top.get(), next, deadline);
+        vluint64_t next = next_design_time(top);
+        if (vpi_idle()) next = run_free(top, next, deadline);
         if (Verilated::gotFinish()) break;
         const vluint64_t next_time = std::min(deadline, next);
         if (next_time == NO_EVENTS) break;  // no timer and nothing scheduled: the run is over
@@ -153,11 +167,12 @@ int main(int argc, char **argv) {
         VerilatedVpi::callTimedCbs();  // timers due now (before the step: IEEE 1800-2012 4.4.1)
         settle_value_callbacks();
     }
-    top->final();
+    ms_model_final(top);
     wrap_up();
 #if VM_TRACE
     delete tfp;
     tfp = nullptr;
 #endif
+    ms_model_delete(top);
     return Verilated::threadContextp()->errorCount() > 0 ? 1 : 0;
 }

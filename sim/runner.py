@@ -33,7 +33,7 @@ from .toolchain import check_simulator, prepare_environment, tool_version, wave_
 DEFAULT_BUILD_DIR = Path("build") / "sim"
 BENCH_SOURCE = Path(__file__).with_name("ms_bench.v")
 ENTRY_SOURCE = Path(__file__).with_name("_cocotb_entry.py")
-MAIN_SOURCE = Path(__file__).with_name("ms_verilator_main.cpp")
+MAIN_SOURCE = vlcache.MAIN_SOURCE
 ENTRY_MODULE = "mainspring_sim_entry"
 TIMESCALE = ("1ns", "1ps")  # the unit of the bench clock's delays (bench.CLOCK_NS); Icarus needs one anyway
 DRAIN_CYCLES = 64           # cycles watched for extra output words after the last expected one
@@ -286,10 +286,10 @@ def run(sources: Sequence[str | Path], top: str, inputs: Mapping[str, StreamSpec
 
 
 def _runner(simulator: str, python_path: Path | None = None, touch_before_make: Sequence[Path] = (),
-            make_args: Sequence[str] = (), pch_first: bool = False):
+            pch_args: Sequence[str] = (), pch_first: bool = False):
     """cocotb's runner for `simulator`; optionally with `python_path` first on the simulator's PYTHONPATH,
-    touching files after `verilator` and before `make`, passing `make_args` to `make`, and precompiling
-    Verilator's header before `make` (`pch_first`; see vlcache)."""
+    touching files after `verilator` and before `make`, passing `pch_args` (vlcache.prepare_pch) to `make`, and
+    precompiling Verilator's header before `make` (`pch_first`; see vlcache)."""
     from cocotb_tools.runner import get_runner
 
     base = type(get_runner(simulator))
@@ -304,8 +304,8 @@ def _runner(simulator: str, python_path: Path | None = None, touch_before_make: 
             commands = super()._build_command()
             if simulator == "verilator":
                 commands[0] = _verilator_command(commands[0])
-            if make_args:
-                commands[-1] = [*commands[-1], *make_args]
+            if pch_args:
+                commands[-1] = [*commands[-1], *pch_args]
             if pch_first:
                 commands.insert(1, [*commands[-1], vlcache.PCH_HEADER + ".gch"])
             if touch_before_make:
@@ -373,9 +373,10 @@ def _invoke_build(simulator, directory, testbench, paths, waves, interface, seed
     tb_path.write_text(testbench)
     seeded = vlcache.seed(seed_from, directory) if seed_from else []
     # Seeded from a stored runtime: its precompiled header too; otherwise this build precompiles its own.
-    pch = vlcache.prepare_pch(directory, seed_from if seeded else None) if simulator == "verilator" else []
+    pch, own_pch = vlcache.prepare_pch(directory, seed_from if seeded else None) if simulator == "verilator" \
+        else ([], False)
     try:
-        _runner(simulator, touch_before_make=seeded, make_args=pch, pch_first=bool(pch) and not seeded).build(
+        _runner(simulator, touch_before_make=seeded, pch_args=pch, pch_first=own_pch).build(
             sources=[BENCH_SOURCE, *paths, tb_path], hdl_toplevel=TB_TOP, build_dir=directory,
             build_args=build_args(simulator, waves, quick), timescale=TIMESCALE, waves=waves, always=True,
             log_file=directory / "build.log",
@@ -413,7 +414,7 @@ def _build_key(simulator: str, waves: bool, testbench: str, paths: list[Path], q
     digest = hashlib.sha256()
     for part in (_HARNESS_VERSION, simulator, tool_version(simulator), cocotb.__version__, str(waves),
                  " ".join(build_args(simulator, waves, quick)), testbench, BENCH_SOURCE.read_text(),
-                 MAIN_SOURCE.read_text()):
+                 MAIN_SOURCE.read_text(), vlcache.MODEL_SOURCE.read_text()):
         digest.update(part.encode() + b"\0")
     for path in paths:
         # Contents and file names, not folders: the same design written to a new temp dir reuses the build.
