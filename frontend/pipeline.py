@@ -519,6 +519,7 @@ class Pipeline:
         if isinstance(param_values, Target):  # Halide's realize(sizes, target): the reference is every CPU's result
             param_values = None
         self.check_schedule()
+        self._defs.clear()  # an RDom over a held image's size reads the buffer held now, as Halide's each realize
         return realize(self, sizes, param_values)
 
 

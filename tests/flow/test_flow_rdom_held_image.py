@@ -102,3 +102,12 @@ def test_the_autoscheduler_binds_a_held_image_at_its_size(build_dir):
     kept = halide.Buffer(IMAGE)
     inp.set(kept)
     np.testing.assert_array_equal(design.reference_output(inputs), np.asarray(want.realize([W, H])))
+
+
+def test_a_pipeline_realized_again_reads_the_buffer_held_then():
+    output, inp, _ = _algorithm(hl, hl.Buffer(IMAGE))
+    pipe = hl.Pipeline(output)
+    first = np.asarray(pipe.realize([W, H]))
+    inp.set(hl.Buffer(IMAGE[:, :9].copy()))  # 9 columns now: Halide's next realize sums 9
+    again = np.asarray(pipe.realize([W, H]))
+    assert first[0, 0] == IMAGE[0].sum() % 65536 and again[0, 0] == IMAGE[0, :9].sum()
