@@ -8,6 +8,7 @@ import functools
 import index19_programs as programs
 import numpy as np
 import pytest
+from compile_once import grouped
 from oracle import halide_outputs
 from porting import BUILD
 
@@ -27,7 +28,7 @@ def _inputs_and_halide(halide, case):
 
 
 @pytest.mark.parametrize("simulator", ["icarus", "verilator"])
-@pytest.mark.parametrize("case", list(programs.CASES))
+@pytest.mark.parametrize("case", grouped("index19", list(programs.CASES)))  # one compile for both simulators
 def test_a_read_at_a_nonlinear_index_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
     design = _design(case)
     inputs, want = _inputs_and_halide(halide, case)
