@@ -113,6 +113,19 @@ def gather_two_funcs_and_a_table(m):
     return output, {"input": inp}, [8, 4]
 
 
+def gather_through_repeat_edge(m):
+    """repeat_edge(hw_input) (an inline Func of clamps) read at a loaded column, -1 .. 9 over an 8x4 frame: the
+    clamp runs on the loaded coordinate, and hw_input is looked up in a RAM at it."""
+    inp, x, y, hw_input = _in(m)
+    idx = m.Func("idx")
+    edged = m.BoundaryConditions.repeat_edge(hw_input, [(0, 8), (0, 4)])
+    idx[x, y] = m.i32(hw_input[x, y]) % 11 - 1
+    hw_output, output = _out(m, lambda x, y: edged[idx[x, y], y])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (8, 4), inputs=(hw_input,), inner=(idx,))
+    return output, {"input": inp}, [8, 4]
+
+
 def gather_i16_host_tiles(m):
     """g = hw_input * hw_input - 9 (i16) at a loaded coordinate, in host tiles 5 wide over 10x6 (each tile reads
     hw_input's columns 0..4: the RAM's box the same in both)."""
@@ -158,7 +171,7 @@ def periodic_columns_of_three(m):
 CASES = {f.__name__: f for f in (product_modulo_u8, squared_u16_two_lanes, quotient_i16_through_two_inline,
                                   product_inside_the_inline_func, squared_in_host_tiles, gather_pointwise_u16,
                                   gather_u16_two_lanes, gather_two_taps_and_a_constant_u8,
-                                  gather_two_funcs_and_a_table, gather_i16_host_tiles,
+                                  gather_two_funcs_and_a_table, gather_through_repeat_edge, gather_i16_host_tiles,
                                   periodic_rows_u16, periodic_rows_u8_two_lanes, periodic_rows_i16_host_tiles,
                                   periodic_columns_of_three)}
 
