@@ -204,9 +204,29 @@ def glb_rows_in_turn(m):
     return glb_two_rows_a_cycle(m, rows=1)
 
 
+def glb_block_lanes(m, size=(2, 4), lanes=(2, 2)):
+    """Memory tiles as wide as x's lanes computing a block of lanes[0] x lanes[1] pixels a cycle (unroll(xii) whole
+    and unroll(yii, 2): consecutive words of the GLB tile), the GLB output unrolled alike (the outer half of the
+    x unroll a loop of one iteration: an internal assert before session 35)."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = _out(m, lambda x, y: m.u8((hw_input[x, y] + hw_input[x + 1, y + 1]) >> 1))
+    if on_hardware(m):
+        g = _glb3(m, hw_output, output, hw_input, size, size, size)
+        hw_output.unroll(m.Var("xii"), lanes[0]).unroll(m.Var("yii"), lanes[1])
+        g.unroll(m.Var("xi"), lanes[0]).unroll(m.Var("yi"), lanes[1])
+        hw_input.in_().in_().unroll(x, lanes[0])
+    return output, {"input": inp}, list(size)
+
+
+def glb_block_lanes_three_by_two(m):
+    """glb_block_lanes with a 3x4 tile, 3 x 2 = 6 pixels a cycle."""
+    return glb_block_lanes(m, (3, 4), (3, 2))
+
+
 CASES = {f.__name__: f for f in (
     glb_rgb_channels_together, glb_serial_reduction, glb_upsample_nearest, glb_downsample_average,
     glb_repeat_edge_inside, glb_host_tiles_two_lanes_odd, glb_i16_output_two_lanes, glb_rows_reordered_in_memory_tiles,
     glb_table_in_memory_tiles, glb_two_level_producers, glb_store_at_glb_compute_in_memory_tile, glb_tuple_output,
     glb_output_storage_column_major, glb_channels_first_output, glb_two_rows_a_cycle, glb_rows_in_turn,
+    glb_block_lanes, glb_block_lanes_three_by_two,
 )}
