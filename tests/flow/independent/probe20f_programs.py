@@ -250,10 +250,32 @@ def glb_sliding_rows(m):
     return glb_sliding_rows_copy_at_tile(m, copy_at_rows=True)
 
 
+def glb_sliding_rows_two_lanes_column_order(m):
+    """glb_sliding_rows at two lanes RoundUp with the memory tile walked column by column (reorder(yii, xii)), GLB
+    tiles 4x2 over 8x3, memory tiles 3x2 (each group of its rows one iteration: a crash in memories/timing.py
+    radix_candidate before session 35)."""
+    inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        ru = m.TailStrategy.RoundUp
+        output.bound(x, 0, 8).bound(y, 0, 3)
+        g = hw_output.in_()
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 4, 2).hw_accelerate(xi, xo).store_in(m.MemoryType.GLB)
+        g.unroll(xi, 2, ru)
+        hw_output.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 3, 2).unroll(xii, 2, ru).reorder(yii, xii)
+        hw_input.in_().in_().store_at(hw_output, xio).compute_at(hw_output, yii).unroll(x, 2, ru)
+        hw_input.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+        bx.store_at(hw_output, xio).compute_at(hw_output, yii).unroll(x, 2, ru)
+        by.compute_at(hw_output, yii).unroll(x, 2, ru)
+    return output, {"input": inp}, [8, 3]
+
+
 CASES = {f.__name__: f for f in (
     glb_rgb_channels_together, glb_serial_reduction, glb_upsample_nearest, glb_downsample_average,
     glb_repeat_edge_inside, glb_host_tiles_two_lanes_odd, glb_i16_output_two_lanes, glb_rows_reordered_in_memory_tiles,
     glb_table_in_memory_tiles, glb_two_level_producers, glb_store_at_glb_compute_in_memory_tile, glb_tuple_output,
     glb_output_storage_column_major, glb_channels_first_output, glb_two_rows_a_cycle, glb_rows_in_turn,
     glb_block_lanes, glb_block_lanes_three_by_two, glb_sliding_rows_copy_at_tile, glb_sliding_rows,
+    glb_sliding_rows_two_lanes_column_order,
 )}
