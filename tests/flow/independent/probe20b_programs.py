@@ -331,11 +331,37 @@ def conv_channels_rdom_partial_unroll(m):
     return output, {"input": inp}, [5, 4]
 
 
+def channel_rotated_read(m, by_mux=False):
+    """Each colour plus the next colour (c + 1) % 3 of an RGB input, colours a cycle, 5x3 (refused: the index wraps
+    inside each period of c; the message's earlier fix, extents of whole periods, did not apply before session 35)."""
+    inp = m.ImageParam(m.UInt(8), 3, "input")
+    x, y, c = vars_of(m, "x y c")
+    hw_input, hw_output, output = m.Func("hw_input"), m.Func("hw_output"), m.Func("output")
+    hw_input[x, y, c] = m.u16(inp[x, y, c])
+    nxt = (m.mux(c % 3, [hw_input[x, y, 1], hw_input[x, y, 2], hw_input[x, y, 0]]) if by_mux
+           else hw_input[x, y, (c + 1) % 3])
+    hw_output[x, y, c] = m.u8((hw_input[x, y, c] * 3 + nxt) >> 2)
+    output[x, y, c] = hw_output[x, y, c]
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        _bound_out(m, output, hw_output, (5, 3, 3), c)
+        hw_input.bound(c, 0, 3)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 5, 3).reorder(c, xi, yi, xo, yo).unroll(c)
+        hw_output.hw_accelerate(xi, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": inp}, [5, 3, 3]
+
+
+def channel_rotated_read_by_mux(m):
+    """The refusal's fix for channel_rotated_read: hl.mux(c % 3, [reads at 1, 2, 0])."""
+    return channel_rotated_read(m, by_mux=True)
+
+
 CASES = {f.__name__: f for f in (
     mobile_clockwork_two_in_three_out, mobile_clockwork_k_serial, mobile_coreir_channels_innermost,
     mobile_coreir_branch_as_written,
     resnet_rom_kernel_oc_unrolled, resnet_pointwise_1x1, resnet_ic_serial_oc_unrolled, resnet_stride2_rom_odd,
     resnet_oc_split_two_of_four, resnet_kernel_2x2, conv_bias_input_per_channel, rgb_to_yuv_matrix,
     channel_max_pool_rdom, channel_split_serial_outer, depthwise_channels_outer_in_tile,
-    conv_channels_rdom_partial_unroll,
+    conv_channels_rdom_partial_unroll, channel_rotated_read, channel_rotated_read_by_mux,
 )}
