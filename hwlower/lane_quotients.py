@@ -16,13 +16,26 @@ bounds inference gave it."""
 
 from __future__ import annotations
 
+import math
+
 from mainspring.frontend import ir
 
 from .affine import affine_of
 from .ir import Affine
 
-# the largest number of words of a producer one lane may choose from (each a read port of its own)
+# the most words of a producer one lane may choose from: each choice is a compare and a select in every lane's
+# kernel (the kernel is one module duplicated per lane), so the PEs grow with lanes times choices
 MAX_CHOICES = 8
+
+
+def lane_choices(k: int, d: int, run: int = 0) -> int:
+    """The most words each of k lanes over x / d (at any offset inside the division) selects among per run of
+    `run` cycles (d / gcd(k, d) unless given: a multiple of it, for a loop read at several divisors): the quotient
+    of x = g * xo + k * s + j is (g / d) * xo + (k // d) * s + r / d, r = (k % d) * s + j + the offset's remainder,
+    so r / d takes up to (r's greatest) / d + 1 values (10 lanes over x / 3: 5 at most, 4 at no offset; the run
+    reads 10 words in all, each lane but a few of them)."""
+    run = run or d // math.gcd(k, d)
+    return (d - 1 + (k % d) * (run - 1) + k - 1) // d + 1
 
 
 def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
@@ -76,12 +89,15 @@ def _split(a: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
     b, d = affine_of(a.a, env, ranges), a.b.value
     if b is None or any(v not in ranges or v not in runs for v, c in b.terms if c % d):
         return None
-    rest = {v: c for v, c in b.terms if c % d}
-    lo = b.const % d + sum(min(0, c * (ranges[v] - 1)) for v, c in rest.items())
-    hi = b.const % d + sum(max(0, c * (ranges[v] - 1)) for v, c in rest.items())
+    # each coefficient c = d * (c // d) + c % d: the whole multiples move the quotient affinely (its words then
+    # move with the run's cycles), the remainders alone choose (10 lanes over x / 3: x = 30 * xo + 10 * s + j,
+    # x / 3 = 10 * xo + 3 * s + (s + j) / 3, 4 words a lane, not the run's 10)
+    rest = {v: c % d for v, c in b.terms if c % d}
+    lo = b.const % d
+    hi = b.const % d + sum(c * (ranges[v] - 1) for v, c in rest.items())
     if not rest or hi // d - lo // d + 1 > MAX_CHOICES:
         return None
-    quot = Affine.make({v: c // d for v, c in b.terms if c % d == 0}, b.const // d)
+    quot = Affine.make({v: c // d for v, c in b.terms if c // d}, b.const // d)
     return quot, Affine.make(rest, b.const % d), d, lo, hi
 
 
