@@ -114,3 +114,14 @@ def test_two_divisors_of_one_stream_and_at_lanes(build_dir):
     for design in (_one_stream(3, 12), _two(2, 3, 24, 2, lanes=4)[0]):
         res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
         assert res.cycles == design.report["predicted_cycles"] <= design.report["ideal_cycles"] + 12
+
+
+@pytest.mark.parametrize(("d2", "lanes"), [(3, 1), (4, 3)])
+def test_runs_in_host_tiles(d2, lanes, build_dir):
+    # Two 12 x 4 host tiles of x / 2 and x / 3 (runs of 6) or of 3 lanes over x / 2 and x / 4 (runs of 12): each
+    # tile starts whole runs from the first, so a remainder within the run is the same in every tile (it was an
+    # internal assert in tile_coordinates: the coordinate x.rest0 is no dimension of the Func).
+    design = hl.compile(_two_levels(2, d2, 24, 4, tile=(12, 4), lanes=lanes), name=f"lanes20_tiles_{d2}_{lanes}")
+    assert design.report["tiles"] == 2
+    res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
