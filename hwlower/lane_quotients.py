@@ -11,17 +11,21 @@ becomes a select over them, each an affine read of its own:
 
 so that every lane reads the same few words of f per run, at addresses affine in the loops, and picks its own
 with r (a coordinate of its loops, as x is). The value is Halide's: the select takes the quotient's own word.
-Each read is of a word the run needs anyway (the run's lanes take every value of r), so f's bounds are those
-bounds inference gave it."""
+Each coefficient's whole multiples of d stay in the affine part (10 lanes over x / 3: x / 3 = 10 * x.strip_o +
+3 * x.strip_i + (x.strip_i + lane) / 3), so that r holds remainders only and each lane selects among about L / d
++ 1 words, not the run's L / gcd(L, d). Each read is of a word the run needs anyway, so f's bounds are those
+bounds inference gave it, except past a tail rounded up (`guard_selected`)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from mainspring.frontend import ir
 
 from .affine import affine_of
-from .ir import Affine
+from .fold import with_loads
+from .ir import Access, Affine, LoadPort, Loop, Op
 
 # the most words of a producer one lane may choose from: each choice is a compare and a select in every lane's
 # kernel (the kernel is one module duplicated per lane), so the PEs grow with lanes times choices
@@ -104,3 +108,22 @@ def _split(a: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
 def _stem(a: ir.Expr) -> str:
     names = sorted({n.name for n in ir.walk(a) if isinstance(n, (ir.Var, ir.RVar))})
     return "_".join(names) or "index"
+
+
+def guard_selected(nodes: list[Loop | Op], boxes: dict[str, list[tuple[int, int]]]) -> list[Loop | Op]:
+    """The ops of a Func whose loop rounds a tail up past its box (shift_tails.py), each read of an op that
+    selects by a remainder (`quotient_selects`) guarded to its producer's box: the run's words past it (3 lanes
+    over x / 2 in 34 columns read word 17 for columns 34 and 35) are never selected for a column of the box, and
+    no op makes them (it was an internal contract failure)."""
+    out: list[Loop | Op] = []
+    for n in nodes:
+        if isinstance(n, Loop):
+            out.append(replace(n, body=tuple(guard_selected(list(n.body), boxes))))
+        elif not any(".rest" in c.var for c in n.coords):
+            out.append(n)
+        else:
+            out.append(with_loads(n, {id(p): LoadPort(p.name, Access(
+                p.access.buffer, p.access.index, p.access.guard + tuple(
+                    (e, lo, hi) for e, (lo, hi) in zip(p.access.index, boxes[p.access.buffer]))))
+                for p in n.loads if p.access.buffer in boxes and len(p.access.index) == len(boxes[p.access.buffer])}))
+    return out

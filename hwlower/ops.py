@@ -26,7 +26,7 @@ from .fold import fold_update, map_calls
 from .guarded_clamps import unclamp_guarded_reads
 from .index_hints import inline_lookup_error, not_affine_hint
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
-from .lane_quotients import quotient_selects
+from .lane_quotients import guard_selected, quotient_selects
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, lanes_innermost, replay
 from .output_copy import copies_out, copy_from
@@ -68,7 +68,8 @@ def build_ops(s: Lowering) -> Lowering:
                             id(f) in s.rams, frozenset(s.rams), _rounds_tails(region, f, tile, fname),
                             lambda g, j: j in made.get(id(g), frozenset()), notes)
         made[id(f)] = op_together(nodes, fname)
-        nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
+        if tile.demands.get(fname) not in (None, tile.boxes[fname]):  # (a tail rounded up past the box)
+            nodes = guard_selected(guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname)), tile.boxes)
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output else None
         if apart is not None:  # a serial reduction or a RAM in the output itself: inside, then streamed out
             nodes, acc = apart

@@ -125,3 +125,12 @@ def test_runs_in_host_tiles(d2, lanes, build_dir):
     assert design.report["tiles"] == 2
     res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
+
+
+def test_a_tail_rounded_past_the_box_reads_only_selected_words(build_dir):
+    # 3 lanes over x / 2 in 34 columns: up's loop rounds up to 36 (ShiftInwards, shift_tails.py), whose last run
+    # reads word 17 of f, past f's box, for columns 34 and 35 that no lane selects for a column of the box; the
+    # reads are guarded to f's box (an internal contract failure before, on main too).
+    design, inputs = _upsample(3, 2, True, width=34)
+    res = design.check(inputs, simulator="icarus", build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"]
