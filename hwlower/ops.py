@@ -392,8 +392,9 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     args = d.args
     handle = user_handle(f) + ("" if k == 0 else f".update({k - 1})")
     steps = {i: c[-1] for i, c in (chains or {}).items()}
+    lanes = {a.name: stage_lanes(handle, handle, a.name, s, d.schedule).k for a in args if isinstance(a, ir.Var)}
     uneven = uneven_lanes(s, args, steps, d.schedule, handle, output) or \
-        other_divisors(value, args, chains or {}, f.name)
+        other_divisors(value, args, chains or {}, f.name, lanes)
     s = strip_mine(s, args, chains or {}, f, str(d.loc), output, d.schedule, handle)
     renames = unnamed_rdoms(pipe)  # (loops and coordinates of unnamed RDoms named by place, not by a counter)
     full = {lp.dim: f"{fname}.s{k}.{hardware_name(lp.dim, renames)}" for lp in s.loops}

@@ -218,7 +218,8 @@ def uneven_lanes(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int]
     return ""
 
 
-def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, tuple[int, ...]], fname: str) -> str:
+def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, tuple[int, ...]], fname: str,
+                   lanes: dict[str, int] | None = None) -> str:
     """Why a read at v / e is affine in no loop when the stage's loop over v runs in steps of another d (the
     stage reads f at x / 2 and g at x / 3: one loop steps by one divisor), with the fix that works: the read at
     v / e upsampled on the host and streamed in; "" when every quotient of a stepped variable is by its step."""
@@ -236,14 +237,18 @@ def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, 
     for (v, e), c in reads.items():
         d = chains[dims[v]][-1]
         lcm = len(chains[dims[v]]) == 1 and d % e == 0 and d != e  # (runs of the divisors' lcm: steps.py)
-        if e in chains[dims[v]] or (lcm and lane_choices(1, e, d) <= MAX_CHOICES):
+        k = (lanes or {}).get(v, 1)  # (k lanes: runs of d / gcd(k, d) iterations, as strip_mine splits them)
+        words = lane_choices(k, e, d // math.gcd(k, d))
+        if e in chains[dims[v]] or (lcm and words <= MAX_CHOICES):
             continue  # (a chain of divisors: nested steps make each affine; runs of their lcm: each a select)
         assert isinstance(c.callee, Function)
         g, own = c.callee.name, ", ".join(a.name for a in args if isinstance(a, ir.Var))
         first = reads.get((v, d))
         why = f" (for {v} / {d}: its read {ir.user_text(first)})" if first is not None else ""
-        because = (f"runs its loop over {v} in runs of {d} (the lcm of its divisors), in which {v} / {e} would "
-                   f"select among {lane_choices(1, e, d)} words, and the accelerator selects among at most "
+        at = f"{d // math.gcd(k, d)} iterations of {k} lanes (the lcm of its divisors is {d})" if k > 1 else \
+            f"{d} (the lcm of its divisors)"
+        because = (f"runs its loop over {v} in runs of {at}, in which {v} / {e} "
+                   f"would select among up to {words} words, and the accelerator selects among at most "
                    f"{MAX_CHOICES} (lane_quotients.py)") if lcm else \
             (f"runs its loop over {v} in steps of {d}{why}, and one loop steps by one divisor, so {v} / {e} is "
              f"affine in no split of it (upsamples by {d} and by {e} read at one resolution)")

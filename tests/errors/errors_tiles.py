@@ -480,7 +480,7 @@ def _read_at_two_divisors(on_host: bool):
 @case("hardware", "One loop read at two divisors whose runs select among too many words (x / 2 and x / 9)", (
     "{two_divisors}: Func 'hw_output' accesses 'f' at (x / 2), which is not an affine function of its loops; "
     "memories need affine addresses: 'hw_output' runs its loop over x in runs of 18 (the lcm of its divisors), in "
-    "which x / 2 would select among 10 words, and the accelerator selects among at most 8 (lane_quotients.py); "
+    "which x / 2 would select among up to 10 words, and the accelerator selects among at most 8 (lane_quotients.py); "
     "upsample the read at x / 2 on the host and stream it in: f_up(x, y) = f((x / 2), y); "
     "f_up.compute_root().stream_to_accelerator() ('f' computed on the host: compute_root), and read f_up(x, y) in "
     "'hw_output'."), func="hw_output", simulate=True,

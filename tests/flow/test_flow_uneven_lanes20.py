@@ -134,3 +134,11 @@ def test_a_tail_rounded_past_the_box_reads_only_selected_words(build_dir):
     design, inputs = _upsample(3, 2, True, width=34)
     res = design.check(inputs, simulator="icarus", build_dir=build_dir)
     assert res.cycles == design.report["predicted_cycles"]
+
+
+def test_lanes_over_two_divisors_selecting_among_too_many_are_refused_with_the_count():
+    # 13 lanes over x / 2 and x / 3: runs of 6 iterations, in which x / 2 would select among up to 10 words (it was
+    # the generic "not affine" refusal, whose advice did not say why)
+    with pytest.raises(hl.HalideError, match=r"runs its loop over x in runs of 6 iterations of 13 lanes \(the lcm "
+                                             r"of its divisors is 6\), in which x / 2 would select among up to 10"):
+        hl.compile(_two_levels(2, 3, 78, 2, lanes=13), name="lanes20_two_13")
