@@ -438,7 +438,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     loops = list(s.loops)
     tree = _tree(f, args, value, s, store, full, env) if k > 0 and not ram else None
     if tree is None:
-        runs = {full[lp.dim] for lp in s.loops if lp.unrolled or lp.dim.endswith(".strip_i")}
+        runs = {full[lp.dim] for lp in s.loops if lp.unrolled or lp.dim.endswith(".strip_i") or lp.is_rvar}
         value, chosen = quotient_selects(value, env, ranges, runs)  # lanes that take a quotient unevenly
         env = env | chosen
         body = lower(value, env)

@@ -255,12 +255,14 @@ def _compile_through(p, hw_output, *buffered):
     return hl.compile(p.output, name="demo")
 
 
-def _sheared_transposed_convolution(unrolled: bool):
+def _sheared_transposed_convolution(unrolled: bool, taps: int = 16):
     """up(x, y) = sum over r of hw_input((x + r.x) / 2 + r.y, y / 2) * (r.x + 2 * r.y + 1): a 2x upsampling
-    convolution whose rows shear, r.y outside the quotient; its taps serial unless `unrolled`. (Without the
-    shear, (x + r.x) / 2 alone, the serial taps read through a buffered Func: tests/flow/test_flow_upsample.py.)"""
+    convolution whose rows shear, r.y outside the quotient, over `taps` x 2 taps; its taps serial unless
+    `unrolled`. (Without the shear, (x + r.x) / 2 alone, the serial taps read through a buffered Func:
+    tests/flow/test_flow_upsample.py; with the shear over 2 x 2 taps, each step selects between 2 words since
+    session 35: tests/flow/test_flow_uneven_lanes20.py.)"""
     p = pipeline(width=8, height=8)
-    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    r = hl.RDom([hl.Range(0, taps), hl.Range(0, 2)], "r")
     up, hw_output = hl.Func("up"), hl.Func("hw_output")
     up[p.x, p.y] = hl.u16(0)
     up[p.x, p.y] += p.hw_input[(p.x + r.x) / 2 + r.y, p.y / 2] * hl.u16(r.x + 2 * r.y + 1)  # <-upconv
@@ -273,9 +275,11 @@ def _sheared_transposed_convolution(unrolled: bool):
 @case("hardware", "A reduction variable outside a quotient of a pure and a reduction variable (serial taps)", (
     "{upconv}: Func 'up'.update(0) accesses 'hw_input' at (((x + r.x) / 2) + r.y), which is not an affine "
     "function of its loops; memories need affine addresses: a serial reduction reads at a quotient only where all "
-    "the index's variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and "
-    "this index's (r.x, r.y) do not; unroll the reduction (up.update(0).unroll(r.x).unroll(r.y)): each step's quotient "
-    "is then affine on its own."), func="up", simulate=True)
+    "the index's variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), or "
+    "where each step selects among at most 8 words the quotient takes (a shear's (x + r.x) / 2 + r.y over 2 taps: "
+    "2 words), and this index's (r.x, r.y) do neither; unroll the reduction "
+    "(up.update(0).unroll(r.x).unroll(r.y)): each step's quotient is then affine on its own."), func="up",
+    simulate=True, note="16 x 2 serial taps: x.strip_i + r.x would select among 9 words")
 def sheared_transposed_convolution_serial():
     return _sheared_transposed_convolution(False)
 
@@ -378,9 +382,10 @@ def _serial_modulo(unrolled: bool):
 @case("hardware", "A reduction variable inside a modulo by a constant (serial taps)", (
     "{modulo}: Func 'alt'.update(0) accesses 'hw_input' at ((x + r.x) % 2), which is not an affine function of its "
     "loops; memories need affine addresses: a serial reduction reads at a quotient only where all the index's "
-    "variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
-    "(r.x) do not; unroll the reduction (alt.update(0).unroll(r.x)): each step's quotient is then affine on its own."),
-    func="alt", simulate=True)
+    "variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), or where each "
+    "step selects among at most 8 words the quotient takes (a shear's (x + r.x) / 2 + r.y over 2 taps: 2 words), "
+    "and this index's (r.x) do neither; unroll the reduction (alt.update(0).unroll(r.x)): each step's quotient is "
+    "then affine on its own."), func="alt", simulate=True)
 def serial_modulo():
     return _serial_modulo(False)
 

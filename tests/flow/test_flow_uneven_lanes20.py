@@ -142,3 +142,20 @@ def test_lanes_over_two_divisors_selecting_among_too_many_are_refused_with_the_c
     with pytest.raises(hl.HalideError, match=r"runs its loop over x in runs of 6 iterations of 13 lanes \(the lcm "
                                              r"of its divisors is 6\), in which x / 2 would select among up to 10"):
         hl.compile(_two_levels(2, 3, 78, 2, lanes=13), name="lanes20_two_13")
+
+
+def test_a_sheared_transposed_convolution_runs_its_taps_serially(build_dir):
+    # up(x, y) += hw_input((x + r.x) / 2 + r.y, y / 2) * w(r) over 2 x 2 serial taps: x = 2 * a + b, the quotient
+    # a + (b + r.x) / 2 + r.y selects between 2 words each step (the catalogue's serial case was refused, its fix
+    # unrolled the taps: 71 cycles for 64 with 6 PEs)
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "errors"))
+    import errors_tiles
+
+    design = errors_tiles._sheared_transposed_convolution(False, taps=2)
+    res = design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
+    assert res.cycles == design.report["predicted_cycles"] <= design.report["ideal_cycles"] + 10
+    words = _words(design)
+    assert words["hw_input"][0] <= words["hw_input"][1] + 3, words
