@@ -3,41 +3,18 @@ Halide 21 bounds by the box its variables span and mainspring computes in a clam
 (hwlower/index_funcs.py). Each is bit-exact on Icarus and Verilator, its cycles as predicted and its reference
 equal to Halide 21's. Figures: BENCHMARKS.md "Helper index19, session 34"."""
 
-import functools
-
 import index19_programs as programs
-import numpy as np
 import pytest
-from compile_once import grouped
-from oracle import halide_outputs
-from porting import BUILD
+from hand_probes import HandProbe
 
 import mainspring as hl
 
-
-@functools.cache
-def _design(case):
-    return hl.compile(programs.CASES[case](hl)[0], name=f"index19_{case}")
+PROBE = HandProbe("index19", programs.CASES)
 
 
-@functools.cache
-def _inputs_and_halide(halide, case):
-    inputs = _design(case).example_inputs(1)
-    out, images, size = programs.CASES[case](halide)
-    return inputs, tuple(halide_outputs(halide, out, images, inputs, size))
-
-
-@pytest.mark.parametrize("simulator", ["icarus", "verilator"])
-@pytest.mark.parametrize("case", grouped("index19", list(programs.CASES)))  # one compile for both simulators
+@pytest.mark.parametrize(("case", "simulator"), PROBE.params(verilator_all=True))
 def test_a_read_at_a_nonlinear_index_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
-    design = _design(case)
-    inputs, want = _inputs_and_halide(halide, case)
-    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
-    assert res.cycles == res.predicted_cycles
-    got = design.reference_outputs(inputs)
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+    PROBE.check(case, simulator, halide)
 
 
 def test_the_index_is_a_clamped_func_at_the_readers_level():
