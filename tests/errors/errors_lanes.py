@@ -261,9 +261,9 @@ def _three_taps(stream_lanes: int):
     "with 'hw_input', and change hw_output.unroll(xi, 2) to hw_output.unroll(xi, 4) so that the stages after it "
     "keep pace in turn, or change hw_input.unroll(x, 4) to hw_input.unroll(x, 2) so that 'hw_input' streams at its "
     "pace."), func="mid", simulate=True,
-    note="each read of a stream read in turn splits into one per word of its transfers, and the stream is not "
-    "paced to such a reader: 2 taps of a 4-word stream read 2 a cycle store half the frame (BENCHMARKS.md, helper "
-    "rows21, session 35)")
+    note="each read of a stream read in turn splits into one per word of its transfers: 3 taps of a 4-word stream "
+    "read 2 a cycle would take 83 words and 8 memory tiles at 64x8, the fix 4 words in registers (BENCHMARKS.md, "
+    "helper rows21, session 35)")
 def lanes_three_taps_of_a_wider_stream():
     return _three_taps(4)
 
