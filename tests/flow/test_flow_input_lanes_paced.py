@@ -11,6 +11,7 @@ from oracle import halide_outputs
 
 import mainspring as hl
 
+pytestmark = pytest.mark.xdist_group("input_lanes_paced")  # one compile for the module
 
 def _two_taps(m, size=(32, 4)):
     """f(x, y) = hw_input(x, y) + hw_input(x + 1, y) at 2 lanes over the input streamed 4 words a transfer."""
@@ -41,7 +42,6 @@ def test_the_stream_is_paced_so_a_line_not_half_the_frame_is_stored():
     assert "f.s0.x.lane" in [lp.var for loops, _ in _design().program.nest.ops() for lp in loops]
 
 
-@pytest.mark.xdist_group("input_lanes_paced")
 @pytest.mark.parametrize("simulator", ["icarus", "verilator"])
 def test_read_in_turn_is_bit_exact_at_the_predicted_cycles(simulator, build_dir, halide):
     design = _design()
