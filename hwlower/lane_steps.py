@@ -28,9 +28,9 @@ from .ir import Affine, Loop, LoopNest
 from .lanes import Lanes
 from .narrow import MAX_PORTS, _only, _replace_node, _substitute, sole_readers
 
-# (consumer op, buffer) -> None: its loop over x steps through the producer's lanes; (extent, step): it would but
-# for its extent
-Steps = dict[tuple[str, str], tuple[int, int] | None]
+# (consumer op, buffer) -> None: its loop over x steps through the producer's lanes; else why it does not (a clause
+# of `check_rates`' message): its loop's extent, or its reads of the stream
+Steps = dict[tuple[str, str], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +76,32 @@ def step_lanes(nest: LoopNest, inputs: dict[str, Lanes]) -> tuple[LoopNest, Step
             if var is not None and terms[var] > 0:
                 m, reads = want.get(var, (1, []))
                 want[var] = (math.lcm(m, k // math.gcd(k, terms[var])), [*reads, port.access.buffer])
-        ports = Counter(p.access.buffer for p in op.loads)
-        if len(want) != 1 or any(ports[b] > MAX_PORTS for _, reads in want.values() for b in reads):
+        if len(want) != 1:
             continue
         ((var, (m, reads)),) = want.items()
         loop = next(lp for lp in loops if lp.var == var)
         if loop.strip == "inner" or not _only(loop, op):
             continue
-        if loop.extent % m == 0:
+        why = _why_not(op.func, Counter(p.access.buffer for p in op.loads), reads, loop, m)
+        if why is None:
             nest = replace(nest, body=_replace_node(nest.body, loop, _split(loop, m)))
-        steps.update({(op.name, b): None if loop.extent % m == 0 else (loop.extent, m) for b in reads})
+        steps.update({(op.name, b): why for b in reads})
     return nest, steps
+
+
+def _why_not(func: str, ports: Counter[str], reads: list[str], loop: Loop, m: int) -> str | None:
+    """Why a consumer of Func `func` does not read its streams' lanes in turn over runs of m iterations of its
+    `loop` (a clause of `check_rates`' message), or None if it does."""
+    many = sorted({b for b in reads if ports[b] > MAX_PORTS})
+    if many:
+        # Each such read splits into one per word of the transfer, and the words wait for the latest of them:
+        # 2 reads of a 4-word stream at 2 lanes already hold half a 64x8 frame (259 words, BENCHMARKS.md, rows21).
+        return (f", or the consumer must read them in turn, which it does through at most {MAX_PORTS} reads of a "
+                f"stream, and Func '{func}' reads '{many[0]}' {ports[many[0]]} times")
+    if loop.extent % m:
+        return (f", or the consumer must read them in turn, over whole steps of {m} iterations of its loop over "
+                f"{loop.var.rsplit('.', 1)[-1]} (which has {loop.extent})")
+    return None
 
 
 def _split(loop: Loop, m: int) -> Loop:

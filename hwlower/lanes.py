@@ -148,11 +148,11 @@ def output_lanes(nest: LoopNest) -> int:
 
 def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
                 scheduled: dict[str, Lanes] | None = None, unrolls: dict[str, list[Lanes]] | None = None,
-                steps: Mapping[tuple[str, str], tuple[int, int] | None] | None = None) -> None:
+                steps: Mapping[tuple[str, str], str | None] | None = None) -> None:
     """Raise ScheduleError where a consumer's lanes would not each read one lane of its producer: the producer's
     lanes k do not divide the c pixels of its x the consumer reads per firing (after narrow.py; `scheduled`: the
     ops' lanes as their schedules give them, before narrowing, which a fix changes; `unrolls`: each Func's
-    unrolls of x, `x_unrolls`; `steps`: lane_steps.py's, the reads it served or would serve but for an extent)."""
+    unrolls of x, `x_unrolls`; `steps`: lane_steps.py's, the reads it served, else why it did not)."""
     steps = steps or {}
     producer: dict[str, tuple[str, Lanes]] = {b: (b, ln) for b, ln in inputs.items()}
     # other Funcs read a Func's last stage: an update that runs in its own loops (f(r.x, y) = ... with r.x
@@ -285,7 +285,7 @@ def _listed(items: list[str]) -> str:
 
 
 def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes,
-                step: tuple[int, int] | None = None) -> None:
+                in_turn: str | None = None) -> None:
     loc = mine.loc if mine.call else src.loc
     stream = src.who.startswith("accelerator input")
     makes = "streams" if stream else "computes"
@@ -306,19 +306,10 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes,
     assert fix, f"{mine.who}: no lanes agree with '{buffer}'"  # a consumer alone always can (lane_chains.py)
     raise ScheduleError(
         f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
-        f"'{buffer}' along {src.dim} per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane "
-        f"of a consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
-        f"per cycle{_in_turn(step, mine.dim)}. Fix: {fix}."
+        f"'{buffer}' along {src.dim} per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane of a "
+        f"consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
+        f"per cycle{in_turn or ''}. Fix: {fix}."
     )
-
-
-def _in_turn(step: tuple[int, int] | None, dim: str) -> str:
-    """Why a consumer does not read the producer's lanes in turn (lane_steps.py): its loop's extent."""
-    if step is None:
-        return ""
-    extent, m = step
-    return (f", or the consumer must read them in turn, over whole steps of {m} iterations of its loop over {dim} "
-            f"(which has {extent})")
 
 
 def check_folded_update(who: str, update: Lanes, pure: Lanes) -> None:

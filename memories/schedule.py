@@ -30,7 +30,7 @@ from mainspring.target import CGRA
 from .ir import Dim, Steady
 from .late_streams import start_streams_late
 from .polyhedral import Flow, Program, Stmt
-from .stream_pacing import injective, pace_streams_to_readers, source_steps
+from .stream_pacing import injective, pace_streams_read_in_turn, pace_streams_to_readers, source_steps
 from .timing import delta_bounds, flat_map, piece_map
 
 
@@ -119,6 +119,7 @@ def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
     for paced in ("", "ops", "streams"):
         rates = {s.name: _host_rates(s) for s in scheduled_stmts(prog)}
         _slow_recurrences(prog, rates, fixed, max_ii)
+        pace_streams_read_in_turn(prog, rates)
         if paced:
             # Each op at its producers' pace instead (a depthwise stage over an input streamed by channel planes
             # of 18 x 18 words steps its 16 x 16 planes every 324 cycles, not 256): it no longer starts late so

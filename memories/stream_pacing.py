@@ -54,6 +54,33 @@ def pace_streams_to_readers(prog: Program, rates: dict[str, tuple[int, ...]], fi
     return changed
 
 
+def pace_streams_read_in_turn(prog: Program, rates: dict[str, tuple[int, ...]]) -> None:
+    """Pace each stream of lanes that a reader takes in turn (hwlower/lane_steps.py, its loop `x.lane`) to that
+    reader, its rows at the reader's rows where a row of transfers at the reader's pace would overrun them
+    (`_fit_rows`): unpaced, the host delivers k words a cycle to a reader that takes fewer, and half a frame piles
+    up (2 taps of a 4-word stream read 2 a cycle: 259 words over 64x8, 47 so paced)."""
+    for h in prog.stmts:
+        reads = [f for f in prog.flows if f.src is h and not f.streamed_out]
+        if not h.is_host or not h.lane_dims or h.name not in rates or not any(map(_in_turn, (f.dst for f in reads))):
+            continue
+        pace = list(rates[h.name])
+        for f in reads:
+            for k, step in enumerate(source_steps(f)):
+                moved = [j for j, v in enumerate(step or []) if v]
+                if step is not None and len(moved) == 1 and step[moved[0]] > 0:
+                    pace[moved[0]] = max(pace[moved[0]], rates[f.dst.name][k] // step[moved[0]])
+        if not injective(pace, h.time_dims):
+            pace = _fit_rows(pace, h.time_dims)
+        if injective(pace, h.time_dims):
+            rates[h.name] = tuple(pace)
+
+
+def _in_turn(s: Stmt) -> bool:
+    """Whether op `s` has a loop that lane_steps.py split to read lanes in turn: `v` around `v.lane`."""
+    names = {d.var for d in s.time_dims}
+    return any(v.endswith(".lane") and v[:-len(".lane")] in names for v in names)
+
+
 def _reduces(s: Stmt) -> bool:
     """Whether op `s` runs a serial loop that leaves the element it stores in place (a reduction's steps, each
     reading its window anew: the halo columns of its stream would cost a whole pixel's steps each)."""

@@ -229,3 +229,45 @@ def upsample_reads_across_lanes():
 @upsample_reads_across_lanes.fix
 def _():
     return _upsample_over_lanes(fix=True)
+
+
+def _three_taps(stream_lanes: int):
+    """mid sums three taps of hw_input along x at 2 lanes, hw_output two rows of mid at 2, the stream at
+    `stream_lanes` words per transfer."""
+    p = pipeline()
+    x, y = p.x, p.y
+    p.mid = hl.Func("mid")
+    p.mid[x, y] = p.hw_input[x, y] + p.hw_input[x + 1, y] + p.hw_input[x + 2, y]
+    p.hw_output = hl.Func("hw_output")
+    p.hw_output[x, y] = p.mid[x, y] + p.mid[x, y + 1]
+    p.output = hl.Func("output")
+    p.output[x, y] = p.hw_output[x, y]
+    p.output.bound(x, 0, 8).bound(y, 0, 8)
+    accelerate(p)
+    buffer(p)
+    stream(p)
+    p.mid.unroll(x, 2)  # <-taps_mid
+    p.hw_output.unroll(p.xi, 2)
+    p.hw_input.unroll(x, stream_lanes)  # <-taps_stream
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "A stream of 4 words per transfer read 2 a cycle through 3 taps", (
+    "{taps_mid}: Func 'mid' computes 2 pixels per cycle (mid.unroll(x, 2) at {taps_mid}), so it reads 2 pixels of "
+    "'hw_input' along x per cycle, but accelerator input 'hw_input' streams 4 per cycle (hw_input.unroll(x, 4) at "
+    f"{{taps_stream}}): "
+    f"{_RULE[:-1]}, or the consumer must read them in turn, which it does through at most 2 reads of a stream, and "
+    "Func 'mid' reads 'hw_input' 3 times. Fix: change mid.unroll(x, 2) to mid.unroll(x, 4) so that it keeps pace "
+    "with 'hw_input', and change hw_output.unroll(xi, 2) to hw_output.unroll(xi, 4) so that the stages after it "
+    "keep pace in turn, or change hw_input.unroll(x, 4) to hw_input.unroll(x, 2) so that 'hw_input' streams at its "
+    "pace."), func="mid", simulate=True,
+    note="each read of a stream read in turn splits into one per word of its transfers: 3 taps of a 4-word stream "
+    "read 2 a cycle would take 83 words and 8 memory tiles at 64x8, the fix 4 words in registers (BENCHMARKS.md, "
+    "helper rows21, session 35)")
+def lanes_three_taps_of_a_wider_stream():
+    return _three_taps(4)
+
+
+@lanes_three_taps_of_a_wider_stream.fix
+def _():
+    return _three_taps(2)
