@@ -46,8 +46,13 @@ def _bit_exact(design, inputs, want, simulator):
         assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
 
 
-@pytest.mark.parametrize(("case", "simulator"), [(c, "icarus") for c in programs.CASES] +
-                         [(c, "verilator") for c in VERILATOR])
+def _params():
+    """A case's simulators in one xdist group: one worker, one compile (functools.cache is per worker)."""
+    return [pytest.param(case, sim, marks=pytest.mark.xdist_group(f"inline20-{case}"), id=f"{case}-{sim}")
+            for case in programs.CASES for sim in ("icarus", "verilator") if sim == "icarus" or case in VERILATOR]
+
+
+@pytest.mark.parametrize(("case", "simulator"), _params())
 def test_a_read_through_an_inline_func_or_at_a_periodic_offset_is_bit_exact_and_halides(case, simulator, halide):
     inputs, want = _inputs_and_halide(halide, case)
     _bit_exact(_design(case), inputs, want, simulator)
@@ -57,6 +62,7 @@ def _lowered(program, step):
     return step(locate_region(Lowering(Pipeline(program(hl)[0]), "t")))
 
 
+@pytest.mark.xdist_group("inline20-product_modulo_u8")  # its design is the bit-exact test's
 def test_the_inline_func_read_at_a_product_is_substituted_and_its_index_computed_in_a_func():
     """g((x * y) % 5, y) with g = hw_input + 1 inline reads hw_input at the product, plus 1: g is gone from the
     pipeline the passes after it see, and the index and RAM passes then serve the read as a direct one."""
