@@ -1,6 +1,6 @@
 """Pass `inline_offending_reads`: a read of an inline Func at coordinates the memories cannot address as written
-(a product or quotient of the loops, a value loaded from a Func), or whose inlined value reads so, takes the inline
-Func's value in its place.
+(a product or quotient of the loops, a value loaded from a Func), or whose inlined value reads so or at a periodic
+offset (periodic_reads.py), takes the inline Func's value in its place.
 
     g(x, y) = hw_input(x, y) * 3 + 1                 (inline)
     hw_output(x, y) = g((x * y) % 5, y) + g(idx(x, y), y)
@@ -28,6 +28,7 @@ from mainspring.frontend.pipeline import Pipeline
 from .fold import map_definition_calls
 from .index_hints import nonlinear
 from .inline import inline_body
+from .periodic_reads import periodic_offsets
 from .region import find_region
 from .state import Lowering
 
@@ -41,7 +42,7 @@ def inline_offending_reads(s: Lowering) -> Lowering:
     bodies: dict = {}  # each inline Func's value with its own inline reads substituted, shared by all readers
     for f in region.buffered:
         defs = pipe.definitions(f)
-        new_defs = [_substituted(pipe, d, inlined, bodies) for d in defs]
+        new_defs = [_substituted(pipe, f, d, inlined, bodies) for d in defs]
         if any(a is not b for a, b in zip(new_defs, defs, strict=True)):
             pipe = pipe.with_producers([], f, new_defs)
     if pipe is s.pipe:
@@ -55,15 +56,18 @@ def _offending(args: tuple[ir.Expr, ...]) -> bool:
     return any(isinstance(n, ir.Call) for a in args for n in ir.walk(a)) or any(nonlinear(a) for a in args)
 
 
-def _substituted(pipe: Pipeline, d: Definition, inlined: set[int], bodies: dict) -> Definition:
-    """d with each read of an inline Func that is offending, or whose value read there is, replaced by that value."""
+def _substituted(pipe: Pipeline, f: Function, d: Definition, inlined: set[int], bodies: dict) -> Definition:
+    """d (of f) with each read of an inline Func that is offending, or whose value read there is (or reads at a
+    periodic offset, which periodic_reads.py serves in f's definitions only), replaced by that value."""
+    pure = set(d.pure_vars()) & set(f.args)
+
     def go(c: ir.Call) -> ir.Expr | None:
         g = c.callee
         if not isinstance(g, Function) or id(g) not in inlined:
             return None
         value = ir.substitute(inline_body(pipe, g, inlined, bodies), dict(zip(g.args, c.args, strict=True)))
         reads = [n for n in ir.walk(value) if isinstance(n, ir.Call) and isinstance(n.callee, Function)]
-        if _offending(c.args) or any(_offending(n.args) for n in reads):
+        if _offending(c.args) or any(_offending(n.args) or periodic_offsets(n, pure) for n in reads):
             return value
         return None
 

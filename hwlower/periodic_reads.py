@@ -63,12 +63,11 @@ def _reads(d: Definition) -> list[ir.Call]:
     return [n for n in ir.walk(d.value) if isinstance(n, ir.Call) and isinstance(n.callee, Function)]
 
 
-def _periodic(f: Function, d: Definition, n: ir.Expr) -> bool:
-    """Whether n is e % m (1 < m <= MAX_BRANCHES constant) of a quotient of the definition's pure variables."""
+def _periodic(n: ir.Expr, pure: set[str]) -> bool:
+    """Whether n is e % m (1 < m <= MAX_BRANCHES constant) of a quotient of the variables `pure`."""
     if not (isinstance(n, ir.BinOp) and n.op == "mod" and isinstance(n.b, ir.Const) and isinstance(n.b.value, int)
             and 1 < n.b.value <= MAX_BRANCHES):
         return False
-    pure = set(d.pure_vars()) & set(f.args)
     inside = list(ir.walk(n.a))
     quotient = any(isinstance(q, ir.BinOp) and q.op == "div" and isinstance(q.b, ir.Const) and
                    isinstance(q.b.value, int) and q.b.value > 1 for q in inside)
@@ -76,18 +75,22 @@ def _periodic(f: Function, d: Definition, n: ir.Expr) -> bool:
                             for v in inside)
 
 
-def _periods(f: Function, d: Definition, c: ir.Call) -> list[ir.Expr]:
-    """The periodic offsets in c's coordinates, one a structure; none where a coordinate picks between values
-    (a boundary condition's select or clamp, which edges.py and steps.py serve as written)."""
+def periodic_offsets(c: ir.Call, pure: set[str]) -> list[ir.Expr]:
+    """The periodic offsets in c's coordinates (of the variables `pure`), one a structure; none where a coordinate
+    picks between values (a boundary condition's select or clamp, which edges.py and steps.py serve as written)."""
     if any(isinstance(n, (ir.Select, ir.Call)) or (isinstance(n, ir.BinOp) and n.op in ("min", "max"))
            for a in c.args for n in ir.walk(a)):
         return []
     found: dict = {}
     for a in c.args:
         for n in ir.walk(a):
-            if _periodic(f, d, n):
+            if _periodic(n, pure):
                 found.setdefault(ir.structural_key(n), n)
     return list(found.values())
+
+
+def _periods(f: Function, d: Definition, c: ir.Call) -> list[ir.Expr]:
+    return periodic_offsets(c, set(d.pure_vars()) & set(f.args))
 
 
 def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]]) -> Definition:

@@ -25,13 +25,16 @@ def planes_read_serially(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
     found = False
     for g in plan.region:
         unrolled = {n for _, names in plan.unrolled.get(id(g), []) for n in names}
+        # (an RVar outside the pixel's loops sweeps the frame per plane, in the order a planar stream brings them:
+        # a sum over 6 planes, plan.sweeps)
+        swept = {n for _, names in plan.sweeps.get(id(g), []) for n in names}
         for d in pipe.definitions(g):
             serial = {r for r, _, _ in d.rdom.dims if r not in unrolled} if d.rdom is not None else set()
             for n in ir.walk(d.value):
                 if not (isinstance(n, ir.Call) and (n.callee is f or (image is not None and n.callee is image))):
                     continue
                 c = n.args[2]
-                if not (isinstance(c, ir.RVar) and c.name in serial) or any(
+                if not (isinstance(c, ir.RVar) and c.name in serial) or c.name in swept or any(
                         isinstance(m, ir.RVar) and m.name == c.name for a in n.args[:2] for m in ir.walk(a)):
                     return False
                 found = True

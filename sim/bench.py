@@ -77,12 +77,19 @@ def _header(interface: Interface, depth_log2: int) -> str:
         f"// Plusargs and the stream contract: see ms_bench.v and mainspring/sim/README.md.\n"
         f"`default_nettype none\n"
         f"module {TB_TOP} (\n"
+        f"`ifdef VERILATOR\n"
+        f"    input  wire clk,  // driven by our main (ms_verilator_main.cpp): no --timing, no coroutines\n"
+        f"`endif\n"
         f"    output wire ms_done /*verilator public_flat_rd*/  // cocotb waits for it\n"
         f");\n"
-        f"    // The clock runs in HDL and stops once the run is done, so the simulator has nothing left to do:\n"
-        f"    // cocotb only wakes on timers (progress) and never touches a signal per cycle.\n"
+        f"    // The clock stops once the run is done, so the simulator has nothing left to do: cocotb only wakes\n"
+        f"    // on timers (progress) and never touches a signal per cycle. Icarus runs it in HDL; on Verilator our\n"
+        f"    // main toggles the port the same way (the same edges at the same times), which spares the model\n"
+        f"    // the timing scheduler: ~0.3 s less of C++ compile per design.\n"
+        f"`ifndef VERILATOR\n"
         f"    reg clk = 1'b0;\n"
         f"    initial while (ms_done !== 1'b1) #{CLOCK_NS // 2} clk = !clk;  // x at time 0 on Icarus\n"
+        f"`endif\n"
     )
 
 

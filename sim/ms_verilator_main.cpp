@@ -4,8 +4,8 @@
 // settled, read-write then read-only callbacks, then the next time slot with its timed callbacks. What it adds is
 // the free run below, and runs without cocotb at all (+ms_direct).
 //
-// Servicing VPI costs ~1 us per time step, more than the whole design at ~0.2 us. The test bench runs its own
-// clock (`--timing`) and cocotb only waits on timers, so between two timer deadlines there is usually nothing for
+// Servicing VPI costs ~1 us per time step, more than the whole design at ~0.2 us. This main runs the bench's
+// clock (clock_edge below) and cocotb only waits on timers, so between two timer deadlines there is usually nothing for
 // VPI to do: while no callback of any per-step kind is registered, this loop evaluates the design's time steps
 // back to back up to the next timer deadline, which is what a serviced loop would do in that case, minus its calls
 // that would find nothing to call. The moment Python registers anything else (a RisingEdge, ReadWrite,
@@ -29,8 +29,8 @@ Vtop *ms_model_new();
 void ms_model_delete(Vtop *top);
 void ms_model_eval_step(Vtop *top);
 void ms_model_eval_end_step(Vtop *top);
-bool ms_model_events_pending(Vtop *top);
-uint64_t ms_model_next_time_slot(Vtop *top);
+bool ms_model_done(Vtop *top);
+void ms_model_toggle_clock(Vtop *top);
 void ms_model_final(Vtop *top);
 #if VM_TRACE
 void ms_model_trace(Vtop *top, VerilatedTraceBaseC *tfp);
@@ -76,8 +76,21 @@ static void dump_trace() {
 #endif
 }
 
-static vluint64_t next_design_time(Vtop *top) {
-    return ms_model_events_pending(top) ? ms_model_next_time_slot(top) : NO_EVENTS;
+// The bench's clock, a port of the model on Verilator (sim/bench.py), toggled here as Icarus runs it in HDL:
+// `initial while (ms_done !== 1'b1) #MS_HALF_PERIOD clk = !clk;`. The edge that finds ms_done high (as its
+// previous step left it) is the last, and the design has no other timed events, so Verilator builds without
+// --timing: no coroutines in the model, whose C++ compiles ~0.3 s faster.
+static vluint64_t half_period = 0;  // MS_HALF_PERIOD in the simulator's precision
+static vluint64_t next_edge = 0;    // the time of the next toggle; NO_EVENTS once the clock has stopped
+
+static vluint64_t next_design_time(Vtop *) { return next_edge; }
+
+// Before the step at main_time is evaluated: the clock's toggle, when one is due then.
+static void clock_edge(Vtop *top) {
+    if (main_time != next_edge) return;
+    const bool done = ms_model_done(top);
+    ms_model_toggle_clock(top);
+    next_edge = done ? NO_EVENTS : main_time + half_period;
 }
 
 // True when a time step without VPI would skip no callback (see the top of this file).
@@ -92,6 +105,7 @@ static vluint64_t run_free(Vtop *top, vluint64_t next, vluint64_t deadline) {
     while (next < deadline && !Verilated::gotFinish()) {
         main_time = next;
         Verilated::threadContextp()->time(main_time);
+        clock_edge(top);
         ms_model_eval_step(top);
         ms_model_eval_end_step(top);
         dump_trace();
@@ -102,6 +116,7 @@ static vluint64_t run_free(Vtop *top, vluint64_t next, vluint64_t deadline) {
 
 // One time step as cocotb's loop runs it, all VPI callbacks included.
 static void serviced_step(Vtop *top) {
+    clock_edge(top);
     do {
         do {
             ms_model_eval_step(top);
@@ -132,6 +147,10 @@ int main(int argc, char **argv) {
     }
     Verilated::commandArgs(argc, argv);
     Vtop *const top = ms_model_new();
+    half_period = MS_HALF_PERIOD;
+    for (int e = Verilated::threadContextp()->timeprecision(); e < Verilated::threadContextp()->timeunit(); e++)
+        half_period *= 10;
+    next_edge = half_period;
     Verilated::fatalOnVpiError(false);  // otherwise it fails on systemtf
 #if VM_TRACE
     Verilated::traceEverOn(true);

@@ -17,12 +17,16 @@
 #endif
 #endif
 
-Vtop *ms_model_new() { return new Vtop(""); }
+Vtop *ms_model_new() {
+    Vtop *top = new Vtop("");
+    top->clk = 0;
+    return top;
+}
 void ms_model_delete(Vtop *top) { delete top; }
 void ms_model_eval_step(Vtop *top) { top->eval_step(); }
 void ms_model_eval_end_step(Vtop *top) { top->eval_end_step(); }
-bool ms_model_events_pending(Vtop *top) { return top->eventsPending(); }
-uint64_t ms_model_next_time_slot(Vtop *top) { return top->nextTimeSlot(); }
+bool ms_model_done(Vtop *top) { return top->ms_done; }
+void ms_model_toggle_clock(Vtop *top) { top->clk = !top->clk; }
 void ms_model_final(Vtop *top) { top->final(); }
 #if VM_TRACE
 void ms_model_trace(Vtop *top, VerilatedTraceBaseC *tfp) { top->trace(tfp, 99); }

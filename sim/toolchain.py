@@ -40,6 +40,11 @@ def prepare_environment() -> None:
     os.environ["PATH"] = os.pathsep.join(wanted + path)
     if "OBJCACHE" not in os.environ and shutil.which("ccache"):
         os.environ["OBJCACHE"] = "ccache"
+    if Path(os.environ.get("OBJCACHE", "")).name == "ccache":
+        # A compile that includes a precompiled header (every design's model: sim/vlcache.py) is cached only with
+        # this sloppiness; without it ccache compiled each one anew ("could_not_use_precompiled_header" in its
+        # log, not even counted as a miss). Nothing Verilator generates reads __DATE__ or __TIME__.
+        os.environ.setdefault("CCACHE_SLOPPINESS", "pch_defines,time_macros")
     # The wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, so designs large enough for Verilator to use a
     # precompiled header fail to build ("Vtop__pch.h.slow: linker input file not found"). Variables in
     # MAKEFLAGS act as command-line definitions, which override the makefile's.

@@ -1,6 +1,6 @@
 """Reuse Verilator's runtime objects across designs.
 
-Every Verilator build compiles the same runtime (verilated.cpp, its VPI, DPI, thread and timing support) beside the
+Every Verilator build compiles the same runtime (verilated.cpp, its VPI, DPI and thread support) beside the
 design: ~10 of a ~13 s build on two cores. Those objects depend only on Verilator, the compiler and the
 flags, so the first build stores them and later builds start with copies (`seed`); cocotb's runner then
 touches them between running `verilator` and `make`, since the global objects depend on the regenerated
@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-RUNTIME_OBJECTS = ("verilated", "verilated_dpi", "verilated_vpi", "verilated_threads", "verilated_timing")
+RUNTIME_OBJECTS = ("verilated", "verilated_dpi", "verilated_vpi", "verilated_threads")  # without --timing
 # mainspring's Verilator main is the same for every design (it reaches the model through MODEL_SOURCE's functions,
 # compiled with the design), so it is stored and seeded like the runtime: ~0.9 s of CPU of a small design's ~1.8 s
 # build was its compile. Its text is part of the store's key, since a seeded object is never rebuilt.

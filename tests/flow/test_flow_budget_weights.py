@@ -10,6 +10,7 @@ r.x), so max_pes 51 fell to the serial reduction: 3,241 cycles for 149 at 13x7. 
   channels first, one channel a step (autoschedule_serial_planes.py).
 Now max_pes 51 gives the 47-PE design (r.x and r.y unrolled, 3 steps a pixel): 412 cycles at 13x7."""
 
+import functools
 import sys
 from pathlib import Path
 
@@ -18,6 +19,8 @@ import pytest
 
 import mainspring as hl
 
+from conftest import SIMULATORS
+
 sys.path.insert(0, str(Path(__file__).parent / "independent"))
 from autoprobe14a_programs import conv_cin3_const
 from oracle import halide_outputs
@@ -25,6 +28,7 @@ from oracle import halide_outputs
 SIZE = (8, 6)
 
 
+@functools.cache
 def _design(max_pes: int | None):
     out, _ = conv_cin3_const(hl, *SIZE)
     keys = {} if max_pes is None else {"max_pes": str(max_pes)}
@@ -48,7 +52,7 @@ def test_a_budget_one_pe_under_the_full_unroll_keeps_the_taps_unrolled_and_the_p
 
 
 @pytest.mark.xdist_group("budget_weights")
-@pytest.mark.parametrize("simulator", ["icarus"], indirect=True)
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)  # signed 16-bit products of the ROM's words
 def test_the_cut_design_is_bit_exact_with_halide(simulator, build_dir, halide):
     design, _ = _design(51)
     inputs = design.example_inputs(1)

@@ -93,7 +93,7 @@ def test_unknown_dump_step():
                                              r"region, indices, divided, ram_copies, lookups, bounds, tiles, tables, "
                                              r"inline, "
                                              r"scatter, edges, ops, streams, lanes, reorder, order, scans, "
-                                             r"lane_constants, lower, "
+                                             r"lane_constants, shared_coords, lower, "
                                              r"lower_kernel, fold_constants, .*, "
                                              r"assign_stages, "
                                              r"compute, dependences, rates, capacities, mapping, schedule, verilog"):

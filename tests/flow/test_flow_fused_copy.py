@@ -72,6 +72,7 @@ def _compiled():
     return before, state(), both
 
 
+@pytest.mark.xdist_group("fused_copy")
 def test_compiling_both_leaves_the_program_as_written(halide):
     before, after, both = _compiled()
     assert both.program.output == "hw_outputs" and after[3].program.output == "hw_sum"
@@ -85,6 +86,7 @@ def test_compiling_both_leaves_the_program_as_written(halide):
         assert np.array_equal(np.asarray(f.realize([W, H])), ours)
 
 
+@pytest.mark.xdist_group("fused_copy")  # one compile (`_compiled`) for this file's tests
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_both_and_one_alone_are_bit_exact(simulator, build_dir):
     _before, after, both = _compiled()

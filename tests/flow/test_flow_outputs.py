@@ -152,7 +152,7 @@ def test_dump_after_every_step(capsys):
                                              r"lookups, "
                                              r"bounds, tiles, tables, inline, scatter, edges, ops, streams, lanes, "
                                              r"reorder, "
-                                             r"order, scans, lane_constants, lower, "
+                                             r"order, scans, lane_constants, shared_coords, lower, "
                                              r"lower_kernel, .*, "
                                              r"assign_stages, "
                                              r"compute, dependences, rates, capacities, mapping, schedule, "

@@ -4,9 +4,16 @@ one-file compile includes."""
 
 from __future__ import annotations
 
-import numpy as np
+import os
+import shutil
+import subprocess
+from pathlib import Path
 
-from mainspring.sim import build, require_simulator, runner, vlcache
+import numpy as np
+import pytest
+
+from mainspring.sim import build, require_simulator, require_tool, runner, vlcache
+from mainspring.sim.toolchain import prepare_environment
 
 from sim_helpers import ADDERS, adder_streams
 
@@ -55,3 +62,26 @@ def test_a_store_whose_path_has_a_space_leaves_the_build_its_own_header(tmp_path
     args, own = vlcache.prepare_pch(build, tmp_path / "store")
     assert not own and f"MS_PCH={(tmp_path / 'store').resolve() / vlcache.PCH_HEADER}" in args
     assert (build / vlcache.MODEL_SOURCE.name).read_text() == vlcache.MODEL_SOURCE.read_text()
+
+
+def test_ccache_finds_a_designs_compile_again(tmp_path, monkeypatch):
+    # The model's compile includes the stored precompiled header, which ccache caches only with the sloppiness
+    # prepare_environment sets (without it: "could_not_use_precompiled_header", every model compiled anew). The
+    # generated C++ names the bench's path, so a hit needs the same build folder: a clone's rebuilt one.
+    require_simulator("verilator")
+    require_tool(shutil.which("ccache") is not None, "ccache")
+    monkeypatch.setenv("CCACHE_DIR", str(tmp_path / "ccache"))
+    monkeypatch.delenv("CCACHE_DISABLE", raising=False)
+    prepare_environment()
+    if Path(os.environ.get("OBJCACHE", "")).name != "ccache":
+        pytest.skip("Verilator builds use another OBJCACHE here")
+
+    def hits() -> int:
+        stats = subprocess.run(["ccache", "--print-stats"], capture_output=True, text=True, check=True).stdout
+        return int(dict(line.split("\t") for line in stats.splitlines()).get("direct_cache_hit", "0"))
+
+    bench, _ = _adder_bench(tmp_path / "build")
+    shutil.rmtree(bench.directory)
+    before = hits()
+    _, log = _adder_bench(tmp_path / "build")
+    assert _compiles(log, "Vtop__ALL.o") and hits() == before + 1, log[-3000:]

@@ -20,11 +20,14 @@ from sim_helpers import ADDERS, LATENCY, adder_streams
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
-def test_the_bench_runs_its_own_clock_and_shows_python_only_ms_done():
+def test_the_bench_runs_its_own_clock_on_icarus_our_main_on_verilator_and_shows_python_only_ms_done():
     text = render_testbench(Interface("blur", (Port("input", 8, 1),), Port("output", 8, 1), ()), 12)
-    assert "input  wire clk" not in text  # nobody drives the clock from outside
-    assert f"initial while (ms_done !== 1'b1) #{CLOCK_NS // 2} clk = !clk;" in text
+    on_verilator, icarus = text.split("`ifndef VERILATOR")
+    assert "`ifdef VERILATOR\n    input  wire clk," in on_verilator  # ms_verilator_main.cpp toggles it
+    assert f"initial while (ms_done !== 1'b1) #{CLOCK_NS // 2} clk = !clk;" in icarus.split("`endif")[0]
     assert text.count("verilator public") == 1 and "ms_done /*verilator public_flat_rd*/" in text
+    assert "--no-timing" in runner.build_args("verilator", False) and "--timing" not in runner.build_args(
+        "verilator", False)
 
 
 def test_verilator_builds_with_our_main_and_without_every_signal_public():
@@ -41,7 +44,7 @@ def test_the_runtime_cache_is_keyed_by_the_build_options(tmp_path):
     plain = vlcache.runtime_dir(tmp_path, False, ["-Wno-fatal"])
     assert vlcache.runtime_dir(tmp_path, False, ["-Wno-fatal"]) == plain
     assert vlcache.runtime_dir(tmp_path, False, runner.build_args("verilator", False)) != plain
-    assert "verilated_timing" in vlcache.RUNTIME_OBJECTS  # the bench's clock needs Verilator's timing runtime
+    assert "verilated_timing" not in vlcache.RUNTIME_OBJECTS  # our main drives the clock: no timing runtime
 
 
 def test_verilator_builds_take_the_precompiled_runtime_header(build_dir):

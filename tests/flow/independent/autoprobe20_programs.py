@@ -8,16 +8,35 @@ which a fresh copy names otherwise (a KeyError on pasting). Figures: BENCHMARKS.
 
 import numpy as np
 from autoprobe20_more import (
+    argmin_col,
     bayer_bin_rgb,
+    blur_bounded,
+    bounded_mid,
+    buffer_taps,
+    chan_first,
+    col_iir,
     conv3x3_2to2_relu,
+    conv5_table,
+    dilate5_rdom,
+    down3,
     false_colour,
     fir5_1d,
+    hysteresis_lite,
     iir1_1d,
+    masked_mean3,
     maxpool2,
     maxpool3s2,
     median3_frames,
+    minmax2_tuple_out,
+    normalise_local_max,
+    posterise_func,
+    row_min,
     sad3x3,
+    sobel_diag,
+    sobel_xy_outputs,
     split_planes,
+    tuple_mixed,
+    u16_bin2,
     ycocg_r,
 )
 from probe_common import estimate, u8_input, xy
@@ -412,162 +431,6 @@ def hup2_linear(m, w, h):
     return out, {"inp": inp}
 
 
-def masked_mean3(m, w, h):
-    """A Tuple Func (sum, count) over the 3x3 pixels above 64, then their mean (0 where none)."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    sc, out = m.Func("sc"), m.Func("mmean")
-    taps = [inp[x + i, y + j] for i in range(3) for j in range(3)]
-    s = sum(m.select(t > 64, m.u16(t), m.u16(0)) for t in taps)
-    n = sum(m.select(t > 64, m.u16(1), m.u16(0)) for t in taps)
-    sc[x, y] = (s, n)
-    out[x, y] = m.u8(m.select(sc[x, y][1] == 0, m.u16(0), m.u16(sc[x, y][0] / m.max(sc[x, y][1], 1))))
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def normalise_local_max(m, w, h):
-    """Each pixel over its 3x3 maximum: 255 * v / (max + 1), a division by a value computed per pixel (u16)."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    mx, out = m.Func("mx"), m.Func("nlm")
-    mx[x, y] = m.max(inp[x, y], inp[x + 1, y], inp[x + 2, y])
-    big = m.max(mx[x, y], mx[x, y + 1], mx[x, y + 2])
-    out[x, y] = m.u8(m.u16(inp[x + 1, y + 1]) * 255 / (m.u16(big) + 1))
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def sobel_diag(m, w, h):
-    """Sobel along the two diagonals (kernels 0 1 2 / -1 0 1 / -2 -1 0 and its mirror), max of magnitudes, u8."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    v, out = m.Func("v"), m.Func("diag")
-    v[x, y] = m.i16(inp[x, y])
-    d1 = v[x + 1, y] + 2 * v[x + 2, y] + v[x + 2, y + 1] - v[x, y + 1] - 2 * v[x, y + 2] - v[x + 1, y + 2]
-    d2 = v[x + 1, y] + 2 * v[x, y] + v[x, y + 1] - v[x + 2, y + 1] - 2 * v[x + 2, y + 2] - v[x + 1, y + 2]
-    out[x, y] = m.u8(m.min(m.max(m.abs(d1), m.abs(d2)) >> 2, 255))
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def row_min(m, w, h):
-    """Each row's minimum over the frame's width (an RDom), an output of one column."""
-    inp = u8_input(m)
-    y = m.Var("y")
-    r = m.RDom([(0, w)], "r")
-    out = m.Func("rmin")
-    out[y] = m.minimum(inp[r.x, y])
-    out.set_estimates([(0, h)])
-    return out, {"inp": inp}
-
-
-def col_iir(m, w, h):
-    """A first-order recursive smoother down each column: s(x, y) = (s(x, y - 1) + in(x, y)) / 2, by a scan."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    s, out = m.Func("s"), m.Func("iir")
-    s[x, y] = m.u16(inp[x, y])
-    r = m.RDom([(1, h - 1)], "r")
-    s[x, r.x] = (s[x, r.x - 1] + m.u16(inp[x, r.x])) >> 1
-    out[x, y] = m.u8(s[x, y])
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def dilate5_rdom(m, w, h):
-    """A 5x5 dilation as two RDom maxima (rows, then columns), over the interior."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    r, k = m.RDom([(0, 5)], "r"), m.RDom([(0, 5)], "k")
-    rows, out = m.Func("rows"), m.Func("dil5")
-    rows[x, y] = m.maximum(inp[x + r.x, y])
-    out[x, y] = m.maximum(rows[x, y + k.x])
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def hysteresis_lite(m, w, h):
-    """Edges kept where strong (> 200), or weak (> 100) beside a strong one in the 3x3 around."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    strong, out = m.Func("strong"), m.Func("hyst")
-    strong[x, y] = m.select(inp[x, y] > 200, m.u8(1), m.u8(0))
-    near = strong[x, y]
-    for i in range(3):
-        for j in range(3):
-            near = m.max(near, strong[x + i, y + j])
-    c = inp[x + 1, y + 1]
-    out[x, y] = m.select((c > 200) | ((c > 100) & (near == 1)), m.u8(255), m.u8(0))
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-KERNEL5 = np.array([[1, 2, 3, 2, 1], [2, -4, 6, -4, 2], [3, 6, 8, 6, 3], [2, -4, 6, -4, 2], [1, 2, 3, 2, 1]],
-                   dtype=np.int16)
-
-
-def conv5_table(m, w, h):
-    """A 5x5 convolution with signed weights from a named constant Buffer, over an RDom (i32), u8 saturated."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    k = m.Buffer(KERNEL5, "kernel5")
-    r = m.RDom([(0, 5), (0, 5)], "r")
-    acc, out = m.Func("acc"), m.Func("conv5")
-    acc[x, y] = m.i32(0)
-    acc[x, y] += m.i32(k[r.x, r.y]) * m.i32(inp[x + r.x, y + r.y])
-    out[x, y] = m.u8(m.clamp(acc[x, y] >> 5, 0, 255))
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def u16_bin2(m, w, h):
-    """A u16 image binned 2x2 (u32 sum >> 2): half the size each way."""
-    inp = m.ImageParam(m.UInt(16), 2, "inp")
-    x, y = xy(m)
-    out = m.Func("bin2")
-    out[x, y] = m.u16((m.u32(inp[2 * x, 2 * y]) + m.u32(inp[2 * x + 1, 2 * y]) + m.u32(inp[2 * x, 2 * y + 1])
-                       + m.u32(inp[2 * x + 1, 2 * y + 1])) >> 2)
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def sobel_xy_outputs(m, w, h):
-    """Sobel's gx and gy as two outputs (i16) of one u8 image, sharing its i16 copy."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    v, gx, gy = m.Func("v"), m.Func("gx"), m.Func("gy")
-    v[x, y] = m.i16(inp[x, y])
-    gx[x, y] = (v[x + 2, y] + 2 * v[x + 2, y + 1] + v[x + 2, y + 2]) - (v[x, y] + 2 * v[x, y + 1] + v[x, y + 2])
-    gy[x, y] = (v[x, y + 2] + 2 * v[x + 1, y + 2] + v[x + 2, y + 2]) - (v[x, y] + 2 * v[x + 1, y] + v[x + 2, y])
-    estimate(gx, w, h)
-    estimate(gy, w, h)
-    return [gx, gy], {"inp": inp}
-
-
-def minmax2_tuple_out(m, w, h):
-    """A Tuple output: the 2x2 minimum and maximum (u8, u8)."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    out = m.Func("mm2")
-    t = [inp[x + i, y + j] for i in range(2) for j in range(2)]
-    out[x, y] = (m.min(m.min(t[0], t[1]), m.min(t[2], t[3])), m.max(m.max(t[0], t[1]), m.max(t[2], t[3])))
-    estimate(out, w, h)
-    return out, {"inp": inp}
-
-
-def blur_bounded(m, w, h):
-    """A 3x3 box (u16) with the output's size from bound() alone, and a 1x2 mean before it."""
-    inp = u8_input(m)
-    x, y = xy(m)
-    pair, out = m.Func("pair"), m.Func("box3")
-    pair[x, y] = (m.u16(inp[x, y]) + m.u16(inp[x + 1, y])) >> 1
-    out[x, y] = m.u8(sum(pair[x + i, y + j] for i in range(3) for j in range(3)) / 9)
-    out.bound(x, 0, w).bound(y, 0, h)
-    return out, {"inp": inp}
-
-
-# (algorithm, size, autoscheduler keys[, bounds]), for test_autoprobe20.py
 AUTO = {
     "scharr_mag_13x7": (scharr_mag, (13, 7), {}),
     "scharr_mag_13x7_l2": (scharr_mag, (13, 7), {"lanes": "2"}),
@@ -659,4 +522,11 @@ AUTO = {
     "fir9_tri_34x6_mem1": (fir9_tri, (34, 6), {"max_mem_tiles": "1"}),
     "close_cross_13x7_l4": (close_cross, (13, 7), {"lanes": "4"}),
     "open_close_rows_17x5_mem1": (open_close_rows, (17, 5), {"max_mem_tiles": "1"}),
+    "tuple_mixed_13x5_l2": (tuple_mixed, (13, 5), {"lanes": "2"}),
+    "chan_first_11x5_l2": (chan_first, (11, 5), {"lanes": "2"}),
+    "bounded_mid_11x5_l2": (bounded_mid, (11, 5), {"lanes": "2"}),
+    "buffer_taps_13x5_l2": (buffer_taps, (13, 5), {"lanes": "2"}),
+    "down3_4x3_l2": (down3, (4, 3), {"lanes": "2"}),
+    "argmin_col_9x5": (argmin_col, (9, 5), {}),
+    "posterise_func_15x5_l4": (posterise_func, (15, 5), {"lanes": "4"}),
 }

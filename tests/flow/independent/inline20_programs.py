@@ -113,6 +113,19 @@ def gather_two_funcs_and_a_table(m):
     return output, {"input": inp}, [8, 4]
 
 
+def gather_through_repeat_edge(m):
+    """repeat_edge(hw_input) (an inline Func of clamps) read at a loaded column, -1 .. 9 over an 8x4 frame: the
+    clamp runs on the loaded coordinate, and hw_input is looked up in a RAM at it."""
+    inp, x, y, hw_input = _in(m)
+    idx = m.Func("idx")
+    edged = m.BoundaryConditions.repeat_edge(hw_input, [(0, 8), (0, 4)])
+    idx[x, y] = m.i32(hw_input[x, y]) % 11 - 1
+    hw_output, output = _out(m, lambda x, y: edged[idx[x, y], y])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (8, 4), inputs=(hw_input,), inner=(idx,))
+    return output, {"input": inp}, [8, 4]
+
+
 def gather_i16_host_tiles(m):
     """g = hw_input * hw_input - 9 (i16) at a loaded coordinate, in host tiles 5 wide over 10x6 (each tile reads
     hw_input's columns 0..4: the RAM's box the same in both)."""
@@ -155,12 +168,45 @@ def periodic_columns_of_three(m):
     return _periodic(m, (9, 6), lambda x, y: (x + (y / 2) % 3, y))
 
 
+def periodic_through_repeat_edge(m):
+    """repeat_edge(hw_input) read at (x, y + (x / 4) % 2) over 8x6: the last row's lower groups read the edge."""
+    inp, x, y, hw_input = _in(m)
+    edged = m.BoundaryConditions.repeat_edge(hw_input, [(0, 8), (0, 6)])
+    hw_output, output = _out(m, lambda x, y: edged[x, y + (x / 4) % 2])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (8, 6), inputs=(hw_input,))
+    return output, {"input": inp}, [8, 6]
+
+
+def periodic_inside_an_inline_func(m):
+    """g(x, y) = hw_input(x, y + (x / 4) % 2) * 2 inline, read at (x, y) over 8x6 (substituted, then a select)."""
+    inp, x, y, hw_input = _in(m)
+    g = m.Func("g")
+    g[x, y] = hw_input[x, y + (x / 4) % 2] * 2
+    hw_output, output = _out(m, lambda x, y: g[x, y] + 1)
+    if on_hardware(m):
+        _sched(m, output, hw_output, (8, 6), inputs=(hw_input,))
+    return output, {"input": inp}, [8, 6]
+
+
+def periodic_columns_inside_an_inline_func_read_twice(m):
+    """g(x, y) = hw_input(x + (y / 2) % 3, y) * 2 inline (i16), read at (x, y) and (x, y + 1) over 9x6."""
+    inp, x, y, hw_input = _in(m, t=m.Int(16), wide=m.i16)
+    g = m.Func("g")
+    g[x, y] = hw_input[x + (y / 2) % 3, y] * 2
+    hw_output, output = _out(m, lambda x, y: g[x, y] - g[x, y + 1])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (9, 6), inputs=(hw_input,))
+    return output, {"input": inp}, [9, 6]
+
+
 CASES = {f.__name__: f for f in (product_modulo_u8, squared_u16_two_lanes, quotient_i16_through_two_inline,
                                   product_inside_the_inline_func, squared_in_host_tiles, gather_pointwise_u16,
                                   gather_u16_two_lanes, gather_two_taps_and_a_constant_u8,
-                                  gather_two_funcs_and_a_table, gather_i16_host_tiles,
+                                  gather_two_funcs_and_a_table, gather_through_repeat_edge, gather_i16_host_tiles,
                                   periodic_rows_u16, periodic_rows_u8_two_lanes, periodic_rows_i16_host_tiles,
-                                  periodic_columns_of_three)}
+                                  periodic_columns_of_three, periodic_through_repeat_edge,
+                                  periodic_inside_an_inline_func, periodic_columns_inside_an_inline_func_read_twice)}
 
 
 def gather_no_schedule(m, w, h):

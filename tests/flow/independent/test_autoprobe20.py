@@ -5,6 +5,7 @@ BENCHMARKS.md "Helper autoprobe20, session 35"."""
 
 import re
 
+import autoprobe20_more as more
 import autoprobe20_programs as progs
 import pytest
 import test_autoprobes as shared
@@ -14,6 +15,7 @@ from porting import params
 import mainspring as hl
 
 PROBE = "autoprobe20"
+COUNTER = r"(?<![A-Za-z0-9'])b\d+(?![0-9])"  # an unnamed Buffer's name in Verilog (not a literal's 1'b0)
 # the shared module's lookups (_auto, _program, _bounds) find this probe's cases by name; its own parametrized
 # tests were collected from its PROGRAMS, so this adds no case to them
 shared.MODULES[PROBE] = progs
@@ -36,17 +38,25 @@ def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     shared.test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case)
 
 
-def test_an_unnamed_constant_buffer_is_named_by_its_place_and_the_source_pastes():
+@pytest.mark.parametrize(("algorithm", "keys", "tables"), [(progs.unnamed_table, {}, 1),
+                                                          (more.unnamed_two, {"lanes": "2"}, 2)])
+def test_an_unnamed_constant_buffer_is_named_by_its_place_and_the_source_pastes(algorithm, keys, tables):
     """`hl.Buffer(table)` with no name is `b<counter>`, another on a fresh copy: the schedule named it
-    `funcs["b0"]`, and pasting raised a KeyError; it names it `funcs["buffer(0)"]`, which the copy's funcs has.
-    The hardware still names the table by the counter's name (a gap), so the designs agree up to that name."""
-    design, result = autoscheduled(progs.unnamed_table, (13, 5), {}, name="ap20_unnamed")
-    assert 'funcs["buffer(0)"].in_().compute_root().stream_to_accelerator()' in result.schedule_source
+    `funcs["b0"]`, and pasting raised a KeyError; it names it `funcs["buffer(0)"]` (the next made `buffer(1)`),
+    which the copy's funcs has. The hardware still names each table by the counter's name (a gap), so the designs
+    agree up to those names."""
+    design, result = autoscheduled(algorithm, (13, 5), keys, name="ap20_unnamed")
+    for k in range(tables):
+        assert f'funcs["buffer({k})"].in_().compute_root().stream_to_accelerator()' in result.schedule_source
     assert not re.search(r'funcs\["b\d+"\]', result.schedule_source)
-    again = hl.compile(pasted(progs.unnamed_table, (13, 5), result.schedule_source), name="ap20_unnamed")
-    names = [sorted(set(re.findall(r"\b(b\d+)_im_global_wrapper", d.verilog))) for d in (design, again)]
-    assert [len(n) for n in names] == [1, 1] and names[0] != names[1]
-    assert again.verilog == design.verilog.replace(names[0][0], names[1][0])
+    again = hl.compile(pasted(algorithm, (13, 5), result.schedule_source), name="ap20_unnamed")
+    names = [sorted(set(re.findall(COUNTER + "(?=_im_global_wrapper)", d.verilog)), key=lambda n: int(n[1:]))
+             for d in (design, again)]
+    assert [len(n) for n in names] == [tables, tables] and names[0] != names[1]
+    def by_place(verilog: str, named: list[str]) -> str:
+        return re.sub(COUNTER, lambda n: f"@{named.index(n[0])}@" if n[0] in named else n[0], verilog)
+
+    assert by_place(again.verilog, names[1]) == by_place(design.verilog, names[0])
 
 
 @shared._with(PROBE, "col_cumsum_sq_9x5_l3")
