@@ -87,11 +87,40 @@ def not_affine_hint(e: ir.Expr, reader: Function | None = None, buf: str = "", u
                 f"({', '.join(rvars)}) do not; unroll the reduction "
                 f"({'.'.join([handle or 'update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is "
                 "then affine on its own")
+    rotated = _rotation(e, buf)
+    if rotated is not None:
+        return rotated
     if scaled:
         return uneven or SCALED
     if any(isinstance(n, ir.BinOp) and n.op in ("min", "max") for n in ir.walk(e)):
         return CLAMPED
     return DATA
+
+
+def _rotation(e: ir.Expr, buf: str) -> str | None:
+    """The fix for (v + k) % d with k not a multiple of d (probe20, session 35): it wraps inside each period of v,
+    which no affine address follows even over whole periods, so SCALED's fix would not work; reads at the d constant
+    coordinates chosen by v do."""
+    for n in ir.walk(e):
+        if not (isinstance(n, ir.BinOp) and n.op == "mod" and isinstance(n.b, ir.Const) and isinstance(n.a, ir.BinOp)
+                and n.a.op in ("add", "sub")):
+            continue
+        pair = (n.a.a, n.a.b)
+        var = next((t for t in pair if isinstance(t, (ir.Var, ir.RVar))), None)
+        const = next((t for t in pair if isinstance(t, ir.Const)), None)
+        d = int(n.b.value)
+        if var is None or const is None or d <= 1:
+            continue
+        k = int(const.value) * (-1 if n.a.op == "sub" and const is n.a.b else 1)
+        if k % d == 0 or (n.a.op == "sub" and const is n.a.a):
+            continue
+        v = ir.user_name(var.name)
+        order = ", ".join(str((i + k) % d) for i in range(d))
+        return (f"{ir.user_text(n)} wraps inside each period of {v} (an offset of {k} before the modulo by {d}), "
+                f"which no affine address follows even over whole periods of {v}; read '{buf}' at each of the "
+                f"{d} coordinates and choose among the reads by {v}: hl.mux({v} % {d}, [the reads at {order} in "
+                f"this coordinate])")
+    return None
 
 
 def inline_lookup_error(definition: Definition, f: Function, src: str, who: str,

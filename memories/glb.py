@@ -489,6 +489,8 @@ def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbControll
         # and upsampled taps, shifted last tiles).
         assert ext[0] % k == 0, f"{who}: {k} lanes over an innermost loop of {ext[0]} words"
         ext[0], stride[0] = ext[0] // k, k
+    # a loop of one iteration moves nowhere (the outer half of an unroll as wide as its tile): its stride is moot
+    stride = [0 if e == 1 else s for e, s in zip(ext, stride)]
     assert c.data_start % k == 0 and all(s % k == 0 for s in stride), \
         f"{who}: {k} lanes per entry, starts {c.data_start}, strides {list(c.data_stride)}"
     return GlbController(tuple(ext), c.data_start // k, tuple(s // k for s in stride))

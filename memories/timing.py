@@ -142,7 +142,8 @@ def radix_candidate(rate_lists: list[tuple[int, ...]], unit: bool = False) -> tu
     whose digits every schedule's rates step, else None. With `unit`, a last period over 1 gets a units digit
     (a paced group firing every other cycle at an odd delay)."""
     longest = max((len(r) for r in rate_lists), default=0)
-    deepest = min((r for r in rate_lists if len(r) == longest), key=lambda r: r[-1], default=())
+    # every schedule of no dimension (a group of one iteration: no radix to take; flat cycles count it)
+    deepest = min((r for r in rate_lists if len(r) == longest), key=lambda r: r[-1], default=()) if longest else ()
     if unit and deepest and deepest[-1] > 1:
         deepest = (*deepest, 1)
     if not deepest or deepest[-1] != 1 or any(q <= 0 for q in deepest):

@@ -174,6 +174,21 @@ def blur_producer_tile_round_up(m):
     return output, {"input": inp}, [7, 5]
 
 
+def blur_rows_sliding_host_tiles_two_lanes(m):
+    """blur_x stored at xo and computed at yi with blur_y at yi (a sliding window of rows), host tiles of 4x3 over
+    8x6, two lanes everywhere."""
+    inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (8, 6), tile=(4, 3), inputs=(hw_input,))
+        bx.store_at(hw_output, xo).compute_at(hw_output, yi)
+        by.compute_at(hw_output, yi)
+        hw_output.unroll(xi, 2)
+        bx.unroll(x, 2)
+        by.unroll(x, 2)
+        hw_input.unroll(x, 2)
+    return output, {"input": inp}, [8, 6]
+
+
 # ---- seed 002's gaussian with its RDom unrolled partly -------------------------------------------------------
 
 def _gauss_rdom(m, block, size, weights):
@@ -279,5 +294,5 @@ CASES = {f.__name__: f for f in (
     blur_bound_larger_than_needed, blur_producer_split_guard, blur_producer_tile_round_up,
     gauss_rdom_x_unrolled_y_serial, gauss_rdom_y_unrolled_x_serial, gauss_rdom_partial_unroll_4x4,
     gauss_rdom_serial_whole_window, gauss_rdom_reorder_rvars, gauss_kernel_at_consumer_row, gauss_kernel_inline,
-    box_store_root_compute_xo, box_input_copy_at_pixel,
+    box_store_root_compute_xo, box_input_copy_at_pixel, blur_rows_sliding_host_tiles_two_lanes,
 )}

@@ -72,6 +72,51 @@ def mobile_coreir_channels_innermost(m):
     return _mobile(m, (4, 4), 2, 2, branch="coreir")
 
 
+
+def mobile_coreir_branch_as_written(m, size=(4, 4), n_in=2, n_out=2):
+    """conv_layer_mobile's CoreIR branch call for call (filters and biases at yo, dw_conv computed at pw_conv's x and
+    stored at xo, hw_input store_at/compute_at xo), with per-channel biases, 2 in, 2 out, 4x4."""
+    inp = m.ImageParam(m.UInt(8), 3, "input")
+    x, y, c, k = vars_of(m, "x y c k")
+    names = "hw_input filter_dw filter_pw bias_dw bias_pw dw_conv pw_conv pw_conv_reduction hw_output output"
+    hw_input, filter_dw, filter_pw, bias_dw, bias_pw, dw, pw, pwr, hw_output, output = (
+        m.Func(n) for n in names.split())
+    r_dw = m.RDom([m.Range(0, 3), m.Range(0, 3)], "r_dw")
+    r_pw = m.RDom([m.Range(0, n_in)], "r_pw")
+    hw_input[x, y, c] = m.u16(inp[x, y, c])
+    filter_dw[x, y, c] = m.u16(1 + x + c)
+    filter_pw[c, k] = m.u16(k + 2 * c + 1)
+    bias_dw[c] = m.u16(c)
+    bias_pw[k] = m.u16(k * 3)
+    dw[x, y, c] = m.i16(bias_dw[c])
+    dw[x, y, c] += m.i16(filter_dw[r_dw.x, r_dw.y, c] * hw_input[x + r_dw.x, y + r_dw.y, c])
+    pw[k, x, y, c] = m.i16(bias_pw[k])
+    pw[k, x, y, c] += m.i16(filter_pw[k, c] * dw[x, y, c])
+    pwr[k, x, y] = m.i16(0)
+    pwr[k, x, y] += m.i16(pw[k, x, y, r_pw.x])
+    hw_output[x, y, k] = m.max(0, pwr[k, x, y]) >> 4
+    output[x, y, k] = m.u8(hw_output[x, y, k])
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        output.bound(x, 0, size[0]).bound(y, 0, size[1]).bound(k, 0, n_out)
+        hw_output.bound(x, 0, size[0]).bound(y, 0, size[1]).bound(k, 0, n_out)
+        pwr.bound(x, 0, size[0]).bound(y, 0, size[1]).bound(k, 0, n_out)
+        hw_output.compute_root()
+        hw_output.tile(x, y, xo, yo, xi, yi, *size).reorder(k, xi, yi, xo, yo).reorder_storage(k, x, y)
+        hw_output.hw_accelerate(xi, xo)
+        filter_dw.compute_at(hw_output, yo).unroll(x).unroll(y).unroll(c)
+        filter_pw.compute_at(hw_output, yo).unroll(c).unroll(k)
+        bias_dw.compute_at(hw_output, yo).unroll(c)
+        bias_pw.compute_at(hw_output, yo).unroll(k)
+        pwr.update().reorder(k, x, y, r_pw.x).unroll(k)
+        pwr.compute_at(hw_output, xo).store_at(hw_output, xo)
+        pw.compute_at(hw_output, xo).store_at(hw_output, xo).reorder(c, x, y, k)
+        dw.compute_at(pw, x).store_at(hw_output, xo).reorder(x, y, c)
+        dw.update().reorder(r_dw.x, r_dw.y, x, y, c).unroll(r_dw.x).unroll(r_dw.y).unroll(c)
+        hw_input.stream_to_accelerator()
+        hw_input.store_at(hw_output, xo).compute_at(hw_output, xo)
+    return output, {"input": inp}, [size[0], size[1], n_out]
+
 def _resnet(m, img, n_ic, n_oc, ksize=3, stride=1, rom=False, unroll_ic=True, unroll_oc=False,
             oc_split=None):
     """resnet_layer_gen (no padding): channels first input (z, x, y), an i8 kernel input or a constant ROM; output
@@ -286,10 +331,37 @@ def conv_channels_rdom_partial_unroll(m):
     return output, {"input": inp}, [5, 4]
 
 
+def channel_rotated_read(m, by_mux=False):
+    """Each colour plus the next colour (c + 1) % 3 of an RGB input, colours a cycle, 5x3 (refused: the index wraps
+    inside each period of c; the message's earlier fix, extents of whole periods, did not apply before session 35)."""
+    inp = m.ImageParam(m.UInt(8), 3, "input")
+    x, y, c = vars_of(m, "x y c")
+    hw_input, hw_output, output = m.Func("hw_input"), m.Func("hw_output"), m.Func("output")
+    hw_input[x, y, c] = m.u16(inp[x, y, c])
+    nxt = (m.mux(c % 3, [hw_input[x, y, 1], hw_input[x, y, 2], hw_input[x, y, 0]]) if by_mux
+           else hw_input[x, y, (c + 1) % 3])
+    hw_output[x, y, c] = m.u8((hw_input[x, y, c] * 3 + nxt) >> 2)
+    output[x, y, c] = hw_output[x, y, c]
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        _bound_out(m, output, hw_output, (5, 3, 3), c)
+        hw_input.bound(c, 0, 3)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 5, 3).reorder(c, xi, yi, xo, yo).unroll(c)
+        hw_output.hw_accelerate(xi, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": inp}, [5, 3, 3]
+
+
+def channel_rotated_read_by_mux(m):
+    """The refusal's fix for channel_rotated_read: hl.mux(c % 3, [reads at 1, 2, 0])."""
+    return channel_rotated_read(m, by_mux=True)
+
+
 CASES = {f.__name__: f for f in (
     mobile_clockwork_two_in_three_out, mobile_clockwork_k_serial, mobile_coreir_channels_innermost,
+    mobile_coreir_branch_as_written,
     resnet_rom_kernel_oc_unrolled, resnet_pointwise_1x1, resnet_ic_serial_oc_unrolled, resnet_stride2_rom_odd,
     resnet_oc_split_two_of_four, resnet_kernel_2x2, conv_bias_input_per_channel, rgb_to_yuv_matrix,
     channel_max_pool_rdom, channel_split_serial_outer, depthwise_channels_outer_in_tile,
-    conv_channels_rdom_partial_unroll,
+    conv_channels_rdom_partial_unroll, channel_rotated_read, channel_rotated_read_by_mux,
 )}

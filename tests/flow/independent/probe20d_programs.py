@@ -329,9 +329,77 @@ def unsharp_blur_x_at_blur_y_rows(m):
     return f["output"], {"input": inp}, [6, 4, 3]
 
 
+
+# ---- the three under a GLB level ----------------------------------------------------------------------------------
+
+def harris_glb_two_lanes(m):
+    """harris (gradients written out) under a GLB of 8x4, memory tile 8x4, two lanes through all three levels."""
+    inp, x, y, f, box = _harris(m, rdom_grads=False)
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        f["output"].bound(x, 0, 8).bound(y, 0, 4)
+        hw = f["hw_output"]
+        g = hw.in_()
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo).store_in(m.MemoryType.GLB)
+        g.unroll(xi, 2)
+        hw.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 8, 4).unroll(xii, 2)
+        for n in ("grad_x", "grad_y", "lgxx", "lgyy", "lgxy", "cim"):
+            f[n].compute_at(hw, xio).unroll(x, 2)
+        for n in ("lgxx", "lgyy", "lgxy"):
+            f[n].update().unroll(f[n].rvars()[0]).unroll(f[n].rvars()[1]).unroll(x, 2)
+        p = f["padded16"]
+        p.in_().in_().compute_at(hw, xio).unroll(x, 2)
+        p.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
+        p.compute_root().accelerator_input()
+    return f["output"], {"input": inp}, [8, 4]
+
+def camera_glb_serial_channels(m):
+    """The camera-like chain under a GLB of 6x4, the colours in turn at both levels (reorder(xi, yi, c))."""
+    inp, x, y, c, f = _camera(m)
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        f["output"].bound(x, 0, 6).bound(y, 0, 4).bound(c, 0, 3)
+        hw = f["hw_output"]
+        hw.bound(c, 0, 3)
+        g = hw.in_()
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).reorder(xi, yi, c, xo, yo).hw_accelerate(xi, xo)
+        g.store_in(m.MemoryType.GLB)
+        hw.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 6, 4).reorder(xii, yii, c, xio, yio)
+        for n in ("denoised", "green", "red", "blue"):
+            f[n].compute_at(hw, xio)
+        f["curve"].compute_at(hw, xio).bound(m.Var("v"), 0, 256).unroll(m.Var("v"))
+        p = f["hw_input"]
+        p.in_().in_().compute_at(hw, xio)
+        p.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
+        p.compute_root().accelerator_input()
+    return f["output"], {"input": inp}, [6, 4, 3]
+
+def unsharp_glb_level(m):
+    """unsharp under a GLB of 6x4, colours in turn, the memory tile's input copy reading a pixel's channels
+    together."""
+    inp, x, y, c, f = _unsharp(m)
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        f["output"].bound(x, 0, 6).bound(y, 0, 4).bound(c, 0, 3)
+        h = f["hw_input"]
+        h.bound(c, 0, 3)
+        hw = f["hw_output"]
+        g = hw.in_()
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).reorder(xi, yi, c, xo, yo).hw_accelerate(xi, xo)
+        g.store_in(m.MemoryType.GLB)
+        hw.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 6, 4).reorder(xii, yii, c, xio, yio)
+        for n in ("gray", "blur_x", "blur_y", "ratio"):
+            f[n].compute_at(hw, xio)
+        h.in_().in_().compute_at(hw, xio).reorder(c, x, y).unroll(c)
+        h.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
+        h.compute_root().accelerator_input()
+    return f["output"], {"input": inp}, [6, 4, 3]
+
+
 CASES = {f.__name__: f for f in (
     harris_kernel_rdom_all_buffers, harris_products_inline, harris_grads_inline, harris_host_tiles,
     harris_two_lanes, harris_glb_level, camera_channels_unrolled, camera_channels_serial, camera_host_tiles,
     camera_odd_host_tiles, camera_two_lanes, camera_demosaic_buffered, unsharp_channels_unrolled, unsharp_two_lanes,
-    unsharp_host_tiles_odd, unsharp_blur_x_at_blur_y_rows,
+    unsharp_host_tiles_odd, unsharp_blur_x_at_blur_y_rows, harris_glb_two_lanes, camera_glb_serial_channels,
+    unsharp_glb_level,
 )}

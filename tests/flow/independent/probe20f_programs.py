@@ -3,6 +3,7 @@ it (channels read together, serial reductions, up- and down-samples, boundary co
 rows a cycle); each in module m (`mainspring`, or `halide`), returning (output, {name: ImageParam}, size)."""
 
 from probe19_programs import _in, _out
+from probe20_programs import _blur3
 from probe20e_programs import _glb3
 from probe_common import on_hardware, vars_of
 
@@ -204,9 +205,77 @@ def glb_rows_in_turn(m):
     return glb_two_rows_a_cycle(m, rows=1)
 
 
+def glb_block_lanes(m, size=(2, 4), lanes=(2, 2)):
+    """Memory tiles as wide as x's lanes computing a block of lanes[0] x lanes[1] pixels a cycle (unroll(xii) whole
+    and unroll(yii, 2): consecutive words of the GLB tile), the GLB output unrolled alike (the outer half of the
+    x unroll a loop of one iteration: an internal assert before session 35)."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = _out(m, lambda x, y: m.u8((hw_input[x, y] + hw_input[x + 1, y + 1]) >> 1))
+    if on_hardware(m):
+        g = _glb3(m, hw_output, output, hw_input, size, size, size)
+        hw_output.unroll(m.Var("xii"), lanes[0]).unroll(m.Var("yii"), lanes[1])
+        g.unroll(m.Var("xi"), lanes[0]).unroll(m.Var("yi"), lanes[1])
+        hw_input.in_().in_().unroll(x, lanes[0])
+    return output, {"input": inp}, list(size)
+
+
+def glb_block_lanes_three_by_two(m):
+    """glb_block_lanes with a 3x4 tile, 3 x 2 = 6 pixels a cycle."""
+    return glb_block_lanes(m, (3, 4), (3, 2))
+
+
+def glb_sliding_rows_copy_at_tile(m, copy_at_rows=False):
+    """Under a GLB tile of 4x2 over 8x5, memory tiles of 2x2 with blur_x stored at xio and computed at yii, blur_y
+    at yii, the memory tile's input copy at xio (refused: the array's Funcs are computed at one loop)."""
+    inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        output.bound(x, 0, 8).bound(y, 0, 5)
+        g = hw_output.in_()
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 4, 2).hw_accelerate(xi, xo).store_in(m.MemoryType.GLB)
+        hw_output.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 2, 2)
+        if copy_at_rows:
+            hw_input.in_().in_().store_at(hw_output, xio).compute_at(hw_output, yii)
+        else:
+            hw_input.in_().in_().compute_at(hw_output, xio)
+        hw_input.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+        bx.store_at(hw_output, xio).compute_at(hw_output, yii)
+        by.compute_at(hw_output, yii)
+    return output, {"input": inp}, [8, 5]
+
+
+def glb_sliding_rows(m):
+    """The refusal's fix for glb_sliding_rows_copy_at_tile: the input copy stored at xio, computed at yii too."""
+    return glb_sliding_rows_copy_at_tile(m, copy_at_rows=True)
+
+
+def glb_sliding_rows_two_lanes_column_order(m):
+    """glb_sliding_rows at two lanes RoundUp with the memory tile walked column by column (reorder(yii, xii)), GLB
+    tiles 4x2 over 8x3, memory tiles 3x2 (each group of its rows one iteration: a crash in memories/timing.py
+    radix_candidate before session 35)."""
+    inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        ru = m.TailStrategy.RoundUp
+        output.bound(x, 0, 8).bound(y, 0, 3)
+        g = hw_output.in_()
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 4, 2).hw_accelerate(xi, xo).store_in(m.MemoryType.GLB)
+        g.unroll(xi, 2, ru)
+        hw_output.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 3, 2).unroll(xii, 2, ru).reorder(yii, xii)
+        hw_input.in_().in_().store_at(hw_output, xio).compute_at(hw_output, yii).unroll(x, 2, ru)
+        hw_input.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+        bx.store_at(hw_output, xio).compute_at(hw_output, yii).unroll(x, 2, ru)
+        by.compute_at(hw_output, yii).unroll(x, 2, ru)
+    return output, {"input": inp}, [8, 3]
+
+
 CASES = {f.__name__: f for f in (
     glb_rgb_channels_together, glb_serial_reduction, glb_upsample_nearest, glb_downsample_average,
     glb_repeat_edge_inside, glb_host_tiles_two_lanes_odd, glb_i16_output_two_lanes, glb_rows_reordered_in_memory_tiles,
     glb_table_in_memory_tiles, glb_two_level_producers, glb_store_at_glb_compute_in_memory_tile, glb_tuple_output,
     glb_output_storage_column_major, glb_channels_first_output, glb_two_rows_a_cycle, glb_rows_in_turn,
+    glb_block_lanes, glb_block_lanes_three_by_two, glb_sliding_rows_copy_at_tile, glb_sliding_rows,
+    glb_sliding_rows_two_lanes_column_order,
 )}
