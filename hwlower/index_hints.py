@@ -83,8 +83,9 @@ def not_affine_hint(e: ir.Expr, reader: Function | None = None, buf: str = "", u
                 f"the box of '{buf}'")
     if scaled and rvars:
         return (f"a serial reduction reads at a quotient only where all the index's variables lie inside one "
-                f"quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
-                f"({', '.join(rvars)}) do not; unroll the reduction "
+                f"quotient by a constant (a transposed convolution's (x + r.x) / 2), or where each step selects "
+                f"among at most 8 words the quotient takes (a shear's (x + r.x) / 2 + r.y over 2 taps: 2 words), and "
+                f"this index's ({', '.join(rvars)}) do neither; unroll the reduction "
                 f"({'.'.join([handle or 'update()'] + [f'unroll({r})' for r in rvars])}): each step's quotient is "
                 "then affine on its own")
     rotated = _rotation(e, buf)

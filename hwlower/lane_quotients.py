@@ -11,18 +11,35 @@ becomes a select over them, each an affine read of its own:
 
 so that every lane reads the same few words of f per run, at addresses affine in the loops, and picks its own
 with r (a coordinate of its loops, as x is). The value is Halide's: the select takes the quotient's own word.
-Each read is of a word the run needs anyway (the run's lanes take every value of r), so f's bounds are those
-bounds inference gave it."""
+Each coefficient's whole multiples of d stay in the affine part (10 lanes over x / 3: x / 3 = 10 * x.strip_o +
+3 * x.strip_i + (x.strip_i + lane) / 3), so that r holds remainders only and each lane selects among about L / d
++ 1 words, not the run's L / gcd(L, d). Each read is of a word the run needs anyway, so f's bounds are those
+bounds inference gave it, except past a tail rounded up (`guard_selected`)."""
 
 from __future__ import annotations
+
+import math
+from dataclasses import replace
 
 from mainspring.frontend import ir
 
 from .affine import affine_of
-from .ir import Affine
+from .fold import with_loads
+from .ir import Access, Affine, LoadPort, Loop, Op
 
-# the largest number of words of a producer one lane may choose from (each a read port of its own)
+# the most words of a producer one lane may choose from: each choice is a compare and a select in every lane's
+# kernel (the kernel is one module duplicated per lane), so the PEs grow with lanes times choices
 MAX_CHOICES = 8
+
+
+def lane_choices(k: int, d: int, run: int = 0) -> int:
+    """The most words each of k lanes over x / d (at any offset inside the division) selects among per run of
+    `run` cycles (d / gcd(k, d) unless given: a multiple of it, for a loop read at several divisors): the quotient
+    of x = g * xo + k * s + j is (g / d) * xo + (k // d) * s + r / d, r = (k % d) * s + j + the offset's remainder,
+    so r / d takes up to (r's greatest) / d + 1 values (10 lanes over x / 3: 5 at most, 4 at no offset; the run
+    reads 10 words in all, each lane but a few of them)."""
+    run = run or d // math.gcd(k, d)
+    return (d - 1 + (k % d) * (run - 1) + k - 1) // d + 1
 
 
 def quotient_selects(e: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
@@ -81,15 +98,37 @@ def _split(a: ir.Expr, env: dict[str, Affine], ranges: dict[str, int],
     b, d = affine_of(a.a, env, ranges), a.b.value
     if b is None or any(v not in ranges or v not in runs for v, c in b.terms if c % d):
         return None
-    rest = {v: c for v, c in b.terms if c % d}
-    lo = b.const % d + sum(min(0, c * (ranges[v] - 1)) for v, c in rest.items())
-    hi = b.const % d + sum(max(0, c * (ranges[v] - 1)) for v, c in rest.items())
+    # each coefficient c = d * (c // d) + c % d: the whole multiples move the quotient affinely (its words then
+    # move with the run's cycles), the remainders alone choose (10 lanes over x / 3: x = 30 * xo + 10 * s + j,
+    # x / 3 = 10 * xo + 3 * s + (s + j) / 3, 4 words a lane, not the run's 10)
+    rest = {v: c % d for v, c in b.terms if c % d}
+    lo = b.const % d
+    hi = b.const % d + sum(c * (ranges[v] - 1) for v, c in rest.items())
     if not rest or hi // d - lo // d + 1 > MAX_CHOICES:
         return None
-    quot = Affine.make({v: c // d for v, c in b.terms if c % d == 0}, b.const // d)
+    quot = Affine.make({v: c // d for v, c in b.terms if c // d}, b.const // d)
     return quot, Affine.make(rest, b.const % d), d, lo, hi
 
 
 def _stem(a: ir.Expr) -> str:
     names = sorted({n.name for n in ir.walk(a) if isinstance(n, (ir.Var, ir.RVar))})
     return "_".join(names) or "index"
+
+
+def guard_selected(nodes: list[Loop | Op], boxes: dict[str, list[tuple[int, int]]]) -> list[Loop | Op]:
+    """The ops of a Func whose loop rounds a tail up past its box (shift_tails.py), each read of an op that
+    selects by a remainder (`quotient_selects`) guarded to its producer's box: the run's words past it (3 lanes
+    over x / 2 in 34 columns read word 17 for columns 34 and 35) are never selected for a column of the box, and
+    no op makes them (it was an internal contract failure)."""
+    out: list[Loop | Op] = []
+    for n in nodes:
+        if isinstance(n, Loop):
+            out.append(replace(n, body=tuple(guard_selected(list(n.body), boxes))))
+        elif not any(".rest" in c.var for c in n.coords):
+            out.append(n)
+        else:
+            out.append(with_loads(n, {id(p): LoadPort(p.name, Access(
+                p.access.buffer, p.access.index, p.access.guard + tuple(
+                    (e, lo, hi) for e, (lo, hi) in zip(p.access.index, boxes[p.access.buffer]))))
+                for p in n.loads if p.access.buffer in boxes and len(p.access.index) == len(boxes[p.access.buffer])}))
+    return out

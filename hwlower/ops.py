@@ -26,7 +26,7 @@ from .fold import fold_update, map_calls
 from .guarded_clamps import unclamp_guarded_reads
 from .index_hints import inline_lookup_error, not_affine_hint
 from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
-from .lane_quotients import quotient_selects
+from .lane_quotients import guard_selected, quotient_selects
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, lanes_innermost, replay
 from .output_copy import copies_out, copy_from
@@ -68,7 +68,8 @@ def build_ops(s: Lowering) -> Lowering:
                             id(f) in s.rams, frozenset(s.rams), _rounds_tails(region, f, tile, fname),
                             lambda g, j: j in made.get(id(g), frozenset()), notes)
         made[id(f)] = op_together(nodes, fname)
-        nodes = guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname))
+        if tile.demands.get(fname) not in (None, tile.boxes[fname]):  # (a tail rounded up past the box)
+            nodes = guard_selected(guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname)), tile.boxes)
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output else None
         if apart is not None:  # a serial reduction or a RAM in the output itself: inside, then streamed out
             nodes, acc = apart
@@ -391,8 +392,9 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     args = d.args
     handle = user_handle(f) + ("" if k == 0 else f".update({k - 1})")
     steps = {i: c[-1] for i, c in (chains or {}).items()}
+    lanes = {a.name: stage_lanes(handle, handle, a.name, s, d.schedule).k for a in args if isinstance(a, ir.Var)}
     uneven = uneven_lanes(s, args, steps, d.schedule, handle, output) or \
-        other_divisors(value, args, chains or {}, f.name)
+        other_divisors(value, args, chains or {}, f.name, lanes)
     s = strip_mine(s, args, chains or {}, f, str(d.loc), output, d.schedule, handle)
     renames = unnamed_rdoms(pipe)  # (loops and coordinates of unnamed RDoms named by place, not by a counter)
     full = {lp.dim: f"{fname}.s{k}.{hardware_name(lp.dim, renames)}" for lp in s.loops}
@@ -436,7 +438,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     loops = list(s.loops)
     tree = _tree(f, args, value, s, store, full, env) if k > 0 and not ram else None
     if tree is None:
-        runs = {full[lp.dim] for lp in s.loops if lp.unrolled or lp.dim.endswith(".strip_i")}
+        runs = {full[lp.dim] for lp in s.loops if lp.unrolled or lp.dim.endswith(".strip_i") or lp.is_rvar}
         value, chosen = quotient_selects(value, env, ranges, runs)  # lanes that take a quotient unevenly
         env = env | chosen
         body = lower(value, env)

@@ -8,6 +8,7 @@ whole steps (`box_multiples`), as a RoundUp tail would: a half-resolution plane 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from itertools import pairwise
 
@@ -22,6 +23,7 @@ from .edge_taps import Guarded
 from .ir import Affine
 from .region import Region
 from .simplify import simplify
+from .uneven_chains import uneven_chains
 
 Dim = tuple[int, int]  # (id of a Function, index of its dimension)
 
@@ -64,7 +66,10 @@ def dimension_chains(region: Region, defs_of: dict[int, list[Definition]],
                             _link(graph, own, (id(g), i), arg, facts, keys)
     out: dict[int, dict[int, tuple[int, ...]]] = {}
     for comp in nx.weakly_connected_components(graph):
-        for (fid, i), d in _class_steps(graph.subgraph(comp), periods).items():
+        steps = _class_steps(graph.subgraph(comp), periods)
+        if not periods and uneven_chains(defs_of, steps):  # (uneven_chains.py: the coarser levels unstepped)
+            steps = {dim: c for dim, c in steps.items() if len(c) > 1}
+        for (fid, i), d in steps.items():
             out.setdefault(fid, {})[i] = d
     return out
 
@@ -78,7 +83,32 @@ def _class_steps(graph: nx.DiGraph, periods: bool) -> dict[Dim, tuple[int, ...]]
     if scale is not None and len(levels) == 2 and max(levels) / min(levels) == divisors[0]:
         return {dim: (divisors[0],) for dim, s in scale.items() if s == max(levels)}
     chained = _level_steps(graph, scale, periods) if scale is not None and len(set(divisors)) > 1 else None
+    if chained is None and scale is None and len(set(divisors)) > 1:
+        chained = _one_reader_of_two_divisors(graph)
     return chained if chained is not None else dict.fromkeys(graph.nodes, (divisors[0],))
+
+
+def _one_reader_of_two_divisors(graph: nx.DiGraph) -> dict[Dim, tuple[int, ...]] | None:
+    """Runs of the lcm (`_runs_of_the_lcm`) where the class has no consistent resolutions only because its
+    coarser levels read one Func at both (f at x / 2 and g at x / 3, both of hw_input): one dimension, read by
+    nothing in the class, divides at divisors that are no chain, and no other dimension divides."""
+    edges = [(a, d["div"]) for a, _, d in graph.edges(data=True) if d["div"] > 1]
+    readers = {a for a, _ in edges}
+    own = tuple(sorted({d for _, d in edges}))
+    if len(readers) != 1 or not any(b % a for a, b in pairwise(own)) or any(graph.predecessors(*readers)):
+        return None
+    return {next(iter(readers)): (math.lcm(*own),)}
+
+
+def _runs_of_the_lcm(scale: dict[Dim, Fraction], finest: Fraction, divisors: tuple[int, ...],
+                     periods: bool) -> dict[Dim, tuple[int, ...]]:
+    """One resolution read at divisors that are no chain (f at x / 2 and g at x / 3): it runs in runs of their
+    lcm (6), in which each read selects among the few words its quotient takes (lane_quotients.py: x / 2 =
+    3 * x.strip_o + x.strip_i / 2), and the coarser levels keep one loop each (a period of lcm / their divisor)."""
+    run = math.lcm(*divisors)
+    if periods:
+        return {dim: (int(run * s / finest),) for dim, s in scale.items() if (run * s / finest).denominator == 1}
+    return {dim: (run,) for dim, s in scale.items() if s == finest}
 
 
 def _level_steps(graph: nx.DiGraph, scale: dict[Dim, Fraction], periods: bool) -> dict[Dim, tuple[int, ...]] | None:
@@ -97,6 +127,9 @@ def _level_steps(graph: nx.DiGraph, scale: dict[Dim, Fraction], periods: bool) -
                 return None
             per_level.setdefault(scale[a], set()).add(d["div"])
     chains: dict[Fraction, tuple[int, ...]] = {}
+    if len(per_level) == 1 and len(own := tuple(sorted(*per_level.values()))) > 1 and \
+            any(b % a for a, b in pairwise(own)):
+        return _runs_of_the_lcm(scale, max(per_level), own, periods)
     for level in sorted(per_level, reverse=True):  # the finest first: it implies the chains of the levels below
         own = tuple(sorted(per_level[level]))
         if any(b % a for a, b in pairwise(own)) or chains.get(level, own) != own:

@@ -18,7 +18,7 @@ from mainspring.frontend.func import Function
 from mainspring.frontend.schedule import StageSchedule
 
 from .ir import Affine
-from .lane_quotients import MAX_CHOICES
+from .lane_quotients import MAX_CHOICES, lane_choices
 from .lanes import Lanes, stage_lanes
 from .loops import StageLoop, StageLoops
 
@@ -46,7 +46,13 @@ def strip_mine(s: StageLoops, args: tuple[ir.Expr, ...], chains: dict[int, tuple
             if at is not None:
                 run = chain[-1] if at[0] in unrolled or lane is None else at[1] * unrolled[lane]
                 split[at[0]] = (at[1], chain[-1], run)
-            if len(chain) > 1 and (factors := _chain_factors(chain, at, unrolled, lane)) is None:
+            if len(chain) > 1 and (factors := _chain_factors(chain, at, unrolled, lane)) is None and \
+                    (uneven := _uneven_chain(chain, terms, unrolled)) is not None:
+                # lanes neither a divisor of the least nor whole steps of the greatest (3 over x / 2 and x / 4):
+                # runs whose every quotient each lane selects among a few words (lane_quotients.py), not nested
+                split[uneven[0]] = (uneven[1], chain[-1], uneven[1] * unrolled[lane or ""])
+                continue
+            if len(chain) > 1 and factors is None:
                 assert schedule is not None
                 lanes = stage_lanes(handle, handle, a.name, s, schedule)
                 raise ScheduleError(_chain_lanes(chain, a.name, lanes, f, loc))
@@ -85,14 +91,33 @@ def _chain_factors(chain: tuple[int, ...], at: tuple[str, int] | None, unrolled:
             tuple(c for c in reversed(chain[:-1]) if c < k and k % c == 0))
 
 
+def _uneven_chain(chain: tuple[int, ...], terms: tuple[tuple[str, int], ...],
+                  unrolled: dict[str, int]) -> tuple[str, int] | None:
+    """(the serial loop, its run) for lanes along a dimension read at a chain of divisors that neither divide the
+    least nor are whole steps of the greatest: the run of the greatest's uneven split (`_step_split`), whose pixels
+    are then whole steps of every divisor (each divides the greatest), where each lane selects among at most
+    MAX_CHOICES words at every divisor; None otherwise."""
+    at = _step_split(terms, unrolled, chain[-1])
+    lanes = [unrolled[v] for v, c in terms if c == 1 and v in unrolled]
+    if at is None or at[0] in unrolled or len(lanes) != 1:
+        return None
+    if any(lane_choices(lanes[0], c, at[1]) > MAX_CHOICES for c in chain):
+        return None
+    return at
+
+
 def _chain_lanes(chain: tuple[int, ...], v: str, lanes: Lanes, f: Function, loc: str) -> str:
     """The refusal of lanes along a dimension read at a chain of divisors that are neither a divisor of the least
     nor whole steps of the greatest, with the unroll that works."""
+    run = chain[-1] // math.gcd(lanes.k, chain[-1])
+    words = max(lane_choices(lanes.k, c, run) for c in chain)
+    many = (f", and in runs of {run} cycles each lane would select among up to {words} words (lane_quotients.py: "
+            f"at most {MAX_CHOICES})") if words > MAX_CHOICES else ""
     return (f"{loc}: Func '{f.name}' reads its dimension {v} at a chain of divisors "
             f"({', '.join(f'{v} / {c}' for c in chain)}), which the accelerator runs in steps of {chain[-1]} split "
             f"into nested steps of {', then '.join(map(str, reversed(chain[:-1])))}, but its {lanes.k} lanes "
             f"along {lanes.var} ({lanes.described()}) are neither a divisor of {chain[0]} nor a multiple of "
-            f"{chain[-1]} above it, so a quotient moves unevenly from lane to lane; "
+            f"{chain[-1]} above it, so a quotient moves unevenly from lane to lane{many}; "
             f"{lanes.suggestion(chain[0])} (or unroll "
             f"by {2 * chain[-1]})")
 
@@ -134,7 +159,7 @@ def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d:
     xi.strip_o, each pair of lanes one word), and where L divides d and is less, the serial loop by d / L (2 lanes
     over x / 4: xo = 2 * xo.strip_o + xo.strip_i, x / 4 = xo.strip_o). None otherwise: lanes equal to d need no
     split (x / d = xo); lanes that are neither (2 over x / 3) the serial loop by d / gcd(L, d), runs in which
-    each lane selects among L / gcd(L, d) words (lane_quotients.py), None past MAX_CHOICES or, for a chain of
+    each lane selects among a few words (lane_quotients.py `lane_choices`), None past MAX_CHOICES or, for a chain of
     divisors (`uneven` False), at all (refused naming the chain)."""
     if len(terms) == 1 and terms[0][1] == 1:  # a loop alone; unrolled whole, it is lanes of whole steps or none
         v = terms[0][0]
@@ -150,7 +175,7 @@ def _step_split(terms: tuple[tuple[str, int], ...], unrolled: dict[str, int], d:
         return lanes[0], d
     if d % k == 0 and k < d:
         return serial, d // k
-    if not uneven or k == d or k // math.gcd(k, d) > MAX_CHOICES:
+    if not uneven or k == d or lane_choices(k, d) > MAX_CHOICES:
         return None
     # neither (2 lanes over x / 3): runs of d / gcd(k, d) iterations, in which the lanes' quotients repeat
     # (lane_quotients.py reads each run's few words and selects)
@@ -178,20 +203,23 @@ def uneven_lanes(s: StageLoops, args: tuple[ir.Expr, ...], steps: dict[int, int]
         if i not in steps or not isinstance(a, ir.Var) or a.name not in s.var_exprs:
             continue
         d, lanes = steps[i], stage_lanes(handle, handle, a.name, s, schedule)
-        words = lanes.k // math.gcd(lanes.k, d)  # each run's words the lanes choose among (lane_quotients.py)
+        words = lane_choices(lanes.k, d)  # the words each lane chooses among per run (lane_quotients.py)
         if lanes.k < 2 or lanes.k % d == 0 or d % lanes.k == 0 or not lanes.call or words <= MAX_CHOICES:
             continue
-        seen = [" ".join(str((lanes.k * t + j) // d) for j in range(lanes.k)) for t in range(3)]
+        seen = [" ".join(str((lanes.k * t + j) // d) for j in range(lanes.k)) for t in range(2)]
         readers = "" if output else ", and its readers' lanes alike"
+        most = max(k for k in range(2, lanes.k) if k % d and d % k and lane_choices(k, d) <= MAX_CHOICES)
         return (f"its {lanes.k} lanes along {a.name} ({lanes.call}) are neither whole steps of the upsample's {d} nor "
                 f"a divisor of {d}, so each lane's quotient moves unevenly from cycle to cycle ({a.name} / {d} over "
-                f"{lanes.k} lanes: {', '.join(seen)}, ...): each lane would select among {words} words per run of "
-                f"{d // math.gcd(lanes.k, d)} cycles, and the accelerator selects among at most {MAX_CHOICES}; make "
+                f"{lanes.k} lanes: {', '.join(seen)}, ...): each lane would select among up to {words} words per run "
+                f"of {d // math.gcd(lanes.k, d)} cycles (a compare and a select each, in every lane), and the "
+                f"accelerator selects among at most {MAX_CHOICES} (so at most {most} lanes that are neither); make "
                 f"the lanes a multiple of {d} or a divisor of {d}: {lanes.suggestion(d)}{readers}")
     return ""
 
 
-def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, tuple[int, ...]], fname: str) -> str:
+def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, tuple[int, ...]], fname: str,
+                   lanes: dict[str, int] | None = None) -> str:
     """Why a read at v / e is affine in no loop when the stage's loop over v runs in steps of another d (the
     stage reads f at x / 2 and g at x / 3: one loop steps by one divisor), with the fix that works: the read at
     v / e upsampled on the host and streamed in; "" when every quotient of a stepped variable is by its step."""
@@ -208,14 +236,23 @@ def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, 
                     reads.setdefault((v, n.b.value), c)
     for (v, e), c in reads.items():
         d = chains[dims[v]][-1]
-        if e in chains[dims[v]]:  # (a chain of divisors: nested steps make each affine)
-            continue
+        lcm = len(chains[dims[v]]) == 1 and d % e == 0 and d != e  # (runs of the divisors' lcm: steps.py)
+        k = (lanes or {}).get(v, 1)  # (k lanes: runs of d / gcd(k, d) iterations, as strip_mine splits them)
+        words = lane_choices(k, e, d // math.gcd(k, d))
+        if e in chains[dims[v]] or (lcm and words <= MAX_CHOICES):
+            continue  # (a chain of divisors: nested steps make each affine; runs of their lcm: each a select)
         assert isinstance(c.callee, Function)
         g, own = c.callee.name, ", ".join(a.name for a in args if isinstance(a, ir.Var))
         first = reads.get((v, d))
         why = f" (for {v} / {d}: its read {ir.user_text(first)})" if first is not None else ""
-        return (f"'{fname}' runs its loop over {v} in steps of {d}{why}, and one loop steps by one divisor, so "
-                f"{v} / {e} is affine in no split of it (upsamples by {d} and by {e} read at one resolution); "
+        at = f"{d // math.gcd(k, d)} iterations of {k} lanes (the lcm of its divisors is {d})" if k > 1 else \
+            f"{d} (the lcm of its divisors)"
+        because = (f"runs its loop over {v} in runs of {at}, in which {v} / {e} "
+                   f"would select among up to {words} words, and the accelerator selects among at most "
+                   f"{MAX_CHOICES} (lane_quotients.py)") if lcm else \
+            (f"runs its loop over {v} in steps of {d}{why}, and one loop steps by one divisor, so {v} / {e} is "
+             f"affine in no split of it (upsamples by {d} and by {e} read at one resolution)")
+        return (f"'{fname}' {because}; "
                 f"upsample the read at {v} / {e} on the host and stream it in: {g}_up({own}) = "
                 f"{ir.user_text(c)}; {g}_up.compute_root().stream_to_accelerator() ('{g}' computed on the host: "
                 f"compute_root), and read {g}_up({own}) in '{fname}'")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend import ir
+from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.pipeline import Pipeline
 
 from .fold import map_calls
@@ -74,6 +75,8 @@ def _offsets(pipe: Pipeline, op: Op, c: CoordPort, tiles: list[Tile]) -> tuple[i
     () when that never matters."""
     f = pipe.functions[op.func]
     dims = [i for i, a in enumerate(f.args) if a == c.var]
+    if not dims and ".rest" in c.var:
+        return _run_offsets(pipe, op, c, tiles)
     assert dims, (op.name, c.var)
     origins = [t.boxes[op.func][dims[0]][0] for t in tiles]
     step = _modulus((op.value, *op.scatter, *op.lookup), c)
@@ -98,3 +101,23 @@ def _modulus(values: tuple[ir.Expr, ...], port: CoordPort) -> int:
                 else:
                     bare = True
     return mods.pop() if len(mods) == 1 and not bare else 0
+
+
+def _run_offsets(pipe: Pipeline, op: Op, c: CoordPort, tiles: list[Tile]) -> tuple[int, ...]:
+    """() for a quotient's remainder within a run (lane_quotients.py: `x.rest0`, a sum of the run's loops, the
+    same in every tile), where every tile starts a whole number of runs (g * x.strip_o: g pixels) from the first;
+    else a user error (a remainder a tile's offset moves would select the wrong words)."""
+    f = pipe.functions[op.func]
+    stem = c.var.split(".rest")[0]
+    for i, a in enumerate(f.args):
+        if a != stem or i >= len(op.store.index):
+            continue
+        run = max((k for v, k in op.store.index[i].terms if v.endswith(".strip_o")), default=0)
+        origins = [t.boxes[op.func][i][0] for t in tiles]
+        if run and any((o - origins[0]) % run for o in origins):
+            raise ScheduleError(
+                f"Func '{op.func}' runs its loop over {stem} in runs of {run} pixels, in which each read at a "
+                f"quotient selects its word by its place in the run, but its host tiles start at {stem} = "
+                f"{', '.join(map(str, sorted(set(origins))))}, not all whole runs apart; make the tiles along "
+                f"{stem} a multiple of {run} wide (and the output a multiple of them)")
+    return ()

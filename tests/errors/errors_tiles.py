@@ -255,12 +255,14 @@ def _compile_through(p, hw_output, *buffered):
     return hl.compile(p.output, name="demo")
 
 
-def _sheared_transposed_convolution(unrolled: bool):
+def _sheared_transposed_convolution(unrolled: bool, taps: int = 16):
     """up(x, y) = sum over r of hw_input((x + r.x) / 2 + r.y, y / 2) * (r.x + 2 * r.y + 1): a 2x upsampling
-    convolution whose rows shear, r.y outside the quotient; its taps serial unless `unrolled`. (Without the
-    shear, (x + r.x) / 2 alone, the serial taps read through a buffered Func: tests/flow/test_flow_upsample.py.)"""
+    convolution whose rows shear, r.y outside the quotient, over `taps` x 2 taps; its taps serial unless
+    `unrolled`. (Without the shear, (x + r.x) / 2 alone, the serial taps read through a buffered Func:
+    tests/flow/test_flow_upsample.py; with the shear over 2 x 2 taps, each step selects between 2 words since
+    session 35: tests/flow/test_flow_uneven_lanes20.py.)"""
     p = pipeline(width=8, height=8)
-    r = hl.RDom([hl.Range(0, 2), hl.Range(0, 2)], "r")
+    r = hl.RDom([hl.Range(0, taps), hl.Range(0, 2)], "r")
     up, hw_output = hl.Func("up"), hl.Func("hw_output")
     up[p.x, p.y] = hl.u16(0)
     up[p.x, p.y] += p.hw_input[(p.x + r.x) / 2 + r.y, p.y / 2] * hl.u16(r.x + 2 * r.y + 1)  # <-upconv
@@ -273,9 +275,11 @@ def _sheared_transposed_convolution(unrolled: bool):
 @case("hardware", "A reduction variable outside a quotient of a pure and a reduction variable (serial taps)", (
     "{upconv}: Func 'up'.update(0) accesses 'hw_input' at (((x + r.x) / 2) + r.y), which is not an affine "
     "function of its loops; memories need affine addresses: a serial reduction reads at a quotient only where all "
-    "the index's variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and "
-    "this index's (r.x, r.y) do not; unroll the reduction (up.update(0).unroll(r.x).unroll(r.y)): each step's quotient "
-    "is then affine on its own."), func="up", simulate=True)
+    "the index's variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), or "
+    "where each step selects among at most 8 words the quotient takes (a shear's (x + r.x) / 2 + r.y over 2 taps: "
+    "2 words), and this index's (r.x, r.y) do neither; unroll the reduction "
+    "(up.update(0).unroll(r.x).unroll(r.y)): each step's quotient is then affine on its own."), func="up",
+    simulate=True, note="16 x 2 serial taps: x.strip_i + r.x would select among 9 words")
 def sheared_transposed_convolution_serial():
     return _sheared_transposed_convolution(False)
 
@@ -343,9 +347,10 @@ def _serial_modulo(unrolled: bool):
 @case("hardware", "A reduction variable inside a modulo by a constant (serial taps)", (
     "{modulo}: Func 'alt'.update(0) accesses 'hw_input' at ((x + r.x) % 2), which is not an affine function of its "
     "loops; memories need affine addresses: a serial reduction reads at a quotient only where all the index's "
-    "variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), and this index's "
-    "(r.x) do not; unroll the reduction (alt.update(0).unroll(r.x)): each step's quotient is then affine on its own."),
-    func="alt", simulate=True)
+    "variables lie inside one quotient by a constant (a transposed convolution's (x + r.x) / 2), or where each "
+    "step selects among at most 8 words the quotient takes (a shear's (x + r.x) / 2 + r.y over 2 taps: 2 words), "
+    "and this index's (r.x) do neither; unroll the reduction (alt.update(0).unroll(r.x)): each step's quotient is "
+    "then affine on its own."), func="alt", simulate=True)
 def serial_modulo():
     return _serial_modulo(False)
 
@@ -360,32 +365,33 @@ def _upsampled_lanes(lanes: int):
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "up", "hw_output", "output"))
     hw_input[x, y] = input_[x, y]
-    up[x, y] = hw_input[x / 3, y] * 2  # <-upsample
+    up[x, y] = hw_input[x / 2, y] * 2  # <-upsample
     hw_output[x, y] = up[x, y] + 1
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 30).bound(y, 0, 2)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 30, 2).hw_accelerate(xi, xo).unroll(xi, lanes)
+    output.bound(x, 0, 34).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 34, 2).hw_accelerate(xi, xo).unroll(xi, lanes)
     up.compute_at(hw_output, xo).unroll(x, lanes)
     hw_input.compute_root().stream_to_accelerator()
     return hl.compile(output, name="demo")
 
 
 @case("hardware", "Lanes over an upsample that would select among too many words", (
-    "{upsample}: Func 'up' accesses 'hw_input' at (x / 3), which is not an affine function of its loops; memories "
-    "need affine addresses: its 10 lanes along x (up.unroll(x, 10)) are neither whole steps of the upsample's 3 nor "
-    "a divisor of 3, so each lane's quotient moves unevenly from cycle to cycle (x / 3 over 10 lanes: 0 0 0 1 1 1 2 "
-    "2 2 3, 3 3 4 4 4 5 5 5 6 6, 6 7 7 7 8 8 8 9 9 9, ...): each lane would select among 10 words per run of 3 "
-    "cycles, and the accelerator selects among at most 8; make the lanes a multiple of 3 or a divisor of 3: change "
-    "up.unroll(x, 10) to up.unroll(x, 3), and its readers' lanes alike."), func="up", simulate=True,
-    note="Halide accepts any lanes; up to 8 lanes neither a multiple nor a divisor (2 over x / 3) compile "
-         "(tests/flow/test_flow_upsample_uneven_lanes.py)")
+    "{upsample}: Func 'up' accesses 'hw_input' at (x / 2), which is not an affine function of its loops; memories "
+    "need affine addresses: its 17 lanes along x (up.unroll(x, 17)) are neither whole steps of the upsample's 2 nor "
+    "a divisor of 2, so each lane's quotient moves unevenly from cycle to cycle (x / 2 over 17 lanes: 0 0 1 1 2 2 3 "
+    "3 4 4 5 5 6 6 7 7 8, 8 9 9 10 10 11 11 12 12 13 13 14 14 15 15 16 16, ...): each lane would select among up to "
+    "10 words per run of 2 cycles (a compare and a select each, in every lane), and the accelerator selects among "
+    "at most 8 (so at most 13 lanes that are neither); make the lanes a multiple of 2 or a divisor of 2: change "
+    "up.unroll(x, 17) to up.unroll(x, 2), and its readers' lanes alike."), func="up", simulate=True,
+    note="Halide accepts any lanes; lanes neither a multiple nor a divisor that select among up to 8 words (2 or 10 "
+         "over x / 3) compile (tests/flow/test_flow_upsample_uneven_lanes.py, test_flow_uneven_lanes20.py)")
 def lanes_past_an_upsample_step():
-    return _upsampled_lanes(10)
+    return _upsampled_lanes(17)
 
 
 @lanes_past_an_upsample_step.fix
 def _():
-    return _upsampled_lanes(3)
+    return _upsampled_lanes(2)
 
 
 def _rows_apart(strided: bool):
@@ -415,38 +421,41 @@ def _():
 
 
 def _read_at_two_divisors(on_host: bool):
-    """hw_output reads f at x / 2 and g at x / 3 (12 x 2, one tile): one loop over x steps by one divisor; the fix
-    upsamples g on the host and streams it in (`on_host`)."""
+    """hw_output reads f at x / 2 and g at x / 9 (36 x 2, one tile): one loop over x runs in runs of 18, in which
+    x / 2 would select among 10 words; the fix upsamples f on the host and streams it in (`on_host`). Divisors
+    whose runs select among fewer (x / 2 and x / 3) compile since session 35 (test_flow_uneven_lanes20.py)."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
-    hw_input, f, g, g_up, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "g", "g_up", "hw_output",
+    hw_input, f, g, f_up, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "g", "f_up", "hw_output",
                                                                      "output"))
     hw_input[x, y] = input_[x, y]
     f[x, y] = hw_input[x, y] + 1
     g[x, y] = hw_input[x, y] * 2
     if on_host:
-        g_up[x, y] = g[x / 3, y]
-        hw_output[x, y] = f[x / 2, y] + g_up[x, y]
-        g.compute_root()
-        g_up.compute_root().stream_to_accelerator()
+        f_up[x, y] = f[x / 2, y]
+        hw_output[x, y] = f_up[x, y] + g[x / 9, y]
+        f.compute_root()
+        f_up.compute_root().stream_to_accelerator()
     else:
-        hw_output[x, y] = f[x / 2, y] + g[x / 3, y]  # <-two_divisors
-        g.compute_at(hw_output, xo)
+        hw_output[x, y] = f[x / 2, y] + g[x / 9, y]  # <-two_divisors
+        f.compute_at(hw_output, xo)
     output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 12).bound(y, 0, 2)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 12, 2).hw_accelerate(xi, xo)
-    f.compute_at(hw_output, xo)
+    output.bound(x, 0, 36).bound(y, 0, 2)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 36, 2).hw_accelerate(xi, xo)
+    g.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "One loop read at two divisors (x / 2 and x / 3)", (
-    "{two_divisors}: Func 'hw_output' accesses 'g' at (x / 3), which is not an affine function of its loops; "
-    "memories need affine addresses: 'hw_output' runs its loop over x in steps of 2 (for x / 2: its read "
-    "f((x / 2), y)), and one loop steps by one divisor, so x / 3 is affine in no split of it (upsamples by 2 and by "
-    "3 read at one resolution); upsample the read at x / 3 on the host and stream it in: g_up(x, y) = g((x / 3), y); "
-    "g_up.compute_root().stream_to_accelerator() ('g' computed on the host: compute_root), and read g_up(x, y) in "
-    "'hw_output'."), func="hw_output", simulate=True)
+@case("hardware", "One loop read at two divisors whose runs select among too many words (x / 2 and x / 9)", (
+    "{two_divisors}: Func 'hw_output' accesses 'f' at (x / 2), which is not an affine function of its loops; "
+    "memories need affine addresses: 'hw_output' runs its loop over x in runs of 18 (the lcm of its divisors), in "
+    "which x / 2 would select among up to 10 words, and the accelerator selects among at most 8 (lane_quotients.py); "
+    "upsample the read at x / 2 on the host and stream it in: f_up(x, y) = f((x / 2), y); "
+    "f_up.compute_root().stream_to_accelerator() ('f' computed on the host: compute_root), and read f_up(x, y) in "
+    "'hw_output'."), func="hw_output", simulate=True,
+    note="Halide accepts it; two divisors whose runs of their lcm select among up to 8 words (x / 2 and x / 3) "
+         "compile (tests/flow/test_flow_uneven_lanes20.py)")
 def read_at_two_divisors():
     return _read_at_two_divisors(False)
 

@@ -2,7 +2,8 @@
 strip-mines the loop into nested steps, x = 4 * a + 2 * b + c, so x / 2 = 2 * a + b and x / 4 = a are both affine,
 and the half-resolution Funcs step by what is left of the chain (2), their loops the outer digits of the full
 resolution's (hwlower/steps.py, hwlower/strip_mine.py, memories/schedule.py). Divisors that are no chain (x / 2
-and x / 3) stay refused (tests/errors: read_at_two_divisors, two_divisors)."""
+and x / 3) run in runs of their lcm since session 35 (test_flow_uneven_lanes20.py); refused where a run's
+selects are too many (tests/errors: read_at_two_divisors, two_divisors)."""
 
 import pytest
 from newcomer_algorithms import pyramid, pyramid_by_levels
@@ -94,20 +95,24 @@ def test_lanes_that_divide_the_least_divisor_or_are_whole_steps_of_the_greatest(
     design.check(design.example_inputs(1), simulator="icarus", build_dir=build_dir)
 
 
-@pytest.mark.parametrize("lanes", [3])
+@pytest.mark.parametrize("lanes", [13])
 def test_lanes_neither_are_refused_naming_them_with_the_unroll_that_works(lanes):
-    """3 lanes over x / 2 and x / 4: quotients move unevenly. The refusal's fix (2 lanes) is
-    `test_lanes_that_divide...`."""
+    """13 lanes over x / 2 and x / 4: quotients move unevenly, each lane among 9 words of a run. The refusal's fix
+    (2 lanes) is `test_lanes_that_divide...`; 3 and 6 lanes compile since session 35 (test_flow_uneven_lanes20.py)."""
     with pytest.raises(hl.HalideError) as err:
-        hl.compile(_two_levels(2, 4, 24, 4, lanes=lanes), name=f"chain_lanes_{lanes}")
+        hl.compile(_two_levels(2, 4, 4 * lanes, 4, lanes=lanes), name=f"chain_lanes_{lanes}")
     msg = str(err.value)
     assert "Func 'hw_output' reads its dimension x at a chain of divisors (x / 2, x / 4)" in msg
+    assert "in runs of 4 cycles each lane would select among up to 9 words" in msg
     assert f"change hw_output.unroll(xi, {lanes}) to hw_output.unroll(xi, 2) (or unroll by 8)" in msg
 
 
-def test_two_divisors_that_are_no_chain_stay_refused():
-    with pytest.raises(hl.HalideError, match=r"x / 3 is affine in no split of it"):
-        hl.compile(_two_levels(2, 3, 12, 2), name="chain_2_3")
+def test_two_divisors_that_are_no_chain_stay_refused_where_a_run_selects_among_too_many():
+    # x / 2 and x / 3 compile since session 35 (runs of 6: test_flow_uneven_lanes20.py); x / 2 over runs of 18
+    # would select among 10 words
+    with pytest.raises(hl.HalideError, match=r"runs its loop over x in runs of 18 \(the lcm of its divisors\), in "
+                                             r"which x / 2 would select among up to 10 words"):
+        hl.compile(_two_levels(2, 9, 36, 2), name="chain_2_9")
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)

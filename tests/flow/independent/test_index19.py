@@ -3,49 +3,21 @@ Halide 21 bounds by the box its variables span and mainspring computes in a clam
 (hwlower/index_funcs.py). Each is bit-exact on Icarus (VERILATOR's on Verilator too), its cycles as predicted and its
 reference equal to Halide 21's. Figures: BENCHMARKS.md "Helper index19, session 34"."""
 
-import functools
-
 import index19_programs as programs
-import numpy as np
 import pytest
-from oracle import halide_outputs
-from porting import BUILD
+from hand_probes import HandProbe
 
 import mainspring as hl
 
 # the index as a table of the coordinates, two index Funcs feeding a producer, an index beside a serial update's
 # window; the rest are the same hardware at other frames and tilings (Icarus only, for the suite's time)
 VERILATOR = ("product_coordinates", "product_quotient_and_remainder", "product_in_a_serial_update")
+PROBE = HandProbe("index19", programs.CASES, verilator=VERILATOR)
 
 
-@functools.cache
-def _design(case):
-    return hl.compile(programs.CASES[case](hl)[0], name=f"index19_{case}")
-
-
-@functools.cache
-def _inputs_and_halide(halide, case):
-    inputs = _design(case).example_inputs(1)
-    out, images, size = programs.CASES[case](halide)
-    return inputs, tuple(halide_outputs(halide, out, images, inputs, size))
-
-
-def _params():
-    """A case's simulators in one xdist group: one worker, one compile (functools.cache is per worker)."""
-    return [pytest.param(case, sim, marks=pytest.mark.xdist_group(f"index19-{case}"), id=f"{case}-{sim}")
-            for case in programs.CASES for sim in ("icarus", "verilator") if sim == "icarus" or case in VERILATOR]
-
-
-@pytest.mark.parametrize(("case", "simulator"), _params())
+@pytest.mark.parametrize(("case", "simulator"), PROBE.params())
 def test_a_read_at_a_nonlinear_index_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
-    design = _design(case)
-    inputs, want = _inputs_and_halide(halide, case)
-    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
-    assert res.cycles == res.predicted_cycles
-    got = design.reference_outputs(inputs)
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+    PROBE.check(case, simulator, halide)
 
 
 def test_the_index_is_a_clamped_func_at_the_readers_level():

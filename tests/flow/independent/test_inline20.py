@@ -5,14 +5,11 @@ index and RAM passes serve its reads; the `periodic` pass (hwlower/periodic_read
 quotient through a select of affine reads. Each is bit-exact on Icarus (three on Verilator too), its cycles as
 predicted and its reference equal to Halide 21's. Figures: BENCHMARKS.md "Helper inline20, session 35"."""
 
-import functools
-
 import autoprobe19_programs as autoprobe19
 import inline20_programs as programs
-import numpy as np
 import pytest
+from hand_probes import HandProbe, bit_exact
 from oracle import autoscheduled, halide_outputs
-from porting import BUILD
 
 import mainspring as hl
 from mainspring.frontend import ir
@@ -25,37 +22,12 @@ from mainspring.hwlower.state import Lowering
 VERILATOR = ("product_modulo_u8", "gather_two_taps_and_a_constant_u8", "periodic_rows_u8_two_lanes")
 
 
-@functools.cache
-def _design(case):
-    return hl.compile(programs.CASES[case](hl)[0], name=f"inline20_{case}")
+PROBE = HandProbe("inline20", programs.CASES, verilator=VERILATOR)
 
 
-@functools.cache
-def _inputs_and_halide(halide, case):
-    inputs = _design(case).example_inputs(1)
-    out, images, size = programs.CASES[case](halide)
-    return inputs, tuple(halide_outputs(halide, out, images, inputs, size))
-
-
-def _bit_exact(design, inputs, want, simulator):
-    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
-    assert res.cycles == res.predicted_cycles
-    got = design.reference_outputs(inputs)
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
-
-
-def _params():
-    """A case's simulators in one xdist group: one worker, one compile (functools.cache is per worker)."""
-    return [pytest.param(case, sim, marks=pytest.mark.xdist_group(f"inline20-{case}"), id=f"{case}-{sim}")
-            for case in programs.CASES for sim in ("icarus", "verilator") if sim == "icarus" or case in VERILATOR]
-
-
-@pytest.mark.parametrize(("case", "simulator"), _params())
+@pytest.mark.parametrize(("case", "simulator"), PROBE.params())
 def test_a_read_through_an_inline_func_or_at_a_periodic_offset_is_bit_exact_and_halides(case, simulator, halide):
-    inputs, want = _inputs_and_halide(halide, case)
-    _bit_exact(_design(case), inputs, want, simulator)
+    PROBE.check(case, simulator, halide)
 
 
 def _lowered(program, step):
@@ -72,7 +44,7 @@ def test_the_inline_func_read_at_a_product_is_substituted_and_its_index_computed
     reads = [n for n in ir.walk(value) if isinstance(n, ir.Call)]
     assert [s.pipe.name(c.callee) for c in reads] == ["hw_input"]
     assert ir.user_text(reads[0].args[0]) == "((x * y) % 5)"
-    design = _design("product_modulo_u8")  # hw_input looked up in a RAM of its box, no buffer for g
+    design = PROBE.design("product_modulo_u8")  # hw_input looked up in a RAM of its box, no buffer for g
     assert [b["name"] for b in design.report["buffers"]] == ["hw_input", "hw_input_ram", "hw_output"]
 
 
@@ -97,17 +69,17 @@ def test_a_periodic_offset_becomes_a_select_of_its_values_reads():
     assert "select((((x / 4) % 2) == 0), hw_input(x, y), hw_input(x, (y + 1)))" in ir.user_text(value)
 
 
-def test_the_autoscheduled_shear_compiles_bit_exact(halide):
+def test_the_autoscheduled_shear_compilesbit_exact(halide):
     """autoprobe19's shear, `in(x, y + (x / 4) % 2)` with no schedule (refused until this session)."""
     design, _ = autoscheduled(autoprobe19.shift_by_column, (13, 5), {}, name="inline20_shear")
     inputs = design.example_inputs(1)
     out, images = autoprobe19.shift_by_column(halide, 13, 5)
-    _bit_exact(design, inputs, halide_outputs(halide, out, images, inputs, [13, 5]), "icarus")
+    bit_exact(design, inputs, halide_outputs(halide, out, images, inputs, [13, 5]), "icarus")
 
 
-def test_an_autoscheduled_gather_through_an_inline_func_compiles_bit_exact(halide):
+def test_an_autoscheduled_gather_through_an_inline_func_compilesbit_exact(halide):
     """The autoscheduler leaves g inline; its read at a loaded coordinate is a RAM lookup of the image's copy."""
     design, _ = autoscheduled(programs.gather_no_schedule, (12, 6), {}, name="inline20_auto_gather")
     inputs = design.example_inputs(1)
     out, images = programs.gather_no_schedule(halide, 12, 6)
-    _bit_exact(design, inputs, halide_outputs(halide, out, images, inputs, [12, 6]), "icarus")
+    bit_exact(design, inputs, halide_outputs(halide, out, images, inputs, [12, 6]), "icarus")

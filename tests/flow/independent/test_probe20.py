@@ -6,15 +6,10 @@ Icarus, its cycles as predicted and its reference equal to Halide 21's; the VERI
 well. Refusals: REFUSED below, each with its fix (a case of its own). Figures: BENCHMARKS.md "Helper probe20,
 session 35"."""
 
-import functools
 import importlib
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
-from porting import BUILD
-
-import mainspring as hl
+from hand_probes import HandProbe
 
 PARTS = ("probe20", "probe20b", "probe20c", "probe20d", "probe20e", "probe20f", "probe20g")
 MODULES = {p: importlib.import_module(f"{p}_programs") for p in PARTS}
@@ -42,52 +37,20 @@ REFUSED = {
     "scan_along_x_unrolled": ("probe20g", "scan_along_x_serial", (
         r"f.update\(0\).unroll\(r.x\) at .* makes lanes that depend on each other")),
 }
-CASES = {c: (p, c) for p, mod in MODULES.items() for c in mod.CASES if c not in REFUSED}
 VERILATOR = ("blur_x_computed_at_rows_stored_at_tile", "blur_host_tiles_round_up", "mobile_clockwork_two_in_three_out",
              "resnet_oc_split_two_of_four", "conv_bias_input_per_channel", "histogram_where_bright",
              "tuple_sum_and_count_where", "three_outputs_of_one_accelerator", "harris_glb_level",
              "camera_odd_host_tiles", "bc_repeat_image_wraps", "glb_two_inputs", "glb_channels_in_turn")
-SLOW = ()
+PROBE = HandProbe("probe20", {c: mod.CASES[c] for mod in MODULES.values() for c in mod.CASES},
+                  verilator=VERILATOR,
+                  refused={case: (fixed, pattern) for case, (_part, fixed, pattern) in REFUSED.items()})
 
 
-def _params():
-    out = []
-    for case in CASES:
-        marks = [pytest.mark.xdist_group(f"probe20-{case}")] + ([pytest.mark.slow] if case in SLOW else [])
-        for sim in ("icarus", "verilator") if case in VERILATOR else ("icarus",):
-            out.append(pytest.param(case, sim, marks=marks, id=f"{case}-{sim}"))
-    return out
-
-
-@functools.cache
-def _design(case):
-    part, name = CASES[case]
-    return hl.compile(MODULES[part].CASES[name](hl)[0], name=f"probe20_{name}")
-
-
-@functools.cache
-def _inputs_and_halide(halide, case):
-    part, name = CASES[case]
-    inputs = _design(case).example_inputs(1)
-    out, images, size = MODULES[part].CASES[name](halide)
-    return inputs, tuple(halide_outputs(halide, out, images, inputs, size))
-
-
-@pytest.mark.parametrize(("case", "simulator"), _params())
+@pytest.mark.parametrize(("case", "simulator"), PROBE.params())
 def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
-    design = _design(case)
-    inputs, want = _inputs_and_halide(halide, case)
-    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
-    assert res.cycles == res.predicted_cycles
-    got = design.reference_outputs(inputs)
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+    PROBE.check(case, simulator, halide)
 
 
 @pytest.mark.parametrize("case", REFUSED)
 def test_a_refused_schedule_names_its_fix_and_the_fix_compiles(case):
-    part, fixed, pattern = REFUSED[case]
-    with pytest.raises(hl.HalideError, match=pattern):
-        hl.compile(MODULES[part].CASES[case](hl)[0], name=f"probe20_{case}")
-    assert fixed in CASES
+    PROBE.check_refused(case)
