@@ -11,6 +11,7 @@ the pass returns a copy of the pipeline for the passes after it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from mainspring.frontend import ir
@@ -21,6 +22,7 @@ from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import LoopLevel, Placement
 from mainspring.frontend.types import I32
 
+from .image_names import image_places
 from .region import Region, constant_buffer, funcs_between
 
 
@@ -67,7 +69,8 @@ def _read_through(d: Definition, tables: dict[int, Function]) -> Definition:
 def _table_of(pipe: Pipeline, buffer: Parameter, region: Region, made: set[str], loc: SourceLoc) -> Function:
     """`<buffer>_table(x, y, ...) = <buffer>(x, y, ...)` under an unused name, computed at the accelerator's store
     loop, located at the first reader's definition (where a table's errors point)."""
-    taken, stem = set(pipe.functions) | made, f"{buffer.name}_table"
+    # (named by the image's place if the counter named it: image_names.py)
+    taken, stem = set(pipe.functions) | made, f"{image_places(pipe.inputs).get(buffer.name, buffer.name)}_table"
     name, k = stem, 1
     while name in taken:
         name, k = f"{stem}_{k}", k + 1
@@ -85,7 +88,7 @@ def buffer_source(f: object) -> Parameter | None:
     defs = getattr(f, "definitions", None) or [None]
     read = getattr(defs[0], "value", None)
     if len(defs) == 1 and isinstance(read, ir.Call) and constant_buffer(read.callee) and \
-            getattr(f, "name", "").startswith(f"{read.callee.name}_table") and \
+            re.match(rf"({re.escape(read.callee.name)}|[bp]\d+)_table", getattr(f, "name", "")) is not None and \
             all(isinstance(a, ir.Var) for a in read.args) and read.args == defs[0].args:
         return read.callee
     return None

@@ -29,6 +29,7 @@ from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import LoopLevel, Placement
 from mainspring.frontend.types import I32
 
+from .image_names import image_places
 from .region import Region, constant_buffer, funcs_between
 
 _OPS = (ir.BinOp, ir.UnOp, ir.Cast, ir.MathCall, ir.Select)
@@ -143,7 +144,8 @@ def _table(pipe: Pipeline, cast: ir.Cast, read: ir.Call, pixel: ir.Expr | None, 
     value = ir.transform(cast, go)
     key = f"{id(read.callee)}:{ir.to_string(value)}"  # (two buffers may share a name)
     if key not in tables:
-        taken, stem = set(pipe.functions) | {t.name for t in tables.values()}, f"{read.callee.name}_{cast.type}_table"
+        image = image_places(pipe.inputs).get(read.callee.name, read.callee.name)  # (image_names.py)
+        taken, stem = set(pipe.functions) | {t.name for t in tables.values()}, f"{image}_{cast.type}_table"
         name, k = stem, 1
         while name in taken:
             name, k = f"{stem}_{k}", k + 1

@@ -38,9 +38,10 @@ class Lanes:
     call: str | None = None  # "blur.unroll(x, 2)", the call that made the lanes
     loc: str | None = None  # where that call is
     tail: TailStrategy = TailStrategy.Auto
+    dim: str = "x"  # the dimension the lanes run along: the stage's first (an input's first in stream order)
 
     def described(self) -> str:
-        return f"{self.call} at {self.loc}" if self.call else "no unroll of x"
+        return f"{self.call} at {self.loc}" if self.call else f"no unroll of {self.dim}"
 
     def suggestion(self, k: int) -> str:
         new = f"{self.handle}.unroll({_shown(self.var)}, {k})"
@@ -53,22 +54,22 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
     terms = dict(s.var_exprs[x_arg].terms) if x_arg in s.var_exprs else {}
     time = [(c, d) for d, c in terms.items() if d not in unrolled]
     if not time:
-        return Lanes(who, handle, x_arg, 1)
+        return Lanes(who, handle, x_arg, 1, dim=x_arg)
     k, var = min(time)
     # a fused loop that hardware runs as two loops keeps the name of the fuse (loops.py), its inner loop's role
     inner_of = {dv.fused: dv.inner for dv in schedule.directives if isinstance(dv, Fuse)}
     split = next((dv for dv in schedule.directives if isinstance(dv, Split) and dv.outer == inner_of.get(var, var)
                   and dv.inner in unrolled and terms.get(dv.inner) == 1), None)
     if split is None or k == 1:
-        return Lanes(who, handle, var, 1)
+        return Lanes(who, handle, var, 1, dim=x_arg)
     mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == split.inner)
-    return replace(_unroll_lanes(who, handle, split, mark), k=k)
+    return replace(_unroll_lanes(who, handle, split, mark, x_arg), k=k)
 
 
-def _unroll_lanes(who: str, handle: str, split: Split, mark: ForType) -> Lanes:
+def _unroll_lanes(who: str, handle: str, split: Split, mark: ForType, dim: str) -> Lanes:
     tail = "" if split.tail is TailStrategy.Auto else f", hl.TailStrategy.{split.tail.name}"
     call = f"{handle}.{mark.kind}({_shown(split.old)}, {split.factor}{tail})"
-    return Lanes(who, handle, split.old, split.factor, call, str(mark.loc), split.tail)
+    return Lanes(who, handle, split.old, split.factor, call, str(mark.loc), split.tail, dim)
 
 
 def x_unrolls(handle: str, x_arg: str, schedules: list[StageSchedule]) -> list[Lanes]:
@@ -81,7 +82,7 @@ def x_unrolls(handle: str, x_arg: str, schedules: list[StageSchedule]) -> list[L
             split = next((sp for sp in sched.directives if isinstance(sp, Split) and sp.inner == mark.var
                           and sp.old == x_arg), None) if isinstance(mark, ForType) else None
             if split is not None and isinstance(mark, ForType) and mark.kind in ("unroll", "vectorize"):
-                out.append(_unroll_lanes(who, who, split, mark))
+                out.append(_unroll_lanes(who, who, split, mark, x_arg))
     return out
 
 
@@ -109,7 +110,7 @@ def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedu
             lanes = part if lanes.k == 1 else lanes
         _check_unrolls(who, name, args, args[:pos + 1], s, schedule, reorderable)
         break
-    return replace(lanes, k=words) if words != lanes.k else lanes
+    return replace(lanes, k=words, dim=args[0])
 
 
 def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s: StageLoops,
@@ -201,12 +202,12 @@ def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop:
         dim = _shown(re.sub(r"^.*\.s\d+\.", "", lp.var))
         if lp.strip and src.call:  # an upsample's strip-mined loop, which the user did not write: no unroll of it
             raise ScheduleError(
-                f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along x at a "
-                f"quotient that moves by {step} per step of the upsample: each step would read another lane. Fix: "
+                f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along {src.dim} "
+                f"at a quotient that moves by {step} per step of the upsample: each step would read another lane. Fix: "
                 f"remove {src.call} so that '{buffer}' {'streams' if stream else 'computes'} one lane."
             )
         raise ScheduleError(
-            f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along x in its "
+            f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along {src.dim} in its "
             f"serial loop {dim} (a step of {step} per iteration): each iteration would read another lane. "
             f"Unroll that loop ({mine.handle}.unroll({dim})), or "
             + (f"remove {src.call} so that '{buffer}' streams one lane." if stream and src.call
@@ -305,18 +306,18 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes,
     assert fix, f"{mine.who}: no lanes agree with '{buffer}'"  # a consumer alone always can (lane_chains.py)
     raise ScheduleError(
         f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
-        f"'{buffer}' along x per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane of a "
-        f"consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
-        f"per cycle{_in_turn(step)}. Fix: {fix}."
+        f"'{buffer}' along {src.dim} per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane "
+        f"of a consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
+        f"per cycle{_in_turn(step, mine.dim)}. Fix: {fix}."
     )
 
 
-def _in_turn(step: tuple[int, int] | None) -> str:
+def _in_turn(step: tuple[int, int] | None, dim: str) -> str:
     """Why a consumer does not read the producer's lanes in turn (lane_steps.py): its loop's extent."""
     if step is None:
         return ""
     extent, m = step
-    return (f", or the consumer must read them in turn, over whole steps of {m} iterations of its loop over x "
+    return (f", or the consumer must read them in turn, over whole steps of {m} iterations of its loop over {dim} "
             f"(which has {extent})")
 
 

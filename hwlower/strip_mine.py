@@ -225,18 +225,23 @@ def other_divisors(value: ir.Expr, args: tuple[ir.Expr, ...], chains: dict[int, 
     v / e upsampled on the host and streamed in; "" when every quotient of a stepped variable is by its step."""
     dims = {a.name: i for i, a in enumerate(args) if isinstance(a, ir.Var)}
     reads: dict[tuple[str, int], ir.Call] = {}  # (variable, divisor) -> the first read dividing it so
+    periodic: set[tuple[str, int]] = set()  # quotients taken modulo (`(x / 2) % 10`): no run of the lcm serves them
     for c in ir.walk(value):
         if not (isinstance(c, ir.Call) and isinstance(c.callee, Function)):
             continue
-        for n in (m for a in c.args for m in ir.walk(a)):
+        nodes = [m for a in c.args for m in ir.walk(a)]
+        remainders = {id(n.a) for n in nodes if isinstance(n, ir.BinOp) and n.op == "mod"}
+        for n in nodes:
             if isinstance(n, ir.BinOp) and n.op == "div" and isinstance(n.b, ir.Const) and \
                     isinstance(n.b.value, int) and n.b.value > 1:
                 names = {v.name for v in ir.walk(n.a) if isinstance(v, (ir.Var, ir.RVar))}
                 if len(names) == 1 and (v := next(iter(names))) in dims and dims[v] in chains:
                     reads.setdefault((v, n.b.value), c)
+                    if id(n) in remainders:
+                        periodic.add((v, n.b.value))
     for (v, e), c in reads.items():
         d = chains[dims[v]][-1]
-        lcm = len(chains[dims[v]]) == 1 and d % e == 0 and d != e  # (runs of the divisors' lcm: steps.py)
+        lcm = len(chains[dims[v]]) == 1 and d % e == 0 and d != e and (v, e) not in periodic  # (runs: steps.py)
         k = (lanes or {}).get(v, 1)  # (k lanes: runs of d / gcd(k, d) iterations, as strip_mine splits them)
         words = lane_choices(k, e, d // math.gcd(k, d))
         if e in chains[dims[v]] or (lcm and words <= MAX_CHOICES):

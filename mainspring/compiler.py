@@ -32,6 +32,7 @@ from .frontend.outputs import Output, packed_outputs
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
+from .hwlower.image_names import named_by_place
 from .hwlower.ir import Op
 from .ideal import ideal_cycles
 from .memories import STEP_NAMES as MEMORY_STEPS
@@ -81,6 +82,7 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
         sink, outputs = packed
         pipe = Pipeline(sink, tuples_whole=True)
     pipe.check_schedule()
+    pipe = named_by_place(pipe)  # (the hardware's names of unnamed images' Funcs: deterministic)
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     program = lower(pipe, name, dump)
     streams = stream_intervals(pipe, program.inputs)
