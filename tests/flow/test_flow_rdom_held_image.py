@@ -6,6 +6,8 @@ compiled (`input.set(buf)`, issue 8, gaps20): the RDom's extent is that buffer's
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -40,9 +42,16 @@ def _scheduled(image) -> hl.Func:
     return output
 
 
+@functools.cache
+def _held():
+    """The design both simulators' runs and the inputs' test read: one compile on their one xdist worker."""
+    return hl.compile(_scheduled(hl.Buffer(IMAGE)), name="held")
+
+
+@pytest.mark.xdist_group("rdom_held_image")
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
-def test_an_rdom_over_a_held_image_size_takes_its_size(simulator, build_dir, compile_shared):
-    design = compile_shared(_scheduled(hl.Buffer(IMAGE)), name="held")
+def test_an_rdom_over_a_held_image_size_takes_its_size(simulator, build_dir):
+    design = _held()
     inputs = {"input": hl.Buffer(IMAGE)}
     design.check(inputs, simulator=simulator, build_dir=build_dir)
     import halide
@@ -55,9 +64,9 @@ def test_an_rdom_over_a_held_image_size_takes_its_size(simulator, build_dir, com
     assert want[0, 0] == IMAGE[0].sum() % 65536  # the sum runs over the image's 12 columns, not the output's 8
 
 
+@pytest.mark.xdist_group("rdom_held_image")
 def test_the_inputs_drawn_for_it_are_as_wide_as_the_held_image():
-    design = hl.compile(_scheduled(hl.Buffer(IMAGE)), name="held")
-    assert np.asarray(design.example_inputs()["input"]).shape == IMAGE.shape
+    assert np.asarray(_held().example_inputs()["input"]).shape == IMAGE.shape
 
 
 def test_with_no_buffer_held_the_size_is_still_refused():

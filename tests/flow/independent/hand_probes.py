@@ -38,14 +38,13 @@ class HandProbe:
         self.design = functools.cache(self._design)
         self._want = functools.cache(self._inputs_and_halide)
 
-    def params(self, verilator_all: bool = False) -> list:
+    def params(self) -> list:
         """pytest params over (case, simulator), a case's runs in one xdist group."""
         out = []
         for case in self.cases:
             marks = [pytest.mark.xdist_group(f"{self.name}-{case}")] + ([pytest.mark.slow] if case in self.slow
                                                                         else [])
-            both = verilator_all or case in self.verilator
-            for sim in ("icarus", "verilator") if both else ("icarus",):
+            for sim in ("icarus", "verilator") if case in self.verilator else ("icarus",):
                 out.append(pytest.param(case, sim, marks=marks, id=f"{case}-{sim}"))
         return out
 

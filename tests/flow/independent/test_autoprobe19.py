@@ -17,10 +17,13 @@ PROBE = "autoprobe19"
 shared.MODULES[PROBE] = progs
 MINE = {f"{PROBE}-{case}": (PROBE, case) for case in progs.AUTO}
 shared.CASES.update(MINE)
+# 9 of 60 (15%), each a distinct kind of hardware: 3 lanes, a pyramid's levels, a 2-D gather from a RAM through
+# its 2 ports, a histogram's scatter and its scan (hist16's and warp_clamped's hardware are in them), a column
+# scan at 3 lanes, two outputs, channels (pointwise_3to2's kind), a guarded tail, a signed Tuple output
+# (minmax_tuple's Tuple is inside)
 VERILATOR = {f"{PROBE}-{c}" for c in (
-    "plus5_15x7_l3", "morph_gradient_17x7_l2", "pyramid3_6x4_l2", "warp_clamped_13x5", "hist16_13x7",
-    "col_runmax_9x7_l3", "minmax_tuple_13x7_l2", "blur_and_edges_15x7_l2", "conv2in_relu_pool_5x3",
-    "pointwise_3to2_9x5_l2", "hist_cdf_13x5", "warp2d_13x5_l2", "hw_output_bounded_13x5_l2", "tuple_out_grad_13x5_l2")}
+    "plus5_15x7_l3", "pyramid3_6x4_l2", "col_runmax_9x7_l3", "blur_and_edges_15x7_l2", "conv2in_relu_pool_5x3",
+    "hist_cdf_13x5", "warp2d_13x5_l2", "hw_output_bounded_13x5_l2", "tuple_out_grad_13x5_l2")}
 
 
 @pytest.mark.parametrize(("case", "simulator"), params(MINE, icarus_only=set(MINE) - VERILATOR))

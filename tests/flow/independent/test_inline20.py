@@ -34,6 +34,7 @@ def _lowered(program, step):
     return step(locate_region(Lowering(Pipeline(program(hl)[0]), "t")))
 
 
+@pytest.mark.xdist_group("inline20-product_modulo_u8")  # its design is the bit-exact test's
 def test_the_inline_func_read_at_a_product_is_substituted_and_its_index_computed_in_a_func():
     """g((x * y) % 5, y) with g = hw_input + 1 inline reads hw_input at the product, plus 1: g is gone from the
     pipeline the passes after it see, and the index and RAM passes then serve the read as a direct one."""
