@@ -306,8 +306,8 @@ def _rate_error(mine: Lanes, src: Lanes, c: int, buffer: str, fixes: _Fixes,
     assert fix, f"{mine.who}: no lanes agree with '{buffer}'"  # a consumer alone always can (lane_chains.py)
     raise ScheduleError(
         f"{loc}: {mine.who} computes {_px(mine.k)} per cycle ({mine.described()}), so it reads {_px(c)} of "
-        f"'{buffer}' along {src.dim} per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane of a "
-        f"consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
+        f"'{buffer}' along {src.dim} per cycle, but {src.who} {makes} {src.k} per cycle ({src.described()}): each lane "
+        f"of a consumer reads one lane of its producer, so the producer's lanes must divide what the consumer reads "
         f"per cycle{in_turn or ''}. Fix: {fix}."
     )
 
