@@ -349,6 +349,9 @@ def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, sa
     progress(f"fuzz{' --auto' if auto else ''}: {cases} cases from seed {seed} on {simulator}"
              f"{'' if use_halide or auto else ' (no halide: reference not compared)'}: "
              + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
+    for o in outcomes:  # out of scope, not failures: say which documented refusal, so a reader can check it
+        if o.kind == "refused":
+            progress(f"fuzz: case {o.case.seed} refused (documented): {_last_clause(o.detail)}")
     shrunk = []
     for o in failures:
         small = shrink(o, simulator, None if auto else _halide(), limit=case_limit, auto=auto) if shrink_failures else o
@@ -360,3 +363,11 @@ def run_fuzz(cases: int, seed: int, simulator: str = "icarus", jobs: int = 1, sa
             path.write_text(f"# {small.kind}: " + "\n# ".join(small.detail.splitlines()[:6]) + "\n" + small.source)
             progress(f"fuzz: saved {path}")
     return shrunk
+
+
+def _last_clause(detail: str) -> str:
+    """A refusal's first line without its source location (`file.py:12: `, `<fuzz --auto case 7>:24: `), cut to
+    200 characters."""
+    line = detail.splitlines()[0] if detail else ""
+    line = re.sub(r"^(<[^>]*>|\S+\.py):\d+: ", "", line)
+    return line if len(line) <= 200 else line[:197] + "..."

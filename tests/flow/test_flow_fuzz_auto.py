@@ -138,3 +138,16 @@ def test_cli_fuzz_auto_reports_quality_apart(capsys, tmp_path):
     main(["fuzz", "--auto", "--cases", "2", "--seed", "2", "--no-shrink", "--save", str(tmp_path)])
     out = capsys.readouterr().out
     assert "2 passed, 0 below quality, 0 failed" in out
+
+
+def test_a_documented_refusal_is_printed_with_its_reason():
+    """A case refused for a documented reason is not a failure, but the log says which reason (before, only a count
+    "refused 1", and readers could not tell whether it was the documented one): seed 173801 draws a PE budget
+    below any schedule of its algorithm."""
+    lines: list[str] = []
+    failures = fuzz.run_fuzz(1, 173801, auto=True, progress=lines.append, shrink_failures=False)
+    assert failures == []
+    refused = [line for line in lines if "refused (documented)" in line]
+    assert len(refused) == 1 and refused[0].startswith("fuzz: case 173801 refused (documented): apply_autoscheduler: "
+                                                       "no schedule of 'output' fits max_pes=7"), lines
+    assert fuzz._last_clause("x.py:3: " + "a" * 300).endswith("...") and len(fuzz._last_clause("a" * 300)) == 200
