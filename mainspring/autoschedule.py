@@ -54,6 +54,7 @@ from .autoschedule_lanes_source import var_source as _var
 from .autoschedule_memory import scalars
 from .autoschedule_names import image_source, pipeline_vars, rvar_source
 from .autoschedule_planes import CUTS, output_planes, plan_planes, planes_source, planes_to_cut, stream_channels
+from .autoschedule_planes import plane_var as _plane_var
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
 from .autoschedule_serial_planes import planes_read_serially
 from .autoschedule_steps import transposed, transposed_streams
@@ -576,7 +577,7 @@ def _planes_read_together(pipe: Pipeline, plan: _Plan, f: Function) -> bool:
                     planes.add(int(c.value))
                 elif isinstance(c, ir.RVar) and c.name in ranges:
                     planes |= set(ranges[c.name])
-                elif isinstance(c, ir.Var) and (c.name in plan.planes.get(id(g), []) or (
+                elif _plane_var(c) is not None and (_plane_var(c) in plan.planes.get(id(g), []) or (
                         g is plan.accelerated and id(f) in plan.together)):
                     planes |= set(range(2))  # at its reader's own planes, unrolled (autoschedule_planes.py)
                 else:

@@ -86,8 +86,21 @@ def plan_planes(pipe: Pipeline, plan: _Plan, x_dim: dict[int, int], bounds, dept
 
 def _read_at_own_plane(pipe: Pipeline, f: Function, i: int) -> bool:
     """Whether f reads the stream of id i at a Var plane."""
-    return any(isinstance(n, ir.Call) and id(n.callee) == i and isinstance(n.args[2], ir.Var)
+    return any(isinstance(n, ir.Call) and id(n.callee) == i and plane_var(n.args[2]) is not None
                for d in pipe.definitions(f) for n in ir.walk(d.value))
+
+
+def plane_var(e: ir.Expr) -> str | None:
+    """The Var a plane coordinate moves with where it is that Var plus or minus constants (`c`, `2 - c`, `c + 1`),
+    else None: with the Var unrolled each lane reads one constant plane, as at `c` itself (RGB to BGR's `rgb(x, y,
+    2 - c)` at 11x5: read plane after plane, the stream was held whole, 276 cycles and 168 words for 55 and 6)."""
+    names = set()
+    for n in ir.walk(e):
+        if isinstance(n, ir.Var):
+            names.add(n.name)
+        elif not isinstance(n, ir.Const) and not (isinstance(n, ir.BinOp) and n.op in ("add", "sub")):
+            return None
+    return names.pop() if len(names) == 1 else None
 
 
 def _choose_planes(pipe: Pipeline, plan: _Plan, boxes: dict, x_dim: dict[int, int], together: set[int]) -> None:
@@ -213,8 +226,7 @@ def _own_planes(pipe: Pipeline, plan: _Plan, s: Function, boxes: dict, x_dim: di
     reads = [(g, n) for g in plan.region for d in pipe.definitions(g) for n in ir.walk(d.value)
              if isinstance(n, ir.Call) and n.callee is s]
     # the output's own reads at its planes too, where it then takes them together (plan_planes checks)
-    return bool(reads) and all(isinstance(n.args[2], ir.Const) or (
-        isinstance(n.args[2], ir.Var) and n.args[2].name in g.args) for g, n in reads)
+    return bool(reads) and all(isinstance(n.args[2], ir.Const) or plane_var(n.args[2]) in g.args for g, n in reads)
 
 
 def _serial_over_serial_planes(pipe: Pipeline, plan: _Plan, f: Function, boxes: dict, x_dim: dict[int, int],
@@ -318,7 +330,7 @@ def _reads_planes_made_together(plan: _Plan, reads: list[ir.Call], planes: list[
 
     def at_made_planes(n: ir.Call) -> bool:
         if id(n.callee) in plan.together:  # a planar stream carrying a pixel's planes a transfer (_own_planes)
-            return isinstance(n.args[2], ir.Var) and [n.args[2].name] == planes and not _moves_with_planes(
+            return [plane_var(n.args[2])] == planes and not _moves_with_planes(
                 [ir.Call(n.type, n.callee, n.args[:2])], planes)
         # not a sweep's sums (plan.sweeps), which hold their frame anyway: together they cut the output's cycles
         # (297 for 394 at 8x6, tests/flow/test_flow_autoschedule_sweeps.py) for PEs over the hand schedule's
