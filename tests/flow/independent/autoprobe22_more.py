@@ -278,3 +278,100 @@ def plane_mirror_diff(m, w, h):
     out[x, y, c] = m.u8((d0 + d1) >> 1)
     estimate(out, w, h, 3)
     return out, {"rgb": rgb}
+
+
+def per_plane_filters(m, w, h):
+    """One gray image to three planes, each its own 3-tap filter: a 1-2-1 blur, a vertical sharpen, a horizontal
+    edge magnitude (i16 inside, clamped to u8), chosen by the plane."""
+    inp = u8_input(m)
+    x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
+    out = m.Func("three")
+
+    def v(i, j):
+        return m.i16(inp[x + i, y + j])
+
+    blur = (v(0, 1) + 2 * v(1, 1) + v(2, 1)) >> 2
+    sharp = 2 * v(1, 1) - ((v(1, 0) + v(1, 2)) >> 1)
+    edge = m.i16(m.abs(v(2, 1) - v(0, 1)))
+    out[x, y, c] = m.u8(m.clamp(m.select(c == 0, blur, c == 1, sharp, edge), 0, 255))
+    estimate(out, w, h, 3)
+    return out, {"inp": inp}
+
+
+def rdom_where_ring(m, w, h):
+    """The mean of each 3x3 window's ring (its centre left out by RDom.where), u16 sum >> 3."""
+    inp = u8_input(m)
+    x, y = xy(m)
+    r = m.RDom([(0, 3), (0, 3)], "r")
+    r.where((r.x != 1) | (r.y != 1))
+    out = m.Func("ring")
+    out[x, y] = m.u8(m.sum(m.u16(inp[x + r.x, y + r.y])) >> 3)
+    estimate(out, w, h)
+    return out, {"inp": inp}
+
+
+def row_mean_sub(m, w, h):
+    """Each pixel less its row's mean (a u16 sum over the row, then a second pass), offset by 128, clamped."""
+    inp = u8_input(m)
+    x, y = xy(m)
+    r = m.RDom([(0, w)], "r")
+    tot, out = m.Func("tot"), m.Func("centred")
+    tot[y] = m.u16(0)
+    tot[y] += m.u16(inp[r.x, y])
+    out[x, y] = m.u8(m.clamp(m.i16(inp[x, y]) - m.i16(tot[y] / w) + 128, 0, 255))
+    estimate(out, w, h)
+    return out, {"inp": inp}
+
+
+def up3_nearest(m, w, h):
+    """A nearest-neighbour upsample by 3 both ways, in(x / 3, y / 3)."""
+    inp = u8_input(m)
+    x, y = xy(m)
+    out = m.Func("up3")
+    out[x, y] = inp[x / 3, y / 3]
+    estimate(out, w, h)
+    return out, {"inp": inp}
+
+
+def down3_box(m, w, h):
+    """A 3x3 box average sampled every third pixel each way (u16 sum / 9)."""
+    inp = u8_input(m)
+    x, y = xy(m)
+    out = m.Func("d3")
+    out[x, y] = m.u8(sum(m.u16(inp[3 * x + i, 3 * y + j]) for i in range(3) for j in range(3)) / 9)
+    estimate(out, w, h)
+    return out, {"inp": inp}
+
+
+def i32_input_sum(m, w, h):
+    """A signed 32-bit image: in(x, y) + in(x + 1, y) - (in(x, y + 1) >> 2), wrapping in 32 bits."""
+    inp = m.ImageParam(m.Int(32), 2, "inp")
+    x, y = xy(m)
+    out = m.Func("s")
+    out[x, y] = inp[x, y] + inp[x + 1, y] - (inp[x, y + 1] >> 2)
+    estimate(out, w, h)
+    return out, {"inp": inp}
+
+
+def argmin_tuple_row(m, w, h):
+    """Each row's smallest value and its first column, a Tuple (u8, i16) updated over an RDom along the row."""
+    inp = u8_input(m)
+    y = m.Var("y")
+    r = m.RDom([(0, w)], "r")
+    out = m.Func("amin")
+    out[y] = (m.u8(255), m.i16(0))
+    less = inp[r.x, y] < out[y][0]
+    out[y] = (m.select(less, inp[r.x, y], out[y][0]), m.select(less, m.i16(r.x), out[y][1]))
+    out.set_estimates([(0, h)])
+    return out, {"inp": inp}
+
+
+def two_rates(m, w, h):
+    """A Func read at its own pixel and at half the column, f(x, y) + f(x / 2, y) / 2."""
+    inp = u8_input(m)
+    x, y = xy(m)
+    f, out = m.Func("f"), m.Func("mix2")
+    f[x, y] = inp[x, y] >> 1
+    out[x, y] = f[x, y] + (f[x / 2, y] >> 1)
+    estimate(out, w, h)
+    return out, {"inp": inp}
