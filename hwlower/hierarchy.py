@@ -8,6 +8,9 @@ The schedule builds it from copies (`in_()` wrappers):
     hw_input.in_().in_().compute_at(hw_output, xio)                                        # memory-tile copy
     hw_input.compute_root().accelerator_input()                                            # host side
 
+An accelerator input with no GLB copy (no hw_input.in_() stored in the GLB) is loaded into the GLB as it is: it is
+its own GLB input tile.
+
 The host loops over GLB tiles (the hw_accelerate Func's loops at and outside its store var). In each, the
 host loads every GLB input tile, the array runs once per memory tile (the CGRA output's loops at and outside
 the var its producers are computed at), streaming its inputs from the GLB and its output into the GLB output
@@ -134,12 +137,14 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
             f"(its store_in(MemoryType.GLB) and hw_accelerate) and hw_accelerate {_copied_name(pipe, out)} in its "
             "place"
         )
-    if not inputs:
-        raise ScheduleError(
-            f"{mark}: Func '{out.name}' is a GLB output buffer but no input is stored in "
-            f"the GLB; add the GLB input copy: hw_input.in_().compute_at({user_handle(out)}, {store_var}) and "
-            "hw_input.in_().store_in(MemoryType.GLB)"
-        )
+    # An accelerator input with no GLB copy of its own (Halide-to-Hardware accepts a GLB output whatever its inputs'
+    # memory types): the host loads it into the GLB all the same, every word from the host passing through the GLB,
+    # so it is its own GLB input tile, as if `hw_input.in_().compute_at(out, xo).store_in(GLB)` copied it.
+    copied = {id(g) for g in sources}
+    for f in pipe.order:
+        if f.placement.accelerator_input is not None and id(f) not in copied:
+            inputs.append(f)
+            sources.append(f)
     # hw_accelerate(..., Var.outermost()) (a Func of no dimensions): one GLB tile, stepped over by no loop
     level = GlbLevel(out, None if store_var == "__outermost" else store_var, tuple(inputs), tuple(sources))
     return level, array_out, _tile_var(pipe, out, array_out, store_var, members)

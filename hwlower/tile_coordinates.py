@@ -20,6 +20,7 @@ from dataclasses import replace
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.pipeline import Pipeline
+from mainspring.frontend.schedule import Split
 
 from .fold import map_calls
 from .ir import CoordPort, Loop, LoopNest, Op
@@ -116,8 +117,18 @@ def _run_offsets(pipe: Pipeline, op: Op, c: CoordPort, tiles: list[Tile]) -> tup
         origins = [t.boxes[op.func][i][0] for t in tiles]
         if run and any((o - origins[0]) % run for o in origins):
             raise ScheduleError(
-                f"Func '{op.func}' runs its loop over {stem} in runs of {run} pixels, in which each read at a "
-                f"quotient selects its word by its place in the run, but its host tiles start at {stem} = "
-                f"{', '.join(map(str, sorted(set(origins))))}, not all whole runs apart; make the tiles along "
+                f"{_tiles_loc(pipe, stem)}: Func '{op.func}' runs its loop over {stem} in runs of {run} pixels, in "
+                f"which each read at a quotient selects its word by its place in the run, but its host tiles start at "
+                f"{stem} = {', '.join(map(str, sorted(set(origins))))}, not all whole runs apart; make the tiles along "
                 f"{stem} a multiple of {run} wide (and the output a multiple of them)")
     return ()
+
+
+def _tiles_loc(pipe: Pipeline, dim: str) -> str:
+    """Where the user cut the accelerated Func into tiles along `dim`: its split (or tile) of `dim`, else its
+    hw_accelerate call."""
+    f = next(f for f in pipe.order if f.placement.hw_accelerate is not None)
+    for d in f.definitions[0].schedule.directives:
+        if isinstance(d, Split) and d.old == dim:
+            return str(d.loc)
+    return str(f.placement.hw_accelerate[2]) if f.placement.hw_accelerate else "?"

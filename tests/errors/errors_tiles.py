@@ -171,21 +171,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "A GLB output buffer without a GLB input buffer", (
-    "{glb_output}: Func 'hw_output_global_wrapper' is a GLB output buffer but no input is stored in "
-    "the GLB; add the GLB input copy: hw_input.in_().compute_at(hw_output.in_(), xo) and "
-    "hw_input.in_().store_in(MemoryType.GLB)"), func="hw_output_global_wrapper", simulate=True)
-def glb_output_without_glb_input():
-    p = glb_levels(pipeline(32, 32), glb_input=False)
-    return hl.compile(p.output, name="demo")
-
-
-@glb_output_without_glb_input.fix
-def _():
-    p = glb_levels(pipeline(32, 32))
-    return hl.compile(p.output, name="demo")
-
-
 @case("hardware", "store_in(GLB) on the hw_accelerate Func itself", (
     "{at}: Func 'hw_output': store_in(MemoryType.GLB) on the hw_accelerate Func makes it the GLB "
     "output buffer, which must copy the array's output point for point; make it a wrapper: "
