@@ -253,10 +253,31 @@ def _stepping_loops(f: Function, host: list[str]) -> list[str]:
     out: list[str] = []
     for part in host:
         whole = _split_host_loop(part, sched, host, f.args)
-        h = part if whole is None else whole
-        if h not in out:
-            out.append(h)
+        for h in [part] if whole is None else [whole]:
+            for loop in _fused_parts(h, sched, host):
+                if loop not in out:
+                    out.append(loop)
     return out
+
+
+def _fused_parts(loop: str, sched: StageSchedule, host: list[str]) -> list[str]:
+    """The loops a fused host loop split again (`fuse(xo, yo, t).split(t, to, ti, 4)`, to and ti both host loops)
+    fuses, outermost first: its parts step over the same tiles in the same order as the fused loop, which
+    `host_loops` already gives as the loops it fuses; [loop] for any other loop."""
+    fused = {d.fused: d for d in sched.directives if isinstance(d, Fuse)}
+    parent = {p: d.old for d in sched.directives if isinstance(d, Split) and d.outer in host and d.inner in host
+              for p in (d.outer, d.inner)}
+    root = loop
+    while root in parent:
+        root = parent[root]
+    if root == loop or root not in fused:
+        return [loop]
+
+    def expand(name: str) -> list[str]:
+        d = fused.get(name)
+        return [name] if d is None else expand(d.outer) + expand(d.inner)
+
+    return expand(root)
 
 
 def _split_host_loop(loop: str, sched: StageSchedule, host: list[str], args: Sequence[str]) -> str | None:
@@ -281,10 +302,6 @@ def _split_host_loop(loop: str, sched: StageSchedule, host: list[str], args: Seq
             w = whole.get(d.old) if d.outer in host and d.inner in host else None
             whole[d.outer], whole[d.inner] = w, w
     return whole.get(loop)
-
-
-
-
 
 
 def _dimension(loop: str, sched: StageSchedule) -> str:
