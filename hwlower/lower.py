@@ -7,6 +7,8 @@
                                                                                          (inline_reads.py)
     periodic    a read at a remainder of a quotient of the loops (y + (x / 4) % 2), a select of the
                 reads at each of its values                                              (periodic_reads.py)
+    gathers     a read at a loaded offset of few values (x + (d(x, y) >> 6)), a select of the reads at
+                each of its values                                                       (bounded_gathers.py)
     indices     a read at an index that multiplies or divides loop variables, through a clamped
                 Func that computes the index (a RAM lookup)                              (index_funcs.py)
     divided     a serial reduction's quotients read through a buffered Func that divides (divided_reads.py)
@@ -42,6 +44,7 @@ from typing import TextIO
 from mainspring.frontend.pipeline import Pipeline
 
 from .assemble import make_program
+from .bounded_gathers import select_bounded_gathers
 from .bounds import format_bounds, infer_bounds
 from .divided_reads import buffer_divided_reads
 from .edges import format_edges, replicate_edges
@@ -74,6 +77,7 @@ PASSES: tuple[tuple[str, Callable[[Lowering], Lowering], Callable[[Lowering], st
     ("region", locate_region, format_region, None),
     ("inline_reads", inline_offending_reads, format_region, None),
     ("periodic", select_periodic_reads, format_region, None),
+    ("gathers", select_bounded_gathers, format_region, None),
     ("indices", compute_indices, format_region, None),
     ("divided", buffer_divided_reads, format_region, None),
     ("ram_copies", copy_tables_to_rams, format_region, None),

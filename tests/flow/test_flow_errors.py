@@ -90,7 +90,7 @@ def test_bad_probability(tmp_path):
 def test_unknown_dump_step():
     out, _ = _gaussian()
     with pytest.raises(hl.HalideError, match=r"--dump-after fold \(dump_after=\): unknown step; the steps are "
-                                             r"region, inline_reads, periodic, indices, divided, ram_copies, "
+                                             r"region, inline_reads, periodic, gathers, indices, divided, ram_copies, "
                                              r"lookups, bounds, tiles, tables, "
                                              r"inline, "
                                              r"scatter, edges, ops, streams, lanes, reorder, order, scans, "

@@ -148,7 +148,7 @@ def test_dump_after_every_step(capsys):
     assert "inlined: kernel" in seen["region"]
     assert "blur(x, y) = (blur_unnormalized(x, y) / (uint16)256)" in seen["inline"]
     assert "kernel k_blur_unnormalized_s0 (5 stages)" in seen["assign_stages"]  # 9 products, 4 levels of adds
-    with pytest.raises(hl.HalideError, match=r"unknown step; the steps are region, inline_reads, periodic, "
+    with pytest.raises(hl.HalideError, match=r"unknown step; the steps are region, inline_reads, periodic, gathers, "
                                              r"indices, divided, ram_copies, "
                                              r"lookups, "
                                              r"bounds, tiles, tables, inline, scatter, edges, ops, streams, lanes, "
