@@ -270,9 +270,7 @@ class Func(FuncHostDirectives, DeclarativeSchedule, FuncPlacement):
         """The pure definition's elements (a Tuple Func's unpacked from its word)."""
         if self._fn.tuple_layout is None:
             return [self.value()]
-        from .tuples import elements
-
-        return list(elements(self._fn, self._fn.definitions[0].value))
+        return self._stage_values(0)
 
     def types(self) -> list[Type]:
         layout = self._fn.tuple_layout
@@ -298,9 +296,16 @@ class Func(FuncHostDirectives, DeclarativeSchedule, FuncPlacement):
     def update_values(self, i: int = 0) -> list[Expr]:
         if self._fn.tuple_layout is None:
             return [self.update_value(i)]
-        from .tuples import elements
+        return self._stage_values(self.update(i)._index)
 
-        return list(elements(self._fn, self._fn.definitions[self.update(i)._index].value))
+    def _stage_values(self, stage: int) -> list[Expr]:
+        """A Tuple Func's elements as stage `stage` (0 the pure definition) gives them, unpacked from its word(s)."""
+        from .tuples import TupleLayout, elements
+        from .wide_tuples import stage_values
+
+        if isinstance(self._fn.tuple_layout, TupleLayout):
+            return list(elements(self._fn, self._fn.definitions[stage].value))
+        return [Expr(e) for e in stage_values(self._fn.tuple_layout, stage)]
 
     def has_update_definition(self) -> bool:
         return len(self._fn.definitions) > 1

@@ -84,6 +84,8 @@ def _copies(pipe: Pipeline) -> dict[int, Function]:
         c.wrapped = None if fn.wrapped is None else moved(fn.wrapped)
         c.wrapper_for = tuple(moved(g) for g in fn.wrapper_for)
         c.requirements, c.specializations = list(fn.requirements), dict(fn.specializations)
+        if hasattr(fn.tuple_layout, "funcs"):  # a Tuple over 32 bits: its words are the copies (wide_tuples.py)
+            c.tuple_layout = dataclasses.replace(fn.tuple_layout, funcs=tuple(map(moved, fn.tuple_layout.funcs)))
         c.placement = dataclasses.replace(
             p, compute=level(p.compute), store=level(p.store), bounds=dict(p.bounds), aligns=dict(p.aligns),
             estimates=None if p.estimates is None else dict(p.estimates),
@@ -116,9 +118,19 @@ def fusable_values(pipe: Pipeline, funcs: list[Function], words: bool = False) -
     bits = [1 if f.type.is_bool() else f.type.bits() for f in funcs]
     return (max(bits) if words else sum(bits)) <= MAX_BITS \
         and not any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b) \
-        and all(len(f.definitions) == 1 and f.definitions[0].rdom is None and f.tuple_layout is None
+        and all(len(f.definitions) == 1 and f.definitions[0].rdom is None
+                and (f.tuple_layout is None or (words and _words_of_one_tuple(funcs)))
                 and not f.type.is_float() and len(f.args) == len(first.args) and not f.specializations
                 for f in funcs)
+
+
+def _words_of_one_tuple(funcs: list[Function]) -> bool:
+    """Whether `funcs` are the words of one Tuple over 32 bits (frontend/wide_tuples.py), each a word of its own."""
+    from .wide_tuples import WideLayout
+
+    layout = funcs[0].tuple_layout
+    return isinstance(layout, WideLayout) and len(funcs) == len(layout.funcs) \
+        and all(f is g for f, g in zip(funcs, layout.funcs))
 
 
 def _fusable(pipe: Pipeline, accel: list[Function]) -> bool:

@@ -40,10 +40,9 @@ def element_name(t: Type) -> str:
 
 
 def layout_for(fname: str, types: list[Type], loc: SourceLoc,
-               widths: list[tuple[int, bool]] | None = None, split_fix: bool = False) -> TupleLayout:
-    """The packing of elements of `types` (each `widths[i]` = (bits, signed), by default its type's);
-    `split_fix`: a Tuple the user wrote, whose refusal over 32 bits shows the Funcs of at most 32 bits it splits
-    into."""
+               widths: list[tuple[int, bool]] | None = None) -> TupleLayout:
+    """The packing of elements of `types` (each `widths[i]` = (bits, signed), by default its type's; a Tuple the
+    user writes over 32 bits is held in several words: wide_tuples.py)."""
     for i, t in enumerate(types):
         if t.is_float():
             raise HalideError(
@@ -57,8 +56,6 @@ def layout_for(fname: str, types: list[Type], loc: SourceLoc,
         listed = " + ".join(f"{w} ({type_name(t)})" for t, (w, _s) in zip(types, widths))
         fix = ("cast elements to narrower types (e.g. hl.u8(...) for an index below 256) so their widths sum to 32 "
                "or fewer, or define one Func per element")
-        if split_fix and all(w <= MAX_BITS for w, _s in widths):
-            fix = _split_fix(fname, [w for w, _s in widths])
         raise HalideError(
             f"{loc}: Func '{fname}': its Tuple's elements need {listed} = {total} bits, but mainspring packs a "
             f"Tuple into one integer word of at most {MAX_BITS} bits (one word a pixel inside the accelerator): {fix}"
@@ -69,22 +66,6 @@ def layout_for(fname: str, types: list[Type], loc: SourceLoc,
         offset += w
     word = UInt(next(b for b in (8, 16, 32) if total <= b))
     return TupleLayout(tuple(fields), word)
-
-
-def _split_fix(fname: str, widths: list[int]) -> str:
-    """The fix that keeps every value: the elements in order, in Funcs of at most 32 bits each."""
-    groups: list[list[int]] = [[]]
-    for i, w in enumerate(widths):
-        if sum(widths[k] for k in groups[-1]) + w > MAX_BITS:
-            groups.append([])
-        groups[-1].append(i)
-    parts = []
-    for g, idx in zip("abcdefgh", groups):
-        what = f"elements {', '.join(map(str, idx[:-1]))} and {idx[-1]}" if len(idx) > 1 else f"element {idx[0]}"
-        parts.append(f"{fname}_{g} of {what} ({sum(widths[k] for k in idx)} bits)")
-    return (f"split it into Funcs of at most {MAX_BITS} bits each, which keep every value, e.g. "
-            f"{', '.join(parts[:-1])} and {parts[-1]}, each element read from its Func; or cast elements to narrower "
-            "types where their values fit (e.g. hl.u8(...) for an index below 256)")
 
 
 def _const(t: Type, v: int) -> ir.Expr:
@@ -138,6 +119,10 @@ class PackedTuple(tuple):
 def elements(fn, call: ir.Expr) -> tuple[Expr, ...]:
     """The elements of a Tuple Func's packed value `call`, as the user's Exprs."""
     layout = fn.tuple_layout
+    if not isinstance(layout, TupleLayout):  # in several words (wide_tuples.py): each element from its word
+        from .wide_tuples import read
+
+        return tuple(Expr(e) for e in read(layout, call.args))
     out = PackedTuple(Expr(extract(layout, call, i)) for i in range(len(layout.fields)))
     out.word, out.layout = call, layout
     return out
@@ -175,7 +160,12 @@ def define_tuple(fn, key: tuple, values, loc: SourceLoc) -> None:
             layout, word = values.layout, values.word
         else:
             elems = [to_ir(v, f"element {i} of the definition of {fn.name}") for i, v in enumerate(values)]
-            layout = layout_for(fn.name, [e.type for e in elems], loc, split_fix=True)
+            from .wide_tuples import define_wide_pure, needs_words
+
+            if needs_words(elems):
+                define_wide_pure(fn, key, elems, loc)
+                return
+            layout = layout_for(fn.name, [e.type for e in elems], loc)
             word = pack(layout, elems)
         _define_pure(fn, key, Expr(word), loc)
         fn.tuple_layout = layout
@@ -187,6 +177,11 @@ def define_tuple(fn, key: tuple, values, loc: SourceLoc) -> None:
             f"{loc}: In update definition {len(fn.definitions) - 1} of Func \"{fn.name}\":\nTuple has {len(values)} "
             f"elements, but pure definition has {n}; give the update one value per element of the pure definition"
         )
+    if not isinstance(layout, TupleLayout):
+        from .wide_tuples import define_wide_update
+
+        define_wide_update(fn, key, values, loc)
+        return
     own = ir.Call(layout.word, fn, tuple(arg_ir(a, fn.name, i) for i, a in enumerate(key))) \
         if len(key) == len(fn.args) else None
     elems = []

@@ -1,7 +1,8 @@
-"""Catalogue cases: Tuple Funcs (frontend/tuples.py packs a Tuple's elements into one word): Tuples too wide
-for a word or holding floats, a Tuple read as one value or past its last element, updates of the wrong size or
-types, undef() where it means nothing, a Tuple as the pipeline's output, an update of argmax's copy that
-leaves its narrowed fields, and update() of a Func defined by argmax (an inline reduction)."""
+"""Catalogue cases: Tuple Funcs (frontend/tuples.py packs a Tuple's elements into one word, one over 32 bits into
+several: frontend/wide_tuples.py): an update reading across such a Tuple's words, a Tuple holding floats, a Tuple
+read as one value or past its last element, updates of the wrong size or types, undef() where it means nothing,
+a Tuple as the pipeline's output, an update of argmax's copy that leaves its narrowed fields, and update() of a
+Func defined by argmax (an inline reduction)."""
 
 from __future__ import annotations
 
@@ -10,31 +11,36 @@ import mainspring as hl
 from catalogue import accelerated, case, io_funcs
 
 
-@case("algorithm", "A Tuple whose elements do not fit one 32-bit word", (
-    "{at}: Func 'grad': its Tuple's elements need 16 (uint16) + 16 (uint16) + 16 (uint16) = 48 bits, but "
-    "mainspring packs a Tuple into one integer word of at most 32 bits (one word a pixel inside the accelerator): "
-    "split it into Funcs of at most 32 bits each, which keep every value, e.g. grad_a of elements 0 and 1 (32 "
-    "bits) and grad_b of element 2 (16 bits), each element read from its Func; or cast elements to narrower types "
-    "where their values fit (e.g. hl.u8(...) for an index below 256)"),
-    func="grad", simulate=True,
-    note="Halide accepts it; a Tuple of two words inside the accelerator would need every Func reading or buffering "
-    "it to carry both (gaps20 left it: the message's split is what that would do)")
-def tuple_too_wide():
+@case("algorithm", "A Tuple over 32 bits whose update reads across its words", (
+    "{at}: In update definition 0 of Func \"best\":\nits Tuple's elements need 48 bits, which mainspring holds "
+    "in words of at most 32 bits (word 0: element 0; word 1: element 1), each word updated after the one before; "
+    "element 1 (word 1) reads word 0 in this update, which it would find already updated, where Halide reads every "
+    "element before it updates any: keep the elements that read each other in one word of at most 32 bits, by "
+    "casting them to narrower types where their values fit (e.g. hl.u8(r.x) for an index below 256)"),
+    func="best", simulate=True,
+    note="Halide accepts it; a Tuple over 32 bits is held in words of at most 32 bits (frontend/wide_tuples.py), "
+    "and an update reading across them would need the words updated in one step (session 36 left it)")
+def tuple_words_read_each_other():
     x, y, input_, hw_input, hw_output = io_funcs()
-    grad = hl.Func("grad")
-    grad[x, y] = (hw_input[x, y], hw_input[x + 1, y], hw_input[x, y + 1])  # <-
-    hw_output[x, y] = grad[x, y][0] + grad[x, y][1] + grad[x, y][2]
-    return accelerated(hw_output, hw_input, [grad])
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    best = hl.Func("best")
+    best[x, y] = (hl.u16(65535), hl.i32(0))
+    less = hw_input[x + r.x, y] < best[x, y][0]
+    best[x, y] = (hl.select(less, hw_input[x + r.x, y], best[x, y][0]), hl.select(less, r.x, best[x, y][1]))  # <-
+    hw_output[x, y] = best[x, y][0] + hl.u16(best[x, y][1])
+    return accelerated(hw_output, hw_input, [best])
 
 
-@tuple_too_wide.fix
+@tuple_words_read_each_other.fix
 def _():
     x, y, input_, hw_input, hw_output = io_funcs()
-    grad_a, grad_b = hl.Func("grad_a"), hl.Func("grad_b")
-    grad_a[x, y] = (hw_input[x, y], hw_input[x + 1, y])
-    grad_b[x, y] = hw_input[x, y + 1]
-    hw_output[x, y] = grad_a[x, y][0] + grad_a[x, y][1] + grad_b[x, y]
-    return accelerated(hw_output, hw_input, [grad_a, grad_b])
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    best = hl.Func("best")
+    best[x, y] = (hl.u16(65535), hl.u8(0))
+    less = hw_input[x + r.x, y] < best[x, y][0]
+    best[x, y] = (hl.select(less, hw_input[x + r.x, y], best[x, y][0]), hl.select(less, hl.u8(r.x), best[x, y][1]))
+    hw_output[x, y] = best[x, y][0] + hl.u16(best[x, y][1])
+    return accelerated(hw_output, hw_input, [best])
 
 
 @case("algorithm", "A Tuple with a float element", (
