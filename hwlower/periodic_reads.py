@@ -16,7 +16,17 @@ whose reads are affine, and whose condition the op computes from its coordinates
 bounds include (the offset's values over the reader's box; a value it never takes there is no branch), one
 memory read port each, so the pass serves offsets of at most MAX_BRANCHES values in all; a longer period stays as
 written, for `ops` to refuse with its fix. The frontend's pipeline and its reference are unchanged: the pass
-returns a copy of the pipeline for the passes after it."""
+returns a copy of the pipeline for the passes after it.
+
+An index that wraps inside each period of a loop spanning at most one period, `(c + 1) % 3` over a pixel's 3
+planes (a rotation: an offset that is no multiple of the modulus), is read the same way, choosing by the loop's
+own remainder, which steps.py serves (its loop strip-mined by 3), at the constant index each remainder gives:
+
+    hw_output(x, y, c) = in(x, y, (c + 1) % 3)   ->   select(c % 3 == 0, in(x, y, 1), c % 3 == 1, in(x, y, 2),
+                                                             in(x, y, 0))
+
+as the refusal's fix (hwlower/index_hints.py) had the user write it with hl.mux; an RGB-to-GBR rotation
+autoscheduled at 11x5 was refused, and streams its planes together at 59 cycles (its planes unrolled)."""
 
 from __future__ import annotations
 
@@ -44,7 +54,7 @@ def select_periodic_reads(s: Lowering) -> Lowering:
     boxes: dict[str, Box] | None = None
     for f in s.found_region.buffered:
         defs = pipe.definitions(f)
-        if not any(_periods(f, d, c) for d in defs for c in _reads(d)):
+        if not any(_periods(f, d, c) or _rotates(f, d, c) for d in defs for c in _reads(d)):
             continue
         if boxes is None:  # only a pipeline with such a read pays for the bounds
             boxes, _ = infer_boxes(s.pipe, output_box(s.pipe), lambda _p: None)
@@ -93,6 +103,11 @@ def _periods(f: Function, d: Definition, c: ir.Call) -> list[ir.Expr]:
     return periodic_offsets(c, set(d.pure_vars()) & set(f.args))
 
 
+def _rotates(f: Function, d: Definition, c: ir.Call) -> bool:
+    pure = set(d.pure_vars()) & set(f.args)
+    return any(_rotation(n, pure) is not None for a in c.args for n in ir.walk(a))
+
+
 def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]]) -> Definition:
     """d with each read at periodic offsets (of at most MAX_BRANCHES values in all) a select of reads."""
     def go(n: ir.Expr, kids: tuple) -> ir.Expr:
@@ -100,6 +115,8 @@ def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]]) -> 
         if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
             return n
         periods = _periods(f, d, n)
+        if not periods:
+            return _rotated(n, set(d.pure_vars()) & set(f.args), spans)
         values = [_values(q, spans) for q in periods]
         count = 1
         for v in values:
@@ -136,4 +153,49 @@ def _choice(c: ir.Call, periods: list[tuple[ir.Expr, list[int]]]) -> ir.Expr:
     out = at(values[-1])
     for v in reversed(values[:-1]):
         out = ir.Select(c.type, ir.BinOp(BOOL, "eq", q, ir.Const(q.type, v)), at(v), out)
+    return out
+
+
+def _rotation(n: ir.Expr, pure: set[str]) -> tuple[ir.Var, int, int] | None:
+    """(v, k, m) where n is (v + k) % m or (v - k) % m of a variable of `pure`, k no multiple of m, 1 < m <=
+    MAX_BRANCHES; else None."""
+    if not (isinstance(n, ir.BinOp) and n.op == "mod" and isinstance(n.b, ir.Const) and isinstance(n.b.value, int)
+            and 1 < n.b.value <= MAX_BRANCHES and isinstance(n.a, ir.BinOp) and n.a.op in ("add", "sub")):
+        return None
+    v, k = n.a.a, n.a.b
+    if n.a.op == "add" and isinstance(v, ir.Const):
+        v, k = k, v
+    if not (isinstance(v, ir.Var) and v.name in pure and isinstance(k, ir.Const) and isinstance(k.value, int)):
+        return None
+    shift = k.value if n.a.op == "add" else -k.value
+    return (v, shift, n.b.value) if shift % n.b.value else None
+
+
+def _rotated(c: ir.Call, pure: set[str], spans: dict[str, tuple[int, int]]) -> ir.Expr:
+    """c with its first rotated index (`_rotation`) read at the constant each remainder of its variable gives,
+    chosen by that remainder (the module's notes), where the variable spans at most one period (a pixel's planes);
+    c as written where it has none, or picks between values."""
+    if any(isinstance(n, (ir.Select, ir.Call)) or (isinstance(n, ir.BinOp) and n.op in ("min", "max"))
+           for a in c.args for n in ir.walk(a)):
+        return c
+    found = next(((n, rot) for a in c.args for n in ir.walk(a) if (rot := _rotation(n, pure)) is not None), None)
+    if found is None or found[1][0].name not in spans:
+        return c
+    q, (v, shift, m) = found
+    lo, hi = spans[v.name]
+    if hi - lo + 1 > m:  # over more than a period (a RAM's bins started at `in((b + 1) % 8)`): as written
+        return c
+    remainders = sorted({u % m for u in range(lo, hi + 1)})
+    key = ir.structural_key(q)
+
+    def at(r: int) -> ir.Expr:
+        def put(n: ir.Expr, kids: tuple) -> ir.Expr:
+            return ir.Const(q.type, (r + shift) % m) if ir.structural_key(n) == key else ir.rebuild(n, kids)
+
+        return ir.Call(c.type, c.callee, tuple(simplify(ir.transform(a, put)) for a in c.args))
+
+    rem = ir.BinOp(v.type, "mod", v, ir.Const(v.type, m))
+    out = at(remainders[-1])
+    for r in reversed(remainders[:-1]):
+        out = ir.Select(c.type, ir.BinOp(BOOL, "eq", rem, ir.Const(v.type, r)), at(r), out)
     return out

@@ -92,13 +92,15 @@ def _read_at_own_plane(pipe: Pipeline, f: Function, i: int) -> bool:
 
 def plane_var(e: ir.Expr) -> str | None:
     """The Var a plane coordinate moves with where it is that Var plus or minus constants (`c`, `2 - c`, `c + 1`),
-    else None: with the Var unrolled each lane reads one constant plane, as at `c` itself (RGB to BGR's `rgb(x, y,
-    2 - c)` at 11x5: read plane after plane, the stream was held whole, 276 cycles and 168 words for 55 and 6)."""
+    or such a sum modulo a constant (`(c + 1) % 3`, which hwlower/periodic_reads.py reads as a choice among the
+    constant planes), else None: with the Var unrolled each lane reads one constant plane, as at `c` itself (RGB to
+    BGR's `rgb(x, y, 2 - c)` at 11x5: read plane after plane, the stream was held whole, 276 cycles and 168 words
+    for 55 and 6)."""
     names = set()
     for n in ir.walk(e):
         if isinstance(n, ir.Var):
             names.add(n.name)
-        elif not isinstance(n, ir.Const) and not (isinstance(n, ir.BinOp) and n.op in ("add", "sub")):
+        elif not isinstance(n, ir.Const) and not (isinstance(n, ir.BinOp) and n.op in ("add", "sub", "mod")):
             return None
     return names.pop() if len(names) == 1 else None
 

@@ -333,12 +333,17 @@ def up3_nearest(m, w, h):
     return out, {"inp": inp}
 
 
-def down3_box(m, w, h):
-    """A 3x3 box average sampled every third pixel each way (u16 sum / 9)."""
+def down3_max(m, w, h):
+    """A 3x3 max pool of stride 3 over a 1-2-1 row blur (u16 inside): each output the largest of its 9 blurred."""
     inp = u8_input(m)
     x, y = xy(m)
-    out = m.Func("d3")
-    out[x, y] = m.u8(sum(m.u16(inp[3 * x + i, 3 * y + j]) for i in range(3) for j in range(3)) / 9)
+    bx, out = m.Func("bx"), m.Func("pool3")
+    bx[x, y] = m.u8((m.u16(inp[x, y]) + 2 * m.u16(inp[x + 1, y]) + m.u16(inp[x + 2, y]) + 2) >> 2)
+    v = bx[3 * x, 3 * y]
+    for i in range(3):
+        for j in range(3):
+            v = m.max(v, bx[3 * x + i, 3 * y + j])
+    out[x, y] = v
     estimate(out, w, h)
     return out, {"inp": inp}
 
@@ -375,3 +380,13 @@ def two_rates(m, w, h):
     out[x, y] = f[x, y] + (f[x / 2, y] >> 1)
     estimate(out, w, h)
     return out, {"inp": inp}
+
+
+def plane_rotate(m, w, h):
+    """RGB to GBR by a rotated plane, rgb(x, y, (c + 1) % 3), averaged with the plane itself."""
+    rgb = u8_input(m, "rgb", 3)
+    x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
+    out = m.Func("rot")
+    out[x, y, c] = m.u8((m.u16(rgb[x, y, c]) + m.u16(rgb[x, y, (c + 1) % 3]) + 1) >> 1)
+    estimate(out, w, h, 3)
+    return out, {"rgb": rgb}

@@ -332,8 +332,9 @@ def conv_channels_rdom_partial_unroll(m):
 
 
 def channel_rotated_read(m, by_mux=False):
-    """Each colour plus the next colour (c + 1) % 3 of an RGB input, colours a cycle, 5x3 (refused: the index wraps
-    inside each period of c; the message's earlier fix, extents of whole periods, did not apply before session 35)."""
+    """Each colour plus the next colour (c + 1) % 3 of an RGB input, colours a cycle, 5x3 (refused in session 35: the
+    index wraps inside each period of c; read as a choice among the constant planes since autoprobe22, session 36:
+    hwlower/periodic_reads.py)."""
     inp = m.ImageParam(m.UInt(8), 3, "input")
     x, y, c = vars_of(m, "x y c")
     hw_input, hw_output, output = m.Func("hw_input"), m.Func("hw_output"), m.Func("output")
@@ -353,7 +354,7 @@ def channel_rotated_read(m, by_mux=False):
 
 
 def channel_rotated_read_by_mux(m):
-    """The refusal's fix for channel_rotated_read: hl.mux(c % 3, [reads at 1, 2, 0])."""
+    """channel_rotated_read as its session-35 refusal's fix had it: hl.mux(c % 3, [reads at 1, 2, 0])."""
     return channel_rotated_read(m, by_mux=True)
 
 
