@@ -157,8 +157,11 @@ def _copied_name(pipe: Pipeline, f: Function) -> str:
 
 def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var: str,
               members: set[int]) -> str | None:
-    """The loop of the array output at which the Funcs inside the array are computed (one memory tile), or None
-    when they are computed at the GLB tile loop itself: then the array runs once per GLB tile."""
+    """The loop of the array output at which the Funcs inside the array are stored (one memory tile), or None
+    when they are computed at the GLB tile loop itself: then the array runs once per GLB tile. Funcs stored or
+    computed at loops inside the outermost such loop (a sliding window: blur_x.store_at(hw_output, xio)
+    .compute_at(hw_output, yii), its reader at yii, the input copy at xio) are inside the memory tile, as Funcs
+    computed inside a one-level accelerator's tile are (Halide accepts it; refused before session 36)."""
     at: dict[str, list[Function]] = {}
     at_glb: list[Function] = []
     for f in pipe.order:
@@ -166,9 +169,14 @@ def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var:
         if c.kind == "at" and c.func is glb_out and f is not array_out and id(f) not in members:
             at_glb.append(f)
         if c.kind == "at" and c.func is array_out:
-            at.setdefault(c.var, []).append(f)
+            st = f.placement.store
+            at.setdefault(st.var if st is not None and st.kind == "at" and st.func is array_out else c.var,
+                          []).append(f)
     # the loop most of them are computed at (the first on a tie) is the one a fix moves the others to
     tile_var = max(at, key=lambda v: len(at[v]), default=None)
+    loops = array_out.definitions[0].schedule.dim_names()  # innermost first
+    if len(at) > 1 and all(v in loops for v in at):
+        return max(at, key=loops.index)
     for f in at_glb:
         c = f.placement.compute
         if at or c.var != store_var:

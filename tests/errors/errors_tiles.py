@@ -534,23 +534,3 @@ def glb_of_no_input():
 @glb_of_no_input.fix
 def _():
     return hl.compile(_ramp((16, 8)), name="demo")
-
-
-@case("hardware", "Funcs inside the array computed at different loops of the array output", (
-    "{at}: Func 'mid' is inside the array but computed at another loop of 'hw_output' than the others "
-    "(hw_input.in_().in_() at yio; mid at xio): the Funcs inside the array make one memory tile, computed at one "
-    "loop; compute them all at yio, e.g. mid.compute_at(hw_output, yio)"), func="mid", simulate=True,
-    note="Halide accepts it (the copy's loop yio encloses mid's xio)")
-def array_funcs_at_different_loops():
-    p = glb_levels(pipeline(32, 32))
-    p.mid.compute_at(p.hw_output, hl.Var("xio"))  # <-
-    p.hw_input.in_().in_().compute_at(p.hw_output, hl.Var("yio"))
-    return hl.compile(p.output, name="demo")
-
-
-@array_funcs_at_different_loops.fix
-def _():
-    p = glb_levels(pipeline(32, 32))
-    p.mid.compute_at(p.hw_output, hl.Var("yio"))
-    p.hw_input.in_().in_().compute_at(p.hw_output, hl.Var("yio"))
-    return hl.compile(p.output, name="demo")

@@ -70,8 +70,56 @@ def glb_one_of_two_inputs_copied(m):
     return output, {p.name(): p for p in params}, [32, 16]
 
 
-CASES = {f.__name__: f for f in (glb_output_without_glb_input, glb_with_glb_input, glb_one_of_two_inputs_copied)}
-VERILATOR = ("glb_output_without_glb_input",)
+def glb_funcs_at_two_loops(m, mid_at="xio"):
+    """Seed 002's GLB level with the memory-tile input copy at yio and mid at `mid_at` inside it (catalogue case
+    array_funcs_at_different_loops, refused before: the memory tile is the outermost of the two, yio)."""
+    x, y, params, hws, mid, hw_output, output = _seed(m)
+    if m is hl:
+        _glb_levels(m, x, y, hws, mid, hw_output, output, (32, 32), (16, 16), (8, 8), ("hw_input",))
+        mid.compute_at(hw_output, m.Var(mid_at))
+        hws[0].in_().in_().compute_at(hw_output, m.Var("yio"))
+    return output, {p.name(): p for p in params}, [32, 32]
+
+
+def glb_funcs_at_one_loop(m):
+    return glb_funcs_at_two_loops(m, mid_at="yio")
+
+
+def glb_sliding_window(m, copy_at_rows=False):
+    """A 3x3 blur under a GLB tile of 8x4 over 16x8 in memory tiles of 4x4: blur_x stored at xio and computed at
+    yii (a sliding window over rows), blur_y at yii, the memory tile's input copy at xio (probe20f's
+    glb_sliding_rows_copy_at_tile, refused before), or stored at xio and computed at yii with the others."""
+    x, y = m.Var("x"), m.Var("y")
+    inp = m.ImageParam(m.UInt(8), 2, "input")
+    hw_input, bx, by, hw_output, output = (m.Func(n) for n in ("hw_input", "blur_x", "blur_y", "hw_output", "output"))
+    hw_input[x, y] = m.u16(inp[x, y])
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
+    by[x, y] = (bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9
+    hw_output[x, y] = by[x, y] * 2 - hw_input[x + 1, y + 1]
+    output[x, y] = m.u8(hw_output[x, y])
+    if m is hl:
+        xo, yo, xi, yi, xio, yio, xii, yii = _vars(m, "xo yo xi yi xio yio xii yii")
+        output.bound(x, 0, 16).bound(y, 0, 8)
+        g = hw_output.in_()
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo).store_in(m.MemoryType.GLB)
+        hw_output.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 4, 4)
+        copy = hw_input.in_().in_()
+        copy.store_at(hw_output, xio).compute_at(hw_output, yii) if copy_at_rows else copy.compute_at(hw_output, xio)
+        hw_input.in_().compute_at(g, xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+        bx.store_at(hw_output, xio).compute_at(hw_output, yii)
+        by.compute_at(hw_output, yii)
+    return output, {"input": inp}, [16, 8]
+
+
+def glb_sliding_window_copy_at_rows(m):
+    return glb_sliding_window(m, copy_at_rows=True)
+
+
+CASES = {f.__name__: f for f in (glb_output_without_glb_input, glb_with_glb_input, glb_one_of_two_inputs_copied,
+                                 glb_funcs_at_two_loops, glb_funcs_at_one_loop, glb_sliding_window,
+                                 glb_sliding_window_copy_at_rows)}
+VERILATOR = ("glb_output_without_glb_input", "glb_sliding_window")
 
 
 @functools.cache
@@ -119,3 +167,30 @@ def test_an_uncopied_input_beside_a_copied_one():
     names = {g["name"]: (g["role"], g["tile_words"]) for g in design.report["glb"]["buffers"]}
     assert names == {"hw_a_global_wrapper": ("input", 17 * 9), "hw_b": ("input", 17 * 9),
                      "hw_output_global_wrapper": ("output", 16 * 8)}
+
+
+def _figures(design) -> dict:
+    r = design.report
+    keys = ("predicted_cycles", "ideal_cycles", "tile_cycles", "mem_tiles_per_glb_tile", "host_transfer_cycles", "pes",
+            "mem_tiles")
+    return {k: r[k] for k in keys} | {"glb_words": r["glb"]["words_used"]}
+
+
+@pytest.mark.xdist_group("glb22-glb_funcs_at_two_loops")
+def test_funcs_at_two_loops_of_the_array_output_make_the_outer_ones_memory_tile():
+    """mid at xio inside the copy's yio: the memory tile is yio's (2 a GLB tile), as with both at yio."""
+    a, b = _design("glb_funcs_at_two_loops"), _design("glb_funcs_at_one_loop")
+    assert _figures(a) == _figures(b)
+    assert a.report["mem_tiles_per_glb_tile"] == 2
+
+
+@pytest.mark.xdist_group("glb22-glb_sliding_window")
+def test_a_sliding_window_in_the_memory_tile():
+    """The input copy at xio beside blur_x stored at xio and computed at yii: one memory tile per xio, the same
+    cycles and storage as the copy stored at xio and computed at yii, and those no longer run the array once per row
+    (464 cycles for probe20f's glb_sliding_rows before session 36, 256 now)."""
+    a, b = _design("glb_sliding_window"), _design("glb_sliding_window_copy_at_rows")
+    assert _figures(a) == _figures(b)
+    r = a.report
+    assert r["mem_tiles_per_glb_tile"] == 2 and r["tiles"] == 4
+    assert r["predicted_cycles"] <= 1.4 * r["ideal_cycles"]

@@ -226,7 +226,8 @@ def glb_block_lanes_three_by_two(m):
 
 def glb_sliding_rows_copy_at_tile(m, copy_at_rows=False):
     """Under a GLB tile of 4x2 over 8x5, memory tiles of 2x2 with blur_x stored at xio and computed at yii, blur_y
-    at yii, the memory tile's input copy at xio (refused: the array's Funcs are computed at one loop)."""
+    at yii, the memory tile's input copy at xio (refused before session 36: the array's Funcs were computed at one
+    loop)."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
     if on_hardware(m):
         xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")

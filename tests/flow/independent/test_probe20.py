@@ -29,9 +29,6 @@ REFUSED = {
         r"Func 'hw_output' writes 3 lanes of 'c' a cycle \(hw_output.unroll\(c\)\), words 16 apart in the GLB tile")),
     "glb_two_rows_a_cycle": ("probe20f", "glb_rows_in_turn", (
         r"Func 'hw_output' writes 2 lanes of 'yii' a cycle \(hw_output.unroll\(yii, 2\)\), words 4 apart")),
-    "glb_sliding_rows_copy_at_tile": ("probe20f", "glb_sliding_rows", (
-        r"Func 'hw_input_global_wrapper_global_wrapper' is inside the array but computed at another loop of "
-        r"'hw_output' than the others")),
     "scan_along_x_unrolled": ("probe20g", "scan_along_x_serial", (
         r"f.update\(0\).unroll\(r.x\) at .* makes lanes that depend on each other")),
 }
