@@ -12,7 +12,7 @@ import importlib
 import pytest
 from hand_probes import HandProbe
 
-PARTS = ("probe22", "probe22b", "probe22c", "probe22d", "probe22e")
+PARTS = ("probe22", "probe22b", "probe22c", "probe22d", "probe22e", "probe22f")
 MODULES = {p: importlib.import_module(f"{p}_programs") for p in PARTS}
 # Refused with a user error whose fix compiles (the fixed program is a case of its own); Halide 21 accepts each
 # schedule: {case: (part, fixed case, message pattern)}
