@@ -52,6 +52,8 @@ from .prove_netlist import Netlist, NetlistError, module_text, read_netlist
 from .prove_polynomial import Canonical, swept
 from .prove_ranges import unmet_assumptions
 from .prove_reference import UNSIGNED_DIVISIONS, Reference, Unsupported, narrowed_divisions, post_order
+from .prove_split import MOST as MOST_CASES
+from .prove_split import split_proves
 from .prove_widen import Narrowed, cut, narrowed, widened
 
 TIME_LIMIT = 30.0  # budget seconds per kernel, lemmas included (`prove_budget`: z3 work, not wall time)
@@ -322,6 +324,9 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
         found = _exhaust(whole, netlist, ranges, deadline)
         if found is not None:
             return _decided(kernel, netlist, expected, whole, found, deadline, used)
+        # A coordinate or channel of few values pins table reads to constants: tried before the longer tries
+        if _split(given, netlist, ranges, outs, exps, deadline, FEW_CASES):
+            return _solve_ranges(kernel, netlist, expected, given, within, ranges, deadline, used)
         # The cut can lose what makes the outputs equal, which the whole goal keeps: a short try at it before the
         # canonical tries (sobel's magnitude at 3 lanes: 6 s of failed tries, then z3 proved the whole in 0.1 s)
         solver, verdict = _check(whole, min(deadline, now() + QUICK_LIMIT / 4), quick_only=True)
@@ -329,12 +334,37 @@ def _solve(kernel: Kernel, netlist: Netlist, reference: Reference, expected: dic
             return _verdict(kernel, netlist, expected, solver, verdict, used)
         cut_verdict = _canonical_check(given, [netlist.outputs[p] for p in ports], [expected[p] for p in ports],
                                        deadline)
-    differ = [] if cut_verdict == z3.unsat else [expected[p] != netlist.outputs[p] for p in expected]
-    if not differ and not within["out"]:
-        return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
-    goal = [*given, z3.Or(differ + [z3.Not(c) for c in within["out"]])]
+        if cut_verdict != z3.unsat and _split(given, netlist, ranges, outs, exps, deadline, MOST_CASES):
+            cut_verdict = z3.unsat
+    if cut_verdict == z3.unsat:
+        return _solve_ranges(kernel, netlist, expected, given, within, ranges, deadline, used)
+    goal = [*given, z3.Or([expected[p] != netlist.outputs[p] for p in expected] + [z3.Not(c) for c in within["out"]])]
     solver, verdict = _check(goal, deadline, exhaust=lambda: _exhaust(goal, netlist, ranges, deadline))
     return _verdict(kernel, netlist, expected, solver, verdict, used)
+
+
+def _solve_ranges(kernel: Kernel, netlist: Netlist, expected: dict, given: list, within: dict[str, list],
+                  ranges: dict, deadline: float, used: tuple[str, ...]) -> KernelProof:
+    """The verdict once the outputs are proved equal to their expressions: whether they keep to their ranges."""
+    if not within["out"]:
+        return KernelProof(kernel.name, "proved", 0.0, lemmas=used)
+    goal = [*given, z3.Or([z3.Not(c) for c in within["out"]])]
+    solver, verdict = _check(goal, deadline, exhaust=lambda: _exhaust(goal, netlist, ranges, deadline))
+    return _verdict(kernel, netlist, expected, solver, verdict, used)
+
+
+def _split(given: list, netlist: Netlist, ranges: dict, ours: list, theirs: list, deadline: float, most: int) -> bool:
+    """The outputs proved equal case by case (`prove_split`, ways of at most `most` cases, SPLIT_LIMIT seconds):
+    each case's outputs one term in integer form, or proved so by z3's short try at them, cut."""
+    def case(given: list, ours: list, theirs: list) -> bool:
+        exact = _exact_terms(ours, theirs)
+        if exact is not None and all(a.eq(b) for a, b in zip(*exact)):
+            return True
+        ours, theirs = cut_shared(*(exact or (ours, theirs)))
+        return _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])], min(deadline, now() + CASE_LIMIT),
+                      quick_only=True)[1] == z3.unsat
+
+    return split_proves(given, netlist.inputs, ranges, ours, theirs, case, min(deadline, now() + SPLIT_LIMIT), most)
 
 
 def _verdict(kernel: Kernel, netlist: Netlist, expected: dict, solver: z3.Solver, verdict: z3.CheckSatResult,
@@ -438,6 +468,9 @@ def _exhaust(goal: list, netlist: Netlist, ranges: dict, deadline: float, most: 
 QUICK_LIMIT = 2.0  # seconds of z3's bit-vector solver before its default one
 FEW_POINTS = 1 << 18  # inputs' points enumerated before any quick try: a fraction of a second
 SWEEP_LIMIT = 0.5  # seconds for each pair of differing subterms `prove_polynomial.swept` tries
+SPLIT_LIMIT = 5.0  # seconds for all the cases of `prove_split` together
+FEW_CASES = 16  # cases of a split tried before the canonical form's tries (coordinates, channels)
+CASE_LIMIT = 0.1  # seconds of z3 for a case whose outputs are not one term
 
 
 def _check(goal: list, deadline: float, quick_only: bool = False,

@@ -213,6 +213,8 @@ def _extract(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
     if low == 0:
         return ex.poly(a)
     p, lo, hi = ex.poly(a)
+    if lo < 0 and not h == low == n - 1 and not hi >> (n - 1):
+        return _signed_floor(ex, p, lo, hi, low)
     if lo < 0 or hi >> n:  # not a's unsigned value: its bits from `low` up are an atom
         bits = ex.rebuild(p, n)
         got = ex._unsigned(z3.Extract(h, low, bits))
@@ -240,6 +242,18 @@ def _floor(ex: Exact, p: Poly, lo: int, hi: int, low: int) -> tuple[Poly, int, i
     return got
 
 
+def _signed_floor(ex: Exact, p: Poly, lo: int, hi: int, low: int) -> tuple[Poly, int, int]:
+    """floor(P / 2**low) for P in [lo, hi] that may be negative (an arithmetic right shift of a signed difference):
+    a's bits from `low` up are that value mod 2**(n - low) whatever P is, since 2**low divides 2**n. Written
+    floor(Q / 2**low) - K with Q = P + K * 2**low, K the least that keeps Q's interval (from P alone) at or above
+    0: so the same P shifted at any width meets the same atom (harris's central differences, (a - b) >> 2 in 16
+    bits on the PEs, in 32 in the expression)."""
+    k = -(ex.interval(p)[0] >> low)  # ceil(-lo / 2**low): P's own lowest value, so the same P gives the same K
+    q, step = _sum([p, {(): k << low}]), k << low
+    got, _, _ = _floor(ex, q, lo + step, hi + step, low)
+    return _sum([got, {(): -k}]), lo >> low, hi >> low
+
+
 def _zero_ext(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
     return ex._value(t.arg(0), signed=False)
 
@@ -253,8 +267,7 @@ def _concat(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
     with its unsigned value. Copies of a's top bit above a (Yosys's sign extension) are a's signed value."""
     kids = _flat(t)
     a = kids[-1]
-    if len(kids) > 1 and all(z3.is_app_of(b, z3.Z3_OP_EXTRACT) and b.params() == (a.size() - 1, a.size() - 1)
-                             and b.arg(0).eq(a) for b in kids[:-1]):
+    if len(kids) > 1 and all(_top_bit(b, a) for b in kids[:-1]):
         return ex._value(a, signed=True)
     parts, lo, hi, shift = [], 0, 0, t.size()
     for i, c in enumerate(t.children()):
@@ -280,6 +293,16 @@ def _shift(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
             z3.SignExt(w - 1, z3.Extract(w - 1, w - 1, a)))
     top = z3.Extract(w - 1, c, a)
     return ex.poly(z3.ZeroExt(c, top) if kind == z3.Z3_OP_BLSHR else z3.SignExt(c, top))
+
+
+def _top_bit(b: z3.BitVecRef, a: z3.BitVecRef) -> bool:
+    """Whether `b` is a's top bit: selected from a, or from what a selects bits of (an arithmetic right shift,
+    `{{2{d[15]}}, d[15:2]}`, copies d's top bit, which is a's)."""
+    if not z3.is_app_of(b, z3.Z3_OP_EXTRACT) or b.params()[0] != b.params()[1]:
+        return False
+    if b.arg(0).eq(a):
+        return b.params()[0] == a.size() - 1
+    return z3.is_app_of(a, z3.Z3_OP_EXTRACT) and a.arg(0).eq(b.arg(0)) and a.params()[0] == b.params()[0]
 
 
 def _flat(t: z3.BitVecRef) -> list:
