@@ -20,7 +20,9 @@ Semantics:
   stream's lanes as `(buffer, k)` pairs, for every input and the output (`stream_lanes(buffer)`, 1 when absent).
   An input of k lanes streams k consecutive words of its box per transfer in the same word order (x fastest),
   so its box's x extent is a multiple of k (with a RoundUp tail, bounds inference rounds the box up: the host
-  computes and streams the extra words, which feed only the discarded tail lanes). The output's lanes are its
+  computes and streams the extra words, which feed only the discarded tail lanes). An input whose lanes run along
+  a later dimension d (`LoopNest.lane_dims`, `hw_input.unroll(y, 2)`) streams k consecutive values of d per
+  transfer, the box otherwise in the same order: transfer t holds d = k * t_d + lane. The output's lanes are its
   op's lanes (the iterations of its unrolled loops, which must be its
   innermost loops): one firing streams one transfer, lanes in the order of the unrolled loops (the last
   fastest), so the word order is the order of its loops as before (`output_order`).
@@ -167,10 +169,17 @@ class LoopNest:
     output: str
     body: tuple[Loop | Op, ...]
     lanes: tuple[tuple[str, int], ...] = ()  # (stream buffer, words per transfer); absent streams have 1
+    # (input stream, the box dimension its lanes run along) where it is not the first: `hw_input.unroll(y, 2)`
+    # streams rows 2 * t and 2 * t + 1 side by side, a transfer per x (absent: dimension 0, x)
+    lane_dims: tuple[tuple[str, int], ...] = ()
 
     def stream_lanes(self, buffer: str) -> int:
         """Words per transfer of the input or output stream `buffer` (1 unless `lanes` says otherwise)."""
         return dict(self.lanes).get(buffer, 1)
+
+    def lane_dim(self, buffer: str) -> int:
+        """The box dimension the lanes of input stream `buffer` run along (0 unless `lane_dims` says otherwise)."""
+        return dict(self.lane_dims).get(buffer, 0)
 
     def op_lanes(self, op_name: str) -> int:
         """How many lanes (duplicated kernels) op `op_name` has: the product of its unrolled loops' extents."""

@@ -51,10 +51,14 @@ class _Steps:
         return Affine.make(terms, a.const + c * self.const)
 
 
-def step_lanes(nest: LoopNest, inputs: dict[str, Lanes]) -> tuple[LoopNest, Steps]:
+def step_lanes(nest: LoopNest, inputs: dict[str, Lanes], dims: dict[str, int] | None = None) -> tuple[LoopNest,
+                                                                                                    Steps]:
     """The nest with each consumer loop split so that its reads take whole lanes of their producers, and those
     reads by (consumer op, buffer): None where so served (`check_rates` accepts them), else (the loop's extent, the
-    step it does not divide) where that alone kept it (`check_rates` says so)."""
+    step it does not divide) where that alone kept it (`check_rates` says so). `dims`: the index position a
+    stream's lanes run along where not x (`hw_input.unroll(y, 2)`: a reader of one row per firing steps its loop
+    over y in runs of 2 rows, each row reading one word of the transfer)."""
+    dims = dims or {}
     # Streams read by one op only: the host paces such a stream to a reader that takes its words in turn, where a
     # Func computed inside runs as fast as its own producers let it, and so does a stream for a faster reader, so
     # that their values pile up before the slower one (seed 002's gaussian with a 3-lane output over a 2-lane blur
@@ -69,7 +73,7 @@ def step_lanes(nest: LoopNest, inputs: dict[str, Lanes]) -> tuple[LoopNest, Step
             k = producer.get(port.access.buffer, 1)
             if not port.access.index or k <= 1 or port.access.buffer == op.store.buffer:
                 continue
-            terms = dict(port.access.index[0].terms)
+            terms = dict(port.access.index[dims.get(port.access.buffer, 0)].terms)
             # the innermost serial loop that moves the read by other than whole lanes
             moving = [lp.var for lp in loops if not lp.unrolled and lp.extent > 1 and terms.get(lp.var, 0) % k]
             var = moving[-1] if moving else None

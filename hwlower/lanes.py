@@ -108,6 +108,13 @@ def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedu
         if part.k > 1:
             words *= part.k
             lanes = part if lanes.k == 1 else lanes
+        elif pos == 0 and words == 1 and len(args) > 1 and reorderable:
+            # x streamed a word at a time: the host may send consecutive values of the next dimension side by side
+            # (hw_input.unroll(y, 2): rows 2t and 2t + 1 per transfer, the output rate of Halide-to-Hardware's y)
+            along = stage_lanes(who, name, args[1], s, schedule)
+            if along.k > 1:
+                _check_unrolls(who, name, args, args[:2], s, schedule, reorderable)
+                return replace(along, dim=args[1])
         _check_unrolls(who, name, args, args[:pos + 1], s, schedule, reorderable)
         break
     return replace(lanes, k=words, dim=args[0])
@@ -128,8 +135,10 @@ def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s:
                 + (f"stream order ({', '.join(args)}: its storage order, or the order its reorder_storage or its "
                    "loops' reorder give)" if reorderable else f"storage order ({', '.join(args)})")
                 + ", several consecutive words per transfer: its leading dimensions unrolled whole, then one unrolled "
-                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>), or remove {name}.{mark.kind}({call}) to stream "
-                "it a word per transfer (its unrolled consumers then read it from its buffer)")
+                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>) (or, with {args[0]} a word per transfer, "
+                f"{name}.unroll({args[1] if len(args) > 1 else args[0]}, <lanes>): values of it side by side), or "
+                f"remove {name}.{mark.kind}({call}) to stream it a word per transfer (its unrolled consumers then read "
+                "it from its buffer)")
 
 
 def output_lanes(nest: LoopNest) -> int:

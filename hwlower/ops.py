@@ -33,6 +33,7 @@ from .output_copy import copies_out, copy_from
 from .program import Tile
 from .ram_copies import ram_source
 from .region import Region
+from .row_lanes import rows_kept
 from .rvar_names import hardware_name, unnamed_rdoms
 from .rvar_tails import guard_reduction_tail
 from .shift_tails import guard_shifted
@@ -55,6 +56,7 @@ def build_ops(s: Lowering) -> Lowering:
     notes: list[str] = []
     steps = dimension_chains(region, s.definitions)
     made = {id(f): input_together(f, tile.boxes[pipe.name(f)]) for f in region.inputs}
+    rows = rows_kept(pipe, region, tile.boxes)
     for f in region.buffered:
         fname = pipe.name(f)
         source = ram_source(pipe, f)
@@ -66,7 +68,7 @@ def build_ops(s: Lowering) -> Lowering:
         nodes = _lower_func(pipe, region, f, s.defs(f), tile.boxes[fname], s.tables, op_lanes,
                             (tile.loop_box or tile.output_box) if f is region.output else None, steps.get(id(f), {}),
                             id(f) in s.rams, frozenset(s.rams), _rounds_tails(region, f, tile, fname),
-                            lambda g, j: j in made.get(id(g), frozenset()), notes)
+                            lambda g, j: j in made.get(id(g), frozenset()), notes, id(f) in rows)
         made[id(f)] = op_together(nodes, fname)
         if tile.demands.get(fname) not in (None, tile.boxes[fname]):  # (a tail rounded up past the box)
             nodes = guard_selected(guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname)), tile.boxes)
@@ -142,14 +144,14 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
                 tables: dict[int, Table], op_lanes: dict[str, Lanes], loop_box: Box | None = None,
                 steps: dict[int, tuple[int, ...]] | None = None, ram: bool = False,
                 rams: frozenset[int] = frozenset(), shifts: bool = False, together: MadeTogether | None = None,
-                notes: list[str] | None = None) -> list[Loop | Op]:
+                notes: list[str] | None = None, rows: bool = False) -> list[Loop | Op]:
     """The ops of one Func over its box; the pure loops run over `loop_box` when given (the accelerator
     output's tile, whose host loops have one iteration; RoundUp tails cover the rest of `box`, and with
     `shifts` the other tails too, shift_tails.py). A RAM Func's update (scatter.py) is an op of its own, storing
     at computed coordinates. `together` tells which dimensions a producer makes in one firing, for the lanes of
     an update folded into a constant (update_lanes.py, which appends to `notes` the unrolls it runs serially)."""
     fname = pipe.name(f)
-    s0 = _pure_stage_loops(region, f, defs, _pure_loops(region, f, defs, box, loop_box, shifts), notes)
+    s0 = _pure_stage_loops(region, f, defs, _pure_loops(region, f, defs, box, loop_box, shifts), notes, rows)
     lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     value = defs[0].value
     out: list[Loop | Op] = []
@@ -196,9 +198,12 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
 
 
 def _pure_stage_loops(region: Region, f: Function, defs: list[Definition], s0: StageLoops,
-                      notes: list[str] | None) -> StageLoops:
+                      notes: list[str] | None, rows: bool = False) -> StageLoops:
     """The loops f's pure op runs in (`s0` as scheduled): a pure output's with its unrolled loops innermost, the
-    lanes of others that a serial reader would read at a stride run serially (`notes` says so)."""
+    lanes of others that a serial reader would read at a stride run serially (`notes` says so), but lanes along
+    rows whose readers take them (`rows`, row_lanes.py), which run innermost too."""
+    if rows and f is not region.output and _folds_whole(f, defs):
+        return lanes_innermost(s0) or s0
     if f is region.output and not _folds_whole(f, defs):
         # its pure op only initialises the internal buffer that its serial updates accumulate in; the copy out
         # streams the lanes (build_ops)

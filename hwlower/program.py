@@ -52,6 +52,8 @@ class HostStream:
     port: str = ""
     # The Func dimension of each stream dimension, fastest first (stream_order.py); () for storage order.
     order: tuple[int, ...] = ()
+    # The stream dimension its lanes run along (LoopNest.lane_dims): 0, x, unless `hw_input.unroll(y, 2)`.
+    lane_dim: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mainspring.frontend.bounds import Box
+from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 
-from .lane_steps import step_lanes
+from .ir import LoopNest
+from .lane_steps import Steps, step_lanes
 from .lanes import Lanes, check_rates, input_lanes, output_lanes, x_unrolls
 from .loops import replay
-from .narrow import narrow_lanes
+from .narrow import MAX_PORTS, narrow_lanes
 from .state import Lowering
 from .stream_order import stream_dims
 
@@ -22,14 +24,53 @@ def assign_lanes(s: Lowering) -> Lowering:
     glb = s.glb is not None
     in_lanes = {pipe.name(f): _input_lanes(pipe, f, s.tile.boxes[pipe.name(f)], stream_dims(f, glb), not glb)
                 for f in region.inputs}
-    nest, op_lanes = narrow_lanes(nest, s.op_lanes, in_lanes)
-    nest, steps = step_lanes(nest, in_lanes)
+    # a stream whose lanes run along y is one word of x per transfer to the checks of lanes along x
+    along = {b: stream_dims(f, glb).index(in_lanes[b].dim) for f in region.inputs
+             if in_lanes[(b := pipe.name(f))].dim != stream_dims(f, glb)[0]}
+    x_lanes = {b: replace(ln, k=1) if b in along else ln for b, ln in in_lanes.items()}
+    nest, op_lanes = narrow_lanes(nest, s.op_lanes, x_lanes)
+    nest, steps = step_lanes(nest, x_lanes)
+    nest, rows = step_lanes(nest, {b: in_lanes[b] for b in along}, along)
+    _check_rows(s, nest, in_lanes, along, rows)
     unrolls = {pipe.name(f): x_unrolls(user_handle(f), f.args[0], [d.schedule for d in f.definitions])
                for f in pipe.order if f.args}
-    check_rates(nest, op_lanes, in_lanes, s.op_lanes, unrolls, steps)
+    check_rates(nest, op_lanes, x_lanes, s.op_lanes, unrolls, steps)
     lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
     lanes += ((nest.output, output_lanes(nest)),)
-    return replace(s, nest=replace(nest, lanes=lanes), op_lanes=op_lanes)
+    return replace(s, nest=replace(nest, lanes=lanes, lane_dims=tuple(sorted(along.items()))), op_lanes=op_lanes)
+
+
+def _check_rows(s: Lowering, nest: LoopNest, lanes: dict[str, Lanes], along: dict[str, int], rows: Steps) -> None:
+    """Refuse a reader of a stream of lanes along y (`hw_input.unroll(y, 2)`) whose serial loops move along y by
+    other than whole transfers and that lane_steps.py could not step through the rows in turn (an odd count of
+    rows, or a stream other ops read too): it would read another word of the transfer at each step."""
+    for loops, op in nest.ops():
+        for port in op.loads:
+            b = port.access.buffer
+            if b not in along or not port.access.index or ((op.name, b) in rows and rows[op.name, b] is None):
+                continue
+            src, terms = lanes[b], dict(port.access.index[along[b]].terms)
+            lp = next((lp for lp in loops if not lp.unrolled and lp.extent > 1 and terms.get(lp.var, 0) % src.k), None)
+            if lp is None:
+                continue
+            f = s.pipe.functions[op.func]
+            loc = s.defs(f)[op.stage].loc
+            handle = user_handle(f) if op.stage == 0 else f"{user_handle(f)}.update({op.stage - 1})"
+            who = f"Func '{f.name}'" + ("" if op.stage == 0 else f".update({op.stage - 1})")
+            dim = lp.var.rsplit(".", 1)[-1]
+            served = rows.get((op.name, b), "")
+            odd = served is not None and "iterations of its loop" in served
+            why = (f"its loop over {dim} has {lp.extent} iterations, not whole steps of {src.k}" if odd else
+                   f"it reads '{b}' through {sum(q.access.buffer == b for q in op.loads)} ports, more than "
+                   f"{MAX_PORTS}" if served else
+                   f"'{b}' has other readers, or that loop holds other ops, which would take its rows at other paces")
+            unroll = (f"unroll {handle} along {src.dim} by {src.k} with a rounding tail ({handle}.unroll({dim}, "
+                      f"{src.k}, hl.TailStrategy.RoundUp)), or " if odd else "")
+            raise ScheduleError(
+                f"{loc}: {who} reads '{b}' one value of {src.dim} per firing, but {src.who} streams "
+                f"{src.k} values of {src.dim} per transfer ({src.described()}), so it must take the words of "
+                f"each transfer in turn, over whole steps of {src.k} of its loop over {dim}; {why}. Fix: {unroll}"
+                f"remove {src.call} to stream '{b}' a word per transfer")
 
 
 def _input_lanes(pipe: Pipeline, f: Function, box: Box, dims: tuple[str, ...], reorderable: bool) -> Lanes:

@@ -222,7 +222,7 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int],
     stmts: list[Stmt] = []
     accesses: list[Access] = []
     for name in nest.inputs:
-        s = _host_stmt(nest, f"host.{name}", name, len(stmts), 0, nest.stream_lanes(name))
+        s = _host_stmt(nest, f"host.{name}", name, len(stmts), 0, nest.stream_lanes(name), nest.lane_dim(name))
         stmts.append(s)
         accesses.append(Access(s, "store", name, _identity_index(nest, s), True))
 
@@ -252,8 +252,15 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int],
     return stmts, accesses
 
 
-def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int, lanes: int = 1) -> Stmt:
+def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int, lanes: int = 1, along: int = 0) -> Stmt:
     box = nest.buffer(buffer).box
+    if along:  # lanes along a later dimension: its transfers where it was, its lanes innermost (d = k * t + lane)
+        lo, extent = box[along]
+        assert extent % lanes == 0, f"hwlower contract: stream {buffer} of {lanes} lanes along d{along} over {box}"
+        rows = [Dim(f"{buffer}.d{j}", 0, extent // lanes) if j == along else Dim(f"{buffer}.d{j}", *box[j])
+                for j in reversed(range(len(box)))] + [Dim(f"{buffer}.d{along}.lane", 0, lanes)]
+        flags = (False,) * len(box) + (True,)
+        return Stmt(name, index, None, buffer, tuple(rows), flags, (top,) + (0,) * len(rows), 0)
     shape = transfer_shape(box, lanes, buffer)
     # Loops outermost first: the box's last dimension outermost, x innermost (the stream order). A dimension a
     # transfer covers whole is an unrolled loop; the one it covers in part is split into transfers and lanes
@@ -292,11 +299,13 @@ def transfer_shape(box: tuple[tuple[int, int], ...], lanes: int, buffer: str) ->
 def _identity_index(nest: LoopNest, s: Stmt) -> tuple[Affine, ...]:
     box = nest.buffer(s.stream).box
     index: list[Affine] = []
-    loops = list(s.loops)
-    for j in reversed(range(len(box))):  # the loops of d_j are next: one, or a transfer's split and its lane
+    # the loops of d_j in turn: one, or a transfer's split with its lane (after it, or innermost: _host_stmt)
+    lanes = {d.var: d for d in s.loops if d.var.endswith(".lane")}
+    loops = [d for d in s.loops if d.var not in lanes]
+    for j in reversed(range(len(box))):
         d = loops.pop(0)
-        if loops and loops[0].var == f"{d.var}.lane":
-            lane = loops.pop(0)
+        if f"{d.var}.lane" in lanes:
+            lane = lanes[f"{d.var}.lane"]
             index.append(Affine.make({d.var: lane.extent, lane.var: 1}, box[j][0]))
         else:
             index.append(Affine.make({d.var: 1}, 0))

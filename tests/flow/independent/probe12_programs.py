@@ -110,7 +110,7 @@ def mirror_interior_unroll4(m, w=18, h=7, lanes=4):
 
 def rows_two_per_cycle(m, stream_rows=False):
     """Two rows a cycle (unroll(yi, 2) and unroll(y, 2) on every stage) over 9x8; with stream_rows the input is
-    unrolled along y too (refused: a transfer holds consecutive words), fixed by removing that unroll."""
+    unrolled along y too (refused until session 36; now two rows per transfer)."""
     inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
     if on_hardware(m):
         xo, yo, xi, yi = vars_of(m, "xo yo xi yi")

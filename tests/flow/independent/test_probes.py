@@ -12,16 +12,16 @@ on the worker that compiled it.
 Findings and figures: each test's docstring below, and BENCHMARKS.md "Helper probe12, session 28", "Helper
 probe13, session 29", "Helper probe14a, session 30", "Helper probe14b, session 30", "Helper probe16, session 32"
 and "Helper probe17, session 33".
-Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that
-did not schedule the RDom (catalogue case argmax_update_unroll); an input unrolled along rows suggested only
-unrolling it along x, which then needs every consumer unrolled along x (the message now also says to remove the
-unroll, which compiles: rows_two_per_cycle); a histogram's unrolled RVar was refused naming the compiler's unroll of
-the bins instead of the user's call, and crashed in memories/ where the factor did not divide the RVar (refused in
-session 28, compiled since session 29). Probe13 found: a host tile loop split again (`split(xo, xoo, xoi, 2)`,
-hw_accelerate at xoi) was refused though Halide accepts it (now its parts step over the loop's tiles:
-split_of_split_host_apart); a Func computed inside the loop its readers are computed at (`blur_x.compute_at(
-hw_output, xi)` with blur_y at xo) compiled though Halide refuses it, and the "Legal locations" of every compute_at
-refusal listed such loops (now refused as Halide does, with its list)."""
+Probe12 found: update().unroll of a Func defined by hl.argmax suggested a fix (f.unroll) that did not schedule the
+RDom (catalogue case argmax_update_unroll); an input unrolled along rows suggested only unrolling it along x, which
+then needs every consumer unrolled along x (the message then also said to remove the unroll, which compiles:
+rows_two_per_cycle; since session 36 the rows stream side by side); a histogram's unrolled RVar was refused naming
+the compiler's unroll of the bins instead of the user's call, and crashed in memories/ where the factor did not
+divide the RVar (refused in session 28, compiled since session 29). Probe13 found: a host tile loop split again
+(`split(xo, xoo, xoi, 2)`, hw_accelerate at xoi) was refused though Halide accepts it (now its parts step over the
+loop's tiles: split_of_split_host_apart); a Func computed inside the loop its readers are computed at
+(`blur_x.compute_at(hw_output, xi)` with blur_y at xo) compiled though Halide refuses it, and the "Legal locations"
+of every compute_at refusal listed such loops (now refused as Halide does, with its list)."""
 
 import functools
 import importlib
@@ -83,12 +83,14 @@ def test_a_glb_level_without_the_inputs_glb_copy_is_refused_with_the_fix_the_oth
         hl.compile(progs12.glb_memory_tiles_not_dividing(hl, fixed=False)[0], name="probe12_glb_unfixed")
 
 
-def test_an_input_unrolled_along_rows_is_refused_and_removing_the_unroll_compiles():
-    """The message's second fix (remove the input's unroll) is rows_two_per_cycle, simulated above; its first
-    (unroll the input along x) needs every consumer unrolled along x as well (catalogue input_unrolled_along_y)."""
-    with pytest.raises(hl.HalideError, match=r"accelerator input 'hw_input': hw_input\.unroll\(y, 2\): .* or remove "
-                                             r"hw_input\.unroll\(y, 2\) to stream it a word per transfer"):
-        hl.compile(progs12.rows_two_per_cycle(hl, stream_rows=True)[0], name="probe12_rows_refused")
+def test_an_input_unrolled_along_rows_streams_two_rows_per_transfer(halide):
+    """Refused until session 36 (rows22): the input unrolled along y too now streams rows 2t and 2t + 1 per
+    transfer, every stage two rows a cycle (tests/flow/test_rows22.py): bit-exact on Icarus and equal to Halide."""
+    out, images, size = progs12.rows_two_per_cycle(halide, stream_rows=True)
+    design = hl.compile(progs12.rows_two_per_cycle(hl, stream_rows=True)[0], name="probe12_rows_streamed")
+    assert [(s.lanes, s.lane_dim) for s in design.program.inputs] == [(2, 1)]
+    inputs = design.example_inputs(1)
+    bit_exact(design, inputs, halide_outputs(halide, out, images, inputs, size), "icarus")
 
 
 def test_an_unrolled_histogram_compiles_as_halide_accepts_it(halide):
