@@ -148,6 +148,10 @@ class FuncRef(ExprLike):
                 f"{user_location()}: Tuple index {i!r} out of range in reference to Func \"{fn.name}\", which has "
                 f"{n} element{'s' if n > 1 else ''}: use an index from 0 to {n - 1}"
             )
+        if hasattr(fn.tuple_layout, "reads"):  # a Tuple over 32 bits: the one element read is recorded
+            from .wide_tuples import read_one
+
+            return Expr(read_one(fn.tuple_layout, self._call().args, i))
         return self.elements()[i]
 
     def elements(self) -> tuple[Expr, ...]:

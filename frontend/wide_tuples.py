@@ -34,6 +34,10 @@ class WideLayout:
     groups: tuple[tuple[int, ...], ...]
     layouts: tuple[TupleLayout, ...]
     funcs: tuple[Function, ...]
+    # each stage's elements (the pure definition's first), and every read made of an element, by its node's id:
+    # (node, element, arguments), so wide_regroup.py can lay the elements out again and read them there
+    stages: list[list[ir.Expr]] = dataclasses.field(default_factory=list)
+    reads: dict[int, tuple[ir.Expr, int, tuple[ir.Expr, ...]]] = dataclasses.field(default_factory=dict)
 
     @property
     def word(self):
@@ -74,7 +78,7 @@ def define_wide_pure(fn: Function, key: tuple, elems: list[ir.Expr], loc: Source
             _share_stage(f, fn)
     at = {i: (g, k) for g, idx in enumerate(groups) for k, i in enumerate(idx)}
     fields = tuple(layouts[g].fields[k] for g, k in (at[i] for i in range(len(elems))))
-    fn.tuple_layout = WideLayout(fields, tuple(map(tuple, groups)), tuple(layouts), tuple(funcs))
+    fn.tuple_layout = WideLayout(fields, tuple(map(tuple, groups)), tuple(layouts), tuple(funcs), [list(elems)])
 
 
 def _share_stage(f: Function, fn: Function) -> None:
@@ -84,8 +88,15 @@ def _share_stage(f: Function, fn: Function) -> None:
 
 def read(layout: WideLayout, args: tuple[ir.Expr, ...]) -> list[ir.Expr]:
     """The elements at `args`, each read from its word."""
-    words = [ir.Call(lay.word, f, args) for lay, f in zip(layout.layouts, layout.funcs)]
-    return [extract(layout.layouts[g], words[g], k) for g, k in map(layout.place, range(len(layout.fields)))]
+    return [read_one(layout, args, i) for i in range(len(layout.fields))]
+
+
+def read_one(layout: WideLayout, args: tuple[ir.Expr, ...], i: int) -> ir.Expr:
+    """Element i at `args`, read from its word (and recorded: `WideLayout.reads`)."""
+    g, k = layout.place(i)
+    node = extract(layout.layouts[g], ir.Call(layout.layouts[g].word, layout.funcs[g], args), k)
+    layout.reads[id(node)] = (node, i, args)
+    return node
 
 
 def stage_values(layout: WideLayout, stage: int) -> list[ir.Expr]:
@@ -103,14 +114,24 @@ def define_wide_update(fn: Function, key: tuple, values, loc: SourceLoc) -> None
 
     layout: WideLayout = fn.tuple_layout
     own = tuple(arg_ir(a, fn.name, i) for i, a in enumerate(key)) if len(key) == len(fn.args) else None
-    held = read(layout, own) if own is not None else None
     elems = []
     for i, (f, v) in enumerate(zip(layout.fields, values)):
-        e = held[i] if v is UNDEF and held is not None else to_ir(v, f"element {i} of the update of {fn.name}")
+        e = read_one(layout, own, i) if v is UNDEF and own is not None else to_ir(
+            v, f"element {i} of the update of {fn.name}")
         if e.type != f.type:
             _type_error(fn, loc, e, i, f.type)
         elems.append(e)
+    narrowed = [i for i, f in enumerate(layout.fields) if f.width < f.type.bits()]
+    if narrowed or _crossing(layout, own or (), elems):
+        # laid out again: elements read in their own word where they can be, narrowed fields grown where they must
+        from .wide_regroup import regroup
+
+        got = regroup(fn, layout, elems, own or ())
+        if got is None and narrowed:
+            _refuse_narrowed(fn, layout, narrowed, loc)
+        layout, elems = got or (layout, elems)
     _check_words(fn, layout, own or (), elems, loc)
+    layout.stages.append(list(elems))
     for g, (f, lay, idx) in enumerate(zip(layout.funcs, layout.layouts, layout.groups)):
         _define_update(f, key, pack(lay, [elems[i] for i in idx]), loc)
         if g:
@@ -121,6 +142,12 @@ def _reads(layout: WideLayout, e: ir.Expr) -> set[int]:
     """The words of `layout` that `e` reads."""
     return {g for n in ir.walk(e) if isinstance(n, ir.Call)
             for g, f in enumerate(layout.funcs) if n.callee is f}
+
+
+def _crossing(layout: WideLayout, args: tuple, elems: list[ir.Expr]) -> bool:
+    """Whether an element reads an element of another word (or the update's coordinates read the Func)."""
+    return any(_reads(layout, a) for a in args) or \
+        any(_reads(layout, e) - {layout.place(i)[0]} for i, e in enumerate(elems))
 
 
 def _check_words(fn: Function, layout: WideLayout, args: tuple, elems: list[ir.Expr], loc: SourceLoc) -> None:
@@ -138,6 +165,16 @@ def _check_words(fn: Function, layout: WideLayout, args: tuple, elems: list[ir.E
             "this update, which it would find already updated, where Halide reads every element before it updates "
             f"any: keep the elements that read each other in one word of at most {MAX_BITS} bits, by casting them "
             "to narrower types where their values fit (e.g. hl.u8(r.x) for an index below 256)")
+
+
+def _refuse_narrowed(fn: Function, layout: WideLayout, narrowed: list[int], loc: SourceLoc) -> None:
+    held = ", ".join(f"element {i} in {layout.fields[i].width} bits" for i in narrowed)
+    raise HalideError(
+        f"{loc}: In update definition {len(fn.definitions) - 1} of Func \"{fn.name}\":\nits elements read each "
+        f"other in an update and fit one word of {MAX_BITS} bits only in the bits their values need ({held}), which "
+        f"this update may leave (or a Func read '{fn.name}' before it, whose reads keep the layout): give those "
+        f"elements narrower types that hold their values (e.g. hl.u8(r.x) for an index below 256, or hl.i16(...)), "
+        f"so that they fit one word of {MAX_BITS} bits as they are")
 
 
 def _bits(layout: WideLayout) -> int:

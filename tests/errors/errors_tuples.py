@@ -12,22 +12,24 @@ from catalogue import accelerated, case, io_funcs
 
 
 @case("algorithm", "A Tuple over 32 bits whose update reads across its words", (
-    "{at}: In update definition 0 of Func \"best\":\nits Tuple's elements need 48 bits, which mainspring holds "
+    "{at}: In update definition 0 of Func \"best\":\nits Tuple's elements need 64 bits, which mainspring holds "
     "in words of at most 32 bits (word 0: element 0; word 1: element 1), each word updated after the one before; "
     "element 1 (word 1) reads word 0 in this update, which it would find already updated, where Halide reads every "
     "element before it updates any: keep the elements that read each other in one word of at most 32 bits, by "
     "casting them to narrower types where their values fit (e.g. hl.u8(r.x) for an index below 256)"),
     func="best", simulate=True,
     note="Halide accepts it; a Tuple over 32 bits is held in words of at most 32 bits (frontend/wide_tuples.py), "
-    "and an update reading across them would need the words updated in one step (session 36 left it)")
+    "elements an update computes from each other in one word, in the bits their values need "
+    "(frontend/wide_regroup.py), and a uint32 minimum with its index needs 34")
 def tuple_words_read_each_other():
     x, y, input_, hw_input, hw_output = io_funcs()
     r = hl.RDom([hl.Range(0, 3)], "r")
     best = hl.Func("best")
-    best[x, y] = (hl.u16(65535), hl.i32(0))
-    less = hw_input[x + r.x, y] < best[x, y][0]
-    best[x, y] = (hl.select(less, hw_input[x + r.x, y], best[x, y][0]), hl.select(less, r.x, best[x, y][1]))  # <-
-    hw_output[x, y] = best[x, y][0] + hl.u16(best[x, y][1])
+    best[x, y] = (hl.u32(0x7FFFFFFF), hl.i32(0))
+    p = hl.u32(hw_input[x + r.x, y]) * 65537
+    less = p < best[x, y][0]
+    best[x, y] = (hl.select(less, p, best[x, y][0]), hl.select(less, r.x, best[x, y][1]))  # <-
+    hw_output[x, y] = hl.u16(best[x, y][0]) + hl.u16(best[x, y][1])
     return accelerated(hw_output, hw_input, [best])
 
 
@@ -36,9 +38,42 @@ def _():
     x, y, input_, hw_input, hw_output = io_funcs()
     r = hl.RDom([hl.Range(0, 3)], "r")
     best = hl.Func("best")
-    best[x, y] = (hl.u16(65535), hl.u8(0))
-    less = hw_input[x + r.x, y] < best[x, y][0]
-    best[x, y] = (hl.select(less, hw_input[x + r.x, y], best[x, y][0]), hl.select(less, hl.u8(r.x), best[x, y][1]))
+    best[x, y] = (hl.u16(65535), hl.i32(0))
+    p = hw_input[x + r.x, y]
+    best[x, y] = (hl.select(p < best[x, y][0], p, best[x, y][0]), hl.select(p < best[x, y][0], r.x, best[x, y][1]))
+    hw_output[x, y] = best[x, y][0] + hl.u16(best[x, y][1])
+    return accelerated(hw_output, hw_input, [best])
+
+
+@case("algorithm", "A Tuple over 32 bits narrowed into one word, then an update its fields cannot hold", (
+    "{at}: In update definition 1 of Func \"best\":\nits elements read each other in an update and fit one word "
+    "of 32 bits only in the bits their values need (element 1 in 2 bits), which this update may leave (or a Func "
+    "read 'best' before it, whose reads keep the layout): give those elements narrower types that hold their "
+    "values (e.g. hl.u8(r.x) for an index below 256, or hl.i16(...)), so that they fit one word of 32 bits as they "
+    "are"), func="best", simulate=True,
+    note="Halide accepts it; the minimum and its int32 index share a word only while the index keeps to 2 bits")
+def tuple_narrowed_update():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    best = hl.Func("best")
+    best[x, y] = (hl.u16(65535), hl.i32(0))
+    p = hw_input[x + r.x, y]
+    best[x, y] = (hl.select(p < best[x, y][0], p, best[x, y][0]), hl.select(p < best[x, y][0], r.x, best[x, y][1]))
+    best[x, y] = (best[x, y][0], best[x, y][1] * 1000)  # <-
+    hw_output[x, y] = best[x, y][0] + hl.u16(best[x, y][1])
+    return accelerated(hw_output, hw_input, [best])
+
+
+@tuple_narrowed_update.fix
+def _():
+    x, y, input_, hw_input, hw_output = io_funcs()
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    best = hl.Func("best")
+    best[x, y] = (hl.u16(65535), hl.i16(0))
+    p = hw_input[x + r.x, y]
+    best[x, y] = (hl.select(p < best[x, y][0], p, best[x, y][0]),
+                  hl.select(p < best[x, y][0], hl.i16(r.x), best[x, y][1]))
+    best[x, y] = (best[x, y][0], best[x, y][1] * 1000)
     hw_output[x, y] = best[x, y][0] + hl.u16(best[x, y][1])
     return accelerated(hw_output, hw_input, [best])
 

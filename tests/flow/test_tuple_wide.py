@@ -1,7 +1,8 @@
 """Tuple Funcs over 32 bits (issue 8 gap; frontend/wide_tuples.py): a Tuple whose elements need more than one
 32-bit word held in several words, each a packed Tuple Func under the Func's schedule. Three 16-bit taps (pure), a
 (uint32 sum, uint32 count) reduction serial and unrolled, and an argmin with a running sum whose (value, index)
-pair reads each other in one word while the sum takes the next; each bit-exact on both simulators and equal to
+pair reads each other in one word while the sum takes the next, Halide's argmax by hand with int32 coordinates
+(laid out again in one word, the coordinates narrowed); each bit-exact on both simulators and equal to
 Halide 21 running the same algorithm; a Tuple of 64 bits as the accelerator's output (two words a pixel)."""
 
 from __future__ import annotations
@@ -66,6 +67,23 @@ def argmin_sum(h):
     return output, image, (hw_input, hw_output, [best])
 
 
+def argmax_int32(h):
+    """best: Halide's argmax written by hand over a 3x3 window, int32 coordinates and the uint16 value (80 bits at
+    their types), which the update computes from each other: laid out again in one word, the coordinates in the 2
+    bits their values need (frontend/wide_regroup.py)."""
+    x, y, image, hw_input, hw_output, output = _frame(h)
+    r = h.RDom([h.Range(0, 3), h.Range(0, 3)], "r")
+    best = h.Func("best")
+    best[x, y] = (h.i32(0), h.i32(0), h.u16(0))
+    p = hw_input[x + r.x, y + r.y]
+    more = p > best[x, y][2]
+    best[x, y] = (h.select(more, r.x, best[x, y][0]), h.select(more, r.y, best[x, y][1]),
+                  h.select(more, p, best[x, y][2]))
+    hw_output[x, y] = h.u16(best[x, y][0] + 3 * best[x, y][1]) * 4096 + (best[x, y][2] >> 4)
+    output[x, y] = hw_output[x, y]
+    return output, image, (hw_input, hw_output, [best])
+
+
 def accelerator_output(h):
     """hw_output itself a Tuple of (uint32, uint16, int16), 64 bits: the accelerator's output in two words a pixel,
     the host's output a Tuple (a buffer per element)."""
@@ -78,6 +96,7 @@ def accelerator_output(h):
 
 DESIGNS = {
     "accelerator_output": accelerator_output,
+    "argmax_int32": argmax_int32,
     "three_taps": three_taps,
     "sum_count": functools.partial(_sum_count, unrolled=False),
     "sum_count_unrolled": functools.partial(_sum_count, unrolled=True),

@@ -1,7 +1,8 @@
 """Tuple Funcs over 32 bits (frontend/wide_tuples.py): their words (names, elements, the shared schedule),
 programs run with Halide and with mainspring and compared bit for bit (a Tuple realized whole, updates over
-RDoms whose paired elements read each other in one word, undef(), a scan, a copy), and the refusal of an update
-that reads across words, which Halide accepts (the catalogue's tuple_words_read_each_other)."""
+RDoms whose paired elements read each other in one word, Halide's argmax by hand with int32 coordinates laid out
+again in one word (frontend/wide_regroup.py), undef(), a scan, a copy), and the refusals of an update reading
+across words where that cannot be, which Halide accepts (the catalogue's tuple_words_read_each_other)."""
 
 from __future__ import annotations
 
@@ -94,7 +95,50 @@ def p_undef_scan_copy(hl, a):
     return [np.asarray(out[i]) for i in range(3)]
 
 
-@pytest.mark.parametrize("program", [p_whole, p_argmin_sum, p_undef_scan_copy])
+def p_argmax_int32(hl, a):
+    """Halide's argmax written by hand: int32 coordinates and the uint16 value, 80 bits at their types, which the
+    update computes from each other: one word, the coordinates in the 2 bits their values need; a second update
+    keeps them there."""
+    x, y = hl.Var("x"), hl.Var("y")
+    im, r = image(hl, a), hl.RDom([hl.Range(0, 3), hl.Range(0, 3)], "r")
+    best = hl.Func("best")
+    best[x, y] = (hl.i32(0), hl.i32(0), hl.u16(0))
+    p = im[x + r.x, y + r.y]
+    more = p > best[x, y][2]
+    best[x, y] = (hl.select(more, r.x, best[x, y][0]), hl.select(more, r.y, best[x, y][1]),
+                  hl.select(more, p, best[x, y][2]))
+    best[x, y] = (2 - best[x, y][0], best[x, y][1], best[x, y][2] / 2)
+    g = hl.Func("g")
+    g[x, y] = (best[x, y][0] + 3 * best[x, y][1]) * 100000 + hl.i32(best[x, y][2])
+    return np.asarray(g.realize([a.shape[1] - 2, a.shape[0] - 2]))
+
+
+def test_elements_an_update_computes_from_each_other_share_a_word_in_the_bits_they_need():
+    x, y = hl_ms.Var("x"), hl_ms.Var("y")
+    im, r = image(hl_ms, IMG), hl_ms.RDom([hl_ms.Range(-2, 5)], "r")
+    best = hl_ms.Func("best")
+    best[x, y] = (hl_ms.u16(65535), hl_ms.i32(0), hl_ms.u32(0))
+    less = im[x + r.x, y] < best[x, y][0]
+    best[x, y] = (hl_ms.select(less, im[x + r.x, y], best[x, y][0]), hl_ms.select(less, r.x, best[x, y][1]),
+                  best[x, y][2] + 1)
+    layout = best.function().tuple_layout
+    assert layout.groups == ((0, 1), (2,))
+    assert [(f.offset, f.width, f.signed) for f in layout.fields] == [(0, 16, False), (16, 3, True), (0, 32, False)]
+
+
+def test_a_read_before_the_update_keeps_the_layout_and_the_update_is_refused():
+    x, y = hl_ms.Var("x"), hl_ms.Var("y")
+    im, r = image(hl_ms, IMG), hl_ms.RDom([hl_ms.Range(0, 3)], "r")
+    best = hl_ms.Func("best")
+    best[x, y] = (hl_ms.u16(65535), hl_ms.i32(0))
+    g = hl_ms.Func("g")
+    g[x, y] = best[x, y][1]  # read under the layout of two words
+    less = im[x + r.x, y] < best[x, y][0]
+    with pytest.raises(hl_ms.HalideError, match=r"element 1 \(word 1\) reads word 0 in this update"):
+        best[x, y] = (hl_ms.select(less, im[x + r.x, y], best[x, y][0]), hl_ms.select(less, r.x, best[x, y][1]))
+
+
+@pytest.mark.parametrize("program", [p_whole, p_argmin_sum, p_undef_scan_copy, p_argmax_int32])
 def test_a_wide_tuple_computes_as_halide(program, same_as_halide):
     same_as_halide(program, IMG)
 
@@ -104,9 +148,10 @@ def test_an_update_reading_across_words_is_refused_where_halide_accepts_it(halid
         x, y = hl.Var("x"), hl.Var("y")
         im, r = image(hl, IMG), hl.RDom([hl.Range(0, 3)], "r")
         best = hl.Func("best")
-        best[x, y] = (hl.u16(65535), hl.i32(0))
-        less = im[x + r.x, y] < best[x, y][0]
-        best[x, y] = (hl.select(less, im[x + r.x, y], best[x, y][0]), hl.select(less, r.x, best[x, y][1]))
+        best[x, y] = (hl.u32(0x7FFFFFFF), hl.i32(0))  # 31 bits of values, and 2 of the index
+        p = hl.u32(im[x + r.x, y]) * 65537
+        less = p < best[x, y][0]
+        best[x, y] = (hl.select(less, p, best[x, y][0]), hl.select(less, r.x, best[x, y][1]))
         return best.realize([4, 4])
 
     assert len(program(halide)) == 2
