@@ -22,8 +22,14 @@ _YOSYS = ("read_verilog {files}; hierarchy -top {top}; proc; {latch}flatten; opt
           "memory -nomap; opt_clean; techmap; opt -fast; stat")
 
 
+# Seconds one Yosys flow may take. A bench measures many designs in one run; on a loaded machine a large design's
+# synthesis can pass this, and its cells are then left blank rather than losing the other rows' figures.
+YOSYS_TIMEOUT_S = 1200.0
+
+
 def yosys_figures(name: str, verilog: str, library: str) -> dict:
-    """Cells with memories kept as memories, and whether any latch was inferred."""
+    """Cells with memories kept as memories, and whether any latch was inferred; None each without yosys or past
+    YOSYS_TIMEOUT_S."""
     if shutil.which("yosys") is None:
         return {"cells": None, "latches": None}
     with tempfile.TemporaryDirectory() as d:
@@ -31,8 +37,11 @@ def yosys_figures(name: str, verilog: str, library: str) -> dict:
         with open(top, "w") as fh:
             fh.write(verilog)
         script = _YOSYS.format(files=f"{top} {library}", top=name, latch="select -assert-none t:$dlatch t:$_DLATCH*; ")
-        p = subprocess.run(["yosys", "-q", "-p", script, "-p", "tee -o " + os.path.join(d, "stat.txt") + " stat"],
-                           capture_output=True, text=True, timeout=600, check=False)
+        try:
+            p = subprocess.run(["yosys", "-q", "-p", script, "-p", "tee -o " + os.path.join(d, "stat.txt") + " stat"],
+                               capture_output=True, text=True, timeout=YOSYS_TIMEOUT_S, check=False)
+        except subprocess.TimeoutExpired:
+            return {"cells": None, "latches": None}
         if p.returncode != 0:
             return {"cells": None, "latches": "latch" in (p.stdout + p.stderr).lower() or None}
         with open(os.path.join(d, "stat.txt")) as fh:
@@ -51,13 +60,16 @@ LEVELS_FLOW = ("read_verilog {files}; synth -flatten -top {top} -run :fine; opt 
 
 
 def _yosys_report(flow: str, files: list[str], top: str) -> str | None:
-    """What `flow` writes to its {stat} file, or None without yosys or when it fails."""
+    """What `flow` writes to its {stat} file, or None without yosys, when it fails or past YOSYS_TIMEOUT_S."""
     if shutil.which("yosys") is None:
         return None
     with tempfile.TemporaryDirectory() as d:
         stat = os.path.join(d, "stat.txt")
-        p = subprocess.run(["yosys", "-q", "-p", flow.format(files=" ".join(files), top=top, stat=stat)],
-                           capture_output=True, text=True, timeout=1200, check=False)
+        try:
+            p = subprocess.run(["yosys", "-q", "-p", flow.format(files=" ".join(files), top=top, stat=stat)],
+                               capture_output=True, text=True, timeout=YOSYS_TIMEOUT_S, check=False)
+        except subprocess.TimeoutExpired:
+            return None
         if p.returncode != 0:
             return None
         with open(stat) as fh:

@@ -220,3 +220,15 @@ def test_bench_simulates_each_design_with_simulate(capsys):
     cols = [c.strip() for c in header.strip("|").split("|")]
     values = dict(zip(cols, (v.strip() for v in row.strip("|").split("|"))))
     assert values["bit_exact"] == "yes" and float(values["sim_mcps"]) > 0
+
+
+def test_bench_leaves_cells_blank_when_yosys_runs_past_its_time(monkeypatch):
+    """A synthesis past YOSYS_TIMEOUT_S (a large design on a loaded machine) blanks that row's cells; before, the
+    timeout's traceback ended the whole bench and lost every row measured until then."""
+    from mainspring import bench
+
+    require_tool(shutil.which("yosys") is not None, "yosys")
+    monkeypatch.setattr(bench, "YOSYS_TIMEOUT_S", 0.001)
+    row = bench.bench_one(apps.load("gaussian"), 16, 16, yosys=True)
+    assert row["cycles"] > 0
+    assert (row["cells"], row["latches"], row["flat_cells"], row["logic_levels"]) == (None, None, None, None)
