@@ -4,6 +4,8 @@ Halide 21's realize of the same algorithm (the schedule applied only on mainspri
 cycles those of the schedule the refusal used to suggest. Passes: the whole compile driver and simulation."""
 
 import functools
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +14,9 @@ from oracle import halide_outputs
 import mainspring as hl
 
 from conftest import BUILD
+
+sys.path.insert(0, str(Path(__file__).parent / "independent"))
+from probe12_programs import _blur3  # the 3x3 blur of the hand-schedule probes
 
 
 def _vars(m, names: str):
@@ -89,14 +94,7 @@ def glb_sliding_window(m, copy_at_rows=False):
     """A 3x3 blur under a GLB tile of 8x4 over 16x8 in memory tiles of 4x4: blur_x stored at xio and computed at
     yii (a sliding window over rows), blur_y at yii, the memory tile's input copy at xio (probe20f's
     glb_sliding_rows_copy_at_tile, refused before), or stored at xio and computed at yii with the others."""
-    x, y = m.Var("x"), m.Var("y")
-    inp = m.ImageParam(m.UInt(8), 2, "input")
-    hw_input, bx, by, hw_output, output = (m.Func(n) for n in ("hw_input", "blur_x", "blur_y", "hw_output", "output"))
-    hw_input[x, y] = m.u16(inp[x, y])
-    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
-    by[x, y] = (bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9
-    hw_output[x, y] = by[x, y] * 2 - hw_input[x + 1, y + 1]
-    output[x, y] = m.u8(hw_output[x, y])
+    inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
     if m is hl:
         xo, yo, xi, yi, xio, yio, xii, yii = _vars(m, "xo yo xi yi xio yio xii yii")
         output.bound(x, 0, 16).bound(y, 0, 8)
