@@ -290,7 +290,7 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     # Over several memory tiles the host reads back in the order the array writes, memory tile by memory
     # tile (the host's DMA writes each word at its own address): the read-back follows the array a few cycles
     # behind, where rows across memory tiles would wait for the last memory tile of each band.
-    host = array if len(mems) > 1 else lane_words(host, k, host_grouped, who)
+    host = array if len(mems) > 1 else lane_words(host, k, host_grouped, who, host=True)
     buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k, host, array))
     double, banks = place(buffers, glb_words, glb_banks, g.who, glb_lanes)
     bank_words = max(1, glb_words // glb_banks)
@@ -463,17 +463,23 @@ def check_pacing(b: GlbBuffer) -> None:
                             f"writer's step {int(wait[early[0]])}, but step {int(when[early[0]])} writes it")
 
 
-def lane_words(c: GlbController, k: int, grouped: bool, who: str) -> GlbController:
+def lane_words(c: GlbController, k: int, grouped: bool, who: str, host: bool = False) -> GlbController:
     """`c` (in words) over a GLB that stores k words per entry, moving one entry per transfer. `grouped`: each
     step of c already moves k consecutive words (the unrolled lanes of an op); otherwise its innermost loop
-    must run along x, and k of its steps become one transfer."""
+    must run along x, and k of its steps become one transfer; or, for the `host`, its loop along x anywhere."""
     if k == 1:
         return c
     ext, stride = list(c.extent), list(c.data_stride)
     while not grouped and ext[0] < k and len(ext) > 1 and stride[0] == 1 and stride[1] == ext[0]:
         # a transfer spans several dimensions (3 channels whole and 3 pixels of x): one run of words
         ext[:2], stride[:2] = [ext[0] * ext[1]], [1]
-    if not grouped:
+    if not grouped and host and stride[0] != 1 and 1 in stride and ext[stride.index(1)] % k == 0:
+        # the host walks the tile along another dimension first (hw_output.in_().reorder(yi, xi)): its DMA writes
+        # each word at its own address, so it reads whole entries (k words of x) in its order of entries: x's loop
+        # steps by entries where it stands, the others unchanged (what the host reads back is the same tile)
+        j = stride.index(1)
+        ext[j], stride[j] = ext[j] // k, k
+    elif not grouped:
         if stride[0] != 1:
             raise ScheduleError(
                 f"{who}: transfers of {k} lanes move {k} consecutive words of x, but the tile is walked along "
@@ -565,9 +571,24 @@ def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
         back = store_order(g.readback_loops, g.readback)
         if whole != first[g.output] or len(coords(out.host, out)) != len(back):  # a padded tile, or rows that
             back = box_coords(whole)  # end inside a transfer: the whole box, in its order
-        assert np.array_equal(coords(out.host, out), back), f"GLB {out.name}: host read-back order"
+        got = coords(out.host, out)
+        assert np.array_equal(got, back) or _in_entry_order(got, back, out.lanes), \
+            f"GLB {out.name}: host read-back order"
     for b in plan.buffers:
         check_pacing(b)
+
+
+def _in_entry_order(got: np.ndarray, back: np.ndarray, k: int) -> bool:
+    """Whether the host's words `got` are the read-back loops' words `back` (one row each, x first), each once,
+    read as whole entries of k consecutive words of x in the order the loops first reach each entry (a read-back
+    along y first over lanes of x: `lane_words`)."""
+    if k == 1 or not _each_once(got, back):
+        return False
+    lo, per = back.min(axis=0), [k] + [1] * (back.shape[1] - 1)
+    entry, wanted = np.floor_divide(got - lo, per), np.floor_divide(back - lo, per)
+    _, first = np.unique(wanted, axis=0, return_index=True)
+    whole = bool((entry.reshape(-1, k, got.shape[1]) == entry[::k, None]).all())
+    return whole and bool(np.array_equal(entry[::k], wanted[np.sort(first)]))
 
 
 def _each_once(a: np.ndarray, b: np.ndarray) -> bool:

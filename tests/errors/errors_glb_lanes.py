@@ -1,5 +1,6 @@
 """Catalogue cases: lanes through seed 002's GLB level (hwlower/, memories/glb.py): the GLB input copy's split
-by a factor that does not divide it, and the GLB output read back in another order than the array writes it."""
+by a factor that does not divide it. (The GLB output read back along y first over lanes of x compiles since session
+36: tests/flow/test_glb22.py.)"""
 
 from __future__ import annotations
 
@@ -48,25 +49,6 @@ def _():
     xl = hl.Var("xl")
     p.hw_input.in_().split(p.x, p.x, xl, 2, R).unroll(xl)
     return hl.compile(_glb_lanes(p, R).output, name="demo")
-
-
-@case("memories", "A GLB output read back along y first while the array writes it in transfers of 2 words of x", (
-    "{glb_tile}: Func 'hw_output_global_wrapper' (the GLB output): transfers of 2 lanes move 2 consecutive words "
-    "of x, but the tile is walked along another dimension first (its innermost loop runs over 16 words with stride "
-    "16); keep x innermost in its loops (drop the reorder that moves x out), or use one lane"),
-    func="hw_output_global_wrapper", simulate=True)
-def glb_output_read_back_along_y():
-    p = _glb_lanes(glb_levels(pipeline(32, 32), mem_tile=(16, 16)), R)
-    p.hw_input.in_().unroll(p.x, 2, R)
-    p.hw_output.in_().reorder(p.yi, p.xi)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@glb_output_read_back_along_y.fix
-def _():
-    p = _glb_lanes(glb_levels(pipeline(32, 32), mem_tile=(16, 16)), R)
-    p.hw_input.in_().unroll(p.x, 2, R)
-    return hl.compile(p.output, name="demo")
 
 
 def _glb_lanes(p, tail):

@@ -4,6 +4,8 @@ Halide 21's realize of the same algorithm (the schedule applied only on mainspri
 cycles those of the schedule the refusal used to suggest. Passes: the whole compile driver and simulation."""
 
 import functools
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +14,9 @@ from oracle import halide_outputs
 import mainspring as hl
 
 from conftest import BUILD
+
+sys.path.insert(0, str(Path(__file__).parent / "independent"))
+from probe12_programs import _blur3  # the 3x3 blur of the hand-schedule probes
 
 
 def _vars(m, names: str):
@@ -89,14 +94,7 @@ def glb_sliding_window(m, copy_at_rows=False):
     """A 3x3 blur under a GLB tile of 8x4 over 16x8 in memory tiles of 4x4: blur_x stored at xio and computed at
     yii (a sliding window over rows), blur_y at yii, the memory tile's input copy at xio (probe20f's
     glb_sliding_rows_copy_at_tile, refused before), or stored at xio and computed at yii with the others."""
-    x, y = m.Var("x"), m.Var("y")
-    inp = m.ImageParam(m.UInt(8), 2, "input")
-    hw_input, bx, by, hw_output, output = (m.Func(n) for n in ("hw_input", "blur_x", "blur_y", "hw_output", "output"))
-    hw_input[x, y] = m.u16(inp[x, y])
-    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
-    by[x, y] = (bx[x, y] + bx[x, y + 1] + bx[x, y + 2]) / 9
-    hw_output[x, y] = by[x, y] * 2 - hw_input[x + 1, y + 1]
-    output[x, y] = m.u8(hw_output[x, y])
+    inp, x, y, hw_input, bx, by, hw_output, output = _blur3(m)
     if m is hl:
         xo, yo, xi, yi, xio, yio, xii, yii = _vars(m, "xo yo xi yi xio yio xii yii")
         output.bound(x, 0, 16).bound(y, 0, 8)
@@ -116,10 +114,31 @@ def glb_sliding_window_copy_at_rows(m):
     return glb_sliding_window(m, copy_at_rows=True)
 
 
+def glb_read_back_along_y(m, along_y=True):
+    """Seed 002's GLB level at 2 lanes of x (one memory tile a GLB tile, 16x16) with the GLB output walked along y
+    first, hw_output.in_().reorder(yi, xi) (catalogue case glb_output_read_back_along_y, refused before): the host
+    reads whole entries of 2 words of x, column pair by column pair; or along x (`along_y` False)."""
+    x, y, params, hws, mid, hw_output, output = _seed(m)
+    if m is hl:
+        ru = m.TailStrategy.RoundUp
+        _glb_levels(m, x, y, hws, mid, hw_output, output, (32, 32), (16, 16), (16, 16), ("hw_input",))
+        hws[0].in_().unroll(x, 2, ru)
+        hws[0].in_().in_().unroll(x, 2, ru)
+        mid.unroll(x, 2, ru)
+        hw_output.unroll(m.Var("xii"), 2)
+        if along_y:
+            hw_output.in_().reorder(m.Var("yi"), m.Var("xi"))
+    return output, {p.name(): p for p in params}, [32, 32]
+
+
+def glb_read_back_along_x(m):
+    return glb_read_back_along_y(m, along_y=False)
+
+
 CASES = {f.__name__: f for f in (glb_output_without_glb_input, glb_with_glb_input, glb_one_of_two_inputs_copied,
                                  glb_funcs_at_two_loops, glb_funcs_at_one_loop, glb_sliding_window,
-                                 glb_sliding_window_copy_at_rows)}
-VERILATOR = ("glb_output_without_glb_input", "glb_sliding_window")
+                                 glb_sliding_window_copy_at_rows, glb_read_back_along_y, glb_read_back_along_x)}
+VERILATOR = ("glb_output_without_glb_input", "glb_sliding_window", "glb_read_back_along_y")
 
 
 @functools.cache
@@ -194,3 +213,17 @@ def test_a_sliding_window_in_the_memory_tile():
     r = a.report
     assert r["mem_tiles_per_glb_tile"] == 2 and r["tiles"] == 4
     assert r["predicted_cycles"] <= 1.4 * r["ideal_cycles"]
+
+
+@pytest.mark.xdist_group("glb22-glb_read_back_along_y")
+def test_a_read_back_along_y_moves_whole_entries_column_pair_by_column_pair():
+    """The host's controller steps along y first over entries of 2 words of x (8 entries a row), then along the
+    column pairs: the same GLB words and array as the read-back along x; only the last GLB tile's read-back, which
+    waits for the tile's last row before its first column pair ends, is not hidden (624 cycles along x, 729)."""
+    a, b = _design("glb_read_back_along_y"), _design("glb_read_back_along_x")
+    (out,) = [g for g in a.glb_plan.buffers if g.role == "output"]
+    assert out.lanes == 2 and out.host.extent == (16, 8) and out.host.data_stride == (8, 1)
+    fa, fb = _figures(a), _figures(b)
+    assert {k: v for k, v in fa.items() if k != "predicted_cycles"} == \
+        {k: v for k, v in fb.items() if k != "predicted_cycles"}
+    assert fb["predicted_cycles"] < fa["predicted_cycles"] <= fb["predicted_cycles"] + fa["tile_cycles"]
