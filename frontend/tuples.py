@@ -148,7 +148,7 @@ UNDEF = _Undef()
 def define_tuple(fn, key: tuple, values, loc: SourceLoc) -> None:
     """`f[key] = (a, b, ...)`: the pure definition fixes the elements' types and the layout; an update packs new
     elements of the same types (an undef() element keeps its value)."""
-    from .define import _define_pure, _define_update, _type_error
+    from .define import _define_pure, _define_update
     from .func import arg_ir
 
     if not fn.defined():
@@ -184,16 +184,26 @@ def define_tuple(fn, key: tuple, values, loc: SourceLoc) -> None:
         return
     own = ir.Call(layout.word, fn, tuple(arg_ir(a, fn.name, i) for i, a in enumerate(key))) \
         if len(key) == len(fn.args) else None
-    elems = []
-    for i, (f, v) in enumerate(zip(layout.fields, values)):
-        e = extract(layout, own, i) if v is UNDEF and own is not None else to_ir(
-            v, f"element {i} of the update of {fn.name}")
-        if e.type != f.type:
-            _type_error(fn, loc, e, i, f.type)
+    elems = update_elements(fn, layout.fields, values, None if own is None else lambda i: extract(layout, own, i),
+                            loc)
+    for i, (f, e) in enumerate(zip(layout.fields, elems)):
         if f.width < f.type.bits():
             _check_fits(fn, loc, e, i, f)
-        elems.append(e)
     _define_update(fn, key, pack(layout, elems), loc)
+
+
+def update_elements(fn, fields, values, held, loc: SourceLoc) -> list[ir.Expr]:
+    """An update's elements, each of its field's type (or refused): an undef() one is `held(i)`, the element kept
+    (None where the update's left side is not fn's own element)."""
+    from .define import _type_error
+
+    elems = []
+    for i, (f, v) in enumerate(zip(fields, values)):
+        e = held(i) if v is UNDEF and held is not None else to_ir(v, f"element {i} of the update of {fn.name}")
+        if e.type != f.type:
+            _type_error(fn, loc, e, i, f.type)
+        elems.append(e)
+    return elems
 
 
 class _Unbounded(dict):

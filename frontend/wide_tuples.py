@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from . import ir
 from .errors import HalideError, SourceLoc
-from .expr import Expr, to_ir
+from .expr import Expr
 from .func import Function
 from .tuples import MAX_BITS, Field, TupleLayout, extract, layout_for, pack
 
@@ -108,19 +108,14 @@ def stage_values(layout: WideLayout, stage: int) -> list[ir.Expr]:
 def define_wide_update(fn: Function, key: tuple, values, loc: SourceLoc) -> None:
     """An update of the wide Tuple Func fn: each word's update packs its elements (an undef() one keeps its value),
     all words under fn's new stage's StageSchedule."""
-    from .define import _define_update, _type_error
+    from .define import _define_update
     from .func import arg_ir
-    from .tuples import UNDEF
+    from .tuples import update_elements
 
     layout: WideLayout = fn.tuple_layout
     own = tuple(arg_ir(a, fn.name, i) for i, a in enumerate(key)) if len(key) == len(fn.args) else None
-    elems = []
-    for i, (f, v) in enumerate(zip(layout.fields, values)):
-        e = read_one(layout, own, i) if v is UNDEF and own is not None else to_ir(
-            v, f"element {i} of the update of {fn.name}")
-        if e.type != f.type:
-            _type_error(fn, loc, e, i, f.type)
-        elems.append(e)
+    elems = update_elements(fn, layout.fields, values, None if own is None else lambda i: read_one(layout, own, i),
+                            loc)
     narrowed = [i for i, f in enumerate(layout.fields) if f.width < f.type.bits()]
     if narrowed or _crossing(layout, own or (), elems):
         # laid out again: elements read in their own word where they can be, narrowed fields grown where they must

@@ -2,8 +2,9 @@
 32-bit word held in several words, each a packed Tuple Func under the Func's schedule. Three 16-bit taps (pure), a
 (uint32 sum, uint32 count) reduction serial and unrolled, and an argmin with a running sum whose (value, index)
 pair reads each other in one word while the sum takes the next, Halide's argmax by hand with int32 coordinates
-(laid out again in one word, the coordinates narrowed); each bit-exact on both simulators and equal to
-Halide 21 running the same algorithm; a Tuple of 64 bits as the accelerator's output (two words a pixel)."""
+(laid out again in one word, the coordinates narrowed), and a Tuple of 64 bits as the accelerator's output (two
+words a pixel); each bit-exact on both simulators and equal to Halide 21 running the same algorithm (argmin_sum
+autoscheduled too)."""
 
 from __future__ import annotations
 
@@ -101,6 +102,7 @@ DESIGNS = {
     "sum_count": functools.partial(_sum_count, unrolled=False),
     "sum_count_unrolled": functools.partial(_sum_count, unrolled=True),
     "argmin_sum": argmin_sum,
+    "argmin_sum_auto": argmin_sum,
 }
 
 
@@ -115,6 +117,10 @@ def _image() -> np.ndarray:
 def _design(kind: str):
     output, _image_param, (hw_input, hw_output, inner) = DESIGNS[kind](hl)
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    if kind.endswith("_auto"):  # the autoscheduler places the words of a wide Tuple as one Func
+        output.set_estimates([(0, W), (0, H)])
+        hl.Pipeline(output).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
+        return hl.compile(output, name=f"tuple_wide_{kind}")
     output.bound(x, 0, W).bound(y, 0, H)
     hw_output.compute_root().tile(x, y, xo, yo, xi, yi, W, H).hw_accelerate(xi, xo)
     for f in inner:
