@@ -174,10 +174,14 @@ def index_function(e: ir.Expr) -> tuple[ir.Expr, ir.Expr | None] | None:
         return e, None
     affine: dict[int, bool] = {}
     varying: dict[int, bool] = {}
+    # x % d beside x / d (an up-sample's phase, `x / 2 + x % 2`) is plain along its steps, as x / d is
+    steps = {(n.a.name, n.b.value) for n in nodes if isinstance(n, ir.BinOp) and n.op == "div"
+             and isinstance(n.a, (ir.Var, ir.RVar)) and isinstance(n.b, ir.Const)}
     for n in nodes:  # children first
         kids = ir.children(n)
         varying[id(n)] = isinstance(n, (ir.Var, ir.RVar)) or any(varying[id(c)] for c in kids)
-        affine[id(n)] = _affine_node(n, [affine[id(c)] for c in kids], [varying[id(c)] for c in kids])
+        affine[id(n)] = _phase_node(n, steps) or \
+            _affine_node(n, [affine[id(c)] for c in kids], [varying[id(c)] for c in kids])
     found: list[ir.Expr] = []
     stack = [e]
     while stack:
@@ -204,6 +208,12 @@ def _plain_node(n: ir.Expr) -> bool:
     if isinstance(n, ir.Const):
         return isinstance(n.value, int)
     return isinstance(n, (ir.Var, ir.RVar)) or (isinstance(n, ir.BinOp) and n.op in _PLAIN)
+
+
+def _phase_node(n: ir.Expr, steps: set) -> bool:
+    """Whether n is x % d where the index also reads x / d (`steps`: those (x, d))."""
+    return isinstance(n, ir.BinOp) and n.op == "mod" and isinstance(n.a, (ir.Var, ir.RVar)) \
+        and isinstance(n.b, ir.Const) and (n.a.name, n.b.value) in steps
 
 
 def _affine_node(n: ir.Expr, affine: list[bool], varying: list[bool]) -> bool:

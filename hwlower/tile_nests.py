@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mainspring.frontend.func import Function
-from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
+from mainspring.frontend.schedule import Fuse, Split, StageSchedule, TailStrategy
 
 
 def inner_tile_splits(s: Split, sched: StageSchedule, host: list[str]) -> list[Split]:
@@ -46,3 +46,17 @@ def nests(f: Function, host: list[str]) -> dict[str, list[Split]]:
             if inner:
                 out[d.old] = [d, *inner]
     return out
+
+
+def split_fused_hint(loop: str, sched: StageSchedule, host: list[str], compute_var: str) -> str | None:
+    """How a message ends where the host loop `loop` is a part of a fused loop split again whose other part runs
+    inside the accelerator (`fuse(xo, yo, t).split(t, to, ti, 4)` accelerated at to), else None."""
+    fused = {d.fused: d for d in sched.directives if isinstance(d, Fuse)}
+    for d in sched.directives:
+        if isinstance(d, Split) and d.old in fused and loop in (d.outer, d.inner) and d.inner not in host:
+            f = fused[d.old]
+            return (f"tiles of one dimension: {loop} is the outer part of split({d.old}, {d.outer}, {d.inner}, "
+                    f"{d.factor}) of the fused loop {d.old} (fuse({f.inner}, {f.outer}, {d.old})), whose inner part "
+                    f"{d.inner} would run inside the accelerator, over several tiles; accelerate at the inner part "
+                    f"(hw_accelerate({compute_var}, {d.inner})), or at {d.old} without splitting it")
+    return None

@@ -29,7 +29,7 @@ from .placement import accelerate_call
 from .program import Tile
 from .shift_tails import shifted_funcs
 from .state import GlbTiles, Lowering
-from .tile_nests import inner_tile_splits, nested_origins
+from .tile_nests import inner_tile_splits, nested_origins, split_fused_hint
 from .tile_nests import nests as tile_nests
 
 Phases = dict[int, dict[int, int]]  # id(Function) -> {dimension: the steps tiles keep the phase of}
@@ -239,9 +239,10 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
             extents[h] = 1
             order.append(h)
         else:
+            fix = split_fused_hint(h, sched, host, f.placement.hw_accelerate[0] if f.placement.hw_accelerate else "xi")
             raise ScheduleError(
                 f"{loc}: Func '{f.name}': the host loop {h} outside hw_accelerate's store loop does not step over "
-                "tiles of one dimension; split each dimension once (e.g. tile(x, y, xo, yo, xi, yi, 64, 64))"
+                + (fix or "tiles of one dimension; split each dimension once (e.g. tile(x, y, xo, yo, xi, yi, 64, 64))")
             )
     return extents, order
 

@@ -408,6 +408,34 @@ def _():
     return _rows_apart(False)
 
 
+def _fused_split(inside: bool):
+    p = pipeline(8, 4)
+    t, to, ti = hl.Var("t"), hl.Var("to"), hl.Var("ti")
+    p.hw_output.compute_root().tile(p.x, p.y, p.xo, p.yo, p.xi, p.yi, 2, 2).fuse(p.xo, p.yo, t).split(t, to, ti, 4)
+    if inside:  # ti, the fused host loop's inner part, would run inside the accelerator over 4 tiles
+        p.hw_output.hw_accelerate(p.xi, to)  # <-fused
+    else:
+        p.hw_output.hw_accelerate(p.xi, ti)
+    p.mid.compute_at(p.hw_output, to if inside else ti)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "Accelerated at the outer part of a fused host loop split again", (
+    "{fused}: Func 'hw_output': the host loop to outside hw_accelerate's store loop does not step over tiles of one "
+    "dimension: to is the outer part of split(t, to, ti, 4) of the fused loop t (fuse(xo, yo, t)), whose inner part "
+    "ti would run inside the accelerator, over several tiles; accelerate at the inner part (hw_accelerate(xi, ti)), "
+    "or at t without splitting it"), func="hw_output", simulate=True,
+    note="Halide accepts an accelerator over several fused tiles")
+def fused_host_loop_split_inside():
+    return _fused_split(True)
+
+
+@fused_host_loop_split_inside.fix
+def _():
+    return _fused_split(False)
+
+
 def _read_at_two_divisors(on_host: bool):
     """hw_output reads f at x / 2 and g at x / 9 (36 x 2, one tile): one loop over x runs in runs of 18, in which
     x / 2 would select among 10 words; the fix upsamples f on the host and streams it in (`on_host`). Divisors

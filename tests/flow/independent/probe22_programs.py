@@ -154,18 +154,55 @@ def bc_repeat_edge_then_downsample(m):
     return output, {"input": inp}, [4, 3]
 
 
-def bc_mirror_interior_then_upsample(m):
-    """mirror_interior of a half-size input then a bilinear x2 up-sample reading (x + 1) / 2 past the edge, 8x4
-    (written x / 2 + x % 2 it is refused: a gap, BENCHMARKS.md)."""
+def bc_mirror_interior_then_upsample(m, kind="mirror_interior", phase=False, size=(8, 4), n=1, tile=None):
+    """mirror_interior of a half-size input then a bilinear x2 up-sample reading (x + 1) / 2 past the edge, 8x4."""
     inp, x, y, hw_input = _in(m)
-    c = m.BoundaryConditions.mirror_interior(hw_input, [(0, 4), (0, 2)])
+    w, h = size[0] // 2, size[1] // 2
+    c = getattr(m.BoundaryConditions, kind)(hw_input, [(0, w), (0, h)])
     up = m.Func("up")
-    up[x, y] = (c[x / 2, y / 2] * 2 + c[(x + 1) / 2, y / 2] + c[x / 2, (y + 1) / 2]) >> 2
+    if phase:
+        up[x, y] = (c[x / 2, y / 2] * 2 + c[x / 2 + x % 2, y / 2] + c[x / 2, y / 2 + y % 2]) >> 2
+    else:
+        up[x, y] = (c[x / 2, y / 2] * 2 + c[(x + 1) / 2, y / 2] + c[x / 2, (y + 1) / 2]) >> 2
     hw_output, output = _out(m, lambda x, y: m.u8(up[x, y]))
     if on_hardware(m):
-        _sched(m, output, hw_output, (8, 4), inner=(up,), inputs=(hw_input,))
-    frame(inp, 4, 2)
-    return output, {"input": inp}, [8, 4]
+        xo, yo, xi, yi = _sched(m, output, hw_output, size, tile=tile, inner=(up,), inputs=(hw_input,))
+        if n > 1:
+            lanes(m, n, (hw_output, xi), (up, x))
+    frame(inp, w, h)
+    return output, {"input": inp}, list(size)
+
+
+def bc_repeat_edge_upsample_phase_two_lanes(m):
+    """repeat_edge under the x / 2 + x % 2 up-sample at two lanes (a lane per phase), 8x4."""
+    return bc_mirror_interior_then_upsample(m, "repeat_edge", phase=True, n=2)
+
+
+def bc_mirror_interior_upsample_phase_four_lanes(m):
+    """mirror_interior under the x / 2 + x % 2 up-sample at four lanes (two steps a cycle), 8x4."""
+    return bc_mirror_interior_then_upsample(m, phase=True, n=4)
+
+
+def bc_mirror_image_upsample_phase_host_tiles(m):
+    """mirror_image under the x / 2 + x % 2 up-sample in host tiles of 4x4 over 8x8 (the condition bites in the
+    last tiles only)."""
+    return bc_mirror_interior_then_upsample(m, "mirror_image", phase=True, size=(8, 8), tile=(4, 4))
+
+
+def bc_mirror_interior_upsample_phase_form(m):
+    """As bc_mirror_interior_then_upsample with the neighbour written x / 2 + x % 2 (refused as not affine before
+    session 36: hwlower/edges.py now takes x % d beside x / d as the up-sample's phase)."""
+    return bc_mirror_interior_then_upsample(m, phase=True)
+
+
+def bc_repeat_edge_upsample_phase_form(m):
+    """repeat_edge under the x / 2 + x % 2 up-sample."""
+    return bc_mirror_interior_then_upsample(m, "repeat_edge", phase=True)
+
+
+def bc_mirror_image_upsample_phase_form(m):
+    """mirror_image under the x / 2 + x % 2 up-sample."""
+    return bc_mirror_interior_then_upsample(m, "mirror_image", phase=True)
 
 
 def bc_two_conditions_two_inputs(m):
@@ -267,7 +304,10 @@ CASES = {f.__name__: f for f in (
     bc_mirror_interior_two_lanes, bc_mirror_image_three_lanes_guard, bc_repeat_edge_host_tiles_odd,
     bc_constant_exterior_host_tiles, bc_repeat_edge_on_intermediate, bc_mirror_on_intermediate_unrolled_window,
     bc_sub_window_repeat_edge, bc_constant_exterior_sub_window, bc_repeat_edge_then_downsample,
-    bc_mirror_interior_then_upsample, bc_two_conditions_two_inputs, bc_repeat_edge_of_u8_copy,
+    bc_mirror_interior_then_upsample, bc_mirror_interior_upsample_phase_form, bc_repeat_edge_upsample_phase_form,
+    bc_mirror_image_upsample_phase_form, bc_repeat_edge_upsample_phase_two_lanes,
+    bc_mirror_interior_upsample_phase_four_lanes, bc_mirror_image_upsample_phase_host_tiles,
+    bc_two_conditions_two_inputs, bc_repeat_edge_of_u8_copy,
     bc_constant_exterior_negative_i16, bc_mirror_image_glb_level, bc_repeat_edge_blur_at_rows,
     bc_mirror_interior_column_order, bc_constant_exterior_in_rdom_max,
 )}
