@@ -45,7 +45,7 @@ from .tables import Table, table_constant
 from .tile_coordinates import array_invocations, tile_coordinates
 from .tiling import host_loops
 from .trees import accumulation, coordinates, tree_loops, tree_points, tree_value
-from .update_lanes import MadeTogether, honoured_lanes, input_together, op_together, serial_split_lanes
+from .update_lanes import MadeTogether, honoured_lanes, input_together, op_together, serial_scan, serial_split_lanes
 
 
 def build_ops(s: Lowering) -> Lowering:
@@ -191,8 +191,14 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         run = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams, tuple((lo, hi) for lo, hi in box)) \
             if sk.guards else d
         out.append(_make_op(pipe, fname, f, k, run, run.value, sk, tables, steps, ram, rams))
+        # a scan's lanes chain where its pure definition makes as many (its readers take them one to one); else
+        # the lanes that would chain run serially, with a note
+        if math.prod(lp.extent for lp in sk.loops if lp.unrolled) not in (1, lanes0.k) and \
+                _lanes_chain(f, k, run, out[-1]):
+            sk, note = serial_scan(f, d, k, sk, lanes0.k)
+            out[-1] = _make_op(pipe, fname, f, k, run, run.value, sk, tables, steps, ram, rams)
+            notes.append(note) if notes is not None else None
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
-        # a scan's lanes chain where its pure definition makes as many (its readers take them one to one)
         _check_lanes_independent(f, k, run, out[-1], math.prod(lp.extent for lp in sk.loops if lp.unrolled) == lanes0.k)
     return out
 
@@ -305,6 +311,17 @@ def _steps_along(s: StageLoops, var: str) -> bool:
 
 def _reads_anything(e: ir.Expr) -> bool:
     return any(isinstance(n, ir.Call) for n in ir.walk(e))
+
+
+def _lanes_chain(f: Function, k: int, d: Definition, node: Loop | Op) -> bool:
+    """Whether the update's lanes depend on each other, but only as a chain would take them."""
+    def refused(chains: bool) -> bool:
+        try:
+            _check_lanes_independent(f, k, d, node, chains)
+        except ScheduleError:
+            return True
+        return False
+    return refused(False) and not refused(True)
 
 
 def _check_lanes_independent(f: Function, k: int, d: Definition, node: Loop | Op, chains: bool) -> None:

@@ -60,13 +60,17 @@ def rows_kept(pipe: Pipeline, region: Region, boxes: Mapping[str, Box]) -> froze
                 and _along_rows(pipe.definitions(g)[0].value, f, g.args[1]) for g in readers)):
             back.add(id(f))
     made = {id(g) for g in region.inputs}
+    known = made | {id(g) for g in (*region.buffered, *region.tables)}
     kept: set[int] = set()
     for f in region.buffered:  # producers first
-        producers = [g for g in (*region.inputs, *region.buffered) if g is not f
-                     and any(_reads(d.value, g) for d in pipe.definitions(f))]
-        if id(f) in back and f is not region.output and all(
+        defs = pipe.definitions(f)
+        # (a Func inlined into f could read its producers at a stride: f keeps no row lanes then)
+        callees = {id(n.callee) for d in defs for n in ir.walk(d.value)
+                   if isinstance(n, ir.Call) and isinstance(n.callee, Function) and n.callee is not f}
+        producers = [g for g in (*region.inputs, *region.buffered) if id(g) in callees]
+        if id(f) in back and f is not region.output and callees <= known and all(
                 (id(g) in kept or id(g) in made) and row_factor_of(g) == row_factor_of(f)
-                and _along_rows(pipe.definitions(f)[0].value, g, f.args[1]) for g in producers):
+                and all(_along_rows(d.value, g, f.args[1]) for d in defs) for g in producers):
             kept.add(id(f))
     return frozenset(kept)
 

@@ -81,6 +81,21 @@ def serial_split_lanes(f: Function, d: Definition, loops: StageLoops) -> tuple[S
     return _serial(loops, serial), tuple(notes)
 
 
+def serial_scan(f: Function, d: Definition, k: int, loops: StageLoops, pure: int) -> tuple[StageLoops, str]:
+    """A scan's update loops (`loops`, its lanes chaining: each reads the one before it in the same cycle) with its
+    unrolls serial, and the note saying why: the lanes chain only where the pure definition makes as many lanes
+    (`pure`), which its readers then take one to one (docs/lanes.md, a scan along x)."""
+    lanes = [lp for lp in loops.loops if lp.unrolled and lp.extent > 1]
+    n = 1
+    for lp in lanes:
+        n *= lp.extent
+    why = (f"its lanes would chain (each reading the one before it in the same cycle), which needs the pure "
+           f"definition of '{f.name}' to make as many lanes ({pure} now). To keep them, add "
+           f"{user_handle(f)}.unroll({_spelled(f.args[0])}, {n}, hl.TailStrategy.RoundUp), and unroll its readers "
+           f"by {n} for the chain to run at {n} pixels per cycle")
+    return _serial(loops, {lp.dim for lp in lanes}), "; ".join(_note(f, d, k, lp, why) for lp in lanes)
+
+
 def _serial(loops: StageLoops, dims: set[str]) -> StageLoops:
     """loops with those over `dims` serial."""
     return replace(loops, loops=tuple(replace(lp, unrolled=False) if lp.dim in dims else lp for lp in loops.loops))
@@ -166,6 +181,7 @@ def _note(f: Function, d: Definition, k: int, lp: StageLoop, why: str) -> str:
     mark = next((dv for dv in d.schedule.directives if isinstance(dv, ForType) and dv.var == lp.dim), None)
     split = next((dv for dv in d.schedule.directives if isinstance(dv, Split) and dv.inner == lp.dim), None)
     call = f"{handle}.{mark.kind if mark else 'unroll'}({f'{split.old}, {split.factor}' if split else lp.dim})"
+    call = call.replace("$", ".")  # (an RVar's loop: r$x)
     at = f" at {mark.loc}" if mark is not None else ""
     return f"{call}{at} runs serially: {why}"
 

@@ -138,12 +138,14 @@ def _():
 
 
 def _scan():
-    """acc is a running sum along x (each iteration reads the previous one's result)."""
+    """acc(r.x) reads acc(r.x + 1), the element the next iteration overwrites (its pure value: a write after the
+    read). A running sum (acc(r.x - 1)) unrolled compiles: its lanes chain, or run serially with a note where its pure
+    definition has fewer lanes (tests/flow/test_rows22.py)."""
     p = pipeline(width=9)
-    r = hl.RDom([hl.Range(1, 8)], "r")
+    r = hl.RDom([hl.Range(0, 8)], "r")
     acc = hl.Func("acc")
     acc[p.x, p.y] = p.hw_input[p.x, p.y]
-    acc[r.x, p.y] = acc[r.x - 1, p.y] + p.hw_input[r.x, p.y]  # <-scan
+    acc[r.x, p.y] = acc[r.x + 1, p.y] * 2 + p.hw_input[r.x, p.y]  # <-scan
     p.hw_output = hl.Func("hw_output")
     p.hw_output[p.x, p.y] = acc[p.x, p.y]
     p.output = hl.Func("output")
@@ -157,10 +159,12 @@ def _scan():
 
 @case("hardware", "An unrolled scan: lanes that read each other's results", (
     "{scan}: Func 'acc'.update(0): acc.update(0).unroll(r.x, 2) at {at} makes lanes that depend on "
-    "each other: lane [1] reads the value of 'acc' that lane [0] computes in the same cycle (a scan: "
+    "each other: lane [0] reads the value of 'acc' that lane [1] computes in the same cycle (a scan: "
     "each iteration reads the previous one's result). Unrolled lanes must be independent: keep this "
     "loop serial, or unroll a loop whose iterations do not read each other (e.g. the pure variable "
-    "of a scan along another dimension)."), func="acc", simulate=True)
+    "of a scan along another dimension)."), func="acc", simulate=True,
+    note="Halide accepts it: lane 0 reads the element before lane 1 overwrites it (a write after the read), which "
+    "the check takes for a dependence; until session 36 a running sum unrolled so was refused here too")
 def unrolled_scan():
     p, acc, r = _scan()
     acc.update().unroll(r.x, 2)  # <-

@@ -1,5 +1,6 @@
 """Issue 8 gaps (helper rows22, session 36): an accelerator input streamed two rows per transfer
-(`hw_input.unroll(y, 2)`, Halide-to-Hardware's output rate along y; refused before as `input_unrolled_along_y`).
+(`hw_input.unroll(y, 2)`, Halide-to-Hardware's output rate along y; refused before as `input_unrolled_along_y`),
+and a scan's RVar unrolled over a pure definition of fewer lanes (refused before as `unrolled_scan`).
 
 Each transfer carries the words (x, 2t) and (x, 2t + 1) side by side (memories/polyhedral.py `_host_stmt`,
 mainspring/design.py `_box_words`). Readers unrolled along y as well keep their row lanes (hwlower/row_lanes.py),
@@ -103,3 +104,46 @@ def test_a_func_of_row_lanes_read_one_row_a_cycle_runs_its_rows_serially(build_d
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator="icarus", build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
+
+
+def _scan(m, pure_lanes: bool, width: int = 10):
+    """A running sum along x, acc.update().unroll(r.x, 2): with `pure_lanes` acc, hw_output and the input at 2 lanes
+    too (the lanes chain, session 30); else alone (its lanes run serially, with a note)."""
+    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
+    r = m.RDom([m.Range(1, width - 1)], "r")
+    hw_input[x, y] = inp[x, y]
+    acc[x, y] = hw_input[x, y]
+    acc[r.x, y] = acc[r.x - 1, y] * 3 + hw_input[r.x, y]
+    hw_output[x, y] = acc[x, y]
+    output[x, y] = hw_output[x, y]
+    if m is hl:
+        output.bound(x, 0, width).bound(y, 0, H)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, H).hw_accelerate(xi, xo)
+        acc.compute_at(hw_output, xo)
+        acc.update().unroll(r.x, 2)
+        hw_input.compute_root().stream_to_accelerator()
+        if pure_lanes:
+            acc.unroll(x, 2, R)
+            hw_output.unroll(xi, 2, R)
+            hw_input.unroll(x, 2, R)
+    return output, {"input": inp}, [width, H]
+
+
+@pytest.mark.parametrize("pure_lanes", [False, True])
+def test_an_unrolled_scan_chains_or_runs_serially_and_is_bit_exact(pure_lanes, build_dir, halide):
+    design = hl.compile(_scan(hl, pure_lanes)[0], name=f"rows22_scan_{int(pure_lanes)}")
+    notes = design.report.get("notes", [])
+    if pure_lanes:  # 2 pixels a cycle: 10 x 8 / 2
+        assert not notes and design.report["predicted_cycles"] <= 40 + 4, design.report
+    else:
+        (note,) = notes
+        assert note.startswith("acc.update(0).unroll(r.x, 2) at ") and "runs serially: its lanes would chain" in note
+    inputs = design.example_inputs(1)
+    res = design.check(inputs, simulator="icarus", build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    out, images, size = _scan(halide, pure_lanes)
+    (want,) = halide_outputs(halide, out, images, inputs, size)
+    (got,) = design.reference_outputs(inputs)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
