@@ -20,6 +20,7 @@ returns a copy of the pipeline for the passes after it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from mainspring.frontend import ir
@@ -40,11 +41,22 @@ MAX_BRANCHES = MAX_CHOICES
 
 def select_periodic_reads(s: Lowering) -> Lowering:
     """Read each buffered Func's periodic offsets as a select between the reads at the offset's values."""
+    return select_reads_at_offsets(s, _periods, _values)
+
+
+# (the reader Func, its definition, a read in it) -> the read's offsets; (an offset, the reader's box) -> its values
+Offsets = Callable[[Function, Definition, ir.Call], list[ir.Expr]]
+Values = Callable[[ir.Expr, dict[str, tuple[int, int]]], list[int]]
+
+
+def select_reads_at_offsets(s: Lowering, offsets: Offsets, values: Values) -> Lowering:
+    """Read each buffered Func's reads at `offsets` as a select between the reads at each of their `values`, where
+    those number at most MAX_BRANCHES in all (bounded_gathers.py serves loaded offsets likewise)."""
     pipe = s.pipe
     boxes: dict[str, Box] | None = None
     for f in s.found_region.buffered:
         defs = pipe.definitions(f)
-        if not any(_periods(f, d, c) for d in defs for c in _reads(d)):
+        if not any(offsets(f, d, c) for d in defs for c in _reads(d)):
             continue
         if boxes is None:  # only a pipeline with such a read pays for the bounds
             boxes, _ = infer_boxes(s.pipe, output_box(s.pipe), lambda _p: None)
@@ -52,7 +64,7 @@ def select_periodic_reads(s: Lowering) -> Lowering:
         if box is None:
             continue
         spans = {v: box[i] for i, v in enumerate(f.args)}
-        new_defs = [_selected(f, d, spans) for d in defs]
+        new_defs = [_selected(f, d, spans, offsets, values) for d in defs]
         pipe = pipe.with_producers([], f, new_defs)
     if pipe is s.pipe:
         return s
@@ -93,20 +105,21 @@ def _periods(f: Function, d: Definition, c: ir.Call) -> list[ir.Expr]:
     return periodic_offsets(c, set(d.pure_vars()) & set(f.args))
 
 
-def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]]) -> Definition:
-    """d with each read at periodic offsets (of at most MAX_BRANCHES values in all) a select of reads."""
+def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]], offsets: Offsets,
+              values: Values) -> Definition:
+    """d with each read at offsets (of at most MAX_BRANCHES values in all) a select of reads."""
     def go(n: ir.Expr, kids: tuple) -> ir.Expr:
         n = ir.rebuild(n, kids)
         if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
             return n
-        periods = _periods(f, d, n)
-        values = [_values(q, spans) for q in periods]
+        found = offsets(f, d, n)
+        taken = [values(q, spans) for q in found]
         count = 1
-        for v in values:
+        for v in taken:
             count *= len(v)
-        if not periods or count == 0 or count > MAX_BRANCHES:
+        if not found or count == 0 or count > MAX_BRANCHES:
             return n
-        return _choice(n, list(zip(periods, values, strict=True)))
+        return _choice(n, list(zip(found, taken, strict=True)))
 
     return replace(d, value=ir.transform(d.value, go))
 

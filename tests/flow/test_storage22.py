@@ -23,24 +23,26 @@ from oracle import autoscheduled, halide_outputs
 from probe_common import estimate, u8_input, xy
 
 
-def warp_rows(m, w, h):
-    """A vertical displacement of -1 .. 2 rows read from a second image, clamped inside the frame."""
+def _displaced(m, w, h, name, at):
+    """out(x, y) = inp at the coordinates `at(m, x, y, disp, w, h)`, disp a second image."""
     inp, disp = u8_input(m), u8_input(m, "disp")
     x, y = xy(m)
-    out = m.Func("warp_rows")
-    out[x, y] = inp[x, m.clamp(y + m.i32(disp[x, y] >> 6) - 1, 0, h - 1)]
+    out = m.Func(name)
+    out[x, y] = inp[at(m, x, y, disp, w, h)]
     estimate(out, w, h)
     return out, {"inp": inp, "disp": disp}
+
+
+def warp_rows(m, w, h):
+    """A vertical displacement of -1 .. 2 rows read from a second image, clamped inside the frame."""
+    return _displaced(m, w, h, "warp_rows", lambda m, x, y, d, w, h: (x, m.clamp(y + m.i32(d[x, y] >> 6) - 1, 0,
+                                                                                   h - 1)))
 
 
 def warp_wide(m, w, h):
     """A horizontal displacement of 16 values (-8 .. 7): more reads than a select serves, a RAM as before."""
-    inp, disp = u8_input(m), u8_input(m, "disp")
-    x, y = xy(m)
-    out = m.Func("warp_wide")
-    out[x, y] = inp[m.clamp(x + m.i32(disp[x, y] >> 4) - 8, 0, w - 1), y]
-    estimate(out, w, h)
-    return out, {"inp": inp, "disp": disp}
+    return _displaced(m, w, h, "warp_wide", lambda m, x, y, d, w, h: (m.clamp(x + m.i32(d[x, y] >> 4) - 8, 0,
+                                                                              w - 1), y))
 
 
 @functools.cache
