@@ -23,15 +23,11 @@ it."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, infer_boxes
+from mainspring.frontend.bounds import Bounder
 from mainspring.frontend.func import Definition, Function
 
-from .bounds import output_box
-from .periodic_reads import MAX_BRANCHES, _choice
-from .region import find_region
+from .periodic_reads import MAX_BRANCHES, select_reads_at_offsets
 from .state import Lowering
 
 _SPINE = ("add", "sub", "min", "max")  # operations through which an offset moves a coordinate by its value
@@ -39,26 +35,7 @@ _SPINE = ("add", "sub", "min", "max")  # operations through which an offset move
 
 def select_bounded_gathers(s: Lowering) -> Lowering:
     """Read each buffered Func's loaded offsets of few values as a select between the reads at those values."""
-    pipe = s.pipe
-    boxes: dict[str, Box] | None = None
-    for f in s.found_region.buffered:
-        defs = pipe.definitions(f)
-        if not any(_offsets(f, d, c) for d in defs for c in _reads(d)):
-            continue
-        if boxes is None:  # only a pipeline with such a read pays for the bounds
-            boxes, _ = infer_boxes(s.pipe, output_box(s.pipe), lambda _p: None)
-        box = boxes.get(pipe.name(f))
-        if box is None:
-            continue
-        spans = {v: box[i] for i, v in enumerate(f.args)}
-        pipe = pipe.with_producers([], f, [_selected(f, d, spans) for d in defs])
-    if pipe is s.pipe:
-        return s
-    return replace(s, pipe=pipe, region=find_region(pipe))
-
-
-def _reads(d: Definition) -> list[ir.Call]:
-    return [n for n in ir.walk(d.value) if isinstance(n, ir.Call) and isinstance(n.callee, Function)]
+    return select_reads_at_offsets(s, _offsets, _values)
 
 
 def _loads(n: ir.Expr) -> bool:
@@ -105,31 +82,11 @@ def _spine_offsets(n: ir.Expr, out: list[ir.Expr]) -> bool:
     return True
 
 
-def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]]) -> Definition:
-    """d with each read at loaded offsets (of at most MAX_BRANCHES values in all) a select of reads."""
-    bounder = Bounder(spans, lambda _p: None)
-
-    def go(n: ir.Expr, kids: tuple) -> ir.Expr:
-        n = ir.rebuild(n, kids)
-        if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
-            return n
-        offsets = _offsets(f, d, n)
-        values = [_values(q, bounder) for q in offsets]
-        count = 1
-        for v in values:
-            count *= len(v)
-        if not offsets or count == 0 or count > MAX_BRANCHES:
-            return n
-        return _choice(n, list(zip(offsets, values, strict=True)))
-
-    return replace(d, value=ir.transform(d.value, go))
-
-
-def _values(q: ir.Expr, bounder: Bounder) -> list[int]:
-    """The values offset q may take over the reader's box (its interval; none past MAX_BRANCHES + 1 listed)."""
-    if any(isinstance(v, (ir.Var, ir.RVar)) and v.name not in bounder.env for v in ir.walk(q)):
+def _values(q: ir.Expr, spans: dict[str, tuple[int, int]]) -> list[int]:
+    """The values offset q may take over the reader's box `spans` (its interval; none past MAX_BRANCHES + 1)."""
+    if any(isinstance(v, (ir.Var, ir.RVar)) and v.name not in spans for v in ir.walk(q)):
         return []  # (an offset that moves with a reduction's RVars: its interval is not the reader's)
-    lo, hi = bounder(q)
+    lo, hi = Bounder(spans, lambda _p: None)(q)
     if not isinstance(lo, int) or not isinstance(hi, int):
         return []
     return list(range(lo, min(hi, lo + MAX_BRANCHES) + 1))

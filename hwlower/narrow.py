@@ -3,7 +3,7 @@ lanes, the most every reader can take.
 
 Halide accepts any combination of unrolls on a producer and its consumers: an unroll changes how a Func is
 computed, never its values. Here a stage's lanes are its pixels per cycle, and the static schedule steps each op
-no faster than its producers make what it reads (`memories/schedule.py`, `_keep_pace`). Two cases remain:
+no faster than its producers make what it reads (`memories/op_pacing.py`, `keep_pace`). Two cases remain:
 
 - A consumer reading `c` pixels of x per firing from a producer of `k` lanes where k divides c (a 2-lane blur over
   a 1-lane stream, c = 2, k = 1): each of its lanes always reads the same lane of the producer, so every flow is

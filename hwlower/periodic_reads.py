@@ -30,6 +30,7 @@ autoscheduled at 11x5 was refused, and streams its planes together at 59 cycles 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from mainspring.frontend import ir
@@ -50,11 +51,23 @@ MAX_BRANCHES = MAX_CHOICES
 
 def select_periodic_reads(s: Lowering) -> Lowering:
     """Read each buffered Func's periodic offsets as a select between the reads at the offset's values."""
+    return select_reads_at_offsets(s, _periods, _values, rotations=True)
+
+
+# (the reader Func, its definition, a read in it) -> the read's offsets; (an offset, the reader's box) -> its values
+Offsets = Callable[[Function, Definition, ir.Call], list[ir.Expr]]
+Values = Callable[[ir.Expr, dict[str, tuple[int, int]]], list[int]]
+
+
+def select_reads_at_offsets(s: Lowering, offsets: Offsets, values: Values, rotations: bool = False) -> Lowering:
+    """Read each buffered Func's reads at `offsets` as a select between the reads at each of their `values`, where
+    those number at most MAX_BRANCHES in all (bounded_gathers.py serves loaded offsets likewise); with `rotations`,
+    a read with no such offset but a rotated index likewise (the module's notes)."""
     pipe = s.pipe
     boxes: dict[str, Box] | None = None
     for f in s.found_region.buffered:
         defs = pipe.definitions(f)
-        if not any(_periods(f, d, c) or _rotates(f, d, c) for d in defs for c in _reads(d)):
+        if not any(offsets(f, d, c) or (rotations and _rotates(f, d, c)) for d in defs for c in _reads(d)):
             continue
         if boxes is None:  # only a pipeline with such a read pays for the bounds
             boxes, _ = infer_boxes(s.pipe, output_box(s.pipe), lambda _p: None)
@@ -62,7 +75,7 @@ def select_periodic_reads(s: Lowering) -> Lowering:
         if box is None:
             continue
         spans = {v: box[i] for i, v in enumerate(f.args)}
-        new_defs = [_selected(f, d, spans) for d in defs]
+        new_defs = [_selected(f, d, spans, offsets, values, rotations) for d in defs]
         pipe = pipe.with_producers([], f, new_defs)
     if pipe is s.pipe:
         return s
@@ -108,22 +121,23 @@ def _rotates(f: Function, d: Definition, c: ir.Call) -> bool:
     return any(_rotation(n, pure) is not None for a in c.args for n in ir.walk(a))
 
 
-def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]]) -> Definition:
-    """d with each read at periodic offsets (of at most MAX_BRANCHES values in all) a select of reads."""
+def _selected(f: Function, d: Definition, spans: dict[str, tuple[int, int]], offsets: Offsets,
+              values: Values, rotations: bool) -> Definition:
+    """d with each read at offsets (of at most MAX_BRANCHES values in all) a select of reads."""
     def go(n: ir.Expr, kids: tuple) -> ir.Expr:
         n = ir.rebuild(n, kids)
         if not (isinstance(n, ir.Call) and isinstance(n.callee, Function)):
             return n
-        periods = _periods(f, d, n)
-        if not periods:
-            return _rotated(n, set(d.pure_vars()) & set(f.args), spans)
-        values = [_values(q, spans) for q in periods]
+        found = offsets(f, d, n)
+        if not found:
+            return _rotated(n, set(d.pure_vars()) & set(f.args), spans) if rotations else n
+        taken = [values(q, spans) for q in found]
         count = 1
-        for v in values:
+        for v in taken:
             count *= len(v)
-        if not periods or count == 0 or count > MAX_BRANCHES:
+        if count == 0 or count > MAX_BRANCHES:
             return n
-        return _choice(n, list(zip(periods, values, strict=True)))
+        return _choice(n, list(zip(found, taken, strict=True)))
 
     return replace(d, value=ir.transform(d.value, go))
 

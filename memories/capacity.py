@@ -58,6 +58,11 @@ def buffer_capacity(prog: Program, sched: Schedule, buffer: str) -> int:
 _COUNTED: dict[tuple[str, str, int, Clock], int] = {}
 
 
+def live_words(prog: Program, sched: Schedule) -> int:
+    """The live words of every buffer the schedule's flows go through."""
+    return sum(buffer_capacity(prog, sched, name) for name in sorted({f.buffer for f in prog.flows}))
+
+
 def _max_live(written: isl.Map, last: isl.Map, width: int, clock: Clock) -> int:
     if clock[0] == "radix" and written.domain().card().max().to_python() > RADIX_COUNT_VALUES:
         return count_live(written, last, width, clock)

@@ -29,6 +29,7 @@ from mainspring.target import CGRA
 
 from .ir import Dim, Steady
 from .late_streams import start_streams_late
+from .op_pacing import keep_pace, pace_constants
 from .polyhedral import Flow, Program, Stmt
 from .stream_pacing import injective, pace_streams_read_in_turn, pace_streams_to_readers, source_steps
 from .timing import delta_bounds, flat_map, piece_map
@@ -83,6 +84,7 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
                 if fused is None or _finish(prog, candidate) < _finish(prog, fused):
                     fused = candidate
         if fused is not None:
+            fused = _spaced(prog, fused, ii, fixed)
             break
     dense = _dense(prog, fixed, target.max_ii)
     if fused is None:
@@ -102,6 +104,31 @@ def schedule(prog: Program, target: CGRA) -> Schedule:
     from .stream_prologue import split_paced_streams  # it builds on this module's solver
 
     return split_paced_streams(prog, chosen, {s.name: _host_rates(s) for s in prog.stmts if s.is_host}, fixed)
+
+
+def _spaced(prog: Program, fused: Schedule, ii: int, fixed: set[str]) -> Schedule:
+    """The fused schedule with ops spaced out to their producers' pace (op_pacing.py `keep_pace`) where that
+    finishes no later and its values wait less (the longest wait of each buffer, summed), else `fused`."""
+    best = fused
+    for fit in (False, True):
+        rates = _fused_rates(prog, ii, fixed, fit, spaced=True)
+        delays = _solve(prog, rates, dict.fromkeys(fixed, 0)) if rates is not None else None
+        if rates is None or delays is None:
+            continue
+        candidate = Schedule(fused.strategy, {s: Timing(rates[s], delays[s]) for s in rates})
+        if candidate.timing != best.timing and _finish(prog, candidate) <= _finish(prog, fused) and \
+                _waits(prog, candidate) < _waits(prog, best):
+            best = candidate
+    return best
+
+
+def _waits(prog: Program, sched: Schedule) -> int:
+    """The longest wait of any value of each buffer, summed over the buffers: a proxy for their live words."""
+    most: dict[str, int] = {}
+    for f in prog.flows:
+        if not f.streamed_out:
+            most[f.buffer] = max(most.get(f.buffer, 0), flow_delay(f, sched)[1])
+    return sum(most.values())
 
 
 def _second_pass(prog: Program, sched: Schedule) -> bool:
@@ -124,15 +151,15 @@ def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
             # Each op at its producers' pace instead (a depthwise stage over an input streamed by channel planes
             # of 18 x 18 words steps its 16 x 16 planes every 324 cycles, not 256): it no longer starts late so
             # as not to overtake the stream's last plane, and its readers start with the stream.
-            _keep_pace(prog, rates, fixed)
-            _pace_constants(prog, rates, fixed)
+            keep_pace(prog, rates, fixed)
+            pace_constants(prog, rates, fixed)
         if paced == "streams":
             # And the streams at their readers' pace where a reader's rows are longer (a tail rounded up inside
             # the accelerator: a blur tiled by 4 over 14 columns runs rows of 16 over a stream of 15, its reads
             # guarded): the stream idles a cycle a row, and the reads stay taps of it (delay lines).
             if not pace_streams_to_readers(prog, rates, fixed):
                 continue
-            _keep_pace(prog, rates, fixed)
+            keep_pace(prog, rates, fixed)
         delays = _solve(prog, rates, dict.fromkeys(fixed, 0))
         if delays is not None:
             candidate = Schedule("dense", {s: Timing(rates[s], delays[s]) for s in rates})
@@ -161,11 +188,18 @@ def _slow_recurrences(prog: Program, rates: dict[str, tuple[int, ...]], fixed: s
 
 def _better(prog: Program, a: Schedule, b: Schedule) -> bool:
     """Whether `a` beats `b`: it finishes sooner, or within 1/32 of `b` with fewer flows at a varying delay (each
-    goes through an addressed memory holding what a delay line would not, where a constant delay is a tap)."""
+    goes through an addressed memory holding what a delay line would not, where a constant delay is a tap), or as
+    soon with as many such flows and fewer live words (a stream paced to its reader's rows holds a line where the
+    unpaced one, as fast, holds half the frame)."""
     fa, fb = _finish(prog, a), _finish(prog, b)
     if max(fa, fb) * 32 > min(fa, fb) * 33:
         return fa < fb
-    return (_varying(prog, a), fa) < (_varying(prog, b), fb)
+    ka, kb = (_varying(prog, a), fa), (_varying(prog, b), fb)
+    if ka != kb or a.timing == b.timing:
+        return ka < kb
+    from .capacity import live_words  # (it builds on this module's schedules)
+
+    return live_words(prog, a) < live_words(prog, b)
 
 
 def _varying(prog: Program, sched: Schedule) -> int:
@@ -261,7 +295,8 @@ def _stream_copies(prog: Program) -> set[str]:
     return copies
 
 
-def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> dict[str, tuple[int, ...]] | None:
+def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False,
+                 spaced: bool = False) -> dict[str, tuple[int, ...]] | None:
     """Each op's rates: one mixed radix per group of connected ops, wide enough for every op's loops and, unless
     `fit`, for the streams they read. With `fit` the radix leaves the streams out and each paced stream steps
     its row within the group's row (a serial reduction over a 3x3 window reads 14 words of input per 12-pixel
@@ -307,16 +342,18 @@ def _fused_rates(prog: Program, ii: int, fixed: set[str], fit: bool = False) -> 
             # An op whose loops the radix does not hold (a serial reduction's steps inside a coarse pixel that
             # the group's deepest op, strip-mined, has no digit for) would fire twice in a cycle: no fused radix.
             return None
-    _keep_pace(prog, rates, fixed)
+    keep_pace(prog, rates, fixed)
     if fit and any(d.strip for s in stmts for d in s.time_dims):
         return None  # a strip-mined group's radix already holds its streams' rows (_paced)
+    if spaced:
+        keep_pace(prog, rates, fixed, spaced)
     # Streams `_paced` left alone (a Bayer mosaic read at 2 * x by half-resolution planes that an upsample reads
     # back, a stream of fewer dimensions than the strip-mined group's outer loops) run at their readers' pace.
     slowed = pace_streams_to_readers(prog, rates, fixed, fit)
     if slowed is None:
         return None
     if slowed:
-        _keep_pace(prog, rates, fixed)
+        keep_pace(prog, rates, fixed)
     return rates
 
 
@@ -343,45 +380,6 @@ def _live_radix(rates: dict, group: list[Stmt], peers: list[Stmt], ii: int) -> N
             if s.time_dims[k].extent == 1:
                 out[k] = 1 + sum(q * (d.extent - 1) for q, d in zip(out[k + 1:], s.time_dims[k + 1:]))
         rates[s.name] = tuple(out)
-
-
-def _keep_pace(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]) -> None:
-    """Slow each op down to its producers' pace: a step of its loop k must not be faster than the producers
-    take to make what that step reads next (a 2x downsample steps x every 2 cycles and y every 2 rows of its
-    input, so it starts a row after its input, not half a frame after). In program order: producers first."""
-    for s in scheduled_stmts(prog):
-        if s.name in fixed or s.name not in rates:
-            continue
-        need = list(rates[s.name])
-        for f in prog.flows:
-            if f.dst is not s or f.src.name not in rates:
-                continue
-            for k, step in enumerate(source_steps(f)):
-                if step is not None:
-                    need[k] = max(need[k], sum(q * d for q, d in zip(rates[f.src.name], step)))
-        if tuple(need) != rates[s.name] and injective(need, s.time_dims):
-            rates[s.name] = tuple(need)
-
-
-def _pace_constants(prog: Program, rates: dict[str, tuple[int, ...]], fixed: set[str]) -> None:
-    """Slow each op that reads nothing (a constant init) to the pace its one reader steps its values at: mobile's
-    `pw_conv_reduction(k, x, y) = 0` then stores each pixel's zeros as the first sweep over channel planes
-    reaches it, a constant delay before it (a tap, where at one firing per cycle it runs ahead and every value
-    waits in an addressed memory for its sweep). It still finishes before its reader needs it."""
-    for s in scheduled_stmts(prog):
-        if s.name in fixed or s.name not in rates or any(f.dst is s for f in prog.flows):
-            continue
-        reads = [f for f in prog.flows if f.src is s and not f.streamed_out]
-        if not reads or len({f.dst.name for f in reads}) != 1 or reads[0].dst.name not in rates:
-            continue
-        pace = list(rates[s.name])
-        for f in reads:
-            for k, step in enumerate(source_steps(f)):
-                moved = [j for j, v in enumerate(step or []) if v]
-                if step is not None and len(moved) == 1 and step[moved[0]] == 1:
-                    pace[moved[0]] = max(pace[moved[0]], rates[f.dst.name][k])
-        if tuple(pace) != rates[s.name] and injective(pace, s.time_dims):
-            rates[s.name] = tuple(pace)
 
 
 def _paced(prog: Program, group: list[Stmt], neighbours: list[Stmt],

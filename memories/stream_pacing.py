@@ -132,3 +132,11 @@ def injective(rates: list[int], dims: Sequence[Dim]) -> bool:
     """Each step of a dim comes after every inner dim's whole run: no two firings share a cycle."""
     return all(q > sum(r * (d.extent - 1) for r, d in zip(rates[k + 1:], dims[k + 1:]))
                for k, q in enumerate(rates))
+
+
+def spaced_out(rates: list[int], dims: Sequence[Dim]) -> list[int]:
+    """`rates` with each outer rate raised, innermost first, past its inner dims' whole run (`injective`)."""
+    out = list(rates)
+    for k in reversed(range(len(out) - 1)):
+        out[k] = max(out[k], 1 + sum(r * (d.extent - 1) for r, d in zip(out[k + 1:], dims[k + 1:])))
+    return out

@@ -65,7 +65,7 @@ def test_cascade_with_line_buffers(simulator, build_dir, compile_shared):
 
 
 def test_down_sample_keeps_pace_with_its_input():
-    # A 2x2 max pool at stride 2 steps x every 2 cycles and y every 2 input rows (memories.schedule._keep_pace):
+    # A 2x2 max pool at stride 2 steps x every 2 cycles and y every 2 input rows (memories.op_pacing.keep_pace):
     # it starts one input row after the stream, storing one row, not half a frame (4167 words before).
     out, _ = apps.load("h2h_down_sample").build(32, 32)
     design = hl.compile(out, name="h2h_down_sample")

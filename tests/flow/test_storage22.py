@@ -3,8 +3,10 @@
 A gather whose coordinate moves with the loops by a loaded offset of few values (autoprobe19's warp_clamped:
 `in(clamp(x + (disp(x, y) >> 6) - 2, 0, w - 1), y)`) was a RAM holding the whole frame, read after its last write
 (2,051 words and 4,100 cycles at 64 x 32). hwlower/bounded_gathers.py reads it as a select between the reads at the
-offset's values: taps of the stream, a few words (rows for an offset along y). Figures: BENCHMARKS.md "Helper
-storage22, session 36"."""
+offset's values: taps of the stream, a few words (rows for an offset along y). A copy of a stream read by 10 lanes
+over x / 3 ran ahead of it and held its plane (34 words): the fused schedule now spaces such a reader's rows out to
+the stream's pace where that is no slower and its values wait less (memories/op_pacing.py). Dense schedules as fast
+keep the one holding fewer words (schedule._better). Figures: BENCHMARKS.md "Helper storage22, session 36"."""
 
 import functools
 import sys
@@ -21,24 +23,26 @@ from oracle import autoscheduled, halide_outputs
 from probe_common import estimate, u8_input, xy
 
 
-def warp_rows(m, w, h):
-    """A vertical displacement of -1 .. 2 rows read from a second image, clamped inside the frame."""
+def _displaced(m, w, h, name, at):
+    """out(x, y) = inp at the coordinates `at(m, x, y, disp, w, h)`, disp a second image."""
     inp, disp = u8_input(m), u8_input(m, "disp")
     x, y = xy(m)
-    out = m.Func("warp_rows")
-    out[x, y] = inp[x, m.clamp(y + m.i32(disp[x, y] >> 6) - 1, 0, h - 1)]
+    out = m.Func(name)
+    out[x, y] = inp[at(m, x, y, disp, w, h)]
     estimate(out, w, h)
     return out, {"inp": inp, "disp": disp}
+
+
+def warp_rows(m, w, h):
+    """A vertical displacement of -1 .. 2 rows read from a second image, clamped inside the frame."""
+    return _displaced(m, w, h, "warp_rows", lambda m, x, y, d, w, h: (x, m.clamp(y + m.i32(d[x, y] >> 6) - 1, 0,
+                                                                                   h - 1)))
 
 
 def warp_wide(m, w, h):
     """A horizontal displacement of 16 values (-8 .. 7): more reads than a select serves, a RAM as before."""
-    inp, disp = u8_input(m), u8_input(m, "disp")
-    x, y = xy(m)
-    out = m.Func("warp_wide")
-    out[x, y] = inp[m.clamp(x + m.i32(disp[x, y] >> 4) - 8, 0, w - 1), y]
-    estimate(out, w, h)
-    return out, {"inp": inp, "disp": disp}
+    return _displaced(m, w, h, "warp_wide", lambda m, x, y, d, w, h: (m.clamp(x + m.i32(d[x, y] >> 4) - 8, 0,
+                                                                              w - 1), y))
 
 
 @functools.cache
@@ -99,3 +103,46 @@ def test_a_gather_at_a_loaded_coordinate_alone_stays_a_ram_lookup():
     hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", {}))
     words = _words(hl.compile(out, name="storage22_lookup", prove=False))
     assert any(name.endswith("_ram") for name in words), words
+
+
+@functools.cache
+def _ten_lanes():
+    from test_flow_upsample_uneven_lanes import _upsample
+
+    return _upsample(10, 3, True, width=30)
+
+
+@pytest.mark.xdist_group("storage22_lanes")
+@pytest.mark.parametrize("simulator", ["icarus", "verilator"], indirect=True)
+def test_a_stream_copy_read_by_faster_lanes_keeps_a_few_words(simulator, build_dir):
+    # f = 3 * input + 1 (a copy at the stream's pace, 10 words a row), up = f(x / 3) + x at 10 lanes: up took its
+    # rows every 3 cycles, 31 cycles late, f's plane held (34 words for 30, 52 cycles); now its rows every 10 cycles
+    # at 3 a step, as the stream makes f: 4 words, 51 cycles.
+    design, inputs = _ten_lanes()
+    assert _words(design) == {"hw_input": (1, 1), "f": (4, 4), "up": (10, 10), "hw_output": (10, 10)}
+    assert design.report["predicted_cycles"] == 51 and design.report["ideal_cycles"] == 40
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == 51
+
+
+def test_dense_schedules_as_fast_keep_the_one_holding_fewer_words(monkeypatch):
+    # f(x / 2) + g(x / 4) at 32 x 8: the dense schedule's variants (ops and streams at their own pace, or paced)
+    # finish at cycle 259 with as many flows at a varying delay; the first held 117 words, a later one 70
+    # (schedule._better kept the first: it weighed no storage). The fused schedule is chosen here either way.
+    from test_flow_divisor_chains import _two_levels
+
+    from mainspring.memories import schedule
+    from mainspring.memories.capacity import live_words
+
+    seen = []
+    real = schedule._dense
+
+    def spy(prog, fixed, max_ii):
+        seen.append((prog, real(prog, fixed, max_ii)))
+        return seen[-1][1]
+
+    monkeypatch.setattr(schedule, "_dense", spy)
+    design = hl.compile(_two_levels(2, 4, 32, 8), name="storage22_chain", prove=False)
+    prog, dense = seen[-1]
+    assert schedule._finish(prog, dense) == 259 and live_words(prog, dense) == 70
+    assert design.report["schedule"] == "fused"
