@@ -59,8 +59,9 @@ def _coordinates(width=9, height=5):
 def test_app_kernels_prove(app, size, tmp_path):
     design = _compile_app(app, size)
     proofs = prove_design(design, cache_dir=tmp_path)
+    # "proved" means within TIME_LIMIT budget seconds (z3's work, prove_budget); `seconds` is wall time, which a
+    # loaded machine stretches past 30 (h2h_rom did under -n 2 beside other jobs), so it is not asserted
     assert proofs and all(p.status == "proved" for p in proofs), "\n".join(map(str, proofs))
-    assert all(p.seconds < 30 for p in proofs)
     assert proof_report(proofs) == {"kernels_proved": len(proofs), "kernels_unproved": []}
 
 
@@ -124,7 +125,7 @@ def test_verdicts_are_cached_by_kernel_text(tmp_path):
 def test_division_by_7_lemma_proves_within_the_limit(width, signed):
     for op in ("div", "mod"):
         result = prove_division_lemma(Lemma(width, 7, signed, op), timeout=30)
-        assert result.status == "proved" and result.seconds < 30, result
+        assert result.status == "proved", result  # within its rlimit budget; `seconds` is wall time (load-bound)
 
 
 @pytest.mark.parametrize("t", [UInt(8), Int(8)])
