@@ -390,3 +390,15 @@ def plane_rotate(m, w, h):
     out[x, y, c] = m.u8((m.u16(rgb[x, y, c]) + m.u16(rgb[x, y, (c + 1) % 3]) + 1) >> 1)
     estimate(out, w, h, 3)
     return out, {"rgb": rgb}
+
+
+def plane_neighbours(m, w, h):
+    """A 1-2-1 blur across a planar image's planes, its ends clamped: in(max(c - 1, 0)) + 2 in(c) + in(min(c + 1,
+    2)), rounded (u16 inside)."""
+    rgb = u8_input(m, "rgb", 3)
+    x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
+    out = m.Func("across")
+    s = m.u16(rgb[x, y, m.max(c - 1, 0)]) + 2 * m.u16(rgb[x, y, c]) + m.u16(rgb[x, y, m.min(c + 1, 2)])
+    out[x, y, c] = m.u8((s + 2) >> 2)
+    estimate(out, w, h, 3)
+    return out, {"rgb": rgb}
