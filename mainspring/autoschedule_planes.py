@@ -90,17 +90,21 @@ def _read_at_own_plane(pipe: Pipeline, f: Function, i: int) -> bool:
                for d in pipe.definitions(f) for n in ir.walk(d.value))
 
 
+PLANE_OPS = ("add", "sub", "mod", "min", "max")  # a plane index's operations that plane_var follows
+
+
 def plane_var(e: ir.Expr) -> str | None:
     """The Var a plane coordinate moves with where it is that Var plus or minus constants (`c`, `2 - c`, `c + 1`),
-    or such a sum modulo a constant (`(c + 1) % 3`, which hwlower/periodic_reads.py reads as a choice among the
-    constant planes), else None: with the Var unrolled each lane reads one constant plane, as at `c` itself (RGB to
-    BGR's `rgb(x, y, 2 - c)` at 11x5: read plane after plane, the stream was held whole, 276 cycles and 168 words
-    for 55 and 6)."""
+    clamped by constants (`max(c - 1, 0)`), or such a sum modulo a constant (`(c + 1) % 3`, which
+    hwlower/periodic_reads.py reads as a choice among the constant planes), else None: with the Var unrolled each lane
+    reads one constant plane, as at `c` itself (RGB to BGR's `rgb(x, y, 2 - c)` at 11x5: read plane after plane, the
+    stream was held whole, 276 cycles and 168 words for 55 and 6; a 1-2-1 blur across planes at `max(c - 1, 0)` and
+    `min(c + 1, 2)`, 329 cycles and 132 words at 13x5 for 69 and 8)."""
     names = set()
     for n in ir.walk(e):
         if isinstance(n, ir.Var):
             names.add(n.name)
-        elif not isinstance(n, ir.Const) and not (isinstance(n, ir.BinOp) and n.op in ("add", "sub", "mod")):
+        elif not isinstance(n, ir.Const) and not (isinstance(n, ir.BinOp) and n.op in PLANE_OPS):
             return None
     return names.pop() if len(names) == 1 else None
 

@@ -14,13 +14,14 @@ def frame_avg3(m, w, h):
     return out, {"a": a, "b": b, "c": c}
 
 
-def blend_mask(m, w, h):
-    """Two images mixed by a third as a mask: (a * k + b * (255 - k) + 127) / 255 (u16 inside)."""
+def mask_select(m, w, h):
+    """Two images merged by a third as a mask: the larger of the two where the mask is over 127, else the smaller,
+    less a quarter of the mask's low bits."""
     a, b, k = u8_input(m, "a"), u8_input(m, "b"), u8_input(m, "k")
     x, y = xy(m)
-    out = m.Func("blend")
-    kk = m.u16(k[x, y])
-    out[x, y] = m.u8((m.u16(a[x, y]) * kk + m.u16(b[x, y]) * (255 - kk) + 127) / 255)
+    out = m.Func("merged")
+    pick = m.select(k[x, y] > 127, m.max(a[x, y], b[x, y]), m.min(a[x, y], b[x, y]))
+    out[x, y] = pick - m.min(pick, (k[x, y] & 63) >> 2)
     estimate(out, w, h)
     return out, {"a": a, "b": b, "k": k}
 
@@ -388,5 +389,17 @@ def plane_rotate(m, w, h):
     x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
     out = m.Func("rot")
     out[x, y, c] = m.u8((m.u16(rgb[x, y, c]) + m.u16(rgb[x, y, (c + 1) % 3]) + 1) >> 1)
+    estimate(out, w, h, 3)
+    return out, {"rgb": rgb}
+
+
+def plane_neighbours(m, w, h):
+    """A 1-2-1 blur across a planar image's planes, its ends clamped: in(max(c - 1, 0)) + 2 in(c) + in(min(c + 1,
+    2)), rounded (u16 inside)."""
+    rgb = u8_input(m, "rgb", 3)
+    x, y, c = m.Var("x"), m.Var("y"), m.Var("c")
+    out = m.Func("across")
+    s = m.u16(rgb[x, y, m.max(c - 1, 0)]) + 2 * m.u16(rgb[x, y, c]) + m.u16(rgb[x, y, m.min(c + 1, 2)])
+    out[x, y, c] = m.u8((s + 2) >> 2)
     estimate(out, w, h, 3)
     return out, {"rgb": rgb}

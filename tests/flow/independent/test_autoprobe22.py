@@ -38,14 +38,15 @@ def test_the_schedule_source_gives_the_same_design_on_a_fresh_copy(case):
     pytest.param(c, s, n, w, marks=shared._with(PROBE, c), id=c) for c, s, n, w in (
         ("channel_swap_11x5", "rgb", 55, 6), ("channel_swap_11x5_l2", "rgb", 30, 12),
         ("argb_to_rgb_13x5", "argb", 69, 7), ("plane_mirror_diff_11x5", "rgb", 64, 9),
-        ("plane_rotate_11x5", "rgb", 59, 6), ("plane_rotate_11x5_l2", "rgb", 34, 12))])
+        ("plane_rotate_11x5", "rgb", 59, 6), ("plane_rotate_11x5_l2", "rgb", 34, 12),
+        ("plane_neighbours_13x5", "rgb", 69, 8))])
 def test_a_plane_read_at_an_offset_of_the_readers_own_plane_streams_channels_first(case, stream, cycles, words):
-    """`rgb(x, y, 2 - c)`, `argb(x, y, c + 1)`: with c unrolled each lane reads one constant plane, as at `c`
-    itself (autoschedule_planes.plane_var), so the stream carries a pixel's planes a transfer and the output takes
-    its planes together. Read plane after plane, the stream was held whole: channel_swap 276 cycles and 168 words,
-    at 2 lanes 151 and 171, argb_to_rgb 264 and 68, plane_mirror_diff 305 and 306. `rgb(x, y, (c + 1) % 3)` too,
-    which hwlower now reads as a choice among the constant planes (plane_rotate: refused before, `ops` asked for
-    hl.mux)."""
+    """`rgb(x, y, 2 - c)`, `argb(x, y, c + 1)`, `rgb(x, y, max(c - 1, 0))`: with c unrolled each lane reads one constant
+    plane, as at `c` itself (autoschedule_planes.plane_var), so the stream carries a pixel's planes a transfer and the
+    output takes its planes together. Read plane after plane, the stream was held whole: channel_swap 276 cycles and 168
+    words, at 2 lanes 151 and 171, argb_to_rgb 264 and 68, plane_mirror_diff 305 and 306, plane_neighbours 329 and 132.
+    `rgb(x, y, (c + 1) % 3)` too, which hwlower now reads as a choice among the constant planes (plane_rotate: refused
+    before, `ops` asked for hl.mux)."""
     design, result = shared._auto(PROBE, case)
     assert '.reorder(vars["c"], xi, yi, xo, yo).unroll(vars["c"])' in result.schedule_source
     assert (f'funcs["{stream}"].in_().reorder(hl.Var("_2"), hl.Var("_0"), hl.Var("_1")).unroll(hl.Var("_2"))'
