@@ -60,7 +60,7 @@ def pytest_configure(config):
     # each is compiled once a run, not once a folder (sim/vlcache.py).
     os.environ.setdefault(vlcache.ROOT_VARIABLE, str(ROOT / "build" / "verilator-runtime"))
     # Kernel proofs kept across clones, as ccache keeps compiles: a fresh clone (CI's) proved every kernel of the
-    # suite again, ~40% of the probe files' CPU. Keys hold the prover's code, z3's and Yosys's versions, so a
+    # suite again, about half of what the probe files cost. Keys hold the prover's code, z3's and Yosys's versions, so a
     # reused verdict is the one the prover would reach; the prover's own tests prove into their tmp_path.
     os.environ.setdefault("MAINSPRING_PROVE_CACHE", str(shared_cache_dir()))
     if getattr(config.option, "dist", "no") == "load":
