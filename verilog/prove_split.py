@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 import z3
 
-from .prove_budget import now
+from .prove_budget import now, spent, units
 
 MOST = 512  # cases tried at most: a case is a substitution and a rewrite, a millisecond or a few
 FIELD_BITS = 9  # top bits of an input split at most (2**9 cases)
@@ -64,7 +64,7 @@ def _splits(inputs: dict[str, z3.BitVecRef], ranges: dict[str, tuple[int, int]],
     ways = []
     for port, leaf in leaves.items():
         iv = ranges.get(port)
-        if iv is not None and 1 < iv[1] - iv[0] + 1 <= most:
+        if iv is not None and 1 < iv[1] - iv[0] + 1 <= most and _injective(inputs[port], leaf):
             ways.append((iv[1] - iv[0] + 1, port, "values"))
         fits = [low for low in lows.get(leaf.get_id(), ()) if 1 << (leaf.size() - low) <= min(most, 1 << FIELD_BITS)]
         if fits:
@@ -89,6 +89,21 @@ def _leaf(term: z3.BitVecRef) -> z3.BitVecRef | None:
             stack.extend(t.children())
     leaves = list(seen.values())
     return leaves[0] if len(leaves) == 1 and z3.is_bv(leaves[0]) else None
+
+
+def _injective(term: z3.BitVecRef, leaf: z3.BitVecRef) -> bool:
+    """Whether the input's value gives its leaf's (an extension or the leaf itself): then the leaf's value pinned
+    for each value of the input's range is the only one that gives it, and the cases cover every leaf value the
+    range admits. Decided by z3 (a tiny check: no answer is a no)."""
+    if term.eq(leaf):
+        return True
+    other = z3.FreshConst(leaf.sort(), "ms_split")
+    solver = z3.SolverFor("QF_BV")
+    solver.set("rlimit", units(0.05))
+    solver.add(z3.substitute(term, (leaf, other)) == term, other != leaf)
+    verdict = solver.check()
+    spent(solver)
+    return verdict == z3.unsat
 
 
 def _selected(terms: list, leaves: set[int]) -> dict[int, set[int]]:

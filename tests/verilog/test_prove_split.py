@@ -84,3 +84,13 @@ def test_a_division_by_another_count_is_not_proved():
 def test_no_split_past_its_most_cases():
     inputs, ours, theirs = _mean(floor=1)
     assert not split_proves([], inputs, {}, ours, theirs, _no_split, deadline=1e9, most=256)
+
+
+def test_an_input_that_does_not_give_its_leaf_is_not_split_by_its_values():
+    """The port is the leaf's low 2 bits (a leaf of 8): pinning the leaf to 0..3 would leave out leaf values 4..255,
+    which give the same port values, so that way would not cover the range."""
+    leaf, x = z3.BitVec("leaf", 8), z3.BitVec("x", 16)
+    port = z3.Extract(1, 0, leaf)
+    ours = [z3.If(leaf == 7, x, 2 * x)]  # differs from theirs only at leaf 7 (port 3)
+    theirs = [2 * x]
+    assert not split_proves([], {"p": port}, {"p": (0, 3)}, ours, theirs, _no_split, deadline=1e9)
