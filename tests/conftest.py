@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from mainspring.sim import in_ci, vlcache
+from mainspring.verilog.prove_cache import shared_cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,6 +59,10 @@ def pytest_configure(config):
     # One store of Verilator's runtime objects for the suite's build folders (build/test-sim, build/sim-tests, ...):
     # each is compiled once a run, not once a folder (sim/vlcache.py).
     os.environ.setdefault(vlcache.ROOT_VARIABLE, str(ROOT / "build" / "verilator-runtime"))
+    # Kernel proofs kept across clones, as ccache keeps compiles: a fresh clone (CI's) proved every kernel of the
+    # suite again, about half of what the probe files cost. Keys hold the prover's code, z3's and Yosys's versions, so a
+    # reused verdict is the one the prover would reach; the prover's own tests prove into their tmp_path.
+    os.environ.setdefault("MAINSPRING_PROVE_CACHE", str(shared_cache_dir()))
     if getattr(config.option, "dist", "no") == "load":
         config.option.dist = "loadgroup"
     # A worker names its tests by group (`nodeid@group`, what the controller schedules by) only if it was told

@@ -355,11 +355,14 @@ def _solve_ranges(kernel: Kernel, netlist: Netlist, expected: dict, given: list,
 
 def _split(given: list, netlist: Netlist, ranges: dict, ours: list, theirs: list, deadline: float, most: int) -> bool:
     """The outputs proved equal case by case (`prove_split`, ways of at most `most` cases, SPLIT_LIMIT seconds):
-    each case's outputs one term in integer form, or proved so by z3's short try at them, cut."""
-    def case(given: list, ours: list, theirs: list) -> bool:
+    each case's outputs one term in integer form, or, in a way of few cases, proved so by z3's short try at them,
+    cut (a way of many cases whose cases need z3 would spend the budget a kernel's last check has)."""
+    def case(given: list, ours: list, theirs: list, ways_cases: int) -> bool:
         exact = _exact_terms(ours, theirs)
         if exact is not None and all(a.eq(b) for a, b in zip(*exact)):
             return True
+        if ways_cases > FEW_CASES:
+            return False
         ours, theirs = cut_shared(*(exact or (ours, theirs)))
         return _check([*given, z3.Or([a != b for a, b in zip(ours, theirs)])], min(deadline, now() + CASE_LIMIT),
                       quick_only=True)[1] == z3.unsat

@@ -26,9 +26,7 @@ are not remembered.
 
 from __future__ import annotations
 
-import functools
 import re
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
@@ -42,7 +40,7 @@ from mainspring.compute_json.coreir_tools import coreir_command, render_with_cor
 from .kernel import combinational_view
 from .prove import Counterexample
 from .prove_budget import YOSYS_LIMIT, spent, units
-from .prove_cache import ProofCache, cache_key, default_cache_dir
+from .prove_cache import ProofCache, cache_key, default_cache_dir, yosys_version
 from .prove_netlist import Netlist, NetlistError, module_text, read_netlist, run_yosys
 from .prove_widen import widened
 
@@ -179,14 +177,6 @@ def _counterexample(miter: Netlist, model: z3.ModelRef, types: dict[str, str]) -
                           {p: value(f"gate_{p}", p) for p in ports("gate_", miter.outputs)})
 
 
-@functools.cache
-def _yosys_version() -> str:
-    try:
-        return subprocess.run(["yosys", "-V"], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "yosys unknown"
-
-
 def _coreir_version() -> str:
     from importlib import metadata
 
@@ -206,7 +196,7 @@ def prove_coreir_module(doc: dict, module: str, verilog: str, cache: ProofCache 
         ours = combinational_view(module_text(verilog, module))
     except NetlistError as e:
         return CoreIRProof(module, "unproved", 0.0, str(e), source=source)
-    key = cache_key("coreir", _coreir_version(), _yosys_version(), module_document(doc, module), ours)
+    key = cache_key("coreir", _coreir_version(), yosys_version(), module_document(doc, module), ours)
     hit = cache.get("coreir", key)
     if hit is not None:
         cex = Counterexample(**hit["counterexample"]) if hit.get("counterexample") else None

@@ -17,30 +17,33 @@ two cases or 512, each case one term on both sides (`prove_exact`), in well unde
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 
 import z3
 
-from .prove_budget import now
+from .prove_budget import now, spent, units
 
 MOST = 512  # cases tried at most: a case is a substitution and a rewrite, a millisecond or a few
 FIELD_BITS = 9  # top bits of an input split at most (2**9 cases)
 
 
 def split_proves(given: list, inputs: dict[str, z3.BitVecRef], ranges: dict[str, tuple[int, int]], ours: list,
-                 theirs: list, decide: Callable[[list, list, list], bool], deadline: float, most: int = MOST) -> bool:
-    """True when for every case (`_splits`) `decide(given, ours, theirs)`, each pinned to that case, proves the
-    outputs equal. False at the first case it does not prove, when no input has few values or fields, or when
-    `prove_budget.now()` passes `deadline`. `most`: the most cases a way may have."""
+                 theirs: list, decide: Callable[..., bool], deadline: float, most: int = MOST) -> bool:
+    """True when for every case (`_splits`) `decide(given, ours, theirs, ways_cases=n)`, each pinned to that case
+    (n: how many cases the way has), proves the outputs equal. False at the first case it does not prove, when no
+    input has few values or fields, or when `prove_budget.now()` passes `deadline`. `most`: the most cases a way
+    may have."""
     terms = [*given, *ours, *theirs]
-    for cases in _splits(inputs, ranges, terms, most):
-        if all(_case(pairs, want, terms, len(given), len(ours), decide, deadline) for pairs, want in cases):
+    for count, cases in _splits(inputs, ranges, terms, most):
+        check = functools.partial(decide, ways_cases=count)
+        if all(_case(pairs, want, terms, len(given), len(ours), check, deadline) for pairs, want in cases):
             return True
     return False
 
 
 def _case(pairs: list, want: tuple | None, terms: list, n_given: int, n_ours: int,
-          decide: Callable[[list, list, list], bool], deadline: float) -> bool:
+          decide: Callable[..., bool], deadline: float) -> bool:
     if now() > deadline:
         return False
     if want is not None and not z3.simplify(z3.substitute(want[0], *pairs)).eq(want[1]):
@@ -53,15 +56,15 @@ def _case(pairs: list, want: tuple | None, terms: list, n_given: int, n_ours: in
 
 
 def _splits(inputs: dict[str, z3.BitVecRef], ranges: dict[str, tuple[int, int]], terms: list,
-            most: int) -> Iterator[Iterator]:
-    """Each way to split, fewest cases first: the cases, each (the substitutions that pin it, None or (the input,
-    the value the substitutions must fold it to))."""
+            most: int) -> Iterator[tuple[int, Iterator]]:
+    """Each way to split, fewest cases first: how many cases, and the cases, each (the substitutions that pin it,
+    None or (the input, the value the substitutions must fold it to))."""
     leaves = {port: leaf for port in sorted(inputs) if (leaf := _leaf(inputs[port])) is not None}
     lows = _selected(terms, {leaf.get_id() for leaf in leaves.values()})
     ways = []
     for port, leaf in leaves.items():
         iv = ranges.get(port)
-        if iv is not None and 1 < iv[1] - iv[0] + 1 <= most:
+        if iv is not None and 1 < iv[1] - iv[0] + 1 <= most and _injective(inputs[port], leaf):
             ways.append((iv[1] - iv[0] + 1, port, "values"))
         fits = [low for low in lows.get(leaf.get_id(), ()) if 1 << (leaf.size() - low) <= min(most, 1 << FIELD_BITS)]
         if fits:
@@ -69,9 +72,9 @@ def _splits(inputs: dict[str, z3.BitVecRef], ranges: dict[str, tuple[int, int]],
     for count, port, kind in sorted(ways):
         leaf = leaves[port]
         if kind == "values":
-            yield _value_cases(inputs[port], leaf, ranges[port])
+            yield count, _value_cases(inputs[port], leaf, ranges[port])
         else:
-            yield _field_cases(leaf, count.bit_length() - 1)
+            yield count, _field_cases(leaf, count.bit_length() - 1)
 
 
 def _leaf(term: z3.BitVecRef) -> z3.BitVecRef | None:
@@ -86,6 +89,21 @@ def _leaf(term: z3.BitVecRef) -> z3.BitVecRef | None:
             stack.extend(t.children())
     leaves = list(seen.values())
     return leaves[0] if len(leaves) == 1 and z3.is_bv(leaves[0]) else None
+
+
+def _injective(term: z3.BitVecRef, leaf: z3.BitVecRef) -> bool:
+    """Whether the input's value gives its leaf's (an extension or the leaf itself): then the leaf's value pinned
+    for each value of the input's range is the only one that gives it, and the cases cover every leaf value the
+    range admits. Decided by z3 (a tiny check: no answer is a no)."""
+    if term.eq(leaf):
+        return True
+    other = z3.FreshConst(leaf.sort(), "ms_split")
+    solver = z3.SolverFor("QF_BV")
+    solver.set("rlimit", units(0.05))
+    solver.add(z3.substitute(term, (leaf, other)) == term, other != leaf)
+    verdict = solver.check()
+    spent(solver)
+    return verdict == z3.unsat
 
 
 def _selected(terms: list, leaves: set[int]) -> dict[int, set[int]]:

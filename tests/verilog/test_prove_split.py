@@ -7,14 +7,14 @@ import z3
 from mainspring.verilog.prove_split import split_proves
 
 
-def _decide(given, ours, theirs) -> bool:
+def _decide(given, ours, theirs, ways_cases) -> bool:
     """A case's check: z3 proves the outputs equal under `given` (as the prover's quick try would)."""
     solver = z3.Solver()
     solver.add(*given, z3.Or([a != b for a, b in zip(ours, theirs)]))
     return solver.check() == z3.unsat
 
 
-def _no_split(given, ours, theirs) -> bool:
+def _no_split(given, ours, theirs, ways_cases) -> bool:
     """A check that proves nothing: what the whole goal gets here, so only the split can prove it."""
     return all(a.eq(b) for a, b in zip(ours, theirs))
 
@@ -38,9 +38,10 @@ def test_a_table_read_at_a_coordinate_of_three_values_is_proved_case_by_case():
     given, inputs, ours, theirs = _coordinate([3, 5, 7])
     checked = []
 
-    def decide(g, a, b):
+    def decide(g, a, b, ways_cases):
         checked.append([str(t) for t in a])
-        return _no_split(g, a, b)  # each case's sides one term: no solver needed
+        assert ways_cases == 3
+        return _no_split(g, a, b, ways_cases)  # each case's sides one term: no solver needed
 
     assert split_proves(given, inputs, {"c": (0, 2), "x": (0, 65535)}, ours, theirs, decide, deadline=1e9)
     assert checked == [["3*x"], ["5*x"], ["7*x"]]  # each case one coordinate, its table entry folded
@@ -83,3 +84,13 @@ def test_a_division_by_another_count_is_not_proved():
 def test_no_split_past_its_most_cases():
     inputs, ours, theirs = _mean(floor=1)
     assert not split_proves([], inputs, {}, ours, theirs, _no_split, deadline=1e9, most=256)
+
+
+def test_an_input_that_does_not_give_its_leaf_is_not_split_by_its_values():
+    """The port is the leaf's low 2 bits (a leaf of 8): pinning the leaf to 0..3 would leave out leaf values 4..255,
+    which give the same port values, so that way would not cover the range."""
+    leaf, x = z3.BitVec("leaf", 8), z3.BitVec("x", 16)
+    port = z3.Extract(1, 0, leaf)
+    ours = [z3.If(leaf == 7, x, 2 * x)]  # differs from theirs only at leaf 7 (port 3)
+    theirs = [2 * x]
+    assert not split_proves([], {"p": port}, {"p": (0, 3)}, ours, theirs, _no_split, deadline=1e9)
