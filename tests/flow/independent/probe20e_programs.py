@@ -324,7 +324,8 @@ def glb_two_inputs(m):
 
 def glb_histogram(m, glb=True):
     """An 8-bin histogram whose input copy hw_input.in_() is computed at the accelerator's host loop bo and
-    store_in(GLB) (refused: with no GLB level of the output, that loop's buffers are memory tiles)."""
+    store_in(GLB), with no GLB level of the output (refused before session 36; the output's tiles pass through the
+    GLB too, hwlower/glb_input_level.py)."""
     inp, x, y, hw_input = _in(m)
     b = m.Var("b")
     histogram, hw_output, output = m.Func("histogram"), m.Func("hw_output"), m.Func("output")
