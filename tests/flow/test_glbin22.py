@@ -131,10 +131,31 @@ def glb_input_of_two(m):
     return output, {"a": a, "b": b}, [16, 8]
 
 
+def glb_input_on_the_output(m):
+    """The accelerated Func is the pipeline's output (hw_accelerate on it, no host Func after it), 16x8 in tiles of
+    8x4, the memory-tile copy and mid at xo, hw_input.in_() in the GLB at xo: its value moves into a Func inside
+    the accelerator, the output a copy of it held in the GLB."""
+    x, y = m.Var("x"), m.Var("y")
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, mid, hw_output = (m.Func(n) for n in ("hw_input", "mid", "hw_output"))
+    hw_input[x, y] = inp[x, y]
+    mid[x, y] = hw_input[x, y] * 3 + hw_input[x + 1, y]
+    hw_output[x, y] = mid[x, y] - mid[x, y + 1]
+    if m is hl:
+        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+        hw_output.bound(x, 0, 16).bound(y, 0, 8)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
+        mid.compute_at(hw_output, xo)
+        hw_input.in_().in_().compute_at(hw_output, xo)
+        hw_input.in_().compute_at(hw_output, xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+    return hw_output, {"input": inp}, [16, 8]
+
+
 CASES = {f.__name__: f for f in (glb_input_only, glb_output_level_too, one_level, glb_input_only_two_lanes,
                                  glb_output_level_too_two_lanes, glb_input_read_directly, glb_input_sliding_window,
-                                 glb_input_of_two)}
-VERILATOR = ("glb_input_only", "glb_input_only_two_lanes")
+                                 glb_input_of_two, glb_input_on_the_output)}
+VERILATOR = ("glb_input_only", "glb_input_only_two_lanes", "glb_input_on_the_output")
 # the cases that only give figures to compare with (their designs compile, and others' tests simulate the like)
 FIGURES_ONLY = ("glb_output_level_too", "one_level", "glb_output_level_too_two_lanes")
 
@@ -204,4 +225,17 @@ def test_the_users_funcs_stay_as_written():
     first = hl.compile(output, name="glbin22_again")
     second = hl.compile(output, name="glbin22_again")
     assert first.verilog == second.verilog and first.memory_text == second.memory_text
-    assert "hw_output_global_wrapper" in first.report["glb"]["buffers"][1]["name"]
+    assert first.report["glb"]["buffers"][1]["name"] == "hw_output_global_wrapper"
+    assert "hw_output_global_wrapper" not in hl.Pipeline(output).functions
+
+
+@pytest.mark.xdist_group("glbin22-glb_input_on_the_output")
+def test_an_accelerated_output_keeps_its_name_and_passes_through_the_glb():
+    """The host reads the output by its own name from its GLB output tile; its value is computed inside (one memory
+    tile per GLB tile), and the user's output Func stays a Func of its own definition."""
+    design = _design("glb_input_on_the_output")
+    glb = [(g["name"], g["role"], g["tile_words"]) for g in design.report["glb"]["buffers"]]
+    assert glb == [("hw_input_global_wrapper", "input", 9 * 5), ("hw_output", "output", 8 * 4)]
+    assert design.report["mem_tiles_per_glb_tile"] == 1 and design.report["tiles"] == 4
+    output, _, _ = glb_input_on_the_output(hl)
+    assert "hw_output_value" not in hl.Pipeline(output).functions
