@@ -131,6 +131,28 @@ def glb_input_of_two(m):
     return output, {"a": a, "b": b}, [16, 8]
 
 
+def glb_input_odd_tiles(m):
+    """20x10 in accelerator tiles of 8x4 (the last of each row and column shifted inward: 9 GLB tiles), an update
+    over an RDom unrolled, the memory-tile copy at xo and hw_input.in_() in the GLB at xo."""
+    x, y = m.Var("x"), m.Var("y")
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, hw_output, output = (m.Func(n) for n in ("hw_input", "hw_output", "output"))
+    hw_input[x, y] = inp[x, y]
+    r = m.RDom([m.Range(0, 3)], "r")
+    hw_output[x, y] = m.u16(0)
+    hw_output[x, y] += hw_input[x + r.x, y + 1] * m.u16(r.x + 1)
+    output[x, y] = hw_output[x, y]
+    if m is hl:
+        xo, yo, xi, yi = _vars(m, "xo yo xi yi")
+        output.bound(x, 0, 20).bound(y, 0, 10)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
+        hw_output.update(0).unroll(r.x)
+        hw_input.in_().in_().compute_at(hw_output, xo)
+        hw_input.in_().compute_at(hw_output, xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+    return output, {"input": inp}, [20, 10]
+
+
 def glb_input_on_the_output(m):
     """The accelerated Func is the pipeline's output (hw_accelerate on it, no host Func after it), 16x8 in tiles of
     8x4, the memory-tile copy and mid at xo, hw_input.in_() in the GLB at xo: its value moves into a Func inside
@@ -154,7 +176,7 @@ def glb_input_on_the_output(m):
 
 CASES = {f.__name__: f for f in (glb_input_only, glb_output_level_too, one_level, glb_input_only_two_lanes,
                                  glb_output_level_too_two_lanes, glb_input_read_directly, glb_input_sliding_window,
-                                 glb_input_of_two, glb_input_on_the_output)}
+                                 glb_input_of_two, glb_input_odd_tiles, glb_input_on_the_output)}
 VERILATOR = ("glb_input_only", "glb_input_only_two_lanes", "glb_input_on_the_output")
 # the cases that only give figures to compare with (their designs compile, and others' tests simulate the like)
 FIGURES_ONLY = ("glb_output_level_too", "one_level", "glb_output_level_too_two_lanes")
