@@ -261,3 +261,39 @@ def test_an_accelerated_output_keeps_its_name_and_passes_through_the_glb():
     assert design.report["mem_tiles_per_glb_tile"] == 1 and design.report["tiles"] == 4
     output, _, _ = glb_input_on_the_output(hl)
     assert "hw_output_value" not in hl.Pipeline(output).functions
+
+
+def _colour(unroll_c: bool):
+    """A gray input to 3 channels through seed 002's GLB level, 8x2, two lanes of x, the colours unrolled or in turn
+    (probe20e's glb_channels_two_lanes and glb_channels_in_turn, compiled here for their figures)."""
+    x, y, c, xo, yo, xi, yi, xio, yio, xii, yii = _vars(hl, "x y c xo yo xi yi xio yio xii yii")
+    inp = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = hl.u16(inp[x, y])
+    hw_output[x, y, c] = hl.u8((hw_input[x, y] * hl.u16(c + 1) + hw_input[x + 1, y]) >> 2)
+    output[x, y, c] = hw_output[x, y, c]
+    output.bound(x, 0, 8).bound(y, 0, 2).bound(c, 0, 3)
+    g = hw_output.in_()
+    g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 2).reorder(c, xi, yi, xo, yo)
+    g.hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB).unroll(xi, 2)
+    hw_output.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 8, 2).reorder(c, xii, yii, xio, yio).unroll(xii, 2)
+    if unroll_c:
+        g.unroll(c)
+        hw_output.unroll(c)
+    hw_input.in_().in_().compute_at(hw_output, xio).unroll(x, 2)
+    hw_input.in_().compute_at(g, xo).store_in(hl.MemoryType.GLB)
+    hw_input.compute_root().accelerator_input()
+    return hl.compile(output, name=f"glbin22_colour_{int(unroll_c)}")
+
+
+def test_unrolled_channels_are_stored_innermost_in_the_glb_output_tile():
+    """Three channels and two pixels of x a cycle (6 lanes): the GLB output tile stores c innermost, then x, then y
+    (each entry one cycle's lanes), where x fastest put the lanes a plane apart (refused in session 35). The same
+    GLB words as the channels in turn (2 lanes), in fewer cycles; probe20 simulates both, bit-exact."""
+    unrolled, in_turn = _colour(True), _colour(False)
+    buf = unrolled.memory_json["glb"]["buffers"]["hw_output_global_wrapper"]
+    assert buf["storage_order"] == [2, 0, 1] and buf["lanes"] == 6
+    assert "storage_order" not in in_turn.memory_json["glb"]["buffers"]["hw_output_global_wrapper"]
+    a, b = unrolled.report, in_turn.report
+    assert a["glb"]["words_used"] == b["glb"]["words_used"] == 132
+    assert (a["predicted_cycles"], b["predicted_cycles"]) == (26, 42)

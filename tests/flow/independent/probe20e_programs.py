@@ -355,8 +355,9 @@ def histogram_input_copy_in_memory_tile(m):
 
 
 def glb_channels_two_lanes(m, unroll_c=True):
-    """A 3-channel output (x, y, c) through the GLB, colours a cycle in the memory tiles, two lanes, 8x2 (refused:
-    the lanes of c are a plane apart in the GLB tile; this reached an internal assert before session 35)."""
+    """A 3-channel output (x, y, c) through the GLB, colours a cycle in the memory tiles, two lanes, 8x2 (this reached
+    an internal assert before session 35, refused in session 35: the lanes of c were a plane apart in the GLB tile;
+    since session 36 the GLB stores the channels innermost)."""
     inp, x, y, hw_input = _in(m)
     c = m.Var("c")
     hw_output, output = m.Func("hw_output"), m.Func("output")
