@@ -35,7 +35,7 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> Pipeline | None:
               and id(f.placement.compute_with[0]) in ids]
     if len(accel) < 2 or not _fusable(pipe, accel):
         return None
-    copies = _copies(pipe)
+    copies = copy_funcs(pipe)
     accel = [copies[id(f)] for f in accel]
     # hw_outputs takes the first Func's loops and schedule calls (the others' are the same)
     schedule, placement = accel[0].definitions[0].schedule, accel[0].placement
@@ -58,7 +58,7 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> Pipeline | None:
     return Pipeline([handle_of(copies[id(f)]) for f in pipe.given], pipe.tuples_whole)
 
 
-def _copies(pipe: Pipeline) -> dict[int, Function]:
+def copy_funcs(pipe: Pipeline) -> dict[int, Function]:
     """A copy of each of pipe's Funcs (by the original's id), reading the copies (through the in_() wrappers pipe
     resolved) and placed at them. Each keeps its original's creation serial, so the copies' unique names are the
     originals'."""

@@ -14,12 +14,12 @@ import networkx as nx
 
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
-from mainspring.frontend.func import Function
+from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, LoopLevel, MemoryType, Split
 
 from .fold import fold_update
-from .hierarchy import GlbLevel, glb_level, glb_output, in_glb
+from .hierarchy import GlbLevel, copy_source, glb_level, glb_output, in_glb
 from .placement import accelerate_call, store_in_call
 from .state import Lowering
 
@@ -532,7 +532,19 @@ def _check_glb_placement(pipe: Pipeline, accelerated: Function, out: Function, i
             f"{loc}: Func '{f.name}': store_in(MemoryType.GLB): '{f.name}' is computed {where}; the GLB holds "
             f"only the accelerator's tile copies (the hw_accelerate Func, e.g. {out.name}.in_(), and copies of its "
             f"inputs computed at its GLB tile loop, e.g. hw_input.in_()); remove the call"
+            + _load_hint(pipe, f, accelerated)
         )
+
+
+def _load_hint(pipe: Pipeline, f: Function, accelerated: Function) -> str:
+    """For a copy of an accelerator input computed inside the accelerator at another loop: the call that makes it a
+    GLB input tile, loaded once per GLB tile (hwlower/glb_input_level.py gives it a GLB output level if need be)."""
+    src, store_var = copy_source(pipe, f), accelerate_call(accelerated)[1]
+    if src is None or src.placement.accelerator_input is None or store_var == "__outermost" \
+            or f.placement.compute.kind != "at":
+        return ""
+    return (f", or load it into the GLB once per GLB tile: {user_handle(f)}.compute_at({user_handle(accelerated)}, "
+            f"{store_var})")
 
 
 def reads_an_image(pipe: Pipeline) -> bool:

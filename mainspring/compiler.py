@@ -32,13 +32,15 @@ from .frontend.outputs import Output, packed_outputs
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
+from .hwlower.glb_input_level import copy_output_through_glb
 from .hwlower.image_names import named_by_place
 from .hwlower.ir import Op
 from .ideal import ideal_cycles
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.errors import OverCapacity
-from .memories.glb import plan_glb, verify_glb
+from .memories.glb import plan_glb
+from .memories.glb_verify import verify_glb
 from .memories.polyhedral import default_latency
 from .report_glb import glb_report
 from .target import CGRA
@@ -76,6 +78,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     pipe = Pipeline(output)
     # outputs each accelerated alike: one accelerator computes them all (a fused copy of the user's Funcs)
     pipe = fuse_accelerated_outputs(pipe) or pipe
+    # a GLB input level with no GLB output: the output's tiles pass through the GLB too (a copy of the user's Funcs)
+    pipe = copy_output_through_glb(pipe) or pipe
     packed = packed_outputs(pipe)
     outputs: tuple[Output, ...] = ()
     if packed is not None:  # several outputs (or a Tuple's elements): the host packs them into one output

@@ -97,6 +97,10 @@ class GlbBuffer:
     array: GlbController
     # Over the reader's dimensions: per read, the writer's step (0-based, in the tile) that must be made first.
     wait: GlbController
+    # The dimensions in storage order, innermost first; () for x fastest. A GLB output whose array writes lanes of
+    # several dimensions a cycle (3 channels and 2 pixels of x) stores them innermost, so each entry holds one
+    # cycle's lanes (storage_order).
+    order: tuple[int, ...] = ()
 
     @property
     def transfers(self) -> int:
@@ -132,34 +136,50 @@ class GlbPlan:
         return b
 
 
-def layout(box: Sequence[tuple[int, int]]) -> tuple[int, ...]:
-    """Word stride of each dimension of a tile stored x fastest (boxes are inclusive (min, max) pairs)."""
-    out, run = [], 1
-    for lo, hi in box:
-        out.append(run)
+def layout(box: Sequence[tuple[int, int]], order: Sequence[int] = ()) -> tuple[int, ...]:
+    """Word stride of each dimension of a tile stored in `order` (innermost first; () for x fastest; boxes are
+    inclusive (min, max) pairs)."""
+    out, run = [0] * len(box), 1
+    for d in order or range(len(box)):
+        lo, hi = box[d]
+        out[d] = run
         run *= hi - lo + 1
     return tuple(out)
 
 
-def address(coord: Sequence[int], box: Sequence[tuple[int, int]]) -> int:
-    return sum((c - lo) * s for c, (lo, _), s in zip(coord, box, layout(box)))
+def address(coord: Sequence[int], box: Sequence[tuple[int, int]], order: Sequence[int] = ()) -> int:
+    return sum((c - lo) * s for c, (lo, _), s in zip(coord, box, layout(box, order)))
 
 
-def box_walk(sub: Sequence[tuple[int, int]], box: Sequence[tuple[int, int]]) -> GlbController:
-    """A controller that visits the elements of sub-box `sub` of a tile stored as `box`, x fastest."""
-    return GlbController(tuple(hi - lo + 1 for lo, hi in sub), address([lo for lo, _ in sub], box), layout(box))
+def box_walk(sub: Sequence[tuple[int, int]], box: Sequence[tuple[int, int]],
+             order: Sequence[int] = ()) -> GlbController:
+    """A controller that visits the elements of sub-box `sub` of a tile stored as `box`, in storage order."""
+    dims, strides = order or range(len(box)), layout(box, order)
+    return GlbController(tuple(sub[d][1] - sub[d][0] + 1 for d in dims), address([lo for lo, _ in sub], box, order),
+                         tuple(strides[d] for d in dims))
 
 
-def loop_walk(loops: Sequence[Loop], index: Sequence[Affine], box: Sequence[tuple[int, int]]) -> GlbController:
+def storage_order(loops: Sequence[Loop], index: Sequence[Affine]) -> tuple[int, ...]:
+    """The storage order that puts the dimensions of an op's unrolled loops (its lanes) innermost, innermost lane
+    first, then the others x first; () when that is x fastest."""
+    lanes = [next((d for d, a in enumerate(index) if dict(a.terms).get(lp.var)), None)
+             for lp in reversed(loops) if lp.unrolled]
+    first = list(dict.fromkeys(d for d in lanes if d is not None))
+    order = tuple(first + [d for d in range(len(index)) if d not in first])
+    return () if order == tuple(range(len(index))) else order
+
+
+def loop_walk(loops: Sequence[Loop], index: Sequence[Affine], box: Sequence[tuple[int, int]],
+              order: Sequence[int] = ()) -> GlbController:
     """A controller that visits what an op over `loops` (outermost first, hwlower Loops) stores at `index`
     (hwlower Affines), in the op's order; unrolled loops are lanes of one transfer and must be innermost."""
-    strides = layout(box)
+    strides = layout(box, order)
     time = [lp for lp in loops if not lp.unrolled]
     extent, stride = [], []
     for lp in reversed(time):
         extent.append(lp.extent)
         stride.append(sum(dict(a.terms).get(lp.var, 0) * s for a, s in zip(index, strides)))
-    start = address([a.evaluate({lp.var: lp.min for lp in loops}) for a in index], box)
+    start = address([a.evaluate({lp.var: lp.min for lp in loops}) for a in index], box, order)
     return GlbController(tuple(extent) or (1,), start, tuple(stride) or (0,))
 
 
@@ -223,7 +243,7 @@ def glb_json(plan: GlbPlan) -> dict:
                 "box": [list(d) for d in b.box], "words": b.words, "copies": b.copies, "banks": b.banks,
                 "host_controller": b.host.to_json(), "array_controller": b.array.to_json(),
                 "read_wait_controller": b.wait.to_json(),
-            }
+            } | ({"storage_order": list(b.order)} if b.order else {})
             for b in plan.buffers
         },
     }
@@ -238,7 +258,7 @@ def glb_from_json(doc: dict) -> GlbPlan:
     buffers = tuple(
         GlbBuffer(name, b["role"], b["host_stream"], b["array_stream"], b["bits"], b["lanes"],
                   tuple(tuple(d) for d in b["box"]), b["words"], b["copies"], b["banks"], ctrl(b["host_controller"]),
-                  ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]))
+                  ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]), tuple(b.get("storage_order", ())))
         for name, b in doc["buffers"].items()
     )
     return GlbPlan(buffers, tuple(tuple(tuple(d) for d in t) for t in doc["host_loop"]), doc["mem_tiles_per_tile"],
@@ -268,30 +288,34 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
     # the GLB tile; the host then reads the padded tile back in box order and drops the padding.
     (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
     box, k = written_box(loops, op, mems), nest.stream_lanes(nest.output)
-    inner = loop_walk(loops, op.store.index, box)
-    shifts = [address([lo for lo, _ in m.output_box], box) - address([lo for lo, _ in mems[0].output_box], box)
-              for m in mems]
     padded = box != first[out_name]
     # The host reads back along the GLB output's own loops: when they unroll x by the array's lanes
     # (hw_output.in_().unroll(xi, k)), each step already moves the k words of a transfer. Unrolled by another
     # factor (2 over an array output of 1 lane), the host walks its unrolled loops too, k words a transfer.
     unrolled = math.prod(lp.extent for lp in g.readback_loops if lp.unrolled)
+    # lanes of several dimensions stored innermost when the host reads them back as the array writes them, the
+    # GLB copy unrolling them too (channels and x: hw_output.in_().unroll(c).unroll(xi, 2))
+    order = storage_order(loops, op.store.index) if unrolled == k and not padded else ()
+    inner = loop_walk(loops, op.store.index, box, order)
+    shifts = [address([lo for lo, _ in m.output_box], box, order)
+              - address([lo for lo, _ in mems[0].output_box], box, order) for m in mems]
     host_grouped = not padded and unrolled > 1 and unrolled == k
     readback = g.readback_loops if unrolled == k else [replace(lp, unrolled=False) for lp in g.readback_loops]
-    host = box_walk(box, box) if padded else loop_walk(readback, g.readback.store.index, box)
+    host = box_walk(box, box, order) if padded else loop_walk(readback, g.readback.store.index, box, order)
     if not host_grouped and host.extent[0] % k and host.data_stride[0] == 1:
         # the read-back covers part of a row of whole transfers (the image ends inside the last lanes of the
         # memory tile, which are whole lanes): read the whole rows, as a padded tile is, and drop the rest
-        host = box_walk(box, box)
+        host = box_walk(box, box, order)
     who = f"{program.located(out_name)} (the GLB output)"
-    check_output_lanes(loops, op.store.index, layout(box), who)
+    check_output_lanes(loops, op.store.index, layout(box, order), who)
     grouped = any(lp.unrolled for lp in loops)
     array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)
     # Over several memory tiles the host reads back in the order the array writes, memory tile by memory
     # tile (the host's DMA writes each word at its own address): the read-back follows the array a few cycles
     # behind, where rows across memory tiles would wait for the last memory tile of each band.
     host = array if len(mems) > 1 else lane_words(host, k, host_grouped, who, host=True)
-    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k, host, array))
+    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k, host, array,
+                           order))
     double, banks = place(buffers, glb_words, glb_banks, g.who, glb_lanes)
     bank_words = max(1, glb_words // glb_banks)
     copies = 2 if double else 1
@@ -320,7 +344,7 @@ def _glb_of(program: HwProgram) -> GlbProgram:
 
 
 def _buffer(name: str, role: str, host_stream: str, array_stream: str, bits: int, box: Box, lanes: int,
-            host: GlbController, array: GlbController) -> GlbBuffer:
+            host: GlbController, array: GlbController, order: tuple[int, ...] = ()) -> GlbBuffer:
     ext = tuple((lo, hi - lo + 1) for lo, hi in box)
     words = 1
     for _, e in ext:
@@ -329,7 +353,7 @@ def _buffer(name: str, role: str, host_stream: str, array_stream: str, bits: int
         array, wait = pace(array, host)
     else:
         host, wait = pace(host, array)
-    return GlbBuffer(name, role, host_stream, array_stream, bits, lanes, ext, words, 1, 0, host, array, wait)
+    return GlbBuffer(name, role, host_stream, array_stream, bits, lanes, ext, words, 1, 0, host, array, wait, order)
 
 
 def write_steps(writer: GlbController) -> np.ndarray:
@@ -522,78 +546,8 @@ def transfer_coords(c: GlbController, b: GlbBuffer) -> np.ndarray:
     ext = np.array([e for _, e in b.box])
     entry = addresses(c)[kept(c)]
     words = (entry[:, None] * b.lanes + np.arange(b.lanes)[None, :]).ravel()
-    out = []
-    for e in ext:
-        out.append(words % e)
-        words = words // e
+    out = [words] * len(ext)
+    for d in b.order or range(len(ext)):
+        out[d] = words % ext[d]
+        words = words // ext[d]
     return np.stack(out, axis=1) + lo
-
-
-def box_coords(box: Sequence[tuple[int, int]]) -> np.ndarray:
-    """The coordinates of an inclusive box, x fastest (numpy, one row per element)."""
-
-    grids = np.meshgrid(*[np.arange(lo, hi + 1) for lo, hi in reversed(box)], indexing="ij")
-    return np.stack([gr.ravel() for gr in reversed(grids)], axis=1)
-
-
-def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
-    """Check the GLB's controllers against the loop nest, independently of how they were derived: the words
-    each controller moves, decoded back to coordinates, are the ones the array and the host stream, in order;
-    and each reader's waits never let it read an entry before it is written (`check_pacing`)."""
-    from mainspring.hwlower.ir import output_order, store_order
-
-    g, nest = _glb_of(program), program.nest
-    first = program.tiles[0].boxes
-
-    coords = transfer_coords
-
-    for name in g.inputs:
-        b = plan.buffer(name)
-        want = np.concatenate([box_coords(m.boxes[b.name]) for m in g.mem_tiles])
-        assert np.array_equal(coords(b.array, b), want), f"GLB {b.name}: the array reads the wrong words"
-        loads = coords(b.host, b)
-        if not np.array_equal(loads, box_coords(first[b.name])):  # else in the array's order, each word once
-            _, first_read = np.unique(addresses(b.array), return_index=True)
-            want = want.reshape(-1, b.lanes, len(b.box))[np.sort(first_read)].reshape(-1, len(b.box))
-            assert np.array_equal(loads, want) and _each_once(loads, box_coords(first[b.name])), \
-                f"GLB {b.name}: host load order"
-    out = plan.buffer(g.output)
-    order = output_order(nest)
-    shift = [np.array([lo for lo, _ in m.output_box]) - order.min(axis=0) for m in g.mem_tiles]
-    want = np.concatenate([order + s for s in shift])
-    assert np.array_equal(coords(out.array, out), want), f"GLB {out.name}: the array writes the wrong words"
-    whole = [(lo, lo + e - 1) for lo, e in out.box]
-    if len(g.mem_tiles) > 1:  # in the array's order, memory tile by memory tile: each word of the buffer once
-        # (memory tiles that do not divide the GLB tile write past it, hwlower.tiling: the host drops those words)
-        assert np.array_equal(coords(out.host, out), want) and _each_once(want, box_coords(whole)), \
-            f"GLB {out.name}: host read-back order"
-    else:
-        back = store_order(g.readback_loops, g.readback)
-        if whole != first[g.output] or len(coords(out.host, out)) != len(back):  # a padded tile, or rows that
-            back = box_coords(whole)  # end inside a transfer: the whole box, in its order
-        got = coords(out.host, out)
-        assert np.array_equal(got, back) or _in_entry_order(got, back, out.lanes), \
-            f"GLB {out.name}: host read-back order"
-    for b in plan.buffers:
-        check_pacing(b)
-
-
-def _in_entry_order(got: np.ndarray, back: np.ndarray, k: int) -> bool:
-    """Whether the host's words `got` are the read-back loops' words `back` (one row each, x first), each once,
-    read as whole entries of k consecutive words of x in the order the loops first reach each entry (a read-back
-    along y first over lanes of x: `lane_words`)."""
-    if k == 1 or not _each_once(got, back):
-        return False
-    lo, per = back.min(axis=0), [k] + [1] * (back.shape[1] - 1)
-    entry, wanted = np.floor_divide(got - lo, per), np.floor_divide(back - lo, per)
-    _, first = np.unique(wanted, axis=0, return_index=True)
-    whole = bool((entry.reshape(-1, k, got.shape[1]) == entry[::k, None]).all())
-    return whole and bool(np.array_equal(entry[::k], wanted[np.sort(first)]))
-
-
-def _each_once(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether coordinate lists a and b (one row per word) hold the same words, each once."""
-    if a.shape != b.shape:
-        return False
-    sa, sb = a[np.lexsort(a.T[::-1])], b[np.lexsort(b.T[::-1])]
-    return bool(np.array_equal(sa, sb)) and not (np.diff(sa, axis=0) == 0).all(axis=1).any()

@@ -324,7 +324,8 @@ def glb_two_inputs(m):
 
 def glb_histogram(m, glb=True):
     """An 8-bin histogram whose input copy hw_input.in_() is computed at the accelerator's host loop bo and
-    store_in(GLB) (refused: with no GLB level of the output, that loop's buffers are memory tiles)."""
+    store_in(GLB), with no GLB level of the output (refused before session 36; the output's tiles pass through the
+    GLB too, hwlower/glb_input_level.py)."""
     inp, x, y, hw_input = _in(m)
     b = m.Var("b")
     histogram, hw_output, output = m.Func("histogram"), m.Func("hw_output"), m.Func("output")
@@ -354,8 +355,9 @@ def histogram_input_copy_in_memory_tile(m):
 
 
 def glb_channels_two_lanes(m, unroll_c=True):
-    """A 3-channel output (x, y, c) through the GLB, colours a cycle in the memory tiles, two lanes, 8x2 (refused:
-    the lanes of c are a plane apart in the GLB tile; this reached an internal assert before session 35)."""
+    """A 3-channel output (x, y, c) through the GLB, colours a cycle in the memory tiles, two lanes, 8x2 (this reached
+    an internal assert before session 35, refused in session 35: the lanes of c were a plane apart in the GLB tile;
+    since session 36 the GLB stores the channels innermost)."""
     inp, x, y, hw_input = _in(m)
     c = m.Var("c")
     hw_output, output = m.Func("hw_output"), m.Func("output")
