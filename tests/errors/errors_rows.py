@@ -1,5 +1,6 @@
 """Catalogue cases: an accelerator input streamed several rows per transfer (`hw_input.unroll(y, 2)`, session 36)
-whose reader cannot take the rows of each transfer in turn (hwlower/streams.py `_check_rows`)."""
+whose reader cannot take the rows of each transfer in turn (hwlower/streams.py `_check_rows`). A window of rows
+over such a stream compiles (tests/flow/test_glbrows22.py; refused before as `rows_through_a_window`)."""
 
 from __future__ import annotations
 
@@ -51,24 +52,6 @@ def _():
     p.hw_input.unroll(p.y, 2, R)
     p.mid.unroll(p.y, 2, R)
     return hl.compile(p.output, name="demo")
-
-
-@case("hardware", "Rows streamed side by side read through a window of rows", (
-    "{mid}: Func 'mid' reads 'hw_input' one value of y per firing, but accelerator input 'hw_input' streams 2 "
-    "values of y per transfer (hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) at {at}), so it must take the words "
-    "of each transfer in turn, over whole steps of 2 of its loop over y; it reads 'hw_input' through 3 ports, more "
-    "than 2. Fix: remove hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) to stream 'hw_input' a word per transfer"),
-    func="mid", simulate=True,
-    note="Halide accepts it; each read would split into one per word of the transfer, which wait for the latest")
-def rows_through_a_window():
-    p = rows(taps=3, height=7)
-    p.hw_input.unroll(p.y, 2, R)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@rows_through_a_window.fix
-def _():
-    return hl.compile(rows(taps=3, height=7).output, name="demo")
 
 
 @case("hardware", "Rows streamed side by side read by two Funcs", (
