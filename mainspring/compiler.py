@@ -38,7 +38,8 @@ from .ideal import ideal_cycles
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
 from .memories.errors import OverCapacity
-from .memories.glb import plan_glb, verify_glb
+from .memories.glb import plan_glb
+from .memories.glb_verify import verify_glb
 from .memories.polyhedral import default_latency
 from .report_glb import glb_report
 from .target import CGRA

@@ -97,6 +97,7 @@ class GlbBuffer:
     array: GlbController
     # Over the reader's dimensions: per read, the writer's step (0-based, in the tile) that must be made first.
     wait: GlbController
+    lane_dim: int = 0  # the box dimension its lanes run along: an entry of k rows with 1 (glb_rows.py)
 
     @property
     def transfers(self) -> int:
@@ -223,7 +224,7 @@ def glb_json(plan: GlbPlan) -> dict:
                 "box": [list(d) for d in b.box], "words": b.words, "copies": b.copies, "banks": b.banks,
                 "host_controller": b.host.to_json(), "array_controller": b.array.to_json(),
                 "read_wait_controller": b.wait.to_json(),
-            }
+            } | ({"lane_dim": b.lane_dim} if b.lane_dim else {})
             for b in plan.buffers
         },
     }
@@ -238,7 +239,7 @@ def glb_from_json(doc: dict) -> GlbPlan:
     buffers = tuple(
         GlbBuffer(name, b["role"], b["host_stream"], b["array_stream"], b["bits"], b["lanes"],
                   tuple(tuple(d) for d in b["box"]), b["words"], b["copies"], b["banks"], ctrl(b["host_controller"]),
-                  ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]))
+                  ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]), b.get("lane_dim", 0))
         for name, b in doc["buffers"].items()
     )
     return GlbPlan(buffers, tuple(tuple(tuple(d) for d in t) for t in doc["host_loop"]), doc["mem_tiles_per_tile"],
@@ -259,11 +260,17 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         shifts = [address([lo for lo, _ in m.boxes[name]], box) - address([lo for lo, _ in mems[0].boxes[name]], box)
                   for m in mems]
         who = f"{program.located(name)} (a GLB input)"
-        array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)
-        host = lane_words(box_walk(box, box), k, False, who)
+        array, host = tiled(inner, shifts, list(g.mem_grid)), box_walk(box, box)
+        if nest.lane_dim(name):  # k rows per transfer: an entry holds them
+            from .glb_rows import row_entries
+            at = f"{program.located(name)}: GLB input '{name}'"
+            array, host = row_entries(array, k, box, at), row_entries(host, k, box, at)
+        else:
+            array, host = lane_words(array, k, False, who), lane_words(host, k, False, who)
         if len(mems) > 1:  # load in the order the memory tiles read, each entry once (`skip_rules`)
             host = in_array_order(array, host.transfers) or host
-        buffers.append(_buffer(name, "input", s.port, name, s.type.bits(), box, k, host, array))
+        buffers.append(replace(_buffer(name, "input", s.port, name, s.type.bits(), box, k, host, array),
+                               lane_dim=nest.lane_dim(name)))
     # The GLB output tile holds what the array writes: the array output's box, which RoundUp tails pad past
     # the GLB tile; the host then reads the padded tile back in box order and drops the padding.
     (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
@@ -521,6 +528,9 @@ def transfer_coords(c: GlbController, b: GlbBuffer) -> np.ndarray:
     lo = np.array([m for m, _ in b.box])
     ext = np.array([e for _, e in b.box])
     entry = addresses(c)[kept(c)]
+    if b.lane_dim:
+        from .glb_rows import row_coords
+        return row_coords(entry, b.lanes, b.box)
     words = (entry[:, None] * b.lanes + np.arange(b.lanes)[None, :]).ravel()
     out = []
     for e in ext:
@@ -534,66 +544,3 @@ def box_coords(box: Sequence[tuple[int, int]]) -> np.ndarray:
 
     grids = np.meshgrid(*[np.arange(lo, hi + 1) for lo, hi in reversed(box)], indexing="ij")
     return np.stack([gr.ravel() for gr in reversed(grids)], axis=1)
-
-
-def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
-    """Check the GLB's controllers against the loop nest, independently of how they were derived: the words
-    each controller moves, decoded back to coordinates, are the ones the array and the host stream, in order;
-    and each reader's waits never let it read an entry before it is written (`check_pacing`)."""
-    from mainspring.hwlower.ir import output_order, store_order
-
-    g, nest = _glb_of(program), program.nest
-    first = program.tiles[0].boxes
-
-    coords = transfer_coords
-
-    for name in g.inputs:
-        b = plan.buffer(name)
-        want = np.concatenate([box_coords(m.boxes[b.name]) for m in g.mem_tiles])
-        assert np.array_equal(coords(b.array, b), want), f"GLB {b.name}: the array reads the wrong words"
-        loads = coords(b.host, b)
-        if not np.array_equal(loads, box_coords(first[b.name])):  # else in the array's order, each word once
-            _, first_read = np.unique(addresses(b.array), return_index=True)
-            want = want.reshape(-1, b.lanes, len(b.box))[np.sort(first_read)].reshape(-1, len(b.box))
-            assert np.array_equal(loads, want) and _each_once(loads, box_coords(first[b.name])), \
-                f"GLB {b.name}: host load order"
-    out = plan.buffer(g.output)
-    order = output_order(nest)
-    shift = [np.array([lo for lo, _ in m.output_box]) - order.min(axis=0) for m in g.mem_tiles]
-    want = np.concatenate([order + s for s in shift])
-    assert np.array_equal(coords(out.array, out), want), f"GLB {out.name}: the array writes the wrong words"
-    whole = [(lo, lo + e - 1) for lo, e in out.box]
-    if len(g.mem_tiles) > 1:  # in the array's order, memory tile by memory tile: each word of the buffer once
-        # (memory tiles that do not divide the GLB tile write past it, hwlower.tiling: the host drops those words)
-        assert np.array_equal(coords(out.host, out), want) and _each_once(want, box_coords(whole)), \
-            f"GLB {out.name}: host read-back order"
-    else:
-        back = store_order(g.readback_loops, g.readback)
-        if whole != first[g.output] or len(coords(out.host, out)) != len(back):  # a padded tile, or rows that
-            back = box_coords(whole)  # end inside a transfer: the whole box, in its order
-        got = coords(out.host, out)
-        assert np.array_equal(got, back) or _in_entry_order(got, back, out.lanes), \
-            f"GLB {out.name}: host read-back order"
-    for b in plan.buffers:
-        check_pacing(b)
-
-
-def _in_entry_order(got: np.ndarray, back: np.ndarray, k: int) -> bool:
-    """Whether the host's words `got` are the read-back loops' words `back` (one row each, x first), each once,
-    read as whole entries of k consecutive words of x in the order the loops first reach each entry (a read-back
-    along y first over lanes of x: `lane_words`)."""
-    if k == 1 or not _each_once(got, back):
-        return False
-    lo, per = back.min(axis=0), [k] + [1] * (back.shape[1] - 1)
-    entry, wanted = np.floor_divide(got - lo, per), np.floor_divide(back - lo, per)
-    _, first = np.unique(wanted, axis=0, return_index=True)
-    whole = bool((entry.reshape(-1, k, got.shape[1]) == entry[::k, None]).all())
-    return whole and bool(np.array_equal(entry[::k], wanted[np.sort(first)]))
-
-
-def _each_once(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether coordinate lists a and b (one row per word) hold the same words, each once."""
-    if a.shape != b.shape:
-        return False
-    sa, sb = a[np.lexsort(a.T[::-1])], b[np.lexsort(b.T[::-1])]
-    return bool(np.array_equal(sa, sb)) and not (np.diff(sa, axis=0) == 0).all(axis=1).any()
