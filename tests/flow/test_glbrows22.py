@@ -62,11 +62,16 @@ def test_a_window_of_rows_reads_each_transfer_s_rows_in_turn(taps):
 
 @pytest.mark.parametrize(("taps", "simulator"), [(3, "icarus"), (3, "verilator"), (4, "icarus")])
 def test_a_window_of_rows_is_bit_exact_and_equal_to_halide(taps, simulator, build_dir, halide):
-    design = _design(taps)
+    _check(_design(taps), _window(halide, taps), simulator, build_dir, halide)
+
+
+def _check(design, program, simulator: str, build_dir, halide) -> None:
+    """The design bit-exact on `simulator` in its predicted cycles, its reference equal to Halide 21's realize of
+    `program` (the algorithm written with Halide)."""
     inputs = design.example_inputs(1)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
     assert res.cycles == res.predicted_cycles
-    out, images, size = _window(halide, taps)
+    out, images, size = program
     (want,) = halide_outputs(halide, out, images, inputs, size)
     (got,) = design.reference_outputs(inputs)
     assert got.dtype == want.dtype and np.array_equal(got, want)
@@ -120,11 +125,4 @@ def test_the_glb_holds_a_transfer_s_rows_per_entry():
 
 @pytest.mark.parametrize("simulator", ["icarus", "verilator"])
 def test_rows_per_transfer_through_the_glb_are_bit_exact_and_equal_to_halide(simulator, build_dir, halide):
-    design = _glb_design()
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = _glb(halide, True)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    _check(_glb_design(), _glb(halide, True), simulator, build_dir, halide)
