@@ -108,7 +108,7 @@ def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedu
         if part.k > 1:
             words *= part.k
             lanes = part if lanes.k == 1 else lanes
-        elif pos == 0 and words == 1 and len(args) > 1 and reorderable:
+        elif pos == 0 and words == 1 and len(args) > 1:
             # x streamed a word at a time: the host may send consecutive values of the next dimension side by side
             # (hw_input.unroll(y, 2): rows 2t and 2t + 1 per transfer, the output rate of Halide-to-Hardware's y)
             along = stage_lanes(who, name, args[1], s, schedule)

@@ -14,7 +14,7 @@ from .ir import LoopNest
 from .lane_steps import Steps, step_lanes
 from .lanes import Lanes, check_rates, input_lanes, output_lanes, x_unrolls
 from .loops import replay
-from .narrow import MAX_PORTS, narrow_lanes
+from .narrow import narrow_lanes
 from .state import Lowering
 from .stream_order import stream_dims
 
@@ -61,8 +61,6 @@ def _check_rows(s: Lowering, nest: LoopNest, lanes: dict[str, Lanes], along: dic
             served = rows.get((op.name, b), "")
             odd = served is not None and "iterations of its loop" in served
             why = (f"its loop over {dim} has {lp.extent} iterations, not whole steps of {src.k}" if odd else
-                   f"it reads '{b}' through {sum(q.access.buffer == b for q in op.loads)} ports, more than "
-                   f"{MAX_PORTS}" if served else
                    f"'{b}' has other readers, or that loop holds other ops, which would take its rows at other paces")
             unroll = (f"unroll {handle} along {src.dim} by {src.k} with a rounding tail ({handle}.unroll({dim}, "
                       f"{src.k}, hl.TailStrategy.RoundUp)), or " if odd else "")

@@ -101,6 +101,7 @@ class GlbBuffer:
     # several dimensions a cycle (3 channels and 2 pixels of x) stores them innermost, so each entry holds one
     # cycle's lanes (storage_order).
     order: tuple[int, ...] = ()
+    lane_dim: int = 0  # the box dimension its lanes run along: an entry of k rows with 1 (glb_rows.py)
 
     @property
     def transfers(self) -> int:
@@ -243,7 +244,7 @@ def glb_json(plan: GlbPlan) -> dict:
                 "box": [list(d) for d in b.box], "words": b.words, "copies": b.copies, "banks": b.banks,
                 "host_controller": b.host.to_json(), "array_controller": b.array.to_json(),
                 "read_wait_controller": b.wait.to_json(),
-            } | ({"storage_order": list(b.order)} if b.order else {})
+            } | ({"storage_order": list(b.order)} if b.order else {}) | ({"lane_dim": b.lane_dim} if b.lane_dim else {})
             for b in plan.buffers
         },
     }
@@ -258,7 +259,8 @@ def glb_from_json(doc: dict) -> GlbPlan:
     buffers = tuple(
         GlbBuffer(name, b["role"], b["host_stream"], b["array_stream"], b["bits"], b["lanes"],
                   tuple(tuple(d) for d in b["box"]), b["words"], b["copies"], b["banks"], ctrl(b["host_controller"]),
-                  ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]), tuple(b.get("storage_order", ())))
+                  ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]), tuple(b.get("storage_order", ())),
+                  b.get("lane_dim", 0))
         for name, b in doc["buffers"].items()
     )
     return GlbPlan(buffers, tuple(tuple(tuple(d) for d in t) for t in doc["host_loop"]), doc["mem_tiles_per_tile"],
@@ -279,11 +281,17 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         shifts = [address([lo for lo, _ in m.boxes[name]], box) - address([lo for lo, _ in mems[0].boxes[name]], box)
                   for m in mems]
         who = f"{program.located(name)} (a GLB input)"
-        array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, False, who)
-        host = lane_words(box_walk(box, box), k, False, who)
+        array, host = tiled(inner, shifts, list(g.mem_grid)), box_walk(box, box)
+        if nest.lane_dim(name):  # k rows per transfer: an entry holds them
+            from .glb_rows import row_entries
+            at = f"{program.located(name)}: GLB input '{name}'"
+            array, host = row_entries(array, k, box, at), row_entries(host, k, box, at)
+        else:
+            array, host = lane_words(array, k, False, who), lane_words(host, k, False, who)
         if len(mems) > 1:  # load in the order the memory tiles read, each entry once (`skip_rules`)
             host = in_array_order(array, host.transfers) or host
-        buffers.append(_buffer(name, "input", s.port, name, s.type.bits(), box, k, host, array))
+        buffers.append(replace(_buffer(name, "input", s.port, name, s.type.bits(), box, k, host, array),
+                               lane_dim=nest.lane_dim(name)))
     # The GLB output tile holds what the array writes: the array output's box, which RoundUp tails pad past
     # the GLB tile; the host then reads the padded tile back in box order and drops the padding.
     (loops, op), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
@@ -545,6 +553,9 @@ def transfer_coords(c: GlbController, b: GlbBuffer) -> np.ndarray:
     lo = np.array([m for m, _ in b.box])
     ext = np.array([e for _, e in b.box])
     entry = addresses(c)[kept(c)]
+    if b.lane_dim:
+        from .glb_rows import row_coords
+        return row_coords(entry, b.lanes, b.box)
     words = (entry[:, None] * b.lanes + np.arange(b.lanes)[None, :]).ravel()
     out = [words] * len(ext)
     for d in b.order or range(len(ext)):

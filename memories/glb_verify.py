@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mainspring.hwlower.program import HwProgram
-from mainspring.memories.glb import GlbPlan, addresses, check_pacing, transfer_coords
+from mainspring.memories.glb import GlbBuffer, GlbPlan, addresses, check_pacing, transfer_coords
 
 
 def box_coords(box: Sequence[tuple[int, int]], order: Sequence[int] = ()) -> np.ndarray:
@@ -35,10 +35,10 @@ def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
 
     for name in g.inputs:
         b = plan.buffer(name)
-        want = np.concatenate([box_coords(m.boxes[b.name]) for m in g.mem_tiles])
+        want = np.concatenate([_box_coords(m.boxes[b.name], b) for m in g.mem_tiles])
         assert np.array_equal(coords(b.array, b), want), f"GLB {b.name}: the array reads the wrong words"
         loads = coords(b.host, b)
-        if not np.array_equal(loads, box_coords(first[b.name])):  # else in the array's order, each word once
+        if not np.array_equal(loads, _box_coords(first[b.name], b)):  # else in the array's order, each word once
             _, first_read = np.unique(addresses(b.array), return_index=True)
             want = want.reshape(-1, b.lanes, len(b.box))[np.sort(first_read)].reshape(-1, len(b.box))
             assert np.array_equal(loads, want) and _each_once(loads, box_coords(first[b.name])), \
@@ -62,6 +62,14 @@ def verify_glb(plan: GlbPlan, program: HwProgram) -> None:
             f"GLB {out.name}: host read-back order"
     for b in plan.buffers:
         check_pacing(b)
+
+
+def _box_coords(box: list[tuple[int, int]], b: GlbBuffer) -> np.ndarray:
+    """The coordinates of an inclusive box in the order a stream of GLB buffer b moves them."""
+    if b.lane_dim:
+        from .glb_rows import row_box_coords
+        return row_box_coords(box, b.lanes)
+    return box_coords(box)
 
 
 def _in_entry_order(got: np.ndarray, back: np.ndarray, k: int) -> bool:

@@ -218,7 +218,7 @@ def glb_levels(p, glb_input: bool = True, mem_tile=(8, 8), array_at=None):
     p.hw_output.tile(p.x, p.y, xio, yio, xii, yii, *mem_tile)
     p.hw_output.compute_at(out, p.xo if array_at is None else array_at)  # <-array
     p.mid.compute_at(p.hw_output, xio)
-    p.hw_input.in_().in_().compute_at(p.hw_output, xio)
+    p.hw_input.in_().in_().compute_at(p.hw_output, xio)  # <-glb_inner
     if glb_input:
         p.hw_input.in_().compute_at(out, p.xo).store_in(hl.MemoryType.GLB)
     p.hw_input.compute_root().accelerator_input()

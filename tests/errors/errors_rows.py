@@ -1,5 +1,6 @@
 """Catalogue cases: an accelerator input streamed several rows per transfer (`hw_input.unroll(y, 2)`, session 36)
-whose reader cannot take the rows of each transfer in turn (hwlower/streams.py `_check_rows`)."""
+whose reader cannot take the rows of each transfer in turn (hwlower/streams.py `_check_rows`). A window of rows
+over such a stream compiles (tests/flow/test_glbrows22.py; refused before as `rows_through_a_window`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from types import SimpleNamespace
 
 import mainspring as hl
 
-from catalogue import accelerate, buffer, case, stream
+from catalogue import accelerate, buffer, case, glb_levels, pipeline, stream
 
 R = hl.TailStrategy.RoundUp
 
@@ -53,24 +54,6 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "Rows streamed side by side read through a window of rows", (
-    "{mid}: Func 'mid' reads 'hw_input' one value of y per firing, but accelerator input 'hw_input' streams 2 "
-    "values of y per transfer (hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) at {at}), so it must take the words "
-    "of each transfer in turn, over whole steps of 2 of its loop over y; it reads 'hw_input' through 3 ports, more "
-    "than 2. Fix: remove hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) to stream 'hw_input' a word per transfer"),
-    func="mid", simulate=True,
-    note="Halide accepts it; each read would split into one per word of the transfer, which wait for the latest")
-def rows_through_a_window():
-    p = rows(taps=3, height=7)
-    p.hw_input.unroll(p.y, 2, R)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@rows_through_a_window.fix
-def _():
-    return hl.compile(rows(taps=3, height=7).output, name="demo")
-
-
 @case("hardware", "Rows streamed side by side read by two Funcs", (
     "{mid}: Func 'mid' reads 'hw_input' one value of y per firing, but accelerator input 'hw_input' streams 2 "
     "values of y per transfer (hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) at {at}), so it must take the words "
@@ -87,3 +70,24 @@ def rows_read_twice():
 @rows_read_twice.fix
 def _():
     return hl.compile(rows(height=7, second=True).output, name="demo")
+
+
+@case("memories", "Rows per transfer in the GLB over memory tiles an odd count of rows apart", (
+    "{glb_tile}: Func 'hw_output_global_wrapper': GLB input 'hw_input_global_wrapper' holds 2 rows per GLB entry "
+    "(its stream's lanes along y), so each memory tile must read it over whole entries, but the array's memory tiles "
+    "read 6 rows of it from row 0 of the GLB tile, 5 rows apart; tile the array's output by a multiple of 2 rows "
+    "(with a RoundUp tail), so that its memory tiles start at whole entries"), func="hw_input_global_wrapper",
+    simulate=True)
+def glb_rows_in_odd_memory_tiles():
+    p = glb_levels(pipeline(32, 32), mem_tile=(8, 5))
+    p.hw_input.in_().unroll(p.y, 2, R)
+    p.hw_input.in_().in_().unroll(p.y, 2, R)
+    return hl.compile(p.output, name="demo")
+
+
+@glb_rows_in_odd_memory_tiles.fix
+def _():
+    p = glb_levels(pipeline(32, 32), mem_tile=(8, 6))
+    p.hw_input.in_().unroll(p.y, 2, R)
+    p.hw_input.in_().in_().unroll(p.y, 2, R)
+    return hl.compile(p.output, name="demo")
