@@ -271,6 +271,61 @@ def saturating_cast_i32_to_i16(m):
     return output, {"input": inp}, [6, 3]
 
 
+def shift_by_negative_param(m):
+    """Shifts of i16 values by an i16 Param of -2 (Halide shifts the other way by a negative amount), 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i16)
+    s = m.Param(m.Int(16), "s", -2)
+    hw_output, output = _out(m, lambda x, y: (hw_input[x, y] << s) + (hw_input[x + 1, y] >> s))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def div_mod_by_param_negative(m):
+    """Euclidean / and % of i16 values by a negative i16 Param (-6), 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i16)
+    q = m.Param(m.Int(16), "q", -6)
+    hw_output, output = _out(m, lambda x, y: (hw_input[x, y] - 128) / q + ((hw_input[x + 1, y] - 128) % q) * 100)
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def where_with_param(m):
+    """An RDom with a where-clause on an i32 Param (r.x != p skips one tap), 6x3."""
+    inp, x, y, hw_input = _in(m)
+    p = m.Param(m.Int(32), "p", 2)
+    r = m.RDom([m.Range(0, 4)], "r")
+    r.where(r.x != p)
+    s = m.Func("s")
+    s[x, y] = m.u16(0)
+    s[x, y] += hw_input[x + r.x, y]
+    hw_output, output = _out(m, lambda x, y: s[x, y])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inner=(s,), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def mux_index_param(m):
+    """mux of three taps by a u8 Param index, 6x3."""
+    inp, x, y, hw_input = _in(m)
+    p = m.Param(m.UInt(8), "p", 2)
+    hw_output, output = _out(m, lambda x, y: m.mux(p, [hw_input[x, y], hw_input[x + 1, y], hw_input[x, y + 1]]))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def select_bool_param_and_loaded(m):
+    """A select on a u8 pixel against a u8 Param, ~ and ^ with the Param, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.u8)
+    p = m.Param(m.UInt(8), "p", 100)
+    hw_output, output = _out(m, lambda x, y: m.select(hw_input[x, y] > p, ~hw_input[x, y], hw_input[x, y] ^ p))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
 CASES = {f.__name__: f for f in (
     param_u8_offset_i16_gain_i32_bias, param_u16_multiplier_wraps, param_i8_negative_in_select, param_shift_amounts,
     param_signed_shift_right_negative_values, param_clamp_bounds_i16, param_in_producer_and_consumer,
@@ -279,4 +334,5 @@ CASES = {f.__name__: f for f in (
     saturating_add_sub_u8, saturating_add_sub_i8, widening_mul_u8_to_u16, widening_sub_i8_to_i16,
     halving_and_rounding_forms, mul_shift_right_u16, abs_and_absd_signed, abs_of_i8_minimum,
     saturating_cast_i32_to_i16,
+    shift_by_negative_param, div_mod_by_param_negative, where_with_param, mux_index_param, select_bool_param_and_loaded,
 )}

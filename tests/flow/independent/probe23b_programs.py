@@ -230,6 +230,46 @@ def mux_by_signed_index(m):
     return output, {"input": inp}, [6, 3]
 
 
+def shift_left_negative_values(m):
+    """A left shift of negative i16 values (wraps), then an arithmetic shift right, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i16)
+    hw_output, output = _out(m, lambda x, y: ((hw_input[x, y] - 200) << 7) >> 3)
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def bits_clz_of_u32_product(m):
+    """count_leading_zeros of a u32 product (its top bit read by the prover) and count_trailing_zeros of a u16, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.u32)
+    hw_output, output = _out(m, lambda x, y: m.u16(m.count_leading_zeros(hw_input[x, y] * hw_input[x + 1, y]))
+                             + m.u16(m.count_trailing_zeros(m.u16(hw_input[x, y] << 3))) * 64)
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def lerp_u8_by_u16_weight(m):
+    """lerp of two u8 pixels by a u16 weight (weight / 65535, a type wider than the values), 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.u8)
+    w = m.u16(hw_input[x, y + 1]) * m.u16(300)
+    hw_output, output = _out(m, lambda x, y: m.lerp(hw_input[x, y], hw_input[x + 1, y], w))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def saturating_i16_mix(m):
+    """saturating_add and saturating_sub of i16 products that overflow, halved, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i16)
+    a = (hw_input[x, y] - 128) * 200
+    b = (hw_input[x + 1, y] - 128) * 200
+    hw_output, output = _out(m, lambda x, y: m.saturating_add(a, b) / 2 + m.saturating_sub(a, b) / 2)
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
 CASES = {f.__name__: f for f in (
     bits_and_or_xor_not_u16, bits_not_of_signed, bits_variable_shift_by_loaded, bits_popcount_clz_ctz_u8,
     bits_popcount_of_xor_census, bits_clz_of_i16, div_mod_by_negative_constants_i16, div_mod_by_negative_i32,
@@ -237,4 +277,5 @@ CASES = {f.__name__: f for f in (
     lerp_i16_by_u16_weight, lerp_u16_by_constant_u8_weights, lerp_u8_by_param_weight, clamp_chain_nested,
     clamp_with_loaded_bounds, select_seven_branches, select_on_loaded_and_coordinates, mux_by_low_bits,
     mux_by_signed_index,
+    shift_left_negative_values, bits_clz_of_u32_product, lerp_u8_by_u16_weight, saturating_i16_mix,
 )}

@@ -342,6 +342,90 @@ def strip_of_a_2d_image_rows(m):
     return output, {"input": inp}, [4, 3]
 
 
+def rename_xi_before_accelerate(m):
+    """hw_output's xi renamed to px before hw_accelerate(px, xo), 6x4."""
+    inp, x, y, hw_input = _in(m)
+    bx = m.Func("blur_x")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output, output = _out(m, lambda x, y: bx[x, y] + bx[x, y + 1])
+    if on_hardware(m):
+        xo, yo, xi, yi = m.Var("xo"), m.Var("yo"), m.Var("xi"), m.Var("yi")
+        px = m.Var("px")
+        output.bound(x, 0, 6).bound(y, 0, 4)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).rename(xi, px)
+        hw_output.hw_accelerate(px, xo)
+        bx.compute_at(hw_output, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    return output, {"input": inp}, [6, 4]
+
+
+def reorder_storage_hw_output(m):
+    """reorder_storage(y, x) on hw_output itself (the accelerator's output buffer), 6x4."""
+    inp, x, y, hw_input = _in(m)
+    hw_output, output = _out(m, lambda x, y: hw_input[x, y] + hw_input[x + 1, y + 1])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 4), inputs=(hw_input,))
+        hw_output.reorder_storage(y, x)
+    return output, {"input": inp}, [6, 4]
+
+
+def in_for_one_consumer_lanes(m):
+    """hw_input.in_(blur_x) at two lanes, the output reading hw_input directly, 8x4."""
+    inp, x, y, hw_input = _in(m)
+    bx = m.Func("blur_x")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output, output = _out(m, lambda x, y: bx[x, y] + bx[x, y + 1] + hw_input[x, y])
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (8, 4), inner=(bx,), inputs=(hw_input,))
+        hw_input.in_(bx).compute_at(hw_output, xo).unroll(x, 2)
+        hw_output.unroll(xi, 2)
+        bx.unroll(x, 2)
+        hw_input.unroll(x, 2)
+    return output, {"input": inp}, [8, 4]
+
+
+def producer_at_inner_of_unrolled_rdom(m):
+    """A producer computed at r.y of a reduction whose r.x is unrolled, 6x3."""
+    inp, x, y, hw_input = _in(m)
+    k = m.Func("k")
+    k[x, y] = hw_input[x, y] * 2 + 1
+    r = m.RDom([m.Range(0, 3), m.Range(0, 2)], "r")
+    s = m.Func("s")
+    s[x, y] = m.u16(0)
+    s[x, y] += k[x + r.x, y + r.y]
+    hw_output, output = _out(m, lambda x, y: s[x, y])
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (6, 3), inner=(s, k), inputs=(hw_input,))
+        s.update().unroll(r.x)
+        k.compute_at(s, r.y)
+    return output, {"input": inp}, [6, 3]
+
+
+def specialize_unroll_inside(m):
+    """hw_output.specialize(p).unroll(xi, 2) on a Bool Param: the accelerator built from the generic schedule, 6x3."""
+    inp, x, y, hw_input = _in(m)
+    p = m.Param(m.Bool(), "p", True)
+    hw_output, output = _out(m, lambda x, y: hw_input[x, y] + hw_input[x + 1, y])
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+        hw_output.specialize(p).unroll(xi, 2)
+    return output, {"input": inp}, [6, 3]
+
+
+def fuse_then_split_inside(m):
+    """blur_x's x and y fused, the fused loop split by 5 (refused: a gap; the fix split_then_fuse_inside splits
+    first), 6x4."""
+    inp, x, y, hw_input = _in(m)
+    bx = m.Func("blur_x")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output, output = _out(m, lambda x, y: bx[x, y] + bx[x, y + 1])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 4), inner=(bx,), inputs=(hw_input,))
+        f, fo, fi = m.Var("f"), m.Var("fo"), m.Var("fi")
+        bx.fuse(x, y, f).split(f, fo, fi, 5)
+    return output, {"input": inp}, [6, 4]
+
+
 CASES = {f.__name__: f for f in (
     specialize_on_param_host_versions, specialize_of_the_output_on_width, in_for_one_consumer_only,
     in_of_intermediate_for_one_consumer, rename_inside_accelerator, split_then_fuse_inside,
@@ -350,4 +434,6 @@ CASES = {f.__name__: f for f in (
     chain_six_two_tap_means, chain_seven_three_tap_means, chain_eight_two_tap_two_lanes, chain_mixed_ops_six_stages,
     chain_six_host_tiles, strip_rdom_fir_serial, strip_rdom_fir_unrolled, strip_whole_sum_and_max, strip_prefix_sum,
     strip_histogram_of_a_strip, strip_of_a_2d_image_rows,
+    rename_xi_before_accelerate, reorder_storage_hw_output, in_for_one_consumer_lanes,
+    producer_at_inner_of_unrolled_rdom, specialize_unroll_inside, fuse_then_split_inside,
 )}

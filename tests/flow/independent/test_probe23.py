@@ -21,12 +21,15 @@ REFUSED = {
     "param_float_gain_in_accelerator": ("param_gain_fixed_point", (
         r"Func 'hw_output' computes in floating point inside the accelerator .* the PEs are integer units. .* or use "
         r"fixed point \(multiply, then shift\)")),
+    "fuse_then_split_inside": ("split_then_fuse_inside", (
+        r"Func 'blur_x': split\(f, ...\) of the loop f, which fuses two loops of 5 and 6 iterations \(y outside\): "
+        r"hardware runs a fused loop as the two loops it fuses, .* split or unroll the loops before fusing them")),
     "param_rdom_extent": ("rdom_constant_extent_in_place_of_param", _RDOM_PARAM),
     "param_rdom_min": ("rdom_constant_extent_in_place_of_param", _RDOM_PARAM),
 }
 VERILATOR = ("param_u8_offset_i16_gain_i32_bias", "bits_popcount_clz_ctz_u8", "div_mod_by_negative_constants_i16",
              "lerp_i16_by_u16_weight", "producer_at_inner_loop_of_unrolled_consumer", "chain_eight_two_tap_two_lanes",
-             "strip_rdom_fir_unrolled")
+             "strip_rdom_fir_unrolled", "bits_clz_of_u32_product")
 PROBE = HandProbe("probe23", {c: mod.CASES[c] for mod in MODULES.values() for c in mod.CASES}, verilator=VERILATOR,
                   refused=REFUSED)
 
