@@ -134,45 +134,33 @@ def param_u32_threshold_count(m):
     return output, {"input": inp}, [6, 4]
 
 
-def param_rdom_extent(m):
-    """An RDom whose extent is an i32 Param (a box of `n` taps along x; refused: a gap), 6x3."""
+def _taps_along_x(m, taps, at=lambda x, r: (x + r, 1)):
+    """s(x, y) = the sum over an RDom of `taps()` of hw_input(at(x, r)[0], y) times the weight at(x, r)[1], s buffered
+    at xo, 6x3."""
     inp, x, y, hw_input = _in(m)
-    n = m.Param(m.Int(32), "n", 4)
-    r = m.RDom([m.Range(0, n)], "r")
+    r = m.RDom([taps()], "r")
     s = m.Func("s")
     s[x, y] = m.u16(0)
-    s[x, y] += hw_input[x + r.x, y]
+    s[x, y] += hw_input[at(x, r.x)[0], y] * m.u16(at(x, r.x)[1])
     hw_output, output = _out(m, lambda x, y: s[x, y])
     if on_hardware(m):
         _sched(m, output, hw_output, (6, 3), inner=(s,), inputs=(hw_input,))
     return output, {"input": inp}, [6, 3]
+
+
+def param_rdom_extent(m):
+    """An RDom whose extent is an i32 Param (a box of `n` taps along x; refused: a gap), 6x3."""
+    return _taps_along_x(m, lambda: m.Range(0, m.Param(m.Int(32), "n", 4)))
 
 
 def rdom_constant_extent_in_place_of_param(m):
     """The fix of param_rdom_extent and param_rdom_min as their message gives it: the RDom's bounds constant."""
-    inp, x, y, hw_input = _in(m)
-    r = m.RDom([m.Range(0, 4)], "r")
-    s = m.Func("s")
-    s[x, y] = m.u16(0)
-    s[x, y] += hw_input[x + r.x, y]
-    hw_output, output = _out(m, lambda x, y: s[x, y])
-    if on_hardware(m):
-        _sched(m, output, hw_output, (6, 3), inner=(s,), inputs=(hw_input,))
-    return output, {"input": inp}, [6, 3]
+    return _taps_along_x(m, lambda: m.Range(0, 4))
 
 
 def param_rdom_min(m):
     """An RDom whose minimum is an i32 Param (taps from k; refused: a gap), 6x3."""
-    inp, x, y, hw_input = _in(m)
-    k = m.Param(m.Int(32), "k", -1)
-    r = m.RDom([m.Range(k, 3)], "r")
-    s = m.Func("s")
-    s[x, y] = m.u16(0)
-    s[x, y] += hw_input[x + r.x + 1, y] * m.u16(r.x + 2)
-    hw_output, output = _out(m, lambda x, y: s[x, y])
-    if on_hardware(m):
-        _sched(m, output, hw_output, (6, 3), inner=(s,), inputs=(hw_input,))
-    return output, {"input": inp}, [6, 3]
+    return _taps_along_x(m, lambda: m.Range(m.Param(m.Int(32), "k", -1), 3), lambda x, r: (x + r + 1, r + 2))
 
 
 # ---- arithmetic intrinsics --------------------------------------------------------------------------------------

@@ -4,17 +4,19 @@ inner loop of an unrolled consumer, chains of six and more stencils (as Halide's
 1-D strips; each in module m (`mainspring`, or `halide`), returning (output, {name: ImageParam}, size)."""
 
 from probe19_programs import _in, _out, _sched
+from probe22d_programs import _blur
 from probe_common import on_hardware
 
 # ---- specialize, in_, rename, split + fuse, reorder_storage ------------------------------------------------------
 
 
-def _blur(m):
-    inp, x, y, hw_input = _in(m)
-    bx = m.Func("blur_x")
-    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y] * 2 + hw_input[x + 2, y]
-    hw_output, output = _out(m, lambda x, y: m.u8((bx[x, y] + bx[x, y + 1] * 2 + bx[x, y + 2]) >> 4))
-    return inp, x, y, hw_input, bx, hw_output, output
+def _blur_then(m, size, more):
+    """probe22d's 3x3 binomial blur (blur_x at xo) over `size`, then more(blur_x, hw_output, xi, yi) on hardware."""
+    inp, x, y, hw_input, bx, hw_output, output = _blur(m)
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, size, inner=(bx,), inputs=(hw_input,))
+        more(bx, hw_output, xi, yi)
+    return output, {"input": inp}, list(size)
 
 
 def specialize_on_param_host_versions(m):
@@ -65,52 +67,30 @@ def in_of_intermediate_for_one_consumer(m):
 
 def rename_inside_accelerator(m):
     """blur_x's x renamed to c before it is buffered at xo, hw_output's yi renamed to row, 6x4."""
-    inp, x, y, hw_input, bx, hw_output, output = _blur(m)
-    if on_hardware(m):
-        c, row = m.Var("c"), m.Var("row")
-        xo, yo, xi, yi = _sched(m, output, hw_output, (6, 4), inner=(bx,), inputs=(hw_input,))
-        bx.rename(x, c)
-        hw_output.rename(yi, row)
-    return output, {"input": inp}, [6, 4]
+    return _blur_then(m, (6, 4), lambda bx, hw_output, xi, yi: (bx.rename(m.Var("x"), m.Var("c")),
+                                                                hw_output.rename(yi, m.Var("row"))))
 
 
 def split_then_fuse_inside(m):
     """blur_x split by 3 along x then its x pieces fused back (a flat loop), in the accelerator, 6x4."""
-    inp, x, y, hw_input, bx, hw_output, output = _blur(m)
-    if on_hardware(m):
-        xo, yo, xi, yi = _sched(m, output, hw_output, (6, 4), inner=(bx,), inputs=(hw_input,))
-        bxo, bxi, f = m.Var("bxo"), m.Var("bxi"), m.Var("f")
-        bx.split(x, bxo, bxi, 3).fuse(bxi, bxo, f)
-    return output, {"input": inp}, [6, 4]
+    return _blur_then(m, (6, 4), lambda bx, hw_output, xi, yi: bx.split(m.Var("x"), m.Var("bxo"), m.Var("bxi"), 3)
+                      .fuse(m.Var("bxi"), m.Var("bxo"), m.Var("f")))
 
 
 def fuse_x_y_of_producer_inside(m):
     """blur_x's x and y fused into one loop inside the accelerator, 6x4."""
-    inp, x, y, hw_input, bx, hw_output, output = _blur(m)
-    if on_hardware(m):
-        xo, yo, xi, yi = _sched(m, output, hw_output, (6, 4), inner=(bx,), inputs=(hw_input,))
-        bx.fuse(x, y, m.Var("xy"))
-    return output, {"input": inp}, [6, 4]
+    return _blur_then(m, (6, 4), lambda bx, hw_output, xi, yi: bx.fuse(m.Var("x"), m.Var("y"), m.Var("xy")))
 
 
 def split_fuse_of_output_tile(m):
     """hw_output's xi split by 2 and its pieces fused with yi (a single loop over the tile), 6x4."""
-    inp, x, y, hw_input, bx, hw_output, output = _blur(m)
-    if on_hardware(m):
-        xo, yo, xi, yi = _sched(m, output, hw_output, (6, 4), inner=(bx,), inputs=(hw_input,))
-        xii, xio, t = m.Var("xii"), m.Var("xio"), m.Var("t")
-        hw_output.split(xi, xio, xii, 2).fuse(xii, xio, t)
-    return output, {"input": inp}, [6, 4]
+    return _blur_then(m, (6, 4), lambda bx, hw_output, xi, yi: hw_output.split(xi, m.Var("xio"), m.Var("xii"), 2)
+                      .fuse(m.Var("xii"), m.Var("xio"), m.Var("t")))
 
 
 def reorder_storage_inner_funcs(m):
-    """reorder_storage(y, x) on blur_x and on the input copy (column-major buffers), 7x4."""
-    inp, x, y, hw_input, bx, hw_output, output = _blur(m)
-    if on_hardware(m):
-        _sched(m, output, hw_output, (7, 4), inner=(bx,), inputs=(hw_input,))
-        bx.reorder_storage(y, x)
-        hw_input.reorder_storage(y, x)
-    return output, {"input": inp}, [7, 4]
+    """reorder_storage(y, x) on blur_x (a column-major buffer), 7x4."""
+    return _blur_then(m, (7, 4), lambda bx, hw_output, xi, yi: bx.reorder_storage(m.Var("y"), m.Var("x")))
 
 
 def reorder_storage_three_dims(m):
@@ -253,9 +233,9 @@ def _strip_sched(m, output, hw_output, hw_in, n, split, inner=()):
     return xo, xi
 
 
-def strip_rdom_fir_serial(m):
-    """A 1-D strip through a 5-tap FIR written as an RDom (serial taps) with i16 weights, 12 samples in tiles of 4."""
-    inp, x, hw_in, hw_output, output = _strip(m, 12)
+def _strip_fir(m, n, split, unrolled):
+    """A 1-D strip of n samples through a 5-tap FIR written as an RDom with i16 weights, in tiles of `split`."""
+    inp, x, hw_in, hw_output, output = _strip(m, n)
     hw_in[x] = m.i16(inp[x])
     r = m.RDom([m.Range(0, 5)], "r")
     fir = m.Func("fir")
@@ -264,24 +244,20 @@ def strip_rdom_fir_serial(m):
     hw_output[x] = fir[x]
     output[x] = hw_output[x]
     if on_hardware(m):
-        _strip_sched(m, output, hw_output, hw_in, 12, 4, inner=(fir,))
-    return output, {"signal": inp}, [12]
+        _strip_sched(m, output, hw_output, hw_in, n, split, inner=(fir,))
+        if unrolled:
+            fir.update().unroll(r.x)
+    return output, {"signal": inp}, [n]
+
+
+def strip_rdom_fir_serial(m):
+    """The 1-D 5-tap RDom FIR, serial taps, 12 samples in tiles of 4."""
+    return _strip_fir(m, 12, 4, False)
 
 
 def strip_rdom_fir_unrolled(m):
     """The 1-D 5-tap RDom FIR with its taps unrolled, 10 samples in one tile."""
-    inp, x, hw_in, hw_output, output = _strip(m, 10)
-    hw_in[x] = m.i16(inp[x])
-    r = m.RDom([m.Range(0, 5)], "r")
-    fir = m.Func("fir")
-    fir[x] = m.i16(0)
-    fir[x] += hw_in[x + r.x] * m.i16(r.x * 2 - 4)
-    hw_output[x] = fir[x]
-    output[x] = hw_output[x]
-    if on_hardware(m):
-        _strip_sched(m, output, hw_output, hw_in, 10, 10, inner=(fir,))
-        fir.update().unroll(r.x)
-    return output, {"signal": inp}, [10]
+    return _strip_fir(m, 10, 10, True)
 
 
 def strip_whole_sum_and_max(m):
@@ -415,15 +391,8 @@ def specialize_unroll_inside(m):
 def fuse_then_split_inside(m):
     """blur_x's x and y fused, the fused loop split by 5 (refused: a gap; the fix split_then_fuse_inside splits
     first), 6x4."""
-    inp, x, y, hw_input = _in(m)
-    bx = m.Func("blur_x")
-    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y]
-    hw_output, output = _out(m, lambda x, y: bx[x, y] + bx[x, y + 1])
-    if on_hardware(m):
-        _sched(m, output, hw_output, (6, 4), inner=(bx,), inputs=(hw_input,))
-        f, fo, fi = m.Var("f"), m.Var("fo"), m.Var("fi")
-        bx.fuse(x, y, f).split(f, fo, fi, 5)
-    return output, {"input": inp}, [6, 4]
+    return _blur_then(m, (6, 4), lambda bx, hw_output, xi, yi: bx.fuse(m.Var("x"), m.Var("y"), m.Var("f"))
+                      .split(m.Var("f"), m.Var("fo"), m.Var("fi"), 5))
 
 
 CASES = {f.__name__: f for f in (

@@ -22,7 +22,7 @@ REFUSED = {
         r"Func 'hw_output' computes in floating point inside the accelerator .* the PEs are integer units. .* or use "
         r"fixed point \(multiply, then shift\)")),
     "fuse_then_split_inside": ("split_then_fuse_inside", (
-        r"Func 'blur_x': split\(f, ...\) of the loop f, which fuses two loops of 5 and 6 iterations \(y outside\): "
+        r"Func 'blur_x': split\(f, ...\) of the loop f, which fuses two loops of \d+ and \d+ iterations \(y outside\): "
         r"hardware runs a fused loop as the two loops it fuses, .* split or unroll the loops before fusing them")),
     "param_rdom_extent": ("rdom_constant_extent_in_place_of_param", _RDOM_PARAM),
     "param_rdom_min": ("rdom_constant_extent_in_place_of_param", _RDOM_PARAM),
