@@ -270,6 +270,77 @@ def saturating_i16_mix(m):
     return output, {"input": inp}, [6, 3]
 
 
+def widening_mul_i16(m):
+    """widening_mul of two i16 differences (an i32 product), 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i16)
+    hw_output, output = _out(m, lambda x, y: m.widening_mul(hw_input[x, y] - 128, hw_input[x + 1, y] * 100)
+                             + m.i32(m.widening_add(hw_input[x, y + 1], hw_input[x, y])))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def i8_lerp_and_clz(m):
+    """lerp of i8 values by a u8 weight and count_leading_zeros of an i8, 6x3."""
+    inp, x, y, hw_input = _in(m, t=m.Int(8), wide=m.i8)
+    hw_output, output = _out(m, lambda x, y: m.i16(m.lerp(hw_input[x, y], hw_input[x + 1, y], m.u8(hw_input[x, y + 1])))
+                             + m.i16(m.count_leading_zeros(hw_input[x, y])) * 256)
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def popcount_of_negative_i16(m):
+    """popcount of negative i16 differences, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i16)
+    hw_output, output = _out(m, lambda x, y: m.popcount(hw_input[x, y] - hw_input[x + 1, y] * 2))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def u32_param_shift_and_saturating(m):
+    """u32 saturating_add with a u32 Param and a shift by a u32 Param, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.u32)
+    big, s = m.Param(m.UInt(32), "big", 4294967000), m.Param(m.UInt(32), "s", 3)
+    hw_output, output = _out(m, lambda x, y: m.saturating_add(hw_input[x, y] << s, big) - (hw_input[x + 1, y] >> s))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def mod_by_loaded_i32_negative(m):
+    """Euclidean % and / of i32 by a loaded i32 divisor that can be negative, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i32)
+    q, v = hw_input[x + 1, y] - 100, hw_input[x, y] * 37 - 3000
+    hw_output, output = _out(m, lambda x, y: v % q + (v / q) * 1000)
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def absd_u16_and_rounding_shift_signed(m):
+    """absd of u16 values and rounding_shift_right of signed i16 by 3, 6x3."""
+    inp, x, y, hw_input = _in(m, wide=m.i16)
+    hw_output, output = _out(m, lambda x, y: m.i16(m.absd(m.u16(hw_input[x, y]), m.u16(hw_input[x + 1, y]) * 3))
+                             + m.rounding_shift_right(hw_input[x, y] - hw_input[x, y + 1] * 3, m.i16(3)))
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+    return output, {"input": inp}, [6, 3]
+
+
+def mux_eight_two_lanes(m):
+    """mux of eight values by the low three bits of a neighbour, two lanes, 8x3."""
+    inp, x, y, hw_input = _in(m)
+    vals = [hw_input[x, y] * k for k in range(8)]
+    hw_output, output = _out(m, lambda x, y: m.mux(hw_input[x + 1, y] % 8, vals))
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (8, 3), inputs=(hw_input,))
+        hw_output.unroll(xi, 2)
+        hw_input.unroll(x, 2)
+    return output, {"input": inp}, [8, 3]
+
+
 CASES = {f.__name__: f for f in (
     bits_and_or_xor_not_u16, bits_not_of_signed, bits_variable_shift_by_loaded, bits_popcount_clz_ctz_u8,
     bits_popcount_of_xor_census, bits_clz_of_i16, div_mod_by_negative_constants_i16, div_mod_by_negative_i32,
@@ -278,4 +349,6 @@ CASES = {f.__name__: f for f in (
     clamp_with_loaded_bounds, select_seven_branches, select_on_loaded_and_coordinates, mux_by_low_bits,
     mux_by_signed_index,
     shift_left_negative_values, bits_clz_of_u32_product, lerp_u8_by_u16_weight, saturating_i16_mix,
+    widening_mul_i16, i8_lerp_and_clz, popcount_of_negative_i16,
+    u32_param_shift_and_saturating, mod_by_loaded_i32_negative, absd_u16_and_rounding_shift_signed, mux_eight_two_lanes,
 )}

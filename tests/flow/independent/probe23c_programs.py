@@ -144,7 +144,7 @@ def producer_at_inner_of_unrolled_rows(m):
 # ---- chains of six and more stencils ---------------------------------------------------------------------------
 
 
-def _chain(m, n, taps, size, lanes=1):
+def _chain(m, n, taps, size, lanes=1, tile=None):
     """n stencils in a chain, each the rounded mean of `taps` neighbours along x then y alternately of the last."""
     inp, x, y, hw_input = _in(m)
     stages, prev = [], hw_input
@@ -158,7 +158,7 @@ def _chain(m, n, taps, size, lanes=1):
         prev = s
     hw_output, output = _out(m, lambda x, y: m.u8(prev[x, y]))
     if on_hardware(m):
-        xo, yo, xi, yi = _sched(m, output, hw_output, size, inner=stages, inputs=(hw_input,))
+        xo, yo, xi, yi = _sched(m, output, hw_output, size, tile=tile, inner=stages, inputs=(hw_input,))
         if lanes > 1:
             hw_output.unroll(xi, lanes)
             for s in stages:
@@ -200,17 +200,12 @@ def chain_mixed_ops_six_stages(m):
 
 def chain_six_host_tiles(m):
     """Six 2-tap means in host tiles of 3x2 over 6x4 (each tile re-reads its halo)."""
-    inp, x, y, hw_input = _in(m)
-    stages, prev = [], hw_input
-    for i in range(6):
-        s, p = m.Func(f"s{i}"), prev
-        s[x, y] = (p[x, y] + (p[x + 1, y] if i % 2 == 0 else p[x, y + 1]) + 1) / 2
-        stages.append(s)
-        prev = s
-    hw_output, output = _out(m, lambda x, y: m.u8(prev[x, y]))
-    if on_hardware(m):
-        _sched(m, output, hw_output, (6, 4), tile=(3, 2), inner=stages, inputs=(hw_input,))
-    return output, {"input": inp}, [6, 4]
+    return _chain(m, 6, 2, (6, 4), tile=(3, 2))
+
+
+def chain_six_host_tiles_two_lanes(m):
+    """Six 2-tap means in host tiles of 4x2 over 8x4, two lanes through every stage."""
+    return _chain(m, 6, 2, (8, 4), lanes=2, tile=(4, 2))
 
 
 # ---- RDoms over 1-D strips ----------------------------------------------------------------------------------------
@@ -395,14 +390,49 @@ def fuse_then_split_inside(m):
                       .split(m.Var("f"), m.Var("fo"), m.Var("fi"), 5))
 
 
+def specialize_fail_on_param(m):
+    """hw_output specialized on a Bool Param with specialize_fail for the generic version (the Param is true), 6x3."""
+    inp, x, y, hw_input = _in(m)
+    p = m.Param(m.Bool(), "p", True)
+    hw_output, output = _out(m, lambda x, y: hw_input[x, y] + hw_input[x + 1, y])
+    if on_hardware(m):
+        _sched(m, output, hw_output, (6, 3), inputs=(hw_input,))
+        output.specialize(p)
+        output.specialize_fail("p must be true")
+    return output, {"input": inp}, [6, 3]
+
+
+def strip_where_rdom(m):
+    """A 1-D strip sum over an RDom with a where on the sample (only even samples), 4 outputs of 3 taps."""
+    inp = m.ImageParam(m.UInt(8), 1, "signal")
+    x = m.Var("x")
+    hw_in, s, hw_output, output = m.Func("hw_signal"), m.Func("s"), m.Func("hw_output"), m.Func("output")
+    hw_in[x] = m.u16(inp[x])
+    r = m.RDom([m.Range(0, 3)], "r")
+    r.where(hw_in[x + r.x] % 2 == 0)
+    s[x] = m.u16(0)
+    s[x] += hw_in[x + r.x]
+    hw_output[x] = s[x]
+    output[x] = hw_output[x]
+    if on_hardware(m):
+        xo, xi = m.Var("xo"), m.Var("xi")
+        output.bound(x, 0, 8)
+        hw_output.compute_root().split(x, xo, xi, 8).hw_accelerate(xi, xo)
+        s.compute_at(hw_output, xo)
+        hw_in.compute_root().stream_to_accelerator()
+    return output, {"signal": inp}, [8]
+
+
 CASES = {f.__name__: f for f in (
     specialize_on_param_host_versions, specialize_of_the_output_on_width, in_for_one_consumer_only,
     in_of_intermediate_for_one_consumer, rename_inside_accelerator, split_then_fuse_inside,
     fuse_x_y_of_producer_inside, split_fuse_of_output_tile, reorder_storage_inner_funcs, reorder_storage_three_dims,
     producer_at_inner_loop_of_unrolled_consumer, producer_at_yi_of_unrolled_xi, producer_at_inner_of_unrolled_rows,
     chain_six_two_tap_means, chain_seven_three_tap_means, chain_eight_two_tap_two_lanes, chain_mixed_ops_six_stages,
-    chain_six_host_tiles, strip_rdom_fir_serial, strip_rdom_fir_unrolled, strip_whole_sum_and_max, strip_prefix_sum,
+    chain_six_host_tiles, chain_six_host_tiles_two_lanes, strip_rdom_fir_serial, strip_rdom_fir_unrolled,
+    strip_whole_sum_and_max, strip_prefix_sum,
     strip_histogram_of_a_strip, strip_of_a_2d_image_rows,
     rename_xi_before_accelerate, reorder_storage_hw_output, in_for_one_consumer_lanes,
     producer_at_inner_of_unrolled_rdom, specialize_unroll_inside, fuse_then_split_inside,
+    specialize_fail_on_param, strip_where_rdom,
 )}
