@@ -22,7 +22,7 @@ from pathlib import Path
 import z3
 
 # Bump when a change to the prover could change a verdict: cached verdicts of older versions are then ignored.
-PROVER_VERSION = "13"
+PROVER_VERSION = "14"
 
 
 def default_cache_dir() -> Path:

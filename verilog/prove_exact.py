@@ -222,15 +222,23 @@ def _extract(ex: Exact, t: z3.BitVecRef) -> tuple[Poly, int, int]:
             signed = (p, lo, hi) if -(1 << (n - 1)) <= lo and hi < 1 << (n - 1) else ex._signed(bits)
             ex.sign_bits[next(iter(got[0]))[0]] = (next(iter(ex._unsigned(bits)[0]))[0], n, signed[0])
         return got
-    if len(p) == 1 and next(iter(p.items()))[1] == 1 and next(iter(p))[0] in ex.floors:
-        q, qlo, qhi, l0 = ex.floors[next(iter(p))[0]]  # floor(floor(Q / 2**l0) / 2**low) = floor(Q / 2**(l0 + low))
+    x = _lone_atom(p)  # P is one atom (not a product of atoms, nor a multiple): its floors and sign bit carry over
+    if x is not None and x in ex.floors:
+        q, qlo, qhi, l0 = ex.floors[x]  # floor(floor(Q / 2**l0) / 2**low) = floor(Q / 2**(l0 + low))
         return _floor(ex, q, qlo, qhi, l0 + low)
     got = _floor(ex, p, lo, hi, low)
-    if len(p) == 1 and low == n - 1 == ex.atoms[next(iter(got[0]))[0]][0].arg(0).size() - 1:
-        (x,), c = next(iter(p.items()))
-        if c == 1 and not ex.atoms[x][1] and ex.atoms[x][0].size() == n:  # the sign bit of an unsigned atom
-            ex.sign_bits[next(iter(got[0]))[0]] = (x, n, ex._signed(ex.atoms[x][0])[0])
+    top = x is not None and low == n - 1 == ex.atoms[next(iter(got[0]))[0]][0].arg(0).size() - 1
+    if top and not ex.atoms[x][1] and ex.atoms[x][0].size() == n:  # the sign bit of an unsigned atom
+        ex.sign_bits[next(iter(got[0]))[0]] = (x, n, ex._signed(ex.atoms[x][0])[0])
     return got
+
+
+def _lone_atom(p: Poly) -> int | None:
+    """The key of P's atom if P is that atom alone (coefficient 1), else None."""
+    if len(p) != 1:
+        return None
+    mono, c = next(iter(p.items()))
+    return mono[0] if c == 1 and len(mono) == 1 else None
 
 
 def _floor(ex: Exact, p: Poly, lo: int, hi: int, low: int) -> tuple[Poly, int, int]:
