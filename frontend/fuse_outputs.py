@@ -58,6 +58,11 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> Pipeline | None:
     return Pipeline([handle_of(copies[id(f)]) for f in pipe.given], pipe.tuples_whole)
 
 
+def copied_funcs(pipe: Pipeline) -> dict[int, Function]:
+    """A copy of each of pipe's Funcs, by the original's id (as `_copies`; hwlower/scan_lanes.py schedules them)."""
+    return _copies(pipe)
+
+
 def _copies(pipe: Pipeline) -> dict[int, Function]:
     """A copy of each of pipe's Funcs (by the original's id), reading the copies (through the in_() wrappers pipe
     resolved) and placed at them. Each keeps its original's creation serial, so the copies' unique names are the
