@@ -9,45 +9,29 @@ import numpy as np
 import pytest
 from compile_once import compiled, together
 from oracle import halide_outputs
+from test_rows22 import _scan
 
 import mainspring as hl
 from mainspring.apps.common import accelerate
 
 from conftest import SIMULATORS
 
-R = hl.TailStrategy.RoundUp
-W, H = 10, 8
-
-
-def _scan(m, width: int = W):
-    """input -> hw_input -> acc, a running sum along x (acc(r.x) = acc(r.x - 1) * 3 + in(r.x)) -> hw_output, with
-    acc.update().unroll(r.x, 2) and no other unroll (rows22's 10x8, serial at 81 cycles, 42 with the lanes)."""
-    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    inp = m.ImageParam(m.UInt(16), 2, "input")
-    hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
-    r = m.RDom([m.Range(1, width - 1)], "r")
-    hw_input[x, y] = inp[x, y]
-    acc[x, y] = hw_input[x, y]
-    acc[r.x, y] = acc[r.x - 1, y] * 3 + hw_input[r.x, y]
-    hw_output[x, y] = acc[x, y]
-    output[x, y] = hw_output[x, y]
-    if m is hl:
-        output.bound(x, 0, width).bound(y, 0, H)
-        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, width, H).hw_accelerate(xi, xo)
-        acc.compute_at(hw_output, xo)
-        acc.update().unroll(r.x, 2)  # <-unroll
-        hw_input.compute_root().stream_to_accelerator()
-    return output, {"input": inp}, [width, H], acc
-
 
 def _built():
-    out, _, _, _ = _scan(hl)
-    return out, None
+    """rows22's running sum along x, 10x8, acc.update().unroll(r.x, 2) alone (serial at 81 cycles, 42 with the
+    lanes written by hand)."""
+    return _scan(hl, False)[0], None
 
 
-def _line(tag: str) -> int:
-    with open(__file__) as src:
-        return next(i for i, text in enumerate(src, 1) if text.rstrip().endswith(f"# <-{tag}"))
+def _bit_exact(design, simulator: str, build_dir, halide, program, seed: int) -> None:
+    """design simulated on `simulator` at its predicted cycles, its outputs equal to Halide 21's of `program`."""
+    inputs = design.example_inputs(seed)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    out, images, size = program(halide)[:3]
+    (want,) = halide_outputs(halide, out, images, inputs, size)
+    (got,) = design.reference_outputs(inputs)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
 @together("scan22_chain")
@@ -55,24 +39,18 @@ def _line(tag: str) -> int:
 def test_an_unrolled_scan_alone_compiles_to_the_chained_design(simulator, build_dir, halide):
     design, _ = compiled("scan22_chain", _built)
     (note,) = design.report["notes"]
-    assert note == (
-        f"acc.update(0).unroll(r.x, 2) at tests/flow/test_scan22.py:{_line('unroll')} chains its lanes (each reading "
-        "the one before it in the same cycle): the compiler added acc.unroll(x, 2, hl.TailStrategy.RoundUp), "
-        "hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) and hw_output.unroll(xi, 2, hl.TailStrategy.RoundUp), for the "
-        "chain to run at 2 pixels per cycle (the scan's pure definition, its readers and its inputs making as many "
-        "lanes)")
+    assert note.startswith("acc.update(0).unroll(r.x, 2) at tests/flow/test_rows22.py:") and note.endswith(
+        " chains its lanes (each reading the one before it in the same cycle): the compiler added "
+        "acc.unroll(x, 2, hl.TailStrategy.RoundUp), hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) and "
+        "hw_output.unroll(xi, 2, hl.TailStrategy.RoundUp), for the chain to run at 2 pixels per cycle (the scan's "
+        "pure definition, its readers and its inputs making as many lanes)")
     assert design.report["predicted_cycles"] == 42  # 2 pixels a cycle (rows22: 81 serial, 42 written by hand)
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size, _ = _scan(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    _bit_exact(design, simulator, build_dir, halide, lambda m: _scan(m, False), 1)
 
 
 def test_the_users_funcs_keep_their_schedule_and_the_design_is_deterministic():
-    out, _, _, acc = _scan(hl)
+    out = _scan(hl, False)[0]
+    acc = hl.Pipeline(out).funcs()["acc"]
     first = hl.compile(out, name="scan22_twice")
     second = hl.compile(out, name="scan22_twice")
     assert first.verilog == second.verilog and first.memory_text == second.memory_text
@@ -101,13 +79,7 @@ def test_a_scan_that_is_the_accelerators_output_chains_too(build_dir, halide):
     (note,) = design.report["notes"]
     assert "the compiler added f.unroll(xi, 2, hl.TailStrategy.RoundUp) and hw_input.unroll(x, 2, " in note
     assert design.report["predicted_cycles"] == 18
-    inputs = design.example_inputs(2)
-    res = design.check(inputs, simulator="icarus", build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = _output_scan(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    _bit_exact(design, "icarus", build_dir, halide, _output_scan, 2)
 
 
 def _pairs(m):
@@ -134,13 +106,7 @@ def test_a_scan_whose_reader_the_rewrite_leaves_runs_serially_with_the_note(buil
     design = hl.compile(_pairs(hl)[0], name="scan22_pairs")
     (note,) = design.report["notes"]
     assert note.startswith("acc.update(0).unroll(r.x, 2) at ") and "runs serially: its lanes would chain" in note
-    inputs = design.example_inputs(3)
-    res = design.check(inputs, simulator="icarus", build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = _pairs(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    _bit_exact(design, "icarus", build_dir, halide, _pairs, 3)
 
 
 def _both_ways(m):
@@ -177,10 +143,4 @@ def test_a_lane_reading_the_element_a_later_lane_overwrites_reads_its_value_from
     (note,) = design.report["notes"]
     assert " chains its lanes " in note
     assert design.report["predicted_cycles"] <= 10 * 4 // 2 + 4
-    inputs = design.example_inputs(4)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = _both_ways(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    _bit_exact(design, simulator, build_dir, halide, _both_ways, 4)
