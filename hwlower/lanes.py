@@ -39,12 +39,16 @@ class Lanes:
     loc: str | None = None  # where that call is
     tail: TailStrategy = TailStrategy.Auto
     dim: str = "x"  # the dimension the lanes run along: the stage's first (an input's first in stream order)
+    serial: int = 1  # the lanes of the user's unroll of `var` that run serially (a scan's, update_lanes.serial_scan)
 
     def described(self) -> str:
         return f"{self.call} at {self.loc}" if self.call else f"no unroll of {self.dim}"
 
     def suggestion(self, k: int) -> str:
         new = f"{self.handle}.unroll({_shown(self.var)}, {k})"
+        if self.serial > 1:  # (written already: its lanes run at k once the stages around it make as many)
+            old = f"{self.handle}.unroll({_shown(self.var)}, {self.serial})"
+            return "" if self.serial == k else f"change {old} to {new}"
         return f"change {self.call} to {new}" if self.call else f"add {new}"
 
 
@@ -61,7 +65,10 @@ def stage_lanes(who: str, handle: str, x_arg: str, s: StageLoops, schedule: Stag
     split = next((dv for dv in schedule.directives if isinstance(dv, Split) and dv.outer == inner_of.get(var, var)
                   and dv.inner in unrolled and terms.get(dv.inner) == 1), None)
     if split is None or k == 1:
-        return Lanes(who, handle, var, 1, dim=x_arg)
+        # the user's unroll of x's loop, run serially (a scan's lanes over a pure definition of fewer lanes)
+        made = next((dv for dv in schedule.directives if isinstance(dv, Split) and dv.inner == var and any(
+            isinstance(m, ForType) and m.var == var and m.kind == "unroll" for m in schedule.directives)), None)
+        return Lanes(who, handle, made.old if made else var, 1, dim=x_arg, serial=made.factor if made else 1)
     mark = next(dv for dv in schedule.directives if isinstance(dv, ForType) and dv.var == split.inner)
     return replace(_unroll_lanes(who, handle, split, mark, x_arg), k=k)
 
@@ -274,7 +281,8 @@ class _Fixes:
         for name in [*self.inputs, *(op.name for op in ops)]:
             user = self.inputs.get(name) or self.scheduled.get(name) or self.ops[name]
             change = f"remove {user.call}" if now[name] == 1 and user.call else user.suggestion(now[name])
-            if now[name] != self.ops.get(name, user).k and now[name] != user.k and change not in calls.values():
+            if now[name] != self.ops.get(name, user).k and now[name] != user.k and change and \
+                    change not in calls.values():
                 func = next((op.func for op in ops if op.name == name), "")
                 # one op for the whole Func: its updates fold into the pure definition, whose unrolls must agree
                 alike = [u for u in self.unrolls.get(func, []) if u.call != user.call and u.k not in (1, now[name])]
@@ -368,19 +376,33 @@ def check_independent_lanes(who: str, handle: str, loops: tuple[Loop, ...], op: 
             one = all(at(w, la) == at(w, lb) for w in op.store.index)  # both lanes update one element
             if chains and not one and lb < la and hit.is_equal(every):
                 continue  # a scan along the lanes: each reads an earlier lane's result of its firing (chained)
+            if not one and la < lb and len(lanes) == 1 and not _guarded_tail(op):
+                # an earlier lane reads the element a later one overwrites in its firing: its value from before, as
+                # in Halide's order (the op loads before it stores; session 36, tests/flow/test_scan22.py). Not
+                # with a guarded tail, whose step past the domain would read past the Func's box (rvar_tails.py)
+                continue
             # (each step of a reduction reads the one before it: the later lane reads the earlier one's result)
             reader, writer = (max(la, lb), min(la, lb)) if one else (la, lb)
             why = ("a reduction's steps that update one element: only +, min and max of the element and a term "
                    "that does not read it combine into one tree" if one else
                    "a scan: each iteration reads the previous one's result")
+            reads = f"reads the value of '{op.store.buffer}' that lane {list(writer)} computes in the same cycle"
+            if not one and reader < writer:  # (the later lane overwrites the element after the read: its old value)
+                reads = (f"reads the element of '{op.store.buffer}' that lane {list(writer)} overwrites in the same "
+                         "cycle, before it does")
+                why = "each iteration reads the element a later iteration overwrites: the value from before it"
             fix = ("write the update as such an accumulation" if one else
                    "unroll a loop whose iterations do not read each other (e.g. the pure variable of a scan along "
                    "another dimension)")
             raise ScheduleError(
                 f"{who}: {_unroll_call(handle, schedule, lanes)} makes lanes that depend on each other: lane "
-                f"{list(reader)} reads the value of '{op.store.buffer}' that lane {list(writer)} computes in the same "
-                f"cycle ({why}). Unrolled lanes must be independent: keep this loop serial, or {fix}."
+                f"{list(reader)} {reads} ({why}). Unrolled lanes must be independent: keep this loop serial, or {fix}."
             )
+
+
+def _guarded_tail(op: Op) -> bool:
+    """Whether op reads through a guard (an RVar's guarded tail, or an edge tap in a reduction)."""
+    return any(port.access.guard for port in op.loads)
 
 
 def _unroll_call(handle: str, schedule: StageSchedule, lanes: list[Loop]) -> str:

@@ -35,6 +35,7 @@ from .hwlower import HwProgram, lower
 from .hwlower.glb_input_level import copy_output_through_glb
 from .hwlower.image_names import named_by_place
 from .hwlower.ir import Op
+from .hwlower.scan_lanes import chain_scans
 from .ideal import ideal_cycles
 from .memories import STEP_NAMES as MEMORY_STEPS
 from .memories import MemoryMappingError, MemoryPlan, analyze, from_json, to_json
@@ -86,9 +87,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
         sink, outputs = packed
         pipe = Pipeline(sink, tuples_whole=True)
     pipe.check_schedule()
-    pipe = named_by_place(pipe)  # (the hardware's names of unnamed images' Funcs: deterministic)
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
-    program = lower(pipe, name, dump)
+    pipe, program, chained = _lower(pipe, name, dump)
     streams = stream_intervals(pipe, program.inputs)
     compute_doc, pe_counts, latencies, offsets = _compute(program, target,
                                                           dump_after if dump_after in COMPUTE_STEPS else None, out,
@@ -125,8 +125,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     if outputs:  # several outputs: where each lies in the packed output word
         report["outputs"] = [{"name": o.name, "type": str(o.field.type), "bits": [o.field.offset, o.field.width]}
                              | ({} if o.word is None else {"word": o.word}) for o in outputs]
-    if program.notes:  # schedule calls the hardware runs otherwise than written (hwlower/update_lanes.py)
-        report["notes"] = list(program.notes)
+    if program.notes or chained:  # schedule calls the hardware runs otherwise than written (update_lanes.py)
+        report["notes"] = [*chained, *program.notes]
     report.update(proofs)
     if glb is not None:
         report.update(glb_report(glb, plan, sum(_size(s.image_box) for s in program.inputs),
@@ -134,6 +134,21 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     _check_fits(name, report, target)
     return Design(name, pipe, program, plan, memory_json, memory_text, compute_doc, verilog, report, target, glb,
                   outputs)
+
+
+def _lower(pipe: Pipeline, name: str, dump) -> tuple[Pipeline, HwProgram, tuple[str, ...]]:
+    """pipe's hardware program, with the notes of the lanes the compiler added: with an unrolled scan, first over
+    the copy where its lanes chain (hwlower/scan_lanes.py), else (or where the hardware refuses that copy) over
+    pipe as written, whose scan then runs its lanes serially with a note naming the fix."""
+    chained = chain_scans(pipe)
+    if chained is not None:
+        copied = named_by_place(chained[0])  # (the hardware's names of unnamed images' Funcs: deterministic)
+        try:
+            return copied, lower(copied, name, dump), chained[1]
+        except HalideError:
+            pass
+    pipe = named_by_place(pipe)
+    return pipe, lower(pipe, name, dump), ()
 
 
 def _render(name: str, memory_text: str, compute_doc: dict) -> str:

@@ -266,7 +266,7 @@ def test_output_lanes_that_do_not_divide_round_up_inside_the_tile(simulator, com
     design.check(design.example_inputs(), simulator=simulator, build_dir=build_dir)
 
 
-def test_lanes_of_a_scan_over_a_pure_definition_of_one_lane_run_serially():
+def test_lanes_of_a_scan_over_a_pure_definition_of_one_lane_get_the_lanes_that_chain_them():
     x, y = hl.Var("x"), hl.Var("y")
     i = hl.ImageParam(hl.UInt(8), 2, "input")
     hw_input = hl.Func("hw_input")
@@ -278,12 +278,13 @@ def test_lanes_of_a_scan_over_a_pure_definition_of_one_lane_run_serially():
     f.update().unroll(r.x, 2)
     unroll = f"{_file()}:{_line() - 1}"
     accelerate(f, f, 8, 4, [], hw_input)
-    # refused until session 36 (Halide accepts it); its lanes would chain (as with f.unroll(x, 2), session 30)
+    # refused until session 36 (Halide accepts it), then serial with a note; the compiler adds the lanes that chain
+    # them (hwlower/scan_lanes.py; tests/flow/test_scan22.py simulates it)
     design = hl.compile(f, name="scan")
-    note = (f"f.update(0).unroll(r.x, 2) at {unroll} runs serially: its lanes would chain (each reading the one "
-            "before it in the same cycle), which needs the pure definition of 'f' to make as many lanes (1 now). To "
-            "keep them, add f.unroll(x, 2, hl.TailStrategy.RoundUp), and unroll its readers by 2 for the chain to run "
-            "at 2 pixels per cycle")
+    note = (f"f.update(0).unroll(r.x, 2) at {unroll} chains its lanes (each reading the one before it in the same "
+            "cycle): the compiler added f.unroll(xi, 2, hl.TailStrategy.RoundUp) and hw_input.unroll(x, 2, "
+            "hl.TailStrategy.RoundUp), for the chain to run at 2 pixels per cycle (the scan's pure definition, its "
+            "readers and its inputs making as many lanes)")
     assert design.report["notes"] == [note]
 
 
