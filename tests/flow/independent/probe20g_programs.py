@@ -185,8 +185,8 @@ def where_checkerboard_two_lanes(m):
 
 
 def scan_along_x_unrolled(m, unrolled=True):
-    """A running sum along each row, f(r.x, y) = f(r.x - 1, y) + v for r.x in 1..5, its RVar unrolled (refused:
-    the lanes read each other in one cycle), 6x3."""
+    """A running sum along each row, f(r.x, y) = f(r.x - 1, y) + v for r.x in 1..5, its RVar unrolled (refused
+    before session 36: the lanes read each other in one cycle; now chained, scan22), 6x3."""
     inp, x, y, hw_input = _in(m)
     f = m.Func("f")
     r = m.RDom([m.Range(1, 5)], "r")
