@@ -17,6 +17,7 @@ from typing import Literal
 
 import islpy as isl
 
+from .constant_ports import wire_sources
 from .live_sweep import sweep_max_live
 from .polyhedral import Flow, Program, Stmt
 from .ram import ram_words
@@ -79,8 +80,11 @@ RADIX_COUNT_VALUES = 200_000
 
 def live_maps(prog: Program, sched: Schedule, buffer: str) -> tuple[isl.Map, isl.Map, int, Clock] | None:
     """(written, last, width, clock): each value's write time and last-read time as functions from the values
-    V[port, t, 0...] (`width` dims) to time vectors; None when nothing reads the buffer."""
+    V[port, t, 0...] (`width` dims) to time vectors; None when nothing reads the buffer (or only constants
+    read as they are made)."""
     flows = [f for f in prog.flows if f.buffer == buffer]
+    wires = wire_sources(prog, sched, flows)  # constants on wires: never stored (constant_ports.py)
+    flows = [f for f in flows if (f.src.name, f.src_lane) not in wires]
     if not flows:
         return None
     clock = _clock(prog, flows, sched)

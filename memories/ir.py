@@ -75,7 +75,8 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - Storage (`BufferPlan.words`) is counted the way `min_words` counts live values, so that the two compare: one
   word per write port (its value in the write cycle, held by the producer), one per register, and per bank its
   SRAM words plus one output register per tile read port. Each holds one value at a time and a live value is held by
-  one of them in every cycle from its write to its last read, so `words >= min_words` for every correct plan.
+  one of them in every cycle from its write to its last read, so `words >= min_words` for every correct plan. A
+  constant read only as it is made is a wire: neither a live value nor a word (memories/constant_ports.py).
 """
 
 from __future__ import annotations

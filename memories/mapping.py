@@ -33,6 +33,7 @@ from mainspring.target import CGRA
 
 from . import banks as residue
 from . import chained, checker, circular, read_registers
+from .constant_ports import wire_words
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
 from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register, WritePort
@@ -82,8 +83,10 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
     role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
     outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
         g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
-    return BufferPlan(name, str(buf.type), buf.type.bits(), buf.box, role, level, min_words, words,
+    plan = BufferPlan(name, str(buf.type), buf.type.bits(), buf.box, role, level, min_words, words,
                       tuple(wports.values()), tuple(final), tuple(registers), tuple(banks), outs)
+    # constants read as they are made are wires, as min_words leaves them out (constant_ports.py)
+    return dataclasses.replace(plan, words=words - wire_words(prog, sched, plan))
 
 
 Organised = tuple[list[ReadPort], list[Register], list[Bank]]  # the final read ports, registers and banks

@@ -160,7 +160,8 @@ def test_mobiles_pointwise_stage_unrolls_its_output_channels_with_the_input_chan
     hand, _ = apps.build(mod, 8, 6)
     figures = [hl.compile(f, name="mobile", prove=False).report for f in (out, hand)]
     assert [(r["predicted_cycles"], r["pes"], r["mem_tiles"]) for r in figures] == [(414, 15, 4), (414, 15, 4)]
-    assert [sum(b["words"] for b in r["buffers"]) for r in figures] == [184, 184]
+    # 184 until quality22: the reductions' init constants, wires read as they are made, counted as words
+    assert [sum(b["words"] for b in r["buffers"]) for r in figures] == [181, 181]
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
