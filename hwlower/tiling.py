@@ -268,10 +268,11 @@ def _fused_parts(loop: str, sched: StageSchedule, host: list[str]) -> list[str]:
     fused = {d.fused: d for d in sched.directives if isinstance(d, Fuse)}
     parent = {p: d.old for d in sched.directives if isinstance(d, Split) and d.outer in host and d.inner in host
               for p in (d.outer, d.inner)}
-    root = loop
-    while root in parent:
+    root, seen = loop, {loop}
+    while root in parent and parent[root] not in seen:  # a split may keep its loop's name (unroll(yo, 2): yo)
         root = parent[root]
-    if root == loop or root not in fused:
+        seen.add(root)
+    if root not in fused or (root == loop and loop not in parent):
         return [loop]
 
     def expand(name: str) -> list[str]:
