@@ -64,7 +64,10 @@ def test_planar_input_streams_channels_first(order, simulator, compile_shared, b
     assert res.cycles <= 1.02 * design.report["ideal_cycles"]
     # Storage order holds whole planes and waits for them: half as many cycles again.
     assert planes.report["predicted_cycles"] > 1.4 * design.report["ideal_cycles"]
-    assert design.report["mem_tiles"] < planes.report["mem_tiles"]
+    # and holds more: 528 words against 201 (session 36's storage changes packed the planes into 2 memory tiles,
+    # where they took 6, so the channels-first design's 5 tiles are no longer fewer; its words still are)
+    words = [sum(b["words"] for b in d.report["buffers"]) for d in (design, planes)]
+    assert words[0] < words[1], words
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
