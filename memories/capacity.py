@@ -83,7 +83,7 @@ def live_maps(prog: Program, sched: Schedule, buffer: str) -> tuple[isl.Map, isl
     V[port, t, 0...] (`width` dims) to time vectors; None when nothing reads the buffer (or only constants
     read as they are made)."""
     flows = [f for f in prog.flows if f.buffer == buffer]
-    wires = wire_sources(prog, sched, flows)  # constants on wires: never stored (constant_ports.py)
+    wires = wire_sources(sched, flows)  # constants on wires: never stored (constant_ports.py)
     flows = [f for f in flows if (f.src.name, f.src_lane) not in wires]
     if not flows:
         return None

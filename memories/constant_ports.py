@@ -22,7 +22,7 @@ def constant_op(s: Stmt) -> bool:
     return op is not None and s.latency == 0 and not op.loads and not op.coords and not op.scatter
 
 
-def wire_sources(prog: Program, sched: Schedule, flows: list[Flow]) -> set[tuple[str, tuple[int, ...]]]:
+def wire_sources(sched: Schedule, flows: list[Flow]) -> set[tuple[str, tuple[int, ...]]]:
     """The (op, lane) write streams among `flows`' sources that are constants read only in their write cycle
     (never streamed out: the host reads the output buffer's words a cycle later)."""
     mine: dict[tuple[str, tuple[int, ...]], list[Flow]] = {}
@@ -35,7 +35,7 @@ def wire_sources(prog: Program, sched: Schedule, flows: list[Flow]) -> set[tuple
 def wire_words(prog: Program, sched: Schedule, plan: BufferPlan) -> int:
     """How many of `plan`'s write ports are constants that the mapping serves as wires: read only in their write
     cycle (`wire_sources`), every read tapping the port itself, no register or bank fed from it."""
-    wires = wire_sources(prog, sched, [f for f in prog.flows if f.buffer == plan.name])
+    wires = wire_sources(sched, [f for f in prog.flows if f.buffer == plan.name])
     fed = {r.source for r in plan.registers} | {p.source for k in plan.banks for p in k.write_ports}
     n = 0
     for wp in plan.write_ports:
