@@ -143,10 +143,15 @@ def _lower(pipe: Pipeline, name: str, dump) -> tuple[Pipeline, HwProgram, tuple[
     chained = chain_scans(pipe)
     if chained is not None:
         copied = named_by_place(chained[0])  # (the hardware's names of unnamed images' Funcs: deterministic)
+        held: list = []  # the copy's dumps, printed only if the copy lowers (else the fallback prints its own)
         try:
-            return copied, lower(copied, name, dump), chained[1]
+            program = lower(copied, name, lambda step, text: held.append((step, text)))
         except HalideError:
             pass
+        else:
+            for step, text in held:
+                dump(step, text)
+            return copied, program, chained[1]
     pipe = named_by_place(pipe)
     return pipe, lower(pipe, name, dump), ()
 
