@@ -105,6 +105,13 @@ def target(mod):
     return getattr(mod, "TARGET", None)
 
 
+def offers_auto(mod) -> bool:
+    """Whether the app's build() offers its algorithm unscheduled (`auto=True`: `--auto`)."""
+    import inspect
+
+    return "auto" in inspect.signature(mod.build).parameters
+
+
 def build(mod, width: int, height: int, lanes: int = 1, auto: bool = False, glb_tile: tuple[int, int] | None = None):
     """`mod.build(width, height[, lanes=][, auto=True][, glb_tile=])`, checked to return (output_func,
     {input_name: array}). `auto`: the app's algorithm scheduled by the automatic scheduler instead of its hand
@@ -121,7 +128,7 @@ def build(mod, width: int, height: int, lanes: int = 1, auto: bool = False, glb_
                               "yourself (see mainspring/apps/lanes.py)")
         kw["lanes"] = lanes
     if auto:
-        if "auto" not in params:
+        if not offers_auto(mod):
             raise HalideError(f"--auto: app {mod.NAME}'s build() takes no auto parameter (it offers no unscheduled "
                               "algorithm); give build() an `auto=False` parameter that skips the hand schedule and "
                               "calls apply_autoscheduler, as every app of mainspring.apps does (e.g. "

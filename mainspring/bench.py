@@ -132,17 +132,19 @@ def parse_pairs(option: str, spec: str, what: str, example: str) -> list[tuple[i
     return out
 
 
-def build_for_input(mod, in_w: int, in_h: int, lanes: int = 1, glb_tile: tuple[int, int] | None = None):
+def build_for_input(mod, in_w: int, in_h: int, lanes: int = 1, glb_tile: tuple[int, int] | None = None,
+                    auto: bool = False):
     """`mod` built for an input of in_w x in_h (the sizes `bench` and `sweep` take): (output_func, inputs).
-    The output is the input less the app's border (measured at its default size), or `mod.output_size`."""
+    The output is the input less the app's border (measured at its default size), or `mod.output_size`.
+    `auto`: its algorithm scheduled by the automatic scheduler (`apps.build(..., auto=True)`)."""
     from .apps import build
 
     if hasattr(mod, "output_size"):  # apps whose output is not the input less a border (an upsample)
-        return build(mod, *mod.output_size(in_w, in_h), lanes, glb_tile=glb_tile)
+        return build(mod, *mod.output_size(in_w, in_h), lanes, auto=auto, glb_tile=glb_tile)
     _, default_inputs = build(mod, *mod.DEFAULT_SIZE)
     in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
     border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
-    return build(mod, in_w - border_w, in_h - border_h, lanes, glb_tile=glb_tile)
+    return build(mod, in_w - border_w, in_h - border_h, lanes, auto=auto, glb_tile=glb_tile)
 
 
 def storage_words(report: dict) -> tuple[int, int]:
@@ -180,11 +182,15 @@ def cells_figures(design, in_w: int, in_h: int, flat: bool = False) -> dict:
     return out
 
 
-def bench_one(mod, in_w: int, in_h: int, yosys: bool, simulator: str | None = None) -> dict:
+def bench_one(mod, in_w: int, in_h: int, yosys: bool, simulator: str | None = None, auto: bool = False) -> dict:
+    """One row: the app's hand schedule, or with `auto` its automatic one (`schedule`, and `auto_s`: the seconds
+    of building the algorithm and `apply_autoscheduler`, the scheduler's own figure)."""
     from . import apps
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
-    out, inputs = build_for_input(mod, in_w, in_h)
+    start = time.perf_counter()
+    out, inputs = build_for_input(mod, in_w, in_h, auto=auto)
+    scheduled = time.perf_counter() - start
     start = time.perf_counter()
     design = compile(out, name=mod.NAME, target=apps.target(mod))
     seconds = time.perf_counter() - start
@@ -199,6 +205,7 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool, simulator: str | None = No
         "memory_bits": memory_bits(design.plan),
         "latency": max(rep["kernel_latency"].values(), default=0),
         "tiles": rep["tiles"], "halo": f"{100 * rep['halo_overhead']:.1f}%",
+        "schedule": "auto" if auto else "hand", "auto_s": round(scheduled, 3) if auto else None,
     }
     if yosys:
         row.update(cells_figures(design, in_w, in_h, flat=True))
@@ -217,7 +224,10 @@ def simulation_figures(design, inputs: dict, simulator: str) -> dict:
     return {"bit_exact": "yes", "sim_mcps": float(f"{mcps:.3g}")}
 
 
-def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print, simulator: str | None = None) -> int:
+def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print, simulator: str | None = None,
+              auto: bool = False) -> int:
+    """The table, one row per app and size; with `auto` a second row per app and size, its automatic schedule (of
+    the apps whose build() offers an unscheduled algorithm: issue 11's figures against the hand schedules)."""
     from . import apps
     from .frontend.errors import HalideError
 
@@ -226,13 +236,15 @@ def run_bench(apps_wanted, sizes: str, yosys: bool = True, progress=print, simul
     mods = [apps.load(name) for name in apps_wanted or apps.APPS]
     for name, mod in zip(apps_wanted or apps.APPS, mods):
         for w, h in grid:
-            progress(f"bench {name} at {w}x{h}")
-            try:
-                rows.append(bench_one(mod, w, h, yosys, simulator))
-            except HalideError as e:  # one design that does not fit must not hide the others' figures
-                progress(f"bench {name} at {w}x{h}: {e}")
-                rows.append({"app": mod.NAME, "input": f"{w}x{h}", "compile_s": "error"})
-    cols = ["app", "input", "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "bits", "min_words",
+            for schedule in ("hand", "auto") if auto and apps.offers_auto(mod) else ("hand",):
+                progress(f"bench {name} at {w}x{h}" + (f" ({schedule} schedule)" if auto else ""))
+                try:
+                    rows.append(bench_one(mod, w, h, yosys, simulator, auto=schedule == "auto"))
+                except HalideError as e:  # one design that does not fit must not hide the others' figures
+                    progress(f"bench {name} at {w}x{h}: {e}")
+                    rows.append({"app": mod.NAME, "input": f"{w}x{h}", "schedule": schedule, "compile_s": "error"})
+    cols = ["app", "input"] + (["schedule", "auto_s"] if auto else []) + [
+            "compile_s", "cycles", "ideal", "over_ideal", "tiles", "halo", "words", "bits", "min_words",
             "pes", "mem_tiles", "registers", "memory_bits", "latency", "cells", "flat_cells", "flip_flops",
             "logic_levels", "latches"] + (["bit_exact", "sim_mcps"] if simulator else [])
     print("| " + " | ".join(cols) + " |")

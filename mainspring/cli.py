@@ -144,7 +144,7 @@ def cmd_bench(args) -> int:
     from .bench import run_bench
 
     return run_bench(args.apps or None, args.sizes, yosys=not args.no_yosys, progress=_progress,
-                     simulator=None if args.simulate == "none" else args.simulate)
+                     simulator=None if args.simulate == "none" else args.simulate, auto=args.auto)
 
 
 def cmd_fuzz(args) -> int:
@@ -238,6 +238,8 @@ def main(argv=None) -> int:
     b.add_argument("--no-yosys", action="store_true")
     b.add_argument("--simulate", default="none", choices=("none", "verilator", "icarus"),
                    help="also simulate each design bit-exactly: `bit_exact` and the simulator's speed (`sim_mcps`)")
+    b.add_argument("--auto", action="store_true",
+                   help="a second row per app and size: its automatic schedule (`schedule`, `auto_s`)")
     b.set_defaults(fn=cmd_bench)
     f = sub.add_parser("fuzz", help="random pipelines and schedules, simulated and compared with the reference")
     f.add_argument("--cases", type=int, default=100)

@@ -198,7 +198,7 @@ def test_cli_sim_with_lanes():
 def test_bench_reports_a_design_that_does_not_fit_and_goes_on(monkeypatch, capsys):
     from mainspring import bench
 
-    def fake(mod, w, h, yosys, simulator=None):
+    def fake(mod, w, h, yosys, simulator=None, auto=False):
         if mod.NAME == "harris":
             raise hl.ScheduleError("design 'harris' needs 200 PEs but the target has 100")
         return {"app": mod.NAME, "input": f"{w}x{h}", "compile_s": 0.1}
@@ -220,6 +220,19 @@ def test_bench_simulates_each_design_with_simulate(capsys):
     cols = [c.strip() for c in header.strip("|").split("|")]
     values = dict(zip(cols, (v.strip() for v in row.strip("|").split("|"))))
     assert values["bit_exact"] == "yes" and float(values["sim_mcps"]) > 0
+
+
+def test_bench_auto_adds_the_automatic_schedules_row(capsys):
+    """`mainspring bench --auto`: per app and size the hand schedule's row, then the automatic schedule's with the
+    seconds its scheduling took (issue 11's figures against the hand schedules)."""
+    from mainspring import bench
+
+    assert bench.run_bench(["brighten"], "16", yosys=False, progress=lambda _: None, auto=True) == 0
+    header, _, *rows = capsys.readouterr().out.strip().splitlines()
+    cols = [c.strip() for c in header.strip("|").split("|")]
+    hand, auto = (dict(zip(cols, (v.strip() for v in r.strip("|").split("|")))) for r in rows)
+    assert (hand["schedule"], hand["auto_s"], auto["schedule"]) == ("hand", "", "auto")
+    assert float(auto["auto_s"]) > 0 and int(auto["cycles"]) <= 1.05 * int(hand["cycles"])
 
 
 def test_bench_leaves_cells_blank_when_yosys_runs_past_its_time(monkeypatch):
