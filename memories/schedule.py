@@ -143,7 +143,7 @@ def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
     """Every op at one firing per cycle over its own loops (its own mixed radix), each as early as its flows
     allow: phases of a multi-rate pipeline overlap as far as their dependences let them."""
     best = None
-    for paced in ("", "ops", "streams"):
+    for paced in ("", "ops", "spaced", "streams"):
         rates = {s.name: _host_rates(s) for s in scheduled_stmts(prog)}
         _slow_recurrences(prog, rates, fixed, max_ii)
         pace_streams_read_in_turn(prog, rates)
@@ -151,7 +151,11 @@ def _dense(prog: Program, fixed: set[str], max_ii: int) -> Schedule | None:
             # Each op at its producers' pace instead (a depthwise stage over an input streamed by channel planes
             # of 18 x 18 words steps its 16 x 16 planes every 324 cycles, not 256): it no longer starts late so
             # as not to overtake the stream's last plane, and its readers start with the stream.
-            keep_pace(prog, rates, fixed)
+            # "spaced": its outer steps spaced out where its inner steps at that pace leave them no room (a 2x
+            # downsample of a 2x downsample, 4 x 4 of 8 x 8 strip-mined 2 x 4 at x / 4 for a reader, steps y every
+            # 32 cycles and x every 2, no run for its own radix's outer x step of 4): unspaced it keeps its own
+            # radix and starts after the whole level above it (down_down_up 16x16: 249 cycles; so paced 161).
+            keep_pace(prog, rates, fixed, spaced=paced == "spaced")
             pace_constants(prog, rates, fixed)
         if paced == "streams":
             # And the streams at their readers' pace where a reader's rows are longer (a tail rounded up inside
