@@ -132,19 +132,24 @@ def parse_pairs(option: str, spec: str, what: str, example: str) -> list[tuple[i
     return out
 
 
-def build_for_input(mod, in_w: int, in_h: int, lanes: int = 1, glb_tile: tuple[int, int] | None = None,
-                    auto: bool = False):
-    """`mod` built for an input of in_w x in_h (the sizes `bench` and `sweep` take): (output_func, inputs).
-    The output is the input less the app's border (measured at its default size), or `mod.output_size`.
-    `auto`: its algorithm scheduled by the automatic scheduler (`apps.build(..., auto=True)`)."""
+def output_for_input(mod, in_w: int, in_h: int) -> tuple[int, int]:
+    """The output size `mod` is built at for an input of in_w x in_h: the input less the app's border (measured at
+    its default size), or `mod.output_size`."""
     from .apps import build
 
     if hasattr(mod, "output_size"):  # apps whose output is not the input less a border (an upsample)
-        return build(mod, *mod.output_size(in_w, in_h), lanes, auto=auto, glb_tile=glb_tile)
+        return tuple(mod.output_size(in_w, in_h))  # type: ignore[return-value]
     _, default_inputs = build(mod, *mod.DEFAULT_SIZE)
     in_shape = max(default_inputs.values(), key=lambda a: a.size).shape
-    border_w, border_h = in_shape[1] - mod.DEFAULT_SIZE[0], in_shape[0] - mod.DEFAULT_SIZE[1]
-    return build(mod, in_w - border_w, in_h - border_h, lanes, auto=auto, glb_tile=glb_tile)
+    return in_w - (in_shape[1] - mod.DEFAULT_SIZE[0]), in_h - (in_shape[0] - mod.DEFAULT_SIZE[1])
+
+
+def build_for_input(mod, in_w: int, in_h: int, lanes: int = 1, glb_tile: tuple[int, int] | None = None):
+    """`mod` built for an input of in_w x in_h (the sizes `bench` and `sweep` take): (output_func, inputs), at
+    `output_for_input`'s size."""
+    from .apps import build
+
+    return build(mod, *output_for_input(mod, in_w, in_h), lanes, glb_tile=glb_tile)
 
 
 def storage_words(report: dict) -> tuple[int, int]:
@@ -188,8 +193,9 @@ def bench_one(mod, in_w: int, in_h: int, yosys: bool, simulator: str | None = No
     from . import apps
     from .compiler import compile  # noqa: A004 - mainspring's compile
 
+    size = output_for_input(mod, in_w, in_h)  # (outside `auto_s`: it builds the hand schedule to measure a border)
     start = time.perf_counter()
-    out, inputs = build_for_input(mod, in_w, in_h, auto=auto)
+    out, inputs = apps.build(mod, *size, auto=auto)
     scheduled = time.perf_counter() - start
     start = time.perf_counter()
     design = compile(out, name=mod.NAME, target=apps.target(mod))
