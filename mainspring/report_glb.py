@@ -62,10 +62,19 @@ _NEVER = -(1 << 60)  # no bound
 
 def _cycles(c: Controller) -> np.ndarray:
     """The cycles in which an op's controller fires, in order."""
-    at = np.zeros(1, dtype=np.int64)
-    for e, s in zip(c.extent, c.cycle_stride):
-        at = (np.arange(e, dtype=np.int64)[:, None] * s + at[None, :]).ravel()
-    return at + c.cycle_starting_addr
+    def affine(strides: tuple[int, ...]) -> np.ndarray:
+        at = np.zeros(1, dtype=np.int64)
+        for e, s in zip(c.extent, strides):
+            at = (np.arange(e, dtype=np.int64)[:, None] * s + at[None, :]).ravel()
+        return at
+
+    first = affine(c.cycle_stride) + c.cycle_starting_addr
+    if c.then is None:
+        return first
+    # a two-piece controller: the outermost dim's steps from then.steps on fire on the second piece's schedule
+    outer = np.repeat(np.arange(c.extent[-1], dtype=np.int64), len(first) // c.extent[-1])
+    second = affine(c.then.rates) + c.then.start - c.then.rates[-1] * c.then.steps
+    return np.where(outer < c.then.steps, first, second)
 
 
 def predict(glb: GlbPlan, plan: MemoryPlan) -> Run:

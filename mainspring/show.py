@@ -275,6 +275,8 @@ def _controller(c) -> str:
         text = f"extent {list(c.extent)}, cycle {c.cycle_starting_addr} + {list(c.cycle_stride)}"
         if c.data_stride:
             text += f", address {c.data_starting_addr} + {list(c.data_stride)}"
+        if c.then is not None:  # a two-piece schedule: the outermost dim's later steps
+            text += f"; from outer step {c.then.steps}: cycle {c.then.start} + {list(c.then.rates)}"
         return text
     return f"extent {list(c.extent)}, address {c.data_start} + {list(c.data_stride)}"
 
