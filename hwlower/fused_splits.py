@@ -54,8 +54,11 @@ def _fused_split(f: Function) -> int | None:
     """The index of f's Fuse of two of its dimensions whose fused loop is next split into a host loop and a loop
     inside the accelerator, else None."""
     sched = f.definitions[0].schedule
-    host = host_loops(f, f.placement.hw_accelerate[1]) if f.placement.hw_accelerate else []
     ds = sched.directives
+    store = f.placement.hw_accelerate[1] if f.placement.hw_accelerate else None
+    if not any(isinstance(d, Fuse) for d in ds) or store not in sched.dim_names():
+        return None  # (a store loop the stage lacks is refused where the region is found)
+    host = host_loops(f, store)
     for i, d in enumerate(ds):
         if not (isinstance(d, Fuse) and d.inner in f.args and d.outer in f.args):
             continue

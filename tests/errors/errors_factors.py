@@ -89,7 +89,9 @@ def _window_sum(extent):
     "{at}: Can only unroll for loops over a constant extent.\n"
     'Loop over s.s1.r$x of Func "s" (s.update(0).unroll(r.x)) has an extent that is not known at compile time. '
     "Its RDom r has bounds that use a Param; an accelerator's loops are fixed at compile time: give the RDom "
-    "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"), func="s", simulate=True)
+    "constant bounds (e.g. hl.RDom([hl.Range(0, 3)])), or give taps the range its value stays in "
+    "(taps.set_range(0, 8)): the loops then run over the widest domain it allows, each step guarded by taps"),
+    func="s", simulate=True)
 def unroll_rvar_of_a_param_extent():
     hw_output, hw_input, s, r = _window_sum(hl.Param(hl.Int(32), "taps", 3))
     s.update().unroll(r.x)  # <-

@@ -386,7 +386,9 @@ def _():
 @case("schedule", "A reduction inside the accelerator over an RDom of run-time extent", (
     "{reduction}: Func 'acc': RDom r: dimension r.x has bounds that are not known values (they use a Param); an "
     "accelerator's loops are fixed at compile time: give the RDom constant bounds (e.g. "
-    "hl.RDom([hl.Range(0, 3)]))"), func="acc")
+    "hl.RDom([hl.Range(0, 3)])), or give taps the range its value stays in (taps.set_range(0, 8)): the loops then "
+    "run over the widest domain it allows, each step guarded by taps"), func="acc",
+    note="a Param with a range compiles since session 38 (tests/flow/test_flow_param_rdoms.py)")
 def rdom_of_param_extent():
     taps = hl.Param(hl.Int(32), "taps", 3)
     p, acc = reduction(taps, unrolled=False)
