@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from mainspring.frontend.bounds import infer_boxes
+from mainspring.frontend.bounds import Box, infer_boxes
 from mainspring.frontend.errors import ScheduleError
 from mainspring.frontend.func import Function, handle_of
 from mainspring.frontend.fuse_outputs import copy_funcs
@@ -78,7 +78,7 @@ def _names(d: Directive, loop: str) -> bool:
     return loop in getattr(d, "order", ()) or getattr(d, "var", None) == loop
 
 
-def _rewritten(f: Function, ds: list[Directive], i: int, box) -> list[Directive]:
+def _rewritten(f: Function, ds: list[Directive], i: int, box: Box) -> list[Directive]:
     fuse = ds[i]
     assert isinstance(fuse, Fuse)
     j, s = next((j, e) for j, e in enumerate(ds) if j > i and isinstance(e, Split) and e.old == fuse.fused)
