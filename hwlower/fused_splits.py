@@ -7,9 +7,12 @@ divides the extent W of x, each run lies inside one row and the runs are the til
 
     hw_output.split(x, xt, xi, 4).fuse(xt, y, xo)              (4 columns by 1 row, y outer)
 
-and where it is a whole number k of rows with k dividing the extent H of y, they are those of
+and where it is a whole number k of rows, they are those of
 
     hw_output.split(y, xo, yt, k).fuse(x, yt, xi)              (W columns by k rows)
+
+with the split's tail: the fused loop's last run, past W * H, is whole rows past H, as the split of y's is (and
+guarded, shifted inward or rounded up alike).
 
 Both leave the stage's loops as written (xi inside xo, the same names), so hw_accelerate, compute_at and the
 other calls at xo and xi mean what they meant; the host's tiles are boxes, which tiling.py steps over. The
@@ -88,7 +91,8 @@ def _rewritten(f: Function, ds: list[Directive], i: int, box: Box) -> list[Direc
         t = _fresh(f"{fuse.inner}_{s.outer}", taken)
         new: list[Directive] = [Split(fuse.inner, t, s.inner, s.factor, s.tail, s.loc),
                                 Fuse(t, fuse.outer, s.outer, fuse.loc)]
-    elif s.factor % w == 0 and h % (s.factor // w) == 0:  # whole rows: tiles of every column by factor / W rows
+    elif s.factor % w == 0:  # whole rows: tiles of every column by factor / W rows, the split's tail that of y
+        # (the fused loop's last run past W * H covers whole rows past H, as the split of y's does)
         t = _fresh(f"{fuse.outer}_{s.inner}", taken)
         new = [Split(fuse.outer, s.outer, t, s.factor // w, s.tail, s.loc), Fuse(fuse.inner, t, s.inner, fuse.loc)]
     else:
@@ -105,10 +109,9 @@ def _fresh(stem: str, taken: set) -> str:
 
 def _refusal(f: Function, fuse: Fuse, s: Split, w: int, h: int) -> str:
     divisor = max(d for d in range(1, w + 1) if w % d == 0 and d <= s.factor)
-    rows = max(d for d in range(1, h + 1) if h % d == 0 and d <= max(s.factor // w, 2))
-    fixes = f"a factor dividing {w} (e.g. {divisor}) or {w} times a divisor of {h} (e.g. {w * rows}: whole rows)"
+    rows = max(s.factor // w, 2)
     return (f"{s.loc}: Func '{f.name}': split({s.old}, {s.outer}, {s.inner}, {s.factor}) of the fused loop {s.old} "
             f"(fuse({fuse.inner}, {fuse.outer}, {s.old}) over {w} x {h}) steps the host loop {s.outer} over runs of "
             f"{s.factor} pixels that are not boxes: they cross the rows of {fuse.inner}, whose extent is {w}, and "
-            f"the accelerator's streams are boxes. Use {fixes}.")
-
+            f"the accelerator's streams are boxes. Use a factor dividing {w} (e.g. {divisor}) or a multiple of it "
+            f"(e.g. {w * rows}: whole rows).")

@@ -118,9 +118,8 @@ def _fused_split(factor: int):
 @case("hardware", "A split of a fused loop at the accelerator in runs crossing rows", (
     "{fused_split}: Func 'hw_output': split(xy, xo, xi, 3) of the fused loop xy (fuse(x, y, xy) over 8 x 6) steps "
     "the host loop xo over runs of 3 pixels that are not boxes: they cross the rows of x, whose extent is 8, and the "
-    "accelerator's streams are boxes. Use a factor dividing 8 (e.g. 2) or 8 times a divisor of 6 (e.g. 16: whole "
-    "rows)."), func="hw_output", simulate=True,
-    note="factors dividing the row or whole rows dividing the height compile since session 38")
+    "accelerator's streams are boxes. Use a factor dividing 8 (e.g. 2) or a multiple of it (e.g. 16: whole rows)."),
+    func="hw_output", simulate=True, note="factors dividing the row or of whole rows compile since session 38")
 def fused_split_across_rows():
     return _fused_split(3)
 
