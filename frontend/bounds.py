@@ -273,12 +273,12 @@ def definition_env(fn_box: Box, d: Definition, scalars, who: str = "") -> dict[s
             if lo_v[0] != lo_v[1] or ext_v[0] != ext_v[1]:
                 func = f"Func '{who}': " if who else ""
                 raise ScheduleError(f"{d.loc}: {func}RDom {d.rdom.name}: dimension {name.replace('$', '.')} has "
-                                    "bounds that " + _unknown_bounds(lo, ext))
+                                    "bounds that " + _unknown_bounds(lo, ext, d.rdom))
             env[name] = (lo_v[0], lo_v[0] + ext_v[0] - 1)
     return env
 
 
-def _unknown_bounds(lo: ir.Expr, ext: ir.Expr) -> str:
+def _unknown_bounds(lo: ir.Expr, ext: ir.Expr, dom: ir.ReductionDomain) -> str:
     """Why an RDom's bounds are not known values, and the fix: an image's size no `dim(i).set_bounds` nor a held
     buffer gives (an RDom over `input.width()`), else a Param."""
     for n in (m for e in (lo, ext) for m in ir.walk(e)):
@@ -292,8 +292,10 @@ def _unknown_bounds(lo: ir.Expr, ext: ir.Expr) -> str:
                     f"{known}; an accelerator's loops are fixed at compile time: bind the size the design takes "
                     f"({image.name()}.dim({i}).set_bounds({lo}, {extent})), or {image.name()}.set(<the image>) "
                     "before compiling (its size is taken), or give the RDom constant bounds")
+    from .param_domains import range_hint
+
     return ("are not known values (they use a Param); an accelerator's loops are fixed at compile time: give the RDom "
-            "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))")
+            "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))" + range_hint(dom))
 
 
 def calls_in(d: Definition):

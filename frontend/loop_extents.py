@@ -44,8 +44,11 @@ def unroll_extent_error(fn: Function, k: int, d: Definition, dv) -> str:
     head = (f"{dv.loc}: Can only {dv.kind} for loops over a constant extent.\nLoop over {fn.name}.s{k}.{dv.var} of "
             f"Func \"{fn.name}\" ({stage}.{dv.kind}({shown})) has an extent that is not known at compile time. ")
     if d.rdom is not None and dv.var in {n for n, _lo, _ext in d.rdom.dims}:
+        from .param_domains import range_hint
+
         return head + (f"Its RDom {d.rdom.name} has bounds that use a Param; an accelerator's loops are fixed at "
-                       f"compile time: give the RDom constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))")
+                       "compile time: give the RDom constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"
+                       + range_hint(d.rdom))
     dim = _dimension(dv.var, d)
     if dim != dv.var and dim in fn.args:  # a bound applies to a dimension, not to a loop a split made
         return head + (f"Give the dimension it was split from one ({fn.name}.bound({dim}, min, extent)), or "

@@ -354,16 +354,21 @@ def _wider_param(name: str, value: int) -> str:
 class Param(ExprLike):
     """A scalar parameter: `Param(hl.UInt(8), "gain", 2)`; a configuration register in hardware."""
 
-    __slots__ = ("_param", "_value")
+    __slots__ = ("_param", "_value", "_min", "_max", "_estimate")
 
-    def __init__(self, type: Type, name: str | None = None, value=None):  # noqa: A002 - Halide's names
+    def __init__(self, type: Type, name: str | None = None, value=None, min=None, max=None):  # noqa: A002
         type_ = type
         if not isinstance(type_, Type):
             raise HalideError(f"Param takes a type first (e.g. hl.UInt(8)), got {type_!r}")
         self._param = Parameter(name if name is not None else f"p{next(_buf_anon)}", type_, 0, "scalar", self)
         self._value = None
+        self._min: int | None = None
+        self._max: int | None = None
+        self._estimate: int | float | None = None
         if value is not None:
             self.set(value)
+        if min is not None or max is not None:  # Halide's Param(type, name, value, min, max)
+            self.set_range(min, max)
 
     def name(self) -> str:
         return self._param.name
@@ -387,6 +392,41 @@ class Param(ExprLike):
 
     def get(self) -> int | float | None:
         return self._value
+
+    def set_range(self, min, max) -> None:  # noqa: A002 - Halide's parameter names
+        """Halide's promise that the Param's value lies in [min, max] (None: unbounded on that side): an RDom whose
+        bounds read the Param runs its loops over the widest domain the range allows (frontend/param_domains.py)."""
+        self.set_min_value(min)
+        self.set_max_value(max)
+
+    def set_min_value(self, min) -> None:  # noqa: A002
+        self._min = None if min is None else self._range_value(min, "set_min_value")
+
+    def set_max_value(self, max) -> None:  # noqa: A002
+        self._max = None if max is None else self._range_value(max, "set_max_value")
+
+    def min_value(self) -> int | None:
+        return self._min
+
+    def max_value(self) -> int | None:
+        return self._max
+
+    def set_estimate(self, value) -> None:
+        """Halide's estimate of the value, for an autoscheduler; it bounds nothing."""
+        self._estimate = value
+
+    def estimate(self) -> int | float | None:
+        return self._estimate
+
+    def _range_value(self, v, call: str) -> int:
+        t = self._param.type
+        if t.is_float() or not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise HalideError(f"{user_location()}: Param {self.name()}.{call}({v!r}): mainspring takes the ranges of "
+                              f"integer Params, as constant integers (e.g. {self.name()}.set_range(0, 8))")
+        if not t.can_represent(int(v)):
+            raise HalideError(f"{user_location()}: Param {self.name()}.{call}({v}): {v} is outside the range of "
+                              f"{t}, [{t.min()}, {t.max()}]")
+        return int(v)
 
     def _ir(self) -> ir.Expr:
         return ir.Call(self._param.type, self._param, ())

@@ -448,8 +448,8 @@ class Pipeline:
         extents = set()
         bounds = output_bounds(self)
         for lo, size in ((0, 61), (5, 97)):
-            probe = [(b[0], b[0] + b[1] - 1) if b is not None and b[0] is not None else (lo, lo + size - 1)
-                     for b in (bounds.get(a) for a in self.output.args)]
+            probe = [(lo, lo + size - 1) if b is None else ((m := lo if b[0] is None else b[0]), m + b[1] - 1)
+                     for b in (bounds.get(a) for a in self.output.args)]  # bound_extent alone: the min is open
             try:
                 boxes, _ = infer_boxes(self, probe, lambda p: None)
             except HalideError:  # bounds that need a Param's value: not known at compile time

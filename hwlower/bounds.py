@@ -45,11 +45,9 @@ def output_box(pipe: Pipeline) -> Box:
     for i, name in enumerate(out.args):
         b = bounds.get(name)
         if b is not None and b[0] is None:
-            raise ScheduleError(
-                f"{b[2]}: Func '{out.name}' is the pipeline's output and {out.name}.bound_extent({name}, {b[1]}) fixes "
-                f"only the extent of its dimension {name}; the accelerator's streams are fixed at compile time, the "
-                f"min too. Give both: {out.name}.bound({name}, 0, {b[1]})"
-            )
+            # bound_extent alone: Halide forces the extent and takes the min from the realize, which for a
+            # realize (or compile) of the output's size is 0
+            b = (0, b[1], b[2])
         if b is None:
             _refuse_unbounded(pipe, i)
         assert b is not None and b[0] is not None

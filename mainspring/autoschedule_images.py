@@ -121,8 +121,8 @@ def output_extents(pipe: Pipeline) -> list[tuple[int, int]]:
     for v in out.args:
         if v in est:
             extents.append(est[v])
-        elif v in bounds and bounds[v][0] is not None:
-            extents.append((bounds[v][0], bounds[v][1]))
+        elif v in bounds:  # (bound_extent alone: the min is the realize's, 0, as hl.compile takes it)
+            extents.append((bounds[v][0] or 0, bounds[v][1]))
         elif v == SCALAR_VAR:  # a Func of no dimensions: one element
             extents.append((0, 1))
         else:

@@ -29,9 +29,11 @@ from .frontend.func import Func
 from .frontend.fuse_outputs import fuse_accelerated_outputs
 from .frontend.generator import Generator, generator_output
 from .frontend.outputs import Output, packed_outputs
+from .frontend.param_domains import bound_param_domains
 from .frontend.pipeline import Pipeline
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
+from .hwlower.fused_splits import split_fused_loops
 from .hwlower.glb_input_level import copy_output_through_glb
 from .hwlower.image_names import named_by_place
 from .hwlower.ir import Op
@@ -77,10 +79,14 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     output, target = generator_output(output, target)
     target = target or CGRA()
     pipe = Pipeline(output)
+    # an RDom over ranged Params: its widest domain, guarded by the Params' values (a copy of the user's Funcs)
+    pipe = bound_param_domains(pipe) or pipe
     # outputs each accelerated alike: one accelerator computes them all (a fused copy of the user's Funcs)
     pipe = fuse_accelerated_outputs(pipe) or pipe
     # a GLB input level with no GLB output: the output's tiles pass through the GLB too (a copy of the user's Funcs)
     pipe = copy_output_through_glb(pipe) or pipe
+    # a fused loop split at the accelerator's boundary: the same tiles as splits of its dimensions (a copy)
+    pipe = split_fused_loops(pipe) or pipe
     packed = packed_outputs(pipe)
     outputs: tuple[Output, ...] = ()
     if packed is not None:  # several outputs (or a Tuple's elements): the host packs them into one output

@@ -14,6 +14,7 @@ from .frontend import semantics
 from .frontend.errors import HalideError, MismatchError, user_location
 from .frontend.evaluate import Evaluator, gather_inputs, realize_arrays
 from .frontend.outputs import Output, unpack
+from .frontend.param_domains import check_param_ranges
 from .frontend.params import Buffer
 from .verilog.glb import MARKS as GLB_MARKS
 from .verilog.names import signal
@@ -118,7 +119,8 @@ class Design:
             out[name] = _own_data(self.pipe.inputs[name], box) or Buffer(arr).set_min([lo for lo, _ in box])
         for name, p in sorted(self.pipe.scalars.items()):
             if p.kind == "scalar" and p.owner.get() is None:
-                out[name] = float(rng.integers(1, 9)) if p.type.is_float() else int(rng.integers(1, 9))
+                lo, hi = _drawn_range(p)
+                out[name] = float(rng.integers(1, 9)) if p.type.is_float() else int(rng.integers(lo, hi + 1))
         return out
 
     def _required_box(self, name: str):
@@ -131,6 +133,8 @@ class Design:
         return required[name]
 
     def _reference(self, inputs):
+        # the loops over a ranged Param's domain are sized by its range (frontend/param_domains.py)
+        check_param_ranges(self.pipe, gather_inputs(self.pipe, inputs)[1])
         return realize_arrays(self.pipe, self.program.output_box, inputs)
 
     def _stream_words(self, inputs, stores=None):
@@ -422,6 +426,15 @@ def _ordered_words(store, order: np.ndarray, origin: np.ndarray, t) -> np.ndarra
     vals = np.zeros(len(order), dtype=np.int64)
     vals[held] = store.arr[tuple(i[held] for i in idx)]
     return (vals & ((1 << t.bits()) - 1)).astype(np.int64)
+
+
+def _drawn_range(p) -> tuple[int, int]:
+    """1 to 8, inside the Param's set_range where it has one."""
+    lo = getattr(p.owner, "min_value", lambda: None)()
+    hi = getattr(p.owner, "max_value", lambda: None)()
+    lo = 1 if lo is None else lo
+    hi = max(lo, 8) if hi is None else hi
+    return max(lo, min(1, hi)), max(min(8, hi), lo)
 
 
 def _to_user(arr: np.ndarray, t, scalar: bool = False) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mainspring as hl
 
-from catalogue import accelerated, case, io_funcs, scheduled
+from catalogue import accelerated, case, io_funcs, pipeline, scheduled, stream
 
 
 @case("schedule", "split by a factor of zero",
@@ -89,7 +89,9 @@ def _window_sum(extent):
     "{at}: Can only unroll for loops over a constant extent.\n"
     'Loop over s.s1.r$x of Func "s" (s.update(0).unroll(r.x)) has an extent that is not known at compile time. '
     "Its RDom r has bounds that use a Param; an accelerator's loops are fixed at compile time: give the RDom "
-    "constant bounds (e.g. hl.RDom([hl.Range(0, 3)]))"), func="s", simulate=True)
+    "constant bounds (e.g. hl.RDom([hl.Range(0, 3)])), or give taps the range its value stays in "
+    "(taps.set_range(0, 8)): the loops then run over the widest domain it allows, each step guarded by taps"),
+    func="s", simulate=True)
 def unroll_rvar_of_a_param_extent():
     hw_output, hw_input, s, r = _window_sum(hl.Param(hl.Int(32), "taps", 3))
     s.update().unroll(r.x)  # <-
@@ -101,3 +103,27 @@ def _():
     hw_output, hw_input, s, r = _window_sum(3)
     s.update().unroll(r.x)
     return accelerated(hw_output, hw_input, [s])
+
+
+def _fused_split(factor: int):
+    """hw_output's fused loop split at the accelerator's boundary (hwlower/fused_splits.py), 8 x 6."""
+    p = pipeline(8, 6)
+    xy, xo, xi = hl.Var("xy"), hl.Var("xo"), hl.Var("xi")
+    p.hw_output.compute_root().fuse(p.x, p.y, xy).split(xy, xo, xi, factor).hw_accelerate(xi, xo)  # <-fused_split
+    p.mid.compute_at(p.hw_output, xo)
+    stream(p)
+    return hl.compile(p.output, name="demo")
+
+
+@case("hardware", "A split of a fused loop at the accelerator in runs crossing rows", (
+    "{fused_split}: Func 'hw_output': split(xy, xo, xi, 3) of the fused loop xy (fuse(x, y, xy) over 8 x 6) steps "
+    "the host loop xo over runs of 3 pixels that are not boxes: they cross the rows of x, whose extent is 8, and the "
+    "accelerator's streams are boxes. Use a factor dividing 8 (e.g. 2) or a multiple of it (e.g. 16: whole rows)."),
+    func="hw_output", simulate=True, note="factors dividing the row or of whole rows compile since session 38")
+def fused_split_across_rows():
+    return _fused_split(3)
+
+
+@fused_split_across_rows.fix
+def _():
+    return _fused_split(2)

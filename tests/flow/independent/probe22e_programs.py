@@ -249,8 +249,8 @@ def bound_on_output_and_hw_output_tiles(m, extent_only=False):
 
 
 def output_bound_extent_only(m):
-    """output.bound_extent only (Halide takes the min from the realize; refused: the streams' min is fixed at
-    compile time, the fix is output.bound)."""
+    """output.bound_extent only: Halide takes the min from the realize, 0 for a realize of the output's size, as
+    the compile does (hwlower/bounds.py)."""
     return bound_on_output_and_hw_output_tiles(m, extent_only=True)
 
 
