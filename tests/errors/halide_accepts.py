@@ -12,7 +12,6 @@ from __future__ import annotations
 # case id -> why the accelerator refuses it (one line; the case's message has the fix)
 GAPS: dict[str, str] = {
     # the output and the accelerated region
-    "output_bound_extent_only": "streams are sized at compile time, and bound_extent leaves the output's min open",
     "two_hw_accelerates": "one accelerated region per pipeline",
     "two_accelerated_outputs": "one accelerated region per pipeline: outputs scheduled differently are two",
     "outputs_bounded_differently": "several outputs share one stream, so one region",
@@ -30,6 +29,7 @@ GAPS: dict[str, str] = {
     "float_buffer_read_at_computed_coordinates": "a ROM holds integer words",
     # addresses memories cannot follow
     "split_of_a_fused_loop_inside_the_accelerator": "a fused loop runs as the two loops it fuses",
+    "fused_split_across_rows": "a split of a fused loop runs as splits of x or y: it must divide a row or be whole rows",
     "channel_rotated_by_modulo": "a modulo's period over 8 values is no affine address nor a select among few",
     "sheared_transposed_convolution_serial": "a serial reduction's index outside a quotient is not affine",
     "serial_modulo": "a serial reduction's index inside a modulo is not affine",
