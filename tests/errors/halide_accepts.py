@@ -29,7 +29,7 @@ GAPS: dict[str, str] = {
     "float_buffer_read_at_computed_coordinates": "a ROM holds integer words",
     # addresses memories cannot follow
     "split_of_a_fused_loop_inside_the_accelerator": "a fused loop runs as the two loops it fuses",
-    "fused_split_across_rows": "a split of a fused loop runs as splits of x or y: it must divide a row or be whole rows",
+    "fused_split_across_rows": "a fused loop split runs as a split of x or y: it must divide a row or be whole rows",
     "channel_rotated_by_modulo": "a modulo's period over 8 values is no affine address nor a select among few",
     "sheared_transposed_convolution_serial": "a serial reduction's index outside a quotient is not affine",
     "serial_modulo": "a serial reduction's index inside a modulo is not affine",
