@@ -11,7 +11,7 @@ from catalogue import case
 
 
 @case("memories", "A GLB output whose memory tiles unroll the outer loop of a split of x", (
-    "{glb_tile}: Func 'hw_output_global_wrapper' (the GLB output): Func 'hw_output' writes 2 lanes of 'xa' a cycle "
+    "{blocks_tile}: Func 'hw_output_global_wrapper' (the GLB output): Func 'hw_output' writes 2 lanes of 'xa' a cycle "
     "(hw_output.unroll(xa)), words 2 apart in the GLB tile, but each GLB entry holds one cycle's lanes as a block of "
     "consecutive words along each dimension: remove hw_output.unroll(xa) (and the GLB copy's unroll of it), so that "
     "'xa' is computed in turn, or leave the GLB out (hw_accelerate on 'hw_output' itself)"), func="hw_output",
@@ -36,7 +36,7 @@ def _split_lanes(unroll_outer):
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, 8).bound(y, 0, 4)
     g = hw_output.in_()
-    g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)  # <-glb_tile
+    g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)  # <-blocks_tile
     hw_output.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 4, 4).split(xii, xa, xb, 2)
     if unroll_outer:
         hw_output.unroll(xa)
