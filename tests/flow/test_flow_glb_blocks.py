@@ -24,7 +24,7 @@ CASES = {
     "rows_input_rows": ((8, 8), (8, 8), (4, 4), (1, 2), False, (1, 2)),
     # 2 x 2 blocks in memory tiles 4 wide under two GLB tiles, the input two words of x a transfer
     "block_2x2": ((16, 8), (8, 8), (4, 4), (2, 2), False, (2, 1)),
-    # one memory tile per GLB tile, the GLB copy unrolled as the array: the host reads the box's entries in order
+    # one memory tile per GLB tile, the GLB copy unrolled as the array: the host reads back as the array writes
     "block_4x2_one_mem_tile": ((16, 8), (8, 4), (8, 4), (4, 2), True, (4, 1)),
 }
 
