@@ -291,6 +291,8 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
             at = f"{program.located(name)}: GLB input '{name}'"
             array, host = row_entries(array, k, box, at), row_entries(host, k, box, at)
         else:
+            from .glb_input_lanes import check_entry_starts
+            check_entry_starts(mems, name, box, k, f"{program.located(name)}: GLB input '{name}'")
             array, host = lane_words(array, k, False, who), lane_words(host, k, False, who)
         if len(mems) > 1:  # load in the order the memory tiles read, each entry once (`skip_rules`)
             host = in_array_order(array, host.transfers) or host
