@@ -35,6 +35,7 @@ from mainspring.frontend.types import I32
 from mainspring.frontend.vars import Var
 from mainspring.frontend.wrappers import make_wrapper
 
+from .glb_input_at import inputs_at_host_loops
 from .hierarchy import copy_source, glb_output, in_glb
 from .placement import accelerate_call
 
@@ -63,6 +64,7 @@ def copy_output_through_glb(pipe: Pipeline) -> Pipeline | None:
         g = made[id(f)]
         g.placement = dataclasses.replace(g.placement, compute=LoopLevel("at", glb, store_var,
                                                                          g.placement.compute.loc), store=None)
+    inputs_at_host_loops(made.values(), array, glb, store_var)
     return Pipeline([handle_of(made[id(f)]) for f in pipe.given], pipe.tuples_whole)
 
 

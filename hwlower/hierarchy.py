@@ -28,6 +28,7 @@ from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import MemoryType
 
+from .glb_input_at import check_copy_level, on_host, own_glb_tile
 from .placement import accelerate_call, store_in_call
 
 
@@ -64,13 +65,13 @@ def _implicit_inputs(pipe: Pipeline, out: Function, array_out: Function) -> list
         return []
     if not any(f.placement.compute.kind == "at" and f.placement.compute.func is array_out for f in pipe.order):
         return []
-    out_ = []
-    for f in pipe.order:
-        c, src = f.placement.compute, copy_source(pipe, f)
-        if (c.kind == "at" and c.func is out and c.var == store_var and f is not array_out and src is not None
-                and src.placement.accelerator_input is not None):
-            out_.append(f)
-    return out_
+    return [f for f in pipe.order if f is not array_out and input_copy_at(pipe, f, out, store_var)]
+
+
+def input_copy_at(pipe: Pipeline, f: Function, out: Function, store_var: str) -> bool:
+    """Whether f copies an accelerator input and is computed at `out`'s loop `store_var`."""
+    c, src = f.placement.compute, copy_source(pipe, f)
+    return c.kind == "at" and c.func is out and c.var == store_var and src is not None and on_host(src)
 
 
 def copy_source(pipe: Pipeline, f: Function) -> Function | None:
@@ -109,25 +110,22 @@ def glb_level(pipe: Pipeline, out: Function) -> tuple[GlbLevel, Function, str | 
     explicit = in_glb(out) or in_glb(array_out)
     # where the level is declared: the store_in(GLB) call, or hw_accelerate for an implicit level
     mark = store_in_call(out if out.placement.memory_type else array_out)[1] if explicit else loc
+    # a copy of an accelerator input computed at the GLB tile loop is a GLB input tile, stored in the GLB or not
+    # (as in an implicit level: what else it could be, a memory tile, belongs inside the array)
     members = {id(f) for f in (pipe.order if explicit else _implicit_inputs(pipe, out, array_out))
-               if not explicit or in_glb(f)}
+               if not explicit or in_glb(f) or input_copy_at(pipe, f, out, store_var)}
     inputs, sources = [], []
     for f in pipe.order:
-        if f is out or f is array_out or id(f) not in members:
+        if f is out or f is array_out or id(f) not in members or own_glb_tile(f):
             continue
         src = copy_source(pipe, f)
-        w = f.placement.compute
         if src is None or src.placement.accelerator_input is None:
             raise ScheduleError(
                 f"{store_in_call(f)[1]}: Func '{f.name}': store_in(MemoryType.GLB): a GLB input buffer must "
                 "copy an accelerator input point for point, e.g. hw_input.in_().store_in(MemoryType.GLB) with "
                 "hw_input.compute_root().accelerator_input()"
             )
-        if w.kind != "at" or w.func is not out or w.var != store_var:
-            raise ScheduleError(
-                f"{w.loc or store_in_call(f)[1]}: Func '{f.name}' is stored in the GLB but is {w}; a GLB "
-                f"input tile is loaded once per GLB tile: {user_handle(f)}.compute_at({user_handle(out)}, {store_var})"
-            )
+        check_copy_level(f, out, store_var)
         inputs.append(f)
         sources.append(src)
     if not inputs and not any(f.placement.accelerator_input is not None for f in pipe.order):
@@ -166,6 +164,8 @@ def _tile_var(pipe: Pipeline, glb_out: Function, array_out: Function, store_var:
     at_glb: list[Function] = []
     for f in pipe.order:
         c = f.placement.compute
+        if on_host(f):  # wherever the schedule computes it (glb_input_at.py)
+            continue
         if c.kind == "at" and c.func is glb_out and f is not array_out and id(f) not in members:
             at_glb.append(f)
         if c.kind == "at" and c.func is array_out:

@@ -34,7 +34,7 @@ import numpy as np
 from mainspring.frontend.errors import ScheduleError
 from mainspring.hwlower.ir import Affine, Loop, Op
 from mainspring.hwlower.program import Box, GlbProgram, HwProgram, Tile
-from mainspring.memories.glb_output_lanes import check_output_lanes
+from mainspring.memories.glb_output_lanes import check_output_lanes, lanes_consecutive
 from mainspring.target import CGRA
 
 MAX_DIM = 8  # dimensions of a GLB controller (the RTL's configuration vectors, verilog/top.py's MAX_DIM)
@@ -102,6 +102,9 @@ class GlbBuffer:
     # cycle's lanes (storage_order).
     order: tuple[int, ...] = ()
     lane_dim: int = 0  # the box dimension its lanes run along: an entry of k rows with 1 (glb_rows.py)
+    # A GLB output whose array writes a block of lanes a cycle that are not consecutive words (rows, or x and y):
+    # an entry per block, its lanes (dimension, extent, step) innermost first (glb_blocks.py); () otherwise.
+    block: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def transfers(self) -> int:
@@ -245,6 +248,7 @@ def glb_json(plan: GlbPlan) -> dict:
                 "host_controller": b.host.to_json(), "array_controller": b.array.to_json(),
                 "read_wait_controller": b.wait.to_json(),
             } | ({"storage_order": list(b.order)} if b.order else {}) | ({"lane_dim": b.lane_dim} if b.lane_dim else {})
+            | ({"entry_block": [list(lane) for lane in b.block]} if b.block else {})
             for b in plan.buffers
         },
     }
@@ -260,7 +264,7 @@ def glb_from_json(doc: dict) -> GlbPlan:
         GlbBuffer(name, b["role"], b["host_stream"], b["array_stream"], b["bits"], b["lanes"],
                   tuple(tuple(d) for d in b["box"]), b["words"], b["copies"], b["banks"], ctrl(b["host_controller"]),
                   ctrl(b["array_controller"]), ctrl(b["read_wait_controller"]), tuple(b.get("storage_order", ())),
-                  b.get("lane_dim", 0))
+                  b.get("lane_dim", 0), tuple(tuple(lane) for lane in b.get("entry_block", ())))
         for name, b in doc["buffers"].items()
     )
     return GlbPlan(buffers, tuple(tuple(tuple(d) for d in t) for t in doc["host_loop"]), doc["mem_tiles_per_tile"],
@@ -287,6 +291,8 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
             at = f"{program.located(name)}: GLB input '{name}'"
             array, host = row_entries(array, k, box, at), row_entries(host, k, box, at)
         else:
+            from .glb_input_lanes import check_entry_starts
+            check_entry_starts(mems, name, box, k, f"{program.located(name)}: GLB input '{name}'")
             array, host = lane_words(array, k, False, who), lane_words(host, k, False, who)
         if len(mems) > 1:  # load in the order the memory tiles read, each entry once (`skip_rules`)
             host = in_array_order(array, host.transfers) or host
@@ -315,15 +321,22 @@ def plan_glb(program: HwProgram, target: CGRA) -> GlbPlan:
         # memory tile, which are whole lanes): read the whole rows, as a padded tile is, and drop the rest
         host = box_walk(box, box, order)
     who = f"{program.located(out_name)} (the GLB output)"
-    check_output_lanes(loops, op.store.index, layout(box, order), who)
-    grouped = any(lp.unrolled for lp in loops)
-    array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)
-    # Over several memory tiles the host reads back in the order the array writes, memory tile by memory
-    # tile (the host's DMA writes each word at its own address): the read-back follows the array a few cycles
-    # behind, where rows across memory tiles would wait for the last memory tile of each band.
-    host = array if len(mems) > 1 else lane_words(host, k, host_grouped, who, host=True)
-    buffers.append(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k, host, array,
-                           order))
+    blocks = None
+    if not lanes_consecutive(loops, op.store.index, layout(box, order)):  # an entry per block (rows, x and y)
+        from .glb_blocks import block_output
+        blocks = block_output(loops, op.store.index, box, mems, g.mem_grid)
+    if blocks is None:
+        check_output_lanes(loops, op.store.index, layout(box, order), who)
+        grouped = any(lp.unrolled for lp in loops)
+        array = lane_words(tiled(inner, shifts, list(g.mem_grid)), k, grouped, who)
+        # Over several memory tiles the host reads back in the order the array writes, memory tile by memory
+        # tile (the host's DMA writes each word at its own address): the read-back follows the array a few cycles
+        # behind, where rows across memory tiles would wait for the last memory tile of each band.
+        host = array if len(mems) > 1 else lane_words(host, k, host_grouped, who, host=True)
+    else:
+        (host, array, block), order = blocks, ()
+    buffers.append(replace(_buffer(out_name, "output", out_name, nest.output, g.output_type.bits(), box, k, host,
+                                   array, order), block=block if blocks else ()))
     double, banks = place(buffers, glb_words, glb_banks, g.who, glb_lanes)
     bank_words = max(1, glb_words // glb_banks)
     copies = 2 if double else 1
@@ -553,6 +566,9 @@ def transfer_coords(c: GlbController, b: GlbBuffer) -> np.ndarray:
     lo = np.array([m for m, _ in b.box])
     ext = np.array([e for _, e in b.box])
     entry = addresses(c)[kept(c)]
+    if b.block:
+        from .glb_blocks import block_coords
+        return block_coords(entry, b.block, b.box)
     if b.lane_dim:
         from .glb_rows import row_coords
         return row_coords(entry, b.lanes, b.box)

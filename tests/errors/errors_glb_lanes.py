@@ -58,3 +58,26 @@ def _glb_lanes(p, tail):
     p.mid.unroll(p.x, 2, tail)
     p.hw_output.unroll(hl.Var("xii"), 2)
     return p
+
+
+@case("memories", "A GLB input of 2 lanes read by memory tiles an odd count of columns apart", (
+    "{glb_tile}: Func 'hw_output_global_wrapper': GLB input 'hw_input_global_wrapper' holds 2 words of x per GLB "
+    "entry (its stream's lanes), so each memory tile must read it from whole entries, but the array's memory tiles "
+    "read it from columns 0, 5, 10, 15 of the GLB tile; tile the array's output by a multiple of 2 columns, so that "
+    "its memory tiles start at whole entries"), func="hw_input_global_wrapper", simulate=True,
+    note="Halide accepts it; an internal assert before session 38 (the memory tiles round up to the output's "
+         "lanes, 1 here)")
+def glb_input_lanes_in_odd_memory_tiles():
+    return hl.compile(_input_lanes(glb_levels(pipeline(32, 32), mem_tile=(5, 8))).output, name="demo")
+
+
+@glb_input_lanes_in_odd_memory_tiles.fix
+def _():
+    return hl.compile(_input_lanes(glb_levels(pipeline(32, 32), mem_tile=(6, 8))).output, name="demo")
+
+
+def _input_lanes(p):
+    """The GLB input copy and the memory tile's copy two words of x a transfer, the array output one."""
+    p.hw_input.in_().unroll(p.x, 2, R)
+    p.hw_input.in_().in_().unroll(p.x, 2, R)
+    return p
