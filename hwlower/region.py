@@ -124,9 +124,25 @@ def _check_accelerate_loops(pipe: Pipeline, out: Function) -> None:
 
 
 def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
-    """Several accelerated Funcs none of which reads another, not scheduled alike (frontend/fuse_outputs.py fuses
-    those that are): outputs of their own, which one accelerator computes when they share its loops."""
+    """Several accelerated Funcs that are outputs of their own: one reading another (compute_with computes both in
+    one accelerator), or none reading another and not scheduled alike (frontend/fuse_outputs.py fuses those that
+    are), which one accelerator computes when they share its loops. Returns for an accelerated stage inside."""
     names = [pipe.name(f) for f in accel]
+    reads = [(a, b) for a in accel for b in accel
+             if a is not b and nx.has_path(pipe.graph, pipe.name(a), pipe.name(b))]
+    # an accelerated Func read by another is an output of its own (a Func other than the reader and its producers
+    # reads it) or a stage the user meant to compute inside (the message after this one)
+    reads = [(a, b) for a, b in reads if any(c != pipe.name(b) and not nx.has_path(pipe.graph, c, pipe.name(b))
+                                             for c in pipe.graph.successors(pipe.name(a)))]
+    if reads:
+        producer, reader = reads[0]
+        compute_var, store_var, loc = accelerate_call(reader)
+        raise ScheduleError(
+            f"{loc}: Funcs '{producer.name}' and '{reader.name}' are each scheduled hw_accelerate and "
+            f"'{reader.name}' reads '{producer.name}', but a design has one accelerated region; compute "
+            f"'{reader.name}' in the loops of '{producer.name}' (the same tile), so that one accelerator computes both "
+            f"as its outputs: replace {reader.name}.hw_accelerate({compute_var}, {store_var}) with "
+            f"{reader.name}.compute_with({producer.name}, {store_var})")
     if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
         return
     locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
@@ -204,11 +220,12 @@ def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
             inlined.append(f)
         else:
             # A Func that reads an image cannot move inside (the accelerator reads images only as streams).
-            inside_fix = "" if _reads_image(pipe, f) else (f"Place it inside: {f.name}.compute_at({out.name}, "
-                                                           f"{store_var or 'hl.Var.outermost()'}), or make")
+            inside_fix = "" if _reads_image(pipe, f) else (f"Place it inside: {f.name}.compute_at("
+                                                           f"{user_handle(out)}, {store_var or 'hl.Var.outermost()'}"
+                                                           "), or make")
             raise ScheduleError(
                 f"{f.placement.compute.loc}: Func '{f.name}' lies between the accelerator's inputs and its output "
-                f"'{out.name}' but is scheduled compute_root, outside the accelerator. "
+                f"'{user_handle(out)}' but is scheduled compute_root, outside the accelerator. "
                 + (f"{inside_fix} it an accelerator input" if inside_fix else "Make it an accelerator input")
                 + f" ({f.name}.stream_to_accelerator())."
             )
