@@ -335,9 +335,9 @@ class Pipeline:
         if len(outside) == len(self.consumers(fn)):
             return f"'{target.name}' does not use '{fn.name}' (directly or through inlined Funcs)."
         others = " and ".join(f"'{c.name}'" for c in outside)
-        # another accelerated output: compute_with puts it in target's loops (one accelerator computes both)
-        fused = [f"{c.name}.compute_with({target.name}, {target.placement.hw_accelerate[1]}) in place of its "
-                 f"hw_accelerate" for c in outside if c.placement.hw_accelerate and target.placement.hw_accelerate]
+        # another accelerated output: scheduled alike, one accelerator computes both in one loop nest
+        fused = [f"schedule '{c.name}' exactly as '{target.name}' (one accelerator computes outputs scheduled alike "
+                 f"in one loop nest)" for c in outside if c.placement.hw_accelerate and target.placement.hw_accelerate]
         return (f"'{target.name}' uses '{fn.name}', but {others} also read{'s' if len(outside) == 1 else ''} it "
                 f"outside the loops of '{target.name}': a Func is computed where every use of it is inside; compute "
                 f"'{fn.name}' at one of the locations above" + "".join(f", or {h}" for h in fused) + ".")
