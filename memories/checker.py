@@ -74,6 +74,7 @@ def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) ->
         _check_elements(buf)
         for bank in buf.banks:
             _check_bank(buf, bank, plan, prog, ops)
+    _check_coords(plan, prog, ops)
     _check_period(plan)
 
 
@@ -183,6 +184,15 @@ def _check_ops(prog: Program, plan: MemoryPlan, ops: dict[str, OpSchedule]) -> N
             raise MemoryCheckError(f"memories check: op '{s.name}' fires before cycle 0 (delay {o.delay})")
         if not _op_cycles(o, s.time_name).is_injective():
             raise MemoryCheckError(f"memories check: op '{s.name}' fires twice in one cycle (rates {o.rates})")
+
+
+def _check_coords(plan: MemoryPlan, prog: Program, ops: dict[str, OpSchedule]) -> None:
+    """A coordinate's counter advances only when it fires, so it must fire exactly when its op does (both pieces
+    of a two-piece schedule): else the op reads another iteration's coordinate."""
+    names = {s.name: s.time_name for s in prog.stmts}
+    for c in plan.coords:
+        o = ops[c.op]
+        _follow(f"coordinate {c.name} of {c.op}", c.name, names[c.op], o.dims, c.controller, o, 0)
 
 
 def _check_period(plan: MemoryPlan) -> None:

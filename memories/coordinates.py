@@ -31,7 +31,7 @@ def coordinate_generators(prog: Program, ops: dict[str, OpSchedule]) -> tuple[Co
                 hi = base + sum(max(0, k * (d.extent - 1)) for k, d in zip(steps, o.dims))
                 when = o.controller
                 ctrl = Controller(when.extent, when.cycle_starting_addr, when.cycle_stride, base - lo,
-                                  tuple(reversed(steps)) or (0,))
+                                  tuple(reversed(steps)) or (0,), when.then)
                 if c.fn is not None:  # a constant of the lane (hwlower/lane_constants.py)
                     assert lo == hi, f"{s.name}: {c.name} moves with a loop that is not unrolled"
                     lo = lane_value(c, lo)

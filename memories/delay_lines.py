@@ -130,7 +130,7 @@ def _bank(wp: WritePort, dims: tuple[Dim, ...], group: list[tuple[str, int, int]
     for e in w.extent:
         count.append(p)
         p *= e
-    stream = Controller(w.extent, w.cycle_starting_addr, w.cycle_stride, 0, tuple(count))
+    stream = Controller(w.extent, w.cycle_starting_addr, w.cycle_stride, 0, tuple(count), w.then)
     writes, reads, offset = [], [], 0
     for j, (_, base, tap) in enumerate(group):
         region = (offset, tap - base - 1)
@@ -147,5 +147,5 @@ def _bank(wp: WritePort, dims: tuple[Dim, ...], group: list[tuple[str, int, int]
 
 
 def _addressed(c: Controller, start: int, words: int) -> Controller:
-    return Controller(c.extent, c.cycle_starting_addr, c.cycle_stride, start % words, c.data_stride)
+    return Controller(c.extent, c.cycle_starting_addr, c.cycle_stride, start % words, c.data_stride, c.then)
 

@@ -154,7 +154,14 @@ def last_of_runs(domain: tuple[Dim, ...], c: Controller) -> tuple[tuple[Dim, ...
     box = tuple(Dim(d.var, d.min + d.step * (d.extent - 1), 1, d.strip, d.step) if n - 1 - j < runs else d
                 for j, d in enumerate(domain))
     start = c.cycle_starting_addr + sum(q * (e - 1) for q, e in zip(c.cycle_stride[:runs], c.extent[:runs]))
-    return box, Controller((1,) * runs + c.extent[runs:], start, c.cycle_stride, c.data_starting_addr, c.data_stride)
+    then = c.then
+    if then is not None and runs >= len(c.extent):  # one firing: the last, in whichever piece it falls
+        start, then = c.last_cycle, None
+    elif then is not None:  # the second piece's firings are last in their runs alike
+        then = Steady(then.steps, then.start + sum(q * (e - 1) for q, e in zip(then.rates[:runs], c.extent[:runs])),
+                      then.rates)
+    return box, Controller((1,) * runs + c.extent[runs:], start, c.cycle_stride, c.data_starting_addr, c.data_stride,
+                           then)
 
 
 @dataclass(frozen=True, slots=True)

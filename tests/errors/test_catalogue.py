@@ -119,6 +119,15 @@ def test_docs_are_up_to_date():
     want = errors_doc.render(CASES)
     have = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
     assert have == want, "docs/errors.md is stale: run .venv/bin/python scripts/errors_doc.py"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert errors_doc.readme(readme, CASES) == readme, "README.md's refusals are stale: run scripts/errors_doc.py"
+
+
+def test_every_gap_names_a_case_and_a_reason():
+    from halide_accepts import GAPS
+
+    assert set(GAPS) <= set(IDS), sorted(set(GAPS) - set(IDS))
+    assert all(reason and "\n" not in reason for reason in GAPS.values())
 
 
 def test_the_doc_script_runs():

@@ -1,0 +1,89 @@
+"""The catalogue's refusals of programs real Halide (21, with Halide-to-Hardware's schedule calls) accepts: what
+the user gets refused that a CPU build would run, with the reason the accelerator cannot (yet). The other cases
+are mistakes Halide refuses too, or calls that mean nothing on the host.
+
+scripts/errors_doc.py lists these in docs/errors.md and in README's "Still refused" block; tests/errors/
+test_catalogue.py checks each id names a case. When a refusal becomes a working schedule, its case and its entry
+here go together.
+"""
+
+from __future__ import annotations
+
+# case id -> why the accelerator refuses it (one line; the case's message has the fix)
+GAPS: dict[str, str] = {
+    # the output and the accelerated region
+    "output_bound_extent_only": "streams are sized at compile time, and bound_extent leaves the output's min open",
+    "two_hw_accelerates": "one accelerated region per pipeline",
+    "two_accelerated_outputs": "one accelerated region per pipeline: outputs scheduled differently are two",
+    "outputs_bounded_differently": "several outputs share one stream, so one region",
+    "outputs_wider_than_a_word": "an output leaves in integer words of at most 32 bits",
+    "host_tiles_of_no_input": "an accelerator with no input stream runs once after reset",
+    "glb_of_no_input": "a GLB level stages input tiles, and there are none",
+    # sizes known only at run time
+    "bound_by_an_image_size": "hardware loops are fixed at compile time",
+    "split_by_a_param": "hardware loops are fixed at compile time",
+    "coordinate_from_a_runtime_size": "buffers are sized at compile time",
+    "rdom_of_param_extent": "hardware loops are fixed at compile time",
+    "rdom_of_image_size": "hardware loops are fixed at compile time",
+    # arithmetic
+    "float_inside_the_accelerator": "the PEs are integer units",
+    "float_buffer_read_at_computed_coordinates": "a ROM holds integer words",
+    # addresses memories cannot follow
+    "split_of_a_fused_loop_inside_the_accelerator": "a fused loop runs as the two loops it fuses",
+    "channel_rotated_by_modulo": "a modulo's period over 8 values is no affine address nor a select among few",
+    "sheared_transposed_convolution_serial": "a serial reduction's index outside a quotient is not affine",
+    "serial_modulo": "a serial reduction's index inside a modulo is not affine",
+    "read_at_two_divisors": "runs of the divisors' lcm would select among more than 8 words",
+    "long_periodic_offset": "a periodic offset over more than 8 values",
+    "lanes_past_an_upsample_step": "lanes whose quotients would select among more than 8 words",
+    "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
+    # lanes (pixels per cycle)
+    "lanes_chain_of_two": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_chain_of_three": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_chain_through_the_stream": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_read_two_of_three": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_three_taps_of_a_wider_stream": "a consumer's lanes must be a multiple of its producer's",
+    "scan_over_two_lane_stream": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_along_the_channels": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_serial_taps_across_a_stream": "a serial loop may not step across a stream's lanes",
+    "upsample_reads_across_lanes": "a serial upsample may not step across its producer's lanes",
+    "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
+    "unrolled_scan": "lanes that read each other's results within one cycle, but along x",
+    "unrolled_reduction_not_an_accumulation": "unrolled steps combine into one tree only for +, min and max",
+    "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
+    "input_unrolled_along_y": "an input streams consecutive words: lanes along x and y at once are not built",
+    "rows_in_odd_steps": "rows streamed side by side are read over whole steps of rows",
+    "rows_read_twice": "rows streamed side by side have one reader",
+    # tails
+    "split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
+    "hand_split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
+    "glb_array_split_does_not_divide": "the array output's memory tiles must be covered exactly",
+    # host loops
+    "host_loop_over_strided_rows": "a host loop must step over tiles of one dimension",
+    "fused_host_loop_split_inside": "a host loop must step over tiles of one dimension",
+    "read_at_two_rates_in_host_tiles": "memory tiles of a GLB level read at two rates change shape",
+    # the GLB level
+    "glb_input_copy_inside_the_tile": "the GLB holds the accelerator's tile copies, not copies inside it",
+    "array_output_inside_the_glb_tile": "the array's output is computed once per GLB tile",
+    "glb_input_unrolled_along_y": "rows per GLB entry over memory tiles an odd count of rows apart",
+    "glb_output_rows_unrolled": "the GLB moves entries of consecutive words of x",
+    "glb_rows_in_odd_memory_tiles": "rows per GLB entry over memory tiles an odd count of rows apart",
+    "glb_for_several_outputs": "the autoscheduler's GLB level copies one output",
+    # RAMs (tables updated at computed coordinates)
+    "ram_initialised_from_an_input": "a RAM starts from constants or from affine reads a first pass writes",
+    "ram_box_moving_between_invocations": "every invocation runs the hardware of the first's box",
+    "ram_pure_update_over_an_rdom": "a RAM's update changes one element a step",
+    "scatter_reads_another_element": "an update at a computed coordinate reads only the element it writes",
+    "ram_output_in_host_tiles": "a table updated at computed coordinates is whole in every invocation",
+    "ram_update_at_a_constant": "a RAM's update writes at a computed coordinate, over an RDom, or its pure ones",
+    "ram_update_over_a_pure_variable": "a RAM's update changes one element a step",
+    "ram_of_unbounded_coordinates": "a RAM read at loaded values spanning their type is too large",
+    "ram_read_at_two_computed_coordinates": "a RAM answers one computed address per op",
+    "ram_read_at_three_places": "a memory tile has 2 read ports",
+    "ram_output_in_four_lanes": "a memory tile has 2 read ports",
+    "ram_looked_up_by_three_lanes": "a memory tile has 2 read ports",
+    # the reference system's own calls
+    "declarative_iteration_order": "Halide-to-Hardware's experimental declarative schedule, not Halide's",
+    "declarative_output_rate": "Halide-to-Hardware's experimental declarative schedule, not Halide's",
+    "declarative_stream_levels": "Halide-to-Hardware's experimental declarative schedule, not Halide's",
+}
