@@ -15,10 +15,10 @@ import networkx as nx
 from mainspring.frontend import ir
 from mainspring.frontend.errors import ScheduleError, user_location
 from mainspring.frontend.func import Function, user_handle
-from mainspring.frontend.fuse_outputs import fusable_values
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, LoopLevel, MemoryType, Split
 
+from .accelerated_outputs import refuse_accelerated_outputs
 from .fold import fold_update
 from .hierarchy import GlbLevel, copy_source, glb_level, glb_output, in_glb
 from .placement import accelerate_call, store_in_call
@@ -124,46 +124,6 @@ def _check_accelerate_loops(pipe: Pipeline, out: Function) -> None:
         )
 
 
-def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
-    """Several accelerated Funcs that are outputs of their own: one reading another, or none reading another and not
-    fused (frontend/fuse_outputs.py fuses outputs scheduled alike that can be one Tuple Func's elements). Returns for
-    an accelerated stage inside an output's pipeline (the caller's message)."""
-    names = [pipe.name(f) for f in accel]
-    reads = [(a, b) for a in accel for b in accel
-             if a is not b and nx.has_path(pipe.graph, pipe.name(a), pipe.name(b))]
-    # an accelerated Func read by another is an output of its own (a Func other than the reader and its producers
-    # reads it) or a stage the user meant to compute inside (the caller's message)
-    reads = [(a, b) for a, b in reads if any(c != pipe.name(b) and not nx.has_path(pipe.graph, c, pipe.name(b))
-                                             for c in pipe.graph.successors(pipe.name(a)))]
-    if reads:
-        producer, reader = reads[0]
-        raise ScheduleError(
-            f"{accelerate_call(reader)[2]}: Funcs '{producer.name}' and '{reader.name}' are each scheduled "
-            f"hw_accelerate and '{reader.name}' reads '{producer.name}', but a design has one accelerated region, "
-            "which computes several outputs only when none reads another; define "
-            f"'{reader.name}' from what '{producer.name}' reads (a Func both read, computed at "
-            f"{producer.name}'s {accelerate_call(producer)[1]}, in place of the call to '{producer.name}'), "
-            f"scheduled exactly as '{producer.name}'")
-    if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
-        return
-    locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
-    a, b = accel[0].name, accel[1].name
-    tuple_fix = (f"make them the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = "
-                 f"({a}[x, y], {b}[x, y]))")
-    if not fusable_values(pipe, accel, words=True):
-        raise ScheduleError(
-            f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled "
-            f"hw_accelerate ({locs}), and a design has one accelerated region, which computes several outputs as "
-            "the elements of one Tuple Func: integer Funcs of one value each (not a Tuple, no update), over as many "
-            f"variables, of at most 32 bits each; {tuple_fix}, a Tuple's values as elements of their own")
-    raise ScheduleError(
-        f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled hw_accelerate "
-        f"({locs}) but not alike, and a design has one accelerated region; schedule '{b}' exactly as '{a}' (the "
-        "same tile and hw_accelerate calls, or compute_with it), so that one accelerator computes both as its "
-        f"outputs, or {tuple_fix}"
-    )
-
-
 def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
     """The accelerated region. `constant_reads`: a Func inside may read a constant hl.Buffer directly (the caller
     reads it through a table next, buffer_tables.py)."""
@@ -175,7 +135,7 @@ def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
             "output, e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
         )
     if len(accel) > 1:
-        _refuse_accelerated_outputs(pipe, accel)
+        refuse_accelerated_outputs(pipe, accel)
         locs = "; ".join(f"'{f.name}' at {accelerate_call(f)[2]}" for f in accel)
         raise ScheduleError(
             f"Several Funcs are scheduled hw_accelerate ({locs}): one accelerated region per pipeline is "
@@ -460,7 +420,6 @@ def funcs_between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[
 
 
 def _depends_on(pipe: Pipeline, f: Function, out: Function) -> bool:
-    import networkx as nx
 
     return f is not out and nx.has_path(pipe.graph, pipe.name(out), pipe.name(f))
 
