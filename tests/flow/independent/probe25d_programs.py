@@ -183,6 +183,98 @@ def producer_rows_two_lanes_y_output_one(m):
     return output, {"input": inp}, [6, 4]
 
 
+def three_outputs_two_lanes_one_word(m):
+    """Three outputs (u8, u8, u16: one 32-bit word) accelerated alike at 2 lanes, 8x3."""
+    inp, x, y, hw_input = _in(m)
+    hws = [m.Func(f"hw_{n}") for n in "abc"]
+    outs = [m.Func(f"out_{n}") for n in "abc"]
+    hws[0][x, y] = m.u8(hw_input[x, y] >> 1)
+    hws[1][x, y] = m.u8(m.max(hw_input[x, y], hw_input[x + 1, y]))
+    hws[2][x, y] = hw_input[x, y] * hw_input[x + 1, y]
+    for o, hw in zip(outs, hws, strict=True):
+        o[x, y] = hw[x, y]
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        for o, hw in zip(outs, hws, strict=True):
+            o.bound(x, 0, 8).bound(y, 0, 3)
+            hw.compute_root().tile(x, y, xo, yo, xi, yi, 8, 3).hw_accelerate(xi, xo).unroll(xi, 2)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 2)
+    return outs, {"input": inp}, [8, 3]
+
+
+def two_outputs_over_one_word_two_lanes(m):
+    """Two outputs (u16 and u32: 48 bits, two words a pixel) accelerated alike at 2 lanes, 8x2."""
+    inp, x, y, hw_input = _in(m, wide=m.u32)
+    hw_a, hw_b, out_a, out_b = m.Func("hw_a"), m.Func("hw_b"), m.Func("out_a"), m.Func("out_b")
+    hw_a[x, y] = m.u16(hw_input[x, y] + hw_input[x + 1, y])
+    hw_b[x, y] = hw_input[x, y] * hw_input[x + 1, y] * 1000
+    out_a[x, y] = hw_a[x, y]
+    out_b[x, y] = hw_b[x, y]
+    if on_hardware(m):
+        xo, yo, xi, yi = vars_of(m, "xo yo xi yi")
+        for o, hw in ((out_a, hw_a), (out_b, hw_b)):
+            o.bound(x, 0, 8).bound(y, 0, 2)
+            hw.compute_root().tile(x, y, xo, yo, xi, yi, 8, 2).hw_accelerate(xi, xo).unroll(xi, 2)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 2)
+    return [out_a, out_b], {"input": inp}, [8, 2]
+
+
+def input_copy_per_consumer_two_lanes(m):
+    """hw_input.in_(blur_x) and hw_input.in_(hw_output): a copy of the input for each consumer, 2 lanes, 8x3."""
+    inp, x, y, hw_input = _in(m)
+    bx = m.Func("blur_x")
+    bx[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output, output = _out(m, lambda x, y: m.u8((bx[x, y] + bx[x, y + 1] + hw_input[x + 1, y + 1] * 4) >> 3))
+    if on_hardware(m):
+        xo, yo, xi, yi = _sched(m, output, hw_output, (8, 3), inner=(bx,), inputs=(hw_input,))
+        for c in (bx, hw_output):
+            hw_input.in_(c).compute_at(hw_output, xo).unroll(x, 2)
+        bx.unroll(x, 2)
+        hw_output.unroll(xi, 2)
+        hw_input.unroll(x, 2)
+    return output, {"input": inp}, [8, 3]
+
+
+def one_dimensional_four_lanes(m):
+    """A 1-D pipeline: a 3-tap FIR over a 1-D input at 4 lanes, 16 wide."""
+    inp = m.ImageParam(m.UInt(8), 1, "input")
+    x = m.Var("x")
+    hw_input, hw_output, output = m.Func("hw_input"), m.Func("hw_output"), m.Func("output")
+    hw_input[x] = m.u16(inp[x])
+    hw_output[x] = m.u8((hw_input[x] + hw_input[x + 1] * 2 + hw_input[x + 2]) >> 2)
+    output[x] = hw_output[x]
+    if on_hardware(m):
+        xo, xi = m.Var("xo"), m.Var("xi")
+        output.bound(x, 0, 16)
+        hw_output.compute_root().split(x, xo, xi, 16).hw_accelerate(xi, xo).unroll(xi, 4)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 4)
+    return output, {"input": inp}, [16]
+
+
+def glb_two_outputs_own_copies_reordered_tiles(m):
+    """Two outputs each through its own GLB copy, the memory tiles visited column-major (reorder(yii, xii)),
+    GLB 6x4, memory tiles 3x4."""
+    inp, x, y, hw_input = _in(m)
+    hw_a, hw_b, out_a, out_b = m.Func("hw_a"), m.Func("hw_b"), m.Func("out_a"), m.Func("out_b")
+    hw_a[x, y] = m.u8((hw_input[x, y] + hw_input[x + 1, y]) >> 1)
+    hw_b[x, y] = m.u8(hw_input[x, y + 1] >> 1)
+    out_a[x, y] = hw_a[x, y]
+    out_b[x, y] = hw_b[x, y]
+    if on_hardware(m):
+        xo, yo, xi, yi, xio, yio, xii, yii = vars_of(m, "xo yo xi yi xio yio xii yii")
+        gs = []
+        for o, hw in ((out_a, hw_a), (out_b, hw_b)):
+            o.bound(x, 0, 6).bound(y, 0, 4)
+            g = hw.in_()
+            g.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).hw_accelerate(xi, xo).store_in(m.MemoryType.GLB)
+            hw.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 3, 4).reorder(yii, xii, xio, yio)
+            gs.append(g)
+        hw_input.in_().in_().compute_at(hw_a, xio)
+        hw_input.in_().compute_at(gs[0], xo).store_in(m.MemoryType.GLB)
+        hw_input.compute_root().accelerator_input()
+    return [out_a, out_b], {"input": inp}, [6, 4]
+
+
 CASES = {f.__name__: f for f in (
     lanes_two_by_two,
     serial_reduction_two_lanes,
@@ -195,4 +287,9 @@ CASES = {f.__name__: f for f in (
     upsample_by_three_three_lanes,
     downsample_producer_four_lanes_output_two,
     intermediate_tuple_two_lanes,
-    producer_rows_two_lanes_y_output_one)}
+    producer_rows_two_lanes_y_output_one,
+    three_outputs_two_lanes_one_word,
+    two_outputs_over_one_word_two_lanes,
+    input_copy_per_consumer_two_lanes,
+    one_dimensional_four_lanes,
+    glb_two_outputs_own_copies_reordered_tiles)}
