@@ -55,6 +55,8 @@ class Function:
         self.specializations: dict[int, Any] = {}  # definition index -> its SpecializeState (frontend/specialize.py)
         self.tuple_layout: Any = None  # a Tuple Func's packing (frontend/tuples.py); None for one value
         self.scalar = False  # written with no dimensions: one element (frontend/define.py's key_args)
+        # the Tuple Func frontend/fuse_outputs.py computes several outputs in: how the user names it (the first)
+        self.user_name: str | None = None
 
     @property
     def type(self) -> Type:
@@ -424,6 +426,8 @@ def new_stage_schedule(args: tuple[ir.Expr, ...], rdom: ir.ReductionDomain | Non
 
 def user_handle(f: Function) -> str:
     """How the user names f in a schedule call: a wrapper is `g.in_()` (or `g.in_(consumer)`), not its name."""
+    if f.user_name is not None:
+        return f.user_name
     if f.wrapped_image is not None:
         base = f.wrapped_image.name
     elif f.wrapped is None:

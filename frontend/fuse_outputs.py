@@ -14,14 +14,15 @@ import networkx as nx
 from . import ir
 from .errors import HalideError, user_location
 from .expr import Expr
-from .func import Definition, Func, Function, handle_of, new_stage_schedule
+from .func import Definition, Func, Function, handle_of, new_stage_schedule, user_handle
 from .output_reads import separate_read_outputs
 from .output_words import fuse_into_words, words_for, words_schedule
 from .pipeline import Pipeline
-from .schedule import LoopLevel, Placement
+from .schedule import LoopLevel, MemoryType, Placement
 from .tuples import MAX_BITS
 from .types import I32
 from .vars import Var
+from .wrappers import make_wrapper
 
 
 def fuse_accelerated_outputs(pipe: Pipeline) -> Pipeline | None:
@@ -35,26 +36,85 @@ def fuse_accelerated_outputs(pipe: Pipeline) -> Pipeline | None:
               and id(f.placement.compute_with[0]) in ids]
     if len(accel) < 2 or not _fusable(pipe, accel):
         return None
+    tiles = _glb_tiles(pipe, accel)
     copies = copy_funcs(pipe)
     accel = [copies[id(f)] for f in accel]
+    if tiles is not None:
+        return _fuse_glb_copies(pipe, copies, accel, [copies[id(f)] for f in tiles])
     # hw_outputs takes the first Func's loops and schedule calls (the others' are the same)
     schedule, placement = accel[0].definitions[0].schedule, accel[0].placement
     # over 32 bits together: one word per group of outputs, streamed side by side (frontend/output_words.py)
     loc = accel[0].definitions[0].loc
     words = words_for("hw_outputs", [f.type for f in accel], loc)
     t = fuse_into_tuple(accel, "hw_outputs") if words is None else fuse_into_words(accel, "hw_outputs", words)
+    _unwrap(accel)
     bounds = {}
     if words is not None:
         word = t.args[0]
         schedule, bounds = words_schedule(schedule, word, loc), {word: t.placement.bounds[word]}
     t.definitions[0] = dataclasses.replace(t.definitions[0], schedule=schedule)
     t.placement = dataclasses.replace(placement, bounds=bounds, estimates=None, compute_with=None)
-    ids = {id(f) for f in accel}
-    for fn in copies.values():
+    t.user_name = user_handle(accel[0])
+    _place_at(copies.values(), accel, t)
+    return Pipeline([handle_of(copies[id(f)]) for f in pipe.given], pipe.tuples_whole)
+
+
+def _place_at(funcs, fused: list[Function], t: Function) -> None:
+    """Each of `funcs` computed or stored at a loop of one of `fused` is placed at that loop of t."""
+    ids = {id(f) for f in fused}
+    for fn in funcs:
         for attr in ("compute", "store"):
             level = getattr(fn.placement, attr)
             if level is not None and level.kind == "at" and id(level.func) in ids:
                 setattr(fn.placement, attr, LoopLevel("at", t, level.var, level.loc))
+
+
+def _unwrap(fused: list[Function]) -> None:
+    """Drop the in_() entries of the Funcs that `fused` (now reads of a Tuple Func) wrapped: the copies' calls are
+    already resolved, and the entry would turn the Tuple Func's read of the wrapped Func back into a read of its
+    wrapper, which reads the Tuple Func (a cycle)."""
+    for f in fused:
+        if f.wrapped is not None:
+            f.wrapped.wrappers = {k: w for k, w in f.wrapped.wrappers.items() if w is not f}
+
+
+def _glb_tiles(pipe: Pipeline, accel: list[Function]) -> list[Function] | None:
+    """The Funcs that `accel` copy into the GLB, when each of accel is a GLB copy (`hw.in_()` stored in the GLB) of
+    a Func computed at it and those Funcs can be one Tuple Func scheduled alike (each output's array output, a
+    tile at a time), else None."""
+    tiles = [f.wrapped for f in accel]
+    if any(f.placement.memory_type is None or f.placement.memory_type[0] != MemoryType.GLB for f in accel) \
+            or any(w is None for w in tiles):
+        return None
+    if not all(w.placement.compute.kind == "at" and w.placement.compute.func is f for w, f in zip(tiles, accel)):
+        return None
+    if not fusable_values(pipe, tiles) or words_for("hw_outputs", [w.type for w in tiles], None) is not None:
+        return None
+    return tiles if all(_schedule_key(w) == _schedule_key(tiles[0]) for w in tiles) else None
+
+
+def _fuse_glb_copies(pipe: Pipeline, copies: dict, accel: list[Function], tiles: list[Function]) -> Pipeline:
+    """Outputs each through a GLB copy of its own (`hw_a.in_()`, `hw_b.in_()` stored in the GLB, each hw computed at
+    its copy's tile loop): the hws become one Tuple Func `hw_outputs_tiles` and the copies one GLB copy of it,
+    `hw_outputs`, which takes the first copy's schedule; as one output through one GLB copy."""
+    inner_schedule, inner_placement = tiles[0].definitions[0].schedule, tiles[0].placement
+    schedule, placement = accel[0].definitions[0].schedule, accel[0].placement
+    inner = fuse_into_tuple(tiles, "hw_outputs_tiles")
+    inner.definitions[0] = dataclasses.replace(inner.definitions[0], schedule=inner_schedule)
+    inner.placement = dataclasses.replace(inner_placement, estimates=None, compute_with=None, bounds={})
+    _unwrap(accel)
+    t = make_wrapper(handle_of(inner), None).function()
+    for i, f in enumerate(accel):
+        args = tuple(ir.Var(I32, n) for n in f.args)
+        read = handle_of(t)[tuple(Var(n) for n in f.args)][i]._ir()
+        d = f.definitions[0]
+        f.definitions[0] = Definition(args, read, None, d.loc, new_stage_schedule(args, None))
+        f.placement = Placement(bounds=f.placement.bounds, estimates=f.placement.estimates)
+    t.definitions[0] = dataclasses.replace(t.definitions[0], schedule=schedule, loc=accel[0].definitions[0].loc)
+    t.placement = dataclasses.replace(placement, bounds={}, estimates=None, compute_with=None)
+    inner.user_name, t.user_name = user_handle(tiles[0]), user_handle(accel[0])
+    _place_at([*copies.values(), inner], tiles, inner)
+    _place_at([*copies.values(), inner], accel, t)
     return Pipeline([handle_of(copies[id(f)]) for f in pipe.given], pipe.tuples_whole)
 
 

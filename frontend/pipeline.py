@@ -331,13 +331,16 @@ class Pipeline:
     def _not_all_uses(self, fn: Function, target: Function) -> str:
         """Why target's loops do not enclose every use of fn: it uses none, or other Funcs read fn outside them."""
         memo: dict[int, dict[int, int]] = {}
-        outside = [c.name for c in self.consumers(fn) if id(target) not in self._enclosing(c, memo, set())]
+        outside = [c for c in self.consumers(fn) if id(target) not in self._enclosing(c, memo, set())]
         if len(outside) == len(self.consumers(fn)):
             return f"'{target.name}' does not use '{fn.name}' (directly or through inlined Funcs)."
-        others = " and ".join(f"'{n}'" for n in outside)
+        others = " and ".join(f"'{c.name}'" for c in outside)
+        # another accelerated output: scheduled alike, one accelerator computes both in one loop nest
+        fused = [f"schedule '{c.name}' exactly as '{target.name}' (one accelerator computes outputs scheduled alike "
+                 f"in one loop nest)" for c in outside if c.placement.hw_accelerate and target.placement.hw_accelerate]
         return (f"'{target.name}' uses '{fn.name}', but {others} also read{'s' if len(outside) == 1 else ''} it "
                 f"outside the loops of '{target.name}': a Func is computed where every use of it is inside; compute "
-                f"'{fn.name}' at one of the locations above.")
+                f"'{fn.name}' at one of the locations above" + "".join(f", or {h}" for h in fused) + ".")
 
     def _check_store_outside_compute(self, fn: Function):
         """Halide's rules: a Func stored somewhere is computed somewhere, and the storage level encloses the compute

@@ -18,6 +18,7 @@ from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, LoopLevel, MemoryType, Split
 
+from .accelerated_outputs import refuse_accelerated_outputs
 from .fold import fold_update
 from .hierarchy import GlbLevel, copy_source, glb_level, glb_output, in_glb
 from .placement import accelerate_call, store_in_call
@@ -123,23 +124,6 @@ def _check_accelerate_loops(pipe: Pipeline, out: Function) -> None:
         )
 
 
-def _refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
-    """Several accelerated Funcs none of which reads another, not scheduled alike (frontend/fuse_outputs.py fuses
-    those that are): outputs of their own, which one accelerator computes when they share its loops."""
-    names = [pipe.name(f) for f in accel]
-    if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
-        return
-    locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
-    a, b = accel[0].name, accel[1].name
-    raise ScheduleError(
-        f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled hw_accelerate "
-        f"({locs}) but not alike, and a design has one accelerated region; schedule '{b}' exactly as '{a}' (the "
-        "same tile and hw_accelerate calls, or compute_with it), so that one accelerator computes both as its "
-        f"outputs, or make them the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = "
-        f"({a}[x, y], {b}[x, y]))"
-    )
-
-
 def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
     """The accelerated region. `constant_reads`: a Func inside may read a constant hl.Buffer directly (the caller
     reads it through a table next, buffer_tables.py)."""
@@ -151,7 +135,7 @@ def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
             "output, e.g. hw_output.tile(x, y, xo, yo, xi, yi, 64, 64).hw_accelerate(xi, xo)"
         )
     if len(accel) > 1:
-        _refuse_accelerated_outputs(pipe, accel)
+        refuse_accelerated_outputs(pipe, accel)
         locs = "; ".join(f"'{f.name}' at {accelerate_call(f)[2]}" for f in accel)
         raise ScheduleError(
             f"Several Funcs are scheduled hw_accelerate ({locs}): one accelerated region per pipeline is "
@@ -204,11 +188,12 @@ def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
             inlined.append(f)
         else:
             # A Func that reads an image cannot move inside (the accelerator reads images only as streams).
-            inside_fix = "" if _reads_image(pipe, f) else (f"Place it inside: {f.name}.compute_at({out.name}, "
-                                                           f"{store_var or 'hl.Var.outermost()'}), or make")
+            inside_fix = "" if _reads_image(pipe, f) else (f"Place it inside: {f.name}.compute_at("
+                                                           f"{user_handle(out)}, {store_var or 'hl.Var.outermost()'}"
+                                                           "), or make")
             raise ScheduleError(
                 f"{f.placement.compute.loc}: Func '{f.name}' lies between the accelerator's inputs and its output "
-                f"'{out.name}' but is scheduled compute_root, outside the accelerator. "
+                f"'{user_handle(out)}' but is scheduled compute_root, outside the accelerator. "
                 + (f"{inside_fix} it an accelerator input" if inside_fix else "Make it an accelerator input")
                 + f" ({f.name}.stream_to_accelerator())."
             )
@@ -435,7 +420,6 @@ def funcs_between(pipe: Pipeline, out: Function, inputs: list[Function]) -> set[
 
 
 def _depends_on(pipe: Pipeline, f: Function, out: Function) -> bool:
-    import networkx as nx
 
     return f is not out and nx.has_path(pipe.graph, pipe.name(out), pipe.name(f))
 

@@ -14,6 +14,8 @@ GAPS: dict[str, str] = {
     # the output and the accelerated region
     "two_hw_accelerates": "one accelerated region per pipeline",
     "two_accelerated_outputs": "one accelerated region per pipeline: outputs scheduled differently are two",
+    "accelerated_output_reads_accelerated_output": "one region computes outputs none of which reads another",
+    "tuple_output_beside_plain_output": "one region computes outputs as one Tuple Func's values of their own",
     "outputs_bounded_differently": "several outputs share one stream, so one region",
     "outputs_wider_than_a_word": "an output leaves in integer words of at most 32 bits",
     "host_tiles_of_no_input": "an accelerator with no input stream runs once after reset",
