@@ -12,6 +12,7 @@ from .errors import HalideError, user_location
 from .func import Definition, handle_of, new_stage_schedule
 from .output_reads import read_from, value_func
 from .pipeline import Pipeline
+from .tuples import TupleLayout
 from .types import I32
 from .vars import Var
 
@@ -20,16 +21,24 @@ def copy_output(pipe: Pipeline) -> Pipeline:
     """`pipe` after its output's value moved into `<output>_value` (the Funcs change in place, as the
     autoscheduler changes them), built anew."""
     f = pipe.given[0]
-    if len(pipe.given) != 1 or f.tuple_layout is not None or f.specializations:
+    if len(pipe.given) != 1 or not copies_whole(f) or f.specializations:
         what = "several outputs" if len(pipe.given) != 1 else \
-            "a Tuple" if f.tuple_layout is not None else "specializations"
+            "a Tuple over 32 bits" if not copies_whole(f) else "specializations"
         raise HalideError(f"{user_location()}: copy_output: the pipeline's output '{f.name}' has {what}; it copies "
-                          "the value of one output Func of one value without specializations")
+                          "the value of one output Func of one value or a Tuple of one word, without "
+                          "specializations")
     value = value_func(f)
+    value.tuple_layout = f.tuple_layout  # a Tuple's copy reads its packed word whole
     moved = {id(f): value}
     for fn in [*(fn for fn in pipe.order if fn is not f), value]:
         read_from(fn, moved)  # the value Func too: an update reads the Func it updates
     args = tuple(ir.Var(I32, n) for n in f.args)
-    read_value = handle_of(value)[tuple(Var(n) for n in f.args)]._ir()
+    read_value = handle_of(value)[tuple(Var(n) for n in f.args)]._call()
     f.definitions[:] = [Definition(args, read_value, None, f.definitions[0].loc, new_stage_schedule(args, None))]
     return pipe.rebuilt()
+
+
+def copies_whole(f) -> bool:
+    """Whether f's value moves into a Func as one word: one value, or a Tuple packed in one word (a Tuple over 32
+    bits is held in several Funcs, frontend/wide_tuples.py)."""
+    return f.tuple_layout is None or isinstance(f.tuple_layout, TupleLayout)

@@ -487,9 +487,9 @@ class Pipeline:
         from mainspring.autoschedule_outputs import apply_to_outputs
 
         _refuse_scheduled(self)
-        if len(self.outputs) == 1:
+        if len(self.given) == 1:  # (a Tuple's elements: as several outputs, unless its copy takes a GLB level)
             return apply_to_output(self, target, autoscheduler_params)
-        return apply_to_outputs(self, target, autoscheduler_params)  # several outputs (or a Tuple's elements)
+        return apply_to_outputs(self, target, autoscheduler_params)  # several outputs
 
     def fuse_outputs(self) -> Pipeline:
         """mainspring's: compute the pipeline's several outputs as the elements of one Tuple Func `hw_outputs`, as

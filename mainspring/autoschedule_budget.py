@@ -269,7 +269,8 @@ def snapshot(pipe: Pipeline) -> list:
     """Each Func's schedule as it is (placement, each stage's loops and directives, its wrappers)."""
     out: list = []
     for f in pipe.order:
-        placement = dataclasses.replace(f.placement, bounds=dict(f.placement.bounds))
+        placement = (f.placement, {k.name: _copied(getattr(f.placement, k.name))
+                                   for k in dataclasses.fields(f.placement)})
         stages = [(d.schedule, list(d.schedule.dims), list(d.schedule.directives)) for d in f.definitions]
         out.append((f, placement, stages, dict(f.wrappers)))
     # the images' set_bounds too: a candidate's schedule binds a boundary condition's image size, and the next
@@ -278,14 +279,24 @@ def snapshot(pipe: Pipeline) -> list:
     return out + [(image, image.given_bounds()) for image in images.values()]
 
 
+def _copied(value):
+    """A Placement field's value, its dict or list copied (bound() fills the bounds in place)."""
+    return type(value)(value) if isinstance(value, (dict, list)) else value
+
+
 def restore(saved: list) -> None:
     for entry in saved:
         if len(entry) == 2:
             image, bounds = entry
             image.reset_bounds(bounds)
             continue
-        f, placement, stages, wrappers = entry
-        f.placement = dataclasses.replace(placement, bounds=dict(placement.bounds))
+        f, (placement, fields), stages, wrappers = entry
+        # the Placement object itself, as it was: Functions outside the pipeline's order may share it (a Tuple
+        # over 32 bits holds words 1 and up in Functions sharing the Func's, frontend/wide_tuples.py; given a copy,
+        # its words stayed inline, the accelerator computed word 0 alone, and the pasted source gave another design)
+        for name, value in fields.items():
+            setattr(placement, name, _copied(value))
+        f.placement = placement
         for schedule, dims, directives in stages:
             schedule.dims[:] = dims
             schedule.directives[:] = directives

@@ -17,20 +17,27 @@ from .autoschedule import (
     apply_autoscheduler,
     parsed_options,
 )
-from .autoschedule_outputs import IMPORT
-from .frontend.output_copy import copy_output
+from .autoschedule_outputs import IMPORT, apply_to_outputs
+from .frontend.func import handle_of
+from .frontend.output_copy import copies_whole, copy_output
 from .frontend.pipeline import Pipeline
 from .target import CGRA
 
 
 def apply_to_output(pipe: Pipeline, target: CGRA, params: AutoschedulerParams) -> AutoSchedulerResults:
-    """Schedule pipe's one output; with a GLB level asked for where the output copies no Func, after the copy."""
-    out = pipe.output
+    """Schedule pipe's one output Func; with a GLB level asked for where the output copies no Func, after the copy
+    (a Tuple of one word too: the copy reads its packed word; else a Tuple's elements are scheduled as outputs)."""
+    out = pipe.given[0]
     if parsed_options(params, target).use_glb != "true" or not accelerates_output(pipe) or \
-            out.tuple_layout is not None or out.specializations:
-        return apply_autoscheduler(pipe, target, params)  # (a Tuple's word, or specializations: refused there)
-    name = pipe.name(pipe.output)
-    result = apply_autoscheduler(copy_output(pipe), target, params)
+            not copies_whole(out) or out.specializations:
+        # (a Tuple over 32 bits, or specializations, with a GLB level: refused there)
+        return apply_autoscheduler(pipe, target, params) if out.tuple_layout is None else \
+            apply_to_outputs(pipe, target, params)
+    name = pipe.name(out)
+    copied = copy_output(pipe)
+    if out.tuple_layout is not None:  # planned as the Tuple's packed word, as compile takes it
+        copied = Pipeline(handle_of(out), tuples_whole=True)
+    result = apply_autoscheduler(copied, target, params)
     lines = result.schedule_source.rstrip("\n").split("\n")
     at = lines.index(IMPORT) + 1
     rewrite = [

@@ -454,8 +454,8 @@ def _heights(pipe: Pipeline, plan: _Plan, at: tuple[int, int], target: CGRA, kin
 def _refuse_uncopied(pipe: Pipeline, plan: _Plan, asked: str, fix: str) -> None:
     """The GLB level holds copies of the accelerated Func's tiles; the output is accelerated itself where it is a
     table updated at computed coordinates or reads one out (its values stream out after its last update, whole),
-    else where the autoscheduler did not make it a copy (mainspring/autoschedule_copy.py: a Tuple, specializations,
-    a copy of an image)."""
+    else where the autoscheduler did not make it a copy (mainspring/autoschedule_copy.py: a Tuple over 32 bits,
+    specializations, a copy of an image)."""
     from .autoschedule import scatters
 
     out = plan.output
@@ -465,6 +465,12 @@ def _refuse_uncopied(pipe: Pipeline, plan: _Plan, asked: str, fix: str) -> None:
             f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tiles, and '{table.name}' is "
             "a table updated at computed coordinates, whose values stream out whole after its last update, so "
             f"'{out.name}' is the accelerated Func itself, with no tiles to copy; {fix}")
+    if out.tuple_layout is not None:  # a Tuple of one word is made a copy (autoschedule_copy.py); wider ones not
+        raise HalideError(
+            f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tile, and '{out.name}' is "
+            "a Tuple over 32 bits, held in several words, each a Func of its own, so it is the accelerated Func "
+            "itself, with no tile to copy; narrow its elements to 32 bits in all (a Tuple of one word is made a copy "
+            f"of its value, as a single value is), or {fix}")
     raise HalideError(
         f"{where()}: {asked}: the GLB level holds copies of the accelerator's output tile, and "
         f"'{out.name}' is the accelerated Func itself (it copies no Func); write the output as a copy "

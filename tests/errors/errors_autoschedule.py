@@ -509,6 +509,39 @@ def _():
     return hl.compile(outputs, name="demo")
 
 
+def _window_stats(wide: bool):
+    """Each 3x3 window's min, max and sum (u16), and its centre too where `wide` (40 bits: a Tuple over 32)."""
+    x, y = hl.vars("x y")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    stats = hl.Func("stats")
+    vals = [image[x + i, y + j] for i in range(3) for j in range(3)]
+    lo, hi = vals[0], vals[0]
+    for v in vals[1:]:
+        lo, hi = hl.min(lo, v), hl.max(hi, v)
+    stats[x, y] = (lo, hi, sum(hl.u16(v) for v in vals)) + ((image[x + 1, y + 1],) if wide else ())
+    stats.set_estimates([(0, 16), (0, 8)])
+    return stats
+
+
+@case("autoschedule", "A GLB tile for a Tuple output over 32 bits", (
+    "{at}: apply_autoscheduler: glb_tile=\"8x8\" (which asks for use_glb \"true\"): the GLB level holds copies of the "
+    "accelerator's output tile, and 'stats' is a Tuple over 32 bits, held in several words, each a Func of its own, "
+    "so it is the accelerated Func itself, with no tile to copy; narrow its elements to 32 bits in all (a Tuple of "
+    "one word is made a copy of its value, as a single value is), or drop glb_tile"), func="stats",
+    note="a Tuple of one word takes a GLB level (autoprobe24, session 38)")
+def glb_tile_for_a_wide_tuple():
+    out = _window_stats(wide=True)
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "8x8"}))  # <-
+    return hl.compile(out, name="demo")
+
+
+@glb_tile_for_a_wide_tuple.fix
+def _():
+    out = _window_stats(wide=False)
+    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), P("Mainspring", {"glb_tile": "8x8"}))
+    return hl.compile(out, name="demo")
+
+
 @case("autoschedule", "A budget that no schedule of several outputs fits", (
     "{at}: apply_autoscheduler: no schedule of 'hw_outputs' (the Tuple Func computing the outputs 'blurred' and "
     "'edge') fits max_pes=4 and max_mem_tiles=128: the smallest tried (one lane, reductions serial) needs 10 PEs and "
