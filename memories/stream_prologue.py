@@ -25,7 +25,8 @@ def split_paced_streams(prog: Program, sched: Schedule, dense: dict[str, tuple[i
     """`sched` with each paced input stream (rates other than `dense`, its one word a cycle) and its fixed copies
     in two pieces where that finishes sooner: the fewest prologue rows that come within 1/16 of what streaming
     the whole frame densely would save (each row more is stored longer), if they save at least the time of one
-    dense row. `sched` itself where none helps."""
+    dense row. `sched` itself where none helps; where the split is of a stream no serial reduction reads, its
+    `unsplit` is the schedule without such splits, for the mapping to choose (memories/analyze.py)."""
     out = sched
     for h in scheduled_stmts(prog):
         if not h.is_host or h.lane_dims or len(h.time_dims) < 2 or h.time_dims[0].extent < 2 \
@@ -34,8 +35,10 @@ def split_paced_streams(prog: Program, sched: Schedule, dense: dict[str, tuple[i
         t = sched.timing[h.name]
         group = [h] + list({f.dst.name: f.dst for f in prog.flows if f.src is h and f.dst.name in fixed
                             and not f.dst.is_host and sched.timing[f.dst.name] == t}.values())
-        if not any(_reduces(f.dst) for f in prog.flows if f.src in group and f.dst not in group):
-            continue  # only a serial reduction waits for whole rows (an upsample's prologue stored more tiles)
+        # A serial reduction waits for whole rows, worth a few more words; elsewhere (an upsample's odd rows
+        # reading the row after their own) the two pieces are kept only where they map onto no more storage
+        # (memories/analyze.py maps both): a delay line become an addressed bank gave an up_x at 64x8 a 7th tile.
+        reduced = any(_reduces(f.dst) for f in prog.flows if f.src in group and f.dst not in group)
         paced, rows = _finish(prog, out), h.time_dims[0].extent
         whole = _trial(prog, out, group, dense[h.name], rows, fixed)
         if whole is None or whole[0] >= paced:
@@ -46,7 +49,7 @@ def split_paced_streams(prog: Program, sched: Schedule, dense: dict[str, tuple[i
                 # worth it only if it saves at least a row of the dense stream (an upsample's 1 cycle in 4,102
                 # stored 17 words more)
                 if paced - got[0] >= dense[h.name][0]:
-                    out = got[1]
+                    out = got[1] if reduced else replace(got[1], unsplit=out.unsplit or out)
                 break
     return out
 
