@@ -56,9 +56,9 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
     capacities, buffers = _mapped(prog, nest, sched, target)
     if sched.unsplit is not None:
         # A stream split into a prologue and its paced rest (memories/stream_prologue.py) for an upsample: kept
-        # only where it maps onto no more storage than the stream paced throughout.
+        # only where it maps onto no more storage than the stream paced throughout, in ports Verilog renders.
         paced = _mapped(prog, nest, sched.unsplit, target)
-        if _storage(paced[1]) < _storage(buffers):
+        if _storage(paced[1]) < _storage(buffers) or not _two_piece_reads_rendered(buffers):
             sched, (capacities, buffers) = sched.unsplit, paced
         after("rates", lambda: format_schedule(prog, sched))
     after("capacities", lambda: format_capacities(capacities))
@@ -87,6 +87,13 @@ def _mapped(prog: Program, nest: LoopNest, sched: Schedule, target: CGRA) -> tup
     capacities = {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
     return capacities, tuple((map_ram if nest.buffer(name).init is not None else map_buffer)(
         prog, sched, target, name, words) for name, words in capacities.items())
+
+
+def _two_piece_reads_rendered(buffers: tuple[BufferPlan, ...]) -> bool:
+    """Whether the Verilog library renders every two-piece read port: a bank's own read ports (R0, R1 of its
+    tiles and register banks) take a second piece, read ports sharing another's tile port do not."""
+    return all(p.shares is None for b in buffers for k in b.banks for p in k.read_ports
+               if p.controller.then is not None)
 
 
 def _storage(buffers: tuple[BufferPlan, ...]) -> tuple[int, int, int]:
