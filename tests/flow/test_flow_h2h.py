@@ -103,7 +103,7 @@ def test_up_sample_paces_its_input_to_the_output(width, height):
     assert [(b.words, len(b.tile_read_ports), len(b.read_ports)) for b in banks] == [(row, 2, 4)] * 2
     # An odd output row also reads the input row after its own (y / 2 + 1): paced throughout, the first output
     # waited for three input rows, three output rows' time (3 * width + 10: 15,758 cycles at 124 x 124). With the
-    # first two rows at one word a cycle it waits for input word (0, 1) of row 0, the stream's (row + 2)th word,
+    # first two rows at one word a cycle it waits for input (0, 0), the stream's (row + 2)th word (from -1),
     # the least any stream of one word a cycle allows, and the blend's pipeline (+6): 15,448 for 15,376.
     assert rep["first_output_cycle"] == row + 2 + 6 == width // 2 + 10
     assert rep["predicted_cycles"] == rep["ideal_cycles"] + rep["first_output_cycle"] == (
