@@ -13,7 +13,7 @@ from .checker import check_plan
 from .coordinates import coordinate_generators
 from .errors import OverCapacity
 from .ii_limit import ii_limits
-from .ir import MemoryPlan, OpSchedule
+from .ir import BufferPlan, MemoryPlan, OpSchedule
 from .mapping import map_buffer
 from .polyhedral import Program, build_program, default_latency
 from .printer import format_capacities, format_dependences, format_mapping
@@ -47,15 +47,21 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
     prog = build_program(nest, latency, read_offsets)
     after("dependences", lambda: format_dependences(prog))
     sched = schedule(prog, target)
-    after("rates", lambda: format_schedule(prog, sched))
+    if sched.unsplit is None:  # (else once the mapping has chosen between its two schedules)
+        after("rates", lambda: format_schedule(prog, sched))
     if worth_bounding(prog, target):  # a large design far over the target refuses before counting
         tiles, buffer, values = mem_tiles_bound(prog, sched, target)
         if tiles > target.num_mem_tiles:
             raise OverCapacity(tiles, buffer, values)
-    capacities = {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
+    capacities, buffers = _mapped(prog, nest, sched, target)
+    if sched.unsplit is not None:
+        # A stream split into a prologue and its paced rest (memories/stream_prologue.py) for an upsample: kept
+        # only where it maps onto no more storage than the stream paced throughout, in ports Verilog renders.
+        paced = _mapped(prog, nest, sched.unsplit, target)
+        if _storage(paced[1]) < _storage(buffers) or not _two_piece_reads_rendered(buffers):
+            sched, (capacities, buffers) = sched.unsplit, paced
+        after("rates", lambda: format_schedule(prog, sched))
     after("capacities", lambda: format_capacities(capacities))
-    buffers = tuple((map_ram if nest.buffer(name).init is not None else map_buffer)(prog, sched, target, name, words)
-                    for name, words in capacities.items())
     after("mapping", lambda: format_mapping(buffers))
     ops = op_schedules(prog, sched)
     writes = [p.controller.cycle_starting_addr for b in buffers for p in b.write_ports if p.name in b.output_ports]
@@ -73,6 +79,28 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
     if check:
         check_plan(nest, plan, prog)
     return plan
+
+
+def _mapped(prog: Program, nest: LoopNest, sched: Schedule, target: CGRA) -> tuple[dict[str, int],
+                                                                                tuple[BufferPlan, ...]]:
+    """Each buffer's exact capacity and its mapping onto `target` under `sched`."""
+    capacities = {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
+    return capacities, tuple((map_ram if nest.buffer(name).init is not None else map_buffer)(
+        prog, sched, target, name, words) for name, words in capacities.items())
+
+
+def _two_piece_reads_rendered(buffers: tuple[BufferPlan, ...]) -> bool:
+    """Whether the Verilog library renders every two-piece read port: a bank's own read ports (R0, R1 of its
+    tiles and register banks) take a second piece, read ports sharing another's tile port do not."""
+    return all(p.shares is None for b in buffers for k in b.banks for p in k.read_ports
+               if p.controller.then is not None)
+
+
+def _storage(buffers: tuple[BufferPlan, ...]) -> tuple[int, int, int]:
+    """What a mapping costs, most precious first: memory tiles, words and registers."""
+    tiles = sum(k.tiles * k.slices for b in buffers for k in b.banks)
+    registers = sum(len(b.registers) + sum(k.words for k in b.banks if k.in_registers) for b in buffers)
+    return tiles, sum(b.words for b in buffers), registers
 
 
 def op_schedules(prog: Program, sched: Schedule) -> tuple[OpSchedule, ...]:

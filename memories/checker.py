@@ -46,7 +46,7 @@ from .ir import (
 from .isl_text import isl_map, isl_set
 from .iteration_boxes import box_set
 from .polyhedral import Access, Flow, Program, build_program, point_values
-from .timing import bounds, cycle_expr, dense_rates, linear_map, piece_map, writes_before
+from .timing import bounds, cycle_expr, dense_rates, formula_map, linear_map, piece_map, writes_before
 
 
 def check_plan(nest: LoopNest, plan: MemoryPlan, prog: Program | None = None) -> None:
@@ -95,8 +95,11 @@ def _at(dims: tuple[Dim, ...], values: list[int]) -> str:
 # ---- cycles and addresses from plain facts --------------------------------------------------------------
 
 def _op_cycles(s: OpSchedule, name: str, extra: int = 0) -> isl.Map:
-    then = None if s.then is None else Steady(s.then.steps, s.then.start + extra, s.then.rates)
-    return piece_map(name, s.dims, s.rates, s.delay + extra, then)
+    return piece_map(name, s.dims, s.rates, s.delay + extra, _then(s, extra))
+
+
+def _then(s: OpSchedule, extra: int) -> Steady | None:
+    return None if s.then is None else Steady(s.then.steps, s.then.start + extra, s.then.rates)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -127,8 +130,7 @@ def _follow(buf: str, port: str, name: str, dims: tuple[Dim, ...], c: Controller
     schedule's formula gives them (words its registers deliver later)."""
     if tuple(c.extent) != (tuple(d.extent for d in reversed(dims)) or (1,)):
         _fail(buf, f"port {port} iterates extents {list(c.extent)}, not its domain {_at(dims, [])}")
-    ts = ", ".join(f"t{k}" for k in range(len(op.dims)))
-    formula = isl_map(f"{{ {name}[{ts}] -> [{cycle_expr(op.dims, op.rates, op.delay + extra)}] }}") if before \
+    formula = formula_map(name, op.dims, op.rates, op.delay + extra, _then(op, extra)) if before \
         else _op_cycles(op, name, extra)
     own = formula.intersect_domain(_ctrl_map(name, dims, c, False).domain())
     ctrl = _ctrl_map(name, dims, c, False)

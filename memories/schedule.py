@@ -58,6 +58,8 @@ class Schedule:
     strategy: str
     timing: dict[str, Timing]  # by statement name: host inputs and ops
     fused_ii: int | None = None  # the least interval of a fused schedule (whether chosen or not); None: none found
+    # the schedule before streams were split where the split must map onto no more storage (stream_prologue.py)
+    unsplit: Schedule | None = None
 
 
 _SOURCE = ("source",)  # the longest-path source: not an op name

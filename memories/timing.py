@@ -56,6 +56,20 @@ def piece_map(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: 
         second.intersect_domain(isl_set(f"{{ {name}[{ts}] : t0 >= {split} }}"))).coalesce()
 
 
+def formula_map(name: str, dims: tuple[Dim, ...], rates: tuple[int, ...], offset: int,
+                then: Steady | None) -> isl.Map:
+    """`piece_map`'s formula at every t, inside the loops `dims` or not (a read port rooting registers reads
+    before its op's box), its pieces split by the outermost coordinate alone."""
+    ts = ", ".join(f"t{k}" for k in range(len(dims)))
+    whole = isl_map(f"{{ {name}[{ts}] -> [{cycle_expr(dims, rates, offset)}] }}")
+    if then is None:
+        return whole
+    split = dims[0].min + then.steps
+    second = isl_map(f"{{ {name}[{ts}] -> [{cycle_expr(dims, then.rates, then.start - then.rates[0] * then.steps)}]"
+                     f" : t0 >= {split} }}")
+    return whole.intersect_domain(isl_set(f"{{ {name}[{ts}] : t0 < {split} }}")).union(second)
+
+
 def dense_rates(dims: tuple[Dim, ...]) -> tuple[int, ...]:
     """Rates that number a box's iterations 0, 1, 2, ... in loop order (the last dim fastest)."""
     rates, p = [], 1

@@ -455,6 +455,9 @@ module ms_mem_tile #(
     parameter [32*8-1:0] R0_DATA_STRIDE = 0,
     parameter integer R0_BASE = 0,
     parameter integer R0_SIZE = 1,
+    parameter integer R0_THEN_STEPS = 0,
+    parameter integer R0_THEN_START = 0,
+    parameter [32*8-1:0] R0_THEN_STRIDE = 0,
     parameter integer R1_DIM = 1,
     parameter [32*8-1:0] R1_EXTENT = {8{32'd1}},
     parameter integer R1_CYCLE_START = 1,
@@ -463,6 +466,9 @@ module ms_mem_tile #(
     parameter [32*8-1:0] R1_DATA_STRIDE = 0,
     parameter integer R1_BASE = 0,
     parameter integer R1_SIZE = 1,
+    parameter integer R1_THEN_STEPS = 0,
+    parameter integer R1_THEN_START = 0,
+    parameter [32*8-1:0] R1_THEN_STRIDE = 0,
     // Bank read ports sharing a tile read port (NS of them, addressed banks by residue): R2 and R3 each read
     // through tile read port R<i>_PORT (0 or 1) in cycles its own controller (R0 or R1) does not read in.
     parameter integer R2_DIM = 1,
@@ -510,11 +516,12 @@ module ms_mem_tile #(
                           && (W1_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W1_THEN_STEPS == W0_THEN_STEPS)
                           && (W1_THEN_START == W0_THEN_START) && (W1_THEN_STRIDE == W0_THEN_STRIDE);
     localparam R0_AS_W0 = (R0_DIM == W0_DIM) && (R0_EXTENT == W0_EXTENT) && (R0_ISSUE == W0_CYCLE_START)
-                          && (R0_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W0_THEN_STEPS == 0);
+                          && (R0_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W0_THEN_STEPS == 0) && (R0_THEN_STEPS == 0);
     localparam R1_AS_R0 = (R1_DIM == R0_DIM) && (R1_EXTENT == R0_EXTENT) && (R1_ISSUE == R0_ISSUE)
-                          && (R1_CYCLE_STRIDE == R0_CYCLE_STRIDE);
+                          && (R1_CYCLE_STRIDE == R0_CYCLE_STRIDE) && (R1_THEN_STEPS == R0_THEN_STEPS)
+                          && (R1_THEN_START == R0_THEN_START) && (R1_THEN_STRIDE == R0_THEN_STRIDE);
     localparam R1_AS_W0 = (R1_DIM == W0_DIM) && (R1_EXTENT == W0_EXTENT) && (R1_ISSUE == W0_CYCLE_START)
-                          && (R1_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W0_THEN_STEPS == 0);
+                          && (R1_CYCLE_STRIDE == W0_CYCLE_STRIDE) && (W0_THEN_STEPS == 0) && (R1_THEN_STEPS == 0);
     localparam [AW-1:0] W0_BASE_A = W0_BASE[AW-1:0];
     localparam [AW-1:0] W1_BASE_A = W1_BASE[AW-1:0];
     localparam [AW-1:0] R0_BASE_A = R0_BASE[AW-1:0];
@@ -538,7 +545,8 @@ module ms_mem_tile #(
             assign rfire0 = wfire0;
             assign rwrap0 = wwrap0;
         end else begin : read0_own
-            ms_ctrl_when #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_ISSUE), .CYCLE_STRIDE(R0_CYCLE_STRIDE))
+            ms_ctrl_when #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_ISSUE), .CYCLE_STRIDE(R0_CYCLE_STRIDE),
+                           .THEN_STEPS(R0_THEN_STEPS), .THEN_START(R0_THEN_START - 1), .THEN_STRIDE(R0_THEN_STRIDE))
                 rwhen0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0),
                         .wrap(rwrap0));
         end
@@ -575,7 +583,8 @@ module ms_mem_tile #(
                 assign rwrap1 = wwrap0;
             end else begin : own
                 ms_ctrl_when #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_ISSUE),
-                               .CYCLE_STRIDE(R1_CYCLE_STRIDE))
+                               .CYCLE_STRIDE(R1_CYCLE_STRIDE), .THEN_STEPS(R1_THEN_STEPS),
+                               .THEN_START(R1_THEN_START - 1), .THEN_STRIDE(R1_THEN_STRIDE))
                     rwhen1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
                             .wrap(rwrap1));
             end
@@ -718,6 +727,9 @@ module ms_reg_bank #(
     parameter [32*8-1:0] R0_DATA_STRIDE = 0,
     parameter integer R0_BASE = 0,
     parameter integer R0_SIZE = 1,
+    parameter integer R0_THEN_STEPS = 0,
+    parameter integer R0_THEN_START = 0,
+    parameter [32*8-1:0] R0_THEN_STRIDE = 0,
     parameter integer R1_DIM = 1,
     parameter [32*8-1:0] R1_EXTENT = {8{32'd1}},
     parameter integer R1_CYCLE_START = 1,
@@ -726,6 +738,9 @@ module ms_reg_bank #(
     parameter [32*8-1:0] R1_DATA_STRIDE = 0,
     parameter integer R1_BASE = 0,
     parameter integer R1_SIZE = 1,
+    parameter integer R1_THEN_STEPS = 0,
+    parameter integer R1_THEN_START = 0,
+    parameter [32*8-1:0] R1_THEN_STRIDE = 0,
     parameter integer R2_DIM = 1,
     parameter [32*8-1:0] R2_EXTENT = {8{32'd1}},
     parameter integer R2_CYCLE_START = 1,
@@ -766,7 +781,8 @@ module ms_reg_bank #(
         wport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(wfire0), .addr(waddr0));
     ms_tile_port #(.DIM(R0_DIM), .EXTENT(R0_EXTENT), .CYCLE_START(R0_CYCLE_START - 1),
                    .CYCLE_STRIDE(R0_CYCLE_STRIDE), .DATA_START(R0_DATA_START), .DATA_STRIDE(R0_DATA_STRIDE),
-                   .BASE(R0_BASE), .SIZE(R0_SIZE), .AW(AW))
+                   .BASE(R0_BASE), .SIZE(R0_SIZE), .THEN_STEPS(R0_THEN_STEPS), .THEN_START(R0_THEN_START - 1),
+                   .THEN_STRIDE(R0_THEN_STRIDE), .AW(AW))
         rport0 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire0), .addr(raddr0));
     assign wfire = wfire0;
 
@@ -786,7 +802,8 @@ module ms_reg_bank #(
         if (NR > 1) begin : second_read
             ms_tile_port #(.DIM(R1_DIM), .EXTENT(R1_EXTENT), .CYCLE_START(R1_CYCLE_START - 1),
                            .CYCLE_STRIDE(R1_CYCLE_STRIDE), .DATA_START(R1_DATA_START), .DATA_STRIDE(R1_DATA_STRIDE),
-                           .BASE(R1_BASE), .SIZE(R1_SIZE), .AW(AW))
+                           .BASE(R1_BASE), .SIZE(R1_SIZE), .THEN_STEPS(R1_THEN_STEPS),
+                           .THEN_START(R1_THEN_START - 1), .THEN_STRIDE(R1_THEN_STRIDE), .AW(AW))
                 rport1 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire1),
                         .addr(raddr1));
         end else begin : one_read

@@ -67,7 +67,7 @@ def _schedule(out, size, lanes):
 CASES = [  # (design, frame, lanes)
     ("up", (64, 8), 1), ("up", (30, 6), 1), ("up", (64, 8), 2), ("up_cpu", (60, 4), 1),
     ("up_y", (64, 8), 1), ("up_y", (40, 6), 1), ("up_y", (64, 8), 2), ("up_x", (64, 8), 1), ("up_x", (40, 6), 2),
-    ("up_4", (64, 8), 1), ("up_4", (40, 6), 1),
+    ("up_4", (40, 6), 1),
     ("down", (64, 8), 1), ("down", (40, 6), 1), ("down", (40, 6), 2), ("down_3", (64, 8), 1), ("down_3", (40, 6), 1),
     ("down_up", (64, 6), 1), ("down_up", (62, 5), 1), ("up_up", (64, 8), 1),
     ("h2h_up_sample", (60, 6), 1), ("h2h_up_sample", (64, 8), 1), ("upsample", (126, 4), 1),
@@ -107,14 +107,18 @@ def test_the_model_counts_the_compilers_memory_tiles(design, size, lanes, words,
 
 
 @pytest.mark.parametrize(("design", "size", "lanes", "words", "model", "compiled"), [
-    ("up_4", (64, 8), 2, 16, 12, 10), ("down_up", (62, 5), 2, 64, 4, 3),
+    ("up_4", (64, 8), 2, 16, 12, 10), ("up_4", (64, 8), 1, 16, 10, 9), ("up_4", (64, 8), 1, 64, 3, 3),
+    ("down_up", (62, 5), 2, 64, 4, 3),
     ("up_up", (40, 6), 1, 16, 10, 11),
 ])
 def test_where_the_model_is_not_exact(design, size, lanes, words, model, compiled, monkeypatch):
     # Pinned so that a change of either shows: at 2 lanes the compiler's banks by residue of a coordinate and its
     # regions per read take other choices than the model's (memories/banks.py's limits on read controllers per
-    # port are not modelled); up_up at 40x6 stores 88 words where the model's circular size is 80 (both above the
-    # 73 live). Within 2 tiles either way: the tiled schedule is compiled and narrowed where the model is low.
+    # port are not modelled); at one lane the compiler streams the image's first rows at one word a cycle and the
+    # rest paced (memories/stream_prologue.py: 615 cycles for 710), which maps onto a tile fewer than the paced
+    # stream the model replays on 16-word tiles, as many on 64-word ones; up_up at 40x6 stores 88 words where the
+    # model's circular size is 80 (both above the 73 live). Within 2 tiles either way: the tiled schedule is
+    # compiled and narrowed where the model is low.
     assert _model_and_compiled(design, size, lanes, words, monkeypatch) == (model, compiled)
 
 

@@ -21,14 +21,15 @@ def _report(algorithm, width, height):
 
 
 @pytest.mark.parametrize(("width", "height"), [(32, 16), (64, 32)])
-def test_bilinear_up_waits_three_output_rows_for_its_third_ux_row(width, height):
+def test_bilinear_up_fills_its_first_ux_rows_back_to_back(width, height):
     # Output row 2k + 1 reads ux row k + 1, and ux (one row per two output rows, as storage at two ux rows needs)
-    # delivers its rows from -1 on: row 1, the third, lands three output rows after the first. A fill of ux's
-    # first three rows at one a cycle would start it after one (about ideal + width + depth, the same storage), but
-    # a memory tile's affine controller cannot change pace midway.
+    # delivers its rows from -1 on: paced throughout, row 1, the third, landed three output rows after the first
+    # (3 * width + 11: 619 cycles at 32 x 16, 2,251 at 64 x 32). The stream and ux, which steps its rows with it,
+    # now take their first two rows back to back at their pace within a row and the rest paced
+    # (memories/stream_prologue.py's followers): the first output waits about one output row, at the same storage.
     rep = _report(bilinear_up, width, height)
-    assert 3 * width <= rep["first_output_cycle"] <= 3 * width + DEPTH
-    assert rep["predicted_cycles"] - rep["ideal_cycles"] <= 3 * width + DEPTH
+    assert width <= rep["first_output_cycle"] <= width + 17
+    assert rep["predicted_cycles"] - rep["ideal_cycles"] <= width + 17
     ux = [b for b in rep["buffers"] if b["name"] == "ux"]
     assert ux and ux[0]["min_words"] == 2 * width  # two ux rows: the fill costs no storage
 
