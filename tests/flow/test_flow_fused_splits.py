@@ -109,3 +109,42 @@ def test_a_factor_crossing_rows_is_refused_and_its_fix_compiles(factor, fix):
         hl.compile(_scheduled(factor)[0], name="fused_split_refused")
     assert f"(e.g. {fix}) or a multiple of it (e.g. 16: whole rows)" in str(e.value)
     assert len(hl.compile(_scheduled(fix)[0], name="fused_split_fix").program.tiles) == W * H // fix
+
+
+def _planes(factor: int):
+    """An 8 x 4 x 2 copy of planes, x, y and c fused into one loop split at the accelerator."""
+    x, y, c, xy, t, xo, xi = hl.vars("x y c xy t xo xi")
+    inp = hl.ImageParam(hl.UInt(8), 3, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y, c] = inp[x, y, c]
+    hw_output[x, y, c] = hw_input[x, y, c] * 3 + hw_input[x + 1, y, c]
+    output[x, y, c] = hw_output[x, y, c]
+    output.bound(x, 0, 8).bound(y, 0, 4).bound(c, 0, 2)
+    hw_output.compute_root().fuse(x, y, xy).fuse(xy, c, t).split(t, xo, xi, factor).hw_accelerate(xi, xo)
+    hw_input.compute_root().stream_to_accelerator()
+    return hl.compile(output, name=f"fused_planes_{factor}")
+
+
+PLANES = np.arange(9 * 4 * 2).reshape(2, 4, 9).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("factor", "tiles"), [(4, 16), (16, 4), (32, 2)])
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_fused_loop_fused_again_then_split_is_bit_exact(factor, tiles, simulator, build_dir):
+    """Runs of 4 columns, of 2 whole rows of a plane, or of a whole plane (its 4 rows): the fused loop fused with c
+    again becomes host loops."""
+    design = _planes(factor)
+    assert len(design.program.tiles) == tiles
+    res = design.check({"input": hl.Buffer(PLANES)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+
+
+@pytest.mark.parametrize(("factor", "why", "fix"), [
+    (24, r"they cross the planes of y, whose extent is 4", 16),
+    (64, r"of whole planes, which the accelerator would run as a fused loop fused again with c", 32)])
+def test_runs_across_planes_or_of_whole_planes_are_refused_and_the_fix_compiles(factor, why, fix):
+    with pytest.raises(hl.HalideError, match=(
+            rf"split\(t, xo, xi, {factor}\) of the fused loop t \(fuse\(x, y, xy\) fuse\(xy, c, t\) over 8 x 4 x 2\) "
+            rf".*{why}.* Use a factor dividing 8 \(e\.g\. 8\) or 8 times a divisor of 4 \(e\.g\. {fix}: whole rows")):
+        _planes(factor)
+    assert len(_planes(fix).program.tiles) == 8 * 4 * 2 // fix

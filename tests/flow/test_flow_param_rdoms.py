@@ -2,7 +2,7 @@
 `p.set_range(1, 4)` (or Halide's Param(type, name, value, min, max)) runs over the widest domain, 4, each step
 guarded by `r.x < p`; the Param stays the design's configuration input. For each value in the range the design
 is bit-exact on both simulators and its reference equals Halide 21's realize; a value outside the range is
-refused with Halide's message, and a Param without a range stays refused (catalogue rdom_bound_by_a_param)."""
+refused with Halide's message, and a Param without a range stays refused (catalogue rdom_of_param_extent)."""
 
 from __future__ import annotations
 
