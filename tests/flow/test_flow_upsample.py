@@ -8,6 +8,7 @@ import pytest
 import mainspring as hl
 from mainspring.apps import upsample
 from mainspring.apps.common import accelerate, random_image
+from mainspring.memories.ir import Steady
 
 from conftest import SIMULATORS
 
@@ -144,13 +145,17 @@ def test_a_separable_upsample_paces_its_input_through_the_x_pass(simulator, buil
     # upx(x, y) is strip-mined along x only: its y loop steps the output's outer y digit (memories.schedule._digits)
     # and the input stream is paced to it, one word per two cycles, one row per two output rows. upx holds two of
     # its 20-word rows, the stream a few words. (Its loops aligned with the output's outermost digits before, and
-    # upx fired twice in one cycle.)
+    # upx fired twice in one cycle.) Their first two rows come back to back, 23 cycles a row, and the rest paced
+    # (memories/stream_prologue.py): paced throughout, the first output waited for upx's third row, three output
+    # rows (351 cycles); now one, at the same storage.
     design, inputs = _bilinear(20, 14)
-    assert design.plan.op("upx_s0").rates == (40, 2, 1) and design.plan.op("host.hw_input").rates == (40, 2)
+    upx, stream = design.plan.op("upx_s0"), design.plan.op("host.hw_input")
+    assert (upx.rates, upx.then) == ((23, 2, 1), Steady(2, 50, (40, 2, 1)))
+    assert (stream.rates, stream.then) == ((23, 2), Steady(2, 46, (40, 2)))
     words = {b.name: (b.words, b.min_words) for b in design.plan.buffers}
     assert words["hw_input"] == (5, 3) and words["upx"] == (2 * 20 + 3, 2 * 20)
     res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == design.report["predicted_cycles"] == 14 * 20 + 3 * 20 + 7 + 4  # 4: pipeline stages
+    assert res.cycles == design.report["predicted_cycles"] == 14 * 20 + 20 + 17
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
