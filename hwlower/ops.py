@@ -56,7 +56,7 @@ def build_ops(s: Lowering) -> Lowering:
     notes: list[str] = []
     steps = dimension_chains(region, s.definitions)
     made = {id(f): input_together(f, tile.boxes[pipe.name(f)]) for f in region.inputs}
-    rows = rows_kept(pipe, region, tile.boxes)
+    rows = rows_kept(pipe, region, tile.boxes, tile.loop_box or tile.output_box)
     for f in region.buffered:
         fname = pipe.name(f)
         source = ram_source(pipe, f)

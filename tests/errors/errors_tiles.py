@@ -78,31 +78,6 @@ def _():
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "An accelerator input unrolled along x and y", (
-    "{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator "
-    "input in stream order (x, y: its storage order, or the order its reorder_storage or its loops' "
-    "reorder give), several consecutive words per transfer: its leading dimensions unrolled whole, then "
-    "one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>) (or, with x a word per transfer, "
-    "hw_input.unroll(y, <lanes>): values of it side by side), or remove hw_input.unroll(y, 2) to stream it a "
-    "word per transfer (its unrolled consumers then read it from its buffer)"), func="hw_input",
-    note="Halide accepts it (a 2x2 block per transfer); x or y alone compiles (tests/flow/test_rows22.py)")
-def input_unrolled_along_y():
-    p = scheduled()
-    p.hw_input.unroll(p.x, 2, R).unroll(p.y, 2, R)  # <-
-    p.mid.unroll(p.x, 2, R)
-    p.hw_output.unroll(p.xi, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
-@input_unrolled_along_y.fix
-def _():
-    p = scheduled()
-    p.hw_input.unroll(p.x, 2, R)
-    p.mid.unroll(p.x, 2, R)
-    p.hw_output.unroll(p.xi, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
 def _output_reduction(fix: bool = False):
     """hw_output, the accelerator's output, sums 3 taps of hw_input in an unrolled update; 2 lanes."""
     p = pipeline()
