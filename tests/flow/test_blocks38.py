@@ -143,3 +143,43 @@ def test_blocks_of_an_input_stored_y_fastest(build_dir, halide):
     (s,) = design.program.inputs
     assert (s.lanes, s.order) == (4, (1, 0)), s
     _check(design, lambda m: _blocks(m, 8, 8, "xy", "xy"), "icarus", build_dir, halide)
+
+
+def _scan(m, w: int, h: int):
+    """A running sum along x over blocks: acc(x, y) = in(x, y); acc(r.x, y) = acc(r.x - 1, y) * 3 + in(r.x, y), with
+    the input, acc, its update and the output unrolled along x and y by 2: two chains of 2 lanes, a row each."""
+    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
+    r = m.RDom([m.Range(1, w - 1)], "r")
+    hw_input[x, y] = inp[x, y]
+    acc[x, y] = hw_input[x, y]
+    acc[r.x, y] = acc[r.x - 1, y] * 3 + hw_input[r.x, y]
+    hw_output[x, y] = acc[x, y]
+    output[x, y] = hw_output[x, y]
+    if m is hl:
+        output.bound(x, 0, w).bound(y, 0, h)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).hw_accelerate(xi, xo)
+        acc.compute_at(hw_output, xo)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 2, R).unroll(y, 2, R)
+        acc.unroll(x, 2, R).unroll(y, 2, R)
+        acc.update().unroll(r.x, 2).unroll(y, 2, R)
+        hw_output.unroll(xi, 2, R).unroll(yi, 2, R)
+    return output, {"input": inp}, [w, h]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize("size", [(10, 8), (9, 5)])
+def test_a_scan_over_blocks_chains_its_lanes_along_x_in_each_row(size, simulator, compile_shared, build_dir, halide):
+    design = compile_shared(_scan(hl, *size)[0], name=f"blocks38_scan_{size[0]}x{size[1]}")
+    assert _stream(design) == (4, 1, 2)
+    rep = design.report
+    # 4 pixels a cycle: the input's box rounded up to whole blocks (10 x 8: 20 transfers; 10 x 6: 15)
+    w, h = size
+    assert rep["ideal_cycles"] == ((w + 1) // 2) * ((h + 1) // 2), rep
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 2, rep
+    assert not [n for n in rep["notes"] if "runs serially" in n or "chains its lanes" in n], rep["notes"]
+    lanes = {(op.func, op.stage): sorted(lp.var.rsplit(".", 2)[-2] for lp in loops if lp.unrolled)
+             for loops, op in design.program.nest.ops()}
+    assert all(len(v) == 2 for v in lanes.values()), lanes
+    _check(design, lambda m: _scan(m, *size), simulator, build_dir, halide)
