@@ -187,7 +187,7 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
                             output=f is region.output and f is region.accelerated))
         op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
-        sk = row_update_loops(_update_loops(f, d, box, k)) if rows else _update_loops(f, d, box, k)
+        sk = row_update_loops(f, d, k, _update_loops(f, d, box, k), rows, notes)
         run = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams, tuple((lo, hi) for lo, hi in box)) \
             if sk.guards else d
         out.append(_make_op(pipe, fname, f, k, run, run.value, sk, tables, steps, ram, rams))

@@ -13,6 +13,7 @@ from mainspring.frontend import ir
 from mainspring.frontend.func import Definition, Function
 
 from .loops import StageLoops, lanes_innermost
+from .update_lanes import _note, _serial
 
 
 def scan_rows(f: Function, defs: list[Definition]) -> bool:
@@ -29,9 +30,25 @@ def scan_rows(f: Function, defs: list[Definition]) -> bool:
     return True
 
 
-def row_update_loops(s: StageLoops) -> StageLoops:
-    """An update's loops with its unrolled ones innermost (the rows' lanes with the chain's)."""
-    return lanes_innermost(s) or s
+def row_update_loops(f: Function, d: Definition, k: int, s: StageLoops, rows: bool,
+                     notes: list[str] | None) -> StageLoops:
+    """Update k's loops (`s`, of definition d): with f's row lanes kept, its unrolled ones innermost (the rows'
+    lanes with the chain's); else its lanes along part of y besides others (a chain's along x) run serially, with a
+    note, as the pure definition's do (update_lanes.serial_split_lanes): the chain along x keeps its lanes."""
+    if rows:
+        return lanes_innermost(s) or s
+    along = dict(s.var_exprs[f.args[1]].terms) if f.args[1:] and f.args[1] in s.var_exprs else {}
+    lanes = [lp for lp in s.loops if lp.unrolled and lp.extent > 1]
+    ys = [lp for lp in lanes if lp.dim in along]
+    if not ys or len(ys) == len(lanes):
+        return s
+    y = f.args[1]
+    why = (f"lanes along part of {y} (a split) would each hold one value of {y} in {ys[0].extent}, which the "
+           f"scan's pure definition makes one value of {y} a firing; a scan's rows are lanes where its input streams "
+           f"them (unroll({y}, {ys[0].extent}) of the input, the pure definition and the readers alike, docs/lanes.md)")
+    if notes is not None:
+        notes.extend(_note(f, d, k, lp, why) for lp in ys)
+    return _serial(s, {lp.dim for lp in ys})
 
 
 def chained_lanes(s: StageLoops, args: Sequence[str], rows: bool) -> int:

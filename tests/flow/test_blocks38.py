@@ -145,9 +145,10 @@ def test_blocks_of_an_input_stored_y_fastest(build_dir, halide):
     _check(design, lambda m: _blocks(m, 8, 8, "xy", "xy"), "icarus", build_dir, halide)
 
 
-def _scan(m, w: int, h: int):
+def _scan(m, w: int, h: int, rows: bool = True):
     """A running sum along x over blocks: acc(x, y) = in(x, y); acc(r.x, y) = acc(r.x - 1, y) * 3 + in(r.x, y), with
-    the input, acc, its update and the output unrolled along x and y by 2: two chains of 2 lanes, a row each."""
+    the input, acc, its update and the output unrolled along x and y by 2: two chains of 2 lanes, a row each
+    (without `rows`, the input along x only)."""
     x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     inp = m.ImageParam(m.UInt(16), 2, "input")
     hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
@@ -161,7 +162,9 @@ def _scan(m, w: int, h: int):
         output.bound(x, 0, w).bound(y, 0, h)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).hw_accelerate(xi, xo)
         acc.compute_at(hw_output, xo)
-        hw_input.compute_root().stream_to_accelerator().unroll(x, 2, R).unroll(y, 2, R)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 2, R)
+        if rows:
+            hw_input.unroll(y, 2, R)
         acc.unroll(x, 2, R).unroll(y, 2, R)
         acc.update().unroll(r.x, 2).unroll(y, 2, R)
         hw_output.unroll(xi, 2, R).unroll(yi, 2, R)
@@ -183,3 +186,46 @@ def test_a_scan_over_blocks_chains_its_lanes_along_x_in_each_row(size, simulator
              for loops, op in design.program.nest.ops()}
     assert all(len(v) == 2 for v in lanes.values()), lanes
     _check(design, lambda m: _scan(m, *size), simulator, build_dir, halide)
+
+
+def _two_readers(m):
+    """hw_input (blocks) read by mid (two taps along x) and other (one tap), both 2 x 2 lanes; 8 x 8."""
+    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, mid, other, hw_output, output = (m.Func(n) for n in ("hw_input", "mid", "other", "hw_output", "output"))
+    hw_input[x, y] = inp[x, y]
+    mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    other[x, y] = hw_input[x, y] * 3
+    hw_output[x, y] = mid[x, y] + mid[x, y + 1] + other[x, y]
+    output[x, y] = hw_output[x, y]
+    if m is hl:
+        output.bound(x, 0, 8).bound(y, 0, 8)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)
+        mid.compute_at(hw_output, xo)
+        other.compute_at(hw_output, xo)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 2, R).unroll(y, 2, R)
+        for f in (mid, other):
+            f.unroll(x, 2, R).unroll(y, 2, R)
+        hw_output.unroll(xi, 2, R).unroll(yi, 2, R)
+    return output, {"input": inp}, [8, 8]
+
+
+def test_blocks_read_by_two_stages_of_as_many_lanes(build_dir, halide):
+    design = hl.compile(_two_readers(hl)[0], name="blocks38_two")
+    rep = design.report
+    assert rep["ideal_cycles"] == 25 and rep["predicted_cycles"] <= 25 + 4, rep
+    _check(design, _two_readers, "icarus", build_dir, halide)
+
+
+def test_a_scan_unrolled_along_y_over_an_input_of_x_lanes_runs_its_rows_serially(build_dir, halide):
+    """The input streams x lanes only: acc's rows are not lanes (row_lanes.py), so its update's unroll of y runs
+    serially with a note, and its lanes along x chain at the pure definition's 2 (an internal assert, "no lanes
+    agree", before session 38)."""
+    design = hl.compile(_scan(hl, 10, 8, rows=False)[0], name="blocks38_scan_x")
+    rep = design.report
+    assert rep["ideal_cycles"] == 40 and rep["predicted_cycles"] <= 40 + 2, rep
+    (note,) = [n for n in rep["notes"] if n.startswith("acc.update(0).unroll(y, 2) at ")]
+    assert "runs serially" in note
+    lanes = {(op.func, op.stage): [lp.var for lp in loops if lp.unrolled] for loops, op in design.program.nest.ops()}
+    assert lanes[("acc", 1)] == ["acc.s1.r$x.ui"], lanes
+    _check(design, lambda m: _scan(m, 10, 8, rows=False), "icarus", build_dir, halide)
