@@ -229,3 +229,34 @@ def test_a_scan_unrolled_along_y_over_an_input_of_x_lanes_runs_its_rows_serially
     lanes = {(op.func, op.stage): [lp.var for lp in loops if lp.unrolled] for loops, op in design.program.nest.ops()}
     assert lanes[("acc", 1)] == ["acc.s1.r$x.ui"], lanes
     _check(design, lambda m: _scan(m, 10, 8, rows=False), "icarus", build_dir, halide)
+
+
+def _scan_ahead(m):
+    """acc(r.x, y) = acc(r.x + 1, y) * 2 + in(r.x, y), r.x in 1 .. 8 (each step reads the pure value the next step
+    overwrites), 9 x 8, its update unrolled along r.x and y by 2 (refused before session 38 as `unrolled_scan`)."""
+    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
+    r = m.RDom([m.Range(1, 8)], "r")
+    hw_input[x, y] = inp[x, y]
+    acc[x, y] = hw_input[x, y]
+    acc[r.x, y] = acc[r.x + 1, y] * 2 + hw_input[r.x, y]
+    hw_output[x, y] = acc[x, y]
+    output[x, y] = hw_output[x, y]
+    if m is hl:
+        output.bound(x, 0, 9).bound(y, 0, 8)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 9, 8).hw_accelerate(xi, xo)
+        acc.compute_at(hw_output, xo)
+        hw_input.compute_root().stream_to_accelerator()
+        acc.update().unroll(r.x, 2).unroll(y, 2)
+    return output, {"input": inp}, [9, 8]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_scan_reading_ahead_unrolled_along_y_runs_its_rows_serially(simulator, compile_shared, build_dir, halide):
+    design = compile_shared(_scan_ahead(hl)[0], name="blocks38_scan_ahead")
+    rep = design.report
+    (note,) = rep["notes"]
+    assert note.startswith("acc.update(0).unroll(y, 2) at ") and "runs serially" in note, note
+    assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 4, rep
+    _check(design, _scan_ahead, simulator, build_dir, halide)
