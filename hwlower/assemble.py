@@ -22,7 +22,8 @@ def make_program(s: Lowering) -> Lowering:
         carried = [(f, f) for f in region.inputs]
     inputs = tuple(HostStream(pipe.name(f), _source(s, f, src), src.type, nest.stream_lanes(pipe.name(f)),
                               s.boxes[pipe.name(f)], s.edge_maps.get(pipe.name(f), {}), port=_port(s, f, src),
-                              order=s.stream_orders.get(pipe.name(f), ()), lane_dim=nest.lane_dim(pipe.name(f)))
+                              order=s.stream_orders.get(pipe.name(f), ()), lane_dim=nest.lane_dim(pipe.name(f)),
+                              x_words=nest.x_words(pipe.name(f)))
                    for f, src in carried)
     acc = region.accelerated
     where = {"": f"{accelerate_call(acc)[2]}: Func '{acc.name}'"}

@@ -22,7 +22,9 @@ Semantics:
   so its box's x extent is a multiple of k (with a RoundUp tail, bounds inference rounds the box up: the host
   computes and streams the extra words, which feed only the discarded tail lanes). An input whose lanes run along
   a later dimension d (`LoopNest.lane_dims`, `hw_input.unroll(y, 2)`) streams k consecutive values of d per
-  transfer, the box otherwise in the same order: transfer t holds d = k * t_d + lane. The output's lanes are its
+  transfer, the box otherwise in the same order: transfer t holds d = k * t_d + lane; with x unrolled too
+  (`LoopNest.block_words`, `hw_input.unroll(x, 2).unroll(y, 2)`) each of those carries m consecutive words of x, a
+  k x m block per transfer (x = m * t_x + x lane), x fastest in it. The output's lanes are its
   op's lanes (the iterations of its unrolled loops, which must be its
   innermost loops): one firing streams one transfer, lanes in the order of the unrolled loops (the last
   fastest), so the word order is the order of its loops as before (`output_order`).
@@ -172,6 +174,9 @@ class LoopNest:
     # (input stream, the box dimension its lanes run along) where it is not the first: `hw_input.unroll(y, 2)`
     # streams rows 2 * t and 2 * t + 1 side by side, a transfer per x (absent: dimension 0, x)
     lane_dims: tuple[tuple[str, int], ...] = ()
+    # (such a stream, the words of x each of its lanes carries) where more than one: with x unrolled by m too, a
+    # transfer is a block of k values of d by m of x (`lanes` counts k * m words)
+    block_words: tuple[tuple[str, int], ...] = ()
 
     def stream_lanes(self, buffer: str) -> int:
         """Words per transfer of the input or output stream `buffer` (1 unless `lanes` says otherwise)."""
@@ -180,6 +185,11 @@ class LoopNest:
     def lane_dim(self, buffer: str) -> int:
         """The box dimension the lanes of input stream `buffer` run along (0 unless `lane_dims` says otherwise)."""
         return dict(self.lane_dims).get(buffer, 0)
+
+    def x_words(self, buffer: str) -> int:
+        """Words of x per transfer of input stream `buffer` whose lanes run along a later dimension (1 unless
+        `block_words` says otherwise: a block of rows by words of x)."""
+        return dict(self.block_words).get(buffer, 1)
 
     def op_lanes(self, op_name: str) -> int:
         """How many lanes (duplicated kernels) op `op_name` has: the product of its unrolled loops' extents."""

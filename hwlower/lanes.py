@@ -40,6 +40,13 @@ class Lanes:
     tail: TailStrategy = TailStrategy.Auto
     dim: str = "x"  # the dimension the lanes run along: the stage's first (an input's first in stream order)
     serial: int = 1  # the lanes of the user's unroll of `var` that run serially (a scan's, update_lanes.serial_scan)
+    # an input's lanes along y (`dim`) that each carry words of x too: those x lanes (a block per transfer)
+    across: Lanes | None = None
+
+    @property
+    def words(self) -> int:
+        """Words per transfer: the lanes, times the words of x each carries in a block."""
+        return self.k * (self.across.k if self.across else 1)
 
     def described(self) -> str:
         return f"{self.call} at {self.loc}" if self.call else f"no unroll of {self.dim}"
@@ -112,6 +119,9 @@ def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedu
                 lanes = Lanes(who, name, arg, whole[0].extent, f"{name}.{mark.kind}({arg})", str(mark.loc))
             continue
         part = stage_lanes(who, name, arg, s, schedule)
+        if part.k > 1 and pos == 0 and len(args) > 1 and (block := _block(who, name, args, part, s, schedule,
+                                                                          reorderable)) is not None:
+            return block
         if part.k > 1:
             words *= part.k
             lanes = part if lanes.k == 1 else lanes
@@ -125,6 +135,26 @@ def input_lanes(name: str, args: list[str], s: StageLoops, schedule: StageSchedu
         _check_unrolls(who, name, args, args[:pos + 1], s, schedule, reorderable)
         break
     return replace(lanes, k=words, dim=args[0])
+
+
+def _block(who: str, name: str, args: list[str], x: Lanes, s: StageLoops, schedule: StageSchedule,
+           reorderable: bool) -> Lanes | None:
+    """The lanes of an input unrolled along x by part (`x`) and along y by part too (`hw_input.unroll(x, 2)
+    .unroll(y, 2)`): rows side by side, each carrying x's words, a block per transfer; None if y is not so
+    unrolled."""
+    along = stage_lanes(who, name, args[1], s, schedule)
+    if along.k == 1:
+        return None
+    if not reorderable:
+        # (the GLB's entries hold a transfer of one dimension's lanes, memories/glb_rows.py)
+        raise ScheduleError(
+            f"{along.loc}: {who}: {along.call}: with a GLB level, a GLB input's entries hold its stream's lanes "
+            f"along one dimension, but {name} is unrolled along {args[0]} too ({x.call} at {x.loc}): a block of "
+            f"{x.k} x {along.k} words per transfer streams only without a GLB level. Fix: remove {along.call} "
+            f"to stream {x.k} words of {args[0]} per transfer (or remove {x.call} to stream {along.k} rows per "
+            "transfer)")
+    _check_unrolls(who, name, args, args[:2], s, schedule, reorderable)
+    return replace(along, dim=args[1], across=x)
 
 
 def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s: StageLoops,
@@ -142,8 +172,9 @@ def _check_unrolls(who: str, name: str, args: list[str], streamed: list[str], s:
                 + (f"stream order ({', '.join(args)}: its storage order, or the order its reorder_storage or its "
                    "loops' reorder give)" if reorderable else f"storage order ({', '.join(args)})")
                 + ", several consecutive words per transfer: its leading dimensions unrolled whole, then one unrolled "
-                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>) (or, with {args[0]} a word per transfer, "
-                f"{name}.unroll({args[1] if len(args) > 1 else args[0]}, <lanes>): values of it side by side), or "
+                f"by a factor, e.g. {name}.unroll({args[0]}, <lanes>) (or "
+                f"{name}.unroll({args[1] if len(args) > 1 else args[0]}, <lanes>): values of it side by side, each "
+                f"a word of {args[0]} or, with {args[0]} unrolled by a factor too, a block of them), or "
                 f"remove {name}.{mark.kind}({call}) to stream it a word per transfer (its unrolled consumers then read "
                 "it from its buffer)")
 

@@ -8,7 +8,6 @@ convolution is one op reading nine taps. Other updates stay separate ops with se
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from mainspring.frontend import ir
@@ -36,6 +35,7 @@ from .region import Region
 from .row_lanes import rows_kept
 from .rvar_names import hardware_name, unnamed_rdoms
 from .rvar_tails import guard_reduction_tail
+from .scan_rows import chained_lanes, row_update_loops, scan_rows
 from .shift_tails import guard_shifted
 from .simplify import simplify
 from .state import Lowering
@@ -56,7 +56,7 @@ def build_ops(s: Lowering) -> Lowering:
     notes: list[str] = []
     steps = dimension_chains(region, s.definitions)
     made = {id(f): input_together(f, tile.boxes[pipe.name(f)]) for f in region.inputs}
-    rows = rows_kept(pipe, region, tile.boxes)
+    rows = rows_kept(pipe, region, tile.boxes, tile.loop_box or tile.output_box)
     for f in region.buffered:
         fname = pipe.name(f)
         source = ram_source(pipe, f)
@@ -150,7 +150,7 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     `shifts` the other tails too, shift_tails.py). A RAM Func's update (scatter.py) is an op of its own, storing
     at computed coordinates. `together` tells which dimensions a producer makes in one firing, for the lanes of
     an update folded into a constant (update_lanes.py, which appends to `notes` the unrolls it runs serially)."""
-    fname = pipe.name(f)
+    fname, rows = pipe.name(f), rows and (_folds_whole(f, defs) or scan_rows(f, defs))  # (a scan's: independent rows)
     s0 = _pure_stage_loops(region, f, defs, _pure_loops(region, f, defs, box, loop_box, shifts), notes, rows)
     lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     value = defs[0].value
@@ -187,19 +187,18 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
                             output=f is region.output and f is region.accelerated))
         op_lanes[f"{fname}_s0"] = lanes0
     for k, d in pending:
-        sk = _update_loops(f, d, box, k)
+        sk = row_update_loops(f, d, k, _update_loops(f, d, box, k), rows, notes)
         run = guard_reduction_tail(f, d, sk.guards, frozenset(tables) | rams, tuple((lo, hi) for lo, hi in box)) \
             if sk.guards else d
         out.append(_make_op(pipe, fname, f, k, run, run.value, sk, tables, steps, ram, rams))
         # a scan's lanes chain where its pure definition makes as many (its readers take them one to one); else
         # the lanes that would chain run serially, with a note
-        if math.prod(lp.extent for lp in sk.loops if lp.unrolled) not in (1, lanes0.k) and \
-                _lanes_chain(f, k, run, out[-1]):
+        if chained_lanes(sk, f.args, rows) not in (1, lanes0.k) and _lanes_chain(f, k, run, out[-1]):
             sk, note = serial_scan(f, d, k, sk, lanes0.k)
             out[-1] = _make_op(pipe, fname, f, k, run, run.value, sk, tables, steps, ram, rams)
             notes.append(note) if notes is not None else None
         op_lanes[f"{fname}_s{k}"] = _update_lanes(f, d, box, k, sk)
-        _check_lanes_independent(f, k, run, out[-1], math.prod(lp.extent for lp in sk.loops if lp.unrolled) == lanes0.k)
+        _check_lanes_independent(f, k, run, out[-1], chained_lanes(sk, f.args, rows) == lanes0.k)
     return out
 
 
@@ -208,7 +207,7 @@ def _pure_stage_loops(region: Region, f: Function, defs: list[Definition], s0: S
     """The loops f's pure op runs in (`s0` as scheduled): a pure output's with its unrolled loops innermost, the
     lanes of others that a serial reader would read at a stride run serially (`notes` says so), but lanes along
     rows whose readers take them (`rows`, row_lanes.py), which run innermost too."""
-    if rows and f is not region.output and _folds_whole(f, defs):
+    if rows and f is not region.output:
         return lanes_innermost(s0) or s0
     if f is region.output and not _folds_whole(f, defs):
         # its pure op only initialises the internal buffer that its serial updates accumulate in; the copy out

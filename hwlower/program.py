@@ -54,6 +54,9 @@ class HostStream:
     order: tuple[int, ...] = ()
     # The stream dimension its lanes run along (LoopNest.lane_dims): 0, x, unless `hw_input.unroll(y, 2)`.
     lane_dim: int = 0
+    # With lanes along a later dimension, the words of x each lane carries (LoopNest.block_words): a block per
+    # transfer, x fastest in it (`hw_input.unroll(x, 2).unroll(y, 2)`).
+    x_words: int = 1
 
 
 @dataclass(frozen=True, slots=True)

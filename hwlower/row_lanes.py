@@ -39,12 +39,17 @@ def row_factor(f: Function, box: Box) -> int:
     return stage_lanes(f"Func '{f.name}'", f.name, f.args[1], s, sched).k
 
 
-def rows_kept(pipe: Pipeline, region: Region, boxes: Mapping[str, Box]) -> frozenset[int]:
+def rows_kept(pipe: Pipeline, region: Region, boxes: Mapping[str, Box],
+              output_box: Box | None = None) -> frozenset[int]:
     """The ids of the Funcs the accelerator buffers whose row lanes stay lanes: every reader takes them one to one
     (each reader keeps a multiple of them), and every producer makes as many rows per firing (an input stream's
     transfer, or a Func keeping as many row lanes), so that no lane waits for rows its producer makes later (a
-    line more in memory and a slower schedule than serial rows: 92 cycles for 83 over an 8x8 two-tap blur)."""
-    factors = {id(f): row_factor(f, boxes[pipe.name(f)]) for f in (*region.inputs, *region.buffered)}
+    line more in memory and a slower schedule than serial rows: 92 cycles for 83 over an 8x8 two-tap blur).
+    `output_box`: the box the accelerator output's loops run over (its tile, or the loop box of a GLB's memory
+    tile), as ops.py lowers it: its buffer's box is rounded up to its lanes, which a tile of an odd extent does not
+    divide (7 x 5 tiles unrolled by 2)."""
+    factors = {id(f): row_factor(f, output_box if f is region.output and output_box else boxes[pipe.name(f)])
+               for f in (*region.inputs, *region.buffered)}
 
     def row_factor_of(g: Function) -> int:
         return factors.get(id(g), 1)

@@ -27,7 +27,8 @@ def assign_lanes(s: Lowering) -> Lowering:
     # a stream whose lanes run along y is one word of x per transfer to the checks of lanes along x
     along = {b: stream_dims(f, glb).index(in_lanes[b].dim) for f in region.inputs
              if in_lanes[(b := pipe.name(f))].dim != stream_dims(f, glb)[0]}
-    x_lanes = {b: replace(ln, k=1) if b in along else ln for b, ln in in_lanes.items()}
+    # (or, a block per transfer, the words of x each row carries: hw_input.unroll(x, 2).unroll(y, 2))
+    x_lanes = {b: (ln.across or replace(ln, k=1)) if b in along else ln for b, ln in in_lanes.items()}
     nest, op_lanes = narrow_lanes(nest, s.op_lanes, x_lanes)
     nest, steps = step_lanes(nest, x_lanes)
     nest, rows = step_lanes(nest, {b: in_lanes[b] for b in along}, along)
@@ -35,9 +36,11 @@ def assign_lanes(s: Lowering) -> Lowering:
     unrolls = {pipe.name(f): x_unrolls(user_handle(f), f.args[0], [d.schedule for d in f.definitions])
                for f in pipe.order if f.args}
     check_rates(nest, op_lanes, x_lanes, s.op_lanes, unrolls, steps)
-    lanes = tuple((b, ln.k) for b, ln in in_lanes.items())
+    lanes = tuple((b, ln.words) for b, ln in in_lanes.items())
     lanes += ((nest.output, output_lanes(nest)),)
-    return replace(s, nest=replace(nest, lanes=lanes, lane_dims=tuple(sorted(along.items()))), op_lanes=op_lanes)
+    blocks = tuple(sorted((b, ln.across.k) for b, ln in in_lanes.items() if ln.across))
+    return replace(s, nest=replace(nest, lanes=lanes, lane_dims=tuple(sorted(along.items())), block_words=blocks),
+                   op_lanes=op_lanes)
 
 
 def _check_rows(s: Lowering, nest: LoopNest, lanes: dict[str, Lanes], along: dict[str, int], rows: Steps) -> None:

@@ -146,7 +146,7 @@ class Design:
             store = stores[id(self.pipe.functions[s.source])]
             load = self._load_order(s.buffer)
             words[s.port] = np.concatenate([_box_words(store, t.boxes[s.buffer], s.type, s.edges, s.order,
-                                                       (s.lane_dim, s.lanes))[load] for t in tiles])
+                                                       (s.lane_dim, s.lanes, s.x_words))[load] for t in tiles])
         out = self.program.array_output  # with a GLB, the GLB output copies it
         store = stores[id(self.pipe.functions[out])]
         order = self._output_order()
@@ -356,10 +356,11 @@ def _check_probability(name: str, p: float) -> None:
                           f"of cycles stalled), e.g. {name}=0.5")
 
 
-def _box_words(store, box, t, edges=None, order=(), along=(0, 1)) -> np.ndarray:
+def _box_words(store, box, t, edges=None, order=(), along=(0, 1, 1)) -> np.ndarray:
     """The values of a store over `box` (inclusive bounds), x fastest (or the dimensions of `order` fastest
     first: the stream's order, hwlower/stream_order.py), as unsigned words of t's width; `along`: (stream dimension
-    d, k) for a stream of k lanes along d > 0, whose transfers hold k consecutive values of d side by side. Words of
+    d, k, m) for a stream of k words along d > 0, whose transfers hold k / m consecutive values of d side by side,
+    each m consecutive words of x (a block, x fastest; m = 1: a word of x). Words of
     the box the host never computed are 0: they pad a tile's stream to whole transfers of its lanes (a RoundUp
     tail past the region Halide computes), and no kept lane reads them. `edges` ({dimension: (first, sources)})
     maps those coordinates first: the stream carries the (repeated, mirrored) edge words a boundary condition
@@ -381,9 +382,11 @@ def _box_words(store, box, t, edges=None, order=(), along=(0, 1)) -> np.ndarray:
     vals[~inside] = 0
     vals = vals.transpose(tuple(reversed(order))) if order else vals.transpose()
     if along[0]:  # that dimension's axis (slowest first) split into transfers and lanes, its lanes fastest
-        k, axis = along[1], vals.ndim - 1 - along[0]
-        vals = vals.reshape(vals.shape[:axis] + (vals.shape[axis] // k, k) + vals.shape[axis + 1:])
-        vals = np.moveaxis(vals, axis + 1, -1)
+        m = along[2] if len(along) > 2 else 1
+        for d, k in ((along[0], along[1] // m), (0, m)) if m > 1 else ((along[0], along[1]),):
+            axis = vals.ndim - 1 - d - (1 if d == 0 else 0)  # (x's axis is before the rows' lanes by then)
+            vals = vals.reshape(vals.shape[:axis] + (vals.shape[axis] // k, k) + vals.shape[axis + 1:])
+            vals = np.moveaxis(vals, axis + 1, -1)
     return (vals.ravel() & ((1 << t.bits()) - 1)).astype(np.int64)
 
 

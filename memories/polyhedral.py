@@ -222,7 +222,8 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int],
     stmts: list[Stmt] = []
     accesses: list[Access] = []
     for name in nest.inputs:
-        s = _host_stmt(nest, f"host.{name}", name, len(stmts), 0, nest.stream_lanes(name), nest.lane_dim(name))
+        s = _host_stmt(nest, f"host.{name}", name, len(stmts), 0, nest.stream_lanes(name), nest.lane_dim(name),
+                       nest.x_words(name))
         stmts.append(s)
         accesses.append(Access(s, "store", name, _identity_index(nest, s), True))
 
@@ -252,14 +253,19 @@ def _statements(nest: LoopNest, latency: Callable[[Op], int],
     return stmts, accesses
 
 
-def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int, lanes: int = 1, along: int = 0) -> Stmt:
+def _host_stmt(nest: LoopNest, name: str, buffer: str, index: int, top: int, lanes: int = 1, along: int = 0,
+               words: int = 1) -> Stmt:
     box = nest.buffer(buffer).box
-    if along:  # lanes along a later dimension: its transfers where it was, its lanes innermost (d = k * t + lane)
-        lo, extent = box[along]
-        assert extent % lanes == 0, f"hwlower contract: stream {buffer} of {lanes} lanes along d{along} over {box}"
-        rows = [Dim(f"{buffer}.d{j}", 0, extent // lanes) if j == along else Dim(f"{buffer}.d{j}", *box[j])
-                for j in reversed(range(len(box)))] + [Dim(f"{buffer}.d{along}.lane", 0, lanes)]
-        flags = (False,) * len(box) + (True,)
+    if along:
+        # lanes along a later dimension: its transfers where it was, its lanes innermost (d = k * t + lane); a
+        # block (`words` of x in each) splits x likewise, its lanes innermost of all (x fastest in a transfer)
+        split = {along: lanes // words} | ({0: words} if words > 1 else {})
+        for j, k in split.items():
+            assert box[j][1] % k == 0, f"hwlower contract: stream {buffer} of {k} lanes along d{j} over {box}"
+        rows = [Dim(f"{buffer}.d{j}", 0, box[j][1] // split[j]) if j in split else Dim(f"{buffer}.d{j}", *box[j])
+                for j in reversed(range(len(box)))]
+        rows += [Dim(f"{buffer}.d{j}.lane", 0, split[j]) for j in sorted(split, reverse=True)]
+        flags = (False,) * len(box) + (True,) * len(split)
         return Stmt(name, index, None, buffer, tuple(rows), flags, (top,) + (0,) * len(rows), 0)
     shape = transfer_shape(box, lanes, buffer)
     # Loops outermost first: the box's last dimension outermost, x innermost (the stream order). A dimension a

@@ -78,31 +78,6 @@ def _():
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "An accelerator input unrolled along x and y", (
-    "{at}: accelerator input 'hw_input': hw_input.unroll(y, 2): the host streams an accelerator "
-    "input in stream order (x, y: its storage order, or the order its reorder_storage or its loops' "
-    "reorder give), several consecutive words per transfer: its leading dimensions unrolled whole, then "
-    "one unrolled by a factor, e.g. hw_input.unroll(x, <lanes>) (or, with x a word per transfer, "
-    "hw_input.unroll(y, <lanes>): values of it side by side), or remove hw_input.unroll(y, 2) to stream it a "
-    "word per transfer (its unrolled consumers then read it from its buffer)"), func="hw_input",
-    note="Halide accepts it (a 2x2 block per transfer); x or y alone compiles (tests/flow/test_rows22.py)")
-def input_unrolled_along_y():
-    p = scheduled()
-    p.hw_input.unroll(p.x, 2, R).unroll(p.y, 2, R)  # <-
-    p.mid.unroll(p.x, 2, R)
-    p.hw_output.unroll(p.xi, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
-@input_unrolled_along_y.fix
-def _():
-    p = scheduled()
-    p.hw_input.unroll(p.x, 2, R)
-    p.mid.unroll(p.x, 2, R)
-    p.hw_output.unroll(p.xi, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
 def _output_reduction(fix: bool = False):
     """hw_output, the accelerator's output, sums 3 taps of hw_input in an unrolled update; 2 lanes."""
     p = pipeline()
@@ -135,50 +110,6 @@ def update_lanes_disagree():
 @update_lanes_disagree.fix
 def _():
     return _output_reduction(fix=True)
-
-
-def _scan():
-    """acc(r.x) reads acc(r.x + 1), r.x in 1 .. 8: the element the next iteration overwrites, its value from before
-    (the pure value). With r.x alone unrolled it compiles since session 36 (tests/flow/test_scan22.py), as a running
-    sum (acc(r.x - 1)) does: its lanes chain (the compiler giving its pure definition and readers the lanes,
-    hwlower/scan_lanes.py) or run serially with a note."""
-    p = pipeline(width=9)
-    r = hl.RDom([hl.Range(1, 8)], "r")
-    acc = hl.Func("acc")
-    acc[p.x, p.y] = p.hw_input[p.x, p.y]
-    acc[r.x, p.y] = acc[r.x + 1, p.y] * 2 + p.hw_input[r.x, p.y]  # <-scan
-    p.hw_output = hl.Func("hw_output")
-    p.hw_output[p.x, p.y] = acc[p.x, p.y]
-    p.output = hl.Func("output")
-    p.output[p.x, p.y] = p.hw_output[p.x, p.y]
-    p.output.bound(p.x, 0, 9).bound(p.y, 0, 8)
-    accelerate(p)
-    buffer(p, acc)
-    stream(p)
-    return p, acc, r
-
-
-@case("hardware", "An unrolled scan: lanes that read each other's results", (
-    "{scan}: Func 'acc'.update(0): acc.update(0).unroll(y, 2) at {at} makes lanes that depend on "
-    "each other: lane [0, 0] reads the element of 'acc' that lane [0, 1] overwrites in the same cycle, before it "
-    "does (each iteration reads the element a later iteration overwrites: the value from before it). Unrolled "
-    "lanes must be independent: keep this loop serial, or unroll a loop whose iterations do not read each other "
-    "(e.g. the pure variable of a scan along another dimension)."), func="acc", simulate=True,
-    note="a gap: Halide accepts it (each lane reads the element before the later lane overwrites it); with one "
-    "loop unrolled, and no guarded tail (steps a multiple of the factor), the check lets such reads be since "
-    "session 36, with two it still takes them for a dependence. "
-    "Before session 36 the message said lane 1 read lane 0's result")
-def unrolled_scan():
-    p, acc, r = _scan()
-    acc.update().unroll(r.x, 2).unroll(p.y, 2)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@unrolled_scan.fix
-def _():
-    p, acc, r = _scan()
-    acc.update().unroll(r.x, 2)
-    return hl.compile(p.output, name="demo")
 
 
 @case("hardware", "store_in(GLB) on the hw_accelerate Func itself", (

@@ -50,10 +50,10 @@ GAPS: dict[str, str] = {
     "lanes_serial_taps_across_a_stream": "a serial loop may not step across a stream's lanes",
     "upsample_reads_across_lanes": "a serial upsample may not step across its producer's lanes",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
-    "unrolled_scan": "lanes that read each other's results within one cycle, but along x",
     "unrolled_reduction_not_an_accumulation": "unrolled steps combine into one tree only for +, min and max",
     "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
-    "input_unrolled_along_y": "an input streams consecutive words: lanes along x and y at once are not built",
+    "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
+    "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
     "rows_in_odd_steps": "rows streamed side by side are read over whole steps of rows",
     "rows_read_twice": "rows streamed side by side have one reader",
     # tails
