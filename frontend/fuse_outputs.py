@@ -104,12 +104,7 @@ def _fuse_glb_copies(pipe: Pipeline, copies: dict, accel: list[Function], tiles:
     inner.placement = dataclasses.replace(inner_placement, estimates=None, compute_with=None, bounds={})
     _unwrap(accel)
     t = make_wrapper(handle_of(inner), None).function()
-    for i, f in enumerate(accel):
-        args = tuple(ir.Var(I32, n) for n in f.args)
-        read = handle_of(t)[tuple(Var(n) for n in f.args)][i]._ir()
-        d = f.definitions[0]
-        f.definitions[0] = Definition(args, read, None, d.loc, new_stage_schedule(args, None))
-        f.placement = Placement(bounds=f.placement.bounds, estimates=f.placement.estimates)
+    _read_elements(accel, t)
     t.definitions[0] = dataclasses.replace(t.definitions[0], schedule=schedule, loc=accel[0].definitions[0].loc)
     t.placement = dataclasses.replace(placement, bounds={}, estimates=None, compute_with=None)
     inner.user_name, t.user_name = user_handle(tiles[0]), user_handle(accel[0])
@@ -161,12 +156,7 @@ def fuse_into_tuple(funcs: list[Function], name: str) -> Function:
     fused = Func(name)
     fused[vs] = tuple(Expr(_renamed(f, first.args)) for f in funcs)
     t = fused.function()
-    for i, f in enumerate(funcs):
-        args = tuple(ir.Var(I32, n) for n in f.args)
-        read = handle_of(t)[tuple(Var(n) for n in f.args)][i]._ir()
-        d = f.definitions[0]
-        f.definitions[0] = Definition(args, read, None, d.loc, new_stage_schedule(args, None))
-        f.placement = Placement(bounds=f.placement.bounds, estimates=f.placement.estimates)
+    _read_elements(funcs, t)
     return t
 
 
@@ -277,3 +267,14 @@ def bound_like(outputs: list[Function], fused: Function) -> None:
         for v, w in zip(f.args, fused.args[len(fused.args) - len(f.args):]):
             if w in fused.placement.bounds and v not in f.placement.bounds:
                 f.placement.bounds[v] = fused.placement.bounds[w]
+
+
+def _read_elements(funcs: list[Function], t: Function) -> None:
+    """Each of `funcs` becomes, in place, an unscheduled read of its element of the Tuple Func `t` (its bounds and
+    estimates kept)."""
+    for i, f in enumerate(funcs):
+        args = tuple(ir.Var(I32, n) for n in f.args)
+        read = handle_of(t)[tuple(Var(n) for n in f.args)][i]._ir()
+        d = f.definitions[0]
+        f.definitions[0] = Definition(args, read, None, d.loc, new_stage_schedule(args, None))
+        f.placement = Placement(bounds=f.placement.bounds, estimates=f.placement.estimates)
