@@ -16,6 +16,7 @@ from .func import Definition, Func, Function
 from .loop_extents import split_extent, unroll_extent_error
 from .params import Parameter
 from .renames import resolve_renames
+from .scheduled import refuse_scheduled
 from .vars import Var
 
 
@@ -486,7 +487,7 @@ class Pipeline:
         from mainspring.autoschedule_copy import apply_to_output
         from mainspring.autoschedule_outputs import apply_to_outputs
 
-        _refuse_scheduled(self)
+        refuse_scheduled(self)
         if len(self.given) == 1:  # (a Tuple's elements: as several outputs, unless its copy takes a GLB level)
             return apply_to_output(self, target, autoscheduler_params)
         return apply_to_outputs(self, target, autoscheduler_params)  # several outputs
@@ -569,35 +570,3 @@ def _elements(f: Func) -> list[Function]:
     for i, part in enumerate(parts):
         part[vs] = f[vs][i]
     return [part.function() for part in parts]
-
-
-def _first_schedule_call(fn: Function) -> tuple[str, object] | None:
-    """(the call, its location) of a schedule call that places fn or shapes its loops, if any (bound and
-    set_estimates are facts about the algorithm's size, not a schedule)."""
-    p = fn.placement
-    for level, call in ((p.compute, "compute_at"), (p.store, "store_at")):
-        if level is not None and level.kind != "inline":
-            return ("compute_root" if call == "compute_at" else "store_root") if level.kind == "root" else call, \
-                level.loc
-    for loc, call in ((p.hw_accelerate and p.hw_accelerate[2], "hw_accelerate"),
-                      (p.accelerator_input, "stream_to_accelerator"), (p.accelerator_output, "accelerator_output"),
-                      (p.memory_type and p.memory_type[1], "store_in"), (p.linebuffer, "linebuffer")):
-        if loc:
-            return call, loc
-    for d in fn.definitions:
-        for dv in d.schedule.directives:
-            return getattr(dv, "kind", type(dv).__name__.lower()), dv.loc
-    return None
-
-
-def _refuse_scheduled(pipe: Pipeline) -> None:
-    """Halide's autoschedulers schedule an algorithm written without a schedule, and refuse a scheduled Func."""
-    for fn in pipe.order:
-        found = _first_schedule_call(fn)
-        if found is not None:
-            call, loc = found
-            raise ScheduleError(
-                f"{user_location()}: apply_autoscheduler: Func '{fn.name}' already has a schedule ({call} at {loc}), "
-                "and the autoscheduler schedules an algorithm written without one (Halide refuses a scheduled Func "
-                f"too); remove the schedule calls of '{fn.name}' and of the other Funcs (keep bound and "
-                "set_estimates), or compile the hand schedule without apply_autoscheduler")
