@@ -15,7 +15,9 @@ scatter case in three reads its table back at each pixel's bin (a RAM read at co
 upsamples by different divisors along x, and rfactor in the forms tests/flow/test_flow_rfactor.py compiles;
 then session 20's kinds (mainspring/fuzz_wide.py, one in twelve each): stencils up to 5x5, 32- and 8-bit inputs
 and 8-bit casts in the middle, a scalar Param, a second input image, stages computed at the output's row loop or
-at a reader's, the output's rows unrolled, split or reordered, storage at the host's loops, explicit bounds.
+at a reader's, the output's rows unrolled, split or reordered, storage at the host's loops, explicit bounds;
+then session 38's (mainspring/fuzz_blocks.py, from a random stream of their own): 2x2 input blocks, a GLB output's
+rows unrolled, the output's fused loop split at the accelerator, `output.bound_extent` alone.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
