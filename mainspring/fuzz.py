@@ -85,6 +85,8 @@ DOCUMENTED_REFUSALS = (
     # errors_lanes.py: paced readers; fuzz 176322, 176615)
     (r"streams 2 per cycle \(hw_input\.unroll\(x, 2, hl\.TailStrategy\.RoundUp\) .*the consumer must read them in "
     r"turn, (over whole steps of 2 iterations|which it does through at most 2 reads)"),
+    # ... or read by an upsample at x / 2, each step another lane (catalogue upsample_reads_across_lanes; fuzz 177321)
+    r"reads 'hw_input', which has 2 lanes \(hw_input\.unroll\(x, 2, .*along x at a quotient that moves by 1 per step",
     # the GLB input's copies two rows per transfer (fuzz_blocks.py) over memory tiles an odd count of rows apart
     # (catalogue glb_rows_in_odd_memory_tiles; fuzz 176558)
     r"holds 2 rows per GLB entry \(its stream's lanes along y\), so each memory tile must read it over whole entries",
