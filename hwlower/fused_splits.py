@@ -105,9 +105,14 @@ def _rewritten(f: Function, ds: list[Directive], chain: list[int], box: Box) -> 
     taken = {n for d in ds for n in (getattr(d, "outer", None), getattr(d, "inner", None), getattr(d, "fused", None))}
     loc = fuses[0].loc
     if ext[0] % s.factor == 0:  # runs inside one row: tiles of `factor` columns by one row
-        t = _fresh(f"{dims[0]}_{s.outer}", taken)
-        new: list[Directive] = [Split(dims[0], t, s.inner, s.factor, s.tail, s.loc)]
-        rest = [t, *dims[1:]]
+        # y split by 1 too, its inner part fused into the accelerator's loop: a row a tile grows to the first
+        # tile's phase over an upsample (tiling.py `_at_first_phase`: 2 rows under y / 2, fuzz 176150) runs its
+        # rows inside the accelerator, as tile(x, y, ..., factor, 1) does; of one row, the fused loop is x's
+        t, i = _fresh(f"{dims[0]}_{s.outer}", taken), _fresh(f"{dims[0]}_{s.inner}", taken)
+        ty, iy = _fresh(f"{dims[1]}_{s.outer}", taken), _fresh(f"{dims[1]}_{s.inner}", taken)
+        new: list[Directive] = [Split(dims[0], t, i, s.factor, s.tail, s.loc), Split(dims[1], ty, iy, 1, s.tail, s.loc),
+                                Fuse(i, iy, s.inner, loc)]
+        rest = [t, ty, *dims[2:]]
     elif s.factor % ext[0] == 0 and (len(dims) == 2 or ext[1] % (s.factor // ext[0]) == 0):
         # whole rows: tiles of every column by factor / W rows, the split's tail that of y (the fused loop's last
         # run past W * H covers whole rows past H, as the split of y's does); with a further dimension outside,

@@ -15,7 +15,9 @@ scatter case in three reads its table back at each pixel's bin (a RAM read at co
 upsamples by different divisors along x, and rfactor in the forms tests/flow/test_flow_rfactor.py compiles;
 then session 20's kinds (mainspring/fuzz_wide.py, one in twelve each): stencils up to 5x5, 32- and 8-bit inputs
 and 8-bit casts in the middle, a scalar Param, a second input image, stages computed at the output's row loop or
-at a reader's, the output's rows unrolled, split or reordered, storage at the host's loops, explicit bounds.
+at a reader's, the output's rows unrolled, split or reordered, storage at the host's loops, explicit bounds;
+then session 38's (mainspring/fuzz_blocks.py, from a random stream of their own): 2x2 input blocks, a GLB output's
+rows unrolled, the output's fused loop split at the accelerator, `output.bound_extent` alone.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -34,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .fuzz_blocks import simpler_blocks, with_blocks
 from .fuzz_case import (
     Case,
     Stage,
@@ -75,6 +78,18 @@ DOCUMENTED_REFUSALS = (
     # the input copy's lanes with Halide's Auto tail over an extent they do not divide: the host streams whole
     # transfers (catalogue errors_tiles.py, "tail strategy Auto is not supported"; fuzz 170488, a base draw)
     r"Func 'hw_input': split\(x, x, x\.ui, \d+\): .*tail strategy Auto is not supported",
+    # an input streamed in rows or 2 x 2 blocks (fuzz_blocks.py) read a row a firing over an odd count of rows, or
+    # by two Funcs (README's refusals rows_in_odd_steps, rows_read_twice; fuzz 176004)
+    r"streams 2 values of y per transfer .*so it must take the words of each transfer in turn",
+    # ... and its words of x read a pixel a firing over an odd count of columns, or at more than 2 taps (catalogue
+    # errors_lanes.py: paced readers; fuzz 176322, 176615)
+    (r"streams 2 per cycle \(hw_input\.unroll\(x, 2, hl\.TailStrategy\.RoundUp\) .*the consumer must read them in "
+    r"turn, (over whole steps of 2 iterations|which it does through at most 2 reads)"),
+    # ... or read by an upsample at x / 2, each step another lane (catalogue upsample_reads_across_lanes; fuzz 177321)
+    r"reads 'hw_input', which has 2 lanes \(hw_input\.unroll\(x, 2, .*along x at a quotient that moves by 1 per step",
+    # the GLB input's copies two rows per transfer (fuzz_blocks.py) over memory tiles an odd count of rows apart
+    # (catalogue glb_rows_in_odd_memory_tiles; fuzz 176558)
+    r"holds 2 rows per GLB entry \(its stream's lanes along y\), so each memory tile must read it over whole entries",
 )
 
 _BINOPS = ("+", "-", "*", "min", "max", "absd", "avg", "select")
@@ -150,7 +165,10 @@ def generate(seed: int, wide: bool = True) -> Case:
     case = with_glb_edges(rng, with_ram(rng, case))
     case = with_divided_start(rng, with_divided_taps(rng, with_glb_lanes(rng, case)))
     case = with_glb_resampled(rng, with_upsample_chains(rng, with_rfactor(rng, case)))  # drawn last, as above
-    return with_wide(rng, case) if wide else case  # session 20's kinds, drawn last (fuzz_wide.py)
+    if not wide:
+        return case
+    # session 20's kinds, drawn last (fuzz_wide.py), then session 38's from a stream of their own (fuzz_blocks.py)
+    return with_blocks(seed, with_wide(rng, case))
 
 
 # ---- running a case -------------------------------------------------------------------------------------
@@ -280,6 +298,7 @@ def _simpler(c: Case):
         if s.inline:
             yield rep(c, stages=c.stages[:k] + (rep(s, inline=False),) + c.stages[k + 1:])
     yield from simpler_wide(c)
+    yield from simpler_blocks(c)
 
 
 def _fit(tile, w, h):

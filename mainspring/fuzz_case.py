@@ -92,6 +92,14 @@ class Case:
     bound: bool = False
     second: str = ""  # the second image's type ("" for none)
     param: int = 0
+    # fuzz_blocks.py's draws (session 38): the input streamed in 2 x 2 blocks, each reader's unrolls by 2 ((Func,
+    # "xy", "x", "y" or ""), () for none); under the GLB level the array output's rows unrolled ("r", with "c" the
+    # GLB copy too, "s" the buffered stages, "i" the input's copies two rows per transfer); the output's loops fused
+    # and split at the accelerator by this factor (0: its tile); the output bounded by bound_extent alone.
+    blocks: tuple[tuple[str, str], ...] = ()
+    glb_rows: str = ""
+    fused: int = 0
+    bound_extent: bool = False
 
     def lanes_of(self, name: str) -> int:
         """The unroll of x of Func `name` ("hw_input", "hw_output" or a stage)."""

@@ -10,11 +10,15 @@ def schedule_lines(case: Case) -> list[str]:
     """The body of `schedule(hl, a)`: one accelerator tile per host tile, every stage buffered at its loop."""
     lines: list[str] = []
     if case.bins and not case.lookup:
-        lines += [f'    a["output"].bound(a["b"], 0, {case.bins})',
+        lines += [f'    a["output"]{_bound(case, "b", case.bins)}',
                   f'    a["hw_output"].compute_root().split(a["b"], xo, xi, {case.bins}).hw_accelerate(xi, xo)']
+    elif case.fused:  # the fused loop split at the accelerator (fuzz_blocks.py)
+        lines += [f'    a["output"]{_bound(case, "x", case.width)}{_bound(case, "y", case.height)}',
+                  '    a["hw_output"].compute_root().fuse(x, y, hl.Var("xy"))',
+                  f'    a["hw_output"].split(hl.Var("xy"), xo, xi, {case.fused}).hw_accelerate(xi, xo)']
     else:
         tx, ty = case.tile or (case.width, case.height)
-        lines += [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
+        lines += [f'    a["output"]{_bound(case, "x", case.width)}{_bound(case, "y", case.height)}',
                   '    a["hw_output"].compute_root()',
                   f'    a["hw_output"].tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)']
     ru = "" if case.tail == "Auto" else f", hl.TailStrategy.{case.tail}"
@@ -45,12 +49,15 @@ def schedule_lines(case: Case) -> list[str]:
                 lines.append(f'    a["{s.name}"].unroll(x, {case.lanes_of(s.name)}{ru})')
                 if s.kind == "reduce":
                     lines.append(f'    a["{s.name}"].update().unroll(x, {case.lanes_of(s.name)}{ru})')
+            lines += _block_lines(case, s.name, s.kind == "reduce", "x", "y")
     if case.ram_unroll:  # the RAM's scatter, unrolled: it runs serially
         lines.append('    a["hist"].update(0).unroll(a["r"].x)')
     if case.variant == "accelerator_input":
         lines.append('    a["hw_input"].compute_root().accelerator_input()')
     else:
         lines.append('    a["hw_input"].compute_root().stream_to_accelerator()')
+    if case.blocks:  # 2 x 2 words per transfer, x fastest
+        lines.append('    a["hw_input"].unroll(x, 2, hl.TailStrategy.RoundUp).unroll(y, 2, hl.TailStrategy.RoundUp)')
     if case.channels:  # the channels of a pixel in each transfer
         lines.append('    a["hw_input"].unroll(a["c"])')
     if case.second:  # the second image's copy, streamed at the input's pace
@@ -63,7 +70,24 @@ def schedule_lines(case: Case) -> list[str]:
     for name, var in (("hw_output", "xi"), ("hw_input", "x")):
         if case.lanes_of(name) > 1:
             lines.append(f'    a["{name}"].unroll({var}, {case.lanes_of(name)}{ru})')
-    return lines
+    return lines + _block_lines(case, "hw_output", False, "xi", "yi")
+
+
+def _bound(case: Case, var: str, extent: int) -> str:
+    """The output's bound along `var` (`a["b"]`: a table's): its min and extent, or the extent alone
+    (`Case.bound_extent`, the min the realize's)."""
+    v = 'a["b"]' if var == "b" else var
+    return f".bound_extent({v}, {extent})" if case.bound_extent else f".bound({v}, 0, {extent})"
+
+
+def _block_lines(case: Case, name: str, update: bool, vx: str, vy: str) -> list[str]:
+    """Func `name`'s unrolls by 2 over an input of 2 x 2 blocks (`Case.blocks`): along its x (`vx`), y (`vy`) or
+    both, its update too (`update`: an unrolled reduction's)."""
+    dims = dict(case.blocks).get(name, "")
+    calls = "".join(f".unroll({v}, 2, hl.TailStrategy.RoundUp)" for d, v in (("x", vx), ("y", vy)) if d in dims)
+    if not calls:
+        return []
+    return [f'    a["{name}"]{calls}'] + ([f'    a["{name}"].update(){calls}'] if update else [])
 
 
 def glb_schedule_lines(case: Case) -> list[str]:
@@ -74,21 +98,27 @@ def glb_schedule_lines(case: Case) -> list[str]:
     def u(var: str) -> str:
         return f".unroll({var}, {case.lanes}, hl.TailStrategy.RoundUp)" if case.lanes > 1 else ""
 
-    lines = [f'    a["output"].bound(x, 0, {case.width}).bound(y, 0, {case.height})',
+    # the rows unrolled too (fuzz_blocks.py `with_glb_rows`): the array output's, the GLB copy's, the stages',
+    # the input copies'
+    def r(part: str, var: str) -> str:
+        return f".unroll({var}, 2, hl.TailStrategy.RoundUp)" if part in case.glb_rows and "r" in case.glb_rows else ""
+
+    lines = [f'    a["output"]{_bound(case, "x", case.width)}{_bound(case, "y", case.height)}',
              '    glb = a["hw_output"].in_()',
              f'    glb.compute_root().tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)',
-             f'    glb{u("xi")}.store_in(hl.MemoryType.GLB)',
+             f'    glb{u("xi")}{r("c", "yi")}.store_in(hl.MemoryType.GLB)',
              '    xio, yio, xii, yii = (hl.Var(n) for n in ("xio", "yio", "xii", "yii"))',
-             f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {mx}, {my}).compute_at(glb, xo){u("xii")}']
+             (f'    a["hw_output"].tile(x, y, xio, yio, xii, yii, {mx}, {my}).compute_at(glb, xo){u("xii")}'
+             f'{r("r", "yii")}')]
     for s in case.stages:
         if s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')
         if not s.inline:
-            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xio){u("x")}')
-            if s.kind == "reduce" and case.lanes > 1:
-                lines.append(f'    a["{s.name}"].update(){u("x")}')
-    return lines + [f'    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio){u("x")}',
-                    f'    a["hw_input"].in_().compute_at(glb, xo){u("x")}.store_in(hl.MemoryType.GLB)',
+            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xio){u("x")}{r("s", "y")}')
+            if s.kind == "reduce" and (case.lanes > 1 or r("s", "y")):
+                lines.append(f'    a["{s.name}"].update(){u("x")}{r("s", "y")}')
+    return lines + [f'    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio){u("x")}{r("i", "y")}',
+                    f'    a["hw_input"].in_().compute_at(glb, xo){u("x")}{r("i", "y")}.store_in(hl.MemoryType.GLB)',
                     '    a["hw_input"].compute_root().accelerator_input()']
 
 

@@ -148,3 +148,39 @@ def test_runs_across_planes_or_of_whole_planes_are_refused_and_the_fix_compiles(
             rf".*{why}.* Use a factor dividing 8 \(e\.g\. 8\) or 8 times a divisor of 4 \(e\.g\. {fix}: whole rows")):
         _planes(factor)
     assert len(_planes(fix).program.tiles) == 8 * 4 * 2 // fix
+
+
+def _upsampled(m, factor: int):
+    """An 8 x 4 upsample by 2 of x and y (a blend of neighbours), the output's fused loop split in runs of a row
+    (`factor` dividing 8) or of whole rows: each tile of one row grows to 2 rows, the first tile's phase."""
+    x, y = m.Var("x"), m.Var("y")
+    inp = m.ImageParam(m.UInt(8), 2, "input")
+    hw_input, up, hw_output, output = (m.Func(n) for n in ("hw_input", "up", "hw_output", "output"))
+    hw_input[x, y] = m.cast(m.UInt(16), inp[x, y])
+    up[x, y] = (hw_input[x / 2, y / 2] + hw_input[x / 2 + 1, y / 2] * 3) >> 2
+    hw_output[x, y] = m.cast(m.UInt(8), up[x, y])
+    output[x, y] = hw_output[x, y]
+    xy, xo, xi = (m.Var(n) for n in ("xy", "xo", "xi"))
+    hw_output.compute_root().fuse(x, y, xy).split(xy, xo, xi, factor)
+    up.compute_at(hw_output, xo)
+    if m is hl:
+        output.bound(x, 0, 8).bound(y, 0, 4)
+        hw_output.hw_accelerate(xi, xo)
+        hw_input.compute_root().stream_to_accelerator()
+    return inp, output
+
+
+@pytest.mark.parametrize("factor", [2, 8, 24])
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_runs_of_a_row_over_an_upsample_grow_to_its_steps(factor, simulator, build_dir, halide):
+    """fuzz 176150 (tests/flow/fuzz_cases/fused_split_of_a_row_over_an_upsample.py): an internal assert before.
+    Bit-exact on both simulators, and equal to Halide 21's realize of the same schedule."""
+    _, output = _upsampled(hl, factor)
+    design = hl.compile(output, name=f"fused_split_up_{factor}")
+    data = (np.arange(6 * 10).reshape(6, 10) * 37 % 251).astype(np.uint8)
+    res = design.check({"input": hl.Buffer(data)}, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    inp, theirs = _upsampled(halide, factor)
+    inp.set(halide.Buffer(data))
+    np.testing.assert_array_equal(design.reference_output({"input": hl.Buffer(data)}),
+                                  np.asarray(theirs.realize([8, 4])))

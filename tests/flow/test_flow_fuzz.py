@@ -195,14 +195,55 @@ def test_the_session_20_draws_are_bit_exact(name):
 
 
 def test_the_session_20_kinds_are_drawn_and_leave_older_draws_alone():
-    from mainspring import fuzz_wide
+    from mainspring import fuzz_blocks, fuzz_wide
 
     drawn = [fuzz.generate(k) for k in range(160000, 162000)]
     kinds = {k for c in drawn for k in fuzz_wide.wide_kinds(c)}
     assert kinds == set(WIDE_DRAWS) - {"loops_unroll_yi"}
     # drawn last: a case without them is the case fuzz --auto draws (generate(seed, wide=False))
-    plain = [k for k, c in zip(range(160000, 160200), drawn) if not fuzz_wide.wide_kinds(c)]
+    plain = [k for k, c in zip(range(160000, 160200), drawn)
+             if not fuzz_wide.wide_kinds(c) and not fuzz_blocks.blocks_kinds(c)]
     assert plain and all(fuzz.generate(k, wide=False) == fuzz.generate(k) for k in plain)
     # the shrinker takes each kind away
     case = next(c for c in drawn if c.second and c.param)
     assert any(not s.second for s in fuzz._simpler(case)) and any(not s.param for s in fuzz._simpler(case))
+
+
+# Seeds of session 38's draws (mainspring/fuzz_blocks.py, in fuzz38's range), each with the line of source that makes
+# it that kind: the schedules session 38 made compile.
+BLOCK_DRAWS = {
+    "blocks_xy": (176103, 'a["hw_output"].unroll(xi, 2, hl.TailStrategy.RoundUp).unroll(yi, 2'),  # 4 pixels a cycle
+    "blocks_y": (176067, 'unroll(y, 2, hl.TailStrategy.RoundUp)'),  # readers of x lanes and of rows
+    "blocks_1": (176017, 'a["hw_input"].unroll(x, 2, hl.TailStrategy.RoundUp).unroll(y, 2'),  # a word at a time
+    "glb_rows": (175939, ".unroll(yii, 2, hl.TailStrategy.RoundUp)"),  # the array output's rows through the GLB
+    "fused_row": (176150, "split(hl.Var(\"xy\"), xo, xi, 3)"),  # runs of a row, over an upsample (grown to 2 rows)
+    "fused_rows": (176177, "fuse(x, y, hl.Var(\"xy\"))"),  # runs of whole rows
+    "bound_extent": (175911, ".bound_extent(x, "),  # the output's min the realize's
+}
+
+
+@pytest.mark.parametrize("name", BLOCK_DRAWS)
+def test_the_session_38_draws_are_bit_exact(name):
+    from mainspring import fuzz_blocks
+
+    seed, line = BLOCK_DRAWS[name]
+    case = fuzz.generate(seed)
+    assert name in fuzz_blocks.blocks_kinds(case) and line in fuzz.source(case)
+    got = fuzz.run_case(case, "icarus", fuzz._halide())
+    assert got.kind == "ok", f"{got.kind}: {got.detail}\n{got.source}"
+
+
+def test_the_session_38_kinds_leave_older_draws_alone():
+    """Drawn from a stream of their own: a case is its session-20 draw with only these kinds added."""
+    from unittest import mock
+
+    from mainspring import fuzz_blocks
+
+    drawn = {k: fuzz.generate(k) for k in range(175900, 176300)}
+    kinds = {kind for c in drawn.values() for kind in fuzz_blocks.blocks_kinds(c)}
+    assert kinds == set(BLOCK_DRAWS) | {"blocks_x"}
+    off = {"blocks": (), "glb_rows": "", "fused": 0, "bound_extent": False}
+    with mock.patch.object(fuzz, "with_blocks", lambda _, case: case):  # the generator as it was before them
+        before = {k: fuzz.generate(k) for k in drawn}
+    assert all(dataclasses.replace(c, **off) == before[k] for k, c in drawn.items())
+    assert sum(c != before[k] for k, c in drawn.items()) < len(drawn) / 3  # a modest share of the cases
