@@ -36,7 +36,7 @@ def refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
     if any(nx.has_path(pipe.graph, a, b) for a in names for b in names if a != b):
         return
     locs = "; ".join(f"{f.name} at {accelerate_call(f)[2]}" for f in accel)
-    a, b = accel[0].name, accel[1].name
+    a, b, store_var = accel[0].name, accel[1].name, accelerate_call(accel[0])[1]
     tuple_fix = (f"make them the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = "
                  f"({a}[x, y], {b}[x, y]))")
     if not fusable_values(pipe, accel, words=True):
@@ -48,8 +48,8 @@ def refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
     raise ScheduleError(
         f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled hw_accelerate "
         f"({locs}) but not alike, and a design has one accelerated region; schedule '{b}' exactly as '{a}' (the "
-        f"same tile and hw_accelerate calls, or the same tile and {b}.compute_with({a}, {accelerate_call(accel[0])[1]}) "
-        f"in place of its hw_accelerate), so that one accelerator computes both as its outputs, or {tuple_fix}"
+        f"same tile and hw_accelerate calls, or the same tile and {b}.compute_with({a}, {store_var}) in place of its "
+        "hw_accelerate), so that one accelerator computes both as its outputs, or {tuple_fix}"
     )
 
 

@@ -12,7 +12,8 @@ from catalogue import case
 def _two_outputs(shared: bool, second: str, place_mid: str = "at_a"):
     """out_a and out_b over 8x4 from hw_a and hw_b (accelerator tiles of 8x4): hw_b reads hw_a (or, `shared`, both
     read `mid`); hw_b's schedule is `second`: "accelerate" (hw_accelerate(xi, xo) as hw_a), "accelerate_lanes"
-    (and unroll(xi, 2)) or "with" (compute_with(hw_a, xo) in its place); mid is computed at hw_a's xo ("at_a") or at the root ("root")."""
+    (and unroll(xi, 2)) or "with" (compute_with(hw_a, xo) in its place); mid is computed at hw_a's xo ("at_a") or
+    at the root ("root")."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, mid, hw_a, hw_b = hl.Func("hw_input"), hl.Func("mid"), hl.Func("hw_a"), hl.Func("hw_b")
