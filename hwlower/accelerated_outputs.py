@@ -49,7 +49,7 @@ def refuse_accelerated_outputs(pipe: Pipeline, accel: list[Function]) -> None:
         f"{accelerate_call(accel[1])[2]}: Funcs {', '.join(repr(n) for n in names)} are each scheduled hw_accelerate "
         f"({locs}) but not alike, and a design has one accelerated region; schedule '{b}' exactly as '{a}' (the "
         f"same tile and hw_accelerate calls, or the same tile and {b}.compute_with({a}, {store_var}) in place of its "
-        "hw_accelerate), so that one accelerator computes both as its outputs, or {tuple_fix}"
+        f"hw_accelerate), so that one accelerator computes both as its outputs, or {tuple_fix}"
     )
 
 
