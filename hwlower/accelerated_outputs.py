@@ -57,7 +57,7 @@ def refuse_host_compute_with(pipe: Pipeline, out: Function) -> None:
     """A Func fused by compute_with with the accelerated `out` that frontend/fuse_outputs.py could not make one of
     its outputs: it would run on the host after the accelerator, which the user, who fused it with the
     accelerator's loops, would never learn (Halide-to-Hardware computes a loop fused inside the accelerated loop
-    in the accelerator)."""
+    in the accelerator). One reading the other is refused before (frontend/compute_with.py), as Halide does."""
     for f in pipe.order:
         fused = f.placement.compute_with
         if fused is None or fused[0] is not out or f.placement.hw_accelerate is not None \
@@ -66,13 +66,6 @@ def refuse_host_compute_with(pipe: Pipeline, out: Function) -> None:
         b, a, var = f.name, out.name, fused[1]
         call = f"{b}.compute_with({a}, {var})"
         drop = f"or drop the compute_with to compute '{b}' on the host after the accelerator"
-        if any(nx.has_path(pipe.graph, pipe.name(p), pipe.name(q)) for p, q in ((out, f), (f, out))):
-            raise ScheduleError(
-                f"{fused[2]}: Func '{b}': {call} fuses '{b}' with the accelerated '{a}', but one reads the other "
-                f"(Halide refuses it too: 'Invalid compute_with: there is dependency between {a} and {b}'), so one "
-                f"accelerator cannot compute both as its outputs and '{b}' would run on the host; define '{b}' from "
-                f"what '{a}' reads (a Func both read, computed at {a}'s {var}, in place of the call to '{a}'), "
-                f"scheduled exactly as '{a}' with {call}, {drop}")
         if not fusable_values(pipe, [out, f], words=True):
             raise ScheduleError(
                 f"{fused[2]}: Func '{b}': {call} fuses '{b}' with the accelerated '{a}', but one accelerator computes "

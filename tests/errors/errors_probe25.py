@@ -143,14 +143,12 @@ def _():
     return _tuple_beside_plain(True)
 
 
-@case("hardware", "An output fused by compute_with with the accelerated output it reads", (
-    "{with}: Func 'hw_b': hw_b.compute_with(hw_a, xo) fuses 'hw_b' with the accelerated 'hw_a', but one reads the "
-    "other (Halide refuses it too: 'Invalid compute_with: there is dependency between hw_a and hw_b'), so one "
-    "accelerator cannot compute both as its outputs and 'hw_b' would run on the host; define 'hw_b' from what "
-    "'hw_a' reads (a Func both read, computed at hw_a's xo, in place of the call to 'hw_a'), scheduled exactly as "
-    "'hw_a' with hw_b.compute_with(hw_a, xo), or drop the compute_with to compute 'hw_b' on the host after the "
-    "accelerator"), func="hw_b", simulate=True,
-    note="compiled before session 38, hw_b silently computed on the host (probe25)")
+@case("schedule", "An output fused by compute_with with the accelerated output it reads", (
+    "{with}: Func 'hw_b': hw_b.compute_with(hw_a, xo): Invalid compute_with: there is dependency between hw_a and "
+    "hw_b ('hw_b' reads 'hw_a'): fused loops compute both at each step, so neither may read the other; drop the "
+    "compute_with (a reader is computed after what it reads), or define 'hw_b' from what 'hw_a' reads (a Func both "
+    "read, computed at hw_a's xo, in place of the call to 'hw_a')"), func="hw_b", simulate=True,
+    note="Halide refuses it too; compiled before session 38, hw_b silently computed on the host (probe25)")
 def compute_with_reads_accelerated_output():
     return _two_outputs(False, "with")
 
