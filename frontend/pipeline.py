@@ -10,6 +10,7 @@ import networkx as nx
 
 from . import ir
 from .bound_domains import BoundDomains, bound_domain, bounded_shape, known_value
+from .compute_with import check_compute_with
 from .errors import HalideError, ScheduleError, did_you_mean, user_location
 from .expr import wide_shift_error
 from .func import Definition, Func, Function
@@ -241,6 +242,7 @@ class Pipeline:
                     self._check_loop_level(fn, level, call)
             self._check_store_outside_compute(fn)
             self._check_unrolls(fn)
+            check_compute_with(self, fn)
             if pl.compute.kind == "inline" and not self.is_output(fn) and fn.specializations:
                 from .specialize import check_not_inline
 

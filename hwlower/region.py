@@ -18,7 +18,7 @@ from mainspring.frontend.func import Function, user_handle
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, LoopLevel, MemoryType, Split
 
-from .accelerated_outputs import refuse_accelerated_outputs
+from .accelerated_outputs import refuse_accelerated_outputs, refuse_host_compute_with
 from .fold import fold_update
 from .hierarchy import GlbLevel, copy_source, glb_level, glb_output, in_glb
 from .placement import accelerate_call, store_in_call
@@ -142,6 +142,7 @@ def find_region(pipe: Pipeline, constant_reads: bool = False) -> Region:
             "supported for now; keep hw_accelerate on the last Func computed in hardware"
         )
     out = accel[0]
+    refuse_host_compute_with(pipe, out)
     compute_var: str | None  # with a GLB level (below), the array's: then None with store_var
     store_var: str | None
     compute_var, store_var, _ = accelerate_call(out)

@@ -452,9 +452,10 @@ def _():
     return _flip(clamped=True)
 
 
-def _two_accelerated_outputs(alike: bool):
+def _two_accelerated_outputs(alike: bool, fused: bool = False):
     """Two outputs of one stencil (a sum and a difference of neighbours), each from an accelerated Func: tiled
-    alike (`alike`: one accelerator computes both), or hw_diff in tiles of its own."""
+    alike (`alike`: one accelerator computes both), or hw_diff in tiles of its own; `fused`: hw_diff is
+    compute_with hw_sum at xo in place of its hw_accelerate."""
     x, y, xo, yo, xi, yi = hl.vars("x y xo yo xi yi")
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, hw_sum, hw_diff, total, diff = hl.funcs("hw_input hw_sum hw_diff total diff")
@@ -465,7 +466,11 @@ def _two_accelerated_outputs(alike: bool):
     diff[x, y] = hw_diff[x, y]
     hw_sum.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8).hw_accelerate(xi, xo)  # <-accel_sum
     side = 8 if alike else 4
-    hw_diff.compute_root().tile(x, y, xo, yo, xi, yi, side, side).hw_accelerate(xi, xo)  # <-accel_diff
+    hw_diff.compute_root().tile(x, y, xo, yo, xi, yi, side, side)
+    if fused:
+        hw_diff.compute_with(hw_sum, xo)  # <-with_diff
+    else:
+        hw_diff.hw_accelerate(xi, xo)  # <-accel_diff
     for f in (total, diff):
         f.bound(x, 0, 8).bound(y, 0, 8)
     hw_input.compute_root().stream_to_accelerator()
@@ -475,9 +480,10 @@ def _two_accelerated_outputs(alike: bool):
 @case("hardware", "Two outputs from Funcs accelerated in different tiles", (
     "{accel_diff}: Funcs 'hw_sum', 'hw_diff' are each scheduled hw_accelerate (hw_sum at {accel_sum}; hw_diff at "
     "{accel_diff}) but not alike, and a design has one accelerated region; schedule 'hw_diff' exactly as 'hw_sum' "
-    "(the same tile and hw_accelerate calls, or compute_with it), so that one accelerator computes both as its "
-    "outputs, or make them the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = "
-    "(hw_sum[x, y], hw_diff[x, y]))"), func="hw_diff", simulate=True)
+    "(the same tile and hw_accelerate calls, or the same tile and hw_diff.compute_with(hw_sum, xo) in place of its "
+    "hw_accelerate), so that one accelerator computes both as its outputs, or make them the elements of one Tuple "
+    "Func and accelerate that (e.g. hw_outputs[x, y] = (hw_sum[x, y], hw_diff[x, y]))"), func="hw_diff",
+    simulate=True)
 def two_accelerated_outputs():
     return _two_accelerated_outputs(alike=False)
 
@@ -485,6 +491,23 @@ def two_accelerated_outputs():
 @two_accelerated_outputs.fix
 def _():
     return _two_accelerated_outputs(alike=True)
+
+
+@case("hardware", "An output fused by compute_with with the accelerated output but tiled apart", (
+    "{with_diff}: Func 'hw_diff': hw_diff.compute_with(hw_sum, xo) fuses 'hw_diff' with the accelerated 'hw_sum', "
+    "but one accelerator computes several outputs only when they are scheduled alike, and 'hw_diff' is not "
+    "scheduled exactly as 'hw_sum', so 'hw_diff' would run on the host; schedule 'hw_diff' exactly as 'hw_sum' "
+    "(the same tile, unroll and other calls) and keep hw_diff.compute_with(hw_sum, xo), or "
+    "drop the compute_with to compute 'hw_diff' on the host after the accelerator"), func="hw_diff", simulate=True,
+    note="compiled before session 38, hw_diff silently computed on the host (probe25); the fix is "
+         "two_accelerated_outputs' compute_with fix: one accelerator computes both outputs")
+def compute_with_accelerated_output_tiled_apart():
+    return _two_accelerated_outputs(alike=False, fused=True)
+
+
+@compute_with_accelerated_output_tiled_apart.fix
+def _():
+    return _two_accelerated_outputs(alike=True, fused=True)
 
 
 @case("schedule", "A reduction inside the accelerator over an RDom of an image's unbound size", (

@@ -11,8 +11,9 @@ from catalogue import case
 
 def _two_outputs(shared: bool, second: str, place_mid: str = "at_a"):
     """out_a and out_b over 8x4 from hw_a and hw_b (accelerator tiles of 8x4): hw_b reads hw_a (or, `shared`, both
-    read `mid`); hw_b's schedule is `second`: "accelerate" (hw_accelerate(xi, xo) as hw_a) or "accelerate_lanes"
-    (and unroll(xi, 2)); mid is computed at hw_a's xo ("at_a") or at the root ("root")."""
+    read `mid`); hw_b's schedule is `second`: "accelerate" (hw_accelerate(xi, xo) as hw_a), "accelerate_lanes"
+    (and unroll(xi, 2)) or "with" (compute_with(hw_a, xo) in its place); mid is computed at hw_a's xo ("at_a") or
+    at the root ("root")."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, mid, hw_a, hw_b = hl.Func("hw_input"), hl.Func("mid"), hl.Func("hw_a"), hl.Func("hw_b")
@@ -31,7 +32,10 @@ def _two_outputs(shared: bool, second: str, place_mid: str = "at_a"):
         o.bound(x, 0, 8).bound(y, 0, 4)
     hw_a.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
     hw_b.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4)
-    hw_b.hw_accelerate(xi, xo)  # <-b
+    if second == "with":
+        hw_b.compute_with(hw_a, xo)  # <-with
+    else:
+        hw_b.hw_accelerate(xi, xo)  # <-b
     if second.endswith("lanes"):
         hw_b.unroll(xi, 2)
     if shared and place_mid == "at_a":
@@ -48,7 +52,7 @@ def _two_outputs(shared: bool, second: str, place_mid: str = "at_a"):
     "reads (a Func both read, computed at hw_a's xo, in place of the call to 'hw_a'), scheduled exactly as 'hw_a'"),
     func="hw_b", simulate=True,
     note="Halide accepts it (two accelerated loop nests); mainspring builds one accelerator "
-         "(hw_b.compute_with(hw_a, xo) compiles, but computes hw_b on the host)")
+         "(hw_b.compute_with(hw_a, xo) is refused too: compute_with_reads_accelerated_output)")
 def accelerated_output_reads_accelerated_output():
     return _two_outputs(False, "accelerate")
 
@@ -86,8 +90,9 @@ def _():
     return _two_outputs(True, "accelerate")
 
 
-def _tuple_beside_plain(one_tuple: bool):
-    """A 2-Tuple output and a plain output over 6x4 accelerated alike, or (`one_tuple`) the three values as one Tuple
+def _tuple_beside_plain(one_tuple: bool, fused: bool = False):
+    """A 2-Tuple output and a plain output over 6x4 accelerated alike (`fused`: the Tuple's Func tiled alike and
+    compute_with the plain one at xo in place of its hw_accelerate), or (`one_tuple`) the three values as one Tuple
     Func's elements."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(8), 2, "input")
@@ -110,8 +115,14 @@ def _tuple_beside_plain(one_tuple: bool):
         accelerated = [hw_t, hw_p]
     for o in (out_t, out_p):
         o.bound(x, 0, 6).bound(y, 0, 4)
-    for hw in accelerated:
-        hw.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).hw_accelerate(xi, xo)  # <-acc
+    if fused:
+        hw_t, hw_p = accelerated
+        hw_p.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).hw_accelerate(xi, xo)
+        hw_t.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4)
+        hw_t.compute_with(hw_p, xo)  # <-with_t
+    else:
+        for hw in accelerated:
+            hw.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).hw_accelerate(xi, xo)  # <-acc
     hw_input.compute_root().accelerator_input()
     return hl.compile([out_t, out_p], name="demo")
 
@@ -128,5 +139,37 @@ def tuple_output_beside_plain_output():
 
 
 @tuple_output_beside_plain_output.fix
+def _():
+    return _tuple_beside_plain(True)
+
+
+@case("schedule", "An output fused by compute_with with the accelerated output it reads", (
+    "{with}: Func 'hw_b': hw_b.compute_with(hw_a, xo): Invalid compute_with: there is dependency between hw_a and "
+    "hw_b ('hw_b' reads 'hw_a'): fused loops compute both at each step, so neither may read the other; drop the "
+    "compute_with (a reader is computed after what it reads), or define 'hw_b' from what 'hw_a' reads (a Func both "
+    "read, computed at hw_a's xo, in place of the call to 'hw_a')"), func="hw_b", simulate=True,
+    note="Halide refuses it too; compiled before session 38, hw_b silently computed on the host (probe25)")
+def compute_with_reads_accelerated_output():
+    return _two_outputs(False, "with")
+
+
+@compute_with_reads_accelerated_output.fix
+def _():
+    return _two_outputs(True, "with")
+
+
+@case("hardware", "A Tuple output fused by compute_with with the accelerated output", (
+    "{with_t}: Func 'hw_t': hw_t.compute_with(hw_p, xo) fuses 'hw_t' with the accelerated 'hw_p', but one "
+    "accelerator computes several outputs as the elements of one Tuple Func: integer Funcs of one value each (not a "
+    "Tuple, no update), over as many variables, of at most 32 bits each, so 'hw_t' would run on the host; make them "
+    "the elements of one Tuple Func and accelerate that (e.g. hw_outputs[x, y] = (hw_p[x, y], hw_t[x, y])), a "
+    "Tuple's values as elements of their own, or drop the compute_with to compute 'hw_t' on the host after the "
+    "accelerator"), func="hw_t", simulate=True,
+    note="compiled before session 38, hw_t silently computed on the host")
+def compute_with_tuple_beside_accelerated_output():
+    return _tuple_beside_plain(False, fused=True)
+
+
+@compute_with_tuple_beside_accelerated_output.fix
 def _():
     return _tuple_beside_plain(True)

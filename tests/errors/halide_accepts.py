@@ -14,6 +14,8 @@ GAPS: dict[str, str] = {
     # the output and the accelerated region
     "two_hw_accelerates": "one accelerated region per pipeline",
     "two_accelerated_outputs": "one accelerated region per pipeline: outputs scheduled differently are two",
+    "compute_with_accelerated_output_tiled_apart": "one region computes outputs scheduled alike, fused or not",
+    "compute_with_tuple_beside_accelerated_output": "one region computes outputs as one Tuple Func's values",
     "accelerated_output_reads_accelerated_output": "one region computes outputs none of which reads another",
     "tuple_output_beside_plain_output": "one region computes outputs as one Tuple Func's values of their own",
     "outputs_bounded_differently": "several outputs share one stream, so one region",

@@ -45,6 +45,9 @@ REFUSED = {
         r"Funcs 'hw_a' and 'hw_b' are each scheduled hw_accelerate and 'hw_b' reads 'hw_a', .* define 'hw_b' from what "
         r"'hw_a' reads \(a Func both read, computed at hw_a's xo, in place of the call to 'hw_a'\), scheduled exactly "
         r"as 'hw_a'")),
+    "second_output_reads_first_compute_with": ("second_output_reads_shared_producer_compute_with", (
+        r"Func 'hw_b': hw_b.compute_with\(hw_a, xo\): Invalid compute_with: there is dependency between hw_a and "
+        r"hw_b \('hw_b' reads 'hw_a'\).* or define 'hw_b' from what 'hw_a' reads")),
     "tuple_output_beside_plain_output": ("tuple_and_plain_as_one_tuple", (
         r"Funcs 'hw_t', 'hw_p' are each scheduled hw_accelerate .* computes several outputs as the elements of one "
         r"Tuple Func: .* \(not a Tuple, no update\).* make them the elements of one Tuple Func")),

@@ -98,7 +98,8 @@ def _accelerated(calls: bool, memory: str | None = None):
     blur.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
     if calls:
-        blur.async_().fold_storage(y, 3).memoize().trace_loads().align_storage(x, 4).compute_with(hw_output, xo)
+        # (no compute_with: blur is read by hw_output, and Halide refuses fusing a Func with its reader)
+        blur.async_().fold_storage(y, 3).memoize().trace_loads().align_storage(x, 4)
         hw_input.prefetch(inp, y, y, 1, hl.PrefetchBoundStrategy.Clamp)
         blur.hoist_storage(hw_output, xo).ring_buffer(2).add_trace_tag("blur").debug_to_file("blur.tmp")
         blur.partition(x, hl.Partition.Always).always_partition_all()

@@ -116,8 +116,8 @@ def two_outputs_compute_with(m):
 
 def second_output_reads_first(m, split=False, fused=False):
     """Two outputs where the second reads the first (hw_b = hw_a + a neighbour), both accelerated alike, 6x4
-    (refused: one accelerated region; `fused`: hw_b.compute_with(hw_a, xo) in place of its hw_accelerate, which
-    compiles, hw_b computed on the host after the accelerator)."""
+    (refused: one accelerated region; `fused`: hw_b.compute_with(hw_a, xo) in place of its hw_accelerate, refused
+    too)."""
     inp, x, y, hw_input = _in(m)
     hw_a, hw_b, out_a, out_b = m.Func("hw_a"), m.Func("hw_b"), m.Func("out_a"), m.Func("out_b")
     if split:
@@ -144,8 +144,8 @@ def second_output_reads_first(m, split=False, fused=False):
 
 
 def second_output_reads_first_compute_with(m):
-    """second_output_reads_first with hw_b.compute_with(hw_a, xo): bit-exact, but hw_b (it reads hw_a, so the two
-    cannot be one Tuple Func) is computed on the host after the accelerator (a gap: compute_with is not refused)."""
+    """second_output_reads_first with hw_b.compute_with(hw_a, xo): refused (hw_b reads hw_a, so the two cannot be
+    one Tuple Func, and hw_b would run on the host unannounced; Halide refuses the dependency too)."""
     return second_output_reads_first(m, fused=True)
 
 
