@@ -12,7 +12,7 @@ from .fields import bool_of_zero_extended, field_read, lossless_pair
 
 
 def simplify(e: ir.Expr, memo: dict | None = None) -> ir.Expr:
-    """e with constant subexpressions folded (Halide's semantics) and +0, *1, /1 dropped."""
+    """e with constant subexpressions folded (Halide's semantics), +0, *1, /1 dropped and an integer *0 made 0."""
     return ir.transform(e, lambda n, kids: _fold(ir.rebuild(n, kids)), memo)
 
 
@@ -49,4 +49,14 @@ def _binop(e: ir.BinOp, a: ir.Expr, b: ir.Expr) -> ir.Expr:
         return b
     if e.op in ("mul", "div") and isinstance(b, ir.Const) and b.value == 1:
         return a
+    if e.op == "mul" and _integer_zero(e, a, b):
+        # Halide's simplifier folds it too; the read it multiplies is then gone, and with it the taps and
+        # registers that held it (unsharp's zero-weight corners).
+        return ir.Const(e.type, 0)
     return e
+
+
+def _integer_zero(e: ir.BinOp, a: ir.Expr, b: ir.Expr) -> bool:
+    """Whether e = a * b is an integer product with a constant 0 factor (a float's 0 * inf is NaN)."""
+    scalar_int = e.type.is_scalar() and (e.type.is_int() or e.type.is_uint())
+    return scalar_int and any(isinstance(x, ir.Const) and x.value == 0 for x in (a, b))
