@@ -40,8 +40,8 @@ def row_update_loops(f: Function, d: Definition, k: int, s: StageLoops, rows: bo
     along = dict(s.var_exprs[f.args[1]].terms) if f.args[1:] and f.args[1] in s.var_exprs else {}
     lanes = [lp for lp in s.loops if lp.unrolled and lp.extent > 1]
     ys = [lp for lp in lanes if lp.dim in along]
-    if not ys or len(ys) == len(lanes):
-        return s
+    if not ys or len(ys) == len(lanes) or not _reads_other_elements(f, d):
+        return s  # (an accumulation reads only its own element: its lanes are independent)
     y = f.args[1]
     why = (f"lanes along part of {y} (a split) would each hold one value of {y} in {ys[0].extent}, which the "
            f"scan's pure definition makes one value of {y} a firing; a scan's rows are lanes where its input streams "
@@ -56,3 +56,9 @@ def chained_lanes(s: StageLoops, args: Sequence[str], rows: bool) -> int:
     those not along y (the second)."""
     along = dict(s.var_exprs[args[1]].terms) if rows and args[1:] and args[1] in s.var_exprs else {}
     return math.prod(lp.extent for lp in s.loops if lp.unrolled and lp.dim not in along)
+
+
+def _reads_other_elements(f: Function, d: Definition) -> bool:
+    """Whether update d of f reads f at another element than the one it writes (a scan's chain)."""
+    at = repr(tuple(d.args))  # (IR nodes compare by identity: their text is the structure)
+    return any(isinstance(n, ir.Call) and n.callee is f and repr(tuple(n.args)) != at for n in ir.walk(d.value))
