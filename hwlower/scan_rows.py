@@ -60,5 +60,6 @@ def chained_lanes(s: StageLoops, args: Sequence[str], rows: bool) -> int:
 
 def _reads_other_elements(f: Function, d: Definition) -> bool:
     """Whether update d of f reads f at another element than the one it writes (a scan's chain)."""
-    at = repr(tuple(d.args))  # (IR nodes compare by identity: their text is the structure)
-    return any(isinstance(n, ir.Call) and n.callee is f and repr(tuple(n.args)) != at for n in ir.walk(d.value))
+    at = [ir.structural_key(a) for a in d.args]
+    return any(isinstance(n, ir.Call) and n.callee is f and [ir.structural_key(a) for a in n.args] != at
+               for n in ir.walk(d.value))
