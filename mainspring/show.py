@@ -127,135 +127,159 @@ def _image_readers(pipe) -> list[tuple[str, str]]:
 
 def pipeline_graph(design):
     """The Func graph with the accelerator's boundary, streams with lanes, and buffers with level and words."""
-    program, plan, glb = design.program, design.plan, design.glb_plan
-    nest = program.nest
-    dr = _Drawing(f"{design.name}_pipeline")
-    g = dr.g
-    g.attr(label=f"{design.name}: the pipeline (words / exact minimum per buffer)", labelloc="t")
-    array = {b.name for b in nest.buffers}
-    glb_buffers = {b.name: b for b in glb.buffers} if glb else {}
-    buffers = {b.name: b for b in plan.buffers}
-    ops_of: dict[str, list[str]] = {}
-    for _, op in nest.ops():
-        ops_of.setdefault(op.func, []).append(op.name)
-    funcs = list(dict.fromkeys([*design.pipe.graph.nodes, *array]))
-    sources = {s.source for s in program.inputs}
-    # Edges: the host's Func graph, and inside the array what each op loads (copies of an input included).
-    edges = [(a, b) for a, b in design.pipe.graph.edges]
-    for _, op in nest.ops():
-        edges.extend((load.access.buffer, op.func) for load in op.loads)
-    edges.extend((s.source, s.buffer) for s in program.inputs)
-    edges = list(dict.fromkeys(e for e in edges if e[0] != e[1]))
-    # On the host: what the accelerator's inputs are computed from, and what is computed from its output. The
-    # other Funcs without a buffer (constant tables, Funcs inlined into the kernels) are computed inside.
-    producers: dict[str, set[str]] = {}
-    for a, b in edges:
-        producers.setdefault(b, set()).add(a)
-    on_host = set(program.host_after) | {design.pipe.name(design.pipe.output)}
-    todo = list(sources)
-    while todo:
-        f = todo.pop()
-        if f not in on_host:
-            on_host.add(f)
-            todo.extend(producers.get(f, ()))
+    return _PipelinePicture(design).draw()
 
-    def where(f: str) -> str:
-        if f in glb_buffers:
+
+class _PipelinePicture:
+    """pipeline_graph's drawing: where each Func lives (host, GLB, array, inlined) decides its node and whether an
+    edge into it is a stream."""
+
+    def __init__(self, design) -> None:
+        self.design = design
+        self.program, self.nest = design.program, design.program.nest
+        self.array = {b.name for b in self.nest.buffers}
+        self.glb_buffers = {b.name: b for b in design.glb_plan.buffers} if design.glb_plan else {}
+        self.buffers = {b.name: b for b in design.plan.buffers}
+        self.ops_of: dict[str, list[str]] = {}
+        for _, op in self.nest.ops():
+            self.ops_of.setdefault(op.func, []).append(op.name)
+        self.funcs = list(dict.fromkeys([*design.pipe.graph.nodes, *self.array]))
+        self.sources = {s.source for s in self.program.inputs}
+        # Edges: the host's Func graph, and inside the array what each op loads (copies of an input included).
+        edges = [(a, b) for a, b in design.pipe.graph.edges]
+        for _, op in self.nest.ops():
+            edges.extend((load.access.buffer, op.func) for load in op.loads)
+        edges.extend((s.source, s.buffer) for s in self.program.inputs)
+        self.edges = list(dict.fromkeys(e for e in edges if e[0] != e[1]))
+        self.on_host = self._on_host()
+
+    def _on_host(self) -> set[str]:
+        """What the accelerator's inputs are computed from, and what is computed from its output. The other Funcs
+        without a buffer (constant tables, Funcs inlined into the kernels) are computed inside."""
+        producers: dict[str, set[str]] = {}
+        for a, b in self.edges:
+            producers.setdefault(b, set()).add(a)
+        on_host = set(self.program.host_after) | {self.design.pipe.name(self.design.pipe.output)}
+        todo = list(self.sources)
+        while todo:
+            f = todo.pop()
+            if f not in on_host:
+                on_host.add(f)
+                todo.extend(producers.get(f, ()))
+        return on_host
+
+    def where(self, f: str) -> str:
+        if f in self.glb_buffers:
             return "glb"
-        if f in array:
+        if f in self.array:
             return "array"
-        return "host" if f in on_host else "inlined"
+        return "host" if f in self.on_host else "inlined"
 
-    def lanes_of(f: str) -> int:
-        return max((nest.op_lanes(o) for o in ops_of.get(f, [])), default=1)
+    def lanes_of(self, f: str) -> int:
+        return max((self.nest.op_lanes(o) for o in self.ops_of.get(f, [])), default=1)
 
-    def node(sub, f: str) -> None:
-        kind = where(f)
-        lines = []
-        fill = COLOURS["host"]
+    def _array_lines(self, f: str) -> tuple[list[str], str]:
+        lines, fill = [], COLOURS["host"]
+        b = self.buffers.get(f)
+        if b is not None:
+            storage = [f"{len(b.registers)} register(s)"] if b.registers else []
+            if b.banks:
+                storage.append(f"{sum(k.tiles * k.slices for k in b.banks)} memory tile(s)")
+            lines = [f"{b.level}: {b.words} words / minimum {b.min_words}", f"{b.type}, box {_extent(b.box)}",
+                     ", ".join([b.role, *storage])]
+            fill = COLOURS.get(b.level, "white")
+        if self.ops_of.get(f):
+            k = self.lanes_of(f)
+            lines.append(f"ops {', '.join(self.ops_of[f])}" + (f", {k} lanes" if k > 1 else ""))
+        return lines, fill
+
+    def _lines(self, f: str, kind: str) -> tuple[list[str], str]:
+        """A Func's node: its lines and fill colour."""
         if kind == "glb":
-            b = glb_buffers[f]
-            lines = [f"GLB tile buffer ({b.role}), tile {_extent(b.box)}",
-                     f"{b.words} words x {b.copies} cop{'ies' if b.copies > 1 else 'y'}, {b.banks} bank(s) each",
-                     f"{b.lanes} lane(s) per transfer"]
-            fill = COLOURS["glb"]
-        elif kind == "array":
-            b = buffers.get(f)
-            if b is not None:
-                storage = [f"{len(b.registers)} register(s)"] if b.registers else []
-                if b.banks:
-                    storage.append(f"{sum(k.tiles * k.slices for k in b.banks)} memory tile(s)")
-                lines = [f"{b.level}: {b.words} words / minimum {b.min_words}", f"{b.type}, box {_extent(b.box)}",
-                         ", ".join([b.role, *storage])]
-                fill = COLOURS.get(b.level, "white")
-            if ops_of.get(f):
-                k = lanes_of(f)
-                lines.append(f"ops {', '.join(ops_of[f])}" + (f", {k} lanes" if k > 1 else ""))
-        elif kind == "inlined":
-            lines = ["inlined into the kernels that read it (no buffer)"]
-            fill = COLOURS["inlined"]
-        else:
-            box = program.host_boxes.get(f)
-            role = "host, after the accelerator" if f in program.host_after else "host"
-            if f in sources:
-                role = "host, streamed into the accelerator"
-            lines = [role + (f", box {_inclusive_extent(box)}" if box else "")]
+            b = self.glb_buffers[f]
+            return [f"GLB tile buffer ({b.role}), tile {_extent(b.box)}",
+                    f"{b.words} words x {b.copies} cop{'ies' if b.copies > 1 else 'y'}, {b.banks} bank(s) each",
+                    f"{b.lanes} lane(s) per transfer"], COLOURS["glb"]
+        if kind == "array":
+            return self._array_lines(f)
+        if kind == "inlined":
+            return ["inlined into the kernels that read it (no buffer)"], COLOURS["inlined"]
+        box = self.program.host_boxes.get(f)
+        role = "host, after the accelerator" if f in self.program.host_after else "host"
+        if f in self.sources:
+            role = "host, streamed into the accelerator"
+        return [role + (f", box {_inclusive_extent(box)}" if box else "")], COLOURS["host"]
+
+    def node(self, dr, sub, f: str) -> None:
+        kind = self.where(f)
+        lines, fill = self._lines(f, kind)
         dr.node(sub, f, _label(f, *lines), fillcolor=fill,
                 style="rounded,filled,dashed" if kind == "inlined" else "rounded,filled")
 
-    images = _image_readers(design.pipe)
-    for img in dict.fromkeys(i for i, _ in images):
-        t = design.pipe.inputs[img].type if img in design.pipe.inputs else None
-        dr.node(g, "image:" + img, _label(img, f"input image{f' ({t})' if t is not None else ''}"),
-                shape="folder", fillcolor=COLOURS["host"])
-    for img, f in images:
-        k = nest.stream_lanes(f) if where(f) == "array" and f in nest.inputs else None
-        if k is None:
-            dr.edge("image:" + img, f)
-        else:  # the host streams the image itself into the array
-            dr.edge("image:" + img, f, label=f"stream, {k} lane{'s' if k > 1 else ''}", penwidth=str(1 + k),
-                    color="#1565c0")
-    for f in funcs:
-        if where(f) == "host":
-            node(g, f)
-    with g.subgraph(name="cluster_accelerator") as acc:
-        acc.attr(label="accelerator (hw_accelerate)", style="rounded,bold", color="#1565c0", fontcolor="#1565c0")
-        if glb_buffers:
-            with acc.subgraph(name="cluster_glb") as gl:
-                gl.attr(label="global buffer (GLB)", style="rounded,filled", fillcolor="#f1f8e9", color="#558b2f")
-                for f in funcs:
-                    if where(f) == "glb":
-                        node(gl, f)
-        with acc.subgraph(name="cluster_array") as ar:
-            ar.attr(label=f"CGRA array: {design.report['pes']} PEs, {design.report['mem_tiles']} memory tile(s)",
-                    style="rounded,filled", fillcolor="#fafafa", color="#616161")
-            for f in funcs:
-                if where(f) in ("array", "inlined"):
-                    node(ar, f)
-
-    def stream_lanes(a: str, b: str) -> int | None:
+    def stream_lanes(self, a: str, b: str) -> int | None:
         """Lanes of the stream on edge a -> b when it crosses a boundary (host, GLB, array), else None."""
-        wa, wb = where(a), where(b)
+        wa, wb = self.where(a), self.where(b)
         if wa == wb or "inlined" in (wa, wb):
             return None
         if wb == "glb":
-            return glb_buffers[b].lanes
+            return self.glb_buffers[b].lanes
         if wa == "glb":
-            return glb_buffers[a].lanes
-        if wb == "array" and b in nest.inputs:
-            return nest.stream_lanes(b)
-        if wa == "array" and a == nest.output:
-            return nest.stream_lanes(a)
+            return self.glb_buffers[a].lanes
+        if wb == "array" and b in self.nest.inputs:
+            return self.nest.stream_lanes(b)
+        if wa == "array" and a == self.nest.output:
+            return self.nest.stream_lanes(a)
         return 1
 
-    for a, b in edges:
-        k = stream_lanes(a, b)
-        if k is not None:
-            dr.edge(a, b, label=f"stream, {k} lane{'s' if k > 1 else ''}", penwidth=str(1 + k), color="#1565c0")
-        else:
-            dr.edge(a, b, label=f"{lanes_of(b)} lanes" if lanes_of(b) > 1 else "")
-    _legend(g)
-    return dr.finish()
+    def _images(self, dr, g) -> None:
+        images = _image_readers(self.design.pipe)
+        for img in dict.fromkeys(i for i, _ in images):
+            t = self.design.pipe.inputs[img].type if img in self.design.pipe.inputs else None
+            dr.node(g, "image:" + img, _label(img, f"input image{f' ({t})' if t is not None else ''}"),
+                    shape="folder", fillcolor=COLOURS["host"])
+        for img, f in images:
+            k = self.nest.stream_lanes(f) if self.where(f) == "array" and f in self.nest.inputs else None
+            if k is None:
+                dr.edge("image:" + img, f)
+            else:  # the host streams the image itself into the array
+                dr.edge("image:" + img, f, label=f"stream, {k} lane{'s' if k > 1 else ''}", penwidth=str(1 + k),
+                        color="#1565c0")
+
+    def _accelerator(self, dr, g) -> None:
+        report = self.design.report
+        with g.subgraph(name="cluster_accelerator") as acc:
+            acc.attr(label="accelerator (hw_accelerate)", style="rounded,bold", color="#1565c0", fontcolor="#1565c0")
+            if self.glb_buffers:
+                with acc.subgraph(name="cluster_glb") as gl:
+                    gl.attr(label="global buffer (GLB)", style="rounded,filled", fillcolor="#f1f8e9", color="#558b2f")
+                    for f in self.funcs:
+                        if self.where(f) == "glb":
+                            self.node(dr, gl, f)
+            with acc.subgraph(name="cluster_array") as ar:
+                ar.attr(label=f"CGRA array: {report['pes']} PEs, {report['mem_tiles']} memory tile(s)",
+                        style="rounded,filled", fillcolor="#fafafa", color="#616161")
+                for f in self.funcs:
+                    if self.where(f) in ("array", "inlined"):
+                        self.node(dr, ar, f)
+
+    def draw(self):
+        name = self.design.name
+        dr = _Drawing(f"{name}_pipeline")
+        g = dr.g
+        g.attr(label=f"{name}: the pipeline (words / exact minimum per buffer)", labelloc="t")
+        self._images(dr, g)
+        for f in self.funcs:
+            if self.where(f) == "host":
+                self.node(dr, g, f)
+        self._accelerator(dr, g)
+        for a, b in self.edges:
+            k = self.stream_lanes(a, b)
+            if k is not None:
+                dr.edge(a, b, label=f"stream, {k} lane{'s' if k > 1 else ''}", penwidth=str(1 + k), color="#1565c0")
+            else:
+                dr.edge(a, b, label=f"{self.lanes_of(b)} lanes" if self.lanes_of(b) > 1 else "")
+        _legend(g)
+        return dr.finish()
 
 
 def _legend(g) -> None:
