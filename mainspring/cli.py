@@ -193,45 +193,52 @@ def cmd_show(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
+def _app_arguments(parser, lanes: bool = True, auto: bool = True) -> None:
+    """The arguments naming an app and how to build it, shared by compile, sim, prove and show."""
+    parser.add_argument("app")
+    parser.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
+    if lanes:
+        parser.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
+    if auto:
+        parser.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps "
+                            "whose build() takes auto: every app of mainspring.apps)")
+
+
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mainspring", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("compile", help="compile an app and write its files")
-    c.add_argument("app")
+    _app_arguments(c)
     c.add_argument("-o", "--output", required=True, help="output directory")
     c.add_argument("--dump-after", choices=STEPS, metavar="STEP",
                    help=f"print the result of a step: {', '.join(STEPS)}")
-    c.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
-    c.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
-    c.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
-    c.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
-                   "build() takes auto: gaussian, cascade, harris, h2h_unsharp, h2h_camera_pipeline)")
     c.set_defaults(fn=cmd_compile)
     s = sub.add_parser("sim", help="compile an app, simulate it and check it bit for bit")
-    s.add_argument("app")
+    _app_arguments(s)
     s.add_argument("--simulator", default="verilator", choices=("verilator", "icarus"))
-    s.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
-    s.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
-    s.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
-    s.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically (apps whose "
-                   "build() takes auto: gaussian, cascade, harris, h2h_unsharp, h2h_camera_pipeline)")
     s.add_argument("--bubbles", type=float, default=0.0)
     s.add_argument("--backpressure", type=float, default=0.0)
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(fn=cmd_sim)
     v = sub.add_parser("prove", help="compile an app and prove each kernel's Verilog equal to its expression, "
                        "and CoreIR's Verilog of each kernel equal to ours")
-    v.add_argument("app")
-    v.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
-    v.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
-    v.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
+    _app_arguments(v, auto=False)
     v.add_argument("--timeout", type=float, default=30.0,
                    help="budget seconds per kernel (z3's work, about a CPU second each) before it is left unproved")
     v.set_defaults(fn=cmd_prove)
+    g = sub.add_parser("show", help="compile an app and draw it: pipeline, memory hierarchy, schedule, index.html")
+    _app_arguments(g)
+    g.add_argument("-o", "--output", required=True, help="output directory")
+    g.set_defaults(fn=cmd_show)
+    _batch_parsers(sub)
+    return p
+
+
+def _batch_parsers(sub) -> None:
+    """The commands over many designs: bench, fuzz, sweep."""
     b = sub.add_parser("bench", help="a table of figures per app")
     b.add_argument("apps", nargs="*")
     b.add_argument("--sizes", default="64,1920x1080", help="comma-separated input sizes, e.g. 64,256,1920x1080")
@@ -266,16 +273,10 @@ def main(argv=None) -> int:
     w.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     w.add_argument("-o", "--output", required=True, help="output directory (sweep.csv, pareto.svg)")
     w.set_defaults(fn=cmd_sweep)
-    g = sub.add_parser("show", help="compile an app and draw it: pipeline, memory hierarchy, schedule, index.html")
-    g.add_argument("app")
-    g.add_argument("-o", "--output", required=True, help="output directory")
-    g.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="output size")
-    g.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a GeneratorParam of an app file holding an @hl.generator class (repeatable)")
-    g.add_argument("--lanes", type=int, default=1, help="pixels per cycle (apps whose build() takes lanes)")
-    g.add_argument("--auto", action="store_true", help="schedule the app's algorithm automatically")
-    g.set_defaults(fn=cmd_show)
-    args = p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
     try:
         return args.fn(args)
     except HalideError as e:
