@@ -10,7 +10,8 @@ plain facts (op schedules, port controllers, tap delays) and the exact value flo
    happens between the value's write and its read as the bank's kind defines it (read-first delay lines,
    forwarding addressed banks), and no port or op is used twice in one cycle, nor a tile given more ports or
    words than it has (bank read ports sharing a tile read port read in disjoint cycles). A chained bank's write
-   port writes what its feeding read port is proven to load (memories/bank_values.py).
+   port writes what its feeding read port is proven to load (memories/bank_values.py). Two banks sharing a
+   tile (memories/shared_tiles.py) take apart words and port pairs of it.
    An addressed bank read port iterating before its op's box fires from cycle 0 on, in its iteration order.
 4. a RAM (memories/ram.py) is written in its update op's write cycles, read at the elements its readers' loads
    name, and only after its last write.
@@ -332,6 +333,8 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if bank.kind != "addressed" or bank.tiles:
             _fail(buf.name, f"register bank {bank.name} must be an addressed bank on no tile, not {bank.kind} on "
                             f"{bank.tiles} tiles")
+    elif bank.host is not None:
+        _check_guest(buf, bank, plan)
     elif bank.words > bank.tiles * t.mem_tile_words or bank.words < 1:
         _fail(buf.name, f"bank {bank.name} holds {bank.words} words in {bank.tiles} tiles of {t.mem_tile_words}")
     names = {}
@@ -359,6 +362,35 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if bank.kind == "addressed":
             _check_registers_served(buf, bank, r, prog, names, ops, loaded)
             _check_served(buf, bank, r, prog, names[r.name], covered)
+
+
+def _check_guest(buf: BufferPlan, bank: Bank, plan: MemoryPlan) -> None:
+    """A bank on another's tile (memories/shared_tiles.py) takes the tile's second port pair and its words from
+    `base` on: the host is one bank alone on one tile, of one write and one read port, with no other guest and
+    not a guest itself; the guest is as small in ports; their words lie apart within the tile (each bank's ports
+    address only its own words, checked with its ports), so neither sees the other's values; and both are words
+    of one slice, as the tile is. The rest of each bank's proof is its own."""
+    t = plan.target
+    hosts = [(b, k) for b in plan.buffers for k in b.banks if k.name == bank.host]
+    if len(hosts) != 1:
+        _fail(buf.name, f"bank {bank.name} is on the tile of {bank.host}, which is not one bank of the plan")
+    hbuf, host = hosts[0]
+    guests = [k.name for b in plan.buffers for k in b.banks if k.host == host.name]
+    ports = (len(host.write_ports) + len(bank.write_ports), len(host.tile_read_ports) + len(bank.tile_read_ports))
+    if host.host is not None or host.in_registers or host.tiles != 1 or host.kind not in ("delay_line", "addressed") \
+            or guests != [bank.name] or bank.tiles != 0 or bank.kind not in ("delay_line", "addressed"):
+        _fail(buf.name, f"bank {bank.name} on the tile of {host.name} ({host.kind}, {host.tiles} tiles, guests "
+                        f"{guests}): a tile is shared by one bank alone on it and one guest on no tile of its own")
+    if ports[0] > t.mem_tile_write_ports or ports[1] > t.mem_tile_read_ports or \
+            any(p.shares is not None for p in host.read_ports + bank.read_ports):
+        _fail(buf.name, f"bank {bank.name} and its host {host.name} take {ports[0]} write and {ports[1]} read ports "
+                        f"of one tile, which has {t.mem_tile_write_ports} and {t.mem_tile_read_ports}")
+    if bank.base < host.words or bank.words < 1 or bank.base + bank.words > t.mem_tile_words:
+        _fail(buf.name, f"bank {bank.name} holds words {bank.base}..{bank.base + bank.words - 1} of the tile of "
+                        f"{host.name}, which holds words 0..{host.words - 1} of {t.mem_tile_words}")
+    if bank.slices != 1 or host.slices != 1 or buf.bits != hbuf.bits:
+        _fail(buf.name, f"bank {bank.name} ({buf.bits} bits, {bank.slices} slices) shares the tile of {host.name} "
+                        f"({hbuf.bits} bits, {host.slices} slices): one slice of one width")
 
 
 def _chained_source(buf: BufferPlan, bank: Bank, w: BankPort) -> BankPort | None:

@@ -59,6 +59,10 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - A register bank (`Bank.in_registers`, an addressed bank of a few words) has the same ports, controllers and
   timing as an addressed bank on a tile, forwarding included: a register per word, written when a write port's
   address selects it, and per read port a multiplexer over them into its output register. It takes no tile.
+- A shared tile (memories/shared_tiles.py): a bank with `host` set takes no tile of its own but the second
+  port pair of its host bank's tile (in another buffer or its own), which has one write and one read port, and
+  that tile's words from `base` on, past the host's: the two banks' addresses are apart, and each keeps its own
+  kind (a delay line reads first, an addressed bank forwards).
 - Chained banks (memories/chained.py): an addressed bank write port whose `source` is another addressed bank's
   read port F writes, in F's load cycles and at F's iterations, the word F loads there (F's output register).
 - Banks by residue (memories/banks.py): an addressed buffer may be split into banks each holding the elements
@@ -300,6 +304,10 @@ class Bank:
     gated: bool = False  # delay lines: delays count the root's writes (write taps), not cycles
     # addressed banks of at most `CGRA.register_bank_words` words: registers (tiles 0), not memory-tile SRAM
     in_registers: bool = False
+    # a bank on another bank's memory tile (memories/shared_tiles.py; tiles 0): `host` names that bank, whose
+    # tile gives this one its second port pair and its words from `base` on (its regions' addresses plus `base`)
+    host: str | None = None
+    base: int = 0
 
     @property
     def tile_read_ports(self) -> tuple[BankPort, ...]:

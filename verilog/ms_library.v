@@ -425,6 +425,9 @@ module ms_mem_tile #(
     parameter integer NR = 1,
     parameter integer NS = 0,
     parameter integer FORWARD = 1,
+    // Read port 1's own forwarding, where the tile's second port pair serves another bank (a delay line beside
+    // an addressed bank: memories/shared_tiles.py); each port pair's regions are apart from the other's.
+    parameter integer FORWARD1 = FORWARD,
     parameter integer W0_DIM = 1,
     parameter [32*8-1:0] W0_EXTENT = {8{32'd1}},
     parameter integer W0_CYCLE_START = 0,
@@ -502,6 +505,7 @@ module ms_mem_tile #(
     output wfire  // the cycles write port 0 writes (for a gated delay line: its stream's write cycles)
 );
     localparam [0:0] FWD = FORWARD[0:0];
+    localparam [0:0] FWD1 = FORWARD1[0:0];
     wire wfire0, wfire1, rfire0, rfire1;
     wire [AW-1:0] waddr0, waddr1, raddr0, raddr1;
     wire [W0_DIM-1:0] wwrap0;
@@ -620,7 +624,7 @@ module ms_mem_tile #(
     // one read multiplexer (in one shared array both write ports reach every word, and each read port chooses among
     // all of them: about a quarter more cells under a flattening synthesis, where memories become flip-flops).
     localparam APART = (W0_BASE + W0_SIZE <= W1_BASE) || (W1_BASE + W1_SIZE <= W0_BASE);
-    localparam SPLIT = (NW > 1) && (NR > 1) && (NS == 0) && (FORWARD == 0) && APART && (R0_BASE == W0_BASE)
+    localparam SPLIT = (NW > 1) && (NR > 1) && (NS == 0) && (FORWARD == 0) && (FORWARD1 == 0) && APART && (R0_BASE == W0_BASE)
                        && (R0_SIZE == W0_SIZE) && (R1_BASE == W1_BASE) && (R1_SIZE == W1_SIZE);
     generate
         if (SPLIT) begin : regions
@@ -657,12 +661,12 @@ module ms_mem_tile #(
             end
         end else begin : one_array
             reg [WIDTH-1:0] mem [0:WORDS-1];
-            // Forwarding (FORWARD = 1 only): the word a write port stores in the cycle a read is issued at its
-            // address.
+            // Forwarding (FORWARD = 1 only; FORWARD1 for read port 1): the word a write port stores in the cycle
+            // a read is issued at its address.
             wire fwd00 = FWD & wfire0 & (waddr0 == taddr0);
             wire fwd10 = FWD & wfire1 & (waddr1 == taddr0);
-            wire fwd01 = FWD & wfire0 & (waddr0 == taddr1);
-            wire fwd11 = FWD & wfire1 & (waddr1 == taddr1);
+            wire fwd01 = FWD1 & wfire0 & (waddr0 == taddr1);
+            wire fwd11 = FWD1 & wfire1 & (waddr1 == taddr1);
             always @(posedge clk) begin
                 if (en && wfire0)
                     mem[waddr0] <= wdata0;
