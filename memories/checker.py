@@ -337,6 +337,7 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         _check_guest(buf, bank, plan)
     elif bank.words > bank.tiles * t.mem_tile_words or bank.words < 1:
         _fail(buf.name, f"bank {bank.name} holds {bank.words} words in {bank.tiles} tiles of {t.mem_tile_words}")
+    _check_direct(buf, bank)
     names = {}
     for k, p in enumerate(bank.write_ports + bank.read_ports):
         names[p.name] = f"P{k}"
@@ -362,6 +363,19 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if bank.kind == "addressed":
             _check_registers_served(buf, bank, r, prog, names, ops, loaded)
             _check_served(buf, bank, r, prog, names[r.name], covered)
+
+
+def _check_direct(buf: BufferPlan, bank: Bank) -> None:
+    """A read port without an output register (`BankPort.direct`) reads a register bank's one word, which in the
+    port's cycles holds the last value written before the cycle, as the output register would (the proof of
+    the bank's reads stands); but between them it changes, so nothing may read the port but its op then."""
+    fed = {r.source for r in buf.registers} | {r.root for r in buf.registers} | {
+        p.source for k in buf.banks for p in k.write_ports}
+    for p in bank.read_ports:
+        if p.direct and (not bank.in_registers or bank.words != 1 or p.shares is not None or p.name in fed
+                         or any(o.shares == p.name for o in bank.read_ports)):
+            _fail(buf.name, f"bank {bank.name} read port {p.name} is read without an output register, which only a "
+                            "register bank of one word read by its op alone allows")
 
 
 def _check_guest(buf: BufferPlan, bank: Bank, plan: MemoryPlan) -> None:

@@ -59,6 +59,8 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - A register bank (`Bank.in_registers`, an addressed bank of a few words) has the same ports, controllers and
   timing as an addressed bank on a tile, forwarding included: a register per word, written when a write port's
   address selects it, and per read port a multiplexer over them into its output register. It takes no tile.
+  A bank of one word may have `direct` read ports: the word's register read in the port's cycles, which there
+  holds the last value written before the cycle, as the output register would; only the port's op reads them.
 - A shared tile (memories/shared_tiles.py): a bank with `host` set takes no tile of its own but the second
   port pair of its host bank's tile (in another buffer or its own), which has one write and one read port, and
   that tile's words from `base` on, past the host's: the two banks' addresses are apart, and each keeps its own
@@ -284,6 +286,16 @@ class BankPort:
     # addressed read ports: the bank read port whose tile read port (and output register) this one uses too, in
     # cycles of its own (a bank by residue: a port reads one parity of rows on even rows and another on odd ones)
     shares: str | None = None
+    # a register bank's read port of its one word without an output register (memories/mapping.py
+    # `small_banks_in_registers`): it delivers the word's register, which in the port's cycles holds what the
+    # output register would (the last value written before the cycle); nothing but its op reads it
+    direct: bool = False
+
+    @property
+    def output_registers(self) -> int:
+        """The output registers of its own: one for a read port with a tile read port, none for one sharing
+        another's or reading a register bank's word directly."""
+        return int(self.kind == "read" and self.shares is None and not self.direct)
 
 
 # A tile read port serves at most this many bank read ports, each with its own controller, in disjoint cycles

@@ -81,7 +81,7 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
     final, registers, banks = small_banks_in_registers(target, best)
     level = "mem_tile" if any(not k.in_registers for k in banks) else (
         "register" if registers or banks else "wire")
-    words = organised_words(wports, best)
+    words = organised_words(wports, (final, registers, banks))
     role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
     outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
         g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
@@ -100,7 +100,7 @@ _Banker = Callable[[Program, Schedule, CGRA, str, list[Read], WritePorts, int, i
 
 def organised_words(wports: WritePorts, org: Organised) -> int:
     """Storage as `min_words` counts it (memories/ir.py): write ports, registers, bank words and read registers."""
-    return len(wports) + len(org[1]) + sum(b.words + len(b.tile_read_ports) for b in org[2])
+    return len(wports) + len(org[1]) + sum(b.words + sum(p.output_registers for p in b.read_ports) for b in org[2])
 
 
 def organised_tiles(org: Organised) -> int:
@@ -186,11 +186,20 @@ def small_banks_in_registers(target: CGRA, org: Organised) -> Organised:
     tile of a small bank (fuzz case downsample_banked_on_one_tile_read_port: 15 words on 2 tiles for f0 became 19
     on 1). The ports and their timing stay, so the schedule and the checker's proof do not change; words stay as
     counted (a register per word and per tile read port's output register, which bank read ports by residue
-    share as on the tile)."""
+    share as on the tile). A bank of one word is read without output registers where only its ports' ops read
+    them (`BankPort.direct`): its word's register holds in a port's cycles what the output register would."""
     final, registers, banks = org
-    small = [dataclasses.replace(k, tiles=0, in_registers=True)
-             if k.kind == "addressed" and k.words <= target.register_bank_words else k for k in banks]
-    return final, registers, small
+    fed = {r.source for r in registers} | {r.root for r in registers} | {
+        p.source for k in banks for p in k.write_ports if p.source is not None}
+
+    def small(k: Bank) -> Bank:
+        direct = tuple(dataclasses.replace(p, direct=k.words == 1 and p.name not in fed and p.shares is None
+                                           and not any(o.shares == p.name for o in k.read_ports))
+                       for p in k.read_ports)
+        return dataclasses.replace(k, tiles=0, in_registers=True, read_ports=direct)
+
+    return final, registers, [small(k) if k.kind == "addressed" and k.words <= target.register_bank_words else k
+                              for k in banks]
 
 
 def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read],

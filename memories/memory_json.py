@@ -194,7 +194,7 @@ def _bank_port(p: BankPort) -> dict:
             "source": p.source, "delay": p.delay, "load": p.load, "region": list(p.region),
             "shared": [list(v) for v in p.shared], "controller": _controller(p.controller, p.kind)} | (
         # only where set: the JSON of every design without banks by residue stays as it was
-        {"shares": p.shares} if p.shares is not None else {})
+        {"shares": p.shares} if p.shares is not None else {}) | ({"direct": True} if p.direct else {})
 
 
 def _controller(c: Controller, kind: str | None) -> dict:
@@ -271,7 +271,8 @@ def _bank_from(k: dict) -> Bank:
     def ports(kind: str) -> tuple[BankPort, ...]:
         return tuple(BankPort(p["name"], kind, p["op"], tuple(p["lane"]), _dims(p["domain"]),
                               _controller_from(p["controller"]), p["source"], p["delay"], p["load"],
-                              tuple(p["region"]), tuple(tuple(v) for v in p["shared"]), p.get("shares"))
+                              tuple(p["region"]), tuple(tuple(v) for v in p["shared"]), p.get("shares"),
+                              p.get("direct", False))
                      for p in k[f"{kind}_ports"])
 
     return Bank(k["name"], k["kind"], k["words"], k["tiles"], k["slices"], ports("write"), ports("read"), k["root"],

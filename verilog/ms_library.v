@@ -762,7 +762,11 @@ module ms_reg_bank #(
     parameter [32*8-1:0] R3_DATA_STRIDE = 0,
     parameter integer R3_BASE = 0,
     parameter integer R3_SIZE = 1,
-    parameter integer R3_PORT = 0
+    parameter integer R3_PORT = 0,
+    // Read port 0 (1) of a bank of one word without an output register (memories/mapping.py): the word itself,
+    // which in the port's cycles holds the last value written before them, as the output register would.
+    parameter integer R0_DIRECT = 0,
+    parameter integer R1_DIRECT = 0
 ) (
     input clk,
     input rst_n,
@@ -771,8 +775,8 @@ module ms_reg_bank #(
     input [31:0] cycle,
     input [WIDTH-1:0] wdata0,
     input [WIDTH-1:0] wdata1,
-    output reg [WIDTH-1:0] rdata0,
-    output reg [WIDTH-1:0] rdata1,
+    output [WIDTH-1:0] rdata0,
+    output [WIDTH-1:0] rdata1,
     output wfire  // the cycles write port 0 writes
 );
     wire wfire0, wfire1, rfire0, rfire1;
@@ -850,18 +854,21 @@ module ms_reg_bank #(
     wire fwd10 = wfire1 & (waddr1 == taddr0);
     wire fwd01 = wfire0 & (waddr0 == taddr1);
     wire fwd11 = wfire1 & (waddr1 == taddr1);
+    reg [WIDTH-1:0] held0, held1;
     always @(posedge clk) begin
         if (!rst_n)
-            rdata0 <= {WIDTH{1'b0}};
+            held0 <= {WIDTH{1'b0}};
         else if (en && tfire0)
-            rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : word[taddr0]);
+            held0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : word[taddr0]);
     end
     always @(posedge clk) begin
         if (!rst_n)
-            rdata1 <= {WIDTH{1'b0}};
+            held1 <= {WIDTH{1'b0}};
         else if (en && tfire1)
-            rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : word[taddr1]);
+            held1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : word[taddr1]);
     end
+    assign rdata0 = (R0_DIRECT != 0) ? word[0] : held0;
+    assign rdata1 = (R1_DIRECT != 0) ? word[0] : held1;
 endmodule
 
 // A GLB transfer address generator: an affine controller (as above) that steps once per word moved instead of

@@ -315,7 +315,8 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
         params += ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp, base)
     # R0, R1: the tile read ports; R2, R3: bank read ports (of a bank by residue) reading through them
     for i, (rp, base) in [*enumerate(owners), *enumerate(sharers, start=2)]:
-        params += ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp, base)
+        params += ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp, base) + \
+            ([f".R{i}_DIRECT(1)"] if rp.direct else [])
         top.decls.append(f"wire [{w - 1}:0] {signal(rp.name)};")
         if rp.shares is not None:
             params.append(f".R{i}_PORT({[p.name for p, _ in owners].index(rp.shares)})")
