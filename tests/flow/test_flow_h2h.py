@@ -146,6 +146,18 @@ def test_harris_resources_against_the_reference_mapping():
     assert rep["pes"] + rep["const_words"] <= 288 and rep["mem_tiles"] <= 11 and rep["registers"] <= 61
 
 
+def test_unsharp_and_resnet_registers_against_the_reference_mapping():
+    # The reference's mapped unsharp: 256 PEs, 13 memory tiles, 41 registers; resnet_layer_gen: 225, 71, 1
+    # (../shared/CLOCKWORK.md). Unsharp's 42 registers were 4 + 5 x 6 + 4 for the window's rows and 4 by which
+    # sharpen reads gray(x, y): those 4 are a delay line on the idle port pair of hw_input's tile
+    # (memories/shared_tiles.py). Resnet's 5 were conv's finished sums held 3 and 6 cycles for hw_output: a
+    # 3-register chain and a 1-word bank with its output register; now two 1-word banks read directly (2).
+    unsharp = hl.compile(apps.load("h2h_unsharp").build(58, 58)[0], name="h2h_unsharp").report
+    assert (unsharp["registers"], unsharp["mem_tiles"], unsharp["pes"]) == (38, 7, 115)
+    resnet = hl.compile(apps.load("h2h_resnet_layer_gen").build(28, 28)[0], name="h2h_resnet_layer_gen").report
+    assert (resnet["registers"], resnet["mem_tiles"], resnet["pes"]) == (2, 16, 49)
+
+
 def _inlined_into_two():
     """grad (inlined) feeds sq and cross, both computed at the output's loop; grad_unclamped is computed there
     too, which Halide accepts: every use of it, through the inlined grad, is inside that loop."""
