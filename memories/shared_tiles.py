@@ -46,18 +46,12 @@ def share_tiles(prog: Program, buffers: tuple[BufferPlan, ...], target: CGRA) ->
     pairs paired on one tile."""
     out = {b.name: b for b in buffers}
     taken: set[str] = set()  # banks whose tile has both port pairs used (hosts and guests)
-    runs = sorted((r for b in buffers for r in _runs(b)),
-                  key=lambda r: (-(r.tap - r.base), r.buffer, r.root, r.base))
-    for run in runs:
-        guest_words = run.tap - run.base - 1
-        bits = out[run.buffer].bits
-        found = next((h for hbuf, h in _spare(out.values(), target, taken)
-                      if h.words + guest_words <= target.mem_tile_words and out[hbuf].bits == bits
-                      and math.ceil(bits / target.word_bits) == 1), None)
-        if found is None:
-            continue
-        out[run.buffer] = _run_on(prog, out[run.buffer], run, found, target)
-        taken |= {found.name}
+    while True:  # the runs found again after each move: a run's end may feed the next run, renamed by it
+        placed = _place_run(prog, out, target, taken)
+        if placed is None:
+            break
+        out[placed[0]] = placed[1]
+        taken |= {placed[2]}
     spare = _spare(out.values(), target, taken)
     for k, (hbuf, host) in enumerate(spare):
         if host.name in taken:
@@ -72,6 +66,21 @@ def share_tiles(prog: Program, buffers: tuple[BufferPlan, ...], target: CGRA) ->
                                                                for b in out[gbuf].banks))
         taken |= {host.name, g.name}
     return tuple(out[b.name] for b in buffers)
+
+
+def _place_run(prog: Program, out: dict[str, BufferPlan], target: CGRA,
+               taken: set[str]) -> tuple[str, BufferPlan, str] | None:
+    """(buffer, the buffer with its longest run that finds a host moved there, the host), or None."""
+    runs = sorted((r for b in out.values() for r in _runs(b)),
+                  key=lambda r: (-(r.tap - r.base), r.buffer, r.root, r.base))
+    for run in runs:
+        bits = out[run.buffer].bits
+        found = next((h for hbuf, h in _spare(out.values(), target, taken)
+                      if h.words + run.tap - run.base - 1 <= target.mem_tile_words and out[hbuf].bits == bits
+                      and math.ceil(bits / target.word_bits) == 1), None)
+        if found is not None:
+            return run.buffer, _run_on(prog, out[run.buffer], run, found, target), found.name
+    return None
 
 
 def spare_pair(bank: Bank, target: CGRA) -> bool:
