@@ -255,7 +255,7 @@ def _addressed_cost(timing: _Timing, f: Function, reads: list[Read], target: CGR
 
 def _bank_tiles(words: int, target: CGRA) -> int:
     """The memory tiles of an addressed bank of `words`: none for a register bank (memories/mapping.py
-    `_small_banks_in_registers`)."""
+    `small_banks_in_registers`)."""
     return 0 if words <= target.register_bank_words else -(-words // target.mem_tile_words)
 
 

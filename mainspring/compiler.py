@@ -315,8 +315,8 @@ def _report(program: HwProgram, plan: MemoryPlan, pe_counts: dict, target: CGRA,
     ideal = ideal_cycles(program.nest, plan, tiles)
     image = sum(_size(s.image_box) for s in program.inputs)
     # a register bank's words and its read ports' output registers are registers, on no memory tile
-    registers = sum(len(b.registers) + sum(k.words + len(k.tile_read_ports) for k in b.banks if k.in_registers)
-                    for b in plan.buffers)
+    registers = sum(len(b.registers) + sum(k.words + sum(p.output_registers for p in k.read_ports)
+                                           for k in b.banks if k.in_registers) for b in plan.buffers)
     mem_tiles = sum(bank.tiles * bank.slices for b in plan.buffers for bank in b.banks)
     roms = _rom_copies(program, pe_counts, target)
     mem_tiles += sum(k * -(-words // target.mem_tile_words) * -(-bits // target.word_bits) for words, bits, k in roms)

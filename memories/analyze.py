@@ -19,6 +19,7 @@ from .polyhedral import Program, build_program, default_latency
 from .printer import format_capacities, format_dependences, format_mapping
 from .ram import map_ram
 from .schedule import Schedule, format_schedule, schedule
+from .shared_tiles import share_tiles
 
 # The steps `analyze` can print, in the order they run (the compiler adds `schedule`: the memory JSON).
 STEP_NAMES = ("dependences", "rates", "capacities", "mapping")
@@ -83,10 +84,10 @@ def analyze(nest: LoopNest, target: CGRA = CGRA(), latencies: Mapping[str, int] 
 
 def _mapped(prog: Program, nest: LoopNest, sched: Schedule, target: CGRA) -> tuple[dict[str, int],
                                                                                 tuple[BufferPlan, ...]]:
-    """Each buffer's exact capacity and its mapping onto `target` under `sched`."""
+    """Each buffer's exact capacity and its mapping onto `target` under `sched`, tiles shared between buffers."""
     capacities = {b.name: buffer_capacity(prog, sched, b.name) for b in nest.buffers}
-    return capacities, tuple((map_ram if nest.buffer(name).init is not None else map_buffer)(
-        prog, sched, target, name, words) for name, words in capacities.items())
+    return capacities, share_tiles(prog, tuple((map_ram if nest.buffer(name).init is not None else map_buffer)(
+        prog, sched, target, name, words) for name, words in capacities.items()), target)
 
 
 def _two_piece_reads_rendered(buffers: tuple[BufferPlan, ...]) -> bool:

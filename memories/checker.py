@@ -10,7 +10,8 @@ plain facts (op schedules, port controllers, tap delays) and the exact value flo
    happens between the value's write and its read as the bank's kind defines it (read-first delay lines,
    forwarding addressed banks), and no port or op is used twice in one cycle, nor a tile given more ports or
    words than it has (bank read ports sharing a tile read port read in disjoint cycles). A chained bank's write
-   port writes what its feeding read port is proven to load (memories/bank_values.py).
+   port writes what its feeding read port is proven to load (memories/bank_values.py). Two banks sharing a
+   tile (memories/shared_tiles.py) take apart words and port pairs of it.
    An addressed bank read port iterating before its op's box fires from cycle 0 on, in its iteration order.
 4. a RAM (memories/ram.py) is written in its update op's write cycles, read at the elements its readers' loads
    name, and only after its last write.
@@ -27,7 +28,7 @@ import islpy as isl
 
 from mainspring.hwlower.ir import LoopNest
 
-from . import bank_values, checker_ram
+from . import bank_values, checker_ram, checker_tiles
 from .errors import MemoryCheckError
 from .ir import (
     CONTROLLERS_PER_TILE_READ_PORT,
@@ -332,8 +333,11 @@ def _check_bank(buf: BufferPlan, bank: Bank, plan: MemoryPlan, prog: Program, op
         if bank.kind != "addressed" or bank.tiles:
             _fail(buf.name, f"register bank {bank.name} must be an addressed bank on no tile, not {bank.kind} on "
                             f"{bank.tiles} tiles")
+    elif bank.host is not None:
+        checker_tiles.check_guest(buf, bank, plan)
     elif bank.words > bank.tiles * t.mem_tile_words or bank.words < 1:
         _fail(buf.name, f"bank {bank.name} holds {bank.words} words in {bank.tiles} tiles of {t.mem_tile_words}")
+    checker_tiles.check_direct(buf, bank)
     names = {}
     for k, p in enumerate(bank.write_ports + bank.read_ports):
         names[p.name] = f"P{k}"

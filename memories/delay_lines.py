@@ -83,7 +83,7 @@ def tap_chain(wp: WritePort, dims: tuple[Dim, ...], delays: set[int], gated: boo
         else:
             bank, j = names[(base, tap)]
             elements[tap] = f"{bank}.r{j}"
-    banks = [_bank(wp, dims, group, elements, gated, slices, target, first_bank + k)
+    banks = [delay_line_bank(wp, dims, group, elements, gated, slices, target, first_bank + k)
              for k, group in enumerate(groups)]
     return registers, banks, elements
 
@@ -122,8 +122,9 @@ def _pack(lines: list[tuple[str, int, int]], target: CGRA) -> list[list[tuple[st
     return groups
 
 
-def _bank(wp: WritePort, dims: tuple[Dim, ...], group: list[tuple[str, int, int]], elements: dict[int, str],
-          gated: bool, slices: int, target: CGRA, index: int) -> Bank:
+def delay_line_bank(wp: WritePort, dims: tuple[Dim, ...], group: list[tuple[str, int, int]],
+                    elements: dict[int, str], gated: bool, slices: int, target: CGRA, index: int) -> Bank:
+    """Bank `index` of `wp`'s buffer: the delay lines of `group` ("line", base, tap) in regions of one tile."""
     name = f"{wp.buffer}.bank{index}"
     w = wp.controller
     count, p = [], 1

@@ -59,6 +59,12 @@ Semantics (cycle-accurate; the verilog stage builds controllers and enables from
 - A register bank (`Bank.in_registers`, an addressed bank of a few words) has the same ports, controllers and
   timing as an addressed bank on a tile, forwarding included: a register per word, written when a write port's
   address selects it, and per read port a multiplexer over them into its output register. It takes no tile.
+  A bank of one word may have `direct` read ports: the word's register read in the port's cycles, which there
+  holds the last value written before the cycle, as the output register would; only the port's op reads them.
+- A shared tile (memories/shared_tiles.py): a bank with `host` set takes no tile of its own but the second
+  port pair of its host bank's tile (in another buffer or its own), which has one write and one read port, and
+  that tile's words from `base` on, past the host's: the two banks' addresses are apart, and each keeps its own
+  kind (a delay line reads first, an addressed bank forwards).
 - Chained banks (memories/chained.py): an addressed bank write port whose `source` is another addressed bank's
   read port F writes, in F's load cycles and at F's iterations, the word F loads there (F's output register).
 - Banks by residue (memories/banks.py): an addressed buffer may be split into banks each holding the elements
@@ -280,6 +286,16 @@ class BankPort:
     # addressed read ports: the bank read port whose tile read port (and output register) this one uses too, in
     # cycles of its own (a bank by residue: a port reads one parity of rows on even rows and another on odd ones)
     shares: str | None = None
+    # a register bank's read port of its one word without an output register (memories/mapping.py
+    # `small_banks_in_registers`): it delivers the word's register, which in the port's cycles holds what the
+    # output register would (the last value written before the cycle); nothing but its op reads it
+    direct: bool = False
+
+    @property
+    def output_registers(self) -> int:
+        """The output registers of its own: one for a read port with a tile read port, none for one sharing
+        another's or reading a register bank's word directly."""
+        return int(self.kind == "read" and self.shares is None and not self.direct)
 
 
 # A tile read port serves at most this many bank read ports, each with its own controller, in disjoint cycles
@@ -300,6 +316,10 @@ class Bank:
     gated: bool = False  # delay lines: delays count the root's writes (write taps), not cycles
     # addressed banks of at most `CGRA.register_bank_words` words: registers (tiles 0), not memory-tile SRAM
     in_registers: bool = False
+    # a bank on another bank's memory tile (memories/shared_tiles.py; tiles 0): `host` names that bank, whose
+    # tile gives this one its second port pair and its words from `base` on (its regions' addresses plus `base`)
+    host: str | None = None
+    base: int = 0
 
     @property
     def tile_read_ports(self) -> tuple[BankPort, ...]:

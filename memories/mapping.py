@@ -12,7 +12,7 @@
   read ports exist.
 - Where a buffer's first mapping stores more than its exact minimum, a stream's far taps are tried as
   addressed reads (a delay line holds every value for the whole delay, even those no far tap reads; with more
-  streams than a tile's write ports, banks each taking a tile's write ports of them: `_packed_banks`), then its
+  streams than a tile's write ports, banks each taking a tile's write ports of them: `packed_banks`), then its
   addressed reads as banks by residue of a coordinate (`banks`: rows of one parity per bank): the mapping with
   fewer words in no more tiles is kept; with registers after bank read ports, also reads of one stream at
   several ages in chained banks (`chained`: each bank after the first written from the one before's oldest read
@@ -32,7 +32,7 @@ from mainspring.hwlower.ir import Affine
 from mainspring.target import CGRA
 
 from . import banks as residue
-from . import chained, checker, circular, read_registers
+from . import chained, checker, circular, read_registers, short_taps
 from .constant_ports import wire_words
 from .delay_lines import tap_chain, write_steps
 from .errors import MemoryMappingError
@@ -76,10 +76,12 @@ def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_word
         best = residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, splits=splits)
     if organised_words(wports, best) > min_words:
         best = _registers_after_reads(prog, sched, target, name, reads, wports, slices, best, splits)
-    final, registers, banks = _small_banks_in_registers(target, best)
+    if organised_words(wports, best) > min_words:
+        best = short_taps.short_taps_addressed(prog, sched, target, name, reads, wports, slices, best)
+    final, registers, banks = small_banks_in_registers(target, best)
     level = "mem_tile" if any(not k.in_registers for k in banks) else (
         "register" if registers or banks else "wire")
-    words = organised_words(wports, best)
+    words = organised_words(wports, (final, registers, banks))
     role = "input" if name in prog.nest.inputs else ("output" if name == prog.nest.output else "internal")
     outs = tuple(wports[(f.src.name, f.src_lane)].name for f in writers if any(
         g.streamed_out and g.src is f.src and g.src_lane == f.src_lane for g in flows))
@@ -98,7 +100,7 @@ _Banker = Callable[[Program, Schedule, CGRA, str, list[Read], WritePorts, int, i
 
 def organised_words(wports: WritePorts, org: Organised) -> int:
     """Storage as `min_words` counts it (memories/ir.py): write ports, registers, bank words and read registers."""
-    return len(wports) + len(org[1]) + sum(b.words + len(b.tile_read_ports) for b in org[2])
+    return len(wports) + len(org[1]) + sum(b.words + sum(p.output_registers for p in b.read_ports) for b in org[2])
 
 
 def organised_tiles(org: Organised) -> int:
@@ -128,8 +130,8 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
             trial = [Read(dataclasses.replace(r.port, delay=None), r.flow)
                      if r.port.source == wp.name and r.port.delay is not None and r.port.delay >= d else r
                      for r in current]
-            got = _least(wports, [_trial(prog, sched, target, name, trial, wports, slices, banker)
-                                  for banker in (None, _packed_banks)])
+            got = _least(wports, [try_organise(prog, sched, target, name, trial, wports, slices, banker)
+                                  for banker in (None, packed_banks)])
             if got is None:
                 break  # more streams or reads than an addressed bank takes: keep the taps
             if improves(wports, got, best):
@@ -138,7 +140,7 @@ def _far_taps_addressed(prog: Program, sched: Schedule, target: CGRA, name: str,
     return best, kept
 
 
-def _trial(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read], wports: WritePorts,
+def try_organise(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read], wports: WritePorts,
            slices: int, banker: _Banker | None, fold: bool = False) -> Organised | None:
     try:
         return organise(prog, sched, target, name, reads, wports, slices, banker, fold)
@@ -177,18 +179,27 @@ def _addressed_as_write_taps(prog: Program, sched: Schedule, target: CGRA, name:
     return best, kept
 
 
-def _small_banks_in_registers(target: CGRA, org: Organised) -> Organised:
+def small_banks_in_registers(target: CGRA, org: Organised) -> Organised:
     """`org` with its addressed banks of at most `target.register_bank_words` words held in registers: a memory
     tile for a pixel pair is waste. Applied to the mapping the searches chose (comparing tiles as if every bank
     took its tile), so it takes tiles away and never adds a word: counted so, a search would trade words for the
     tile of a small bank (fuzz case downsample_banked_on_one_tile_read_port: 15 words on 2 tiles for f0 became 19
     on 1). The ports and their timing stay, so the schedule and the checker's proof do not change; words stay as
     counted (a register per word and per tile read port's output register, which bank read ports by residue
-    share as on the tile)."""
+    share as on the tile). A bank of one word is read without output registers where only its ports' ops read
+    them (`BankPort.direct`): its word's register holds in a port's cycles what the output register would."""
     final, registers, banks = org
-    small = [dataclasses.replace(k, tiles=0, in_registers=True)
-             if k.kind == "addressed" and k.words <= target.register_bank_words else k for k in banks]
-    return final, registers, small
+    fed = {r.source for r in registers} | {r.root for r in registers} | {
+        p.source for k in banks for p in k.write_ports if p.source is not None}
+
+    def small(k: Bank) -> Bank:
+        direct = tuple(dataclasses.replace(p, direct=k.words == 1 and p.name not in fed and p.shares is None
+                                           and not any(o.shares == p.name for o in k.read_ports))
+                       for p in k.read_ports)
+        return dataclasses.replace(k, tiles=0, in_registers=True, read_ports=direct)
+
+    return final, registers, [small(k) if k.kind == "addressed" and k.words <= target.register_bank_words else k
+                              for k in banks]
 
 
 def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: str, reads: list[Read],
@@ -203,7 +214,7 @@ def _registers_after_reads(prog: Program, sched: Schedule, target: CGRA, name: s
         return best
     if not folds_clash(got) and improves(wports, got, best):
         best = got
-    chain = _trial(prog, sched, target, name, reads, wports, slices, chained.chained_banks, fold=True)
+    chain = try_organise(prog, sched, target, name, reads, wports, slices, chained.chained_banks, fold=True)
     if chain is not None and not folds_clash(chain) and improves(wports, chain, best):
         best = chain
     return residue.residue_banked(prog, sched, target, name, reads, wports, slices, best, fold=True, splits=splits)
@@ -354,11 +365,11 @@ def _addressed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
             raise MemoryMappingError(
                 f"buffer '{buf}' lane {list(lane)} needs {len(by_lane[lane])} write streams into one addressed memory "
                 f"but a memory tile has {target.mem_tile_write_ports} write ports")
-    return _grouped_banks(prog, sched, target, buf, reads, wports, slices, first,
+    return grouped_banks(prog, sched, target, buf, reads, wports, slices, first,
                           [by_lane[lane] for lane in sorted(by_lane)])
 
 
-def _grouped_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read], wports: WritePorts,
+def grouped_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read], wports: WritePorts,
                    slices: int, first: int,
                    groups: list[list[tuple[_Source, Stmt]]]) -> tuple[list[Bank], dict[str, str]]:
     """The banks of each group of write streams, serving the reads of the group's values, numbered from `first`."""
@@ -373,7 +384,7 @@ def _grouped_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads
     return banks, served
 
 
-def _packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read],
+def packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read],
                   wports: WritePorts, slices: int, first: int) -> tuple[list[Bank], dict[str, str]]:
     """`_addressed_banks` with its groups of streams (each lane's, else each stream alone) packed in order into
     banks of a tile's write ports: three channels each read by a load of its own in two tiles, not three."""
@@ -398,7 +409,7 @@ def _packed_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, reads:
     if len(bins) == 1 or any(len(v) > 1 for v in loads.values()):
         # a load reading the values of two banks' streams would need both; one bin is `_addressed_banks`' own
         raise MemoryMappingError(f"buffer '{buf}': no packing of its write streams into banks helps")
-    return _grouped_banks(prog, sched, target, buf, reads, wports, slices, first, bins)
+    return grouped_banks(prog, sched, target, buf, reads, wports, slices, first, bins)
 
 
 def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, reads: list[Read],

@@ -55,6 +55,8 @@ Schema (format "mainspring-memories/2"; semantics of every field in `memories.ir
                    "tiles": int, "slices": int, "root": write port | null,
                    "gated": bool,        # delay lines whose delays count the root's writes
                    "in_registers": true, # only when set: an addressed bank held in registers (tiles 0)
+                   "host": bank, "base": int,  # only when set: a bank on another bank's tile (tiles 0), its
+                                         # words from base on (memories/shared_tiles.py)
                    "write_ports": [<bank port>], "read_ports": [<bank port>]}]}}
     }
     <controller> = {"dimensionality": int, "extent": [int], "cycle_starting_addr": int, "cycle_stride": [int],
@@ -183,7 +185,8 @@ def _bank(k: Bank) -> dict:
             "root": k.root, "gated": k.gated, "write_ports": [_bank_port(p) for p in k.write_ports],
             "read_ports": [_bank_port(p) for p in k.read_ports]} | (
         # only where set: the JSON of every design without register banks stays as it was
-        {"in_registers": True} if k.in_registers else {})
+        {"in_registers": True} if k.in_registers else {}) | (
+        {"host": k.host, "base": k.base} if k.host is not None else {})
 
 
 def _bank_port(p: BankPort) -> dict:
@@ -191,7 +194,7 @@ def _bank_port(p: BankPort) -> dict:
             "source": p.source, "delay": p.delay, "load": p.load, "region": list(p.region),
             "shared": [list(v) for v in p.shared], "controller": _controller(p.controller, p.kind)} | (
         # only where set: the JSON of every design without banks by residue stays as it was
-        {"shares": p.shares} if p.shares is not None else {})
+        {"shares": p.shares} if p.shares is not None else {}) | ({"direct": True} if p.direct else {})
 
 
 def _controller(c: Controller, kind: str | None) -> dict:
@@ -268,11 +271,12 @@ def _bank_from(k: dict) -> Bank:
     def ports(kind: str) -> tuple[BankPort, ...]:
         return tuple(BankPort(p["name"], kind, p["op"], tuple(p["lane"]), _dims(p["domain"]),
                               _controller_from(p["controller"]), p["source"], p["delay"], p["load"],
-                              tuple(p["region"]), tuple(tuple(v) for v in p["shared"]), p.get("shares"))
+                              tuple(p["region"]), tuple(tuple(v) for v in p["shared"]), p.get("shares"),
+                              p.get("direct", False))
                      for p in k[f"{kind}_ports"])
 
     return Bank(k["name"], k["kind"], k["words"], k["tiles"], k["slices"], ports("write"), ports("read"), k["root"],
-                k["gated"], k.get("in_registers", False))
+                k["gated"], k.get("in_registers", False), k.get("host"), k.get("base", 0))
 
 
 def _controller_from(c: dict) -> Controller:

@@ -32,7 +32,9 @@ def format_mapping(buffers: tuple[BufferPlan, ...]) -> str:
         lines.append(f"{b.name}: {b.level}, {b.words} words (minimum {b.min_words}), {len(b.registers)} "
                      f"registers, {len(b.write_ports)} write / {len(b.read_ports)} read ports")
         for k in b.banks:
-            where = "in registers" if k.in_registers else f"{k.tiles} tile(s) x {k.slices} slice(s)"
+            where = "in registers" if k.in_registers else (
+                f"on {k.host}'s tile from word {k.base}" if k.host is not None else
+                f"{k.tiles} tile(s) x {k.slices} slice(s)")
             lines.append(f"  {k.name}: {k.kind}, {k.words} words, {where}, "
                          f"{len(k.write_ports)} write / {len(k.read_ports)} read ports")
     return "\n".join(lines) + "\n"

@@ -61,6 +61,7 @@ class _Top:
     used_bank_whens: set[str] = field(default_factory=set)  # the tiles' wfire signals a controller reuses
     narrow_buffers: dict[str, tuple[int, bool]] = field(default_factory=dict)  # top_widths: registers' widths
     narrow_ops: dict[str, tuple[int, bool]] = field(default_factory=dict)  # and PE output registers'
+    guests: dict[str, Bank] = field(default_factory=dict)  # a bank -> the bank on its tile's second port pair
     widths: Widths = field(init=False)
 
     def __post_init__(self) -> None:
@@ -74,7 +75,9 @@ def design_verilog(name: str, plan: MemoryPlan, compute: dict) -> str:
     _check_supported(plan)
     for b in sorted(plan.buffers, key=lambda b: b.name):  # the tiles' write port 0 fire signals, reused below
         for bank in b.banks:
-            if bank.kind != "ram":  # (a RAM's update port is fed, not timed, by its own controller)
+            if bank.host is not None:  # on another bank's tile, whose port pair 0 is the host's
+                top.guests[bank.host] = bank
+            elif bank.kind != "ram":  # (a RAM's update port is fed, not timed, by its own controller)
                 top.bank_whens.setdefault(timing(bank.write_ports[0].controller), f"{signal(bank.name)}_wfire")
     widths = {b.name: b.bits for b in plan.buffers}
     kernels = kernel_ports(compute)
@@ -254,7 +257,7 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
     fires: dict[str, str] = {}  # a gated register's root -> a signal high in the cycles its registers shift
     gated_roots = {r.root for r in b.registers if r.gated}  # the roots whose write cycles a register needs
     for bank in b.banks:
-        if bank.gated and bank.root in gated_roots and bank.root not in fires:
+        if bank.gated and bank.root in gated_roots and bank.root not in fires and bank.host is None:
             # Its write port 0 writes in the root's write cycles: the registers' enable, without a controller.
             fires[bank.root] = f"{signal(bank.name)}_wfire"
             top.used_bank_whens.add(fires[bank.root])
@@ -273,7 +276,7 @@ def _buffer(top: _Top, bname: str, b: BufferPlan, lookups: dict[tuple[str, tuple
             f"    else if ({enable}) {s} <= {source};",
             "end",
         ]
-    for bank in b.banks:
+    for bank in (k for k in b.banks if k.host is None):  # (a guest is rendered with its host's tile)
         # Named once the whole top is rendered: `_unused` unless registers or a controller of the same timing
         # read it (design_verilog).
         wfire = f"<<{signal(bank.name)}_wfire>>"
@@ -296,31 +299,39 @@ def _gated_enable(top: _Top, b: BufferPlan, root: str, fires: dict[str, str]) ->
 
 
 def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
-    writes = bank.write_ports
-    owners = bank.tile_read_ports
-    sharers = [rp for rp in bank.read_ports if rp.shares is not None]
-    params = [f".WIDTH({w})", f".WORDS({bank.words})", f".AW({address_width(bank.words)})", f".NW({len(writes)})",
-              f".NR({len(owners)})"] + ([f".NS({len(sharers)})"] if sharers else []) + \
-        ([] if bank.in_registers else [f".FORWARD({0 if bank.kind == 'delay_line' else 1})"])
-    for i, wp in enumerate(writes):
-        params += ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp)
+    guest = top.guests.get(bank.name)
+    # (port, the tile word its region's addresses start from): a guest's ports on the tile's port pair 1
+    writes = [(p, 0) for p in bank.write_ports] + ([(p, guest.base) for p in guest.write_ports] if guest else [])
+    owners = [(p, 0) for p in bank.tile_read_ports] + \
+        ([(p, guest.base) for p in guest.tile_read_ports] if guest else [])
+    sharers = [(rp, 0) for rp in bank.read_ports if rp.shares is not None]
+    words = bank.words if guest is None else guest.base + guest.words
+    forward = [] if bank.in_registers else [f".FORWARD({0 if bank.kind == 'delay_line' else 1})"]
+    if guest is not None and guest.kind != bank.kind:
+        forward.append(f".FORWARD1({0 if guest.kind == 'delay_line' else 1})")
+    params = [f".WIDTH({w})", f".WORDS({words})", f".AW({address_width(words)})", f".NW({len(writes)})",
+              f".NR({len(owners)})"] + ([f".NS({len(sharers)})"] if sharers else []) + forward
+    for i, (wp, base) in enumerate(writes):
+        params += ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp, base)
     # R0, R1: the tile read ports; R2, R3: bank read ports (of a bank by residue) reading through them
-    for i, rp in [*enumerate(owners), *enumerate(sharers, start=2)]:
-        params += ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp)
+    for i, (rp, base) in [*enumerate(owners), *enumerate(sharers, start=2)]:
+        params += ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp, base) + \
+            ([f".R{i}_DIRECT(1)"] if rp.direct else [])
         top.decls.append(f"wire [{w - 1}:0] {signal(rp.name)};")
         if rp.shares is not None:
-            params.append(f".R{i}_PORT({[p.name for p in owners].index(rp.shares)})")
+            params.append(f".R{i}_PORT({[p.name for p, _ in owners].index(rp.shares)})")
             top.body.append(f"assign {signal(rp.name)} = {signal(rp.shares)};  // through its tile read port")
-    outs = [signal(rp.name) for rp in owners]
+    outs = [signal(rp.name) for rp, _ in owners]
     unused = f"{signal(bank.name)}_unused"
     if len(outs) < 2:
         top.decls.append(f"wire [{w - 1}:0] {unused};  // the tile's second read port is not configured")
         outs.append(unused)
-    wdata = [top.widths.full(signal(wp.source), w) for wp in writes] + [f"{w}'d0"] * (2 - len(writes))
-    lines = f"{len(writes)} delay line(s) of {bank.words} words" if bank.kind == "delay_line" else \
-        f"addressed memory of {bank.words} words"
+    wdata = [top.widths.full(signal(wp.source), w) for wp, _ in writes] + [f"{w}'d0"] * (2 - len(writes))
+    lines = (f"{len(bank.write_ports)} delay line(s) of {bank.words} words" if bank.kind == "delay_line" else
+             f"addressed memory of {bank.words} words")
     where, module = ("in registers", "ms_reg_bank") if bank.in_registers else \
-        (f"on {bank.tiles} memory tile(s)", "ms_mem_tile")
+        (f"on {bank.tiles} memory tile(s)" + (f", and {guest.name} from word {guest.base} on its second port pair"
+                                              if guest is not None else ""), "ms_mem_tile")
     joined = ",\n    ".join(params)
     top.body.append(
         f"// {bname}: {lines} {where}\n"
@@ -330,9 +341,9 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
     )
 
 
-def _region(prefix: str, port: BankPort) -> list[str]:
+def _region(prefix: str, port: BankPort, base: int = 0) -> list[str]:
     first, words = port.region
-    return [f".{prefix}BASE({first})", f".{prefix}SIZE({words})"]
+    return [f".{prefix}BASE({base + first})", f".{prefix}SIZE({words})"]
 
 
 def _tap_signal(top: _Top, op_name: str, load: str, ports: list[ReadPort], width: int) -> str:

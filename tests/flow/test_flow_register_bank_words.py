@@ -1,5 +1,5 @@
 """Addressed banks of at most `CGRA.register_bank_words` words (default 4) are register banks, not memory tiles
-(memories/mapping.py `_small_banks_in_registers`, verilog `ms_reg_bank`): bilinear_up's 2-word `wide` (1 tile
+(memories/mapping.py `small_banks_in_registers`, verilog `ms_reg_bank`): bilinear_up's 2-word `wide` (1 tile
 less), a hand-scheduled 3-tap upsample whose banks by residue hold 3 and 4 words (2 tiles -> 0), and the same
 with a bound of 3, where the 4-word bank stays on its tile. The ports and timing are the addressed bank's, so the
 cycles are unchanged and the checker proves the plan as before. Bit for bit on both simulators; lint-clean."""

@@ -85,6 +85,13 @@ def test_resnet_weight_stationary_small(simulator, build_dir):
     # output-channel lanes through one port), and the weights once: a few port registers over the minimum.
     for name in ("hw_input", "hw_kernel"):
         assert words[name][0] <= words[name][1] * 1.12, words
+    # conv's finished sums of lanes 1 and 2, which hw_output reads 3 and 6 cycles after the last step: each in a
+    # register bank of one word written on that step only and read without an output register
+    # (memories/short_taps.py, BankPort.direct): the minimum, 2 registers (5 before: a 3-register chain, and a bank
+    # of one word with its output register).
+    assert words["conv"] == (5, 5) and rep["registers"] == 2
+    conv = design.plan.buffer("conv")
+    assert not conv.registers and all(p.direct for k in conv.banks for p in k.read_ports)
     # The 9 sweeps and the output run at a firing per cycle; the first sweep waits for the image, which arrives
     # at one word (one channel of a pixel) per cycle.
     assert rep["predicted_cycles"] <= 1.5 * rep["ideal_cycles"], (rep["predicted_cycles"], rep["ideal_cycles"])
