@@ -65,8 +65,13 @@ def step_lanes(nest: LoopNest, inputs: dict[str, Lanes], dims: dict[str, int] | 
     # Streams read by one op only: the host paces such a stream to a reader that takes its words in turn, where a
     # Func computed inside runs as fast as its own producers let it, and so does a stream for a faster reader, so
     # that their values pile up before the slower one (seed 002's gaussian with a 3-lane output over a 2-lane blur
-    # read in turn held 1,356 words for 314; a 2-lane stream read at 2 lanes and in turn, 491 for 32 x 16).
-    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest)}
+    # read in turn held 1,356 words for 314; a 2-lane stream read at 2 lanes and in turn, 491 for 32 x 16). The ops
+    # of one Func may share one: a scan's pure definition and its update, each taking a word a cycle (session 39).
+    funcs: dict[str, set[str]] = {}
+    for _, o in nest.ops():
+        for port in o.loads:
+            funcs.setdefault(port.access.buffer, set()).add(o.func)
+    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest) or len(funcs.get(b, ())) == 1}
     steps: Steps = {}
     for loops, op in nest.ops():
         if not op.store.index or op.scatter:

@@ -4,8 +4,6 @@ in one step rather than meeting one refusal per consumer."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import mainspring as hl
 
 from catalogue import accelerate, buffer, case, pipeline, stream
@@ -134,47 +132,3 @@ def lanes_three_taps_of_a_wider_stream():
 @lanes_three_taps_of_a_wider_stream.fix
 def _():
     return _three_taps(2)
-
-
-
-def _pairs_scan(pure_lanes: bool):
-    """acc, a running sum along x over a stream of 2 pixels a transfer, its update unrolled by 2, read in pairs
-    (hw_output(x) = acc(2x) + acc(2x + 1): a reader the compiler does not unroll for the chain, hwlower/scan_lanes.py);
-    with `pure_lanes` acc's pure definition unrolled by 2 too."""
-    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
-    i = hl.ImageParam(hl.UInt(8), 2, "input")
-    hw_input, acc, hw_output, output = (hl.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
-    hw_input[x, y] = i[x, y]
-    acc[x, y] = hw_input[x, y]
-    r = hl.RDom([hl.Range(1, 15)], "r")
-    acc[r.x, y] = acc[r.x - 1, y] + hw_input[r.x, y]
-    hw_output[x, y] = acc[2 * x, y] + acc[2 * x + 1, y]
-    output[x, y] = hw_output[x, y]
-    output.bound(x, 0, 8).bound(y, 0, 4)
-    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
-    acc.compute_at(hw_output, xo)
-    acc.update().unroll(r.x, 2)
-    hw_input.compute_root().stream_to_accelerator()
-    if pure_lanes:
-        acc.unroll(x, 2)
-    return SimpleNamespace(x=x, hw_input=hw_input, output=output)
-
-
-@case("hardware", "A two-lane stream read by a scan whose unrolled update runs serially", (
-    "{at}: Func 'acc' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' along x per "
-    "cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) "
-    f"at {{at}}): {_RULE} Fix: add acc.unroll(x, 2) so that it keeps pace with 'hw_input', or remove "
-    "hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) so that 'hw_input' streams at its pace."), func="acc",
-    simulate=True, note="until session 36 the fix also asked to add acc.update(0).unroll(r.x.ui, 2), the compiler's "
-    "name of the loop acc.update().unroll(r.x, 2) makes, which then chains its lanes as written")
-def scan_over_two_lane_stream():
-    p = _pairs_scan(False)
-    p.hw_input.unroll(p.x, 2, R)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@scan_over_two_lane_stream.fix
-def _():
-    p = _pairs_scan(True)
-    p.hw_input.unroll(p.x, 2, R)
-    return hl.compile(p.output, name="demo")

@@ -114,6 +114,27 @@ def _rows(m, glb: bool = False):
     return output, {"input": inp}, [size, size]
 
 
+def _pairs_scan(m):
+    """acc, a running sum along x over a stream of 2 pixels a transfer, its update unrolled by 2 (its lanes chained,
+    run serially: the pure definition has one), read in pairs by hw_output; 8 x 4 (16 pixels of acc a row)."""
+    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = m.ImageParam(m.UInt(8), 2, "input")
+    hw_input, acc, hw_output, output = (m.Func(n) for n in ("hw_input", "acc", "hw_output", "output"))
+    hw_input[x, y] = inp[x, y]
+    acc[x, y] = hw_input[x, y]
+    r = m.RDom([m.Range(1, 15)], "r")
+    acc[r.x, y] = acc[r.x - 1, y] + hw_input[r.x, y]
+    hw_output[x, y] = acc[2 * x, y] + acc[2 * x + 1, y]
+    output[x, y] = hw_output[x, y]
+    if m is hl:
+        output.bound(x, 0, 8).bound(y, 0, 4)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo)
+        acc.compute_at(hw_output, xo)
+        acc.update().unroll(r.x, 2)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 2, R)
+    return output, {"input": inp}, [8, 4]
+
+
 # (name, the design's algorithm over a module, its stream's words per transfer, predicted cycles, ideal cycles,
 # words of memory): each figure measured when the schedule first compiled (helper lanes39)
 DESIGNS = [
@@ -133,6 +154,9 @@ DESIGNS = [
     ("rows_in_odd_steps", _rows, 2, 76, 80, 22),
     # (catalogue glb_input_unrolled_along_y) the GLB input's copy into the memory tiles likewise, over 9 rows
     ("glb_rows_in_odd_steps", lambda m: _rows(m, glb=True), 2, 358, 360, 23),
+    # (catalogue scan_over_two_lane_stream) the stream read in turn by both of acc's ops, its pure definition and
+    # its update, whose unrolled r.x already steps by 2 (the stream's pace is theirs, a word a cycle)
+    ("scan_over_two_lane_stream", _pairs_scan, 2, 66, 64, 9),
 ]
 
 
