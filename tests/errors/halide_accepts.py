@@ -42,7 +42,7 @@ GAPS: dict[str, str] = {
     "lanes_past_an_upsample_step": "lanes whose quotients would select among more than 8 words",
     "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
     # lanes (pixels per cycle)
-    "lanes_three_taps_of_a_wider_stream": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_three_taps_of_a_wider_stream": "a stream read in turn through more than 2 reads holds much of a frame",
     "lanes_serial_taps_across_a_stream": "a serial loop may not step across a stream's lanes",
     "upsample_reads_across_lanes": "a serial upsample may not step across its producer's lanes",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
