@@ -10,12 +10,14 @@ word 1 on odd ones, a strided set no port controller walks. Split as
 
     for (f.x, 0, 8) ... in(f.x)          ->          for (f.x, 0, 4) for (f.x.lane, 0, 2) ... in(2*f.x + f.x.lane)
 
-the read of word j is the box f.x.lane = j: each flow is a box of iterations, and the host's stream is paced to
-its reader. The same iterations run in the same order, so the values are unchanged. Left alone (and refused by
-`lanes.check_rates`, with its fix): a loop whose extent m does not divide (the message says so), or that holds
-other ops, or reads a stream of lanes along x through more than `narrow.MAX_PORTS` ports; a stream other ops read
-too, and producers computed inside (each runs as fast as its fastest reader or its own producers let it, so its
-values would pile up before a slower reader).
+the read of word j is the box f.x.lane = j: each flow is a box of iterations, and the host's stream is paced to its
+reader. The same iterations run in the same order, so the values are unchanged. A loop whose extent m does not
+divide (7 pixels over a 2-word stream) runs on to whole steps, as a RoundUp tail would (`_grown`; session 39): its
+Func's buffer grows to hold the extra values, and its loads are guarded to the pixels its readers take. Left alone
+(and refused by `lanes.check_rates`, with its fix): such a loop of the output's op (the extra values would stream
+out) or of a Func of several ops (the message says so), a loop that holds other ops, or reads a stream of lanes
+along x through more than `narrow.MAX_PORTS` ports; a stream other ops read too, and producers computed inside (each
+runs as fast as its fastest reader or its own producers let it, so its values would pile up before a slower reader).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from .ir import Affine, Loop, LoopNest
+from .fold import with_loads
+from .ir import Access, Affine, LoadPort, Loop, LoopNest, Op
 from .lanes import Lanes
-from .narrow import MAX_PORTS, _only, _replace_node, _substitute, sole_readers
+from .narrow import MAX_PORTS, _only, _replace_node, _substitute, roundable, sole_readers
 
 # (consumer op, buffer) -> None: its loop over x steps through the producer's lanes; else why it does not (a clause
 # of `check_rates`' message): its loop's extent, or its reads of the stream
@@ -62,8 +65,13 @@ def step_lanes(nest: LoopNest, inputs: dict[str, Lanes], dims: dict[str, int] | 
     # Streams read by one op only: the host paces such a stream to a reader that takes its words in turn, where a
     # Func computed inside runs as fast as its own producers let it, and so does a stream for a faster reader, so
     # that their values pile up before the slower one (seed 002's gaussian with a 3-lane output over a 2-lane blur
-    # read in turn held 1,356 words for 314; a 2-lane stream read at 2 lanes and in turn, 491 for 32 x 16).
-    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest)}
+    # read in turn held 1,356 words for 314; a 2-lane stream read at 2 lanes and in turn, 491 for 32 x 16). The ops
+    # of one Func may share one: a scan's pure definition and its update, each taking a word a cycle (session 39).
+    funcs: dict[str, set[str]] = {}
+    for _, o in nest.ops():
+        for port in o.loads:
+            funcs.setdefault(port.access.buffer, set()).add(o.func)
+    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest) or len(funcs.get(b, ())) == 1}
     steps: Steps = {}
     for loops, op in nest.ops():
         if not op.store.index or op.scatter:
@@ -90,6 +98,11 @@ def step_lanes(nest: LoopNest, inputs: dict[str, Lanes], dims: dict[str, int] | 
         # for its reads at most a row longer (a 3x3 window over 16 x 8: 86 words for 57, 167 cycles for 185)
         ports = Counter(p.access.buffer for p in op.loads if p.access.buffer not in dims)
         why = _why_not(op.func, ports, reads, loop, m)
+        if why is not None and loop.extent % m and roundable(nest, op) and \
+                _why_not(op.func, ports, reads, replace(loop, extent=m), m) is None:
+            # only the loop's extent kept it: it runs on to whole steps, past its last pixel
+            why = None
+            nest, loop = _grown(nest, op, loop, m)
         if why is None:
             nest = replace(nest, body=_replace_node(nest.body, loop, _split(loop, m)))
         steps.update({(op.name, b): why for b in reads})
@@ -109,6 +122,43 @@ def _why_not(func: str, ports: Counter[str], reads: list[str], loop: Loop, m: in
         return (f", or the consumer must read them in turn, over whole steps of {m} iterations of its loop over "
                 f"{loop.var.rsplit('.', 1)[-1]} (which has {loop.extent})")
     return None
+
+
+def _grown(nest: LoopNest, op: Op, loop: Loop, m: int) -> tuple[LoopNest, Loop]:
+    """The nest with op's `loop` (extent not a multiple of m) rounded up to whole steps of m, as a RoundUp tail
+    would (shift_tails.py): the extra iterations store past the box, which its buffer grows to hold and no consumer
+    reads, and every load of op carries the loop's own range as a guard, so that its producers are not asked for
+    what those iterations read (their values are never used)."""
+    extent = -(-loop.extent // m) * m
+    var = Affine.make({loop.var: 1}, 0)
+    guard = ((var, loop.min, loop.min + loop.extent - 1),)
+    new_op = with_loads(op, {id(p): LoadPort(p.name, Access(p.access.buffer, p.access.index, p.access.guard + guard))
+                             for p in op.loads})
+    body = _replace_op(loop.body, op, new_op)
+    grown = replace(loop, extent=extent, body=body)
+    nest = replace(nest, body=_replace_node(nest.body, loop, grown))
+    (loops, _), = [(lp, o) for lp, o in nest.ops() if o is new_op]
+    buffers = tuple(replace(b, box=_covering(b.box, op.store.index, loops)) if b.name == op.store.buffer else b
+                    for b in nest.buffers)
+    return replace(nest, buffers=buffers), grown
+
+
+def _covering(box: tuple[tuple[int, int], ...], index: tuple[Affine, ...],
+              loops: tuple[Loop, ...]) -> tuple[tuple[int, int], ...]:
+    """`box` grown to hold every element `index` stores to over `loops`."""
+    out = []
+    for (lo, extent), a in zip(box, index):
+        ends = [(c * lp.min, c * (lp.min + lp.extent - 1)) for lp in loops if (c := dict(a.terms).get(lp.var, 0))]
+        first = a.const + sum(min(e) for e in ends)
+        last = a.const + sum(max(e) for e in ends)
+        new_lo = min(lo, first)
+        out.append((new_lo, max(lo + extent, last + 1) - new_lo))
+    return tuple(out)
+
+
+def _replace_op(nodes: tuple[Loop | Op, ...], old: Op, new: Op) -> tuple[Loop | Op, ...]:
+    return tuple(new if n is old else replace(n, body=_replace_op(n.body, old, new)) if isinstance(n, Loop) else n
+                 for n in nodes)
 
 
 def _split(loop: Loop, m: int) -> Loop:

@@ -111,7 +111,8 @@ def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: 
         mine = [(c, inputs[b].k, ports[b] <= MAX_PORTS and b in sole) if src is None else
                 (c, floor.get(src.name, lanes[src.name].k), False)
                 for o, c, src, b in reads if o is op and (src is not None or b in inputs)]
-        pixels = _pixels(loops, op, k)
+        # an op that may run past its last pixel reads in turn over any count of them (lane_steps.py `_grown`)
+        pixels = 0 if roundable(nest, op) else _pixels(loops, op, k)
         floor[op.name] = next((g for g in range(1, k) if k % g == 0 and _whole(g, k, pixels, mine)), k)
     return floor
 
@@ -122,6 +123,15 @@ def _whole(g: int, k: int, pixels: int, reads: list[tuple[int, int, bool]]) -> b
     or which it reads in turn over whole steps of its loop's pixels / g firings."""
     return all(c * g % k == 0 and ((c * g // k) % f == 0 or (turns and (pixels // g) % (f // math.gcd(
         f, c * g // k)) == 0)) for c, f, turns in reads)
+
+
+def roundable(nest: LoopNest, op: Op) -> bool:
+    """Whether op's loop over x may run past its last iteration to read a stream's lanes in turn (lane_steps.py
+    `_grown`): not the output's (its extra values would stream out), nor a RAM's update or lookup, nor an op of a
+    Func with other ops (they would have to agree on the buffer's grown box)."""
+    if op.store.buffer == nest.output or op.scatter or op.lookup:
+        return False
+    return sum(o.store.buffer == op.store.buffer for _, o in nest.ops()) == 1
 
 
 def _pixels(loops: tuple[Loop, ...], op: Op, k: int) -> int:

@@ -143,29 +143,6 @@ def _():
     return hl.compile(glb_levels(p, array_at=p.xo).output, name="demo")
 
 
-@case("hardware", "The GLB copy of an accelerator input unrolled along y over memory tiles of an odd count of rows", (
-    "{glb_inner}: Func 'hw_input_global_wrapper_global_wrapper' reads 'hw_input_global_wrapper' one value of y per "
-    "firing, but accelerator input 'hw_input_global_wrapper' streams 2 values of y per transfer "
-    "(hw_input.in_().unroll(y, 2, hl.TailStrategy.RoundUp) at {at}), so it must take the words of each transfer in "
-    "turn, over whole steps of 2 of its loop over y; its loop over y has 9 iterations, not whole steps of 2. Fix: "
-    "unroll hw_input.in_().in_() along y by 2 with a rounding tail (hw_input.in_().in_().unroll(y, 2, "
-    "hl.TailStrategy.RoundUp)), or remove hw_input.in_().unroll(y, 2, hl.TailStrategy.RoundUp) to stream "
-    "'hw_input_global_wrapper' a word per transfer"),
-    func="hw_input_global_wrapper_global_wrapper", simulate=True)
-def glb_input_unrolled_along_y():
-    p = glb_levels(pipeline(32, 32))
-    p.hw_input.in_().unroll(p.y, 2, R)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@glb_input_unrolled_along_y.fix
-def _():
-    p = glb_levels(pipeline(32, 32))
-    p.hw_input.in_().unroll(p.y, 2, R)
-    p.hw_input.in_().in_().unroll(p.y, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
 def _compile_through(p, hw_output, *buffered):
     """`p`'s pipeline with `hw_output` as the accelerator's output (copied to `output`, 8x8), `buffered` at its
     loop, hw_input streamed."""

@@ -42,13 +42,7 @@ GAPS: dict[str, str] = {
     "lanes_past_an_upsample_step": "lanes whose quotients would select among more than 8 words",
     "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
     # lanes (pixels per cycle)
-    "lanes_chain_of_two": "a consumer's lanes must be a multiple of its producer's",
-    "lanes_chain_of_three": "a consumer's lanes must be a multiple of its producer's",
-    "lanes_chain_through_the_stream": "a consumer's lanes must be a multiple of its producer's",
-    "lanes_read_two_of_three": "a consumer's lanes must be a multiple of its producer's",
-    "lanes_three_taps_of_a_wider_stream": "a consumer's lanes must be a multiple of its producer's",
-    "scan_over_two_lane_stream": "a consumer's lanes must be a multiple of its producer's",
-    "lanes_along_the_channels": "a consumer's lanes must be a multiple of its producer's",
+    "lanes_three_taps_of_a_wider_stream": "a stream read in turn through more than 2 reads holds much of a frame",
     "lanes_serial_taps_across_a_stream": "a serial loop may not step across a stream's lanes",
     "upsample_reads_across_lanes": "a serial upsample may not step across its producer's lanes",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
@@ -56,7 +50,6 @@ GAPS: dict[str, str] = {
     "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
-    "rows_in_odd_steps": "rows streamed side by side are read over whole steps of rows",
     "rows_read_twice": "rows streamed side by side have one reader",
     # tails
     "split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
@@ -69,7 +62,6 @@ GAPS: dict[str, str] = {
     # the GLB level
     "glb_input_copy_inside_the_tile": "the GLB holds the accelerator's tile copies, not copies inside it",
     "array_output_inside_the_glb_tile": "the array's output is computed once per GLB tile",
-    "glb_input_unrolled_along_y": "rows per GLB entry over memory tiles an odd count of rows apart",
     "glb_output_lanes_apart": "a GLB entry holds one cycle's lanes as a block of consecutive words",
     "glb_input_lanes_in_odd_memory_tiles": "memory tiles must read a GLB input from whole entries of its lanes",
     "glb_input_copy_at_the_root": "the GLB holds one GLB tile of each input, loaded once per tile",
