@@ -17,6 +17,7 @@ from . import ir
 from .errors import HalideError, ScheduleError
 from .func import Definition, Function
 from .params import Parameter
+from .stream_turns import turn_steps
 from .types import Type
 
 _FULL = (-math.inf, math.inf)
@@ -392,8 +393,13 @@ def realised_box(fn: Function, box: Box, steps: dict[int, int], shifted: bool,
     # fuzz 160907's [0, 7] grown to [0, 98], not whole steps)
     for dim, d in steps.items():
         box[dim] = _aligned_range(box[dim], d, 0)
+    if not shifted:
+        return box, box
     # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
-    return (union(box, rounded_up(fn, pre, shifts=True)) if shifted else box), box
+    realised = union(box, rounded_up(fn, pre, shifts=True))
+    for dim, k in turn_steps(fn).items():  # a reader of a stream's words in turn: whole transfers
+        realised[dim] = _aligned_range(realised[dim], k, None)
+    return realised, box
 
 
 def _pointwise(pipe, fn: Function) -> bool:
