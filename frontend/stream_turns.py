@@ -19,22 +19,35 @@ from .schedule import ForType, Split
 
 def turn_steps(fn: Function) -> dict[int, int]:
     """{dimension of fn: k} where fn, not split along it, reads an accelerator input of k values of that
-    dimension per transfer at its own variable plus a constant (a stencil's tap; not a resampling x * 2 or x / 2,
-    whose reads move by other than one value a firing)."""
+    dimension per transfer (itself or through Funcs inlined into it) at its own variable plus terms of no variable
+    (a stencil's tap; not a resampling x * 2 or x / 2, whose reads move by other than one value a firing)."""
     own = _split_vars(fn)
     out: dict[int, int] = {}
-    for d in fn.definitions:
+    for v, k in _reads(fn, {a: a for a in fn.args}, set()):
+        if v not in own:
+            i = fn.args.index(v)
+            out[i] = max(out.get(i, 1), k)
+    return out
+
+
+def _reads(g: Function, names: dict[str, str], seen: set[int]) -> list[tuple[str, int]]:
+    """(variable of the reader, k) for each read of an input of k values per transfer along the dimension read at
+    it, in g's definitions (g the reader or a Func inlined into it; `names`: g's variables that are the reader's
+    own plus terms of no variable, by the reader's name)."""
+    seen = seen | {id(g)}
+    out: list[tuple[str, int]] = []
+    for d in g.definitions:
         for node in ir.walk(d.value):
-            if not (isinstance(node, ir.Call) and isinstance(node.callee, Function)
-                    and node.callee.placement.accelerator_input and node.callee is not fn):
+            if not (isinstance(node, ir.Call) and isinstance(node.callee, Function) and id(node.callee) not in seen):
                 continue
-            lanes = _lanes(node.callee)
-            for p, arg in enumerate(node.args):
-                k = lanes.get(node.callee.args[p], 1) if p < len(node.callee.args) else 1
-                v = _var_plus_constant(arg)
-                if k > 1 and v in fn.args and v not in own:
-                    i = fn.args.index(v)
-                    out[i] = max(out.get(i, 1), k)
+            h = node.callee
+            at = {h.args[p]: names[v] for p, arg in enumerate(node.args[:len(h.args)])
+                  if (v := _var_plus_constant(arg)) in names}
+            if h.placement.accelerator_input:
+                lanes = _lanes(h)
+                out += [(reader, lanes[a]) for a, reader in at.items() if lanes.get(a, 1) > 1]
+            elif h.placement.compute.kind == "inline" and at:
+                out += _reads(h, at, seen)
     return out
 
 
@@ -58,14 +71,24 @@ def _split_vars(fn: Function) -> set[str]:
 
 
 def _var_plus_constant(e: ir.Expr) -> str | None:
-    """The name of Var v where e is v, v + c or v - c with c a constant; else None."""
-    if isinstance(e, ir.Var):
-        return e.name
-    if isinstance(e, ir.BinOp) and e.op in ("add", "sub") and isinstance(e.a, ir.Var) and isinstance(e.b, ir.Const):
-        return e.a.name
-    if isinstance(e, ir.BinOp) and e.op == "add" and isinstance(e.b, ir.Var) and isinstance(e.a, ir.Const):
-        return e.b.name
-    return None
+    """The name of Var v where e is v plus terms of no pure Var (constants, an unrolled window's RVars); else
+    None."""
+    plus, minus = _terms(e, [], [])
+    own = [t for t in plus if isinstance(t, ir.Var)]
+    rest = [t for t in plus + minus if t not in own]
+    if len(own) != 1 or any(isinstance(n, ir.Var) for t in rest for n in ir.walk(t)):
+        return None
+    return own[0].name
+
+
+def _terms(e: ir.Expr, plus: list[ir.Expr], minus: list[ir.Expr]) -> tuple[list[ir.Expr], list[ir.Expr]]:
+    """The summands of e added and subtracted (through its sums and differences)."""
+    if isinstance(e, ir.BinOp) and e.op in ("add", "sub"):
+        _terms(e.a, plus, minus)
+        _terms(e.b, *((plus, minus) if e.op == "add" else (minus, plus)))
+    else:
+        plus.append(e)
+    return plus, minus
 
 
 __all__ = ["turn_steps"]

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import mainspring as hl
 
-from catalogue import accelerate, buffer, case, pipeline, scheduled, stream
+from catalogue import accelerate, buffer, case, pipeline, stream
 
 R = hl.TailStrategy.RoundUp
 _RULE = ("each lane of a consumer reads one lane of its producer, so the producer's lanes must divide what the "
@@ -19,28 +19,6 @@ def _turns(m: int, extent: int) -> str:
     """The rule's alternative (hwlower/lane_steps.py), where the consumer's loop over x has `extent` iterations."""
     return (f"or the consumer must read them in turn, over whole steps of {m} iterations of its loop over x (which "
             f"has {extent}).")
-
-
-@case("hardware", "A two-lane stream read by a chain of two one-lane stages", (
-    "{at}: Func 'mid' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' along x per "
-    "cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) "
-    f"at {{at}}): {_RULE[:-1]}, {_turns(2, 7)} Fix: add mid.unroll(x, 2) so that it keeps pace with 'hw_input', "
-    "and add hw_output.unroll(xi, 2) so that the stages after it keep pace in turn, or remove hw_input.unroll(x, 2, "
-    "hl.TailStrategy.RoundUp) so that 'hw_input' streams at its pace."), func="mid", simulate=True,
-    note="at an even width mid reads the stream's lanes in turn (hwlower/lane_steps.py) since session 33")
-def lanes_chain_of_two():
-    p = scheduled(width=7)
-    p.hw_input.unroll(p.x, 2, R)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@lanes_chain_of_two.fix
-def _():
-    p = scheduled(width=7)
-    p.hw_input.unroll(p.x, 2, R)
-    p.mid.unroll(p.x, 2)
-    p.hw_output.unroll(p.xi, 2)
-    return hl.compile(p.output, name="demo")
 
 
 def _three_stages():
@@ -60,28 +38,6 @@ def _three_stages():
     buffer(p, a, b)
     stream(p)
     return SimpleNamespace(**vars(p), a=a, b=b)
-
-
-@case("hardware", "A two-lane stream read by a chain of three one-lane stages", (
-    "{at}: Func 'a' computes 1 pixel per cycle (no unroll of x), so it reads 1 pixel of 'hw_input' along x per "
-    f"cycle, but accelerator input 'hw_input' streams 2 per cycle (hw_input.unroll(x, 2) at {{at}}): {_RULE[:-1]}, "
-    f"{_turns(2, 9)} Fix: add a.unroll(x, 2) so that it keeps pace with 'hw_input', and add b.unroll(x, 2) and add "
-    "hw_output.unroll(xi, 2) so that the stages after it keep pace in turn, or remove hw_input.unroll(x, 2) so "
-    "that 'hw_input' streams at its pace."), func="a", simulate=True)
-def lanes_chain_of_three():
-    p = _three_stages()
-    p.hw_input.unroll(p.x, 2)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@lanes_chain_of_three.fix
-def _():
-    p = _three_stages()
-    p.hw_input.unroll(p.x, 2)
-    p.a.unroll(p.x, 2)
-    p.b.unroll(p.x, 2)
-    p.hw_output.unroll(p.xi, 2)
-    return hl.compile(p.output, name="demo")
 
 
 @case("hardware", "A three-lane stage reading a two-lane stream: the stream and the output change with it", (

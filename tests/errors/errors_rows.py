@@ -33,27 +33,6 @@ def rows(taps: int = 1, height: int = 8, second: bool = False):
     return p
 
 
-@case("hardware", "A reader of rows streamed side by side over an odd count of rows", (
-    "{mid}: Func 'mid' reads 'hw_input' one value of y per firing, but accelerator input 'hw_input' streams 2 "
-    "values of y per transfer (hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) at {at}), so it must take the words "
-    "of each transfer in turn, over whole steps of 2 of its loop over y; its loop over y has 9 iterations, not "
-    "whole steps of 2. Fix: unroll mid along y by 2 with a rounding tail (mid.unroll(y, 2, "
-    "hl.TailStrategy.RoundUp)), or remove hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) to stream 'hw_input' a "
-    "word per transfer"), func="mid", simulate=True)
-def rows_in_odd_steps():
-    p = rows()
-    p.hw_input.unroll(p.y, 2, R)  # <-
-    return hl.compile(p.output, name="demo")
-
-
-@rows_in_odd_steps.fix
-def _():
-    p = rows()
-    p.hw_input.unroll(p.y, 2, R)
-    p.mid.unroll(p.y, 2, R)
-    return hl.compile(p.output, name="demo")
-
-
 @case("hardware", "Rows streamed side by side read by two Funcs", (
     "{mid}: Func 'mid' reads 'hw_input' one value of y per firing, but accelerator input 'hw_input' streams 2 "
     "values of y per transfer (hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) at {at}), so it must take the words "

@@ -42,8 +42,6 @@ GAPS: dict[str, str] = {
     "lanes_past_an_upsample_step": "lanes whose quotients would select among more than 8 words",
     "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
     # lanes (pixels per cycle)
-    "lanes_chain_of_two": "a consumer's lanes must be a multiple of its producer's",
-    "lanes_chain_of_three": "a consumer's lanes must be a multiple of its producer's",
     "lanes_chain_through_the_stream": "a consumer's lanes must be a multiple of its producer's",
     "lanes_read_two_of_three": "a consumer's lanes must be a multiple of its producer's",
     "lanes_three_taps_of_a_wider_stream": "a consumer's lanes must be a multiple of its producer's",
@@ -56,7 +54,6 @@ GAPS: dict[str, str] = {
     "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
-    "rows_in_odd_steps": "rows streamed side by side are read over whole steps of rows",
     "rows_read_twice": "rows streamed side by side have one reader",
     # tails
     "split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
