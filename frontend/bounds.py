@@ -393,13 +393,17 @@ def realised_box(fn: Function, box: Box, steps: dict[int, int], shifted: bool,
     # fuzz 160907's [0, 7] grown to [0, 98], not whole steps)
     for dim, d in steps.items():
         box[dim] = _aligned_range(box[dim], d, 0)
-    if not shifted:
-        return box, box
     # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
+    return (shift_rounded(fn, box, pre) if shifted else box), box
+
+
+def shift_rounded(fn: Function, box: Box, pre: Box) -> Box:
+    """fn's box inside the accelerator: `box` grown by its other tails rounded up from `pre` (the box before its
+    RoundUp tails grew it), and where it reads a stream's words in turn, to whole transfers (stream_turns.py)."""
     realised = union(box, rounded_up(fn, pre, shifts=True))
-    for dim, k in turn_steps(fn).items():  # a reader of a stream's words in turn: whole transfers
+    for dim, k in turn_steps(fn).items():
         realised[dim] = _aligned_range(realised[dim], k, None)
-    return realised, box
+    return realised
 
 
 def _pointwise(pipe, fn: Function) -> bool:

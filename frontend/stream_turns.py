@@ -18,7 +18,7 @@ from .schedule import ForType, Split
 
 
 def turn_steps(fn: Function) -> dict[int, int]:
-    """{dimension of fn: k} where fn, not split along it, reads an accelerator input of k values of that
+    """{dimension of fn: k} where fn, not unrolled along it, reads an accelerator input of k values of that
     dimension per transfer (itself or through Funcs inlined into it) at its own variable plus terms of no variable
     (a stencil's tap; not a resampling x * 2 or x / 2, whose reads move by other than one value a firing)."""
     own = _split_vars(fn)
@@ -59,14 +59,21 @@ def _lanes(g: Function) -> dict[str, int]:
 
 
 def _split_vars(fn: Function) -> set[str]:
-    """fn's variables its schedules split or unroll (their loops step as the schedule says: not ours to round)."""
+    """fn's variables whose loops its schedules unroll, themselves or a loop split from them (its lanes take the
+    stream's words as they unroll: not ours to round). A split alone is not (the accelerator's tile splits its
+    output's)."""
     out: set[str] = set()
     for d in fn.definitions:
+        parent = {}
         for dv in d.schedule.directives:
-            if isinstance(dv, Split):
-                out.add(dv.old)
-            elif isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
-                out.add(dv.var)
+            if isinstance(dv, Split):  # (an unroll's outer loop keeps the name it splits)
+                parent.update({n: dv.old for n in (dv.inner, dv.outer) if n != dv.old})
+        for dv in d.schedule.directives:
+            if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize"):
+                v: str | None = dv.var
+                while v is not None and v not in out:
+                    out.add(v)
+                    v = parent.get(v)
     return out
 
 

@@ -22,6 +22,7 @@ from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, Split, StageSchedule, TailStrategy
+from mainspring.frontend.stream_turns import turn_steps
 
 from .affine import affine_of
 from .ir import Affine
@@ -505,6 +506,8 @@ def tile_invocations(s: Lowering) -> Lowering:
         shifted |= {id(region.output)}
     tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted,
                        phase=True, phases=phase_multiples(s))
+    if region.glb is None:
+        tiles = [_turned(t, region.output, pipe.name(region.output)) for t in tiles]
     glb = None
     if region.glb is not None:
         from .steps import array_output_steps
@@ -522,6 +525,20 @@ def tile_invocations(s: Lowering) -> Lowering:
         glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
                        tile_grid(f, region.store_var, padded, steps))
     return replace(s, tiles=tiles, glb=glb)
+
+
+def _turned(t: Tile, f: Function, name: str) -> Tile:
+    """Tile t with the output's loops over whole transfers of a stream it reads a word at a time
+    (frontend/stream_turns.py), where its realised box holds them."""
+    loops = t.loop_box or t.output_box
+    turned = list(loops)
+    for dim, k in turn_steps(f).items():
+        lo, hi = loops[dim]
+        turned[dim] = (lo, hi + (-(hi - lo + 1)) % k)
+    box = t.boxes[name]
+    if turned == list(loops) or not all(b[0] <= lo and hi <= b[1] for b, (lo, hi) in zip(box, turned)):
+        return t
+    return replace(t, loop_box=turned)
 
 
 def halide_invocations(s: Lowering) -> list[Tile]:

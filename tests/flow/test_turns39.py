@@ -136,3 +136,33 @@ def test_a_chain_of_one_lane_stages_over_a_two_lane_stream(simulator, compile_sh
     rep = design.report
     assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 6, rep
     _check(design, _three_stages, simulator, build_dir, halide)
+
+
+def _output_reads(m, w: int, h: int, tile: tuple[int, int] | None = None):
+    """input -> hw_input (2 x 2 blocks) -> hw_output (two taps, one pixel a firing) -> output, w x h in host tiles
+    of `tile` (one tile if None)."""
+    x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, hw_output, output = (m.Func(n) for n in ("hw_input", "hw_output", "output"))
+    hw_input[x, y] = inp[x, y]
+    hw_output[x, y] = hw_input[x, y] + hw_input[x + 1, y + 1] * 3
+    output[x, y] = hw_output[x, y]
+    if m is hl:
+        output.bound(x, 0, w).bound(y, 0, h)
+        hw_output.compute_root().tile(x, y, xo, yo, xi, yi, *(tile or (w, h))).hw_accelerate(xi, xo)
+        hw_input.compute_root().stream_to_accelerator().unroll(x, 2, R).unroll(y, 2, R)
+    return output, {"input": inp}, [w, h]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("size", "tile", "cycles"), [
+    ((7, 5), None, 59),  # the output's loops over 8 x 6 (48 firings): the host keeps 7 x 5 of what streams out
+    ((9, 4), (7, 3), 172),  # 4 host tiles of 7 x 3, each run over 8 x 4 (43 cycles for 32 firings)
+])
+def test_the_output_reading_blocks_a_word_at_a_time_over_an_odd_tile(size, tile, cycles, simulator, compile_shared,
+                                                                      build_dir, halide):
+    design = compile_shared(_output_reads(hl, *size, tile)[0], name=f"turns39_output_{size[0]}x{size[1]}")
+    assert _extents(design, "hw_output")[-2:] == [("xi", 4, False), ("xi.lane", 2, False)]
+    rep = design.report
+    assert rep["predicted_cycles"] == cycles, rep
+    _check(design, lambda m: _output_reads(m, *size, tile), simulator, build_dir, halide)
