@@ -7,7 +7,8 @@ whole steps of k: over 7 columns or 3 rows it would read the last transfer's fir
 iterations no port controller walks. Halide accepts such a schedule, so inside the accelerator the reader's loop
 rounds up to whole transfers, as its ShiftInwards tails do (hwlower/shift_tails.py): it is realised over the
 extra column or row, which no consumer reads, and its loads are guarded to what its consumers read, so its
-producers (the stream among them) are asked for nothing more.
+producers (the stream among them) are asked for nothing more. The accelerator output's loops round up likewise
+(hwlower/tiling.py gives its tiles a `loop_box`): the host keeps its tile of what streams out.
 """
 
 from __future__ import annotations
