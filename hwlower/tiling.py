@@ -22,13 +22,12 @@ from mainspring.frontend.errors import ScheduleError, SourceLoc
 from mainspring.frontend.func import Function
 from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, Split, StageSchedule, TailStrategy
-from mainspring.frontend.stream_turns import turn_steps
 
 from .affine import affine_of
 from .ir import Affine
 from .placement import accelerate_call
 from .program import Tile
-from .shift_tails import shifted_funcs
+from .shift_tails import shifted_funcs, turned_tile
 from .state import GlbTiles, Lowering
 from .tile_nests import inner_tile_splits, nested_origins, split_fused_hint
 from .tile_nests import nests as tile_nests
@@ -507,7 +506,7 @@ def tile_invocations(s: Lowering) -> Lowering:
     tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted,
                        phase=True, phases=phase_multiples(s))
     if region.glb is None:
-        tiles = [_turned(t, region.output, pipe.name(region.output)) for t in tiles]
+        tiles = tuple(turned_tile(t, region.output, pipe.name(region.output)) for t in tiles)
     glb = None
     if region.glb is not None:
         from .steps import array_output_steps
@@ -525,20 +524,6 @@ def tile_invocations(s: Lowering) -> Lowering:
         glb = GlbTiles(mem, tile_grid(level.output, level.store_var, s.boxes[pipe.name(level.output)]),
                        tile_grid(f, region.store_var, padded, steps))
     return replace(s, tiles=tiles, glb=glb)
-
-
-def _turned(t: Tile, f: Function, name: str) -> Tile:
-    """Tile t with the output's loops over whole transfers of a stream it reads a word at a time
-    (frontend/stream_turns.py), where its realised box holds them."""
-    loops = t.loop_box or t.output_box
-    turned = list(loops)
-    for dim, k in turn_steps(f).items():
-        lo, hi = loops[dim]
-        turned[dim] = (lo, hi + (-(hi - lo + 1)) % k)
-    box = t.boxes[name]
-    if turned == list(loops) or not all(b[0] <= lo and hi <= b[1] for b, (lo, hi) in zip(box, turned)):
-        return t
-    return replace(t, loop_box=turned)
 
 
 def halide_invocations(s: Lowering) -> list[Tile]:
