@@ -17,6 +17,7 @@ from . import ir
 from .errors import HalideError, ScheduleError
 from .func import Definition, Function
 from .params import Parameter
+from .stream_turns import turn_steps
 from .types import Type
 
 _FULL = (-math.inf, math.inf)
@@ -393,7 +394,16 @@ def realised_box(fn: Function, box: Box, steps: dict[int, int], shifted: bool,
     for dim, d in steps.items():
         box[dim] = _aligned_range(box[dim], d, 0)
     # (from the box before RoundUp grew it: rounding that box again would round a divided split anew)
-    return (union(box, rounded_up(fn, pre, shifts=True)) if shifted else box), box
+    return (shift_rounded(fn, box, pre) if shifted else box), box
+
+
+def shift_rounded(fn: Function, box: Box, pre: Box) -> Box:
+    """fn's box inside the accelerator: `box` grown by its other tails rounded up from `pre` (the box before its
+    RoundUp tails grew it), and where it reads a stream's words in turn, to whole transfers (stream_turns.py)."""
+    realised = union(box, rounded_up(fn, pre, shifts=True))
+    for dim, k in turn_steps(fn).items():
+        realised[dim] = _aligned_range(realised[dim], k, None)
+    return realised
 
 
 def _pointwise(pipe, fn: Function) -> bool:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from mainspring.frontend import ir
-from mainspring.frontend.bounds import Bounder, Box, definition_env, rounded_up, union
+from mainspring.frontend.bounds import Bounder, Box, definition_env, rounded_up, shift_rounded, union
 from mainspring.frontend.evaluate import Evaluator
 from mainspring.frontend.func import Definition, Function
 from mainspring.frontend.types import I32
@@ -363,11 +363,12 @@ class _Extension:
                 boxes[fname] = box
                 # its ShiftInwards tails still round up (shift_tails.py), also where only the extension makes
                 # the extent one they do not divide
-                rounded = union(box, rounded_up(f, pre, shifts=True))
+                shifted = id(f) in self.shifted
+                rounded = shift_rounded(f, box, pre) if shifted else union(box, rounded_up(f, pre, shifts=True))
                 # a demand set before the extension (Halide's box, rounded up) is stale: where the extension
                 # alone fills the rounded box, its readers read all of it (fuzz 151126)
                 had = self.demands[li][ti].pop(fname, None) is not None
-                if (had or id(f) in self.shifted) and rounded != box:
+                if (had or shifted) and rounded != box:
                     self.demands[li][ti][fname] = list(box)
                     boxes[fname] = rounded
 

@@ -16,9 +16,11 @@ from dataclasses import replace
 
 from mainspring.frontend.bounds import Box, _aligned, realised_box
 from mainspring.frontend.func import Function
+from mainspring.frontend.stream_turns import turn_steps
 
 from .fold import with_loads
 from .ir import Access, LoadPort, Loop, Op
+from .program import Tile
 from .region import Region
 
 
@@ -58,3 +60,17 @@ def _guarded(op: Op, dims: list[int], demand: Box) -> Op:
     extra = tuple((op.store.index[i], demand[i][0], demand[i][1]) for i in dims)
     return with_loads(op, {id(p): LoadPort(p.name, Access(p.access.buffer, p.access.index, p.access.guard + extra))
                            for p in op.loads})
+
+
+def turned_tile(t: Tile, f: Function, name: str) -> Tile:
+    """Tile t with the output's loops over whole transfers of a stream it reads a word at a time
+    (frontend/stream_turns.py), where its realised box holds them."""
+    loops = t.loop_box or t.output_box
+    turned = list(loops)
+    for dim, k in turn_steps(f).items():
+        lo, hi = loops[dim]
+        turned[dim] = (lo, hi + (-(hi - lo + 1)) % k)
+    box = t.boxes[name]
+    if turned == list(loops) or not all(b[0] <= lo and hi <= b[1] for b, (lo, hi) in zip(box, turned)):
+        return t
+    return replace(t, loop_box=turned)

@@ -27,7 +27,7 @@ from .affine import affine_of
 from .ir import Affine
 from .placement import accelerate_call
 from .program import Tile
-from .shift_tails import shifted_funcs
+from .shift_tails import shifted_funcs, turned_tile
 from .state import GlbTiles, Lowering
 from .tile_nests import inner_tile_splits, nested_origins, split_fused_hint
 from .tile_nests import nests as tile_nests
@@ -505,6 +505,8 @@ def tile_invocations(s: Lowering) -> Lowering:
         shifted |= {id(region.output)}
     tiles = host_tiles(pipe, acc, accelerate_call(acc)[1], s.required[pipe.name(acc)], multiples, shifted,
                        phase=True, phases=phase_multiples(s))
+    if region.glb is None:
+        tiles = tuple(turned_tile(t, region.output, pipe.name(region.output)) for t in tiles)
     glb = None
     if region.glb is not None:
         from .steps import array_output_steps

@@ -78,11 +78,11 @@ DOCUMENTED_REFUSALS = (
     # the input copy's lanes with Halide's Auto tail over an extent they do not divide: the host streams whole
     # transfers (catalogue errors_tiles.py, "tail strategy Auto is not supported"; fuzz 170488, a base draw)
     r"Func 'hw_input': split\(x, x, x\.ui, \d+\): .*tail strategy Auto is not supported",
-    # an input streamed in rows or 2 x 2 blocks (fuzz_blocks.py) read a row a firing over an odd count of rows, or
-    # by two Funcs (README's refusals rows_in_odd_steps, rows_read_twice; fuzz 176004)
+    # an input streamed in rows or 2 x 2 blocks (fuzz_blocks.py) read a row a firing by two Funcs (README's refusal
+    # rows_read_twice; fuzz 176004; over an odd count of rows it rounds up since session 39, stream_turns.py)
     r"streams 2 values of y per transfer .*so it must take the words of each transfer in turn",
-    # ... and its words of x read a pixel a firing over an odd count of columns, or at more than 2 taps (catalogue
-    # errors_lanes.py: paced readers; fuzz 176322, 176615)
+    # ... and its words of x read a pixel a firing at more than 2 taps (catalogue errors_lanes.py: paced readers;
+    # fuzz 176322, 176615)
     (r"streams 2 per cycle \(hw_input\.unroll\(x, 2, hl\.TailStrategy\.RoundUp\) .*the consumer must read them in "
     r"turn, (over whole steps of 2 iterations|which it does through at most 2 reads)"),
     # ... or read by an upsample at x / 2, each step another lane (catalogue upsample_reads_across_lanes; fuzz 177321)
