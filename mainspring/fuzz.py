@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any
 
 from .fuzz_blocks import simpler_blocks, with_blocks
-from .fuzz_outputs import simpler_outputs, with_outputs
 from .fuzz_case import (
     Case,
     Stage,
@@ -62,6 +61,7 @@ from .fuzz_case import (
     with_upsample_chains,
     with_variant,
 )
+from .fuzz_outputs import simpler_outputs, with_outputs
 from .fuzz_source import _TYPES, _definition, _scatter, source  # noqa: F401 - fuzz_auto writes its cases with them
 from .fuzz_wide import simpler_wide, with_wide
 

@@ -63,10 +63,10 @@ _PURE = ("stencil", "pointwise", "coord", "rom", "down", "up")
 
 
 def with_tuple_stages(rng: random.Random, case: Case) -> Case:
-    """One case in five with a pure stage before the last that a stage reads, and no boundary condition (whose taps read the stage's
-    own Func: frontend/tuples.py refuses a Tuple read without an index) makes it a Tuple of its value and its
-    half in an 8- or 16-bit type (frontend/tuples.py packs both into one word, or two words past 32 bits:
-    frontend/wide_tuples.py), read back as the sum of both elements."""
+    """One case in five with a pure stage before the last that a stage reads, and no boundary condition (whose
+    taps read the stage's own Func: frontend/tuples.py refuses a Tuple read without an index) makes it a Tuple of
+    its value and its half in an 8- or 16-bit type (frontend/tuples.py packs both into one word, or two words past
+    32 bits: frontend/wide_tuples.py), read back as the sum of both elements."""
     ks = [k for k, s in enumerate(case.stages[:-1])
           if s.kind in _PURE and any(t[0] == k for st in case.stages for t in st.taps)]  # (read by a stage)
     if not ks or case.edges or rng.random() >= 1 / 5:
@@ -178,5 +178,5 @@ def outputs_kinds(case: Case) -> list[str]:
                     for s in case.stages if s.pair]
 
 
-__all__ = ["output_lines", "outputs_kinds", "paired", "paired_read", "partial_line", "second_output_schedule", "simpler_outputs",
-           "with_outputs"]
+__all__ = ["output_lines", "outputs_kinds", "paired", "paired_read", "partial_line", "second_output_schedule",
+           "simpler_outputs", "with_outputs"]
