@@ -17,7 +17,10 @@ then session 20's kinds (mainspring/fuzz_wide.py, one in twelve each): stencils 
 and 8-bit casts in the middle, a scalar Param, a second input image, stages computed at the output's row loop or
 at a reader's, the output's rows unrolled, split or reordered, storage at the host's loops, explicit bounds;
 then session 38's (mainspring/fuzz_blocks.py, from a random stream of their own): 2x2 input blocks, a GLB output's
-rows unrolled, the output's fused loop split at the accelerator, `output.bound_extent` alone.
+rows unrolled, the output's fused loop split at the accelerator, `output.bound_extent` alone; then session 39's
+(mainspring/fuzz_outputs.py, a stream of their own too): two outputs (a Tuple hw_output, or a copy computed with
+it), partial RDom unrolls, Tuple stages, the GLB level without an input copy, read back along y, or with sliding
+windows, and sliding windows in one level.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
