@@ -13,7 +13,8 @@ kinds for reports and tests):
   sum of both elements (README "Tuples work as in Halide": one packed word, or two past 32 bits);
 - under seed 002's GLB level, README's variations of it: no GLB copy of the input, the GLB output read back along
   y first, and sliding windows (stages stored at the memory tile, computed at its rows); in one accelerator
-  level, sliding windows (stages stored at the tile, computed at its rows).
+  level, sliding windows (stages stored at the tile, computed at its rows); a second input image through the GLB
+  level.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def with_outputs(seed: int, case: Case) -> Case:
     """Every kind of this module, drawn from the seed's own stream (not the generator's: the draws of the
     sessions before stay as they were)."""
     rng = random.Random(f"fuzz session 39: {seed}")
-    for draw in (with_two_outputs, with_partial_unrolls, with_tuple_stages, with_glb_more, with_sliding):
+    for draw in (with_two_outputs, with_partial_unrolls, with_tuple_stages, with_glb_more, with_sliding,
+                 with_glb_second_input):
         case = draw(rng, case)
     return case
 
@@ -88,6 +90,15 @@ def with_glb_more(rng: random.Random, case: Case) -> Case:
     more = "".join(k for k in "nyw" if rng.random() < 1 / 2 and not (k == "w" and case.glb_rows))
     more += "c" * ("w" in more and rng.random() < 1 / 2)
     return dataclasses.replace(case, glb_more=more)
+
+
+def with_glb_second_input(rng: random.Random, case: Case) -> Case:
+    """One GLB case in three reads a second image at the output, a row below (as fuzz_wide.py's second input,
+    which it draws in one level only), with copies of its own at both levels (its GLB copy left out on odd seeds:
+    the host loads it into the GLB as it is, as tests/flow/test_glb22.py's glb_one_of_two_inputs_copied)."""
+    if case.variant != "glb" or case.second or rng.random() >= 1 / 3:
+        return case
+    return dataclasses.replace(case, second=rng.choice(("u8", "u16", "i16")))
 
 
 def with_sliding(rng: random.Random, case: Case) -> Case:
@@ -176,6 +187,7 @@ def outputs_kinds(case: Case) -> list[str]:
     kinds += [f"partial_{s.partial}" for s in case.stages if s.partial]
     kinds += [{"n": "glb_input_loaded", "y": "glb_read_along_y", "w": "glb_sliding", "c": "glb_sliding_copy"}[k]
               for k in case.glb_more] + ["sliding"] * case.sliding
+    kinds += ["glb_second_input"] * (case.variant == "glb" and bool(case.second))
     return kinds + [f"tuple_stage_{'wide' if case.work[1:] == '32' else 'word'}"
                     for s in case.stages if s.pair]
 

@@ -129,12 +129,15 @@ def glb_schedule_lines(case: Case) -> list[str]:
                 lines.append(f'    a["{s.name}"].update(){u("x")}{r("s", "y")}')
     copy_at = 'store_at(a["hw_output"], xio).compute_at(a["hw_output"], yii)' if "c" in case.glb_more \
         else 'compute_at(a["hw_output"], xio)'
-    lines.append(f'    a["hw_input"].in_().in_().{copy_at}{u("x")}{r("i", "y")}')
-    if "n" not in case.glb_more:  # (else the host loads hw_input into the GLB as it is)
-        lines.append(f'    a["hw_input"].in_().compute_at(glb, xo){u("x")}{r("i", "y")}.store_in(hl.MemoryType.GLB)')
+    # a second image (fuzz_outputs.py): its copies as the input's, its GLB copy left out in one case of two
+    images = ["hw_input"] + ["hw_input2"] * bool(case.second)
+    for k, name in enumerate(images):
+        lines.append(f'    a["{name}"].in_().in_().{copy_at}{u("x")}{r("i", "y")}')
+        if "n" not in case.glb_more and not (k and case.seed % 2):  # (else the host loads it into the GLB as it is)
+            lines.append(f'    a["{name}"].in_().compute_at(glb, xo){u("x")}{r("i", "y")}.store_in(hl.MemoryType.GLB)')
     if "y" in case.glb_more:  # the GLB output read back along y first
         lines.append('    glb.reorder(yi, xi)')
-    return lines + ['    a["hw_input"].compute_root().accelerator_input()']
+    return lines + [f'    a["{name}"].compute_root().accelerator_input()' for name in images]
 
 
 def _output_loops(case: Case) -> list[str]:
