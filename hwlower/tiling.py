@@ -233,6 +233,8 @@ def _tile_extents(f: Function, store_var: str | None, full_box: Box, is_output: 
             # would shift it inward and read before the image's start; frontend.bounds covers e values too).
             extents[s.old] = tile.factor if tile.tail is TailStrategy.RoundUp else min(tile.factor, e)
             d = (steps or {}).get(s.old, 1)
+            if d > 1:  # lanes too: the array strip-mines runs of lcm(d, lanes) rows (strip_mine.py; fuzz 179675)
+                d = math.lcm(d, sched.rounded_lanes(tile.inner))
             extents[s.old] = -(-extents[s.old] // d) * d
             order.append(s.old)
         elif h in f.args:

@@ -17,7 +17,10 @@ then session 20's kinds (mainspring/fuzz_wide.py, one in twelve each): stencils 
 and 8-bit casts in the middle, a scalar Param, a second input image, stages computed at the output's row loop or
 at a reader's, the output's rows unrolled, split or reordered, storage at the host's loops, explicit bounds;
 then session 38's (mainspring/fuzz_blocks.py, from a random stream of their own): 2x2 input blocks, a GLB output's
-rows unrolled, the output's fused loop split at the accelerator, `output.bound_extent` alone.
+rows unrolled, the output's fused loop split at the accelerator, `output.bound_extent` alone; then session 39's
+(mainspring/fuzz_outputs.py, a stream of their own too): two outputs (a Tuple hw_output, or a copy computed with
+it), partial RDom unrolls, Tuple stages, the GLB level without an input copy, read back along y, or with sliding
+windows, and sliding windows in one level.
 A case is written as Python source, so that a failure is a
 runnable program. For each case:
 1. the NumPy reference is compared with Halide 21 on the algorithm alone (when `halide` is installed);
@@ -61,6 +64,7 @@ from .fuzz_case import (
     with_upsample_chains,
     with_variant,
 )
+from .fuzz_outputs import simpler_outputs, with_outputs
 from .fuzz_source import _TYPES, _definition, _scatter, source  # noqa: F401 - fuzz_auto writes its cases with them
 from .fuzz_wide import simpler_wide, with_wide
 
@@ -167,8 +171,9 @@ def generate(seed: int, wide: bool = True) -> Case:
     case = with_glb_resampled(rng, with_upsample_chains(rng, with_rfactor(rng, case)))  # drawn last, as above
     if not wide:
         return case
-    # session 20's kinds, drawn last (fuzz_wide.py), then session 38's from a stream of their own (fuzz_blocks.py)
-    return with_blocks(seed, with_wide(rng, case))
+    # session 20's kinds, drawn last (fuzz_wide.py), then session 38's and 39's, each from a stream of their own
+    # (fuzz_blocks.py, fuzz_outputs.py)
+    return with_outputs(seed, with_blocks(seed, with_wide(rng, case)))
 
 
 # ---- running a case -------------------------------------------------------------------------------------
@@ -185,7 +190,8 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
     try:
         a = env["algorithm"](mainspring)
         env["schedule"](mainspring, a)
-        design = mainspring.compile(a["output"], name=f"fuzz_{case.seed}")
+        outputs = [a["output"], a["output2"]] if case.outputs else a["output"]
+        design = mainspring.compile(outputs, name=f"fuzz_{case.seed}")
     except HalideError as e:
         documented = any(re.search(p, str(e)) for p in DOCUMENTED_REFUSALS)
         return Outcome(case, "refused" if documented else "refusal", str(e), source=text)
@@ -206,8 +212,8 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
     except Exception as e:  # noqa: BLE001 - any other failure is a finding, reported
         kind = "hang" if type(e).__name__ in ("SimulationTimeout", "StreamProtocolError") else "crash"
         return Outcome(case, kind, f"{type(e).__name__}: {e}"[:2000], source=text)
-    want = np.asarray(res.output)
-    assert want.shape == ((case.bins,) if case.bins and not case.lookup else (case.height, case.width))
+    shape = (case.bins,) if case.bins and not case.lookup else (case.height, case.width)
+    assert all(np.asarray(out).shape == shape for out in (res.outputs if case.outputs else (res.output,)))
     return Outcome(case, "ok", cycles=res.cycles, source=text)
 
 
@@ -215,7 +221,7 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
     """The reference against Halide 21 on the algorithm alone, over the same input."""
     import numpy as np
 
-    mine = design.reference_output(inputs)
+    mine = design.reference_outputs(inputs)
     a = env["algorithm"](halide)
     alive = []  # a halide.Buffer over a NumPy array does not keep the array alive once set: they stay until realize
     for name in ("input", "input2")[:1 + bool(getattr(case, "second", ""))]:
@@ -233,12 +239,16 @@ def _against_halide(env, halide, design, inputs, case: Case) -> str:
         alive.append((wide, hb))
     try:
         size = [case.bins] if case.bins and not case.lookup else [case.width, case.height]
-        theirs = np.asarray(a["output"].realize(size))
+        if case.outputs:  # a Realization of both outputs
+            every = [np.asarray(b) for b in halide.Pipeline([a["output"], a["output2"]]).realize(size)]
+        else:
+            every = [np.asarray(a["output"].realize(size))]
     except Exception as e:  # noqa: BLE001 - Halide refusing a program the reference runs is a finding
         return f"Halide 21 refuses the algorithm, which the reference runs: {e}"
-    if theirs.shape != mine.shape or not np.array_equal(theirs, mine):
-        diff = np.argwhere(theirs != mine)[:5].tolist() if theirs.shape == mine.shape else theirs.shape
-        return f"reference differs from Halide 21 at (y, x) {diff}"
+    for k, (theirs, ours) in enumerate(zip(every, mine, strict=True)):
+        if theirs.shape != ours.shape or not np.array_equal(theirs, ours):
+            diff = np.argwhere(theirs != ours)[:5].tolist() if theirs.shape == ours.shape else theirs.shape
+            return f"reference{f' output {k}' if case.outputs else ''} differs from Halide 21 at (y, x) {diff}"
     return ""
 
 
@@ -299,6 +309,7 @@ def _simpler(c: Case):
             yield rep(c, stages=c.stages[:k] + (rep(s, inline=False),) + c.stages[k + 1:])
     yield from simpler_wide(c)
     yield from simpler_blocks(c)
+    yield from simpler_outputs(c)
 
 
 def _fit(tile, w, h):

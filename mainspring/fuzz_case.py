@@ -34,6 +34,10 @@ class Stage:
     param: bool = False  # the stage's value plus the scalar Param `k` (fuzz_wide.py)
     bounded: bool = False  # an explicit bound(x, 0, 2 * w + 12).bound(y, 0, 2 * h + 12) (fuzz_wide.py)
     at: str = ""  # compute_at: "" the accelerator's xo, "yi" its row loop, or a consumer stage's name (its y)
+    partial: str = ""  # reduce (serial): the one RVar unrolled ("x" or "y"), the other serial (fuzz_outputs.py)
+    # a Tuple stage: the value and, of this type, its half (`(v, hl.u8(v >> 1))`), its readers reading the sum of
+    # both elements (fuzz_outputs.py); "" for one value
+    pair: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,18 @@ class Case:
     glb_rows: str = ""
     fused: int = 0
     bound_extent: bool = False
+    # fuzz_outputs.py's draws (session 39): two outputs, `output` (the image as before) and `output2` (a u8
+    # gradient of the last stage), from one accelerated Tuple Func ("tuple") or from a second copy Func computed
+    # with the first (`compute_with(hw_output, xo)`: "compute_with"); "" for one output.
+    outputs: str = ""
+    # ... and under seed 002's GLB level: "n" no GLB copy of hw_input (the host loads it into the GLB as it is),
+    # "y" the GLB output read back along y first (`reorder(yi, xi)`), "w" the buffered stages stored at the memory
+    # tile and computed at its rows (`store_at(hw_output, xio).compute_at(hw_output, yii)`: sliding windows), "c"
+    # (with "w") the input's memory-tile copy too
+    glb_more: str = ""
+    # ... and in one accelerator level: every buffered stage stored at the accelerator's tile and computed at its
+    # rows (`store_at(hw_output, xo).compute_at(hw_output, yi)`: sliding windows)
+    sliding: bool = False
 
     def lanes_of(self, name: str) -> int:
         """The unroll of x of Func `name` ("hw_input", "hw_output" or a stage)."""
@@ -427,7 +443,7 @@ def footer(name: str, case: Case, target: str = "") -> list[str]:
         "def build():",
         "    a = algorithm(mainspring)",
         "    schedule(mainspring, a)",
-        '    return a["output"]',
+        '    return [a["output"], a["output2"]]' if case.outputs else '    return a["output"]',
         "",
         "",
         'if __name__ == "__main__":',

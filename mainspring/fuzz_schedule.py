@@ -4,6 +4,7 @@ accelerator tile per host tile (`schedule_lines`) or seed 002's three levels thr
 from __future__ import annotations
 
 from .fuzz_case import Case, rfactor_lines
+from .fuzz_outputs import partial_line, second_output_schedule
 
 
 def schedule_lines(case: Case) -> list[str]:
@@ -21,6 +22,8 @@ def schedule_lines(case: Case) -> list[str]:
         lines += [f'    a["output"]{_bound(case, "x", case.width)}{_bound(case, "y", case.height)}',
                   '    a["hw_output"].compute_root()',
                   f'    a["hw_output"].tile(x, y, xo, yo, xi, yi, {tx}, {ty}).hw_accelerate(xi, xo)']
+    if case.outputs:  # the second output (fuzz_outputs.py)
+        lines += second_output_schedule(case, case.tile or (case.width, case.height), lines[0])
     ru = "" if case.tail == "Auto" else f", hl.TailStrategy.{case.tail}"
     for s in case.stages:
         r = f'a["r_{s.name}"]'
@@ -32,9 +35,13 @@ def schedule_lines(case: Case) -> list[str]:
             lines += rfactor_lines(s)
         elif s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll({r}.x).unroll({r}.y)')
+        lines += partial_line(case, s.name)
         if not s.inline:
             at = {"": 'a["hw_output"], xo', "yi": 'a["hw_output"], yi'}.get(s.at, f'a["{s.at}"], y')
-            lines.append(f'    a["{s.name}"].compute_at({at})')
+            if case.sliding:  # stored at the tile, computed at its rows (fuzz_outputs.py)
+                lines.append(f'    a["{s.name}"].store_at(a["hw_output"], xo).compute_at(a["hw_output"], yi)')
+            else:
+                lines.append(f'    a["{s.name}"].compute_at({at})')
             if case.store:  # at the host's loops
                 lines.append(f'    a["{s.name}"].' + ("store_root()" if case.store == "root"
                                                         else 'store_at(a["hw_output"], yo)'))
@@ -113,13 +120,24 @@ def glb_schedule_lines(case: Case) -> list[str]:
     for s in case.stages:
         if s.kind == "reduce" and s.unrolled:
             lines.append(f'    a["{s.name}"].update().unroll(a["r_{s.name}"].x).unroll(a["r_{s.name}"].y)')
+        lines += partial_line(case, s.name)
         if not s.inline:
-            lines.append(f'    a["{s.name}"].compute_at(a["hw_output"], xio){u("x")}{r("s", "y")}')
+            at = 'store_at(a["hw_output"], xio).compute_at(a["hw_output"], yii)' if "w" in case.glb_more \
+                else 'compute_at(a["hw_output"], xio)'
+            lines.append(f'    a["{s.name}"].{at}{u("x")}{r("s", "y")}')
             if s.kind == "reduce" and (case.lanes > 1 or r("s", "y")):
                 lines.append(f'    a["{s.name}"].update(){u("x")}{r("s", "y")}')
-    return lines + [f'    a["hw_input"].in_().in_().compute_at(a["hw_output"], xio){u("x")}{r("i", "y")}',
-                    f'    a["hw_input"].in_().compute_at(glb, xo){u("x")}{r("i", "y")}.store_in(hl.MemoryType.GLB)',
-                    '    a["hw_input"].compute_root().accelerator_input()']
+    copy_at = 'store_at(a["hw_output"], xio).compute_at(a["hw_output"], yii)' if "c" in case.glb_more \
+        else 'compute_at(a["hw_output"], xio)'
+    # a second image (fuzz_outputs.py): its copies as the input's, its GLB copy left out in one case of two
+    images = ["hw_input"] + ["hw_input2"] * bool(case.second)
+    for k, name in enumerate(images):
+        lines.append(f'    a["{name}"].in_().in_().{copy_at}{u("x")}{r("i", "y")}')
+        if "n" not in case.glb_more and not (k and case.seed % 2):  # (else the host loads it into the GLB as it is)
+            lines.append(f'    a["{name}"].in_().compute_at(glb, xo){u("x")}{r("i", "y")}.store_in(hl.MemoryType.GLB)')
+    if "y" in case.glb_more:  # the GLB output read back along y first
+        lines.append('    glb.reorder(yi, xi)')
+    return lines + [f'    a["{name}"].compute_root().accelerator_input()' for name in images]
 
 
 def _output_loops(case: Case) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from .fuzz_case import INTRINSICS, Case, Stage, footer
+from .fuzz_outputs import output_lines, paired, paired_read
 from .fuzz_schedule import glb_schedule_lines, schedule_lines
 
 _TYPES = {"u8": "UInt(8)", "i8": "Int(8)", "u16": "UInt(16)", "i16": "Int(16)", "u32": "UInt(32)", "i32": "Int(32)"}
@@ -38,7 +39,7 @@ def source(case: Case) -> str:
     names = ["hw_input"] + [s.name for s in case.stages]
     for s in case.stages:
         lines.append(f'    {s.name} = hl.Func("{s.name}")')
-        lines += [f"    {ln}" for ln in _wrapped(_definition(s, names, w, case.channels, case), s, w)]
+        lines += [f"    {ln}" for ln in paired(_wrapped(_definition(s, names, w, case.channels, case), s, w), s)]
         if case.edges and case.edges != "clamp":
             value = f"hl.{w}(3), " if case.edges == "constant_exterior" else ""
             lines.append(f"    {s.name}_e = hl.BoundaryConditions.{case.edges}({s.name}, {value}"
@@ -47,10 +48,10 @@ def source(case: Case) -> str:
     if case.bins:
         lines += _scatter(case, last)
     else:
-        lines += [
+        first = f"hl.{w}({last}[x, y] + hw_input2[x, y + 1])" if case.second else f"{last}[x, y]"
+        lines += output_lines(case, last, first) if case.outputs else [
             '    hw_output = hl.Func("hw_output")',
-            (f"    hw_output[x, y] = hl.{w}({last}[x, y] + hw_input2[x, y + 1])" if case.second else
-             f"    hw_output[x, y] = {last}[x, y]"),
+            f"    hw_output[x, y] = {first}",
             '    output = hl.Func("output")',
             "    output[x, y] = hw_output[x, y]",
         ]
@@ -125,7 +126,7 @@ def _definition(s: Stage, names: list[str], w: str, channels: int = 0, case: Cas
         ch = (k + int(s.name[1:])) % channels if channels and src == -1 else None  # a channel of hw_input
         if reader is not None:
             return reader(src, xs, ys, ch)
-        return f"{names[src + 1]}[{'' if ch is None else f'{ch}, '}{xs}, {ys}]"
+        return paired_read(case, src, f"{names[src + 1]}[{'' if ch is None else f'{ch}, '}{xs}, {ys}]")
 
     def tap(t) -> str:
         src, dx, dy = t

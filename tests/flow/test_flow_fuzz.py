@@ -195,14 +195,14 @@ def test_the_session_20_draws_are_bit_exact(name):
 
 
 def test_the_session_20_kinds_are_drawn_and_leave_older_draws_alone():
-    from mainspring import fuzz_blocks, fuzz_wide
+    from mainspring import fuzz_blocks, fuzz_outputs, fuzz_wide
 
     drawn = [fuzz.generate(k) for k in range(160000, 162000)]
     kinds = {k for c in drawn for k in fuzz_wide.wide_kinds(c)}
     assert kinds == set(WIDE_DRAWS) - {"loops_unroll_yi"}
     # drawn last: a case without them is the case fuzz --auto draws (generate(seed, wide=False))
     plain = [k for k, c in zip(range(160000, 160200), drawn)
-             if not fuzz_wide.wide_kinds(c) and not fuzz_blocks.blocks_kinds(c)]
+             if not fuzz_wide.wide_kinds(c) and not fuzz_blocks.blocks_kinds(c) and not fuzz_outputs.outputs_kinds(c)]
     assert plain and all(fuzz.generate(k, wide=False) == fuzz.generate(k) for k in plain)
     # the shrinker takes each kind away
     case = next(c for c in drawn if c.second and c.param)
@@ -243,7 +243,10 @@ def test_the_session_38_kinds_leave_older_draws_alone():
     kinds = {kind for c in drawn.values() for kind in fuzz_blocks.blocks_kinds(c)}
     assert kinds == set(BLOCK_DRAWS) | {"blocks_x"}
     off = {"blocks": (), "glb_rows": "", "fused": 0, "bound_extent": False}
-    with mock.patch.object(fuzz, "with_blocks", lambda _, case: case):  # the generator as it was before them
-        before = {k: fuzz.generate(k) for k in drawn}
+    # the generator as it was before them (session 39's kinds, drawn after them, left out on both sides)
+    with mock.patch.object(fuzz, "with_outputs", lambda _, case: case):
+        drawn = {k: fuzz.generate(k) for k in drawn}
+        with mock.patch.object(fuzz, "with_blocks", lambda _, case: case):
+            before = {k: fuzz.generate(k) for k in drawn}
     assert all(dataclasses.replace(c, **off) == before[k] for k, c in drawn.items())
     assert sum(c != before[k] for k, c in drawn.items()) < len(drawn) / 3  # a modest share of the cases
