@@ -56,6 +56,7 @@ from .autoschedule_names import image_source, pipeline_vars, rvar_source
 from .autoschedule_planes import CUTS, output_planes, plan_planes, planes_source, planes_to_cut, stream_channels
 from .autoschedule_planes import plane_var as _plane_var
 from .autoschedule_reduce import MAX_UNROLLED, points, projection_source, serial_channel_streams, serial_steps, unrolls
+from .autoschedule_resampled import inline_resampled
 from .autoschedule_serial_planes import planes_read_serially
 from .autoschedule_steps import transposed, transposed_streams
 from .autoschedule_tiles import Tiling, compiled_fastest, fewest_cycles, fit_tiles, glb_lanes, glb_source, one_tile
@@ -168,7 +169,7 @@ def apply_autoscheduler(pipe: Pipeline, target: CGRA, params: AutoschedulerParam
     def planned(lanes: int, depth: int | None, host: bool = False) -> _Plan:  # buffers inlined where cheaper
         first = _plan(pipe, lanes, depth, host, target.word_bits)
         kept = {id(f) for f in first.buffered}
-        plan = inline_cheaper(pipe, first, target, opts.max_pes, run)
+        plan = inline_resampled(pipe, inline_cheaper(pipe, first, target, opts.max_pes, run), opts, run, measure)
         gone = frozenset(kept - {id(f) for f in plan.buffered})
         if gone and plan.lanes.lanes < lanes:  # the lanes planned with them buffered (a RAM read at a computed k)
             again = _plan(pipe, lanes, depth, host, target.word_bits, gone)

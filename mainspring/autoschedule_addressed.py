@@ -380,6 +380,12 @@ def addressed_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, boxes: dict[str, 
     """The memory tiles of each buffered Func and stream (by id) of a resampling pipeline, for the tile whose boxes
     are `boxes` (of ROWS output rows at most); `readers(f)`: the computed Funcs reading f. Empty where the replay
     does not apply."""
+    return {k: tiles for k, (_, tiles) in addressed_costs(pipe, plan, target, boxes, readers).items()}
+
+
+def addressed_costs(pipe: Pipeline, plan: _Plan, target: CGRA, boxes: dict[str, list],
+                    readers: Callable[[Function], list[Function]]) -> dict[int, Cost]:
+    """addressed_tiles's (words, memory tiles) of each buffered Func and stream, every slice of it."""
     held = plan.buffered + plan.streams
     if all(r == 1 for by in axis_rates(pipe, plan).values() for r in by.values()):
         return {}  # not a resampling pipeline: the line model, calibrated on the apps
@@ -387,7 +393,7 @@ def addressed_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, boxes: dict[str, 
         return {}  # planes besides x and y
     timing = _Timing(pipe, plan, boxes, readers)
     order = {id(f): k for k, f in enumerate(pipe.order)}
-    got: dict[int, int] = {}
+    got: dict[int, Cost] = {}
     try:
         for f in sorted(held, key=lambda h: -order[id(h)]):  # consumers first: each starts as its readers allow
             reads = _reads(pipe, plan, timing, f, readers(f))
@@ -404,7 +410,7 @@ def addressed_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, boxes: dict[str, 
             if None in delays and None not in steady:  # memories/mapping.py `_addressed_as_write_taps`
                 taps = _cost(timing, f, reads, steady, target)
                 cost = taps if taps[0] <= cost[0] and taps[1] <= cost[1] else cost
-            got[id(f)] = slices * cost[1]
+            got[id(f)] = (slices * cost[0], slices * cost[1])
     except _Unsupported:
         return {}
     return got

@@ -61,7 +61,7 @@ def inline_cheaper(pipe: Pipeline, plan: _Plan, target: CGRA, max_pes: int | Non
             # the line model counts no words for a Func its readers pick a plane of at a computed value, which the
             # compiled design holds whole (addressed, its 4 planes of the frame in the remap): inlined, it takes none
             if (fewer > tiles or (fewer == tiles and not _picked(pipe, plan, f))
-                    or (_pes(pipe, plan, target, run) or budget + 1) > budget):
+                    or (design_pes(pipe, plan, target, run) or budget + 1) > budget):
                 plan.buffered, plan.planes = kept, planes
             else:
                 tiles = fewer
@@ -70,7 +70,7 @@ def inline_cheaper(pipe: Pipeline, plan: _Plan, target: CGRA, max_pes: int | Non
     return plan
 
 
-def _pes(pipe: Pipeline, plan: _Plan, target: CGRA, run: Callable[[_Plan], str]) -> int | None:
+def design_pes(pipe: Pipeline, plan: _Plan, target: CGRA, run: Callable[[_Plan], str]) -> int | None:
     """The PEs of `plan`'s design (as the compiler's report counts them), or None where it does not lower."""
     from .compiler import kernel_graphs
     from .compute_json import count_ops

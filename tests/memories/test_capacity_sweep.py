@@ -115,4 +115,6 @@ def test_the_1080p_down_up_compiles_in_seconds():
     design = hl.compile(out, name="down_up_1080p",
                         target=hl.CGRA(mem_tile_words=256, num_mem_tiles=1 << 20, num_pes=1 << 20), prove=False)
     assert time.perf_counter() - start < 60
-    assert design.report["mem_tiles"] == 20
+    # 16 since autoprobe39 (session 39): the upsample of `down` inlined where it stores fewer words
+    # (autoschedule_resampled.py: 3,852 words for 4,810, at the same cycles, 7 PEs for 5); it was 20
+    assert design.report["mem_tiles"] == 16

@@ -283,5 +283,8 @@ AUTO = {"up_blur_14x10": (up_blur, (14, 10), {}),
         "box7_rdom_13x7": (box7_rdom, (13, 7), {}),
         "opening_17x7_l2": (opening, (17, 7), {"lanes": "2"}),
         "pyramid2_7x5_l2": (pyramid2, (7, 5), {"lanes": "2"}),
-        "bilinear_up_14x8": (bilinear_up, (14, 8), {}),
-        "bilinear_up_40x8_l2": (bilinear_up, (40, 8), {"lanes": "2"})}
+        # ux inlined since autoprobe39 (autoschedule_resampled.py): 22 words for 35 and 130 cycles for 151 at 14x8
+        # (20 PEs for 15, 2 memory tiles for 1), 49 words for 90 at 40x8; the image's stream, read at 4 places,
+        # holds 5 words over its minimum (21 for 16, 47 for 42)
+        "bilinear_up_14x8": (bilinear_up, (14, 8), {}, {"words_over_min": 5}),
+        "bilinear_up_40x8_l2": (bilinear_up, (40, 8), {"lanes": "2"}, {"words_over_min": 5})}
