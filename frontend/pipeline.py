@@ -234,7 +234,7 @@ class Pipeline:
         return [self.functions[n] for n in sorted(self.graph.predecessors(self.name(fn)))]
 
     # ---- checks Halide makes before lowering ----
-    def check_schedule(self):
+    def check_schedule(self, compute_levels: bool = True):
         for fn in self.order:
             pl = fn.placement
             for level, call in ((pl.compute, "compute_at"), (pl.store, "store_at")):
@@ -242,7 +242,7 @@ class Pipeline:
                     self._check_loop_level(fn, level, call)
             self._check_store_outside_compute(fn)
             self._check_unrolls(fn)
-            check_compute_with(self, fn)
+            check_compute_with(self, fn, compute_levels)
             if pl.compute.kind == "inline" and not self.is_output(fn) and fn.specializations:
                 from .specialize import check_not_inline
 
@@ -406,10 +406,14 @@ class Pipeline:
         from .func import user_handle
         from .schedule import ForType, Split
 
+        from .stream_wrapper import is_stream_wrapper
+
         if self.is_output(fn) or fn.placement.compute.kind != "inline" or len(fn.definitions) > 1 \
-                or fn.placement.accelerator_input is not None or fn.placement.linebuffer is not None:
+                or fn.placement.accelerator_input is not None or fn.placement.linebuffer is not None \
+                or is_stream_wrapper(fn):
             # An inline Func with updates is refused where it is lowered; a streamed Func is computed by the host
-            # with loops of its own; a linebuffer() one at the accelerator's store loop (hwlower/region.py).
+            # with loops of its own; a linebuffer() one at the accelerator's store loop (hwlower/region.py); a
+            # streamed Func's wrapper gives it its loops (stream_wrapper.py).
             return
         directives = fn.definitions[0].schedule.directives
         for dv in directives:
