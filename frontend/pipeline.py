@@ -405,7 +405,6 @@ class Pipeline:
         """Halide's check: a Func scheduled inline has no loops of its own to unroll or vectorize."""
         from .func import user_handle
         from .schedule import ForType, Split
-
         from .stream_wrapper import is_stream_wrapper
 
         if self.is_output(fn) or fn.placement.compute.kind != "inline" or len(fn.definitions) > 1 \

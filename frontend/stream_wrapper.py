@@ -29,7 +29,7 @@ def is_stream_wrapper(fn: Function) -> bool:
         return False
     mine, theirs = fn.definitions[0].schedule, s.definitions[0].schedule
     return bool(mine.directives) and not theirs.directives and not theirs.aliases \
-        and mine.dims and [d.name for d in theirs.dims] == [a for a in s.args]
+        and mine.dims and [d.name for d in theirs.dims] == list(s.args)
 
 
 def stream_wrapper_lanes(pipe: Pipeline) -> Pipeline | None:

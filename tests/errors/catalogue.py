@@ -90,8 +90,8 @@ def case(stage: str, title: str, message: str, **kw) -> Callable:
 CASE_MODULES = ("errors_algorithm", "errors_tuples", "errors_generators", "errors_expressions", "errors_schedule",
                 "errors_compute_at", "errors_reorder", "errors_factors", "errors_halide_calls", "errors_hardware",
                 "errors_index_rotation", "errors_lanes", "errors_lanes_channels", "errors_rams", "errors_glb_lanes",
-                "errors_glb_blocks", "errors_glb22", "errors_glbin22", "errors_glb_input_at", "errors_probe25", "errors_probe39",
-                "errors_tiles", "errors_rows", "errors_blocks", "errors_tables",
+                "errors_glb_blocks", "errors_glb22", "errors_glbin22", "errors_glb_input_at", "errors_probe25",
+                "errors_probe39", "errors_tiles", "errors_rows", "errors_blocks", "errors_tables",
                 "errors_running", "errors_autoschedule")
 
 

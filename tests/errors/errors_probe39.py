@@ -25,7 +25,7 @@ def _glb_outputs(fused: bool):
     out_a[x, y] = hl.u8(hw_a[x, y])
     out_b[x, y] = hw_b[x, y]
     copies = [(out_a, hw_a)] if fused else [(out_a, hw_a), (out_b, hw_b)]
-    for o, hw in copies:
+    for _o, hw in copies:
         g = hw.in_()
         g.compute_root().tile(x, y, xo, yo, xi, yi, 6, 4).hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
         hw.compute_at(g, xo).tile(x, y, xio, yio, xii, yii, 3, 4)
@@ -41,9 +41,9 @@ def _glb_outputs(fused: bool):
 
 
 @case("schedule", "compute_with onto an array Func under a GLB copy, computed at another level", (
-    "{with_b}: Func 'hw_b': hw_b.compute_with(hw_a, xio): Invalid compute_with: the compute levels of hw_a.s0 (computed "
-    "at hw_a.in_()'s xo) and hw_b.s0 (compute_root) do not match: fused loops run inside one enclosing loop, so "
-    "'hw_b' would be computed apart from 'hw_a' and the compute_with dropped; compute it where 'hw_a' is (not "
+    "{with_b}: Func 'hw_b': hw_b.compute_with(hw_a, xio): Invalid compute_with: the compute levels of hw_a.s0 "
+    "(computed at hw_a.in_()'s xo) and hw_b.s0 (compute_root) do not match: fused loops run inside one enclosing "
+    "loop, so 'hw_b' would be computed apart from 'hw_a' and the compute_with dropped; compute it where 'hw_a' is (not "
     "possible here: hw_a.in_()'s xo does not enclose every read of 'hw_b'; fuse it with a Func computed where "
     "'hw_b' can be), or drop the compute_with ('hw_b' is then computed at its own level, compute_root); to "
     "compute 'hw_b' on the accelerator too, schedule it as 'hw_a': under a GLB copy of its own (hw_b.in_(), tiled, "
