@@ -422,7 +422,16 @@ class Pipeline:
                 split = next((d for d in directives if isinstance(d, Split) and d.inner == dv.var), None)
                 args = dv.var if split is None else f"{split.old}, {split.factor}"
                 readers = ", ".join(c.name for c in self.consumers(fn))
-                if fn.wrapped is not None:
+                s = fn.wrapped
+                if s is not None and s.placement.accelerator_input is not None \
+                        and s.definitions[0].schedule.directives:
+                    raise ScheduleError(
+                        f"{dv.loc}: Cannot {dv.kind} dimension {dv.var} of Func \"{fn.name}\" ({handle}.{dv.kind}("
+                        f"{args})) because the Func is scheduled inline, and its loops cannot be the stream's: "
+                        f"'{s.name}', streamed to the accelerator, has loops of its own, already scheduled. Give "
+                        f"the stream's loops once: remove {handle}.{dv.kind}({args}) and schedule them on "
+                        f"'{s.name}' ({s.name}.{dv.kind}({args}))")
+                if s is not None:
                     fix = f"{fn.wrapped.name}.{dv.kind}({args}) (the Func it wraps)"
                 else:
                     fix = f"the loops of the Funcs that read it ({readers})"

@@ -87,3 +87,36 @@ def compute_with_inline_func():
 @compute_with_inline_func.fix
 def _():
     return _fused_on_host(False)
+
+
+def _stream_unrolled_twice(twice: bool):
+    """hw_input streamed at 2 lanes (hw_input.unroll(x, 2)) into a 2-lane output, 8x4; `twice`: the lanes given
+    through hw_input.in_() too (h2h's pointwise gives them there alone)."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in "x y xo yo xi yi".split())
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input, hw_output, output = hl.Func("hw_input"), hl.Func("hw_output"), hl.Func("output")
+    hw_input[x, y] = hl.u16(input_[x, y])
+    hw_output[x, y] = hw_input[x, y] * 3
+    output[x, y] = hl.u8(hw_output[x, y])
+    output.bound(x, 0, 8).bound(y, 0, 4)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).hw_accelerate(xi, xo).unroll(xi, 2)
+    hw_input.compute_root().stream_to_accelerator().unroll(x, 2)
+    if twice:
+        hw_input.in_().unroll(x, 2)  # <-twice
+    return hl.compile(output, name="demo")
+
+
+@case("schedule", "The stream's lanes given both on the streamed Func and through its in_() wrapper", (
+    "{twice}: Cannot unroll dimension x.ui of Func \"hw_input_global_wrapper\" (hw_input.in_().unroll(x, 2)) because "
+    "the Func is scheduled inline, and its loops cannot be the stream's: 'hw_input', streamed to the accelerator, "
+    "has loops of its own, already scheduled. Give the stream's loops once: remove hw_input.in_().unroll(x, 2) and "
+    "schedule them on 'hw_input' (hw_input.unroll(x, 2))"), func="hw_input_global_wrapper",
+    note="Halide refuses an unroll of an inline wrapper; hw_input.in_().unroll(x, 2) alone (h2h's pointwise) "
+         "unrolls the stream (frontend/stream_wrapper.py)")
+def stream_unrolled_twice():
+    return _stream_unrolled_twice(True)
+
+
+@stream_unrolled_twice.fix
+def _():
+    return _stream_unrolled_twice(False)
