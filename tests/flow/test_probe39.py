@@ -17,7 +17,7 @@ from hand_probes import HandProbe
 
 import mainspring as hl
 
-PARTS = ("probe39", "probe39b")
+PARTS = ("probe39", "probe39b", "probe39c")
 MODULES = {p: importlib.import_module(f"{p}_programs") for p in PARTS}
 # Refused with a user error whose fix compiles (the fixed program is a case of its own): {case: (fixed case,
 # message pattern)}.
@@ -30,6 +30,12 @@ REFUSED = {
         r"Func 'hw_b': hw_b.compute_with\(hw_a, xio\): Invalid compute_with: the compute levels of hw_a.s0 \(computed "
         r"at hw_a.in_\(\)'s xo\) and hw_b.s0 \(compute_root\) do not match.* to compute 'hw_b' on the accelerator "
         r"too, schedule it as 'hw_a': under a GLB copy of its own")),
+    "argmax_row_i32": ("argmax_row_i16", (
+        r"Func 'argmax': its Tuple's elements need 2 \(int32\) \+ 32 \(int32\) = 34 bits, .* cast elements to narrower "
+        r"types")),
+    "stream_wrapper_and_stream_both_unrolled": ("stream_unrolled_once", (
+        r"'hw_input', streamed to the accelerator, has loops of its own, already scheduled. Give the stream's loops "
+        r"once: remove hw_input.in_\(\).unroll\(x, 2\)")),
 }
 # Refused for the target's size, the fix a larger target: {case: (message pattern, target)}
 _PES = (r"needs 392 PEs but the target has 384: reduce unrolling or buffering, or compile for a larger target, e.g. "
