@@ -234,7 +234,7 @@ class Pipeline:
         return [self.functions[n] for n in sorted(self.graph.predecessors(self.name(fn)))]
 
     # ---- checks Halide makes before lowering ----
-    def check_schedule(self):
+    def check_schedule(self, compute_levels: bool = True):
         for fn in self.order:
             pl = fn.placement
             for level, call in ((pl.compute, "compute_at"), (pl.store, "store_at")):
@@ -242,7 +242,7 @@ class Pipeline:
                     self._check_loop_level(fn, level, call)
             self._check_store_outside_compute(fn)
             self._check_unrolls(fn)
-            check_compute_with(self, fn)
+            check_compute_with(self, fn, compute_levels)
             if pl.compute.kind == "inline" and not self.is_output(fn) and fn.specializations:
                 from .specialize import check_not_inline
 
@@ -405,11 +405,14 @@ class Pipeline:
         """Halide's check: a Func scheduled inline has no loops of its own to unroll or vectorize."""
         from .func import user_handle
         from .schedule import ForType, Split
+        from .stream_wrapper import is_stream_wrapper
 
         if self.is_output(fn) or fn.placement.compute.kind != "inline" or len(fn.definitions) > 1 \
-                or fn.placement.accelerator_input is not None or fn.placement.linebuffer is not None:
+                or fn.placement.accelerator_input is not None or fn.placement.linebuffer is not None \
+                or is_stream_wrapper(fn):
             # An inline Func with updates is refused where it is lowered; a streamed Func is computed by the host
-            # with loops of its own; a linebuffer() one at the accelerator's store loop (hwlower/region.py).
+            # with loops of its own; a linebuffer() one at the accelerator's store loop (hwlower/region.py); a
+            # streamed Func's wrapper gives it its loops (stream_wrapper.py).
             return
         directives = fn.definitions[0].schedule.directives
         for dv in directives:
@@ -419,7 +422,16 @@ class Pipeline:
                 split = next((d for d in directives if isinstance(d, Split) and d.inner == dv.var), None)
                 args = dv.var if split is None else f"{split.old}, {split.factor}"
                 readers = ", ".join(c.name for c in self.consumers(fn))
-                if fn.wrapped is not None:
+                s = fn.wrapped
+                if s is not None and s.placement.accelerator_input is not None \
+                        and s.definitions[0].schedule.directives:
+                    raise ScheduleError(
+                        f"{dv.loc}: Cannot {dv.kind} dimension {dv.var} of Func \"{fn.name}\" ({handle}.{dv.kind}("
+                        f"{args})) because the Func is scheduled inline, and its loops cannot be the stream's: "
+                        f"'{s.name}', streamed to the accelerator, has loops of its own, already scheduled. Give "
+                        f"the stream's loops once: remove {handle}.{dv.kind}({args}) and schedule them on "
+                        f"'{s.name}' ({s.name}.{dv.kind}({args}))")
+                if s is not None:
                     fix = f"{fn.wrapped.name}.{dv.kind}({args}) (the Func it wraps)"
                 else:
                     fix = f"the loops of the Funcs that read it ({readers})"

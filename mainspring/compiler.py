@@ -24,6 +24,7 @@ from .compute_json.buffer_ranges import buffer_intervals, kernel_inputs, stream_
 from .compute_json.pipeline import STEP_NAMES as COMPUTE_STEPS
 from .compute_json.widths import annotate_widths
 from .design import Design
+from .frontend.compute_with import check_compute_levels
 from .frontend.errors import HalideError, ScheduleError, did_you_mean, user_location
 from .frontend.func import Func
 from .frontend.fuse_outputs import fuse_accelerated_outputs
@@ -31,6 +32,7 @@ from .frontend.generator import Generator, generator_output
 from .frontend.outputs import Output, packed_outputs
 from .frontend.param_domains import bound_param_domains
 from .frontend.pipeline import Pipeline
+from .frontend.stream_wrapper import stream_wrapper_lanes
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
 from .hwlower.fused_splits import split_fused_loops
@@ -79,6 +81,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     output, target = generator_output(output, target)
     target = target or CGRA()
     pipe = Pipeline(output)
+    # hw_input.in_().unroll(x, k) beside stream_to_accelerator(): the stream's lanes (a copy of the user's Funcs)
+    pipe = stream_wrapper_lanes(pipe) or pipe
     # an RDom over ranged Params: its widest domain, guarded by the Params' values (a copy of the user's Funcs)
     pipe = bound_param_domains(pipe) or pipe
     # outputs each accelerated alike: one accelerator computes them all (a fused copy of the user's Funcs)
@@ -90,9 +94,10 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     packed = packed_outputs(pipe)
     outputs: tuple[Output, ...] = ()
     if packed is not None:  # several outputs (or a Tuple's elements): the host packs them into one output
+        check_compute_levels(pipe)  # (packed, the outputs are read inline by the packing Func)
         sink, outputs = packed
         pipe = Pipeline(sink, tuples_whole=True)
-    pipe.check_schedule()
+    pipe.check_schedule(compute_levels=packed is None)
     dump = lambda step, text: _dump(step, dump_after, text, out)  # noqa: E731
     pipe, program, chained = _lower(pipe, name, dump)
     streams = stream_intervals(pipe, program.inputs)

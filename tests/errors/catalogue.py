@@ -91,7 +91,7 @@ CASE_MODULES = ("errors_algorithm", "errors_tuples", "errors_generators", "error
                 "errors_compute_at", "errors_reorder", "errors_factors", "errors_halide_calls", "errors_hardware",
                 "errors_index_rotation", "errors_lanes", "errors_rams", "errors_glb_lanes",
                 "errors_glb_blocks", "errors_glb22", "errors_glbin22", "errors_glb_input_at", "errors_probe25",
-                "errors_tiles", "errors_rows", "errors_blocks", "errors_tables",
+                "errors_probe39", "errors_tiles", "errors_rows", "errors_blocks", "errors_tables",
                 "errors_running", "errors_autoschedule")
 
 
