@@ -120,7 +120,7 @@ def halide_groups(src: str) -> tuple[list[str], list[str], str]:
     """(Funcs computed at the output's tile loop, Funcs computed at the root but the output, the output's tile)."""
     at = re.findall(r"^    (\w+)\n\s+\.compute_at\(\w+, x_o\)", src, re.MULTILINE)
     root = re.findall(r"^    (\w+)\n\s+\.compute_root\(\)", src, re.MULTILINE)
-    output = src[src.index("    output\n"):]
+    output = src[re.search(r"^    output(_\d+)?\n", src, re.MULTILINE).start():]  # Halide renames a reused name
     tx = re.search(r"\.split\(x, x_o, x_i, (\d+)\)", output)
     ty = re.search(r"\.split\(y, y_o, y_i, (\d+)\)", output)
     tile = f"{tx[1] if tx else 'row'}x{ty[1] if ty else 1}" if tx or ty else "none (root)"

@@ -701,6 +701,9 @@ module ms_mem_tile #(
     parameter integer NR = 1,
     parameter integer NS = 0,
     parameter integer FORWARD = 1,
+    // Read port 1's own forwarding, where the tile's second port pair serves another bank (a delay line beside
+    // an addressed bank: memories/shared_tiles.py); each port pair's regions are apart from the other's.
+    parameter integer FORWARD1 = FORWARD,
     parameter integer W0_DIM = 1,
     parameter [32*8-1:0] W0_EXTENT = {8{32'd1}},
     parameter integer W0_CYCLE_START = 0,
@@ -778,6 +781,7 @@ module ms_mem_tile #(
     output wfire  // the cycles write port 0 writes (for a gated delay line: its stream's write cycles)
 );
     localparam [0:0] FWD = FORWARD[0:0];
+    localparam [0:0] FWD1 = FORWARD1[0:0];
     wire wfire0, wfire1, rfire0, rfire1;
     wire [AW-1:0] waddr0, waddr1, raddr0, raddr1;
     wire [W0_DIM-1:0] wwrap0;
@@ -896,7 +900,7 @@ module ms_mem_tile #(
     // one read multiplexer (in one shared array both write ports reach every word, and each read port chooses among
     // all of them: about a quarter more cells under a flattening synthesis, where memories become flip-flops).
     localparam APART = (W0_BASE + W0_SIZE <= W1_BASE) || (W1_BASE + W1_SIZE <= W0_BASE);
-    localparam SPLIT = (NW > 1) && (NR > 1) && (NS == 0) && (FORWARD == 0) && APART && (R0_BASE == W0_BASE)
+    localparam SPLIT = (NW > 1) && (NR > 1) && (NS == 0) && (FORWARD == 0) && (FORWARD1 == 0) && APART && (R0_BASE == W0_BASE)
                        && (R0_SIZE == W0_SIZE) && (R1_BASE == W1_BASE) && (R1_SIZE == W1_SIZE);
     generate
         if (SPLIT) begin : regions
@@ -933,12 +937,12 @@ module ms_mem_tile #(
             end
         end else begin : one_array
             reg [WIDTH-1:0] mem [0:WORDS-1];
-            // Forwarding (FORWARD = 1 only): the word a write port stores in the cycle a read is issued at its
-            // address.
+            // Forwarding (FORWARD = 1 only; FORWARD1 for read port 1): the word a write port stores in the cycle
+            // a read is issued at its address.
             wire fwd00 = FWD & wfire0 & (waddr0 == taddr0);
             wire fwd10 = FWD & wfire1 & (waddr1 == taddr0);
-            wire fwd01 = FWD & wfire0 & (waddr0 == taddr1);
-            wire fwd11 = FWD & wfire1 & (waddr1 == taddr1);
+            wire fwd01 = FWD1 & wfire0 & (waddr0 == taddr1);
+            wire fwd11 = FWD1 & wfire1 & (waddr1 == taddr1);
             always @(posedge clk) begin
                 if (en && wfire0)
                     mem[waddr0] <= wdata0;
@@ -1034,7 +1038,11 @@ module ms_reg_bank #(
     parameter [32*8-1:0] R3_DATA_STRIDE = 0,
     parameter integer R3_BASE = 0,
     parameter integer R3_SIZE = 1,
-    parameter integer R3_PORT = 0
+    parameter integer R3_PORT = 0,
+    // Read port 0 (1) of a bank of one word without an output register (memories/mapping.py): the word itself,
+    // which in the port's cycles holds the last value written before them, as the output register would.
+    parameter integer R0_DIRECT = 0,
+    parameter integer R1_DIRECT = 0
 ) (
     input clk,
     input rst_n,
@@ -1043,8 +1051,8 @@ module ms_reg_bank #(
     input [31:0] cycle,
     input [WIDTH-1:0] wdata0,
     input [WIDTH-1:0] wdata1,
-    output reg [WIDTH-1:0] rdata0,
-    output reg [WIDTH-1:0] rdata1,
+    output [WIDTH-1:0] rdata0,
+    output [WIDTH-1:0] rdata1,
     output wfire  // the cycles write port 0 writes
 );
     wire wfire0, wfire1, rfire0, rfire1;
@@ -1122,18 +1130,21 @@ module ms_reg_bank #(
     wire fwd10 = wfire1 & (waddr1 == taddr0);
     wire fwd01 = wfire0 & (waddr0 == taddr1);
     wire fwd11 = wfire1 & (waddr1 == taddr1);
+    reg [WIDTH-1:0] held0, held1;
     always @(posedge clk) begin
         if (!rst_n)
-            rdata0 <= {WIDTH{1'b0}};
+            held0 <= {WIDTH{1'b0}};
         else if (en && tfire0)
-            rdata0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : word[taddr0]);
+            held0 <= fwd10 ? wdata1 : (fwd00 ? wdata0 : word[taddr0]);
     end
     always @(posedge clk) begin
         if (!rst_n)
-            rdata1 <= {WIDTH{1'b0}};
+            held1 <= {WIDTH{1'b0}};
         else if (en && tfire1)
-            rdata1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : word[taddr1]);
+            held1 <= fwd11 ? wdata1 : (fwd01 ? wdata0 : word[taddr1]);
     end
+    assign rdata0 = (R0_DIRECT != 0) ? word[0] : held0;
+    assign rdata1 = (R1_DIRECT != 0) ? word[0] : held1;
 endmodule
 
 // A GLB transfer address generator: an affine controller (as above) that steps once per word moved instead of
