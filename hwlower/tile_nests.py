@@ -4,9 +4,11 @@ them inside each outer tile."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from mainspring.frontend.func import Function
+from mainspring.frontend.pipeline import Pipeline
 from mainspring.frontend.schedule import Fuse, Split, StageSchedule, TailStrategy
 
 
@@ -60,3 +62,10 @@ def split_fused_hint(loop: str, sched: StageSchedule, host: list[str], compute_v
                     f"{d.inner} would run inside the accelerator, over several tiles; accelerate at the inner part "
                     f"(hw_accelerate({compute_var}, {d.inner})), or at {d.old} without splitting it")
     return None
+
+
+def step_along(pipe: Pipeline, dim: str, multiples: dict[int, dict[int, int]]) -> int:
+    """The steps the Funcs inside take along the dimension named `dim` (an upsample's full-resolution x: 2)."""
+    funcs = {id(g): g for g in pipe.functions.values()}
+    return math.lcm(1, *(d for fid, dims in multiples.items() if fid in funcs for k, d in dims.items()
+                         if funcs[fid].args[k] == dim))

@@ -29,7 +29,7 @@ from .placement import accelerate_call
 from .program import Tile
 from .shift_tails import shifted_funcs, turned_tile
 from .state import GlbTiles, Lowering
-from .tile_nests import inner_tile_splits, nested_origins, split_fused_hint
+from .tile_nests import inner_tile_splits, nested_origins, split_fused_hint, step_along
 from .tile_nests import nests as tile_nests
 
 Phases = dict[int, dict[int, int]]  # id(Function) -> {dimension: the steps tiles keep the phase of}
@@ -157,13 +157,6 @@ def _at_first_phase(pipe: Pipeline, sub: Pipeline, f: Function, tiles: Sequence[
         box = [(lo, lo + e) for lo, e in zip(s, shape)]
         out.append(replace(_tile(pipe, sub, box, t.output_box, multiples, shifted, shared), loop_box=box))
     return tuple(out)
-
-
-def step_along(pipe: Pipeline, dim: str, multiples: dict[int, dict[int, int]]) -> int:
-    """The steps the Funcs inside take along the dimension named `dim` (an upsample's full-resolution x: 2)."""
-    funcs = {id(g): g for g in pipe.functions.values()}
-    return math.lcm(1, *(d for fid, dims in multiples.items() if fid in funcs for k, d in dims.items()
-                         if funcs[fid].args[k] == dim))
 
 
 def _one_shape(tiles: Sequence[Tile]) -> bool:
