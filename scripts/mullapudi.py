@@ -124,7 +124,7 @@ def halide_groups(src: str) -> tuple[list[str], list[str], str]:
     tx = re.search(r"\.split\(x, x_o, x_i, (\d+)\)", output)
     ty = re.search(r"\.split\(y, y_o, y_i, (\d+)\)", output)
     tile = f"{tx[1] if tx else 'row'}x{ty[1] if ty else 1}" if tx or ty else "none (root)"
-    return at, [f for f in root if f != "output"], tile
+    return at, [f for f in root if not re.fullmatch(r"output(_\d+)?", f)], tile
 
 
 def mainspring_groups(src: str) -> tuple[list[str], str]:

@@ -2,6 +2,24 @@
 (issue 11), each in module m (`mainspring` or `halide`) so the reference can be checked against Halide 21's.
 Each returns (output, its realize size, the image): an ImageParam the Funcs read directly."""
 
+import contextlib
+import importlib
+
+
+@contextlib.contextmanager
+def resampled_funcs_buffered():
+    """The automatic schedule with every resampling Func buffered, for the tests of a buffered resampler's
+    mechanism (its fill, its register banks): mainspring/autoschedule_resampled.py inlines one where that stores
+    fewer words (bilinear_up's ux, since session 39)."""
+    auto = importlib.import_module("mainspring.autoschedule")
+    real = auto.inline_resampled
+    auto.inline_resampled = lambda pipe, plan, *rest: plan
+    try:
+        yield
+    finally:
+        auto.inline_resampled = real
+
+
 
 def box_blur(m, width, height):
     """A 3x3 box blur as an RDom sum, over 8-bit pixels widened to 16 bits."""

@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 from compile_once import compiled, together
-from newcomer_algorithms import bilinear_up
+from newcomer_algorithms import bilinear_up, resampled_funcs_buffered
 
 import mainspring as hl
 from mainspring.apps.common import accelerate, random_image
@@ -20,7 +20,8 @@ from conftest import SIMULATORS, assert_lint_clean_and_latch_free
 
 def _bilinear_up(width, height):
     out, _, _ = bilinear_up(hl, width, height)
-    hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
+    with resampled_funcs_buffered():  # ux buffered, as its 2-word `wide` bank needs
+        hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring"))
     return out, None
 
 

@@ -176,10 +176,20 @@ def test_an_unroll_whose_factor_does_not_divide_the_glb_copy_names_the_call_and_
         hl.compile(_class(hl, "gaussian")(generator_params=gp), name="probe10_refused")
 
 
-def test_harris_schedule_6s_unroll_of_the_streams_wrapper_is_refused_with_a_fix_that_works():
-    """The C++ writes `padded16.in().unroll(x, 2)` before `padded16.stream_to_accelerator()`; mainspring
-    streams padded16 itself, so the wrapper is inline and refused, suggesting padded16.unroll(x, 2), which is
-    harris_sched6_odd above."""
+@pytest.mark.parametrize("simulator", ["icarus", "verilator"])
+def test_harris_schedule_6s_unroll_of_the_streams_wrapper_compiles_bit_exact(simulator, halide):
+    """The C++ writes `padded16.in().unroll(x, 2)` before `padded16.stream_to_accelerator()`: with h2h's
+    meaning, the wrapper is the stream's copy into the accelerator, unrolled (frontend/stream_wrapper.py; it was
+    refused, suggesting padded16.unroll(x, 2), which is harris_sched6_odd above). Same output as Halide's."""
     gp = dict(GENERATORS["harris_sched6_odd"][1], unroll_streamed=False)
-    with pytest.raises(hl.HalideError, match=r"padded16_global_wrapper.*padded16.unroll\(x, 2\)"):
-        hl.compile(_class(hl, "harris")(generator_params=gp), name="probe10_refused")
+    design = _wrapper_design(tuple(gp.items()))
+    inputs = design.example_inputs(1)
+    res = design.check(inputs, simulator=simulator, build_dir=BUILD)
+    assert res.cycles == res.predicted_cycles
+    want = _halide_output(halide, "harris_sched6_odd", inputs, list(res.output.shape[::-1]))
+    assert np.array_equal(res.output, want)
+
+
+@functools.cache
+def _wrapper_design(gp):
+    return hl.compile(_class(hl, "harris")(generator_params=dict(gp)), name="probe10_stream_wrapper")
