@@ -1,7 +1,9 @@
 """Halide's rules for compute_with: the fused Funcs are computed together, a step of one beside the same step of the
 other, so neither may read the other (Halide: 'Invalid compute_with: there is dependency between f and g'), and
 both are computed at one loop, neither inline ('Invalid compute_with: the compute levels of f.s0 (...) and g.s0
-(...) do not match', '... g.s0 is scheduled inline'). Without the second, a host Func fused with an array Func
+(...) do not match', '... g.s0 is scheduled inline'), down to a loop both have, with as many loops outside it ('cannot
+find xo in g.s0', '# of fused dims of f.s0 and g.s0 do not match': fused loops pair outermost first). Without the
+level rule, a host Func fused with an array Func
 under a GLB copy (computed at the copy's tile loop) would be computed on the host, the fusion silently dropped."""
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ def check_compute_with(pipe: Pipeline, fn: Function, levels: bool = True) -> Non
         return
     g, var, loc = fused
     b, a = pipe.name(fn), pipe.name(g)
+    _check_fused_dims(fn, g, var, loc)
     reads = [(r, p) for r, p in ((fn, g), (g, fn)) if nx.has_path(pipe.graph, pipe.name(p), pipe.name(r))]
     if not reads:
         if levels:
@@ -37,6 +40,30 @@ def check_compute_with(pipe: Pipeline, fn: Function, levels: bool = True) -> Non
         f"each step, so neither may read the other; drop the compute_with (a reader is computed after what it "
         f"reads), or define '{reader.name}' from what '{producer.name}' reads (a Func both read, computed at "
         f"{g.name}'s {var}, in place of the call to '{producer.name}')")
+
+
+def _check_fused_dims(fn: Function, g: Function, var: str, loc) -> None:
+    """Halide's: `var` is a loop of both Funcs' pure stages, with as many loops outside it in each."""
+    if var == "__outermost":
+        return
+    head = f"{loc}: Func '{fn.name}': {handle(fn)}.compute_with({handle(g)}, {var}): Invalid compute_with: "
+    outside = {}
+    for f, other in ((fn, g), (g, fn)):
+        schedule = f.definitions[0].schedule
+        dims, name = schedule.dim_names(), schedule.aliases.get(var, var)
+        if name not in dims:
+            raise ScheduleError(
+                f"{head}cannot find {var} in {f.name}.s0: fused loops are both Funcs' loops from the outermost down "
+                f"to {var}, and '{f.name}' has no loop {var} (its loops, outermost first: "
+                f"{', '.join(reversed(dims))}); fuse at a loop both have, or split '{f.name}' as '{other.name}' is "
+                f"split so that it has {var} too")
+        outside[f.name] = list(reversed(dims[dims.index(name):]))
+    (a, mine), (b, theirs) = outside.items()
+    if len(mine) != len(theirs):
+        raise ScheduleError(
+            f"{head}# of fused dims of {b}.s0 and {a}.s0 do not match: fused loops pair outermost first, and down "
+            f"to {var} '{b}' runs {', '.join(theirs)} where '{a}' runs {', '.join(mine)}; reorder one as the other "
+            f"(the same loops outside {var}), or fuse at a loop with as many loops outside it in both")
 
 
 def check_compute_levels(pipe: Pipeline) -> None:

@@ -1,6 +1,7 @@
 """Catalogue cases of helper probe39 (session 39): Halide's compute level rules for compute_with
 (frontend/compute_with.py), which a host output fused with an array Func under a GLB copy broke unannounced (it
-was computed on the host, the fusion dropped)."""
+was computed on the host, the fusion dropped); and (session 40) its rules for the fused loops, which mainspring
+did not check: the loop must be both Funcs', with as many loops outside it in each."""
 
 from __future__ import annotations
 
@@ -87,6 +88,58 @@ def compute_with_inline_func():
 @compute_with_inline_func.fix
 def _():
     return _fused_on_host(False)
+
+
+def _fused_loops(split_g: bool = True, reorder_f: bool = False):
+    """f and g compute_root, g.compute_with(f, xo) over 8x4: f split x by 4; g too (`split_g`); f's y inside x
+    (`reorder_f`, with g.compute_with(f, x))."""
+    x, y, xo, xi = (hl.Var(n) for n in ("x", "y", "xo", "xi"))
+    input_ = hl.ImageParam(hl.UInt(8), 2, "input")
+    f, g, out = hl.Func("f"), hl.Func("g"), hl.Func("out")
+    f[x, y] = hl.u16(input_[x, y]) + 1
+    g[x, y] = hl.u16(input_[x, y]) * 2
+    out[x, y] = f[x, y] + g[x, y]
+    f.compute_root()
+    g.compute_root()
+    if reorder_f:
+        f.reorder(y, x)
+        g.compute_with(f, x)  # <-with_x
+    else:
+        f.split(x, xo, xi, 4)
+        if split_g:
+            g.split(x, xo, xi, 4)
+        g.compute_with(f, xo)  # <-with_xo
+    input_.set(hl.Buffer(np.arange(32, dtype=np.uint8).reshape(4, 8)))
+    return out.realize([8, 4])
+
+
+@case("schedule", "compute_with at a loop the fused Func does not have", (
+    "{with_xo}: Func 'g': g.compute_with(f, xo): Invalid compute_with: cannot find xo in g.s0: fused loops are both "
+    "Funcs' loops from the outermost down to xo, and 'g' has no loop xo (its loops, outermost first: y, x); fuse at "
+    "a loop both have, or split 'g' as 'f' is split so that it has xo too"), func="g",
+    note="Halide refuses it too ('Invalid compute_with: cannot find xo in g.s0'); mainspring ran it unfused before "
+         "session 40")
+def compute_with_missing_loop():
+    return _fused_loops(split_g=False)
+
+
+@compute_with_missing_loop.fix
+def _():
+    return _fused_loops()
+
+
+@case("schedule", "compute_with where the Funcs run different loops outside the fused one", (
+    "{with_x}: Func 'g': g.compute_with(f, x): Invalid compute_with: # of fused dims of f.s0 and g.s0 do not match: "
+    "fused loops pair outermost first, and down to x 'f' runs x where 'g' runs y, x; reorder one as the other (the "
+    "same loops outside x), or fuse at a loop with as many loops outside it in both"), func="g",
+    note="Halide refuses it too ('# of fused dims of f.s0 and g.s0 do not match')")
+def compute_with_fused_dims_differ():
+    return _fused_loops(reorder_f=True)
+
+
+@compute_with_fused_dims_differ.fix
+def _():
+    return _fused_loops()
 
 
 def _stream_unrolled_twice(twice: bool):
