@@ -46,7 +46,7 @@ def assign_lanes(s: Lowering) -> Lowering:
 def _check_rows(s: Lowering, nest: LoopNest, lanes: dict[str, Lanes], along: dict[str, int], rows: Steps) -> None:
     """Refuse a reader of a stream of lanes along y (`hw_input.unroll(y, 2)`) whose serial loops move along y by
     other than whole transfers and that lane_steps.py could not step through the rows in turn (an odd count of
-    rows, or a stream other ops read too): it would read another word of the transfer at each step."""
+    rows, or a loop holding other ops): it would read another word of the transfer at each step."""
     for loops, op in nest.ops():
         for port in op.loads:
             b = port.access.buffer
@@ -64,7 +64,8 @@ def _check_rows(s: Lowering, nest: LoopNest, lanes: dict[str, Lanes], along: dic
             served = rows.get((op.name, b), "")
             odd = served is not None and "iterations of its loop" in served
             why = (f"its loop over {dim} has {lp.extent} iterations, not whole steps of {src.k}" if odd else
-                   f"'{b}' has other readers, or that loop holds other ops, which would take its rows at other paces")
+                   "that loop holds other ops, or steps through another stream's words, which would take its rows at "
+                   "other paces")
             unroll = (f"unroll {handle} along {src.dim} by {src.k} with a rounding tail ({handle}.unroll({dim}, "
                       f"{src.k}, hl.TailStrategy.RoundUp)), or " if odd else "")
             raise ScheduleError(

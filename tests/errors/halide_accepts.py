@@ -50,7 +50,6 @@ GAPS: dict[str, str] = {
     "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
-    "rows_read_twice": "rows streamed side by side have one reader",
     # tails
     "split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
     "hand_split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
