@@ -43,7 +43,7 @@ GAPS: dict[str, str] = {
     "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
     # lanes (pixels per cycle)
     "lanes_three_taps_of_a_wider_stream": "a stream read in turn through more than 2 reads holds much of a frame",
-    "lanes_serial_taps_across_a_stream": "a serial loop may not step across a stream's lanes",
+    "lanes_serial_taps_beside_another_reader": "a stream's lanes are read in turn by one Func",
     "upsample_reads_across_lanes": "a serial upsample may not step across its producer's lanes",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
     "unrolled_reduction_not_an_accumulation": "unrolled steps combine into one tree only for +, min and max",
