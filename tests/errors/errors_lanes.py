@@ -59,12 +59,13 @@ def _():
 
 
 def _upsample_over_lanes(fix: bool = False):
-    """up(x, y) = f(x / 2, y / 2) at one lane over f and the stream at 2 (f without its unroll: `fix`), 16 x 8."""
+    """up(x, y) = f(x / 2, y / 2) at one lane over f (three taps of the stream) and the stream at 2 (both without
+    their unroll: `fix`), 16 x 8."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, f, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "up", "hw_output", "output"))
     hw_input[x, y] = input_[x, y]
-    f[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    f[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
     up[x, y] = f[x / 2, y / 2]
     hw_output[x, y] = up[x, y] >> 1
     output[x, y] = hw_output[x, y]
@@ -73,22 +74,24 @@ def _upsample_over_lanes(fix: bool = False):
     f.compute_at(hw_output, xo)
     up.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
-    hw_input.unroll(x, 2)
     if not fix:
+        hw_input.unroll(x, 2)
         f.unroll(x, 2)  # <-f_lanes
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "An upsample at one lane over a producer of two", (
+@case("hardware", "An upsample at one lane over a producer of two that reads its stream through three taps", (
     "{f_lanes}: Func 'up' reads 'f', which has 2 lanes (f.unroll(x, 2) at {f_lanes}), along x at a quotient that "
     "moves by 1 per step of the upsample: each step would read another lane. Fix: remove f.unroll(x, 2) so that 'f' "
-    "computes one lane."), func="up", simulate=True,
-    note="named the strip-mined loop as one to unroll (up.unroll(x.strip_o)) until session 33")
-def upsample_reads_across_lanes():
+    "computes one lane, and remove hw_input.unroll(x, 2) so that 'hw_input' streams one word per transfer (a Func "
+    "of one lane reads a stream's words in turn through at most 2 reads)."), func="up", simulate=True,
+    note="named the strip-mined loop as one to unroll (up.unroll(x.strip_o)) until session 33; since session 40 a "
+    "producer that can run at one lane does (hwlower/narrow.py, tests/flow/test_upsample_lanes40.py)")
+def upsample_over_three_taps_in_lanes():
     return _upsample_over_lanes()
 
 
-@upsample_reads_across_lanes.fix
+@upsample_over_three_taps_in_lanes.fix
 def _():
     return _upsample_over_lanes(fix=True)
 

@@ -44,7 +44,7 @@ GAPS: dict[str, str] = {
     # lanes (pixels per cycle)
     "lanes_three_taps_of_a_wider_stream": "a stream read in turn through more than 2 reads holds much of a frame",
     "lanes_serial_taps_beside_another_reader": "a stream's lanes are read in turn by one Func",
-    "upsample_reads_across_lanes": "a serial upsample may not step across its producer's lanes",
+    "upsample_over_three_taps_in_lanes": "a serial upsample steps across lanes a producer must keep",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
     "unrolled_reduction_not_an_accumulation": "unrolled steps combine into one tree only for +, min and max",
     "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
