@@ -12,6 +12,44 @@ from catalogue import case, glb_levels, pipeline
 R = hl.TailStrategy.RoundUp
 
 
+def _serial_rows(unroll_taps: bool = False):
+    """mid sums 3 rows of hw_input (2 rows a transfer) in a serial RDom r (unrolled with `unroll_taps`), a pixel a
+    firing; hw_output adds mid's row below, 8 x 7."""
+    x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
+    input_ = hl.ImageParam(hl.UInt(16), 2, "input")
+    hw_input, mid, hw_output, output = (hl.Func(n) for n in ("hw_input", "mid", "hw_output", "output"))
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    hw_input[x, y] = input_[x, y]
+    mid[x, y] = hl.u16(0)
+    mid[x, y] += hw_input[x, y + r.x]  # <-serial_rows
+    hw_output[x, y] = mid[x, y] + mid[x, y + 1]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, 8).bound(y, 0, 7)
+    hw_output.compute_root().tile(x, y, xo, yo, xi, yi, 8, 7).hw_accelerate(xi, xo)
+    mid.compute_at(hw_output, xo)
+    hw_input.compute_root().stream_to_accelerator().unroll(y, 2, R)  # <-rows_stream
+    if unroll_taps:
+        mid.update().unroll(r.x)
+    return hl.compile(output, name="demo")
+
+
+@case("hardware", "A serial loop of taps along y over rows per transfer, read a row a firing", (
+    "{serial_rows}: Func 'mid'.update(0) reads 'hw_input' one value of y per firing, but accelerator input "
+    "'hw_input' streams 2 values of y per transfer (hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) at {rows_stream}), "
+    "so it must take the words of each transfer in turn, over whole steps of 2 of its loop over r.x; its serial loop "
+    "r.x has 3 steps, not whole steps of 2, and its loop over y moves across the rows too. Fix: unroll that loop "
+    "(mid.update(0).unroll(r.x)), or remove hw_input.unroll(y, 2, hl.TailStrategy.RoundUp) to stream 'hw_input' a "
+    "word per transfer"), func="mid", simulate=True,
+    note="named the loop over y and a rounding unroll of it, whose design memories refused, until session 40")
+def rows_serial_taps_a_row_a_firing():
+    return _serial_rows()
+
+
+@rows_serial_taps_a_row_a_firing.fix
+def _():
+    return _serial_rows(unroll_taps=True)
+
+
 @case("memories", "Rows per transfer in the GLB over memory tiles an odd count of rows apart", (
     "{glb_tile}: Func 'hw_output_global_wrapper': GLB input 'hw_input_global_wrapper' holds 2 rows per GLB entry "
     "(its stream's lanes along y), so each memory tile must read it over whole entries, but the array's memory tiles "

@@ -48,6 +48,7 @@ GAPS: dict[str, str] = {
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
     "unrolled_reduction_not_an_accumulation": "unrolled steps combine into one tree only for +, min and max",
     "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
+    "rows_serial_taps_a_row_a_firing": "a serial RVar and the reader's rows both step across rows per transfer",
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
     # tails
