@@ -16,7 +16,7 @@ divide (7 pixels over a 2-word stream) runs on to whole steps, as a RoundUp tail
 Func's buffer grows to hold the extra values, and its loads are guarded to the pixels its readers take. Left alone
 (and refused by `lanes.check_rates`, with its fix): such a loop of the output's op (the extra values would stream
 out) or of a Func of several ops (the message says so), a loop that holds other ops, or reads a stream of lanes
-along x through more than `narrow.MAX_PORTS` ports; a stream of lanes along x other Funcs read too, and producers
+along x through more than `lanes.MAX_PORTS` ports; a stream of lanes along x other Funcs read too, and producers
 computed inside (each runs as fast as its fastest reader or its own producers let it, so its values would pile up
 before a slower reader). Several Funcs may read a stream of rows per transfer in turn (session 40).
 """
