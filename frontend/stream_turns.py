@@ -45,14 +45,14 @@ def _reads(g: Function, names: dict[str, str], seen: set[int]) -> list[tuple[str
             at = {h.args[p]: names[v] for p, arg in enumerate(node.args[:len(h.args)])
                   if (v := _var_plus_constant(arg)) in names}
             if h.placement.accelerator_input:
-                lanes = _lanes(h)
+                lanes = transfer_lanes(h)
                 out += [(reader, lanes[a]) for a, reader in at.items() if lanes.get(a, 1) > 1]
             elif h.placement.compute.kind == "inline" and at:
                 out += _reads(h, at, seen)
     return out
 
 
-def _lanes(g: Function) -> dict[str, int]:
+def transfer_lanes(g: Function) -> dict[str, int]:
     """An input's values per transfer along each of its dimensions: its unrolled splits' factors."""
     sched = g.definitions[0].schedule
     unrolled = {dv.var for dv in sched.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
@@ -99,4 +99,4 @@ def _terms(e: ir.Expr, plus: list[ir.Expr], minus: list[ir.Expr]) -> tuple[list[
     return plus, minus
 
 
-__all__ = ["turn_steps"]
+__all__ = ["transfer_lanes", "turn_steps"]

@@ -16,8 +16,9 @@ divide (7 pixels over a 2-word stream) runs on to whole steps, as a RoundUp tail
 Func's buffer grows to hold the extra values, and its loads are guarded to the pixels its readers take. Left alone
 (and refused by `lanes.check_rates`, with its fix): such a loop of the output's op (the extra values would stream
 out) or of a Func of several ops (the message says so), a loop that holds other ops, or reads a stream of lanes
-along x through more than `narrow.MAX_PORTS` ports; a stream other ops read too, and producers computed inside (each
-runs as fast as its fastest reader or its own producers let it, so its values would pile up before a slower reader).
+along x through more than `lanes.MAX_PORTS` ports; a stream of lanes along x other Funcs read too, and producers
+computed inside (each runs as fast as its fastest reader or its own producers let it, so its values would pile up
+before a slower reader). Several Funcs may read a stream of rows per transfer in turn (session 40).
 """
 
 from __future__ import annotations
@@ -67,11 +68,15 @@ def step_lanes(nest: LoopNest, inputs: dict[str, Lanes], dims: dict[str, int] | 
     # that their values pile up before the slower one (seed 002's gaussian with a 3-lane output over a 2-lane blur
     # read in turn held 1,356 words for 314; a 2-lane stream read at 2 lanes and in turn, 491 for 32 x 16). The ops
     # of one Func may share one: a scan's pure definition and its update, each taking a word a cycle (session 39).
+    # So may the readers of rows per transfer (`dims`), each stepping its loop over y as the others do: each takes
+    # a row of a transfer's words in turn, and the stream waits a row for the latest of them (session 40: two
+    # readers of a 2-row stream over 8 x 7, 10 words for 9).
     funcs: dict[str, set[str]] = {}
     for _, o in nest.ops():
         for port in o.loads:
             funcs.setdefault(port.access.buffer, set()).add(o.func)
-    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest) or len(funcs.get(b, ())) == 1}
+    producer = {b: ln.k for b, ln in inputs.items() if b in sole_readers(nest) or len(funcs.get(b, ())) == 1
+                or b in dims}
     steps: Steps = {}
     for loops, op in nest.ops():
         if not op.store.index or op.scatter:

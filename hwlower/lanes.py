@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -25,6 +26,12 @@ from mainspring.frontend.schedule import ForType, Fuse, Split, StageSchedule, Ta
 from .ir import Affine, Loop, LoopNest, Op
 from .lane_chains import agreeing_lanes, x_loop
 from .loops import StageLoops
+
+# Reads of a buffer a consumer may step through its producer's lanes (lane_steps.py): each read splits into one
+# per lane, which a memory tile's two read ports serve as delay lines; a 3x3 stencil's nine taps made eighteen reads,
+# mapped as banks of copies (1,348 words for 307 in seed 002's gaussian over a 2-word stream): such a consumer keeps
+# its refusal.
+MAX_PORTS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +234,7 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
             if steps.get((op.name, port.access.buffer), ()) is None:
                 continue  # lane_steps.py split its loop to read the producer's lanes in turn
             if src is not None and src.k > 1:
-                _check_serial_steps(mine, src, loops, xloop, terms, port.access.buffer)
+                _check_serial_steps(mine, src, loops, xloop, terms, port.access.buffer, _held(nest, src_name, inputs))
             # k | c: each lane of the consumer always reads the same lane of the producer; when c > k the
             # schedule paces the consumer to the producer (narrow.py narrowed the producers it could).
             if src is None or c <= 0 or c % src.k == 0:
@@ -237,10 +244,19 @@ def check_rates(nest: LoopNest, ops: dict[str, Lanes], inputs: dict[str, Lanes],
                         steps.get((op.name, port.access.buffer)))
 
 
+def _held(nest: LoopNest, name: str, inputs: dict[str, Lanes]) -> list[tuple[str, Lanes]]:
+    """The streams of lanes op `name` reads through more than MAX_PORTS reads: at one lane it would not read them in
+    turn (narrow.py does not narrow it so), so a fix giving it one lane streams them a word per transfer too."""
+    ports = Counter(p.access.buffer for _, op in nest.ops() if op.name == name for p in op.loads)
+    return [(b, inputs[b]) for b in sorted(ports) if b in inputs and inputs[b].k > 1 and inputs[b].call
+            and ports[b] > MAX_PORTS]
+
+
 def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop: str, terms: dict[str, int],
-                        buffer: str) -> None:
+                        buffer: str, held: list[tuple[str, Lanes]]) -> None:
     """A serial loop that moves along x by a step the producer's lanes do not divide would read another lane
-    in each iteration (a different memory each time): refused, as its read set is not a box of any one lane."""
+    in each iteration (a different memory each time): refused, as its read set is not a box of any one lane.
+    `held`: the streams the producer reads through more than MAX_PORTS reads (`_held`)."""
     for lp in loops:
         step = terms.get(lp.var, 0)
         if lp.unrolled or lp.var == xloop or lp.extent == 1 or step % src.k == 0:
@@ -251,7 +267,9 @@ def _check_serial_steps(mine: Lanes, src: Lanes, loops: tuple[Loop, ...], xloop:
             raise ScheduleError(
                 f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along {src.dim} "
                 f"at a quotient that moves by {step} per step of the upsample: each step would read another lane. Fix: "
-                f"remove {src.call} so that '{buffer}' {'streams' if stream else 'computes'} one lane."
+                f"remove {src.call} so that '{buffer}' {'streams' if stream else 'computes'} one lane"
+                + "".join(f", and remove {h.call} so that '{b}' streams one word per transfer (a Func of one lane "
+                          f"reads a stream's words in turn through at most {MAX_PORTS} reads)" for b, h in held) + "."
             )
         raise ScheduleError(
             f"{loc}: {mine.who} reads '{buffer}', which has {src.k} lanes ({src.described()}), along {src.dim} in its "

@@ -34,13 +34,7 @@ from mainspring.frontend import ir
 
 from .fold import map_calls
 from .ir import Access, Affine, CoordPort, LoadPort, Loop, LoopNest, Op
-from .lanes import Lanes, x_loop
-
-# Reads of a buffer a consumer may step through its producer's lanes (lane_steps.py): each read splits into one
-# per lane, which a memory tile's two read ports serve as delay lines; a 3x3 stencil's nine taps made eighteen reads,
-# mapped as banks of copies (1,348 words for 307 in seed 002's gaussian over a 2-word stream): such a consumer keeps
-# its refusal.
-MAX_PORTS = 2
+from .lanes import MAX_PORTS, Lanes, x_loop
 
 
 def narrow_lanes(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -> tuple[LoopNest,
@@ -56,8 +50,9 @@ def narrow_lanes(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lane
             lanes[name] = replace(lanes[name], k=g)
 
 
-def _reads(nest: LoopNest) -> list[tuple[Op, int, Op | None, str]]:
-    """(consumer op, c, producer op or None for a stream, buffer): c pixels of the producer's x per firing."""
+def _reads(nest: LoopNest, quotients: bool = False) -> list[tuple[Op, int, Op | None, str]]:
+    """(consumer op, c, producer op or None for a stream, buffer): c pixels of the producer's x per firing; with
+    `quotients`, also reads that other loops than the consumer's x move (`_quotient_steps`)."""
     ops = nest.ops()
     stores: dict[str, list[Op]] = {}
     for _, op in ops:
@@ -71,7 +66,8 @@ def _reads(nest: LoopNest) -> list[tuple[Op, int, Op | None, str]]:
                 writers = [w for w in writers if w.stage == 0 and op.stage > 0]
             if xloop is None or not port.access.index or (op.store.buffer == port.access.buffer and not writers):
                 continue
-            c = dict(port.access.index[0].terms).get(xloop, 0)
+            c = dict(port.access.index[0].terms).get(xloop, 0) or \
+                (_quotient_steps(loops, port.access.index[0]) if quotients else 0)
             if c > 0:
                 # other Funcs read a Func's last stage (an update in its own loops, f(r.x, y) = ... with r.x
                 # unrolled, writes its lanes as they are): that stage is the one to narrow
@@ -81,10 +77,9 @@ def _reads(nest: LoopNest) -> list[tuple[Op, int, Op | None, str]]:
 
 def _wanted(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -> dict[str, int]:
     """Producer op -> the lanes every reader can take, for the producers that have more and can run in them."""
-    reads = _reads(nest)
-    floor = _floors(nest, reads, lanes, inputs)
+    floor = _floors(nest, _reads(nest), lanes, inputs)
     want: dict[str, int] = {}
-    for _, c, src, _ in reads:
+    for _, c, src, _ in _reads(nest, quotients=True):
         if src is None:
             continue
         k = want.get(src.name, lanes[src.name].k)
@@ -92,6 +87,17 @@ def _wanted(nest: LoopNest, lanes: dict[str, Lanes], inputs: dict[str, Lanes]) -
         if g < k and floor[src.name] <= g and g % floor[src.name] == 0:
             want[src.name] = g
     return want
+
+
+def _quotient_steps(loops: tuple[Loop, ...], index: Affine) -> int:
+    """1 where a read takes one pixel of its producer's x a firing that other serial loops than the consumer's own x
+    move by single pixels (`up(x, y) = f(x / 2, y / 2)` at one lane: x's strip-mined outer loop steps f's x by 1):
+    a producer of more lanes would have each step read another lane, so it runs in one (session 40); else 0."""
+    terms = dict(index.terms)
+    if any(lp.unrolled and lp.extent > 1 and terms.get(lp.var) for lp in loops):
+        return 0
+    steps = [terms[lp.var] for lp in loops if not lp.unrolled and lp.extent > 1 and terms.get(lp.var)]
+    return 1 if steps and min(steps) > 0 and math.gcd(*steps) == 1 else 0
 
 
 def _floors(nest: LoopNest, reads: list[tuple[Op, int, Op | None, str]], lanes: dict[str, Lanes],

@@ -35,6 +35,7 @@ from .region import Region
 from .row_lanes import rows_kept
 from .rvar_names import hardware_name, unnamed_rdoms
 from .rvar_tails import guard_reduction_tail
+from .rvar_turns import turned_rvars
 from .scan_rows import chained_lanes, row_update_loops, scan_rows
 from .shift_tails import guard_shifted
 from .simplify import simplify
@@ -387,10 +388,7 @@ def _check_memory_tile_splits(f: Function, sched: StageSchedule, tile: Box) -> N
 
 
 def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
-    extents: dict[str, tuple[int, int]] = {}
-    for i, a in enumerate(d.args):
-        if isinstance(a, ir.Var):
-            extents[a.name] = (box[i][0], box[i][1] - box[i][0] + 1)
+    extents = {a.name: (box[i][0], box[i][1] - box[i][0] + 1) for i, a in enumerate(d.args) if isinstance(a, ir.Var)}
     rvars = set()
     if d.rdom is not None:
         for name, lo, ext in d.rdom.dims:
@@ -401,7 +399,7 @@ def _update_loops(f: Function, d: Definition, box: Box, k: int) -> StageLoops:
                 )
             extents[name] = (int_value(lo), int_value(ext))
             rvars.add(name)
-    return replay(d.schedule, extents, rvars, f"Func '{f.name}'.update({k - 1})", update=True)
+    return turned_rvars(d, replay(d.schedule, extents, rvars, f"Func '{f.name}'.update({k - 1})", update=True))
 
 
 def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, value: ir.Expr, s: StageLoops,

@@ -46,27 +46,36 @@ def assign_lanes(s: Lowering) -> Lowering:
 def _check_rows(s: Lowering, nest: LoopNest, lanes: dict[str, Lanes], along: dict[str, int], rows: Steps) -> None:
     """Refuse a reader of a stream of lanes along y (`hw_input.unroll(y, 2)`) whose serial loops move along y by
     other than whole transfers and that lane_steps.py could not step through the rows in turn (an odd count of
-    rows, or a stream other ops read too): it would read another word of the transfer at each step."""
+    rows, or a loop holding other ops): it would read another word of the transfer at each step."""
     for loops, op in nest.ops():
         for port in op.loads:
             b = port.access.buffer
             if b not in along or not port.access.index or ((op.name, b) in rows and rows[op.name, b] is None):
                 continue
             src, terms = lanes[b], dict(port.access.index[along[b]].terms)
-            lp = next((lp for lp in loops if not lp.unrolled and lp.extent > 1 and terms.get(lp.var, 0) % src.k), None)
-            if lp is None:
+            # the innermost such loop, which lane_steps.py would have stepped
+            moving = [lp for lp in loops if not lp.unrolled and lp.extent > 1 and terms.get(lp.var, 0) % src.k]
+            if not moving:
                 continue
+            lp = moving[-1]
             f = s.pipe.functions[op.func]
             loc = s.defs(f)[op.stage].loc
             handle = user_handle(f) if op.stage == 0 else f"{user_handle(f)}.update({op.stage - 1})"
             who = f"Func '{f.name}'" + ("" if op.stage == 0 else f".update({op.stage - 1})")
-            dim = lp.var.rsplit(".", 1)[-1]
+            dim = lp.var.rsplit(".", 1)[-1].replace("$", ".")  # (an RVar's loop is r$x)
             served = rows.get((op.name, b), "")
             odd = served is not None and "iterations of its loop" in served
             why = (f"its loop over {dim} has {lp.extent} iterations, not whole steps of {src.k}" if odd else
-                   f"'{b}' has other readers, or that loop holds other ops, which would take its rows at other paces")
+                   "that loop holds other ops, or steps through another stream's words, which would take its rows at "
+                   "other paces")
             unroll = (f"unroll {handle} along {src.dim} by {src.k} with a rounding tail ({handle}.unroll({dim}, "
                       f"{src.k}, hl.TailStrategy.RoundUp)), or " if odd else "")
+            if "$" in lp.var and len(moving) > 1:
+                # a serial RVar loop runs on to whole steps (rvar_turns.py) only where it alone steps across the
+                # rows: here the reader's own rows do too, so each step of it would start at another word
+                why = (f"its serial loop {dim} has {lp.extent} steps, not whole steps of {src.k}, and its loop over "
+                       f"{moving[0].var.rsplit('.', 1)[-1]} moves across the rows too")
+                unroll = f"unroll that loop ({handle}.unroll({dim})), or "
             raise ScheduleError(
                 f"{loc}: {who} reads '{b}' one value of {src.dim} per firing, but {src.who} streams "
                 f"{src.k} values of {src.dim} per transfer ({src.described()}), so it must take the words of "

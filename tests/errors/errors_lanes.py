@@ -13,9 +13,10 @@ _RULE = ("each lane of a consumer reads one lane of its producer, so the produce
          "consumer reads per cycle.")
 
 
-def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True, taps: int = 4):
+def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True, taps: int = 4, second: bool = False):
     """acc sums `taps` taps of hw_input along x over RDom r (serial unless `unroll_taps`), 2 lanes of x; hw_output
-    copies it in 2 lanes; hw_input streams 2 words per transfer (`input_lanes`)."""
+    copies it in 2 lanes (with `second`, adding hw_input's pixel); hw_input streams 2 words per transfer
+    (`input_lanes`)."""
     p = pipeline()
     x, y = p.x, p.y
     r = hl.RDom([hl.Range(0, taps)], "r")
@@ -23,7 +24,7 @@ def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True, taps: int 
     acc[x, y] = hl.u16(0)
     acc[x, y] += p.hw_input[x + r.x, y]
     p.hw_output = hl.Func("hw_output")
-    p.hw_output[x, y] = acc[x, y]
+    p.hw_output[x, y] = acc[x, y] + (p.hw_input[x, y] if second else hl.u16(0))
     p.output = hl.Func("output")
     p.output[x, y] = p.hw_output[x, y]
     p.output.bound(x, 0, 8).bound(y, 0, 8)
@@ -38,32 +39,33 @@ def _serial_taps(unroll_taps: bool = False, input_lanes: bool = True, taps: int 
     return p
 
 
-@case("hardware", "A serial loop of taps stepping across the lanes of a stream", (
+@case("hardware", "A serial loop of taps stepping across the lanes of a stream another Func reads", (
     "{serial_taps}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2) at {at}), "
     "along x in its serial loop r.x (a step of 1 per iteration): each iteration would read another lane. Unroll "
     "that loop (acc.update(0).unroll(r.x)), or remove hw_input.unroll(x, 2) so that 'hw_input' streams one lane."),
-    func="acc", simulate=True, note="4 taps read the stream's lanes in turn, 2 at a time (hwlower/lane_steps.py) "
-    "since session 33")
-def lanes_serial_taps_across_a_stream():
-    p = _serial_taps(taps=3)
+    func="acc", simulate=True, note="a stream's lanes are read in turn by its only reader (hwlower/lane_steps.py; "
+    "over any count of serial taps since session 40): here hw_output reads it too")
+def lanes_serial_taps_beside_another_reader():
+    p = _serial_taps(taps=3, second=True)
     p.hw_input.unroll(p.x, 2)  # <-
     return hl.compile(p.output, name="demo")
 
 
-@lanes_serial_taps_across_a_stream.fix
+@lanes_serial_taps_beside_another_reader.fix
 def _():
-    p = _serial_taps(unroll_taps=True, taps=3)
+    p = _serial_taps(unroll_taps=True, taps=3, second=True)
     p.hw_input.unroll(p.x, 2)
     return hl.compile(p.output, name="demo")
 
 
 def _upsample_over_lanes(fix: bool = False):
-    """up(x, y) = f(x / 2, y / 2) at one lane over f and the stream at 2 (f without its unroll: `fix`), 16 x 8."""
+    """up(x, y) = f(x / 2, y / 2) at one lane over f (three taps of the stream) and the stream at 2 (both without
+    their unroll: `fix`), 16 x 8."""
     x, y, xo, yo, xi, yi = (hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     input_ = hl.ImageParam(hl.UInt(16), 2, "input")
     hw_input, f, up, hw_output, output = (hl.Func(n) for n in ("hw_input", "f", "up", "hw_output", "output"))
     hw_input[x, y] = input_[x, y]
-    f[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    f[x, y] = hw_input[x, y] + hw_input[x + 1, y] + hw_input[x + 2, y]
     up[x, y] = f[x / 2, y / 2]
     hw_output[x, y] = up[x, y] >> 1
     output[x, y] = hw_output[x, y]
@@ -72,22 +74,24 @@ def _upsample_over_lanes(fix: bool = False):
     f.compute_at(hw_output, xo)
     up.compute_at(hw_output, xo)
     hw_input.compute_root().stream_to_accelerator()
-    hw_input.unroll(x, 2)
     if not fix:
+        hw_input.unroll(x, 2)
         f.unroll(x, 2)  # <-f_lanes
     return hl.compile(output, name="demo")
 
 
-@case("hardware", "An upsample at one lane over a producer of two", (
+@case("hardware", "An upsample at one lane over a producer of two that reads its stream through three taps", (
     "{f_lanes}: Func 'up' reads 'f', which has 2 lanes (f.unroll(x, 2) at {f_lanes}), along x at a quotient that "
     "moves by 1 per step of the upsample: each step would read another lane. Fix: remove f.unroll(x, 2) so that 'f' "
-    "computes one lane."), func="up", simulate=True,
-    note="named the strip-mined loop as one to unroll (up.unroll(x.strip_o)) until session 33")
-def upsample_reads_across_lanes():
+    "computes one lane, and remove hw_input.unroll(x, 2) so that 'hw_input' streams one word per transfer (a Func "
+    "of one lane reads a stream's words in turn through at most 2 reads)."), func="up", simulate=True,
+    note="named the strip-mined loop as one to unroll (up.unroll(x.strip_o)) until session 33; since session 40 a "
+    "producer that can run at one lane does (hwlower/narrow.py, tests/flow/test_upsample_lanes40.py)")
+def upsample_over_three_taps_in_lanes():
     return _upsample_over_lanes()
 
 
-@upsample_reads_across_lanes.fix
+@upsample_over_three_taps_in_lanes.fix
 def _():
     return _upsample_over_lanes(fix=True)
 

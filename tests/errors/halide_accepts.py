@@ -43,14 +43,14 @@ GAPS: dict[str, str] = {
     "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
     # lanes (pixels per cycle)
     "lanes_three_taps_of_a_wider_stream": "a stream read in turn through more than 2 reads holds much of a frame",
-    "lanes_serial_taps_across_a_stream": "a serial loop may not step across a stream's lanes",
-    "upsample_reads_across_lanes": "a serial upsample may not step across its producer's lanes",
+    "lanes_serial_taps_beside_another_reader": "a stream's lanes are read in turn by one Func",
+    "upsample_over_three_taps_in_lanes": "a serial upsample steps across lanes a producer must keep",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
     "unrolled_reduction_not_an_accumulation": "unrolled steps combine into one tree only for +, min and max",
     "host_tiles_off_the_lane_runs": "host tiles must start whole runs of the lanes' quotients apart",
+    "rows_serial_taps_a_row_a_firing": "a serial RVar and the reader's rows both step across rows per transfer",
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
-    "rows_read_twice": "rows streamed side by side have one reader",
     # tails
     "split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
     "hand_split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",

@@ -313,7 +313,7 @@ def _serial_taps(taps: int):
 
 def test_a_serial_loop_stepping_across_lanes_reads_them_in_turn():
     """4 taps in a serial r.x over a 2-lane stream: r.x runs 2 steps of 2 iterations, each reading fixed lanes
-    (hwlower/lane_steps.py; refused before session 33). Bit-exact: the catalogue case with 3 taps, refused, and
+    (hwlower/lane_steps.py; refused before session 33). Bit-exact: tests/flow/test_serial_taps40.py and
     tests/flow/independent/autorate17h_programs.py."""
     out, _, _ = _serial_taps(4)
     nest = hl.compile(out, name="serial", prove=False).program.nest
@@ -321,16 +321,14 @@ def test_a_serial_loop_stepping_across_lanes_reads_them_in_turn():
     assert loops[-2:] == [("acc.s1.r$x", 2), ("acc.s1.r$x.lane", 2)], loops
 
 
-def test_a_serial_loop_stepping_across_lanes_in_odd_steps_is_refused():
-    out, at, inp = _serial_taps(3)
-    with pytest.raises(hl.HalideError) as err:
-        hl.compile(out, name="serial")
-    assert str(err.value) == (
-        f"{at}: Func 'acc'.update(0) reads 'hw_input', which has 2 lanes (hw_input.unroll(x, 2, "
-        f"hl.TailStrategy.RoundUp) at {inp}), along x in its serial loop r.x (a step of 1 per iteration): each "
-        "iteration would read another lane. Unroll that loop (acc.update(0).unroll(r.x)), or remove "
-        "hw_input.unroll(x, 2, hl.TailStrategy.RoundUp) so that 'hw_input' streams one lane."
-    )
+def test_a_serial_loop_stepping_across_lanes_in_odd_steps_runs_on_to_whole_steps():
+    """3 taps: r.x runs 2 steps of 2 iterations, the last one past the domain guarded (hwlower/rvar_turns.py;
+    refused before session 40, bit-exact in tests/flow/test_serial_taps40.py)."""
+    out, _, _ = _serial_taps(3)
+    nest = hl.compile(out, name="serial3", prove=False).program.nest
+    (loops, op), = [(loops, op) for loops, op in nest.ops() if op.func == "acc" and op.stage == 1]
+    assert [(lp.var, lp.extent) for lp in loops][-2:] == [("acc.s1.r$x", 2), ("acc.s1.r$x.lane", 2)], loops
+    assert all(port.access.guard for port in op.loads if port.access.buffer == "hw_input"), op.loads
 
 
 def test_an_input_streaming_rows_read_through_a_window_steps_through_them():
