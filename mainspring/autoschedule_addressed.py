@@ -371,8 +371,16 @@ def _steady_steps(timing: _Timing, f: Function, read: Read) -> int | None:
     """The read's delay in f's writes (those before its cycle, less its value's) where that is the same at every
     cycle it reads (a value read at several cycles before the next is written: a write tap, not an addressed
     bank); else None."""
-    got = {_firings_between(timing, f, p, t - 1) + 1 for p, t in read}  # f's writes before the read's cycle
-    return got.pop() if len(got) == 1 else None
+    # (the first two values that differ answer: a resampled read's differ within its first row, and counting each
+    # of a 1080p row's reads took seconds; a read delayed past _firings_between's limit at a point after them is
+    # now answered None rather than leaving the replay)
+    got: int | None = None
+    for p, t in read:
+        steps = _firings_between(timing, f, p, t - 1) + 1  # f's writes before the read's cycle
+        if got is not None and steps != got:
+            return None
+        got = steps
+    return got
 
 
 def addressed_tiles(pipe: Pipeline, plan: _Plan, target: CGRA, boxes: dict[str, list],
