@@ -139,3 +139,32 @@ def test_the_model_counts_no_tile_for_a_register_bank(register_bank_words, monke
     # by default (8 tiles), on a tile of its own with register banks off (9)
     model, compiled = _model_and_compiled("h2h_up_sample", (60, 6), 1, 16, monkeypatch, register_bank_words)
     assert model == compiled == (9 if register_bank_words == 0 else 8)
+
+
+def _circular_words_loop(written, ends):
+    """The count as the replay made it before session 40, element by element (the reference)."""
+    words, j = 1, 0
+    for i, end in enumerate(ends):
+        j = max(j, i)
+        while j + 1 < len(written) and written[j + 1] < end:
+            j += 1
+        words = max(words, j - i + 1)
+    return words
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_vectorised_bank_count_is_the_loops(seed):
+    """_circular_words in NumPy (session 40: a 1080p row's banks took seconds) counts what the loop counts, on
+    writes at increasing cycles (several a cycle at lanes) whose values live a few cycles or many."""
+    import random
+
+    import numpy as np
+
+    from mainspring.autoschedule_addressed import _circular_words
+
+    rng = random.Random(seed)
+    n = rng.randint(1, 60)
+    cycles = sorted(rng.randint(0, 3 * n) for _ in range(n))
+    ends = [c if rng.random() < 0.2 else c + rng.randint(0, rng.choice((3, 3 * n))) for c in cycles]
+    got = _circular_words(np.array(cycles, dtype=np.int64), np.array(ends, dtype=np.int64))
+    assert got == _circular_words_loop(cycles, ends)

@@ -55,3 +55,26 @@ def test_the_pass_weighs_only_resampling_funcs(monkeypatch):
     out, _ = apps.load("gaussian").build(16, 16, auto=True)
     hl.compile(out, name="gauss_auto")
     assert calls == []
+
+
+@pytest.mark.parametrize(("size", "compiles"), [(124, 1), (16, 2)])
+def test_the_buffered_design_is_compiled_only_where_the_answer_needs_it(size, compiles, monkeypatch):
+    """At 124x124 the inlined design runs within 1% of its own ideal and stores far fewer words than the replay
+    counts for upx buffered: its compile decides alone. At 16x16 its 18 cycles of fill are over 1% of its ideal:
+    the buffered design is compiled to weigh the cycles (session 40: scheduling time)."""
+    from mainspring import autoschedule_budget as budget
+
+    made = []
+    real = budget.figures
+    monkeypatch.setattr(budget, "figures", lambda *a: made.append(a) or real(*a))
+    apps.load("h2h_up_sample").build(size, size, auto=True)
+    assert len(made) == compiles
+
+
+def test_figures_compiled_unchecked_are_the_checked_designs():
+    """compile(check=False), the autoscheduler's figures: the same report as a checked compile."""
+    out, _ = apps.load("h2h_up_sample").build(16, 16, auto=True)
+    keys = ("pes", "mem_tiles", "predicted_cycles", "ideal_cycles", "first_output_cycle", "buffers")
+    checked = hl.compile(out, name="up_checked", prove=False).report
+    unchecked = hl.compile(out, name="up_checked", prove=False, check=False).report
+    assert [unchecked[k] for k in keys] == [checked[k] for k in keys]
