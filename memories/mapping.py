@@ -40,6 +40,7 @@ from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register,
 from .iteration_boxes import boxes, hull, strided_hull
 from .polyhedral import Access, Flow, Program, Stmt
 from .port_controllers import box_offset, timed_controller
+from .read_groups import read_groups
 from .schedule import Schedule, flow_delay
 
 
@@ -494,23 +495,12 @@ def same_words(reads: list[Read]) -> dict[Read, list[Read]]:
 
 
 def _read_groups(prog: Program, buf: str, reads: list[Read], per: int) -> list[list[list[Read]]]:
-    """Groupings of the reads in groups of `per`: neighbours in the buffer together (ordered by the least element
-    each reads, outermost dimension first), so that each group's hull is small where reads touch disjoint parts;
-    and, where reads step over the buffer, those on one grid together first. A pyramid's rows read at 2y + j:
-    taps j and j + 2 take the same even (odd) rows an output row apart, a bank of half the rows each, where
-    neighbours (j, j + 1) hold every row twice over (autoprobe13's pyr_down: 59 words for 37 at 9x5)."""
+    """Groupings of the reads in groups of `per` (`read_groups`), by the elements each takes, outermost first."""
     def span(r: Read) -> Elements:
         load = next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
         return tuple(reversed(element_hull(load.index, r.flow.dst, r.port.lane, r.port.domain)))
 
-    out: list[list[list[Read]]] = []
-    for grid in (False, True):
-        ordered = sorted(reads, key=lambda r: (tuple(lo % step for lo, _, step in span(r)) if grid else (),
-                                               tuple(lo for lo, _, _ in span(r)), reads.index(r)))
-        chunks = [ordered[j: j + per] for j in range(0, len(ordered), per)]
-        if chunks not in out:
-            out.append(chunks)
-    return out
+    return read_groups(reads, [span(r) for r in reads], per)
 
 
 def element_hull(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tuple[Dim, ...]) -> Elements:
