@@ -28,11 +28,12 @@ def read_groups(reads: Sequence[R], spans: Sequence[Span], per: int) -> list[lis
     neighbours walked as a snake."""
     least = [tuple(lo for lo, _, _ in s) for s in spans]
     grid = [tuple(lo % step for lo, _, step in s) for s in spans]
-    keys = ([(least[j], j) for j in range(len(reads))], [(grid[j], least[j], j) for j in range(len(reads))],
-            [(_snake(least, least[j]), j) for j in range(len(reads))])
+    orders = (sorted(range(len(reads)), key=lambda j: (least[j], j)),
+              sorted(range(len(reads)), key=lambda j: (grid[j], least[j], j)),
+              sorted(range(len(reads)), key=lambda j: (_snake(least, least[j]), j)))
     out: list[list[list[R]]] = []
-    for key in keys:
-        ordered = [reads[k[-1]] for k in sorted(key)]
+    for order in orders:
+        ordered = [reads[j] for j in order]
         chunks = [ordered[j: j + per] for j in range(0, len(ordered), per)]
         if chunks not in out:
             out.append(chunks)
