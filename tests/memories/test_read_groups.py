@@ -28,3 +28,9 @@ def test_groupings_are_distinct_and_the_first_is_the_order_of_least_elements():
     taps = [(0, 0, dx) for dx in range(4)]  # one row: the snake is the order itself
     groupings = read_groups(taps, [_tap(*t) for t in taps], 2)
     assert groupings == [[[taps[0], taps[1]], [taps[2], taps[3]]]]
+
+
+def test_the_snake_is_tried_only_where_its_hulls_hold_fewer_elements():
+    # two rows of 3 taps in groups of 3: the snake takes each row's taps too (the second reversed), no smaller hull
+    taps = [(0, dy, dx) for dy in range(2) for dx in range(3)]
+    assert read_groups(taps, [_tap(*t) for t in taps], 3) == [[taps[:3], taps[3:]]]
