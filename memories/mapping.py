@@ -40,6 +40,7 @@ from .ir import Bank, BankPort, BufferPlan, Controller, Dim, ReadPort, Register,
 from .iteration_boxes import boxes, hull, strided_hull
 from .polyhedral import Access, Flow, Program, Stmt
 from .port_controllers import box_offset, timed_controller
+from .read_groups import read_groups
 from .schedule import Schedule, flow_delay
 
 
@@ -56,6 +57,8 @@ _Source = tuple[int, tuple[int, ...]]  # (stmt index, lane) of a write stream
 _Write = tuple[Stmt, tuple[int, ...], tuple[Dim, ...], Controller]  # (op, lane, box, controller) of a bank write
 # (min, extent, step) per buffer dimension, x first: the elements a bank holds (min, min + step, ...)
 Elements = tuple[tuple[int, int, int], ...]
+# (ids of a region's reads, its streams) -> `region_layout`'s (elements, writes, words)
+_Layouts = dict[tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], int], ...]], tuple[Elements, list[_Write], int]]
 
 
 def map_buffer(prog: Program, sched: Schedule, target: CGRA, name: str, min_words: int) -> BufferPlan:
@@ -424,10 +427,11 @@ def _addressed_group(prog: Program, sched: Schedule, target: CGRA, buf: str, rea
     only the values they read (every step-th: `Dim.step`) at consecutive addresses, when that is fewer words."""
     same = same_words(reads)
     grouped = _read_groups(prog, buf, list(same), target.mem_tile_read_ports)
-    best = _group_banks(prog, sched, target, buf, grouped[0], same, wports, slices, first, srcs)
+    layouts: _Layouts = {}  # groupings share groups and every single read's region: each laid out once
+    best = _group_banks(prog, sched, target, buf, grouped[0], same, wports, slices, first, srcs, layouts)
     for chunks in grouped[1:]:
         try:
-            got = _group_banks(prog, sched, target, buf, chunks, same, wports, slices, first, srcs)
+            got = _group_banks(prog, sched, target, buf, chunks, same, wports, slices, first, srcs, layouts)
         except MemoryMappingError:
             continue
         if _banks_cost(got[0]) < _banks_cost(best[0]):
@@ -441,17 +445,23 @@ def _banks_cost(banks: list[Bank]) -> tuple[int, int]:
 
 def _group_banks(prog: Program, sched: Schedule, target: CGRA, buf: str, chunks: list[list[Read]],
                  same: dict[Read, list[Read]], wports: WritePorts, slices: int, first: int,
-                 srcs: Sequence[tuple[_Source, Stmt]]) -> tuple[list[Bank], dict[str, str]]:
+                 srcs: Sequence[tuple[_Source, Stmt]], layouts: _Layouts) -> tuple[list[Bank], dict[str, str]]:
     """`_addressed_group`'s banks for one grouping of its reads, a tile's read ports each."""
+    def layout(part: list[Read], mine: list[tuple[tuple[int, ...], Stmt]]) -> tuple[Elements, list[_Write], int]:
+        key = (tuple(id(r) for r in part), tuple((lane, src.index) for lane, src in mine))
+        if key not in layouts:
+            layouts[key] = region_layout(prog, sched, buf, part, mine)
+        return layouts[key]
+
     banks: list[Bank] = []
     served: dict[str, str] = {}
     for chunk in chunks:
         mine = [(lane, src) for (_, lane), src in srcs
                 if any(r.flow.src is src and r.flow.src_lane == lane for r in chunk)]
-        parts = [(chunk, region_layout(prog, sched, buf, chunk, mine))]
+        parts = [(chunk, layout(chunk, mine))]
         if len(mine) == 1 and 1 < len(chunk) <= target.mem_tile_write_ports:
             try:
-                apart = [([r], region_layout(prog, sched, buf, [r], mine)) for r in chunk]
+                apart = [([r], layout([r], mine)) for r in chunk]
             except MemoryMappingError:
                 apart = parts  # a read's values alone do not fit a circular region: keep them together
             if sum(p[1][2] for p in apart) < parts[0][1][2]:
@@ -494,23 +504,12 @@ def same_words(reads: list[Read]) -> dict[Read, list[Read]]:
 
 
 def _read_groups(prog: Program, buf: str, reads: list[Read], per: int) -> list[list[list[Read]]]:
-    """Groupings of the reads in groups of `per`: neighbours in the buffer together (ordered by the least element
-    each reads, outermost dimension first), so that each group's hull is small where reads touch disjoint parts;
-    and, where reads step over the buffer, those on one grid together first. A pyramid's rows read at 2y + j:
-    taps j and j + 2 take the same even (odd) rows an output row apart, a bank of half the rows each, where
-    neighbours (j, j + 1) hold every row twice over (autoprobe13's pyr_down: 59 words for 37 at 9x5)."""
+    """Groupings of the reads in groups of `per` (`read_groups`), by the elements each takes, outermost first."""
     def span(r: Read) -> Elements:
         load = next(a for a in prog.accesses if a.stmt is r.flow.dst and a.name == r.flow.load)
         return tuple(reversed(element_hull(load.index, r.flow.dst, r.port.lane, r.port.domain)))
 
-    out: list[list[list[Read]]] = []
-    for grid in (False, True):
-        ordered = sorted(reads, key=lambda r: (tuple(lo % step for lo, _, step in span(r)) if grid else (),
-                                               tuple(lo for lo, _, _ in span(r)), reads.index(r)))
-        chunks = [ordered[j: j + per] for j in range(0, len(ordered), per)]
-        if chunks not in out:
-            out.append(chunks)
-    return out
+    return read_groups(reads, [span(r) for r in reads], per)
 
 
 def element_hull(index: tuple[Affine, ...], s: Stmt, lane: tuple[int, ...], box: tuple[Dim, ...]) -> Elements:
