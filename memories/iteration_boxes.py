@@ -26,7 +26,9 @@ def boxes(s: isl.Set, dims: tuple[Dim, ...], what: str) -> list[tuple[Dim, ...]]
         out = []
         for basic in s.make_disjoint().get_basic_sets():
             piece = isl.Set.from_basic_set(basic)
-            got = _as_boxes(piece, dims) or _split_coupled(piece, dims) or _strided_box(piece, dims)
+            got = _as_boxes(piece, dims) or _split_coupled(piece, dims)
+            if got is None:
+                got = _strided_box(piece, dims)
             if got is None:
                 raise MemoryMappingError(f"{what} reads a set of iterations that is not a union of boxes ({piece}); "
                                          "a port controller is an affine loop nest over a box")
