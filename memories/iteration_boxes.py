@@ -28,10 +28,19 @@ def boxes(s: isl.Set, dims: tuple[Dim, ...], what: str) -> list[tuple[Dim, ...]]
             piece = isl.Set.from_basic_set(basic)
             got = _as_boxes(piece, dims) or _split_coupled(piece, dims)
             if got is None:
+                got = _strided_box(piece, dims)
+            if got is None:
                 raise MemoryMappingError(f"{what} reads a set of iterations that is not a union of boxes ({piece}); "
                                          "a port controller is an affine loop nest over a box")
             out += got
     return sorted(out, key=lambda b: tuple(d.min for d in b))
+
+
+def _strided_box(s: isl.Set, dims: tuple[Dim, ...]) -> list[tuple[Dim, ...]] | None:
+    """`s` as one box with a step per dim, where it is one: a banked buffer's bank read in every step-th
+    iteration only (f0 in 2x2 blocks read by rows of hw_output: bank 0's rows are the even ones)."""
+    box = strided_hull(s, dims)
+    return [box] if box_set(s.get_tuple_name(), box).is_equal(s) else None
 
 
 _MAX_SPLIT = 16  # values of one dim a set is cut along: each piece is a controller of its own
