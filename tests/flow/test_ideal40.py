@@ -81,8 +81,8 @@ def test_the_output_reading_a_stream_in_turn_counts_its_own_columns(simulator, c
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
 def test_a_users_round_up_stays_counted(simulator, compile_shared, build_dir, halide):
     """mid's 9 columns in 3 steps of 4 (`mid.split(x, mo, mi, 4, RoundUp)`): its 12 x 8 firings are the program's
-    work, above the stream's 13 x 8 words in pairs (the unrolled RoundUp of mid's 9 columns to 5 firings of 2 stays counted
-    likewise: test_turns39.py, 45 for 9 rows of them)."""
+    work, above the stream's 13 x 8 words in pairs (the unrolled RoundUp of mid's 9 columns to 5 firings of 2
+    stays counted likewise: test_turns39.py, 45 for 9 rows of them)."""
     design = compile_shared(_user_rounds(hl, 8, 8, 4)[0], name="ideal40_user_split")
     # (mi takes the stream's words in turn: 4 divides into whole transfers, nothing for the compiler to round)
     assert _loops(design, "mid") == [("y", 8, 0), ("mo", 3, 0), ("mi", 2, 0), ("mi.lane", 2, 0)]
