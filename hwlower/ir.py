@@ -161,6 +161,12 @@ class Loop:
     # "outer" / "inner": the halves of a loop an upsample strip-mined (L = d * outer + inner, inner of extent d),
     # which the scheduler steps as the digits of one dimension; "" for any other loop.
     strip: str = ""
+    # Where the compiler ran the loop on past the iterations the program asks for (to whole runs of a stream's
+    # words: lane_steps.py, rvar_turns.py, frontend/stream_turns.py), how many it asks for, counted over this loop
+    # and the `<var>.lane` loop lane_steps.py split from it inside; 0 where it runs just those. The extra
+    # iterations compute values nobody reads, so the report's ideal (mainspring/ideal.py) leaves them out. A
+    # user's RoundUp is the program's own work: not recorded.
+    asked: int = 0
 
 
 @dataclass(frozen=True, slots=True, eq=False)

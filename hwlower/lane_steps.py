@@ -140,7 +140,7 @@ def _grown(nest: LoopNest, op: Op, loop: Loop, m: int) -> tuple[LoopNest, Loop]:
     new_op = with_loads(op, {id(p): LoadPort(p.name, Access(p.access.buffer, p.access.index, p.access.guard + guard))
                              for p in op.loads})
     body = _replace_op(loop.body, op, new_op)
-    grown = replace(loop, extent=extent, body=body)
+    grown = replace(loop, extent=extent, body=body, asked=loop.asked or loop.extent)
     nest = replace(nest, body=_replace_node(nest.body, loop, grown))
     (loops, _), = [(lp, o) for lp, o in nest.ops() if o is new_op]
     buffers = tuple(replace(b, box=_covering(b.box, op.store.index, loops)) if b.name == op.store.buffer else b
@@ -171,4 +171,5 @@ def _split(loop: Loop, m: int) -> Loop:
     body = _substitute(loop.body, _Steps(loop.var, lane, m, loop.min))
     # an upsample's strip-mined outer loop steps in nested runs, as a chain of divisors (strip_mine.py) makes them
     inner = "inner" if loop.strip else ""
-    return Loop(loop.var, 0, loop.extent // m, (Loop(lane, 0, m, body, strip=inner),), strip=loop.strip)
+    return Loop(loop.var, 0, loop.extent // m, (Loop(lane, 0, m, body, strip=inner),), strip=loop.strip,
+                asked=loop.asked)

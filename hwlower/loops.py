@@ -19,6 +19,7 @@ class StageLoop:
     unrolled: bool
     is_rvar: bool
     strip: str = ""  # "outer" / "inner": a half of a loop strip-mined for an upsample (ir.Loop.strip)
+    asked: int = 0  # the steps the program asks for where the compiler ran on past them (ir.Loop.asked)
 
 
 @dataclass(frozen=True, slots=True)

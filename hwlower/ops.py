@@ -37,7 +37,7 @@ from .rvar_names import hardware_name, unnamed_rdoms
 from .rvar_tails import guard_reduction_tail
 from .rvar_turns import turned_rvars
 from .scan_rows import chained_lanes, row_update_loops, scan_rows
-from .shift_tails import guard_shifted
+from .shift_tails import asked_loops, guard_shifted
 from .simplify import simplify
 from .state import Lowering
 from .steps import dimension_chains
@@ -71,6 +71,8 @@ def build_ops(s: Lowering) -> Lowering:
                             id(f) in s.rams, frozenset(s.rams), _rounds_tails(region, f, tile, fname),
                             lambda g, j: j in made.get(id(g), frozenset()), notes, id(f) in rows)
         made[id(f)] = op_together(nodes, fname)
+        if f is region.output and tile.asked_box is not None and tile.loop_box is not None:
+            nodes = asked_loops(nodes, tile.loop_box, tile.asked_box)
         if tile.demands.get(fname) not in (None, tile.boxes[fname]):  # (a tail rounded up past the box)
             nodes = guard_selected(guard_shifted(nodes, tile.boxes[fname], tile.demands.get(fname)), tile.boxes)
         apart = copies_out(nodes, buffers[-1], set(pipe.functions)) if f is region.output else None
@@ -268,6 +270,8 @@ def _copy_op(pipe: Pipeline, region: Region, f: Function, defs: list[Definition]
     op_lanes[f"{fname}_out"] = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     (op,) = guard_shifted([_make_op(pipe, fname, f, 0, defs[0], defs[0].value, s0, tables, steps,
                                     output=f is region.accelerated)], tile.boxes[fname], tile.demands.get(fname))
+    if tile.asked_box is not None and tile.loop_box is not None:
+        (op,) = asked_loops([op], tile.loop_box, tile.asked_box)
     return op
 
 
@@ -474,7 +478,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     scatter, lookup = tuple(at[:len(computed)]), tuple(at[len(computed):])
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords, scatter, lookup)
     for lp in reversed(loops):
-        node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip)
+        node = Loop(full[lp.dim], 0, lp.extent, (node,), lp.unrolled, lp.strip, lp.asked)
     return node
 
 

@@ -61,5 +61,5 @@ def copy_from(pure: Loop | Op, out: str, acc: str) -> Loop | Op:
     port = LoadPort(f"{acc}_0", Access(acc, index))
     node: Loop | Op = Op(f"{op.func}_out", op.func, 0, Access(out, index), (port,), ir.Call(op.value.type, port, ()))
     for lp in reversed(loops):
-        node = Loop(names[lp.var], lp.min, lp.extent, (node,), lp.unrolled, lp.strip)
+        node = Loop(names[lp.var], lp.min, lp.extent, (node,), lp.unrolled, lp.strip, lp.asked)
     return node

@@ -30,6 +30,9 @@ class Tile:
     # The box the accelerator output's loops run over where it is larger than the tile, which a tile grown to the
     # first tile's phase computes (tiling.py, `_at_first_phase`); None: `output_box`
     loop_box: Box | None = None
+    # Where `loop_box` rounds the output's loops up to whole transfers of a stream it reads in turn
+    # (shift_tails.turned_tile), the box they ran over before: the program asks for those iterations (`Loop.asked`)
+    asked_box: Box | None = None
 
 
 @dataclass(frozen=True, slots=True)

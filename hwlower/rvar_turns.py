@@ -52,7 +52,8 @@ def turned_rvars(d: Definition, s: StageLoops) -> StageLoops:
     grow = {n: m for n, m in grow.items() if next(lp.extent for lp in serial if lp.dim == n) % m}
     if not grow:
         return s
-    loops = tuple(replace(lp, extent=-(-lp.extent // grow[lp.dim]) * grow[lp.dim]) if lp.dim in grow else lp
-                  for lp in s.loops)
+    # (the steps the domain asks for stay recorded: the report's ideal counts those)
+    loops = tuple(replace(lp, extent=-(-lp.extent // grow[lp.dim]) * grow[lp.dim], asked=lp.extent)
+                  if lp.dim in grow else lp for lp in s.loops)
     guards = tuple((lp.dim, first[lp.dim], first[lp.dim] + lp.extent - 1) for lp in s.loops if lp.dim in grow)
     return replace(s, loops=loops, guards=s.guards + guards)

@@ -50,8 +50,34 @@ def guard_shifted(nodes: list[Loop | Op], box: Box, demand: Box | None) -> list[
     if demand is None or demand == box:
         return nodes
     dims = [i for i, (b, d) in enumerate(zip(box, demand)) if b != d]
-    return [replace(n, body=tuple(guard_shifted(list(n.body), box, demand))) if isinstance(n, Loop)
-            else _guarded(n, dims, demand) for n in nodes]
+    return [replace(n, body=tuple(guard_shifted(list(n.body), box, demand)), asked=_asked(n, box, demand, dims))
+            if isinstance(n, Loop) else _guarded(n, dims, demand) for n in nodes]
+
+
+def asked_loops(nodes: list[Loop | Op], box: Box, demand: Box) -> list[Loop | Op]:
+    """`nodes` (the accelerator output's ops over `box`, its tile's loops rounded up to whole transfers,
+    `turned_tile`) with each loop over a dimension that grew recording the iterations `demand` (the tile) asks for
+    (`Loop.asked`): the host drops the rest."""
+    dims = [i for i, (b, d) in enumerate(zip(box, demand)) if b != d]
+    return [replace(n, body=tuple(asked_loops(list(n.body), box, demand)), asked=_asked(n, box, demand, dims))
+            if isinstance(n, Loop) else n for n in nodes]
+
+
+def _asked(loop: Loop, box: Box, demand: Box, dims: list[int]) -> int:
+    """The iterations the program asks for of `loop` where it runs over a dimension of the box (it alone stores
+    along it, unsplit: a split's tail is the user's) that grew past what the Func's readers ask for (to whole
+    transfers of a stream it reads in turn, frontend/stream_turns.py), else what it had (`Loop.asked`)."""
+    for op in _ops(loop):
+        for i in dims:
+            if op.scatter or len(op.store.index) != len(box):
+                continue
+            if op.store.index[i].terms == ((loop.var, 1),) and loop.extent == box[i][1] - box[i][0] + 1:
+                return demand[i][1] - demand[i][0] + 1
+    return loop.asked
+
+
+def _ops(loop: Loop) -> list[Op]:
+    return [n for c in loop.body for n in (_ops(c) if isinstance(c, Loop) else [c])]
 
 
 def _guarded(op: Op, dims: list[int], demand: Box) -> Op:
@@ -73,4 +99,4 @@ def turned_tile(t: Tile, f: Function, name: str) -> Tile:
     box = t.boxes[name]
     if turned == list(loops) or not all(b[0] <= lo and hi <= b[1] for b, (lo, hi) in zip(box, turned)):
         return t
-    return replace(t, loop_box=turned)
+    return replace(t, loop_box=turned, asked_box=list(loops))

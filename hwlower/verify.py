@@ -42,6 +42,7 @@ def _loops(nodes: Sequence[Loop | Op]) -> list[Loop]:
     for n in nodes:
         if isinstance(n, Loop):
             assert n.extent >= 1, f"hwlower contract: loop {n.var} of extent {n.extent}"
+            assert n.asked >= 0 and not (n.asked and n.unrolled), f"hwlower contract: loop {n.var} asked {n.asked}"
             out.append(n)
             out += _loops(n.body)
     return out
@@ -123,7 +124,7 @@ def verify_permuted(before: LoopNest, after: LoopNest) -> None:
         assert sorted(lp.var for lp in was) == sorted(lp.var for lp in now), f"{who}: its loops changed"
         for a in was:
             b = next(b for b in now if b.var == a.var)
-            assert (a.min, a.extent, a.unrolled, a.strip) == (b.min, b.extent, b.unrolled, b.strip), \
+            assert (a.min, a.extent, a.unrolled, a.strip, a.asked) == (b.min, b.extent, b.unrolled, b.strip, b.asked), \
                 f"{who}: loop {a.var} changed"
         if [lp.var for lp in was] == [lp.var for lp in now]:
             continue

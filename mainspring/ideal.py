@@ -9,18 +9,19 @@ accelerator fills first) makes a phase of its own, and the phases add up: a 256-
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-from .hwlower.ir import LoopNest
+from .hwlower.ir import Loop, LoopNest
 from .memories.ir import MemoryPlan
 from .memories.late_streams import two_pass_transfers
 
 
 def ideal_cycles(nest: LoopNest, plan: MemoryPlan, tiles: int) -> int:
     (loops, _), = [(lp, op) for lp, op in nest.ops() if op.store.buffer == nest.output]
-    out_transfers = math.prod(1 if lp.unrolled else lp.extent for lp in loops)
+    out_transfers = asked_firings(loops)
     # A kernel fires at most once a cycle: the run is bound by the busiest one, the streams included (the
     # input's transfers; the output's when it is larger, an upsample; a serial reduction's steps).
-    firings = max(math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, _ in nest.ops())
+    firings = max(asked_firings(lps) for lps, _ in nest.ops())
     # Each input has its own stream (resnet's image and weights arrive side by side): the busiest one counts.
     transfers = max((-(-math.prod(e for _, e in nest.buffer(b).box) // nest.stream_lanes(b)) for b in nest.inputs),
                     default=0)
@@ -39,7 +40,7 @@ def phases(nest: LoopNest, plan: MemoryPlan) -> int:
     writers: dict[str, list[str]] = {}
     for _, op in nest.ops():
         writers.setdefault(op.store.buffer, []).append(op.name)
-    fires = {op.name: math.prod(1 if lp.unrolled else lp.extent for lp in lps) for lps, op in nest.ops()}
+    fires = {op.name: asked_firings(lps) for lps, op in nest.ops()}
     timed = {s.op: s for s in plan.ops if not s.host}
     chain: dict[str, int] = {}
     for _, op in nest.ops():  # program order: a producer before its readers
@@ -52,3 +53,18 @@ def phases(nest: LoopNest, plan: MemoryPlan) -> int:
                   if w != op.name and w in chain and timed[w].last_cycle <= start]
         chain[op.name] = fires[op.name] + max(before, default=0)
     return max(chain.values(), default=0)
+
+
+def asked_firings(loops: Sequence[Loop]) -> int:
+    """The firings of an op under `loops` that the program asks for: its serial loops' iterations, where the
+    compiler ran a loop on to whole runs of a stream's words (`Loop.asked`) only the iterations the program asks
+    for (the rest compute values nobody reads; 3 serial taps over a 2-word stream run 4 steps). A user's RoundUp is
+    the program's own work and stays counted."""
+    n = math.prod(1 if lp.unrolled else lp.extent for lp in loops)
+    for lp in loops:
+        if lp.asked:
+            # the asked iterations span the loop and the lanes lane_steps.py split from it inside
+            ran = lp.extent * math.prod(q.extent for q in loops if q.var == f"{lp.var}.lane" and not q.unrolled)
+            assert n % ran == 0 and lp.asked <= ran, (lp.var, lp.asked, ran)
+            n = n // ran * lp.asked
+    return n

@@ -95,6 +95,7 @@ def test_a_one_lane_reader_of_blocks_over_odd_columns_and_rows_rounds_up_to_whol
                                                ("y.lane", 2, False)]
     rep = design.report
     assert rep["predicted_cycles"] == 94, rep  # mid's 100 firings at one a cycle (81 without the round-up)
+    assert rep["ideal_cycles"] == 81, rep  # the 9 x 9 the program asks for (helper ideal40; 100 before)
     _check(design, lambda m: _odd(m, 8, 8, "xy"), simulator, build_dir, halide)
 
 
@@ -106,7 +107,9 @@ def test_readers_of_x_lanes_or_of_rows_over_an_odd_count_take_them_in_turn(simul
     for mid, out, cycles in (("x", "xy", 50), ("y", "y", 54)):
         design = compile_shared(_odd(hl, 8, 8, "xy", mid, out)[0], name=f"turns39_blocks_{mid}")
         assert design.report["predicted_cycles"] == cycles, design.report
-        assert design.report["ideal_cycles"] == 50, design.report
+        # mid's 5 firings of 2 columns (the user's RoundUp) over the 9 rows or columns asked (helper ideal40; 50
+        # counted the compiler's 10th)
+        assert design.report["ideal_cycles"] == 45, design.report
         _check(design, lambda m, mid=mid, out=out: _odd(m, 8, 8, "xy", mid, out), simulator, build_dir, halide)
 
 
@@ -134,7 +137,8 @@ def test_a_chain_of_one_lane_stages_over_a_two_lane_stream(simulator, compile_sh
     """Catalogue lanes_chain_of_three, refused before: a over 9 columns reads the stream's words in turn."""
     design = compile_shared(_three_stages(hl)[0], name="turns39_chain_of_three")
     rep = design.report
-    assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 6, rep
+    # a's 10 x 9 firings for the 9 x 9 the program asks for (helper ideal40: within 6 of the 90 counted before)
+    assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (93, 81), rep
     _check(design, _three_stages, simulator, build_dir, halide)
 
 
