@@ -20,11 +20,12 @@ from mainspring.frontend.schedule import Split, StageSchedule, TailStrategy
 
 from .affine import affine_of, int_value
 from .clamped_index import affine_of_clamped
+from .coordinate_ports import coordinate_ports
 from .edge_taps import Guarded
 from .fold import fold_update, map_calls
 from .guarded_clamps import unclamp_guarded_reads
 from .index_hints import inline_lookup_error, not_affine_hint
-from .ir import Access, Affine, Buffer, CoordPort, LoadPort, Loop, LoopNest, Op, lookup_load_name
+from .ir import Access, Affine, Buffer, LoadPort, Loop, LoopNest, Op, lookup_load_name
 from .lane_quotients import guard_selected, quotient_selects
 from .lanes import Lanes, check_folded_update, check_independent_lanes, stage_lanes
 from .loops import StageLoop, StageLoops, lanes_innermost, replay
@@ -474,7 +475,7 @@ def _make_op(pipe: Pipeline, fname: str, f: Function, k: int, d: Definition, val
     looked = tuple(lower(a, env) for a in lookups[0]) if lookups else ()
     for e in (body,) + computed + looked:
         _check_integer(e, who)
-    (body, *at), coords = _coordinates((body,) + computed + looked, env, who, renames)
+    (body, *at), coords = coordinate_ports((body,) + computed + looked, env, who, renames)
     scatter, lookup = tuple(at[:len(computed)]), tuple(at[len(computed):])
     node: Loop | Op = Op(f"{fname}_s{k}", fname, k, store, tuple(ports.values()), body, coords, scatter, lookup)
     for lp in reversed(loops):
@@ -554,33 +555,6 @@ def _check_integer(value: ir.Expr, who: str) -> None:
             "(a table known at compile time, folded where it is read at constant coordinates), or on the "
             "host before the accelerator input, or use fixed point (multiply, then shift)."
         )
-
-
-def _coordinates(values: tuple[ir.Expr, ...], env: dict[str, Affine], who: str,
-                 renames: dict[str, str]) -> tuple[list[ir.Expr], tuple[CoordPort, ...]]:
-    """Each coordinate (Var or RVar) the values read (an op's value, and its computed store coordinates), as a
-    CoordPort: an affine function of the op's loops."""
-    ports: dict[str, CoordPort] = {}
-
-    def visit(node: ir.Expr, kids: tuple) -> ir.Expr:
-        node = ir.rebuild(node, kids)
-        if not isinstance(node, (ir.Var, ir.RVar)):
-            return node
-        if node.name not in env:
-            raise HalideError(
-                f"{who} uses the coordinate {ir.user_name(node.name)} as a value ({ir.user_text(value)}), which is "
-                "not one of its loops; compute the coordinate-dependent part on the host and stream it in as an "
-                "accelerator input"
-            )
-        if node.name not in ports:
-            stem = verilog_identifier(hardware_name(node.name, renames))
-            ports[node.name] = CoordPort(f"coord_{stem}", env[node.name], isinstance(node, ir.RVar), node.name)
-        return ir.Call(node.type, ports[node.name], ())
-
-    out = []
-    for value in values:
-        out.append(ir.transform(value, visit, {}))
-    return out, tuple(ports.values())
 
 
 def _affine(e: ir.Expr, env: dict[str, Affine], who: str, buf: str, ranges: dict[str, int] | None = None,
