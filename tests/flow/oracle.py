@@ -20,6 +20,18 @@ def halide_outputs(halide, out, images, inputs, size) -> list:
     return [np.asarray(got)] if isinstance(got, halide.Buffer) else [np.asarray(b) for b in got]
 
 
+def check_simulated_and_halide(design, make, simulator, build_dir, halide) -> None:
+    """`design` simulated on `simulator` at its predicted cycles, bit-exact with the reference (design.check), and the
+    reference equal to Halide 21's realize of `make(halide)`: (output, images by name, size)."""
+    inputs = design.example_inputs(1)
+    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
+    assert res.cycles == res.predicted_cycles
+    out, images, size = make(halide)
+    (want,) = halide_outputs(halide, out, images, inputs, size)
+    (got,) = design.reference_outputs(inputs)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
 def autoscheduled(algorithm, size, keys: dict, name: str):
     """(design, result): `algorithm(hl, *size)`'s output (its first value) autoscheduled on the default CGRA with the
     Mainspring keys `keys`, then compiled as `name`."""

@@ -9,9 +9,8 @@ fewer lanes steps its loops through the block's words in turn (hwlower/lane_step
 
 import functools
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
+from oracle import check_simulated_and_halide
 
 import mainspring as hl
 
@@ -66,16 +65,6 @@ def _window(m, w: int, h: int):
     return output, {"input": inp}, [w, h]
 
 
-def _check(design, make, simulator, build_dir, halide):
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = make(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
-
-
 def _stream(design):
     (s,) = design.program.inputs
     return s.lanes, s.lane_dim, s.x_words
@@ -98,7 +87,7 @@ def test_blocks_read_by_stages_of_as_many_lanes_run_four_pixels_a_cycle(size, si
              for loops, op in design.program.nest.ops()}
     assert len(lanes["mid"]) == 2 and len(lanes["hw_output"]) == 2, lanes
     assert design.program.output_lanes == 4
-    _check(design, lambda m: _blocks(m, *size, "xy", "xy")[0:3], simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _blocks(m, *size, "xy", "xy")[0:3], simulator, build_dir, halide)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -111,7 +100,7 @@ def test_readers_of_x_lanes_take_the_rows_of_each_block_in_turn(simulator, compi
     rep = design.report
     # mid: 8 x 8 pixels at 2 a cycle; the rows' second waits a line in memory
     assert rep["ideal_cycles"] == 32 and rep["predicted_cycles"] <= 32 + 6, rep
-    _check(design, lambda m: _blocks(m, 7, 6, "x", "x"), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _blocks(m, 7, 6, "x", "x"), simulator, build_dir, halide)
 
 
 @pytest.mark.parametrize(("mid", "out", "out_x", "cycles"), [
@@ -125,7 +114,7 @@ def test_blocks_read_by_stages_of_other_lanes_are_bit_exact(mid, out, out_x, cyc
     design = hl.compile(_blocks(hl, 8, 8, mid, out, out_x)[0], name=f"blocks38_{mid or 1}_{out or 1}_{out_x}")
     assert _stream(design) == (4, 1, 2)
     assert design.report["predicted_cycles"] == cycles, design.report
-    _check(design, lambda m: _blocks(m, 8, 8, mid, out, out_x), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _blocks(m, 8, 8, mid, out, out_x), "icarus", build_dir, halide)
 
 
 def test_a_window_over_blocks_at_four_lanes(build_dir, halide):
@@ -134,7 +123,7 @@ def test_a_window_over_blocks_at_four_lanes(build_dir, halide):
     # 10 x 10 words in 25 transfers; the window's first output waits two rows of blocks
     assert rep["ideal_cycles"] == 25 and rep["predicted_cycles"] <= 25 + 6, rep
     assert all(b["words"] == b["min_words"] for b in rep["buffers"]), rep["buffers"]
-    _check(design, lambda m: _window(m, 8, 8), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _window(m, 8, 8), "icarus", build_dir, halide)
 
 
 def test_blocks_of_an_input_stored_y_fastest(build_dir, halide):
@@ -142,7 +131,7 @@ def test_blocks_of_an_input_stored_y_fastest(build_dir, halide):
     design = hl.compile(_blocks(hl, 8, 8, "xy", "xy", storage_yx=True)[0], name="blocks38_yx")
     (s,) = design.program.inputs
     assert (s.lanes, s.order) == (4, (1, 0)), s
-    _check(design, lambda m: _blocks(m, 8, 8, "xy", "xy"), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _blocks(m, 8, 8, "xy", "xy"), "icarus", build_dir, halide)
 
 
 def _scan(m, w: int, h: int, rows: bool = True):
@@ -185,7 +174,7 @@ def test_a_scan_over_blocks_chains_its_lanes_along_x_in_each_row(size, simulator
     lanes = {(op.func, op.stage): sorted(lp.var.rsplit(".", 2)[-2] for lp in loops if lp.unrolled)
              for loops, op in design.program.nest.ops()}
     assert all(len(v) == 2 for v in lanes.values()), lanes
-    _check(design, lambda m: _scan(m, *size), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _scan(m, *size), simulator, build_dir, halide)
 
 
 def _two_readers(m):
@@ -214,7 +203,7 @@ def test_blocks_read_by_two_stages_of_as_many_lanes(build_dir, halide):
     design = hl.compile(_two_readers(hl)[0], name="blocks38_two")
     rep = design.report
     assert rep["ideal_cycles"] == 25 and rep["predicted_cycles"] <= 25 + 4, rep
-    _check(design, _two_readers, "icarus", build_dir, halide)
+    check_simulated_and_halide(design, _two_readers, "icarus", build_dir, halide)
 
 
 def test_a_scan_unrolled_along_y_over_an_input_of_x_lanes_runs_its_rows_serially(build_dir, halide):
@@ -228,7 +217,7 @@ def test_a_scan_unrolled_along_y_over_an_input_of_x_lanes_runs_its_rows_serially
     assert "runs serially" in note
     lanes = {(op.func, op.stage): [lp.var for lp in loops if lp.unrolled] for loops, op in design.program.nest.ops()}
     assert lanes[("acc", 1)] == ["acc.s1.r$x.ui"], lanes
-    _check(design, lambda m: _scan(m, 10, 8, rows=False), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _scan(m, 10, 8, rows=False), "icarus", build_dir, halide)
 
 
 def _scan_ahead(m):
@@ -259,4 +248,4 @@ def test_a_scan_reading_ahead_unrolled_along_y_runs_its_rows_serially(simulator,
     (note,) = rep["notes"]
     assert note.startswith("acc.update(0).unroll(y, 2) at ") and "runs serially" in note, note
     assert rep["predicted_cycles"] <= rep["ideal_cycles"] + 4, rep
-    _check(design, _scan_ahead, simulator, build_dir, halide)
+    check_simulated_and_halide(design, _scan_ahead, simulator, build_dir, halide)

@@ -5,9 +5,8 @@ frontend/stream_turns.py), the extra iterations compute values nobody reads, and
 work and stays counted (test_serial_taps40.py, test_turns39.py, test_flow_mixed_lanes.py and test_rows40.py pin
 the rest)."""
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
+from oracle import check_simulated_and_halide
 
 import mainspring as hl
 from mainspring.hwlower.ir import Loop
@@ -53,16 +52,6 @@ def _user_rounds(m, w: int, h: int, factor: int):
     return output, {"input": inp}, [w, h]
 
 
-def _check(design, make, simulator, build_dir, halide):
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = make(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
-
-
 def _loops(design, func: str) -> list[tuple[str, int, int]]:
     return [(lp.var.split(".", 2)[-1], lp.extent, lp.asked) for loops, op in design.program.nest.ops()
             if op.func == func for lp in loops]
@@ -75,7 +64,7 @@ def test_the_output_reading_a_stream_in_turn_counts_its_own_columns(simulator, c
     assert _loops(design, "hw_output") == [("yi", 4, 0), ("xi", 4, 7), ("xi.lane", 2, 0)]
     rep = design.report
     assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (35, 28), rep
-    _check(design, lambda m: _direct(m, 7, 4), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _direct(m, 7, 4), simulator, build_dir, halide)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -87,7 +76,7 @@ def test_a_users_round_up_stays_counted(simulator, compile_shared, build_dir, ha
     # (mi takes the stream's words in turn: 4 divides into whole transfers, nothing for the compiler to round)
     assert _loops(design, "mid") == [("y", 8, 0), ("mo", 3, 0), ("mi", 2, 0), ("mi.lane", 2, 0)]
     assert design.report["ideal_cycles"] == 96, design.report
-    _check(design, lambda m: _user_rounds(m, 8, 8, 4), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _user_rounds(m, 8, 8, 4), simulator, build_dir, halide)
 
 
 def test_asked_firings_span_a_loop_and_its_lanes():

@@ -4,9 +4,8 @@ have one reader"). Each reader steps its loop over y in runs of the transfer's r
 each takes the transfer's words in turn at the same pace, and the stream waits a row for them as it does for one
 reader."""
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
+from oracle import check_simulated_and_halide
 
 import mainspring as hl
 
@@ -51,16 +50,6 @@ def _readers(m, w: int, h: int, taps: int = 1, readers: int = 2, fast: bool = Fa
     return output, {"input": inp}, [w, h]
 
 
-def _check(design, make, simulator, build_dir, halide):
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = make(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
-
-
 def _words(design, name: str) -> tuple[int, int]:
     (b,) = [b for b in design.report["buffers"] if b["name"] == name]
     return b["words"], b["min_words"]
@@ -83,7 +72,7 @@ def test_rows_read_in_turn_by_several_funcs(kw, cycles, ideal, words, simulator,
     for func in ("mid", "o1"):
         assert [lp.extent for loops, op in design.program.nest.ops() if op.func == func for lp in loops
                 if lp.var.endswith("y.lane")] == [2], func
-    _check(design, lambda m: _readers(m, **kw), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _readers(m, **kw), simulator, build_dir, halide)
 
 
 @pytest.mark.parametrize(("kw", "cycles", "ideal"), [
@@ -97,4 +86,4 @@ def test_rows_read_by_several_funcs_other_shapes(kw, cycles, ideal, build_dir, h
     design = hl.compile(_readers(hl, **kw)[0], name="rows40_" + "_".join(f"{k}{v}" for k, v in kw.items()))
     rep = design.report
     assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (cycles, ideal), rep
-    _check(design, lambda m: _readers(m, **kw), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _readers(m, **kw), "icarus", build_dir, halide)

@@ -5,9 +5,8 @@ stream's lanes"). The loop runs on to whole runs of the transfer (hwlower/rvar_t
 domain keeping the element's value as Halide's guarded tail of a split RVar does, and its reads guarded to the
 domain; hwlower/lane_steps.py then takes the transfer's words in turn."""
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
+from oracle import check_simulated_and_halide
 
 import mainspring as hl
 
@@ -55,16 +54,6 @@ def _taps(m, w: int, h: int, taps: int, lanes: int = 2, rows: bool = False, op: 
     return output, {"input": inp}, [w, h]
 
 
-def _check(design, make, simulator, build_dir, halide):
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = make(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
-
-
 def _rx(design) -> list[tuple[str, int]]:
     return [(lp.var.rsplit(".", 1)[-1], lp.extent) for loops, op in design.program.nest.ops()
             if op.func == "acc" and op.stage == 1 for lp in loops if "r$x" in lp.var]
@@ -90,7 +79,7 @@ def test_serial_taps_over_no_whole_transfers_run_on_guarded(kw, rx, cycles, idea
     assert _rx(design) == rx
     rep = design.report
     assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (cycles, ideal), rep
-    _check(design, lambda m: _taps(m, **kw), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _taps(m, **kw), simulator, build_dir, halide)
 
 
 @pytest.mark.parametrize(("kw", "cycles", "ideal"), [
@@ -105,4 +94,4 @@ def test_serial_taps_over_no_whole_transfers_other_shapes(kw, cycles, ideal, bui
     design = hl.compile(_taps(hl, **kw)[0], name=_name(kw))
     rep = design.report
     assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (cycles, ideal), rep
-    _check(design, lambda m: _taps(m, **kw), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _taps(m, **kw), "icarus", build_dir, halide)

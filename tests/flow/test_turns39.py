@@ -6,9 +6,8 @@ stream_turns.py): the extra column or row is computed, read by no one, and its l
 readers read, so the stream is asked for nothing more. Refused before with "over whole steps of 2" (catalogue
 lanes_chain_of_two, lanes_chain_of_three, rows_in_odd_steps; about half the fuzzer's refused block cases)."""
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
+from oracle import check_simulated_and_halide
 
 import mainspring as hl
 
@@ -69,16 +68,6 @@ def _three_stages(m):
     return output, {"input": inp}, [8, 8]
 
 
-def _check(design, make, simulator, build_dir, halide):
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = make(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
-
-
 def _extents(design, func: str) -> list[tuple[str, int, bool]]:
     return [(lp.var.split(".", 2)[-1], lp.extent, lp.unrolled) for loops, op in design.program.nest.ops()
             if op.func == func for lp in loops]
@@ -96,7 +85,7 @@ def test_a_one_lane_reader_of_blocks_over_odd_columns_and_rows_rounds_up_to_whol
     rep = design.report
     assert rep["predicted_cycles"] == 94, rep  # mid's 100 firings at one a cycle (81 without the round-up)
     assert rep["ideal_cycles"] == 81, rep  # the 9 x 9 the program asks for (helper ideal40; 100 before)
-    _check(design, lambda m: _odd(m, 8, 8, "xy"), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _odd(m, 8, 8, "xy"), simulator, build_dir, halide)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -110,7 +99,8 @@ def test_readers_of_x_lanes_or_of_rows_over_an_odd_count_take_them_in_turn(simul
         # mid's 5 firings of 2 columns (the user's RoundUp) over the 9 rows or columns asked (helper ideal40; 50
         # counted the compiler's 10th)
         assert design.report["ideal_cycles"] == 45, design.report
-        _check(design, lambda m, mid=mid, out=out: _odd(m, 8, 8, "xy", mid, out), simulator, build_dir, halide)
+        check_simulated_and_halide(design, lambda m, mid=mid, out=out: _odd(m, 8, 8, "xy", mid, out), simulator,
+                                   build_dir, halide)
 
 
 @pytest.mark.parametrize(("stream", "cycles"), [
@@ -122,14 +112,14 @@ def test_a_one_lane_reader_of_x_lanes_or_rows_over_an_odd_count(stream, cycles, 
     assert design.report["predicted_cycles"] == cycles, design.report
     loops = _extents(design, "mid")
     assert (stream, 5, False) in loops and (f"{stream}.lane", 2, False) in loops, loops
-    _check(design, lambda m: _odd(m, 8, 8, stream), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _odd(m, 8, 8, stream), "icarus", build_dir, halide)
 
 
 def test_a_reader_through_an_inlined_func_rounds_up_too(build_dir, halide):
     """mid reads the blocks through `pre`, inlined into it, over 8 x 6 for a 7 x 5 output."""
     design = hl.compile(_odd(hl, 7, 5, "xy", inline=True)[0], name="turns39_inline")
     assert design.report["predicted_cycles"] == 55, design.report
-    _check(design, lambda m: _odd(m, 7, 5, "xy", inline=True), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _odd(m, 7, 5, "xy", inline=True), "icarus", build_dir, halide)
 
 
 @pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
@@ -139,7 +129,7 @@ def test_a_chain_of_one_lane_stages_over_a_two_lane_stream(simulator, compile_sh
     rep = design.report
     # a's 10 x 9 firings for the 9 x 9 the program asks for (helper ideal40: within 6 of the 90 counted before)
     assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (93, 81), rep
-    _check(design, _three_stages, simulator, build_dir, halide)
+    check_simulated_and_halide(design, _three_stages, simulator, build_dir, halide)
 
 
 def _output_reads(m, w: int, h: int, tile: tuple[int, int] | None = None):
@@ -169,4 +159,4 @@ def test_the_output_reading_blocks_a_word_at_a_time_over_an_odd_tile(size, tile,
     assert _extents(design, "hw_output")[-2:] == [("xi", 4, False), ("xi.lane", 2, False)]
     rep = design.report
     assert rep["predicted_cycles"] == cycles, rep
-    _check(design, lambda m: _output_reads(m, *size, tile), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _output_reads(m, *size, tile), simulator, build_dir, halide)

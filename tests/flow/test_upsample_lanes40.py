@@ -4,9 +4,8 @@ across its producer's lanes"). Each step of the upsample's strip-mined loop read
 the next: hwlower/narrow.py runs f at one lane (an unroll never changes values), as it does for readers that take
 fewer of its pixels a firing, and f reads its stream's words in turn (lane_steps.py)."""
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
+from oracle import check_simulated_and_halide
 
 import mainspring as hl
 
@@ -40,16 +39,6 @@ def _up(m, w: int, h: int, lanes: int = 2, div: int = 2, taps: int = 2, stream: 
     return output, {"input": inp}, [w, h]
 
 
-def _check(design, make, simulator, build_dir, halide):
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = make(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
-
-
 def _name(kw: dict) -> str:
     return "up40_" + "_".join(f"{k}{v}" for k, v in kw.items())
 
@@ -70,7 +59,7 @@ def test_a_one_lane_upsample_runs_its_producer_at_one_lane(kw, cycles, ideal, si
     assert _f_lanes(design) == []  # f narrowed to one lane
     rep = design.report
     assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (cycles, ideal), rep
-    _check(design, lambda m: _up(m, **kw), simulator, build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _up(m, **kw), simulator, build_dir, halide)
 
 
 @pytest.mark.parametrize(("kw", "cycles", "ideal"), [
@@ -83,4 +72,4 @@ def test_a_one_lane_upsample_over_lanes_other_shapes(kw, cycles, ideal, build_di
     design = hl.compile(_up(hl, **kw)[0], name=_name(kw))
     rep = design.report
     assert (rep["predicted_cycles"], rep["ideal_cycles"]) == (cycles, ideal), rep
-    _check(design, lambda m: _up(m, **kw), "icarus", build_dir, halide)
+    check_simulated_and_halide(design, lambda m: _up(m, **kw), "icarus", build_dir, halide)
