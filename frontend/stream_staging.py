@@ -22,7 +22,7 @@ from .fuse_outputs import copy_funcs
 from .output_reads import read_from
 from .pipeline import Pipeline
 from .schedule import Placement
-from .stream_turns import transfer_lanes
+from .stream_turns import _var_plus_constant, transfer_lanes
 from .vars import Var
 
 # as hwlower/lanes.py's: the reads of a stream a reader takes in turn
@@ -55,15 +55,17 @@ def _sole_readers(pipe: Pipeline) -> list[tuple[Function, Function]]:
 def _needs_staging(fn: Function, h: Function) -> bool:
     """Whether fn, computed inside the accelerator from one pure definition, reads h (of k words of its first
     dimension per transfer, and no other) at c pixels per firing, k not dividing c, through more than MAX_PORTS
-    distinct reads."""
+    distinct reads, each at fn's own x plus a constant (a stencil's taps: a resampling read, x * 2 or x / 2, moves
+    by other than a word a firing)."""
     lanes = transfer_lanes(h)
     if len(fn.definitions) != 1 or fn.placement.compute.kind != "at" or len(fn.args) != len(h.args) \
             or set(lanes) != {h.args[0]} or lanes[h.args[0]] <= 1:
         return False
     k = lanes[h.args[0]]
     c = transfer_lanes(fn).get(fn.args[0], 1)
-    reads = {ir.structural_key(n) for n in _calls(fn) if n.callee is h}
-    return c % k != 0 and len(reads) > MAX_PORTS
+    calls = [n for n in _calls(fn) if n.callee is h]
+    taps = all(_var_plus_constant(n.args[0]) == fn.args[0] for n in calls)
+    return c % k != 0 and taps and len({ir.structural_key(n) for n in calls}) > MAX_PORTS
 
 
 def _calls(fn: Function) -> list[ir.Call]:
