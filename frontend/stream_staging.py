@@ -54,12 +54,12 @@ def _sole_readers(pipe: Pipeline) -> list[tuple[Function, Function]]:
 
 def _needs_staging(fn: Function, h: Function) -> bool:
     """Whether fn, computed inside the accelerator from one pure definition, reads h (of k words of its first
-    dimension per transfer, and no other) at c pixels per firing, k not dividing c, through more than MAX_PORTS
+    dimension per transfer, of rows too or not) at c pixels per firing, k not dividing c, through more than MAX_PORTS
     distinct reads, each at fn's own x plus a constant (a stencil's taps: a resampling read, x * 2 or x / 2, moves
     by other than a word a firing)."""
     lanes = transfer_lanes(h)
     if len(fn.definitions) != 1 or fn.placement.compute.kind != "at" or len(fn.args) != len(h.args) \
-            or set(lanes) != {h.args[0]} or lanes[h.args[0]] <= 1:
+            or lanes.get(h.args[0], 1) <= 1:
         return False
     k = lanes[h.args[0]]
     c = transfer_lanes(fn).get(fn.args[0], 1)
@@ -74,13 +74,15 @@ def _calls(fn: Function) -> list[ir.Call]:
 
 
 def _staging(reader: Function, stream: Function) -> Function:
-    """`<stream>_turns`, a copy of the stream computed and stored where the reader is, at the reader's lanes."""
+    """`<stream>_turns`, a copy of the stream computed and stored where the reader is, at the reader's lanes
+    (of x and of y: over a stream of 2 x 2 blocks a 1 x 1 reader's copy takes a block's words in turn)."""
     vs = tuple(Var(n) for n in stream.args)
     copy = Func(f"{stream.name}_turns")
     copy[vs] = handle_of(stream)[vs]
-    c = transfer_lanes(reader).get(reader.args[0], 1)
-    if c > 1:
-        copy.unroll(vs[0], c)
+    mine = transfer_lanes(reader)
+    for v, a in zip(vs, reader.args):
+        if mine.get(a, 1) > 1:
+            copy.unroll(v, mine[a])
     fn = copy.function()
     fn.placement = Placement(compute=reader.placement.compute, store=reader.placement.store)
     return fn

@@ -14,10 +14,10 @@ from conftest import SIMULATORS
 
 
 def _taps(m, w: int = 8, h: int = 8, taps: int = 3, stream: int = 2, lanes: int = 1, along_y: bool = False,
-          two_rows: bool = False):
+          two_rows: bool = False, block: bool = False):
     """input -> hw_input (`stream` words of x per transfer) -> f (`taps` weighted taps along x, or y with
     `along_y`; `lanes` pixels a firing) -> hw_output (f plus one, or with `two_rows` f's pixel plus the one below,
-    as the catalogue case) -> output, w x h."""
+    as the catalogue case) -> output, w x h; with `block` the stream carries 2 rows of its words too."""
     x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     inp = m.ImageParam(m.UInt(16), 2, "input")
     hw_input, f, hw_output, output = (m.Func(n) for n in ("hw_input", "f", "hw_output", "output"))
@@ -33,6 +33,8 @@ def _taps(m, w: int = 8, h: int = 8, taps: int = 3, stream: int = 2, lanes: int 
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).hw_accelerate(xi, xo)
         f.compute_at(hw_output, xo)
         hw_input.compute_root().stream_to_accelerator().unroll(x, stream)
+        if block:
+            hw_input.unroll(y, 2)
         if lanes > 1:
             f.unroll(x, lanes)
             hw_output.unroll(xi, lanes)
@@ -54,6 +56,9 @@ CASES = [
     ({"taps": 4}, 99, 96, {"hw_input": (3, 2), "hw_input_turns": (4, 4)}, 7),
     ({"taps": 4, "stream": 4}, 99, 96, {"hw_input": (7, 4), "hw_input_turns": (4, 4)}, 7),
     ({"along_y": True}, 84, 80, {"hw_input": (3, 2), "hw_input_turns": (17, 17)}, 5),
+    # a stream of 2 x 2 blocks (the fuzzer's block cases, seed 180740): the copy reads a row of them at a time
+    ({"block": True}, 84, 80, {"hw_input": (17, 12), "hw_input_turns": (3, 3)}, 5),
+    ({"block": True, "along_y": True}, 84, 80, {"hw_input": (15, 10), "hw_input_turns": (17, 17)}, 5),
     # the catalogue case: 3 taps of a 4-word stream at 2 lanes, two rows of them summed at 2 lanes
     # (the fix, all at 4 lanes: 31 / 27, hw_input 8 words; read in turn without the copy: 83 words at 64 x 8)
     ({"stream": 4, "lanes": 2, "two_rows": True}, 57, 54, {"hw_input": (6, 4), "hw_input_turns": (4, 4)}, 10),
