@@ -16,12 +16,14 @@ several Funcs in turn keeps its refusal: their values would pile up, lane_steps.
 
 from __future__ import annotations
 
+import math
+
 from . import ir
-from .func import Func, Function, handle_of
+from .func import Definition, Func, Function, handle_of
 from .fuse_outputs import copy_funcs
 from .output_reads import read_from
 from .pipeline import Pipeline
-from .schedule import Placement
+from .schedule import ForType, Placement, Split
 from .stream_turns import _var_plus_constant, transfer_lanes
 from .vars import Var
 
@@ -58,14 +60,34 @@ def _needs_staging(fn: Function, h: Function) -> bool:
     distinct reads, each at fn's own x plus a constant (a stencil's taps: a resampling read, x * 2 or x / 2, moves
     by other than a word a firing)."""
     lanes = transfer_lanes(h)
-    if len(fn.definitions) != 1 or fn.placement.compute.kind != "at" or len(fn.args) != len(h.args) \
-            or lanes.get(h.args[0], 1) <= 1:
+    # an update not unrolled along x runs in its pure definition's lanes (hwlower/update_lanes.py)
+    c = _unrolled(fn.definitions[0].schedule).get(fn.args[0], 1)
+    if fn.placement.compute.kind != "at" or len(fn.args) != len(h.args) or lanes.get(h.args[0], 1) <= 1 \
+            or any(_unrolled(d.schedule).get(fn.args[0], 1) not in (1, c) for d in fn.definitions):
         return False
     k = lanes[h.args[0]]
-    c = transfer_lanes(fn).get(fn.args[0], 1)
     calls = [n for n in _calls(fn) if n.callee is h]
     taps = all(_var_plus_constant(n.args[0]) == fn.args[0] for n in calls)
-    return c % k != 0 and taps and len({ir.structural_key(n) for n in calls}) > MAX_PORTS
+    return c % k != 0 and taps and sum(_reads(d, h) for d in fn.definitions) > MAX_PORTS
+
+
+def _unrolled(sched) -> dict[str, int]:
+    """A stage's unrolled variables with their factors (transfer_lanes' of any stage)."""
+    unrolled = {dv.var for dv in sched.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
+    return {sp.old: sp.factor for sp in sched.directives if isinstance(sp, Split) and sp.inner in unrolled}
+
+
+def _reads(d: Definition, h: Function) -> int:
+    """The reads of h definition d makes a firing: each distinct call, once per point of the RVars it reads
+    that the stage unrolls whole (a 3x3 window summed in an update: 9)."""
+    whole = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind == "unroll"}
+    extents = {n: e.value for n, _, e in (d.rdom.dims if d.rdom is not None else ()) if isinstance(e, ir.Const)}
+    out = 0
+    for call in {ir.structural_key(n): n for e in (*d.args, d.value) for n in ir.walk(e)
+                 if isinstance(n, ir.Call) and n.callee is h}.values():
+        rvars = {n.name for a in call.args for n in ir.walk(a) if isinstance(n, ir.RVar)}
+        out += math.prod(extents.get(r, 1) for r in rvars if r in whole)
+    return out
 
 
 def _calls(fn: Function) -> list[ir.Call]:
@@ -79,7 +101,7 @@ def _staging(reader: Function, stream: Function) -> Function:
     vs = tuple(Var(n) for n in stream.args)
     copy = Func(f"{stream.name}_turns")
     copy[vs] = handle_of(stream)[vs]
-    mine = transfer_lanes(reader)
+    mine = _unrolled(reader.definitions[0].schedule)
     for v, a in zip(vs, reader.args):
         if mine.get(a, 1) > 1:
             copy.unroll(v, mine[a])
