@@ -9,6 +9,7 @@ import pytest
 from oracle import halide_outputs
 
 import mainspring as hl
+from mainspring.frontend.ir import Call, walk
 
 from conftest import SIMULATORS
 
@@ -87,3 +88,13 @@ def test_two_taps_keep_reading_the_stream_in_turn():
     """2 reads of a stream are read in turn as before, without a copy (lane_steps.py)."""
     design = hl.compile(_taps(hl, taps=2)[0], name="taps40_two")
     assert list(_words(design)) == ["hw_input"]
+
+
+def test_the_copy_leaves_the_users_funcs_alone():
+    """The copy is made in a copy of the user's Funcs: compiling twice gives the same design, and the user's f
+    still reads hw_input."""
+    out, _, _ = _taps(hl)
+    a, b = hl.compile(out, name="taps40_twice"), hl.compile(out, name="taps40_twice")
+    assert a.verilog == b.verilog and "hw_input_turns" in _words(a)
+    f = next(fn for fn in hl.Pipeline(out).order if fn.name == "f")
+    assert {n.callee.name for n in walk(f.definitions[0].value) if isinstance(n, Call)} == {"hw_input"}
