@@ -32,6 +32,7 @@ from .frontend.generator import Generator, generator_output
 from .frontend.outputs import Output, packed_outputs
 from .frontend.param_domains import bound_param_domains
 from .frontend.pipeline import Pipeline
+from .frontend.stream_staging import staged_streams
 from .frontend.stream_wrapper import stream_wrapper_lanes
 from .hwlower import STEP_NAMES as LOWER_STEPS
 from .hwlower import HwProgram, lower
@@ -87,6 +88,8 @@ def compile(output: Func | Generator, name: str = "accelerator",  # noqa: A001 -
     pipe = Pipeline(output)
     # hw_input.in_().unroll(x, k) beside stream_to_accelerator(): the stream's lanes (a copy of the user's Funcs)
     pipe = stream_wrapper_lanes(pipe) or pipe
+    # a stencil reading a stream's words in turn through more than 2 reads: a staging copy at its lanes (a copy)
+    pipe = staged_streams(pipe) or pipe
     # an RDom over ranged Params: its widest domain, guarded by the Params' values (a copy of the user's Funcs)
     pipe = bound_param_domains(pipe) or pipe
     # outputs each accelerated alike: one accelerator computes them all (a fused copy of the user's Funcs)

@@ -42,7 +42,6 @@ GAPS: dict[str, str] = {
     "lanes_past_an_upsample_step": "lanes whose quotients would select among more than 8 words",
     "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
     # lanes (pixels per cycle)
-    "lanes_three_taps_of_a_wider_stream": "a stream read in turn through more than 2 reads holds much of a frame",
     "lanes_serial_taps_beside_another_reader": "a stream's lanes are read in turn by one Func",
     "upsample_over_three_taps_in_lanes": "a serial upsample steps across lanes a producer must keep",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
