@@ -102,7 +102,8 @@ _BINOPS = ("+", "-", "*", "min", "max", "absd", "avg", "select")
 @dataclass
 class Outcome:
     case: Any  # a Case, or fuzz_auto's AutoCase
-    # "ok", "refused", "mismatch", "reference", "crash", "hang", "slow", "refusal"; with --auto "quality", "budget"
+    # "ok", "refused", "mismatch", "reference", "crash", "hang", "slow", "refusal", "shape" (outputs of another
+    # shape than the case's); with --auto "quality", "budget"
     kind: str
     detail: str = ""
     cycles: int | None = None
@@ -213,7 +214,9 @@ def run_case(case: Case, simulator: str = "icarus", halide=None, build_dir=None)
         kind = "hang" if type(e).__name__ in ("SimulationTimeout", "StreamProtocolError") else "crash"
         return Outcome(case, kind, f"{type(e).__name__}: {e}"[:2000], source=text)
     shape = (case.bins,) if case.bins and not case.lookup else (case.height, case.width)
-    assert all(np.asarray(out).shape == shape for out in (res.outputs if case.outputs else (res.output,)))
+    shapes = [np.asarray(out).shape for out in (res.outputs if case.outputs else (res.output,))]
+    if any(got != shape for got in shapes):  # the shrinker's candidates may leave a Tuple as the only output
+        return Outcome(case, "shape", f"output shapes {shapes} where the case asks {shape}", source=text)
     return Outcome(case, "ok", cycles=res.cycles, source=text)
 
 
