@@ -250,3 +250,13 @@ def test_the_session_38_kinds_leave_older_draws_alone():
             before = {k: fuzz.generate(k) for k in drawn}
     assert all(dataclasses.replace(c, **off) == before[k] for k, c in drawn.items())
     assert sum(c != before[k] for k, c in drawn.items()) < len(drawn) / 3  # a modest share of the cases
+
+
+def test_a_shrunk_candidate_left_with_a_tuple_output_is_an_outcome_not_a_crash():
+    # Seed 187502's shrink (session 40) took f2 away, leaving hw_output = f1, a Tuple: the simulation gives outputs
+    # of another shape than the case asks, which run_case asserted against and so ended the whole fuzz run.
+    _, _, simpler, _ = fuzz._mode(False)
+    first = next(iter(simpler(fuzz.generate(187502))))
+    got = [fuzz.run_case(c, "icarus") for c in simpler(first)]
+    shaped = [o for o in got if o.kind == "shape"]
+    assert shaped and "where the case asks (2, 5)" in shaped[0].detail, [o.kind for o in got]
