@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from same_output import assert_same_output
 
 import mainspring as hl
-
-from conftest import assert_same_output
 
 
 def _window(h, schedule):
