@@ -5,9 +5,8 @@ turn (hwlower/lane_steps.py). The host is paced to it by rows (memories/stream_p
 
 import functools
 
-import numpy as np
 import pytest
-from oracle import halide_outputs
+from oracle import check_simulated_and_halide
 
 import mainspring as hl
 
@@ -44,11 +43,4 @@ def test_the_stream_is_paced_so_a_line_not_half_the_frame_is_stored():
 
 @pytest.mark.parametrize("simulator", ["icarus", "verilator"])
 def test_read_in_turn_is_bit_exact_at_the_predicted_cycles(simulator, build_dir, halide):
-    design = _design()
-    inputs = design.example_inputs(1)
-    res = design.check(inputs, simulator=simulator, build_dir=build_dir)
-    assert res.cycles == res.predicted_cycles
-    out, images, size = _two_taps(halide)
-    (want,) = halide_outputs(halide, out, images, inputs, size)
-    (got,) = design.reference_outputs(inputs)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    check_simulated_and_halide(_design(), _two_taps, simulator, build_dir, halide)
