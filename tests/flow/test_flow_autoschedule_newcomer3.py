@@ -1,9 +1,10 @@
-"""Twenty-six more algorithms written as a newcomer writes them (tests/flow/newcomer_algorithms2.py: no schedule,
-no copy Funcs; census, LBP, closing, stride-2, dilated and constant-weight convolutions, downsample and max-pool by
-3, nearest upsample by 3, DoG, a tone table, interleaved RGB to YUV, hysteresis, constant_exterior, 32-bit
-sums, bit ops, division by 7, a 1-D signal), scheduled by `apply_autoscheduler`: their reference is Halide 21's,
-each design is bit-exact on both simulators near its ideal cycles at its minimum storage, and the printed schedule
-gives the same design on a fresh copy of the algorithm (session 24's probes, BENCHMARKS.md "Helper probe7")."""
+"""Twenty-six more algorithms written as a newcomer writes them (tests/flow/newcomer_algorithms2.py: no schedule, no
+copy Funcs; census, LBP, closing, stride-2, dilated and constant-weight convolutions, downsample and max-pool by 3,
+nearest upsample by 3, DoG, a tone table, interleaved RGB to YUV, hysteresis, constant_exterior, 32-bit sums, bit
+ops, division by 7, a 1-D signal), scheduled by `apply_autoscheduler`: their reference is Halide 21's, each design is
+bit-exact on Icarus (a share on Verilator too: simulator_share.py) near its ideal cycles at its minimum storage, and
+the printed schedule gives the same design on a fresh copy of the algorithm (session 24's probes, BENCHMARKS.md
+"Helper probe7")."""
 
 import re
 
@@ -11,6 +12,7 @@ import newcomer_algorithms as earlier
 import numpy as np
 import pytest
 from newcomer_algorithms2 import ALL, census, max_pool3, stride2_conv, tone_curve, two_stage_u16, yuv_interleaved
+from simulator_share import on_verilator
 
 import mainspring as hl
 
@@ -21,7 +23,9 @@ SIZE = (24, 12)
 ODD = (37, 23)
 VARIANTS = ([(a, SIZE, 1) for a in ALL] + [(a, ODD, 1) for a in (census, stride2_conv, max_pool3)]
             + [(a, SIZE, 2) for a in (census, stride2_conv, max_pool3, tone_curve, two_stage_u16)])
-CASES = [(a, size, lanes, s) for a, size, lanes in VARIANTS for s in SIMULATORS]
+# every variant on Icarus, a share on Verilator too (tests/flow/simulator_share.py)
+CASES = [(a, size, lanes, s) for a, size, lanes in VARIANTS for s in SIMULATORS
+         if s == "icarus" or on_verilator(f"{a.__name__}-{size[0]}x{size[1]}-{lanes}")]
 # The tone curve is computed in 32-bit arithmetic where it is read (the table's Func inlined), a kernel 22 cycles
 # deep: at 2 lanes over 24x12 (144 cycles) that fill is 1.15x (166 cycles); at 1 lane 1.08x.
 MOST_CYCLES = {("tone_curve", 2): 1.2}

@@ -1,11 +1,11 @@
-"""Twenty more algorithms written as a newcomer writes them (tests/flow/newcomer_algorithms3.py: no schedule, no
-copy Funcs; two and three input images, a 19-exchange median network, range weights read at `absd` (3x1 and a
-3x3 bilateral), a histogram's cumulative sum, a rounded 7-tap u16 blur, planar RGB summed then Sobel, resampling
-then blurring, `select` chains over two images, `mirror_interior`, weights from `exp` and `cos`, a vignette,
-signed 8-bit images with flooring division), scheduled by `apply_autoscheduler` at odd sizes: their reference is
-Halide 21's, each design is bit-exact on both simulators near its ideal cycles at its minimum storage, and the
-printed schedule gives the same design on a fresh copy of the algorithm (session 25's probes, BENCHMARKS.md
-"Helper probe9")."""
+"""Twenty more algorithms written as a newcomer writes them (tests/flow/newcomer_algorithms3.py: no schedule, no copy
+Funcs; two and three input images, a 19-exchange median network, range weights read at `absd` (3x1 and a 3x3
+bilateral), a histogram's cumulative sum, a rounded 7-tap u16 blur, planar RGB summed then Sobel, resampling then
+blurring, `select` chains over two images, `mirror_interior`, weights from `exp` and `cos`, a vignette, signed 8-bit
+images with flooring division), scheduled by `apply_autoscheduler` at odd sizes: their reference is Halide 21's, each
+design is bit-exact on Icarus (a share on Verilator too: simulator_share.py) near its ideal cycles at its minimum
+storage, and the printed schedule gives the same design on a fresh copy of the algorithm (session 25's probes,
+BENCHMARKS.md "Helper probe9")."""
 
 
 import numpy as np
@@ -21,6 +21,7 @@ from newcomer_algorithms3 import (
     sobel_planar_rgb,
     vignette,
 )
+from simulator_share import on_verilator
 
 import mainspring as hl
 
@@ -32,7 +33,15 @@ SIZE = (29, 17)
 VARIANTS = ([(a, SIZE, {}) for a in ALL]
             + [(a, SIZE, {"lanes": "2"}) for a in (blend, median_network, blur7_rounded, sobel_planar_rgb)]
             + [(gaussian_exp_weights, SIZE, {"max_pes": "60"})])
-CASES = [(a, size, params, s) for a, size, params in VARIANTS for s in SIMULATORS]
+
+
+def _key(params: dict) -> str:
+    return "-".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"
+
+
+# every variant on Icarus, a share on Verilator too (tests/flow/simulator_share.py)
+CASES = [(a, size, params, s) for a, size, params in VARIANTS for s in SIMULATORS
+         if s == "icarus" or on_verilator(f"{a.__name__}-{size[0]}x{size[1]}-{_key(params)}")]
 # The histogram's 16 bins are summed after the last pixel (ideal_cycles counts both since quality19): 510 for 508;
 # it holds 24 words for 19 (the 16 bins' RAM, the scan's, and their ports).
 BOUNDS = {("histogram_cdf", "default"): (1.1, 1.3),
@@ -46,10 +55,6 @@ def _scheduled(algorithm, size, params):
     out, _, _ = algorithm(hl, *size)
     got = hl.Pipeline(out).apply_autoscheduler(hl.CGRA(), hl.AutoschedulerParams("Mainspring", params))
     return out, got.schedule_source
-
-
-def _key(params: dict) -> str:
-    return "-".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"
 
 
 @pytest.mark.parametrize(("algorithm", "size", "params", "simulator"), CASES, indirect=["simulator"],

@@ -47,13 +47,16 @@ def run(key, build, simulator, max_cycle_ratio=None):
     return design, res
 
 
-def params(builders: dict, xfail: dict | None = None, slow=(), icarus_only=()):
+def params(builders: dict, xfail: dict | None = None, slow=(), icarus_only=(), share: bool = False):
     """pytest params over (case, simulator): xfail[case] = reason (strict), slow cases marked slow. A case's
-    simulators share one xdist group, so they run on one worker and compile the case once (`compile_design`)."""
+    simulators share one xdist group, so they run on one worker and compile the case once (`compile_design`).
+    `share`: a breadth family, whose cases run on Verilator only in the share tests/flow/simulator_share.py picks."""
+    from simulator_share import on_verilator
+
     out = []
     for name in builders:
         for sim in SIMULATORS:
-            if sim != "icarus" and name in icarus_only:
+            if sim != "icarus" and (name in icarus_only or (share and not on_verilator(name))):
                 continue
             marks = [pytest.mark.xdist_group(name)]
             if xfail and name in xfail:

@@ -1,11 +1,12 @@
-"""Algorithms written with no schedule, as issue 11's acceptance tests write them, scheduled by `apply_autoscheduler`
-at odd sizes and keys: each probe's programs module (NAME_programs.py beside this file) holds the algorithms and an
-AUTO dict {case: (algorithm, size, autoscheduler keys[, bounds])}. Every case is bit-exact on both simulators, its
-reference equal to Halide 21's realize on the same inputs, near its ideal cycles at its minimum storage, and its
-`schedule_source` gives the same design on a fresh copy. Test ids read `autoprobe13-col_prefix_13x7_l2-icarus`.
-A case's optional bounds (a dict) change what it is held to: "words_over_min" (each buffer within that many words
-of its minimum also passes; 4 unless given), "cycles" and "mem_tiles" (the most predicted cycles and memory tiles),
-"near_ideal": False (held to those budgets and not to its ideal cycles and minimum storage).
+"""Algorithms written with no schedule, as issue 11's acceptance tests write them, scheduled by `apply_autoscheduler` at
+odd sizes and keys: each probe's programs module (NAME_programs.py beside this file) holds the algorithms and an AUTO
+dict {case: (algorithm, size, autoscheduler keys[, bounds])}. Every case is bit-exact on Icarus (a share on Verilator
+too: tests/flow/simulator_share.py), its reference equal to Halide 21's realize on the same inputs, near its ideal
+cycles at its minimum storage, and its `schedule_source` gives the same design on a fresh copy. Test ids read
+`autoprobe13-col_prefix_13x7_l2-icarus`. A case's optional bounds (a dict) change what it is held to:
+"words_over_min" (each buffer within that many words of its minimum also passes; 4 unless given), "cycles" and
+"mem_tiles" (the most predicted cycles and memory tiles), "near_ideal": False (held to those budgets and not to its
+ideal cycles and minimum storage).
 
 Adding a probe is one line: write NAME_programs.py with its AUTO dict (and, if its line buffers round rows up to
 whole transfers, WHOLE_TRANSFER_ROWS) and add "NAME" to PROGRAMS. Its own tests go below the shared ones, taking the
@@ -22,6 +23,7 @@ import numpy as np
 import pytest
 from oracle import autoscheduled, halide_outputs, pasted
 from porting import BUILD, params
+from simulator_share import on_verilator
 
 import mainspring as hl
 
@@ -78,7 +80,8 @@ def _with(probe, case):
     return pytest.mark.xdist_group(f"{probe}-{case}")
 
 
-@pytest.mark.parametrize(("case", "simulator"), params(CASES))
+# every case on Icarus, a share on Verilator too (tests/flow/simulator_share.py)
+@pytest.mark.parametrize(("case", "simulator"), params(CASES, icarus_only={c for c in CASES if not on_verilator(c)}))
 def test_an_autoscheduled_algorithm_is_bit_exact_near_ideal_and_its_reference_is_halide(case, simulator, halide):
     probe, name = CASES[case]
     design, result = _auto(probe, name)

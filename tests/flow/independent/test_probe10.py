@@ -20,7 +20,7 @@ HAND = ("inner_reorder_yx", "rdom_unrolled_x_serial_y", "store_outer_compute_inn
         "constant_exterior_in_array", "glb_i16_two_host_rows", "u16_output_unroll4", "serial_rdom_2d_i32")
 
 
-@pytest.mark.parametrize(("case", "simulator"), params(dict.fromkeys(HAND)))
+@pytest.mark.parametrize(("case", "simulator"), params(dict.fromkeys(HAND), share=True))
 def test_a_hand_schedule_is_bit_exact(case, simulator):
     run(f"probe10_{case}", lambda: progs.CASES[case](hl)[:2], simulator)
 
@@ -64,7 +64,7 @@ def _auto_design(case):
     return hl.compile(out, name=f"probe10_{case}"), result
 
 
-@pytest.mark.parametrize(("case", "simulator"), params(dict.fromkeys(AUTO)))
+@pytest.mark.parametrize(("case", "simulator"), params(dict.fromkeys(AUTO), share=True))
 def test_an_autoscheduled_pipeline_is_bit_exact(case, simulator):
     design, result = _auto_design(case)
     rep = design.report
@@ -156,7 +156,7 @@ def _halide_output(halide, case, inputs, extent):
     return np.asarray(out.realize(extent))
 
 
-@pytest.mark.parametrize(("case", "simulator"), params(dict.fromkeys(GENERATORS)))
+@pytest.mark.parametrize(("case", "simulator"), params(dict.fromkeys(GENERATORS), share=True))
 def test_a_generator_at_other_generator_params_is_bit_exact(case, simulator, halide):
     design = _generator_design(case)
     inputs = design.example_inputs(1)

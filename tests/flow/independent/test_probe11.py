@@ -42,7 +42,7 @@ def _hand_design(case):
     return hl.compile(build(hl)[0], name=f"probe11_{case}")
 
 
-@pytest.mark.parametrize(("case", "simulator"), params(HAND))
+@pytest.mark.parametrize(("case", "simulator"), params(HAND, share=True))
 def test_a_hand_schedule_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
     design = _hand_design(case)
     inputs = design.example_inputs(1)
@@ -62,7 +62,7 @@ def _auto_design(case):
     return hl.compile(out, name=f"probe11_{case}"), result
 
 
-@pytest.mark.parametrize(("case", "simulator"), params(AUTO))
+@pytest.mark.parametrize(("case", "simulator"), params(AUTO, share=True))
 def test_an_autoscheduled_pipeline_is_bit_exact_and_its_reference_is_halide(case, simulator, halide):
     design, result = _auto_design(case)
     inputs = design.example_inputs(1)

@@ -1,8 +1,8 @@
-"""Programs a hardware researcher writes that the suite had not: odd frames (37x23, 30x17), i16 / i32 / u16
-types, seed 002's unroll by 3 with RoundUp, channels reduced by an unrolled RDom, mirror_image in the array, a
-scan, GLB tiles at 2 lanes that divide nothing, a fuse after hw_accelerate, a Generator choosing tile sizes.
-Each builder takes the module (`mainspring`, or `halide` without the hardware schedule), so the same program is
-simulated on both simulators and realized by Halide 21 (session 25, helper probe8)."""
+"""Programs a hardware researcher writes that the suite had not: odd frames (37x23, 30x17), i16 / i32 / u16 types, seed
+002's unroll by 3 with RoundUp, channels reduced by an unrolled RDom, mirror_image in the array, a scan, GLB tiles at
+2 lanes that divide nothing, a fuse after hw_accelerate, a Generator choosing tile sizes. Each builder takes the
+module (`mainspring`, or `halide` without the hardware schedule), so the same program is simulated on Icarus (a share
+on Verilator too: tests/flow/simulator_share.py) and realized by Halide 21 (session 25, helper probe8)."""
 
 import shutil
 import subprocess
@@ -245,7 +245,7 @@ CASES = {f.__name__: f for f in (blur_37x23, fuse_after_hw_accelerate, seed002_u
                                  glb_lanes2_odd, image_size_as_value, flip_by_width_clamped)}
 
 
-@pytest.mark.parametrize("case,simulator", params(CASES), indirect=["simulator"])
+@pytest.mark.parametrize("case,simulator", params(CASES, share=True), indirect=["simulator"])
 def test_probe8(case, simulator):
     run(case, lambda: CASES[case](hl)[:2], simulator)
 

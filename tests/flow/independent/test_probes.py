@@ -1,8 +1,8 @@
 """Hand schedules written as the acceptance tests would write them: each probe's programs module (NAME_programs.py
 beside this file) holds a CASES dict {case: program}, a program being a function of module m (`mainspring`, or
 `halide`, which gets no hardware schedule) returning (output or [outputs], {name: ImageParam}, size). Every case is
-bit-exact on both simulators, its cycles as predicted, and its reference equal to Halide 21's. Test ids read
-`probe13-u8_saturating-icarus`.
+bit-exact on Icarus (a share on Verilator too: tests/flow/simulator_share.py), its cycles as predicted, and its
+reference equal to Halide 21's. Test ids read `probe13-u8_saturating-icarus`.
 
 Adding a probe is one line: write NAME_programs.py with its CASES dict and add "NAME" to PROBES (its ICARUS_ONLY
 cases, large designs, are simulated on Icarus alone). Its own tests go
@@ -31,6 +31,7 @@ import pytest
 from hand_probes import bit_exact
 from oracle import halide_outputs
 from porting import BUILD, params
+from simulator_share import on_verilator
 
 import mainspring as hl
 
@@ -41,6 +42,8 @@ MODULES = {probe: importlib.import_module(f"{probe}_programs") for probe in PROB
 CASES = {f"{probe}-{case}": (probe, case) for probe, module in MODULES.items() for case in module.CASES}
 # a module's ICARUS_ONLY cases (large designs) are simulated on Icarus alone
 ICARUS_ONLY = {f"{probe}-{case}" for probe, module in MODULES.items() for case in getattr(module, "ICARUS_ONLY", ())}
+# of the rest, a share runs on Verilator too (tests/flow/simulator_share.py)
+ICARUS_ONLY |= {case for case in CASES if not on_verilator(case)}
 
 
 @functools.cache

@@ -373,7 +373,7 @@ XFAIL = {
 }
 
 
-@pytest.mark.parametrize("case,simulator", params(CASES, XFAIL), indirect=["simulator"])
+@pytest.mark.parametrize("case,simulator", params(CASES, XFAIL, share=True), indirect=["simulator"])
 def test_variation(case, simulator):
     run(case, CASES[case], simulator)
 
