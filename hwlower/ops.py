@@ -8,6 +8,7 @@ convolution is one op reading nine taps. Other updates stay separate ops with se
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from mainspring.frontend import ir
@@ -155,7 +156,9 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
     at computed coordinates. `together` tells which dimensions a producer makes in one firing, for the lanes of
     an update folded into a constant (update_lanes.py, which appends to `notes` the unrolls it runs serially)."""
     fname, rows = pipe.name(f), rows and (_folds_whole(f, defs) or scan_rows(f, defs))  # (a scan's: independent rows)
-    s0 = _pure_stage_loops(region, f, defs, _pure_loops(region, f, defs, box, loop_box, shifts), notes, rows)
+    # (the notes of the pure op's serial lanes, untrue where it runs in an update's loops that keep them)
+    scheduled, pure_notes = _pure_loops(region, f, defs, box, loop_box, shifts), list[str]()
+    s0 = own = _pure_stage_loops(region, f, defs, scheduled, pure_notes, rows)
     lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, defs[0].schedule)
     value = defs[0].value
     out: list[Loop | Op] = []
@@ -185,6 +188,8 @@ def _lower_func(pipe: Pipeline, region: Region, f: Function, defs: list[Definiti
         if adopted is not None and _steps_along(adopted, f.args[0]):  # not a scatter's lanes (b unrolled whole)
             s0 = adopted
             lanes0 = stage_lanes(f"Func '{f.name}'", user_handle(f), f.args[0], s0, d.schedule)
+    if notes is not None and (s0 is own or not _lanes_restored(f.args, scheduled, own, s0)):
+        notes.extend(pure_notes)
     if not ram or f is region.output:  # a RAM starts at its pure definition's values (Buffer.init); an output
         # RAM's pure op is dropped with its copy out (output_copy.py)
         out.append(_make_op(pipe, fname, f, 0, defs[0], value, s0, tables, steps, rams=rams,
@@ -226,6 +231,17 @@ def _pure_stage_loops(region: Region, f: Function, defs: list[Definition], s0: S
         s0, dropped = serial_split_lanes(f, defs[0], s0)
         notes.extend(dropped)
     return s0
+
+
+def _lanes_restored(args: Sequence[str], scheduled: StageLoops, own: StageLoops, adopted: StageLoops) -> bool:
+    """Whether the loops the pure op adopted from an update keep lanes along every Var whose lanes its own loops
+    (`own`, from `scheduled`) ran serially: the notes saying they run serially are then untrue (fuzz 179594's f0,
+    `unroll(y, 2)` on both definitions: the op makes 2 x 2 lanes in the update's loops)."""
+    def lanes_along(s: StageLoops, only: set[str] | None = None) -> set[str]:
+        return {v for lp in s.loops if lp.unrolled and lp.extent > 1 and (only is None or lp.dim in only)
+                for v in args if v in s.var_exprs and lp.dim in dict(s.var_exprs[v].terms)}
+    serial = {lp.dim for lp in own.loops if not lp.unrolled}
+    return lanes_along(scheduled, serial) <= lanes_along(adopted)
 
 
 def _pure_loops(region: Region, f: Function, defs: list[Definition], box: Box, loop_box: Box | None,
