@@ -26,10 +26,11 @@ from .region import Region
 
 def shifted_funcs(region: Region) -> frozenset[int]:
     """The Funcs whose ShiftInwards tails round up (ids): the Funcs buffered inside the accelerator, except its
-    output, whose tails are the host's tiles (tiling.py), and without a GLB level its inputs (the host pads their
-    streams with zeros past what it computed; a GLB's controllers read its tile only)."""
-    inputs = region.inputs if region.glb is None else ()
-    return frozenset(id(f) for f in inputs + region.buffered if f is not region.output)
+    output, whose tails are the host's tiles (tiling.py), and its inputs: the host pads their streams with zeros
+    past what it computed, and with a GLB level their GLB tiles (the GLB input copy `hw_input.in_().unroll(x, 2)`
+    over 9 columns a memory tile holds 10: the host loads the image's column there where it has one and a zero past
+    it, and no reader keeps what the extra column feeds)."""
+    return frozenset(id(f) for f in region.inputs + region.buffered if f is not region.output)
 
 
 def realise(f: Function, need: Box, steps: dict[int, int], shifted: bool, boxes: dict[str, Box],

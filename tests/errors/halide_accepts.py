@@ -51,8 +51,6 @@ GAPS: dict[str, str] = {
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
     # tails
-    "split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
-    "hand_split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
     "glb_array_split_does_not_divide": "the array output's memory tiles must be covered exactly",
     # host loops
     "host_loop_over_strided_rows": "a host loop must step over tiles of one dimension",
