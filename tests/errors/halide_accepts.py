@@ -51,7 +51,7 @@ GAPS: dict[str, str] = {
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
     # tails
-    "glb_array_split_does_not_divide": "the array output's memory tiles must be covered exactly",
+    "glb_array_split_does_not_divide": "memory tiles round up to whole steps of a split only inside the GLB tile",
     # host loops
     "host_loop_over_strided_rows": "a host loop must step over tiles of one dimension",
     "fused_host_loop_split_inside": "a host loop must step over tiles of one dimension",

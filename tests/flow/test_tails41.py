@@ -4,7 +4,9 @@ rounds up as the ShiftInwards tails of the Funcs inside the accelerator do (hwlo
 holds the extra column, which the host loads from the image where it has one and pads with zeros past it, no
 reader keeps what it feeds, and the host's input is what Halide asks for (33 x 33 for a 32 x 32 output; the
 RoundUp fix the message suggested asked for 34 x 33). Refused before with "tail strategy Auto is not supported"
-(catalogue split_does_not_divide, hand_split_does_not_divide).
+(catalogue split_does_not_divide, hand_split_does_not_divide). Likewise an input streamed twice for a boundary
+condition (fuzz 170488), and a split of the GLB array output that does not divide its memory tile (catalogue
+glb_array_split_does_not_divide as it was: memory tiles of whole steps, hwlower/memory_tile_steps.py).
 
 Each program is also built with the `halide` package and the host's part of the same schedule: its realize reads
 the design's inputs (so Halide accepts the schedule over that input) and its outputs are the design's."""
@@ -167,3 +169,60 @@ def test_an_input_streamed_twice_for_a_boundary_condition_with_the_default_tail(
     boxes = {b.name: b.box for b in design.program.nest.buffers}
     assert boxes["hw_input_ext1"][0][1] % 2 == 0, boxes  # whole transfers of 2 words
     _check(design, make, "icarus", build_dir, halide, input_box)
+
+
+def _array_split(m, w: int, var: str, k: int, tail: str, mem=(8, 8)):
+    """Seed 002's three levels (catalogue glb_levels) over the pipeline of `_glb`, w x w, the array output's
+    memory-tile loop `var` (xii or yii) split by k with tail strategy `tail`, nothing unrolled."""
+    x, y, xo, yo, xi, yi, xio, yio, xii, yii, v = (m.Var(n) for n in "x y xo yo xi yi xio yio xii yii v".split())
+    inp = m.ImageParam(m.UInt(16), 2, "input")
+    hw_input, mid, hw_output, output = m.Func("hw_input"), m.Func("mid"), m.Func("hw_output"), m.Func("output")
+    hw_input[x, y] = inp[x, y]
+    mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
+    hw_output[x, y] = mid[x, y] + mid[x, y + 1]
+    output[x, y] = hw_output[x, y]
+    output.bound(x, 0, w).bound(y, 0, w)
+    out = hw_output.in_()
+    out.compute_root().tile(x, y, xo, yo, xi, yi, 16, 16)
+    hw_output.tile(x, y, xio, yio, xii, yii, *mem).compute_at(out, xo)
+    mid.compute_at(hw_output, xio)
+    hw_input.in_().in_().compute_at(hw_output, xio)
+    hw_input.in_().compute_at(out, xo)
+    hw_input.compute_root()
+    if m is hl:
+        out.hw_accelerate(xi, xo).store_in(hl.MemoryType.GLB)
+        hw_input.in_().store_in(hl.MemoryType.GLB)
+        hw_input.accelerator_input()
+    split = {"xii": xii, "yii": yii}[var]
+    hw_output.split(split, split, v, k, getattr(m.TailStrategy, tail))
+    return output, {"input": inp}, [w, w]
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_a_glb_array_output_split_by_a_factor_that_does_not_divide_its_memory_tile(simulator, compile_shared,
+                                                                                    build_dir, halide):
+    """Catalogue glb_array_split_does_not_divide as it was (memory tiles of 8 x 8, `split(xii, xii, xv, 3,
+    RoundUp)`): Halide's memory tiles overlap (the second computes column 8 again); here they are 9 columns wide
+    side by side (hwlower/memory_tile_steps.py), the GLB output tile 18 x 16 of which the host reads back its
+    16 x 16, the input 33 x 33 as Halide asks."""
+    make = lambda m: _array_split(m, 32, "xii", 3, "RoundUp")  # noqa: E731
+    design = compile_shared(make(hl)[0], name="tails41_array_split")
+    rep = design.report
+    assert (rep["predicted_cycles"], rep["ideal_cycles"], rep["mem_tiles_per_glb_tile"]) == (1476, 1440, 4), rep
+    assert [b["tile_words"] for b in rep["glb"]["buffers"]] == [323, 288], rep["glb"]
+    assert sum(b["words"] for b in rep["buffers"]) == 14, rep["buffers"]
+    _check(design, make, simulator, build_dir, halide, [(0, 33), (0, 33)])
+
+
+@pytest.mark.parametrize(("var", "k", "tail", "mem", "pins"), [
+    ("xii", 3, "Auto", (8, 8), (1476, 1440, 4, [323, 288])),  # Halide shifts the last step inward
+    ("yii", 3, "ShiftInwards", (8, 8), (1476, 1440, 4, [323, 288])),  # the GLB output tile 16 x 18
+    ("xii", 5, "GuardWithIf", (14, 8), (2340, 2304, 4, [527, 480])),  # memory tiles of 15, the GLB tile 30 wide
+])
+def test_other_tails_and_splits_inside_a_glb_memory_tile(var, k, tail, mem, pins, build_dir, halide):
+    make = lambda m: _array_split(m, 32, var, k, tail, mem)  # noqa: E731
+    design = hl.compile(make(hl)[0], name=f"tails41_array_{var}_{k}_{tail}")
+    rep = design.report
+    assert (rep["predicted_cycles"], rep["ideal_cycles"], rep["mem_tiles_per_glb_tile"]) == pins[:3], rep
+    assert [b["tile_words"] for b in rep["glb"]["buffers"]] == pins[3], rep["glb"]
+    _check(design, make, "icarus", build_dir, halide, [(0, 33), (0, 33)])
