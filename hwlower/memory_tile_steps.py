@@ -12,26 +12,38 @@ the GLB tile rounds up to whole memory tiles (tiling.py) and the host reads back
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Sequence
 
 from mainspring.frontend.func import Function
 from mainspring.frontend.schedule import Split, StageSchedule
+from mainspring.frontend.stream_turns import transfer_lanes
 
 
-def memory_tiles_in_whole_steps(f: Function, glb_output: Function) -> None:
+def memory_tiles_in_whole_steps(f: Function, glb_output: Function, glb_inputs: Sequence[Function]) -> None:
     """Round each memory-tile split of the array output `f` (x into xio, xii) up to the smallest factor its serial
-    splits inside divide, where the GLB output's tile (`glb_output`'s split of x) holds more than one memory tile
-    (a lone memory tile is the GLB tile, whose loops round up inside it) and the rounded one fits in it (else
-    ops.py refuses the split with its fixes: a memory tile of 15 in a GLB tile of 16 split by 7)."""
+    splits inside divide and that is whole entries of the GLB inputs that hold several words of that dimension per
+    entry (`hw_input.in_().unroll(x, 2)`: a memory tile must start at a whole entry, memories/glb_input_lanes.py;
+    an input's dimension of f's name), where the GLB output's tile (`glb_output`'s split of x) holds more than one
+    memory tile (a lone memory tile is the GLB tile, whose loops round up inside it) and the rounded one fits in it
+    (else the refusals stay: ops.py's of the split, with its fixes, for a memory tile of 15 in a GLB tile of 16
+    split by 7)."""
     sched = f.definitions[0].schedule
     glb = {d.old: d.factor for d in glb_output.definitions[0].schedule.directives
            if isinstance(d, Split) and d.old in glb_output.args}
+    entries = {a: math.lcm(*(transfer_lanes(g).get(a, 1) for g in glb_inputs if a in g.args)) for a in f.args}
     for i, d in enumerate(sched.directives):
         if not isinstance(d, Split) or d.old not in f.args or glb.get(d.old, 0) <= d.factor:
             continue
+        k = entries[d.old]
+
+        def whole(factor: int, i: int = i, k: int = k) -> bool:
+            return factor % k == 0 and _divided(sched, i, factor)
+
         factor = d.factor
-        while not _divided(sched, i, factor) and factor < glb[d.old]:
+        while not whole(factor) and factor < glb[d.old]:
             factor += 1
-        if factor != d.factor and _divided(sched, i, factor):
+        if factor != d.factor and whole(factor):
             sched.directives[i] = dataclasses.replace(d, factor=factor)
 
 

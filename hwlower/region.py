@@ -53,7 +53,7 @@ def locate_region(s: Lowering) -> Lowering:
     region = find_region(pipe)
     if region.glb is not None:
         memory_tiles_in_whole_lanes(region.output)
-        memory_tiles_in_whole_steps(region.output, region.glb.output)
+        memory_tiles_in_whole_steps(region.output, region.glb.output, region.glb.inputs)
     return replace(s, pipe=pipe, region=region)
 
 

@@ -184,9 +184,10 @@ def test_an_input_streamed_twice_for_a_boundary_condition_with_the_default_tail(
     _check(design, make, "icarus", build_dir, halide, input_box)
 
 
-def _array_split(m, w: int, var: str, k: int, tail: str, mem=(8, 8)):
+def _array_split(m, w: int, var: str, k: int, tail: str, mem=(8, 8), copies: str = ""):
     """Seed 002's three levels (catalogue glb_levels) over the pipeline of `_glb`, w x w, the array output's
-    memory-tile loop `var` (xii or yii) split by k with tail strategy `tail`, nothing unrolled."""
+    memory-tile loop `var` (xii or yii) split by k (0: not split) with tail strategy `tail`; the GLB copy and the
+    memory-tile copy unrolled by 2 along `copies` (x or y; RoundUp), or nothing unrolled."""
     x, y, xo, yo, xi, yi, xio, yio, xii, yii, v = (m.Var(n) for n in "x y xo yo xi yi xio yio xii yii v".split())
     inp = m.ImageParam(m.UInt(16), 2, "input")
     hw_input, mid, hw_output, output = m.Func("hw_input"), m.Func("mid"), m.Func("hw_output"), m.Func("output")
@@ -207,7 +208,11 @@ def _array_split(m, w: int, var: str, k: int, tail: str, mem=(8, 8)):
         hw_input.in_().store_in(hl.MemoryType.GLB)
         hw_input.accelerator_input()
     split = {"xii": xii, "yii": yii}[var]
-    hw_output.split(split, split, v, k, getattr(m.TailStrategy, tail))
+    if k:
+        hw_output.split(split, split, v, k, getattr(m.TailStrategy, tail))
+    if copies:
+        for f in (hw_input.in_(), hw_input.in_().in_()):
+            f.unroll({"x": x, "y": y}[copies], 2, m.TailStrategy.RoundUp)
     return output, {"input": inp}, [w, w]
 
 
@@ -239,3 +244,31 @@ def test_other_tails_and_splits_inside_a_glb_memory_tile(var, k, tail, mem, pins
     assert (rep["predicted_cycles"], rep["ideal_cycles"], rep["mem_tiles_per_glb_tile"]) == pins[:3], rep
     assert [b["tile_words"] for b in rep["glb"]["buffers"]] == pins[3], rep["glb"]
     _check(design, make, "icarus", build_dir, halide, [(0, 33), (0, 33)])
+
+
+def _glb_lanes_of(m, dim: str, mem):
+    """Catalogue glb_input_lanes_in_odd_memory_tiles (`dim` x: memory tiles 5 columns wide) and
+    glb_rows_in_odd_memory_tiles (y: 5 rows) as they were: `_array_split`'s levels unsplit, the GLB copy and the
+    memory-tile copy 2 words of `dim` a transfer (RoundUp), the array output one."""
+    return _array_split(m, 32, "xii", 0, "RoundUp", mem, copies=dim)
+
+
+@pytest.mark.parametrize(("dim", "mem", "pins"), [
+    ("x", (5, 8), (1756, 1728, [340, 288], 13)),  # memory tiles of 6 columns, as the message's fix
+    ("y", (8, 5), (1725, 1728, [340, 288], 23)),  # memory tiles of 6 rows
+])
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+def test_memory_tiles_round_up_to_whole_entries_of_a_glb_input(dim, mem, pins, simulator, compile_shared, build_dir,
+                                                               halide):
+    """A GLB input of 2 words of x (or 2 rows) a GLB entry read by memory tiles 5 columns (rows) apart, which would
+    start inside entries (memories/glb_input_lanes.py, glb_rows.py): the memory tiles round up to 6 (hwlower/
+    memory_tile_steps.py), the design of the message's fix. The input is one column (row) wider than Halide asks,
+    as for every RoundUp GLB copy (test_the_roundup_fix_builds_the_same_design_on_a_larger_input)."""
+    make = lambda m: _glb_lanes_of(m, dim, mem)  # noqa: E731
+    design = compile_shared(make(hl)[0], name=f"tails41_entries_{dim}")
+    rep = design.report
+    assert (rep["predicted_cycles"], rep["ideal_cycles"]) == pins[:2], rep
+    assert [b["tile_words"] for b in rep["glb"]["buffers"]] == pins[2], rep["glb"]
+    assert sum(b["words"] for b in rep["buffers"]) == pins[3], rep["buffers"]
+    assert _input_box(design) == ([(0, 34), (0, 33)] if dim == "x" else [(0, 33), (0, 34)])
+    check_simulated_and_halide(design, make, simulator, build_dir, halide)
