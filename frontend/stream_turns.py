@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from . import ir
 from .func import Function
-from .schedule import ForType, Split
+from .schedule import ForType, MemoryType, Split
 
 
 def turn_steps(fn: Function) -> dict[int, int]:
     """{dimension of fn: k} where fn, not unrolled along it, reads an accelerator input of k values of that
     dimension per transfer (itself or through Funcs inlined into it) at its own variable plus terms of no variable
     (a stencil's tap; not a resampling x * 2 or x / 2, whose reads move by other than one value a firing)."""
+    mt = fn.placement.memory_type
+    if mt is not None and mt[0] is MemoryType.GLB:
+        return {}  # a GLB input tile: the host loads it from the input it copies, a stream it takes in no turns
     own = _split_vars(fn)
     out: dict[int, int] = {}
     for v, k in _reads(fn, {a: a for a in fn.args}, set()):

@@ -382,6 +382,8 @@ class _Extension:
         while f"{base}_ext{n}" in pipe.functions:
             n += 1
         f = pipe.add_copy(g, f"{base}_ext{n}")
+        if id(g) in self.shifted:  # (its tails round up as g's do: the region's inputs and buffers hold it after)
+            self.shifted = self.shifted | {id(f)}
         self.kinds[id(f)] = self.kinds[id(g)]
         self.ext[id(f)] = self.ext[id(g)]
         self.clones[pipe.name(f)] = base

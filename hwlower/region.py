@@ -21,6 +21,7 @@ from mainspring.frontend.schedule import Fuse, LoopLevel, MemoryType, Split
 from .accelerated_outputs import refuse_accelerated_outputs, refuse_host_compute_with
 from .fold import fold_update
 from .hierarchy import GlbLevel, copy_source, glb_level, glb_output, in_glb
+from .memory_tile_steps import memory_tiles_in_whole_steps
 from .placement import accelerate_call, store_in_call
 from .state import Lowering
 
@@ -52,6 +53,7 @@ def locate_region(s: Lowering) -> Lowering:
     region = find_region(pipe)
     if region.glb is not None:
         memory_tiles_in_whole_lanes(region.output)
+        memory_tiles_in_whole_steps(region.output, region.glb.output, region.glb.inputs)
     return replace(s, pipe=pipe, region=region)
 
 

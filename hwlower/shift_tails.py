@@ -19,6 +19,7 @@ from mainspring.frontend.func import Function
 from mainspring.frontend.stream_turns import turn_steps
 
 from .fold import with_loads
+from .hierarchy import in_glb
 from .ir import Access, LoadPort, Loop, Op
 from .program import Tile
 from .region import Region
@@ -26,10 +27,15 @@ from .region import Region
 
 def shifted_funcs(region: Region) -> frozenset[int]:
     """The Funcs whose ShiftInwards tails round up (ids): the Funcs buffered inside the accelerator, except its
-    output, whose tails are the host's tiles (tiling.py), and without a GLB level its inputs (the host pads their
-    streams with zeros past what it computed; a GLB's controllers read its tile only)."""
-    inputs = region.inputs if region.glb is None else ()
-    return frozenset(id(f) for f in inputs + region.buffered if f is not region.output)
+    output, whose tails are the host's tiles (tiling.py), and its inputs: the host pads their streams with zeros
+    past what it computed, and with a GLB level their GLB tiles (the GLB input copy `hw_input.in_().unroll(x, 2)`
+    over 9 columns a memory tile holds 10: the host loads the image's column there where it has one and a zero past
+    it, and no reader keeps what the extra column feeds). A GLB input copy stored in the GLB takes no stream's words
+    in turn (frontend/stream_turns.py: the host loads it); one the level makes a GLB input tile with no memory type
+    cannot be told from a Func inside the accelerator there, so where it would take its input's words in turn it
+    keeps its box (its default tail refused, a 1-lane copy of a 3-lane input not rounded to whole transfers)."""
+    inputs = [f for f in region.inputs if region.glb is None or in_glb(f) or not turn_steps(f)]
+    return frozenset(id(f) for f in inputs + list(region.buffered) if f is not region.output)
 
 
 def realise(f: Function, need: Box, steps: dict[int, int], shifted: bool, boxes: dict[str, Box],

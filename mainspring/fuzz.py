@@ -79,9 +79,8 @@ DOCUMENTED_REFUSALS = (
     r"its reads move at different rates from tile to tile",
     # (host tiles over an upsample at any phase or size compile since session 14; GLB tiles and memory tiles of
     # them since session 15, fuzz 134105)
-    # the input copy's lanes with Halide's Auto tail over an extent they do not divide: the host streams whole
-    # transfers (catalogue errors_tiles.py, "tail strategy Auto is not supported"; fuzz 170488, a base draw)
-    r"Func 'hw_input': split\(x, x, x\.ui, \d+\): .*tail strategy Auto is not supported",
+    # (the input's lanes with Halide's Auto tail over an extent they do not divide, streamed twice for a boundary
+    # condition, round up since session 41: fuzz 170488, tests/flow/fuzz_cases/edge_copy_of_an_input_with_...)
     # an input streamed in rows or 2 x 2 blocks (fuzz_blocks.py) read a row a firing by two Funcs (README's refusal
     # rows_read_twice; fuzz 176004; over an odd count of rows it rounds up since session 39, stream_turns.py)
     r"streams 2 values of y per transfer .*so it must take the words of each transfer in turn",

@@ -155,21 +155,22 @@ def io_funcs(t=None):
 
 
 
-def pipeline(width: int = 8, height: int = 8, wide: bool = True):
+def pipeline(width: int = 8, height: int = 8, wide: bool = True, input_vars: tuple[str, str] = ("x", "y")):
     """input -> hw_input -> mid (two taps along x) -> hw_output (two taps along y) -> output, bounded to
-    width x height; 16-bit values (`wide`) or 8-bit."""
+    width x height; 16-bit values (`wide`) or 8-bit; hw_input defined over Vars named `input_vars` (`ix`, `iy`)."""
     v = [hl.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi")]
     x, y = v[0], v[1]
+    ix, iy = (hl.Var(n) for n in input_vars)
     t = hl.UInt(16) if wide else hl.UInt(8)
     input_ = hl.ImageParam(t, 2, "input")
     hw_input, mid, hw_output, output = hl.Func("hw_input"), hl.Func("mid"), hl.Func("hw_output"), hl.Func("output")
-    hw_input[x, y] = input_[x, y]
+    hw_input[ix, iy] = input_[ix, iy]
     mid[x, y] = hw_input[x, y] + hw_input[x + 1, y]
     hw_output[x, y] = mid[x, y] + mid[x, y + 1]
     output[x, y] = hw_output[x, y]
     output.bound(x, 0, width).bound(y, 0, height)  # <-bound_pipeline
     return SimpleNamespace(x=x, y=y, xo=v[2], yo=v[3], xi=v[4], yi=v[5], input=input_, hw_input=hw_input, mid=mid,
-                           hw_output=hw_output, output=output, width=width, height=height)
+                           hw_output=hw_output, output=output, width=width, height=height, ix=ix, iy=iy)
 
 
 def accelerate(p, tile: tuple[int, int] | None = None):

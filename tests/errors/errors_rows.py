@@ -55,17 +55,19 @@ def _():
     "(its stream's lanes along y), so each memory tile must read it over whole entries, but the array's memory tiles "
     "read 6 rows of it from row 0 of the GLB tile, 5 rows apart; tile the array's output by a multiple of 2 rows "
     "(with a RoundUp tail), so that its memory tiles start at whole entries"), func="hw_input_global_wrapper",
-    simulate=True)
+    simulate=True,
+    note="since session 41 memory tiles round up to whole entries where the input's dimension has the array "
+         "output's name (tests/flow/test_tails41.py); here hw_input is defined over c, r")
 def glb_rows_in_odd_memory_tiles():
-    p = glb_levels(pipeline(32, 32), mem_tile=(8, 5))
-    p.hw_input.in_().unroll(p.y, 2, R)
-    p.hw_input.in_().in_().unroll(p.y, 2, R)
+    p = glb_levels(pipeline(32, 32, input_vars=("c", "r")), mem_tile=(8, 5))
+    p.hw_input.in_().unroll(p.iy, 2, R)
+    p.hw_input.in_().in_().unroll(p.iy, 2, R)
     return hl.compile(p.output, name="demo")
 
 
 @glb_rows_in_odd_memory_tiles.fix
 def _():
-    p = glb_levels(pipeline(32, 32), mem_tile=(8, 6))
-    p.hw_input.in_().unroll(p.y, 2, R)
-    p.hw_input.in_().in_().unroll(p.y, 2, R)
+    p = glb_levels(pipeline(32, 32, input_vars=("c", "r")), mem_tile=(8, 6))
+    p.hw_input.in_().unroll(p.iy, 2, R)
+    p.hw_input.in_().in_().unroll(p.iy, 2, R)
     return hl.compile(p.output, name="demo")

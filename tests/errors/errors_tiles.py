@@ -31,21 +31,23 @@ def _():
     return hl.compile(p.output, name="demo")
 
 
-@case("hardware", "A split of the GLB array output that does not divide its memory tile", (
-    "{at}: Func 'hw_output': split(xii, xii, xv, 3, hl.TailStrategy.RoundUp): the extent of xii in a "
-    "memory tile is 8, which 3 does not divide; with a GLB level the array output's memory tiles are "
+@case("hardware", "A split of the GLB array output that does not divide a memory tile nearly as wide as the GLB tile", (
+    "{at}: Func 'hw_output': split(xii, xii, xv, 7, hl.TailStrategy.RoundUp): the extent of xii in a "
+    "memory tile is 15, which 7 does not divide; with a GLB level the array output's memory tiles are "
     "written side by side into the GLB tile, so its loops must cover one exactly. Choose a factor that "
-    "divides 8, or a memory tile whose extent is a multiple of 3"), func="hw_output", simulate=True)
+    "divides 15, or a memory tile whose extent is a multiple of 7"), func="hw_output", simulate=True,
+    note="memory tiles round up to whole steps of the split (15 to 21 columns) only where they still fit in the "
+         "GLB tile (16): 8 split by 3 makes memory tiles of 9 since session 41 (tests/flow/test_tails41.py)")
 def glb_array_split_does_not_divide():
-    p = glb_levels(pipeline(32, 32))
-    p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 3, R)  # <-
+    p = glb_levels(pipeline(32, 32), mem_tile=(15, 8))
+    p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 7, R)  # <-
     return hl.compile(p.output, name="demo")
 
 
 @glb_array_split_does_not_divide.fix
 def _():
-    p = glb_levels(pipeline(32, 32))
-    p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 2)
+    p = glb_levels(pipeline(32, 32), mem_tile=(15, 8))
+    p.hw_output.split(hl.Var("xii"), hl.Var("xii"), hl.Var("xv"), 5)
     return hl.compile(p.output, name="demo")
 
 

@@ -51,9 +51,7 @@ GAPS: dict[str, str] = {
     "input_unrolled_along_three_dims": "an input streams blocks of x and y words, not of a third dimension",
     "glb_input_in_blocks": "the GLB level moves blocks of an output, not of an input",
     # tails
-    "split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
-    "hand_split_does_not_divide": "tail strategy Auto on a GLB copy (RoundUp works)",
-    "glb_array_split_does_not_divide": "the array output's memory tiles must be covered exactly",
+    "glb_array_split_does_not_divide": "memory tiles round up to whole steps of a split only inside the GLB tile",
     # host loops
     "host_loop_over_strided_rows": "a host loop must step over tiles of one dimension",
     "fused_host_loop_split_inside": "a host loop must step over tiles of one dimension",
@@ -62,11 +60,11 @@ GAPS: dict[str, str] = {
     "glb_input_copy_inside_the_tile": "the GLB holds the accelerator's tile copies, not copies inside it",
     "array_output_inside_the_glb_tile": "the array's output is computed once per GLB tile",
     "glb_output_lanes_apart": "a GLB entry holds one cycle's lanes as a block of consecutive words",
-    "glb_input_lanes_in_odd_memory_tiles": "memory tiles must read a GLB input from whole entries of its lanes",
+    "glb_input_lanes_in_odd_memory_tiles": "memory tiles round up to whole entries only along a dimension of one name",
     "glb_input_copy_at_the_root": "the GLB holds one GLB tile of each input, loaded once per tile",
     "glb_input_copy_at_a_host_loop": "the GLB holds one GLB tile of each input, loaded once per tile",
     "glb_tile_for_a_wide_tuple": "the autoscheduler's GLB level copies an output of at most 32 bits",
-    "glb_rows_in_odd_memory_tiles": "rows per GLB entry over memory tiles an odd count of rows apart",
+    "glb_rows_in_odd_memory_tiles": "memory tiles round up to whole entries of rows only along a dimension of one name",
     "glb_for_several_outputs": "the autoscheduler's GLB level copies one output",
     # RAMs (tables updated at computed coordinates)
     "ram_initialised_from_an_input": "a RAM starts from constants or from affine reads a first pass writes",
