@@ -43,20 +43,21 @@ def staged_streams(pipe: Pipeline) -> Pipeline | None:
     through more than MAX_PORTS reads, or its readers where one of several would read it in turn (see the
     module), or None if there is none."""
     readers = _readers(pipe)
-    sole = [([fn], h) for h in readers if len(fns := readers[h]) == 1 and _needs_staging(fn := fns[0], h)]
-    shared = [(fns, h) for h, fns in readers.items() if len(fns) > 1 and _shared_lanes(fns, h) is not None]
+    callers = _callers(pipe)
+    sole = [(fns, h) for h, fns in readers.items() if len(fns) == 1 and _needs_staging(fns[0], h)]
+    shared = [(fns, h) for h, fns in readers.items() if (fns, h) not in sole
+              and _shared_lanes(fns, h, callers) is not None]
     if not sole and not shared:
         return None
     made = copy_funcs(pipe)
     for fns, h in sole + shared:
         stream = made[id(h)]
-        if len(fns) == 1:
+        lanes = _shared_lanes(fns, h, callers)
+        if lanes is None:
             (reader,) = [made[id(fn)] for fn in fns]
             copy = _staging(stream, _unrolled(reader.definitions[0].schedule), reader.args, reader.placement)
         else:
-            lanes = _shared_lanes(fns, h)
-            assert lanes is not None
-            copy = _staging(stream, lanes, h.args, _shared_placement(fns, made))
+            copy = _staging(stream, lanes, h.args, _shared_placement(_hosts(fns, callers) or [], made))
         for fn in fns:
             read_from(made[id(fn)], {id(stream): copy})
     return Pipeline([handle_of(made[id(f)]) for f in pipe.given], pipe.tuples_whole)
@@ -69,6 +70,35 @@ def _readers(pipe: Pipeline) -> dict[Function, list[Function]]:
         for h in {id(c.callee): c.callee for c in _calls(fn)}.values():
             readers.setdefault(id(h), []).append(fn)
     return {h: readers[id(h)] for h in pipe.order if h.placement.accelerator_input is not None and id(h) in readers}
+
+
+def _callers(pipe: Pipeline) -> dict[int, list[Function]]:
+    """The Funcs calling each Func (by its id), in pipeline order."""
+    out: dict[int, list[Function]] = {}
+    for fn in pipe.order:
+        for g in {id(c.callee): c.callee for c in _calls(fn)}.values():
+            out.setdefault(id(g), []).append(fn)
+    return out
+
+
+def _hosts(fns: list[Function], callers: dict[int, list[Function]]) -> list[Function] | None:
+    """The Funcs computing `fns`' values: each Func computed, and the Funcs an inlined one is inlined into (through
+    inlined Funcs), each calling it at its own x plus a constant and in no serial RVar loop along x (its reads of
+    a stream then are taps, as its own); None where one is called otherwise."""
+    out: dict[int, Function] = {}
+    for fn in fns:
+        if fn.placement.compute.kind != "inline":
+            out[id(fn)] = fn
+            continue
+        up = callers.get(id(fn), [])
+        if not up or any(_var_plus_constant(n.args[0]) != c.args[0] for c in up for n in _calls(c) if n.callee is fn) \
+                or any(_steps_serially(d, fn) for c in up for d in c.definitions):
+            return None
+        more = _hosts(up, callers)
+        if more is None:
+            return None
+        out.update({id(g): g for g in more})
+    return list(out.values())
 
 
 def _needs_staging(fn: Function, h: Function) -> bool:
@@ -88,27 +118,27 @@ def _needs_staging(fn: Function, h: Function) -> bool:
     return c % k != 0 and taps and sum(_reads(d, h) for d in fn.definitions) > MAX_PORTS
 
 
-def _shared_lanes(fns: list[Function], h: Function) -> dict[str, int] | None:
+def _shared_lanes(fns: list[Function], h: Function, callers: dict[int, list[Function]]) -> dict[str, int] | None:
     """The lanes (by h's variables) of a copy of h that its readers `fns` share, where h has k words of its first
-    dimension per transfer and one of them would read it in turn: at c pixels a firing (k not dividing c) or in a
-    serial RVar loop stepping along it; else None. Each reader is computed inside the accelerator (or is its
-    output) and reads h along it at its own x plus a constant. The copy's lanes divide every reader's (the gcd;
-    one where a serial loop steps across them, which no buffer's lanes serve)."""
+    dimension per transfer, the readers' values are computed in more than one Func (`_hosts`) and one of those
+    would read it in turn: at c pixels a firing (k not dividing c) or in a serial RVar loop stepping along it; else
+    None. Each reader reads h along it at its own x plus a constant, inside the accelerator (or is its output).
+    The copy's lanes divide every computing Func's (the gcd; one where a serial loop steps across them, which no
+    buffer's lanes serve)."""
     k = transfer_lanes(h).get(h.args[0], 1)
-    if k <= 1 or _accelerator_level(fns) is None:
+    hosts = _hosts(fns, callers)
+    if k <= 1 or hosts is None or len(hosts) < 2 or _accelerator_level(hosts) is None \
+            or any(_var_plus_constant(n.args[0]) != fn.args[0] for fn in fns for n in _calls(fn) if n.callee is h):
         return None
     lanes: list[int] = []
     rows: list[int] = []
-    serial = False
-    for fn in fns:
+    for fn in hosts:
         c = _lanes_along(fn.definitions[0].schedule, fn.args[0])
-        calls = [n for n in _calls(fn) if n.callee is h]
-        if any(_lanes_along(d.schedule, fn.args[0]) not in (1, c) for d in fn.definitions) \
-                or any(_var_plus_constant(n.args[0]) != fn.args[0] for n in calls):
+        if any(_lanes_along(d.schedule, fn.args[0]) not in (1, c) for d in fn.definitions):
             return None
         lanes.append(c)
         rows.append(_lanes_along(fn.definitions[0].schedule, fn.args[1]) if len(fn.args) > 1 else 1)
-        serial |= any(_steps_serially(d, h) for d in fn.definitions)
+    serial = any(_steps_serially(d, h) for fn in fns for d in fn.definitions)
     if not serial and all(c % k == 0 for c in lanes):
         return None  # each reads whole transfers (lanes.py), as it does today
     return {h.args[0]: 1 if serial else math.gcd(*lanes), **({h.args[1]: math.gcd(*rows)} if len(h.args) > 1 else {})}
@@ -154,9 +184,10 @@ def _accelerator_level(fns: list[Function]) -> tuple[Function, str] | None:
 
 
 def _shared_placement(fns: list[Function], made: dict[int, Function]) -> Placement:
-    """Where the shared copy is computed: where its readers are if computed at one loop (seed 187502: the
-    accelerator's loop xo), else at the accelerator's loop, which holds them all (an rfactor's intermediate at its
-    reduction's x beside a Func at xo, fuzz 179709). `made`: the copies of the user's Funcs, by the original's id."""
+    """Where the shared copy is computed: where `fns` (the Funcs computing its readers' values) are, if at one loop
+    (seed 187502: the accelerator's loop xo), else at the accelerator's loop, which holds them all (an rfactor's
+    intermediate at its reduction's x beside a Func at xo, fuzz 179709). `made`: the copies of the user's Funcs, by
+    the original's id."""
     levels = {(id(fn.placement.compute.func), fn.placement.compute.var) for fn in fns}
     if len(levels) == 1 and all(fn.placement.store is None for fn in fns):
         return Placement(compute=made[id(fns[0])].placement.compute)

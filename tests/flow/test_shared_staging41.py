@@ -4,7 +4,8 @@ consumer reads one lane of its producer"; lane_steps.py leaves a stream other Fu
 one copy of the stream between it and all its readers (frontend/stream_staging.py), at lanes each reader's divide:
 the copy reads the stream in turn as its only reader, and the readers read the copy as any buffer. Fuzz 187502,
 179808, 181910, 181927 and 179709 (tests/flow/fuzz_cases/shared_*) and catalogue lanes_serial_taps_beside_another_
-reader (retired here) are of this kind."""
+reader (retired here, with catalogue lanes_serial_taps_beside_an_upsample left) are of this kind. A reader
+inlined into others counts as those Funcs (fuzz 179808 as drawn)."""
 
 import pytest
 from oracle import check_simulated_and_halide
@@ -15,10 +16,10 @@ from conftest import SIMULATORS
 
 
 def _two_readers(m, w: int = 8, h: int = 8, stream: int = 2, block: bool = False, lanes: tuple[int, int] = (1, 1),
-                 out_lanes: int = 1):
+                 out_lanes: int = 1, inline: bool = False):
     """input -> hw_input (`stream` words of x a transfer, 2 rows too with `block`) -> f (2 taps of it along x, at
-    lanes[0] pixels a firing) and g (f's pixel below times the stream's pixel two rows down, at lanes[1]) ->
-    hw_output (g, at `out_lanes`) -> output, w x h."""
+    lanes[0] pixels a firing) and g (f's pixel below times the stream's pixel two rows down, at lanes[1], or
+    inlined into hw_output with `inline`) -> hw_output (g, at `out_lanes`) -> output, w x h."""
     x, y, xo, yo, xi, yi = (m.Var(n) for n in ("x", "y", "xo", "yo", "xi", "yi"))
     inp = m.ImageParam(m.UInt(16), 2, "input")
     hw_input, f, g, hw_output, output = (m.Func(n) for n in ("hw_input", "f", "g", "hw_output", "output"))
@@ -31,7 +32,8 @@ def _two_readers(m, w: int = 8, h: int = 8, stream: int = 2, block: bool = False
         output.bound(x, 0, w).bound(y, 0, h)
         hw_output.compute_root().tile(x, y, xo, yo, xi, yi, w, h).hw_accelerate(xi, xo)
         f.compute_at(hw_output, xo)
-        g.compute_at(hw_output, xo)
+        if not inline:
+            g.compute_at(hw_output, xo)
         hw_input.compute_root().stream_to_accelerator().unroll(x, stream)
         if block:
             hw_input.unroll(y, 2)
@@ -87,6 +89,11 @@ CASES = [
     # readers of 2 lanes over a 4-word stream, the output at 2: the copy at 2 lanes
     (_two_readers, {"stream": 4, "lanes": (2, 2), "out_lanes": 2}, 55, 45,
      {"hw_input": (6, 4), "hw_input_turns": (4, 4)}, 8),
+    # g inlined into hw_output (fuzz 179808 as drawn): hw_output computes g's reads of the copy
+    (_two_readers, {"inline": True}, 91, 81, {"hw_input": (3, 2), "hw_input_turns": (2, 2)}, 4),
+    # ... hw_output at 2 lanes over 2 x 2 blocks: the copy at one lane (an output at 2 beside f at 1)
+    (_two_readers, {"inline": True, "block": True, "out_lanes": 2}, 91, 81,
+     {"hw_input": (16, 10), "hw_input_turns": (2, 2)}, 6),
     # the catalogue case: a serial loop of 3 taps at 2 lanes beside hw_output at 2: the copy at one lane
     (_serial_taps, {}, 122, 96, {"hw_input": (3, 2), "hw_input_turns": (5, 5)}, 4),
     (_serial_taps, {"taps": 4, "w": 16}, 320, 256, {"hw_input": (3, 2), "hw_input_turns": (13, 6)}, 4),
