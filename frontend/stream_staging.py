@@ -81,20 +81,23 @@ def _callers(pipe: Pipeline) -> dict[int, list[Function]]:
     return out
 
 
-def _hosts(fns: list[Function], callers: dict[int, list[Function]]) -> list[Function] | None:
+def _hosts(fns: list[Function], callers: dict[int, list[Function]], seen: frozenset[int] = frozenset()) \
+        -> list[Function] | None:
     """The Funcs computing `fns`' values: each Func computed, and the Funcs an inlined one is inlined into (through
     inlined Funcs), each calling it at its own x plus a constant and in no serial RVar loop along x (its reads of
-    a stream then are taps, as its own); None where one is called otherwise."""
+    a stream then are taps, as its own); None where one is called otherwise. `seen`: the inlined Funcs on the way
+    (an update reads its own Func)."""
     out: dict[int, Function] = {}
     for fn in fns:
         if fn.placement.compute.kind != "inline":
             out[id(fn)] = fn
             continue
-        up = callers.get(id(fn), [])
-        if not up or any(_var_plus_constant(n.args[0]) != c.args[0] for c in up for n in _calls(c) if n.callee is fn) \
+        up = [c for c in callers.get(id(fn), []) if c is not fn]
+        if not up or id(fn) in seen \
+                or any(_var_plus_constant(n.args[0]) != c.args[0] for c in up for n in _calls(c) if n.callee is fn) \
                 or any(_steps_serially(d, fn) for c in up for d in c.definitions):
             return None
-        more = _hosts(up, callers)
+        more = _hosts(up, callers, seen | {id(fn)})
         if more is None:
             return None
         out.update({id(g): g for g in more})
@@ -126,8 +129,8 @@ def _shared_lanes(fns: list[Function], h: Function, callers: dict[int, list[Func
     The copy's lanes divide every computing Func's (the gcd; one where a serial loop steps across them, which no
     buffer's lanes serve)."""
     k = transfer_lanes(h).get(h.args[0], 1)
-    hosts = _hosts(fns, callers)
-    if k <= 1 or hosts is None or len(hosts) < 2 or _accelerator_level(hosts) is None \
+    hosts = _hosts(fns, callers) if k > 1 else None
+    if hosts is None or len(hosts) < 2 or _accelerator_level(hosts) is None \
             or any(_var_plus_constant(n.args[0]) != fn.args[0] for fn in fns for n in _calls(fn) if n.callee is h):
         return None
     lanes: list[int] = []
