@@ -42,7 +42,7 @@ GAPS: dict[str, str] = {
     "lanes_past_an_upsample_step": "lanes whose quotients would select among more than 8 words",
     "two_divisors": "the autoscheduler does not build runs of an lcm (a hand schedule can)",
     # lanes (pixels per cycle)
-    "lanes_serial_taps_beside_another_reader": "a stream's lanes are read in turn by one Func",
+    "lanes_serial_taps_beside_an_upsample": "a stream's copy for readers in turn serves readers of taps only",
     "upsample_over_three_taps_in_lanes": "a serial upsample steps across lanes a producer must keep",
     "update_lanes_disagree": "an unrolled update folds into its pure definition's lanes",
     "unrolled_reduction_not_an_accumulation": "unrolled steps combine into one tree only for +, min and max",
