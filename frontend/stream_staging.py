@@ -70,7 +70,10 @@ def _readers(pipe: Pipeline) -> dict[Function, list[Function]]:
     for fn in pipe.order:
         for h in {id(c.callee): c.callee for c in _calls(fn)}.values():
             readers.setdefault(id(h), []).append(fn)
-    return {h: readers[id(h)] for h in pipe.order if h.placement.accelerator_input is not None and id(h) in readers}
+    # a stream with in_() wrappers is read through them once the pipeline resolves its calls (the copy's own read
+    # would be redirected to a wrapper that reads the copy): the definitions here are the unresolved ones
+    return {h: readers[id(h)] for h in pipe.order
+            if h.placement.accelerator_input is not None and id(h) in readers and not h.wrappers}
 
 
 def _callers(pipe: Pipeline) -> dict[int, list[Function]]:
