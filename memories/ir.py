@@ -299,8 +299,9 @@ class BankPort:
 
 
 # A tile read port serves at most this many bank read ports, each with its own controller, in disjoint cycles
-# (ms_library.v's ms_mem_tile: R0..R3 on two tile read ports).
-CONTROLLERS_PER_TILE_READ_PORT = 2
+# (ms_library.v's ms_mem_tile: R0..R5 on two tile read ports). Three: a 5-tap row read a cycle from banks by
+# column residue modulo 3 (autoprobe24's box5_rdom) cuts each read into 3 pieces, 5 a bank on its 2 ports.
+CONTROLLERS_PER_TILE_READ_PORT = 3
 
 
 @dataclass(frozen=True, slots=True)

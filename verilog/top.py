@@ -135,7 +135,7 @@ def _check_supported(plan: MemoryPlan) -> None:
             # (a RAM's updates run one after another through its one update port: any number of them)
             writes = min(len(bank.write_ports), 1) if bank.kind == "ram" else len(bank.write_ports)
             if not 1 <= writes <= 2 or len(bank.tile_read_ports) > 2 or \
-                    len(bank.read_ports) - len(bank.tile_read_ports) > 2:
+                    len(bank.read_ports) - len(bank.tile_read_ports) > 4:
                 raise RtlLimitError(f"buffer {b.name}: bank {bank.name} needs more ports than a memory tile has; "
                                     "read it at fewer offsets per cycle, or unroll less", b.name)
 
@@ -313,7 +313,7 @@ def _bank(top: _Top, bname: str, w: int, bank: Bank, wfire: str) -> None:
               f".NR({len(owners)})"] + ([f".NS({len(sharers)})"] if sharers else []) + forward
     for i, (wp, base) in enumerate(writes):
         params += ctrl_params(f"W{i}_", wp.controller) + _region(f"W{i}_", wp, base)
-    # R0, R1: the tile read ports; R2, R3: bank read ports (of a bank by residue) reading through them
+    # R0, R1: the tile read ports; R2 to R5: bank read ports (of a bank by residue) reading through them
     for i, (rp, base) in [*enumerate(owners), *enumerate(sharers, start=2)]:
         params += ctrl_params(f"R{i}_", rp.controller) + _region(f"R{i}_", rp, base) + \
             ([f".R{i}_DIRECT(1)"] if rp.direct else [])

@@ -4,7 +4,9 @@ disjoint cycles. Bit-exact on both simulators, with stalls on both sides, and `w
 count of live values (`min_words`): the banks' SRAM is the minimum, and `words` also counts the stream's write
 port and each tile read port's output register. Session 14: reads of a row that take another's words some cycles
 later are registers after its bank read port (memories/read_registers.py), alone or with banks by residue.
-Session 27: reads of one stream at several ages in chained banks (memories/chained.py)."""
+Session 27: reads of one stream at several ages in chained banks (memories/chained.py). Session 41: a tile read
+port takes three controllers (ms_mem_tile's R2 to R5 share its two), so a row of 5 taps a cycle is banked by
+column residue modulo 3."""
 
 import dataclasses
 import importlib.util
@@ -194,3 +196,43 @@ def test_three_channels_read_late_are_addressed_banks_packed_by_write_ports(simu
     assert buf.words == buf.min_words + tile_ports
     res = design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=7)
     assert res.cycles >= res.predicted_cycles
+
+
+def box5_taps_of_a_row_a_cycle(width: int, height: int):
+    """A 5x5 box sum over an RDom, r.x unrolled: the 5 taps of one row a cycle, r.y serial (5 cycles a pixel)."""
+    x, y = hl.Var("x"), hl.Var("y")
+    image = hl.ImageParam(hl.UInt(8), 2, "input")
+    hw_input = hl.Func("hw_input")
+    hw_input[x, y] = hl.u16(image[x, y])
+    r = hl.RDom([(0, 5), (0, 5)], "r")
+    box = hl.Func("box")
+    box[x, y] = hl.u16(0)
+    box[x, y] += hw_input[x + r.x, y + r.y]
+    hw_output = hl.Func("hw_output")
+    hw_output[x, y] = box[x, y] / 25
+    output = hl.Func("output")
+    output[x, y] = hl.u8(hw_output[x, y])
+    accelerate(output, hw_output, width, height, [box], hw_input)
+    box.update().unroll(r.x)
+    return output, {"input": random_image(width + 4, height + 4, seed=7)}
+
+
+@pytest.mark.parametrize("simulator", SIMULATORS, indirect=True)
+@pytest.mark.parametrize(("width", "height", "banks", "cycles"),
+                         [(13, 9, [27, 27, 22], 675), (8, 6, [34, 34, 34], 298)])
+def test_five_taps_of_a_row_a_cycle_are_banked_by_column_residue_three_controllers_a_port(
+        width, height, banks, cycles, simulator, build_dir, compile_shared):
+    out, inputs = box5_taps_of_a_row_a_cycle(width, height)
+    design = compile_shared(out, name=f"banks_box5_row_taps_{width}")
+    buf = design.plan.buffer("hw_input")
+    # Columns x .. x + 4 take each residue modulo 3 once or twice: a bank per residue, each read cut in 3 along x
+    # (every third column), 5 pieces a bank on its 2 tile read ports, 3 on one (ms_mem_tile's R0, R2 and R3).
+    # Before session 41 (2 controllers a tile read port) 3 banks each held the 5 live rows over 2, 2 and 1 of the
+    # taps' columns: 13 x 9, 182 words (62, 60, 54) for a minimum of 76; 8 x 6, 221 (75, 75, 65) for 102.
+    assert [b.words for b in buf.banks] == banks and [len(b.tile_read_ports) for b in buf.banks] == [2, 2, 2]
+    assert [sorted(p.shares or "" for p in b.read_ports).count(b.read_ports[0].name) for b in buf.banks] == [2, 2, 2]
+    # the SRAM is the minimum but for a word a bank; then the tile read ports' output registers, the write port
+    assert buf.words == sum(banks) + 6 + 1 == buf.min_words + 7
+    assert design.report["mem_tiles"] == 3 and design.report["predicted_cycles"] == cycles
+    assert len(re.findall(r"\.NR\(2\),\s*\.NS\(3\),", design.verilog)) == 3
+    design.check(inputs, simulator=simulator, build_dir=build_dir, bubbles=0.2, backpressure=0.2, seed=5)

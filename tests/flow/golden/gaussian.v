@@ -611,7 +611,7 @@ module ms_tile_port #(
 endmodule
 
 // The read ports of a tile or register bank as its NR output registers see them: read port 0 or 1 (R0, R1), or, in
-// cycles of their own, up to two more read controllers (NS of them: R2, R3) sharing read port R<i>_PORT.
+// cycles of their own, up to four more read controllers (NS of them: R2 to R5) sharing read port R<i>_PORT.
 module ms_shared_reads #(
     parameter integer NS = 0,
     parameter integer AW = 1,
@@ -632,7 +632,25 @@ module ms_shared_reads #(
     parameter [32*8-1:0] R3_DATA_STRIDE = 0,
     parameter integer R3_BASE = 0,
     parameter integer R3_SIZE = 1,
-    parameter integer R3_PORT = 0
+    parameter integer R3_PORT = 0,
+    parameter integer R4_DIM = 1,
+    parameter [32*8-1:0] R4_EXTENT = {8{32'd1}},
+    parameter integer R4_CYCLE_START = 1,
+    parameter [32*8-1:0] R4_CYCLE_STRIDE = 0,
+    parameter integer R4_DATA_START = 0,
+    parameter [32*8-1:0] R4_DATA_STRIDE = 0,
+    parameter integer R4_BASE = 0,
+    parameter integer R4_SIZE = 1,
+    parameter integer R4_PORT = 0,
+    parameter integer R5_DIM = 1,
+    parameter [32*8-1:0] R5_EXTENT = {8{32'd1}},
+    parameter integer R5_CYCLE_START = 1,
+    parameter [32*8-1:0] R5_CYCLE_STRIDE = 0,
+    parameter integer R5_DATA_START = 0,
+    parameter [32*8-1:0] R5_DATA_STRIDE = 0,
+    parameter integer R5_BASE = 0,
+    parameter integer R5_SIZE = 1,
+    parameter integer R5_PORT = 0
 ) (
     input clk,
     input rst_n,
@@ -650,8 +668,8 @@ module ms_shared_reads #(
 );
     generate
         if (NS > 0) begin : shared_reads
-            wire rfire2, rfire3;
-            wire [AW-1:0] raddr2, raddr3;
+            wire rfire2, rfire3, rfire4, rfire5;
+            wire [AW-1:0] raddr2, raddr3, raddr4, raddr5;
             ms_tile_port #(.DIM(R2_DIM), .EXTENT(R2_EXTENT), .CYCLE_START(R2_CYCLE_START - 1),
                            .CYCLE_STRIDE(R2_CYCLE_STRIDE), .DATA_START(R2_DATA_START), .DATA_STRIDE(R2_DATA_STRIDE),
                            .BASE(R2_BASE), .SIZE(R2_SIZE), .AW(AW))
@@ -667,14 +685,38 @@ module ms_shared_reads #(
                 assign rfire3 = 1'b0;
                 assign raddr3 = {AW{1'b0}};
             end
+            if (NS > 2) begin : fifth
+                ms_tile_port #(.DIM(R4_DIM), .EXTENT(R4_EXTENT), .CYCLE_START(R4_CYCLE_START - 1),
+                               .CYCLE_STRIDE(R4_CYCLE_STRIDE), .DATA_START(R4_DATA_START),
+                               .DATA_STRIDE(R4_DATA_STRIDE), .BASE(R4_BASE), .SIZE(R4_SIZE), .AW(AW))
+                    rshare4 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire4),
+                             .addr(raddr4));
+            end else begin : no_fifth
+                assign rfire4 = 1'b0;
+                assign raddr4 = {AW{1'b0}};
+            end
+            if (NS > 3) begin : sixth
+                ms_tile_port #(.DIM(R5_DIM), .EXTENT(R5_EXTENT), .CYCLE_START(R5_CYCLE_START - 1),
+                               .CYCLE_STRIDE(R5_CYCLE_STRIDE), .DATA_START(R5_DATA_START),
+                               .DATA_STRIDE(R5_DATA_STRIDE), .BASE(R5_BASE), .SIZE(R5_SIZE), .AW(AW))
+                    rshare5 (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .fire(rfire5),
+                             .addr(raddr5));
+            end else begin : no_sixth
+                assign rfire5 = 1'b0;
+                assign raddr5 = {AW{1'b0}};
+            end
             wire on20 = rfire2 && (R2_PORT == 0);
             wire on21 = rfire2 && (R2_PORT == 1);
             wire on30 = rfire3 && (R3_PORT == 0);
             wire on31 = rfire3 && (R3_PORT == 1);
-            assign tfire0 = rfire0 || on20 || on30;
-            assign tfire1 = rfire1 || on21 || on31;
-            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : raddr0);
-            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : raddr1);
+            wire on40 = rfire4 && (R4_PORT == 0);
+            wire on41 = rfire4 && (R4_PORT == 1);
+            wire on50 = rfire5 && (R5_PORT == 0);
+            wire on51 = rfire5 && (R5_PORT == 1);
+            assign tfire0 = rfire0 || on20 || on30 || on40 || on50;
+            assign tfire1 = rfire1 || on21 || on31 || on41 || on51;
+            assign taddr0 = on20 ? raddr2 : (on30 ? raddr3 : (on40 ? raddr4 : (on50 ? raddr5 : raddr0)));
+            assign taddr1 = on21 ? raddr2 : (on31 ? raddr3 : (on41 ? raddr4 : (on51 ? raddr5 : raddr1)));
         end else begin : own_reads
             // (no controller of its own: the clock and cycle go unused, as the `_unused` name tells the linter)
             wire clocks_unused = ^{clk, rst_n, en, restart, cycle};
@@ -691,7 +733,7 @@ endmodule
 // SRAM is read (synchronously) one cycle earlier and the word held until the next load. FORWARD = 1 (addressed
 // banks): the word being written in that cycle is forwarded (a read one cycle after its write sees the new
 // value). FORWARD = 0 (delay lines): read-first, the old word is read while its address is rewritten.
-// Up to two more read controllers (NS of them: R2, R3) share the NR tile read ports in cycles of their own: a
+// Up to four more read controllers (NS of them: R2 to R5) share the NR tile read ports in cycles of their own: a
 // tile read port reads at the address of whichever of its controllers fires, into its one output register.
 module ms_mem_tile #(
     parameter integer WIDTH = 16,
@@ -748,7 +790,7 @@ module ms_mem_tile #(
     parameter integer R1_THEN_STEPS = 0,
     parameter integer R1_THEN_START = 0,
     parameter [32*8-1:0] R1_THEN_STRIDE = 0,
-    // Bank read ports sharing a tile read port (NS of them, addressed banks by residue): R2 and R3 each read
+    // Bank read ports sharing a tile read port (NS of them, addressed banks by residue): R2 to R5 each read
     // through tile read port R<i>_PORT (0 or 1) in cycles its own controller (R0 or R1) does not read in.
     parameter integer R2_DIM = 1,
     parameter [32*8-1:0] R2_EXTENT = {8{32'd1}},
@@ -767,7 +809,25 @@ module ms_mem_tile #(
     parameter [32*8-1:0] R3_DATA_STRIDE = 0,
     parameter integer R3_BASE = 0,
     parameter integer R3_SIZE = 1,
-    parameter integer R3_PORT = 0
+    parameter integer R3_PORT = 0,
+    parameter integer R4_DIM = 1,
+    parameter [32*8-1:0] R4_EXTENT = {8{32'd1}},
+    parameter integer R4_CYCLE_START = 1,
+    parameter [32*8-1:0] R4_CYCLE_STRIDE = 0,
+    parameter integer R4_DATA_START = 0,
+    parameter [32*8-1:0] R4_DATA_STRIDE = 0,
+    parameter integer R4_BASE = 0,
+    parameter integer R4_SIZE = 1,
+    parameter integer R4_PORT = 0,
+    parameter integer R5_DIM = 1,
+    parameter [32*8-1:0] R5_EXTENT = {8{32'd1}},
+    parameter integer R5_CYCLE_START = 1,
+    parameter [32*8-1:0] R5_CYCLE_STRIDE = 0,
+    parameter integer R5_DATA_START = 0,
+    parameter [32*8-1:0] R5_DATA_STRIDE = 0,
+    parameter integer R5_BASE = 0,
+    parameter integer R5_SIZE = 1,
+    parameter integer R5_PORT = 0
 ) (
     input clk,
     input rst_n,
@@ -879,7 +939,7 @@ module ms_mem_tile #(
         end
     endgenerate
 
-    // The tile read ports: bank read port 0 or 1, or in its own cycles a controller sharing it (R2, R3).
+    // The tile read ports: bank read port 0 or 1, or in its own cycles a controller sharing it (R2 to R5).
     wire tfire0, tfire1;
     wire [AW-1:0] taddr0, taddr1;
     ms_shared_reads #(.NS(NS), .AW(AW),
@@ -888,7 +948,13 @@ module ms_mem_tile #(
                       .R2_DATA_STRIDE(R2_DATA_STRIDE), .R2_BASE(R2_BASE), .R2_SIZE(R2_SIZE), .R2_PORT(R2_PORT),
                       .R3_DIM(R3_DIM), .R3_EXTENT(R3_EXTENT), .R3_CYCLE_START(R3_CYCLE_START),
                       .R3_CYCLE_STRIDE(R3_CYCLE_STRIDE), .R3_DATA_START(R3_DATA_START),
-                      .R3_DATA_STRIDE(R3_DATA_STRIDE), .R3_BASE(R3_BASE), .R3_SIZE(R3_SIZE), .R3_PORT(R3_PORT))
+                      .R3_DATA_STRIDE(R3_DATA_STRIDE), .R3_BASE(R3_BASE), .R3_SIZE(R3_SIZE), .R3_PORT(R3_PORT),
+                      .R4_DIM(R4_DIM), .R4_EXTENT(R4_EXTENT), .R4_CYCLE_START(R4_CYCLE_START),
+                      .R4_CYCLE_STRIDE(R4_CYCLE_STRIDE), .R4_DATA_START(R4_DATA_START),
+                      .R4_DATA_STRIDE(R4_DATA_STRIDE), .R4_BASE(R4_BASE), .R4_SIZE(R4_SIZE), .R4_PORT(R4_PORT),
+                      .R5_DIM(R5_DIM), .R5_EXTENT(R5_EXTENT), .R5_CYCLE_START(R5_CYCLE_START),
+                      .R5_CYCLE_STRIDE(R5_CYCLE_STRIDE), .R5_DATA_START(R5_DATA_START),
+                      .R5_DATA_STRIDE(R5_DATA_STRIDE), .R5_BASE(R5_BASE), .R5_SIZE(R5_SIZE), .R5_PORT(R5_PORT))
         shared (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .rfire0(rfire0),
                 .rfire1(rfire1), .raddr0(raddr0), .raddr1(raddr1), .tfire0(tfire0), .tfire1(tfire1),
                 .taddr0(taddr0), .taddr1(taddr1));
@@ -1039,6 +1105,24 @@ module ms_reg_bank #(
     parameter integer R3_BASE = 0,
     parameter integer R3_SIZE = 1,
     parameter integer R3_PORT = 0,
+    parameter integer R4_DIM = 1,
+    parameter [32*8-1:0] R4_EXTENT = {8{32'd1}},
+    parameter integer R4_CYCLE_START = 1,
+    parameter [32*8-1:0] R4_CYCLE_STRIDE = 0,
+    parameter integer R4_DATA_START = 0,
+    parameter [32*8-1:0] R4_DATA_STRIDE = 0,
+    parameter integer R4_BASE = 0,
+    parameter integer R4_SIZE = 1,
+    parameter integer R4_PORT = 0,
+    parameter integer R5_DIM = 1,
+    parameter [32*8-1:0] R5_EXTENT = {8{32'd1}},
+    parameter integer R5_CYCLE_START = 1,
+    parameter [32*8-1:0] R5_CYCLE_STRIDE = 0,
+    parameter integer R5_DATA_START = 0,
+    parameter [32*8-1:0] R5_DATA_STRIDE = 0,
+    parameter integer R5_BASE = 0,
+    parameter integer R5_SIZE = 1,
+    parameter integer R5_PORT = 0,
     // Read port 0 (1) of a bank of one word without an output register (memories/mapping.py): the word itself,
     // which in the port's cycles holds the last value written before them, as the output register would.
     parameter integer R0_DIRECT = 0,
@@ -1111,7 +1195,7 @@ module ms_reg_bank #(
         end
     endgenerate
 
-    // Each output register's address: read port 0 or 1, or in its own cycles a read port sharing it (R2, R3).
+    // Each output register's address: read port 0 or 1, or in its own cycles a read port sharing it (R2 to R5).
     wire tfire0, tfire1;
     wire [AW-1:0] taddr0, taddr1;
     ms_shared_reads #(.NS(NS), .AW(AW),
@@ -1120,7 +1204,13 @@ module ms_reg_bank #(
                       .R2_DATA_STRIDE(R2_DATA_STRIDE), .R2_BASE(R2_BASE), .R2_SIZE(R2_SIZE), .R2_PORT(R2_PORT),
                       .R3_DIM(R3_DIM), .R3_EXTENT(R3_EXTENT), .R3_CYCLE_START(R3_CYCLE_START),
                       .R3_CYCLE_STRIDE(R3_CYCLE_STRIDE), .R3_DATA_START(R3_DATA_START),
-                      .R3_DATA_STRIDE(R3_DATA_STRIDE), .R3_BASE(R3_BASE), .R3_SIZE(R3_SIZE), .R3_PORT(R3_PORT))
+                      .R3_DATA_STRIDE(R3_DATA_STRIDE), .R3_BASE(R3_BASE), .R3_SIZE(R3_SIZE), .R3_PORT(R3_PORT),
+                      .R4_DIM(R4_DIM), .R4_EXTENT(R4_EXTENT), .R4_CYCLE_START(R4_CYCLE_START),
+                      .R4_CYCLE_STRIDE(R4_CYCLE_STRIDE), .R4_DATA_START(R4_DATA_START),
+                      .R4_DATA_STRIDE(R4_DATA_STRIDE), .R4_BASE(R4_BASE), .R4_SIZE(R4_SIZE), .R4_PORT(R4_PORT),
+                      .R5_DIM(R5_DIM), .R5_EXTENT(R5_EXTENT), .R5_CYCLE_START(R5_CYCLE_START),
+                      .R5_CYCLE_STRIDE(R5_CYCLE_STRIDE), .R5_DATA_START(R5_DATA_START),
+                      .R5_DATA_STRIDE(R5_DATA_STRIDE), .R5_BASE(R5_BASE), .R5_SIZE(R5_SIZE), .R5_PORT(R5_PORT))
         shared (.clk(clk), .rst_n(rst_n), .en(en), .restart(restart), .cycle(cycle), .rfire0(rfire0),
                 .rfire1(rfire1), .raddr0(raddr0), .raddr1(raddr1), .tfire0(tfire0), .tfire1(tfire1),
                 .taddr0(taddr0), .taddr1(taddr1));

@@ -332,7 +332,7 @@ MORE = {
     "box3_rdom_13x7_l2": (box3_rdom, (13, 7), {"lanes": "2"}),
     # r.x unrolled, r.y serial: 5 reads a cycle of an addressed memory (the stream is paced, in two pieces), whose
     # banks are replicated for their read ports, 3 copies of about 60 words; the minimum (76) counts one
-    "box5_rdom_13x9_pes20": (box5_rdom, (13, 9), {"max_pes": "20"}, {"words_over_min": 106}),
+    "box5_rdom_13x9_pes20": (box5_rdom, (13, 9), {"max_pes": "20"}, {"words_over_min": 7}),
     "box5_update_13x9": (box5_update, (13, 9), {}),
     "mean_threshold_11x5": (mean_threshold, (11, 5), {}),
     "col_prefix_max_9x7": (col_prefix_max, (9, 7), {}),
