@@ -32,7 +32,7 @@ from .fuse_outputs import copy_funcs
 from .output_reads import read_from
 from .pipeline import Pipeline
 from .schedule import ForType, LoopLevel, Placement, Split
-from .stream_turns import _var_plus_constant, transfer_lanes
+from .stream_turns import transfer_lanes, var_plus_constant
 from .vars import Var
 
 # as hwlower/lanes.py's: the reads of a stream a reader takes in turn
@@ -98,7 +98,7 @@ def _hosts(fns: list[Function], callers: dict[int, list[Function]], seen: frozen
             continue
         up = [c for c in callers.get(id(fn), []) if c is not fn]
         if not up or id(fn) in seen \
-                or any(_var_plus_constant(n.args[0]) != c.args[0] for c in up for n in _calls(c) if n.callee is fn) \
+                or any(var_plus_constant(n.args[0]) != c.args[0] for c in up for n in _calls(c) if n.callee is fn) \
                 or any(_steps_serially(d, fn) for c in up for d in c.definitions):
             return None
         more = _hosts(up, callers, seen | {id(fn)})
@@ -122,7 +122,7 @@ def _needs_staging(fn: Function, h: Function) -> bool:
         return False
     k = lanes[h.args[0]]
     calls = [n for n in _calls(fn) if n.callee is h]
-    taps = all(_var_plus_constant(n.args[0]) == fn.args[0] for n in calls)
+    taps = all(var_plus_constant(n.args[0]) == fn.args[0] for n in calls)
     return c % k != 0 and taps and sum(_reads(d, h) for d in fn.definitions) > MAX_PORTS
 
 
@@ -136,7 +136,7 @@ def _shared_lanes(fns: list[Function], h: Function, callers: dict[int, list[Func
     k = transfer_lanes(h).get(h.args[0], 1)
     hosts = _hosts(fns, callers) if k > 1 else None
     if hosts is None or len(hosts) < 2 or _accelerator_level(hosts) is None \
-            or any(_var_plus_constant(n.args[0]) != fn.args[0] for fn in fns for n in _calls(fn) if n.callee is h):
+            or any(var_plus_constant(n.args[0]) != fn.args[0] for fn in fns for n in _calls(fn) if n.callee is h):
         return None
     lanes: list[int] = []
     rows: list[int] = []

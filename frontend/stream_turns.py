@@ -46,7 +46,7 @@ def _reads(g: Function, names: dict[str, str], seen: set[int]) -> list[tuple[str
                 continue
             h = node.callee
             at = {h.args[p]: names[v] for p, arg in enumerate(node.args[:len(h.args)])
-                  if (v := _var_plus_constant(arg)) in names}
+                  if (v := var_plus_constant(arg)) in names}
             if h.placement.accelerator_input:
                 lanes = transfer_lanes(h)
                 out += [(reader, lanes[a]) for a, reader in at.items() if lanes.get(a, 1) > 1]
@@ -81,7 +81,7 @@ def _split_vars(fn: Function) -> set[str]:
     return out
 
 
-def _var_plus_constant(e: ir.Expr) -> str | None:
+def var_plus_constant(e: ir.Expr) -> str | None:
     """The name of Var v where e is v plus terms of no pure Var (constants, an unrolled window's RVars); else
     None."""
     plus, minus = _terms(e, [], [])
