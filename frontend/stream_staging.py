@@ -32,7 +32,7 @@ from .fuse_outputs import copy_funcs
 from .output_reads import read_from
 from .pipeline import Pipeline
 from .schedule import ForType, LoopLevel, Placement, Split
-from .stream_turns import transfer_lanes, var_plus_constant
+from .stream_turns import transfer_lanes, unrolled_factors, var_plus_constant
 from .vars import Var
 
 # as hwlower/lanes.py's: the reads of a stream a reader takes in turn
@@ -43,20 +43,21 @@ def staged_streams(pipe: Pipeline) -> Pipeline | None:
     """The pipeline with a staging copy between each stream and its one reader that would read it in turn
     through more than MAX_PORTS reads, or its readers where one of several would read it in turn (see the
     module), or None if there is none."""
-    readers = _readers(pipe)
     callers = _callers(pipe)
-    sole = [(fns, h) for h, fns in readers.items() if len(fns) == 1 and _needs_staging(fns[0], h)]
-    shared = [(fns, h) for h, fns in readers.items() if (fns, h) not in sole
-              and _shared_lanes(fns, h, callers) is not None]
-    if not sole and not shared:
+    staged = []
+    for h, fns in _readers(pipe, callers).items():
+        sole = len(fns) == 1 and _needs_staging(fns[0], h)
+        lanes = None if sole else _shared_lanes(fns, h, callers)
+        if sole or lanes is not None:
+            staged.append((fns, h, lanes))
+    if not staged:
         return None
     made = copy_funcs(pipe)
-    for fns, h in sole + shared:
+    for fns, h, lanes in staged:
         stream = made[id(h)]
-        lanes = _shared_lanes(fns, h, callers)
         if lanes is None:
             (reader,) = [made[id(fn)] for fn in fns]
-            copy = _staging(stream, _unrolled(reader.definitions[0].schedule), reader.args, reader.placement)
+            copy = _staging(stream, unrolled_factors(reader.definitions[0].schedule), reader.args, reader.placement)
         else:
             copy = _staging(stream, lanes, h.args, _shared_placement(_hosts(fns, callers) or [], made))
         for fn in fns:
@@ -64,16 +65,12 @@ def staged_streams(pipe: Pipeline) -> Pipeline | None:
     return Pipeline([handle_of(made[id(f)]) for f in pipe.given], pipe.tuples_whole)
 
 
-def _readers(pipe: Pipeline) -> dict[Function, list[Function]]:
-    """The Funcs reading each accelerator input (that any Func reads), in pipeline order."""
-    readers: dict[int, list[Function]] = {}
-    for fn in pipe.order:
-        for h in {id(c.callee): c.callee for c in _calls(fn)}.values():
-            readers.setdefault(id(h), []).append(fn)
+def _readers(pipe: Pipeline, callers: dict[int, list[Function]]) -> dict[Function, list[Function]]:
+    """The Funcs reading each accelerator input (that any Func reads), in pipeline order (`callers`: `_callers`)."""
     # a stream with in_() wrappers is read through them once the pipeline resolves its calls (the copy's own read
     # would be redirected to a wrapper that reads the copy): the definitions here are the unresolved ones
-    return {h: readers[id(h)] for h in pipe.order
-            if h.placement.accelerator_input is not None and id(h) in readers and not h.wrappers}
+    return {h: callers[id(h)] for h in pipe.order
+            if h.placement.accelerator_input is not None and id(h) in callers and not h.wrappers}
 
 
 def _callers(pipe: Pipeline) -> dict[int, list[Function]]:
@@ -116,9 +113,9 @@ def _needs_staging(fn: Function, h: Function) -> bool:
     reading h(x + r.x, y + v) at its reduction's x (fuzz 180113: its copy there, 55 cycles for an ideal of 50)."""
     lanes = transfer_lanes(h)
     # an update not unrolled along x runs in its pure definition's lanes (hwlower/update_lanes.py)
-    c = _unrolled(fn.definitions[0].schedule).get(fn.args[0], 1)
+    c = unrolled_factors(fn.definitions[0].schedule).get(fn.args[0], 1)
     if fn.placement.compute.kind != "at" or len(fn.args) < len(h.args) or lanes.get(h.args[0], 1) <= 1 \
-            or any(_unrolled(d.schedule).get(fn.args[0], 1) not in (1, c) for d in fn.definitions):
+            or any(unrolled_factors(d.schedule).get(fn.args[0], 1) not in (1, c) for d in fn.definitions):
         return False
     k = lanes[h.args[0]]
     calls = [n for n in _calls(fn) if n.callee is h]
@@ -155,7 +152,7 @@ def _shared_lanes(fns: list[Function], h: Function, callers: dict[int, list[Func
 def _steps_serially(d: Definition, h: Function) -> bool:
     """Whether definition d reads h along its first dimension at an RVar that d does not unroll whole (a serial
     loop of taps: each iteration reads another lane)."""
-    whole = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind == "unroll"}
+    whole = _unrolled_whole(d)
     return any(isinstance(r, ir.RVar) and r.name not in whole for e in (*d.args, d.value) for n in ir.walk(e)
                if isinstance(n, ir.Call) and n.callee is h for r in ir.walk(n.args[0]))
 
@@ -168,7 +165,7 @@ def _lanes_along(sched, arg: str) -> int:
         if isinstance(sp, Split):
             parent.update({n: sp.old for n in (sp.inner, sp.outer) if n != sp.old})
     out = 1
-    for var, factor in _unrolled(sched).items():
+    for var, factor in unrolled_factors(sched).items():
         v = var
         while v != arg and v in parent:
             v = parent[v]
@@ -205,16 +202,10 @@ def _shared_placement(fns: list[Function], made: dict[int, Function]) -> Placeme
     return Placement(compute=at, store=at)
 
 
-def _unrolled(sched) -> dict[str, int]:
-    """A stage's unrolled variables with their factors (transfer_lanes' of any stage)."""
-    unrolled = {dv.var for dv in sched.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
-    return {sp.old: sp.factor for sp in sched.directives if isinstance(sp, Split) and sp.inner in unrolled}
-
-
 def _reads(d: Definition, h: Function) -> int:
     """The reads of h definition d makes a firing: each distinct call, once per point of the RVars it reads
     that the stage unrolls whole (a 3x3 window summed in an update: 9)."""
-    whole = {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind == "unroll"}
+    whole = _unrolled_whole(d)
     extents = {n: e.value for n, _, e in (d.rdom.dims if d.rdom is not None else ()) if isinstance(e, ir.Const)}
     out = 0
     for call in {ir.structural_key(n): n for e in (*d.args, d.value) for n in ir.walk(e)
@@ -222,6 +213,11 @@ def _reads(d: Definition, h: Function) -> int:
         rvars = {n.name for a in call.args for n in ir.walk(a) if isinstance(n, ir.RVar)}
         out += math.prod(extents.get(r, 1) for r in rvars if r in whole)
     return out
+
+
+def _unrolled_whole(d: Definition) -> set[str]:
+    """The loops definition d unrolls whole (an RVar's, or a split's inner loop)."""
+    return {dv.var for dv in d.schedule.directives if isinstance(dv, ForType) and dv.kind == "unroll"}
 
 
 def _calls(fn: Function) -> list[ir.Call]:

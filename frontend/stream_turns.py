@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import ir
 from .func import Function
-from .schedule import ForType, MemoryType, Split
+from .schedule import ForType, MemoryType, Split, StageSchedule
 
 
 def turn_steps(fn: Function) -> dict[int, int]:
@@ -57,7 +57,11 @@ def _reads(g: Function, names: dict[str, str], seen: set[int]) -> list[tuple[str
 
 def transfer_lanes(g: Function) -> dict[str, int]:
     """An input's values per transfer along each of its dimensions: its unrolled splits' factors."""
-    sched = g.definitions[0].schedule
+    return unrolled_factors(g.definitions[0].schedule)
+
+
+def unrolled_factors(sched: StageSchedule) -> dict[str, int]:
+    """A stage's variables split by an unrolled (or vectorized) inner loop, with the splits' factors."""
     unrolled = {dv.var for dv in sched.directives if isinstance(dv, ForType) and dv.kind in ("unroll", "vectorize")}
     return {sp.old: sp.factor for sp in sched.directives if isinstance(sp, Split) and sp.inner in unrolled}
 
@@ -102,4 +106,4 @@ def _terms(e: ir.Expr, plus: list[ir.Expr], minus: list[ir.Expr]) -> tuple[list[
     return plus, minus
 
 
-__all__ = ["transfer_lanes", "turn_steps"]
+__all__ = ["transfer_lanes", "turn_steps", "unrolled_factors", "var_plus_constant"]

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from mainspring.hwlower.ir import lookup_load_name
 from mainspring.memories.ir import (
+    CONTROLLERS_PER_TILE_READ_PORT,
     Bank,
     BankPort,
     BufferPlan,
@@ -120,6 +121,10 @@ def _narrowed(top: _Top, plan: MemoryPlan, compute: dict, stages: dict[str, int]
                 top.widths.narrow[s] = narrow
 
 
+# bank read ports reading through a tile's 2 read ports besides their own controllers (R2 to R5)
+_SHARING_CONTROLLERS = 2 * (CONTROLLERS_PER_TILE_READ_PORT - 1)
+
+
 def _check_supported(plan: MemoryPlan) -> None:
     tapped = {(rp.op, rp.lane, rp.load) for b in plan.buffers for rp in b.read_ports}
     # a load both chained and read from memory would need a mux by firing: no schedule makes one yet
@@ -135,7 +140,7 @@ def _check_supported(plan: MemoryPlan) -> None:
             # (a RAM's updates run one after another through its one update port: any number of them)
             writes = min(len(bank.write_ports), 1) if bank.kind == "ram" else len(bank.write_ports)
             if not 1 <= writes <= 2 or len(bank.tile_read_ports) > 2 or \
-                    len(bank.read_ports) - len(bank.tile_read_ports) > 4:
+                    len(bank.read_ports) - len(bank.tile_read_ports) > _SHARING_CONTROLLERS:
                 raise RtlLimitError(f"buffer {b.name}: bank {bank.name} needs more ports than a memory tile has; "
                                     "read it at fewer offsets per cycle, or unroll less", b.name)
 
