@@ -12,6 +12,7 @@ read past it are never used (as for a boundary condition's taps, `edge_taps.py`)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from mainspring.frontend.bounds import Box, _aligned, realised_box
@@ -56,8 +57,7 @@ def guard_shifted(nodes: list[Loop | Op], box: Box, demand: Box | None) -> list[
     if demand is None or demand == box:
         return nodes
     dims = [i for i, (b, d) in enumerate(zip(box, demand)) if b != d]
-    return [replace(n, body=tuple(guard_shifted(list(n.body), box, demand)), asked=_asked(n, box, demand, dims))
-            if isinstance(n, Loop) else _guarded(n, dims, demand) for n in nodes]
+    return _with_asked(nodes, box, demand, dims, lambda op: _guarded(op, dims, demand))
 
 
 def asked_loops(nodes: list[Loop | Op], box: Box, demand: Box) -> list[Loop | Op]:
@@ -65,8 +65,14 @@ def asked_loops(nodes: list[Loop | Op], box: Box, demand: Box) -> list[Loop | Op
     `turned_tile`) with each loop over a dimension that grew recording the iterations `demand` (the tile) asks for
     (`Loop.asked`): the host drops the rest."""
     dims = [i for i, (b, d) in enumerate(zip(box, demand)) if b != d]
-    return [replace(n, body=tuple(asked_loops(list(n.body), box, demand)), asked=_asked(n, box, demand, dims))
-            if isinstance(n, Loop) else n for n in nodes]
+    return _with_asked(nodes, box, demand, dims, lambda op: op)
+
+
+def _with_asked(nodes: list[Loop | Op], box: Box, demand: Box, dims: list[int],
+                on_op: Callable[[Op], Op]) -> list[Loop | Op]:
+    """`nodes` with each loop's `asked` (`_asked`) and each op through `on_op`."""
+    return [replace(n, body=tuple(_with_asked(list(n.body), box, demand, dims, on_op)),
+                    asked=_asked(n, box, demand, dims)) if isinstance(n, Loop) else on_op(n) for n in nodes]
 
 
 def _asked(loop: Loop, box: Box, demand: Box, dims: list[int]) -> int:
